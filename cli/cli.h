@@ -1,0 +1,17 @@
+/* cli.h - what the command's files share. */
+#ifndef KGEN_CLI_H
+#define KGEN_CLI_H
+
+#include <stdarg.h>
+#include "kgen.h"
+
+/* The exit status for a kgen_status (see usage()). */
+int kgen_exit_status(kgen_status st);
+/* Print err to stderr; return its exit status. */
+int kgen_report(const kgen_error *err);
+/* Load a spec and apply --set KEY=VALUE overrides. */
+kgen_status kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err);
+/* `kgen run` and `kgen cache` (run.c). */
+int kgen_cmd_runtime(int argc, char **argv);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * kgen.c - the command line: generate, check, compile and diff specs.
+ * Exit statuses are listed in usage() and in kgen.1.
+ */
+#include "config.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "kgen.h"
+#include "cli.h"
+#include "gen/util.h"
+
+static void
+usage(FILE *fp)
+{
+	fputs("usage: kgen SPEC.yaml|- [-o FILE] [--set KEY=VALUE]...\n"
+	      "       kgen check SPEC...\n"
+	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
+	      "       kgen diff A.yaml B.yaml\n"
+	      "       kgen run SPEC [--n N] [--verify] [--bench] [--seed S]\n"
+	      "       kgen cache list|clear\n"
+	      "\n"
+	      "Turn a YAML kernel spec into self-contained CUDA C (written to standard\n"
+	      "output, or to FILE with -o; nothing is written when the spec is wrong).\n"
+	      "\n"
+	      "  check      validate specs, generate nothing\n"
+	      "  compile    generate and compile with NVRTC (no GPU needed)\n"
+	      "  diff       the fields that differ, then a unified diff of the kernels\n"
+	      "  run        JIT-compile, run on the GPU, verify and benchmark\n"
+	      "  cache      list or clear the on-disk kernel cache\n"
+	      "\n"
+	      "  -o, --output FILE   write to FILE (through a temporary file)\n"
+	      "  -s, --set KEY=VALUE override one field of the spec\n"
+	      "      --arch ARCH     NVRTC target for compile (default sm_90)\n"
+	      "      --cubin, --ptx  what compile writes (default cubin)\n"
+	      "  -h, --help          this help\n"
+	      "  -V, --version       kgen's version\n"
+	      "\n"
+	      "Exit status: 0 success; 1 the spec is wrong (file:line:column on stderr);\n"
+	      "2 bad command line; 3 a file could not be read or written; 4 NVRTC\n"
+	      "failed; 5 the CUDA driver or GPU failed or is missing; 6 a result did\n"
+	      "not verify; 70 an internal error in kgen.\n"
+	      "The spec language is in docs/spec.md and kgen(1).\n", fp);
+}
+
+int
+kgen_exit_status(kgen_status st)
+{
+	switch (st) {
+	case KGEN_OK: return 0;
+	case KGEN_ESPEC: return 1;
+	case KGEN_EINVAL: return 2;
+	case KGEN_EIO: return 3;
+	case KGEN_ECOMPILE: return 4;
+	case KGEN_ECUDA: return 5;
+	case KGEN_EVERIFY: return 6;
+	default: return 70;
+	}
+}
+
+int
+kgen_report(const kgen_error *err)
+{
+	kgen_error_print(err, stderr);
+	return kgen_exit_status(err->status);
+}
+
+/* Load a spec and apply the --set overrides. */
+kgen_status
+kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err)
+{
+	kgen_status st;
+	int i;
+
+	if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)
+		return st;
+	for (i = 0; i < nsets; i++) {
+		char *eq = strchr(sets[i], '=');
+		if (!eq) {
+			kgen_spec_free(*spec);
+			*spec = NULL;
+			return kgen_fail(err, KGEN_EINVAL, "--set %s: expected KEY=VALUE", sets[i]);
+		}
+		*eq = '\0';
+		st = kgen_spec_set(*spec, sets[i], eq + 1, err);
+		*eq = '=';
+		if (st != KGEN_OK) {
+			kgen_spec_free(*spec);
+			*spec = NULL;
+			if (err)
+				snprintf(err->file, sizeof err->file, "--set %s", sets[i]);
+			return st;
+		}
+	}
+	return KGEN_OK;
+}
+
+/* Write data to path, or to standard output when path is NULL. */
+static kgen_status
+emit(const char *path, const void *data, size_t len, kgen_error *err)
+{
+	if (path)
+		return kgen_write_file(path, data, len, err);
+	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+		return kgen_fail(err, KGEN_EIO, "cannot write to standard output");
+	return KGEN_OK;
+}
+
+static int
+cmd_generate(const char *path, const char *outpath, char **sets, int nsets)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	char *src = NULL;
+	kgen_status st;
+
+	if ((st = kgen_cli_load(path, sets, nsets, &spec, &err)) || (st = kgen_generate(spec, &src, &err)) ||
+	    (st = emit(outpath, src, strlen(src), &err))) {
+		kgen_spec_free(spec);
+		free(src);
+		return kgen_report(&err);
+	}
+	kgen_spec_free(spec);
+	free(src);
+	return 0;
+}
+
+static int
+cmd_check(int argc, char **argv, char **sets, int nsets)
+{
+	kgen_spec *spec;
+	kgen_error err;
+	int i, rc = 0, r;
+
+	if (argc == 0) {
+		fprintf(stderr, "kgen check: no spec given\n");
+		return 2;
+	}
+	for (i = 0; i < argc; i++) {
+		if (kgen_cli_load(argv[i], sets, nsets, &spec, &err) != KGEN_OK) {
+			r = kgen_report(&err);
+			if (r > rc)
+				rc = r;
+			continue;
+		}
+		kgen_spec_free(spec);
+	}
+	return rc;
+}
+
+static int
+cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image kind, char **sets, int nsets)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	char *src = NULL, *log = NULL;
+	void *image = NULL;
+	size_t size = 0;
+	kgen_status st;
+
+	if (!outpath) {
+		fprintf(stderr, "kgen compile: -o FILE is required (the output is binary)\n");
+		return 2;
+	}
+	if ((st = kgen_cli_load(path, sets, nsets, &spec, &err)) || (st = kgen_generate(spec, &src, &err)))
+		goto out;
+	st = kgen_compile(src, kgen_spec_source(spec), arch, kind, &image, &size, &log, &err);
+	if (log && log[0])
+		fprintf(stderr, "%s: NVRTC log:\n%s", path, log);
+	if (st == KGEN_ECOMPILE)
+		fprintf(stderr, "%s: the generated source is what `kgen %s` prints\n", path, path);
+	if (!st)
+		st = kgen_write_file(outpath, image, size, &err);
+out:
+	kgen_spec_free(spec);
+	free(src);
+	free(log);
+	free(image);
+	return st ? kgen_report(&err) : 0;
+}
+
+/* Run diff(1) -u on two texts, labelled.  Returns diff's status (0 same, 1 differ). */
+static int
+unified_diff(const char *a, const char *la, const char *b, const char *lb)
+{
+	char fa[] = "/tmp/kgen-diff-a-XXXXXX", fb[] = "/tmp/kgen-diff-b-XXXXXX";
+	int da = mkstemp(fa), db = mkstemp(fb), status = 2;
+	pid_t pid;
+
+	if (da < 0 || db < 0 || write(da, a, strlen(a)) != (ssize_t)strlen(a) ||
+	    write(db, b, strlen(b)) != (ssize_t)strlen(b)) {
+		fprintf(stderr, "kgen diff: cannot write temporary files\n");
+		goto out;
+	}
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		execlp("diff", "diff", "-u", "--label", la, "--label", lb, fa, fb, (char *)NULL);
+		perror("kgen diff: diff");
+		_exit(2);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = 2;
+	else
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+out:
+	if (da >= 0) { close(da); unlink(fa); }
+	if (db >= 0) { close(db); unlink(fb); }
+	return status;
+}
+
+static int
+cmd_diff(int argc, char **argv, char **sets, int nsets)
+{
+	kgen_spec *a = NULL, *b = NULL;
+	char *sa = NULL, *sb = NULL, *ya = NULL, *yb = NULL;
+	kgen_error err;
+	kgen_status st;
+	int rc = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "kgen diff: expected two specs\n");
+		return 2;
+	}
+	if ((st = kgen_cli_load(argv[0], sets, nsets, &a, &err)) || (st = kgen_cli_load(argv[1], sets, nsets, &b, &err)) ||
+	    (st = kgen_generate(a, &sa, &err)) || (st = kgen_generate(b, &sb, &err))) {
+		rc = kgen_report(&err);
+		goto out;
+	}
+	if (kgen_spec_dump(a, &ya) || kgen_spec_dump(b, &yb)) {
+		rc = 70;
+		goto out;
+	}
+	/* The fields first, one line each: "key: a -> b". */
+	{
+		char *pa = ya, *pb = yb, *ea, *eb;
+		int n = 0;
+		while (*pa && *pb) {
+			ea = strchr(pa, '\n');
+			eb = strchr(pb, '\n');
+			*ea = *eb = '\0';
+			if (strcmp(pa, pb) != 0) {
+				const char *va = strchr(pa, ':') + 2, *vb = strchr(pb, ':') + 2;
+				printf("%.*s: %s -> %s\n", (int)(va - 2 - pa), pa, va, vb);
+				n++;
+			}
+			pa = ea + 1;
+			pb = eb + 1;
+		}
+		if (!n)
+			printf("(no field differs)\n");
+		printf("\n");
+	}
+	rc = unified_diff(sa, argv[0], sb, argv[1]);
+	if (rc > 1)
+		rc = 3;
+	else
+		rc = 0;
+out:
+	kgen_spec_free(a);
+	kgen_spec_free(b);
+	free(sa);
+	free(sb);
+	free(ya);
+	free(yb);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "set", required_argument, NULL, 's' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "cubin", no_argument, NULL, 'c' },
+		{ "ptx", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = NULL, *outpath = NULL, *arch = "sm_90";
+	kgen_image kind = KGEN_IMAGE_CUBIN;
+	char *sets[64];
+	int nsets = 0, c;
+
+	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0))
+		return kgen_cmd_runtime(argc - 1, argv + 1);
+	if (argc > 1 && (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 ||
+	                 strcmp(argv[1], "diff") == 0)) {
+		cmd = argv[1];
+		argv++;
+		argc--;
+	}
+	while ((c = getopt_long(argc, argv, "o:s:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 's':
+			if (nsets == (int)(sizeof sets / sizeof sets[0])) {
+				fprintf(stderr, "kgen: too many --set options\n");
+				return 2;
+			}
+			sets[nsets++] = optarg;
+			break;
+		case 'a': arch = optarg; break;
+		case 'c': kind = KGEN_IMAGE_CUBIN; break;
+		case 'p': kind = KGEN_IMAGE_PTX; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("kgen %s\n", kgen_version()); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (cmd && strcmp(cmd, "check") == 0)
+		return cmd_check(argc, argv, sets, nsets);
+	if (cmd && strcmp(cmd, "diff") == 0)
+		return cmd_diff(argc, argv, sets, nsets);
+	if (argc != 1) {
+		fprintf(stderr, argc ? "kgen: expected one spec, got %d\n" : "kgen: no spec given%.0d\n", argc);
+		usage(stderr);
+		return 2;
+	}
+	if (cmd && strcmp(cmd, "compile") == 0)
+		return cmd_compile(argv[0], outpath, arch, kind, sets, nsets);
+	return cmd_generate(argv[0], outpath, sets, nsets);
+}

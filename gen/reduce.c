@@ -1,0 +1,508 @@
+/*
+ * reduce.c - the reduction family: choose the templates of templates/reduce/
+ * that a spec's fields name, and fill them in.  Each field maps to one
+ * fragment or one line, so that two specs that differ in one field give
+ * kernels that differ in one place.
+ */
+#include "config.h"
+#include <string.h>
+#include "reduce.h"
+#include "tpl.h"
+
+#define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
+
+unsigned long long
+kgen_reduce_tile(const struct kgen_spec *s)
+{
+	return (unsigned long long)s->threads * (unsigned long long)s->items_per_thread;
+}
+
+unsigned long long
+kgen_reduce_grid(const struct kgen_spec *s, unsigned long long n, int sm_count)
+{
+	unsigned long long tile = kgen_reduce_tile(s), grid = (n + tile - 1) / tile, cap;
+
+	if (grid < 1)
+		grid = 1;
+	if (s->grid == KGEN_GRID_PERSISTENT) {
+		cap = (unsigned long long)s->blocks_per_sm * (unsigned long long)(sm_count > 0 ? sm_count : 1);
+		if (grid > cap)
+			grid = cap;
+	}
+	return grid;
+}
+
+size_t
+kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_count)
+{
+	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_spec_acc(s)->size;
+
+	switch (s->stages) {
+	case KGEN_STAGES_TWO_PASS: return partials;
+	case KGEN_STAGES_LAST_BLOCK: return (partials + 15) / 16 * 16 + 16;  /* partials, then the ticket */
+	default: return 0;
+	}
+}
+
+unsigned long long
+kgen_reduce_max_n(const struct kgen_spec *s)
+{
+	return s->index == 32 ? 0x7fffffffull : ~0ull >> 1;
+}
+
+/* ---- the pieces of C that depend on dtype and op ---- */
+
+static const char *
+identity(const struct kgen_spec *s)
+{
+	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+	int f32 = a->cls == DT_FLOAT && a->size == 4, f64 = a->cls == DT_FLOAT && a->size == 8;
+
+	switch (s->op) {
+	case KGEN_OP_SUM: return f32 ? "0.0f" : f64 ? "0.0" : "0";
+	case KGEN_OP_PROD: return f32 ? "1.0f" : f64 ? "1.0" : "1";
+	case KGEN_OP_MIN:
+		if (f32) return "__uint_as_float(0x7f800000u)";  /* +inf */
+		if (f64) return "__longlong_as_double(0x7ff0000000000000ll)";
+		if (a->cls == DT_UINT) return "0xffffffffu";
+		return a->size == 8 ? "0x7fffffffffffffffll" : "0x7fffffff";
+	case KGEN_OP_MAX:
+		if (f32) return "__uint_as_float(0xff800000u)";  /* -inf */
+		if (f64) return "-__longlong_as_double(0x7ff0000000000000ll)";
+		if (a->cls == DT_UINT) return "0u";
+		return a->size == 8 ? "-0x7fffffffffffffffll - 1" : "-0x7fffffff - 1";
+	default: break;
+	}
+	KGEN_ASSERT(!"unknown op");
+	return NULL;
+}
+
+static const char *
+combine(const struct kgen_spec *s)
+{
+	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+
+	switch (s->op) {
+	case KGEN_OP_SUM: return "a + b";
+	case KGEN_OP_PROD: return "a * b";
+	case KGEN_OP_MIN: return a->cls != DT_FLOAT ? "b < a ? b : a" : a->size == 4 ? "fminf(a, b)" : "fmin(a, b)";
+	case KGEN_OP_MAX: return a->cls != DT_FLOAT ? "a < b ? b : a" : a->size == 4 ? "fmaxf(a, b)" : "fmax(a, b)";
+	default: break;
+	}
+	KGEN_ASSERT(!"unknown op");
+	return NULL;
+}
+
+static const char *
+to_acc(const struct kgen_spec *s)
+{
+	if (kgen_spec_dtype(s)->cls == DT_HALF)
+		return "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f";
+	if (kgen_spec_dtype(s)->cls == DT_BHALF)
+		return "return __uint_as_float((unsigned int)x << 16)";
+	return s->dtype == s->acc_dtype ? "return x" : "return (Acc)x";
+}
+
+/* The atomic_combine() helper: native where the hardware has one, else CAS. */
+static kgen_status
+atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
+{
+	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+	struct tpl_args t;
+	const char *fn = s->op == KGEN_OP_SUM ? "atomicAdd" : s->op == KGEN_OP_MIN ? "atomicMin" : "atomicMax";
+
+	tpl_init(&t);
+	if (s->op == KGEN_OP_SUM && a->cls == DT_INT && a->size == 8) {
+		tpl_set(&t, "call", "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)");
+		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
+	}
+	if (s->op == KGEN_OP_SUM || (s->op != KGEN_OP_PROD && a->cls != DT_FLOAT)) {
+		tpl_set(&t, "call", "%s(p, v)", fn);
+		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
+	}
+	tpl_set(&t, "op", "%s", kgen_ops[s->op].name);
+	tpl_set(&t, "acc_dtype", "%s", a->name);
+	tpl_set(&t, "bits", "%s", a->size == 4 ? "unsigned int" : "unsigned long long");
+	if (a->cls == DT_FLOAT) {
+		tpl_set(&t, "to_bits", "%s", a->size == 4 ? "__float_as_uint" : "(unsigned long long)__double_as_longlong");
+		tpl_set(&t, "from_bits", "%s", a->size == 4 ? "__uint_as_float" : "__longlong_as_double");
+	} else {
+		tpl_set(&t, "to_bits", "%s", a->size == 4 ? "(unsigned int)" : "(unsigned long long)");
+		tpl_set(&t, "from_bits", "(%s)", a->ctype);
+	}
+	return tpl_render_into(parent, "atomic", "reduce/atomic_cas.cu", &t, err);
+}
+
+static kgen_status
+warp_reduce_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
+{
+	struct tpl_args t;
+	const char *name = s->op == KGEN_OP_SUM ? "add" : kgen_ops[s->op].name;
+
+	tpl_init(&t);
+	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {
+		tpl_set(&t, "how", "one __reduce_%s_sync", name);
+		tpl_set(&t, "body", "return __reduce_%s_sync(0xffffffffu, v);", name);
+	} else {
+		tpl_set(&t, "how", "five shuffles, halving the distance each time");
+		tpl_set(&t, "body", "for (int offset = 16; offset > 0; offset /= 2)\n"
+		                    "    v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));\n"
+		                    "return v;");
+	}
+	return tpl_render_into(parent, "warp_reduce", "reduce/warp_reduce.cu", &t, err);
+}
+
+/* The tail of a shared-memory tree: the last 64 or 32 partials in one warp. */
+static void
+tree_tail(const struct kgen_spec *s, struct tpl_args *t)
+{
+	long long from = s->warp_tail_from;
+	strbuf b;
+	int off;
+
+	sb_init(&b);
+	switch (s->warp_tail) {
+	case KGEN_WT_NONE:
+		sb_puts(&b, "return buffer[0];");
+		break;
+	case KGEN_WT_VOLATILE:
+		sb_printf(&b, "// The last %lld partials: one warp, in volatile shared memory.  Each step reads,\n"
+		              "// waits for the warp (__syncwarp), then writes: lock-step execution is not\n"
+		              "// guaranteed since Volta.\n"
+		              "if (tid < 32) {\n"
+		              "    volatile Acc *vbuffer = buffer;\n"
+		              "    Acc x = vbuffer[tid];\n", from);
+		for (off = (int)from / 2; off >= 1; off /= 2)
+			sb_printf(&b, "    x = combine(x, vbuffer[tid + %d]); __syncwarp(); vbuffer[tid] = x; __syncwarp();\n", off);
+		sb_puts(&b, "    v = x;\n}\nreturn v;");
+		break;
+	default:
+		sb_printf(&b, "// The last %lld partials: one warp, %s.\n"
+		              "if (tid < 32)\n"
+		              "    v = warp_reduce(%s);\n"
+		              "return v;",
+		          from, s->warp_tail == KGEN_WT_SHUFFLE ? "with shuffles" : "with __reduce_*_sync",
+		          from == 64 ? "combine(buffer[tid], buffer[tid + 32])" : "buffer[tid]");
+		break;
+	}
+	t->failed |= b.failed;
+	tpl_set(t, "tail", "%s", b.s ? b.s : "");
+	sb_free(&b);
+}
+
+static kgen_status
+block_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
+{
+	struct tpl_args t;
+	long long stop;
+
+	tpl_init(&t);
+	if (s->block_reduce == KGEN_BR_WARPS) {
+		tpl_set(&t, "warps", "%lld", s->threads / 32);
+		return tpl_render_into(parent, "block_reduce", "reduce/block_warps.cu", &t, err);
+	}
+	switch (s->block_reduce) {
+	case KGEN_BR_INTERLEAVED_DIVERGENT:
+		tpl_set(&t, "doc", "interleaved addressing.\n"
+		                   "// At step s the threads whose index is a multiple of 2*s combine the partial s\n"
+		                   "// away: the warps diverge, and the modulo costs.");
+		tpl_set(&t, "tree", "for (int s = 1; s < THREADS; s *= 2) {\n"
+		                    "    if (tid %% (2 * s) == 0)\n"
+		                    "        buffer[tid] = combine(buffer[tid], buffer[tid + s]);\n"
+		                    "    __syncthreads();\n"
+		                    "}");
+		break;
+	case KGEN_BR_INTERLEAVED:
+		tpl_set(&t, "doc", "interleaved addressing without divergence.\n"
+		                   "// At step s thread tid works on index 2*s*tid, so the active threads are\n"
+		                   "// contiguous; their strided accesses conflict in shared-memory banks.");
+		tpl_set(&t, "tree", "for (int s = 1; s < THREADS; s *= 2) {\n"
+		                    "    const int index = 2 * s * tid;\n"
+		                    "    if (index < THREADS)\n"
+		                    "        buffer[index] = combine(buffer[index], buffer[index + s]);\n"
+		                    "    __syncthreads();\n"
+		                    "}");
+		break;
+	default:
+		stop = s->warp_tail == KGEN_WT_NONE ? 0 : s->warp_tail_from / 2;
+		tpl_set(&t, "doc", "sequential addressing.\n"
+		                   "// At each step the first half of the active threads combine the second\n"
+		                   "// half's partials: contiguous, no bank conflicts.");
+		tpl_set(&t, "tree", "for (int s = THREADS / 2; s > %lld; s /= 2) {\n"
+		                    "    if (tid < s)\n"
+		                    "        buffer[tid] = combine(buffer[tid], buffer[tid + s]);\n"
+		                    "    __syncthreads();\n"
+		                    "}", stop);
+		break;
+	}
+	tree_tail(s, &t);
+	return tpl_render_into(parent, "block_reduce", "reduce/block_tree.cu", &t, err);
+}
+
+/* What a thread does with one value: fold it into acc, or atomically into *out. */
+static int
+per_element_atomics(const struct kgen_spec *s)
+{
+	return s->stages == KGEN_STAGES_ATOMIC && s->atomics == KGEN_ATOMICS_ELEMENT;
+}
+
+static void
+accumulate(const struct kgen_spec *s, strbuf *b, const char *value)
+{
+	if (per_element_atomics(s))
+		sb_printf(b, "atomic_combine(out, to_acc(%s));", value);
+	else
+		sb_printf(b, "acc = combine(acc, to_acc(%s));", value);
+}
+
+/* The loop over the thread's items: tile or persistent grid, full tiles by
+ * vectors, the partial tile by elements. */
+static kgen_status
+thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
+{
+	struct tpl_args t;
+	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	int contiguous = s->layout == KGEN_LAYOUT_CONTIGUOUS;
+	strbuf full, partial;
+
+	tpl_init(&t);
+	sb_init(&full);
+	sb_init(&partial);
+	if (vec == 1) {
+		accumulate(s, &full, contiguous ? "in[base + tid * ITEMS + j]" : "in[base + j * THREADS + tid]");
+		tpl_set(&t, "full_doc", "%s", s->items_per_thread == 1 ? "one element per thread"
+		        : contiguous ? "ITEMS adjacent elements per thread" : "ITEMS elements per thread, THREADS apart");
+	} else {
+		sb_printf(&full, "const Vec x = reinterpret_cast<const Vec *>(in + base)[%s];\n"
+		                 "#pragma unroll\n"
+		                 "for (int k = 0; k < VEC; k++)\n    ", contiguous ? "tid * LOADS + j" : "j * THREADS + tid");
+		accumulate(s, &full, "x.v[k]");
+		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
+		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
+	}
+	accumulate(s, &partial, "in[i]");
+	t.failed |= full.failed | partial.failed;
+	tpl_set(&t, "full", "%s", full.s);
+	tpl_set(&t, "partial", "%s", partial.s);
+	sb_free(&full);
+	sb_free(&partial);
+	tpl_set(&t, "acc_decl", "%s", per_element_atomics(s) ? "" : "Acc acc = identity();");
+	if (s->grid == KGEN_GRID_PERSISTENT) {
+		tpl_set(&t, "unroll", "%lld", s->unroll);
+		return tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
+	}
+	return tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
+}
+
+/* How the kernel ends: block reduction and the stage's way of combining. */
+static kgen_status
+finish(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
+{
+	struct tpl_args t;
+
+	switch (s->stages) {
+	case KGEN_STAGES_LAST_BLOCK:
+		tpl_init(&t);
+		return tpl_render_into(parent, "finish", "reduce/last_block.cu", &t, err);
+	case KGEN_STAGES_TWO_PASS:
+		tpl_set(parent, "finish", "acc = block_reduce(acc);\nif (tid == 0)\n    partials[blockIdx.x] = acc;");
+		return KGEN_OK;
+	default:
+		switch (s->atomics) {
+		case KGEN_ATOMICS_ELEMENT: tpl_set(parent, "finish", "%s", ""); break;
+		case KGEN_ATOMICS_THREAD: tpl_set(parent, "finish", "atomic_combine(out, acc);"); break;
+		default: tpl_set(parent, "finish", "acc = block_reduce(acc);\nif (tid == 0)\n    atomic_combine(out, acc);"); break;
+		}
+		return KGEN_OK;
+	}
+}
+
+static const char *
+params(const struct kgen_spec *s)
+{
+	switch (s->stages) {
+	case KGEN_STAGES_TWO_PASS: return "const T *__restrict__ in, Acc *__restrict__ partials, Index n";
+	case KGEN_STAGES_LAST_BLOCK:
+		return "const T *__restrict__ in, Acc *__restrict__ out, Index n,\n"
+		       "    Acc *__restrict__ partials, unsigned int *__restrict__ ticket";
+	default: return "const T *__restrict__ in, Acc *__restrict__ out, Index n";
+	}
+}
+
+static int
+needs_block_reduce(const struct kgen_spec *s)
+{
+	return !(s->stages == KGEN_STAGES_ATOMIC && s->atomics != KGEN_ATOMICS_BLOCK);
+}
+
+static int
+needs_warp_reduce(const struct kgen_spec *s)
+{
+	return needs_block_reduce(s) && (s->warp_tail == KGEN_WT_SHUFFLE || s->warp_tail == KGEN_WT_REDUCE_SYNC);
+}
+
+/* The header comment: the spec, the kernels and how to launch them. */
+static void
+header(const struct kgen_spec *s, strbuf *b)
+{
+	const char *name = kgen_spec_kernel_name(s), *file = strrchr(s->file, '/');
+	unsigned long long tile = kgen_reduce_tile(s);
+	char grid[128], buf[96];
+	int k, step = 1;
+
+	file = file ? file + 1 : s->file;
+	sb_printf(b, "// %s: a %s reduction of %s, generated by kgen %s from %s.\n", name, kgen_ops[s->op].name,
+	          kgen_spec_dtype(s)->name, KGEN_VERSION, file);
+	sb_puts(b, "// Edit the spec, not this file.\n//\n// Spec, defaults filled in:\n");
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		sb_printf(b, "//   %s: %s\n", kgen_keys[k].name, kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf));
+	if (s->grid == KGEN_GRID_PERSISTENT)
+		snprintf(grid, sizeof grid, "min(max(1, ceil(n / %llu)), %lld * SMs)", tile, s->blocks_per_sm);
+	else
+		snprintf(grid, sizeof grid, "max(1, ceil(n / %llu))", tile);
+	sb_puts(b, "//\n// Kernels (extern \"C\"), launched in this order on one stream, for n elements:\n");
+	if (s->stages == KGEN_STAGES_ATOMIC)
+		sb_printf(b, "//   %d. %s_init(Acc *out)  <<<1, 1>>>\n", step++, name);
+	sb_printf(b, "//   %d. %s(%s)  <<<grid, %lld>>>\n", step++, name,
+	          s->stages == KGEN_STAGES_TWO_PASS ? "in, partials, n" :
+	          s->stages == KGEN_STAGES_LAST_BLOCK ? "in, out, n, partials, ticket" : "in, out, n", s->threads);
+	if (s->stages == KGEN_STAGES_TWO_PASS)
+		sb_printf(b, "//   %d. %s_final(partials, out, grid)  <<<1, %lld>>>\n", step++, name, s->threads);
+	sb_printf(b, "// where grid = %s.\n", grid);
+	sb_printf(b, "// The result is *out (one %s).", kgen_spec_acc(s)->name);
+	if (s->stages == KGEN_STAGES_TWO_PASS)
+		sb_printf(b, "  Scratch: partials, grid x %d bytes.\n", kgen_spec_acc(s)->size);
+	else if (s->stages == KGEN_STAGES_LAST_BLOCK)
+		sb_printf(b, "  Scratch: partials, grid x %d bytes, and ticket,\n"
+		             "// an unsigned int that is zero before the first launch (each launch leaves it zero).\n",
+		          kgen_spec_acc(s)->size);
+	else
+		sb_puts(b, "  Scratch: none.\n");
+	if (s->load_width > kgen_spec_dtype(s)->size)
+		sb_printf(b, "// `in` must be aligned to %lld bytes (the vector loads).", s->load_width > 16 ? 16 : s->load_width);
+	else
+		sb_printf(b, "// `in` must be aligned to its element size.");
+	if (s->index == 32)
+		sb_puts(b, "  Index is 32-bit: n < 2^31.");
+	sb_puts(b, "\n// Every n from 0 up is handled; no load reads past in[n - 1].");
+}
+
+kgen_status
+kgen_reduce_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
+	const char *name = kgen_spec_kernel_name(s);
+	struct tpl_args file, h, k, body;
+	strbuf b, helpers, kernels;
+	kgen_status st = KGEN_OK;
+	long long vec = s->load_width / dt->size;
+	int i;
+
+	tpl_init(&file);
+	tpl_init(&h);
+	tpl_init(&k);
+	tpl_init(&body);
+	sb_init(&b);
+	sb_init(&helpers);
+	sb_init(&kernels);
+
+	header(s, &b);
+	tpl_set(&file, "header", "%s", b.s);
+	tpl_set(&file, "t_ctype", "%s", dt->ctype);
+	tpl_set(&file, "dtype", "%s", dt->name);
+	tpl_set(&file, "acc_ctype", "%s", acc->ctype);
+	tpl_set(&file, "acc_dtype", "%s", acc->name);
+	tpl_set(&file, "index_ctype", "%s", s->index == 32 ? "unsigned int" : "unsigned long long");
+	tpl_set(&file, "index", "%lld", s->index);
+	tpl_set(&file, "threads", "%lld", s->threads);
+	tpl_set(&file, "items", "%lld", s->items_per_thread);
+	tpl_set(&file, "vec", "%lld", vec);
+	tpl_set(&file, "load_width", "%lld", s->load_width);
+	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
+	tpl_set(&file, "identity", "%s", identity(s));
+	/* Per-element atomics with a native atomic never call combine(). */
+	if (per_element_atomics(s) && s->op == KGEN_OP_SUM)
+		tpl_set(&file, "combine", "%s", "");
+	else
+		tpl_set(&file, "combine", "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }",
+		        combine(s));
+	tpl_set(&file, "to_acc", "%s", to_acc(s));
+	if (vec > 1) {
+		tpl_set(&h, "load_width", "%lld", s->load_width);
+		tpl_set(&h, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+		tpl_set(&h, "how", "%s", s->load_width > 16 ? "several 16-byte loads" : "one load");
+		TRY(tpl_render_into(&file, "vec_struct", "reduce/vec.cu", &h, err));
+	} else {
+		tpl_set(&file, "vec_struct", "%s", "");
+	}
+
+	/* Helpers, in the order they are used. */
+	{
+		struct tpl_args parts;
+		tpl_init(&parts);
+		if (needs_warp_reduce(s))
+			TRY(warp_reduce_helper(s, &parts, err));
+		if (needs_block_reduce(s))
+			TRY(block_helper(s, &parts, err));
+		if (s->stages == KGEN_STAGES_ATOMIC)
+			TRY(atomic_helper(s, &parts, err));
+		for (i = 0; i < (int)parts.n; i++)
+			sb_printf(&helpers, "\n%s\n", parts.v[i].value);
+		if (helpers.len)
+			helpers.s[--helpers.len] = '\0';  /* the placeholder's line ends it */
+		tpl_free(&parts);
+	}
+	tpl_set(&file, "helpers", "%s", helpers.s ? helpers.s : "");
+
+	/* Kernels. */
+	if (s->stages == KGEN_STAGES_ATOMIC) {
+		tpl_set(&k, "op", "%s", kgen_ops[s->op].name);
+		tpl_set(&k, "name", "%s", name);
+		TRY(tpl_render(&kernels, "reduce/init.cu", &k, err));
+		sb_puts(&kernels, "\n");
+	}
+	TRY(thread_phase(s, &body, err));
+	TRY(finish(s, &body, err));
+	{
+		strbuf bb;
+		sb_init(&bb);
+		sb_printf(&bb, "%s", body.v[0].value);
+		if (body.v[1].value[0])
+			sb_printf(&bb, "\n\n%s", body.v[1].value);
+		tpl_set(&k, "body", "%s", bb.s ? bb.s : "");
+		k.failed |= bb.failed;
+		sb_free(&bb);
+		tpl_free(&body);
+	}
+	tpl_set(&k, "name", "%s", name);
+	tpl_set(&k, "params", "%s", params(s));
+	tpl_set(&k, "doc", "%s",
+	        s->stages == KGEN_STAGES_TWO_PASS ? "First pass: each block writes its partial result to partials[blockIdx.x]." :
+	        s->stages == KGEN_STAGES_LAST_BLOCK ? "One pass: each block publishes its partial; the last block combines them into *out." :
+	        s->atomics == KGEN_ATOMICS_ELEMENT ? "One pass: every element is combined into *out with an atomic." :
+	        s->atomics == KGEN_ATOMICS_THREAD ? "One pass: each thread combines its items, then into *out with one atomic." :
+	        "One pass: each block reduces its tile, then combines into *out with one atomic.");
+	TRY(tpl_render(&kernels, "reduce/kernel.cu", &k, err));
+	if (s->stages == KGEN_STAGES_TWO_PASS) {
+		tpl_set(&k, "name", "%s", name);
+		sb_puts(&kernels, "\n");
+		TRY(tpl_render(&kernels, "reduce/final.cu", &k, err));
+	}
+	if (kernels.failed) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (kernels.len && kernels.s[kernels.len - 1] == '\n')
+		kernels.s[--kernels.len] = '\0';
+	tpl_set(&file, "kernels", "%s", kernels.s);
+	st = tpl_render(out, "reduce/file.cu", &file, err);
+out:
+	tpl_free(&file);
+	tpl_free(&h);
+	tpl_free(&k);
+	tpl_free(&body);
+	sb_free(&b);
+	sb_free(&helpers);
+	sb_free(&kernels);
+	return st;
+}

@@ -1,0 +1,410 @@
+/* spec.c - the tables of spec.h expanded, and the small operations on a spec. */
+#include "config.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spec.h"
+
+#define ENUM_ENTRY(id, name, doc, ...) { name, doc },
+const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_ops[]           = { KGEN_OPS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_stages[]        = { KGEN_STAGES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_atomics[]       = { KGEN_ATOMICS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_block_reduces[] = { KGEN_BLOCK_REDUCES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_warp_tails[]    = { KGEN_WARP_TAILS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
+#undef ENUM_ENTRY
+
+#define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },
+const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } };
+#undef DTYPE_ENUM
+#define DTYPE_INFO(id, name, ctype, size, cls) { name, ctype, size, cls },
+const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT] = { KGEN_DTYPES(DTYPE_INFO) };
+#undef DTYPE_INFO
+
+#define KEY_INFO(id, type, values, min, max, def, doc) { #id, type, values, min, max, def, doc },
+const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT] = { KGEN_KEYS(KEY_INFO) };
+#undef KEY_INFO
+
+long long *
+kgen_spec_field(struct kgen_spec *s, enum kgen_key k)
+{
+	switch (k) {
+#define X(id, ...) case KGEN_KEY_##id: return &s->id;
+	KGEN_KEYS(X)
+#undef X
+	default: break;
+	}
+	KGEN_ASSERT(!"unknown key");
+	return NULL;
+}
+
+long long
+kgen_spec_value(const struct kgen_spec *s, enum kgen_key k)
+{
+	return *kgen_spec_field((struct kgen_spec *)s, k);
+}
+
+/* Parse an enum name or a decimal integer for key k. */
+kgen_status
+kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
+	const struct kgen_enum *e;
+	char *end;
+	long long v;
+	size_t i;
+
+	switch (key->type) {
+	case KT_ENUM:
+		for (e = key->values; e->name; e++)
+			if (strcmp(e->name, text) == 0) {
+				*out = e - key->values;
+				return KGEN_OK;
+			}
+		snprintf(why, n, "unknown value '%s'", text);
+		return KGEN_ESPEC;
+	case KT_INT:
+		errno = 0;
+		v = strtoll(text, &end, 10);
+		if (!*text || *end || errno || (text[0] == '0' && text[1])) {
+			snprintf(why, n, "'%s' is not a decimal integer", text);
+			return KGEN_ESPEC;
+		}
+		if (v < key->min || v > key->max) {
+			snprintf(why, n, "%lld is out of range", v);
+			return KGEN_ESPEC;
+		}
+		*out = v;
+		return KGEN_OK;
+	case KT_NAME:
+		/* A C identifier, checked here; the text itself is kept by the caller. */
+		for (i = 0; text[i]; i++)
+			if (!(text[i] == '_' || (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
+			      (i > 0 && text[i] >= '0' && text[i] <= '9')))
+				break;
+		if (i == 0 || text[i] || i >= 48) {
+			snprintf(why, n, "'%s' is not a C identifier of at most 47 characters", text);
+			return KGEN_ESPEC;
+		}
+		*out = 1;
+		return KGEN_OK;
+	}
+	KGEN_ASSERT(!"bad key type");
+	return KGEN_EINTERNAL;
+}
+
+/* Key k back to its default; -1 stands for "derived by kgen_spec_check()". */
+static void
+reset_default(struct kgen_spec *s, enum kgen_key k)
+{
+	long long *f = kgen_spec_field(s, k);
+	char why[128];
+
+	*f = -1;
+	if (kgen_keys[k].def[0] && kgen_spec_parse_value(k, kgen_keys[k].def, f, why, sizeof why))
+		KGEN_ASSERT(!"a default does not parse");
+}
+
+void
+kgen_spec_defaults(struct kgen_spec *s)
+{
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		reset_default(s, (enum kgen_key)k);
+	s->name = 0;
+	s->name_text[0] = '\0';
+}
+
+int
+kgen_key_lookup(const char *name)
+{
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		if (strcmp(kgen_keys[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/* Levenshtein distance, for "did you mean" (short strings only). */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, row[64];
+
+	if (la >= KGEN_COUNT(row) || lb >= KGEN_COUNT(row))
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* The known name nearest to `name` among names[0..n), if near enough to be a typo. */
+static const char *
+nearest(const char *name, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t d, bestd = (size_t)-1, i;
+
+	for (i = 0; i < n; i++) {
+		d = edit_distance(name, names[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = names[i];
+		}
+	}
+	if (best && bestd <= 2 + strlen(name) / 4)
+		return best;
+	for (i = 0; i < n; i++)  /* a prefix, as in "items" for items_per_thread */
+		if (strlen(name) >= 3 && strncmp(names[i], name, strlen(name)) == 0)
+			return names[i];
+	return NULL;
+}
+
+const char *
+kgen_key_nearest(const char *name)
+{
+	const char *names[KGEN_KEY_COUNT];
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		names[k] = kgen_keys[k].name;
+	return nearest(name, names, KGEN_KEY_COUNT);
+}
+
+/* The nearest allowed value of enum key k, for "did you mean". */
+static const char *
+nearest_value(enum kgen_key k, const char *text)
+{
+	const char *names[32];
+	size_t n = 0;
+	const struct kgen_enum *e;
+
+	for (e = kgen_keys[k].values; e && e->name && n < KGEN_COUNT(names); e++)
+		names[n++] = e->name;
+	return nearest(text, names, n);
+}
+
+/* "sum, min, max or prod" for the error messages. */
+void
+kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
+	const struct kgen_enum *e;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (key->type == KT_INT) {
+		snprintf(buf, n, "an integer from %lld to %lld", key->min, key->max);
+		return;
+	}
+	if (key->type == KT_NAME) {
+		snprintf(buf, n, "a C identifier");
+		return;
+	}
+	for (e = key->values; e->name && used < n; e++) {
+		const char *sep = e == key->values ? "" : e[1].name ? ", " : " or ";
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, e->name);
+	}
+}
+
+const char *
+kgen_key_nearest_value(enum kgen_key k, const char *text)
+{
+	return nearest_value(k, text);
+}
+
+kgen_status
+kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_value, kgen_error *err, const char *fmt, ...)
+{
+	const struct kgen_pos *p = &s->pos[k];
+	va_list ap;
+	int line = 1, col = 1;
+
+	if (!err)
+		return KGEN_ESPEC;
+	memset(err, 0, sizeof *err);
+	err->status = KGEN_ESPEC;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	if (p->line < 0) {
+		/* Set through kgen_spec_set(), not written in the file. */
+		snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "");
+		return KGEN_ESPEC;
+	}
+	if (p->line) {
+		line = at_value && p->vline ? p->vline : p->line;
+		col = at_value && p->vline ? p->vcol : p->col;
+	} else if (s->pos[KGEN_KEY_kernel].line) {
+		/* The key was left at its default: point at the spec's `kernel:` line. */
+		line = s->pos[KGEN_KEY_kernel].line;
+		col = s->pos[KGEN_KEY_kernel].col;
+	}
+	kgen_error_at(err, s->file, s->text, s->text_len, line, col);
+	return KGEN_ESPEC;
+}
+
+const char *
+kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
+	long long v = kgen_spec_value(s, k);
+
+	if (k == KGEN_KEY_name)
+		snprintf(buf, n, "%s", kgen_spec_kernel_name(s));
+	else if (key->type == KT_ENUM)
+		snprintf(buf, n, "%s", v >= 0 ? key->values[v].name : "");
+	else
+		snprintf(buf, n, "%lld", v);
+	return buf;
+}
+
+const struct kgen_dtype_info *
+kgen_spec_dtype(const struct kgen_spec *s)
+{
+	return &kgen_dtype_info[s->dtype];
+}
+
+const struct kgen_dtype_info *
+kgen_spec_acc(const struct kgen_spec *s)
+{
+	return &kgen_dtype_info[s->acc_dtype];
+}
+
+const char *
+kgen_spec_kernel_name(const struct kgen_spec *s)
+{
+	return s->name_text;
+}
+
+/* ---- public API ---- */
+
+const char *
+kgen_version(void)
+{
+	return KGEN_VERSION;
+}
+
+const char *
+kgen_status_name(kgen_status status)
+{
+	static const char *const names[] = {
+		"KGEN_OK", "KGEN_ESPEC", "KGEN_EIO", "KGEN_ECOMPILE", "KGEN_ECUDA",
+		"KGEN_EINVAL", "KGEN_ENOMEM", "KGEN_EVERIFY", "KGEN_EINTERNAL",
+	};
+	if ((unsigned)status < KGEN_COUNT(names))
+		return names[status];
+	return "KGEN_E?";
+}
+
+void
+kgen_error_print(const kgen_error *err, FILE *fp)
+{
+	if (err->line > 0) {
+		fprintf(fp, "%s:%d:%d: error: %s\n", err->file, err->line, err->column, err->message);
+		if (err->source_line[0]) {
+			fprintf(fp, "  %s\n", err->source_line);
+			fprintf(fp, "  %*s^\n", err->column - 1, "");
+		}
+	} else if (err->file[0]) {
+		fprintf(fp, "%s: error: %s\n", err->file, err->message);
+	} else {
+		fprintf(fp, "kgen: error: %s\n", err->message);
+	}
+}
+
+const char *
+kgen_spec_source(const kgen_spec *spec)
+{
+	return spec->file;
+}
+
+const char *
+kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size)
+{
+	int k = kgen_key_lookup(key);
+
+	if (k < 0 || !size)
+		return NULL;
+	return kgen_spec_format_value(spec, (enum kgen_key)k, buf, size);
+}
+
+kgen_status
+kgen_spec_dump(const kgen_spec *spec, char **yaml)
+{
+	strbuf b;
+	char buf[96];
+	int k;
+
+	sb_init(&b);
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		sb_printf(&b, "%s: %s\n", kgen_keys[k].name, kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
+	if (!(*yaml = sb_take(&b)))
+		return KGEN_ENOMEM;
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err)
+{
+	struct kgen_spec saved = *spec;
+	char why[160], allowed[256];
+	const char *near;
+	long long v;
+	kgen_status st;
+	int k = kgen_key_lookup(key);
+
+	if (k < 0) {
+		near = kgen_key_nearest(key);
+		return kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", key,
+		                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
+	if (kgen_spec_parse_value((enum kgen_key)k, value, &v, why, sizeof why)) {
+		kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s: expected %s", key, why, allowed);
+	}
+	/* Fields the spec left at their defaults are derived afresh (acc_dtype
+	 * follows dtype, blocks_per_sm follows threads). */
+	for (int d = 0; d < KGEN_KEY_COUNT; d++)
+		if (!spec->pos[d].line && kgen_keys[d].type != KT_NAME)
+			reset_default(spec, (enum kgen_key)d);
+	*kgen_spec_field(spec, (enum kgen_key)k) = v;
+	if (k == KGEN_KEY_name)
+		snprintf(spec->name_text, sizeof spec->name_text, "%s", value);
+	/* Errors about this field point nowhere in the file. */
+	memset(&spec->pos[k], 0, sizeof spec->pos[k]);
+	spec->pos[k].line = -1;
+	if ((st = kgen_spec_check(spec, err)) != KGEN_OK) {
+		*spec = saved;
+		return st;
+	}
+	return KGEN_OK;
+}
+
+void
+kgen_spec_free(kgen_spec *spec)
+{
+	if (!spec)
+		return;
+	free(spec->file);
+	free(spec->text);
+	free(spec);
+}

@@ -1,0 +1,201 @@
+/*
+ * spec.h - the spec language: every key, type, enum value and default,
+ * written once as X-macro tables and expanded where they are needed
+ * (the struct, the loader, the validator, the dump, the docs test).
+ */
+#ifndef KGEN_SPEC_H
+#define KGEN_SPEC_H
+
+#include "kgen.h"
+#include "util.h"
+
+/* Kernel families: the value of `kernel:`. */
+#define KGEN_FAMILIES(X) \
+	X(REDUCE,    "reduce",    "reduce a vector to one value")
+
+/* Element and accumulator types.  ident, name, C type in the generated
+ * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
+#define KGEN_DTYPES(X) \
+	X(I32,  "i32",  "int",                4, DT_INT)   \
+	X(U32,  "u32",  "unsigned int",       4, DT_UINT)  \
+	X(I64,  "i64",  "long long",          8, DT_INT)   \
+	X(F32,  "f32",  "float",              4, DT_FLOAT) \
+	X(F64,  "f64",  "double",             8, DT_FLOAT) \
+	X(F16,  "f16",  "unsigned short",     2, DT_HALF)  \
+	X(BF16, "bf16", "unsigned short",     2, DT_BHALF)
+
+#define KGEN_OPS(X) \
+	X(SUM,  "sum",  "a + b")          \
+	X(MIN,  "min",  "the smaller")    \
+	X(MAX,  "max",  "the larger")     \
+	X(PROD, "prod", "a * b")
+
+#define KGEN_STAGES(X) \
+	X(TWO_PASS,   "two_pass",   "one partial per block, then a second kernel of one block") \
+	X(ATOMIC,     "atomic",     "one pass; partial results combined with atomics")         \
+	X(LAST_BLOCK, "last_block", "one pass, deterministic: the last block to finish combines the partials")
+
+#define KGEN_ATOMICS(X) \
+	X(ELEMENT, "element", "one atomic per element, no block reduction") \
+	X(THREAD,  "thread",  "one atomic per thread, no block reduction")  \
+	X(BLOCK,   "block",   "one atomic per block")
+
+#define KGEN_BLOCK_REDUCES(X) \
+	X(INTERLEAVED_DIVERGENT, "interleaved_divergent", "tree in shared memory, `tid % (2*s) == 0` (divergent)") \
+	X(INTERLEAVED,           "interleaved",           "tree in shared memory, `index = 2*s*tid` (bank conflicts)") \
+	X(SEQUENTIAL,            "sequential",            "tree in shared memory, `tid < s`, s halving") \
+	X(WARPS,                 "warps",                 "each warp reduces in registers, then one warp reduces the warp totals")
+
+#define KGEN_WARP_TAILS(X) \
+	X(NONE,        "none",        "the tree runs down to one value, a barrier per step") \
+	X(VOLATILE,    "volatile",    "one warp finishes in volatile shared memory")          \
+	X(SHUFFLE,     "shuffle",     "one warp finishes with __shfl_down_sync")             \
+	X(REDUCE_SYNC, "reduce_sync", "one warp finishes with __reduce_<op>_sync (32-bit integers)")
+
+#define KGEN_GRIDS(X) \
+	X(TILE,       "tile",       "one tile of threads*items_per_thread elements per block") \
+	X(PERSISTENT, "persistent", "blocks_per_sm blocks per SM loop over the tiles")
+
+#define KGEN_LAYOUTS(X) \
+	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
+	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
+
+/*
+ * Keys.  ident, value type, enum table (NULL unless ENUM), minimum, maximum,
+ * default as written in YAML ("" = derived from other fields), description.
+ */
+#define KGEN_KEYS(X) \
+	X(kernel,           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
+	X(name,             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype>") \
+	X(op,               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
+	X(dtype,            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
+	X(acc_dtype,        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
+	X(threads,          KT_INT,  NULL,               32, 1024, "512",     "threads per block, a multiple of 32") \
+	X(items_per_thread, KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
+	X(load_width,       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
+	X(layout,           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
+	X(unroll,           KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \
+	X(grid,             KT_ENUM, kgen_grids,         0, 0,     "tile",    "grid policy") \
+	X(blocks_per_sm,    KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
+	X(stages,           KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
+	X(atomics,          KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
+	X(block_reduce,     KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
+	X(warp_tail,        KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
+	X(warp_tail_from,   KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
+	X(index,            KT_INT,  NULL,               32, 64,   "64",      "bits of the element index: 32 (n < 2^31) or 64")
+
+#define X(id, ...) KGEN_##id,
+enum kgen_family { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
+#undef X
+#define X(id, ...) KGEN_DT_##id,
+enum kgen_dtype { KGEN_DTYPES(X) KGEN_DTYPE_COUNT };
+#undef X
+#define X(id, ...) KGEN_OP_##id,
+enum kgen_op { KGEN_OPS(X) KGEN_OP_COUNT };
+#undef X
+#define X(id, ...) KGEN_STAGES_##id,
+enum kgen_stages { KGEN_STAGES(X) KGEN_STAGES_COUNT };
+#undef X
+#define X(id, ...) KGEN_ATOMICS_##id,
+enum kgen_atomics { KGEN_ATOMICS(X) KGEN_ATOMICS_COUNT };
+#undef X
+#define X(id, ...) KGEN_BR_##id,
+enum kgen_block_reduce { KGEN_BLOCK_REDUCES(X) KGEN_BR_COUNT };
+#undef X
+#define X(id, ...) KGEN_WT_##id,
+enum kgen_warp_tail { KGEN_WARP_TAILS(X) KGEN_WT_COUNT };
+#undef X
+#define X(id, ...) KGEN_GRID_##id,
+enum kgen_grid { KGEN_GRIDS(X) KGEN_GRID_COUNT };
+#undef X
+#define X(id, ...) KGEN_LAYOUT_##id,
+enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
+#undef X
+#define X(id, ...) KGEN_KEY_##id,
+enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
+#undef X
+
+enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
+enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME };
+
+/* One allowed value of an enum key. */
+struct kgen_enum {
+	const char *name;
+	const char *doc;
+};
+
+struct kgen_dtype_info {
+	const char *name;
+	const char *ctype;
+	int size;
+	enum kgen_dtype_class cls;
+};
+
+struct kgen_key_info {
+	const char *name;
+	enum kgen_key_type type;
+	const struct kgen_enum *values;  /* NULL-terminated, for ENUM */
+	long long min, max;
+	const char *def;
+	const char *doc;
+};
+
+extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
+	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[];
+extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
+extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];
+
+/* Where a key and its value were written; line 0 when the key was not given. */
+struct kgen_pos {
+	int line, col;           /* of the key */
+	int vline, vcol;         /* of the value */
+};
+
+/* A loaded spec: one long long per key (enum index, integer), defaults
+ * resolved by kgen_spec_resolve(). */
+struct kgen_spec {
+#define X(id, ...) long long id;
+	KGEN_KEYS(X)
+#undef X
+	char name_text[64];          /* value of `name` */
+	struct kgen_pos pos[KGEN_KEY_COUNT];
+	char *file;                  /* as given to the loader */
+	char *text;                  /* the YAML, for source lines in errors */
+	size_t text_len;
+};
+
+/* The value of key k in spec s, as an lvalue. */
+long long *kgen_spec_field(struct kgen_spec *s, enum kgen_key k);
+long long kgen_spec_value(const struct kgen_spec *s, enum kgen_key k);
+
+/* Fill every field with its default (derived defaults stay unresolved). */
+void kgen_spec_defaults(struct kgen_spec *s);
+
+/* Parse one value for key k, as written in YAML, into *out. */
+kgen_status kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n);
+
+/* The index of key `name`, or -1; the nearest key name for a suggestion. */
+int kgen_key_lookup(const char *name);
+const char *kgen_key_nearest(const char *name);
+
+/* "sum, min, max or prod" (or the integer range) for messages; the allowed
+ * value nearest to text, for "did you mean". */
+void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);
+const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
+
+/* Validate the spec and resolve derived defaults (see check.c). */
+kgen_status kgen_spec_check(struct kgen_spec *s, kgen_error *err);
+
+/* Report an error at key k of spec s (at its value when at_value). */
+kgen_status kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_value, kgen_error *err,
+                            const char *fmt, ...) KGEN_PRINTF(5, 6);
+
+/* The value of key k as text ("512", "sum"). */
+const char *kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
+
+/* Helpers the generators use. */
+const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
+const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
+const char *kgen_spec_kernel_name(const struct kgen_spec *s);
+
+#endif

@@ -1,0 +1,226 @@
+/* util.c - growable strings, errors, files: the small pieces every part uses. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util.h"
+
+void
+sb_init(strbuf *b)
+{
+	memset(b, 0, sizeof *b);
+}
+
+void
+sb_free(strbuf *b)
+{
+	free(b->s);
+	sb_init(b);
+}
+
+static int
+sb_reserve(strbuf *b, size_t extra)
+{
+	size_t cap;
+	char *s;
+
+	if (b->failed)
+		return 0;
+	if (b->len + extra + 1 <= b->cap)
+		return 1;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	if (!(s = realloc(b->s, cap))) {
+		b->failed = 1;
+		return 0;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 1;
+}
+
+void
+sb_putn(strbuf *b, const char *s, size_t n)
+{
+	if (!sb_reserve(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+sb_puts(strbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void
+sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || !sb_reserve(b, (size_t)n))
+		return;
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+sb_printf(strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+sb_take(strbuf *b)
+{
+	char *s;
+
+	if (b->failed) {
+		sb_free(b);
+		return NULL;
+	}
+	if (!b->s && !sb_reserve(b, 0))
+		return NULL;
+	s = b->s;
+	sb_init(b);
+	return s;
+}
+
+kgen_status
+kgen_fail(kgen_error *err, kgen_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		memset(err, 0, sizeof *err);
+		err->status = status;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+void
+kgen_error_at(kgen_error *err, const char *file, const char *text, size_t len, int line, int col)
+{
+	const char *p, *end, *e;
+	int l;
+	size_t n;
+
+	if (!err)
+		return;
+	snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+	err->line = line;
+	err->column = col;
+	err->source_line[0] = '\0';
+	if (!text || line < 1)
+		return;
+	p = text;
+	end = text + len;
+	for (l = 1; l < line && p < end; p++)
+		if (*p == '\n')
+			l++;
+	if (l != line)
+		return;
+	for (e = p; e < end && *e != '\n' && *e != '\r'; e++)
+		;
+	n = (size_t)(e - p);
+	if (n >= sizeof err->source_line)
+		n = sizeof err->source_line - 1;
+	memcpy(err->source_line, p, n);
+	err->source_line[n] = '\0';
+}
+
+void
+kgen_die(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "kgen: internal error at %s:%d: %s\n", file, line, what);
+	abort();
+}
+
+kgen_status
+kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err)
+{
+	FILE *fp;
+	strbuf b;
+	char chunk[8192];
+	size_t n;
+	int is_stdin = strcmp(path, "-") == 0;
+
+	if (!(fp = is_stdin ? stdin : fopen(path, "rb")))
+		return kgen_fail(err, KGEN_EIO, "cannot open %s: %s", path, strerror(errno));
+	sb_init(&b);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		sb_putn(&b, chunk, n);
+	if (ferror(fp)) {
+		int e = errno;
+		if (!is_stdin)
+			fclose(fp);
+		sb_free(&b);
+		return kgen_fail(err, KGEN_EIO, "cannot read %s: %s", path, strerror(e));
+	}
+	if (!is_stdin)
+		fclose(fp);
+	*len = b.len;
+	if (!(*text = sb_take(&b)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory reading %s", path);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_write_file(const char *path, const void *data, size_t len, kgen_error *err)
+{
+	strbuf tmp;
+	FILE *fp;
+	int e;
+
+	sb_init(&tmp);
+	sb_printf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (tmp.failed)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if (!(fp = fopen(tmp.s, "wb"))) {
+		e = errno;
+		sb_free(&tmp);
+		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+	}
+	if (fwrite(data, 1, len, fp) != len || fflush(fp) != 0) {
+		e = errno;
+		fclose(fp);
+		remove(tmp.s);
+		sb_free(&tmp);
+		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+	}
+	if (fclose(fp) != 0 || rename(tmp.s, path) != 0) {
+		e = errno;
+		remove(tmp.s);
+		sb_free(&tmp);
+		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+	}
+	sb_free(&tmp);
+	return KGEN_OK;
+}
+
+char *
+kgen_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}

@@ -1,0 +1,50 @@
+/* util.h - growable strings, error filling and the internal-bug check. */
+#ifndef KGEN_UTIL_H
+#define KGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include "kgen.h"
+
+#define KGEN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define KGEN_HIDDEN __attribute__((visibility("hidden")))
+#define KGEN_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A growable, always NUL-terminated string.  On allocation failure `failed`
+ * is set and later appends do nothing; check it once at the end. */
+typedef struct strbuf {
+	char *s;
+	size_t len, cap;
+	int failed;
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_printf(strbuf *b, const char *fmt, ...) KGEN_PRINTF(2, 3);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+/* Hand the string over (the buffer is left empty); NULL if allocation failed. */
+char *sb_take(strbuf *b);
+
+/* Fill err (when not NULL) with status and a message; returns status. */
+kgen_status kgen_fail(kgen_error *err, kgen_status status, const char *fmt, ...) KGEN_PRINTF(3, 4);
+
+/* Fill err with a position in a spec: file, 1-based line and column, and
+ * the text of that line taken from the spec's source. */
+void kgen_error_at(kgen_error *err, const char *file, const char *text, size_t len, int line, int col);
+
+/* kgen's own bugs: abort with file and line, never a user's mistake. */
+#define KGEN_ASSERT(c) ((c) ? (void)0 : kgen_die(__FILE__, __LINE__, #c))
+void kgen_die(const char *file, int line, const char *what) __attribute__((noreturn));
+
+/* Read a whole file ("-" is standard input) into a NUL-terminated buffer. */
+kgen_status kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err);
+
+/* Write data to path through a temporary file renamed into place, so that a
+ * failure leaves no partial file. */
+kgen_status kgen_write_file(const char *path, const void *data, size_t len, kgen_error *err);
+
+char *kgen_strdup(const char *s);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * kgen.h - turn a YAML kernel spec into CUDA C, compile it with NVRTC and run it.
+ *
+ * Every function returns a kgen_status and, on failure, fills the caller's
+ * kgen_error (when the pointer is not NULL) with what went wrong and, for
+ * spec errors, where: file, line and column.  The library never prints and
+ * never exits; kgen_error_print() formats an error when the caller asks.
+ * Strings and buffers the library hands back are malloc()ed: free() them.
+ */
+#ifndef KGEN_H
+#define KGEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KGEN_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define KGEN_API __attribute__((visibility("default")))
+#else
+#define KGEN_API
+#endif
+
+typedef enum kgen_status {
+	KGEN_OK = 0,
+	KGEN_ESPEC,     /* the spec is wrong: YAML syntax, unknown key, bad value, impossible combination */
+	KGEN_EIO,       /* a file could not be read or written */
+	KGEN_ECOMPILE,  /* NVRTC rejected the generated source (the log says why) */
+	KGEN_ECUDA,     /* the CUDA driver is missing or failed */
+	KGEN_EINVAL,    /* a bad argument to an API function */
+	KGEN_ENOMEM,    /* out of host memory */
+	KGEN_EVERIFY,   /* a kernel's result differs from the CPU reference */
+	KGEN_EINTERNAL  /* a bug in kgen itself */
+} kgen_status;
+
+/* What went wrong, and where.  line and column are 1-based; 0 when the error
+ * is not about a place in a spec. */
+typedef struct kgen_error {
+	kgen_status status;
+	char file[256];          /* spec file name, "<stdin>" or the name given to a string */
+	int line, column;
+	char message[1024];
+	char source_line[256];   /* the spec's text on that line, for a caret */
+} kgen_error;
+
+/* Print "file:line:column: error: message", the source line and a caret
+ * under the column (or "kgen: error: message" when there is no place). */
+KGEN_API void kgen_error_print(const kgen_error *err, FILE *fp);
+
+/* The name of a status, e.g. "KGEN_ESPEC". */
+KGEN_API const char *kgen_status_name(kgen_status status);
+
+/* The library's version, e.g. "0.1.0". */
+KGEN_API const char *kgen_version(void);
+
+/* ---- Specs ---- */
+
+typedef struct kgen_spec kgen_spec;
+
+/* Load and validate a spec from a file ("-" reads standard input). */
+KGEN_API kgen_status kgen_spec_load_file(const char *path, kgen_spec **spec, kgen_error *err);
+
+/* Load and validate a spec from YAML text; name is used in error messages. */
+KGEN_API kgen_status kgen_spec_load_string(const char *yaml, size_t len, const char *name,
+                                  kgen_spec **spec, kgen_error *err);
+
+/* Set one field as if the spec had said "key: value", then validate again.
+ * On failure the spec is left as it was. */
+KGEN_API kgen_status kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err);
+
+/* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
+KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
+
+/* One field's value as text (defaults resolved); NULL for an unknown key. */
+KGEN_API const char *kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size);
+
+/* The file or name the spec was loaded from. */
+KGEN_API const char *kgen_spec_source(const kgen_spec *spec);
+
+KGEN_API void kgen_spec_free(kgen_spec *spec);
+
+/* ---- Generation and compilation ---- */
+
+/* The CUDA C source for a spec: self-contained, deterministic. */
+KGEN_API kgen_status kgen_generate(const kgen_spec *spec, char **source, kgen_error *err);
+
+typedef enum kgen_image { KGEN_IMAGE_CUBIN, KGEN_IMAGE_PTX } kgen_image;
+
+/* Compile CUDA source with NVRTC for arch (e.g. "sm_90").  On success
+ * *image holds the cubin or the NUL-terminated PTX and *size its length.
+ * *log, when log is not NULL, receives NVRTC's program log (possibly empty)
+ * on success and on failure. */
+KGEN_API kgen_status kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind,
+                         void **image, size_t *size, char **log, kgen_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KGEN_H */

@@ -1,0 +1,95 @@
+/* compile.c - kgen_compile(): generated source to PTX or cubin with NVRTC. */
+#include "config.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nvrtc.h>
+#include "gen/util.h"
+
+/* "sm_90", "sm_90a", "compute_90": the forms NVRTC's --gpu-architecture takes. */
+static int
+valid_arch(const char *arch)
+{
+	const char *p;
+
+	if (strncmp(arch, "sm_", 3) == 0)
+		p = arch + 3;
+	else if (strncmp(arch, "compute_", 8) == 0)
+		p = arch + 8;
+	else
+		return 0;
+	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+		return 0;
+	p += 2;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '\0' || (p[0] == 'a' && p[1] == '\0');
+}
+
+kgen_status
+kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind, void **image, size_t *size,
+             char **log, kgen_error *err)
+{
+	nvrtcProgram prog = NULL;
+	nvrtcResult r;
+	char archopt[64];
+	const char *opts[3];
+	size_t n = 0;
+	kgen_status st = KGEN_OK;
+	char *buf = NULL;
+
+	if (log)
+		*log = NULL;
+	if (!source || !image || !size || !arch)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: NULL argument");
+	*image = NULL;
+	*size = 0;
+	if (!valid_arch(arch))
+		return kgen_fail(err, KGEN_EINVAL, "unknown architecture '%s': expected sm_NN, sm_NNa or compute_NN (e.g. sm_90)",
+		                 arch);
+	if (kind == KGEN_IMAGE_CUBIN && strncmp(arch, "compute_", 8) == 0)
+		return kgen_fail(err, KGEN_EINVAL, "a cubin needs a real architecture (sm_NN), not %s", arch);
+	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+	opts[0] = archopt;
+	opts[1] = "--std=c++17";
+	opts[2] = "--device-as-default-execution-space";
+
+	if ((r = nvrtcCreateProgram(&prog, source, name ? name : "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
+		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r));
+	r = nvrtcCompileProgram(prog, 3, opts);
+	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))
+		if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS)
+			(*log)[0] = '\0';
+	if (r != NVRTC_SUCCESS) {
+		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcCompileProgram(): %s (see the program log)", nvrtcGetErrorString(r));
+		goto out;
+	}
+	if (kind == KGEN_IMAGE_PTX)
+		r = nvrtcGetPTXSize(prog, &n);
+	else
+		r = nvrtcGetCUBINSize(prog, &n);
+	if (r != NVRTC_SUCCESS) {
+		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcGet%sSize(): %s", kind == KGEN_IMAGE_PTX ? "PTX" : "CUBIN",
+		               nvrtcGetErrorString(r));
+		goto out;
+	}
+	if (!(buf = malloc(n + 1))) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
+	}
+	r = kind == KGEN_IMAGE_PTX ? nvrtcGetPTX(prog, buf) : nvrtcGetCUBIN(prog, buf);
+	if (r != NVRTC_SUCCESS) {
+		free(buf);
+		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcGet%s(): %s", kind == KGEN_IMAGE_PTX ? "PTX" : "CUBIN",
+		               nvrtcGetErrorString(r));
+		goto out;
+	}
+	buf[n] = '\0';
+	if (kind == KGEN_IMAGE_PTX && n > 0 && buf[n - 1] == '\0')
+		n--;  /* the size counts the NUL */
+	*image = buf;
+	*size = n;
+out:
+	nvrtcDestroyProgram(&prog);
+	return st;
+}

@@ -1,0 +1,24 @@
+//! The whole generated file for `kernel: reduce`.  The header comment,
+//! the type and op definitions and the kernels are filled in by gen/reduce.c.
+{{header}}
+
+// Elements are {{dtype}}, accumulated in {{acc_dtype}}; indices are {{index}}-bit.
+typedef {{t_ctype}} T;
+typedef {{acc_ctype}} Acc;
+typedef {{index_ctype}} Index;
+
+// {{threads}} threads per block; each reads {{items}} elements per tile, {{vec}} per load ({{load_width}} bytes).
+constexpr int THREADS = {{threads}};
+constexpr int ITEMS = {{items}};
+constexpr int VEC = {{vec}};
+constexpr int LOADS = ITEMS / VEC;
+constexpr Index TILE = (Index)THREADS * ITEMS;
+
+{{vec_struct}}
+// op: {{op}}
+static __device__ __forceinline__ Acc identity() { return {{identity}}; }
+{{combine}}
+static __device__ __forceinline__ Acc to_acc(T x) { {{to_acc}}; }
+{{helpers}}
+
+{{kernels}}
