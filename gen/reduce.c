@@ -9,6 +9,8 @@
 #include "reduce.h"
 #include "tpl.h"
 
+static int per_element_atomics(const struct kgen_spec *s);
+
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
 unsigned long long
@@ -103,6 +105,13 @@ to_acc(const struct kgen_spec *s)
 	return s->dtype == s->acc_dtype ? "return x" : "return (Acc)x";
 }
 
+/* Does the hardware have an atomic for the op on the accumulator type? */
+static int
+native_atomic(const struct kgen_spec *s)
+{
+	return s->op == KGEN_OP_SUM || (s->op != KGEN_OP_PROD && kgen_spec_acc(s)->cls != DT_FLOAT);
+}
+
 /* The atomic_combine() helper: native where the hardware has one, else CAS. */
 static kgen_status
 atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
@@ -116,7 +125,7 @@ atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *er
 		tpl_set(&t, "call", "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)");
 		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
 	}
-	if (s->op == KGEN_OP_SUM || (s->op != KGEN_OP_PROD && a->cls != DT_FLOAT)) {
+	if (native_atomic(s)) {
 		tpl_set(&t, "call", "%s(p, v)", fn);
 		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
 	}
@@ -421,7 +430,7 @@ kgen_reduce_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
 	tpl_set(&file, "identity", "%s", identity(s));
 	/* Per-element atomics with a native atomic never call combine(). */
-	if (per_element_atomics(s) && s->op == KGEN_OP_SUM)
+	if (per_element_atomics(s) && native_atomic(s))
 		tpl_set(&file, "combine", "%s", "");
 	else
 		tpl_set(&file, "combine", "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }",
