@@ -90,8 +90,12 @@ kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_e
 		if (st != KGEN_OK) {
 			kgen_spec_free(*spec);
 			*spec = NULL;
-			if (err)
+			if (err->line > 0) {
+				size_t len = strlen(err->message);
+				snprintf(err->message + len, sizeof err->message - len, " (after --set %s)", sets[i]);
+			} else {
 				snprintf(err->file, sizeof err->file, "--set %s", sets[i]);
+			}
 			return st;
 		}
 	}
