@@ -22,6 +22,7 @@ usage(FILE *fp)
 	      "       kgen diff A.yaml B.yaml\n"
 	      "       kgen run SPEC [--n N] [--verify] [--bench] [--seed S]\n"
 	      "       kgen cache list|clear\n"
+	      "       kgen info\n"
 	      "\n"
 	      "Turn a YAML kernel spec into self-contained CUDA C (written to standard\n"
 	      "output, or to FILE with -o; nothing is written when the spec is wrong).\n"
@@ -31,6 +32,7 @@ usage(FILE *fp)
 	      "  diff       the fields that differ, then a unified diff of the kernels\n"
 	      "  run        JIT-compile, run on the GPU, verify and benchmark\n"
 	      "  cache      list or clear the on-disk kernel cache\n"
+	      "  info       the GPUs the CUDA driver sees\n"
 	      "\n"
 	      "  -o, --output FILE   write to FILE (through a temporary file)\n"
 	      "  -s, --set KEY=VALUE override one field of the spec\n"
@@ -290,7 +292,8 @@ main(int argc, char **argv)
 	char *sets[64];
 	int nsets = 0, c;
 
-	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0))
+	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0 ||
+	                 strcmp(argv[1], "info") == 0))
 		return kgen_cmd_runtime(argc - 1, argv + 1);
 	if (argc > 1 && (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 ||
 	                 strcmp(argv[1], "diff") == 0)) {

@@ -1,11 +1,822 @@
-/* run.c - `kgen run` and `kgen cache`: the GPU runtime's commands. */
+/*
+ * run.c - `kgen run`: build specs for the GPU, run them on seeded random
+ * data, check every result against a CPU reference, and time them against
+ * the read-bandwidth ceiling and CUB in the same run.  Also `kgen cache`.
+ */
 #include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "cli.h"
+#include "gen/reduce.h"
+#include "gen/tpl.h"
+#include "runtime/cache.h"
+#include "runtime/runtime.h"
+
+struct run_opts {
+	unsigned long long n[32];
+	int nn, verify, bench, runs, device, offset, nsets;
+	unsigned long long seed;
+	char *sets[64];
+	const char *tsv, *cub;
+};
+
+/* ---- seeded random inputs ---- */
+
+static uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* float to IEEE half / bfloat16 bits, rounding to nearest even. */
+static uint16_t
+f32_to_f16(float f)
+{
+	uint32_t x, sign, mant;
+	int exp;
+
+	memcpy(&x, &f, 4);
+	sign = (x >> 16) & 0x8000u;
+	exp = (int)((x >> 23) & 0xff) - 127 + 15;
+	mant = x & 0x7fffffu;
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (exp <= 0) {
+		if (exp < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000u;
+		{
+			uint32_t shift = (uint32_t)(14 - exp), half = 1u << (shift - 1), r = mant >> shift;
+			uint32_t rem = mant & ((1u << shift) - 1);
+			if (rem > half || (rem == half && (r & 1)))
+				r++;
+			return (uint16_t)(sign | r);
+		}
+	}
+	{
+		uint32_t r = ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fffu;
+		if (rem > 0x1000u || (rem == 0x1000u && (r & 1)))
+			r++;
+		return (uint16_t)(sign | r);
+	}
+}
+
+static float
+f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, x;
+	float f;
+
+	if (exp == 0) {
+		f = ldexpf((float)mant, -24);
+		return sign ? -f : f;
+	}
+	if (exp == 31)
+		x = sign | 0x7f800000u | (mant << 13);
+	else
+		x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+static uint16_t
+f32_to_bf16(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, 4);
+	x += 0x7fffu + ((x >> 16) & 1);
+	return (uint16_t)(x >> 16);
+}
+
+static float
+bf16_to_f32(uint16_t b)
+{
+	uint32_t x = (uint32_t)b << 16;
+	float f;
+
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* One input value for op, as a double (floats) or an integer. */
+static double
+draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned long long n)
+{
+	uint64_t r = splitmix64(st);
+	unsigned long long every = n / 32 + 1;
+
+	switch (op) {
+	case KGEN_OP_SUM:
+		/* Multiples of 1/16 in [-4, 4] (integers in [-1000, 1000]): exact in every dtype. */
+		return is_float ? (double)((int)(r % 129) - 64) / 16.0 : (double)((int)(r % 2001) - 1000);
+	case KGEN_OP_PROD:
+		/* Floats: 1 but for a few 2, 0.5 and -1, so the product is exact;
+		 * integers: odd, so the product modulo 2^bits never becomes 0. */
+		if (is_float)
+			return i % every == every / 2 ? ((double[]){ 2.0, 0.5, -1.0 })[r % 3] : 1.0;
+		return (double)(2 * (int)(r % 8) - 7);
+	default:
+		return is_float ? (double)((int64_t)(r % 2000001) - 1000000) / 64.0 : (double)((int64_t)(r % 2000000001) - 1000000000);
+	}
+}
+
+/* Fill host memory with n seeded values of the spec's dtype. */
+static void
+fill(const struct kgen_spec *s, void *host, unsigned long long n, uint64_t seed)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	int is_float = dt->cls == DT_FLOAT || dt->cls == DT_HALF || dt->cls == DT_BHALF;
+	uint64_t st = seed;
+	unsigned long long i;
+	double v;
+
+	for (i = 0; i < n; i++) {
+		v = draw((enum kgen_op)s->op, is_float, &st, i, n);
+		switch (s->dtype) {
+		case KGEN_DT_I32: ((int32_t *)host)[i] = (int32_t)v; break;
+		case KGEN_DT_U32: ((uint32_t *)host)[i] = (uint32_t)(int64_t)v; break;
+		case KGEN_DT_I64: ((int64_t *)host)[i] = (int64_t)v; break;
+		case KGEN_DT_F32: ((float *)host)[i] = (float)v; break;
+		case KGEN_DT_F64: ((double *)host)[i] = v; break;
+		case KGEN_DT_F16: ((uint16_t *)host)[i] = f32_to_f16((float)v); break;
+		case KGEN_DT_BF16: ((uint16_t *)host)[i] = f32_to_bf16((float)v); break;
+		}
+	}
+}
+
+/* ---- the CPU reference ---- */
+
+struct reference {
+	int exact;            /* integers, min and max: bit-exact */
+	uint64_t bits;        /* integers: the result in the accumulator's width */
+	long double value;    /* floats */
+	long double abs_sum;  /* floats: sum of |x|, for the tolerance */
+};
+
+static long double
+element(const struct kgen_spec *s, const void *host, unsigned long long i)
+{
+	switch (s->dtype) {
+	case KGEN_DT_I32: return ((const int32_t *)host)[i];
+	case KGEN_DT_U32: return ((const uint32_t *)host)[i];
+	case KGEN_DT_I64: return ((const int64_t *)host)[i];
+	case KGEN_DT_F32: return ((const float *)host)[i];
+	case KGEN_DT_F64: return ((const double *)host)[i];
+	case KGEN_DT_F16: return f16_to_f32(((const uint16_t *)host)[i]);
+	default: return bf16_to_f32(((const uint16_t *)host)[i]);
+	}
+}
+
+static int64_t
+int_element(const struct kgen_spec *s, const void *host, unsigned long long i)
+{
+	switch (s->dtype) {
+	case KGEN_DT_I32: return ((const int32_t *)host)[i];
+	case KGEN_DT_U32: return ((const uint32_t *)host)[i];
+	default: return ((const int64_t *)host)[i];
+	}
+}
+
+static void
+compute_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r)
+{
+	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	unsigned long long i;
+
+	memset(r, 0, sizeof *r);
+	if (acc->cls != DT_FLOAT) {
+		/* Integers wrap in the accumulator's width, in any order. */
+		uint64_t mask = acc->size == 8 ? ~0ull : 0xffffffffull, v;
+		int is_signed = acc->cls == DT_INT;
+		int64_t best = 0;
+		r->exact = 1;
+		v = s->op == KGEN_OP_PROD ? 1 : 0;
+		for (i = 0; i < n; i++) {
+			int64_t x = int_element(s, host, i);
+			switch (s->op) {
+			case KGEN_OP_SUM: v += (uint64_t)x; break;
+			case KGEN_OP_PROD: v *= (uint64_t)x; break;
+			default:
+				if (i == 0 || (s->op == KGEN_OP_MIN ? x < best : x > best))
+					best = x;
+				break;
+			}
+		}
+		if (s->op == KGEN_OP_MIN || s->op == KGEN_OP_MAX) {
+			if (n == 0)
+				best = s->op == KGEN_OP_MIN ? (is_signed ? (acc->size == 8 ? INT64_MAX : INT32_MAX) : (int64_t)mask)
+				                            : (is_signed ? (acc->size == 8 ? INT64_MIN : INT32_MIN) : 0);
+			v = (uint64_t)best;
+		}
+		r->bits = v & mask;
+		return;
+	}
+	r->exact = s->op != KGEN_OP_SUM;
+	r->value = s->op == KGEN_OP_PROD ? 1.0L : s->op == KGEN_OP_SUM ? 0.0L : s->op == KGEN_OP_MIN ? INFINITY : -INFINITY;
+	for (i = 0; i < n; i++) {
+		long double x = element(s, host, i);
+		switch (s->op) {
+		case KGEN_OP_SUM: r->value += x; r->abs_sum += fabsl(x); break;
+		case KGEN_OP_PROD: r->value *= x; break;
+		case KGEN_OP_MIN: if (x < r->value) r->value = x; break;
+		default: if (x > r->value) r->value = x; break;
+		}
+	}
+}
+
+/* The documented tolerance of a float sum: eps(acc) * (ceil(log2 n) + 2) * sum |x|. */
+static long double
+tolerance(const struct kgen_spec *s, unsigned long long n, const struct reference *r)
+{
+	long double eps = kgen_spec_acc(s)->size == 4 ? 0x1p-23L : 0x1p-52L;
+	int depth = 2;
+
+	while (n > 1) {
+		n = (n + 1) / 2;
+		depth++;
+	}
+	return eps * depth * r->abs_sum;
+}
+
+/* Compare the device's result with the reference; describe it in msg. */
+static int
+check(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r, char *msg,
+      size_t len)
+{
+	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	long double g, err, tol;
+
+	if (acc->cls != DT_FLOAT) {
+		uint64_t bits = 0;
+		memcpy(&bits, got, (size_t)acc->size);
+		if (acc->cls == DT_INT) {
+			long long gv = acc->size == 4 ? (long long)(int32_t)bits : (long long)bits;
+			long long rv = acc->size == 4 ? (long long)(int32_t)r->bits : (long long)r->bits;
+			snprintf(msg, len, "got %lld, expected %lld", gv, rv);
+		} else {
+			snprintf(msg, len, "got %llu, expected %llu", (unsigned long long)bits, (unsigned long long)r->bits);
+		}
+		return bits == r->bits;
+	}
+	if (acc->size == 4) {
+		float f;
+		memcpy(&f, got, 4);
+		g = f;
+	} else {
+		double d;
+		memcpy(&d, got, 8);
+		g = d;
+	}
+	err = fabsl(g - r->value);
+	if (r->exact) {
+		snprintf(msg, len, "got %.9Lg, expected %.9Lg (exact)", g, r->value);
+		return g == r->value;
+	}
+	tol = tolerance(s, n, r);
+	snprintf(msg, len, "got %.9Lg, expected %.9Lg, error %.3Lg <= tolerance %.3Lg", g, r->value, err, tol);
+	if (!(err <= tol))
+		snprintf(msg, len, "got %.9Lg, expected %.9Lg, error %.3Lg > tolerance %.3Lg", g, r->value, err, tol);
+	return err <= tol;
+}
+
+/* ---- timing ---- */
+
+static int
+cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The read-bandwidth probe of templates/bench/stream.cu, compiled once. */
+struct probe {
+	CUmodule module;
+	CUfunction fn;
+	CUdeviceptr sink;
+};
+
+static kgen_status
+probe_load(kgen_context *ctx, struct probe *p, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	void *image = NULL;
+	size_t size;
+	kgen_status st;
+
+	if (p->fn)
+		return KGEN_OK;
+	if ((st = kgen_compile(kgen_template("bench/stream.cu"), "stream.cu", ctx->arch, KGEN_IMAGE_CUBIN, &image, &size,
+	                       NULL, err)))
+		return st;
+	if ((st = kgen_context_enter(ctx, err)))
+		goto out;
+	if (cu->cuModuleLoadData(&p->module, image) || cu->cuModuleGetFunction(&p->fn, p->module, "kgen_stream_read") ||
+	    cu->cuMemAlloc(&p->sink, 16))
+		st = kgen_fail(err, KGEN_ECUDA, "cannot load the read-bandwidth probe");
+out:
+	free(image);
+	return st;
+}
+
+/* Median milliseconds of `runs` timed calls of what(), after warm-up. */
+struct timed {
+	kgen_kernel *k;
+	struct probe *p;
+	CUdeviceptr *in;
+	int copies;
+	unsigned long long n;
+	CUdeviceptr out;
+	int blocks;  /* for the probe: 4 blocks of 512 per SM */
+};
+
+static kgen_status
+run_once(struct timed *t, int i, kgen_error *err)
+{
+	CUdeviceptr in = t->in[i % t->copies];
+
+	if (t->k)
+		return kgen_reduce(t->k, in, t->n, t->out, 0, 0, NULL, err);
+	{
+		unsigned long long n16 = t->n / 16;
+		void *args[] = { &in, &n16, &t->p->sink };
+		const struct kgen_cu *cu = NULL;
+		CUresult r;
+		kgen_cu_load(&cu, NULL);
+		if ((r = cu->cuLaunchKernel(t->p->fn, (unsigned)t->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL)))
+			return kgen_cu_fail(cu, err, "cuLaunchKernel", r);
+	}
+	return KGEN_OK;
+}
+
+static kgen_status
+median_ms(kgen_context *ctx, struct timed *t, int runs, float *ms, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	CUevent a = NULL, b = NULL;
+	float *times;
+	kgen_status st = KGEN_OK;
+	int i;
+
+	if (!(times = calloc((size_t)runs, sizeof *times)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if (cu->cuEventCreate(&a, 0) || cu->cuEventCreate(&b, 0)) {
+		st = kgen_fail(err, KGEN_ECUDA, "cuEventCreate() failed");
+		goto out;
+	}
+	for (i = 0; i < 3 && !st; i++)
+		st = run_once(t, i, err);
+	for (i = 0; i < runs && !st; i++) {
+		CUresult r;
+		cu->cuEventRecord(a, NULL);
+		if ((st = run_once(t, i, err)))
+			break;
+		cu->cuEventRecord(b, NULL);
+		if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(&times[i], a, b)))
+			st = kgen_cu_fail(cu, err, "cuEventElapsedTime", r);
+	}
+	if (!st) {
+		qsort(times, (size_t)runs, sizeof *times, cmp_float);
+		*ms = times[runs / 2];
+	}
+out:
+	if (a)
+		cu->cuEventDestroy(a);
+	if (b)
+		cu->cuEventDestroy(b);
+	free(times);
+	return st;
+}
+
+/* ---- CUB, through the kgen-cub helper ---- */
+
+static const char *
+find_cub(const struct run_opts *o, char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (o->cub)
+		return o->cub[0] ? o->cub : NULL;
+	if (getenv("KGEN_CUB"))
+		return getenv("KGEN_CUB")[0] ? getenv("KGEN_CUB") : NULL;
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/'))) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/kgen-cub", self);
+			if (access(buf, X_OK) == 0)
+				return buf;
+		}
+	}
+	snprintf(buf, len, "%s/kgen-cub", KGEN_PKGLIBEXECDIR);
+	return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
+/* CUB's median milliseconds for the spec's op and dtype at n, or -1. */
+static double
+cub_measure(const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, size_t l2)
+{
+	char path[PATH_MAX + 16], cmd[PATH_MAX + 128], line[512];
+	const char *exe = find_cub(o, path, sizeof path);
+	double ms = -1;
+	FILE *fp;
+	char *p;
+
+	if (!exe)
+		return -1;
+	snprintf(cmd, sizeof cmd, "'%s' %s %s %llu %d %zu", exe, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, o->runs,
+	         l2);
+	fflush(stdout);
+	if (!(fp = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof line, fp))
+		if ((p = strstr(line, "median_ms=")))
+			ms = strtod(p + 10, NULL);
+	if (pclose(fp) != 0)
+		ms = -1;
+	return ms;
+}
+
+/* The same, each (op, dtype, n) measured once per run. */
+static double
+cub_ms(const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, size_t l2)
+{
+	static struct { long long op, dtype; unsigned long long n; double ms; } seen[64];
+	static int nseen;
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i].op == s->op && seen[i].dtype == s->dtype && seen[i].n == n)
+			return seen[i].ms;
+	if (nseen == 64)
+		nseen = 0;
+	seen[nseen].op = s->op;
+	seen[nseen].dtype = s->dtype;
+	seen[nseen].n = n;
+	return seen[nseen++].ms = cub_measure(o, s, n, l2);
+}
+
+/* ---- the commands ---- */
+
+/* `kgen info`: the GPUs the driver sees; exit 5 when there is none. */
+static int
+cmd_info(void)
+{
+	const struct kgen_cu *cu;
+	kgen_context *ctx;
+	kgen_error err;
+	int count = 0, i, version = 0;
+
+	if (kgen_cu_load(&cu, &err))
+		return kgen_report(&err);
+	cu->cuDriverGetVersion(&version);
+	cu->cuDeviceGetCount(&count);
+	printf("CUDA driver %d.%d, NVRTC %s, %d GPU(s)\n", version / 1000, version % 1000 / 10, kgen_nvrtc_version(), count);
+	for (i = 0; i < count; i++) {
+		if (kgen_context_create(i, &ctx, &err))
+			return kgen_report(&err);
+		printf("%d: %s, %s, %d SMs, %zu MB L2\n", i, ctx->name, ctx->arch, ctx->sm_count, ctx->l2_bytes >> 20);
+		kgen_context_destroy(ctx);
+	}
+	return count ? 0 : 5;
+}
+
+static void
+run_usage(FILE *fp)
+{
+	fputs("usage: kgen run SPEC... [--n N]... [--verify] [--bench] [--seed S] [--runs R]\n"
+	      "                [--device D] [--offset E] [--set KEY=VALUE]... [--tsv FILE] [--cub PATH]\n"
+	      "\n"
+	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
+	      "elements (default 2^24; --n may repeat; suffixes k, M, G and 2^K accepted)\n"
+	      "and, with --verify (the default), check the result against a CPU reference:\n"
+	      "integers, min and max exactly; float sums within eps(acc) * (ceil(log2 N) + 2)\n"
+	      "* sum|x|.  With --bench, time the launch (CUDA events, 3 warm-up runs, median\n"
+	      "of R runs, default 20; inputs smaller than 2 x L2 rotate among copies) and\n"
+	      "report GB/s, the read-bandwidth ceiling measured in the same run and\n"
+	      "cub::DeviceReduce's time for the same op, dtype and N (the kgen-cub helper).\n"
+	      "--offset E starts the input E elements into its allocation (misaligned).\n", fp);
+}
+
+/* "1000", "16M", "2^30", "2^24+7" */
+static int
+parse_n(const char *text, unsigned long long *n)
+{
+	char *end;
+	unsigned long long v, add = 0;
+
+	errno = 0;
+	if (strncmp(text, "2^", 2) == 0) {
+		v = strtoull(text + 2, &end, 10);
+		if (errno || v > 62)
+			return -1;
+		v = 1ull << v;
+	} else {
+		v = strtoull(text, &end, 10);
+		if (errno || end == text)
+			return -1;
+		if (*end == 'k' || *end == 'K') v <<= 10, end++;
+		else if (*end == 'M') v <<= 20, end++;
+		else if (*end == 'G') v <<= 30, end++;
+	}
+	if (*end == '+' || *end == '-') {
+		char sign = *end;
+		add = strtoull(end + 1, &end, 10);
+		v = sign == '+' ? v + add : v - add;
+	}
+	if (*end)
+		return -1;
+	*n = v;
+	return 0;
+}
+
+static int
+cmd_cache(int argc, char **argv)
+{
+	char dir[4096];
+	kgen_error err;
+	unsigned removed = 0;
+
+	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "clear"))) {
+		fprintf(stderr, "usage: kgen cache list|clear\n");
+		return 2;
+	}
+	if (kgen_cache_dir(dir, sizeof dir, &err))
+		return kgen_report(&err);
+	if (strcmp(argv[1], "list") == 0) {
+		printf("# %s\n", dir);
+		return kgen_cache_list(dir, stdout, &err) ? kgen_report(&err) : 0;
+	}
+	if (kgen_cache_clear(dir, &removed, &err))
+		return kgen_report(&err);
+	printf("removed %u entries from %s\n", removed, dir);
+	return 0;
+}
+
+struct input {
+	int dtype, op, acc;
+	unsigned long long n;
+	void *host;
+	CUdeviceptr base[64];
+	int copies;
+	struct reference ref;
+};
+
+static void
+free_input(kgen_context *ctx, struct input *in)
+{
+	int c;
+
+	for (c = 0; c < in->copies; c++)
+		if (in->base[c])
+			ctx->cu->cuMemFree(in->base[c]);
+	free(in->host);
+	memset(in, 0, sizeof *in);
+}
+
+/* Make the input for spec s at n (reusing the last one when it fits). */
+static kgen_status
+make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, int copies,
+           struct input *in, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	size_t esize = (size_t)kgen_spec_dtype(s)->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
+	int c;
+
+	if (in->host && in->dtype == s->dtype && in->op == s->op && in->n == n && in->copies >= copies) {
+		if (in->acc != s->acc_dtype) {
+			compute_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+			in->acc = (int)s->acc_dtype;
+		}
+		return KGEN_OK;
+	}
+	free_input(ctx, in);
+	if (!(in->host = malloc(bytes ? bytes : 1)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
+	fill(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
+	memset(in->host, 0, (size_t)o->offset * esize);
+	in->dtype = (int)s->dtype;
+	in->op = (int)s->op;
+	in->acc = (int)s->acc_dtype;
+	in->n = n;
+	compute_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+	for (c = 0; c < copies; c++) {
+		in->copies = c + 1;
+		KGEN_CU(cu, err, cuMemAlloc, (&in->base[c], bytes ? bytes : 16));
+		if (bytes)
+			KGEN_CU(cu, err, cuMemcpyHtoD, (in->base[c], in->host, bytes));
+	}
+	return KGEN_OK;
+}
 
 int
 kgen_cmd_runtime(int argc, char **argv)
 {
-	fprintf(stderr, "kgen %s: not built yet\n", argv[0]);
-	return 70;
+	static const struct option longopts[] = {
+		{ "n", required_argument, NULL, 'n' }, { "verify", no_argument, NULL, 'v' },
+		{ "bench", no_argument, NULL, 'b' }, { "seed", required_argument, NULL, 'S' },
+		{ "runs", required_argument, NULL, 'r' }, { "device", required_argument, NULL, 'd' },
+		{ "offset", required_argument, NULL, 'O' }, { "set", required_argument, NULL, 's' },
+		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct run_opts o;
+	kgen_context *ctx = NULL;
+	struct input in;
+	struct probe probe;
+	kgen_error err;
+	kgen_status st = KGEN_OK;
+	FILE *tsv = NULL;
+	int c, i, j, failures = 0, rc = 0, nspecs = 0;
+	kgen_spec **specs = NULL;
+	kgen_kernel **kernels = NULL;
+	double ceiling_gbs = -1;
+
+	if (strcmp(argv[0], "cache") == 0)
+		return cmd_cache(argc, argv);
+	if (strcmp(argv[0], "info") == 0)
+		return cmd_info();
+	memset(&o, 0, sizeof o);
+	memset(&in, 0, sizeof in);
+	memset(&probe, 0, sizeof probe);
+	o.runs = 20;
+	o.seed = 20261121;
+	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (o.nn == 32 || parse_n(optarg, &o.n[o.nn])) {
+				fprintf(stderr, "kgen run: bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)\n", optarg);
+				return 2;
+			}
+			o.nn++;
+			break;
+		case 'v': o.verify = 1; break;
+		case 'b': o.bench = 1; break;
+		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
+		case 'r': o.runs = atoi(optarg); break;
+		case 'd': o.device = atoi(optarg); break;
+		case 'O': o.offset = atoi(optarg); break;
+		case 's':
+			if (o.nsets == 64)
+				return 2;
+			o.sets[o.nsets++] = optarg;
+			break;
+		case 't': o.tsv = optarg; break;
+		case 'c': o.cub = optarg; break;
+		case 'h': run_usage(stdout); return 0;
+		default: run_usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc || o.runs < 1 || o.offset < 0 || o.offset > 64) {
+		run_usage(stderr);
+		return 2;
+	}
+	if (!o.verify && !o.bench)
+		o.verify = 1;
+	if (!o.nn)
+		o.n[o.nn++] = 1ull << 24;
+	if (o.tsv && !(tsv = fopen(o.tsv, "w"))) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.tsv, strerror(errno));
+		return 3;
+	}
+	if ((st = kgen_context_create(o.device, &ctx, &err))) {
+		rc = kgen_report(&err);
+		goto out;
+	}
+	printf("# kgen %s on %s (%s, %d SMs, %zu MB L2), seed %llu\n", kgen_version(), ctx->name, ctx->arch, ctx->sm_count,
+	       ctx->l2_bytes >> 20, o.seed);
+	if (tsv)
+		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\n");
+	nspecs = argc - optind;
+	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(kernels = calloc((size_t)nspecs, sizeof *kernels))) {
+		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+		goto out;
+	}
+	for (i = 0; i < nspecs; i++)
+		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i], &err)) ||
+		    (st = kgen_kernel_build(ctx, specs[i], &kernels[i], &err))) {
+			fprintf(stderr, "%s: ", argv[optind + i]);
+			rc = kgen_report(&err);
+			goto out;
+		}
+	/* Sizes outside, specs inside: one input serves every spec of its dtype and op. */
+	for (j = 0; j < o.nn; j++) {
+		for (i = 0; i < nspecs; i++) {
+			kgen_spec *spec = specs[i];
+			kgen_kernel *k = kernels[i];
+			const char *path = argv[optind + i];
+			unsigned long long n = o.n[j];
+			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
+			size_t asize = (size_t)kgen_spec_acc(spec)->size;
+			int copies = 1;
+			unsigned char got[8];
+			char msg[1100] = "-";
+			const char *verdict = "-";
+			float ms = -1;
+			double cub = -1, gbs = -1;
+			CUdeviceptr out = 0, inptr;
+
+			if (o.bench && bytes < 2 * ctx->l2_bytes && bytes)
+				copies = (int)((2 * ctx->l2_bytes + bytes - 1) / bytes) > 64 ? 64 : (int)((2 * ctx->l2_bytes + bytes - 1) / bytes);
+			if ((st = make_input(ctx, &o, spec, n, copies, &in, &err)))
+				break;
+			if ((st = kgen_context_enter(ctx, &err)))
+				break;
+			if (ctx->cu->cuMemAlloc(&out, 16)) {
+				st = kgen_fail(&err, KGEN_ECUDA, "cuMemAlloc() failed");
+				break;
+			}
+			inptr = in.base[0] + (CUdeviceptr)((size_t)o.offset * esize);
+			if (o.verify) {
+				/* Poison the result, run, read back, compare. */
+				ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
+				st = kgen_reduce(k, inptr, n, out, 0, 0, NULL, &err);
+				if (!st && ctx->cu->cuCtxSynchronize())
+					st = kgen_fail(&err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
+					st = kgen_fail(&err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+				if (st == KGEN_EINVAL) {
+					/* The spec cannot take this input (alignment, size): say so, go on. */
+					snprintf(msg, sizeof msg, "%s", err.message);
+					verdict = "rejected";
+					st = KGEN_OK;
+				} else if (!st) {
+					int ok = check(spec, got, n, &in.ref, msg, sizeof msg);
+					verdict = ok ? "ok" : "FAIL";
+					failures += !ok;
+				}
+			}
+			if (!st && o.bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+				struct timed t = { k, NULL, in.base, in.copies, n, out, 0 };
+				CUdeviceptr shifted[64];
+				for (c = 0; c < in.copies; c++)
+					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o.offset * esize);
+				t.in = shifted;
+				if ((st = median_ms(ctx, &t, o.runs, &ms, &err)))
+					break;
+				gbs = (double)bytes / (ms * 1e-3) / 1e9;
+				if (ceiling_gbs < 0 && bytes >= (64u << 20)) {
+					struct timed p = { NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count };
+					float pms;
+					if ((st = probe_load(ctx, &probe, &err)) || (st = median_ms(ctx, &p, o.runs, &pms, &err)))
+						break;
+					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
+					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
+				}
+				cub = cub_ms(&o, spec, n, ctx->l2_bytes);
+			}
+			ctx->cu->cuMemFree(out);
+			printf("%-48s n=%-11llu %-8s", path, n, verdict);
+			if (ms >= 0) {
+				printf(" %10.2f us %8.1f GB/s", ms * 1e3, gbs);
+				if (ceiling_gbs > 0)
+					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
+				if (cub > 0)
+					printf("  CUB %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
+			}
+			printf("  %s\n", msg);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\n", path,
+				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
+				        ceiling_gbs, ceiling_gbs > 0 && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
+				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
+			fflush(stdout);
+		}
+		if (st) {
+			rc = kgen_report(&err);
+			goto out;
+		}
+	}
+	if (failures) {
+		fprintf(stderr, "kgen run: %d result(s) did not verify\n", failures);
+		rc = 6;
+	}
+out:
+	if (ctx) {
+		free_input(ctx, &in);
+		if (probe.module) {
+			ctx->cu->cuMemFree(probe.sink);
+			ctx->cu->cuModuleUnload(probe.module);
+		}
+	}
+	kgen_context_destroy(ctx);
+	for (i = 0; i < nspecs && specs; i++)
+		kgen_spec_free(specs[i]);
+	free(specs);
+	free(kernels);
+	if (tsv)
+		fclose(tsv);
+	return rc;
 }

@@ -97,6 +97,63 @@ typedef enum kgen_image { KGEN_IMAGE_CUBIN, KGEN_IMAGE_PTX } kgen_image;
 KGEN_API kgen_status kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind,
                          void **image, size_t *size, char **log, kgen_error *err);
 
+/* ---- Running kernels (libcuda.so.1 is loaded at run time) ----
+ *
+ * A context is one GPU, through its primary context, so device pointers
+ * from the CUDA runtime (cudaMalloc) and from the driver API both work.
+ * Kernels are built once: the context keeps every kernel it built
+ * (in-process cache, keyed by the spec's fields), and compiled binaries are
+ * kept on disk (in $KGEN_CACHE_DIR, default $XDG_CACHE_HOME/kgen; KGEN_CACHE=0
+ * turns the disk cache off).  A context may be used from several threads;
+ * launches of one kernel with library-owned scratch must not overlap.
+ */
+
+typedef struct kgen_context kgen_context;
+typedef struct kgen_kernel kgen_kernel;
+typedef unsigned long long kgen_devptr;  /* a device address (CUdeviceptr) */
+typedef void *kgen_stream;               /* a CUstream or cudaStream_t; NULL is the default stream */
+
+/* Open GPU number `device` (0 is the first). */
+KGEN_API kgen_status kgen_context_create(int device, kgen_context **ctx, kgen_error *err);
+
+/* Free every kernel, module and library-owned scratch of the context. */
+KGEN_API void kgen_context_destroy(kgen_context *ctx);
+
+/* The GPU's name, compute capability ("sm_90"), multiprocessor count and L2 bytes. */
+KGEN_API const char *kgen_context_device_name(const kgen_context *ctx);
+KGEN_API const char *kgen_context_arch(const kgen_context *ctx);
+KGEN_API int kgen_context_sm_count(const kgen_context *ctx);
+KGEN_API size_t kgen_context_l2_bytes(const kgen_context *ctx);
+
+/* Build (or find already built) the kernels of a spec, compiled for the
+ * context's GPU (sm_90 on Hopper).  The kernel belongs to the context and
+ * stays valid until kgen_context_destroy(). */
+KGEN_API kgen_status kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **kernel,
+                                       kgen_error *err);
+
+/* The same from YAML text (the spec is loaded, validated and freed). */
+KGEN_API kgen_status kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel,
+                                            kgen_error *err);
+
+/* Bytes of scratch memory kgen_reduce() needs for n elements (0 for one-pass
+ * atomic specs).  Scratch supplied by the caller must be zero-filled before
+ * its first use with this kernel; every launch leaves it ready for the next. */
+KGEN_API kgen_status kgen_reduce_scratch_size(const kgen_kernel *kernel, unsigned long long n, size_t *bytes,
+                                              kgen_error *err);
+
+/* Reduce n elements at device address `in` into one value at device address
+ * `out` (of the spec's acc_dtype), on `stream`.  Every stage the spec needs
+ * (setting *out to the identity, the second pass, the last-block combine) is
+ * launched here, asynchronously.  scratch == 0 lets the kernel allocate and
+ * keep its own scratch (then launches must not overlap); otherwise scratch
+ * must hold kgen_reduce_scratch_size() bytes.  `in` must be aligned to the
+ * spec's load width (up to 16 bytes); n = 0 writes the identity. */
+KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned long long n, kgen_devptr out,
+                                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
+/* The spec a kernel was built from (owned by the kernel). */
+KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
+
 #ifdef __cplusplus
 }
 #endif

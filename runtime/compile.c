@@ -5,6 +5,33 @@
 #include <string.h>
 #include <nvrtc.h>
 #include "gen/util.h"
+#include <stdio.h>
+
+/* The options every compile uses besides the architecture. */
+#define OPT_STD "--std=c++17"
+#define OPT_DEVICE "--device-as-default-execution-space"
+
+const char *kgen_compile_options(void);
+const char *kgen_nvrtc_version(void);
+
+const char *
+kgen_compile_options(void)
+{
+	return OPT_STD " " OPT_DEVICE;
+}
+
+const char *
+kgen_nvrtc_version(void)
+{
+	static char buf[32];
+	int major = 0, minor = 0;
+
+	if (!buf[0]) {
+		nvrtcVersion(&major, &minor);
+		snprintf(buf, sizeof buf, "%d.%d", major, minor);
+	}
+	return buf;
+}
 
 /* "sm_90", "sm_90a", "compute_90": the forms NVRTC's --gpu-architecture takes. */
 static int
@@ -51,8 +78,8 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		return kgen_fail(err, KGEN_EINVAL, "a cubin needs a real architecture (sm_NN), not %s", arch);
 	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
-	opts[1] = "--std=c++17";
-	opts[2] = "--device-as-default-execution-space";
+	opts[1] = OPT_STD;
+	opts[2] = OPT_DEVICE;
 
 	if ((r = nvrtcCreateProgram(&prog, source, name ? name : "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
 		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r));

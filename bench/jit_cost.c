@@ -1,0 +1,116 @@
+/*
+ * jit_cost - what it costs to go from a spec to a launchable kernel:
+ *   cold       generate + NVRTC compile + module load (disk cache off),
+ *              once NVRTC is loaded (the first compile in a process pays
+ *              for loading NVRTC itself; that is reported on its own);
+ *   disk hit   generate + read the cubin from the disk cache + module load,
+ *              in a fresh context (nothing in process);
+ *   in-process kgen_kernel_build() again on the same context.
+ * Medians over the specs given.  Needs a GPU (module loads).
+ *
+ *   jit_cost SPEC...
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "kgen.h"
+
+static double
+now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp);
+	return v[n / 2];
+}
+
+#define DIE(e) do { kgen_error_print(&(e), stderr); return 1; } while (0)
+
+int
+main(int argc, char **argv)
+{
+	char dir[] = "/tmp/kgen-jit-cost-XXXXXX";
+	double cold[256], disk[256], hot[2000], first, t;
+	kgen_context *ctx;
+	kgen_kernel *k;
+	kgen_spec *spec;
+	kgen_error err;
+	int i, n = argc - 1, r;
+
+	if (n < 1 || n > 256) {
+		fprintf(stderr, "usage: jit_cost SPEC...\n");
+		return 2;
+	}
+	if (!mkdtemp(dir))
+		return 3;
+	setenv("KGEN_CACHE_DIR", dir, 1);
+
+	/* Cold: the disk cache off, a fresh context per spec. */
+	setenv("KGEN_CACHE", "0", 1);
+	for (i = 0; i < n; i++) {
+		if (kgen_spec_load_file(argv[i + 1], &spec, &err) || kgen_context_create(0, &ctx, &err))
+			DIE(err);
+		t = now_us();
+		if (kgen_kernel_build(ctx, spec, &k, &err))
+			DIE(err);
+		cold[i] = now_us() - t;
+		kgen_context_destroy(ctx);
+		kgen_spec_free(spec);
+	}
+	first = cold[0];
+
+	/* Fill the disk cache, then disk hits in fresh contexts. */
+	setenv("KGEN_CACHE", "1", 1);
+	for (i = 0; i < n; i++) {
+		if (kgen_spec_load_file(argv[i + 1], &spec, &err) || kgen_context_create(0, &ctx, &err) ||
+		    kgen_kernel_build(ctx, spec, &k, &err))
+			DIE(err);
+		kgen_context_destroy(ctx);
+		if (kgen_context_create(0, &ctx, &err))
+			DIE(err);
+		t = now_us();
+		if (kgen_kernel_build(ctx, spec, &k, &err))
+			DIE(err);
+		disk[i] = now_us() - t;
+		/* In-process hits on the same context. */
+		if (i == 0)
+			for (r = 0; r < 2000; r++) {
+				t = now_us();
+				if (kgen_kernel_build(ctx, spec, &k, &err))
+					DIE(err);
+				hot[r] = now_us() - t;
+			}
+		kgen_context_destroy(ctx);
+		kgen_spec_free(spec);
+	}
+	printf("specs: %d\n", n);
+	printf("first compile in the process (loads NVRTC): %.0f us\n", first);
+	printf("cold (generate + NVRTC + load), median of the other %d: %.0f us (max %.0f)\n", n - 1,
+	       n > 1 ? median(cold + 1, n - 1) : first, n > 1 ? (qsort(cold + 1, (size_t)(n - 1), sizeof *cold, cmp), cold[n - 1]) : first);
+	printf("disk hit (generate + read cubin + load), median: %.0f us (max %.0f)\n", median(disk, n),
+	       (qsort(disk, (size_t)n, sizeof *disk, cmp), disk[n - 1]));
+	printf("in-process hit, median of 2000: %.2f us\n", median(hot, 2000));
+	{
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd) != 0)
+			return 3;
+	}
+	return 0;
+}

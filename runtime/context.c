@@ -1,0 +1,248 @@
+/*
+ * context.c - a GPU context, and kernels built from specs: generated,
+ * compiled with NVRTC (or found in the disk cache), loaded, and kept in the
+ * context so that building the same spec again costs a hash lookup.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+#include "cache.h"
+
+uint64_t
+kgen_spec_hash(const struct kgen_spec *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const unsigned char *p;
+	size_t i;
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		long long v = kgen_spec_value(s, (enum kgen_key)k);
+		p = (const unsigned char *)&v;
+		for (i = 0; i < sizeof v; i++)
+			h = (h ^ p[i]) * 0x100000001b3ull;
+	}
+	for (p = (const unsigned char *)s->name_text; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return h;
+}
+
+int
+kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b)
+{
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		if (kgen_spec_value(a, (enum kgen_key)k) != kgen_spec_value(b, (enum kgen_key)k))
+			return 0;
+	return strcmp(a->name_text, b->name_text) == 0;
+}
+
+kgen_status
+kgen_context_enter(kgen_context *ctx, kgen_error *err)
+{
+	KGEN_CU(ctx->cu, err, cuCtxSetCurrent, (ctx->cuctx));
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_context_create(int device, kgen_context **out, kgen_error *err)
+{
+	const struct kgen_cu *cu;
+	kgen_context *ctx;
+	kgen_status st;
+	int count = 0, l2 = 0;
+	CUresult r;
+
+	if (!out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_context_create: NULL argument");
+	*out = NULL;
+	if ((st = kgen_cu_load(&cu, err)) != KGEN_OK)
+		return st;
+	if ((r = cu->cuDeviceGetCount(&count)) != CUDA_SUCCESS)
+		return kgen_cu_fail(cu, err, "cuDeviceGetCount", r);
+	if (device < 0 || device >= count)
+		return kgen_fail(err, KGEN_ECUDA, "no GPU number %d: this machine has %d", device, count);
+	if (!(ctx = calloc(1, sizeof *ctx)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	ctx->cu = cu;
+	pthread_mutex_init(&ctx->lock, NULL);
+	if ((r = cu->cuDeviceGet(&ctx->dev, device)) != CUDA_SUCCESS ||
+	    (r = cu->cuDevicePrimaryCtxRetain(&ctx->cuctx, ctx->dev)) != CUDA_SUCCESS) {
+		st = kgen_cu_fail(cu, err, ctx->cuctx ? "cuDevicePrimaryCtxRetain" : "cuDeviceGet", r);
+		pthread_mutex_destroy(&ctx->lock);
+		free(ctx);
+		return st;
+	}
+	if ((r = cu->cuCtxSetCurrent(ctx->cuctx)) != CUDA_SUCCESS ||
+	    (r = cu->cuDeviceGetAttribute(&ctx->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ctx->dev)) ||
+	    (r = cu->cuDeviceGetAttribute(&ctx->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev)) ||
+	    (r = cu->cuDeviceGetAttribute(&ctx->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev)) ||
+	    (r = cu->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, ctx->dev)) ||
+	    (r = cu->cuDeviceGetName(ctx->name, sizeof ctx->name, ctx->dev))) {
+		st = kgen_cu_fail(cu, err, "cuDeviceGetAttribute", r);
+		kgen_context_destroy(ctx);
+		return st;
+	}
+	ctx->l2_bytes = (size_t)l2;
+	snprintf(ctx->arch, sizeof ctx->arch, "sm_%d%d", ctx->cc_major, ctx->cc_minor);
+	*out = ctx;
+	return KGEN_OK;
+}
+
+void
+kgen_context_destroy(kgen_context *ctx)
+{
+	struct kgen_kernel *k, *next;
+	int b;
+
+	if (!ctx)
+		return;
+	ctx->cu->cuCtxSetCurrent(ctx->cuctx);
+	for (b = 0; b < KGEN_KERNEL_BUCKETS; b++)
+		for (k = ctx->kernels[b]; k; k = next) {
+			next = k->next;
+			if (k->scratch)
+				ctx->cu->cuMemFree(k->scratch);
+			if (k->module)
+				ctx->cu->cuModuleUnload(k->module);
+			free(k->spec.file);
+			free(k);
+		}
+	if (ctx->cuctx)
+		ctx->cu->cuDevicePrimaryCtxRelease(ctx->dev);
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx);
+}
+
+const char *kgen_context_device_name(const kgen_context *ctx) { return ctx->name; }
+const char *kgen_context_arch(const kgen_context *ctx) { return ctx->arch; }
+int kgen_context_sm_count(const kgen_context *ctx) { return ctx->sm_count; }
+size_t kgen_context_l2_bytes(const kgen_context *ctx) { return ctx->l2_bytes; }
+const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel) { return &kernel->spec; }
+
+/* The cubin for source: from the disk cache, or compiled and then cached. */
+static kgen_status
+binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void **image, size_t *size,
+       kgen_error *err)
+{
+	struct kgen_cache_key key;
+	char dir[4096], *log = NULL;
+	kgen_status st;
+	int cached = kgen_cache_enabled();
+
+	key.source = source;
+	key.options = kgen_compile_options();
+	key.arch = ctx->arch;
+	key.nvrtc_version = kgen_nvrtc_version();
+	key.kgen_version = KGEN_VERSION;
+	key.name = kgen_spec_kernel_name(spec);
+	if (cached && kgen_cache_dir(dir, sizeof dir, NULL) != KGEN_OK)
+		cached = 0;
+	if (cached && kgen_cache_get(dir, &key, image, size, NULL) == KGEN_OK && *image)
+		return KGEN_OK;
+	st = kgen_compile(source, kgen_spec_kernel_name(spec), ctx->arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
+	if (st == KGEN_ECOMPILE && err && log) {
+		size_t len = strlen(err->message);
+		snprintf(err->message + len, sizeof err->message - len, "\n%s", log);
+	}
+	free(log);
+	if (st != KGEN_OK)
+		return st;
+	if (cached)
+		kgen_cache_put(dir, &key, *image, *size, NULL);  /* a cache that cannot be written is no error */
+	return KGEN_OK;
+}
+
+static kgen_status
+load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	const char *name = kgen_spec_kernel_name(&k->spec);
+	char fn[96];
+
+	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
+	KGEN_CU(cu, err, cuModuleGetFunction, (&k->main, k->module, name));
+	if (k->spec.stages == KGEN_STAGES_ATOMIC) {
+		snprintf(fn, sizeof fn, "%s_init", name);
+		KGEN_CU(cu, err, cuModuleGetFunction, (&k->init, k->module, fn));
+	}
+	if (k->spec.stages == KGEN_STAGES_TWO_PASS) {
+		snprintf(fn, sizeof fn, "%s_final", name);
+		KGEN_CU(cu, err, cuModuleGetFunction, (&k->final, k->module, fn));
+	}
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
+{
+	struct kgen_kernel *k;
+	uint64_t h;
+	char *source = NULL;
+	void *image = NULL;
+	size_t size = 0;
+	kgen_status st;
+
+	if (!ctx || !spec || !out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build: NULL argument");
+	h = kgen_spec_hash(spec);
+	pthread_mutex_lock(&ctx->lock);
+	for (k = ctx->kernels[h % KGEN_KERNEL_BUCKETS]; k; k = k->next)
+		if (k->hash == h && kgen_spec_same(&k->spec, spec)) {
+			pthread_mutex_unlock(&ctx->lock);
+			*out = k;
+			return KGEN_OK;
+		}
+	if (!(k = calloc(1, sizeof *k))) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto fail;
+	}
+	k->spec = *spec;
+	k->spec.text = NULL;
+	k->spec.text_len = 0;
+	k->spec.file = kgen_strdup(spec->file ? spec->file : "<spec>");
+	k->hash = h;
+	k->ctx = ctx;
+	if (!k->spec.file) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((st = kgen_context_enter(ctx, err)) || (st = kgen_generate(spec, &source, err)) ||
+	    (st = binary(ctx, spec, source, &image, &size, err)) || (st = load_module(ctx, k, image, err)))
+		goto fail;
+	free(source);
+	free(image);
+	k->next = ctx->kernels[h % KGEN_KERNEL_BUCKETS];
+	ctx->kernels[h % KGEN_KERNEL_BUCKETS] = k;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = k;
+	return KGEN_OK;
+fail:
+	if (k) {
+		if (k->module)
+			ctx->cu->cuModuleUnload(k->module);
+		free(k->spec.file);
+		free(k);
+	}
+	free(source);
+	free(image);
+	pthread_mutex_unlock(&ctx->lock);
+	return st;
+}
+
+kgen_status
+kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel, kgen_error *err)
+{
+	kgen_spec *spec;
+	kgen_status st;
+
+	if (!yaml)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_yaml: NULL argument");
+	if ((st = kgen_spec_load_string(yaml, strlen(yaml), "<yaml>", &spec, err)) != KGEN_OK)
+		return st;
+	st = kgen_kernel_build(ctx, spec, kernel, err);
+	kgen_spec_free(spec);
+	return st;
+}

@@ -1,0 +1,122 @@
+/* launch.c - kgen_reduce(): every stage of a reduction spec, on one stream. */
+#include "config.h"
+#include <string.h>
+#include "runtime.h"
+#include "gen/reduce.h"
+
+kgen_status
+kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
+{
+	if (!k || !bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_scratch_size: NULL argument");
+	*bytes = kgen_reduce_scratch(&k->spec, n, k->ctx->sm_count);
+	return KGEN_OK;
+}
+
+/* Grow the kernel's own scratch to bytes, zero-filled (the ticket starts at 0). */
+static kgen_status
+own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err)
+{
+	const struct kgen_cu *cu = k->ctx->cu;
+
+	if (k->scratch_bytes >= bytes)
+		return KGEN_OK;
+	if (k->scratch) {
+		KGEN_CU(cu, err, cuStreamSynchronize, (stream));
+		KGEN_CU(cu, err, cuMemFree, (k->scratch));
+		k->scratch = 0;
+		k->scratch_bytes = 0;
+	}
+	KGEN_CU(cu, err, cuMemAlloc, (&k->scratch, bytes));
+	k->scratch_bytes = bytes;
+	KGEN_CU(cu, err, cuMemsetD8Async, (k->scratch, 0, bytes, stream));
+	return KGEN_OK;
+}
+
+static kgen_status
+launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block, void **args, CUstream stream,
+       kgen_error *err)
+{
+	KGEN_CU(cu, err, cuLaunchKernel, (f, (unsigned)grid, 1, 1, (unsigned)block, 1, 1, 0, stream, args, NULL));
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
+            size_t scratch_bytes, kgen_stream stream_, kgen_error *err)
+{
+	const struct kgen_spec *s;
+	const struct kgen_cu *cu;
+	CUstream stream = (CUstream)stream_;
+	unsigned long long grid, n64 = n;
+	unsigned int n32 = (unsigned int)n, g32, align;
+	size_t need, partial_bytes;
+	CUdeviceptr partials, ticket;
+	void *nptr, *args[5];
+	kgen_status st;
+
+	if (!k)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: NULL kernel");
+	s = &k->spec;
+	cu = k->ctx->cu;
+	if (!out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
+	if (n > kgen_reduce_max_n(s))
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu); use index: 64",
+		                 n, s->index, kgen_reduce_max_n(s));
+	align = (unsigned)(s->load_width > 16 ? 16 : s->load_width);
+	if (n && in % align)
+		return kgen_fail(err, KGEN_EINVAL,
+		                 "in (0x%llx) is not aligned to %u bytes, as load_width: %lld needs; pass an aligned pointer "
+		                 "or use a spec with a smaller load_width", in, align, s->load_width);
+	if (n && !in)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: in is NULL");
+	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
+		return st;
+	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
+	if (grid > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
+		                 n, grid);
+	g32 = (unsigned)grid;
+	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
+	if (need && !scratch) {
+		if ((st = own_scratch(k, need, stream, err)) != KGEN_OK)
+			return st;
+		scratch = k->scratch;
+	} else if (need && scratch_bytes < need) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for n = %llu",
+		                 scratch_bytes, need, n);
+	}
+	nptr = s->index == 32 ? (void *)&n32 : (void *)&n64;
+	partials = scratch;
+	partial_bytes = (size_t)grid * (size_t)kgen_spec_acc(s)->size;
+	ticket = scratch + (partial_bytes + 15) / 16 * 16;
+
+	switch (s->stages) {
+	case KGEN_STAGES_ATOMIC:
+		args[0] = &out;
+		if ((st = launch(cu, k->init, 1, 1, args, stream, err)))
+			return st;
+		args[0] = &in;
+		args[1] = &out;
+		args[2] = nptr;
+		return launch(cu, k->main, grid, s->threads, args, stream, err);
+	case KGEN_STAGES_TWO_PASS:
+		args[0] = &in;
+		args[1] = &partials;
+		args[2] = nptr;
+		if ((st = launch(cu, k->main, grid, s->threads, args, stream, err)))
+			return st;
+		args[0] = &partials;
+		args[1] = &out;
+		args[2] = &g32;
+		return launch(cu, k->final, 1, s->threads, args, stream, err);
+	default:
+		args[0] = &in;
+		args[1] = &out;
+		args[2] = nptr;
+		args[3] = &partials;
+		args[4] = &ticket;
+		return launch(cu, k->main, grid, s->threads, args, stream, err);
+	}
+}

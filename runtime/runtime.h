@@ -1,0 +1,45 @@
+/* runtime.h - what the runtime's files share: the context and kernel structs. */
+#ifndef KGEN_RUNTIME_H
+#define KGEN_RUNTIME_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "driver.h"
+#include "gen/spec.h"
+
+#define KGEN_KERNEL_BUCKETS 64
+
+struct kgen_kernel {
+	struct kgen_kernel *next;   /* in the context's bucket */
+	uint64_t hash;              /* of the spec's fields */
+	struct kgen_spec spec;      /* a copy; text is NULL */
+	kgen_context *ctx;
+	CUmodule module;
+	CUfunction main, init, final;
+	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
+	size_t scratch_bytes;
+};
+
+struct kgen_context {
+	const struct kgen_cu *cu;
+	CUdevice dev;
+	CUcontext cuctx;
+	int sm_count, cc_major, cc_minor;
+	size_t l2_bytes;
+	char name[256], arch[16];
+	pthread_mutex_t lock;
+	struct kgen_kernel *kernels[KGEN_KERNEL_BUCKETS];
+};
+
+/* The hash that keys the in-process cache: every field of the spec. */
+uint64_t kgen_spec_hash(const struct kgen_spec *s);
+int kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b);
+
+/* Make the context current on this thread (the primary context). */
+kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);
+
+/* NVRTC options besides the architecture, and NVRTC's version, for cache keys. */
+const char *kgen_compile_options(void);
+const char *kgen_nvrtc_version(void);
+
+#endif
