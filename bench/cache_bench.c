@@ -68,7 +68,7 @@ main(int argc, char **argv)
 
 	put = now_us();
 	if (kgen_cache_put(dir, &key, image, size, &err) != KGEN_OK) {
-		kgen_error_print(&err, stderr);
+		fprintf(stderr, "cache_bench: %s\n", err.message);
 		return 1;
 	}
 	put = now_us() - put;
