@@ -49,7 +49,10 @@ check_loads(struct kgen_spec *s, kgen_error *err)
 	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype];
 	long long vec;
 
-	if (!is_pow2(s->load_width) || s->load_width % in->size)
+	if (!is_pow2(s->load_width))
+		return ERR(load_width, "load_width %lld is not a power of two: use %d, %d, ... up to 32", s->load_width,
+		           in->size, 2 * in->size);
+	if (s->load_width % in->size)
 		return ERR(load_width, "load_width %lld is not a multiple of the element size (%d bytes for %s): "
 		           "use %d, %d, ... up to 32", s->load_width, in->size, in->name, in->size, 2 * in->size);
 	vec = s->load_width / in->size;

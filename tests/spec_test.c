@@ -391,6 +391,16 @@ START_TEST(check_rejects_load_width_below_element_size)
 }
 END_TEST
 
+START_TEST(check_rejects_load_width_not_power_of_two)
+{
+	/* 12 is a multiple of 4: the message must not say otherwise. */
+	ASSERT_REJECTED("kernel: reduce\nload_width: 12\nitems_per_thread: 12\n",
+	                "load_width 12 is not a power of two: use 4, 8, ... up to 32", 2, 13, "load_width: 12");
+	ASSERT_REJECTED("kernel: reduce\ndtype: f16\nload_width: 6\n",
+	                "load_width 6 is not a power of two: use 2, 4, ... up to 32", 3, 13, "load_width: 6");
+}
+END_TEST
+
 START_TEST(check_rejects_items_not_multiple_of_vector)
 {
 	ASSERT_REJECTED("kernel: reduce\nitems_per_thread: 6\n",
@@ -846,6 +856,7 @@ spec_suite(void)
 	tcase_add_test(tc, check_rejects_integer_accumulator_for_floats);
 	tcase_add_test(tc, check_rejects_narrower_integer_accumulator);
 	tcase_add_test(tc, check_rejects_load_width_below_element_size);
+	tcase_add_test(tc, check_rejects_load_width_not_power_of_two);
 	tcase_add_test(tc, check_rejects_items_not_multiple_of_vector);
 	tcase_add_test(tc, check_rejects_threads_not_multiple_of_32);
 	tcase_add_test(tc, check_rejects_block_reduce_without_block_reduction);
