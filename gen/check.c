@@ -79,6 +79,9 @@ check_block(struct kgen_spec *s, kgen_error *err)
 		if (GIVEN(warp_tail))
 			return ERR(warp_tail, "warp_tail has no effect with atomics: %s (no block reduction); drop it",
 			           kgen_atomics[s->atomics].name);
+		if (GIVEN(warp_tail_from))
+			return ERR(warp_tail_from, "warp_tail_from has no effect with atomics: %s (no block reduction); "
+			           "drop it", kgen_atomics[s->atomics].name);
 		return KGEN_OK;
 	}
 	if (is_tree(s) && !is_pow2(s->threads))

@@ -432,6 +432,14 @@ START_TEST(check_rejects_warp_tail_without_block_reduction)
 }
 END_TEST
 
+START_TEST(check_rejects_warp_tail_from_without_block_reduction)
+{
+	ASSERT_REJECTED("kernel: reduce\natomics: element\nwarp_tail_from: 32\n",
+	                "warp_tail_from has no effect with atomics: element (no block reduction); drop it", 3, 17,
+	                "warp_tail_from: 32");
+}
+END_TEST
+
 START_TEST(check_rejects_tree_on_non_power_of_two_block)
 {
 	ASSERT_REJECTED("kernel: reduce\nthreads: 96\nblock_reduce: sequential\nwarp_tail: none\n",
@@ -861,6 +869,7 @@ spec_suite(void)
 	tcase_add_test(tc, check_rejects_threads_not_multiple_of_32);
 	tcase_add_test(tc, check_rejects_block_reduce_without_block_reduction);
 	tcase_add_test(tc, check_rejects_warp_tail_without_block_reduction);
+	tcase_add_test(tc, check_rejects_warp_tail_from_without_block_reduction);
 	tcase_add_test(tc, check_rejects_tree_on_non_power_of_two_block);
 	tcase_add_test(tc, check_rejects_warps_with_shared_memory_tail);
 	tcase_add_test(tc, check_rejects_warp_tail_after_strided_tree);
