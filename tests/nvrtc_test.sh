@@ -13,10 +13,11 @@ specs=$(cd "$top_srcdir" && find specs -name '*.yaml' | LC_ALL=C sort)
 [ -n "$specs" ] || { echo "no specs under $top_srcdir/specs" >&2; exit 99; }
 
 fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+bad() { echo "FAIL: $*" >&2; fail=1; spec_ok=no; }
 
 for spec in $specs; do
 	s=$top_srcdir/$spec
+	spec_ok=yes
 	rm -f "$tmp/k.cubin" "$tmp/k.ptx"
 
 	"$kgen" compile "$s" --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
@@ -36,6 +37,6 @@ for spec in $specs; do
 	want=$(grep -c '__global__' "$tmp/k.cu")
 	got=$(grep -c '\.entry ' "$tmp/k.ptx")
 	[ "$want" -gt 0 ] && [ "$want" -eq "$got" ] || bad "$spec: $want kernels in the source, $got in the PTX"
-	[ $fail -eq 0 ] && echo "ok: $spec"
+	[ $spec_ok = yes ] && echo "ok: $spec"
 done
 exit $fail
