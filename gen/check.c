@@ -49,7 +49,10 @@ check_loads(struct kgen_spec *s, kgen_error *err)
 	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype];
 	long long vec;
 
-	if (!is_pow2(s->load_width) || s->load_width % in->size)
+	if (!is_pow2(s->load_width))
+		return ERR(load_width, "load_width %lld is not a power of two: use %d, %d, ... up to 32", s->load_width,
+		           in->size, 2 * in->size);
+	if (s->load_width % in->size)
 		return ERR(load_width, "load_width %lld is not a multiple of the element size (%d bytes for %s): "
 		           "use %d, %d, ... up to 32", s->load_width, in->size, in->name, in->size, 2 * in->size);
 	vec = s->load_width / in->size;
@@ -77,8 +80,8 @@ check_block(struct kgen_spec *s, kgen_error *err)
 			return ERR(warp_tail, "warp_tail has no effect with atomics: %s (no block reduction); drop it",
 			           kgen_atomics[s->atomics].name);
 		if (GIVEN(warp_tail_from))
-			return ERR(warp_tail_from, "warp_tail_from has no effect with atomics: %s (no block reduction); drop it",
-			           kgen_atomics[s->atomics].name);
+			return ERR(warp_tail_from, "warp_tail_from has no effect with atomics: %s (no block reduction); "
+			           "drop it", kgen_atomics[s->atomics].name);
 		return KGEN_OK;
 	}
 	if (is_tree(s) && !is_pow2(s->threads))

@@ -1,0 +1,148 @@
+#!/bin/sh
+# cli_test.sh: the kgen command line: exit statuses, --help, --version,
+# standard input, -o (and that a failure leaves no file behind), kgen diff
+# and kgen check.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+kgen=$top_builddir/kgen
+specs=$top_srcdir/specs
+good=$specs/reduce_vec4.yaml
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-cli.XXXXXX") || exit 99
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+printf 'kernel: reduce\nthread: 256\n' > "$tmp/bad.yaml"
+
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+# expect STATUS CMD...: run CMD (output in $tmp/out, $tmp/err), check its exit status.
+expect() {
+	want=$1
+	shift
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "'$*' exited $got, expected $want"
+		sed 's/^/  stderr: /' "$tmp/err" >&2
+	fi
+}
+
+# no_output DIR NAME: neither DIR/NAME nor a temporary DIR/NAME.tmp.* exists.
+no_output() {
+	[ -e "$1/$2" ] && bad "$1/$2 exists after an error"
+	for f in "$1/$2".tmp.*; do
+		[ -e "$f" ] && bad "temporary $f left after an error"
+	done
+}
+
+# ---- exit statuses ----
+expect 0 "$kgen" "$good"
+grep -q '__global__' "$tmp/out" || bad "kgen SPEC printed no kernel"
+expect 1 "$kgen" "$tmp/bad.yaml"
+grep -qF "bad.yaml:2:1: error: unknown key 'thread' (did you mean 'threads'?)" "$tmp/err" ||
+	bad "a bad spec's error has no file:line:column"
+[ -s "$tmp/out" ] && bad "a bad spec printed something on stdout"
+expect 2 "$kgen"
+expect 2 "$kgen" --no-such-option "$good"
+expect 2 "$kgen" "$good" "$good"
+expect 2 "$kgen" compile "$good"
+grep -q -- '-o FILE is required' "$tmp/err" || bad "compile without -o does not say -o is required"
+expect 2 "$kgen" "$good" --set threads
+grep -qF -- '--set threads: expected KEY=VALUE' "$tmp/err" || bad "bad --set syntax is not explained"
+expect 2 "$kgen" check
+expect 2 "$kgen" diff "$good"
+expect 3 "$kgen" "$tmp/no-such-file.yaml"
+grep -q 'No such file or directory' "$tmp/err" || bad "a missing file's error does not say why"
+expect 3 "$kgen" "$tmp"
+
+# ---- --set ----
+expect 0 "$kgen" "$good" --set threads=256
+grep -q 'constexpr int THREADS = 256;' "$tmp/out" || bad "--set threads=256 had no effect"
+expect 1 "$kgen" "$good" --set threads=100
+grep -qF -- '--set threads=100: error: threads 100 is not a multiple of the warp size, 32' "$tmp/err" ||
+	bad "a --set value's error does not name the --set"
+expect 1 "$kgen" "$good" -s thread=256
+
+# ---- --help, --version ----
+expect 0 "$kgen" --help
+grep -q '^usage: kgen' "$tmp/out" || bad "--help prints no usage on stdout"
+grep -q 'Exit status: 0 success; 1 the spec is wrong' "$tmp/out" || bad "--help does not list the exit statuses"
+grep -q '2 bad command line; 3 a file could not be read' "$tmp/out" || bad "--help does not list exit statuses 2 and 3"
+expect 0 "$kgen" -h
+expect 0 "$kgen" --version
+version=$(sed -n 's/^#define KGEN_VERSION "\(.*\)"$/\1/p' "$top_srcdir/include/kgen.h")
+[ "$(cat "$tmp/out")" = "kgen $version" ] || bad "--version printed '$(cat "$tmp/out")', expected 'kgen $version'"
+
+# ---- standard input ----
+expect 0 "$kgen" "$good"
+mv "$tmp/out" "$tmp/from-file.cu"
+"$kgen" - < "$good" > "$tmp/from-stdin.cu" 2> "$tmp/err" || bad "kgen - < SPEC failed"
+sed -n 1p "$tmp/from-stdin.cu" | grep -q 'from <stdin>\.$' || bad "kgen - does not name <stdin> in its header"
+# Apart from the header's source name, the same kernel.
+sed 1d "$tmp/from-file.cu" > "$tmp/a"
+sed 1d "$tmp/from-stdin.cu" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || bad "kgen - < SPEC differs from kgen SPEC"
+"$kgen" - < "$tmp/bad.yaml" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] || bad "a bad spec on stdin does not exit 1"
+grep -q '^<stdin>:2:1: error:' "$tmp/err" || bad "a bad spec on stdin is not reported as <stdin>:2:1"
+
+# ---- -o ----
+expect 0 "$kgen" "$good" -o "$tmp/k.cu"
+[ -s "$tmp/out" ] && bad "kgen -o FILE also wrote to stdout"
+cmp -s "$tmp/k.cu" "$tmp/from-file.cu" || bad "kgen -o FILE wrote other than kgen prints"
+expect 0 "$kgen" --output "$tmp/k2.cu" "$good"
+cmp -s "$tmp/k2.cu" "$tmp/from-file.cu" || bad "--output FILE (before the spec) wrote other than kgen prints"
+
+# ---- no output after an error ----
+mkdir "$tmp/o"
+expect 1 "$kgen" "$tmp/bad.yaml" -o "$tmp/o/k.cu"
+no_output "$tmp/o" k.cu
+expect 3 "$kgen" "$tmp/no-such-file.yaml" -o "$tmp/o/k.cu"
+no_output "$tmp/o" k.cu
+expect 2 "$kgen" "$good" --set threads -o "$tmp/o/k.cu"
+no_output "$tmp/o" k.cu
+expect 1 "$kgen" compile "$tmp/bad.yaml" -o "$tmp/o/k.cubin"
+no_output "$tmp/o" k.cubin
+expect 2 "$kgen" compile "$good" --arch sm_x -o "$tmp/o/k.cubin"
+no_output "$tmp/o" k.cubin
+# The rename onto a directory fails: the temporary file must go.
+mkdir "$tmp/o/dir"
+expect 3 "$kgen" "$good" -o "$tmp/o/dir"
+for f in "$tmp/o/dir".tmp.*; do
+	[ -e "$f" ] && bad "temporary $f left after a failed rename"
+done
+expect 3 "$kgen" "$good" -o "$tmp/o/no-such-dir/k.cu"
+[ -e "$tmp/o/no-such-dir" ] && bad "-o into a missing directory created it"
+[ "$(ls -A "$tmp/o")" = dir ] || bad "files left in the output directory: $(ls -A "$tmp/o")"
+
+# A target that existed before an error is left as it was.
+echo "precious" > "$tmp/o/keep.cu"
+cp "$tmp/o/keep.cu" "$tmp/keep.orig"
+expect 1 "$kgen" "$tmp/bad.yaml" -o "$tmp/o/keep.cu"
+cmp -s "$tmp/o/keep.cu" "$tmp/keep.orig" || bad "a bad spec changed the existing -o target"
+expect 1 "$kgen" compile "$tmp/bad.yaml" -o "$tmp/o/keep.cu"
+cmp -s "$tmp/o/keep.cu" "$tmp/keep.orig" || bad "compile of a bad spec changed the existing -o target"
+expect 2 "$kgen" compile "$good" --arch sm_x -o "$tmp/o/keep.cu"
+cmp -s "$tmp/o/keep.cu" "$tmp/keep.orig" || bad "compile for a bad arch changed the existing -o target"
+ls "$tmp/o" | grep -q '\.tmp\.' && bad "temporary files left: $(ls "$tmp/o")"
+
+# ---- kgen diff ----
+expect 0 "$kgen" diff "$specs/reduce/parallel-post/04-sequential.yaml" \
+	"$specs/reduce/parallel-post/05-first-add-during-load.yaml"
+[ "$(sed -n 1p "$tmp/out")" = "items_per_thread: 1 -> 2" ] ||
+	bad "kgen diff's first line is '$(sed -n 1p "$tmp/out")', expected 'items_per_thread: 1 -> 2'"
+grep -q '^+constexpr int ITEMS = 2;$' "$tmp/out" || bad "kgen diff shows no unified diff of the kernels"
+expect 0 "$kgen" diff "$good" "$good"
+[ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff of a spec with itself finds a difference"
+expect 1 "$kgen" diff "$good" "$tmp/bad.yaml"
+
+# ---- kgen check ----
+expect 0 "$kgen" check "$good" "$specs/reduce/parallel-post/04-sequential.yaml"
+[ -s "$tmp/out" ] || [ -s "$tmp/err" ] && bad "kgen check of good specs printed something"
+expect 1 "$kgen" check "$good" "$tmp/bad.yaml" "$specs/reduce/parallel-post/04-sequential.yaml"
+grep -q 'bad.yaml:2:1: error:' "$tmp/err" || bad "kgen check does not report the bad spec"
+[ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] || bad "kgen check reports errors for good specs"
+expect 3 "$kgen" check "$tmp/bad.yaml" "$tmp/no-such-file.yaml"
+
+[ $fail -eq 0 ] && echo "ok: all CLI checks passed"
+exit $fail

@@ -1,0 +1,927 @@
+/*
+ * spec_test.c - the spec loader (gen/load.c), the validator (gen/check.c)
+ * and the spec API of kgen.h: values and defaults of good specs, and for
+ * bad ones the exact message, line, column and source line of the error.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "gen/spec.h"
+
+/* ---- helpers ---- */
+
+static kgen_spec *
+load(const char *yaml)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	kgen_status st = kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &spec, &err);
+
+	ck_assert_msg(st == KGEN_OK, "spec rejected: %s:%d:%d: %s", err.file, err.line, err.column, err.message);
+	ck_assert_ptr_nonnull(spec);
+	return spec;
+}
+
+/* Load yaml, which must be rejected as a bad spec; the error. */
+static kgen_error
+reject(const char *yaml)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	kgen_status st;
+
+	memset(&err, 0, sizeof err);
+	st = kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &spec, &err);
+	ck_assert_int_eq(st, KGEN_ESPEC);
+	ck_assert_ptr_null(spec);
+	ck_assert_int_eq(err.status, KGEN_ESPEC);
+	ck_assert_str_eq(err.file, "t.yaml");
+	return err;
+}
+
+/* yaml is rejected with exactly this message, at line:col, whose text is src. */
+#define ASSERT_REJECTED(yaml, msg, l, c, src) do {      \
+		kgen_error e_ = reject(yaml);           \
+		ck_assert_str_eq(e_.message, (msg));    \
+		ck_assert_int_eq(e_.line, (l));         \
+		ck_assert_int_eq(e_.column, (c));       \
+		ck_assert_str_eq(e_.source_line, (src)); \
+	} while (0)
+
+#define ASSERT_FIELD(spec, key, want) do {                                      \
+		char b_[96];                                                    \
+		const char *v_ = kgen_spec_get((spec), (key), b_, sizeof b_);   \
+		ck_assert_ptr_nonnull(v_);                                      \
+		ck_assert_str_eq(v_, (want));                                   \
+	} while (0)
+
+static char *
+dump(const kgen_spec *spec)
+{
+	char *yaml = NULL;
+
+	ck_assert_int_eq(kgen_spec_dump(spec, &yaml), KGEN_OK);
+	ck_assert_ptr_nonnull(yaml);
+	return yaml;
+}
+
+static char *
+srcpath(const char *rel)
+{
+	const char *top = getenv("top_srcdir");
+	static char buf[4096];
+
+	snprintf(buf, sizeof buf, "%s/%s", top ? top : TOP_SRCDIR, rel);
+	return buf;
+}
+
+/* What kgen_error_print() writes for err. */
+static char *
+print_error(const kgen_error *err)
+{
+	FILE *fp = tmpfile();
+	static char buf[4096];
+	size_t n;
+
+	ck_assert_ptr_nonnull(fp);
+	kgen_error_print(err, fp);
+	rewind(fp);
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* ---- good specs ---- */
+
+START_TEST(file_spec_values_are_loaded)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	const char *path = srcpath("specs/reduce_vec4.yaml");
+
+	ck_assert_int_eq(kgen_spec_load_file(path, &spec, &err), KGEN_OK);
+	ck_assert_str_eq(kgen_spec_source(spec), path);
+	ASSERT_FIELD(spec, "kernel", "reduce");
+	ASSERT_FIELD(spec, "op", "sum");
+	ASSERT_FIELD(spec, "dtype", "f32");
+	ASSERT_FIELD(spec, "threads", "512");
+	ASSERT_FIELD(spec, "items_per_thread", "16");
+	ASSERT_FIELD(spec, "load_width", "16");
+	ASSERT_FIELD(spec, "stages", "atomic");
+	ASSERT_FIELD(spec, "block_reduce", "warps");
+	ASSERT_FIELD(spec, "warp_tail", "shuffle");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(minimal_spec_gets_every_default)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	char *yaml = dump(spec);
+
+	ck_assert_str_eq(yaml,
+		"kernel: reduce\n"
+		"name: reduce_sum_f32\n"
+		"op: sum\n"
+		"dtype: f32\n"
+		"acc_dtype: f32\n"
+		"threads: 512\n"
+		"items_per_thread: 8\n"
+		"load_width: 16\n"
+		"layout: strided\n"
+		"unroll: 1\n"
+		"grid: tile\n"
+		"blocks_per_sm: 4\n"
+		"stages: atomic\n"
+		"atomics: block\n"
+		"block_reduce: warps\n"
+		"warp_tail: shuffle\n"
+		"warp_tail_from: 64\n"
+		"index: 64\n");
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(half_precision_accumulates_in_f32)
+{
+	kgen_spec *spec = load("kernel: reduce\ndtype: f16\n");
+
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	kgen_spec_free(spec);
+	spec = load("kernel: reduce\ndtype: bf16\n");
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(acc_dtype_defaults_to_dtype)
+{
+	kgen_spec *spec = load("kernel: reduce\ndtype: i64\n");
+
+	ASSERT_FIELD(spec, "acc_dtype", "i64");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(name_defaults_to_kernel_op_dtype)
+{
+	kgen_spec *spec = load("kernel: reduce\nop: max\ndtype: u32\n");
+
+	ASSERT_FIELD(spec, "name", "reduce_max_u32");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(name_given_is_kept)
+{
+	kgen_spec *spec = load("kernel: reduce\nname: my_sum2\n");
+
+	ASSERT_FIELD(spec, "name", "my_sum2");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(blocks_per_sm_defaults_to_2048_over_threads)
+{
+	kgen_spec *spec = load("kernel: reduce\nthreads: 256\ngrid: persistent\n");
+
+	ASSERT_FIELD(spec, "blocks_per_sm", "8");
+	kgen_spec_free(spec);
+	spec = load("kernel: reduce\nthreads: 1024\n");
+	ASSERT_FIELD(spec, "blocks_per_sm", "2");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(blocks_per_sm_given_is_kept)
+{
+	kgen_spec *spec = load("kernel: reduce\nthreads: 256\ngrid: persistent\nblocks_per_sm: 3\n");
+
+	ASSERT_FIELD(spec, "blocks_per_sm", "3");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(comments_and_quoted_values_are_accepted)
+{
+	kgen_spec *spec = load("# a comment\nkernel: reduce   # trailing\nthreads: '256'\nop: \"min\"\n");
+
+	ASSERT_FIELD(spec, "threads", "256");
+	ASSERT_FIELD(spec, "op", "min");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* ---- bad YAML and bad keys or values (gen/load.c) ---- */
+
+START_TEST(yaml_syntax_error_has_libyaml_position)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: sum: min\n",
+	                "YAML: mapping values are not allowed in this context", 2, 8, "op: sum: min");
+}
+END_TEST
+
+START_TEST(yaml_parser_error_includes_context)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: [sum\nthreads: 64\n",
+	                "YAML: did not find expected ',' or ']' while parsing a flow sequence", 3, 8, "threads: 64");
+}
+END_TEST
+
+START_TEST(empty_spec_is_rejected)
+{
+	ASSERT_REJECTED("", "the spec is empty: expected at least 'kernel: reduce'", 1, 1, "");
+	ASSERT_REJECTED("# only a comment\n", "the spec is empty: expected at least 'kernel: reduce'", 1, 1,
+	                "# only a comment");
+}
+END_TEST
+
+START_TEST(list_root_is_rejected)
+{
+	ASSERT_REJECTED("\n- kernel\n- reduce\n", "a spec is a mapping of keys to values, not a list", 2, 1, "- kernel");
+}
+END_TEST
+
+START_TEST(scalar_root_is_rejected)
+{
+	ASSERT_REJECTED("reduce\n", "a spec is a mapping of keys to values, not a scalar", 1, 1, "reduce");
+}
+END_TEST
+
+START_TEST(missing_kernel_is_rejected)
+{
+	ASSERT_REJECTED("op: sum\nthreads: 64\n", "missing key 'kernel': expected reduce", 1, 1, "op: sum");
+}
+END_TEST
+
+START_TEST(unknown_key_suggests_nearest)
+{
+	ASSERT_REJECTED("kernel: reduce\nthread: 256\n", "unknown key 'thread' (did you mean 'threads'?)", 2, 1,
+	                "thread: 256");
+}
+END_TEST
+
+START_TEST(unknown_key_prefix_suggests_key)
+{
+	ASSERT_REJECTED("kernel: reduce\n  # c\nitems: 4\n", "unknown key 'items' (did you mean 'items_per_thread'?)", 3, 1,
+	                "items: 4");
+}
+END_TEST
+
+START_TEST(unknown_key_far_from_any_has_no_suggestion)
+{
+	ASSERT_REJECTED("kernel: reduce\nzzzzzzzzzz: 1\n", "unknown key 'zzzzzzzzzz'", 2, 1, "zzzzzzzzzz: 1");
+}
+END_TEST
+
+START_TEST(non_scalar_key_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\n[a, b]: 1\n", "a key must be a plain name, not a list", 2, 1, "[a, b]: 1");
+}
+END_TEST
+
+START_TEST(duplicate_key_names_first_line)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: sum\nthreads: 64\nop: min\n", "duplicate key 'op' (first given on line 2)", 4, 1,
+	                "op: min");
+}
+END_TEST
+
+START_TEST(list_value_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: [sum, min]\n", "op: expected a single value, not a list", 2, 5,
+	                "op: [sum, min]");
+}
+END_TEST
+
+START_TEST(mapping_value_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\nop:\n  sum: 1\n", "op: expected a single value, not a mapping", 3, 3, "  sum: 1");
+}
+END_TEST
+
+START_TEST(bad_enum_value_suggests_nearest)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: summ\n",
+	                "op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max or prod", 2, 5, "op: summ");
+}
+END_TEST
+
+START_TEST(bad_enum_value_far_from_any_lists_allowed)
+{
+	ASSERT_REJECTED("kernel: reduce\nstages: whatever_else\n",
+	                "stages: unknown value 'whatever_else': expected two_pass, atomic or last_block", 2, 9,
+	                "stages: whatever_else");
+}
+END_TEST
+
+START_TEST(bad_kernel_family_is_rejected)
+{
+	ASSERT_REJECTED("kernel: scan\n", "kernel: unknown value 'scan': expected reduce", 1, 9, "kernel: scan");
+}
+END_TEST
+
+START_TEST(non_integer_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 25x\n",
+	                "threads: '25x' is not a decimal integer: expected an integer from 32 to 1024", 2, 10, "threads: 25x");
+}
+END_TEST
+
+START_TEST(leading_zero_is_not_decimal)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 0256\n",
+	                "threads: '0256' is not a decimal integer: expected an integer from 32 to 1024", 2, 10,
+	                "threads: 0256");
+}
+END_TEST
+
+START_TEST(out_of_range_integer_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 2048\n",
+	                "threads: 2048 is out of range: expected an integer from 32 to 1024", 2, 10, "threads: 2048");
+	ASSERT_REJECTED("kernel: reduce\nitems_per_thread: 0\n",
+	                "items_per_thread: 0 is out of range: expected an integer from 1 to 64", 2, 19,
+	                "items_per_thread: 0");
+}
+END_TEST
+
+START_TEST(bad_name_is_rejected)
+{
+	ASSERT_REJECTED("kernel: reduce\nname: 1sum\n",
+	                "name: '1sum' is not a C identifier of at most 47 characters: expected a C identifier", 2, 7,
+	                "name: 1sum");
+}
+END_TEST
+
+/* ---- every rule of gen/check.c, in its order ---- */
+
+START_TEST(check_rejects_16_bit_accumulator)
+{
+	ASSERT_REJECTED("kernel: reduce\ndtype: f32\nacc_dtype: f16\n",
+	                "acc_dtype f16: 16-bit accumulators lose precision and have no atomics here; accumulate in f32 or f64",
+	                3, 12, "acc_dtype: f16");
+}
+END_TEST
+
+START_TEST(check_rejects_integer_accumulator_for_floats)
+{
+	ASSERT_REJECTED("kernel: reduce\nacc_dtype: i32\n", "acc_dtype i32 cannot accumulate f32 elements: use f32 or f64",
+	                2, 12, "acc_dtype: i32");
+}
+END_TEST
+
+START_TEST(check_rejects_narrower_integer_accumulator)
+{
+	ASSERT_REJECTED("kernel: reduce\ndtype: i64\nacc_dtype: i32\n", "acc_dtype i32 is narrower than dtype i64", 3, 12,
+	                "acc_dtype: i32");
+}
+END_TEST
+
+START_TEST(check_rejects_load_width_below_element_size)
+{
+	ASSERT_REJECTED("kernel: reduce\ndtype: f64\nload_width: 4\n",
+	                "load_width 4 is not a multiple of the element size (8 bytes for f64): use 8, 16, ... up to 32", 3,
+	                13, "load_width: 4");
+}
+END_TEST
+
+START_TEST(check_rejects_load_width_not_power_of_two)
+{
+	/* 12 is a multiple of 4: the message must not say otherwise. */
+	ASSERT_REJECTED("kernel: reduce\nload_width: 12\nitems_per_thread: 12\n",
+	                "load_width 12 is not a power of two: use 4, 8, ... up to 32", 2, 13, "load_width: 12");
+	ASSERT_REJECTED("kernel: reduce\ndtype: f16\nload_width: 6\n",
+	                "load_width 6 is not a power of two: use 2, 4, ... up to 32", 3, 13, "load_width: 6");
+}
+END_TEST
+
+START_TEST(check_rejects_items_not_multiple_of_vector)
+{
+	ASSERT_REJECTED("kernel: reduce\nitems_per_thread: 6\n",
+	                "items_per_thread 6 is not a multiple of the 4 elements of one 16-byte load: use 4, 8, ...", 2, 19,
+	                "items_per_thread: 6");
+}
+END_TEST
+
+START_TEST(check_rejects_threads_not_multiple_of_32)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 100\n", "threads 100 is not a multiple of the warp size, 32", 2, 10,
+	                "threads: 100");
+}
+END_TEST
+
+START_TEST(check_rejects_block_reduce_without_block_reduction)
+{
+	ASSERT_REJECTED("kernel: reduce\natomics: element\nblock_reduce: sequential\n",
+	                "block_reduce has no effect with atomics: element (no block reduction); drop it", 3, 15,
+	                "block_reduce: sequential");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_without_block_reduction)
+{
+	ASSERT_REJECTED("kernel: reduce\natomics: thread\nwarp_tail: shuffle\n",
+	                "warp_tail has no effect with atomics: thread (no block reduction); drop it", 3, 12,
+	                "warp_tail: shuffle");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_from_without_block_reduction)
+{
+	ASSERT_REJECTED("kernel: reduce\natomics: element\nwarp_tail_from: 32\n",
+	                "warp_tail_from has no effect with atomics: element (no block reduction); drop it", 3, 17,
+	                "warp_tail_from: 32");
+}
+END_TEST
+
+START_TEST(check_rejects_tree_on_non_power_of_two_block)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 96\nblock_reduce: sequential\nwarp_tail: none\n",
+	                "block_reduce: sequential halves the block each step and needs a power-of-two block, not threads 96: "
+	                "use 64 or 128, or block_reduce: warps", 2, 10, "threads: 96");
+}
+END_TEST
+
+START_TEST(check_rejects_warps_with_shared_memory_tail)
+{
+	ASSERT_REJECTED("kernel: reduce\nblock_reduce: warps\nwarp_tail: volatile\n",
+	                "block_reduce: warps reduces each warp in registers: warp_tail must be shuffle or reduce_sync, not volatile",
+	                3, 12, "warp_tail: volatile");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_after_strided_tree)
+{
+	ASSERT_REJECTED("kernel: reduce\nblock_reduce: interleaved\nwarp_tail: shuffle\n",
+	                "block_reduce: interleaved leaves its partials strided, so a warp cannot finish them: "
+	                "use warp_tail: none, or block_reduce: sequential", 3, 12, "warp_tail: shuffle");
+}
+END_TEST
+
+START_TEST(check_error_on_defaulted_key_points_at_kernel)
+{
+	/* warp_tail is left at its default, shuffle: the error points at `kernel:`. */
+	ASSERT_REJECTED("# comment\nblock_reduce: interleaved_divergent\nkernel:   reduce\n",
+	                "block_reduce: interleaved_divergent leaves its partials strided, so a warp cannot finish them: "
+	                "use warp_tail: none, or block_reduce: sequential", 3, 1, "kernel:   reduce");
+}
+END_TEST
+
+START_TEST(check_rejects_reduce_sync_on_non_32_bit_integers)
+{
+	ASSERT_REJECTED("kernel: reduce\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync uses __reduce_sum_sync, which takes 32-bit integers, not acc_dtype f32: "
+	                "use warp_tail: shuffle", 2, 12, "warp_tail: reduce_sync");
+	ASSERT_REJECTED("kernel: reduce\nop: prod\ndtype: i64\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync uses __reduce_mul_sync, which takes 32-bit integers, not acc_dtype i64: "
+	                "use warp_tail: shuffle", 4, 12, "warp_tail: reduce_sync");
+}
+END_TEST
+
+START_TEST(check_rejects_reduce_sync_for_prod)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: prod\ndtype: i32\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync: there is no __reduce_mul_sync for op: prod; use warp_tail: shuffle", 4, 12,
+	                "warp_tail: reduce_sync");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_from_not_32_or_64)
+{
+	ASSERT_REJECTED("kernel: reduce\nblock_reduce: sequential\nwarp_tail: volatile\nwarp_tail_from: 48\n",
+	                "warp_tail_from must be 32 or 64, not 48", 4, 17, "warp_tail_from: 48");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_from_with_warps)
+{
+	ASSERT_REJECTED("kernel: reduce\nwarp_tail_from: 32\n",
+	                "warp_tail_from has no effect with block_reduce: warps; drop it", 2, 17, "warp_tail_from: 32");
+}
+END_TEST
+
+START_TEST(check_rejects_warp_tail_from_without_warp_tail)
+{
+	ASSERT_REJECTED("kernel: reduce\nblock_reduce: sequential\nwarp_tail: none\nwarp_tail_from: 32\n",
+	                "warp_tail_from has no effect with warp_tail: none; drop it", 4, 17, "warp_tail_from: 32");
+}
+END_TEST
+
+START_TEST(check_rejects_threads_fewer_than_warp_tail_from)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: 32\nblock_reduce: sequential\nwarp_tail: volatile\n",
+	                "threads 32 is fewer than warp_tail_from 64", 2, 10, "threads: 32");
+}
+END_TEST
+
+START_TEST(check_rejects_atomics_without_atomic_stage)
+{
+	ASSERT_REJECTED("kernel: reduce\nstages: two_pass\natomics: block\n",
+	                "atomics has no effect with stages: two_pass; drop it, or use stages: atomic", 3, 10,
+	                "atomics: block");
+}
+END_TEST
+
+START_TEST(check_rejects_blocks_per_sm_on_tile_grid)
+{
+	ASSERT_REJECTED("kernel: reduce\nblocks_per_sm: 2\n", "blocks_per_sm needs grid: persistent", 2, 16,
+	                "blocks_per_sm: 2");
+}
+END_TEST
+
+START_TEST(check_rejects_unroll_on_tile_grid)
+{
+	ASSERT_REJECTED("kernel: reduce\nunroll: 2\n",
+	                "unroll 2 needs grid: persistent (a tile grid runs one tile per block)", 2, 9, "unroll: 2");
+}
+END_TEST
+
+START_TEST(check_rejects_more_threads_than_an_sm_holds)
+{
+	ASSERT_REJECTED("kernel: reduce\ngrid: persistent\nthreads: 512\nblocks_per_sm: 8\n",
+	                "blocks_per_sm 8 x threads 512 is more than the 2048 threads an SM holds", 4, 16,
+	                "blocks_per_sm: 8");
+}
+END_TEST
+
+START_TEST(check_rejects_index_not_32_or_64)
+{
+	ASSERT_REJECTED("kernel: reduce\nindex: 48\n", "index must be 32 or 64, not 48", 2, 8, "index: 48");
+}
+END_TEST
+
+/* ---- kgen_spec_set ---- */
+
+START_TEST(set_changes_a_field)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "threads", "256", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "threads", "256");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_unknown_key_suggests_nearest)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "thread", "256", &err), KGEN_ESPEC);
+	ck_assert_int_eq(err.status, KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "unknown key 'thread' (did you mean 'threads'?)");
+	ck_assert_int_eq(err.line, 0);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_bad_value_leaves_spec_unchanged)
+{
+	kgen_spec *spec = load("kernel: reduce\nthreads: 128\n");
+	char *before = dump(spec), *after;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "threads", "abc", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "threads: 'abc' is not a decimal integer: expected an integer from 32 to 1024");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_impossible_combination_leaves_spec_unchanged)
+{
+	kgen_spec *spec = load("kernel: reduce\nblock_reduce: sequential\nwarp_tail: none\n");
+	char *before = dump(spec), *after;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "threads", "96", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "block_reduce: sequential halves the block each step and needs a power-of-two "
+	                 "block, not threads 96: use 64 or 128, or block_reduce: warps");
+	/* threads was set, not written in the file: the error has no line. */
+	ck_assert_int_eq(err.line, 0);
+	ck_assert_str_eq(err.file, "t.yaml");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_error_on_written_field_keeps_its_position)
+{
+	kgen_spec *spec = load("kernel: reduce\nwarp_tail: volatile\nblock_reduce: sequential\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "block_reduce", "warps", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "block_reduce: warps reduces each warp in registers: warp_tail must be shuffle "
+	                 "or reduce_sync, not volatile");
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.column, 12);
+	ck_assert_str_eq(err.source_line, "warp_tail: volatile");
+	ASSERT_FIELD(spec, "block_reduce", "sequential");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_dtype_rederives_acc_dtype_and_name)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "dtype", "f16", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	ASSERT_FIELD(spec, "name", "reduce_sum_f16");
+	ck_assert_int_eq(kgen_spec_set(spec, "dtype", "f64", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "acc_dtype", "f64");
+	ASSERT_FIELD(spec, "name", "reduce_sum_f64");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_keeps_fields_written_in_the_spec)
+{
+	kgen_spec *spec = load("kernel: reduce\nacc_dtype: f64\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "dtype", "f16", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "acc_dtype", "f64");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_threads_rederives_blocks_per_sm)
+{
+	kgen_spec *spec = load("kernel: reduce\ngrid: persistent\n");
+	kgen_error err;
+
+	ASSERT_FIELD(spec, "blocks_per_sm", "4");
+	ck_assert_int_eq(kgen_spec_set(spec, "threads", "128", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "blocks_per_sm", "16");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_earlier_set_survives_later_set)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "acc_dtype", "f64", &err), KGEN_OK);
+	ck_assert_int_eq(kgen_spec_set(spec, "dtype", "f16", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "acc_dtype", "f64");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* ---- kgen_spec_get, kgen_spec_dump, files ---- */
+
+START_TEST(get_unknown_key_is_null)
+{
+	kgen_spec *spec = load("kernel: reduce\n");
+	char buf[32];
+
+	ck_assert_ptr_null(kgen_spec_get(spec, "thread", buf, sizeof buf));
+	ck_assert_ptr_null(kgen_spec_get(spec, "threads", buf, 0));
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(get_truncates_to_buffer)
+{
+	kgen_spec *spec = load("kernel: reduce\nstages: last_block\n");
+	char buf[5];
+
+	ck_assert_str_eq(kgen_spec_get(spec, "stages", buf, sizeof buf), "last");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(dump_shows_resolved_defaults)
+{
+	kgen_spec *spec = load("kernel: reduce\ndtype: bf16\nop: min\nstages: last_block\nblock_reduce: sequential\n"
+	                       "warp_tail: volatile\nwarp_tail_from: 32\ngrid: persistent\nunroll: 2\n");
+	char *yaml = dump(spec);
+
+	ck_assert_str_eq(yaml,
+		"kernel: reduce\n"
+		"name: reduce_min_bf16\n"
+		"op: min\n"
+		"dtype: bf16\n"
+		"acc_dtype: f32\n"
+		"threads: 512\n"
+		"items_per_thread: 8\n"
+		"load_width: 16\n"
+		"layout: strided\n"
+		"unroll: 2\n"
+		"grid: persistent\n"
+		"blocks_per_sm: 4\n"
+		"stages: last_block\n"
+		"atomics: block\n"
+		"block_reduce: sequential\n"
+		"warp_tail: volatile\n"
+		"warp_tail_from: 32\n"
+		"index: 64\n");
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(missing_file_is_an_io_error)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_load_file("/nonexistent/kgen/x.yaml", &spec, &err), KGEN_EIO);
+	ck_assert_ptr_null(spec);
+	ck_assert_int_eq(err.status, KGEN_EIO);
+	ck_assert_str_eq(err.message, "cannot open /nonexistent/kgen/x.yaml: No such file or directory");
+	ck_assert_int_eq(err.line, 0);
+}
+END_TEST
+
+START_TEST(null_arguments_are_einval)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_load_string(NULL, 0, "x", &spec, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_spec_load_file(NULL, &spec, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_generate(NULL, NULL, &err), KGEN_EINVAL);
+}
+END_TEST
+
+START_TEST(status_names_and_version)
+{
+	ck_assert_str_eq(kgen_status_name(KGEN_OK), "KGEN_OK");
+	ck_assert_str_eq(kgen_status_name(KGEN_ESPEC), "KGEN_ESPEC");
+	ck_assert_str_eq(kgen_status_name(KGEN_EINTERNAL), "KGEN_EINTERNAL");
+	ck_assert_str_eq(kgen_status_name((kgen_status)99), "KGEN_E?");
+	ck_assert_str_eq(kgen_version(), KGEN_VERSION);
+	ck_assert_str_eq(kgen_version(), PACKAGE_VERSION);
+}
+END_TEST
+
+/* ---- kgen_error_print ---- */
+
+START_TEST(error_print_shows_place_line_and_caret)
+{
+	kgen_error err = reject("kernel: reduce\nop: summ\n");
+
+	ck_assert_str_eq(print_error(&err),
+		"t.yaml:2:5: error: op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max or prod\n"
+		"  op: summ\n"
+		"      ^\n");
+}
+END_TEST
+
+START_TEST(error_print_caret_at_column_one)
+{
+	kgen_error err = reject("kernel: reduce\nthread: 1\n");
+
+	ck_assert_str_eq(print_error(&err),
+		"t.yaml:2:1: error: unknown key 'thread' (did you mean 'threads'?)\n"
+		"  thread: 1\n"
+		"  ^\n");
+}
+END_TEST
+
+START_TEST(error_print_without_source_line_has_no_caret)
+{
+	kgen_error err = reject("kernel: reduce\nop: [sum\n");
+
+	ck_assert_str_eq(print_error(&err),
+		"t.yaml:3:1: error: YAML: did not find expected ',' or ']' while parsing a flow sequence\n");
+}
+END_TEST
+
+START_TEST(error_print_without_place)
+{
+	kgen_error err;
+
+	memset(&err, 0, sizeof err);
+	err.status = KGEN_EIO;
+	strcpy(err.message, "cannot open x");
+	ck_assert_str_eq(print_error(&err), "kgen: error: cannot open x\n");
+	strcpy(err.file, "x.yaml");
+	ck_assert_str_eq(print_error(&err), "x.yaml: error: cannot open x\n");
+}
+END_TEST
+
+static Suite *
+spec_suite(void)
+{
+	Suite *s = suite_create("spec");
+	TCase *tc;
+
+	tc = tcase_create("good");
+	tcase_add_test(tc, file_spec_values_are_loaded);
+	tcase_add_test(tc, minimal_spec_gets_every_default);
+	tcase_add_test(tc, half_precision_accumulates_in_f32);
+	tcase_add_test(tc, acc_dtype_defaults_to_dtype);
+	tcase_add_test(tc, name_defaults_to_kernel_op_dtype);
+	tcase_add_test(tc, name_given_is_kept);
+	tcase_add_test(tc, blocks_per_sm_defaults_to_2048_over_threads);
+	tcase_add_test(tc, blocks_per_sm_given_is_kept);
+	tcase_add_test(tc, comments_and_quoted_values_are_accepted);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("load");
+	tcase_add_test(tc, yaml_syntax_error_has_libyaml_position);
+	tcase_add_test(tc, yaml_parser_error_includes_context);
+	tcase_add_test(tc, empty_spec_is_rejected);
+	tcase_add_test(tc, list_root_is_rejected);
+	tcase_add_test(tc, scalar_root_is_rejected);
+	tcase_add_test(tc, missing_kernel_is_rejected);
+	tcase_add_test(tc, unknown_key_suggests_nearest);
+	tcase_add_test(tc, unknown_key_prefix_suggests_key);
+	tcase_add_test(tc, unknown_key_far_from_any_has_no_suggestion);
+	tcase_add_test(tc, non_scalar_key_is_rejected);
+	tcase_add_test(tc, duplicate_key_names_first_line);
+	tcase_add_test(tc, list_value_is_rejected);
+	tcase_add_test(tc, mapping_value_is_rejected);
+	tcase_add_test(tc, bad_enum_value_suggests_nearest);
+	tcase_add_test(tc, bad_enum_value_far_from_any_lists_allowed);
+	tcase_add_test(tc, bad_kernel_family_is_rejected);
+	tcase_add_test(tc, non_integer_is_rejected);
+	tcase_add_test(tc, leading_zero_is_not_decimal);
+	tcase_add_test(tc, out_of_range_integer_is_rejected);
+	tcase_add_test(tc, bad_name_is_rejected);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("check");
+	tcase_add_test(tc, check_rejects_16_bit_accumulator);
+	tcase_add_test(tc, check_rejects_integer_accumulator_for_floats);
+	tcase_add_test(tc, check_rejects_narrower_integer_accumulator);
+	tcase_add_test(tc, check_rejects_load_width_below_element_size);
+	tcase_add_test(tc, check_rejects_load_width_not_power_of_two);
+	tcase_add_test(tc, check_rejects_items_not_multiple_of_vector);
+	tcase_add_test(tc, check_rejects_threads_not_multiple_of_32);
+	tcase_add_test(tc, check_rejects_block_reduce_without_block_reduction);
+	tcase_add_test(tc, check_rejects_warp_tail_without_block_reduction);
+	tcase_add_test(tc, check_rejects_warp_tail_from_without_block_reduction);
+	tcase_add_test(tc, check_rejects_tree_on_non_power_of_two_block);
+	tcase_add_test(tc, check_rejects_warps_with_shared_memory_tail);
+	tcase_add_test(tc, check_rejects_warp_tail_after_strided_tree);
+	tcase_add_test(tc, check_error_on_defaulted_key_points_at_kernel);
+	tcase_add_test(tc, check_rejects_reduce_sync_on_non_32_bit_integers);
+	tcase_add_test(tc, check_rejects_reduce_sync_for_prod);
+	tcase_add_test(tc, check_rejects_warp_tail_from_not_32_or_64);
+	tcase_add_test(tc, check_rejects_warp_tail_from_with_warps);
+	tcase_add_test(tc, check_rejects_warp_tail_from_without_warp_tail);
+	tcase_add_test(tc, check_rejects_threads_fewer_than_warp_tail_from);
+	tcase_add_test(tc, check_rejects_atomics_without_atomic_stage);
+	tcase_add_test(tc, check_rejects_blocks_per_sm_on_tile_grid);
+	tcase_add_test(tc, check_rejects_unroll_on_tile_grid);
+	tcase_add_test(tc, check_rejects_more_threads_than_an_sm_holds);
+	tcase_add_test(tc, check_rejects_index_not_32_or_64);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("set");
+	tcase_add_test(tc, set_changes_a_field);
+	tcase_add_test(tc, set_unknown_key_suggests_nearest);
+	tcase_add_test(tc, set_bad_value_leaves_spec_unchanged);
+	tcase_add_test(tc, set_impossible_combination_leaves_spec_unchanged);
+	tcase_add_test(tc, set_error_on_written_field_keeps_its_position);
+	tcase_add_test(tc, set_dtype_rederives_acc_dtype_and_name);
+	tcase_add_test(tc, set_keeps_fields_written_in_the_spec);
+	tcase_add_test(tc, set_threads_rederives_blocks_per_sm);
+	tcase_add_test(tc, set_earlier_set_survives_later_set);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("api");
+	tcase_add_test(tc, get_unknown_key_is_null);
+	tcase_add_test(tc, get_truncates_to_buffer);
+	tcase_add_test(tc, dump_shows_resolved_defaults);
+	tcase_add_test(tc, missing_file_is_an_io_error);
+	tcase_add_test(tc, null_arguments_are_einval);
+	tcase_add_test(tc, status_names_and_version);
+	tcase_add_test(tc, error_print_shows_place_line_and_caret);
+	tcase_add_test(tc, error_print_caret_at_column_one);
+	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
+	tcase_add_test(tc, error_print_without_place);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(spec_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,246 @@
+/*
+ * tpl_test.c - the template filler of gen/tpl.c, through the embedded
+ * templates reduce/warp_reduce.cu (an inline {{how}}, a block {{body}}
+ * indented by four spaces, a "//!" line) and reduce/init.cu.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen/tpl.h"
+
+#define WARP_HEAD "// The total of the warp's 32 values, in lane 0: shuffles.\n" \
+                  "static __device__ __forceinline__ Acc warp_reduce(Acc v)\n" \
+                  "{\n"
+
+/* Render tpl with args a; the status, the text in *text (to free). */
+static kgen_status
+render(const char *tpl, struct tpl_args *a, char **text, kgen_error *err)
+{
+	strbuf out;
+	kgen_status st;
+
+	sb_init(&out);
+	st = tpl_render(&out, tpl, a, err);
+	*text = sb_take(&out);
+	ck_assert_ptr_nonnull(*text);
+	return st;
+}
+
+START_TEST(embedded_templates_are_found)
+{
+	ck_assert_ptr_nonnull(kgen_template("reduce/warp_reduce.cu"));
+	ck_assert_ptr_nonnull(kgen_template("reduce/file.cu"));
+	ck_assert_ptr_null(kgen_template("reduce/nope.cu"));
+}
+END_TEST
+
+START_TEST(block_placeholder_indents_every_line)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "how", "shuffles");
+	tpl_set(&a, "body", "v += 1;\nreturn v;");
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, WARP_HEAD "    v += 1;\n    return v;\n}\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(block_placeholder_leaves_empty_lines_unindented)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "how", "shuffles");
+	tpl_set(&a, "body", "v += 1;\n\nreturn v;");
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, WARP_HEAD "    v += 1;\n\n    return v;\n}\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(empty_block_value_removes_the_line)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "how", "shuffles");
+	tpl_set(&a, "body", "%s", "");
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, WARP_HEAD "}\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(doc_lines_are_dropped)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "op", "max");
+	tpl_set(&a, "name", "k");
+	ck_assert_int_eq(render("reduce/init.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_ptr_null(strstr(text, "//!"));
+	ck_assert_str_eq(text,
+		"// Run first, <<<1, 1>>>: set *out to the identity of max, which the atomics combine into.\n"
+		"extern \"C\" __global__ void k_init(Acc *out)\n"
+		"{\n"
+		"    *out = identity();\n"
+		"}\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(inline_placeholders_take_formatted_values)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "op", "%s%d", "op", 7);
+	tpl_set(&a, "name", "reduce_%s", "x");
+	ck_assert_int_eq(render("reduce/init.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_ptr_nonnull(strstr(text, "the identity of op7, which"));
+	ck_assert_ptr_nonnull(strstr(text, "void reduce_x_init(Acc *out)\n"));
+	free(text);
+}
+END_TEST
+
+START_TEST(unfilled_block_placeholder_is_internal_error)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "how", "shuffles");
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_EINTERNAL);
+	ck_assert_int_eq(err.status, KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: template reduce/warp_reduce.cu:5: placeholder {{body}} has no value");
+	free(text);
+}
+END_TEST
+
+START_TEST(unfilled_inline_placeholder_is_internal_error)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "body", "return v;");
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: template reduce/warp_reduce.cu:2: placeholder {{how}} has no value");
+	free(text);
+}
+END_TEST
+
+START_TEST(unused_parameter_is_internal_error)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "op", "sum");
+	tpl_set(&a, "name", "k");
+	tpl_set(&a, "extra", "1");
+	ck_assert_int_eq(render("reduce/init.cu", &a, &text, &err), KGEN_EINTERNAL);
+	ck_assert_int_eq(err.status, KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: template reduce/init.cu has no placeholder {{extra}}");
+	free(text);
+}
+END_TEST
+
+START_TEST(unknown_template_is_internal_error)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "op", "sum");
+	ck_assert_int_eq(render("reduce/nope.cu", &a, &text, &err), KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: no template reduce/nope.cu");
+	free(text);
+}
+END_TEST
+
+START_TEST(render_into_nests_a_template_as_a_block)
+{
+	struct tpl_args a, inner;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_init(&inner);
+	tpl_set(&inner, "op", "sum");
+	tpl_set(&inner, "name", "k");
+	tpl_set(&a, "how", "shuffles");
+	ck_assert_int_eq(tpl_render_into(&a, "body", "reduce/init.cu", &inner, &err), KGEN_OK);
+	ck_assert_int_eq(render("reduce/warp_reduce.cu", &a, &text, &err), KGEN_OK);
+	/* Every line of the inner template indented once, no blank line after it. */
+	ck_assert_str_eq(text, WARP_HEAD
+		"    // Run first, <<<1, 1>>>: set *out to the identity of sum, which the atomics combine into.\n"
+		"    extern \"C\" __global__ void k_init(Acc *out)\n"
+		"    {\n"
+		"        *out = identity();\n"
+		"    }\n"
+		"}\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(render_into_passes_inner_errors_up)
+{
+	struct tpl_args a, inner;
+	kgen_error err;
+
+	tpl_init(&a);
+	tpl_init(&inner);
+	tpl_set(&inner, "op", "sum");
+	ck_assert_int_eq(tpl_render_into(&a, "body", "reduce/init.cu", &inner, &err), KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: template reduce/init.cu:3: placeholder {{name}} has no value");
+	ck_assert_uint_eq(a.n, 0);
+	tpl_free(&a);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("tpl");
+	TCase *tc = tcase_create("render");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, embedded_templates_are_found);
+	tcase_add_test(tc, block_placeholder_indents_every_line);
+	tcase_add_test(tc, block_placeholder_leaves_empty_lines_unindented);
+	tcase_add_test(tc, empty_block_value_removes_the_line);
+	tcase_add_test(tc, doc_lines_are_dropped);
+	tcase_add_test(tc, inline_placeholders_take_formatted_values);
+	tcase_add_test(tc, unfilled_block_placeholder_is_internal_error);
+	tcase_add_test(tc, unfilled_inline_placeholder_is_internal_error);
+	tcase_add_test(tc, unused_parameter_is_internal_error);
+	tcase_add_test(tc, unknown_template_is_internal_error);
+	tcase_add_test(tc, render_into_nests_a_template_as_a_block);
+	tcase_add_test(tc, render_into_passes_inner_errors_up);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
