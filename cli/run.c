@@ -642,7 +642,8 @@ kgen_cmd_runtime(int argc, char **argv)
 	int c, i, j, failures = 0, rc = 0, nspecs = 0;
 	kgen_spec **specs = NULL;
 	kgen_kernel **kernels = NULL;
-	double ceiling_gbs = -1;
+	double ceiling_gbs = -1;     /* the read ceiling, measured on ceiling_bytes bytes */
+	size_t ceiling_bytes = 0;
 
 	if (strcmp(argv[0], "cache") == 0)
 		return cmd_cache(argc, argv);
@@ -767,12 +768,13 @@ kgen_cmd_runtime(int argc, char **argv)
 				if ((st = median_ms(ctx, &t, o.runs, &ms, &err)))
 					break;
 				gbs = (double)bytes / (ms * 1e-3) / 1e9;
-				if (ceiling_gbs < 0 && bytes >= (64u << 20)) {
+				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
 					struct timed p = { NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count };
 					float pms;
 					if ((st = probe_load(ctx, &probe, &err)) || (st = median_ms(ctx, &p, o.runs, &pms, &err)))
 						break;
 					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
+					ceiling_bytes = bytes;
 					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
 				}
 				cub = cub_ms(&o, spec, n, ctx->l2_bytes);
@@ -781,7 +783,7 @@ kgen_cmd_runtime(int argc, char **argv)
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);
 			if (ms >= 0) {
 				printf(" %10.2f us %8.1f GB/s", ms * 1e3, gbs);
-				if (ceiling_gbs > 0)
+				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
 					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
 				if (cub > 0)
 					printf("  CUB %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
@@ -790,7 +792,8 @@ kgen_cmd_runtime(int argc, char **argv)
 			if (tsv)
 				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\n", path,
 				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
-				        ceiling_gbs, ceiling_gbs > 0 && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
+				        ceiling_bytes == bytes ? ceiling_gbs : -1,
+				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
 				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
 			fflush(stdout);
 		}
