@@ -136,11 +136,111 @@ check_grid(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* ---- transpose ---- */
+
+/* Shared-memory bytes a transpose block needs (static shared memory). */
+static long long
+transpose_smem(const struct kgen_spec *s)
+{
+	long long size = kgen_dtype_info[s->dtype].size;
+
+	if (s->method == KGEN_METHOD_TMA)
+		return 2 * s->tile_rows * s->tile_cols * size + 8;
+	return s->tile_rows * (s->tile_cols + s->pad) * size;
+}
+
+static kgen_status
+check_transpose(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = &kgen_dtype_info[s->dtype];
+	long long elems = s->tile_rows * s->tile_cols, vec, span;
+
+	if (elems % s->batch)
+		return ERR(batch, "batch %lld does not divide the %lldx%lld tile", s->batch, s->tile_rows, s->tile_cols);
+	if (s->threads < 0)
+		s->threads = elems / s->batch;
+	if (s->threads * s->batch != elems)
+		return ERR(threads, "threads %lld do not cover the %lldx%lld tile with batch %lld: %lld x %lld = %lld "
+		           "threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
+		           s->tile_cols, elems / s->batch);
+	if (s->threads % 32 || s->threads > 1024)
+		return ERR(threads, "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most 1024: "
+		           "change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
+	if (s->method == KGEN_METHOD_SMEM) {
+		if (GIVEN(swizzle))
+			return ERR(swizzle, "swizzle needs method: tma (the shared-memory path pads instead)");
+		if (!is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
+			return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of "
+			           "two, at most 16", s->load_width, dt->size, dt->name);
+		vec = s->load_width / dt->size;
+		if (s->tile_cols % vec || s->tile_rows % vec)
+			return ERR(load_width, "load_width %lld (%lld elements) must divide tile_rows %lld and tile_cols %lld: "
+			           "vectors run along the rows of the input and of the output", s->load_width, vec,
+			           s->tile_rows, s->tile_cols);
+		if (s->batch % vec)
+			return ERR(batch, "batch %lld is not a multiple of the %lld elements of one %lld-byte load",
+			           s->batch, vec, s->load_width);
+	} else {
+		if (GIVEN(load_width))
+			return ERR(load_width, "load_width has no effect with method: tma (the TMA unit moves whole tiles)");
+		if (GIVEN(pad))
+			return ERR(pad, "pad has no effect with method: tma; use swizzle against bank conflicts");
+		span = s->swizzle == KGEN_SWIZZLE_NONE ? 0 : 16LL << s->swizzle;
+		if (span && s->tile_cols * dt->size > span)
+			return ERR(tile_cols, "tile_cols %lld is %lld bytes of %s, wider than the %lld-byte swizzle span "
+			           "(TMA's inner box may not exceed it): use tile_cols <= %lld", s->tile_cols,
+			           s->tile_cols * dt->size, dt->name, span, span / dt->size);
+		if (span && s->tile_rows * dt->size > span)
+			return ERR(tile_rows, "tile_rows %lld is %lld bytes of %s, wider than the %lld-byte swizzle span "
+			           "(the inner box of the transposed store): use tile_rows <= %lld", s->tile_rows,
+			           s->tile_rows * dt->size, dt->name, span, span / dt->size);
+		if ((s->tile_cols * dt->size) % 16)
+			return ERR(tile_cols, "tile_cols %lld is %lld bytes of %s: a TMA box row must be a multiple of 16 "
+			           "bytes", s->tile_cols, s->tile_cols * dt->size, dt->name);
+		if ((s->tile_rows * dt->size) % 16)
+			return ERR(tile_rows, "tile_rows %lld is %lld bytes of %s: the transposed box's rows must be a "
+			           "multiple of 16 bytes", s->tile_rows, s->tile_rows * dt->size, dt->name);
+		if (s->tile_cols % s->batch)
+			return ERR(batch, "batch %lld must divide tile_cols %lld: each thread moves batch adjacent elements "
+			           "of one row", s->batch, s->tile_cols);
+	}
+	if (transpose_smem(s) > 48 * 1024)
+		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory, over the 48 KB a block gets "
+		           "without opting in: use a smaller tile", s->tile_rows, s->tile_cols, transpose_smem(s));
+	if (s->index != 32 && s->index != 64)
+		return ERR(index, "index must be 32 or 64, not %lld", s->index);
+	return KGEN_OK;
+}
+
+/* Keys written in the spec must belong to its family. */
+static kgen_status
+check_family(struct kgen_spec *s, kgen_error *err)
+{
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		if (s->pos[k].line && !kgen_key_in_family(s, (enum kgen_key)k))
+			return kgen_spec_error(s, (enum kgen_key)k, 0, err, "%s does not apply to kernel: %s",
+			                       kgen_keys[k].name, kgen_families[s->kernel].name);
+	return KGEN_OK;
+}
+
 kgen_status
 kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 {
 	kgen_status st;
 
+	if ((st = check_family(s, err)))
+		return st;
+	if (s->kernel == KGEN_TRANSPOSE) {
+		if ((st = check_transpose(s, err)))
+			return st;
+		if (!s->name)
+			snprintf(s->name_text, sizeof s->name_text, "transpose_%s", kgen_dtype_info[s->dtype].name);
+		return KGEN_OK;
+	}
+	if (s->threads < 0)
+		s->threads = 512;
 	if ((st = check_types(s, err)) || (st = check_loads(s, err)) || (st = check_block(s, err)) ||
 	    (st = check_grid(s, err)))
 		return st;

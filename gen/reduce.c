@@ -364,7 +364,9 @@ header(const struct kgen_spec *s, strbuf *b)
 	          kgen_spec_dtype(s)->name, KGEN_VERSION, file);
 	sb_puts(b, "// Edit the spec, not this file.\n//\n// Spec, defaults filled in:\n");
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		sb_printf(b, "//   %s: %s\n", kgen_keys[k].name, kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf));
+		if (kgen_key_in_family(s, (enum kgen_key)k))
+			sb_printf(b, "//   %s: %s\n", kgen_keys[k].name,
+			          kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf));
 	if (s->grid == KGEN_GRID_PERSISTENT)
 		snprintf(grid, sizeof grid, "min(max(1, ceil(n / %llu)), %lld * SMs)", tile, s->blocks_per_sm);
 	else

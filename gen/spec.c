@@ -15,6 +15,8 @@ const struct kgen_enum kgen_block_reduces[] = { KGEN_BLOCK_REDUCES(ENUM_ENTRY) {
 const struct kgen_enum kgen_warp_tails[]    = { KGEN_WARP_TAILS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_methods[]       = { KGEN_METHODS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },
@@ -24,7 +26,7 @@ const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } 
 const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT] = { KGEN_DTYPES(DTYPE_INFO) };
 #undef DTYPE_INFO
 
-#define KEY_INFO(id, type, values, min, max, def, doc) { #id, type, values, min, max, def, doc },
+#define KEY_INFO(id, fam, type, values, min, max, def, doc) { #id, fam, type, values, min, max, def, doc },
 const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT] = { KGEN_KEYS(KEY_INFO) };
 #undef KEY_INFO
 
@@ -39,6 +41,12 @@ kgen_spec_field(struct kgen_spec *s, enum kgen_key k)
 	}
 	KGEN_ASSERT(!"unknown key");
 	return NULL;
+}
+
+int
+kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k)
+{
+	return s->kernel < 0 || (kgen_keys[k].families & (1 << s->kernel)) != 0;
 }
 
 long long
@@ -356,7 +364,9 @@ kgen_spec_dump(const kgen_spec *spec, char **yaml)
 
 	sb_init(&b);
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		sb_printf(&b, "%s: %s\n", kgen_keys[k].name, kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
+		if (kgen_key_in_family(spec, (enum kgen_key)k))
+			sb_printf(&b, "%s: %s\n", kgen_keys[k].name,
+			          kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
 	if (!(*yaml = sb_take(&b)))
 		return KGEN_ENOMEM;
 	return KGEN_OK;

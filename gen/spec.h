@@ -11,7 +11,8 @@
 
 /* Kernel families: the value of `kernel:`. */
 #define KGEN_FAMILIES(X) \
-	X(REDUCE,    "reduce",    "reduce a vector to one value")
+	X(REDUCE,    "reduce",    "reduce a vector to one value") \
+	X(TRANSPOSE, "transpose", "transpose a row-major matrix")
 
 /* Element and accumulator types.  ident, name, C type in the generated
  * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
@@ -56,6 +57,17 @@
 	X(TILE,       "tile",       "one tile of threads*items_per_thread elements per block") \
 	X(PERSISTENT, "persistent", "blocks_per_sm blocks per SM loop over the tiles")
 
+#define KGEN_METHODS(X) \
+	X(SMEM, "smem", "threads load a tile into padded shared memory and store it transposed") \
+	X(TMA,  "tma",  "bulk tensor copies (TMA) load and store tiles; threads transpose in shared memory")
+
+/* TMA swizzle modes; the value is the span in bytes (0 = none). */
+#define KGEN_SWIZZLES(X) \
+	X(NONE, "none", "no swizzle") \
+	X(B32,  "32B",  "16-byte chunks XORed within 32-byte spans")  \
+	X(B64,  "64B",  "16-byte chunks XORed within 64-byte spans")  \
+	X(B128, "128B", "16-byte chunks XORed within 128-byte spans")
+
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
 	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
@@ -64,25 +76,36 @@
  * Keys.  ident, value type, enum table (NULL unless ENUM), minimum, maximum,
  * default as written in YAML ("" = derived from other fields), description.
  */
+/*
+ * Keys.  ident, families (KF_R reduce, KF_T transpose), value type, enum table
+ * (NULL unless ENUM), minimum, maximum, default as written in YAML ("" =
+ * derived from other fields), description.
+ */
 #define KGEN_KEYS(X) \
-	X(kernel,           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype>") \
-	X(op,               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
-	X(dtype,            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
-	X(acc_dtype,        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
-	X(threads,          KT_INT,  NULL,               32, 1024, "512",     "threads per block, a multiple of 32") \
-	X(items_per_thread, KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
-	X(load_width,       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
-	X(layout,           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
-	X(unroll,           KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \
-	X(grid,             KT_ENUM, kgen_grids,         0, 0,     "tile",    "grid policy") \
-	X(blocks_per_sm,    KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
-	X(stages,           KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
-	X(atomics,          KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
-	X(block_reduce,     KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
-	X(warp_tail,        KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
-	X(warp_tail_from,   KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
-	X(index,            KT_INT,  NULL,               32, 64,   "64",      "bits of the element index: 32 (n < 2^31) or 64")
+	X(kernel,           KF_RT, KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
+	X(name,             KF_RT, KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype> (reduce), <kernel>_<dtype> (transpose)") \
+	X(op,               KF_R,  KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
+	X(dtype,            KF_RT, KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
+	X(acc_dtype,        KF_R,  KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
+	X(threads,          KF_RT, KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce), tile_rows * tile_cols / batch (transpose)") \
+	X(items_per_thread, KF_R,  KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
+	X(load_width,       KF_RT, KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
+	X(layout,           KF_R,  KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
+	X(unroll,           KF_R,  KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \
+	X(grid,             KF_R,  KT_ENUM, kgen_grids,         0, 0,     "tile",    "grid policy") \
+	X(blocks_per_sm,    KF_R,  KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
+	X(stages,           KF_R,  KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
+	X(atomics,          KF_R,  KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
+	X(block_reduce,     KF_R,  KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
+	X(warp_tail,        KF_R,  KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
+	X(warp_tail_from,   KF_R,  KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
+	X(index,            KF_RT, KT_INT,  NULL,               32, 64,   "64",      "bits of the element index: 32 (n < 2^31) or 64") \
+	X(method,           KF_T,  KT_ENUM, kgen_methods,       0, 0,     "smem",    "how tiles move between global and shared memory") \
+	X(tile_rows,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "rows of the input tile one block transposes") \
+	X(tile_cols,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "columns of the input tile one block transposes") \
+	X(batch,            KF_T,  KT_INT,  NULL,               1, 256,   "4",       "elements each thread moves (thread coarsening)") \
+	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
+	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
 #define X(id, ...) KGEN_##id,
 enum kgen_family { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
@@ -108,6 +131,12 @@ enum kgen_warp_tail { KGEN_WARP_TAILS(X) KGEN_WT_COUNT };
 #define X(id, ...) KGEN_GRID_##id,
 enum kgen_grid { KGEN_GRIDS(X) KGEN_GRID_COUNT };
 #undef X
+#define X(id, ...) KGEN_METHOD_##id,
+enum kgen_method { KGEN_METHODS(X) KGEN_METHOD_COUNT };
+#undef X
+#define X(id, ...) KGEN_SWIZZLE_##id,
+enum kgen_swizzle { KGEN_SWIZZLES(X) KGEN_SWIZZLE_COUNT };
+#undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
 #undef X
@@ -117,6 +146,8 @@ enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 
 enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
 enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME };
+/* Which families a key belongs to. */
+enum { KF_R = 1 << KGEN_REDUCE, KF_T = 1 << KGEN_TRANSPOSE, KF_RT = KF_R | KF_T };
 
 /* One allowed value of an enum key. */
 struct kgen_enum {
@@ -133,6 +164,7 @@ struct kgen_dtype_info {
 
 struct kgen_key_info {
 	const char *name;
+	int families;                    /* KF_R, KF_T or KF_RT */
 	enum kgen_key_type type;
 	const struct kgen_enum *values;  /* NULL-terminated, for ENUM */
 	long long min, max;
@@ -141,7 +173,11 @@ struct kgen_key_info {
 };
 
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
-	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[];
+	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
+	kgen_swizzles[];
+
+/* Does key k belong to the spec's family? */
+int kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k);
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];
 
