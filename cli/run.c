@@ -21,6 +21,8 @@
 
 struct run_opts {
 	unsigned long long n[32];
+	unsigned long long shape[32][2];  /* rows, cols for transposes */
+	int nshape;
 	int nn, verify, bench, runs, device, offset, nsets;
 	unsigned long long seed;
 	char *sets[64];
@@ -329,34 +331,41 @@ out:
 	return st;
 }
 
-/* Median milliseconds of `runs` timed calls of what(), after warm-up. */
+/* What median_ms() times: a reduction, the read probe, a transpose or a copy. */
+enum timed_what { TIME_REDUCE, TIME_PROBE, TIME_TRANSPOSE, TIME_COPY };
+
 struct timed {
+	enum timed_what what;
 	kgen_kernel *k;
 	struct probe *p;
-	CUdeviceptr *in;
+	CUdeviceptr *in;      /* `copies` inputs, used in turn */
 	int copies;
-	unsigned long long n;
+	unsigned long long n; /* elements (reduce), bytes (probe, copy) */
 	CUdeviceptr out;
-	int blocks;  /* for the probe: 4 blocks of 512 per SM */
+	int blocks;           /* for the probe: 4 blocks of 512 per SM */
+	unsigned long long rows, cols;
 };
 
 static kgen_status
 run_once(struct timed *t, int i, kgen_error *err)
 {
 	CUdeviceptr in = t->in[i % t->copies];
+	const struct kgen_cu *cu = NULL;
+	unsigned long long n16 = t->n / 16;
+	void *args[] = { &in, &n16, t->p ? &t->p->sink : NULL };
+	CUresult r;
 
-	if (t->k)
-		return kgen_reduce(t->k, in, t->n, t->out, 0, 0, NULL, err);
-	{
-		unsigned long long n16 = t->n / 16;
-		void *args[] = { &in, &n16, &t->p->sink };
-		const struct kgen_cu *cu = NULL;
-		CUresult r;
-		kgen_cu_load(&cu, NULL);
-		if ((r = cu->cuLaunchKernel(t->p->fn, (unsigned)t->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL)))
-			return kgen_cu_fail(cu, err, "cuLaunchKernel", r);
+	switch (t->what) {
+	case TIME_REDUCE: return kgen_reduce(t->k, in, t->n, t->out, 0, 0, NULL, err);
+	case TIME_TRANSPOSE: return kgen_transpose(t->k, in, t->out, t->rows, t->cols, NULL, err);
+	default: break;
 	}
-	return KGEN_OK;
+	kgen_cu_load(&cu, NULL);
+	if (t->what == TIME_COPY)
+		r = cu->cuMemcpyDtoDAsync(t->out, in, t->n, NULL);
+	else
+		r = cu->cuLaunchKernel(t->p->fn, (unsigned)t->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL);
+	return r ? kgen_cu_fail(cu, err, t->what == TIME_COPY ? "cuMemcpyDtoDAsync" : "cuLaunchKernel", r) : KGEN_OK;
 }
 
 static kgen_status
@@ -496,7 +505,7 @@ cmd_info(void)
 static void
 run_usage(FILE *fp)
 {
-	fputs("usage: kgen run SPEC... [--n N]... [--verify] [--bench] [--seed S] [--runs R]\n"
+	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
 	      "                [--device D] [--offset E] [--set KEY=VALUE]... [--tsv FILE] [--cub PATH]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
@@ -507,7 +516,10 @@ run_usage(FILE *fp)
 	      "of R runs, default 20; inputs smaller than 2 x L2 rotate among copies) and\n"
 	      "report GB/s, the read-bandwidth ceiling measured in the same run and\n"
 	      "cub::DeviceReduce's time for the same op, dtype and N (the kgen-cub helper).\n"
-	      "--offset E starts the input E elements into its allocation (misaligned).\n", fp);
+	      "--offset E starts the input E elements into its allocation (misaligned).\n"
+	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192): random\n"
+	      "bits in, the output poisoned, every element compared; --bench counts the\n"
+	      "bytes read and written and times a device-to-device copy of the same bytes.\n", fp);
 }
 
 /* "1000", "16M", "2^30", "2^24+7" */
@@ -621,6 +633,156 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 	return KGEN_OK;
 }
 
+/* ---- transposes ---- */
+
+/* One transpose input: random bits, on the host and the device, and an output buffer. */
+struct tinput {
+	int esize;
+	unsigned long long rows, cols;
+	unsigned char *host, *back;
+	CUdeviceptr in, out;
+};
+
+static void
+free_tinput(kgen_context *ctx, struct tinput *t)
+{
+	if (t->in)
+		ctx->cu->cuMemFree(t->in);
+	if (t->out)
+		ctx->cu->cuMemFree(t->out);
+	free(t->host);
+	free(t->back);
+	memset(t, 0, sizeof *t);
+}
+
+static kgen_status
+make_tinput(kgen_context *ctx, const struct run_opts *o, int esize, unsigned long long rows, unsigned long long cols,
+            struct tinput *t, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	size_t bytes = (size_t)(rows * cols) * (size_t)esize, i;
+	uint64_t st = o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols;
+
+	if (t->host && t->esize == esize && t->rows == rows && t->cols == cols)
+		return KGEN_OK;
+	free_tinput(ctx, t);
+	if (!(t->host = malloc(bytes + 8)) || !(t->back = malloc(bytes + 8)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for two %zu-byte matrices", bytes);
+	for (i = 0; i < bytes; i += 8) {
+		uint64_t r = splitmix64(&st);
+		memcpy(t->host + i, &r, 8);
+	}
+	t->esize = esize;
+	t->rows = rows;
+	t->cols = cols;
+	KGEN_CU(cu, err, cuMemAlloc, (&t->in, bytes));
+	KGEN_CU(cu, err, cuMemAlloc, (&t->out, bytes));
+	KGEN_CU(cu, err, cuMemcpyHtoD, (t->in, t->host, bytes));
+	return KGEN_OK;
+}
+
+/* Count the elements of `back` (cols x rows) that are not the transpose of
+ * `host` (rows x cols), comparing every element's bytes; the first bad one
+ * goes into msg.  Blocked, so that both matrices are read from cache. */
+static unsigned long long
+transpose_errors(const struct tinput *t, char *msg, size_t len)
+{
+	unsigned long long r0, c0, r, c, bad = 0;
+	size_t es = (size_t)t->esize;
+
+	for (r0 = 0; r0 < t->rows; r0 += 64)
+		for (c0 = 0; c0 < t->cols; c0 += 64)
+			for (r = r0; r < r0 + 64 && r < t->rows; r++)
+				for (c = c0; c < c0 + 64 && c < t->cols; c++)
+					if (memcmp(t->host + (r * t->cols + c) * es, t->back + (c * t->rows + r) * es, es)) {
+						if (!bad++)
+							snprintf(msg, len, "out[%llu][%llu] is not in[%llu][%llu]", c, r, r, c);
+					}
+	return bad;
+}
+
+static int
+run_transposes(kgen_context *ctx, const struct run_opts *o, kgen_spec **specs, kgen_kernel **kernels,
+               char **paths, int nspecs, FILE *tsv, int *failures, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	struct tinput t;
+	kgen_status st = KGEN_OK;
+	int i, j;
+
+	memset(&t, 0, sizeof t);
+	for (j = 0; j < o->nshape && !st; j++) {
+		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
+		double copy_ms = -1;
+
+		for (i = 0; i < nspecs && !st; i++) {
+			kgen_spec *spec = specs[i];
+			int esize = kgen_spec_dtype(spec)->size;
+			size_t bytes = (size_t)(rows * cols) * (size_t)esize;
+			char msg[1100] = "-";
+			const char *verdict = "-";
+			float ms = -1;
+
+			if (spec->kernel != KGEN_TRANSPOSE)
+				continue;
+			if ((st = make_tinput(ctx, o, esize, rows, cols, &t, err)) || (st = kgen_context_enter(ctx, err)))
+				break;
+			if (o->verify) {
+				cu->cuMemsetD8Async(t.out, 0xff, bytes, NULL);
+				st = kgen_transpose(kernels[i], t.in, t.out, rows, cols, NULL, err);
+				if (!st && cu->cuCtxSynchronize())
+					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+				if (!st && cu->cuMemcpyDtoH(t.back, t.out, bytes))
+					st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+				if (st == KGEN_EINVAL) {
+					snprintf(msg, sizeof msg, "%s", err->message);
+					verdict = "rejected";
+					st = KGEN_OK;
+				} else if (!st) {
+					unsigned long long bad = transpose_errors(&t, msg, sizeof msg);
+					verdict = bad ? "FAIL" : "ok";
+					if (bad) {
+						size_t l = strlen(msg);
+						snprintf(msg + l, sizeof msg - l, "; %llu of %llu elements wrong", bad, rows * cols);
+						(*failures)++;
+					} else {
+						snprintf(msg, sizeof msg, "all %llu elements checked", rows * cols);
+					}
+				}
+			}
+			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+				struct timed tk = { TIME_TRANSPOSE, kernels[i], NULL, &t.in, 1, 0, t.out, 0, rows, cols };
+				if ((st = median_ms(ctx, &tk, o->runs, &ms, err)))
+					break;
+				if (copy_ms < 0) {
+					struct timed tc = { TIME_COPY, NULL, NULL, &t.in, 1, bytes, t.out, 0, 0, 0 };
+					float cms;
+					if ((st = median_ms(ctx, &tc, o->runs, &cms, err)))
+						break;
+					copy_ms = cms;
+					printf("# device-to-device copy of %zu MB: %.2f us, %.1f GB/s (read + write)\n", bytes >> 20,
+					       cms * 1e3, 2.0 * (double)bytes / (cms * 1e-3) / 1e9);
+				}
+			}
+			printf("%-48s %llux%llu  %-8s", paths[i], rows, cols, verdict);
+			if (ms >= 0)
+				printf(" %10.2f us %8.1f GB/s  copy %8.1f GB/s  kgen/copy %.3f", ms * 1e3,
+				       2.0 * (double)bytes / (ms * 1e-3) / 1e9, 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9,
+				       copy_ms / ms);
+			printf("  %s\n", msg);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\ttranspose\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\n", paths[i],
+				        kgen_spec_dtype(spec)->name, rows, cols, verdict, ms * 1e3,
+				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
+				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,
+				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
+			fflush(stdout);
+		}
+	}
+	free_tinput(ctx, &t);
+	return st;
+}
+
 int
 kgen_cmd_runtime(int argc, char **argv)
 {
@@ -630,6 +792,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' }, { "device", required_argument, NULL, 'd' },
 		{ "offset", required_argument, NULL, 'O' }, { "set", required_argument, NULL, 's' },
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
+		{ "shape", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
@@ -663,6 +826,19 @@ kgen_cmd_runtime(int argc, char **argv)
 			}
 			o.nn++;
 			break;
+		case 'x': {
+			char *x = strchr(optarg, 'x');
+			if (o.nshape == 32 || !x || (*x = '\0', parse_n(optarg, &o.shape[o.nshape][0])) ||
+			    parse_n(x + 1, &o.shape[o.nshape][1]) || !o.shape[o.nshape][0] || !o.shape[o.nshape][1]) {
+				if (x)
+					*x = 'x';
+				fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS, e.g. 8192x8192, 1x2^20)\n", optarg);
+				return 2;
+			}
+			*x = 'x';
+			o.nshape++;
+			break;
+		}
 		case 'v': o.verify = 1; break;
 		case 'b': o.bench = 1; break;
 		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
@@ -688,6 +864,10 @@ kgen_cmd_runtime(int argc, char **argv)
 		o.verify = 1;
 	if (!o.nn)
 		o.n[o.nn++] = 1ull << 24;
+	if (!o.nshape) {
+		o.shape[0][0] = o.shape[0][1] = 8192;
+		o.nshape = 1;
+	}
 	if (o.tsv && !(tsv = fopen(o.tsv, "w"))) {
 		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.tsv, strerror(errno));
 		return 3;
@@ -718,6 +898,9 @@ kgen_cmd_runtime(int argc, char **argv)
 			kgen_spec *spec = specs[i];
 			kgen_kernel *k = kernels[i];
 			const char *path = argv[optind + i];
+
+			if (spec->kernel != KGEN_REDUCE)
+				continue;
 			unsigned long long n = o.n[j];
 			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
 			size_t asize = (size_t)kgen_spec_acc(spec)->size;
@@ -760,7 +943,7 @@ kgen_cmd_runtime(int argc, char **argv)
 				}
 			}
 			if (!st && o.bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
-				struct timed t = { k, NULL, in.base, in.copies, n, out, 0 };
+				struct timed t = { TIME_REDUCE, k, NULL, in.base, in.copies, n, out, 0, 0, 0 };
 				CUdeviceptr shifted[64];
 				for (c = 0; c < in.copies; c++)
 					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o.offset * esize);
@@ -769,7 +952,7 @@ kgen_cmd_runtime(int argc, char **argv)
 					break;
 				gbs = (double)bytes / (ms * 1e-3) / 1e9;
 				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
-					struct timed p = { NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count };
+					struct timed p = { TIME_PROBE, NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count, 0, 0 };
 					float pms;
 					if ((st = probe_load(ctx, &probe, &err)) || (st = median_ms(ctx, &p, o.runs, &pms, &err)))
 						break;
@@ -801,6 +984,10 @@ kgen_cmd_runtime(int argc, char **argv)
 			rc = kgen_report(&err);
 			goto out;
 		}
+	}
+	if ((st = run_transposes(ctx, &o, specs, kernels, argv + optind, nspecs, tsv, &failures, &err))) {
+		rc = kgen_report(&err);
+		goto out;
 	}
 	if (failures) {
 		fprintf(stderr, "kgen run: %d result(s) did not verify\n", failures);

@@ -230,6 +230,8 @@ kgen_status kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_v
 const char *kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
 
 /* Helpers the generators use. */
+/* The spec's fields as a comment block, for the header of a generated file (generate.c). */
+void kgen_emit_spec_comment(const struct kgen_spec *s, strbuf *b);
 const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
 const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
 const char *kgen_spec_kernel_name(const struct kgen_spec *s);

@@ -151,6 +151,15 @@ KGEN_API kgen_status kgen_reduce_scratch_size(const kgen_kernel *kernel, unsigne
 KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned long long n, kgen_devptr out,
                                  kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
 
+/* Transpose the rows x cols row-major matrix at device address `in` into
+ * the cols x rows matrix at `out`, on `stream`.  Any rows and cols: the
+ * shared-memory method bounds-checks its edge tiles; TMA clips them, and
+ * needs 16-byte aligned matrices whose rows (in bytes) are multiples of 16
+ * (a 1 x n or n x 1 transpose is a copy, done as one).  `in` and `out` must
+ * not overlap. */
+KGEN_API kgen_status kgen_transpose(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                                    unsigned long long cols, kgen_stream stream, kgen_error *err);
+
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 

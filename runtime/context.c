@@ -164,6 +164,8 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 
 	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
 	KGEN_CU(cu, err, cuModuleGetFunction, (&k->main, k->module, name));
+	if (k->spec.kernel != KGEN_REDUCE)
+		return KGEN_OK;
 	if (k->spec.stages == KGEN_STAGES_ATOMIC) {
 		snprintf(fn, sizeof fn, "%s_init", name);
 		KGEN_CU(cu, err, cuModuleGetFunction, (&k->init, k->module, fn));

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Verify every spec in specs/ on the GPU: random inputs, the result poisoned
-# first and checked against the CPU reference, at N = 0, 1, 31, 1000003,
-# 2^24+7 and 2^30, then from an input offset by one element (specs whose
-# load width needs alignment must refuse it with a clear error).
+# first and checked against the CPU reference.  Reductions at N = 0, 1, 31,
+# 1000003, 2^24+7 and 2^30, then from an input offset by one element (specs
+# whose load width needs alignment must refuse it with a clear error).
+# Transposes, every element compared, at 32768x32768, 8192x8192, 1000x3000,
+# 999x3001, 1x1000003 and 1000003x1, in f32 and bf16 (TMA must refuse rows
+# that are not multiples of 16 bytes, with a clear error).
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -12,7 +15,9 @@ if ! info=$("$kgen" info 2>&1); then
 	echo "SKIP: no GPU: $info"
 	exit 77
 fi
-specs=$(find "$top_srcdir/specs" -name '*.yaml' | LC_ALL=C sort)
+specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' | LC_ALL=C sort)
+tspecs=$(find "$top_srcdir/specs/transpose" -name '*.yaml' | LC_ALL=C sort)
+shapes="--shape 32768x32768 --shape 8192x8192 --shape 1000x3000 --shape 999x3001 --shape 1x1000003 --shape 1000003x1"
 status=0
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -21,10 +26,14 @@ status=0
 	"$kgen" run --verify --n 0 --n 1 --n 31 --n 1000003 --n '2^24+7' --n '2^30' $specs || status=1
 	echo "# kgen run --verify --offset 1 --n 1 --n 31 --n 1000003 specs..."
 	"$kgen" run --verify --offset 1 --n 1 --n 31 --n 1000003 $specs || status=1
+	echo "# kgen run --verify $shapes transpose specs..."
+	"$kgen" run --verify $shapes $tspecs || status=1
+	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs..."
+	"$kgen" run --verify --set dtype=bf16 $shapes $tspecs || status=1
 } >"$log" 2>&1
 cat "$log"
-# An offset input may be refused only for alignment, never verified wrongly.
-if grep ' rejected ' "$log" | grep -v 'is not aligned to' >/dev/null; then
+# An input may be refused only for alignment or TMA's row pitch, never verified wrongly.
+if grep ' rejected ' "$log" | grep -v -e 'is not aligned to' -e 'needs rows of a multiple of 16 bytes' >/dev/null; then
 	echo "FAIL: a spec refused an input for a reason other than alignment"
 	status=1
 fi

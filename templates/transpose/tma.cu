@@ -1,0 +1,73 @@
+//! `kernel: transpose`, `method: tma`: TMA load, transpose in shared memory, TMA store.
+{{header}}
+
+// Elements are {{dtype}}.
+typedef {{t_ctype}} T;
+
+// A block moves one TILE_ROWS x TILE_COLS tile; THREADS threads move BATCH
+// adjacent elements of one row each.
+constexpr int TILE_ROWS = {{tile_rows}};
+constexpr int TILE_COLS = {{tile_cols}};
+constexpr int THREADS = {{threads}};
+constexpr int BATCH = {{batch}};
+
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+{{swizzle_fn}}
+// Thread 0 loads the tile with one TMA copy that completes on the mbarrier;
+// everyone waits on it, transposes through shared memory, and thread 0
+// stores the transposed tile with one TMA copy.  TMA clips the edges: a
+// partial tile loads zeros past the matrix and stores nothing there.
+extern "C" __global__ void __launch_bounds__(THREADS)
+{{name}}(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
+    unsigned int rows, unsigned int cols)
+{
+    __shared__ alignas(1024) T tile[TILE_ROWS * TILE_COLS];    // as loaded: TILE_ROWS rows
+    __shared__ alignas(1024) T tile_t[TILE_COLS * TILE_ROWS];  // to store: TILE_COLS rows
+    __shared__ alignas(8) unsigned long long loaded;           // mbarrier
+    const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
+    const int x0 = blockIdx.x % tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;
+    const int tid = threadIdx.x;
+
+    if (tid == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded)));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (tid == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                     :: "r"(smem(&loaded)), "r"((unsigned int)sizeof(tile)) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];"
+                     :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(smem(&loaded)) : "memory");
+    }
+    for (unsigned int done = 0; !done;)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem(&loaded)) : "memory");
+
+    // Transpose: thread tid moves BATCH adjacent elements of row `row`.
+    const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;
+    #pragma unroll
+    for (int b = 0; b < BATCH; b++)
+        tile_t[{{store_index}}] = tile[{{load_index}}];
+
+    // Make the writes visible to the TMA unit, then store at the transposed place.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (tid == 0) {
+        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                     :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t)) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+}
