@@ -2,7 +2,8 @@
 # Verify every spec in specs/ on the GPU: random inputs, the result poisoned
 # first and checked against the CPU reference, at N = 0, 1, 31, 1000003,
 # 2^24+7 and 2^30, then from an input offset by one element (specs whose
-# load width needs alignment must refuse it with a clear error).
+# load width needs alignment must refuse it with a clear error), then at
+# falling sizes (scratch reused by a smaller grid).
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -21,6 +22,9 @@ status=0
 	"$kgen" run --verify --n 0 --n 1 --n 31 --n 1000003 --n '2^24+7' --n '2^30' $specs || status=1
 	echo "# kgen run --verify --offset 1 --n 1 --n 31 --n 1000003 specs..."
 	"$kgen" run --verify --offset 1 --n 1 --n 31 --n 1000003 $specs || status=1
+	# Falling sizes: a kernel's own scratch, sized for a large n, is reused by smaller grids.
+	echo "# kgen run --verify --n 2^24+7 --n 1000003 --n 31 --n 1 specs..."
+	"$kgen" run --verify --n '2^24+7' --n 1000003 --n 31 --n 1 $specs || status=1
 } >"$log" 2>&1
 cat "$log"
 # An offset input may be refused only for alignment, never verified wrongly.
