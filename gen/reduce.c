@@ -41,7 +41,7 @@ kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_coun
 
 	switch (s->stages) {
 	case KGEN_STAGES_TWO_PASS: return partials;
-	case KGEN_STAGES_LAST_BLOCK: return (partials + 15) / 16 * 16 + 16;  /* partials, then the ticket */
+	case KGEN_STAGES_LAST_BLOCK: return 16 + partials;  /* the ticket (16 bytes keep partials aligned), then partials */
 	default: return 0;
 	}
 }

@@ -53,6 +53,7 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 	kgen_context *ctx;
 	kgen_status st;
 	int count = 0, l2 = 0;
+	const char *call = "cuDeviceGet";  /* the driver call that failed, for the message */
 	CUresult r;
 
 	if (!out)
@@ -69,19 +70,20 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 	ctx->cu = cu;
 	pthread_mutex_init(&ctx->lock, NULL);
 	if ((r = cu->cuDeviceGet(&ctx->dev, device)) != CUDA_SUCCESS ||
-	    (r = cu->cuDevicePrimaryCtxRetain(&ctx->cuctx, ctx->dev)) != CUDA_SUCCESS) {
-		st = kgen_cu_fail(cu, err, ctx->cuctx ? "cuDevicePrimaryCtxRetain" : "cuDeviceGet", r);
+	    (call = "cuDevicePrimaryCtxRetain", r = cu->cuDevicePrimaryCtxRetain(&ctx->cuctx, ctx->dev)) != CUDA_SUCCESS) {
+		st = kgen_cu_fail(cu, err, call, r);
 		pthread_mutex_destroy(&ctx->lock);
 		free(ctx);
 		return st;
 	}
-	if ((r = cu->cuCtxSetCurrent(ctx->cuctx)) != CUDA_SUCCESS ||
-	    (r = cu->cuDeviceGetAttribute(&ctx->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ctx->dev)) ||
+	if ((call = "cuCtxSetCurrent", r = cu->cuCtxSetCurrent(ctx->cuctx)) != CUDA_SUCCESS ||
+	    (call = "cuDeviceGetAttribute",
+	     r = cu->cuDeviceGetAttribute(&ctx->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, ctx->dev)) ||
-	    (r = cu->cuDeviceGetName(ctx->name, sizeof ctx->name, ctx->dev))) {
-		st = kgen_cu_fail(cu, err, "cuDeviceGetAttribute", r);
+	    (call = "cuDeviceGetName", r = cu->cuDeviceGetName(ctx->name, sizeof ctx->name, ctx->dev))) {
+		st = kgen_cu_fail(cu, err, call, r);
 		kgen_context_destroy(ctx);
 		return st;
 	}

@@ -51,7 +51,7 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	CUstream stream = (CUstream)stream_;
 	unsigned long long grid, n64 = n;
 	unsigned int n32 = (unsigned int)n, g32, align;
-	size_t need, partial_bytes;
+	size_t need;
 	CUdeviceptr partials, ticket;
 	void *nptr, *args[5];
 	kgen_status st;
@@ -92,9 +92,16 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 		                 scratch_bytes, need, n);
 	}
 	nptr = s->index == 32 ? (void *)&n32 : (void *)&n64;
-	partials = scratch;
-	partial_bytes = (size_t)grid * (size_t)kgen_spec_acc(s)->size;
-	ticket = scratch + (partial_bytes + 15) / 16 * 16;
+	/* last_block: the ticket first, at a fixed place, then the partials.  A
+	 * ticket placed after the partials would move with n (the grid), onto
+	 * bytes an earlier, larger launch left holding partials. */
+	if (s->stages == KGEN_STAGES_LAST_BLOCK) {
+		ticket = scratch;
+		partials = scratch + 16;
+	} else {
+		ticket = 0;
+		partials = scratch;
+	}
 
 	switch (s->stages) {
 	case KGEN_STAGES_ATOMIC:

@@ -2,7 +2,8 @@
 # Verify every spec in specs/ on the GPU: random inputs, the result poisoned
 # first and checked against the CPU reference.  Reductions at N = 0, 1, 31,
 # 1000003, 2^24+7 and 2^30, then from an input offset by one element (specs
-# whose load width needs alignment must refuse it with a clear error).
+# whose load width needs alignment must refuse it with a clear error), then
+# at falling sizes (scratch reused by a smaller grid).
 # Transposes, every element compared, at 32768x32768, 8192x8192, 1000x3000,
 # 999x3001, 1x1000003 and 1000003x1, in f32 and bf16 (TMA must refuse rows
 # that are not multiples of 16 bytes, with a clear error).
@@ -26,6 +27,9 @@ status=0
 	"$kgen" run --verify --n 0 --n 1 --n 31 --n 1000003 --n '2^24+7' --n '2^30' $specs || status=1
 	echo "# kgen run --verify --offset 1 --n 1 --n 31 --n 1000003 specs..."
 	"$kgen" run --verify --offset 1 --n 1 --n 31 --n 1000003 $specs || status=1
+	# Falling sizes: a kernel's own scratch, sized for a large n, is reused by smaller grids.
+	echo "# kgen run --verify --n 2^24+7 --n 1000003 --n 31 --n 1 specs..."
+	"$kgen" run --verify --n '2^24+7' --n 1000003 --n 31 --n 1 $specs || status=1
 	echo "# kgen run --verify $shapes transpose specs..."
 	"$kgen" run --verify $shapes $tspecs || status=1
 	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs..."
