@@ -16,19 +16,30 @@ emit() {  # name, then the spec's lines after `kernel: transpose` and `dtype: f3
 	printf 'kernel: transpose\ndtype: f32\n' >"$f"
 	for line in "$@"; do printf '%s\n' "$line" >>"$f"; done
 }
-for tile in 32x32 64x64 32x64 64x32; do
+for tile in 32x32 64x64; do
 	r=${tile%x*}
 	c=${tile#*x}
-	for batch in 4 8 16; do
-		for pad in 0 1 4; do
-			emit "smem-$tile-b$batch-v4-p$pad" "method: smem" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
-				"load_width: 16" "pad: $pad"
+	for batch in 8 16 32; do
+		emit "smem-$tile-b$batch-v4-p1" "method: smem" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
+			"load_width: 16" "pad: 1"
+	done
+done
+for batch in 4 8 16 32; do
+	for sw in none 128B; do
+		for buf in 1 2 3; do
+			emit "tma-32x32-b$batch-$sw-x$buf" "method: tma" "tile_rows: 32" "tile_cols: 32" "batch: $batch" \
+				"swizzle: $sw" "buffers: $buf"
 		done
 	done
 done
-for batch in 1 2 4 8 16; do
-	for sw in none 128B; do
-		emit "tma-32x32-b$batch-$sw" "method: tma" "tile_rows: 32" "tile_cols: 32" "batch: $batch" "swizzle: $sw"
+for tile in 64x64 32x64 64x32; do
+	r=${tile%x*}
+	c=${tile#*x}
+	for batch in 8 16 32; do
+		for buf in 1 2; do
+			emit "tma-$tile-b$batch-none-x$buf" "method: tma" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
+				"swizzle: none" "buffers: $buf"
+		done
 	done
 done
 shapes=

@@ -145,7 +145,7 @@ transpose_smem(const struct kgen_spec *s)
 	long long size = kgen_dtype_info[s->dtype].size;
 
 	if (s->method == KGEN_METHOD_TMA)
-		return 2 * s->tile_rows * s->tile_cols * size + 8;
+		return s->buffers * (2 * s->tile_rows * s->tile_cols * size + 8);
 	return s->tile_rows * (s->tile_cols + s->pad) * size;
 }
 
@@ -167,6 +167,8 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most 1024: "
 		           "change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
 	if (s->method == KGEN_METHOD_SMEM) {
+		if (GIVEN(buffers))
+			return ERR(buffers, "buffers needs method: tma (the shared-memory path moves one tile per block)");
 		if (GIVEN(swizzle))
 			return ERR(swizzle, "swizzle needs method: tma (the shared-memory path pads instead)");
 		if (!is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)

@@ -105,6 +105,7 @@
 	X(tile_cols,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "columns of the input tile one block transposes") \
 	X(batch,            KF_T,  KT_INT,  NULL,               1, 256,   "4",       "elements each thread moves (thread coarsening)") \
 	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
+	X(buffers,          KF_T,  KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
 	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
 #define X(id, ...) KGEN_##id,

@@ -30,10 +30,15 @@ header(const struct kgen_spec *s, strbuf *b)
 	sb_puts(b, "//\n// Kernel (extern \"C\"), for a rows x cols input:\n");
 	if (tma) {
 		sb_printf(b, "//   %s(in_map, out_map, rows, cols)  <<<grid, %lld>>>\n", name, s->threads);
-		sb_printf(b, "// where grid = ceil(rows / %lld) * ceil(cols / %lld), in_map is a tensor map of `in`\n"
-		             "// (dims {cols, rows}, box {%lld, %lld}) and out_map one of `out` (dims {rows, cols},\n"
+		if (s->buffers > 1)
+			sb_printf(b, "// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld) *\n"
+			             "// ceil(cols / %lld), in_map is a tensor map of `in`\n", s->tile_rows, s->tile_cols);
+		else
+			sb_printf(b, "// where grid = ceil(rows / %lld) * ceil(cols / %lld), in_map is a tensor map of `in`\n",
+			          s->tile_rows, s->tile_cols);
+		sb_printf(b, "// (dims {cols, rows}, box {%lld, %lld}) and out_map one of `out` (dims {rows, cols},\n"
 		             "// box {%lld, %lld}), both %s swizzle (cuTensorMapEncodeTiled).\n",
-		          s->tile_rows, s->tile_cols, s->tile_cols, s->tile_rows, s->tile_rows, s->tile_cols,
+		          s->tile_cols, s->tile_rows, s->tile_rows, s->tile_cols,
 		          s->swizzle == KGEN_SWIZZLE_NONE ? "without" : s->swizzle == KGEN_SWIZZLE_B32 ? "with 32-byte" :
 		          s->swizzle == KGEN_SWIZZLE_B64 ? "with 64-byte" : "with 128-byte");
 		sb_printf(b, "// TMA needs 16-byte aligned matrices whose rows are multiples of 16 bytes.");
@@ -79,10 +84,12 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	tpl_set(&t, "threads", "%lld", s->threads);
 	tpl_set(&t, "batch", "%lld", s->batch);
 	if (tma) {
+		/* The batch loop's counter: b in the one-tile kernel, k where b names the buffer. */
+		const char *k = s->buffers > 1 ? "k" : "b";
 		if (s->swizzle == KGEN_SWIZZLE_NONE) {
 			tpl_set(&t, "swizzle_fn", "%s", "");
-			tpl_set(&t, "store_index", "(col + b) * TILE_ROWS + row");
-			tpl_set(&t, "load_index", "row * TILE_COLS + col + b");
+			tpl_set(&t, "store_index", "(col + %s) * TILE_ROWS + row", k);
+			tpl_set(&t, "load_index", "row * TILE_COLS + col + %s", k);
 		} else {
 			tpl_set(&t, "swizzle_fn",
 			        "// Where element i of a tile lies under TMA's %s swizzle: the 16-byte chunk\n"
@@ -93,10 +100,15 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			        "    const int byte = i * (int)sizeof(T);\n"
 			        "    return (byte ^ ((byte >> 3) & %s)) / (int)sizeof(T);\n"
 			        "}\n", kgen_swizzles[s->swizzle].name, swizzle_mask(s));
-			tpl_set(&t, "store_index", "swizzled((col + b) * TILE_ROWS + row)");
-			tpl_set(&t, "load_index", "swizzled(row * TILE_COLS + col + b)");
+			tpl_set(&t, "store_index", "swizzled((col + %s) * TILE_ROWS + row)", k);
+			tpl_set(&t, "load_index", "swizzled(row * TILE_COLS + col + %s)", k);
 		}
-		st = tpl_render(out, "transpose/tma.cu", &t, err);
+		if (s->buffers > 1) {
+			tpl_set(&t, "buffers", "%lld", s->buffers);
+			st = tpl_render(out, "transpose/tma_pipeline.cu", &t, err);
+		} else {
+			st = tpl_render(out, "transpose/tma.cu", &t, err);
+		}
 	} else {
 		tpl_set(&t, "index", "%lld", s->index);
 		tpl_set(&t, "index_ctype", "%s", s->index == 32 ? "unsigned int" : "unsigned long long");

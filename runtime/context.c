@@ -166,6 +166,7 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 
 	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
 	KGEN_CU(cu, err, cuModuleGetFunction, (&k->main, k->module, name));
+	KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor, (&k->occupancy, k->main, (int)k->spec.threads, 0));
 	if (k->spec.kernel != KGEN_REDUCE)
 		return KGEN_OK;
 	if (k->spec.stages == KGEN_STAGES_ATOMIC) {

@@ -21,7 +21,8 @@
 	X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
 	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemGetInfo) \
 	X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
-	X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled)
+	X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled) \
+	X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct kgen_cu {
 #define X(f) __typeof__(&f) f;

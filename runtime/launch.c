@@ -218,6 +218,9 @@ kgen_transpose(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 		if ((st = tma_map(cu, s, &in_map, in, rows, cols, s->tile_rows, s->tile_cols, err)) ||
 		    (st = tma_map(cu, s, &out_map, out, cols, rows, s->tile_cols, s->tile_rows, err)))
 			return st;
+		/* Pipelined kernels are persistent: as many blocks as the GPU holds at once. */
+		if (s->buffers > 1 && grid > (unsigned long long)k->ctx->sm_count * (unsigned long long)k->occupancy)
+			grid = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy > 0 ? k->occupancy : 1);
 		return launch(cu, k->main, grid, s->threads, args, stream, err);
 	}
 	align = (unsigned long long)s->load_width;

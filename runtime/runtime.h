@@ -16,6 +16,7 @@ struct kgen_kernel {
 	kgen_context *ctx;
 	CUmodule module;
 	CUfunction main, init, final;
+	int occupancy;              /* blocks of `main` one SM holds */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
 };

@@ -13,6 +13,7 @@
 //   tile_cols: 32
 //   batch: 1
 //   swizzle: 128B
+//   buffers: 1
 //   pad: 1
 //
 // Kernel (extern "C"), for a rows x cols input:

@@ -1,0 +1,99 @@
+//! `kernel: transpose`, `method: tma`, `buffers` > 1: a persistent, pipelined TMA transpose.
+{{header}}
+
+// Elements are {{dtype}}.
+typedef {{t_ctype}} T;
+
+// Each block walks the tiles i = blockIdx.x, + gridDim.x, ...; BUFFERS tiles
+// are in flight at once.  THREADS threads move BATCH adjacent elements of
+// one row each.
+constexpr int TILE_ROWS = {{tile_rows}};
+constexpr int TILE_COLS = {{tile_cols}};
+constexpr int THREADS = {{threads}};
+constexpr int BATCH = {{batch}};
+constexpr int BUFFERS = {{buffers}};
+
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+{{swizzle_fn}}
+// Ask the TMA unit for tile t into `dst`; `bar` completes when it has landed.
+static __device__ __forceinline__ void load_tile(const CUtensorMap *map, unsigned int t, unsigned int tiles_x,
+                                                 T *dst, unsigned long long *bar)
+{
+    const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
+
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 :: "r"(smem(bar)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"(smem(dst)), "l"(map), "r"(x0), "r"(y0), "r"(smem(bar)) : "memory");
+}
+
+// Thread 0 keeps BUFFERS tile loads in flight; everyone transposes the tile
+// that has landed into its own buffer, and thread 0 stores it with TMA and
+// reloads the freed buffer with the block's tile BUFFERS ahead.  TMA clips
+// the edges: a partial tile loads zeros past the matrix and stores nothing there.
+extern "C" __global__ void __launch_bounds__(THREADS)
+{{name}}(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
+    unsigned int rows, unsigned int cols)
+{
+    __shared__ alignas(1024) T tile[BUFFERS][TILE_ROWS * TILE_COLS];    // as loaded
+    __shared__ alignas(1024) T tile_t[BUFFERS][TILE_COLS * TILE_ROWS];  // to store
+    __shared__ alignas(8) unsigned long long loaded[BUFFERS];           // mbarriers
+    const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
+    const unsigned int tiles = tiles_x * ((rows + TILE_ROWS - 1) / TILE_ROWS);
+    const int tid = threadIdx.x;
+
+    if (tid == 0) {
+        for (int b = 0; b < BUFFERS; b++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded[b])));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        for (int b = 0; b < BUFFERS; b++)
+            if (blockIdx.x + b * gridDim.x < tiles)
+                load_tile(&in_map, blockIdx.x + b * gridDim.x, tiles_x, tile[b], &loaded[b]);
+    }
+    __syncthreads();
+
+    const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;
+    unsigned int i = 0;
+    for (unsigned int t = blockIdx.x; t < tiles; t += gridDim.x, i++) {
+        const int b = i % BUFFERS;
+        const unsigned int parity = i / BUFFERS % 2;
+
+        for (unsigned int done = 0; !done;)
+            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done) : "r"(smem(&loaded[b])), "r"(parity) : "memory");
+        // The store that last used tile_t[b] must have read it.
+        if (tid == 0)
+            asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(BUFFERS - 1) : "memory");
+        __syncthreads();
+
+        #pragma unroll
+        for (int k = 0; k < BATCH; k++)
+            tile_t[b][{{store_index}}] = tile[b][{{load_index}}];
+
+        // Make the writes visible to the TMA unit; after the barrier tile[b] is free.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();
+        if (tid == 0) {
+            const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                         :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t[b])) : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            if (t + BUFFERS * gridDim.x < tiles)
+                load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tile[b], &loaded[b]);
+        }
+    }
+    if (tid == 0)
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
