@@ -1,6 +1,6 @@
 #!/bin/sh
 # sweep-transpose.sh OUTDIR [SHAPE...]: verify and time transpose candidates
-# (method, tile, batch, vector width, padding, swizzle) for f32 at each shape
+# (method, tile, batch, vector width, padding, swizzle, walk, buffers) for f32 at each shape
 # (default 8192x8192 and 32768x32768) against a device-to-device copy of the
 # same bytes, in one `kgen run`, to choose specs/transpose/best.yaml.
 # Writes OUTDIR/sweep-transpose.tsv and .txt.
@@ -24,23 +24,21 @@ for tile in 32x32 64x64; do
 			"load_width: 16" "pad: 1"
 	done
 done
-for batch in 4 8 16 32; do
-	for sw in none 128B; do
-		for buf in 1 2 3; do
-			emit "tma-32x32-b$batch-$sw-x$buf" "method: tma" "tile_rows: 32" "tile_cols: 32" "batch: $batch" \
-				"swizzle: $sw" "buffers: $buf"
-		done
-	done
+for sw in none 128B; do
+	emit "tma-32x32-b8-$sw-rows" "method: tma" "tile_rows: 32" "tile_cols: 32" "batch: 8" "swizzle: $sw"
 done
-for tile in 64x64 32x64 64x32; do
+for tile in 32x32 64x32 32x64 64x64; do
 	r=${tile%x*}
 	c=${tile#*x}
 	for batch in 8 16 32; do
-		for buf in 1 2; do
-			emit "tma-$tile-b$batch-none-x$buf" "method: tma" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
-				"swizzle: none" "buffers: $buf"
-		done
+		emit "tma-$tile-b$batch-none-diagonal" "method: tma" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
+			"swizzle: none" "walk: diagonal"
 	done
+done
+for batch in 8 16 32; do
+	emit "tma-64x64-b$batch-none-rows" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: $batch" "swizzle: none"
+	emit "tma-64x64-b$batch-none-diagonal-x2" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: $batch" \
+		"swizzle: none" "walk: diagonal" "buffers: 2"
 done
 shapes=
 for s in "$@"; do shapes="$shapes --shape $s"; done

@@ -70,36 +70,45 @@ kgen_report(const kgen_error *err)
 	return kgen_exit_status(err->status);
 }
 
-/* Load a spec and apply the --set overrides. */
+/* Load a spec and apply the --set overrides, validated together. */
 kgen_status
 kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err)
 {
+	const char *keys[64], *values[64];
+	char buf[64][96];
 	kgen_status st;
 	int i;
 
 	if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)
 		return st;
-	for (i = 0; i < nsets; i++) {
+	for (i = 0; i < nsets && i < 64; i++) {
 		char *eq = strchr(sets[i], '=');
-		if (!eq) {
+		if (!eq || (size_t)(eq - sets[i]) >= sizeof buf[i]) {
 			kgen_spec_free(*spec);
 			*spec = NULL;
 			return kgen_fail(err, KGEN_EINVAL, "--set %s: expected KEY=VALUE", sets[i]);
 		}
-		*eq = '\0';
-		st = kgen_spec_set(*spec, sets[i], eq + 1, err);
-		*eq = '=';
-		if (st != KGEN_OK) {
-			kgen_spec_free(*spec);
-			*spec = NULL;
+		snprintf(buf[i], sizeof buf[i], "%.*s", (int)(eq - sets[i]), sets[i]);
+		keys[i] = buf[i];
+		values[i] = eq + 1;
+	}
+	if (nsets && (st = kgen_spec_set_many(*spec, nsets, keys, values, err)) != KGEN_OK) {
+		kgen_spec_free(*spec);
+		*spec = NULL;
+		/* Name the overrides: "--set threads=100 --set dtype=f64". */
+		{
+			char label[sizeof err->file] = "";
+			size_t used = 0;
+			for (i = 0; i < nsets && used < sizeof label; i++)
+				used += (size_t)snprintf(label + used, sizeof label - used, "%s--set %s", i ? " " : "", sets[i]);
 			if (err->line > 0) {
 				size_t len = strlen(err->message);
-				snprintf(err->message + len, sizeof err->message - len, " (after --set %s)", sets[i]);
+				snprintf(err->message + len, sizeof err->message - len, " (after %s)", label);
 			} else {
-				snprintf(err->file, sizeof err->file, "--set %s", sets[i]);
+				snprintf(err->file, sizeof err->file, "%s", label);
 			}
-			return st;
 		}
+		return st;
 	}
 	return KGEN_OK;
 }

@@ -167,6 +167,8 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most 1024: "
 		           "change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
 	if (s->method == KGEN_METHOD_SMEM) {
+		if (GIVEN(walk))
+			return ERR(walk, "walk needs method: tma (the shared-memory path pads instead)");
 		if (GIVEN(buffers))
 			return ERR(buffers, "buffers needs method: tma (the shared-memory path moves one tile per block)");
 		if (GIVEN(swizzle))
@@ -187,15 +189,26 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 			return ERR(load_width, "load_width has no effect with method: tma (the TMA unit moves whole tiles)");
 		if (GIVEN(pad))
 			return ERR(pad, "pad has no effect with method: tma; use swizzle against bank conflicts");
+		/* A swizzled box row must fill the swizzle span exactly: wider is
+		 * invalid, and narrower rows (64 bytes under 128B) faulted on an H200. */
 		span = s->swizzle == KGEN_SWIZZLE_NONE ? 0 : 16LL << s->swizzle;
-		if (span && s->tile_cols * dt->size > span)
-			return ERR(tile_cols, "tile_cols %lld is %lld bytes of %s, wider than the %lld-byte swizzle span "
-			           "(TMA's inner box may not exceed it): use tile_cols <= %lld", s->tile_cols,
-			           s->tile_cols * dt->size, dt->name, span, span / dt->size);
-		if (span && s->tile_rows * dt->size > span)
-			return ERR(tile_rows, "tile_rows %lld is %lld bytes of %s, wider than the %lld-byte swizzle span "
-			           "(the inner box of the transposed store): use tile_rows <= %lld", s->tile_rows,
+		if (span && s->tile_cols * dt->size != span)
+			return ERR(tile_cols, "tile_cols %lld is %lld bytes of %s, not the %lld bytes of the swizzle span "
+			           "(a swizzled TMA box row must fill it): use tile_cols: %lld, or swizzle: %s",
+			           s->tile_cols, s->tile_cols * dt->size, dt->name, span, span / dt->size,
+			           s->tile_cols * dt->size == 32 ? "32B" : s->tile_cols * dt->size == 64 ? "64B" :
+			           s->tile_cols * dt->size == 128 ? "128B" : "none");
+		if (span && s->tile_rows * dt->size != span)
+			return ERR(tile_rows, "tile_rows %lld is %lld bytes of %s, not the %lld bytes of the swizzle span "
+			           "(the rows of the transposed box must fill it): use tile_rows: %lld", s->tile_rows,
 			           s->tile_rows * dt->size, dt->name, span, span / dt->size);
+		if (s->walk == KGEN_WALK_DIAGONAL) {
+			if (span)
+				return ERR(walk, "walk: diagonal avoids bank conflicts without a swizzle: use swizzle: none");
+			if (s->tile_rows % 32 || s->tile_cols % 32 || 32 % s->batch)
+				return ERR(walk, "walk: diagonal moves 32x32 sub-blocks, batch steps per warp: it needs "
+				           "tile_rows and tile_cols multiples of 32 and a batch that divides 32");
+		}
 		if ((s->tile_cols * dt->size) % 16)
 			return ERR(tile_cols, "tile_cols %lld is %lld bytes of %s: a TMA box row must be a multiple of 16 "
 			           "bytes", s->tile_cols, s->tile_cols * dt->size, dt->name);

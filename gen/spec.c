@@ -17,6 +17,7 @@ const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, N
 const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_methods[]       = { KGEN_METHODS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_walks[]         = { KGEN_WALKS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },
@@ -373,40 +374,53 @@ kgen_spec_dump(const kgen_spec *spec, char **yaml)
 }
 
 kgen_status
-kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err)
+kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *const *values, kgen_error *err)
 {
-	struct kgen_spec saved = *spec;
+	struct kgen_spec saved;
 	char why[160], allowed[256];
 	const char *near;
 	long long v;
 	kgen_status st;
-	int k = kgen_key_lookup(key);
+	int i, k, d;
 
-	if (k < 0) {
-		near = kgen_key_nearest(key);
-		return kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", key,
-		                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-	}
-	if (kgen_spec_parse_value((enum kgen_key)k, value, &v, why, sizeof why)) {
-		kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
-		return kgen_fail(err, KGEN_ESPEC, "%s: %s: expected %s", key, why, allowed);
-	}
+	if (!spec || n < 0 || (n && (!keys || !values)))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set_many: NULL argument");
+	saved = *spec;
 	/* Fields the spec left at their defaults are derived afresh (acc_dtype
-	 * follows dtype, blocks_per_sm follows threads). */
-	for (int d = 0; d < KGEN_KEY_COUNT; d++)
+	 * follows dtype, blocks_per_sm and threads follow what they depend on). */
+	for (d = 0; d < KGEN_KEY_COUNT; d++)
 		if (!spec->pos[d].line && kgen_keys[d].type != KT_NAME)
 			reset_default(spec, (enum kgen_key)d);
-	*kgen_spec_field(spec, (enum kgen_key)k) = v;
-	if (k == KGEN_KEY_name)
-		snprintf(spec->name_text, sizeof spec->name_text, "%s", value);
-	/* Errors about this field point nowhere in the file. */
-	memset(&spec->pos[k], 0, sizeof spec->pos[k]);
-	spec->pos[k].line = -1;
-	if ((st = kgen_spec_check(spec, err)) != KGEN_OK) {
-		*spec = saved;
-		return st;
+	for (i = 0; i < n; i++) {
+		if ((k = kgen_key_lookup(keys[i])) < 0) {
+			near = kgen_key_nearest(keys[i]);
+			st = kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", keys[i], near ? " (did you mean '" : "",
+			               near ? near : "", near ? "'?)" : "");
+			goto fail;
+		}
+		if (kgen_spec_parse_value((enum kgen_key)k, values[i], &v, why, sizeof why)) {
+			kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
+			st = kgen_fail(err, KGEN_ESPEC, "%s: %s: expected %s", keys[i], why, allowed);
+			goto fail;
+		}
+		*kgen_spec_field(spec, (enum kgen_key)k) = v;
+		if (k == KGEN_KEY_name)
+			snprintf(spec->name_text, sizeof spec->name_text, "%s", values[i]);
+		/* Errors about this field point nowhere in the file. */
+		memset(&spec->pos[k], 0, sizeof spec->pos[k]);
+		spec->pos[k].line = -1;
 	}
-	return KGEN_OK;
+	if ((st = kgen_spec_check(spec, err)) == KGEN_OK)
+		return KGEN_OK;
+fail:
+	*spec = saved;
+	return st;
+}
+
+kgen_status
+kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err)
+{
+	return kgen_spec_set_many(spec, 1, &key, &value, err);
 }
 
 void

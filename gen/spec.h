@@ -61,6 +61,11 @@
 	X(SMEM, "smem", "threads load a tile into padded shared memory and store it transposed") \
 	X(TMA,  "tma",  "bulk tensor copies (TMA) load and store tiles; threads transpose in shared memory")
 
+/* How a TMA kernel's threads walk the tile in shared memory. */
+#define KGEN_WALKS(X) \
+	X(ROWS,     "rows",     "thread t moves batch adjacent elements of one row (the post's indexing)") \
+	X(DIAGONAL, "diagonal", "each warp moves 32x32 sub-blocks along diagonals: conflict-free without a swizzle")
+
 /* TMA swizzle modes; the value is the span in bytes (0 = none). */
 #define KGEN_SWIZZLES(X) \
 	X(NONE, "none", "no swizzle") \
@@ -105,6 +110,7 @@
 	X(tile_cols,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "columns of the input tile one block transposes") \
 	X(batch,            KF_T,  KT_INT,  NULL,               1, 256,   "4",       "elements each thread moves (thread coarsening)") \
 	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
+	X(walk,             KF_T,  KT_ENUM, kgen_walks,         0, 0,     "rows",    "how threads walk the tile in shared memory (method: tma)") \
 	X(buffers,          KF_T,  KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
 	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
@@ -134,6 +140,9 @@ enum kgen_grid { KGEN_GRIDS(X) KGEN_GRID_COUNT };
 #undef X
 #define X(id, ...) KGEN_METHOD_##id,
 enum kgen_method { KGEN_METHODS(X) KGEN_METHOD_COUNT };
+#undef X
+#define X(id, ...) KGEN_WALK_##id,
+enum kgen_walk { KGEN_WALKS(X) KGEN_WALK_COUNT };
 #undef X
 #define X(id, ...) KGEN_SWIZZLE_##id,
 enum kgen_swizzle { KGEN_SWIZZLES(X) KGEN_SWIZZLE_COUNT };
@@ -175,7 +184,7 @@ struct kgen_key_info {
 
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
-	kgen_swizzles[];
+	kgen_swizzles[], kgen_walks[];
 
 /* Does key k belong to the spec's family? */
 int kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k);

@@ -51,6 +51,18 @@ header(const struct kgen_spec *s, strbuf *b)
 		sb_puts(b, "  Index is 32-bit: rows * cols < 2^31.");
 }
 
+/* The transposing loop of the TMA kernels: which element each thread moves in step k. */
+static const char rows_walk[] =
+	"// Transpose: thread tid moves BATCH adjacent elements of row `row`.\n"
+	"const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;";
+static const char diagonal_walk[] =
+	"// Transpose along diagonals: warp w moves BATCH steps of one 32x32 sub-block;\n"
+	"// in step k lane l moves (row l, column (l + k) mod 32), so the 32 reads and\n"
+	"// the 32 writes of a step each fall in 32 different banks.\n"
+	"const int lane = tid % 32, warp = tid / 32;\n"
+	"const int sub = warp / (32 / BATCH), first = warp % (32 / BATCH) * BATCH;\n"
+	"const int r = sub / (TILE_COLS / 32) * 32 + lane;";
+
 static const char *
 swizzle_mask(const struct kgen_spec *s)
 {
@@ -84,13 +96,22 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	tpl_set(&t, "threads", "%lld", s->threads);
 	tpl_set(&t, "batch", "%lld", s->batch);
 	if (tma) {
-		/* The batch loop's counter: b in the one-tile kernel, k where b names the buffer. */
-		const char *k = s->buffers > 1 ? "k" : "b";
-		if (s->swizzle == KGEN_SWIZZLE_NONE) {
+		const char *k = "b";  /* the batch loop's counter */
+		if (s->walk == KGEN_WALK_DIAGONAL) {
+			tpl_set(&t, "swizzle_fn", "%s", "");
+			tpl_set(&t, "walk", "%s", diagonal_walk);
+			tpl_set(&t, "step", "const int c = sub %% (TILE_COLS / 32) * 32 + (lane + first + b) %% 32;");
+			tpl_set(&t, "store_index", "c * TILE_ROWS + r");
+			tpl_set(&t, "load_index", "r * TILE_COLS + c");
+		} else if (s->swizzle == KGEN_SWIZZLE_NONE) {
+			tpl_set(&t, "walk", "%s", rows_walk);
+			tpl_set(&t, "step", "%s", "");
 			tpl_set(&t, "swizzle_fn", "%s", "");
 			tpl_set(&t, "store_index", "(col + %s) * TILE_ROWS + row", k);
 			tpl_set(&t, "load_index", "row * TILE_COLS + col + %s", k);
 		} else {
+			tpl_set(&t, "walk", "%s", rows_walk);
+			tpl_set(&t, "step", "%s", "");
 			tpl_set(&t, "swizzle_fn",
 			        "// Where element i of a tile lies under TMA's %s swizzle: the 16-byte chunk\n"
 			        "// index (address bits 4 and up) is XORed with the bits from 7 up, so that\n"

@@ -72,6 +72,11 @@ KGEN_API kgen_status kgen_spec_load_string(const char *yaml, size_t len, const c
  * On failure the spec is left as it was. */
 KGEN_API kgen_status kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err);
 
+/* Set several fields at once, then validate once (so that fields that
+ * must change together can).  On failure the spec is left as it was. */
+KGEN_API kgen_status kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *const *values,
+                                        kgen_error *err);
+
 /* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
 KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
 

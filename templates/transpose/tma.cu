@@ -55,11 +55,12 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                      : "=r"(done) : "r"(smem(&loaded)) : "memory");
 
-    // Transpose: thread tid moves BATCH adjacent elements of row `row`.
-    const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;
+    {{walk}}
     #pragma unroll
-    for (int b = 0; b < BATCH; b++)
+    for (int b = 0; b < BATCH; b++) {
+        {{step}}
         tile_t[{{store_index}}] = tile[{{load_index}}];
+    }
 
     // Make the writes visible to the TMA unit, then store at the transposed place.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");

@@ -64,34 +64,36 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     }
     __syncthreads();
 
-    const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;
+    {{walk}}
     unsigned int i = 0;
     for (unsigned int t = blockIdx.x; t < tiles; t += gridDim.x, i++) {
-        const int b = i % BUFFERS;
+        const int buf = i % BUFFERS;
         const unsigned int parity = i / BUFFERS % 2;
 
         for (unsigned int done = 0; !done;)
             asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                         : "=r"(done) : "r"(smem(&loaded[b])), "r"(parity) : "memory");
-        // The store that last used tile_t[b] must have read it.
+                         : "=r"(done) : "r"(smem(&loaded[buf])), "r"(parity) : "memory");
+        // The store that last used tile_t[buf] must have read it.
         if (tid == 0)
             asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(BUFFERS - 1) : "memory");
         __syncthreads();
 
         #pragma unroll
-        for (int k = 0; k < BATCH; k++)
-            tile_t[b][{{store_index}}] = tile[b][{{load_index}}];
+        for (int b = 0; b < BATCH; b++) {
+            {{step}}
+            tile_t[buf][{{store_index}}] = tile[buf][{{load_index}}];
+        }
 
-        // Make the writes visible to the TMA unit; after the barrier tile[b] is free.
+        // Make the writes visible to the TMA unit; after the barrier tile[buf] is free.
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
         if (tid == 0) {
             const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
             asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                         :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t[b])) : "memory");
+                         :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t[buf])) : "memory");
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             if (t + BUFFERS * gridDim.x < tiles)
-                load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tile[b], &loaded[b]);
+                load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tile[buf], &loaded[buf]);
         }
     }
     if (tid == 0)

@@ -13,6 +13,7 @@
 //   tile_cols: 32
 //   batch: 4
 //   swizzle: none
+//   walk: rows
 //   buffers: 1
 //   pad: 1
 //

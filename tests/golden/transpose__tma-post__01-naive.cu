@@ -13,6 +13,7 @@
 //   tile_cols: 32
 //   batch: 1
 //   swizzle: none
+//   walk: rows
 //   buffers: 1
 //   pad: 1
 //
@@ -79,8 +80,9 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     // Transpose: thread tid moves BATCH adjacent elements of row `row`.
     const int row = tid / (TILE_COLS / BATCH), col = tid % (TILE_COLS / BATCH) * BATCH;
     #pragma unroll
-    for (int b = 0; b < BATCH; b++)
+    for (int b = 0; b < BATCH; b++) {
         tile_t[(col + b) * TILE_ROWS + row] = tile[row * TILE_COLS + col + b];
+    }
 
     // Make the writes visible to the TMA unit, then store at the transposed place.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
