@@ -3,7 +3,7 @@
 # (method, tile, batch, vector width, padding, swizzle, walk, buffers) for f32 at each shape
 # (default 8192x8192 and 32768x32768) against a device-to-device copy of the
 # same bytes, in one `kgen run`, to choose specs/transpose/best.yaml.
-# Writes OUTDIR/sweep-transpose.tsv and .txt.
+# Writes OUTDIR/sweep-transpose.tsv and .txt (OUTDIR/sweep-transpose-$TAG.* with TAG set).
 set -eu
 out=$1
 shift
@@ -40,11 +40,20 @@ for batch in 8 16 32; do
 	emit "tma-64x64-b$batch-none-diagonal-x2" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: $batch" \
 		"swizzle: none" "walk: diagonal" "buffers: 2"
 done
+for batch in 8 16; do
+	for group in 8 32; do
+		emit "tma-64x64-b$batch-none-diagonal-g$group" "method: tma" "tile_rows: 64" "tile_cols: 64" \
+			"batch: $batch" "swizzle: none" "walk: diagonal" "group: $group"
+	done
+done
+emit "smem-64x64-b32-v4-p1-g8" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 32" "load_width: 16" "pad: 1" \
+	"group: 8"
 shapes=
 for s in "$@"; do shapes="$shapes --shape $s"; done
 specs=
-for f in $(ls "$dir"/*.yaml | LC_ALL=C sort); do
+# ONLY=REGEX keeps the candidates whose names match (the whole list is slow at 32768x32768).
+for f in $(ls "$dir"/*.yaml | LC_ALL=C sort | grep -E -- "${ONLY:-.}"); do
 	if "$kgen" check "$f" 2>/dev/null; then specs="$specs $f"; fi
 done
-"$kgen" run --verify --bench --runs 20 $shapes --tsv "$out/sweep-transpose.tsv" $specs | tee "$out/sweep-transpose.txt"
+"$kgen" run --verify --bench --runs 20 $shapes --tsv "$out/sweep-transpose${TAG:+-$TAG}.tsv" $specs | tee "$out/sweep-transpose${TAG:+-$TAG}.txt"
 rm -rf "$dir"

@@ -687,17 +687,18 @@ make_tinput(kgen_context *ctx, const struct run_opts *o, int esize, unsigned lon
 static unsigned long long
 transpose_errors(const struct tinput *t, char *msg, size_t len)
 {
-	unsigned long long r0, c0, r, c, bad = 0;
-	size_t es = (size_t)t->esize;
+	unsigned long long r0, c0, r, c, bad = 0, rows = t->rows, cols = t->cols;
 
-	for (r0 = 0; r0 < t->rows; r0 += 64)
-		for (c0 = 0; c0 < t->cols; c0 += 64)
-			for (r = r0; r < r0 + 64 && r < t->rows; r++)
-				for (c = c0; c < c0 + 64 && c < t->cols; c++)
-					if (memcmp(t->host + (r * t->cols + c) * es, t->back + (c * t->rows + r) * es, es)) {
-						if (!bad++)
-							snprintf(msg, len, "out[%llu][%llu] is not in[%llu][%llu]", c, r, r, c);
-					}
+	/* Elements compared as integers of their size: every bit counts. */
+#define SAME(type) (((const type *)t->host)[r * cols + c] == ((const type *)t->back)[c * rows + r])
+	for (r0 = 0; r0 < rows; r0 += 64)
+		for (c0 = 0; c0 < cols; c0 += 64)
+			for (r = r0; r < r0 + 64 && r < rows; r++)
+				for (c = c0; c < c0 + 64 && c < cols; c++)
+					if (!(t->esize == 2 ? SAME(uint16_t) : t->esize == 4 ? SAME(uint32_t) : SAME(uint64_t)) &&
+					    !bad++)
+						snprintf(msg, len, "out[%llu][%llu] is not in[%llu][%llu]", c, r, r, c);
+#undef SAME
 	return bad;
 }
 

@@ -219,6 +219,8 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 			return ERR(batch, "batch %lld must divide tile_cols %lld: each thread moves batch adjacent elements "
 			           "of one row", s->batch, s->tile_cols);
 	}
+	if (s->group > 1 && s->buffers > 1)
+		return ERR(group, "group needs buffers: 1 (a pipelined block walks its own tiles)");
 	if (transpose_smem(s) > 48 * 1024)
 		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory, over the 48 KB a block gets "
 		           "without opting in: use a smaller tile", s->tile_rows, s->tile_cols, transpose_smem(s));

@@ -112,6 +112,7 @@
 	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
 	X(walk,             KF_T,  KT_ENUM, kgen_walks,         0, 0,     "rows",    "how threads walk the tile in shared memory (method: tma)") \
 	X(buffers,          KF_T,  KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
+	X(group,            KF_T,  KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
 	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
 #define X(id, ...) KGEN_##id,

@@ -73,6 +73,32 @@ swizzle_mask(const struct kgen_spec *s)
 	}
 }
 
+/* Where block blockIdx.x's tile starts: x0 (column) and y0 (row). */
+static void
+tile_origin(const struct kgen_spec *s, struct tpl_args *t)
+{
+	const char *type = s->method == KGEN_METHOD_TMA ? "int" : "Index";
+	const char *count = s->method == KGEN_METHOD_TMA ? "unsigned int" : "Index";
+
+	if (s->group == 1) {
+		if (s->method == KGEN_METHOD_TMA)
+			tpl_set(t, "tile_origin", "const int x0 = blockIdx.x %% tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;");
+		else
+			tpl_set(t, "tile_origin", "const Index x0 = blockIdx.x %% tiles_x * TILE_COLS;  // the tile's first column\n"
+			                          "const Index y0 = blockIdx.x / tiles_x * TILE_ROWS;  // and first row");
+		return;
+	}
+	tpl_set(t, "tile_origin",
+	        "// Consecutive blocks walk down a group of %lld tile rows before moving right,\n"
+	        "// so that the blocks in flight read and write compact regions.\n"
+	        "const %s tiles_y = (rows + TILE_ROWS - 1) / TILE_ROWS;\n"
+	        "const %s first = blockIdx.x / (%lld * tiles_x) * %lld;\n"
+	        "const %s height = tiles_y - first < %lld ? tiles_y - first : %lld;\n"
+	        "const %s in_group = blockIdx.x %% (%lld * tiles_x);\n"
+	        "const %s x0 = in_group / height * TILE_COLS, y0 = (first + in_group %% height) * TILE_ROWS;",
+	        s->group, count, count, s->group, s->group, count, s->group, s->group, count, s->group, type);
+}
+
 kgen_status
 kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
@@ -95,6 +121,8 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	tpl_set(&t, "tile_cols", "%lld", s->tile_cols);
 	tpl_set(&t, "threads", "%lld", s->threads);
 	tpl_set(&t, "batch", "%lld", s->batch);
+	if (s->buffers == 1)
+		tile_origin(s, &t);
 	if (tma) {
 		const char *k = "b";  /* the batch loop's counter */
 		if (s->walk == KGEN_WALK_DIAGONAL) {

@@ -25,8 +25,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 {
     __shared__ T tile[TILE_ROWS][TILE_COLS + PAD];
     const Index tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
-    const Index x0 = blockIdx.x % tiles_x * TILE_COLS;  // the tile's first column
-    const Index y0 = blockIdx.x / tiles_x * TILE_ROWS;  // and first row
+    {{tile_origin}}
     const int tid = threadIdx.x;
     // Whole vectors need a whole tile, and rows that keep them aligned.
     const bool whole = x0 + TILE_COLS <= cols && y0 + TILE_ROWS <= rows && cols % VEC == 0 && rows % VEC == 0;

@@ -36,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __shared__ alignas(1024) T tile_t[TILE_COLS * TILE_ROWS];  // to store: TILE_COLS rows
     __shared__ alignas(8) unsigned long long loaded;           // mbarrier
     const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
-    const int x0 = blockIdx.x % tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;
+    {{tile_origin}}
     const int tid = threadIdx.x;
 
     if (tid == 0) {
