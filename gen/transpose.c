@@ -92,10 +92,10 @@ tile_origin(const struct kgen_spec *s, struct tpl_args *t)
 	        "// Consecutive blocks walk down a group of %lld tile rows before moving right,\n"
 	        "// so that the blocks in flight read and write compact regions.\n"
 	        "const %s tiles_y = (rows + TILE_ROWS - 1) / TILE_ROWS;\n"
-	        "const %s first = blockIdx.x / (%lld * tiles_x) * %lld;\n"
-	        "const %s height = tiles_y - first < %lld ? tiles_y - first : %lld;\n"
+	        "const %s group_y = blockIdx.x / (%lld * tiles_x) * %lld;  // the group's first tile row\n"
+	        "const %s height = tiles_y - group_y < %lld ? tiles_y - group_y : %lld;\n"
 	        "const %s in_group = blockIdx.x %% (%lld * tiles_x);\n"
-	        "const %s x0 = in_group / height * TILE_COLS, y0 = (first + in_group %% height) * TILE_ROWS;",
+	        "const %s x0 = in_group / height * TILE_COLS, y0 = (group_y + in_group %% height) * TILE_ROWS;",
 	        s->group, count, count, s->group, s->group, count, s->group, s->group, count, s->group, type);
 }
 

@@ -15,6 +15,7 @@
 //   swizzle: none
 //   walk: rows
 //   buffers: 1
+//   group: 1
 //   pad: 1
 //
 // Kernel (extern "C"), for a rows x cols input:
