@@ -46,6 +46,12 @@ for batch in 8 16; do
 			"batch: $batch" "swizzle: none" "walk: diagonal" "group: $group"
 	done
 done
+for hint in none evict_first; do
+	for promo in 128B 256B; do
+		emit "tma-64x64-b8-none-diagonal-$hint-$promo" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
+			"swizzle: none" "walk: diagonal" "cache_hint: $hint" "l2_promotion: $promo"
+	done
+done
 emit "smem-64x64-b32-v4-p1-g8" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 32" "load_width: 16" "pad: 1" \
 	"group: 8"
 shapes=

@@ -169,6 +169,10 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 	if (s->method == KGEN_METHOD_SMEM) {
 		if (GIVEN(walk))
 			return ERR(walk, "walk needs method: tma (the shared-memory path pads instead)");
+		if (GIVEN(cache_hint))
+			return ERR(cache_hint, "cache_hint needs method: tma");
+		if (GIVEN(l2_promotion))
+			return ERR(l2_promotion, "l2_promotion needs method: tma");
 		if (GIVEN(buffers))
 			return ERR(buffers, "buffers needs method: tma (the shared-memory path moves one tile per block)");
 		if (GIVEN(swizzle))

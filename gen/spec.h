@@ -66,6 +66,18 @@
 	X(ROWS,     "rows",     "thread t moves batch adjacent elements of one row (the post's indexing)") \
 	X(DIAGONAL, "diagonal", "each warp moves 32x32 sub-blocks along diagonals: conflict-free without a swizzle")
 
+/* L2 cache policy of the TMA copies. */
+#define KGEN_CACHE_HINTS(X) \
+	X(NONE,        "none",        "the default policy") \
+	X(EVICT_FIRST, "evict_first", "data read or written once: evict it from L2 first")
+
+/* How far TMA loads promote into L2 (CU_TENSOR_MAP_L2_PROMOTION_*). */
+#define KGEN_PROMOTIONS(X) \
+	X(NONE, "none", "no promotion") \
+	X(B64,  "64B",  "64-byte L2 requests")  \
+	X(B128, "128B", "128-byte L2 requests") \
+	X(B256, "256B", "256-byte L2 requests")
+
 /* TMA swizzle modes; the value is the span in bytes (0 = none). */
 #define KGEN_SWIZZLES(X) \
 	X(NONE, "none", "no swizzle") \
@@ -112,6 +124,8 @@
 	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
 	X(walk,             KF_T,  KT_ENUM, kgen_walks,         0, 0,     "rows",    "how threads walk the tile in shared memory (method: tma)") \
 	X(buffers,          KF_T,  KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
+	X(cache_hint,       KF_T,  KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
+	X(l2_promotion,     KF_T,  KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
 	X(group,            KF_T,  KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
 	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
@@ -144,6 +158,12 @@ enum kgen_method { KGEN_METHODS(X) KGEN_METHOD_COUNT };
 #undef X
 #define X(id, ...) KGEN_WALK_##id,
 enum kgen_walk { KGEN_WALKS(X) KGEN_WALK_COUNT };
+#undef X
+#define X(id, ...) KGEN_HINT_##id,
+enum kgen_cache_hint { KGEN_CACHE_HINTS(X) KGEN_HINT_COUNT };
+#undef X
+#define X(id, ...) KGEN_PROMOTION_##id,
+enum kgen_promotion { KGEN_PROMOTIONS(X) KGEN_PROMOTION_COUNT };
 #undef X
 #define X(id, ...) KGEN_SWIZZLE_##id,
 enum kgen_swizzle { KGEN_SWIZZLES(X) KGEN_SWIZZLE_COUNT };
@@ -185,7 +205,7 @@ struct kgen_key_info {
 
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
-	kgen_swizzles[], kgen_walks[];
+	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[];
 
 /* Does key k belong to the spec's family? */
 int kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k);

@@ -99,6 +99,29 @@ tile_origin(const struct kgen_spec *s, struct tpl_args *t)
 	        s->group, count, count, s->group, s->group, count, s->group, s->group, count, s->group, type);
 }
 
+/* The TMA copies, with the spec's L2 cache policy when it has one. */
+static void
+tma_copies(const struct kgen_spec *s, struct tpl_args *t)
+{
+	int pipe = s->buffers > 1, hint = s->cache_hint == KGEN_HINT_EVICT_FIRST;
+	const char *dst = pipe ? "dst" : "tile", *map = pipe ? "map" : "&in_map", *bar = pipe ? "bar" : "&loaded";
+	const char *src = pipe ? "tile_t[buf]" : "tile_t";
+	const char *policy = "// Read and written once: ask L2 to evict these bytes first.\n"
+	                     "unsigned long long policy;\n"
+	                     "asm volatile(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(policy));\n";
+
+	tpl_set(t, "load_copy",
+	        "%sasm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes%s\"\n"
+	        "             \" [%%0], [%%1, {%%2, %%3}], [%%4]%s;\"\n"
+	        "             :: \"r\"(smem(%s)), \"l\"(%s), \"r\"(x0), \"r\"(y0), \"r\"(smem(%s))%s : \"memory\");",
+	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %5" : "", dst, map, bar,
+	        hint ? ", \"l\"(policy)" : "");
+	tpl_set(t, "store_copy",
+	        "%sasm volatile(\"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group%s [%%0, {%%1, %%2}], [%%3]%s;\"\n"
+	        "             :: \"l\"(&out_map), \"r\"(y0), \"r\"(x0), \"r\"(smem(%s))%s : \"memory\");",
+	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %4" : "", src, hint ? ", \"l\"(policy)" : "");
+}
+
 kgen_status
 kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
@@ -125,6 +148,8 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 		tile_origin(s, &t);
 	if (tma) {
 		const char *k = "b";  /* the batch loop's counter */
+
+		tma_copies(s, &t);
 		if (s->walk == KGEN_WALK_DIAGONAL) {
 			tpl_set(&t, "swizzle_fn", "%s", "");
 			tpl_set(&t, "walk", "%s", diagonal_walk);

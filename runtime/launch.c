@@ -153,6 +153,10 @@ static kgen_status
 tma_map(const struct kgen_cu *cu, const struct kgen_spec *s, CUtensorMap *map, CUdeviceptr addr,
         unsigned long long height, unsigned long long width, long long box_h, long long box_w, kgen_error *err)
 {
+	static const CUtensorMapL2promotion promotions[] = {
+		CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_64B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+		CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	};
 	static const CUtensorMapSwizzle swizzles[] = {
 		CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B,
 	};
@@ -161,7 +165,7 @@ tma_map(const struct kgen_cu *cu, const struct kgen_spec *s, CUtensorMap *map, C
 
 	KGEN_CU(cu, err, cuTensorMapEncodeTiled,
 	        (map, tma_type(s), 2, (void *)addr, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-	         swizzles[s->swizzle], CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+	         swizzles[s->swizzle], promotions[s->l2_promotion], CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 	return KGEN_OK;
 }
 

@@ -47,9 +47,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     if (tid == 0) {
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                      :: "r"(smem(&loaded)), "r"((unsigned int)sizeof(tile)) : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];"
-                     :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(smem(&loaded)) : "memory");
+        {{load_copy}}
     }
     for (unsigned int done = 0; !done;)
         asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
@@ -66,8 +64,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     if (tid == 0) {
-        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                     :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t)) : "memory");
+        {{store_copy}}
         asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
     }

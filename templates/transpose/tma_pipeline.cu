@@ -34,9 +34,7 @@ static __device__ __forceinline__ void load_tile(const CUtensorMap *map, unsigne
 
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                  :: "r"(smem(bar)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];"
-                 :: "r"(smem(dst)), "l"(map), "r"(x0), "r"(y0), "r"(smem(bar)) : "memory");
+    {{load_copy}}
 }
 
 // Thread 0 keeps BUFFERS tile loads in flight; everyone transposes the tile
@@ -89,8 +87,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         __syncthreads();
         if (tid == 0) {
             const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
-            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                         :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t[buf])) : "memory");
+            {{store_copy}}
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
             if (t + BUFFERS * gridDim.x < tiles)
                 load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tile[buf], &loaded[buf]);

@@ -15,6 +15,8 @@
 //   swizzle: 128B
 //   walk: rows
 //   buffers: 1
+//   cache_hint: none
+//   l2_promotion: 128B
 //   group: 1
 //   pad: 1
 //
