@@ -138,9 +138,9 @@ check_grid(struct kgen_spec *s, kgen_error *err)
 
 /* ---- transpose ---- */
 
-/* Shared-memory bytes a transpose block needs (static shared memory). */
-static long long
-transpose_smem(const struct kgen_spec *s)
+/* Shared-memory bytes a transpose block needs. */
+long long
+kgen_transpose_smem(const struct kgen_spec *s)
 {
 	long long size = kgen_dtype_info[s->dtype].size;
 
@@ -148,6 +148,7 @@ transpose_smem(const struct kgen_spec *s)
 		return s->buffers * (2 * s->tile_rows * s->tile_cols * size + 8);
 	return s->tile_rows * (s->tile_cols + s->pad) * size;
 }
+#define transpose_smem kgen_transpose_smem
 
 static kgen_status
 check_transpose(struct kgen_spec *s, kgen_error *err)
@@ -225,9 +226,13 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 	}
 	if (s->group > 1 && s->buffers > 1)
 		return ERR(group, "group needs buffers: 1 (a pipelined block walks its own tiles)");
-	if (transpose_smem(s) > 48 * 1024)
-		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory, over the 48 KB a block gets "
-		           "without opting in: use a smaller tile", s->tile_rows, s->tile_cols, transpose_smem(s));
+	if (s->method == KGEN_METHOD_SMEM && transpose_smem(s) > 48 * 1024)
+		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory, over the 48 KB of static "
+		           "shared memory a block gets: use a smaller tile", s->tile_rows, s->tile_cols, transpose_smem(s));
+	if (s->method == KGEN_METHOD_TMA && transpose_smem(s) > KGEN_MAX_DYNAMIC_SMEM)
+		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory (buffers %lld), over the "
+		           "%d bytes a block can have on Hopper: use a smaller tile or fewer buffers", s->tile_rows,
+		           s->tile_cols, transpose_smem(s), s->buffers, KGEN_MAX_DYNAMIC_SMEM);
 	if (s->index != 32 && s->index != 64)
 		return ERR(index, "index must be 32 or 64, not %lld", s->index);
 	return KGEN_OK;
