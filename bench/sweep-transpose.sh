@@ -52,6 +52,15 @@ for hint in none evict_first; do
 			"swizzle: none" "walk: diagonal" "cache_hint: $hint" "l2_promotion: $promo"
 	done
 done
+# Tiles over 48 KB (two buffers) take dynamic shared memory.
+for tile in 64x128 128x64 128x128; do
+	r=${tile%x*}
+	c=${tile#*x}
+	for batch in 16 32; do
+		emit "tma-$tile-b$batch-none-diagonal" "method: tma" "tile_rows: $r" "tile_cols: $c" "batch: $batch" \
+			"swizzle: none" "walk: diagonal"
+	done
+done
 emit "smem-64x64-b32-v4-p1-g8" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 32" "load_width: 16" "pad: 1" \
 	"group: 8"
 shapes=

@@ -150,6 +150,18 @@ kgen_transpose_smem(const struct kgen_spec *s)
 }
 #define transpose_smem kgen_transpose_smem
 
+/* Dynamic shared-memory bytes of a one-tile TMA kernel whose tiles exceed
+ * static shared memory (with 1024 bytes to align them); 0 otherwise. */
+long long
+kgen_transpose_dynamic_smem(const struct kgen_spec *s)
+{
+	long long tiles = 2 * s->tile_rows * s->tile_cols * kgen_dtype_info[s->dtype].size;
+
+	if (s->method != KGEN_METHOD_TMA || s->buffers > 1 || tiles + 8 <= KGEN_STATIC_SMEM)
+		return 0;
+	return tiles + 1024;
+}
+
 static kgen_status
 check_transpose(struct kgen_spec *s, kgen_error *err)
 {
@@ -229,7 +241,11 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 	if (s->method == KGEN_METHOD_SMEM && transpose_smem(s) > 48 * 1024)
 		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory, over the 48 KB of static "
 		           "shared memory a block gets: use a smaller tile", s->tile_rows, s->tile_cols, transpose_smem(s));
-	if (s->method == KGEN_METHOD_TMA && transpose_smem(s) > KGEN_MAX_DYNAMIC_SMEM)
+	if (s->method == KGEN_METHOD_TMA && s->buffers > 1 && transpose_smem(s) > KGEN_STATIC_SMEM)
+		return ERR(buffers, "%lld buffers of a %lldx%lld tile need %lld bytes of shared memory, over the 48 KB of "
+		           "static shared memory pipelined kernels use: use fewer buffers or a smaller tile", s->buffers,
+		           s->tile_rows, s->tile_cols, transpose_smem(s));
+	if (s->method == KGEN_METHOD_TMA && transpose_smem(s) + 1024 > KGEN_MAX_DYNAMIC_SMEM)
 		return ERR(tile_rows, "the %lldx%lld tile needs %lld bytes of shared memory (buffers %lld), over the "
 		           "%d bytes a block can have on Hopper: use a smaller tile or fewer buffers", s->tile_rows,
 		           s->tile_cols, transpose_smem(s), s->buffers, KGEN_MAX_DYNAMIC_SMEM);

@@ -253,6 +253,7 @@ const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
 /* Shared-memory bytes one block of a transpose spec needs; TMA kernels over
  * 48 KB take it as dynamic shared memory, up to what Hopper allows a block. */
 long long kgen_transpose_smem(const struct kgen_spec *s);
+long long kgen_transpose_dynamic_smem(const struct kgen_spec *s);
 #define KGEN_STATIC_SMEM (48 * 1024)
 #define KGEN_MAX_DYNAMIC_SMEM 232448
 

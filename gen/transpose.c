@@ -28,8 +28,14 @@ header(const struct kgen_spec *s, strbuf *b)
 	sb_puts(b, "// Edit the spec, not this file.\n//\n");
 	kgen_emit_spec_comment(s, b);
 	sb_puts(b, "//\n// Kernel (extern \"C\"), for a rows x cols input:\n");
-	if (tma) {
+	if (tma && kgen_transpose_dynamic_smem(s)) {
+		sb_printf(b, "//   %s(in_map, out_map, rows, cols)  <<<grid, %lld, %lld>>>  (dynamic shared memory:\n"
+		             "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)\n", name, s->threads,
+		          kgen_transpose_dynamic_smem(s));
+	} else if (tma) {
 		sb_printf(b, "//   %s(in_map, out_map, rows, cols)  <<<grid, %lld>>>\n", name, s->threads);
+	}
+	if (tma) {
 		if (s->buffers > 1)
 			sb_printf(b, "// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld) *\n"
 			             "// ceil(cols / %lld), in_map is a tensor map of `in`\n", s->tile_rows, s->tile_cols);
@@ -150,6 +156,18 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 		const char *k = "b";  /* the batch loop's counter */
 
 		tma_copies(s, &t);
+		if (kgen_transpose_dynamic_smem(s))
+			tpl_set(&t, "tiles_decl",
+			        "// The tiles take %lld bytes, over the 48 KB of static shared memory: they\n"
+			        "// live in dynamic shared memory, from its first 1024-byte boundary.\n"
+			        "extern __shared__ unsigned char dynamic_smem[];\n"
+			        "T *const tile = reinterpret_cast<T *>(dynamic_smem + (-smem(dynamic_smem) & 1023));  // as loaded\n"
+			        "T *const tile_t = tile + TILE_ROWS * TILE_COLS;  // to store",
+			        kgen_transpose_dynamic_smem(s) - 1024);
+		else
+			tpl_set(&t, "tiles_decl",
+			        "__shared__ alignas(1024) T tile[TILE_ROWS * TILE_COLS];    // as loaded: TILE_ROWS rows\n"
+			        "__shared__ alignas(1024) T tile_t[TILE_COLS * TILE_ROWS];  // to store: TILE_COLS rows");
 		if (s->walk == KGEN_WALK_DIAGONAL) {
 			tpl_set(&t, "swizzle_fn", "%s", "");
 			tpl_set(&t, "walk", "%s", diagonal_walk);

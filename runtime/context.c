@@ -166,7 +166,11 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 
 	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
 	KGEN_CU(cu, err, cuModuleGetFunction, (&k->main, k->module, name));
-	KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor, (&k->occupancy, k->main, (int)k->spec.threads, 0));
+	if (k->spec.kernel == KGEN_TRANSPOSE && (k->dynamic_smem = (unsigned)kgen_transpose_dynamic_smem(&k->spec)))
+		KGEN_CU(cu, err, cuFuncSetAttribute,
+		        (k->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->dynamic_smem));
+	KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+	        (&k->occupancy, k->main, (int)k->spec.threads, k->dynamic_smem));
 	if (k->spec.kernel != KGEN_REDUCE)
 		return KGEN_OK;
 	if (k->spec.stages == KGEN_STAGES_ATOMIC) {

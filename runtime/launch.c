@@ -35,11 +35,18 @@ own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err)
 }
 
 static kgen_status
+launch_smem(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block, unsigned int smem,
+            void **args, CUstream stream, kgen_error *err)
+{
+	KGEN_CU(cu, err, cuLaunchKernel, (f, (unsigned)grid, 1, 1, (unsigned)block, 1, 1, smem, stream, args, NULL));
+	return KGEN_OK;
+}
+
+static kgen_status
 launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block, void **args, CUstream stream,
        kgen_error *err)
 {
-	KGEN_CU(cu, err, cuLaunchKernel, (f, (unsigned)grid, 1, 1, (unsigned)block, 1, 1, 0, stream, args, NULL));
-	return KGEN_OK;
+	return launch_smem(cu, f, grid, block, 0, args, stream, err);
 }
 
 kgen_status
@@ -225,7 +232,7 @@ kgen_transpose(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 		/* Pipelined kernels are persistent: as many blocks as the GPU holds at once. */
 		if (s->buffers > 1 && grid > (unsigned long long)k->ctx->sm_count * (unsigned long long)k->occupancy)
 			grid = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy > 0 ? k->occupancy : 1);
-		return launch(cu, k->main, grid, s->threads, args, stream, err);
+		return launch_smem(cu, k->main, grid, s->threads, k->dynamic_smem, args, stream, err);
 	}
 	align = (unsigned long long)s->load_width;
 	if (in % align || out % align)

@@ -17,6 +17,7 @@ struct kgen_kernel {
 	CUmodule module;
 	CUfunction main, init, final;
 	int occupancy;              /* blocks of `main` one SM holds */
+	unsigned int dynamic_smem;  /* bytes of dynamic shared memory `main` takes */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
 };

@@ -32,8 +32,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 {{name}}(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
     unsigned int rows, unsigned int cols)
 {
-    __shared__ alignas(1024) T tile[TILE_ROWS * TILE_COLS];    // as loaded: TILE_ROWS rows
-    __shared__ alignas(1024) T tile_t[TILE_COLS * TILE_ROWS];  // to store: TILE_COLS rows
+    {{tiles_decl}}
     __shared__ alignas(8) unsigned long long loaded;           // mbarrier
     const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
     {{tile_origin}}
@@ -46,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     if (tid == 0) {
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                     :: "r"(smem(&loaded)), "r"((unsigned int)sizeof(tile)) : "memory");
+                     :: "r"(smem(&loaded)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
         {{load_copy}}
     }
     for (unsigned int done = 0; !done;)

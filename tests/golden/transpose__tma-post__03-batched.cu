@@ -80,7 +80,7 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     __syncthreads();
     if (tid == 0) {
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                     :: "r"(smem(&loaded)), "r"((unsigned int)sizeof(tile)) : "memory");
+                     :: "r"(smem(&loaded)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                      " [%0], [%1, {%2, %3}], [%4];"
                      :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(smem(&loaded)) : "memory");
