@@ -18,6 +18,12 @@ if ! info=$("$kgen" info 2>&1); then
 fi
 specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' | LC_ALL=C sort)
 tspecs=$(find "$top_srcdir/specs/transpose" -name '*.yaml' | LC_ALL=C sort)
+# The same transposes in bf16, where the spec allows it (a swizzled f32 box
+# row of 32 elements is too short for bf16), and the bf16 specs as written.
+bspecs=
+for f in $tspecs; do
+	"$kgen" check --set dtype=bf16 "$f" 2>/dev/null && bspecs="$bspecs $f"
+done
 shapes="--shape 32768x32768 --shape 8192x8192 --shape 1000x3000 --shape 999x3001 --shape 1x1000003 --shape 1000003x1"
 status=0
 {
@@ -32,8 +38,8 @@ status=0
 	"$kgen" run --verify --n '2^24+7' --n 1000003 --n 31 --n 1 $specs || status=1
 	echo "# kgen run --verify $shapes transpose specs..."
 	"$kgen" run --verify $shapes $tspecs || status=1
-	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs..."
-	"$kgen" run --verify --set dtype=bf16 $shapes $tspecs || status=1
+	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs valid in bf16..."
+	"$kgen" run --verify --set dtype=bf16 $shapes $bspecs || status=1
 } >"$log" 2>&1
 cat "$log"
 # An input may be refused only for alignment or TMA's row pitch, never verified wrongly.
