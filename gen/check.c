@@ -173,9 +173,9 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 	if (s->threads < 0)
 		s->threads = elems / s->batch;
 	if (s->threads * s->batch != elems)
-		return ERR(threads, "threads %lld do not cover the %lldx%lld tile with batch %lld: %lld x %lld = %lld "
-		           "threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
-		           s->tile_cols, elems / s->batch);
+		return ERR(threads, "threads %lld do not cover the %lldx%lld tile with batch %lld: %lld x %lld / %lld = "
+		           "%lld threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
+		           s->tile_cols, s->batch, elems / s->batch);
 	if (s->threads % 32 || s->threads > 1024)
 		return ERR(threads, "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most 1024: "
 		           "change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_test.sh: the kgen command line: exit statuses, --help, --version,
-# standard input, -o (and that a failure leaves no file behind), kgen diff
-# and kgen check.
+# standard input, -o (and that a failure leaves no file behind), kgen diff,
+# kgen run's --shape and kgen check.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 kgen=$top_builddir/kgen
@@ -135,6 +135,29 @@ grep -q '^+constexpr int ITEMS = 2;$' "$tmp/out" || bad "kgen diff shows no unif
 expect 0 "$kgen" diff "$good" "$good"
 [ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff of a spec with itself finds a difference"
 expect 1 "$kgen" diff "$good" "$tmp/bad.yaml"
+
+# ---- transpose specs: kgen diff, kgen run --shape ----
+tpost=$specs/transpose/tma-post
+expect 0 "$kgen" diff "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml"
+[ "$(sed -n 1p "$tmp/out")" = "swizzle: none -> 128B" ] ||
+	bad "kgen diff of the transposes' first line is '$(sed -n 1p "$tmp/out")', expected 'swizzle: none -> 128B'"
+expect 0 "$kgen" check "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml" "$tpost/03-batched.yaml" \
+	"$specs/transpose/smem-padded.yaml"
+# A bad --shape is a usage error, found before any GPU is touched.
+for shape in 0x5 5x0 abc 8192 x8192 8192x; do
+	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
+	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS, e.g. 8192x8192, 1x2^20)" "$tmp/err" ||
+		bad "kgen run --shape $shape does not explain the bad shape"
+done
+# Without a CUDA driver, a valid shape gets as far as opening the GPU: exit 5.
+"$kgen" info > /dev/null 2> "$tmp/info"
+if [ $? -eq 5 ]; then
+	expect 5 "$kgen" run "$tpost/01-naive.yaml" --shape 8192x8192 --verify
+	if grep -q 'no CUDA driver' "$tmp/info"; then
+		grep -q '^kgen: error: no CUDA driver' "$tmp/err" || bad "kgen run without a driver does not say so"
+	fi
+	[ -s "$tmp/out" ] && bad "kgen run without a GPU printed something on stdout"
+fi
 
 # ---- kgen check ----
 expect 0 "$kgen" check "$good" "$specs/reduce/parallel-post/04-sequential.yaml"

@@ -684,6 +684,436 @@ START_TEST(set_earlier_set_survives_later_set)
 }
 END_TEST
 
+/* ---- the transpose family: good specs ---- */
+
+START_TEST(transpose_minimal_spec_gets_every_default)
+{
+	kgen_spec *spec = load("kernel: transpose\n");
+	char *yaml = dump(spec);
+
+	/* threads = tile_rows * tile_cols / batch = 32 * 32 / 4; reduce keys are not shown. */
+	ck_assert_str_eq(yaml,
+		"kernel: transpose\n"
+		"name: transpose_f32\n"
+		"dtype: f32\n"
+		"threads: 256\n"
+		"load_width: 16\n"
+		"index: 64\n"
+		"method: smem\n"
+		"tile_rows: 32\n"
+		"tile_cols: 32\n"
+		"batch: 4\n"
+		"swizzle: none\n"
+		"walk: rows\n"
+		"buffers: 1\n"
+		"cache_hint: none\n"
+		"l2_promotion: 128B\n"
+		"group: 1\n"
+		"pad: 1\n");
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(transpose_threads_default_to_tile_over_batch)
+{
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 16\n");
+
+	ASSERT_FIELD(spec, "threads", "256");
+	kgen_spec_free(spec);
+	spec = load("kernel: transpose\nmethod: tma\ndtype: f64\ntile_rows: 16\ntile_cols: 64\nbatch: 1\n");
+	ASSERT_FIELD(spec, "threads", "1024");
+	ASSERT_FIELD(spec, "name", "transpose_f64");
+	kgen_spec_free(spec);
+	/* Given threads that cover the tile are kept. */
+	spec = load("kernel: transpose\nthreads: 256\n");
+	ASSERT_FIELD(spec, "threads", "256");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(transpose_name_defaults_to_transpose_dtype)
+{
+	kgen_spec *spec = load("kernel: transpose\ndtype: bf16\nload_width: 8\n");
+
+	ASSERT_FIELD(spec, "name", "transpose_bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: transpose\nname: my_t\n");
+	ASSERT_FIELD(spec, "name", "my_t");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(transpose_spec_files_load)
+{
+	static const char *const files[] = {
+		"specs/transpose/tma-post/01-naive.yaml", "specs/transpose/tma-post/02-swizzle-128b.yaml",
+		"specs/transpose/tma-post/03-batched.yaml", "specs/transpose/smem-padded.yaml",
+	};
+	static const char *const threads[] = { "1024", "1024", "128", "256" };
+	static const char *const swizzles[] = { "none", "128B", "128B", "none" };
+	size_t i;
+
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		kgen_spec *spec = NULL;
+		kgen_error err;
+
+		ck_assert_msg(kgen_spec_load_file(srcpath(files[i]), &spec, &err) == KGEN_OK, "%s: %s", files[i],
+		              err.message);
+		ASSERT_FIELD(spec, "kernel", "transpose");
+		ASSERT_FIELD(spec, "threads", threads[i]);
+		ASSERT_FIELD(spec, "swizzle", swizzles[i]);
+		ASSERT_FIELD(spec, "name", "transpose_f32");
+		kgen_spec_free(spec);
+	}
+}
+END_TEST
+
+START_TEST(transpose_tma_tuning_keys_are_accepted)
+{
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 16\n"
+	                       "walk: diagonal\nbuffers: 2\ncache_hint: evict_first\nl2_promotion: 256B\n");
+
+	ASSERT_FIELD(spec, "walk", "diagonal");
+	ASSERT_FIELD(spec, "buffers", "2");
+	ASSERT_FIELD(spec, "cache_hint", "evict_first");
+	ASSERT_FIELD(spec, "l2_promotion", "256B");
+	kgen_spec_free(spec);
+	spec = load("kernel: transpose\nmethod: tma\ngroup: 8\n");
+	ASSERT_FIELD(spec, "group", "8");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* ---- check_family ---- */
+
+START_TEST(check_rejects_reduce_key_in_transpose_spec)
+{
+	ASSERT_REJECTED("kernel: transpose\nop: sum\n", "op does not apply to kernel: transpose", 2, 1, "op: sum");
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\nitems_per_thread: 8\n",
+	                "items_per_thread does not apply to kernel: transpose", 3, 1, "items_per_thread: 8");
+}
+END_TEST
+
+START_TEST(check_rejects_transpose_key_in_reduce_spec)
+{
+	ASSERT_REJECTED("kernel: reduce\nmethod: tma\n", "method does not apply to kernel: reduce", 2, 1, "method: tma");
+	/* Keys of the other family are rejected wherever `kernel:` is written. */
+	ASSERT_REJECTED("tile_rows: 64\nkernel: reduce\n", "tile_rows does not apply to kernel: reduce", 1, 1,
+	                "tile_rows: 64");
+}
+END_TEST
+
+/* ---- every rule of check_transpose, in its order ---- */
+
+START_TEST(check_transpose_rejects_batch_not_dividing_tile)
+{
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\ntile_cols: 32\nbatch: 3\n",
+	                "batch 3 does not divide the 32x32 tile", 4, 8, "batch: 3");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_threads_not_covering_tile)
+{
+	ASSERT_REJECTED("kernel: transpose\nthreads: 128\n",
+	                "threads 128 do not cover the 32x32 tile with batch 4: 32 x 32 / 4 = 256 threads are needed", 2, 10,
+	                "threads: 128");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_threads_not_multiple_of_32)
+{
+	/* Derived threads: the error points at `kernel:`. */
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\ntile_cols: 32\nbatch: 64\n",
+	                "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                1, 1, "kernel: transpose");
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 10\ntile_cols: 10\nbatch: 1\nthreads: 100\nload_width: 4\n",
+	                "threads 100 (tile 10x10 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                5, 10, "threads: 100");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_more_than_1024_threads)
+{
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 64\ntile_cols: 64\nbatch: 1\n",
+	                "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                1, 1, "kernel: transpose");
+}
+END_TEST
+
+START_TEST(check_transpose_smem_rejects_tma_keys)
+{
+	ASSERT_REJECTED("kernel: transpose\nwalk: rows\n", "walk needs method: tma (the shared-memory path pads instead)",
+	                2, 7, "walk: rows");
+	ASSERT_REJECTED("kernel: transpose\nmethod: smem\ncache_hint: none\n", "cache_hint needs method: tma", 3, 13,
+	                "cache_hint: none");
+	ASSERT_REJECTED("kernel: transpose\nl2_promotion: 64B\n", "l2_promotion needs method: tma", 2, 15,
+	                "l2_promotion: 64B");
+	ASSERT_REJECTED("kernel: transpose\nbuffers: 2\n",
+	                "buffers needs method: tma (the shared-memory path moves one tile per block)", 2, 10, "buffers: 2");
+	ASSERT_REJECTED("kernel: transpose\nswizzle: 128B\n",
+	                "swizzle needs method: tma (the shared-memory path pads instead)", 2, 10, "swizzle: 128B");
+}
+END_TEST
+
+START_TEST(check_transpose_smem_rejects_bad_load_width)
+{
+	ASSERT_REJECTED("kernel: transpose\nload_width: 32\n",
+	                "load_width 32 must be the element size (4 bytes for f32) times a power of two, at most 16", 2, 13,
+	                "load_width: 32");
+	ASSERT_REJECTED("kernel: transpose\ndtype: f64\nload_width: 4\n",
+	                "load_width 4 must be the element size (8 bytes for f64) times a power of two, at most 16", 3, 13,
+	                "load_width: 4");
+	ASSERT_REJECTED("kernel: transpose\ndtype: f16\nload_width: 6\n",
+	                "load_width 6 must be the element size (2 bytes for f16) times a power of two, at most 16", 3, 13,
+	                "load_width: 6");
+}
+END_TEST
+
+START_TEST(check_transpose_smem_rejects_vector_not_dividing_tile)
+{
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\ntile_cols: 6\nbatch: 2\n",
+	                "load_width 16 (4 elements) must divide tile_rows 32 and tile_cols 6: vectors run along the rows "
+	                "of the input and of the output", 1, 1, "kernel: transpose");
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 6\ntile_cols: 32\nbatch: 2\nload_width: 16\n",
+	                "load_width 16 (4 elements) must divide tile_rows 6 and tile_cols 32: vectors run along the rows "
+	                "of the input and of the output", 5, 13, "load_width: 16");
+}
+END_TEST
+
+START_TEST(check_transpose_smem_rejects_batch_not_multiple_of_vector)
+{
+	ASSERT_REJECTED("kernel: transpose\nbatch: 2\n",
+	                "batch 2 is not a multiple of the 4 elements of one 16-byte load", 2, 8, "batch: 2");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_load_width)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nload_width: 16\n",
+	                "load_width has no effect with method: tma (the TMA unit moves whole tiles)", 3, 13,
+	                "load_width: 16");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_pad)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\npad: 1\n",
+	                "pad has no effect with method: tma; use swizzle against bank conflicts", 3, 6, "pad: 1");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_box_row_not_filling_swizzle_span)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 16\ntile_cols: 16\nbatch: 1\nswizzle: 128B\n",
+	                "tile_cols 16 is 64 bytes of f32, not the 128 bytes of the swizzle span (a swizzled TMA box row "
+	                "must fill it): use tile_cols: 32, or swizzle: 64B", 4, 12, "tile_cols: 16");
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 8\ntile_cols: 64\nbatch: 1\nswizzle: 32B\n",
+	                "tile_cols 64 is 256 bytes of f32, not the 32 bytes of the swizzle span (a swizzled TMA box row "
+	                "must fill it): use tile_cols: 8, or swizzle: none", 4, 12, "tile_cols: 64");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_transposed_row_not_filling_swizzle_span)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 32\nbatch: 2\nswizzle: 128B\n",
+	                "tile_rows 64 is 256 bytes of f32, not the 128 bytes of the swizzle span (the rows of the "
+	                "transposed box must fill it): use tile_rows: 32", 3, 12, "tile_rows: 64");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_diagonal_walk_with_swizzle)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nbatch: 1\nswizzle: 128B\nwalk: diagonal\n",
+	                "walk: diagonal avoids bank conflicts without a swizzle: use swizzle: none", 5, 7, "walk: diagonal");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_diagonal_walk_off_32x32)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 16\ntile_cols: 64\nbatch: 1\nwalk: diagonal\n",
+	                "walk: diagonal moves 32x32 sub-blocks, batch steps per warp: it needs tile_rows and tile_cols "
+	                "multiples of 32 and a batch that divides 32", 6, 7, "walk: diagonal");
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 64\nwalk: diagonal\n",
+	                "walk: diagonal moves 32x32 sub-blocks, batch steps per warp: it needs tile_rows and tile_cols "
+	                "multiples of 32 and a batch that divides 32", 6, 7, "walk: diagonal");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_box_row_not_16_bytes)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 2\nbatch: 1\n",
+	                "tile_cols 2 is 8 bytes of f32: a TMA box row must be a multiple of 16 bytes", 4, 12,
+	                "tile_cols: 2");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_transposed_row_not_16_bytes)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 2\ntile_cols: 64\nbatch: 1\n",
+	                "tile_rows 2 is 8 bytes of f32: the transposed box's rows must be a multiple of 16 bytes", 3, 12,
+	                "tile_rows: 2");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_batch_not_dividing_tile_cols)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 32\nbatch: 64\n",
+	                "batch 64 must divide tile_cols 32: each thread moves batch adjacent elements of one row", 5, 8,
+	                "batch: 64");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_group_with_buffers)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nbuffers: 2\ngroup: 4\n",
+	                "group needs buffers: 1 (a pipelined block walks its own tiles)", 4, 8, "group: 4");
+}
+END_TEST
+
+START_TEST(check_transpose_smem_rejects_tile_over_48_kb)
+{
+	/* 128 rows of 128 + 1 floats: 66048 bytes. */
+	ASSERT_REJECTED("kernel: transpose\nmethod: smem\ntile_rows: 128\ntile_cols: 128\nbatch: 16\n",
+	                "the 128x128 tile needs 66048 bytes of shared memory, over the 48 KB of static shared memory a "
+	                "block gets: use a smaller tile", 3, 12, "tile_rows: 128");
+}
+END_TEST
+
+START_TEST(check_transpose_tma_rejects_tile_over_227_kb)
+{
+	/* 4 buffers of two 128x128 f64 tiles and an mbarrier: 4 x 262152 bytes,
+	 * over any block's shared memory on Hopper. */
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ndtype: f64\ntile_rows: 128\ntile_cols: 128\nbatch: 16\n"
+	                "buffers: 4\n",
+	                "the 128x128 tile needs 1048608 bytes of shared memory (buffers 4), over the 232448 bytes a block "
+	                "can have on Hopper: use a smaller tile or fewer buffers", 4, 12, "tile_rows: 128");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_index_not_32_or_64)
+{
+	ASSERT_REJECTED("kernel: transpose\nindex: 40\n", "index must be 32 or 64, not 40", 2, 8, "index: 40");
+}
+END_TEST
+
+/* ---- kgen_spec_set_many ---- */
+
+START_TEST(set_many_changes_fields_together)
+{
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 32\ntile_cols: 32\nbatch: 1\nswizzle: 128B\n");
+	static const char *const keys[] = { "tile_rows", "tile_cols", "batch", "swizzle" };
+	static const char *const values[] = { "64", "64", "16", "none" };
+	kgen_error err;
+
+	/* One at a time, tile_rows and tile_cols are rejected (64x32 or 32x64
+	 * with batch 1 is 2048 threads) and leave the fields as they were. */
+	ck_assert_int_eq(kgen_spec_set(spec, keys[0], values[0], &err), KGEN_ESPEC);
+	ck_assert_int_eq(kgen_spec_set(spec, keys[1], values[1], &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "threads 2048 (tile 32x64 / batch 1) must be a multiple of 32 and at most 1024: "
+	                 "change batch or the tile");
+	ASSERT_FIELD(spec, "tile_rows", "32");
+	ASSERT_FIELD(spec, "tile_cols", "32");
+	ck_assert_int_eq(kgen_spec_set_many(spec, 4, keys, values, &err), KGEN_OK);
+	ASSERT_FIELD(spec, "tile_rows", "64");
+	ASSERT_FIELD(spec, "tile_cols", "64");
+	ASSERT_FIELD(spec, "batch", "16");
+	ASSERT_FIELD(spec, "swizzle", "none");
+	ASSERT_FIELD(spec, "threads", "256");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_many_one_at_a_time_messages)
+{
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 32\ntile_cols: 32\nbatch: 1\nswizzle: 128B\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "tile_rows", "64", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "threads 2048 (tile 64x32 / batch 1) must be a multiple of 32 and at most 1024: "
+	                 "change batch or the tile");
+	/* threads is derived: the error points at `kernel:`. */
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_int_eq(err.column, 1);
+	ck_assert_int_eq(kgen_spec_set(spec, "swizzle", "none", &err), KGEN_OK);
+	ck_assert_int_eq(kgen_spec_set(spec, "batch", "64", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: "
+	                 "change batch or the tile");
+	ASSERT_FIELD(spec, "batch", "1");
+	ASSERT_FIELD(spec, "swizzle", "none");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_many_failure_leaves_spec_unchanged)
+{
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 32\ntile_cols: 32\nbatch: 1\nswizzle: 128B\n");
+	static const char *const keys[] = { "tile_rows", "tile_cols", "swizzle" };
+	static const char *const values[] = { "64", "64", "none" };
+	static const char *const bad_keys[] = { "tile_rows", "batch" };
+	static const char *const bad_values[] = { "64", "x" };
+	static const char *const unknown_keys[] = { "tile_rows", "tile_col" };
+	char *before = dump(spec), *after;
+	kgen_error err;
+
+	/* Valid values, impossible together: 64x64 / batch 1 is 4096 threads. */
+	ck_assert_int_eq(kgen_spec_set_many(spec, 3, keys, values, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: "
+	                 "change batch or the tile");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	/* A bad value after a good one. */
+	ck_assert_int_eq(kgen_spec_set_many(spec, 2, bad_keys, bad_values, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "batch: 'x' is not a decimal integer: expected an integer from 1 to 256");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	/* An unknown key after a good one. */
+	ck_assert_int_eq(kgen_spec_set_many(spec, 2, unknown_keys, bad_values, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "unknown key 'tile_col' (did you mean 'tile_cols'?)");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_many_rejects_key_of_other_family)
+{
+	kgen_spec *spec = load("kernel: transpose\n");
+	static const char *const keys[] = { "batch", "op" };
+	static const char *const values[] = { "8", "sum" };
+	char *before = dump(spec), *after;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set_many(spec, 2, keys, values, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "op does not apply to kernel: transpose");
+	ck_assert_int_eq(err.line, 0);
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(set_many_zero_fields_and_null_arguments)
+{
+	kgen_spec *spec = load("kernel: transpose\n");
+	static const char *const keys[] = { "batch" };
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set_many(spec, 0, NULL, NULL, &err), KGEN_OK);
+	ASSERT_FIELD(spec, "threads", "256");
+	ck_assert_int_eq(kgen_spec_set_many(spec, 1, keys, NULL, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_spec_set_many(NULL, 0, NULL, NULL, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_spec_set_many(spec, -1, keys, keys, &err), KGEN_EINVAL);
+	kgen_spec_free(spec);
+}
+END_TEST
+
 /* ---- kgen_spec_get, kgen_spec_dump, files ---- */
 
 START_TEST(get_unknown_key_is_null)
@@ -897,6 +1327,48 @@ spec_suite(void)
 	tcase_add_test(tc, set_keeps_fields_written_in_the_spec);
 	tcase_add_test(tc, set_threads_rederives_blocks_per_sm);
 	tcase_add_test(tc, set_earlier_set_survives_later_set);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("transpose");
+	tcase_add_test(tc, transpose_minimal_spec_gets_every_default);
+	tcase_add_test(tc, transpose_threads_default_to_tile_over_batch);
+	tcase_add_test(tc, transpose_name_defaults_to_transpose_dtype);
+	tcase_add_test(tc, transpose_spec_files_load);
+	tcase_add_test(tc, transpose_tma_tuning_keys_are_accepted);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("check_transpose");
+	tcase_add_test(tc, check_rejects_reduce_key_in_transpose_spec);
+	tcase_add_test(tc, check_rejects_transpose_key_in_reduce_spec);
+	tcase_add_test(tc, check_transpose_rejects_batch_not_dividing_tile);
+	tcase_add_test(tc, check_transpose_rejects_threads_not_covering_tile);
+	tcase_add_test(tc, check_transpose_rejects_threads_not_multiple_of_32);
+	tcase_add_test(tc, check_transpose_rejects_more_than_1024_threads);
+	tcase_add_test(tc, check_transpose_smem_rejects_tma_keys);
+	tcase_add_test(tc, check_transpose_smem_rejects_bad_load_width);
+	tcase_add_test(tc, check_transpose_smem_rejects_vector_not_dividing_tile);
+	tcase_add_test(tc, check_transpose_smem_rejects_batch_not_multiple_of_vector);
+	tcase_add_test(tc, check_transpose_tma_rejects_load_width);
+	tcase_add_test(tc, check_transpose_tma_rejects_pad);
+	tcase_add_test(tc, check_transpose_tma_rejects_box_row_not_filling_swizzle_span);
+	tcase_add_test(tc, check_transpose_tma_rejects_transposed_row_not_filling_swizzle_span);
+	tcase_add_test(tc, check_transpose_tma_rejects_diagonal_walk_with_swizzle);
+	tcase_add_test(tc, check_transpose_tma_rejects_diagonal_walk_off_32x32);
+	tcase_add_test(tc, check_transpose_tma_rejects_box_row_not_16_bytes);
+	tcase_add_test(tc, check_transpose_tma_rejects_transposed_row_not_16_bytes);
+	tcase_add_test(tc, check_transpose_tma_rejects_batch_not_dividing_tile_cols);
+	tcase_add_test(tc, check_transpose_rejects_group_with_buffers);
+	tcase_add_test(tc, check_transpose_smem_rejects_tile_over_48_kb);
+	tcase_add_test(tc, check_transpose_tma_rejects_tile_over_227_kb);
+	tcase_add_test(tc, check_transpose_rejects_index_not_32_or_64);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("set_many");
+	tcase_add_test(tc, set_many_changes_fields_together);
+	tcase_add_test(tc, set_many_one_at_a_time_messages);
+	tcase_add_test(tc, set_many_failure_leaves_spec_unchanged);
+	tcase_add_test(tc, set_many_rejects_key_of_other_family);
+	tcase_add_test(tc, set_many_zero_fields_and_null_arguments);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");
