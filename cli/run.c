@@ -715,6 +715,7 @@ run_transposes(kgen_context *ctx, const struct run_opts *o, kgen_spec **specs, k
 	for (j = 0; j < o->nshape && !st; j++) {
 		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
 		double copy_ms = -1;
+		size_t copy_bytes = 0;  /* what copy_ms copied: specs of other dtypes need their own */
 
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *spec = specs[i];
@@ -755,12 +756,13 @@ run_transposes(kgen_context *ctx, const struct run_opts *o, kgen_spec **specs, k
 				struct timed tk = { TIME_TRANSPOSE, kernels[i], NULL, &t.in, 1, 0, t.out, 0, rows, cols };
 				if ((st = median_ms(ctx, &tk, o->runs, &ms, err)))
 					break;
-				if (copy_ms < 0) {
+				if (copy_bytes != bytes) {
 					struct timed tc = { TIME_COPY, NULL, NULL, &t.in, 1, bytes, t.out, 0, 0, 0 };
 					float cms;
 					if ((st = median_ms(ctx, &tc, o->runs, &cms, err)))
 						break;
 					copy_ms = cms;
+					copy_bytes = bytes;
 					printf("# device-to-device copy of %zu MB: %.2f us, %.1f GB/s (read + write)\n", bytes >> 20,
 					       cms * 1e3, 2.0 * (double)bytes / (cms * 1e-3) / 1e9);
 				}

@@ -177,8 +177,10 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 		           "%lld threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
 		           s->tile_cols, s->batch, elems / s->batch);
 	if (s->threads % 32 || s->threads > 1024)
-		return ERR(threads, "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most 1024: "
-		           "change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
+		/* Point at what the user wrote: threads, or else the batch that derived it. */
+		return kgen_spec_error(s, GIVEN(threads) || !GIVEN(batch) ? KGEN_KEY_threads : KGEN_KEY_batch, 1, err,
+		                       "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most "
+		                       "1024: change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
 	if (s->method == KGEN_METHOD_SMEM) {
 		if (GIVEN(walk))
 			return ERR(walk, "walk needs method: tma (the shared-memory path pads instead)");
@@ -204,6 +206,8 @@ check_transpose(struct kgen_spec *s, kgen_error *err)
 	} else {
 		if (GIVEN(load_width))
 			return ERR(load_width, "load_width has no effect with method: tma (the TMA unit moves whole tiles)");
+		if (GIVEN(index))
+			return ERR(index, "index has no effect with method: tma (TMA coordinates are 32-bit)");
 		if (GIVEN(pad))
 			return ERR(pad, "pad has no effect with method: tma; use swizzle against bank conflicts");
 		/* A swizzled box row must fill the swizzle span exactly: wider is

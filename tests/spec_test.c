@@ -771,7 +771,7 @@ END_TEST
 
 START_TEST(transpose_tma_tuning_keys_are_accepted)
 {
-	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 16\n"
+	kgen_spec *spec = load("kernel: transpose\nmethod: tma\ntile_rows: 32\ntile_cols: 64\nbatch: 16\n"
 	                       "walk: diagonal\nbuffers: 2\ncache_hint: evict_first\nl2_promotion: 256B\n");
 
 	ASSERT_FIELD(spec, "walk", "diagonal");
@@ -823,10 +823,10 @@ END_TEST
 
 START_TEST(check_transpose_rejects_threads_not_multiple_of_32)
 {
-	/* Derived threads: the error points at `kernel:`. */
+	/* Derived threads: the error points at the batch that derived them. */
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\ntile_cols: 32\nbatch: 64\n",
 	                "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: change batch or the tile",
-	                1, 1, "kernel: transpose");
+	                4, 8, "batch: 64");
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 10\ntile_cols: 10\nbatch: 1\nthreads: 100\nload_width: 4\n",
 	                "threads 100 (tile 10x10 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
 	                5, 10, "threads: 100");
@@ -837,7 +837,7 @@ START_TEST(check_transpose_rejects_more_than_1024_threads)
 {
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 64\ntile_cols: 64\nbatch: 1\n",
 	                "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
-	                1, 1, "kernel: transpose");
+	                4, 8, "batch: 1");
 }
 END_TEST
 
@@ -982,12 +982,20 @@ END_TEST
 
 START_TEST(check_transpose_tma_rejects_tile_over_227_kb)
 {
-	/* 4 buffers of two 128x128 f64 tiles and an mbarrier: 4 x 262152 bytes,
-	 * over any block's shared memory on Hopper. */
-	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ndtype: f64\ntile_rows: 128\ntile_cols: 128\nbatch: 16\n"
-	                "buffers: 4\n",
-	                "the 128x128 tile needs 1048608 bytes of shared memory (buffers 4), over the 232448 bytes a block "
+	/* Two 128x128 f64 tiles and an mbarrier: 262152 bytes, over any block's
+	 * shared memory on Hopper even as dynamic shared memory. */
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ndtype: f64\ntile_rows: 128\ntile_cols: 128\nbatch: 16\n",
+	                "the 128x128 tile needs 262152 bytes of shared memory (buffers 1), over the 232448 bytes a block "
 	                "can have on Hopper: use a smaller tile or fewer buffers", 4, 12, "tile_rows: 128");
+}
+END_TEST
+
+START_TEST(check_transpose_pipelined_tiles_fit_static_shared_memory)
+{
+	/* Pipelined kernels keep their buffers in static shared memory (48 KB). */
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 16\nbuffers: 2\n",
+	                "2 buffers of a 64x64 tile need 65552 bytes of shared memory, over the 48 KB of static shared "
+	                "memory pipelined kernels use: use fewer buffers or a smaller tile", 6, 10, "buffers: 2");
 }
 END_TEST
 
@@ -1032,9 +1040,9 @@ START_TEST(set_many_one_at_a_time_messages)
 	ck_assert_int_eq(kgen_spec_set(spec, "tile_rows", "64", &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 2048 (tile 64x32 / batch 1) must be a multiple of 32 and at most 1024: "
 	                 "change batch or the tile");
-	/* threads is derived: the error points at `kernel:`. */
-	ck_assert_int_eq(err.line, 1);
-	ck_assert_int_eq(err.column, 1);
+	/* threads is derived: the error points at the batch written in the spec. */
+	ck_assert_int_eq(err.line, 5);
+	ck_assert_int_eq(err.column, 8);
 	ck_assert_int_eq(kgen_spec_set(spec, "swizzle", "none", &err), KGEN_OK);
 	ck_assert_int_eq(kgen_spec_set(spec, "batch", "64", &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: "
@@ -1360,6 +1368,7 @@ spec_suite(void)
 	tcase_add_test(tc, check_transpose_rejects_group_with_buffers);
 	tcase_add_test(tc, check_transpose_smem_rejects_tile_over_48_kb);
 	tcase_add_test(tc, check_transpose_tma_rejects_tile_over_227_kb);
+	tcase_add_test(tc, check_transpose_pipelined_tiles_fit_static_shared_memory);
 	tcase_add_test(tc, check_transpose_rejects_index_not_32_or_64);
 	suite_add_tcase(s, tc);
 
