@@ -17,12 +17,8 @@ error_at_mark(const struct kgen_spec *s, yaml_mark_t mark, kgen_error *err, cons
 {
 	va_list ap;
 
-	if (!err)
-		return KGEN_ESPEC;
-	memset(err, 0, sizeof *err);
-	err->status = KGEN_ESPEC;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	kgen_vfail(err, KGEN_ESPEC, fmt, ap);
 	va_end(ap);
 	kgen_error_at(err, s->file, s->text, s->text_len, (int)mark.line + 1, (int)mark.column + 1);
 	return KGEN_ESPEC;

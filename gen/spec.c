@@ -249,13 +249,11 @@ kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_value, kgen_e
 	va_list ap;
 	int line = 1, col = 1;
 
+	va_start(ap, fmt);
+	kgen_vfail(err, KGEN_ESPEC, fmt, ap);
+	va_end(ap);
 	if (!err)
 		return KGEN_ESPEC;
-	memset(err, 0, sizeof *err);
-	err->status = KGEN_ESPEC;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
-	va_end(ap);
 	if (p->line < 0) {
 		/* Set through kgen_spec_set(), not written in the file. */
 		snprintf(err->file, sizeof err->file, "%s", s->file ? s->file : "");

@@ -100,17 +100,24 @@ sb_take(strbuf *b)
 }
 
 kgen_status
+kgen_vfail(kgen_error *err, kgen_status status, const char *fmt, va_list ap)
+{
+	if (err) {
+		memset(err, 0, sizeof *err);
+		err->status = status;
+		vsnprintf(err->message, sizeof err->message, fmt, ap);
+	}
+	return status;
+}
+
+kgen_status
 kgen_fail(kgen_error *err, kgen_status status, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err) {
-		memset(err, 0, sizeof *err);
-		err->status = status;
-		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof err->message, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	kgen_vfail(err, status, fmt, ap);
+	va_end(ap);
 	return status;
 }
 

@@ -29,6 +29,7 @@ char *sb_take(strbuf *b);
 
 /* Fill err (when not NULL) with status and a message; returns status. */
 kgen_status kgen_fail(kgen_error *err, kgen_status status, const char *fmt, ...) KGEN_PRINTF(3, 4);
+kgen_status kgen_vfail(kgen_error *err, kgen_status status, const char *fmt, va_list ap) KGEN_PRINTF(3, 0);
 
 /* Fill err with a position in a spec: file, 1-based line and column, and
  * the text of that line taken from the spec's source. */
