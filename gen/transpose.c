@@ -156,6 +156,14 @@ kgen_transpose_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 		const char *k = "b";  /* the batch loop's counter */
 
 		tma_copies(s, &t);
+		{
+			struct tpl_args none;
+			tpl_init(&none);
+			if ((st = tpl_render_into(&t, "tma_prelude", "transpose/tma_prelude.cu", &none, err))) {
+				tpl_free(&t);
+				return st;
+			}
+		}
 		if (kgen_transpose_dynamic_smem(s))
 			tpl_set(&t, "tiles_decl",
 			        "// The tiles take %lld bytes, over the 48 KB of static shared memory: they\n"

@@ -11,17 +11,7 @@ constexpr int TILE_COLS = {{tile_cols}};
 constexpr int THREADS = {{threads}};
 constexpr int BATCH = {{batch}};
 
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
-
-// Shared-memory address of a generic pointer, for the PTX below.
-static __device__ __forceinline__ unsigned int smem(const void *p)
-{
-    return (unsigned int)__cvta_generic_to_shared(p);
-}
+{{tma_prelude}}
 
 {{swizzle_fn}}
 // Thread 0 loads the tile with one TMA copy that completes on the mbarrier;

@@ -13,17 +13,7 @@ constexpr int THREADS = {{threads}};
 constexpr int BATCH = {{batch}};
 constexpr int BUFFERS = {{buffers}};
 
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
-
-// Shared-memory address of a generic pointer, for the PTX below.
-static __device__ __forceinline__ unsigned int smem(const void *p)
-{
-    return (unsigned int)__cvta_generic_to_shared(p);
-}
+{{tma_prelude}}
 
 {{swizzle_fn}}
 // Ask the TMA unit for tile t into `dst`; `bar` completes when it has landed.
