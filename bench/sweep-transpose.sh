@@ -46,8 +46,10 @@ for batch in 8 16; do
 			"batch: $batch" "swizzle: none" "walk: diagonal" "group: $group"
 	done
 done
+emit "tma-64x64-b4-none-diagonal" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: 4" "swizzle: none" \
+	"walk: diagonal"
 for hint in none evict_first; do
-	for promo in 128B 256B; do
+	for promo in none 128B 256B; do
 		emit "tma-64x64-b8-none-diagonal-$hint-$promo" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
 			"swizzle: none" "walk: diagonal" "cache_hint: $hint" "l2_promotion: $promo"
 	done
