@@ -4,7 +4,7 @@
 #   C ("Embarrassingly Parallel Reduction"): float32, N = 2^25, at every
 #     block size the post swept (64 to 1024 threads).
 # Writes OUTDIR/posts-ab.tsv and OUTDIR/posts-c-<threads>.tsv; bench/report.sh
-# turns them into bench/results/<gpu>.md.
+# turns them into bench/results/<gpu>/README.md.
 set -eu
 out=$1
 kgen=${KGEN:-./kgen}
