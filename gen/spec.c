@@ -363,6 +363,8 @@ kgen_spec_dump(const kgen_spec *spec, char **yaml)
 	char buf[96];
 	int k;
 
+	if (!spec || !yaml)
+		return KGEN_EINVAL;
 	sb_init(&b);
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		if (kgen_key_in_family(spec, (enum kgen_key)k))

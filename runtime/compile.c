@@ -1,6 +1,7 @@
 /* compile.c - kgen_compile(): generated source to PTX or cubin with NVRTC. */
 #include "config.h"
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <nvrtc.h>
@@ -20,17 +21,24 @@ kgen_compile_options(void)
 	return OPT_STD " " OPT_DEVICE;
 }
 
+static char nvrtc_version[32];
+static pthread_once_t nvrtc_version_once = PTHREAD_ONCE_INIT;
+
+static void
+read_nvrtc_version(void)
+{
+	int major = 0, minor = 0;
+
+	nvrtcVersion(&major, &minor);
+	snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d", major, minor);
+}
+
+/* NVRTC's version, "13.0", read once (thread-safe). */
 const char *
 kgen_nvrtc_version(void)
 {
-	static char buf[32];
-	int major = 0, minor = 0;
-
-	if (!buf[0]) {
-		nvrtcVersion(&major, &minor);
-		snprintf(buf, sizeof buf, "%d.%d", major, minor);
-	}
-	return buf;
+	pthread_once(&nvrtc_version_once, read_nvrtc_version);
+	return nvrtc_version;
 }
 
 /* "sm_90", "sm_90a", "compute_90": the forms NVRTC's --gpu-architecture takes. */

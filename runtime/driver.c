@@ -31,6 +31,7 @@ load(void)
 	*(void **)&table.f = dlsym(lib, XSTR(f)); \
 	if ((e = dlerror()) || !table.f) { \
 		kgen_fail(&load_error, KGEN_ECUDA, "the CUDA driver lacks %s: %s (driver too old?)", XSTR(f), e ? e : "NULL"); \
+		dlclose(lib); \
 		return; \
 	}
 	KGEN_CU_FUNCS(X)

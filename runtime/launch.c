@@ -82,6 +82,9 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 		                 "or use a spec with a smaller load_width", in, align, s->load_width);
 	if (n && !in)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: in is NULL");
+	if (out % (unsigned long long)kgen_spec_acc(s)->size)
+		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %d-byte %s", out,
+		                 kgen_spec_acc(s)->size, kgen_spec_acc(s)->name);
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
 	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
