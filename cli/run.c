@@ -18,6 +18,8 @@
 #include "gen/tpl.h"
 #include "runtime/cache.h"
 #include "runtime/runtime.h"
+#include "reference.h"
+#include "timing.h"
 
 struct run_opts {
 	unsigned long long n[32];
@@ -28,454 +30,6 @@ struct run_opts {
 	char *sets[64];
 	const char *tsv, *cub;
 };
-
-/* ---- seeded random inputs ---- */
-
-static uint64_t
-splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* float to IEEE half / bfloat16 bits, rounding to nearest even. */
-static uint16_t
-f32_to_f16(float f)
-{
-	uint32_t x, sign, mant;
-	int exp;
-
-	memcpy(&x, &f, 4);
-	sign = (x >> 16) & 0x8000u;
-	exp = (int)((x >> 23) & 0xff) - 127 + 15;
-	mant = x & 0x7fffffu;
-	if (exp >= 31)
-		return (uint16_t)(sign | 0x7c00u);
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000u;
-		{
-			uint32_t shift = (uint32_t)(14 - exp), half = 1u << (shift - 1), r = mant >> shift;
-			uint32_t rem = mant & ((1u << shift) - 1);
-			if (rem > half || (rem == half && (r & 1)))
-				r++;
-			return (uint16_t)(sign | r);
-		}
-	}
-	{
-		uint32_t r = ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fffu;
-		if (rem > 0x1000u || (rem == 0x1000u && (r & 1)))
-			r++;
-		return (uint16_t)(sign | r);
-	}
-}
-
-static float
-f16_to_f32(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, x;
-	float f;
-
-	if (exp == 0) {
-		f = ldexpf((float)mant, -24);
-		return sign ? -f : f;
-	}
-	if (exp == 31)
-		x = sign | 0x7f800000u | (mant << 13);
-	else
-		x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
-	memcpy(&f, &x, 4);
-	return f;
-}
-
-static uint16_t
-f32_to_bf16(float f)
-{
-	uint32_t x;
-
-	memcpy(&x, &f, 4);
-	x += 0x7fffu + ((x >> 16) & 1);
-	return (uint16_t)(x >> 16);
-}
-
-static float
-bf16_to_f32(uint16_t b)
-{
-	uint32_t x = (uint32_t)b << 16;
-	float f;
-
-	memcpy(&f, &x, 4);
-	return f;
-}
-
-/* One input value for op, as a double (floats) or an integer. */
-static double
-draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned long long n)
-{
-	uint64_t r = splitmix64(st);
-	unsigned long long every = n / 32 + 1;
-
-	switch (op) {
-	case KGEN_OP_SUM:
-		/* Multiples of 1/16 in [-4, 4] (integers in [-1000, 1000]): exact in every dtype. */
-		return is_float ? (double)((int)(r % 129) - 64) / 16.0 : (double)((int)(r % 2001) - 1000);
-	case KGEN_OP_PROD:
-		/* Floats: 1 but for a few 2, 0.5 and -1, so the product is exact;
-		 * integers: odd, so the product modulo 2^bits never becomes 0. */
-		if (is_float)
-			return i % every == every / 2 ? ((double[]){ 2.0, 0.5, -1.0 })[r % 3] : 1.0;
-		return (double)(2 * (int)(r % 8) - 7);
-	default:
-		return is_float ? (double)((int64_t)(r % 2000001) - 1000000) / 64.0 : (double)((int64_t)(r % 2000000001) - 1000000000);
-	}
-}
-
-/* Fill host memory with n seeded values of the spec's dtype. */
-static void
-fill(const struct kgen_spec *s, void *host, unsigned long long n, uint64_t seed)
-{
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
-	int is_float = dt->cls == DT_FLOAT || dt->cls == DT_HALF || dt->cls == DT_BHALF;
-	uint64_t st = seed;
-	unsigned long long i;
-	double v;
-
-	for (i = 0; i < n; i++) {
-		v = draw((enum kgen_op)s->op, is_float, &st, i, n);
-		switch (s->dtype) {
-		case KGEN_DT_I32: ((int32_t *)host)[i] = (int32_t)v; break;
-		case KGEN_DT_U32: ((uint32_t *)host)[i] = (uint32_t)(int64_t)v; break;
-		case KGEN_DT_I64: ((int64_t *)host)[i] = (int64_t)v; break;
-		case KGEN_DT_F32: ((float *)host)[i] = (float)v; break;
-		case KGEN_DT_F64: ((double *)host)[i] = v; break;
-		case KGEN_DT_F16: ((uint16_t *)host)[i] = f32_to_f16((float)v); break;
-		case KGEN_DT_BF16: ((uint16_t *)host)[i] = f32_to_bf16((float)v); break;
-		}
-	}
-}
-
-/* ---- the CPU reference ---- */
-
-struct reference {
-	int exact;            /* integers, min and max: bit-exact */
-	uint64_t bits;        /* integers: the result in the accumulator's width */
-	long double value;    /* floats */
-	long double abs_sum;  /* floats: sum of |x|, for the tolerance */
-};
-
-static long double
-element(const struct kgen_spec *s, const void *host, unsigned long long i)
-{
-	switch (s->dtype) {
-	case KGEN_DT_I32: return ((const int32_t *)host)[i];
-	case KGEN_DT_U32: return ((const uint32_t *)host)[i];
-	case KGEN_DT_I64: return ((const int64_t *)host)[i];
-	case KGEN_DT_F32: return ((const float *)host)[i];
-	case KGEN_DT_F64: return ((const double *)host)[i];
-	case KGEN_DT_F16: return f16_to_f32(((const uint16_t *)host)[i]);
-	default: return bf16_to_f32(((const uint16_t *)host)[i]);
-	}
-}
-
-static int64_t
-int_element(const struct kgen_spec *s, const void *host, unsigned long long i)
-{
-	switch (s->dtype) {
-	case KGEN_DT_I32: return ((const int32_t *)host)[i];
-	case KGEN_DT_U32: return ((const uint32_t *)host)[i];
-	default: return ((const int64_t *)host)[i];
-	}
-}
-
-static void
-compute_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r)
-{
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
-	unsigned long long i;
-
-	memset(r, 0, sizeof *r);
-	if (acc->cls != DT_FLOAT) {
-		/* Integers wrap in the accumulator's width, in any order. */
-		uint64_t mask = acc->size == 8 ? ~0ull : 0xffffffffull, v;
-		int is_signed = acc->cls == DT_INT;
-		int64_t best = 0;
-		r->exact = 1;
-		v = s->op == KGEN_OP_PROD ? 1 : 0;
-		for (i = 0; i < n; i++) {
-			int64_t x = int_element(s, host, i);
-			switch (s->op) {
-			case KGEN_OP_SUM: v += (uint64_t)x; break;
-			case KGEN_OP_PROD: v *= (uint64_t)x; break;
-			default:
-				if (i == 0 || (s->op == KGEN_OP_MIN ? x < best : x > best))
-					best = x;
-				break;
-			}
-		}
-		if (s->op == KGEN_OP_MIN || s->op == KGEN_OP_MAX) {
-			if (n == 0)
-				best = s->op == KGEN_OP_MIN ? (is_signed ? (acc->size == 8 ? INT64_MAX : INT32_MAX) : (int64_t)mask)
-				                            : (is_signed ? (acc->size == 8 ? INT64_MIN : INT32_MIN) : 0);
-			v = (uint64_t)best;
-		}
-		r->bits = v & mask;
-		return;
-	}
-	r->exact = s->op != KGEN_OP_SUM;
-	r->value = s->op == KGEN_OP_PROD ? 1.0L : s->op == KGEN_OP_SUM ? 0.0L : s->op == KGEN_OP_MIN ? INFINITY : -INFINITY;
-	for (i = 0; i < n; i++) {
-		long double x = element(s, host, i);
-		switch (s->op) {
-		case KGEN_OP_SUM: r->value += x; r->abs_sum += fabsl(x); break;
-		case KGEN_OP_PROD: r->value *= x; break;
-		case KGEN_OP_MIN: if (x < r->value) r->value = x; break;
-		default: if (x > r->value) r->value = x; break;
-		}
-	}
-}
-
-/* The documented tolerance of a float sum: eps(acc) * (ceil(log2 n) + 2) * sum |x|. */
-static long double
-tolerance(const struct kgen_spec *s, unsigned long long n, const struct reference *r)
-{
-	long double eps = kgen_spec_acc(s)->size == 4 ? 0x1p-23L : 0x1p-52L;
-	int depth = 2;
-
-	while (n > 1) {
-		n = (n + 1) / 2;
-		depth++;
-	}
-	return eps * depth * r->abs_sum;
-}
-
-/* Compare the device's result with the reference; describe it in msg. */
-static int
-check(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r, char *msg,
-      size_t len)
-{
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
-	long double g, err, tol;
-
-	if (acc->cls != DT_FLOAT) {
-		uint64_t bits = 0;
-		memcpy(&bits, got, (size_t)acc->size);
-		if (acc->cls == DT_INT) {
-			long long gv = acc->size == 4 ? (long long)(int32_t)bits : (long long)bits;
-			long long rv = acc->size == 4 ? (long long)(int32_t)r->bits : (long long)r->bits;
-			snprintf(msg, len, "got %lld, expected %lld", gv, rv);
-		} else {
-			snprintf(msg, len, "got %llu, expected %llu", (unsigned long long)bits, (unsigned long long)r->bits);
-		}
-		return bits == r->bits;
-	}
-	if (acc->size == 4) {
-		float f;
-		memcpy(&f, got, 4);
-		g = f;
-	} else {
-		double d;
-		memcpy(&d, got, 8);
-		g = d;
-	}
-	err = fabsl(g - r->value);
-	if (r->exact) {
-		snprintf(msg, len, "got %.9Lg, expected %.9Lg (exact)", g, r->value);
-		return g == r->value;
-	}
-	tol = tolerance(s, n, r);
-	snprintf(msg, len, "got %.9Lg, expected %.9Lg, error %.3Lg <= tolerance %.3Lg", g, r->value, err, tol);
-	if (!(err <= tol))
-		snprintf(msg, len, "got %.9Lg, expected %.9Lg, error %.3Lg > tolerance %.3Lg", g, r->value, err, tol);
-	return err <= tol;
-}
-
-/* ---- timing ---- */
-
-static int
-cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The read-bandwidth probe of templates/bench/stream.cu, compiled once. */
-struct probe {
-	CUmodule module;
-	CUfunction fn;
-	CUdeviceptr sink;
-};
-
-static kgen_status
-probe_load(kgen_context *ctx, struct probe *p, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	void *image = NULL;
-	size_t size;
-	kgen_status st;
-
-	if (p->fn)
-		return KGEN_OK;
-	if ((st = kgen_compile(kgen_template("bench/stream.cu"), "stream.cu", ctx->arch, KGEN_IMAGE_CUBIN, &image, &size,
-	                       NULL, err)))
-		return st;
-	if ((st = kgen_context_enter(ctx, err)))
-		goto out;
-	if (cu->cuModuleLoadData(&p->module, image) || cu->cuModuleGetFunction(&p->fn, p->module, "kgen_stream_read") ||
-	    cu->cuMemAlloc(&p->sink, 16))
-		st = kgen_fail(err, KGEN_ECUDA, "cannot load the read-bandwidth probe");
-out:
-	free(image);
-	return st;
-}
-
-/* What median_ms() times: a reduction, the read probe, a transpose or a copy. */
-enum timed_what { TIME_REDUCE, TIME_PROBE, TIME_TRANSPOSE, TIME_COPY };
-
-struct timed {
-	enum timed_what what;
-	kgen_kernel *k;
-	struct probe *p;
-	CUdeviceptr *in;      /* `copies` inputs, used in turn */
-	int copies;
-	unsigned long long n; /* elements (reduce), bytes (probe, copy) */
-	CUdeviceptr out;
-	int blocks;           /* for the probe: 4 blocks of 512 per SM */
-	unsigned long long rows, cols;
-};
-
-static kgen_status
-run_once(struct timed *t, int i, kgen_error *err)
-{
-	CUdeviceptr in = t->in[i % t->copies];
-	const struct kgen_cu *cu = NULL;
-	unsigned long long n16 = t->n / 16;
-	void *args[] = { &in, &n16, t->p ? &t->p->sink : NULL };
-	CUresult r;
-
-	switch (t->what) {
-	case TIME_REDUCE: return kgen_reduce(t->k, in, t->n, t->out, 0, 0, NULL, err);
-	case TIME_TRANSPOSE: return kgen_transpose(t->k, in, t->out, t->rows, t->cols, NULL, err);
-	default: break;
-	}
-	kgen_cu_load(&cu, NULL);
-	if (t->what == TIME_COPY)
-		r = cu->cuMemcpyDtoDAsync(t->out, in, t->n, NULL);
-	else
-		r = cu->cuLaunchKernel(t->p->fn, (unsigned)t->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL);
-	return r ? kgen_cu_fail(cu, err, t->what == TIME_COPY ? "cuMemcpyDtoDAsync" : "cuLaunchKernel", r) : KGEN_OK;
-}
-
-static kgen_status
-median_ms(kgen_context *ctx, struct timed *t, int runs, float *ms, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	CUevent a = NULL, b = NULL;
-	float *times;
-	kgen_status st = KGEN_OK;
-	int i;
-
-	if (!(times = calloc((size_t)runs, sizeof *times)))
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	if (cu->cuEventCreate(&a, 0) || cu->cuEventCreate(&b, 0)) {
-		st = kgen_fail(err, KGEN_ECUDA, "cuEventCreate() failed");
-		goto out;
-	}
-	for (i = 0; i < 3 && !st; i++)
-		st = run_once(t, i, err);
-	for (i = 0; i < runs && !st; i++) {
-		CUresult r;
-		cu->cuEventRecord(a, NULL);
-		if ((st = run_once(t, i, err)))
-			break;
-		cu->cuEventRecord(b, NULL);
-		if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(&times[i], a, b)))
-			st = kgen_cu_fail(cu, err, "cuEventElapsedTime", r);
-	}
-	if (!st) {
-		qsort(times, (size_t)runs, sizeof *times, cmp_float);
-		*ms = times[runs / 2];
-	}
-out:
-	if (a)
-		cu->cuEventDestroy(a);
-	if (b)
-		cu->cuEventDestroy(b);
-	free(times);
-	return st;
-}
-
-/* ---- CUB, through the kgen-cub helper ---- */
-
-static const char *
-find_cub(const struct run_opts *o, char *buf, size_t len)
-{
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (o->cub)
-		return o->cub[0] ? o->cub : NULL;
-	if (getenv("KGEN_CUB"))
-		return getenv("KGEN_CUB")[0] ? getenv("KGEN_CUB") : NULL;
-	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/'))) {
-			*slash = '\0';
-			snprintf(buf, len, "%s/kgen-cub", self);
-			if (access(buf, X_OK) == 0)
-				return buf;
-		}
-	}
-	snprintf(buf, len, "%s/kgen-cub", KGEN_PKGLIBEXECDIR);
-	return access(buf, X_OK) == 0 ? buf : NULL;
-}
-
-/* CUB's median milliseconds for the spec's op and dtype at n, or -1. */
-static double
-cub_measure(const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, size_t l2)
-{
-	char path[PATH_MAX + 16], cmd[PATH_MAX + 128], line[512];
-	const char *exe = find_cub(o, path, sizeof path);
-	double ms = -1;
-	FILE *fp;
-	char *p;
-
-	if (!exe)
-		return -1;
-	snprintf(cmd, sizeof cmd, "'%s' %s %s %llu %d %zu", exe, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, o->runs,
-	         l2);
-	fflush(stdout);
-	if (!(fp = popen(cmd, "r")))
-		return -1;
-	while (fgets(line, sizeof line, fp))
-		if ((p = strstr(line, "median_ms=")))
-			ms = strtod(p + 10, NULL);
-	if (pclose(fp) != 0)
-		ms = -1;
-	return ms;
-}
-
-/* The same, each (op, dtype, n) measured once per run. */
-static double
-cub_ms(const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, size_t l2)
-{
-	static struct { long long op, dtype; unsigned long long n; double ms; } seen[64];
-	static int nseen;
-	int i;
-
-	for (i = 0; i < nseen; i++)
-		if (seen[i].op == s->op && seen[i].dtype == s->dtype && seen[i].n == n)
-			return seen[i].ms;
-	if (nseen == 64)
-		nseen = 0;
-	seen[nseen].op = s->op;
-	seen[nseen].dtype = s->dtype;
-	seen[nseen].n = n;
-	return seen[nseen++].ms = cub_measure(o, s, n, l2);
-}
 
 /* ---- the commands ---- */
 
@@ -609,7 +163,7 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 
 	if (in->host && in->dtype == s->dtype && in->op == s->op && in->n == n && in->copies >= copies) {
 		if (in->acc != s->acc_dtype) {
-			compute_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+			kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
 			in->acc = (int)s->acc_dtype;
 		}
 		return KGEN_OK;
@@ -617,13 +171,13 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 	free_input(ctx, in);
 	if (!(in->host = malloc(bytes ? bytes : 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
-	fill(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
+	kgen_fill_input(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
 	memset(in->host, 0, (size_t)o->offset * esize);
 	in->dtype = (int)s->dtype;
 	in->op = (int)s->op;
 	in->acc = (int)s->acc_dtype;
 	in->n = n;
-	compute_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+	kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
 	for (c = 0; c < copies; c++) {
 		in->copies = c + 1;
 		KGEN_CU(cu, err, cuMemAlloc, (&in->base[c], bytes ? bytes : 16));
@@ -669,7 +223,7 @@ make_tinput(kgen_context *ctx, const struct run_opts *o, int esize, unsigned lon
 	if (!(t->host = malloc(bytes + 8)) || !(t->back = malloc(bytes + 8)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for two %zu-byte matrices", bytes);
 	for (i = 0; i < bytes; i += 8) {
-		uint64_t r = splitmix64(&st);
+		uint64_t r = kgen_splitmix64(&st);
 		memcpy(t->host + i, &r, 8);
 	}
 	t->esize = esize;
@@ -754,12 +308,12 @@ run_transposes(kgen_context *ctx, const struct run_opts *o, kgen_spec **specs, k
 			}
 			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
 				struct timed tk = { TIME_TRANSPOSE, kernels[i], NULL, &t.in, 1, 0, t.out, 0, rows, cols };
-				if ((st = median_ms(ctx, &tk, o->runs, &ms, err)))
+				if ((st = kgen_median_ms(ctx, &tk, o->runs, &ms, err)))
 					break;
 				if (copy_bytes != bytes) {
 					struct timed tc = { TIME_COPY, NULL, NULL, &t.in, 1, bytes, t.out, 0, 0, 0 };
 					float cms;
-					if ((st = median_ms(ctx, &tc, o->runs, &cms, err)))
+					if ((st = kgen_median_ms(ctx, &tc, o->runs, &cms, err)))
 						break;
 					copy_ms = cms;
 					copy_bytes = bytes;
@@ -940,7 +494,7 @@ kgen_cmd_runtime(int argc, char **argv)
 					verdict = "rejected";
 					st = KGEN_OK;
 				} else if (!st) {
-					int ok = check(spec, got, n, &in.ref, msg, sizeof msg);
+					int ok = kgen_check_result(spec, got, n, &in.ref, msg, sizeof msg);
 					verdict = ok ? "ok" : "FAIL";
 					failures += !ok;
 				}
@@ -951,19 +505,19 @@ kgen_cmd_runtime(int argc, char **argv)
 				for (c = 0; c < in.copies; c++)
 					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o.offset * esize);
 				t.in = shifted;
-				if ((st = median_ms(ctx, &t, o.runs, &ms, &err)))
+				if ((st = kgen_median_ms(ctx, &t, o.runs, &ms, &err)))
 					break;
 				gbs = (double)bytes / (ms * 1e-3) / 1e9;
 				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
 					struct timed p = { TIME_PROBE, NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count, 0, 0 };
 					float pms;
-					if ((st = probe_load(ctx, &probe, &err)) || (st = median_ms(ctx, &p, o.runs, &pms, &err)))
+					if ((st = kgen_probe_load(ctx, &probe, &err)) || (st = kgen_median_ms(ctx, &p, o.runs, &pms, &err)))
 						break;
 					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
 					ceiling_bytes = bytes;
 					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
 				}
-				cub = cub_ms(&o, spec, n, ctx->l2_bytes);
+				cub = kgen_cub_ms(o.cub, o.runs, spec, n, ctx->l2_bytes);
 			}
 			ctx->cu->cuMemFree(out);
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);
