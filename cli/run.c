@@ -14,21 +14,25 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "gen/reduce.h"
 #include "gen/tpl.h"
 #include "runtime/cache.h"
-#include "runtime/runtime.h"
-#include "reference.h"
+#include "run.h"
 #include "timing.h"
 
-struct run_opts {
-	unsigned long long n[32];
-	unsigned long long shape[32][2];  /* rows, cols for transposes */
-	int nshape;
-	int nn, verify, bench, runs, device, offset, nsets;
-	unsigned long long seed;
-	char *sets[64];
-	const char *tsv, *cub;
+int
+kgen_run_copies(const kgen_context *ctx, const struct run_opts *o, size_t bytes)
+{
+	size_t want = 2 * ctx->l2_bytes;
+
+	if (!bytes || bytes >= want)
+		return 1;
+	return (want + bytes - 1) / bytes > 64 ? 64 : (int)((want + bytes - 1) / bytes);
+}
+
+static const struct kgen_runner *const runners[KGEN_FAMILY_COUNT] = {
+#define X(id, name, doc, stem) [KGEN_##id] = &kgen_runner_##stem,
+	KGEN_FAMILIES(X)
+#undef X
 };
 
 /* ---- the commands ---- */
@@ -131,215 +135,6 @@ cmd_cache(int argc, char **argv)
 	return 0;
 }
 
-struct input {
-	int dtype, op, acc;
-	unsigned long long n;
-	void *host;
-	CUdeviceptr base[64];
-	int copies;
-	struct reference ref;
-};
-
-static void
-free_input(kgen_context *ctx, struct input *in)
-{
-	int c;
-
-	for (c = 0; c < in->copies; c++)
-		if (in->base[c])
-			ctx->cu->cuMemFree(in->base[c]);
-	free(in->host);
-	memset(in, 0, sizeof *in);
-}
-
-/* Make the input for spec s at n (reusing the last one when it fits). */
-static kgen_status
-make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, int copies,
-           struct input *in, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	size_t esize = (size_t)kgen_spec_dtype(s)->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
-	int c;
-
-	if (in->host && in->dtype == s->dtype && in->op == s->op && in->n == n && in->copies >= copies) {
-		if (in->acc != s->acc_dtype) {
-			kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
-			in->acc = (int)s->acc_dtype;
-		}
-		return KGEN_OK;
-	}
-	free_input(ctx, in);
-	if (!(in->host = malloc(bytes ? bytes : 1)))
-		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
-	kgen_fill_input(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
-	memset(in->host, 0, (size_t)o->offset * esize);
-	in->dtype = (int)s->dtype;
-	in->op = (int)s->op;
-	in->acc = (int)s->acc_dtype;
-	in->n = n;
-	kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
-	for (c = 0; c < copies; c++) {
-		in->copies = c + 1;
-		KGEN_CU(cu, err, cuMemAlloc, (&in->base[c], bytes ? bytes : 16));
-		if (bytes)
-			KGEN_CU(cu, err, cuMemcpyHtoD, (in->base[c], in->host, bytes));
-	}
-	return KGEN_OK;
-}
-
-/* ---- transposes ---- */
-
-/* One transpose input: random bits, on the host and the device, and an output buffer. */
-struct tinput {
-	int esize;
-	unsigned long long rows, cols;
-	unsigned char *host, *back;
-	CUdeviceptr in, out;
-};
-
-static void
-free_tinput(kgen_context *ctx, struct tinput *t)
-{
-	if (t->in)
-		ctx->cu->cuMemFree(t->in);
-	if (t->out)
-		ctx->cu->cuMemFree(t->out);
-	free(t->host);
-	free(t->back);
-	memset(t, 0, sizeof *t);
-}
-
-static kgen_status
-make_tinput(kgen_context *ctx, const struct run_opts *o, int esize, unsigned long long rows, unsigned long long cols,
-            struct tinput *t, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	size_t bytes = (size_t)(rows * cols) * (size_t)esize, i;
-	uint64_t st = o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols;
-
-	if (t->host && t->esize == esize && t->rows == rows && t->cols == cols)
-		return KGEN_OK;
-	free_tinput(ctx, t);
-	if (!(t->host = malloc(bytes + 8)) || !(t->back = malloc(bytes + 8)))
-		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for two %zu-byte matrices", bytes);
-	for (i = 0; i < bytes; i += 8) {
-		uint64_t r = kgen_splitmix64(&st);
-		memcpy(t->host + i, &r, 8);
-	}
-	t->esize = esize;
-	t->rows = rows;
-	t->cols = cols;
-	KGEN_CU(cu, err, cuMemAlloc, (&t->in, bytes));
-	KGEN_CU(cu, err, cuMemAlloc, (&t->out, bytes));
-	KGEN_CU(cu, err, cuMemcpyHtoD, (t->in, t->host, bytes));
-	return KGEN_OK;
-}
-
-/* Count the elements of `back` (cols x rows) that are not the transpose of
- * `host` (rows x cols), comparing every element's bytes; the first bad one
- * goes into msg.  Blocked, so that both matrices are read from cache. */
-static unsigned long long
-transpose_errors(const struct tinput *t, char *msg, size_t len)
-{
-	unsigned long long r0, c0, r, c, bad = 0, rows = t->rows, cols = t->cols;
-
-	/* Elements compared as integers of their size: every bit counts. */
-#define SAME(type) (((const type *)t->host)[r * cols + c] == ((const type *)t->back)[c * rows + r])
-	for (r0 = 0; r0 < rows; r0 += 64)
-		for (c0 = 0; c0 < cols; c0 += 64)
-			for (r = r0; r < r0 + 64 && r < rows; r++)
-				for (c = c0; c < c0 + 64 && c < cols; c++)
-					if (!(t->esize == 2 ? SAME(uint16_t) : t->esize == 4 ? SAME(uint32_t) : SAME(uint64_t)) &&
-					    !bad++)
-						snprintf(msg, len, "out[%llu][%llu] is not in[%llu][%llu]", c, r, r, c);
-#undef SAME
-	return bad;
-}
-
-static int
-run_transposes(kgen_context *ctx, const struct run_opts *o, kgen_spec **specs, kgen_kernel **kernels,
-               char **paths, int nspecs, FILE *tsv, int *failures, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	struct tinput t;
-	kgen_status st = KGEN_OK;
-	int i, j;
-
-	memset(&t, 0, sizeof t);
-	for (j = 0; j < o->nshape && !st; j++) {
-		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
-		double copy_ms = -1;
-		size_t copy_bytes = 0;  /* what copy_ms copied: specs of other dtypes need their own */
-
-		for (i = 0; i < nspecs && !st; i++) {
-			kgen_spec *spec = specs[i];
-			int esize = kgen_spec_dtype(spec)->size;
-			size_t bytes = (size_t)(rows * cols) * (size_t)esize;
-			char msg[1100] = "-";
-			const char *verdict = "-";
-			float ms = -1;
-
-			if (spec->kernel != KGEN_TRANSPOSE)
-				continue;
-			if ((st = make_tinput(ctx, o, esize, rows, cols, &t, err)) || (st = kgen_context_enter(ctx, err)))
-				break;
-			if (o->verify) {
-				cu->cuMemsetD8Async(t.out, 0xff, bytes, NULL);
-				st = kgen_transpose(kernels[i], t.in, t.out, rows, cols, NULL, err);
-				if (!st && cu->cuCtxSynchronize())
-					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
-				if (!st && cu->cuMemcpyDtoH(t.back, t.out, bytes))
-					st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
-				if (st == KGEN_EINVAL) {
-					snprintf(msg, sizeof msg, "%s", err->message);
-					verdict = "rejected";
-					st = KGEN_OK;
-				} else if (!st) {
-					unsigned long long bad = transpose_errors(&t, msg, sizeof msg);
-					verdict = bad ? "FAIL" : "ok";
-					if (bad) {
-						size_t l = strlen(msg);
-						snprintf(msg + l, sizeof msg - l, "; %llu of %llu elements wrong", bad, rows * cols);
-						(*failures)++;
-					} else {
-						snprintf(msg, sizeof msg, "all %llu elements checked", rows * cols);
-					}
-				}
-			}
-			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
-				struct timed tk = { TIME_TRANSPOSE, kernels[i], NULL, &t.in, 1, 0, t.out, 0, rows, cols };
-				if ((st = kgen_median_ms(ctx, &tk, o->runs, &ms, err)))
-					break;
-				if (copy_bytes != bytes) {
-					struct timed tc = { TIME_COPY, NULL, NULL, &t.in, 1, bytes, t.out, 0, 0, 0 };
-					float cms;
-					if ((st = kgen_median_ms(ctx, &tc, o->runs, &cms, err)))
-						break;
-					copy_ms = cms;
-					copy_bytes = bytes;
-					printf("# device-to-device copy of %zu MB: %.2f us, %.1f GB/s (read + write)\n", bytes >> 20,
-					       cms * 1e3, 2.0 * (double)bytes / (cms * 1e-3) / 1e9);
-				}
-			}
-			printf("%-48s %llux%llu  %-8s", paths[i], rows, cols, verdict);
-			if (ms >= 0)
-				printf(" %10.2f us %8.1f GB/s  copy %8.1f GB/s  kgen/copy %.3f", ms * 1e3,
-				       2.0 * (double)bytes / (ms * 1e-3) / 1e9, 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9,
-				       copy_ms / ms);
-			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\ttranspose\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\n", paths[i],
-				        kgen_spec_dtype(spec)->name, rows, cols, verdict, ms * 1e3,
-				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
-				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,
-				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
-			fflush(stdout);
-		}
-	}
-	free_tinput(ctx, &t);
-	return st;
-}
-
 int
 kgen_cmd_runtime(int argc, char **argv)
 {
@@ -354,24 +149,17 @@ kgen_cmd_runtime(int argc, char **argv)
 	};
 	struct run_opts o;
 	kgen_context *ctx = NULL;
-	struct input in;
-	struct probe probe;
 	kgen_error err;
 	kgen_status st = KGEN_OK;
 	FILE *tsv = NULL;
-	int c, i, j, failures = 0, rc = 0, nspecs = 0;
-	kgen_spec **specs = NULL;
-	kgen_kernel **kernels = NULL;
-	double ceiling_gbs = -1;     /* the read ceiling, measured on ceiling_bytes bytes */
-	size_t ceiling_bytes = 0;
+	int c, i, f, failures = 0, rc = 0, nspecs = 0;
+	struct run_spec *specs = NULL, *mine = NULL;
 
 	if (strcmp(argv[0], "cache") == 0)
 		return cmd_cache(argc, argv);
 	if (strcmp(argv[0], "info") == 0)
 		return cmd_info();
 	memset(&o, 0, sizeof o);
-	memset(&in, 0, sizeof in);
-	memset(&probe, 0, sizeof probe);
 	o.runs = 20;
 	o.seed = 20261121;
 	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
@@ -438,131 +226,40 @@ kgen_cmd_runtime(int argc, char **argv)
 	if (tsv)
 		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\n");
 	nspecs = argc - optind;
-	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(kernels = calloc((size_t)nspecs, sizeof *kernels))) {
+	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(mine = calloc((size_t)nspecs, sizeof *mine))) {
 		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		goto out;
 	}
-	for (i = 0; i < nspecs; i++)
-		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i], &err)) ||
-		    (st = kgen_kernel_build(ctx, specs[i], &kernels[i], &err))) {
+	for (i = 0; i < nspecs; i++) {
+		specs[i].path = argv[optind + i];
+		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i].spec, &err)) ||
+		    (st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
 			fprintf(stderr, "%s: ", argv[optind + i]);
 			rc = kgen_report(&err);
 			goto out;
 		}
-	/* Sizes outside, specs inside: one input serves every spec of its dtype and op. */
-	for (j = 0; j < o.nn; j++) {
-		for (i = 0; i < nspecs; i++) {
-			kgen_spec *spec = specs[i];
-			kgen_kernel *k = kernels[i];
-			const char *path = argv[optind + i];
-
-			if (spec->kernel != KGEN_REDUCE)
-				continue;
-			unsigned long long n = o.n[j];
-			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
-			size_t asize = (size_t)kgen_spec_acc(spec)->size;
-			int copies = 1;
-			unsigned char got[8];
-			char msg[1100] = "-";
-			const char *verdict = "-";
-			float ms = -1;
-			double cub = -1, gbs = -1;
-			CUdeviceptr out = 0, inptr;
-
-			if (o.bench && bytes < 2 * ctx->l2_bytes && bytes)
-				copies = (int)((2 * ctx->l2_bytes + bytes - 1) / bytes) > 64 ? 64 : (int)((2 * ctx->l2_bytes + bytes - 1) / bytes);
-			if ((st = make_input(ctx, &o, spec, n, copies, &in, &err)))
-				break;
-			if ((st = kgen_context_enter(ctx, &err)))
-				break;
-			if (ctx->cu->cuMemAlloc(&out, 16)) {
-				st = kgen_fail(&err, KGEN_ECUDA, "cuMemAlloc() failed");
-				break;
-			}
-			inptr = in.base[0] + (CUdeviceptr)((size_t)o.offset * esize);
-			if (o.verify) {
-				/* Poison the result, run, read back, compare. */
-				ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
-				st = kgen_reduce(k, inptr, n, out, 0, 0, NULL, &err);
-				if (!st && ctx->cu->cuCtxSynchronize())
-					st = kgen_fail(&err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
-				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
-					st = kgen_fail(&err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
-				if (st == KGEN_EINVAL) {
-					/* The spec cannot take this input (alignment, size): say so, go on. */
-					snprintf(msg, sizeof msg, "%s", err.message);
-					verdict = "rejected";
-					st = KGEN_OK;
-				} else if (!st) {
-					int ok = kgen_check_result(spec, got, n, &in.ref, msg, sizeof msg);
-					verdict = ok ? "ok" : "FAIL";
-					failures += !ok;
-				}
-			}
-			if (!st && o.bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
-				struct timed t = { TIME_REDUCE, k, NULL, in.base, in.copies, n, out, 0, 0, 0 };
-				CUdeviceptr shifted[64];
-				for (c = 0; c < in.copies; c++)
-					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o.offset * esize);
-				t.in = shifted;
-				if ((st = kgen_median_ms(ctx, &t, o.runs, &ms, &err)))
-					break;
-				gbs = (double)bytes / (ms * 1e-3) / 1e9;
-				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
-					struct timed p = { TIME_PROBE, NULL, &probe, in.base, 1, bytes, 0, 4 * ctx->sm_count, 0, 0 };
-					float pms;
-					if ((st = kgen_probe_load(ctx, &probe, &err)) || (st = kgen_median_ms(ctx, &p, o.runs, &pms, &err)))
-						break;
-					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
-					ceiling_bytes = bytes;
-					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
-				}
-				cub = kgen_cub_ms(o.cub, o.runs, spec, n, ctx->l2_bytes);
-			}
-			ctx->cu->cuMemFree(out);
-			printf("%-48s n=%-11llu %-8s", path, n, verdict);
-			if (ms >= 0) {
-				printf(" %10.2f us %8.1f GB/s", ms * 1e3, gbs);
-				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
-					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
-				if (cub > 0)
-					printf("  CUB %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
-			}
-			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\n", path,
-				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
-				        ceiling_bytes == bytes ? ceiling_gbs : -1,
-				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
-				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
-			fflush(stdout);
-		}
-		if (st) {
+	}
+	/* Each family's runner gets its specs, in the order of KGEN_FAMILIES. */
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
+		int n = 0;
+		for (i = 0; i < nspecs; i++)
+			if (specs[i].spec->kernel == f)
+				mine[n++] = specs[i];
+		if (n && (st = runners[f]->run(ctx, &o, mine, n, tsv, &failures, &err))) {
 			rc = kgen_report(&err);
 			goto out;
 		}
-	}
-	if ((st = run_transposes(ctx, &o, specs, kernels, argv + optind, nspecs, tsv, &failures, &err))) {
-		rc = kgen_report(&err);
-		goto out;
 	}
 	if (failures) {
 		fprintf(stderr, "kgen run: %d result(s) did not verify\n", failures);
 		rc = 6;
 	}
 out:
-	if (ctx) {
-		free_input(ctx, &in);
-		if (probe.module) {
-			ctx->cu->cuMemFree(probe.sink);
-			ctx->cu->cuModuleUnload(probe.module);
-		}
-	}
 	kgen_context_destroy(ctx);
 	for (i = 0; i < nspecs && specs; i++)
-		kgen_spec_free(specs[i]);
+		kgen_spec_free(specs[i].spec);
 	free(specs);
-	free(kernels);
+	free(mine);
 	if (tsv)
 		fclose(tsv);
 	return rc;

@@ -43,30 +43,64 @@ out:
 	return st;
 }
 
-static kgen_status
-run_once(struct timed *t, int i, kgen_error *err)
-{
-	CUdeviceptr in = t->in[i % t->copies];
-	const struct kgen_cu *cu = NULL;
-	unsigned long long n16 = t->n / 16;
-	void *args[] = { &in, &n16, t->p ? &t->p->sink : NULL };
-	CUresult r;
+/* The copy and the probe, as kgen_median_ms() callbacks. */
+struct copy_call {
+	const struct kgen_cu *cu;
+	CUdeviceptr dst, src;
+	size_t bytes;
+};
 
-	switch (t->what) {
-	case TIME_REDUCE: return kgen_reduce(t->k, in, t->n, t->out, 0, 0, NULL, err);
-	case TIME_TRANSPOSE: return kgen_transpose(t->k, in, t->out, t->rows, t->cols, NULL, err);
-	default: break;
-	}
-	kgen_cu_load(&cu, NULL);
-	if (t->what == TIME_COPY)
-		r = cu->cuMemcpyDtoDAsync(t->out, in, t->n, NULL);
-	else
-		r = cu->cuLaunchKernel(t->p->fn, (unsigned)t->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL);
-	return r ? kgen_cu_fail(cu, err, t->what == TIME_COPY ? "cuMemcpyDtoDAsync" : "cuLaunchKernel", r) : KGEN_OK;
+static kgen_status
+copy_once(void *arg, int i, kgen_error *err)
+{
+	struct copy_call *c = arg;
+
+	KGEN_CU(c->cu, err, cuMemcpyDtoDAsync, (c->dst, c->src, c->bytes, NULL));
+	return KGEN_OK;
 }
 
 kgen_status
-kgen_median_ms(kgen_context *ctx, struct timed *t, int runs, float *ms, kgen_error *err)
+kgen_copy_ms(kgen_context *ctx, CUdeviceptr dst, CUdeviceptr src, size_t bytes, int runs, float *ms, kgen_error *err)
+{
+	struct copy_call c = { ctx->cu, dst, src, bytes };
+	kgen_status st;
+
+	if ((st = kgen_median_ms(ctx, copy_once, &c, runs, ms, err)))
+		return st;
+	return kgen_median_ms(ctx, copy_once, &c, runs, ms, err);
+}
+
+struct probe_call {
+	const struct kgen_cu *cu;
+	struct probe *p;
+	CUdeviceptr in;
+	unsigned long long n16;
+	int blocks;
+};
+
+static kgen_status
+probe_once(void *arg, int i, kgen_error *err)
+{
+	struct probe_call *c = arg;
+	void *args[] = { &c->in, &c->n16, &c->p->sink };
+
+	KGEN_CU(c->cu, err, cuLaunchKernel, (c->p->fn, (unsigned)c->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL));
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, size_t bytes, int runs, float *ms, kgen_error *err)
+{
+	struct probe_call c = { ctx->cu, p, in, bytes / 16, 4 * ctx->sm_count };
+	kgen_status st;
+
+	if ((st = kgen_probe_load(ctx, p, err)))
+		return st;
+	return kgen_median_ms(ctx, probe_once, &c, runs, ms, err);
+}
+
+kgen_status
+kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int runs, float *ms, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
 	CUevent a = NULL, b = NULL;
@@ -81,11 +115,11 @@ kgen_median_ms(kgen_context *ctx, struct timed *t, int runs, float *ms, kgen_err
 		goto out;
 	}
 	for (i = 0; i < 3 && !st; i++)
-		st = run_once(t, i, err);
+		st = fn(arg, i, err);
 	for (i = 0; i < runs && !st; i++) {
 		CUresult r;
 		cu->cuEventRecord(a, NULL);
-		if ((st = run_once(t, i, err)))
+		if ((st = fn(arg, i, err)))
 			break;
 		cu->cuEventRecord(b, NULL);
 		if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(&times[i], a, b)))

@@ -11,26 +11,25 @@ struct probe {
 	CUdeviceptr sink;
 };
 
-/* What kgen_median_ms() times: a reduction, the read probe, a transpose or a copy. */
-enum timed_what { TIME_REDUCE, TIME_PROBE, TIME_TRANSPOSE, TIME_COPY };
-
-struct timed {
-	enum timed_what what;
-	kgen_kernel *k;
-	struct probe *p;
-	CUdeviceptr *in;      /* `copies` inputs, used in turn */
-	int copies;
-	unsigned long long n; /* elements (reduce), bytes (probe, copy) */
-	CUdeviceptr out;
-	int blocks;           /* for the probe: 4 blocks of 512 per SM */
-	unsigned long long rows, cols;
-};
+/* What kgen_median_ms() times: call i of fn (i counts the warm-up calls
+ * too, so that callers can rotate among copies of their input). */
+typedef kgen_status (*kgen_timed_fn)(void *arg, int i, kgen_error *err);
 
 /* Compile and load the probe once. */
 kgen_status kgen_probe_load(kgen_context *ctx, struct probe *p, kgen_error *err);
 
-/* The median milliseconds of `runs` timed calls of t, after 3 warm-up calls. */
-kgen_status kgen_median_ms(kgen_context *ctx, struct timed *t, int runs, float *ms, kgen_error *err);
+/* The median milliseconds of `runs` timed calls of fn, after 3 warm-up calls,
+ * each between two CUDA events on the default stream. */
+kgen_status kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int runs, float *ms, kgen_error *err);
+
+/* A device-to-device copy of `bytes` (cuMemcpyDtoDAsync), timed twice; the
+ * later median is kept (a first timing can read up to 11% low). */
+kgen_status kgen_copy_ms(kgen_context *ctx, CUdeviceptr dst, CUdeviceptr src, size_t bytes, int runs, float *ms,
+                         kgen_error *err);
+
+/* The read probe over `bytes` at in (4 blocks of 512 per SM). */
+kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, size_t bytes, int runs, float *ms,
+                          kgen_error *err);
 
 /* cub::DeviceReduce's median milliseconds for the spec's op and dtype at n,
  * through the kgen-cub helper (`given`, else $KGEN_CUB, beside kgen, or

@@ -1,37 +1,28 @@
 /* generate.c - kgen_generate(): one spec in, its family's CUDA source out. */
 #include "config.h"
-#include "reduce.h"
-#include "transpose.h"
-
-/* The spec's fields as a comment block, for the header of every generated file. */
-void
-kgen_emit_spec_comment(const struct kgen_spec *s, strbuf *b)
-{
-	char buf[96];
-	int k;
-
-	sb_puts(b, "// Spec, defaults filled in:\n");
-	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		if (kgen_key_in_family(s, (enum kgen_key)k))
-			sb_printf(b, "//   %s: %s\n", kgen_keys[k].name,
-			          kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf));
-}
+#include "family.h"
 
 kgen_status
 kgen_generate(const kgen_spec *spec, char **source, kgen_error *err)
 {
-	strbuf b;
+	const struct kgen_family *f;
+	struct kgen_plan plan;
+	strbuf header, b;
 	kgen_status st;
 
 	if (!spec || !source)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_generate: NULL argument");
 	*source = NULL;
+	f = kgen_family_of(spec);
+	f->plan(spec, &plan);
+	sb_init(&header);
 	sb_init(&b);
-	switch (spec->kernel) {
-	case KGEN_REDUCE: st = kgen_reduce_emit(spec, &b, err); break;
-	case KGEN_TRANSPOSE: st = kgen_transpose_emit(spec, &b, err); break;
-	default: st = kgen_fail(err, KGEN_EINTERNAL, "internal error: no generator for kernel %lld", spec->kernel); break;
-	}
+	kgen_emit_header(spec, &plan, &header);
+	if (header.failed)
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	else
+		st = f->emit(spec, header.s, &b, err);
+	sb_free(&header);
 	if (st != KGEN_OK) {
 		sb_free(&b);
 		return st;

@@ -2,7 +2,7 @@
 #ifndef KGEN_REDUCE_H
 #define KGEN_REDUCE_H
 
-#include "spec.h"
+#include "family.h"
 
 /* Elements one block reduces per tile: threads * items_per_thread. */
 unsigned long long kgen_reduce_tile(const struct kgen_spec *s);
@@ -16,7 +16,7 @@ size_t kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int 
 /* The largest n the spec's index type allows. */
 unsigned long long kgen_reduce_max_n(const struct kgen_spec *s);
 
-/* Append the whole CUDA source for a reduce spec. */
-kgen_status kgen_reduce_emit(const struct kgen_spec *s, strbuf *out, kgen_error *err);
+/* The family's rules (reduce_check.c). */
+kgen_status kgen_reduce_check(struct kgen_spec *s, kgen_error *err);
 
 #endif

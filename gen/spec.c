@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "spec.h"
+#include "family.h"
 
 #define ENUM_ENTRY(id, name, doc, ...) { name, doc },
 const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL } };
@@ -29,7 +29,7 @@ const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } 
 const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT] = { KGEN_DTYPES(DTYPE_INFO) };
 #undef DTYPE_INFO
 
-#define KEY_INFO(id, fam, type, values, min, max, def, doc) { #id, fam, type, values, min, max, def, doc },
+#define KEY_INFO(id, type, values, min, max, def, doc) { #id, type, values, min, max, def, doc },
 const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT] = { KGEN_KEYS(KEY_INFO) };
 #undef KEY_INFO
 
@@ -44,12 +44,6 @@ kgen_spec_field(struct kgen_spec *s, enum kgen_key k)
 	}
 	KGEN_ASSERT(!"unknown key");
 	return NULL;
-}
-
-int
-kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k)
-{
-	return s->kernel < 0 || (kgen_keys[k].families & (1 << s->kernel)) != 0;
 }
 
 long long
@@ -367,7 +361,7 @@ kgen_spec_dump(const kgen_spec *spec, char **yaml)
 		return KGEN_EINVAL;
 	sb_init(&b);
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		if (kgen_key_in_family(spec, (enum kgen_key)k))
+		if (kgen_family_has_key(kgen_family_of(spec), (enum kgen_key)k))
 			sb_printf(&b, "%s: %s\n", kgen_keys[k].name,
 			          kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
 	if (!(*yaml = sb_take(&b)))

@@ -9,10 +9,11 @@
 #include "kgen.h"
 #include "util.h"
 
-/* Kernel families: the value of `kernel:`. */
+/* Kernel families: the value of `kernel:`.  ident, name, description, the
+ * stem of its files and symbols (gen/STEM.c defines kgen_family_STEM). */
 #define KGEN_FAMILIES(X) \
-	X(REDUCE,    "reduce",    "reduce a vector to one value") \
-	X(TRANSPOSE, "transpose", "transpose a row-major matrix")
+	X(REDUCE,    "reduce",    "reduce a vector to one value", reduce) \
+	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose)
 
 /* Element and accumulator types.  ident, name, C type in the generated
  * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
@@ -92,45 +93,41 @@
 /*
  * Keys.  ident, value type, enum table (NULL unless ENUM), minimum, maximum,
  * default as written in YAML ("" = derived from other fields), description.
- */
-/*
- * Keys.  ident, families (KF_R reduce, KF_T transpose), value type, enum table
- * (NULL unless ENUM), minimum, maximum, default as written in YAML ("" =
- * derived from other fields), description.
+ * Which keys a family reads is its own list (struct kgen_family.keys).
  */
 #define KGEN_KEYS(X) \
-	X(kernel,           KF_RT, KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             KF_RT, KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype> (reduce), <kernel>_<dtype> (transpose)") \
-	X(op,               KF_R,  KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
-	X(dtype,            KF_RT, KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
-	X(acc_dtype,        KF_R,  KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
-	X(threads,          KF_RT, KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce), tile_rows * tile_cols / batch (transpose)") \
-	X(items_per_thread, KF_R,  KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
-	X(load_width,       KF_RT, KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
-	X(layout,           KF_R,  KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
-	X(unroll,           KF_R,  KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \
-	X(grid,             KF_R,  KT_ENUM, kgen_grids,         0, 0,     "tile",    "grid policy") \
-	X(blocks_per_sm,    KF_R,  KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
-	X(stages,           KF_R,  KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
-	X(atomics,          KF_R,  KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
-	X(block_reduce,     KF_R,  KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
-	X(warp_tail,        KF_R,  KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
-	X(warp_tail_from,   KF_R,  KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
-	X(index,            KF_RT, KT_INT,  NULL,               32, 64,   "64",      "bits of the element index: 32 (n < 2^31) or 64") \
-	X(method,           KF_T,  KT_ENUM, kgen_methods,       0, 0,     "smem",    "how tiles move between global and shared memory") \
-	X(tile_rows,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "rows of the input tile one block transposes") \
-	X(tile_cols,        KF_T,  KT_INT,  NULL,               1, 256,   "32",      "columns of the input tile one block transposes") \
-	X(batch,            KF_T,  KT_INT,  NULL,               1, 256,   "4",       "elements each thread moves (thread coarsening)") \
-	X(swizzle,          KF_T,  KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
-	X(walk,             KF_T,  KT_ENUM, kgen_walks,         0, 0,     "rows",    "how threads walk the tile in shared memory (method: tma)") \
-	X(buffers,          KF_T,  KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
-	X(cache_hint,       KF_T,  KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
-	X(l2_promotion,     KF_T,  KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
-	X(group,            KF_T,  KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
-	X(pad,              KF_T,  KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
+	X(kernel,           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
+	X(name,             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype> (reduce), <kernel>_<dtype> (transpose)") \
+	X(op,               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
+	X(dtype,            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
+	X(acc_dtype,        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
+	X(threads,          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce), tile_rows * tile_cols / batch (transpose)") \
+	X(items_per_thread, KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
+	X(load_width,       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
+	X(layout,           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
+	X(unroll,           KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \
+	X(grid,             KT_ENUM, kgen_grids,         0, 0,     "tile",    "grid policy") \
+	X(blocks_per_sm,    KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
+	X(stages,           KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
+	X(atomics,          KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
+	X(block_reduce,     KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
+	X(warp_tail,        KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
+	X(warp_tail_from,   KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
+	X(index,            KT_INT,  NULL,               32, 64,   "64",      "bits of the element index: 32 (n < 2^31) or 64") \
+	X(method,           KT_ENUM, kgen_methods,       0, 0,     "smem",    "how tiles move between global and shared memory") \
+	X(tile_rows,        KT_INT,  NULL,               1, 256,   "32",      "rows of the input tile one block transposes") \
+	X(tile_cols,        KT_INT,  NULL,               1, 256,   "32",      "columns of the input tile one block transposes") \
+	X(batch,            KT_INT,  NULL,               1, 256,   "4",       "elements each thread moves (thread coarsening)") \
+	X(swizzle,          KT_ENUM, kgen_swizzles,      0, 0,     "none",    "TMA shared-memory swizzle (method: tma)") \
+	X(walk,             KT_ENUM, kgen_walks,         0, 0,     "rows",    "how threads walk the tile in shared memory (method: tma)") \
+	X(buffers,          KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
+	X(cache_hint,       KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
+	X(l2_promotion,     KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
+	X(group,            KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
+	X(pad,              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
 
 #define X(id, ...) KGEN_##id,
-enum kgen_family { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
+enum kgen_family_id { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
 #undef X
 #define X(id, ...) KGEN_DT_##id,
 enum kgen_dtype { KGEN_DTYPES(X) KGEN_DTYPE_COUNT };
@@ -177,8 +174,6 @@ enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 
 enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
 enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME };
-/* Which families a key belongs to. */
-enum { KF_R = 1 << KGEN_REDUCE, KF_T = 1 << KGEN_TRANSPOSE, KF_RT = KF_R | KF_T };
 
 /* One allowed value of an enum key. */
 struct kgen_enum {
@@ -195,7 +190,6 @@ struct kgen_dtype_info {
 
 struct kgen_key_info {
 	const char *name;
-	int families;                    /* KF_R, KF_T or KF_RT */
 	enum kgen_key_type type;
 	const struct kgen_enum *values;  /* NULL-terminated, for ENUM */
 	long long min, max;
@@ -207,8 +201,6 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[];
 
-/* Does key k belong to the spec's family? */
-int kgen_key_in_family(const struct kgen_spec *s, enum kgen_key k);
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];
 
@@ -250,13 +242,6 @@ const char *kgen_key_nearest(const char *name);
 void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);
 const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
 
-/* Shared-memory bytes one block of a transpose spec needs; TMA kernels over
- * 48 KB take it as dynamic shared memory, up to what Hopper allows a block. */
-long long kgen_transpose_smem(const struct kgen_spec *s);
-long long kgen_transpose_dynamic_smem(const struct kgen_spec *s);
-#define KGEN_STATIC_SMEM (48 * 1024)
-#define KGEN_MAX_DYNAMIC_SMEM 232448
-
 /* Validate the spec and resolve derived defaults (see check.c). */
 kgen_status kgen_spec_check(struct kgen_spec *s, kgen_error *err);
 
@@ -268,8 +253,6 @@ kgen_status kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_v
 const char *kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
 
 /* Helpers the generators use. */
-/* The spec's fields as a comment block, for the header of a generated file (generate.c). */
-void kgen_emit_spec_comment(const struct kgen_spec *s, strbuf *b);
 const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
 const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
 const char *kgen_spec_kernel_name(const struct kgen_spec *s);

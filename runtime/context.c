@@ -157,29 +157,27 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	return KGEN_OK;
 }
 
+/* Load the image and find the plan's kernels; raise the dynamic shared
+ * memory limit of those that need it. */
 static kgen_status
 load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
 	const char *name = kgen_spec_kernel_name(&k->spec);
 	char fn[96];
+	int i;
 
+	kgen_family_of(&k->spec)->plan(&k->spec, &k->plan);
 	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
-	KGEN_CU(cu, err, cuModuleGetFunction, (&k->main, k->module, name));
-	if (k->spec.kernel == KGEN_TRANSPOSE && (k->dynamic_smem = (unsigned)kgen_transpose_dynamic_smem(&k->spec)))
-		KGEN_CU(cu, err, cuFuncSetAttribute,
-		        (k->main, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->dynamic_smem));
-	KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
-	        (&k->occupancy, k->main, (int)k->spec.threads, k->dynamic_smem));
-	if (k->spec.kernel != KGEN_REDUCE)
-		return KGEN_OK;
-	if (k->spec.stages == KGEN_STAGES_ATOMIC) {
-		snprintf(fn, sizeof fn, "%s_init", name);
-		KGEN_CU(cu, err, cuModuleGetFunction, (&k->init, k->module, fn));
-	}
-	if (k->spec.stages == KGEN_STAGES_TWO_PASS) {
-		snprintf(fn, sizeof fn, "%s_final", name);
-		KGEN_CU(cu, err, cuModuleGetFunction, (&k->final, k->module, fn));
+	for (i = 0; i < k->plan.nsteps; i++) {
+		const struct kgen_step *st = &k->plan.step[i];
+		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
+		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module, fn));
+		if (st->dynamic_smem > 48 * 1024)
+			KGEN_CU(cu, err, cuFuncSetAttribute,
+			        (k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
+		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+		        (&k->occupancy[i], k->fn[i], (int)st->block, (size_t)st->dynamic_smem));
 	}
 	return KGEN_OK;
 }

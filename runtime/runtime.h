@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include "driver.h"
-#include "gen/spec.h"
+#include "gen/family.h"
 
 #define KGEN_KERNEL_BUCKETS 64
 
@@ -15,9 +15,9 @@ struct kgen_kernel {
 	struct kgen_spec spec;      /* a copy; text is NULL */
 	kgen_context *ctx;
 	CUmodule module;
-	CUfunction main, init, final;
-	int occupancy;              /* blocks of `main` one SM holds */
-	unsigned int dynamic_smem;  /* bytes of dynamic shared memory `main` takes */
+	struct kgen_plan plan;      /* the family's launch contract */
+	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
+	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
 };
@@ -39,6 +39,14 @@ int kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b);
 
 /* Make the context current on this thread (the primary context). */
 kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);
+
+/* Launch f on a 1-D grid (launch.c). */
+kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
+                        unsigned int smem, void **args, CUstream stream, kgen_error *err);
+/* Grow the kernel's own scratch to bytes, zero-filled (launch.c). */
+kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
+/* The kernel's spec is of family `id`, else an error naming the caller. */
+kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *caller, kgen_error *err);
 
 /* NVRTC options besides the architecture, and NVRTC's version, for cache keys. */
 const char *kgen_compile_options(void);

@@ -11,14 +11,11 @@
 //   items_per_thread: 32
 //   load_width: 16
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 4
 //   stages: atomic
 //   atomics: block
 //   block_reduce: warps
 //   warp_tail: shuffle
-//   warp_tail_from: 64
 //   index: 64
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:

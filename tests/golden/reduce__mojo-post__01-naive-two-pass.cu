@@ -11,14 +11,10 @@
 //   items_per_thread: 1
 //   load_width: 4
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 4
 //   stages: two_pass
-//   atomics: block
 //   block_reduce: sequential
 //   warp_tail: none
-//   warp_tail_from: 64
 //   index: 64
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:

@@ -11,11 +11,8 @@
 //   items_per_thread: 1
 //   load_width: 4
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 4
 //   stages: two_pass
-//   atomics: block
 //   block_reduce: sequential
 //   warp_tail: shuffle
 //   warp_tail_from: 32

@@ -11,9 +11,7 @@
 //   items_per_thread: 8
 //   load_width: 32
 //   layout: contiguous
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 4
 //   stages: atomic
 //   atomics: block
 //   block_reduce: sequential

@@ -11,14 +11,9 @@
 //   items_per_thread: 1
 //   load_width: 4
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 8
 //   stages: atomic
 //   atomics: element
-//   block_reduce: warps
-//   warp_tail: shuffle
-//   warp_tail_from: 64
 //   index: 32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:

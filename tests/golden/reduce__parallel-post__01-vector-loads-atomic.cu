@@ -11,14 +11,9 @@
 //   items_per_thread: 4
 //   load_width: 16
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 8
 //   stages: atomic
 //   atomics: thread
-//   block_reduce: warps
-//   warp_tail: shuffle
-//   warp_tail_from: 64
 //   index: 32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:

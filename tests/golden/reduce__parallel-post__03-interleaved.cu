@@ -11,14 +11,11 @@
 //   items_per_thread: 1
 //   load_width: 4
 //   layout: strided
-//   unroll: 1
 //   grid: tile
-//   blocks_per_sm: 8
 //   stages: atomic
 //   atomics: block
 //   block_reduce: interleaved
 //   warp_tail: none
-//   warp_tail_from: 64
 //   index: 32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:

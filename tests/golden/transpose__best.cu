@@ -6,8 +6,6 @@
 //   name: transpose_f32
 //   dtype: f32
 //   threads: 512
-//   load_width: 16
-//   index: 64
 //   method: tma
 //   tile_rows: 64
 //   tile_cols: 64
@@ -18,7 +16,6 @@
 //   cache_hint: none
 //   l2_promotion: 128B
 //   group: 1
-//   pad: 1
 //
 // Kernel (extern "C"), for a rows x cols input:
 //   transpose_f32(in_map, out_map, rows, cols)  <<<grid, 512>>>

@@ -12,11 +12,6 @@
 //   tile_rows: 32
 //   tile_cols: 32
 //   batch: 4
-//   swizzle: none
-//   walk: rows
-//   buffers: 1
-//   cache_hint: none
-//   l2_promotion: 128B
 //   group: 1
 //   pad: 1
 //

@@ -1,0 +1,45 @@
+/*
+ * run.h - `kgen run`: the options every family's runner reads, and the
+ * runners, one per row of KGEN_FAMILIES (cli/run_STEM.c defines
+ * kgen_runner_STEM).  run.c parses the command line, builds the specs and
+ * hands each runner the specs of its family.
+ */
+#ifndef KGEN_RUN_H
+#define KGEN_RUN_H
+
+#include <stdio.h>
+#include "runtime/runtime.h"
+
+struct run_opts {
+	unsigned long long n[32];         /* --n: vector sizes */
+	unsigned long long shape[32][2];  /* --shape: rows, cols */
+	int nn, nshape;
+	int verify, bench, runs, device, offset, nsets;
+	unsigned long long seed;
+	char *sets[64];
+	const char *tsv, *cub;
+};
+
+/* One spec given to `kgen run`, built. */
+struct run_spec {
+	kgen_spec *spec;
+	kgen_kernel *kernel;
+	const char *path;
+};
+
+struct kgen_runner {
+	/* Verify and time specs[0..n) (all of the runner's family); count the
+	 * results that did not verify in *failures.  An error stops the run. */
+	kgen_status (*run)(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int n, FILE *tsv,
+	                   int *failures, kgen_error *err);
+};
+
+#define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;
+KGEN_FAMILIES(X)
+#undef X
+
+/* Copies of an input of `bytes` that together exceed twice the L2, so that
+ * timed calls rotated among them read device memory (1 to 64). */
+int kgen_run_copies(const kgen_context *ctx, const struct run_opts *o, size_t bytes);
+
+#endif

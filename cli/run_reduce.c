@@ -1,0 +1,190 @@
+/*
+ * run_reduce.c - `kgen run` for `kernel: reduce`: at each --n, seeded input,
+ * the result poisoned, computed, compared with the CPU reference; with
+ * --bench the median time against the read-bandwidth probe and CUB.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+#include "reference.h"
+#include "timing.h"
+
+struct input {
+	int dtype, op, acc;
+	unsigned long long n;
+	void *host;
+	CUdeviceptr base[64];
+	int copies;
+	struct reference ref;
+};
+
+static void
+free_input(kgen_context *ctx, struct input *in)
+{
+	int c;
+
+	for (c = 0; c < in->copies; c++)
+		if (in->base[c])
+			ctx->cu->cuMemFree(in->base[c]);
+	free(in->host);
+	memset(in, 0, sizeof *in);
+}
+
+/* Make the input for spec s at n (reusing the last one when it fits). */
+static kgen_status
+make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, unsigned long long n, int copies,
+           struct input *in, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	size_t esize = (size_t)kgen_spec_dtype(s)->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
+	int c;
+
+	if (in->host && in->dtype == s->dtype && in->op == s->op && in->n == n && in->copies >= copies) {
+		if (in->acc != s->acc_dtype) {
+			kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+			in->acc = (int)s->acc_dtype;
+		}
+		return KGEN_OK;
+	}
+	free_input(ctx, in);
+	if (!(in->host = malloc(bytes ? bytes : 1)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
+	kgen_fill_input(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
+	memset(in->host, 0, (size_t)o->offset * esize);
+	in->dtype = (int)s->dtype;
+	in->op = (int)s->op;
+	in->acc = (int)s->acc_dtype;
+	in->n = n;
+	kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
+	for (c = 0; c < copies; c++) {
+		in->copies = c + 1;
+		KGEN_CU(cu, err, cuMemAlloc, (&in->base[c], bytes ? bytes : 16));
+		if (bytes)
+			KGEN_CU(cu, err, cuMemcpyHtoD, (in->base[c], in->host, bytes));
+	}
+	return KGEN_OK;
+}
+
+/* One timed call: input copy i % copies. */
+struct reduce_call {
+	kgen_kernel *k;
+	CUdeviceptr *in;
+	int copies;
+	unsigned long long n;
+	CUdeviceptr out;
+};
+
+static kgen_status
+reduce_once(void *arg, int i, kgen_error *err)
+{
+	struct reduce_call *c = arg;
+
+	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, NULL, err);
+}
+
+static kgen_status
+run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nspecs, FILE *tsv, int *failures,
+    kgen_error *err)
+{
+	struct input in;
+	struct probe probe;
+	kgen_status st = KGEN_OK;
+	double ceiling_gbs = -1;     /* the read ceiling, measured on ceiling_bytes bytes */
+	size_t ceiling_bytes = 0;
+	int i, j, c;
+
+	memset(&in, 0, sizeof in);
+	memset(&probe, 0, sizeof probe);
+	/* Sizes outside, specs inside: one input serves every spec of its dtype and op. */
+	for (j = 0; j < o->nn && !st; j++) {
+		for (i = 0; i < nspecs; i++) {
+			kgen_spec *spec = specs[i].spec;
+			kgen_kernel *k = specs[i].kernel;
+			const char *path = specs[i].path;
+			unsigned long long n = o->n[j];
+			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
+			size_t asize = (size_t)kgen_spec_acc(spec)->size;
+			int copies = o->bench ? kgen_run_copies(ctx, o, bytes) : 1;
+			unsigned char got[8];
+			char msg[1100] = "-";
+			const char *verdict = "-";
+			float ms = -1;
+			double cub = -1, gbs = -1;
+			CUdeviceptr out = 0, inptr;
+
+			if ((st = make_input(ctx, o, spec, n, copies, &in, err)))
+				break;
+			if ((st = kgen_context_enter(ctx, err)))
+				break;
+			if (ctx->cu->cuMemAlloc(&out, 16)) {
+				st = kgen_fail(err, KGEN_ECUDA, "cuMemAlloc() failed");
+				break;
+			}
+			inptr = in.base[0] + (CUdeviceptr)((size_t)o->offset * esize);
+			if (o->verify) {
+				/* Poison the result, run, read back, compare. */
+				ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
+				st = kgen_reduce(k, inptr, n, out, 0, 0, NULL, err);
+				if (!st && ctx->cu->cuCtxSynchronize())
+					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
+					st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+				if (st == KGEN_EINVAL) {
+					/* The spec cannot take this input (alignment, size): say so, go on. */
+					snprintf(msg, sizeof msg, "%s", err->message);
+					verdict = "rejected";
+					st = KGEN_OK;
+				} else if (!st) {
+					int ok = kgen_check_result(spec, got, n, &in.ref, msg, sizeof msg);
+					verdict = ok ? "ok" : "FAIL";
+					*failures += !ok;
+				}
+			}
+			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+				CUdeviceptr shifted[64];
+				struct reduce_call call = { k, shifted, in.copies, n, out };
+				for (c = 0; c < in.copies; c++)
+					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o->offset * esize);
+				if ((st = kgen_median_ms(ctx, reduce_once, &call, o->runs, &ms, err)))
+					break;
+				gbs = (double)bytes / (ms * 1e-3) / 1e9;
+				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
+					float pms;
+					if ((st = kgen_probe_ms(ctx, &probe, in.base[0], bytes, o->runs, &pms, err)))
+						break;
+					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
+					ceiling_bytes = bytes;
+					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
+				}
+				cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes);
+			}
+			ctx->cu->cuMemFree(out);
+			printf("%-48s n=%-11llu %-8s", path, n, verdict);
+			if (ms >= 0) {
+				printf(" %10.2f us %8.1f GB/s", ms * 1e3, gbs);
+				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
+					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
+				if (cub > 0)
+					printf("  CUB %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
+			}
+			printf("  %s\n", msg);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\n", path,
+				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
+				        ceiling_bytes == bytes ? ceiling_gbs : -1,
+				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
+				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
+			fflush(stdout);
+		}
+	}
+	free_input(ctx, &in);
+	if (probe.module) {
+		ctx->cu->cuMemFree(probe.sink);
+		ctx->cu->cuModuleUnload(probe.module);
+	}
+	return st;
+}
+
+const struct kgen_runner kgen_runner_reduce = { .run = run };

@@ -1,0 +1,106 @@
+/*
+ * family.h - a kernel family as one unit, the way each QBE back end is one
+ * `struct Target`: its keys, the keys that apply only with another key's
+ * values, its rules, its launch contract and its emitter, reached through
+ * kgen_family_of().  Shared code (loader, validator, header comment,
+ * runtime, CLI dispatch) names no family; docs/families.md says how to add
+ * one.
+ *
+ * The launch contract (struct kgen_plan) is data: the kernels in launch
+ * order, each with its arguments, grid, block and dynamic shared memory.
+ * The header comment of a generated file is printed from it, and the
+ * runtime finds the kernels' functions and sets their attributes from it.
+ */
+#ifndef KGEN_FAMILY_H
+#define KGEN_FAMILY_H
+
+#include "spec.h"
+
+/* A key that applies only when another key has one of some values: when
+ * the spec writes it anyway, `message` is the error ("{v}" is the key's
+ * value, "{w}" the other key's), and the header comment leaves it out.
+ * Rows for one key are checked in order; all must hold.  A key that does
+ * not apply keeps its default, which is what rows about it test. */
+struct kgen_only_with {
+	enum kgen_key key, when;
+	unsigned long long values;       /* bit v set: applies when `when` is v */
+	const char *message;
+};
+#define KGEN_BIT(v) (1ull << (v))
+
+/* One kernel of a launch. */
+struct kgen_step {
+	char suffix[16];                 /* appended to the spec's name: "", "_init", "_final" */
+	char args[96];                   /* its arguments, as the header shows them */
+	char grid[32];                   /* "1", "grid", ... (the rule is in kgen_plan.notes) */
+	long long block;                 /* threads per block */
+	long long dynamic_smem;          /* bytes of dynamic shared memory; 0 for none */
+	char note[160];                  /* after the launch, on the header's line; may be empty */
+};
+
+#define KGEN_MAX_STEPS 4
+
+/* How a spec's kernels are launched: what the header comment says, and what
+ * the runtime loads. */
+struct kgen_plan {
+	char title[160];                 /* "a sum reduction of f32" */
+	char heading[160];               /* "Kernels (extern \"C\"), launched in this order ..." */
+	int nsteps;
+	int numbered;                    /* number the steps (1., 2., ...) */
+	struct kgen_step step[KGEN_MAX_STEPS];
+	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
+};
+
+struct kgen_family {
+	const char *name;                /* the value of `kernel:` */
+	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
+	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
+	/* The family's rules, after the shared ones; resolves derived defaults
+	 * (threads, the kernel name, ...). */
+	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);
+	/* The launch contract of a checked spec. */
+	void (*plan)(const struct kgen_spec *s, struct kgen_plan *p);
+	/* The whole CUDA source of a checked spec; `header` is the comment
+	 * block kgen_emit_header() made. */
+	kgen_status (*emit)(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err);
+};
+
+/* The family of a spec whose `kernel` is set. */
+const struct kgen_family *kgen_family_of(const struct kgen_spec *s);
+const struct kgen_family *kgen_family(enum kgen_family_id id);
+
+/* Is key k one of the family's keys?  Does it apply to this spec (its
+ * family's, and every only-with row for it holds)? */
+int kgen_family_has_key(const struct kgen_family *f, enum kgen_key k);
+int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
+
+/* The only-with rows: an error for the first key the spec writes that does
+ * not apply. */
+kgen_status kgen_check_only_with(const struct kgen_spec *s, kgen_error *err);
+
+/* The header comment of a generated file: title, the applicable keys, the
+ * plan's kernels and notes. */
+void kgen_emit_header(const struct kgen_spec *s, const struct kgen_plan *p, strbuf *b);
+
+/* printf into a fixed buffer of a plan (truncation is a bug: the buffers
+ * are sized for the longest text). */
+void kgen_plan_printf(char *buf, size_t n, const char *fmt, ...) KGEN_PRINTF(3, 4);
+/* Append to p->notes. */
+void kgen_plan_note(struct kgen_plan *p, const char *fmt, ...) KGEN_PRINTF(2, 3);
+/* Add a step; returns it. */
+struct kgen_step *kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const char *grid,
+                                 long long block);
+
+/* Shared rules (check.c). */
+int kgen_is_pow2(long long v);
+/* acc_dtype's default and what may accumulate what (the reductions). */
+kgen_status kgen_check_acc_types(struct kgen_spec *s, kgen_error *err);
+/* Was key k written in the spec (or set), as opposed to defaulted? */
+#define KGEN_GIVEN(s, k) ((s)->pos[KGEN_KEY_##k].line != 0)
+
+/* One extern const struct kgen_family per row of KGEN_FAMILIES. */
+#define X(id, name, doc, stem) extern const struct kgen_family kgen_family_##stem;
+KGEN_FAMILIES(X)
+#undef X
+
+#endif

@@ -1,0 +1,107 @@
+/* reduce_launch.c - kgen_reduce(): every stage of a `kernel: reduce` spec, on one stream. */
+#include "config.h"
+#include <string.h>
+#include "runtime.h"
+#include "gen/reduce.h"
+
+kgen_status
+kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
+{
+	if (!k || !bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_scratch_size: NULL argument");
+	*bytes = kgen_reduce_scratch(&k->spec, n, k->ctx->sm_count);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
+            size_t scratch_bytes, kgen_stream stream_, kgen_error *err)
+{
+	const struct kgen_spec *s;
+	const struct kgen_cu *cu;
+	CUstream stream = (CUstream)stream_;
+	unsigned long long grid, n64 = n;
+	unsigned int n32 = (unsigned int)n, g32, align;
+	size_t need;
+	CUdeviceptr partials, ticket;
+	void *nptr, *args[5];
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce", err)))
+		return st;
+	s = &k->spec;
+	cu = k->ctx->cu;
+	if (!out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
+	if (n > kgen_reduce_max_n(s))
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu); use index: 64",
+		                 n, s->index, kgen_reduce_max_n(s));
+	align = (unsigned)(s->load_width > 16 ? 16 : s->load_width);
+	if (n && in % align)
+		return kgen_fail(err, KGEN_EINVAL,
+		                 "in (0x%llx) is not aligned to %u bytes, as load_width: %lld needs; pass an aligned pointer "
+		                 "or use a spec with a smaller load_width", in, align, s->load_width);
+	if (n && !in)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: in is NULL");
+	if (out % (unsigned long long)kgen_spec_acc(s)->size)
+		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %d-byte %s", out,
+		                 kgen_spec_acc(s)->size, kgen_spec_acc(s)->name);
+	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
+		return st;
+	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
+	if (grid > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
+		                 n, grid);
+	g32 = (unsigned)grid;
+	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
+	if (need && !scratch) {
+		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
+			return st;
+		scratch = k->scratch;
+	} else if (need && scratch_bytes < need) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for n = %llu",
+		                 scratch_bytes, need, n);
+	}
+	nptr = s->index == 32 ? (void *)&n32 : (void *)&n64;
+	/* last_block: the ticket first, at a fixed place, then the partials.  A
+	 * ticket placed after the partials would move with n (the grid), onto
+	 * bytes an earlier, larger launch left holding partials. */
+	if (s->stages == KGEN_STAGES_LAST_BLOCK) {
+		ticket = scratch;
+		partials = scratch + 16;
+	} else {
+		ticket = 0;
+		partials = scratch;
+	}
+
+	/* The plan's kernels (gen/reduce.c): atomic: _init, then the main
+	 * kernel; two_pass: the main kernel, then _final; last_block: one. */
+	switch (s->stages) {
+	case KGEN_STAGES_ATOMIC:
+		args[0] = &out;
+		if ((st = kgen_launch(cu, k->fn[0], 1, 1, 0, args, stream, err)))
+			return st;
+		args[0] = &in;
+		args[1] = &out;
+		args[2] = nptr;
+		return kgen_launch(cu, k->fn[1], grid, s->threads, 0, args, stream, err);
+	case KGEN_STAGES_TWO_PASS:
+		args[0] = &in;
+		args[1] = &partials;
+		args[2] = nptr;
+		if ((st = kgen_launch(cu, k->fn[0], grid, s->threads, 0, args, stream, err)))
+			return st;
+		args[0] = &partials;
+		args[1] = &out;
+		args[2] = &g32;
+		return kgen_launch(cu, k->fn[1], 1, s->threads, 0, args, stream, err);
+	default:
+		args[0] = &in;
+		args[1] = &out;
+		args[2] = nptr;
+		args[3] = &partials;
+		args[4] = &ticket;
+		return kgen_launch(cu, k->fn[0], grid, s->threads, 0, args, stream, err);
+	}
+}
+
