@@ -2,12 +2,26 @@
 // `kgen run --bench` compares with.  Built with nvcc when configure finds it.
 //
 //   kgen-cub OP DTYPE N RUNS [L2_BYTES]
+//   kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]
 //
-// Prints one line: "cub op=sum dtype=f32 n=... median_ms=... result=...".
+// The first form prints one line:
+//   "cub op=sum dtype=f32 n=... median_ms=... result=...".
+// The second times cub::DeviceSegmentedReduce over a row-major ROWS x COLS
+// matrix, one result per row (segment r is [r*COLS, (r+1)*COLS)), the peer of
+// a reduction along the last axis, and prints one line:
+//   "cub segmented op=sum dtype=f32 rows=... cols=... offsets=32|64 median_ms=... result0=..."
+// where offsets is the width of the segment offsets (32 while ROWS*COLS < 2^31)
+// and result0 is the first row's result.
+// OP is sum, prod, min or max; DTYPE is i32, u32, i64, f32, f64, f16 or bf16
+// (f16 and bf16 accumulate and write f32).  L2_BYTES defaults to 64 MiB.
 // Temporary storage is allocated once, outside the timed region; inputs
 // smaller than twice the L2 are rotated among copies so that every timed
-// run reads from device memory.
+// run reads from device memory.  3 warm-up calls, then RUNS calls, each timed
+// alone with CUDA events; the median is printed.
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <algorithm>
@@ -109,17 +123,117 @@ static void run(const char *op_name, const char *dtype, unsigned long long n, in
     CHECK(cudaFree(temp));
 }
 
+// Segment r of a row-major matrix starts at r * cols; Off is int or long long.
+template <typename Off> struct RowStart {
+    Off cols;
+    __host__ __device__ Off operator()(Off r) const { return r * cols; }
+};
+
+// One call of cub::DeviceSegmentedReduce over rows segments of cols elements,
+// with begin offsets r * cols from a counting iterator (no offsets array in
+// memory) and end offsets the same iterator shifted by one.
+template <typename T, typename Acc, typename Off, typename Op>
+static cudaError_t segmented_call(void *t, size_t &tb, const T *src, Acc *out, unsigned long long rows,
+                                  unsigned long long cols, Op op, Acc init)
+{
+    auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<Off>(0), RowStart<Off>{(Off)cols});
+    auto end = begin + 1;
+    // Sum of one type is cub::DeviceSegmentedReduce::Sum; the rest go through
+    // Reduce, f16 and bf16 through an iterator that converts each element to
+    // the accumulator type (there is no segmented TransformReduce).
+    if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Op, Sum>)
+        return cub::DeviceSegmentedReduce::Sum(t, tb, src, out, (int64_t)rows, begin, end);
+    else if constexpr (std::is_same_v<T, Acc>)
+        return cub::DeviceSegmentedReduce::Reduce(t, tb, src, out, (int64_t)rows, begin, end, op, init);
+    else
+        return cub::DeviceSegmentedReduce::Reduce(t, tb, thrust::make_transform_iterator(src, ToAcc<T, Acc>()), out,
+                                                  (int64_t)rows, begin, end, op, init);
+}
+
+// The segmented form: one result per row of a rows x cols matrix, timed as run() does.
+template <typename T, typename Acc, typename Op>
+static void run_segmented(const char *op_name, const char *dtype, unsigned long long rows, unsigned long long cols,
+                          int runs, size_t l2, Op op, Acc init)
+{
+    unsigned long long n = rows * cols;
+    bool off64 = n >= (1ull << 31);
+    size_t bytes = n * sizeof(T);
+    int copies = bytes >= 2 * l2 || bytes == 0 ? 1 : (int)std::min<size_t>(64, (2 * l2 + bytes - 1) / bytes);
+    std::vector<T *> in(copies);
+    Acc *out;
+    CHECK(cudaMalloc(&out, rows ? rows * sizeof(Acc) : 16));
+    for (int c = 0; c < copies; c++) {
+        CHECK(cudaMalloc(&in[c], bytes ? bytes : 16));
+        fill<<<1024, 256>>>(in[c], n, 12345);
+    }
+    CHECK(cudaGetLastError());
+    auto reduce = [&](void *t, size_t &tb, const T *src) {
+        return off64 ? segmented_call<T, Acc, long long>(t, tb, src, out, rows, cols, op, init)
+                     : segmented_call<T, Acc, int>(t, tb, src, out, rows, cols, op, init);
+    };
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(reduce(temp, temp_bytes, in[0]));
+    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    for (int w = 0; w < 3; w++)
+        CHECK(reduce(temp, temp_bytes, in[w % copies]));
+    std::vector<float> ms(runs);
+    for (int r = 0; r < runs; r++) {
+        CHECK(cudaEventRecord(a));
+        CHECK(reduce(temp, temp_bytes, in[r % copies]));
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&ms[r], a, b));
+    }
+    CHECK(cudaGetLastError());
+    std::sort(ms.begin(), ms.end());
+    double result0 = std::numeric_limits<double>::quiet_NaN();
+    if (rows) {
+        Acc r0;
+        CHECK(cudaMemcpy(&r0, out, sizeof(Acc), cudaMemcpyDeviceToHost));
+        result0 = (double)r0;
+    }
+    std::printf("cub segmented op=%s dtype=%s rows=%llu cols=%llu offsets=%d median_ms=%.6f result0=%.17g\n", op_name,
+                dtype, rows, cols, off64 ? 64 : 32, ms[runs / 2], result0);
+    for (int c = 0; c < copies; c++)
+        CHECK(cudaFree(in[c]));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(temp));
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+}
+
+// What to time: a whole reduction of n elements, or one per row of rows x cols.
+struct Job {
+    bool segmented;
+    unsigned long long n, rows, cols;
+    int runs;
+    size_t l2;
+};
+
+template <typename T, typename Acc, typename Op>
+static void run_job(const char *op_name, const char *dtype, const Job &j, Op op, Acc init)
+{
+    if (j.segmented)
+        run_segmented<T, Acc>(op_name, dtype, j.rows, j.cols, j.runs, j.l2, op, init);
+    else
+        run<T, Acc>(op_name, dtype, j.n, j.runs, j.l2, op, init);
+}
+
 template <typename T, typename Acc>
-static int dispatch_op(const char *op, const char *dtype, unsigned long long n, int runs, size_t l2)
+static int dispatch_op(const char *op, const char *dtype, const Job &j)
 {
     if (!std::strcmp(op, "sum"))
-        run<T, Acc>(op, dtype, n, runs, l2, Sum(), (Acc)0);
+        run_job<T, Acc>(op, dtype, j, Sum(), (Acc)0);
     else if (!std::strcmp(op, "prod"))
-        run<T, Acc>(op, dtype, n, runs, l2, Prod(), (Acc)1);
+        run_job<T, Acc>(op, dtype, j, Prod(), (Acc)1);
     else if (!std::strcmp(op, "min"))
-        run<T, Acc>(op, dtype, n, runs, l2, Min(), std::numeric_limits<Acc>::max());
+        run_job<T, Acc>(op, dtype, j, Min(), std::numeric_limits<Acc>::max());
     else if (!std::strcmp(op, "max"))
-        run<T, Acc>(op, dtype, n, runs, l2, Max(), std::numeric_limits<Acc>::lowest());
+        run_job<T, Acc>(op, dtype, j, Max(), std::numeric_limits<Acc>::lowest());
     else
         return 2;
     return 0;
@@ -127,24 +241,38 @@ static int dispatch_op(const char *op, const char *dtype, unsigned long long n, 
 
 int main(int argc, char **argv)
 {
-    if (argc < 5) {
-        std::fprintf(stderr, "usage: kgen-cub OP DTYPE N RUNS [L2_BYTES]\n");
+    // "segmented" is not an op, so the two forms cannot be confused.
+    bool seg = argc > 1 && !std::strcmp(argv[1], "segmented");
+    if (argc < (seg ? 7 : 5)) {
+        std::fprintf(stderr, "usage: kgen-cub OP DTYPE N RUNS [L2_BYTES]\n"
+                             "       kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]\n");
         return 2;
     }
-    const char *op = argv[1], *dt = argv[2];
-    unsigned long long n = std::strtoull(argv[3], nullptr, 10);
-    int runs = std::atoi(argv[4]);
-    size_t l2 = argc > 5 ? std::strtoull(argv[5], nullptr, 10) : 64u << 20;
+    char **arg = argv + seg; // OP, DTYPE, then N or ROWS COLS, RUNS, L2_BYTES
+    int nargs = argc - seg;
+    const char *op = arg[1], *dt = arg[2];
+    Job j = {};
+    j.segmented = seg;
+    if (seg) {
+        j.rows = std::strtoull(arg[3], nullptr, 10);
+        j.cols = std::strtoull(arg[4], nullptr, 10);
+        j.n = j.rows * j.cols;
+        arg++, nargs--;
+    } else {
+        j.n = std::strtoull(arg[3], nullptr, 10);
+    }
+    j.runs = std::atoi(arg[4]);
+    j.l2 = nargs > 5 ? std::strtoull(arg[5], nullptr, 10) : 64u << 20;
     int rc = 2;
-    if (runs < 1)
-        runs = 1;
-    if (!std::strcmp(dt, "i32")) rc = dispatch_op<int, int>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "u32")) rc = dispatch_op<unsigned, unsigned>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "i64")) rc = dispatch_op<long long, long long>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "f32")) rc = dispatch_op<float, float>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "f64")) rc = dispatch_op<double, double>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "f16")) rc = dispatch_op<__half, float>(op, dt, n, runs, l2);
-    else if (!std::strcmp(dt, "bf16")) rc = dispatch_op<__nv_bfloat16, float>(op, dt, n, runs, l2);
+    if (j.runs < 1)
+        j.runs = 1;
+    if (!std::strcmp(dt, "i32")) rc = dispatch_op<int, int>(op, dt, j);
+    else if (!std::strcmp(dt, "u32")) rc = dispatch_op<unsigned, unsigned>(op, dt, j);
+    else if (!std::strcmp(dt, "i64")) rc = dispatch_op<long long, long long>(op, dt, j);
+    else if (!std::strcmp(dt, "f32")) rc = dispatch_op<float, float>(op, dt, j);
+    else if (!std::strcmp(dt, "f64")) rc = dispatch_op<double, double>(op, dt, j);
+    else if (!std::strcmp(dt, "f16")) rc = dispatch_op<__half, float>(op, dt, j);
+    else if (!std::strcmp(dt, "bf16")) rc = dispatch_op<__nv_bfloat16, float>(op, dt, j);
     if (rc)
         std::fprintf(stderr, "kgen-cub: unknown op %s or dtype %s\n", op, dt);
     return rc;
