@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include <string.h>
-#include "family.h"
+#include "acc.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 
@@ -33,6 +33,39 @@ kgen_check_acc_types(struct kgen_spec *s, kgen_error *err)
 		return ERR(acc_dtype, "acc_dtype %s cannot accumulate %s elements: use f32 or f64", acc->name, in->name);
 	if ((in->cls == DT_INT || in->cls == DT_UINT) && acc->cls != DT_FLOAT && acc->size < in->size)
 		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype %s", acc->name, in->name);
+	return KGEN_OK;
+}
+
+/* The block algorithm and the warp tail (acc.h). */
+kgen_status
+kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *acc = &kgen_dtype_info[s->acc_dtype];
+	const char *br = kgen_block_reduces[s->block_reduce].name;
+
+	if ((s->block_reduce != KGEN_BR_WARPS) && !kgen_is_pow2(s->threads))
+		return ERR(threads, "block_reduce: %s halves the block each step and needs a power-of-two block, "
+		           "not threads %lld: use %d or %d, or block_reduce: warps", br, s->threads,
+		           1 << (31 - __builtin_clz((unsigned)s->threads)), 2 << (31 - __builtin_clz((unsigned)s->threads)));
+	if (s->block_reduce == KGEN_BR_WARPS && (s->warp_tail == KGEN_WT_NONE || s->warp_tail == KGEN_WT_VOLATILE))
+		return ERR(warp_tail, "block_reduce: warps reduces each warp in registers: warp_tail must be shuffle "
+		           "or reduce_sync, not %s", kgen_warp_tails[s->warp_tail].name);
+	if ((s->block_reduce != KGEN_BR_WARPS) && s->block_reduce != KGEN_BR_SEQUENTIAL && s->warp_tail != KGEN_WT_NONE)
+		return ERR(warp_tail, "block_reduce: %s leaves its partials strided, so a warp cannot finish them: "
+		           "use warp_tail: none, or block_reduce: sequential", br);
+	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {
+		if (acc->size != 4 || (acc->cls != DT_INT && acc->cls != DT_UINT))
+			return ERR(warp_tail, "warp_tail: reduce_sync uses __reduce_%s_sync, which takes 32-bit integers, "
+			           "not acc_dtype %s: use warp_tail: shuffle", s->op == KGEN_OP_PROD ? "mul" : kgen_ops[s->op].name,
+			           acc->name);
+		if (s->op == KGEN_OP_PROD)
+			return ERR(warp_tail, "warp_tail: reduce_sync: there is no __reduce_mul_sync for op: prod; "
+			           "use warp_tail: shuffle");
+	}
+	if (s->warp_tail_from != 32 && s->warp_tail_from != 64)
+		return ERR(warp_tail_from, "warp_tail_from must be 32 or 64, not %lld", s->warp_tail_from);
+	if ((s->block_reduce != KGEN_BR_WARPS) && s->warp_tail != KGEN_WT_NONE && s->threads < s->warp_tail_from)
+		return ERR(threads, "threads %lld is fewer than warp_tail_from %lld", s->threads, s->warp_tail_from);
 	return KGEN_OK;
 }
 

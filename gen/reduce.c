@@ -7,6 +7,7 @@
 #include "config.h"
 #include <string.h>
 #include "reduce.h"
+#include "acc.h"
 #include "tpl.h"
 
 static int per_element_atomics(const struct kgen_spec *s);
@@ -50,202 +51,6 @@ unsigned long long
 kgen_reduce_max_n(const struct kgen_spec *s)
 {
 	return s->index == 32 ? 0x7fffffffull : ~0ull >> 1;
-}
-
-/* ---- the pieces of C that depend on dtype and op ---- */
-
-static const char *
-identity(const struct kgen_spec *s)
-{
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
-	int f32 = a->cls == DT_FLOAT && a->size == 4, f64 = a->cls == DT_FLOAT && a->size == 8;
-
-	switch (s->op) {
-	case KGEN_OP_SUM: return f32 ? "0.0f" : f64 ? "0.0" : "0";
-	case KGEN_OP_PROD: return f32 ? "1.0f" : f64 ? "1.0" : "1";
-	case KGEN_OP_MIN:
-		if (f32) return "__uint_as_float(0x7f800000u)";  /* +inf */
-		if (f64) return "__longlong_as_double(0x7ff0000000000000ll)";
-		if (a->cls == DT_UINT) return "0xffffffffu";
-		return a->size == 8 ? "0x7fffffffffffffffll" : "0x7fffffff";
-	case KGEN_OP_MAX:
-		if (f32) return "__uint_as_float(0xff800000u)";  /* -inf */
-		if (f64) return "-__longlong_as_double(0x7ff0000000000000ll)";
-		if (a->cls == DT_UINT) return "0u";
-		return a->size == 8 ? "-0x7fffffffffffffffll - 1" : "-0x7fffffff - 1";
-	default: break;
-	}
-	KGEN_ASSERT(!"unknown op");
-	return NULL;
-}
-
-static const char *
-combine(const struct kgen_spec *s)
-{
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
-
-	switch (s->op) {
-	case KGEN_OP_SUM: return "a + b";
-	case KGEN_OP_PROD: return "a * b";
-	case KGEN_OP_MIN: return a->cls != DT_FLOAT ? "b < a ? b : a" : a->size == 4 ? "fminf(a, b)" : "fmin(a, b)";
-	case KGEN_OP_MAX: return a->cls != DT_FLOAT ? "a < b ? b : a" : a->size == 4 ? "fmaxf(a, b)" : "fmax(a, b)";
-	default: break;
-	}
-	KGEN_ASSERT(!"unknown op");
-	return NULL;
-}
-
-static const char *
-to_acc(const struct kgen_spec *s)
-{
-	if (kgen_spec_dtype(s)->cls == DT_HALF)
-		return "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f";
-	if (kgen_spec_dtype(s)->cls == DT_BHALF)
-		return "return __uint_as_float((unsigned int)x << 16)";
-	return s->dtype == s->acc_dtype ? "return x" : "return (Acc)x";
-}
-
-/* Does the hardware have an atomic for the op on the accumulator type? */
-static int
-native_atomic(const struct kgen_spec *s)
-{
-	return s->op == KGEN_OP_SUM || (s->op != KGEN_OP_PROD && kgen_spec_acc(s)->cls != DT_FLOAT);
-}
-
-/* The atomic_combine() helper: native where the hardware has one, else CAS. */
-static kgen_status
-atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
-{
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
-	struct tpl_args t;
-	const char *fn = s->op == KGEN_OP_SUM ? "atomicAdd" : s->op == KGEN_OP_MIN ? "atomicMin" : "atomicMax";
-
-	tpl_init(&t);
-	if (s->op == KGEN_OP_SUM && a->cls == DT_INT && a->size == 8) {
-		tpl_set(&t, "call", "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)");
-		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
-	}
-	if (native_atomic(s)) {
-		tpl_set(&t, "call", "%s(p, v)", fn);
-		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
-	}
-	tpl_set(&t, "op", "%s", kgen_ops[s->op].name);
-	tpl_set(&t, "acc_dtype", "%s", a->name);
-	tpl_set(&t, "bits", "%s", a->size == 4 ? "unsigned int" : "unsigned long long");
-	if (a->cls == DT_FLOAT) {
-		tpl_set(&t, "to_bits", "%s", a->size == 4 ? "__float_as_uint" : "(unsigned long long)__double_as_longlong");
-		tpl_set(&t, "from_bits", "%s", a->size == 4 ? "__uint_as_float" : "__longlong_as_double");
-	} else {
-		tpl_set(&t, "to_bits", "%s", a->size == 4 ? "(unsigned int)" : "(unsigned long long)");
-		tpl_set(&t, "from_bits", "(%s)", a->ctype);
-	}
-	return tpl_render_into(parent, "atomic", "reduce/atomic_cas.cu", &t, err);
-}
-
-static kgen_status
-warp_reduce_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
-{
-	struct tpl_args t;
-	const char *name = s->op == KGEN_OP_SUM ? "add" : kgen_ops[s->op].name;
-
-	tpl_init(&t);
-	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {
-		tpl_set(&t, "how", "one __reduce_%s_sync", name);
-		tpl_set(&t, "body", "return __reduce_%s_sync(0xffffffffu, v);", name);
-	} else {
-		tpl_set(&t, "how", "five shuffles, halving the distance each time");
-		tpl_set(&t, "body", "for (int offset = 16; offset > 0; offset /= 2)\n"
-		                    "    v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));\n"
-		                    "return v;");
-	}
-	return tpl_render_into(parent, "warp_reduce", "reduce/warp_reduce.cu", &t, err);
-}
-
-/* The tail of a shared-memory tree: the last 64 or 32 partials in one warp. */
-static void
-tree_tail(const struct kgen_spec *s, struct tpl_args *t)
-{
-	long long from = s->warp_tail_from;
-	strbuf b;
-	int off;
-
-	sb_init(&b);
-	switch (s->warp_tail) {
-	case KGEN_WT_NONE:
-		sb_puts(&b, "return buffer[0];");
-		break;
-	case KGEN_WT_VOLATILE:
-		sb_printf(&b, "// The last %lld partials: one warp, in volatile shared memory.  Each step reads,\n"
-		              "// waits for the warp (__syncwarp), then writes: lock-step execution is not\n"
-		              "// guaranteed since Volta.\n"
-		              "if (tid < 32) {\n"
-		              "    volatile Acc *vbuffer = buffer;\n"
-		              "    Acc x = vbuffer[tid];\n", from);
-		for (off = (int)from / 2; off >= 1; off /= 2)
-			sb_printf(&b, "    x = combine(x, vbuffer[tid + %d]); __syncwarp(); vbuffer[tid] = x; __syncwarp();\n", off);
-		sb_puts(&b, "    v = x;\n}\nreturn v;");
-		break;
-	default:
-		sb_printf(&b, "// The last %lld partials: one warp, %s.\n"
-		              "if (tid < 32)\n"
-		              "    v = warp_reduce(%s);\n"
-		              "return v;",
-		          from, s->warp_tail == KGEN_WT_SHUFFLE ? "with shuffles" : "with __reduce_*_sync",
-		          from == 64 ? "combine(buffer[tid], buffer[tid + 32])" : "buffer[tid]");
-		break;
-	}
-	t->failed |= b.failed;
-	tpl_set(t, "tail", "%s", b.s ? b.s : "");
-	sb_free(&b);
-}
-
-static kgen_status
-block_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
-{
-	struct tpl_args t;
-	long long stop;
-
-	tpl_init(&t);
-	if (s->block_reduce == KGEN_BR_WARPS) {
-		tpl_set(&t, "warps", "%lld", s->threads / 32);
-		return tpl_render_into(parent, "block_reduce", "reduce/block_warps.cu", &t, err);
-	}
-	switch (s->block_reduce) {
-	case KGEN_BR_INTERLEAVED_DIVERGENT:
-		tpl_set(&t, "doc", "interleaved addressing.\n"
-		                   "// At step s the threads whose index is a multiple of 2*s combine the partial s\n"
-		                   "// away: the warps diverge, and the modulo costs.");
-		tpl_set(&t, "tree", "for (int s = 1; s < THREADS; s *= 2) {\n"
-		                    "    if (tid %% (2 * s) == 0)\n"
-		                    "        buffer[tid] = combine(buffer[tid], buffer[tid + s]);\n"
-		                    "    __syncthreads();\n"
-		                    "}");
-		break;
-	case KGEN_BR_INTERLEAVED:
-		tpl_set(&t, "doc", "interleaved addressing without divergence.\n"
-		                   "// At step s thread tid works on index 2*s*tid, so the active threads are\n"
-		                   "// contiguous; their strided accesses conflict in shared-memory banks.");
-		tpl_set(&t, "tree", "for (int s = 1; s < THREADS; s *= 2) {\n"
-		                    "    const int index = 2 * s * tid;\n"
-		                    "    if (index < THREADS)\n"
-		                    "        buffer[index] = combine(buffer[index], buffer[index + s]);\n"
-		                    "    __syncthreads();\n"
-		                    "}");
-		break;
-	default:
-		stop = s->warp_tail == KGEN_WT_NONE ? 0 : s->warp_tail_from / 2;
-		tpl_set(&t, "doc", "sequential addressing.\n"
-		                   "// At each step the first half of the active threads combine the second\n"
-		                   "// half's partials: contiguous, no bank conflicts.");
-		tpl_set(&t, "tree", "for (int s = THREADS / 2; s > %lld; s /= 2) {\n"
-		                    "    if (tid < s)\n"
-		                    "        buffer[tid] = combine(buffer[tid], buffer[tid + s]);\n"
-		                    "    __syncthreads();\n"
-		                    "}", stop);
-		break;
-	}
-	tree_tail(s, &t);
-	return tpl_render_into(parent, "block_reduce", "reduce/block_tree.cu", &t, err);
 }
 
 /* What a thread does with one value: fold it into acc, or atomically into *out. */
@@ -423,14 +228,14 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "vec", "%lld", vec);
 	tpl_set(&file, "load_width", "%lld", s->load_width);
 	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
-	tpl_set(&file, "identity", "%s", identity(s));
+	tpl_set(&file, "identity", "%s", kgen_acc_identity(s));
 	/* Per-element atomics with a native atomic never call combine(). */
-	if (per_element_atomics(s) && native_atomic(s))
+	if (per_element_atomics(s) && kgen_acc_native_atomic(s))
 		tpl_set(&file, "combine", "%s", "");
 	else
 		tpl_set(&file, "combine", "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }",
-		        combine(s));
-	tpl_set(&file, "to_acc", "%s", to_acc(s));
+		        kgen_acc_combine(s));
+	tpl_set(&file, "to_acc", "%s", kgen_acc_to_acc(s));
 	if (vec > 1) {
 		tpl_set(&h, "load_width", "%lld", s->load_width);
 		tpl_set(&h, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
@@ -445,11 +250,11 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		struct tpl_args parts;
 		tpl_init(&parts);
 		if (needs_warp_reduce(s))
-			TRY(warp_reduce_helper(s, &parts, err));
+			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
 		if (needs_block_reduce(s))
-			TRY(block_helper(s, &parts, err));
+			TRY(kgen_acc_block_helper(s, &parts, err));
 		if (s->stages == KGEN_STAGES_ATOMIC)
-			TRY(atomic_helper(s, &parts, err));
+			TRY(kgen_acc_atomic_helper(s, &parts, err));
 		for (i = 0; i < (int)parts.n; i++)
 			sb_printf(&helpers, "\n%s\n", parts.v[i].value);
 		if (helpers.len)

@@ -3,15 +3,10 @@
  * the shared ones (check.c) and its only-with table (reduce.c).
  */
 #include "config.h"
+#include "acc.h"
 #include "reduce.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
-
-static int
-is_tree(const struct kgen_spec *s)
-{
-	return s->block_reduce != KGEN_BR_WARPS;
-}
 
 /* Loads: width, element size, items per thread. */
 static kgen_status
@@ -33,41 +28,15 @@ check_loads(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* The block algorithm and the warp tail. */
+/* The block algorithm and the warp tail, when there is a block reduction. */
 static kgen_status
 check_block(struct kgen_spec *s, kgen_error *err)
 {
-	const struct kgen_dtype_info *acc = &kgen_dtype_info[s->acc_dtype];
-	const char *br = kgen_block_reduces[s->block_reduce].name;
-
 	if (s->threads % 32)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
 	if (s->stages == KGEN_STAGES_ATOMIC && s->atomics != KGEN_ATOMICS_BLOCK)
 		return KGEN_OK;  /* no block reduction */
-	if (is_tree(s) && !kgen_is_pow2(s->threads))
-		return ERR(threads, "block_reduce: %s halves the block each step and needs a power-of-two block, "
-		           "not threads %lld: use %d or %d, or block_reduce: warps", br, s->threads,
-		           1 << (31 - __builtin_clz((unsigned)s->threads)), 2 << (31 - __builtin_clz((unsigned)s->threads)));
-	if (s->block_reduce == KGEN_BR_WARPS && (s->warp_tail == KGEN_WT_NONE || s->warp_tail == KGEN_WT_VOLATILE))
-		return ERR(warp_tail, "block_reduce: warps reduces each warp in registers: warp_tail must be shuffle "
-		           "or reduce_sync, not %s", kgen_warp_tails[s->warp_tail].name);
-	if (is_tree(s) && s->block_reduce != KGEN_BR_SEQUENTIAL && s->warp_tail != KGEN_WT_NONE)
-		return ERR(warp_tail, "block_reduce: %s leaves its partials strided, so a warp cannot finish them: "
-		           "use warp_tail: none, or block_reduce: sequential", br);
-	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {
-		if (acc->size != 4 || (acc->cls != DT_INT && acc->cls != DT_UINT))
-			return ERR(warp_tail, "warp_tail: reduce_sync uses __reduce_%s_sync, which takes 32-bit integers, "
-			           "not acc_dtype %s: use warp_tail: shuffle", s->op == KGEN_OP_PROD ? "mul" : kgen_ops[s->op].name,
-			           acc->name);
-		if (s->op == KGEN_OP_PROD)
-			return ERR(warp_tail, "warp_tail: reduce_sync: there is no __reduce_mul_sync for op: prod; "
-			           "use warp_tail: shuffle");
-	}
-	if (s->warp_tail_from != 32 && s->warp_tail_from != 64)
-		return ERR(warp_tail_from, "warp_tail_from must be 32 or 64, not %lld", s->warp_tail_from);
-	if (is_tree(s) && s->warp_tail != KGEN_WT_NONE && s->threads < s->warp_tail_from)
-		return ERR(threads, "threads %lld is fewer than warp_tail_from %lld", s->threads, s->warp_tail_from);
-	return KGEN_OK;
+	return kgen_check_block_reduce(s, err);
 }
 
 /* Stages, atomics, grid policy. */
