@@ -86,9 +86,14 @@ check_family(struct kgen_spec *s, kgen_error *err)
 kgen_status
 kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 {
+	const struct kgen_family *f = kgen_family_of(s);
 	kgen_status st;
 
-	if ((st = check_family(s, err)) || (st = kgen_check_only_with(s, err)))
+	if ((st = check_family(s, err)))
 		return st;
-	return kgen_family_of(s)->check(s, err);
+	if (f->resolve)
+		f->resolve(s);
+	if ((st = kgen_check_only_with(s, err)))
+		return st;
+	return f->check(s, err);
 }

@@ -55,6 +55,9 @@ struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
+	/* Optional: derive, before any rule runs, the defaults that the
+	 * only-with table reads (a default that depends on another key). */
+	void (*resolve)(struct kgen_spec *s);
 	/* The family's rules, after the shared ones; resolves derived defaults
 	 * (threads, the kernel name, ...). */
 	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);
