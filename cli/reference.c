@@ -164,43 +164,48 @@ int_element(const struct kgen_spec *s, const void *host, unsigned long long i)
 	}
 }
 
+/* The reference of no elements: the identity (integers in the accumulator's width). */
 void
-kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r)
+kgen_reference_init(const struct kgen_spec *s, struct reference *r)
 {
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
-	unsigned long long i;
 
 	memset(r, 0, sizeof *r);
 	if (acc->cls != DT_FLOAT) {
-		/* Integers wrap in the accumulator's width, in any order. */
-		uint64_t mask = acc->size == 8 ? ~0ull : 0xffffffffull, v;
-		int is_signed = acc->cls == DT_INT;
-		int64_t best = 0;
+		int is_signed = acc->cls == DT_INT, wide = acc->size == 8;
 		r->exact = 1;
-		v = s->op == KGEN_OP_PROD ? 1 : 0;
-		for (i = 0; i < n; i++) {
-			int64_t x = int_element(s, host, i);
-			switch (s->op) {
-			case KGEN_OP_SUM: v += (uint64_t)x; break;
-			case KGEN_OP_PROD: v *= (uint64_t)x; break;
-			default:
-				if (i == 0 || (s->op == KGEN_OP_MIN ? x < best : x > best))
-					best = x;
-				break;
-			}
+		switch (s->op) {
+		case KGEN_OP_SUM: r->bits = 0; break;
+		case KGEN_OP_PROD: r->bits = 1; break;
+		case KGEN_OP_MIN:
+			r->bits = (uint64_t)(is_signed ? (wide ? INT64_MAX : INT32_MAX) : (wide ? (int64_t)UINT64_MAX : UINT32_MAX));
+			break;
+		default: r->bits = (uint64_t)(is_signed ? (wide ? INT64_MIN : INT32_MIN) : 0); break;
 		}
-		if (s->op == KGEN_OP_MIN || s->op == KGEN_OP_MAX) {
-			if (n == 0)
-				best = s->op == KGEN_OP_MIN ? (is_signed ? (acc->size == 8 ? INT64_MAX : INT32_MAX) : (int64_t)mask)
-				                            : (is_signed ? (acc->size == 8 ? INT64_MIN : INT32_MIN) : 0);
-			v = (uint64_t)best;
-		}
-		r->bits = v & mask;
 		return;
 	}
 	r->exact = s->op != KGEN_OP_SUM;
 	r->value = s->op == KGEN_OP_PROD ? 1.0L : s->op == KGEN_OP_SUM ? 0.0L : s->op == KGEN_OP_MIN ? INFINITY : -INFINITY;
-	for (i = 0; i < n; i++) {
+}
+
+/* Fold element i of host into r.  Integers wrap in 64 bits (masked to the
+ * accumulator's width by kgen_reference_finish()), in any order. */
+void
+kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
+{
+	if (kgen_spec_acc(s)->cls != DT_FLOAT) {
+		int64_t x = int_element(s, host, i), best = (int64_t)r->bits;
+		if (kgen_spec_acc(s)->cls == DT_UINT)
+			best = (int64_t)(uint32_t)r->bits;
+		switch (s->op) {
+		case KGEN_OP_SUM: r->bits += (uint64_t)x; break;
+		case KGEN_OP_PROD: r->bits *= (uint64_t)x; break;
+		case KGEN_OP_MIN: if (x < best) r->bits = (uint64_t)x; break;
+		default: if (x > best) r->bits = (uint64_t)x; break;
+		}
+		return;
+	}
+	{
 		long double x = element(s, host, i);
 		switch (s->op) {
 		case KGEN_OP_SUM: r->value += x; r->abs_sum += fabsl(x); break;
@@ -209,6 +214,24 @@ kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n
 		default: if (x > r->value) r->value = x; break;
 		}
 	}
+}
+
+void
+kgen_reference_finish(const struct kgen_spec *s, struct reference *r)
+{
+	if (kgen_spec_acc(s)->cls != DT_FLOAT)
+		r->bits &= kgen_spec_acc(s)->size == 8 ? ~0ull : 0xffffffffull;
+}
+
+void
+kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r)
+{
+	unsigned long long i;
+
+	kgen_reference_init(s, r);
+	for (i = 0; i < n; i++)
+		kgen_reference_add(s, r, host, i);
+	kgen_reference_finish(s, r);
 }
 
 /* The documented tolerance of a float sum: eps(acc) * (ceil(log2 n) + 2) * sum |x|. */
@@ -223,6 +246,40 @@ tolerance(const struct kgen_spec *s, unsigned long long n, const struct referenc
 		depth++;
 	}
 	return eps * depth * r->abs_sum;
+}
+
+/* The device's result as a long double (floats) or its bits (integers). */
+static long double
+got_value(const struct kgen_spec *s, const unsigned char *got, uint64_t *bits)
+{
+	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	float f;
+	double d;
+
+	*bits = 0;
+	if (acc->cls != DT_FLOAT) {
+		memcpy(bits, got, (size_t)acc->size);
+		return 0;
+	}
+	if (acc->size == 4) {
+		memcpy(&f, got, 4);
+		return f;
+	}
+	memcpy(&d, got, 8);
+	return d;
+}
+
+int
+kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r)
+{
+	uint64_t bits;
+	long double g = got_value(s, got, &bits);
+
+	if (kgen_spec_acc(s)->cls != DT_FLOAT)
+		return bits == r->bits;
+	if (r->exact)
+		return g == r->value;
+	return fabsl(g - r->value) <= tolerance(s, n, r);
 }
 
 /* Compare the device's result with the reference; describe it in msg. */
