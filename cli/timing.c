@@ -164,20 +164,26 @@ find_cub(const char *given, char *buf, size_t len)
 	return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
-/* CUB's median milliseconds for the spec's op and dtype at n, or -1. */
-static double
-cub_measure(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2)
+/* The median milliseconds kgen-cub prints for `args`, or -1; each
+ * argument list is measured once per process. */
+double
+kgen_cub_call(const char *given, const char *args)
 {
-	char path[PATH_MAX + 16], cmd[PATH_MAX + 128], line[512];
+	static struct { char args[160]; double ms; } seen[64];
+	static int nseen;
+	char path[PATH_MAX + 16], cmd[PATH_MAX + 256], line[512];
 	const char *exe = find_cub(given, path, sizeof path);
 	double ms = -1;
 	FILE *fp;
 	char *p;
+	int i;
 
+	for (i = 0; i < nseen; i++)
+		if (strcmp(seen[i].args, args) == 0)
+			return seen[i].ms;
 	if (!exe)
 		return -1;
-	snprintf(cmd, sizeof cmd, "'%s' %s %s %llu %d %zu", exe, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs,
-	         l2);
+	snprintf(cmd, sizeof cmd, "'%s' %s", exe, args);
 	fflush(stdout);
 	if (!(fp = popen(cmd, "r")))
 		return -1;
@@ -186,25 +192,19 @@ cub_measure(const char *given, int runs, const struct kgen_spec *s, unsigned lon
 			ms = strtod(p + 10, NULL);
 	if (pclose(fp) != 0)
 		ms = -1;
+	if (nseen == 64)
+		nseen = 0;
+	snprintf(seen[nseen].args, sizeof seen[nseen].args, "%s", args);
+	seen[nseen++].ms = ms;
 	return ms;
 }
 
-/* The same, each (op, dtype, n) measured once per run. */
+/* CUB's DeviceReduce for the spec's op and dtype at n. */
 double
 kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2)
 {
-	static struct { long long op, dtype; unsigned long long n; double ms; } seen[64];
-	static int nseen;
-	int i;
+	char args[160];
 
-	for (i = 0; i < nseen; i++)
-		if (seen[i].op == s->op && seen[i].dtype == s->dtype && seen[i].n == n)
-			return seen[i].ms;
-	if (nseen == 64)
-		nseen = 0;
-	seen[nseen].op = s->op;
-	seen[nseen].dtype = s->dtype;
-	seen[nseen].n = n;
-	return seen[nseen++].ms = cub_measure(given, runs, s, n, l2);
+	snprintf(args, sizeof args, "%s %s %llu %d %zu", kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs, l2);
+	return kgen_cub_call(given, args);
 }
-

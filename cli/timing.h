@@ -36,4 +36,8 @@ kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, si
  * installed), each (op, dtype, n) measured once per process; -1 without it. */
 double kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2);
 
+/* The median milliseconds kgen-cub prints for an argument list (e.g.
+ * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it. */
+double kgen_cub_call(const char *given, const char *args);
+
 #endif
