@@ -64,7 +64,8 @@ static void
 run_usage(FILE *fp)
 {
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
-	      "                [--device D] [--offset E] [--set KEY=VALUE]... [--tsv FILE] [--cub PATH]\n"
+	      "                [--device D] [--offset E] [--pad E] [--set KEY=VALUE]... [--tsv FILE]\n"
+	      "                [--cub PATH]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
 	      "elements (default 2^24; --n may repeat; suffixes k, M, G and 2^K accepted)\n"
@@ -77,7 +78,11 @@ run_usage(FILE *fp)
 	      "--offset E starts the input E elements into its allocation (misaligned).\n"
 	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192): random\n"
 	      "bits in, the output poisoned, every element compared; --bench counts the\n"
-	      "bytes read and written and times a device-to-device copy of the same bytes.\n", fp);
+	      "bytes read and written and times a device-to-device copy of the same bytes.\n"
+	      "Matrix reductions (kernel: reduce_axis) run at each --shape too, rows --pad\n"
+	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
+	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
+	      "and, for rows, cub::DeviceSegmentedReduce.\n", fp);
 }
 
 /* "1000", "16M", "2^30", "2^24+7" */
@@ -144,7 +149,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' }, { "device", required_argument, NULL, 'd' },
 		{ "offset", required_argument, NULL, 'O' }, { "set", required_argument, NULL, 's' },
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
-		{ "shape", required_argument, NULL, 'x' },
+		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
@@ -190,6 +195,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		case 'r': o.runs = atoi(optarg); break;
 		case 'd': o.device = atoi(optarg); break;
 		case 'O': o.offset = atoi(optarg); break;
+		case 'P': o.pad = atoi(optarg); break;
 		case 's':
 			if (o.nsets == 64)
 				return 2;
@@ -201,7 +207,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		default: run_usage(stderr); return 2;
 		}
 	}
-	if (optind >= argc || o.runs < 1 || o.offset < 0 || o.offset > 64) {
+	if (optind >= argc || o.runs < 1 || o.offset < 0 || o.offset > 64 || o.pad < 0 || o.pad > 4096) {
 		run_usage(stderr);
 		return 2;
 	}

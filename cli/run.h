@@ -14,7 +14,7 @@ struct run_opts {
 	unsigned long long n[32];         /* --n: vector sizes */
 	unsigned long long shape[32][2];  /* --shape: rows, cols */
 	int nn, nshape;
-	int verify, bench, runs, device, offset, nsets;
+	int verify, bench, runs, device, offset, pad, nsets;
 	unsigned long long seed;
 	char *sets[64];
 	const char *tsv, *cub;
