@@ -20,6 +20,8 @@ const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL
 const struct kgen_enum kgen_walks[]         = { KGEN_WALKS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_cache_hints[]   = { KGEN_CACHE_HINTS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_promotions[]    = { KGEN_PROMOTIONS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_axes[]          = { KGEN_AXES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },

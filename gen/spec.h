@@ -13,7 +13,8 @@
  * stem of its files and symbols (gen/STEM.c defines kgen_family_STEM). */
 #define KGEN_FAMILIES(X) \
 	X(REDUCE,    "reduce",    "reduce a vector to one value", reduce) \
-	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose)
+	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose) \
+	X(REDUCE_AXIS, "reduce_axis", "reduce each row or each column of a row-major matrix", reduce_axis)
 
 /* Element and accumulator types.  ident, name, C type in the generated
  * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
@@ -86,6 +87,18 @@
 	X(B64,  "64B",  "16-byte chunks XORed within 64-byte spans")  \
 	X(B128, "128B", "16-byte chunks XORed within 128-byte spans")
 
+/* Which way a matrix is reduced (kernel: reduce_axis). */
+#define KGEN_AXES(X) \
+	X(ROWS, "rows", "reduce each row: one result per row (torch.sum(x, dim=1))") \
+	X(COLS, "cols", "reduce each column: one result per column (torch.sum(x, dim=0))")
+
+/* How the threads of kernel: reduce_axis share the work. */
+#define KGEN_STRATEGIES(X) \
+	X(THREAD, "thread", "one thread per result, one element at a time (seed 002's row_sums and column_sums)") \
+	X(WARP,   "warp",   "axis rows: `lanes` threads per row, several rows per warp below 32, vector loads, shuffles") \
+	X(BLOCK,  "block",  "axis rows: a block per row, or `split` blocks per row and the last one combines") \
+	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks")
+
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
 	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
@@ -97,11 +110,11 @@
  */
 #define KGEN_KEYS(X) \
 	X(kernel,           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default <kernel>_<op>_<dtype> (reduce), <kernel>_<dtype> (transpose)") \
+	X(name,             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis)") \
 	X(op,               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
 	X(dtype,            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
 	X(acc_dtype,        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
-	X(threads,          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce), tile_rows * tile_cols / batch (transpose)") \
+	X(threads,          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), tile_rows * tile_cols / batch (transpose)") \
 	X(items_per_thread, KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
 	X(load_width,       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
 	X(layout,           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
@@ -124,7 +137,11 @@
 	X(cache_hint,       KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
 	X(l2_promotion,     KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
 	X(group,            KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
-	X(pad,              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)")
+	X(pad,              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \
+	X(axis,             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce each row (rows) or each column (cols)") \
+	X(strategy,         KT_ENUM, kgen_strategies,    0, 0,     "",        "how threads share the work; default block (axis: rows), tile (axis: cols)") \
+	X(lanes,            KT_INT,  NULL,               1, 32,    "32",      "threads per row, a power of two (strategy: warp)") \
+	X(split,            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch")
 
 #define X(id, ...) KGEN_##id,
 enum kgen_family_id { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
@@ -165,6 +182,12 @@ enum kgen_promotion { KGEN_PROMOTIONS(X) KGEN_PROMOTION_COUNT };
 #define X(id, ...) KGEN_SWIZZLE_##id,
 enum kgen_swizzle { KGEN_SWIZZLES(X) KGEN_SWIZZLE_COUNT };
 #undef X
+#define X(id, ...) KGEN_AXIS_##id,
+enum kgen_axis { KGEN_AXES(X) KGEN_AXIS_COUNT };
+#undef X
+#define X(id, ...) KGEN_STRATEGY_##id,
+enum kgen_strategy { KGEN_STRATEGIES(X) KGEN_STRATEGY_COUNT };
+#undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
 #undef X
@@ -199,7 +222,7 @@ struct kgen_key_info {
 
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
-	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[];
+	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];

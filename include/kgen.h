@@ -165,6 +165,26 @@ KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned l
 KGEN_API kgen_status kgen_transpose(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
                                     unsigned long long cols, kgen_stream stream, kgen_error *err);
 
+/* Bytes of scratch memory kgen_reduce_axis() needs for a rows x cols matrix
+ * (0 when the launch needs none).  Scratch supplied by the caller must be
+ * zero-filled before its first use with this kernel; every launch leaves
+ * it zero again. */
+KGEN_API kgen_status kgen_reduce_axis_scratch_size(const kgen_kernel *kernel, unsigned long long rows,
+                                                   unsigned long long cols, size_t *bytes, kgen_error *err);
+
+/* Reduce each row (axis: rows) or each column (axis: cols) of the rows x
+ * cols row-major matrix at device address `in`, whose rows start `pitch`
+ * elements apart (pitch >= cols), into `out`: rows or cols values of the
+ * spec's acc_dtype, on `stream`.  `in` must be aligned to its element size
+ * (vector loads start at each row's first aligned address); `out` to its
+ * element size; they must not overlap.  scratch == 0 lets the kernel
+ * allocate and keep its own (then launches must not overlap); otherwise it
+ * must hold kgen_reduce_axis_scratch_size() bytes.  An empty axis gives the
+ * identity (a sum of no elements is 0); no outputs launch nothing. */
+KGEN_API kgen_status kgen_reduce_axis(kgen_kernel *kernel, kgen_devptr in, unsigned long long rows,
+                                      unsigned long long cols, unsigned long long pitch, kgen_devptr out,
+                                      kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 

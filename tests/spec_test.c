@@ -255,7 +255,7 @@ END_TEST
 
 START_TEST(missing_kernel_is_rejected)
 {
-	ASSERT_REJECTED("op: sum\nthreads: 64\n", "missing key 'kernel': expected reduce or transpose", 1, 1, "op: sum");
+	ASSERT_REJECTED("op: sum\nthreads: 64\n", "missing key 'kernel': expected reduce, transpose or reduce_axis", 1, 1, "op: sum");
 }
 END_TEST
 
@@ -322,7 +322,7 @@ END_TEST
 
 START_TEST(bad_kernel_family_is_rejected)
 {
-	ASSERT_REJECTED("kernel: scan\n", "kernel: unknown value 'scan': expected reduce or transpose", 1, 9, "kernel: scan");
+	ASSERT_REJECTED("kernel: scan\n", "kernel: unknown value 'scan': expected reduce, transpose or reduce_axis", 1, 9, "kernel: scan");
 }
 END_TEST
 

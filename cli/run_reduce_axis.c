@@ -1,0 +1,248 @@
+/*
+ * run_reduce_axis.c - `kgen run` for `kernel: reduce_axis`: at each
+ * --shape, a seeded random matrix (rows --pad elements longer than cols
+ * when asked), every result poisoned, computed and compared with the CPU
+ * reference of its row or column; with --bench the median time against
+ * CUB's sum of the whole matrix (the same bytes: the bandwidth bar) and,
+ * for rows, CUB's DeviceSegmentedReduce.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+#include "reference.h"
+#include "timing.h"
+
+/* One matrix on the host and the device, and the references of its rows
+ * and of its columns (made when a spec asks for them). */
+struct matrix {
+	long long dtype, op, acc;
+	unsigned long long rows, cols, pitch;
+	void *host;
+	size_t bytes;
+	CUdeviceptr dev[64];
+	int copies;
+	struct reference *ref[2];    /* by axis */
+};
+
+static void
+free_matrix(kgen_context *ctx, struct matrix *m)
+{
+	int c;
+
+	for (c = 0; c < m->copies; c++)
+		ctx->cu->cuMemFree(m->dev[c]);
+	free(m->host);
+	free(m->ref[0]);
+	free(m->ref[1]);
+	memset(m, 0, sizeof *m);
+}
+
+static kgen_status
+make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, unsigned long long rows,
+            unsigned long long cols, int copies, struct matrix *m, kgen_error *err)
+{
+	unsigned long long pitch = cols + (unsigned long long)o->pad, elems = rows * pitch;
+	size_t esize = (size_t)kgen_spec_dtype(s)->size;
+	int c;
+
+	if (m->host && m->dtype == s->dtype && m->op == s->op && m->rows == rows && m->cols == cols &&
+	    m->pitch == pitch && m->copies >= copies) {
+		if (m->acc != s->acc_dtype) {  /* the same input, references in another accumulator */
+			free(m->ref[0]);
+			free(m->ref[1]);
+			m->ref[0] = m->ref[1] = NULL;
+			m->acc = s->acc_dtype;
+		}
+		return KGEN_OK;
+	}
+	free_matrix(ctx, m);
+	if (rows && pitch > (size_t)-1 / esize / rows)
+		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu matrix is too large", rows, cols);
+	m->bytes = (size_t)elems * esize;
+	if (!(m->host = malloc(m->bytes ? m->bytes : 1)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", m->bytes);
+	kgen_fill_input(s, m->host, elems, o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols);
+	m->dtype = s->dtype;
+	m->op = s->op;
+	m->acc = s->acc_dtype;
+	m->rows = rows;
+	m->cols = cols;
+	m->pitch = pitch;
+	for (c = 0; c < copies; c++) {
+		m->copies = c + 1;
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&m->dev[c], m->bytes ? m->bytes : 16));
+		if (m->bytes)
+			KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (m->dev[c], m->host, m->bytes));
+	}
+	return KGEN_OK;
+}
+
+/* The references of every row or every column of m, made once. */
+static kgen_status
+references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *err)
+{
+	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, r, c;
+	size_t esize = (size_t)kgen_spec_dtype(s)->size;
+	struct reference *ref;
+
+	if (m->ref[axis])
+		return KGEN_OK;
+	if (!(ref = m->ref[axis] = calloc(n ? n : 1, sizeof *ref)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %llu references", n);
+	if (axis == KGEN_AXIS_ROWS) {
+		for (r = 0; r < m->rows; r++)
+			kgen_reference(s, (const char *)m->host + (size_t)(r * m->pitch) * esize, m->cols, &ref[r]);
+		return KGEN_OK;
+	}
+	/* Columns: row by row, so that the matrix is read in order. */
+	for (c = 0; c < m->cols; c++)
+		kgen_reference_init(s, &ref[c]);
+	for (r = 0; r < m->rows; r++) {
+		const char *row = (const char *)m->host + (size_t)(r * m->pitch) * esize;
+		for (c = 0; c < m->cols; c++)
+			kgen_reference_add(s, &ref[c], row, c);
+	}
+	for (c = 0; c < m->cols; c++)
+		kgen_reference_finish(s, &ref[c]);
+	return KGEN_OK;
+}
+
+/* Run once with the output poisoned; compare every result.  Returns the
+ * number of wrong results, the first described in msg. */
+static kgen_status
+verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, unsigned char *back,
+       unsigned long long *bad, char *msg, size_t len, kgen_error *err)
+{
+	const struct kgen_spec *s = kgen_kernel_spec(k);
+	int axis = (int)s->axis;
+	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, each = axis == KGEN_AXIS_ROWS ? m->cols : m->rows;
+	size_t asize = (size_t)kgen_spec_acc(s)->size;
+	unsigned long long i;
+	kgen_status st;
+
+	*bad = 0;
+	if ((st = references(s, m, axis, err)))
+		return st;
+	ctx->cu->cuMemsetD8Async(out, 0xff, n * asize, NULL);
+	if ((st = kgen_reduce_axis(k, m->dev[0], m->rows, m->cols, m->pitch, out, 0, 0, NULL, err)))
+		return st;
+	if (ctx->cu->cuCtxSynchronize())
+		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+	if (n && ctx->cu->cuMemcpyDtoH(back, out, n * asize))
+		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	for (i = 0; i < n; i++)
+		if (!kgen_result_ok(s, back + i * asize, each, &m->ref[axis][i]) && !(*bad)++) {
+			int l = snprintf(msg, len, "%s %llu: ", axis == KGEN_AXIS_ROWS ? "row" : "column", i);
+			kgen_check_result(s, back + i * asize, each, &m->ref[axis][i], msg + l, len - (size_t)l);
+		}
+	if (!*bad)
+		snprintf(msg, len, "all %llu results checked", n);
+	return KGEN_OK;
+}
+
+/* One timed call: matrix copy i % copies. */
+struct axis_call {
+	kgen_kernel *k;
+	const struct matrix *m;
+	CUdeviceptr out;
+};
+
+static kgen_status
+axis_once(void *arg, int i, kgen_error *err)
+{
+	struct axis_call *c = arg;
+
+	return kgen_reduce_axis(c->k, c->m->dev[i % c->m->copies], c->m->rows, c->m->cols, c->m->pitch, c->out, 0, 0,
+	                        NULL, err);
+}
+
+static kgen_status
+run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nspecs, FILE *tsv, int *failures,
+    kgen_error *err)
+{
+	struct matrix m;
+	unsigned char *back = NULL;
+	kgen_status st = KGEN_OK;
+	int i, j;
+
+	memset(&m, 0, sizeof m);
+	for (j = 0; j < o->nshape && !st; j++) {
+		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
+
+		for (i = 0; i < nspecs && !st; i++) {
+			kgen_spec *spec = specs[i].spec;
+			size_t esize = (size_t)kgen_spec_dtype(spec)->size, asize = (size_t)kgen_spec_acc(spec)->size;
+			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;
+			size_t in_bytes = (size_t)(rows * cols) * esize, out_bytes = (size_t)n * asize;
+			int copies = o->bench ? kgen_run_copies(ctx, o, (size_t)(rows * (cols + (unsigned long long)o->pad)) * esize) : 1;
+			char msg[1200] = "-", args[160];
+			const char *verdict = "-";
+			float ms = -1;
+			double cub = -1, seg = -1;
+			unsigned long long bad = 0;
+			CUdeviceptr out = 0;
+
+			if ((st = make_matrix(ctx, o, spec, rows, cols, copies, &m, err)) || (st = kgen_context_enter(ctx, err)))
+				break;
+			free(back);
+			if (!(back = malloc(out_bytes ? out_bytes : 1))) {
+				st = kgen_fail(err, KGEN_ENOMEM, "out of host memory");
+				break;
+			}
+			if (ctx->cu->cuMemAlloc(&out, out_bytes ? out_bytes : 16)) {
+				st = kgen_fail(err, KGEN_ECUDA, "cuMemAlloc() failed");
+				break;
+			}
+			if (o->verify) {
+				st = verify(ctx, specs[i].kernel, &m, out, back, &bad, msg, sizeof msg, err);
+				if (st == KGEN_EINVAL) {
+					/* The spec cannot take this shape: say so, go on. */
+					snprintf(msg, sizeof msg, "%s", err->message);
+					verdict = "rejected";
+					st = KGEN_OK;
+				} else if (!st) {
+					verdict = bad ? "FAIL" : "ok";
+					if (bad) {
+						size_t l = strlen(msg);
+						snprintf(msg + l, sizeof msg - l, "; %llu of %llu results wrong", bad, n);
+						(*failures)++;
+					}
+				}
+			}
+			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+				struct axis_call call = { specs[i].kernel, &m, out };
+				if ((st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
+					break;
+				cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes);
+				if (spec->axis == KGEN_AXIS_ROWS && !o->pad) {
+					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
+					         kgen_spec_dtype(spec)->name, rows, cols, o->runs, ctx->l2_bytes);
+					seg = kgen_cub_call(o->cub, args);
+				}
+			}
+			ctx->cu->cuMemFree(out);
+			printf("%-48s %llux%llu %-4s %-8s", specs[i].path, rows, cols, kgen_axes[spec->axis].name, verdict);
+			if (ms >= 0) {
+				printf(" %10.2f us %8.1f GB/s", ms * 1e3, (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9);
+				if (cub > 0)
+					printf("  CUB sum %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
+				if (seg > 0)
+					printf("  segmented %10.2f us  kgen/seg %.3f", seg * 1e3, seg / ms);
+			}
+			printf("  %s\n", msg);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\n", specs[i].path,
+				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
+				        verdict, ms * 1e3, ms > 0 ? (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9 : -1, cub * 1e3,
+				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
+			fflush(stdout);
+		}
+	}
+	free(back);
+	free_matrix(ctx, &m);
+	return st;
+}
+
+const struct kgen_runner kgen_runner_reduce_axis = { .run = run };

@@ -1,0 +1,292 @@
+/*
+ * reduce_axis.c - the matrix reduction family, `kernel: reduce_axis`:
+ * reduce each row (axis: rows) or each column (axis: cols) of a row-major
+ * rows x cols matrix whose rows are `pitch` elements apart.  Its keys, its
+ * rules, its launch contract and its emitter; templates/reduce_axis/ holds
+ * the CUDA, and gen/acc.c the op and block-reduction pieces it shares with
+ * `kernel: reduce`.
+ */
+#include "config.h"
+#include <string.h>
+#include "acc.h"
+#include "reduce_axis.h"
+#include "tpl.h"
+
+#define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
+
+long long
+kgen_reduce_axis_vec(const struct kgen_spec *s)
+{
+	return s->strategy == KGEN_STRATEGY_THREAD ? 1 : s->load_width / kgen_spec_dtype(s)->size;
+}
+
+/* ---- rules ---- */
+
+/* The default strategy follows the axis (the only-with table reads it). */
+static void
+resolve(struct kgen_spec *s)
+{
+	if (s->strategy < 0)
+		s->strategy = s->axis == KGEN_AXIS_ROWS ? KGEN_STRATEGY_BLOCK : KGEN_STRATEGY_TILE;
+}
+
+static kgen_status
+check(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	int rows = s->axis == KGEN_AXIS_ROWS;
+	kgen_status st;
+
+	if (s->threads < 0)
+		s->threads = 512;
+	if ((st = kgen_check_acc_types(s, err)))
+		return st;
+	if (rows && s->strategy == KGEN_STRATEGY_TILE)
+		return ERR(strategy, "strategy: tile walks down columns: use axis: cols, or strategy: block or warp "
+		           "for rows");
+	if (!rows && (s->strategy == KGEN_STRATEGY_WARP || s->strategy == KGEN_STRATEGY_BLOCK))
+		return ERR(strategy, "strategy: %s reduces along rows: use axis: rows, or strategy: tile (or thread) "
+		           "for columns", kgen_strategies[s->strategy].name);
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (s->strategy != KGEN_STRATEGY_THREAD) {
+		if (!kgen_is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
+			return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of "
+			           "two, at most 16", s->load_width, dt->size, dt->name);
+	}
+	if (s->strategy == KGEN_STRATEGY_WARP && !kgen_is_pow2(s->lanes))
+		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
+	if (s->strategy == KGEN_STRATEGY_TILE) {
+		long long smem = kgen_reduce_axis_vec(s) * s->threads * kgen_spec_acc(s)->size;
+		if (!kgen_is_pow2(s->threads))
+			return ERR(threads, "strategy: tile halves its row groups in a tree and needs a power-of-two block, "
+			           "not threads %lld", s->threads);
+		if (smem > 48 * 1024)
+			return ERR(threads, "strategy: tile combines %lld x %lld accumulators of %s in shared memory, %lld "
+			           "bytes, over the 48 KB a block gets: use fewer threads or a smaller load_width",
+			           kgen_reduce_axis_vec(s), s->threads, kgen_spec_acc(s)->name, smem);
+	}
+	if (s->strategy == KGEN_STRATEGY_BLOCK && (st = kgen_check_block_reduce(s, err)))
+		return st;
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "reduce_%s_%s_%s", kgen_axes[s->axis].name,
+		         kgen_ops[s->op].name, dt->name);
+	return KGEN_OK;
+}
+
+/* ---- the launch contract ---- */
+
+static void
+plan(const struct kgen_spec *s, struct kgen_plan *p)
+{
+	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	int rows = s->axis == KGEN_AXIS_ROWS;
+	const char *what = rows ? "row" : "column";
+
+	memset(p, 0, sizeof *p);
+	kgen_plan_printf(p->title, sizeof p->title, "a %s of each %s of a %s matrix", kgen_ops[s->op].name, what,
+	                 kgen_spec_dtype(s)->name);
+	kgen_plan_printf(p->heading, sizeof p->heading,
+	                 "Kernel (extern \"C\"), for a rows x cols matrix whose rows are pitch >= cols elements apart:");
+	switch (s->strategy) {
+	case KGEN_STRATEGY_THREAD:
+		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_plan_note(p, "// where grid = ceil(%s / %lld).  Scratch: none.\n", rows ? "rows" : "cols", s->threads);
+		break;
+	case KGEN_STRATEGY_WARP:
+		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_plan_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row).  Scratch: none.\n",
+		               s->threads / s->lanes, s->lanes);
+		break;
+	case KGEN_STRATEGY_BLOCK:
+		kgen_plan_step(p, "", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
+		kgen_plan_note(p, "// where grid = rows * split, split >= 1 blocks per row (%s).  With split > 1,\n"
+		                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
+		                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
+		                  "// them zero).\n", s->split ? "the spec's split" : "chosen at launch", acc->size);
+		break;
+	default:
+		kgen_plan_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
+		               "grid", s->threads);
+		kgen_plan_note(p, "// where lanes (a power of two up to %lld) threads share a row segment of lanes * %lld\n"
+		                  "// columns, tiles = ceil(cols / (lanes * %lld)), grid = tiles * split (split: %s), and\n"
+		                  "// aligned = 1 when `in` and pitch keep every row's %lld-byte vectors aligned.  With\n"
+		                  "// split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,\n"
+		                  "// split * cols x %d bytes, all zero before the first launch (each launch leaves\n"
+		                  "// them zero).\n", s->threads, kgen_reduce_axis_vec(s), kgen_reduce_axis_vec(s),
+		               s->split ? "the spec's" : "chosen at launch", s->load_width, acc->size);
+		break;
+	}
+	kgen_plan_note(p, "// out[%c] is the %s of %s %c: %s values of %s.  `in` must be aligned to its element size;\n"
+	                  "// any rows, cols and pitch; no load reads outside the rows' first cols elements.",
+	               rows ? 'r' : 'c', kgen_ops[s->op].name, what, rows ? 'r' : 'c', rows ? "rows" : "cols", acc->name);
+}
+
+/* ---- the source ---- */
+
+#define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
+
+/* The template of the spec's strategy and axis. */
+static const char *
+kernel_template(const struct kgen_spec *s)
+{
+	switch (s->strategy) {
+	case KGEN_STRATEGY_THREAD:
+		return s->axis == KGEN_AXIS_ROWS ? "reduce_axis/rows_thread.cu" : "reduce_axis/cols_thread.cu";
+	case KGEN_STRATEGY_WARP: return "reduce_axis/rows_warp.cu";
+	case KGEN_STRATEGY_BLOCK: return "reduce_axis/rows_block.cu";
+	default: return "reduce_axis/cols_tile.cu";
+	}
+}
+
+/* The helpers the kernel calls, in the order they are used. */
+static kgen_status
+helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
+{
+	struct tpl_args parts, none, span;
+	long long vec = kgen_reduce_axis_vec(s);
+	kgen_status st = KGEN_OK;
+	size_t i;
+
+	tpl_init(&parts);
+	tpl_init(&none);
+	tpl_init(&span);
+	if (s->strategy == KGEN_STRATEGY_WARP || s->strategy == KGEN_STRATEGY_BLOCK) {
+		if (vec > 1) {
+			tpl_set(&span, "load_width", "%lld", s->load_width);
+			tpl_set(&span, "align", "%lld", s->load_width);
+			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_vec.cu", &span, err));
+		} else {
+			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_scalar.cu", &span, err));
+		}
+	}
+	if (s->strategy == KGEN_STRATEGY_BLOCK) {
+		if (s->warp_tail == KGEN_WT_SHUFFLE || s->warp_tail == KGEN_WT_REDUCE_SYNC)
+			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
+		TRY(kgen_acc_block_helper(s, &parts, err));
+	}
+	if (s->strategy == KGEN_STRATEGY_WARP && s->lanes > 1)
+		TRY(tpl_render_into(&parts, "lanes_reduce", "reduce_axis/lanes_reduce.cu", &none, err));
+	if (s->strategy == KGEN_STRATEGY_TILE)
+		TRY(tpl_render_into(&parts, "combine_groups", "reduce_axis/combine_groups.cu", &none, err));
+	for (i = 0; i < parts.n; i++)
+		sb_printf(b, "\n%s\n", parts.v[i].value);
+	if (b->len)
+		b->s[--b->len] = '\0';  /* the placeholder's line ends it */
+out:
+	tpl_free(&parts);
+	tpl_free(&none);
+	tpl_free(&span);
+	return st;
+}
+
+static kgen_status
+emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
+	long long vec = kgen_reduce_axis_vec(s);
+	struct tpl_args file, k, h;
+	strbuf consts, help, kernel;
+	kgen_status st = KGEN_OK;
+
+	tpl_init(&file);
+	tpl_init(&k);
+	tpl_init(&h);
+	sb_init(&consts);
+	sb_init(&help);
+	sb_init(&kernel);
+	tpl_set(&file, "header", "%s", header);
+	tpl_set(&file, "dtype", "%s", dt->name);
+	tpl_set(&file, "acc_dtype", "%s", acc->name);
+	tpl_set(&file, "t_ctype", "%s", dt->ctype);
+	tpl_set(&file, "acc_ctype", "%s", acc->ctype);
+	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
+	tpl_set(&file, "identity", "%s", kgen_acc_identity(s));
+	tpl_set(&file, "combine", "%s", kgen_acc_combine(s));
+	tpl_set(&file, "to_acc", "%s", kgen_acc_to_acc(s));
+
+	sb_printf(&consts, "constexpr int THREADS = %lld;\n", s->threads);
+	if (s->strategy != KGEN_STRATEGY_THREAD)
+		sb_printf(&consts, "constexpr int VEC = %lld;  // elements per load (%lld bytes)\n", vec, s->load_width);
+	if (s->strategy == KGEN_STRATEGY_WARP)
+		sb_printf(&consts, "constexpr int LANES = %lld;  // threads per row\n", s->lanes);
+	if (consts.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	tpl_set(&file, "constants", "%s", consts.s);
+	if (vec > 1) {
+		tpl_set(&h, "load_width", "%lld", s->load_width);
+		tpl_set(&h, "align", "%lld", s->load_width);
+		tpl_set(&h, "how", "one load");
+		TRY(tpl_render_into(&file, "vec_struct", "reduce/vec.cu", &h, err));
+	} else {
+		tpl_set(&file, "vec_struct", "%s", "");
+	}
+	TRY(helpers(s, &help, err));
+	tpl_set(&file, "helpers", "%s", help.s ? help.s : "");
+
+	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
+	if (s->strategy == KGEN_STRATEGY_WARP) {
+		if (s->lanes > 1) {
+			tpl_set(&k, "lanes_doc", "\n// with lanes_reduce()%s.", s->lanes < 32 ? "; a warp holds 32 / LANES rows" : "");
+			tpl_set(&k, "lanes_reduce", "acc = lanes_reduce(acc);  // every lane of the warp takes part");
+		} else {
+			tpl_set(&k, "lanes_doc", ":\n// with one lane per row there is nothing to combine.");
+			tpl_set(&k, "lanes_reduce", "%s", "");
+		}
+	}
+	TRY(tpl_render(&kernel, kernel_template(s), &k, err));
+	if (kernel.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	if (kernel.len && kernel.s[kernel.len - 1] == '\n')
+		kernel.s[--kernel.len] = '\0';
+	tpl_set(&file, "kernel", "%s", kernel.s);
+	st = tpl_render(out, "reduce_axis/file.cu", &file, err);
+out:
+	tpl_free(&file);
+	tpl_free(&k);
+	tpl_free(&h);
+	sb_free(&consts);
+	sb_free(&help);
+	sb_free(&kernel);
+	return st;
+}
+
+/* ---- the family ---- */
+
+#define VECTOR_STRATEGIES \
+	(KGEN_BIT(KGEN_STRATEGY_WARP) | KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE))
+
+static const struct kgen_only_with only_with[] = {
+	{ KGEN_KEY_lanes, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_WARP), "lanes needs strategy: warp" },
+	{ KGEN_KEY_split, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE),
+	  "split needs strategy: block or tile, not {w}" },
+	{ KGEN_KEY_load_width, KGEN_KEY_strategy, VECTOR_STRATEGIES,
+	  "load_width has no effect with strategy: thread (one element at a time, as in seed 002)" },
+	{ KGEN_KEY_block_reduce, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
+	  "block_reduce needs strategy: block (the only one with a block reduction)" },
+	{ KGEN_KEY_warp_tail, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
+	  "warp_tail needs strategy: block (the only one with a block reduction)" },
+	{ KGEN_KEY_warp_tail_from, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
+	  "warp_tail_from needs strategy: block (the only one with a block reduction)" },
+	{ KGEN_KEY_warp_tail_from, KGEN_KEY_block_reduce, ~KGEN_BIT(KGEN_BR_WARPS),
+	  "warp_tail_from has no effect with block_reduce: {w}; drop it" },
+	{ KGEN_KEY_warp_tail_from, KGEN_KEY_warp_tail, ~KGEN_BIT(KGEN_WT_NONE),
+	  "warp_tail_from has no effect with warp_tail: {w}; drop it" },
+	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
+};
+
+static const enum kgen_key keys[] = {
+	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads,
+	KGEN_KEY_load_width, KGEN_KEY_block_reduce, KGEN_KEY_warp_tail, KGEN_KEY_warp_tail_from, KGEN_KEY_axis,
+	KGEN_KEY_strategy, KGEN_KEY_lanes, KGEN_KEY_split, KGEN_KEY_COUNT,
+};
+
+const struct kgen_family kgen_family_reduce_axis = {
+	.name = "reduce_axis",
+	.keys = keys,
+	.only_with = only_with,
+	.resolve = resolve,
+	.check = check,
+	.plan = plan,
+	.emit = emit,
+};

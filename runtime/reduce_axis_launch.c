@@ -1,0 +1,215 @@
+/*
+ * reduce_axis_launch.c - kgen_reduce_axis(): a `kernel: reduce_axis` spec on
+ * a rows x cols matrix.  The launch geometry the spec leaves to run time
+ * (blocks per row, the column tiles, the parts of the rows) is chosen here
+ * from the shape and the GPU, and every argument is checked before
+ * anything is launched.
+ */
+#include "config.h"
+#include <string.h>
+#include "runtime.h"
+#include "gen/reduce_axis.h"
+
+/* Blocks the GPU runs at once, for the split heuristics. */
+static unsigned long long
+resident(const kgen_kernel *k)
+{
+	return (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[0] > 0 ? k->occupancy[0] : 1);
+}
+
+static unsigned long long
+ceil_div(unsigned long long a, unsigned long long b)
+{
+	return a / b + (a % b != 0);
+}
+
+/* How one launch is laid out. */
+struct geometry {
+	unsigned long long grid;      /* blocks */
+	unsigned int split;           /* block: blocks per row; tile: parts of the rows */
+	unsigned int lanes, tiles;    /* tile: threads per row segment, column tiles */
+	unsigned long long tickets;   /* counters in scratch */
+	unsigned long long partials;  /* accumulators in scratch */
+};
+
+/* The layout for a rows x cols matrix; an error when it does not fit a grid. */
+static kgen_status
+geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, struct geometry *g, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long vec = (unsigned long long)kgen_reduce_axis_vec(s), threads = (unsigned long long)s->threads;
+	unsigned long long split, most, lanes;
+
+	memset(g, 0, sizeof *g);
+	g->split = 1;
+	switch (s->strategy) {
+	case KGEN_STRATEGY_THREAD:
+		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
+		break;
+	case KGEN_STRATEGY_WARP:
+		g->grid = ceil_div(rows, threads / (unsigned long long)s->lanes);
+		break;
+	case KGEN_STRATEGY_BLOCK:
+		/* Enough blocks for eight waves when the rows alone are too few,
+		 * but parts of at least four vectors per thread. */
+		most = cols / (threads * vec * 4);
+		split = s->split ? (unsigned long long)s->split : ceil_div(8 * resident(k), rows ? rows : 1);
+		if (!s->split && split > most)
+			split = most;
+		if (split < 1)
+			split = 1;
+		if (split > 65535)
+			split = 65535;
+		g->split = (unsigned int)split;
+		g->grid = rows * split;
+		if (split > 1) {
+			g->tickets = rows;
+			g->partials = rows * split;
+		}
+		break;
+	default:
+		/* A warp reads whole row segments of up to 32 vectors; the rows are
+		 * cut into parts so that about two waves of blocks run. */
+		for (lanes = 1; lanes < threads && lanes < 32 && lanes * vec < cols; lanes *= 2)
+			;
+		g->lanes = (unsigned int)lanes;
+		if (ceil_div(cols, lanes * vec) > 0xffffffffull)
+			return kgen_fail(err, KGEN_EINVAL, "%llu columns need more than 2^32 column tiles", cols);
+		g->tiles = (unsigned int)ceil_div(cols ? cols : 1, lanes * vec);
+		most = rows / (threads / lanes * 4);  /* parts of at least four rows per row group */
+		split = s->split ? (unsigned long long)s->split : ceil_div(2 * resident(k), g->tiles);
+		if (!s->split && split > most)
+			split = most;
+		if (split < 1)
+			split = 1;
+		if (split > 65535)
+			split = 65535;
+		g->split = (unsigned int)split;
+		g->grid = (unsigned long long)g->tiles * split;
+		if (split > 1) {
+			g->tickets = g->tiles;
+			g->partials = split * cols;
+		}
+		break;
+	}
+	if (g->grid > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu matrix needs %llu blocks, more than a grid holds", rows, cols,
+		                 g->grid);
+	return KGEN_OK;
+}
+
+/* Scratch bytes of a geometry: the tickets, then the partials 16-byte aligned. */
+static size_t
+scratch_bytes(const kgen_kernel *k, const struct geometry *g)
+{
+	if (!g->partials)
+		return 0;
+	return (size_t)((g->tickets * 4 + 15) / 16 * 16 + g->partials * (unsigned long long)kgen_spec_acc(&k->spec)->size);
+}
+
+/* rows, cols and pitch are sane, and the matrix's bytes do not wrap. */
+static kgen_status
+check_shape(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, unsigned long long pitch,
+            kgen_error *err)
+{
+	unsigned long long size = (unsigned long long)kgen_spec_dtype(&k->spec)->size;
+
+	if (pitch < cols)
+		return kgen_fail(err, KGEN_EINVAL, "pitch %llu is less than cols %llu: rows would overlap", pitch, cols);
+	if (rows && pitch > (~0ull >> 1) / size / rows)
+		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu matrix (pitch %llu) of %s is too large", rows, cols, pitch,
+		                 kgen_spec_dtype(&k->spec)->name);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
+                              kgen_error *err)
+{
+	struct geometry g;
+	kgen_status st;
+
+	if (!bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis_scratch_size: NULL argument");
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, "kgen_reduce_axis_scratch_size", err)) ||
+	    (st = check_shape(k, rows, cols, cols, err)) || (st = geometry(k, rows, cols, &g, err)))
+		return st;
+	*bytes = scratch_bytes(k, &g);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
+                 unsigned long long pitch, kgen_devptr out, kgen_devptr scratch, size_t scratch_size,
+                 kgen_stream stream_, kgen_error *err)
+{
+	const struct kgen_spec *s;
+	CUstream stream = (CUstream)stream_;
+	unsigned long long outputs, size, asize, tick_bytes;
+	struct geometry g;
+	CUdeviceptr partials = 0, tickets = 0;
+	size_t need;
+	int aligned;
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, "kgen_reduce_axis", err)))
+		return st;
+	s = &k->spec;
+	size = (unsigned long long)kgen_spec_dtype(s)->size;
+	asize = (unsigned long long)kgen_spec_acc(s)->size;
+	outputs = s->axis == KGEN_AXIS_ROWS ? rows : cols;
+	if ((st = check_shape(k, rows, cols, pitch, err)))
+		return st;
+	if (!outputs)
+		return KGEN_OK;
+	if (!out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: out is NULL");
+	if (out % asize)
+		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %llu-byte %s", out, asize,
+		                 kgen_spec_acc(s)->name);
+	if (rows && cols) {
+		unsigned long long bytes = ((rows - 1) * pitch + cols) * size;
+		if (!in)
+			return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: in is NULL");
+		if (in % size)
+			return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %llu-byte %s", in, size,
+			                 kgen_spec_dtype(s)->name);
+		if (out < in + bytes && in < out + outputs * asize)
+			return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: in and out overlap");
+	}
+	if ((st = geometry(k, rows, cols, &g, err)))
+		return st;
+	need = scratch_bytes(k, &g);
+	if (need && !scratch) {
+		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
+			return st;
+		scratch = k->scratch;
+	} else if (need && scratch_size < need) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu matrix",
+		                 scratch_size, need, rows, cols);
+	}
+	if (need) {
+		tick_bytes = (g.tickets * 4 + 15) / 16 * 16;
+		tickets = scratch;
+		partials = scratch + tick_bytes;
+	}
+	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
+		return st;
+	/* The vectors of every row are aligned when `in` and the row pitch are. */
+	aligned = in % (unsigned long long)s->load_width == 0 && (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
+	switch (s->strategy) {
+	case KGEN_STRATEGY_THREAD:
+	case KGEN_STRATEGY_WARP: {
+		void *args[] = { &in, &out, &rows, &cols, &pitch };
+		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+	}
+	case KGEN_STRATEGY_BLOCK: {
+		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.split, &partials, &tickets };
+		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+	}
+	default: {
+		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.lanes, &g.tiles, &g.split, &aligned, &partials, &tickets };
+		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+	}
+	}
+}
