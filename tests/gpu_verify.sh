@@ -7,6 +7,9 @@
 # Transposes, every element compared, at 32768x32768, 8192x8192, 1000x3000,
 # 999x3001, 1x1000003 and 1000003x1, in f32 and bf16 (TMA must refuse rows
 # that are not multiples of 16 bytes, with a clear error).
+# Matrix reductions (kernel: reduce_axis), every result compared, at the
+# shapes below in f32, bf16 and i32, then with padded rows (pitch = cols + 3)
+# and with the other ops at smaller shapes.
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -16,7 +19,11 @@ if ! info=$("$kgen" info 2>&1); then
 	echo "SKIP: no GPU: $info"
 	exit 77
 fi
-specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' | LC_ALL=C sort)
+specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' -not -path '*/reduce_axis/*' | LC_ALL=C sort)
+aspecs=$(find "$top_srcdir/specs/reduce_axis" -name '*.yaml' | LC_ALL=C sort)
+ashapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
+ --shape 64x4194304 --shape 1000x3001 --shape 1x1000003 --shape 1000003x1"
+small="--shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 33x65 --shape 1x1"
 tspecs=$(find "$top_srcdir/specs/transpose" -name '*.yaml' | LC_ALL=C sort)
 # The same transposes in bf16, where the spec allows it (a swizzled f32 box
 # row of 32 elements is too short for bf16), and the bf16 specs as written.
@@ -24,6 +31,12 @@ bspecs=
 for f in $tspecs; do
 	"$kgen" check --set dtype=bf16 "$f" 2>/dev/null && bspecs="$bspecs $f"
 done
+# The reduce_axis specs that `kgen check` accepts with the given --set options.
+valid() {
+	for f in $aspecs; do
+		"$kgen" check $1 "$f" 2>/dev/null && echo "$f"
+	done
+}
 shapes="--shape 32768x32768 --shape 8192x8192 --shape 1000x3000 --shape 999x3001 --shape 1x1000003 --shape 1000003x1"
 status=0
 {
@@ -40,6 +53,18 @@ status=0
 	"$kgen" run --verify $shapes $tspecs || status=1
 	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs valid in bf16..."
 	"$kgen" run --verify --set dtype=bf16 $shapes $bspecs || status=1
+	for dt in f32 bf16 i32; do
+		echo "# kgen run --verify --set dtype=$dt $ashapes reduce_axis specs valid in $dt..."
+		"$kgen" run --verify --set dtype=$dt $ashapes $(valid "--set dtype=$dt") || status=1
+	done
+	echo "# kgen run --verify --pad 3 $small reduce_axis specs..."
+	"$kgen" run --verify --pad 3 $small $aspecs || status=1
+	for op in min max prod; do
+		for dt in f32 i32 f64; do
+			echo "# kgen run --verify --set op=$op --set dtype=$dt $small reduce_axis specs valid so..."
+			"$kgen" run --verify --set op=$op --set dtype=$dt $small $(valid "--set op=$op --set dtype=$dt") || status=1
+		done
+	done
 } >"$log" 2>&1
 cat "$log"
 # An input may be refused only for alignment or TMA's row pitch, never verified wrongly.
