@@ -89,11 +89,7 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	const struct kgen_family *f = kgen_family_of(s);
 	kgen_status st;
 
-	if ((st = check_family(s, err)))
-		return st;
-	if (f->resolve)
-		f->resolve(s);
-	if ((st = kgen_check_only_with(s, err)))
+	if ((st = check_family(s, err)) || (st = kgen_check_only_with(s, err)))
 		return st;
 	return f->check(s, err);
 }

@@ -38,7 +38,7 @@ struct kgen_step {
 	char note[160];                  /* after the launch, on the header's line; may be empty */
 };
 
-#define KGEN_MAX_STEPS 4
+#define KGEN_MAX_STEPS 8
 
 /* How a spec's kernels are launched: what the header comment says, and what
  * the runtime loads. */
@@ -47,6 +47,7 @@ struct kgen_plan {
 	char heading[160];               /* "Kernels (extern \"C\"), launched in this order ..." */
 	int nsteps;
 	int numbered;                    /* number the steps (1., 2., ...) */
+	int alternatives;                /* the steps are alternatives: one per launch, chosen by the launcher */
 	struct kgen_step step[KGEN_MAX_STEPS];
 	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
 };
@@ -55,9 +56,6 @@ struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
-	/* Optional: derive, before any rule runs, the defaults that the
-	 * only-with table reads (a default that depends on another key). */
-	void (*resolve)(struct kgen_spec *s);
 	/* The family's rules, after the shared ones; resolves derived defaults
 	 * (threads, the kernel name, ...). */
 	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);

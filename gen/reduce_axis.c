@@ -20,15 +20,26 @@ kgen_reduce_axis_vec(const struct kgen_spec *s)
 	return s->strategy == KGEN_STRATEGY_THREAD ? 1 : s->load_width / kgen_spec_dtype(s)->size;
 }
 
-/* ---- rules ---- */
-
-/* The default strategy follows the axis (the only-with table reads it). */
-static void
-resolve(struct kgen_spec *s)
+/* Which kernels a spec has: a tile for columns, a block per row, lanes per row. */
+static int
+uses_tile(const struct kgen_spec *s)
 {
-	if (s->strategy < 0)
-		s->strategy = s->axis == KGEN_AXIS_ROWS ? KGEN_STRATEGY_BLOCK : KGEN_STRATEGY_TILE;
+	return s->strategy == KGEN_STRATEGY_TILE || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_COLS);
 }
+
+static int
+uses_block(const struct kgen_spec *s)
+{
+	return s->strategy == KGEN_STRATEGY_BLOCK || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS);
+}
+
+static int
+uses_lanes(const struct kgen_spec *s)
+{
+	return s->strategy == KGEN_STRATEGY_WARP || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS);
+}
+
+/* ---- rules ---- */
 
 static kgen_status
 check(struct kgen_spec *s, kgen_error *err)
@@ -56,7 +67,7 @@ check(struct kgen_spec *s, kgen_error *err)
 	}
 	if (s->strategy == KGEN_STRATEGY_WARP && !kgen_is_pow2(s->lanes))
 		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
-	if (s->strategy == KGEN_STRATEGY_TILE) {
+	if (uses_tile(s)) {
 		long long smem = kgen_reduce_axis_vec(s) * s->threads * kgen_spec_acc(s)->size;
 		if (!kgen_is_pow2(s->threads))
 			return ERR(threads, "strategy: tile halves its row groups in a tree and needs a power-of-two block, "
@@ -66,7 +77,7 @@ check(struct kgen_spec *s, kgen_error *err)
 			           "bytes, over the 48 KB a block gets: use fewer threads or a smaller load_width",
 			           kgen_reduce_axis_vec(s), s->threads, kgen_spec_acc(s)->name, smem);
 	}
-	if (s->strategy == KGEN_STRATEGY_BLOCK && (st = kgen_check_block_reduce(s, err)))
+	if (uses_block(s) && (st = kgen_check_block_reduce(s, err)))
 		return st;
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "reduce_%s_%s_%s", kgen_axes[s->axis].name,
@@ -75,6 +86,51 @@ check(struct kgen_spec *s, kgen_error *err)
 }
 
 /* ---- the launch contract ---- */
+
+/* The scratch of the block kernel, in the header. */
+static void
+plan_block_note(const struct kgen_spec *s, struct kgen_plan *p, const char *lead)
+{
+	kgen_plan_note(p, "// %s grid = rows * split, split >= 1 blocks per row (%s).  With split > 1,\n"
+	                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
+	                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
+	                  "// them zero).\n", lead, s->split ? "the spec's split" : "chosen at launch",
+	               kgen_spec_acc(s)->size);
+}
+
+/* strategy: auto, axis: rows: a kernel per row length, one chosen per launch. */
+static void
+plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
+{
+	long long vec = kgen_reduce_axis_vec(s);
+	const struct kgen_axis_choice *c;
+	struct kgen_step *st;
+	char suffix[16];
+
+	kgen_plan_printf(p->heading, sizeof p->heading,
+	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
+	                 "// are pitch >= cols elements apart:");
+	p->alternatives = 1;
+	for (c = kgen_axis_choices; c->lanes; c++) {
+		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
+		st = kgen_plan_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_plan_printf(st->note, sizeof st->note, "when cols <= %lld", c->vectors * vec);
+	}
+	st = kgen_plan_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
+	kgen_plan_printf(st->note, sizeof st->note, "for longer rows");
+	kgen_plan_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
+	                  "// the rows a grid apart; kgen launches at most one wave).  Scratch: none.\n", s->threads);
+	plan_block_note(s, p, "_block:");
+}
+
+/* The row lengths strategy: auto gives to each number of lanes. */
+const struct kgen_axis_choice kgen_axis_choices[] = {
+#define X(lanes, vectors) { lanes, vectors },
+	KGEN_AXIS_AUTO_ROWS(X)
+#undef X
+	{ 0, 0 },
+};
+
 
 static void
 plan(const struct kgen_spec *s, struct kgen_plan *p)
@@ -88,22 +144,22 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	                 kgen_spec_dtype(s)->name);
 	kgen_plan_printf(p->heading, sizeof p->heading,
 	                 "Kernel (extern \"C\"), for a rows x cols matrix whose rows are pitch >= cols elements apart:");
-	switch (s->strategy) {
+	if (s->strategy == KGEN_STRATEGY_AUTO && rows) {
+		plan_auto_rows(s, p);
+	} else switch (s->strategy) {
 	case KGEN_STRATEGY_THREAD:
 		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
 		kgen_plan_note(p, "// where grid = ceil(%s / %lld).  Scratch: none.\n", rows ? "rows" : "cols", s->threads);
 		break;
 	case KGEN_STRATEGY_WARP:
 		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
-		kgen_plan_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row).  Scratch: none.\n",
+		kgen_plan_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row), or fewer: the blocks walk the\n"
+		                  "// rows a grid apart (kgen launches at most one wave).  Scratch: none.\n",
 		               s->threads / s->lanes, s->lanes);
 		break;
 	case KGEN_STRATEGY_BLOCK:
 		kgen_plan_step(p, "", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
-		kgen_plan_note(p, "// where grid = rows * split, split >= 1 blocks per row (%s).  With split > 1,\n"
-		                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
-		                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
-		                  "// them zero).\n", s->split ? "the spec's split" : "chosen at launch", acc->size);
+		plan_block_note(s, p, "where");
 		break;
 	default:
 		kgen_plan_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
@@ -126,20 +182,7 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
-/* The template of the spec's strategy and axis. */
-static const char *
-kernel_template(const struct kgen_spec *s)
-{
-	switch (s->strategy) {
-	case KGEN_STRATEGY_THREAD:
-		return s->axis == KGEN_AXIS_ROWS ? "reduce_axis/rows_thread.cu" : "reduce_axis/cols_thread.cu";
-	case KGEN_STRATEGY_WARP: return "reduce_axis/rows_warp.cu";
-	case KGEN_STRATEGY_BLOCK: return "reduce_axis/rows_block.cu";
-	default: return "reduce_axis/cols_tile.cu";
-	}
-}
-
-/* The helpers the kernel calls, in the order they are used. */
+/* The helpers the kernels call, in the order they are used. */
 static kgen_status
 helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 {
@@ -151,7 +194,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_init(&parts);
 	tpl_init(&none);
 	tpl_init(&span);
-	if (s->strategy == KGEN_STRATEGY_WARP || s->strategy == KGEN_STRATEGY_BLOCK) {
+	if (uses_lanes(s) || uses_block(s)) {
 		if (vec > 1) {
 			tpl_set(&span, "load_width", "%lld", s->load_width);
 			tpl_set(&span, "align", "%lld", s->load_width);
@@ -160,14 +203,16 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_scalar.cu", &span, err));
 		}
 	}
-	if (s->strategy == KGEN_STRATEGY_BLOCK) {
+	if (uses_lanes(s)) {
+		TRY(tpl_render_into(&parts, "lanes_reduce", "reduce_axis/lanes_reduce.cu", &none, err));
+		TRY(tpl_render_into(&parts, "rows_lanes", "reduce_axis/rows_lanes.cu", &none, err));
+	}
+	if (uses_block(s)) {
 		if (s->warp_tail == KGEN_WT_SHUFFLE || s->warp_tail == KGEN_WT_REDUCE_SYNC)
 			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
 		TRY(kgen_acc_block_helper(s, &parts, err));
 	}
-	if (s->strategy == KGEN_STRATEGY_WARP && s->lanes > 1)
-		TRY(tpl_render_into(&parts, "lanes_reduce", "reduce_axis/lanes_reduce.cu", &none, err));
-	if (s->strategy == KGEN_STRATEGY_TILE)
+	if (uses_tile(s))
 		TRY(tpl_render_into(&parts, "combine_groups", "reduce_axis/combine_groups.cu", &none, err));
 	for (i = 0; i < parts.n; i++)
 		sb_printf(b, "\n%s\n", parts.v[i].value);
@@ -180,21 +225,70 @@ out:
 	return st;
 }
 
+/* Render kernel template tpl named name+suffix, with a blank line before it
+ * unless it is the first. */
+static kgen_status
+kernel(strbuf *out, const struct kgen_spec *s, const char *tpl, const char *suffix, struct tpl_args *k,
+       kgen_error *err)
+{
+	if (out->len)
+		sb_puts(out, "\n");
+	tpl_set(k, "name", "%s%s", kgen_spec_kernel_name(s), suffix);
+	return tpl_render(out, tpl, k, err);
+}
+
+/* The kernels, in the plan's order. */
+static kgen_status
+kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
+{
+	const struct kgen_axis_choice *c;
+	struct tpl_args k;
+	char suffix[16];
+	kgen_status st = KGEN_OK;
+
+	tpl_init(&k);
+	if (s->strategy == KGEN_STRATEGY_THREAD)
+		return kernel(out, s, s->axis == KGEN_AXIS_ROWS ? "reduce_axis/rows_thread.cu" : "reduce_axis/cols_thread.cu",
+		              "", &k, err);
+	if (uses_tile(s))
+		return kernel(out, s, "reduce_axis/cols_tile.cu", "", &k, err);
+	if (s->strategy == KGEN_STRATEGY_BLOCK)
+		return kernel(out, s, "reduce_axis/rows_block.cu", "", &k, err);
+	if (s->strategy == KGEN_STRATEGY_WARP) {
+		tpl_set(&k, "lanes", "%lld", s->lanes);
+		tpl_set(&k, "doc", "%lld threads per row%s.", s->lanes,
+		        s->lanes < 32 ? ", several rows per warp" : ", a warp per row");
+		return kernel(out, s, "reduce_axis/rows_warp.cu", "", &k, err);
+	}
+	for (c = kgen_axis_choices; c->lanes && !st; c++) {
+		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
+		tpl_init(&k);
+		tpl_set(&k, "lanes", "%d", c->lanes);
+		tpl_set(&k, "doc", "Rows of up to %lld vectors: %d thread%s per row.", c->vectors, c->lanes,
+		        c->lanes > 1 ? "s" : "");
+		st = kernel(out, s, "reduce_axis/rows_warp.cu", suffix, &k, err);
+	}
+	if (!st) {
+		tpl_init(&k);
+		st = kernel(out, s, "reduce_axis/rows_block.cu", "_block", &k, err);
+	}
+	return st;
+}
+
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
 	long long vec = kgen_reduce_axis_vec(s);
-	struct tpl_args file, k, h;
-	strbuf consts, help, kernel;
+	struct tpl_args file, h;
+	strbuf consts, help, ks;
 	kgen_status st = KGEN_OK;
 
 	tpl_init(&file);
-	tpl_init(&k);
 	tpl_init(&h);
 	sb_init(&consts);
 	sb_init(&help);
-	sb_init(&kernel);
+	sb_init(&ks);
 	tpl_set(&file, "header", "%s", header);
 	tpl_set(&file, "dtype", "%s", dt->name);
 	tpl_set(&file, "acc_dtype", "%s", acc->name);
@@ -208,8 +302,6 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	sb_printf(&consts, "constexpr int THREADS = %lld;\n", s->threads);
 	if (s->strategy != KGEN_STRATEGY_THREAD)
 		sb_printf(&consts, "constexpr int VEC = %lld;  // elements per load (%lld bytes)\n", vec, s->load_width);
-	if (s->strategy == KGEN_STRATEGY_WARP)
-		sb_printf(&consts, "constexpr int LANES = %lld;  // threads per row\n", s->lanes);
 	if (consts.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "constants", "%s", consts.s);
@@ -223,51 +315,48 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	TRY(helpers(s, &help, err));
 	tpl_set(&file, "helpers", "%s", help.s ? help.s : "");
-
-	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
-	if (s->strategy == KGEN_STRATEGY_WARP) {
-		if (s->lanes > 1) {
-			tpl_set(&k, "lanes_doc", "\n// with lanes_reduce()%s.", s->lanes < 32 ? "; a warp holds 32 / LANES rows" : "");
-			tpl_set(&k, "lanes_reduce", "acc = lanes_reduce(acc);  // every lane of the warp takes part");
-		} else {
-			tpl_set(&k, "lanes_doc", ":\n// with one lane per row there is nothing to combine.");
-			tpl_set(&k, "lanes_reduce", "%s", "");
-		}
-	}
-	TRY(tpl_render(&kernel, kernel_template(s), &k, err));
-	if (kernel.failed)
+	TRY(kernels(s, &ks, err));
+	if (ks.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	if (kernel.len && kernel.s[kernel.len - 1] == '\n')
-		kernel.s[--kernel.len] = '\0';
-	tpl_set(&file, "kernel", "%s", kernel.s);
+	if (ks.len && ks.s[ks.len - 1] == '\n')
+		ks.s[--ks.len] = '\0';
+	tpl_set(&file, "kernel", "%s", ks.s);
 	st = tpl_render(out, "reduce_axis/file.cu", &file, err);
 out:
 	tpl_free(&file);
-	tpl_free(&k);
 	tpl_free(&h);
 	sb_free(&consts);
 	sb_free(&help);
-	sb_free(&kernel);
+	sb_free(&ks);
 	return st;
 }
 
 /* ---- the family ---- */
 
-#define VECTOR_STRATEGIES \
-	(KGEN_BIT(KGEN_STRATEGY_WARP) | KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE))
+#define ALL_BUT_THREAD \
+	(KGEN_BIT(KGEN_STRATEGY_WARP) | KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE) | \
+	 KGEN_BIT(KGEN_STRATEGY_AUTO))
+#define BLOCK_OR_AUTO (KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_AUTO))
 
 static const struct kgen_only_with only_with[] = {
-	{ KGEN_KEY_lanes, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_WARP), "lanes needs strategy: warp" },
-	{ KGEN_KEY_split, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE),
-	  "split needs strategy: block or tile, not {w}" },
-	{ KGEN_KEY_load_width, KGEN_KEY_strategy, VECTOR_STRATEGIES,
+	{ KGEN_KEY_lanes, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_WARP),
+	  "lanes needs strategy: warp (strategy: {w} chooses its own)" },
+	{ KGEN_KEY_split, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE) |
+	  KGEN_BIT(KGEN_STRATEGY_AUTO), "split needs strategy: block, tile or auto, not {w}" },
+	{ KGEN_KEY_load_width, KGEN_KEY_strategy, ALL_BUT_THREAD,
 	  "load_width has no effect with strategy: thread (one element at a time, as in seed 002)" },
-	{ KGEN_KEY_block_reduce, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
-	  "block_reduce needs strategy: block (the only one with a block reduction)" },
-	{ KGEN_KEY_warp_tail, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
-	  "warp_tail needs strategy: block (the only one with a block reduction)" },
-	{ KGEN_KEY_warp_tail_from, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK),
-	  "warp_tail_from needs strategy: block (the only one with a block reduction)" },
+	{ KGEN_KEY_block_reduce, KGEN_KEY_strategy, BLOCK_OR_AUTO,
+	  "block_reduce needs strategy: block or auto (the only ones with a block reduction)" },
+	{ KGEN_KEY_block_reduce, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_ROWS),
+	  "block_reduce needs axis: rows (columns are combined by row groups, not a block reduction)" },
+	{ KGEN_KEY_warp_tail, KGEN_KEY_strategy, BLOCK_OR_AUTO,
+	  "warp_tail needs strategy: block or auto (the only ones with a block reduction)" },
+	{ KGEN_KEY_warp_tail, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_ROWS),
+	  "warp_tail needs axis: rows (columns are combined by row groups, not a block reduction)" },
+	{ KGEN_KEY_warp_tail_from, KGEN_KEY_strategy, BLOCK_OR_AUTO,
+	  "warp_tail_from needs strategy: block or auto (the only ones with a block reduction)" },
+	{ KGEN_KEY_warp_tail_from, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_ROWS),
+	  "warp_tail_from needs axis: rows (columns are combined by row groups, not a block reduction)" },
 	{ KGEN_KEY_warp_tail_from, KGEN_KEY_block_reduce, ~KGEN_BIT(KGEN_BR_WARPS),
 	  "warp_tail_from has no effect with block_reduce: {w}; drop it" },
 	{ KGEN_KEY_warp_tail_from, KGEN_KEY_warp_tail, ~KGEN_BIT(KGEN_WT_NONE),
@@ -285,7 +374,6 @@ const struct kgen_family kgen_family_reduce_axis = {
 	.name = "reduce_axis",
 	.keys = keys,
 	.only_with = only_with,
-	.resolve = resolve,
 	.check = check,
 	.plan = plan,
 	.emit = emit,

@@ -97,7 +97,8 @@
 	X(THREAD, "thread", "one thread per result, one element at a time (seed 002's row_sums and column_sums)") \
 	X(WARP,   "warp",   "axis rows: `lanes` threads per row, several rows per warp below 32, vector loads, shuffles") \
 	X(BLOCK,  "block",  "axis rows: a block per row, or `split` blocks per row and the last one combines") \
-	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks")
+	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks") \
+	X(AUTO,   "auto",   "chosen at launch by the shape: rows: warp with 1 to 32 lanes or block, by the row's length; cols: tile")
 
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
@@ -139,7 +140,7 @@
 	X(group,            KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
 	X(pad,              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \
 	X(axis,             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce each row (rows) or each column (cols)") \
-	X(strategy,         KT_ENUM, kgen_strategies,    0, 0,     "",        "how threads share the work; default block (axis: rows), tile (axis: cols)") \
+	X(strategy,         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
 	X(lanes,            KT_INT,  NULL,               1, 32,    "32",      "threads per row, a power of two (strategy: warp)") \
 	X(split,            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch")
 

@@ -10,27 +10,54 @@
 #include "runtime.h"
 #include "gen/reduce_axis.h"
 
-/* Blocks the GPU runs at once, for the split heuristics. */
-static unsigned long long
-resident(const kgen_kernel *k)
-{
-	return (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[0] > 0 ? k->occupancy[0] : 1);
-}
-
 static unsigned long long
 ceil_div(unsigned long long a, unsigned long long b)
 {
 	return a / b + (a % b != 0);
 }
 
+/* Blocks of kernel fn the GPU runs at once, for the grid heuristics. */
+static unsigned long long
+resident(const kgen_kernel *k, int fn)
+{
+	return (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[fn] > 0 ? k->occupancy[fn] : 1);
+}
+
 /* How one launch is laid out. */
 struct geometry {
+	enum kgen_strategy kind;      /* thread, warp (lanes per row), block or tile */
+	int fn;                       /* which of the plan's kernels */
 	unsigned long long grid;      /* blocks */
 	unsigned int split;           /* block: blocks per row; tile: parts of the rows */
-	unsigned int lanes, tiles;    /* tile: threads per row segment, column tiles */
+	unsigned int lanes, tiles;    /* warp: threads per row; tile: threads per row segment, column tiles */
 	unsigned long long tickets;   /* counters in scratch */
 	unsigned long long partials;  /* accumulators in scratch */
 };
+
+/* The kernel for the shape: the spec's strategy, or for strategy: auto on
+ * rows the one of kgen_axis_choices that takes rows of cols elements. */
+static void
+choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
+{
+	unsigned long long vectors = ceil_div(cols, (unsigned long long)kgen_reduce_axis_vec(s));
+	const struct kgen_axis_choice *c;
+
+	g->kind = (enum kgen_strategy)s->strategy;
+	g->lanes = (unsigned int)s->lanes;
+	if (s->strategy != KGEN_STRATEGY_AUTO)
+		return;
+	if (s->axis == KGEN_AXIS_COLS) {
+		g->kind = KGEN_STRATEGY_TILE;
+		return;
+	}
+	for (c = kgen_axis_choices; c->lanes; c++, g->fn++)
+		if (vectors <= (unsigned long long)c->vectors) {
+			g->kind = KGEN_STRATEGY_WARP;
+			g->lanes = (unsigned int)c->lanes;
+			return;
+		}
+	g->kind = KGEN_STRATEGY_BLOCK;
+}
 
 /* The layout for a rows x cols matrix; an error when it does not fit a grid. */
 static kgen_status
@@ -42,18 +69,23 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 
 	memset(g, 0, sizeof *g);
 	g->split = 1;
-	switch (s->strategy) {
+	choose(s, cols, g);
+	switch (g->kind) {
 	case KGEN_STRATEGY_THREAD:
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
 		break;
 	case KGEN_STRATEGY_WARP:
-		g->grid = ceil_div(rows, threads / (unsigned long long)s->lanes);
+		/* One wave of blocks walks the rows a grid apart: every block
+		 * does the same number of row steps, give or take one. */
+		g->grid = ceil_div(rows, threads / g->lanes);
+		if (g->grid > resident(k, g->fn))
+			g->grid = resident(k, g->fn);
 		break;
 	case KGEN_STRATEGY_BLOCK:
 		/* Enough blocks for eight waves when the rows alone are too few,
 		 * but parts of at least four vectors per thread. */
 		most = cols / (threads * vec * 4);
-		split = s->split ? (unsigned long long)s->split : ceil_div(8 * resident(k), rows ? rows : 1);
+		split = s->split ? (unsigned long long)s->split : ceil_div(8 * resident(k, g->fn), rows ? rows : 1);
 		if (!s->split && split > most)
 			split = most;
 		if (split < 1)
@@ -68,16 +100,22 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		}
 		break;
 	default:
-		/* A warp reads whole row segments of up to 32 vectors; the rows are
-		 * cut into parts so that about two waves of blocks run. */
-		for (lanes = 1; lanes < threads && lanes < 32 && lanes * vec < cols; lanes *= 2)
+		/* Tiles as wide as the block (a thread per vector of a row), made
+		 * narrower, down to a warp, while there are fewer tiles than the
+		 * GPU runs blocks at once and rows enough for the row groups.
+		 * Then, when the tiles still do not fill the GPU, the rows are cut
+		 * into parts, one wave of blocks in all: every block has the same
+		 * work, and the last block of a tile combines few partials. */
+		for (lanes = 1; lanes < threads && lanes * vec < cols; lanes *= 2)
 			;
+		while (lanes > 32 && ceil_div(cols, lanes * vec) < resident(k, g->fn) && rows >= 2 * (threads / (lanes / 2)))
+			lanes /= 2;
 		g->lanes = (unsigned int)lanes;
 		if (ceil_div(cols, lanes * vec) > 0xffffffffull)
 			return kgen_fail(err, KGEN_EINVAL, "%llu columns need more than 2^32 column tiles", cols);
 		g->tiles = (unsigned int)ceil_div(cols ? cols : 1, lanes * vec);
-		most = rows / (threads / lanes * 4);  /* parts of at least four rows per row group */
-		split = s->split ? (unsigned long long)s->split : ceil_div(2 * resident(k), g->tiles);
+		most = rows / (threads / lanes * 8);  /* parts of at least eight rows per thread */
+		split = s->split ? (unsigned long long)s->split : resident(k, g->fn) / g->tiles;
 		if (!s->split && split > most)
 			split = most;
 		if (split < 1)
@@ -197,19 +235,19 @@ kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsign
 		return st;
 	/* The vectors of every row are aligned when `in` and the row pitch are. */
 	aligned = in % (unsigned long long)s->load_width == 0 && (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
-	switch (s->strategy) {
+	switch (g.kind) {
 	case KGEN_STRATEGY_THREAD:
 	case KGEN_STRATEGY_WARP: {
 		void *args[] = { &in, &out, &rows, &cols, &pitch };
-		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	case KGEN_STRATEGY_BLOCK: {
 		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.split, &partials, &tickets };
-		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	default: {
 		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.lanes, &g.tiles, &g.split, &aligned, &partials, &tickets };
-		return kgen_launch(k->ctx->cu, k->fn[0], g.grid, s->threads, 0, args, stream, err);
+		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	}
 }

@@ -55,12 +55,12 @@ generate(const char *yaml)
 
 /* ---- defaults ---- */
 
-START_TEST(rows_default_to_a_block_per_row)
+START_TEST(rows_default_to_auto)
 {
 	kgen_spec *s = load("kernel: reduce_axis\n");
 
 	ASSERT_FIELD(s, "axis", "rows");
-	ASSERT_FIELD(s, "strategy", "block");
+	ASSERT_FIELD(s, "strategy", "auto");
 	ASSERT_FIELD(s, "split", "0");
 	ASSERT_FIELD(s, "threads", "512");
 	ASSERT_FIELD(s, "load_width", "16");
@@ -71,24 +71,23 @@ START_TEST(rows_default_to_a_block_per_row)
 }
 END_TEST
 
-START_TEST(cols_default_to_tiles)
+START_TEST(cols_default_to_auto)
 {
 	kgen_spec *s = load("kernel: reduce_axis\naxis: cols\ndtype: bf16\nop: max\n");
 
-	ASSERT_FIELD(s, "strategy", "tile");
+	ASSERT_FIELD(s, "strategy", "auto");
 	ASSERT_FIELD(s, "acc_dtype", "f32");
 	ASSERT_FIELD(s, "name", "reduce_cols_max_bf16");
 	kgen_spec_free(s);
 }
 END_TEST
 
-START_TEST(set_axis_rederives_the_strategy)
+START_TEST(set_axis_rederives_the_name)
 {
 	kgen_spec *s = load("kernel: reduce_axis\n");
 	kgen_error err;
 
 	ck_assert_int_eq(kgen_spec_set(s, "axis", "cols", &err), KGEN_OK);
-	ASSERT_FIELD(s, "strategy", "tile");
 	ASSERT_FIELD(s, "name", "reduce_cols_sum_f32");
 	kgen_spec_free(s);
 }
@@ -116,18 +115,19 @@ END_TEST
 
 START_TEST(lanes_only_with_warp)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nlanes: 8\n", "lanes needs strategy: warp", 2, 8);
+	ASSERT_REJECTED("kernel: reduce_axis\nlanes: 8\n", "lanes needs strategy: warp (strategy: auto chooses its own)",
+	                2, 8);
 	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nlanes: 12\n",
 	                "lanes 12 is not a power of two: use 1, 2, 4, 8, 16 or 32", 3, 8);
 }
 END_TEST
 
-START_TEST(split_only_with_block_or_tile)
+START_TEST(split_only_with_block_tile_or_auto)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nsplit: 4\n", "split needs strategy: block or tile, not warp",
-	                3, 8);
+	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nsplit: 4\n",
+	                "split needs strategy: block, tile or auto, not warp", 3, 8);
 	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: thread\nsplit: 4\n",
-	                "split needs strategy: block or tile, not thread", 4, 8);
+	                "split needs strategy: block, tile or auto, not thread", 4, 8);
 }
 END_TEST
 
@@ -142,12 +142,14 @@ START_TEST(load_width_not_with_thread)
 }
 END_TEST
 
-START_TEST(block_reduce_only_with_block)
+START_TEST(block_reduce_only_with_a_block_reduction)
 {
 	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nblock_reduce: warps\n",
-	                "block_reduce needs strategy: block (the only one with a block reduction)", 3, 15);
+	                "block_reduce needs strategy: block or auto (the only ones with a block reduction)", 3, 15);
+	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: tile\nwarp_tail: shuffle\n",
+	                "warp_tail needs strategy: block or auto (the only ones with a block reduction)", 4, 12);
 	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nwarp_tail: shuffle\n",
-	                "warp_tail needs strategy: block (the only one with a block reduction)", 3, 12);
+	                "warp_tail needs axis: rows (columns are combined by row groups, not a block reduction)", 3, 12);
 	ASSERT_REJECTED("kernel: reduce_axis\nblock_reduce: warps\nwarp_tail_from: 32\n",
 	                "warp_tail_from has no effect with block_reduce: warps; drop it", 3, 17);
 	/* The shared block-reduction rules hold here too. */
@@ -190,7 +192,7 @@ END_TEST
 
 START_TEST(header_lists_only_the_keys_that_apply)
 {
-	char *block = generate("kernel: reduce_axis\n");
+	char *block = generate("kernel: reduce_axis\nstrategy: block\n");
 	char *warp = generate("kernel: reduce_axis\nstrategy: warp\nlanes: 16\n");
 	char *thread = generate("kernel: reduce_axis\nstrategy: thread\n");
 
@@ -226,13 +228,13 @@ START_TEST(strategies_emit_their_pieces)
 {
 	char *warp = generate("kernel: reduce_axis\nstrategy: warp\nlanes: 8\n");
 	char *one = generate("kernel: reduce_axis\nstrategy: warp\nlanes: 1\n");
-	char *scalar = generate("kernel: reduce_axis\nload_width: 4\n");
+	char *scalar = generate("kernel: reduce_axis\nstrategy: block\nload_width: 4\n");
 	char *tile = generate("kernel: reduce_axis\naxis: cols\nop: min\ndtype: i32\n");
 
-	ck_assert_ptr_nonnull(strstr(warp, "constexpr int LANES = 8;"));
+	ck_assert_ptr_nonnull(strstr(warp, "rows_by_lanes<8>(in, out, rows, cols, pitch);"));
 	ck_assert_ptr_nonnull(strstr(warp, "__shfl_xor_sync"));
 	ck_assert_ptr_nonnull(strstr(warp, "const Vec *v = reinterpret_cast<const Vec *>(x + head);"));
-	ck_assert_ptr_null(strstr(one, "lanes_reduce"));
+	ck_assert_ptr_nonnull(strstr(one, "rows_by_lanes<1>(in, out, rows, cols, pitch);"));
 	ck_assert_ptr_null(strstr(scalar, "struct __align__"));
 	ck_assert_ptr_nonnull(strstr(scalar, "block_reduce(acc)"));
 	ck_assert_ptr_nonnull(strstr(tile, "combine_groups(acc, groups);"));
@@ -241,6 +243,30 @@ START_TEST(strategies_emit_their_pieces)
 	free(warp);
 	free(one);
 	free(scalar);
+	free(tile);
+}
+END_TEST
+
+START_TEST(auto_has_a_kernel_per_row_length)
+{
+	char *rows = generate("kernel: reduce_axis\n");
+	char *cols = generate("kernel: reduce_axis\naxis: cols\n");
+	char *tile = generate("kernel: reduce_axis\naxis: cols\nstrategy: tile\n");
+
+	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes1(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                   "when cols <= 8\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes4(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                   "when cols <= 128\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                   "when cols <= 2048\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "reduce_rows_sum_f32_block(in, out, rows, cols, pitch, split, partials, "
+	                                   "tickets)  <<<grid, 512>>>  for longer rows\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_lanes16(const T *__restrict__ in"));
+	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_block(const T *__restrict__ in"));
+	/* For columns, auto is the tile kernel: the same source but for the spec comment. */
+	ck_assert_str_eq(strstr(cols, "// Kernel (extern"), strstr(tile, "// Kernel (extern"));
+	free(rows);
+	free(cols);
 	free(tile);
 }
 END_TEST
@@ -267,15 +293,15 @@ suite(void)
 	Suite *s = suite_create("reduce_axis");
 	TCase *tc = tcase_create("spec");
 
-	tcase_add_test(tc, rows_default_to_a_block_per_row);
-	tcase_add_test(tc, cols_default_to_tiles);
-	tcase_add_test(tc, set_axis_rederives_the_strategy);
+	tcase_add_test(tc, rows_default_to_auto);
+	tcase_add_test(tc, cols_default_to_auto);
+	tcase_add_test(tc, set_axis_rederives_the_name);
 	tcase_add_test(tc, tile_needs_cols);
 	tcase_add_test(tc, warp_and_block_need_rows);
 	tcase_add_test(tc, lanes_only_with_warp);
-	tcase_add_test(tc, split_only_with_block_or_tile);
+	tcase_add_test(tc, split_only_with_block_tile_or_auto);
 	tcase_add_test(tc, load_width_not_with_thread);
-	tcase_add_test(tc, block_reduce_only_with_block);
+	tcase_add_test(tc, block_reduce_only_with_a_block_reduction);
 	tcase_add_test(tc, tile_needs_power_of_two_block_and_fits_shared_memory);
 	tcase_add_test(tc, reduce_keys_do_not_apply);
 	tcase_add_test(tc, accumulator_rules_are_shared);
@@ -284,6 +310,7 @@ suite(void)
 	tcase_add_test(tc, header_lists_only_the_keys_that_apply);
 	tcase_add_test(tc, seed_kernels_are_the_posts);
 	tcase_add_test(tc, strategies_emit_their_pieces);
+	tcase_add_test(tc, auto_has_a_kernel_per_row_length);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("launch");
 	tcase_add_test(tc, launcher_rejects_null_and_other_families);

@@ -35,6 +35,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
+        #pragma unroll 4
         for (Index r = first + group; r < last; r += groups)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
@@ -65,17 +66,24 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     if (!is_last)
         return;
 
-    // The tile's last block: the parts in order, then the groups again.
+    // The tile's last block: the parts in order, then the groups again.  The
+    // partials are read first, several in flight, and cleared after.
     #pragma unroll
     for (int k = 0; k < VEC; k++)
         acc[k] = identity();
-    for (unsigned int p = group; p < split; p += groups)
-        #pragma unroll
-        for (int k = 0; k < VEC; k++)
-            if (col + k < cols) {
-                acc[k] = combine(acc[k], __ldcg(&partials[(Index)p * cols + col + k]));
-                partials[(Index)p * cols + col + k] = 0;
-            }
+    if (col < cols) {
+        #pragma unroll 8
+        for (unsigned int p = group; p < split; p += groups)
+            #pragma unroll
+            for (int k = 0; k < VEC; k++)
+                if (col + k < cols)
+                    acc[k] = combine(acc[k], __ldcg(&partials[(Index)p * cols + col + k]));
+        for (unsigned int p = group; p < split; p += groups)
+            #pragma unroll
+            for (int k = 0; k < VEC; k++)
+                if (col + k < cols)
+                    partials[(Index)p * cols + col + k] = 0;
+    }
     combine_groups(acc, groups);
     if (group == 0)
         #pragma unroll

@@ -37,10 +37,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         return;
 
     acc = identity();
-    for (unsigned int i = tid; i < split; i += THREADS) {
+    for (unsigned int i = tid; i < split; i += THREADS)
         acc = combine(acc, __ldcg(&partials[row * split + i]));
+    for (unsigned int i = tid; i < split; i += THREADS)
         partials[row * split + i] = 0;
-    }
     acc = block_reduce(acc);
     if (tid == 0) {
         out[row] = acc;

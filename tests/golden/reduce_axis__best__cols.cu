@@ -7,15 +7,15 @@
 //   op: sum
 //   dtype: f32
 //   acc_dtype: f32
-//   threads: 1024
+//   threads: 512
 //   load_width: 16
 //   axis: cols
-//   strategy: tile
+//   strategy: auto
 //   split: 0
 //
 // Kernel (extern "C"), for a rows x cols matrix whose rows are pitch >= cols elements apart:
-//   reduce_cols_sum_f32(in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets)  <<<grid, 1024>>>
-// where lanes (a power of two up to 1024) threads share a row segment of lanes * 4
+//   reduce_cols_sum_f32(in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets)  <<<grid, 512>>>
+// where lanes (a power of two up to 512) threads share a row segment of lanes * 4
 // columns, tiles = ceil(cols / (lanes * 4)), grid = tiles * split (split: chosen at launch), and
 // aligned = 1 when `in` and pitch keep every row's 16-byte vectors aligned.  With
 // split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,
@@ -29,7 +29,7 @@ typedef float T;
 typedef float Acc;
 typedef unsigned long long Index;
 
-constexpr int THREADS = 1024;
+constexpr int THREADS = 512;
 constexpr int VEC = 4;  // elements per load (16 bytes)
 
 // 16 bytes of the input, read with one load.
@@ -104,6 +104,7 @@ reduce_cols_sum_f32(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
+        #pragma unroll 4
         for (Index r = first + group; r < last; r += groups)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
@@ -134,17 +135,24 @@ reduce_cols_sum_f32(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
     if (!is_last)
         return;
 
-    // The tile's last block: the parts in order, then the groups again.
+    // The tile's last block: the parts in order, then the groups again.  The
+    // partials are read first, several in flight, and cleared after.
     #pragma unroll
     for (int k = 0; k < VEC; k++)
         acc[k] = identity();
-    for (unsigned int p = group; p < split; p += groups)
-        #pragma unroll
-        for (int k = 0; k < VEC; k++)
-            if (col + k < cols) {
-                acc[k] = combine(acc[k], __ldcg(&partials[(Index)p * cols + col + k]));
-                partials[(Index)p * cols + col + k] = 0;
-            }
+    if (col < cols) {
+        #pragma unroll 8
+        for (unsigned int p = group; p < split; p += groups)
+            #pragma unroll
+            for (int k = 0; k < VEC; k++)
+                if (col + k < cols)
+                    acc[k] = combine(acc[k], __ldcg(&partials[(Index)p * cols + col + k]));
+        for (unsigned int p = group; p < split; p += groups)
+            #pragma unroll
+            for (int k = 0; k < VEC; k++)
+                if (col + k < cols)
+                    partials[(Index)p * cols + col + k] = 0;
+    }
     combine_groups(acc, groups);
     if (group == 0)
         #pragma unroll

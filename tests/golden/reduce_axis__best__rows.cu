@@ -12,12 +12,18 @@
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   axis: rows
-//   strategy: block
+//   strategy: auto
 //   split: 0
 //
-// Kernel (extern "C"), for a rows x cols matrix whose rows are pitch >= cols elements apart:
-//   reduce_rows_sum_f32(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>
-// where grid = rows * split, split >= 1 blocks per row (chosen at launch).  With split > 1,
+// Kernels (extern "C"), one per launch, chosen by cols, for a rows x cols matrix whose rows
+// are pitch >= cols elements apart:
+//   reduce_rows_sum_f32_lanes1(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 8
+//   reduce_rows_sum_f32_lanes4(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 128
+//   reduce_rows_sum_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 2048
+//   reduce_rows_sum_f32_block(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>  for longer rows
+// _lanesN: N threads per row, grid = ceil(rows / (512 / N)) or fewer (the blocks walk
+// the rows a grid apart; kgen launches at most one wave).  Scratch: none.
+// _block: grid = rows * split, split >= 1 blocks per row (chosen at launch).  With split > 1,
 // scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,
 // rows * split x 4 bytes, all zero before the first launch (each launch leaves
 // them zero).
@@ -68,6 +74,40 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index n, unsigned 
     return acc;
 }
 
+// Butterfly over the LANES lanes of a row: after log2(LANES) shuffles every
+// lane holds the row's total.  The whole warp takes part, rows in range or not.
+template <int LANES>
+static __device__ __forceinline__ Acc lanes_reduce(Acc v)
+{
+    #pragma unroll
+    for (int offset = LANES / 2; offset > 0; offset /= 2)
+        v = combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+// LANES threads per row, THREADS / LANES rows per block at a time: each
+// thread combines its share of the row, then the row's lanes combine theirs
+// with lanes_reduce().  The blocks walk the rows a grid apart, so that a
+// grid of a few waves covers any number of rows.
+template <int LANES>
+static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
+                                                     Index cols, Index pitch)
+{
+    constexpr int ROWS_PER_BLOCK = THREADS / LANES;
+    const unsigned int lane = threadIdx.x % LANES;
+
+    for (Index first = (Index)blockIdx.x * ROWS_PER_BLOCK; first < rows; first += (Index)gridDim.x * ROWS_PER_BLOCK) {
+        const Index row = first + threadIdx.x / LANES;
+        Acc acc = identity();
+
+        if (row < rows)
+            acc = reduce_span(in + row * pitch, cols, lane, LANES, acc);
+        acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
+        if (lane == 0 && row < rows)
+            out[row] = acc;
+    }
+}
+
 // The total of the warp's 32 values, in lane 0: five shuffles, halving the distance each time.
 static __device__ __forceinline__ Acc warp_reduce(Acc v)
 {
@@ -93,6 +133,27 @@ static __device__ __forceinline__ Acc block_reduce(Acc v)
     return v;
 }
 
+// Rows of up to 2 vectors: 1 thread per row.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_rows_sum_f32_lanes1(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch)
+{
+    rows_by_lanes<1>(in, out, rows, cols, pitch);
+}
+
+// Rows of up to 32 vectors: 4 threads per row.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_rows_sum_f32_lanes4(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch)
+{
+    rows_by_lanes<4>(in, out, rows, cols, pitch);
+}
+
+// Rows of up to 512 vectors: 16 threads per row.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_rows_sum_f32_lanes16(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch)
+{
+    rows_by_lanes<16>(in, out, rows, cols, pitch);
+}
+
 // Block b reduces part b % split of row b / split: its threads take every
 // THREADS-th vector of the part, and block_reduce() combines them.  With
 // one part per row the block writes the row's result.  With more, each
@@ -101,7 +162,7 @@ static __device__ __forceinline__ Acc block_reduce(Acc v)
 // not depend on which block finished first), and clears the partials and
 // the ticket, so that the scratch is zero again for the next launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-reduce_rows_sum_f32(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch,
+reduce_rows_sum_f32_block(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch,
     unsigned int split, Acc *__restrict__ partials, unsigned int *__restrict__ tickets)
 {
     const int tid = threadIdx.x;
@@ -131,10 +192,10 @@ reduce_rows_sum_f32(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
         return;
 
     acc = identity();
-    for (unsigned int i = tid; i < split; i += THREADS) {
+    for (unsigned int i = tid; i < split; i += THREADS)
         acc = combine(acc, __ldcg(&partials[row * split + i]));
+    for (unsigned int i = tid; i < split; i += THREADS)
         partials[row * split + i] = 0;
-    }
     acc = block_reduce(acc);
     if (tid == 0) {
         out[row] = acc;

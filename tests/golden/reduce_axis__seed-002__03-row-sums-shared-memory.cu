@@ -102,10 +102,10 @@ reduce_rows_sum_f32(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
         return;
 
     acc = identity();
-    for (unsigned int i = tid; i < split; i += THREADS) {
+    for (unsigned int i = tid; i < split; i += THREADS)
         acc = combine(acc, __ldcg(&partials[row * split + i]));
+    for (unsigned int i = tid; i < split; i += THREADS)
         partials[row * split + i] = 0;
-    }
     acc = block_reduce(acc);
     if (tid == 0) {
         out[row] = acc;

@@ -1,0 +1,23 @@
+//! LANES threads per row: the body of the kernels of strategy `warp` (and of `auto` for short rows).
+// LANES threads per row, THREADS / LANES rows per block at a time: each
+// thread combines its share of the row, then the row's lanes combine theirs
+// with lanes_reduce().  The blocks walk the rows a grid apart, so that a
+// grid of a few waves covers any number of rows.
+template <int LANES>
+static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
+                                                     Index cols, Index pitch)
+{
+    constexpr int ROWS_PER_BLOCK = THREADS / LANES;
+    const unsigned int lane = threadIdx.x % LANES;
+
+    for (Index first = (Index)blockIdx.x * ROWS_PER_BLOCK; first < rows; first += (Index)gridDim.x * ROWS_PER_BLOCK) {
+        const Index row = first + threadIdx.x / LANES;
+        Acc acc = identity();
+
+        if (row < rows)
+            acc = reduce_span(in + row * pitch, cols, lane, LANES, acc);
+        acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
+        if (lane == 0 && row < rows)
+            out[row] = acc;
+    }
+}
