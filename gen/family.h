@@ -47,7 +47,6 @@ struct kgen_plan {
 	char heading[160];               /* "Kernels (extern \"C\"), launched in this order ..." */
 	int nsteps;
 	int numbered;                    /* number the steps (1., 2., ...) */
-	int alternatives;                /* the steps are alternatives: one per launch, chosen by the launcher */
 	struct kgen_step step[KGEN_MAX_STEPS];
 	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
 };

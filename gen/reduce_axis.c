@@ -110,7 +110,6 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
 	kgen_plan_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
 	                 "// are pitch >= cols elements apart:");
-	p->alternatives = 1;
 	for (c = kgen_axis_choices; c->lanes; c++) {
 		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
 		st = kgen_plan_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
@@ -119,7 +118,7 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
 	st = kgen_plan_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
 	kgen_plan_printf(st->note, sizeof st->note, "for longer rows");
 	kgen_plan_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
-	                  "// the rows a grid apart; kgen launches at most one wave).  Scratch: none.\n", s->threads);
+	                  "// the rows a grid apart; kgen launches at most four waves).  Scratch: none.\n", s->threads);
 	plan_block_note(s, p, "_block:");
 }
 
@@ -154,7 +153,7 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	case KGEN_STRATEGY_WARP:
 		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
 		kgen_plan_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row), or fewer: the blocks walk the\n"
-		                  "// rows a grid apart (kgen launches at most one wave).  Scratch: none.\n",
+		                  "// rows a grid apart (kgen launches at most four waves).  Scratch: none.\n",
 		               s->threads / s->lanes, s->lanes);
 		break;
 	case KGEN_STRATEGY_BLOCK:
@@ -300,12 +299,12 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "to_acc", "%s", kgen_acc_to_acc(s));
 
 	sb_printf(&consts, "constexpr int THREADS = %lld;\n", s->threads);
-	if (s->strategy != KGEN_STRATEGY_THREAD)
+	if (vec > 1 || uses_tile(s) || uses_block(s))
 		sb_printf(&consts, "constexpr int VEC = %lld;  // elements per load (%lld bytes)\n", vec, s->load_width);
 	if (consts.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "constants", "%s", consts.s);
-	if (vec > 1) {
+	if (vec > 1 || uses_tile(s)) {  /* the tile kernel's vector path is there for any VEC */
 		tpl_set(&h, "load_width", "%lld", s->load_width);
 		tpl_set(&h, "align", "%lld", s->load_width);
 		tpl_set(&h, "how", "one load");
@@ -340,7 +339,7 @@ out:
 
 static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_lanes, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_WARP),
-	  "lanes needs strategy: warp (strategy: {w} chooses its own)" },
+	  "lanes needs strategy: warp, not {w} (auto chooses its own)" },
 	{ KGEN_KEY_split, KGEN_KEY_strategy, KGEN_BIT(KGEN_STRATEGY_BLOCK) | KGEN_BIT(KGEN_STRATEGY_TILE) |
 	  KGEN_BIT(KGEN_STRATEGY_AUTO), "split needs strategy: block, tile or auto, not {w}" },
 	{ KGEN_KEY_load_width, KGEN_KEY_strategy, ALL_BUT_THREAD,

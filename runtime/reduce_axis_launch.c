@@ -75,11 +75,10 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
 		break;
 	case KGEN_STRATEGY_WARP:
-		/* One wave of blocks walks the rows a grid apart: every block
-		 * does the same number of row steps, give or take one. */
+		/* A few waves of blocks walk the rows a grid apart. */
 		g->grid = ceil_div(rows, threads / g->lanes);
-		if (g->grid > resident(k, g->fn))
-			g->grid = resident(k, g->fn);
+		if (g->grid > 4 * resident(k, g->fn))
+			g->grid = 4 * resident(k, g->fn);
 		break;
 	case KGEN_STRATEGY_BLOCK:
 		/* Enough blocks for eight waves when the rows alone are too few,
@@ -222,6 +221,8 @@ kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsign
 		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
 			return st;
 		scratch = k->scratch;
+	} else if (need && scratch % 16) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch (0x%llx) is not aligned to 16 bytes", scratch);
 	} else if (need && scratch_size < need) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu matrix",
 		                 scratch_size, need, rows, cols);

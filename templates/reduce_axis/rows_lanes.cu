@@ -2,7 +2,7 @@
 // LANES threads per row, THREADS / LANES rows per block at a time: each
 // thread combines its share of the row, then the row's lanes combine theirs
 // with lanes_reduce().  The blocks walk the rows a grid apart, so that a
-// grid of a few waves covers any number of rows.
+// few waves of blocks cover any number of rows.
 template <int LANES>
 static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
                                                      Index cols, Index pitch)

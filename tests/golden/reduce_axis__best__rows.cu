@@ -22,7 +22,7 @@
 //   reduce_rows_sum_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 2048
 //   reduce_rows_sum_f32_block(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>  for longer rows
 // _lanesN: N threads per row, grid = ceil(rows / (512 / N)) or fewer (the blocks walk
-// the rows a grid apart; kgen launches at most one wave).  Scratch: none.
+// the rows a grid apart; kgen launches at most four waves).  Scratch: none.
 // _block: grid = rows * split, split >= 1 blocks per row (chosen at launch).  With split > 1,
 // scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,
 // rows * split x 4 bytes, all zero before the first launch (each launch leaves
@@ -88,7 +88,7 @@ static __device__ __forceinline__ Acc lanes_reduce(Acc v)
 // LANES threads per row, THREADS / LANES rows per block at a time: each
 // thread combines its share of the row, then the row's lanes combine theirs
 // with lanes_reduce().  The blocks walk the rows a grid apart, so that a
-// grid of a few waves covers any number of rows.
+// few waves of blocks cover any number of rows.
 template <int LANES>
 static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
                                                      Index cols, Index pitch)

@@ -16,7 +16,7 @@
 // Kernel (extern "C"), for a rows x cols matrix whose rows are pitch >= cols elements apart:
 //   reduce_rows_sum_f32(in, out, rows, cols, pitch)  <<<grid, 512>>>
 // where grid = ceil(rows / 128) (4 threads per row), or fewer: the blocks walk the
-// rows a grid apart (kgen launches at most one wave).  Scratch: none.
+// rows a grid apart (kgen launches at most four waves).  Scratch: none.
 // out[r] is the sum of row r: rows values of f32.  `in` must be aligned to its element size;
 // any rows, cols and pitch; no load reads outside the rows' first cols elements.
 
@@ -78,7 +78,7 @@ static __device__ __forceinline__ Acc lanes_reduce(Acc v)
 // LANES threads per row, THREADS / LANES rows per block at a time: each
 // thread combines its share of the row, then the row's lanes combine theirs
 // with lanes_reduce().  The blocks walk the rows a grid apart, so that a
-// grid of a few waves covers any number of rows.
+// few waves of blocks cover any number of rows.
 template <int LANES>
 static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
                                                      Index cols, Index pitch)
