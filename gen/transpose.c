@@ -156,7 +156,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 				return st;
 			}
 		}
-		if (kgen_transpose_dynamic_smem(s))
+		if (s->buffers > 1)
+			;  /* the pipelined template declares its BUFFERS tiles (static shared memory only) */
+		else if (kgen_transpose_dynamic_smem(s))
 			tpl_set(&t, "tiles_decl",
 			        "// The tiles take %lld bytes, over the 48 KB of static shared memory: they\n"
 			        "// live in dynamic shared memory, from its first 1024-byte boundary.\n"

@@ -10,6 +10,8 @@
 # Matrix reductions (kernel: reduce_axis), every result compared, at the
 # shapes below in f32, bf16 and i32, then with padded rows (pitch = cols + 3)
 # and with the other ops at smaller shapes.
+# Then a random sample of the specs `kgen check` accepts, every family
+# (tests/sample_test --emit), on small inputs.
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -65,6 +67,16 @@ status=0
 			"$kgen" run --verify --set op=$op --set dtype=$dt $small $(valid "--set op=$op --set dtype=$dt") || status=1
 		done
 	done
+	# A fixed-seed random sample of what the language accepts (tests/sample_test).
+	sdir=$(mktemp -d "${TMPDIR:-/tmp}/kgen-sample.XXXXXX")
+	if "${top_builddir:-.}/tests/sample_test" --emit "$sdir" 12; then
+		for f in "$sdir"/*.yaml; do echo "# $(basename "$f"): $(tr '\n' ';' <"$f")"; done
+		echo "# kgen run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 sampled specs..."
+		"$kgen" run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 "$sdir"/*.yaml || status=1
+	else
+		echo "FAIL: tests/sample_test --emit"; status=1
+	fi
+	rm -rf "$sdir"
 } >"$log" 2>&1
 cat "$log"
 # An input may be refused only for alignment or TMA's row pitch, never verified wrongly.

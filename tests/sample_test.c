@@ -1,0 +1,362 @@
+/*
+ * sample_test.c - the whole spec language, not only the specs in specs/:
+ * for every family, a fixed-seed random sample of the specs the validator
+ * accepts (random keys of the family, random values from each key's table
+ * or range), each generated and compiled with NVRTC for sm_90 without a
+ * warning, and then every value of every enum key of the family, and the
+ * ends of every integer key's range, in at least one accepted spec where
+ * the key applies (a value no spec can use is a bug in the language).
+ *
+ *   tests/sample_test               the test (make check; no GPU needed)
+ *   tests/sample_test --emit DIR N  write N accepted specs per family to DIR
+ *                                   as YAML, for tests/gpu_verify.sh to run
+ *
+ * KGEN_SAMPLES (default 200) is the number of accepted specs per family.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen/family.h"
+
+static unsigned long long rng = 20261122;
+
+static unsigned long long
+next(void)
+{
+	unsigned long long z = (rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The values a sample draws for key k, as YAML text: every enum value; for
+ * integers the ends of the range, the powers of two in it and a few others. */
+static int
+candidates(enum kgen_key k, char out[][24], int max)
+{
+	static const long long others[] = { 3, 6, 12, 24, 48, 96, 100 };
+	const struct kgen_key_info *key = &kgen_keys[k];
+	const struct kgen_enum *e;
+	long long v;
+	int n = 0;
+	size_t i;
+
+	if (key->type == KT_ENUM) {
+		for (e = key->values; e->name && n < max; e++)
+			snprintf(out[n++], sizeof out[0], "%s", e->name);
+		return n;
+	}
+	if (key->type == KT_NAME) {
+		snprintf(out[n++], sizeof out[0], "sampled_kernel");
+		return n;
+	}
+	snprintf(out[n++], sizeof out[0], "%lld", key->min);
+	snprintf(out[n++], sizeof out[0], "%lld", key->max);
+	for (v = 1; v <= key->max && n < max; v *= 2)
+		if (v > key->min && v < key->max)
+			snprintf(out[n++], sizeof out[0], "%lld", v);
+	for (i = 0; i < KGEN_COUNT(others) && n < max; i++)
+		if (others[i] > key->min && others[i] < key->max && (others[i] & (others[i] - 1)))
+			snprintf(out[n++], sizeof out[0], "%lld", others[i]);
+	return n;
+}
+
+/* Which (key, value) pairs an accepted spec has used where the key applies. */
+struct coverage {
+	char seen[KGEN_KEY_COUNT][64];
+	char values[KGEN_KEY_COUNT][64][24];
+	int nvalues[KGEN_KEY_COUNT];
+};
+
+static void
+cover(struct coverage *c, const kgen_spec *s)
+{
+	char buf[96];
+	int k, i;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		if (!kgen_key_applies(s, (enum kgen_key)k))
+			continue;
+		kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf);
+		for (i = 0; i < c->nvalues[k]; i++)
+			if (strcmp(c->values[k][i], buf) == 0)
+				c->seen[k][i] = 1;
+	}
+}
+
+/* A random spec of family f as YAML: `kernel:` and up to six of its keys,
+ * key `force` (when >= 0) set to value `fv`. */
+static void
+draw(const struct kgen_family *f, int force, const char *fv, char *yaml, size_t len)
+{
+	char vals[64][24];
+	const enum kgen_key *p;
+	int nkeys = 0, pick, i, n, used[KGEN_KEY_COUNT] = { 0 };
+	size_t at;
+
+	for (p = f->keys; *p != KGEN_KEY_COUNT; p++)
+		nkeys++;
+	at = (size_t)snprintf(yaml, len, "kernel: %s\n", f->name);
+	if (force >= 0) {
+		at += (size_t)snprintf(yaml + at, len - at, "%s: %s\n", kgen_keys[force].name, fv);
+		used[force] = 1;
+	}
+	pick = (int)(next() % 7);
+	for (i = 0; i < pick; i++) {
+		enum kgen_key k = f->keys[next() % (unsigned long long)nkeys];
+		if (used[k] || k == KGEN_KEY_kernel)
+			continue;
+		used[k] = 1;
+		n = candidates(k, vals, 64);
+		at += (size_t)snprintf(yaml + at, len - at, "%s: %s\n", kgen_keys[k].name, vals[next() % (unsigned)n]);
+	}
+}
+
+/* A spec as (key, value) pairs, in the order written. */
+struct pairs {
+	int n;
+	enum kgen_key key[KGEN_KEY_COUNT];
+	char value[KGEN_KEY_COUNT][24];
+};
+
+static void
+to_yaml(const struct kgen_family *f, const struct pairs *p, char *yaml, size_t len)
+{
+	size_t at = (size_t)snprintf(yaml, len, "kernel: %s\n", f->name);
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		at += (size_t)snprintf(yaml + at, len - at, "%s: %s\n", kgen_keys[p->key[i]].name, p->value[i]);
+}
+
+/* Set key k in p to a random candidate (adding it when absent). */
+static void
+redraw(struct pairs *p, enum kgen_key k)
+{
+	char vals[64][24];
+	int i, n = candidates(k, vals, 64);
+
+	for (i = 0; i < p->n && p->key[i] != k; i++)
+		;
+	if (i == p->n) {
+		p->key[p->n++] = k;
+	}
+	snprintf(p->value[i], sizeof p->value[i], "%s", vals[next() % (unsigned)n]);
+}
+
+/* Follow the error's advice: the messages name what would work ("use
+ * axis: cols", "needs method: tma"); set one such KEY: VALUE of the family,
+ * other than key k, three times in four.  1 when p changed. */
+static int
+follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pairs *p)
+{
+	char keys[16][48], vals[16][24], why[128];
+	const char *c;
+	long long parsed;
+	int n = 0, i, kk;
+
+	for (c = msg; *c && n < 16; c++) {
+		if (sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 && (c == msg || c[-1] == ' ') &&
+		    (kk = kgen_key_lookup(keys[n])) >= 0 && kk != (int)k && kk != KGEN_KEY_kernel &&
+		    kgen_family_has_key(f, (enum kgen_key)kk) &&
+		    kgen_spec_parse_value((enum kgen_key)kk, vals[n], &parsed, why, sizeof why) == KGEN_OK)
+			n++;
+	}
+	if (!n || next() % 4 == 0)
+		return 0;
+	i = (int)(next() % (unsigned)n);
+	kk = kgen_key_lookup(keys[i]);
+	for (n = 0; n < p->n && p->key[n] != (enum kgen_key)kk; n++)
+		;
+	if (n == p->n)
+		p->key[p->n++] = (enum kgen_key)kk;
+	snprintf(p->value[n], sizeof p->value[n], "%s", vals[i]);
+	return 1;
+}
+
+/* A spec of family f that holds key k = value v, found by repair: start
+ * from k alone, and while the validator refuses, redraw the key it blames
+ * (the key on the error's line, or the key its message starts with), or a
+ * random key of the family when it blames k itself.  NULL if none is found. */
+static kgen_spec *
+repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, size_t len)
+{
+	struct pairs p;
+	kgen_error err;
+	kgen_spec *s = NULL;
+	int nkeys = 0, step, i;
+	const enum kgen_key *q;
+
+	for (q = f->keys; *q != KGEN_KEY_COUNT; q++)
+		nkeys++;
+	memset(&p, 0, sizeof p);
+	p.key[p.n] = k;
+	snprintf(p.value[p.n++], sizeof p.value[0], "%s", v);
+	for (step = 0; step < 400; step++) {
+		enum kgen_key blame = KGEN_KEY_COUNT;
+		char word[64];
+		to_yaml(f, &p, yaml, len);
+		if (kgen_spec_load_string(yaml, strlen(yaml), "sample.yaml", &s, &err) == KGEN_OK)
+			return s;
+		if (follow(f, k, err.message, &p))
+			continue;
+		if (err.line >= 2 && err.line - 2 < p.n)
+			blame = p.key[err.line - 2];
+		else if (sscanf(err.message, "%63[a-z_0-9]", word) == 1 && kgen_key_lookup(word) >= 0)
+			blame = (enum kgen_key)kgen_key_lookup(word);
+		if (blame == k || blame == KGEN_KEY_kernel || blame == KGEN_KEY_COUNT || !kgen_family_has_key(f, blame) ||
+		    next() % 4 == 0)
+			blame = f->keys[next() % (unsigned long long)nkeys];
+		if (blame == k || blame == KGEN_KEY_kernel)
+			continue;
+		for (i = 0; i < p.n && p.key[i] != blame; i++)
+			;
+		if (i < p.n && strstr(err.message, "drop it")) {
+			/* A key that has no effect here: take it out. */
+			memmove(&p.key[i], &p.key[i + 1], (size_t)(p.n - i - 1) * sizeof p.key[0]);
+			memmove(p.value[i], p.value[i + 1], (size_t)(p.n - i - 1) * sizeof p.value[0]);
+			p.n--;
+			continue;
+		}
+		redraw(&p, blame);
+	}
+	return NULL;
+}
+
+/* Generate and compile one accepted spec; 0 when NVRTC took it silently. */
+static int
+compile(const kgen_spec *s, const char *yaml)
+{
+	kgen_error err;
+	char *src = NULL, *log = NULL;
+	void *image = NULL;
+	size_t size = 0;
+	int bad = 0;
+
+	if (kgen_generate(s, &src, &err) != KGEN_OK) {
+		fprintf(stderr, "FAIL: generate: %s\n---\n%s---\n", err.message, yaml);
+		return 1;
+	}
+	if (kgen_compile(src, "sample.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+		fprintf(stderr, "FAIL: NVRTC: %s\n%s\n---\n%s---\n", err.message, log ? log : "", yaml);
+		bad = 1;
+	} else if (log && log[0]) {
+		fprintf(stderr, "FAIL: NVRTC warns:\n%s\n---\n%s---\n", log, yaml);
+		bad = 1;
+	}
+	free(src);
+	free(log);
+	free(image);
+	return bad;
+}
+
+/* Values the language lists but always refuses, each with its own message
+ * (spec_test checks them): 16-bit accumulators. */
+static int
+never(int k, const char *v)
+{
+	return k == KGEN_KEY_acc_dtype && (strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0);
+}
+
+/* Load yaml; the spec when the validator accepts it. */
+static kgen_spec *
+accept(const char *yaml)
+{
+	kgen_spec *s = NULL;
+	kgen_error err;
+
+	if (kgen_spec_load_string(yaml, strlen(yaml), "sample.yaml", &s, &err) != KGEN_OK)
+		return NULL;
+	return s;
+}
+
+/* Sample family f: `want` accepted specs, each compiled, or written to
+ * emit_dir; then cover what the sample missed.  Returns the failures. */
+static int
+sample(const struct kgen_family *f, int want, const char *emit_dir)
+{
+	static struct coverage c;
+	char yaml[1024], path[4096], seen_yaml[256][1024];
+	const enum kgen_key *p;
+	int got = 0, tries = 0, fails = 0, nseen = 0, i, k, v, dup;
+	kgen_spec *s;
+
+	memset(&c, 0, sizeof c);
+	for (p = f->keys; *p != KGEN_KEY_COUNT; p++)
+		c.nvalues[*p] = *p == KGEN_KEY_kernel || *p == KGEN_KEY_name ? 0 : candidates(*p, c.values[*p], 64);
+	while (got < want && tries++ < 200 * want) {
+		draw(f, -1, NULL, yaml, sizeof yaml);
+		if (!(s = accept(yaml)))
+			continue;
+		for (dup = 0, i = 0; i < nseen && !dup; i++)
+			dup = strcmp(seen_yaml[i], yaml) == 0;
+		if (dup || nseen == 256) {
+			kgen_spec_free(s);
+			if (nseen == 256)
+				break;
+			continue;
+		}
+		snprintf(seen_yaml[nseen++], sizeof seen_yaml[0], "%s", yaml);
+		cover(&c, s);
+		if (emit_dir) {
+			FILE *fp;
+			snprintf(path, sizeof path, "%s/%s-%03d.yaml", emit_dir, f->name, got);
+			if (!(fp = fopen(path, "w")) || fputs(yaml, fp) < 0 || fclose(fp)) {
+				perror(path);
+				exit(99);
+			}
+		} else {
+			fails += compile(s, yaml);
+		}
+		kgen_spec_free(s);
+		got++;
+	}
+	if (emit_dir)
+		return 0;
+	if (got < want) {
+		fprintf(stderr, "FAIL: %s: only %d of %d random specs accepted in %d tries\n", f->name, got, want, tries);
+		fails++;
+	}
+	/* Coverage: each value the sample missed, forced into random specs. */
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		for (v = 0; v < c.nvalues[k]; v++) {
+			if (c.seen[k][v])
+				continue;
+			for (tries = 0; tries < 20 && !c.seen[k][v]; tries++)
+				if ((s = repair(f, (enum kgen_key)k, c.values[k][v], yaml, sizeof yaml))) {
+					cover(&c, s);
+					if (c.seen[k][v])
+						fails += compile(s, yaml);
+					kgen_spec_free(s);
+				}
+			if (!c.seen[k][v] && kgen_keys[k].type == KT_ENUM && !never(k, c.values[k][v])) {
+				fprintf(stderr, "FAIL: %s: no accepted spec has %s: %s\n", f->name, kgen_keys[k].name,
+				        c.values[k][v]);
+				fails++;
+			}
+		}
+	printf("%s: %d random specs accepted, generated and compiled; every enum value of its keys covered%s\n",
+	       f->name, got, fails ? " (with failures)" : "");
+	return fails;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *env = getenv("KGEN_SAMPLES"), *emit = NULL;
+	int want = env ? atoi(env) : 200, fails = 0, f;
+
+	if (argc == 4 && strcmp(argv[1], "--emit") == 0) {
+		emit = argv[2];
+		want = atoi(argv[3]);
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: sample_test [--emit DIR N]\n");
+		return 2;
+	}
+	if (want < 1 || want > 256)
+		want = 200;
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
+		fails += sample(kgen_family((enum kgen_family_id)f), want, emit);
+	return fails ? 1 : 0;
+}
