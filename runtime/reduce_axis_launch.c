@@ -23,6 +23,17 @@ resident(const kgen_kernel *k, int fn)
 	return (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[fn] > 0 ? k->occupancy[fn] : 1);
 }
 
+/* The spec's split, or the one chosen (at most `most`), kept in 1..65535. */
+static unsigned int
+clamp_split(const struct kgen_spec *s, unsigned long long split, unsigned long long most)
+{
+	if (!s->split && split > most)
+		split = most;
+	if (split < 1)
+		split = 1;
+	return split > 65535 ? 65535 : (unsigned int)split;
+}
+
 /* How one launch is laid out. */
 struct geometry {
 	enum kgen_strategy kind;      /* thread, warp (lanes per row), block or tile */
@@ -85,17 +96,14 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		 * but parts of at least four vectors per thread. */
 		most = cols / (threads * vec * 4);
 		split = s->split ? (unsigned long long)s->split : ceil_div(8 * resident(k, g->fn), rows ? rows : 1);
-		if (!s->split && split > most)
-			split = most;
-		if (split < 1)
-			split = 1;
-		if (split > 65535)
-			split = 65535;
-		g->split = (unsigned int)split;
-		g->grid = rows * split;
-		if (split > 1) {
+		g->split = clamp_split(s, split, most);
+		if (rows > 0x7fffffffull)  /* a block per row at least: more than a grid holds (and no wrap below) */
+			return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu matrix needs a block per row, more than a grid holds",
+			                 rows, cols);
+		g->grid = rows * g->split;
+		if (g->split > 1) {
 			g->tickets = rows;
-			g->partials = rows * split;
+			g->partials = rows * g->split;
 		}
 		break;
 	default:
@@ -115,17 +123,11 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		g->tiles = (unsigned int)ceil_div(cols ? cols : 1, lanes * vec);
 		most = rows / (threads / lanes * 8);  /* parts of at least eight rows per thread */
 		split = s->split ? (unsigned long long)s->split : resident(k, g->fn) / g->tiles;
-		if (!s->split && split > most)
-			split = most;
-		if (split < 1)
-			split = 1;
-		if (split > 65535)
-			split = 65535;
-		g->split = (unsigned int)split;
-		g->grid = (unsigned long long)g->tiles * split;
-		if (split > 1) {
+		g->split = clamp_split(s, split, most);
+		g->grid = (unsigned long long)g->tiles * g->split;
+		if (g->split > 1) {
 			g->tickets = g->tiles;
-			g->partials = split * cols;
+			g->partials = (unsigned long long)g->split * cols;
 		}
 		break;
 	}

@@ -10,36 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
-
-static kgen_spec *
-load(const char *yaml)
-{
-	kgen_spec *spec = NULL;
-	kgen_error err;
-	kgen_status st = kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &spec, &err);
-
-	ck_assert_msg(st == KGEN_OK, "spec rejected: %s:%d:%d: %s", err.file, err.line, err.column, err.message);
-	return spec;
-}
-
-/* yaml is rejected with exactly this message, at line:col. */
-#define ASSERT_REJECTED(yaml, msg, l, c) do {                                                   \
-		kgen_spec *s_ = NULL;                                                           \
-		kgen_error e_;                                                                  \
-		memset(&e_, 0, sizeof e_);                                                      \
-		ck_assert_int_eq(kgen_spec_load_string((yaml), strlen(yaml), "t.yaml", &s_, &e_), KGEN_ESPEC); \
-		ck_assert_ptr_null(s_);                                                         \
-		ck_assert_str_eq(e_.message, (msg));                                            \
-		ck_assert_int_eq(e_.line, (l));                                                 \
-		ck_assert_int_eq(e_.column, (c));                                               \
-	} while (0)
-
-#define ASSERT_FIELD(spec, key, want) do {                                      \
-		char b_[96];                                                    \
-		const char *v_ = kgen_spec_get((spec), (key), b_, sizeof b_);   \
-		ck_assert_ptr_nonnull(v_);                                      \
-		ck_assert_str_eq(v_, (want));                                   \
-	} while (0)
+#include "spec_assert.h"
 
 static char *
 generate(const char *yaml)
@@ -97,17 +68,17 @@ END_TEST
 
 START_TEST(tile_needs_cols)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: tile\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstrategy: tile\n",
 	                "strategy: tile walks down columns: use axis: cols, or strategy: block or warp for rows", 2, 11);
 }
 END_TEST
 
 START_TEST(warp_and_block_need_rows)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: warp\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nstrategy: warp\n",
 	                "strategy: warp reduces along rows: use axis: rows, or strategy: tile (or thread) for columns", 3,
 	                11);
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: block\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nstrategy: block\n",
 	                "strategy: block reduces along rows: use axis: rows, or strategy: tile (or thread) for columns", 3,
 	                11);
 }
@@ -115,48 +86,48 @@ END_TEST
 
 START_TEST(lanes_only_with_warp)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nlanes: 8\n", "lanes needs strategy: warp, not auto (auto chooses its own)",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nlanes: 8\n", "lanes needs strategy: warp, not auto (auto chooses its own)",
 	                2, 8);
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nlanes: 12\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstrategy: warp\nlanes: 12\n",
 	                "lanes 12 is not a power of two: use 1, 2, 4, 8, 16 or 32", 3, 8);
 }
 END_TEST
 
 START_TEST(split_only_with_block_tile_or_auto)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nsplit: 4\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstrategy: warp\nsplit: 4\n",
 	                "split needs strategy: block, tile or auto, not warp", 3, 8);
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: thread\nsplit: 4\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nstrategy: thread\nsplit: 4\n",
 	                "split needs strategy: block, tile or auto, not thread", 4, 8);
 }
 END_TEST
 
 START_TEST(load_width_not_with_thread)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: thread\nload_width: 16\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstrategy: thread\nload_width: 16\n",
 	                "load_width has no effect with strategy: thread (one element at a time, as in seed 002)", 3, 13);
-	ASSERT_REJECTED("kernel: reduce_axis\nload_width: 32\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nload_width: 32\n",
 	                "load_width 32 must be the element size (4 bytes for f32) times a power of two, at most 16", 2, 13);
-	ASSERT_REJECTED("kernel: reduce_axis\ndtype: f64\nload_width: 4\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\ndtype: f64\nload_width: 4\n",
 	                "load_width 4 must be the element size (8 bytes for f64) times a power of two, at most 16", 3, 13);
 }
 END_TEST
 
 START_TEST(block_reduce_only_with_a_block_reduction)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstrategy: warp\nblock_reduce: warps\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstrategy: warp\nblock_reduce: warps\n",
 	                "block_reduce needs strategy: block or auto (the only ones with a block reduction)", 3, 15);
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nstrategy: tile\nwarp_tail: shuffle\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nstrategy: tile\nwarp_tail: shuffle\n",
 	                "warp_tail needs strategy: block or auto (the only ones with a block reduction)", 4, 12);
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nwarp_tail: shuffle\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nwarp_tail: shuffle\n",
 	                "warp_tail needs axis: rows (columns are combined by row groups, not a block reduction)", 3, 12);
-	ASSERT_REJECTED("kernel: reduce_axis\nblock_reduce: warps\nwarp_tail_from: 32\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nblock_reduce: warps\nwarp_tail_from: 32\n",
 	                "warp_tail_from has no effect with block_reduce: warps; drop it", 3, 17);
 	/* The shared block-reduction rules hold here too. */
-	ASSERT_REJECTED("kernel: reduce_axis\nblock_reduce: interleaved\nwarp_tail: shuffle\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nblock_reduce: interleaved\nwarp_tail: shuffle\n",
 	                "block_reduce: interleaved leaves its partials strided, so a warp cannot finish them: use "
 	                "warp_tail: none, or block_reduce: sequential", 3, 12);
-	ASSERT_REJECTED("kernel: reduce_axis\nblock_reduce: sequential\nthreads: 96\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nblock_reduce: sequential\nthreads: 96\n",
 	                "block_reduce: sequential halves the block each step and needs a power-of-two block, not threads "
 	                "96: use 64 or 128, or block_reduce: warps", 3, 10);
 }
@@ -164,10 +135,10 @@ END_TEST
 
 START_TEST(tile_needs_power_of_two_block_and_fits_shared_memory)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\nthreads: 96\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\nthreads: 96\n",
 	                "strategy: tile halves its row groups in a tree and needs a power-of-two block, not threads 96", 3,
 	                10);
-	ASSERT_REJECTED("kernel: reduce_axis\naxis: cols\ndtype: bf16\nacc_dtype: f64\nthreads: 1024\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\naxis: cols\ndtype: bf16\nacc_dtype: f64\nthreads: 1024\n",
 	                "strategy: tile combines 8 x 1024 accumulators of f64 in shared memory, 65536 bytes, over the 48 KB "
 	                "a block gets: use fewer threads or a smaller load_width", 5, 10);
 }
@@ -175,15 +146,15 @@ END_TEST
 
 START_TEST(reduce_keys_do_not_apply)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\nstages: atomic\n", "stages does not apply to kernel: reduce_axis", 2, 1);
-	ASSERT_REJECTED("kernel: reduce\naxis: rows\n", "axis does not apply to kernel: reduce", 2, 1);
-	ASSERT_REJECTED("kernel: transpose\nsplit: 2\n", "split does not apply to kernel: transpose", 2, 1);
+	ASSERT_REJECTED_AT("kernel: reduce_axis\nstages: atomic\n", "stages does not apply to kernel: reduce_axis", 2, 1);
+	ASSERT_REJECTED_AT("kernel: reduce\naxis: rows\n", "axis does not apply to kernel: reduce", 2, 1);
+	ASSERT_REJECTED_AT("kernel: transpose\nsplit: 2\n", "split does not apply to kernel: transpose", 2, 1);
 }
 END_TEST
 
 START_TEST(accumulator_rules_are_shared)
 {
-	ASSERT_REJECTED("kernel: reduce_axis\ndtype: f32\nacc_dtype: i32\n",
+	ASSERT_REJECTED_AT("kernel: reduce_axis\ndtype: f32\nacc_dtype: i32\n",
 	                "acc_dtype i32 cannot accumulate f32 elements: use f32 or f64", 3, 12);
 }
 END_TEST
