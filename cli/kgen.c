@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "kgen.h"
@@ -113,6 +114,18 @@ kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_e
 	return KGEN_OK;
 }
 
+/* Refuse an output that is the input spec itself (kgen s.yaml -o s.yaml). */
+static kgen_status
+not_the_input(const char *in, const char *out, kgen_error *err)
+{
+	struct stat a, b;
+
+	if (out && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	    S_ISREG(a.st_mode))
+		return kgen_fail(err, KGEN_EINVAL, "-o %s is the spec itself: choose another output", out);
+	return KGEN_OK;
+}
+
 /* Write data to path, or to standard output when path is NULL. */
 static kgen_status
 emit(const char *path, const void *data, size_t len, kgen_error *err)
@@ -132,8 +145,8 @@ cmd_generate(const char *path, const char *outpath, char **sets, int nsets)
 	char *src = NULL;
 	kgen_status st;
 
-	if ((st = kgen_cli_load(path, sets, nsets, &spec, &err)) || (st = kgen_generate(spec, &src, &err)) ||
-	    (st = emit(outpath, src, strlen(src), &err))) {
+	if ((st = not_the_input(path, outpath, &err)) || (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
+	    (st = kgen_generate(spec, &src, &err)) || (st = emit(outpath, src, strlen(src), &err))) {
 		kgen_spec_free(spec);
 		free(src);
 		return kgen_report(&err);
@@ -180,7 +193,8 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 		fprintf(stderr, "kgen compile: -o FILE is required (the output is binary)\n");
 		return 2;
 	}
-	if ((st = kgen_cli_load(path, sets, nsets, &spec, &err)) || (st = kgen_generate(spec, &src, &err)))
+	if ((st = not_the_input(path, outpath, &err)) || (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
+	    (st = kgen_generate(spec, &src, &err)))
 		goto out;
 	st = kgen_compile(src, kgen_spec_source(spec), arch, kind, &image, &size, &log, &err);
 	if (log && log[0])

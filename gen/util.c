@@ -1,10 +1,13 @@
 /* util.c - growable strings, errors, files: the small pieces every part uses. */
+#define _XOPEN_SOURCE 700  /* realpath() */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "util.h"
 
 void
@@ -188,37 +191,105 @@ kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* Write all of data to fd. */
+static int
+write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	ssize_t w;
+
+	while (len) {
+		if ((w = write(fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 kgen_status
 kgen_write_file(const char *path, const void *data, size_t len, kgen_error *err)
 {
-	strbuf tmp;
-	FILE *fp;
-	int e;
+	struct stat st;
+	strbuf tmp, target;
+	const char *slash;
+	mode_t mask;
+	int fd = -1, e;
+	kgen_status status = KGEN_OK;
 
+	/* Not a regular file (a FIFO, /dev/stdout, a terminal): write into it. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return kgen_fail(err, KGEN_EIO, "cannot write %s: it is a directory", path);
+		if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0 || write_all(fd, data, len) != 0) {
+			e = errno;
+			if (fd >= 0)
+				close(fd);
+			return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+		}
+		return close(fd) == 0 ? KGEN_OK : kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(errno));
+	}
+	/* A regular file, or none yet: a fresh temporary beside it (O_EXCL,
+	 * never a planted file or link), renamed into place.  A symbolic link
+	 * is followed: its target is replaced, the link kept. */
 	sb_init(&tmp);
-	sb_printf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (tmp.failed)
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	if (!(fp = fopen(tmp.s, "wb"))) {
-		e = errno;
-		sb_free(&tmp);
-		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+	sb_init(&target);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *real = realpath(path, NULL);
+		if (!real) {
+			e = errno;
+			status = kgen_fail(err, KGEN_EIO, "cannot write %s: a symbolic link to nothing (%s)", path, strerror(e));
+			goto out;
+		}
+		sb_puts(&target, real);
+		free(real);
+	} else {
+		sb_puts(&target, path);
 	}
-	if (fwrite(data, 1, len, fp) != len || fflush(fp) != 0) {
+	slash = target.s ? strrchr(target.s, '/') : NULL;
+	if (slash)
+		sb_printf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - target.s), target.s, slash + 1);
+	else if (target.s)
+		sb_printf(&tmp, ".%s.XXXXXX", target.s);
+	if (tmp.failed || target.failed) {
+		status = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((fd = mkstemp(tmp.s)) < 0) {
+		status = kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || write_all(fd, data, len) != 0) {
 		e = errno;
-		fclose(fp);
+		close(fd);
+		fd = -1;
 		remove(tmp.s);
-		sb_free(&tmp);
-		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+		status = kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+		goto out;
 	}
-	if (fclose(fp) != 0 || rename(tmp.s, path) != 0) {
+	e = close(fd) != 0 ? errno : 0;
+	fd = -1;
+	if (e) {
+		remove(tmp.s);
+		status = kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+		goto out;
+	}
+	if (rename(tmp.s, target.s) != 0) {
 		e = errno;
 		remove(tmp.s);
-		sb_free(&tmp);
-		return kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
+		status = kgen_fail(err, KGEN_EIO, "cannot write %s: %s", path, strerror(e));
 	}
+out:
+	if (fd >= 0)
+		close(fd);
 	sb_free(&tmp);
-	return KGEN_OK;
+	sb_free(&target);
+	return status;
 }
 
 char *

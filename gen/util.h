@@ -42,8 +42,11 @@ void kgen_die(const char *file, int line, const char *what) __attribute__((noret
 /* Read a whole file ("-" is standard input) into a NUL-terminated buffer. */
 kgen_status kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err);
 
-/* Write data to path through a temporary file renamed into place, so that a
- * failure leaves no partial file. */
+/* Write data to path through a fresh temporary file beside it (O_EXCL, so
+ * never through a planted file or link) renamed into place, so that a
+ * failure leaves no partial file; a symbolic link's target is replaced, the
+ * link kept; a path that is not a regular file (a FIFO, /dev/stdout) is
+ * written directly. */
 kgen_status kgen_write_file(const char *path, const void *data, size_t len, kgen_error *err);
 
 char *kgen_strdup(const char *s);
