@@ -20,6 +20,12 @@
 #include "timing.h"
 
 int
+kgen_run_too_large(unsigned long long count, unsigned long long times, unsigned long long size)
+{
+	return times && size && count > (unsigned long long)(size_t)-1 / times / size;
+}
+
+int
 kgen_run_copies(const kgen_context *ctx, const struct run_opts *o, size_t bytes)
 {
 	size_t want = 2 * ctx->l2_bytes;
@@ -99,16 +105,26 @@ parse_n(const char *text, unsigned long long *n)
 			return -1;
 		v = 1ull << v;
 	} else {
+		int shift = 0;
+		if (text[0] < '0' || text[0] > '9')
+			return -1;  /* no sign or blank: strtoull would take "-1" */
 		v = strtoull(text, &end, 10);
 		if (errno || end == text)
 			return -1;
-		if (*end == 'k' || *end == 'K') v <<= 10, end++;
-		else if (*end == 'M') v <<= 20, end++;
-		else if (*end == 'G') v <<= 30, end++;
+		if (*end == 'k' || *end == 'K') shift = 10, end++;
+		else if (*end == 'M') shift = 20, end++;
+		else if (*end == 'G') shift = 30, end++;
+		if (shift && v > ~0ull >> shift)
+			return -1;
+		v <<= shift;
 	}
 	if (*end == '+' || *end == '-') {
 		char sign = *end;
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
 		add = strtoull(end + 1, &end, 10);
+		if (errno || (sign == '+' ? v + add < v : add > v))
+			return -1;  /* wraps */
 		v = sign == '+' ? v + add : v - add;
 	}
 	if (*end)
@@ -223,6 +239,27 @@ kgen_cmd_runtime(int argc, char **argv)
 		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.tsv, strerror(errno));
 		return 3;
 	}
+	/* The specs and the sizes first, so that a wrong spec or size is
+	 * reported as such (exit 1, 2 or 3) on a machine without a GPU too. */
+	nspecs = argc - optind;
+	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(mine = calloc((size_t)nspecs, sizeof *mine))) {
+		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+		goto out;
+	}
+	for (i = 0; i < nspecs; i++) {
+		const struct kgen_runner *r;
+		specs[i].path = argv[optind + i];
+		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i].spec, &err))) {
+			rc = kgen_report(&err);
+			goto out;
+		}
+		r = runners[specs[i].spec->kernel];
+		if (r->check && (st = r->check(&o, specs[i].spec, &err))) {
+			snprintf(err.file, sizeof err.file, "%s", argv[optind + i]);
+			rc = kgen_report(&err);
+			goto out;
+		}
+	}
 	if ((st = kgen_context_create(o.device, &ctx, &err))) {
 		rc = kgen_report(&err);
 		goto out;
@@ -231,20 +268,12 @@ kgen_cmd_runtime(int argc, char **argv)
 	       ctx->l2_bytes >> 20, o.seed);
 	if (tsv)
 		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\n");
-	nspecs = argc - optind;
-	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(mine = calloc((size_t)nspecs, sizeof *mine))) {
-		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
-		goto out;
-	}
-	for (i = 0; i < nspecs; i++) {
-		specs[i].path = argv[optind + i];
-		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i].spec, &err)) ||
-		    (st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
+	for (i = 0; i < nspecs; i++)
+		if ((st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
 			fprintf(stderr, "%s: ", argv[optind + i]);
 			rc = kgen_report(&err);
 			goto out;
 		}
-	}
 	/* Each family's runner gets its specs, in the order of KGEN_FAMILIES. */
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
 		int n = 0;

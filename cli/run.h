@@ -28,6 +28,9 @@ struct run_spec {
 };
 
 struct kgen_runner {
+	/* Optional: refuse, before the GPU is touched, sizes the spec cannot
+	 * take on the host (inputs whose byte counts wrap). */
+	kgen_status (*check)(const struct run_opts *o, const kgen_spec *spec, kgen_error *err);
 	/* Verify and time specs[0..n) (all of the runner's family); count the
 	 * results that did not verify in *failures.  An error stops the run. */
 	kgen_status (*run)(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int n, FILE *tsv,
@@ -37,6 +40,9 @@ struct kgen_runner {
 #define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;
 KGEN_FAMILIES(X)
 #undef X
+
+/* count elements of `size` bytes each, times `times`, overflow size_t? */
+int kgen_run_too_large(unsigned long long count, unsigned long long times, unsigned long long size);
 
 /* Copies of an input of `bytes` that together exceed twice the L2, so that
  * timed calls rotated among them read device memory (1 to 64). */

@@ -187,4 +187,19 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	return st;
 }
 
-const struct kgen_runner kgen_runner_reduce = { .run = run };
+/* Every --n fits the host's memory with the offset. */
+static kgen_status
+check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
+{
+	unsigned long long size = (unsigned long long)kgen_spec_dtype(spec)->size;
+	int j;
+
+	for (j = 0; j < o->nn; j++)
+		if (o->n[j] > ~0ull - (unsigned long long)o->offset ||
+		    kgen_run_too_large(o->n[j] + (unsigned long long)o->offset, 1, size))
+			return kgen_fail(err, KGEN_EINVAL, "--n %llu: %llu elements of %s do not fit in memory", o->n[j],
+			                 o->n[j], kgen_spec_dtype(spec)->name);
+	return KGEN_OK;
+}
+
+const struct kgen_runner kgen_runner_reduce = { .check = check, .run = run };

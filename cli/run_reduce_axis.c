@@ -245,4 +245,19 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	return st;
 }
 
-const struct kgen_runner kgen_runner_reduce_axis = { .run = run };
+/* Every --shape, rows padded by --pad, fits the host's memory. */
+static kgen_status
+check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
+{
+	unsigned long long size = (unsigned long long)kgen_spec_dtype(spec)->size;
+	int j;
+
+	for (j = 0; j < o->nshape; j++)
+		if (o->shape[j][1] > ~0ull - (unsigned long long)o->pad ||
+		    kgen_run_too_large(o->shape[j][0], o->shape[j][1] + (unsigned long long)o->pad, size))
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: the matrix of %s does not fit in memory",
+			                 o->shape[j][0], o->shape[j][1], kgen_spec_dtype(spec)->name);
+	return KGEN_OK;
+}
+
+const struct kgen_runner kgen_runner_reduce_axis = { .check = check, .run = run };

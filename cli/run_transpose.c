@@ -176,4 +176,17 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 }
 
 
-const struct kgen_runner kgen_runner_transpose = { .run = run };
+/* Every --shape fits the host's memory. */
+static kgen_status
+check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
+{
+	int j;
+
+	for (j = 0; j < o->nshape; j++)
+		if (kgen_run_too_large(o->shape[j][0], o->shape[j][1], (unsigned long long)kgen_spec_dtype(spec)->size))
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: the matrix of %s does not fit in memory",
+			                 o->shape[j][0], o->shape[j][1], kgen_spec_dtype(spec)->name);
+	return KGEN_OK;
+}
+
+const struct kgen_runner kgen_runner_transpose = { .check = check, .run = run };

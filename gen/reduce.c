@@ -23,7 +23,7 @@ kgen_reduce_tile(const struct kgen_spec *s)
 unsigned long long
 kgen_reduce_grid(const struct kgen_spec *s, unsigned long long n, int sm_count)
 {
-	unsigned long long tile = kgen_reduce_tile(s), grid = (n + tile - 1) / tile, cap;
+	unsigned long long tile = kgen_reduce_tile(s), grid = n / tile + (n % tile != 0), cap;
 
 	if (grid < 1)
 		grid = 1;

@@ -12,8 +12,9 @@ unsigned long long
 kgen_transpose_grid(const struct kgen_spec *s, unsigned long long rows, unsigned long long cols)
 {
 	unsigned long long tr = (unsigned long long)s->tile_rows, tc = (unsigned long long)s->tile_cols;
+	unsigned long long ty = rows / tr + (rows % tr != 0), tx = cols / tc + (cols % tc != 0);
 
-	return ((rows + tr - 1) / tr) * ((cols + tc - 1) / tc);
+	return tx && ty > ~0ull / tx ? ~0ull : ty * tx;  /* no wrap: a grid too large to launch stays too large */
 }
 
 /* The launch contract: one kernel, its grid, and what TMA needs. */

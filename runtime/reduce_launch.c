@@ -4,11 +4,32 @@
 #include "runtime.h"
 #include "gen/reduce.h"
 
+/* n fits the spec's index and a grid of blocks. */
+static kgen_status
+check_n(const kgen_kernel *k, unsigned long long n, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long grid;
+
+	if (n > kgen_reduce_max_n(s))
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu); use index: 64",
+		                 n, s->index, kgen_reduce_max_n(s));
+	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
+	if (grid > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
+		                 n, grid);
+	return KGEN_OK;
+}
+
 kgen_status
 kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
 {
+	kgen_status st;
+
 	if (!k || !bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_scratch_size: NULL argument");
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce_scratch_size", err)) || (st = check_n(k, n, err)))
+		return st;
 	*bytes = kgen_reduce_scratch(&k->spec, n, k->ctx->sm_count);
 	return KGEN_OK;
 }
@@ -33,9 +54,8 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	cu = k->ctx->cu;
 	if (!out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
-	if (n > kgen_reduce_max_n(s))
-		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu); use index: 64",
-		                 n, s->index, kgen_reduce_max_n(s));
+	if ((st = check_n(k, n, err)))
+		return st;
 	align = (unsigned)(s->load_width > 16 ? 16 : s->load_width);
 	if (n && in % align)
 		return kgen_fail(err, KGEN_EINVAL,
@@ -49,9 +69,6 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
 	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
-	if (grid > 0x7fffffffull)
-		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
-		                 n, grid);
 	g32 = (unsigned)grid;
 	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
 	if (need && !scratch) {

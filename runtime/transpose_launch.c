@@ -61,6 +61,9 @@ kgen_transpose(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 	if (!in || !out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: NULL in or out");
 	size = (unsigned long long)kgen_spec_dtype(s)->size;
+	if (rows > ~0ull / cols / size)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: a %llu x %llu matrix of %s is too large", rows, cols,
+		                 kgen_spec_dtype(s)->name);
 	bytes = rows * cols * size;
 	if ((in < out && in + bytes > out) || (out <= in && out + bytes > in))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: in and out overlap");

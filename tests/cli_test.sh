@@ -149,6 +149,21 @@ for shape in 0x5 5x0 abc 8192 x8192 8192x; do
 	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS, e.g. 8192x8192, 1x2^20)" "$tmp/err" ||
 		bad "kgen run --shape $shape does not explain the bad shape"
 done
+# A --n that wraps is a usage error; sizes that cannot fit in memory, a missing
+# or a bad spec are found before any GPU is touched too.
+for n in 0-1 2^64 2^3-9 -1 ' 5' 18446744073709551615k 1+18446744073709551615; do
+	expect 2 "$kgen" run "$good" --n "$n"
+	grep -qF "kgen run: bad --n $n" "$tmp/err" || bad "kgen run --n '$n' does not explain the bad size"
+done
+expect 2 "$kgen" run "$good" --n '2^62'
+grep -q 'reduce_vec4.yaml: error: --n 4611686018427387904: 4611686018427387904 elements of f32 do not fit in memory' \
+	"$tmp/err" || bad "kgen run --n 2^62 (bytes wrap) is not refused before allocating"
+expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape 4294967296x4294967296
+grep -q 'does not fit in memory' "$tmp/err" || bad "kgen run --shape whose bytes wrap is not refused"
+expect 2 "$kgen" run "$specs/reduce_axis/best/rows.yaml" --shape 4294967296x4294967296
+grep -q 'does not fit in memory' "$tmp/err" || bad "kgen run --shape (matrix reduction) whose bytes wrap is not refused"
+expect 3 "$kgen" run "$tmp/no-such-file.yaml"
+expect 1 "$kgen" run "$tmp/bad.yaml"
 # Without a CUDA driver, a valid shape gets as far as opening the GPU: exit 5.
 "$kgen" info > /dev/null 2> "$tmp/info"
 if [ $? -eq 5 ]; then

@@ -10,6 +10,8 @@
 #include <string.h>
 #include "kgen.h"
 #include "gen/spec.h"
+#include "gen/reduce.h"
+#include "gen/transpose.h"
 #include "spec_assert.h"
 
 /* ---- helpers ---- */
@@ -509,6 +511,25 @@ END_TEST
 START_TEST(check_rejects_index_not_32_or_64)
 {
 	ASSERT_REJECTED("kernel: reduce\nindex: 48\n", "index must be 32 or 64, not 48", 2, 8, "index: 48");
+}
+END_TEST
+
+/* ---- launch geometry at the ends of the sizes ---- */
+
+START_TEST(grids_do_not_wrap_near_2_to_64)
+{
+	kgen_spec *r = load("kernel: reduce\nthreads: 512\nitems_per_thread: 16\n");
+	kgen_spec *t = load("kernel: transpose\n");
+
+	/* ceil(n / 8192) without n + 8191 wrapping to a tiny grid. */
+	ck_assert_uint_eq(kgen_reduce_grid(r, ~0ull, 132), ~0ull / 8192 + 1);
+	ck_assert_uint_eq(kgen_reduce_grid(r, 8192, 132), 1);
+	ck_assert_uint_eq(kgen_reduce_grid(r, 8193, 132), 2);
+	ck_assert_uint_eq(kgen_reduce_grid(r, 0, 132), 1);
+	ck_assert_uint_eq(kgen_transpose_grid(t, ~0ull, ~0ull), ~0ull);
+	ck_assert_uint_eq(kgen_transpose_grid(t, 33, 65), 2 * 3);
+	kgen_spec_free(r);
+	kgen_spec_free(t);
 }
 END_TEST
 
@@ -1279,6 +1300,10 @@ spec_suite(void)
 	tcase_add_test(tc, check_rejects_unroll_on_tile_grid);
 	tcase_add_test(tc, check_rejects_more_threads_than_an_sm_holds);
 	tcase_add_test(tc, check_rejects_index_not_32_or_64);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("geometry");
+	tcase_add_test(tc, grids_do_not_wrap_near_2_to_64);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("set");
