@@ -6,15 +6,11 @@
 #include "config.h"
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "gen/tpl.h"
 #include "runtime/cache.h"
 #include "run.h"
 #include "timing.h"

@@ -4,9 +4,9 @@
 #include "runtime.h"
 #include "gen/reduce.h"
 
-/* n fits the spec's index and a grid of blocks. */
+/* n fits the spec's index and a grid of blocks; the grid in *grid. */
 static kgen_status
-check_n(const kgen_kernel *k, unsigned long long n, kgen_error *err)
+check_n(const kgen_kernel *k, unsigned long long n, unsigned long long *grid_out, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long grid;
@@ -18,17 +18,19 @@ check_n(const kgen_kernel *k, unsigned long long n, kgen_error *err)
 	if (grid > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
 		                 n, grid);
+	*grid_out = grid;
 	return KGEN_OK;
 }
 
 kgen_status
 kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
 {
+	unsigned long long grid;
 	kgen_status st;
 
 	if (!k || !bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_scratch_size: NULL argument");
-	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce_scratch_size", err)) || (st = check_n(k, n, err)))
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce_scratch_size", err)) || (st = check_n(k, n, &grid, err)))
 		return st;
 	*bytes = kgen_reduce_scratch(&k->spec, n, k->ctx->sm_count);
 	return KGEN_OK;
@@ -54,7 +56,7 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	cu = k->ctx->cu;
 	if (!out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
-	if ((st = check_n(k, n, err)))
+	if ((st = check_n(k, n, &grid, err)))
 		return st;
 	align = (unsigned)(s->load_width > 16 ? 16 : s->load_width);
 	if (n && in % align)
@@ -68,7 +70,6 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 		                 kgen_spec_acc(s)->size, kgen_spec_acc(s)->name);
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
-	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
 	g32 = (unsigned)grid;
 	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
 	if (need && !scratch) {

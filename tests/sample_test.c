@@ -85,10 +85,9 @@ cover(struct coverage *c, const kgen_spec *s)
 	}
 }
 
-/* A random spec of family f as YAML: `kernel:` and up to six of its keys,
- * key `force` (when >= 0) set to value `fv`. */
+/* A random spec of family f as YAML: `kernel:` and up to six of its keys. */
 static void
-draw(const struct kgen_family *f, int force, const char *fv, char *yaml, size_t len)
+draw(const struct kgen_family *f, char *yaml, size_t len)
 {
 	char vals[64][24];
 	const enum kgen_key *p;
@@ -98,10 +97,6 @@ draw(const struct kgen_family *f, int force, const char *fv, char *yaml, size_t 
 	for (p = f->keys; *p != KGEN_KEY_COUNT; p++)
 		nkeys++;
 	at = (size_t)snprintf(yaml, len, "kernel: %s\n", f->name);
-	if (force >= 0) {
-		at += (size_t)snprintf(yaml + at, len - at, "%s: %s\n", kgen_keys[force].name, fv);
-		used[force] = 1;
-	}
 	pick = (int)(next() % 7);
 	for (i = 0; i < pick; i++) {
 		enum kgen_key k = f->keys[next() % (unsigned long long)nkeys];
@@ -286,7 +281,7 @@ sample(const struct kgen_family *f, int want, const char *emit_dir)
 	for (p = f->keys; *p != KGEN_KEY_COUNT; p++)
 		c.nvalues[*p] = *p == KGEN_KEY_kernel || *p == KGEN_KEY_name ? 0 : candidates(*p, c.values[*p], 64);
 	while (got < want && tries++ < 200 * want) {
-		draw(f, -1, NULL, yaml, sizeof yaml);
+		draw(f, yaml, sizeof yaml);
 		if (!(s = accept(yaml)))
 			continue;
 		for (dup = 0, i = 0; i < nseen && !dup; i++)
