@@ -1,11 +1,18 @@
 // kgen-cub: time cub::DeviceReduce for one op, dtype and n, as the peer that
 // `kgen run --bench` compares with.  Built with nvcc when configure finds it.
 //
-//   kgen-cub OP DTYPE N RUNS [L2_BYTES]
+//   kgen-cub [--offsets=best|32|64] OP DTYPE N RUNS [L2_BYTES]
 //   kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]
 //
 // The first form prints one line:
-//   "cub op=sum dtype=f32 n=... median_ms=... result=...".
+//   "cub op=sum dtype=f32 n=... offsets=32 median_ms=... ms32=... ms64=... result=...".
+// A user with fewer than 2^31 elements calls CUB with an int count, which
+// selects its 32-bit offsets; with more, with a 64-bit count.  CUB's two paths
+// differ in speed (the 64-bit one measured ~3.5% slower for i32 sums at 2^30
+// on an H100), so the peer must be the one a user gets at their best:
+// --offsets=best (the default) times both while n < 2^31 and reports the
+// faster as median_ms, naming it in offsets=; 32 or 64 times that one only
+// (32 is refused from 2^31 up).  ms32 and ms64 are what was timed (-1: not).
 // The second times cub::DeviceSegmentedReduce over a row-major ROWS x COLS
 // matrix, one result per row (segment r is [r*COLS, (r+1)*COLS)), the peer of
 // a reduction along the last axis, and prints one line:
@@ -41,19 +48,33 @@
         }                                                                                        \
     } while (0)
 
-// Inputs as kgen run draws them for sums: small multiples of 1/16 (or small integers).
-template <typename T> __global__ void fill(T *p, unsigned long long n, unsigned long long seed)
+// Inputs drawn as kgen run draws them (cli/reference.c, draw()) for each op:
+// sums: multiples of 1/16 in [-4, 4], integers in [-1000, 1000]; products: 1
+// but for a few 2, 0.5 and -1 (odd integers in [-7, 7]); min and max: wide
+// values (multiples of 1/64 up to ~15625, integers up to 10^9).
+enum Draw { DRAW_SUM, DRAW_PROD, DRAW_WIDE };
+
+template <typename T> __global__ void fill(T *p, unsigned long long n, unsigned long long seed, Draw d)
 {
+    unsigned long long every = n / 32 + 1;
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
          i += (unsigned long long)gridDim.x * blockDim.x) {
         unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z ^= z >> 31;
-        int k = (int)(z % 129) - 64;
+        double v;
         if constexpr (std::is_integral_v<T>)
-            p[i] = (T)k;
+            v = d == DRAW_SUM    ? (double)((int)(z % 2001) - 1000)
+                : d == DRAW_PROD ? (double)(2 * (int)(z % 8) - 7)
+                                 : (double)((long long)(z % 2000000001) - 1000000000);
         else
-            p[i] = (T)(k / 16.0f);
+            v = d == DRAW_SUM    ? ((int)(z % 129) - 64) / 16.0
+                : d == DRAW_PROD ? (i % every == every / 2 ? (z % 3 == 0 ? 2.0 : z % 3 == 1 ? 0.5 : -1.0) : 1.0)
+                                 : ((long long)(z % 2000001) - 1000000) / 64.0;
+        if constexpr (std::is_integral_v<T>)
+            p[i] = (T)(long long)v;
+        else
+            p[i] = (T)v;
     }
 }
 
@@ -73,8 +94,59 @@ struct Max {
     template <typename T> __device__ T operator()(T a, T b) const { return a < b ? b : a; }
 };
 
+// Which offsets to time: both while n < 2^31 (the faster is the peer), or one.
+enum Offsets { OFF_BEST, OFF_32, OFF_64 };
+
+// The op's input draw (see fill).
+template <typename Op> static Draw draw_for()
+{
+    return std::is_same_v<Op, Sum> ? DRAW_SUM : std::is_same_v<Op, Prod> ? DRAW_PROD : DRAW_WIDE;
+}
+
+// One reduction of n elements with CUB's Off-sized count: Sum of one type is
+// cub::DeviceReduce::Sum; the rest go through TransformReduce, which converts
+// each element to the accumulator type.
+template <typename Off, typename T, typename Acc, typename Op>
+static cudaError_t reduce_call(void *t, size_t &tb, const T *src, Acc *out, unsigned long long n, Op op, Acc init)
+{
+    if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Op, Sum>)
+        return cub::DeviceReduce::Sum(t, tb, src, out, (Off)n);
+    else
+        return cub::DeviceReduce::TransformReduce(t, tb, src, out, (Off)n, op, ToAcc<T, Acc>(), init);
+}
+
+// The median milliseconds of runs calls of `call` (each between two events,
+// after 3 warm-up calls), its temporary storage allocated before the first.
+template <typename Call> static float median_ms(Call call, int runs)
+{
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    CHECK(call(temp, temp_bytes, 0));
+    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    for (int w = 0; w < 3; w++)
+        CHECK(call(temp, temp_bytes, w));
+    std::vector<float> ms(runs);
+    for (int r = 0; r < runs; r++) {
+        CHECK(cudaEventRecord(a));
+        CHECK(call(temp, temp_bytes, r));
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&ms[r], a, b));
+    }
+    CHECK(cudaGetLastError());
+    std::sort(ms.begin(), ms.end());
+    CHECK(cudaFree(temp));
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return ms[runs / 2];
+}
+
 template <typename T, typename Acc, typename Op>
-static void run(const char *op_name, const char *dtype, unsigned long long n, int runs, size_t l2, Op op, Acc init)
+static void run(const char *op_name, const char *dtype, unsigned long long n, int runs, size_t l2, Offsets offsets,
+                Op op, Acc init)
 {
     size_t bytes = n * sizeof(T);
     int copies = bytes >= 2 * l2 || bytes == 0 ? 1 : (int)std::min<size_t>(64, (2 * l2 + bytes - 1) / bytes);
@@ -83,44 +155,26 @@ static void run(const char *op_name, const char *dtype, unsigned long long n, in
     CHECK(cudaMalloc(&out, sizeof(Acc)));
     for (int c = 0; c < copies; c++) {
         CHECK(cudaMalloc(&in[c], bytes ? bytes : 16));
-        fill<<<1024, 256>>>(in[c], n, 12345);
+        fill<<<1024, 256>>>(in[c], n, 12345, draw_for<Op>());
     }
     CHECK(cudaGetLastError());
-    // Sum of one type is cub::DeviceReduce::Sum; the rest go through
-    // TransformReduce, which converts each element to the accumulator type.
-    auto reduce = [&](void *t, size_t &tb, const T *src) {
-        if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Op, Sum>)
-            return cub::DeviceReduce::Sum(t, tb, src, out, (int64_t)n);
-        else
-            return cub::DeviceReduce::TransformReduce(t, tb, src, out, (int64_t)n, op, ToAcc<T, Acc>(), init);
-    };
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    CHECK(reduce(temp, temp_bytes, in[0]));
-    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    for (int w = 0; w < 3; w++)
-        CHECK(reduce(temp, temp_bytes, in[w % copies]));
-    std::vector<float> ms(runs);
-    for (int r = 0; r < runs; r++) {
-        CHECK(cudaEventRecord(a));
-        CHECK(reduce(temp, temp_bytes, in[r % copies]));
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&ms[r], a, b));
-    }
-    CHECK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
+    bool fits32 = n < (1ull << 31);
+    float ms32 = -1, ms64 = -1;
+    if (fits32 && offsets != OFF_64)
+        ms32 = median_ms([&](void *t, size_t &tb, int r) { return reduce_call<int>(t, tb, in[r % copies], out, n, op, init); },
+                         runs);
+    if (offsets != OFF_32)
+        ms64 = median_ms(
+            [&](void *t, size_t &tb, int r) { return reduce_call<int64_t>(t, tb, in[r % copies], out, n, op, init); },
+            runs);
+    bool use32 = ms32 >= 0 && (ms64 < 0 || ms32 <= ms64);
     Acc result;
     CHECK(cudaMemcpy(&result, out, sizeof(Acc), cudaMemcpyDeviceToHost));
-    std::printf("cub op=%s dtype=%s n=%llu median_ms=%.6f result=%.17g\n", op_name, dtype, n, ms[runs / 2],
-                (double)result);
+    std::printf("cub op=%s dtype=%s n=%llu offsets=%d median_ms=%.6f ms32=%.6f ms64=%.6f result=%.17g\n", op_name,
+                dtype, n, use32 ? 32 : 64, use32 ? ms32 : ms64, ms32, ms64, (double)result);
     for (int c = 0; c < copies; c++)
         CHECK(cudaFree(in[c]));
     CHECK(cudaFree(out));
-    CHECK(cudaFree(temp));
 }
 
 // Segment r of a row-major matrix starts at r * cols; Off is int or long long.
@@ -164,32 +218,16 @@ static void run_segmented(const char *op_name, const char *dtype, unsigned long 
     CHECK(cudaMalloc(&out, rows ? rows * sizeof(Acc) : 16));
     for (int c = 0; c < copies; c++) {
         CHECK(cudaMalloc(&in[c], bytes ? bytes : 16));
-        fill<<<1024, 256>>>(in[c], n, 12345);
+        fill<<<1024, 256>>>(in[c], n, 12345, draw_for<Op>());
     }
     CHECK(cudaGetLastError());
-    auto reduce = [&](void *t, size_t &tb, const T *src) {
-        return off64 ? segmented_call<T, Acc, long long>(t, tb, src, out, rows, cols, op, init)
-                     : segmented_call<T, Acc, int>(t, tb, src, out, rows, cols, op, init);
-    };
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    CHECK(reduce(temp, temp_bytes, in[0]));
-    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    for (int w = 0; w < 3; w++)
-        CHECK(reduce(temp, temp_bytes, in[w % copies]));
-    std::vector<float> ms(runs);
-    for (int r = 0; r < runs; r++) {
-        CHECK(cudaEventRecord(a));
-        CHECK(reduce(temp, temp_bytes, in[r % copies]));
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&ms[r], a, b));
-    }
-    CHECK(cudaGetLastError());
-    std::sort(ms.begin(), ms.end());
+    float ms = median_ms(
+        [&](void *t, size_t &tb, int r) {
+            const T *src = in[r % copies];
+            return off64 ? segmented_call<T, Acc, long long>(t, tb, src, out, rows, cols, op, init)
+                         : segmented_call<T, Acc, int>(t, tb, src, out, rows, cols, op, init);
+        },
+        runs);
     double result0 = std::numeric_limits<double>::quiet_NaN();
     if (rows) {
         Acc r0;
@@ -197,13 +235,10 @@ static void run_segmented(const char *op_name, const char *dtype, unsigned long 
         result0 = (double)r0;
     }
     std::printf("cub segmented op=%s dtype=%s rows=%llu cols=%llu offsets=%d median_ms=%.6f result0=%.17g\n", op_name,
-                dtype, rows, cols, off64 ? 64 : 32, ms[runs / 2], result0);
+                dtype, rows, cols, off64 ? 64 : 32, ms, result0);
     for (int c = 0; c < copies; c++)
         CHECK(cudaFree(in[c]));
     CHECK(cudaFree(out));
-    CHECK(cudaFree(temp));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
 }
 
 // What to time: a whole reduction of n elements, or one per row of rows x cols.
@@ -212,6 +247,7 @@ struct Job {
     unsigned long long n, rows, cols;
     int runs;
     size_t l2;
+    Offsets offsets;
 };
 
 template <typename T, typename Acc, typename Op>
@@ -220,7 +256,7 @@ static void run_job(const char *op_name, const char *dtype, const Job &j, Op op,
     if (j.segmented)
         run_segmented<T, Acc>(op_name, dtype, j.rows, j.cols, j.runs, j.l2, op, init);
     else
-        run<T, Acc>(op_name, dtype, j.n, j.runs, j.l2, op, init);
+        run<T, Acc>(op_name, dtype, j.n, j.runs, j.l2, j.offsets, op, init);
 }
 
 template <typename T, typename Acc>
@@ -241,17 +277,30 @@ static int dispatch_op(const char *op, const char *dtype, const Job &j)
 
 int main(int argc, char **argv)
 {
+    Job j = {};
+    j.offsets = OFF_BEST;
+    if (argc > 1 && !std::strncmp(argv[1], "--offsets=", 10)) {
+        const char *v = argv[1] + 10;
+        if (!std::strcmp(v, "32"))
+            j.offsets = OFF_32;
+        else if (!std::strcmp(v, "64"))
+            j.offsets = OFF_64;
+        else if (std::strcmp(v, "best")) {
+            std::fprintf(stderr, "kgen-cub: --offsets is best, 32 or 64, not %s\n", v);
+            return 2;
+        }
+        argv++, argc--;
+    }
     // "segmented" is not an op, so the two forms cannot be confused.
     bool seg = argc > 1 && !std::strcmp(argv[1], "segmented");
     if (argc < (seg ? 7 : 5)) {
-        std::fprintf(stderr, "usage: kgen-cub OP DTYPE N RUNS [L2_BYTES]\n"
+        std::fprintf(stderr, "usage: kgen-cub [--offsets=best|32|64] OP DTYPE N RUNS [L2_BYTES]\n"
                              "       kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]\n");
         return 2;
     }
     char **arg = argv + seg; // OP, DTYPE, then N or ROWS COLS, RUNS, L2_BYTES
     int nargs = argc - seg;
     const char *op = arg[1], *dt = arg[2];
-    Job j = {};
     j.segmented = seg;
     if (seg) {
         j.rows = std::strtoull(arg[3], nullptr, 10);
@@ -260,6 +309,10 @@ int main(int argc, char **argv)
         arg++, nargs--;
     } else {
         j.n = std::strtoull(arg[3], nullptr, 10);
+        if (j.offsets == OFF_32 && j.n >= (1ull << 31)) {
+            std::fprintf(stderr, "kgen-cub: --offsets=32 needs n < 2^31, not %llu\n", j.n);
+            return 2;
+        }
     }
     j.runs = std::atoi(arg[4]);
     j.l2 = nargs > 5 ? std::strtoull(arg[5], nullptr, 10) : 64u << 20;

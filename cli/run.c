@@ -263,7 +263,7 @@ kgen_cmd_runtime(int argc, char **argv)
 	printf("# kgen %s on %s (%s, %d SMs, %zu MB L2), seed %llu\n", kgen_version(), ctx->name, ctx->arch, ctx->sm_count,
 	       ctx->l2_bytes >> 20, o.seed);
 	if (tsv)
-		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\n");
+		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\n");
 	for (i = 0; i < nspecs; i++)
 		if ((st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
 			fprintf(stderr, "%s: ", argv[optind + i]);

@@ -112,6 +112,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *verdict = "-";
 			float ms = -1;
 			double cub = -1, gbs = -1;
+			int cub_offsets = 0;
 			CUdeviceptr out = 0, inptr;
 
 			if ((st = make_input(ctx, o, spec, n, copies, &in, err)))
@@ -158,7 +159,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					ceiling_bytes = bytes;
 					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
 				}
-				cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes);
+				cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes, &cub_offsets);
 			}
 			ctx->cu->cuMemFree(out);
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);
@@ -167,15 +168,15 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
 					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
 				if (cub > 0)
-					printf("  CUB %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
+					printf("  CUB/%d %10.2f us  kgen/CUB %.3f", cub_offsets, cub * 1e3, cub / ms);
 			}
 			printf("  %s\n", msg);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\n", path,
+				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\n", path,
 				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
 				        ceiling_bytes == bytes ? ceiling_gbs : -1,
 				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
-				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
+				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
 			fflush(stdout);
 		}
 	}

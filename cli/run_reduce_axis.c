@@ -181,6 +181,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *verdict = "-";
 			float ms = -1;
 			double cub = -1, seg = -1;
+			int cub_offsets = 0;
 			unsigned long long bad = 0;
 			CUdeviceptr out = 0;
 
@@ -215,11 +216,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				struct axis_call call = { specs[i].kernel, &m, out };
 				if ((st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
 					break;
-				cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes);
+				cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes, &cub_offsets);
 				if (spec->axis == KGEN_AXIS_ROWS && !o->pad) {
 					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
 					         kgen_spec_dtype(spec)->name, rows, cols, o->runs, ctx->l2_bytes);
-					seg = kgen_cub_call(o->cub, args);
+					seg = kgen_cub_call(o->cub, args, NULL);
 				}
 			}
 			ctx->cu->cuMemFree(out);
@@ -227,16 +228,16 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (ms >= 0) {
 				printf(" %10.2f us %8.1f GB/s", ms * 1e3, (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9);
 				if (cub > 0)
-					printf("  CUB sum %10.2f us  kgen/CUB %.3f", cub * 1e3, cub / ms);
+					printf("  CUB/%d sum %10.2f us  kgen/CUB %.3f", cub_offsets, cub * 1e3, cub / ms);
 				if (seg > 0)
 					printf("  segmented %10.2f us  kgen/seg %.3f", seg * 1e3, seg / ms);
 			}
 			printf("  %s\n", msg);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\n", specs[i].path,
+				fprintf(tsv, "%s\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\n", specs[i].path,
 				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
 				        verdict, ms * 1e3, ms > 0 ? (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9 : -1, cub * 1e3,
-				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1);
+				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
 			fflush(stdout);
 		}
 	}

@@ -163,7 +163,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				       copy_ms / ms);
 			printf("  %s\n", msg);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\ttranspose\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\n", specs[i].path,
+				fprintf(tsv, "%s\t%s\ttranspose\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n", specs[i].path,
 				        kgen_spec_dtype(spec)->name, rows, cols, verdict, ms * 1e3,
 				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
 				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,

@@ -164,47 +164,61 @@ find_cub(const char *given, char *buf, size_t len)
 	return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
-/* The median milliseconds kgen-cub prints for `args`, or -1; each
- * argument list is measured once per process. */
+/* The median milliseconds kgen-cub prints for `args`, or -1, and (when
+ * `offsets` is not NULL) the width of CUB's offsets it names, 32 or 64 (0
+ * when it names none); each argument list is measured once per process. */
 double
-kgen_cub_call(const char *given, const char *args)
+kgen_cub_call(const char *given, const char *args, int *offsets)
 {
-	static struct { char args[160]; double ms; } seen[64];
+	static struct { char args[160]; double ms; int offsets; } seen[64];
 	static int nseen;
 	char path[PATH_MAX + 16], cmd[PATH_MAX + 256], line[512];
 	const char *exe = find_cub(given, path, sizeof path);
 	double ms = -1;
+	int width = 0;
 	FILE *fp;
 	char *p;
 	int i;
 
+	if (offsets)
+		*offsets = 0;
 	for (i = 0; i < nseen; i++)
-		if (strcmp(seen[i].args, args) == 0)
+		if (strcmp(seen[i].args, args) == 0) {
+			if (offsets)
+				*offsets = seen[i].offsets;
 			return seen[i].ms;
+		}
 	if (!exe)
 		return -1;
 	snprintf(cmd, sizeof cmd, "'%s' %s", exe, args);
 	fflush(stdout);
 	if (!(fp = popen(cmd, "r")))
 		return -1;
-	while (fgets(line, sizeof line, fp))
+	while (fgets(line, sizeof line, fp)) {
 		if ((p = strstr(line, "median_ms=")))
 			ms = strtod(p + 10, NULL);
+		if ((p = strstr(line, "offsets=")))
+			width = atoi(p + 8);
+	}
 	if (pclose(fp) != 0)
-		ms = -1;
+		ms = -1, width = 0;
 	if (nseen == 64)
 		nseen = 0;
 	snprintf(seen[nseen].args, sizeof seen[nseen].args, "%s", args);
+	seen[nseen].offsets = width;
 	seen[nseen++].ms = ms;
+	if (offsets)
+		*offsets = width;
 	return ms;
 }
 
-/* CUB's DeviceReduce for the spec's op and dtype at n. */
+/* CUB's DeviceReduce for the spec's op and dtype at n, with the faster of
+ * its 32- and 64-bit offsets (kgen-cub's --offsets=best). */
 double
-kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2)
+kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2, int *offsets)
 {
 	char args[160];
 
 	snprintf(args, sizeof args, "%s %s %llu %d %zu", kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs, l2);
-	return kgen_cub_call(given, args);
+	return kgen_cub_call(given, args, offsets);
 }

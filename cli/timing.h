@@ -33,11 +33,15 @@ kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, si
 
 /* cub::DeviceReduce's median milliseconds for the spec's op and dtype at n,
  * through the kgen-cub helper (`given`, else $KGEN_CUB, beside kgen, or
- * installed), each (op, dtype, n) measured once per process; -1 without it. */
-double kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2);
+ * installed), each (op, dtype, n) measured once per process; -1 without it.
+ * CUB is timed with 32-bit offsets (an int count) and 64-bit ones while n <
+ * 2^31 and the faster is returned, its width in *offsets (may be NULL). */
+double kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2,
+                   int *offsets);
 
 /* The median milliseconds kgen-cub prints for an argument list (e.g.
- * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it. */
-double kgen_cub_call(const char *given, const char *args);
+ * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it.
+ * *offsets (when not NULL) gets the offsets width it names, 32 or 64, or 0. */
+double kgen_cub_call(const char *given, const char *args, int *offsets);
 
 #endif
