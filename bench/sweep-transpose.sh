@@ -1,6 +1,7 @@
 #!/bin/sh
 # sweep-transpose.sh OUTDIR [SHAPE...]: verify and time transpose candidates
-# (method, tile, batch, vector width, padding, swizzle, walk, buffers) for f32 at each shape
+# (method, tile, batch, vector width, padding, swizzle, walk, buffers, block
+# order, cache operators) for $DTYPE (default f32) at each shape
 # (default 8192x8192 and 32768x32768) against a device-to-device copy of the
 # same bytes, in one `kgen run`, to choose specs/transpose/best.yaml.
 # Writes OUTDIR/sweep-transpose.tsv and .txt (OUTDIR/sweep-transpose-$TAG.* with TAG set).
@@ -10,10 +11,11 @@ shift
 [ $# -gt 0 ] || set -- 8192x8192 32768x32768
 kgen=${KGEN:-./kgen}
 dir=$(mktemp -d)
-emit() {  # name, then the spec's lines after `kernel: transpose` and `dtype: f32`
+dtype=${DTYPE:-f32}
+emit() {  # name, then the spec's lines after `kernel: transpose` and `dtype: $DTYPE`
 	f=$dir/$1.yaml
 	shift
-	printf 'kernel: transpose\ndtype: f32\n' >"$f"
+	printf 'kernel: transpose\ndtype: %s\n' "$dtype" >"$f"
 	for line in "$@"; do printf '%s\n' "$line" >>"$f"; done
 }
 for tile in 32x32 64x64; do
@@ -43,7 +45,7 @@ done
 for batch in 8 16; do
 	for group in 8 32; do
 		emit "tma-64x64-b$batch-none-diagonal-g$group" "method: tma" "tile_rows: 64" "tile_cols: 64" \
-			"batch: $batch" "swizzle: none" "walk: diagonal" "group: $group"
+			"batch: $batch" "swizzle: none" "walk: diagonal" "order: grouped" "group: $group"
 	done
 done
 emit "tma-64x64-b4-none-diagonal" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: 4" "swizzle: none" \
@@ -64,7 +66,28 @@ for tile in 64x128 128x64 128x128; do
 	done
 done
 emit "smem-64x64-b32-v4-p1-g8" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 32" "load_width: 16" "pad: 1" \
-	"group: 8"
+	"order: grouped" "group: 8"
+# Block order and cache operators (16-byte vectors: 4 f32, 8 bf16).
+for order in rows cols; do
+	for st in none cs; do
+		emit "smem-64x64-b8-v16B-p1-o$order-s$st" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
+			"load_width: 16" "pad: 1" "order: $order" "store_hint: $st"
+	done
+	emit "tma-64x64-b8-none-diagonal-o$order" "method: tma" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
+		"swizzle: none" "walk: diagonal" "order: $order"
+done
+for ld in nc cs lu; do
+	emit "smem-64x64-b8-v16B-p1-ocols-scs-l$ld" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
+		"load_width: 16" "pad: 1" "order: cols" "store_hint: cs" "load_hint: $ld"
+done
+for st in cg wt; do
+	emit "smem-64x64-b8-v16B-p1-ocols-s$st" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 8" \
+		"load_width: 16" "pad: 1" "order: cols" "store_hint: $st"
+done
+emit "smem-64x64-b16-v16B-p1-ocols-scs" "method: smem" "tile_rows: 64" "tile_cols: 64" "batch: 16" \
+	"load_width: 16" "pad: 1" "order: cols" "store_hint: cs"
+emit "smem-32x32-b8-v16B-p1-ocols-scs" "method: smem" "tile_rows: 32" "tile_cols: 32" "batch: 8" \
+	"load_width: 16" "pad: 1" "order: cols" "store_hint: cs"
 shapes=
 for s in "$@"; do shapes="$shapes --shape $s"; done
 specs=

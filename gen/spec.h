@@ -73,6 +73,27 @@
 	X(NONE,        "none",        "the default policy") \
 	X(EVICT_FIRST, "evict_first", "data read or written once: evict it from L2 first")
 
+/* The order in which consecutive blocks take a transpose's tiles. */
+#define KGEN_ORDERS(X) \
+	X(ROWS,    "rows",    "along a row of tiles, then the next row (the usual 2D grid order)") \
+	X(COLS,    "cols",    "down a column of tiles, then the next: the blocks in flight write the same output rows") \
+	X(GROUPED, "grouped", "down a group of `group` tile rows, then right")
+
+/* Cache operators of the shared-memory transpose's global loads (ld.global.*). */
+#define KGEN_LOAD_HINTS(X) \
+	X(NONE, "none", "plain loads (ld.global, cached in L1 and L2)") \
+	X(NC,   "nc",   "the read-only data path (ld.global.nc, __ldg)") \
+	X(CG,   "cg",   "cache in L2 only, not L1 (ld.global.cg, __ldcg)") \
+	X(CS,   "cs",   "streaming, read once: evict first (ld.global.cs, __ldcs)") \
+	X(LU,   "lu",   "last use of the line (ld.global.lu, __ldlu)")
+
+/* Cache operators of the shared-memory transpose's global stores (st.global.*). */
+#define KGEN_STORE_HINTS(X) \
+	X(NONE, "none", "plain write-back stores (st.global.wb)") \
+	X(CS,   "cs",   "streaming, written once: evict first (st.global.cs, __stcs)") \
+	X(CG,   "cg",   "cache in L2 only, not L1 (st.global.cg, __stcg)") \
+	X(WT,   "wt",   "write through to system memory (st.global.wt, __stwt)")
+
 /* How far TMA loads promote into L2 (CU_TENSOR_MAP_L2_PROMOTION_*). */
 #define KGEN_PROMOTIONS(X) \
 	X(NONE, "none", "no promotion") \
@@ -137,7 +158,10 @@
 	X(buffers,          KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
 	X(cache_hint,       KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
 	X(l2_promotion,     KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
-	X(group,            KT_INT,  NULL,               1, 256,   "1",       "tile rows a block group walks down before moving right (1 = row by row)") \
+	X(order,            KT_ENUM, kgen_orders,        0, 0,     "rows",    "the order in which consecutive blocks take tiles") \
+	X(group,            KT_INT,  NULL,               1, 256,   "8",       "tile rows consecutive blocks walk down before moving right (order: grouped)") \
+	X(load_hint,        KT_ENUM, kgen_load_hints,    0, 0,     "none",    "cache operator of the global loads (method: smem)") \
+	X(store_hint,       KT_ENUM, kgen_store_hints,   0, 0,     "none",    "cache operator of the global stores (method: smem)") \
 	X(pad,              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \
 	X(axis,             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce each row (rows) or each column (cols)") \
 	X(strategy,         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
@@ -176,6 +200,15 @@ enum kgen_walk { KGEN_WALKS(X) KGEN_WALK_COUNT };
 #undef X
 #define X(id, ...) KGEN_HINT_##id,
 enum kgen_cache_hint { KGEN_CACHE_HINTS(X) KGEN_HINT_COUNT };
+#undef X
+#define X(id, ...) KGEN_ORDER_##id,
+enum kgen_order { KGEN_ORDERS(X) KGEN_ORDER_COUNT };
+#undef X
+#define X(id, ...) KGEN_LOAD_##id,
+enum kgen_load_hint { KGEN_LOAD_HINTS(X) KGEN_LOAD_COUNT };
+#undef X
+#define X(id, ...) KGEN_STORE_##id,
+enum kgen_store_hint { KGEN_STORE_HINTS(X) KGEN_STORE_COUNT };
 #undef X
 #define X(id, ...) KGEN_PROMOTION_##id,
 enum kgen_promotion { KGEN_PROMOTIONS(X) KGEN_PROMOTION_COUNT };
@@ -223,7 +256,8 @@ struct kgen_key_info {
 
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
-	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[];
+	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
+	kgen_orders[], kgen_load_hints[], kgen_store_hints[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];

@@ -77,30 +77,107 @@ swizzle_mask(const struct kgen_spec *s)
 	}
 }
 
-/* Where block blockIdx.x's tile starts: x0 (column) and y0 (row). */
+/* Where block blockIdx.x's tile starts: x0 (column) and y0 (row), in the spec's order. */
 static void
 tile_origin(const struct kgen_spec *s, struct tpl_args *t)
 {
-	const char *type = s->method == KGEN_METHOD_TMA ? "int" : "Index";
-	const char *count = s->method == KGEN_METHOD_TMA ? "unsigned int" : "Index";
+	int tma = s->method == KGEN_METHOD_TMA;
+	const char *type = tma ? "int" : "Index";
+	const char *count = tma ? "unsigned int" : "Index";
 
-	if (s->group == 1) {
-		if (s->method == KGEN_METHOD_TMA)
-			tpl_set(t, "tile_origin", "const int x0 = blockIdx.x %% tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;");
+	switch ((enum kgen_order)s->order) {
+	case KGEN_ORDER_ROWS:
+		if (tma)
+			tpl_set(t, "tile_origin", "const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;\n"
+			                          "const int x0 = blockIdx.x %% tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;");
 		else
-			tpl_set(t, "tile_origin", "const Index x0 = blockIdx.x %% tiles_x * TILE_COLS;  // the tile's first column\n"
+			tpl_set(t, "tile_origin", "const Index tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;\n"
+			                          "const Index x0 = blockIdx.x %% tiles_x * TILE_COLS;  // the tile's first column\n"
 			                          "const Index y0 = blockIdx.x / tiles_x * TILE_ROWS;  // and first row");
 		return;
+	case KGEN_ORDER_COLS:
+		tpl_set(t, "tile_origin",
+		        "// Consecutive blocks walk down a column of tiles, so that the blocks in\n"
+		        "// flight write the same rows of `out`.\n"
+		        "const %s tiles_y = (rows + TILE_ROWS - 1) / TILE_ROWS;\n"
+		        "const %s x0 = blockIdx.x / tiles_y * TILE_COLS, y0 = blockIdx.x %% tiles_y * TILE_ROWS;",
+		        count, type);
+		return;
+	case KGEN_ORDER_GROUPED:
+	case KGEN_ORDER_COUNT:
+		break;
 	}
 	tpl_set(t, "tile_origin",
 	        "// Consecutive blocks walk down a group of %lld tile rows before moving right,\n"
 	        "// so that the blocks in flight read and write compact regions.\n"
+	        "const %s tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;\n"
 	        "const %s tiles_y = (rows + TILE_ROWS - 1) / TILE_ROWS;\n"
 	        "const %s group_y = blockIdx.x / (%lld * tiles_x) * %lld;  // the group's first tile row\n"
 	        "const %s height = tiles_y - group_y < %lld ? tiles_y - group_y : %lld;\n"
 	        "const %s in_group = blockIdx.x %% (%lld * tiles_x);\n"
 	        "const %s x0 = in_group / height * TILE_COLS, y0 = (group_y + in_group %% height) * TILE_ROWS;",
-	        s->group, count, count, s->group, s->group, count, s->group, s->group, count, s->group, type);
+	        s->group, count, count, count, s->group, s->group, count, s->group, s->group, count, s->group, type);
+}
+
+/* The raw type of one load_width-byte vector, which the cache-operator
+ * intrinsics (__ldcs, __stcs, ...) take. */
+static const char *
+vec_word(long long bytes)
+{
+	switch (bytes) {
+	case 2: return "unsigned short";
+	case 4: return "unsigned int";
+	case 8: return "uint2";
+	default: return "uint4";
+	}
+}
+
+/* The shared-memory method's global loads and stores, as named helpers with
+ * the spec's cache operators: load_vec/store_vec move one vector,
+ * load_one/store_one one element (the tiles at the edges). */
+static void
+smem_access(const struct kgen_spec *s, struct tpl_args *t)
+{
+	static const char *const load_fn[] = {
+		[KGEN_LOAD_NONE] = NULL, [KGEN_LOAD_NC] = "__ldg", [KGEN_LOAD_CG] = "__ldcg",
+		[KGEN_LOAD_CS] = "__ldcs", [KGEN_LOAD_LU] = "__ldlu",
+	};
+	static const char *const store_fn[] = {
+		[KGEN_STORE_NONE] = NULL, [KGEN_STORE_CS] = "__stcs", [KGEN_STORE_CG] = "__stcg", [KGEN_STORE_WT] = "__stwt",
+	};
+	const char *ld = load_fn[s->load_hint], *stf = store_fn[s->store_hint], *word = vec_word(s->load_width);
+
+	if (ld)
+		tpl_set(t, "load_fns",
+		        "// Global loads: %s.\n"
+		        "static __device__ __forceinline__ Vec load_vec(const T *p)\n"
+		        "{\n"
+		        "    const %s bits = %s(reinterpret_cast<const %s *>(p));\n"
+		        "    return *reinterpret_cast<const Vec *>(&bits);\n"
+		        "}\n"
+		        "static __device__ __forceinline__ T load_one(const T *p) { return %s(p); }\n",
+		        kgen_load_hints[s->load_hint].doc, word, ld, word, ld);
+	else
+		tpl_set(t, "load_fns",
+		        "// Global loads: %s.\n"
+		        "static __device__ __forceinline__ Vec load_vec(const T *p) { return *reinterpret_cast<const Vec *>(p); }\n"
+		        "static __device__ __forceinline__ T load_one(const T *p) { return *p; }\n",
+		        kgen_load_hints[s->load_hint].doc);
+	if (stf)
+		tpl_set(t, "store_fns",
+		        "// Global stores: %s.\n"
+		        "static __device__ __forceinline__ void store_vec(T *p, const Vec &v)\n"
+		        "{\n"
+		        "    %s(reinterpret_cast<%s *>(p), *reinterpret_cast<const %s *>(&v));\n"
+		        "}\n"
+		        "static __device__ __forceinline__ void store_one(T *p, T v) { %s(p, v); }\n",
+		        kgen_store_hints[s->store_hint].doc, stf, word, word, stf);
+	else
+		tpl_set(t, "store_fns",
+		        "// Global stores: %s.\n"
+		        "static __device__ __forceinline__ void store_vec(T *p, const Vec &v) { *reinterpret_cast<Vec *>(p) = v; }\n"
+		        "static __device__ __forceinline__ void store_one(T *p, T v) { *p = v; }\n",
+		        kgen_store_hints[s->store_hint].doc);
 }
 
 /* The TMA copies, with the spec's L2 cache policy when it has one. */
@@ -211,6 +288,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_set(&t, "vec", "%lld", s->load_width / dt->size);
 		tpl_set(&t, "align", "%lld", s->load_width);
 		tpl_set(&t, "pad", "%lld", s->pad);
+		smem_access(s, &t);
 		st = tpl_render(out, "transpose/smem.cu", &t, err);
 	}
 	return st;
@@ -232,6 +310,12 @@ static const struct kgen_only_with only_with[] = {
 	  "index has no effect with method: tma (TMA coordinates are 32-bit)" },
 	{ KGEN_KEY_pad, KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_SMEM),
 	  "pad has no effect with method: tma; use swizzle against bank conflicts" },
+	{ KGEN_KEY_load_hint, KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_SMEM),
+	  "load_hint needs method: smem (TMA copies take cache_hint)" },
+	{ KGEN_KEY_store_hint, KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_SMEM),
+	  "store_hint needs method: smem (TMA copies take cache_hint)" },
+	{ KGEN_KEY_order, KGEN_KEY_buffers, KGEN_BIT(1), "order needs buffers: 1 (a pipelined block walks its own tiles)" },
+	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED), "group needs order: grouped, not {w}" },
 	{ KGEN_KEY_group, KGEN_KEY_buffers, KGEN_BIT(1), "group needs buffers: 1 (a pipelined block walks its own tiles)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
@@ -239,7 +323,8 @@ static const struct kgen_only_with only_with[] = {
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_dtype, KGEN_KEY_threads, KGEN_KEY_load_width, KGEN_KEY_index,
 	KGEN_KEY_method, KGEN_KEY_tile_rows, KGEN_KEY_tile_cols, KGEN_KEY_batch, KGEN_KEY_swizzle, KGEN_KEY_walk,
-	KGEN_KEY_buffers, KGEN_KEY_cache_hint, KGEN_KEY_l2_promotion, KGEN_KEY_group, KGEN_KEY_pad, KGEN_KEY_COUNT,
+	KGEN_KEY_buffers, KGEN_KEY_cache_hint, KGEN_KEY_l2_promotion, KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_pad,
+	KGEN_KEY_load_hint, KGEN_KEY_store_hint, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_transpose = {

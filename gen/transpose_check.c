@@ -30,6 +30,22 @@ kgen_transpose_dynamic_smem(const struct kgen_spec *s)
 	return tiles + 1024;
 }
 
+/* A batch that gives a whole number of warps, at most 1024 threads, for
+ * the spec's tile (and that its method can use), nearest to the spec's; 0
+ * when there is none. */
+static long long
+workable_batch(const struct kgen_spec *s)
+{
+	long long elems = s->tile_rows * s->tile_cols, vec = s->load_width / kgen_dtype_info[s->dtype].size, d, b;
+
+	for (d = 0; d < 256; d++)
+		for (b = s->batch - d; b <= s->batch + d; b += d ? 2 * d : 1)
+			if (b >= 1 && b <= 256 && elems % b == 0 && (elems / b) % 32 == 0 && elems / b <= 1024 &&
+			    (s->method == KGEN_METHOD_TMA ? s->tile_cols % b == 0 : vec >= 1 && b % vec == 0))
+				return b;
+	return 0;
+}
+
 kgen_status
 kgen_transpose_check(struct kgen_spec *s, kgen_error *err)
 {
@@ -44,11 +60,18 @@ kgen_transpose_check(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld do not cover the %lldx%lld tile with batch %lld: %lld x %lld / %lld = "
 		           "%lld threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
 		           s->tile_cols, s->batch, elems / s->batch);
-	if (s->threads % 32 || s->threads > 1024)
+	if (s->threads % 32 || s->threads > 1024) {
 		/* Point at what the user wrote: threads, or else the batch that derived it. */
+		long long b = workable_batch(s);
+		char advice[64];
+		if (b)
+			snprintf(advice, sizeof advice, "use batch: %lld", b);
+		else
+			snprintf(advice, sizeof advice, "change the tile");
 		return kgen_spec_error(s, KGEN_GIVEN(s, threads) || !KGEN_GIVEN(s, batch) ? KGEN_KEY_threads : KGEN_KEY_batch, 1, err,
 		                       "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most "
-		                       "1024: change batch or the tile", s->threads, s->tile_rows, s->tile_cols, s->batch);
+		                       "1024: %s", s->threads, s->tile_rows, s->tile_cols, s->batch, advice);
+	}
 	if (s->method == KGEN_METHOD_SMEM) {
 		if (!kgen_is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
 			return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of "

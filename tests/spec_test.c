@@ -685,7 +685,10 @@ START_TEST(transpose_minimal_spec_gets_every_default)
 		"buffers: 1\n"
 		"cache_hint: none\n"
 		"l2_promotion: 128B\n"
-		"group: 1\n"
+		"order: rows\n"
+		"group: 8\n"
+		"load_hint: none\n"
+		"store_hint: none\n"
 		"pad: 1\n");
 	free(yaml);
 	kgen_spec_free(spec);
@@ -756,9 +759,34 @@ START_TEST(transpose_tma_tuning_keys_are_accepted)
 	ASSERT_FIELD(spec, "cache_hint", "evict_first");
 	ASSERT_FIELD(spec, "l2_promotion", "256B");
 	kgen_spec_free(spec);
-	spec = load("kernel: transpose\nmethod: tma\ngroup: 8\n");
-	ASSERT_FIELD(spec, "group", "8");
+	spec = load("kernel: transpose\nmethod: tma\norder: grouped\ngroup: 4\n");
+	ASSERT_FIELD(spec, "order", "grouped");
+	ASSERT_FIELD(spec, "group", "4");
 	kgen_spec_free(spec);
+	spec = load("kernel: transpose\nmethod: tma\norder: cols\n");
+	ASSERT_FIELD(spec, "order", "cols");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(transpose_smem_hints_and_order_are_accepted)
+{
+	static const char *const loads[] = { "none", "nc", "cg", "cs", "lu" };
+	static const char *const stores[] = { "none", "cs", "cg", "wt" };
+	char yaml[160];
+	kgen_spec *spec;
+	int i, j;
+
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 4; j++) {
+			snprintf(yaml, sizeof yaml, "kernel: transpose\norder: cols\nload_hint: %s\nstore_hint: %s\n", loads[i],
+			         stores[j]);
+			spec = load(yaml);
+			ASSERT_FIELD(spec, "load_hint", loads[i]);
+			ASSERT_FIELD(spec, "store_hint", stores[j]);
+			ASSERT_FIELD(spec, "order", "cols");
+			kgen_spec_free(spec);
+		}
 }
 END_TEST
 
@@ -802,10 +830,10 @@ START_TEST(check_transpose_rejects_threads_not_multiple_of_32)
 {
 	/* Derived threads: the error points at the batch that derived them. */
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 32\ntile_cols: 32\nbatch: 64\n",
-	                "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: use batch: 32",
 	                4, 8, "batch: 64");
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 10\ntile_cols: 10\nbatch: 1\nthreads: 100\nload_width: 4\n",
-	                "threads 100 (tile 10x10 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                "threads 100 (tile 10x10 / batch 1) must be a multiple of 32 and at most 1024: change the tile",
 	                5, 10, "threads: 100");
 }
 END_TEST
@@ -813,7 +841,7 @@ END_TEST
 START_TEST(check_transpose_rejects_more_than_1024_threads)
 {
 	ASSERT_REJECTED("kernel: transpose\ntile_rows: 64\ntile_cols: 64\nbatch: 1\n",
-	                "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: change batch or the tile",
+	                "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: use batch: 4",
 	                4, 8, "batch: 1");
 }
 END_TEST
@@ -941,10 +969,33 @@ START_TEST(check_transpose_tma_rejects_batch_not_dividing_tile_cols)
 }
 END_TEST
 
-START_TEST(check_transpose_rejects_group_with_buffers)
+START_TEST(check_transpose_rejects_order_with_buffers)
 {
-	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nbuffers: 2\ngroup: 4\n",
-	                "group needs buffers: 1 (a pipelined block walks its own tiles)", 4, 8, "group: 4");
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nbuffers: 2\norder: cols\n",
+	                "order needs buffers: 1 (a pipelined block walks its own tiles)", 4, 8, "order: cols");
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nbuffers: 2\norder: grouped\ngroup: 4\n",
+	                "order needs buffers: 1 (a pipelined block walks its own tiles)", 4, 8, "order: grouped");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_group_without_grouped_order)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\ngroup: 4\n", "group needs order: grouped, not rows", 3, 8,
+	                "group: 4");
+	ASSERT_REJECTED("kernel: transpose\norder: cols\ngroup: 4\n", "group needs order: grouped, not cols", 3, 8,
+	                "group: 4");
+}
+END_TEST
+
+START_TEST(check_transpose_rejects_hints_with_tma)
+{
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nstore_hint: cs\n",
+	                "store_hint needs method: smem (TMA copies take cache_hint)", 3, 13, "store_hint: cs");
+	ASSERT_REJECTED("kernel: transpose\nmethod: tma\nload_hint: nc\n",
+	                "load_hint needs method: smem (TMA copies take cache_hint)", 3, 12, "load_hint: nc");
+	ASSERT_REJECTED("kernel: transpose\nstore_hint: wb\n",
+	                "store_hint: unknown value 'wb' (did you mean 'wt'?): expected none, cs, cg or wt", 2, 13,
+	                "store_hint: wb");
 }
 END_TEST
 
@@ -996,7 +1047,7 @@ START_TEST(set_many_changes_fields_together)
 	ck_assert_int_eq(kgen_spec_set(spec, keys[0], values[0], &err), KGEN_ESPEC);
 	ck_assert_int_eq(kgen_spec_set(spec, keys[1], values[1], &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 2048 (tile 32x64 / batch 1) must be a multiple of 32 and at most 1024: "
-	                 "change batch or the tile");
+	                 "use batch: 2");
 	ASSERT_FIELD(spec, "tile_rows", "32");
 	ASSERT_FIELD(spec, "tile_cols", "32");
 	ck_assert_int_eq(kgen_spec_set_many(spec, 4, keys, values, &err), KGEN_OK);
@@ -1016,14 +1067,14 @@ START_TEST(set_many_one_at_a_time_messages)
 
 	ck_assert_int_eq(kgen_spec_set(spec, "tile_rows", "64", &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 2048 (tile 64x32 / batch 1) must be a multiple of 32 and at most 1024: "
-	                 "change batch or the tile");
+	                 "use batch: 2");
 	/* threads is derived: the error points at the batch written in the spec. */
 	ck_assert_int_eq(err.line, 5);
 	ck_assert_int_eq(err.column, 8);
 	ck_assert_int_eq(kgen_spec_set(spec, "swizzle", "none", &err), KGEN_OK);
 	ck_assert_int_eq(kgen_spec_set(spec, "batch", "64", &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 16 (tile 32x32 / batch 64) must be a multiple of 32 and at most 1024: "
-	                 "change batch or the tile");
+	                 "use batch: 32");
 	ASSERT_FIELD(spec, "batch", "1");
 	ASSERT_FIELD(spec, "swizzle", "none");
 	kgen_spec_free(spec);
@@ -1044,7 +1095,7 @@ START_TEST(set_many_failure_leaves_spec_unchanged)
 	/* Valid values, impossible together: 64x64 / batch 1 is 4096 threads. */
 	ck_assert_int_eq(kgen_spec_set_many(spec, 3, keys, values, &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "threads 4096 (tile 64x64 / batch 1) must be a multiple of 32 and at most 1024: "
-	                 "change batch or the tile");
+	                 "use batch: 4");
 	after = dump(spec);
 	ck_assert_str_eq(after, before);
 	free(after);
@@ -1324,6 +1375,7 @@ spec_suite(void)
 	tcase_add_test(tc, transpose_name_defaults_to_transpose_dtype);
 	tcase_add_test(tc, transpose_spec_files_load);
 	tcase_add_test(tc, transpose_tma_tuning_keys_are_accepted);
+	tcase_add_test(tc, transpose_smem_hints_and_order_are_accepted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("check_transpose");
@@ -1346,7 +1398,9 @@ spec_suite(void)
 	tcase_add_test(tc, check_transpose_tma_rejects_box_row_not_16_bytes);
 	tcase_add_test(tc, check_transpose_tma_rejects_transposed_row_not_16_bytes);
 	tcase_add_test(tc, check_transpose_tma_rejects_batch_not_dividing_tile_cols);
-	tcase_add_test(tc, check_transpose_rejects_group_with_buffers);
+	tcase_add_test(tc, check_transpose_rejects_order_with_buffers);
+	tcase_add_test(tc, check_transpose_rejects_group_without_grouped_order);
+	tcase_add_test(tc, check_transpose_rejects_hints_with_tma);
 	tcase_add_test(tc, check_transpose_smem_rejects_tile_over_48_kb);
 	tcase_add_test(tc, check_transpose_tma_rejects_tile_over_227_kb);
 	tcase_add_test(tc, check_transpose_pipelined_tiles_fit_static_shared_memory);

@@ -19,12 +19,13 @@ struct __align__({{align}}) Vec {
     T v[VEC];
 };
 
+{{load_fns}}
+{{store_fns}}
 // out (cols x rows) = the transpose of in (rows x cols), both row-major.
 extern "C" __global__ void __launch_bounds__(THREADS)
 {{name}}(const T *__restrict__ in, T *__restrict__ out, Index rows, Index cols)
 {
     __shared__ T tile[TILE_ROWS][TILE_COLS + PAD];
-    const Index tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
     {{tile_origin}}
     const int tid = threadIdx.x;
     // Whole vectors need a whole tile, and rows that keep them aligned.
@@ -36,7 +37,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         const int e = k * THREADS + tid;
         const int r = e / (TILE_COLS / VEC), c = e % (TILE_COLS / VEC) * VEC;
         if (whole) {
-            const Vec v = *reinterpret_cast<const Vec *>(&in[(y0 + r) * cols + x0 + c]);
+            const Vec v = load_vec(&in[(y0 + r) * cols + x0 + c]);
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 tile[r][c + j] = v.v[j];
@@ -44,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (y0 + r < rows && x0 + c + j < cols)
-                    tile[r][c + j] = in[(y0 + r) * cols + x0 + c + j];
+                    tile[r][c + j] = load_one(&in[(y0 + r) * cols + x0 + c + j]);
         }
     }
     __syncthreads();
@@ -59,12 +60,12 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 v.v[j] = tile[r + j][c];
-            *reinterpret_cast<Vec *>(&out[(x0 + c) * rows + y0 + r]) = v;
+            store_vec(&out[(x0 + c) * rows + y0 + r], v);
         } else {
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (x0 + c < cols && y0 + r + j < rows)
-                    out[(x0 + c) * rows + y0 + r + j] = tile[r + j][c];
+                    store_one(&out[(x0 + c) * rows + y0 + r + j], tile[r + j][c]);
         }
     }
 }

@@ -24,7 +24,6 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 {
     {{tiles_decl}}
     __shared__ alignas(8) unsigned long long loaded;           // mbarrier
-    const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
     {{tile_origin}}
     const int tid = threadIdx.x;
 

@@ -15,7 +15,7 @@
 //   buffers: 1
 //   cache_hint: none
 //   l2_promotion: 128B
-//   group: 1
+//   order: rows
 //
 // Kernel (extern "C"), for a rows x cols input:
 //   transpose_bf16(in_map, out_map, rows, cols)  <<<grid, 512>>>

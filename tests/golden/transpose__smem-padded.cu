@@ -12,7 +12,9 @@
 //   tile_rows: 32
 //   tile_cols: 32
 //   batch: 4
-//   group: 1
+//   order: rows
+//   load_hint: none
+//   store_hint: none
 //   pad: 1
 //
 // Kernel (extern "C"), for a rows x cols input:
@@ -38,6 +40,14 @@ struct __align__(4) Vec {
     T v[VEC];
 };
 
+// Global loads: plain loads (ld.global, cached in L1 and L2).
+static __device__ __forceinline__ Vec load_vec(const T *p) { return *reinterpret_cast<const Vec *>(p); }
+static __device__ __forceinline__ T load_one(const T *p) { return *p; }
+
+// Global stores: plain write-back stores (st.global.wb).
+static __device__ __forceinline__ void store_vec(T *p, const Vec &v) { *reinterpret_cast<Vec *>(p) = v; }
+static __device__ __forceinline__ void store_one(T *p, T v) { *p = v; }
+
 // out (cols x rows) = the transpose of in (rows x cols), both row-major.
 extern "C" __global__ void __launch_bounds__(THREADS)
 transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index cols)
@@ -56,7 +66,7 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
         const int e = k * THREADS + tid;
         const int r = e / (TILE_COLS / VEC), c = e % (TILE_COLS / VEC) * VEC;
         if (whole) {
-            const Vec v = *reinterpret_cast<const Vec *>(&in[(y0 + r) * cols + x0 + c]);
+            const Vec v = load_vec(&in[(y0 + r) * cols + x0 + c]);
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 tile[r][c + j] = v.v[j];
@@ -64,7 +74,7 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (y0 + r < rows && x0 + c + j < cols)
-                    tile[r][c + j] = in[(y0 + r) * cols + x0 + c + j];
+                    tile[r][c + j] = load_one(&in[(y0 + r) * cols + x0 + c + j]);
         }
     }
     __syncthreads();
@@ -79,12 +89,12 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 v.v[j] = tile[r + j][c];
-            *reinterpret_cast<Vec *>(&out[(x0 + c) * rows + y0 + r]) = v;
+            store_vec(&out[(x0 + c) * rows + y0 + r], v);
         } else {
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (x0 + c < cols && y0 + r + j < rows)
-                    out[(x0 + c) * rows + y0 + r + j] = tile[r + j][c];
+                    store_one(&out[(x0 + c) * rows + y0 + r + j], tile[r + j][c]);
         }
     }
 }
