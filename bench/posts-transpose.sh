@@ -9,4 +9,4 @@ out=$1
 kgen=${KGEN:-./kgen}
 specs=${top_srcdir:-.}/specs/transpose
 "$kgen" run --verify --bench --runs 20 --shape 32768x32768 --shape 8192x8192 --tsv "$out/posts-transpose.tsv" \
-	"$specs"/tma-post/*.yaml "$specs"/smem-padded.yaml $(ls "$specs"/best*.yaml 2>/dev/null || true)
+	"$specs"/tma-post/*.yaml "$specs"/smem-padded.yaml "$specs"/best.yaml "$specs"/best-tma.yaml

@@ -78,8 +78,10 @@ run_usage(FILE *fp)
 	      "report GB/s, the read-bandwidth ceiling measured in the same run and\n"
 	      "cub::DeviceReduce's time for the same op, dtype and N (the kgen-cub helper).\n"
 	      "--offset E starts the input E elements into its allocation (misaligned).\n"
-	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192): random\n"
-	      "bits in, the output poisoned, every element compared; --bench counts the\n"
+	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192), or\n"
+	      "BATCHxROWSxCOLS for a batch of matrices in one launch, rows of the input\n"
+	      "and output --pad E elements longer (pitched): random bits in, the output\n"
+	      "and its padding poisoned, every element compared; --bench counts the\n"
 	      "bytes read and written and times a device-to-device copy of the same bytes.\n"
 	      "Matrix reductions (kernel: reduce_axis) run at each --shape too, rows --pad\n"
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
@@ -127,6 +129,33 @@ parse_n(const char *text, unsigned long long *n)
 		return -1;
 	*n = v;
 	return 0;
+}
+
+/* "ROWSxCOLS" or "BATCHxROWSxCOLS", each part as parse_n reads it and not
+ * 0, into shape {rows, cols, batch}; 0 on success. */
+static int
+parse_shape(const char *text, unsigned long long shape[3])
+{
+	char buf[128], *part[3], *x;
+	int n = 0;
+
+	if (strlen(text) >= sizeof buf)
+		return -1;
+	strcpy(buf, text);
+	part[n++] = buf;
+	for (x = buf; (x = strchr(x, 'x')); *x++ = '\0') {
+		if (n == 3)
+			return -1;
+		part[n++] = x + 1;
+	}
+	if (n < 2)
+		return -1;
+	shape[2] = 1;
+	if (n == 3 && parse_n(part[0], &shape[2]))
+		return -1;
+	if (parse_n(part[n - 2], &shape[0]) || parse_n(part[n - 1], &shape[1]))
+		return -1;
+	return !shape[0] || !shape[1] || !shape[2] ? -1 : 0;
 }
 
 static int
@@ -188,19 +217,14 @@ kgen_cmd_runtime(int argc, char **argv)
 			}
 			o.nn++;
 			break;
-		case 'x': {
-			char *x = strchr(optarg, 'x');
-			if (o.nshape == 32 || !x || (*x = '\0', parse_n(optarg, &o.shape[o.nshape][0])) ||
-			    parse_n(x + 1, &o.shape[o.nshape][1]) || !o.shape[o.nshape][0] || !o.shape[o.nshape][1]) {
-				if (x)
-					*x = 'x';
-				fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS, e.g. 8192x8192, 1x2^20)\n", optarg);
+		case 'x':
+			if (o.nshape == 32 || parse_shape(optarg, o.shape[o.nshape])) {
+				fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
+				        "64x1024x1024)\n", optarg);
 				return 2;
 			}
-			*x = 'x';
 			o.nshape++;
 			break;
-		}
 		case 'v': o.verify = 1; break;
 		case 'b': o.bench = 1; break;
 		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
@@ -229,6 +253,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		o.n[o.nn++] = 1ull << 24;
 	if (!o.nshape) {
 		o.shape[0][0] = o.shape[0][1] = 8192;
+		o.shape[0][2] = 1;
 		o.nshape = 1;
 	}
 	if (o.tsv && !(tsv = fopen(o.tsv, "w"))) {

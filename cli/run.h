@@ -12,7 +12,7 @@
 
 struct run_opts {
 	unsigned long long n[32];         /* --n: vector sizes */
-	unsigned long long shape[32][2];  /* --shape: rows, cols */
+	unsigned long long shape[32][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
 	int nn, nshape;
 	int verify, bench, runs, device, offset, pad, nsets;
 	unsigned long long seed;

@@ -246,7 +246,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	return st;
 }
 
-/* Every --shape, rows padded by --pad, fits the host's memory. */
+/* Every --shape is one matrix, and with rows padded by --pad fits the host's memory. */
 static kgen_status
 check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 {
@@ -254,7 +254,10 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 	int j;
 
 	for (j = 0; j < o->nshape; j++)
-		if (o->shape[j][1] > ~0ull - (unsigned long long)o->pad ||
+		if (o->shape[j][2] != 1)
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llux%llu: a batch of matrices is for transposes; "
+			                 "a matrix reduction takes ROWSxCOLS", o->shape[j][2], o->shape[j][0], o->shape[j][1]);
+		else if (o->shape[j][1] > ~0ull - (unsigned long long)o->pad ||
 		    kgen_run_too_large(o->shape[j][0], o->shape[j][1] + (unsigned long long)o->pad, size))
 			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: the matrix of %s does not fit in memory",
 			                 o->shape[j][0], o->shape[j][1], kgen_spec_dtype(spec)->name);

@@ -27,8 +27,9 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	memset(p, 0, sizeof *p);
 	kgen_plan_printf(p->title, sizeof p->title, "a transpose of %s through %s", kgen_spec_dtype(s)->name,
 	                 tma ? "TMA and shared memory" : "shared memory");
-	kgen_plan_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a rows x cols input:");
-	st = kgen_plan_step(p, "", tma ? "in_map, out_map, rows, cols" : "in, out, rows, cols", "grid", s->threads);
+	kgen_plan_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a batch of rows x cols inputs:");
+	st = kgen_plan_step(p, "", tma ? "in_map, out_map, rows, cols, batch" :
+	                    "in, out, rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride", "grid", s->threads);
 	if (tma && kgen_transpose_dynamic_smem(s)) {
 		st->dynamic_smem = kgen_transpose_dynamic_smem(s);
 		kgen_plan_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
@@ -36,23 +37,25 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	}
 	if (tma) {
 		if (s->buffers > 1)
-			kgen_plan_note(p, "// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld) *\n"
-			                  "// ceil(cols / %lld), in_map is a tensor map of `in`\n", s->tile_rows, s->tile_cols);
+			kgen_plan_note(p, "// where grid = min(batch x tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld)\n"
+			                  "// * ceil(cols / %lld);\n", s->tile_rows, s->tile_cols);
 		else
-			kgen_plan_note(p, "// where grid = ceil(rows / %lld) * ceil(cols / %lld), in_map is a tensor map of `in`\n",
+			kgen_plan_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)};\n",
 			               s->tile_rows, s->tile_cols);
-		kgen_plan_note(p, "// (dims {cols, rows}, box {%lld, %lld}) and out_map one of `out` (dims {rows, cols},\n"
-		                  "// box {%lld, %lld}), both %s swizzle (cuTensorMapEncodeTiled).\n",
+		kgen_plan_note(p, "// in_map is a tensor map of `in` (dims {cols, rows, batch}, box {%lld, %lld, 1}) and out_map\n"
+		                  "// one of `out` (dims {rows, cols, batch}, box {%lld, %lld, 1}), both %s swizzle\n"
+		                  "// (cuTensorMapEncodeTiled; the row pitches and matrix strides go in the maps).\n",
 		               s->tile_cols, s->tile_rows, s->tile_rows, s->tile_cols,
 		               s->swizzle == KGEN_SWIZZLE_NONE ? "without" : s->swizzle == KGEN_SWIZZLE_B32 ? "with 32-byte" :
 		               s->swizzle == KGEN_SWIZZLE_B64 ? "with 64-byte" : "with 128-byte");
-		kgen_plan_note(p, "// TMA needs 16-byte aligned matrices whose rows are multiples of 16 bytes.");
+		kgen_plan_note(p, "// TMA needs 16-byte aligned matrices whose pitches and strides are multiples of 16 bytes.");
 	} else {
-		kgen_plan_note(p, "// where grid = ceil(rows / %lld) * ceil(cols / %lld).  Any rows and cols; `in` and `out`\n"
-		                  "// aligned to %lld bytes.", s->tile_rows, s->tile_cols, s->load_width);
+		kgen_plan_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)}.\n"
+		                  "// Any rows and cols; pitches and strides in elements; `in` and `out` aligned to %lld bytes.",
+		                  s->tile_rows, s->tile_cols, s->load_width);
 	}
 	if (s->index == 32 && !tma)
-		kgen_plan_note(p, "  Index is 32-bit: rows * cols < 2^31.");
+		kgen_plan_note(p, "\n// Index is 32-bit: every element offset is below 2^31.");
 }
 
 /* The transposing loop of the TMA kernels: which element each thread moves in step k. */
@@ -192,15 +195,15 @@ tma_copies(const struct kgen_spec *s, struct tpl_args *t)
 	                     "asm volatile(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(policy));\n";
 
 	tpl_set(t, "load_copy",
-	        "%sasm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes%s\"\n"
-	        "             \" [%%0], [%%1, {%%2, %%3}], [%%4]%s;\"\n"
-	        "             :: \"r\"(smem(%s)), \"l\"(%s), \"r\"(x0), \"r\"(y0), \"r\"(smem(%s))%s : \"memory\");",
-	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %5" : "", dst, map, bar,
+	        "%sasm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes%s\"\n"
+	        "             \" [%%0], [%%1, {%%2, %%3, %%4}], [%%5]%s;\"\n"
+	        "             :: \"r\"(smem(%s)), \"l\"(%s), \"r\"(x0), \"r\"(y0), \"r\"(z), \"r\"(smem(%s))%s : \"memory\");",
+	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %6" : "", dst, map, bar,
 	        hint ? ", \"l\"(policy)" : "");
 	tpl_set(t, "store_copy",
-	        "%sasm volatile(\"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group%s [%%0, {%%1, %%2}], [%%3]%s;\"\n"
-	        "             :: \"l\"(&out_map), \"r\"(y0), \"r\"(x0), \"r\"(smem(%s))%s : \"memory\");",
-	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %4" : "", src, hint ? ", \"l\"(policy)" : "");
+	        "%sasm volatile(\"cp.async.bulk.tensor.3d.global.shared::cta.bulk_group%s [%%0, {%%1, %%2, %%3}], [%%4]%s;\"\n"
+	        "             :: \"l\"(&out_map), \"r\"(y0), \"r\"(x0), \"r\"(z), \"r\"(smem(%s))%s : \"memory\");",
+	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %5" : "", src, hint ? ", \"l\"(policy)" : "");
 }
 
 static kgen_status

@@ -165,6 +165,31 @@ KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned l
 KGEN_API kgen_status kgen_transpose(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
                                     unsigned long long cols, kgen_stream stream, kgen_error *err);
 
+/* Where the matrices of a batched or pitched transpose lie, in elements.
+ * Matrix b of `in` starts at in + b * in_stride and its row r at
+ * + r * in_pitch; matrix b of `out` (its transpose, cols x rows) at out +
+ * b * out_stride and its row c at + c * out_pitch.  A zero means packed:
+ * batch 1, in_pitch = cols, out_pitch = rows, in_stride = rows * in_pitch,
+ * out_stride = cols * out_pitch. */
+typedef struct kgen_transpose_layout {
+	unsigned long long batch;
+	unsigned long long in_pitch, out_pitch;
+	unsigned long long in_stride, out_stride;
+} kgen_transpose_layout;
+
+/* kgen_transpose() of `layout->batch` matrices in one launch, with row
+ * pitches and matrix strides (layout NULL: one packed matrix).  Pitches
+ * must hold a row (in_pitch >= cols, out_pitch >= rows) and strides a
+ * matrix; no element of `out` may overlap `in` or another of `out`
+ * (checked by address ranges).  The shared-memory method takes any pitch
+ * and stride (unaligned ones move element by element); TMA needs them in
+ * multiples of 16 bytes.  A TMA kernel encodes its tensor maps once and
+ * reuses them while the pointers and layout stay the same. */
+KGEN_API kgen_status kgen_transpose_batched(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out,
+                                            unsigned long long rows, unsigned long long cols,
+                                            const kgen_transpose_layout *layout, kgen_stream stream,
+                                            kgen_error *err);
+
 /* Bytes of scratch memory kgen_reduce_axis() needs for a rows x cols matrix
  * (0 when the launch needs none).  Scratch supplied by the caller must be
  * zero-filled before its first use with this kernel; every launch leaves

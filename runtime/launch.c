@@ -33,6 +33,14 @@ kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, lon
 }
 
 kgen_status
+kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, long long block,
+               unsigned int smem, void **args, CUstream stream, kgen_error *err)
+{
+	KGEN_CU(cu, err, cuLaunchKernel, (f, gx, gy, gz, (unsigned)block, 1, 1, smem, stream, args, NULL));
+	return KGEN_OK;
+}
+
+kgen_status
 kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *caller, kgen_error *err)
 {
 	if (!k)

@@ -20,6 +20,15 @@ struct kgen_kernel {
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
+	/* A TMA transpose's tensor maps for the last pointers and layout it
+	 * ran on, encoded once and reused while they do not change (under
+	 * the context's lock). */
+	struct kgen_tma_maps {
+		int valid;
+		CUdeviceptr in, out;
+		unsigned long long rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride;
+		CUtensorMap in_map, out_map;
+	} tma;
 };
 
 struct kgen_context {
@@ -41,6 +50,9 @@ int kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b);
 kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);
 
 /* Launch f on a 1-D grid (launch.c). */
+/* Launch f on a grid of gx x gy x gz blocks (each below 2^31, 65536, 65536). */
+kgen_status kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                           long long block, unsigned int smem, void **args, CUstream stream, kgen_error *err);
 kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                         unsigned int smem, void **args, CUstream stream, kgen_error *err);
 /* Grow the kernel's own scratch to bytes, zero-filled (launch.c). */

@@ -144,11 +144,20 @@ expect 0 "$kgen" diff "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml"
 expect 0 "$kgen" check "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml" "$tpost/03-batched.yaml" \
 	"$specs/transpose/smem-padded.yaml"
 # A bad --shape is a usage error, found before any GPU is touched.
-for shape in 0x5 5x0 abc 8192 x8192 8192x; do
+for shape in 0x5 5x0 abc 8192 x8192 8192x 0x4x4 2x0x4 1x2x3x4 2xx4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
-	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS, e.g. 8192x8192, 1x2^20)" "$tmp/err" ||
-		bad "kgen run --shape $shape does not explain the bad shape"
+	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024)" \
+		"$tmp/err" || bad "kgen run --shape $shape does not explain the bad shape"
 done
+# A batch is for transposes; its bytes (padded rows too) must not wrap.
+expect 2 "$kgen" run "$specs/reduce_axis/best/rows.yaml" --shape 2x64x64
+grep -qF 'error: --shape 2x64x64: a batch of matrices is for transposes; a matrix reduction takes ROWSxCOLS' \
+	"$tmp/err" || bad "kgen run of a matrix reduction does not refuse a batch"
+expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape 2^40x2^20x2^10
+grep -qF 'error: --shape 1099511627776x1048576x1024: the matrices of f32 do not fit in memory' "$tmp/err" ||
+	bad "kgen run --shape BxRxC whose bytes wrap is not refused"
+expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape 2^31x2^31 --pad 4096
+grep -q 'do not fit in memory' "$tmp/err" || bad "kgen run --shape with --pad whose bytes wrap is not refused"
 # A --n that wraps is a usage error; sizes that cannot fit in memory, a missing
 # or a bad spec are found before any GPU is touched too.
 for n in 0-1 2^64 2^3-9 -1 ' 5' 18446744073709551615k 1+18446744073709551615; do
@@ -159,7 +168,7 @@ expect 2 "$kgen" run "$good" --n '2^62'
 grep -q 'reduce_vec4.yaml: error: --n 4611686018427387904: 4611686018427387904 elements of f32 do not fit in memory' \
 	"$tmp/err" || bad "kgen run --n 2^62 (bytes wrap) is not refused before allocating"
 expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape 4294967296x4294967296
-grep -q 'does not fit in memory' "$tmp/err" || bad "kgen run --shape whose bytes wrap is not refused"
+grep -q 'do not fit in memory' "$tmp/err" || bad "kgen run --shape whose bytes wrap is not refused"
 expect 2 "$kgen" run "$specs/reduce_axis/best/rows.yaml" --shape 4294967296x4294967296
 grep -q 'does not fit in memory' "$tmp/err" || bad "kgen run --shape (matrix reduction) whose bytes wrap is not refused"
 expect 3 "$kgen" run "$tmp/no-such-file.yaml"

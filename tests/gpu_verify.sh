@@ -6,7 +6,8 @@
 # at falling sizes (scratch reused by a smaller grid).
 # Transposes, every element compared, at 32768x32768, 8192x8192, 1000x3000,
 # 999x3001, 1x1000003 and 1000003x1, in f32 and bf16 (TMA must refuse rows
-# that are not multiples of 16 bytes, with a clear error).
+# that are not multiples of 16 bytes, with a clear error); batches in one
+# launch (70000 matrices: a grid of two layers in z), and pitched rows.
 # Matrix reductions (kernel: reduce_axis), every result compared, at the
 # shapes below in f32, bf16 and i32, then with padded rows (pitch = cols + 3)
 # and with the other ops at smaller shapes.
@@ -40,6 +41,8 @@ valid() {
 	done
 }
 shapes="--shape 32768x32768 --shape 8192x8192 --shape 1000x3000 --shape 999x3001 --shape 1x1000003 --shape 1000003x1"
+bshapes="--shape 64x1024x1024 --shape 3x1000x3000 --shape 5x33x65 --shape 70000x4x8"
+pshapes="--shape 1000x3000 --shape 2x999x3001 --shape 1x1000 --shape 1000x1"
 status=0
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -55,6 +58,16 @@ status=0
 	"$kgen" run --verify $shapes $tspecs || status=1
 	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs valid in bf16..."
 	"$kgen" run --verify --set dtype=bf16 $shapes $bspecs || status=1
+	# Batches in one launch, and pitched rows (--pad: the padding must stay
+	# untouched; TMA needs pitches of 16 bytes, so it refuses --pad 3).
+	echo "# kgen run --verify $bshapes transpose specs..."
+	"$kgen" run --verify $bshapes $tspecs || status=1
+	echo "# kgen run --verify --set dtype=bf16 $bshapes transpose specs valid in bf16..."
+	"$kgen" run --verify --set dtype=bf16 $bshapes $bspecs || status=1
+	for pad in 4 3; do
+		echo "# kgen run --verify --pad $pad $pshapes transpose specs..."
+		"$kgen" run --verify --pad $pad $pshapes $tspecs || status=1
+	done
 	for dt in f32 bf16 i32; do
 		echo "# kgen run --verify --set dtype=$dt $ashapes reduce_axis specs valid in $dt..."
 		"$kgen" run --verify --set dtype=$dt $ashapes $(valid "--set dtype=$dt") || status=1
@@ -80,7 +93,7 @@ status=0
 } >"$log" 2>&1
 cat "$log"
 # An input may be refused only for alignment or TMA's row pitch, never verified wrongly.
-if grep ' rejected ' "$log" | grep -v -e 'is not aligned to' -e 'needs rows of a multiple of 16 bytes' >/dev/null; then
+if grep ' rejected ' "$log" | grep -v -e 'is not aligned to' -e 'needs row pitches of a multiple of 16 bytes' >/dev/null; then
 	echo "FAIL: a spec refused an input for a reason other than alignment"
 	status=1
 fi

@@ -159,6 +159,70 @@ START_TEST(test_scratch_size_null)
 }
 END_TEST
 
+START_TEST(test_transpose_null)
+{
+	kgen_transpose_layout l = { 2, 0, 0, 0, 0 };
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_transpose_batched(NULL, 0x1000, 0x2000, 4, 4, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_transpose: NULL kernel");
+	ck_assert_int_eq(kgen_transpose(NULL, 0x1000, 0x2000, 4, 4, NULL, NULL), KGEN_EINVAL);
+}
+END_TEST
+
+/* The layout errors of kgen_transpose_batched(), found before any launch
+ * (addresses are never touched).  Needs a GPU to build the kernels: on a
+ * machine without one only the NULL-kernel test above applies. */
+START_TEST(test_transpose_layout_errors)
+{
+	kgen_context *ctx = NULL;
+	kgen_kernel *smem = NULL, *tma = NULL, *i32 = NULL;
+	kgen_transpose_layout l;
+	kgen_error err;
+
+	if (kgen_context_create(0, &ctx, &err) != KGEN_OK)
+		return;
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: transpose\n", &smem, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: transpose\nmethod: tma\n", &tma, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: transpose\nindex: 32\n", &i32, &err), KGEN_OK);
+	/* A pitch shorter than a row. */
+	l = (kgen_transpose_layout){ 1, 99, 0, 0, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(smem, 0x100000, 0x200000, 64, 100, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_transpose: a pitch shorter than a row (in_pitch 99 < cols 100 or out_pitch 0 "
+	                 "< rows 64)");
+	/* Output matrices that overlap one another. */
+	l = (kgen_transpose_layout){ 3, 0, 0, 0, 100 * 64 - 1 };
+	ck_assert_int_eq(kgen_transpose_batched(smem, 0x100000, 0x200000, 64, 100, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_transpose: out_stride 6399 is shorter than one output matrix (6400 "
+	                 "elements): the outputs would overlap");
+	/* The batch's input reaching into its output: 3 x 64 x 100 f32 is 76800 bytes. */
+	l = (kgen_transpose_layout){ 3, 0, 0, 0, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(smem, 0x100000, 0x100000 + 76784, 64, 100, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_transpose: in and out overlap");
+	/* Sizes whose byte counts wrap. */
+	l = (kgen_transpose_layout){ 1ull << 40, 0, 0, 0, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(smem, 0x100000, 0x200000, 1ull << 20, 1ull << 10, &l, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "too large") != NULL, "message: %s", err.message);
+	/* TMA: pitches and strides in multiples of 16 bytes. */
+	l = (kgen_transpose_layout){ 1, 66, 0, 0, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(tma, 0x100000, 0x200000, 64, 64, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "method: tma needs row pitches of a multiple of 16 bytes in `in` and `out`: 66 and "
+	                 "64 elements of f32 are 264 and 256 bytes; use method: smem");
+	l = (kgen_transpose_layout){ 2, 0, 0, 64 * 64 + 2, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(tma, 0x100000, 0x200000, 64, 64, &l, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "method: tma needs matrix strides of a multiple of 16 bytes: 4098 and 4096 "
+	                 "elements of f32 are not; use method: smem");
+	/* 32-bit indices: the last element of the batch must be below 2^31. */
+	l = (kgen_transpose_layout){ 3, 0, 0, 0, 0 };
+	ck_assert_int_eq(kgen_transpose_batched(i32, 0x100000, 0x1000000000ull, 1ull << 15, 1ull << 15, &l, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "32768 x 32768 elements (batch 3, with these pitches) are too many for index: 32; "
+	                 "use index: 64");
+	kgen_context_destroy(ctx);  /* and the kernels */
+}
+END_TEST
+
 static Suite *
 runtime_suite(void)
 {
@@ -173,6 +237,8 @@ runtime_suite(void)
 	tcase_add_test(tc, test_build_yaml_bad_spec);
 	tcase_add_test(tc, test_reduce_null);
 	tcase_add_test(tc, test_scratch_size_null);
+	tcase_add_test(tc, test_transpose_null);
+	tcase_add_test(tc, test_transpose_layout_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,16 +14,21 @@ constexpr int BATCH = {{batch}};
 {{tma_prelude}}
 
 {{swizzle_fn}}
+// The tensor maps are 3-D ({cols, rows, batch}), so that one launch moves a
+// batch of matrices: block (x, y, z) moves tile x of matrix z * gridDim.y + y.
 // Thread 0 loads the tile with one TMA copy that completes on the mbarrier;
 // everyone waits on it, transposes through shared memory, and thread 0
 // stores the transposed tile with one TMA copy.  TMA clips the edges: a
 // partial tile loads zeros past the matrix and stores nothing there.
 extern "C" __global__ void __launch_bounds__(THREADS)
 {{name}}(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
-    unsigned int rows, unsigned int cols)
+    unsigned int rows, unsigned int cols, unsigned int batch)
 {
     {{tiles_decl}}
     __shared__ alignas(8) unsigned long long loaded;           // mbarrier
+    const unsigned int z = blockIdx.z * gridDim.y + blockIdx.y;  // this block's matrix
+    if (z >= batch)
+        return;
     {{tile_origin}}
     const int tid = threadIdx.x;
 

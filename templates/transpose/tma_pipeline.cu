@@ -4,7 +4,8 @@
 // Elements are {{dtype}}.
 typedef {{t_ctype}} T;
 
-// Each block walks the tiles i = blockIdx.x, + gridDim.x, ...; BUFFERS tiles
+// Each block walks the tiles i = blockIdx.x, + gridDim.x, ... of all the
+// batch's matrices (3-D tensor maps: {cols, rows, batch}); BUFFERS tiles
 // are in flight at once.  THREADS threads move BATCH adjacent elements of
 // one row each.
 constexpr int TILE_ROWS = {{tile_rows}};
@@ -16,11 +17,12 @@ constexpr int BUFFERS = {{buffers}};
 {{tma_prelude}}
 
 {{swizzle_fn}}
-// Ask the TMA unit for tile t into `dst`; `bar` completes when it has landed.
+// Ask the TMA unit for tile t (of all the batch's tiles, `tiles` per matrix)
+// into `dst`; `bar` completes when it has landed.
 static __device__ __forceinline__ void load_tile(const CUtensorMap *map, unsigned int t, unsigned int tiles_x,
-                                                 T *dst, unsigned long long *bar)
+                                                 unsigned int tiles, T *dst, unsigned long long *bar)
 {
-    const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
+    const int z = t / tiles, x0 = t % tiles % tiles_x * TILE_COLS, y0 = t % tiles / tiles_x * TILE_ROWS;
 
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                  :: "r"(smem(bar)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
@@ -33,13 +35,14 @@ static __device__ __forceinline__ void load_tile(const CUtensorMap *map, unsigne
 // the edges: a partial tile loads zeros past the matrix and stores nothing there.
 extern "C" __global__ void __launch_bounds__(THREADS)
 {{name}}(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
-    unsigned int rows, unsigned int cols)
+    unsigned int rows, unsigned int cols, unsigned int batch)
 {
     __shared__ alignas(1024) T tile[BUFFERS][TILE_ROWS * TILE_COLS];    // as loaded
     __shared__ alignas(1024) T tile_t[BUFFERS][TILE_COLS * TILE_ROWS];  // to store
     __shared__ alignas(8) unsigned long long loaded[BUFFERS];           // mbarriers
     const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
-    const unsigned int tiles = tiles_x * ((rows + TILE_ROWS - 1) / TILE_ROWS);
+    const unsigned int tiles = tiles_x * ((rows + TILE_ROWS - 1) / TILE_ROWS);  // per matrix
+    const unsigned int total = tiles * batch;
     const int tid = threadIdx.x;
 
     if (tid == 0) {
@@ -47,14 +50,14 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded[b])));
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         for (int b = 0; b < BUFFERS; b++)
-            if (blockIdx.x + b * gridDim.x < tiles)
-                load_tile(&in_map, blockIdx.x + b * gridDim.x, tiles_x, tile[b], &loaded[b]);
+            if (blockIdx.x + b * gridDim.x < total)
+                load_tile(&in_map, blockIdx.x + b * gridDim.x, tiles_x, tiles, tile[b], &loaded[b]);
     }
     __syncthreads();
 
     {{walk}}
     unsigned int i = 0;
-    for (unsigned int t = blockIdx.x; t < tiles; t += gridDim.x, i++) {
+    for (unsigned int t = blockIdx.x; t < total; t += gridDim.x, i++) {
         const int buf = i % BUFFERS;
         const unsigned int parity = i / BUFFERS % 2;
 
@@ -76,11 +79,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
         if (tid == 0) {
-            const int x0 = t % tiles_x * TILE_COLS, y0 = t / tiles_x * TILE_ROWS;
+            const int z = t / tiles, x0 = t % tiles % tiles_x * TILE_COLS, y0 = t % tiles / tiles_x * TILE_ROWS;
             {{store_copy}}
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            if (t + BUFFERS * gridDim.x < tiles)
-                load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tile[buf], &loaded[buf]);
+            if (t + BUFFERS * gridDim.x < total)
+                load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tiles, tile[buf], &loaded[buf]);
         }
     }
     if (tid == 0)

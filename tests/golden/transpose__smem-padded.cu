@@ -17,10 +17,10 @@
 //   store_hint: none
 //   pad: 1
 //
-// Kernel (extern "C"), for a rows x cols input:
-//   transpose_f32(in, out, rows, cols)  <<<grid, 256>>>
-// where grid = ceil(rows / 32) * ceil(cols / 32).  Any rows and cols; `in` and `out`
-// aligned to 4 bytes.
+// Kernel (extern "C"), for a batch of rows x cols inputs:
+//   transpose_f32(in, out, rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride)  <<<grid, 256>>>
+// where grid = {ceil(rows / 32) * ceil(cols / 32), min(batch, 65535), ceil(batch / 65535)}.
+// Any rows and cols; pitches and strides in elements; `in` and `out` aligned to 4 bytes.
 
 // Elements are f32; indices are 64-bit.
 typedef float T;
@@ -48,17 +48,26 @@ static __device__ __forceinline__ T load_one(const T *p) { return *p; }
 static __device__ __forceinline__ void store_vec(T *p, const Vec &v) { *reinterpret_cast<Vec *>(p) = v; }
 static __device__ __forceinline__ void store_one(T *p, T v) { *p = v; }
 
-// out (cols x rows) = the transpose of in (rows x cols), both row-major.
+// For each of the batch matrices: out[b] (cols x rows) = the transpose of
+// in[b] (rows x cols).  Row r of in[b] starts at in + b * in_stride +
+// r * in_pitch, row c of out[b] at out + b * out_stride + c * out_pitch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index cols)
+transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index cols, Index batch,
+    Index in_pitch, Index out_pitch, Index in_stride, Index out_stride)
 {
     __shared__ T tile[TILE_ROWS][TILE_COLS + PAD];
+    const Index b = (Index)blockIdx.z * gridDim.y + blockIdx.y;  // this block's matrix
+    if (b >= batch)
+        return;
+    in += b * in_stride;
+    out += b * out_stride;
     const Index tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
     const Index x0 = blockIdx.x % tiles_x * TILE_COLS;  // the tile's first column
     const Index y0 = blockIdx.x / tiles_x * TILE_ROWS;  // and first row
     const int tid = threadIdx.x;
-    // Whole vectors need a whole tile, and rows that keep them aligned.
-    const bool whole = x0 + TILE_COLS <= cols && y0 + TILE_ROWS <= rows && cols % VEC == 0 && rows % VEC == 0;
+    // Whole vectors need a whole tile, and rows and matrices that keep them aligned.
+    const bool whole = x0 + TILE_COLS <= cols && y0 + TILE_ROWS <= rows &&
+                       (in_pitch | out_pitch | in_stride | out_stride) % VEC == 0;
 
     // Read the tile along the rows of `in` (coalesced).
     #pragma unroll
@@ -66,7 +75,7 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
         const int e = k * THREADS + tid;
         const int r = e / (TILE_COLS / VEC), c = e % (TILE_COLS / VEC) * VEC;
         if (whole) {
-            const Vec v = load_vec(&in[(y0 + r) * cols + x0 + c]);
+            const Vec v = load_vec(&in[(y0 + r) * in_pitch + x0 + c]);
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 tile[r][c + j] = v.v[j];
@@ -74,7 +83,7 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (y0 + r < rows && x0 + c + j < cols)
-                    tile[r][c + j] = load_one(&in[(y0 + r) * cols + x0 + c + j]);
+                    tile[r][c + j] = load_one(&in[(y0 + r) * in_pitch + x0 + c + j]);
         }
     }
     __syncthreads();
@@ -89,12 +98,12 @@ transpose_f32(const T *__restrict__ in, T *__restrict__ out, Index rows, Index c
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 v.v[j] = tile[r + j][c];
-            store_vec(&out[(x0 + c) * rows + y0 + r], v);
+            store_vec(&out[(x0 + c) * out_pitch + y0 + r], v);
         } else {
             #pragma unroll
             for (int j = 0; j < VEC; j++)
                 if (x0 + c < cols && y0 + r + j < rows)
-                    store_one(&out[(x0 + c) * rows + y0 + r + j], tile[r + j][c]);
+                    store_one(&out[(x0 + c) * out_pitch + y0 + r + j], tile[r + j][c]);
         }
     }
 }

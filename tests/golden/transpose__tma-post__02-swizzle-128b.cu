@@ -17,12 +17,13 @@
 //   l2_promotion: 128B
 //   order: rows
 //
-// Kernel (extern "C"), for a rows x cols input:
-//   transpose_f32(in_map, out_map, rows, cols)  <<<grid, 1024>>>
-// where grid = ceil(rows / 32) * ceil(cols / 32), in_map is a tensor map of `in`
-// (dims {cols, rows}, box {32, 32}) and out_map one of `out` (dims {rows, cols},
-// box {32, 32}), both with 128-byte swizzle (cuTensorMapEncodeTiled).
-// TMA needs 16-byte aligned matrices whose rows are multiples of 16 bytes.
+// Kernel (extern "C"), for a batch of rows x cols inputs:
+//   transpose_f32(in_map, out_map, rows, cols, batch)  <<<grid, 1024>>>
+// where grid = {ceil(rows / 32) * ceil(cols / 32), min(batch, 65535), ceil(batch / 65535)};
+// in_map is a tensor map of `in` (dims {cols, rows, batch}, box {32, 32, 1}) and out_map
+// one of `out` (dims {rows, cols, batch}, box {32, 32, 1}), both with 128-byte swizzle
+// (cuTensorMapEncodeTiled; the row pitches and matrix strides go in the maps).
+// TMA needs 16-byte aligned matrices whose pitches and strides are multiples of 16 bytes.
 
 // Elements are f32.
 typedef float T;
@@ -55,17 +56,22 @@ static __device__ __forceinline__ int swizzled(int i)
     return (byte ^ ((byte >> 3) & 0x70)) / (int)sizeof(T);
 }
 
+// The tensor maps are 3-D ({cols, rows, batch}), so that one launch moves a
+// batch of matrices: block (x, y, z) moves tile x of matrix z * gridDim.y + y.
 // Thread 0 loads the tile with one TMA copy that completes on the mbarrier;
 // everyone waits on it, transposes through shared memory, and thread 0
 // stores the transposed tile with one TMA copy.  TMA clips the edges: a
 // partial tile loads zeros past the matrix and stores nothing there.
 extern "C" __global__ void __launch_bounds__(THREADS)
 transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
-    unsigned int rows, unsigned int cols)
+    unsigned int rows, unsigned int cols, unsigned int batch)
 {
     __shared__ alignas(1024) T tile[TILE_ROWS * TILE_COLS];    // as loaded: TILE_ROWS rows
     __shared__ alignas(1024) T tile_t[TILE_COLS * TILE_ROWS];  // to store: TILE_COLS rows
     __shared__ alignas(8) unsigned long long loaded;           // mbarrier
+    const unsigned int z = blockIdx.z * gridDim.y + blockIdx.y;  // this block's matrix
+    if (z >= batch)
+        return;
     const unsigned int tiles_x = (cols + TILE_COLS - 1) / TILE_COLS;
     const int x0 = blockIdx.x % tiles_x * TILE_COLS, y0 = blockIdx.x / tiles_x * TILE_ROWS;
     const int tid = threadIdx.x;
@@ -78,9 +84,9 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     if (tid == 0) {
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                      :: "r"(smem(&loaded)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];"
-                     :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(smem(&loaded)) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];"
+                     :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(z), "r"(smem(&loaded)) : "memory");
     }
     for (unsigned int done = 0; !done;)
         asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
@@ -97,8 +103,8 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     if (tid == 0) {
-        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                     :: "l"(&out_map), "r"(y0), "r"(x0), "r"(smem(tile_t)) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
+                     :: "l"(&out_map), "r"(y0), "r"(x0), "r"(z), "r"(smem(tile_t)) : "memory");
         asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
     }
