@@ -1,0 +1,49 @@
+"""What a kgen.reduce() call on a small torch tensor costs from Python,
+against the same call from C (bench/call_cost.cu), for issue 11's target
+(at most 10 us more per call at 2^10 elements, back to back, same run).
+
+    python3 bench/py_overhead.py --spec    # print the YAML kgen.reduce uses for f32 here
+    python3 bench/py_overhead.py [N CALLS REPS]
+
+Prints, for kgen.reduce(x) (a new result tensor each call) and for
+kgen.reduce(x, out=r) (into one tensor), the median over REPS of the wall
+time per call of CALLS back-to-back calls and one synchronize, and of the
+time per call spent issuing them:
+    "py what=new n=1024 calls=2000 per_call_us=X issue_us=Y"
+"""
+import sys
+import time
+
+import kgen
+
+
+def main():
+    if sys.argv[1:] == ["--spec"]:
+        print(kgen.check(kgen._default_reduce("sum", "f32", 16)).yaml, end="")
+        return
+    import torch
+    n, calls, reps = (int(a) for a in (sys.argv[1:] + ["1024", "2000", "7"][len(sys.argv) - 1:]))
+    x = torch.arange(n, device="cuda", dtype=torch.float32).remainder_(17).sub_(8)
+    r = torch.empty((), device="cuda")
+    for what, call in (("new", lambda: kgen.reduce(x)), ("out", lambda: kgen.reduce(x, out=r))):
+        for _ in range(100):
+            call()
+        torch.cuda.synchronize()
+        total, issue = [], []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                call()
+            t1 = time.perf_counter()
+            torch.cuda.synchronize()
+            t2 = time.perf_counter()
+            total.append((t2 - t0) / calls * 1e6)
+            issue.append((t1 - t0) / calls * 1e6)
+        total.sort()
+        issue.sort()
+        print("py what=%s n=%d calls=%d per_call_us=%.3f issue_us=%.3f sum=%g" % (
+            what, n, calls, total[reps // 2], issue[reps // 2], float(kgen.reduce(x))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""kgen on torch tensors: sums along both axes, a maximum, a transpose, and a
+spec of your own.  Needs a CUDA GPU, torch, and libkgen (KGEN_LIBRARY=path
+to libkgen.so, or `make install`).
+
+    KGEN_LIBRARY=$PWD/.libs/libkgen.so PYTHONPATH=python python3 examples/reduce_torch.py
+"""
+import torch
+
+import kgen
+
+x = torch.randn(4096, 1000, device="cuda")
+
+print("sum:", kgen.reduce(x).item(), "torch:", x.sum().item())
+rows = kgen.reduce(x, axis=1)                  # one sum per row (torch.sum(x, dim=1))
+cols = kgen.reduce(x, axis=0)                  # one sum per column (torch.sum(x, dim=0))
+print("rows:", rows.shape, (rows - x.sum(1)).abs().max().item())
+print("cols:", cols.shape, (cols - x.sum(0)).abs().max().item())
+print("max of each row:", torch.equal(kgen.reduce(x, "max", axis=1), x.amax(1)))
+
+t = kgen.transpose(x)                          # a new 1000 x 4096 tensor
+print("transpose:", t.shape, torch.equal(t, x.t().contiguous()))
+
+# A spec of your own (a path, YAML text or a dict), with fields overridden:
+two_pass = {"kernel": "reduce", "stages": "two_pass", "threads": 256}
+print("two-pass sum:", kgen.reduce(x, spec=two_pass, items_per_thread=16).item())
+
+try:
+    kgen.reduce(x, spec="kernel: reduce\nstages: one_pass\n")
+except kgen.SpecError as e:
+    print(e)                                   # <string>:2:9: error: stages: unknown value 'one_pass' ...

@@ -1,0 +1,444 @@
+"""kgen from Python: YAML kernel specs turned into CUDA C, compiled with NVRTC
+and run on PyTorch and CuPy arrays, through libkgen's C API (ctypes).
+
+    import kgen, torch
+    x = torch.randn(4096, 1000, device="cuda")
+    kgen.reduce(x)                 # the sum of every element, a 0-d tensor
+    kgen.reduce(x, "max", axis=1)  # one maximum per row
+    kgen.transpose(x)              # a new 1000 x 4096 tensor
+
+A spec is a path to a YAML file, YAML text or a dict; keyword arguments
+override its fields as `kgen --set` does.  A wrong spec raises SpecError,
+which names the file, line and column as kgen does.  Results are returned
+in the caller's framework, written on its current stream unless stream= is
+given.  See docs/python.md.
+"""
+import os
+import threading
+
+from . import _lib
+from ._arrays import describe, current_stream, stream_address, empty, SIZE
+from ._errors import KgenError, SpecError
+
+__all__ = ["check", "generate", "compile", "Spec", "Kernel", "reduce", "transpose", "KgenError", "SpecError",
+           "library_path", "__version__"]
+
+__version__ = _lib.kgen_version().decode()
+library_path = _lib.path
+
+_local = threading.local()
+
+
+def _err():
+    e = getattr(_local, "err", None)
+    if e is None:
+        e = _local.err = _lib.Error()
+    return e
+
+
+def _scalar(v):
+    if isinstance(v, bool):
+        raise TypeError("kgen: a spec value is an integer or a name, not %r" % v)
+    if isinstance(v, (int, str)):
+        return str(v)
+    raise TypeError("kgen: a spec value is an integer or a name, not %r (%s)" % (v, type(v).__name__))
+
+
+def _yaml_of(d):
+    """A flat dict as the YAML mapping kgen reads."""
+    lines = []
+    for k, v in d.items():
+        if not isinstance(k, str):
+            raise TypeError("kgen: spec keys are names, not %r" % (k,))
+        lines.append("%s: %s" % (k, _scalar(v)))
+    return "\n".join(lines) + "\n"
+
+
+class Spec:
+    """A loaded, validated spec (kgen_spec), with `overrides` applied.
+
+    `spec` is a path to a YAML file, YAML text (anything with a colon that
+    is not a file) or a dict of fields.  fields holds every field with the
+    defaults resolved, as text ({"kernel": "reduce", "threads": "512", ...});
+    yaml is the same as `kgen check` would print it.
+    """
+
+    def __init__(self, spec, **overrides):
+        self._handle = None
+        err = _err()
+        h = _lib.ctypes.c_void_p()
+        if isinstance(spec, Spec):
+            text, name = spec.yaml, spec.source
+            st = _lib.kgen_spec_load_string(text.encode(), len(text.encode()), name.encode(), _lib.ctypes.byref(h),
+                                            _lib.ctypes.byref(err))
+        elif isinstance(spec, dict):
+            text = _yaml_of(spec).encode()
+            st = _lib.kgen_spec_load_string(text, len(text), b"<dict>", _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+        elif isinstance(spec, (str, os.PathLike)):
+            s = os.fspath(spec)
+            if os.path.exists(s) or ":" not in s:
+                st = _lib.kgen_spec_load_file(s.encode(), _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+            else:
+                text = s.encode()
+                st = _lib.kgen_spec_load_string(text, len(text), b"<string>", _lib.ctypes.byref(h),
+                                                _lib.ctypes.byref(err))
+        else:
+            raise TypeError("kgen: a spec is a path, YAML text, a dict or a kgen.Spec, not %s" % type(spec).__name__)
+        _lib.check(st, err)
+        self._handle = h.value
+        if overrides:
+            self._set(overrides)
+        self.source = _lib.kgen_spec_source(self._handle).decode()
+        out = _lib.ctypes.c_void_p()
+        if _lib.kgen_spec_dump(self._handle, _lib.ctypes.byref(out)):
+            raise MemoryError("kgen: out of memory")
+        self.yaml = _lib.take_string(out.value)
+        self.fields = dict(line.split(": ", 1) for line in self.yaml.splitlines() if ": " in line)
+
+    def _set(self, overrides):
+        keys = [k.encode() for k in overrides]
+        values = [_scalar(v).encode() for v in overrides.values()]
+        n = len(keys)
+        err = _err()
+        st = _lib.kgen_spec_set_many(self._handle, n, (_lib.ctypes.c_char_p * n)(*keys),
+                                     (_lib.ctypes.c_char_p * n)(*values), _lib.ctypes.byref(err))
+        _lib.check(st, err)
+
+    def __getitem__(self, key):
+        return self.fields[key]
+
+    def __repr__(self):
+        return "kgen.Spec(%r: %s)" % (self.source, ", ".join("%s=%s" % kv for kv in self.fields.items()))
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            _lib.kgen_spec_free(self._handle)
+            self._handle = None
+
+
+def check(spec, **overrides):
+    """Load and validate a spec (with overrides); the Spec, or SpecError."""
+    return Spec(spec, **overrides)
+
+
+def generate(spec, **overrides):
+    """The CUDA C source kgen generates for a spec, as str."""
+    s = spec if isinstance(spec, Spec) and not overrides else Spec(spec, **overrides)
+    err, out = _err(), _lib.ctypes.c_void_p()
+    _lib.check(_lib.kgen_generate(s._handle, _lib.ctypes.byref(out), _lib.ctypes.byref(err)), err)
+    return _lib.take_string(out.value)
+
+
+def compile(spec, arch="sm_90", ptx=False, **overrides):
+    """Generate and compile a spec with NVRTC for `arch` (no GPU needed): the
+    cubin as bytes, or the PTX as str with ptx=True.  NVRTC's rejection is a
+    KgenError (KGEN_ECOMPILE) whose message carries the log."""
+    src = generate(spec, **overrides)
+    err = _err()
+    image, size, log = _lib.ctypes.c_void_p(), _lib.ctypes.c_size_t(), _lib.ctypes.c_void_p()
+    st = _lib.kgen_compile(src.encode(), b"kernel.cu", arch.encode(), 1 if ptx else 0, _lib.ctypes.byref(image),
+                           _lib.ctypes.byref(size), _lib.ctypes.byref(log), _lib.ctypes.byref(err))
+    text = _lib.take_string(log.value) if log.value else ""
+    if st:
+        if text:
+            err.message = (err.message.decode("utf-8", "replace") + "\n" + text)[:1023].encode()
+        _lib.check(st, err)
+    data = _lib.take_bytes(image.value, size.value)
+    return data.rstrip(b"\0").decode() if ptx else data
+
+
+# ---- running: contexts and kernels, built once ----
+
+_contexts = {}
+_kernels = {}
+_lock = threading.Lock()
+
+
+def _context(device):
+    ctx = _contexts.get(device)
+    if ctx is None:
+        with _lock:
+            ctx = _contexts.get(device)
+            if ctx is None:
+                err, h = _err(), _lib.ctypes.c_void_p()
+                _lib.check(_lib.kgen_context_create(device, _lib.ctypes.byref(h), _lib.ctypes.byref(err)), err)
+                ctx = _contexts[device] = h.value
+    return ctx
+
+
+class Kernel:
+    """A spec built for one GPU (NVRTC, cached in memory and on disk).
+
+    Call it on arrays: a `reduce` kernel as k(x) (all of x), a
+    `reduce_axis` kernel as k(x) (x 2-D, its axis from the spec), a
+    `transpose` kernel as k(x) (x 2-D, or 3-D for a batch).  out= and
+    stream= as for kgen.reduce and kgen.transpose.
+    """
+
+    def __init__(self, spec, device=0, **overrides):
+        self.spec = spec if isinstance(spec, Spec) and not overrides else Spec(spec, **overrides)
+        self.device = device
+        self.family = self.spec.fields["kernel"]
+        err, h = _err(), _lib.ctypes.c_void_p()
+        st = _lib.kgen_kernel_build(_context(device), self.spec._handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+        _lib.check(st, err)
+        self._handle = h.value
+
+    def __call__(self, x, out=None, stream=None):
+        a = describe(x)
+        if self.family == "reduce":
+            return _run_reduce(self, a, out, stream)
+        if self.family == "reduce_axis":
+            return _run_axis(self, a, 1 if self.spec.fields["axis"] == "rows" else 0, out, stream)
+        return _run_transpose(self, a, out, stream)
+
+    def __repr__(self):
+        return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
+
+
+def _kernel(key, make):
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = make()
+    return k
+
+
+def _align(*ptrs):
+    """The widest load (16, 8, 4 or 2 bytes) every pointer is aligned to."""
+    w = 16
+    for p in ptrs:
+        while w > 1 and p % w:
+            w //= 2
+    return w
+
+
+def _contiguous(a):
+    acc = 1
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        if n != 1 and s != acc:
+            return False
+        acc *= n
+    return True
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _stream(a, stream):
+    s = stream_address(stream)
+    return current_stream(a) if s is None else s
+
+
+def _result(a, out, shape, dtype, what):
+    if out is None:
+        return empty(a, shape, dtype), None
+    o = describe(out, "out")
+    if o.dtype != dtype or tuple(o.shape) != tuple(shape) or not _contiguous(o) or o.device != a.device:
+        raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
+                         % (dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
+    return out, o
+
+
+def _run_reduce(k, a, out, stream):
+    if not _contiguous(a):
+        raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
+    if a.dtype != k.spec.fields["dtype"]:
+        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k.spec.fields["dtype"], a.dtype))
+    res, o = _result(a, out, (), k.spec.fields["acc_dtype"], "a full reduction")
+    o = o or describe(res, "out")
+    err = _err()
+    st = _lib.kgen_reduce(k._handle, a.ptr, _numel(a.shape), o.ptr, 0, 0, _stream(a, stream), _lib.ctypes.byref(err))
+    _lib.check(st, err)
+    return res
+
+
+def _run_axis(k, a, axis, out, stream):
+    """Reduce a along axis 1 (each row) or 0 (each column) of its matrix view."""
+    nd = len(a.shape)
+    if nd < 2:
+        raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % nd)
+    if a.dtype != k.spec.fields["dtype"]:
+        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k.spec.fields["dtype"], a.dtype))
+    inner = _contiguous_from(a, 1)
+    if a.strides[-1] == 1 and inner:
+        rows, cols, pitch = a.shape[0], _numel(a.shape[1:]), a.strides[0]
+        shape = a.shape[1:] if axis == 0 else a.shape[:1]
+        if nd > 2 and axis != 0:
+            raise ValueError("kgen: internal: only axis 0 or the last axis of a contiguous array")
+    else:
+        raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
+                         "x.contiguous()")
+    want = "rows" if axis == 1 else "cols"
+    if k.spec.fields["axis"] != want:
+        raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields["axis"], want))
+    res, o = _result(a, out, shape, k.spec.fields["acc_dtype"], "a reduction along axis %d" % axis)
+    o = o or describe(res, "out")
+    err = _err()
+    st = _lib.kgen_reduce_axis(k._handle, a.ptr, rows, cols, pitch, o.ptr, 0, 0, _stream(a, stream),
+                               _lib.ctypes.byref(err))
+    _lib.check(st, err)
+    return res
+
+
+def _contiguous_from(a, d):
+    """Whether dimensions d.. of a are packed (the first of them may be padded)."""
+    acc = 1
+    for i in range(len(a.shape) - 1, d - 1, -1):
+        if a.shape[i] != 1 and a.strides[i] != acc:
+            return False
+        acc *= a.shape[i]
+    return True
+
+
+def _run_transpose(k, a, out, stream):
+    nd = len(a.shape)
+    if nd not in (2, 3):
+        raise ValueError("kgen: transpose takes a matrix or a batch of matrices (2 or 3 dimensions), not %d" % nd)
+    if a.dtype != k.spec.fields["dtype"]:
+        raise TypeError("kgen: the kernel transposes %s, the input is %s" % (k.spec.fields["dtype"], a.dtype))
+    rows, cols = a.shape[-2], a.shape[-1]
+    if a.strides[-1] != 1 and cols > 1:
+        raise ValueError("kgen: transpose reads rows with unit stride (rows may be padded); pass x.contiguous()")
+    batch = a.shape[0] if nd == 3 else 1
+    shape = (a.shape[0], cols, rows) if nd == 3 else (cols, rows)
+    if out is None:
+        res = empty(a, shape, a.dtype)
+        o = describe(res, "out")
+    else:
+        res, o = out, describe(out, "out")
+        if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or o.device != a.device:
+            raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device"
+                             % (a.dtype, shape))
+    layout = _lib.TransposeLayout(batch, a.strides[-2] if rows > 1 else cols, o.strides[-2] if cols > 1 else rows,
+                                  a.strides[0] if nd == 3 else 0, o.strides[0] if nd == 3 else 0)
+    err = _err()
+    st = _lib.kgen_transpose_batched(k._handle, a.ptr, o.ptr, rows, cols, _lib.ctypes.byref(layout),
+                                     _stream(a, stream), _lib.ctypes.byref(err))
+    _lib.check(st, err)
+    return res
+
+
+# ---- the one-call API: a kernel chosen for the array ----
+
+_OPS = ("sum", "min", "max", "prod")
+
+
+def _default_reduce(op, dtype, width):
+    # kgen's fastest one-pass sum (specs/reduce/best/), with the load width the input's address allows.
+    return {"kernel": "reduce", "op": op, "dtype": dtype, "threads": 512, "items_per_thread": 32,
+            "load_width": max(width, SIZE[dtype]), "grid": "tile", "stages": "atomic"}
+
+
+def _default_transpose(dtype, width):
+    # specs/transpose/best.yaml and best-bf16.yaml, with the load width the addresses allow.
+    wide = SIZE[dtype] == 2
+    return {"kernel": "transpose", "dtype": dtype, "method": "smem", "tile_rows": 64, "tile_cols": 128 if wide else 64,
+            "batch": 16 if wide else 8, "load_width": max(width, SIZE[dtype]), "pad": 1, "order": "cols",
+            "store_hint": "cg"}
+
+
+def _spec_key(spec):
+    if isinstance(spec, dict):
+        return ("dict", tuple(sorted((k, str(v)) for k, v in spec.items())))
+    if isinstance(spec, Spec):
+        return ("spec", spec.yaml)
+    return ("text", os.fspath(spec))
+
+
+def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides):
+    """Reduce x with op ("sum", "min", "max" or "prod"; default: the spec's
+    op, else sum) over all of it (axis None) or along one axis: the last
+    (each row of the matrix view, axis=-1 or ndim-1) or the first (each
+    column, axis=0); x may have padded rows.  The result is a new array of
+    the spec's accumulator type (f32 for f16 and bf16 inputs) in x's
+    framework, or `out`.  spec= chooses the kernel (its dtype and axis
+    follow x and the call); overrides set its fields."""
+    a = describe(x)
+    if op is not None and op not in _OPS:
+        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(_OPS), op))
+    nd = len(a.shape)
+    if axis is not None:
+        if not isinstance(axis, int) or not -nd <= axis < nd:
+            raise ValueError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
+        axis %= nd
+        if nd == 1:
+            axis = None
+    if axis is None:
+        fields = {"dtype": a.dtype}
+        if op:
+            fields["op"] = op
+        if spec is None:
+            key = ("reduce", a.device, op or "sum", a.dtype, _align(a.ptr), tuple(sorted(overrides.items())))
+            k = _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype, _align(a.ptr)), a.device or 0,
+                                            **overrides))
+        else:
+            key = ("reduce", a.device, _spec_key(spec), op, a.dtype, tuple(sorted(overrides.items())))
+            k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict(fields, **overrides)))
+        return _run_reduce(k, a, out, stream)
+    if axis not in (0, nd - 1):
+        raise NotImplementedError("kgen: reductions along the first or the last axis only, not axis %d of %d"
+                                  % (axis, nd))
+    if nd == 2 and a.strides[0] == 1 and a.strides[1] != 1:
+        # A transposed view: its columns are the rows of a row-major matrix.
+        a = _transposed(a)
+        axis = 1 - axis
+    kind = "rows" if axis == nd - 1 and axis != 0 else "cols"
+    if nd > 2 and kind == "rows":
+        # The last axis of an N-d array: rows of the (prod(shape[:-1]), shape[-1]) matrix.
+        if not _contiguous(a) and not (_contiguous_from(a, nd - 1) and _collapsible(a)):
+            raise ValueError("kgen: reduce along the last axis reads a contiguous input; pass x.contiguous()")
+        shape = a.shape[:-1]
+        a = _view(a, (_numel(a.shape[:-1]), a.shape[-1]), (a.strides[-2], 1))
+        res = _reduce_axis(a, op, "rows", spec, None if out is None else out, stream, overrides)
+        return res.reshape(shape) if out is None else res
+    return _reduce_axis(a, op, kind, spec, out, stream, overrides)
+
+
+def _collapsible(a):
+    nd = len(a.shape)
+    return all(a.strides[i] == a.strides[i + 1] * a.shape[i + 1] for i in range(nd - 2))
+
+
+def _view(a, shape, strides):
+    from ._arrays import Array
+    return Array(a.obj, a.kind, a.ptr, a.dtype, shape, strides, a.device)
+
+
+def _transposed(a):
+    return _view(a, (a.shape[1], a.shape[0]), (a.strides[1], a.strides[0]))
+
+
+def _reduce_axis(a, op, kind, spec, out, stream, overrides):
+    fields = {"dtype": a.dtype, "axis": kind}
+    if op:
+        fields["op"] = op
+    if spec is None:
+        key = ("axis", a.device, kind, op or "sum", a.dtype, tuple(sorted(overrides.items())))
+        base = {"kernel": "reduce_axis", "axis": kind, "op": op or "sum", "dtype": a.dtype, "threads": 512,
+                "load_width": 16}
+        k = _kernel(key, lambda: Kernel(base, a.device or 0, **overrides))
+    else:
+        key = ("axis", a.device, _spec_key(spec), kind, op, a.dtype, tuple(sorted(overrides.items())))
+        k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict(fields, **overrides)))
+    return _run_axis(k, a, 1 if kind == "rows" else 0, out, stream)
+
+
+def transpose(x, spec=None, out=None, stream=None, **overrides):
+    """The transpose of a matrix (R x C -> C x R) or of each matrix of a batch
+    (B x R x C -> B x C x R, one launch), as a new contiguous array in x's
+    framework or into `out`.  x's rows may be padded (a slice of a wider
+    matrix) and so may out's.  spec= chooses the kernel (its dtype follows x)."""
+    a = describe(x)
+    o_ptr = describe(out, "out").ptr if out is not None else 0
+    width = _align(a.ptr, o_ptr)
+    if spec is None:
+        key = ("transpose", a.device, a.dtype, width, tuple(sorted(overrides.items())))
+        k = _kernel(key, lambda: Kernel(_default_transpose(a.dtype, width), a.device or 0, **overrides))
+    else:
+        key = ("transpose", a.device, _spec_key(spec), a.dtype, tuple(sorted(overrides.items())))
+        k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict({"dtype": a.dtype}, **overrides)))
+    return _run_transpose(k, a, out, stream)

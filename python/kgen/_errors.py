@@ -1,0 +1,38 @@
+"""kgen's errors in Python: a spec error keeps its file, line and column."""
+
+_STATUS = ["KGEN_OK", "KGEN_ESPEC", "KGEN_EIO", "KGEN_ECOMPILE", "KGEN_ECUDA", "KGEN_EINVAL", "KGEN_ENOMEM",
+           "KGEN_EVERIFY", "KGEN_EINTERNAL"]
+
+
+def status_name(status):
+    return _STATUS[status] if 0 <= status < len(_STATUS) else "KGEN_E%d" % status
+
+
+class KgenError(Exception):
+    """A libkgen call failed: status is its name ("KGEN_ECUDA", "KGEN_EINVAL", ...)."""
+
+    def __init__(self, status, message, file=""):
+        self.status = status
+        self.message = message
+        self.file = file
+        super().__init__(("%s: error: %s" % (file, message)) if file else message)
+
+
+class SpecError(KgenError, ValueError):
+    """The spec is wrong.  str() is the error as kgen prints it:
+    "file:line:column: error: message", the spec's line and a caret."""
+
+    def __init__(self, file, line, column, message, source_line=""):
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        KgenError.__init__(self, "KGEN_ESPEC", message, file)
+        if line > 0:
+            text = "%s:%d:%d: error: %s" % (file, line, column, message)
+            if source_line:
+                text += "\n  %s\n  %s^" % (source_line, " " * (column - 1))
+        elif file:
+            text = "%s: error: %s" % (file, message)
+        else:
+            text = "kgen: error: %s" % message
+        self.args = (text,)

@@ -1,0 +1,125 @@
+"""libkgen through ctypes: finding the library, the C types, the calls.
+
+The library is looked for, in order: $KGEN_LIBRARY (a path to libkgen.so),
+the installed library (``make install``: the linker's search path, then
+the prefix of this Python and /usr/local/lib), then the build tree this
+package sits in (python/../.libs/libkgen.so).
+"""
+import ctypes
+import ctypes.util
+import os
+import sys
+
+from ._errors import SpecError, KgenError, status_name
+
+
+class Error(ctypes.Structure):
+    """kgen_error, as include/kgen.h declares it."""
+    _fields_ = [
+        ("status", ctypes.c_int),
+        ("file", ctypes.c_char * 256),
+        ("line", ctypes.c_int),
+        ("column", ctypes.c_int),
+        ("message", ctypes.c_char * 1024),
+        ("source_line", ctypes.c_char * 256),
+    ]
+
+
+class TransposeLayout(ctypes.Structure):
+    """kgen_transpose_layout: batch, row pitches and matrix strides in elements (0: packed)."""
+    _fields_ = [
+        ("batch", ctypes.c_ulonglong),
+        ("in_pitch", ctypes.c_ulonglong),
+        ("out_pitch", ctypes.c_ulonglong),
+        ("in_stride", ctypes.c_ulonglong),
+        ("out_stride", ctypes.c_ulonglong),
+    ]
+
+
+def _candidates():
+    env = os.environ.get("KGEN_LIBRARY")
+    if env:
+        yield env
+        return
+    found = ctypes.util.find_library("kgen")
+    if found:
+        yield found
+    for prefix in (sys.prefix, "/usr/local", "/usr"):
+        yield os.path.join(prefix, "lib", "libkgen.so")
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "..", "..", ".libs", "libkgen.so")
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise ImportError("kgen: cannot load libkgen; set KGEN_LIBRARY to the path of libkgen.so "
+                      "(e.g. .libs/libkgen.so in a build tree). Tried: " + "; ".join(tried))
+
+
+lib, path = _load()
+libc = ctypes.CDLL(None)
+libc.free.argtypes = [ctypes.c_void_p]
+libc.free.restype = None
+
+_P = ctypes.c_void_p
+_E = ctypes.POINTER(Error)
+_U64 = ctypes.c_ulonglong
+
+
+def _sig(name, args, res=ctypes.c_int):
+    f = getattr(lib, name)
+    f.argtypes = args
+    f.restype = res
+    return f
+
+
+kgen_version = _sig("kgen_version", [], ctypes.c_char_p)
+kgen_spec_load_file = _sig("kgen_spec_load_file", [ctypes.c_char_p, ctypes.POINTER(_P), _E])
+kgen_spec_load_string = _sig("kgen_spec_load_string", [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                                        ctypes.POINTER(_P), _E])
+kgen_spec_set_many = _sig("kgen_spec_set_many", [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
+                                                  ctypes.POINTER(ctypes.c_char_p), _E])
+kgen_spec_dump = _sig("kgen_spec_dump", [_P, ctypes.POINTER(_P)])
+kgen_spec_source = _sig("kgen_spec_source", [_P], ctypes.c_char_p)
+kgen_spec_free = _sig("kgen_spec_free", [_P], None)
+kgen_generate = _sig("kgen_generate", [_P, ctypes.POINTER(_P), _E])
+kgen_compile = _sig("kgen_compile", [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                      ctypes.POINTER(_P), ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_P), _E])
+kgen_context_create = _sig("kgen_context_create", [ctypes.c_int, ctypes.POINTER(_P), _E])
+kgen_context_destroy = _sig("kgen_context_destroy", [_P], None)
+kgen_kernel_build = _sig("kgen_kernel_build", [_P, _P, ctypes.POINTER(_P), _E])
+kgen_reduce = _sig("kgen_reduce", [_P, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
+kgen_reduce_axis = _sig("kgen_reduce_axis", [_P, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
+kgen_transpose_batched = _sig("kgen_transpose_batched", [_P, _U64, _U64, _U64, _U64, ctypes.POINTER(TransposeLayout),
+                                                          _P, _E])
+
+
+def take_string(ptr):
+    """A malloc()ed C string from libkgen, as str, freed."""
+    try:
+        return ctypes.string_at(ptr).decode("utf-8")
+    finally:
+        libc.free(ptr)
+
+
+def take_bytes(ptr, size):
+    try:
+        return ctypes.string_at(ptr, size)
+    finally:
+        libc.free(ptr)
+
+
+def check(status, err):
+    """Raise the Python form of a failed call's kgen_error."""
+    if status == 0:
+        return
+    file = err.file.decode("utf-8", "replace")
+    message = err.message.decode("utf-8", "replace")
+    if status == 1:  # KGEN_ESPEC
+        raise SpecError(file, err.line, err.column, message, err.source_line.decode("utf-8", "replace"))
+    raise KgenError(status_name(status), message, file)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# The Python package's tests (python/tests) with pytest, against the libkgen
+# just built: the CPU tests everywhere, the GPU tests where torch sees a GPU
+# (they skip themselves otherwise, and say so).  Skips (exit 77) without a
+# Python that has pytest, or without a shared libkgen (--disable-shared).
+top_srcdir=${top_srcdir:-.}
+builddir=${top_builddir:-.}
+lib=$builddir/.libs/libkgen.so
+py=
+for c in ${PYTHON:-} python3 /usr/bin/python3; do
+	if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import pytest' 2>/dev/null; then
+		py=$c
+		break
+	fi
+done
+if [ -z "$py" ]; then
+	echo "SKIP: no python3 with pytest (apt-get install python3-pytest, or pip install pytest)"
+	exit 77
+fi
+if [ ! -f "$lib" ]; then
+	echo "SKIP: no shared libkgen at $lib"
+	exit 77
+fi
+KGEN_LIBRARY=$lib KGEN_TOP_SRCDIR=$top_srcdir KGEN=$builddir/kgen PYTHONDONTWRITEBYTECODE=1 \
+	PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
+	exec "$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir/python/tests"
