@@ -68,10 +68,12 @@ class Spec:
         err = _err()
         h = _lib.ctypes.c_void_p()
         if isinstance(spec, Spec):
-            text, name = spec.yaml, spec.source
-            st = _lib.kgen_spec_load_string(text.encode(), len(text.encode()), name.encode(), _lib.ctypes.byref(h),
-                                            _lib.ctypes.byref(err))
-        elif isinstance(spec, dict):
+            # The same origin again (the dump lists keys a spec may not write), then its overrides and ours.
+            overrides = dict(spec._overrides, **overrides)
+            spec = spec._origin
+        self._origin = spec
+        self._overrides = overrides
+        if isinstance(spec, dict):
             text = _yaml_of(spec).encode()
             st = _lib.kgen_spec_load_string(text, len(text), b"<dict>", _lib.ctypes.byref(h), _lib.ctypes.byref(err))
         elif isinstance(spec, (str, os.PathLike)):
@@ -183,6 +185,8 @@ class Kernel:
         st = _lib.kgen_kernel_build(_context(device), self.spec._handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
         _lib.check(st, err)
         self._handle = h.value
+        self._dtype = self.spec.fields["dtype"]
+        self._acc = self.spec.fields.get("acc_dtype", self._dtype)
 
     def __call__(self, x, out=None, stream=None):
         a = describe(x)
@@ -228,31 +232,46 @@ def _numel(shape):
     return n
 
 
+try:
+    from math import prod as _numel  # noqa: F811 (3.8+)
+except ImportError:
+    pass
+
+
 def _stream(a, stream):
     s = stream_address(stream)
     return current_stream(a) if s is None else s
 
 
 def _result(a, out, shape, dtype, what):
+    """The result array and its address: a new one, or `out` checked."""
     if out is None:
-        return empty(a, shape, dtype), None
+        return empty(a, shape, dtype)
     o = describe(out, "out")
     if o.dtype != dtype or tuple(o.shape) != tuple(shape) or not _contiguous(o) or o.device != a.device:
         raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
                          % (dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
-    return out, o
+    return out, o.ptr
+
+
+_byref = _lib.ctypes.byref
+_kgen_reduce = _lib.kgen_reduce
+
+
+def _check_contiguous(a):
+    if len(a.shape) > 1 and not _contiguous(a) or len(a.shape) == 1 and a.strides[0] != 1 and a.shape[0] > 1:
+        raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
 
 
 def _run_reduce(k, a, out, stream):
-    if not _contiguous(a):
-        raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
-    if a.dtype != k.spec.fields["dtype"]:
-        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k.spec.fields["dtype"], a.dtype))
-    res, o = _result(a, out, (), k.spec.fields["acc_dtype"], "a full reduction")
-    o = o or describe(res, "out")
+    _check_contiguous(a)
+    if a.dtype != k._dtype:
+        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k._dtype, a.dtype))
+    res, optr = _result(a, out, (), k._acc, "a full reduction")
     err = _err()
-    st = _lib.kgen_reduce(k._handle, a.ptr, _numel(a.shape), o.ptr, 0, 0, _stream(a, stream), _lib.ctypes.byref(err))
-    _lib.check(st, err)
+    st = _kgen_reduce(k._handle, a.ptr, _numel(a.shape), optr, 0, 0, _stream(a, stream), _byref(err))
+    if st:
+        _lib.check(st, err)
     return res
 
 
@@ -275,13 +294,22 @@ def _run_axis(k, a, axis, out, stream):
     want = "rows" if axis == 1 else "cols"
     if k.spec.fields["axis"] != want:
         raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields["axis"], want))
-    res, o = _result(a, out, shape, k.spec.fields["acc_dtype"], "a reduction along axis %d" % axis)
-    o = o or describe(res, "out")
+    res, optr = _result(a, out, shape, k._acc, "a reduction along axis %d" % axis)
     err = _err()
-    st = _lib.kgen_reduce_axis(k._handle, a.ptr, rows, cols, pitch, o.ptr, 0, 0, _stream(a, stream),
+    st = _lib.kgen_reduce_axis(k._handle, a.ptr, rows, cols, pitch, optr, 0, 0, _stream(a, stream),
                                _lib.ctypes.byref(err))
     _lib.check(st, err)
     return res
+
+
+def _lib_array(res, a, ptr, shape):
+    """The Array of a new contiguous result."""
+    from ._arrays import Array
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.insert(0, acc)
+        acc *= n
+    return Array(res, a.kind, ptr, a.dtype, tuple(shape), tuple(strides), a.device)
 
 
 def _contiguous_from(a, d):
@@ -306,8 +334,8 @@ def _run_transpose(k, a, out, stream):
     batch = a.shape[0] if nd == 3 else 1
     shape = (a.shape[0], cols, rows) if nd == 3 else (cols, rows)
     if out is None:
-        res = empty(a, shape, a.dtype)
-        o = describe(res, "out")
+        res, ptr = empty(a, shape, a.dtype)
+        o = _lib_array(res, a, ptr, shape)
     else:
         res, o = out, describe(out, "out")
         if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or o.device != a.device:
@@ -325,6 +353,7 @@ def _run_transpose(k, a, out, stream):
 # ---- the one-call API: a kernel chosen for the array ----
 
 _OPS = ("sum", "min", "max", "prod")
+_fast = {}
 
 
 def _default_reduce(op, dtype, width):
@@ -358,6 +387,17 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
     framework, or `out`.  spec= chooses the kernel (its dtype and axis
     follow x and the call); overrides set its fields."""
     a = describe(x)
+    if axis is None and spec is None and not overrides and (op is None or op in _OPS):
+        # The common call, kept short: per-call cost matters at small n.
+        _check_contiguous(a)
+        p = a.ptr
+        w = 16 if not p & 15 else 8 if not p & 7 else 4 if not p & 3 else 2
+        key = (a.device, op, a.dtype, w)
+        k = _fast.get(key)
+        if k is None:
+            k = _fast[key] = _kernel(("reduce", a.device, op or "sum", a.dtype, w, ()),
+                                     lambda: Kernel(_default_reduce(op or "sum", a.dtype, w), a.device or 0))
+        return _run_reduce(k, a, out, stream)
     if op is not None and op not in _OPS:
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(_OPS), op))
     nd = len(a.shape)
@@ -368,6 +408,7 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
         if nd == 1:
             axis = None
     if axis is None:
+        _check_contiguous(a)
         fields = {"dtype": a.dtype}
         if op:
             fields["op"] = op

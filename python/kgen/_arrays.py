@@ -25,11 +25,16 @@ class Array:
         self.shape, self.strides, self.device = shape, strides, device
 
 
+_TORCH_DT = {}  # torch dtype object -> kgen name, as met
+
+
 def _torch_dtype(t):
-    name = str(t.dtype)[6:]  # "torch.float32" -> "float32"
-    dt = _BY_NAME.get(name)
+    dt = _TORCH_DT.get(t.dtype)
     if dt is None:
-        raise TypeError("kgen: torch dtype %s is not supported (f32, f64, f16, bf16, i32, u32, i64)" % t.dtype)
+        dt = _BY_NAME.get(str(t.dtype)[6:])  # "torch.float32" -> "float32"
+        if dt is None:
+            raise TypeError("kgen: torch dtype %s is not supported (f32, f64, f16, bf16, i32, u32, i64)" % t.dtype)
+        _TORCH_DT[t.dtype] = dt
     return dt
 
 
@@ -39,7 +44,7 @@ def describe(x, what="input"):
     if torch is not None and isinstance(x, torch.Tensor):
         if not x.is_cuda:
             raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
-        return Array(x, "torch", x.data_ptr(), _torch_dtype(x), tuple(x.shape), tuple(x.stride()), x.device.index)
+        return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is None:
         raise TypeError("kgen: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy array or an object "
@@ -68,8 +73,9 @@ def describe(x, what="input"):
 def current_stream(a):
     """The caller's framework's current stream on a's device, as an address (0: the default stream)."""
     if a.kind == "torch":
-        import torch
-        return torch.cuda.current_stream(a.obj.device).cuda_stream
+        torch = sys.modules["torch"]
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what torch's own extensions call: no Stream object
+        return raw(a.device) if raw is not None else torch.cuda.current_stream(a.obj.device).cuda_stream
     if a.kind == "cupy":
         import cupy
         return cupy.cuda.get_current_stream().ptr
@@ -91,17 +97,23 @@ def stream_address(stream):
                     "with __cuda_stream__, not %s" % type(stream).__name__)
 
 
-_TORCH_DT = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
-             "u32": "uint32", "i64": "int64"}
+_NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
+          "u32": "uint32", "i64": "int64"}
+_TORCH_OF = {}  # kgen name -> torch dtype object
 
 
 def empty(like, shape, dtype):
-    """A new, contiguous array of kgen dtype `dtype` in like's framework, on its device."""
+    """A new, contiguous array of kgen dtype `dtype` in like's framework, on
+    its device, and its address."""
     if like.kind == "torch":
-        import torch
-        return torch.empty(shape, dtype=getattr(torch, _TORCH_DT[dtype]), device=like.obj.device)
+        t = _TORCH_OF.get(dtype)
+        if t is None:
+            t = _TORCH_OF[dtype] = getattr(sys.modules["torch"], _NAMES[dtype])
+        r = sys.modules["torch"].empty(shape, dtype=t, device=like.obj.device)
+        return r, r.data_ptr()
     import cupy
     if dtype == "bf16":
         raise TypeError("kgen: CuPy has no bfloat16 for the result")
     with cupy.cuda.Device(like.device if like.device is not None else cupy.cuda.runtime.getDevice()):
-        return cupy.empty(shape, dtype=_TORCH_DT[dtype])
+        r = cupy.empty(shape, dtype=_NAMES[dtype])
+    return r, r.data.ptr

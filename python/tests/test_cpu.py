@@ -114,3 +114,28 @@ def test_compile_names_a_bad_architecture():
     with pytest.raises(kgen.KgenError) as e:
         kgen.compile(SUM_F32, arch="sm_1")
     assert e.value.status in ("KGEN_ECOMPILE", "KGEN_EINVAL")
+
+
+class FakeArray:
+    """A device array as __cuda_array_interface__ describes it (never touched)."""
+
+    def __init__(self, shape, typestr="<f4", strides=None, ptr=0x10000):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (ptr, False),
+                                         "strides": strides, "version": 3}
+
+
+def test_inputs_kgen_cannot_take_are_refused_before_any_gpu():
+    with pytest.raises(ValueError, match="contiguous"):
+        kgen.reduce(FakeArray((10, 20), strides=(4, 40)))
+    with pytest.raises(TypeError, match="dtype <c8 of the input is not supported"):
+        kgen.reduce(FakeArray((10,), "<c8"))
+    with pytest.raises(TypeError, match="is not a CUDA array"):
+        kgen.reduce([1, 2, 3])
+    with pytest.raises(ValueError, match="op is one of sum, min, max, prod, not 'mean'"):
+        kgen.reduce(FakeArray((10,)), "mean")
+    with pytest.raises(ValueError, match="axis 2 is out of range for 2 dimensions"):
+        kgen.reduce(FakeArray((10, 20)), axis=2)
+    with pytest.raises(ValueError, match="whole elements"):
+        kgen.reduce(FakeArray((10,), strides=(6,)))
+    with pytest.raises(TypeError, match="stream= takes"):
+        kgen._arrays.stream_address(object())
