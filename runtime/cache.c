@@ -18,6 +18,8 @@
 #define SUFFIX ".kgenc"
 #define TMP_MARK ".kgenc.tmp."
 #define STALE_TMP_SECONDS 60
+/* No cubin kgen generates comes near this; anything larger is not an entry. */
+#define MAX_ENTRY_BYTES (64u << 20)
 
 /* The key fields in the order the entry stores them, then the image. */
 enum { F_NAME, F_OPTIONS, F_ARCH, F_NVRTC, F_KGEN, F_SOURCE, F_IMAGE, NFIELDS };
@@ -250,6 +252,38 @@ check_entry(const unsigned char *buf, size_t size, const struct kgen_cache_key *
 	return p;
 }
 
+/* Whether a file or directory may be trusted to hold our binaries: owned
+ * by us and writable by nobody else, as ssh and git ask of their files
+ * (another user could otherwise plant an entry that runs in our context). */
+static int
+private_to_us(const struct stat *st)
+{
+	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* KGEN_OK when dir may be used (or does not exist yet: *exists 0); KGEN_EIO
+ * saying why not when another user owns it or may write to it. */
+static kgen_status
+trusted_dir(const char *dir, int *exists, kgen_error *err)
+{
+	struct stat st;
+
+	*exists = 0;
+	if (stat(dir, &st) != 0)
+		return errno == ENOENT ? KGEN_OK : kgen_fail(err, KGEN_EIO, "cannot use %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return kgen_fail(err, KGEN_EIO, "cannot use %s: %s", dir, strerror(ENOTDIR));
+	*exists = 1;
+	if (st.st_uid != geteuid())
+		return kgen_fail(err, KGEN_EIO, "the cache directory %s belongs to user %ld, not to you: not used "
+		                 "(set KGEN_CACHE_DIR to a directory of your own)", dir, (long)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return kgen_fail(err, KGEN_EIO, "the cache directory %s is writable by others (mode %03o): not used "
+		                 "(chmod go-w it, or set KGEN_CACHE_DIR to a private directory)", dir,
+		                 (unsigned)(st.st_mode & 0777));
+	return KGEN_OK;
+}
+
 kgen_status
 kgen_cache_get(const char *dir, const struct kgen_cache_key *key, void **image, size_t *size, kgen_error *err)
 {
@@ -268,13 +302,16 @@ kgen_cache_get(const char *dir, const struct kgen_cache_key *key, void **image, 
 		*size = 0;
 	if (!dir || !*dir || !key_valid(key) || !image || !size)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_get: NULL argument");
+	if ((status = trusted_dir(dir, &e, err)) != KGEN_OK || !e)
+		return status;  /* no directory: a miss */
 	kgen_cache_entry_name(key, name);
 	if (!(path = join(dir, name, err)))
 		return KGEN_ENOMEM;
-	/* O_NONBLOCK: a FIFO under the entry's name must not hang us. */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+	/* O_NONBLOCK: a FIFO under the entry's name must not hang us;
+	 * O_NOFOLLOW: a symbolic link is no entry (ELOOP: a miss). */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
 		e = errno;
-		if (e != ENOENT && e != ENOTDIR)
+		if (e != ENOENT && e != ENOTDIR && e != ELOOP)
 			status = kgen_fail(err, KGEN_EIO, "cannot open %s: %s", path, strerror(e));
 		free(path);
 		return status;  /* no entry: a miss */
@@ -283,9 +320,9 @@ kgen_cache_get(const char *dir, const struct kgen_cache_key *key, void **image, 
 		status = kgen_fail(err, KGEN_EIO, "cannot stat %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode))
-		goto out;  /* not ours to remove: a miss */
-	if ((uint64_t)st.st_size < HEADER_LEN + SUM_LEN || (uint64_t)st.st_size >= SIZE_MAX)
+	if (!S_ISREG(st.st_mode) || !private_to_us(&st))
+		goto out;  /* not ours to trust or remove: a miss */
+	if ((uint64_t)st.st_size < HEADER_LEN + SUM_LEN || (uint64_t)st.st_size > MAX_ENTRY_BYTES)
 		goto corrupt;
 	if (!(buf = malloc((size_t)st.st_size))) {
 		status = kgen_fail(err, KGEN_ENOMEM, "out of memory reading %s", path);
@@ -367,7 +404,7 @@ kgen_cache_put(const char *dir, const struct kgen_cache_key *key, const void *im
 
 	if (!dir || !*dir || !key_valid(key) || (!image && size > 0))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_put: NULL argument");
-	if ((status = make_dirs(dir, err)) != KGEN_OK)
+	if ((status = make_dirs(dir, err)) != KGEN_OK || (status = trusted_dir(dir, &e, err)) != KGEN_OK)
 		return status;
 
 	/* The whole entry in memory, written with one write(). */
@@ -376,8 +413,9 @@ kgen_cache_put(const char *dir, const struct kgen_cache_key *key, const void *im
 	for (i = 0; i < F_IMAGE; i++)
 		total += len[i] = strlen(f[i]);
 	len[F_IMAGE] = size;
-	if (size > SIZE_MAX - total)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_put: image too large");
+	if (size > MAX_ENTRY_BYTES - total || total > MAX_ENTRY_BYTES)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_put: a %zu-byte image is over the cache's %u-byte entries",
+		                 size, MAX_ENTRY_BYTES);
 	total += size;
 	if (!(buf = malloc(total)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
@@ -532,11 +570,22 @@ list_one(FILE *fp, const char *dir, const char *file, time_t now)
 
 	if (!(path = join(dir, file, NULL)))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
+	/* Not blocking on a FIFO, not following a link planted under an entry's name. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			fprintf(fp, "%s - ? ? - a symbolic link, not an entry\n", file);
+		free(path);
 		return;  /* removed since the scan */
+	}
+	free(path);
 	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || !private_to_us(&st)) {
+		fprintf(fp, "%s - ? ? - %s, not an entry\n", file,
+		        !S_ISREG(st.st_mode) ? "not a regular file" : "another user's or writable by others");
 		close(fd);
 		return;
 	}
@@ -563,9 +612,12 @@ kgen_cache_list(const char *dir, FILE *fp, kgen_error *err)
 	size_t n, i;
 	time_t now = time(NULL);
 	kgen_status status;
+	int exists;
 
 	if (!dir || !*dir || !fp)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_list: NULL argument");
+	if ((status = trusted_dir(dir, &exists, err)) != KGEN_OK)
+		return status;
 	if ((status = scan_dir(dir, is_entry_name, &names, &n, err)) != KGEN_OK)
 		return status;
 	for (i = 0; i < n; i++)
@@ -591,11 +643,14 @@ kgen_cache_clear(const char *dir, unsigned *removed, kgen_error *err)
 	time_t now = time(NULL);
 	unsigned count = 0;
 	kgen_status status;
+	int exists;
 
 	if (removed)
 		*removed = 0;
 	if (!dir || !*dir)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cache_clear: NULL argument");
+	if ((status = trusted_dir(dir, &exists, err)) != KGEN_OK)
+		return status;
 	if ((status = scan_dir(dir, is_ours, &names, &n, err)) != KGEN_OK)
 		return status;
 	for (i = 0; i < n && status == KGEN_OK; i++) {

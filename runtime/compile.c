@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <nvrtc.h>
 #include "gen/util.h"
 #include <stdio.h>
@@ -21,19 +22,51 @@ kgen_compile_options(void)
 	return OPT_STD " " OPT_DEVICE;
 }
 
-static char nvrtc_version[32];
+static char nvrtc_version[160];
 static pthread_once_t nvrtc_version_once = PTHREAD_ONCE_INIT;
+
+/* The file NVRTC was loaded from and its size ("libnvrtc.so.13 109338064"):
+ * nvrtcVersion() gives no patch level, and a patch release is another file
+ * (often another name, always another size).  From /proc/self/maps, which
+ * shows the mapped file's own path (links resolved); "" when it cannot be
+ * found (a static NVRTC, no /proc). */
+static void
+nvrtc_file(char *buf, size_t n)
+{
+	char line[4096 + 128];
+	const char *path, *base;
+	struct stat st;
+	FILE *fp;
+
+	buf[0] = '\0';
+	if (!(fp = fopen("/proc/self/maps", "r")))
+		return;
+	while (fgets(line, sizeof line, fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strstr(line, "/libnvrtc.so") || !(path = strchr(line, '/')))
+			continue;
+		base = strrchr(path, '/') + 1;
+		if (stat(path, &st) == 0)
+			snprintf(buf, n, "%.80s %lld", base, (long long)st.st_size);
+		break;
+	}
+	fclose(fp);
+}
 
 static void
 read_nvrtc_version(void)
 {
 	int major = 0, minor = 0;
+	char file[128];
 
 	nvrtcVersion(&major, &minor);
-	snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d", major, minor);
+	nvrtc_file(file, sizeof file);
+	snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d%s%s", major, minor, file[0] ? " " : "", file);
 }
 
-/* NVRTC's version, "13.0", read once (thread-safe). */
+/* NVRTC's version and the file it was loaded from, "13.0 libnvrtc.so.13 109338064",
+ * read once (thread-safe): the disk cache keys on both, so a patch release
+ * of NVRTC does not reuse another's binaries. */
 const char *
 kgen_nvrtc_version(void)
 {

@@ -72,6 +72,7 @@ setup(void)
 	unsigned x = 12345;
 	size_t i;
 
+	umask(022);  /* files the tests write are not group-writable, whatever the caller's umask */
 	snprintf(dir, sizeof dir, "/tmp/kgen-cache-test.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	setenv("KGEN_CACHE_DIR", dir, 1);
@@ -559,10 +560,12 @@ START_TEST(test_unwritable)
 	ck_assert_int_eq(kgen_cache_put(file, &k, image, sizeof image, &err), KGEN_EIO);
 	ck_assert_ptr_nonnull(strstr(err.message, "Not a directory"));
 
-	/* A read-only directory, as an unprivileged user even when run as root. */
+	/* A read-only directory of the user's own, as an unprivileged user even when run as root. */
 	snprintf(path, sizeof path, "%s/ro", dir);
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	ck_assert_int_eq(mkdir(path, 0555), 0);
+	if (geteuid() == 0)
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
 	ck_assert_int_eq(pipe(fds), 0);
 	ck_assert_int_ge(pid = fork(), 0);
 	if (pid == 0) {
@@ -606,6 +609,151 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* The listing of dir, as text (malloc()ed). */
+static char *
+listing(kgen_status want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	kgen_error err;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(fp = open_memstream(&text, &len));
+	ck_assert_int_eq(kgen_cache_list(dir, fp, &err), want);
+	fclose(fp);
+	return text;
+}
+
+/* A directory another user may write to, or that another user owns, is not
+ * used at all: another user could plant an entry that runs in our context. */
+START_TEST(test_untrusted_dir)
+{
+	struct kgen_cache_key k = base_key();
+	char want[512], *text;
+	kgen_error err;
+	void *img = (void *)1;
+	size_t n = 1;
+	unsigned removed = 7;
+
+	put_ok(&k);
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	snprintf(want, sizeof want, "the cache directory %s is writable by others (mode 777): not used (chmod go-w it, "
+	         "or set KGEN_CACHE_DIR to a private directory)", dir);
+	ck_assert_int_eq(kgen_cache_get(dir, &k, &img, &n, &err), KGEN_EIO);
+	ck_assert_str_eq(err.message, want);
+	ck_assert_ptr_null(img);
+	ck_assert_int_eq(kgen_cache_put(dir, &k, image, sizeof image, &err), KGEN_EIO);
+	ck_assert_str_eq(err.message, want);
+	free(listing(KGEN_EIO));
+	ck_assert_int_eq(kgen_cache_clear(dir, &removed, &err), KGEN_EIO);
+	ck_assert_uint_eq(removed, 0);
+	ck_assert_int_eq(count_files(".kgenc"), 1);  /* left alone */
+	ck_assert_int_eq(chmod(dir, 0750), 0);
+	expect_hit(&k);
+	ck_assert_int_eq(chmod(dir, 0720), 0);  /* group-writable is others too */
+	ck_assert_int_eq(kgen_cache_get(dir, &k, &img, &n, &err), KGEN_EIO);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	if (geteuid() == 0) {  /* another owner: only root can make one */
+		ck_assert_int_eq(chown(dir, 65534, 65534), 0);
+		ck_assert_int_eq(kgen_cache_get(dir, &k, &img, &n, &err), KGEN_EIO);
+		snprintf(want, sizeof want, "the cache directory %s belongs to user 65534, not to you: not used (set "
+		         "KGEN_CACHE_DIR to a directory of your own)", dir);
+		ck_assert_str_eq(err.message, want);
+		ck_assert_int_eq(kgen_cache_put(dir, &k, image, sizeof image, &err), KGEN_EIO);
+		ck_assert_int_eq(chown(dir, 0, 0), 0);
+	}
+	text = listing(KGEN_OK);
+	ck_assert_ptr_nonnull(strstr(text, " reduce_sum sm_90 "));
+	free(text);
+}
+END_TEST
+
+/* An entry that is a symbolic link, writable by others or another user's is
+ * a miss, left where it is, and `kgen cache list` says what it is. */
+START_TEST(test_untrusted_entries)
+{
+	struct kgen_cache_key k = base_key();
+	char path[512], real[600], *text;
+
+	put_ok(&k);
+	entry_path(&k, path, sizeof path);
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	expect_miss(&k);
+	ck_assert(exists(path));
+	text = listing(KGEN_OK);
+	ck_assert_ptr_nonnull(strstr(text, "another user's or writable by others, not an entry"));
+	free(text);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	expect_hit(&k);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		expect_miss(&k);
+		ck_assert(exists(path));
+		ck_assert_int_eq(chown(path, 0, 0), 0);
+		expect_hit(&k);
+	}
+	/* A link to a valid entry elsewhere. */
+	snprintf(real, sizeof real, "%s/elsewhere", dir);
+	ck_assert_int_eq(rename(path, real), 0);
+	ck_assert_int_eq(symlink(real, path), 0);
+	expect_miss(&k);
+	ck_assert(exists(path) && exists(real));
+	text = listing(KGEN_OK);
+	ck_assert_ptr_nonnull(strstr(text, "a symbolic link, not an entry"));
+	free(text);
+}
+END_TEST
+
+/* Entries are capped in size: a huge file under an entry's name is not read
+ * (it is removed as damaged), and a huge image is not written. */
+START_TEST(test_entry_size_cap)
+{
+	struct kgen_cache_key k = base_key();
+	char path[512];
+	kgen_error err;
+	int fd;
+
+	entry_path(&k, path, sizeof path);
+	ck_assert_int_ge(fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600), 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)65 << 20), 0);  /* sparse: no 65 MB written */
+	close(fd);
+	expect_miss(&k);
+	ck_assert(!exists(path));
+	ck_assert_int_eq(kgen_cache_put(dir, &k, image, (size_t)65 << 20, &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "over the cache's 67108864-byte entries"));
+	ck_assert(!exists(path));
+}
+END_TEST
+
+/* A FIFO named like an entry: listing does not hang on it. */
+START_TEST(test_list_fifo)
+{
+	struct kgen_cache_key k = base_key();
+	char path[512], *text;
+
+	entry_path(&k, path, sizeof path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(10);
+	text = listing(KGEN_OK);
+	alarm(0);
+	ck_assert_ptr_nonnull(strstr(text, "not a regular file, not an entry"));
+	free(text);
+}
+END_TEST
+
+/* The key's NVRTC version names the library file too: a patch release of
+ * NVRTC (another file) does not reuse another's binaries. */
+const char *kgen_nvrtc_version(void);
+
+START_TEST(test_nvrtc_version_names_the_library)
+{
+	const char *v = kgen_nvrtc_version();
+
+	ck_assert_msg(strstr(v, " libnvrtc.so") != NULL, "version: %s", v);
+	ck_assert_msg(v[0] >= '1' && v[0] <= '9' && strchr(v, '.') < strchr(v, ' '), "version: %s", v);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -628,6 +776,11 @@ cache_suite(void)
 	tcase_add_test(tc, test_two_writers);
 	tcase_add_test(tc, test_unwritable);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_untrusted_dir);
+	tcase_add_test(tc, test_untrusted_entries);
+	tcase_add_test(tc, test_entry_size_cap);
+	tcase_add_test(tc, test_list_fifo);
+	tcase_add_test(tc, test_nvrtc_version_names_the_library);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -228,5 +228,15 @@ if mkfifo "$w/fifo" 2>/dev/null; then
 fi
 ls -a "$w" | grep -q '^\.[a-z].*\.[A-Za-z0-9]\{6\}$' && bad "-o left a temporary file behind"
 
+# ---- the disk cache: a directory others may write to is not used ----
+mkdir "$tmp/shared-cache" && chmod 0777 "$tmp/shared-cache"
+for verb in list clear; do
+	KGEN_CACHE_DIR=$tmp/shared-cache expect 3 "$kgen" cache $verb
+	grep -qF "kgen: error: the cache directory $tmp/shared-cache is writable by others (mode 777): not used" \
+		"$tmp/err" || bad "kgen cache $verb does not refuse a cache directory writable by others"
+done
+chmod 0700 "$tmp/shared-cache"
+KGEN_CACHE_DIR=$tmp/shared-cache expect 0 "$kgen" cache list
+
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail
