@@ -24,54 +24,57 @@ error_at_mark(const struct kgen_spec *s, yaml_mark_t mark, kgen_error *err, cons
 	return KGEN_ESPEC;
 }
 
+/* A value or key that is not a plain scalar, for messages. */
 static const char *
-node_kind(const yaml_node_t *n)
+event_kind(const yaml_event_t *ev)
 {
-	switch (n->type) {
-	case YAML_SEQUENCE_NODE: return "a list";
-	case YAML_MAPPING_NODE: return "a mapping";
+	switch (ev->type) {
+	case YAML_SEQUENCE_START_EVENT: return "a list";
+	case YAML_MAPPING_START_EVENT: return "a mapping";
+	case YAML_ALIAS_EVENT: return "an alias";
 	default: return "a scalar";
 	}
 }
 
-/* Take one `key: value` pair into the spec. */
+/* A key must be one of the language's, given once. */
 static kgen_status
-load_pair(struct kgen_spec *s, yaml_document_t *doc, yaml_node_pair_t *pair, kgen_error *err)
+check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error *err)
 {
-	yaml_node_t *kn = yaml_document_get_node(doc, pair->key);
-	yaml_node_t *vn = yaml_document_get_node(doc, pair->value);
-	const char *key, *val, *near;
-	char why[160], allowed[256];
-	struct kgen_pos *pos;
-	long long v;
+	const char *near;
 	int k;
 
-	if (kn->type != YAML_SCALAR_NODE)
-		return error_at_mark(s, kn->start_mark, err, "a key must be a plain name, not %s", node_kind(kn));
-	key = (const char *)kn->data.scalar.value;
 	if ((k = kgen_key_lookup(key)) < 0) {
 		near = kgen_key_nearest(key);
 		if (near)
-			return error_at_mark(s, kn->start_mark, err, "unknown key '%s' (did you mean '%s'?)", key, near);
-		return error_at_mark(s, kn->start_mark, err, "unknown key '%s'", key);
+			return error_at_mark(s, km, err, "unknown key '%s' (did you mean '%s'?)", key, near);
+		return error_at_mark(s, km, err, "unknown key '%s'", key);
 	}
+	if (s->pos[k].line)
+		return error_at_mark(s, km, err, "duplicate key '%s' (first given on line %d)", key, s->pos[k].line);
+	return KGEN_OK;
+}
+
+/* Take one `key: value` pair into the spec (the key checked); marks are where each was written. */
+static kgen_status
+load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const char *val, yaml_mark_t vm, kgen_error *err)
+{
+	const char *near;
+	char why[160], allowed[256];
+	struct kgen_pos *pos;
+	long long v;
+	int k = kgen_key_lookup(key);
+
 	pos = &s->pos[k];
-	if (pos->line)
-		return error_at_mark(s, kn->start_mark, err, "duplicate key '%s' (first given on line %d)", key, pos->line);
-	pos->line = (int)kn->start_mark.line + 1;
-	pos->col = (int)kn->start_mark.column + 1;
-	pos->vline = (int)vn->start_mark.line + 1;
-	pos->vcol = (int)vn->start_mark.column + 1;
-	if (vn->type != YAML_SCALAR_NODE)
-		return error_at_mark(s, vn->start_mark, err, "%s: expected a single value, not %s", key, node_kind(vn));
-	val = (const char *)vn->data.scalar.value;
+	pos->line = (int)km.line + 1;
+	pos->col = (int)km.column + 1;
+	pos->vline = (int)vm.line + 1;
+	pos->vcol = (int)vm.column + 1;
 	if (kgen_spec_parse_value((enum kgen_key)k, val, &v, why, sizeof why) != KGEN_OK) {
 		kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
 		near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, val) : NULL;
 		if (near)
-			return error_at_mark(s, vn->start_mark, err, "%s: %s (did you mean '%s'?): expected %s",
-			                     key, why, near, allowed);
-		return error_at_mark(s, vn->start_mark, err, "%s: %s: expected %s", key, why, allowed);
+			return error_at_mark(s, vm, err, "%s: %s (did you mean '%s'?): expected %s", key, why, near, allowed);
+		return error_at_mark(s, vm, err, "%s: %s: expected %s", key, why, allowed);
 	}
 	*kgen_spec_field(s, (enum kgen_key)k) = v;
 	if (k == KGEN_KEY_name)
@@ -79,48 +82,160 @@ load_pair(struct kgen_spec *s, yaml_document_t *doc, yaml_node_pair_t *pair, kge
 	return KGEN_OK;
 }
 
-/* Parse s->text into s; the spec must be one mapping of scalar keys to scalar values. */
+/* Flow collections ([ and {) nested deeper than this are refused before
+ * libyaml sees them: its scanner takes time quadratic in their depth (80000
+ * levels of `[` took 11 s), and a spec, one mapping of names to scalar
+ * values, nests none. */
+#define MAX_FLOW_DEPTH 8
+
+/* Refuse deep flow nesting in one linear pass, at the bracket that passes
+ * the limit.  Brackets in comments do not count; brackets in quotes do (no
+ * value of a spec holds one, and a scanner that guessed at quoting could
+ * be led to miss nesting libyaml sees). */
+static kgen_status
+check_nesting(const struct kgen_spec *s, kgen_error *err)
+{
+	const char *p = s->text, *end = s->text + s->text_len;
+	yaml_mark_t at = { 0, 0, 0 };
+	int depth = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
+		if (c == '\n') {
+			at.line++;
+			at.column = 0;
+			continue;
+		}
+		if (c == '#' && (p == s->text || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n')) {
+			while (p + 1 < end && p[1] != '\n')  /* a comment, to the end of its line */
+				p++;
+		} else if (c == '[' || c == '{') {
+			if (++depth > MAX_FLOW_DEPTH)
+				return error_at_mark(s, at, err, "YAML nested more than %d levels deep: a spec is one mapping of "
+				                     "keys to single values", MAX_FLOW_DEPTH);
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+		at.column++;
+	}
+	return KGEN_OK;
+}
+
+/* What the event parser has seen of the spec's one mapping. */
+struct walk {
+	int depth;            /* collections open: 1 inside the root mapping */
+	int docs;             /* documents started */
+	int root;             /* 0 none yet, else the root's event type */
+	int want_value;       /* a key was read at depth 1: its value comes next */
+	char *key;            /* that key, and where */
+	yaml_mark_t key_mark, root_mark;
+	kgen_status failed;   /* the first error about the spec's content */
+};
+
+/* One event of the stream: check it against a spec's shape (one mapping of
+ * plain names to single scalar values) and take each pair.  After the
+ * first content error, events are only followed (a syntax error later in
+ * the text still wins, as it did when libyaml loaded whole documents). */
+static kgen_status
+take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *err)
+{
+	yaml_mark_t m = ev->start_mark;
+	int open = ev->type == YAML_MAPPING_START_EVENT || ev->type == YAML_SEQUENCE_START_EVENT;
+	int at_top = w->depth == 1 && w->root == YAML_MAPPING_START_EVENT && w->docs == 1;
+
+	if (ev->type == YAML_DOCUMENT_START_EVENT && ++w->docs == 2)
+		return error_at_mark(s, m, err, "a second YAML document: a spec is one document (drop the second '---' "
+		                     "and what follows)");
+	if (w->docs > 1)
+		return KGEN_OK;
+	if (w->depth == 0 && (open || ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT)) {
+		w->root = ev->type;
+		w->root_mark = m;
+		if (ev->type != YAML_MAPPING_START_EVENT)
+			return error_at_mark(s, m, err, "a spec is a mapping of keys to values, not %s",
+			                     ev->type == YAML_SCALAR_EVENT ? "a scalar" : event_kind(ev));
+	} else if (at_top && !w->want_value && ev->type != YAML_MAPPING_END_EVENT) {
+		if (ev->type != YAML_SCALAR_EVENT)
+			return error_at_mark(s, m, err, "a key must be a plain name, not %s", event_kind(ev));
+		if (ev->data.scalar.tag)
+			return error_at_mark(s, m, err, "YAML tags (%s) are not used in a spec: write the name alone",
+			                     (const char *)ev->data.scalar.tag);
+		if (!(w->key = kgen_strdup((const char *)ev->data.scalar.value)))
+			return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		w->key_mark = m;
+		w->want_value = 1;
+	} else if (at_top && w->want_value) {
+		kgen_status st = check_key(s, w->key, w->key_mark, err);
+		if (st != KGEN_OK)
+			;
+		else if (ev->type != YAML_SCALAR_EVENT)
+			st = error_at_mark(s, m, err, "%s: expected a single value, not %s", w->key, event_kind(ev));
+		else if (ev->data.scalar.tag)
+			st = error_at_mark(s, m, err, "%s: YAML tags (%s) are not used in a spec: write the value alone",
+			                   w->key, (const char *)ev->data.scalar.tag);
+		else
+			st = load_pair(s, w->key, w->key_mark, (const char *)ev->data.scalar.value, m, err);
+		free(w->key);
+		w->key = NULL;
+		w->want_value = 0;
+		if (st != KGEN_OK)
+			return st;
+	}
+	if (open)
+		w->depth++;
+	else if (ev->type == YAML_MAPPING_END_EVENT || ev->type == YAML_SEQUENCE_END_EVENT)
+		w->depth--;
+	return KGEN_OK;
+}
+
+/* Parse s->text into s with libyaml's event parser: the spec must be one
+ * mapping of scalar keys to scalar values, in one document. */
 static kgen_status
 parse(struct kgen_spec *s, kgen_error *err)
 {
 	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_node_t *root;
-	yaml_node_pair_t *pair;
+	yaml_event_t ev;
 	yaml_mark_t start = { 0, 0, 0 };
-	kgen_status st = KGEN_OK;
+	struct walk w;
+	kgen_status st;
+	int done = 0;
 
+	if ((st = check_nesting(s, err)) != KGEN_OK)
+		return st;
 	if (!yaml_parser_initialize(&parser))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory starting the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->text_len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_mark_t m = parser.problem_mark;
-		st = error_at_mark(s, m, err, "YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-		                   parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		return st;
+	memset(&w, 0, sizeof w);
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			if (parser.error == YAML_MEMORY_ERROR)
+				st = kgen_fail(err, KGEN_ENOMEM, "out of memory reading the spec's YAML");
+			else
+				st = error_at_mark(s, parser.problem_mark, err, "YAML: %s%s%s",
+				                   parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
+				                   parser.context ? parser.context : "");
+			w.failed = st;
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		if (!w.failed)
+			w.failed = take_event(s, &w, &ev, err);
+		yaml_event_delete(&ev);
+		if (w.failed == KGEN_ENOMEM)
+			break;
 	}
-	root = yaml_document_get_root_node(&doc);
-	if (!root) {
-		st = error_at_mark(s, start, err, "the spec is empty: expected at least 'kernel: reduce'");
-		goto out;
-	}
-	if (root->type != YAML_MAPPING_NODE) {
-		st = error_at_mark(s, root->start_mark, err, "a spec is a mapping of keys to values, not %s", node_kind(root));
-		goto out;
-	}
-	for (pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; pair++)
-		if ((st = load_pair(s, &doc, pair, err)) != KGEN_OK)
-			goto out;
+	free(w.key);
+	yaml_parser_delete(&parser);
+	if (w.failed)
+		return w.failed;
+	if (!w.root)
+		return error_at_mark(s, start, err, "the spec is empty: expected at least 'kernel: reduce'");
 	if (!s->pos[KGEN_KEY_kernel].line) {
 		char allowed[128];
 		kgen_key_allowed(KGEN_KEY_kernel, allowed, sizeof allowed);
-		st = error_at_mark(s, root->start_mark, err, "missing key 'kernel': expected %s", allowed);
+		return error_at_mark(s, w.root_mark, err, "missing key 'kernel': expected %s", allowed);
 	}
-out:
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	return st;
+	return KGEN_OK;
 }
 
 /* Load from text that the spec takes ownership of. */

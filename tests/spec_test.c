@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "kgen.h"
 #include "gen/spec.h"
 #include "gen/reduce.h"
@@ -254,6 +255,107 @@ START_TEST(list_value_is_rejected)
 {
 	ASSERT_REJECTED("kernel: reduce\nop: [sum, min]\n", "op: expected a single value, not a list", 2, 5,
 	                "op: [sum, min]");
+}
+END_TEST
+
+/* ---- hostile YAML (issue 12, items 6 and 7) ---- */
+
+static double
+seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Load n bytes made by repeating `unit` after `head`, which must be
+ * accepted (want KGEN_OK) or refused (KGEN_ESPEC); the error, and the time
+ * it took in *took. */
+static kgen_error
+load_big(const char *head, const char *unit, size_t n, kgen_status want, double *took)
+{
+	size_t h = strlen(head), u = strlen(unit), at;
+	char *text = malloc(n + 1);
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	double t0;
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, head, h);
+	for (at = h; at + u <= n; at += u)
+		memcpy(text + at, unit, u);
+	text[at] = '\0';
+	memset(&err, 0, sizeof err);
+	t0 = seconds();
+	ck_assert_int_eq(kgen_spec_load_string(text, at, "big.yaml", &spec, &err), want);
+	*took = seconds() - t0;
+	kgen_spec_free(spec);
+	free(text);
+	return err;
+}
+
+START_TEST(deep_flow_nesting_is_refused_in_linear_time)
+{
+	double took;
+	kgen_error e = load_big("", "[", 80000, KGEN_ESPEC, &took);
+
+	/* libyaml alone took 11 s on this input: quadratic in the depth. */
+	ck_assert_str_eq(e.message, "YAML nested more than 8 levels deep: a spec is one mapping of keys to single values");
+	ck_assert_int_eq(e.line, 1);
+	ck_assert_int_eq(e.column, 9);
+	ck_assert_msg(took < 1.0, "took %.2f s", took);
+	e = load_big("kernel: reduce\nop: ", "{", 80000, KGEN_ESPEC, &took);
+	ck_assert_int_eq(e.line, 2);
+	ck_assert_int_eq(e.column, 13);
+	ck_assert_msg(took < 1.0, "took %.2f s", took);
+	/* Brackets in a comment do not count. */
+	kgen_spec_free(load("kernel: reduce # [[[[[[[[[[[[[[[[ see the post\n"));
+}
+END_TEST
+
+/* Any input up to 10 MB is accepted or refused in under a second. */
+START_TEST(ten_megabytes_in_under_a_second)
+{
+	static const struct { const char *head, *unit; kgen_status want; } inputs[] = {
+		{ "kernel: reduce\n", "zz: 1\n", KGEN_ESPEC },                 /* keys after keys */
+		{ "kernel: reduce\n", "x: [a, b]\n", KGEN_ESPEC },             /* lists after lists */
+		{ "", "- ", KGEN_ESPEC },                                       /* nested block lists */
+		{ "kernel: reduce\nname: ", "a", KGEN_ESPEC },                  /* one long scalar */
+		{ "kernel: reduce\n", "[a]: b\n", KGEN_ESPEC },                /* flow keys */
+		{ "kernel: reduce\n", "# [[[[[[[[[[[[\n", KGEN_OK },            /* comments */
+		{ "kernel: reduce\nop: \"", "\\u00e9", KGEN_ESPEC },          /* one long quoted scalar */
+		{ "", "---\n", KGEN_ESPEC },                                     /* documents */
+	};
+	size_t i;
+	double took;
+
+	for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		kgen_error e = load_big(inputs[i].head, inputs[i].unit, 10u << 20, inputs[i].want, &took);
+		ck_assert_msg(took < 1.0, "input %zu took %.2f s (%s)", i, took, e.message);
+	}
+}
+END_TEST
+
+START_TEST(second_document_is_refused)
+{
+	ASSERT_REJECTED("kernel: reduce\n---\nop: garbage\n",
+	                "a second YAML document: a spec is one document (drop the second '---' and what follows)", 2, 1,
+	                "---");
+}
+END_TEST
+
+START_TEST(tags_and_aliases_are_refused_where_written)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: !!str sum\n",
+	                "op: YAML tags (tag:yaml.org,2002:str) are not used in a spec: write the value alone", 2, 5,
+	                "op: !!str sum");
+	ASSERT_REJECTED("kernel: reduce\n!!str op: sum\n",
+	                "YAML tags (tag:yaml.org,2002:str) are not used in a spec: write the name alone", 2, 1,
+	                "!!str op: sum");
+	/* At the alias, not at the anchor it names. */
+	ASSERT_REJECTED("kernel: reduce\nop: &x sum\nname: *x\n", "name: expected a single value, not an alias", 3, 7,
+	                "name: *x");
 }
 END_TEST
 
@@ -1316,6 +1418,10 @@ spec_suite(void)
 	tcase_add_test(tc, duplicate_key_names_first_line);
 	tcase_add_test(tc, list_value_is_rejected);
 	tcase_add_test(tc, mapping_value_is_rejected);
+	tcase_add_test(tc, deep_flow_nesting_is_refused_in_linear_time);
+	tcase_add_test(tc, ten_megabytes_in_under_a_second);
+	tcase_add_test(tc, second_document_is_refused);
+	tcase_add_test(tc, tags_and_aliases_are_refused_where_written);
 	tcase_add_test(tc, bad_enum_value_suggests_nearest);
 	tcase_add_test(tc, bad_enum_value_far_from_any_lists_allowed);
 	tcase_add_test(tc, bad_kernel_family_is_rejected);
