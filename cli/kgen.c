@@ -45,7 +45,7 @@ usage(FILE *fp)
 	      "Exit status: 0 success; 1 the spec is wrong (file:line:column on stderr);\n"
 	      "2 bad command line; 3 a file could not be read or written; 4 NVRTC\n"
 	      "failed; 5 the CUDA driver or GPU failed or is missing; 6 a result did\n"
-	      "not verify; 70 an internal error in kgen.\n"
+	      "not verify; 7 out of memory; 70 an internal error in kgen.\n"
 	      "The spec language is in docs/spec.md and kgen(1).\n", fp);
 }
 
@@ -60,6 +60,7 @@ kgen_exit_status(kgen_status st)
 	case KGEN_ECOMPILE: return 4;
 	case KGEN_ECUDA: return 5;
 	case KGEN_EVERIFY: return 6;
+	case KGEN_ENOMEM: return 7;
 	default: return 70;
 	}
 }

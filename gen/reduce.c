@@ -259,7 +259,12 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			sb_printf(&helpers, "\n%s\n", parts.v[i].value);
 		if (helpers.len)
 			helpers.s[--helpers.len] = '\0';  /* the placeholder's line ends it */
+		helpers.failed |= parts.failed;  /* a helper that could not be made is no file */
 		tpl_free(&parts);
+	}
+	if (helpers.failed) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
 	}
 	tpl_set(&file, "helpers", "%s", helpers.s ? helpers.s : "");
 
@@ -272,6 +277,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	TRY(thread_phase(s, &body, err));
 	TRY(finish(s, &body, err));
+	if (body.failed || body.n < 2) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
+	}
 	{
 		strbuf bb;
 		sb_init(&bb);

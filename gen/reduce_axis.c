@@ -213,10 +213,14 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	}
 	if (uses_tile(s))
 		TRY(tpl_render_into(&parts, "combine_groups", "reduce_axis/combine_groups.cu", &none, err));
+	if (parts.failed)  /* a helper that could not be made is no file */
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	for (i = 0; i < parts.n; i++)
 		sb_printf(b, "\n%s\n", parts.v[i].value);
 	if (b->len)
 		b->s[--b->len] = '\0';  /* the placeholder's line ends it */
+	if (b->failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 out:
 	tpl_free(&parts);
 	tpl_free(&none);
