@@ -13,6 +13,7 @@
 #include "kgen.h"
 #include "cli.h"
 #include "gen/util.h"
+#include "gen/spec.h"
 
 static void
 usage(FILE *fp)
@@ -21,7 +22,8 @@ usage(FILE *fp)
 	      "       kgen check SPEC...\n"
 	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
 	      "       kgen diff A.yaml B.yaml\n"
-	      "       kgen run SPEC [--n N] [--verify] [--bench] [--seed S]\n"
+	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] ...\n"
+	      "                (kgen run --help: every option)\n"
 	      "       kgen cache list|clear\n"
 	      "       kgen info\n"
 	      "\n"
@@ -121,17 +123,17 @@ not_the_input(const char *in, const char *out, kgen_error *err)
 {
 	struct stat a, b;
 
-	if (out && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	if (out && strcmp(out, "-") != 0 && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
 	    S_ISREG(a.st_mode))
 		return kgen_fail(err, KGEN_EINVAL, "-o %s is the spec itself: choose another output", out);
 	return KGEN_OK;
 }
 
-/* Write data to path, or to standard output when path is NULL. */
+/* Write data to path, or to standard output when path is NULL or "-". */
 static kgen_status
 emit(const char *path, const void *data, size_t len, kgen_error *err)
 {
-	if (path)
+	if (path && strcmp(path, "-") != 0)
 		return kgen_write_file(path, data, len, err);
 	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
 		return kgen_fail(err, KGEN_EIO, "cannot write to standard output");
@@ -203,7 +205,7 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 	if (st == KGEN_ECOMPILE)
 		fprintf(stderr, "%s: the generated source is what `kgen %s` prints\n", path, path);
 	if (!st)
-		st = kgen_write_file(outpath, image, size, &err);
+		st = emit(outpath, image, size, &err);
 out:
 	kgen_spec_free(spec);
 	free(src);
@@ -298,6 +300,44 @@ out:
 	return rc;
 }
 
+/* The usage of one command, for `kgen CMD --help` (stdout, exit 0) and its errors. */
+static void
+cmd_usage(const char *cmd, FILE *fp)
+{
+	if (strcmp(cmd, "check") == 0)
+		fputs("usage: kgen check SPEC... [--set KEY=VALUE]...\n"
+		      "Validate each spec (with the overrides); print nothing for a good one and\n"
+		      "file:line:column: error: ... for a bad one.  Exit 0 when every spec is good.\n", fp);
+	else if (strcmp(cmd, "compile") == 0)
+		fputs("usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... -o FILE\n"
+		      "Generate the spec's CUDA C and compile it with NVRTC for ARCH (no GPU needed);\n"
+		      "write the cubin (default) or the PTX to FILE (-o - : standard output).\n", fp);
+	else if (strcmp(cmd, "diff") == 0)
+		fputs("usage: kgen diff A.yaml B.yaml [--set KEY=VALUE]...\n"
+		      "The fields whose values differ (A -> B), then a unified diff of the two\n"
+		      "generated kernels.  Exit 0 when they are the same, 1 when they differ.\n", fp);
+}
+
+/* The commands, for "did you mean". */
+static const char *const commands[] = { "check", "compile", "diff", "run", "cache", "info" };
+
+/* argv[1] is no file and looks like a mistyped command: say so (exit 2). */
+static int
+unknown_command(const char *word)
+{
+	const char *near;
+	struct stat st;
+
+	if (word[0] == '-' || strchr(word, '/') || strchr(word, '.') || stat(word, &st) == 0)
+		return 0;
+	if ((near = kgen_nearest_name(word, commands, KGEN_COUNT(commands))))
+		fprintf(stderr, "kgen: unknown command '%s' (did you mean '%s'?)\n", word, near);
+	else
+		fprintf(stderr, "kgen: unknown command '%s', and no spec file of that name\n", word);
+	fprintf(stderr, "(kgen --help lists the commands)\n");
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,6 +364,8 @@ main(int argc, char **argv)
 		cmd = argv[1];
 		argv++;
 		argc--;
+	} else if (argc > 1 && unknown_command(argv[1])) {
+		return 2;
 	}
 	while ((c = getopt_long(argc, argv, "o:s:hV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -338,13 +380,23 @@ main(int argc, char **argv)
 		case 'a': arch = optarg; break;
 		case 'c': kind = KGEN_IMAGE_CUBIN; break;
 		case 'p': kind = KGEN_IMAGE_PTX; break;
-		case 'h': usage(stdout); return 0;
+		case 'h':
+			if (cmd)
+				cmd_usage(cmd, stdout);
+			else
+				usage(stdout);
+			return 0;
 		case 'V': printf("kgen %s\n", kgen_version()); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (cmd && outpath && strcmp(cmd, "compile") != 0) {
+		fprintf(stderr, "kgen %s: -o has no effect: %s writes no file\n", cmd, cmd);
+		cmd_usage(cmd, stderr);
+		return 2;
+	}
 	if (cmd && strcmp(cmd, "check") == 0)
 		return cmd_check(argc, argv, sets, nsets);
 	if (cmd && strcmp(cmd, "diff") == 0)

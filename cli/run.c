@@ -165,8 +165,17 @@ cmd_cache(int argc, char **argv)
 	kgen_error err;
 	unsigned removed = 0;
 
+	static const char help[] = "usage: kgen cache list|clear\n"
+	                           "list: the cache directory, then a line per compiled kernel kept on disk (file,\n"
+	                           "size, kernel name, architecture, age); clear: remove them.  The directory is\n"
+	                           "$KGEN_CACHE_DIR, else $XDG_CACHE_HOME/kgen, else ~/.cache/kgen.\n";
+
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(help, stdout);
+		return 0;
+	}
 	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "clear"))) {
-		fprintf(stderr, "usage: kgen cache list|clear\n");
+		fputs(help, stderr);
 		return 2;
 	}
 	if (kgen_cache_dir(dir, sizeof dir, &err))
@@ -203,8 +212,20 @@ kgen_cmd_runtime(int argc, char **argv)
 
 	if (strcmp(argv[0], "cache") == 0)
 		return cmd_cache(argc, argv);
-	if (strcmp(argv[0], "info") == 0)
+	if (strcmp(argv[0], "info") == 0) {
+		static const char help[] = "usage: kgen info\n"
+		                           "The CUDA driver and NVRTC versions, then a line per GPU the driver sees:\n"
+		                           "number, name, architecture, multiprocessors, L2.  Exit 5 without a driver.\n";
+		if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+			fputs(help, stdout);
+			return 0;
+		}
+		if (argc != 1) {
+			fputs(help, stderr);
+			return 2;
+		}
 		return cmd_info();
+	}
 	memset(&o, 0, sizeof o);
 	o.runs = 20;
 	o.seed = 20261121;

@@ -166,9 +166,8 @@ edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The known name nearest to `name` among names[0..n), if near enough to be a typo. */
-static const char *
-nearest(const char *name, const char *const *names, size_t n)
+const char *
+kgen_nearest_name(const char *name, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	size_t d, bestd = (size_t)-1, i;
@@ -196,7 +195,7 @@ kgen_key_nearest(const char *name)
 
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		names[k] = kgen_keys[k].name;
-	return nearest(name, names, KGEN_KEY_COUNT);
+	return kgen_nearest_name(name, names, KGEN_KEY_COUNT);
 }
 
 /* The nearest allowed value of enum key k, for "did you mean". */
@@ -209,7 +208,7 @@ nearest_value(enum kgen_key k, const char *text)
 
 	for (e = kgen_keys[k].values; e && e->name && n < KGEN_COUNT(names); e++)
 		names[n++] = e->name;
-	return nearest(text, names, n);
+	return kgen_nearest_name(text, names, n);
 }
 
 /* "sum, min, max or prod" for the error messages. */

@@ -295,6 +295,10 @@ kgen_status kgen_spec_parse_value(enum kgen_key k, const char *text, long long *
 int kgen_key_lookup(const char *name);
 const char *kgen_key_nearest(const char *name);
 
+/* The name among names[0..n) nearest to `name`, if near enough to be a typo
+ * (or one it begins), else NULL: for "did you mean". */
+const char *kgen_nearest_name(const char *name, const char *const *names, size_t n);
+
 /* "sum, min, max or prod" (or the integer range) for messages; the allowed
  * value nearest to text, for "did you mean". */
 void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);

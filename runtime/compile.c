@@ -25,7 +25,7 @@ kgen_compile_options(void)
 static char nvrtc_version[160];
 static pthread_once_t nvrtc_version_once = PTHREAD_ONCE_INIT;
 
-/* The file NVRTC was loaded from and its size ("libnvrtc.so.13 109338064"):
+/* The file NVRTC was loaded from and its size ("(libnvrtc.so.13, 109338064 bytes)"):
  * nvrtcVersion() gives no patch level, and a patch release is another file
  * (often another name, always another size).  From /proc/self/maps, which
  * shows the mapped file's own path (links resolved); "" when it cannot be
@@ -47,7 +47,7 @@ nvrtc_file(char *buf, size_t n)
 			continue;
 		base = strrchr(path, '/') + 1;
 		if (stat(path, &st) == 0)
-			snprintf(buf, n, "%.80s %lld", base, (long long)st.st_size);
+			snprintf(buf, n, "(%.80s, %lld bytes)", base, (long long)st.st_size);
 		break;
 	}
 	fclose(fp);
@@ -64,7 +64,7 @@ read_nvrtc_version(void)
 	snprintf(nvrtc_version, sizeof nvrtc_version, "%d.%d%s%s", major, minor, file[0] ? " " : "", file);
 }
 
-/* NVRTC's version and the file it was loaded from, "13.0 libnvrtc.so.13 109338064",
+/* NVRTC's version and the file it was loaded from, "13.0 (libnvrtc.so.13, 109338064 bytes)",
  * read once (thread-safe): the disk cache keys on both, so a patch release
  * of NVRTC does not reuse another's binaries. */
 const char *

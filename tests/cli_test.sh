@@ -228,6 +228,33 @@ if mkfifo "$w/fifo" 2>/dev/null; then
 fi
 ls -a "$w" | grep -q '^\.[a-z].*\.[A-Za-z0-9]\{6\}$' && bad "-o left a temporary file behind"
 
+# ---- each command's --help, unknown commands, -o where it means nothing (issue 12, item 8) ----
+for c in check compile diff; do
+	expect 0 "$kgen" $c --help
+	grep -q "^usage: kgen $c " "$tmp/out" || bad "kgen $c --help does not print its own usage"
+done
+for c in info cache run; do
+	expect 0 "$kgen" $c --help
+	grep -q "^usage: kgen $c" "$tmp/out" || bad "kgen $c --help does not print its own usage on stdout"
+done
+expect 2 "$kgen" info extra
+expect 2 "$kgen" chek "$good"
+grep -qF "kgen: unknown command 'chek' (did you mean 'check'?)" "$tmp/err" || bad "a mistyped command is not named"
+expect 2 "$kgen" frobnicate
+grep -qF "kgen: unknown command 'frobnicate', and no spec file of that name" "$tmp/err" ||
+	bad "an unknown word is read as a spec file"
+for c in check diff; do
+	expect 2 "$kgen" $c -o "$tmp/never" "$good" "$good"
+	grep -qF "kgen $c: -o has no effect: $c writes no file" "$tmp/err" || bad "kgen $c ignores -o silently"
+	[ -e "$tmp/never" ] && bad "kgen $c -o wrote a file"
+done
+[ -e ./- ] && bad "a file named - is in the way of the -o - test"
+expect 0 "$kgen" compile "$good" --ptx -o -
+grep -q '^.target sm_90' "$tmp/out" || bad "kgen compile -o - does not write to standard output"
+expect 0 "$kgen" "$good" -o -
+grep -q 'extern "C"' "$tmp/out" || bad "kgen SPEC -o - does not write to standard output"
+[ -e ./- ] && { bad "-o - wrote a file named -"; rm -f ./-; }
+
 # ---- the disk cache: a directory others may write to is not used ----
 mkdir "$tmp/shared-cache" && chmod 0777 "$tmp/shared-cache"
 for verb in list clear; do
