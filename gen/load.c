@@ -85,7 +85,8 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const char *val,
 /* Flow collections ([ and {) nested deeper than this are refused before
  * libyaml sees them: its scanner takes time quadratic in their depth (80000
  * levels of `[` took 11 s), and a spec, one mapping of names to scalar
- * values, nests none. */
+ * values, nests none.  Block collections are stopped at the same depth
+ * while parsing. */
 #define MAX_FLOW_DEPTH 8
 
 /* Refuse deep flow nesting in one linear pass, at the bracket that passes
@@ -188,6 +189,25 @@ take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *er
 	return KGEN_OK;
 }
 
+/* The line and column (0-based) of byte `offset` of the spec's text. */
+static yaml_mark_t
+offset_mark(const struct kgen_spec *s, size_t offset)
+{
+	yaml_mark_t m = { 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < offset && i < s->text_len; i++) {
+		if (s->text[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)s->text[i] & 0xc0) != 0x80) {  /* a character, not a UTF-8 continuation */
+			m.column++;
+		}
+	}
+	m.index = offset;
+	return m;
+}
+
 /* Parse s->text into s with libyaml's event parser: the spec must be one
  * mapping of scalar keys to scalar values, in one document. */
 static kgen_status
@@ -198,7 +218,7 @@ parse(struct kgen_spec *s, kgen_error *err)
 	yaml_mark_t start = { 0, 0, 0 };
 	struct walk w;
 	kgen_status st;
-	int done = 0;
+	int done = 0, nest = 0;
 
 	if ((st = check_nesting(s, err)) != KGEN_OK)
 		return st;
@@ -210,6 +230,10 @@ parse(struct kgen_spec *s, kgen_error *err)
 		if (!yaml_parser_parse(&parser, &ev)) {
 			if (parser.error == YAML_MEMORY_ERROR)
 				st = kgen_fail(err, KGEN_ENOMEM, "out of memory reading the spec's YAML");
+			else if (parser.error == YAML_READER_ERROR)
+				/* The reader gives a byte offset, not a mark: find its line and column. */
+				st = error_at_mark(s, offset_mark(s, parser.problem_offset), err, "YAML: %s",
+				                   parser.problem ? parser.problem : "unreadable input");
 			else
 				st = error_at_mark(s, parser.problem_mark, err, "YAML: %s%s%s",
 				                   parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
@@ -220,8 +244,20 @@ parse(struct kgen_spec *s, kgen_error *err)
 		done = ev.type == YAML_STREAM_END_EVENT;
 		if (!w.failed)
 			w.failed = take_event(s, &w, &ev, err);
+		/* Block collections nest without brackets ("- - - ..."): stop at the
+		 * limit too, so that following a bad spec to its end stays cheap. */
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++nest > MAX_FLOW_DEPTH && !w.failed)
+				w.failed = error_at_mark(s, ev.start_mark, err, "YAML nested more than %d levels deep: a spec is "
+				                         "one mapping of keys to single values", MAX_FLOW_DEPTH);
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+			nest--;
+		}
 		yaml_event_delete(&ev);
-		if (w.failed == KGEN_ENOMEM)
+		/* Nothing after a second document or a root that is no mapping can
+		 * change the verdict: stop reading. */
+		if (w.failed == KGEN_ENOMEM || nest > MAX_FLOW_DEPTH || w.docs > 1 ||
+		    (w.root && w.root != YAML_MAPPING_START_EVENT))
 			break;
 	}
 	free(w.key);

@@ -63,7 +63,7 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 {
 	const struct kgen_key_info *key = &kgen_keys[k];
 	const struct kgen_enum *e;
-	char *end;
+	char *end, q[176];
 	long long v;
 	size_t i;
 
@@ -74,13 +74,16 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 				*out = e - key->values;
 				return KGEN_OK;
 			}
-		snprintf(why, n, "unknown value '%s'", text);
+		snprintf(why, n, "unknown value '%s'", kgen_quote(text, q, sizeof q));
 		return KGEN_ESPEC;
 	case KT_INT:
+		/* Digits only, an optional '-' first, no leading zero, no blank or '+'. */
 		errno = 0;
 		v = strtoll(text, &end, 10);
-		if (!*text || *end || errno || (text[0] == '0' && text[1])) {
-			snprintf(why, n, "'%s' is not a decimal integer", text);
+		if (!*text || *end || errno ||
+		    (!(text[0] == '-' ? text[1] >= '1' && text[1] <= '9' : text[0] >= '1' && text[0] <= '9') &&
+		     strcmp(text, "0") != 0)) {
+			snprintf(why, n, "'%s' is not a decimal integer", kgen_quote(text, q, sizeof q));
 			return KGEN_ESPEC;
 		}
 		if (v < key->min || v > key->max) {
@@ -96,7 +99,7 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 			      (i > 0 && text[i] >= '0' && text[i] <= '9')))
 				break;
 		if (i == 0 || text[i] || i >= 48) {
-			snprintf(why, n, "'%s' is not a C identifier of at most 47 characters", text);
+			snprintf(why, n, "'%s' is not a C identifier of at most 47 characters", kgen_quote(text, q, sizeof q));
 			return KGEN_ESPEC;
 		}
 		*out = 1;

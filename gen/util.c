@@ -153,6 +153,37 @@ kgen_error_at(kgen_error *err, const char *file, const char *text, size_t len, i
 		n = sizeof err->source_line - 1;
 	memcpy(err->source_line, p, n);
 	err->source_line[n] = '\0';
+	/* Shown on a terminal under the message: no control character (an
+	 * escape sequence) gets through; a tab stays, as the caret counts it. */
+	for (e = err->source_line; *e; e++)
+		if (((unsigned char)*e < 0x20 && *e != '\t') || *e == 0x7f)
+			err->source_line[e - err->source_line] = '?';
+}
+
+const char *
+kgen_quote(const char *text, char *buf, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t used = 0, i;
+
+	for (i = 0; text[i] && used + 8 < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (i == 40) {  /* enough to recognise it */
+			memcpy(buf + used, "...", 3);
+			used += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f || c == '\\') {
+			buf[used++] = '\\';
+			buf[used++] = 'x';
+			buf[used++] = hex[c >> 4];
+			buf[used++] = hex[c & 15];
+		} else {
+			buf[used++] = (char)c;
+		}
+	}
+	buf[used] = '\0';
+	return buf;
 }
 
 void

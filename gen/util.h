@@ -27,6 +27,10 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 /* Hand the string over (the buffer is left empty); NULL if allocation failed. */
 char *sb_take(strbuf *b);
 
+/* text as a message may quote it: control characters (and backslashes) as
+ * \xNN, cut after 40 characters with "..."; into buf (n >= 8), returned. */
+const char *kgen_quote(const char *text, char *buf, size_t n);
+
 /* Fill err (when not NULL) with status and a message; returns status. */
 kgen_status kgen_fail(kgen_error *err, kgen_status status, const char *fmt, ...) KGEN_PRINTF(3, 4);
 kgen_status kgen_vfail(kgen_error *err, kgen_status status, const char *fmt, va_list ap) KGEN_PRINTF(3, 0);

@@ -337,6 +337,39 @@ START_TEST(ten_megabytes_in_under_a_second)
 }
 END_TEST
 
+START_TEST(integers_are_plain_decimals)
+{
+	ASSERT_REJECTED("kernel: reduce\nthreads: +0256\n",
+	                "threads: '+0256' is not a decimal integer: expected an integer from 32 to 1024", 2, 10,
+	                "threads: +0256");
+	ASSERT_REJECTED("kernel: reduce\nthreads: \" 256\"\n",
+	                "threads: ' 256' is not a decimal integer: expected an integer from 32 to 1024", 2, 10,
+	                "threads: \" 256\"");
+	ASSERT_REJECTED("kernel: reduce\nthreads: +256\n",
+	                "threads: '+256' is not a decimal integer: expected an integer from 32 to 1024", 2, 10,
+	                "threads: +256");
+	ASSERT_REJECTED("kernel: reduce\nthreads: -32\n", "threads: -32 is out of range: expected an integer from 32 to 1024",
+	                2, 10, "threads: -32");
+	kgen_spec_free(load("kernel: reduce_axis\nsplit: 0\n"));
+}
+END_TEST
+
+/* Reader errors (bad UTF-8, control characters) at their own place, and no
+ * control character reaches the terminal through a message or the source line. */
+START_TEST(reader_errors_are_placed_and_control_characters_escaped)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: \033[31mred\n", "YAML: control characters are not allowed", 2, 5,
+	                "op: ?[31mred");
+	ASSERT_REJECTED("kernel: reduce\nop: caf\xe9\n", "YAML: incomplete UTF-8 octet sequence", 2, 8, "op: caf\xe9");
+	ASSERT_REJECTED("kernel: reduce\nop: \"a\\tb\\u001b[2J\"\n",
+	                "op: unknown value 'a\\x09b\\x1b[2J': expected sum, min, max or prod", 2, 5,
+	                "op: \"a\\tb\\u001b[2J\"");
+	ASSERT_REJECTED("kernel: reduce\nop: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	                "op: unknown value 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': expected sum, min, max or prod", 2, 5,
+	                "op: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+}
+END_TEST
+
 START_TEST(second_document_is_refused)
 {
 	ASSERT_REJECTED("kernel: reduce\n---\nop: garbage\n",
@@ -1421,6 +1454,8 @@ spec_suite(void)
 	tcase_add_test(tc, deep_flow_nesting_is_refused_in_linear_time);
 	tcase_add_test(tc, ten_megabytes_in_under_a_second);
 	tcase_add_test(tc, second_document_is_refused);
+	tcase_add_test(tc, integers_are_plain_decimals);
+	tcase_add_test(tc, reader_errors_are_placed_and_control_characters_escaped);
 	tcase_add_test(tc, tags_and_aliases_are_refused_where_written);
 	tcase_add_test(tc, bad_enum_value_suggests_nearest);
 	tcase_add_test(tc, bad_enum_value_far_from_any_lists_allowed);
