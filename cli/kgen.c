@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "gen/util.h"
 #include "gen/spec.h"
+#include "gen/family.h"
 
 static void
 usage(FILE *fp)
@@ -261,25 +262,24 @@ cmd_diff(int argc, char **argv, char **sets, int nsets)
 		rc = kgen_report(&err);
 		goto out;
 	}
-	if (kgen_spec_dump(a, &ya) || kgen_spec_dump(b, &yb)) {
-		rc = 70;
-		goto out;
-	}
-	/* The fields first, one line each: "key: a -> b". */
+	/* The fields first, one line each, by key: "key: a -> b"; a key that
+	 * applies to one spec only (another family, or an only-with key) shows
+	 * "(none)" on the other side. */
 	{
-		char *pa = ya, *pb = yb, *ea, *eb;
-		int n = 0;
-		while (*pa && *pb) {
-			ea = strchr(pa, '\n');
-			eb = strchr(pb, '\n');
-			*ea = *eb = '\0';
-			if (strcmp(pa, pb) != 0) {
-				const char *va = strchr(pa, ':') + 2, *vb = strchr(pb, ':') + 2;
-				printf("%.*s: %s -> %s\n", (int)(va - 2 - pa), pa, va, vb);
+		char ba[96], bb[96];
+		const char *va, *vb;
+		int n = 0, k, ina, inb;
+		for (k = 0; k < KGEN_KEY_COUNT; k++) {
+			ina = kgen_key_applies(a, (enum kgen_key)k);
+			inb = kgen_key_applies(b, (enum kgen_key)k);
+			if (!ina && !inb)
+				continue;
+			va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
+			vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
+			if (strcmp(va, vb) != 0) {
+				printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
 				n++;
 			}
-			pa = ea + 1;
-			pb = eb + 1;
 		}
 		if (!n)
 			printf("(no field differs)\n");

@@ -207,7 +207,7 @@ kgen_cmd_runtime(int argc, char **argv)
 	kgen_error err;
 	kgen_status st = KGEN_OK;
 	FILE *tsv = NULL;
-	int c, i, f, failures = 0, rc = 0, nspecs = 0;
+	int c, i, j, f, failures = 0, rc = 0, nspecs = 0;
 	struct run_spec *specs = NULL, *mine = NULL;
 
 	if (strcmp(argv[0], "cache") == 0)
@@ -288,20 +288,29 @@ kgen_cmd_runtime(int argc, char **argv)
 		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		goto out;
 	}
-	for (i = 0; i < nspecs; i++) {
+	/* A spec that is wrong, or cannot take the sizes, is reported and left
+	 * out; the others run.  The exit status is the worst seen. */
+	for (i = 0, j = 0; i < argc - optind; i++) {
 		const struct kgen_runner *r;
-		specs[i].path = argv[optind + i];
-		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[i].spec, &err))) {
-			rc = kgen_report(&err);
-			goto out;
-		}
-		r = runners[specs[i].spec->kernel];
-		if (r->check && (st = r->check(&o, specs[i].spec, &err))) {
+		int bad;
+		specs[j].path = argv[optind + i];
+		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[j].spec, &err))) {
+			bad = kgen_report(&err);
+		} else if ((r = runners[specs[j].spec->kernel])->check && (st = r->check(&o, specs[j].spec, &err))) {
 			snprintf(err.file, sizeof err.file, "%s", argv[optind + i]);
-			rc = kgen_report(&err);
-			goto out;
+			bad = kgen_report(&err);
+			kgen_spec_free(specs[j].spec);
+			specs[j].spec = NULL;
+		} else {
+			j++;
+			continue;
 		}
+		if (bad > rc)
+			rc = bad;
 	}
+	nspecs = j;
+	if (!nspecs)
+		goto out;
 	if ((st = kgen_context_create(o.device, &ctx, &err))) {
 		rc = kgen_report(&err);
 		goto out;
@@ -310,12 +319,25 @@ kgen_cmd_runtime(int argc, char **argv)
 	       ctx->l2_bytes >> 20, o.seed);
 	if (tsv)
 		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\n");
-	for (i = 0; i < nspecs; i++)
+	for (i = 0, j = 0; i < nspecs; i++) {
 		if ((st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
-			fprintf(stderr, "%s: ", argv[optind + i]);
-			rc = kgen_report(&err);
-			goto out;
+			int bad;
+			fprintf(stderr, "%s: ", specs[i].path);
+			bad = kgen_report(&err);
+			if (bad > rc)
+				rc = bad;
+			kgen_spec_free(specs[i].spec);
+			if (st == KGEN_ECUDA) {  /* the GPU itself failed: nothing more will run */
+				for (i++; i < nspecs; i++)
+					kgen_spec_free(specs[i].spec);
+				nspecs = j;
+				goto out;
+			}
+			continue;
 		}
+		specs[j++] = specs[i];
+	}
+	nspecs = j;
 	/* Each family's runner gets its specs, in the order of KGEN_FAMILIES. */
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
 		int n = 0;
@@ -329,7 +351,8 @@ kgen_cmd_runtime(int argc, char **argv)
 	}
 	if (failures) {
 		fprintf(stderr, "kgen run: %d result(s) did not verify\n", failures);
-		rc = 6;
+		if (rc < 6)
+			rc = 6;
 	}
 out:
 	kgen_context_destroy(ctx);

@@ -143,6 +143,10 @@ expect 0 "$kgen" diff "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml"
 	bad "kgen diff of the transposes' first line is '$(sed -n 1p "$tmp/out")', expected 'swizzle: none -> 128B'"
 expect 0 "$kgen" check "$tpost/01-naive.yaml" "$tpost/02-swizzle-128b.yaml" "$tpost/03-batched.yaml" \
 	"$specs/transpose/smem-padded.yaml"
+# Specs of two families: fields by key, "(none)" where a key is not the family's.
+expect 0 "$kgen" diff "$specs/reduce/best/sum-f32.yaml" "$specs/transpose/best.yaml"
+grep -qx 'kernel: reduce -> transpose' "$tmp/out" && grep -qx 'op: sum -> (none)' "$tmp/out" &&
+	grep -qx 'tile_rows: (none) -> 64' "$tmp/out" || bad "kgen diff of two families pairs fields by position"
 # A bad --shape is a usage error, found before any GPU is touched.
 for shape in 0x5 5x0 abc 8192 x8192 8192x 0x4x4 2x0x4 1x2x3x4 2xx4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
@@ -173,6 +177,14 @@ expect 2 "$kgen" run "$specs/reduce_axis/best/rows.yaml" --shape 4294967296x4294
 grep -q 'does not fit in memory' "$tmp/err" || bad "kgen run --shape (matrix reduction) whose bytes wrap is not refused"
 expect 3 "$kgen" run "$tmp/no-such-file.yaml"
 expect 1 "$kgen" run "$tmp/bad.yaml"
+# A bad spec among good ones is reported and the others go on (here to the
+# GPU, which a machine without one refuses: exit 5, the worst status).
+"$kgen" info > /dev/null 2>&1
+if [ $? -eq 5 ]; then
+	expect 5 "$kgen" run "$tmp/bad.yaml" "$good" "$tmp/no-such-file.yaml"
+	grep -q 'bad.yaml:' "$tmp/err" && grep -q 'no-such-file.yaml' "$tmp/err" && grep -q 'CUDA' "$tmp/err" ||
+		bad "kgen run stops at the first bad spec instead of reporting it and going on"
+fi
 # Without a CUDA driver, a valid shape gets as far as opening the GPU: exit 5.
 "$kgen" info > /dev/null 2> "$tmp/info"
 if [ $? -eq 5 ]; then
