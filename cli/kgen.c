@@ -188,7 +188,7 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 {
 	kgen_spec *spec = NULL;
 	kgen_error err;
-	char *src = NULL, *log = NULL;
+	char *src = NULL, *log = NULL, program[80];
 	void *image = NULL;
 	size_t size = 0;
 	kgen_status st;
@@ -198,13 +198,14 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 		return 2;
 	}
 	if ((st = not_the_input(path, outpath, &err)) || (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
-	    (st = kgen_generate(spec, &src, &err)))
+	    (st = kgen_spec_check_arch(spec, arch, &err)) || (st = kgen_generate(spec, &src, &err)))
 		goto out;
-	st = kgen_compile(src, kgen_spec_source(spec), arch, kind, &image, &size, &log, &err);
+	/* NVRTC names the program in its log: the generated file's name, whose lines the log counts. */
+	snprintf(program, sizeof program, "%s.cu", kgen_spec_kernel_name(spec));
+	st = kgen_compile(src, program, arch, kind, &image, &size, &log, &err);
 	if (log && log[0])
-		fprintf(stderr, "%s: NVRTC log:\n%s", path, log);
-	if (st == KGEN_ECOMPILE)
-		fprintf(stderr, "%s: the generated source is what `kgen %s` prints\n", path, path);
+		fprintf(stderr, "%s: NVRTC log (%s is the generated source, as `kgen %s` prints it):\n%s", path, program,
+		        path, log);
 	if (!st)
 		st = emit(outpath, image, size, &err);
 out:

@@ -6,6 +6,7 @@
  * the field at fault, its value and what would work instead.
  */
 #include "config.h"
+#include <stdlib.h>
 #include <string.h>
 #include "acc.h"
 
@@ -92,4 +93,29 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	if ((st = check_family(s, err)) || (st = kgen_check_only_with(s, err)))
 		return st;
 	return f->check(s, err);
+}
+
+/* The oldest architecture each feature a spec may use needs. */
+kgen_status
+kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
+{
+	int sm;
+
+	if (!s || !arch)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_check_arch: NULL argument");
+	if (strncmp(arch, "sm_", 3) == 0)
+		sm = atoi(arch + 3);
+	else if (strncmp(arch, "compute_", 8) == 0)
+		sm = atoi(arch + 8);
+	else
+		return KGEN_OK;  /* kgen_compile() names a malformed architecture */
+	if (kgen_key_applies(s, KGEN_KEY_method) && s->method == KGEN_METHOD_TMA && sm < 90)
+		return kgen_spec_error(s, KGEN_KEY_method, 1, err,
+		                       "method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not %s: "
+		                       "use method: smem", arch);
+	if (kgen_key_applies(s, KGEN_KEY_warp_tail) && s->warp_tail == KGEN_WT_REDUCE_SYNC && sm < 80)
+		return kgen_spec_error(s, KGEN_KEY_warp_tail, 1, err,
+		                       "warp_tail: reduce_sync needs sm_80 or newer (__reduce_*_sync), not %s: "
+		                       "use warp_tail: shuffle", arch);
+	return KGEN_OK;
 }

@@ -77,6 +77,12 @@ KGEN_API kgen_status kgen_spec_set(kgen_spec *spec, const char *key, const char 
 KGEN_API kgen_status kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *const *values,
                                         kgen_error *err);
 
+/* Whether the spec's kernels can be built for arch ("sm_80"): KGEN_ESPEC at
+ * the key that needs a newer GPU (method: tma needs sm_90, warp_tail:
+ * reduce_sync sm_80), else KGEN_OK.  kgen_kernel_build() and `kgen compile`
+ * check it before NVRTC. */
+KGEN_API kgen_status kgen_spec_check_arch(const kgen_spec *spec, const char *arch, kgen_error *err);
+
 /* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
 KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
 

@@ -94,6 +94,34 @@ valid_arch(const char *arch)
 	return *p == '\0' || (p[0] == 'a' && p[1] == '\0');
 }
 
+/* The number of an architecture valid_arch() accepted: sm_90a -> 90. */
+static int
+arch_number(const char *arch)
+{
+	return atoi(arch + (arch[0] == 's' ? 3 : 8));
+}
+
+/* KGEN_OK when this NVRTC compiles for arch; else say which it does. */
+static kgen_status
+nvrtc_supports(const char *arch, kgen_error *err)
+{
+	int n = 0, *archs, i, want = arch_number(arch), ok = 0;
+	kgen_status st = KGEN_OK;
+
+	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || !(archs = malloc((size_t)n * sizeof *archs)))
+		return KGEN_OK;  /* cannot tell: let NVRTC say */
+	if (nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS) {
+		for (i = 0; i < n; i++)
+			ok |= archs[i] == want;
+		if (!ok)
+			st = kgen_fail(err, KGEN_EINVAL, "NVRTC %.*s does not compile for %s: it supports sm_%d to sm_%d",
+			               (int)strcspn(kgen_nvrtc_version(), " "), kgen_nvrtc_version(), arch, archs[0],
+			               archs[n - 1]);
+	}
+	free(archs);
+	return st;
+}
+
 kgen_status
 kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind, void **image, size_t *size,
              char **log, kgen_error *err)
@@ -117,6 +145,8 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		                 arch);
 	if (kind == KGEN_IMAGE_CUBIN && strncmp(arch, "compute_", 8) == 0)
 		return kgen_fail(err, KGEN_EINVAL, "a cubin needs a real architecture (sm_NN), not %s", arch);
+	if ((st = nvrtc_supports(arch, err)) != KGEN_OK)
+		return st;
 	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
 	opts[1] = OPT_STD;

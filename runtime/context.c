@@ -216,7 +216,8 @@ kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, k
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if ((st = kgen_context_enter(ctx, err)) || (st = kgen_generate(spec, &source, err)) ||
+	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)) ||
+	    (st = kgen_generate(spec, &source, err)) ||
 	    (st = binary(ctx, spec, source, &image, &size, err)) || (st = load_module(ctx, k, image, err)))
 		goto fail;
 	free(source);

@@ -267,6 +267,18 @@ expect 0 "$kgen" "$good" -o -
 grep -q 'extern "C"' "$tmp/out" || bad "kgen SPEC -o - does not write to standard output"
 [ -e ./- ] && { bad "-o - wrote a file named -"; rm -f ./-; }
 
+# ---- architectures a spec cannot run on: a located spec error, not ptxas's ----
+expect 1 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_80 -o "$tmp/a.cubin"
+grep -qF "best-tma.yaml:8:9: error: method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not sm_80" \
+	"$tmp/err" || bad "a TMA spec compiled for sm_80 is not a located spec error"
+grep -q ptxas "$tmp/err" && bad "ptxas errors reach the user for a TMA spec on sm_80"
+expect 1 "$kgen" compile "$specs/reduce/cuda-post/03-int4-reduce-sync.yaml" --arch sm_75 -o "$tmp/a.cubin"
+grep -qF "error: warp_tail: reduce_sync needs sm_80 or newer" "$tmp/err" || bad "reduce_sync on sm_75 is not a spec error"
+expect 2 "$kgen" compile "$good" --arch sm_60 -o "$tmp/a.cubin"
+grep -q "kgen: error: NVRTC [0-9.]* does not compile for sm_60: it supports sm_" "$tmp/err" ||
+	bad "an architecture NVRTC dropped is not named as such"
+expect 0 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_90 -o "$tmp/a.cubin"
+
 # ---- the disk cache: a directory others may write to is not used ----
 mkdir "$tmp/shared-cache" && chmod 0777 "$tmp/shared-cache"
 for verb in list clear; do
