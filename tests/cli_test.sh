@@ -279,6 +279,13 @@ grep -q "kgen: error: NVRTC [0-9.]* does not compile for sm_60: it supports sm_"
 	bad "an architecture NVRTC dropped is not named as such"
 expect 0 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_90 -o "$tmp/a.cubin"
 
+# ---- kgen.pc: kgen.h needs no CUDA header, so users' flags carry no CUDA path ----
+pc=${top_builddir:-.}/kgen.pc
+if [ -f "$pc" ]; then
+	grep -qx 'Cflags: -I${includedir}' "$pc" && grep -qx 'Libs: -L${libdir} -lkgen' "$pc" &&
+		grep -q '^cudadir=/' "$pc" || bad "kgen.pc hard-codes the CUDA paths into users' flags"
+fi
+
 # ---- the disk cache: a directory others may write to is not used ----
 mkdir "$tmp/shared-cache" && chmod 0777 "$tmp/shared-cache"
 for verb in list clear; do
