@@ -1,0 +1,230 @@
+/*
+ * fake_cuda.c - a stand-in for libcuda.so.1, so that the host code of the
+ * runtime and of `kgen run` (argument checks, sizes, scratch, launch
+ * geometry, tensor maps, errors) is tested on machines without a GPU
+ * (issue 12, item 9).  Built as tests/fake_cuda/libcuda.so.1; a test puts
+ * that directory first on LD_LIBRARY_PATH and libkgen's dlopen() finds it.
+ *
+ * "Device" memory is host memory (a CUdeviceptr is the address), copies and
+ * memsets happen, kernels do not run: each launch is recorded for the test
+ * to read (fake_cuda_launches).  It reports one GPU, "Fake H200", sm_90,
+ * 132 SMs, 60 MB of L2.  FAKE_CUDA_FAIL=NAME[:N] makes the N-th call (1 by
+ * default) of entry point NAME fail with CUDA_ERROR_OUT_OF_MEMORY.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda.h>
+
+#define API __attribute__((visibility("default")))
+
+/* What the test reads back. */
+struct fake_launch {
+	char name[64];
+	unsigned grid[3], block[3], smem;
+	unsigned long long args[12];  /* the first 8 bytes of each parameter */
+	int nargs;
+};
+API struct fake_launch fake_cuda_launches[256];
+API int fake_cuda_nlaunches;
+API int fake_cuda_encodes;   /* cuTensorMapEncodeTiled calls */
+API int fake_cuda_allocs;    /* live cuMemAlloc blocks */
+/* How many parameters the next launches have (kernelParams is not
+ * terminated): the test sets it before a call whose arguments it reads. */
+API int fake_cuda_nparams;
+
+static int
+failing(const char *name)
+{
+	static int calls[64];
+	static const char *names[64];
+	const char *want = getenv("FAKE_CUDA_FAIL"), *colon;
+	int i, nth = 1;
+
+	if (!want)
+		return 0;
+	colon = strchr(want, ':');
+	if ((colon ? (size_t)(colon - want) : strlen(want)) != strlen(name) || strncmp(want, name, strlen(name)))
+		return 0;
+	if (colon)
+		nth = atoi(colon + 1);
+	for (i = 0; i < 64 && names[i] && names[i] != name; i++)
+		;
+	if (i == 64)
+		return 0;
+	names[i] = name;
+	return ++calls[i] == nth;
+}
+#define FAIL_IF(name) do { if (failing(name)) return CUDA_ERROR_OUT_OF_MEMORY; } while (0)
+
+API CUresult CUDAAPI cuInit(unsigned int flags) { return CUDA_SUCCESS; }
+
+/* NVRTC looks for the driver too and asks it for its private tables: none here. */
+API CUresult CUDAAPI
+cuGetExportTable(const void **table, const CUuuid *id)
+{
+	*table = NULL;
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+API CUresult CUDAAPI cuDriverGetVersion(int *v) { *v = 13000; return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuGetErrorName(CUresult r, const char **s)
+{
+	*s = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : r ? "CUDA_ERROR_UNKNOWN" : "CUDA_SUCCESS";
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuGetErrorString(CUresult r, const char **s)
+{
+	*s = r == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory (fake)" : "fake error";
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) { *d = ordinal; return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+API CUresult CUDAAPI cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
+	default: *v = 1024; break;
+	}
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d) { snprintf(name, (size_t)len, "Fake H200"); return CUDA_SUCCESS; }
+
+static int ctx_token;
+API CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { FAIL_IF("cuDevicePrimaryCtxRetain"); *c = (CUcontext)&ctx_token; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { return CUDA_SUCCESS; }
+
+static CUcontext current;
+API CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) { if (c) *c = current; current = NULL; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+
+static int module_token;
+API CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) { FAIL_IF("cuModuleLoadData"); *m = (CUmodule)&module_token; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuModuleUnload(CUmodule m) { return CUDA_SUCCESS; }
+
+/* A function is its name, kept. */
+API CUresult CUDAAPI
+cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+	char *copy = strdup(name);
+
+	if (!copy)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*f = (CUfunction)copy;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+	*v = a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 32 : a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+               unsigned smem, CUstream s, void **params, void **extra)
+{
+	struct fake_launch *l;
+	int i;
+
+	FAIL_IF("cuLaunchKernel");
+	if (!gx || !gy || !gz || gy > 65535 || gz > 65535 || !bx || bx * by * bz > 1024)
+		return CUDA_ERROR_INVALID_VALUE;
+	l = &fake_cuda_launches[fake_cuda_nlaunches++ % 256];
+	memset(l, 0, sizeof *l);
+	snprintf(l->name, sizeof l->name, "%s", (const char *)f);
+	l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
+	l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
+	l->smem = smem;
+	/* Parameters: kgen passes pointers to 4- or 8-byte values, or to 128-byte
+	 * tensor maps; the first 8 bytes of each (a 4-byte value's upper half is
+	 * whatever follows it: the test masks). */
+	for (i = 0; params && i < fake_cuda_nparams && i < 12; i++)
+		memcpy(&l->args[i], params[i], 8);
+	l->nargs = i;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuMemAlloc(CUdeviceptr *p, size_t n)
+{
+	void *m;
+
+	FAIL_IF("cuMemAlloc");
+	if (!(m = aligned_alloc(256, (n + 255) / 256 * 256)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*p = (CUdeviceptr)(uintptr_t)m;
+	fake_cuda_allocs++;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuMemFree(CUdeviceptr p) { if (p) { free((void *)(uintptr_t)p); fake_cuda_allocs--; } return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		memcpy((char *)(uintptr_t)d + 4 * i, &v, 4);
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuMemGetInfo(size_t *free_, size_t *total) { *free_ = (size_t)64 << 30; *total = (size_t)141 << 30; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuStreamSynchronize(CUstream s) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned flags) { *e = (CUevent)malloc(1); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuEventSynchronize(CUevent e) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { *ms = 1.0f; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank, void *addr, const cuuint64_t *dims,
+                       const cuuint64_t *strides, const cuuint32_t *box, const cuuint32_t *estrides,
+                       CUtensorMapInterleave il, CUtensorMapSwizzle sw, CUtensorMapL2promotion pr,
+                       CUtensorMapFloatOOBfill oob)
+{
+	cuuint32_t i;
+
+	FAIL_IF("cuTensorMapEncodeTiled");
+	/* The driver's own rules, those kgen must keep. */
+	if (rank < 1 || rank > 5 || (uintptr_t)addr % 16)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i + 1 < rank; i++)
+		if (strides[i] % 16)
+			return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < rank; i++)
+		if (!box[i] || box[i] > 256 || !dims[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	memset(map, 0, sizeof *map);
+	memcpy(map, dims, rank * sizeof *dims);  /* readable by the test: dims first */
+	fake_cuda_encodes++;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size_t smem)
+{
+	*n = block > 512 ? 1 : 2;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,191 @@
+/*
+ * fake_test.c - the runtime's host code against a fake CUDA driver
+ * (tests/fake_cuda/libcuda.so.1, put first on LD_LIBRARY_PATH by
+ * tests/fake_test.sh): launch geometry and arguments, tensor maps encoded
+ * once, library-owned scratch, driver failures reported as KGEN_ECUDA.
+ * Kernels do not run there; what kgen asks the driver for is checked.
+ */
+#include "config.h"
+#include <check.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+
+struct fake_launch {
+	char name[64];
+	unsigned grid[3], block[3], smem;
+	unsigned long long args[12];
+	int nargs;
+};
+
+static struct fake_launch *launches;
+static int *nlaunches, *encodes, *nparams;
+static kgen_context *ctx;
+
+static void
+setup(void)
+{
+	kgen_error err;
+	void *fake;
+
+	ck_assert_msg(kgen_context_create(0, &ctx, &err) == KGEN_OK, "%s", err.message);
+	fake = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	ck_assert_ptr_nonnull(fake);
+	launches = dlsym(fake, "fake_cuda_launches");
+	nlaunches = dlsym(fake, "fake_cuda_nlaunches");
+	encodes = dlsym(fake, "fake_cuda_encodes");
+	nparams = dlsym(fake, "fake_cuda_nparams");
+	ck_assert_msg(launches && nlaunches && encodes && nparams, "libcuda.so.1 is not the fake: run tests/fake_test.sh");
+}
+
+static void
+teardown(void)
+{
+	kgen_context_destroy(ctx);
+	unsetenv("FAKE_CUDA_FAIL");
+}
+
+static kgen_kernel *
+build(const char *yaml)
+{
+	kgen_kernel *k = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_kernel_build_yaml(ctx, yaml, &k, &err) == KGEN_OK, "%s", err.message);
+	return k;
+}
+
+static const struct fake_launch *
+last(void)
+{
+	ck_assert_int_gt(*nlaunches, 0);
+	return &launches[(*nlaunches - 1) % 256];
+}
+
+START_TEST(context_reads_the_device)
+{
+	ck_assert_str_eq(kgen_context_device_name(ctx), "Fake H200");
+	ck_assert_str_eq(kgen_context_arch(ctx), "sm_90");
+	ck_assert_int_eq(kgen_context_sm_count(ctx), 132);
+	ck_assert_uint_eq(kgen_context_l2_bytes(ctx), 60u << 20);
+}
+END_TEST
+
+/* A batch of 70000 matrices: y and z of the grid, every argument as given. */
+START_TEST(transpose_batch_geometry_and_arguments)
+{
+	kgen_kernel *k = build("kernel: transpose\n");  /* 32x32 tiles, 256 threads, 64-bit indices */
+	kgen_transpose_layout l = { 70000, 208, 104, 100 * 208, 200 * 104 };
+	const struct fake_launch *x;
+	kgen_error err;
+	int n0 = *nlaunches;
+
+	*nparams = 9;
+	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x800000000ull, 100, 200, &l, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	x = last();
+	ck_assert_str_eq(x->name, "transpose_f32");
+	ck_assert_uint_eq(x->grid[0], 4 * 7);       /* ceil(100/32) * ceil(200/32) tiles */
+	ck_assert_uint_eq(x->grid[1], 65535);
+	ck_assert_uint_eq(x->grid[2], 2);           /* 2 x 65535 >= 70000 */
+	ck_assert_uint_eq(x->block[0], 256);
+	ck_assert_uint_eq(x->args[0], 0x10000000ull);
+	ck_assert_uint_eq(x->args[1], 0x800000000ull);
+	ck_assert_uint_eq(x->args[2], 100);
+	ck_assert_uint_eq(x->args[3], 200);
+	ck_assert_uint_eq(x->args[4], 70000);
+	ck_assert_uint_eq(x->args[5], 208);
+	ck_assert_uint_eq(x->args[6], 104);
+	ck_assert_uint_eq(x->args[7], 100 * 208);
+	ck_assert_uint_eq(x->args[8], 200 * 104);
+	*nparams = 0;
+}
+END_TEST
+
+/* TMA: maps encoded on the first call, reused while pointers and layout stay. */
+START_TEST(tma_maps_are_encoded_once)
+{
+	kgen_kernel *k = build("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\nbatch: 8\n");
+	kgen_transpose_layout l = { 3, 0, 0, 0, 0 };
+	kgen_error err;
+	int e0 = *encodes;
+
+	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x20000000ull, 256, 512, &l, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 2);
+	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x20000000ull, 256, 512, &l, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 2);
+	ck_assert_uint_eq(last()->grid[0], 4 * 8);
+	ck_assert_uint_eq(last()->grid[1], 3);
+	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x30000000ull, 256, 512, &l, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 4);
+	l.out_pitch = 260;
+	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x30000000ull, 256, 512, &l, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 6);
+}
+END_TEST
+
+/* A two-pass sum: both kernels, the second of one block, scratch the kernel owns. */
+START_TEST(two_pass_reduce_launches_both_kernels)
+{
+	kgen_kernel *k = build("kernel: reduce\nstages: two_pass\nthreads: 256\n");
+	kgen_error err;
+	float *out = aligned_alloc(16, 16);
+	int n0 = *nlaunches;
+
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_str_eq(launches[n0 % 256].name, "reduce_sum_f32");
+	ck_assert_str_eq(last()->name, "reduce_sum_f32_final");
+	ck_assert_uint_eq(last()->grid[0], 1);
+	free(out);
+}
+END_TEST
+
+/* A driver failure is KGEN_ECUDA with the driver's words, never a crash. */
+START_TEST(driver_failures_are_reported)
+{
+	kgen_kernel *k = build("kernel: reduce\nstages: two_pass\nthreads: 128\n");
+	kgen_error err;
+
+	setenv("FAKE_CUDA_FAIL", "cuMemAlloc", 1);
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, 0x20000000ull, 0, 0, NULL, &err), KGEN_ECUDA);
+	ck_assert_str_eq(err.message, "cuMemAlloc(): CUDA_ERROR_OUT_OF_MEMORY: out of memory (fake)");
+	setenv("FAKE_CUDA_FAIL", "cuLaunchKernel", 1);
+	ck_assert_int_eq(kgen_transpose(build("kernel: transpose\n"), 0x10000000ull, 0x20000000ull, 64, 64, NULL, &err),
+	                 KGEN_ECUDA);
+	ck_assert_str_eq(err.message, "cuLaunchKernel(): CUDA_ERROR_OUT_OF_MEMORY: out of memory (fake)");
+	setenv("FAKE_CUDA_FAIL", "cuModuleLoadData", 1);
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: reduce\nop: max\n", &k, &err), KGEN_ECUDA);
+	ck_assert_msg(strstr(err.message, "cuModuleLoadData") != NULL, "%s", err.message);
+}
+END_TEST
+
+static Suite *
+fake_suite(void)
+{
+	Suite *s = suite_create("fake driver");
+	TCase *tc = tcase_create("runtime");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);  /* NVRTC compiles each kernel once */
+	tcase_add_test(tc, context_reads_the_device);
+	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
+	tcase_add_test(tc, tma_maps_are_encoded_once);
+	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
+	tcase_add_test(tc, driver_failures_are_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(fake_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The runtime's host code, and `kgen run`'s, without a GPU: against the fake
+# driver tests/fake_cuda/libcuda.so.1 (tests/fake_cuda/fake_cuda.c), put
+# first on LD_LIBRARY_PATH.  tests/fake_test checks launch geometry,
+# arguments, tensor maps and driver failures; tests/runtime_test runs its
+# GPU-only cases (layout errors) against it; `kgen run` verifies nothing
+# (kernels do not run) but must report FAIL cleanly, not crash.
+b=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+fake=$b/tests/fake_cuda
+if [ ! -f "$fake/libcuda.so.1" ]; then
+	echo "SKIP: no fake driver built"
+	exit 77
+fi
+LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH KGEN_CACHE=0
+status=0
+"$b/tests/fake_test" || status=1
+"$b/tests/runtime_test" || status=1
+out=$("$b/kgen" run --n 1000 --shape 3x33x65 --pad 2 "$top_srcdir/specs/reduce_vec4.yaml" \
+	"$top_srcdir/specs/transpose/best.yaml" "$top_srcdir/specs/reduce_axis/best/rows.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'Fake H200'; then
+	echo "FAIL: kgen run against the fake driver exited $rc (expected 6: nothing runs, every result is wrong)"
+	status=1
+fi
+exit $status
