@@ -1,6 +1,6 @@
 /* reduce_jit.c - JIT a one-pass f32 sum from a YAML string and run it on
  * memory from the CUDA runtime API (kgen uses the same primary context).
- *   cc reduce_jit.c $(pkg-config --cflags --libs kgen) -lcudart */
+ *   cc reduce_jit.c $(pkg-config --cflags --libs kgen) -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcudart */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -46,6 +46,23 @@ kgen_context_enter(kgen_context *ctx, kgen_error *err)
 	return KGEN_OK;
 }
 
+CUcontext
+kgen_context_save(const kgen_context *ctx)
+{
+	CUcontext c = NULL;
+
+	if (ctx->cu->cuCtxGetCurrent(&c) != CUDA_SUCCESS)
+		c = ctx->cuctx;  /* nothing to restore */
+	return c;
+}
+
+void
+kgen_context_restore(const kgen_context *ctx, CUcontext saved)
+{
+	if (saved != ctx->cuctx)
+		ctx->cu->cuCtxSetCurrent(saved);
+}
+
 kgen_status
 kgen_context_create(int device, kgen_context **out, kgen_error *err)
 {
@@ -76,8 +93,8 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 		free(ctx);
 		return st;
 	}
-	if ((call = "cuCtxSetCurrent", r = cu->cuCtxSetCurrent(ctx->cuctx)) != CUDA_SUCCESS ||
-	    (call = "cuDeviceGetAttribute",
+	/* Device attributes need no current context: the caller's stays current. */
+	if ((call = "cuDeviceGetAttribute",
 	     r = cu->cuDeviceGetAttribute(&ctx->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev)) ||
@@ -182,8 +199,8 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 	return KGEN_OK;
 }
 
-kgen_status
-kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
+static kgen_status
+kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
 {
 	struct kgen_kernel *k;
 	uint64_t h;
@@ -252,5 +269,20 @@ kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel
 		return st;
 	st = kgen_kernel_build(ctx, spec, kernel, err);
 	kgen_spec_free(spec);
+	return st;
+}
+
+/* The work above, leaving the caller's current context as it was. */
+kgen_status
+kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!ctx)
+		return kgen_kernel_build_body(ctx, spec, out, err);
+	saved = kgen_context_save(ctx);
+	st = kgen_kernel_build_body(ctx, spec, out, err);
+	kgen_context_restore(ctx, saved);
 	return st;
 }

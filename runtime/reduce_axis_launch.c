@@ -177,8 +177,8 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
 	return KGEN_OK;
 }
 
-kgen_status
-kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
+static kgen_status
+kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
                  unsigned long long pitch, kgen_devptr out, kgen_devptr scratch, size_t scratch_size,
                  kgen_stream stream_, kgen_error *err)
 {
@@ -253,4 +253,21 @@ kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsign
 		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	}
+}
+
+/* The work above, leaving the caller's current context as it was. */
+kgen_status
+kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
+                 unsigned long long pitch, kgen_devptr out, kgen_devptr scratch, size_t scratch_size,
+                 kgen_stream stream, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!k)
+		return kgen_reduce_axis_body(k, in, rows, cols, pitch, out, scratch, scratch_size, stream, err);
+	saved = kgen_context_save(k->ctx);
+	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, out, scratch, scratch_size, stream, err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
 }

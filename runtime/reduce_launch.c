@@ -36,8 +36,8 @@ kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *byt
 	return KGEN_OK;
 }
 
-kgen_status
-kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
+static kgen_status
+kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
             size_t scratch_bytes, kgen_stream stream_, kgen_error *err)
 {
 	const struct kgen_spec *s;
@@ -123,3 +123,18 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	}
 }
 
+/* The work above, leaving the caller's current context as it was. */
+kgen_status
+kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
+            size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!k)
+		return kgen_reduce_body(k, in, n, out, scratch, scratch_bytes, stream, err);
+	saved = kgen_context_save(k->ctx);
+	st = kgen_reduce_body(k, in, n, out, scratch, scratch_bytes, stream, err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
+}

@@ -49,6 +49,11 @@ int kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b);
 /* Make the context current on this thread (the primary context). */
 kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);
 
+/* The public calls leave the caller's current context as they found it:
+ * save it first, restore it after (a no-op when it is ctx's own). */
+CUcontext kgen_context_save(const kgen_context *ctx);
+void kgen_context_restore(const kgen_context *ctx, CUcontext saved);
+
 /* Launch f on a 1-D grid (launch.c). */
 /* Launch f on a grid of gx x gy x gz blocks (each below 2^31, 65536, 65536). */
 kgen_status kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,

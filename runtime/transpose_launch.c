@@ -127,8 +127,8 @@ kgen_transpose(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 	return kgen_transpose_batched(k, in, out, rows, cols, NULL, stream, err);
 }
 
-kgen_status
-kgen_transpose_batched(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+static kgen_status
+kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
                        unsigned long long cols, const struct kgen_transpose_layout *layout, kgen_stream stream_,
                        kgen_error *err)
 {
@@ -240,4 +240,21 @@ kgen_transpose_batched(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned
 		}
 		return kgen_launch_3d(cu, k->fn[0], (unsigned)tiles, gy, gz, s->threads, 0, args, stream, err);
 	}
+}
+
+/* The work above, leaving the caller's current context as it was. */
+kgen_status
+kgen_transpose_batched(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                       unsigned long long cols, const struct kgen_transpose_layout *layout, kgen_stream stream,
+                       kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!k)
+		return kgen_transpose_batched_body(k, in, out, rows, cols, layout, stream, err);
+	saved = kgen_context_save(k->ctx);
+	st = kgen_transpose_batched_body(k, in, out, rows, cols, layout, stream, err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
 }

@@ -161,6 +161,42 @@ START_TEST(driver_failures_are_reported)
 }
 END_TEST
 
+/* Every call leaves the caller's current context as it found it. */
+START_TEST(the_callers_context_stays_current)
+{
+	void *fake = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	int (*set)(void *) = (int (*)(void *))dlsym(fake, "cuCtxSetCurrent");
+	int (*get)(void **) = (int (*)(void **))dlsym(fake, "cuCtxGetCurrent");
+	static int theirs;
+	kgen_context *other;
+	kgen_kernel *k;
+	kgen_error err;
+	void *cur = NULL;
+
+	ck_assert(set && get);
+	set(&theirs);
+	ck_assert_int_eq(kgen_context_create(0, &other, &err), KGEN_OK);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	k = build("kernel: transpose\norder: cols\n");
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	ck_assert_int_eq(kgen_transpose(k, 0x10000000ull, 0x20000000ull, 64, 64, NULL, &err), KGEN_OK);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	k = build("kernel: reduce\n");
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1000, 0x20000000ull, 0, 0, NULL, &err), KGEN_OK);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	k = build("kernel: reduce_axis\naxis: cols\n");
+	ck_assert_int_eq(kgen_reduce_axis(k, 0x10000000ull, 100, 100, 100, 0x20000000ull, 0, 0, NULL, &err), KGEN_OK);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	kgen_context_destroy(other);
+	set(NULL);
+}
+END_TEST
+
 static Suite *
 fake_suite(void)
 {
@@ -174,6 +210,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, driver_failures_are_reported);
+	tcase_add_test(tc, the_callers_context_stays_current);
 	suite_add_tcase(s, tc);
 	return s;
 }
