@@ -16,7 +16,7 @@ const struct kgen_family *
 kgen_family(enum kgen_family_id id)
 {
 	KGEN_ASSERT(id >= 0 && id < KGEN_FAMILY_COUNT);
-	return families[id];
+	return families[id >= 0 && id < KGEN_FAMILY_COUNT ? id : 0];
 }
 
 const struct kgen_family *
@@ -131,6 +131,8 @@ kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const 
 	struct kgen_step *st;
 
 	KGEN_ASSERT(p->nsteps < KGEN_MAX_STEPS);
+	if (p->nsteps >= KGEN_MAX_STEPS)
+		p->nsteps = KGEN_MAX_STEPS - 1;  /* overwritten; the generation fails */
 	st = &p->step[p->nsteps++];
 	memset(st, 0, sizeof *st);
 	kgen_plan_printf(st->suffix, sizeof st->suffix, "%s", suffix);

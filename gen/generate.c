@@ -23,6 +23,8 @@ kgen_generate(const kgen_spec *spec, char **source, kgen_error *err)
 	else
 		st = f->emit(spec, header.s, &b, err);
 	sb_free(&header);
+	if (st == KGEN_OK && kgen_take_internal(err))  /* one of kgen's invariants broke: no file */
+		st = KGEN_EINTERNAL;
 	if (st != KGEN_OK) {
 		sb_free(&b);
 		return st;

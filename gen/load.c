@@ -293,7 +293,8 @@ load_text(char *text, size_t len, const char *name, kgen_spec **out, kgen_error 
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	}
 	kgen_spec_defaults(s);
-	if ((st = parse(s, err)) != KGEN_OK || (st = kgen_spec_check(s, err)) != KGEN_OK) {
+	if ((st = parse(s, err)) != KGEN_OK || (st = kgen_spec_check(s, err)) != KGEN_OK ||
+	    (kgen_take_internal(err) && (st = KGEN_EINTERNAL))) {
 		kgen_spec_free(s);
 		return st;
 	}

@@ -49,6 +49,11 @@ tpl_put(struct tpl_args *a, const char *name, char *value)
 	for (i = 0; i < a->n; i++)
 		KGEN_ASSERT(strcmp(a->v[i].name, name) != 0);  /* each placeholder set once */
 	KGEN_ASSERT(a->n < TPL_MAX_ARGS);
+	if (a->n >= TPL_MAX_ARGS) {
+		free(value);
+		a->failed = 1;
+		return;
+	}
 	a->v[a->n].name = name;
 	a->v[a->n].value = value;
 	a->v[a->n].used = 0;

@@ -186,11 +186,24 @@ kgen_quote(const char *text, char *buf, size_t n)
 	return buf;
 }
 
+static _Thread_local char broken[320];
+
 void
-kgen_die(const char *file, int line, const char *what)
+kgen_internal(const char *file, int line, const char *what)
 {
-	fprintf(stderr, "kgen: internal error at %s:%d: %s\n", file, line, what);
-	abort();
+	if (!broken[0])
+		snprintf(broken, sizeof broken, "internal error at %s:%d: %s (a bug in kgen: please report it)", file, line,
+		         what);
+}
+
+int
+kgen_take_internal(kgen_error *err)
+{
+	if (!broken[0])
+		return 0;
+	kgen_fail(err, KGEN_EINTERNAL, "%s", broken);
+	broken[0] = '\0';
+	return 1;
 }
 
 kgen_status

@@ -39,9 +39,16 @@ kgen_status kgen_vfail(kgen_error *err, kgen_status status, const char *fmt, va_
  * the text of that line taken from the spec's source. */
 void kgen_error_at(kgen_error *err, const char *file, const char *text, size_t len, int line, int col);
 
-/* kgen's own bugs: abort with file and line, never a user's mistake. */
-#define KGEN_ASSERT(c) ((c) ? (void)0 : kgen_die(__FILE__, __LINE__, #c))
-void kgen_die(const char *file, int line, const char *what) __attribute__((noreturn));
+/* kgen's own bugs, never a user's mistake. */
+#define KGEN_ASSERT(c) ((c) ? (void)0 : kgen_internal(__FILE__, __LINE__, #c))
+/* A broken invariant of kgen's own: recorded (the first one per thread),
+ * never printed and never an exit, as kgen.h promises; the call that took
+ * it (kgen_generate, the spec loaders, kgen_kernel_build) then fails with
+ * KGEN_EINTERNAL.  The code after a KGEN_ASSERT must go on safely. */
+void kgen_internal(const char *file, int line, const char *what);
+/* 1, with err filled (KGEN_EINTERNAL), when an invariant broke on this
+ * thread since the last call; 0 otherwise. */
+int kgen_take_internal(kgen_error *err);
 
 /* Read a whole file ("-" is standard input) into a NUL-terminated buffer. */
 kgen_status kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err);

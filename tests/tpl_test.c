@@ -117,6 +117,38 @@ START_TEST(inline_placeholders_take_formatted_values)
 }
 END_TEST
 
+/* A broken invariant is recorded and taken as KGEN_EINTERNAL, never an
+ * abort (kgen.h: the library never exits). */
+START_TEST(broken_invariants_do_not_abort)
+{
+	struct tpl_args a;
+	kgen_error err;
+	int i;
+
+	ck_assert_int_eq(kgen_take_internal(&err), 0);
+	tpl_init(&a);
+	tpl_set(&a, "how", "shuffles");
+	tpl_set(&a, "how", "again");  /* a placeholder set twice */
+	ck_assert_int_eq(kgen_take_internal(&err), 1);
+	ck_assert_int_eq(err.status, KGEN_EINTERNAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "internal error at gen/tpl.c:"));
+	ck_assert_ptr_nonnull(strstr(err.message, "(a bug in kgen: please report it)"));
+	ck_assert_int_eq(kgen_take_internal(&err), 0);  /* taken once */
+	tpl_free(&a);
+	tpl_init(&a);
+	for (i = 0; i < TPL_MAX_ARGS + 3; i++) {  /* more than the table holds: no write past it */
+		char name[16];
+		snprintf(name, sizeof name, "p%d", i);
+		tpl_set(&a, kgen_strdup(name), "%d", i);
+	}
+	ck_assert_int_eq(a.failed, 1);
+	ck_assert_int_eq(kgen_take_internal(&err), 1);
+	for (i = 0; i < (int)a.n; i++)
+		free((char *)a.v[i].name);
+	tpl_free(&a);
+}
+END_TEST
+
 START_TEST(unfilled_block_placeholder_is_internal_error)
 {
 	struct tpl_args a;
@@ -233,6 +265,7 @@ main(void)
 	tcase_add_test(tc, inline_placeholders_take_formatted_values);
 	tcase_add_test(tc, unfilled_block_placeholder_is_internal_error);
 	tcase_add_test(tc, unfilled_inline_placeholder_is_internal_error);
+	tcase_add_test(tc, broken_invariants_do_not_abort);
 	tcase_add_test(tc, unused_parameter_is_internal_error);
 	tcase_add_test(tc, unknown_template_is_internal_error);
 	tcase_add_test(tc, render_into_nests_a_template_as_a_block);
