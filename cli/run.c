@@ -311,7 +311,9 @@ kgen_cmd_runtime(int argc, char **argv)
 	nspecs = j;
 	if (!nspecs)
 		goto out;
-	if ((st = kgen_context_create(o.device, &ctx, &err))) {
+	/* kgen run owns this thread: the GPU's context stays current for its
+	 * own driver calls (the library's calls leave it as they find it). */
+	if ((st = kgen_context_create(o.device, &ctx, &err)) || (st = kgen_context_enter(ctx, &err))) {
 		rc = kgen_report(&err);
 		goto out;
 	}

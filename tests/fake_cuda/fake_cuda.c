@@ -57,6 +57,11 @@ failing(const char *name)
 }
 #define FAIL_IF(name) do { if (failing(name)) return CUDA_ERROR_OUT_OF_MEMORY; } while (0)
 
+/* As the real driver: work needs the GPU's context current on the thread. */
+static int ctx_token;
+static CUcontext current;
+#define NEED_CONTEXT() do { if (current != (CUcontext)&ctx_token) return CUDA_ERROR_INVALID_CONTEXT; } while (0)
+
 API CUresult CUDAAPI cuInit(unsigned int flags) { return CUDA_SUCCESS; }
 
 /* NVRTC looks for the driver too and asks it for its private tables: none here. */
@@ -100,11 +105,9 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 
 API CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d) { snprintf(name, (size_t)len, "Fake H200"); return CUDA_SUCCESS; }
 
-static int ctx_token;
 API CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { FAIL_IF("cuDevicePrimaryCtxRetain"); *c = (CUcontext)&ctx_token; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { return CUDA_SUCCESS; }
 
-static CUcontext current;
 API CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
@@ -112,7 +115,7 @@ API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) { if (c) *c = current; curren
 API CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
 
 static int module_token;
-API CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) { FAIL_IF("cuModuleLoadData"); *m = (CUmodule)&module_token; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) { NEED_CONTEXT(); FAIL_IF("cuModuleLoadData"); *m = (CUmodule)&module_token; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuModuleUnload(CUmodule m) { return CUDA_SUCCESS; }
 
 /* A function is its name, kept. */
@@ -143,6 +146,7 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	struct fake_launch *l;
 	int i;
 
+	NEED_CONTEXT();
 	FAIL_IF("cuLaunchKernel");
 	if (!gx || !gy || !gz || gy > 65535 || gz > 65535 || !bx || bx * by * bz > 1024)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -166,6 +170,7 @@ cuMemAlloc(CUdeviceptr *p, size_t n)
 {
 	void *m;
 
+	NEED_CONTEXT();
 	FAIL_IF("cuMemAlloc");
 	if (!(m = aligned_alloc(256, (n + 255) / 256 * 256)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -175,10 +180,10 @@ cuMemAlloc(CUdeviceptr *p, size_t n)
 }
 
 API CUresult CUDAAPI cuMemFree(CUdeviceptr p) { if (p) { free((void *)(uintptr_t)p); fake_cuda_allocs--; } return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { NEED_CONTEXT(); memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { NEED_CONTEXT(); memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { NEED_CONTEXT(); memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
 
 API CUresult CUDAAPI
 cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
