@@ -131,7 +131,8 @@ START_TEST(broken_invariants_do_not_abort)
 	tpl_set(&a, "how", "again");  /* a placeholder set twice */
 	ck_assert_int_eq(kgen_take_internal(&err), 1);
 	ck_assert_int_eq(err.status, KGEN_EINTERNAL);
-	ck_assert_ptr_nonnull(strstr(err.message, "internal error at gen/tpl.c:"));
+	ck_assert_ptr_nonnull(strstr(err.message, "internal error at "));
+	ck_assert_ptr_nonnull(strstr(err.message, "tpl.c:"));  /* the path as the build named it */
 	ck_assert_ptr_nonnull(strstr(err.message, "(a bug in kgen: please report it)"));
 	ck_assert_int_eq(kgen_take_internal(&err), 0);  /* taken once */
 	tpl_free(&a);
