@@ -60,6 +60,52 @@ kgen_spec_value(const struct kgen_spec *s, enum kgen_key k)
 	return *kgen_spec_field((struct kgen_spec *)s, k);
 }
 
+/* Names a kernel may not take: they would collide in the generated file.
+ * C and C++ keywords; CUDA's built-in variables and the functions its
+ * headers declare that a kernel file may meet; and what kgen's own files
+ * declare at file scope (types, constants, helpers).  Sorted (strcmp). */
+static const char *const reserved_keywords[] = {
+	"alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
+	"constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum", "explicit", "export",
+	"extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+	"noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return", "short",
+	"signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typeid",
+	"typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
+};
+static const char *const reserved_cuda[] = {
+	"abort", "assert", "atomicAdd", "atomicAnd", "atomicCAS", "atomicExch", "atomicMax", "atomicMin", "atomicOr",
+	"atomicSub", "atomicXor", "blockDim", "blockIdx", "dim3", "exit", "fabs", "fabsf", "fmax", "fmaxf", "fmin",
+	"fminf", "free", "gridDim", "int2", "int4", "main", "malloc", "max", "memcpy", "memset", "min", "printf", "sqrt",
+	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
+};
+static const char *const reserved_kgen[] = {
+	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LOADS", "PAD", "ROWS_PER_BLOCK", "T", "THREADS",
+	"TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS", "atomic_combine", "block_reduce", "combine", "combine_groups",
+	"identity", "lanes_reduce", "load_one", "load_tile", "load_vec", "reduce_span", "rows_by_lanes", "smem",
+	"store_one", "store_vec", "swizzled", "to_acc", "warp_reduce",
+};
+
+static int
+cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* Why a C identifier cannot name a kernel, or NULL when it can. */
+static const char *
+reserved_why(const char *name)
+{
+	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+		return "is reserved to the compiler (it begins with __ or _ and a capital)";
+	if (bsearch(name, reserved_keywords, KGEN_COUNT(reserved_keywords), sizeof *reserved_keywords, cmp_name))
+		return "is a C++ keyword";
+	if (bsearch(name, reserved_cuda, KGEN_COUNT(reserved_cuda), sizeof *reserved_cuda, cmp_name))
+		return "is a CUDA built-in or a function its headers declare";
+	if (bsearch(name, reserved_kgen, KGEN_COUNT(reserved_kgen), sizeof *reserved_kgen, cmp_name))
+		return "is a name kgen's generated code declares";
+	return NULL;
+}
+
 /* Parse an enum name or a decimal integer for key k. */
 kgen_status
 kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n)
@@ -103,6 +149,10 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 				break;
 		if (i == 0 || text[i] || i >= 48) {
 			snprintf(why, n, "'%s' is not a C identifier of at most 47 characters", kgen_quote(text, q, sizeof q));
+			return KGEN_ESPEC;
+		}
+		if (reserved_why(text)) {
+			snprintf(why, n, "'%s' %s", text, reserved_why(text));
 			return KGEN_ESPEC;
 		}
 		*out = 1;
@@ -231,7 +281,7 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 		return;
 	}
 	if (key->type == KT_NAME) {
-		snprintf(buf, n, "a C identifier");
+		snprintf(buf, n, "a C identifier of your own (no keyword, CUDA built-in or name kgen declares)");
 		return;
 	}
 	for (e = key->values; e->name && used < n; e++) {

@@ -370,6 +370,56 @@ START_TEST(reader_errors_are_placed_and_control_characters_escaped)
 }
 END_TEST
 
+/* A name that would collide in the generated file is refused at the spec
+ * (issue 8, item 5), not left to NVRTC; names that only meet locals compile. */
+START_TEST(names_cannot_collide)
+{
+	static const char *const bad[][2] = {
+		{ "combine", "is a name kgen's generated code declares" }, { "T", "is a name kgen's generated code declares" },
+		{ "THREADS", "is a name kgen's generated code declares" }, { "load_vec", "is a name kgen's generated code declares" },
+		{ "int", "is a C++ keyword" }, { "class", "is a C++ keyword" },
+		{ "threadIdx", "is a CUDA built-in or a function its headers declare" },
+		{ "atomicAdd", "is a CUDA built-in or a function its headers declare" },
+		{ "printf", "is a CUDA built-in or a function its headers declare" },
+		{ "main", "is a CUDA built-in or a function its headers declare" },
+		{ "__x", "is reserved to the compiler (it begins with __ or _ and a capital)" },
+		{ "_Foo", "is reserved to the compiler (it begins with __ or _ and a capital)" },
+	};
+	static const char *const families[] = { "reduce", "transpose", "reduce_axis" };
+	static const char *const locals[] = { "tile", "tid", "in", "out", "rows", "cols", "n", "partials", "scratch" };
+	char yaml[128], want[256];
+	size_t i, f;
+
+	for (i = 0; i < KGEN_COUNT(bad); i++) {
+		kgen_error e;
+		snprintf(yaml, sizeof yaml, "kernel: reduce\nname: %s\n", bad[i][0]);
+		e = reject(yaml);
+		snprintf(want, sizeof want, "name: '%s' %s: expected a C identifier of your own (no keyword, CUDA built-in or "
+		         "name kgen declares)", bad[i][0], bad[i][1]);
+		ck_assert_str_eq(e.message, want);
+		ck_assert_int_eq(e.line, 2);
+		ck_assert_int_eq(e.column, 7);
+	}
+	for (f = 0; f < KGEN_COUNT(families); f++)
+		for (i = 0; i < KGEN_COUNT(locals); i++) {
+			kgen_spec *spec;
+			kgen_error err;
+			char *src = NULL, *log = NULL;
+			void *image = NULL;
+			size_t size;
+			snprintf(yaml, sizeof yaml, "kernel: %s\nname: %s\n", families[f], locals[i]);
+			spec = load(yaml);
+			ck_assert_int_eq(kgen_generate(spec, &src, &err), KGEN_OK);
+			ck_assert_msg(kgen_compile(src, "n.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) == KGEN_OK,
+			              "%s named %s: %s\n%s", families[f], locals[i], err.message, log ? log : "");
+			free(src);
+			free(log);
+			free(image);
+			kgen_spec_free(spec);
+		}
+}
+END_TEST
+
 START_TEST(second_document_is_refused)
 {
 	ASSERT_REJECTED("kernel: reduce\n---\nop: garbage\n",
@@ -447,7 +497,8 @@ END_TEST
 START_TEST(bad_name_is_rejected)
 {
 	ASSERT_REJECTED("kernel: reduce\nname: 1sum\n",
-	                "name: '1sum' is not a C identifier of at most 47 characters: expected a C identifier", 2, 7,
+	                "name: '1sum' is not a C identifier of at most 47 characters: expected a C identifier of your own "
+	                "(no keyword, CUDA built-in or name kgen declares)", 2, 7,
 	                "name: 1sum");
 }
 END_TEST
@@ -1438,6 +1489,7 @@ spec_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("load");
+	tcase_set_timeout(tc, 60);  /* 10 MB inputs, and NVRTC for the names test */
 	tcase_add_test(tc, yaml_syntax_error_has_libyaml_position);
 	tcase_add_test(tc, yaml_parser_error_includes_context);
 	tcase_add_test(tc, empty_spec_is_rejected);
@@ -1454,6 +1506,7 @@ spec_suite(void)
 	tcase_add_test(tc, deep_flow_nesting_is_refused_in_linear_time);
 	tcase_add_test(tc, ten_megabytes_in_under_a_second);
 	tcase_add_test(tc, second_document_is_refused);
+	tcase_add_test(tc, names_cannot_collide);
 	tcase_add_test(tc, integers_are_plain_decimals);
 	tcase_add_test(tc, reader_errors_are_placed_and_control_characters_escaped);
 	tcase_add_test(tc, tags_and_aliases_are_refused_where_written);
