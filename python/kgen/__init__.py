@@ -434,8 +434,13 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
             raise ValueError("kgen: reduce along the last axis reads a contiguous input; pass x.contiguous()")
         shape = a.shape[:-1]
         a = _view(a, (_numel(a.shape[:-1]), a.shape[-1]), (a.strides[-2], 1))
-        res = _reduce_axis(a, op, "rows", spec, None if out is None else out, stream, overrides)
-        return res.reshape(shape) if out is None else res
+        if out is not None:  # out has x's leading shape; the kernel writes it as one row of results
+            o = describe(out, "out")
+            if tuple(o.shape) != tuple(shape) or not _contiguous(o):
+                raise ValueError("kgen: out must be a contiguous array of shape %s, not %s" % (tuple(shape), tuple(o.shape)))
+            _reduce_axis(a, op, "rows", spec, out.reshape(-1), stream, overrides)
+            return out
+        return _reduce_axis(a, op, "rows", spec, None, stream, overrides).reshape(shape)
     return _reduce_axis(a, op, kind, spec, out, stream, overrides)
 
 

@@ -104,6 +104,9 @@ def test_axis_on_padded_rows_and_transposed_views(gen):
 def test_axis_of_n_d_arrays(gen):
     x = rand((8, 16, 300), "f32", gen)
     close(kgen.reduce(x, axis=-1), peer(x, "sum", -1), x, "f32", "sum", -1)
+    out = torch.empty((8, 16), device="cuda")
+    assert kgen.reduce(x, axis=-1, out=out) is out
+    close(out, peer(x, "sum", -1), x, "f32", "sum", -1)
     close(kgen.reduce(x, axis=0), peer(x, "sum", 0), x, "f32", "sum", 0)
     with pytest.raises(NotImplementedError):
         kgen.reduce(x, axis=1)
