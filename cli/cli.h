@@ -13,5 +13,7 @@ int kgen_report(const kgen_error *err);
 kgen_status kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err);
 /* `kgen run` and `kgen cache` (run.c). */
 int kgen_cmd_runtime(int argc, char **argv);
+/* `kgen space` (space.c): a spec space expanded, validated, compiled. */
+int kgen_cmd_space(int argc, char **argv);
 
 #endif

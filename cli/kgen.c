@@ -23,6 +23,7 @@ usage(FILE *fp)
 	      "       kgen check SPEC...\n"
 	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
 	      "       kgen diff A.yaml B.yaml\n"
+	      "       kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [-j N]\n"
 	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] ...\n"
 	      "                (kgen run --help: every option)\n"
 	      "       kgen cache list|clear\n"
@@ -34,6 +35,7 @@ usage(FILE *fp)
 	      "  check      validate specs, generate nothing\n"
 	      "  compile    generate and compile with NVRTC (no GPU needed)\n"
 	      "  diff       the fields that differ, then a unified diff of the kernels\n"
+	      "  space      expand a spec space (lists, ranges), validate, list, compile\n"
 	      "  run        JIT-compile, run on the GPU, verify and benchmark\n"
 	      "  cache      list or clear the on-disk kernel cache\n"
 	      "  info       the GPUs the CUDA driver sees\n"
@@ -320,7 +322,7 @@ cmd_usage(const char *cmd, FILE *fp)
 }
 
 /* The commands, for "did you mean". */
-static const char *const commands[] = { "check", "compile", "diff", "run", "cache", "info" };
+static const char *const commands[] = { "check", "compile", "diff", "space", "run", "cache", "info" };
 
 /* argv[1] is no file and looks like a mistyped command: say so (exit 2). */
 static int
@@ -357,6 +359,8 @@ main(int argc, char **argv)
 	char *sets[64];
 	int nsets = 0, c;
 
+	if (argc > 1 && strcmp(argv[1], "space") == 0)
+		return kgen_cmd_space(argc - 1, argv + 1);
 	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0 ||
 	                 strcmp(argv[1], "info") == 0))
 		return kgen_cmd_runtime(argc - 1, argv + 1);

@@ -286,6 +286,38 @@ if [ -f "$pc" ]; then
 		grep -q '^cudadir=/' "$pc" || bad "kgen.pc hard-codes the CUDA paths into users' flags"
 fi
 
+# ---- kgen space: a spec space expanded, validated, emitted, compiled ----
+cat > "$tmp/space.yaml" <<'EOS'
+kernel: transpose
+dtype: [f32, bf16]
+tile_rows: [32, 64]
+tile_cols: 32..128*2
+batch:
+  - 4
+  - 8
+order: [rows, cols]
+EOS
+expect 0 "$kgen" space "$tmp/space.yaml" --emit "$tmp/points" --compile -j 2
+grep -qx "$tmp/space.yaml: 48 points, 34 accepted, 14 refused" "$tmp/out" ||
+	bad "kgen space does not count the points: $(head -1 "$tmp/out")"
+grep -q '^ *10 refused: batch 4 is not a multiple of the 8 elements of one 16-byte load$' "$tmp/out" &&
+	grep -q '^ *4 refused: threads 2048 (tile 64x128 / batch 4) must be a multiple of 32' "$tmp/out" ||
+	bad "kgen space does not group the refusals by reason"
+grep -qx 'compiled 34 of 34 for sm_90 on 2 thread(s) in [0-9]* s' "$tmp/out" || bad "kgen space --compile did not compile every point"
+[ "$(ls "$tmp/points" | wc -l)" -eq 34 ] || bad "kgen space --emit did not write one spec per accepted point"
+expect 0 "$kgen" check "$tmp"/points/*.yaml
+expect 0 "$kgen" space "$tmp/space.yaml" --list
+[ "$(grep -c '^ *[0-9]*  dtype=' "$tmp/out")" -eq 34 ] || bad "kgen space --list does not list the accepted points"
+printf 'kernel: reduce\nthreads: 64..1024*0\n' > "$tmp/badspace.yaml"
+expect 1 "$kgen" space "$tmp/badspace.yaml"
+grep -qF "threads: the range 64..1024*0 is empty or does not grow" "$tmp/err" || bad "kgen space takes a range that does not grow"
+printf 'kernel: reduce\nthreads: {a: 1}\n' > "$tmp/badspace.yaml"
+expect 1 "$kgen" space "$tmp/badspace.yaml"
+grep -qF "a space's values are scalars or lists of scalars" "$tmp/err" || bad "kgen space takes a nested mapping"
+printf 'kernel: reduce\nthreads: 32..1024+32\nitems_per_thread: 1..64\nunroll: 1..16\nload_width: [1, 2, 4, 8, 16]\nwarp_tail: [shuffle, reduce_sync]\n' > "$tmp/badspace.yaml"
+expect 2 "$kgen" space "$tmp/badspace.yaml"
+grep -qF "has more than 200000 points: narrow it" "$tmp/err" || bad "kgen space expands a space too large to go through"
+
 # ---- the disk cache: a directory others may write to is not used ----
 mkdir "$tmp/shared-cache" && chmod 0777 "$tmp/shared-cache"
 for verb in list clear; do

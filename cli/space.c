@@ -1,0 +1,402 @@
+/*
+ * space.c - `kgen space SPACE.yaml`: a spec space expanded, validated and
+ * (with --compile) compiled, the ground a tuner stands on (issue 9).
+ *
+ * A space is a spec whose values may be lists (`threads: [256, 512]`, flow
+ * or block) or integer ranges (`1..32*2`: 1, 2, 4, ..., 32; `64..256+64`:
+ * 64, 128, 192, 256; `1..4`: 1 to 4).  Every combination is one point: it
+ * is loaded and validated as a spec of its own; the refused ones are
+ * counted by reason, the accepted ones listed (--list), written as spec
+ * files (--emit DIR) and compiled with NVRTC on N threads (--compile -j N).
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <yaml.h>
+#include "cli.h"
+#include "gen/util.h"
+
+#define MAX_KEYS 48
+#define MAX_VALUES 256
+#define MAX_POINTS 200000
+
+struct axis {
+	char *key;
+	char *values[MAX_VALUES];
+	int n;
+};
+
+struct space {
+	struct axis axes[MAX_KEYS];
+	int n;
+};
+
+static void
+free_space(struct space *sp)
+{
+	int i, j;
+
+	for (i = 0; i < sp->n; i++) {
+		free(sp->axes[i].key);
+		for (j = 0; j < sp->axes[i].n; j++)
+			free(sp->axes[i].values[j]);
+	}
+}
+
+static int
+add_value(struct axis *a, const char *v)
+{
+	if (a->n == MAX_VALUES || !(a->values[a->n] = kgen_strdup(v)))
+		return -1;
+	a->n++;
+	return 0;
+}
+
+/* "A..B", "A..B*K" or "A..B+K" into the axis's values; 0 when v is no range. */
+static int
+add_range(struct axis *a, const char *v, kgen_error *err, const char *path)
+{
+	long long from, to, step = 1, x;
+	char op = '+', buf[32];
+	int used = 0;
+
+	if (sscanf(v, "%lld..%lld%n", &from, &to, &used) != 2)
+		return 0;
+	if (v[used] && (sscanf(v + used, "%c%lld%n", &op, &step, &used) != 2 || (op != '*' && op != '+')))
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s: %s is not a range (A..B, A..B*K or A..B+K)", path, a->key, v), -1;
+	if (from > to || step < (op == '*' ? 2 : 1) || from < (op == '*' ? 1 : -(1LL << 40)))
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s: the range %s is empty or does not grow", path, a->key, v), -1;
+	for (x = from; x <= to; x = op == '*' ? x * step : x + step) {
+		snprintf(buf, sizeof buf, "%lld", x);
+		if (add_value(a, buf))
+			return kgen_fail(err, KGEN_ESPEC, "%s: %s: more than %d values", path, a->key, MAX_VALUES), -1;
+		if (op == '*' && x > to / step)
+			break;
+	}
+	return 1;
+}
+
+/* Read a space: one mapping of names to scalars or lists of scalars. */
+static kgen_status
+read_space(const char *path, struct space *sp, kgen_error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	char *text;
+	size_t len;
+	kgen_status st;
+	int depth = 0, done = 0, in_list = 0, r;
+	struct axis *cur = NULL;
+
+	memset(sp, 0, sizeof *sp);
+	if ((st = kgen_read_file(path, &text, &len, err)))
+		return st;
+	if (!yaml_parser_initialize(&parser)) {
+		free(text);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && !st) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			st = kgen_fail(err, KGEN_ESPEC, "%s:%zu:%zu: YAML: %s", path, parser.problem_mark.line + 1,
+			               parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT: done = 1; break;
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > 1)
+				st = kgen_fail(err, KGEN_ESPEC, "%s:%zu: a space's values are scalars or lists of scalars", path,
+				               ev.start_mark.line + 1);
+			break;
+		case YAML_MAPPING_END_EVENT: depth--; break;
+		case YAML_SEQUENCE_START_EVENT:
+			if (depth != 1 || !cur || in_list)
+				st = kgen_fail(err, KGEN_ESPEC, "%s:%zu: a list must be the value of a key", path,
+				               ev.start_mark.line + 1);
+			in_list = 1;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+			if (cur && !cur->n)
+				st = kgen_fail(err, KGEN_ESPEC, "%s: %s: an empty list", path, cur->key);
+			in_list = 0;
+			cur = NULL;
+			break;
+		case YAML_SCALAR_EVENT: {
+			const char *v = (const char *)ev.data.scalar.value;
+			if (depth != 1) {
+				st = kgen_fail(err, KGEN_ESPEC, "%s: a space is a mapping of keys to values", path);
+			} else if (!cur) {
+				if (sp->n == MAX_KEYS || !(sp->axes[sp->n].key = kgen_strdup(v)))
+					st = kgen_fail(err, KGEN_ESPEC, "%s: more than %d keys", path, MAX_KEYS);
+				else
+					cur = &sp->axes[sp->n++];
+			} else {
+				if ((r = add_range(cur, v, err, path)) < 0)
+					st = KGEN_ESPEC;
+				else if (!r && add_value(cur, v))
+					st = kgen_fail(err, KGEN_ESPEC, "%s: %s: more than %d values", path, cur->key, MAX_VALUES);
+				if (!in_list)
+					cur = NULL;
+			}
+			break;
+		}
+		case YAML_ALIAS_EVENT:
+			st = kgen_fail(err, KGEN_ESPEC, "%s: aliases are not used in a space", path);
+			break;
+		default: break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	free(text);
+	if (!st && !sp->n)
+		st = kgen_fail(err, KGEN_ESPEC, "%s: the space is empty", path);
+	return st;
+}
+
+/* One point's spec text: every key with the point's value. */
+static void
+point_yaml(const struct space *sp, const int *at, strbuf *b)
+{
+	int i;
+
+	for (i = 0; i < sp->n; i++)
+		sb_printf(b, "%s: %s\n", sp->axes[i].key, sp->axes[i].values[at[i]]);
+}
+
+/* A refusal's reason with its numbers and quoted values taken out, so that
+ * points refused for the same rule count together. */
+static void
+reason_of(const char *msg, char *out, size_t n)
+{
+	size_t used = 0;
+	const char *p;
+	int quote = 0;
+
+	for (p = msg; *p && used + 2 < n; p++) {
+		if (*p == '\'') {
+			quote = !quote;
+			if (quote)
+				out[used++] = '_';
+		} else if (!quote && (*p >= '0' && *p <= '9')) {
+			if (!used || out[used - 1] != 'N')
+				out[used++] = 'N';
+		} else if (!quote) {
+			out[used++] = *p;
+		}
+	}
+	out[used] = '\0';
+}
+
+struct reason {
+	char text[256], example[1024];
+	int count;
+};
+
+/* Compiling the accepted points on several threads. */
+struct job {
+	char **sources;
+	char **names;
+	int n, next, failed;
+	const char *arch;
+	pthread_mutex_t lock;
+};
+
+static void *
+compile_worker(void *arg)
+{
+	struct job *j = arg;
+	int i;
+
+	for (;;) {
+		void *image = NULL;
+		char *log = NULL;
+		size_t size;
+		kgen_error err;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= j->n)
+			return NULL;
+		if (kgen_compile(j->sources[i], "point.cu", j->arch, KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+			pthread_mutex_lock(&j->lock);
+			j->failed++;
+			fprintf(stderr, "%s: %s\n%s", j->names[i], err.message, log ? log : "");
+			pthread_mutex_unlock(&j->lock);
+		}
+		free(image);
+		free(log);
+	}
+}
+
+static void
+usage(FILE *fp)
+{
+	fputs("usage: kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [--arch sm_90] [-j N]\n"
+	      "Expand a spec space (values may be lists, [256, 512], or ranges, 1..32*2,\n"
+	      "64..256+64, 1..4), validate every point as a spec, count the refused ones\n"
+	      "by reason, and: --list print the accepted points; --emit DIR write each as\n"
+	      "DIR/NNNNN.yaml (for kgen run); --compile compile them with NVRTC for ARCH on\n"
+	      "N threads (default: 2).  Exit 0 when every accepted point compiles.\n", fp);
+}
+
+int
+kgen_cmd_space(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "list", no_argument, NULL, 'l' }, { "emit", required_argument, NULL, 'e' },
+		{ "compile", no_argument, NULL, 'c' }, { "arch", required_argument, NULL, 'a' },
+		{ "jobs", required_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct space sp;
+	struct reason *reasons = NULL;
+	struct job job;
+	kgen_error err;
+	kgen_status st;
+	const char *emit = NULL, *arch = "sm_90";
+	int list = 0, compile = 0, jobs = 2, c, i, nreasons = 0, accepted = 0, rc = 0;
+	long long points = 1;
+	int at[MAX_KEYS];
+	time_t t0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l': list = 1; break;
+		case 'e': emit = optarg; break;
+		case 'c': compile = 1; break;
+		case 'a': arch = optarg; break;
+		case 'j': jobs = atoi(optarg); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || jobs < 1 || jobs > 64) {
+		usage(stderr);
+		return 2;
+	}
+	if ((st = read_space(argv[optind], &sp, &err)))
+		return kgen_report(&err);
+	for (i = 0; i < sp.n; i++)
+		if ((points *= sp.axes[i].n) > MAX_POINTS) {
+			fprintf(stderr, "kgen space: %s has more than %d points: narrow it\n", argv[optind], MAX_POINTS);
+			free_space(&sp);
+			return 2;
+		}
+	if (emit && mkdir(emit, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "kgen space: cannot create %s: %s\n", emit, strerror(errno));
+		free_space(&sp);
+		return 3;
+	}
+	memset(&job, 0, sizeof job);
+	job.arch = arch;
+	pthread_mutex_init(&job.lock, NULL);
+	if (!(reasons = calloc(64, sizeof *reasons)) ||
+	    (compile && (!(job.sources = calloc((size_t)points, sizeof *job.sources)) ||
+	                 !(job.names = calloc((size_t)points, sizeof *job.names))))) {
+		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+		goto out;
+	}
+	memset(at, 0, sizeof at);
+	for (long long p = 0; p < points; p++) {
+		strbuf b;
+		kgen_spec *spec = NULL;
+		char name[64], *text;
+
+		sb_init(&b);
+		point_yaml(&sp, at, &b);
+		snprintf(name, sizeof name, "point %lld", p + 1);
+		if (!(text = sb_take(&b))) {
+			rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+			goto out;
+		}
+		if ((st = kgen_spec_load_string(text, strlen(text), name, &spec, &err)) == KGEN_OK) {
+			accepted++;
+			if (list) {
+				printf("%6d ", accepted);
+				for (i = 0; i < sp.n; i++)
+					if (sp.axes[i].n > 1)
+						printf(" %s=%s", sp.axes[i].key, sp.axes[i].values[at[i]]);
+				printf("\n");
+			}
+			if (emit) {
+				char path[4096];
+				snprintf(path, sizeof path, "%s/%05d.yaml", emit, accepted);
+				if ((st = kgen_write_file(path, text, strlen(text), &err))) {
+					rc = kgen_report(&err);
+					kgen_spec_free(spec);
+					free(text);
+					goto out;
+				}
+			}
+			if (compile) {
+				if (kgen_generate(spec, &job.sources[job.n], &err) != KGEN_OK) {
+					rc = kgen_report(&err);
+					kgen_spec_free(spec);
+					free(text);
+					goto out;
+				}
+				job.names[job.n++] = kgen_strdup(name);
+			}
+			kgen_spec_free(spec);
+		} else if (st == KGEN_ESPEC) {
+			char reason[256];
+			int r;
+			reason_of(err.message, reason, sizeof reason);
+			for (r = 0; r < nreasons && strcmp(reasons[r].text, reason); r++)
+				;
+			if (r == nreasons && nreasons < 64) {
+				snprintf(reasons[r].text, sizeof reasons[r].text, "%s", reason);
+				snprintf(reasons[r].example, sizeof reasons[r].example, "%s", err.message);
+				nreasons++;
+			}
+			if (r < 64)
+				reasons[r].count++;
+		} else {
+			rc = kgen_report(&err);
+			free(text);
+			goto out;
+		}
+		free(text);
+		for (i = sp.n - 1; i >= 0 && ++at[i] == sp.axes[i].n; i--)  /* the next point, last key fastest */
+			at[i] = 0;
+	}
+	printf("%s: %lld points, %d accepted, %lld refused\n", argv[optind], points, accepted, points - accepted);
+	for (i = 0; i < nreasons; i++)
+		printf("  %6d refused: %s\n", reasons[i].count, reasons[i].example);
+	if (compile && job.n) {
+		pthread_t threads[64];
+		int started = 0;
+		t0 = time(NULL);
+		for (i = 0; i < jobs && i < job.n; i++)
+			if (pthread_create(&threads[i], NULL, compile_worker, &job) == 0)
+				started++;
+		if (!started)
+			compile_worker(&job);
+		for (i = 0; i < started; i++)
+			pthread_join(threads[i], NULL);
+		printf("compiled %d of %d for %s on %d thread(s) in %lld s\n", job.n - job.failed, job.n, arch,
+		       started ? started : 1, (long long)(time(NULL) - t0));
+		if (job.failed)
+			rc = 4;
+	}
+out:
+	for (i = 0; job.sources && i < job.n; i++) {
+		free(job.sources[i]);
+		free(job.names[i]);
+	}
+	free(job.sources);
+	free(job.names);
+	free(reasons);
+	pthread_mutex_destroy(&job.lock);
+	free_space(&sp);
+	return rc;
+}
