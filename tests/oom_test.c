@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "kgen.h"
+#include "gen/util.h"
 
 #ifndef __GLIBC__
 int
@@ -83,27 +84,6 @@ run(const char *text, const char *name, char **dump, char **source, kgen_error *
 	return st;
 }
 
-static char *
-read_text(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *text;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	if (n < 0 || !(text = malloc((size_t)n + 1)) || fread(text, 1, (size_t)n, fp) != (size_t)n) {
-		fclose(fp);
-		return NULL;
-	}
-	text[n] = '\0';
-	fclose(fp);
-	return text;
-}
-
 static int failures, specs;
 static long runs;
 
@@ -111,13 +91,14 @@ static long runs;
 static void
 sweep(const char *path)
 {
-	char *text = read_text(path), *dump0, *src0, *dump, *src;
+	char *text = NULL, *dump0, *src0, *dump, *src;
+	size_t len;
 	kgen_error err;
 	kgen_status st0, st;
 	long n;
 
-	if (!text) {
-		fprintf(stderr, "FAIL: cannot read %s\n", path);
+	if (kgen_read_file(path, &text, &len, &err) != KGEN_OK) {
+		fprintf(stderr, "FAIL: %s\n", err.message);
 		failures++;
 		return;
 	}

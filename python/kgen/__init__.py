@@ -17,7 +17,9 @@ import os
 import threading
 
 from . import _lib
-from ._arrays import describe, current_stream, stream_address, empty, SIZE
+from math import prod as _numel
+
+from ._arrays import describe, current_stream, stream_address, empty, packed_strides, SIZE
 from ._errors import KgenError, SpecError
 
 __all__ = ["check", "generate", "compile", "Spec", "Kernel", "reduce", "transpose", "KgenError", "SpecError",
@@ -225,17 +227,6 @@ def _contiguous(a):
     return True
 
 
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-try:
-    from math import prod as _numel  # noqa: F811 (3.8+)
-except ImportError:
-    pass
 
 
 def _stream(a, stream):
@@ -305,11 +296,7 @@ def _run_axis(k, a, axis, out, stream):
 def _lib_array(res, a, ptr, shape):
     """The Array of a new contiguous result."""
     from ._arrays import Array
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.insert(0, acc)
-        acc *= n
-    return Array(res, a.kind, ptr, a.dtype, tuple(shape), tuple(strides), a.device)
+    return Array(res, a.kind, ptr, a.dtype, tuple(shape), packed_strides(shape), a.device)
 
 
 def _contiguous_from(a, d):
@@ -353,7 +340,6 @@ def _run_transpose(k, a, out, stream):
 # ---- the one-call API: a kernel chosen for the array ----
 
 _OPS = ("sum", "min", "max", "prod")
-_fast = {}
 
 
 def _default_reduce(op, dtype, width):
@@ -392,11 +378,8 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
         _check_contiguous(a)
         p = a.ptr
         w = 16 if not p & 15 else 8 if not p & 7 else 4 if not p & 3 else 2
-        key = (a.device, op, a.dtype, w)
-        k = _fast.get(key)
-        if k is None:
-            k = _fast[key] = _kernel(("reduce", a.device, op or "sum", a.dtype, w, ()),
-                                     lambda: Kernel(_default_reduce(op or "sum", a.dtype, w), a.device or 0))
+        key = ("reduce", a.device, op or "sum", a.dtype, w, ())
+        k = _kernels.get(key) or _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype, w), a.device or 0))
         return _run_reduce(k, a, out, stream)
     if op is not None and op not in _OPS:
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(_OPS), op))

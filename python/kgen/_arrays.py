@@ -16,6 +16,15 @@ _BY_TYPESTR = {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<i4": "i32", "<u4": "u
 SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "i64": 8}
 
 
+def packed_strides(shape):
+    """The strides, in elements, of a C-contiguous array of this shape."""
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.insert(0, acc)
+        acc *= n
+    return tuple(strides)
+
+
 class Array:
     """What kgen needs to know of a device array."""
     __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device")
@@ -56,11 +65,7 @@ def describe(x, what="input"):
     shape = tuple(cai["shape"])
     size = SIZE[dt]
     if cai.get("strides") is None:
-        strides, acc = [], 1
-        for n in reversed(shape):
-            strides.insert(0, acc)
-            acc *= n
-        strides = tuple(strides)
+        strides = packed_strides(shape)
     else:
         if any(s % size for s in cai["strides"]):
             raise ValueError("kgen: the %s has strides that are not whole elements" % what)
