@@ -189,8 +189,8 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	else
 		kgen_plan_note(p, "  Scratch: none.\n");
 	if (s->load_width > kgen_spec_dtype(s)->size)
-		kgen_plan_note(p, "// `in` must be aligned to %lld bytes (the vector loads).",
-		               s->load_width > 16 ? 16 : s->load_width);
+		kgen_plan_note(p, "// `in` may start at any element (aligned to its element size): the vector loads\n"
+		                  "// start at its first %lld-byte boundary.", s->load_width > 16 ? 16 : s->load_width);
 	else
 		kgen_plan_note(p, "// `in` must be aligned to its element size.");
 	if (s->index == 32)
@@ -247,8 +247,13 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 
 	/* Helpers, in the order they are used. */
 	{
-		struct tpl_args parts;
+		struct tpl_args parts, head;
 		tpl_init(&parts);
+		tpl_init(&head);
+		if (vec > 1) {
+			tpl_set(&head, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+			TRY(tpl_render_into(&parts, "aligned_head", "reduce/head.cu", &head, err));
+		}
 		if (needs_warp_reduce(s))
 			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
 		if (needs_block_reduce(s))
@@ -284,7 +289,19 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	{
 		strbuf bb;
 		sb_init(&bb);
+		if (vec > 1)
+			sb_printf(&bb, "// `in` may start at any element: the elements before its first %lld-byte\n"
+			               "// boundary are taken one at a time by block 0, and the tiles start at the\n"
+			               "// boundary, so that every vector load is aligned.\n"
+			               "const T *const unaligned = in;\n"
+			               "const Index head = aligned_head(in, n);\n"
+			               "in += head;\n"
+			               "n -= head;\n\n", s->load_width > 16 ? 16 : s->load_width);
 		sb_printf(&bb, "%s", body.v[0].value);
+		if (vec > 1) {
+			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
+			accumulate(s, &bb, "unaligned[tid]");
+		}
 		if (body.v[1].value[0])
 			sb_printf(&bb, "\n\n%s", body.v[1].value);
 		tpl_set(&k, "body", "%s", bb.s ? bb.s : "");

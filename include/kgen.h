@@ -157,8 +157,10 @@ KGEN_API kgen_status kgen_reduce_scratch_size(const kgen_kernel *kernel, unsigne
  * (setting *out to the identity, the second pass, the last-block combine) is
  * launched here, asynchronously.  scratch == 0 lets the kernel allocate and
  * keep its own scratch (then launches must not overlap); otherwise scratch
- * must hold kgen_reduce_scratch_size() bytes.  `in` must be aligned to the
- * spec's load width (up to 16 bytes); n = 0 writes the identity. */
+ * must hold kgen_reduce_scratch_size() bytes.  `in` may start at any
+ * element (aligned to its element size): the kernel takes the elements
+ * before the first load_width boundary one at a time; n = 0 writes the
+ * identity. */
 KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned long long n, kgen_devptr out,
                                  kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
 

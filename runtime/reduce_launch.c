@@ -58,11 +58,12 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
 	if ((st = check_n(k, n, &grid, err)))
 		return st;
-	align = (unsigned)(s->load_width > 16 ? 16 : s->load_width);
+	/* Any element: the kernel takes the elements before the vectors' first
+	 * aligned address one at a time. */
+	align = (unsigned)kgen_spec_dtype(s)->size;
 	if (n && in % align)
-		return kgen_fail(err, KGEN_EINVAL,
-		                 "in (0x%llx) is not aligned to %u bytes, as load_width: %lld needs; pass an aligned pointer "
-		                 "or use a spec with a smaller load_width", in, align, s->load_width);
+		return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %u-byte %s elements", in, align,
+		                 kgen_spec_dtype(s)->name);
 	if (n && !in)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: in is NULL");
 	if (out % (unsigned long long)kgen_spec_acc(s)->size)

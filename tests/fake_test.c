@@ -142,6 +142,22 @@ START_TEST(two_pass_reduce_launches_both_kernels)
 }
 END_TEST
 
+/* Any element-aligned input is taken (the kernel peels the unaligned head);
+ * a pointer inside an element is refused, naming the element type. */
+START_TEST(reduce_takes_any_element_aligned_input)
+{
+	kgen_kernel *k = build("kernel: reduce\nload_width: 16\n");
+	kgen_error err;
+	int n0 = *nlaunches;
+
+	ck_assert_int_eq(kgen_reduce(k, 0x10000004ull, 1000, 0x20000000ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_int_eq(kgen_reduce(k, 0x1000000cull, 1000, 0x20000000ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_reduce(k, 0x10000002ull, 1000, 0x20000000ull, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "in (0x10000002) is not aligned to its 4-byte f32 elements");
+}
+END_TEST
+
 /* A driver failure is KGEN_ECUDA with the driver's words, never a crash. */
 START_TEST(driver_failures_are_reported)
 {
@@ -209,6 +225,7 @@ fake_suite(void)
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
+	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);
 	suite_add_tcase(s, tc);

@@ -342,10 +342,10 @@ def _run_transpose(k, a, out, stream):
 _OPS = ("sum", "min", "max", "prod")
 
 
-def _default_reduce(op, dtype, width):
-    # kgen's fastest one-pass sum (specs/reduce/best/), with the load width the input's address allows.
+def _default_reduce(op, dtype):
+    # kgen's fastest one-pass sum (specs/reduce/best/); it takes an input at any element (a slice).
     return {"kernel": "reduce", "op": op, "dtype": dtype, "threads": 512, "items_per_thread": 32,
-            "load_width": max(width, SIZE[dtype]), "grid": "tile", "stages": "atomic"}
+            "load_width": 16, "grid": "tile", "stages": "atomic"}
 
 
 def _default_transpose(dtype, width):
@@ -376,10 +376,8 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
     if axis is None and spec is None and not overrides and (op is None or op in _OPS):
         # The common call, kept short: per-call cost matters at small n.
         _check_contiguous(a)
-        p = a.ptr
-        w = 16 if not p & 15 else 8 if not p & 7 else 4 if not p & 3 else 2
-        key = ("reduce", a.device, op or "sum", a.dtype, w, ())
-        k = _kernels.get(key) or _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype, w), a.device or 0))
+        key = ("reduce", a.device, op or "sum", a.dtype, ())
+        k = _kernels.get(key) or _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype), a.device or 0))
         return _run_reduce(k, a, out, stream)
     if op is not None and op not in _OPS:
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(_OPS), op))
@@ -396,9 +394,8 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
         if op:
             fields["op"] = op
         if spec is None:
-            key = ("reduce", a.device, op or "sum", a.dtype, _align(a.ptr), tuple(sorted(overrides.items())))
-            k = _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype, _align(a.ptr)), a.device or 0,
-                                            **overrides))
+            key = ("reduce", a.device, op or "sum", a.dtype, tuple(sorted(overrides.items())))
+            k = _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype), a.device or 0, **overrides))
         else:
             key = ("reduce", a.device, _spec_key(spec), op, a.dtype, tuple(sorted(overrides.items())))
             k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict(fields, **overrides)))

@@ -78,9 +78,14 @@ def test_result_is_a_zero_d_tensor_of_the_accumulator_type(gen):
     assert r.shape == () and r.dtype == torch.float32 and r.device == x.device
 
 
-def test_misaligned_input_is_reduced(gen):
-    x = rand((4097,), "f32", gen)
-    close(kgen.reduce(x[1:]), peer(x[1:], "sum"), x[1:], "f32", "sum")
+@pytest.mark.parametrize("dt", ["f32", "bf16", "f64"])
+def test_misaligned_input_is_reduced(dt, gen):
+    # A slice from every element offset of a 16-byte span, with a user spec's 16-byte loads too.
+    x = rand((4113,), dt, gen)
+    for k in range(1, 16 // x.element_size() + 1):
+        close(kgen.reduce(x[k:]), peer(x[k:], "sum"), x[k:], dt, "sum")
+        close(kgen.reduce(x[k:], spec={"kernel": "reduce", "load_width": 16, "stages": "two_pass"}), peer(x[k:], "sum"),
+              x[k:], dt, "sum")
 
 
 @pytest.mark.parametrize("shape", [(1000, 3001), (4096, 64), (64, 4096), (1, 1000003), (1000003, 1)])

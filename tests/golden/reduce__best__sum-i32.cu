@@ -23,7 +23,8 @@
 //   2. reduce_sum_i32(in, out, n)  <<<grid, 512>>>
 // where grid = max(1, ceil(n / 16384)).
 // The result is *out (one i32).  Scratch: none.
-// `in` must be aligned to 16 bytes (the vector loads).
+// `in` may start at any element (aligned to its element size): the vector loads
+// start at its first 16-byte boundary.
 // Every n from 0 up is handled; no load reads past in[n - 1].
 
 // Elements are i32, accumulated in i32; indices are 64-bit.
@@ -47,6 +48,14 @@ struct __align__(16) Vec {
 static __device__ __forceinline__ Acc identity() { return 0; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x) { return x; }
+
+// How many of x[0..n) lie before x's first 16-byte boundary: the
+// elements a vector load cannot take.
+static __device__ __forceinline__ Index aligned_head(const T *x, Index n)
+{
+    const Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
+    return head < n ? head : n;
+}
 
 // The total of the warp's 32 values, in lane 0: five shuffles, halving the distance each time.
 static __device__ __forceinline__ Acc warp_reduce(Acc v)
@@ -87,6 +96,14 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 reduce_sum_i32(const T *__restrict__ in, Acc *__restrict__ out, Index n)
 {
     const int tid = threadIdx.x;
+    // `in` may start at any element: the elements before its first 16-byte
+    // boundary are taken one at a time by block 0, and the tiles start at the
+    // boundary, so that every vector load is aligned.
+    const T *const unaligned = in;
+    const Index head = aligned_head(in, n);
+    in += head;
+    n -= head;
+
     const Index base = (Index)blockIdx.x * TILE;
     Acc acc = identity();
 
@@ -104,6 +121,8 @@ reduce_sum_i32(const T *__restrict__ in, Acc *__restrict__ out, Index n)
         for (Index i = base + tid; i < n; i += THREADS)
             acc = combine(acc, to_acc(in[i]));
     }
+    if (blockIdx.x == 0 && tid < head)
+        acc = combine(acc, to_acc(unaligned[tid]));
 
     acc = block_reduce(acc);
     if (tid == 0)
