@@ -1,71 +1,14 @@
 /*
  * acc.c - what every reduction family shares: the pieces of C that depend
- * on the op and the element and accumulator types (identity, combine,
- * conversion, atomics), and the warp and block reductions (the keys
- * block_reduce, warp_tail and warp_tail_from).
+ * on the op and the accumulator type (atomics; op.c has the rest), and
+ * the warp and block reductions (the keys block_reduce, warp_tail and
+ * warp_tail_from).
  */
 #include "config.h"
 #include <string.h>
 #include "acc.h"
+#include "op.h"
 #include "tpl.h"
-
-const char *
-kgen_acc_identity(const struct kgen_spec *s)
-{
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
-	int f32 = a->cls == DT_FLOAT && a->size == 4, f64 = a->cls == DT_FLOAT && a->size == 8;
-
-	switch (s->op) {
-	case KGEN_OP_SUM: return f32 ? "0.0f" : f64 ? "0.0" : "0";
-	case KGEN_OP_PROD: return f32 ? "1.0f" : f64 ? "1.0" : "1";
-	case KGEN_OP_MIN:
-		if (f32) return "__uint_as_float(0x7f800000u)";  /* +inf */
-		if (f64) return "__longlong_as_double(0x7ff0000000000000ll)";
-		if (a->cls == DT_UINT) return "0xffffffffu";
-		return a->size == 8 ? "0x7fffffffffffffffll" : "0x7fffffff";
-	case KGEN_OP_MAX:
-		if (f32) return "__uint_as_float(0xff800000u)";  /* -inf */
-		if (f64) return "-__longlong_as_double(0x7ff0000000000000ll)";
-		if (a->cls == DT_UINT) return "0u";
-		return a->size == 8 ? "-0x7fffffffffffffffll - 1" : "-0x7fffffff - 1";
-	default: break;
-	}
-	KGEN_ASSERT(!"unknown op");
-	return "0";  /* never used: the generation fails (KGEN_EINTERNAL) */
-}
-
-const char *
-kgen_acc_combine(const struct kgen_spec *s)
-{
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
-
-	switch (s->op) {
-	case KGEN_OP_SUM: return "a + b";
-	case KGEN_OP_PROD: return "a * b";
-	case KGEN_OP_MIN: return a->cls != DT_FLOAT ? "b < a ? b : a" : a->size == 4 ? "fminf(a, b)" : "fmin(a, b)";
-	case KGEN_OP_MAX: return a->cls != DT_FLOAT ? "a < b ? b : a" : a->size == 4 ? "fmaxf(a, b)" : "fmax(a, b)";
-	default: break;
-	}
-	KGEN_ASSERT(!"unknown op");
-	return "0";  /* never used: the generation fails (KGEN_EINTERNAL) */
-}
-
-const char *
-kgen_acc_to_acc(const struct kgen_spec *s)
-{
-	if (kgen_spec_dtype(s)->cls == DT_HALF)
-		return "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f";
-	if (kgen_spec_dtype(s)->cls == DT_BHALF)
-		return "return __uint_as_float((unsigned int)x << 16)";
-	return s->dtype == s->acc_dtype ? "return x" : "return (Acc)x";
-}
-
-/* Does the hardware have an atomic for the op on the accumulator type? */
-int
-kgen_acc_native_atomic(const struct kgen_spec *s)
-{
-	return s->op == KGEN_OP_SUM || (s->op != KGEN_OP_PROD && kgen_spec_acc(s)->cls != DT_FLOAT);
-}
 
 /* The atomic_combine() helper: native where the hardware has one, else CAS. */
 kgen_status
@@ -73,15 +16,11 @@ kgen_acc_atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_
 {
 	const struct kgen_dtype_info *a = kgen_spec_acc(s);
 	struct tpl_args t;
-	const char *fn = s->op == KGEN_OP_SUM ? "atomicAdd" : s->op == KGEN_OP_MIN ? "atomicMin" : "atomicMax";
+	char call[96];
 
 	tpl_init(&t);
-	if (s->op == KGEN_OP_SUM && a->cls == DT_INT && a->size == 8) {
-		tpl_set(&t, "call", "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)");
-		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
-	}
-	if (kgen_acc_native_atomic(s)) {
-		tpl_set(&t, "call", "%s(p, v)", fn);
+	if (kgen_op_native_atomic(s, call, sizeof call)) {
+		tpl_set(&t, "call", "%s", call);
 		return tpl_render_into(parent, "atomic", "reduce/atomic_native.cu", &t, err);
 	}
 	tpl_set(&t, "op", "%s", kgen_ops[s->op].name);
@@ -101,7 +40,7 @@ kgen_status
 kgen_acc_warp_reduce_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 {
 	struct tpl_args t;
-	const char *name = s->op == KGEN_OP_SUM ? "add" : kgen_ops[s->op].name;
+	const char *name = kgen_op_reduce_sync(s);
 
 	tpl_init(&t);
 	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {

@@ -5,15 +5,6 @@
 #include "family.h"
 #include "tpl.h"
 
-/* C expressions for the spec's op on its accumulator type: the identity,
- * combine(a, b), and the body of to_acc(T x). */
-const char *kgen_acc_identity(const struct kgen_spec *s);
-const char *kgen_acc_combine(const struct kgen_spec *s);
-const char *kgen_acc_to_acc(const struct kgen_spec *s);
-
-/* Does the hardware have an atomic for the op on the accumulator type? */
-int kgen_acc_native_atomic(const struct kgen_spec *s);
-
 /* Helpers rendered into placeholder "atomic", "warp_reduce" or
  * "block_reduce" of parent: atomic_combine(p, v), warp_reduce(v) and
  * block_reduce(v) (block_reduce, warp_tail, warp_tail_from, threads). */

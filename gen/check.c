@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "acc.h"
+#include "op.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 
@@ -16,25 +17,6 @@ int
 kgen_is_pow2(long long v)
 {
 	return v > 0 && (v & (v - 1)) == 0;
-}
-
-/* The dtype rules of the reductions: what may accumulate what. */
-kgen_status
-kgen_check_acc_types(struct kgen_spec *s, kgen_error *err)
-{
-	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype], *acc;
-
-	if (s->acc_dtype < 0)
-		s->acc_dtype = in->cls == DT_HALF || in->cls == DT_BHALF ? KGEN_DT_F32 : s->dtype;
-	acc = &kgen_dtype_info[s->acc_dtype];
-	if (acc->cls == DT_HALF || acc->cls == DT_BHALF)
-		return ERR(acc_dtype, "acc_dtype %s: 16-bit accumulators lose precision and have no atomics here; "
-		           "accumulate in f32 or f64", acc->name);
-	if ((in->cls == DT_FLOAT || in->cls == DT_HALF || in->cls == DT_BHALF) && acc->cls != DT_FLOAT)
-		return ERR(acc_dtype, "acc_dtype %s cannot accumulate %s elements: use f32 or f64", acc->name, in->name);
-	if ((in->cls == DT_INT || in->cls == DT_UINT) && acc->cls != DT_FLOAT && acc->size < in->size)
-		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype %s", acc->name, in->name);
-	return KGEN_OK;
 }
 
 /* The block algorithm and the warp tail (acc.h). */
@@ -55,14 +37,16 @@ kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err)
 		return ERR(warp_tail, "block_reduce: %s leaves its partials strided, so a warp cannot finish them: "
 		           "use warp_tail: none, or block_reduce: sequential", br);
 	if (s->warp_tail == KGEN_WT_REDUCE_SYNC) {
+		if (!kgen_op_reduce_sync(s))
+			return ERR(warp_tail, "warp_tail: reduce_sync: CUDA has __reduce_*_sync for add, min, max, and, or "
+			           "and xor, none for op: %s; use warp_tail: shuffle", kgen_ops[s->op].name);
 		if (acc->size != 4 || (acc->cls != DT_INT && acc->cls != DT_UINT))
 			return ERR(warp_tail, "warp_tail: reduce_sync uses __reduce_%s_sync, which takes 32-bit integers, "
-			           "not acc_dtype %s: use warp_tail: shuffle", s->op == KGEN_OP_PROD ? "mul" : kgen_ops[s->op].name,
-			           acc->name);
-		if (s->op == KGEN_OP_PROD)
-			return ERR(warp_tail, "warp_tail: reduce_sync: there is no __reduce_mul_sync for op: prod; "
-			           "use warp_tail: shuffle");
+			           "not acc_dtype %s: use warp_tail: shuffle", kgen_op_reduce_sync(s), acc->name);
 	}
+	if (s->warp_tail == KGEN_WT_VOLATILE && kgen_op_is_pair(s))
+		return ERR(warp_tail, "warp_tail: volatile copies single values through volatile shared memory, and "
+		           "op: %s combines (value, index) pairs: use warp_tail: shuffle or none", kgen_ops[s->op].name);
 	if (s->warp_tail_from != 32 && s->warp_tail_from != 64)
 		return ERR(warp_tail_from, "warp_tail_from must be 32 or 64, not %lld", s->warp_tail_from);
 	if ((s->block_reduce != KGEN_BR_WARPS) && s->warp_tail != KGEN_WT_NONE && s->threads < s->warp_tail_from)

@@ -66,7 +66,7 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 static void
 expand(const struct kgen_spec *s, const struct kgen_only_with *r, char *out, size_t n)
 {
-	char v[96], w[96];
+	char v[KGEN_EXPR_MAX + 8], w[KGEN_EXPR_MAX + 8];
 	const char *p;
 	size_t used = 0;
 
@@ -146,7 +146,7 @@ kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const 
 static void
 emit_spec_comment(const struct kgen_spec *s, strbuf *b)
 {
-	char buf[96];
+	char buf[KGEN_EXPR_MAX + 8];
 	int k;
 
 	sb_puts(b, "// Spec, defaults filled in:\n");

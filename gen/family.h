@@ -93,8 +93,6 @@ struct kgen_step *kgen_plan_step(struct kgen_plan *p, const char *suffix, const 
 
 /* Shared rules (check.c). */
 int kgen_is_pow2(long long v);
-/* acc_dtype's default and what may accumulate what (the reductions). */
-kgen_status kgen_check_acc_types(struct kgen_spec *s, kgen_error *err);
 /* Was key k written in the spec (or set), as opposed to defaulted? */
 #define KGEN_GIVEN(s, k) ((s)->pos[KGEN_KEY_##k].line != 0)
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <yaml.h>
 #include "spec.h"
+#include "expr.h"
 
 
 /* An error at a libyaml mark (0-based line and column). */
@@ -55,9 +56,39 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 }
 
 /* Take one `key: value` pair into the spec (the key checked); marks are where each was written. */
+/* An expression key: parsed where it was written, so that a fault is
+ * reported at its own column (one past a quote for a quoted value). */
 static kgen_status
-load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const char *val, yaml_mark_t vm, kgen_error *err)
+load_expr(struct kgen_spec *s, enum kgen_key k, const yaml_event_t *ev, yaml_mark_t vm, kgen_error *err)
 {
+	const char *val = (const char *)ev->data.scalar.value;
+	int quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	             ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	struct kgen_expr e;
+	char why[160];
+	size_t at;
+
+	if (strlen(val) != ev->data.scalar.length)
+		return error_at_mark(s, vm, err, "%s: a NUL character has no place in an expression", kgen_keys[k].name);
+	if (kgen_expr_parse(k, val, &e, &at, why, sizeof why) != KGEN_OK) {
+		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE || quoted) {
+			/* On the value's first line, one byte of text per column (escapes aside). */
+			const char *nl = strchr(val, '\n');
+			if (!nl || (size_t)(nl - val) >= at)
+				vm.column += at + (size_t)quoted;
+		}
+		return error_at_mark(s, vm, err, "%s: %s", kgen_keys[k].name, why);
+	}
+	snprintf(kgen_spec_expr(s, k), KGEN_EXPR_MAX + 1, "%s", val);
+	*kgen_spec_field(s, k) = 1;
+	return KGEN_OK;
+}
+
+static kgen_status
+load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event_t *ev, yaml_mark_t vm,
+          kgen_error *err)
+{
+	const char *val = (const char *)ev->data.scalar.value;
 	const char *near;
 	char why[160], allowed[256];
 	struct kgen_pos *pos;
@@ -69,6 +100,8 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const char *val,
 	pos->col = (int)km.column + 1;
 	pos->vline = (int)vm.line + 1;
 	pos->vcol = (int)vm.column + 1;
+	if (kgen_keys[k].type == KT_EXPR)
+		return load_expr(s, (enum kgen_key)k, ev, vm, err);
 	if (kgen_spec_parse_value((enum kgen_key)k, val, &v, why, sizeof why) != KGEN_OK) {
 		kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
 		near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, val) : NULL;
@@ -175,7 +208,7 @@ take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *er
 			st = error_at_mark(s, m, err, "%s: YAML tags (%s) are not used in a spec: write the value alone",
 			                   w->key, (const char *)ev->data.scalar.tag);
 		else
-			st = load_pair(s, w->key, w->key_mark, (const char *)ev->data.scalar.value, m, err);
+			st = load_pair(s, w->key, w->key_mark, ev, m, err);
 		free(w->key);
 		w->key = NULL;
 		w->want_value = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "reduce.h"
 #include "acc.h"
+#include "op.h"
 #include "tpl.h"
 
 static int per_element_atomics(const struct kgen_spec *s);
@@ -38,7 +39,7 @@ kgen_reduce_grid(const struct kgen_spec *s, unsigned long long n, int sm_count)
 size_t
 kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_count)
 {
-	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_spec_acc(s)->size;
+	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_op_acc_bytes(s);
 
 	switch (s->stages) {
 	case KGEN_STAGES_TWO_PASS: return partials;
@@ -60,13 +61,20 @@ per_element_atomics(const struct kgen_spec *s)
 	return s->stages == KGEN_STAGES_ATOMIC && s->atomics == KGEN_ATOMICS_ELEMENT;
 }
 
+/* value is the element; index its index in the input, passed when the op
+ * takes it (pairs, a map of i).  Elements past the head are at head + index. */
 static void
-accumulate(const struct kgen_spec *s, strbuf *b, const char *value)
+accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *index)
 {
+	char arg[128] = "";
+
+	if (kgen_op_uses_index(s))
+		snprintf(arg, sizeof arg, ", %s%s", s->load_width > kgen_spec_dtype(s)->size && strcmp(index, "tid") != 0 ?
+		         "head + " : "", index);
 	if (per_element_atomics(s))
-		sb_printf(b, "atomic_combine(out, to_acc(%s));", value);
+		sb_printf(b, "atomic_combine(out, to_acc(%s%s));", value, arg);
 	else
-		sb_printf(b, "acc = combine(acc, to_acc(%s));", value);
+		sb_printf(b, "acc = combine(acc, to_acc(%s%s));", value, arg);
 }
 
 /* The loop over the thread's items: tile or persistent grid, full tiles by
@@ -83,18 +91,19 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 	sb_init(&full);
 	sb_init(&partial);
 	if (vec == 1) {
-		accumulate(s, &full, contiguous ? "in[base + tid * ITEMS + j]" : "in[base + j * THREADS + tid]");
+		accumulate(s, &full, contiguous ? "in[base + tid * ITEMS + j]" : "in[base + j * THREADS + tid]",
+		           contiguous ? "base + tid * ITEMS + j" : "base + j * THREADS + tid");
 		tpl_set(&t, "full_doc", "%s", s->items_per_thread == 1 ? "one element per thread"
 		        : contiguous ? "ITEMS adjacent elements per thread" : "ITEMS elements per thread, THREADS apart");
 	} else {
 		sb_printf(&full, "const Vec x = reinterpret_cast<const Vec *>(in + base)[%s];\n"
 		                 "#pragma unroll\n"
 		                 "for (int k = 0; k < VEC; k++)\n    ", contiguous ? "tid * LOADS + j" : "j * THREADS + tid");
-		accumulate(s, &full, "x.v[k]");
+		accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
 		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
 		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
 	}
-	accumulate(s, &partial, "in[i]");
+	accumulate(s, &partial, "in[i]", "i");
 	t.failed |= full.failed | partial.failed;
 	tpl_set(&t, "full", "%s", full.s);
 	tpl_set(&t, "partial", "%s", partial.s);
@@ -108,6 +117,18 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 	return tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
 }
 
+/* The statement that writes the result of n elements. */
+static const char *
+store(const struct kgen_spec *s, const char *n)
+{
+	static _Thread_local char buf[64];
+
+	if (!kgen_op_has_result_step(s))
+		return "*out = acc;";
+	snprintf(buf, sizeof buf, "store(out, 0, acc, %s);", n);
+	return buf;
+}
+
 /* How the kernel ends: block reduction and the stage's way of combining. */
 static kgen_status
 finish(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
@@ -117,6 +138,7 @@ finish(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 	switch (s->stages) {
 	case KGEN_STAGES_LAST_BLOCK:
 		tpl_init(&t);
+		tpl_set(&t, "store", "%s", store(s, s->load_width > kgen_spec_dtype(s)->size ? "head + n" : "n"));
 		return tpl_render_into(parent, "finish", "reduce/last_block.cu", &t, err);
 	case KGEN_STAGES_TWO_PASS:
 		tpl_set(parent, "finish", "acc = block_reduce(acc);\nif (tid == 0)\n    partials[blockIdx.x] = acc;");
@@ -137,6 +159,9 @@ params(const struct kgen_spec *s)
 	switch (s->stages) {
 	case KGEN_STAGES_TWO_PASS: return "const T *__restrict__ in, Acc *__restrict__ partials, Index n";
 	case KGEN_STAGES_LAST_BLOCK:
+		if (kgen_op_has_result_step(s))
+			return "const T *__restrict__ in, Results out, Index n,\n"
+			       "    Acc *__restrict__ partials, unsigned int *__restrict__ ticket";
 		return "const T *__restrict__ in, Acc *__restrict__ out, Index n,\n"
 		       "    Acc *__restrict__ partials, unsigned int *__restrict__ ticket";
 	default: return "const T *__restrict__ in, Acc *__restrict__ out, Index n";
@@ -163,8 +188,9 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
 
 	memset(p, 0, sizeof *p);
-	kgen_plan_printf(p->title, sizeof p->title, "a %s reduction of %s", kgen_ops[s->op].name,
-	                 kgen_spec_dtype(s)->name);
+	kgen_plan_printf(p->title, sizeof p->title, "%s %s reduction of %s", s->op == KGEN_OP_ARGMIN ||
+	                 s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_AMAX || s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL ?
+	                 "an" : "a", kgen_ops[s->op].name, kgen_spec_dtype(s)->name);
 	kgen_plan_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), launched in this order on one stream, for n elements:");
 	p->numbered = 1;
@@ -174,18 +200,27 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	               s->stages == KGEN_STAGES_LAST_BLOCK ? "in, out, n, partials, ticket" : "in, out, n", "grid",
 	               s->threads);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_plan_step(p, "_final", "partials, out, grid", "1", s->threads);
+		kgen_plan_step(p, "_final", kgen_op_has_result_step(s) ? "partials, out, grid, n" : "partials, out, grid", "1",
+		               s->threads);
 	if (s->grid == KGEN_GRID_PERSISTENT)
 		kgen_plan_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
 	else
 		kgen_plan_note(p, "// where grid = max(1, ceil(n / %llu)).\n", tile);
-	kgen_plan_note(p, "// The result is *out (one %s).", acc->name);
+	if (kgen_op_is_pair(s))
+		kgen_plan_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
+		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
+		               s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
+		               s->nan == KGEN_NAN_IGNORE && acc->cls == DT_FLOAT ? " or only NaNs" : "");
+	else if (kgen_op_has_result_step(s))
+		kgen_plan_note(p, "// The result is *out (one %s).", kgen_op_out(s)->name);
+	else
+		kgen_plan_note(p, "// The result is *out (one %s).", acc->name);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_plan_note(p, "  Scratch: partials, grid x %d bytes.\n", acc->size);
+		kgen_plan_note(p, "  Scratch: partials, grid x %d bytes.\n", kgen_op_acc_bytes(s));
 	else if (s->stages == KGEN_STAGES_LAST_BLOCK)
 		kgen_plan_note(p, "  Scratch: partials, grid x %d bytes, and ticket,\n"
 		                  "// an unsigned int that is zero before the first launch (each launch leaves it zero).\n",
-		               acc->size);
+		               kgen_op_acc_bytes(s));
 	else
 		kgen_plan_note(p, "  Scratch: none.\n");
 	if (s->load_width > kgen_spec_dtype(s)->size)
@@ -219,7 +254,6 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "header", "%s", header);
 	tpl_set(&file, "t_ctype", "%s", dt->ctype);
 	tpl_set(&file, "dtype", "%s", dt->name);
-	tpl_set(&file, "acc_ctype", "%s", acc->ctype);
 	tpl_set(&file, "acc_dtype", "%s", acc->name);
 	tpl_set(&file, "index_ctype", "%s", s->index == 32 ? "unsigned int" : "unsigned long long");
 	tpl_set(&file, "index", "%lld", s->index);
@@ -227,15 +261,16 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "items", "%lld", s->items_per_thread);
 	tpl_set(&file, "vec", "%lld", vec);
 	tpl_set(&file, "load_width", "%lld", s->load_width);
-	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
-	tpl_set(&file, "identity", "%s", kgen_acc_identity(s));
-	/* Per-element atomics with a native atomic never call combine(). */
-	if (per_element_atomics(s) && kgen_acc_native_atomic(s))
-		tpl_set(&file, "combine", "%s", "");
-	else
-		tpl_set(&file, "combine", "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }",
-		        kgen_acc_combine(s));
-	tpl_set(&file, "to_acc", "%s", kgen_acc_to_acc(s));
+	{
+		/* Per-element atomics with a native atomic never call combine(). */
+		char call[96];
+		int flags = needs_warp_reduce(s) && s->warp_tail == KGEN_WT_SHUFFLE ? KGEN_OP_SHFL_DOWN : 0;
+		if (per_element_atomics(s) && kgen_op_native_atomic(s, call, sizeof call))
+			flags |= KGEN_OP_NO_COMBINE;
+		if (s->stages == KGEN_STAGES_LAST_BLOCK)
+			flags |= KGEN_OP_LDCG;
+		TRY(kgen_op_render(s, flags, &file, err));
+	}
 	if (vec > 1) {
 		tpl_set(&h, "load_width", "%lld", s->load_width);
 		tpl_set(&h, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
@@ -300,7 +335,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		sb_printf(&bb, "%s", body.v[0].value);
 		if (vec > 1) {
 			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
-			accumulate(s, &bb, "unaligned[tid]");
+			accumulate(s, &bb, "unaligned[tid]", "tid");
 		}
 		if (body.v[1].value[0])
 			sb_printf(&bb, "\n\n%s", body.v[1].value);
@@ -320,6 +355,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	TRY(tpl_render(&kernels, "reduce/kernel.cu", &k, err));
 	if (s->stages == KGEN_STAGES_TWO_PASS) {
 		tpl_set(&k, "name", "%s", name);
+		tpl_set(&k, "out_params", "%s", kgen_op_has_result_step(s) ? "Results out, unsigned int count, Index n"
+		                                                           : "Acc *__restrict__ out, unsigned int count");
+		tpl_set(&k, "store", "%s", store(s, "n"));
 		sb_puts(&kernels, "\n");
 		TRY(tpl_render(&kernels, "reduce/final.cu", &k, err));
 	}
@@ -358,6 +396,7 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_blocks_per_sm, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT), "blocks_per_sm needs grid: persistent" },
 	{ KGEN_KEY_unroll, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT),
 	  "unroll {v} needs grid: persistent (a tile grid runs one tile per block)" },
+	KGEN_OP_ONLY_WITH,
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -365,7 +404,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads,
 	KGEN_KEY_items_per_thread, KGEN_KEY_load_width, KGEN_KEY_layout, KGEN_KEY_unroll, KGEN_KEY_grid,
 	KGEN_KEY_blocks_per_sm, KGEN_KEY_stages, KGEN_KEY_atomics, KGEN_KEY_block_reduce, KGEN_KEY_warp_tail,
-	KGEN_KEY_warp_tail_from, KGEN_KEY_index, KGEN_KEY_COUNT,
+	KGEN_KEY_warp_tail_from, KGEN_KEY_index, KGEN_OP_KEYS, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_reduce = {

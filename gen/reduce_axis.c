@@ -9,6 +9,7 @@
 #include "config.h"
 #include <string.h>
 #include "acc.h"
+#include "op.h"
 #include "reduce_axis.h"
 #include "tpl.h"
 
@@ -50,7 +51,7 @@ check(struct kgen_spec *s, kgen_error *err)
 
 	if (s->threads < 0)
 		s->threads = 512;
-	if ((st = kgen_check_acc_types(s, err)))
+	if ((st = kgen_op_check(s, err)))
 		return st;
 	if (rows && s->strategy == KGEN_STRATEGY_TILE)
 		return ERR(strategy, "strategy: tile walks down columns: use axis: cols, or strategy: block or warp "
@@ -68,7 +69,7 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->strategy == KGEN_STRATEGY_WARP && !kgen_is_pow2(s->lanes))
 		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
 	if (uses_tile(s)) {
-		long long smem = kgen_reduce_axis_vec(s) * s->threads * kgen_spec_acc(s)->size;
+		long long smem = kgen_reduce_axis_vec(s) * s->threads * kgen_op_acc_bytes(s);
 		if (!kgen_is_pow2(s->threads))
 			return ERR(threads, "strategy: tile halves its row groups in a tree and needs a power-of-two block, "
 			           "not threads %lld", s->threads);
@@ -95,7 +96,7 @@ plan_block_note(const struct kgen_spec *s, struct kgen_plan *p, const char *lead
 	                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
 	                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
 	                  "// them zero).\n", lead, s->split ? "the spec's split" : "chosen at launch",
-	               kgen_spec_acc(s)->size);
+	               kgen_op_acc_bytes(s));
 }
 
 /* strategy: auto, axis: rows: a kernel per row length, one chosen per launch. */
@@ -139,8 +140,8 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 	const char *what = rows ? "row" : "column";
 
 	memset(p, 0, sizeof *p);
-	kgen_plan_printf(p->title, sizeof p->title, "a %s of each %s of a %s matrix", kgen_ops[s->op].name, what,
-	                 kgen_spec_dtype(s)->name);
+	kgen_plan_printf(p->title, sizeof p->title, "the %s%s of each %s of a %s matrix", kgen_ops[s->op].name,
+	                 s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, kgen_spec_dtype(s)->name);
 	kgen_plan_printf(p->heading, sizeof p->heading,
 	                 "Kernel (extern \"C\"), for a rows x cols matrix whose rows are pitch >= cols elements apart:");
 	if (s->strategy == KGEN_STRATEGY_AUTO && rows) {
@@ -172,9 +173,17 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 		               s->split ? "the spec's" : "chosen at launch", s->load_width, acc->size);
 		break;
 	}
-	kgen_plan_note(p, "// out[%c] is the %s of %s %c: %s values of %s.  `in` must be aligned to its element size;\n"
-	                  "// any rows, cols and pitch; no load reads outside the rows' first cols elements.",
-	               rows ? 'r' : 'c', kgen_ops[s->op].name, what, rows ? 'r' : 'c', rows ? "rows" : "cols", acc->name);
+	if (kgen_op_is_pair(s))
+		kgen_plan_note(p, "// out = { value, index }: value[%c] (%s) and index[%c] (i64) are the %s of %s %c and its\n"
+		                  "// lowest index in it (-1 for none), %s of each.",
+		               rows ? 'r' : 'c', acc->name, rows ? 'r' : 'c', s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
+		               what, rows ? 'r' : 'c', rows ? "rows" : "cols");
+	else
+		kgen_plan_note(p, "// out[%c] is the %s%s of %s %c: %s values of %s.", rows ? 'r' : 'c', kgen_ops[s->op].name,
+		               s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, rows ? 'r' : 'c', rows ? "rows" : "cols",
+		               kgen_op_out(s)->name);
+	kgen_plan_note(p, "  `in` must be aligned to its element size;\n"
+	                  "// any rows, cols and pitch; no load reads outside the rows' first cols elements.");
 }
 
 /* ---- the source ---- */
@@ -296,11 +305,16 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "dtype", "%s", dt->name);
 	tpl_set(&file, "acc_dtype", "%s", acc->name);
 	tpl_set(&file, "t_ctype", "%s", dt->ctype);
-	tpl_set(&file, "acc_ctype", "%s", acc->ctype);
-	tpl_set(&file, "op", "%s", kgen_ops[s->op].name);
-	tpl_set(&file, "identity", "%s", kgen_acc_identity(s));
-	tpl_set(&file, "combine", "%s", kgen_acc_combine(s));
-	tpl_set(&file, "to_acc", "%s", kgen_acc_to_acc(s));
+	{
+		int flags = KGEN_OP_STORE;
+		if (uses_block(s) && s->warp_tail == KGEN_WT_SHUFFLE)
+			flags |= KGEN_OP_SHFL_DOWN;
+		if (uses_lanes(s))
+			flags |= KGEN_OP_SHFL_XOR;
+		if (uses_block(s) || uses_tile(s))
+			flags |= KGEN_OP_LDCG;
+		TRY(kgen_op_render(s, flags, &file, err));
+	}
 
 	sb_printf(&consts, "constexpr int THREADS = %lld;\n", s->threads);
 	if (vec > 1 || uses_tile(s) || uses_block(s))
@@ -364,13 +378,14 @@ static const struct kgen_only_with only_with[] = {
 	  "warp_tail_from has no effect with block_reduce: {w}; drop it" },
 	{ KGEN_KEY_warp_tail_from, KGEN_KEY_warp_tail, ~KGEN_BIT(KGEN_WT_NONE),
 	  "warp_tail_from has no effect with warp_tail: {w}; drop it" },
+	KGEN_OP_ONLY_WITH,
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads,
 	KGEN_KEY_load_width, KGEN_KEY_block_reduce, KGEN_KEY_warp_tail, KGEN_KEY_warp_tail_from, KGEN_KEY_axis,
-	KGEN_KEY_strategy, KGEN_KEY_lanes, KGEN_KEY_split, KGEN_KEY_COUNT,
+	KGEN_KEY_strategy, KGEN_KEY_lanes, KGEN_KEY_split, KGEN_OP_KEYS, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_reduce_axis = {

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "acc.h"
+#include "op.h"
 #include "reduce.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
@@ -39,6 +40,23 @@ check_block(struct kgen_spec *s, kgen_error *err)
 	return kgen_check_block_reduce(s, err);
 }
 
+/* An op with a last step (a pair's two outputs, a post expression, a
+ * conversion) ends in a kernel, not in atomics; left unset, stages follows. */
+static kgen_status
+check_stages(struct kgen_spec *s, kgen_error *err)
+{
+	if (s->stages != KGEN_STAGES_ATOMIC || !kgen_op_has_result_step(s))
+		return KGEN_OK;
+	if (!s->pos[KGEN_KEY_stages].line) {
+		s->stages = KGEN_STAGES_LAST_BLOCK;
+		return KGEN_OK;
+	}
+	return ERR(stages, "stages: atomic ends with atomics into *out, and op: %s %s: use stages: last_block or "
+	           "two_pass", kgen_ops[s->op].name,
+	           kgen_op_is_pair(s) ? "writes a value and an index" :
+	           s->out_dtype != s->acc_dtype ? "converts its result to out_dtype" : "has a last step (post)");
+}
+
 /* Stages, atomics, grid policy. */
 static kgen_status
 check_grid(struct kgen_spec *s, kgen_error *err)
@@ -61,7 +79,7 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 
 	if (s->threads < 0)
 		s->threads = 512;
-	if ((st = kgen_check_acc_types(s, err)) || (st = check_loads(s, err)) || (st = check_block(s, err)) ||
+	if ((st = kgen_op_check(s, err)) || (st = check_stages(s, err)) || (st = check_loads(s, err)) || (st = check_block(s, err)) ||
 	    (st = check_grid(s, err)))
 		return st;
 	if (!s->name)

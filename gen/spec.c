@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "family.h"
+#include "expr.h"
 
 #define ENUM_ENTRY(id, name, doc, ...) { name, doc },
 const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL } };
@@ -25,7 +26,12 @@ const struct kgen_enum kgen_store_hints[]   = { KGEN_STORE_HINTS(ENUM_ENTRY) { N
 const struct kgen_enum kgen_promotions[]    = { KGEN_PROMOTIONS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_axes[]          = { KGEN_AXES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_nans[]          = { KGEN_NANS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
+
+#define OP_INFO(id, name, doc, sync, atomic) { sync, atomic },
+const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT] = { KGEN_OPS(OP_INFO) };
+#undef OP_INFO
 
 #define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },
 const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } };
@@ -54,6 +60,24 @@ kgen_spec_field(struct kgen_spec *s, enum kgen_key k)
 	}
 }
 
+char *
+kgen_spec_expr(struct kgen_spec *s, enum kgen_key k)
+{
+	switch (k) {
+	case KGEN_KEY_map: return s->expr_text[0];
+	case KGEN_KEY_combine: return s->expr_text[1];
+	case KGEN_KEY_identity: return s->expr_text[2];
+	case KGEN_KEY_post: return s->expr_text[3];
+	default: return NULL;
+	}
+}
+
+const char *
+kgen_spec_expr_text(const struct kgen_spec *s, enum kgen_key k)
+{
+	return kgen_spec_expr((struct kgen_spec *)s, k);
+}
+
 long long
 kgen_spec_value(const struct kgen_spec *s, enum kgen_key k)
 {
@@ -79,10 +103,11 @@ static const char *const reserved_cuda[] = {
 	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
 };
 static const char *const reserved_kgen[] = {
-	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LOADS", "PAD", "ROWS_PER_BLOCK", "T", "THREADS",
-	"TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS", "atomic_combine", "block_reduce", "combine", "combine_groups",
-	"identity", "lanes_reduce", "load_one", "load_tile", "load_vec", "reduce_span", "rows_by_lanes", "smem",
-	"store_one", "store_vec", "swizzled", "to_acc", "warp_reduce",
+	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LOADS", "NO_INDEX", "Out", "PAD", "ROWS_PER_BLOCK",
+	"Results", "T", "THREADS", "TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS", "aligned_head", "atomic_combine",
+	"block_reduce", "combine", "combine_groups", "identity", "lanes_reduce", "load_one", "load_tile", "load_vec",
+	"map", "pair", "post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec", "swizzled",
+	"to_acc", "to_out", "warp_reduce",
 };
 
 static int
@@ -157,6 +182,18 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 		}
 		*out = 1;
 		return KGEN_OK;
+	case KT_EXPR: {
+		/* Parsed to be checked; the text itself is kept by the caller. */
+		struct kgen_expr parsed;
+		char what[160];
+		size_t at;
+		if (kgen_expr_parse(k, text, &parsed, &at, what, sizeof what) != KGEN_OK) {
+			snprintf(why, n, "%s (at character %zu)", what, at + 1);
+			return KGEN_ESPEC;
+		}
+		*out = 1;
+		return KGEN_OK;
+	}
 	}
 	KGEN_ASSERT(!"bad key type");
 	return KGEN_EINTERNAL;
@@ -183,6 +220,11 @@ kgen_spec_defaults(struct kgen_spec *s)
 		reset_default(s, (enum kgen_key)k);
 	s->name = 0;
 	s->name_text[0] = '\0';
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		char *text = kgen_spec_expr(s, (enum kgen_key)k);
+		if (text)
+			snprintf(text, KGEN_EXPR_MAX + 1, "%s", kgen_keys[k].def);
+	}
 }
 
 int
@@ -333,6 +375,8 @@ kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, si
 
 	if (k == KGEN_KEY_name)
 		snprintf(buf, n, "%s", kgen_spec_kernel_name(s));
+	else if (key->type == KT_EXPR)
+		snprintf(buf, n, "%s", kgen_spec_expr_text(s, k));
 	else if (key->type == KT_ENUM)
 		snprintf(buf, n, "%s", v >= 0 ? key->values[v].name : "");
 	else
@@ -414,16 +458,30 @@ kgen_status
 kgen_spec_dump(const kgen_spec *spec, char **yaml)
 {
 	strbuf b;
-	char buf[96];
+	char buf[KGEN_EXPR_MAX + 8];
+	const char *p;
 	int k;
 
 	if (!spec || !yaml)
 		return KGEN_EINVAL;
 	sb_init(&b);
-	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		if (kgen_family_has_key(kgen_family_of(spec), (enum kgen_key)k))
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		if (!kgen_family_has_key(kgen_family_of(spec), (enum kgen_key)k))
+			continue;
+		/* The keys of some ops only (nan, the expressions) only where they apply. */
+		if ((k == KGEN_KEY_nan || kgen_keys[k].type == KT_EXPR) && !kgen_key_applies(spec, (enum kgen_key)k))
+			continue;
+		if (kgen_keys[k].type != KT_EXPR) {
 			sb_printf(&b, "%s: %s\n", kgen_keys[k].name,
 			          kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
+			continue;
+		}
+		/* An expression, single-quoted (a quote doubled). */
+		sb_printf(&b, "%s: '", kgen_keys[k].name);
+		for (p = kgen_spec_expr_text(spec, (enum kgen_key)k); *p; p++)
+			sb_printf(&b, *p == '\'' ? "''" : "%c", *p);
+		sb_puts(&b, "'\n");
+	}
 	if (!(*yaml = sb_take(&b)))
 		return KGEN_ENOMEM;
 	return KGEN_OK;
@@ -462,6 +520,8 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 		*kgen_spec_field(spec, (enum kgen_key)k) = v;
 		if (k == KGEN_KEY_name)
 			snprintf(spec->name_text, sizeof spec->name_text, "%s", values[i]);
+		if (kgen_keys[k].type == KT_EXPR)
+			snprintf(kgen_spec_expr(spec, (enum kgen_key)k), KGEN_EXPR_MAX + 1, "%s", values[i]);
 		/* Errors about this field point nowhere in the file. */
 		memset(&spec->pos[k], 0, sizeof spec->pos[k]);
 		spec->pos[k].line = -1;

@@ -27,11 +27,28 @@
 	X(F16,  "f16",  "unsigned short",     2, DT_HALF)  \
 	X(BF16, "bf16", "unsigned short",     2, DT_BHALF)
 
+/* Reduction operators.  ident, name, description, the __reduce_*_sync and
+ * atomic* functions of 32-bit integers that do it (NULL: none). */
 #define KGEN_OPS(X) \
-	X(SUM,  "sum",  "a + b")          \
-	X(MIN,  "min",  "the smaller")    \
-	X(MAX,  "max",  "the larger")     \
-	X(PROD, "prod", "a * b")
+	X(SUM,           "sum",           "a + b", "add", "atomicAdd") \
+	X(MIN,           "min",           "the smaller", "min", "atomicMin") \
+	X(MAX,           "max",           "the larger", "max", "atomicMax") \
+	X(PROD,          "prod",          "a * b", NULL, NULL) \
+	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL) \
+	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd") \
+	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL) \
+	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax") \
+	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd") \
+	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr") \
+	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd") \
+	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL) \
+	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL) \
+	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL)
+
+/* How argmin and argmax treat NaN. */
+#define KGEN_NANS(X) \
+	X(PROPAGATE, "propagate", "the first NaN wins (NumPy's and PyTorch's argmax)") \
+	X(IGNORE,    "ignore",    "NaNs are skipped (nanargmax); all NaN gives index -1")
 
 #define KGEN_STAGES(X) \
 	X(TWO_PASS,   "two_pass",   "one partial per block, then a second kernel of one block") \
@@ -166,7 +183,13 @@
 	X(axis,             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce each row (rows) or each column (cols)") \
 	X(strategy,         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
 	X(lanes,            KT_INT,  NULL,               1, 32,    "32",      "threads per row, a power of two (strategy: warp)") \
-	X(split,            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch")
+	X(split,            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch") \
+	X(out_dtype,        KT_ENUM, kgen_dtypes,        0, 0,     "",        "type of the result; default: the op's (acc_dtype for sum, f64 for a mean of integers, i64 for count_nonzero)") \
+	X(nan,              KT_ENUM, kgen_nans,          0, 0,     "propagate", "how argmin and argmax treat NaN") \
+	X(map,              KT_EXPR, NULL,               0, 0,     "x",       "op: custom: each element x (its index i) to the accumulator type") \
+	X(combine,          KT_EXPR, NULL,               0, 0,     "",        "op: custom: two partial results a and b to one (associative and commutative)") \
+	X(identity,         KT_EXPR, NULL,               0, 0,     "",        "op: custom: the partial result of no elements: combine(identity, a) is a") \
+	X(post,             KT_EXPR, NULL,               0, 0,     "a",       "op: custom: the result a of n elements to the output")
 
 #define X(id, ...) KGEN_##id,
 enum kgen_family_id { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
@@ -222,6 +245,9 @@ enum kgen_axis { KGEN_AXES(X) KGEN_AXIS_COUNT };
 #define X(id, ...) KGEN_STRATEGY_##id,
 enum kgen_strategy { KGEN_STRATEGIES(X) KGEN_STRATEGY_COUNT };
 #undef X
+#define X(id, ...) KGEN_NAN_##id,
+enum kgen_nan { KGEN_NANS(X) KGEN_NAN_COUNT };
+#undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
 #undef X
@@ -230,12 +256,22 @@ enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 #undef X
 
 enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
-enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME };
+/* The longest expression a spec may hold, in bytes. */
+#define KGEN_EXPR_MAX 200
+
+enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME, KT_EXPR };
 
 /* One allowed value of an enum key. */
 struct kgen_enum {
 	const char *name;
 	const char *doc;
+};
+
+/* What the hardware has for an op on 32-bit integers: the name in
+ * __reduce_<name>_sync and the atomic function (NULL: none). */
+struct kgen_op_info {
+	const char *reduce_sync;
+	const char *atomic;
 };
 
 struct kgen_dtype_info {
@@ -257,9 +293,10 @@ struct kgen_key_info {
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
-	kgen_orders[], kgen_load_hints[], kgen_store_hints[];
+	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
+extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];
 extern const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT];
 
 /* Where a key and its value were written; line 0 when the key was not given. */
@@ -275,11 +312,16 @@ struct kgen_spec {
 	KGEN_KEYS(X)
 #undef X
 	char name_text[64];          /* value of `name` */
+	char expr_text[4][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom) */
 	struct kgen_pos pos[KGEN_KEY_COUNT];
 	char *file;                  /* as given to the loader */
 	char *text;                  /* the YAML, for source lines in errors */
 	size_t text_len;
 };
+
+/* The text of an expression key (map, combine, identity, post); NULL for another key. */
+char *kgen_spec_expr(struct kgen_spec *s, enum kgen_key k);
+const char *kgen_spec_expr_text(const struct kgen_spec *s, enum kgen_key k);
 
 /* The value of key k in spec s, as an lvalue. */
 long long *kgen_spec_field(struct kgen_spec *s, enum kgen_key k);

@@ -153,7 +153,8 @@ KGEN_API kgen_status kgen_reduce_scratch_size(const kgen_kernel *kernel, unsigne
                                               kgen_error *err);
 
 /* Reduce n elements at device address `in` into one value at device address
- * `out` (of the spec's acc_dtype), on `stream`.  Every stage the spec needs
+ * `out` (of the spec's out_dtype, which is acc_dtype unless the op says
+ * otherwise), on `stream`.  Every stage the spec needs
  * (setting *out to the identity, the second pass, the last-block combine) is
  * launched here, asynchronously.  scratch == 0 lets the kernel allocate and
  * keep its own scratch (then launches must not overlap); otherwise scratch
@@ -163,6 +164,15 @@ KGEN_API kgen_status kgen_reduce_scratch_size(const kgen_kernel *kernel, unsigne
  * identity. */
 KGEN_API kgen_status kgen_reduce(kgen_kernel *kernel, kgen_devptr in, unsigned long long n, kgen_devptr out,
                                  kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
+/* kgen_reduce() for op: argmin and argmax, which write the value (of the
+ * spec's acc_dtype) to `value` and its index (an int64_t) to `index`: the
+ * lowest index of the minimum or maximum; -1 for n = 0 (or, with nan:
+ * ignore, no number).  The plain call refuses these ops, and this one the
+ * others. */
+KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsigned long long n, kgen_devptr value,
+                                     kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
+                                     kgen_error *err);
 
 /* Transpose the rows x cols row-major matrix at device address `in` into
  * the cols x rows matrix at `out`, on `stream`.  Any rows and cols: the
@@ -208,7 +218,7 @@ KGEN_API kgen_status kgen_reduce_axis_scratch_size(const kgen_kernel *kernel, un
 /* Reduce each row (axis: rows) or each column (axis: cols) of the rows x
  * cols row-major matrix at device address `in`, whose rows start `pitch`
  * elements apart (pitch >= cols), into `out`: rows or cols values of the
- * spec's acc_dtype, on `stream`.  `in` must be aligned to its element size
+ * spec's out_dtype, on `stream`.  `in` must be aligned to its element size
  * (vector loads start at each row's first aligned address); `out` to its
  * element size; they must not overlap.  scratch == 0 lets the kernel
  * allocate and keep its own (then launches must not overlap); otherwise it
@@ -217,6 +227,13 @@ KGEN_API kgen_status kgen_reduce_axis_scratch_size(const kgen_kernel *kernel, un
 KGEN_API kgen_status kgen_reduce_axis(kgen_kernel *kernel, kgen_devptr in, unsigned long long rows,
                                       unsigned long long cols, unsigned long long pitch, kgen_devptr out,
                                       kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
+/* kgen_reduce_axis() for op: argmin and argmax: value[j] and index[j]
+ * (int64_t, the index within row or column j) for each row or column. */
+KGEN_API kgen_status kgen_reduce_axis_arg(kgen_kernel *kernel, kgen_devptr in, unsigned long long rows,
+                                          unsigned long long cols, unsigned long long pitch, kgen_devptr value,
+                                          kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes,
+                                          kgen_stream stream, kgen_error *err);
 
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);

@@ -3,6 +3,7 @@
 #include "config.h"
 #include <string.h>
 #include "runtime.h"
+#include "gen/op.h"
 
 /* Grow the kernel's own scratch to bytes, zero-filled (the ticket starts at 0). */
 kgen_status
@@ -51,3 +52,21 @@ kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *cal
 	return KGEN_OK;
 }
 
+
+/* A pair's op writes a value and an index (the _arg calls), any other op
+ * one result (the plain calls). */
+kgen_status
+kgen_expect_outputs(const kgen_kernel *k, kgen_devptr index, const char *caller, kgen_error *err)
+{
+	int pair = kgen_op_is_pair(&k->spec), arg = strstr(caller, "_arg") != NULL;
+
+	if (pair && !arg)
+		return kgen_fail(err, KGEN_EINVAL, "%s: op: %s writes a value and an index: call %s_arg()", caller,
+		                 kgen_ops[k->spec.op].name, caller);
+	if (!pair && arg)
+		return kgen_fail(err, KGEN_EINVAL, "%s: op: %s writes one result, not an index: call %.*s()", caller,
+		                 kgen_ops[k->spec.op].name, (int)(strlen(caller) - 4), caller);
+	if (pair && !index)
+		return kgen_fail(err, KGEN_EINVAL, "%s: index is NULL", caller);
+	return KGEN_OK;
+}

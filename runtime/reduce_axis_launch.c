@@ -9,6 +9,7 @@
 #include <string.h>
 #include "runtime.h"
 #include "gen/reduce_axis.h"
+#include "gen/op.h"
 
 static unsigned long long
 ceil_div(unsigned long long a, unsigned long long b)
@@ -143,7 +144,7 @@ scratch_bytes(const kgen_kernel *k, const struct geometry *g)
 {
 	if (!g->partials)
 		return 0;
-	return (size_t)((g->tickets * 4 + 15) / 16 * 16 + g->partials * (unsigned long long)kgen_spec_acc(&k->spec)->size);
+	return (size_t)((g->tickets * 4 + 15) / 16 * 16 + g->partials * (unsigned long long)kgen_op_acc_bytes(&k->spec));
 }
 
 /* rows, cols and pitch are sane, and the matrix's bytes do not wrap. */
@@ -177,44 +178,55 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
 	return KGEN_OK;
 }
 
+/* index != 0: the pair's second output (kgen_reduce_axis_arg, named who). */
 static kgen_status
 kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
-                 unsigned long long pitch, kgen_devptr out, kgen_devptr scratch, size_t scratch_size,
-                 kgen_stream stream_, kgen_error *err)
+                 unsigned long long pitch, kgen_devptr out, kgen_devptr index, kgen_devptr scratch,
+                 size_t scratch_size, kgen_stream stream_, const char *who, kgen_error *err)
 {
 	const struct kgen_spec *s;
 	CUstream stream = (CUstream)stream_;
 	unsigned long long outputs, size, asize, tick_bytes;
 	struct geometry g;
 	CUdeviceptr partials = 0, tickets = 0;
+	struct { CUdeviceptr value, index; } pair = { out, index };
+	void *results = &out;
 	size_t need;
 	int aligned;
 	kgen_status st;
 
-	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, "kgen_reduce_axis", err)))
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, who, err)) || (st = kgen_expect_outputs(k, index, who, err)))
 		return st;
 	s = &k->spec;
 	size = (unsigned long long)kgen_spec_dtype(s)->size;
-	asize = (unsigned long long)kgen_spec_acc(s)->size;
+	asize = (unsigned long long)kgen_op_out(s)->size;
 	outputs = s->axis == KGEN_AXIS_ROWS ? rows : cols;
 	if ((st = check_shape(k, rows, cols, pitch, err)))
 		return st;
 	if (!outputs)
 		return KGEN_OK;
 	if (!out)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: out is NULL");
+		return kgen_fail(err, KGEN_EINVAL, "%s: out is NULL", who);
 	if (out % asize)
 		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %llu-byte %s", out, asize,
-		                 kgen_spec_acc(s)->name);
+		                 kgen_op_out(s)->name);
+	if (kgen_op_is_pair(s)) {
+		if (index % 8)
+			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
+		if (index < out + outputs * asize && out < index + outputs * 8)
+			return kgen_fail(err, KGEN_EINVAL, "%s: out and index overlap", who);
+		results = &pair;
+	}
 	if (rows && cols) {
 		unsigned long long bytes = ((rows - 1) * pitch + cols) * size;
 		if (!in)
-			return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: in is NULL");
+			return kgen_fail(err, KGEN_EINVAL, "%s: in is NULL", who);
 		if (in % size)
 			return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %llu-byte %s", in, size,
 			                 kgen_spec_dtype(s)->name);
-		if (out < in + bytes && in < out + outputs * asize)
-			return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: in and out overlap");
+		if ((out < in + bytes && in < out + outputs * asize) ||
+		    (index && index < in + bytes && in < index + outputs * 8))
+			return kgen_fail(err, KGEN_EINVAL, "%s: in and out overlap", who);
 	}
 	if ((st = geometry(k, rows, cols, &g, err)))
 		return st;
@@ -241,15 +253,16 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	switch (g.kind) {
 	case KGEN_STRATEGY_THREAD:
 	case KGEN_STRATEGY_WARP: {
-		void *args[] = { &in, &out, &rows, &cols, &pitch };
+		void *args[] = { &in, results, &rows, &cols, &pitch };
 		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	case KGEN_STRATEGY_BLOCK: {
-		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.split, &partials, &tickets };
+		void *args[] = { &in, results, &rows, &cols, &pitch, &g.split, &partials, &tickets };
 		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	default: {
-		void *args[] = { &in, &out, &rows, &cols, &pitch, &g.lanes, &g.tiles, &g.split, &aligned, &partials, &tickets };
+		void *args[] = { &in, results, &rows, &cols, &pitch, &g.lanes, &g.tiles, &g.split, &aligned, &partials,
+		                 &tickets };
 		return kgen_launch(k->ctx->cu, k->fn[g.fn], g.grid, s->threads, 0, args, stream, err);
 	}
 	}
@@ -265,9 +278,27 @@ kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsign
 	kgen_status st;
 
 	if (!k)
-		return kgen_reduce_axis_body(k, in, rows, cols, pitch, out, scratch, scratch_size, stream, err);
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: NULL kernel");
 	saved = kgen_context_save(k->ctx);
-	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, out, scratch, scratch_size, stream, err);
+	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, out, 0, scratch, scratch_size, stream, "kgen_reduce_axis",
+	                           err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
+}
+
+kgen_status
+kgen_reduce_axis_arg(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
+                     unsigned long long pitch, kgen_devptr value, kgen_devptr index, kgen_devptr scratch,
+                     size_t scratch_size, kgen_stream stream, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!k)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis_arg: NULL kernel");
+	saved = kgen_context_save(k->ctx);
+	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, value, index, scratch, scratch_size, stream,
+	                           "kgen_reduce_axis_arg", err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
 }

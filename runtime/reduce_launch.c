@@ -3,6 +3,7 @@
 #include <string.h>
 #include "runtime.h"
 #include "gen/reduce.h"
+#include "gen/op.h"
 
 /* n fits the spec's index and a grid of blocks; the grid in *grid. */
 static kgen_status
@@ -36,9 +37,10 @@ kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *byt
 	return KGEN_OK;
 }
 
+/* index != 0: the pair's second output (kgen_reduce_arg, named who). */
 static kgen_status
-kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr scratch,
-            size_t scratch_bytes, kgen_stream stream_, kgen_error *err)
+kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr index,
+                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream_, const char *who, kgen_error *err)
 {
 	const struct kgen_spec *s;
 	const struct kgen_cu *cu;
@@ -47,15 +49,17 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	unsigned int n32 = (unsigned int)n, g32, align;
 	size_t need;
 	CUdeviceptr partials, ticket;
-	void *nptr, *args[5];
+	struct { CUdeviceptr value, index; } pair = { out, index };
+	void *nptr, *results = &out, *args[5];
+	unsigned osize;
 	kgen_status st;
 
-	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce", err)))
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, who, err)) || (st = kgen_expect_outputs(k, index, who, err)))
 		return st;
 	s = &k->spec;
 	cu = k->ctx->cu;
 	if (!out)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: out is NULL");
+		return kgen_fail(err, KGEN_EINVAL, "%s: out is NULL", who);
 	if ((st = check_n(k, n, &grid, err)))
 		return st;
 	/* Any element: the kernel takes the elements before the vectors' first
@@ -65,10 +69,16 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %u-byte %s elements", in, align,
 		                 kgen_spec_dtype(s)->name);
 	if (n && !in)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: in is NULL");
-	if (out % (unsigned long long)kgen_spec_acc(s)->size)
-		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %d-byte %s", out,
-		                 kgen_spec_acc(s)->size, kgen_spec_acc(s)->name);
+		return kgen_fail(err, KGEN_EINVAL, "%s: in is NULL", who);
+	osize = (unsigned)kgen_op_out(s)->size;
+	if (out % osize)
+		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %u-byte %s", out, osize,
+		                 kgen_op_out(s)->name);
+	if (kgen_op_is_pair(s)) {
+		if (index % 8)
+			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
+		results = &pair;
+	}
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
 	g32 = (unsigned)grid;
@@ -96,7 +106,7 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	/* The plan's kernels (gen/reduce.c): atomic: _init, then the main
 	 * kernel; two_pass: the main kernel, then _final; last_block: one. */
 	switch (s->stages) {
-	case KGEN_STAGES_ATOMIC:
+	case KGEN_STAGES_ATOMIC:  /* ops with a result step never end in atomics */
 		args[0] = &out;
 		if ((st = kgen_launch(cu, k->fn[0], 1, 1, 0, args, stream, err)))
 			return st;
@@ -111,12 +121,13 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		if ((st = kgen_launch(cu, k->fn[0], grid, s->threads, 0, args, stream, err)))
 			return st;
 		args[0] = &partials;
-		args[1] = &out;
+		args[1] = results;
 		args[2] = &g32;
+		args[3] = nptr;  /* read by a _final kernel with a result step */
 		return kgen_launch(cu, k->fn[1], 1, s->threads, 0, args, stream, err);
 	default:
 		args[0] = &in;
-		args[1] = &out;
+		args[1] = results;
 		args[2] = nptr;
 		args[3] = &partials;
 		args[4] = &ticket;
@@ -133,9 +144,24 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	kgen_status st;
 
 	if (!k)
-		return kgen_reduce_body(k, in, n, out, scratch, scratch_bytes, stream, err);
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: NULL kernel");
 	saved = kgen_context_save(k->ctx);
-	st = kgen_reduce_body(k, in, n, out, scratch, scratch_bytes, stream, err);
+	st = kgen_reduce_body(k, in, n, out, 0, scratch, scratch_bytes, stream, "kgen_reduce", err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
+}
+
+kgen_status
+kgen_reduce_arg(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr value, kgen_devptr index,
+                kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if (!k)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_arg: NULL kernel");
+	saved = kgen_context_save(k->ctx);
+	st = kgen_reduce_body(k, in, n, value, index, scratch, scratch_bytes, stream, "kgen_reduce_arg", err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
 }

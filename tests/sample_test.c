@@ -51,6 +51,20 @@ candidates(enum kgen_key k, char out[][24], int max)
 		snprintf(out[n++], sizeof out[0], "sampled_kernel");
 		return n;
 	}
+	if (key->type == KT_EXPR) {
+		/* Expressions every element and accumulator type takes. */
+		static const char *const map[] = { "x", "x * x", "(Acc)x + (Acc)i", "x != 0", "(Acc)fabs((double)x)" };
+		static const char *const combine[] = { "a + b", "'a < b ? b : a'", "max(a, b)", "a * b" };
+		static const char *const identity[] = { "0", "1", "(Acc)0" };
+		static const char *const post[] = { "a", "(Out)a", "a / (n + 1)", "'n > 0 ? a : a'" };
+		const char *const *list = k == KGEN_KEY_map ? map : k == KGEN_KEY_combine ? combine :
+		                          k == KGEN_KEY_identity ? identity : post;
+		size_t count = k == KGEN_KEY_map ? KGEN_COUNT(map) : k == KGEN_KEY_combine ? KGEN_COUNT(combine) :
+		               k == KGEN_KEY_identity ? KGEN_COUNT(identity) : KGEN_COUNT(post);
+		for (i = 0; i < count && n < max; i++)
+			snprintf(out[n++], sizeof out[0], "%s", list[i]);
+		return n;
+	}
 	snprintf(out[n++], sizeof out[0], "%lld", key->min);
 	snprintf(out[n++], sizeof out[0], "%lld", key->max);
 	for (v = 1; v <= key->max && n < max; v *= 2)

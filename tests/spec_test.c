@@ -100,7 +100,8 @@ START_TEST(minimal_spec_gets_every_default)
 		"block_reduce: warps\n"
 		"warp_tail: shuffle\n"
 		"warp_tail_from: 64\n"
-		"index: 64\n");
+		"index: 64\n"
+		"out_dtype: f32\n");
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -362,10 +363,10 @@ START_TEST(reader_errors_are_placed_and_control_characters_escaped)
 	                "op: ?[31mred");
 	ASSERT_REJECTED("kernel: reduce\nop: caf\xe9\n", "YAML: incomplete UTF-8 octet sequence", 2, 8, "op: caf\xe9");
 	ASSERT_REJECTED("kernel: reduce\nop: \"a\\tb\\u001b[2J\"\n",
-	                "op: unknown value 'a\\x09b\\x1b[2J': expected sum, min, max or prod", 2, 5,
+	                "op: unknown value 'a\\x09b\\x1b[2J': expected sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax or custom", 2, 5,
 	                "op: \"a\\tb\\u001b[2J\"");
 	ASSERT_REJECTED("kernel: reduce\nop: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
-	                "op: unknown value 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': expected sum, min, max or prod", 2, 5,
+	                "op: unknown value 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': expected sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax or custom", 2, 5,
 	                "op: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
 }
 END_TEST
@@ -451,7 +452,7 @@ END_TEST
 START_TEST(bad_enum_value_suggests_nearest)
 {
 	ASSERT_REJECTED("kernel: reduce\nop: summ\n",
-	                "op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max or prod", 2, 5, "op: summ");
+	                "op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax or custom", 2, 5, "op: summ");
 }
 END_TEST
 
@@ -620,10 +621,13 @@ END_TEST
 START_TEST(check_rejects_reduce_sync_on_non_32_bit_integers)
 {
 	ASSERT_REJECTED("kernel: reduce\nwarp_tail: reduce_sync\n",
-	                "warp_tail: reduce_sync uses __reduce_sum_sync, which takes 32-bit integers, not acc_dtype f32: "
+	                "warp_tail: reduce_sync uses __reduce_add_sync, which takes 32-bit integers, not acc_dtype f32: "
 	                "use warp_tail: shuffle", 2, 12, "warp_tail: reduce_sync");
-	ASSERT_REJECTED("kernel: reduce\nop: prod\ndtype: i64\nwarp_tail: reduce_sync\n",
-	                "warp_tail: reduce_sync uses __reduce_mul_sync, which takes 32-bit integers, not acc_dtype i64: "
+	ASSERT_REJECTED("kernel: reduce\nop: max\ndtype: i64\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync uses __reduce_max_sync, which takes 32-bit integers, not acc_dtype i64: "
+	                "use warp_tail: shuffle", 4, 12, "warp_tail: reduce_sync");
+	ASSERT_REJECTED("kernel: reduce\nop: count_nonzero\ndtype: i32\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync uses __reduce_add_sync, which takes 32-bit integers, not acc_dtype i64: "
 	                "use warp_tail: shuffle", 4, 12, "warp_tail: reduce_sync");
 }
 END_TEST
@@ -631,8 +635,11 @@ END_TEST
 START_TEST(check_rejects_reduce_sync_for_prod)
 {
 	ASSERT_REJECTED("kernel: reduce\nop: prod\ndtype: i32\nwarp_tail: reduce_sync\n",
-	                "warp_tail: reduce_sync: there is no __reduce_mul_sync for op: prod; use warp_tail: shuffle", 4, 12,
-	                "warp_tail: reduce_sync");
+	                "warp_tail: reduce_sync: CUDA has __reduce_*_sync for add, min, max, and, or and xor, none for "
+	                "op: prod; use warp_tail: shuffle", 4, 12, "warp_tail: reduce_sync");
+	ASSERT_REJECTED("kernel: reduce\nop: argmax\ndtype: i32\nwarp_tail: reduce_sync\n",
+	                "warp_tail: reduce_sync: CUDA has __reduce_*_sync for add, min, max, and, or and xor, none for "
+	                "op: argmax; use warp_tail: shuffle", 4, 12, "warp_tail: reduce_sync");
 }
 END_TEST
 
@@ -1383,7 +1390,8 @@ START_TEST(dump_shows_resolved_defaults)
 		"block_reduce: sequential\n"
 		"warp_tail: volatile\n"
 		"warp_tail_from: 32\n"
-		"index: 64\n");
+		"index: 64\n"
+		"out_dtype: f32\n");
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -1431,7 +1439,7 @@ START_TEST(error_print_shows_place_line_and_caret)
 	kgen_error err = reject("kernel: reduce\nop: summ\n");
 
 	ck_assert_str_eq(print_error(&err),
-		"t.yaml:2:5: error: op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max or prod\n"
+		"t.yaml:2:5: error: op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax or custom\n"
 		"  op: summ\n"
 		"      ^\n");
 }

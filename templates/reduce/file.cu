@@ -4,7 +4,7 @@
 
 // Elements are {{dtype}}, accumulated in {{acc_dtype}}; indices are {{index}}-bit.
 typedef {{t_ctype}} T;
-typedef {{acc_ctype}} Acc;
+{{op_types}}
 typedef {{index_ctype}} Index;
 
 // {{threads}} threads per block; each reads {{items}} elements per tile, {{vec}} per load ({{load_width}} bytes).
@@ -15,10 +15,7 @@ constexpr int LOADS = ITEMS / VEC;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 
 {{vec_struct}}
-// op: {{op}}
-static __device__ __forceinline__ Acc identity() { return {{identity}}; }
-{{combine}}
-static __device__ __forceinline__ Acc to_acc(T x) { {{to_acc}}; }
+{{op_functions}}
 {{helpers}}
 
 {{kernels}}

@@ -2,7 +2,7 @@
 // Second pass, one block of THREADS threads: combine the `count` partials of
 // the first pass into *out.
 extern "C" __global__ void __launch_bounds__(THREADS)
-{{name}}_final(const Acc *__restrict__ partials, Acc *__restrict__ out, unsigned int count)
+{{name}}_final(const Acc *__restrict__ partials, {{out_params}})
 {
     const int tid = threadIdx.x;
     Acc acc = identity();
@@ -11,5 +11,5 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         acc = combine(acc, partials[i]);
     acc = block_reduce(acc);
     if (tid == 0)
-        *out = acc;
+        {{store}}
 }

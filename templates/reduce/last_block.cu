@@ -19,6 +19,6 @@ for (unsigned int i = tid; i < gridDim.x; i += THREADS)
     acc = combine(acc, __ldcg(&partials[i]));
 acc = block_reduce(acc);
 if (tid == 0) {
-    *out = acc;
+    {{store}}
     *ticket = 0;  // ready for the next launch
 }

@@ -9,7 +9,7 @@
 // tile's ticket, and the tile's last block combines the parts in order and
 // clears the partials and the ticket for the next launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-{{name}}(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch,
+{{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch,
     unsigned int lanes, unsigned int tiles, unsigned int split, int aligned,
     Acc *__restrict__ partials, unsigned int *__restrict__ tickets)
 {
@@ -31,7 +31,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             const Vec x = *reinterpret_cast<const Vec *>(in + r * pitch + col);
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc[k] = combine(acc[k], to_acc(x.v[k]));
+                acc[k] = combine(acc[k], to_acc(x.v[k], r));
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
@@ -40,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k]));
+                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k], r));
     }
     combine_groups(acc, groups);
     if (split == 1) {
@@ -48,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    out[col + k] = acc[k];
+                    store(out, col + k, acc[k], rows);
         return;
     }
 
@@ -82,14 +82,14 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    partials[(Index)p * cols + col + k] = 0;
+                    partials[(Index)p * cols + col + k] = Acc();
     }
     combine_groups(acc, groups);
     if (group == 0)
         #pragma unroll
         for (int k = 0; k < VEC; k++)
             if (col + k < cols)
-                out[col + k] = acc[k];
+                store(out, col + k, acc[k], rows);
     if (threadIdx.x == 0)
         tickets[tile] = 0;
 }

@@ -3,17 +3,14 @@
 //! gen/reduce_axis.c.
 {{header}}
 
-// Elements are {{dtype}}, accumulated and written in {{acc_dtype}}; indices are 64-bit.
+// Elements are {{dtype}}, accumulated in {{acc_dtype}}; indices are 64-bit.
 typedef {{t_ctype}} T;
-typedef {{acc_ctype}} Acc;
+{{op_types}}
 typedef unsigned long long Index;
 
 {{constants}}
 {{vec_struct}}
-// op: {{op}}
-static __device__ __forceinline__ Acc identity() { return {{identity}}; }
-static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return {{combine}}; }
-static __device__ __forceinline__ Acc to_acc(T x) { {{to_acc}}; }
+{{op_functions}}
 {{helpers}}
 
 {{kernel}}

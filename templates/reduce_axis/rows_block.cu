@@ -7,7 +7,7 @@
 // not depend on which block finished first), and clears the partials and
 // the ticket, so that the scratch is zero again for the next launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-{{name}}(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch,
+{{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch,
     unsigned int split, Acc *__restrict__ partials, unsigned int *__restrict__ tickets)
 {
     const int tid = threadIdx.x;
@@ -18,11 +18,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
     const Index n = cols - first < chunk ? cols - first : chunk;
 
-    Acc acc = reduce_span(in + row * pitch + first, n, tid, THREADS, identity());
+    Acc acc = reduce_span(in + row * pitch + first, first, n, tid, THREADS, identity());
     acc = block_reduce(acc);
     if (split == 1) {
         if (tid == 0)
-            out[row] = acc;
+            store(out, row, acc, cols);
         return;
     }
 
@@ -40,10 +40,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     for (unsigned int i = tid; i < split; i += THREADS)
         acc = combine(acc, __ldcg(&partials[row * split + i]));
     for (unsigned int i = tid; i < split; i += THREADS)
-        partials[row * split + i] = 0;
+        partials[row * split + i] = Acc();
     acc = block_reduce(acc);
     if (tid == 0) {
-        out[row] = acc;
+        store(out, row, acc, cols);
         tickets[row] = 0;
     }
 }

@@ -4,7 +4,7 @@
 // with lanes_reduce().  The blocks walk the rows a grid apart, so that a
 // few waves of blocks cover any number of rows.
 template <int LANES>
-static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Acc *__restrict__ out, Index rows,
+static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, Results out, Index rows,
                                                      Index cols, Index pitch)
 {
     constexpr int ROWS_PER_BLOCK = THREADS / LANES;
@@ -15,9 +15,9 @@ static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, A
         Acc acc = identity();
 
         if (row < rows)
-            acc = reduce_span(in + row * pitch, cols, lane, LANES, acc);
+            acc = reduce_span(in + row * pitch, 0, cols, lane, LANES, acc);
         acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
         if (lane == 0 && row < rows)
-            out[row] = acc;
+            store(out, row, acc, cols);
     }
 }

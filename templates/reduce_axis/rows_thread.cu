@@ -3,14 +3,14 @@
 // alone.  Neighbouring threads read addresses `pitch` elements apart, so
 // no load of a warp is coalesced.
 extern "C" __global__ void __launch_bounds__(THREADS)
-{{name}}(const T *__restrict__ in, Acc *__restrict__ out, Index rows, Index cols, Index pitch)
+{{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
 {
     const Index row = (Index)blockIdx.x * THREADS + threadIdx.x;
 
     if (row < rows) {
         Acc acc = identity();
         for (Index i = 0; i < cols; i++)
-            acc = combine(acc, to_acc(in[row * pitch + i]));
-        out[row] = acc;
+            acc = combine(acc, to_acc(in[row * pitch + i], i));
+        store(out, row, acc, cols);
     }
 }

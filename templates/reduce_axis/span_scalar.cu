@@ -1,9 +1,10 @@
 //! A thread's share of one contiguous span, one element at a time.
 // Combine x[0..n) into acc: thread t of `count` takes every count-th element.
-static __device__ __forceinline__ Acc reduce_span(const T *x, Index n, unsigned int t, unsigned int count, Acc acc)
+// x[0] is element `base` of its row or column.
+static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     #pragma unroll 4
     for (Index i = t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i]));
+        acc = combine(acc, to_acc(x[i], base + i));
     return acc;
 }

@@ -2,8 +2,8 @@
 // Combine x[0..n) into acc: thread t of `count` takes every count-th
 // vector of {{load_width}} bytes; the elements before the first {{align}}-byte
 // boundary and after the last whole vector go one at a time, so any start
-// and length work (rows of any pitch).
-static __device__ __forceinline__ Acc reduce_span(const T *x, Index n, unsigned int t, unsigned int count, Acc acc)
+// and length work (rows of any pitch).  x[0] is element `base` of its row.
+static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % {{align}} / sizeof(T);
     if (head > n)
@@ -12,15 +12,15 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index n, unsigned 
     const Vec *v = reinterpret_cast<const Vec *>(x + head);
 
     for (Index i = t; i < head; i += count)
-        acc = combine(acc, to_acc(x[i]));
+        acc = combine(acc, to_acc(x[i], base + i));
     #pragma unroll 4
     for (Index i = t; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            acc = combine(acc, to_acc(y.v[k]));
+            acc = combine(acc, to_acc(y.v[k], base + head + i * VEC + k));
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i]));
+        acc = combine(acc, to_acc(x[i], base + i));
     return acc;
 }

@@ -18,6 +18,7 @@
 //   warp_tail: volatile
 //   warp_tail_from: 64
 //   index: 32
+//   out_dtype: i32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_i32_init(Acc *out)  <<<1, 1>>>

@@ -16,6 +16,7 @@
 //   block_reduce: sequential
 //   warp_tail: none
 //   index: 64
+//   out_dtype: i32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_i32(in, partials, n)  <<<grid, 512>>>

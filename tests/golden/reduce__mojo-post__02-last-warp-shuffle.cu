@@ -17,6 +17,7 @@
 //   warp_tail: shuffle
 //   warp_tail_from: 32
 //   index: 64
+//   out_dtype: i32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_i32(in, partials, n)  <<<grid, 512>>>

@@ -17,6 +17,7 @@
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   index: 64
+//   out_dtype: f32
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_f32_init(Acc *out)  <<<1, 1>>>
