@@ -269,7 +269,7 @@ cmd_diff(int argc, char **argv, char **sets, int nsets)
 	 * applies to one spec only (another family, or an only-with key) shows
 	 * "(none)" on the other side. */
 	{
-		char ba[96], bb[96];
+		char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
 		const char *va, *vb;
 		int n = 0, k, ina, inb;
 		for (k = 0; k < KGEN_KEY_COUNT; k++) {

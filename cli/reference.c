@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "reference.h"
+#include "gen/op.h"
 
 /* ---- seeded random inputs ---- */
 
@@ -100,7 +101,14 @@ draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned
 	unsigned long long every = n / 32 + 1;
 
 	switch (op) {
-	case KGEN_OP_SUM:
+	case KGEN_OP_ARGMIN: case KGEN_OP_ARGMAX:
+		/* Few distinct values, so that the extremes tie many times: the lowest index must win. */
+		return is_float ? (double)((int)(r % 257) - 128) / 8.0 : (double)((int)(r % 201) - 100);
+	case KGEN_OP_ANY: case KGEN_OP_ALL:
+		/* Mostly non-zero, a zero now and then. */
+		return r % 997 == 0 ? 0.0 : (double)((int)(r % 7) + 1);
+	case KGEN_OP_SUM: case KGEN_OP_MEAN: case KGEN_OP_SUMSQ: case KGEN_OP_NORM2: case KGEN_OP_COUNT_NONZERO:
+	case KGEN_OP_CUSTOM:
 		/* Multiples of 1/16 in [-4, 4] (integers in [-1000, 1000]): exact in every dtype. */
 		return is_float ? (double)((int)(r % 129) - 64) / 16.0 : (double)((int)(r % 2001) - 1000);
 	case KGEN_OP_PROD:
@@ -138,6 +146,37 @@ kgen_fill_input(const struct kgen_spec *s, void *host, unsigned long long n, uin
 	}
 }
 
+void
+kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan)
+{
+	int low = s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_MIN;
+	double v = nan ? NAN : low ? -1e6 : 1e6;  /* outside every draw, exact in every dtype but bf16's 1e6 */
+
+	switch (s->dtype) {
+	case KGEN_DT_I32: if (!nan) ((int32_t *)host)[i] = (int32_t)v; break;
+	case KGEN_DT_U32: if (!nan) ((uint32_t *)host)[i] = low ? 0u : 4000000000u; break;
+	case KGEN_DT_I64: if (!nan) ((int64_t *)host)[i] = (int64_t)v; break;
+	case KGEN_DT_F32: ((float *)host)[i] = (float)v; break;
+	case KGEN_DT_F64: ((double *)host)[i] = v; break;
+	case KGEN_DT_F16: ((uint16_t *)host)[i] = f32_to_f16(nan ? (float)v : low ? -60000.0f : 60000.0f); break;
+	case KGEN_DT_BF16: ((uint16_t *)host)[i] = f32_to_bf16((float)v); break;
+	}
+}
+
+int
+kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b)
+{
+	int k;
+
+	if (a->op != b->op || a->dtype != b->dtype || a->acc_dtype != b->acc_dtype || a->out_dtype != b->out_dtype ||
+	    a->nan != b->nan)
+		return 0;
+	for (k = 0; k < 4; k++)
+		if (strcmp(a->expr_text[k], b->expr_text[k]) != 0)
+			return 0;
+	return 1;
+}
+
 /* ---- the CPU reference ---- */
 
 static long double
@@ -164,6 +203,286 @@ int_element(const struct kgen_spec *s, const void *host, unsigned long long i)
 	}
 }
 
+/* ---- ops with a last step, pairs and custom expressions ---- */
+
+static int
+is_float_dt(const struct kgen_dtype_info *d)
+{
+	return d->cls == DT_FLOAT || d->cls == DT_HALF || d->cls == DT_BHALF;
+}
+
+/* The ops the first reference (below) does not compute: their results go
+ * through kgen_op_out()'s type and the value path here. */
+static int
+general(const struct kgen_spec *s)
+{
+	return s->op > KGEN_OP_PROD;
+}
+
+/* Element i as a kgen_value: floating for float dtypes. */
+static struct kgen_value
+value_of(const struct kgen_spec *s, const void *host, unsigned long long i)
+{
+	struct kgen_value v = { 0, 0, 0 };
+
+	if (is_float_dt(kgen_spec_dtype(s))) {
+		v.is_float = 1;
+		v.f = element(s, host, i);
+	} else {
+		v.i = int_element(s, host, i);
+	}
+	return v;
+}
+
+static struct kgen_value
+as_acc(const struct kgen_spec *s, struct kgen_value v)
+{
+	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+
+	if (a->cls == DT_FLOAT) {
+		if (!v.is_float)
+			v.f = (long double)v.i;
+		v.is_float = 1;
+		v.f = a->size == 4 ? (long double)(float)v.f : (long double)(double)v.f;
+	} else {
+		if (v.is_float)
+			v.i = (long long)v.f;
+		v.is_float = 0;
+		if (a->size == 4)
+			v.i = a->cls == DT_UINT ? (long long)(uint32_t)v.i : (long long)(int32_t)v.i;
+	}
+	return v;
+}
+
+/* The spec's expressions, parsed once for every reference of a run (a
+ * reference per row must stay small). */
+static const struct kgen_expr *
+exprs(const struct kgen_spec *s)
+{
+	static const enum kgen_key keys[4] = { KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post };
+	static char text[4][KGEN_EXPR_MAX + 1];
+	static struct kgen_expr parsed[4];
+	char why[160];
+	size_t at;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (strcmp(text[k], kgen_spec_expr_text(s, keys[k])) != 0 || !parsed[k].n) {
+			snprintf(text[k], sizeof text[k], "%s", kgen_spec_expr_text(s, keys[k]));
+			if (kgen_expr_parse(keys[k], text[k], &parsed[k], &at, why, sizeof why) != KGEN_OK)
+				memset(&parsed[k], 0, sizeof parsed[k]);  /* validated specs parse: not reached */
+		}
+	return parsed;
+}
+
+static void
+general_init(const struct kgen_spec *s, struct reference *r)
+{
+	struct kgen_value none = { 0, 0, 0 };
+
+	r->index = -1;
+	r->acc.is_float = kgen_spec_acc(s)->cls == DT_FLOAT;
+	switch (s->op) {
+	case KGEN_OP_ALL: r->acc.i = 1; break;
+	case KGEN_OP_ARGMIN: r->acc.f = INFINITY; r->acc.i = INT64_MAX; break;
+	case KGEN_OP_ARGMAX: r->acc.f = -INFINITY; r->acc.i = INT64_MIN; break;
+	case KGEN_OP_CUSTOM:
+		r->acc = as_acc(s, kgen_expr_eval(&exprs(s)[2], none, none, none, none, none));
+		break;
+	default: break;
+	}
+	if (kgen_spec_acc(s)->cls == DT_UINT && s->op == KGEN_OP_ARGMIN)
+		r->acc.i = UINT32_MAX;
+	if (kgen_spec_acc(s)->cls == DT_UINT && s->op == KGEN_OP_ARGMAX)
+		r->acc.i = 0;
+	if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && s->op == KGEN_OP_ARGMIN)
+		r->acc.i = INT32_MAX;
+	if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && s->op == KGEN_OP_ARGMAX)
+		r->acc.i = INT32_MIN;
+}
+
+static void
+general_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
+{
+	struct kgen_value x = value_of(s, host, i), none = { 0, 0, 0 }, idx = { 0, 0, (long long)r->count };
+	long double f = x.is_float ? x.f : (long double)x.i;
+	int isflt = r->acc.is_float;
+
+	r->count++;
+	switch (s->op) {
+	case KGEN_OP_MEAN: case KGEN_OP_SUMSQ: case KGEN_OP_NORM2: {
+		long double t = s->op == KGEN_OP_MEAN ? f : f * f;
+		if (isflt) {
+			r->acc.f += t;
+			r->abs_sum += fabsl(t);
+		} else {
+			r->acc.i = (long long)((uint64_t)r->acc.i + (uint64_t)(s->op == KGEN_OP_MEAN ? x.i : x.i * x.i));
+		}
+		break;
+	}
+	case KGEN_OP_AMAX:
+		if (isflt) {
+			if (fabsl(f) > r->acc.f)  /* fmax: a NaN never wins */
+				r->acc.f = fabsl(f);
+		} else if ((x.i < 0 ? -x.i : x.i) > r->acc.i) {
+			r->acc.i = x.i < 0 ? -x.i : x.i;
+		}
+		break;
+	case KGEN_OP_COUNT_NONZERO: r->acc.i += f != 0; break;
+	case KGEN_OP_ANY: r->acc.i |= x.i != 0; break;
+	case KGEN_OP_ALL: r->acc.i &= x.i != 0; break;
+	case KGEN_OP_ARGMIN: case KGEN_OP_ARGMAX: {
+		int max = s->op == KGEN_OP_ARGMAX, better;
+		if (isflt && isnan(f)) {
+			if (s->nan == KGEN_NAN_PROPAGATE && !r->nan_seen) {
+				r->nan_seen = 1;
+				r->acc.f = NAN;
+				r->index = idx.i;
+			}
+			break;
+		}
+		if (r->nan_seen)
+			break;
+		better = isflt ? (max ? f > r->acc.f : f < r->acc.f) : (max ? x.i > r->acc.i : x.i < r->acc.i);
+		if (better || r->index < 0) {
+			if (isflt)
+				r->acc.f = f;
+			else
+				r->acc.i = x.i;
+			r->index = idx.i;
+		}
+		break;
+	}
+	default: {  /* custom: acc = combine(acc, map(x, i)), as the accumulator type */
+		const struct kgen_expr *e = exprs(s);
+		struct kgen_value m = as_acc(s, kgen_expr_eval(&e[0], x, idx, none, none, none));
+		r->abs_sum += m.is_float ? fabsl(m.f) : 0;
+		r->acc = as_acc(s, kgen_expr_eval(&e[1], none, none, r->acc, m, none));
+		break;
+	}
+	}
+}
+
+/* The result through the op's last step, as a long double (floats) or an integer. */
+static struct kgen_value
+general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
+{
+	struct kgen_value none = { 0, 0, 0 }, n = { 0, 0, (long long)r->count }, v = a;
+	const struct kgen_dtype_info *out = kgen_op_out(s);
+
+	switch (s->op) {
+	case KGEN_OP_MEAN: v.f = (a.is_float ? a.f : (long double)a.i) / (long double)r->count; v.is_float = 1; break;
+	case KGEN_OP_NORM2: v.f = sqrtl(a.is_float ? a.f : (long double)a.i); v.is_float = 1; break;
+	case KGEN_OP_CUSTOM: v = kgen_expr_eval(&exprs(s)[3], none, none, a, none, n); break;
+	default: break;
+	}
+	if (is_float_dt(out) && !v.is_float) {
+		v.f = (long double)v.i;
+		v.is_float = 1;
+	} else if (!is_float_dt(out) && v.is_float) {
+		v.i = (long long)v.f;
+		v.is_float = 0;
+	}
+	if (!v.is_float && out->size == 4)
+		v.i = out->cls == DT_UINT ? (long long)(uint32_t)v.i : (long long)(int32_t)v.i;
+	return v;
+}
+
+static long double
+eps_of(const struct kgen_dtype_info *d)
+{
+	return d->cls == DT_HALF ? 0x1p-10L : d->cls == DT_BHALF ? 0x1p-7L : d->size == 4 ? 0x1p-23L : 0x1p-52L;
+}
+
+static int
+depth_of(unsigned long long n)
+{
+	int depth = 2;
+
+	while (n > 1) {
+		n = (n + 1) / 2;
+		depth++;
+	}
+	return depth;
+}
+
+/* The device's result: value (in out's type) and, for pairs, index. */
+static struct kgen_value
+general_got(const struct kgen_spec *s, const unsigned char *got, long long *index)
+{
+	const struct kgen_dtype_info *out = kgen_op_out(s);
+	struct kgen_value v = { 0, 0, 0 };
+	uint16_t h;
+	float f;
+	double d;
+	int32_t i32;
+	int64_t i64;
+
+	memcpy(&i64, got + 8, 8);
+	*index = i64;
+	switch (s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_ARGMAX ? s->acc_dtype : s->out_dtype) {
+	case KGEN_DT_F32: memcpy(&f, got, 4); v.is_float = 1; v.f = f; break;
+	case KGEN_DT_F64: memcpy(&d, got, 8); v.is_float = 1; v.f = d; break;
+	case KGEN_DT_F16: memcpy(&h, got, 2); v.is_float = 1; v.f = f16_to_f32(h); break;
+	case KGEN_DT_BF16: memcpy(&h, got, 2); v.is_float = 1; v.f = bf16_to_f32(h); break;
+	case KGEN_DT_I64: memcpy(&i64, got, 8); v.i = i64; break;
+	case KGEN_DT_U32: memcpy(&i32, got, 4); v.i = (uint32_t)i32; break;
+	default: memcpy(&i32, got, 4); v.i = i32; break;
+	}
+	(void)out;
+	return v;
+}
+
+/* Compare; describe in msg (when msg). */
+static int
+general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r,
+              char *msg, size_t len)
+{
+	long long index;
+	struct kgen_value g = general_got(s, got, &index), want, hi, lo, acc = r->acc;
+	long double tol = 0, tol_acc;
+	int ok;
+
+	if (s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_ARGMAX) {
+		int none = r->index < 0;
+		if (acc.is_float)
+			ok = index == r->index && (none || (isnan(acc.f) ? isnan(g.f) : g.f == acc.f));
+		else
+			ok = index == r->index && (none || g.i == acc.i);
+		if (msg && acc.is_float)
+			snprintf(msg, len, "got %.9Lg at %lld, expected %.9Lg at %lld", g.f, index, none ? g.f : acc.f, r->index);
+		else if (msg)
+			snprintf(msg, len, "got %lld at %lld, expected %lld at %lld", g.i, index, none ? g.i : acc.i, r->index);
+		return ok;
+	}
+	want = general_post(s, r, acc);
+	if (!want.is_float) {
+		if (msg)
+			snprintf(msg, len, "got %lld, expected %lld", g.i, want.i);
+		return g.i == want.i;
+	}
+	/* A float result: the accumulator's rounding (a sum's bound; exact ops add
+	 * nothing), carried through the last step, then the output's rounding. */
+	tol_acc = acc.is_float ? eps_of(kgen_spec_acc(s)) * depth_of(n) * r->abs_sum : 0;
+	hi = acc;
+	lo = acc;
+	hi.f += tol_acc;
+	lo.f -= tol_acc;
+	if (tol_acc > 0) {
+		hi = general_post(s, r, hi);
+		lo = general_post(s, r, lo);
+		tol = fmaxl(fabsl(hi.f - want.f), fabsl(lo.f - want.f));
+	}
+	tol += 2 * eps_of(kgen_op_out(s)) * fabsl(want.f);
+	ok = isnan(want.f) ? isnan(g.f) : fabsl(g.f - want.f) <= tol;
+	if (msg)
+		snprintf(msg, len, "got %.9Lg, expected %.9Lg, error %.3Lg %s tolerance %.3Lg", g.f, want.f,
+		         fabsl(g.f - want.f), ok ? "<=" : ">", tol);
+	return ok;
+}
+
+/* ---- the reference ---- */
+
 /* The reference of no elements: the identity (integers in the accumulator's width). */
 void
 kgen_reference_init(const struct kgen_spec *s, struct reference *r)
@@ -171,8 +490,11 @@ kgen_reference_init(const struct kgen_spec *s, struct reference *r)
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
 
 	memset(r, 0, sizeof *r);
-	if (acc->cls != DT_FLOAT) {
-		int is_signed = acc->cls == DT_INT, wide = acc->size == 8;
+	if (general(s)) {
+		general_init(s, r);
+		return;
+	}
+	if (acc->cls != DT_FLOAT) {		int is_signed = acc->cls == DT_INT, wide = acc->size == 8;
 		r->exact = 1;
 		switch (s->op) {
 		case KGEN_OP_SUM: r->bits = 0; break;
@@ -193,6 +515,10 @@ kgen_reference_init(const struct kgen_spec *s, struct reference *r)
 void
 kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
 {
+	if (general(s)) {
+		general_add(s, r, host, i);
+		return;
+	}
 	if (kgen_spec_acc(s)->cls != DT_FLOAT) {
 		int64_t x = int_element(s, host, i), best = (int64_t)r->bits;
 		if (kgen_spec_acc(s)->cls == DT_UINT)
@@ -219,6 +545,8 @@ kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *h
 void
 kgen_reference_finish(const struct kgen_spec *s, struct reference *r)
 {
+	if (general(s))
+		return;
 	if (kgen_spec_acc(s)->cls != DT_FLOAT)
 		r->bits &= kgen_spec_acc(s)->size == 8 ? ~0ull : 0xffffffffull;
 }
@@ -273,7 +601,11 @@ int
 kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r)
 {
 	uint64_t bits;
-	long double g = got_value(s, got, &bits);
+	long double g;
+
+	if (general(s))
+		return general_check(s, got, n, r, NULL, 0);
+	g = got_value(s, got, &bits);
 
 	if (kgen_spec_acc(s)->cls != DT_FLOAT)
 		return bits == r->bits;
@@ -290,6 +622,8 @@ kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned 
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
 	long double g, err, tol;
 
+	if (general(s))
+		return general_check(s, got, n, r, msg, len);
 	if (acc->cls != DT_FLOAT) {
 		uint64_t bits = 0;
 		memcpy(&bits, got, (size_t)acc->size);

@@ -5,13 +5,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gen/spec.h"
+#include "gen/expr.h"
 
 /* The reference result of a reduction. */
 struct reference {
 	int exact;            /* integers, min and max: bit-exact */
 	uint64_t bits;        /* integers: the result in the accumulator's width */
 	long double value;    /* floats */
-	long double abs_sum;  /* floats: sum of |x|, for the tolerance */
+	long double abs_sum;  /* floats: sum of |x| (of the mapped values), for the tolerance */
+	/* The ops after prod (op.h): the accumulator, the elements so far, a
+	 * pair's index (-1: none) and whether a NaN won. */
+	struct kgen_value acc;
+	unsigned long long count;
+	long long index;
+	int nan_seen;
 };
 
 /* The next number of a splitmix64 sequence. */
@@ -19,6 +26,17 @@ uint64_t kgen_splitmix64(uint64_t *state);
 
 /* n seeded values of the spec's dtype, chosen for its op, into host. */
 void kgen_fill_input(const struct kgen_spec *s, void *host, unsigned long long n, uint64_t seed);
+
+/* Where --extreme and --nan put their values. */
+enum { KGEN_PLACE_START = 1, KGEN_PLACE_END = 2 };
+
+/* Set element i of host to the op's winning value (larger than any drawn
+ * for argmax and max, smaller for argmin and min: ties where placed twice),
+ * or to a NaN (nan set; float dtypes only). */
+void kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan);
+
+/* Do specs a and b compute the same reference (op, types, nan, expressions)? */
+int kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b);
 
 /* The spec's reduction of host[0..n) on the CPU. */
 void kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r);
@@ -31,9 +49,12 @@ void kgen_reference_finish(const struct kgen_spec *s, struct reference *r);
 /* kgen_check_result() without the message: 1 when got matches r. */
 int kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r);
 
-/* 1 when `got` (the device's acc_dtype result) matches r: integers, min and
- * max exactly; float sums within eps(acc) * (ceil(log2 n) + 2) * sum |x|.
- * msg describes both values either way. */
+/* 1 when `got` (the device's acc_dtype result; for the ops after prod its
+ * out_dtype result, and for argmin/argmax the value with the int64 index 8
+ * bytes on) matches r: integers, min and max exactly; float sums within
+ * eps(acc) * (ceil(log2 n) + 2) * sum |x|, carried through a last step (mean,
+ * norm2, post) and the output's rounding.  msg describes both values either
+ * way. */
 int kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned long long n,
                       const struct reference *r, char *msg, size_t len);
 

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "runtime/cache.h"
 #include "run.h"
+#include "reference.h"
 #include "timing.h"
 
 int
@@ -66,7 +67,8 @@ static void
 run_usage(FILE *fp)
 {
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
-	      "                [--device D] [--offset E] [--pad E] [--set KEY=VALUE]... [--tsv FILE]\n"
+	      "                [--device D] [--offset E] [--pad E] [--extreme WHERE] [--nan WHERE]\n"
+	      "                [--set KEY=VALUE]... [--tsv FILE]\n"
 	      "                [--cub PATH]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
@@ -78,6 +80,9 @@ run_usage(FILE *fp)
 	      "report GB/s, the read-bandwidth ceiling measured in the same run and\n"
 	      "cub::DeviceReduce's time for the same op, dtype and N (the kgen-cub helper).\n"
 	      "--offset E starts the input E elements into its allocation (misaligned).\n"
+	      "--extreme WHERE (start, end or both) puts the op's winning value at the first,\n"
+	      "the last or both elements of the vector (each row or column of a matrix):\n"
+	      "ties for argmin and argmax; --nan WHERE puts NaNs there (float dtypes).\n"
 	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192), or\n"
 	      "BATCHxROWSxCOLS for a batch of matrices in one launch, rows of the input\n"
 	      "and output --pad E elements longer (pitched): random bits in, the output\n"
@@ -87,6 +92,23 @@ run_usage(FILE *fp)
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
 	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
 	      "and, for rows, cub::DeviceSegmentedReduce.\n", fp);
+}
+
+void
+kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host, unsigned long long first,
+                unsigned long long n, unsigned long long stride)
+{
+	int nan, where;
+
+	if (!n)
+		return;
+	for (nan = 0; nan < 2; nan++) {
+		where = nan ? o->nan : o->extreme;
+		if (where & KGEN_PLACE_START)
+			kgen_place(s, host, first, nan);
+		if (where & KGEN_PLACE_END)
+			kgen_place(s, host, first + (n - 1) * stride, nan);
+	}
 }
 
 /* "1000", "16M", "2^30", "2^24+7" */
@@ -200,6 +222,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "offset", required_argument, NULL, 'O' }, { "set", required_argument, NULL, 's' },
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
 		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
+		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
@@ -253,6 +276,16 @@ kgen_cmd_runtime(int argc, char **argv)
 		case 'd': o.device = atoi(optarg); break;
 		case 'O': o.offset = atoi(optarg); break;
 		case 'P': o.pad = atoi(optarg); break;
+		case 'E': case 'N': {
+			int where = strcmp(optarg, "start") == 0 ? KGEN_PLACE_START : strcmp(optarg, "end") == 0 ? KGEN_PLACE_END :
+			            strcmp(optarg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;
+			if (where < 0) {
+				fprintf(stderr, "kgen run: bad --%s %s (start, end or both)\n", c == 'E' ? "extreme" : "nan", optarg);
+				return 2;
+			}
+			*(c == 'E' ? &o.extreme : &o.nan) = where;
+			break;
+		}
 		case 's':
 			if (o.nsets == 64)
 				return 2;

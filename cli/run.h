@@ -15,6 +15,7 @@ struct run_opts {
 	unsigned long long shape[32][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
 	int nn, nshape;
 	int verify, bench, runs, device, offset, pad, nsets;
+	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
 	unsigned long long seed;
 	char *sets[64];
 	const char *tsv, *cub;
@@ -40,6 +41,12 @@ struct kgen_runner {
 #define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;
 KGEN_FAMILIES(X)
 #undef X
+
+/* --extreme and --nan: the op's winning value, then NaNs (a NaN placed
+ * after wins the place), at the start and end of the n elements of host
+ * at first, first + stride, ... */
+void kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host, unsigned long long first,
+                     unsigned long long n, unsigned long long stride);
 
 /* count elements of `size` bytes each, times `times`, overflow size_t? */
 int kgen_run_too_large(unsigned long long count, unsigned long long times, unsigned long long size);

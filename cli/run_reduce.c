@@ -10,9 +10,11 @@
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
+#include "gen/op.h"
 
 struct input {
-	int dtype, op, acc;
+	struct kgen_spec op;  /* the op-related fields the reference was made for */
+	int dtype;
 	unsigned long long n;
 	void *host;
 	CUdeviceptr base[64];
@@ -41,10 +43,10 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 	size_t esize = (size_t)kgen_spec_dtype(s)->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
 	int c;
 
-	if (in->host && in->dtype == s->dtype && in->op == s->op && in->n == n && in->copies >= copies) {
-		if (in->acc != s->acc_dtype) {
+	if (in->host && in->dtype == s->dtype && in->op.op == s->op && in->n == n && in->copies >= copies) {
+		if (!kgen_same_reference(&in->op, s)) {
 			kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
-			in->acc = (int)s->acc_dtype;
+			in->op = *s;
 		}
 		return KGEN_OK;
 	}
@@ -53,9 +55,9 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
 	kgen_fill_input(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
 	memset(in->host, 0, (size_t)o->offset * esize);
+	kgen_place_ends(s, o, (char *)in->host + (size_t)o->offset * esize, 0, n, 1);
 	in->dtype = (int)s->dtype;
-	in->op = (int)s->op;
-	in->acc = (int)s->acc_dtype;
+	in->op = *s;
 	in->n = n;
 	kgen_reference(s, (char *)in->host + (size_t)o->offset * esize, n, &in->ref);
 	for (c = 0; c < copies; c++) {
@@ -81,6 +83,8 @@ reduce_once(void *arg, int i, kgen_error *err)
 {
 	struct reduce_call *c = arg;
 
+	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
+		return kgen_reduce_arg(c->k, c->in[i % c->copies], c->n, c->out, c->out + 8, 0, 0, NULL, err);
 	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, NULL, err);
 }
 
@@ -105,9 +109,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *path = specs[i].path;
 			unsigned long long n = o->n[j];
 			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
-			size_t asize = (size_t)kgen_spec_acc(spec)->size;
+			size_t asize = kgen_op_is_pair(spec) ? 16 : spec->op > KGEN_OP_PROD ? (size_t)kgen_op_out(spec)->size
+			               : (size_t)kgen_spec_acc(spec)->size;
 			int copies = o->bench ? kgen_run_copies(ctx, o, bytes) : 1;
-			unsigned char got[8];
+			unsigned char got[16];
+			struct reduce_call one;
 			char msg[1100] = "-";
 			const char *verdict = "-";
 			float ms = -1;
@@ -127,7 +133,12 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (o->verify) {
 				/* Poison the result, run, read back, compare. */
 				ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
-				st = kgen_reduce(k, inptr, n, out, 0, 0, NULL, err);
+				one.k = k;
+				one.in = &inptr;
+				one.copies = 1;
+				one.n = n;
+				one.out = out;
+				st = reduce_once(&one, 0, err);
 				if (!st && ctx->cu->cuCtxSynchronize())
 					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
 				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
@@ -159,7 +170,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					ceiling_bytes = bytes;
 					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
 				}
-				cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes, &cub_offsets);
+				if (spec->op <= KGEN_OP_PROD)  /* CUB's Sum, Min, Max and Reduce of a product */
+					cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes, &cub_offsets);
 			}
 			ctx->cu->cuMemFree(out);
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);

@@ -13,12 +13,15 @@
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
+#include "gen/op.h"
 
 /* One matrix on the host and the device, and the references of its rows
  * and of its columns (made when a spec asks for them). */
 struct matrix {
-	long long dtype, op, acc;
+	struct kgen_spec op;          /* the op-related fields of the references */
+	long long dtype;
 	unsigned long long rows, cols, pitch;
+	size_t offset;                /* --offset: the matrix starts this many bytes into dev[c] */
 	void *host;
 	size_t bytes;
 	CUdeviceptr dev[64];
@@ -47,13 +50,13 @@ make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec 
 	size_t esize = (size_t)kgen_spec_dtype(s)->size;
 	int c;
 
-	if (m->host && m->dtype == s->dtype && m->op == s->op && m->rows == rows && m->cols == cols &&
-	    m->pitch == pitch && m->copies >= copies) {
-		if (m->acc != s->acc_dtype) {  /* the same input, references in another accumulator */
+	if (m->host && m->dtype == s->dtype && m->op.op == s->op && m->rows == rows && m->cols == cols &&
+	    m->pitch == pitch && m->copies >= copies && m->offset == (size_t)o->offset * esize) {
+		if (!kgen_same_reference(&m->op, s)) {  /* the same input, references of another op's types */
 			free(m->ref[0]);
 			free(m->ref[1]);
 			m->ref[0] = m->ref[1] = NULL;
-			m->acc = s->acc_dtype;
+			m->op = *s;
 		}
 		return KGEN_OK;
 	}
@@ -64,17 +67,25 @@ make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec 
 	if (!(m->host = malloc(m->bytes ? m->bytes : 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", m->bytes);
 	kgen_fill_input(s, m->host, elems, o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols);
+	{
+		/* --extreme and --nan at both ends of every row and of every column. */
+		unsigned long long r, col;
+		for (r = 0; r < rows; r++)
+			kgen_place_ends(s, o, m->host, r * pitch, cols, 1);
+		for (col = 0; col < cols; col++)
+			kgen_place_ends(s, o, m->host, col, rows, pitch);
+	}
 	m->dtype = s->dtype;
-	m->op = s->op;
-	m->acc = s->acc_dtype;
+	m->op = *s;
 	m->rows = rows;
 	m->cols = cols;
 	m->pitch = pitch;
+	m->offset = (size_t)o->offset * esize;
 	for (c = 0; c < copies; c++) {
 		m->copies = c + 1;
-		KGEN_CU(ctx->cu, err, cuMemAlloc, (&m->dev[c], m->bytes ? m->bytes : 16));
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&m->dev[c], m->bytes + m->offset ? m->bytes + m->offset : 16));
 		if (m->bytes)
-			KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (m->dev[c], m->host, m->bytes));
+			KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (m->dev[c] + m->offset, m->host, m->bytes));
 	}
 	return KGEN_OK;
 }
@@ -111,6 +122,33 @@ references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *er
 
 /* Run once with the output poisoned; compare every result.  Returns the
  * number of wrong results, the first described in msg. */
+/* Bytes of one result of spec s, and where a pair's indices start after n of them. */
+static size_t
+result_size(const struct kgen_spec *s)
+{
+	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : s->op > KGEN_OP_PROD ? kgen_op_out(s)->size
+	                                                                                   : kgen_spec_acc(s)->size);
+}
+
+static size_t
+index_offset(const struct kgen_spec *s, unsigned long long n)
+{
+	return ((size_t)n * result_size(s) + 15) / 16 * 16;
+}
+
+/* The call: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
+static kgen_status
+launch(kgen_kernel *k, const struct matrix *m, CUdeviceptr in, CUdeviceptr out, kgen_error *err)
+{
+	const struct kgen_spec *s = kgen_kernel_spec(k);
+	unsigned long long n = s->axis == KGEN_AXIS_ROWS ? m->rows : m->cols;
+
+	if (kgen_op_is_pair(s))
+		return kgen_reduce_axis_arg(k, in, m->rows, m->cols, m->pitch, out, out + index_offset(s, n), 0, 0, NULL,
+		                            err);
+	return kgen_reduce_axis(k, in, m->rows, m->cols, m->pitch, out, 0, 0, NULL, err);
+}
+
 static kgen_status
 verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, unsigned char *back,
        unsigned long long *bad, char *msg, size_t len, kgen_error *err)
@@ -118,25 +156,31 @@ verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, uns
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	int axis = (int)s->axis;
 	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, each = axis == KGEN_AXIS_ROWS ? m->cols : m->rows;
-	size_t asize = (size_t)kgen_spec_acc(s)->size;
+	size_t asize = result_size(s), bytes = kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * asize;
+	unsigned char got[16];
 	unsigned long long i;
 	kgen_status st;
 
 	*bad = 0;
 	if ((st = references(s, m, axis, err)))
 		return st;
-	ctx->cu->cuMemsetD8Async(out, 0xff, n * asize, NULL);
-	if ((st = kgen_reduce_axis(k, m->dev[0], m->rows, m->cols, m->pitch, out, 0, 0, NULL, err)))
+	ctx->cu->cuMemsetD8Async(out, 0xff, bytes, NULL);
+	if ((st = launch(k, m, m->dev[0] + m->offset, out, err)))
 		return st;
 	if (ctx->cu->cuCtxSynchronize())
 		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
-	if (n && ctx->cu->cuMemcpyDtoH(back, out, n * asize))
+	if (n && ctx->cu->cuMemcpyDtoH(back, out, bytes))
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
-	for (i = 0; i < n; i++)
-		if (!kgen_result_ok(s, back + i * asize, each, &m->ref[axis][i]) && !(*bad)++) {
+	for (i = 0; i < n; i++) {
+		/* The result as the reference reads it: the value, a pair's index 8 bytes on. */
+		memcpy(got, back + i * asize, asize);
+		if (kgen_op_is_pair(s))
+			memcpy(got + 8, back + index_offset(s, n) + i * 8, 8);
+		if (!kgen_result_ok(s, got, each, &m->ref[axis][i]) && !(*bad)++) {
 			int l = snprintf(msg, len, "%s %llu: ", axis == KGEN_AXIS_ROWS ? "row" : "column", i);
-			kgen_check_result(s, back + i * asize, each, &m->ref[axis][i], msg + l, len - (size_t)l);
+			kgen_check_result(s, got, each, &m->ref[axis][i], msg + l, len - (size_t)l);
 		}
+	}
 	if (!*bad)
 		snprintf(msg, len, "all %llu results checked", n);
 	return KGEN_OK;
@@ -154,8 +198,7 @@ axis_once(void *arg, int i, kgen_error *err)
 {
 	struct axis_call *c = arg;
 
-	return kgen_reduce_axis(c->k, c->m->dev[i % c->m->copies], c->m->rows, c->m->cols, c->m->pitch, c->out, 0, 0,
-	                        NULL, err);
+	return launch(c->k, c->m, c->m->dev[i % c->m->copies] + c->m->offset, c->out, err);
 }
 
 static kgen_status
@@ -173,9 +216,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *spec = specs[i].spec;
-			size_t esize = (size_t)kgen_spec_dtype(spec)->size, asize = (size_t)kgen_spec_acc(spec)->size;
+			size_t esize = (size_t)kgen_spec_dtype(spec)->size;
 			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;
-			size_t in_bytes = (size_t)(rows * cols) * esize, out_bytes = (size_t)n * asize;
+			size_t in_bytes = (size_t)(rows * cols) * esize;
+			size_t out_bytes = kgen_op_is_pair(spec) ? index_offset(spec, n) + (size_t)n * 8
+			                                         : (size_t)n * result_size(spec);
 			int copies = o->bench ? kgen_run_copies(ctx, o, (size_t)(rows * (cols + (unsigned long long)o->pad)) * esize) : 1;
 			char msg[1200] = "-", args[160];
 			const char *verdict = "-";
@@ -216,8 +261,9 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				struct axis_call call = { specs[i].kernel, &m, out };
 				if ((st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
 					break;
-				cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes, &cub_offsets);
-				if (spec->axis == KGEN_AXIS_ROWS && !o->pad) {
+				if (spec->op <= KGEN_OP_PROD)  /* CUB has sum, min, max and products */
+					cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes, &cub_offsets);
+				if (spec->axis == KGEN_AXIS_ROWS && !o->pad && spec->op <= KGEN_OP_PROD) {
 					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
 					         kgen_spec_dtype(spec)->name, rows, cols, o->runs, ctx->l2_bytes);
 					seg = kgen_cub_call(o->cub, args, NULL);
