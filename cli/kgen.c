@@ -205,6 +205,8 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 	/* NVRTC names the program in its log: the generated file's name, whose lines the log counts. */
 	snprintf(program, sizeof program, "%s.cu", kgen_spec_kernel_name(spec));
 	st = kgen_compile(src, program, arch, kind, &image, &size, &log, &err);
+	if (st == KGEN_ECOMPILE && kgen_locate_log(spec, src, log, &err) == KGEN_ESPEC)
+		st = KGEN_ESPEC;  /* an error in an expression: reported at the spec's line and column */
 	if (log && log[0])
 		fprintf(stderr, "%s: NVRTC log (%s is the generated source, as `kgen %s` prints it):\n%s", path, program,
 		        path, log);

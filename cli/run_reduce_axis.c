@@ -126,8 +126,7 @@ references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *er
 static size_t
 result_size(const struct kgen_spec *s)
 {
-	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : s->op > KGEN_OP_PROD ? kgen_op_out(s)->size
-	                                                                                   : kgen_spec_acc(s)->size);
+	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : kgen_op_out(s)->size);
 }
 
 static size_t

@@ -74,7 +74,12 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	const struct kgen_family *f = kgen_family_of(s);
 	kgen_status st;
 
-	if ((st = check_family(s, err)) || (st = kgen_check_only_with(s, err)))
+	if ((st = check_family(s, err)))
+		return st;
+	/* What the op derives (types, stages) before the only-with rules read it. */
+	if (kgen_family_has_key(f, KGEN_KEY_op) && (st = kgen_op_resolve(s, err)))
+		return st;
+	if ((st = kgen_check_only_with(s, err)))
 		return st;
 	return f->check(s, err);
 }

@@ -101,4 +101,9 @@ int kgen_is_pow2(long long v);
 KGEN_FAMILIES(X)
 #undef X
 
+/* An NVRTC error in the log of source (generated from s) that lies in an
+ * expression of op: custom, reported at the expression in the spec
+ * (KGEN_ESPEC); KGEN_OK when the log has none. */
+kgen_status kgen_locate_log(const struct kgen_spec *s, const char *source, const char *log, kgen_error *err);
+
 #endif

@@ -55,28 +55,63 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 	return KGEN_OK;
 }
 
-/* Take one `key: value` pair into the spec (the key checked); marks are where each was written. */
+/* The column (0-based) of byte `at` of the value of scalar ev, which is on
+ * one line of the spec: the value's column, then one source character per
+ * byte of the value, or more for a quoted value's escapes ('' in single
+ * quotes, \t or \x41 in double quotes).  Only ASCII precedes a fault that
+ * expr.c reports (it refuses any other byte where it meets it), so the
+ * source's bytes are its columns there. */
+static size_t
+value_column(const struct kgen_spec *s, const yaml_event_t *ev, size_t at)
+{
+	yaml_scalar_style_t style = ev->data.scalar.style;
+	const char *p = s->text, *end = s->text + s->text_len;
+	size_t line = 0, col = 0, i;
+
+	if (style == YAML_PLAIN_SCALAR_STYLE)
+		return ev->start_mark.column + at;
+	/* The opening quote in the text: its line, then its column (in characters). */
+	for (; p < end && line < ev->start_mark.line; p++)
+		line += *p == '\n';
+	for (; p < end && col < ev->start_mark.column; p++)
+		col += ((unsigned char)*p & 0xc0) != 0x80;
+	while (p < end && ((unsigned char)*p & 0xc0) == 0x80)
+		p++;
+	if (p >= end || *p != (style == YAML_SINGLE_QUOTED_SCALAR_STYLE ? '\'' : '"'))
+		return ev->start_mark.column + 1 + at;  /* not found (not reached): one byte a column */
+	p++;
+	col = ev->start_mark.column + 1;
+	for (i = 0; i < at && p < end && *p != '\n'; i++) {
+		size_t w = 1;
+		if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE && p[0] == '\'' && p + 1 < end && p[1] == '\'')
+			w = 2;
+		else if (style == YAML_DOUBLE_QUOTED_SCALAR_STYLE && p[0] == '\\' && p + 1 < end)
+			w = p[1] == 'x' ? 4 : p[1] == 'u' ? 6 : p[1] == 'U' ? 10 : 2;
+		p += w;
+		col += w;
+	}
+	return col;
+}
+
 /* An expression key: parsed where it was written, so that a fault is
- * reported at its own column (one past a quote for a quoted value). */
+ * reported at its own column.  It is one line of YAML too: a value folded
+ * from several lines (a plain or quoted scalar continued on the next line,
+ * a block scalar) would put a fault at a column of no line, and is refused
+ * at the value. */
 static kgen_status
 load_expr(struct kgen_spec *s, enum kgen_key k, const yaml_event_t *ev, yaml_mark_t vm, kgen_error *err)
 {
 	const char *val = (const char *)ev->data.scalar.value;
-	int quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-	             ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	struct kgen_expr e;
 	char why[160];
 	size_t at;
 
+	if (ev->start_mark.line != ev->end_mark.line)
+		return error_at_mark(s, vm, err, "%s: an expression is one line", kgen_keys[k].name);
 	if (strlen(val) != ev->data.scalar.length)
 		return error_at_mark(s, vm, err, "%s: a NUL character has no place in an expression", kgen_keys[k].name);
 	if (kgen_expr_parse(k, val, &e, &at, why, sizeof why) != KGEN_OK) {
-		if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE || quoted) {
-			/* On the value's first line, one byte of text per column (escapes aside). */
-			const char *nl = strchr(val, '\n');
-			if (!nl || (size_t)(nl - val) >= at)
-				vm.column += at + (size_t)quoted;
-		}
+		vm.column = value_column(s, ev, at);
 		return error_at_mark(s, vm, err, "%s: %s", kgen_keys[k].name, why);
 	}
 	snprintf(kgen_spec_expr(s, k), KGEN_EXPR_MAX + 1, "%s", val);
@@ -84,6 +119,7 @@ load_expr(struct kgen_spec *s, enum kgen_key k, const yaml_event_t *ev, yaml_mar
 	return KGEN_OK;
 }
 
+/* Take one `key: value` pair into the spec (the key checked); marks are where each was written. */
 static kgen_status
 load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event_t *ev, yaml_mark_t vm,
           kgen_error *err)

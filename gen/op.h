@@ -32,8 +32,18 @@
 	{ KGEN_KEY_post, KGEN_KEY_op, KGEN_BIT(KGEN_OP_CUSTOM), \
 	  "post is an expression of op: custom, not of op: {w}: drop it, or use op: custom" }
 
+/* Resolve what the only-with rules read and the op decides, before them
+ * (check.c): acc_dtype and out_dtype, and, in a family with `stages`, the
+ * stages of an op with a last step left unset: last_block (a written
+ * `atomics` then has no effect, and is refused). */
+kgen_status kgen_op_resolve(struct kgen_spec *s, kgen_error *err);
+
 /* Resolve acc_dtype and out_dtype and check the op against the types (check). */
 kgen_status kgen_op_check(struct kgen_spec *s, kgen_error *err);
+
+/* Why an op with a last step has one, for messages: "writes a value and an
+ * index", "has a last step (post)", "converts its result to out_dtype". */
+const char *kgen_op_last_step_why(const struct kgen_spec *s);
 
 /* Does the op accumulate a (value, index) pair?  argmin, argmax. */
 int kgen_op_is_pair(const struct kgen_spec *s);

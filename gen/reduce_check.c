@@ -41,20 +41,15 @@ check_block(struct kgen_spec *s, kgen_error *err)
 }
 
 /* An op with a last step (a pair's two outputs, a post expression, a
- * conversion) ends in a kernel, not in atomics; left unset, stages follows. */
+ * conversion) ends in a kernel, not in atomics: a written stages: atomic is
+ * refused (left unset, kgen_op_resolve() made it last_block). */
 static kgen_status
 check_stages(struct kgen_spec *s, kgen_error *err)
 {
 	if (s->stages != KGEN_STAGES_ATOMIC || !kgen_op_has_result_step(s))
 		return KGEN_OK;
-	if (!s->pos[KGEN_KEY_stages].line) {
-		s->stages = KGEN_STAGES_LAST_BLOCK;
-		return KGEN_OK;
-	}
 	return ERR(stages, "stages: atomic ends with atomics into *out, and op: %s %s: use stages: last_block or "
-	           "two_pass", kgen_ops[s->op].name,
-	           kgen_op_is_pair(s) ? "writes a value and an index" :
-	           s->out_dtype != s->acc_dtype ? "converts its result to out_dtype" : "has a last step (post)");
+	           "two_pass", kgen_ops[s->op].name, kgen_op_last_step_why(s));
 }
 
 /* Stages, atomics, grid policy. */

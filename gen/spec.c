@@ -188,7 +188,10 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 		char what[160];
 		size_t at;
 		if (kgen_expr_parse(k, text, &parsed, &at, what, sizeof what) != KGEN_OK) {
-			snprintf(why, n, "%s (at character %zu)", what, at + 1);
+			if (at < strlen(text))
+				snprintf(why, n, "%s (at character %zu)", what, at + 1);
+			else
+				snprintf(why, n, "%s (at its end)", what);
 			return KGEN_ESPEC;
 		}
 		*out = 1;
@@ -296,7 +299,8 @@ kgen_key_nearest(const char *name)
 	return kgen_nearest_name(name, names, KGEN_KEY_COUNT);
 }
 
-/* The nearest allowed value of enum key k, for "did you mean". */
+/* The nearest allowed value of enum key k, for "did you mean" (none for
+ * another type of key). */
 static const char *
 nearest_value(enum kgen_key k, const char *text)
 {
@@ -309,7 +313,8 @@ nearest_value(enum kgen_key k, const char *text)
 	return kgen_nearest_name(text, names, n);
 }
 
-/* "sum, min, max or prod" for the error messages. */
+/* "sum, min, max or prod" for the error messages; for the other types of
+ * key, what a value is. */
 void
 kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 {
@@ -317,16 +322,26 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 	const struct kgen_enum *e;
 	size_t used = 0;
 
+	if (!n)
+		return;
 	buf[0] = '\0';
-	if (key->type == KT_INT) {
+	switch (key->type) {
+	case KT_INT:
 		snprintf(buf, n, "an integer from %lld to %lld", key->min, key->max);
 		return;
-	}
-	if (key->type == KT_NAME) {
+	case KT_NAME:
 		snprintf(buf, n, "a C identifier of your own (no keyword, CUDA built-in or name kgen declares)");
 		return;
+	case KT_EXPR:
+		if (k == KGEN_KEY_identity)
+			snprintf(buf, n, "a C expression of no names (a constant)");
+		else
+			snprintf(buf, n, "a C expression of %s", kgen_expr_names(k));
+		return;
+	case KT_ENUM:
+		break;
 	}
-	for (e = key->values; e->name && used < n; e++) {
+	for (e = key->values; e && e->name && used < n; e++) {
 		const char *sep = e == key->values ? "" : e[1].name ? ", " : " or ";
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, e->name);
 	}

@@ -168,7 +168,10 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	if (cached && kgen_cache_get(dir, &key, image, size, NULL) == KGEN_OK && *image)
 		return KGEN_OK;
 	st = kgen_compile(source, kgen_spec_kernel_name(spec), ctx->arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
-	if (st == KGEN_ECOMPILE && err && log) {
+	/* An error in an expression of the spec is the spec's, at its place. */
+	if (st == KGEN_ECOMPILE && log && kgen_locate_log(spec, source, log, err) == KGEN_ESPEC)
+		st = KGEN_ESPEC;
+	else if (st == KGEN_ECOMPILE && err && log) {
 		size_t len = strlen(err->message);
 		snprintf(err->message + len, sizeof err->message - len, "\n%s", log);
 	}

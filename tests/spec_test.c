@@ -5,12 +5,14 @@
  */
 #include "config.h"
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "kgen.h"
 #include "gen/spec.h"
+#include "gen/expr.h"
 #include "gen/reduce.h"
 #include "gen/transpose.h"
 #include "spec_assert.h"
@@ -707,6 +709,748 @@ START_TEST(check_rejects_index_not_32_or_64)
 }
 END_TEST
 
+/* ---- op: custom's expressions (gen/expr.c, read by gen/load.c) ---- */
+
+/* A spec of op: custom whose line 5 is `key: value`, the other keys it
+ * needs (combine, identity) on lines 3 and 4. */
+static const char *
+custom_spec(const char *key, const char *value)
+{
+	static char yaml[1024];
+	const char *rest = strcmp(key, "combine") == 0 ? "identity: 0\nmap: x\n"
+	                   : strcmp(key, "identity") == 0 ? "combine: a + b\nmap: x\n"
+	                   : "combine: a + b\nidentity: 0\n";
+
+	snprintf(yaml, sizeof yaml, "kernel: reduce\nop: custom\n%s%s: %s\n", rest, key, value);
+	return yaml;
+}
+
+/* `key: value` (both literals) on line 5 is refused with "key: why" at column col. */
+#define ASSERT_EXPR_REJECTED(key, value, why, col) \
+	ASSERT_REJECTED(custom_spec(key, value), key ": " why, 5, col, key ": " value)
+
+/* The column is that of the offending character: one past the quote of a
+ * quoted value. */
+START_TEST(expr_error_points_at_the_offending_character)
+{
+	ASSERT_EXPR_REJECTED("map", "x;", "';' ends a statement: an expression is one C expression, not statements", 7);
+	ASSERT_EXPR_REJECTED("map", "'x;'", "';' ends a statement: an expression is one C expression, not statements",
+	                     8);
+	ASSERT_EXPR_REJECTED("map", "\"x;\"", "';' ends a statement: an expression is one C expression, not statements",
+	                     8);
+	ASSERT_EXPR_REJECTED("map", "x  +  y", "unknown name 'y': an expression uses its own names and the functions "
+	                     "listed in docs/spec.md", 12);
+	ASSERT_EXPR_REJECTED("map", "'x  +  y'", "unknown name 'y': an expression uses its own names and the functions "
+	                     "listed in docs/spec.md", 13);
+	ASSERT_EXPR_REJECTED("combine", "\"a + x\"", "'x' is not a name of combine, which has a and b", 15);
+	/* A doubled quote before the fault does not move the column off it. */
+	ASSERT_EXPR_REJECTED("map", "'x'' + 1'", "a character literal has no place in an expression: write its number",
+	                     8);
+	/* In the matrix family too. */
+	ASSERT_REJECTED("kernel: reduce_axis\nop: custom\ncombine: a + b\nidentity: 0\npost: 'a / n;'\n",
+	                "post: ';' ends a statement: an expression is one C expression, not statements", 5, 13,
+	                "post: 'a / n;'");
+}
+END_TEST
+
+/* What would end the expression, or make it more than one: refused in next(). */
+START_TEST(expr_refuses_what_is_not_one_expression)
+{
+	ASSERT_EXPR_REJECTED("map", "'{x}'", "a brace would open or close a block: an expression has none", 7);
+	ASSERT_EXPR_REJECTED("map", "x }", "a brace would open or close a block: an expression has none", 8);
+	ASSERT_EXPR_REJECTED("map", "\"x\\ny\"", "an expression is one line", 8);
+	ASSERT_EXPR_REJECTED("map", "\"x\\ry\"", "an expression is one line", 8);
+	ASSERT_EXPR_REJECTED("map", "'x // c'", "a comment has no place in an expression", 9);
+	ASSERT_EXPR_REJECTED("map", "'x /* c */'", "a comment has no place in an expression", 9);
+	ASSERT_EXPR_REJECTED("map", "'#x'", "'#' would start a preprocessor line", 7);
+	ASSERT_EXPR_REJECTED("map", "x#y", "'#' would start a preprocessor line", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + \"s\"'", "a string literal has no place in an expression", 11);
+	ASSERT_EXPR_REJECTED("map", "\"x + 'a'\"", "a character literal has no place in an expression: write its number",
+	                     11);
+	ASSERT_EXPR_REJECTED("map", "'x + \\1'", "a backslash has no place in an expression", 11);
+	ASSERT_EXPR_REJECTED("map", "'x @ 1'", "'@' has no place in an expression", 9);
+	ASSERT_EXPR_REJECTED("map", "'x $ 1'", "'$' has no place in an expression", 9);
+	ASSERT_EXPR_REJECTED("map", "\"x\\u00e9\"", "a control or non-ASCII character has no place in an expression",
+	                     8);
+	/* A block scalar holds its newline: the fault is at the value. */
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: |\n  x\n  + 1\n",
+	                "map: an expression is one line", 5, 6, "map: |");
+}
+END_TEST
+
+START_TEST(expr_refuses_assignment_subscripts_and_members)
+{
+	ASSERT_EXPR_REJECTED("map", "'x[0]'", "subscripts: each name is one value, not an array", 8);
+	ASSERT_EXPR_REJECTED("map", "'x = 1'",
+	                     "'=' assigns: an expression computes a value without assigning (use == to compare)", 9);
+	ASSERT_EXPR_REJECTED("map", "'x += 1'", "'+=' assigns: an expression computes a value without assigning", 9);
+	ASSERT_EXPR_REJECTED("map", "'x <<= 1'", "'<<=' assigns: an expression computes a value without assigning", 9);
+	ASSERT_EXPR_REJECTED("map", "'x++'", "'++' assigns: an expression computes a value without assigning", 8);
+	ASSERT_EXPR_REJECTED("map", "'--x'", "'--' assigns: an expression computes a value without assigning", 7);
+	ASSERT_EXPR_REJECTED("map", "'x->y'", "'->': members are not part of an expression", 8);
+	ASSERT_EXPR_REJECTED("map", "'x.y'", "'.': members are not part of an expression", 8);
+	/* The comma operator: a comma only separates a call's arguments. */
+	ASSERT_EXPR_REJECTED("map", "'(x, 1)'", "expected ')' to close a '('", 9);
+}
+END_TEST
+
+/* Each key has its own names (map: x, i; combine: a, b; post: a, n;
+ * identity: none); anything else is a function of the table, a type in a
+ * cast, or refused. */
+START_TEST(expr_names_are_the_keys_own)
+{
+	ASSERT_EXPR_REJECTED("map", "'y + 1'", "unknown name 'y': an expression uses its own names and the functions "
+	                     "listed in docs/spec.md", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + foo(x)'", "unknown name 'foo': an expression uses its own names and the "
+	                     "functions listed in docs/spec.md", 11);
+	ASSERT_EXPR_REJECTED("map", "b", "'b' is not a name of map, which has x and i", 6);
+	ASSERT_EXPR_REJECTED("map", "'x * n'", "'n' is not a name of map, which has x and i", 11);
+	ASSERT_EXPR_REJECTED("combine", "x", "'x' is not a name of combine, which has a and b", 10);
+	ASSERT_EXPR_REJECTED("combine", "'a + i'", "'i' is not a name of combine, which has a and b", 15);
+	ASSERT_EXPR_REJECTED("post", "i", "'i' is not a name of post, which has a and n", 7);
+	ASSERT_EXPR_REJECTED("post", "'b / n'", "'b' is not a name of post, which has a and n", 8);
+	ASSERT_EXPR_REJECTED("identity", "x", "'x' is not a name of identity, which has none (a constant)", 11);
+	ASSERT_EXPR_REJECTED("identity", "'-n'", "'n' is not a name of identity, which has none (a constant)", 13);
+	ASSERT_EXPR_REJECTED("map", "float", "'float' is a type: write a cast as (type)value", 6);
+	ASSERT_EXPR_REJECTED("map", "'x + Acc'", "'Acc' is a type: write a cast as (type)value", 11);
+	ASSERT_EXPR_REJECTED("map", "'sizeof(x)'", "'sizeof' is a C++ keyword an expression cannot use", 7);
+	/* A function is called: the fault is where its '(' should be. */
+	ASSERT_EXPR_REJECTED("map", "sqrt", "'sqrt' is a function: call it, as name(...)", 10);
+	ASSERT_EXPR_REJECTED("map", "'sqrt + 1'", "'sqrt' is a function: call it, as name(...)", 12);
+}
+END_TEST
+
+START_TEST(expr_calls_take_their_argument_counts)
+{
+	ASSERT_EXPR_REJECTED("map", "'sqrt(x, x)'", "too many arguments to sqrt", 15);
+	ASSERT_EXPR_REJECTED("map", "'fmaxf(x)'", "fmaxf takes 2 arguments", 14);
+	ASSERT_EXPR_REJECTED("map", "'fma(x, x)'", "fma takes 3 arguments", 15);
+	ASSERT_EXPR_REJECTED("map", "'sqrt()'", "')' where a value is expected", 12);
+	ASSERT_EXPR_REJECTED("map", "'fmaxf(x x)'", "expected ',' or ')' in the call of fmaxf", 15);
+}
+END_TEST
+
+START_TEST(expr_parentheses_and_operands_balance)
+{
+	ASSERT_EXPR_REJECTED("map", "'x)'", "')' closes no '('", 8);
+	ASSERT_EXPR_REJECTED("map", "'(x'", "expected ')' to close a '('", 9);
+	ASSERT_EXPR_REJECTED("map", "'(x + 1'", "expected ')' to close a '('", 13);
+	ASSERT_EXPR_REJECTED("map", "'(float x)'", "expected ')' to end the cast", 14);
+	ASSERT_EXPR_REJECTED("map", "'x ? 1'", "expected ':' of the '?'", 12);
+	ASSERT_EXPR_REJECTED("map", "'x +'", "the expression ends where a value is expected", 10);
+	ASSERT_EXPR_REJECTED("map", "'(float)'", "the expression ends where a value is expected", 14);
+	ASSERT_EXPR_REJECTED("map", "'x * )'", "')' where a value is expected", 11);
+	ASSERT_EXPR_REJECTED("map", "'x y'", "'y' after a whole expression: expected an operator or the end", 9);
+}
+END_TEST
+
+START_TEST(expr_numbers_are_c_numbers)
+{
+	ASSERT_EXPR_REJECTED("map", "'x + 1x'", "'1x' is not a number", 11);
+	ASSERT_EXPR_REJECTED("map", "'0x'", "'0x' is not a number", 7);
+	ASSERT_EXPR_REJECTED("map", "'1.5.3'", "'1.5.3' is not a number", 7);
+	ASSERT_EXPR_REJECTED("map", "'1e'", "'1e' is not a number", 7);
+	ASSERT_EXPR_REJECTED("map", "'0x1p3'", "'0x1p3' is not a number", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + 12foo'", "'12foo' is not a number", 11);
+	ASSERT_EXPR_REJECTED("map", "'08'", "'08' is not a number", 7);
+	ASSERT_EXPR_REJECTED("map", "'99999999999999999999'", "'99999999999999999999' is out of range", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + 9223372036854775808'", "'9223372036854775808' is too large for long long: "
+	                     "write 9223372036854775808u", 11);
+}
+END_TEST
+
+/* Exactly C's suffixes: an integer u, l, ll and their mixes (ul, ull, lu,
+ * llu) in either case, not lL; a floating number (a '.' or an exponent) f
+ * or l.  Anything else would pass here and fail in NVRTC: refused at the
+ * number. */
+START_TEST(expr_number_suffixes_are_c_suffixes)
+{
+	ASSERT_EXPR_REJECTED("map", "10f", "'10f': C has no suffix f for an integer: write 10.0f", 6);
+	ASSERT_EXPR_REJECTED("map", "'x * 2F'", "'2F': C has no suffix F for an integer: write 2.0F", 11);
+	ASSERT_EXPR_REJECTED("map", "'x + 1uf'", "'1uf': C has no suffix uf for an integer: it takes u, l, ll, ul, ull, "
+	                     "lu or llu (either case)", 11);
+	ASSERT_EXPR_REJECTED("map", "'1lL'", "'1lL': C has no suffix lL for an integer: it takes u, l, ll, ul, ull, lu "
+	                     "or llu (either case)", 7);
+	ASSERT_EXPR_REJECTED("map", "'1uu'", "'1uu': C has no suffix uu for an integer: it takes u, l, ll, ul, ull, lu "
+	                     "or llu (either case)", 7);
+	ASSERT_EXPR_REJECTED("map", "'1lul'", "'1lul': C has no suffix lul for an integer: it takes u, l, ll, ul, ull, "
+	                     "lu or llu (either case)", 7);
+	ASSERT_EXPR_REJECTED("map", "'1lll'", "'1lll': C has no suffix lll for an integer: it takes u, l, ll, ul, ull, "
+	                     "lu or llu (either case)", 7);
+	ASSERT_EXPR_REJECTED("map", "'0xffuf'", "'0xffuf': C has no suffix uf for an integer: it takes u, l, ll, ul, "
+	                     "ull, lu or llu (either case)", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + 1.5u'", "'1.5u': C has no suffix u for a floating number: it takes f or l",
+	                     11);
+	ASSERT_EXPR_REJECTED("map", "'1.5ff'", "'1.5ff': C has no suffix ff for a floating number: it takes f or l", 7);
+	ASSERT_EXPR_REJECTED("map", "'1e3lf'", "'1e3lf': C has no suffix lf for a floating number: it takes f or l", 7);
+	ASSERT_EXPR_REJECTED("map", "'.5ul'", "'.5ul': C has no suffix ul for a floating number: it takes f or l", 7);
+}
+END_TEST
+
+/* A message that quotes a token quotes all of it. */
+START_TEST(expr_messages_quote_the_whole_token)
+{
+	ASSERT_EXPR_REJECTED("map", "x foo", "'foo' after a whole expression: expected an operator or the end", 8);
+	ASSERT_EXPR_REJECTED("map", "x 1.5", "'1.5' after a whole expression: expected an operator or the end", 8);
+	ASSERT_EXPR_REJECTED("map", "'(x) (x)'", "'(' after a whole expression: expected an operator or the end", 11);
+	ASSERT_EXPR_REJECTED("map", "'x * <<'", "'<<' where a value is expected", 11);
+	ASSERT_EXPR_REJECTED("map", "'&& x'", "'&&' where a value is expected", 7);
+	ASSERT_EXPR_REJECTED("map", "'x * >= 1'", "'>=' where a value is expected", 11);
+}
+END_TEST
+
+/* A cast's words make one C type; Out, declared only where the op has a
+ * last step, is post's (map, combine and identity compute an Acc). */
+START_TEST(expr_casts_are_c_types)
+{
+	ASSERT_EXPR_REJECTED("map", "(Out)x", "Out, the result type, is post's", 7);
+	ASSERT_EXPR_REJECTED("map", "'x + (Out)1'", "Out, the result type, is post's", 12);
+	ASSERT_EXPR_REJECTED("combine", "'(Out)a + b'", "Out, the result type, is post's", 12);
+	ASSERT_EXPR_REJECTED("identity", "(Out)0", "Out, the result type, is post's", 12);
+	ASSERT_EXPR_REJECTED("map", "'(float double)x'", "'float double' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(unsigned float)x'", "'unsigned float' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(long long long)i'", "'long long long' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(signed unsigned)i'", "'signed unsigned' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(int int)i'", "'int int' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(short long)i'", "'short long' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(unsigned Acc)x'", "'unsigned Acc' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(bool int)x'", "'bool int' is not a C type", 8);
+	ASSERT_EXPR_REJECTED("map", "'(long char)x'", "'long char' is not a C type", 8);
+}
+END_TEST
+
+/* A value on several lines of YAML is folded into one line, so a fault
+ * would have a column of no line: it is refused at the value, plain or
+ * quoted (and a block scalar). */
+START_TEST(expr_on_several_lines_is_refused)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: x\n  + y\n",
+	                "map: an expression is one line", 5, 6, "map: x");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: x\n  + 1\n",
+	                "map: an expression is one line", 5, 6, "map: x");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: 'x\n  + 1'\n",
+	                "map: an expression is one line", 5, 6, "map: 'x");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: \"x\n  + 1\"\n",
+	                "map: an expression is one line", 5, 6, "map: \"x");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: \"x \\\n  + 1\"\n",
+	                "map: an expression is one line", 5, 6, "map: \"x \\");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\nidentity: 0\ncombine: >-\n  a + b\n",
+	                "combine: an expression is one line", 4, 10, "combine: >-");
+	/* A value on the line after its key is on one line: its faults are placed. */
+	ASSERT_REJECTED("kernel: reduce_axis\nop: custom\ncombine: a + b\nidentity: 0\npost:\n  a / n;\n",
+	                "post: ';' ends a statement: an expression is one C expression, not statements", 6, 8, "  a / n;");
+	/* On one line, a double-quoted value's escapes are counted as written. */
+	ASSERT_EXPR_REJECTED("map", "\"x\\t+ y\"", "unknown name 'y': an expression uses its own names and the "
+	                     "functions listed in docs/spec.md", 12);
+	ASSERT_EXPR_REJECTED("map", "\"\\x78 + y\"", "unknown name 'y': an expression uses its own names and the "
+	                     "functions listed in docs/spec.md", 14);
+	ASSERT_EXPR_REJECTED("map", "\"\\u0078\\t\\U00000078 y\"", "'x' after a whole expression: expected an "
+	                     "operator or the end", 15);
+}
+END_TEST
+
+/* An empty expression, and the limits: 200 characters, 128 nodes, 64 levels,
+ * numbers of 63 characters. */
+START_TEST(expr_empty_and_too_long)
+{
+	char value[512], yaml[1024];
+	int i;
+
+	ASSERT_EXPR_REJECTED("map", "''", "the expression is empty", 7);
+	ASSERT_EXPR_REJECTED("map", "'   '", "the expression is empty", 7);
+	ASSERT_EXPR_REJECTED("identity", "\"\"", "the expression is empty", 12);
+
+	/* 201 characters: refused at the 201st. */
+	for (i = 0; i < 100; i++)
+		memcpy(value + 2 * i, "x+", 2);
+	strcpy(value + 200, "x");
+	snprintf(yaml, sizeof yaml, "%s", custom_spec("map", value));
+	ASSERT_REJECTED_AT(yaml, "map: the expression is longer than 200 characters", 5, 6 + 200);
+	snprintf(yaml, sizeof yaml, "kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\nmap: '%s'\n", value);
+	ASSERT_REJECTED_AT(yaml, "map: the expression is longer than 200 characters", 5, 6 + 200 + 1);
+	/* 200 are accepted. */
+	memset(value, ' ', 200);
+	value[0] = 'x';
+	memcpy(value + 198, "+1", 3);
+	kgen_spec_free(load(custom_spec("map", value)));
+
+	/* 65 numbers and 64 additions are more than 128 nodes: the 129th is the 65th '+'. */
+	for (i = 0; i < 70; i++)
+		memcpy(value + 2 * i, "1+", 2);
+	strcpy(value + 140, "1");
+	ASSERT_REJECTED_AT(custom_spec("map", value), "map: the expression is too long (more than 128 nodes)", 5,
+	                   6 + 2 * 64 + 1);
+	/* 65 levels of parentheses. */
+	for (i = 0; i < 65; i++)
+		value[i] = '(';
+	value[65] = 'x';
+	for (i = 0; i < 65; i++)
+		value[66 + i] = ')';
+	value[131] = '\0';
+	ASSERT_REJECTED_AT(custom_spec("map", value), "map: the expression nests more than 64 levels deep", 5, 6 + 64);
+	/* A number of 64 digits. */
+	memset(value, '1', 64);
+	value[64] = '\0';
+	ASSERT_REJECTED_AT(custom_spec("map", value), "map: a number of more than 63 characters", 5, 6);
+}
+END_TEST
+
+/* Text written to leave the expression and add code to the generated file
+ * is refused at its first character that is not part of one expression. */
+START_TEST(expr_escape_attempts_are_refused)
+{
+	ASSERT_EXPR_REJECTED("map", "'x); } __global__ void f() { (x'", "')' closes no '('", 8);
+	ASSERT_EXPR_REJECTED("map", "'x ? 1 : 2 ) ; asm(\"trap\")'", "')' closes no '('", 17);
+	ASSERT_EXPR_REJECTED("map", "'asm(\"trap\")'", "'asm' is a C++ keyword an expression cannot use", 7);
+	ASSERT_EXPR_REJECTED("combine", "'a + b; }'",
+	                     "';' ends a statement: an expression is one C expression, not statements", 16);
+	ASSERT_EXPR_REJECTED("identity", "'0 } int g() { return 0'",
+	                     "a brace would open or close a block: an expression has none", 14);
+	ASSERT_EXPR_REJECTED("post", "'a /* */ + n'", "a comment has no place in an expression", 10);
+	ASSERT_EXPR_REJECTED("post", "\"a\\n#include <x>\"", "an expression is one line", 9);
+}
+END_TEST
+
+/* What an expression may hold: kept as written, and compiled by NVRTC. */
+START_TEST(expr_accepts_c_expressions)
+{
+	static const char *const good[][2] = {
+		{ "map", "(float)x" },
+		{ "map", "(unsigned long long)i" },
+		{ "map", "(Acc)x * (Acc)x + (Index)i" },
+		{ "map", "(double)x + (long)x + (int)x + (short)x + (char)x + (bool)x + (signed)x + (unsigned)x" },
+		{ "map", "x > 0 ? x < 1 ? 1 : 2 : -x != 3 ? 4 : 5" },
+		{ "map", "0xffu + 0X1Fll + 1.5e-3f + 2.0 + 7ull + .5f + 1e5 + 1E-5 + 3.L + 10u" },
+		{ "map", "!isnan(x) && (i & 1) == 0 || ~i >> 2 << 1 != 0 ? fmaf(x, x, 1.0f) : copysignf(x, -1)" },
+		{ "map", "- -x + +x" },
+		{ "map", "1u + 1U + 1l + 1L + 1ll + 1LL + 1ul + 1uL + 1Ull + 1ULL + 1lu + 1LU + 1llu + 1LLu + 07u + "
+		         "0x1fULL + x" },
+		{ "map", "1.0f + 1.0F + 1.0l + 1.0L + 1e3f + .5F + 2.e-1l + x" },
+		{ "map", "(unsigned char)x + (signed char)x + (short int)x + (unsigned short)x + (long int)x + "
+		         "(long unsigned int)x + (long long int)x + (int long long)x + (long double)x + (int unsigned)x" },
+		{ "combine", "fmaxf(a, b)" },
+		{ "combine", "fmaxf(a, fminf(b, 1.0f))" },
+		{ "combine", "a < b ? b : a" },
+		{ "identity", "__int_as_float(0xff800000)" },
+		{ "identity", "-1.0f / 0.0f" },
+		{ "post", "sqrt(a / n)" },
+		{ "post", "(Out)a / (Out)n" },
+	};
+	char quoted[256];
+	size_t k;
+
+	for (k = 0; k < KGEN_COUNT(good); k++) {
+		kgen_spec *spec;
+		kgen_error err;
+		char *src = NULL, *log = NULL, buf[256];
+		void *image = NULL;
+		size_t size;
+		/* Single-quoted: `a < b ? b : a` holds ": ", which a plain YAML value cannot. */
+		snprintf(quoted, sizeof quoted, "'%s'", good[k][1]);
+		spec = load(custom_spec(good[k][0], quoted));
+		ck_assert_str_eq(kgen_spec_get(spec, good[k][0], buf, sizeof buf), good[k][1]);
+		ck_assert_int_eq(kgen_generate(spec, &src, &err), KGEN_OK);
+		ck_assert_msg(kgen_compile(src, "e.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) == KGEN_OK,
+		              "%s: %s: %s\n%s", good[k][0], good[k][1], err.message, log ? log : "");
+		free(src);
+		free(log);
+		free(image);
+		kgen_spec_free(spec);
+	}
+}
+END_TEST
+
+/* kgen_expr_eval() of text (an expression of key) in the spec of yaml, with
+ * x and a bound (floating when their is_float is set). */
+static struct kgen_value
+eval_in(const char *yaml, const char *key, const char *text, struct kgen_value x, struct kgen_value a)
+{
+	kgen_spec *spec = load(yaml);
+	struct kgen_expr e;
+	struct kgen_value none = { 0, 0, 0 }, v;
+	char why[160];
+	size_t at;
+
+	ck_assert_msg(kgen_expr_parse((enum kgen_key)kgen_key_lookup(key), text, &e, &at, why, sizeof why) == KGEN_OK,
+	              "%s: %s", text, why);
+	v = kgen_expr_eval(&e, spec, x, none, a, none, none);
+	kgen_spec_free(spec);
+	return v;
+}
+
+static struct kgen_value
+ival_of(long long i)
+{
+	struct kgen_value v = { 0, 0, i };
+	return v;
+}
+
+static struct kgen_value
+fval_of(long double f)
+{
+	struct kgen_value v = { 1, f, 0 };
+	return v;
+}
+
+#define CUSTOM(types) "kernel: reduce\nop: custom\n" types "combine: a + b\nidentity: 0\n"
+#define ASSERT_EVAL_INT(yaml, key, text, x, want) do {                                        \
+		struct kgen_value v_ = eval_in((yaml), (key), (text), (x), ival_of(0));         \
+		ck_assert_msg(!v_.is_float, "%s is floating", (text));                          \
+		ck_assert_msg(v_.i == (long long)(want), "%s: %lld, not %lld", (text), v_.i, (long long)(want)); \
+	} while (0)
+#define ASSERT_EVAL_FLOAT(yaml, key, text, x, want) do {                                      \
+		struct kgen_value v_ = eval_in((yaml), (key), (text), (x), ival_of(0));         \
+		ck_assert_msg(v_.is_float, "%s is an integer", (text));                         \
+		ck_assert_msg(v_.f == (long double)(want), "%s: %Lg, not %Lg", (text), v_.f, (long double)(want)); \
+	} while (0)
+
+/* The CPU evaluation computes as the generated C does: (Acc) and (Out) are
+ * the spec's types, integer casts wrap at their width and keep their
+ * signedness, constants have C's types, and the result is the function's
+ * return type (Acc; Out for post). */
+START_TEST(expr_eval_follows_c_types)
+{
+	const char *i32 = CUSTOM("dtype: i32\n"), *f32 = CUSTOM("dtype: f32\n"), *i64 = CUSTOM("dtype: i64\n");
+	const char *i32_f64 = CUSTOM("dtype: i32\nout_dtype: f64\n"), *f64 = CUSTOM("dtype: f64\n");
+	const char *f32_i64 = CUSTOM("dtype: f32\nacc_dtype: i64\n");
+	const char *idx32 = CUSTOM("dtype: i64\nindex: 32\n"), *idx64 = CUSTOM("dtype: i64\nindex: 64\n");
+
+	/* (Acc) and (Out): integer or floating as the spec says. */
+	ASSERT_EVAL_INT(i32, "map", "(Acc)x / 2", ival_of(7), 3);
+	ASSERT_EVAL_FLOAT(f32, "map", "(Acc)x / 2", fval_of(7), 3.5);
+	ASSERT_EVAL_INT(i32, "identity", "(Acc)1 / 2", ival_of(0), 0);
+	ASSERT_EVAL_FLOAT(f32, "identity", "(Acc)1 / 2", ival_of(0), 0.5);
+	ASSERT_EVAL_FLOAT(i32_f64, "post", "(Out)a / 2", ival_of(0), 0);
+	ck_assert(eval_in(i32_f64, "post", "(Out)a / 2", ival_of(0), ival_of(7)).f == 3.5L);
+	ck_assert_int_eq(eval_in(i32, "post", "a / 2", ival_of(0), ival_of(7)).i, 3);
+	/* The result is the function's type: map's Acc.  Floating arithmetic
+	 * stays exact (long double): the reference is what the GPU rounds. */
+	ASSERT_EVAL_INT(i32, "map", "x / 2.0", ival_of(7), 3);
+	ASSERT_EVAL_FLOAT(f32, "map", "x / 3", fval_of(1), 1.0L / 3.0L);
+	ASSERT_EVAL_FLOAT(f32, "map", "(float)(x / 3)", fval_of(1), 1.0f / 3.0f);
+	/* Integer casts: width and signedness. */
+	ASSERT_EVAL_INT(i64, "map", "(int)x", ival_of(0x80000000ll), -0x80000000ll);
+	ASSERT_EVAL_INT(i64, "map", "(unsigned)x", ival_of(-1), 0xffffffffll);
+	ASSERT_EVAL_INT(i64, "map", "(unsigned int)x + 1", ival_of(-1), 0);
+	ASSERT_EVAL_INT(i64, "map", "(unsigned long long)x >> 63", ival_of(-1), 1);
+	ASSERT_EVAL_INT(i64, "map", "(long long)x >> 63", ival_of(-1), -1);
+	ASSERT_EVAL_INT(i64, "map", "(short)x", ival_of(40000), -25536);
+	ASSERT_EVAL_INT(i64, "map", "(unsigned short)x", ival_of(-1), 65535);
+	ASSERT_EVAL_INT(i64, "map", "(char)x", ival_of(200), -56);
+	ASSERT_EVAL_INT(i64, "map", "(unsigned char)x", ival_of(300), 44);
+	ASSERT_EVAL_INT(i64, "map", "(bool)x", ival_of(5), 1);
+	ASSERT_EVAL_INT(i64, "map", "(int)x * 2", ival_of(0x7fffffff), -2);
+	ASSERT_EVAL_INT(i64, "map", "(long long)(int)x * 2", ival_of(0x7fffffff), 0xfffffffe);
+	/* A float to an integer: truncated, saturated, NaN to 0 (the GPU's cvt). */
+	ASSERT_EVAL_INT(f32_i64, "map", "(int)x", fval_of(2.9), 2);
+	ASSERT_EVAL_INT(f32_i64, "map", "(int)x", fval_of(-2.9), -2);
+	ASSERT_EVAL_INT(f32_i64, "map", "(int)x", fval_of(1e10), 0x7fffffff);
+	ASSERT_EVAL_INT(f32_i64, "map", "(unsigned)x", fval_of(-1), 0);
+	ASSERT_EVAL_INT(f32_i64, "map", "(int)x", fval_of(NAN), 0);
+	/* (float) rounds to float, in a double accumulator. */
+	ASSERT_EVAL_FLOAT(f64, "map", "(float)x", fval_of(0.1), (float)0.1);
+	ASSERT_EVAL_FLOAT(f64, "map", "x + 0.1f", fval_of(0), (float)0.1);
+	/* Constants have C's types. */
+	ASSERT_EVAL_INT(i64, "identity", "0xffffffffu + 1", ival_of(0), 0);
+	ASSERT_EVAL_INT(i64, "identity", "0xffffffff + 1", ival_of(0), 0);
+	ASSERT_EVAL_INT(i64, "identity", "4294967295 + 1", ival_of(0), 4294967296ll);
+	ASSERT_EVAL_INT(i64, "identity", "-1 < 0u", ival_of(0), 0);
+	ASSERT_EVAL_INT(i64, "identity", "-1 < 0", ival_of(0), 1);
+	ASSERT_EVAL_INT(i64, "identity", "-1ll < 0u", ival_of(0), 1);
+	ASSERT_EVAL_INT(i64, "identity", "-7 / 2", ival_of(0), -3);
+	ASSERT_EVAL_INT(i64, "identity", "-7 % 2", ival_of(0), -1);
+	ASSERT_EVAL_INT(i64, "identity", "0x7fffffff + 1", ival_of(0), -0x80000000ll);
+	ASSERT_EVAL_INT(i64, "identity", "1 << 31", ival_of(0), -0x80000000ll);
+	ASSERT_EVAL_INT(i64, "identity", "1ll << 31", ival_of(0), 0x80000000ll);
+	ASSERT_EVAL_INT(i64, "identity", "-8 >> 1", ival_of(0), -4);
+	ASSERT_EVAL_INT(i64, "identity", "__float_as_int(__int_as_float(0xff800000))", ival_of(0), -0x800000ll);
+	/* Index is unsigned, of the spec's width. */
+	ASSERT_EVAL_INT(idx32, "identity", "(Index)0 - 1", ival_of(0), 0xffffffffll);
+	ASSERT_EVAL_INT(idx64, "identity", "(Index)0 - 1", ival_of(0), -1);
+	/* Functions by their C++ overloads: min of ints is an int, sqrt of a float
+	 * a float (computed exactly, as all floating arithmetic here). */
+	ASSERT_EVAL_INT(i64, "map", "min(x, 3) / 2", ival_of(7), 1);
+	ASSERT_EVAL_INT(i64, "map", "min((unsigned)x, 3u)", ival_of(-1), 3);
+	ASSERT_EVAL_FLOAT(f64, "map", "sqrtf(x)", fval_of(2), sqrtl(2));
+	ASSERT_EVAL_FLOAT(f64, "map", "sqrt(x)", fval_of(2), sqrtl(2));
+	ASSERT_EVAL_FLOAT(f64, "map", "(float)sqrt((float)x)", fval_of(2), sqrtf(2));
+	ASSERT_EVAL_INT(i64, "map", "abs((int)x)", ival_of(-5), 5);
+	ASSERT_EVAL_INT(i64, "map", "x > 0 ? 1 : 0u", ival_of(-1), 0);
+	ASSERT_EVAL_INT(i64, "map", "(x > 0 ? 1 : 0u) - 1", ival_of(-1), 0xffffffffll);
+}
+END_TEST
+
+/* ---- the op's rules (gen/op.c, gen/op.h, the stages of gen/reduce_check.c) ---- */
+
+START_TEST(op_keys_apply_only_to_their_ops)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: sum\nmap: x * x\n",
+	                "map is an expression of op: custom, not of op: sum: drop it, or use op: custom", 3, 6,
+	                "map: x * x");
+	ASSERT_REJECTED("kernel: reduce\nmap: x * x\n",
+	                "map is an expression of op: custom, not of op: sum: drop it, or use op: custom", 2, 6,
+	                "map: x * x");
+	ASSERT_REJECTED("kernel: reduce\nop: max\ncombine: a + b\n",
+	                "combine is an expression of op: custom, not of op: max: drop it, or use op: custom", 3, 10,
+	                "combine: a + b");
+	ASSERT_REJECTED("kernel: reduce\nop: prod\nidentity: 1\n",
+	                "identity is an expression of op: custom, not of op: prod: drop it, or use op: custom", 3, 11,
+	                "identity: 1");
+	ASSERT_REJECTED("kernel: reduce_axis\nop: mean\npost: a\n",
+	                "post is an expression of op: custom, not of op: mean: drop it, or use op: custom", 3, 7,
+	                "post: a");
+	ASSERT_REJECTED("kernel: reduce\nop: sum\nnan: ignore\n",
+	                "nan applies to op: argmin and argmax, not to sum: drop it", 3, 6, "nan: ignore");
+	ASSERT_REJECTED("kernel: reduce_axis\nop: max\nnan: propagate\n",
+	                "nan applies to op: argmin and argmax, not to max: drop it", 3, 6, "nan: propagate");
+	ASSERT_REJECTED("kernel: transpose\nmap: x\n", "map does not apply to kernel: transpose", 2, 1, "map: x");
+	kgen_spec_free(load("kernel: reduce\nop: argmin\nnan: ignore\n"));
+}
+END_TEST
+
+START_TEST(op_custom_needs_combine_and_identity)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: custom\nidentity: 0\n",
+	                "op: custom needs combine, an expression of a and b (a + b, fmaxf(a, b), ...)", 2, 5, "op: custom");
+	ASSERT_REJECTED("kernel: reduce_axis\nop: custom\ncombine: a + b\n",
+	                "op: custom needs identity, the result of no elements (0 for a sum, -INFINITY's bits for a max: "
+	                "__int_as_float(0xff800000))", 2, 5, "op: custom");
+}
+END_TEST
+
+START_TEST(op_types_are_checked)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: any\n",
+	                "op: any is for integer elements, not f32: use count_nonzero, or op: custom", 2, 5, "op: any");
+	ASSERT_REJECTED("kernel: reduce\nop: all\ndtype: bf16\n",
+	                "op: all is for integer elements, not bf16: use count_nonzero, or op: custom", 2, 5, "op: all");
+	ASSERT_REJECTED("kernel: reduce\nop: count_nonzero\nacc_dtype: f32\n",
+	                "op: count_nonzero counts in an integer accumulator, not f32", 3, 12, "acc_dtype: f32");
+	ASSERT_REJECTED("kernel: reduce\nop: any\ndtype: i32\nacc_dtype: f64\n",
+	                "op: any counts in an integer accumulator, not f64", 4, 12, "acc_dtype: f64");
+	ASSERT_REJECTED("kernel: reduce\nop: mean\nout_dtype: i32\n",
+	                "op: mean gives a fraction: out_dtype must be a floating type, not i32", 3, 12, "out_dtype: i32");
+	ASSERT_REJECTED("kernel: reduce_axis\nop: norm2\ndtype: i32\nout_dtype: i64\n",
+	                "op: norm2 gives a fraction: out_dtype must be a floating type, not i64", 4, 12, "out_dtype: i64");
+	ASSERT_REJECTED("kernel: reduce\nop: argmax\nacc_dtype: f64\n",
+	                "op: argmax keeps each value as it is (f32): drop acc_dtype", 3, 12, "acc_dtype: f64");
+	ASSERT_REJECTED("kernel: reduce\nop: argmax\nout_dtype: f64\n",
+	                "op: argmax writes the value as f32 and the index as i64: drop out_dtype", 3, 12, "out_dtype: f64");
+	ASSERT_REJECTED("kernel: reduce_axis\nop: argmin\ndtype: f16\nout_dtype: f16\n",
+	                "op: argmin writes the value as f32 and the index as i64: drop out_dtype", 4, 12, "out_dtype: f16");
+	/* The type argmax would take anyway may be written. */
+	kgen_spec_free(load("kernel: reduce\nop: argmax\nacc_dtype: f32\nout_dtype: f32\n"));
+}
+END_TEST
+
+/* The types each op takes when acc_dtype and out_dtype are not given. */
+START_TEST(op_default_types)
+{
+	static const char *const cases[][4] = {
+		/* op, dtype, acc_dtype, out_dtype */
+		{ "sum", "f16", "f32", "f32" },
+		{ "mean", "i32", "i64", "f64" },
+		{ "mean", "f32", "f32", "f32" },
+		{ "mean", "bf16", "f32", "f32" },
+		{ "norm2", "i32", "f64", "f64" },
+		{ "norm2", "f64", "f64", "f64" },
+		{ "sumsq", "f16", "f32", "f32" },
+		{ "amax", "i32", "i32", "i32" },
+		{ "count_nonzero", "f32", "i64", "i64" },
+		{ "any", "u32", "i32", "i32" },
+		{ "all", "i64", "i32", "i32" },
+		{ "argmin", "f16", "f32", "f32" },
+		{ "argmax", "u32", "u32", "u32" },
+	};
+	char yaml[128];
+	size_t k;
+
+	for (k = 0; k < KGEN_COUNT(cases); k++) {
+		kgen_spec *spec;
+		snprintf(yaml, sizeof yaml, "kernel: reduce\nop: %s\ndtype: %s\n", cases[k][0], cases[k][1]);
+		spec = load(yaml);
+		ASSERT_FIELD(spec, "acc_dtype", cases[k][2]);
+		ASSERT_FIELD(spec, "out_dtype", cases[k][3]);
+		kgen_spec_free(spec);
+	}
+}
+END_TEST
+
+/* An op with a result step (a pair, post, an out_dtype conversion) cannot
+ * end in atomics: stages: atomic is refused, and left out it becomes
+ * last_block. */
+START_TEST(op_with_result_step_refuses_atomic_stage)
+{
+	ASSERT_REJECTED("kernel: reduce\nop: mean\nstages: atomic\n",
+	                "stages: atomic ends with atomics into *out, and op: mean has a last step (post): use stages: "
+	                "last_block or two_pass", 3, 9, "stages: atomic");
+	ASSERT_REJECTED("kernel: reduce\nop: argmax\nstages: atomic\n",
+	                "stages: atomic ends with atomics into *out, and op: argmax writes a value and an index: use "
+	                "stages: last_block or two_pass", 3, 9, "stages: atomic");
+	ASSERT_REJECTED("kernel: reduce\nop: sum\nout_dtype: f64\nstages: atomic\n",
+	                "stages: atomic ends with atomics into *out, and op: sum converts its result to out_dtype: use "
+	                "stages: last_block or two_pass", 4, 9, "stages: atomic");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: a / n\nstages: atomic\n",
+	                "stages: atomic ends with atomics into *out, and op: custom has a last step (post): use stages: "
+	                "last_block or two_pass", 6, 9, "stages: atomic");
+}
+END_TEST
+
+/* Where stages are derived (last_block for an op with a last step), a
+ * written atomics has no effect: refused at it, before the only-with rules
+ * that read atomics (block_reduce's). */
+START_TEST(op_with_result_step_refuses_atomics)
+{
+	kgen_spec *spec;
+	kgen_error err;
+
+	ASSERT_REJECTED("kernel: reduce\nop: mean\natomics: element\n",
+	                "atomics has no effect: op: mean has a last step (post), so it ends in a kernel "
+	                "(stages: last_block); drop it", 3, 10, "atomics: element");
+	ASSERT_REJECTED("kernel: reduce\nop: mean\ndtype: i32\natomics: block\nblock_reduce: sequential\n",
+	                "atomics has no effect: op: mean has a last step (post), so it ends in a kernel "
+	                "(stages: last_block); drop it", 4, 10, "atomics: block");
+	ASSERT_REJECTED("kernel: reduce\nop: argmax\natomics: thread\nblock_reduce: sequential\n",
+	                "atomics has no effect: op: argmax writes a value and an index, so it ends in a kernel "
+	                "(stages: last_block); drop it", 3, 10, "atomics: thread");
+	ASSERT_REJECTED("kernel: reduce\nop: sum\nout_dtype: f64\natomics: element\n",
+	                "atomics has no effect: op: sum converts its result to out_dtype, so it ends in a kernel "
+	                "(stages: last_block); drop it", 4, 10, "atomics: element");
+	ASSERT_REJECTED("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: a / n\natomics: element\n",
+	                "atomics has no effect: op: custom has a last step (post), so it ends in a kernel "
+	                "(stages: last_block); drop it", 6, 10, "atomics: element");
+	/* With stages written, the only-with rule speaks. */
+	ASSERT_REJECTED("kernel: reduce\nop: mean\nstages: two_pass\natomics: element\n",
+	                "atomics has no effect with stages: two_pass; drop it, or use stages: atomic", 4, 10,
+	                "atomics: element");
+	/* Without a last step, atomics stays. */
+	spec = load("kernel: reduce\nop: sumsq\natomics: element\n");
+	ASSERT_FIELD(spec, "stages", "atomic");
+	ASSERT_FIELD(spec, "atomics", "element");
+	/* The op set afterwards: the error points at the atomics written. */
+	ck_assert_int_eq(kgen_spec_set(spec, "op", "norm2", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "atomics has no effect: op: norm2 has a last step (post), so it ends in a kernel "
+	                 "(stages: last_block); drop it");
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.column, 10);
+	ASSERT_FIELD(spec, "op", "sumsq");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(op_with_result_step_defaults_to_last_block)
+{
+	static const char *const cases[][2] = {
+		{ "kernel: reduce\nop: mean\n", "last_block" },
+		{ "kernel: reduce\nop: norm2\ndtype: i32\n", "last_block" },
+		{ "kernel: reduce\nop: argmax\n", "last_block" },
+		{ "kernel: reduce\nop: sum\nout_dtype: f64\n", "last_block" },
+		{ "kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: sqrt(a)\n", "last_block" },
+		{ "kernel: reduce\nop: mean\nstages: two_pass\n", "two_pass" },
+		/* No result step: the default stays atomic. */
+		{ "kernel: reduce\nop: sumsq\n", "atomic" },
+		{ "kernel: reduce\nop: count_nonzero\n", "atomic" },
+		{ "kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: a\n", "atomic" },
+	};
+	size_t k;
+
+	for (k = 0; k < KGEN_COUNT(cases); k++) {
+		kgen_spec *spec = load(cases[k][0]);
+		ASSERT_FIELD(spec, "stages", cases[k][1]);
+		kgen_spec_free(spec);
+	}
+}
+END_TEST
+
+/* ---- kgen_spec_dump of op: custom ---- */
+
+/* The lines of yaml whose key is one of keys (NULL-terminated). */
+static char *
+lines_of(const char *yaml, const char *const *keys)
+{
+	char *out = malloc(strlen(yaml) + 1), *o = out;
+	const char *p = yaml, *nl;
+	size_t k;
+
+	ck_assert_ptr_nonnull(out);
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		for (k = 0; keys[k]; k++)
+			if (strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == ':') {
+				memcpy(o, p, (size_t)(nl - p + 1));
+				o += nl - p + 1;
+			}
+	}
+	*o = '\0';
+	return out;
+}
+
+START_TEST(dump_single_quotes_expressions_and_loads_back)
+{
+	static const char *const op_keys[] = { "kernel", "op", "dtype", "map", "combine", "identity", "post", NULL };
+	kgen_spec *spec = load("kernel: reduce\nop: custom\ndtype: f64\nmap: \"x < 0 ? -x : x\"\n"
+	                       "combine: fmax(a, b)\nidentity: 0\npost: 'a > 1e300 ? a : sqrt(a / (Acc)n)'\n");
+	kgen_spec *again;
+	char *yaml = dump(spec), *ops, *yaml2;
+
+	ops = lines_of(yaml, op_keys);
+	ck_assert_str_eq(ops,
+		"kernel: reduce\n"
+		"op: custom\n"
+		"dtype: f64\n"
+		"map: 'x < 0 ? -x : x'\n"
+		"combine: 'fmax(a, b)'\n"
+		"identity: '0'\n"
+		"post: 'a > 1e300 ? a : sqrt(a / (Acc)n)'\n");
+	ck_assert_ptr_nonnull(strstr(yaml, "\nstages: last_block\n"));
+	/* Loaded back, the op's lines give the same spec. */
+	again = load(ops);
+	yaml2 = dump(again);
+	ck_assert_str_eq(yaml2, yaml);
+	free(yaml2);
+	kgen_spec_free(again);
+	free(ops);
+	free(yaml);
+	kgen_spec_free(spec);
+
+	/* map and post not given: their defaults, x and a. */
+	spec = load("kernel: reduce_axis\nop: custom\ncombine: a + b\nidentity: 0\n");
+	yaml = dump(spec);
+	ck_assert_ptr_nonnull(strstr(yaml, "\nmap: 'x'\ncombine: 'a + b'\nidentity: '0'\npost: 'a'\n"));
+	free(yaml);
+	kgen_spec_free(spec);
+	/* Other ops have no expression lines. */
+	spec = load("kernel: reduce\nop: mean\n");
+	yaml = dump(spec);
+	ck_assert_ptr_null(strstr(yaml, "map:"));
+	ck_assert_ptr_null(strstr(yaml, "post:"));
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* No expression that loads holds a quote (a character literal is refused),
+ * so the doubling is seen on text written into the spec directly; YAML
+ * reads the doubled quote back as one, which the parser then refuses. */
+START_TEST(dump_doubles_a_quote)
+{
+	static const char *const op_keys[] = { "kernel", "op", "map", "combine", "identity", NULL };
+	kgen_spec *spec = load("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\n");
+	char *yaml, *ops;
+
+	snprintf(kgen_spec_expr(spec, KGEN_KEY_map), KGEN_EXPR_MAX + 1, "%s", "x + 'a'");
+	yaml = dump(spec);
+	ops = lines_of(yaml, op_keys);
+	ck_assert_str_eq(ops, "kernel: reduce\nop: custom\nmap: 'x + ''a'''\ncombine: 'a + b'\nidentity: '0'\n");
+	ASSERT_REJECTED(ops, "map: a character literal has no place in an expression: write its number", 3, 11,
+	                "map: 'x + ''a'''");
+	free(ops);
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
 /* ---- launch geometry at the ends of the sizes ---- */
 
 START_TEST(grids_do_not_wrap_near_2_to_64)
@@ -765,6 +1509,61 @@ START_TEST(set_bad_value_leaves_spec_unchanged)
 	free(after);
 	free(before);
 	kgen_spec_free(spec);
+}
+END_TEST
+
+/* An expression set from the command line: the fault, at its character,
+ * and what the key takes; the spec unchanged.  (kgen_key_allowed() walked
+ * an expression's NULL list of values.) */
+START_TEST(set_bad_expression_names_the_fault)
+{
+	kgen_spec *spec = load(custom_spec("map", "x"));
+	static const char *const keys[] = { "map", "combine" };
+	static const char *const values[] = { "x * x", "a +" };
+	char *before = dump(spec), *after;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_set(spec, "map", "x;", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "map: ';' ends a statement: an expression is one C expression, not statements "
+	                 "(at character 2): expected a C expression of x and i");
+	ck_assert_int_eq(err.line, 0);
+	ck_assert_int_eq(kgen_spec_set(spec, "identity", "x", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "identity: 'x' is not a name of identity, which has none (a constant) "
+	                 "(at character 1): expected a C expression of no names (a constant)");
+	ck_assert_int_eq(kgen_spec_set(spec, "post", "(Out)a / n x", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "post: 'x' after a whole expression: expected an operator or the end "
+	                 "(at character 12): expected a C expression of a and n");
+	ck_assert_int_eq(kgen_spec_set_many(spec, 2, keys, values, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "combine: the expression ends where a value is expected (at its end): "
+	                 "expected a C expression of a and b");
+	after = dump(spec);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	ck_assert_int_eq(kgen_spec_set(spec, "map", "x * x", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "map", "x * x");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* What each key takes, for every type of key; a suggestion for enums only. */
+START_TEST(allowed_values_of_every_key)
+{
+	char buf[256];
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		kgen_key_allowed((enum kgen_key)k, buf, sizeof buf);
+		ck_assert_msg(buf[0] != '\0', "%s", kgen_keys[k].name);
+		if (kgen_keys[k].type != KT_ENUM)
+			ck_assert_ptr_null(kgen_key_nearest_value((enum kgen_key)k, "x"));
+	}
+	kgen_key_allowed(KGEN_KEY_post, buf, sizeof buf);
+	ck_assert_str_eq(buf, "a C expression of a and n");
+	kgen_key_allowed(KGEN_KEY_name, buf, sizeof buf);
+	ck_assert_str_eq(buf, "a C identifier of your own (no keyword, CUDA built-in or name kgen declares)");
+	kgen_key_allowed(KGEN_KEY_stages, buf, 8);
+	ck_assert_str_eq(buf, "two_pas");
 }
 END_TEST
 
@@ -1555,6 +2354,37 @@ spec_suite(void)
 	tcase_add_test(tc, check_rejects_index_not_32_or_64);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("expr");
+	tcase_set_timeout(tc, 60);  /* NVRTC compiles the accepted expressions */
+	tcase_add_test(tc, expr_error_points_at_the_offending_character);
+	tcase_add_test(tc, expr_refuses_what_is_not_one_expression);
+	tcase_add_test(tc, expr_refuses_assignment_subscripts_and_members);
+	tcase_add_test(tc, expr_names_are_the_keys_own);
+	tcase_add_test(tc, expr_calls_take_their_argument_counts);
+	tcase_add_test(tc, expr_parentheses_and_operands_balance);
+	tcase_add_test(tc, expr_numbers_are_c_numbers);
+	tcase_add_test(tc, expr_number_suffixes_are_c_suffixes);
+	tcase_add_test(tc, expr_messages_quote_the_whole_token);
+	tcase_add_test(tc, expr_casts_are_c_types);
+	tcase_add_test(tc, expr_on_several_lines_is_refused);
+	tcase_add_test(tc, expr_empty_and_too_long);
+	tcase_add_test(tc, expr_escape_attempts_are_refused);
+	tcase_add_test(tc, expr_accepts_c_expressions);
+	tcase_add_test(tc, expr_eval_follows_c_types);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("op");
+	tcase_add_test(tc, op_keys_apply_only_to_their_ops);
+	tcase_add_test(tc, op_custom_needs_combine_and_identity);
+	tcase_add_test(tc, op_types_are_checked);
+	tcase_add_test(tc, op_default_types);
+	tcase_add_test(tc, op_with_result_step_refuses_atomic_stage);
+	tcase_add_test(tc, op_with_result_step_defaults_to_last_block);
+	tcase_add_test(tc, op_with_result_step_refuses_atomics);
+	tcase_add_test(tc, dump_single_quotes_expressions_and_loads_back);
+	tcase_add_test(tc, dump_doubles_a_quote);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("geometry");
 	tcase_add_test(tc, grids_do_not_wrap_near_2_to_64);
 	suite_add_tcase(s, tc);
@@ -1563,6 +2393,8 @@ spec_suite(void)
 	tcase_add_test(tc, set_changes_a_field);
 	tcase_add_test(tc, set_unknown_key_suggests_nearest);
 	tcase_add_test(tc, set_bad_value_leaves_spec_unchanged);
+	tcase_add_test(tc, set_bad_expression_names_the_fault);
+	tcase_add_test(tc, allowed_values_of_every_key);
 	tcase_add_test(tc, set_impossible_combination_leaves_spec_unchanged);
 	tcase_add_test(tc, set_error_on_written_field_keeps_its_position);
 	tcase_add_test(tc, set_dtype_rederives_acc_dtype_and_name);
