@@ -389,13 +389,14 @@ pair_combine(const struct kgen_spec *s, strbuf *b)
 	const struct kgen_dtype_info *a = &kgen_dtype_info[s->acc_dtype];
 	const char *cmp = s->op == KGEN_OP_ARGMAX ? ">" : "<";
 
+	/* Bitwise & and | on the comparisons: no short circuit, so no branches. */
 	if (a->cls == DT_FLOAT && s->nan == KGEN_NAN_PROPAGATE)
 		sb_printf(b, "// The %s value wins, and a NaN wins over any number; on a tie (two NaNs\n"
 		             "// included) the lower index, so the result is the first %s (or NaN).\n"
 		             "static __device__ __forceinline__ Acc combine(Acc a, Acc b)\n"
 		             "{\n"
-		             "    const bool b_wins = isnan(b.v) ? !isnan(a.v) || b.i < a.i\n"
-		             "                                   : !isnan(a.v) && (b.v %s a.v || (b.v == a.v && b.i < a.i));\n"
+		             "    const bool a_nan = isnan(a.v), b_nan = isnan(b.v), lower = b.i < a.i;\n"
+		             "    const bool b_wins = (b_nan & (!a_nan | lower)) | (!a_nan & ((b.v %s a.v) | ((b.v == a.v) & lower)));\n"
 		             "    return b_wins ? b : a;\n"
 		             "}", s->op == KGEN_OP_ARGMAX ? "larger" : "smaller",
 		          s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum", cmp);
@@ -403,9 +404,35 @@ pair_combine(const struct kgen_spec *s, strbuf *b)
 		sb_printf(b, "// The %s value wins; on a tie the lower index, so the result is the first %s.\n"
 		             "static __device__ __forceinline__ Acc combine(Acc a, Acc b)\n"
 		             "{\n"
-		             "    return b.v %s a.v || (b.v == a.v && b.i < a.i) ? b : a;\n"
+		             "    return (b.v %s a.v) | ((b.v == a.v) & (b.i < a.i)) ? b : a;\n"
 		             "}", s->op == KGEN_OP_ARGMAX ? "larger" : "smaller",
 		          s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum", cmp);
+}
+
+/* fold(acc, x, i): one more of a thread's elements, which it visits in
+ * index order, so a tie keeps acc: cheaper than combine(). */
+static void
+fold(const struct kgen_spec *s, strbuf *b)
+{
+	const struct kgen_dtype_info *a = &kgen_dtype_info[s->acc_dtype];
+	int max = s->op == KGEN_OP_ARGMAX;
+
+	if (!kgen_op_is_pair(s)) {
+		sb_puts(b, "\n// One more element, at index i.\n"
+		           "static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }");
+		return;
+	}
+	sb_printf(b, "\n// One more of a thread's elements, which come in index order: b replaces acc\n"
+	             "// only when %s%s, so a tie keeps the lower index; and anything\n"
+	             "// replaces the identity.\n"
+	             "static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)\n"
+	             "{\n"
+	             "    const Acc b = to_acc(x, i);\n", max ? "larger" : "smaller",
+	          a->cls == DT_FLOAT && s->nan == KGEN_NAN_PROPAGATE ? " (or the first NaN)" : "");
+	if (a->cls == DT_FLOAT && s->nan == KGEN_NAN_PROPAGATE)
+		sb_printf(b, "    return (!(b.v %s acc.v) & (acc.v == acc.v)) | (acc.i == NO_INDEX) ? b : acc;\n}", max ? "<=" : ">=");
+	else
+		sb_printf(b, "    return (b.v %s acc.v) | (acc.i == NO_INDEX) ? b : acc;\n}", max ? ">" : "<");
 }
 
 kgen_status
@@ -481,6 +508,9 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 			sb_puts(&f, s->dtype == s->acc_dtype ? "return x" : "return (Acc)x");
 		sb_puts(&f, "; }");
 	}
+
+	if (flags & KGEN_OP_FOLD)
+		fold(s, &f);
 
 	/* store(): the result of n elements into out. */
 	post = post_expr(s, pbuf, sizeof pbuf);

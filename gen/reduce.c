@@ -73,8 +73,19 @@ accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *
 		         "head + " : "", index);
 	if (per_element_atomics(s))
 		sb_printf(b, "atomic_combine(out, to_acc(%s%s));", value, arg);
+	else if (kgen_op_is_pair(s) && strcmp(index, "tid") != 0)  /* in index order: the head is not */
+		sb_printf(b, "acc = fold(acc, %s%s);", value, arg);
 	else
 		sb_printf(b, "acc = combine(acc, to_acc(%s%s));", value, arg);
+}
+
+/* Does the thread keep an accumulator per vector lane?  A pair's fold is a
+ * chain of compares and selects, the latency of which one chain per element
+ * exposes: pairs with vector loads keep VEC chains. */
+static int
+lanes_apart(const struct kgen_spec *s)
+{
+	return kgen_op_is_pair(s) && s->load_width > kgen_spec_dtype(s)->size;
 }
 
 /* The loop over the thread's items: tile or persistent grid, full tiles by
@@ -99,7 +110,12 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 		sb_printf(&full, "const Vec x = reinterpret_cast<const Vec *>(in + base)[%s];\n"
 		                 "#pragma unroll\n"
 		                 "for (int k = 0; k < VEC; k++)\n    ", contiguous ? "tid * LOADS + j" : "j * THREADS + tid");
-		accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
+		if (lanes_apart(s))  /* pairs: a chain per vector lane, folded in index order */
+			sb_printf(&full, "part[k] = fold(part[k], x.v[k], head + %s);",
+			          contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
+		else
+			accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k"
+			                                          : "base + (j * THREADS + tid) * VEC + k");
 		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
 		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
 	}
@@ -109,7 +125,16 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 	tpl_set(&t, "partial", "%s", partial.s);
 	sb_free(&full);
 	sb_free(&partial);
-	tpl_set(&t, "acc_decl", "%s", per_element_atomics(s) ? "" : "Acc acc = identity();");
+	if (lanes_apart(s))
+		tpl_set(&t, "acc_decl", "%s", "Acc acc = identity();\n"
+		        "// One accumulator per lane of the vectors: VEC independent chains of\n"
+		        "// compares instead of one, combined after the loop.\n"
+		        "Acc part[VEC];\n"
+		        "#pragma unroll\n"
+		        "for (int k = 0; k < VEC; k++)\n"
+		        "    part[k] = identity();");
+	else
+		tpl_set(&t, "acc_decl", "%s", per_element_atomics(s) ? "" : "Acc acc = identity();");
 	if (s->grid == KGEN_GRID_PERSISTENT) {
 		tpl_set(&t, "unroll", "%lld", s->unroll);
 		return tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
@@ -269,6 +294,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			flags |= KGEN_OP_NO_COMBINE;
 		if (s->stages == KGEN_STAGES_LAST_BLOCK)
 			flags |= KGEN_OP_LDCG;
+		if (kgen_op_is_pair(s))
+			flags |= KGEN_OP_FOLD;
 		TRY(kgen_op_render(s, flags, &file, err));
 	}
 	if (vec > 1) {
@@ -333,6 +360,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			               "in += head;\n"
 			               "n -= head;\n\n", s->load_width > 16 ? 16 : s->load_width);
 		sb_printf(&bb, "%s", body.v[0].value);
+		if (lanes_apart(s))
+			sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
 		if (vec > 1) {
 			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
 			accumulate(s, &bb, "unaligned[tid]", "tid");

@@ -206,7 +206,9 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		if (vec > 1) {
 			tpl_set(&span, "load_width", "%lld", s->load_width);
 			tpl_set(&span, "align", "%lld", s->load_width);
-			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_vec.cu", &span, err));
+			/* A pair's fold is a chain of compares: one chain per vector lane. */
+			TRY(tpl_render_into(&parts, "span", kgen_op_is_pair(s) ? "reduce_axis/span_vec_lanes.cu"
+			                                                       : "reduce_axis/span_vec.cu", &span, err));
 		} else {
 			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_scalar.cu", &span, err));
 		}
@@ -306,7 +308,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "acc_dtype", "%s", acc->name);
 	tpl_set(&file, "t_ctype", "%s", dt->ctype);
 	{
-		int flags = KGEN_OP_STORE;
+		int flags = KGEN_OP_STORE | KGEN_OP_FOLD;
 		if (uses_block(s) && s->warp_tail == KGEN_WT_SHUFFLE)
 			flags |= KGEN_OP_SHFL_DOWN;
 		if (uses_lanes(s))

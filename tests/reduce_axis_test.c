@@ -186,9 +186,9 @@ START_TEST(seed_kernels_are_the_posts)
 	char *rows = generate("kernel: reduce_axis\nstrategy: thread\nthreads: 256\n");
 	char *cols = generate("kernel: reduce_axis\naxis: cols\nstrategy: thread\nthreads: 256\n");
 
-	ck_assert_ptr_nonnull(strstr(rows, "acc = combine(acc, to_acc(in[row * pitch + i], i));"));
+	ck_assert_ptr_nonnull(strstr(rows, "acc = fold(acc, in[row * pitch + i], i);"));
 	ck_assert_ptr_nonnull(strstr(rows, "<<<grid, 256>>>"));
-	ck_assert_ptr_nonnull(strstr(cols, "acc = combine(acc, to_acc(in[i * pitch + col], i));"));
+	ck_assert_ptr_nonnull(strstr(cols, "acc = fold(acc, in[i * pitch + col], i);"));
 	ck_assert_ptr_null(strstr(rows, "reduce_span"));
 	free(rows);
 	free(cols);

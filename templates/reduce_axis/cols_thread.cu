@@ -10,7 +10,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     if (col < cols) {
         Acc acc = identity();
         for (Index i = 0; i < rows; i++)
-            acc = combine(acc, to_acc(in[i * pitch + col], i));
+            acc = fold(acc, in[i * pitch + col], i);
         store(out, col, acc, rows);
     }
 }

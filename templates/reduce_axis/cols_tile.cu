@@ -31,7 +31,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             const Vec x = *reinterpret_cast<const Vec *>(in + r * pitch + col);
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc[k] = combine(acc[k], to_acc(x.v[k], r));
+                acc[k] = fold(acc[k], x.v[k], r);
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
@@ -40,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k], r));
+                    acc[k] = fold(acc[k], in[r * pitch + col + k], r);
     }
     combine_groups(acc, groups);
     if (split == 1) {

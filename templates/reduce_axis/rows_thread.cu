@@ -10,7 +10,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     if (row < rows) {
         Acc acc = identity();
         for (Index i = 0; i < cols; i++)
-            acc = combine(acc, to_acc(in[row * pitch + i], i));
+            acc = fold(acc, in[row * pitch + i], i);
         store(out, row, acc, cols);
     }
 }

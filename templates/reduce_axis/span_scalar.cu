@@ -5,6 +5,6 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 {
     #pragma unroll 4
     for (Index i = t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     return acc;
 }

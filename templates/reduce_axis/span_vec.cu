@@ -12,15 +12,15 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
     const Vec *v = reinterpret_cast<const Vec *>(x + head);
 
     for (Index i = t; i < head; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     #pragma unroll 4
     for (Index i = t; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            acc = combine(acc, to_acc(y.v[k], base + head + i * VEC + k));
+            acc = fold(acc, y.v[k], base + head + i * VEC + k);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     return acc;
 }

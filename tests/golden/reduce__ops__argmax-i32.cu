@@ -64,11 +64,19 @@ static __device__ __forceinline__ Acc identity() { return { -0x7fffffff - 1, NO_
 // The larger value wins; on a tie the lower index, so the result is the first maximum.
 static __device__ __forceinline__ Acc combine(Acc a, Acc b)
 {
-    return b.v > a.v || (b.v == a.v && b.i < a.i) ? b : a;
+    return (b.v > a.v) | ((b.v == a.v) & (b.i < a.i)) ? b : a;
 }
 // Each element with its index.
 static __device__ __forceinline__ Acc pair(int x, Index i) { return { x, (long long)i }; }
 static __device__ __forceinline__ Acc to_acc(T x, Index i) { return pair(x, i); }
+// One more of a thread's elements, which come in index order: b replaces acc
+// only when larger, so a tie keeps the lower index; and anything
+// replaces the identity.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
+{
+    const Acc b = to_acc(x, i);
+    return (b.v > acc.v) | (acc.i == NO_INDEX) ? b : acc;
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -136,6 +144,12 @@ reduce_argmax_i32(const T *__restrict__ in, Results out, Index n,
     // The full tiles, grid-stride: LOADS vector loads per thread, THREADS vectors apart (coalesced), no bounds checks.
     const Index full_tiles = n / TILE;
     Acc acc = identity();
+    // One accumulator per lane of the vectors: VEC independent chains of
+    // compares instead of one, combined after the loop.
+    Acc part[VEC];
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        part[k] = identity();
     #pragma unroll 1
     for (Index t = blockIdx.x; t < full_tiles; t += gridDim.x) {
         const Index base = t * TILE;
@@ -144,14 +158,17 @@ reduce_argmax_i32(const T *__restrict__ in, Results out, Index n,
             const Vec x = reinterpret_cast<const Vec *>(in + base)[j * THREADS + tid];
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc = combine(acc, to_acc(x.v[k], head + base + (j * THREADS + tid) * VEC + k));
+                part[k] = fold(part[k], x.v[k], head + base + (j * THREADS + tid) * VEC + k);
         }
     }
     // The partial tile at the end, if any: the next block in turn takes it,
     // one element at a time, bounds-checked.
     if (blockIdx.x == full_tiles % gridDim.x)
         for (Index i = full_tiles * TILE + tid; i < n; i += THREADS)
-            acc = combine(acc, to_acc(in[i], head + i));
+            acc = fold(acc, in[i], head + i);
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        acc = combine(acc, part[k]);
     if (blockIdx.x == 0 && tid < head)
         acc = combine(acc, to_acc(unaligned[tid], tid));
 

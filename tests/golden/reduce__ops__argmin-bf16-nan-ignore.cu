@@ -62,11 +62,19 @@ static __device__ __forceinline__ Acc identity() { return { __uint_as_float(0x7f
 // The smaller value wins; on a tie the lower index, so the result is the first minimum.
 static __device__ __forceinline__ Acc combine(Acc a, Acc b)
 {
-    return b.v < a.v || (b.v == a.v && b.i < a.i) ? b : a;
+    return (b.v < a.v) | ((b.v == a.v) & (b.i < a.i)) ? b : a;
 }
 // Each element with its index; a NaN is skipped (it becomes the identity).
 static __device__ __forceinline__ Acc pair(float x, Index i) { return isnan(x) ? identity() : Acc{ x, (long long)i }; }
 static __device__ __forceinline__ Acc to_acc(T x, Index i) { return pair(__uint_as_float((unsigned int)x << 16), i); }
+// One more of a thread's elements, which come in index order: b replaces acc
+// only when smaller, so a tie keeps the lower index; and anything
+// replaces the identity.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
+{
+    const Acc b = to_acc(x, i);
+    return (b.v < acc.v) | (acc.i == NO_INDEX) ? b : acc;
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -128,6 +136,12 @@ reduce_argmin_bf16(const T *__restrict__ in, Acc *__restrict__ partials, Index n
 
     const Index base = (Index)blockIdx.x * TILE;
     Acc acc = identity();
+    // One accumulator per lane of the vectors: VEC independent chains of
+    // compares instead of one, combined after the loop.
+    Acc part[VEC];
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        part[k] = identity();
 
     if (base + TILE <= n) {
         // A full tile: LOADS vector loads per thread, THREADS vectors apart (coalesced), no bounds checks.
@@ -136,13 +150,16 @@ reduce_argmin_bf16(const T *__restrict__ in, Acc *__restrict__ partials, Index n
             const Vec x = reinterpret_cast<const Vec *>(in + base)[j * THREADS + tid];
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc = combine(acc, to_acc(x.v[k], head + base + (j * THREADS + tid) * VEC + k));
+                part[k] = fold(part[k], x.v[k], head + base + (j * THREADS + tid) * VEC + k);
         }
     } else {
         // The last, partial tile: one element at a time, bounds-checked.
         for (Index i = base + tid; i < n; i += THREADS)
-            acc = combine(acc, to_acc(in[i], head + i));
+            acc = fold(acc, in[i], head + i);
     }
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        acc = combine(acc, part[k]);
     if (blockIdx.x == 0 && tid < head)
         acc = combine(acc, to_acc(unaligned[tid], tid));
 

@@ -44,6 +44,8 @@ struct __align__(16) Vec {
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // Combine the `groups` row groups of the block: group g's acc[] goes to
@@ -104,7 +106,7 @@ reduce_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index col
             const Vec x = *reinterpret_cast<const Vec *>(in + r * pitch + col);
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc[k] = combine(acc[k], to_acc(x.v[k], r));
+                acc[k] = fold(acc[k], x.v[k], r);
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
@@ -113,7 +115,7 @@ reduce_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index col
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k], r));
+                    acc[k] = fold(acc[k], in[r * pitch + col + k], r);
     }
     combine_groups(acc, groups);
     if (split == 1) {

@@ -33,6 +33,8 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a & b; }
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(int x) { return x != 0; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(x); }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // One thread per column (seed 002's column_sums): thread `col` walks down
@@ -46,7 +48,7 @@ reduce_cols_all_i32(const T *__restrict__ in, Results out, Index rows, Index col
     if (col < cols) {
         Acc acc = identity();
         for (Index i = 0; i < rows; i++)
-            acc = combine(acc, to_acc(in[i * pitch + col], i));
+            acc = fold(acc, in[i * pitch + col], i);
         store(out, col, acc, rows);
     }
 }

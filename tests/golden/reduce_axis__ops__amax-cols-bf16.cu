@@ -46,6 +46,8 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return fmaxf(a, b)
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(float x) { return fabsf(x); }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(__uint_as_float((unsigned int)x << 16)); }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // A float as bf16 bits, rounded to nearest even (NaN stays NaN).
 static __device__ __forceinline__ unsigned short to_out(float f)
 {
@@ -114,7 +116,7 @@ reduce_cols_amax_bf16(const T *__restrict__ in, Results out, Index rows, Index c
             const Vec x = *reinterpret_cast<const Vec *>(in + r * pitch + col);
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc[k] = combine(acc[k], to_acc(x.v[k], r));
+                acc[k] = fold(acc[k], x.v[k], r);
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
@@ -123,7 +125,7 @@ reduce_cols_amax_bf16(const T *__restrict__ in, Results out, Index rows, Index c
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k], r));
+                    acc[k] = fold(acc[k], in[r * pitch + col + k], r);
     }
     combine_groups(acc, groups);
     if (split == 1) {

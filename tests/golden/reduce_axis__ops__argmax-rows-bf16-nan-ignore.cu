@@ -62,11 +62,19 @@ static __device__ __forceinline__ Acc identity() { return { __uint_as_float(0xff
 // The larger value wins; on a tie the lower index, so the result is the first maximum.
 static __device__ __forceinline__ Acc combine(Acc a, Acc b)
 {
-    return b.v > a.v || (b.v == a.v && b.i < a.i) ? b : a;
+    return (b.v > a.v) | ((b.v == a.v) & (b.i < a.i)) ? b : a;
 }
 // Each element with its index; a NaN is skipped (it becomes the identity).
 static __device__ __forceinline__ Acc pair(float x, Index i) { return isnan(x) ? identity() : Acc{ x, (long long)i }; }
 static __device__ __forceinline__ Acc to_acc(T x, Index i) { return pair(__uint_as_float((unsigned int)x << 16), i); }
+// One more of a thread's elements, which come in index order: b replaces acc
+// only when larger, so a tie keeps the lower index; and anything
+// replaces the identity.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
+{
+    const Acc b = to_acc(x, i);
+    return (b.v > acc.v) | (acc.i == NO_INDEX) ? b : acc;
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -92,6 +100,8 @@ static __device__ __forceinline__ Acc __ldcg(const Acc *p)
 // vector of 16 bytes; the elements before the first 16-byte
 // boundary and after the last whole vector go one at a time, so any start
 // and length work (rows of any pitch).  x[0] is element `base` of its row.
+// Each lane of the vectors has its own accumulator: VEC independent chains
+// of compares instead of one, combined at the end.
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
@@ -99,18 +109,25 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         head = n;
     const Index nvec = (n - head) / VEC;
     const Vec *v = reinterpret_cast<const Vec *>(x + head);
+    Acc part[VEC];
 
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        part[k] = identity();
     for (Index i = t; i < head; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     #pragma unroll 4
     for (Index i = t; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            acc = combine(acc, to_acc(y.v[k], base + head + i * VEC + k));
+            part[k] = fold(part[k], y.v[k], base + head + i * VEC + k);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        acc = combine(acc, part[k]);
     return acc;
 }
 

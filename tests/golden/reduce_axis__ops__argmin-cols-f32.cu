@@ -57,13 +57,21 @@ static __device__ __forceinline__ Acc identity() { return { __uint_as_float(0x7f
 // included) the lower index, so the result is the first minimum (or NaN).
 static __device__ __forceinline__ Acc combine(Acc a, Acc b)
 {
-    const bool b_wins = isnan(b.v) ? !isnan(a.v) || b.i < a.i
-                                   : !isnan(a.v) && (b.v < a.v || (b.v == a.v && b.i < a.i));
+    const bool a_nan = isnan(a.v), b_nan = isnan(b.v), lower = b.i < a.i;
+    const bool b_wins = (b_nan & (!a_nan | lower)) | (!a_nan & ((b.v < a.v) | ((b.v == a.v) & lower)));
     return b_wins ? b : a;
 }
 // Each element with its index.
 static __device__ __forceinline__ Acc pair(float x, Index i) { return { x, (long long)i }; }
 static __device__ __forceinline__ Acc to_acc(T x, Index i) { return pair(x, i); }
+// One more of a thread's elements, which come in index order: b replaces acc
+// only when smaller (or the first NaN), so a tie keeps the lower index; and anything
+// replaces the identity.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
+{
+    const Acc b = to_acc(x, i);
+    return (!(b.v >= acc.v) & (acc.v == acc.v)) | (acc.i == NO_INDEX) ? b : acc;
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -135,7 +143,7 @@ reduce_cols_argmin_f32(const T *__restrict__ in, Results out, Index rows, Index 
             const Vec x = *reinterpret_cast<const Vec *>(in + r * pitch + col);
             #pragma unroll
             for (int k = 0; k < VEC; k++)
-                acc[k] = combine(acc[k], to_acc(x.v[k], r));
+                acc[k] = fold(acc[k], x.v[k], r);
         }
     } else if (col < cols) {
         // The last columns, or rows that are not vector-aligned: element by element.
@@ -144,7 +152,7 @@ reduce_cols_argmin_f32(const T *__restrict__ in, Results out, Index rows, Index 
             #pragma unroll
             for (int k = 0; k < VEC; k++)
                 if (col + k < cols)
-                    acc[k] = combine(acc[k], to_acc(in[r * pitch + col + k], r));
+                    acc[k] = fold(acc[k], in[r * pitch + col + k], r);
     }
     combine_groups(acc, groups);
     if (split == 1) {

@@ -50,6 +50,8 @@ struct __align__(16) Vec {
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // The result of n elements.
 static __device__ __forceinline__ Out post(Acc a, Index n) { return (float)a / (float)n; }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index n) { out[j] = (post(a, n)); }
@@ -67,16 +69,16 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
     const Vec *v = reinterpret_cast<const Vec *>(x + head);
 
     for (Index i = t; i < head; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     #pragma unroll 4
     for (Index i = t; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            acc = combine(acc, to_acc(y.v[k], base + head + i * VEC + k));
+            acc = fold(acc, y.v[k], base + head + i * VEC + k);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     return acc;
 }
 

@@ -56,6 +56,8 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(float x) { return x * x; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x)); return map(f); }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // A float as f16 bits, rounded to nearest even.
 static __device__ __forceinline__ unsigned short to_out(float f)
 {
@@ -80,16 +82,16 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
     const Vec *v = reinterpret_cast<const Vec *>(x + head);
 
     for (Index i = t; i < head; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     #pragma unroll 4
     for (Index i = t; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            acc = combine(acc, to_acc(y.v[k], base + head + i * VEC + k));
+            acc = fold(acc, y.v[k], base + head + i * VEC + k);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     return acc;
 }
 

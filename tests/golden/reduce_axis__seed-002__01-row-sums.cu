@@ -31,6 +31,8 @@ constexpr int THREADS = 256;
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // One thread per row (seed 002's row_sums): thread `row` walks its row
@@ -44,7 +46,7 @@ reduce_rows_sum_f32(const T *__restrict__ in, Results out, Index rows, Index col
     if (row < rows) {
         Acc acc = identity();
         for (Index i = 0; i < cols; i++)
-            acc = combine(acc, to_acc(in[row * pitch + i], i));
+            acc = fold(acc, in[row * pitch + i], i);
         store(out, row, acc, cols);
     }
 }

@@ -31,6 +31,8 @@ constexpr int THREADS = 256;
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // One thread per column (seed 002's column_sums): thread `col` walks down
@@ -44,7 +46,7 @@ reduce_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index col
     if (col < cols) {
         Acc acc = identity();
         for (Index i = 0; i < rows; i++)
-            acc = combine(acc, to_acc(in[i * pitch + col], i));
+            acc = fold(acc, in[i * pitch + col], i);
         store(out, col, acc, rows);
     }
 }

@@ -39,6 +39,8 @@ constexpr int VEC = 1;  // elements per load (4 bytes)
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
+// One more element, at index i.
+static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // Combine x[0..n) into acc: thread t of `count` takes every count-th element.
@@ -47,7 +49,7 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 {
     #pragma unroll 4
     for (Index i = t; i < n; i += count)
-        acc = combine(acc, to_acc(x[i], base + i));
+        acc = fold(acc, x[i], base + i);
     return acc;
 }
 

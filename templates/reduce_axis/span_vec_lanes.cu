@@ -1,0 +1,35 @@
+//! A thread's share of one contiguous span, with vector loads and a chain per vector lane (argmin, argmax).
+// Combine x[0..n) into acc: thread t of `count` takes every count-th
+// vector of {{load_width}} bytes; the elements before the first {{align}}-byte
+// boundary and after the last whole vector go one at a time, so any start
+// and length work (rows of any pitch).  x[0] is element `base` of its row.
+// Each lane of the vectors has its own accumulator: VEC independent chains
+// of compares instead of one, combined at the end.
+static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
+{
+    Index head = (0 - reinterpret_cast<unsigned long long>(x)) % {{align}} / sizeof(T);
+    if (head > n)
+        head = n;
+    const Index nvec = (n - head) / VEC;
+    const Vec *v = reinterpret_cast<const Vec *>(x + head);
+    Acc part[VEC];
+
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        part[k] = identity();
+    for (Index i = t; i < head; i += count)
+        acc = fold(acc, x[i], base + i);
+    #pragma unroll 4
+    for (Index i = t; i < nvec; i += count) {
+        const Vec y = v[i];
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            part[k] = fold(part[k], y.v[k], base + head + i * VEC + k);
+    }
+    for (Index i = head + nvec * VEC + t; i < n; i += count)
+        acc = fold(acc, x[i], base + i);
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        acc = combine(acc, part[k]);
+    return acc;
+}
