@@ -8,7 +8,7 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 512
-//   items_per_thread: 32
+//   items_per_thread: 64
 //   load_width: 16
 //   layout: strided
 //   grid: tile
@@ -21,7 +21,7 @@
 //
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_argmax_f32(in, out, n, partials, ticket)  <<<grid, 512>>>
-// where grid = max(1, ceil(n / 16384)).
+// where grid = max(1, ceil(n / 32768)).
 // The result is out = { value, index }: *value (one f32) and *index (one i64, the
 // lowest index of the maximum; -1 for n = 0).  Scratch: partials, grid x 16 bytes, and ticket,
 // an unsigned int that is zero before the first launch (each launch leaves it zero).
@@ -45,9 +45,9 @@ struct Results {
 };
 typedef unsigned long long Index;
 
-// 512 threads per block; each reads 32 elements per tile, 4 per load (16 bytes).
+// 512 threads per block; each reads 64 elements per tile, 4 per load (16 bytes).
 constexpr int THREADS = 512;
-constexpr int ITEMS = 32;
+constexpr int ITEMS = 64;
 constexpr int VEC = 4;
 constexpr int LOADS = ITEMS / VEC;
 constexpr Index TILE = (Index)THREADS * ITEMS;
