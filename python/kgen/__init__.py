@@ -188,7 +188,8 @@ class Kernel:
         _lib.check(st, err)
         self._handle = h.value
         self._dtype = self.spec.fields["dtype"]
-        self._acc = self.spec.fields.get("acc_dtype", self._dtype)
+        # The result's type: out_dtype (a mean of integers is f64, count_nonzero i64), else acc_dtype.
+        self._acc = self.spec.fields.get("out_dtype", self.spec.fields.get("acc_dtype", self._dtype))
 
     def __call__(self, x, out=None, stream=None):
         a = describe(x)
