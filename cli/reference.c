@@ -293,18 +293,29 @@ general_init(const struct kgen_spec *s, struct reference *r)
 		break;
 	default: break;
 	}
-	if (kgen_spec_acc(s)->cls == DT_UINT && s->op == KGEN_OP_ARGMIN)
-		r->acc.i = UINT32_MAX;
-	if (kgen_spec_acc(s)->cls == DT_UINT && s->op == KGEN_OP_ARGMAX)
-		r->acc.i = 0;
-	if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && s->op == KGEN_OP_ARGMIN)
-		r->acc.i = INT32_MAX;
-	if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && s->op == KGEN_OP_ARGMAX)
-		r->acc.i = INT32_MIN;
+	/* The integer extremes in the accumulator's width (the identities of min and max). */
+	{
+		int low = s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_MIN, high = s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_MAX;
+		if (kgen_spec_acc(s)->cls == DT_UINT && (low || high))
+			r->acc.i = low ? UINT32_MAX : 0;
+		if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && (low || high))
+			r->acc.i = low ? INT32_MAX : INT32_MIN;
+	}
+}
+
+static void general_step(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i);
+
+/* One element; an integer accumulator wraps at its own width after each step, as the GPU's does. */
+static void
+general_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
+{
+	general_step(s, r, host, i);
+	if (!r->acc.is_float)
+		r->acc = as_acc(s, r->acc);
 }
 
 static void
-general_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
+general_step(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
 {
 	struct kgen_value x = value_of(s, host, i), none = { 0, 0, 0 }, idx = { 0, 0, (long long)r->count };
 	long double f = x.is_float ? x.f : (long double)x.i;

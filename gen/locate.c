@@ -24,23 +24,52 @@ line_of(const char *source, const char *decl)
 	return line;
 }
 
-/* NVRTC follows an error with the source line and a caret under the fault:
- * the caret's offset into expression expr on that line, or -1. */
+/* NVRTC follows an error with the source line and a caret under the fault,
+ * sometimes after a list of candidates (an ambiguous overload): find the
+ * caret line before the next error; the caret's offset into expression
+ * expr on the line above it, or -1. */
 static int
 caret_offset(const char *after, const char *expr)
 {
-	const char *code, *caret, *end, *at, *c;
+	const char *line = after ? after + 1 : NULL, *prev = NULL, *end, *c, *at;
 
-	if (!after || !(code = after + 1, end = strchr(code, '\n')) || !expr[0])
-		return -1;
-	caret = end + 1;
-	if (!(c = strchr(caret, '^')) || (strchr(caret, '\n') && c > strchr(caret, '\n')))
-		return -1;
-	/* The expression is the function's body: the last "return EXPR;" on the line. */
-	for (at = code; (at = strstr(at, expr)) && at < end; at++)
-		if ((long)(c - caret) >= (long)(at - code) && (long)(c - caret) < (long)(at - code) + (long)strlen(expr))
-			return (int)((c - caret) - (at - code));
+	for (; line && *line; line = end ? end + 1 : NULL) {
+		const char *next_error = strstr(line, "): error");
+		end = strchr(line, '\n');
+		if (next_error && (!end || next_error < end))
+			break;  /* the next error: this one had no caret */
+		for (c = line; *c == ' '; c++)
+			;
+		if (*c == '^' && (c[1] == '\n' || c[1] == '\0') && prev) {
+			/* The expression is the function's body, on the line above. */
+			const char *pend = strchr(prev, '\n');
+			for (at = prev; (at = strstr(at, expr)) && pend && at < pend; at++)
+				if (c - line >= at - prev && c - line < (at - prev) + (long)strlen(expr))
+					return (int)((c - line) - (at - prev));
+			return -1;
+		}
+		prev = line;
+		if (!end)
+			break;
+	}
 	return -1;
+}
+
+/* 1 when the value of key k is quoted in the spec's text (its first column is the quote). */
+static int
+quoted(const struct kgen_spec *s, enum kgen_key k)
+{
+	const char *p = s->text;
+	int line = 1;
+
+	if (!p)
+		return 0;
+	for (; *p && line < s->pos[k].vline; p++)
+		line += *p == '\n';
+	if ((size_t)(p - s->text) + (size_t)s->pos[k].vcol > s->text_len)
+		return 0;
+	p += s->pos[k].vcol - 1;
+	return *p == '\'' || *p == '"';
 }
 
 kgen_status
@@ -71,8 +100,8 @@ kgen_locate_log(const struct kgen_spec *s, const char *source, const char *log, 
 				kgen_status st = kgen_spec_error(s, fns[i].key, 1, err, "%s: NVRTC: %s",
 				                                 kgen_keys[fns[i].key].name, what);
 				int at = caret_offset(nl, kgen_spec_expr_text(s, fns[i].key));
-				if (err && at > 0 && err->line == s->pos[fns[i].key].vline)
-					err->column += at;  /* a plain one-line value: one column per character */
+				if (err && at >= 0 && err->line == s->pos[fns[i].key].vline)
+					err->column += at + quoted(s, fns[i].key);  /* one column per character (escapes aside) */
 				return st;
 			}
 	}

@@ -170,7 +170,7 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 		                  "// split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,\n"
 		                  "// split * cols x %d bytes, all zero before the first launch (each launch leaves\n"
 		                  "// them zero).\n", s->threads, kgen_reduce_axis_vec(s), kgen_reduce_axis_vec(s),
-		               s->split ? "the spec's" : "chosen at launch", s->load_width, acc->size);
+		               s->split ? "the spec's" : "chosen at launch", s->load_width, kgen_op_acc_bytes(s));
 		break;
 	}
 	if (kgen_op_is_pair(s))

@@ -337,6 +337,15 @@ expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
 grep -q "expr.yaml:5:14: error: combine: NVRTC: expression must have integral or unscoped enum type" "$tmp/err" ||
 	bad "kgen compile did not place the NVRTC error at the expression: $(cat "$tmp/err")"
 no_output "$tmp" expr.cubin
+# Quoted, the column is one past the quote; an ambiguous overload lists its
+# candidates before NVRTC's caret, which is still found.
+printf "kernel: reduce\nop: custom\ndtype: f32\nmap: x * x\ncombine: 'a + a %% b'\nidentity: 0\n" > "$tmp/expr.yaml"
+expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
+grep -q "expr.yaml:5:15: error: combine: NVRTC:" "$tmp/err" || bad "quoted expression's NVRTC error misplaced: $(cat "$tmp/err")"
+printf 'kernel: reduce\nop: custom\ndtype: u32\nacc_dtype: f64\nmap: x * 2.0 + cbrt(x)\ncombine: a + b\nidentity: 0\n' > "$tmp/expr.yaml"
+expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
+grep -q 'expr.yaml:5:16: error: map: NVRTC: more than one instance of overloaded function "cbrt"' "$tmp/err" ||
+	bad "ambiguous overload's NVRTC error misplaced: $(cat "$tmp/err")"
 
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail

@@ -21,7 +21,7 @@
 // columns, tiles = ceil(cols / (lanes * 4)), grid = tiles * split (split: chosen at launch), and
 // aligned = 1 when `in` and pitch keep every row's 16-byte vectors aligned.  With
 // split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,
-// split * cols x 4 bytes, all zero before the first launch (each launch leaves
+// split * cols x 16 bytes, all zero before the first launch (each launch leaves
 // them zero).
 // out = { value, index }: value[c] (f32) and index[c] (i64) are the minimum of column c and its
 // lowest index in it (-1 for none), cols of each.  `in` must be aligned to its element size;

@@ -1,0 +1,172 @@
+/*
+ * reference_test.c - the CPU reference `kgen run --verify` trusts, checked
+ * on the CPU against results computed by hand the way the generated C
+ * computes them: integer accumulators wrap at their own width whatever the
+ * output type, min and max start at the accumulator's extremes, argmin and
+ * argmax take the lowest index and NumPy's NaN rules, custom expressions
+ * are exact in floating point, and out_dtype rounds (f16 overflows to inf).
+ */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "cli/reference.h"
+
+static kgen_spec *
+load(const char *yaml)
+{
+	kgen_spec *s = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &s, &err) == KGEN_OK, "%s", err.message);
+	return s;
+}
+
+/* Does the reference of host[0..n) accept the device result got (16 bytes: value, index at 8)? */
+static int
+accepts(const kgen_spec *s, const void *host, unsigned long long n, const void *got)
+{
+	struct reference r;
+	char msg[256];
+
+	kgen_reference(s, host, n, &r);
+	return kgen_check_result(s, got, n, &r, msg, sizeof msg);
+}
+
+START_TEST(integer_accumulators_wrap_at_their_width)
+{
+	kgen_spec *s = load("kernel: reduce\nop: prod\ndtype: i32\nout_dtype: i64\nstages: two_pass\n");
+	int32_t x[40];
+	unsigned char got[16] = { 0 };
+	int32_t acc = 1;
+	int64_t wide;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		x[i] = 7 + 2 * i;
+		acc = (int32_t)((uint32_t)acc * (uint32_t)x[i]);  /* the kernel's int Acc */
+	}
+	wide = acc;
+	memcpy(got, &wide, 8);
+	ck_assert(accepts(s, x, 40, got));
+	wide = acc + 1ll;
+	memcpy(got, &wide, 8);
+	ck_assert(!accepts(s, x, 40, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
+START_TEST(min_and_max_start_at_the_accumulators_extremes)
+{
+	kgen_spec *s = load("kernel: reduce\nop: min\ndtype: i32\nout_dtype: i64\nstages: two_pass\n");
+	unsigned char got[16] = { 0 };
+	int64_t v = INT32_MAX;
+
+	memcpy(got, &v, 8);
+	ck_assert(accepts(s, NULL, 0, got));  /* n = 0: the identity of an int accumulator */
+	kgen_spec_free(s);
+	s = load("kernel: reduce\nop: max\ndtype: u32\nout_dtype: i64\nstages: two_pass\n");
+	v = 0;
+	memcpy(got, &v, 8);
+	ck_assert(accepts(s, NULL, 0, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
+START_TEST(argmax_takes_the_lowest_index_and_the_first_nan)
+{
+	kgen_spec *s = load("kernel: reduce\nop: argmax\ndtype: f32\nstages: two_pass\n");
+	float x[6] = { 1, 5, 2, 5, 0, 5 }, v = 5;
+	unsigned char got[16];
+	int64_t at = 1;
+
+	memcpy(got, &v, 4);
+	memcpy(got + 8, &at, 8);
+	ck_assert(accepts(s, x, 6, got));
+	at = 3;
+	memcpy(got + 8, &at, 8);
+	ck_assert(!accepts(s, x, 6, got));
+	x[4] = NAN;
+	x[5] = NAN;
+	v = NAN;
+	at = 4;
+	memcpy(got, &v, 4);
+	memcpy(got + 8, &at, 8);
+	ck_assert(accepts(s, x, 6, got));
+	kgen_spec_free(s);
+	s = load("kernel: reduce\nop: argmax\ndtype: f32\nnan: ignore\nstages: two_pass\n");
+	v = 5;
+	at = 1;
+	memcpy(got, &v, 4);
+	memcpy(got + 8, &at, 8);
+	ck_assert(accepts(s, x, 6, got));
+	at = -1;  /* only NaNs: no index */
+	memcpy(got + 8, &at, 8);
+	ck_assert(accepts(s, x + 4, 2, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
+START_TEST(custom_float_sums_are_exact)
+{
+	/* 2^24 + 3 ones: a float accumulator rounded at each step would stop at 2^24. */
+	kgen_spec *s = load("kernel: reduce\nop: custom\ndtype: f32\ncombine: a + b\nidentity: 0\n");
+	unsigned long long n = (1ull << 24) + 3;
+	float *x = malloc(n * sizeof *x), v = (float)n;
+	unsigned char got[16] = { 0 };
+	unsigned long long i;
+
+	for (i = 0; i < n; i++)
+		x[i] = 1;
+	memcpy(got, &v, 4);  /* the device's sum, rounded once to float: 2^24 + 4 */
+	ck_assert(accepts(s, x, n, got));
+	free(x);
+	kgen_spec_free(s);
+}
+END_TEST
+
+START_TEST(f16_outputs_round_and_overflow)
+{
+	kgen_spec *s = load("kernel: reduce\nop: sum\ndtype: f32\nout_dtype: f16\n");
+	float x[2] = { 60000, 60000 };
+	unsigned char got[16] = { 0 };
+	uint16_t inf = 0x7c00, big = 0x7bff;  /* +inf, 65504 */
+
+	memcpy(got, &inf, 2);
+	ck_assert(accepts(s, x, 2, got));
+	memcpy(got, &big, 2);
+	ck_assert(!accepts(s, x, 2, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("reference");
+	TCase *tc = tcase_create("reference");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, integer_accumulators_wrap_at_their_width);
+	tcase_add_test(tc, min_and_max_start_at_the_accumulators_extremes);
+	tcase_add_test(tc, argmax_takes_the_lowest_index_and_the_first_nan);
+	tcase_add_test(tc, custom_float_sums_are_exact);
+	tcase_add_test(tc, f16_outputs_round_and_overflow);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
