@@ -418,7 +418,7 @@ fold(const struct kgen_spec *s, strbuf *b)
 	int max = s->op == KGEN_OP_ARGMAX;
 
 	if (!kgen_op_is_pair(s)) {
-		sb_puts(b, "\n// One more element, at index i.\n"
+		sb_puts(b, "\n// Fold element x, at index i, into acc.\n"
 		           "static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }");
 		return;
 	}
@@ -531,7 +531,8 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 		              "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index n) "
 		              "{ out[j] = %s(post(a, n)); }", post, half_result ? "to_out" : "");
 	} else if (step || always_store) {
-		sb_printf(&f, "\nstatic __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = %s; }",
+		sb_printf(&f, "\n// The result of row, column or vector j.\n"
+		              "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = %s; }",
 		          half_result ? "to_out(a)" : "a");
 	}
 	if (kgen_op_is_pair(s))

@@ -57,6 +57,7 @@ static __device__ __forceinline__ unsigned short to_out(float f)
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
     return h;
 }
+// The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = to_out(a); }
 
 // How many of x[0..n) lie before x's first 16-byte boundary: the

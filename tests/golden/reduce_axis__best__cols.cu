@@ -44,8 +44,9 @@ struct __align__(16) Vec {
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
+// The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // Combine the `groups` row groups of the block: group g's acc[] goes to

@@ -33,8 +33,9 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a & b; }
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(int x) { return x != 0; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(x); }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
+// The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // One thread per column (seed 002's column_sums): thread `col` walks down

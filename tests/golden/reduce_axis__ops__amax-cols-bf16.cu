@@ -46,7 +46,7 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return fmaxf(a, b)
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(float x) { return fabsf(x); }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(__uint_as_float((unsigned int)x << 16)); }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // A float as bf16 bits, rounded to nearest even (NaN stays NaN).
 static __device__ __forceinline__ unsigned short to_out(float f)
@@ -56,6 +56,7 @@ static __device__ __forceinline__ unsigned short to_out(float f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+// The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = to_out(a); }
 
 // Combine the `groups` row groups of the block: group g's acc[] goes to

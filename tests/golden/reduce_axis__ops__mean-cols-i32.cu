@@ -44,7 +44,7 @@ struct __align__(16) Vec {
 static __device__ __forceinline__ Acc identity() { return 0; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return (Acc)x; }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // The result of n elements.
 static __device__ __forceinline__ Out post(Acc a, Index n) { return (double)a / (double)n; }

@@ -52,7 +52,7 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(float x) { return x * x; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(x); }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // The result of n elements.
 static __device__ __forceinline__ Out post(Acc a, Index n) { return sqrtf((float)a); }

@@ -56,7 +56,7 @@ static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 // Each element x as the accumulator takes it.
 static __device__ __forceinline__ Acc map(float x) { return x * x; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x)); return map(f); }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
 // A float as f16 bits, rounded to nearest even.
 static __device__ __forceinline__ unsigned short to_out(float f)

@@ -31,8 +31,9 @@ constexpr int THREADS = 256;
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
 static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
 static __device__ __forceinline__ Acc to_acc(T x, Index) { return x; }
-// One more element, at index i.
+// Fold element x, at index i, into acc.
 static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }
+// The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // One thread per column (seed 002's column_sums): thread `col` walks down
