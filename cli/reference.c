@@ -164,6 +164,12 @@ kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan)
 	}
 }
 
+size_t
+kgen_result_size(const struct kgen_spec *s)
+{
+	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : kgen_op_out(s)->size);
+}
+
 int
 kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b)
 {

@@ -35,6 +35,10 @@ enum { KGEN_PLACE_START = 1, KGEN_PLACE_END = 2 };
  * or to a NaN (nan set; float dtypes only). */
 void kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan);
 
+/* Bytes of one result the device writes: the output type's (for argmin
+ * and argmax the value's; the int64 index goes to its own array). */
+size_t kgen_result_size(const struct kgen_spec *s);
+
 /* Do specs a and b compute the same reference (op, types, nan, expressions)? */
 int kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b);
 

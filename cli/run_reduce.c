@@ -109,7 +109,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *path = specs[i].path;
 			unsigned long long n = o->n[j];
 			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
-			size_t asize = kgen_op_is_pair(spec) ? 16 : (size_t)kgen_op_out(spec)->size;
+			size_t asize = kgen_op_is_pair(spec) ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
 			int copies = o->bench ? kgen_run_copies(ctx, o, bytes) : 1;
 			unsigned char got[16];
 			struct reduce_call one;

@@ -122,17 +122,11 @@ references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *er
 
 /* Run once with the output poisoned; compare every result.  Returns the
  * number of wrong results, the first described in msg. */
-/* Bytes of one result of spec s, and where a pair's indices start after n of them. */
-static size_t
-result_size(const struct kgen_spec *s)
-{
-	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : kgen_op_out(s)->size);
-}
-
+/* Where a pair's indices start after the n values of spec s. */
 static size_t
 index_offset(const struct kgen_spec *s, unsigned long long n)
 {
-	return ((size_t)n * result_size(s) + 15) / 16 * 16;
+	return ((size_t)n * kgen_result_size(s) + 15) / 16 * 16;
 }
 
 /* The call: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
@@ -155,7 +149,7 @@ verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, uns
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	int axis = (int)s->axis;
 	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, each = axis == KGEN_AXIS_ROWS ? m->cols : m->rows;
-	size_t asize = result_size(s), bytes = kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * asize;
+	size_t asize = kgen_result_size(s), bytes = kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * asize;
 	unsigned char got[16];
 	unsigned long long i;
 	kgen_status st;
@@ -219,7 +213,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;
 			size_t in_bytes = (size_t)(rows * cols) * esize;
 			size_t out_bytes = kgen_op_is_pair(spec) ? index_offset(spec, n) + (size_t)n * 8
-			                                         : (size_t)n * result_size(spec);
+			                                         : (size_t)n * kgen_result_size(spec);
 			int copies = o->bench ? kgen_run_copies(ctx, o, (size_t)(rows * (cols + (unsigned long long)o->pad)) * esize) : 1;
 			char msg[1200] = "-", args[160];
 			const char *verdict = "-";

@@ -61,19 +61,23 @@ per_element_atomics(const struct kgen_spec *s)
 	return s->stages == KGEN_STAGES_ATOMIC && s->atomics == KGEN_ATOMICS_ELEMENT;
 }
 
-/* value is the element; index its index in the input, passed when the op
- * takes it (pairs, a map of i).  Elements past the head are at head + index. */
+/* Where an element comes from: the tiles (of `in` past the unaligned head,
+ * each thread's in index order) or the head itself (taken last). */
+enum from { TILES, HEAD };
+
+/* value is the element; index its index, passed when the op takes it
+ * (pairs, a map of i): a tile element's is head + index when there is a head. */
 static void
-accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *index)
+accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *index, enum from from)
 {
 	char arg[128] = "";
 
 	if (kgen_op_uses_index(s))
-		snprintf(arg, sizeof arg, ", %s%s", s->load_width > kgen_spec_dtype(s)->size && strcmp(index, "tid") != 0 ?
-		         "head + " : "", index);
+		snprintf(arg, sizeof arg, ", %s%s", s->load_width > kgen_spec_dtype(s)->size && from == TILES ? "head + " : "",
+		         index);
 	if (per_element_atomics(s))
 		sb_printf(b, "atomic_combine(out, to_acc(%s%s));", value, arg);
-	else if (kgen_op_is_pair(s) && strcmp(index, "tid") != 0)  /* in index order: the head is not */
+	else if (kgen_op_is_pair(s) && from == TILES)  /* in index order: fold; the head is not */
 		sb_printf(b, "acc = fold(acc, %s%s);", value, arg);
 	else
 		sb_printf(b, "acc = combine(acc, to_acc(%s%s));", value, arg);
@@ -103,7 +107,7 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 	sb_init(&partial);
 	if (vec == 1) {
 		accumulate(s, &full, contiguous ? "in[base + tid * ITEMS + j]" : "in[base + j * THREADS + tid]",
-		           contiguous ? "base + tid * ITEMS + j" : "base + j * THREADS + tid");
+		           contiguous ? "base + tid * ITEMS + j" : "base + j * THREADS + tid", TILES);
 		tpl_set(&t, "full_doc", "%s", s->items_per_thread == 1 ? "one element per thread"
 		        : contiguous ? "ITEMS adjacent elements per thread" : "ITEMS elements per thread, THREADS apart");
 	} else {
@@ -115,11 +119,11 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 			          contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
 		else
 			accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k"
-			                                          : "base + (j * THREADS + tid) * VEC + k");
+			                                          : "base + (j * THREADS + tid) * VEC + k", TILES);
 		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
 		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
 	}
-	accumulate(s, &partial, "in[i]", "i");
+	accumulate(s, &partial, "in[i]", "i", TILES);
 	t.failed |= full.failed | partial.failed;
 	tpl_set(&t, "full", "%s", full.s);
 	tpl_set(&t, "partial", "%s", partial.s);
@@ -364,7 +368,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
 		if (vec > 1) {
 			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
-			accumulate(s, &bb, "unaligned[tid]", "tid");
+			accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
 		}
 		if (body.v[1].value[0])
 			sb_printf(&bb, "\n\n%s", body.v[1].value);

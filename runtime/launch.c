@@ -53,20 +53,20 @@ kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *cal
 }
 
 
-/* A pair's op writes a value and an index (the _arg calls), any other op
- * one result (the plain calls). */
+/* A pair's op writes a value and an index (the _arg calls: arg), any other
+ * op one result (the plain calls); caller is the plain call's name. */
 kgen_status
-kgen_expect_outputs(const kgen_kernel *k, kgen_devptr index, const char *caller, kgen_error *err)
+kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller, kgen_error *err)
 {
-	int pair = kgen_op_is_pair(&k->spec), arg = strstr(caller, "_arg") != NULL;
+	int pair = kgen_op_is_pair(&k->spec);
 
 	if (pair && !arg)
 		return kgen_fail(err, KGEN_EINVAL, "%s: op: %s writes a value and an index: call %s_arg()", caller,
 		                 kgen_ops[k->spec.op].name, caller);
 	if (!pair && arg)
-		return kgen_fail(err, KGEN_EINVAL, "%s: op: %s writes one result, not an index: call %.*s()", caller,
-		                 kgen_ops[k->spec.op].name, (int)(strlen(caller) - 4), caller);
+		return kgen_fail(err, KGEN_EINVAL, "%s_arg: op: %s writes one result, not an index: call %s()", caller,
+		                 kgen_ops[k->spec.op].name, caller);
 	if (pair && !index)
-		return kgen_fail(err, KGEN_EINVAL, "%s: index is NULL", caller);
+		return kgen_fail(err, KGEN_EINVAL, "%s_arg: index is NULL", caller);
 	return KGEN_OK;
 }

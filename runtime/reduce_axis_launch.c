@@ -178,12 +178,13 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
 	return KGEN_OK;
 }
 
-/* index != 0: the pair's second output (kgen_reduce_axis_arg, named who). */
+/* index != 0: the pair's second output (kgen_reduce_axis_arg: arg). */
 static kgen_status
 kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
                  unsigned long long pitch, kgen_devptr out, kgen_devptr index, kgen_devptr scratch,
-                 size_t scratch_size, kgen_stream stream_, const char *who, kgen_error *err)
+                 size_t scratch_size, kgen_stream stream_, int arg, kgen_error *err)
 {
+	const char *who = arg ? "kgen_reduce_axis_arg" : "kgen_reduce_axis";
 	const struct kgen_spec *s;
 	CUstream stream = (CUstream)stream_;
 	unsigned long long outputs, size, asize, tick_bytes;
@@ -195,7 +196,8 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	int aligned;
 	kgen_status st;
 
-	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, who, err)) || (st = kgen_expect_outputs(k, index, who, err)))
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, who, err)) ||
+	    (st = kgen_expect_outputs(k, arg, index, "kgen_reduce_axis", err)))
 		return st;
 	s = &k->spec;
 	size = (unsigned long long)kgen_spec_dtype(s)->size;
@@ -280,7 +282,7 @@ kgen_reduce_axis(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsign
 	if (!k)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis: NULL kernel");
 	saved = kgen_context_save(k->ctx);
-	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, out, 0, scratch, scratch_size, stream, "kgen_reduce_axis",
+	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, out, 0, scratch, scratch_size, stream, 0,
 	                           err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
@@ -298,7 +300,7 @@ kgen_reduce_axis_arg(kgen_kernel *k, kgen_devptr in, unsigned long long rows, un
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis_arg: NULL kernel");
 	saved = kgen_context_save(k->ctx);
 	st = kgen_reduce_axis_body(k, in, rows, cols, pitch, value, index, scratch, scratch_size, stream,
-	                           "kgen_reduce_axis_arg", err);
+	                           1, err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
 }

@@ -37,11 +37,12 @@ kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *byt
 	return KGEN_OK;
 }
 
-/* index != 0: the pair's second output (kgen_reduce_arg, named who). */
+/* index != 0: the pair's second output (kgen_reduce_arg: arg). */
 static kgen_status
 kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr index,
-                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream_, const char *who, kgen_error *err)
+                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream_, int arg, kgen_error *err)
 {
+	const char *who = arg ? "kgen_reduce_arg" : "kgen_reduce";
 	const struct kgen_spec *s;
 	const struct kgen_cu *cu;
 	CUstream stream = (CUstream)stream_;
@@ -54,7 +55,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	unsigned osize;
 	kgen_status st;
 
-	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, who, err)) || (st = kgen_expect_outputs(k, index, who, err)))
+	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, who, err)) ||
+	    (st = kgen_expect_outputs(k, arg, index, "kgen_reduce", err)))
 		return st;
 	s = &k->spec;
 	cu = k->ctx->cu;
@@ -146,7 +148,7 @@ kgen_reduce(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr ou
 	if (!k)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce: NULL kernel");
 	saved = kgen_context_save(k->ctx);
-	st = kgen_reduce_body(k, in, n, out, 0, scratch, scratch_bytes, stream, "kgen_reduce", err);
+	st = kgen_reduce_body(k, in, n, out, 0, scratch, scratch_bytes, stream, 0, err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
 }
@@ -161,7 +163,7 @@ kgen_reduce_arg(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devpt
 	if (!k)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_arg: NULL kernel");
 	saved = kgen_context_save(k->ctx);
-	st = kgen_reduce_body(k, in, n, value, index, scratch, scratch_bytes, stream, "kgen_reduce_arg", err);
+	st = kgen_reduce_body(k, in, n, value, index, scratch, scratch_bytes, stream, 1, err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
 }

@@ -64,8 +64,10 @@ kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long lo
 kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
 /* The kernel's spec is of family `id`, else an error naming the caller. */
 kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *caller, kgen_error *err);
-/* The outputs an op writes match the call (kgen_reduce or kgen_reduce_arg, ...). */
-kgen_status kgen_expect_outputs(const kgen_kernel *k, kgen_devptr index, const char *caller, kgen_error *err);
+/* The outputs an op writes match the call: the plain one named caller
+ * (kgen_reduce, kgen_reduce_axis), or its _arg form (arg). */
+kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller,
+                                kgen_error *err);
 
 /* NVRTC options besides the architecture, and NVRTC's version, for cache keys. */
 const char *kgen_compile_options(void);
