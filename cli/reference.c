@@ -164,6 +164,27 @@ kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan)
 	}
 }
 
+int
+kgen_fill_identity(const struct kgen_spec *s, void *host, unsigned long long n)
+{
+	int low = s->op == KGEN_OP_MAX || s->op == KGEN_OP_ARGMAX;  /* the identity is the lowest value */
+	unsigned long long i;
+
+	if (!low && s->op != KGEN_OP_MIN && s->op != KGEN_OP_ARGMIN)
+		return -1;
+	for (i = 0; i < n; i++)
+		switch (s->dtype) {
+		case KGEN_DT_I32: ((int32_t *)host)[i] = low ? INT32_MIN : INT32_MAX; break;
+		case KGEN_DT_U32: ((uint32_t *)host)[i] = low ? 0u : UINT32_MAX; break;
+		case KGEN_DT_I64: ((int64_t *)host)[i] = low ? INT64_MIN : INT64_MAX; break;
+		case KGEN_DT_F32: ((float *)host)[i] = low ? -INFINITY : INFINITY; break;
+		case KGEN_DT_F64: ((double *)host)[i] = low ? -INFINITY : INFINITY; break;
+		case KGEN_DT_F16: ((uint16_t *)host)[i] = low ? 0xfc00u : 0x7c00u; break;
+		case KGEN_DT_BF16: ((uint16_t *)host)[i] = low ? 0xff80u : 0x7f80u; break;
+		}
+	return 0;
+}
+
 size_t
 kgen_result_size(const struct kgen_spec *s)
 {

@@ -35,6 +35,11 @@ enum { KGEN_PLACE_START = 1, KGEN_PLACE_END = 2 };
  * or to a NaN (nan set; float dtypes only). */
 void kgen_place(const struct kgen_spec *s, void *host, unsigned long long i, int nan);
 
+/* Set host[0..n) to the op's identity, the dtype's lowest value for max
+ * and argmax (-inf for floats), its highest for min and argmin: every
+ * element ties with the identity.  -1 for other ops. */
+int kgen_fill_identity(const struct kgen_spec *s, void *host, unsigned long long n);
+
 /* Bytes of one result the device writes: the output type's (for argmin
  * and argmax the value's; the int64 index goes to its own array). */
 size_t kgen_result_size(const struct kgen_spec *s);

@@ -67,7 +67,7 @@ static void
 run_usage(FILE *fp)
 {
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
-	      "                [--device D] [--offset E] [--pad E] [--extreme WHERE] [--nan WHERE]\n"
+	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
 	      "                [--set KEY=VALUE]... [--tsv FILE]\n"
 	      "                [--cub PATH]\n"
 	      "\n"
@@ -83,6 +83,8 @@ run_usage(FILE *fp)
 	      "--extreme WHERE (start, end or both) puts the op's winning value at the first,\n"
 	      "the last or both elements of the vector (each row or column of a matrix):\n"
 	      "ties for argmin and argmax; --nan WHERE puts NaNs there (float dtypes).\n"
+	      "--identity makes every element the op's identity (min, max, argmin, argmax:\n"
+	      "-inf for a float max, the lowest integer, ...) before those are placed.\n"
 	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192), or\n"
 	      "BATCHxROWSxCOLS for a batch of matrices in one launch, rows of the input\n"
 	      "and output --pad E elements longer (pitched): random bits in, the output\n"
@@ -92,6 +94,17 @@ run_usage(FILE *fp)
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
 	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
 	      "and, for rows, cub::DeviceSegmentedReduce.\n", fp);
+}
+
+kgen_status
+kgen_fill_run(const struct kgen_spec *s, const struct run_opts *o, void *host, unsigned long long n, uint64_t seed,
+              kgen_error *err)
+{
+	kgen_fill_input(s, host, n, seed);
+	if (o->identity && kgen_fill_identity(s, host, n) < 0)
+		return kgen_fail(err, KGEN_EINVAL, "--identity needs op min, max, argmin or argmax, not %s",
+		                 kgen_ops[s->op].name);
+	return KGEN_OK;
 }
 
 void
@@ -223,7 +236,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
 		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "identity", no_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
 	kgen_context *ctx = NULL;
@@ -276,6 +289,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		case 'd': o.device = atoi(optarg); break;
 		case 'O': o.offset = atoi(optarg); break;
 		case 'P': o.pad = atoi(optarg); break;
+		case 'I': o.identity = 1; break;
 		case 'E': case 'N': {
 			int where = strcmp(optarg, "start") == 0 ? KGEN_PLACE_START : strcmp(optarg, "end") == 0 ? KGEN_PLACE_END :
 			            strcmp(optarg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;

@@ -16,6 +16,7 @@ struct run_opts {
 	int nn, nshape;
 	int verify, bench, runs, device, offset, pad, nsets;
 	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
+	int identity;                     /* --identity: every element the op's identity */
 	unsigned long long seed;
 	char *sets[64];
 	const char *tsv, *cub;
@@ -41,6 +42,11 @@ struct kgen_runner {
 #define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;
 KGEN_FAMILIES(X)
 #undef X
+
+/* The input: n seeded values for the op (kgen_fill_input), or with
+ * --identity the op's identity; an error for an op without one. */
+kgen_status kgen_fill_run(const struct kgen_spec *s, const struct run_opts *o, void *host, unsigned long long n,
+                          uint64_t seed, kgen_error *err);
 
 /* --extreme and --nan: the op's winning value, then NaNs (a NaN placed
  * after wins the place), at the start and end of the n elements of host

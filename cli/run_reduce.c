@@ -53,7 +53,11 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
 	free_input(ctx, in);
 	if (!(in->host = malloc(bytes ? bytes : 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
-	kgen_fill_input(s, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull));
+	if (kgen_fill_run(s, o, (char *)in->host + (size_t)o->offset * esize, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull),
+	                  err) != KGEN_OK) {
+		free_input(ctx, in);
+		return err->status;
+	}
 	memset(in->host, 0, (size_t)o->offset * esize);
 	kgen_place_ends(s, o, (char *)in->host + (size_t)o->offset * esize, 0, n, 1);
 	in->dtype = (int)s->dtype;

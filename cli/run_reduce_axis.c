@@ -66,7 +66,10 @@ make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec 
 	m->bytes = (size_t)elems * esize;
 	if (!(m->host = malloc(m->bytes ? m->bytes : 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", m->bytes);
-	kgen_fill_input(s, m->host, elems, o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols);
+	if (kgen_fill_run(s, o, m->host, elems, o->seed ^ (rows * 0x9e3779b97f4a7c15ull) ^ cols, err) != KGEN_OK) {
+		free_matrix(ctx, m);
+		return err->status;
+	}
 	{
 		/* --extreme and --nan at both ends of every row and of every column. */
 		unsigned long long r, col;

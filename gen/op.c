@@ -435,6 +435,54 @@ fold(const struct kgen_spec *s, strbuf *b)
 		sb_printf(b, "    return (b.v %s acc.v) | (acc.i == NO_INDEX) ? b : acc;\n}", max ? ">" : "<");
 }
 
+/* A pair's chains, one per vector lane, that rank by value alone: a chain
+ * holds the number of the vector its best element came from (which only
+ * rises along the chain), not the element's index, and starts from the
+ * identity's value at the thread's first vector, so that neither the index
+ * nor a compare against NO_INDEX is in the loop.  chain_end() makes the
+ * index.  With nan: ignore a NaN value marks a chain without a number yet. */
+static void
+chains(const struct kgen_spec *s, strbuf *b)
+{
+	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype], *a = &kgen_dtype_info[s->acc_dtype];
+	int max = s->op == KGEN_OP_ARGMAX, half = in->cls == DT_HALF || in->cls == DT_BHALF;
+	int ignore = a->cls == DT_FLOAT && s->nan == KGEN_NAN_IGNORE;
+	int propagate = a->cls == DT_FLOAT && s->nan == KGEN_NAN_PROPAGATE;
+
+	if (in->cls == DT_HALF)
+		sb_puts(b, "\n// An element as a float.\n"
+		           "static __device__ __forceinline__ float to_float(T x) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f; }");
+	else if (in->cls == DT_BHALF)
+		sb_puts(b, "\n// An element as a float.\n"
+		           "static __device__ __forceinline__ float to_float(T x) { return __uint_as_float((unsigned int)x << 16); }");
+	sb_printf(b, "\n// A chain: one vector lane of a thread's vectors, which come in index order.\n"
+	             "// It holds its best value and the number of the vector that value came from.\n"
+	             "// It starts at the thread's first vector i0 with %s.\n"
+	             "static __device__ __forceinline__ Acc chain_start(Index i0) { return { %s, (long long)i0 }; }\n"
+	             "// Element %s of vector i replaces acc only when %s%s: no index compare.\n"
+	             "static __device__ __forceinline__ Acc chain_fold(Acc acc, %s, Index i)\n"
+	             "{\n",
+	          ignore ? "a NaN: no number yet"
+	                 : "the identity's value: a chain\n// with nothing better keeps its first element",
+	          ignore ? "__uint_as_float(0x7fffffffu)" : "identity().v",
+	          half ? "x" : "v", max ? "larger" : "smaller",
+	          propagate ? " (or the first NaN)" : ignore ? " (or the first number)" : "", half ? "T x" : "T v");
+	if (half)
+		sb_puts(b, "    const float v = to_float(x);\n");
+	if (propagate)
+		sb_printf(b, "    return !(v %s acc.v) & (acc.v == acc.v) ? Acc{ v, (long long)i } : acc;\n}", max ? "<=" : ">=");
+	else if (ignore)
+		sb_printf(b, "    return (v %s acc.v) | ((acc.v != acc.v) & (v == v)) ? Acc{ v, (long long)i } : acc;\n}",
+		          max ? ">" : "<");
+	else
+		sb_printf(b, "    return v %s acc.v ? Acc{ v, (long long)i } : acc;\n}", max ? ">" : "<");
+	sb_printf(b, "\n// The chain's result, of the lane whose first element is at index `first`.\n"
+	             "static __device__ __forceinline__ Acc chain_end(Acc acc, Index first)\n"
+	             "{\n"
+	             "    %s{ acc.v, (long long)(first + acc.i * VEC) };\n"
+	             "}", ignore ? "return acc.v != acc.v ? identity() : Acc" : "return Acc");
+}
+
 kgen_status
 kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kgen_error *err)
 {
@@ -511,6 +559,8 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 
 	if (flags & KGEN_OP_FOLD)
 		fold(s, &f);
+	if ((flags & KGEN_OP_CHAINS) && kgen_op_is_pair(s))
+		chains(s, &f);
 
 	/* store(): the result of n elements into out. */
 	post = post_expr(s, pbuf, sizeof pbuf);

@@ -80,6 +80,7 @@ enum {
 	KGEN_OP_SHFL_XOR = 8,    /* __shfl_xor_sync (lanes_reduce) */
 	KGEN_OP_LDCG = 16,       /* __ldcg (the partials of a last block) */
 	KGEN_OP_FOLD = 32,       /* fold(acc, x, i): a thread's elements, in index order */
+	KGEN_OP_CHAINS = 64,     /* pairs: chain_start/fold/end, a chain per vector lane (needs VEC) */
 };
 
 /* The typedef of Acc (and of Out and the pair's helpers), then identity(),

@@ -111,7 +111,7 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
 	kgen_plan_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
 	                 "// are pitch >= cols elements apart:");
-	for (c = kgen_axis_choices; c->lanes; c++) {
+	for (c = kgen_axis_choices(s); c->lanes; c++) {
 		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
 		st = kgen_plan_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
 		kgen_plan_printf(st->note, sizeof st->note, "when cols <= %lld", c->vectors * vec);
@@ -124,12 +124,16 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
 }
 
 /* The row lengths strategy: auto gives to each number of lanes. */
-const struct kgen_axis_choice kgen_axis_choices[] = {
 #define X(lanes, vectors) { lanes, vectors },
-	KGEN_AXIS_AUTO_ROWS(X)
+static const struct kgen_axis_choice choices[] = { KGEN_AXIS_AUTO_ROWS(X) { 0, 0 } };
+static const struct kgen_axis_choice pair_choices[] = { KGEN_AXIS_AUTO_ROWS_PAIRS(X) { 0, 0 } };
 #undef X
-	{ 0, 0 },
-};
+
+const struct kgen_axis_choice *
+kgen_axis_choices(const struct kgen_spec *s)
+{
+	return kgen_op_is_pair(s) ? pair_choices : choices;
+}
 
 
 static void
@@ -274,7 +278,7 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 		        s->lanes < 32 ? ", several rows per warp" : ", a warp per row");
 		return kernel(out, s, "reduce_axis/rows_warp.cu", "", &k, err);
 	}
-	for (c = kgen_axis_choices; c->lanes && !st; c++) {
+	for (c = kgen_axis_choices(s); c->lanes && !st; c++) {
 		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
 		tpl_init(&k);
 		tpl_set(&k, "lanes", "%d", c->lanes);
@@ -313,6 +317,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			flags |= KGEN_OP_SHFL_DOWN;
 		if (uses_lanes(s))
 			flags |= KGEN_OP_SHFL_XOR;
+		if ((uses_lanes(s) || uses_block(s)) && kgen_reduce_axis_vec(s) > 1)
+			flags |= KGEN_OP_CHAINS;  /* span_vec_lanes.cu */
 		if (uses_block(s) || uses_tile(s))
 			flags |= KGEN_OP_LDCG;
 		TRY(kgen_op_render(s, flags, &file, err));

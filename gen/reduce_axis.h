@@ -16,10 +16,20 @@ long long kgen_reduce_axis_vec(const struct kgen_spec *s);
 	X(4, 32)  \
 	X(16, 512)
 
+/* The same for argmin/argmax, whose compares and wider shuffles make a lane's
+ * share of a row worth more than a shorter butterfly: 8 lanes on 256 f32
+ * columns took 266 us against 16 lanes' 297 (H200, bench/results/nvidia-h200/ops.md). */
+#define KGEN_AXIS_AUTO_ROWS_PAIRS(X) \
+	X(1, 2)   \
+	X(4, 32)  \
+	X(8, 512)
+
 struct kgen_axis_choice {
 	int lanes;
 	long long vectors;
 };
-extern const struct kgen_axis_choice kgen_axis_choices[];  /* ended by lanes 0 */
+
+/* The spec's table of the above, ended by lanes 0. */
+const struct kgen_axis_choice *kgen_axis_choices(const struct kgen_spec *s);
 
 #endif

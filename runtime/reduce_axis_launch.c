@@ -47,7 +47,7 @@ struct geometry {
 };
 
 /* The kernel for the shape: the spec's strategy, or for strategy: auto on
- * rows the one of kgen_axis_choices that takes rows of cols elements. */
+ * rows the one of kgen_axis_choices(s) that takes rows of cols elements. */
 static void
 choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 {
@@ -62,7 +62,7 @@ choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 		g->kind = KGEN_STRATEGY_TILE;
 		return;
 	}
-	for (c = kgen_axis_choices; c->lanes; c++, g->fn++)
+	for (c = kgen_axis_choices(s); c->lanes; c++, g->fn++)
 		if (vectors <= (unsigned long long)c->vectors) {
 			g->kind = KGEN_STRATEGY_WARP;
 			g->lanes = (unsigned int)c->lanes;

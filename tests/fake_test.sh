@@ -25,4 +25,13 @@ if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'Fake H200'; then
 	echo "FAIL: kgen run against the fake driver exited $rc (expected 6: nothing runs, every result is wrong)"
 	status=1
 fi
+# --identity fills with the identity of min, max, argmin and argmax only.
+out=$("$b/kgen" run --identity --n 1000 "$top_srcdir/specs/reduce/ops/argmax-f32.yaml" "$top_srcdir/specs/reduce_vec4.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'expected -inf at 0' ||
+   ! echo "$out" | grep -q 'kgen: error: --identity needs op min, max, argmin or argmax, not sum'; then
+	echo "FAIL: kgen run --identity: exit $rc; expected argmax's reference -inf at 0, then exit 2 at the sum"
+	status=1
+fi
 exit $status

@@ -4,7 +4,8 @@
 # CPU reference with NumPy's semantics (integers exact, floats within the
 # documented tolerance).  Vectors at N = 0, 1, 31, 1000003 and 2^24+7, and
 # from input offsets of 1 to 15 elements; argmin and argmax with their
-# winning value (ties) and NaNs placed at the start, the end and both.
+# winning value (ties) and NaNs placed at the start, the end and both, and
+# on inputs of nothing but the identity (--identity).
 # Matrices at the shapes of gpu_verify.sh, padded rows, offsets, and the
 # same placements at each row's and column's ends (the largest shapes for
 # argmin, argmax and the mean: the CPU reference of every op at every
@@ -41,6 +42,14 @@ status=0
 		"$kgen" run --verify --extreme $where --n 1 --n 31 --n 1000003 --n '2^24+7' $varg || status=1
 		echo "# kgen run --verify --extreme both --nan $where --n 1 --n 31 --n 1000003 argmin/argmax specs..."
 		"$kgen" run --verify --extreme both --nan $where --n 1 --n 31 --n 1000003 $varg || status=1
+	done
+	# Every element the identity (-inf for a float argmax): the chains must still
+	# report the first element, or the one placed after.
+	for extra in "" "--extreme end" "--nan end" "--extreme both --nan end"; do
+		echo "# kgen run --verify --identity $extra --n 1 --n 31 --n 1000003 argmin/argmax specs..."
+		"$kgen" run --verify --identity $extra --n 1 --n 31 --n 1000003 $varg || status=1
+		echo "# kgen run --verify --identity $extra $small --shape 3001x1000 matrix argmin/argmax specs..."
+		"$kgen" run --verify --identity $extra $small --shape 3001x1000 $aarg || status=1
 	done
 	echo "# kgen run --verify $mshapes matrix op specs..."
 	"$kgen" run --verify $mshapes $aspecs || status=1

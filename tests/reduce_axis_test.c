@@ -243,6 +243,35 @@ START_TEST(auto_has_a_kernel_per_row_length)
 }
 END_TEST
 
+START_TEST(pairs_take_eight_lanes_and_chains)
+{
+	char *arg = generate("kernel: reduce_axis\nop: argmax\n");
+	char *ign = generate("kernel: reduce_axis\nop: argmin\ndtype: bf16\nnan: ignore\n");
+	char *sum = generate("kernel: reduce_axis\n");
+
+	/* KGEN_AXIS_AUTO_ROWS_PAIRS: 8 lanes where a sum takes 16. */
+	ck_assert_ptr_nonnull(strstr(arg, "//   reduce_rows_argmax_f32_lanes8(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                  "when cols <= 2048\n"));
+	ck_assert_ptr_null(strstr(arg, "lanes16"));
+	ck_assert_ptr_nonnull(strstr(arg, "\nreduce_rows_argmax_f32_lanes8(const T *__restrict__ in"));
+	/* A chain per vector lane, of vector numbers, no index compare in the loop. */
+	ck_assert_ptr_nonnull(strstr(arg, "part[k] = chain_fold(part[k], y.v[k], i);"));
+	ck_assert_ptr_nonnull(strstr(arg, "acc = combine(acc, chain_end(part[k], base + head + k));"));
+	ck_assert_ptr_nonnull(strstr(arg, "Acc chain_start(Index i0) { return { identity().v, (long long)i0 }; }"));
+	ck_assert_ptr_nonnull(strstr(arg, "return !(v <= acc.v) & (acc.v == acc.v) ? Acc{ v, (long long)i } : acc;"));
+	/* nan: ignore: a NaN marks a chain without a number, which ends as the identity. */
+	ck_assert_ptr_nonnull(strstr(ign, "Acc chain_start(Index i0) { return { __uint_as_float(0x7fffffffu), (long long)i0 }; }"));
+	ck_assert_ptr_nonnull(strstr(ign, "const float v = to_float(x);\n"
+	                                  "    return (v < acc.v) | ((acc.v != acc.v) & (v == v)) ? Acc{ v, (long long)i } : acc;"));
+	ck_assert_ptr_nonnull(strstr(ign, "return acc.v != acc.v ? identity() : Acc{ acc.v, (long long)(first + acc.i * VEC) };"));
+	ck_assert_ptr_nonnull(strstr(sum, "lanes16"));
+	ck_assert_ptr_null(strstr(sum, "chain_"));
+	free(arg);
+	free(ign);
+	free(sum);
+}
+END_TEST
+
 /* ---- the launcher, without a GPU ---- */
 
 START_TEST(launcher_rejects_null_and_other_families)
@@ -283,6 +312,7 @@ suite(void)
 	tcase_add_test(tc, seed_kernels_are_the_posts);
 	tcase_add_test(tc, strategies_emit_their_pieces);
 	tcase_add_test(tc, auto_has_a_kernel_per_row_length);
+	tcase_add_test(tc, pairs_take_eight_lanes_and_chains);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("launch");
 	tcase_add_test(tc, launcher_rejects_null_and_other_families);

@@ -3,8 +3,9 @@
 // vector of {{load_width}} bytes; the elements before the first {{align}}-byte
 // boundary and after the last whole vector go one at a time, so any start
 // and length work (rows of any pitch).  x[0] is element `base` of its row.
-// Each lane of the vectors has its own accumulator: VEC independent chains
-// of compares instead of one, combined at the end.
+// Each lane of the vectors is its own chain of compares (VEC independent
+// chains instead of one), which keeps vector numbers, not indices, until
+// chain_end().
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % {{align}} / sizeof(T);
@@ -16,7 +17,7 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 
     #pragma unroll
     for (int k = 0; k < VEC; k++)
-        part[k] = identity();
+        part[k] = chain_start(t);
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
     #pragma unroll 4
@@ -24,12 +25,14 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            part[k] = fold(part[k], y.v[k], base + head + i * VEC + k);
+            part[k] = chain_fold(part[k], y.v[k], i);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
         acc = fold(acc, x[i], base + i);
-    #pragma unroll
-    for (int k = 0; k < VEC; k++)
-        acc = combine(acc, part[k]);
+    if (t < nvec) {  // a thread without a vector has empty chains
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            acc = combine(acc, chain_end(part[k], base + head + k));
+    }
     return acc;
 }

@@ -21,7 +21,7 @@
 // are pitch >= cols elements apart:
 //   reduce_rows_argmax_bf16_lanes1(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 16
 //   reduce_rows_argmax_bf16_lanes4(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 256
-//   reduce_rows_argmax_bf16_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 4096
+//   reduce_rows_argmax_bf16_lanes8(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 4096
 //   reduce_rows_argmax_bf16_block(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>  for longer rows
 // _lanesN: N threads per row, grid = ceil(rows / (512 / N)) or fewer (the blocks walk
 // the rows a grid apart; kgen launches at most four waves).  Scratch: none.
@@ -75,6 +75,23 @@ static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
     const Acc b = to_acc(x, i);
     return (b.v > acc.v) | (acc.i == NO_INDEX) ? b : acc;
 }
+// An element as a float.
+static __device__ __forceinline__ float to_float(T x) { return __uint_as_float((unsigned int)x << 16); }
+// A chain: one vector lane of a thread's vectors, which come in index order.
+// It holds its best value and the number of the vector that value came from.
+// It starts at the thread's first vector i0 with a NaN: no number yet.
+static __device__ __forceinline__ Acc chain_start(Index i0) { return { __uint_as_float(0x7fffffffu), (long long)i0 }; }
+// Element x of vector i replaces acc only when larger (or the first number): no index compare.
+static __device__ __forceinline__ Acc chain_fold(Acc acc, T x, Index i)
+{
+    const float v = to_float(x);
+    return (v > acc.v) | ((acc.v != acc.v) & (v == v)) ? Acc{ v, (long long)i } : acc;
+}
+// The chain's result, of the lane whose first element is at index `first`.
+static __device__ __forceinline__ Acc chain_end(Acc acc, Index first)
+{
+    return acc.v != acc.v ? identity() : Acc{ acc.v, (long long)(first + acc.i * VEC) };
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -100,8 +117,9 @@ static __device__ __forceinline__ Acc __ldcg(const Acc *p)
 // vector of 16 bytes; the elements before the first 16-byte
 // boundary and after the last whole vector go one at a time, so any start
 // and length work (rows of any pitch).  x[0] is element `base` of its row.
-// Each lane of the vectors has its own accumulator: VEC independent chains
-// of compares instead of one, combined at the end.
+// Each lane of the vectors is its own chain of compares (VEC independent
+// chains instead of one), which keeps vector numbers, not indices, until
+// chain_end().
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
@@ -113,7 +131,7 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 
     #pragma unroll
     for (int k = 0; k < VEC; k++)
-        part[k] = identity();
+        part[k] = chain_start(t);
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
     #pragma unroll 4
@@ -121,13 +139,15 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            part[k] = fold(part[k], y.v[k], base + head + i * VEC + k);
+            part[k] = chain_fold(part[k], y.v[k], i);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
         acc = fold(acc, x[i], base + i);
-    #pragma unroll
-    for (int k = 0; k < VEC; k++)
-        acc = combine(acc, part[k]);
+    if (t < nvec) {  // a thread without a vector has empty chains
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            acc = combine(acc, chain_end(part[k], base + head + k));
+    }
     return acc;
 }
 
@@ -204,11 +224,11 @@ reduce_rows_argmax_bf16_lanes4(const T *__restrict__ in, Results out, Index rows
     rows_by_lanes<4>(in, out, rows, cols, pitch);
 }
 
-// Rows of up to 512 vectors: 16 threads per row.
+// Rows of up to 512 vectors: 8 threads per row.
 extern "C" __global__ void __launch_bounds__(THREADS)
-reduce_rows_argmax_bf16_lanes16(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
+reduce_rows_argmax_bf16_lanes8(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
 {
-    rows_by_lanes<16>(in, out, rows, cols, pitch);
+    rows_by_lanes<8>(in, out, rows, cols, pitch);
 }
 
 // Block b reduces part b % split of row b / split: its threads take every

@@ -72,6 +72,21 @@ static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
     const Acc b = to_acc(x, i);
     return (!(b.v <= acc.v) & (acc.v == acc.v)) | (acc.i == NO_INDEX) ? b : acc;
 }
+// A chain: one vector lane of a thread's vectors, which come in index order.
+// It holds its best value and the number of the vector that value came from.
+// It starts at the thread's first vector i0 with the identity's value: a chain
+// with nothing better keeps its first element.
+static __device__ __forceinline__ Acc chain_start(Index i0) { return { identity().v, (long long)i0 }; }
+// Element v of vector i replaces acc only when larger (or the first NaN): no index compare.
+static __device__ __forceinline__ Acc chain_fold(Acc acc, T v, Index i)
+{
+    return !(v <= acc.v) & (acc.v == acc.v) ? Acc{ v, (long long)i } : acc;
+}
+// The chain's result, of the lane whose first element is at index `first`.
+static __device__ __forceinline__ Acc chain_end(Acc acc, Index first)
+{
+    return Acc{ acc.v, (long long)(first + acc.i * VEC) };
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -93,8 +108,9 @@ static __device__ __forceinline__ Acc __ldcg(const Acc *p)
 // vector of 16 bytes; the elements before the first 16-byte
 // boundary and after the last whole vector go one at a time, so any start
 // and length work (rows of any pitch).  x[0] is element `base` of its row.
-// Each lane of the vectors has its own accumulator: VEC independent chains
-// of compares instead of one, combined at the end.
+// Each lane of the vectors is its own chain of compares (VEC independent
+// chains instead of one), which keeps vector numbers, not indices, until
+// chain_end().
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
@@ -106,7 +122,7 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 
     #pragma unroll
     for (int k = 0; k < VEC; k++)
-        part[k] = identity();
+        part[k] = chain_start(t);
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
     #pragma unroll 4
@@ -114,13 +130,15 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
-            part[k] = fold(part[k], y.v[k], base + head + i * VEC + k);
+            part[k] = chain_fold(part[k], y.v[k], i);
     }
     for (Index i = head + nvec * VEC + t; i < n; i += count)
         acc = fold(acc, x[i], base + i);
-    #pragma unroll
-    for (int k = 0; k < VEC; k++)
-        acc = combine(acc, part[k]);
+    if (t < nvec) {  // a thread without a vector has empty chains
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            acc = combine(acc, chain_end(part[k], base + head + k));
+    }
     return acc;
 }
 
