@@ -103,11 +103,12 @@ static const char *const reserved_cuda[] = {
 	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
 };
 static const char *const reserved_kgen[] = {
-	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LOADS", "NO_INDEX", "Out", "PAD", "ROWS_PER_BLOCK",
-	"Results", "T", "THREADS", "TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS", "aligned_head", "atomic_combine",
-	"block_reduce", "combine", "combine_groups", "identity", "lanes_reduce", "load_one", "load_tile", "load_vec",
-	"map", "pair", "post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec", "swizzled",
-	"to_acc", "to_out", "warp_reduce",
+	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LANES", "LOADS", "NO_INDEX", "Out", "PAD",
+	"ROWS_PER_BLOCK", "Results", "T", "THREADS", "TILE", "TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS",
+	"aligned_head", "atomic_combine", "block_reduce", "chain_end", "chain_fold", "chain_start", "combine",
+	"combine_groups", "fold", "identity", "lanes_reduce", "load_one", "load_tile", "load_vec", "map", "pair",
+	"post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec", "swizzled", "to_acc",
+	"to_float", "to_out", "warp_reduce",
 };
 
 static int

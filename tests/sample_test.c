@@ -11,9 +11,14 @@
  *   tests/sample_test --emit DIR N  write N accepted specs per family to DIR
  *                                   as YAML, for tests/gpu_verify.sh to run
  *
+ * Every name a generated file declares at file scope (types, constants,
+ * helpers, template parameters) must be one that `name:` refuses, so that
+ * no spec's kernel can collide with kgen's own code.
+ *
  * KGEN_SAMPLES (default 200) is the number of accepted specs per family.
  */
 #include "config.h"
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +238,79 @@ repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, 
 	return NULL;
 }
 
+/* The file-scope declarations of generated code: sub-match `group` of each
+ * pattern is the declared name. */
+static const struct {
+	const char *re;
+	int group;
+} declaration[] = {
+	{ "^static __device__[^(=;]*[ *&]([A-Za-z_][A-Za-z0-9_]*)[(]", 1 },
+	{ "^struct (__align__[(][0-9]+[)] |alignas[(][0-9]+[)] )?([A-Za-z_][A-Za-z0-9_]*)", 2 },
+	{ "^typedef [^;]*[ *]([A-Za-z_][A-Za-z0-9_]*);", 1 },
+	{ "^constexpr [^=]* ([A-Za-z_][A-Za-z0-9_]*) =", 1 },
+	{ "^template <(int|typename|class|bool) ([A-Za-z_][A-Za-z0-9_]*)>", 2 },
+};
+
+/* Does `name: NAME` fail to load in family's specs, as a name taken? */
+static int
+refused(const char *family, const char *name)
+{
+	char yaml[256];
+	kgen_spec *s = NULL;
+	kgen_error err;
+
+	snprintf(yaml, sizeof yaml, "kernel: %s\nname: %s\n", family, name);
+	if (kgen_spec_load_string(yaml, strlen(yaml), "name.yaml", &s, &err) == KGEN_OK) {
+		kgen_spec_free(s);
+		return 0;
+	}
+	return strstr(err.message, "expected a C identifier of your own") != NULL;
+}
+
+/* Each name src declares at file scope, checked once: 1 for each that a
+ * spec could take as its name. */
+static int
+names_taken(const char *family, const char *src, const char *yaml)
+{
+	static char seen[512][64];
+	static int nseen;
+	static regex_t re[KGEN_COUNT(declaration)];
+	static int ready;
+	regmatch_t m[4];
+	const char *p;
+	char name[64];
+	size_t i, len;
+	int bad = 0, j;
+
+	if (!ready) {
+		for (i = 0; i < KGEN_COUNT(declaration); i++)
+			if (regcomp(&re[i], declaration[i].re, REG_EXTENDED | REG_NEWLINE)) {
+				fprintf(stderr, "FAIL: regcomp %s\n", declaration[i].re);
+				exit(99);
+			}
+		ready = 1;
+	}
+	for (i = 0; i < KGEN_COUNT(declaration); i++)
+		for (p = src; regexec(&re[i], p, 4, m, p == src ? 0 : REG_NOTBOL) == 0; p += m[0].rm_eo) {
+			len = (size_t)(m[declaration[i].group].rm_eo - m[declaration[i].group].rm_so);
+			if (len >= sizeof name)
+				continue;
+			memcpy(name, p + m[declaration[i].group].rm_so, len);
+			name[len] = '\0';
+			for (j = 0; j < nseen && strcmp(seen[j], name); j++)
+				;
+			if (j < nseen)
+				continue;
+			if (nseen < 512)
+				snprintf(seen[nseen++], sizeof seen[0], "%s", name);
+			if (!refused(family, name)) {
+				fprintf(stderr, "FAIL: generated code declares %s, which `name:` accepts\n---\n%s---\n", name, yaml);
+				bad = 1;
+			}
+		}
+	return bad;
+}
+
 /* Generate and compile one accepted spec; 0 when NVRTC took it silently. */
 static int
 compile(const kgen_spec *s, const char *yaml)
@@ -247,12 +325,13 @@ compile(const kgen_spec *s, const char *yaml)
 		fprintf(stderr, "FAIL: generate: %s\n---\n%s---\n", err.message, yaml);
 		return 1;
 	}
+	bad = names_taken(kgen_family_of(s)->name, src, yaml);
 	if (kgen_compile(src, "sample.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
 		fprintf(stderr, "FAIL: NVRTC: %s\n%s\n---\n%s---\n", err.message, log ? log : "", yaml);
-		bad = 1;
+		bad |= 1;
 	} else if (log && log[0]) {
 		fprintf(stderr, "FAIL: NVRTC warns:\n%s\n---\n%s---\n", log, yaml);
-		bad = 1;
+		bad |= 1;
 	}
 	free(src);
 	free(log);
