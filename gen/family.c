@@ -101,7 +101,7 @@ kgen_check_only_with(const struct kgen_spec *s, kgen_error *err)
 }
 
 void
-kgen_plan_printf(char *buf, size_t n, const char *fmt, ...)
+kgen_contract_printf(char *buf, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 	int len;
@@ -113,7 +113,7 @@ kgen_plan_printf(char *buf, size_t n, const char *fmt, ...)
 }
 
 void
-kgen_plan_note(struct kgen_plan *p, const char *fmt, ...)
+kgen_contract_note(struct kgen_contract *p, const char *fmt, ...)
 {
 	size_t used = strlen(p->notes);
 	va_list ap;
@@ -126,7 +126,7 @@ kgen_plan_note(struct kgen_plan *p, const char *fmt, ...)
 }
 
 struct kgen_step *
-kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const char *grid, long long block)
+kgen_contract_step(struct kgen_contract *p, const char *suffix, const char *args, const char *grid, long long block)
 {
 	struct kgen_step *st;
 
@@ -135,9 +135,9 @@ kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const 
 		p->nsteps = KGEN_MAX_STEPS - 1;  /* overwritten; the generation fails */
 	st = &p->step[p->nsteps++];
 	memset(st, 0, sizeof *st);
-	kgen_plan_printf(st->suffix, sizeof st->suffix, "%s", suffix);
-	kgen_plan_printf(st->args, sizeof st->args, "%s", args);
-	kgen_plan_printf(st->grid, sizeof st->grid, "%s", grid);
+	kgen_contract_printf(st->suffix, sizeof st->suffix, "%s", suffix);
+	kgen_contract_printf(st->args, sizeof st->args, "%s", args);
+	kgen_contract_printf(st->grid, sizeof st->grid, "%s", grid);
 	st->block = block;
 	return st;
 }
@@ -173,7 +173,7 @@ file_label(const struct kgen_spec *s, char *out, size_t n)
 }
 
 void
-kgen_emit_header(const struct kgen_spec *s, const struct kgen_plan *p, strbuf *b)
+kgen_emit_header(const struct kgen_spec *s, const struct kgen_contract *p, strbuf *b)
 {
 	const char *name = kgen_spec_kernel_name(s);
 	char file[128];

@@ -6,7 +6,7 @@
  * runtime, CLI dispatch) names no family; docs/families.md says how to add
  * one.
  *
- * The launch contract (struct kgen_plan) is data: the kernels in launch
+ * The launch contract (struct kgen_contract) is data: the kernels in launch
  * order, each with its arguments, grid, block and dynamic shared memory.
  * The header comment of a generated file is printed from it, and the
  * runtime finds the kernels' functions and sets their attributes from it.
@@ -32,7 +32,7 @@ struct kgen_only_with {
 struct kgen_step {
 	char suffix[16];                 /* appended to the spec's name: "", "_init", "_final" */
 	char args[96];                   /* its arguments, as the header shows them */
-	char grid[32];                   /* "1", "grid", ... (the rule is in kgen_plan.notes) */
+	char grid[32];                   /* "1", "grid", ... (the rule is in kgen_contract.notes) */
 	long long block;                 /* threads per block */
 	long long dynamic_smem;          /* bytes of dynamic shared memory; 0 for none */
 	char note[160];                  /* after the launch, on the header's line; may be empty */
@@ -42,7 +42,7 @@ struct kgen_step {
 
 /* How a spec's kernels are launched: what the header comment says, and what
  * the runtime loads. */
-struct kgen_plan {
+struct kgen_contract {
 	char title[160];                 /* "a sum reduction of f32" */
 	char heading[160];               /* "Kernels (extern \"C\"), launched in this order ..." */
 	int nsteps;
@@ -59,7 +59,7 @@ struct kgen_family {
 	 * (threads, the kernel name, ...). */
 	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);
 	/* The launch contract of a checked spec. */
-	void (*plan)(const struct kgen_spec *s, struct kgen_plan *p);
+	void (*contract)(const struct kgen_spec *s, struct kgen_contract *p);
 	/* The whole CUDA source of a checked spec; `header` is the comment
 	 * block kgen_emit_header() made. */
 	kgen_status (*emit)(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err);
@@ -80,15 +80,15 @@ kgen_status kgen_check_only_with(const struct kgen_spec *s, kgen_error *err);
 
 /* The header comment of a generated file: title, the applicable keys, the
  * plan's kernels and notes. */
-void kgen_emit_header(const struct kgen_spec *s, const struct kgen_plan *p, strbuf *b);
+void kgen_emit_header(const struct kgen_spec *s, const struct kgen_contract *p, strbuf *b);
 
 /* printf into a fixed buffer of a plan (truncation is a bug: the buffers
  * are sized for the longest text). */
-void kgen_plan_printf(char *buf, size_t n, const char *fmt, ...) KGEN_PRINTF(3, 4);
+void kgen_contract_printf(char *buf, size_t n, const char *fmt, ...) KGEN_PRINTF(3, 4);
 /* Append to p->notes. */
-void kgen_plan_note(struct kgen_plan *p, const char *fmt, ...) KGEN_PRINTF(2, 3);
+void kgen_contract_note(struct kgen_contract *p, const char *fmt, ...) KGEN_PRINTF(2, 3);
 /* Add a step; returns it. */
-struct kgen_step *kgen_plan_step(struct kgen_plan *p, const char *suffix, const char *args, const char *grid,
+struct kgen_step *kgen_contract_step(struct kgen_contract *p, const char *suffix, const char *args, const char *grid,
                                  long long block);
 
 /* Shared rules (check.c). */

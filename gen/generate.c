@@ -6,7 +6,7 @@ kgen_status
 kgen_generate(const kgen_spec *spec, char **source, kgen_error *err)
 {
 	const struct kgen_family *f;
-	struct kgen_plan plan;
+	struct kgen_contract plan;
 	strbuf header, b;
 	kgen_status st;
 
@@ -14,7 +14,7 @@ kgen_generate(const kgen_spec *spec, char **source, kgen_error *err)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_generate: NULL argument");
 	*source = NULL;
 	f = kgen_family_of(spec);
-	f->plan(spec, &plan);
+	f->contract(spec, &plan);
 	sb_init(&header);
 	sb_init(&b);
 	kgen_emit_header(spec, &plan, &header);

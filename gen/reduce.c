@@ -211,55 +211,55 @@ needs_warp_reduce(const struct kgen_spec *s)
 
 /* The launch contract: the kernels in order, the grid, scratch and alignment. */
 static void
-plan(const struct kgen_spec *s, struct kgen_plan *p)
+plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	unsigned long long tile = kgen_reduce_tile(s);
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
 
 	memset(p, 0, sizeof *p);
-	kgen_plan_printf(p->title, sizeof p->title, "%s %s reduction of %s", s->op == KGEN_OP_ARGMIN ||
+	kgen_contract_printf(p->title, sizeof p->title, "%s %s reduction of %s", s->op == KGEN_OP_ARGMIN ||
 	                 s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_AMAX || s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL ?
 	                 "an" : "a", kgen_ops[s->op].name, kgen_spec_dtype(s)->name);
-	kgen_plan_printf(p->heading, sizeof p->heading,
+	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), launched in this order on one stream, for n elements:");
 	p->numbered = 1;
 	if (s->stages == KGEN_STAGES_ATOMIC)
-		kgen_plan_step(p, "_init", "Acc *out", "1", 1);
-	kgen_plan_step(p, "", s->stages == KGEN_STAGES_TWO_PASS ? "in, partials, n" :
+		kgen_contract_step(p, "_init", "Acc *out", "1", 1);
+	kgen_contract_step(p, "", s->stages == KGEN_STAGES_TWO_PASS ? "in, partials, n" :
 	               s->stages == KGEN_STAGES_LAST_BLOCK ? "in, out, n, partials, ticket" : "in, out, n", "grid",
 	               s->threads);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_plan_step(p, "_final", kgen_op_has_result_step(s) ? "partials, out, grid, n" : "partials, out, grid", "1",
+		kgen_contract_step(p, "_final", kgen_op_has_result_step(s) ? "partials, out, grid, n" : "partials, out, grid", "1",
 		               s->threads);
 	if (s->grid == KGEN_GRID_PERSISTENT)
-		kgen_plan_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
+		kgen_contract_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
 	else
-		kgen_plan_note(p, "// where grid = max(1, ceil(n / %llu)).\n", tile);
+		kgen_contract_note(p, "// where grid = max(1, ceil(n / %llu)).\n", tile);
 	if (kgen_op_is_pair(s))
-		kgen_plan_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
+		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
 		               s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
 		               s->nan == KGEN_NAN_IGNORE && acc->cls == DT_FLOAT ? " or only NaNs" : "");
 	else if (kgen_op_has_result_step(s))
-		kgen_plan_note(p, "// The result is *out (one %s).", kgen_op_out(s)->name);
+		kgen_contract_note(p, "// The result is *out (one %s).", kgen_op_out(s)->name);
 	else
-		kgen_plan_note(p, "// The result is *out (one %s).", acc->name);
+		kgen_contract_note(p, "// The result is *out (one %s).", acc->name);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_plan_note(p, "  Scratch: partials, grid x %d bytes.\n", kgen_op_acc_bytes(s));
+		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes.\n", kgen_op_acc_bytes(s));
 	else if (s->stages == KGEN_STAGES_LAST_BLOCK)
-		kgen_plan_note(p, "  Scratch: partials, grid x %d bytes, and ticket,\n"
+		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes, and ticket,\n"
 		                  "// an unsigned int that is zero before the first launch (each launch leaves it zero).\n",
 		               kgen_op_acc_bytes(s));
 	else
-		kgen_plan_note(p, "  Scratch: none.\n");
+		kgen_contract_note(p, "  Scratch: none.\n");
 	if (s->load_width > kgen_spec_dtype(s)->size)
-		kgen_plan_note(p, "// `in` may start at any element (aligned to its element size): the vector loads\n"
+		kgen_contract_note(p, "// `in` may start at any element (aligned to its element size): the vector loads\n"
 		                  "// start at its first %lld-byte boundary.", s->load_width > 16 ? 16 : s->load_width);
 	else
-		kgen_plan_note(p, "// `in` must be aligned to its element size.");
+		kgen_contract_note(p, "// `in` must be aligned to its element size.");
 	if (s->index == 32)
-		kgen_plan_note(p, "  Index is 32-bit: n < 2^31.");
-	kgen_plan_note(p, "\n// Every n from 0 up is handled; no load reads past in[n - 1].");
+		kgen_contract_note(p, "  Index is 32-bit: n < 2^31.");
+	kgen_contract_note(p, "\n// Every n from 0 up is handled; no load reads past in[n - 1].");
 }
 
 static kgen_status
@@ -445,6 +445,6 @@ const struct kgen_family kgen_family_reduce = {
 	.keys = keys,
 	.only_with = only_with,
 	.check = kgen_reduce_check,
-	.plan = plan,
+	.contract = plan,
 	.emit = emit,
 };

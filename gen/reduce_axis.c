@@ -90,9 +90,9 @@ check(struct kgen_spec *s, kgen_error *err)
 
 /* The scratch of the block kernel, in the header. */
 static void
-plan_block_note(const struct kgen_spec *s, struct kgen_plan *p, const char *lead)
+plan_block_note(const struct kgen_spec *s, struct kgen_contract *p, const char *lead)
 {
-	kgen_plan_note(p, "// %s grid = rows * split, split >= 1 blocks per row (%s).  With split > 1,\n"
+	kgen_contract_note(p, "// %s grid = rows * split, split >= 1 blocks per row (%s).  With split > 1,\n"
 	                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
 	                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
 	                  "// them zero).\n", lead, s->split ? "the spec's split" : "chosen at launch",
@@ -101,24 +101,24 @@ plan_block_note(const struct kgen_spec *s, struct kgen_plan *p, const char *lead
 
 /* strategy: auto, axis: rows: a kernel per row length, one chosen per launch. */
 static void
-plan_auto_rows(const struct kgen_spec *s, struct kgen_plan *p)
+plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	long long vec = kgen_reduce_axis_vec(s);
 	const struct kgen_axis_choice *c;
 	struct kgen_step *st;
 	char suffix[16];
 
-	kgen_plan_printf(p->heading, sizeof p->heading,
+	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
 	                 "// are pitch >= cols elements apart:");
 	for (c = kgen_axis_choices(s); c->lanes; c++) {
 		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
-		st = kgen_plan_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
-		kgen_plan_printf(st->note, sizeof st->note, "when cols <= %lld", c->vectors * vec);
+		st = kgen_contract_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_contract_printf(st->note, sizeof st->note, "when cols <= %lld", c->vectors * vec);
 	}
-	st = kgen_plan_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
-	kgen_plan_printf(st->note, sizeof st->note, "for longer rows");
-	kgen_plan_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
+	st = kgen_contract_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
+	kgen_contract_printf(st->note, sizeof st->note, "for longer rows");
+	kgen_contract_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
 	                  "// the rows a grid apart; kgen launches at most four waves).  Scratch: none.\n", s->threads);
 	plan_block_note(s, p, "_block:");
 }
@@ -137,38 +137,38 @@ kgen_axis_choices(const struct kgen_spec *s)
 
 
 static void
-plan(const struct kgen_spec *s, struct kgen_plan *p)
+plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
 	int rows = s->axis == KGEN_AXIS_ROWS;
 	const char *what = rows ? "row" : "column";
 
 	memset(p, 0, sizeof *p);
-	kgen_plan_printf(p->title, sizeof p->title, "the %s%s of each %s of a %s matrix", kgen_ops[s->op].name,
+	kgen_contract_printf(p->title, sizeof p->title, "the %s%s of each %s of a %s matrix", kgen_ops[s->op].name,
 	                 s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, kgen_spec_dtype(s)->name);
-	kgen_plan_printf(p->heading, sizeof p->heading,
+	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernel (extern \"C\"), for a rows x cols matrix whose rows are pitch >= cols elements apart:");
 	if (s->strategy == KGEN_STRATEGY_AUTO && rows) {
 		plan_auto_rows(s, p);
 	} else switch (s->strategy) {
 	case KGEN_STRATEGY_THREAD:
-		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
-		kgen_plan_note(p, "// where grid = ceil(%s / %lld).  Scratch: none.\n", rows ? "rows" : "cols", s->threads);
+		kgen_contract_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_contract_note(p, "// where grid = ceil(%s / %lld).  Scratch: none.\n", rows ? "rows" : "cols", s->threads);
 		break;
 	case KGEN_STRATEGY_WARP:
-		kgen_plan_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
-		kgen_plan_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row), or fewer: the blocks walk the\n"
+		kgen_contract_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
+		kgen_contract_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row), or fewer: the blocks walk the\n"
 		                  "// rows a grid apart (kgen launches at most four waves).  Scratch: none.\n",
 		               s->threads / s->lanes, s->lanes);
 		break;
 	case KGEN_STRATEGY_BLOCK:
-		kgen_plan_step(p, "", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
+		kgen_contract_step(p, "", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
 		plan_block_note(s, p, "where");
 		break;
 	default:
-		kgen_plan_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
+		kgen_contract_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
 		               "grid", s->threads);
-		kgen_plan_note(p, "// where lanes (a power of two up to %lld) threads share a row segment of lanes * %lld\n"
+		kgen_contract_note(p, "// where lanes (a power of two up to %lld) threads share a row segment of lanes * %lld\n"
 		                  "// columns, tiles = ceil(cols / (lanes * %lld)), grid = tiles * split (split: %s), and\n"
 		                  "// aligned = 1 when `in` and pitch keep every row's %lld-byte vectors aligned.  With\n"
 		                  "// split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,\n"
@@ -178,15 +178,15 @@ plan(const struct kgen_spec *s, struct kgen_plan *p)
 		break;
 	}
 	if (kgen_op_is_pair(s))
-		kgen_plan_note(p, "// out = { value, index }: value[%c] (%s) and index[%c] (i64) are the %s of %s %c and its\n"
+		kgen_contract_note(p, "// out = { value, index }: value[%c] (%s) and index[%c] (i64) are the %s of %s %c and its\n"
 		                  "// lowest index in it (-1 for none), %s of each.",
 		               rows ? 'r' : 'c', acc->name, rows ? 'r' : 'c', s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
 		               what, rows ? 'r' : 'c', rows ? "rows" : "cols");
 	else
-		kgen_plan_note(p, "// out[%c] is the %s%s of %s %c: %s values of %s.", rows ? 'r' : 'c', kgen_ops[s->op].name,
+		kgen_contract_note(p, "// out[%c] is the %s%s of %s %c: %s values of %s.", rows ? 'r' : 'c', kgen_ops[s->op].name,
 		               s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, rows ? 'r' : 'c', rows ? "rows" : "cols",
 		               kgen_op_out(s)->name);
-	kgen_plan_note(p, "  `in` must be aligned to its element size;\n"
+	kgen_contract_note(p, "  `in` must be aligned to its element size;\n"
 	                  "// any rows, cols and pitch; no load reads outside the rows' first cols elements.");
 }
 
@@ -401,6 +401,6 @@ const struct kgen_family kgen_family_reduce_axis = {
 	.keys = keys,
 	.only_with = only_with,
 	.check = check,
-	.plan = plan,
+	.contract = plan,
 	.emit = emit,
 };

@@ -19,43 +19,43 @@ kgen_transpose_grid(const struct kgen_spec *s, unsigned long long rows, unsigned
 
 /* The launch contract: one kernel, its grid, and what TMA needs. */
 static void
-plan(const struct kgen_spec *s, struct kgen_plan *p)
+plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	int tma = s->method == KGEN_METHOD_TMA;
 	struct kgen_step *st;
 
 	memset(p, 0, sizeof *p);
-	kgen_plan_printf(p->title, sizeof p->title, "a transpose of %s through %s", kgen_spec_dtype(s)->name,
+	kgen_contract_printf(p->title, sizeof p->title, "a transpose of %s through %s", kgen_spec_dtype(s)->name,
 	                 tma ? "TMA and shared memory" : "shared memory");
-	kgen_plan_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a batch of rows x cols inputs:");
-	st = kgen_plan_step(p, "", tma ? "in_map, out_map, rows, cols, batch" :
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a batch of rows x cols inputs:");
+	st = kgen_contract_step(p, "", tma ? "in_map, out_map, rows, cols, batch" :
 	                    "in, out, rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride", "grid", s->threads);
 	if (tma && kgen_transpose_dynamic_smem(s)) {
 		st->dynamic_smem = kgen_transpose_dynamic_smem(s);
-		kgen_plan_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
+		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 		                 "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
 	}
 	if (tma) {
 		if (s->buffers > 1)
-			kgen_plan_note(p, "// where grid = min(batch x tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld)\n"
+			kgen_contract_note(p, "// where grid = min(batch x tiles, SMs x the blocks an SM holds), tiles = ceil(rows / %lld)\n"
 			                  "// * ceil(cols / %lld);\n", s->tile_rows, s->tile_cols);
 		else
-			kgen_plan_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)};\n",
+			kgen_contract_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)};\n",
 			               s->tile_rows, s->tile_cols);
-		kgen_plan_note(p, "// in_map is a tensor map of `in` (dims {cols, rows, batch}, box {%lld, %lld, 1}) and out_map\n"
+		kgen_contract_note(p, "// in_map is a tensor map of `in` (dims {cols, rows, batch}, box {%lld, %lld, 1}) and out_map\n"
 		                  "// one of `out` (dims {rows, cols, batch}, box {%lld, %lld, 1}), both %s swizzle\n"
 		                  "// (cuTensorMapEncodeTiled; the row pitches and matrix strides go in the maps).\n",
 		               s->tile_cols, s->tile_rows, s->tile_rows, s->tile_cols,
 		               s->swizzle == KGEN_SWIZZLE_NONE ? "without" : s->swizzle == KGEN_SWIZZLE_B32 ? "with 32-byte" :
 		               s->swizzle == KGEN_SWIZZLE_B64 ? "with 64-byte" : "with 128-byte");
-		kgen_plan_note(p, "// TMA needs 16-byte aligned matrices whose pitches and strides are multiples of 16 bytes.");
+		kgen_contract_note(p, "// TMA needs 16-byte aligned matrices whose pitches and strides are multiples of 16 bytes.");
 	} else {
-		kgen_plan_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)}.\n"
+		kgen_contract_note(p, "// where grid = {ceil(rows / %lld) * ceil(cols / %lld), min(batch, 65535), ceil(batch / 65535)}.\n"
 		                  "// Any rows and cols; pitches and strides in elements; `in` and `out` aligned to %lld bytes.",
 		                  s->tile_rows, s->tile_cols, s->load_width);
 	}
 	if (s->index == 32 && !tma)
-		kgen_plan_note(p, "\n// Index is 32-bit: every element offset is below 2^31.");
+		kgen_contract_note(p, "\n// Index is 32-bit: every element offset is below 2^31.");
 }
 
 /* The transposing loop of the TMA kernels: which element each thread moves in step k. */
@@ -335,6 +335,6 @@ const struct kgen_family kgen_family_transpose = {
 	.keys = keys,
 	.only_with = only_with,
 	.check = kgen_transpose_check,
-	.plan = plan,
+	.contract = plan,
 	.emit = emit,
 };

@@ -193,10 +193,10 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 	char fn[96];
 	int i;
 
-	kgen_family_of(&k->spec)->plan(&k->spec, &k->plan);
+	kgen_family_of(&k->spec)->contract(&k->spec, &k->contract);
 	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
-	for (i = 0; i < k->plan.nsteps; i++) {
-		const struct kgen_step *st = &k->plan.step[i];
+	for (i = 0; i < k->contract.nsteps; i++) {
+		const struct kgen_step *st = &k->contract.step[i];
 		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
 		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module, fn));
 		if (st->dynamic_smem > 48 * 1024)

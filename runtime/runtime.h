@@ -15,7 +15,7 @@ struct kgen_kernel {
 	struct kgen_spec spec;      /* a copy; text is NULL */
 	kgen_context *ctx;
 	CUmodule module;
-	struct kgen_plan plan;      /* the family's launch contract */
+	struct kgen_contract contract;  /* the family's launch contract */
 	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */

@@ -215,10 +215,10 @@ kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, uns
 				return kgen_fail(err, KGEN_EINVAL, "a batch of %llu tiles is more than a pipelined kernel counts "
 				                 "(2^32)", tiles * l.batch);
 			grid = tiles * l.batch < resident ? tiles * l.batch : resident;
-			return kgen_launch(cu, k->fn[0], grid, s->threads, (unsigned)k->plan.step[0].dynamic_smem, args, stream,
+			return kgen_launch(cu, k->fn[0], grid, s->threads, (unsigned)k->contract.step[0].dynamic_smem, args, stream,
 			                   err);
 		}
-		return kgen_launch_3d(cu, k->fn[0], (unsigned)grid, gy, gz, s->threads, (unsigned)k->plan.step[0].dynamic_smem,
+		return kgen_launch_3d(cu, k->fn[0], (unsigned)grid, gy, gz, s->threads, (unsigned)k->contract.step[0].dynamic_smem,
 		                      args, stream, err);
 	}
 	align = (unsigned long long)s->load_width;
