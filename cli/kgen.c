@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "kgen.h"
 #include "cli.h"
+#include "gen/spec.h"
 #include "gen/util.h"
 #include "gen/spec.h"
 #include "gen/family.h"
@@ -120,6 +121,30 @@ kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_e
 	return KGEN_OK;
 }
 
+int
+kgen_cli_is_plan(const char *path)
+{
+	char *text;
+	size_t len;
+	int is;
+
+	if (!path || strcmp(path, "-") == 0 || kgen_read_file(path, &text, &len, NULL) != KGEN_OK)
+		return 0;
+	is = kgen_plan_text_is_plan(text, len);
+	free(text);
+	return is;
+}
+
+/* A plan is several specs: generate and compile take one. */
+static kgen_status
+not_a_plan(const char *path, kgen_error *err)
+{
+	if (kgen_cli_is_plan(path))
+		return kgen_fail(err, KGEN_EINVAL, "%s is a size plan, several specs: generate or compile one of its "
+		                 "entries (kgen check and kgen run take the plan)", path);
+	return KGEN_OK;
+}
+
 /* Refuse an output that is the input spec itself (kgen s.yaml -o s.yaml). */
 static kgen_status
 not_the_input(const char *in, const char *out, kgen_error *err)
@@ -151,7 +176,8 @@ cmd_generate(const char *path, const char *outpath, char **sets, int nsets)
 	char *src = NULL;
 	kgen_status st;
 
-	if ((st = not_the_input(path, outpath, &err)) || (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
+	if ((st = not_the_input(path, outpath, &err)) || (st = not_a_plan(path, &err)) ||
+	    (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
 	    (st = kgen_generate(spec, &src, &err)) || (st = emit(outpath, src, strlen(src), &err))) {
 		kgen_spec_free(spec);
 		free(src);
@@ -174,6 +200,18 @@ cmd_check(int argc, char **argv, char **sets, int nsets)
 		return 2;
 	}
 	for (i = 0; i < argc; i++) {
+		if (kgen_cli_is_plan(argv[i])) {  /* a size plan: every entry's spec */
+			kgen_plan *plan = NULL;
+			if (nsets)
+				kgen_fail(&err, KGEN_EINVAL, "%s is a size plan: --set changes one spec, not a plan's", argv[i]);
+			if (nsets || kgen_plan_load_file(argv[i], &plan, &err) != KGEN_OK) {
+				r = kgen_report(&err);
+				if (r > rc)
+					rc = r;
+			}
+			kgen_plan_free(plan);
+			continue;
+		}
 		if (kgen_cli_load(argv[i], sets, nsets, &spec, &err) != KGEN_OK) {
 			r = kgen_report(&err);
 			if (r > rc)
@@ -199,8 +237,9 @@ cmd_compile(const char *path, const char *outpath, const char *arch, kgen_image 
 		fprintf(stderr, "kgen compile: -o FILE is required (the output is binary)\n");
 		return 2;
 	}
-	if ((st = not_the_input(path, outpath, &err)) || (st = kgen_cli_load(path, sets, nsets, &spec, &err)) ||
-	    (st = kgen_spec_check_arch(spec, arch, &err)) || (st = kgen_generate(spec, &src, &err)))
+	if ((st = not_the_input(path, outpath, &err)) || (st = not_a_plan(path, &err)) ||
+	    (st = kgen_cli_load(path, sets, nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)) ||
+	    (st = kgen_generate(spec, &src, &err)))
 		goto out;
 	/* NVRTC names the program in its log: the generated file's name, whose lines the log counts. */
 	snprintf(program, sizeof program, "%s.cu", kgen_spec_kernel_name(spec));

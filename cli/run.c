@@ -124,46 +124,11 @@ kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host,
 	}
 }
 
-/* "1000", "16M", "2^30", "2^24+7" */
+/* "1000", "16M", "2^30", "2^24+7" (kgen_parse_count) */
 static int
 parse_n(const char *text, unsigned long long *n)
 {
-	char *end;
-	unsigned long long v, add = 0;
-
-	errno = 0;
-	if (strncmp(text, "2^", 2) == 0) {
-		v = strtoull(text + 2, &end, 10);
-		if (errno || v > 62)
-			return -1;
-		v = 1ull << v;
-	} else {
-		int shift = 0;
-		if (text[0] < '0' || text[0] > '9')
-			return -1;  /* no sign or blank: strtoull would take "-1" */
-		v = strtoull(text, &end, 10);
-		if (errno || end == text)
-			return -1;
-		if (*end == 'k' || *end == 'K') shift = 10, end++;
-		else if (*end == 'M') shift = 20, end++;
-		else if (*end == 'G') shift = 30, end++;
-		if (shift && v > ~0ull >> shift)
-			return -1;
-		v <<= shift;
-	}
-	if (*end == '+' || *end == '-') {
-		char sign = *end;
-		if (end[1] < '0' || end[1] > '9')
-			return -1;
-		add = strtoull(end + 1, &end, 10);
-		if (errno || (sign == '+' ? v + add < v : add > v))
-			return -1;  /* wraps */
-		v = sign == '+' ? v + add : v - add;
-	}
-	if (*end)
-		return -1;
-	*n = v;
-	return 0;
+	return kgen_parse_count(text, n);
 }
 
 /* "ROWSxCOLS" or "BATCHxROWSxCOLS", each part as parse_n reads it and not
@@ -223,6 +188,33 @@ cmd_cache(int argc, char **argv)
 		return kgen_report(&err);
 	printf("removed %u entries from %s\n", removed, dir);
 	return 0;
+}
+
+/* A spec, or a size plan (whose first entry's spec stands for it). */
+static kgen_status
+load_spec_or_plan(struct run_spec *r, struct run_opts *o, kgen_error *err)
+{
+	kgen_status st;
+
+	if (!kgen_cli_is_plan(r->path))
+		return kgen_cli_load(r->path, o->sets, o->nsets, &r->spec, err);
+	if (o->nsets)
+		return kgen_fail(err, KGEN_EINVAL, "%s is a size plan: --set changes one spec, not a plan's", r->path);
+	if ((st = kgen_plan_load_file(r->path, &r->plan, err)))
+		return st;
+	r->spec = (kgen_spec *)kgen_plan_spec(r->plan, 0, NULL);
+	return KGEN_OK;
+}
+
+static void
+run_spec_free(struct run_spec *r)
+{
+	if (r->plan)
+		kgen_plan_free(r->plan);
+	else
+		kgen_spec_free(r->spec);
+	r->plan = NULL;
+	r->spec = NULL;
 }
 
 int
@@ -341,12 +333,12 @@ kgen_cmd_runtime(int argc, char **argv)
 		const struct kgen_runner *r;
 		int bad;
 		specs[j].path = argv[optind + i];
-		if ((st = kgen_cli_load(argv[optind + i], o.sets, o.nsets, &specs[j].spec, &err))) {
+		if ((st = load_spec_or_plan(&specs[j], &o, &err))) {
 			bad = kgen_report(&err);
 		} else if ((r = runners[specs[j].spec->kernel])->check && (st = r->check(&o, specs[j].spec, &err))) {
 			snprintf(err.file, sizeof err.file, "%s", argv[optind + i]);
 			bad = kgen_report(&err);
-			kgen_spec_free(specs[j].spec);
+			run_spec_free(&specs[j]);
 			specs[j].spec = NULL;
 		} else {
 			j++;
@@ -369,16 +361,17 @@ kgen_cmd_runtime(int argc, char **argv)
 	if (tsv)
 		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\n");
 	for (i = 0, j = 0; i < nspecs; i++) {
-		if ((st = kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
+		if ((st = specs[i].plan ? kgen_kernel_build_plan(ctx, specs[i].plan, &specs[i].kernel, &err)
+		                        : kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
 			int bad;
 			fprintf(stderr, "%s: ", specs[i].path);
 			bad = kgen_report(&err);
 			if (bad > rc)
 				rc = bad;
-			kgen_spec_free(specs[i].spec);
+			run_spec_free(&specs[i]);
 			if (st == KGEN_ECUDA) {  /* the GPU itself failed: nothing more will run */
 				for (i++; i < nspecs; i++)
-					kgen_spec_free(specs[i].spec);
+					run_spec_free(&specs[i]);
 				nspecs = j;
 				goto out;
 			}
@@ -406,7 +399,7 @@ kgen_cmd_runtime(int argc, char **argv)
 out:
 	kgen_context_destroy(ctx);
 	for (i = 0; i < nspecs && specs; i++)
-		kgen_spec_free(specs[i].spec);
+		run_spec_free(&specs[i]);
 	free(specs);
 	free(mine);
 	if (tsv)

@@ -24,9 +24,10 @@ struct run_opts {
 
 /* One spec given to `kgen run`, built. */
 struct run_spec {
-	kgen_spec *spec;
+	kgen_spec *spec;     /* a plan's: its first entry's, owned by the plan */
 	kgen_kernel *kernel;
 	const char *path;
+	kgen_plan *plan;     /* a size plan given in place of a spec */
 };
 
 struct kgen_runner {

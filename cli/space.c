@@ -20,6 +20,7 @@
 #include <time.h>
 #include <yaml.h>
 #include "cli.h"
+#include "space.h"
 #include "gen/util.h"
 
 #define MAX_KEYS 48
@@ -195,10 +196,146 @@ reason_of(const char *msg, char *out, size_t n)
 	out[used] = '\0';
 }
 
-struct reason {
-	char text[256], example[1024];
-	int count;
-};
+static void
+count_refusal(struct kgen_points *pts, const char *message)
+{
+	char reason[256];
+	int r;
+
+	reason_of(message, reason, sizeof reason);
+	for (r = 0; r < pts->nreasons && strcmp(pts->reasons[r].text, reason); r++)
+		;
+	if (r == pts->nreasons && pts->nreasons < KGEN_SPACE_REASONS) {
+		snprintf(pts->reasons[r].text, sizeof pts->reasons[r].text, "%s", reason);
+		snprintf(pts->reasons[r].example, sizeof pts->reasons[r].example, "%s", message);
+		pts->nreasons++;
+	}
+	if (r < KGEN_SPACE_REASONS)
+		pts->reasons[r].count++;
+}
+
+/* --set KEY=VALUE: the key's values become that one (a new key is added). */
+static kgen_status
+apply_sets(struct space *sp, char **sets, int nsets, kgen_error *err)
+{
+	int i, a, j;
+
+	for (i = 0; i < nsets; i++) {
+		const char *eq = strchr(sets[i], '=');
+		if (!eq || eq == sets[i])
+			return kgen_fail(err, KGEN_EINVAL, "--set %s: expected KEY=VALUE", sets[i]);
+		for (a = 0; a < sp->n && (strncmp(sp->axes[a].key, sets[i], (size_t)(eq - sets[i])) ||
+		                           sp->axes[a].key[eq - sets[i]]); a++)
+			;
+		if (a == sp->n) {
+			if (sp->n == MAX_KEYS || !(sp->axes[a].key = kgen_strdup(sets[i])))
+				return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+			sp->axes[a].key[eq - sets[i]] = '\0';
+			sp->n++;
+		}
+		for (j = 0; j < sp->axes[a].n; j++)
+			free(sp->axes[a].values[j]);
+		sp->axes[a].n = 0;
+		if (add_value(&sp->axes[a], eq + 1))
+			return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *pts, kgen_error *err)
+{
+	struct space sp;
+	kgen_status st;
+	long long points = 1, p;
+	int at[MAX_KEYS], i;
+
+	memset(pts, 0, sizeof *pts);
+	if ((st = read_space(path, &sp, err)))
+		return st;
+	if ((st = apply_sets(&sp, sets, nsets, err)))
+		goto out;
+	for (i = 0; i < sp.n; i++)
+		if ((points *= sp.axes[i].n) > MAX_POINTS) {
+			st = kgen_fail(err, KGEN_EINVAL, "%s has more than %d points: narrow it", path, MAX_POINTS);
+			goto out;
+		}
+	pts->total = points;
+	memset(at, 0, sizeof at);
+	for (p = 0; p < points; p++) {
+		strbuf b, label;
+		kgen_spec *spec = NULL;
+		char name[64], *text;
+
+		sb_init(&b);
+		point_yaml(&sp, at, &b);
+		snprintf(name, sizeof name, "point %lld", p + 1);
+		if (!(text = sb_take(&b))) {
+			st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((st = kgen_spec_load_string(text, strlen(text), name, &spec, err)) == KGEN_OK) {
+			struct kgen_point *v = realloc(pts->v, (size_t)(pts->n + 1) * sizeof *v);
+			kgen_spec_free(spec);
+			if (!v) {
+				free(text);
+				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+				goto out;
+			}
+			pts->v = v;
+			sb_init(&label);
+			for (i = 0; i < sp.n; i++)
+				if (sp.axes[i].n > 1)
+					sb_printf(&label, "%s%s=%s", label.len ? " " : "", sp.axes[i].key, sp.axes[i].values[at[i]]);
+			v[pts->n].yaml = text;
+			v[pts->n].label = label.len ? sb_take(&label) : kgen_strdup("(the one point)");
+			sb_free(&label);
+			if (!v[pts->n].label) {
+				free(text);
+				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+				goto out;
+			}
+			pts->n++;
+		} else if (st == KGEN_ESPEC) {
+			count_refusal(pts, err->message);
+			free(text);
+			st = KGEN_OK;
+		} else {
+			free(text);
+			goto out;
+		}
+		for (i = sp.n - 1; i >= 0 && ++at[i] == sp.axes[i].n; i--)  /* the next point, last key fastest */
+			at[i] = 0;
+	}
+out:
+	free_space(&sp);
+	if (st)
+		kgen_points_free(pts);
+	return st;
+}
+
+void
+kgen_space_print_counts(const char *path, const struct kgen_points *pts, FILE *fp)
+{
+	int i;
+
+	fprintf(fp, "%s: %lld points, %d accepted, %lld refused\n", path, pts->total, pts->n, pts->total - pts->n);
+	for (i = 0; i < pts->nreasons; i++)
+		fprintf(fp, "  %6d refused: %s\n", pts->reasons[i].count, pts->reasons[i].example);
+}
+
+void
+kgen_points_free(struct kgen_points *pts)
+{
+	int i;
+
+	for (i = 0; i < pts->n; i++) {
+		free(pts->v[i].yaml);
+		free(pts->v[i].label);
+	}
+	free(pts->v);
+	memset(pts, 0, sizeof *pts);
+}
 
 /* Compiling the accepted points on several threads. */
 struct job {
@@ -256,15 +393,11 @@ kgen_cmd_space(int argc, char **argv)
 		{ "compile", no_argument, NULL, 'c' }, { "arch", required_argument, NULL, 'a' },
 		{ "jobs", required_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct space sp;
-	struct reason *reasons = NULL;
+	struct kgen_points pts;
 	struct job job;
 	kgen_error err;
-	kgen_status st;
 	const char *emit = NULL, *arch = "sm_90";
-	int list = 0, compile = 0, jobs = 2, c, i, nreasons = 0, accepted = 0, rc = 0;
-	long long points = 1;
-	int at[MAX_KEYS];
+	int list = 0, compile = 0, jobs = 2, c, i, rc = 0;
 	time_t t0;
 
 	optind = 1;
@@ -283,95 +416,47 @@ kgen_cmd_space(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((st = read_space(argv[optind], &sp, &err)))
+	if (kgen_space_expand(argv[optind], NULL, 0, &pts, &err))
 		return kgen_report(&err);
-	for (i = 0; i < sp.n; i++)
-		if ((points *= sp.axes[i].n) > MAX_POINTS) {
-			fprintf(stderr, "kgen space: %s has more than %d points: narrow it\n", argv[optind], MAX_POINTS);
-			free_space(&sp);
-			return 2;
-		}
 	if (emit && mkdir(emit, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "kgen space: cannot create %s: %s\n", emit, strerror(errno));
-		free_space(&sp);
+		kgen_points_free(&pts);
 		return 3;
 	}
 	memset(&job, 0, sizeof job);
 	job.arch = arch;
 	pthread_mutex_init(&job.lock, NULL);
-	if (!(reasons = calloc(64, sizeof *reasons)) ||
-	    (compile && (!(job.sources = calloc((size_t)points, sizeof *job.sources)) ||
-	                 !(job.names = calloc((size_t)points, sizeof *job.names))))) {
+	if (compile && (!(job.sources = calloc((size_t)pts.n + 1, sizeof *job.sources)) ||
+	                !(job.names = calloc((size_t)pts.n + 1, sizeof *job.names)))) {
 		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		goto out;
 	}
-	memset(at, 0, sizeof at);
-	for (long long p = 0; p < points; p++) {
-		strbuf b;
-		kgen_spec *spec = NULL;
-		char name[64], *text;
-
-		sb_init(&b);
-		point_yaml(&sp, at, &b);
-		snprintf(name, sizeof name, "point %lld", p + 1);
-		if (!(text = sb_take(&b))) {
-			rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
-			goto out;
+	for (i = 0; i < pts.n; i++) {
+		if (list)
+			printf("%6d  %s\n", i + 1, pts.v[i].label);
+		if (emit) {
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%05d.yaml", emit, i + 1);
+			if (kgen_write_file(path, pts.v[i].yaml, strlen(pts.v[i].yaml), &err)) {
+				rc = kgen_report(&err);
+				goto out;
+			}
 		}
-		if ((st = kgen_spec_load_string(text, strlen(text), name, &spec, &err)) == KGEN_OK) {
-			accepted++;
-			if (list) {
-				printf("%6d ", accepted);
-				for (i = 0; i < sp.n; i++)
-					if (sp.axes[i].n > 1)
-						printf(" %s=%s", sp.axes[i].key, sp.axes[i].values[at[i]]);
-				printf("\n");
-			}
-			if (emit) {
-				char path[4096];
-				snprintf(path, sizeof path, "%s/%05d.yaml", emit, accepted);
-				if ((st = kgen_write_file(path, text, strlen(text), &err))) {
-					rc = kgen_report(&err);
-					kgen_spec_free(spec);
-					free(text);
-					goto out;
-				}
-			}
-			if (compile) {
-				if (kgen_generate(spec, &job.sources[job.n], &err) != KGEN_OK) {
-					rc = kgen_report(&err);
-					kgen_spec_free(spec);
-					free(text);
-					goto out;
-				}
-				job.names[job.n++] = kgen_strdup(name);
+		if (compile) {
+			kgen_spec *spec = NULL;
+			char name[64];
+			snprintf(name, sizeof name, "point %d", i + 1);
+			if (kgen_spec_load_string(pts.v[i].yaml, strlen(pts.v[i].yaml), name, &spec, &err) ||
+			    kgen_generate(spec, &job.sources[job.n], &err)) {
+				kgen_spec_free(spec);
+				rc = kgen_report(&err);
+				goto out;
 			}
 			kgen_spec_free(spec);
-		} else if (st == KGEN_ESPEC) {
-			char reason[256];
-			int r;
-			reason_of(err.message, reason, sizeof reason);
-			for (r = 0; r < nreasons && strcmp(reasons[r].text, reason); r++)
-				;
-			if (r == nreasons && nreasons < 64) {
-				snprintf(reasons[r].text, sizeof reasons[r].text, "%s", reason);
-				snprintf(reasons[r].example, sizeof reasons[r].example, "%s", err.message);
-				nreasons++;
-			}
-			if (r < 64)
-				reasons[r].count++;
-		} else {
-			rc = kgen_report(&err);
-			free(text);
-			goto out;
+			job.names[job.n++] = kgen_strdup(name);
 		}
-		free(text);
-		for (i = sp.n - 1; i >= 0 && ++at[i] == sp.axes[i].n; i--)  /* the next point, last key fastest */
-			at[i] = 0;
 	}
-	printf("%s: %lld points, %d accepted, %lld refused\n", argv[optind], points, accepted, points - accepted);
-	for (i = 0; i < nreasons; i++)
-		printf("  %6d refused: %s\n", reasons[i].count, reasons[i].example);
+	kgen_space_print_counts(argv[optind], &pts, stdout);
 	if (compile && job.n) {
 		pthread_t threads[64];
 		int started = 0;
@@ -395,8 +480,7 @@ out:
 	}
 	free(job.sources);
 	free(job.names);
-	free(reasons);
 	pthread_mutex_destroy(&job.lock);
-	free_space(&sp);
+	kgen_points_free(&pts);
 	return rc;
 }

@@ -361,4 +361,7 @@ const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
 const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
 const char *kgen_spec_kernel_name(const struct kgen_spec *s);
 
+/* Is text a size plan (a mapping with the key plan) rather than a spec? */
+int kgen_plan_text_is_plan(const char *text, size_t len);
+
 #endif

@@ -346,3 +346,46 @@ kgen_strdup(const char *s)
 		memcpy(d, s, n);
 	return d;
 }
+
+int
+kgen_parse_count(const char *text, unsigned long long *n)
+{
+	char *end;
+	unsigned long long v, add = 0;
+
+	errno = 0;
+	if (strncmp(text, "2^", 2) == 0) {
+		if (text[2] < '0' || text[2] > '9')
+			return -1;
+		v = strtoull(text + 2, &end, 10);
+		if (errno || v > 62)
+			return -1;
+		v = 1ull << v;
+	} else {
+		int shift = 0;
+		if (text[0] < '0' || text[0] > '9')
+			return -1;  /* no sign or blank: strtoull would take "-1" */
+		v = strtoull(text, &end, 10);
+		if (errno || end == text)
+			return -1;
+		if (*end == 'k' || *end == 'K') shift = 10, end++;
+		else if (*end == 'M') shift = 20, end++;
+		else if (*end == 'G') shift = 30, end++;
+		if (shift && v > ~0ull >> shift)
+			return -1;
+		v <<= shift;
+	}
+	if (*end == '+' || *end == '-') {
+		char sign = *end;
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
+		add = strtoull(end + 1, &end, 10);
+		if (errno || (sign == '+' ? v + add < v : add > v))
+			return -1;  /* wraps */
+		v = sign == '+' ? v + add : v - add;
+	}
+	if (*end)
+		return -1;
+	*n = v;
+	return 0;
+}

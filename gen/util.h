@@ -62,4 +62,8 @@ kgen_status kgen_write_file(const char *path, const void *data, size_t len, kgen
 
 char *kgen_strdup(const char *s);
 
+/* A count of elements: "1000", "16k", "16M", "1G" (powers of 1024),
+ * "2^30", "2^24+7", "2^20-1"; 0 on success, -1 when malformed or out of range. */
+int kgen_parse_count(const char *text, unsigned long long *n);
+
 #endif

@@ -94,6 +94,42 @@ KGEN_API const char *kgen_spec_source(const kgen_spec *spec);
 
 KGEN_API void kgen_spec_free(kgen_spec *spec);
 
+/* ---- Size plans ----
+ *
+ * A plan names, for each range of n, the spec whose kernel serves it, so
+ * that one call takes the fastest kernel at every size.  It is a YAML file
+ * (specs/plans/ has the tuned ones; `kgen tune` writes them):
+ *
+ *   plan:
+ *     - upto: 2^14          # n <= 16384 (suffixes k, M, G; 2^K; 2^K+E)
+ *       spec:
+ *         kernel: reduce
+ *         threads: 1024
+ *     - spec:               # the last entry: every larger n
+ *         kernel: reduce
+ *
+ * Entries rise by n; every spec is a `kernel: reduce` spec of one op, one
+ * set of types, nan and expressions.  Errors point at the plan's lines. */
+
+#define KGEN_PLAN_MAX 16  /* entries of a plan, at most */
+
+typedef struct kgen_plan kgen_plan;
+
+/* Load and validate a plan from a file, or from YAML text (name is used in
+ * error messages). */
+KGEN_API kgen_status kgen_plan_load_file(const char *path, kgen_plan **plan, kgen_error *err);
+KGEN_API kgen_status kgen_plan_load_string(const char *yaml, size_t len, const char *name, kgen_plan **plan,
+                                           kgen_error *err);
+
+/* The number of entries; entry i's spec (owned by the plan) and, in *upto
+ * (may be NULL), the largest n it serves (~0ull for the last); the entry
+ * that serves n. */
+KGEN_API int kgen_plan_count(const kgen_plan *plan);
+KGEN_API const kgen_spec *kgen_plan_spec(const kgen_plan *plan, int i, unsigned long long *upto);
+KGEN_API int kgen_plan_pick(const kgen_plan *plan, unsigned long long n);
+
+KGEN_API void kgen_plan_free(kgen_plan *plan);
+
 /* ---- Generation and compilation ---- */
 
 /* The CUDA C source for a spec: self-contained, deterministic. */
@@ -141,6 +177,18 @@ KGEN_API size_t kgen_context_l2_bytes(const kgen_context *ctx);
  * stays valid until kgen_context_destroy(). */
 KGEN_API kgen_status kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **kernel,
                                        kgen_error *err);
+
+/* Build the kernels of every entry of a plan, as one kernel: kgen_reduce(),
+ * kgen_reduce_arg() and kgen_reduce_scratch_size() take the entry that
+ * serves their n (scratch given by the caller must hold what that entry
+ * needs), and kgen_kernel_spec() is the first entry's spec.  The plan may be
+ * freed after the call; the kernel stays valid until kgen_context_destroy(). */
+KGEN_API kgen_status kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **kernel,
+                                            kgen_error *err);
+
+/* The kernel a plan's kernel launches for n (the kernel itself when it is
+ * not a plan's), e.g. to ask for its spec. */
+KGEN_API kgen_kernel *kgen_kernel_for_n(kgen_kernel *kernel, unsigned long long n);
 
 /* The same from YAML text (the spec is loaded, validated and freed). */
 KGEN_API kgen_status kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel,

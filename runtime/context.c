@@ -135,6 +135,11 @@ kgen_context_destroy(kgen_context *ctx)
 			free(k->spec.file);
 			free(k);
 		}
+	for (k = ctx->plans; k; k = next) {
+		next = k->next;
+		free(k->spec.file);
+		free(k);
+	}
 	if (ctx->cuctx)
 		ctx->cu->cuDevicePrimaryCtxRelease(ctx->dev);
 	pthread_mutex_destroy(&ctx->lock);
@@ -208,10 +213,25 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 	return KGEN_OK;
 }
 
+/* The context's kernel of spec, or NULL (under the context's lock). */
+static struct kgen_kernel *
+lookup(kgen_context *ctx, const kgen_spec *spec, uint64_t h)
+{
+	struct kgen_kernel *k;
+
+	for (k = ctx->kernels[h % KGEN_KERNEL_BUCKETS]; k; k = k->next)
+		if (k->hash == h && kgen_spec_same(&k->spec, spec))
+			return k;
+	return NULL;
+}
+
+/* Generation and NVRTC run outside the context's lock, so that threads
+ * build different specs at once (kgen tune); the second of two threads
+ * that built the same spec keeps the first one's kernel. */
 static kgen_status
 kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
 {
-	struct kgen_kernel *k;
+	struct kgen_kernel *k = NULL, *found;
 	uint64_t h;
 	char *source = NULL;
 	void *image = NULL;
@@ -222,15 +242,28 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build: NULL argument");
 	h = kgen_spec_hash(spec);
 	pthread_mutex_lock(&ctx->lock);
-	for (k = ctx->kernels[h % KGEN_KERNEL_BUCKETS]; k; k = k->next)
-		if (k->hash == h && kgen_spec_same(&k->spec, spec)) {
-			pthread_mutex_unlock(&ctx->lock);
-			*out = k;
-			return KGEN_OK;
-		}
+	found = lookup(ctx, spec, h);
+	pthread_mutex_unlock(&ctx->lock);
+	if (found) {
+		*out = found;
+		return KGEN_OK;
+	}
+	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)) ||
+	    (st = kgen_generate(spec, &source, err)) || (st = binary(ctx, spec, source, &image, &size, err))) {
+		free(source);
+		free(image);
+		return st;
+	}
+	free(source);
+	pthread_mutex_lock(&ctx->lock);
+	if ((found = lookup(ctx, spec, h))) {
+		*out = found;
+		st = KGEN_OK;
+		goto done;
+	}
 	if (!(k = calloc(1, sizeof *k))) {
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-		goto fail;
+		goto done;
 	}
 	k->spec = *spec;
 	k->spec.text = NULL;
@@ -240,27 +273,21 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	k->ctx = ctx;
 	if (!k->spec.file) {
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-		goto fail;
+		goto done;
 	}
-	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)) ||
-	    (st = kgen_generate(spec, &source, err)) ||
-	    (st = binary(ctx, spec, source, &image, &size, err)) || (st = load_module(ctx, k, image, err)))
-		goto fail;
-	free(source);
-	free(image);
+	if ((st = load_module(ctx, k, image, err)))
+		goto done;
 	k->next = ctx->kernels[h % KGEN_KERNEL_BUCKETS];
 	ctx->kernels[h % KGEN_KERNEL_BUCKETS] = k;
-	pthread_mutex_unlock(&ctx->lock);
 	*out = k;
-	return KGEN_OK;
-fail:
+	k = NULL;
+done:
 	if (k) {
 		if (k->module)
 			ctx->cu->cuModuleUnload(k->module);
 		free(k->spec.file);
 		free(k);
 	}
-	free(source);
 	free(image);
 	pthread_mutex_unlock(&ctx->lock);
 	return st;
@@ -294,4 +321,54 @@ kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, k
 	st = kgen_kernel_build_body(ctx, spec, out, err);
 	kgen_context_restore(ctx, saved);
 	return st;
+}
+
+kgen_status
+kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **out, kgen_error *err)
+{
+	struct kgen_kernel *k, *entry;
+	unsigned long long upto;
+	kgen_status st;
+	int i;
+
+	if (!ctx || !plan || !out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_plan: NULL argument");
+	if (!(k = calloc(1, sizeof *k)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (i = 0; i < kgen_plan_count(plan); i++) {
+		if ((st = kgen_kernel_build(ctx, kgen_plan_spec(plan, i, &upto), &entry, err))) {
+			free(k);
+			return st;
+		}
+		k->sized[i] = entry;
+		k->upto[i] = upto;
+	}
+	k->nsized = i;
+	k->spec = k->sized[0]->spec;
+	k->spec.file = kgen_strdup(k->sized[0]->spec.file);
+	k->hash = k->sized[0]->hash;
+	k->ctx = ctx;
+	k->contract = k->sized[0]->contract;
+	if (!k->spec.file) {
+		free(k);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	pthread_mutex_lock(&ctx->lock);
+	k->next = ctx->plans;
+	ctx->plans = k;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = k;
+	return KGEN_OK;
+}
+
+kgen_kernel *
+kgen_kernel_for_n(kgen_kernel *k, unsigned long long n)
+{
+	int i;
+
+	if (!k || !k->nsized)
+		return k;
+	for (i = 0; i < k->nsized - 1 && n > k->upto[i]; i++)
+		;
+	return k->sized[i];
 }

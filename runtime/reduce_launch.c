@@ -31,6 +31,7 @@ kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *byt
 
 	if (!k || !bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_scratch_size: NULL argument");
+	k = kgen_kernel_for_n((kgen_kernel *)k, n);  /* a plan's: the entry for n */
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, "kgen_reduce_scratch_size", err)) || (st = check_n(k, n, &grid, err)))
 		return st;
 	*bytes = kgen_reduce_scratch(&k->spec, n, k->ctx->sm_count);
@@ -55,6 +56,7 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	unsigned osize;
 	kgen_status st;
 
+	k = kgen_kernel_for_n(k, n);  /* a plan's: the entry for n */
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, who, err)) ||
 	    (st = kgen_expect_outputs(k, arg, index, "kgen_reduce", err)))
 		return st;

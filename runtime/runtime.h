@@ -29,6 +29,11 @@ struct kgen_kernel {
 		unsigned long long rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride;
 		CUtensorMap in_map, out_map;
 	} tma;
+	/* A size plan's kernel (kgen_kernel_build_plan) has no module of its
+	 * own: n goes to sized[i], the first whose upto[i] >= n. */
+	int nsized;
+	struct kgen_kernel *sized[KGEN_PLAN_MAX];
+	unsigned long long upto[KGEN_PLAN_MAX];
 };
 
 struct kgen_context {
@@ -40,6 +45,7 @@ struct kgen_context {
 	char name[256], arch[16];
 	pthread_mutex_t lock;
 	struct kgen_kernel *kernels[KGEN_KERNEL_BUCKETS];
+	struct kgen_kernel *plans;  /* the size plans' kernels, linked by next */
 };
 
 /* The hash that keys the in-process cache: every field of the spec. */

@@ -347,5 +347,38 @@ expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
 grep -q 'expr.yaml:5:16: error: map: NVRTC: more than one instance of overloaded function "cbrt"' "$tmp/err" ||
 	bad "ambiguous overload's NVRTC error misplaced: $(cat "$tmp/err")"
 
+# ---- size plans: kgen check and kgen run take them, generate and compile do not ----
+cat > "$tmp/plan.yaml" <<'EOS'
+plan:
+  - upto: 2^14
+    spec:
+      kernel: reduce
+      threads: 1024
+      stages: last_block
+  - spec:
+      kernel: reduce
+EOS
+expect 0 "$kgen" check "$tmp/plan.yaml" "$top_srcdir/specs/reduce_vec4.yaml"
+sed 's/threads: 1024/threads: 1000/' "$tmp/plan.yaml" > "$tmp/badplan.yaml"
+expect 1 "$kgen" check "$tmp/badplan.yaml"
+grep -q "badplan.yaml:5:16: error: threads 1000 is not a multiple of the warp size, 32" "$tmp/err" ||
+	bad "kgen check does not place a plan's spec error in the plan: $(cat "$tmp/err")"
+expect 2 "$kgen" check --set threads=256 "$tmp/plan.yaml"
+grep -q "is a size plan: --set changes one spec, not a plan's" "$tmp/err" || bad "kgen check --set on a plan: $(cat "$tmp/err")"
+expect 2 "$kgen" "$tmp/plan.yaml"
+grep -q "is a size plan, several specs: generate or compile one of its entries" "$tmp/err" ||
+	bad "kgen PLAN does not refuse the plan: $(cat "$tmp/err")"
+expect 2 "$kgen" compile "$tmp/plan.yaml" -o "$tmp/plan.cubin"
+no_output "$tmp" plan.cubin
+expect 1 "$kgen" run --n 1000 "$tmp/badplan.yaml"
+
+# ---- the shipped plans and spaces (specs/plans) are valid ----
+for f in "$top_srcdir"/specs/plans/*.yaml; do
+	case $f in
+	*.space.yaml) expect 0 "$kgen" space --list "$f" ;;
+	*) expect 0 "$kgen" check "$f" ;;
+	esac
+done
+
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail

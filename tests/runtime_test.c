@@ -223,6 +223,50 @@ START_TEST(test_transpose_layout_errors)
 }
 END_TEST
 
+/* A plan's kernel: each n takes its entry's kernel and scratch. */
+START_TEST(test_plan_kernel)
+{
+	static const char text[] = "plan:\n"
+	                           "  - upto: 4096\n"
+	                           "    spec: {kernel: reduce, threads: 1024, stages: atomic}\n"
+	                           "  - spec: {kernel: reduce, threads: 256, stages: two_pass}\n";
+	kgen_context *ctx = NULL;
+	kgen_kernel *k = NULL, *small = NULL, *large = NULL;
+	kgen_plan *plan = NULL;
+	kgen_error err;
+	size_t bytes = 1;
+	char buf[32];
+
+	ck_assert_int_eq(kgen_plan_load_string(text, strlen(text), "p.yaml", &plan, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_plan(NULL, plan, &k, &err), KGEN_EINVAL);
+	if (kgen_context_create(0, &ctx, &err) != KGEN_OK) {
+		kgen_plan_free(plan);
+		return;
+	}
+	ck_assert_int_eq(kgen_kernel_build_plan(ctx, NULL, &k, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_kernel_build_plan(ctx, plan, &k, &err), KGEN_OK);
+	kgen_plan_free(plan);  /* the kernel outlives it */
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: reduce\nthreads: 1024\nstages: atomic\n", &small, &err),
+	                 KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: reduce\nthreads: 256\nstages: two_pass\n", &large, &err),
+	                 KGEN_OK);
+	ck_assert_ptr_eq(kgen_kernel_for_n(k, 0), small);
+	ck_assert_ptr_eq(kgen_kernel_for_n(k, 4096), small);
+	ck_assert_ptr_eq(kgen_kernel_for_n(k, 4097), large);
+	ck_assert_ptr_eq(kgen_kernel_for_n(small, 1ull << 40), small);  /* not a plan's: itself */
+	ck_assert_ptr_null(kgen_kernel_for_n(NULL, 5));
+	ck_assert_str_eq(kgen_spec_get(kgen_kernel_spec(k), "threads", buf, sizeof buf), "1024");
+	/* Scratch: none for the one-pass atomic entry, partials for two passes. */
+	ck_assert_int_eq(kgen_reduce_scratch_size(k, 4096, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);
+	ck_assert_int_eq(kgen_reduce_scratch_size(k, 1 << 20, &bytes, &err), KGEN_OK);
+	ck_assert_uint_gt(bytes, 0);
+	/* A plan's kernel is a reduce kernel: other families' calls refuse it. */
+	ck_assert_int_eq(kgen_transpose(k, 0x100000, 0x200000, 4, 4, NULL, &err), KGEN_EINVAL);
+	kgen_context_destroy(ctx);
+}
+END_TEST
+
 static Suite *
 runtime_suite(void)
 {
@@ -239,6 +283,7 @@ runtime_suite(void)
 	tcase_add_test(tc, test_scratch_size_null);
 	tcase_add_test(tc, test_transpose_null);
 	tcase_add_test(tc, test_transpose_layout_errors);
+	tcase_add_test(tc, test_plan_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }

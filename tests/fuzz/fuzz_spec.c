@@ -50,5 +50,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(s2);
 	}
 	free(s1);
+	/* The same text as a size plan: each entry's spec goes through the same loader. */
+	{
+		kgen_plan *plan = NULL;
+		kgen_error err;
+		if (kgen_plan_load_string((const char *)data, size, "fuzz.yaml", &plan, &err) == KGEN_OK) {
+			int i;
+			CHECK(kgen_plan_count(plan) >= 1 && kgen_plan_count(plan) <= KGEN_PLAN_MAX);
+			for (i = 0; i < kgen_plan_count(plan); i++)
+				CHECK(kgen_plan_spec(plan, i, NULL) != NULL);
+		}
+		kgen_plan_free(plan);
+	}
 	return 0;
 }

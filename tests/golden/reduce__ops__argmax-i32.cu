@@ -174,6 +174,15 @@ reduce_argmax_i32(const T *__restrict__ in, Results out, Index n,
 
     acc = block_reduce(acc);
 
+    // A grid of one block (n within one tile) holds the whole result already:
+    // no partial to publish, no ticket to take.
+    if (gridDim.x == 1) {
+        if (tid == 0) {
+            store(out, 0, acc, head + n);
+        }
+        return;
+    }
+
     // Publish this block's partial, then take a ticket: the block that takes
     // the last ticket sees every partial and combines them in block order, so
     // the result does not depend on which block finished first.

@@ -1,0 +1,300 @@
+/*
+ * plan.c - size plans: which spec's kernel serves each n.
+ *
+ *   plan:
+ *     - upto: 2^14        # n <= 16384
+ *       spec:
+ *         kernel: reduce
+ *         threads: 1024
+ *     - spec:             # every larger n
+ *         kernel: reduce
+ *
+ * Each entry's spec is loaded by the spec loader from a copy of the file in
+ * which everything but that spec's mapping is blanked (newlines kept), so
+ * that its errors point at the plan file's own lines and columns.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "spec.h"
+
+struct kgen_plan {
+	char *file;
+	int n;
+	struct {
+		kgen_spec *spec;
+		unsigned long long upto;  /* the largest n it serves; ~0 for the last */
+	} entry[KGEN_PLAN_MAX];
+};
+
+/* The fields every entry of a plan must share: what is computed, not how. */
+static const char *const same_keys[] = {
+	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post",
+};
+
+static kgen_status
+error_at(kgen_error *err, const char *file, const char *text, size_t len, yaml_mark_t m, const char *fmt, ...)
+	KGEN_PRINTF(6, 7);
+static kgen_status
+error_at(kgen_error *err, const char *file, const char *text, size_t len, yaml_mark_t m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kgen_vfail(err, KGEN_ESPEC, fmt, ap);
+	va_end(ap);
+	kgen_error_at(err, file, text, len, (int)m.line + 1, (int)m.column + 1);
+	return KGEN_ESPEC;
+}
+
+static const char *
+scalar(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+int
+kgen_plan_text_is_plan(const char *text, size_t len)
+{
+	yaml_parser_t p;
+	yaml_document_t d;
+	yaml_node_t *root;
+	yaml_node_pair_t *kv;
+	int is = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	if (yaml_parser_load(&p, &d)) {
+		root = yaml_document_get_root_node(&d);
+		if (root && root->type == YAML_MAPPING_NODE)
+			for (kv = root->data.mapping.pairs.start; kv < root->data.mapping.pairs.top; kv++) {
+				const char *k = scalar(yaml_document_get_node(&d, kv->key));
+				is |= k && strcmp(k, "plan") == 0;
+			}
+		yaml_document_delete(&d);
+	}
+	yaml_parser_delete(&p);
+	return is;
+}
+
+/* Entry i's spec: the text of node `spec` alone, at its place in the file. */
+static kgen_status
+load_entry(struct kgen_plan *pl, const char *text, size_t len, yaml_node_t *spec, kgen_error *err)
+{
+	char *copy = malloc(len + 1);
+	size_t i, from = spec->start_mark.index, to = spec->end_mark.index;
+	kgen_status st;
+
+	if (!copy)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (i = 0; i < len; i++)
+		copy[i] = text[i] == '\n' || (i >= from && i < to) ? text[i] : ' ';
+	copy[len] = '\0';
+	st = kgen_spec_load_string(copy, len, pl->file, &pl->entry[pl->n].spec, err);
+	free(copy);
+	return st;
+}
+
+/* Every entry computes what the first does. */
+static kgen_status
+check_same(const struct kgen_plan *pl, int i, const char *text, size_t len, yaml_mark_t m, kgen_error *err)
+{
+	char a[256], b[256];
+	size_t k;
+
+	for (k = 0; k < KGEN_COUNT(same_keys); k++) {
+		const char *x = kgen_spec_get(pl->entry[0].spec, same_keys[k], a, sizeof a);
+		const char *y = kgen_spec_get(pl->entry[i].spec, same_keys[k], b, sizeof b);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+			return error_at(err, pl->file, text, len, m,
+			                "entry %d has %s: %s, the first entry %s: %s: every spec of a plan must compute "
+			                "the same (%s)", i + 1, same_keys[k], y ? y : "(none)", same_keys[k], x ? x : "(none)",
+			                "kernel, op, types, nan and expressions");
+	}
+	if (pl->entry[i].spec->kernel != KGEN_REDUCE)
+		return error_at(err, pl->file, text, len, m, "a plan's specs must be kernel: reduce (plans by n; "
+		                "reduce_axis and transpose have shapes, which plans do not take yet)");
+	return KGEN_OK;
+}
+
+static kgen_status
+load_entries(struct kgen_plan *pl, yaml_document_t *d, yaml_node_t *list, const char *text, size_t len,
+             kgen_error *err)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *kv;
+	kgen_status st;
+
+	if (list->type != YAML_SEQUENCE_NODE)
+		return error_at(err, pl->file, text, len, list->start_mark,
+		                "plan: expected a list of entries (- upto: N, spec: ...)");
+	if (list->data.sequence.items.start == list->data.sequence.items.top)
+		return error_at(err, pl->file, text, len, list->start_mark, "plan: the list is empty");
+	for (it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
+		yaml_node_t *e = yaml_document_get_node(d, *it), *spec = NULL, *upto = NULL;
+		int last = it + 1 == list->data.sequence.items.top;
+
+		if (pl->n == KGEN_PLAN_MAX)
+			return error_at(err, pl->file, text, len, e->start_mark, "a plan has at most %d entries",
+			                KGEN_PLAN_MAX);
+		if (e->type != YAML_MAPPING_NODE)
+			return error_at(err, pl->file, text, len, e->start_mark,
+			                "expected an entry: a mapping of upto (the largest n it serves) and spec");
+		for (kv = e->data.mapping.pairs.start; kv < e->data.mapping.pairs.top; kv++) {
+			yaml_node_t *k = yaml_document_get_node(d, kv->key), *v = yaml_document_get_node(d, kv->value);
+			const char *key = scalar(k);
+			if (key && strcmp(key, "spec") == 0 && !spec)
+				spec = v;
+			else if (key && strcmp(key, "upto") == 0 && !upto)
+				upto = v;
+			else if (key && (strcmp(key, "spec") == 0 || strcmp(key, "upto") == 0))
+				return error_at(err, pl->file, text, len, k->start_mark, "duplicate key '%s'", key);
+			else
+				return error_at(err, pl->file, text, len, k->start_mark,
+				                "unknown key '%s' in a plan entry (expected upto and spec)", key ? key : "?");
+		}
+		if (!spec)
+			return error_at(err, pl->file, text, len, e->start_mark, "the entry has no spec");
+		if (spec->type != YAML_MAPPING_NODE)
+			return error_at(err, pl->file, text, len, spec->start_mark, "spec: expected a mapping (the spec's keys)");
+		if (last && upto)
+			return error_at(err, pl->file, text, len, upto->start_mark,
+			                "the last entry serves every larger n: drop its upto");
+		if (!last && !upto)
+			return error_at(err, pl->file, text, len, e->start_mark,
+			                "upto: every entry but the last says the largest n it serves");
+		pl->entry[pl->n].upto = ~0ull;
+		if (upto) {
+			const char *u = scalar(upto);
+			if (!u || kgen_parse_count(u, &pl->entry[pl->n].upto) || !pl->entry[pl->n].upto)
+				return error_at(err, pl->file, text, len, upto->start_mark,
+				                "upto: expected a count of elements such as 16384, 16k or 2^14");
+			if (pl->n && pl->entry[pl->n].upto <= pl->entry[pl->n - 1].upto)
+				return error_at(err, pl->file, text, len, upto->start_mark,
+				                "upto: %s is not above the entry before's %llu: list entries by rising n", u,
+				                pl->entry[pl->n - 1].upto);
+		}
+		if ((st = load_entry(pl, text, len, spec, err)))
+			return st;
+		pl->n++;
+		if ((st = check_same(pl, pl->n - 1, text, len, spec->start_mark, err)))
+			return st;
+	}
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_plan_load_string(const char *text, size_t len, const char *name, kgen_plan **plan, kgen_error *err)
+{
+	struct kgen_plan *pl;
+	yaml_parser_t p;
+	yaml_document_t d;
+	yaml_node_t *root, *list = NULL;
+	yaml_node_pair_t *kv;
+	kgen_status st = KGEN_OK;
+
+	if (!text || !plan)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_plan_load_string: NULL argument");
+	*plan = NULL;
+	if (!(pl = calloc(1, sizeof *pl)) || !(pl->file = kgen_strdup(name ? name : "<plan>"))) {
+		free(pl);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	if (!yaml_parser_initialize(&p)) {
+		kgen_plan_free(pl);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&p, &d)) {
+		st = error_at(err, pl->file, text, len, p.problem_mark, "%s", p.problem ? p.problem : "not YAML");
+		yaml_parser_delete(&p);
+		kgen_plan_free(pl);
+		return st;
+	}
+	root = yaml_document_get_root_node(&d);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		yaml_mark_t m = root ? root->start_mark : p.mark;
+		st = error_at(err, pl->file, text, len, m, "expected a plan: a mapping with the key plan");
+	} else {
+		for (kv = root->data.mapping.pairs.start; kv < root->data.mapping.pairs.top && !st; kv++) {
+			yaml_node_t *k = yaml_document_get_node(&d, kv->key);
+			const char *key = scalar(k);
+			if (key && strcmp(key, "plan") == 0 && !list)
+				list = yaml_document_get_node(&d, kv->value);
+			else
+				st = error_at(err, pl->file, text, len, k->start_mark, "%s key '%s' (a plan file has one key, plan)",
+				              key && strcmp(key, "plan") == 0 ? "duplicate" : "unknown", key ? key : "?");
+		}
+		if (!st && !list)
+			st = error_at(err, pl->file, text, len, root->start_mark, "expected the key plan");
+		if (!st)
+			st = load_entries(pl, &d, list, text, len, err);
+	}
+	yaml_document_delete(&d);
+	yaml_parser_delete(&p);
+	if (st) {
+		kgen_plan_free(pl);
+		return st;
+	}
+	*plan = pl;
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_plan_load_file(const char *path, kgen_plan **plan, kgen_error *err)
+{
+	char *text;
+	size_t len;
+	kgen_status st;
+
+	if (!path || !plan)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_plan_load_file: NULL argument");
+	if ((st = kgen_read_file(path, &text, &len, err)))
+		return st;
+	st = kgen_plan_load_string(text, len, path, plan, err);
+	free(text);
+	return st;
+}
+
+int
+kgen_plan_count(const kgen_plan *plan)
+{
+	return plan ? plan->n : 0;
+}
+
+const kgen_spec *
+kgen_plan_spec(const kgen_plan *plan, int i, unsigned long long *upto)
+{
+	if (!plan || i < 0 || i >= plan->n)
+		return NULL;
+	if (upto)
+		*upto = plan->entry[i].upto;
+	return plan->entry[i].spec;
+}
+
+int
+kgen_plan_pick(const kgen_plan *plan, unsigned long long n)
+{
+	int i;
+
+	if (!plan || !plan->n)
+		return -1;
+	for (i = 0; i < plan->n - 1 && n > plan->entry[i].upto; i++)
+		;
+	return i;
+}
+
+void
+kgen_plan_free(kgen_plan *plan)
+{
+	int i;
+
+	if (!plan)
+		return;
+	for (i = 0; i < plan->n; i++)
+		kgen_spec_free(plan->entry[i].spec);
+	free(plan->file);
+	free(plan);
+}

@@ -1,0 +1,195 @@
+/*
+ * plan_test.c - size plans (gen/plan.c): loading, the entry each n takes,
+ * and every rule with its message, line and column in the plan file.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+
+static const char good[] =
+	"# sum of f32: a block for small n, the best large-n spec above\n"
+	"plan:\n"
+	"  - upto: 2^14\n"
+	"    spec:\n"
+	"      kernel: reduce\n"
+	"      threads: 1024\n"
+	"      stages: last_block\n"
+	"  - upto: 1M\n"
+	"    spec: { kernel: reduce, threads: 256, stages: last_block }\n"
+	"  - spec:\n"
+	"      kernel: reduce\n"
+	"      threads: 512\n";
+
+static kgen_plan *
+load(const char *yaml)
+{
+	kgen_plan *p = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_load_string(yaml, strlen(yaml), "p.yaml", &p, &err) == KGEN_OK, "%s:%d:%d: %s",
+	              err.file, err.line, err.column, err.message);
+	return p;
+}
+
+/* yaml fails to load with message msg at line:col. */
+static void
+refuse(const char *yaml, int line, int col, const char *msg)
+{
+	kgen_plan *p = NULL;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_plan_load_string(yaml, strlen(yaml), "p.yaml", &p, &err), KGEN_ESPEC);
+	ck_assert_ptr_null(p);
+	ck_assert_str_eq(err.message, msg);
+	ck_assert_str_eq(err.file, "p.yaml");
+	ck_assert_msg(err.line == line && err.column == col, "%s at %d:%d, expected %d:%d", msg, err.line, err.column,
+	              line, col);
+}
+
+static const char *
+get(const kgen_spec *s, const char *key)
+{
+	static char buf[64];
+	return kgen_spec_get(s, key, buf, sizeof buf);
+}
+
+START_TEST(entries_and_picks)
+{
+	kgen_plan *p = load(good);
+	unsigned long long upto;
+
+	ck_assert_int_eq(kgen_plan_count(p), 3);
+	ck_assert_str_eq(get(kgen_plan_spec(p, 0, &upto), "threads"), "1024");
+	ck_assert_uint_eq(upto, 16384);
+	ck_assert_str_eq(get(kgen_plan_spec(p, 1, &upto), "threads"), "256");
+	ck_assert_uint_eq(upto, 1048576);
+	ck_assert_str_eq(get(kgen_plan_spec(p, 2, &upto), "threads"), "512");
+	ck_assert_uint_eq(upto, ~0ull);
+	ck_assert_ptr_null(kgen_plan_spec(p, 3, NULL));
+	ck_assert_ptr_null(kgen_plan_spec(p, -1, NULL));
+	ck_assert_int_eq(kgen_plan_pick(p, 0), 0);
+	ck_assert_int_eq(kgen_plan_pick(p, 16384), 0);
+	ck_assert_int_eq(kgen_plan_pick(p, 16385), 1);
+	ck_assert_int_eq(kgen_plan_pick(p, 1048576), 1);
+	ck_assert_int_eq(kgen_plan_pick(p, 1048577), 2);
+	ck_assert_int_eq(kgen_plan_pick(p, ~0ull), 2);
+	/* The source of each spec is the plan file. */
+	ck_assert_str_eq(kgen_spec_source(kgen_plan_spec(p, 1, NULL)), "p.yaml");
+	kgen_plan_free(p);
+	kgen_plan_free(NULL);
+	ck_assert_int_eq(kgen_plan_count(NULL), 0);
+	ck_assert_int_eq(kgen_plan_pick(NULL, 5), -1);
+}
+END_TEST
+
+START_TEST(one_entry_and_files)
+{
+	kgen_plan *p = load("plan:\n  - spec: {kernel: reduce, dtype: i32}\n");
+	kgen_error err;
+	FILE *fp;
+	char path[] = "/tmp/kgen-plan-test-XXXXXX";
+	int fd;
+
+	ck_assert_int_eq(kgen_plan_count(p), 1);
+	ck_assert_int_eq(kgen_plan_pick(p, 123456789), 0);
+	kgen_plan_free(p);
+	/* From a file; a missing one is an I/O error. */
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	ck_assert_ptr_nonnull(fp = fdopen(fd, "w"));
+	fputs(good, fp);
+	fclose(fp);
+	p = NULL;
+	ck_assert_int_eq(kgen_plan_load_file(path, &p, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_plan_count(p), 3);
+	kgen_plan_free(p);
+	remove(path);
+	ck_assert_int_eq(kgen_plan_load_file(path, &p, &err), KGEN_EIO);
+	ck_assert_int_eq(kgen_plan_load_file(NULL, &p, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_plan_load_string(NULL, 0, "x", &p, &err), KGEN_EINVAL);
+}
+END_TEST
+
+START_TEST(spec_errors_point_into_the_plan)
+{
+	/* A spec error is the spec loader's, at its place in the plan file. */
+	refuse("plan:\n  - upto: 100\n    spec:\n      kernel: reduce\n      threads: 7\n  - spec: {kernel: reduce}\n",
+	       5, 16, "threads: 7 is out of range: expected an integer from 32 to 1024");
+	refuse("plan:\n  - spec: {kernel: reduce, thread: 256}\n", 2, 28,
+	       "unknown key 'thread' (did you mean 'threads'?)");
+}
+END_TEST
+
+START_TEST(rules)
+{
+	refuse("kernel: reduce\n", 1, 1, "unknown key 'kernel' (a plan file has one key, plan)");
+	refuse("- 1\n", 1, 1, "expected a plan: a mapping with the key plan");
+	refuse("plan: 3\n", 1, 7, "plan: expected a list of entries (- upto: N, spec: ...)");
+	refuse("plan: []\n", 1, 7, "plan: the list is empty");
+	refuse("plan:\n  - 3\n", 2, 5, "expected an entry: a mapping of upto (the largest n it serves) and spec");
+	refuse("plan:\n  - upto: 5\n", 2, 5, "the entry has no spec");
+	refuse("plan:\n  - spec: 3\n", 2, 11, "spec: expected a mapping (the spec's keys)");
+	refuse("plan:\n  - spec: {}\n    speed: 3\n", 3, 5, "unknown key 'speed' in a plan entry (expected upto and spec)");
+	refuse("plan:\n  - spec: {}\n    spec: {}\n", 3, 5, "duplicate key 'spec'");
+	refuse("plan:\n  - upto: 5\n    spec: {kernel: reduce}\n", 2, 11,
+	       "the last entry serves every larger n: drop its upto");
+	refuse("plan:\n  - spec: {kernel: reduce}\n  - spec: {kernel: reduce}\n", 2, 5,
+	       "upto: every entry but the last says the largest n it serves");
+	refuse("plan:\n  - upto: many\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce}\n", 2, 11,
+	       "upto: expected a count of elements such as 16384, 16k or 2^14");
+	refuse("plan:\n  - upto: 0\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce}\n", 2, 11,
+	       "upto: expected a count of elements such as 16384, 16k or 2^14");
+	refuse("plan:\n  - upto: 2^20\n    spec: {kernel: reduce}\n  - upto: 1M\n    spec: {kernel: reduce}\n"
+	       "  - spec: {kernel: reduce}\n", 4, 11,
+	       "upto: 1M is not above the entry before's 1048576: list entries by rising n");
+	/* Every entry computes the same thing. */
+	refuse("plan:\n  - upto: 9\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce, op: max}\n", 4, 11,
+	       "entry 2 has op: max, the first entry op: sum: every spec of a plan must compute the same (kernel, op, "
+	       "types, nan and expressions)");
+	refuse("plan:\n  - upto: 9\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce, dtype: i32}\n", 4, 11,
+	       "entry 2 has dtype: i32, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
+	       "op, types, nan and expressions)");
+	refuse("plan:\n  - spec: {kernel: transpose}\n", 2, 11,
+	       "a plan's specs must be kernel: reduce (plans by n; reduce_axis and transpose have shapes, which plans do "
+	       "not take yet)");
+	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1, "did not find expected ',' or '}'");
+}
+END_TEST
+
+START_TEST(at_most_sixteen_entries)
+{
+	char yaml[4096];
+	size_t used = 0;
+	int i;
+
+	used += (size_t)snprintf(yaml + used, sizeof yaml - used, "plan:\n");
+	for (i = 0; i < KGEN_PLAN_MAX; i++)
+		used += (size_t)snprintf(yaml + used, sizeof yaml - used, "  - upto: %d\n    spec: {kernel: reduce}\n",
+		                         (i + 1) * 100);
+	used += (size_t)snprintf(yaml + used, sizeof yaml - used, "  - spec: {kernel: reduce}\n");
+	refuse(yaml, 2 + 2 * KGEN_PLAN_MAX, 5, "a plan has at most 16 entries");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("plan");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, entries_and_picks);
+	tcase_add_test(tc, one_entry_and_files);
+	tcase_add_test(tc, spec_errors_point_into_the_plan);
+	tcase_add_test(tc, rules);
+	tcase_add_test(tc, at_most_sixteen_entries);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
