@@ -19,5 +19,7 @@ int kgen_cli_is_plan(const char *path);
 int kgen_cmd_runtime(int argc, char **argv);
 /* `kgen space` (space.c): a spec space expanded, validated, compiled. */
 int kgen_cmd_space(int argc, char **argv);
+/* `kgen tune` (tune.c): a space's points verified and timed by n; the size plan. */
+int kgen_cmd_tune(int argc, char **argv);
 
 #endif

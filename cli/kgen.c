@@ -25,6 +25,7 @@ usage(FILE *fp)
 	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
 	      "       kgen diff A.yaml B.yaml\n"
 	      "       kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [-j N]\n"
+	      "       kgen tune SPACE.yaml [--n N]... [--method events|cold] [--plan FILE] ...\n"
 	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] ...\n"
 	      "                (kgen run --help: every option)\n"
 	      "       kgen cache list|clear\n"
@@ -37,6 +38,7 @@ usage(FILE *fp)
 	      "  compile    generate and compile with NVRTC (no GPU needed)\n"
 	      "  diff       the fields that differ, then a unified diff of the kernels\n"
 	      "  space      expand a spec space (lists, ranges), validate, list, compile\n"
+	      "  tune       verify and time a space's points at each n; write the size plan\n"
 	      "  run        JIT-compile, run on the GPU, verify and benchmark\n"
 	      "  cache      list or clear the on-disk kernel cache\n"
 	      "  info       the GPUs the CUDA driver sees\n"
@@ -402,6 +404,8 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "space") == 0)
 		return kgen_cmd_space(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "tune") == 0)
+		return kgen_cmd_tune(argc - 1, argv + 1);
 	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0 ||
 	                 strcmp(argv[1], "info") == 0))
 		return kgen_cmd_runtime(argc - 1, argv + 1);

@@ -380,5 +380,21 @@ for f in "$top_srcdir"/specs/plans/*.yaml; do
 	esac
 done
 
+# ---- kgen tune: --list without a GPU; arguments ----
+expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list
+grep -qx "$top_srcdir/specs/plans/reduce.space.yaml: 336 points, 288 accepted, 48 refused" "$tmp/out" ||
+	bad "kgen tune --list does not count the points: $(head -1 "$tmp/out")"
+grep -q "^   288  threads=1024 items_per_thread=64 load_width=16 grid=persistent stages=two_pass$" "$tmp/out" ||
+	bad "kgen tune --list does not list the points: $(tail -1 "$tmp/out")"
+expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
+grep -q ": 336 points, 240 accepted, 96 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
+expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --method sometimes
+grep -q "bad --method sometimes (events or cold)" "$tmp/err" || bad "kgen tune --method: $(cat "$tmp/err")"
+expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --n lots
+printf 'kernel: reduce\nop: [sum, max]\n' > "$tmp/mixed.yaml"
+expect 2 "$kgen" tune "$tmp/mixed.yaml" --n 1000
+grep -q "points 1 and 2 differ in op (sum, max): every point of one tuning must compute the same" "$tmp/err" ||
+	bad "kgen tune of a space of two ops: $(cat "$tmp/err")"
+
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail

@@ -1,0 +1,30 @@
+#!/bin/sh
+# plans.sh OUTDIR [METHOD...]: issue 9's bars for the shipped size plans
+# (specs/plans/*.yaml), each in one run on one GPU, every result verified in
+# the same run: `kgen run --verify --bench --method M` of every plan at n =
+# 2^10, 2^12, ..., 2^24, 2^27, 2^30 against cub::DeviceReduce (timed by the
+# kgen-cub helper with the same method), for each METHOD (default: events
+# graph).  Writes OUTDIR/plans-METHOD.tsv and OUTDIR/plans.txt with the
+# ratios.
+set -u
+out=$1
+shift
+methods=${*:-events graph}
+kgen=${KGEN:-./kgen}
+top=${top_srcdir:-.}
+plans=$(ls "$top"/specs/plans/*.yaml | grep -v '\.space\.yaml$')
+sizes="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^22 --n 2^24 --n 2^27 --n 2^30"
+{
+	echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $0 $out $methods"
+	for m in $methods; do
+		# shellcheck disable=SC2086
+		"$kgen" run --verify --bench --runs 20 --method "$m" $sizes --tsv "$out/plans-$m.tsv" $plans
+	done
+	# Column 4: n, 6: kgen us, 10: CUB us, 12: CUB / kgen.
+	for m in $methods; do
+		awk -F'\t' -v m="$m" 'NR > 1 && $6 > 0 && $10 > 0 {
+			r = $10 / $6; worst[$1] = (worst[$1] == "" || r < worst[$1]) ? r : worst[$1]
+			printf "%s %s n=%s: kgen %.2f us, CUB %.2f us, CUB/kgen %.3f%s\n", m, $1, $4, $6, $10, r, r >= 1 ? "" : "  (slower)"
+		} END { for (p in worst) printf "%s %s: worst CUB/kgen %.3f (bar: >= 1 at every n)\n", m, p, worst[p] }' "$out/plans-$m.tsv"
+	done
+} 2>&1 | tee "$out/plans.txt"

@@ -1,0 +1,806 @@
+/*
+ * tune.c - `kgen tune SPACE.yaml`: every point of a spec space verified and
+ * timed at each size, the fastest verified one kept per size, and the size
+ * plan that picks it (issue 9).
+ *
+ * The points are built on several threads (NVRTC runs outside the
+ * context's lock), then, size by size, each is run once on random data with
+ * its output poisoned and checked against the CPU reference; only a point
+ * that verified is timed (timing.c's methods).  Each measurement is appended
+ * to a records file as one JSON line whose "key" is GPU, driver, NVRTC,
+ * kgen, the spec's hash, n and method: a rerun finds it there and measures
+ * only what is missing (--fresh measures everything again).  The records
+ * are kgen's own lines, read back by their fixed keys; no JSON library is
+ * needed for that.
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "reference.h"
+#include "run.h"
+#include "space.h"
+#include "timing.h"
+#include "gen/op.h"
+
+#define MAX_SIZES 32
+
+/* How a point is timed (usage()). */
+enum timing_method { TIME_EVENTS, TIME_COLD };
+static const char *const method_names[] = { "events", "cold" };
+
+/* Milliseconds per call: the median, least and most of the samples, each of `batch` calls. */
+struct timing {
+	float median_ms, min_ms, max_ms;
+	int samples, batch;
+};
+
+/* What every point of one tuning must share: one input and reference per n serves them all. */
+static const char *const same_keys[] = {
+	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post",
+};
+
+struct point {
+	kgen_spec *spec;
+	kgen_kernel *kernel;
+	char hash[17];
+	kgen_status built;
+	char why[1024];             /* why it did not build */
+	double us[MAX_SIZES];       /* median per call; < 0: not verified or not run */
+	double spread[MAX_SIZES];   /* (max - min) / median */
+};
+
+struct tune {
+	const char *space, *records, *plan, *method_name;
+	enum timing_method method;
+	unsigned long long n[MAX_SIZES];
+	int nn, runs, jobs, fresh, list, device, nsets;
+	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
+	unsigned long long seed;
+	char *sets[64];
+	struct kgen_points pts;
+	struct point *p;
+	char base_key[512];         /* GPU|driver|NVRTC|kgen */
+	CUdeviceptr flush;          /* cold: twice the L2, written before each call */
+	size_t flush_bytes;
+	char **seen;                /* keys in the records file, with their medians */
+	double *seen_us, *seen_spread;
+	int nseen;
+};
+
+static void
+usage(FILE *fp)
+{
+	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|cold] [--runs R] [-j N]\n"
+	      "                 [--set KEY=VALUE]... [--records FILE] [--fresh] [--plan FILE] [--list]\n"
+	      "                 [--seed S] [--device D]\n"
+	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
+	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
+	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
+	      "check its result against the CPU reference, and time the points that verified\n"
+	      "with the method (default events: 7 samples, each a batch of back-to-back\n"
+	      "launches between two events, R doubled until a batch lasts 0.2 ms; cold: R\n"
+	      "single launches, each after writing twice the L2), median and spread\n"
+	      "(max - min) / median over the samples.  Every point of one tuning must\n"
+	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
+	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
+	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
+	      "                  SPACE with .records.jsonl for .yaml); measurements found there\n"
+	      "                  for this GPU, driver, NVRTC, kgen, spec, n and method are not\n"
+	      "                  taken again unless --fresh\n"
+	      "  --plan FILE     write the size plan: each n's fastest verified point, with\n"
+	      "                  the bounds between tuned sizes at their geometric means\n"
+	      "  --list          expand and validate only (no GPU)\n"
+	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
+	      "verify (it is never chosen), 5 without a GPU.\n", fp);
+}
+
+/* FNV-1a of the spec with every default resolved: the same kernel, the same hash. */
+static kgen_status
+spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
+{
+	char *dump = NULL, *p;
+	unsigned long long h = 0xcbf29ce484222325ull;
+
+	if (kgen_spec_dump(s, &dump) != KGEN_OK)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (p = dump; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	free(dump);
+	snprintf(out, 17, "%016llx", h);
+	return KGEN_OK;
+}
+
+/* s as a JSON string body (quotes, backslashes and control characters escaped). */
+static void
+json_string(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+}
+
+/* The text of field "name" (a string) of a record line, unescaped, into buf; NULL when absent. */
+static const char *
+json_field_string(const char *line, const char *name, char *buf, size_t n)
+{
+	char pat[64];
+	const char *p;
+	size_t used = 0;
+
+	snprintf(pat, sizeof pat, "\"%s\":\"", name);
+	if (!(p = strstr(line, pat)))
+		return NULL;
+	for (p += strlen(pat); *p && *p != '"' && used + 1 < n; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		buf[used++] = *p;
+	}
+	buf[used] = '\0';
+	return *p == '"' ? buf : NULL;
+}
+
+/* Field "name" (a number) of a record line; -1 when absent. */
+static double
+json_field_number(const char *line, const char *name)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof pat, "\"%s\":", name);
+	return (p = strstr(line, pat)) ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+/* The records already measured: key -> median (-1 for a point that failed). */
+static kgen_status
+read_records(struct tune *t, kgen_error *err)
+{
+	FILE *fp = fopen(t->records, "r");
+	char line[8192], key[600], verify[16];
+
+	if (!fp)
+		return errno == ENOENT ? KGEN_OK : kgen_fail(err, KGEN_EIO, "cannot read %s: %s", t->records, strerror(errno));
+	while (fgets(line, sizeof line, fp)) {
+		char **seen;
+		double *us, *spread;
+		if (!json_field_string(line, "key", key, sizeof key) || !json_field_string(line, "verify", verify, sizeof verify))
+			continue;
+		if (!(seen = realloc(t->seen, (size_t)(t->nseen + 1) * sizeof *seen)))
+			break;
+		t->seen = seen;
+		if (!(us = realloc(t->seen_us, (size_t)(t->nseen + 1) * sizeof *us)))
+			break;
+		t->seen_us = us;
+		if (!(spread = realloc(t->seen_spread, (size_t)(t->nseen + 1) * sizeof *spread)))
+			break;
+		t->seen_spread = spread;
+		if (!(seen[t->nseen] = kgen_strdup(key)))
+			break;
+		us[t->nseen] = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
+		spread[t->nseen] = json_field_number(line, "spread");
+		t->nseen++;
+	}
+	fclose(fp);
+	return KGEN_OK;
+}
+
+/* The latest record of key (a later line wins); -1 when there is none. */
+static int
+find_record(const struct tune *t, const char *key)
+{
+	int i;
+
+	for (i = t->nseen - 1; i >= 0; i--)
+		if (strcmp(t->seen[i], key) == 0)
+			return i;
+	return -1;
+}
+
+/* Building the points on several threads. */
+struct builder {
+	struct tune *t;
+	kgen_context *ctx;
+	int next, done;
+	pthread_mutex_t lock;
+};
+
+static void *
+build_worker(void *arg)
+{
+	struct builder *b = arg;
+	kgen_error err;
+	int i;
+
+	for (;;) {
+		pthread_mutex_lock(&b->lock);
+		i = b->next++;
+		pthread_mutex_unlock(&b->lock);
+		if (i >= b->t->pts.n)
+			return NULL;
+		b->t->p[i].built = kgen_kernel_build(b->ctx, b->t->p[i].spec, &b->t->p[i].kernel, &err);
+		if (b->t->p[i].built)
+			snprintf(b->t->p[i].why, sizeof b->t->p[i].why, "%s", err.message);
+		pthread_mutex_lock(&b->lock);
+		b->done++;
+		if (isatty(1)) {
+			printf("\rbuilding: %d of %d", b->done, b->t->pts.n);
+			fflush(stdout);
+		}
+		pthread_mutex_unlock(&b->lock);
+	}
+}
+
+static kgen_status
+build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
+{
+	struct builder b = { t, ctx, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[64];
+	int i, started = 0, failed = 0;
+	time_t t0 = time(NULL);
+
+	for (i = 0; i < t->jobs && i < t->pts.n; i++)
+		if (pthread_create(&th[i], NULL, build_worker, &b) == 0)
+			started++;
+	if (!started)
+		build_worker(&b);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < t->pts.n; i++)
+		if (t->p[i].built) {
+			if (t->p[i].built == KGEN_ECUDA)
+				return kgen_fail(err, KGEN_ECUDA, "building point %d (%s): %s", i + 1, t->pts.v[i].label, t->p[i].why);
+			failed++;
+			fprintf(stderr, "kgen tune: point %d (%s) does not build: %s\n", i + 1, t->pts.v[i].label, t->p[i].why);
+		}
+	printf("%sbuilt %d of %d points on %d thread(s) in %lld s\n", isatty(1) ? "\r" : "", t->pts.n - failed, t->pts.n,
+	       started ? started : 1, (long long)(time(NULL) - t0));
+	return KGEN_OK;
+}
+
+/* One call of point k at n. */
+struct call {
+	kgen_kernel *k;
+	CUdeviceptr in, out;
+	unsigned long long n;
+};
+
+static kgen_status
+call_once(void *arg, int i, CUstream stream, kgen_error *err)
+{
+	struct call *c = arg;
+
+	(void)i;
+	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
+		return kgen_reduce_arg(c->k, c->in, c->n, c->out, c->out + 8, 0, 0, stream, err);
+	return kgen_reduce(c->k, c->in, c->n, c->out, 0, 0, stream, err);
+}
+
+static int
+cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+#define SAMPLES 7           /* events: samples of a batch each */
+#define SAMPLE_MS 0.2f      /* events: a batch lasts at least this long (event resolution ~0.5 us) */
+#define MAX_BATCH 4096
+
+/* The median, least and most milliseconds per call (see usage()):
+ * events: SAMPLES batches of back-to-back calls between two events, the
+ * batch doubled from `runs` until it lasts SAMPLE_MS; cold: `runs` single
+ * calls, each after writing `flush` (twice the L2) so that no input is left
+ * in the L2. */
+static kgen_status
+time_calls(kgen_context *ctx, enum timing_method m, struct call *c, int runs, CUdeviceptr flush, size_t flush_bytes,
+           struct timing *t, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	CUevent e0 = NULL, e1 = NULL;
+	float ms[1024];
+	int i, k, nsamples = m == TIME_COLD ? (runs < 1024 ? runs : 1024) : SAMPLES, batch = runs;
+	kgen_status st = KGEN_OK;
+
+	memset(t, 0, sizeof *t);
+	if (cu->cuEventCreate(&e0, CU_EVENT_DEFAULT) || cu->cuEventCreate(&e1, CU_EVENT_DEFAULT)) {
+		st = kgen_fail(err, KGEN_ECUDA, "cuEventCreate() failed");
+		goto out;
+	}
+	for (i = 0; i < 3 && !st; i++)  /* warm up: the first call allocates the kernel's scratch */
+		st = call_once(c, i, NULL, err);
+	if (st)
+		goto out;
+	if (m == TIME_EVENTS)
+		for (;;) {  /* a batch long enough to dwarf the events' resolution */
+			float x;
+			cu->cuEventRecord(e0, NULL);
+			for (k = 0; k < batch && !st; k++)
+				st = call_once(c, k, NULL, err);
+			cu->cuEventRecord(e1, NULL);
+			if (st || cu->cuEventSynchronize(e1) || cu->cuEventElapsedTime(&x, e0, e1)) {
+				st = st ? st : kgen_fail(err, KGEN_ECUDA, "timing failed (cuEventSynchronize)");
+				goto out;
+			}
+			if (x >= SAMPLE_MS || batch >= MAX_BATCH)
+				break;
+			batch *= 2;
+		}
+	for (i = 0; i < nsamples && !st; i++) {
+		if (m == TIME_COLD)
+			cu->cuMemsetD8Async(flush, (unsigned char)i, flush_bytes, NULL);
+		cu->cuEventRecord(e0, NULL);
+		for (k = 0; k < (m == TIME_COLD ? 1 : batch) && !st; k++)
+			st = call_once(c, k, NULL, err);
+		cu->cuEventRecord(e1, NULL);
+		if (st || cu->cuEventSynchronize(e1) || cu->cuEventElapsedTime(&ms[i], e0, e1)) {
+			st = st ? st : kgen_fail(err, KGEN_ECUDA, "timing failed (cuEventSynchronize)");
+			goto out;
+		}
+		ms[i] /= m == TIME_COLD ? 1 : (float)batch;
+	}
+	qsort(ms, (size_t)nsamples, sizeof *ms, cmp_float);
+	t->median_ms = nsamples % 2 ? ms[nsamples / 2] : (ms[nsamples / 2 - 1] + ms[nsamples / 2]) / 2;
+	t->min_ms = ms[0];
+	t->max_ms = ms[nsamples - 1];
+	t->samples = nsamples;
+	t->batch = m == TIME_COLD ? 1 : batch;
+out:
+	if (e0)
+		cu->cuEventDestroy(e0);
+	if (e1)
+		cu->cuEventDestroy(e1);
+	return st;
+}
+
+/* Append one measurement to the records. */
+static void
+record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long long n, const char *verify,
+       const struct timing *tm)
+{
+	char date[32];
+	time_t now = time(NULL);
+
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fputs("{\"key\":\"", fp);
+	json_string(fp, key);
+	fprintf(fp, "\",\"spec_hash\":\"%s\",\"n\":%llu,\"method\":\"%s\",\"verify\":\"%s\"", t->p[i].hash, n,
+	        t->method_name, verify);
+	if (tm)
+		fprintf(fp, ",\"median_us\":%.4f,\"min_us\":%.4f,\"max_us\":%.4f,\"spread\":%.4f,\"samples\":%d,\"batch\":%d",
+		        tm->median_ms * 1e3, tm->min_ms * 1e3, tm->max_ms * 1e3,
+		        tm->median_ms > 0 ? (tm->max_ms - tm->min_ms) / tm->median_ms : 0, tm->samples, tm->batch);
+	fputs(",\"label\":\"", fp);
+	json_string(fp, t->pts.v[i].label);
+	fputs("\",\"spec\":\"", fp);
+	json_string(fp, t->pts.v[i].yaml);
+	fprintf(fp, "\",\"date\":\"%s\"}\n", date);
+	fflush(fp);
+}
+
+/* Seconds as "1m05s" or "42s". */
+static const char *
+eta(double s, char *buf, size_t n)
+{
+	if (s < 0)
+		s = 0;
+	if (s >= 60)
+		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, n, "%ds", (int)s);
+	return buf;
+}
+
+/* Size j: one input and reference, every built point verified, then timed. */
+static kgen_status
+tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, int *done, int total, time_t t0,
+          kgen_error *err)
+{
+	const kgen_spec *s0 = t->p[0].spec;
+	unsigned long long n = t->n[j];
+	size_t esize = (size_t)kgen_spec_dtype(s0)->size, bytes = (size_t)n * esize;
+	size_t rsize = kgen_op_is_pair(s0) ? 16 : kgen_result_size(s0);
+	struct reference ref;
+	CUdeviceptr in = 0, out = 0;
+	void *host = NULL;
+	kgen_status st = KGEN_OK;
+	int i;
+
+	if (!(host = malloc(bytes ? bytes : 1)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
+	kgen_fill_input(s0, host, n, t->seed ^ (n * 0x9e3779b97f4a7c15ull));
+	kgen_reference(s0, host, n, &ref);
+	if (ctx->cu->cuMemAlloc(&in, bytes ? bytes : 16) || ctx->cu->cuMemAlloc(&out, 16) ||
+	    (bytes && ctx->cu->cuMemcpyHtoD(in, host, bytes))) {
+		st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %zu bytes on the GPU", bytes);
+		goto out;
+	}
+	for (i = 0; i < t->pts.n && !st; i++) {
+		struct point *p = &t->p[i];
+		struct call c = { p->kernel, in, out, n };
+		struct timing tm;
+		unsigned char got[16];
+		char key[600], msg[1100], when[32];
+		int r;
+
+		p->us[j] = -1;
+		if (p->built)
+			continue;
+		snprintf(key, sizeof key, "%s|%s|%llu|%s", t->base_key, p->hash, n, t->method_name);
+		if (!t->fresh && (r = find_record(t, key)) >= 0) {
+			p->us[j] = t->seen_us[r];
+			p->spread[j] = t->seen_spread[r];
+			t->reused++;
+			if (p->us[j] < 0) {  /* a point that failed stays failed: say so again */
+				fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
+				        t->records);
+				(*failures)++;
+			}
+			(*done)++;
+			continue;
+		}
+		/* Verify: poison the result, run once, compare. */
+		ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
+		st = call_once(&c, 0, NULL, err);
+		if (!st && ctx->cu->cuCtxSynchronize())
+			st = kgen_fail(err, KGEN_ECUDA, "point %d (%s) failed on the GPU (cuCtxSynchronize)", i + 1,
+			               t->pts.v[i].label);
+		if (!st && ctx->cu->cuMemcpyDtoH(got, out, rsize))
+			st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+		if (st == KGEN_EINVAL) {  /* the point cannot take this n (index: 32, grid): no record */
+			st = KGEN_OK;
+			t->rejected++;
+			(*done)++;
+			continue;
+		}
+		if (st)
+			break;
+		if (!kgen_check_result(p->spec, got, n, &ref, msg, sizeof msg)) {
+			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL %s\n", i + 1, t->pts.v[i].label, n, msg);
+			(*failures)++;
+			record(rec, t, key, i, n, "FAIL", NULL);
+			t->measured++;
+			(*done)++;
+			continue;
+		}
+		if ((st = time_calls(ctx, t->method, &c, t->runs, t->flush, t->flush_bytes, &tm, err)))
+			break;
+		p->us[j] = tm.median_ms * 1e3;
+		p->spread[j] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
+		record(rec, t, key, i, n, "ok", &tm);
+		t->measured++;
+		(*done)++;
+		if (isatty(1)) {
+			double spent = difftime(time(NULL), t0);
+			printf("\r[%d/%d] n=%llu  ETA %s   ", *done, total, n,
+			       eta(*done ? spent / *done * (total - *done) : 0, when, sizeof when));
+			fflush(stdout);
+		}
+	}
+out:
+	if (in)
+		ctx->cu->cuMemFree(in);
+	if (out)
+		ctx->cu->cuMemFree(out);
+	free(host);
+	return st;
+}
+
+/* The fastest verified point at size j, or -1. */
+static int
+best_at(const struct tune *t, int j, int skip)
+{
+	int i, best = -1;
+
+	for (i = 0; i < t->pts.n; i++)
+		if (i != skip && t->p[i].us[j] > 0 && (best < 0 || t->p[i].us[j] < t->p[best].us[j]))
+			best = i;
+	return best;
+}
+
+/* "2^20" for powers of two, else the number. */
+static const char *
+size_name(unsigned long long n, char *buf, size_t len)
+{
+	if (n && !(n & (n - 1)))
+		snprintf(buf, len, "2^%d", __builtin_ctzll(n));
+	else
+		snprintf(buf, len, "%llu", n);
+	return buf;
+}
+
+/* The size plan: consecutive sizes with the same best point share an entry,
+ * which serves n up to the geometric mean of its last size and the next
+ * entry's first. */
+static kgen_status
+write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_error *err)
+{
+	strbuf b;
+	time_t now = time(NULL);
+	char date[32], a[32];
+	int j, k, first, i;
+	kgen_status st;
+
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	sb_init(&b);
+	sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#  ");
+	for (i = 0; i < argc; i++)
+		sb_printf(&b, " %s", argv[i]);
+	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records, t->method_name);
+	for (j = 0; j < t->nn;) {
+		for (first = j; j < t->nn && best[j] == best[first]; j++)
+			;
+		sb_puts(&b, "  - ");
+		if (j < t->nn) {
+			unsigned long long up = (unsigned long long)floor(sqrt((double)t->n[j - 1] * (double)t->n[j]));
+			sb_printf(&b, "upto: %llu\n    ", up);
+		}
+		sb_puts(&b, "# ");
+		for (k = first; k < j; k++)
+			sb_printf(&b, "%sn=%s %.2f us", k > first ? ", " : "", size_name(t->n[k], a, sizeof a),
+			          t->p[best[k]].us[k]);
+		sb_printf(&b, " (%s)\n    spec:\n", t->pts.v[best[first]].label);
+		{
+			const char *line = t->pts.v[best[first]].yaml, *nl;
+			for (; *line; line = nl + 1) {
+				if (!(nl = strchr(line, '\n')))
+					nl = line + strlen(line) - 1;
+				sb_printf(&b, "      %.*s\n", (int)(nl - line), line);
+			}
+		}
+	}
+	if (b.failed) {
+		sb_free(&b);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	st = kgen_write_file(t->plan, b.s, b.len, err);
+	sb_free(&b);
+	return st;
+}
+
+/* Every point computes what the first does: one input, one reference. */
+static kgen_status
+check_same(struct tune *t, kgen_error *err)
+{
+	char a[256], b[256];
+	size_t k;
+	int i;
+
+	for (i = 0; i < t->pts.n; i++) {
+		if (t->p[i].spec->kernel != KGEN_REDUCE)
+			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes kernel: reduce specs", i + 1,
+			                 t->pts.v[i].label);
+		for (k = 0; k < KGEN_COUNT(same_keys); k++) {
+			const char *x = kgen_spec_get(t->p[0].spec, same_keys[k], a, sizeof a);
+			const char *y = kgen_spec_get(t->p[i].spec, same_keys[k], b, sizeof b);
+			if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+				return kgen_fail(err, KGEN_EINVAL, "points 1 and %d differ in %s (%s, %s): every point of one "
+				                 "tuning must compute the same; tune one at a time (--set %s=...)", i + 1,
+				                 same_keys[k], x ? x : "-", y ? y : "-", same_keys[k]);
+		}
+	}
+	return KGEN_OK;
+}
+
+static void
+free_tune(struct tune *t)
+{
+	int i;
+
+	for (i = 0; t->p && i < t->pts.n; i++)
+		kgen_spec_free(t->p[i].spec);
+	free(t->p);
+	for (i = 0; i < t->nseen; i++)
+		free(t->seen[i]);
+	free(t->seen);
+	free(t->seen_us);
+	free(t->seen_spread);
+	kgen_points_free(&t->pts);
+}
+
+static const unsigned long long default_sizes[] = {
+	1ull << 10, 1ull << 12, 1ull << 14, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 27, 1ull << 30,
+};
+
+int
+kgen_cmd_tune(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "n", required_argument, NULL, 'n' }, { "method", required_argument, NULL, 'm' },
+		{ "runs", required_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
+		{ "set", required_argument, NULL, 's' }, { "records", required_argument, NULL, 'R' },
+		{ "fresh", no_argument, NULL, 'F' }, { "resume", no_argument, NULL, 'U' },
+		{ "plan", required_argument, NULL, 'p' }, { "list", no_argument, NULL, 'l' },
+		{ "seed", required_argument, NULL, 'S' }, { "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct tune t;
+	kgen_context *ctx = NULL;
+	kgen_error err;
+	FILE *rec = NULL;
+	char records[4096], a[32];
+	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], missing = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	time_t t0;
+	int drv = 0;
+
+	memset(&t, 0, sizeof t);
+	t.method = TIME_EVENTS;
+	t.method_name = "events";
+	t.runs = 20;
+	t.jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
+	t.seed = 20261121;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (t.nn == MAX_SIZES || kgen_parse_count(optarg, &t.n[t.nn])) {
+				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes; 1000, 16M, 2^30, 2^24+7)\n", optarg,
+				        MAX_SIZES);
+				return 2;
+			}
+			t.nn++;
+			break;
+		case 'm':
+			for (i = 0; i < (int)KGEN_COUNT(method_names) && strcmp(optarg, method_names[i]); i++)
+				;
+			if (i == (int)KGEN_COUNT(method_names)) {
+				fprintf(stderr, "kgen tune: bad --method %s (events or cold)\n", optarg);
+				return 2;
+			}
+			t.method = (enum timing_method)i;
+			t.method_name = method_names[i];
+			break;
+		case 'r': t.runs = atoi(optarg); break;
+		case 'j': t.jobs = atoi(optarg); break;
+		case 's':
+			if (t.nsets == 64)
+				return 2;
+			t.sets[t.nsets++] = optarg;
+			break;
+		case 'R': t.records = optarg; break;
+		case 'F': t.fresh = 1; break;
+		case 'U': t.fresh = 0; break;
+		case 'p': t.plan = optarg; break;
+		case 'l': t.list = 1; break;
+		case 'S': t.seed = strtoull(optarg, NULL, 0); break;
+		case 'd': t.device = atoi(optarg); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || t.jobs < 1 || t.jobs > 64 || t.runs < 1 || t.runs > 100000) {
+		usage(stderr);
+		return 2;
+	}
+	t.space = argv[optind];
+	if (!t.nn) {
+		memcpy(t.n, default_sizes, sizeof default_sizes);
+		t.nn = (int)KGEN_COUNT(default_sizes);
+	}
+	if (!t.records) {
+		size_t len = strlen(t.space);
+		if (len > 5 && strcmp(t.space + len - 5, ".yaml") == 0)
+			len -= 5;
+		snprintf(records, sizeof records, "%.*s.records.jsonl", (int)len, t.space);
+		t.records = records;
+	}
+	if (kgen_space_expand(t.space, t.sets, t.nsets, &t.pts, &err))
+		return kgen_report(&err);
+	kgen_space_print_counts(t.space, &t.pts, stdout);
+	if (t.list) {
+		for (i = 0; i < t.pts.n; i++)
+			printf("%6d  %s\n", i + 1, t.pts.v[i].label);
+		kgen_points_free(&t.pts);
+		return 0;
+	}
+	if (!t.pts.n) {
+		fprintf(stderr, "kgen tune: no point of %s is accepted\n", t.space);
+		kgen_points_free(&t.pts);
+		return 1;
+	}
+	if (!(t.p = calloc((size_t)t.pts.n, sizeof *t.p))) {
+		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+		goto out;
+	}
+	for (i = 0; i < t.pts.n; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s point %d", t.space, i + 1);
+		if (kgen_spec_load_string(t.pts.v[i].yaml, strlen(t.pts.v[i].yaml), name, &t.p[i].spec, &err) ||
+		    spec_hash(t.p[i].spec, t.p[i].hash, &err)) {
+			rc = kgen_report(&err);
+			goto out;
+		}
+	}
+	if (check_same(&t, &err) || read_records(&t, &err)) {
+		rc = kgen_report(&err);
+		goto out;
+	}
+	if (kgen_context_create(t.device, &ctx, &err) || kgen_context_enter(ctx, &err)) {
+		rc = kgen_report(&err);
+		goto out;
+	}
+	ctx->cu->cuDriverGetVersion(&drv);
+	snprintf(t.base_key, sizeof t.base_key, "%s|driver %d.%d|NVRTC %s|kgen %s", ctx->name, drv / 1000,
+	         drv % 1000 / 10, kgen_nvrtc_version(), kgen_version());
+	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t.base_key, ctx->arch, t.method_name, t.runs,
+	       t.records, t.fresh ? " (fresh)" : "");
+	if (t.method == TIME_COLD) {
+		t.flush_bytes = 2 * ctx->l2_bytes;
+		if (ctx->cu->cuMemAlloc(&t.flush, t.flush_bytes)) {
+			rc = kgen_report((kgen_fail(&err, KGEN_ECUDA, "cannot allocate %zu bytes to flush the L2", t.flush_bytes),
+			                  &err));
+			goto out;
+		}
+	}
+	if (build_all(&t, ctx, &err)) {
+		rc = kgen_report(&err);
+		goto out;
+	}
+	if (!(rec = fopen(t.records, "a"))) {
+		fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t.records, strerror(errno));
+		rc = 3;
+		goto out;
+	}
+	t0 = time(NULL);
+	for (j = 0; j < t.nn; j++) {
+		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err)) {
+			rc = kgen_report(&err);
+			goto out;
+		}
+		best[j] = best_at(&t, j, -1);
+		if (isatty(1))
+			printf("\r\033[K");
+		if (best[j] < 0) {
+			printf("n=%-6s no point verified\n", size_name(t.n[j], a, sizeof a));
+			missing++;
+			continue;
+		}
+		{
+			int second = best_at(&t, j, best[j]);
+			printf("n=%-6s %9.2f us ±%4.1f%%  %s", size_name(t.n[j], a, sizeof a), t.p[best[j]].us[j],
+			       100 * t.p[best[j]].spread[j], t.pts.v[best[j]].label);
+			if (second >= 0)
+				printf("   (next: %.2f us, %s)", t.p[second].us[j], t.pts.v[second].label);
+			printf("\n");
+		}
+		fflush(stdout);
+	}
+	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
+	       "take; %.0f s\n", t.pts.n, t.nn, t.measured, failures, t.reused, t.rejected, difftime(time(NULL), t0));
+	if (t.plan && !missing) {
+		if (write_plan(&t, best, argc, argv, &err)) {
+			rc = kgen_report(&err);
+			goto out;
+		}
+		printf("# plan: %s\n", t.plan);
+	} else if (t.plan) {
+		fprintf(stderr, "kgen tune: no plan written: %d size(s) without a verified point\n", missing);
+		rc = 6;
+	}
+	if (failures)
+		rc = 6;
+out:
+	if (rec)
+		fclose(rec);
+	if (t.flush)
+		ctx->cu->cuMemFree(t.flush);
+	free_tune(&t);
+	if (ctx)
+		kgen_context_destroy(ctx);
+	return rc;
+}
