@@ -1,7 +1,7 @@
 // kgen-cub: time cub::DeviceReduce for one op, dtype and n, as the peer that
 // `kgen run --bench` compares with.  Built with nvcc when configure finds it.
 //
-//   kgen-cub [--offsets=best|32|64] OP DTYPE N RUNS [L2_BYTES]
+//   kgen-cub [--offsets=best|32|64] [--method=per-call|events|graph|cold] OP DTYPE N RUNS [L2_BYTES]
 //   kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]
 //
 // The first form prints one line:
@@ -24,7 +24,8 @@
 // Temporary storage is allocated once, outside the timed region; inputs
 // smaller than twice the L2 are rotated among copies so that every timed
 // run reads from device memory.  3 warm-up calls, then RUNS calls, each timed
-// alone with CUDA events; the median is printed.
+// alone with CUDA events (or as --method says, see Method); the median is
+// printed.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -103,6 +104,15 @@ template <typename Op> static Draw draw_for()
     return std::is_same_v<Op, Sum> ? DRAW_SUM : std::is_same_v<Op, Prod> ? DRAW_PROD : DRAW_WIDE;
 }
 
+// How to time (--method=, as `kgen run --method`): per-call, each call alone
+// between two events (the default); events, 7 samples of a batch of calls
+// back to back between two events, the batch doubled from RUNS until it lasts
+// 0.2 ms; graph, that batch captured once in a CUDA graph and replayed 7
+// times; cold, RUNS single calls, each after writing twice the L2.
+enum Method { PER_CALL, EVENTS, GRAPH, COLD };
+static Method method = PER_CALL;
+static cudaStream_t stream = nullptr; // where the calls go: a capture stream for graph
+
 // One reduction of n elements with CUB's Off-sized count: Sum of one type is
 // cub::DeviceReduce::Sum; the rest go through TransformReduce, which converts
 // each element to the accumulator type.
@@ -110,38 +120,85 @@ template <typename Off, typename T, typename Acc, typename Op>
 static cudaError_t reduce_call(void *t, size_t &tb, const T *src, Acc *out, unsigned long long n, Op op, Acc init)
 {
     if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Op, Sum>)
-        return cub::DeviceReduce::Sum(t, tb, src, out, (Off)n);
+        return cub::DeviceReduce::Sum(t, tb, src, out, (Off)n, stream);
     else
-        return cub::DeviceReduce::TransformReduce(t, tb, src, out, (Off)n, op, ToAcc<T, Acc>(), init);
+        return cub::DeviceReduce::TransformReduce(t, tb, src, out, (Off)n, op, ToAcc<T, Acc>(), init, stream);
 }
 
-// The median milliseconds of runs calls of `call` (each between two events,
-// after 3 warm-up calls), its temporary storage allocated before the first.
-template <typename Call> static float median_ms(Call call, int runs)
+// The median milliseconds per call of `call` (after 3 warm-up calls), its
+// temporary storage allocated before the first.
+template <typename Call> static float median_ms(Call call, int runs, size_t l2)
 {
-    void *temp = nullptr;
+    void *temp = nullptr, *flush = nullptr;
     size_t temp_bytes = 0;
     CHECK(call(temp, temp_bytes, 0));
     CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
+    if (method == GRAPH)
+        CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (method == COLD)
+        CHECK(cudaMalloc(&flush, 2 * l2));
     for (int w = 0; w < 3; w++)
         CHECK(call(temp, temp_bytes, w));
-    std::vector<float> ms(runs);
-    for (int r = 0; r < runs; r++) {
-        CHECK(cudaEventRecord(a));
-        CHECK(call(temp, temp_bytes, r));
-        CHECK(cudaEventRecord(b));
+    int batch = 1, samples = runs;
+    if (method == EVENTS || method == GRAPH) {
+        samples = 7;
+        for (batch = runs;; batch = std::min(batch * 2, 4096)) {
+            float x;
+            CHECK(cudaEventRecord(a, stream));
+            for (int k = 0; k < batch; k++)
+                CHECK(call(temp, temp_bytes, k));
+            CHECK(cudaEventRecord(b, stream));
+            CHECK(cudaEventSynchronize(b));
+            CHECK(cudaEventElapsedTime(&x, a, b));
+            if (x >= 0.2f || batch >= 4096)
+                break;
+        }
+    }
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    if (method == GRAPH) {
+        CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int k = 0; k < batch; k++)
+            CHECK(call(temp, temp_bytes, k));
+        CHECK(cudaStreamEndCapture(stream, &graph));
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK(cudaGraphLaunch(exec, stream));
+        CHECK(cudaStreamSynchronize(stream));
+    }
+    std::vector<float> ms(samples);
+    for (int r = 0; r < samples; r++) {
+        if (method == COLD)
+            CHECK(cudaMemsetAsync(flush, r, 2 * l2, stream));
+        CHECK(cudaEventRecord(a, stream));
+        if (method == GRAPH)
+            CHECK(cudaGraphLaunch(exec, stream));
+        else
+            for (int k = 0; k < batch; k++)
+                CHECK(call(temp, temp_bytes, r + k));
+        CHECK(cudaEventRecord(b, stream));
         CHECK(cudaEventSynchronize(b));
         CHECK(cudaEventElapsedTime(&ms[r], a, b));
+        ms[r] /= batch;
     }
     CHECK(cudaGetLastError());
     std::sort(ms.begin(), ms.end());
+    if (exec)
+        CHECK(cudaGraphExecDestroy(exec));
+    if (graph)
+        CHECK(cudaGraphDestroy(graph));
+    if (stream) {
+        CHECK(cudaStreamDestroy(stream));
+        stream = nullptr;
+    }
+    if (flush)
+        CHECK(cudaFree(flush));
     CHECK(cudaFree(temp));
     CHECK(cudaEventDestroy(a));
     CHECK(cudaEventDestroy(b));
-    return ms[runs / 2];
+    return samples % 2 ? ms[samples / 2] : (ms[samples / 2 - 1] + ms[samples / 2]) / 2;
 }
 
 template <typename T, typename Acc, typename Op>
@@ -162,11 +219,11 @@ static void run(const char *op_name, const char *dtype, unsigned long long n, in
     float ms32 = -1, ms64 = -1;
     if (fits32 && offsets != OFF_64)
         ms32 = median_ms([&](void *t, size_t &tb, int r) { return reduce_call<int>(t, tb, in[r % copies], out, n, op, init); },
-                         runs);
+                         runs, l2);
     if (offsets != OFF_32)
         ms64 = median_ms(
             [&](void *t, size_t &tb, int r) { return reduce_call<int64_t>(t, tb, in[r % copies], out, n, op, init); },
-            runs);
+            runs, l2);
     bool use32 = ms32 >= 0 && (ms64 < 0 || ms32 <= ms64);
     Acc result;
     CHECK(cudaMemcpy(&result, out, sizeof(Acc), cudaMemcpyDeviceToHost));
@@ -196,12 +253,12 @@ static cudaError_t segmented_call(void *t, size_t &tb, const T *src, Acc *out, u
     // Reduce, f16 and bf16 through an iterator that converts each element to
     // the accumulator type (there is no segmented TransformReduce).
     if constexpr (std::is_same_v<T, Acc> && std::is_same_v<Op, Sum>)
-        return cub::DeviceSegmentedReduce::Sum(t, tb, src, out, (int64_t)rows, begin, end);
+        return cub::DeviceSegmentedReduce::Sum(t, tb, src, out, (int64_t)rows, begin, end, stream);
     else if constexpr (std::is_same_v<T, Acc>)
-        return cub::DeviceSegmentedReduce::Reduce(t, tb, src, out, (int64_t)rows, begin, end, op, init);
+        return cub::DeviceSegmentedReduce::Reduce(t, tb, src, out, (int64_t)rows, begin, end, op, init, stream);
     else
         return cub::DeviceSegmentedReduce::Reduce(t, tb, thrust::make_transform_iterator(src, ToAcc<T, Acc>()), out,
-                                                  (int64_t)rows, begin, end, op, init);
+                                                  (int64_t)rows, begin, end, op, init, stream);
 }
 
 // The segmented form: one result per row of a rows x cols matrix, timed as run() does.
@@ -227,7 +284,7 @@ static void run_segmented(const char *op_name, const char *dtype, unsigned long 
             return off64 ? segmented_call<T, Acc, long long>(t, tb, src, out, rows, cols, op, init)
                          : segmented_call<T, Acc, int>(t, tb, src, out, rows, cols, op, init);
         },
-        runs);
+        runs, l2);
     double result0 = std::numeric_limits<double>::quiet_NaN();
     if (rows) {
         Acc r0;
@@ -279,14 +336,30 @@ int main(int argc, char **argv)
 {
     Job j = {};
     j.offsets = OFF_BEST;
-    if (argc > 1 && !std::strncmp(argv[1], "--offsets=", 10)) {
-        const char *v = argv[1] + 10;
-        if (!std::strcmp(v, "32"))
-            j.offsets = OFF_32;
-        else if (!std::strcmp(v, "64"))
-            j.offsets = OFF_64;
-        else if (std::strcmp(v, "best")) {
-            std::fprintf(stderr, "kgen-cub: --offsets is best, 32 or 64, not %s\n", v);
+    // Flags first, in any order.
+    while (argc > 1 && !std::strncmp(argv[1], "--", 2)) {
+        if (!std::strncmp(argv[1], "--offsets=", 10)) {
+            const char *v = argv[1] + 10;
+            if (!std::strcmp(v, "32"))
+                j.offsets = OFF_32;
+            else if (!std::strcmp(v, "64"))
+                j.offsets = OFF_64;
+            else if (std::strcmp(v, "best")) {
+                std::fprintf(stderr, "kgen-cub: --offsets is best, 32 or 64, not %s\n", v);
+                return 2;
+            }
+        } else if (!std::strncmp(argv[1], "--method=", 9)) {
+            const char *v = argv[1] + 9;
+            if (!std::strcmp(v, "per-call")) method = PER_CALL;
+            else if (!std::strcmp(v, "events")) method = EVENTS;
+            else if (!std::strcmp(v, "graph")) method = GRAPH;
+            else if (!std::strcmp(v, "cold")) method = COLD;
+            else {
+                std::fprintf(stderr, "kgen-cub: --method is per-call, events, graph or cold, not %s\n", v);
+                return 2;
+            }
+        } else {
+            std::fprintf(stderr, "kgen-cub: unknown flag %s\n", argv[1]);
             return 2;
         }
         argv++, argc--;
@@ -294,7 +367,7 @@ int main(int argc, char **argv)
     // "segmented" is not an op, so the two forms cannot be confused.
     bool seg = argc > 1 && !std::strcmp(argv[1], "segmented");
     if (argc < (seg ? 7 : 5)) {
-        std::fprintf(stderr, "usage: kgen-cub [--offsets=best|32|64] OP DTYPE N RUNS [L2_BYTES]\n"
+        std::fprintf(stderr, "usage: kgen-cub [--offsets=best|32|64] [--method=per-call|events|graph|cold] OP DTYPE N RUNS [L2_BYTES]\n"
                              "       kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]\n");
         return 2;
     }

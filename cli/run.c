@@ -68,6 +68,7 @@ run_usage(FILE *fp)
 {
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
 	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
+	      "                [--method per-call|events|graph|cold]\n"
 	      "                [--set KEY=VALUE]... [--tsv FILE]\n"
 	      "                [--cub PATH]\n"
 	      "\n"
@@ -83,6 +84,12 @@ run_usage(FILE *fp)
 	      "--extreme WHERE (start, end or both) puts the op's winning value at the first,\n"
 	      "the last or both elements of the vector (each row or column of a matrix):\n"
 	      "ties for argmin and argmax; --nan WHERE puts NaNs there (float dtypes).\n"
+	      "--method M times vector reductions and their CUB peer alike: per-call (the\n"
+	      "default: each call between two events), events (7 samples of a batch of\n"
+	      "calls back to back, R doubled until a batch lasts 0.2 ms), graph (the batch\n"
+	      "replayed from a CUDA graph) or cold (one call after writing twice the L2);\n"
+	      "the spread, (max - min) / median, follows the time.  Matrices and\n"
+	      "transposes are timed per call.\n"
 	      "--identity makes every element the op's identity (min, max, argmin, argmax:\n"
 	      "-inf for a float max, the lowest integer, ...) before those are placed.\n"
 	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192), or\n"
@@ -228,7 +235,7 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
 		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
-		{ "identity", no_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
 	kgen_context *ctx = NULL;
@@ -282,6 +289,13 @@ kgen_cmd_runtime(int argc, char **argv)
 		case 'O': o.offset = atoi(optarg); break;
 		case 'P': o.pad = atoi(optarg); break;
 		case 'I': o.identity = 1; break;
+		case 'M':
+			if ((o.method = kgen_timing_method_parse(optarg)) < 0) {
+				fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", optarg);
+				return 2;
+			}
+			kgen_cub_method((enum kgen_timing_method)o.method);
+			break;
 		case 'E': case 'N': {
 			int where = strcmp(optarg, "start") == 0 ? KGEN_PLACE_START : strcmp(optarg, "end") == 0 ? KGEN_PLACE_END :
 			            strcmp(optarg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;
@@ -359,7 +373,7 @@ kgen_cmd_runtime(int argc, char **argv)
 	printf("# kgen %s on %s (%s, %d SMs, %zu MB L2), seed %llu\n", kgen_version(), ctx->name, ctx->arch, ctx->sm_count,
 	       ctx->l2_bytes >> 20, o.seed);
 	if (tsv)
-		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\n");
+		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\tmethod\tspread\n");
 	for (i = 0, j = 0; i < nspecs; i++) {
 		if ((st = specs[i].plan ? kgen_kernel_build_plan(ctx, specs[i].plan, &specs[i].kernel, &err)
 		                        : kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {

@@ -83,13 +83,13 @@ struct reduce_call {
 };
 
 static kgen_status
-reduce_once(void *arg, int i, kgen_error *err)
+reduce_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct reduce_call *c = arg;
 
 	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
-		return kgen_reduce_arg(c->k, c->in[i % c->copies], c->n, c->out, c->out + 8, 0, 0, NULL, err);
-	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, NULL, err);
+		return kgen_reduce_arg(c->k, c->in[i % c->copies], c->n, c->out, c->out + 8, 0, 0, stream, err);
+	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, stream, err);
 }
 
 static kgen_status
@@ -119,8 +119,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			struct reduce_call one;
 			char msg[1100] = "-";
 			const char *verdict = "-";
+			int untimed = 0;  /* rejected or failed: not timed */
 			float ms = -1;
-			double cub = -1, gbs = -1;
+			double cub = -1, gbs = -1, spread = -1;
+			struct kgen_timing tm;
 			int cub_offsets = 0;
 			CUdeviceptr out = 0, inptr;
 
@@ -141,7 +143,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				one.copies = 1;
 				one.n = n;
 				one.out = out;
-				st = reduce_once(&one, 0, err);
+				st = reduce_once(&one, 0, NULL, err);
 				if (!st && ctx->cu->cuCtxSynchronize())
 					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
 				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
@@ -150,20 +152,25 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					/* The spec cannot take this input (alignment, size): say so, go on. */
 					snprintf(msg, sizeof msg, "%s", err->message);
 					verdict = "rejected";
+					untimed = 1;
 					st = KGEN_OK;
 				} else if (!st) {
 					int ok = kgen_check_result(spec, got, n, &in.ref, msg, sizeof msg);
 					verdict = ok ? "ok" : "FAIL";
+					untimed = !ok;
 					*failures += !ok;
 				}
 			}
-			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+			if (!st && o->bench && !untimed) {
 				CUdeviceptr shifted[64];
 				struct reduce_call call = { k, shifted, in.copies, n, out };
 				for (c = 0; c < in.copies; c++)
 					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o->offset * esize);
-				if ((st = kgen_median_ms(ctx, reduce_once, &call, o->runs, &ms, err)))
+				if ((st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, reduce_once, &call, o->runs, &tm,
+				                          err)))
 					break;
+				ms = tm.median_ms;
+				spread = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
 				gbs = (double)bytes / (ms * 1e-3) / 1e9;
 				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
 					float pms;
@@ -179,7 +186,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			ctx->cu->cuMemFree(out);
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);
 			if (ms >= 0) {
-				printf(" %10.2f us %8.1f GB/s", ms * 1e3, gbs);
+				printf(" %10.2f us", ms * 1e3);
+				if (o->method != KGEN_TIME_PER_CALL)
+					printf(" ±%4.1f%%", 100 * spread);
+				printf(" %8.1f GB/s", gbs);
 				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
 					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
 				if (cub > 0)
@@ -187,11 +197,12 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			}
 			printf("  %s\n", msg);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\n", path,
+				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n", path,
 				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
 				        ceiling_bytes == bytes ? ceiling_gbs : -1,
 				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
-				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
+				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets,
+				        kgen_timing_method_name((enum kgen_timing_method)o->method), spread);
 			fflush(stdout);
 		}
 	}

@@ -51,11 +51,12 @@ struct copy_call {
 };
 
 static kgen_status
-copy_once(void *arg, int i, kgen_error *err)
+copy_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct copy_call *c = arg;
 
-	KGEN_CU(c->cu, err, cuMemcpyDtoDAsync, (c->dst, c->src, c->bytes, NULL));
+	(void)i;
+	KGEN_CU(c->cu, err, cuMemcpyDtoDAsync, (c->dst, c->src, c->bytes, stream));
 	return KGEN_OK;
 }
 
@@ -79,12 +80,13 @@ struct probe_call {
 };
 
 static kgen_status
-probe_once(void *arg, int i, kgen_error *err)
+probe_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct probe_call *c = arg;
 	void *args[] = { &c->in, &c->n16, &c->p->sink };
 
-	KGEN_CU(c->cu, err, cuLaunchKernel, (c->p->fn, (unsigned)c->blocks, 1, 1, 512, 1, 1, 0, NULL, args, NULL));
+	(void)i;
+	KGEN_CU(c->cu, err, cuLaunchKernel, (c->p->fn, (unsigned)c->blocks, 1, 1, 512, 1, 1, 0, stream, args, NULL));
 	return KGEN_OK;
 }
 
@@ -115,11 +117,11 @@ kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int runs, float *
 		goto out;
 	}
 	for (i = 0; i < 3 && !st; i++)
-		st = fn(arg, i, err);
+		st = fn(arg, i, NULL, err);
 	for (i = 0; i < runs && !st; i++) {
 		CUresult r;
 		cu->cuEventRecord(a, NULL);
-		if ((st = fn(arg, i, err)))
+		if ((st = fn(arg, i, NULL, err)))
 			break;
 		cu->cuEventRecord(b, NULL);
 		if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(&times[i], a, b)))
@@ -135,6 +137,154 @@ out:
 	if (b)
 		cu->cuEventDestroy(b);
 	free(times);
+	return st;
+}
+
+#define X(id, name) name,
+static const char *const method_names[] = { KGEN_TIMING_METHODS(X) };
+#undef X
+
+int
+kgen_timing_method_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < KGEN_TIME_COUNT; i++)
+		if (strcmp(name, method_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+kgen_timing_method_name(enum kgen_timing_method m)
+{
+	return (int)m >= 0 && m < KGEN_TIME_COUNT ? method_names[m] : "?";
+}
+
+#define SAMPLES 7          /* events and graph: samples of a batch each */
+#define SAMPLE_MS 0.2f     /* a batch lasts at least this long (events resolve ~0.5 us) */
+#define MAX_BATCH 4096
+
+/* `batch` calls back to back on stream, from call number `first`. */
+static kgen_status
+calls(kgen_timed_fn fn, void *arg, int first, int batch, CUstream stream, kgen_error *err)
+{
+	kgen_status st = KGEN_OK;
+	int k;
+
+	for (k = 0; k < batch && !st; k++)
+		st = fn(arg, first + k, stream, err);
+	return st;
+}
+
+/* The elapsed milliseconds between a and b, once b is reached. */
+static kgen_status
+elapsed(const struct kgen_cu *cu, CUevent a, CUevent b, float *ms, kgen_error *err)
+{
+	CUresult r;
+
+	if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(ms, a, b)))
+		return kgen_cu_fail(cu, err, "cuEventElapsedTime", r);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_timed_fn fn, void *arg, int runs,
+                struct kgen_timing *t, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	CUevent a = NULL, b = NULL;
+	CUstream stream = NULL;
+	CUgraph graph = NULL;
+	CUgraphExec exec = NULL;
+	CUdeviceptr flush = 0;
+	size_t flush_bytes = 2 * ctx->l2_bytes;
+	float ms[1024], x;
+	int i, nsamples = m == KGEN_TIME_EVENTS || m == KGEN_TIME_GRAPH ? SAMPLES : runs < 1024 ? runs : 1024;
+	int batch = m == KGEN_TIME_EVENTS || m == KGEN_TIME_GRAPH ? runs : 1;
+	kgen_status st = KGEN_OK;
+
+	memset(t, 0, sizeof *t);
+	if (m == KGEN_TIME_PER_CALL) {
+		st = kgen_median_ms(ctx, fn, arg, runs, &t->median_ms, err);
+		t->min_ms = t->max_ms = t->median_ms;  /* kgen_median_ms keeps only the median */
+		t->samples = runs;
+		t->batch = 1;
+		return st;
+	}
+	if (nsamples < 1)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_time_calls: runs must be positive");
+	if (cu->cuEventCreate(&a, CU_EVENT_DEFAULT) || cu->cuEventCreate(&b, CU_EVENT_DEFAULT) ||
+	    (m == KGEN_TIME_GRAPH && cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)) ||
+	    (m == KGEN_TIME_COLD && cu->cuMemAlloc(&flush, flush_bytes))) {
+		st = kgen_fail(err, KGEN_ECUDA, "cannot create the events, stream or L2 flush buffer for timing");
+		goto out;
+	}
+	if ((st = calls(fn, arg, 0, 3, stream, err)))  /* warm up: scratch is allocated on the first call */
+		goto out;
+	if (m != KGEN_TIME_COLD)  /* a batch long enough to dwarf the events' resolution */
+		for (;;) {
+			cu->cuEventRecord(a, stream);
+			if ((st = calls(fn, arg, 0, batch, stream, err)))
+				goto out;
+			cu->cuEventRecord(b, stream);
+			if ((st = elapsed(cu, a, b, &x, err)))
+				goto out;
+			if (x >= SAMPLE_MS || batch >= MAX_BATCH)
+				break;
+			batch = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
+		}
+	if (m == KGEN_TIME_GRAPH) {
+		CUresult r;
+		if ((r = cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
+			st = kgen_cu_fail(cu, err, "cuStreamBeginCapture", r);
+			goto out;
+		}
+		st = calls(fn, arg, 0, batch, stream, err);
+		r = cu->cuStreamEndCapture(stream, &graph);
+		if (st)
+			goto out;
+		if (r || (r = cu->cuGraphInstantiateWithFlags(&exec, graph, 0)) || (r = cu->cuGraphLaunch(exec, stream)) ||
+		    (r = cu->cuStreamSynchronize(stream))) {
+			st = kgen_cu_fail(cu, err, "capturing the calls in a CUDA graph", r);
+			goto out;
+		}
+	}
+	for (i = 0; i < nsamples && !st; i++) {
+		if (m == KGEN_TIME_COLD)
+			cu->cuMemsetD8Async(flush, (unsigned char)i, flush_bytes, stream);
+		cu->cuEventRecord(a, stream);
+		if (m == KGEN_TIME_GRAPH)
+			st = cu->cuGraphLaunch(exec, stream) ? kgen_fail(err, KGEN_ECUDA, "cuGraphLaunch() failed") : KGEN_OK;
+		else
+			st = calls(fn, arg, i, batch, stream, err);
+		cu->cuEventRecord(b, stream);
+		if (!st && !(st = elapsed(cu, a, b, &ms[i], err)))
+			ms[i] /= (float)batch;
+	}
+	if (st)
+		goto out;
+	qsort(ms, (size_t)nsamples, sizeof *ms, cmp_float);
+	t->median_ms = nsamples % 2 ? ms[nsamples / 2] : (ms[nsamples / 2 - 1] + ms[nsamples / 2]) / 2;
+	t->min_ms = ms[0];
+	t->max_ms = ms[nsamples - 1];
+	t->samples = nsamples;
+	t->batch = batch;
+out:
+	if (exec)
+		cu->cuGraphExecDestroy(exec);
+	if (graph)
+		cu->cuGraphDestroy(graph);
+	if (stream) {
+		cu->cuStreamSynchronize(stream);
+		cu->cuStreamDestroy(stream);
+	}
+	if (flush)
+		cu->cuMemFree(flush);
+	if (a)
+		cu->cuEventDestroy(a);
+	if (b)
+		cu->cuEventDestroy(b);
 	return st;
 }
 
@@ -214,11 +364,22 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 
 /* CUB's DeviceReduce for the spec's op and dtype at n, with the faster of
  * its 32- and 64-bit offsets (kgen-cub's --offsets=best). */
+static enum kgen_timing_method cub_method = KGEN_TIME_PER_CALL;
+
+void
+kgen_cub_method(enum kgen_timing_method m)
+{
+	cub_method = m;
+}
+
 double
 kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2, int *offsets)
 {
-	char args[160];
+	char args[160], method[32] = "";
 
-	snprintf(args, sizeof args, "%s %s %llu %d %zu", kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs, l2);
+	if (cub_method != KGEN_TIME_PER_CALL)  /* kgen-cub's default is per-call */
+		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(cub_method));
+	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs,
+	         l2);
 	return kgen_cub_call(given, args, offsets);
 }

@@ -13,7 +13,35 @@ struct probe {
 
 /* What kgen_median_ms() times: call i of fn (i counts the warm-up calls
  * too, so that callers can rotate among copies of their input). */
-typedef kgen_status (*kgen_timed_fn)(void *arg, int i, kgen_error *err);
+typedef kgen_status (*kgen_timed_fn)(void *arg, int i, CUstream stream, kgen_error *err);
+
+/* How kgen_time_calls() times (bench/README.md):
+ *   per-call  each of R calls alone between two events (kgen_median_ms)
+ *   events    7 samples, each a batch of calls back to back between two
+ *             events, the batch doubled from R until it lasts 0.2 ms
+ *   graph     the same batch captured once in a CUDA graph, 7 replays
+ *   cold      R single calls, each after writing twice the L2 */
+#define KGEN_TIMING_METHODS(X) \
+	X(PER_CALL, "per-call") X(EVENTS, "events") X(GRAPH, "graph") X(COLD, "cold")
+#define X(id, name) KGEN_TIME_##id,
+enum kgen_timing_method { KGEN_TIMING_METHODS(X) KGEN_TIME_COUNT };
+#undef X
+
+/* The method named name, or -1. */
+int kgen_timing_method_parse(const char *name);
+const char *kgen_timing_method_name(enum kgen_timing_method m);
+
+/* Milliseconds per call: the median, least and most of the samples, each
+ * of `batch` calls. */
+struct kgen_timing {
+	float median_ms, min_ms, max_ms;
+	int samples, batch;
+};
+
+/* Time fn with method m (after 3 warm-up calls on the stream it will run on,
+ * so that lazily allocated scratch exists before a graph capture). */
+kgen_status kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_timed_fn fn, void *arg, int runs,
+                            struct kgen_timing *t, kgen_error *err);
 
 /* Compile and load the probe once. */
 kgen_status kgen_probe_load(kgen_context *ctx, struct probe *p, kgen_error *err);
@@ -38,6 +66,9 @@ kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, si
  * 2^31 and the faster is returned, its width in *offsets (may be NULL). */
 double kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2,
                    int *offsets);
+
+/* The method kgen_cub_ms() asks kgen-cub for (default per-call). */
+void kgen_cub_method(enum kgen_timing_method m);
 
 /* The median milliseconds kgen-cub prints for an argument list (e.g.
  * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it.

@@ -32,15 +32,6 @@
 
 #define MAX_SIZES 32
 
-/* How a point is timed (usage()). */
-enum timing_method { TIME_EVENTS, TIME_COLD };
-static const char *const method_names[] = { "events", "cold" };
-
-/* Milliseconds per call: the median, least and most of the samples, each of `batch` calls. */
-struct timing {
-	float median_ms, min_ms, max_ms;
-	int samples, batch;
-};
 
 /* What every point of one tuning must share: one input and reference per n serves them all. */
 static const char *const same_keys[] = {
@@ -59,17 +50,16 @@ struct point {
 
 struct tune {
 	const char *space, *records, *plan, *method_name;
-	enum timing_method method;
+	enum kgen_timing_method method;
 	unsigned long long n[MAX_SIZES];
 	int nn, runs, jobs, fresh, list, device, nsets;
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
+	double tolerance;           /* keep the previous size's point when within this fraction of the best */
 	unsigned long long seed;
 	char *sets[64];
 	struct kgen_points pts;
 	struct point *p;
 	char base_key[512];         /* GPU|driver|NVRTC|kgen */
-	CUdeviceptr flush;          /* cold: twice the L2, written before each call */
-	size_t flush_bytes;
 	char **seen;                /* keys in the records file, with their medians */
 	double *seen_us, *seen_spread;
 	int nseen;
@@ -78,16 +68,17 @@ struct tune {
 static void
 usage(FILE *fp)
 {
-	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|cold] [--runs R] [-j N]\n"
+	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--runs R] [-j N]\n"
 	      "                 [--set KEY=VALUE]... [--records FILE] [--fresh] [--plan FILE] [--list]\n"
-	      "                 [--seed S] [--device D]\n"
+	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
 	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
 	      "check its result against the CPU reference, and time the points that verified\n"
 	      "with the method (default events: 7 samples, each a batch of back-to-back\n"
-	      "launches between two events, R doubled until a batch lasts 0.2 ms; cold: R\n"
-	      "single launches, each after writing twice the L2), median and spread\n"
+	      "launches between two events, R doubled until a batch lasts 0.2 ms; graph:\n"
+	      "that batch captured in a CUDA graph, replayed 7 times; cold: R single\n"
+	      "launches, each after writing twice the L2), median and spread\n"
 	      "(max - min) / median over the samples.  Every point of one tuning must\n"
 	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
@@ -95,7 +86,8 @@ usage(FILE *fp)
 	      "                  SPACE with .records.jsonl for .yaml); measurements found there\n"
 	      "                  for this GPU, driver, NVRTC, kgen, spec, n and method are not\n"
 	      "                  taken again unless --fresh\n"
-	      "  --plan FILE     write the size plan: each n's fastest verified point, with\n"
+	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
+	      "                  previous n's while within --tolerance PCT of it, default 3),\n"
 	      "                  the bounds between tuned sizes at their geometric means\n"
 	      "  --list          expand and validate only (no GPU)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
@@ -290,87 +282,10 @@ call_once(void *arg, int i, CUstream stream, kgen_error *err)
 	return kgen_reduce(c->k, c->in, c->n, c->out, 0, 0, stream, err);
 }
 
-static int
-cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
-#define SAMPLES 7           /* events: samples of a batch each */
-#define SAMPLE_MS 0.2f      /* events: a batch lasts at least this long (event resolution ~0.5 us) */
-#define MAX_BATCH 4096
-
-/* The median, least and most milliseconds per call (see usage()):
- * events: SAMPLES batches of back-to-back calls between two events, the
- * batch doubled from `runs` until it lasts SAMPLE_MS; cold: `runs` single
- * calls, each after writing `flush` (twice the L2) so that no input is left
- * in the L2. */
-static kgen_status
-time_calls(kgen_context *ctx, enum timing_method m, struct call *c, int runs, CUdeviceptr flush, size_t flush_bytes,
-           struct timing *t, kgen_error *err)
-{
-	const struct kgen_cu *cu = ctx->cu;
-	CUevent e0 = NULL, e1 = NULL;
-	float ms[1024];
-	int i, k, nsamples = m == TIME_COLD ? (runs < 1024 ? runs : 1024) : SAMPLES, batch = runs;
-	kgen_status st = KGEN_OK;
-
-	memset(t, 0, sizeof *t);
-	if (cu->cuEventCreate(&e0, CU_EVENT_DEFAULT) || cu->cuEventCreate(&e1, CU_EVENT_DEFAULT)) {
-		st = kgen_fail(err, KGEN_ECUDA, "cuEventCreate() failed");
-		goto out;
-	}
-	for (i = 0; i < 3 && !st; i++)  /* warm up: the first call allocates the kernel's scratch */
-		st = call_once(c, i, NULL, err);
-	if (st)
-		goto out;
-	if (m == TIME_EVENTS)
-		for (;;) {  /* a batch long enough to dwarf the events' resolution */
-			float x;
-			cu->cuEventRecord(e0, NULL);
-			for (k = 0; k < batch && !st; k++)
-				st = call_once(c, k, NULL, err);
-			cu->cuEventRecord(e1, NULL);
-			if (st || cu->cuEventSynchronize(e1) || cu->cuEventElapsedTime(&x, e0, e1)) {
-				st = st ? st : kgen_fail(err, KGEN_ECUDA, "timing failed (cuEventSynchronize)");
-				goto out;
-			}
-			if (x >= SAMPLE_MS || batch >= MAX_BATCH)
-				break;
-			batch *= 2;
-		}
-	for (i = 0; i < nsamples && !st; i++) {
-		if (m == TIME_COLD)
-			cu->cuMemsetD8Async(flush, (unsigned char)i, flush_bytes, NULL);
-		cu->cuEventRecord(e0, NULL);
-		for (k = 0; k < (m == TIME_COLD ? 1 : batch) && !st; k++)
-			st = call_once(c, k, NULL, err);
-		cu->cuEventRecord(e1, NULL);
-		if (st || cu->cuEventSynchronize(e1) || cu->cuEventElapsedTime(&ms[i], e0, e1)) {
-			st = st ? st : kgen_fail(err, KGEN_ECUDA, "timing failed (cuEventSynchronize)");
-			goto out;
-		}
-		ms[i] /= m == TIME_COLD ? 1 : (float)batch;
-	}
-	qsort(ms, (size_t)nsamples, sizeof *ms, cmp_float);
-	t->median_ms = nsamples % 2 ? ms[nsamples / 2] : (ms[nsamples / 2 - 1] + ms[nsamples / 2]) / 2;
-	t->min_ms = ms[0];
-	t->max_ms = ms[nsamples - 1];
-	t->samples = nsamples;
-	t->batch = m == TIME_COLD ? 1 : batch;
-out:
-	if (e0)
-		cu->cuEventDestroy(e0);
-	if (e1)
-		cu->cuEventDestroy(e1);
-	return st;
-}
-
 /* Append one measurement to the records. */
 static void
 record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long long n, const char *verify,
-       const struct timing *tm)
+       const struct kgen_timing *tm)
 {
 	char date[32];
 	time_t now = time(NULL);
@@ -420,19 +335,10 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 	kgen_status st = KGEN_OK;
 	int i;
 
-	if (!(host = malloc(bytes ? bytes : 1)))
-		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
-	kgen_fill_input(s0, host, n, t->seed ^ (n * 0x9e3779b97f4a7c15ull));
-	kgen_reference(s0, host, n, &ref);
-	if (ctx->cu->cuMemAlloc(&in, bytes ? bytes : 16) || ctx->cu->cuMemAlloc(&out, 16) ||
-	    (bytes && ctx->cu->cuMemcpyHtoD(in, host, bytes))) {
-		st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %zu bytes on the GPU", bytes);
-		goto out;
-	}
 	for (i = 0; i < t->pts.n && !st; i++) {
 		struct point *p = &t->p[i];
-		struct call c = { p->kernel, in, out, n };
-		struct timing tm;
+		struct call c;
+		struct kgen_timing tm;
 		unsigned char got[16];
 		char key[600], msg[1100], when[32];
 		int r;
@@ -453,6 +359,21 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 			(*done)++;
 			continue;
 		}
+		/* The input and its reference, made for the first point not in the records. */
+		if (!host) {
+			if (!(host = malloc(bytes ? bytes : 1))) {
+				st = kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
+				break;
+			}
+			kgen_fill_input(s0, host, n, t->seed ^ (n * 0x9e3779b97f4a7c15ull));
+			kgen_reference(s0, host, n, &ref);
+			if (ctx->cu->cuMemAlloc(&in, bytes ? bytes : 16) || ctx->cu->cuMemAlloc(&out, 16) ||
+			    (bytes && ctx->cu->cuMemcpyHtoD(in, host, bytes))) {
+				st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %zu bytes on the GPU", bytes);
+				break;
+			}
+		}
+		c = (struct call){ p->kernel, in, out, n };
 		/* Verify: poison the result, run once, compare. */
 		ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
 		st = call_once(&c, 0, NULL, err);
@@ -477,7 +398,7 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 			(*done)++;
 			continue;
 		}
-		if ((st = time_calls(ctx, t->method, &c, t->runs, t->flush, t->flush_bytes, &tm, err)))
+		if ((st = kgen_time_calls(ctx, t->method, call_once, &c, t->runs, &tm, err)))
 			break;
 		p->us[j] = tm.median_ms * 1e3;
 		p->spread[j] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
@@ -491,13 +412,23 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 			fflush(stdout);
 		}
 	}
-out:
 	if (in)
 		ctx->cu->cuMemFree(in);
 	if (out)
 		ctx->cu->cuMemFree(out);
 	free(host);
 	return st;
+}
+
+/* The point for size j in the plan: the fastest that verified, but the
+ * previous size's when that one is within the tolerance of it, so that
+ * near-ties (noise) do not split the plan into an entry per size. */
+static int
+plan_choice(const struct tune *t, int j, int fastest, int prev)
+{
+	if (prev >= 0 && fastest >= 0 && t->p[prev].us[j] > 0 && t->p[prev].us[j] <= t->p[fastest].us[j] * (1 + t->tolerance))
+		return prev;
+	return fastest;
 }
 
 /* The fastest verified point at size j, or -1. */
@@ -537,7 +468,7 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
-	sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#  ");
+	sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#   kgen");
 	for (i = 0; i < argc; i++)
 		sb_printf(&b, " %s", argv[i]);
 	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records, t->method_name);
@@ -626,24 +557,26 @@ kgen_cmd_tune(int argc, char **argv)
 		{ "fresh", no_argument, NULL, 'F' }, { "resume", no_argument, NULL, 'U' },
 		{ "plan", required_argument, NULL, 'p' }, { "list", no_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 'S' }, { "device", required_argument, NULL, 'd' },
+		{ "tolerance", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct tune t;
 	kgen_context *ctx = NULL;
 	kgen_error err;
 	FILE *rec = NULL;
-	char records[4096], a[32];
-	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], missing = 0;
+	char records[4096], a[32], *endp;
+	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], chosen[MAX_SIZES], missing = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	time_t t0;
 	int drv = 0;
 
 	memset(&t, 0, sizeof t);
-	t.method = TIME_EVENTS;
+	t.method = KGEN_TIME_EVENTS;
 	t.method_name = "events";
 	t.runs = 20;
 	t.jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
 	t.seed = 20261121;
+	t.tolerance = 0.03;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -656,14 +589,12 @@ kgen_cmd_tune(int argc, char **argv)
 			t.nn++;
 			break;
 		case 'm':
-			for (i = 0; i < (int)KGEN_COUNT(method_names) && strcmp(optarg, method_names[i]); i++)
-				;
-			if (i == (int)KGEN_COUNT(method_names)) {
-				fprintf(stderr, "kgen tune: bad --method %s (events or cold)\n", optarg);
+			if ((i = kgen_timing_method_parse(optarg)) < 0 || i == KGEN_TIME_PER_CALL) {
+				fprintf(stderr, "kgen tune: bad --method %s (events, graph or cold)\n", optarg);
 				return 2;
 			}
-			t.method = (enum timing_method)i;
-			t.method_name = method_names[i];
+			t.method = (enum kgen_timing_method)i;
+			t.method_name = kgen_timing_method_name(t.method);
 			break;
 		case 'r': t.runs = atoi(optarg); break;
 		case 'j': t.jobs = atoi(optarg); break;
@@ -679,6 +610,13 @@ kgen_cmd_tune(int argc, char **argv)
 		case 'l': t.list = 1; break;
 		case 'S': t.seed = strtoull(optarg, NULL, 0); break;
 		case 'd': t.device = atoi(optarg); break;
+		case 'T':
+			t.tolerance = strtod(optarg, &endp) / 100;
+			if (*endp || endp == optarg || t.tolerance < 0 || t.tolerance > 1) {
+				fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -739,14 +677,6 @@ kgen_cmd_tune(int argc, char **argv)
 	         drv % 1000 / 10, kgen_nvrtc_version(), kgen_version());
 	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t.base_key, ctx->arch, t.method_name, t.runs,
 	       t.records, t.fresh ? " (fresh)" : "");
-	if (t.method == TIME_COLD) {
-		t.flush_bytes = 2 * ctx->l2_bytes;
-		if (ctx->cu->cuMemAlloc(&t.flush, t.flush_bytes)) {
-			rc = kgen_report((kgen_fail(&err, KGEN_ECUDA, "cannot allocate %zu bytes to flush the L2", t.flush_bytes),
-			                  &err));
-			goto out;
-		}
-	}
 	if (build_all(&t, ctx, &err)) {
 		rc = kgen_report(&err);
 		goto out;
@@ -763,6 +693,7 @@ kgen_cmd_tune(int argc, char **argv)
 			goto out;
 		}
 		best[j] = best_at(&t, j, -1);
+		chosen[j] = plan_choice(&t, j, best[j], j ? chosen[j - 1] : -1);
 		if (isatty(1))
 			printf("\r\033[K");
 		if (best[j] < 0) {
@@ -776,6 +707,9 @@ kgen_cmd_tune(int argc, char **argv)
 			       100 * t.p[best[j]].spread[j], t.pts.v[best[j]].label);
 			if (second >= 0)
 				printf("   (next: %.2f us, %s)", t.p[second].us[j], t.pts.v[second].label);
+			if (chosen[j] != best[j])
+				printf("\n         the plan keeps %.2f us (+%.1f%%), %s", t.p[chosen[j]].us[j],
+				       100 * (t.p[chosen[j]].us[j] / t.p[best[j]].us[j] - 1), t.pts.v[chosen[j]].label);
 			printf("\n");
 		}
 		fflush(stdout);
@@ -783,7 +717,7 @@ kgen_cmd_tune(int argc, char **argv)
 	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
 	       "take; %.0f s\n", t.pts.n, t.nn, t.measured, failures, t.reused, t.rejected, difftime(time(NULL), t0));
 	if (t.plan && !missing) {
-		if (write_plan(&t, best, argc, argv, &err)) {
+		if (write_plan(&t, chosen, argc, argv, &err)) {
 			rc = kgen_report(&err);
 			goto out;
 		}
@@ -797,8 +731,6 @@ kgen_cmd_tune(int argc, char **argv)
 out:
 	if (rec)
 		fclose(rec);
-	if (t.flush)
-		ctx->cu->cuMemFree(t.flush);
 	free_tune(&t);
 	if (ctx)
 		kgen_context_destroy(ctx);

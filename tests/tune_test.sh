@@ -47,5 +47,7 @@ tune --fresh
 # Another method is another measurement.
 tune --method cold --records "$tmp/cold.jsonl"
 [ "$(grep -c '|cold","' "$tmp/cold.jsonl")" -eq 4 ] || bad "--method cold records: $(cat "$tmp/cold.jsonl")"
+tune --method graph --records "$tmp/graph.jsonl"
+[ "$(grep -c '|graph","' "$tmp/graph.jsonl")" -eq 4 ] || bad "--method graph records: $(cat "$tmp/graph.jsonl")"
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail

@@ -203,6 +203,22 @@ API CUresult CUDAAPI cuEventSynchronize(CUevent e) { return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { *ms = 1.0f; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
 
+/* Streams and graphs (kgen_time_calls' graph method): a capture records
+ * nothing; launching the graph does nothing. */
+API CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned flags) { *s = (CUstream)malloc(1); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuStreamDestroy(CUstream s) { free(s); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuStreamBeginCapture(CUstream s, CUstreamCaptureMode m) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph *g) { *g = (CUgraph)malloc(1); return CUDA_SUCCESS; }
+API CUresult CUDAAPI
+cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g, unsigned long long flags)
+{
+	*e = (CUgraphExec)malloc(1);
+	return CUDA_SUCCESS;
+}
+API CUresult CUDAAPI cuGraphLaunch(CUgraphExec e, CUstream s) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e) { free(e); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuGraphDestroy(CUgraph g) { free(g); return CUDA_SUCCESS; }
+
 API CUresult CUDAAPI
 cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank, void *addr, const cuuint64_t *dims,
                        const cuuint64_t *strides, const cuuint32_t *box, const cuuint32_t *estrides,
