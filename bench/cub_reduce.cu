@@ -1,8 +1,8 @@
 // kgen-cub: time cub::DeviceReduce for one op, dtype and n, as the peer that
 // `kgen run --bench` compares with.  Built with nvcc when configure finds it.
 //
-//   kgen-cub [--offsets=best|32|64] [--method=per-call|events|graph|cold] OP DTYPE N RUNS [L2_BYTES]
-//   kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]
+//   kgen-cub [--offsets=best|32|64] [--method=M] OP DTYPE N RUNS [L2_BYTES]
+//   kgen-cub [--method=M] segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]
 //
 // The first form prints one line:
 //   "cub op=sum dtype=f32 n=... offsets=32 median_ms=... ms32=... ms64=... result=...".
@@ -24,8 +24,9 @@
 // Temporary storage is allocated once, outside the timed region; inputs
 // smaller than twice the L2 are rotated among copies so that every timed
 // run reads from device memory.  3 warm-up calls, then RUNS calls, each timed
-// alone with CUDA events (or as --method says, see Method); the median is
-// printed.
+// alone with CUDA events; the median is printed.  --method=M (per-call, the
+// default, events, graph or cold: see Method) times as `kgen run --method M`
+// times kgen's kernels, and adds " method=M" at the end of the line.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -37,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -104,14 +106,22 @@ template <typename Op> static Draw draw_for()
     return std::is_same_v<Op, Sum> ? DRAW_SUM : std::is_same_v<Op, Prod> ? DRAW_PROD : DRAW_WIDE;
 }
 
-// How to time (--method=, as `kgen run --method`): per-call, each call alone
-// between two events (the default); events, 7 samples of a batch of calls
-// back to back between two events, the batch doubled from RUNS until it lasts
-// 0.2 ms; graph, that batch captured once in a CUDA graph and replayed 7
-// times; cold, RUNS single calls, each after writing twice the L2.
-enum Method { PER_CALL, EVENTS, GRAPH, COLD };
+// How to time (--method=, as `kgen run --method`; cli/timing.h): per-call,
+// RUNS samples of one call alone between two events (the default); events, 7
+// samples of a batch of calls back to back between two events, the batch
+// doubled from RUNS until it lasts 0.2 ms (at most 4096 calls); graph, that
+// batch captured once in a CUDA graph on a stream of its own, 7 replays;
+// cold, RUNS samples of one call, each after writing twice the L2.  Times are
+// per call.
+#define METHODS(X) X(PER_CALL, "per-call") X(EVENTS, "events") X(GRAPH, "graph") X(COLD, "cold")
+#define X(id, name) id,
+enum Method { METHODS(X) };
+#undef X
+#define X(id, name) name,
+static const char *const method_names[] = { METHODS(X) };
+#undef X
 static Method method = PER_CALL;
-static cudaStream_t stream = nullptr; // where the calls go: a capture stream for graph
+static cudaStream_t stream = nullptr; // where the calls go: graph's capture stream, else the default stream
 
 // One reduction of n elements with CUB's Off-sized count: Sum of one type is
 // cub::DeviceReduce::Sum; the rest go through TransformReduce, which converts
@@ -125,80 +135,116 @@ static cudaError_t reduce_call(void *t, size_t &tb, const T *src, Acc *out, unsi
         return cub::DeviceReduce::TransformReduce(t, tb, src, out, (Off)n, op, ToAcc<T, Acc>(), init, stream);
 }
 
-// The median milliseconds per call of `call` (after 3 warm-up calls), its
-// temporary storage allocated before the first.
-template <typename Call> static float median_ms(Call call, int runs, size_t l2)
-{
-    void *temp = nullptr, *flush = nullptr;
+// What one timing makes, released when it ends; call(temp, temp_bytes, i)
+// is call number i (the input copies rotate by it).
+struct Timer {
+    void *temp = nullptr; // CUB's temporary storage, allocated before the first call
     size_t temp_bytes = 0;
-    CHECK(call(temp, temp_bytes, 0));
-    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 16));
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    if (method == GRAPH)
-        CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    if (method == COLD)
-        CHECK(cudaMalloc(&flush, 2 * l2));
-    for (int w = 0; w < 3; w++)
-        CHECK(call(temp, temp_bytes, w));
-    int batch = 1, samples = runs;
-    if (method == EVENTS || method == GRAPH) {
-        samples = 7;
-        for (batch = runs;; batch = std::min(batch * 2, 4096)) {
-            float x;
-            CHECK(cudaEventRecord(a, stream));
-            for (int k = 0; k < batch; k++)
-                CHECK(call(temp, temp_bytes, k));
-            CHECK(cudaEventRecord(b, stream));
-            CHECK(cudaEventSynchronize(b));
-            CHECK(cudaEventElapsedTime(&x, a, b));
-            if (x >= 0.2f || batch >= 4096)
-                break;
-        }
-    }
+    cudaEvent_t a = nullptr, b = nullptr;
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
-    if (method == GRAPH) {
+    void *flush = nullptr; // cold: twice the L2, written before each sample
+    size_t flush_bytes = 0;
+    int next = 0; // the number of the next call
+
+    template <typename Call> void calls(Call &call, int count)
+    {
+        for (int k = 0; k < count; k++)
+            CHECK(call(temp, temp_bytes, next++));
+    }
+
+    // One sample, in milliseconds per call: (cold: write the flush buffer,
+    // which evicts the input from the L2), an event, `batch` calls or one
+    // replay of the graph that holds them, an event.
+    template <typename Call> float sample(Call &call, int batch)
+    {
+        float ms;
+        if (flush)
+            CHECK(cudaMemsetAsync(flush, 0, flush_bytes, stream));
+        CHECK(cudaEventRecord(a, stream));
+        if (exec)
+            CHECK(cudaGraphLaunch(exec, stream));
+        else
+            calls(call, batch);
+        CHECK(cudaEventRecord(b, stream));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        return ms / batch;
+    }
+
+    // Graph: `batch` calls captured from the stream, instantiated, replayed
+    // once (the first launch uploads the graph).
+    template <typename Call> void capture(Call &call, int batch)
+    {
         CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int k = 0; k < batch; k++)
-            CHECK(call(temp, temp_bytes, k));
+        calls(call, batch);
         CHECK(cudaStreamEndCapture(stream, &graph));
         CHECK(cudaGraphInstantiate(&exec, graph, 0));
         CHECK(cudaGraphLaunch(exec, stream));
         CHECK(cudaStreamSynchronize(stream));
     }
-    std::vector<float> ms(samples);
-    for (int r = 0; r < samples; r++) {
-        if (method == COLD)
-            CHECK(cudaMemsetAsync(flush, r, 2 * l2, stream));
-        CHECK(cudaEventRecord(a, stream));
-        if (method == GRAPH)
-            CHECK(cudaGraphLaunch(exec, stream));
-        else
-            for (int k = 0; k < batch; k++)
-                CHECK(call(temp, temp_bytes, r + k));
-        CHECK(cudaEventRecord(b, stream));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&ms[r], a, b));
-        ms[r] /= batch;
+
+    ~Timer()
+    {
+        if (stream)
+            CHECK(cudaStreamSynchronize(stream));
+        if (exec)
+            CHECK(cudaGraphExecDestroy(exec));
+        if (graph)
+            CHECK(cudaGraphDestroy(graph));
+        if (stream)
+            CHECK(cudaStreamDestroy(stream));
+        stream = nullptr;
+        if (flush)
+            CHECK(cudaFree(flush));
+        if (temp)
+            CHECK(cudaFree(temp));
+        if (a)
+            CHECK(cudaEventDestroy(a));
+        if (b)
+            CHECK(cudaEventDestroy(b));
     }
+};
+
+// The median milliseconds per call of `call`, timed as `method` says, after
+// 3 warm-up calls.  Per-call's median is its upper middle sample, as it
+// always was (results stay comparable); the others' is the true median.
+template <typename Call> static float median_ms(Call call, int runs, size_t l2)
+{
+    Timer t;
+    bool batched = method == EVENTS || method == GRAPH;
+    int batch = 1, samples = batched ? 7 : runs;
+    CHECK(call(t.temp, t.temp_bytes, 0)); // the size query
+    CHECK(cudaMalloc(&t.temp, t.temp_bytes ? t.temp_bytes : 16));
+    CHECK(cudaEventCreate(&t.a));
+    CHECK(cudaEventCreate(&t.b));
+    if (method == GRAPH) // the default stream cannot be captured
+        CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (method == COLD) {
+        t.flush_bytes = 2 * l2;
+        CHECK(cudaMalloc(&t.flush, t.flush_bytes));
+    }
+    CHECK(cudaDeviceSynchronize()); // the inputs' fill: graph's stream does not wait for the default stream
+    t.calls(call, 3);
+    if (method == PER_CALL)
+        t.next = 0; // its samples are calls 0 to RUNS - 1, as they always were
+    if (batched) // a batch long enough to dwarf the events' resolution and the gaps between launches
+        for (batch = runs; t.sample(call, batch) * batch < 0.2f && batch < 4096; batch = std::min(2 * batch, 4096))
+            ;
+    if (method == GRAPH)
+        t.capture(call, batch);
+    std::vector<float> ms(samples);
+    for (float &x : ms)
+        x = t.sample(call, batch);
     CHECK(cudaGetLastError());
     std::sort(ms.begin(), ms.end());
-    if (exec)
-        CHECK(cudaGraphExecDestroy(exec));
-    if (graph)
-        CHECK(cudaGraphDestroy(graph));
-    if (stream) {
-        CHECK(cudaStreamDestroy(stream));
-        stream = nullptr;
-    }
-    if (flush)
-        CHECK(cudaFree(flush));
-    CHECK(cudaFree(temp));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return samples % 2 ? ms[samples / 2] : (ms[samples / 2 - 1] + ms[samples / 2]) / 2;
+    return method == PER_CALL || samples % 2 ? ms[samples / 2] : (ms[samples / 2 - 1] + ms[samples / 2]) / 2;
+}
+
+// " method=NAME" at the end of a line, but for the default (its lines stay as they were).
+static std::string method_tag()
+{
+    return method == PER_CALL ? std::string() : std::string(" method=") + method_names[method];
 }
 
 template <typename T, typename Acc, typename Op>
@@ -227,8 +273,8 @@ static void run(const char *op_name, const char *dtype, unsigned long long n, in
     bool use32 = ms32 >= 0 && (ms64 < 0 || ms32 <= ms64);
     Acc result;
     CHECK(cudaMemcpy(&result, out, sizeof(Acc), cudaMemcpyDeviceToHost));
-    std::printf("cub op=%s dtype=%s n=%llu offsets=%d median_ms=%.6f ms32=%.6f ms64=%.6f result=%.17g\n", op_name,
-                dtype, n, use32 ? 32 : 64, use32 ? ms32 : ms64, ms32, ms64, (double)result);
+    std::printf("cub op=%s dtype=%s n=%llu offsets=%d median_ms=%.6f ms32=%.6f ms64=%.6f result=%.17g%s\n", op_name,
+                dtype, n, use32 ? 32 : 64, use32 ? ms32 : ms64, ms32, ms64, (double)result, method_tag().c_str());
     for (int c = 0; c < copies; c++)
         CHECK(cudaFree(in[c]));
     CHECK(cudaFree(out));
@@ -291,8 +337,8 @@ static void run_segmented(const char *op_name, const char *dtype, unsigned long 
         CHECK(cudaMemcpy(&r0, out, sizeof(Acc), cudaMemcpyDeviceToHost));
         result0 = (double)r0;
     }
-    std::printf("cub segmented op=%s dtype=%s rows=%llu cols=%llu offsets=%d median_ms=%.6f result0=%.17g\n", op_name,
-                dtype, rows, cols, off64 ? 64 : 32, ms, result0);
+    std::printf("cub segmented op=%s dtype=%s rows=%llu cols=%llu offsets=%d median_ms=%.6f result0=%.17g%s\n",
+                op_name, dtype, rows, cols, off64 ? 64 : 32, ms, result0, method_tag().c_str());
     for (int c = 0; c < copies; c++)
         CHECK(cudaFree(in[c]));
     CHECK(cudaFree(out));
@@ -350,14 +396,14 @@ int main(int argc, char **argv)
             }
         } else if (!std::strncmp(argv[1], "--method=", 9)) {
             const char *v = argv[1] + 9;
-            if (!std::strcmp(v, "per-call")) method = PER_CALL;
-            else if (!std::strcmp(v, "events")) method = EVENTS;
-            else if (!std::strcmp(v, "graph")) method = GRAPH;
-            else if (!std::strcmp(v, "cold")) method = COLD;
-            else {
+            int m = 0;
+            while (m < (int)(sizeof method_names / sizeof *method_names) && std::strcmp(v, method_names[m]))
+                m++;
+            if (m == (int)(sizeof method_names / sizeof *method_names)) {
                 std::fprintf(stderr, "kgen-cub: --method is per-call, events, graph or cold, not %s\n", v);
                 return 2;
             }
+            method = (Method)m;
         } else {
             std::fprintf(stderr, "kgen-cub: unknown flag %s\n", argv[1]);
             return 2;
@@ -367,8 +413,9 @@ int main(int argc, char **argv)
     // "segmented" is not an op, so the two forms cannot be confused.
     bool seg = argc > 1 && !std::strcmp(argv[1], "segmented");
     if (argc < (seg ? 7 : 5)) {
-        std::fprintf(stderr, "usage: kgen-cub [--offsets=best|32|64] [--method=per-call|events|graph|cold] OP DTYPE N RUNS [L2_BYTES]\n"
-                             "       kgen-cub segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]\n");
+        std::fprintf(stderr, "usage: kgen-cub [--offsets=best|32|64] [--method=M] OP DTYPE N RUNS [L2_BYTES]\n"
+                             "       kgen-cub [--method=M] segmented OP DTYPE ROWS COLS RUNS [L2_BYTES]\n"
+                             "M: per-call (the default), events, graph or cold\n");
         return 2;
     }
     char **arg = argv + seg; // OP, DTYPE, then N or ROWS COLS, RUNS, L2_BYTES

@@ -85,11 +85,14 @@ run_usage(FILE *fp)
 	      "the last or both elements of the vector (each row or column of a matrix):\n"
 	      "ties for argmin and argmax; --nan WHERE puts NaNs there (float dtypes).\n"
 	      "--method M times vector reductions and their CUB peer alike: per-call (the\n"
-	      "default: each call between two events), events (7 samples of a batch of\n"
-	      "calls back to back, R doubled until a batch lasts 0.2 ms), graph (the batch\n"
-	      "replayed from a CUDA graph) or cold (one call after writing twice the L2);\n"
-	      "the spread, (max - min) / median, follows the time.  Matrices and\n"
-	      "transposes are timed per call.\n"
+	      "default: R samples, each one call alone between two events), events (7\n"
+	      "samples, each a batch of calls back to back between two events, the batch\n"
+	      "R doubled until it lasts 0.2 ms, at most 4096), graph (that batch captured\n"
+	      "once in a CUDA graph on a stream of its own, 7 replays) or cold (R samples,\n"
+	      "each one call after writing twice the L2).  Times are per call; the spread,\n"
+	      "(max - min) / median of the samples, follows the time but for per-call, and\n"
+	      "the TSV ends with the method and the spread.  Matrix reductions and\n"
+	      "transposes are timed per call whatever the method.\n"
 	      "--identity makes every element the op's identity (min, max, argmin, argmax:\n"
 	      "-inf for a float max, the lowest integer, ...) before those are placed.\n"
 	      "Transpose specs run at each --shape ROWSxCOLS (default 8192x8192), or\n"
@@ -235,7 +238,8 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "tsv", required_argument, NULL, 't' }, { "cub", required_argument, NULL, 'c' },
 		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
-		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
 	kgen_context *ctx = NULL;
@@ -294,7 +298,6 @@ kgen_cmd_runtime(int argc, char **argv)
 				fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", optarg);
 				return 2;
 			}
-			kgen_cub_method((enum kgen_timing_method)o.method);
 			break;
 		case 'E': case 'N': {
 			int where = strcmp(optarg, "start") == 0 ? KGEN_PLACE_START : strcmp(optarg, "end") == 0 ? KGEN_PLACE_END :

@@ -1,7 +1,8 @@
 /*
  * run_reduce.c - `kgen run` for `kernel: reduce`: at each --n, seeded input,
  * the result poisoned, computed, compared with the CPU reference; with
- * --bench the median time against the read-bandwidth probe and CUB.
+ * --bench the median time (timed by --method, with its spread) against the
+ * read-bandwidth probe and CUB timed the same way.
  */
 #include "config.h"
 #include <stdio.h>
@@ -181,14 +182,18 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
 				}
 				if (spec->op <= KGEN_OP_PROD)  /* CUB's Sum, Min, Max and Reduce of a product */
-					cub = kgen_cub_ms(o->cub, o->runs, spec, n, ctx->l2_bytes, &cub_offsets);
+					cub = kgen_cub_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, spec, n, ctx->l2_bytes,
+					                  &cub_offsets);
 			}
 			ctx->cu->cuMemFree(out);
 			printf("%-48s n=%-11llu %-8s", path, n, verdict);
 			if (ms >= 0) {
 				printf(" %10.2f us", ms * 1e3);
-				if (o->method != KGEN_TIME_PER_CALL)
-					printf(" ±%4.1f%%", 100 * spread);
+				if (o->method != KGEN_TIME_PER_CALL) {  /* per-call's lines stay as they were */
+					char pct[32];
+					snprintf(pct, sizeof pct, "%.1f%%", 100 * spread);
+					printf(" ±%-6s", pct);
+				}
 				printf(" %8.1f GB/s", gbs);
 				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
 					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);

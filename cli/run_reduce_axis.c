@@ -132,17 +132,17 @@ index_offset(const struct kgen_spec *s, unsigned long long n)
 	return ((size_t)n * kgen_result_size(s) + 15) / 16 * 16;
 }
 
-/* The call: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
+/* The call on stream: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
 static kgen_status
-launch(kgen_kernel *k, const struct matrix *m, CUdeviceptr in, CUdeviceptr out, kgen_error *err)
+launch(kgen_kernel *k, const struct matrix *m, CUdeviceptr in, CUdeviceptr out, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	unsigned long long n = s->axis == KGEN_AXIS_ROWS ? m->rows : m->cols;
 
 	if (kgen_op_is_pair(s))
-		return kgen_reduce_axis_arg(k, in, m->rows, m->cols, m->pitch, out, out + index_offset(s, n), 0, 0, NULL,
+		return kgen_reduce_axis_arg(k, in, m->rows, m->cols, m->pitch, out, out + index_offset(s, n), 0, 0, stream,
 		                            err);
-	return kgen_reduce_axis(k, in, m->rows, m->cols, m->pitch, out, 0, 0, NULL, err);
+	return kgen_reduce_axis(k, in, m->rows, m->cols, m->pitch, out, 0, 0, stream, err);
 }
 
 static kgen_status
@@ -161,7 +161,7 @@ verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, uns
 	if ((st = references(s, m, axis, err)))
 		return st;
 	ctx->cu->cuMemsetD8Async(out, 0xff, bytes, NULL);
-	if ((st = launch(k, m, m->dev[0] + m->offset, out, err)))
+	if ((st = launch(k, m, m->dev[0] + m->offset, out, NULL, err)))
 		return st;
 	if (ctx->cu->cuCtxSynchronize())
 		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
@@ -194,8 +194,7 @@ axis_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct axis_call *c = arg;
 
-	(void)stream;  /* timed per call, on the default stream */
-	return launch(c->k, c->m, c->m->dev[i % c->m->copies] + c->m->offset, c->out, err);
+	return launch(c->k, c->m, c->m->dev[i % c->m->copies] + c->m->offset, c->out, stream, err);
 }
 
 static kgen_status
@@ -258,8 +257,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				struct axis_call call = { specs[i].kernel, &m, out };
 				if ((st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
 					break;
+				/* Matrices are timed per call (--method is for vectors), their CUB peer too. */
 				if (spec->op <= KGEN_OP_PROD)  /* CUB has sum, min, max and products */
-					cub = kgen_cub_ms(o->cub, o->runs, spec, rows * cols, ctx->l2_bytes, &cub_offsets);
+					cub = kgen_cub_ms(o->cub, KGEN_TIME_PER_CALL, o->runs, spec, rows * cols, ctx->l2_bytes,
+					                  &cub_offsets);
 				if (spec->axis == KGEN_AXIS_ROWS && !o->pad && spec->op <= KGEN_OP_PROD) {
 					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
 					         kgen_spec_dtype(spec)->name, rows, cols, o->runs, ctx->l2_bytes);

@@ -1,6 +1,8 @@
 /*
- * timing.c - how `kgen run --bench` times: CUDA events around each call,
- * warm-up, the median; the read-bandwidth probe; CUB through kgen-cub.
+ * timing.c - how `kgen run --bench` and `kgen tune` time: CUDA events around
+ * each call, around batches of calls or around a graph's replay, or around
+ * one call on a cold L2 (kgen_time_calls); the read-bandwidth probe; CUB
+ * through kgen-cub, timed the same way.
  */
 #include "config.h"
 #include <limits.h>
@@ -43,7 +45,7 @@ out:
 	return st;
 }
 
-/* The copy and the probe, as kgen_median_ms() callbacks. */
+/* The copy and the probe, as kgen_timed_fn callbacks. */
 struct copy_call {
 	const struct kgen_cu *cu;
 	CUdeviceptr dst, src;
@@ -104,39 +106,11 @@ kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, size_t bytes, 
 kgen_status
 kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int runs, float *ms, kgen_error *err)
 {
-	const struct kgen_cu *cu = ctx->cu;
-	CUevent a = NULL, b = NULL;
-	float *times;
-	kgen_status st = KGEN_OK;
-	int i;
+	struct kgen_timing t;
+	kgen_status st = kgen_time_calls(ctx, KGEN_TIME_PER_CALL, fn, arg, runs, &t, err);
 
-	if (!(times = calloc((size_t)runs, sizeof *times)))
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	if (cu->cuEventCreate(&a, 0) || cu->cuEventCreate(&b, 0)) {
-		st = kgen_fail(err, KGEN_ECUDA, "cuEventCreate() failed");
-		goto out;
-	}
-	for (i = 0; i < 3 && !st; i++)
-		st = fn(arg, i, NULL, err);
-	for (i = 0; i < runs && !st; i++) {
-		CUresult r;
-		cu->cuEventRecord(a, NULL);
-		if ((st = fn(arg, i, NULL, err)))
-			break;
-		cu->cuEventRecord(b, NULL);
-		if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(&times[i], a, b)))
-			st = kgen_cu_fail(cu, err, "cuEventElapsedTime", r);
-	}
-	if (!st) {
-		qsort(times, (size_t)runs, sizeof *times, cmp_float);
-		*ms = times[runs / 2];
-	}
-out:
-	if (a)
-		cu->cuEventDestroy(a);
-	if (b)
-		cu->cuEventDestroy(b);
-	free(times);
+	if (!st)
+		*ms = t.median_ms;
 	return st;
 }
 
@@ -161,130 +135,188 @@ kgen_timing_method_name(enum kgen_timing_method m)
 	return (int)m >= 0 && m < KGEN_TIME_COUNT ? method_names[m] : "?";
 }
 
+#define WARM_UP 3          /* calls before any timing: the first allocates a kernel's scratch */
 #define SAMPLES 7          /* events and graph: samples of a batch each */
 #define SAMPLE_MS 0.2f     /* a batch lasts at least this long (events resolve ~0.5 us) */
-#define MAX_BATCH 4096
+#define MAX_BATCH 4096     /* bounds a sample's wait and the graph's size */
 
-/* `batch` calls back to back on stream, from call number `first`. */
+/* What one timing creates, all released by timer_close() whatever happened. */
+struct timer {
+	const struct kgen_cu *cu;
+	CUevent a, b;
+	CUstream stream;        /* graph: a non-blocking stream to capture; else NULL, the default stream */
+	CUgraph graph;
+	CUgraphExec exec;
+	CUdeviceptr flush;      /* cold: twice the L2, written before each sample */
+	size_t flush_bytes;
+	float *ms;              /* per call, one per sample */
+	int next;               /* the number of fn's next call */
+};
+
 static kgen_status
-calls(kgen_timed_fn fn, void *arg, int first, int batch, CUstream stream, kgen_error *err)
+timer_open(struct timer *tm, kgen_context *ctx, enum kgen_timing_method m, int samples, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+
+	memset(tm, 0, sizeof *tm);
+	tm->cu = cu;
+	if (!(tm->ms = calloc((size_t)samples, sizeof *tm->ms)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory for %d samples", samples);
+	KGEN_CU(cu, err, cuEventCreate, (&tm->a, CU_EVENT_DEFAULT));
+	KGEN_CU(cu, err, cuEventCreate, (&tm->b, CU_EVENT_DEFAULT));
+	if (m == KGEN_TIME_GRAPH) {
+		/* The default stream cannot be captured, so a stream of its own; it
+		 * does not wait for the default stream, so that is finished first
+		 * (the input's upload, the result's poisoning). */
+		KGEN_CU(cu, err, cuCtxSynchronize, ());
+		KGEN_CU(cu, err, cuStreamCreate, (&tm->stream, CU_STREAM_NON_BLOCKING));
+	}
+	if (m == KGEN_TIME_COLD) {
+		tm->flush_bytes = 2 * ctx->l2_bytes;
+		KGEN_CU(cu, err, cuMemAlloc, (&tm->flush, tm->flush_bytes ? tm->flush_bytes : 16));
+	}
+	return KGEN_OK;
+}
+
+static void
+timer_close(struct timer *tm)
+{
+	const struct kgen_cu *cu = tm->cu;
+
+	if (tm->stream)
+		cu->cuStreamSynchronize(tm->stream);
+	if (tm->exec)
+		cu->cuGraphExecDestroy(tm->exec);
+	if (tm->graph)
+		cu->cuGraphDestroy(tm->graph);
+	if (tm->stream)
+		cu->cuStreamDestroy(tm->stream);
+	if (tm->flush)
+		cu->cuMemFree(tm->flush);
+	if (tm->a)
+		cu->cuEventDestroy(tm->a);
+	if (tm->b)
+		cu->cuEventDestroy(tm->b);
+	free(tm->ms);
+}
+
+/* `count` calls of fn back to back on the timer's stream, numbered on. */
+static kgen_status
+calls(struct timer *tm, kgen_timed_fn fn, void *arg, int count, kgen_error *err)
 {
 	kgen_status st = KGEN_OK;
 	int k;
 
-	for (k = 0; k < batch && !st; k++)
-		st = fn(arg, first + k, stream, err);
+	for (k = 0; k < count && !st; k++)
+		st = fn(arg, tm->next++, tm->stream, err);
 	return st;
 }
 
-/* The elapsed milliseconds between a and b, once b is reached. */
+/* One sample, in milliseconds per call: (cold: write the flush buffer, which
+ * evicts every line of the input from the L2), an event, `batch` calls or
+ * one replay of the graph that holds them, an event. */
 static kgen_status
-elapsed(const struct kgen_cu *cu, CUevent a, CUevent b, float *ms, kgen_error *err)
+sample(struct timer *tm, kgen_timed_fn fn, void *arg, int batch, float *ms, kgen_error *err)
 {
+	const struct kgen_cu *cu = tm->cu;
+	kgen_status st;
+
+	if (tm->flush)
+		KGEN_CU(cu, err, cuMemsetD8Async, (tm->flush, 0, tm->flush_bytes, tm->stream));
+	KGEN_CU(cu, err, cuEventRecord, (tm->a, tm->stream));
+	if (tm->exec)
+		KGEN_CU(cu, err, cuGraphLaunch, (tm->exec, tm->stream));
+	else if ((st = calls(tm, fn, arg, batch, err)))
+		return st;
+	KGEN_CU(cu, err, cuEventRecord, (tm->b, tm->stream));
+	KGEN_CU(cu, err, cuEventSynchronize, (tm->b));
+	KGEN_CU(cu, err, cuEventElapsedTime, (ms, tm->a, tm->b));
+	*ms /= (float)batch;
+	return KGEN_OK;
+}
+
+/* The batch of events and graph: `runs` calls, doubled until the batch lasts
+ * SAMPLE_MS, far above the events' resolution and the gaps between launches
+ * that the CPU leaves at small n, or holds MAX_BATCH. */
+static kgen_status
+pick_batch(struct timer *tm, kgen_timed_fn fn, void *arg, int runs, int *batch, kgen_error *err)
+{
+	kgen_status st;
+	float ms;
+
+	for (*batch = runs;; *batch = *batch > MAX_BATCH / 2 ? MAX_BATCH : 2 * *batch) {
+		if ((st = sample(tm, fn, arg, *batch, &ms, err)))
+			return st;
+		if (ms * (float)*batch >= SAMPLE_MS || *batch >= MAX_BATCH)
+			return KGEN_OK;
+	}
+}
+
+/* Graph: `batch` calls captured from the timer's stream into a graph,
+ * instantiated and replayed once (the first launch uploads it). */
+static kgen_status
+capture(struct timer *tm, kgen_timed_fn fn, void *arg, int batch, kgen_error *err)
+{
+	const struct kgen_cu *cu = tm->cu;
+	kgen_status st;
 	CUresult r;
 
-	if ((r = cu->cuEventSynchronize(b)) || (r = cu->cuEventElapsedTime(ms, a, b)))
-		return kgen_cu_fail(cu, err, "cuEventElapsedTime", r);
+	/* Thread-local: other threads' work stays out of the graph, and a call
+	 * of this thread that cannot be captured (cuMemAlloc) fails at once. */
+	KGEN_CU(cu, err, cuStreamBeginCapture, (tm->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	st = calls(tm, fn, arg, batch, err);
+	r = cu->cuStreamEndCapture(tm->stream, &tm->graph);  /* also after a failed call: the stream works again */
+	if (st)
+		return st;
+	if (r)
+		return kgen_cu_fail(cu, err, "cuStreamEndCapture", r);
+	KGEN_CU(cu, err, cuGraphInstantiateWithFlags, (&tm->exec, tm->graph, 0));
+	KGEN_CU(cu, err, cuGraphLaunch, (tm->exec, tm->stream));
+	KGEN_CU(cu, err, cuStreamSynchronize, (tm->stream));
 	return KGEN_OK;
+}
+
+/* The median, least and most of n samples.  Per-call's median is its upper
+ * middle sample, as kgen_median_ms's always was (results stay comparable). */
+static void
+summarize(float *ms, int n, enum kgen_timing_method m, int batch, struct kgen_timing *t)
+{
+	qsort(ms, (size_t)n, sizeof *ms, cmp_float);
+	t->median_ms = m == KGEN_TIME_PER_CALL || n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+	t->min_ms = ms[0];
+	t->max_ms = ms[n - 1];
+	t->samples = n;
+	t->batch = batch;
 }
 
 kgen_status
 kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_timed_fn fn, void *arg, int runs,
                 struct kgen_timing *t, kgen_error *err)
 {
-	const struct kgen_cu *cu = ctx->cu;
-	CUevent a = NULL, b = NULL;
-	CUstream stream = NULL;
-	CUgraph graph = NULL;
-	CUgraphExec exec = NULL;
-	CUdeviceptr flush = 0;
-	size_t flush_bytes = 2 * ctx->l2_bytes;
-	float ms[1024], x;
-	int i, nsamples = m == KGEN_TIME_EVENTS || m == KGEN_TIME_GRAPH ? SAMPLES : runs < 1024 ? runs : 1024;
-	int batch = m == KGEN_TIME_EVENTS || m == KGEN_TIME_GRAPH ? runs : 1;
-	kgen_status st = KGEN_OK;
+	int batched = m == KGEN_TIME_EVENTS || m == KGEN_TIME_GRAPH;
+	int i, batch = 1, samples = batched ? SAMPLES : runs;
+	struct timer tm;
+	kgen_status st;
 
 	memset(t, 0, sizeof *t);
-	if (m == KGEN_TIME_PER_CALL) {
-		st = kgen_median_ms(ctx, fn, arg, runs, &t->median_ms, err);
-		t->min_ms = t->max_ms = t->median_ms;  /* kgen_median_ms keeps only the median */
-		t->samples = runs;
-		t->batch = 1;
+	if ((unsigned)m >= KGEN_TIME_COUNT || runs < 1)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_time_calls: method %d, %d runs (runs must be positive)", (int)m, runs);
+	if ((st = kgen_context_enter(ctx, err)))
 		return st;
-	}
-	if (nsamples < 1)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_time_calls: runs must be positive");
-	if (cu->cuEventCreate(&a, CU_EVENT_DEFAULT) || cu->cuEventCreate(&b, CU_EVENT_DEFAULT) ||
-	    (m == KGEN_TIME_GRAPH && cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)) ||
-	    (m == KGEN_TIME_COLD && cu->cuMemAlloc(&flush, flush_bytes))) {
-		st = kgen_fail(err, KGEN_ECUDA, "cannot create the events, stream or L2 flush buffer for timing");
+	if ((st = timer_open(&tm, ctx, m, samples, err)) || (st = calls(&tm, fn, arg, WARM_UP, err)))
 		goto out;
-	}
-	if ((st = calls(fn, arg, 0, 3, stream, err)))  /* warm up: scratch is allocated on the first call */
+	if (m == KGEN_TIME_PER_CALL)
+		tm.next = 0;  /* its samples are calls 0 to R - 1, as they always were */
+	if (batched && (st = pick_batch(&tm, fn, arg, runs, &batch, err)))
 		goto out;
-	if (m != KGEN_TIME_COLD)  /* a batch long enough to dwarf the events' resolution */
-		for (;;) {
-			cu->cuEventRecord(a, stream);
-			if ((st = calls(fn, arg, 0, batch, stream, err)))
-				goto out;
-			cu->cuEventRecord(b, stream);
-			if ((st = elapsed(cu, a, b, &x, err)))
-				goto out;
-			if (x >= SAMPLE_MS || batch >= MAX_BATCH)
-				break;
-			batch = batch * 2 > MAX_BATCH ? MAX_BATCH : batch * 2;
-		}
-	if (m == KGEN_TIME_GRAPH) {
-		CUresult r;
-		if ((r = cu->cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))) {
-			st = kgen_cu_fail(cu, err, "cuStreamBeginCapture", r);
-			goto out;
-		}
-		st = calls(fn, arg, 0, batch, stream, err);
-		r = cu->cuStreamEndCapture(stream, &graph);
-		if (st)
-			goto out;
-		if (r || (r = cu->cuGraphInstantiateWithFlags(&exec, graph, 0)) || (r = cu->cuGraphLaunch(exec, stream)) ||
-		    (r = cu->cuStreamSynchronize(stream))) {
-			st = kgen_cu_fail(cu, err, "capturing the calls in a CUDA graph", r);
-			goto out;
-		}
-	}
-	for (i = 0; i < nsamples && !st; i++) {
-		if (m == KGEN_TIME_COLD)
-			cu->cuMemsetD8Async(flush, (unsigned char)i, flush_bytes, stream);
-		cu->cuEventRecord(a, stream);
-		if (m == KGEN_TIME_GRAPH)
-			st = cu->cuGraphLaunch(exec, stream) ? kgen_fail(err, KGEN_ECUDA, "cuGraphLaunch() failed") : KGEN_OK;
-		else
-			st = calls(fn, arg, i, batch, stream, err);
-		cu->cuEventRecord(b, stream);
-		if (!st && !(st = elapsed(cu, a, b, &ms[i], err)))
-			ms[i] /= (float)batch;
-	}
-	if (st)
+	if (m == KGEN_TIME_GRAPH && (st = capture(&tm, fn, arg, batch, err)))
 		goto out;
-	qsort(ms, (size_t)nsamples, sizeof *ms, cmp_float);
-	t->median_ms = nsamples % 2 ? ms[nsamples / 2] : (ms[nsamples / 2 - 1] + ms[nsamples / 2]) / 2;
-	t->min_ms = ms[0];
-	t->max_ms = ms[nsamples - 1];
-	t->samples = nsamples;
-	t->batch = batch;
+	for (i = 0; i < samples && !st; i++)
+		st = sample(&tm, fn, arg, batch, &tm.ms[i], err);
+	if (!st)
+		summarize(tm.ms, samples, m, batch, t);
 out:
-	if (exec)
-		cu->cuGraphExecDestroy(exec);
-	if (graph)
-		cu->cuGraphDestroy(graph);
-	if (stream) {
-		cu->cuStreamSynchronize(stream);
-		cu->cuStreamDestroy(stream);
-	}
-	if (flush)
-		cu->cuMemFree(flush);
-	if (a)
-		cu->cuEventDestroy(a);
-	if (b)
-		cu->cuEventDestroy(b);
+	timer_close(&tm);
 	return st;
 }
 
@@ -363,22 +395,15 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 }
 
 /* CUB's DeviceReduce for the spec's op and dtype at n, with the faster of
- * its 32- and 64-bit offsets (kgen-cub's --offsets=best). */
-static enum kgen_timing_method cub_method = KGEN_TIME_PER_CALL;
-
-void
-kgen_cub_method(enum kgen_timing_method m)
-{
-	cub_method = m;
-}
-
+ * its 32- and 64-bit offsets (kgen-cub's --offsets=best), timed with m. */
 double
-kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2, int *offsets)
+kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct kgen_spec *s, unsigned long long n,
+            size_t l2, int *offsets)
 {
 	char args[160], method[32] = "";
 
-	if (cub_method != KGEN_TIME_PER_CALL)  /* kgen-cub's default is per-call */
-		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(cub_method));
+	if (m != KGEN_TIME_PER_CALL)  /* kgen-cub's default; its command line stays as it was */
+		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(m));
 	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs,
 	         l2);
 	return kgen_cub_call(given, args, offsets);

@@ -11,16 +11,22 @@ struct probe {
 	CUdeviceptr sink;
 };
 
-/* What kgen_median_ms() times: call i of fn (i counts the warm-up calls
- * too, so that callers can rotate among copies of their input). */
+/* What kgen_time_calls() times: call i of fn on `stream` (NULL: the
+ * default stream), its i counting on across warm-up and samples (per-call
+ * counts its samples from 0 again, as it always has) so that callers can
+ * rotate among copies of their input; a graph's calls are captured, not run,
+ * and its replays repeat their buffers. */
 typedef kgen_status (*kgen_timed_fn)(void *arg, int i, CUstream stream, kgen_error *err);
 
-/* How kgen_time_calls() times (bench/README.md):
- *   per-call  each of R calls alone between two events (kgen_median_ms)
+/* How kgen_time_calls() times (bench/README.md says when to use which):
+ *   per-call  R samples, each one call alone between two events on the
+ *             default stream, after 3 warm-up calls (kgen_median_ms)
  *   events    7 samples, each a batch of calls back to back between two
  *             events, the batch doubled from R until it lasts 0.2 ms
- *   graph     the same batch captured once in a CUDA graph, 7 replays
- *   cold      R single calls, each after writing twice the L2 */
+ *             (at most 4096 calls)
+ *   graph     that batch captured once in a CUDA graph on a stream of its
+ *             own (after the warm-up, so that scratch exists), 7 replays
+ *   cold      R samples, each one call after writing twice the L2 */
 #define KGEN_TIMING_METHODS(X) \
 	X(PER_CALL, "per-call") X(EVENTS, "events") X(GRAPH, "graph") X(COLD, "cold")
 #define X(id, name) KGEN_TIME_##id,
@@ -38,8 +44,10 @@ struct kgen_timing {
 	int samples, batch;
 };
 
-/* Time fn with method m (after 3 warm-up calls on the stream it will run on,
- * so that lazily allocated scratch exists before a graph capture). */
+/* Time fn with method m (see above); R is runs, at least 1.  The median of
+ * per-call is its upper middle sample, as it always was, so that results
+ * stay comparable; the others' is the true median.  Everything it creates
+ * (events, stream, graph, flush buffer) is gone when it returns. */
 kgen_status kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_timed_fn fn, void *arg, int runs,
                             struct kgen_timing *t, kgen_error *err);
 
@@ -47,7 +55,8 @@ kgen_status kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_t
 kgen_status kgen_probe_load(kgen_context *ctx, struct probe *p, kgen_error *err);
 
 /* The median milliseconds of `runs` timed calls of fn, after 3 warm-up calls,
- * each between two CUDA events on the default stream. */
+ * each between two CUDA events on the default stream (kgen_time_calls'
+ * per-call). */
 kgen_status kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int runs, float *ms, kgen_error *err);
 
 /* A device-to-device copy of `bytes` (cuMemcpyDtoDAsync), timed twice; the
@@ -60,15 +69,13 @@ kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, si
                           kgen_error *err);
 
 /* cub::DeviceReduce's median milliseconds for the spec's op and dtype at n,
- * through the kgen-cub helper (`given`, else $KGEN_CUB, beside kgen, or
- * installed), each (op, dtype, n) measured once per process; -1 without it.
+ * timed with method m as kgen_time_calls() times kgen's kernels, through the
+ * kgen-cub helper (`given`, else $KGEN_CUB, beside kgen, or installed), each
+ * (method, op, dtype, n) measured once per process; -1 without it.
  * CUB is timed with 32-bit offsets (an int count) and 64-bit ones while n <
  * 2^31 and the faster is returned, its width in *offsets (may be NULL). */
-double kgen_cub_ms(const char *given, int runs, const struct kgen_spec *s, unsigned long long n, size_t l2,
-                   int *offsets);
-
-/* The method kgen_cub_ms() asks kgen-cub for (default per-call). */
-void kgen_cub_method(enum kgen_timing_method m);
+double kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct kgen_spec *s,
+                   unsigned long long n, size_t l2, int *offsets);
 
 /* The median milliseconds kgen-cub prints for an argument list (e.g.
  * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it.

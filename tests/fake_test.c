@@ -2,8 +2,9 @@
  * fake_test.c - the runtime's host code against a fake CUDA driver
  * (tests/fake_cuda/libcuda.so.1, put first on LD_LIBRARY_PATH by
  * tests/fake_test.sh): launch geometry and arguments, tensor maps encoded
- * once, library-owned scratch, driver failures reported as KGEN_ECUDA.
- * Kernels do not run there; what kgen asks the driver for is checked.
+ * once, library-owned scratch, driver failures reported as KGEN_ECUDA;
+ * kgen_time_calls (cli/timing.c) with each method.  Kernels do not run
+ * there; what kgen asks the driver for is checked.
  */
 #include "config.h"
 #include <check.h>
@@ -11,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
+#include "cli/timing.h"
 
 struct fake_launch {
 	char name[64];
 	unsigned grid[3], block[3], smem;
 	unsigned long long args[12];
 	int nargs;
+	CUstream stream;
 };
 
 static struct fake_launch *launches;
@@ -37,6 +40,16 @@ setup(void)
 	encodes = dlsym(fake, "fake_cuda_encodes");
 	nparams = dlsym(fake, "fake_cuda_nparams");
 	ck_assert_msg(launches && nlaunches && encodes && nparams, "libcuda.so.1 is not the fake: run tests/fake_test.sh");
+}
+
+/* One of the fake driver's variables, by name. */
+static void *
+fake_var(const char *name)
+{
+	void *v = dlsym(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), name);
+
+	ck_assert_msg(v != NULL, "the fake driver lacks %s", name);
+	return v;
 }
 
 static void
@@ -213,6 +226,189 @@ START_TEST(the_callers_context_stays_current)
 }
 END_TEST
 
+/* ---- kgen_time_calls ---- */
+
+/* What a timed function saw: its calls, those made while the fake driver
+ * was capturing, the stream of the first and whether any other differed;
+ * it fails at call fail_at (counted from 1; 0: never). */
+struct seen {
+	int calls, captured, mixed, fail_at;
+	CUstream stream;
+};
+
+static kgen_status
+timed(void *arg, int i, CUstream stream, kgen_error *err)
+{
+	struct seen *s = arg;
+
+	(void)i;
+	if (s->calls++ == 0)
+		s->stream = stream;
+	else if (stream != s->stream)
+		s->mixed = 1;
+	s->captured += *(CUstream *)fake_var("fake_cuda_capturing") != NULL;
+	if (s->calls == s->fail_at)
+		return kgen_fail(err, KGEN_ECUDA, "call %d failed", s->calls);
+	return KGEN_OK;
+}
+
+/* The fake's live events, streams, graphs, executable graphs and allocations. */
+struct live {
+	int n[5];
+};
+
+static struct live
+live_now(void)
+{
+	static const char *const names[] = {
+		"fake_cuda_events", "fake_cuda_streams", "fake_cuda_graphs", "fake_cuda_execs", "fake_cuda_allocs",
+	};
+	struct live l;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		l.n[i] = *(int *)fake_var(names[i]);
+	return l;
+}
+
+static void
+assert_all_freed(struct live before)
+{
+	struct live after = live_now();
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(after.n[i], before.n[i]);
+	ck_assert_ptr_null(*(CUstream *)fake_var("fake_cuda_capturing"));
+}
+
+/* Each method with 5 runs, the fake's samples 1, 1.25, ... 2 ms (at least
+ * 0.2 ms: the batch stays at 5): the calls each makes, on which stream,
+ * the graph's captures and replays, the cold flushes, times per call in
+ * order, and nothing left behind. */
+START_TEST(time_calls_with_each_method)
+{
+	static const struct {
+		enum kgen_timing_method m;
+		int calls, samples, batch, replays;
+	} want[] = {
+		{ KGEN_TIME_PER_CALL, 3 + 5, 5, 1, 0 },          /* warm-up, 5 samples of 1 */
+		{ KGEN_TIME_EVENTS, 3 + 5 + 7 * 5, 7, 5, 0 },    /* warm-up, the batch tried, 7 samples of 5 */
+		{ KGEN_TIME_GRAPH, 3 + 5 + 5, 7, 5, 1 + 7 },     /* warm-up, the batch tried, captured; 8 replays */
+		{ KGEN_TIME_COLD, 3 + 5, 5, 1, 0 },
+	};
+	int *replays = fake_var("fake_cuda_graph_launches");
+	unsigned long long *memset_bytes = fake_var("fake_cuda_memset_bytes");
+	size_t i;
+
+	*(float *)fake_var("fake_cuda_elapsed_step") = 0.25f;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct live before = live_now();
+		struct seen s = { 0 };
+		struct kgen_timing t;
+		kgen_error err;
+		int r0 = *replays;
+		unsigned long long m0 = *memset_bytes;
+
+		ck_assert_msg(kgen_time_calls(ctx, want[i].m, timed, &s, 5, &t, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_int_eq(s.calls, want[i].calls);
+		ck_assert_int_eq(t.samples, want[i].samples);
+		ck_assert_int_eq(t.batch, want[i].batch);
+		ck_assert_int_eq(*replays - r0, want[i].replays);
+		ck_assert_int_eq(s.mixed, 0);
+		if (want[i].m == KGEN_TIME_GRAPH) {
+			ck_assert_ptr_nonnull(s.stream);  /* a stream of its own: the default one cannot be captured */
+			ck_assert_int_eq(s.captured, 5);
+		} else {
+			ck_assert_ptr_null(s.stream);
+			ck_assert_int_eq(s.captured, 0);
+		}
+		ck_assert_uint_eq(*memset_bytes - m0, want[i].m == KGEN_TIME_COLD ? 5 * 2 * (60ull << 20) : 0);
+		ck_assert(t.min_ms > 0 && t.min_ms < t.max_ms);
+		ck_assert(t.min_ms <= t.median_ms && t.median_ms <= t.max_ms);
+		ck_assert_float_eq_tol(t.min_ms, 1.0f / (float)t.batch, 1e-6f);
+		ck_assert_float_eq_tol(t.max_ms, 2.0f / (float)t.batch, 1e-6f);
+		assert_all_freed(before);
+	}
+}
+END_TEST
+
+/* Samples of 0.01 ms never reach 0.2 ms: the batch doubles from 5 to its
+ * cap, 4096, and the time is per call. */
+START_TEST(time_calls_batch_grows_to_its_cap)
+{
+	struct seen s = { 0 };
+	struct kgen_timing t;
+	kgen_error err;
+
+	*(float *)fake_var("fake_cuda_elapsed_ms") = 0.01f;
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_EVENTS, timed, &s, 5, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.batch, 4096);
+	ck_assert_int_eq(s.calls, 3 + 5 * (1024 - 1) + 4096 + 7 * 4096);  /* 5, 10, ... 2560, then 4096 */
+	ck_assert_float_eq_tol(t.median_ms, 0.01f / 4096, 1e-9f);
+}
+END_TEST
+
+/* A failed call or driver call ends the timing with its error, a capture
+ * under way is ended, and everything made is freed. */
+START_TEST(time_calls_failures_free_everything)
+{
+	struct live before = live_now();
+	struct seen s = { .fail_at = 3 + 5 + 2 };  /* the second call captured */
+	struct kgen_timing t;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_GRAPH, timed, &s, 5, &t, &err), KGEN_ECUDA);
+	ck_assert_str_eq(err.message, "call 10 failed");
+	assert_all_freed(before);
+	memset(&s, 0, sizeof s);
+	setenv("FAKE_CUDA_FAIL", "cuGraphInstantiateWithFlags", 1);
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_GRAPH, timed, &s, 5, &t, &err), KGEN_ECUDA);
+	ck_assert_str_eq(err.message, "cuGraphInstantiateWithFlags(): CUDA_ERROR_OUT_OF_MEMORY: out of memory (fake)");
+	assert_all_freed(before);
+	setenv("FAKE_CUDA_FAIL", "cuMemAlloc", 1);
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_COLD, timed, &s, 5, &t, &err), KGEN_ECUDA);
+	assert_all_freed(before);
+	unsetenv("FAKE_CUDA_FAIL");
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_EVENTS, timed, &s, 0, &t, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_time_calls(ctx, KGEN_TIME_COUNT, timed, &s, 5, &t, &err), KGEN_EINVAL);
+}
+END_TEST
+
+/* kgen_reduce in a graph: the warm-up allocates the two-pass kernel's
+ * scratch before the capture (the fake, like the driver, refuses cuMemAlloc
+ * in one), and every launch goes to the capture stream. */
+struct reduce_timed {
+	kgen_kernel *k;
+	kgen_devptr out;
+};
+
+static kgen_status
+reduce_timed(void *arg, int i, CUstream stream, kgen_error *err)
+{
+	struct reduce_timed *c = arg;
+
+	(void)i;
+	return kgen_reduce(c->k, 0x10000000ull, 1u << 20, c->out, 0, 0, (kgen_stream)stream, err);
+}
+
+START_TEST(time_calls_captures_kgen_reduce)
+{
+	float *out = aligned_alloc(16, 16);
+	struct reduce_timed c = { build("kernel: reduce\nstages: two_pass\nthreads: 256\n"), (kgen_devptr)(uintptr_t)out };
+	struct kgen_timing t;
+	kgen_error err;
+	int i, n0 = *nlaunches;
+
+	ck_assert_msg(kgen_time_calls(ctx, KGEN_TIME_GRAPH, reduce_timed, &c, 4, &t, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches - n0, 2 * (3 + 4 + 4));  /* two kernels a call: warm-up, the batch tried, captured */
+	ck_assert_ptr_nonnull(launches[n0 % 256].stream);
+	for (i = n0; i < *nlaunches; i++)
+		ck_assert_ptr_eq(launches[i % 256].stream, launches[n0 % 256].stream);
+	free(out);
+}
+END_TEST
+
 static Suite *
 fake_suite(void)
 {
@@ -228,6 +424,10 @@ fake_suite(void)
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);
+	tcase_add_test(tc, time_calls_with_each_method);
+	tcase_add_test(tc, time_calls_batch_grows_to_its_cap);
+	tcase_add_test(tc, time_calls_failures_free_everything);
+	tcase_add_test(tc, time_calls_captures_kgen_reduce);
 	suite_add_tcase(s, tc);
 	return s;
 }

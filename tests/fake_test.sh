@@ -34,4 +34,20 @@ if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'expected -inf at 0' ||
 	echo "FAIL: kgen run --identity: exit $rc; expected argmax's reference -inf at 0, then exit 2 at the sum"
 	status=1
 fi
+# --method graph: each vector reduction timed from a CUDA graph (the fake's
+# capture refuses what the driver refuses in one), the spread after the time,
+# the method and the spread last in the TSV.
+tsv=$(mktemp)
+out=$("$b/kgen" run --bench --method graph --runs 5 --cub '' --n 1000 --tsv "$tsv" \
+	"$top_srcdir/specs/reduce_vec4.yaml" "$top_srcdir/specs/reduce/ops/argmax-f32.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c ' us ±0.0% ')" -ne 2 ] ||
+   ! awk -F'\t' 'NR == 1 && NF == 15 && $14 == "method" && $15 == "spread" { h = 1 }
+	NR > 1 && $14 == "graph" && $15 == "0.0000" { r++ } END { exit !(h && r == 2) }' "$tsv"; then
+	echo "FAIL: kgen run --bench --method graph against the fake driver: exit $rc; TSV:"
+	cat "$tsv"
+	status=1
+fi
+rm -f "$tsv"
 exit $status

@@ -9,7 +9,11 @@
  * memsets happen, kernels do not run: each launch is recorded for the test
  * to read (fake_cuda_launches).  It reports one GPU, "Fake H200", sm_90,
  * 132 SMs, 60 MB of L2.  FAKE_CUDA_FAIL=NAME[:N] makes the N-th call (1 by
- * default) of entry point NAME fail with CUDA_ERROR_OUT_OF_MEMORY.
+ * default) of entry point NAME fail with CUDA_ERROR_OUT_OF_MEMORY.  Events,
+ * streams and graphs are counted while they live, a stream capture refuses
+ * what the real driver refuses in a thread-local one (the default stream,
+ * allocation, waiting), and elapsed times are set by the test, so that
+ * kgen_time_calls is tested too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@ struct fake_launch {
 	unsigned grid[3], block[3], smem;
 	unsigned long long args[12];  /* the first 8 bytes of each parameter */
 	int nargs;
+	CUstream stream;
 };
 API struct fake_launch fake_cuda_launches[256];
 API int fake_cuda_nlaunches;
@@ -32,6 +37,16 @@ API int fake_cuda_allocs;    /* live cuMemAlloc blocks */
 /* How many parameters the next launches have (kernelParams is not
  * terminated): the test sets it before a call whose arguments it reads. */
 API int fake_cuda_nparams;
+/* Timing (kgen_time_calls): live events, streams, graphs and executable
+ * graphs; the stream being captured (NULL: none); graph launches. */
+API int fake_cuda_events, fake_cuda_streams, fake_cuda_graphs, fake_cuda_execs;
+API CUstream fake_cuda_capturing;
+API int fake_cuda_graph_launches;
+/* What cuEventElapsedTime reports: fake_cuda_elapsed_ms, plus
+ * fake_cuda_elapsed_step times 0, 1, 2, 3, 4, 0, ... over the calls (so
+ * that samples differ). */
+API float fake_cuda_elapsed_ms = 1.0f, fake_cuda_elapsed_step;
+API unsigned long long fake_cuda_memset_bytes;  /* written by cuMemsetD8Async */
 
 static int
 failing(const char *name)
@@ -61,6 +76,12 @@ failing(const char *name)
 static int ctx_token;
 static CUcontext current;
 #define NEED_CONTEXT() do { if (current != (CUcontext)&ctx_token) return CUDA_ERROR_INVALID_CONTEXT; } while (0)
+
+/* As the real driver in a thread-local capture: work on the default stream,
+ * allocation and waiting on the captured stream are refused. */
+#define NO_CAPTURE() do { if (fake_cuda_capturing) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; } while (0)
+#define NOT_DEFAULT_IN_CAPTURE(s) \
+	do { if (fake_cuda_capturing && !(s)) return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT; } while (0)
 
 API CUresult CUDAAPI cuInit(unsigned int flags) { return CUDA_SUCCESS; }
 
@@ -112,7 +133,7 @@ API CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUC
 API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) { if (c) *c = current; current = NULL; return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxSynchronize(void) { NO_CAPTURE(); return CUDA_SUCCESS; }
 
 static int module_token;
 API CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) { NEED_CONTEXT(); FAIL_IF("cuModuleLoadData"); *m = (CUmodule)&module_token; return CUDA_SUCCESS; }
@@ -148,6 +169,7 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 
 	NEED_CONTEXT();
 	FAIL_IF("cuLaunchKernel");
+	NOT_DEFAULT_IN_CAPTURE(s);
 	if (!gx || !gy || !gz || gy > 65535 || gz > 65535 || !bx || bx * by * bz > 1024)
 		return CUDA_ERROR_INVALID_VALUE;
 	l = &fake_cuda_launches[fake_cuda_nlaunches++ % 256];
@@ -156,6 +178,7 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
 	l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
 	l->smem = smem;
+	l->stream = s;
 	/* Parameters: kgen passes pointers to 4- or 8-byte values, or to 128-byte
 	 * tensor maps; the first 8 bytes of each (a 4-byte value's upper half is
 	 * whatever follows it: the test masks). */
@@ -172,6 +195,7 @@ cuMemAlloc(CUdeviceptr *p, size_t n)
 
 	NEED_CONTEXT();
 	FAIL_IF("cuMemAlloc");
+	NO_CAPTURE();
 	if (!(m = aligned_alloc(256, (n + 255) / 256 * 256)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*p = (CUdeviceptr)(uintptr_t)m;
@@ -183,7 +207,15 @@ API CUresult CUDAAPI cuMemFree(CUdeviceptr p) { if (p) { free((void *)(uintptr_t
 API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { NEED_CONTEXT(); memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { NEED_CONTEXT(); memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { NEED_CONTEXT(); memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI
+cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+	NEED_CONTEXT();
+	NOT_DEFAULT_IN_CAPTURE(s);
+	memset((void *)(uintptr_t)d, v, n);
+	fake_cuda_memset_bytes += n;
+	return CUDA_SUCCESS;
+}
 
 API CUresult CUDAAPI
 cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
@@ -196,28 +228,100 @@ cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
 }
 
 API CUresult CUDAAPI cuMemGetInfo(size_t *free_, size_t *total) { *free_ = (size_t)64 << 30; *total = (size_t)141 << 30; return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuStreamSynchronize(CUstream s) { return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned flags) { *e = (CUevent)malloc(1); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuStreamSynchronize(CUstream s) { NO_CAPTURE(); return CUDA_SUCCESS; }
+
+/* An event, a stream, a graph or an executable graph is a malloc'd byte,
+ * counted while it lives. */
+static CUresult
+make(void **p, int *live)
+{
+	if (!(*p = malloc(1)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	(*live)++;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+unmake(void *p, int *live)
+{
+	if (!p)
+		return CUDA_ERROR_INVALID_HANDLE;
+	free(p);
+	(*live)--;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuEventCreate(CUevent *e, unsigned flags)
+{
+	FAIL_IF("cuEventCreate");
+	return make((void **)e, &fake_cuda_events);
+}
+
+API CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { NOT_DEFAULT_IN_CAPTURE(s); return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuEventSynchronize(CUevent e) { return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { *ms = 1.0f; return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI
+cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	static int calls;
+
+	*ms = fake_cuda_elapsed_ms + fake_cuda_elapsed_step * (float)(calls++ % 5);
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI cuEventDestroy(CUevent e) { return unmake(e, &fake_cuda_events); }
 
 /* Streams and graphs (kgen_time_calls' graph method): a capture records
- * nothing; launching the graph does nothing. */
-API CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned flags) { *s = (CUstream)malloc(1); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuStreamDestroy(CUstream s) { free(s); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuStreamBeginCapture(CUstream s, CUstreamCaptureMode m) { return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuStreamEndCapture(CUstream s, CUgraph *g) { *g = (CUgraph)malloc(1); return CUDA_SUCCESS; }
+ * nothing (launches in it are recorded as launches, with its stream);
+ * launching the graph is counted, nothing runs. */
+API CUresult CUDAAPI
+cuStreamCreate(CUstream *s, unsigned flags)
+{
+	FAIL_IF("cuStreamCreate");
+	return make((void **)s, &fake_cuda_streams);
+}
+
+API CUresult CUDAAPI cuStreamDestroy(CUstream s) { return unmake(s, &fake_cuda_streams); }
+
+API CUresult CUDAAPI
+cuStreamBeginCapture(CUstream s, CUstreamCaptureMode m)
+{
+	FAIL_IF("cuStreamBeginCapture");
+	if (!s || fake_cuda_capturing)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	fake_cuda_capturing = s;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuStreamEndCapture(CUstream s, CUgraph *g)
+{
+	if (s != fake_cuda_capturing)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	fake_cuda_capturing = NULL;
+	return make((void **)g, &fake_cuda_graphs);
+}
+
 API CUresult CUDAAPI
 cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g, unsigned long long flags)
 {
-	*e = (CUgraphExec)malloc(1);
+	FAIL_IF("cuGraphInstantiateWithFlags");
+	return g ? make((void **)e, &fake_cuda_execs) : CUDA_ERROR_INVALID_VALUE;
+}
+
+API CUresult CUDAAPI
+cuGraphLaunch(CUgraphExec e, CUstream s)
+{
+	FAIL_IF("cuGraphLaunch");
+	if (!e)
+		return CUDA_ERROR_INVALID_VALUE;
+	fake_cuda_graph_launches++;
 	return CUDA_SUCCESS;
 }
-API CUresult CUDAAPI cuGraphLaunch(CUgraphExec e, CUstream s) { return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e) { free(e); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuGraphDestroy(CUgraph g) { free(g); return CUDA_SUCCESS; }
+
+API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e) { return unmake(e, &fake_cuda_execs); }
+API CUresult CUDAAPI cuGraphDestroy(CUgraph g) { return unmake(g, &fake_cuda_graphs); }
 
 API CUresult CUDAAPI
 cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank, void *addr, const cuuint64_t *dims,
