@@ -5,16 +5,23 @@
  *              for loading NVRTC itself; that is reported on its own);
  *   disk hit   generate + read the cubin from the disk cache + module load,
  *              in a fresh context (nothing in process);
- *   in-process kgen_kernel_build() again on the same context.
+ *   in-process kgen_kernel_build() again on the same context;
+ *   floor      NVRTC alone compiling an empty kernel (kgen_compile), the
+ *              least a JIT build can cost, and cold's ratio to it;
+ *   parallel   every spec built cold on a fresh context by one thread, then
+ *              by one thread per core (NVRTC runs outside the context's
+ *              lock), and the speedup.
  * Medians over the specs given.  Needs a GPU (module loads).
  *
  *   jit_cost SPEC...
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "kgen.h"
 
 static double
@@ -41,6 +48,59 @@ median(double *v, int n)
 }
 
 #define DIE(e) do { kgen_error_print(&(e), stderr); return 1; } while (0)
+
+/* Building every spec on one context from several threads. */
+struct builds {
+	kgen_context *ctx;
+	kgen_spec **specs;
+	int n, next, failed;
+	pthread_mutex_t lock;
+};
+
+static void *
+build_some(void *arg)
+{
+	struct builds *b = arg;
+	kgen_kernel *k;
+	kgen_error err;
+	int i;
+
+	for (;;) {
+		pthread_mutex_lock(&b->lock);
+		i = b->next++;
+		pthread_mutex_unlock(&b->lock);
+		if (i >= b->n)
+			return NULL;
+		if (kgen_kernel_build(b->ctx, b->specs[i], &k, &err)) {
+			kgen_error_print(&err, stderr);
+			b->failed = 1;
+		}
+	}
+}
+
+/* Microseconds to build the n specs cold on a fresh context with `threads` threads. */
+static double
+build_all(kgen_spec **specs, int n, int threads, kgen_error *err)
+{
+	struct builds b = { NULL, specs, n, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[256];
+	double t;
+	int i, started = 0;
+
+	if (kgen_context_create(0, &b.ctx, err))
+		return -1;
+	t = now_us();
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&th[i], NULL, build_some, &b) == 0)
+			started++;
+	if (!started)
+		build_some(&b);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	t = now_us() - t;
+	kgen_context_destroy(b.ctx);
+	return b.failed ? -1 : t;
+}
 
 int
 main(int argc, char **argv)
@@ -106,6 +166,42 @@ main(int argc, char **argv)
 	printf("disk hit (generate + read cubin + load), median: %.0f us (max %.0f)\n", median(disk, n),
 	       (qsort(disk, (size_t)n, sizeof *disk, cmp), disk[n - 1]));
 	printf("in-process hit, median of 2000: %.2f us\n", median(hot, 2000));
+
+	/* The floor: NVRTC compiling an empty kernel, nothing of kgen's. */
+	{
+		static const char empty[] = "extern \"C\" __global__ void empty_kernel() {}\n";
+		double floor_us[10];
+		void *image;
+		size_t size;
+		for (r = 0; r < 10; r++) {
+			t = now_us();
+			if (kgen_compile(empty, "empty.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, NULL, &err))
+				DIE(err);
+			floor_us[r] = now_us() - t;
+			free(image);
+		}
+		t = median(floor_us, 10);
+		printf("floor: NVRTC compiling an empty kernel, median of 10: %.0f us; cold / floor: %.2f\n", t,
+		       (n > 1 ? median(cold + 1, n - 1) : first) / t);
+	}
+
+	/* Parallel cold builds of every spec on one context. */
+	{
+		kgen_spec *specs[256];
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		double one, many;
+		int threads = cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
+		setenv("KGEN_CACHE", "0", 1);
+		for (i = 0; i < n; i++)
+			if (kgen_spec_load_file(argv[i + 1], &specs[i], &err))
+				DIE(err);
+		if ((one = build_all(specs, n, 1, &err)) < 0 || (many = build_all(specs, n, threads, &err)) < 0)
+			DIE(err);
+		printf("parallel: %d specs built cold on one context: %.0f us on 1 thread, %.0f us on %d threads "
+		       "(%d cores): %.2fx\n", n, one, many, threads, (int)cores, one / many);
+		for (i = 0; i < n; i++)
+			kgen_spec_free(specs[i]);
+	}
 	{
 		char cmd[64];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
