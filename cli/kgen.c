@@ -25,7 +25,7 @@ usage(FILE *fp)
 	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
 	      "       kgen diff A.yaml B.yaml\n"
 	      "       kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [-j N]\n"
-	      "       kgen tune SPACE.yaml [--n N]... [--method events|cold] [--plan FILE] ...\n"
+	      "       kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--plan FILE] ...\n"
 	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] ...\n"
 	      "                (kgen run --help: every option)\n"
 	      "       kgen cache list|clear\n"

@@ -79,13 +79,15 @@ usage(FILE *fp)
 	      "launches between two events, R doubled until a batch lasts 0.2 ms; graph:\n"
 	      "that batch captured in a CUDA graph, replayed 7 times; cold: R single\n"
 	      "launches, each after writing twice the L2), median and spread\n"
-	      "(max - min) / median over the samples.  Every point of one tuning must\n"
+	      "(max - min) / median over the samples.  Each size has one input, so up to\n"
+	      "about half the L2 it stays cached between calls (kgen run --bench and\n"
+	      "kgen-cub rotate copies instead).  Every point of one tuning must\n"
 	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
 	      "                  SPACE with .records.jsonl for .yaml); measurements found there\n"
 	      "                  for this GPU, driver, NVRTC, kgen, spec, n and method are not\n"
-	      "                  taken again unless --fresh\n"
+	      "                  taken again unless --fresh (--resume, the default)\n"
 	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
 	      "                  previous n's while within --tolerance PCT of it, default 3),\n"
 	      "                  the bounds between tuned sizes at their geometric means\n"
@@ -170,6 +172,10 @@ read_records(struct tune *t, kgen_error *err)
 	while (fgets(line, sizeof line, fp)) {
 		char **seen;
 		double *us, *spread;
+		size_t len = strlen(line);
+		/* A record is a whole line, "{...}\n": a cut-off one (an interrupted run) is skipped. */
+		if (len < 3 || line[len - 1] != '\n' || line[len - 2] != '}')
+			continue;
 		if (!json_field_string(line, "key", key, sizeof key) || !json_field_string(line, "verify", verify, sizeof verify))
 			continue;
 		if (!(seen = realloc(t->seen, (size_t)(t->nseen + 1) * sizeof *seen)))
@@ -262,6 +268,13 @@ build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 	printf("%sbuilt %d of %d points on %d thread(s) in %lld s\n", isatty(1) ? "\r" : "", t->pts.n - failed, t->pts.n,
 	       started ? started : 1, (long long)(time(NULL) - t0));
 	return KGEN_OK;
+}
+
+static int
+cmp_count(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+	return (x > y) - (x < y);
 }
 
 /* One call of point k at n. */
@@ -498,6 +511,17 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 		sb_free(&b);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	}
+	{
+		/* What kgen_plan_load takes, or nothing is written (e.g. more than KGEN_PLAN_MAX entries). */
+		kgen_plan *check = NULL;
+		kgen_error why;
+		if (kgen_plan_load_string(b.s, b.len, t->plan, &check, &why) != KGEN_OK) {
+			sb_free(&b);
+			return kgen_fail(err, KGEN_EVERIFY, "the plan for %s would not load (%s): no plan written; tune "
+			                 "fewer sizes or raise --tolerance", t->plan, why.message);
+		}
+		kgen_plan_free(check);
+	}
 	st = kgen_write_file(t->plan, b.s, b.len, err);
 	sb_free(&b);
 	return st;
@@ -581,8 +605,8 @@ kgen_cmd_tune(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (t.nn == MAX_SIZES || kgen_parse_count(optarg, &t.n[t.nn])) {
-				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes; 1000, 16M, 2^30, 2^24+7)\n", optarg,
+			if (t.nn == MAX_SIZES || kgen_parse_count(optarg, &t.n[t.nn]) || !t.n[t.nn]) {
+				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", optarg,
 				        MAX_SIZES);
 				return 2;
 			}
@@ -599,8 +623,10 @@ kgen_cmd_tune(int argc, char **argv)
 		case 'r': t.runs = atoi(optarg); break;
 		case 'j': t.jobs = atoi(optarg); break;
 		case 's':
-			if (t.nsets == 64)
+			if (t.nsets == 64) {
+				fprintf(stderr, "kgen tune: at most 64 --set\n");
 				return 2;
+			}
 			t.sets[t.nsets++] = optarg;
 			break;
 		case 'R': t.records = optarg; break;
@@ -630,6 +656,12 @@ kgen_cmd_tune(int argc, char **argv)
 		memcpy(t.n, default_sizes, sizeof default_sizes);
 		t.nn = (int)KGEN_COUNT(default_sizes);
 	}
+	/* Rising and distinct: a plan's entries rise by n. */
+	qsort(t.n, (size_t)t.nn, sizeof *t.n, cmp_count);
+	for (i = j = 0; i < t.nn; i++)
+		if (!j || t.n[i] != t.n[j - 1])
+			t.n[j++] = t.n[i];
+	t.nn = j;
 	if (!t.records) {
 		size_t len = strlen(t.space);
 		if (len > 5 && strcmp(t.space + len - 5, ".yaml") == 0)
@@ -681,11 +713,14 @@ kgen_cmd_tune(int argc, char **argv)
 		rc = kgen_report(&err);
 		goto out;
 	}
-	if (!(rec = fopen(t.records, "a"))) {
+	if (!(rec = fopen(t.records, "a+"))) {
 		fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t.records, strerror(errno));
 		rc = 3;
 		goto out;
 	}
+	if (fseek(rec, -1, SEEK_END) == 0 && fgetc(rec) != '\n')
+		fputc('\n', rec);  /* a cut-off last line stays a line of its own */
+	fseek(rec, 0, SEEK_END);
 	t0 = time(NULL);
 	for (j = 0; j < t.nn; j++) {
 		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err)) {
@@ -726,6 +761,8 @@ kgen_cmd_tune(int argc, char **argv)
 		fprintf(stderr, "kgen tune: no plan written: %d size(s) without a verified point\n", missing);
 		rc = 6;
 	}
+	if (missing)
+		rc = 6;
 	if (failures)
 		rc = 6;
 out:

@@ -41,9 +41,11 @@ kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_coun
 {
 	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_op_acc_bytes(s);
 
+	/* 16 bytes first, the last block's ticket (two passes leave them alone),
+	 * so that one zeroed buffer serves specs of both stages in turn, as a
+	 * size plan's entries use it; then the partials, 16-byte aligned. */
 	switch (s->stages) {
-	case KGEN_STAGES_TWO_PASS: return partials;
-	case KGEN_STAGES_LAST_BLOCK: return 16 + partials;  /* the ticket (16 bytes keep partials aligned), then partials */
+	case KGEN_STAGES_TWO_PASS: case KGEN_STAGES_LAST_BLOCK: return 16 + partials;
 	default: return 0;
 	}
 }

@@ -99,13 +99,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	/* last_block: the ticket first, at a fixed place, then the partials.  A
 	 * ticket placed after the partials would move with n (the grid), onto
 	 * bytes an earlier, larger launch left holding partials. */
-	if (s->stages == KGEN_STAGES_LAST_BLOCK) {
-		ticket = scratch;
-		partials = scratch + 16;
-	} else {
-		ticket = 0;
-		partials = scratch;
-	}
+	ticket = s->stages == KGEN_STAGES_LAST_BLOCK ? scratch : 0;
+	partials = scratch + 16;  /* two_pass too: a plan's entries share one buffer, ticket and all */
 
 	/* The plan's kernels (gen/reduce.c): atomic: _init, then the main
 	 * kernel; two_pass: the main kernel, then _final; last_block: one. */

@@ -41,9 +41,17 @@ grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" || bad 
 grep -q "point 1 (threads=256) at n = 1000: FAIL (in $tmp/space.records.jsonl)" "$tmp/err" ||
 	bad "the rerun does not report the recorded failure: $(cat "$tmp/err")"
 
-# --fresh: measured again, appended.
+# A record cut off by an interrupted run is skipped, and the next ones start a line of their own.
+printf '{"key":"Fake H200|cut' >> "$tmp/space.records.jsonl"
 tune --fresh
-[ "$(wc -l < "$tmp/space.records.jsonl")" -eq 8 ] || bad "--fresh did not measure again"
+[ "$(wc -l < "$tmp/space.records.jsonl")" -eq 9 ] || bad "--fresh did not measure again: $(wc -l < "$tmp/space.records.jsonl") lines"
+[ "$(tail -4 "$tmp/space.records.jsonl" | grep -c '^{"key":.*}$')" -eq 4 ] ||
+	bad "records appended after a cut-off line are not whole lines: $(tail -5 "$tmp/space.records.jsonl")"
+# Sizes in any order, repeated: tuned once each, rising.
+"$b/kgen" tune "$tmp/space.yaml" --n 2^12 --n 1000 --n 2^12 -j 2 --records "$tmp/order.jsonl" > "$tmp/out" 2>&1
+[ "$(grep -c '^n=' "$tmp/out")" -eq 2 ] && [ "$(grep '^n=' "$tmp/out" | head -1 | cut -c1-6)" = "n=1000" ] ||
+	bad "--n not sorted and deduplicated: $(grep '^n=' "$tmp/out")"
+"$b/kgen" tune "$tmp/space.yaml" --n 0 > "$tmp/out" 2>&1 && bad "--n 0 accepted"
 # Another method is another measurement.
 tune --method cold --records "$tmp/cold.jsonl"
 [ "$(grep -c '|cold","' "$tmp/cold.jsonl")" -eq 4 ] || bad "--method cold records: $(cat "$tmp/cold.jsonl")"
