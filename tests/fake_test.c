@@ -146,11 +146,24 @@ START_TEST(two_pass_reduce_launches_both_kernels)
 	float *out = aligned_alloc(16, 16);
 	int n0 = *nlaunches;
 
+	size_t bytes = 0;
+
 	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*nlaunches, n0 + 2);
 	ck_assert_str_eq(launches[n0 % 256].name, "reduce_sum_f32");
 	ck_assert_str_eq(last()->name, "reduce_sum_f32_final");
 	ck_assert_uint_eq(last()->grid[0], 1);
+	/* Caller's scratch: the partials start 16 bytes in, past the slot a
+	 * last_block entry of a plan keeps its ticket in. */
+	ck_assert_int_eq(kgen_reduce_scratch_size(k, 1u << 20, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + (size_t)launches[n0 % 256].grid[0] * 4);
+	*nparams = 3;
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0x30000000ull, bytes, NULL,
+	                             &err), KGEN_OK);
+	ck_assert_uint_eq(launches[n0 % 256].args[1], 0x30000010ull);  /* the main kernel's partials */
+	ck_assert_uint_eq(last()->args[0], 0x30000010ull);             /* _final reads them there */
+	*nparams = 0;
 	free(out);
 }
 END_TEST
