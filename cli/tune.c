@@ -79,9 +79,9 @@ usage(FILE *fp)
 	      "launches between two events, R doubled until a batch lasts 0.2 ms; graph:\n"
 	      "that batch captured in a CUDA graph, replayed 7 times; cold: R single\n"
 	      "launches, each after writing twice the L2), median and spread\n"
-	      "(max - min) / median over the samples.  Each size has one input, so up to\n"
-	      "about half the L2 it stays cached between calls (kgen run --bench and\n"
-	      "kgen-cub rotate copies instead).  Every point of one tuning must\n"
+	      "(max - min) / median over the samples.  Calls rotate among copies of the\n"
+	      "input that together exceed twice the L2, as kgen run --bench and kgen-cub\n"
+	      "do, so that no call finds its input cached.  Every point of one tuning must\n"
 	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
@@ -278,9 +278,15 @@ cmp_count(const void *a, const void *b)
 }
 
 /* One call of point k at n. */
+#define MAX_COPIES 64
+
+/* Call i reads copy i % copies of the input: copies that together exceed
+ * the L2 twice over, as kgen run --bench and kgen-cub rotate, so that no
+ * call finds its input cached by the ones before. */
 struct call {
 	kgen_kernel *k;
-	CUdeviceptr in, out;
+	CUdeviceptr in[MAX_COPIES], out;
+	int copies;
 	unsigned long long n;
 };
 
@@ -288,11 +294,22 @@ static kgen_status
 call_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct call *c = arg;
+	CUdeviceptr in = c->in[(unsigned)i % (unsigned)c->copies];
 
-	(void)i;
 	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
-		return kgen_reduce_arg(c->k, c->in, c->n, c->out, c->out + 8, 0, 0, stream, err);
-	return kgen_reduce(c->k, c->in, c->n, c->out, 0, 0, stream, err);
+		return kgen_reduce_arg(c->k, in, c->n, c->out, c->out + 8, 0, 0, stream, err);
+	return kgen_reduce(c->k, in, c->n, c->out, 0, 0, stream, err);
+}
+
+/* Copies of a `bytes` input that together exceed twice the L2 (1 when one does). */
+static int
+copies_for(const kgen_context *ctx, size_t bytes)
+{
+	size_t want = 2 * ctx->l2_bytes;
+
+	if (!bytes || bytes >= want)
+		return 1;
+	return (int)((want + bytes - 1) / bytes > MAX_COPIES ? MAX_COPIES : (want + bytes - 1) / bytes);
 }
 
 /* Append one measurement to the records. */
@@ -343,14 +360,13 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 	size_t esize = (size_t)kgen_spec_dtype(s0)->size, bytes = (size_t)n * esize;
 	size_t rsize = kgen_op_is_pair(s0) ? 16 : kgen_result_size(s0);
 	struct reference ref;
-	CUdeviceptr in = 0, out = 0;
+	struct call c = { NULL, { 0 }, 0, 0, n };
 	void *host = NULL;
 	kgen_status st = KGEN_OK;
-	int i;
+	int i, k;
 
 	for (i = 0; i < t->pts.n && !st; i++) {
 		struct point *p = &t->p[i];
-		struct call c;
 		struct kgen_timing tm;
 		unsigned char got[16];
 		char key[600], msg[1100], when[32];
@@ -359,7 +375,8 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 		p->us[j] = -1;
 		if (p->built)
 			continue;
-		snprintf(key, sizeof key, "%s|%s|%llu|%s", t->base_key, p->hash, n, t->method_name);
+		/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
+		snprintf(key, sizeof key, "%s|%s|%llu|%s rotated", t->base_key, p->hash, n, t->method_name);
 		if (!t->fresh && (r = find_record(t, key)) >= 0) {
 			p->us[j] = t->seen_us[r];
 			p->spread[j] = t->seen_spread[r];
@@ -380,20 +397,26 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 			}
 			kgen_fill_input(s0, host, n, t->seed ^ (n * 0x9e3779b97f4a7c15ull));
 			kgen_reference(s0, host, n, &ref);
-			if (ctx->cu->cuMemAlloc(&in, bytes ? bytes : 16) || ctx->cu->cuMemAlloc(&out, 16) ||
-			    (bytes && ctx->cu->cuMemcpyHtoD(in, host, bytes))) {
-				st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %zu bytes on the GPU", bytes);
+			if (ctx->cu->cuMemAlloc(&c.out, 16)) {
+				st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 16 bytes on the GPU");
 				break;
 			}
+			for (k = copies_for(ctx, bytes); c.copies < k && !st; c.copies++)
+				if (ctx->cu->cuMemAlloc(&c.in[c.copies], bytes ? bytes : 16) ||
+				    (bytes && ctx->cu->cuMemcpyHtoD(c.in[c.copies], host, bytes)))
+					st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %d copies of %zu bytes on the GPU", k,
+					               bytes);
+			if (st)
+				break;
 		}
-		c = (struct call){ p->kernel, in, out, n };
+		c.k = p->kernel;
 		/* Verify: poison the result, run once, compare. */
-		ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
+		ctx->cu->cuMemsetD8Async(c.out, 0xff, 16, NULL);
 		st = call_once(&c, 0, NULL, err);
 		if (!st && ctx->cu->cuCtxSynchronize())
 			st = kgen_fail(err, KGEN_ECUDA, "point %d (%s) failed on the GPU (cuCtxSynchronize)", i + 1,
 			               t->pts.v[i].label);
-		if (!st && ctx->cu->cuMemcpyDtoH(got, out, rsize))
+		if (!st && ctx->cu->cuMemcpyDtoH(got, c.out, rsize))
 			st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
 		if (st == KGEN_EINVAL) {  /* the point cannot take this n (index: 32, grid): no record */
 			st = KGEN_OK;
@@ -425,10 +448,11 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 			fflush(stdout);
 		}
 	}
-	if (in)
-		ctx->cu->cuMemFree(in);
-	if (out)
-		ctx->cu->cuMemFree(out);
+	for (k = 0; k < c.copies; k++)
+		if (c.in[k])
+			ctx->cu->cuMemFree(c.in[k]);
+	if (c.out)
+		ctx->cu->cuMemFree(c.out);
 	free(host);
 	return st;
 }

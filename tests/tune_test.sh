@@ -25,7 +25,7 @@ rc=$?
 [ $rc -eq 6 ] || bad "kgen tune with failing points exited $rc, expected 6"
 [ "$(wc -l < "$tmp/space.records.jsonl")" -eq 4 ] || bad "expected 4 records: $(cat "$tmp/space.records.jsonl")"
 [ "$(grep -c '"verify":"FAIL"' "$tmp/space.records.jsonl")" -eq 4 ] || bad "the records do not say FAIL"
-grep -q '^{"key":"Fake H200|driver 13.0|NVRTC 13.0 ([^"]*)|kgen [0-9.]*|[0-9a-f]\{16\}|4096|events","spec_hash":"[0-9a-f]\{16\}","n":4096,"method":"events","verify":"FAIL","label":"threads=512","spec":"kernel: reduce\\nthreads: 512\\nstages: last_block\\n","date":"' \
+grep -q '^{"key":"Fake H200|driver 13.0|NVRTC 13.0 ([^"]*)|kgen [0-9.]*|[0-9a-f]\{16\}|4096|events rotated","spec_hash":"[0-9a-f]\{16\}","n":4096,"method":"events","verify":"FAIL","label":"threads=512","spec":"kernel: reduce\\nthreads: 512\\nstages: last_block\\n","date":"' \
 	"$tmp/space.records.jsonl" || bad "a record is not as documented: $(tail -1 "$tmp/space.records.jsonl")"
 grep -q "point 2 (threads=512) at n = 4096: FAIL" "$tmp/err" || bad "the failure is not reported: $(cat "$tmp/err")"
 grep -q "no plan written: 2 size(s) without a verified point" "$tmp/err" || bad "a plan from failed points: $(cat "$tmp/err")"
@@ -54,8 +54,8 @@ tune --fresh
 "$b/kgen" tune "$tmp/space.yaml" --n 0 > "$tmp/out" 2>&1 && bad "--n 0 accepted"
 # Another method is another measurement.
 tune --method cold --records "$tmp/cold.jsonl"
-[ "$(grep -c '|cold","' "$tmp/cold.jsonl")" -eq 4 ] || bad "--method cold records: $(cat "$tmp/cold.jsonl")"
+[ "$(grep -c '|cold rotated","' "$tmp/cold.jsonl")" -eq 4 ] || bad "--method cold records: $(cat "$tmp/cold.jsonl")"
 tune --method graph --records "$tmp/graph.jsonl"
-[ "$(grep -c '|graph","' "$tmp/graph.jsonl")" -eq 4 ] || bad "--method graph records: $(cat "$tmp/graph.jsonl")"
+[ "$(grep -c '|graph rotated","' "$tmp/graph.jsonl")" -eq 4 ] || bad "--method graph records: $(cat "$tmp/graph.jsonl")"
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
