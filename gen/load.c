@@ -45,6 +45,9 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 	int k;
 
 	if ((k = kgen_key_lookup(key)) < 0) {
+		if (strcmp(key, "plan") == 0)
+			return error_at_mark(s, km, err, "this is a size plan, not a spec: load it with kgen_plan_load_file() "
+			                     "(kgen check and kgen run take either)");
 		near = kgen_key_nearest(key);
 		if (near)
 			return error_at_mark(s, km, err, "unknown key '%s' (did you mean '%s'?)", key, near);

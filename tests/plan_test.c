@@ -158,6 +158,21 @@ START_TEST(rules)
 }
 END_TEST
 
+/* The spec loader, given a plan, says what it is. */
+START_TEST(a_plan_is_not_a_spec)
+{
+	static const char text[] = "# a plan\nplan:\n  - spec: {kernel: reduce}\n";
+	kgen_spec *s = NULL;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_load_string(text, strlen(text), "p.yaml", &s, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "this is a size plan, not a spec: load it with kgen_plan_load_file() (kgen check and "
+	                 "kgen run take either)");
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.column, 1);
+}
+END_TEST
+
 START_TEST(at_most_sixteen_entries)
 {
 	char yaml[4096];
@@ -186,6 +201,7 @@ main(void)
 	tcase_add_test(tc, spec_errors_point_into_the_plan);
 	tcase_add_test(tc, rules);
 	tcase_add_test(tc, at_most_sixteen_entries);
+	tcase_add_test(tc, a_plan_is_not_a_spec);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
