@@ -33,11 +33,6 @@
 #define MAX_SIZES 32
 
 
-/* What every point of one tuning must share: one input and reference per n serves them all. */
-static const char *const same_keys[] = {
-	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post",
-};
-
 struct point {
 	kgen_spec *spec;
 	kgen_kernel *kernel;
@@ -556,21 +551,16 @@ static kgen_status
 check_same(struct tune *t, kgen_error *err)
 {
 	char a[256], b[256];
-	size_t k;
+	const char *key;
 	int i;
 
 	for (i = 0; i < t->pts.n; i++) {
 		if (t->p[i].spec->kernel != KGEN_REDUCE)
 			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes kernel: reduce specs", i + 1,
 			                 t->pts.v[i].label);
-		for (k = 0; k < KGEN_COUNT(same_keys); k++) {
-			const char *x = kgen_spec_get(t->p[0].spec, same_keys[k], a, sizeof a);
-			const char *y = kgen_spec_get(t->p[i].spec, same_keys[k], b, sizeof b);
-			if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
-				return kgen_fail(err, KGEN_EINVAL, "points 1 and %d differ in %s (%s, %s): every point of one "
-				                 "tuning must compute the same; tune one at a time (--set %s=...)", i + 1,
-				                 same_keys[k], x ? x : "-", y ? y : "-", same_keys[k]);
-		}
+		if ((key = kgen_spec_computes_other(t->p[0].spec, t->p[i].spec, a, b, sizeof a)))
+			return kgen_fail(err, KGEN_EINVAL, "points 1 and %d differ in %s (%s, %s): every point of one "
+			                 "tuning must compute the same; tune one at a time (--set %s=...)", i + 1, key, a, b, key);
 	}
 	return KGEN_OK;
 }

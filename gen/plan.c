@@ -28,7 +28,8 @@ struct kgen_plan {
 	} entry[KGEN_PLAN_MAX];
 };
 
-/* The fields every entry of a plan must share: what is computed, not how. */
+/* The fields every entry of a plan (and every point of a tuning) must
+ * share: what is computed, not how. */
 static const char *const same_keys[] = {
 	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post",
 };
@@ -97,22 +98,35 @@ load_entry(struct kgen_plan *pl, const char *text, size_t len, yaml_node_t *spec
 	return st;
 }
 
+const char *
+kgen_spec_computes_other(const kgen_spec *a, const kgen_spec *b, char *va, char *vb, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < KGEN_COUNT(same_keys); k++) {
+		const char *x = kgen_spec_get(a, same_keys[k], va, n), *y = kgen_spec_get(b, same_keys[k], vb, n);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y))) {
+			if (!x)
+				snprintf(va, n, "(none)");
+			if (!y)
+				snprintf(vb, n, "(none)");
+			return same_keys[k];
+		}
+	}
+	return NULL;
+}
+
 /* Every entry computes what the first does. */
 static kgen_status
 check_same(const struct kgen_plan *pl, int i, const char *text, size_t len, yaml_mark_t m, kgen_error *err)
 {
 	char a[256], b[256];
-	size_t k;
+	const char *key = kgen_spec_computes_other(pl->entry[0].spec, pl->entry[i].spec, a, b, sizeof a);
 
-	for (k = 0; k < KGEN_COUNT(same_keys); k++) {
-		const char *x = kgen_spec_get(pl->entry[0].spec, same_keys[k], a, sizeof a);
-		const char *y = kgen_spec_get(pl->entry[i].spec, same_keys[k], b, sizeof b);
-		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
-			return error_at(err, pl->file, text, len, m,
-			                "entry %d has %s: %s, the first entry %s: %s: every spec of a plan must compute "
-			                "the same (%s)", i + 1, same_keys[k], y ? y : "(none)", same_keys[k], x ? x : "(none)",
-			                "kernel, op, types, nan and expressions");
-	}
+	if (key)
+		return error_at(err, pl->file, text, len, m,
+		                "entry %d has %s: %s, the first entry %s: %s: every spec of a plan must compute "
+		                "the same (%s)", i + 1, key, b, key, a, "kernel, op, types, nan and expressions");
 	if (pl->entry[i].spec->kernel != KGEN_REDUCE)
 		return error_at(err, pl->file, text, len, m, "a plan's specs must be kernel: reduce (plans by n; "
 		                "reduce_axis and transpose have shapes, which plans do not take yet)");

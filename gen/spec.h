@@ -361,6 +361,11 @@ const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
 const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
 const char *kgen_spec_kernel_name(const struct kgen_spec *s);
 
+/* The first key in which a and b compute something different (kernel, op,
+ * the types, nan, the expressions), their values in va and vb; NULL when
+ * any of them may stand for the other (a size plan's entries). */
+const char *kgen_spec_computes_other(const kgen_spec *a, const kgen_spec *b, char *va, char *vb, size_t n);
+
 /* Is text a size plan (a mapping with the key plan) rather than a spec? */
 int kgen_plan_text_is_plan(const char *text, size_t len);
 
