@@ -134,14 +134,7 @@ kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host,
 	}
 }
 
-/* "1000", "16M", "2^30", "2^24+7" (kgen_parse_count) */
-static int
-parse_n(const char *text, unsigned long long *n)
-{
-	return kgen_parse_count(text, n);
-}
-
-/* "ROWSxCOLS" or "BATCHxROWSxCOLS", each part as parse_n reads it and not
+/* "ROWSxCOLS" or "BATCHxROWSxCOLS", each part as kgen_parse_count reads it and not
  * 0, into shape {rows, cols, batch}; 0 on success. */
 static int
 parse_shape(const char *text, unsigned long long shape[3])
@@ -161,9 +154,9 @@ parse_shape(const char *text, unsigned long long shape[3])
 	if (n < 2)
 		return -1;
 	shape[2] = 1;
-	if (n == 3 && parse_n(part[0], &shape[2]))
+	if (n == 3 && kgen_parse_count(part[0], &shape[2]))
 		return -1;
-	if (parse_n(part[n - 2], &shape[0]) || parse_n(part[n - 1], &shape[1]))
+	if (kgen_parse_count(part[n - 2], &shape[0]) || kgen_parse_count(part[n - 1], &shape[1]))
 		return -1;
 	return !shape[0] || !shape[1] || !shape[2] ? -1 : 0;
 }
@@ -271,7 +264,7 @@ kgen_cmd_runtime(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (o.nn == 32 || parse_n(optarg, &o.n[o.nn])) {
+			if (o.nn == 32 || kgen_parse_count(optarg, &o.n[o.nn])) {
 				fprintf(stderr, "kgen run: bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)\n", optarg);
 				return 2;
 			}

@@ -55,8 +55,10 @@ struct tune {
 	struct kgen_points pts;
 	struct point *p;
 	char base_key[512];         /* GPU|driver|NVRTC|kgen */
-	char **seen;                /* keys in the records file, with their medians */
-	double *seen_us, *seen_spread;
+	struct seen {               /* the records file: a key, its median (-1: failed) and spread */
+		char *key;
+		double us, spread;
+	} *seen;
 	int nseen;
 };
 
@@ -165,8 +167,7 @@ read_records(struct tune *t, kgen_error *err)
 	if (!fp)
 		return errno == ENOENT ? KGEN_OK : kgen_fail(err, KGEN_EIO, "cannot read %s: %s", t->records, strerror(errno));
 	while (fgets(line, sizeof line, fp)) {
-		char **seen;
-		double *us, *spread;
+		struct seen *seen;
 		size_t len = strlen(line);
 		/* A record is a whole line, "{...}\n": a cut-off one (an interrupted run) is skipped. */
 		if (len < 3 || line[len - 1] != '\n' || line[len - 2] != '}')
@@ -176,16 +177,10 @@ read_records(struct tune *t, kgen_error *err)
 		if (!(seen = realloc(t->seen, (size_t)(t->nseen + 1) * sizeof *seen)))
 			break;
 		t->seen = seen;
-		if (!(us = realloc(t->seen_us, (size_t)(t->nseen + 1) * sizeof *us)))
+		if (!(seen[t->nseen].key = kgen_strdup(key)))
 			break;
-		t->seen_us = us;
-		if (!(spread = realloc(t->seen_spread, (size_t)(t->nseen + 1) * sizeof *spread)))
-			break;
-		t->seen_spread = spread;
-		if (!(seen[t->nseen] = kgen_strdup(key)))
-			break;
-		us[t->nseen] = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
-		spread[t->nseen] = json_field_number(line, "spread");
+		seen[t->nseen].us = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
+		seen[t->nseen].spread = json_field_number(line, "spread");
 		t->nseen++;
 	}
 	fclose(fp);
@@ -199,7 +194,7 @@ find_record(const struct tune *t, const char *key)
 	int i;
 
 	for (i = t->nseen - 1; i >= 0; i--)
-		if (strcmp(t->seen[i], key) == 0)
+		if (strcmp(t->seen[i].key, key) == 0)
 			return i;
 	return -1;
 }
@@ -373,8 +368,8 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 		/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
 		snprintf(key, sizeof key, "%s|%s|%llu|%s rotated", t->base_key, p->hash, n, t->method_name);
 		if (!t->fresh && (r = find_record(t, key)) >= 0) {
-			p->us[j] = t->seen_us[r];
-			p->spread[j] = t->seen_spread[r];
+			p->us[j] = t->seen[r].us;
+			p->spread[j] = t->seen[r].spread;
 			t->reused++;
 			if (p->us[j] < 0) {  /* a point that failed stays failed: say so again */
 				fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
@@ -574,10 +569,8 @@ free_tune(struct tune *t)
 		kgen_spec_free(t->p[i].spec);
 	free(t->p);
 	for (i = 0; i < t->nseen; i++)
-		free(t->seen[i]);
+		free(t->seen[i].key);
 	free(t->seen);
-	free(t->seen_us);
-	free(t->seen_spread);
 	kgen_points_free(&t->pts);
 }
 

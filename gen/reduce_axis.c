@@ -40,6 +40,14 @@ uses_lanes(const struct kgen_spec *s)
 	return s->strategy == KGEN_STRATEGY_WARP || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS);
 }
 
+/* Do rows go through reduce_span() with vector loads (span_vec.cu, or
+ * span_vec_lanes.cu for a pair)? */
+static int
+uses_span_vec(const struct kgen_spec *s)
+{
+	return (uses_lanes(s) || uses_block(s)) && kgen_reduce_axis_vec(s) > 1;
+}
+
 /* ---- rules ---- */
 
 static kgen_status
@@ -199,7 +207,6 @@ static kgen_status
 helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 {
 	struct tpl_args parts, none, span;
-	long long vec = kgen_reduce_axis_vec(s);
 	kgen_status st = KGEN_OK;
 	size_t i;
 
@@ -207,7 +214,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_init(&none);
 	tpl_init(&span);
 	if (uses_lanes(s) || uses_block(s)) {
-		if (vec > 1) {
+		if (uses_span_vec(s)) {
 			tpl_set(&span, "load_width", "%lld", s->load_width);
 			tpl_set(&span, "align", "%lld", s->load_width);
 			/* A pair's fold is a chain of compares: one chain per vector lane. */
@@ -317,8 +324,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			flags |= KGEN_OP_SHFL_DOWN;
 		if (uses_lanes(s))
 			flags |= KGEN_OP_SHFL_XOR;
-		if ((uses_lanes(s) || uses_block(s)) && kgen_reduce_axis_vec(s) > 1)
-			flags |= KGEN_OP_CHAINS;  /* span_vec_lanes.cu */
+		if (uses_span_vec(s) && kgen_op_is_pair(s))
+			flags |= KGEN_OP_CHAINS;  /* span_vec_lanes.cu's helpers */
 		if (uses_block(s) || uses_tile(s))
 			flags |= KGEN_OP_LDCG;
 		TRY(kgen_op_render(s, flags, &file, err));
