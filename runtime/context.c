@@ -45,9 +45,15 @@ kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b)
 	return strcmp(a->name_text, b->name_text) == 0;
 }
 
+/* Make ctx's context current; a call that finds it current already (an
+ * application on the runtime's primary context) costs one cuCtxGetCurrent. */
 kgen_status
 kgen_context_enter(kgen_context *ctx, kgen_error *err)
 {
+	CUcontext c = NULL;
+
+	if (ctx->cu->cuCtxGetCurrent(&c) == CUDA_SUCCESS && c == ctx->cuctx)
+		return KGEN_OK;
 	KGEN_CU(ctx->cu, err, cuCtxSetCurrent, (ctx->cuctx));
 	return KGEN_OK;
 }
