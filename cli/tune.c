@@ -6,10 +6,12 @@
  * The points are built on several threads (NVRTC runs outside the
  * context's lock), then, size by size, each is run once on random data with
  * its output poisoned and checked against the CPU reference; only a point
- * that verified is timed (timing.c's methods).  Each measurement is appended
- * to a records file as one JSON line whose "key" is GPU, driver, NVRTC,
- * kgen, the spec's hash, n and method: a rerun finds it there and measures
- * only what is missing (--fresh measures everything again).  The records
+ * that verified is timed (timing.c's methods), with each method asked for.
+ * Each measurement is appended to a records file as one JSON line whose
+ * "key" is GPU, driver, NVRTC, kgen, the spec's hash, n and method: a rerun
+ * finds it there and measures only what is missing (--fresh measures
+ * everything again).  Under several methods, a size's point is the one whose
+ * worst ratio to the fastest, over the methods, is least.  The records
  * are kgen's own lines, read back by their fixed keys; no JSON library is
  * needed for that.
  */
@@ -39,13 +41,14 @@ struct point {
 	char hash[17];
 	kgen_status built;
 	char why[1024];             /* why it did not build */
-	double us[MAX_SIZES];       /* median per call; < 0: not verified or not run */
-	double spread[MAX_SIZES];   /* (max - min) / median */
+	double us[MAX_SIZES][KGEN_TIME_COUNT];      /* median per call by method; < 0: not verified or not run */
+	double spread[MAX_SIZES][KGEN_TIME_COUNT];  /* (max - min) / median */
 };
 
 struct tune {
-	const char *space, *records, *plan, *method_name;
-	enum kgen_timing_method method;
+	const char *space, *records, *plan;
+	enum kgen_timing_method method[KGEN_TIME_COUNT];  /* the methods asked for, each once */
+	int nm;
 	unsigned long long n[MAX_SIZES];
 	int nn, runs, jobs, fresh, list, device, nsets;
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
@@ -65,7 +68,7 @@ struct tune {
 static void
 usage(FILE *fp)
 {
-	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--runs R] [-j N]\n"
+	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold[,...]] [--runs R] [-j N]\n"
 	      "                 [--set KEY=VALUE]... [--records FILE] [--fresh] [--plan FILE] [--list]\n"
 	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
@@ -76,9 +79,12 @@ usage(FILE *fp)
 	      "launches between two events, R doubled until a batch lasts 0.2 ms; graph:\n"
 	      "that batch captured in a CUDA graph, replayed 7 times; cold: R single\n"
 	      "launches, each after writing twice the L2), median and spread\n"
-	      "(max - min) / median over the samples.  Calls rotate among copies of the\n"
-	      "input that together exceed twice the L2, as kgen run --bench and kgen-cub\n"
-	      "do, so that no call finds its input cached.  Every point of one tuning must\n"
+	      "(max - min) / median over the samples.  With a list of methods\n"
+	      "(--method events,graph) each point is timed with each, and each size takes\n"
+	      "the point whose worst ratio to the fastest, over the methods, is least.\n"
+	      "Calls rotate among copies of the input that together exceed twice the L2,\n"
+	      "as kgen run --bench and kgen-cub do, so that no call finds its input\n"
+	      "cached.  Every point of one tuning must\n"
 	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
@@ -304,7 +310,7 @@ copies_for(const kgen_context *ctx, size_t bytes)
 
 /* Append one measurement to the records. */
 static void
-record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long long n, const char *verify,
+record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long long n, int m, const char *verify,
        const struct kgen_timing *tm)
 {
 	char date[32];
@@ -314,7 +320,7 @@ record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long lon
 	fputs("{\"key\":\"", fp);
 	json_string(fp, key);
 	fprintf(fp, "\",\"spec_hash\":\"%s\",\"n\":%llu,\"method\":\"%s\",\"verify\":\"%s\"", t->p[i].hash, n,
-	        t->method_name, verify);
+	        kgen_timing_method_name(t->method[m]), verify);
 	if (tm)
 		fprintf(fp, ",\"median_us\":%.4f,\"min_us\":%.4f,\"max_us\":%.4f,\"spread\":%.4f,\"samples\":%d,\"batch\":%d",
 		        tm->median_ms * 1e3, tm->min_ms * 1e3, tm->max_ms * 1e3,
@@ -359,23 +365,34 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 		struct point *p = &t->p[i];
 		struct kgen_timing tm;
 		unsigned char got[16];
-		char key[600], msg[1100], when[32];
-		int r;
+		char key[KGEN_TIME_COUNT][600], msg[1100], when[32];
+		int m, r, need = 0, failed = 0;
 
-		p->us[j] = -1;
+		for (m = 0; m < t->nm; m++)
+			p->us[j][m] = -1;
 		if (p->built)
 			continue;
 		/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
-		snprintf(key, sizeof key, "%s|%s|%llu|%s rotated", t->base_key, p->hash, n, t->method_name);
-		if (!t->fresh && (r = find_record(t, key)) >= 0) {
-			p->us[j] = t->seen[r].us;
-			p->spread[j] = t->seen[r].spread;
-			t->reused++;
-			if (p->us[j] < 0) {  /* a point that failed stays failed: say so again */
-				fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
-				        t->records);
-				(*failures)++;
+		for (m = 0; m < t->nm; m++) {
+			snprintf(key[m], sizeof key[m], "%s|%s|%llu|%s rotated", t->base_key, p->hash, n,
+			         kgen_timing_method_name(t->method[m]));
+			if (t->fresh || (r = find_record(t, key[m])) < 0) {
+				need |= 1 << m;
+				continue;
 			}
+			p->us[j][m] = t->seen[r].us;
+			p->spread[j][m] = t->seen[r].spread;
+			t->reused++;
+			failed |= p->us[j][m] < 0;
+		}
+		if (failed) {  /* a point that failed stays failed, under every method: say so again */
+			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
+			        t->records);
+			for (m = 0; m < t->nm; m++)
+				p->us[j][m] = -1;
+			(*failures)++;
+		}
+		if (failed || !need) {
 			(*done)++;
 			continue;
 		}
@@ -419,17 +436,28 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 		if (!kgen_check_result(p->spec, got, n, &ref, msg, sizeof msg)) {
 			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL %s\n", i + 1, t->pts.v[i].label, n, msg);
 			(*failures)++;
-			record(rec, t, key, i, n, "FAIL", NULL);
-			t->measured++;
+			for (m = 0; m < t->nm; m++) {
+				p->us[j][m] = -1;
+				if (need & 1 << m) {
+					record(rec, t, key[m], i, n, m, "FAIL", NULL);
+					t->measured++;
+				}
+			}
 			(*done)++;
 			continue;
 		}
-		if ((st = kgen_time_calls(ctx, t->method, call_once, &c, t->runs, &tm, err)))
+		for (m = 0; m < t->nm && !st; m++) {
+			if (!(need & 1 << m))
+				continue;
+			if ((st = kgen_time_calls(ctx, t->method[m], call_once, &c, t->runs, &tm, err)))
+				break;
+			p->us[j][m] = tm.median_ms * 1e3;
+			p->spread[j][m] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
+			record(rec, t, key[m], i, n, m, "ok", &tm);
+			t->measured++;
+		}
+		if (st)
 			break;
-		p->us[j] = tm.median_ms * 1e3;
-		p->spread[j] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
-		record(rec, t, key, i, n, "ok", &tm);
-		t->measured++;
 		(*done)++;
 		if (isatty(1)) {
 			double spent = difftime(time(NULL), t0);
@@ -447,27 +475,82 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 	return st;
 }
 
-/* The point for size j in the plan: the fastest that verified, but the
+/* Point i at size j against the fastest verified point under each method:
+ * the largest ratio of its time to the fastest's (1: the fastest under every
+ * method), or -1 when it has no time under one of them. */
+static double
+score(const struct tune *t, int i, int j)
+{
+	double worst = 0, fastest;
+	int m, k;
+
+	for (m = 0; m < t->nm; m++) {
+		if (t->p[i].us[j][m] <= 0)
+			return -1;
+		for (fastest = t->p[i].us[j][m], k = 0; k < t->pts.n; k++)
+			if (t->p[k].us[j][m] > 0 && t->p[k].us[j][m] < fastest)
+				fastest = t->p[k].us[j][m];
+		if (t->p[i].us[j][m] / fastest > worst)
+			worst = t->p[i].us[j][m] / fastest;
+	}
+	return worst;
+}
+
+/* The point for size j in the plan: the best that verified, but the
  * previous size's when that one is within the tolerance of it, so that
  * near-ties (noise) do not split the plan into an entry per size. */
 static int
-plan_choice(const struct tune *t, int j, int fastest, int prev)
+plan_choice(const struct tune *t, int j, int best, int prev)
 {
-	if (prev >= 0 && fastest >= 0 && t->p[prev].us[j] > 0 && t->p[prev].us[j] <= t->p[fastest].us[j] * (1 + t->tolerance))
+	double sp = prev >= 0 ? score(t, prev, j) : -1;
+
+	if (best >= 0 && sp > 0 && sp <= score(t, best, j) * (1 + t->tolerance))
 		return prev;
-	return fastest;
+	return best;
 }
 
-/* The fastest verified point at size j, or -1. */
+/* The verified point of least score at size j (under one method, the
+ * fastest), skipping `skip`; -1 when none verified. */
 static int
 best_at(const struct tune *t, int j, int skip)
 {
+	double si, sb = -1;
 	int i, best = -1;
 
 	for (i = 0; i < t->pts.n; i++)
-		if (i != skip && t->p[i].us[j] > 0 && (best < 0 || t->p[i].us[j] < t->p[best].us[j]))
-			best = i;
+		if (i != skip && (si = score(t, i, j)) > 0 && (best < 0 || si < sb))
+			best = i, sb = si;
 	return best;
+}
+
+/* Point i's times at size j: "     3.56 us ± 1.0%" under one method, else
+ * "events 3.56 us ±1.0%, graph 1.20 us ±0.5%". */
+static const char *
+times_text(const struct tune *t, int i, int j, char *buf, size_t len)
+{
+	size_t used = 0;
+	int m;
+
+	buf[0] = '\0';
+	if (t->nm == 1)
+		snprintf(buf, len, "%9.2f us ±%4.1f%%", t->p[i].us[j][0], 100 * t->p[i].spread[j][0]);
+	for (m = 0; t->nm > 1 && m < t->nm && used < len; m++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %.2f us ±%.1f%%", m ? ", " : "",
+		                         kgen_timing_method_name(t->method[m]), t->p[i].us[j][m], 100 * t->p[i].spread[j][m]);
+	return buf;
+}
+
+/* The methods' names, "events" or "events/graph". */
+static const char *
+methods_text(const struct tune *t, char *buf, size_t len)
+{
+	size_t used = 0;
+	int m;
+
+	buf[0] = '\0';
+	for (m = 0; m < t->nm && used < len; m++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? "/" : "", kgen_timing_method_name(t->method[m]));
+	return buf;
 }
 
 /* "2^20" for powers of two, else the number. */
@@ -489,16 +572,21 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 {
 	strbuf b;
 	time_t now = time(NULL);
-	char date[32], a[32];
+	char date[32], a[64];
 	int j, k, first, i;
 	kgen_status st;
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
-	sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#   kgen");
+	if (t->nm > 1)
+		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point nearest the\n"
+		          "# fastest under every method (%s).\n#   kgen", methods_text(t, a, sizeof a));
+	else
+		sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#   kgen");
 	for (i = 0; i < argc; i++)
 		sb_printf(&b, " %s", argv[i]);
-	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records, t->method_name);
+	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records,
+	          methods_text(t, a, sizeof a));
 	for (j = 0; j < t->nn;) {
 		for (first = j; j < t->nn && best[j] == best[first]; j++)
 			;
@@ -508,9 +596,13 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 			sb_printf(&b, "upto: %llu\n    ", up);
 		}
 		sb_puts(&b, "# ");
-		for (k = first; k < j; k++)
-			sb_printf(&b, "%sn=%s %.2f us", k > first ? ", " : "", size_name(t->n[k], a, sizeof a),
-			          t->p[best[k]].us[k]);
+		for (k = first; k < j; k++) {
+			int m;
+			sb_printf(&b, "%sn=%s ", k > first ? ", " : "", size_name(t->n[k], a, sizeof a));
+			for (m = 0; m < t->nm; m++)
+				sb_printf(&b, "%s%.2f", m ? "/" : "", t->p[best[k]].us[k][m]);
+			sb_puts(&b, " us");
+		}
 		sb_printf(&b, " (%s)\n    spec:\n", t->pts.v[best[first]].label);
 		{
 			const char *line = t->pts.v[best[first]].yaml, *nl;
@@ -574,6 +666,32 @@ free_tune(struct tune *t)
 	kgen_points_free(&t->pts);
 }
 
+/* --method's list, "events" or "events,graph": each method added once. */
+static int
+add_methods(struct tune *t, const char *list)
+{
+	char name[32];
+	const char *p, *end;
+	int i, m;
+
+	for (p = list;; p = end + 1) {
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(name, sizeof name, "%.*s", (int)(end - p < 31 ? end - p : 31), p);
+		if ((i = kgen_timing_method_parse(name)) < 0 || i == KGEN_TIME_PER_CALL) {
+			fprintf(stderr, "kgen tune: bad --method %s (events, graph or cold, or a list: events,graph)\n", list);
+			return -1;
+		}
+		for (m = 0; m < t->nm && t->method[m] != (enum kgen_timing_method)i; m++)
+			;
+		if (m == t->nm)
+			t->method[t->nm++] = (enum kgen_timing_method)i;
+		if (!*end)
+			return 0;
+	}
+}
+
 static const unsigned long long default_sizes[] = {
 	1ull << 10, 1ull << 12, 1ull << 14, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 27, 1ull << 30,
 };
@@ -595,15 +713,13 @@ kgen_cmd_tune(int argc, char **argv)
 	kgen_context *ctx = NULL;
 	kgen_error err;
 	FILE *rec = NULL;
-	char records[4096], a[32], *endp;
+	char records[4096], a[64], *endp;
 	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], chosen[MAX_SIZES], missing = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	time_t t0;
 	int drv = 0;
 
 	memset(&t, 0, sizeof t);
-	t.method = KGEN_TIME_EVENTS;
-	t.method_name = "events";
 	t.runs = 20;
 	t.jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
 	t.seed = 20261121;
@@ -620,12 +736,8 @@ kgen_cmd_tune(int argc, char **argv)
 			t.nn++;
 			break;
 		case 'm':
-			if ((i = kgen_timing_method_parse(optarg)) < 0 || i == KGEN_TIME_PER_CALL) {
-				fprintf(stderr, "kgen tune: bad --method %s (events, graph or cold)\n", optarg);
+			if (add_methods(&t, optarg))
 				return 2;
-			}
-			t.method = (enum kgen_timing_method)i;
-			t.method_name = kgen_timing_method_name(t.method);
 			break;
 		case 'r': t.runs = atoi(optarg); break;
 		case 'j': t.jobs = atoi(optarg); break;
@@ -659,6 +771,8 @@ kgen_cmd_tune(int argc, char **argv)
 		return 2;
 	}
 	t.space = argv[optind];
+	if (!t.nm)
+		t.method[t.nm++] = KGEN_TIME_EVENTS;
 	if (!t.nn) {
 		memcpy(t.n, default_sizes, sizeof default_sizes);
 		t.nn = (int)KGEN_COUNT(default_sizes);
@@ -714,7 +828,8 @@ kgen_cmd_tune(int argc, char **argv)
 	ctx->cu->cuDriverGetVersion(&drv);
 	snprintf(t.base_key, sizeof t.base_key, "%s|driver %d.%d|NVRTC %s|kgen %s", ctx->name, drv / 1000,
 	         drv % 1000 / 10, kgen_nvrtc_version(), kgen_version());
-	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t.base_key, ctx->arch, t.method_name, t.runs,
+	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t.base_key, ctx->arch,
+	       methods_text(&t, a, sizeof a), t.runs,
 	       t.records, t.fresh ? " (fresh)" : "");
 	if (build_all(&t, ctx, &err)) {
 		rc = kgen_report(&err);
@@ -745,13 +860,16 @@ kgen_cmd_tune(int argc, char **argv)
 		}
 		{
 			int second = best_at(&t, j, best[j]);
-			printf("n=%-6s %9.2f us ±%4.1f%%  %s", size_name(t.n[j], a, sizeof a), t.p[best[j]].us[j],
-			       100 * t.p[best[j]].spread[j], t.pts.v[best[j]].label);
-			if (second >= 0)
-				printf("   (next: %.2f us, %s)", t.p[second].us[j], t.pts.v[second].label);
+			char times[256];
+			printf("n=%-6s %s  %s", size_name(t.n[j], a, sizeof a), times_text(&t, best[j], j, times, sizeof times),
+			       t.pts.v[best[j]].label);
+			if (second >= 0 && t.nm > 1)
+				printf("   (next: %.3f of the fastest, %s)", score(&t, second, j), t.pts.v[second].label);
+			else if (second >= 0)
+				printf("   (next: %.2f us, %s)", t.p[second].us[j][0], t.pts.v[second].label);
 			if (chosen[j] != best[j])
-				printf("\n         the plan keeps %.2f us (+%.1f%%), %s", t.p[chosen[j]].us[j],
-				       100 * (t.p[chosen[j]].us[j] / t.p[best[j]].us[j] - 1), t.pts.v[chosen[j]].label);
+				printf("\n         the plan keeps %s (%.3f of the fastest), %s",
+				       times_text(&t, chosen[j], j, times, sizeof times), score(&t, chosen[j], j), t.pts.v[chosen[j]].label);
 			printf("\n");
 		}
 		fflush(stdout);

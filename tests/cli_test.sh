@@ -389,7 +389,12 @@ grep -q "^   288  threads=1024 items_per_thread=64 load_width=16 grid=persistent
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
 grep -q ": 336 points, 240 accepted, 96 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
 expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --method sometimes
-grep -q "bad --method sometimes (events, graph or cold)" "$tmp/err" || bad "kgen tune --method: $(cat "$tmp/err")"
+grep -q "bad --method sometimes (events, graph or cold, or a list: events,graph)" "$tmp/err" ||
+	bad "kgen tune --method: $(cat "$tmp/err")"
+for m in events,sometimes events, ,graph per-call,events; do
+	expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --method "$m"
+	grep -q "bad --method $m (" "$tmp/err" || bad "kgen tune --method $m: $(cat "$tmp/err")"
+done
 expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --n lots
 expect 2 "$kgen" run --method sometimes "$top_srcdir/specs/reduce_vec4.yaml"
 grep -q "bad --method sometimes (per-call, events, graph or cold)" "$tmp/err" || bad "kgen run --method: $(cat "$tmp/err")"

@@ -57,5 +57,46 @@ tune --method cold --records "$tmp/cold.jsonl"
 [ "$(grep -c '|cold rotated","' "$tmp/cold.jsonl")" -eq 4 ] || bad "--method cold records: $(cat "$tmp/cold.jsonl")"
 tune --method graph --records "$tmp/graph.jsonl"
 [ "$(grep -c '|graph rotated","' "$tmp/graph.jsonl")" -eq 4 ] || bad "--method graph records: $(cat "$tmp/graph.jsonl")"
+# Several methods: each is a record of its own; a rerun measures only the method it lacks.
+tune --method events,graph --records "$tmp/multi.jsonl"
+[ "$(grep -c '|events rotated","' "$tmp/multi.jsonl")" -eq 4 ] && [ "$(grep -c '|graph rotated","' "$tmp/multi.jsonl")" -eq 4 ] ||
+	bad "--method events,graph records: $(cat "$tmp/multi.jsonl")"
+# A point that failed under one method has failed: it is not measured under another.
+tune --method graph,cold,graph --records "$tmp/multi.jsonl"
+grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" || bad "--method graph,cold rerun: $(tail -2 "$tmp/out")"
+
+# The plan from records alone (nothing is measured, so the fake driver does):
+# under events the 512-thread point is faster (3 us against 4), under graph
+# the 256-thread one (1 us against 2).  One method takes its fastest; both
+# take the point whose worst ratio to the fastest is least: 256 threads
+# (4/3 against 2).
+grep '|events rotated",' "$tmp/multi.jsonl" | grep '"label":"threads=256"' | sed 's/"verify":"FAIL"/"verify":"ok","median_us":4.0,"spread":0.01/' > "$tmp/ok.jsonl"
+grep '|events rotated",' "$tmp/multi.jsonl" | grep '"label":"threads=512"' | sed 's/"verify":"FAIL"/"verify":"ok","median_us":3.0,"spread":0.01/' >> "$tmp/ok.jsonl"
+grep '|graph rotated",' "$tmp/multi.jsonl" | grep '"label":"threads=256"' | sed 's/"verify":"FAIL"/"verify":"ok","median_us":1.0,"spread":0.01/' >> "$tmp/ok.jsonl"
+grep '|graph rotated",' "$tmp/multi.jsonl" | grep '"label":"threads=512"' | sed 's/"verify":"FAIL"/"verify":"ok","median_us":2.0,"spread":0.01/' >> "$tmp/ok.jsonl"
+[ "$(wc -l < "$tmp/ok.jsonl")" -eq 8 ] || bad "expected 8 records to rewrite: $(cat "$tmp/ok.jsonl")"
+chosen() { grep -A8 '^  - ' "$tmp/plan.yaml" | grep -c "threads: $1"; }
+for m in events graph events,graph; do
+	rm -f "$tmp/plan.yaml"
+	tune --method $m --records "$tmp/ok.jsonl"
+	rc=$?
+	[ $rc -eq 0 ] || bad "kgen tune --method $m from ok records exited $rc: $(cat "$tmp/err")"
+	grep -q "^# [0-9]* points x 2 sizes: 0 measured (0 failed to verify)" "$tmp/out" || bad "--method $m measured: $(tail -2 "$tmp/out")"
+	case $m in
+	events) want=512 ;;
+	*) want=256 ;;
+	esac
+	[ "$(chosen $want)" -eq 1 ] && [ "$(grep -c '^  - ' "$tmp/plan.yaml")" -eq 1 ] ||
+		bad "--method $m chose other than threads: $want: $(cat "$tmp/plan.yaml")"
+done
+grep -q "^n=2^12  *events 4.00 us ±1.0%, graph 1.00 us ±1.0%  threads=256   (next: 2.000 of the fastest, threads=512)$" "$tmp/out" ||
+	bad "--method events,graph output: $(cat "$tmp/out")"
+grep -q "^# NVIDIA\|times per call (events/graph)" "$tmp/plan.yaml" || bad "the plan does not name both methods: $(head -3 "$tmp/plan.yaml")"
+grep -q "# n=1000 4.00/1.00 us, n=2^12 4.00/1.00 us (threads=256)" "$tmp/plan.yaml" || bad "the plan's times: $(cat "$tmp/plan.yaml")"
+# A method the records lack is measured, and only it: cold here, which fails on the fake driver.
+tune --method events,graph,cold --records "$tmp/ok.jsonl"
+grep -q "4 measured (4 failed to verify), 8 from the records" "$tmp/out" || bad "--method events,graph,cold: $(tail -2 "$tmp/out")"
+[ "$(grep -c '|cold rotated","' "$tmp/ok.jsonl")" -eq 4 ] && [ "$(wc -l < "$tmp/ok.jsonl")" -eq 12 ] ||
+	bad "--method events,graph,cold did not add cold alone: $(cat "$tmp/ok.jsonl")"
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
