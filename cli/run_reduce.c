@@ -167,7 +167,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				struct reduce_call call = { k, shifted, in.copies, n, out };
 				for (c = 0; c < in.copies; c++)
 					shifted[c] = in.base[c] + (CUdeviceptr)((size_t)o->offset * esize);
-				if ((st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, reduce_once, &call, o->runs, &tm,
+				if ((st = kgen_gpu_warm_once(ctx, err)) ||
+				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, reduce_once, &call, o->runs, &tm,
 				                          err)))
 					break;
 				ms = tm.median_ms;

@@ -255,7 +255,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			}
 			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
 				struct axis_call call = { specs[i].kernel, &m, out };
-				if ((st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
+				if ((st = kgen_gpu_warm_once(ctx, err)) || (st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
 					break;
 				/* Matrices are timed per call (--method is for vectors), their CUB peer too. */
 				if (spec->op <= KGEN_OP_PROD)  /* CUB has sum, min, max and products */

@@ -174,7 +174,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			}
 			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
 				struct timed_call call = { specs[i].kernel, &t };
-				if ((st = kgen_median_ms(ctx, transpose_once, &call, o->runs, &ms, err)))
+				if ((st = kgen_gpu_warm_once(ctx, err)) ||
+				    (st = kgen_median_ms(ctx, transpose_once, &call, o->runs, &ms, err)))
 					break;
 				if (copy_bytes != bytes) {
 					float cms;

@@ -51,6 +51,10 @@ struct kgen_timing {
 kgen_status kgen_time_calls(kgen_context *ctx, enum kgen_timing_method m, kgen_timed_fn fn, void *arg, int runs,
                             struct kgen_timing *t, kgen_error *err);
 
+/* Keep the GPU busy for about 0.2 s of copies, the first time a process
+ * calls it (later calls return at once): timings then start at full clocks. */
+kgen_status kgen_gpu_warm_once(kgen_context *ctx, kgen_error *err);
+
 /* Compile and load the probe once. */
 kgen_status kgen_probe_load(kgen_context *ctx, struct probe *p, kgen_error *err);
 

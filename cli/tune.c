@@ -449,7 +449,8 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 		for (m = 0; m < t->nm && !st; m++) {
 			if (!(need & 1 << m))
 				continue;
-			if ((st = kgen_time_calls(ctx, t->method[m], call_once, &c, t->runs, &tm, err)))
+			if ((st = kgen_gpu_warm_once(ctx, err)) ||
+			    (st = kgen_time_calls(ctx, t->method[m], call_once, &c, t->runs, &tm, err)))
 				break;
 			p->us[j][m] = tm.median_ms * 1e3;
 			p->spread[j][m] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;

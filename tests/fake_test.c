@@ -422,6 +422,25 @@ START_TEST(time_calls_captures_kgen_reduce)
 }
 END_TEST
 
+/* The warm-up copies until the events add to 0.2 s, once per process: at
+ * 10 ms a sample, two rounds of 3 + 16 copies; then nothing, and nothing
+ * left allocated. */
+START_TEST(gpu_warm_once_copies_once)
+{
+	int *copies = fake_var("fake_cuda_copies");
+	struct live before = live_now();
+	kgen_error err;
+	int c0 = *copies;
+
+	*(float *)fake_var("fake_cuda_elapsed_ms") = 10.0f;
+	ck_assert_msg(kgen_gpu_warm_once(ctx, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*copies - c0, 2 * (3 + 16));
+	ck_assert_int_eq(kgen_gpu_warm_once(ctx, &err), KGEN_OK);
+	ck_assert_int_eq(*copies - c0, 2 * (3 + 16));
+	assert_all_freed(before);
+}
+END_TEST
+
 static Suite *
 fake_suite(void)
 {
@@ -441,6 +460,7 @@ fake_suite(void)
 	tcase_add_test(tc, time_calls_batch_grows_to_its_cap);
 	tcase_add_test(tc, time_calls_failures_free_everything);
 	tcase_add_test(tc, time_calls_captures_kgen_reduce);
+	tcase_add_test(tc, gpu_warm_once_copies_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -47,6 +47,7 @@ API int fake_cuda_graph_launches;
  * that samples differ). */
 API float fake_cuda_elapsed_ms = 1.0f, fake_cuda_elapsed_step;
 API unsigned long long fake_cuda_memset_bytes;  /* written by cuMemsetD8Async */
+API int fake_cuda_copies;                        /* cuMemcpyDtoDAsync calls */
 
 static int
 failing(const char *name)
@@ -206,7 +207,7 @@ cuMemAlloc(CUdeviceptr *p, size_t n)
 API CUresult CUDAAPI cuMemFree(CUdeviceptr p) { if (p) { free((void *)(uintptr_t)p); fake_cuda_allocs--; } return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { NEED_CONTEXT(); memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyDtoH(void *h, CUdeviceptr d, size_t n) { NEED_CONTEXT(); memcpy(h, (void *)(uintptr_t)d, n); return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { fake_cuda_copies++; memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
 API CUresult CUDAAPI
 cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
 {
