@@ -21,6 +21,7 @@
 #include <yaml.h>
 #include "cli.h"
 #include "space.h"
+#include "gen/spec.h"
 #include "gen/util.h"
 
 #define MAX_KEYS 48
@@ -162,14 +163,50 @@ read_space(const char *path, struct space *sp, kgen_error *err)
 	return st;
 }
 
-/* One point's spec text: every key with the point's value. */
-static void
-point_yaml(const struct space *sp, const int *at, strbuf *b)
+/* Whether axis a of the point takes its key's default (a written default,
+ * not a derived one). */
+static int
+at_default(const struct space *sp, const int *at, int a)
 {
+	int k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++)
+		if (strcmp(kgen_keys[k].name, sp->axes[a].key) == 0)
+			return kgen_keys[k].def[0] && strcmp(kgen_keys[k].def, sp->axes[a].values[at[a]]) == 0;
+	return 0;
+}
+
+/* Whether the spec holds the point's value of every key (those left out of
+ * a lean point resolve to their written defaults, not to derived ones: op:
+ * mean makes stages default to last_block, not atomic). */
+static int
+resolves_to(const struct space *sp, const int *at, const kgen_spec *spec)
+{
+	char buf[64];
+	const char *v;
 	int i;
 
 	for (i = 0; i < sp->n; i++)
-		sb_printf(b, "%s: %s\n", sp->axes[i].key, sp->axes[i].values[at[i]]);
+		if ((v = kgen_spec_get(spec, sp->axes[i].key, buf, sizeof buf)) && strcmp(v, sp->axes[i].values[at[i]]) != 0)
+			return 0;
+	return 1;
+}
+
+/* One point's spec text: every key with the point's value, but with
+ * `lean`, the keys of several values that take their defaults are left
+ * out (the same spec, unless a key has no effect on this point, which a
+ * spec must not say: `launch: stream` of a last_block point). */
+static int
+point_yaml(const struct space *sp, const int *at, int lean, strbuf *b)
+{
+	int i, left = 0;
+
+	for (i = 0; i < sp->n; i++)
+		if (lean && sp->axes[i].n > 1 && at_default(sp, at, i))
+			left++;
+		else
+			sb_printf(b, "%s: %s\n", sp->axes[i].key, sp->axes[i].values[at[i]]);
+	return left;
 }
 
 /* A refusal's reason with its numbers and quoted values taken out, so that
@@ -268,13 +305,43 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 		char name[64], *text;
 
 		sb_init(&b);
-		point_yaml(&sp, at, &b);
+		point_yaml(&sp, at, 0, &b);
 		snprintf(name, sizeof name, "point %lld", p + 1);
 		if (!(text = sb_take(&b))) {
 			st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 			goto out;
 		}
-		if ((st = kgen_spec_load_string(text, strlen(text), name, &spec, err)) == KGEN_OK) {
+		st = kgen_spec_load_string(text, strlen(text), name, &spec, err);
+		if (st == KGEN_ESPEC) {
+			/* Refused: once more without the varying keys at their defaults. */
+			kgen_error first = *err;
+			sb_init(&b);
+			if (point_yaml(&sp, at, 1, &b)) {
+				char *lean = sb_take(&b);
+				if (!lean) {
+					free(text);
+					st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+					goto out;
+				}
+				if ((st = kgen_spec_load_string(lean, strlen(lean), name, &spec, err)) == KGEN_OK &&
+				    !resolves_to(&sp, at, spec)) {
+					kgen_spec_free(spec);  /* a derived default differs: another point's spec */
+					spec = NULL;
+					st = KGEN_ESPEC;
+				}
+				if (st == KGEN_OK) {
+					free(text);
+					text = lean;
+				} else {
+					free(lean);
+					if (st == KGEN_ESPEC)
+						*err = first;  /* counted by the first reason */
+				}
+			} else {
+				sb_free(&b);
+			}
+		}
+		if (st == KGEN_OK) {
 			struct kgen_point *v = realloc(pts->v, (size_t)(pts->n + 1) * sizeof *v);
 			kgen_spec_free(spec);
 			if (!v) {

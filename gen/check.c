@@ -102,6 +102,9 @@ kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
 		return kgen_spec_error(s, KGEN_KEY_method, 1, err,
 		                       "method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not %s: "
 		                       "use method: smem", arch);
+	if (kgen_key_applies(s, KGEN_KEY_launch) && s->launch == KGEN_LAUNCH_PDL && sm < 90)
+		return kgen_spec_error(s, KGEN_KEY_launch, 1, err,
+		                       "launch: pdl needs sm_90 or newer (griddepcontrol), not %s: use launch: stream", arch);
 	if (kgen_key_applies(s, KGEN_KEY_warp_tail) && s->warp_tail == KGEN_WT_REDUCE_SYNC && sm < 80)
 		return kgen_spec_error(s, KGEN_KEY_warp_tail, 1, err,
 		                       "warp_tail: reduce_sync needs sm_80 or newer (__reduce_*_sync), not %s: "

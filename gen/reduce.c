@@ -63,6 +63,13 @@ per_element_atomics(const struct kgen_spec *s)
 	return s->stages == KGEN_STAGES_ATOMIC && s->atomics == KGEN_ATOMICS_ELEMENT;
 }
 
+/* launch: pdl: the second kernel is a programmatic dependent launch. */
+static int
+pdl(const struct kgen_spec *s)
+{
+	return s->launch == KGEN_LAUNCH_PDL;
+}
+
 /* Where an element comes from: the tiles (of `in` past the unaligned head,
  * each thread's in index order) or the head itself (taken last). */
 enum from { TILES, HEAD };
@@ -237,6 +244,10 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
 	else
 		kgen_contract_note(p, "// where grid = max(1, ceil(n / %llu)).\n", tile);
+	if (s->launch == KGEN_LAUNCH_PDL)
+		kgen_contract_note(p, "// Launch kernel 2 with the launch attribute programmatic stream serialization\n"
+		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
+		                  "// while kernel 1 runs and waits for it (sm_90); launched plainly it works the same.\n");
 	if (kgen_op_is_pair(s))
 		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
@@ -328,6 +339,11 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			TRY(kgen_acc_block_helper(s, &parts, err));
 		if (s->stages == KGEN_STAGES_ATOMIC)
 			TRY(kgen_acc_atomic_helper(s, &parts, err));
+		if (pdl(s)) {
+			struct tpl_args none;
+			tpl_init(&none);
+			TRY(tpl_render_into(&parts, "pdl", "reduce/pdl.cu", &none, err));
+		}
 		for (i = 0; i < (int)parts.n; i++)
 			sb_printf(&helpers, "\n%s\n", parts.v[i].value);
 		if (helpers.len)
@@ -345,6 +361,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	if (s->stages == KGEN_STAGES_ATOMIC) {
 		tpl_set(&k, "op", "%s", kgen_ops[s->op].name);
 		tpl_set(&k, "name", "%s", name);
+		tpl_set(&k, "start_next", "%s", pdl(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");
 		TRY(tpl_render(&kernels, "reduce/init.cu", &k, err));
 		sb_puts(&kernels, "\n");
 	}
@@ -365,6 +382,12 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			               "const Index head = aligned_head(in, n);\n"
 			               "in += head;\n"
 			               "n -= head;\n\n", s->load_width > 16 ? 16 : s->load_width);
+		if (pdl(s) && s->stages == KGEN_STAGES_TWO_PASS)
+			sb_puts(&bb, "// The second pass may start launching now: it waits for these partials.\n"
+			             "let_next_kernel_start();\n\n");
+		if (pdl(s) && per_element_atomics(s))
+			sb_puts(&bb, "// The atomics below need *out at the identity: _init must have finished.\n"
+			             "wait_for_previous_kernel();\n\n");
 		sb_printf(&bb, "%s", body.v[0].value);
 		if (lanes_apart(s))
 			sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
@@ -372,6 +395,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
 			accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
 		}
+		if (pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s))
+			sb_puts(&bb, "\n\n// The loads above overlapped _init; the atomic needs *out at the identity.\n"
+			             "wait_for_previous_kernel();");
 		if (body.v[1].value[0])
 			sb_printf(&bb, "\n\n%s", body.v[1].value);
 		tpl_set(&k, "body", "%s", bb.s ? bb.s : "");
@@ -393,6 +419,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_set(&k, "out_params", "%s", kgen_op_has_result_step(s) ? "Results out, unsigned int count, Index n"
 		                                                           : "Acc *__restrict__ out, unsigned int count");
 		tpl_set(&k, "store", "%s", store(s, "n"));
+		tpl_set(&k, "wait", "%s", pdl(s) ? "// Launched while the first pass runs: wait for all of its partials.\n"
+		                                   "wait_for_previous_kernel();" : "");
 		sb_puts(&kernels, "\n");
 		TRY(tpl_render(&kernels, "reduce/final.cu", &k, err));
 	}
@@ -429,6 +457,8 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_warp_tail_from, KGEN_KEY_warp_tail, ~KGEN_BIT(KGEN_WT_NONE),
 	  "warp_tail_from has no effect with warp_tail: {w}; drop it" },
 	{ KGEN_KEY_blocks_per_sm, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT), "blocks_per_sm needs grid: persistent" },
+	{ KGEN_KEY_launch, KGEN_KEY_stages, KGEN_BIT(KGEN_STAGES_ATOMIC) | KGEN_BIT(KGEN_STAGES_TWO_PASS),
+	  "launch has no effect with stages: {w} (one kernel); drop it, or use stages: two_pass or atomic" },
 	{ KGEN_KEY_unroll, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT),
 	  "unroll {v} needs grid: persistent (a tile grid runs one tile per block)" },
 	KGEN_OP_ONLY_WITH,
@@ -438,7 +468,7 @@ static const struct kgen_only_with only_with[] = {
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads,
 	KGEN_KEY_items_per_thread, KGEN_KEY_load_width, KGEN_KEY_layout, KGEN_KEY_unroll, KGEN_KEY_grid,
-	KGEN_KEY_blocks_per_sm, KGEN_KEY_stages, KGEN_KEY_atomics, KGEN_KEY_block_reduce, KGEN_KEY_warp_tail,
+	KGEN_KEY_blocks_per_sm, KGEN_KEY_stages, KGEN_KEY_atomics, KGEN_KEY_launch, KGEN_KEY_block_reduce, KGEN_KEY_warp_tail,
 	KGEN_KEY_warp_tail_from, KGEN_KEY_index, KGEN_OP_KEYS, KGEN_KEY_COUNT,
 };
 

@@ -12,6 +12,7 @@ const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL
 const struct kgen_enum kgen_ops[]           = { KGEN_OPS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_stages[]        = { KGEN_STAGES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_atomics[]       = { KGEN_ATOMICS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_launches[]      = { KGEN_LAUNCHES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_block_reduces[] = { KGEN_BLOCK_REDUCES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_warp_tails[]    = { KGEN_WARP_TAILS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, NULL } };
@@ -106,9 +107,9 @@ static const char *const reserved_kgen[] = {
 	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LANES", "LOADS", "NO_INDEX", "Out", "PAD",
 	"ROWS_PER_BLOCK", "Results", "T", "THREADS", "TILE", "TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS",
 	"aligned_head", "atomic_combine", "block_reduce", "chain_end", "chain_fold", "chain_start", "combine",
-	"combine_groups", "fold", "identity", "lanes_reduce", "load_one", "load_tile", "load_vec", "map", "pair",
-	"post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec", "swizzled", "to_acc",
-	"to_float", "to_out", "warp_reduce",
+	"combine_groups", "fold", "identity", "lanes_reduce", "let_next_kernel_start", "load_one", "load_tile",
+	"load_vec", "map", "pair", "post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec",
+	"swizzled", "to_acc", "to_float", "to_out", "wait_for_previous_kernel", "warp_reduce",
 };
 
 static int

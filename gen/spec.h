@@ -55,6 +55,11 @@
 	X(ATOMIC,     "atomic",     "one pass; partial results combined with atomics")         \
 	X(LAST_BLOCK, "last_block", "one pass, deterministic: the last block to finish combines the partials")
 
+/* How the second of two kernels follows the first on the stream. */
+#define KGEN_LAUNCHES(X) \
+	X(STREAM, "stream", "after the first kernel has finished, as the stream orders them") \
+	X(PDL,    "pdl",    "programmatic dependent launch (sm_90): it starts while the first runs and waits for its results")
+
 #define KGEN_ATOMICS(X) \
 	X(ELEMENT, "element", "one atomic per element, no block reduction") \
 	X(THREAD,  "thread",  "one atomic per thread, no block reduction")  \
@@ -162,6 +167,7 @@
 	X(blocks_per_sm,    KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
 	X(stages,           KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
 	X(atomics,          KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
+	X(launch,           KT_ENUM, kgen_launches,      0, 0,     "stream",  "how the second kernel follows the first (stages: atomic or two_pass)") \
 	X(block_reduce,     KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
 	X(warp_tail,        KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
 	X(warp_tail_from,   KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \
@@ -205,6 +211,9 @@ enum kgen_stages { KGEN_STAGES(X) KGEN_STAGES_COUNT };
 #undef X
 #define X(id, ...) KGEN_ATOMICS_##id,
 enum kgen_atomics { KGEN_ATOMICS(X) KGEN_ATOMICS_COUNT };
+#undef X
+#define X(id, ...) KGEN_LAUNCH_##id,
+enum kgen_launch { KGEN_LAUNCHES(X) KGEN_LAUNCH_COUNT };
 #undef X
 #define X(id, ...) KGEN_BR_##id,
 enum kgen_block_reduce { KGEN_BLOCK_REDUCES(X) KGEN_BR_COUNT };
@@ -290,7 +299,7 @@ struct kgen_key_info {
 	const char *doc;
 };
 
-extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[],
+extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[], kgen_launches[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[];

@@ -17,7 +17,7 @@
 	X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) \
 	X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxSynchronize) \
 	X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute) \
-	X(cuFuncSetAttribute) X(cuLaunchKernel) \
+	X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuLaunchKernelEx) \
 	X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
 	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemGetInfo) \
 	X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \

@@ -103,7 +103,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	partials = scratch + 16;  /* two_pass too: a plan's entries share one buffer, ticket and all */
 
 	/* The plan's kernels (gen/reduce.c): atomic: _init, then the main
-	 * kernel; two_pass: the main kernel, then _final; last_block: one. */
+	 * kernel; two_pass: the main kernel, then _final; last_block: one.
+	 * launch: pdl launches the second as a programmatic dependent launch. */
 	switch (s->stages) {
 	case KGEN_STAGES_ATOMIC:  /* ops with a result step never end in atomics */
 		args[0] = &out;
@@ -112,7 +113,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		args[0] = &in;
 		args[1] = &out;
 		args[2] = nptr;
-		return kgen_launch(cu, k->fn[1], grid, s->threads, 0, args, stream, err);
+		return (s->launch == KGEN_LAUNCH_PDL ? kgen_launch_dependent : kgen_launch)(cu, k->fn[1], grid, s->threads, 0,
+		                                                                          args, stream, err);
 	case KGEN_STAGES_TWO_PASS:
 		args[0] = &in;
 		args[1] = &partials;
@@ -123,7 +125,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		args[1] = results;
 		args[2] = &g32;
 		args[3] = nptr;  /* read by a _final kernel with a result step */
-		return kgen_launch(cu, k->fn[1], 1, s->threads, 0, args, stream, err);
+		return (s->launch == KGEN_LAUNCH_PDL ? kgen_launch_dependent : kgen_launch)(cu, k->fn[1], 1, s->threads, 0,
+		                                                                          args, stream, err);
 	default:
 		args[0] = &in;
 		args[1] = results;

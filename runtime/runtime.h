@@ -60,12 +60,16 @@ kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);
 CUcontext kgen_context_save(const kgen_context *ctx);
 void kgen_context_restore(const kgen_context *ctx, CUcontext saved);
 
-/* Launch f on a 1-D grid (launch.c). */
-/* Launch f on a grid of gx x gy x gz blocks (each below 2^31, 65536, 65536). */
+/* Launch f on a grid of gx x gy x gz blocks (each below 2^31, 65536, 65536) (launch.c). */
 kgen_status kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                            long long block, unsigned int smem, void **args, CUstream stream, kgen_error *err);
+/* Launch f on a 1-D grid. */
 kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                         unsigned int smem, void **args, CUstream stream, kgen_error *err);
+/* The same as a programmatic dependent launch (launch: pdl): f may start
+ * while the kernel before it runs, and waits for it in griddepcontrol.wait. */
+kgen_status kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
+                                  unsigned int smem, void **args, CUstream stream, kgen_error *err);
 /* Grow the kernel's own scratch to bytes, zero-filled (launch.c). */
 kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
 /* The kernel's spec is of family `id`, else an error naming the caller. */

@@ -382,12 +382,26 @@ done
 
 # ---- kgen tune: --list without a GPU; arguments ----
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list
-grep -qx "$top_srcdir/specs/plans/reduce.space.yaml: 336 points, 288 accepted, 48 refused" "$tmp/out" ||
+grep -qx "$top_srcdir/specs/plans/reduce.space.yaml: 480 points, 400 accepted, 80 refused" "$tmp/out" ||
 	bad "kgen tune --list does not count the points: $(head -1 "$tmp/out")"
-grep -q "^   288  threads=1024 items_per_thread=64 load_width=16 grid=persistent stages=two_pass$" "$tmp/out" ||
+grep -q "^   400  threads=1024 items_per_thread=64 load_width=16 grid=persistent stages=two_pass launch=pdl$" "$tmp/out" ||
 	bad "kgen tune --list does not list the points: $(tail -1 "$tmp/out")"
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
-grep -q ": 336 points, 240 accepted, 96 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
+grep -q ": 480 points, 360 accepted, 120 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
+# A point refused for a key at its default that has no effect on it is that
+# point without the key (launch: stream of last_block), unless a derived
+# default differs (op: mean makes stages default to last_block, not atomic).
+printf 'kernel: reduce\nstages: [last_block, two_pass, atomic]\nlaunch: [stream, pdl]\n' > "$tmp/launch.space.yaml"
+expect 0 "$kgen" tune "$tmp/launch.space.yaml" --list
+grep -qx "$tmp/launch.space.yaml: 6 points, 5 accepted, 1 refused" "$tmp/out" &&
+	grep -q "^     1  stages=last_block launch=stream$" "$tmp/out" && ! grep -q "stages=last_block launch=pdl" "$tmp/out" ||
+	bad "kgen tune --list of a launch space: $(cat "$tmp/out")"
+expect 0 "$kgen" space "$tmp/launch.space.yaml" --emit "$tmp/launch-points"
+[ "$(cat "$tmp/launch-points/00001.yaml")" = "$(printf 'kernel: reduce\nstages: last_block')" ] ||
+	bad "the last_block point keeps launch: $(cat "$tmp/launch-points/00001.yaml")"
+printf 'kernel: reduce\nop: [sum, mean]\nstages: [atomic, last_block]\n' > "$tmp/mean.space.yaml"
+expect 0 "$kgen" tune "$tmp/mean.space.yaml" --list
+grep -qx "$tmp/mean.space.yaml: 4 points, 3 accepted, 1 refused" "$tmp/out" || bad "op: mean, stages: atomic accepted: $(cat "$tmp/out")"
 expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --method sometimes
 grep -q "bad --method sometimes (events, graph or cold, or a list: events,graph)" "$tmp/err" ||
 	bad "kgen tune --method: $(cat "$tmp/err")"

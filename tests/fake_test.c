@@ -20,6 +20,7 @@ struct fake_launch {
 	unsigned long long args[12];
 	int nargs;
 	CUstream stream;
+	int dependent;  /* launched with programmatic stream serialization */
 };
 
 static struct fake_launch *launches;
@@ -164,6 +165,42 @@ START_TEST(two_pass_reduce_launches_both_kernels)
 	ck_assert_uint_eq(launches[n0 % 256].args[1], 0x30000010ull);  /* the main kernel's partials */
 	ck_assert_uint_eq(last()->args[0], 0x30000010ull);             /* _final reads them there */
 	*nparams = 0;
+	free(out);
+}
+END_TEST
+
+/* launch: pdl: the second kernel of two_pass (_final) and of atomic (the
+ * main kernel after _init) is a programmatic dependent launch, with the
+ * same geometry and arguments; the first kernel, and every kernel of
+ * launch: stream, is launched plainly. */
+START_TEST(pdl_launches_the_second_kernel_dependent)
+{
+	static const struct {
+		const char *yaml, *first, *second;
+		int dependent;
+		unsigned grid;  /* the second's: _final one block, the main kernel 2^20 / (256 x 8) */
+	} cases[] = {
+		{ "kernel: reduce\nstages: two_pass\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 1, 1 },
+		{ "kernel: reduce\nstages: atomic\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 1, 512 },
+		{ "kernel: reduce\nstages: two_pass\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 0, 1 },
+		{ "kernel: reduce\nstages: atomic\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 0, 512 },
+	};
+	float *out = aligned_alloc(16, 16);
+	kgen_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		kgen_kernel *k = build(cases[i].yaml);
+		int n0 = *nlaunches;
+		ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_int_eq(*nlaunches, n0 + 2);
+		ck_assert_str_eq(launches[n0 % 256].name, cases[i].first);
+		ck_assert_int_eq(launches[n0 % 256].dependent, 0);
+		ck_assert_str_eq(last()->name, cases[i].second);
+		ck_assert_int_eq(last()->dependent, cases[i].dependent);
+		ck_assert_uint_eq(last()->grid[0], cases[i].grid);
+		ck_assert_uint_eq(last()->block[0], 256);
+	}
 	free(out);
 }
 END_TEST
@@ -453,6 +490,7 @@ fake_suite(void)
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
+	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);

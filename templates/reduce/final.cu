@@ -7,6 +7,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const int tid = threadIdx.x;
     Acc acc = identity();
 
+    {{wait}}
     for (unsigned int i = tid; i < count; i += THREADS)
         acc = combine(acc, partials[i]);
     acc = block_reduce(acc);

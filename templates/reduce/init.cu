@@ -2,5 +2,6 @@
 // Run first, <<<1, 1>>>: set *out to the identity of {{op}}, which the atomics combine into.
 extern "C" __global__ void {{name}}_init(Acc *out)
 {
+    {{start_next}}
     *out = identity();
 }

@@ -29,6 +29,7 @@ struct fake_launch {
 	unsigned long long args[12];  /* the first 8 bytes of each parameter */
 	int nargs;
 	CUstream stream;
+	int dependent;                /* cuLaunchKernelEx with programmatic stream serialization */
 };
 API struct fake_launch fake_cuda_launches[256];
 API int fake_cuda_nlaunches;
@@ -187,6 +188,28 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 		memcpy(&l->args[i], params[i], 8);
 	l->nargs = i;
 	return CUDA_SUCCESS;
+}
+
+/* The launch above, with its configuration's attributes: programmatic
+ * stream serialization is recorded; any other attribute is refused. */
+API CUresult CUDAAPI
+cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra)
+{
+	CUresult r;
+	int dependent = 0;
+	unsigned i;
+
+	for (i = 0; i < c->numAttrs; i++) {
+		if (c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+			return CUDA_ERROR_INVALID_VALUE;
+		dependent = c->attrs[i].value.programmaticStreamSerializationAllowed;
+	}
+	FAIL_IF("cuLaunchKernelEx");
+	r = cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
+	                   c->sharedMemBytes, c->hStream, params, extra);
+	if (r == CUDA_SUCCESS)
+		fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].dependent = dependent;
+	return r;
 }
 
 API CUresult CUDAAPI

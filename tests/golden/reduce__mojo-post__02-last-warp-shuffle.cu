@@ -13,6 +13,7 @@
 //   layout: strided
 //   grid: tile
 //   stages: two_pass
+//   launch: stream
 //   block_reduce: sequential
 //   warp_tail: shuffle
 //   warp_tail_from: 32

@@ -14,6 +14,7 @@
 //   grid: tile
 //   stages: atomic
 //   atomics: block
+//   launch: stream
 //   block_reduce: warps
 //   warp_tail: reduce_sync
 //   index: 64

@@ -14,6 +14,7 @@
 //   grid: tile
 //   stages: atomic
 //   atomics: block
+//   launch: stream
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   index: 64

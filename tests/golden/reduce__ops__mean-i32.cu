@@ -13,6 +13,7 @@
 //   layout: strided
 //   grid: tile
 //   stages: two_pass
+//   launch: stream
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   index: 64

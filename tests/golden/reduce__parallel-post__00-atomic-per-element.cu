@@ -14,6 +14,7 @@
 //   grid: tile
 //   stages: atomic
 //   atomics: element
+//   launch: stream
 //   index: 32
 //   out_dtype: f32
 //

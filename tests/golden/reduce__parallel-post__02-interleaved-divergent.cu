@@ -14,6 +14,7 @@
 //   grid: tile
 //   stages: atomic
 //   atomics: block
+//   launch: stream
 //   block_reduce: interleaved_divergent
 //   warp_tail: none
 //   index: 32

@@ -14,6 +14,7 @@
 //   grid: tile
 //   stages: atomic
 //   atomics: block
+//   launch: stream
 //   block_reduce: sequential
 //   warp_tail: volatile
 //   warp_tail_from: 64
