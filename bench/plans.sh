@@ -5,14 +5,14 @@
 # 2^10, 2^12, ..., 2^24, 2^27, 2^30 against cub::DeviceReduce (timed by the
 # kgen-cub helper with the same method), for each METHOD (default: events
 # graph).  Writes OUTDIR/plans-METHOD.tsv and OUTDIR/plans.txt with the
-# ratios.
+# ratios.  PLANS="a.yaml b.yaml" times those plans instead.
 set -u
 out=$1
 shift
 methods=${*:-events graph}
 kgen=${KGEN:-./kgen}
 top=${top_srcdir:-.}
-plans=$(ls "$top"/specs/plans/*.yaml | grep -v '\.space\.yaml$')
+plans=${PLANS:-$(ls "$top"/specs/plans/*.yaml | grep -v '\.space\.yaml$')}
 sizes="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^22 --n 2^24 --n 2^27 --n 2^30"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $0 $out $methods"

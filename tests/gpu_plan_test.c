@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
-#include "runtime/driver.h"
+#include "runtime/runtime.h"
 
 static const char plan_text[] =
 	"plan:\n"
@@ -61,7 +61,8 @@ main(void)
 		printf("SKIP: no GPU: %s\n", err.message);
 		return 77;
 	}
-	if (kgen_cu_load(&cu, &err) || kgen_plan_load_string(plan_text, sizeof plan_text - 1, "gpu_plan_test", &plan,
+	/* The test's own allocations and copies need the context current. */
+	if (kgen_cu_load(&cu, &err) || kgen_context_enter(ctx, &err) || kgen_plan_load_string(plan_text, sizeof plan_text - 1, "gpu_plan_test", &plan,
 	                                                       &err) || kgen_kernel_build_plan(ctx, plan, &k, &err)) {
 		fail("setup", &err);
 		return 1;
