@@ -51,6 +51,8 @@ struct tune {
 	int nm;
 	unsigned long long n[MAX_SIZES];
 	int nn, runs, jobs, fresh, list, device, nsets;
+	int against;                /* --against cub: each size's point is the one furthest ahead of CUB */
+	double cub_us[MAX_SIZES][KGEN_TIME_COUNT];  /* CUB's median per call there (with --against) */
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
 	double tolerance;           /* keep the previous size's point when within this fraction of the best */
 	unsigned long long seed;
@@ -70,7 +72,7 @@ usage(FILE *fp)
 {
 	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold[,...]] [--runs R] [-j N]\n"
 	      "                 [--set KEY=VALUE]... [--records FILE] [--fresh] [--plan FILE] [--list]\n"
-	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
+	      "                 [--against cub] [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
 	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
@@ -94,6 +96,9 @@ usage(FILE *fp)
 	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
 	      "                  previous n's while within --tolerance PCT of it, default 3),\n"
 	      "                  the bounds between tuned sizes at their geometric means\n"
+	      "  --against cub   time cub::DeviceReduce too (kgen-cub, the same method) and\n"
+	      "                  take at each n the point whose worst ratio to CUB's time, over\n"
+	      "                  the methods, is least (default: to the fastest point's)\n"
 	      "  --list          expand and validate only (no GPU)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
@@ -476,25 +481,66 @@ tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, in
 	return st;
 }
 
-/* Point i at size j against the fastest verified point under each method:
- * the largest ratio of its time to the fastest's (1: the fastest under every
- * method), or -1 when it has no time under one of them. */
+/* Point i at size j against the fastest verified point under each method
+ * (--against cub: against CUB's time): the largest ratio of its time to
+ * that one (1: the fastest under every method), or -1 when it has no time
+ * under one of them. */
 static double
 score(const struct tune *t, int i, int j)
 {
-	double worst = 0, fastest;
+	double worst = 0, ref;
 	int m, k;
 
 	for (m = 0; m < t->nm; m++) {
 		if (t->p[i].us[j][m] <= 0)
 			return -1;
-		for (fastest = t->p[i].us[j][m], k = 0; k < t->pts.n; k++)
-			if (t->p[k].us[j][m] > 0 && t->p[k].us[j][m] < fastest)
-				fastest = t->p[k].us[j][m];
-		if (t->p[i].us[j][m] / fastest > worst)
-			worst = t->p[i].us[j][m] / fastest;
+		if (t->against)
+			ref = t->cub_us[j][m];
+		else
+			for (ref = t->p[i].us[j][m], k = 0; k < t->pts.n; k++)
+				if (t->p[k].us[j][m] > 0 && t->p[k].us[j][m] < ref)
+					ref = t->p[k].us[j][m];
+		if (t->p[i].us[j][m] / ref > worst)
+			worst = t->p[i].us[j][m] / ref;
 	}
 	return worst;
+}
+
+/* --against cub: CUB's time at size j under each method, from the records
+ * or measured by kgen-cub (timing.c's kgen_cub_ms) and recorded. */
+static kgen_status
+cub_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, kgen_error *err)
+{
+	const kgen_spec *s0 = t->p[0].spec;
+	char key[600], date[32];
+	time_t now;
+	double ms;
+	int m, r, offsets;
+
+	for (m = 0; m < t->nm; m++) {
+		const char *method = kgen_timing_method_name(t->method[m]);
+		snprintf(key, sizeof key, "%s|cub %s %s|%llu|%s rotated", t->base_key, kgen_ops[s0->op].name,
+		         kgen_spec_dtype(s0)->name, t->n[j], method);
+		if (!t->fresh && (r = find_record(t, key)) >= 0 && t->seen[r].us > 0) {
+			t->cub_us[j][m] = t->seen[r].us;
+			t->reused++;
+			continue;
+		}
+		if ((ms = kgen_cub_ms(NULL, t->method[m], t->runs, s0, t->n[j], ctx->l2_bytes, &offsets)) <= 0)
+			return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen-cub could not time %s %s at n = %llu (%s): "
+			                 "build it (make kgen-cub, which needs nvcc) or set KGEN_CUB", kgen_ops[s0->op].name,
+			                 kgen_spec_dtype(s0)->name, t->n[j], method);
+		t->cub_us[j][m] = ms * 1e3;
+		t->measured++;
+		now = time(NULL);
+		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		fputs("{\"key\":\"", rec);
+		json_string(rec, key);
+		fprintf(rec, "\",\"peer\":\"cub::DeviceReduce\",\"offsets\":%d,\"n\":%llu,\"method\":\"%s\",\"verify\":\"ok\","
+		        "\"median_us\":%.4f,\"date\":\"%s\"}\n", offsets, t->n[j], method, ms * 1e3, date);
+		fflush(rec);
+	}
+	return KGEN_OK;
 }
 
 /* The point for size j in the plan: the best that verified, but the
@@ -541,6 +587,13 @@ times_text(const struct tune *t, int i, int j, char *buf, size_t len)
 	return buf;
 }
 
+/* What score() divides by. */
+static const char *
+ref_name(const struct tune *t)
+{
+	return t->against ? "CUB's time" : "the fastest";
+}
+
 /* The methods' names, "events" or "events/graph". */
 static const char *
 methods_text(const struct tune *t, char *buf, size_t len)
@@ -579,7 +632,10 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
-	if (t->nm > 1)
+	if (t->against)
+		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point furthest\n"
+		          "# ahead of cub::DeviceReduce under its worst method (%s).\n#   kgen", methods_text(t, a, sizeof a));
+	else if (t->nm > 1)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point nearest the\n"
 		          "# fastest under every method (%s).\n#   kgen", methods_text(t, a, sizeof a));
 	else
@@ -603,6 +659,8 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 			for (m = 0; m < t->nm; m++)
 				sb_printf(&b, "%s%.2f", m ? "/" : "", t->p[best[k]].us[k][m]);
 			sb_puts(&b, " us");
+			if (t->against)
+				sb_printf(&b, " (%.3f of CUB)", score(t, best[k], k));
 		}
 		sb_printf(&b, " (%s)\n    spec:\n", t->pts.v[best[first]].label);
 		{
@@ -707,7 +765,7 @@ kgen_cmd_tune(int argc, char **argv)
 		{ "fresh", no_argument, NULL, 'F' }, { "resume", no_argument, NULL, 'U' },
 		{ "plan", required_argument, NULL, 'p' }, { "list", no_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 'S' }, { "device", required_argument, NULL, 'd' },
-		{ "tolerance", required_argument, NULL, 'T' },
+		{ "tolerance", required_argument, NULL, 'T' }, { "against", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct tune t;
@@ -762,6 +820,13 @@ kgen_cmd_tune(int argc, char **argv)
 				fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", optarg);
 				return 2;
 			}
+			break;
+		case 'A':
+			if (strcmp(optarg, "cub") != 0) {
+				fprintf(stderr, "kgen tune: bad --against %s (cub)\n", optarg);
+				return 2;
+			}
+			t.against = 1;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -846,7 +911,8 @@ kgen_cmd_tune(int argc, char **argv)
 	fseek(rec, 0, SEEK_END);
 	t0 = time(NULL);
 	for (j = 0; j < t.nn; j++) {
-		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err)) {
+		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err) ||
+		    (t.against && cub_size(&t, ctx, j, rec, &err))) {
 			rc = kgen_report(&err);
 			goto out;
 		}
@@ -864,13 +930,15 @@ kgen_cmd_tune(int argc, char **argv)
 			char times[256];
 			printf("n=%-6s %s  %s", size_name(t.n[j], a, sizeof a), times_text(&t, best[j], j, times, sizeof times),
 			       t.pts.v[best[j]].label);
-			if (second >= 0 && t.nm > 1)
-				printf("   (next: %.3f of the fastest, %s)", score(&t, second, j), t.pts.v[second].label);
+			if (t.against)
+				printf(" (%.3f of CUB's time)", score(&t, best[j], j));
+			if (second >= 0 && (t.nm > 1 || t.against))
+				printf("   (next: %.3f of %s, %s)", score(&t, second, j), ref_name(&t), t.pts.v[second].label);
 			else if (second >= 0)
 				printf("   (next: %.2f us, %s)", t.p[second].us[j][0], t.pts.v[second].label);
 			if (chosen[j] != best[j])
-				printf("\n         the plan keeps %s (%.3f of the fastest), %s",
-				       times_text(&t, chosen[j], j, times, sizeof times), score(&t, chosen[j], j), t.pts.v[chosen[j]].label);
+				printf("\n         the plan keeps %s (%.3f of %s), %s", times_text(&t, chosen[j], j, times, sizeof times),
+				       score(&t, chosen[j], j), ref_name(&t), t.pts.v[chosen[j]].label);
 			printf("\n");
 		}
 		fflush(stdout);

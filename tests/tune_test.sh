@@ -93,6 +93,29 @@ grep -q "^n=2^12  *events 4.00 us ±1.0%, graph 1.00 us ±1.0%  threads=256   (n
 	bad "--method events,graph output: $(cat "$tmp/out")"
 grep -q "^# NVIDIA\|times per call (events/graph)" "$tmp/plan.yaml" || bad "the plan does not name both methods: $(head -3 "$tmp/plan.yaml")"
 grep -q "# n=1000 4.00/1.00 us, n=2^12 4.00/1.00 us (threads=256)" "$tmp/plan.yaml" || bad "the plan's times: $(cat "$tmp/plan.yaml")"
+# --against cub: CUB's times come from kgen-cub (here a stand-in: 3.2 us
+# under events, 2.5 under graph), and a size takes the point with the least
+# worst ratio to them: 512 threads (3/3.2 = 0.94) over 256 (4/3.2 = 1.25),
+# where the fastest-relative choice above took 256.  CUB's times are
+# recorded, so a rerun measures nothing.
+printf '#!/bin/sh\ncase "$*" in *--method=events*) echo "median_ms=0.0032 offsets=32" ;; *--method=graph*) echo "median_ms=0.0025 offsets=32" ;; *) exit 1 ;; esac\n' > "$tmp/fake-cub"
+chmod +x "$tmp/fake-cub"
+cp "$tmp/ok.jsonl" "$tmp/against.jsonl"
+rm -f "$tmp/plan.yaml"
+KGEN_CUB=$tmp/fake-cub tune --method events,graph --against cub --records "$tmp/against.jsonl"
+rc=$?
+[ $rc -eq 0 ] || bad "--against cub exited $rc: $(cat "$tmp/err")"
+grep -q "^# 2 points x 2 sizes: 4 measured (0 failed to verify), 8 from the records" "$tmp/out" || bad "--against cub counts: $(tail -2 "$tmp/out")"
+[ "$(chosen 512)" -eq 1 ] || bad "--against cub did not choose threads: 512: $(cat "$tmp/plan.yaml")"
+grep -q "threads=512 (0.938 of CUB's time)   (next: 1.250 of CUB's time, threads=256)" "$tmp/out" || bad "--against cub output: $(cat "$tmp/out")"
+grep -q "furthest$" "$tmp/plan.yaml" && grep -q "(0.938 of CUB)" "$tmp/plan.yaml" || bad "--against cub plan: $(cat "$tmp/plan.yaml")"
+[ "$(grep -c '|cub sum f32|' "$tmp/against.jsonl")" -eq 4 ] || bad "CUB's times not recorded: $(cat "$tmp/against.jsonl")"
+KGEN_CUB=/nonexistent tune --method events,graph --against cub --records "$tmp/against.jsonl"
+grep -q "^# 2 points x 2 sizes: 0 measured (0 failed to verify), 12 from the records" "$tmp/out" || bad "--against cub rerun: $(tail -2 "$tmp/out")"
+KGEN_CUB=/nonexistent tune --method events --against cub --records "$tmp/nocub.jsonl"
+grep -q "kgen-cub could not time sum f32 at n = 1000 (events)" "$tmp/err" || bad "--against cub without kgen-cub: $(cat "$tmp/err")"
+"$b/kgen" tune "$tmp/space.yaml" --against thrust > "$tmp/out" 2>&1 && bad "--against thrust accepted"
+
 # A method the records lack is measured, and only it: cold here, which fails on the fake driver.
 tune --method events,graph,cold --records "$tmp/ok.jsonl"
 grep -q "4 measured (4 failed to verify), 8 from the records" "$tmp/out" || bad "--method events,graph,cold: $(tail -2 "$tmp/out")"
