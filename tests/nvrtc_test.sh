@@ -3,23 +3,20 @@
 # spaces of specs/plans, which tests/cli_test.sh checks) compiles with NVRTC
 # (no GPU needed) for sm_90, to a cubin and to PTX, and NVRTC prints
 # nothing: kgen compile writes the NVRTC log to stderr, so an empty stderr
-# means no warning.
+# means no warning.  The specs are checked by one process per core
+# (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 kgen=$top_builddir/kgen
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-nvrtc.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-specs=$(cd "$top_srcdir" && find specs -name '*.yaml' -not -path 'specs/plans/*' | LC_ALL=C sort)
-[ -n "$specs" ] || { echo "no specs under $top_srcdir/specs" >&2; exit 99; }
-
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; spec_ok=no; }
-
-for spec in $specs; do
+# One spec: its checks, in a scratch folder of its own; exit 1 on failure.
+if [ "${1:-}" = --one ]; then
+	spec=$2
 	s=$top_srcdir/$spec
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-nvrtc.XXXXXX") || exit 99
+	trap 'rm -rf "$tmp"' EXIT
 	spec_ok=yes
-	rm -f "$tmp/k.cubin" "$tmp/k.ptx"
+	bad() { echo "FAIL: $*" >&2; spec_ok=no; }
 
 	"$kgen" compile "$s" --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
 	rc=$?
@@ -38,6 +35,19 @@ for spec in $specs; do
 	want=$(grep -c '__global__' "$tmp/k.cu")
 	got=$(grep -c '\.entry ' "$tmp/k.ptx")
 	[ "$want" -gt 0 ] && [ "$want" -eq "$got" ] || bad "$spec: $want kernels in the source, $got in the PTX"
-	[ $spec_ok = yes ] && echo "ok: $spec"
-done
-exit $fail
+	[ $spec_ok = yes ] || exit 1
+	echo "ok: $spec"
+	exit 0
+fi
+
+specs=$(cd "$top_srcdir" && find specs -name '*.yaml' -not -path 'specs/plans/*' | LC_ALL=C sort)
+[ -n "$specs" ] || { echo "no specs under $top_srcdir/specs" >&2; exit 99; }
+
+jobs=${KGEN_JOBS:-$(nproc 2>/dev/null || echo 2)}
+n=$(printf '%s\n' $specs | wc -l)
+echo "checking $n specs in $jobs processes"
+# xargs exits 123 when any spec failed.
+printf '%s\n' $specs | xargs -P "$jobs" -n 1 sh "$0" --one
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: some specs did not compile cleanly (xargs exit $rc)" >&2; exit 1; }
+exit 0
