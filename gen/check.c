@@ -84,10 +84,43 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	return f->check(s, err);
 }
 
-/* The oldest architecture each feature a spec may use needs. */
+/* The rows of the spec's family whose key applies and has a value that
+ * needs them. */
+static int
+needs(const struct kgen_spec *s, const struct kgen_arch_need *r)
+{
+	return kgen_key_applies(s, r->key) && (r->values & KGEN_BIT(kgen_spec_value(s, r->key)));
+}
+
+int
+kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n)
+{
+	const struct kgen_arch_need *r = kgen_family_of(s)->arch_needs;
+	char value[64];
+	size_t at = 0;
+	int sm = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (; r && r->min_sm; r++) {
+		if (!needs(s, r))
+			continue;
+		if (r->min_sm > sm)
+			sm = r->min_sm;
+		if (at < n)
+			at += (size_t)snprintf(buf + at, n - at, "%s%s: %s", at ? ", " : "", kgen_keys[r->key].name,
+			                       kgen_spec_format_value(s, r->key, value, sizeof value));
+	}
+	return sm;
+}
+
+/* The oldest architecture each feature a spec may use needs: its family's
+ * arch_needs rows. */
 kgen_status
 kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
 {
+	const struct kgen_arch_need *r;
+	char value[64];
 	int sm;
 
 	if (!s || !arch)
@@ -98,16 +131,10 @@ kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
 		sm = atoi(arch + 8);
 	else
 		return KGEN_OK;  /* kgen_compile() names a malformed architecture */
-	if (kgen_key_applies(s, KGEN_KEY_method) && s->method == KGEN_METHOD_TMA && sm < 90)
-		return kgen_spec_error(s, KGEN_KEY_method, 1, err,
-		                       "method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not %s: "
-		                       "use method: smem", arch);
-	if (kgen_key_applies(s, KGEN_KEY_launch) && s->launch == KGEN_LAUNCH_PDL && sm < 90)
-		return kgen_spec_error(s, KGEN_KEY_launch, 1, err,
-		                       "launch: pdl needs sm_90 or newer (griddepcontrol), not %s: use launch: stream", arch);
-	if (kgen_key_applies(s, KGEN_KEY_warp_tail) && s->warp_tail == KGEN_WT_REDUCE_SYNC && sm < 80)
-		return kgen_spec_error(s, KGEN_KEY_warp_tail, 1, err,
-		                       "warp_tail: reduce_sync needs sm_80 or newer (__reduce_*_sync), not %s: "
-		                       "use warp_tail: shuffle", arch);
+	for (r = kgen_family_of(s)->arch_needs; r && r->min_sm; r++)
+		if (needs(s, r) && sm < r->min_sm)
+			return kgen_spec_error(s, r->key, 1, err, "%s: %s needs sm_%d or newer (%s), not %s: use %s",
+			                       kgen_keys[r->key].name, kgen_spec_format_value(s, r->key, value, sizeof value),
+			                       r->min_sm, r->why, arch, r->instead);
 	return KGEN_OK;
 }

@@ -28,6 +28,22 @@ struct kgen_only_with {
 };
 #define KGEN_BIT(v) (1ull << (v))
 
+/* A value of a key that needs a newer GPU than kgen's oldest target:
+ * refused for an older --arch (kgen_spec_check_arch) with "KEY: VALUE
+ * needs sm_MIN or newer (why), not ARCH: use instead", and named in the
+ * header comment's "Needs:" line.  A family's rows end with min_sm 0. */
+struct kgen_arch_need {
+	enum kgen_key key;
+	unsigned long long values;       /* bit v set: the key's value v needs it */
+	int min_sm;                      /* 90 for sm_90 */
+	const char *why;                 /* what of that GPU it uses */
+	const char *instead;             /* what works on an older one */
+};
+
+/* The newest architecture the spec's rows ask for (0 when none), and the
+ * "key: value" of each row that asks, comma-separated, into buf. */
+int kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n);
+
 /* One kernel of a launch. */
 struct kgen_step {
 	char suffix[16];                 /* appended to the spec's name: "", "_init", "_final" */
@@ -55,6 +71,7 @@ struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
+	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */
 	/* The family's rules, after the shared ones; resolves derived defaults
 	 * (threads, the kernel name, ...). */
 	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);

@@ -301,6 +301,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "index", "%lld", s->index);
 	tpl_set(&file, "threads", "%lld", s->threads);
 	tpl_set(&file, "items", "%lld", s->items_per_thread);
+	tpl_set(&file, "items_elements", "%lld element%s", s->items_per_thread, s->items_per_thread == 1 ? "" : "s");
 	tpl_set(&file, "vec", "%lld", vec);
 	tpl_set(&file, "load_width", "%lld", s->load_width);
 	{
@@ -472,10 +473,18 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_warp_tail_from, KGEN_KEY_index, KGEN_OP_KEYS, KGEN_KEY_COUNT,
 };
 
+/* The values that need a newer GPU (family.h). */
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_launch, KGEN_BIT(KGEN_LAUNCH_PDL), 90, "griddepcontrol", "launch: stream" },
+	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle" },
+	{ .min_sm = 0 },
+};
+
 const struct kgen_family kgen_family_reduce = {
 	.name = "reduce",
 	.keys = keys,
 	.only_with = only_with,
+	.arch_needs = arch_needs,
 	.check = kgen_reduce_check,
 	.contract = plan,
 	.emit = emit,

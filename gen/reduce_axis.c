@@ -403,10 +403,17 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_strategy, KGEN_KEY_lanes, KGEN_KEY_split, KGEN_OP_KEYS, KGEN_KEY_COUNT,
 };
 
+/* The values that need a newer GPU (family.h). */
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle" },
+	{ .min_sm = 0 },
+};
+
 const struct kgen_family kgen_family_reduce_axis = {
 	.name = "reduce_axis",
 	.keys = keys,
 	.only_with = only_with,
+	.arch_needs = arch_needs,
 	.check = check,
 	.contract = plan,
 	.emit = emit,

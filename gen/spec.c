@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "family.h"
 #include "expr.h"
 
@@ -275,6 +276,9 @@ kgen_nearest_name(const char *name, const char *const *names, size_t n)
 	const char *best = NULL;
 	size_t d, bestd = (size_t)-1, i;
 
+	for (i = 0; i < n; i++)  /* another case: "F32" for f32 */
+		if (strcasecmp(name, names[i]) == 0)
+			return names[i];
 	for (i = 0; i < n; i++) {
 		d = edit_distance(name, names[i]);
 		if (d < bestd) {
@@ -529,9 +533,27 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 			               near ? near : "", near ? "'?)" : "");
 			goto fail;
 		}
+		if (!values[i] || !values[i][0]) {
+			/* No value: the key as if the spec did not write it. */
+			if (k == KGEN_KEY_kernel) {
+				st = kgen_fail(err, KGEN_ESPEC, "kernel: every spec names its family; it cannot be unset");
+				goto fail;
+			}
+			memset(&spec->pos[k], 0, sizeof spec->pos[k]);
+			reset_default(spec, (enum kgen_key)k);
+			if (k == KGEN_KEY_name) {
+				spec->name = 0;
+				spec->name_text[0] = '\0';
+			}
+			if (kgen_keys[k].type == KT_EXPR)
+				snprintf(kgen_spec_expr(spec, (enum kgen_key)k), KGEN_EXPR_MAX + 1, "%s", kgen_keys[k].def);
+			continue;
+		}
 		if (kgen_spec_parse_value((enum kgen_key)k, values[i], &v, why, sizeof why)) {
 			kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
-			st = kgen_fail(err, KGEN_ESPEC, "%s: %s: expected %s", keys[i], why, allowed);
+			near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, values[i]) : NULL;
+			st = kgen_fail(err, KGEN_ESPEC, "%s: %s%s%s%s: expected %s", keys[i], why, near ? " (did you mean '" : "",
+			               near ? near : "", near ? "'?)" : "", allowed);
 			goto fail;
 		}
 		*kgen_spec_field(spec, (enum kgen_key)k) = v;

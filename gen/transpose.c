@@ -330,10 +330,17 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_load_hint, KGEN_KEY_store_hint, KGEN_KEY_COUNT,
 };
 
+/* The values that need a newer GPU (family.h). */
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_TMA), 90, "the TMA unit and cluster barriers", "method: smem" },
+	{ .min_sm = 0 },
+};
+
 const struct kgen_family kgen_family_transpose = {
 	.name = "transpose",
 	.keys = keys,
 	.only_with = only_with,
+	.arch_needs = arch_needs,
 	.check = kgen_transpose_check,
 	.contract = plan,
 	.emit = emit,

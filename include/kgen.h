@@ -69,7 +69,9 @@ KGEN_API kgen_status kgen_spec_load_string(const char *yaml, size_t len, const c
                                   kgen_spec **spec, kgen_error *err);
 
 /* Set one field as if the spec had said "key: value", then validate again.
- * On failure the spec is left as it was. */
+ * A NULL or empty value unsets the key (as if the spec did not write it,
+ * so that it takes its default; `kernel` cannot be unset).  On failure the
+ * spec is left as it was. */
 KGEN_API kgen_status kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err);
 
 /* Set several fields at once, then validate once (so that fields that

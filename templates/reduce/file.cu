@@ -7,7 +7,7 @@ typedef {{t_ctype}} T;
 {{op_types}}
 typedef {{index_ctype}} Index;
 
-// {{threads}} threads per block; each reads {{items}} elements per tile, {{vec}} per load ({{load_width}} bytes).
+// {{threads}} threads per block; each reads {{items_elements}} per tile, {{vec}} per load ({{load_width}} bytes).
 constexpr int THREADS = {{threads}};
 constexpr int ITEMS = {{items}};
 constexpr int VEC = {{vec}};

@@ -21,6 +21,8 @@
 //   index: 32
 //   out_dtype: i32
 //
+// Needs: sm_80 or newer (warp_tail: reduce_sync).
+//
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_i32_init(Acc *out)  <<<1, 1>>>
 //   2. reduce_sum_i32(in, out, n)  <<<grid, 512>>>

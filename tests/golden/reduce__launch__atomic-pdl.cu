@@ -20,6 +20,8 @@
 //   index: 64
 //   out_dtype: f32
 //
+// Needs: sm_90 or newer (launch: pdl).
+//
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_f32_init(Acc *out)  <<<1, 1>>>
 //   2. reduce_sum_f32(in, out, n)  <<<grid, 512>>>

@@ -19,6 +19,8 @@
 //   index: 64
 //   out_dtype: f32
 //
+// Needs: sm_90 or newer (launch: pdl).
+//
 // Kernels (extern "C"), launched in this order on one stream, for n elements:
 //   1. reduce_sum_f32(in, partials, n)  <<<grid, 512>>>
 //   2. reduce_sum_f32_final(partials, out, grid)  <<<1, 512>>>

@@ -32,7 +32,7 @@ typedef int T;
 typedef int Acc;
 typedef unsigned long long Index;
 
-// 512 threads per block; each reads 1 elements per tile, 1 per load (4 bytes).
+// 512 threads per block; each reads 1 element per tile, 1 per load (4 bytes).
 constexpr int THREADS = 512;
 constexpr int ITEMS = 1;
 constexpr int VEC = 1;

@@ -33,7 +33,7 @@ typedef float T;
 typedef float Acc;
 typedef unsigned int Index;
 
-// 256 threads per block; each reads 1 elements per tile, 1 per load (4 bytes).
+// 256 threads per block; each reads 1 element per tile, 1 per load (4 bytes).
 constexpr int THREADS = 256;
 constexpr int ITEMS = 1;
 constexpr int VEC = 1;

@@ -17,6 +17,8 @@
 //   l2_promotion: 128B
 //   order: rows
 //
+// Needs: sm_90 or newer (method: tma).
+//
 // Kernel (extern "C"), for a batch of rows x cols inputs:
 //   transpose_f32(in_map, out_map, rows, cols, batch)  <<<grid, 1024>>>
 // where grid = {ceil(rows / 32) * ceil(cols / 32), min(batch, 65535), ceil(batch / 65535)};
