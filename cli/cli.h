@@ -3,6 +3,7 @@
 #define KGEN_CLI_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include "kgen.h"
 
 /* The exit status for a kgen_status (see usage()). */
@@ -11,6 +12,11 @@ int kgen_exit_status(kgen_status st);
 int kgen_report(const kgen_error *err);
 /* Load a spec and apply --set KEY=VALUE overrides. */
 kgen_status kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err);
+
+/* --unset KEY as the --set it stands for ("KEY=", unsetting the key), in
+ * storage that lives as long as the program; NULL when KEY is no key (empty,
+ * with '=', too long) or after 64 of them. */
+char *kgen_cli_unset(const char *key);
 
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
@@ -21,5 +27,17 @@ int kgen_cmd_runtime(int argc, char **argv);
 int kgen_cmd_space(int argc, char **argv);
 /* `kgen tune` (tune.c): a space's points verified and timed by n; the size plan. */
 int kgen_cmd_tune(int argc, char **argv);
+/* `kgen keys [FAMILY]` (keys.c): each family's keys, types, values and
+ * defaults, a tab-separated line each, from the key table. */
+int kgen_cmd_keys(int argc, char **argv);
+
+/* JSON output (json.c): s as a JSON string body (quotes, backslashes and
+ * control characters escaped); one diagnostic as a JSON object on a line
+ * ({file, line, column, severity, status, exit, message, source_line});
+ * a --tsv table (header line, then rows) as one object per row, keyed by
+ * the header's names, numbers as numbers. */
+void kgen_json_string(FILE *fp, const char *s);
+void kgen_json_error(FILE *fp, const char *path, const kgen_error *err);
+kgen_status kgen_json_from_tsv(FILE *tsv, FILE *out, kgen_error *err);
 
 #endif

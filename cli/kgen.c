@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,22 +15,23 @@
 #include "cli.h"
 #include "gen/spec.h"
 #include "gen/util.h"
-#include "gen/spec.h"
 #include "gen/family.h"
 
 static void
 usage(FILE *fp)
 {
-	fputs("usage: kgen SPEC.yaml|- [-o FILE] [--set KEY=VALUE]...\n"
-	      "       kgen check SPEC...\n"
-	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] -o FILE\n"
-	      "       kgen diff A.yaml B.yaml\n"
-	      "       kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [-j N]\n"
-	      "       kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--plan FILE] ...\n"
-	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] ...\n"
-	      "                (kgen run --help: every option)\n"
+	fputs("usage: kgen SPEC.yaml|- [-o FILE] [--set KEY=VALUE]... [--unset KEY]...\n"
+	      "       kgen check SPEC... [--arch ARCH] [--json] [--set KEY=VALUE]... [--unset KEY]...\n"
+	      "       kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE\n"
+	      "       kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...\n"
+	      "       kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [--arch ARCH] [-j N]\n"
+	      "                  [--set KEY=VALUE]... [--unset KEY]...\n"
+	      "       kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--plan FILE] [--unset KEY]... ...\n"
+	      "       kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--json FILE] [--unset KEY]... ...\n"
+	      "       kgen keys [FAMILY]\n"
 	      "       kgen cache list|clear\n"
 	      "       kgen info\n"
+	      "       kgen help [COMMAND]\n"
 	      "\n"
 	      "Turn a YAML kernel spec into self-contained CUDA C (written to standard\n"
 	      "output, or to FILE with -o; nothing is written when the spec is wrong).\n"
@@ -40,15 +42,23 @@ usage(FILE *fp)
 	      "  space      expand a spec space (lists, ranges), validate, list, compile\n"
 	      "  tune       verify and time a space's points at each n; write the size plan\n"
 	      "  run        JIT-compile, run on the GPU, verify and benchmark\n"
+	      "  keys       each family's keys and the values they take\n"
 	      "  cache      list or clear the on-disk kernel cache\n"
 	      "  info       the GPUs the CUDA driver sees\n"
+	      "  help       this help, or a command's (kgen help run)\n"
 	      "\n"
 	      "  -o, --output FILE   write to FILE (through a temporary file)\n"
-	      "  -s, --set KEY=VALUE override one field of the spec\n"
-	      "      --arch ARCH     NVRTC target for compile (default sm_90)\n"
+	      "  -s, --set KEY=VALUE override one field of the spec (KEY= unsets it)\n"
+	      "      --unset KEY     remove a field of the spec: it takes its default\n"
+	      "      --arch ARCH     NVRTC target for compile (default sm_90); with check,\n"
+	      "                      refuse specs that need a newer GPU than ARCH\n"
 	      "      --cubin, --ptx  what compile writes (default cubin)\n"
+	      "      --json          check: each diagnostic as a JSON object on a line\n"
 	      "  -h, --help          this help\n"
 	      "  -V, --version       kgen's version\n"
+	      "\n"
+	      "Only run and info need a GPU and its driver; every other command works\n"
+	      "without one.\n"
 	      "\n"
 	      "Exit status: 0 success; 1 the spec is wrong (file:line:column on stderr);\n"
 	      "2 bad command line; 3 a file could not be read or written; 4 NVRTC\n"
@@ -77,6 +87,9 @@ int
 kgen_report(const kgen_error *err)
 {
 	kgen_error_print(err, stderr);
+	if (err->status == KGEN_ECUDA && strncmp(err->message, "no CUDA driver", 14) == 0)
+		fputs("kgen: running kernels (kgen run, kgen tune, kgen info) needs an NVIDIA GPU and its driver;\n"
+		      "kgen SPEC, check, compile, diff, space and keys work without one.\n", stderr);
 	return kgen_exit_status(err->status);
 }
 
@@ -93,7 +106,7 @@ kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_e
 		return st;
 	for (i = 0; i < nsets && i < 64; i++) {
 		char *eq = strchr(sets[i], '=');
-		if (!eq || (size_t)(eq - sets[i]) >= sizeof buf[i]) {
+		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof buf[i]) {
 			kgen_spec_free(*spec);
 			*spec = NULL;
 			return kgen_fail(err, KGEN_EINVAL, "--set %s: expected KEY=VALUE", sets[i]);
@@ -115,12 +128,27 @@ kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_e
 				size_t len = strlen(err->message);
 				snprintf(err->message + len, sizeof err->message - len, " (after %s)", label);
 			} else {
-				snprintf(err->file, sizeof err->file, "%s", label);
+				/* "s.yaml (--set threads=100)": which spec, and which override. */
+				char file[sizeof err->file];
+				snprintf(file, sizeof file, "%s (%s)", path, label);
+				memcpy(err->file, file, sizeof err->file);
 			}
 		}
 		return st;
 	}
 	return KGEN_OK;
+}
+
+char *
+kgen_cli_unset(const char *key)
+{
+	static char pool[64][128];
+	static int used;
+
+	if (!key[0] || strchr(key, '=') || strlen(key) + 2 > sizeof pool[0] || used == 64)
+		return NULL;
+	snprintf(pool[used], sizeof pool[0], "%s=", key);
+	return pool[used++];
 }
 
 int
@@ -190,12 +218,26 @@ cmd_generate(const char *path, const char *outpath, char **sets, int nsets)
 	return 0;
 }
 
+/* One failed spec of `kgen check`: the diagnostic (as JSON with --json);
+ * the worse of rc and its exit status. */
 static int
-cmd_check(int argc, char **argv, char **sets, int nsets)
+check_failed(const char *path, const kgen_error *err, int json, int rc)
+{
+	int r = kgen_exit_status(err->status);
+
+	if (json)
+		kgen_json_error(stdout, path, err);
+	else
+		kgen_error_print(err, stderr);
+	return r > rc ? r : rc;
+}
+
+static int
+cmd_check(int argc, char **argv, char **sets, int nsets, const char *arch, int json)
 {
 	kgen_spec *spec;
 	kgen_error err;
-	int i, rc = 0, r;
+	int i, e, rc = 0;
 
 	if (argc == 0) {
 		fprintf(stderr, "kgen check: no spec given\n");
@@ -204,22 +246,27 @@ cmd_check(int argc, char **argv, char **sets, int nsets)
 	for (i = 0; i < argc; i++) {
 		if (kgen_cli_is_plan(argv[i])) {  /* a size plan: every entry's spec */
 			kgen_plan *plan = NULL;
-			if (nsets)
+			if (nsets) {
 				kgen_fail(&err, KGEN_EINVAL, "%s is a size plan: --set changes one spec, not a plan's", argv[i]);
-			if (nsets || kgen_plan_load_file(argv[i], &plan, &err) != KGEN_OK) {
-				r = kgen_report(&err);
-				if (r > rc)
-					rc = r;
+				rc = check_failed(argv[i], &err, json, rc);
+			} else if (kgen_plan_load_file(argv[i], &plan, &err) != KGEN_OK) {
+				rc = check_failed(argv[i], &err, json, rc);
+			} else if (arch) {
+				for (e = 0; e < kgen_plan_count(plan); e++)
+					if (kgen_spec_check_arch(kgen_plan_spec(plan, e, NULL), arch, &err) != KGEN_OK) {
+						rc = check_failed(argv[i], &err, json, rc);
+						break;
+					}
 			}
 			kgen_plan_free(plan);
 			continue;
 		}
 		if (kgen_cli_load(argv[i], sets, nsets, &spec, &err) != KGEN_OK) {
-			r = kgen_report(&err);
-			if (r > rc)
-				rc = r;
+			rc = check_failed(argv[i], &err, json, rc);
 			continue;
 		}
+		if (arch && kgen_spec_check_arch(spec, arch, &err) != KGEN_OK)
+			rc = check_failed(argv[i], &err, json, rc);
 		kgen_spec_free(spec);
 	}
 	return rc;
@@ -280,10 +327,23 @@ unified_diff(const char *a, const char *la, const char *b, const char *lb)
 		perror("kgen diff: diff");
 		_exit(2);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		status = 2;
-	else
-		status = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) {
+		/* `kgen diff A B | head`: our standard output is closed too; end
+		 * as diff(1) and every filter does. */
+		unlink(fa);
+		unlink(fb);
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		status = 2;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+		fprintf(stderr, "kgen diff: diff(1) failed (%s %d)\n", WIFEXITED(status) ? "exit status" : "signal",
+		        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		status = 2;
+	} else {
+		status = WEXITSTATUS(status);
+	}
 out:
 	if (da >= 0) { close(da); unlink(fa); }
 	if (db >= 0) { close(db); unlink(fb); }
@@ -351,21 +411,26 @@ static void
 cmd_usage(const char *cmd, FILE *fp)
 {
 	if (strcmp(cmd, "check") == 0)
-		fputs("usage: kgen check SPEC... [--set KEY=VALUE]...\n"
+		fputs("usage: kgen check SPEC... [--arch ARCH] [--json] [--set KEY=VALUE]... [--unset KEY]...\n"
 		      "Validate each spec (with the overrides); print nothing for a good one and\n"
-		      "file:line:column: error: ... for a bad one.  Exit 0 when every spec is good.\n", fp);
+		      "file:line:column: error: ... for a bad one.  With --arch, also refuse a spec\n"
+		      "whose features need a newer GPU than ARCH (method: tma needs sm_90).  With\n"
+		      "--json, each diagnostic is a JSON object on a line of standard output:\n"
+		      "{file, line, column, severity, status, exit, message, source_line}.\n"
+		      "Exit 0 when every spec is good, else the worst spec's status.\n", fp);
 	else if (strcmp(cmd, "compile") == 0)
-		fputs("usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... -o FILE\n"
+		fputs("usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE\n"
 		      "Generate the spec's CUDA C and compile it with NVRTC for ARCH (no GPU needed);\n"
 		      "write the cubin (default) or the PTX to FILE (-o - : standard output).\n", fp);
 	else if (strcmp(cmd, "diff") == 0)
-		fputs("usage: kgen diff A.yaml B.yaml [--set KEY=VALUE]...\n"
+		fputs("usage: kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...\n"
 		      "The fields whose values differ (A -> B), then a unified diff of the two\n"
-		      "generated kernels.  Exit 0 when they are the same, 1 when they differ.\n", fp);
+		      "generated kernels.  Exit 0 whether or not they differ (1 when a spec is\n"
+		      "wrong, as everywhere).\n", fp);
 }
 
 /* The commands, for "did you mean". */
-static const char *const commands[] = { "check", "compile", "diff", "space", "run", "cache", "info" };
+static const char *const commands[] = { "check", "compile", "diff", "space", "tune", "run", "keys", "cache", "info", "help" };
 
 /* argv[1] is no file and looks like a mistyped command: say so (exit 2). */
 static int
@@ -384,31 +449,85 @@ unknown_command(const char *word)
 	return 1;
 }
 
-int
-main(int argc, char **argv)
+/* The verbs that have a parser of their own (`kgen help VERB` asks it for
+ * its --help). */
+static int
+own_parser(int argc, char **argv)
+{
+	if (strcmp(argv[0], "space") == 0)
+		return kgen_cmd_space(argc, argv);
+	if (strcmp(argv[0], "tune") == 0)
+		return kgen_cmd_tune(argc, argv);
+	if (strcmp(argv[0], "keys") == 0)
+		return kgen_cmd_keys(argc, argv);
+	if (strcmp(argv[0], "run") == 0 || strcmp(argv[0], "cache") == 0 || strcmp(argv[0], "info") == 0)
+		return kgen_cmd_runtime(argc, argv);
+	return -1;
+}
+
+/* `kgen help [COMMAND]`: the help, or the command's. */
+static int
+cmd_help(int argc, char **argv)
+{
+	char *args[] = { NULL, (char *)"--help", NULL };
+	const char *near;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs("usage: kgen help [COMMAND]\n"
+		      "The help (as kgen --help), or COMMAND's (as kgen COMMAND --help).\n", stdout);
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "kgen help: one command at a time\n");
+		return 2;
+	}
+	if (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 || strcmp(argv[1], "diff") == 0) {
+		cmd_usage(argv[1], stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	args[0] = argv[1];
+	if (strcmp(argv[1], "space") == 0 || strcmp(argv[1], "tune") == 0 || strcmp(argv[1], "keys") == 0 ||
+	    strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0 || strcmp(argv[1], "info") == 0)
+		return own_parser(2, args);
+	near = kgen_nearest_name(argv[1], commands, KGEN_COUNT(commands));
+	fprintf(stderr, "kgen help: no command '%s'%s%s%s; the commands: check, compile, diff, space, tune, run, keys, "
+	        "cache, info, help\n", argv[1], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	return 2;
+}
+
+/* Everything the command line does; main() then checks standard output. */
+static int
+kgen_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "set", required_argument, NULL, 's' },
+		{ "unset", required_argument, NULL, 'u' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "cubin", no_argument, NULL, 'c' },
 		{ "ptx", no_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = NULL, *outpath = NULL, *arch = "sm_90";
+	const char *cmd = NULL, *outpath = NULL, *arch = NULL, *only = NULL;
 	kgen_image kind = KGEN_IMAGE_CUBIN;
 	char *sets[64];
-	int nsets = 0, c;
+	int nsets = 0, c, json = 0, r;
 
-	if (argc > 1 && strcmp(argv[1], "space") == 0)
-		return kgen_cmd_space(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "tune") == 0)
-		return kgen_cmd_tune(argc - 1, argv + 1);
-	if (argc > 1 && (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "cache") == 0 ||
-	                 strcmp(argv[1], "info") == 0))
-		return kgen_cmd_runtime(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "help") == 0)
+		return cmd_help(argc - 1, argv + 1);
+	if (argc > 1 && (r = own_parser(argc - 1, argv + 1)) >= 0)
+		return r;
 	if (argc > 1 && (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "compile") == 0 ||
 	                 strcmp(argv[1], "diff") == 0)) {
 		cmd = argv[1];
@@ -421,15 +540,25 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 's':
+		case 'u':
 			if (nsets == (int)(sizeof sets / sizeof sets[0])) {
-				fprintf(stderr, "kgen: too many --set options\n");
+				fprintf(stderr, "kgen: too many --set and --unset options\n");
 				return 2;
 			}
-			sets[nsets++] = optarg;
+			if (c == 'u') {
+				if (!(sets[nsets] = kgen_cli_unset(optarg))) {
+					fprintf(stderr, "kgen: --unset %s: expected a key (--unset threads)\n", optarg);
+					return 2;
+				}
+				nsets++;
+			} else {
+				sets[nsets++] = optarg;
+			}
 			break;
-		case 'a': arch = optarg; break;
-		case 'c': kind = KGEN_IMAGE_CUBIN; break;
-		case 'p': kind = KGEN_IMAGE_PTX; break;
+		case 'a': arch = optarg; only = only ? only : "--arch"; break;
+		case 'c': kind = KGEN_IMAGE_CUBIN; only = "--cubin"; break;
+		case 'p': kind = KGEN_IMAGE_PTX; only = "--ptx"; break;
+		case 'j': json = 1; break;
 		case 'h':
 			if (cmd)
 				cmd_usage(cmd, stdout);
@@ -447,8 +576,19 @@ main(int argc, char **argv)
 		cmd_usage(cmd, stderr);
 		return 2;
 	}
+	/* Options another command reads are refused, not ignored. */
+	if (only && !(cmd && strcmp(cmd, "compile") == 0) && !(cmd && strcmp(cmd, "check") == 0 && strcmp(only, "--arch") == 0)) {
+		fprintf(stderr, "kgen%s%s: %s has no effect here: it is an option of kgen compile%s\n", cmd ? " " : "",
+		        cmd ? cmd : "", only, strcmp(only, "--arch") == 0 ? " and kgen check" : "");
+		return 2;
+	}
+	if (json && !(cmd && strcmp(cmd, "check") == 0)) {
+		fprintf(stderr, "kgen%s%s: --json has no effect here: it is an option of kgen check (and kgen run --json FILE)\n",
+		        cmd ? " " : "", cmd ? cmd : "");
+		return 2;
+	}
 	if (cmd && strcmp(cmd, "check") == 0)
-		return cmd_check(argc, argv, sets, nsets);
+		return cmd_check(argc, argv, sets, nsets, arch, json);
 	if (cmd && strcmp(cmd, "diff") == 0)
 		return cmd_diff(argc, argv, sets, nsets);
 	if (argc != 1) {
@@ -457,6 +597,19 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (cmd && strcmp(cmd, "compile") == 0)
-		return cmd_compile(argv[0], outpath, arch, kind, sets, nsets);
+		return cmd_compile(argv[0], outpath, arch ? arch : "sm_90", kind, sets, nsets);
 	return cmd_generate(argv[0], outpath, sets, nsets);
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc = kgen_main(argc, argv);
+
+	/* A full disk or a closed pipe under --help is an error too. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "kgen: cannot write to standard output\n");
+		return rc ? rc : 3;
+	}
+	return rc;
 }

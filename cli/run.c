@@ -69,7 +69,7 @@ run_usage(FILE *fp)
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
 	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
 	      "                [--method per-call|events|graph|cold]\n"
-	      "                [--set KEY=VALUE]... [--tsv FILE]\n"
+	      "                [--set KEY=VALUE]... [--unset KEY]... [--tsv FILE] [--json FILE]\n"
 	      "                [--cub PATH]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
@@ -103,7 +103,10 @@ run_usage(FILE *fp)
 	      "Matrix reductions (kernel: reduce_axis) run at each --shape too, rows --pad\n"
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
 	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
-	      "and, for rows, cub::DeviceSegmentedReduce.\n", fp);
+	      "and, for rows, cub::DeviceSegmentedReduce.\n"
+	      "--tsv FILE writes a row per result (tab-separated, a header first);\n"
+	      "--json FILE the same rows as JSON objects, one per line, keyed by the\n"
+	      "header's names (FILE - : standard output, after the table).\n", fp);
 }
 
 kgen_status
@@ -178,6 +181,12 @@ cmd_cache(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "clear"))) {
+		if (argc < 2)
+			fprintf(stderr, "kgen cache: expected list or clear\n");
+		else if (argc > 2)
+			fprintf(stderr, "kgen cache: one action at a time, not %d words\n", argc - 1);
+		else
+			fprintf(stderr, "kgen cache: unknown action '%s': expected list or clear\n", argv[1]);
 		fputs(help, stderr);
 		return 2;
 	}
@@ -232,13 +241,14 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "shape", required_argument, NULL, 'x' }, { "pad", required_argument, NULL, 'P' },
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
 		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' },
+		{ "json", required_argument, NULL, 'J' }, { "unset", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct run_opts o;
 	kgen_context *ctx = NULL;
 	kgen_error err;
 	kgen_status st = KGEN_OK;
-	FILE *tsv = NULL;
+	FILE *tsv = NULL, *json = NULL;
 	int c, i, j, f, failures = 0, rc = 0, nspecs = 0;
 	struct run_spec *specs = NULL, *mine = NULL;
 
@@ -303,11 +313,16 @@ kgen_cmd_runtime(int argc, char **argv)
 			break;
 		}
 		case 's':
-			if (o.nsets == 64)
+		case 'u':
+			if (o.nsets == 64 || !(o.sets[o.nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
+				fprintf(stderr, "kgen run: --%s %s: %s\n", c == 's' ? "set" : "unset", optarg,
+				        o.nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
 				return 2;
-			o.sets[o.nsets++] = optarg;
+			}
+			o.nsets++;
 			break;
 		case 't': o.tsv = optarg; break;
+		case 'J': o.json = optarg; break;
 		case 'c': o.cub = optarg; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return 2;
@@ -326,8 +341,20 @@ kgen_cmd_runtime(int argc, char **argv)
 		o.shape[0][2] = 1;
 		o.nshape = 1;
 	}
-	if (o.tsv && !(tsv = fopen(o.tsv, "w"))) {
+	if (o.tsv && !(tsv = fopen(o.tsv, "w+"))) {
 		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.tsv, strerror(errno));
+		return 3;
+	}
+	if (o.json && strcmp(o.json, "-") != 0 && !(json = fopen(o.json, "w"))) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.json, strerror(errno));
+		if (tsv)
+			fclose(tsv);
+		return 3;
+	}
+	if (o.json && !tsv && !(tsv = tmpfile())) {
+		fprintf(stderr, "kgen run: cannot make a temporary file for --json: %s\n", strerror(errno));
+		if (json)
+			fclose(json);
 		return 3;
 	}
 	/* The specs and the sizes first, so that a wrong spec or size is
@@ -412,6 +439,18 @@ out:
 		run_spec_free(&specs[i]);
 	free(specs);
 	free(mine);
+	if (o.json && tsv) {
+		fflush(tsv);
+		rewind(tsv);
+		if (kgen_json_from_tsv(tsv, json ? json : stdout, &err)) {
+			int bad = kgen_report(&err);
+			rc = bad > rc ? bad : rc;
+		}
+	}
+	if (json && fclose(json)) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.json, strerror(errno));
+		rc = rc > 3 ? rc : 3;
+	}
 	if (tsv)
 		fclose(tsv);
 	return rc;

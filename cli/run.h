@@ -21,6 +21,7 @@ struct run_opts {
 	unsigned long long seed;
 	char *sets[64];
 	const char *tsv, *cub;
+	const char *json;                 /* --json FILE: the --tsv rows as JSON lines */
 };
 
 /* One spec given to `kgen run`, built. */

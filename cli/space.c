@@ -60,9 +60,16 @@ add_value(struct axis *a, const char *v)
 	return 0;
 }
 
+/* Place err (already failed) at mark of the space's text. */
+static void
+place(kgen_error *err, const char *path, const char *text, size_t len, yaml_mark_t mark)
+{
+	kgen_error_at(err, path, text, len, (int)mark.line + 1, (int)mark.column + 1);
+}
+
 /* "A..B", "A..B*K" or "A..B+K" into the axis's values; 0 when v is no range. */
 static int
-add_range(struct axis *a, const char *v, kgen_error *err, const char *path)
+add_range(struct axis *a, const char *v, kgen_error *err)
 {
 	long long from, to, step = 1, x;
 	char op = '+', buf[32];
@@ -71,13 +78,13 @@ add_range(struct axis *a, const char *v, kgen_error *err, const char *path)
 	if (sscanf(v, "%lld..%lld%n", &from, &to, &used) != 2)
 		return 0;
 	if (v[used] && (sscanf(v + used, "%c%lld%n", &op, &step, &used) != 2 || (op != '*' && op != '+')))
-		return kgen_fail(err, KGEN_ESPEC, "%s: %s: %s is not a range (A..B, A..B*K or A..B+K)", path, a->key, v), -1;
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s is not a range (A..B, A..B*K or A..B+K)", a->key, v), -1;
 	if (from > to || step < (op == '*' ? 2 : 1) || from < (op == '*' ? 1 : -(1LL << 40)))
-		return kgen_fail(err, KGEN_ESPEC, "%s: %s: the range %s is empty or does not grow", path, a->key, v), -1;
+		return kgen_fail(err, KGEN_ESPEC, "%s: the range %s is empty or does not grow", a->key, v), -1;
 	for (x = from; x <= to; x = op == '*' ? x * step : x + step) {
 		snprintf(buf, sizeof buf, "%lld", x);
 		if (add_value(a, buf))
-			return kgen_fail(err, KGEN_ESPEC, "%s: %s: more than %d values", path, a->key, MAX_VALUES), -1;
+			return kgen_fail(err, KGEN_ESPEC, "%s: more than %d values", a->key, MAX_VALUES), -1;
 		if (op == '*' && x > to / step)
 			break;
 	}
@@ -106,54 +113,54 @@ read_space(const char *path, struct space *sp, kgen_error *err)
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	while (!done && !st) {
 		if (!yaml_parser_parse(&parser, &ev)) {
-			st = kgen_fail(err, KGEN_ESPEC, "%s:%zu:%zu: YAML: %s", path, parser.problem_mark.line + 1,
-			               parser.problem_mark.column + 1, parser.problem ? parser.problem : "syntax error");
+			st = kgen_fail(err, KGEN_ESPEC, "YAML: %s", parser.problem ? parser.problem : "syntax error");
+			place(err, path, text, len, parser.problem_mark);
 			break;
 		}
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT: done = 1; break;
 		case YAML_MAPPING_START_EVENT:
 			if (++depth > 1)
-				st = kgen_fail(err, KGEN_ESPEC, "%s:%zu: a space's values are scalars or lists of scalars", path,
-				               ev.start_mark.line + 1);
+				st = kgen_fail(err, KGEN_ESPEC, "a space's values are scalars or lists of scalars");
 			break;
 		case YAML_MAPPING_END_EVENT: depth--; break;
 		case YAML_SEQUENCE_START_EVENT:
 			if (depth != 1 || !cur || in_list)
-				st = kgen_fail(err, KGEN_ESPEC, "%s:%zu: a list must be the value of a key", path,
-				               ev.start_mark.line + 1);
+				st = kgen_fail(err, KGEN_ESPEC, "a list must be the value of a key");
 			in_list = 1;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 			if (cur && !cur->n)
-				st = kgen_fail(err, KGEN_ESPEC, "%s: %s: an empty list", path, cur->key);
+				st = kgen_fail(err, KGEN_ESPEC, "%s: an empty list", cur->key);
 			in_list = 0;
 			cur = NULL;
 			break;
 		case YAML_SCALAR_EVENT: {
 			const char *v = (const char *)ev.data.scalar.value;
 			if (depth != 1) {
-				st = kgen_fail(err, KGEN_ESPEC, "%s: a space is a mapping of keys to values", path);
+				st = kgen_fail(err, KGEN_ESPEC, "a space is a mapping of keys to values");
 			} else if (!cur) {
 				if (sp->n == MAX_KEYS || !(sp->axes[sp->n].key = kgen_strdup(v)))
-					st = kgen_fail(err, KGEN_ESPEC, "%s: more than %d keys", path, MAX_KEYS);
+					st = kgen_fail(err, KGEN_ESPEC, "more than %d keys", MAX_KEYS);
 				else
 					cur = &sp->axes[sp->n++];
 			} else {
-				if ((r = add_range(cur, v, err, path)) < 0)
+				if ((r = add_range(cur, v, err)) < 0)
 					st = KGEN_ESPEC;
 				else if (!r && add_value(cur, v))
-					st = kgen_fail(err, KGEN_ESPEC, "%s: %s: more than %d values", path, cur->key, MAX_VALUES);
+					st = kgen_fail(err, KGEN_ESPEC, "%s: more than %d values", cur->key, MAX_VALUES);
 				if (!in_list)
 					cur = NULL;
 			}
 			break;
 		}
 		case YAML_ALIAS_EVENT:
-			st = kgen_fail(err, KGEN_ESPEC, "%s: aliases are not used in a space", path);
+			st = kgen_fail(err, KGEN_ESPEC, "aliases are not used in a space");
 			break;
 		default: break;
 		}
+		if (st && err->line == 0 && ev.type != YAML_NO_EVENT && st != KGEN_ENOMEM)
+			place(err, path, text, len, ev.start_mark);
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
@@ -251,7 +258,8 @@ count_refusal(struct kgen_points *pts, const char *message)
 		pts->reasons[r].count++;
 }
 
-/* --set KEY=VALUE: the key's values become that one (a new key is added). */
+/* --set KEY=VALUE: the key's values become that one (a new key is added);
+ * KEY= (--unset KEY) takes the key out. */
 static kgen_status
 apply_sets(struct space *sp, char **sets, int nsets, kgen_error *err)
 {
@@ -264,6 +272,17 @@ apply_sets(struct space *sp, char **sets, int nsets, kgen_error *err)
 		for (a = 0; a < sp->n && (strncmp(sp->axes[a].key, sets[i], (size_t)(eq - sets[i])) ||
 		                           sp->axes[a].key[eq - sets[i]]); a++)
 			;
+		if (!eq[1]) {  /* KEY= (--unset KEY): the key leaves the space */
+			if (a < sp->n) {
+				struct axis gone = sp->axes[a];
+				memmove(&sp->axes[a], &sp->axes[a + 1], (size_t)(sp->n - a - 1) * sizeof sp->axes[0]);
+				sp->n--;
+				free(gone.key);
+				for (j = 0; j < gone.n; j++)
+					free(gone.values[j]);
+			}
+			continue;
+		}
 		if (a == sp->n) {
 			if (sp->n == MAX_KEYS || !(sp->axes[a].key = kgen_strdup(sets[i])))
 				return kgen_fail(err, KGEN_ENOMEM, "out of memory");
@@ -445,11 +464,14 @@ static void
 usage(FILE *fp)
 {
 	fputs("usage: kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [--arch sm_90] [-j N]\n"
+	      "                  [--set KEY=VALUE]... [--unset KEY]...\n"
 	      "Expand a spec space (values may be lists, [256, 512], or ranges, 1..32*2,\n"
 	      "64..256+64, 1..4), validate every point as a spec, count the refused ones\n"
 	      "by reason, and: --list print the accepted points; --emit DIR write each as\n"
 	      "DIR/NNNNN.yaml (for kgen run); --compile compile them with NVRTC for ARCH on\n"
-	      "N threads (default: 2).  Exit 0 when every accepted point compiles.\n", fp);
+	      "N threads (default: 2).  --set KEY=VALUE fixes a key at one value (KEY= or\n"
+	      "--unset KEY takes it out).  Exit 0 when some point is accepted and every\n"
+	      "accepted point compiles; 1 when no point is a valid spec.\n", fp);
 }
 
 int
@@ -458,8 +480,11 @@ kgen_cmd_space(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' }, { "emit", required_argument, NULL, 'e' },
 		{ "compile", no_argument, NULL, 'c' }, { "arch", required_argument, NULL, 'a' },
-		{ "jobs", required_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "jobs", required_argument, NULL, 'j' }, { "set", required_argument, NULL, 's' },
+		{ "unset", required_argument, NULL, 'u' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	char *sets[64];
+	int nsets = 0;
 	struct kgen_points pts;
 	struct job job;
 	kgen_error err;
@@ -475,6 +500,15 @@ kgen_cmd_space(int argc, char **argv)
 		case 'c': compile = 1; break;
 		case 'a': arch = optarg; break;
 		case 'j': jobs = atoi(optarg); break;
+		case 's':
+		case 'u':
+			if (nsets == 64 || !(sets[nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
+				fprintf(stderr, "kgen space: --%s %s: %s\n", c == 's' ? "set" : "unset", optarg,
+				        nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
+				return 2;
+			}
+			nsets++;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -483,7 +517,7 @@ kgen_cmd_space(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (kgen_space_expand(argv[optind], NULL, 0, &pts, &err))
+	if (kgen_space_expand(argv[optind], sets, nsets, &pts, &err))
 		return kgen_report(&err);
 	if (emit && mkdir(emit, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "kgen space: cannot create %s: %s\n", emit, strerror(errno));
@@ -524,6 +558,11 @@ kgen_cmd_space(int argc, char **argv)
 		}
 	}
 	kgen_space_print_counts(argv[optind], &pts, stdout);
+	if (pts.n == 0) {
+		fprintf(stderr, "kgen space: no point of %s is a valid spec (the reasons are above)\n", argv[optind]);
+		rc = 1;
+		goto out;
+	}
 	if (compile && job.n) {
 		pthread_t threads[64];
 		int started = 0;

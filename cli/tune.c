@@ -71,7 +71,8 @@ static void
 usage(FILE *fp)
 {
 	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold[,...]] [--runs R] [-j N]\n"
-	      "                 [--set KEY=VALUE]... [--records FILE] [--fresh] [--plan FILE] [--list]\n"
+	      "                 [--set KEY=VALUE]... [--unset KEY]... [--records FILE] [--fresh] [--resume]\n"
+	      "                 [--plan FILE] [--list]\n"
 	      "                 [--against cub] [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
@@ -118,23 +119,6 @@ spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
 	free(dump);
 	snprintf(out, 17, "%016llx", h);
 	return KGEN_OK;
-}
-
-/* s as a JSON string body (quotes, backslashes and control characters escaped). */
-static void
-json_string(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", fp);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
 }
 
 /* The text of field "name" (a string) of a record line, unescaped, into buf; NULL when absent. */
@@ -323,7 +307,7 @@ record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long lon
 
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	fputs("{\"key\":\"", fp);
-	json_string(fp, key);
+	kgen_json_string(fp, key);
 	fprintf(fp, "\",\"spec_hash\":\"%s\",\"n\":%llu,\"method\":\"%s\",\"verify\":\"%s\"", t->p[i].hash, n,
 	        kgen_timing_method_name(t->method[m]), verify);
 	if (tm)
@@ -331,9 +315,9 @@ record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long lon
 		        tm->median_ms * 1e3, tm->min_ms * 1e3, tm->max_ms * 1e3,
 		        tm->median_ms > 0 ? (tm->max_ms - tm->min_ms) / tm->median_ms : 0, tm->samples, tm->batch);
 	fputs(",\"label\":\"", fp);
-	json_string(fp, t->pts.v[i].label);
+	kgen_json_string(fp, t->pts.v[i].label);
 	fputs("\",\"spec\":\"", fp);
-	json_string(fp, t->pts.v[i].yaml);
+	kgen_json_string(fp, t->pts.v[i].yaml);
 	fprintf(fp, "\",\"date\":\"%s\"}\n", date);
 	fflush(fp);
 }
@@ -535,7 +519,7 @@ cub_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, kgen_error *err)
 		now = time(NULL);
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 		fputs("{\"key\":\"", rec);
-		json_string(rec, key);
+		kgen_json_string(rec, key);
 		fprintf(rec, "\",\"peer\":\"cub::DeviceReduce\",\"offsets\":%d,\"n\":%llu,\"method\":\"%s\",\"verify\":\"ok\","
 		        "\"median_us\":%.4f,\"date\":\"%s\"}\n", offsets, t->n[j], method, ms * 1e3, date);
 		fflush(rec);
@@ -761,7 +745,8 @@ kgen_cmd_tune(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "n", required_argument, NULL, 'n' }, { "method", required_argument, NULL, 'm' },
 		{ "runs", required_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
-		{ "set", required_argument, NULL, 's' }, { "records", required_argument, NULL, 'R' },
+		{ "set", required_argument, NULL, 's' }, { "unset", required_argument, NULL, 'u' },
+		{ "records", required_argument, NULL, 'R' },
 		{ "fresh", no_argument, NULL, 'F' }, { "resume", no_argument, NULL, 'U' },
 		{ "plan", required_argument, NULL, 'p' }, { "list", no_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 'S' }, { "device", required_argument, NULL, 'd' },
@@ -801,11 +786,16 @@ kgen_cmd_tune(int argc, char **argv)
 		case 'r': t.runs = atoi(optarg); break;
 		case 'j': t.jobs = atoi(optarg); break;
 		case 's':
+		case 'u':
 			if (t.nsets == 64) {
-				fprintf(stderr, "kgen tune: at most 64 --set\n");
+				fprintf(stderr, "kgen tune: at most 64 --set and --unset\n");
 				return 2;
 			}
-			t.sets[t.nsets++] = optarg;
+			if (!(t.sets[t.nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
+				fprintf(stderr, "kgen tune: --unset %s: expected a key (--unset threads)\n", optarg);
+				return 2;
+			}
+			t.nsets++;
 			break;
 		case 'R': t.records = optarg; break;
 		case 'F': t.fresh = 1; break;

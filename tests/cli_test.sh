@@ -59,7 +59,7 @@ expect 3 "$kgen" "$tmp"
 expect 0 "$kgen" "$good" --set threads=256
 grep -q 'constexpr int THREADS = 256;' "$tmp/out" || bad "--set threads=256 had no effect"
 expect 1 "$kgen" "$good" --set threads=100
-grep -qF -- '--set threads=100: error: threads 100 is not a multiple of the warp size, 32' "$tmp/err" ||
+grep -qF -- "$good (--set threads=100): error: threads 100 is not a multiple of the warp size, 32" "$tmp/err" ||
 	bad "a --set value's error does not name the --set"
 expect 1 "$kgen" "$good" -s thread=256
 
@@ -416,6 +416,110 @@ printf 'kernel: reduce\nop: [sum, max]\n' > "$tmp/mixed.yaml"
 expect 2 "$kgen" tune "$tmp/mixed.yaml" --n 1000
 grep -q "points 1 and 2 differ in op (sum, max): every point of one tuning must compute the same" "$tmp/err" ||
 	bad "kgen tune of a space of two ops: $(cat "$tmp/err")"
+
+# ---- help, --unset, --arch, --json, closed outputs (the first hour) ----
+expect 0 "$kgen" help
+grep -q '^usage: kgen SPEC.yaml' "$tmp/out" || bad "kgen help does not print the help"
+expect 0 "$kgen" help check
+grep -q '^usage: kgen check' "$tmp/out" || bad "kgen help check: $(cat "$tmp/out")"
+expect 0 "$kgen" help space
+grep -q '^usage: kgen space' "$tmp/out" || bad "kgen help space: $(cat "$tmp/out")"
+expect 2 "$kgen" help chek
+grep -q "no command 'chek' (did you mean 'check'?)" "$tmp/err" || bad "kgen help chek: $(cat "$tmp/err")"
+grep -q -- '--set KEY=VALUE' "$tmp/err" && bad "kgen help chek printed the whole usage"
+for c in check compile diff; do
+	"$kgen" --help | grep -q "^ *kgen $c .*--set KEY=VALUE" || bad "kgen --help omits --set for $c"
+done
+"$kgen" diff --help | grep -q 'Exit 0 whether or not they differ' || bad "kgen diff --help: wrong exit status"
+expect 0 "$kgen" diff "$good" "$specs/reduce/best/sum-f32.yaml"
+expect 0 "$kgen" diff "$good" "$good"
+# a closed standard output: an error, not a silent 0 or 3
+if [ -w /dev/full ]; then
+	"$kgen" --help > /dev/full 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 3 ] && grep -q 'cannot write to standard output' "$tmp/err" || bad "kgen --help > /dev/full exited $rc"
+	"$kgen" "$good" > /dev/full 2> "$tmp/err"
+	[ $? -eq 3 ] || bad "kgen SPEC > /dev/full did not exit 3"
+fi
+# kgen diff | head: ends by SIGPIPE like any filter, or says why
+"$kgen" diff "$good" "$specs/reduce/best/sum-f32.yaml" 2> "$tmp/err" | head -1 > /dev/null
+[ -s "$tmp/err" ] && bad "kgen diff | head -1 printed: $(cat "$tmp/err")"
+# --unset and --set KEY=
+expect 0 "$kgen" "$good" --unset items_per_thread
+grep -q 'constexpr int ITEMS = 8;' "$tmp/out" || bad "--unset items_per_thread did not restore the default 8"
+grep -q '^// items_per_thread: 16' "$tmp/out" && bad "--unset items_per_thread: the header still says 16"
+expect 0 "$kgen" "$good" --set items_per_thread=
+grep -q 'constexpr int ITEMS = 8;' "$tmp/out" || bad "--set items_per_thread= did not unset"
+expect 0 "$kgen" check "$good" --unset load_width --unset items_per_thread
+expect 1 "$kgen" check "$good" --unset kernel
+grep -q 'cannot be unset' "$tmp/err" || bad "--unset kernel: $(cat "$tmp/err")"
+expect 2 "$kgen" check "$good" --unset threads=1
+# did you mean, also for --set and for another case
+expect 1 "$kgen" "$good" --set op=summ
+grep -q "(did you mean 'sum'?)" "$tmp/err" || bad "--set op=summ: $(cat "$tmp/err")"
+printf 'kernel: reduce\ndtype: F32\n' > "$tmp/case.yaml"
+expect 1 "$kgen" check "$tmp/case.yaml"
+grep -q "(did you mean 'f32'?)" "$tmp/err" || bad "dtype: F32: $(cat "$tmp/err")"
+# options of another command are refused, not ignored
+expect 2 "$kgen" "$good" --ptx
+grep -q -- '--ptx has no effect here' "$tmp/err" || bad "kgen SPEC --ptx: $(cat "$tmp/err")"
+expect 2 "$kgen" diff "$good" "$good" --arch sm_80
+expect 2 "$kgen" "$good" --json
+# check --arch: the GPU a spec needs
+tma=$specs/transpose/tma-post/02-swizzle-128b.yaml
+expect 0 "$kgen" check "$tma" --arch sm_90
+expect 1 "$kgen" check "$tma" --arch sm_80
+grep -q "method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not sm_80: use method: smem" "$tmp/err" ||
+	bad "kgen check --arch sm_80 of a TMA spec: $(cat "$tmp/err")"
+expect 0 "$kgen" check "$good" --arch sm_75
+expect 0 "$kgen" "$tma"
+grep -qx '// Needs: sm_90 or newer (method: tma).' "$tmp/out" || bad "a TMA spec's header does not say it needs sm_90"
+expect 0 "$kgen" "$good"
+grep -q '^// Needs:' "$tmp/out" && bad "reduce_vec4's header says it needs a newer GPU"
+expect 0 "$kgen" "$specs/reduce/launch/atomic-pdl.yaml"
+grep -qx '// Needs: sm_90 or newer (launch: pdl).' "$tmp/out" || bad "a pdl spec's header does not say it needs sm_90"
+# a plan checked against an architecture: each entry
+expect 1 "$kgen" check "$specs/plans/sum-f32.yaml" --arch sm_80
+grep -q 'launch: pdl needs sm_90' "$tmp/err" || bad "kgen check --arch sm_80 of a pdl plan: $(cat "$tmp/err")"
+# --json: one object per diagnostic on stdout
+expect 1 "$kgen" check --json "$good" "$tmp/bad.yaml" "$tmp/case.yaml"
+[ "$(wc -l < "$tmp/out")" -eq 2 ] || bad "kgen check --json: $(cat "$tmp/out")"
+[ -s "$tmp/err" ] && bad "kgen check --json wrote to stderr: $(cat "$tmp/err")"
+grep -q '^{"file": ".*bad.yaml", "line": 2, "column": 1, "severity": "error", "status": "KGEN_ESPEC", "exit": 1, "message": "unknown key '"'"'thread'"'"' (did you mean '"'"'threads'"'"'?)", "source_line": "thread: 256"}$' "$tmp/out" ||
+	bad "kgen check --json: $(cat "$tmp/out")"
+if command -v python3 > /dev/null; then
+	python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin]' < "$tmp/out" || bad "kgen check --json is not JSON lines"
+fi
+expect 0 "$kgen" check --json "$good"
+[ -s "$tmp/out" ] && bad "kgen check --json of a good spec printed: $(cat "$tmp/out")"
+# kgen cache with a wrong action names it
+expect 2 "$kgen" cache foo
+grep -q "unknown action 'foo': expected list or clear" "$tmp/err" || bad "kgen cache foo: $(cat "$tmp/err")"
+# plural: 1 element
+printf 'kernel: reduce\nitems_per_thread: 1\nload_width: 4\n' > "$tmp/one.yaml"
+expect 0 "$kgen" "$tmp/one.yaml"
+grep -q 'each reads 1 element per tile' "$tmp/out" || bad "items_per_thread: 1 is not singular in the header"
+# kgen space: --set, --unset, exit 1 when no point is a spec, errors placed
+printf 'kernel: reduce\nthreads: [128, 256]\nitems_per_thread: 4..16*2\n' > "$tmp/s.space.yaml"
+expect 0 "$kgen" space "$tmp/s.space.yaml" --set threads=512
+grep -q ": 3 points, 3 accepted" "$tmp/out" || bad "kgen space --set threads=512: $(cat "$tmp/out")"
+expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread
+grep -q ": 2 points, 2 accepted" "$tmp/out" || bad "kgen space --unset: $(cat "$tmp/out")"
+printf 'kernel: reduce\nthread: [128, 256]\n' > "$tmp/typo.space.yaml"
+expect 1 "$kgen" space "$tmp/typo.space.yaml"
+grep -q "no point of .*typo.space.yaml is a valid spec" "$tmp/err" || bad "kgen space of a typo: $(cat "$tmp/err")"
+printf 'kernel: reduce\nthreads: 512..256\n' > "$tmp/range.space.yaml"
+expect 1 "$kgen" space "$tmp/range.space.yaml"
+grep -q "range.space.yaml:2:10: error: threads: the range 512..256 is empty or does not grow" "$tmp/err" ||
+	bad "a space's range error has no line:column: $(cat "$tmp/err")"
+# no driver: say what works without one
+if ! LD_LIBRARY_PATH=/nonexistent "$kgen" info > /dev/null 2>&1; then
+	LD_LIBRARY_PATH=/nonexistent "$kgen" run "$good" > /dev/null 2> "$tmp/err"
+	if grep -q 'no CUDA driver' "$tmp/err"; then
+		grep -q 'check, compile, diff, space and keys work without one' "$tmp/err" ||
+			bad "the no-driver message does not say what works without a GPU: $(cat "$tmp/err")"
+	fi
+fi
 
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail
