@@ -62,7 +62,9 @@ class Spec:
     `spec` is a path to a YAML file, YAML text (anything with a colon that
     is not a file) or a dict of fields.  fields holds every field with the
     defaults resolved, as text ({"kernel": "reduce", "threads": "512", ...});
-    yaml is the same as `kgen check` would print it.
+    yaml is every key of the family, one `key: value` line each, as
+    kgen_spec_dump() writes it (keys that do not apply included, so it is
+    a record of the spec, not a spec to load again).
     """
 
     def __init__(self, spec, **overrides):

@@ -1,8 +1,9 @@
 """libkgen through ctypes: finding the library, the C types, the calls.
 
 The library is looked for, in order: $KGEN_LIBRARY (a path to libkgen.so),
-the installed library (``make install``: the linker's search path, then
-the prefix of this Python and /usr/local/lib), then the build tree this
+the library installed with this package (``make install`` writes its
+libdir into kgen/_installed.py), the linker's search path, the prefix of
+this Python, /usr/local/lib and /usr/lib, then the build tree this
 package sits in (python/../.libs/libkgen.so).
 """
 import ctypes
@@ -41,6 +42,11 @@ def _candidates():
     if env:
         yield env
         return
+    try:
+        from ._installed import libdir
+        yield os.path.join(libdir, "libkgen.so")
+    except ImportError:
+        pass
     found = ctypes.util.find_library("kgen")
     if found:
         yield found
