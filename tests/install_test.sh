@@ -1,0 +1,47 @@
+#!/bin/sh
+# install_test.sh: `make install` (into a scratch DESTDIR) installs the
+# program, the library and its header, the man page, bash completion, the docs (README and
+# docs/*.md in $(docdir)) and, where configure found python3, the Python
+# package told where libkgen went (kgen/_installed.py); the installed
+# package imports and finds the library.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+make=${MAKE:-make}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-install.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+if ! $make -s -C "$top_builddir" install DESTDIR="$tmp" > "$tmp/log" 2>&1; then
+	cat "$tmp/log" >&2
+	echo "FAIL: make install exited non-zero" >&2
+	exit 1
+fi
+# Where the Makefile puts things (make print-dirs: NAME='value' lines).
+$make -s -C "$top_builddir" print-dirs > "$tmp/dirs" 2>/dev/null || { echo "FAIL: make print-dirs" >&2; exit 99; }
+bindir= libdir= docdir= mandir= includedir= pythondir= bashcompletiondir= python_package=
+. "$tmp/dirs"
+[ -n "$bindir" ] && [ -n "$docdir" ] || { echo "FAIL: make print-dirs gave nothing" >&2; exit 99; }
+
+for f in "$bindir/kgen" "$libdir/libkgen.so" "$includedir/kgen.h" "$mandir/man1/kgen.1" \
+	"$bashcompletiondir/kgen" "$docdir/README.md" "$docdir/spec.md" "$docdir/api.md" "$docdir/python.md" "$docdir/families.md"; do
+	[ -e "$tmp$f" ] || bad "make install did not install $f"
+done
+if [ "$python_package" = yes ]; then
+	for f in __init__.py _lib.py _arrays.py _errors.py _installed.py; do
+		[ -f "$tmp$pythondir/kgen/$f" ] || bad "make install did not install $pythondir/kgen/$f"
+	done
+	grep -qx "libdir = '$libdir'" "$tmp$pythondir/kgen/_installed.py" ||
+		bad "kgen/_installed.py does not name $libdir: $(cat "$tmp$pythondir/kgen/_installed.py")"
+	# The installed package, pointed at the staged library, imports.
+	if command -v python3 > /dev/null; then
+		PYTHONPATH="$tmp$pythondir" KGEN_LIBRARY="$tmp$libdir/libkgen.so" python3 -c '
+import kgen, kgen._installed, sys
+sys.exit(0 if kgen.__file__.startswith(sys.argv[1]) else "imported " + kgen.__file__)' "$tmp" ||
+			bad "the installed Python package does not import"
+	fi
+else
+	echo "note: configure found no python3; the Python package is not installed"
+fi
+[ $fail -eq 0 ] && echo "ok: make install installs the program, library, man page, docs and Python package"
+exit $fail
