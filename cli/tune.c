@@ -685,9 +685,10 @@ check_same(struct tune *t, kgen_error *err)
 	int i;
 
 	for (i = 0; i < t->pts.n; i++) {
-		if (t->p[i].spec->kernel != KGEN_REDUCE)
-			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes kernel: reduce specs", i + 1,
-			                 t->pts.v[i].label);
+		if (!kgen_family_takes_plans(kgen_family_of(t->p[i].spec)))
+			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes %s specs (sized by n), not "
+			                 "kernel: %s", i + 1, t->pts.v[i].label, kgen_plan_families(),
+			                 kgen_family_of(t->p[i].spec)->name);
 		if ((key = kgen_spec_computes_other(t->p[0].spec, t->p[i].spec, a, b, sizeof a)))
 			return kgen_fail(err, KGEN_EINVAL, "points 1 and %d differ in %s (%s, %s): every point of one "
 			                 "tuning must compute the same; tune one at a time (--set %s=...)", i + 1, key, a, b, key);

@@ -307,135 +307,160 @@ static int in_list(const char *tok, size_t len, const char *const *list, size_t 
 static int expr(struct parser *ps);
 static int unary(struct parser *ps);
 
-/* number, name, call, or ( expr ) */
+/* A number: its value, and its C type as C gives an integer constant
+ * (the first of its list that holds it) or a floating one (f: float). */
+static int
+number(struct parser *ps)
+{
+	const char *at = ps->tok;
+	char buf[64], *end;
+	int n, is_float, uns, longs, decimal;
+	unsigned long long u = 0;
+
+	if (ps->len >= sizeof buf)
+		return fail(ps, at, "a number of more than %s characters", "63");
+	memcpy(buf, at, ps->len);
+	buf[ps->len] = '\0';
+	/* next() has checked the suffix: a floating number has a '.' or an exponent. */
+	decimal = !(buf[0] == '0' && buf[1] != '\0' && buf[1] != '.');  /* not hex or octal */
+	is_float = !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) && strpbrk(buf, ".eE") != NULL;
+	if ((n = node(ps, N_NUM, 0, -1, -1, -1)) < 0)
+		return -1;
+	errno = 0;
+	if (is_float)
+		ps->e->node[n].f = strtold(buf, &end);
+	else
+		u = strtoull(buf, &end, 0);
+	uns = strpbrk(end, "uU") != NULL;
+	longs = (int)strspn(end + (*end == 'u' || *end == 'U'), "lL");
+	end += strspn(end, "uUlLfF");
+	if (*end)
+		return fail(ps, at, "'%s' is not a number", buf);
+	if (errno)
+		return fail(ps, at, "'%s' is out of range", buf);
+	if (is_float) {
+		ps->e->node[n].type = strpbrk(buf, "fF") ? KGEN_EXPR_FLOAT : KGEN_EXPR_DOUBLE;
+	} else {
+		/* C's type of an integer constant: the first of its list that holds it
+		 * (long is long long's size on CUDA's 64-bit hosts). */
+		ps->e->node[n].i = (long long)u;
+		if (!uns && !longs && u <= 0x7fffffffu)
+			ps->e->node[n].type = KGEN_EXPR_INT;
+		else if (!longs && (uns || !decimal) && u <= 0xffffffffu)
+			ps->e->node[n].type = KGEN_EXPR_UINT;
+		else if (!uns && u <= 0x7fffffffffffffffull)
+			ps->e->node[n].type = KGEN_EXPR_LLONG;
+		else if (uns || !decimal)
+			ps->e->node[n].type = KGEN_EXPR_ULLONG;
+		else
+			return fail(ps, at, "'%s' is too large for long long: write %su", buf, buf);
+	}
+	next(ps);
+	return n;
+}
+
+/* A name: one of the key's variables, or a call of one of the functions. */
+static int
+name_or_call(struct parser *ps)
+{
+	const char *at = ps->tok;
+	int v, f, args[3], nargs = 0;
+	char name[64];
+
+	snprintf(name, sizeof name, "%.*s", (int)(ps->len < 63 ? ps->len : 63), at);
+	if ((v = in_list(at, ps->len, var_names, KGEN_COUNT(var_names))) >= 0) {
+		if (!(ps->vars & (1u << v)))
+			return fail(ps, at, "'%s' is not a name of %s, which has %s", name, ps->key, kgen_expr_names(ps->k));
+		next(ps);
+		return node(ps, N_VAR, v, -1, -1, -1);
+	}
+	for (f = 0; f < F_COUNT; f++)
+		if (strlen(funcs[f].name) == ps->len && strncmp(funcs[f].name, at, ps->len) == 0)
+			break;
+	if (f == F_COUNT) {
+		if (in_list(at, ps->len, type_names, KGEN_COUNT(type_names)) >= 0)
+			return fail(ps, at, "'%s' is a type: write a cast as (type)value", name);
+		if (in_list(at, ps->len, keyword_names, KGEN_COUNT(keyword_names)) >= 0)
+			return fail(ps, at, "'%s' is a C++ keyword an expression cannot use", name);
+		return fail(ps, at, "unknown name '%s': an expression uses its own names and the functions "
+		            "listed in docs/spec.md", name);
+	}
+	next(ps);
+	if (!is(ps, "("))
+		return fail(ps, ps->tok, "'%s' is a function: call it, as name(...)", funcs[f].name);
+	next(ps);
+	for (;;) {
+		if (nargs == funcs[f].args)
+			return fail(ps, ps->tok, "too many arguments to %s", funcs[f].name);
+		if ((args[nargs++] = expr(ps)) < 0)
+			return -1;
+		if (is(ps, ")"))
+			break;
+		if (!is(ps, ","))
+			return fail(ps, ps->tok, "expected ',' or ')' in the call of %s", funcs[f].name);
+		next(ps);
+	}
+	if (nargs != funcs[f].args) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s takes %d argument%s", funcs[f].name, funcs[f].args,
+		         funcs[f].args > 1 ? "s" : "");
+		return fail(ps, ps->tok, "%s", msg);
+	}
+	next(ps);
+	return node(ps, N_CALL, f, args[0], nargs > 1 ? args[1] : -1, nargs > 2 ? args[2] : -1);
+}
+
+/* After a '(': a cast (type words up to ')', which must make one C type,
+ * then the value cast) or a parenthesised expression. */
+static int
+paren(struct parser *ps)
+{
+	int n, v;
+
+	next(ps);
+	if (ps->kind == 'i' && in_list(ps->tok, ps->len, type_names, KGEN_COUNT(type_names)) >= 0) {
+		int count[KGEN_COUNT(type_names)] = { 0 }, w, type;
+		const char *first = ps->tok, *last = ps->tok + ps->len;
+		while (ps->kind == 'i' && (w = in_list(ps->tok, ps->len, type_names, KGEN_COUNT(type_names))) >= 0) {
+			if (w == TN_OUT && ps->k != KGEN_KEY_post)
+				return fail(ps, ps->tok, "Out, the result type, is post's");
+			count[w]++;
+			last = ps->tok + ps->len;
+			next(ps);
+		}
+		if ((type = cast_type(count)) < 0)
+			return fail(ps, first, "'%.*s' is not a C type", (int)(last - first), first);
+		if (!is(ps, ")"))
+			return fail(ps, ps->tok, "expected ')' to end the cast");
+		next(ps);
+		if ((v = unary(ps)) < 0)
+			return -1;
+		if ((n = node(ps, N_CAST, 0, v, -1, -1)) >= 0)
+			ps->e->node[n].type = type;
+		return n;
+	}
+	if ((n = expr(ps)) < 0)
+		return -1;
+	if (!is(ps, ")"))
+		return fail(ps, ps->tok, "expected ')' to close a '('");
+	next(ps);
+	return n;
+}
+
+/* A value: a number, a name or call, a cast or a parenthesised expression. */
 static int
 primary(struct parser *ps)
 {
 	const char *at = ps->tok;
-	int n, v, f, args[3], nargs = 0;
-	char name[64];
 
 	if (ps->failed)
 		return -1;
-	if (ps->kind == 'n') {
-		char buf[64], *end;
-		int is_float, uns, longs, decimal;
-		unsigned long long u = 0;
-		if (ps->len >= sizeof buf)
-			return fail(ps, at, "a number of more than %s characters", "63");
-		memcpy(buf, at, ps->len);
-		buf[ps->len] = '\0';
-		/* next() has checked the suffix: a floating number has a '.' or an exponent. */
-		decimal = !(buf[0] == '0' && buf[1] != '\0' && buf[1] != '.');  /* not hex or octal */
-		is_float = !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) && strpbrk(buf, ".eE") != NULL;
-		if ((n = node(ps, N_NUM, 0, -1, -1, -1)) < 0)
-			return -1;
-		errno = 0;
-		if (is_float)
-			ps->e->node[n].f = strtold(buf, &end);
-		else
-			u = strtoull(buf, &end, 0);
-		uns = strpbrk(end, "uU") != NULL;
-		longs = (int)strspn(end + (*end == 'u' || *end == 'U'), "lL");
-		end += strspn(end, "uUlLfF");
-		if (*end)
-			return fail(ps, at, "'%s' is not a number", buf);
-		if (errno)
-			return fail(ps, at, "'%s' is out of range", buf);
-		if (is_float) {
-			ps->e->node[n].type = strpbrk(buf, "fF") ? KGEN_EXPR_FLOAT : KGEN_EXPR_DOUBLE;
-		} else {
-			/* C's type of an integer constant: the first of its list that holds it
-			 * (long is long long's size on CUDA's 64-bit hosts). */
-			ps->e->node[n].i = (long long)u;
-			if (!uns && !longs && u <= 0x7fffffffu)
-				ps->e->node[n].type = KGEN_EXPR_INT;
-			else if (!longs && (uns || !decimal) && u <= 0xffffffffu)
-				ps->e->node[n].type = KGEN_EXPR_UINT;
-			else if (!uns && u <= 0x7fffffffffffffffull)
-				ps->e->node[n].type = KGEN_EXPR_LLONG;
-			else if (uns || !decimal)
-				ps->e->node[n].type = KGEN_EXPR_ULLONG;
-			else
-				return fail(ps, at, "'%s' is too large for long long: write %su", buf, buf);
-		}
-		next(ps);
-		return n;
-	}
-	if (ps->kind == 'i') {
-		snprintf(name, sizeof name, "%.*s", (int)(ps->len < 63 ? ps->len : 63), at);
-		if ((v = in_list(at, ps->len, var_names, KGEN_COUNT(var_names))) >= 0) {
-			if (!(ps->vars & (1u << v)))
-				return fail(ps, at, "'%s' is not a name of %s, which has %s", name, ps->key, kgen_expr_names(ps->k));
-			next(ps);
-			return node(ps, N_VAR, v, -1, -1, -1);
-		}
-		for (f = 0; f < F_COUNT; f++)
-			if (strlen(funcs[f].name) == ps->len && strncmp(funcs[f].name, at, ps->len) == 0)
-				break;
-		if (f == F_COUNT) {
-			if (in_list(at, ps->len, type_names, KGEN_COUNT(type_names)) >= 0)
-				return fail(ps, at, "'%s' is a type: write a cast as (type)value", name);
-			if (in_list(at, ps->len, keyword_names, KGEN_COUNT(keyword_names)) >= 0)
-				return fail(ps, at, "'%s' is a C++ keyword an expression cannot use", name);
-			return fail(ps, at, "unknown name '%s': an expression uses its own names and the functions "
-			            "listed in docs/spec.md", name);
-		}
-		next(ps);
-		if (!is(ps, "("))
-			return fail(ps, ps->tok, "'%s' is a function: call it, as name(...)", funcs[f].name);
-		next(ps);
-		for (;;) {
-			if (nargs == funcs[f].args)
-				return fail(ps, ps->tok, "too many arguments to %s", funcs[f].name);
-			if ((args[nargs++] = expr(ps)) < 0)
-				return -1;
-			if (is(ps, ")"))
-				break;
-			if (!is(ps, ","))
-				return fail(ps, ps->tok, "expected ',' or ')' in the call of %s", funcs[f].name);
-			next(ps);
-		}
-		if (nargs != funcs[f].args) {
-			char msg[96];
-			snprintf(msg, sizeof msg, "%s takes %d argument%s", funcs[f].name, funcs[f].args,
-			         funcs[f].args > 1 ? "s" : "");
-			return fail(ps, ps->tok, "%s", msg);
-		}
-		next(ps);
-		return node(ps, N_CALL, f, args[0], nargs > 1 ? args[1] : -1, nargs > 2 ? args[2] : -1);
-	}
-	if (is(ps, "(")) {
-		next(ps);
-		if (ps->kind == 'i' && in_list(ps->tok, ps->len, type_names, KGEN_COUNT(type_names)) >= 0) {
-			/* A cast: type words up to ')', counted, which must make one C type. */
-			int count[KGEN_COUNT(type_names)] = { 0 }, w, type;
-			const char *first = ps->tok, *last = ps->tok + ps->len;
-			while (ps->kind == 'i' && (w = in_list(ps->tok, ps->len, type_names, KGEN_COUNT(type_names))) >= 0) {
-				if (w == TN_OUT && ps->k != KGEN_KEY_post)
-					return fail(ps, ps->tok, "Out, the result type, is post's");
-				count[w]++;
-				last = ps->tok + ps->len;
-				next(ps);
-			}
-			if ((type = cast_type(count)) < 0)
-				return fail(ps, first, "'%.*s' is not a C type", (int)(last - first), first);
-			if (!is(ps, ")"))
-				return fail(ps, ps->tok, "expected ')' to end the cast");
-			next(ps);
-			if ((v = unary(ps)) < 0)
-				return -1;
-			if ((n = node(ps, N_CAST, 0, v, -1, -1)) >= 0)
-				ps->e->node[n].type = type;
-			return n;
-		}
-		if ((n = expr(ps)) < 0)
-			return -1;
-		if (!is(ps, ")"))
-			return fail(ps, ps->tok, "expected ')' to close a '('");
-		next(ps);
-		return n;
-	}
+	if (ps->kind == 'n')
+		return number(ps);
+	if (ps->kind == 'i')
+		return name_or_call(ps);
+	if (is(ps, "("))
+		return paren(ps);
 	if (ps->kind == 0)
 		return fail(ps, at, "the expression ends where a value is expected");
 	return fail(ps, at, "'%.*s' where a value is expected", (int)ps->len, at);

@@ -198,3 +198,31 @@ kgen_emit_header(const struct kgen_spec *s, const struct kgen_contract *p, strbu
 	}
 	sb_puts(b, p->notes);
 }
+
+const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT] = {
+#define X(id, text, plans) [KGEN_SIZE_##id] = { text, plans },
+	KGEN_SIZES(X)
+#undef X
+};
+
+int
+kgen_family_takes_plans(const struct kgen_family *f)
+{
+	return kgen_sizes[f->size].plans;
+}
+
+const char *
+kgen_plan_families(void)
+{
+	static char list[256];
+	size_t at = 0;
+	int f;
+
+	if (list[0])
+		return list;
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
+		if (kgen_family_takes_plans(kgen_family((enum kgen_family_id)f)) && at < sizeof list)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%skernel: %s", at ? ", " : "",
+			                       kgen_family((enum kgen_family_id)f)->name);
+	return list;
+}

@@ -67,8 +67,30 @@ struct kgen_contract {
 	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
 };
 
+/* What sizes one call of a family: n elements, or a rows x cols matrix
+ * (with a batch).  Size plans (kgen_plan) and `kgen tune` pick a spec by
+ * n: only the families sized by n take them yet. */
+#define KGEN_SIZES(X) \
+	X(N,     "n elements",    1) \
+	X(SHAPE, "rows and cols", 0)
+#define X(id, text, plans) KGEN_SIZE_##id,
+enum kgen_size { KGEN_SIZES(X) KGEN_SIZE_COUNT };
+#undef X
+struct kgen_size_info {
+	const char *text;                /* "n elements", for messages */
+	int plans;                       /* size plans and kgen tune take it */
+};
+extern const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT];
+
+struct kgen_family;
+/* Do size plans and kgen tune take specs of the family? */
+int kgen_family_takes_plans(const struct kgen_family *f);
+/* The families that do, "kernel: reduce" (or ", "-joined), for messages. */
+const char *kgen_plan_families(void);
+
 struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
+	enum kgen_size size;             /* what one call's size is */
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
 	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "family.h"
 #include "spec.h"
 
 struct kgen_plan {
@@ -127,9 +128,10 @@ check_same(const struct kgen_plan *pl, int i, const char *text, size_t len, yaml
 		return error_at(err, pl->file, text, len, m,
 		                "entry %d has %s: %s, the first entry %s: %s: every spec of a plan must compute "
 		                "the same (%s)", i + 1, key, b, key, a, "kernel, op, types, nan and expressions");
-	if (pl->entry[i].spec->kernel != KGEN_REDUCE)
-		return error_at(err, pl->file, text, len, m, "a plan's specs must be kernel: reduce (plans by n; "
-		                "reduce_axis and transpose have shapes, which plans do not take yet)");
+	if (!kgen_family_takes_plans(kgen_family_of(pl->entry[i].spec)))
+		return error_at(err, pl->file, text, len, m, "a plan's specs must be %s (plans by n; kernel: %s is sized "
+		                "by %s, which plans do not take yet)", kgen_plan_families(),
+		                kgen_family_of(pl->entry[i].spec)->name, kgen_sizes[kgen_family_of(pl->entry[i].spec)->size].text);
 	return KGEN_OK;
 }
 

@@ -275,90 +275,175 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	kgen_contract_note(p, "\n// Every n from 0 up is handled; no load reads past in[n - 1].");
 }
 
+/* The file's types, constants and op functions: every hole of
+ * reduce/file.cu but the helpers and the kernels. */
 static kgen_status
-emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+file_args(const struct kgen_spec *s, const char *header, struct tpl_args *file, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
-	const char *name = kgen_spec_kernel_name(s);
-	struct tpl_args file, h, k, body;
-	strbuf helpers, kernels;
-	kgen_status st = KGEN_OK;
 	long long vec = s->load_width / dt->size;
-	int i;
+	struct tpl_args h;
+	kgen_status st = KGEN_OK;
+	char call[96];
+	int flags;
 
-	tpl_init(&file);
 	tpl_init(&h);
-	tpl_init(&k);
-	tpl_init(&body);
-	sb_init(&helpers);
-	sb_init(&kernels);
-
-	tpl_set(&file, "header", "%s", header);
-	tpl_set(&file, "t_ctype", "%s", dt->ctype);
-	tpl_set(&file, "dtype", "%s", dt->name);
-	tpl_set(&file, "acc_dtype", "%s", acc->name);
-	tpl_set(&file, "index_ctype", "%s", s->index == 32 ? "unsigned int" : "unsigned long long");
-	tpl_set(&file, "index", "%lld", s->index);
-	tpl_set(&file, "threads", "%lld", s->threads);
-	tpl_set(&file, "items", "%lld", s->items_per_thread);
-	tpl_set(&file, "items_elements", "%lld element%s", s->items_per_thread, s->items_per_thread == 1 ? "" : "s");
-	tpl_set(&file, "vec", "%lld", vec);
-	tpl_set(&file, "load_width", "%lld", s->load_width);
-	{
-		/* Per-element atomics with a native atomic never call combine(). */
-		char call[96];
-		int flags = needs_warp_reduce(s) && s->warp_tail == KGEN_WT_SHUFFLE ? KGEN_OP_SHFL_DOWN : 0;
-		if (per_element_atomics(s) && kgen_op_native_atomic(s, call, sizeof call))
-			flags |= KGEN_OP_NO_COMBINE;
-		if (s->stages == KGEN_STAGES_LAST_BLOCK)
-			flags |= KGEN_OP_LDCG;
-		if (kgen_op_is_pair(s))
-			flags |= KGEN_OP_FOLD;
-		TRY(kgen_op_render(s, flags, &file, err));
-	}
+	tpl_set(file, "header", "%s", header);
+	tpl_set(file, "t_ctype", "%s", dt->ctype);
+	tpl_set(file, "dtype", "%s", dt->name);
+	tpl_set(file, "acc_dtype", "%s", acc->name);
+	tpl_set(file, "index_ctype", "%s", s->index == 32 ? "unsigned int" : "unsigned long long");
+	tpl_set(file, "index", "%lld", s->index);
+	tpl_set(file, "threads", "%lld", s->threads);
+	tpl_set(file, "items", "%lld", s->items_per_thread);
+	tpl_set(file, "items_elements", "%lld element%s", s->items_per_thread, s->items_per_thread == 1 ? "" : "s");
+	tpl_set(file, "vec", "%lld", vec);
+	tpl_set(file, "load_width", "%lld", s->load_width);
+	/* Per-element atomics with a native atomic never call combine(). */
+	flags = needs_warp_reduce(s) && s->warp_tail == KGEN_WT_SHUFFLE ? KGEN_OP_SHFL_DOWN : 0;
+	if (per_element_atomics(s) && kgen_op_native_atomic(s, call, sizeof call))
+		flags |= KGEN_OP_NO_COMBINE;
+	if (s->stages == KGEN_STAGES_LAST_BLOCK)
+		flags |= KGEN_OP_LDCG;
+	if (kgen_op_is_pair(s))
+		flags |= KGEN_OP_FOLD;
+	TRY(kgen_op_render(s, flags, file, err));
 	if (vec > 1) {
 		tpl_set(&h, "load_width", "%lld", s->load_width);
 		tpl_set(&h, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
 		tpl_set(&h, "how", "%s", s->load_width > 16 ? "several 16-byte loads" : "one load");
-		TRY(tpl_render_into(&file, "vec_struct", "reduce/vec.cu", &h, err));
+		TRY(tpl_render_into(file, "vec_struct", "reduce/vec.cu", &h, err));
 	} else {
-		tpl_set(&file, "vec_struct", "%s", "");
+		tpl_set(file, "vec_struct", "%s", "");
 	}
+out:
+	tpl_free(&h);
+	return st;
+}
 
-	/* Helpers, in the order they are used. */
-	{
-		struct tpl_args parts, head;
-		tpl_init(&parts);
-		tpl_init(&head);
-		if (vec > 1) {
-			tpl_set(&head, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
-			TRY(tpl_render_into(&parts, "aligned_head", "reduce/head.cu", &head, err));
-		}
-		if (needs_warp_reduce(s))
-			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
-		if (needs_block_reduce(s))
-			TRY(kgen_acc_block_helper(s, &parts, err));
-		if (s->stages == KGEN_STAGES_ATOMIC)
-			TRY(kgen_acc_atomic_helper(s, &parts, err));
-		if (pdl(s)) {
-			struct tpl_args none;
-			tpl_init(&none);
-			TRY(tpl_render_into(&parts, "pdl", "reduce/pdl.cu", &none, err));
-		}
-		for (i = 0; i < (int)parts.n; i++)
-			sb_printf(&helpers, "\n%s\n", parts.v[i].value);
-		if (helpers.len)
-			helpers.s[--helpers.len] = '\0';  /* the placeholder's line ends it */
-		helpers.failed |= parts.failed;  /* a helper that could not be made is no file */
-		tpl_free(&parts);
+/* The file's device helpers, in the order they are used. */
+static kgen_status
+helpers_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
+{
+	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	struct tpl_args parts, head, none;
+	strbuf helpers;
+	kgen_status st = KGEN_OK;
+	int i;
+
+	tpl_init(&parts);
+	tpl_init(&head);
+	tpl_init(&none);
+	sb_init(&helpers);
+	if (vec > 1) {
+		tpl_set(&head, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+		TRY(tpl_render_into(&parts, "aligned_head", "reduce/head.cu", &head, err));
 	}
+	if (needs_warp_reduce(s))
+		TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
+	if (needs_block_reduce(s))
+		TRY(kgen_acc_block_helper(s, &parts, err));
+	if (s->stages == KGEN_STAGES_ATOMIC)
+		TRY(kgen_acc_atomic_helper(s, &parts, err));
+	if (pdl(s))
+		TRY(tpl_render_into(&parts, "pdl", "reduce/pdl.cu", &none, err));
+	for (i = 0; i < (int)parts.n; i++)
+		sb_printf(&helpers, "\n%s\n", parts.v[i].value);
+	if (helpers.len)
+		helpers.s[--helpers.len] = '\0';  /* the placeholder's line ends it */
+	helpers.failed |= parts.failed;  /* a helper that could not be made is no file */
 	if (helpers.failed) {
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 		goto out;
 	}
-	tpl_set(&file, "helpers", "%s", helpers.s ? helpers.s : "");
+	tpl_set(file, "helpers", "%s", helpers.s ? helpers.s : "");
+out:
+	tpl_free(&parts);
+	tpl_free(&head);
+	tpl_free(&none);
+	sb_free(&helpers);
+	return st;
+}
 
-	/* Kernels. */
+/* The main kernel's body: the unaligned head, the thread phase (each
+ * thread's items), the PDL waits where the stages need them, then the
+ * finish (block reduction and the combine across blocks). */
+static kgen_status
+main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
+{
+	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	struct tpl_args body, un;
+	strbuf bb;
+	kgen_status st = KGEN_OK;
+
+	tpl_init(&body);
+	tpl_init(&un);
+	sb_init(&bb);
+	TRY(thread_phase(s, &body, err));
+	TRY(finish(s, &body, err));
+	if (body.failed || body.n < 2) {
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (vec > 1) {
+		tpl_set(&un, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+		TRY(tpl_render(&bb, "reduce/unaligned.cu", &un, err));
+		sb_puts(&bb, "\n");
+	}
+	if (pdl(s) && s->stages == KGEN_STAGES_TWO_PASS)
+		sb_puts(&bb, "// The second pass may start launching now: it waits for these partials.\n"
+		             "let_next_kernel_start();\n\n");
+	if (pdl(s) && per_element_atomics(s))
+		sb_puts(&bb, "// The atomics below need *out at the identity: _init must have finished.\n"
+		             "wait_for_previous_kernel();\n\n");
+	sb_printf(&bb, "%s", body.v[0].value);
+	if (lanes_apart(s))
+		sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
+	if (vec > 1) {
+		sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
+		accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
+	}
+	if (pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s))
+		sb_puts(&bb, "\n\n// The loads above overlapped _init; the atomic needs *out at the identity.\n"
+		             "wait_for_previous_kernel();");
+	if (body.v[1].value[0])
+		sb_printf(&bb, "\n\n%s", body.v[1].value);
+	tpl_set(k, "body", "%s", bb.s ? bb.s : "");
+	k->failed |= bb.failed;
+out:
+	tpl_free(&body);
+	tpl_free(&un);
+	sb_free(&bb);
+	return st;
+}
+
+/* What the main kernel's comment says it does. */
+static const char *
+main_doc(const struct kgen_spec *s)
+{
+	if (s->stages == KGEN_STAGES_TWO_PASS)
+		return "First pass: each block writes its partial result to partials[blockIdx.x].";
+	if (s->stages == KGEN_STAGES_LAST_BLOCK)
+		return "One pass: each block publishes its partial; the last block combines them into *out.";
+	if (s->atomics == KGEN_ATOMICS_ELEMENT)
+		return "One pass: every element is combined into *out with an atomic.";
+	if (s->atomics == KGEN_ATOMICS_THREAD)
+		return "One pass: each thread combines its items, then into *out with one atomic.";
+	return "One pass: each block reduces its tile, then combines into *out with one atomic.";
+}
+
+/* The file's kernels, in launch order: _init (stages: atomic), the main
+ * kernel, _final (stages: two_pass). */
+static kgen_status
+kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
+{
+	const char *name = kgen_spec_kernel_name(s);
+	struct tpl_args k;
+	strbuf kernels;
+	kgen_status st = KGEN_OK;
+
+	tpl_init(&k);
+	sb_init(&kernels);
 	if (s->stages == KGEN_STAGES_ATOMIC) {
 		tpl_set(&k, "op", "%s", kgen_ops[s->op].name);
 		tpl_set(&k, "name", "%s", name);
@@ -366,54 +451,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		TRY(tpl_render(&kernels, "reduce/init.cu", &k, err));
 		sb_puts(&kernels, "\n");
 	}
-	TRY(thread_phase(s, &body, err));
-	TRY(finish(s, &body, err));
-	if (body.failed || body.n < 2) {
-		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-		goto out;
-	}
-	{
-		strbuf bb;
-		sb_init(&bb);
-		if (vec > 1)
-			sb_printf(&bb, "// `in` may start at any element: the elements before its first %lld-byte\n"
-			               "// boundary are taken one at a time by block 0, and the tiles start at the\n"
-			               "// boundary, so that every vector load is aligned.\n"
-			               "const T *const unaligned = in;\n"
-			               "const Index head = aligned_head(in, n);\n"
-			               "in += head;\n"
-			               "n -= head;\n\n", s->load_width > 16 ? 16 : s->load_width);
-		if (pdl(s) && s->stages == KGEN_STAGES_TWO_PASS)
-			sb_puts(&bb, "// The second pass may start launching now: it waits for these partials.\n"
-			             "let_next_kernel_start();\n\n");
-		if (pdl(s) && per_element_atomics(s))
-			sb_puts(&bb, "// The atomics below need *out at the identity: _init must have finished.\n"
-			             "wait_for_previous_kernel();\n\n");
-		sb_printf(&bb, "%s", body.v[0].value);
-		if (lanes_apart(s))
-			sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
-		if (vec > 1) {
-			sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
-			accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
-		}
-		if (pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s))
-			sb_puts(&bb, "\n\n// The loads above overlapped _init; the atomic needs *out at the identity.\n"
-			             "wait_for_previous_kernel();");
-		if (body.v[1].value[0])
-			sb_printf(&bb, "\n\n%s", body.v[1].value);
-		tpl_set(&k, "body", "%s", bb.s ? bb.s : "");
-		k.failed |= bb.failed;
-		sb_free(&bb);
-		tpl_free(&body);
-	}
+	TRY(main_body(s, &k, err));
 	tpl_set(&k, "name", "%s", name);
 	tpl_set(&k, "params", "%s", params(s));
-	tpl_set(&k, "doc", "%s",
-	        s->stages == KGEN_STAGES_TWO_PASS ? "First pass: each block writes its partial result to partials[blockIdx.x]." :
-	        s->stages == KGEN_STAGES_LAST_BLOCK ? "One pass: each block publishes its partial; the last block combines them into *out." :
-	        s->atomics == KGEN_ATOMICS_ELEMENT ? "One pass: every element is combined into *out with an atomic." :
-	        s->atomics == KGEN_ATOMICS_THREAD ? "One pass: each thread combines its items, then into *out with one atomic." :
-	        "One pass: each block reduces its tile, then combines into *out with one atomic.");
+	tpl_set(&k, "doc", "%s", main_doc(s));
 	TRY(tpl_render(&kernels, "reduce/kernel.cu", &k, err));
 	if (s->stages == KGEN_STAGES_TWO_PASS) {
 		tpl_set(&k, "name", "%s", name);
@@ -431,16 +472,27 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	if (kernels.len && kernels.s[kernels.len - 1] == '\n')
 		kernels.s[--kernels.len] = '\0';
-	tpl_set(&file, "kernels", "%s", kernels.s);
-	st = tpl_render(out, "reduce/file.cu", &file, err);
+	tpl_set(file, "kernels", "%s", kernels.s);
 out:
-	tpl_free(&file);
-	tpl_free(&h);
 	tpl_free(&k);
-	tpl_free(&body);
-	sb_free(&helpers);
 	sb_free(&kernels);
 	return st;
+}
+
+/* The whole file: reduce/file.cu with its holes filled. */
+static kgen_status
+emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+{
+	struct tpl_args file;
+	kgen_status st;
+
+	tpl_init(&file);
+	if ((st = file_args(s, header, &file, err)) || (st = helpers_arg(s, &file, err)) ||
+	    (st = kernels_arg(s, &file, err))) {
+		tpl_free(&file);
+		return st;
+	}
+	return tpl_render(out, "reduce/file.cu", &file, err);
 }
 
 /* Keys that apply only with another key's values. */
@@ -482,6 +534,7 @@ static const struct kgen_arch_need arch_needs[] = {
 
 const struct kgen_family kgen_family_reduce = {
 	.name = "reduce",
+	.size = KGEN_SIZE_N,
 	.keys = keys,
 	.only_with = only_with,
 	.arch_needs = arch_needs,

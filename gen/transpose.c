@@ -338,6 +338,7 @@ static const struct kgen_arch_need arch_needs[] = {
 
 const struct kgen_family kgen_family_transpose = {
 	.name = "transpose",
+	.size = KGEN_SIZE_SHAPE,
 	.keys = keys,
 	.only_with = only_with,
 	.arch_needs = arch_needs,

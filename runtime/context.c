@@ -9,6 +9,25 @@
 #include "runtime.h"
 #include "cache.h"
 
+/* Each family's launcher, by its row of KGEN_FAMILIES. */
+static const struct kgen_launcher *const launchers[KGEN_FAMILY_COUNT] = {
+#define X(id, name, doc, stem) [KGEN_##id] = &kgen_launcher_##stem,
+	KGEN_FAMILIES(X)
+#undef X
+};
+
+void
+kgen_kernel_free_state(struct kgen_kernel *k)
+{
+	if (!k->state)
+		return;
+	if (launchers[k->spec.kernel]->free_state)
+		launchers[k->spec.kernel]->free_state(k->state);
+	else
+		free(k->state);
+	k->state = NULL;
+}
+
 uint64_t
 kgen_spec_hash(const struct kgen_spec *s)
 {
@@ -138,6 +157,7 @@ kgen_context_destroy(kgen_context *ctx)
 				ctx->cu->cuMemFree(k->scratch);
 			if (k->module)
 				ctx->cu->cuModuleUnload(k->module);
+			kgen_kernel_free_state(k);
 			free(k->spec.file);
 			free(k);
 		}

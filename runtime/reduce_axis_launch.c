@@ -11,6 +11,9 @@
 #include "gen/reduce_axis.h"
 #include "gen/op.h"
 
+/* No launch state of its own (runtime.h). */
+const struct kgen_launcher kgen_launcher_reduce_axis = { .free_state = NULL };
+
 static unsigned long long
 ceil_div(unsigned long long a, unsigned long long b)
 {

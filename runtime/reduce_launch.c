@@ -5,6 +5,9 @@
 #include "gen/reduce.h"
 #include "gen/op.h"
 
+/* No launch state of its own (runtime.h). */
+const struct kgen_launcher kgen_launcher_reduce = { .free_state = NULL };
+
 /* n fits the spec's index and a grid of blocks; the grid in *grid. */
 static kgen_status
 check_n(const kgen_kernel *k, unsigned long long n, unsigned long long *grid_out, kgen_error *err)

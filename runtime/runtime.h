@@ -20,15 +20,10 @@ struct kgen_kernel {
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
-	/* A TMA transpose's tensor maps for the last pointers and layout it
-	 * ran on, encoded once and reused while they do not change (under
-	 * the context's lock). */
-	struct kgen_tma_maps {
-		int valid;
-		CUdeviceptr in, out;
-		unsigned long long rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride;
-		CUtensorMap in_map, out_map;
-	} tma;
+	/* The family's own launch state (a TMA transpose's tensor maps), made
+	 * by its launcher under the context's lock, freed with the kernel
+	 * through its kgen_launcher's free_state; NULL until then. */
+	void *state;
 	/* A size plan's kernel (kgen_kernel_build_plan) has no module of its
 	 * own: n goes to sized[i], the first whose upto[i] >= n. */
 	int nsized;
@@ -47,6 +42,19 @@ struct kgen_context {
 	struct kgen_kernel *kernels[KGEN_KERNEL_BUCKETS];
 	struct kgen_kernel *plans;  /* the size plans' kernels, linked by next */
 };
+
+/* What the runtime keeps per family beyond its launch calls: one per row
+ * of KGEN_FAMILIES, kgen_launcher_STEM in runtime/STEM_launch.c. */
+struct kgen_launcher {
+	/* Free a kernel's launch state (kgen_kernel.state); NULL: free(). */
+	void (*free_state)(void *state);
+};
+#define X(id, name, doc, stem) extern const struct kgen_launcher kgen_launcher_##stem;
+KGEN_FAMILIES(X)
+#undef X
+
+/* Free k's family launch state, if any (context.c). */
+void kgen_kernel_free_state(struct kgen_kernel *k);
 
 /* The hash that keys the in-process cache: every field of the spec. */
 uint64_t kgen_spec_hash(const struct kgen_spec *s);

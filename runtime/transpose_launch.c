@@ -87,6 +87,19 @@ extent(unsigned long long batch, unsigned long long stride, unsigned long long h
 	return a + b + width;
 }
 
+/* A TMA transpose's launch state (kgen_kernel.state): the tensor maps for
+ * the last pointers and layout it ran on, encoded once and reused while
+ * they do not change (under the context's lock).  Plain memory: the
+ * kernel frees it with free(). */
+struct kgen_tma_maps {
+	int valid;
+	CUdeviceptr in, out;
+	unsigned long long rows, cols, batch, in_pitch, out_pitch, in_stride, out_stride;
+	CUtensorMap in_map, out_map;
+};
+
+const struct kgen_launcher kgen_launcher_transpose = { .free_state = NULL };
+
 /* The TMA maps for these pointers and layout: the kernel's own when they
  * match, else encoded now and kept. */
 static kgen_status
@@ -94,10 +107,15 @@ tma_maps(kgen_kernel *k, CUdeviceptr in, CUdeviceptr out, unsigned long long row
          const struct kgen_transpose_layout *l, CUtensorMap *in_map, CUtensorMap *out_map, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	struct kgen_tma_maps *m = &k->tma;
+	struct kgen_tma_maps *m;
 	kgen_status st = KGEN_OK;
 
 	pthread_mutex_lock(&k->ctx->lock);
+	if (!k->state && !(k->state = calloc(1, sizeof(struct kgen_tma_maps)))) {
+		pthread_mutex_unlock(&k->ctx->lock);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	m = k->state;
 	if (!m->valid || m->in != in || m->out != out || m->rows != rows || m->cols != cols || m->batch != l->batch ||
 	    m->in_pitch != l->in_pitch || m->out_pitch != l->out_pitch ||
 	    (l->batch > 1 && (m->in_stride != l->in_stride || m->out_stride != l->out_stride))) {

@@ -152,8 +152,11 @@ START_TEST(rules)
 	       "entry 2 has dtype: i32, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
 	       "op, types, nan and expressions)");
 	refuse("plan:\n  - spec: {kernel: transpose}\n", 2, 11,
-	       "a plan's specs must be kernel: reduce (plans by n; reduce_axis and transpose have shapes, which plans do "
-	       "not take yet)");
+	       "a plan's specs must be kernel: reduce (plans by n; kernel: transpose is sized by rows and cols, which "
+	       "plans do not take yet)");
+	refuse("plan:\n  - spec: {kernel: reduce_axis}\n", 2, 11,
+	       "a plan's specs must be kernel: reduce (plans by n; kernel: reduce_axis is sized by rows and cols, which "
+	       "plans do not take yet)");
 	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1, "did not find expected ',' or '}'");
 }
 END_TEST

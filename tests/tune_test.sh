@@ -121,5 +121,12 @@ tune --method events,graph,cold --records "$tmp/ok.jsonl"
 grep -q "4 measured (4 failed to verify), 8 from the records" "$tmp/out" || bad "--method events,graph,cold: $(tail -2 "$tmp/out")"
 [ "$(grep -c '|cold rotated","' "$tmp/ok.jsonl")" -eq 4 ] && [ "$(wc -l < "$tmp/ok.jsonl")" -eq 12 ] ||
 	bad "--method events,graph,cold did not add cold alone: $(cat "$tmp/ok.jsonl")"
+# Families not sized by n (family data: gen/family.h's KGEN_SIZES) are refused by name.
+printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
+"$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce specs (sized by n), not kernel: transpose" "$tmp/out" ||
+	bad "kgen tune of a transpose space (exit $rc): $(cat "$tmp/out")"
+
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail

@@ -194,12 +194,7 @@ class Kernel:
         self._acc = self.spec.fields.get("out_dtype", self.spec.fields.get("acc_dtype", self._dtype))
 
     def __call__(self, x, out=None, stream=None):
-        a = describe(x)
-        if self.family == "reduce":
-            return _run_reduce(self, a, out, stream)
-        if self.family == "reduce_axis":
-            return _run_axis(self, a, 1 if self.spec.fields["axis"] == "rows" else 0, out, stream)
-        return _run_transpose(self, a, out, stream)
+        return _RUNNERS[self.family](self, describe(x), out, stream)
 
     def __repr__(self):
         return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
@@ -471,3 +466,12 @@ def transpose(x, spec=None, out=None, stream=None, **overrides):
         key = ("transpose", a.device, _spec_key(spec), a.dtype, tuple(sorted(overrides.items())))
         k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict({"dtype": a.dtype}, **overrides)))
     return _run_transpose(k, a, out, stream)
+
+
+# Each family's runner, by the spec's `kernel`: k(x) for a Kernel k.  A new
+# family is one row here (and its _run_* function).
+_RUNNERS = {
+    "reduce": _run_reduce,
+    "reduce_axis": lambda k, a, out, stream: _run_axis(k, a, 1 if k.spec.fields["axis"] == "rows" else 0, out, stream),
+    "transpose": _run_transpose,
+}
