@@ -79,6 +79,8 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	/* What the op derives (types, stages) before the only-with rules read it. */
 	if (kgen_family_has_key(f, KGEN_KEY_op) && (st = kgen_op_resolve(s, err)))
 		return st;
+	if (f->resolve && (st = f->resolve(s, err)))
+		return st;
 	if ((st = kgen_check_only_with(s, err)))
 		return st;
 	return f->check(s, err);

@@ -94,6 +94,10 @@ struct kgen_family {
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
 	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */
+	/* Optional: derived defaults the only-with rows read, resolved after
+	 * the op's types and before those rows (reduce: stages follows an op
+	 * with a last step). */
+	kgen_status (*resolve)(struct kgen_spec *s, kgen_error *err);
 	/* The family's rules, after the shared ones; resolves derived defaults
 	 * (threads, the kernel name, ...). */
 	kgen_status (*check)(struct kgen_spec *s, kgen_error *err);

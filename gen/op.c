@@ -122,15 +122,6 @@ kgen_op_resolve(struct kgen_spec *s, kgen_error *err)
 		s->acc_dtype = default_acc(s);
 	if (s->out_dtype < 0)
 		s->out_dtype = default_out(s);
-	/* An op with a last step ends in a kernel, not in atomics (reduce_check.c
-	 * refuses a written stages: atomic); left unset, stages follows. */
-	if (kgen_family_has_key(kgen_family_of(s), KGEN_KEY_stages) && s->stages == KGEN_STAGES_ATOMIC &&
-	    !KGEN_GIVEN(s, stages) && kgen_op_has_result_step(s)) {
-		s->stages = KGEN_STAGES_LAST_BLOCK;
-		if (KGEN_GIVEN(s, atomics))
-			return ERR(atomics, "atomics has no effect: op: %s %s, so it ends in a kernel (stages: last_block); "
-			           "drop it", kgen_ops[s->op].name, kgen_op_last_step_why(s));
-	}
 	return KGEN_OK;
 }
 

@@ -538,6 +538,7 @@ const struct kgen_family kgen_family_reduce = {
 	.keys = keys,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
+	.resolve = kgen_reduce_resolve,
 	.check = kgen_reduce_check,
 	.contract = plan,
 	.emit = emit,

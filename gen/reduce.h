@@ -18,5 +18,7 @@ unsigned long long kgen_reduce_max_n(const struct kgen_spec *s);
 
 /* The family's rules (reduce_check.c). */
 kgen_status kgen_reduce_check(struct kgen_spec *s, kgen_error *err);
+/* Derived defaults the only-with rows read (family.h resolve). */
+kgen_status kgen_reduce_resolve(struct kgen_spec *s, kgen_error *err);
 
 #endif

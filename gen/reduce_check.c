@@ -82,3 +82,18 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 		         kgen_dtype_info[s->dtype].name);
 	return KGEN_OK;
 }
+
+/* What the op decides before the only-with rows read it: an op with a last
+ * step ends in a kernel, not in atomics (kgen_reduce_check refuses a
+ * written stages: atomic); left unset, stages follows. */
+kgen_status
+kgen_reduce_resolve(struct kgen_spec *s, kgen_error *err)
+{
+	if (s->stages == KGEN_STAGES_ATOMIC && !KGEN_GIVEN(s, stages) && kgen_op_has_result_step(s)) {
+		s->stages = KGEN_STAGES_LAST_BLOCK;
+		if (KGEN_GIVEN(s, atomics))
+			return ERR(atomics, "atomics has no effect: op: %s %s, so it ends in a kernel (stages: last_block); "
+			           "drop it", kgen_ops[s->op].name, kgen_op_last_step_why(s));
+	}
+	return KGEN_OK;
+}
