@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "gen/tpl.h"
 #include "timing.h"
@@ -376,6 +378,45 @@ find_cub(const char *given, char *buf, size_t len)
 	return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
+/* Start exe with args split at spaces (kgen's own words: numbers and
+ * names) as its argument vector, no shell between, its standard output a
+ * pipe read through the FILE returned; NULL when it cannot start. */
+static FILE *
+spawn_reader(const char *exe, const char *args, pid_t *pid)
+{
+	extern char **environ;
+	char words[256], *argv[32], *save = NULL, *w;
+	posix_spawn_file_actions_t fa;
+	int fd[2], argc = 0, r;
+	FILE *fp;
+
+	snprintf(words, sizeof words, "%s", args);
+	argv[argc++] = (char *)exe;
+	for (w = strtok_r(words, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	if (pipe(fd) != 0)
+		return NULL;
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fd[1]);
+	r = posix_spawn(pid, exe, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	if (r != 0 || !(fp = fdopen(fd[0], "r"))) {
+		if (r == 0)
+			waitpid(*pid, NULL, 0);
+		close(fd[0]);
+		return NULL;
+	}
+	return fp;
+}
+
 /* The median milliseconds kgen-cub prints for `args`, or -1, and (when
  * `offsets` is not NULL) the width of CUB's offsets it names, 32 or 64 (0
  * when it names none); each argument list is measured once per process. */
@@ -384,10 +425,11 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 {
 	static struct { char args[160]; double ms; int offsets; } seen[64];
 	static int nseen;
-	char path[PATH_MAX + 16], cmd[PATH_MAX + 256], line[512];
+	char path[PATH_MAX + 16], line[512];
 	const char *exe = find_cub(given, path, sizeof path);
 	double ms = -1;
-	int width = 0;
+	int width = 0, status;
+	pid_t pid;
 	FILE *fp;
 	char *p;
 	int i;
@@ -402,9 +444,8 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 		}
 	if (!exe)
 		return -1;
-	snprintf(cmd, sizeof cmd, "'%s' %s", exe, args);
 	fflush(stdout);
-	if (!(fp = popen(cmd, "r")))
+	if (!(fp = spawn_reader(exe, args, &pid)))
 		return -1;
 	while (fgets(line, sizeof line, fp)) {
 		if ((p = strstr(line, "median_ms=")))
@@ -412,7 +453,8 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 		if ((p = strstr(line, "offsets=")))
 			width = atoi(p + 8);
 	}
-	if (pclose(fp) != 0)
+	fclose(fp);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		ms = -1, width = 0;
 	if (nseen == 64)
 		nseen = 0;

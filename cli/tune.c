@@ -17,12 +17,14 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
@@ -152,34 +154,92 @@ json_field_number(const char *line, const char *name)
 	return (p = strstr(line, pat)) ? strtod(p + strlen(pat), NULL) : -1;
 }
 
-/* The records already measured: key -> median (-1 for a point that failed). */
+/* The longest record line read back; a longer one is not kgen's. */
+#define RECORD_MAX (1 << 20)
+
+/* Open the records file (flags: O_RDONLY, or O_RDWR | O_APPEND | O_CREAT)
+ * as the cache opens its entries: never through a symbolic link, and only
+ * a regular file of this user that no one else may write (records choose
+ * plans, and spec text goes into them).  -1 with err set; for reading, -1
+ * with errno ENOENT and no error when there is no file yet. */
+static int
+open_records(const char *path, int flags, kgen_error *err)
+{
+	struct stat st;
+	int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0644), e;
+
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT && !(flags & O_CREAT))
+			return errno = ENOENT, -1;
+		kgen_fail(err, KGEN_EIO, "cannot %s %s: %s%s", flags & O_CREAT ? "append to" : "read", path, strerror(e),
+		          e == ELOOP ? " (a symbolic link: kgen tune does not follow one; name the file itself with --records)"
+		                     : "");
+		return errno = e, -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		kgen_fail(err, KGEN_EIO, "refusing the records file %s: %s", path,
+		          !S_ISREG(st.st_mode) ? "not a regular file" : st.st_uid != geteuid() ? "owned by another user"
+		                                                          : "writable by others (chmod go-w it)");
+		close(fd);
+		return errno = EPERM, -1;
+	}
+	return fd;
+}
+
+/* The records already measured: key -> median (-1 for a point that failed).
+ * A record that says ok without a finite, positive median is not a
+ * measurement (it is skipped: the point is measured again). */
 static kgen_status
 read_records(struct tune *t, kgen_error *err)
 {
-	FILE *fp = fopen(t->records, "r");
-	char line[8192], key[600], verify[16];
+	int fd = open_records(t->records, O_RDONLY, err);
+	char *line = NULL, key[600], verify[16];
+	size_t cap = 0;
+	ssize_t len;
+	FILE *fp;
 
-	if (!fp)
-		return errno == ENOENT ? KGEN_OK : kgen_fail(err, KGEN_EIO, "cannot read %s: %s", t->records, strerror(errno));
-	while (fgets(line, sizeof line, fp)) {
+	if (fd < 0)
+		return errno == ENOENT ? KGEN_OK : err->status;
+	if (!(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	while ((len = getline(&line, &cap, fp)) > 0) {
 		struct seen *seen;
-		size_t len = strlen(line);
+		double us;
 		/* A record is a whole line, "{...}\n": a cut-off one (an interrupted run) is skipped. */
-		if (len < 3 || line[len - 1] != '\n' || line[len - 2] != '}')
+		if (len < 3 || len > RECORD_MAX || line[len - 1] != '\n' || line[len - 2] != '}')
 			continue;
 		if (!json_field_string(line, "key", key, sizeof key) || !json_field_string(line, "verify", verify, sizeof verify))
+			continue;
+		us = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
+		if (strcmp(verify, "ok") == 0 && !(isfinite(us) && us > 0))
 			continue;
 		if (!(seen = realloc(t->seen, (size_t)(t->nseen + 1) * sizeof *seen)))
 			break;
 		t->seen = seen;
 		if (!(seen[t->nseen].key = kgen_strdup(key)))
 			break;
-		seen[t->nseen].us = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
+		seen[t->nseen].us = us;
 		seen[t->nseen].spread = json_field_number(line, "spread");
 		t->nseen++;
 	}
+	free(line);
 	fclose(fp);
 	return KGEN_OK;
+}
+
+/* Append one record line (built in a memory stream) to the records file in
+ * one write(2): O_APPEND puts it at the end whole, so two kgen tune on one
+ * file do not interleave within a line. */
+static void
+put_record(int fd, FILE *mem, char **buf, size_t *len)
+{
+	if (fclose(mem) == 0 && *buf && *len && *len <= RECORD_MAX && write(fd, *buf, *len) != (ssize_t)*len)
+		fprintf(stderr, "kgen tune: cannot append a record: %s\n", strerror(errno));
+	free(*buf);
+	*buf = NULL;
 }
 
 /* The latest record of key (a later line wins); -1 when there is none. */
@@ -299,12 +359,16 @@ copies_for(const kgen_context *ctx, size_t bytes)
 
 /* Append one measurement to the records. */
 static void
-record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long long n, int m, const char *verify,
+record(int fd, const struct tune *t, const char *key, int i, unsigned long long n, int m, const char *verify,
        const struct kgen_timing *tm)
 {
-	char date[32];
+	char date[32], *buf = NULL;
+	size_t len = 0;
 	time_t now = time(NULL);
+	FILE *fp = open_memstream(&buf, &len);
 
+	if (!fp)
+		return;
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	fputs("{\"key\":\"", fp);
 	kgen_json_string(fp, key);
@@ -319,7 +383,7 @@ record(FILE *fp, const struct tune *t, const char *key, int i, unsigned long lon
 	fputs("\",\"spec\":\"", fp);
 	kgen_json_string(fp, t->pts.v[i].yaml);
 	fprintf(fp, "\",\"date\":\"%s\"}\n", date);
-	fflush(fp);
+	put_record(fd, fp, &buf, &len);
 }
 
 /* Seconds as "1m05s" or "42s". */
@@ -337,7 +401,7 @@ eta(double s, char *buf, size_t n)
 
 /* Size j: one input and reference, every built point verified, then timed. */
 static kgen_status
-tune_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, int *failures, int *done, int total, time_t t0,
+tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int *done, int total, time_t t0,
           kgen_error *err)
 {
 	const kgen_spec *s0 = t->p[0].spec;
@@ -493,10 +557,12 @@ score(const struct tune *t, int i, int j)
 /* --against cub: CUB's time at size j under each method, from the records
  * or measured by kgen-cub (timing.c's kgen_cub_ms) and recorded. */
 static kgen_status
-cub_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, kgen_error *err)
+cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 {
 	const kgen_spec *s0 = t->p[0].spec;
-	char key[600], date[32];
+	char key[600], date[32], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
 	time_t now;
 	double ms;
 	int m, r, offsets;
@@ -518,11 +584,14 @@ cub_size(struct tune *t, kgen_context *ctx, int j, FILE *rec, kgen_error *err)
 		t->measured++;
 		now = time(NULL);
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-		fputs("{\"key\":\"", rec);
-		kgen_json_string(rec, key);
-		fprintf(rec, "\",\"peer\":\"cub::DeviceReduce\",\"offsets\":%d,\"n\":%llu,\"method\":\"%s\",\"verify\":\"ok\","
-		        "\"median_us\":%.4f,\"date\":\"%s\"}\n", offsets, t->n[j], method, ms * 1e3, date);
-		fflush(rec);
+		if ((mem = open_memstream(&buf, &len))) {
+			fputs("{\"key\":\"", mem);
+			kgen_json_string(mem, key);
+			fprintf(mem, "\",\"peer\":\"cub::DeviceReduce\",\"offsets\":%d,\"n\":%llu,\"method\":\"%s\","
+			        "\"verify\":\"ok\",\"median_us\":%.4f,\"date\":\"%s\"}\n", offsets, t->n[j], method, ms * 1e3,
+			        date);
+			put_record(rec, mem, &buf, &len);
+		}
 	}
 	return KGEN_OK;
 }
@@ -696,6 +765,21 @@ check_same(struct tune *t, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* Every --n's input fits the host's address space (n elements of the
+ * points' dtype: bytes = n * size must not wrap), as kgen run checks. */
+static kgen_status
+check_sizes(const struct tune *t, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(t->p[0].spec);
+	int j;
+
+	for (j = 0; j < t->nn; j++)
+		if (kgen_run_too_large(t->n[j], 1, (unsigned long long)dt->size))
+			return kgen_fail(err, KGEN_EINVAL, "--n %llu: %llu elements of %s (%d bytes each) do not fit in memory",
+			                 t->n[j], t->n[j], dt->name, dt->size);
+	return KGEN_OK;
+}
+
 static void
 free_tune(struct tune *t)
 {
@@ -757,7 +841,7 @@ kgen_cmd_tune(int argc, char **argv)
 	struct tune t;
 	kgen_context *ctx = NULL;
 	kgen_error err;
-	FILE *rec = NULL;
+	int rec = -1;
 	char records[4096], a[64], *endp;
 	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], chosen[MAX_SIZES], missing = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -874,7 +958,7 @@ kgen_cmd_tune(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (check_same(&t, &err) || read_records(&t, &err)) {
+	if (check_same(&t, &err) || check_sizes(&t, &err) || read_records(&t, &err)) {
 		rc = kgen_report(&err);
 		goto out;
 	}
@@ -892,14 +976,17 @@ kgen_cmd_tune(int argc, char **argv)
 		rc = kgen_report(&err);
 		goto out;
 	}
-	if (!(rec = fopen(t.records, "a+"))) {
-		fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t.records, strerror(errno));
-		rc = 3;
+	if ((rec = open_records(t.records, O_RDWR | O_APPEND | O_CREAT, &err)) < 0) {
+		rc = kgen_report(&err);
 		goto out;
 	}
-	if (fseek(rec, -1, SEEK_END) == 0 && fgetc(rec) != '\n')
-		fputc('\n', rec);  /* a cut-off last line stays a line of its own */
-	fseek(rec, 0, SEEK_END);
+	{
+		/* A cut-off last line stays a line of its own. */
+		off_t end = lseek(rec, 0, SEEK_END);
+		char last = '\n';
+		if (end > 0 && pread(rec, &last, 1, end - 1) == 1 && last != '\n' && write(rec, "\n", 1) != 1)
+			fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t.records, strerror(errno));
+	}
 	t0 = time(NULL);
 	for (j = 0; j < t.nn; j++) {
 		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err) ||
@@ -951,8 +1038,8 @@ kgen_cmd_tune(int argc, char **argv)
 	if (failures)
 		rc = 6;
 out:
-	if (rec)
-		fclose(rec);
+	if (rec >= 0)
+		close(rec);
 	free_tune(&t);
 	if (ctx)
 		kgen_context_destroy(ctx);

@@ -112,6 +112,15 @@ grep -q "furthest$" "$tmp/plan.yaml" && grep -q "(0.938 of CUB)" "$tmp/plan.yaml
 [ "$(grep -c '|cub sum f32|' "$tmp/against.jsonl")" -eq 4 ] || bad "CUB's times not recorded: $(cat "$tmp/against.jsonl")"
 KGEN_CUB=/nonexistent tune --method events,graph --against cub --records "$tmp/against.jsonl"
 grep -q "^# 2 points x 2 sizes: 0 measured (0 failed to verify), 12 from the records" "$tmp/out" || bad "--against cub rerun: $(tail -2 "$tmp/out")"
+# kgen-cub is started with an argument vector, no shell: a quote and a
+# command in its directory's name are only a name.
+odd="$tmp/kg'\$(touch $tmp/pwned)'"
+mkdir -p "$odd" && cp "$tmp/fake-cub" "$odd/fake-cub"
+cp "$tmp/ok.jsonl" "$tmp/odd.jsonl"
+KGEN_CUB=$odd/fake-cub tune --method events,graph --against cub --records "$tmp/odd.jsonl"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '|cub sum f32|' "$tmp/odd.jsonl")" -eq 4 ] || bad "kgen-cub in an odd directory (exit $rc): $(cat "$tmp/err")"
+[ -e "$tmp/pwned" ] && bad "a kgen-cub path ran a command"
 KGEN_CUB=/nonexistent tune --method events --against cub --records "$tmp/nocub.jsonl"
 grep -q "kgen-cub could not time sum f32 at n = 1000 (events)" "$tmp/err" || bad "--against cub without kgen-cub: $(cat "$tmp/err")"
 "$b/kgen" tune "$tmp/space.yaml" --against thrust > "$tmp/out" 2>&1 && bad "--against thrust accepted"
@@ -121,6 +130,39 @@ tune --method events,graph,cold --records "$tmp/ok.jsonl"
 grep -q "4 measured (4 failed to verify), 8 from the records" "$tmp/out" || bad "--method events,graph,cold: $(tail -2 "$tmp/out")"
 [ "$(grep -c '|cold rotated","' "$tmp/ok.jsonl")" -eq 4 ] && [ "$(wc -l < "$tmp/ok.jsonl")" -eq 12 ] ||
 	bad "--method events,graph,cold did not add cold alone: $(cat "$tmp/ok.jsonl")"
+# Hardening: sizes whose bytes wrap, records through a symbolic link or
+# writable by others, records that say ok without a time, long lines.
+"$b/kgen" tune "$tmp/space.yaml" --n 2^62 > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--n 4611686018427387904: 4611686018427387904 elements of f32 (4 bytes each) do not fit in memory" "$tmp/out" ||
+	bad "kgen tune --n 2^62 (exit $rc): $(cat "$tmp/out")"
+printf 'echo keep\n' > "$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link.jsonl"
+tune --records "$tmp/link.jsonl"
+rc=$?
+[ $rc -eq 3 ] && grep -q "a symbolic link: kgen tune does not follow one" "$tmp/err" ||
+	bad "records through a symbolic link (exit $rc): $(cat "$tmp/err")"
+[ "$(cat "$tmp/victim")" = "echo keep" ] || bad "kgen tune wrote through a symbolic link: $(cat "$tmp/victim")"
+: > "$tmp/open.jsonl"
+chmod 666 "$tmp/open.jsonl"
+tune --records "$tmp/open.jsonl"
+rc=$?
+[ $rc -eq 3 ] && grep -q "refusing the records file .*open.jsonl: writable by others" "$tmp/err" ||
+	bad "records writable by others (exit $rc): $(cat "$tmp/err")"
+# A planted "ok" without a finite positive time is not a measurement.
+for t in 0 NaN inf -1; do
+	sed -n 1p "$tmp/space.records.jsonl" | sed 's/"verify":"FAIL"/"verify":"ok","median_us":'"$t"'/' > "$tmp/planted.jsonl"
+	tune --records "$tmp/planted.jsonl"
+	grep -q "4 measured (4 failed to verify), 0 from the records" "$tmp/out" ||
+		bad "a record of ok with median $t was trusted: $(tail -2 "$tmp/out")"
+done
+# A record line longer than 8 KB is read back whole.
+long=$(head -c 9000 /dev/zero | tr '\0' x)
+sed 's/"label":"/"label":"'"$long"'/' "$tmp/space.records.jsonl" | tail -4 > "$tmp/long.jsonl"
+tune --records "$tmp/long.jsonl"
+grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" ||
+	bad "records longer than 8 KB were not found again: $(tail -2 "$tmp/out")"
+
 # Families not sized by n (family data: gen/family.h's KGEN_SIZES) are refused by name.
 printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
 "$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
