@@ -1,4 +1,4 @@
-/* cli.h - what the command's files share. */
+/* cli.h - what the command's files share (cli.c) and their commands. */
 #ifndef KGEN_CLI_H
 #define KGEN_CLI_H
 
@@ -11,7 +11,7 @@ int kgen_exit_status(kgen_status st);
 /* Print err to stderr; return its exit status. */
 int kgen_report(const kgen_error *err);
 /* Load a spec and apply --set KEY=VALUE overrides. */
-kgen_status kgen_cli_load(const char *path, char **sets, int nsets, kgen_spec **spec, kgen_error *err);
+kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err);
 
 /* --unset KEY as the --set it stands for ("KEY=", unsetting the key), in
  * storage that lives as long as the program; NULL when KEY is no key (empty,
@@ -21,8 +21,13 @@ char *kgen_cli_unset(const char *key);
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
 int kgen_cli_is_plan(const char *path);
-/* `kgen run` and `kgen cache` (run.c). */
-int kgen_cmd_runtime(int argc, char **argv);
+/* The commands of the table in kgen.c, each its own file; argv[0] is the
+ * command's name.  `kgen run` (run.c): specs built, run, verified, timed. */
+int kgen_cmd_run(int argc, char **argv);
+/* `kgen info` (info.c): the driver, NVRTC and the GPUs. */
+int kgen_cmd_info(int argc, char **argv);
+/* `kgen cache list|clear` (cache.c): the on-disk kernel cache. */
+int kgen_cmd_cache(int argc, char **argv);
 /* `kgen space` (space.c): a spec space expanded, validated, compiled. */
 int kgen_cmd_space(int argc, char **argv);
 /* `kgen tune` (tune.c): a space's points verified and timed by n; the size plan. */

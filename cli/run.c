@@ -1,7 +1,8 @@
 /*
  * run.c - `kgen run`: build specs for the GPU, run them on seeded random
  * data, check every result against a CPU reference, and time them against
- * the read-bandwidth ceiling and CUB in the same run.  Also `kgen cache`.
+ * the read-bandwidth ceiling and CUB in the same run.  `kgen info` and
+ * `kgen cache` are in info.c and cache.c.
  */
 #include "config.h"
 #include <errno.h>
@@ -9,9 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
-#include "runtime/cache.h"
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
@@ -37,31 +36,6 @@ static const struct kgen_runner *const runners[KGEN_FAMILY_COUNT] = {
 	KGEN_FAMILIES(X)
 #undef X
 };
-
-/* ---- the commands ---- */
-
-/* `kgen info`: the GPUs the driver sees; exit 5 when there is none. */
-static int
-cmd_info(void)
-{
-	const struct kgen_cu *cu;
-	kgen_context *ctx;
-	kgen_error err;
-	int count = 0, i, version = 0;
-
-	if (kgen_cu_load(&cu, &err))
-		return kgen_report(&err);
-	cu->cuDriverGetVersion(&version);
-	cu->cuDeviceGetCount(&count);
-	printf("CUDA driver %d.%d, NVRTC %s, %d GPU(s)\n", version / 1000, version % 1000 / 10, kgen_nvrtc_version(), count);
-	for (i = 0; i < count; i++) {
-		if (kgen_context_create(i, &ctx, &err))
-			return kgen_report(&err);
-		printf("%d: %s, %s, %d SMs, %zu MB L2\n", i, ctx->name, ctx->arch, ctx->sm_count, ctx->l2_bytes >> 20);
-		kgen_context_destroy(ctx);
-	}
-	return count ? 0 : 5;
-}
 
 static void
 run_usage(FILE *fp)
@@ -164,44 +138,6 @@ parse_shape(const char *text, unsigned long long shape[3])
 	return !shape[0] || !shape[1] || !shape[2] ? -1 : 0;
 }
 
-static int
-cmd_cache(int argc, char **argv)
-{
-	char dir[4096];
-	kgen_error err;
-	unsigned removed = 0;
-
-	static const char help[] = "usage: kgen cache list|clear\n"
-	                           "list: the cache directory, then a line per compiled kernel kept on disk (file,\n"
-	                           "size, kernel name, architecture, age); clear: remove them.  The directory is\n"
-	                           "$KGEN_CACHE_DIR, else $XDG_CACHE_HOME/kgen, else ~/.cache/kgen.\n";
-
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(help, stdout);
-		return 0;
-	}
-	if (argc != 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "clear"))) {
-		if (argc < 2)
-			fprintf(stderr, "kgen cache: expected list or clear\n");
-		else if (argc > 2)
-			fprintf(stderr, "kgen cache: one action at a time, not %d words\n", argc - 1);
-		else
-			fprintf(stderr, "kgen cache: unknown action '%s': expected list or clear\n", argv[1]);
-		fputs(help, stderr);
-		return 2;
-	}
-	if (kgen_cache_dir(dir, sizeof dir, &err))
-		return kgen_report(&err);
-	if (strcmp(argv[1], "list") == 0) {
-		printf("# %s\n", dir);
-		return kgen_cache_list(dir, stdout, &err) ? kgen_report(&err) : 0;
-	}
-	if (kgen_cache_clear(dir, &removed, &err))
-		return kgen_report(&err);
-	printf("removed %u entries from %s\n", removed, dir);
-	return 0;
-}
-
 /* A spec, or a size plan (whose first entry's spec stands for it). */
 static kgen_status
 load_spec_or_plan(struct run_spec *r, struct run_opts *o, kgen_error *err)
@@ -229,8 +165,74 @@ run_spec_free(struct run_spec *r)
 	r->spec = NULL;
 }
 
-int
-kgen_cmd_runtime(int argc, char **argv)
+
+/* One option of kgen run into o: -1 to go on, else the exit status (0
+ * after --help). */
+static int
+take_option(int c, char *arg, struct run_opts *o)
+{
+	switch (c) {
+	case 'n':
+		if (o->nn == 32 || kgen_parse_count(arg, &o->n[o->nn])) {
+			fprintf(stderr, "kgen run: bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)\n", arg);
+			return 2;
+		}
+		o->nn++;
+		break;
+	case 'x':
+		if (o->nshape == 32 || parse_shape(arg, o->shape[o->nshape])) {
+			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
+			        "64x1024x1024)\n", arg);
+			return 2;
+		}
+		o->nshape++;
+		break;
+	case 'v': o->verify = 1; break;
+	case 'b': o->bench = 1; break;
+	case 'S': o->seed = strtoull(arg, NULL, 0); break;
+	case 'r': o->runs = atoi(arg); break;
+	case 'd': o->device = atoi(arg); break;
+	case 'O': o->offset = atoi(arg); break;
+	case 'P': o->pad = atoi(arg); break;
+	case 'I': o->identity = 1; break;
+	case 'M':
+		if ((o->method = kgen_timing_method_parse(arg)) < 0) {
+			fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", arg);
+			return 2;
+		}
+		break;
+	case 'E': case 'N': {
+		int where = strcmp(arg, "start") == 0 ? KGEN_PLACE_START : strcmp(arg, "end") == 0 ? KGEN_PLACE_END :
+		            strcmp(arg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;
+		if (where < 0) {
+			fprintf(stderr, "kgen run: bad --%s %s (start, end or both)\n", c == 'E' ? "extreme" : "nan", arg);
+			return 2;
+		}
+		*(c == 'E' ? &o->extreme : &o->nan) = where;
+		break;
+	}
+	case 's':
+	case 'u':
+		if (o->nsets == 64 || !(o->sets[o->nsets] = c == 'u' ? kgen_cli_unset(arg) : arg)) {
+			fprintf(stderr, "kgen run: --%s %s: %s\n", c == 's' ? "set" : "unset", arg,
+			        o->nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
+			return 2;
+		}
+		o->nsets++;
+		break;
+	case 't': o->tsv = arg; break;
+	case 'J': o->json = arg; break;
+	case 'c': o->cub = arg; break;
+	case 'h': run_usage(stdout); return 0;
+	default: run_usage(stderr); return 2;
+	}
+	return -1;
+}
+
+/* kgen run's command line into o, with the defaults of what it leaves out;
+ * the specs are argv[*first..argc).  -1 to go on, else the exit status. */
+static int
+parse_options(int argc, char **argv, struct run_opts *o, int *first)
 {
 	static const struct option longopts[] = {
 		{ "n", required_argument, NULL, 'n' }, { "verify", no_argument, NULL, 'v' },
@@ -244,136 +246,97 @@ kgen_cmd_runtime(int argc, char **argv)
 		{ "json", required_argument, NULL, 'J' }, { "unset", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct run_opts o;
-	kgen_context *ctx = NULL;
-	kgen_error err;
-	kgen_status st = KGEN_OK;
-	FILE *tsv = NULL, *json = NULL;
-	int c, i, j, f, failures = 0, rc = 0, nspecs = 0;
-	struct run_spec *specs = NULL, *mine = NULL;
+	int c, r;
 
-	if (strcmp(argv[0], "cache") == 0)
-		return cmd_cache(argc, argv);
-	if (strcmp(argv[0], "info") == 0) {
-		static const char help[] = "usage: kgen info\n"
-		                           "The CUDA driver and NVRTC versions, then a line per GPU the driver sees:\n"
-		                           "number, name, architecture, multiprocessors, L2.  Exit 5 without a driver.\n";
-		if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-			fputs(help, stdout);
-			return 0;
-		}
-		if (argc != 1) {
-			fputs(help, stderr);
-			return 2;
-		}
-		return cmd_info();
-	}
-	memset(&o, 0, sizeof o);
-	o.runs = 20;
-	o.seed = 20261121;
-	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (o.nn == 32 || kgen_parse_count(optarg, &o.n[o.nn])) {
-				fprintf(stderr, "kgen run: bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)\n", optarg);
-				return 2;
-			}
-			o.nn++;
-			break;
-		case 'x':
-			if (o.nshape == 32 || parse_shape(optarg, o.shape[o.nshape])) {
-				fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-				        "64x1024x1024)\n", optarg);
-				return 2;
-			}
-			o.nshape++;
-			break;
-		case 'v': o.verify = 1; break;
-		case 'b': o.bench = 1; break;
-		case 'S': o.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': o.runs = atoi(optarg); break;
-		case 'd': o.device = atoi(optarg); break;
-		case 'O': o.offset = atoi(optarg); break;
-		case 'P': o.pad = atoi(optarg); break;
-		case 'I': o.identity = 1; break;
-		case 'M':
-			if ((o.method = kgen_timing_method_parse(optarg)) < 0) {
-				fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'E': case 'N': {
-			int where = strcmp(optarg, "start") == 0 ? KGEN_PLACE_START : strcmp(optarg, "end") == 0 ? KGEN_PLACE_END :
-			            strcmp(optarg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;
-			if (where < 0) {
-				fprintf(stderr, "kgen run: bad --%s %s (start, end or both)\n", c == 'E' ? "extreme" : "nan", optarg);
-				return 2;
-			}
-			*(c == 'E' ? &o.extreme : &o.nan) = where;
-			break;
-		}
-		case 's':
-		case 'u':
-			if (o.nsets == 64 || !(o.sets[o.nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
-				fprintf(stderr, "kgen run: --%s %s: %s\n", c == 's' ? "set" : "unset", optarg,
-				        o.nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
-				return 2;
-			}
-			o.nsets++;
-			break;
-		case 't': o.tsv = optarg; break;
-		case 'J': o.json = optarg; break;
-		case 'c': o.cub = optarg; break;
-		case 'h': run_usage(stdout); return 0;
-		default: run_usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc || o.runs < 1 || o.offset < 0 || o.offset > 64 || o.pad < 0 || o.pad > 4096) {
+	memset(o, 0, sizeof *o);
+	o->runs = 20;
+	o->seed = 20261121;
+	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1)
+		if ((r = take_option(c, optarg, o)) >= 0)
+			return r;
+	if (optind >= argc || o->runs < 1 || o->offset < 0 || o->offset > 64 || o->pad < 0 || o->pad > 4096) {
 		run_usage(stderr);
 		return 2;
 	}
-	if (!o.verify && !o.bench)
-		o.verify = 1;
-	if (!o.nn)
-		o.n[o.nn++] = 1ull << 24;
-	if (!o.nshape) {
-		o.shape[0][0] = o.shape[0][1] = 8192;
-		o.shape[0][2] = 1;
-		o.nshape = 1;
+	if (!o->verify && !o->bench)
+		o->verify = 1;
+	if (!o->nn)
+		o->n[o->nn++] = 1ull << 24;
+	if (!o->nshape) {
+		o->shape[0][0] = o->shape[0][1] = 8192;
+		o->shape[0][2] = 1;
+		o->nshape = 1;
 	}
-	if (o.tsv && !(tsv = fopen(o.tsv, "w+"))) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.tsv, strerror(errno));
+	*first = optind;
+	return -1;
+}
+
+/* Where kgen run writes its table: --tsv's file (a temporary one for
+ * --json alone) and --json's (NULL: standard output). */
+struct tables {
+	FILE *tsv, *json;
+};
+
+/* Open the --tsv and --json files: 0, or 3 when one cannot be written
+ * (nothing is left open then). */
+static int
+open_tables(const struct run_opts *o, struct tables *t)
+{
+	if (o->tsv && !(t->tsv = fopen(o->tsv, "w+"))) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->tsv, strerror(errno));
 		return 3;
 	}
-	if (o.json && strcmp(o.json, "-") != 0 && !(json = fopen(o.json, "w"))) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.json, strerror(errno));
-		if (tsv)
-			fclose(tsv);
+	if (o->json && strcmp(o->json, "-") != 0 && !(t->json = fopen(o->json, "w"))) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->json, strerror(errno));
+		if (t->tsv)
+			fclose(t->tsv);
 		return 3;
 	}
-	if (o.json && !tsv && !(tsv = tmpfile())) {
+	if (o->json && !t->tsv && !(t->tsv = tmpfile())) {
 		fprintf(stderr, "kgen run: cannot make a temporary file for --json: %s\n", strerror(errno));
-		if (json)
-			fclose(json);
+		if (t->json)
+			fclose(t->json);
 		return 3;
 	}
-	/* The specs and the sizes first, so that a wrong spec or size is
-	 * reported as such (exit 1, 2 or 3) on a machine without a GPU too. */
-	nspecs = argc - optind;
-	if (!(specs = calloc((size_t)nspecs, sizeof *specs)) || !(mine = calloc((size_t)nspecs, sizeof *mine))) {
-		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
-		goto out;
-	}
-	/* A spec that is wrong, or cannot take the sizes, is reported and left
-	 * out; the others run.  The exit status is the worst seen. */
-	for (i = 0, j = 0; i < argc - optind; i++) {
-		const struct kgen_runner *r;
-		int bad;
-		specs[j].path = argv[optind + i];
-		if ((st = load_spec_or_plan(&specs[j], &o, &err))) {
+	return 0;
+}
+
+/* What kgen run has built: the GPU's context, the specs that will run
+ * (their kernels built), and room for one family's share of them. */
+struct built {
+	kgen_context *ctx;
+	struct run_spec *specs, *mine;
+	int nspecs;
+};
+
+static void
+free_built(struct built *b)
+{
+	int i;
+
+	kgen_context_destroy(b->ctx);
+	for (i = 0; i < b->nspecs && b->specs; i++)
+		run_spec_free(&b->specs[i]);
+	free(b->specs);
+	free(b->mine);
+}
+
+/* Load each path into specs and check that it can take the sizes.  A spec
+ * that is wrong, or cannot take them, is reported and left out (the worst
+ * exit status into *rc); the others run.  Returns how many are kept. */
+static int
+load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs, int *rc)
+{
+	const struct kgen_runner *r;
+	kgen_error err;
+	int i, j, bad;
+
+	for (i = 0, j = 0; i < npaths; i++) {
+		specs[j].path = paths[i];
+		if (load_spec_or_plan(&specs[j], o, &err)) {
 			bad = kgen_report(&err);
-		} else if ((r = runners[specs[j].spec->kernel])->check && (st = r->check(&o, specs[j].spec, &err))) {
-			snprintf(err.file, sizeof err.file, "%s", argv[optind + i]);
+		} else if ((r = runners[specs[j].spec->kernel])->check && r->check(o, specs[j].spec, &err)) {
+			snprintf(err.file, sizeof err.file, "%s", paths[i]);
 			bad = kgen_report(&err);
 			run_spec_free(&specs[j]);
 			specs[j].spec = NULL;
@@ -381,77 +344,140 @@ kgen_cmd_runtime(int argc, char **argv)
 			j++;
 			continue;
 		}
-		if (bad > rc)
-			rc = bad;
+		if (bad > *rc)
+			*rc = bad;
 	}
-	nspecs = j;
-	if (!nspecs)
-		goto out;
-	/* kgen run owns this thread: the GPU's context stays current for its
-	 * own driver calls (the library's calls leave it as they find it). */
-	if ((st = kgen_context_create(o.device, &ctx, &err)) || (st = kgen_context_enter(ctx, &err))) {
-		rc = kgen_report(&err);
-		goto out;
-	}
-	printf("# kgen %s on %s (%s, %d SMs, %zu MB L2), seed %llu\n", kgen_version(), ctx->name, ctx->arch, ctx->sm_count,
-	       ctx->l2_bytes >> 20, o.seed);
-	if (tsv)
-		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\tmethod\tspread\n");
-	for (i = 0, j = 0; i < nspecs; i++) {
-		if ((st = specs[i].plan ? kgen_kernel_build_plan(ctx, specs[i].plan, &specs[i].kernel, &err)
-		                        : kgen_kernel_build(ctx, specs[i].spec, &specs[i].kernel, &err))) {
-			int bad;
-			fprintf(stderr, "%s: ", specs[i].path);
-			bad = kgen_report(&err);
-			if (bad > rc)
-				rc = bad;
-			run_spec_free(&specs[i]);
-			if (st == KGEN_ECUDA) {  /* the GPU itself failed: nothing more will run */
-				for (i++; i < nspecs; i++)
-					run_spec_free(&specs[i]);
-				nspecs = j;
-				goto out;
-			}
+	return j;
+}
+
+/* Build each spec's kernel; one that fails is reported (the worst exit
+ * status into *rc) and left out.  KGEN_ECUDA, the GPU itself failing,
+ * stops the building: nothing more will run, and it is returned. */
+static kgen_status
+build_kernels(struct built *b, int *rc)
+{
+	struct run_spec *specs = b->specs;
+	kgen_error err;
+	kgen_status st;
+	int i, j, bad;
+
+	for (i = 0, j = 0; i < b->nspecs; i++) {
+		if (!(st = specs[i].plan ? kgen_kernel_build_plan(b->ctx, specs[i].plan, &specs[i].kernel, &err)
+		                         : kgen_kernel_build(b->ctx, specs[i].spec, &specs[i].kernel, &err))) {
+			specs[j++] = specs[i];
 			continue;
 		}
-		specs[j++] = specs[i];
-	}
-	nspecs = j;
-	/* Each family's runner gets its specs, in the order of KGEN_FAMILIES. */
-	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
-		int n = 0;
-		for (i = 0; i < nspecs; i++)
-			if (specs[i].spec->kernel == f)
-				mine[n++] = specs[i];
-		if (n && (st = runners[f]->run(ctx, &o, mine, n, tsv, &failures, &err))) {
-			rc = kgen_report(&err);
-			goto out;
+		fprintf(stderr, "%s: ", specs[i].path);
+		bad = kgen_report(&err);
+		if (bad > *rc)
+			*rc = bad;
+		run_spec_free(&specs[i]);
+		if (st == KGEN_ECUDA) {
+			for (i++; i < b->nspecs; i++)
+				run_spec_free(&specs[i]);
+			b->nspecs = j;
+			return st;
 		}
+	}
+	b->nspecs = j;
+	if (kgen_cache_problem())  /* every build compiled: say why, once */
+		fprintf(stderr, "kgen: warning: %s\n", kgen_cache_problem());
+	return KGEN_OK;
+}
+
+/* The specs and the sizes first, so that a wrong spec or size is reported
+ * as such (exit 1, 2 or 3) on a machine without a GPU too; then the GPU's
+ * context, the header (and the --tsv header) and the kernels.  What is
+ * wrong is reported (its exit status into *rc); 1 when the kernels built
+ * are to run, 0 when nothing is. */
+static int
+build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, int *rc)
+{
+	kgen_error err;
+
+	b->nspecs = npaths;
+	if (!(b->specs = calloc((size_t)npaths, sizeof *b->specs)) || !(b->mine = calloc((size_t)npaths, sizeof *b->mine))) {
+		*rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
+		return 0;
+	}
+	if (!(b->nspecs = load_specs(o, paths, npaths, b->specs, rc)))
+		return 0;
+	/* kgen run owns this thread: the GPU's context stays current for its
+	 * own driver calls (the library's calls leave it as they find it). */
+	if (kgen_context_create(o->device, &b->ctx, &err) || kgen_context_enter(b->ctx, &err)) {
+		*rc = kgen_report(&err);
+		return 0;
+	}
+	printf("# kgen %s on %s (%s, %d SMs, %zu MB L2), seed %llu\n", kgen_version(), b->ctx->name, b->ctx->arch,
+	       b->ctx->sm_count, b->ctx->l2_bytes >> 20, o->seed);
+	if (tsv)
+		fprintf(tsv, "spec\tdtype\top\tn\tverify\ttime_us\tgbs\tceiling_gbs\tpct_ceiling\tcub_us\tcub_gbs\tkgen_vs_cub\tcub_offsets\tmethod\tspread\n");
+	return build_kernels(b, rc) == KGEN_OK;
+}
+
+/* Each family's runner gets its specs, in the order of KGEN_FAMILIES; an
+ * error stops the run.  Returns the exit status: rc, the error's, or at
+ * least 6 when a result did not verify. */
+static int
+run_families(const struct run_opts *o, struct built *b, FILE *tsv, int rc)
+{
+	kgen_error err;
+	int f, i, n, failures = 0;
+
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
+		for (i = 0, n = 0; i < b->nspecs; i++)
+			if (b->specs[i].spec->kernel == f)
+				b->mine[n++] = b->specs[i];
+		if (n && runners[f]->run(b->ctx, o, b->mine, n, tsv, &failures, &err))
+			return kgen_report(&err);
 	}
 	if (failures) {
 		fprintf(stderr, "kgen run: %d result(s) did not verify\n", failures);
 		if (rc < 6)
 			rc = 6;
 	}
-out:
-	kgen_context_destroy(ctx);
-	for (i = 0; i < nspecs && specs; i++)
-		run_spec_free(&specs[i]);
-	free(specs);
-	free(mine);
-	if (o.json && tsv) {
-		fflush(tsv);
-		rewind(tsv);
-		if (kgen_json_from_tsv(tsv, json ? json : stdout, &err)) {
+	return rc;
+}
+
+/* The --json rows, read back from the table, then the files closed.
+ * Returns the exit status: rc, or worse when these fail. */
+static int
+report(const struct run_opts *o, struct tables *t, int rc)
+{
+	kgen_error err;
+
+	if (o->json && t->tsv) {
+		fflush(t->tsv);
+		rewind(t->tsv);
+		if (kgen_json_from_tsv(t->tsv, t->json ? t->json : stdout, &err)) {
 			int bad = kgen_report(&err);
 			rc = bad > rc ? bad : rc;
 		}
 	}
-	if (json && fclose(json)) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o.json, strerror(errno));
+	if (t->json && fclose(t->json)) {
+		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->json, strerror(errno));
 		rc = rc > 3 ? rc : 3;
 	}
-	if (tsv)
-		fclose(tsv);
+	if (t->tsv)
+		fclose(t->tsv);
 	return rc;
+}
+
+/* kgen run: parse, build, run each family's runner, report. */
+int
+kgen_cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct tables t = { NULL, NULL };
+	struct built b = { NULL, NULL, NULL, 0 };
+	int first, rc;
+
+	if ((rc = parse_options(argc, argv, &o, &first)) >= 0)
+		return rc;
+	if ((rc = open_tables(&o, &t)))
+		return rc;
+	if (build(&o, argv + first, argc - first, t.tsv, &b, &rc))
+		rc = run_families(&o, &b, t.tsv, rc);
+	free_built(&b);
+	return report(&o, &t, rc);
 }

@@ -93,15 +93,96 @@ reduce_once(void *arg, int i, CUstream stream, kgen_error *err)
 	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, stream, err);
 }
 
+/* What one spec measured at one n, for its line and its TSV row. */
+struct result {
+	const char *verdict;  /* ok, FAIL, rejected, or - (not verified) */
+	char msg[1100];       /* why, or "-" */
+	int untimed;          /* rejected or failed: not timed */
+	float ms;             /* the median time; -1: not timed */
+	double spread, gbs, cub;
+	int cub_offsets;
+};
+
+/* The read-bandwidth ceiling, measured on `bytes` bytes (gbs -1: not yet). */
+struct ceiling {
+	double gbs;
+	size_t bytes;
+};
+
+/* Poison the result, make the call, read the result back and compare it
+ * with the reference, into r.  An input the spec cannot take (alignment,
+ * size) is no error: r says "rejected".  A wrong result counts in *failures. */
+static kgen_status
+verify(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const struct reference *ref,
+       struct result *r, int *failures, kgen_error *err)
+{
+	size_t asize = kgen_op_is_pair(spec) ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
+	unsigned char got[16];
+	kgen_status st;
+
+	ctx->cu->cuMemsetD8Async(one->out, 0xff, 16, NULL);
+	st = reduce_once(one, 0, NULL, err);
+	if (!st && ctx->cu->cuCtxSynchronize())
+		st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+	if (!st && ctx->cu->cuMemcpyDtoH(got, one->out, asize))
+		st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	if (st == KGEN_EINVAL) {
+		/* The spec cannot take this input (alignment, size): say so, go on. */
+		snprintf(r->msg, sizeof r->msg, "%s", err->message);
+		r->verdict = "rejected";
+		r->untimed = 1;
+		st = KGEN_OK;
+	} else if (!st) {
+		int ok = kgen_check_result(spec, got, one->n, ref, r->msg, sizeof r->msg);
+		r->verdict = ok ? "ok" : "FAIL";
+		r->untimed = !ok;
+		*failures += !ok;
+	}
+	return st;
+}
+
+/* The result's line on standard output, and its row of the TSV; the
+ * ceiling counts where it was measured on these bytes. */
+static void
+print_result(const struct run_opts *o, FILE *tsv, const struct run_spec *rs, unsigned long long n, size_t bytes,
+             const struct ceiling *c, const struct result *r)
+{
+	const kgen_spec *spec = rs->spec;
+	double gbs = r->gbs, cub = r->cub;
+	float ms = r->ms;
+
+	printf("%-48s n=%-11llu %-8s", rs->path, n, r->verdict);
+	if (ms >= 0) {
+		printf(" %10.2f us", ms * 1e3);
+		if (o->method != KGEN_TIME_PER_CALL) {  /* per-call's lines stay as they were */
+			char pct[32];
+			snprintf(pct, sizeof pct, "%.1f%%", 100 * r->spread);
+			printf(" ±%-6s", pct);
+		}
+		printf(" %8.1f GB/s", gbs);
+		if (c->gbs > 0 && c->bytes == bytes)
+			printf(" %5.1f%%", 100 * gbs / c->gbs);
+		if (cub > 0)
+			printf("  CUB/%d %10.2f us  kgen/CUB %.3f", r->cub_offsets, cub * 1e3, cub / ms);
+	}
+	printf("  %s\n", r->msg);
+	if (tsv)
+		fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n", rs->path,
+		        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, r->verdict, ms * 1e3, gbs,
+		        c->bytes == bytes ? c->gbs : -1, c->bytes == bytes && gbs > 0 ? 100 * gbs / c->gbs : -1, cub * 1e3,
+		        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, r->cub_offsets,
+		        kgen_timing_method_name((enum kgen_timing_method)o->method), r->spread);
+	fflush(stdout);
+}
+
 static kgen_status
 run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nspecs, FILE *tsv, int *failures,
     kgen_error *err)
 {
 	struct input in;
 	struct probe probe;
+	struct ceiling ceiling = { .gbs = -1, .bytes = 0 };
 	kgen_status st = KGEN_OK;
-	double ceiling_gbs = -1;     /* the read ceiling, measured on ceiling_bytes bytes */
-	size_t ceiling_bytes = 0;
 	int i, j, c;
 
 	memset(&in, 0, sizeof in);
@@ -111,20 +192,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 		for (i = 0; i < nspecs; i++) {
 			kgen_spec *spec = specs[i].spec;
 			kgen_kernel *k = specs[i].kernel;
-			const char *path = specs[i].path;
 			unsigned long long n = o->n[j];
 			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
-			size_t asize = kgen_op_is_pair(spec) ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
 			int copies = o->bench ? kgen_run_copies(ctx, o, bytes) : 1;
-			unsigned char got[16];
-			struct reduce_call one;
-			char msg[1100] = "-";
-			const char *verdict = "-";
-			int untimed = 0;  /* rejected or failed: not timed */
-			float ms = -1;
-			double cub = -1, gbs = -1, spread = -1;
+			struct result r = { .verdict = "-", .msg = "-", .ms = -1, .spread = -1, .gbs = -1, .cub = -1 };
 			struct kgen_timing tm;
-			int cub_offsets = 0;
 			CUdeviceptr out = 0, inptr;
 
 			if ((st = make_input(ctx, o, spec, n, copies, &in, err)))
@@ -137,32 +209,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			}
 			inptr = in.base[0] + (CUdeviceptr)((size_t)o->offset * esize);
 			if (o->verify) {
-				/* Poison the result, run, read back, compare. */
-				ctx->cu->cuMemsetD8Async(out, 0xff, 16, NULL);
-				one.k = k;
-				one.in = &inptr;
-				one.copies = 1;
-				one.n = n;
-				one.out = out;
-				st = reduce_once(&one, 0, NULL, err);
-				if (!st && ctx->cu->cuCtxSynchronize())
-					st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
-				if (!st && ctx->cu->cuMemcpyDtoH(got, out, asize))
-					st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
-				if (st == KGEN_EINVAL) {
-					/* The spec cannot take this input (alignment, size): say so, go on. */
-					snprintf(msg, sizeof msg, "%s", err->message);
-					verdict = "rejected";
-					untimed = 1;
-					st = KGEN_OK;
-				} else if (!st) {
-					int ok = kgen_check_result(spec, got, n, &in.ref, msg, sizeof msg);
-					verdict = ok ? "ok" : "FAIL";
-					untimed = !ok;
-					*failures += !ok;
-				}
+				struct reduce_call one = { k, &inptr, 1, n, out };
+				st = verify(ctx, spec, &one, &in.ref, &r, failures, err);
 			}
-			if (!st && o->bench && !untimed) {
+			if (!st && o->bench && !r.untimed) {
 				CUdeviceptr shifted[64];
 				struct reduce_call call = { k, shifted, in.copies, n, out };
 				for (c = 0; c < in.copies; c++)
@@ -171,45 +221,23 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, reduce_once, &call, o->runs, &tm,
 				                          err)))
 					break;
-				ms = tm.median_ms;
-				spread = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
-				gbs = (double)bytes / (ms * 1e-3) / 1e9;
-				if (bytes >= (64u << 20) && ceiling_bytes != bytes) {
+				r.ms = tm.median_ms;
+				r.spread = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
+				r.gbs = (double)bytes / (r.ms * 1e-3) / 1e9;
+				if (bytes >= (64u << 20) && ceiling.bytes != bytes) {
 					float pms;
 					if ((st = kgen_probe_ms(ctx, &probe, in.base[0], bytes, o->runs, &pms, err)))
 						break;
-					ceiling_gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
-					ceiling_bytes = bytes;
-					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling_gbs);
+					ceiling.gbs = (double)(bytes / 16 * 16) / (pms * 1e-3) / 1e9;
+					ceiling.bytes = bytes;
+					printf("# read-bandwidth ceiling (16-byte loads, %zu MB): %.0f GB/s\n", bytes >> 20, ceiling.gbs);
 				}
 				if (spec->op <= KGEN_OP_PROD)  /* CUB's Sum, Min, Max and Reduce of a product */
-					cub = kgen_cub_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, spec, n, ctx->l2_bytes,
-					                  &cub_offsets);
+					r.cub = kgen_cub_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, spec, n, ctx->l2_bytes,
+					                    &r.cub_offsets);
 			}
 			ctx->cu->cuMemFree(out);
-			printf("%-48s n=%-11llu %-8s", path, n, verdict);
-			if (ms >= 0) {
-				printf(" %10.2f us", ms * 1e3);
-				if (o->method != KGEN_TIME_PER_CALL) {  /* per-call's lines stay as they were */
-					char pct[32];
-					snprintf(pct, sizeof pct, "%.1f%%", 100 * spread);
-					printf(" ±%-6s", pct);
-				}
-				printf(" %8.1f GB/s", gbs);
-				if (ceiling_gbs > 0 && ceiling_bytes == bytes)
-					printf(" %5.1f%%", 100 * gbs / ceiling_gbs);
-				if (cub > 0)
-					printf("  CUB/%d %10.2f us  kgen/CUB %.3f", cub_offsets, cub * 1e3, cub / ms);
-			}
-			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n", path,
-				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, verdict, ms * 1e3, gbs,
-				        ceiling_bytes == bytes ? ceiling_gbs : -1,
-				        ceiling_bytes == bytes && gbs > 0 ? 100 * gbs / ceiling_gbs : -1, cub * 1e3,
-				        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets,
-				        kgen_timing_method_name((enum kgen_timing_method)o->method), spread);
-			fflush(stdout);
+			print_result(o, tsv, &specs[i], n, bytes, &ceiling, &r);
 		}
 	}
 	free_input(ctx, &in);

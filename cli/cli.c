@@ -1,0 +1,119 @@
+/*
+ * cli.c - what every command of kgen shares: the exit status of a
+ * kgen_status (listed in usage() and kgen.1), a diagnostic on stderr, a
+ * spec loaded with its --set and --unset overrides, and whether a file is
+ * a size plan.  The commands themselves are in the table in kgen.c.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "cli.h"
+#include "gen/spec.h"
+#include "gen/util.h"
+
+int
+kgen_exit_status(kgen_status st)
+{
+	switch (st) {
+	case KGEN_OK: return 0;
+	case KGEN_ESPEC: return 1;
+	case KGEN_EINVAL: return 2;
+	case KGEN_EIO: return 3;
+	case KGEN_ECOMPILE: return 4;
+	case KGEN_ECUDA: return 5;
+	case KGEN_EVERIFY: return 6;
+	case KGEN_ENOMEM: return 7;
+	default: return 70;
+	}
+}
+
+int
+kgen_report(const kgen_error *err)
+{
+	kgen_error_print(err, stderr);
+	if (err->status == KGEN_ECUDA && strncmp(err->message, "no CUDA driver", 14) == 0)
+		fputs("kgen: running kernels (kgen run, kgen tune, kgen info) needs an NVIDIA GPU and its driver;\n"
+		      "kgen SPEC, check, compile, diff, space and keys work without one.\n", stderr);
+	return kgen_exit_status(err->status);
+}
+
+/* Name the overrides that made a spec wrong, "--set threads=100 --set
+ * dtype=f64": after the message when it has a line of the spec, else in
+ * place of the file ("s.yaml (--set threads=100)"). */
+static void
+name_overrides(const char *path, char *const *sets, int nsets, kgen_error *err)
+{
+	char label[sizeof err->file] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < nsets && used < sizeof label; i++)
+		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set %s", i ? " " : "", sets[i]);
+	if (err->line > 0) {
+		size_t len = strlen(err->message);
+		snprintf(err->message + len, sizeof err->message - len, " (after %s)", label);
+	} else {
+		char file[sizeof err->file];
+		snprintf(file, sizeof file, "%s (%s)", path, label);
+		memcpy(err->file, file, sizeof err->file);
+	}
+}
+
+/* Load a spec and apply the --set overrides, validated together. */
+kgen_status
+kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err)
+{
+	const char *keys[64], *values[64];
+	char buf[64][96];
+	kgen_status st;
+	int i;
+
+	if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)
+		return st;
+	for (i = 0; i < nsets && i < 64; i++) {
+		char *eq = strchr(sets[i], '=');
+		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof buf[i]) {
+			kgen_spec_free(*spec);
+			*spec = NULL;
+			return kgen_fail(err, KGEN_EINVAL, "--set %s: expected KEY=VALUE", sets[i]);
+		}
+		snprintf(buf[i], sizeof buf[i], "%.*s", (int)(eq - sets[i]), sets[i]);
+		keys[i] = buf[i];
+		values[i] = eq + 1;
+	}
+	if (nsets && (st = kgen_spec_set_many(*spec, nsets, keys, values, err)) != KGEN_OK) {
+		kgen_spec_free(*spec);
+		*spec = NULL;
+		name_overrides(path, sets, nsets, err);
+		return st;
+	}
+	return KGEN_OK;
+}
+
+char *
+kgen_cli_unset(const char *key)
+{
+	static char pool[64][128];
+	static int used;
+
+	if (!key[0] || strchr(key, '=') || strlen(key) + 2 > sizeof pool[0] || used == 64)
+		return NULL;
+	snprintf(pool[used], sizeof pool[0], "%s=", key);
+	return pool[used++];
+}
+
+int
+kgen_cli_is_plan(const char *path)
+{
+	char *text;
+	size_t len;
+	int is;
+
+	if (!path || strcmp(path, "-") == 0 || kgen_read_file(path, &text, &len, NULL) != KGEN_OK)
+		return 0;
+	is = kgen_plan_text_is_plan(text, len);
+	free(text);
+	return is;
+}
