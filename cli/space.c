@@ -23,8 +23,10 @@
 #include "space.h"
 #include "gen/spec.h"
 #include "gen/util.h"
+#include "gen/yamlin.h"
 
 #define MAX_KEYS 48
+#define SPACE_DEPTH 2  /* the mapping and a list */
 #define MAX_VALUES 256
 #define MAX_POINTS 200000
 
@@ -106,6 +108,12 @@ read_space(const char *path, struct space *sp, kgen_error *err)
 	memset(sp, 0, sizeof *sp);
 	if ((st = kgen_read_file(path, &text, &len, err)))
 		return st;
+	/* Bounded first: nesting, one document, no tags, anchors or aliases. */
+	if ((st = kgen_yaml_nesting(text, len, path, SPACE_DEPTH, "a space is a mapping of keys to values or lists", err)) ||
+	    (st = kgen_yaml_plain(text, len, path, SPACE_DEPTH, "a space", err))) {
+		free(text);
+		return st;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		free(text);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
@@ -199,6 +207,42 @@ resolves_to(const struct space *sp, const int *at, const kgen_spec *spec)
 	return 1;
 }
 
+/* A space's value as one YAML scalar of a point's spec: plain when it is a
+ * word (a number, a name), else double-quoted with every quote, backslash
+ * and control character escaped, so that a value is only ever that key's
+ * value (no newline adds a key, no '#' cuts it short). */
+static void
+yaml_value(strbuf *b, const char *v)
+{
+	const char *p;
+
+	if (*v && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") == strlen(v)) {
+		sb_puts(b, v);
+		return;
+	}
+	sb_puts(b, "\"");
+	for (p = v; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c == '\n')
+			sb_puts(b, "\\n");
+		else if (c < 0x20 || c == 0x7f)
+			sb_printf(b, "\\x%02x", c);
+		else
+			sb_printf(b, "%c", c);
+	}
+	sb_puts(b, "\"");
+}
+
+/* A value as a point's label shows it: control characters as '?'. */
+static void
+label_value(strbuf *b, const char *v)
+{
+	for (; *v; v++)
+		sb_printf(b, "%c", (unsigned char)*v < 0x20 || *v == 0x7f ? '?' : *v);
+}
+
 /* One point's spec text: every key with the point's value, but with
  * `lean`, the keys of several values that take their defaults are left
  * out (the same spec, unless a key has no effect on this point, which a
@@ -209,10 +253,13 @@ point_yaml(const struct space *sp, const int *at, int lean, strbuf *b)
 	int i, left = 0;
 
 	for (i = 0; i < sp->n; i++)
-		if (lean && sp->axes[i].n > 1 && at_default(sp, at, i))
+		if (lean && sp->axes[i].n > 1 && at_default(sp, at, i)) {
 			left++;
-		else
-			sb_printf(b, "%s: %s\n", sp->axes[i].key, sp->axes[i].values[at[i]]);
+		} else {
+			sb_printf(b, "%s: ", sp->axes[i].key);
+			yaml_value(b, sp->axes[i].values[at[i]]);
+			sb_puts(b, "\n");
+		}
 	return left;
 }
 
@@ -371,8 +418,10 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 			pts->v = v;
 			sb_init(&label);
 			for (i = 0; i < sp.n; i++)
-				if (sp.axes[i].n > 1)
-					sb_printf(&label, "%s%s=%s", label.len ? " " : "", sp.axes[i].key, sp.axes[i].values[at[i]]);
+				if (sp.axes[i].n > 1) {
+					sb_printf(&label, "%s%s=", label.len ? " " : "", sp.axes[i].key);
+					label_value(&label, sp.axes[i].values[at[i]]);
+				}
 			v[pts->n].yaml = text;
 			v[pts->n].label = label.len ? sb_take(&label) : kgen_strdup("(the one point)");
 			sb_free(&label);

@@ -976,6 +976,8 @@ kgen_cmd_tune(int argc, char **argv)
 		rc = kgen_report(&err);
 		goto out;
 	}
+	if (kgen_cache_problem())  /* every build compiled: say why, once */
+		fprintf(stderr, "kgen: warning: %s\n", kgen_cache_problem());
 	if ((rec = open_records(t.records, O_RDWR | O_APPEND | O_CREAT, &err)) < 0) {
 		rc = kgen_report(&err);
 		goto out;

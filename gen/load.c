@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "yamlin.h"
 #include "spec.h"
 #include "expr.h"
 
@@ -155,44 +156,11 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 }
 
 /* Flow collections ([ and {) nested deeper than this are refused before
- * libyaml sees them: its scanner takes time quadratic in their depth (80000
+ * libyaml sees them (kgen_yaml_nesting): its scanner takes time quadratic in their depth (80000
  * levels of `[` took 11 s), and a spec, one mapping of names to scalar
  * values, nests none.  Block collections are stopped at the same depth
  * while parsing. */
 #define MAX_FLOW_DEPTH 8
-
-/* Refuse deep flow nesting in one linear pass, at the bracket that passes
- * the limit.  Brackets in comments do not count; brackets in quotes do (no
- * value of a spec holds one, and a scanner that guessed at quoting could
- * be led to miss nesting libyaml sees). */
-static kgen_status
-check_nesting(const struct kgen_spec *s, kgen_error *err)
-{
-	const char *p = s->text, *end = s->text + s->text_len;
-	yaml_mark_t at = { 0, 0, 0 };
-	int depth = 0;
-
-	for (; p < end; p++) {
-		char c = *p;
-		if (c == '\n') {
-			at.line++;
-			at.column = 0;
-			continue;
-		}
-		if (c == '#' && (p == s->text || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n')) {
-			while (p + 1 < end && p[1] != '\n')  /* a comment, to the end of its line */
-				p++;
-		} else if (c == '[' || c == '{') {
-			if (++depth > MAX_FLOW_DEPTH)
-				return error_at_mark(s, at, err, "YAML nested more than %d levels deep: a spec is one mapping of "
-				                     "keys to single values", MAX_FLOW_DEPTH);
-		} else if ((c == ']' || c == '}') && depth > 0) {
-			depth--;
-		}
-		at.column++;
-	}
-	return KGEN_OK;
-}
 
 /* What the event parser has seen of the spec's one mapping. */
 struct walk {
@@ -292,7 +260,8 @@ parse(struct kgen_spec *s, kgen_error *err)
 	kgen_status st;
 	int done = 0, nest = 0;
 
-	if ((st = check_nesting(s, err)) != KGEN_OK)
+	if ((st = kgen_yaml_nesting(s->text, s->text_len, s->file, MAX_FLOW_DEPTH,
+	                            "a spec is one mapping of keys to single values", err)) != KGEN_OK)
 		return st;
 	if (!yaml_parser_initialize(&parser))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory starting the YAML parser");
@@ -381,6 +350,9 @@ kgen_spec_load_string(const char *yaml, size_t len, const char *name, kgen_spec 
 
 	if (!yaml || !spec)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_load_string: NULL argument");
+	if (len > KGEN_TEXT_MAX)
+		return kgen_fail(err, KGEN_ESPEC, "%s: %zu bytes: a spec is at most %zu MiB", name ? name : "<string>", len,
+		                 KGEN_TEXT_MAX >> 20);
 	if (!(text = malloc(len + 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	memcpy(text, yaml, len);

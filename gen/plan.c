@@ -18,7 +18,12 @@
 #include <string.h>
 #include <yaml.h>
 #include "family.h"
+#include "yamlin.h"
 #include "spec.h"
+
+/* A plan nests a mapping, its list, an entry and its spec: 4 levels; the
+ * spec's own loader allows 8, and so do plans. */
+#define PLAN_DEPTH 8
 
 struct kgen_plan {
 	char *file;
@@ -60,41 +65,63 @@ int
 kgen_plan_text_is_plan(const char *text, size_t len)
 {
 	yaml_parser_t p;
-	yaml_document_t d;
-	yaml_node_t *root;
-	yaml_node_pair_t *kv;
-	int is = 0;
+	yaml_event_t ev;
+	int is = 0, done = 0, depth = 0, expect_key = 1, docs = 0;
 
+	/* Asked of every file the CLI is given: linear, and no document built
+	 * (a spec's own loader then says what is wrong with one). */
+	if (len > KGEN_TEXT_MAX || kgen_yaml_nesting(text, len, "", PLAN_DEPTH, "", NULL) != KGEN_OK)
+		return 0;
 	if (!yaml_parser_initialize(&p))
 		return 0;
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	if (yaml_parser_load(&p, &d)) {
-		root = yaml_document_get_root_node(&d);
-		if (root && root->type == YAML_MAPPING_NODE)
-			for (kv = root->data.mapping.pairs.start; kv < root->data.mapping.pairs.top; kv++) {
-				const char *k = scalar(yaml_document_get_node(&d, kv->key));
-				is |= k && strcmp(k, "plan") == 0;
-			}
-		yaml_document_delete(&d);
+	while (!done && yaml_parser_parse(&p, &ev)) {
+		int open = ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT;
+		int close = ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT;
+		done = ev.type == YAML_STREAM_END_EVENT || (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1) ||
+		       (depth == 0 && (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_SEQUENCE_START_EVENT));
+		if (depth == 1 && (open || ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT)) {
+			if (expect_key)  /* a key of the root mapping */
+				done |= is = ev.type == YAML_SCALAR_EVENT && strcmp((const char *)ev.data.scalar.value, "plan") == 0;
+			expect_key = !expect_key && !open;
+		}
+		if (open)
+			depth++;
+		else if (close && --depth == 1)
+			expect_key = 1;
+		done |= close && depth == 0;
+		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
 	return is;
 }
 
-/* Entry i's spec: the text of node `spec` alone, at its place in the file. */
+/* Entry i's spec: the text of node `spec` alone, at its place in the file
+ * (its line and column, so that errors point into the plan): an empty line
+ * for each line before it, spaces before it on its own line, then the
+ * node.  A copy no larger than the node and its place, not the whole plan
+ * again for every entry. */
 static kgen_status
 load_entry(struct kgen_plan *pl, const char *text, size_t len, yaml_node_t *spec, kgen_error *err)
 {
-	char *copy = malloc(len + 1);
-	size_t i, from = spec->start_mark.index, to = spec->end_mark.index;
+	size_t from = spec->start_mark.index, to = spec->end_mark.index, line = 0, i, n = 0;
+	char *copy;
 	kgen_status st;
 
-	if (!copy)
+	if (to > len)
+		to = len;
+	for (i = 0; i < from; i++)
+		line = text[i] == '\n' ? i + 1 : line;  /* the start of the node's line */
+	if (!(copy = malloc(spec->start_mark.line + (from - line) + (to - from) + 1)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	for (i = 0; i < len; i++)
-		copy[i] = text[i] == '\n' || (i >= from && i < to) ? text[i] : ' ';
-	copy[len] = '\0';
-	st = kgen_spec_load_string(copy, len, pl->file, &pl->entry[pl->n].spec, err);
+	for (i = 0; i < spec->start_mark.line; i++)
+		copy[n++] = '\n';
+	for (i = line; i < from; i++)
+		copy[n++] = ' ';
+	for (i = from; i < to; i++)
+		copy[n++] = text[i];
+	copy[n] = '\0';
+	st = kgen_spec_load_string(copy, n, pl->file, &pl->entry[pl->n].spec, err);
 	free(copy);
 	return st;
 }
@@ -221,6 +248,20 @@ kgen_plan_load_string(const char *text, size_t len, const char *name, kgen_plan 
 	if (!yaml_parser_initialize(&p)) {
 		kgen_plan_free(pl);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	if (len > KGEN_TEXT_MAX) {
+		st = kgen_fail(err, KGEN_ESPEC, "%s: %zu bytes: a plan is at most %zu MiB", pl->file, len, KGEN_TEXT_MAX >> 20);
+		yaml_parser_delete(&p);
+		kgen_plan_free(pl);
+		return st;
+	}
+	/* Bounded first (nesting, one document, no tags, anchors or aliases),
+	 * then loaded. */
+	if ((st = kgen_yaml_nesting(text, len, pl->file, PLAN_DEPTH, "a plan is a list of entries of single values", err)) ||
+	    (st = kgen_yaml_plain(text, len, pl->file, PLAN_DEPTH, "a plan", err))) {
+		yaml_parser_delete(&p);
+		kgen_plan_free(pl);
+		return st;
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&p, &d)) {

@@ -448,7 +448,9 @@ kgen_error_print(const kgen_error *err, FILE *fp)
 {
 	if (err->line > 0) {
 		fprintf(fp, "%s:%d:%d: error: %s\n", err->file, err->line, err->column, err->message);
-		if (err->source_line[0]) {
+		/* The line and a caret, when the column lies on the line kept (a
+		 * source line is cut at 255 characters: no 10 MB caret line). */
+		if (err->source_line[0] && err->column >= 1 && (size_t)err->column - 1 <= strlen(err->source_line)) {
 			fprintf(fp, "  %s\n", err->source_line);
 			fprintf(fp, "  %*s^\n", err->column - 1, "");
 		}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "util.h"
+#include "yamlin.h"
 
 void
 sb_init(strbuf *b)
@@ -218,8 +219,16 @@ kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err)
 	if (!(fp = is_stdin ? stdin : fopen(path, "rb")))
 		return kgen_fail(err, KGEN_EIO, "cannot open %s: %s", path, strerror(errno));
 	sb_init(&b);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
 		sb_putn(&b, chunk, n);
+		if (b.len > KGEN_TEXT_MAX) {  /* /dev/zero, or a file that is no spec */
+			if (!is_stdin)
+				fclose(fp);
+			sb_free(&b);
+			return kgen_fail(err, KGEN_ESPEC, "%s is larger than %zu MiB: a spec, plan or space is a few hundred "
+			                 "bytes", is_stdin ? "<stdin>" : path, KGEN_TEXT_MAX >> 20);
+		}
+	}
 	if (ferror(fp)) {
 		int e = errno;
 		if (!is_stdin)

@@ -50,7 +50,9 @@ void kgen_internal(const char *file, int line, const char *what);
  * thread since the last call; 0 otherwise. */
 int kgen_take_internal(kgen_error *err);
 
-/* Read a whole file ("-" is standard input) into a NUL-terminated buffer. */
+/* Read a whole file ("-" is standard input) into a NUL-terminated buffer;
+ * KGEN_ESPEC for one over KGEN_TEXT_MAX bytes (yamlin.h: every file kgen
+ * reads is a YAML input), read no further than that. */
 kgen_status kgen_read_file(const char *path, char **text, size_t *len, kgen_error *err);
 
 /* Write data to path through a fresh temporary file beside it (O_EXCL, so

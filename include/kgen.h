@@ -79,6 +79,12 @@ KGEN_API kgen_status kgen_spec_set(kgen_spec *spec, const char *key, const char 
 KGEN_API kgen_status kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *const *values,
                                         kgen_error *err);
 
+/* The first problem this process met with the disk cache, or NULL: a
+ * cache directory kgen refuses (another user's, or writable by others) is
+ * not used, and every build compiles; the builds succeed, and this says
+ * why they were slow.  Set once per process; the text stays valid. */
+KGEN_API const char *kgen_cache_problem(void);
+
 /* Whether the spec's kernels can be built for arch ("sm_80"): KGEN_ESPEC at
  * the key that needs a newer GPU (method: tma needs sm_90, warp_tail:
  * reduce_sync sm_80), else KGEN_OK.  kgen_kernel_build() and `kgen compile`

@@ -178,6 +178,33 @@ int kgen_context_sm_count(const kgen_context *ctx) { return ctx->sm_count; }
 size_t kgen_context_l2_bytes(const kgen_context *ctx) { return ctx->l2_bytes; }
 const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel) { return &kernel->spec; }
 
+/* The first problem with the disk cache this process met (a directory
+ * another user owns or may write, an entry that cannot be read): kept for
+ * kgen_cache_problem(), so that a cache that is never used is said once,
+ * not skipped in silence on every build. */
+static char cache_problem[1024];
+static pthread_mutex_t cache_problem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+note_cache_problem(const char *message)
+{
+	pthread_mutex_lock(&cache_problem_lock);
+	if (!cache_problem[0])
+		snprintf(cache_problem, sizeof cache_problem, "%s", message);
+	pthread_mutex_unlock(&cache_problem_lock);
+}
+
+const char *
+kgen_cache_problem(void)
+{
+	const char *p;
+
+	pthread_mutex_lock(&cache_problem_lock);
+	p = cache_problem[0] ? cache_problem : NULL;
+	pthread_mutex_unlock(&cache_problem_lock);
+	return p;
+}
+
 /* The cubin for source: from the disk cache, or compiled and then cached. */
 static kgen_status
 binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void **image, size_t *size,
@@ -196,8 +223,14 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	key.name = kgen_spec_kernel_name(spec);
 	if (cached && kgen_cache_dir(dir, sizeof dir, NULL) != KGEN_OK)
 		cached = 0;
-	if (cached && kgen_cache_get(dir, &key, image, size, NULL) == KGEN_OK && *image)
-		return KGEN_OK;
+	if (cached) {
+		kgen_error why;
+		kgen_status got = kgen_cache_get(dir, &key, image, size, &why);
+		if (got == KGEN_OK && *image)
+			return KGEN_OK;
+		if (got == KGEN_EIO)
+			note_cache_problem(why.message);  /* a refused directory: built anyway, said once */
+	}
 	st = kgen_compile(source, kgen_spec_kernel_name(spec), ctx->arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
 	/* An error in an expression of the spec is the spec's, at its place. */
 	if (st == KGEN_ECOMPILE && log && kgen_locate_log(spec, source, log, err) == KGEN_ESPEC)

@@ -521,5 +521,51 @@ if ! LD_LIBRARY_PATH=/nonexistent "$kgen" info > /dev/null 2>&1; then
 	fi
 fi
 
+# ---- bounded inputs (hardening round 3) ----
+# Spaces: a value is only its key's value (no key injected by a newline,
+# nothing cut by '#'); one document; no tags.
+printf 'kernel: reduce\nthreads: [256, "512\\nop: max"]\nop: sum\n' > "$tmp/inj.space.yaml"
+expect 0 "$kgen" space "$tmp/inj.space.yaml" --list
+grep -q ": 2 points, 1 accepted, 1 refused" "$tmp/out" && grep -q "is not a decimal integer" "$tmp/out" ||
+	bad "a newline in a space's value added a key: $(cat "$tmp/out")"
+grep -q 'threads=512?op: max' "$tmp/out" && bad "the label shows a raw newline"
+printf 'kernel: reduce\nop: custom\nmap: ["x # square", "x * x"]\ncombine: a + b\nidentity: "0"\n' > "$tmp/hash.space.yaml"
+expect 0 "$kgen" space "$tmp/hash.space.yaml" --emit "$tmp/hash-points"
+grep -q ": 2 points, 1 accepted, 1 refused" "$tmp/out" && grep -q "refused: map: '#' would start a preprocessor line" "$tmp/out" ||
+	bad "a '#' in a space's value was cut, not refused by the expression checker: $(cat "$tmp/out")"
+grep -qx 'map: "x \* x"' "$tmp/hash-points/00001.yaml" || bad "the accepted point: $(cat "$tmp/hash-points/00001.yaml")"
+printf 'kernel: reduce\nthreads: [256]\n---\nop: max\n' > "$tmp/two.space.yaml"
+expect 1 "$kgen" space "$tmp/two.space.yaml"
+grep -q "two.space.yaml:3:1: error: a second YAML document: a space is one document" "$tmp/err" ||
+	bad "a space's second document: $(cat "$tmp/err")"
+printf 'kernel: reduce\nthreads: !!seq [256]\n' > "$tmp/tag.space.yaml"
+expect 1 "$kgen" space "$tmp/tag.space.yaml"
+grep -q "YAML tags (tag:yaml.org,2002:seq) are not used in a space" "$tmp/err" || bad "a space's tag: $(cat "$tmp/err")"
+# Plans: a second document, even one that is not YAML, is refused.
+printf 'plan:\n  - spec: {kernel: reduce}\n---\n@@ not YAML\n' > "$tmp/two.plan.yaml"
+expect 1 "$kgen" check "$tmp/two.plan.yaml"
+grep -q "a second YAML document: a plan is one document" "$tmp/err" || bad "a plan's second document: $(cat "$tmp/err")"
+# Every command bounds its input: deep nesting answers at once, /dev/zero ends.
+head -c 80000 /dev/zero | tr '\0' '[' > "$tmp/deep.yaml"
+start=$(date +%s)
+expect 1 "$kgen" check "$tmp/deep.yaml"
+expect 1 "$kgen" "$tmp/deep.yaml"
+expect 1 "$kgen" space "$tmp/deep.yaml"
+[ $(($(date +%s) - start)) -le 2 ] || bad "80000 '[' took more than 2 s in check, generate and space"
+grep -q "YAML nested more than 2 levels deep" "$tmp/err" || bad "kgen space of deep nesting: $(cat "$tmp/err")"
+# An error far along a line prints no caret line as long as the line.
+{ printf 'kernel: reduce\nname: '; head -c 300000 /dev/zero | tr '\0' a; printf ' x\n'; } > "$tmp/wide.yaml"
+expect 1 "$kgen" check "$tmp/wide.yaml"
+[ "$(wc -c < "$tmp/err")" -lt 2000 ] || bad "an error on a wide line printed $(wc -c < "$tmp/err") bytes"
+# Over `ulimit -f` a write fails like any other: exit 3, no temporary left.
+(ulimit -f 1 && "$kgen" "$good" -o "$tmp/xfsz.cu") > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "cannot write .*xfsz.cu: File too large" "$tmp/err" || bad "kgen -o over ulimit -f exited $rc: $(cat "$tmp/err")"
+no_output "$tmp" xfsz.cu
+if [ -r /dev/zero ]; then
+	expect 1 "$kgen" check /dev/zero
+	grep -q "/dev/zero is larger than 16 MiB" "$tmp/err" || bad "kgen check /dev/zero: $(cat "$tmp/err")"
+fi
+
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
 exit $fail

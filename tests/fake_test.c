@@ -11,6 +11,8 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "kgen.h"
 #include "cli/timing.h"
 
@@ -136,6 +138,27 @@ START_TEST(tma_maps_are_encoded_once)
 	l.out_pitch = 260;
 	ck_assert_int_eq(kgen_transpose_batched(k, 0x10000000ull, 0x30000000ull, 256, 512, &l, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 6);
+}
+END_TEST
+
+/* A cache directory kgen refuses (writable by others) is not used, the
+ * build succeeds, and kgen_cache_problem() says why, once. */
+START_TEST(a_refused_cache_directory_is_reported)
+{
+	char dir[] = "/tmp/kgen-fake-cache-XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	setenv("KGEN_CACHE", "1", 1);
+	setenv("KGEN_CACHE_DIR", dir, 1);
+	ck_assert_ptr_null(kgen_cache_problem());
+	build("kernel: reduce\nthreads: 128\nname: cache_problem_probe\n");
+	ck_assert_ptr_nonnull(kgen_cache_problem());
+	ck_assert_msg(strstr(kgen_cache_problem(), "is writable by others (mode 777): not used") != NULL, "%s",
+	              kgen_cache_problem());
+	unsetenv("KGEN_CACHE_DIR");
+	setenv("KGEN_CACHE", "0", 1);
+	rmdir(dir);
 }
 END_TEST
 
@@ -489,6 +512,7 @@ fake_suite(void)
 	tcase_add_test(tc, context_reads_the_device);
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
+	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);

@@ -157,7 +157,17 @@ START_TEST(rules)
 	refuse("plan:\n  - spec: {kernel: reduce_axis}\n", 2, 11,
 	       "a plan's specs must be kernel: reduce (plans by n; kernel: reduce_axis is sized by rows and cols, which "
 	       "plans do not take yet)");
-	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1, "did not find expected ',' or '}'");
+	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1,
+	       "YAML: did not find expected ',' or '}' while parsing a flow mapping");
+	/* One document, no tags, anchors or aliases, bounded nesting (yamlin.h). */
+	refuse("plan:\n  - spec: {kernel: reduce}\n---\n@@ not even YAML\n", 3, 1,
+	       "a second YAML document: a plan is one document (drop the second '---' and what follows)");
+	refuse("plan:\n  - spec: !!map {kernel: reduce}\n", 2, 11,
+	       "YAML tags (tag:yaml.org,2002:map) are not used in a plan: write the value alone");
+	refuse("plan:\n  - spec: &s {kernel: reduce}\n  - spec: *s\n", 2, 11,
+	       "YAML anchors (&s) are not used in a plan: write each value out");
+	refuse("plan: [[[[[[[[[[]]]]]]]]]]\n", 1, 15,
+	       "YAML nested more than 8 levels deep: a plan is a list of entries of single values");
 }
 END_TEST
 

@@ -1,0 +1,114 @@
+/*
+ * yamlin.c - the bounded front of every YAML input (yamlin.h): nesting
+ * found in one pass over the text, then one pass of libyaml's events for
+ * what kgen's inputs never use (second documents, tags, anchors, aliases).
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+#include "util.h"
+#include "yamlin.h"
+
+kgen_status
+kgen_yaml_nesting(const char *text, size_t len, const char *file, int max_depth, const char *what, kgen_error *err)
+{
+	const char *p, *end = text + len;
+	int depth = 0, line = 1, col = 1;
+
+	for (p = text; p < end; p++) {
+		char c = *p;
+		if (c == '\n') {
+			line++;
+			col = 1;
+			continue;
+		}
+		if (c == '#' && (p == text || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n')) {
+			while (p + 1 < end && p[1] != '\n')  /* a comment, to the end of its line */
+				p++;
+		} else if (c == '[' || c == '{') {
+			if (++depth > max_depth) {
+				kgen_fail(err, KGEN_ESPEC, "YAML nested more than %d levels deep: %s", max_depth, what);
+				kgen_error_at(err, file, text, len, line, col);
+				return KGEN_ESPEC;
+			}
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+		if (((unsigned char)c & 0xc0) != 0x80)  /* a character, not a UTF-8 continuation */
+			col++;
+	}
+	return KGEN_OK;
+}
+
+/* The tag and anchor an event carries, if any. */
+static void
+tag_anchor(const yaml_event_t *ev, const char **tag, const char **anchor)
+{
+	*tag = *anchor = NULL;
+	if (ev->type == YAML_SCALAR_EVENT) {
+		*tag = (const char *)ev->data.scalar.tag;
+		*anchor = (const char *)ev->data.scalar.anchor;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		*tag = (const char *)ev->data.sequence_start.tag;
+		*anchor = (const char *)ev->data.sequence_start.anchor;
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		*tag = (const char *)ev->data.mapping_start.tag;
+		*anchor = (const char *)ev->data.mapping_start.anchor;
+	}
+}
+
+/* A failure at mark m. */
+static kgen_status
+at(kgen_error *err, const char *file, const char *text, size_t len, yaml_mark_t m, kgen_status st)
+{
+	kgen_error_at(err, file, text, len, (int)m.line + 1, (int)m.column + 1);
+	return st;
+}
+
+kgen_status
+kgen_yaml_plain(const char *text, size_t len, const char *file, int max_depth, const char *what, kgen_error *err)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	const char *tag, *anchor;
+	kgen_status st = KGEN_OK;
+	int docs = 0, depth = 0, done = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory starting the YAML parser");
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (!done && !st) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			if (p.error == YAML_MEMORY_ERROR)
+				st = kgen_fail(err, KGEN_ENOMEM, "out of memory reading %s", what);
+			else
+				st = at(err, file, text, len, p.problem_mark,
+				        kgen_fail(err, KGEN_ESPEC, "YAML: %s%s%s", p.problem ? p.problem : "syntax error",
+				                  p.context ? " " : "", p.context ? p.context : ""));
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		tag_anchor(&ev, &tag, &anchor);
+		if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs == 2)
+			st = kgen_fail(err, KGEN_ESPEC, "a second YAML document: %s is one document (drop the second '---' "
+			               "and what follows)", what);
+		else if (tag)
+			st = kgen_fail(err, KGEN_ESPEC, "YAML tags (%s) are not used in %s: write the value alone", tag, what);
+		else if (anchor)
+			st = kgen_fail(err, KGEN_ESPEC, "YAML anchors (&%s) are not used in %s: write each value out", anchor,
+			               what);
+		else if (ev.type == YAML_ALIAS_EVENT)
+			st = kgen_fail(err, KGEN_ESPEC, "YAML aliases (*%s) are not used in %s: write each value out",
+			               (const char *)ev.data.alias.anchor, what);
+		else if ((ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) && ++depth > max_depth)
+			st = kgen_fail(err, KGEN_ESPEC, "YAML nested more than %d levels deep: %s", max_depth, what);
+		else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		if (st == KGEN_ESPEC)
+			at(err, file, text, len, ev.start_mark, st);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return st;
+}
