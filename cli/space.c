@@ -93,31 +93,26 @@ add_range(struct axis *a, const char *v, kgen_error *err)
 	return 1;
 }
 
-/* Read a space: one mapping of names to scalars or lists of scalars. */
+/* Read a space from text (len bytes, named path in errors): one mapping
+ * of names to scalars or lists of scalars. */
 static kgen_status
-read_space(const char *path, struct space *sp, kgen_error *err)
+read_space(const char *text, size_t len, const char *path, struct space *sp, kgen_error *err)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
-	char *text;
-	size_t len;
 	kgen_status st;
 	int depth = 0, done = 0, in_list = 0, r;
 	struct axis *cur = NULL;
 
 	memset(sp, 0, sizeof *sp);
-	if ((st = kgen_read_file(path, &text, &len, err)))
-		return st;
+	if (len > KGEN_TEXT_MAX)
+		return kgen_fail(err, KGEN_ESPEC, "%s: %zu bytes: a space is at most %zu MiB", path, len, KGEN_TEXT_MAX >> 20);
 	/* Bounded first: nesting, one document, no tags, anchors or aliases. */
 	if ((st = kgen_yaml_nesting(text, len, path, SPACE_DEPTH, "a space is a mapping of keys to values or lists", err)) ||
-	    (st = kgen_yaml_plain(text, len, path, SPACE_DEPTH, "a space", err))) {
-		free(text);
+	    (st = kgen_yaml_plain(text, len, path, SPACE_DEPTH, "a space", err)))
 		return st;
-	}
-	if (!yaml_parser_initialize(&parser)) {
-		free(text);
+	if (!yaml_parser_initialize(&parser))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	while (!done && !st) {
 		if (!yaml_parser_parse(&parser, &ev)) {
@@ -172,7 +167,6 @@ read_space(const char *path, struct space *sp, kgen_error *err)
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
-	free(text);
 	if (!st && !sp->n)
 		st = kgen_fail(err, KGEN_ESPEC, "%s: the space is empty", path);
 	return st;
@@ -348,14 +342,32 @@ apply_sets(struct space *sp, char **sets, int nsets, kgen_error *err)
 kgen_status
 kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *pts, kgen_error *err)
 {
+	char *text;
+	size_t len;
+	kgen_status st;
+
+	memset(pts, 0, sizeof *pts);
+	if ((st = kgen_read_file(path, &text, &len, err)))
+		return st;
+	st = kgen_space_expand_text(text, len, path, sets, nsets, pts, err);
+	free(text);
+	return st;
+}
+
+kgen_status
+kgen_space_expand_text(const char *text, size_t len, const char *path, char **sets, int nsets,
+                       struct kgen_points *pts, kgen_error *err)
+{
 	struct space sp;
 	kgen_status st;
 	long long points = 1, p;
 	int at[MAX_KEYS], i;
 
 	memset(pts, 0, sizeof *pts);
-	if ((st = read_space(path, &sp, err)))
+	if ((st = read_space(text, len, path, &sp, err))) {
+		free_space(&sp);
 		return st;
+	}
 	if ((st = apply_sets(&sp, sets, nsets, err)))
 		goto out;
 	for (i = 0; i < sp.n; i++)
@@ -368,16 +380,16 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 	for (p = 0; p < points; p++) {
 		strbuf b, label;
 		kgen_spec *spec = NULL;
-		char name[64], *text;
+		char name[64], *ptext;
 
 		sb_init(&b);
 		point_yaml(&sp, at, 0, &b);
 		snprintf(name, sizeof name, "point %lld", p + 1);
-		if (!(text = sb_take(&b))) {
+		if (!(ptext = sb_take(&b))) {
 			st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 			goto out;
 		}
-		st = kgen_spec_load_string(text, strlen(text), name, &spec, err);
+		st = kgen_spec_load_string(ptext, strlen(ptext), name, &spec, err);
 		if (st == KGEN_ESPEC) {
 			/* Refused: once more without the varying keys at their defaults. */
 			kgen_error first = *err;
@@ -385,7 +397,7 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 			if (point_yaml(&sp, at, 1, &b)) {
 				char *lean = sb_take(&b);
 				if (!lean) {
-					free(text);
+					free(ptext);
 					st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 					goto out;
 				}
@@ -396,8 +408,8 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 					st = KGEN_ESPEC;
 				}
 				if (st == KGEN_OK) {
-					free(text);
-					text = lean;
+					free(ptext);
+					ptext = lean;
 				} else {
 					free(lean);
 					if (st == KGEN_ESPEC)
@@ -411,7 +423,7 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 			struct kgen_point *v = realloc(pts->v, (size_t)(pts->n + 1) * sizeof *v);
 			kgen_spec_free(spec);
 			if (!v) {
-				free(text);
+				free(ptext);
 				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 				goto out;
 			}
@@ -422,21 +434,21 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 					sb_printf(&label, "%s%s=", label.len ? " " : "", sp.axes[i].key);
 					label_value(&label, sp.axes[i].values[at[i]]);
 				}
-			v[pts->n].yaml = text;
+			v[pts->n].yaml = ptext;
 			v[pts->n].label = label.len ? sb_take(&label) : kgen_strdup("(the one point)");
 			sb_free(&label);
 			if (!v[pts->n].label) {
-				free(text);
+				free(ptext);
 				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 				goto out;
 			}
 			pts->n++;
 		} else if (st == KGEN_ESPEC) {
 			count_refusal(pts, err->message);
-			free(text);
+			free(ptext);
 			st = KGEN_OK;
 		} else {
-			free(text);
+			free(ptext);
 			goto out;
 		}
 		for (i = sp.n - 1; i >= 0 && ++at[i] == sp.axes[i].n; i--)  /* the next point, last key fastest */

@@ -14,6 +14,7 @@ in the caller's framework, written on its current stream unless stream= is
 given.  See docs/python.md.
 """
 import os
+import re
 import threading
 
 from . import _lib
@@ -38,29 +39,60 @@ def _err():
     return e
 
 
-def _scalar(v):
-    if isinstance(v, bool):
-        raise TypeError("kgen: a spec value is an integer or a name, not %r" % v)
-    if isinstance(v, (int, str)):
-        return str(v)
-    raise TypeError("kgen: a spec value is an integer or a name, not %r (%s)" % (v, type(v).__name__))
+def _value(where, key, v):
+    """A spec value as set_many takes it: an int's decimal text, a str as it
+    is (kgen reads it as the value itself, never as YAML)."""
+    if isinstance(v, str):
+        return _lib.text(where, key, v)
+    if not isinstance(v, bool) and hasattr(v, "__index__"):
+        return str(v.__index__()).encode()
+    raise TypeError("%s: %s is an integer or a name, not %s (%s)" % (where, key, _lib.shown(v), type(v).__name__))
 
 
-def _yaml_of(d):
-    """A flat dict as the YAML mapping kgen reads."""
-    lines = []
+def _fields(where, d):
+    """A dict of fields as set_many's keys and values (bytes), checked."""
+    keys, values = [], []
     for k, v in d.items():
         if not isinstance(k, str):
-            raise TypeError("kgen: spec keys are names, not %r" % (k,))
-        lines.append("%s: %s" % (k, _scalar(v)))
-    return "\n".join(lines) + "\n"
+            raise TypeError("%s: spec keys are names, not %s" % (where, _lib.shown(k)))
+        keys.append(_lib.text(where, "a spec key", k))
+        values.append(_value(where, k, v))
+    return keys, values
+
+
+# A dict's kernel family: a name, so that `kernel: NAME` is the only YAML
+# kgen reads for a dict (libkgen says which names it knows).
+_FAMILY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def _family_yaml(where, d):
+    if "kernel" not in d:
+        return b"{}\n"  # libkgen's "missing key 'kernel'", with the families it knows
+    f = d["kernel"]
+    if not isinstance(f, str):
+        raise TypeError("%s: kernel is the name of a kernel family, such as 'reduce', not %s (%s)"
+                        % (where, _lib.shown(f), type(f).__name__))
+    if not _FAMILY.fullmatch(f):
+        raise ValueError("%s: kernel is the name of a kernel family, such as 'reduce', not %s" % (where, _lib.shown(f)))
+    return b"kernel: %s\n" % f.encode()
+
+
+def _placeless(err, name):
+    """A dict has no lines: its errors name it and no place in the YAML kgen read."""
+    err.file = name
+    err.line = err.column = 0
+    err.source_line = b""
+    return err
 
 
 class Spec:
     """A loaded, validated spec (kgen_spec), with `overrides` applied.
 
     `spec` is a path to a YAML file, YAML text (anything with a colon that
-    is not a file) or a dict of fields.  fields holds every field with the
+    is not a file) or a dict of fields.  A dict is never written out as
+    YAML: its `kernel` is loaded, then every other field is set as
+    overrides are (kgen_spec_set_many), so a value is only ever that
+    field's value.  fields holds every field with the
     defaults resolved, as text ({"kernel": "reduce", "threads": "512", ...});
     yaml is every key of the family, one `key: value` line each, as
     kgen_spec_dump() writes it (keys that do not apply included, so it is
@@ -68,6 +100,9 @@ class Spec:
     """
 
     def __init__(self, spec, **overrides):
+        self._load(spec, overrides, "kgen.Spec")
+
+    def _load(self, spec, overrides, where):
         self._handle = None
         err = _err()
         h = _lib.ctypes.c_void_p()
@@ -75,25 +110,31 @@ class Spec:
             # The same origin again (the dump lists keys a spec may not write), then its overrides and ours.
             overrides = dict(spec._overrides, **overrides)
             spec = spec._origin
-        self._origin = spec
-        self._overrides = overrides
+        over = _fields(where, overrides)
         if isinstance(spec, dict):
-            text = _yaml_of(spec).encode()
+            text = _family_yaml(where, spec)
+            fields = _fields(where, {k: v for k, v in spec.items() if k != "kernel"})
             st = _lib.kgen_spec_load_string(text, len(text), b"<dict>", _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+            _lib.check(st, _placeless(err, b"<dict>") if st else err)
         elif isinstance(spec, (str, os.PathLike)):
             s = os.fspath(spec)
-            if os.path.exists(s) or ":" not in s:
-                st = _lib.kgen_spec_load_file(s.encode(), _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+            text = _lib.text(where, "spec", s)
+            if os.path.exists(s) or b":" not in text:
+                st = _lib.kgen_spec_load_file(text, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
             else:
-                text = s.encode()
                 st = _lib.kgen_spec_load_string(text, len(text), b"<string>", _lib.ctypes.byref(h),
                                                 _lib.ctypes.byref(err))
+            _lib.check(st, err)
         else:
-            raise TypeError("kgen: a spec is a path, YAML text, a dict or a kgen.Spec, not %s" % type(spec).__name__)
-        _lib.check(st, err)
+            raise TypeError("%s: a spec is a path, YAML text, a dict or a kgen.Spec, not %s"
+                            % (where, type(spec).__name__))
         self._handle = h.value
-        if overrides:
-            self._set(overrides)
+        self._origin = spec
+        self._overrides = overrides
+        if isinstance(spec, dict) and fields[0]:
+            self._set(fields, b"<dict>")
+        if over[0]:
+            self._set(over)
         self.source = _lib.kgen_spec_source(self._handle).decode()
         out = _lib.ctypes.c_void_p()
         if _lib.kgen_spec_dump(self._handle, _lib.ctypes.byref(out)):
@@ -101,14 +142,14 @@ class Spec:
         self.yaml = _lib.take_string(out.value)
         self.fields = dict(line.split(": ", 1) for line in self.yaml.splitlines() if ": " in line)
 
-    def _set(self, overrides):
-        keys = [k.encode() for k in overrides]
-        values = [_scalar(v).encode() for v in overrides.values()]
+    def _set(self, fields, placeless=None):
+        """Set fields (keys and values from _fields) in one kgen_spec_set_many."""
+        keys, values = fields
         n = len(keys)
         err = _err()
         st = _lib.kgen_spec_set_many(self._handle, n, (_lib.ctypes.c_char_p * n)(*keys),
                                      (_lib.ctypes.c_char_p * n)(*values), _lib.ctypes.byref(err))
-        _lib.check(st, err)
+        _lib.check(st, _placeless(err, placeless) if st and placeless else err)
 
     def __getitem__(self, key):
         return self.fields[key]
@@ -122,14 +163,23 @@ class Spec:
             self._handle = None
 
 
+def _spec(where, spec, overrides, again=False):
+    """spec as a Spec (itself when it is one and nothing is overridden, unless again)."""
+    if isinstance(spec, Spec) and not overrides and not again:
+        return spec
+    s = Spec.__new__(Spec)
+    s._load(spec, overrides, where)
+    return s
+
+
 def check(spec, **overrides):
     """Load and validate a spec (with overrides); the Spec, or SpecError."""
-    return Spec(spec, **overrides)
+    return _spec("kgen.check", spec, overrides, again=True)
 
 
 def generate(spec, **overrides):
     """The CUDA C source kgen generates for a spec, as str."""
-    s = spec if isinstance(spec, Spec) and not overrides else Spec(spec, **overrides)
+    s = _spec("kgen.generate", spec, overrides)
     err, out = _err(), _lib.ctypes.c_void_p()
     _lib.check(_lib.kgen_generate(s._handle, _lib.ctypes.byref(out), _lib.ctypes.byref(err)), err)
     return _lib.take_string(out.value)
@@ -139,10 +189,11 @@ def compile(spec, arch="sm_90", ptx=False, **overrides):
     """Generate and compile a spec with NVRTC for `arch` (no GPU needed): the
     cubin as bytes, or the PTX as str with ptx=True.  NVRTC's rejection is a
     KgenError (KGEN_ECOMPILE) whose message carries the log."""
-    src = generate(spec, **overrides)
-    err = _err()
+    arch = _lib.text("kgen.compile", "arch", arch)
+    s = _spec("kgen.compile", spec, overrides)
+    err, src = _err(), generate(s).encode()
     image, size, log = _lib.ctypes.c_void_p(), _lib.ctypes.c_size_t(), _lib.ctypes.c_void_p()
-    st = _lib.kgen_compile(src.encode(), b"kernel.cu", arch.encode(), 1 if ptx else 0, _lib.ctypes.byref(image),
+    st = _lib.kgen_compile(src, b"kernel.cu", arch, 1 if ptx else 0, _lib.ctypes.byref(image),
                            _lib.ctypes.byref(size), _lib.ctypes.byref(log), _lib.ctypes.byref(err))
     text = _lib.take_string(log.value) if log.value else ""
     if st:
@@ -182,7 +233,12 @@ class Kernel:
     """
 
     def __init__(self, spec, device=0, **overrides):
-        self.spec = spec if isinstance(spec, Spec) and not overrides else Spec(spec, **overrides)
+        self._build("kgen.Kernel", spec, device, overrides)
+
+    def _build(self, where, spec, device, overrides):
+        self._handle = None
+        device = _lib.arg(where, "device", device, _lib.INT_MAX)
+        self.spec = _spec(where, spec, overrides)
         self.device = device
         self.family = self.spec.fields["kernel"]
         err, h = _err(), _lib.ctypes.c_void_p()
@@ -194,10 +250,17 @@ class Kernel:
         self._acc = self.spec.fields.get("out_dtype", self.spec.fields.get("acc_dtype", self._dtype))
 
     def __call__(self, x, out=None, stream=None):
-        return _RUNNERS[self.family](self, describe(x), out, stream)
+        return _RUNNERS[self.family](self, describe(x, where="kgen.Kernel"), out, stream, "kgen.Kernel")
 
     def __repr__(self):
         return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
+
+
+def _new_kernel(where, spec, device, overrides={}):
+    """Kernel(spec, device, **overrides), its errors naming `where` (kgen.reduce, ...)."""
+    k = Kernel.__new__(Kernel)
+    k._build(where, spec, device, overrides)
+    return k
 
 
 def _kernel(key, make):
@@ -227,16 +290,16 @@ def _contiguous(a):
 
 
 
-def _stream(a, stream):
+def _stream(a, stream, where):
     s = stream_address(stream)
-    return current_stream(a) if s is None else s
+    return _arg(where, "stream", current_stream(a) if s is None else s, _lib.PTR_MAX)
 
 
-def _result(a, out, shape, dtype, what):
+def _result(a, out, shape, dtype, what, where):
     """The result array and its address: a new one, or `out` checked."""
     if out is None:
         return empty(a, shape, dtype)
-    o = describe(out, "out")
+    o = describe(out, "out", where)
     if o.dtype != dtype or tuple(o.shape) != tuple(shape) or not _contiguous(o) or o.device != a.device:
         raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
                          % (dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
@@ -245,6 +308,7 @@ def _result(a, out, shape, dtype, what):
 
 _byref = _lib.ctypes.byref
 _kgen_reduce = _lib.kgen_reduce
+_arg = _lib.arg  # every int a call below passes to C goes through it
 
 
 def _check_contiguous(a):
@@ -252,19 +316,20 @@ def _check_contiguous(a):
         raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
 
 
-def _run_reduce(k, a, out, stream):
+def _run_reduce(k, a, out, stream, where):
     _check_contiguous(a)
     if a.dtype != k._dtype:
         raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k._dtype, a.dtype))
-    res, optr = _result(a, out, (), k._acc, "a full reduction")
+    res, optr = _result(a, out, (), k._acc, "a full reduction", where)
     err = _err()
-    st = _kgen_reduce(k._handle, a.ptr, _numel(a.shape), optr, 0, 0, _stream(a, stream), _byref(err))
+    st = _kgen_reduce(k._handle, _arg(where, "x's address", a.ptr), _arg(where, "x's element count", _numel(a.shape)),
+                      _arg(where, "out's address", optr), 0, 0, _stream(a, stream, where), _byref(err))
     if st:
         _lib.check(st, err)
     return res
 
 
-def _run_axis(k, a, axis, out, stream):
+def _run_axis(k, a, axis, out, stream, where):
     """Reduce a along axis 1 (each row) or 0 (each column) of its matrix view."""
     nd = len(a.shape)
     if nd < 2:
@@ -283,9 +348,11 @@ def _run_axis(k, a, axis, out, stream):
     want = "rows" if axis == 1 else "cols"
     if k.spec.fields["axis"] != want:
         raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields["axis"], want))
-    res, optr = _result(a, out, shape, k._acc, "a reduction along axis %d" % axis)
+    res, optr = _result(a, out, shape, k._acc, "a reduction along axis %d" % axis, where)
     err = _err()
-    st = _lib.kgen_reduce_axis(k._handle, a.ptr, rows, cols, pitch, optr, 0, 0, _stream(a, stream),
+    st = _lib.kgen_reduce_axis(k._handle, _arg(where, "x's address", a.ptr), _arg(where, "x's rows", rows),
+                               _arg(where, "x's columns", cols), _arg(where, "x's row pitch", pitch),
+                               _arg(where, "out's address", optr), 0, 0, _stream(a, stream, where),
                                _lib.ctypes.byref(err))
     _lib.check(st, err)
     return res
@@ -307,7 +374,7 @@ def _contiguous_from(a, d):
     return True
 
 
-def _run_transpose(k, a, out, stream):
+def _run_transpose(k, a, out, stream, where):
     nd = len(a.shape)
     if nd not in (2, 3):
         raise ValueError("kgen: transpose takes a matrix or a batch of matrices (2 or 3 dimensions), not %d" % nd)
@@ -322,15 +389,19 @@ def _run_transpose(k, a, out, stream):
         res, ptr = empty(a, shape, a.dtype)
         o = _lib_array(res, a, ptr, shape)
     else:
-        res, o = out, describe(out, "out")
+        res, o = out, describe(out, "out", where)
         if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or o.device != a.device:
             raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device"
                              % (a.dtype, shape))
-    layout = _lib.TransposeLayout(batch, a.strides[-2] if rows > 1 else cols, o.strides[-2] if cols > 1 else rows,
-                                  a.strides[0] if nd == 3 else 0, o.strides[0] if nd == 3 else 0)
+    layout = _lib.TransposeLayout(_arg(where, "x's batch", batch),
+                                  _arg(where, "x's row pitch", a.strides[-2] if rows > 1 else cols),
+                                  _arg(where, "out's row pitch", o.strides[-2] if cols > 1 else rows),
+                                  _arg(where, "x's matrix stride", a.strides[0] if nd == 3 else 0),
+                                  _arg(where, "out's matrix stride", o.strides[0] if nd == 3 else 0))
     err = _err()
-    st = _lib.kgen_transpose_batched(k._handle, a.ptr, o.ptr, rows, cols, _lib.ctypes.byref(layout),
-                                     _stream(a, stream), _lib.ctypes.byref(err))
+    st = _lib.kgen_transpose_batched(k._handle, _arg(where, "x's address", a.ptr), _arg(where, "out's address", o.ptr),
+                                     _arg(where, "x's rows", rows), _arg(where, "x's columns", cols),
+                                     _lib.ctypes.byref(layout), _stream(a, stream, where), _lib.ctypes.byref(err))
     _lib.check(st, err)
     return res
 
@@ -370,13 +441,14 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
     the spec's accumulator type (f32 for f16 and bf16 inputs) in x's
     framework, or `out`.  spec= chooses the kernel (its dtype and axis
     follow x and the call); overrides set its fields."""
-    a = describe(x)
+    a = describe(x, where="kgen.reduce")
     if axis is None and spec is None and not overrides and (op is None or op in _OPS):
         # The common call, kept short: per-call cost matters at small n.
         _check_contiguous(a)
         key = ("reduce", a.device, op or "sum", a.dtype, ())
-        k = _kernels.get(key) or _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype), a.device or 0))
-        return _run_reduce(k, a, out, stream)
+        k = _kernels.get(key) or _kernel(key, lambda: _new_kernel("kgen.reduce", _default_reduce(op or "sum", a.dtype),
+                                                                  a.device or 0))
+        return _run_reduce(k, a, out, stream, "kgen.reduce")
     if op is not None and op not in _OPS:
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(_OPS), op))
     nd = len(a.shape)
@@ -393,11 +465,12 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
             fields["op"] = op
         if spec is None:
             key = ("reduce", a.device, op or "sum", a.dtype, tuple(sorted(overrides.items())))
-            k = _kernel(key, lambda: Kernel(_default_reduce(op or "sum", a.dtype), a.device or 0, **overrides))
+            k = _kernel(key, lambda: _new_kernel("kgen.reduce", _default_reduce(op or "sum", a.dtype), a.device or 0,
+                                                 overrides))
         else:
             key = ("reduce", a.device, _spec_key(spec), op, a.dtype, tuple(sorted(overrides.items())))
-            k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict(fields, **overrides)))
-        return _run_reduce(k, a, out, stream)
+            k = _kernel(key, lambda: _new_kernel("kgen.reduce", spec, a.device or 0, dict(fields, **overrides)))
+        return _run_reduce(k, a, out, stream, "kgen.reduce")
     if axis not in (0, nd - 1):
         raise NotImplementedError("kgen: reductions along the first or the last axis only, not axis %d of %d"
                                   % (axis, nd))
@@ -413,7 +486,7 @@ def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, **overrides)
         shape = a.shape[:-1]
         a = _view(a, (_numel(a.shape[:-1]), a.shape[-1]), (a.strides[-2], 1))
         if out is not None:  # out has x's leading shape; the kernel writes it as one row of results
-            o = describe(out, "out")
+            o = describe(out, "out", "kgen.reduce")
             if tuple(o.shape) != tuple(shape) or not _contiguous(o):
                 raise ValueError("kgen: out must be a contiguous array of shape %s, not %s" % (tuple(shape), tuple(o.shape)))
             _reduce_axis(a, op, "rows", spec, out.reshape(-1), stream, overrides)
@@ -444,11 +517,11 @@ def _reduce_axis(a, op, kind, spec, out, stream, overrides):
         key = ("axis", a.device, kind, op or "sum", a.dtype, tuple(sorted(overrides.items())))
         base = {"kernel": "reduce_axis", "axis": kind, "op": op or "sum", "dtype": a.dtype, "threads": 512,
                 "load_width": 16}
-        k = _kernel(key, lambda: Kernel(base, a.device or 0, **overrides))
+        k = _kernel(key, lambda: _new_kernel("kgen.reduce", base, a.device or 0, overrides))
     else:
         key = ("axis", a.device, _spec_key(spec), kind, op, a.dtype, tuple(sorted(overrides.items())))
-        k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict(fields, **overrides)))
-    return _run_axis(k, a, 1 if kind == "rows" else 0, out, stream)
+        k = _kernel(key, lambda: _new_kernel("kgen.reduce", spec, a.device or 0, dict(fields, **overrides)))
+    return _run_axis(k, a, 1 if kind == "rows" else 0, out, stream, "kgen.reduce")
 
 
 def transpose(x, spec=None, out=None, stream=None, **overrides):
@@ -456,22 +529,25 @@ def transpose(x, spec=None, out=None, stream=None, **overrides):
     (B x R x C -> B x C x R, one launch), as a new contiguous array in x's
     framework or into `out`.  x's rows may be padded (a slice of a wider
     matrix) and so may out's.  spec= chooses the kernel (its dtype follows x)."""
-    a = describe(x)
-    o_ptr = describe(out, "out").ptr if out is not None else 0
+    a = describe(x, where="kgen.transpose")
+    o_ptr = describe(out, "out", "kgen.transpose").ptr if out is not None else 0
     width = _align(a.ptr, o_ptr)
     if spec is None:
         key = ("transpose", a.device, a.dtype, width, tuple(sorted(overrides.items())))
-        k = _kernel(key, lambda: Kernel(_default_transpose(a.dtype, width), a.device or 0, **overrides))
+        k = _kernel(key, lambda: _new_kernel("kgen.transpose", _default_transpose(a.dtype, width), a.device or 0,
+                                             overrides))
     else:
         key = ("transpose", a.device, _spec_key(spec), a.dtype, tuple(sorted(overrides.items())))
-        k = _kernel(key, lambda: Kernel(spec, a.device or 0, **dict({"dtype": a.dtype}, **overrides)))
-    return _run_transpose(k, a, out, stream)
+        k = _kernel(key, lambda: _new_kernel("kgen.transpose", spec, a.device or 0,
+                                             dict({"dtype": a.dtype}, **overrides)))
+    return _run_transpose(k, a, out, stream, "kgen.transpose")
 
 
 # Each family's runner, by the spec's `kernel`: k(x) for a Kernel k.  A new
 # family is one row here (and its _run_* function).
 _RUNNERS = {
     "reduce": _run_reduce,
-    "reduce_axis": lambda k, a, out, stream: _run_axis(k, a, 1 if k.spec.fields["axis"] == "rows" else 0, out, stream),
+    "reduce_axis": lambda k, a, out, stream, where: _run_axis(k, a, 1 if k.spec.fields["axis"] == "rows" else 0, out,
+                                                              stream, where),
     "transpose": _run_transpose,
 }

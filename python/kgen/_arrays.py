@@ -6,6 +6,9 @@ torch tensors take a fast path (data_ptr, stride: no interface dict),
 since per-call cost matters for small inputs.
 """
 import sys
+from math import prod
+
+from . import _lib
 
 # kgen dtype names by the frameworks' names (torch.float32 -> "float32", numpy typestr '<f4').
 _BY_NAME = {
@@ -47,8 +50,10 @@ def _torch_dtype(t):
     return dt
 
 
-def describe(x, what="input"):
-    """The Array for x, or TypeError / ValueError saying why kgen cannot take it."""
+def describe(x, what="input", where="kgen"):
+    """The Array for x, or TypeError / ValueError saying why kgen cannot take it
+    (where: the call, as errors name it).  An interface's address and shape
+    are checked here, before a kernel is built for them (torch's are sound)."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
         if not x.is_cuda:
@@ -62,7 +67,10 @@ def describe(x, what="input"):
     dt = _BY_TYPESTR.get(typestr)
     if dt is None:
         raise TypeError("kgen: dtype %s of the %s is not supported (f32, f64, f16, i32, u32, i64)" % (typestr, what))
-    shape = tuple(cai["shape"])
+    name = "x" if what == "input" else what
+    shape = tuple(_lib.arg(where, "%s.shape[%d]" % (name, i), n) for i, n in enumerate(cai["shape"]))
+    _lib.arg(where, "%s's element count" % name, prod(shape))
+    ptr = _lib.arg(where, "%s's address" % name, cai["data"][0], _lib.PTR_MAX)
     size = SIZE[dt]
     if cai.get("strides") is None:
         strides = packed_strides(shape)
@@ -72,7 +80,7 @@ def describe(x, what="input"):
         strides = tuple(s // size for s in cai["strides"])
     device = getattr(getattr(x, "device", None), "id", None)
     kind = "cupy" if type(x).__module__.startswith("cupy") else "cai"
-    return Array(x, kind, cai["data"][0], dt, shape, strides, device)
+    return Array(x, kind, ptr, dt, shape, strides, device)
 
 
 def current_stream(a):

@@ -105,6 +105,54 @@ kgen_transpose_batched = _sig("kgen_transpose_batched", [_P, _U64, _U64, _U64, _
                                                           _P, _E])
 
 
+# The largest values of a C int, a pointer and an unsigned long long.  ctypes
+# converts a larger or a negative Python int without a word (2**32 as a c_int
+# is 0), so every int that comes from a caller or an array goes through arg().
+INT_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_int) - 1) - 1
+PTR_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_void_p)) - 1
+U64_MAX = 2 ** (8 * ctypes.sizeof(_U64)) - 1
+
+
+def arg(where, name, value, top=U64_MAX):
+    """value, an int from 0 to top, for a C integer or address argument; else
+    TypeError or ValueError naming it: "kgen.reduce: device must be an int
+    from 0 to 2147483647, not 4294967296".  A bool is not an int here."""
+    if type(value) is int and 0 <= value <= top:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError("%s: %s must be an int from 0 to %d, not %s (%s)" % (where, name, top, shown(value),
+                                                                             type(value).__name__))
+    v = value.__index__()
+    if not 0 <= v <= top:
+        raise ValueError("%s: %s must be an int from 0 to %d, not %s" % (where, name, top, shown(v)))
+    return v
+
+
+def text(where, name, value):
+    """value (a str, or bytes) as bytes for a char * argument.  C would read
+    it only up to a NUL, so a NUL inside is a ValueError naming it."""
+    if isinstance(value, str):
+        try:
+            b = value.encode("utf-8", "surrogateescape")  # as os.fsencode() writes a path
+        except UnicodeEncodeError:
+            raise ValueError("%s: %s is not valid Unicode: %s" % (where, name, shown(value))) from None
+    elif isinstance(value, bytes):
+        b = value
+    else:
+        raise TypeError("%s: %s must be a str, not %s" % (where, name, type(value).__name__))
+    if b"\0" in b:
+        raise ValueError("%s: %s must not contain a NUL character: %s" % (where, name, shown(value)))
+    return b
+
+
+def shown(value):
+    """A value for an error message, cut to a readable length."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "an int of %d bits" % value.bit_length()
+    r = repr(value)
+    return r if len(r) <= 80 else r[:77] + "..."
+
+
 def take_string(ptr):
     """A malloc()ed C string from libkgen, as str, freed."""
     try:

@@ -52,10 +52,11 @@ def test_spec_error_names_file_line_and_column(tmp_path):
     lines = str(err).splitlines()
     assert lines[0].startswith("%s:2:5: error: op: unknown value 'sun'" % bad)
     assert lines[1:] == ["  op: sun", "      ^"]
-    out = subprocess.run([os.environ.get("KGEN", os.path.join(TOP, "kgen")), "check", str(bad)],
-                         capture_output=True, text=True)
-    if out.returncode != 127 and os.path.exists(os.environ.get("KGEN", os.path.join(TOP, "kgen"))):
-        assert out.stderr.rstrip("\n") == str(err)
+    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
+    if os.path.exists(kgen_cmd):  # the command is built
+        out = subprocess.run([kgen_cmd, "check", str(bad)], capture_output=True, text=True)
+        if out.returncode != 127:
+            assert out.stderr.rstrip("\n") == str(err)
 
 
 def test_spec_error_from_text_and_from_an_override():
@@ -139,3 +140,105 @@ def test_inputs_kgen_cannot_take_are_refused_before_any_gpu():
         kgen.reduce(FakeArray((10,), strides=(6,)))
     with pytest.raises(TypeError, match="stream= takes"):
         kgen._arrays.stream_address(object())
+
+
+# ---- hardening: what a caller passes reaches C as it was meant, or is refused ----
+
+CUSTOM = {"kernel": "reduce", "op": "custom", "combine": "a + b", "identity": "0"}
+
+
+def test_a_dict_value_is_the_value_never_yaml():
+    # A newline injected a key (op: max); now it is part of threads' value, which kgen refuses.
+    with pytest.raises(kgen.SpecError, match=r"threads: '256\\x0aop: max' is not a decimal integer") as e:
+        kgen.check({"kernel": "reduce", "threads": "256\nop: max"})
+    assert e.value.file == "<dict>" and e.value.line == 0
+    # YAML's own syntax is text of the expression: `? :` and a leading `!` (a YAML tag).
+    s = kgen.check(dict(CUSTOM, combine="a < b ? a : b", map="!x"))
+    assert (s.fields["combine"], s.fields["map"]) == ("'a < b ? a : b'", "'!x'")
+    # A comment and quotes were dropped by YAML; kgen now sees and refuses them.
+    with pytest.raises(kgen.SpecError, match="'#' would start a preprocessor line"):
+        kgen.check(dict(CUSTOM, map="x * x # square"))
+    with pytest.raises(kgen.SpecError, match="a string literal has no place"):
+        kgen.check(dict(CUSTOM, map='"x"'))
+    # A dict spec is the same spec as its YAML text.
+    assert kgen.check(dict(CUSTOM, combine="a < b ? a : b")).fields == \
+        kgen.check("kernel: reduce\nop: custom\ncombine: 'a < b ? a : b'\nidentity: '0'\n").fields
+
+
+def test_a_dict_kernel_is_a_family_name():
+    with pytest.raises(ValueError, match=r"kgen.check: kernel is the name of a kernel family, such as 'reduce', "
+                                         r"not 'reduce\\nop: max'"):
+        kgen.check({"kernel": "reduce\nop: max"})
+    with pytest.raises(TypeError, match="kgen.check: kernel is the name of a kernel family"):
+        kgen.check({"kernel": 3})
+    with pytest.raises(kgen.SpecError, match="kernel: unknown value 'reduse' \\(did you mean 'reduce'\\?\\): "
+                                             "expected reduce, transpose") as e:
+        kgen.generate({"kernel": "reduse"})
+    assert str(e.value).startswith("<dict>: error: kernel:")
+    with pytest.raises(kgen.SpecError, match="missing key 'kernel'"):
+        kgen.check({"threads": 256})
+
+
+def test_a_string_with_a_nul_is_refused_naming_it():
+    with pytest.raises(ValueError, match=r"kgen.check: map must not contain a NUL character: 'x\\x00; evil\(\)'"):
+        kgen.check(dict(CUSTOM, map="x\0; evil()"))
+    with pytest.raises(ValueError, match="kgen.generate: map must not contain a NUL character"):
+        kgen.generate(CUSTOM, map="x\0; evil()")
+    with pytest.raises(ValueError, match="kgen.check: spec must not contain a NUL character"):
+        kgen.check("kernel: reduce\nop: max\0\n")
+    with pytest.raises(ValueError, match="kgen.check: spec must not contain a NUL character"):
+        kgen.check(SUM_F32 + "\0.bak")
+    with pytest.raises(ValueError, match="kgen.compile: arch must not contain a NUL character"):
+        kgen.compile(SUM_F32, arch="sm_90\0x")
+    with pytest.raises(ValueError, match="kgen.check: a spec key must not contain a NUL character"):
+        kgen.check(SUM_F32, **{"threads\0x": 256})
+
+
+def test_an_int_that_would_wrap_is_refused_before_any_gpu():
+    msg = "kgen.Kernel: device must be an int from 0 to 2147483647, not 4294967296"
+    with pytest.raises(ValueError, match=msg):
+        kgen.Kernel(SUM_F32, device=2**32)  # was GPU 0
+    with pytest.raises(ValueError, match="device must be an int from 0 to 2147483647, not -1"):
+        kgen.Kernel(SUM_F32, device=-1)
+    with pytest.raises(TypeError, match=r"device must be an int from 0 to 2147483647, not True \(bool\)"):
+        kgen.Kernel(SUM_F32, device=True)
+    # An array's own numbers: its device, its size (was reduced as 5 elements) and its address.
+    big = FakeArray((10,))
+    big.device = type("Device", (), {"id": 2**32})()
+    with pytest.raises(ValueError, match="kgen.reduce: device must be an int from 0 to 2147483647, not 4294967296"):
+        kgen.reduce(big)
+    with pytest.raises(ValueError, match=r"kgen.reduce: x.shape\[0\] must be an int from 0 to 18446744073709551615, "
+                                         "not 18446744073709551621"):
+        kgen.reduce(FakeArray((2**64 + 5,)))
+    with pytest.raises(ValueError, match="kgen.reduce: x's element count must be .* not 18446744073709551616"):
+        kgen.reduce(FakeArray((2**32, 2**32)))
+    with pytest.raises(ValueError, match="kgen.transpose: out's address must be .* not -16"):
+        kgen.transpose(FakeArray((64, 64)), out=FakeArray((64, 64), ptr=-16))
+    with pytest.raises(ValueError, match="kgen.reduce: x's address must be .* not 18446744073709551616"):
+        kgen.reduce(FakeArray((10,), ptr=2**64))
+
+
+def _null_kernel(family, **fields):
+    """A Kernel whose handle is NULL: libkgen answers KGEN_EINVAL before any GPU,
+    so a call shows what Python passed as far as C."""
+    k = object.__new__(kgen.Kernel)
+    k._handle, k.device, k.family, k._dtype, k._acc = None, 0, family, "f32", "f32"
+    k.spec = type("S", (), {"fields": dict(fields, kernel=family, dtype="f32")})()
+    return k
+
+
+def test_each_int_a_call_passes_to_c_is_checked():
+    k = _null_kernel("reduce")
+    out = FakeArray(())
+    with pytest.raises(kgen.KgenError, match="NULL kernel"):
+        k(FakeArray((10,)), out=out, stream=0)  # the numbers are sound: C is reached
+    with pytest.raises(ValueError, match="kgen.Kernel: stream must be an int from 0 to 18446744073709551615, not -1"):
+        k(FakeArray((10,)), out=out, stream=-1)
+    with pytest.raises(ValueError, match="kgen.Kernel: stream must be .* not 18446744073709551617"):
+        k(FakeArray((10,)), out=out, stream=2**64 + 1)
+    # A row pitch of 2**64 + 64 elements was read as 64.
+    rows = _null_kernel("reduce_axis", axis="rows")
+    with pytest.raises(ValueError, match="kgen.Kernel: x's row pitch must be .* not 18446744073709551680"):
+        rows(FakeArray((2, 64), strides=(4 * (2**64 + 64), 4)), out=FakeArray((2,)))
+    with pytest.raises(ValueError, match="kgen.Kernel: x's row pitch must be .* not -64"):
+        _null_kernel("transpose")(FakeArray((64, 64), strides=(-256, 4)), out=FakeArray((64, 64)))
