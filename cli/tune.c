@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "records.h"
 #include "reference.h"
 #include "run.h"
 #include "space.h"
@@ -123,36 +124,6 @@ spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
 	return KGEN_OK;
 }
 
-/* The text of field "name" (a string) of a record line, unescaped, into buf; NULL when absent. */
-static const char *
-json_field_string(const char *line, const char *name, char *buf, size_t n)
-{
-	char pat[64];
-	const char *p;
-	size_t used = 0;
-
-	snprintf(pat, sizeof pat, "\"%s\":\"", name);
-	if (!(p = strstr(line, pat)))
-		return NULL;
-	for (p += strlen(pat); *p && *p != '"' && used + 1 < n; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		buf[used++] = *p;
-	}
-	buf[used] = '\0';
-	return *p == '"' ? buf : NULL;
-}
-
-/* Field "name" (a number) of a record line; -1 when absent. */
-static double
-json_field_number(const char *line, const char *name)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", name);
-	return (p = strstr(line, pat)) ? strtod(p + strlen(pat), NULL) : -1;
-}
 
 /* The longest record line read back; a longer one is not kgen's. */
 #define RECORD_MAX (1 << 20)
@@ -194,7 +165,8 @@ static kgen_status
 read_records(struct tune *t, kgen_error *err)
 {
 	int fd = open_records(t->records, O_RDONLY, err);
-	char *line = NULL, key[600], verify[16];
+	struct kgen_record r;
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *fp;
@@ -207,22 +179,15 @@ read_records(struct tune *t, kgen_error *err)
 	}
 	while ((len = getline(&line, &cap, fp)) > 0) {
 		struct seen *seen;
-		double us;
-		/* A record is a whole line, "{...}\n": a cut-off one (an interrupted run) is skipped. */
-		if (len < 3 || len > RECORD_MAX || line[len - 1] != '\n' || line[len - 2] != '}')
-			continue;
-		if (!json_field_string(line, "key", key, sizeof key) || !json_field_string(line, "verify", verify, sizeof verify))
-			continue;
-		us = strcmp(verify, "ok") == 0 ? json_field_number(line, "median_us") : -1;
-		if (strcmp(verify, "ok") == 0 && !(isfinite(us) && us > 0))
+		if (len > RECORD_MAX || !kgen_record_parse(line, (size_t)len, &r))
 			continue;
 		if (!(seen = realloc(t->seen, (size_t)(t->nseen + 1) * sizeof *seen)))
 			break;
 		t->seen = seen;
-		if (!(seen[t->nseen].key = kgen_strdup(key)))
+		if (!(seen[t->nseen].key = kgen_strdup(r.key)))
 			break;
-		seen[t->nseen].us = us;
-		seen[t->nseen].spread = json_field_number(line, "spread");
+		seen[t->nseen].us = r.ok ? r.median_us : -1;
+		seen[t->nseen].spread = r.spread;
 		t->nseen++;
 	}
 	free(line);
