@@ -96,8 +96,11 @@ sb_take(strbuf *b)
 		sb_free(b);
 		return NULL;
 	}
-	if (!b->s && !sb_reserve(b, 0))
-		return NULL;
+	if (!b->s) {  /* nothing was written: an empty string, not uninitialised bytes */
+		if (!sb_reserve(b, 0))
+			return NULL;
+		b->s[0] = '\0';
+	}
 	s = b->s;
 	sb_init(b);
 	return s;
