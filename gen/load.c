@@ -149,6 +149,11 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 			return error_at_mark(s, vm, err, "%s: %s (did you mean '%s'?): expected %s", key, why, near, allowed);
 		return error_at_mark(s, vm, err, "%s: %s: expected %s", key, why, allowed);
 	}
+	/* A number in quotes is text in YAML: say so rather than read it as
+	 * the number (a space or a tool that quoted it meant something else). */
+	if (kgen_keys[k].type == KT_INT && (ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	                                    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+		return error_at_mark(s, vm, err, "%s: a quoted value is text, not an integer: write %s: %s", key, key, val);
 	*kgen_spec_field(s, (enum kgen_key)k) = v;
 	if (k == KGEN_KEY_name)
 		snprintf(s->name_text, sizeof s->name_text, "%s", val);

@@ -74,11 +74,16 @@ END_TEST
 
 START_TEST(comments_and_quoted_values_are_accepted)
 {
-	kgen_spec *spec = load("# a comment\nkernel: reduce   # trailing\nthreads: '256'\nop: \"min\"\n");
+	kgen_spec *spec = load("# a comment\nkernel: reduce   # trailing\nthreads: 256\nop: \"min\"\n");
 
 	ASSERT_FIELD(spec, "threads", "256");
 	ASSERT_FIELD(spec, "op", "min");
 	kgen_spec_free(spec);
+	/* A quoted number is text: refused where an integer is wanted. */
+	ASSERT_REJECTED("kernel: reduce\nthreads: '256'\n", "threads: a quoted value is text, not an integer: write threads: 256",
+	                2, 10, "threads: '256'");
+	ASSERT_REJECTED("kernel: reduce\nthreads: \"256\"\n", "threads: a quoted value is text, not an integer: write threads: 256",
+	                2, 10, "threads: \"256\"");
 }
 END_TEST
 
