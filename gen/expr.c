@@ -1,9 +1,12 @@
 /*
- * expr.c - parse and evaluate the expressions of `op: custom` (expr.h).
+ * expr.c - parse, type and evaluate the expressions of `op: custom` (expr.h).
  *
  * A hand-written recursive descent over C's precedence levels: the
  * language is a dozen rules, and a parser generator would bring a build
- * dependency and give errors less precise than "at this character".
+ * dependency and give errors less precise than "at this character".  Then
+ * every node gets the C++ type NVRTC gives it, with CUDA's overloads of
+ * each function (probed from NVRTC), so that what kgen accepts NVRTC
+ * compiles.
  */
 #include "config.h"
 #include <ctype.h>
@@ -21,28 +24,96 @@ enum { V_X, V_I, V_A, V_B, V_N };
 
 static const char *const var_names[] = { "x", "i", "a", "b", "n" };
 
-/* The functions an expression may call: name, number of arguments.  The
- * CPU evaluation (call()) computes each by its name; NVRTC's headers
- * declare them all for device code. */
-#define EXPR_FUNCS(X) \
-	X(abs, 1) X(fabs, 1) X(fabsf, 1) X(llabs, 1) X(min, 2) X(max, 2) X(fmin, 2) X(fminf, 2) X(fmax, 2) \
-	X(fmaxf, 2) X(sqrt, 1) X(sqrtf, 1) X(rsqrt, 1) X(rsqrtf, 1) X(cbrt, 1) X(cbrtf, 1) X(exp, 1) X(expf, 1) \
-	X(exp2, 1) X(exp2f, 1) X(expm1, 1) X(expm1f, 1) X(log, 1) X(logf, 1) X(log2, 1) X(log2f, 1) X(log10, 1) \
-	X(log10f, 1) X(log1p, 1) X(log1pf, 1) X(pow, 2) X(powf, 2) X(hypot, 2) X(hypotf, 2) X(sin, 1) X(sinf, 1) \
-	X(cos, 1) X(cosf, 1) X(tan, 1) X(tanf, 1) X(tanh, 1) X(tanhf, 1) X(atan2, 2) X(atan2f, 2) X(erf, 1) \
-	X(erff, 1) X(floor, 1) X(floorf, 1) X(ceil, 1) X(ceilf, 1) X(round, 1) X(roundf, 1) X(trunc, 1) X(truncf, 1) \
-	X(fma, 3) X(fmaf, 3) X(copysign, 2) X(copysignf, 2) X(isnan, 1) X(isinf, 1) X(isfinite, 1) X(signbit, 1) \
-	X(__int_as_float, 1) X(__float_as_int, 1) X(__longlong_as_double, 1) X(__double_as_longlong, 1)
+/* C++'s arithmetic types (expr.h's table). */
+static const struct ctype {
+	const char *name;
+	int rank, bits, is_signed;
+} ctypes[] = {
+#define X(id, name, rank, bits, is_signed) { name, rank, bits, is_signed },
+	KGEN_EXPR_TYPES(X)
+#undef X
+};
 
-#define X(name, args) F_##name,
+/* CUDA's overloads of each function, as NVRTC declares them for device
+ * code (NVRTC lists a function's candidates when none takes an argument of
+ * a struct type; kgen's funcs table names its set): each row the result
+ * type, then the parameters' (as many as the function takes). */
+struct overload {
+	signed char ret, param[3];
+};
+
+#define I_ KGEN_EXPR_INT
+#define U_ KGEN_EXPR_UINT
+#define L_ KGEN_EXPR_LONG
+#define UL_ KGEN_EXPR_ULONG
+#define LL_ KGEN_EXPR_LLONG
+#define ULL_ KGEN_EXPR_ULLONG
+#define F_ KGEN_EXPR_FLOAT
+#define D_ KGEN_EXPR_DOUBLE
+#define LD_ KGEN_EXPR_LDOUBLE
+/* sqrt, fmin, fma, ...: float and double (an integer argument is ambiguous). */
+static const struct overload ov_fp[] = { { F_, { F_, F_, F_ } }, { D_, { D_, D_, D_ } } };
+/* sqrtf, fminf, fmaf, ...: C's function of floats (any argument converts). */
+static const struct overload ov_f[] = { { F_, { F_, F_, F_ } } };
+static const struct overload ov_abs[] = { { I_, { I_ } }, { L_, { L_ } }, { LL_, { LL_ } }, { F_, { F_ } },
+	                                  { D_, { D_ } } };
+static const struct overload ov_llabs[] = { { LL_, { LL_ } } };
+/* min and max: the integers, signed and unsigned mixed, and the floating types. */
+static const struct overload ov_minmax[] = {
+	{ I_, { I_, I_ } }, { U_, { U_, U_ } }, { U_, { I_, U_ } }, { U_, { U_, I_ } },
+	{ L_, { L_, L_ } }, { UL_, { UL_, UL_ } }, { UL_, { L_, UL_ } }, { UL_, { UL_, L_ } },
+	{ LL_, { LL_, LL_ } }, { ULL_, { ULL_, ULL_ } }, { ULL_, { LL_, ULL_ } }, { ULL_, { ULL_, LL_ } },
+	{ F_, { F_, F_ } }, { D_, { D_, D_ } }, { D_, { F_, D_ } }, { D_, { D_, F_ } },
+};
+static const struct overload ov_pow[] = { { D_, { D_, D_ } }, { F_, { F_, F_ } }, { F_, { F_, I_ } },
+	                                  { D_, { D_, I_ } } };
+static const struct overload ov_copysign[] = { { D_, { D_, D_ } }, { F_, { F_, F_ } }, { D_, { D_, F_ } },
+	                                       { D_, { F_, D_ } } };
+/* isnan, isinf, isfinite, signbit: an int of a floating argument. */
+static const struct overload ov_classify[] = { { I_, { F_ } }, { I_, { D_ } }, { I_, { LD_ } } };
+static const struct overload ov_int_as_float[] = { { F_, { I_ } } };
+static const struct overload ov_float_as_int[] = { { I_, { F_ } } };
+static const struct overload ov_longlong_as_double[] = { { D_, { LL_ } } };
+static const struct overload ov_double_as_longlong[] = { { LL_, { D_ } } };
+#undef I_
+#undef U_
+#undef L_
+#undef UL_
+#undef LL_
+#undef ULL_
+#undef F_
+#undef D_
+#undef LD_
+
+/* The functions an expression may call: name, number of arguments, CUDA's
+ * overloads (ov_*).  The CPU evaluation (call()) computes each by its
+ * name; NVRTC declares them all for device code. */
+#define EXPR_FUNCS(X) \
+	X(abs, 1, abs) X(fabs, 1, fp) X(fabsf, 1, f) X(llabs, 1, llabs) X(min, 2, minmax) X(max, 2, minmax) \
+	X(fmin, 2, fp) X(fminf, 2, f) X(fmax, 2, fp) X(fmaxf, 2, f) X(fmod, 2, fp) X(fmodf, 2, f) \
+	X(sqrt, 1, fp) X(sqrtf, 1, f) X(rsqrt, 1, fp) X(rsqrtf, 1, f) X(cbrt, 1, fp) X(cbrtf, 1, f) \
+	X(exp, 1, fp) X(expf, 1, f) X(exp2, 1, fp) X(exp2f, 1, f) X(expm1, 1, fp) X(expm1f, 1, f) \
+	X(log, 1, fp) X(logf, 1, f) X(log2, 1, fp) X(log2f, 1, f) X(log10, 1, fp) X(log10f, 1, f) \
+	X(log1p, 1, fp) X(log1pf, 1, f) X(pow, 2, pow) X(powf, 2, f) X(hypot, 2, fp) X(hypotf, 2, f) \
+	X(sin, 1, fp) X(sinf, 1, f) X(cos, 1, fp) X(cosf, 1, f) X(tan, 1, fp) X(tanf, 1, f) X(tanh, 1, fp) \
+	X(tanhf, 1, f) X(atan2, 2, fp) X(atan2f, 2, f) X(erf, 1, fp) X(erff, 1, f) X(floor, 1, fp) X(floorf, 1, f) \
+	X(ceil, 1, fp) X(ceilf, 1, f) X(round, 1, fp) X(roundf, 1, f) X(trunc, 1, fp) X(truncf, 1, f) \
+	X(fma, 3, fp) X(fmaf, 3, f) X(copysign, 2, copysign) X(copysignf, 2, f) X(isnan, 1, classify) \
+	X(isinf, 1, classify) X(isfinite, 1, classify) X(signbit, 1, classify) X(__int_as_float, 1, int_as_float) \
+	X(__float_as_int, 1, float_as_int) X(__longlong_as_double, 1, longlong_as_double) \
+	X(__double_as_longlong, 1, double_as_longlong)
+
+#define X(name, args, set) F_##name,
 enum { EXPR_FUNCS(X) F_COUNT };
 #undef X
 
 static const struct func {
 	const char *name;
 	int args;
+	const struct overload *ov;
+	int n_ov;
 } funcs[] = {
-#define X(name, args) { #name, args },
+#define X(name, args, set) { #name, args, ov_##set, (int)KGEN_COUNT(ov_##set) },
 	EXPR_FUNCS(X)
 #undef X
 };
@@ -74,15 +145,16 @@ cast_type(const int *count)
 	if (words == 1 && count[TN_FLOAT])
 		return KGEN_EXPR_FLOAT;
 	if (count[TN_DOUBLE] == 1 && words == 1 + count[TN_LONG] && count[TN_LONG] <= 1)
-		return KGEN_EXPR_DOUBLE;  /* long double is double in device code */
+		return count[TN_LONG] ? KGEN_EXPR_LDOUBLE : KGEN_EXPR_DOUBLE;
 	if (sign > 1)
 		return -1;
 	if (count[TN_CHAR] == 1 && words == 1 + sign)
-		return uns ? KGEN_EXPR_UCHAR : KGEN_EXPR_CHAR;
+		return uns ? KGEN_EXPR_UCHAR : count[TN_SIGNED] ? KGEN_EXPR_SCHAR : KGEN_EXPR_CHAR;
 	if (count[TN_SHORT] == 1 && count[TN_INT] <= 1 && words == 1 + count[TN_INT] + sign)
 		return uns ? KGEN_EXPR_USHORT : KGEN_EXPR_SHORT;
 	if (count[TN_LONG] >= 1 && count[TN_LONG] <= 2 && count[TN_INT] <= 1 && words == count[TN_LONG] + count[TN_INT] + sign)
-		return uns ? KGEN_EXPR_ULLONG : KGEN_EXPR_LLONG;
+		return count[TN_LONG] == 1 ? (uns ? KGEN_EXPR_ULONG : KGEN_EXPR_LONG)
+		                           : (uns ? KGEN_EXPR_ULLONG : KGEN_EXPR_LLONG);
 	if (count[TN_INT] <= 1 && words == count[TN_INT] + sign && words >= 1)
 		return uns ? KGEN_EXPR_UINT : KGEN_EXPR_INT;
 	return -1;
@@ -111,10 +183,11 @@ struct parser {
 	char *why;
 	size_t whylen;
 	int failed, depth;
-	/* the current token */
+	/* the current token, and where the one before it ended */
 	const char *tok;
 	size_t len;
 	int kind;                 /* 'n' number, 'i' identifier, 'o' operator, 0 end */
+	const char *last_end;
 };
 
 static int fail(struct parser *ps, const char *where, const char *fmt, ...) KGEN_PRINTF(3, 4);
@@ -153,6 +226,79 @@ suffix_ok(const char *sfx, size_t len, int floating)
 	       (len == 2 && sfx[0] == sfx[1] && (sfx[0] == 'l' || sfx[0] == 'L'));
 }
 
+/* The end of the number that starts at p (a digit, or '.' and a digit) as
+ * C++ reads it: one pp-number, of digits, letters, '_', '.' and a sign
+ * after each e, E, p or P, checked as a whole once read ([lex.ppnumber]).
+ * So 0xe+1 is one number to NVRTC (and a bad one), not 0xe + 1. */
+static const char *
+pp_number_end(const char *p)
+{
+	for (p++;;) {
+		if (*p && strchr("eEpP", *p) && (p[1] == '+' || p[1] == '-'))
+			p += 2;
+		else if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+			p++;
+		else
+			return p;
+	}
+}
+
+/* A number token: the whole pp-number, which must be one C number: digits
+ * (hex, or decimal with a '.' and an exponent), then a suffix of C's. */
+static void
+number_token(struct parser *ps, const char *p)
+{
+	const char *q = p, *end = pp_number_end(p), *sign;
+	int floating = 0;
+
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+		for (q += 2; isxdigit((unsigned char)*q); q++)
+			;
+	else {
+		for (; isdigit((unsigned char)*q) || *q == '.'; q++)
+			floating |= *q == '.';
+		if ((*q == 'e' || *q == 'E') &&
+		    (isdigit((unsigned char)q[1]) || ((q[1] == '+' || q[1] == '-') && isdigit((unsigned char)q[2])))) {
+			floating = 1;
+			for (q += 2; isdigit((unsigned char)*q); q++)
+				;
+		}
+	}
+	/* A sign that no exponent took: the text before it may be a number, but C++ reads on. */
+	for (sign = q; sign < end && *sign != '+' && *sign != '-'; sign++)
+		;
+	if (sign < end) {
+		if (strspn(q, "uUlLfF") < (size_t)(sign - q) || !suffix_ok(q, (size_t)(sign - q), floating))
+			fail(ps, p, "'%.*s' is not a number", (int)(end - p), p);
+		else if (sign + 1 < end)
+			fail(ps, p, "'%.*s' is one number to C++ (a pp-number): write %.*s %c %.*s", (int)(end - p), p,
+			     (int)(sign - p), p, *sign, (int)(end - sign - 1), sign + 1);
+		else
+			fail(ps, p, "'%.*s' is one number to C++ (a pp-number): put a space before the %c", (int)(end - p), p,
+			     *sign);
+		return;
+	}
+	if (strspn(q, "uUlLfF") < (size_t)(end - q)) {
+		fail(ps, p, "'%.*s' is not a number", (int)(end - p), p);
+		return;
+	}
+	if (!suffix_ok(q, (size_t)(end - q), floating)) {
+		if (floating)
+			fail(ps, p, "'%.*s': C has no suffix %.*s for a floating number: it takes f or l", (int)(end - p), p,
+			     (int)(end - q), q);
+		else if (end - q == 1 && (*q == 'f' || *q == 'F'))
+			fail(ps, p, "'%.*s': C has no suffix %c for an integer: write %.*s.0%c", (int)(end - p), p, *q,
+			     (int)(q - p), p, *q);
+		else
+			fail(ps, p, "'%.*s': C has no suffix %.*s for an integer: it takes u, l, ll, ul, ull, lu or llu "
+			     "(either case)", (int)(end - p), p, (int)(end - q), q);
+		return;
+	}
+	ps->kind = 'n';
+	ps->len = (size_t)(end - p);
+	ps->p = end;
+}
+
 /* The next token, or a fault for text an expression may not hold. */
 static void
 next(struct parser *ps)
@@ -160,6 +306,7 @@ next(struct parser *ps)
 	const char *p = ps->p;
 	size_t i;
 
+	ps->last_end = ps->tok ? ps->tok + ps->len : ps->text;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	ps->tok = p;
@@ -168,43 +315,7 @@ next(struct parser *ps)
 	if (!*p)
 		return;
 	if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
-		const char *q = p, *end;
-		int floating = 0;
-		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-			for (q += 2; isxdigit((unsigned char)*q); q++)
-				;
-		else {
-			for (; isdigit((unsigned char)*q) || *q == '.'; q++)
-				floating |= *q == '.';
-			if ((*q == 'e' || *q == 'E') &&
-			    (isdigit((unsigned char)q[1]) || ((q[1] == '+' || q[1] == '-') && isdigit((unsigned char)q[2])))) {
-				floating = 1;
-				for (q += 2; isdigit((unsigned char)*q); q++)
-					;
-			}
-		}
-		/* The token goes on while it could be one: the suffix is what follows the digits. */
-		for (end = q; isalnum((unsigned char)*end) || *end == '_' || *end == '.'; end++)
-			;
-		if (strspn(q, "uUlLfF") < (size_t)(end - q)) {
-			fail(ps, p, "'%.*s' is not a number", (int)(end - p), p);
-			return;
-		}
-		if (!suffix_ok(q, (size_t)(end - q), floating)) {
-			if (floating)
-				fail(ps, p, "'%.*s': C has no suffix %.*s for a floating number: it takes f or l", (int)(end - p), p,
-				     (int)(end - q), q);
-			else if (end - q == 1 && (*q == 'f' || *q == 'F'))
-				fail(ps, p, "'%.*s': C has no suffix %c for an integer: write %.*s.0%c", (int)(end - p), p, *q,
-				     (int)(q - p), p, *q);
-			else
-				fail(ps, p, "'%.*s': C has no suffix %.*s for an integer: it takes u, l, ll, ul, ull, lu or llu "
-				     "(either case)", (int)(end - p), p, (int)(end - q), q);
-			return;
-		}
-		ps->kind = 'n';
-		ps->len = (size_t)(end - p);
-		ps->p = end;
+		number_token(ps, p);
 		return;
 	}
 	if (isalpha((unsigned char)*p) || *p == '_') {
@@ -307,14 +418,84 @@ static int in_list(const char *tok, size_t len, const char *const *list, size_t 
 static int expr(struct parser *ps);
 static int unary(struct parser *ps);
 
-/* A number: its value, and its C type as C gives an integer constant
- * (the first of its list that holds it) or a floating one (f: float). */
+/* Node n's place in the text: from `at` to the end of the last token read,
+ * a fault of it shown at op_at. */
+static int
+span(struct parser *ps, int n, const char *at, const char *op_at)
+{
+	if (n >= 0) {
+		ps->e->node[n].at = (int)(at - ps->text);
+		ps->e->node[n].end = (int)(ps->last_end - ps->text);
+		ps->e->node[n].op_at = (int)(op_at - ps->text);
+	}
+	return n;
+}
+
+/* A floating number's type, float (f), long double (l) or double, which
+ * must hold it: NVRTC refuses a number that its type would round to
+ * infinity, or to 0 when it is not 0 ("floating constant is out of
+ * range"). */
+static int
+float_type(struct parser *ps, const char *buf)
+{
+	int f = strpbrk(buf, "fF") != NULL, l = strpbrk(buf, "lL") != NULL, nonzero = 0;
+	const char *type = f ? "float" : l ? "long double (a double on the GPU)" : "double", *d;
+	double v = f ? strtof(buf, NULL) : strtod(buf, NULL);
+
+	for (d = buf; *d && *d != 'e' && *d != 'E'; d++)
+		nonzero |= *d >= '1' && *d <= '9';
+	if (isinf(v))
+		return fail(ps, ps->tok, "'%s' is too large for a %s: the largest is %s", buf, type,
+		            f ? "3.4028235e38f" : "1.7976931348623157e308");
+	if (v == 0 && nonzero)
+		return fail(ps, ps->tok, "'%s' is too small for a %s, which would make it 0: write 0, or at least %s", buf,
+		            type, f ? "1.4e-45f" : "4.9e-324");
+	return f ? KGEN_EXPR_FLOAT : l ? KGEN_EXPR_LDOUBLE : KGEN_EXPR_DOUBLE;
+}
+
+/* An integer's type as C++ gives it: the first of its suffix's list that
+ * holds it ([lex.icon]; a decimal one is signed unless it says u), long
+ * being long long's size on CUDA's 64-bit hosts; -1 when none does. */
+static int
+int_type(unsigned long long u, int uns, int longs, int decimal)
+{
+	int list[6], n = 0, k;
+
+	if (!uns) {
+		if (!longs)
+			list[n++] = KGEN_EXPR_INT;
+		if (!longs && !decimal)
+			list[n++] = KGEN_EXPR_UINT;
+		if (longs < 2)
+			list[n++] = KGEN_EXPR_LONG;
+		if (longs < 2 && !decimal)
+			list[n++] = KGEN_EXPR_ULONG;
+		list[n++] = KGEN_EXPR_LLONG;
+		if (!decimal)
+			list[n++] = KGEN_EXPR_ULLONG;
+	} else {
+		if (!longs)
+			list[n++] = KGEN_EXPR_UINT;
+		if (longs < 2)
+			list[n++] = KGEN_EXPR_ULONG;
+		list[n++] = KGEN_EXPR_ULLONG;
+	}
+	for (k = 0; k < n; k++) {
+		const struct ctype *c = &ctypes[list[k]];
+		if (u <= (c->bits == 64 ? (c->is_signed ? 0x7fffffffffffffffull : ~0ull)
+		                        : (c->is_signed ? 0x7fffffffull : 0xffffffffull)))
+			return list[k];
+	}
+	return -1;
+}
+
+/* A number: its value, and its C++ type. */
 static int
 number(struct parser *ps)
 {
 	const char *at = ps->tok;
 	char buf[64], *end;
-	int n, is_float, uns, longs, decimal;
+	int n, t, is_float, uns, longs, decimal;
 	unsigned long long u = 0;
 
 	if (ps->len >= sizeof buf)
@@ -336,27 +517,19 @@ number(struct parser *ps)
 	end += strspn(end, "uUlLfF");
 	if (*end)
 		return fail(ps, at, "'%s' is not a number", buf);
-	if (errno)
-		return fail(ps, at, "'%s' is out of range", buf);
 	if (is_float) {
-		ps->e->node[n].type = strpbrk(buf, "fF") ? KGEN_EXPR_FLOAT : KGEN_EXPR_DOUBLE;
+		if ((t = float_type(ps, buf)) < 0)
+			return -1;
 	} else {
-		/* C's type of an integer constant: the first of its list that holds it
-		 * (long is long long's size on CUDA's 64-bit hosts). */
-		ps->e->node[n].i = (long long)u;
-		if (!uns && !longs && u <= 0x7fffffffu)
-			ps->e->node[n].type = KGEN_EXPR_INT;
-		else if (!longs && (uns || !decimal) && u <= 0xffffffffu)
-			ps->e->node[n].type = KGEN_EXPR_UINT;
-		else if (!uns && u <= 0x7fffffffffffffffull)
-			ps->e->node[n].type = KGEN_EXPR_LLONG;
-		else if (uns || !decimal)
-			ps->e->node[n].type = KGEN_EXPR_ULLONG;
-		else
+		if (errno)
+			return fail(ps, at, "'%s' is out of range", buf);
+		if ((t = int_type(u, uns, longs, decimal)) < 0)
 			return fail(ps, at, "'%s' is too large for long long: write %su", buf, buf);
+		ps->e->node[n].i = (long long)u;
 	}
+	ps->e->node[n].type = t;
 	next(ps);
-	return n;
+	return span(ps, n, at, at);
 }
 
 /* A name: one of the key's variables, or a call of one of the functions. */
@@ -372,7 +545,7 @@ name_or_call(struct parser *ps)
 		if (!(ps->vars & (1u << v)))
 			return fail(ps, at, "'%s' is not a name of %s, which has %s", name, ps->key, kgen_expr_names(ps->k));
 		next(ps);
-		return node(ps, N_VAR, v, -1, -1, -1);
+		return span(ps, node(ps, N_VAR, v, -1, -1, -1), at, at);
 	}
 	for (f = 0; f < F_COUNT; f++)
 		if (strlen(funcs[f].name) == ps->len && strncmp(funcs[f].name, at, ps->len) == 0)
@@ -407,7 +580,7 @@ name_or_call(struct parser *ps)
 		return fail(ps, ps->tok, "%s", msg);
 	}
 	next(ps);
-	return node(ps, N_CALL, f, args[0], nargs > 1 ? args[1] : -1, nargs > 2 ? args[2] : -1);
+	return span(ps, node(ps, N_CALL, f, args[0], nargs > 1 ? args[1] : -1, nargs > 2 ? args[2] : -1), at, at);
 }
 
 /* After a '(': a cast (type words up to ')', which must make one C type,
@@ -415,6 +588,7 @@ name_or_call(struct parser *ps)
 static int
 paren(struct parser *ps)
 {
+	const char *open = ps->tok;
 	int n, v;
 
 	next(ps);
@@ -437,14 +611,15 @@ paren(struct parser *ps)
 			return -1;
 		if ((n = node(ps, N_CAST, 0, v, -1, -1)) >= 0)
 			ps->e->node[n].type = type;
-		return n;
+		return span(ps, n, open, open);
 	}
 	if ((n = expr(ps)) < 0)
 		return -1;
 	if (!is(ps, ")"))
 		return fail(ps, ps->tok, "expected ')' to close a '('");
 	next(ps);
-	return n;
+	/* The parentheses are the value's text too: a message that casts it needs none more. */
+	return span(ps, n, open, ps->text + ps->e->node[n].op_at);
 }
 
 /* A value: a number, a name or call, a cast or a parenthesised expression. */
@@ -470,6 +645,7 @@ static int
 unary(struct parser *ps)
 {
 	static const char *const ops[] = { "-", "+", "!", "~" };
+	const char *at = ps->tok;
 	size_t i;
 	int a;
 
@@ -483,7 +659,7 @@ unary(struct parser *ps)
 			if ((a = unary(ps)) < 0)
 				return -1;
 			ps->depth--;
-			return node(ps, N_UNARY, ops[i][0], a, -1, -1);
+			return span(ps, node(ps, N_UNARY, ops[i][0], a, -1, -1), at, at);
 		}
 	return primary(ps);
 }
@@ -515,10 +691,11 @@ binary(struct parser *ps, int level)
 		for (j = 0; j < 5 && levels[level][j]; j++)
 			if (is(ps, levels[level][j])) {
 				int code = op_code(levels[level][j]);
+				const char *op = ps->tok;
 				next(ps);
 				if ((b = binary(ps, level + 1)) < 0)
 					return -1;
-				if ((a = node(ps, N_BINARY, code, a, b, -1)) < 0)
+				if ((a = span(ps, node(ps, N_BINARY, code, a, b, -1), ps->text + ps->e->node[a].at, op)) < 0)
 					return -1;
 				matched = 1;
 				break;
@@ -537,6 +714,7 @@ expr(struct parser *ps)
 	if ((c = binary(ps, 0)) < 0)
 		return -1;
 	if (is(ps, "?")) {
+		const char *q = ps->tok;
 		next(ps);
 		if ((a = expr(ps)) < 0)
 			return -1;
@@ -545,7 +723,7 @@ expr(struct parser *ps)
 		next(ps);
 		if ((b = expr(ps)) < 0)
 			return -1;
-		c = node(ps, N_COND, 0, c, a, b);
+		c = span(ps, node(ps, N_COND, 0, c, a, b), ps->text + ps->e->node[c].at, q);
 	}
 	ps->depth--;
 	return c;
@@ -573,10 +751,418 @@ kgen_expr_names(enum kgen_key k)
 	}
 }
 
+/* ---- types: each node's C++ type, as NVRTC gives it ----
+ *
+ * Numbers have their literal's type, casts theirs, names and the Acc, Out
+ * and Index casts the spec's; operators follow C++'s promotions and usual
+ * arithmetic conversions, and a call takes the overload that C++'s
+ * overload resolution picks among CUDA's (ov_*).  Where NVRTC would stop,
+ * so does kgen, at the operator or the function: an operator that takes
+ * integers given a floating operand, a call with no best overload. */
+
+/* The types of the names and of the Acc, Out and Index casts (KGEN_EXPR_*). */
+struct typing {
+	int x, index, acc, out;
+};
+
+/* The first fault met, node by node: where, and why. */
+struct fault {
+	const char *text;   /* the expression, whose operands a message quotes */
+	int found;
+	size_t at;
+	char why[200];
+};
+
+static void found(struct fault *fl, int at, const char *fmt, ...) KGEN_PRINTF(3, 4);
+
+/* Record a fault at text offset `at`, unless one came first (or fl is NULL: typing only). */
+static void
+found(struct fault *fl, int at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fl || fl->found)
+		return;
+	fl->found = 1;
+	fl->at = (size_t)at;
+	va_start(ap, fmt);
+	vsnprintf(fl->why, sizeof fl->why, fmt, ap);
+	va_end(ap);
+}
+
+static int
+is_fp(int t)
+{
+	return ctypes[t].rank >= ctypes[KGEN_EXPR_FLOAT].rank;
+}
+
+/* t after C++'s integral promotion: bool, char and short become int. */
+static int
+promote(int t)
+{
+	return ctypes[t].rank < ctypes[KGEN_EXPR_INT].rank ? KGEN_EXPR_INT : t;
+}
+
+/* The type of p op q after C++'s usual arithmetic conversions. */
+static int
+arith(int p, int q)
+{
+	int u, s;
+
+	if (is_fp(p) || is_fp(q))
+		return is_fp(p) && (!is_fp(q) || ctypes[p].rank >= ctypes[q].rank) ? p : q;
+	p = promote(p);
+	q = promote(q);
+	if (p == q)
+		return p;
+	if (ctypes[p].is_signed == ctypes[q].is_signed)
+		return ctypes[p].rank >= ctypes[q].rank ? p : q;
+	u = ctypes[p].is_signed ? q : p;
+	s = ctypes[p].is_signed ? p : q;
+	if (ctypes[u].rank >= ctypes[s].rank)
+		return u;
+	if (ctypes[s].bits > ctypes[u].bits)
+		return s;
+	return s + 1;  /* the unsigned type of s's rank, after it in the table */
+}
+
+/* How well an argument of type a matches a parameter of type p: 0 exactly,
+ * 1 by a promotion (bool, char or short to int; float to double), 2 by a
+ * conversion (any other: every arithmetic type converts to every other). */
+static int
+match(int a, int p)
+{
+	if (a == p)
+		return 0;
+	if ((p == KGEN_EXPR_INT && ctypes[a].rank < ctypes[KGEN_EXPR_INT].rank) ||
+	    (a == KGEN_EXPR_FLOAT && p == KGEN_EXPR_DOUBLE))
+		return 1;
+	return 2;
+}
+
+/* The overload of f that C++ calls with arguments of types args[]: the one
+ * that matches each argument at least as well as every other overload, and
+ * one argument better; -1 when none does (NVRTC: "more than one instance
+ * of overloaded function matches the argument list"). */
+static int
+resolve(const struct func *f, const int *args)
+{
+	int i, j, k;
+
+	for (i = 0; i < f->n_ov; i++) {
+		for (j = 0; j < f->n_ov; j++) {
+			int better = 0, worse = 0;
+			if (j == i)
+				continue;
+			for (k = 0; k < f->args; k++) {
+				int mi = match(args[k], f->ov[i].param[k]), mj = match(args[k], f->ov[j].param[k]);
+				better |= mi < mj;
+				worse |= mi > mj;
+			}
+			if (worse || !better)
+				break;
+		}
+		if (j == f->n_ov)
+			return i;
+	}
+	return -1;
+}
+
+/* Is text[at..end) one parenthesised whole, "(...)"? */
+static int
+parenthesised(const char *text, int at, int end)
+{
+	int depth = 0, i;
+
+	if (end - at < 2 || text[at] != '(' || text[end - 1] != ')')
+		return 0;
+	for (i = at; i < end - 1; i++) {
+		depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+		if (depth == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Node k's text for a message, cast to type t (-1: none, for a function's
+ * argument): a cast takes an operand of a binary or ?: operator in
+ * parentheses, an argument needs none of its own; more than 24 characters
+ * are cut to 21 and "...". */
+static void
+operand_text(char *buf, size_t n, const struct kgen_expr *e, const char *text, int k, int t)
+{
+	const struct kgen_expr_node *x = &e->node[k];
+	int at = x->at, len = x->end - x->at, whole = parenthesised(text, x->at, x->end);
+	int wrap = t >= 0 && (x->kind == N_BINARY || x->kind == N_COND) && !whole;
+
+	if (t < 0 && whole) {
+		at++;
+		len -= 2;
+	}
+	snprintf(buf, n, "%s%s%s%s%.*s%s%s", t >= 0 ? "(" : "", t >= 0 ? ctypes[t].name : "", t >= 0 ? ")" : "",
+	         wrap ? "(" : "", len > 24 ? 21 : len, text + at, len > 24 ? "..." : "", wrap ? ")" : "");
+}
+
+/* A call of function f on argument nodes args[] (of types types[]) that
+ * CUDA can resolve: some arguments cast to one type, the widest floating
+ * type among them (double for long double), else their common type, long
+ * long, float or double: the first that resolves, with as few casts as
+ * will do.  Into buf, and how many casts it takes (-1: none found). */
+static int
+suggest_call(char *buf, size_t n, const struct kgen_expr *e, const char *text, int f, const int *args,
+             const int *types)
+{
+	int targets[5], nt = 0, fmax = -1, common = types[0], wide = 0, k, j, cast[3], t[3], casts;
+	size_t len;
+
+	for (k = 0; k < funcs[f].args; k++) {
+		if (is_fp(types[k]) && (fmax < 0 || ctypes[types[k]].rank > ctypes[fmax].rank))
+			fmax = types[k];
+		common = arith(common, types[k]);
+		wide |= !is_fp(types[k]) && ctypes[types[k]].bits == 64;
+	}
+	if (fmax >= 0)
+		targets[nt++] = fmax == KGEN_EXPR_LDOUBLE ? KGEN_EXPR_DOUBLE : fmax;
+	else
+		targets[nt++] = common;
+	targets[nt++] = KGEN_EXPR_LLONG;
+	targets[nt++] = wide ? KGEN_EXPR_DOUBLE : KGEN_EXPR_FLOAT;
+	targets[nt++] = wide ? KGEN_EXPR_FLOAT : KGEN_EXPR_DOUBLE;
+	for (j = 0; j < nt; j++) {
+		for (k = 0; k < funcs[f].args; k++) {
+			cast[k] = types[k] != targets[j];
+			t[k] = targets[j];
+		}
+		if (resolve(&funcs[f], t) < 0)
+			continue;
+		/* As few casts as resolve: drop each, the last first, where the call still resolves without it. */
+		for (k = funcs[f].args - 1; k >= 0; k--)
+			if (cast[k]) {
+				t[k] = types[k];
+				if (resolve(&funcs[f], t) >= 0)
+					cast[k] = 0;
+				else
+					t[k] = targets[j];
+			}
+		casts = 0;
+		snprintf(buf, n, "%s(", funcs[f].name);
+		for (k = 0; k < funcs[f].args; k++) {
+			len = strlen(buf);
+			if (k)
+				snprintf(buf + len, n - len, ", ");
+			len = strlen(buf);
+			operand_text(buf + len, n - len, e, text, args[k], cast[k] ? targets[j] : -1);
+			casts += cast[k];
+		}
+		len = strlen(buf);
+		snprintf(buf + len, n - len, ")");
+		return casts;
+	}
+	buf[0] = '\0';
+	return -1;
+}
+
+/* The type of call node `at` (its arguments typed): its overload's
+ * result; where CUDA has no best overload, a fault, and the type C's
+ * conversions would give (floating for a floating-only function). */
+static int
+call_type(const struct kgen_expr *e, int at, const int *type, struct fault *fl)
+{
+	const struct kgen_expr_node *x = &e->node[at];
+	const struct func *f = &funcs[x->op];
+	int args[3] = { x->a, x->b, x->c }, types[3], k, o, t, casts, int_params = 0;
+	char list[80] = "", call[120];
+	size_t len;
+
+	for (k = 0; k < f->args; k++)
+		types[k] = type[args[k]];
+	if ((o = resolve(f, types)) >= 0)
+		return f->ov[o].ret;
+	if (fl && !fl->found) {
+		static const char *const what[3][3] = {
+			{ "it" }, { "one side", "both" }, { "one argument", "two arguments", "all three" },
+		};
+		for (k = 0; k < f->args; k++) {
+			len = strlen(list);
+			snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", ctypes[types[k]].name);
+		}
+		if ((casts = suggest_call(call, sizeof call, e, fl->text, x->op, args, types)) > 0)
+			found(fl, x->op_at, "%s(%s) is ambiguous in CUDA: cast %s, %s", f->name, list,
+			      what[f->args - 1][casts - 1], call);
+		else
+			found(fl, x->op_at, "%s(%s) is ambiguous in CUDA: cast the arguments", f->name, list);
+	}
+	t = types[0];
+	for (k = 1; k < f->args; k++)
+		t = arith(t, types[k]);
+	for (o = 0; o < f->n_ov; o++)
+		int_params |= !is_fp(f->ov[o].param[0]);
+	return t == KGEN_EXPR_LDOUBLE || (!is_fp(t) && !int_params) ? KGEN_EXPR_DOUBLE : t;
+}
+
+static int
+is_compare(int op)
+{
+	return op == '<' || op == '>' || op == op_code("<=") || op == op_code(">=") || op == op_code("==") ||
+	       op == op_code("!=") || op == op_code("&&") || op == op_code("||");
+}
+
+static int
+is_shift(int op)
+{
+	return op == op_code("<<") || op == op_code(">>");
+}
+
+/* Operators that take integers only: %, &, |, ^, << and >> (and unary ~). */
+static int
+takes_integers(int op)
+{
+	return op == '%' || op == '&' || op == '|' || op == '^' || is_shift(op);
+}
+
+/* The fault of operator node `at`, given floating operand k (of type t):
+ * what to write instead, fmod for %, a conversion or the bits for the
+ * others. */
+static void
+integer_fault(struct fault *fl, const struct kgen_expr *e, int at, int k, const int *type)
+{
+	const struct kgen_expr_node *x = &e->node[at];
+	const char *bits = type[k] == KGEN_EXPR_FLOAT ? "__float_as_int" : "__double_as_longlong";
+	int to = type[k] == KGEN_EXPR_FLOAT ? KGEN_EXPR_INT : KGEN_EXPR_LLONG, args[2] = { x->a, x->b };
+	int types[2] = { type[x->a], x->b >= 0 ? type[x->b] : 0 };
+	char op[3] = { (char)(x->op & 0xff), (char)(x->op >> 8), 0 }, conv[64], raw[64], call[120];
+
+	if (!fl || fl->found)
+		return;
+	operand_text(conv, sizeof conv, e, fl->text, k, to);
+	operand_text(raw, sizeof raw, e, fl->text, k, -1);
+	if (x->kind == N_UNARY)
+		found(fl, x->op_at, "~ takes an integer, not %s: convert it, ~%s, or take its bits, ~%s(%s)",
+		      ctypes[type[k]].name, conv, bits, raw);
+	else if (x->op == '%' && suggest_call(call, sizeof call, e, fl->text, F_fmod, args, types) >= 0)
+		found(fl, x->op_at, "%% takes integers, not %s: use %s", ctypes[type[k]].name, call);
+	else
+		found(fl, x->op_at, "%s takes integers, not %s: convert %s, %s, or take its bits, %s(%s)", op,
+		      ctypes[type[k]].name, x->b >= 0 && k == x->a ? "the left side" : x->b >= 0 ? "the right side" : "it",
+		      conv, bits, raw);
+}
+
+/* Every node's C++ type (operands first, as they come in e->node) with the
+ * names' and casts' types ty; the first fault into fl, if not NULL. */
+static void
+cxx_types(const struct kgen_expr *e, const struct typing *ty, int *type, struct fault *fl)
+{
+	int at;
+
+	for (at = 0; at < e->n; at++) {
+		const struct kgen_expr_node *x = &e->node[at];
+		switch (x->kind) {
+		case N_NUM: type[at] = x->type; break;
+		case N_CAST:
+			type[at] = x->type == KGEN_EXPR_ACC ? ty->acc : x->type == KGEN_EXPR_OUT ? ty->out
+			         : x->type == KGEN_EXPR_INDEX ? ty->index : x->type;
+			break;
+		case N_VAR: type[at] = x->op == V_X ? ty->x : x->op == V_I || x->op == V_N ? ty->index : ty->acc; break;
+		case N_UNARY:
+			if (x->op == '~' && is_fp(type[x->a]))
+				integer_fault(fl, e, at, x->a, type);
+			type[at] = x->op == '!' ? KGEN_EXPR_BOOL : promote(type[x->a]);
+			break;
+		case N_COND:
+			type[at] = type[x->b] == type[x->c] ? type[x->b] : arith(type[x->b], type[x->c]);
+			break;
+		case N_CALL: type[at] = call_type(e, at, type, fl); break;
+		default:  /* N_BINARY */
+			if (takes_integers(x->op) && (is_fp(type[x->a]) || is_fp(type[x->b])))
+				integer_fault(fl, e, at, is_fp(type[x->a]) ? x->a : x->b, type);
+			type[at] = is_compare(x->op) ? KGEN_EXPR_BOOL : is_shift(x->op) ? promote(type[x->a])
+			         : arith(type[x->a], type[x->b]);
+			break;
+		}
+	}
+}
+
+/* A spec type as C++'s (f16 and bf16 elements are floats to the expressions). */
+static int
+dtype_type(const struct kgen_dtype_info *d)
+{
+	switch (d->cls) {
+	case DT_INT: return d->size == 8 ? KGEN_EXPR_LLONG : KGEN_EXPR_INT;
+	case DT_UINT: return d->size == 8 ? KGEN_EXPR_ULLONG : KGEN_EXPR_UINT;
+	case DT_FLOAT: return d->size == 8 ? KGEN_EXPR_DOUBLE : KGEN_EXPR_FLOAT;
+	default: return KGEN_EXPR_FLOAT;
+	}
+}
+
+/* The types of a checked spec's names and casts, as its generated file declares them. */
+static struct typing
+typing_of(const struct kgen_spec *s)
+{
+	struct typing ty = {
+		.x = dtype_type(&kgen_dtype_info[s->dtype]),
+		.index = s->index == 32 ? KGEN_EXPR_UINT : KGEN_EXPR_ULLONG,
+		.acc = dtype_type(&kgen_dtype_info[s->acc_dtype]),
+		.out = dtype_type(&kgen_dtype_info[s->out_dtype]),
+	};
+	return ty;
+}
+
+/* e's first fault with types ty, into fl: 1 when there is one. */
+static int
+type_fault(const struct kgen_expr *e, const char *text, const struct typing *ty, struct fault *fl)
+{
+	int type[KGEN_EXPR_NODES];
+
+	memset(fl, 0, sizeof *fl);
+	fl->text = text;
+	cxx_types(e, ty, type, fl);
+	return fl->found;
+}
+
+/* A fault e has whatever the spec: the same, at the same character, with
+ * every type the names and casts it uses can have (an element or Acc or
+ * Out of i32, u32, i64, f32 (f16, bf16) or f64; Index of 32 or 64 bits). */
+static int
+fault_of_every_spec(const struct kgen_expr *e, const char *text, struct fault *first)
+{
+	static const int types[] = { KGEN_EXPR_INT, KGEN_EXPR_UINT, KGEN_EXPR_LLONG, KGEN_EXPR_FLOAT, KGEN_EXPR_DOUBLE };
+	static const int indexes[] = { KGEN_EXPR_UINT, KGEN_EXPR_ULLONG };
+	struct fault fl;
+	struct typing ty;
+	int uses_x = 0, uses_index = 0, uses_acc = 0, uses_out = 0, at, ix, ii, ia, io, typings = 0;
+
+	for (at = 0; at < e->n; at++) {
+		const struct kgen_expr_node *x = &e->node[at];
+		uses_x |= x->kind == N_VAR && x->op == V_X;
+		uses_index |= (x->kind == N_VAR && (x->op == V_I || x->op == V_N)) ||
+		              (x->kind == N_CAST && x->type == KGEN_EXPR_INDEX);
+		uses_acc |= (x->kind == N_VAR && (x->op == V_A || x->op == V_B)) ||
+		            (x->kind == N_CAST && x->type == KGEN_EXPR_ACC);
+		uses_out |= x->kind == N_CAST && x->type == KGEN_EXPR_OUT;
+	}
+	for (ix = 0; ix < (uses_x ? 5 : 1); ix++)
+		for (ii = 0; ii < (uses_index ? 2 : 1); ii++)
+			for (ia = 0; ia < (uses_acc ? 5 : 1); ia++)
+				for (io = 0; io < (uses_out ? 5 : 1); io++) {
+					ty.x = types[ix];
+					ty.index = indexes[ii];
+					ty.acc = types[ia];
+					ty.out = types[io];
+					if (!type_fault(e, text, &ty, &fl))
+						return 0;
+					if (!typings++)
+						*first = fl;
+					else if (fl.at != first->at || strcmp(fl.why, first->why) != 0)
+						return 0;
+				}
+	return 1;
+}
+
 kgen_status
 kgen_expr_parse(enum kgen_key k, const char *text, struct kgen_expr *e, size_t *at, char *why, size_t n)
 {
 	struct parser ps;
+	struct fault fl;
 
 	memset(&ps, 0, sizeof ps);
 	memset(e, 0, sizeof *e);
@@ -604,9 +1190,83 @@ kgen_expr_parse(enum kgen_key k, const char *text, struct kgen_expr *e, size_t *
 			fail(&ps, ps.tok, "'%.*s' after a whole expression: expected an operator or the end", (int)ps.len,
 			     ps.tok);
 	}
+	if (!ps.failed && fault_of_every_spec(e, text, &fl))
+		fail(&ps, text + fl.at, "%s", fl.why);
 	if (ps.failed) {
 		*at = ps.at;
 		return KGEN_ESPEC;
+	}
+	return KGEN_OK;
+}
+
+/* The column (1-based) of byte `at` of key k's value in the spec's text:
+ * the value's column, then one a character, or more for a quoted value's
+ * escapes ('' in single quotes, \t or \x41 in double quotes), as
+ * gen/load.c counts the parse's faults. */
+static int
+value_column(const struct kgen_spec *s, enum kgen_key k, size_t at)
+{
+	const struct kgen_pos *pos = &s->pos[k];
+	const char *p = s->text, *end = s->text + s->text_len;
+	int line = 1, col = 1;
+	char quote;
+	size_t i;
+
+	if (!p)
+		return pos->vcol + (int)at;
+	for (; p < end && line < pos->vline; p++)
+		line += *p == '\n';
+	for (; p < end && col < pos->vcol; p++)
+		col += ((unsigned char)*p & 0xc0) != 0x80;
+	while (p < end && ((unsigned char)*p & 0xc0) == 0x80)
+		p++;
+	if (p >= end || (*p != '\'' && *p != '"'))
+		return pos->vcol + (int)at;  /* a plain value: a byte a column */
+	quote = *p++;
+	col = pos->vcol + 1;
+	for (i = 0; i < at && p < end && *p != '\n'; i++) {
+		int w = 1;
+		if (quote == '\'' && p[0] == '\'' && p + 1 < end && p[1] == '\'')
+			w = 2;
+		else if (quote == '"' && p[0] == '\\' && p + 1 < end)
+			w = p[1] == 'x' ? 4 : p[1] == 'u' ? 6 : p[1] == 'U' ? 10 : 2;
+		p += w;
+		col += w;
+	}
+	return col;
+}
+
+kgen_status
+kgen_expr_check(const struct kgen_spec *s, kgen_error *err)
+{
+	static const enum kgen_key keys[] = { KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post };
+	struct kgen_expr e;
+	struct typing ty;
+	struct fault fl;
+	char why[200];
+	size_t at, i;
+	kgen_status st;
+
+	if (s->op != KGEN_OP_CUSTOM)
+		return KGEN_OK;
+	ty = typing_of(s);
+	for (i = 0; i < KGEN_COUNT(keys); i++) {
+		const char *text = kgen_spec_expr_text(s, keys[i]), *name = kgen_keys[keys[i]].name;
+		const struct kgen_pos *pos = &s->pos[keys[i]];
+		if (!text || !*text)
+			continue;  /* not given: kgen_op_check() says so */
+		if (kgen_expr_parse(keys[i], text, &e, &at, why, sizeof why) == KGEN_OK) {
+			if (!type_fault(&e, text, &ty, &fl))
+				continue;
+			at = fl.at;
+			snprintf(why, sizeof why, "%s", fl.why);
+		}
+		if (pos->line < 0)  /* set through kgen_spec_set(): no place in a file */
+			return kgen_spec_error(s, keys[i], 1, err, "%s: %s (at character %zu)", name, why, at + 1);
+		st = kgen_spec_error(s, keys[i], 1, err, "%s: %s", name, why);
+		if (err && pos->line > 0 && err->line == pos->vline)
+			err->column = value_column(s, keys[i], at);
+		return st;
 	}
 	return KGEN_OK;
 }
@@ -645,11 +1305,6 @@ struct val {
 	int t;
 	long double f;          /* C_FLOAT, C_DOUBLE */
 	unsigned long long u;   /* an integer's bits: C_INT sign-extended, C_UINT zero-extended */
-};
-
-/* The types of the names and of Acc, Out and Index. */
-struct types {
-	int x, index, acc, out;
 };
 
 static int
@@ -766,98 +1421,21 @@ common(int p, int q)
 	return is_uns(p) || is_uns(q) ? (width(p) == 64 ? C_ULLONG : C_UINT) : p;
 }
 
-/* Type t of the spec as a value's type (f16 and bf16 are float). */
+/* The type the evaluation computes C++ type t in: the narrow integers as
+ * int (C promotes them at once), long as long long, long double as double
+ * (as device code does). */
 static int
-dtype_type(const struct kgen_dtype_info *d)
+eval_type(int t)
 {
-	switch (d->cls) {
-	case DT_INT: return d->size == 8 ? C_LLONG : C_INT;
-	case DT_UINT: return d->size == 8 ? C_ULLONG : C_UINT;
-	case DT_FLOAT: return d->size == 8 ? C_DOUBLE : C_FLOAT;
-	default: return C_FLOAT;
-	}
-}
+	const struct ctype *c = &ctypes[t];
 
-/* A cast's or a number's type as a value's: narrower than int is int. */
-static int
-node_type(int type, const struct types *ty)
-{
-	switch (type) {
-	case KGEN_EXPR_UINT: return C_UINT;
-	case KGEN_EXPR_LLONG: return C_LLONG;
-	case KGEN_EXPR_ULLONG: return C_ULLONG;
-	case KGEN_EXPR_FLOAT: return C_FLOAT;
-	case KGEN_EXPR_DOUBLE: return C_DOUBLE;
-	case KGEN_EXPR_ACC: return ty->acc;
-	case KGEN_EXPR_OUT: return ty->out;
-	case KGEN_EXPR_INDEX: return ty->index;
-	default: return C_INT;  /* bool, char, short, int */
-	}
-}
-
-static int
-is_compare(int op)
-{
-	return op == '<' || op == '>' || op == op_code("<=") || op == op_code(">=") || op == op_code("==") ||
-	       op == op_code("!=") || op == op_code("&&") || op == op_code("||");
-}
-
-/* The type of a call of function f with arguments of types at[]: as CUDA's
- * overloads give it (sqrt of a float is a float; of an integer, a double). */
-static int
-call_type(int f, const int *at, int nargs)
-{
-	const char *name = funcs[f].name;
-	size_t len = strlen(name);
-	int k, all_float = 1;
-
-	if (!strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite") || !strcmp(name, "signbit") ||
-	    !strcmp(name, "__float_as_int"))
+	if (is_fp(t))
+		return t == KGEN_EXPR_FLOAT ? C_FLOAT : C_DOUBLE;
+	if (c->bits < 32 || t == KGEN_EXPR_INT)
 		return C_INT;
-	if (!strcmp(name, "__int_as_float"))
-		return C_FLOAT;
-	if (!strcmp(name, "__longlong_as_double"))
-		return C_DOUBLE;
-	if (!strcmp(name, "__double_as_longlong") || !strcmp(name, "llabs"))
-		return C_LLONG;
-	if (!strcmp(name, "abs"))
-		return at[0];
-	if (!strcmp(name, "min") || !strcmp(name, "max"))
-		return common(at[0], at[1]);
-	if (name[len - 1] == 'f' && strcmp(name, "erf") != 0)
-		return C_FLOAT;  /* sqrtf, fmaxf, erff, ... */
-	for (k = 0; k < nargs; k++)
-		all_float &= at[k] == C_FLOAT;
-	return all_float ? C_FLOAT : C_DOUBLE;
-}
-
-/* Every node's type, operands first (they come first in e->node). */
-static void
-types_of(const struct kgen_expr *e, const struct types *ty, int *type)
-{
-	static const int var_type_key[] = { 0, 1, 2, 2, 1 };  /* x: x, i and n: Index, a and b: Acc */
-	int at;
-
-	for (at = 0; at < e->n; at++) {
-		const struct kgen_expr_node *x = &e->node[at];
-		int args[3];
-		switch (x->kind) {
-		case N_NUM: case N_CAST: type[at] = node_type(x->type, ty); break;
-		case N_VAR: type[at] = var_type_key[x->op] == 0 ? ty->x : var_type_key[x->op] == 1 ? ty->index : ty->acc; break;
-		case N_UNARY: type[at] = x->op == '!' ? C_INT : type[x->a]; break;
-		case N_COND: type[at] = common(type[x->b], type[x->c]); break;
-		case N_CALL:
-			args[0] = type[x->a];
-			args[1] = x->b >= 0 ? type[x->b] : C_INT;
-			args[2] = x->c >= 0 ? type[x->c] : C_INT;
-			type[at] = call_type(x->op, args, funcs[x->op].args);
-			break;
-		default:  /* N_BINARY */
-			type[at] = is_compare(x->op) ? C_INT :
-			           x->op == op_code("<<") || x->op == op_code(">>") ? type[x->a] : common(type[x->a], type[x->b]);
-			break;
-		}
-	}
+	if (c->bits == 32)
+		return C_UINT;
+	return c->is_signed ? C_LLONG : C_ULLONG;
 }
 
 static struct val eval(const struct kgen_expr *e, int at, const struct val *vars, const int *type);
@@ -955,6 +1533,7 @@ call(int f, int t, struct val x, struct val y, struct val z)
 	if (!strncmp(name, "ceil", 4)) return fval(t, ceill(a));
 	if (!strncmp(name, "round", 5)) return fval(t, roundl(a));
 	if (!strncmp(name, "trunc", 5)) return fval(t, truncl(a));
+	if (!strncmp(name, "fmod", 4)) return fval(t, fmodl(a, b));
 	if (!strncmp(name, "fma", 3)) return fval(t, fmal(a, b, to_ld(conv(z, t))));
 	return fval(t, copysignl(a, b));  /* copysign, copysignf */
 }
@@ -1023,7 +1602,7 @@ eval(const struct kgen_expr *e, int at, const struct val *vars, const int *type)
 		a = eval(e, x->a, vars, type);
 		switch (x->type) {
 		case KGEN_EXPR_BOOL: return ival(C_INT, truth(a));
-		case KGEN_EXPR_CHAR: return narrow(a, 8, 1);
+		case KGEN_EXPR_CHAR: case KGEN_EXPR_SCHAR: return narrow(a, 8, 1);
 		case KGEN_EXPR_UCHAR: return narrow(a, 8, 0);
 		case KGEN_EXPR_SHORT: return narrow(a, 16, 1);
 		case KGEN_EXPR_USHORT: return narrow(a, 16, 0);
@@ -1096,30 +1675,30 @@ kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen
                struct kgen_value a, struct kgen_value b, struct kgen_value n)
 {
 	struct kgen_value out = { 0, 0, 0 };
-	struct types ty;
+	struct typing ty;
 	struct val vars[5], r;
-	int type[KGEN_EXPR_NODES];
+	int type[KGEN_EXPR_NODES], k;
 
 	if (s && s->dtype >= 0 && s->acc_dtype >= 0 && s->out_dtype >= 0) {  /* a checked spec */
-		ty.x = dtype_type(&kgen_dtype_info[s->dtype]);
-		ty.index = s->index == 32 ? C_UINT : C_ULLONG;
-		ty.acc = dtype_type(&kgen_dtype_info[s->acc_dtype]);
-		ty.out = dtype_type(&kgen_dtype_info[s->out_dtype]);  /* float for f16 and bf16: `typedef float Out` */
+		ty = typing_of(s);  /* Out is float for f16 and bf16: `typedef float Out` */
 	} else {
-		ty.x = x.is_float ? C_DOUBLE : C_LLONG;
-		ty.index = C_ULLONG;
-		ty.acc = ty.out = C_DOUBLE;
+		ty.x = x.is_float ? KGEN_EXPR_DOUBLE : KGEN_EXPR_LLONG;
+		ty.index = KGEN_EXPR_ULLONG;
+		ty.acc = ty.out = KGEN_EXPR_DOUBLE;
 	}
 	if (e->n <= 0 || e->root < 0 || e->root >= e->n)
 		return out;
-	vars[V_X] = from_value(x, ty.x);
-	vars[V_I] = from_value(i, ty.index);
-	vars[V_A] = from_value(a, ty.acc);
-	vars[V_B] = from_value(b, ty.acc);
-	vars[V_N] = from_value(n, ty.index);
-	types_of(e, &ty, type);
+	vars[V_X] = from_value(x, eval_type(ty.x));
+	vars[V_I] = from_value(i, eval_type(ty.index));
+	vars[V_A] = from_value(a, eval_type(ty.acc));
+	vars[V_B] = from_value(b, eval_type(ty.acc));
+	vars[V_N] = from_value(n, eval_type(ty.index));
+	/* Each node's C++ type as the evaluation's (an ambiguous call has C's conversions' type). */
+	cxx_types(e, &ty, type, NULL);
+	for (k = 0; k < e->n; k++)
+		type[k] = eval_type(type[k]);
 	/* The function's return converts to Acc (Out for post). */
-	r = conv(eval(e, e->root, vars, type), e->key == KGEN_KEY_post ? ty.out : ty.acc);
+	r = conv(eval(e, e->root, vars, type), eval_type(e->key == KGEN_KEY_post ? ty.out : ty.acc));
 	out.is_float = is_flt(r.t);
 	if (out.is_float)
 		out.f = r.f;

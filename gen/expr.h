@@ -13,6 +13,14 @@
  * parentheses and C's unary, binary and ?: operators but assignment,
  * increment, comma, subscript and member access.  Nothing else: no ';',
  * brace, newline, comment, '#', string or character literal.
+ *
+ * And nothing NVRTC refuses: every node has the C++ type NVRTC gives it
+ * (with the spec's types for x, i, n, a, b and the Acc, Index, Out casts),
+ * so that an operator that takes integers (%, <<, &, ~, ...) is refused a
+ * floating operand, and a call is refused where CUDA's overloads make it
+ * ambiguous (sqrt(1), min(x, 0) of a float x).  kgen_expr_parse() refuses
+ * what fails whatever the spec's types; kgen_expr_check() the rest, with
+ * the spec's.
  */
 #ifndef KGEN_EXPR_H
 #define KGEN_EXPR_H
@@ -22,13 +30,36 @@
 
 #define KGEN_EXPR_NODES 128
 
-/* The type of a number or of a cast (a node's `type`).  char is signed, and
- * long 64 bits, as on CUDA's hosts; Acc, Out and Index are the spec's, which
- * the parser does not know: kgen_expr_eval() takes them from the spec. */
+/* C++'s arithmetic types, as NVRTC types a number, a cast and every other
+ * node: ident, name, rank (integer conversion rank, bool 1 to long long
+ * 6; float 7, double 8, long double 9), bits, signed.  char is signed and
+ * long 64 bits, as on CUDA's hosts; long double is double in device code,
+ * but another type to C++'s overloads. */
+#define KGEN_EXPR_TYPES(X) \
+	X(BOOL,    "bool",               1, 1,  0) \
+	X(CHAR,    "char",               2, 8,  1) \
+	X(SCHAR,   "signed char",        2, 8,  1) \
+	X(UCHAR,   "unsigned char",      2, 8,  0) \
+	X(SHORT,   "short",              3, 16, 1) \
+	X(USHORT,  "unsigned short",     3, 16, 0) \
+	X(INT,     "int",                4, 32, 1) \
+	X(UINT,    "unsigned int",       4, 32, 0) \
+	X(LONG,    "long",               5, 64, 1) \
+	X(ULONG,   "unsigned long",      5, 64, 0) \
+	X(LLONG,   "long long",          6, 64, 1) \
+	X(ULLONG,  "unsigned long long", 6, 64, 0) \
+	X(FLOAT,   "float",              7, 32, 1) \
+	X(DOUBLE,  "double",             8, 64, 1) \
+	X(LDOUBLE, "long double",        9, 64, 1)
+
+/* The type of a number or of a cast (a node's `type`): one of C++'s, or
+ * Acc, Out and Index, the spec's, which the parser does not know:
+ * kgen_expr_check() and kgen_expr_eval() take them from the spec. */
 enum kgen_expr_type {
-	KGEN_EXPR_BOOL, KGEN_EXPR_CHAR, KGEN_EXPR_UCHAR, KGEN_EXPR_SHORT, KGEN_EXPR_USHORT, KGEN_EXPR_INT,
-	KGEN_EXPR_UINT, KGEN_EXPR_LLONG, KGEN_EXPR_ULLONG, KGEN_EXPR_FLOAT, KGEN_EXPR_DOUBLE, KGEN_EXPR_ACC,
-	KGEN_EXPR_OUT, KGEN_EXPR_INDEX,
+#define X(id, ...) KGEN_EXPR_##id,
+	KGEN_EXPR_TYPES(X)
+#undef X
+	KGEN_EXPR_ACC, KGEN_EXPR_OUT, KGEN_EXPR_INDEX,
 };
 
 /* A parsed expression of key `key`; its nodes come after their operands. */
@@ -42,6 +73,8 @@ struct kgen_expr {
 		int type;        /* a number's or a cast's type, an enum kgen_expr_type */
 		long double f;   /* a floating number's value */
 		long long i;     /* an integer number's bits */
+		int at, end;     /* its text, text[at..end), the parentheses around it included */
+		int op_at;       /* where a fault of it is shown: its operator, function or first character */
 	} node[KGEN_EXPR_NODES];
 };
 
@@ -53,9 +86,19 @@ struct kgen_value {
 };
 
 /* Parse expression `text` of key k.  On a fault, KGEN_ESPEC with why set
- * and *at the byte offset in text where it is. */
+ * and *at the byte offset in text where it is.  A fault of types that
+ * every spec would have (sqrt(1), 1.5 % 2) is one; one that depends on
+ * the spec's types (x % 2: an error where x is a float) is left to
+ * kgen_expr_check(). */
 kgen_status kgen_expr_parse(enum kgen_key k, const char *text, struct kgen_expr *e, size_t *at, char *why,
                             size_t n);
+
+/* Check every expression of spec s (op: custom; its types resolved) with
+ * the spec's types, as NVRTC will compile them: KGEN_ESPEC at the
+ * expression's line and the column of the fault (or "(at character N)"
+ * for a value set through kgen_spec_set()), e.g. `map: % takes integers,
+ * not float: use fmod(x, 2)`; KGEN_OK for another op. */
+kgen_status kgen_expr_check(const struct kgen_spec *s, kgen_error *err);
 
 /* The names key k declares, for messages: "x and i", "a and b", "a and n",
  * "none (a constant)". */

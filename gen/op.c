@@ -170,6 +170,10 @@ kgen_op_check(struct kgen_spec *s, kgen_error *err)
 	}
 	if ((s->op == KGEN_OP_MEAN || s->op == KGEN_OP_NORM2) && !is_float_class(out))
 		return ERR(out_dtype, "op: %s gives a fraction: out_dtype must be a floating type, not %s", op, out->name);
+	/* The expressions with the spec's types: what NVRTC would refuse (% of
+	 * floats, ambiguous overloads) is the spec's error, at its place. */
+	if (s->op == KGEN_OP_CUSTOM)
+		return kgen_expr_check(s, err);
 	return KGEN_OK;
 }
 

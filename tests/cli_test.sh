@@ -328,24 +328,27 @@ done
 chmod 0700 "$tmp/shared-cache"
 KGEN_CACHE_DIR=$tmp/shared-cache expect 0 "$kgen" cache list
 
-# ---- an NVRTC error in an expression of op: custom is the spec's ----
-# `%` of floats type-checks only in NVRTC: the error is reported at the
-# combine's value in the spec (line 5, column 14: the second operand's
-# column is where NVRTC puts its caret), exit 1, no output.
+# ---- what NVRTC would refuse in an expression of op: custom is the spec's ----
+# `%` of floats and ambiguous overloads are refused by kgen check itself,
+# at the operator or the function, with a rewrite that compiles; exit 1,
+# no output (gen/expr.c; tests/expr_test.c places an NVRTC error too).
 printf 'kernel: reduce\nop: custom\ndtype: f32\nmap: x * x\ncombine: a + a %% b\nidentity: 0\n' > "$tmp/expr.yaml"
 expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
-grep -q "expr.yaml:5:14: error: combine: NVRTC: expression must have integral or unscoped enum type" "$tmp/err" ||
-	bad "kgen compile did not place the NVRTC error at the expression: $(cat "$tmp/err")"
+grep -q "expr.yaml:5:16: error: combine: % takes integers, not float: use fmod(a, b)" "$tmp/err" ||
+	bad "kgen compile did not refuse % of floats at the operator: $(cat "$tmp/err")"
 no_output "$tmp" expr.cubin
-# Quoted, the column is one past the quote; an ambiguous overload lists its
-# candidates before NVRTC's caret, which is still found.
+expect 1 "$kgen" check "$tmp/expr.yaml"
+# Quoted, the column is one further.
 printf "kernel: reduce\nop: custom\ndtype: f32\nmap: x * x\ncombine: 'a + a %% b'\nidentity: 0\n" > "$tmp/expr.yaml"
-expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
-grep -q "expr.yaml:5:15: error: combine: NVRTC:" "$tmp/err" || bad "quoted expression's NVRTC error misplaced: $(cat "$tmp/err")"
+expect 1 "$kgen" check "$tmp/expr.yaml"
+grep -q "expr.yaml:5:17: error: combine: % takes integers, not float" "$tmp/err" || bad "quoted expression's error misplaced: $(cat "$tmp/err")"
 printf 'kernel: reduce\nop: custom\ndtype: u32\nacc_dtype: f64\nmap: x * 2.0 + cbrt(x)\ncombine: a + b\nidentity: 0\n' > "$tmp/expr.yaml"
-expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
-grep -q 'expr.yaml:5:16: error: map: NVRTC: more than one instance of overloaded function "cbrt"' "$tmp/err" ||
-	bad "ambiguous overload's NVRTC error misplaced: $(cat "$tmp/err")"
+expect 1 "$kgen" check "$tmp/expr.yaml"
+grep -q 'expr.yaml:5:16: error: map: cbrt(unsigned int) is ambiguous in CUDA: cast it, cbrt((float)x)' "$tmp/err" ||
+	bad "ambiguous overload not refused: $(cat "$tmp/err")"
+# The rewrites the messages give compile.
+printf 'kernel: reduce\nop: custom\ndtype: u32\nacc_dtype: f64\nmap: x * 2.0 + cbrt((float)x)\ncombine: fmod(a, b)\nidentity: 0\n' > "$tmp/expr.yaml"
+expect 0 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
 
 # ---- size plans: kgen check and kgen run take them, generate and compile do not ----
 cat > "$tmp/plan.yaml" <<'EOS'
