@@ -349,13 +349,13 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 	memset(pts, 0, sizeof *pts);
 	if ((st = kgen_read_file(path, &text, &len, err)))
 		return st;
-	st = kgen_space_expand_text(text, len, path, sets, nsets, pts, err);
+	st = kgen_space_expand_text(text, len, path, sets, nsets, MAX_POINTS, pts, err);
 	free(text);
 	return st;
 }
 
 kgen_status
-kgen_space_expand_text(const char *text, size_t len, const char *path, char **sets, int nsets,
+kgen_space_expand_text(const char *text, size_t len, const char *path, char **sets, int nsets, long long max_points,
                        struct kgen_points *pts, kgen_error *err)
 {
 	struct space sp;
@@ -371,8 +371,8 @@ kgen_space_expand_text(const char *text, size_t len, const char *path, char **se
 	if ((st = apply_sets(&sp, sets, nsets, err)))
 		goto out;
 	for (i = 0; i < sp.n; i++)
-		if ((points *= sp.axes[i].n) > MAX_POINTS) {
-			st = kgen_fail(err, KGEN_EINVAL, "%s has more than %d points: narrow it", path, MAX_POINTS);
+		if ((points *= sp.axes[i].n) > max_points) {
+			st = kgen_fail(err, KGEN_EINVAL, "%s has more than %lld points: narrow it", path, max_points);
 			goto out;
 		}
 	pts->total = points;

@@ -28,9 +28,10 @@ struct kgen_points {
 /* Expand the space at path, each --set KEY=VALUE replacing the key's
  * values (or adding the key), and validate every point. */
 kgen_status kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *pts, kgen_error *err);
-/* The same from text (len bytes; path names it in errors). */
+/* The same from text (len bytes; path names it in errors), refusing a
+ * space of more than max_points points (kgen_space_expand: 200000). */
 kgen_status kgen_space_expand_text(const char *text, size_t len, const char *path, char **sets, int nsets,
-                                   struct kgen_points *pts, kgen_error *err);
+                                   long long max_points, struct kgen_points *pts, kgen_error *err);
 
 /* "PATH: N points, A accepted, R refused", then a line per refusal rule. */
 void kgen_space_print_counts(const char *path, const struct kgen_points *pts, FILE *fp);

@@ -50,4 +50,23 @@ if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c ' us ±0.0% ')" -ne 2 ] ||
 	status=1
 fi
 rm -f "$tsv"
+# --json FILE: the same rows as JSON objects, one per line, keyed by the
+# TSV's header, numbers as numbers (- : standard output, after the table).
+json=$(mktemp)
+"$b/kgen" run --bench --method graph --runs 5 --cub '' --n 1000 --json "$json" \
+	"$top_srcdir/specs/reduce_vec4.yaml" "$top_srcdir/specs/reduce/ops/argmax-f32.yaml" > /dev/null 2>&1
+rc=$?
+if [ $rc -ne 0 ] || [ "$(wc -l < "$json")" -ne 2 ] ||
+   ! grep -q '^{"spec": ".*reduce_vec4.yaml", "dtype": "f32", "op": "sum", "n": 1000, "verify": "-", "time_us": [0-9.]*,.*"method": "graph", "spread": 0.0000}$' "$json"; then
+	echo "FAIL: kgen run --json against the fake driver: exit $rc; JSON:"
+	cat "$json"
+	status=1
+fi
+if command -v python3 > /dev/null && ! python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$json"; then
+	echo "FAIL: kgen run --json wrote lines that are not JSON"
+	status=1
+fi
+"$b/kgen" run --cub '' --n 1000 --json - "$top_srcdir/specs/reduce_vec4.yaml" 2>/dev/null | tail -1 | grep -q '^{"spec": ' ||
+	{ echo "FAIL: kgen run --json - did not end standard output with the JSON rows"; status=1; }
+rm -f "$json"
 exit $status
