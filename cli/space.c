@@ -69,25 +69,51 @@ place(kgen_error *err, const char *path, const char *text, size_t len, yaml_mark
 	kgen_error_at(err, path, text, len, (int)mark.line + 1, (int)mark.column + 1);
 }
 
+/* The bound on a range's ends and step: no key takes a larger number, and
+ * within it no step of the walk below can overflow. */
+#define RANGE_MAX (1LL << 40)
+
+/* A decimal integer of at most RANGE_MAX in magnitude at *p, which moves
+ * past it; 0 when there is none (or it is larger). */
+static int
+range_number(const char **p, long long *v)
+{
+	char *end;
+
+	if (!(**p >= '0' && **p <= '9') && !(**p == '-' && (*p)[1] >= '0' && (*p)[1] <= '9'))
+		return 0;
+	errno = 0;
+	*v = strtoll(*p, &end, 10);
+	if (errno || *v > RANGE_MAX || *v < -RANGE_MAX)
+		return 0;
+	*p = end;
+	return 1;
+}
+
 /* "A..B", "A..B*K" or "A..B+K" into the axis's values; 0 when v is no range. */
 static int
 add_range(struct axis *a, const char *v, kgen_error *err)
 {
 	long long from, to, step = 1, x;
+	const char *p = v;
 	char op = '+', buf[32];
-	int used = 0;
 
-	if (sscanf(v, "%lld..%lld%n", &from, &to, &used) != 2)
+	if (!range_number(&p, &from) || strncmp(p, "..", 2) != 0)
 		return 0;
-	if (v[used] && (sscanf(v + used, "%c%lld%n", &op, &step, &used) != 2 || (op != '*' && op != '+')))
-		return kgen_fail(err, KGEN_ESPEC, "%s: %s is not a range (A..B, A..B*K or A..B+K)", a->key, v), -1;
-	if (from > to || step < (op == '*' ? 2 : 1) || from < (op == '*' ? 1 : -(1LL << 40)))
+	p += 2;
+	if (!range_number(&p, &to))
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s is not a range (A..B, A..B*K or A..B+K, each at most 2^40)",
+		                 a->key, v), -1;
+	if (*p && ((op = *p) != '*' && op != '+' ? 1 : (p++, !range_number(&p, &step) || *p)))
+		return kgen_fail(err, KGEN_ESPEC, "%s: %s is not a range (A..B, A..B*K or A..B+K, each at most 2^40)",
+		                 a->key, v), -1;
+	if (from > to || step < (op == '*' ? 2 : 1) || (op == '*' && from < 1))
 		return kgen_fail(err, KGEN_ESPEC, "%s: the range %s is empty or does not grow", a->key, v), -1;
 	for (x = from; x <= to; x = op == '*' ? x * step : x + step) {
 		snprintf(buf, sizeof buf, "%lld", x);
 		if (add_value(a, buf))
 			return kgen_fail(err, KGEN_ESPEC, "%s: more than %d values", a->key, MAX_VALUES), -1;
-		if (op == '*' && x > to / step)
+		if ((op == '*' && x > to / step) || (op == '+' && x > to - step))
 			break;
 	}
 	return 1;

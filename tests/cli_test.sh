@@ -511,6 +511,10 @@ grep -q ": 2 points, 2 accepted" "$tmp/out" || bad "kgen space --unset: $(cat "$
 printf 'kernel: reduce\nthread: [128, 256]\n' > "$tmp/typo.space.yaml"
 expect 1 "$kgen" space "$tmp/typo.space.yaml"
 grep -q "no point of .*typo.space.yaml is a valid spec" "$tmp/err" || bad "kgen space of a typo: $(cat "$tmp/err")"
+printf 'kernel: reduce\nthreads: 4..6+8888888888888888888\n' > "$tmp/huge.space.yaml"
+expect 1 "$kgen" space "$tmp/huge.space.yaml"
+grep -q "huge.space.yaml:2:10: error: threads: 4..6+8888888888888888888 is not a range (A..B, A..B\*K or A..B+K, each at most 2^40)" "$tmp/err" ||
+	bad "a range past 2^40: $(cat "$tmp/err")"
 printf 'kernel: reduce\nthreads: 512..256\n' > "$tmp/range.space.yaml"
 expect 1 "$kgen" space "$tmp/range.space.yaml"
 grep -q "range.space.yaml:2:10: error: threads: the range 512..256 is empty or does not grow" "$tmp/err" ||
