@@ -6,7 +6,7 @@
  *     KGEN_ENOMEM) with a message;
  *   - every accepted point is a spec that loads on its own, and its label
  *     holds no control character (labels reach the terminal and plans).
- * Inputs are cut at 512 bytes and spaces at 256 points: a space is a few
+ * Inputs are cut at 512 bytes and spaces at 32 points: a space is a few
  * lines, and a longer or larger one only makes more points of the same
  * kind (the limit itself, 200000 for kgen space, is the same comparison).
  */
@@ -29,7 +29,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 512)
 		return 0;
-	st = kgen_space_expand_text((const char *)data, size, "fuzz.space.yaml", NULL, 0, 256, &pts, &err);
+	st = kgen_space_expand_text((const char *)data, size, "fuzz.space.yaml", NULL, 0, 32, &pts, &err);
 	if (st != KGEN_OK) {
 		CHECK(st == KGEN_ESPEC || st == KGEN_EINVAL || st == KGEN_ENOMEM);
 		CHECK(err.status == st && err.message[0]);
