@@ -364,6 +364,31 @@ eta(double s, char *buf, size_t n)
 	return buf;
 }
 
+/* Point i at size j from the records: each method's key into key[m], its
+ * time (and spread) where a record has one, the methods still to measure
+ * in *need (a bit each).  1 when a record says the point failed. */
+static int
+from_records(struct tune *t, int i, int j, char key[][600], int *need)
+{
+	struct point *p = &t->p[i];
+	int m, r, failed = 0;
+
+	/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
+	for (m = 0; m < t->nm; m++) {
+		snprintf(key[m], 600, "%s|%s|%llu|%s rotated", t->base_key, p->hash, t->n[j],
+		         kgen_timing_method_name(t->method[m]));
+		if (t->fresh || (r = find_record(t, key[m])) < 0) {
+			*need |= 1 << m;
+			continue;
+		}
+		p->us[j][m] = t->seen[r].us;
+		p->spread[j][m] = t->seen[r].spread;
+		t->reused++;
+		failed |= p->us[j][m] < 0;
+	}
+	return failed;
+}
+
 /* Size j: one input and reference, every built point verified, then timed. */
 static kgen_status
 tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int *done, int total, time_t t0,
@@ -384,25 +409,13 @@ tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int 
 		struct kgen_timing tm;
 		unsigned char got[16];
 		char key[KGEN_TIME_COUNT][600], msg[1100], when[32];
-		int m, r, need = 0, failed = 0;
+		int m, need = 0, failed;
 
 		for (m = 0; m < t->nm; m++)
 			p->us[j][m] = -1;
 		if (p->built)
 			continue;
-		/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
-		for (m = 0; m < t->nm; m++) {
-			snprintf(key[m], sizeof key[m], "%s|%s|%llu|%s rotated", t->base_key, p->hash, n,
-			         kgen_timing_method_name(t->method[m]));
-			if (t->fresh || (r = find_record(t, key[m])) < 0) {
-				need |= 1 << m;
-				continue;
-			}
-			p->us[j][m] = t->seen[r].us;
-			p->spread[j][m] = t->seen[r].spread;
-			t->reused++;
-			failed |= p->us[j][m] < 0;
-		}
+		failed = from_records(t, i, j, key, &need);
 		if (failed) {  /* a point that failed stays failed, under every method: say so again */
 			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
 			        t->records);
@@ -789,8 +802,10 @@ static const unsigned long long default_sizes[] = {
 	1ull << 10, 1ull << 12, 1ull << 14, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 27, 1ull << 30,
 };
 
-int
-kgen_cmd_tune(int argc, char **argv)
+/* kgen tune's options into t (records: storage for the default records
+ * path).  -1 when the command goes on, else its exit status. */
+static int
+parse_options(int argc, char **argv, struct tune *t, char *records, size_t nrecords)
 {
 	static const struct option longopts[] = {
 		{ "n", required_argument, NULL, 'n' }, { "method", required_argument, NULL, 'm' },
@@ -803,60 +818,53 @@ kgen_cmd_tune(int argc, char **argv)
 		{ "tolerance", required_argument, NULL, 'T' }, { "against", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct tune t;
-	kgen_context *ctx = NULL;
-	kgen_error err;
-	int rec = -1;
-	char records[4096], a[64], *endp;
-	int c, i, j, rc = 0, failures = 0, done = 0, best[MAX_SIZES], chosen[MAX_SIZES], missing = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	time_t t0;
-	int drv = 0;
+	char *endp;
+	int c, i, j;
 
-	memset(&t, 0, sizeof t);
-	t.runs = 20;
-	t.jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
-	t.seed = 20261121;
-	t.tolerance = 0.03;
+	t->runs = 20;
+	t->jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
+	t->seed = 20261121;
+	t->tolerance = 0.03;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (t.nn == MAX_SIZES || kgen_parse_count(optarg, &t.n[t.nn]) || !t.n[t.nn]) {
+			if (t->nn == MAX_SIZES || kgen_parse_count(optarg, &t->n[t->nn]) || !t->n[t->nn]) {
 				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", optarg,
 				        MAX_SIZES);
 				return 2;
 			}
-			t.nn++;
+			t->nn++;
 			break;
 		case 'm':
-			if (add_methods(&t, optarg))
+			if (add_methods(t, optarg))
 				return 2;
 			break;
-		case 'r': t.runs = atoi(optarg); break;
-		case 'j': t.jobs = atoi(optarg); break;
+		case 'r': t->runs = atoi(optarg); break;
+		case 'j': t->jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (t.nsets == 64) {
+			if (t->nsets == 64) {
 				fprintf(stderr, "kgen tune: at most 64 --set and --unset\n");
 				return 2;
 			}
-			if (!(t.sets[t.nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
+			if (!(t->sets[t->nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
 				fprintf(stderr, "kgen tune: --unset %s: expected a key (--unset threads)\n", optarg);
 				return 2;
 			}
-			t.nsets++;
+			t->nsets++;
 			break;
-		case 'R': t.records = optarg; break;
-		case 'F': t.fresh = 1; break;
-		case 'U': t.fresh = 0; break;
-		case 'p': t.plan = optarg; break;
-		case 'l': t.list = 1; break;
-		case 'S': t.seed = strtoull(optarg, NULL, 0); break;
-		case 'd': t.device = atoi(optarg); break;
+		case 'R': t->records = optarg; break;
+		case 'F': t->fresh = 1; break;
+		case 'U': t->fresh = 0; break;
+		case 'p': t->plan = optarg; break;
+		case 'l': t->list = 1; break;
+		case 'S': t->seed = strtoull(optarg, NULL, 0); break;
+		case 'd': t->device = atoi(optarg); break;
 		case 'T':
-			t.tolerance = strtod(optarg, &endp) / 100;
-			if (*endp || endp == optarg || t.tolerance < 0 || t.tolerance > 1) {
+			t->tolerance = strtod(optarg, &endp) / 100;
+			if (*endp || endp == optarg || t->tolerance < 0 || t->tolerance > 1) {
 				fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", optarg);
 				return 2;
 			}
@@ -866,36 +874,170 @@ kgen_cmd_tune(int argc, char **argv)
 				fprintf(stderr, "kgen tune: bad --against %s (cub)\n", optarg);
 				return 2;
 			}
-			t.against = 1;
+			t->against = 1;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || t.jobs < 1 || t.jobs > 64 || t.runs < 1 || t.runs > 100000) {
+	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
 		usage(stderr);
 		return 2;
 	}
-	t.space = argv[optind];
-	if (!t.nm)
-		t.method[t.nm++] = KGEN_TIME_EVENTS;
-	if (!t.nn) {
-		memcpy(t.n, default_sizes, sizeof default_sizes);
-		t.nn = (int)KGEN_COUNT(default_sizes);
+	t->space = argv[optind];
+	if (!t->nm)
+		t->method[t->nm++] = KGEN_TIME_EVENTS;
+	if (!t->nn) {
+		memcpy(t->n, default_sizes, sizeof default_sizes);
+		t->nn = (int)KGEN_COUNT(default_sizes);
 	}
 	/* Rising and distinct: a plan's entries rise by n. */
-	qsort(t.n, (size_t)t.nn, sizeof *t.n, cmp_count);
-	for (i = j = 0; i < t.nn; i++)
-		if (!j || t.n[i] != t.n[j - 1])
-			t.n[j++] = t.n[i];
-	t.nn = j;
-	if (!t.records) {
-		size_t len = strlen(t.space);
-		if (len > 5 && strcmp(t.space + len - 5, ".yaml") == 0)
+	qsort(t->n, (size_t)t->nn, sizeof *t->n, cmp_count);
+	for (i = j = 0; i < t->nn; i++)
+		if (!j || t->n[i] != t->n[j - 1])
+			t->n[j++] = t->n[i];
+	t->nn = j;
+	if (!t->records) {
+		size_t len = strlen(t->space);
+		if (len > 5 && strcmp(t->space + len - 5, ".yaml") == 0)
 			len -= 5;
-		snprintf(records, sizeof records, "%.*s.records.jsonl", (int)len, t.space);
-		t.records = records;
+		snprintf(records, nrecords, "%.*s.records.jsonl", (int)len, t->space);
+		t->records = records;
 	}
+	return -1;
+}
+
+/* Each accepted point as a spec with its hash; every point computes the
+ * same, every size fits, and the records are read. */
+static kgen_status
+load_points(struct tune *t, kgen_error *err)
+{
+	kgen_status st;
+	int i;
+
+	if (!(t->p = calloc((size_t)t->pts.n, sizeof *t->p)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (i = 0; i < t->pts.n; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s point %d", t->space, i + 1);
+		if ((st = kgen_spec_load_string(t->pts.v[i].yaml, strlen(t->pts.v[i].yaml), name, &t->p[i].spec, err)) ||
+		    (st = spec_hash(t->p[i].spec, t->p[i].hash, err)))
+			return st;
+	}
+	if ((st = check_same(t, err)) || (st = check_sizes(t, err)) || (st = read_records(t, err)))
+		return st;
+	return KGEN_OK;
+}
+
+/* The GPU's context and every point built, the key that names this
+ * machine in the records, and the run's header line. */
+static kgen_status
+start_gpu(struct tune *t, kgen_context **ctx, kgen_error *err)
+{
+	kgen_status st;
+	char a[64];
+	int drv = 0;
+
+	if ((st = kgen_context_create(t->device, ctx, err)) || (st = kgen_context_enter(*ctx, err)))
+		return st;
+	(*ctx)->cu->cuDriverGetVersion(&drv);
+	snprintf(t->base_key, sizeof t->base_key, "%s|driver %d.%d|NVRTC %s|kgen %s", (*ctx)->name, drv / 1000,
+	         drv % 1000 / 10, kgen_nvrtc_version(), kgen_version());
+	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t->base_key, (*ctx)->arch,
+	       methods_text(t, a, sizeof a), t->runs,
+	       t->records, t->fresh ? " (fresh)" : "");
+	if ((st = build_all(t, *ctx, err)))
+		return st;
+	if (kgen_cache_problem())  /* every build compiled: say why, once */
+		fprintf(stderr, "kgen: warning: %s\n", kgen_cache_problem());
+	return KGEN_OK;
+}
+
+/* The records file, for appending; a cut-off last line stays a line of
+ * its own.  -1 with err set. */
+static int
+append_records(const struct tune *t, kgen_error *err)
+{
+	int rec = open_records(t->records, O_RDWR | O_APPEND | O_CREAT, err);
+	off_t end;
+	char last = '\n';
+
+	if (rec < 0)
+		return -1;
+	end = lseek(rec, 0, SEEK_END);
+	if (end > 0 && pread(rec, &last, 1, end - 1) == 1 && last != '\n' && write(rec, "\n", 1) != 1)
+		fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t->records, strerror(errno));
+	return rec;
+}
+
+/* Size j's line: the best point, the next, and what the plan keeps. */
+static void
+print_size(const struct tune *t, int j, int best, int chosen)
+{
+	int second = best_at(t, j, best);
+	char times[256], a[64];
+
+	printf("n=%-6s %s  %s", size_name(t->n[j], a, sizeof a), times_text(t, best, j, times, sizeof times),
+	       t->pts.v[best].label);
+	if (t->against)
+		printf(" (%.3f of CUB's time)", score(t, best, j));
+	if (second >= 0 && (t->nm > 1 || t->against))
+		printf("   (next: %.3f of %s, %s)", score(t, second, j), ref_name(t), t->pts.v[second].label);
+	else if (second >= 0)
+		printf("   (next: %.2f us, %s)", t->p[second].us[j][0], t->pts.v[second].label);
+	if (chosen != best)
+		printf("\n         the plan keeps %s (%.3f of %s), %s", times_text(t, chosen, j, times, sizeof times),
+		       score(t, chosen, j), ref_name(t), t->pts.v[chosen].label);
+	printf("\n");
+}
+
+/* Every size: its points verified and timed (and CUB with --against),
+ * its best point and the plan's choice.  The sizes with no verified point
+ * in *missing. */
+static kgen_status
+tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failures, int *missing, kgen_error *err)
+{
+	int best[MAX_SIZES], j, done = 0;
+	time_t t0 = time(NULL);
+	kgen_status st;
+	char a[64];
+
+	for (j = 0; j < t->nn; j++) {
+		if ((st = tune_size(t, ctx, j, rec, failures, &done, t->pts.n * t->nn, t0, err)) ||
+		    (t->against && (st = cub_size(t, ctx, j, rec, err))))
+			return st;
+		best[j] = best_at(t, j, -1);
+		chosen[j] = plan_choice(t, j, best[j], j ? chosen[j - 1] : -1);
+		if (isatty(1))
+			printf("\r\033[K");
+		if (best[j] < 0) {
+			printf("n=%-6s no point verified\n", size_name(t->n[j], a, sizeof a));
+			(*missing)++;
+			continue;
+		}
+		print_size(t, j, best[j], chosen[j]);
+		fflush(stdout);
+	}
+	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
+	       "take; %.0f s\n", t->pts.n, t->nn, t->measured, *failures, t->reused, t->rejected, difftime(time(NULL), t0));
+	return KGEN_OK;
+}
+
+/* kgen tune: parse, expand the space, load and check the points, build
+ * them on the GPU, tune each size, then write the plan. */
+int
+kgen_cmd_tune(int argc, char **argv)
+{
+	struct tune t;
+	kgen_context *ctx = NULL;
+	kgen_error err;
+	char records[4096];
+	int rec = -1, rc, i, failures = 0, chosen[MAX_SIZES], missing = 0;
+
+	memset(&t, 0, sizeof t);
+	if ((rc = parse_options(argc, argv, &t, records, sizeof records)) >= 0)
+		return rc;
+	rc = 0;
 	if (kgen_space_expand(t.space, t.sets, t.nsets, &t.pts, &err))
 		return kgen_report(&err);
 	kgen_space_print_counts(t.space, &t.pts, stdout);
@@ -910,86 +1052,11 @@ kgen_cmd_tune(int argc, char **argv)
 		kgen_points_free(&t.pts);
 		return 1;
 	}
-	if (!(t.p = calloc((size_t)t.pts.n, sizeof *t.p))) {
-		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
-		goto out;
-	}
-	for (i = 0; i < t.pts.n; i++) {
-		char name[64];
-		snprintf(name, sizeof name, "%s point %d", t.space, i + 1);
-		if (kgen_spec_load_string(t.pts.v[i].yaml, strlen(t.pts.v[i].yaml), name, &t.p[i].spec, &err) ||
-		    spec_hash(t.p[i].spec, t.p[i].hash, &err)) {
-			rc = kgen_report(&err);
-			goto out;
-		}
-	}
-	if (check_same(&t, &err) || check_sizes(&t, &err) || read_records(&t, &err)) {
+	if (load_points(&t, &err) || start_gpu(&t, &ctx, &err) || (rec = append_records(&t, &err)) < 0 ||
+	    tune_sizes(&t, ctx, rec, chosen, &failures, &missing, &err)) {
 		rc = kgen_report(&err);
 		goto out;
 	}
-	if (kgen_context_create(t.device, &ctx, &err) || kgen_context_enter(ctx, &err)) {
-		rc = kgen_report(&err);
-		goto out;
-	}
-	ctx->cu->cuDriverGetVersion(&drv);
-	snprintf(t.base_key, sizeof t.base_key, "%s|driver %d.%d|NVRTC %s|kgen %s", ctx->name, drv / 1000,
-	         drv % 1000 / 10, kgen_nvrtc_version(), kgen_version());
-	printf("# kgen tune on %s (%s), method %s, %d runs, records %s%s\n", t.base_key, ctx->arch,
-	       methods_text(&t, a, sizeof a), t.runs,
-	       t.records, t.fresh ? " (fresh)" : "");
-	if (build_all(&t, ctx, &err)) {
-		rc = kgen_report(&err);
-		goto out;
-	}
-	if (kgen_cache_problem())  /* every build compiled: say why, once */
-		fprintf(stderr, "kgen: warning: %s\n", kgen_cache_problem());
-	if ((rec = open_records(t.records, O_RDWR | O_APPEND | O_CREAT, &err)) < 0) {
-		rc = kgen_report(&err);
-		goto out;
-	}
-	{
-		/* A cut-off last line stays a line of its own. */
-		off_t end = lseek(rec, 0, SEEK_END);
-		char last = '\n';
-		if (end > 0 && pread(rec, &last, 1, end - 1) == 1 && last != '\n' && write(rec, "\n", 1) != 1)
-			fprintf(stderr, "kgen tune: cannot append to %s: %s\n", t.records, strerror(errno));
-	}
-	t0 = time(NULL);
-	for (j = 0; j < t.nn; j++) {
-		if (tune_size(&t, ctx, j, rec, &failures, &done, t.pts.n * t.nn, t0, &err) ||
-		    (t.against && cub_size(&t, ctx, j, rec, &err))) {
-			rc = kgen_report(&err);
-			goto out;
-		}
-		best[j] = best_at(&t, j, -1);
-		chosen[j] = plan_choice(&t, j, best[j], j ? chosen[j - 1] : -1);
-		if (isatty(1))
-			printf("\r\033[K");
-		if (best[j] < 0) {
-			printf("n=%-6s no point verified\n", size_name(t.n[j], a, sizeof a));
-			missing++;
-			continue;
-		}
-		{
-			int second = best_at(&t, j, best[j]);
-			char times[256];
-			printf("n=%-6s %s  %s", size_name(t.n[j], a, sizeof a), times_text(&t, best[j], j, times, sizeof times),
-			       t.pts.v[best[j]].label);
-			if (t.against)
-				printf(" (%.3f of CUB's time)", score(&t, best[j], j));
-			if (second >= 0 && (t.nm > 1 || t.against))
-				printf("   (next: %.3f of %s, %s)", score(&t, second, j), ref_name(&t), t.pts.v[second].label);
-			else if (second >= 0)
-				printf("   (next: %.2f us, %s)", t.p[second].us[j][0], t.pts.v[second].label);
-			if (chosen[j] != best[j])
-				printf("\n         the plan keeps %s (%.3f of %s), %s", times_text(&t, chosen[j], j, times, sizeof times),
-				       score(&t, chosen[j], j), ref_name(&t), t.pts.v[chosen[j]].label);
-			printf("\n");
-		}
-		fflush(stdout);
-	}
-	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
-	       "take; %.0f s\n", t.pts.n, t.nn, t.measured, failures, t.reused, t.rejected, difftime(time(NULL), t0));
 	if (t.plan && !missing) {
 		if (write_plan(&t, chosen, argc, argv, &err)) {
 			rc = kgen_report(&err);
@@ -1000,9 +1067,7 @@ kgen_cmd_tune(int argc, char **argv)
 		fprintf(stderr, "kgen tune: no plan written: %d size(s) without a verified point\n", missing);
 		rc = 6;
 	}
-	if (missing)
-		rc = 6;
-	if (failures)
+	if (missing || failures)
 		rc = 6;
 out:
 	if (rec >= 0)
