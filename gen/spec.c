@@ -105,12 +105,14 @@ static const char *const reserved_cuda[] = {
 	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
 };
 static const char *const reserved_kgen[] = {
-	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LANES", "LOADS", "NO_INDEX", "Out", "PAD",
+	"Acc", "BATCH", "BUFFERS", "CUtensorMap", "ITEMS", "Index", "LANES", "LOADS", "NO_INDEX", "Out", "PAD", "PENDING",
 	"ROWS_PER_BLOCK", "Results", "T", "THREADS", "TILE", "TILE_COLS", "TILE_ROWS", "VEC", "Vec", "WARPS",
-	"aligned_head", "atomic_combine", "block_reduce", "chain_end", "chain_fold", "chain_start", "combine",
-	"combine_groups", "fold", "identity", "lanes_reduce", "let_next_kernel_start", "load_one", "load_tile",
-	"load_vec", "map", "pair", "post", "reduce_span", "rows_by_lanes", "smem", "store", "store_one", "store_vec",
-	"swizzled", "to_acc", "to_float", "to_out", "wait_for_previous_kernel", "warp_reduce",
+	"aligned_head", "atomic_combine", "block_reduce", "bulk_commit_group", "bulk_wait_group_read", "chain_end",
+	"chain_fold", "chain_start", "combine", "combine_groups", "fence_mbarrier_init", "fence_proxy_async_shared", "fold",
+	"identity", "l2_evict_first", "lanes_reduce", "let_next_kernel_start", "load_one", "load_tile", "load_vec", "map",
+	"mbarrier_arrive_expect_tx", "mbarrier_init", "mbarrier_wait", "pair", "post", "reduce_span", "rows_by_lanes",
+	"smem", "store", "store_one", "store_vec", "swizzled", "tma_load_3d", "tma_store_3d", "to_acc", "to_float",
+	"to_out", "wait_for_previous_kernel", "warp_reduce",
 };
 
 static int

@@ -183,27 +183,20 @@ smem_access(const struct kgen_spec *s, struct tpl_args *t)
 		        kgen_store_hints[s->store_hint].doc);
 }
 
-/* The TMA copies, with the spec's L2 cache policy when it has one. */
+/* The TMA copies (the prelude's tma_load_3d and tma_store_3d), with the
+ * spec's L2 cache policy when it has one. */
 static void
 tma_copies(const struct kgen_spec *s, struct tpl_args *t)
 {
 	int pipe = s->buffers > 1, hint = s->cache_hint == KGEN_HINT_EVICT_FIRST;
 	const char *dst = pipe ? "dst" : "tile", *map = pipe ? "map" : "&in_map", *bar = pipe ? "bar" : "&loaded";
 	const char *src = pipe ? "tile_t[buf]" : "tile_t";
-	const char *policy = "// Read and written once: ask L2 to evict these bytes first.\n"
-	                     "unsigned long long policy;\n"
-	                     "asm volatile(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(policy));\n";
+	const char *policy = "// Read and written once: ask L2 to evict these bytes first.\n";
 
-	tpl_set(t, "load_copy",
-	        "%sasm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes%s\"\n"
-	        "             \" [%%0], [%%1, {%%2, %%3, %%4}], [%%5]%s;\"\n"
-	        "             :: \"r\"(smem(%s)), \"l\"(%s), \"r\"(x0), \"r\"(y0), \"r\"(z), \"r\"(smem(%s))%s : \"memory\");",
-	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %6" : "", dst, map, bar,
-	        hint ? ", \"l\"(policy)" : "");
-	tpl_set(t, "store_copy",
-	        "%sasm volatile(\"cp.async.bulk.tensor.3d.global.shared::cta.bulk_group%s [%%0, {%%1, %%2, %%3}], [%%4]%s;\"\n"
-	        "             :: \"l\"(&out_map), \"r\"(y0), \"r\"(x0), \"r\"(z), \"r\"(smem(%s))%s : \"memory\");",
-	        hint ? policy : "", hint ? ".L2::cache_hint" : "", hint ? ", %5" : "", src, hint ? ", \"l\"(policy)" : "");
+	tpl_set(t, "load_copy", "%stma_load_3d(%s, %s, x0, y0, z, %s%s);", hint ? policy : "", dst, map, bar,
+	        hint ? ", l2_evict_first()" : "");
+	tpl_set(t, "store_copy", "%stma_store_3d(&out_map, y0, x0, z, %s%s);", hint ? policy : "", src,
+	        hint ? ", l2_evict_first()" : "");
 }
 
 static kgen_status
@@ -230,9 +223,16 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 
 		tma_copies(s, &t);
 		{
-			struct tpl_args none;
+			struct tpl_args prelude, none;
+			tpl_init(&prelude);
 			tpl_init(&none);
-			if ((st = tpl_render_into(&t, "tma_prelude", "transpose/tma_prelude.cu", &none, err))) {
+			if ((st = tpl_render_into(&prelude, "copy_helpers", s->cache_hint == KGEN_HINT_EVICT_FIRST ?
+			                          "transpose/tma_hint.cu" : "transpose/tma_copy.cu", &none, err))) {
+				tpl_free(&prelude);
+				tpl_free(&t);
+				return st;
+			}
+			if ((st = tpl_render_into(&t, "tma_prelude", "transpose/tma_prelude.cu", &prelude, err))) {
 				tpl_free(&t);
 				return st;
 			}

@@ -33,18 +33,15 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const int tid = threadIdx.x;
 
     if (tid == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded)));
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mbarrier_init(&loaded);
+        fence_mbarrier_init();
     }
     __syncthreads();
     if (tid == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                     :: "r"(smem(&loaded)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
+        mbarrier_arrive_expect_tx(&loaded, TILE_ROWS * TILE_COLS * sizeof(T));
         {{load_copy}}
     }
-    for (unsigned int done = 0; !done;)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(smem(&loaded)) : "memory");
+    mbarrier_wait(&loaded, 0);
 
     {{walk}}
     #pragma unroll
@@ -54,11 +51,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     }
 
     // Make the writes visible to the TMA unit, then store at the transposed place.
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    fence_proxy_async_shared();
     __syncthreads();
     if (tid == 0) {
         {{store_copy}}
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        bulk_commit_group();
+        bulk_wait_group_read<0>();
     }
 }

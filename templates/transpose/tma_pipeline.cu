@@ -24,8 +24,7 @@ static __device__ __forceinline__ void load_tile(const CUtensorMap *map, unsigne
 {
     const int z = t / tiles, x0 = t % tiles % tiles_x * TILE_COLS, y0 = t % tiles / tiles_x * TILE_ROWS;
 
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                 :: "r"(smem(bar)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
+    mbarrier_arrive_expect_tx(bar, TILE_ROWS * TILE_COLS * sizeof(T));
     {{load_copy}}
 }
 
@@ -47,8 +46,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 
     if (tid == 0) {
         for (int b = 0; b < BUFFERS; b++)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded[b])));
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+            mbarrier_init(&loaded[b]);
+        fence_mbarrier_init();
         for (int b = 0; b < BUFFERS; b++)
             if (blockIdx.x + b * gridDim.x < total)
                 load_tile(&in_map, blockIdx.x + b * gridDim.x, tiles_x, tiles, tile[b], &loaded[b]);
@@ -61,12 +60,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         const int buf = i % BUFFERS;
         const unsigned int parity = i / BUFFERS % 2;
 
-        for (unsigned int done = 0; !done;)
-            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                         : "=r"(done) : "r"(smem(&loaded[buf])), "r"(parity) : "memory");
+        mbarrier_wait(&loaded[buf], parity);
         // The store that last used tile_t[buf] must have read it.
         if (tid == 0)
-            asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(BUFFERS - 1) : "memory");
+            bulk_wait_group_read<BUFFERS - 1>();
         __syncthreads();
 
         #pragma unroll
@@ -76,16 +73,16 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         }
 
         // Make the writes visible to the TMA unit; after the barrier tile[buf] is free.
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
         __syncthreads();
         if (tid == 0) {
             const int z = t / tiles, x0 = t % tiles % tiles_x * TILE_COLS, y0 = t % tiles / tiles_x * TILE_ROWS;
             {{store_copy}}
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            bulk_commit_group();
             if (t + BUFFERS * gridDim.x < total)
                 load_tile(&in_map, t + BUFFERS * gridDim.x, tiles_x, tiles, tile[buf], &loaded[buf]);
         }
     }
     if (tid == 0)
-        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        bulk_wait_group_read<0>();
 }

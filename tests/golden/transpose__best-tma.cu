@@ -49,6 +49,67 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
     return (unsigned int)__cvta_generic_to_shared(p);
 }
 
+// An mbarrier that completes when one thread has arrived and the bytes it
+// expects have landed; the init is made visible to the TMA unit.
+static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(bar)));
+}
+
+static __device__ __forceinline__ void fence_mbarrier_init()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// Arrive on bar, expecting `bytes` more from a TMA copy.
+static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
+}
+
+// Wait until the phase of bar with this parity has completed.
+static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
+{
+    for (unsigned int done = 0; !done;)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+}
+
+// Make the threads' shared-memory writes visible to the TMA unit.
+static __device__ __forceinline__ void fence_proxy_async_shared()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// TMA: the box at {x, y, z} of map into shared dst, completing on bar.
+static __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, int x, int y, int z,
+                                                   unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];"
+                 :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem(bar)) : "memory");
+}
+
+// TMA: shared src into the box at {x, y, z} of map, in the thread's bulk group.
+static __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, int x, int y, int z, const void *src)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
+                 :: "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem(src)) : "memory");
+}
+
+// Close this thread's bulk group of TMA stores; wait until at most PENDING
+// of its groups still read shared memory.
+static __device__ __forceinline__ void bulk_commit_group()
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+template <int PENDING>
+static __device__ __forceinline__ void bulk_wait_group_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
+}
+
 // The tensor maps are 3-D ({cols, rows, batch}), so that one launch moves a
 // batch of matrices: block (x, y, z) moves tile x of matrix z * gridDim.y + y.
 // Thread 0 loads the tile with one TMA copy that completes on the mbarrier;
@@ -72,20 +133,15 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     const int tid = threadIdx.x;
 
     if (tid == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&loaded)));
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mbarrier_init(&loaded);
+        fence_mbarrier_init();
     }
     __syncthreads();
     if (tid == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                     :: "r"(smem(&loaded)), "r"((unsigned int)(TILE_ROWS * TILE_COLS * sizeof(T))) : "memory");
-        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3, %4}], [%5];"
-                     :: "r"(smem(tile)), "l"(&in_map), "r"(x0), "r"(y0), "r"(z), "r"(smem(&loaded)) : "memory");
+        mbarrier_arrive_expect_tx(&loaded, TILE_ROWS * TILE_COLS * sizeof(T));
+        tma_load_3d(tile, &in_map, x0, y0, z, &loaded);
     }
-    for (unsigned int done = 0; !done;)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(smem(&loaded)) : "memory");
+    mbarrier_wait(&loaded, 0);
 
     // Transpose along diagonals: warp w moves BATCH steps of one 32x32 sub-block;
     // in step k lane l moves (row l, column (l + k) mod 32), so the 32 reads and
@@ -100,12 +156,11 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     }
 
     // Make the writes visible to the TMA unit, then store at the transposed place.
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    fence_proxy_async_shared();
     __syncthreads();
     if (tid == 0) {
-        asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
-                     :: "l"(&out_map), "r"(y0), "r"(x0), "r"(z), "r"(smem(tile_t)) : "memory");
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        tma_store_3d(&out_map, y0, x0, z, tile_t);
+        bulk_commit_group();
+        bulk_wait_group_read<0>();
     }
 }
