@@ -105,6 +105,18 @@ kgen_cli_unset(const char *key)
 }
 
 int
+kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max)
+{
+	if (*nsets == max || !(sets[*nsets] = unset ? kgen_cli_unset(arg) : arg)) {
+		fprintf(stderr, "kgen%s%s: --%s %s: %s\n", cmd ? " " : "", cmd ? cmd : "", unset ? "unset" : "set", arg,
+		        *nsets == max ? "too many --set and --unset options" : "expected a key (--unset threads)");
+		return 2;
+	}
+	(*nsets)++;
+	return 0;
+}
+
+int
 kgen_cli_is_plan(const char *path)
 {
 	char *text;

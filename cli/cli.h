@@ -18,6 +18,11 @@ kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_s
  * with '=', too long) or after 64 of them. */
 char *kgen_cli_unset(const char *key);
 
+/* One --set KEY=VALUE (unset 0) or --unset KEY (unset 1) appended to
+ * sets[*nsets] (at most max); 0, or 2 after saying on stderr what is wrong
+ * ("kgen CMD: --unset a=b: expected a key"; cmd NULL: "kgen: ..."). */
+int kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max);
+
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
 int kgen_cli_is_plan(const char *path);

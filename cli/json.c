@@ -45,13 +45,12 @@ static int
 is_number(const char *text)
 {
 	char *end;
-	double v;
 
-	if (!*text || strchr(text, 'x') || strchr(text, 'X') || strchr(text, 'n') || strchr(text, 'N') ||
-	    strchr(text, 'i') || strchr(text, 'I') || text[0] == '+' || text[0] == '.')
+	/* strtod also reads hex, inf and nan, which JSON has not: digits, a
+	 * sign, a point and an exponent only. */
+	if (!*text || text[strspn(text, "0123456789-.eE")] || text[0] == '.')
 		return 0;
-	v = strtod(text, &end);
-	(void)v;
+	strtod(text, &end);
 	return *end == '\0';
 }
 

@@ -342,25 +342,6 @@ gen_usage(const struct gen_command *c, FILE *fp)
 		usage(fp);
 }
 
-/* --set KEY=VALUE, or --unset KEY (c: 'u') as the KEY= it stands for,
- * into g; 0, or the exit status of a mistake. */
-static int
-add_set(struct gen_opts *g, int c, char *arg)
-{
-	char *set = arg;
-
-	if (g->nsets == (int)(sizeof g->sets / sizeof g->sets[0])) {
-		fprintf(stderr, "kgen: too many --set and --unset options\n");
-		return 2;
-	}
-	if (c == 'u' && !(set = kgen_cli_unset(arg))) {
-		fprintf(stderr, "kgen: --unset %s: expected a key (--unset threads)\n", arg);
-		return 2;
-	}
-	g->sets[g->nsets++] = set;
-	return 0;
-}
-
 /* Options another command reads are refused, not ignored: -1 to go on, else 2. */
 static int
 refuse_others(const struct gen_command *c, const struct gen_opts *g)
@@ -409,7 +390,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'o': g.outpath = optarg; break;
 		case 's':
 		case 'u':
-			if ((r = add_set(&g, ch, optarg)))
+			if ((r = kgen_cli_add_set(NULL, ch == 'u', optarg, g.sets, &g.nsets, (int)KGEN_COUNT(g.sets))))
 				return r;
 			break;
 		case 'a': g.arch = optarg; g.only = g.only ? g.only : "--arch"; break;

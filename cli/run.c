@@ -213,12 +213,8 @@ take_option(int c, char *arg, struct run_opts *o)
 	}
 	case 's':
 	case 'u':
-		if (o->nsets == 64 || !(o->sets[o->nsets] = c == 'u' ? kgen_cli_unset(arg) : arg)) {
-			fprintf(stderr, "kgen run: --%s %s: %s\n", c == 's' ? "set" : "unset", arg,
-			        o->nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
+		if (kgen_cli_add_set("run", c == 'u', arg, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
 			return 2;
-		}
-		o->nsets++;
 		break;
 	case 't': o->tsv = arg; break;
 	case 'J': o->json = arg; break;

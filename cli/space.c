@@ -183,9 +183,7 @@ read_space(const char *text, size_t len, const char *path, struct space *sp, kge
 			}
 			break;
 		}
-		case YAML_ALIAS_EVENT:
-			st = kgen_fail(err, KGEN_ESPEC, "aliases are not used in a space");
-			break;
+		/* Aliases, tags and second documents: kgen_yaml_plain() refused them. */
 		default: break;
 		}
 		if (st && err->line == 0 && ev.type != YAML_NO_EVENT && st != KGEN_ENOMEM)
@@ -589,12 +587,8 @@ kgen_cmd_space(int argc, char **argv)
 		case 'j': jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (nsets == 64 || !(sets[nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
-				fprintf(stderr, "kgen space: --%s %s: %s\n", c == 's' ? "set" : "unset", optarg,
-				        nsets == 64 ? "too many --set and --unset options" : "expected a key (--unset threads)");
+			if (kgen_cli_add_set("space", c == 'u', optarg, sets, &nsets, (int)KGEN_COUNT(sets)))
 				return 2;
-			}
-			nsets++;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

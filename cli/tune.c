@@ -845,15 +845,8 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 		case 'j': t->jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (t->nsets == 64) {
-				fprintf(stderr, "kgen tune: at most 64 --set and --unset\n");
+			if (kgen_cli_add_set("tune", c == 'u', optarg, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
 				return 2;
-			}
-			if (!(t->sets[t->nsets] = c == 'u' ? kgen_cli_unset(optarg) : optarg)) {
-				fprintf(stderr, "kgen tune: --unset %s: expected a key (--unset threads)\n", optarg);
-				return 2;
-			}
-			t->nsets++;
 			break;
 		case 'R': t->records = optarg; break;
 		case 'F': t->fresh = 1; break;

@@ -581,9 +581,9 @@ main(int argc, char **argv)
 	}
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
 		fails += sample(kgen_family((enum kgen_family_id)f), want, emit);
-	if (!emit)
+	if (!emit) {
 		fails += compile_all();
-	if (!emit)
 		printf("%s\n", fails ? "FAIL" : "every spec compiled without a warning");
+	}
 	return fails ? 1 : 0;
 }
