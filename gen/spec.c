@@ -42,7 +42,7 @@ const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } 
 const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT] = { KGEN_DTYPES(DTYPE_INFO) };
 #undef DTYPE_INFO
 
-#define KEY_INFO(id, type, values, min, max, def, doc) { #id, type, values, min, max, def, doc },
+#define KEY_INFO(id, name, type, values, min, max, def, doc) { name, type, values, min, max, def, doc },
 const struct kgen_key_info kgen_keys[KGEN_KEY_COUNT] = { KGEN_KEYS(KEY_INFO) };
 #undef KEY_INFO
 
