@@ -201,12 +201,17 @@ read_space(const char *text, size_t len, const char *path, struct space *sp, kge
 static int
 at_default(const struct space *sp, const int *at, int a)
 {
-	int k;
+	long long kernel = 0;  /* the point's family: its kernel axis, else the default */
+	char why[160];
+	int i, k;
 
-	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		if (strcmp(kgen_keys[k].name, sp->axes[a].key) == 0)
-			return kgen_keys[k].def[0] && strcmp(kgen_keys[k].def, sp->axes[a].values[at[a]]) == 0;
-	return 0;
+	for (i = 0; i < sp->n; i++)
+		if (strcmp(sp->axes[i].key, "kernel") == 0 &&
+		    kgen_spec_parse_value(KGEN_KEY_kernel, sp->axes[i].values[at[i]], &kernel, why, sizeof why) != KGEN_OK)
+			return 0;
+	if ((k = kgen_key_lookup_for(kernel, sp->axes[a].key)) < 0)
+		return 0;
+	return kgen_keys[k].def[0] && strcmp(kgen_keys[k].def, sp->axes[a].values[at[a]]) == 0;
 }
 
 /* Whether the spec holds the point's value of every key (those left out of

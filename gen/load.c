@@ -45,7 +45,7 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 	const char *near;
 	int k;
 
-	if ((k = kgen_key_lookup(key)) < 0) {
+	if ((k = kgen_key_lookup_for(s->kernel, key)) < 0) {
 		if (strcmp(key, "plan") == 0)
 			return error_at_mark(s, km, err, "this is a size plan, not a spec: load it with kgen_plan_load_file() "
 			                     "(kgen check and kgen run take either)");
@@ -133,7 +133,7 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 	char why[160], allowed[256];
 	struct kgen_pos *pos;
 	long long v;
-	int k = kgen_key_lookup(key);
+	int k = kgen_key_lookup_for(s->kernel, key);
 
 	pos = &s->pos[k];
 	pos->line = (int)km.line + 1;
@@ -253,6 +253,51 @@ offset_mark(const struct kgen_spec *s, size_t offset)
 	return m;
 }
 
+/* The family the spec names, into s->kernel before its keys are read: a
+ * key's name is looked up among its family's keys, wherever `kernel:` is
+ * written.  Only a plain `kernel: NAME` of the top mapping counts; anything
+ * else leaves the default, and parse() reports what is wrong. */
+static void
+find_kernel(struct kgen_spec *s)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, key = 1, is_kernel = 0, done = 0;
+	long long v;
+	char why[160];
+
+	if (!yaml_parser_initialize(&parser))
+		return;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->text_len);
+	while (!done && yaml_parser_parse(&parser, &ev)) {
+		done = ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT ||
+		       (depth == 0 && (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
+		                       ev.type == YAML_SEQUENCE_START_EVENT));  /* no mapping: no kernel */
+		if (depth == 1 && ev.type == YAML_SCALAR_EVENT) {
+			const char *text = (const char *)ev.data.scalar.value;
+			if (!key && is_kernel) {
+				if (kgen_spec_parse_value(KGEN_KEY_kernel, text, &v, why, sizeof why) == KGEN_OK)
+					s->kernel = v;
+				done = 1;
+			}
+			is_kernel = key && strcmp(text, "kernel") == 0;
+			key = !key;
+		} else if (depth == 1 && ev.type == YAML_ALIAS_EVENT) {
+			is_kernel = 0;
+			key = !key;
+		} else if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT) {
+			if (depth == 1)  /* a collection as a value: the next scalar is a key */
+				key = 1, is_kernel = 0;
+			if (++depth > MAX_FLOW_DEPTH)
+				done = 1;
+		} else if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+}
+
 /* Parse s->text into s with libyaml's event parser: the spec must be one
  * mapping of scalar keys to scalar values, in one document. */
 static kgen_status
@@ -268,6 +313,7 @@ parse(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_yaml_nesting(s->text, s->text_len, s->file, MAX_FLOW_DEPTH,
 	                            "a spec is one mapping of keys to single values", err)) != KGEN_OK)
 		return st;
+	find_kernel(s);
 	if (!yaml_parser_initialize(&parser))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory starting the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->text_len);

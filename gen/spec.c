@@ -246,6 +246,19 @@ kgen_key_lookup(const char *name)
 	return -1;
 }
 
+int
+kgen_key_lookup_for(long long kernel, const char *name)
+{
+	const struct kgen_family *f;
+	const enum kgen_key *k;
+
+	if (kernel >= 0 && kernel < KGEN_FAMILY_COUNT && (f = kgen_family((enum kgen_family_id)kernel)))
+		for (k = f->keys; *k != KGEN_KEY_COUNT; k++)
+			if (strcmp(kgen_keys[*k].name, name) == 0)
+				return (int)*k;
+	return kgen_key_lookup(name);
+}
+
 /* Levenshtein distance, for "did you mean" (short strings only). */
 static size_t
 edit_distance(const char *a, const char *b)
@@ -472,7 +485,7 @@ kgen_spec_source(const kgen_spec *spec)
 const char *
 kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size)
 {
-	int k = kgen_key_lookup(key);
+	int k = kgen_key_lookup_for(spec->kernel, key);
 
 	if (k < 0 || !size)
 		return NULL;
@@ -518,20 +531,26 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 	struct kgen_spec saved;
 	char why[160], allowed[256];
 	const char *near;
-	long long v;
+	long long v, kernel;
 	kgen_status st;
 	int i, k, d;
 
 	if (!spec || n < 0 || (n && (!keys || !values)))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set_many: NULL argument");
 	saved = *spec;
+	kernel = spec->kernel;
 	/* Fields the spec left at their defaults are derived afresh (acc_dtype
 	 * follows dtype, blocks_per_sm and threads follow what they depend on). */
 	for (d = 0; d < KGEN_KEY_COUNT; d++)
 		if (!spec->pos[d].line && kgen_keys[d].type != KT_NAME)
 			reset_default(spec, (enum kgen_key)d);
+	/* Names are looked up among the keys of the family the spec will have. */
+	for (i = 0; i < n; i++)
+		if (strcmp(keys[i], "kernel") == 0 && values[i] &&
+		    kgen_spec_parse_value(KGEN_KEY_kernel, values[i], &v, why, sizeof why) == KGEN_OK)
+			kernel = v;
 	for (i = 0; i < n; i++) {
-		if ((k = kgen_key_lookup(keys[i])) < 0) {
+		if ((k = kgen_key_lookup_for(kernel, keys[i])) < 0) {
 			near = kgen_key_nearest(keys[i]);
 			st = kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", keys[i], near ? " (did you mean '" : "",
 			               near ? near : "", near ? "'?)" : "");

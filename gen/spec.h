@@ -9,143 +9,154 @@
 #include "kgen.h"
 #include "util.h"
 
+/* Rows a build adds to KGEN_FAMILIES and KGEN_KEYS without editing them:
+ * tests/toy_test is built with `-include tests/toy/rows.h`, a family whose
+ * files all lie under tests/toy/. */
+#ifndef KGEN_EXTRA_FAMILIES
+#define KGEN_EXTRA_FAMILIES(X)
+#endif
+#ifndef KGEN_EXTRA_KEYS
+#define KGEN_EXTRA_KEYS(X)
+#endif
+
 /* Kernel families: the value of `kernel:`.  ident, name, description, the
  * stem of its files and symbols (gen/STEM.c defines kgen_family_STEM). */
 #define KGEN_FAMILIES(X) \
-	X(REDUCE,           "reduce",              "reduce a vector to one value", reduce) \
-	X(TRANSPOSE,        "transpose",        "transpose a row-major matrix", transpose) \
-	X(REDUCE_AXIS,      "reduce_axis",      "reduce each row or each column of a row-major matrix", reduce_axis)
+	X(REDUCE,    "reduce",    "reduce a vector to one value", reduce) \
+	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose) \
+	X(REDUCE_AXIS, "reduce_axis", "reduce each row or each column of a row-major matrix", reduce_axis) \
+	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
  * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
 #define KGEN_DTYPES(X) \
-	X(I32,              "i32",               "int",                4, DT_INT)   \
-	X(U32,              "u32",               "unsigned int",       4, DT_UINT)  \
-	X(I64,              "i64",               "long long",          8, DT_INT)   \
-	X(F32,              "f32",               "float",              4, DT_FLOAT) \
-	X(F64,              "f64",               "double",             8, DT_FLOAT) \
-	X(F16,              "f16",               "unsigned short",     2, DT_HALF)  \
-	X(BF16,             "bf16",             "unsigned short",     2, DT_BHALF)
+	X(I32,  "i32",  "int",                4, DT_INT)   \
+	X(U32,  "u32",  "unsigned int",       4, DT_UINT)  \
+	X(I64,  "i64",  "long long",          8, DT_INT)   \
+	X(F32,  "f32",  "float",              4, DT_FLOAT) \
+	X(F64,  "f64",  "double",             8, DT_FLOAT) \
+	X(F16,  "f16",  "unsigned short",     2, DT_HALF)  \
+	X(BF16, "bf16", "unsigned short",     2, DT_BHALF)
 
 /* Reduction operators.  ident, name, description, the __reduce_*_sync and
  * atomic* functions of 32-bit integers that do it (NULL: none). */
 #define KGEN_OPS(X) \
-	X(SUM,              "sum",                        "a + b", "add", "atomicAdd") \
-	X(MIN,              "min",                        "the smaller", "min", "atomicMin") \
-	X(MAX,              "max",                        "the larger", "max", "atomicMax") \
-	X(PROD,             "prod",                      "a * b", NULL, NULL) \
-	X(MEAN,             "mean",                      "the sum divided by n, in floating point (f64 for integers)", NULL, NULL) \
-	X(SUMSQ,            "sumsq",                    "the sum of squares", "add", "atomicAdd") \
-	X(NORM2,            "norm2",                    "the square root of the sum of squares (f64 for integers)", NULL, NULL) \
-	X(AMAX,             "amax",                      "the largest absolute value", "max", "atomicMax") \
-	X(COUNT_NONZERO,    "count_nonzero",    "how many elements are not zero, as i64", "add", "atomicAdd") \
-	X(ANY,              "any",                        "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr") \
-	X(ALL,              "all",                        "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd") \
-	X(ARGMIN,           "argmin",                  "the smallest value and its lowest index, to two outputs", NULL, NULL) \
-	X(ARGMAX,           "argmax",                  "the largest value and its lowest index, to two outputs", NULL, NULL) \
-	X(CUSTOM,           "custom",                  "the spec's map, combine, identity and post expressions", NULL, NULL)
+	X(SUM,           "sum",           "a + b", "add", "atomicAdd") \
+	X(MIN,           "min",           "the smaller", "min", "atomicMin") \
+	X(MAX,           "max",           "the larger", "max", "atomicMax") \
+	X(PROD,          "prod",          "a * b", NULL, NULL) \
+	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL) \
+	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd") \
+	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL) \
+	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax") \
+	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd") \
+	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr") \
+	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd") \
+	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL) \
+	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL) \
+	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL)
 
 /* How argmin and argmax treat NaN. */
 #define KGEN_NANS(X) \
-	X(PROPAGATE,        "propagate",        "the first NaN wins (NumPy's and PyTorch's argmax)") \
-	X(IGNORE,           "ignore",              "NaNs are skipped (nanargmax); all NaN gives index -1")
+	X(PROPAGATE, "propagate", "the first NaN wins (NumPy's and PyTorch's argmax)") \
+	X(IGNORE,    "ignore",    "NaNs are skipped (nanargmax); all NaN gives index -1")
 
 #define KGEN_STAGES(X) \
-	X(TWO_PASS,         "two_pass",           "one partial per block, then a second kernel of one block") \
-	X(ATOMIC,           "atomic",               "one pass; partial results combined with atomics")         \
-	X(LAST_BLOCK,       "last_block",       "one pass, deterministic: the last block to finish combines the partials")
+	X(TWO_PASS,   "two_pass",   "one partial per block, then a second kernel of one block") \
+	X(ATOMIC,     "atomic",     "one pass; partial results combined with atomics")         \
+	X(LAST_BLOCK, "last_block", "one pass, deterministic: the last block to finish combines the partials")
 
 /* How the second of two kernels follows the first on the stream. */
 #define KGEN_LAUNCHES(X) \
-	X(STREAM,           "stream",           "after the first kernel has finished, as the stream orders them") \
-	X(PDL,              "pdl",                 "programmatic dependent launch (sm_90): it starts while the first runs and waits for its results")
+	X(STREAM, "stream", "after the first kernel has finished, as the stream orders them") \
+	X(PDL,    "pdl",    "programmatic dependent launch (sm_90): it starts while the first runs and waits for its results")
 
 #define KGEN_ATOMICS(X) \
-	X(ELEMENT,          "element",          "one atomic per element, no block reduction") \
-	X(THREAD,           "thread",            "one atomic per thread, no block reduction")  \
-	X(BLOCK,            "block",              "one atomic per block")
+	X(ELEMENT, "element", "one atomic per element, no block reduction") \
+	X(THREAD,  "thread",  "one atomic per thread, no block reduction")  \
+	X(BLOCK,   "block",   "one atomic per block")
 
 #define KGEN_BLOCK_REDUCES(X) \
 	X(INTERLEAVED_DIVERGENT, "interleaved_divergent", "tree in shared memory, `tid % (2*s) == 0` (divergent)") \
-	X(INTERLEAVED,      "interleaved",                "tree in shared memory, `index = 2*s*tid` (bank conflicts)") \
-	X(SEQUENTIAL,       "sequential",                  "tree in shared memory, `tid < s`, s halving") \
-	X(WARPS,            "warps",                            "each warp reduces in registers, then one warp reduces the warp totals")
+	X(INTERLEAVED,           "interleaved",           "tree in shared memory, `index = 2*s*tid` (bank conflicts)") \
+	X(SEQUENTIAL,            "sequential",            "tree in shared memory, `tid < s`, s halving") \
+	X(WARPS,                 "warps",                 "each warp reduces in registers, then one warp reduces the warp totals")
 
 #define KGEN_WARP_TAILS(X) \
-	X(NONE,             "none",                    "the tree runs down to one value, a barrier per step") \
-	X(VOLATILE,         "volatile",            "one warp finishes in volatile shared memory")          \
-	X(SHUFFLE,          "shuffle",              "one warp finishes with __shfl_down_sync")             \
-	X(REDUCE_SYNC,      "reduce_sync",      "one warp finishes with __reduce_<op>_sync (32-bit integers)")
+	X(NONE,        "none",        "the tree runs down to one value, a barrier per step") \
+	X(VOLATILE,    "volatile",    "one warp finishes in volatile shared memory")          \
+	X(SHUFFLE,     "shuffle",     "one warp finishes with __shfl_down_sync")             \
+	X(REDUCE_SYNC, "reduce_sync", "one warp finishes with __reduce_<op>_sync (32-bit integers)")
 
 #define KGEN_GRIDS(X) \
-	X(TILE,             "tile",                   "one tile of threads*items_per_thread elements per block") \
-	X(PERSISTENT,       "persistent",       "blocks_per_sm blocks per SM loop over the tiles")
+	X(TILE,       "tile",       "one tile of threads*items_per_thread elements per block") \
+	X(PERSISTENT, "persistent", "blocks_per_sm blocks per SM loop over the tiles")
 
 #define KGEN_METHODS(X) \
-	X(SMEM,             "smem",             "threads load a tile into padded shared memory and store it transposed") \
-	X(TMA,              "tma",               "bulk tensor copies (TMA) load and store tiles; threads transpose in shared memory")
+	X(SMEM, "smem", "threads load a tile into padded shared memory and store it transposed") \
+	X(TMA,  "tma",  "bulk tensor copies (TMA) load and store tiles; threads transpose in shared memory")
 
 /* How a TMA kernel's threads walk the tile in shared memory. */
 #define KGEN_WALKS(X) \
-	X(ROWS,             "rows",                 "thread t moves batch adjacent elements of one row (the post's indexing)") \
-	X(DIAGONAL,         "diagonal",         "each warp moves 32x32 sub-blocks along diagonals: conflict-free without a swizzle")
+	X(ROWS,     "rows",     "thread t moves batch adjacent elements of one row (the post's indexing)") \
+	X(DIAGONAL, "diagonal", "each warp moves 32x32 sub-blocks along diagonals: conflict-free without a swizzle")
 
 /* L2 cache policy of the TMA copies. */
 #define KGEN_CACHE_HINTS(X) \
-	X(NONE,             "none",                    "the default policy") \
-	X(EVICT_FIRST,      "evict_first",      "data read or written once: evict it from L2 first")
+	X(NONE,        "none",        "the default policy") \
+	X(EVICT_FIRST, "evict_first", "data read or written once: evict it from L2 first")
 
 /* The order in which consecutive blocks take a transpose's tiles. */
 #define KGEN_ORDERS(X) \
-	X(ROWS,             "rows",                "along a row of tiles, then the next row (the usual 2D grid order)") \
-	X(COLS,             "cols",                "down a column of tiles, then the next: the blocks in flight write the same output rows") \
-	X(GROUPED,          "grouped",          "down a group of `group` tile rows, then right")
+	X(ROWS,    "rows",    "along a row of tiles, then the next row (the usual 2D grid order)") \
+	X(COLS,    "cols",    "down a column of tiles, then the next: the blocks in flight write the same output rows") \
+	X(GROUPED, "grouped", "down a group of `group` tile rows, then right")
 
 /* Cache operators of the shared-memory transpose's global loads (ld.global.*). */
 #define KGEN_LOAD_HINTS(X) \
-	X(NONE,             "none",             "plain loads (ld.global, cached in L1 and L2)") \
-	X(NC,               "nc",                 "the read-only data path (ld.global.nc, __ldg)") \
-	X(CG,               "cg",                 "cache in L2 only, not L1 (ld.global.cg, __ldcg)") \
-	X(CS,               "cs",                 "streaming, read once: evict first (ld.global.cs, __ldcs)") \
-	X(LU,               "lu",                 "last use of the line (ld.global.lu, __ldlu)")
+	X(NONE, "none", "plain loads (ld.global, cached in L1 and L2)") \
+	X(NC,   "nc",   "the read-only data path (ld.global.nc, __ldg)") \
+	X(CG,   "cg",   "cache in L2 only, not L1 (ld.global.cg, __ldcg)") \
+	X(CS,   "cs",   "streaming, read once: evict first (ld.global.cs, __ldcs)") \
+	X(LU,   "lu",   "last use of the line (ld.global.lu, __ldlu)")
 
 /* Cache operators of the shared-memory transpose's global stores (st.global.*). */
 #define KGEN_STORE_HINTS(X) \
-	X(NONE,             "none",             "plain write-back stores (st.global.wb)") \
-	X(CS,               "cs",                 "streaming, written once: evict first (st.global.cs, __stcs)") \
-	X(CG,               "cg",                 "cache in L2 only, not L1 (st.global.cg, __stcg)") \
-	X(WT,               "wt",                 "write through to system memory (st.global.wt, __stwt)")
+	X(NONE, "none", "plain write-back stores (st.global.wb)") \
+	X(CS,   "cs",   "streaming, written once: evict first (st.global.cs, __stcs)") \
+	X(CG,   "cg",   "cache in L2 only, not L1 (st.global.cg, __stcg)") \
+	X(WT,   "wt",   "write through to system memory (st.global.wt, __stwt)")
 
 /* How far TMA loads promote into L2 (CU_TENSOR_MAP_L2_PROMOTION_*). */
 #define KGEN_PROMOTIONS(X) \
-	X(NONE,             "none",             "no promotion") \
-	X(B64,              "64B",               "64-byte L2 requests")  \
-	X(B128,             "128B",             "128-byte L2 requests") \
-	X(B256,             "256B",             "256-byte L2 requests")
+	X(NONE, "none", "no promotion") \
+	X(B64,  "64B",  "64-byte L2 requests")  \
+	X(B128, "128B", "128-byte L2 requests") \
+	X(B256, "256B", "256-byte L2 requests")
 
 /* TMA swizzle modes; the value is the span in bytes (0 = none). */
 #define KGEN_SWIZZLES(X) \
-	X(NONE,             "none",             "no swizzle") \
-	X(B32,              "32B",               "16-byte chunks XORed within 32-byte spans")  \
-	X(B64,              "64B",               "16-byte chunks XORed within 64-byte spans")  \
-	X(B128,             "128B",             "16-byte chunks XORed within 128-byte spans")
+	X(NONE, "none", "no swizzle") \
+	X(B32,  "32B",  "16-byte chunks XORed within 32-byte spans")  \
+	X(B64,  "64B",  "16-byte chunks XORed within 64-byte spans")  \
+	X(B128, "128B", "16-byte chunks XORed within 128-byte spans")
 
 /* Which way a matrix is reduced (kernel: reduce_axis). */
 #define KGEN_AXES(X) \
-	X(ROWS,             "rows",             "reduce each row: one result per row (torch.sum(x, dim=1))") \
-	X(COLS,             "cols",             "reduce each column: one result per column (torch.sum(x, dim=0))")
+	X(ROWS, "rows", "reduce each row: one result per row (torch.sum(x, dim=1))") \
+	X(COLS, "cols", "reduce each column: one result per column (torch.sum(x, dim=0))")
 
 /* How the threads of kernel: reduce_axis share the work. */
 #define KGEN_STRATEGIES(X) \
-	X(THREAD,           "thread",           "one thread per result, one element at a time (seed 002's row_sums and column_sums)") \
-	X(WARP,             "warp",               "axis rows: `lanes` threads per row, several rows per warp below 32, vector loads, shuffles") \
-	X(BLOCK,            "block",             "axis rows: a block per row, or `split` blocks per row and the last one combines") \
-	X(TILE,             "tile",               "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks") \
-	X(AUTO,             "auto",               "chosen at launch by the shape: rows: warp with 1 to 32 lanes or block, by the row's length; cols: tile")
+	X(THREAD, "thread", "one thread per result, one element at a time (seed 002's row_sums and column_sums)") \
+	X(WARP,   "warp",   "axis rows: `lanes` threads per row, several rows per warp below 32, vector loads, shuffles") \
+	X(BLOCK,  "block",  "axis rows: a block per row, or `split` blocks per row and the last one combines") \
+	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks") \
+	X(AUTO,   "auto",   "chosen at launch by the shape: rows: warp with 1 to 32 lanes or block, by the row's length; cols: tile")
 
 #define KGEN_LAYOUTS(X) \
-	X(STRIDED,          "strided",             "a thread's loads are `threads` vectors apart (coalesced)") \
-	X(CONTIGUOUS,       "contiguous",       "a thread's items are adjacent in memory")
+	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
+	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
 
 /*
  * Keys.  ident, name as written in YAML, value type, enum table (NULL
@@ -198,7 +209,8 @@
 	X(map,              "map",              KT_EXPR, NULL,               0, 0,     "x",       "op: custom: each element x (its index i) to the accumulator type") \
 	X(combine,          "combine",          KT_EXPR, NULL,               0, 0,     "",        "op: custom: two partial results a and b to one (associative and commutative)") \
 	X(identity,         "identity",         KT_EXPR, NULL,               0, 0,     "",        "op: custom: the partial result of no elements: combine(identity, a) is a") \
-	X(post,             "post",             KT_EXPR, NULL,               0, 0,     "a",       "op: custom: the result a of n elements to the output")
+	X(post,             "post",             KT_EXPR, NULL,               0, 0,     "a",       "op: custom: the result a of n elements to the output") \
+	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
 enum kgen_family_id { KGEN_FAMILIES(X) KGEN_FAMILY_COUNT };
@@ -345,8 +357,13 @@ void kgen_spec_defaults(struct kgen_spec *s);
 /* Parse one value for key k, as written in YAML, into *out. */
 kgen_status kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n);
 
-/* The index of key `name`, or -1; the nearest key name for a suggestion. */
+/* The index of key `name`, or -1; the nearest key name for a suggestion.
+ * kgen_key_lookup_for() looks among the keys of family `kernel` (an enum
+ * kgen_family_id) first, then among all (the key of the first family that
+ * has one by that name: the family's rules then say it does not apply);
+ * two families may each have a key of one name. */
 int kgen_key_lookup(const char *name);
+int kgen_key_lookup_for(long long kernel, const char *name);
 const char *kgen_key_nearest(const char *name);
 
 /* The name among names[0..n) nearest to `name`, if near enough to be a typo

@@ -168,6 +168,18 @@ redraw(struct pairs *p, enum kgen_key k)
 /* Follow the error's advice: the messages name what would work ("use
  * axis: cols", "needs method: tma"); set one such KEY: VALUE of the family,
  * other than key k, three times in four.  1 when p changed. */
+/* Key `name` of family f (kgen_key_lookup_for), or -1. */
+static int
+lookup(const struct kgen_family *f, const char *name)
+{
+	long long id;
+	char why[128];
+
+	if (kgen_spec_parse_value(KGEN_KEY_kernel, f->name, &id, why, sizeof why) != KGEN_OK)
+		return -1;
+	return kgen_key_lookup_for(id, name);
+}
+
 static int
 follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pairs *p)
 {
@@ -178,7 +190,7 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 
 	for (c = msg; *c && n < 16; c++) {
 		if (sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 && (c == msg || c[-1] == ' ') &&
-		    (kk = kgen_key_lookup(keys[n])) >= 0 && kk != (int)k && kk != KGEN_KEY_kernel &&
+		    (kk = lookup(f, keys[n])) >= 0 && kk != (int)k && kk != KGEN_KEY_kernel &&
 		    kgen_family_has_key(f, (enum kgen_key)kk) &&
 		    kgen_spec_parse_value((enum kgen_key)kk, vals[n], &parsed, why, sizeof why) == KGEN_OK)
 			n++;
@@ -186,7 +198,7 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 	if (!n || next() % 4 == 0)
 		return 0;
 	i = (int)(next() % (unsigned)n);
-	kk = kgen_key_lookup(keys[i]);
+	kk = lookup(f, keys[i]);
 	for (n = 0; n < p->n && p->key[n] != (enum kgen_key)kk; n++)
 		;
 	if (n == p->n)
@@ -223,8 +235,8 @@ repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, 
 			continue;
 		if (err.line >= 2 && err.line - 2 < p.n)
 			blame = p.key[err.line - 2];
-		else if (sscanf(err.message, "%63[a-z_0-9]", word) == 1 && kgen_key_lookup(word) >= 0)
-			blame = (enum kgen_key)kgen_key_lookup(word);
+		else if (sscanf(err.message, "%63[a-z_0-9]", word) == 1 && lookup(f, word) >= 0)
+			blame = (enum kgen_key)lookup(f, word);
 		if (blame == k || blame == KGEN_KEY_kernel || blame == KGEN_KEY_COUNT || !kgen_family_has_key(f, blame) ||
 		    next() % 4 == 0)
 			blame = f->keys[next() % (unsigned long long)nkeys];
