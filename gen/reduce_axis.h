@@ -10,7 +10,7 @@ long long kgen_reduce_axis_vec(const struct kgen_spec *s);
 
 /* strategy: auto on rows: rows of up to `vectors` vectors (of load_width
  * bytes) take a kernel of `lanes` threads per row; longer rows take a block
- * per row (or several).  Chosen from the H200 sweeps (bench/sweep-axis.sh). */
+ * per row (or several).  Chosen from the H200 sweeps (bench/sweeps/sweep-axis.sh). */
 #define KGEN_AXIS_AUTO_ROWS(X) \
 	X(1, 2)   \
 	X(4, 32)  \

@@ -1,6 +1,6 @@
 #!/bin/sh
-# docs_test.sh: every command printed in README.md and docs/*.md prints what
-# is printed under it.
+# docs_test.sh: every command printed in README.md, docs/*.md, bench/README.md
+# and bench/*/README.md prints what is printed under it.
 #
 # An example is a fenced code block whose first line starts with "$ ": each
 # "$ " line is a command (a line ending in a backslash continues it, and a
@@ -9,7 +9,8 @@
 # output and standard error together, compared exactly after stripping
 # trailing whitespace.  The commands of one block run in one shell, in
 # order (so "$ echo $?" is the previous command's status), in a scratch
-# directory per markdown file that holds a copy of specs/; the blocks of one
+# directory per markdown file that holds a copy of specs/ and of bench/'s
+# folders (scripts and sources, not bench/results/); the blocks of one
 # file share it, so a block may write a file that a later one reads.
 # `kgen` and `./kgen` are $top_builddir/kgen.  HOME is a scratch directory
 # too (the disk cache goes there), printed as `~`; XDG_CACHE_HOME,
@@ -64,7 +65,7 @@ unset XDG_CACHE_HOME KGEN_CACHE_DIR KGEN_CACHE GIT_DIR GIT_WORK_TREE
 # ---- extract the examples ----
 cd "$srcdir" || exit 99
 set -- README.md
-for f in docs/*.md; do
+for f in docs/*.md bench/README.md bench/*/README.md; do
 	[ -f "$f" ] && set -- "$@" "$f"
 done
 cd "$tmp" || exit 99
@@ -222,8 +223,12 @@ command -v timeout > /dev/null 2>&1 && timeout="timeout 300"
 workdir() {
 	wd=$tmp/work/$(printf '%s' "$1" | tr -c 'A-Za-z0-9.\n' _)
 	if [ ! -d "$wd" ]; then
-		mkdir "$wd" && cp -R "$srcdir/specs" "$wd/specs" && chmod -R u+w "$wd" &&
-			cp "$tmp/bin/kgen" "$wd/kgen" || exit 99
+		mkdir "$wd" "$wd/bench" && cp -R "$srcdir/specs" "$wd/specs" || exit 99
+		for d in "$srcdir"/bench/*/; do
+			d=${d%/}
+			[ "${d##*/}" = results ] || cp -R "$d" "$wd/bench/" || exit 99
+		done
+		chmod -R u+w "$wd" && cp "$tmp/bin/kgen" "$wd/kgen" || exit 99
 	fi
 }
 
@@ -329,7 +334,7 @@ while IFS=$tab read -r kind b f3 f4 f5 f6; do
 done < "$cases/manifest"
 
 total=$((ran + skipped))
-say "docs_test: $total commands in README.md and docs/*.md: $ran run, $passed as printed," \
+say "docs_test: $total commands in README.md, docs/*.md and bench/: $ran run, $passed as printed," \
 	"$((ran - passed)) not; $skipped skipped ($skipped_gpu need a GPU); $files quoted files checked"
 if [ "$total" -eq 0 ] || [ "$ran" -eq 0 ]; then
 	say "ERROR: no command was found or run: has the format of the examples changed?" >&2

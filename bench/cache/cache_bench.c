@@ -2,7 +2,7 @@
  * 20 KB cubin with a 10 KB source, median of many runs (the file is in the
  * page cache after the first).
  *
- *   make bench/cache_bench && ./bench/cache_bench [runs] [image bytes]
+ *   make bench/cache/cache_bench && ./bench/cache/cache_bench [runs] [image bytes]
  *
  * It works in a fresh directory under /tmp (or $KGEN_CACHE_DIR) and removes
  * its entry at the end. */

@@ -3,7 +3,7 @@
 # At 2^24 and 2^30 elements, i32 and f32 sums, in one run on one GPU:
 #   kgen-cub --offsets=32 and --offsets=64  (CUB's two offset paths),
 #   kgen-cub (the default, the faster of the two: the peer kgen run uses),
-#   cub_user (bench/cub_user.cu: a user's own cub::DeviceReduce::Sum with an
+#   cub_user (bench/cub/cub_user.cu: a user's own cub::DeviceReduce::Sum with an
 #             int count, built here with nvcc),
 #   kgen run --bench of specs/reduce/best/sum-<dtype>.yaml (kgen/CUB).
 # Writes OUT/cub-peer.txt (everything) and OUT/cub-peer.tsv:
@@ -18,7 +18,7 @@ cub=${KGEN_CUB:-./kgen-cub}
 runs=${RUNS:-20}
 user=$(mktemp -d)/cub_user
 trap 'rm -rf "$(dirname "$user")"' EXIT
-"${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" -O3 -std=c++17 ${NVCC_ARCH:--arch=sm_90} -o "$user" "$src/bench/cub_user.cu"
+"${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" -O3 -std=c++17 ${NVCC_ARCH:--arch=sm_90} -o "$user" "$src/bench/cub/cub_user.cu"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 {
 	echo "# $(date -u +%Y-%m-%dT%H:%MZ) GPU: $gpu; runs=$runs; $0 $*"

@@ -3,7 +3,7 @@
 #   A and B (Mojo and CUDA posts): int32, N = 2^30, the specs as written.
 #   C ("Embarrassingly Parallel Reduction"): float32, N = 2^25, at every
 #     block size the post swept (64 to 1024 threads).
-# Writes OUTDIR/posts-ab.tsv and OUTDIR/posts-c-<threads>.tsv; bench/report.sh
+# Writes OUTDIR/posts-ab.tsv and OUTDIR/posts-c-<threads>.tsv; bench/posts/report.sh
 # turns them into bench/results/<gpu>/README.md.
 set -eu
 out=$1

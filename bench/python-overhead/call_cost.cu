@@ -1,5 +1,5 @@
 // call_cost: what one kgen_reduce() call costs from C at a small n, the
-// baseline of the Python package's overhead (bench/py-overhead.sh).
+// baseline of the Python package's overhead (bench/python-overhead/py-overhead.sh).
 //
 //   call_cost SPEC_YAML N CALLS REPS
 //

@@ -1,5 +1,5 @@
 // cub_user: cub::DeviceReduce::Sum called as a user's own program calls it,
-// with an int count, to check kgen-cub's peer against (bench/cub-peer.sh).
+// with an int count, to check kgen-cub's peer against (bench/cub/cub-peer.sh).
 //
 //   cub_user DTYPE N RUNS [L2_BYTES]      DTYPE: i32 or f32; N < 2^31
 //

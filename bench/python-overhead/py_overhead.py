@@ -1,9 +1,9 @@
 """What a kgen.reduce() call on a small torch tensor costs from Python,
-against the same call from C (bench/call_cost.cu), for issue 11's target
+against the same call from C (bench/python-overhead/call_cost.cu), for issue 11's target
 (at most 10 us more per call at 2^10 elements, back to back, same run).
 
-    python3 bench/py_overhead.py --spec    # print the YAML kgen.reduce uses for f32 here
-    python3 bench/py_overhead.py [N CALLS REPS]
+    python3 bench/python-overhead/py_overhead.py --spec    # print the YAML kgen.reduce uses for f32 here
+    python3 bench/python-overhead/py_overhead.py [N CALLS REPS]
 
 Prints, for kgen.reduce(x) (a new result tensor each call) and for
 kgen.reduce(x, out=r) (into one tensor), the median over REPS of the wall

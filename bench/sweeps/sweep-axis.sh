@@ -28,7 +28,7 @@ done
 shapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
  --shape 64x4194304 --shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 262144x1024 --shape 131072x2048"
 mkdir -p "$out"
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $kgen run --bench --verify --runs 10 $shapes (candidates of bench/sweep-axis.sh)" >"$out/sweep-axis.txt"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $kgen run --bench --verify --runs 10 $shapes (candidates of bench/sweeps/sweep-axis.sh)" >"$out/sweep-axis.txt"
 "$kgen" run --bench --verify --runs 10 --tsv "$out/sweep-axis.tsv" $shapes $(ls "$dir"/*.yaml | LC_ALL=C sort) \
 	>>"$out/sweep-axis.txt" 2>&1
 rm -rf "$dir"

@@ -2,7 +2,7 @@
 """axis_peers.py: time the axis sums a user would call in torch and cupy, the peers
 of kgen's row and column reductions, next to the full sum of the same matrix.
 
-    python3 bench/axis_peers.py [--shapes RxC ...] [--dtypes f32|bf16|i32 ...]
+    python3 bench/axis/axis_peers.py [--shapes RxC ...] [--dtypes f32|bf16|i32 ...]
                                 [--runs N] [--out FILE]
 
 For each shape (a row-major ROWS x COLS matrix) and dtype it times

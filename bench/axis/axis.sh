@@ -1,18 +1,18 @@
 #!/bin/sh
-# bench/axis.sh - the matrix reductions (kernel: reduce_axis) on the GPU, in
+# bench/axis/axis.sh - the matrix reductions (kernel: reduce_axis) on the GPU, in
 # one run: every spec given (default: specs/reduce_axis/best/*.yaml) at the
 # shapes of issue 7, verified and timed by `kgen run --bench` against CUB's
 # sum of the whole matrix (the same bytes: the bandwidth bar) and, for rows,
 # cub::DeviceSegmentedReduce; then torch.sum and cupy.sum along each axis
-# (bench/axis_peers.py); then seed 002's three kernels at 16384 x 16384.
+# (bench/axis/axis_peers.py); then seed 002's three kernels at 16384 x 16384.
 #
-# Usage, from the build directory:  bench/axis.sh OUTDIR [SPEC...]
+# Usage, from the build directory:  bench/axis/axis.sh OUTDIR [SPEC...]
 # Writes OUTDIR/axis.txt and .tsv, OUTDIR/axis-peers.txt and .tsv,
 # OUTDIR/seed-002.txt; each starts with the command, the date and the GPU.
 set -u
-out=${1:?usage: bench/axis.sh OUTDIR [SPEC...]}
+out=${1:?usage: bench/axis/axis.sh OUTDIR [SPEC...]}
 shift
-src=$(dirname "$0")/..
+src=$(dirname "$0")/../..
 kgen=${KGEN:-./kgen}
 [ $# -gt 0 ] || set -- "$src"/specs/reduce_axis/best/*.yaml
 shapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
@@ -24,8 +24,8 @@ stamp() { echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $*"; }
 	"$kgen" run --bench --verify --runs 20 --tsv "$out/axis.tsv" $shapes "$@"
 } >"$out/axis.txt" 2>&1
 {
-	stamp "python3 bench/axis_peers.py --runs 20"
-	python3 "$src/bench/axis_peers.py" --runs 20 --out "$out/axis-peers.tsv"
+	stamp "python3 bench/axis/axis_peers.py --runs 20"
+	python3 "$src/bench/axis/axis_peers.py" --runs 20 --out "$out/axis-peers.tsv"
 } >"$out/axis-peers.txt" 2>&1
 {
 	stamp "$kgen run --bench --verify --runs 10 --shape 16384x16384 specs/reduce_axis/seed-002/*.yaml"

@@ -2,7 +2,7 @@
 # ops.sh OUTDIR: the bars of issue 8, each in one run on one GPU, every kgen
 # result verified in the same run:
 #  - argmax of each row against torch.argmax(x, dim=1) on 1048576x256 and
-#    4194304x64 f32 (torch timed by bench/ops_peers.py with CUDA events,
+#    4194304x64 f32 (torch timed by bench/ops/ops_peers.py with CUDA events,
 #    median of 20, after warm-up; kgen by `kgen run --bench`, median of 20);
 #  - argmin and argmax of a 2^30 f32 vector against the best sum spec;
 #  - the best f32 sum from an input offset by 4 bytes against its aligned time.
@@ -15,7 +15,7 @@ top=${top_srcdir:-.}
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $0 $*"
 	"$kgen" run --verify --bench --runs 20 --shape 1048576x256 --shape 4194304x64 --tsv "$out/ops-rows.tsv" \
 		"$top/specs/reduce_axis/ops/argmax-rows-f32.yaml" "$top/specs/reduce_axis/best/rows.yaml"
-	python3 "$top/bench/ops_peers.py" "$out/ops-torch.tsv"
+	python3 "$top/bench/ops/ops_peers.py" "$out/ops-torch.tsv"
 	"$kgen" run --verify --bench --runs 20 --n '2^30' --tsv "$out/ops-vector.tsv" \
 		"$top/specs/reduce/best/sum-f32.yaml" "$top/specs/reduce/ops/argmax-f32.yaml"
 	"$kgen" run --verify --bench --runs 20 --n '2^30' --set op=argmin --tsv "$out/ops-argmin.tsv" \

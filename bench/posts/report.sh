@@ -1,6 +1,6 @@
 #!/bin/sh
-# report.sh RESULTS_DIR: turn the TSVs that bench/posts.sh and bench/sweep.sh
-# wrote into RESULTS_DIR (plus jit.txt from bench/jit_cost and posts.txt, the
+# report.sh RESULTS_DIR: turn the TSVs that bench/posts/posts.sh and bench/sweeps/sweep.sh
+# wrote into RESULTS_DIR (plus jit.txt from bench/jit/jit_cost and posts.txt, the
 # console output of posts.sh) into RESULTS_DIR/README.md and PNG bar charts
 # beside it.  The posts' own figures come from the leading comments of the
 # spec files.  RESULTS_DIR/findings.md, if present, is written by hand and
@@ -14,7 +14,7 @@ if [ $# -ne 1 ] || [ ! -d "$1" ]; then
 	exit 2
 fi
 dir=$(cd "$1" && pwd)
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 md=$dir/README.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -220,7 +220,7 @@ END {
 # ---- the sweep, fastest first ----------------------------------------------
 if [ -f "$dir/sweep.tsv" ]; then
 	{
-		echo "## Sweep of one-pass candidates (bench/sweep.sh), fastest first"
+		echo "## Sweep of one-pass candidates (bench/sweeps/sweep.sh), fastest first"
 		echo
 		awk -F'\t' 'NR > 1 { n = $4 + 0; e = 0; while (n > 1 && n % 2 == 0) { n /= 2; e++ } print e }' "$dir/sweep.tsv" | sort -u |
 			awk '{ s = s (NR > 1 ? ", " : "") "2^" $0 } END { printf "N = %s; all candidates: 16-byte loads, warp-shuffle block reduction, one atomicAdd per block; `tile`: one tile per block, `persistent`: a grid-stride loop over a grid sized to the GPU.\n\n", s }'
@@ -234,12 +234,12 @@ if [ -f "$dir/sweep.tsv" ]; then
 fi
 
 # ---- transposes: seed 004's table and the sweeps ------------------------------
-# posts-transpose.tsv (bench/posts-transpose.sh) and sweep-transpose*.tsv
-# (bench/sweep-transpose.sh): the cub_* columns hold the device-to-device copy
+# posts-transpose.tsv (bench/posts/posts-transpose.sh) and sweep-transpose*.tsv
+# (bench/sweeps/sweep-transpose.sh): the cub_* columns hold the device-to-device copy
 # of the same bytes, timed in the same run; GB/s counts bytes read + written.
 if [ -f "$dir/posts-transpose.tsv" ]; then
 	{
-		echo "## Seed 004: transposes (bench/posts-transpose.sh)"
+		echo "## Seed 004: transposes (bench/posts/posts-transpose.sh)"
 		echo
 		echo "float32; GB/s counts the bytes read and written (2 x rows x cols x 4); every output element was checked against the input (random bits) in the same run; \"copy\" is a device-to-device copy of the same bytes in the same run (\`cuMemcpyDtoDAsync\`), kgen/copy = copy time / kgen time. The post's figures are from an H100 (Mojo / CUDA)."
 		echo
@@ -261,7 +261,7 @@ if [ -f "$dir/posts-transpose.tsv" ]; then
 		for f in "$dir"/sweep-transpose*.tsv; do
 			[ -f "$f" ] || continue
 			b=$(basename "$f" .tsv)
-			echo "### $b (bench/sweep-transpose.sh), fastest first per shape"
+			echo "### $b (bench/sweeps/sweep-transpose.sh), fastest first per shape"
 			echo
 			echo "| shape | candidate | verified | kgen µs | kgen GB/s | copy GB/s | kgen/copy |"
 			echo "|---|---|---|--:|--:|--:|--:|"
@@ -276,7 +276,7 @@ fi
 # ---- JIT costs ---------------------------------------------------------------
 if [ -f "$dir/jit.txt" ]; then
 	{
-		echo "## JIT costs (bench/jit_cost)"
+		echo "## JIT costs (bench/jit/jit_cost)"
 		echo
 		echo '```'
 		cat "$dir/jit.txt"
@@ -386,26 +386,26 @@ body() {
 	echo "On the GPU machine, from the root of the built tree (see [bench/README.md](${up}bench/README.md)):"
 	echo
 	echo '```sh'
-	echo "sh bench/posts.sh OUT   # posts-ab.tsv, posts-c-<threads>.tsv, posts-best-f32.tsv; console: posts.txt"
-	echo "sh bench/sweep.sh OUT   # sweep.tsv, sweep.txt"
-	echo "make bench/jit_cost && ./bench/jit_cost specs/...   # jit.txt"
-	echo "sh bench/posts-transpose.sh OUT   # posts-transpose.tsv"
-	echo "ONLY=REGEX TAG=rN sh bench/sweep-transpose.sh OUT SHAPE...   # sweep-transpose-rN.tsv"
+	echo "sh bench/posts/posts.sh OUT   # posts-ab.tsv, posts-c-<threads>.tsv, posts-best-f32.tsv; console: posts.txt"
+	echo "sh bench/sweeps/sweep.sh OUT   # sweep.tsv, sweep.txt"
+	echo "make bench/jit/jit_cost && ./bench/jit/jit_cost specs/...   # jit.txt"
+	echo "sh bench/posts/posts-transpose.sh OUT   # posts-transpose.tsv"
+	echo "ONLY=REGEX TAG=rN sh bench/sweeps/sweep-transpose.sh OUT SHAPE...   # sweep-transpose-rN.tsv"
 	echo '```'
 	echo
-	if [ -f "$root/bench/posts.sh" ]; then
-		echo "bench/posts.sh runs (OUT is \$1, \`\$kgen\` is ./kgen, \`\$specs\` is ./specs):"
+	if [ -f "$root/bench/posts/posts.sh" ]; then
+		echo "bench/posts/posts.sh runs (OUT is \$1, \`\$kgen\` is ./kgen, \`\$specs\` is ./specs):"
 		echo
 		echo '```sh'
-		body "$root/bench/posts.sh"
+		body "$root/bench/posts/posts.sh"
 		echo '```'
 		echo
 	fi
-	if [ -f "$root/bench/sweep.sh" ]; then
-		echo "bench/sweep.sh runs (N defaults to 2^30):"
+	if [ -f "$root/bench/sweeps/sweep.sh" ]; then
+		echo "bench/sweeps/sweep.sh runs (N defaults to 2^30):"
 		echo
 		echo '```sh'
-		body "$root/bench/sweep.sh"
+		body "$root/bench/sweeps/sweep.sh"
 		echo '```'
 		echo
 	fi
@@ -426,6 +426,6 @@ body() {
 	[ -f "$tmp/transpose.md" ] && cat "$tmp/transpose.md"
 	[ -f "$tmp/jit.md" ] && cat "$tmp/jit.md"
 	echo "---"
-	echo "Generated by \`bench/report.sh\` from the files in this folder."
+	echo "Generated by \`bench/posts/report.sh\` from the files in this folder."
 } >"$md"
 echo "wrote $md${charts:+ and charts for posts$charts}"
