@@ -14,7 +14,7 @@
 //
 // The call is cublasLtMatmul, not cublasGemmEx: it is the one API that has a
 // fused epilogue (--epilogue=relu, CUBLASLT_EPILOGUE_RELU, the peer of a kgen
-// matmul with `epilogue: max(v, 0)`), so that the plain and the fused peer
+// matmul with a ReLU `epilogue`), so that the plain and the fused peer
 // are the same library path; its algorithm is the first that
 // cublasLtMatmulAlgoGetHeuristic proposes with a workspace (32 MiB by
 // default), as torch chooses for its cublasLt calls.  --algos=N times the
