@@ -2,10 +2,11 @@
  * timing.c - how `kgen run --bench` and `kgen tune` time: CUDA events around
  * each call, around batches of calls or around a graph's replay, or around
  * one call on a cold L2 (kgen_time_calls); the read-bandwidth probe; CUB
- * through kgen-cub, timed the same way.
+ * through kgen-cub and cuBLAS through kgen-cublas, timed the same way.
  */
 #include "config.h"
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,8 +355,11 @@ out:
 
 /* ---- CUB, through the kgen-cub helper ---- */
 
+/* The helper program `name` (kgen-cub, kgen-cublas): `given` ("" for
+ * none), else $ENV ("" for none), else beside the running kgen, else in
+ * pkglibexecdir; NULL when none can be run. */
 static const char *
-find_cub(const char *given, char *buf, size_t len)
+find_helper(const char *given, const char *env, const char *name, char *buf, size_t len)
 {
 	char self[PATH_MAX];
 	ssize_t n;
@@ -363,29 +367,36 @@ find_cub(const char *given, char *buf, size_t len)
 
 	if (given)
 		return given[0] ? given : NULL;
-	if (getenv("KGEN_CUB"))
-		return getenv("KGEN_CUB")[0] ? getenv("KGEN_CUB") : NULL;
+	if (getenv(env))
+		return getenv(env)[0] ? getenv(env) : NULL;
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
 		self[n] = '\0';
 		if ((slash = strrchr(self, '/'))) {
 			*slash = '\0';
-			snprintf(buf, len, "%s/kgen-cub", self);
+			snprintf(buf, len, "%s/%s", self, name);
 			if (access(buf, X_OK) == 0)
 				return buf;
 		}
 	}
-	snprintf(buf, len, "%s/kgen-cub", KGEN_PKGLIBEXECDIR);
+	snprintf(buf, len, "%s/%s", KGEN_PKGLIBEXECDIR, name);
 	return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
+static const char *
+find_cub(const char *given, char *buf, size_t len)
+{
+	return find_helper(given, "KGEN_CUB", "kgen-cub", buf, len);
+}
+
 /* Start exe with args split at spaces (kgen's own words: numbers and
- * names) as its argument vector, no shell between, its standard output a
- * pipe read through the FILE returned; NULL when it cannot start. */
+ * names) as its argument vector, no shell between, its standard output (and
+ * its standard error too, with both) a pipe read through the FILE returned;
+ * NULL when it cannot start. */
 static FILE *
-spawn_reader(const char *exe, const char *args, pid_t *pid)
+spawn_reader(const char *exe, const char *args, int both, pid_t *pid)
 {
 	extern char **environ;
-	char words[256], *argv[32], *save = NULL, *w;
+	char words[512], *argv[32], *save = NULL, *w;
 	posix_spawn_file_actions_t fa;
 	int fd[2], argc = 0, r;
 	FILE *fp;
@@ -404,6 +415,8 @@ spawn_reader(const char *exe, const char *args, pid_t *pid)
 	}
 	posix_spawn_file_actions_addclose(&fa, fd[0]);
 	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	if (both)
+		posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
 	posix_spawn_file_actions_addclose(&fa, fd[1]);
 	r = posix_spawn(pid, exe, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -445,7 +458,7 @@ kgen_cub_call(const char *given, const char *args, int *offsets)
 	if (!exe)
 		return -1;
 	fflush(stdout);
-	if (!(fp = spawn_reader(exe, args, &pid)))
+	if (!(fp = spawn_reader(exe, args, 0, &pid)))
 		return -1;
 	while (fgets(line, sizeof line, fp)) {
 		if ((p = strstr(line, "median_ms=")))
@@ -479,4 +492,156 @@ kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct
 	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs,
 	         l2);
 	return kgen_cub_call(given, args, offsets);
+}
+
+/* ---- cuBLAS, through the kgen-cublas helper ---- */
+
+/* The helper's exit statuses (bench/matmul/cublas_gemm.cu) as kgen's. */
+static kgen_status
+cublas_exit_status(int code)
+{
+	switch (code) {
+	case 1: return KGEN_EVERIFY;  /* its check against the host failed */
+	case 2: return KGEN_EINVAL;   /* it refused its arguments */
+	default: return KGEN_ECUDA;   /* 4: no cuBLAS algorithm; 5: a CUDA or cuBLAS error */
+	}
+}
+
+/* The job's kgen-cublas argument list (flags only where they differ from
+ * its defaults, so that the common call reads short), or KGEN_EINVAL. */
+static kgen_status
+cublas_args(const struct kgen_cublas_job *j, char *args, size_t len, kgen_error *err)
+{
+	static const char *const dtypes[] = { "f32", "f64", "f16", "bf16" };
+	const char *a = j->a_layout ? j->a_layout : "row", *b = j->b_layout ? j->b_layout : "row";
+	const char *out = j->out_dtype && j->out_dtype[0] ? j->out_dtype : j->dtype;
+	int i, known = 0, narrow, wide;
+	size_t at = 0;
+
+	for (i = 0; j->dtype && i < 4; i++)
+		known |= strcmp(j->dtype, dtypes[i]) == 0;
+	if (!known)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: dtype is f32, f64, f16 or bf16, not %s",
+		                 j->dtype ? j->dtype : "(none)");
+	narrow = strcmp(j->dtype, "f16") == 0 || strcmp(j->dtype, "bf16") == 0;
+	wide = narrow && strcmp(out, "f32") == 0;  /* f16 and bf16 may write f32 */
+	if (strcmp(out, j->dtype) != 0 && !wide)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: out_dtype is %s%s, not %s", j->dtype,
+		                 narrow ? " or f32" : "", out);
+	if ((strcmp(a, "row") && strcmp(a, "col")) || (strcmp(b, "row") && strcmp(b, "col")))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: layouts are row or col, not a=%s b=%s", a, b);
+	if (!j->m || !j->n || !j->k || j->m > INT_MAX || j->n > INT_MAX || j->k > INT_MAX)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: m, n and k are from 1 to 2^31 - 1, not %llu %llu %llu",
+		                 j->m, j->n, j->k);
+	if (j->runs < 1 || j->runs > 100000 || j->device < 0 || j->algos < 0 || j->algos > 1000 ||
+	    (unsigned)j->method >= KGEN_TIME_COUNT)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: runs %d (1 to 100000), device %d, algos %d (0 to 1000), "
+		                 "method %d", j->runs, j->device, j->algos, (int)j->method);
+	if (!isfinite(j->alpha) || !isfinite(j->beta))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: alpha and beta are finite, not %g and %g", j->alpha,
+		                 j->beta);
+#define ADD(...) (at += (size_t)snprintf(args + at, at < len ? len - at : 0, __VA_ARGS__))
+	if (strcmp(out, j->dtype))
+		ADD("--out=%s ", out);
+	if (strcmp(a, "row"))
+		ADD("--a=%s ", a);
+	if (strcmp(b, "row"))
+		ADD("--b=%s ", b);
+	if (j->lda)
+		ADD("--lda=%llu ", j->lda);
+	if (j->ldb)
+		ADD("--ldb=%llu ", j->ldb);
+	if (j->ldc)
+		ADD("--ldc=%llu ", j->ldc);
+	if (j->alpha != 1)
+		ADD("--alpha=%.17g ", j->alpha);
+	if (j->beta != 0)
+		ADD("--beta=%.17g ", j->beta);
+	if (j->relu)
+		ADD("--epilogue=relu ");
+	if (j->method != KGEN_TIME_PER_CALL)
+		ADD("--method=%s ", kgen_timing_method_name(j->method));
+	if (j->algos > 1)
+		ADD("--algos=%d ", j->algos);
+	if (j->device)
+		ADD("--device=%d ", j->device);
+	ADD("%s %llu %llu %llu %d", j->dtype, j->m, j->n, j->k, j->runs);
+#undef ADD
+	if (at >= len)
+		return kgen_fail(err, KGEN_EINTERNAL, "kgen_cublas_time: the argument list is over %zu bytes", len);
+	return KGEN_OK;
+}
+
+/* Run kgen-cublas once: its result line's fields into *r, or its last
+ * "kgen-cublas: ..." line (or how it ended) into err. */
+static kgen_status
+cublas_spawn(const char *exe, const char *args, struct kgen_cublas_result *r, kgen_error *err)
+{
+	char line[1024], said[1024] = "", *p;
+	int status, found = 0;
+	pid_t pid;
+	FILE *fp;
+
+	fflush(stdout);
+	if (!(fp = spawn_reader(exe, args, 1, &pid)))
+		return kgen_fail(err, KGEN_EIO, "cannot start %s", exe);
+	while (fgets(line, sizeof line, fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "cublas ", 7) == 0) {
+			found = 1;
+			r->median_ms = (p = strstr(line, " median_ms=")) ? strtod(p + 11, NULL) : -1;
+			r->tflops = (p = strstr(line, " tflops=")) ? strtod(p + 8, NULL) : -1;
+			r->maxerr = (p = strstr(line, " maxerr=")) ? strtod(p + 8, NULL) : -1;
+			r->algo = (p = strstr(line, " algo=")) ? atoi(p + 6) : -1;
+		} else if (strncmp(line, "kgen-cublas: ", 13) == 0) {
+			snprintf(said, sizeof said, "%s", line + 13);
+		}
+	}
+	fclose(fp);
+	if (waitpid(pid, &status, 0) != pid)
+		return kgen_fail(err, KGEN_EIO, "%s: lost its exit status", exe);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && found)
+		return kgen_fail(err, KGEN_EVERIFY, "kgen-cublas %s: cuBLAS's result is off at a sampled element (%.3g of "
+		                 "the error bound)", args, r->maxerr);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return kgen_fail(err, WIFEXITED(status) ? cublas_exit_status(WEXITSTATUS(status)) : KGEN_ECUDA,
+		                 "kgen-cublas %s: %s", args, said[0] ? said : WIFEXITED(status) ? "failed" : "killed by a signal");
+	if (!found || !(r->median_ms > 0))
+		return kgen_fail(err, KGEN_EINTERNAL, "kgen-cublas %s printed no time", args);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_cublas_time(const char *given, const struct kgen_cublas_job *job, struct kgen_cublas_result *r, kgen_error *err)
+{
+	static struct { char args[320]; struct kgen_cublas_result r; kgen_error err; kgen_status st; } seen[32];
+	static int nseen, next;
+	char path[PATH_MAX + 16], args[320];
+	const char *exe;
+	kgen_status st;
+	int i;
+
+	r->median_ms = r->tflops = r->maxerr = -1;
+	r->algo = -1;
+	if ((st = cublas_args(job, args, sizeof args, err)))
+		return st;
+	for (i = 0; i < nseen; i++)
+		if (strcmp(seen[i].args, args) == 0) {
+			*r = seen[i].r;
+			if (seen[i].st && err)
+				*err = seen[i].err;
+			return seen[i].st;
+		}
+	if (!(exe = find_helper(given, "KGEN_CUBLAS", "kgen-cublas", path, sizeof path)))
+		return kgen_fail(err, KGEN_EIO, "no kgen-cublas to time cuBLAS with (%s)",
+		                 given ? "none given" : getenv("KGEN_CUBLAS") ? "KGEN_CUBLAS is empty"
+		                 : "not beside kgen nor in " KGEN_PKGLIBEXECDIR "; configure builds it where nvcc and cuBLASLt are");
+	st = cublas_spawn(exe, args, r, err);
+	i = nseen < 32 ? nseen++ : next++ % 32;
+	snprintf(seen[i].args, sizeof seen[i].args, "%s", args);
+	seen[i].r = *r;
+	seen[i].st = st;
+	if (st && err)
+		seen[i].err = *err;
+	return st;
 }

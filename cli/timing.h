@@ -1,4 +1,4 @@
-/* timing.h - timing, the read probe and the CUB peer of `kgen run --bench` (timing.c). */
+/* timing.h - timing, the read probe and the CUB and cuBLAS peers of `kgen run --bench` (timing.c). */
 #ifndef KGEN_TIMING_H
 #define KGEN_TIMING_H
 
@@ -85,5 +85,46 @@ double kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const
  * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it.
  * *offsets (when not NULL) gets the offsets width it names, 32 or 64, or 0. */
 double kgen_cub_call(const char *given, const char *args, int *offsets);
+
+/* What kgen-cublas (bench/matmul/cublas_gemm.cu, `kgen-cublas --help`) times:
+ * cuBLASLt's C = alpha*A*B + beta*C with kgen's conventions: C row-major
+ * m x n with row pitch ldc; A (m x k) and B (k x n) each "row" (element
+ * (i,j) at i*ld + j) or "col" (at j*ld + i); leading dimensions in
+ * elements, 0 for packed.  Fill it with designated initialisers; what is
+ * left out is the default. */
+struct kgen_cublas_job {
+	unsigned long long m, n, k;
+	const char *dtype;                 /* f32 (FP32 compute, no TF32), f64, f16 or bf16 (f32 accumulate) */
+	const char *out_dtype;             /* C's type: NULL or dtype, or f32 for f16 and bf16 */
+	const char *a_layout, *b_layout;   /* "row" (NULL too) or "col" */
+	unsigned long long lda, ldb, ldc;  /* 0: packed */
+	double alpha, beta;                /* set alpha: 0 is a real 0 here */
+	int relu;                          /* cuBLASLt's fused epilogue, C = max(alpha*A*B + beta*C, 0) */
+	int runs;                          /* R, as kgen_time_calls takes it */
+	int device;                        /* the CUDA device's ordinal */
+	enum kgen_timing_method method;    /* timed as kgen_time_calls times kgen's kernels */
+	int algos;                         /* 0 or 1: the heuristic's first algorithm (what a user gets); N:
+	                                    * the fastest of its first N */
+};
+
+/* What it measured: the median milliseconds per call, TFLOPS (2mnk / time),
+ * the largest error of its 64 sampled elements over their bound (below 1
+ * passes) and the rank of the algorithm timed; -1 where not known. */
+struct kgen_cublas_result {
+	double median_ms, tflops, maxerr;
+	int algo;
+};
+
+/* Time the job with kgen-cublas (`given`, "" for none, else $KGEN_CUBLAS,
+ * beside kgen, or installed in pkglibexecdir), started with an argument
+ * vector (no shell), once per process per job: a second call returns the
+ * first's result or error.  Errors as values: KGEN_EINVAL for a job it
+ * refuses (before starting anything), KGEN_EIO without the helper,
+ * KGEN_EVERIFY when cuBLAS's result fails the helper's check, KGEN_ECUDA
+ * when CUDA or cuBLAS fails or has no algorithm for the job (err's message
+ * is the helper's own); *r is then -1s, but for KGEN_EVERIFY, where it
+ * holds what the helper measured. */
+kgen_status kgen_cublas_time(const char *given, const struct kgen_cublas_job *job, struct kgen_cublas_result *r,
+                             kgen_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 #!/bin/sh
-# configure_test.sh: ./configure --disable-cub-helper builds no kgen-cub
+# configure_test.sh: ./configure --disable-cub-helper builds no kgen-cub and
+# no kgen-cublas
 # (and says so), whether or not nvcc is there; --enable-cub-helper without
 # nvcc is an error that names nvcc.  Each configure runs in a scratch copy
 # of what configure reads (configure, its inputs and build-aux/), since a
@@ -18,8 +19,10 @@ for d in off nonvcc; do
 		cp "$src/gen/spec.c" "$tmp/$d/gen/" && cp "$src"/build-aux/* "$tmp/$d/build-aux/" || exit 99
 done
 (cd "$tmp/off" && ./configure --disable-cub-helper > out 2>&1) || { cat "$tmp/off/out" >&2; bad "configure --disable-cub-helper failed"; }
-grep -q 'kgen-cub not built (--disable-cub-helper)' "$tmp/off/out" || bad "configure --disable-cub-helper does not say so"
 grep -q '^HAVE_NVCC_TRUE=.#' "$tmp/off/config.log" || bad "configure --disable-cub-helper still builds kgen-cub"
+grep -q '^HAVE_CUBLAS_TRUE=.#' "$tmp/off/config.log" || bad "configure --disable-cub-helper still builds kgen-cublas"
+grep -q 'kgen-cub and kgen-cublas not built (--disable-cub-helper)' "$tmp/off/out" ||
+	bad "configure --disable-cub-helper does not say that kgen-cublas is skipped too"
 # No nvcc anywhere: a CUDA root of the toolkit's headers and libraries but
 # no bin/, and a PATH without nvcc.  Asking for the helper is an error.
 cuda=$(sed -n "s/^cuda_dir='\(.*\)'$/\1/p" "$tmp/off/config.log" | head -1)
@@ -38,5 +41,5 @@ IFS=$old_ifs
 (cd "$tmp/nonvcc" && PATH="$path" ./configure --with-cuda="$tmp/cuda" --enable-cub-helper > out 2>&1)
 grep -q 'error: --enable-cub-helper: nvcc not found' "$tmp/nonvcc/out" ||
 	bad "configure --enable-cub-helper without nvcc: $(tail -3 "$tmp/nonvcc/out")"
-[ $fail -eq 0 ] && echo "ok: --disable-cub-helper skips kgen-cub; --enable-cub-helper needs nvcc"
+[ $fail -eq 0 ] && echo "ok: --disable-cub-helper skips kgen-cub and kgen-cublas; --enable-cub-helper needs nvcc"
 exit $fail

@@ -105,6 +105,24 @@ kgen_transpose_batched = _sig("kgen_transpose_batched", [_P, _U64, _U64, _U64, _
                                                           _P, _E])
 
 
+
+def _optional(name, args, res=ctypes.c_int):
+    """_sig() for a function this libkgen may lack (a family newer than the
+    library): None then, and its callers say so when called."""
+    try:
+        return _sig(name, args, res)
+    except AttributeError:
+        return None
+
+
+# The matmul family: C = alpha A B + beta C (a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, scratch, scratch_bytes,
+# stream, err); its scratch size for m, n, k.
+kgen_matmul = _optional("kgen_matmul", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_double,
+                                        ctypes.c_double, _U64, ctypes.c_size_t, _P, _E])
+kgen_matmul_scratch_size = _optional("kgen_matmul_scratch_size", [_P, _U64, _U64, _U64, ctypes.POINTER(ctypes.c_size_t),
+                                                                  _E])
+
+
 # The largest values of a C int, a pointer and an unsigned long long.  ctypes
 # converts a larger or a negative Python int without a word (2**32 as a c_int
 # is 0), so every int that comes from a caller or an array goes through arg().

@@ -1,0 +1,601 @@
+// kgen-cublas: time cuBLAS's C = alpha*A*B + beta*C for one shape, dtype and
+// pair of layouts, as the peer that kgen's matmul is compared with.  Built
+// with nvcc beside kgen-cub (configure's --disable-cub-helper skips both).
+//
+//   kgen-cublas [FLAG...] DTYPE M N K RUNS
+//
+// prints one line (the same family as kgen-cub's: a name, then key=value
+// fields, median_ms among them):
+//   "cublas dtype=bf16 out=bf16 m=4096 n=4096 k=4096 a=row b=row lda=4096
+//    ldb=4096 ldc=4096 alpha=1 beta=0 epilogue=none algo=0 algos=1
+//    workspace=33554432 median_ms=... tflops=... check=ok maxerr=..."
+// (on one line; ` method=M` at its end but for per-call).  See usage() for
+// the flags.
+//
+// The call is cublasLtMatmul, not cublasGemmEx: it is the one API that has a
+// fused epilogue (--epilogue=relu, CUBLASLT_EPILOGUE_RELU, the peer of a kgen
+// matmul with a ReLU `epilogue`), so that the plain and the fused peer
+// are the same library path; its algorithm is the first that
+// cublasLtMatmulAlgoGetHeuristic proposes with a workspace (32 MiB by
+// default), as torch chooses for its cublasLt calls.  --algos=N times the
+// first N proposals and reports the fastest (algo= names its rank), cuBLAS
+// at its best rather than as a user gets it.
+//
+// Types (CUBLAS_COMPUTE_*, never *_FAST_TF32, so f32 is true FP32 on the
+// CUDA cores, no TF32; NVIDIA_TF32_OVERRIDE cannot turn TF32 on for it):
+//   f32   A, B, C f32,             compute 32F, alpha/beta float
+//   f64   A, B, C f64,             compute 64F, alpha/beta double
+//   f16   A, B f16, C f16 or f32,  compute 32F (f32 accumulate), alpha/beta float
+//   bf16  A, B bf16, C bf16 or f32, compute 32F, alpha/beta float
+//
+// kgen's convention: C is row-major M x N with row pitch ldc; A (M x K) and B
+// (K x N) each row-major (element (i,j) at i*ld + j) or column-major (at
+// j*ld + i).  cuBLAS is column-major, and a row-major C is the column-major
+// N x M matrix C^T = B^T A^T; so cuBLAS computes that, with kgen's B as its
+// first operand and kgen's A as its second: a row-major operand, read
+// column-major, is already its transpose (op N), a column-major one needs op T.
+//
+// Method: inputs drawn uniformly in [-1, 1) (full mantissas, as torch.rand
+// does: the power a GEMM draws depends on its data), the workspace and
+// everything else allocated outside the timed region, one call checked
+// against a double-precision dot product on the host at 64 sampled
+// elements (the corners among them), then timed as kgen-cub times: 3 warm-up
+// calls, then --method=per-call (the default: RUNS calls, each alone between
+// two CUDA events), events (7 batches of calls back to back, each batch
+// doubled from RUNS until it lasts 0.2 ms), graph (that batch in a CUDA graph,
+// 7 replays) or cold (RUNS calls, each after writing twice the L2); the
+// median per call.  Operands are not rotated among copies: a GEMM re-reads
+// them from the L2 whatever one does.  With beta != 0 the timed calls keep
+// accumulating into C (as a caller's in-place C = alpha*A*B + beta*C would).
+//
+// Exit status: 0, 1 (the check failed: the line says check=FAIL), 2 (usage),
+// 4 (cuBLAS has no algorithm for this combination), 5 (a CUDA or cuBLAS
+// error); errors are one line on standard error, "kgen-cublas: ...".
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            std::fprintf(stderr, "kgen-cublas: %s: %s\n", #call, cudaGetErrorString(e_));        \
+            std::exit(5);                                                                        \
+        }                                                                                        \
+    } while (0)
+
+#define CHECK_BLAS(call)                                                                          \
+    do {                                                                                          \
+        cublasStatus_t s_ = (call);                                                               \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                        \
+            std::fprintf(stderr, "kgen-cublas: %s: %s\n", #call, cublasLtGetStatusString(s_));    \
+            std::exit(5);                                                                         \
+        }                                                                                         \
+    } while (0)
+
+static void usage(FILE *f)
+{
+    std::fprintf(f,
+        "usage: kgen-cublas [FLAG...] DTYPE M N K RUNS\n"
+        "Times cuBLASLt's C = alpha*A*B + beta*C (cublasLtMatmul, the heuristic's first algorithm, a\n"
+        "workspace), C row-major M x N, and prints one line: cublas dtype=... median_ms=X tflops=Y ...\n"
+        "DTYPE: f32 (FP32 compute, no TF32), f64, f16 or bf16 (both with f32 accumulate)\n"
+        "  --out=DTYPE         C's type: DTYPE (default), or f32 for f16 and bf16\n"
+        "  --a=row|col         A (M x K) row-major (default: (i,j) at i*lda + j) or column-major (j*lda + i)\n"
+        "  --b=row|col         B (K x N) likewise\n"
+        "  --lda=N --ldb=N --ldc=N   leading dimensions in elements (default 0: packed)\n"
+        "  --alpha=X --beta=X  the scalars (default 1 and 0)\n"
+        "  --epilogue=none|relu   relu: cuBLASLt's fused CUBLASLT_EPILOGUE_RELU, C = max(alpha*A*B + beta*C, 0)\n"
+        "  --method=M          per-call (default), events, graph or cold: as kgen run --method M times\n"
+        "  --algos=N           time the heuristic's first N algorithms, report the fastest (default 1)\n"
+        "  --workspace=BYTES   cuBLASLt's workspace (default 33554432)\n"
+        "  --device=N          the CUDA device (default 0)\n"
+        "  --no-check          skip the check of 64 sampled elements against the host\n"
+        "Exit: 0; 1 the check failed; 2 usage; 4 no cuBLAS algorithm for this; 5 CUDA or cuBLAS error.\n");
+}
+
+// ---- the types ----
+
+// One kgen dtype as cuBLAS and the host see it.
+struct Type {
+    const char *name;
+    cudaDataType_t cuda;
+    size_t size;
+    double unit;  // unit roundoff: half the distance from 1 to the next number
+};
+static const Type types[] = {
+    {"f32", CUDA_R_32F, 4, 0x1p-24},
+    {"f64", CUDA_R_64F, 8, 0x1p-53},
+    {"f16", CUDA_R_16F, 2, 0x1p-11},
+    {"bf16", CUDA_R_16BF, 2, 0x1p-8},
+};
+
+static const Type *type_of(const char *name)
+{
+    for (const Type &t : types)
+        if (!std::strcmp(t.name, name))
+            return &t;
+    return nullptr;
+}
+
+// Element i of a device buffer of type t, copied to the host, as a double.
+static double element(const Type *t, const std::vector<unsigned char> &host, size_t i)
+{
+    const unsigned char *p = host.data() + i * t->size;
+    switch (t->cuda) {
+    case CUDA_R_32F: { float v; std::memcpy(&v, p, 4); return v; }
+    case CUDA_R_64F: { double v; std::memcpy(&v, p, 8); return v; }
+    case CUDA_R_16F: { __half v; std::memcpy(&v, p, 2); return __half2float(v); }
+    default: { __nv_bfloat16 v; std::memcpy(&v, p, 2); return __bfloat162float(v); }
+    }
+}
+
+// Uniform values in [-1, 1) from a hash of the index and a seed.
+template <typename T> __global__ void fill(T *p, size_t n, unsigned long long seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        p[i] = (T)((double)(z >> 11) * 0x1p-52 - 1.0);
+    }
+}
+
+static void fill_buffer(const Type *t, void *p, size_t n, unsigned long long seed)
+{
+    switch (t->cuda) {
+    case CUDA_R_32F: fill<<<1024, 256>>>((float *)p, n, seed); break;
+    case CUDA_R_64F: fill<<<1024, 256>>>((double *)p, n, seed); break;
+    case CUDA_R_16F: fill<<<1024, 256>>>((__half *)p, n, seed); break;
+    default: fill<<<1024, 256>>>((__nv_bfloat16 *)p, n, seed); break;
+    }
+    CHECK(cudaGetLastError());
+}
+
+// ---- timing, as kgen-cub times (bench/cub_reduce.cu, cli/timing.h) ----
+
+#define METHODS(X) X(PER_CALL, "per-call") X(EVENTS, "events") X(GRAPH, "graph") X(COLD, "cold")
+#define X(id, name) id,
+enum Method { METHODS(X) };
+#undef X
+#define X(id, name) name,
+static const char *const method_names[] = { METHODS(X) };
+#undef X
+
+// What one timing makes, released when it ends; call(stream) is one GEMM.
+template <typename Call> struct Timer {
+    Call &call;
+    Method method;
+    cudaStream_t stream = nullptr; // graph: a stream of its own; else the default stream
+    cudaEvent_t a = nullptr, b = nullptr;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    void *flush = nullptr; // cold: twice the L2, written before each sample
+    size_t flush_bytes = 0;
+
+    Timer(Call &c, Method m) : call(c), method(m)
+    {
+        CHECK(cudaEventCreate(&a));
+        CHECK(cudaEventCreate(&b));
+        if (m == GRAPH) // the default stream cannot be captured
+            CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        if (m == COLD) {
+            int dev, l2;
+            CHECK(cudaGetDevice(&dev));
+            CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+            flush_bytes = 2 * (size_t)l2;
+            CHECK(cudaMalloc(&flush, flush_bytes));
+        }
+        CHECK(cudaDeviceSynchronize());
+    }
+
+    void calls(int count)
+    {
+        for (int i = 0; i < count; i++)
+            call(stream);
+    }
+
+    // One sample, in milliseconds per call.
+    float sample(int batch)
+    {
+        float ms;
+        if (flush)
+            CHECK(cudaMemsetAsync(flush, 0, flush_bytes, stream));
+        CHECK(cudaEventRecord(a, stream));
+        if (exec)
+            CHECK(cudaGraphLaunch(exec, stream));
+        else
+            calls(batch);
+        CHECK(cudaEventRecord(b, stream));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        return ms / batch;
+    }
+
+    void capture(int batch)
+    {
+        CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        calls(batch);
+        CHECK(cudaStreamEndCapture(stream, &graph));
+        CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK(cudaGraphLaunch(exec, stream));
+        CHECK(cudaStreamSynchronize(stream));
+    }
+
+    // The median milliseconds per call after 3 warm-up calls; per-call's is
+    // its upper middle sample, as kgen-cub's and kgen run's.
+    float median_ms(int runs)
+    {
+        bool batched = method == EVENTS || method == GRAPH;
+        int batch = 1, samples = batched ? 7 : runs;
+        calls(3);
+        if (batched)
+            for (batch = runs; sample(batch) * batch < 0.2f && batch < 4096; batch = std::min(2 * batch, 4096))
+                ;
+        if (method == GRAPH)
+            capture(batch);
+        std::vector<float> ms(samples);
+        for (float &x : ms)
+            x = sample(batch);
+        CHECK(cudaGetLastError());
+        std::sort(ms.begin(), ms.end());
+        return method == PER_CALL || samples % 2 ? ms[samples / 2] : (ms[samples / 2 - 1] + ms[samples / 2]) / 2;
+    }
+
+    ~Timer()
+    {
+        CHECK(cudaDeviceSynchronize());
+        if (exec)
+            CHECK(cudaGraphExecDestroy(exec));
+        if (graph)
+            CHECK(cudaGraphDestroy(graph));
+        if (stream)
+            CHECK(cudaStreamDestroy(stream));
+        if (flush)
+            CHECK(cudaFree(flush));
+        CHECK(cudaEventDestroy(a));
+        CHECK(cudaEventDestroy(b));
+    }
+};
+
+// ---- the job ----
+
+struct Job {
+    const Type *in = nullptr, *out = nullptr;
+    unsigned long long m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
+    bool a_col = false, b_col = false, relu = false, check = true;
+    double alpha = 1, beta = 0;
+    Method method = PER_CALL;
+    int runs = 0, algos = 1, device = 0;
+    size_t workspace = 32u << 20;
+};
+
+// Where element (i, j) of a matrix is, row- or column-major.
+static size_t at(bool col, unsigned long long ld, unsigned long long i, unsigned long long j)
+{
+    return col ? j * ld + i : i * ld + j;
+}
+
+// The elements a matrix of `rows` x `cols` with leading dimension ld spans.
+static size_t span(bool col, unsigned long long ld, unsigned long long rows, unsigned long long cols)
+{
+    if (!rows || !cols)
+        return 1;
+    return col ? (cols - 1) * ld + rows : (rows - 1) * ld + cols;
+}
+
+static std::vector<unsigned char> to_host(const void *p, size_t elems, const Type *t)
+{
+    std::vector<unsigned char> h(elems * t->size);
+    CHECK(cudaMemcpy(h.data(), p, h.size(), cudaMemcpyDeviceToHost));
+    return h;
+}
+
+// The largest error at 64 sampled elements of C (corners first) after one
+// call, against a double-precision dot product of the host copies of A, B
+// and the C before it, over the element's bound: (K + 2) units of the
+// accumulator's roundoff times sum |alpha a b| + |beta c| (the worst case of
+// a K-term dot product in any order, plus the scaling), plus one unit of
+// C's own type times the result.  Below 1 is a pass.
+static double check_error(const Job &j, const std::vector<unsigned char> &a, const std::vector<unsigned char> &b,
+                          const std::vector<unsigned char> &c0, const std::vector<unsigned char> &c)
+{
+    double acc_unit = j.in->cuda == CUDA_R_64F ? 0x1p-53 : 0x1p-24, worst = 0;
+    for (int s = 0; s < 64; s++) {
+        unsigned long long z = (s + 1) * 0x9e3779b97f4a7c15ull;
+        z ^= z >> 29;
+        unsigned long long i = s == 0 || s == 2 ? 0 : s == 1 || s == 3 ? j.m - 1 : z % j.m;
+        unsigned long long col = s == 0 || s == 3 ? 0 : s == 1 || s == 2 ? j.n - 1 : (z >> 32) % j.n;
+        double dot = 0, mag = 0;
+        for (unsigned long long p = 0; p < j.k; p++) {
+            double x = element(j.in, a, at(j.a_col, j.lda, i, p)), y = element(j.in, b, at(j.b_col, j.ldb, p, col));
+            dot += x * y;
+            mag += std::fabs(x * y);
+        }
+        size_t ci = at(false, j.ldc, i, col);
+        double before = j.beta != 0 ? element(j.out, c0, ci) : 0;
+        double want = j.alpha * dot + j.beta * before, got = element(j.out, c, ci);
+        if (j.relu)
+            want = std::max(want, 0.0);
+        double bound = (j.k + 2) * acc_unit * (std::fabs(j.alpha) * mag + std::fabs(j.beta * before)) +
+                       j.out->unit * std::fabs(want) + 1e-300;
+        double e = std::isfinite(got) ? std::fabs(got - want) / bound : INFINITY;
+        if (!(e <= worst))
+            worst = e;
+    }
+    return worst;
+}
+
+// The cuBLASLt call, its descriptors made once.
+struct Gemm {
+    cublasLtHandle_t lt = nullptr;
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
+    cublasLtMatmulPreference_t pref = nullptr;
+    std::vector<cublasLtMatmulHeuristicResult_t> algos;
+    const void *alpha, *beta;
+    const void *a, *b;
+    void *c, *work;
+    size_t work_bytes;
+    int which = 0; // the algorithm timed
+
+    // cuBLAS's column-major C^T (N x M, ld ldc) = op(B') op(A'), where B'
+    // is kgen's B buffer as cuBLAS reads it (N x K when B is row-major, op
+    // N; K x N when column-major, op T) and A' kgen's A (K x M, op N; or
+    // M x K, op T).
+    Gemm(const Job &j, const void *alpha_, const void *beta_, const void *a_, const void *b_, void *c_, void *w)
+        : alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), work_bytes(j.workspace)
+    {
+        bool f64 = j.in->cuda == CUDA_R_64F;
+        cublasOperation_t ta = j.b_col ? CUBLAS_OP_T : CUBLAS_OP_N, tb = j.a_col ? CUBLAS_OP_T : CUBLAS_OP_N;
+        cublasLtEpilogue_t epi = j.relu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT;
+        CHECK_BLAS(cublasLtCreate(&lt));
+        CHECK_BLAS(cublasLtMatmulDescCreate(&desc, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+                                            f64 ? CUDA_R_64F : CUDA_R_32F));
+        CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+        CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+        CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        CHECK_BLAS(j.b_col ? cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.k, j.n, j.ldb)
+                           : cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.n, j.k, j.ldb));
+        CHECK_BLAS(j.a_col ? cublasLtMatrixLayoutCreate(&lb, j.in->cuda, j.m, j.k, j.lda)
+                           : cublasLtMatrixLayoutCreate(&lb, j.in->cuda, j.k, j.m, j.lda));
+        CHECK_BLAS(cublasLtMatrixLayoutCreate(&lc, j.out->cuda, j.n, j.m, j.ldc));
+        CHECK_BLAS(cublasLtMatmulPreferenceCreate(&pref));
+        CHECK_BLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &work_bytes,
+                                                        sizeof work_bytes));
+        int found = 0;
+        algos.resize(j.algos);
+        cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, j.algos, algos.data(),
+                                                          &found);
+        if (s != CUBLAS_STATUS_SUCCESS || found == 0) {
+            std::fprintf(stderr, "kgen-cublas: cuBLASLt has no algorithm for %s -> %s, a=%s b=%s, epilogue=%s (%s)\n",
+                         j.in->name, j.out->name, j.a_col ? "col" : "row", j.b_col ? "col" : "row",
+                         j.relu ? "relu" : "none", cublasLtGetStatusString(s));
+            std::exit(4);
+        }
+        algos.resize(found);
+    }
+
+    void operator()(cudaStream_t stream)
+    {
+        CHECK_BLAS(cublasLtMatmul(lt, desc, alpha, b, la, a, lb, beta, c, lc, c, lc, &algos[which].algo, work,
+                                  work_bytes, stream));
+    }
+
+    ~Gemm()
+    {
+        cublasLtMatmulPreferenceDestroy(pref);
+        cublasLtMatrixLayoutDestroy(lc);
+        cublasLtMatrixLayoutDestroy(lb);
+        cublasLtMatrixLayoutDestroy(la);
+        cublasLtMatmulDescDestroy(desc);
+        cublasLtDestroy(lt);
+    }
+};
+
+static int run(Job &j)
+{
+    size_t a_elems = span(j.a_col, j.lda, j.m, j.k), b_elems = span(j.b_col, j.ldb, j.k, j.n),
+           c_elems = span(false, j.ldc, j.m, j.n);
+    void *a, *b, *c, *work = nullptr;
+    CHECK(cudaSetDevice(j.device));
+    CHECK(cudaMalloc(&a, a_elems * j.in->size));
+    CHECK(cudaMalloc(&b, b_elems * j.in->size));
+    CHECK(cudaMalloc(&c, c_elems * j.out->size));
+    if (j.workspace)
+        CHECK(cudaMalloc(&work, j.workspace));
+    fill_buffer(j.in, a, a_elems, 1);
+    fill_buffer(j.in, b, b_elems, 2);
+    fill_buffer(j.out, c, c_elems, 3);
+    CHECK(cudaDeviceSynchronize());
+    float fa = (float)j.alpha, fb = (float)j.beta;
+    bool f64 = j.in->cuda == CUDA_R_64F;
+    const void *alpha = f64 ? (const void *)&j.alpha : &fa, *beta = f64 ? (const void *)&j.beta : &fb;
+    int rc = 0;
+    {
+        Gemm g(j, alpha, beta, a, b, c, work);
+        double err = -1;
+        if (j.check) {
+            std::vector<unsigned char> ha = to_host(a, a_elems, j.in), hb = to_host(b, b_elems, j.in),
+                                       hc0 = to_host(c, c_elems, j.out);
+            g(nullptr);
+            CHECK(cudaDeviceSynchronize());
+            err = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out));
+        }
+        float best = -1;
+        int best_at = 0;
+        for (int i = 0; i < (int)g.algos.size(); i++) {
+            g.which = i;
+            Timer<Gemm> t(g, j.method);
+            float ms = t.median_ms(j.runs);
+            if (best < 0 || ms < best)
+                best = ms, best_at = i;
+        }
+        double tflops = 2.0 * j.m * j.n * j.k / (best * 1e-3) / 1e12;
+        std::printf("cublas dtype=%s out=%s m=%llu n=%llu k=%llu a=%s b=%s lda=%llu ldb=%llu ldc=%llu alpha=%.17g "
+                    "beta=%.17g epilogue=%s algo=%d algos=%d workspace=%zu median_ms=%.6f tflops=%.3f check=%s "
+                    "maxerr=%.3g%s%s\n",
+                    j.in->name, j.out->name, j.m, j.n, j.k, j.a_col ? "col" : "row", j.b_col ? "col" : "row", j.lda,
+                    j.ldb, j.ldc, j.alpha, j.beta, j.relu ? "relu" : "none", best_at, (int)g.algos.size(),
+                    j.workspace, best, tflops, !j.check ? "skipped" : err <= 1 ? "ok" : "FAIL", err,
+                    j.method == PER_CALL ? "" : " method=", j.method == PER_CALL ? "" : method_names[j.method]);
+        if (j.check && !(err <= 1))
+            rc = 1;
+    }
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+    if (work)
+        CHECK(cudaFree(work));
+    return rc;
+}
+
+// ---- the command line ----
+
+static bool number(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return false;
+    *v = std::strtoull(s, &end, 10);
+    return !*end;
+}
+
+static bool real(const char *s, double *v)
+{
+    char *end;
+    *v = std::strtod(s, &end);
+    return *s && !*end && std::isfinite(*v);
+}
+
+// Flag `arg` into j; false (having said why) when it is wrong.
+static bool flag(const char *arg, Job &j, const char **out_name)
+{
+    const char *eq = std::strchr(arg, '=');
+    std::string key = eq ? std::string(arg, eq - arg) : std::string(arg);
+    const char *v = eq ? eq + 1 : "";
+    unsigned long long u;
+    if (key == "--out")
+        *out_name = v;
+    else if (key == "--a" || key == "--b") {
+        if (std::strcmp(v, "row") && std::strcmp(v, "col")) {
+            std::fprintf(stderr, "kgen-cublas: %s is row or col, not %s\n", key.c_str(), v);
+            return false;
+        }
+        (key == "--a" ? j.a_col : j.b_col) = !std::strcmp(v, "col");
+    } else if (key == "--lda" || key == "--ldb" || key == "--ldc") {
+        if (!number(v, &u) || u > (1ull << 40)) {
+            std::fprintf(stderr, "kgen-cublas: %s is a count of elements up to 2^40, not %s\n", key.c_str(), v);
+            return false;
+        }
+        (key == "--lda" ? j.lda : key == "--ldb" ? j.ldb : j.ldc) = u;
+    } else if (key == "--alpha" || key == "--beta") {
+        if (!real(v, key == "--alpha" ? &j.alpha : &j.beta)) {
+            std::fprintf(stderr, "kgen-cublas: %s is a finite number, not %s\n", key.c_str(), v);
+            return false;
+        }
+    } else if (key == "--epilogue") {
+        if (std::strcmp(v, "none") && std::strcmp(v, "relu")) {
+            std::fprintf(stderr, "kgen-cublas: --epilogue is none or relu, not %s\n", v);
+            return false;
+        }
+        j.relu = !std::strcmp(v, "relu");
+    } else if (key == "--method") {
+        int m = 0;
+        while (m < (int)(sizeof method_names / sizeof *method_names) && std::strcmp(v, method_names[m]))
+            m++;
+        if (m == (int)(sizeof method_names / sizeof *method_names)) {
+            std::fprintf(stderr, "kgen-cublas: --method is per-call, events, graph or cold, not %s\n", v);
+            return false;
+        }
+        j.method = (Method)m;
+    } else if (key == "--algos" || key == "--device") {
+        if (!number(v, &u) || u > 1000 || (key == "--algos" && u < 1)) {
+            std::fprintf(stderr, "kgen-cublas: %s is %s, not %s\n", key.c_str(),
+                         key == "--algos" ? "from 1 to 1000" : "a device number", v);
+            return false;
+        }
+        (key == "--algos" ? j.algos : j.device) = (int)u;
+    } else if (key == "--workspace") {
+        if (!number(v, &u)) {
+            std::fprintf(stderr, "kgen-cublas: --workspace is a count of bytes, not %s\n", v);
+            return false;
+        }
+        j.workspace = u;
+    } else if (key == "--no-check" && !eq)
+        j.check = false;
+    else {
+        std::fprintf(stderr, "kgen-cublas: unknown flag %s (--help lists them)\n", arg);
+        return false;
+    }
+    return true;
+}
+
+// The leading dimension given, or the packed one; false (having said why)
+// when it is too small for the matrix.
+static bool leading(const char *name, unsigned long long *ld, unsigned long long packed, const char *what)
+{
+    if (!*ld)
+        *ld = packed;
+    if (*ld < packed) {
+        std::fprintf(stderr, "kgen-cublas: %s %llu is less than the %llu elements of %s\n", name, *ld, packed, what);
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    Job j;
+    const char *out_name = nullptr;
+    int i = 1;
+    for (; i < argc && !std::strncmp(argv[i], "--", 2); i++) {
+        if (!std::strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!flag(argv[i], j, &out_name))
+            return 2;
+    }
+    if (argc - i != 5) {
+        usage(stderr);
+        return 2;
+    }
+    unsigned long long runs;
+    if (!(j.in = type_of(argv[i]))) {
+        std::fprintf(stderr, "kgen-cublas: DTYPE is f32, f64, f16 or bf16, not %s\n", argv[i]);
+        return 2;
+    }
+    j.out = out_name ? type_of(out_name) : j.in;
+    if (!j.out || (j.out != j.in && !(j.in->size == 2 && j.out->cuda == CUDA_R_32F))) {
+        std::fprintf(stderr, "kgen-cublas: --out is %s%s, not %s\n", j.in->name, j.in->size == 2 ? " or f32" : "",
+                     out_name);
+        return 2;
+    }
+    if (!number(argv[i + 1], &j.m) || !number(argv[i + 2], &j.n) || !number(argv[i + 3], &j.k) || !j.m || !j.n ||
+        !j.k || j.m > INT32_MAX || j.n > INT32_MAX || j.k > INT32_MAX) {
+        std::fprintf(stderr, "kgen-cublas: M, N and K are counts from 1 to 2^31 - 1, not %s %s %s\n", argv[i + 1],
+                     argv[i + 2], argv[i + 3]);
+        return 2;
+    }
+    if (!number(argv[i + 4], &runs) || runs < 1 || runs > 100000) {
+        std::fprintf(stderr, "kgen-cublas: RUNS is from 1 to 100000, not %s\n", argv[i + 4]);
+        return 2;
+    }
+    j.runs = (int)runs;
+    if (!leading("--lda", &j.lda, j.a_col ? j.m : j.k, j.a_col ? "a column of A" : "a row of A") ||
+        !leading("--ldb", &j.ldb, j.b_col ? j.k : j.n, j.b_col ? "a column of B" : "a row of B") ||
+        !leading("--ldc", &j.ldc, j.n, "a row of C"))
+        return 2;
+    return run(j);
+}

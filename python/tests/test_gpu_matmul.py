@@ -1,0 +1,157 @@
+"""kgen.matmul on the GPU against torch.matmul in float64: every dtype, both
+layouts of each operand (row-major, and a transposed view read without a
+copy), alpha and beta, odd shapes, padded rows, out=, a ReLU epilogue, a
+Kernel called directly, and CuPy arrays.  Each element within the bound of
+a K-term dot product: (K + 2) u_acc (|alpha| sum_k |a b| + |beta c|) + u_out
+|ref| (u: unit roundoff; the accumulator is f32 for f32, f16 and bf16, f64
+for f64).  Skipped (visibly) without torch, a GPU, or a libkgen with the
+matmul family."""
+import pytest
+
+import kgen
+from kgen import _lib
+
+torch = pytest.importorskip("torch")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU for torch", allow_module_level=True)
+if _lib.kgen_matmul is None:
+    pytest.skip("this libkgen has no kgen_matmul (the matmul family)", allow_module_level=True)
+
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
+UNIT = {"f32": 2.0 ** -24, "f64": 2.0 ** -53, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
+SHAPES = [(1, 1, 1), (7, 5, 3), (127, 255, 63)]  # M, N, K
+# The ReLU as a spec's epilogue: an expression of v (the accumulated, scaled value).
+RELU = "v > 0 ? v : 0"
+
+
+@pytest.fixture
+def gen():
+    g = torch.Generator(device="cuda")
+    g.manual_seed(20261124)
+    return g
+
+
+def operand(rows, cols, dt, layout, gen):
+    """A rows x cols matrix of dtype dt, uniform in [-1, 1), row-major or a
+    transposed view of a row-major cols x rows one (strides (1, rows))."""
+    shape = (rows, cols) if layout == "row" else (cols, rows)
+    x = (torch.rand(shape, generator=gen, device="cuda") * 2 - 1).to(DTYPES[dt])
+    return x if layout == "row" else x.t()
+
+
+def expect(a, b, alpha=1.0, beta=0.0, c0=None, relu=False):
+    """alpha a @ b + beta c0 (then ReLU) in float64 with torch.matmul, and each element's bound."""
+    a64, b64 = a.double(), b.double()
+    ref = alpha * torch.matmul(a64, b64)
+    mag = abs(alpha) * torch.matmul(a64.abs(), b64.abs())
+    if c0 is not None and beta != 0:
+        ref = ref + beta * c0.double()
+        mag = mag + abs(beta) * c0.double().abs()
+    if relu:
+        ref = ref.clamp_min(0)
+    return ref, mag
+
+
+def close(got, a, b, dt, out_dt=None, **kw):
+    ref, mag = expect(a, b, **kw)
+    k = a.shape[1]
+    u_acc = UNIT["f64"] if dt == "f64" else UNIT["f32"]
+    bound = (k + 2) * u_acc * mag + UNIT[out_dt or dt] * ref.abs() + 1e-300
+    err = (got.double() - ref).abs()
+    assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("la", ["row", "col"])
+@pytest.mark.parametrize("lb", ["row", "col"])
+@pytest.mark.parametrize("m, n, k", SHAPES)
+def test_alpha_and_beta_in_every_dtype_and_layout(dt, la, lb, m, n, k, gen):
+    a, b = operand(m, k, dt, la, gen), operand(k, n, dt, lb, gen)
+    c0 = operand(m, n, dt, "row", gen)
+    out = c0.clone()
+    got = kgen.matmul(a, b, out=out, alpha=1.5, beta=-0.5)
+    assert got is out
+    close(out, a, b, dt, alpha=1.5, beta=-0.5, c0=c0)
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_a_new_result_is_row_major_of_the_inputs_type(dt, gen):
+    a, b = operand(127, 63, dt, "col", gen), operand(63, 255, dt, "row", gen)
+    c = kgen.matmul(a, b)
+    assert c.shape == (127, 255) and c.dtype == DTYPES[dt] and c.is_contiguous() and c.device == a.device
+    close(c, a, b, dt)
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+def test_f32_out_for_16_bit_inputs(dt, gen):
+    a, b = operand(127, 63, dt, "row", gen), operand(63, 255, dt, "col", gen)
+    c = kgen.matmul(a, b, out_dtype="f32")
+    assert c.dtype == torch.float32
+    close(c, a, b, dt, out_dt="f32")
+    # out= of f32 chooses it too.
+    out = torch.empty(127, 255, device="cuda", dtype=torch.float32)
+    kgen.matmul(a, b, out=out)
+    close(out, a, b, dt, out_dt="f32")
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("m, n, k", SHAPES)
+def test_relu_epilogue(dt, m, n, k, gen):
+    a, b = operand(m, k, dt, "row", gen), operand(k, n, dt, "col", gen)
+    c0 = operand(m, n, dt, "row", gen)
+    out = c0.clone()
+    kgen.matmul(a, b, out=out, alpha=0.75, beta=0.25, epilogue=RELU)
+    close(out, a, b, dt, alpha=0.75, beta=0.25, c0=c0, relu=True)
+    assert torch.all(out >= 0)
+
+
+def test_padded_operands_and_out(gen):
+    # Slices of wider matrices: a[:, :63] of 127 x 70, b = y[:, :255] of 63 x 260, out[:, :255] of 127 x 300.
+    a = operand(127, 70, "f32", "row", gen)[:, :63]
+    b = operand(63, 260, "f32", "row", gen)[:, :255]
+    bt = operand(255, 70, "f32", "row", gen)[:, :63].t()  # a column-major view with a padded leading dimension
+    wide = torch.full((127, 300), 7.0, device="cuda")
+    out = wide[:, :255]
+    kgen.matmul(a, b, out=out)
+    close(out, a, b, "f32")
+    assert torch.all(wide[:, 255:] == 7.0)  # the padding is not written
+    close(kgen.matmul(a, bt), a, bt, "f32")
+
+
+def test_transposed_views_are_not_copied(gen):
+    x, y = operand(63, 127, "f32", "row", gen), operand(255, 63, "f32", "row", gen)
+    a, b = x.t(), y.t()  # 127 x 63 and 63 x 255, column-major
+    assert a.stride() == (1, 127) and b.stride() == (1, 63)
+    close(kgen.matmul(a, b), a, b, "f32")
+
+
+def test_a_kernel_called_directly(gen):
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32", "a_layout": "row", "b_layout": "col"})
+    a, b = operand(127, 63, "f32", "row", gen), operand(63, 255, "f32", "col", gen)
+    close(k(a, b, alpha=2.0), a, b, "f32", alpha=2.0)
+    with pytest.raises(ValueError, match="the kernel reads b as col-major"):
+        k(a, b.contiguous())
+
+
+def test_another_stream(gen):
+    a, b = operand(127, 63, "bf16", "row", gen), operand(63, 255, "bf16", "row", gen)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        c = kgen.matmul(a, b)
+    s.synchronize()
+    close(c, a, b, "bf16")
+    out = torch.empty(127, 255, device="cuda", dtype=torch.bfloat16)
+    kgen.matmul(a, b, out=out, stream=s)
+    s.synchronize()
+    close(out, a, b, "bf16")
+
+
+def test_cupy_arrays(gen):
+    cupy = pytest.importorskip("cupy")
+    a, b = operand(127, 63, "f32", "row", gen), operand(63, 255, "f32", "col", gen)
+    ca, cb = cupy.asarray(a), cupy.asarray(b)  # the same memory and strides (b column-major)
+    assert cb.strides == (4, 4 * 63)
+    c = kgen.matmul(ca, cb)
+    assert isinstance(c, cupy.ndarray) and c.shape == (127, 255)
+    close(torch.as_tensor(c, device="cuda"), a, b, "f32")
