@@ -1,19 +1,23 @@
 /*
  * tune.c - `kgen tune SPACE.yaml`: every point of a spec space verified and
  * timed at each size, the fastest verified one kept per size, and the size
- * plan that picks it (issue 9).
+ * plan that picks it (issue 9), for any family whose runner has tune hooks
+ * (cli/run.h's struct kgen_tuner; issue 20): this file names no family.
  *
  * The points are built on several threads (NVRTC runs outside the
- * context's lock), then, size by size, each is run once on random data with
- * its output poisoned and checked against the CPU reference; only a point
- * that verified is timed (timing.c's methods), with each method asked for.
- * Each measurement is appended to a records file as one JSON line whose
- * "key" is GPU, driver, NVRTC, kgen, the spec's hash, n and method: a rerun
- * finds it there and measures only what is missing (--fresh measures
- * everything again).  Under several methods, a size's point is the one whose
- * worst ratio to the fastest, over the methods, is least.  The records
- * are kgen's own lines, read back by their fixed keys; no JSON library is
- * needed for that.
+ * context's lock), then, size by size (--n, or --shape for a family sized
+ * by rows and cols), the family's hooks make one case (input, copies,
+ * reference) and each point is run once on it with its output poisoned and
+ * checked against the CPU reference; only a point that verified is timed
+ * (timing.c's methods), with each method asked for.  Each measurement is
+ * appended to a records file as one JSON line whose "key" is GPU, driver,
+ * NVRTC, kgen, the spec's hash, the size (n, or ROWSxCOLS) and method: a
+ * rerun finds it there and measures only what is missing (--fresh
+ * measures everything again).  Under several methods, a size's point is
+ * the one whose worst ratio to the fastest, over the methods, is least.
+ * The records are kgen's own lines, read back by their fixed keys; no JSON
+ * library is needed for that.  Plans pick by n: --plan is for families
+ * that take them (kgen_family_takes_plans).
  */
 #include "config.h"
 #include <errno.h>
@@ -29,7 +33,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "records.h"
-#include "reference.h"
 #include "run.h"
 #include "space.h"
 #include "timing.h"
