@@ -220,6 +220,12 @@ rc=$?
 	bad "reduce_axis from records (exit $rc): $(cat "$tmp/out" "$tmp/err")"
 grep -q '^1024x1024       10.00 us ± 0.0%  threads=512 lanes=16   (next: [0-9.]* us, threads=256 lanes=4)$' "$tmp/out" &&
 	grep -q '^64x65536   .*  threads=256 lanes=4   (next' "$tmp/out" || bad "reduce_axis choice from records: $(cat "$tmp/out")"
+# The same through reduce's hooks: verified, timed, and the plan written.
+printf 'kernel: reduce\nop: custom\ndtype: i32\nmap: -1\ncombine: a & b\nidentity: -1\nthreads: [256, 512]\n' > "$tmp/rones.yaml"
+"$b/kgen" tune "$tmp/rones.yaml" --n 1000 --n 2^12 -j 2 --plan "$tmp/rones.plan.yaml" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# 2 points x 2 sizes: 4 measured (0 failed to verify), 0 from the records" "$tmp/out" &&
+	"$b/kgen" check "$tmp/rones.plan.yaml" > /dev/null 2>&1 || bad "a reduce space that verifies (exit $rc): $(cat "$tmp/out" "$tmp/err")"
 # What a family sized by rows and cols refuses, before the GPU: --n, --plan
 # (plans pick by n), --against cub (no peer), a batch; what reduce refuses:
 # --shape; every point must reduce one axis.
