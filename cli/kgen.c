@@ -435,8 +435,9 @@ static const struct command {
 	  "                  [--set KEY=VALUE]... [--unset KEY]...",
 	  "expand a spec space (lists, ranges), validate, list, compile" },
 	{ "tune", kgen_cmd_tune,
-	  "kgen tune SPACE.yaml [--n N]... [--method events|graph|cold] [--plan FILE] [--unset KEY]... ...",
-	  "verify and time a space's points at each n; write the size plan" },
+	  "kgen tune SPACE.yaml [--n N]... [--shape RxC]... [--method events|graph|cold] [--plan FILE]\n"
+	  "                  [--unset KEY]... ...",
+	  "verify and time a space's points at each size; records, plans" },
 	{ "run", kgen_cmd_run,
 	  "kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--json FILE] [--unset KEY]... ...",
 	  "JIT-compile, run on the GPU, verify and benchmark" },

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 struct kgen_record {
-	char key[600];       /* GPU|driver|NVRTC|kgen|spec hash|n|method */
+	char key[600];       /* GPU|driver|NVRTC|kgen|spec hash|n (or ROWSxCOLS)|method */
 	int ok;              /* verify was "ok" (with a finite, positive median) */
 	double median_us;    /* the median time; -1 when the point failed */
 	double spread;       /* (max - min) / median; -1 when absent */

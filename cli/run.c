@@ -37,6 +37,31 @@ static const struct kgen_runner *const runners[KGEN_FAMILY_COUNT] = {
 #undef X
 };
 
+const struct kgen_runner *
+kgen_runner_of(const kgen_spec *s)
+{
+	return runners[s->kernel];
+}
+
+const char *
+kgen_tune_families(int peer, char *buf, size_t len)
+{
+	size_t at = 0;
+	int f, n = 0, count = 0;
+
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
+		count += runners[f]->tune && (!peer || runners[f]->tune->peer_ms);
+	buf[0] = '\0';
+	for (f = 0; f < KGEN_FAMILY_COUNT && at < len; f++) {
+		if (!runners[f]->tune || (peer && !runners[f]->tune->peer_ms))
+			continue;
+		n++;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", n == 1 ? "kernel: " : n == count ? " or " : ", ",
+		                       kgen_family((enum kgen_family_id)f)->name);
+	}
+	return buf;
+}
+
 static void
 run_usage(FILE *fp)
 {
@@ -111,10 +136,8 @@ kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host,
 	}
 }
 
-/* "ROWSxCOLS" or "BATCHxROWSxCOLS", each part as kgen_parse_count reads it and not
- * 0, into shape {rows, cols, batch}; 0 on success. */
-static int
-parse_shape(const char *text, unsigned long long shape[3])
+int
+kgen_parse_shape(const char *text, unsigned long long shape[3])
 {
 	char buf[128], *part[3], *x;
 	int n = 0;
@@ -180,7 +203,7 @@ take_option(int c, char *arg, struct run_opts *o)
 		o->nn++;
 		break;
 	case 'x':
-		if (o->nshape == 32 || parse_shape(arg, o->shape[o->nshape])) {
+		if (o->nshape == 32 || kgen_parse_shape(arg, o->shape[o->nshape])) {
 			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
 			        "64x1024x1024)\n", arg);
 			return 2;

@@ -32,6 +32,37 @@ struct run_spec {
 	kgen_plan *plan;     /* a size plan given in place of a spec */
 };
 
+/* What `kgen tune` asks of a family (cli/tune.c, which names no family):
+ * at one size, a case made once for every point of a tuning (they all
+ * compute the same), each point verified against it and then timed.  The
+ * size is o->n[j] for a family sized by n, o->shape[j] (rows, cols, batch)
+ * for one sized by rows and cols (struct kgen_family's size); o holds
+ * --seed (the rest is kgen run's defaults: no --offset, --pad or
+ * --identity).  A case is the family's own struct, behind void *. */
+struct kgen_tuner {
+	/* The case of size j: seeded input, copies of it that together exceed
+	 * twice the L2 (timed calls rotate among them, as kgen run --bench's
+	 * do), room for the output, and spec's CPU reference. */
+	kgen_status (*prepare)(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **c,
+	                       kgen_error *err);
+	/* Run k once on the first copy, its output poisoned first, and compare
+	 * with the reference: *ok, and in msg what is wrong.  KGEN_EINVAL: k
+	 * cannot take this size (alignment, index width, grid): the point is
+	 * left out there, no failure. */
+	kgen_status (*verify)(kgen_context *ctx, void *c, kgen_kernel *k, int *ok, char *msg, size_t len,
+	                      kgen_error *err);
+	/* Call i of k on stream, reading copy i % copies: what
+	 * kgen_time_calls() times (kgen_timed_fn). */
+	kgen_status (*call)(void *c, kgen_kernel *k, int i, CUstream stream, kgen_error *err);
+	void (*free)(kgen_context *ctx, void *c);
+	/* Optional, for --against cub: the peer's name ("cub::DeviceReduce")
+	 * and its median milliseconds per call at size j under method m (-1
+	 * when it cannot be timed), the width of its offsets into *offsets. */
+	const char *peer;
+	double (*peer_ms)(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, int method,
+	                  int *offsets);
+};
+
 struct kgen_runner {
 	/* Optional: refuse, before the GPU is touched, sizes the spec cannot
 	 * take on the host (inputs whose byte counts wrap). */
@@ -40,11 +71,20 @@ struct kgen_runner {
 	 * results that did not verify in *failures.  An error stops the run. */
 	kgen_status (*run)(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int n, FILE *tsv,
 	                   int *failures, kgen_error *err);
+	/* kgen tune's hooks; NULL for a family kgen tune does not take. */
+	const struct kgen_tuner *tune;
 };
 
 #define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;
 KGEN_FAMILIES(X)
 #undef X
+
+/* The runner of a spec's family. */
+const struct kgen_runner *kgen_runner_of(const kgen_spec *s);
+/* The families kgen tune takes (their runners have tune hooks), "kernel:
+ * reduce or reduce_axis"; with peer set, those that have a peer for
+ * --against. */
+const char *kgen_tune_families(int peer, char *buf, size_t len);
 
 /* The input: n seeded values for the op (kgen_fill_input), or with
  * --identity the op's identity; an error for an op without one. */
@@ -56,6 +96,11 @@ kgen_status kgen_fill_run(const struct kgen_spec *s, const struct run_opts *o, v
  * at first, first + stride, ... */
 void kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *host, unsigned long long first,
                      unsigned long long n, unsigned long long stride);
+
+/* "ROWSxCOLS" or "BATCHxROWSxCOLS" (--shape), each part as
+ * kgen_parse_count reads it and not 0, into shape {rows, cols, batch}
+ * (batch 1 when not given); 0 on success. */
+int kgen_parse_shape(const char *text, unsigned long long shape[3]);
 
 /* count elements of `size` bytes each, times `times`, overflow size_t? */
 int kgen_run_too_large(unsigned long long count, unsigned long long times, unsigned long long size);

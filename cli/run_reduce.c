@@ -110,11 +110,11 @@ struct ceiling {
 };
 
 /* Poison the result, make the call, read the result back and compare it
- * with the reference, into r.  An input the spec cannot take (alignment,
- * size) is no error: r says "rejected".  A wrong result counts in *failures. */
+ * with the reference: *ok, and in msg what is wrong.  KGEN_EINVAL: the
+ * spec cannot take this input (alignment, size), in err. */
 static kgen_status
-verify(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const struct reference *ref,
-       struct result *r, int *failures, kgen_error *err)
+check_once(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const struct reference *ref, int *ok,
+           char *msg, size_t len, kgen_error *err)
 {
 	size_t asize = kgen_op_is_pair(spec) ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
 	unsigned char got[16];
@@ -126,6 +126,20 @@ verify(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const 
 		st = kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
 	if (!st && ctx->cu->cuMemcpyDtoH(got, one->out, asize))
 		st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	if (!st)
+		*ok = kgen_check_result(spec, got, one->n, ref, msg, len);
+	return st;
+}
+
+/* check_once into r.  An input the spec cannot take is no error: r says
+ * "rejected".  A wrong result counts in *failures. */
+static kgen_status
+verify(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const struct reference *ref,
+       struct result *r, int *failures, kgen_error *err)
+{
+	int ok = 0;
+	kgen_status st = check_once(ctx, spec, one, ref, &ok, r->msg, sizeof r->msg, err);
+
 	if (st == KGEN_EINVAL) {
 		/* The spec cannot take this input (alignment, size): say so, go on. */
 		snprintf(r->msg, sizeof r->msg, "%s", err->message);
@@ -133,7 +147,6 @@ verify(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const 
 		r->untimed = 1;
 		st = KGEN_OK;
 	} else if (!st) {
-		int ok = kgen_check_result(spec, got, one->n, ref, r->msg, sizeof r->msg);
 		r->verdict = ok ? "ok" : "FAIL";
 		r->untimed = !ok;
 		*failures += !ok;
@@ -263,4 +276,79 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 	return KGEN_OK;
 }
 
-const struct kgen_runner kgen_runner_reduce = { .check = check, .run = run };
+/* kgen tune at one n: the input as kgen run makes it (seeded by n, no
+ * offset), its copies, a 16-byte result (a pair: value, index at 8). */
+struct tune_case {
+	struct input in;
+	struct reduce_call call;
+};
+
+static void
+tune_free(kgen_context *ctx, void *arg)
+{
+	struct tune_case *c = arg;
+
+	if (!c)
+		return;
+	if (c->call.out)
+		ctx->cu->cuMemFree(c->call.out);
+	free_input(ctx, &c->in);
+	free(c);
+}
+
+static kgen_status
+tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **out, kgen_error *err)
+{
+	unsigned long long n = o->n[j];
+	struct tune_case *c = calloc(1, sizeof *c);
+	kgen_status st;
+
+	*out = NULL;
+	if (!c)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if ((st = make_input(ctx, o, spec, n, kgen_run_copies(ctx, o, (size_t)n * (size_t)kgen_spec_dtype(spec)->size),
+	                     &c->in, err)) ||
+	    (ctx->cu->cuMemAlloc(&c->call.out, 16) && (st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 16 bytes on the GPU")))) {
+		tune_free(ctx, c);
+		return st;
+	}
+	c->call.in = c->in.base;
+	c->call.copies = c->in.copies;
+	c->call.n = n;
+	*out = c;
+	return KGEN_OK;
+}
+
+static kgen_status
+tune_verify(kgen_context *ctx, void *arg, kgen_kernel *k, int *ok, char *msg, size_t len, kgen_error *err)
+{
+	struct tune_case *c = arg;
+	struct reduce_call one = c->call;
+
+	one.k = k;
+	one.copies = 1;
+	return check_once(ctx, kgen_kernel_spec(k), &one, &c->in.ref, ok, msg, len, err);
+}
+
+static kgen_status
+tune_call(void *arg, kgen_kernel *k, int i, CUstream stream, kgen_error *err)
+{
+	struct tune_case *c = arg;
+
+	c->call.k = k;
+	return reduce_once(&c->call, i, stream, err);
+}
+
+/* cub::DeviceReduce of the spec's op and dtype at n. */
+static double
+tune_peer_ms(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, int method, int *offsets)
+{
+	return kgen_cub_ms(o->cub, (enum kgen_timing_method)method, o->runs, spec, o->n[j], ctx->l2_bytes, offsets);
+}
+
+static const struct kgen_tuner tuner = {
+	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
+	.peer = "cub::DeviceReduce", .peer_ms = tune_peer_ms,
+};
+
+const struct kgen_runner kgen_runner_reduce = { .check = check, .run = run, .tune = &tuner };

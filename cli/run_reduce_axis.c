@@ -132,6 +132,13 @@ index_offset(const struct kgen_spec *s, unsigned long long n)
 	return ((size_t)n * kgen_result_size(s) + 15) / 16 * 16;
 }
 
+/* The bytes of n results of spec s: the values, and a pair's indices after them. */
+static size_t
+result_bytes(const struct kgen_spec *s, unsigned long long n)
+{
+	return kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * kgen_result_size(s);
+}
+
 /* The call on stream: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
 static kgen_status
 launch(kgen_kernel *k, const struct matrix *m, CUdeviceptr in, CUdeviceptr out, CUstream stream, kgen_error *err)
@@ -152,7 +159,7 @@ verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, uns
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	int axis = (int)s->axis;
 	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, each = axis == KGEN_AXIS_ROWS ? m->cols : m->rows;
-	size_t asize = kgen_result_size(s), bytes = kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * asize;
+	size_t asize = kgen_result_size(s), bytes = result_bytes(s, n);
 	unsigned char got[16];
 	unsigned long long i;
 	kgen_status st;
@@ -215,8 +222,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			size_t esize = (size_t)kgen_spec_dtype(spec)->size;
 			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;
 			size_t in_bytes = (size_t)(rows * cols) * esize;
-			size_t out_bytes = kgen_op_is_pair(spec) ? index_offset(spec, n) + (size_t)n * 8
-			                                         : (size_t)n * kgen_result_size(spec);
+			size_t out_bytes = result_bytes(spec, n);
 			int copies = o->bench ? kgen_run_copies(ctx, o, (size_t)(rows * (cols + (unsigned long long)o->pad)) * esize) : 1;
 			char msg[1200] = "-", args[160];
 			const char *verdict = "-";
@@ -308,4 +314,81 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 	return KGEN_OK;
 }
 
-const struct kgen_runner kgen_runner_reduce_axis = { .check = check, .run = run };
+/* kgen tune at one shape: the matrix as kgen run makes it (seeded by the
+ * shape, no --pad or --offset), its copies, and room for the results
+ * (every point of a tuning reduces the same axis). */
+struct tune_case {
+	struct matrix m;
+	CUdeviceptr out;
+	unsigned char *back;
+};
+
+static void
+tune_free(kgen_context *ctx, void *arg)
+{
+	struct tune_case *c = arg;
+
+	if (!c)
+		return;
+	if (c->out)
+		ctx->cu->cuMemFree(c->out);
+	free(c->back);
+	free_matrix(ctx, &c->m);
+	free(c);
+}
+
+static kgen_status
+tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **out, kgen_error *err)
+{
+	unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
+	size_t esize = (size_t)kgen_spec_dtype(spec)->size;
+	size_t bytes = result_bytes(spec, spec->axis == KGEN_AXIS_ROWS ? rows : cols);
+	struct tune_case *c = calloc(1, sizeof *c);
+	kgen_status st;
+
+	*out = NULL;
+	if (!c)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	st = make_matrix(ctx, o, spec, rows, cols, kgen_run_copies(ctx, o, (size_t)(rows * cols) * esize), &c->m, err);
+	if (!st && !(c->back = malloc(bytes ? bytes : 1)))
+		st = kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
+	if (!st && ctx->cu->cuMemAlloc(&c->out, bytes ? bytes : 16))
+		st = kgen_fail(err, KGEN_ECUDA, "cannot allocate %zu bytes on the GPU", bytes);
+	if (st) {
+		tune_free(ctx, c);
+		return st;
+	}
+	*out = c;
+	return KGEN_OK;
+}
+
+/* Every row's or column's result against its reference. */
+static kgen_status
+tune_verify(kgen_context *ctx, void *arg, kgen_kernel *k, int *ok, char *msg, size_t len, kgen_error *err)
+{
+	struct tune_case *c = arg;
+	const struct kgen_spec *s = kgen_kernel_spec(k);
+	unsigned long long bad = 0, n = s->axis == KGEN_AXIS_ROWS ? c->m.rows : c->m.cols;
+	kgen_status st = verify(ctx, k, &c->m, c->out, c->back, &bad, msg, len, err);
+
+	*ok = !st && !bad;
+	if (!st && bad) {
+		size_t l = strlen(msg);
+		snprintf(msg + l, len - l, "; %llu of %llu results wrong", bad, n);
+	}
+	return st;
+}
+
+static kgen_status
+tune_call(void *arg, kgen_kernel *k, int i, CUstream stream, kgen_error *err)
+{
+	struct tune_case *c = arg;
+
+	return launch(k, &c->m, c->m.dev[i % c->m.copies] + c->m.offset, c->out, stream, err);
+}
+
+static const struct kgen_tuner tuner = {
+	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
+};
+
+const struct kgen_runner kgen_runner_reduce_axis = { .check = check, .run = run, .tune = &tuner };

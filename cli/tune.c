@@ -1,19 +1,23 @@
 /*
  * tune.c - `kgen tune SPACE.yaml`: every point of a spec space verified and
  * timed at each size, the fastest verified one kept per size, and the size
- * plan that picks it (issue 9).
+ * plan that picks it (issue 9), for any family whose runner has tune hooks
+ * (cli/run.h's struct kgen_tuner; issue 20): this file names no family.
  *
  * The points are built on several threads (NVRTC runs outside the
- * context's lock), then, size by size, each is run once on random data with
- * its output poisoned and checked against the CPU reference; only a point
- * that verified is timed (timing.c's methods), with each method asked for.
- * Each measurement is appended to a records file as one JSON line whose
- * "key" is GPU, driver, NVRTC, kgen, the spec's hash, n and method: a rerun
- * finds it there and measures only what is missing (--fresh measures
- * everything again).  Under several methods, a size's point is the one whose
- * worst ratio to the fastest, over the methods, is least.  The records
- * are kgen's own lines, read back by their fixed keys; no JSON library is
- * needed for that.
+ * context's lock), then, size by size (--n, or --shape for a family sized
+ * by rows and cols), the family's hooks make one case (input, copies,
+ * reference) and each point is run once on it with its output poisoned and
+ * checked against the CPU reference; only a point that verified is timed
+ * (timing.c's methods), with each method asked for.  Each measurement is
+ * appended to a records file as one JSON line whose "key" is GPU, driver,
+ * NVRTC, kgen, the spec's hash, the size (n, or ROWSxCOLS) and method: a
+ * rerun finds it there and measures only what is missing (--fresh
+ * measures everything again).  Under several methods, a size's point is
+ * the one whose worst ratio to the fastest, over the methods, is least.
+ * The records are kgen's own lines, read back by their fixed keys; no JSON
+ * library is needed for that.  Plans pick by n: --plan is for families
+ * that take them (kgen_family_takes_plans).
  */
 #include "config.h"
 #include <errno.h>
@@ -29,7 +33,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "records.h"
-#include "reference.h"
 #include "run.h"
 #include "space.h"
 #include "timing.h"
@@ -52,8 +55,11 @@ struct tune {
 	const char *space, *records, *plan;
 	enum kgen_timing_method method[KGEN_TIME_COUNT];  /* the methods asked for, each once */
 	int nm;
-	unsigned long long n[MAX_SIZES];
-	int nn, runs, jobs, fresh, list, device, nsets;
+	struct run_opts o;          /* the sizes (--n into o.n, --shape into o.shape) and --seed, for the family's hooks */
+	int ns;                     /* the sizes tuned: o.nn or o.nshape, by the family's size */
+	int shapes;                 /* the family is sized by rows and cols (o.shape) */
+	const struct kgen_tuner *tu;  /* the family's hooks */
+	int runs, jobs, fresh, list, device, nsets;
 	int against;                /* --against cub: each size's point is the one furthest ahead of CUB */
 	double cub_us[MAX_SIZES][KGEN_TIME_COUNT];  /* CUB's median per call there (with --against) */
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
@@ -73,9 +79,9 @@ struct tune {
 static void
 usage(FILE *fp)
 {
-	fputs("usage: kgen tune SPACE.yaml [--n N]... [--method events|graph|cold[,...]] [--runs R] [-j N]\n"
-	      "                 [--set KEY=VALUE]... [--unset KEY]... [--records FILE] [--fresh] [--resume]\n"
-	      "                 [--plan FILE] [--list]\n"
+	fputs("usage: kgen tune SPACE.yaml [--n N]... [--shape RxC]... [--method events|graph|cold[,...]]\n"
+	      "                 [--runs R] [-j N] [--set KEY=VALUE]... [--unset KEY]... [--records FILE]\n"
+	      "                 [--fresh] [--resume] [--plan FILE] [--list]\n"
 	      "                 [--against cub] [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
@@ -91,18 +97,24 @@ usage(FILE *fp)
 	      "Calls rotate among copies of the input that together exceed twice the L2,\n"
 	      "as kgen run --bench and kgen-cub do, so that no call finds its input\n"
 	      "cached.  Every point of one tuning must\n"
-	      "compute the same (kernel: reduce, one op, types and expressions); --set\n"
+	      "compute the same (one family, op, types, expressions and axis); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
+	      "A family sized by n (kernel: reduce) is tuned at each --n; one sized by rows\n"
+	      "and cols (kernel: reduce_axis) at each --shape ROWSxCOLS (default 8192x8192,\n"
+	      "as kgen run's), every row's or column's result checked.\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
 	      "                  SPACE with .records.jsonl for .yaml); measurements found there\n"
-	      "                  for this GPU, driver, NVRTC, kgen, spec, n and method are not\n"
-	      "                  taken again unless --fresh (--resume, the default)\n"
+	      "                  for this GPU, driver, NVRTC, kgen, spec, size (n or ROWSxCOLS)\n"
+	      "                  and method are not taken again unless --fresh (--resume, the\n"
+	      "                  default)\n"
 	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
 	      "                  previous n's while within --tolerance PCT of it, default 3),\n"
-	      "                  the bounds between tuned sizes at their geometric means\n"
+	      "                  the bounds between tuned sizes at their geometric means;\n"
+	      "                  plans pick by n, so only for families sized by n\n"
 	      "  --against cub   time cub::DeviceReduce too (kgen-cub, the same method) and\n"
 	      "                  take at each n the point whose worst ratio to CUB's time, over\n"
-	      "                  the methods, is least (default: to the fastest point's)\n"
+	      "                  the methods, is least (default: to the fastest point's);\n"
+	      "                  kernel: reduce only\n"
 	      "  --list          expand and validate only (no GPU)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
@@ -219,6 +231,63 @@ find_record(const struct tune *t, const char *key)
 	return -1;
 }
 
+/* "2^20" for powers of two, else the number. */
+static const char *
+size_name(unsigned long long n, char *buf, size_t len)
+{
+	if (n && !(n & (n - 1)))
+		snprintf(buf, len, "2^%d", __builtin_ctzll(n));
+	else
+		snprintf(buf, len, "%llu", n);
+	return buf;
+}
+
+/* Size j as the records' key has it: n ("4096"), or rows and cols
+ * ("4096x1024") for a family sized by them. */
+static const char *
+size_key(const struct tune *t, int j, char *buf, size_t len)
+{
+	if (t->shapes)
+		snprintf(buf, len, "%llux%llu", t->o.shape[j][0], t->o.shape[j][1]);
+	else
+		snprintf(buf, len, "%llu", t->o.n[j]);
+	return buf;
+}
+
+/* Size j in a message: "n = 4096", or "4096x1024". */
+static const char *
+size_at(const struct tune *t, int j, char *buf, size_t len)
+{
+	char key[64];
+
+	snprintf(buf, len, "%s%s", t->shapes ? "" : "n = ", size_key(t, j, key, sizeof key));
+	return buf;
+}
+
+/* Size j as a record's fields: "n":4096, or "rows":4096,"cols":1024. */
+static void
+size_json(FILE *fp, const struct tune *t, int j)
+{
+	if (t->shapes)
+		fprintf(fp, "\"rows\":%llu,\"cols\":%llu", t->o.shape[j][0], t->o.shape[j][1]);
+	else
+		fprintf(fp, "\"n\":%llu", t->o.n[j]);
+}
+
+/* Size j at the start of its line: "n=2^20 " (n, six wide), or
+ * "4096x1024  " (eleven wide). */
+static const char *
+size_column(const struct tune *t, int j, char *buf, size_t len)
+{
+	char name[48];
+
+	if (t->shapes)
+		snprintf(buf, len, "%-11s", size_key(t, j, name, sizeof name));
+	else
+		snprintf(buf, len, "n=%-6s", size_name(t->o.n[j], name, sizeof name));
+	return buf;
+}
+
 /* Building the points on several threads. */
 struct builder {
 	struct tune *t;
@@ -287,44 +356,35 @@ cmp_count(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One call of point k at n. */
-#define MAX_COPIES 64
+/* Shapes by elements, then rows. */
+static int
+cmp_shape(const void *a, const void *b)
+{
+	const unsigned long long *x = a, *y = b;
+	unsigned long long ex = x[0] * x[1] * x[2], ey = y[0] * y[1] * y[2];
 
-/* Call i reads copy i % copies of the input: copies that together exceed
- * the L2 twice over, as kgen run --bench and kgen-cub rotate, so that no
- * call finds its input cached by the ones before. */
+	return ex != ey ? (ex > ey) - (ex < ey) : x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) :
+	       x[1] != y[1] ? (x[1] > y[1]) - (x[1] < y[1]) : (x[2] > y[2]) - (x[2] < y[2]);
+}
+
+/* One timed call of a point: the family's hook on the size's case. */
 struct call {
+	const struct kgen_tuner *tu;
+	void *c;
 	kgen_kernel *k;
-	CUdeviceptr in[MAX_COPIES], out;
-	int copies;
-	unsigned long long n;
 };
 
 static kgen_status
 call_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct call *c = arg;
-	CUdeviceptr in = c->in[(unsigned)i % (unsigned)c->copies];
 
-	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
-		return kgen_reduce_arg(c->k, in, c->n, c->out, c->out + 8, 0, 0, stream, err);
-	return kgen_reduce(c->k, in, c->n, c->out, 0, 0, stream, err);
-}
-
-/* Copies of a `bytes` input that together exceed twice the L2 (1 when one does). */
-static int
-copies_for(const kgen_context *ctx, size_t bytes)
-{
-	size_t want = 2 * ctx->l2_bytes;
-
-	if (!bytes || bytes >= want)
-		return 1;
-	return (int)((want + bytes - 1) / bytes > MAX_COPIES ? MAX_COPIES : (want + bytes - 1) / bytes);
+	return c->tu->call(c->c, c->k, i, stream, err);
 }
 
 /* Append one measurement to the records. */
 static void
-record(int fd, const struct tune *t, const char *key, int i, unsigned long long n, int m, const char *verify,
+record(int fd, const struct tune *t, const char *key, int i, int j, int m, const char *verify,
        const struct kgen_timing *tm)
 {
 	char date[32], *buf = NULL;
@@ -337,8 +397,9 @@ record(int fd, const struct tune *t, const char *key, int i, unsigned long long 
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	fputs("{\"key\":\"", fp);
 	kgen_json_string(fp, key);
-	fprintf(fp, "\",\"spec_hash\":\"%s\",\"n\":%llu,\"method\":\"%s\",\"verify\":\"%s\"", t->p[i].hash, n,
-	        kgen_timing_method_name(t->method[m]), verify);
+	fprintf(fp, "\",\"spec_hash\":\"%s\",", t->p[i].hash);
+	size_json(fp, t, j);
+	fprintf(fp, ",\"method\":\"%s\",\"verify\":\"%s\"", kgen_timing_method_name(t->method[m]), verify);
 	if (tm)
 		fprintf(fp, ",\"median_us\":%.4f,\"min_us\":%.4f,\"max_us\":%.4f,\"spread\":%.4f,\"samples\":%d,\"batch\":%d",
 		        tm->median_ms * 1e3, tm->min_ms * 1e3, tm->max_ms * 1e3,
@@ -371,11 +432,12 @@ static int
 from_records(struct tune *t, int i, int j, char key[][600], int *need)
 {
 	struct point *p = &t->p[i];
+	char sz[48];
 	int m, r, failed = 0;
 
 	/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
 	for (m = 0; m < t->nm; m++) {
-		snprintf(key[m], 600, "%s|%s|%llu|%s rotated", t->base_key, p->hash, t->n[j],
+		snprintf(key[m], 600, "%s|%s|%s|%s rotated", t->base_key, p->hash, size_key(t, j, sz, sizeof sz),
 		         kgen_timing_method_name(t->method[m]));
 		if (t->fresh || (r = find_record(t, key[m])) < 0) {
 			*need |= 1 << m;
@@ -389,121 +451,111 @@ from_records(struct tune *t, int i, int j, char key[][600], int *need)
 	return failed;
 }
 
-/* Size j: one input and reference, every built point verified, then timed. */
+/* Point i at size j failed verification (msg says how): reported, and
+ * recorded under each method it was to be measured by. */
+static void
+failed_at(struct tune *t, int rec, int i, int j, char key[][600], int need, const char *msg, int *failures)
+{
+	char at[80];
+	int m;
+
+	fprintf(stderr, "kgen tune: point %d (%s) at %s: FAIL %s\n", i + 1, t->pts.v[i].label, size_at(t, j, at, sizeof at),
+	        msg);
+	(*failures)++;
+	for (m = 0; m < t->nm; m++) {
+		t->p[i].us[j][m] = -1;
+		if (need & 1 << m) {
+			record(rec, t, key[m], i, j, m, "FAIL", NULL);
+			t->measured++;
+		}
+	}
+}
+
+/* Point i at size j: from the records, else verified against the size's
+ * case (made by the family's hook for the first point that needs it, into
+ * *c) and, when it verified, timed under each method still to measure.
+ * *timed: it was. */
+static kgen_status
+tune_point(struct tune *t, kgen_context *ctx, int rec, int i, int j, void **c, int *failures, int *timed,
+           kgen_error *err)
+{
+	struct point *p = &t->p[i];
+	struct kgen_timing tm;
+	struct call call = { t->tu, NULL, p->kernel };
+	char key[KGEN_TIME_COUNT][600], msg[1100], at[80];
+	int m, need = 0, ok = 0;
+	kgen_status st;
+
+	if (from_records(t, i, j, key, &need)) {  /* a point that failed stays failed, under every method: say so again */
+		fprintf(stderr, "kgen tune: point %d (%s) at %s: FAIL (in %s)\n", i + 1, t->pts.v[i].label,
+		        size_at(t, j, at, sizeof at), t->records);
+		for (m = 0; m < t->nm; m++)
+			p->us[j][m] = -1;
+		(*failures)++;
+		return KGEN_OK;
+	}
+	if (!need)
+		return KGEN_OK;
+	if (!*c && (st = t->tu->prepare(ctx, &t->o, t->p[0].spec, j, c, err)))
+		return st;
+	/* Verify: the output poisoned, one call, every result compared. */
+	if ((st = t->tu->verify(ctx, *c, p->kernel, &ok, msg, sizeof msg, err)) == KGEN_EINVAL) {
+		t->rejected++;  /* the point cannot take this size (index: 32, grid): no record */
+		return KGEN_OK;
+	}
+	if (st) {
+		snprintf(msg, sizeof msg, "%s", err->message);
+		return kgen_fail(err, st, "point %d (%s) at %s: %s", i + 1, t->pts.v[i].label, size_at(t, j, at, sizeof at), msg);
+	}
+	if (!ok) {
+		failed_at(t, rec, i, j, key, need, msg, failures);
+		return KGEN_OK;
+	}
+	call.c = *c;
+	for (m = 0; m < t->nm; m++) {
+		if (!(need & 1 << m))
+			continue;
+		if ((st = kgen_gpu_warm_once(ctx, err)) ||
+		    (st = kgen_time_calls(ctx, t->method[m], call_once, &call, t->runs, &tm, err)))
+			return st;
+		p->us[j][m] = tm.median_ms * 1e3;
+		p->spread[j][m] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
+		record(rec, t, key[m], i, j, m, "ok", &tm);
+		t->measured++;
+	}
+	*timed = 1;
+	return KGEN_OK;
+}
+
+/* Size j: every built point verified, then timed, against one case made
+ * by the family's hooks (every point computes the same). */
 static kgen_status
 tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int *done, int total, time_t t0,
           kgen_error *err)
 {
-	const kgen_spec *s0 = t->p[0].spec;
-	unsigned long long n = t->n[j];
-	size_t esize = (size_t)kgen_spec_dtype(s0)->size, bytes = (size_t)n * esize;
-	size_t rsize = kgen_op_is_pair(s0) ? 16 : kgen_result_size(s0);
-	struct reference ref;
-	struct call c = { NULL, { 0 }, 0, 0, n };
-	void *host = NULL;
+	void *c = NULL;
 	kgen_status st = KGEN_OK;
-	int i, k;
+	char when[32], sz[48];
+	int i, m, timed;
 
 	for (i = 0; i < t->pts.n && !st; i++) {
-		struct point *p = &t->p[i];
-		struct kgen_timing tm;
-		unsigned char got[16];
-		char key[KGEN_TIME_COUNT][600], msg[1100], when[32];
-		int m, need = 0, failed;
-
 		for (m = 0; m < t->nm; m++)
-			p->us[j][m] = -1;
-		if (p->built)
+			t->p[i].us[j][m] = -1;
+		if (t->p[i].built)
 			continue;
-		failed = from_records(t, i, j, key, &need);
-		if (failed) {  /* a point that failed stays failed, under every method: say so again */
-			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL (in %s)\n", i + 1, t->pts.v[i].label, n,
-			        t->records);
-			for (m = 0; m < t->nm; m++)
-				p->us[j][m] = -1;
-			(*failures)++;
-		}
-		if (failed || !need) {
-			(*done)++;
-			continue;
-		}
-		/* The input and its reference, made for the first point not in the records. */
-		if (!host) {
-			if (!(host = malloc(bytes ? bytes : 1))) {
-				st = kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu bytes", bytes);
-				break;
-			}
-			kgen_fill_input(s0, host, n, t->seed ^ (n * 0x9e3779b97f4a7c15ull));
-			kgen_reference(s0, host, n, &ref);
-			if (ctx->cu->cuMemAlloc(&c.out, 16)) {
-				st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 16 bytes on the GPU");
-				break;
-			}
-			for (k = copies_for(ctx, bytes); c.copies < k && !st; c.copies++)
-				if (ctx->cu->cuMemAlloc(&c.in[c.copies], bytes ? bytes : 16) ||
-				    (bytes && ctx->cu->cuMemcpyHtoD(c.in[c.copies], host, bytes)))
-					st = kgen_fail(err, KGEN_ECUDA, "cannot allocate or fill %d copies of %zu bytes on the GPU", k,
-					               bytes);
-			if (st)
-				break;
-		}
-		c.k = p->kernel;
-		/* Verify: poison the result, run once, compare. */
-		ctx->cu->cuMemsetD8Async(c.out, 0xff, 16, NULL);
-		st = call_once(&c, 0, NULL, err);
-		if (!st && ctx->cu->cuCtxSynchronize())
-			st = kgen_fail(err, KGEN_ECUDA, "point %d (%s) failed on the GPU (cuCtxSynchronize)", i + 1,
-			               t->pts.v[i].label);
-		if (!st && ctx->cu->cuMemcpyDtoH(got, c.out, rsize))
-			st = kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
-		if (st == KGEN_EINVAL) {  /* the point cannot take this n (index: 32, grid): no record */
-			st = KGEN_OK;
-			t->rejected++;
-			(*done)++;
-			continue;
-		}
-		if (st)
-			break;
-		if (!kgen_check_result(p->spec, got, n, &ref, msg, sizeof msg)) {
-			fprintf(stderr, "kgen tune: point %d (%s) at n = %llu: FAIL %s\n", i + 1, t->pts.v[i].label, n, msg);
-			(*failures)++;
-			for (m = 0; m < t->nm; m++) {
-				p->us[j][m] = -1;
-				if (need & 1 << m) {
-					record(rec, t, key[m], i, n, m, "FAIL", NULL);
-					t->measured++;
-				}
-			}
-			(*done)++;
-			continue;
-		}
-		for (m = 0; m < t->nm && !st; m++) {
-			if (!(need & 1 << m))
-				continue;
-			if ((st = kgen_gpu_warm_once(ctx, err)) ||
-			    (st = kgen_time_calls(ctx, t->method[m], call_once, &c, t->runs, &tm, err)))
-				break;
-			p->us[j][m] = tm.median_ms * 1e3;
-			p->spread[j][m] = tm.median_ms > 0 ? (tm.max_ms - tm.min_ms) / tm.median_ms : 0;
-			record(rec, t, key[m], i, n, m, "ok", &tm);
-			t->measured++;
-		}
-		if (st)
+		timed = 0;
+		if ((st = tune_point(t, ctx, rec, i, j, &c, failures, &timed, err)))
 			break;
 		(*done)++;
-		if (isatty(1)) {
+		if (timed && isatty(1)) {
 			double spent = difftime(time(NULL), t0);
-			printf("\r[%d/%d] n=%llu  ETA %s   ", *done, total, n,
+			printf("\r[%d/%d] %s%s  ETA %s   ", *done, total, t->shapes ? "" : "n=", size_key(t, j, sz, sizeof sz),
 			       eta(*done ? spent / *done * (total - *done) : 0, when, sizeof when));
 			fflush(stdout);
 		}
 	}
-	for (k = 0; k < c.copies; k++)
-		if (c.in[k])
-			ctx->cu->cuMemFree(c.in[k]);
-	if (c.out)
-		ctx->cu->cuMemFree(c.out);
-	free(host);
+	if (c)
+		t->tu->free(ctx, c);
 	return st;
 }
 
@@ -532,13 +584,14 @@ score(const struct tune *t, int i, int j)
 	return worst;
 }
 
-/* --against cub: CUB's time at size j under each method, from the records
- * or measured by kgen-cub (timing.c's kgen_cub_ms) and recorded. */
+/* --against cub: the family's peer's time at size j under each method
+ * (cub::DeviceReduce for kernel: reduce, through kgen-cub: timing.c's
+ * kgen_cub_ms), from the records or measured and recorded. */
 static kgen_status
 cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 {
 	const kgen_spec *s0 = t->p[0].spec;
-	char key[600], date[32], *buf = NULL;
+	char key[600], date[32], sz[48], at[80], *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	time_t now;
@@ -547,17 +600,17 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 
 	for (m = 0; m < t->nm; m++) {
 		const char *method = kgen_timing_method_name(t->method[m]);
-		snprintf(key, sizeof key, "%s|cub %s %s|%llu|%s rotated", t->base_key, kgen_ops[s0->op].name,
-		         kgen_spec_dtype(s0)->name, t->n[j], method);
+		snprintf(key, sizeof key, "%s|cub %s %s|%s|%s rotated", t->base_key, kgen_ops[s0->op].name,
+		         kgen_spec_dtype(s0)->name, size_key(t, j, sz, sizeof sz), method);
 		if (!t->fresh && (r = find_record(t, key)) >= 0 && t->seen[r].us > 0) {
 			t->cub_us[j][m] = t->seen[r].us;
 			t->reused++;
 			continue;
 		}
-		if ((ms = kgen_cub_ms(NULL, t->method[m], t->runs, s0, t->n[j], ctx->l2_bytes, &offsets)) <= 0)
-			return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen-cub could not time %s %s at n = %llu (%s): "
+		if ((ms = t->tu->peer_ms(ctx, &t->o, s0, j, (int)t->method[m], &offsets)) <= 0)
+			return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen-cub could not time %s %s at %s (%s): "
 			                 "build it (make kgen-cub, which needs nvcc) or set KGEN_CUB", kgen_ops[s0->op].name,
-			                 kgen_spec_dtype(s0)->name, t->n[j], method);
+			                 kgen_spec_dtype(s0)->name, size_at(t, j, at, sizeof at), method);
 		t->cub_us[j][m] = ms * 1e3;
 		t->measured++;
 		now = time(NULL);
@@ -565,9 +618,10 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 		if ((mem = open_memstream(&buf, &len))) {
 			fputs("{\"key\":\"", mem);
 			kgen_json_string(mem, key);
-			fprintf(mem, "\",\"peer\":\"cub::DeviceReduce\",\"offsets\":%d,\"n\":%llu,\"method\":\"%s\","
-			        "\"verify\":\"ok\",\"median_us\":%.4f,\"date\":\"%s\"}\n", offsets, t->n[j], method, ms * 1e3,
-			        date);
+			fprintf(mem, "\",\"peer\":\"%s\",\"offsets\":%d,", t->tu->peer, offsets);
+			size_json(mem, t, j);
+			fprintf(mem, ",\"method\":\"%s\",\"verify\":\"ok\",\"median_us\":%.4f,\"date\":\"%s\"}\n", method,
+			        ms * 1e3, date);
 			put_record(rec, mem, &buf, &len);
 		}
 	}
@@ -638,17 +692,6 @@ methods_text(const struct tune *t, char *buf, size_t len)
 	return buf;
 }
 
-/* "2^20" for powers of two, else the number. */
-static const char *
-size_name(unsigned long long n, char *buf, size_t len)
-{
-	if (n && !(n & (n - 1)))
-		snprintf(buf, len, "2^%d", __builtin_ctzll(n));
-	else
-		snprintf(buf, len, "%llu", n);
-	return buf;
-}
-
 /* The size plan: consecutive sizes with the same best point share an entry,
  * which serves n up to the geometric mean of its last size and the next
  * entry's first. */
@@ -675,18 +718,18 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 		sb_printf(&b, " %s", argv[i]);
 	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records,
 	          methods_text(t, a, sizeof a));
-	for (j = 0; j < t->nn;) {
-		for (first = j; j < t->nn && best[j] == best[first]; j++)
+	for (j = 0; j < t->ns;) {
+		for (first = j; j < t->ns && best[j] == best[first]; j++)
 			;
 		sb_puts(&b, "  - ");
-		if (j < t->nn) {
-			unsigned long long up = (unsigned long long)floor(sqrt((double)t->n[j - 1] * (double)t->n[j]));
+		if (j < t->ns) {
+			unsigned long long up = (unsigned long long)floor(sqrt((double)t->o.n[j - 1] * (double)t->o.n[j]));
 			sb_printf(&b, "upto: %llu\n    ", up);
 		}
 		sb_puts(&b, "# ");
 		for (k = first; k < j; k++) {
 			int m;
-			sb_printf(&b, "%sn=%s ", k > first ? ", " : "", size_name(t->n[k], a, sizeof a));
+			sb_printf(&b, "%sn=%s ", k > first ? ", " : "", size_name(t->o.n[k], a, sizeof a));
 			for (m = 0; m < t->nm; m++)
 				sb_printf(&b, "%s%.2f", m ? "/" : "", t->p[best[k]].us[k][m]);
 			sb_puts(&b, " us");
@@ -723,7 +766,8 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 	return st;
 }
 
-/* Every point computes what the first does: one input, one reference. */
+/* Every point computes what the first does: one input, one reference;
+ * and kgen tune takes its family (the family's runner has tune hooks). */
 static kgen_status
 check_same(struct tune *t, kgen_error *err)
 {
@@ -732,10 +776,9 @@ check_same(struct tune *t, kgen_error *err)
 	int i;
 
 	for (i = 0; i < t->pts.n; i++) {
-		if (!kgen_family_takes_plans(kgen_family_of(t->p[i].spec)))
-			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes %s specs (sized by n), not "
-			                 "kernel: %s", i + 1, t->pts.v[i].label, kgen_plan_families(),
-			                 kgen_family_of(t->p[i].spec)->name);
+		if (!kgen_runner_of(t->p[i].spec)->tune)
+			return kgen_fail(err, KGEN_EINVAL, "point %d (%s): kgen tune takes %s specs, not kernel: %s", i + 1,
+			                 t->pts.v[i].label, kgen_tune_families(0, a, sizeof a), kgen_family_of(t->p[i].spec)->name);
 		if ((key = kgen_spec_computes_other(t->p[0].spec, t->p[i].spec, a, b, sizeof a)))
 			return kgen_fail(err, KGEN_EINVAL, "points 1 and %d differ in %s (%s, %s): every point of one "
 			                 "tuning must compute the same; tune one at a time (--set %s=...)", i + 1, key, a, b, key);
@@ -743,19 +786,61 @@ check_same(struct tune *t, kgen_error *err)
 	return KGEN_OK;
 }
 
+static const unsigned long long default_sizes[] = {
+	1ull << 10, 1ull << 12, 1ull << 14, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 27, 1ull << 30,
+};
+
+/* The family's hooks and the sizes it takes, by its size (family data):
+ * --n for a family sized by n, --shape for one sized by rows and cols (the
+ * defaults when neither is given); --plan only where the family takes size
+ * plans, --against cub only where its hooks have a peer. */
+static kgen_status
+take_family(struct tune *t, kgen_error *err)
+{
+	const struct kgen_family *f = kgen_family_of(t->p[0].spec);
+	char list[256];
+
+	t->tu = kgen_runner_of(t->p[0].spec)->tune;
+	t->shapes = f->size == KGEN_SIZE_SHAPE;
+	if (t->shapes ? t->o.nn : t->o.nshape)
+		return kgen_fail(err, KGEN_EINVAL, "%s: kernel: %s is sized by %s: give %s", t->shapes ? "--n" : "--shape",
+		                 f->name, kgen_sizes[f->size].text, t->shapes ? "--shape ROWSxCOLS" : "--n N");
+	if (t->plan && !kgen_family_takes_plans(f))
+		return kgen_fail(err, KGEN_EINVAL, "--plan: size plans pick by n; kernel: %s is sized by %s: write records "
+		                 "with --records (here %s)", f->name, kgen_sizes[f->size].text, t->records);
+	if (t->against && !t->tu->peer_ms)
+		return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen tune times CUB for %s specs, not kernel: %s",
+		                 kgen_tune_families(1, list, sizeof list), f->name);
+	if (t->shapes && !t->o.nshape) {  /* kgen run's default */
+		t->o.shape[0][0] = t->o.shape[0][1] = 8192;
+		t->o.shape[0][2] = 1;
+		t->o.nshape = 1;
+	}
+	if (!t->shapes && !t->o.nn) {
+		memcpy(t->o.n, default_sizes, sizeof default_sizes);
+		t->o.nn = (int)KGEN_COUNT(default_sizes);
+	}
+	t->ns = t->shapes ? t->o.nshape : t->o.nn;
+	t->o.seed = t->seed;
+	t->o.runs = t->runs;
+	return KGEN_OK;
+}
+
 /* Every --n's input fits the host's address space (n elements of the
- * points' dtype: bytes = n * size must not wrap), as kgen run checks. */
+ * points' dtype: bytes = n * size must not wrap), as kgen run checks; then
+ * the family's own check of the sizes (kgen run's: a --shape's matrix). */
 static kgen_status
 check_sizes(const struct tune *t, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = kgen_spec_dtype(t->p[0].spec);
+	const struct kgen_runner *r = kgen_runner_of(t->p[0].spec);
 	int j;
 
-	for (j = 0; j < t->nn; j++)
-		if (kgen_run_too_large(t->n[j], 1, (unsigned long long)dt->size))
+	for (j = 0; !t->shapes && j < t->ns; j++)
+		if (kgen_run_too_large(t->o.n[j], 1, (unsigned long long)dt->size))
 			return kgen_fail(err, KGEN_EINVAL, "--n %llu: %llu elements of %s (%d bytes each) do not fit in memory",
-			                 t->n[j], t->n[j], dt->name, dt->size);
-	return KGEN_OK;
+			                 t->o.n[j], t->o.n[j], dt->name, dt->size);
+	return r->check ? r->check(&t->o, t->p[0].spec, err) : KGEN_OK;
 }
 
 static void
@@ -798,17 +883,14 @@ add_methods(struct tune *t, const char *list)
 	}
 }
 
-static const unsigned long long default_sizes[] = {
-	1ull << 10, 1ull << 12, 1ull << 14, 1ull << 16, 1ull << 18, 1ull << 20, 1ull << 22, 1ull << 24, 1ull << 27, 1ull << 30,
-};
-
 /* kgen tune's options into t (records: storage for the default records
  * path).  -1 when the command goes on, else its exit status. */
 static int
 parse_options(int argc, char **argv, struct tune *t, char *records, size_t nrecords)
 {
 	static const struct option longopts[] = {
-		{ "n", required_argument, NULL, 'n' }, { "method", required_argument, NULL, 'm' },
+		{ "n", required_argument, NULL, 'n' }, { "shape", required_argument, NULL, 'x' },
+		{ "method", required_argument, NULL, 'm' },
 		{ "runs", required_argument, NULL, 'r' }, { "jobs", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' }, { "unset", required_argument, NULL, 'u' },
 		{ "records", required_argument, NULL, 'R' },
@@ -830,12 +912,20 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (t->nn == MAX_SIZES || kgen_parse_count(optarg, &t->n[t->nn]) || !t->n[t->nn]) {
+			if (t->o.nn == MAX_SIZES || kgen_parse_count(optarg, &t->o.n[t->o.nn]) || !t->o.n[t->o.nn]) {
 				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", optarg,
 				        MAX_SIZES);
 				return 2;
 			}
-			t->nn++;
+			t->o.nn++;
+			break;
+		case 'x':
+			if (t->o.nshape == MAX_SIZES || kgen_parse_shape(optarg, t->o.shape[t->o.nshape])) {
+				fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20)\n",
+				        optarg, MAX_SIZES);
+				return 2;
+			}
+			t->o.nshape++;
 			break;
 		case 'm':
 			if (add_methods(t, optarg))
@@ -880,16 +970,17 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	t->space = argv[optind];
 	if (!t->nm)
 		t->method[t->nm++] = KGEN_TIME_EVENTS;
-	if (!t->nn) {
-		memcpy(t->n, default_sizes, sizeof default_sizes);
-		t->nn = (int)KGEN_COUNT(default_sizes);
-	}
 	/* Rising and distinct: a plan's entries rise by n. */
-	qsort(t->n, (size_t)t->nn, sizeof *t->n, cmp_count);
-	for (i = j = 0; i < t->nn; i++)
-		if (!j || t->n[i] != t->n[j - 1])
-			t->n[j++] = t->n[i];
-	t->nn = j;
+	qsort(t->o.n, (size_t)t->o.nn, sizeof *t->o.n, cmp_count);
+	for (i = j = 0; i < t->o.nn; i++)
+		if (!j || t->o.n[i] != t->o.n[j - 1])
+			t->o.n[j++] = t->o.n[i];
+	t->o.nn = j;
+	qsort(t->o.shape, (size_t)t->o.nshape, sizeof *t->o.shape, cmp_shape);
+	for (i = j = 0; i < t->o.nshape; i++)
+		if (!j || cmp_shape(t->o.shape[i], t->o.shape[j - 1]))
+			memcpy(t->o.shape[j++], t->o.shape[i], sizeof *t->o.shape);
+	t->o.nshape = j;
 	if (!t->records) {
 		size_t len = strlen(t->space);
 		if (len > 5 && strcmp(t->space + len - 5, ".yaml") == 0)
@@ -917,7 +1008,8 @@ load_points(struct tune *t, kgen_error *err)
 		    (st = spec_hash(t->p[i].spec, t->p[i].hash, err)))
 			return st;
 	}
-	if ((st = check_same(t, err)) || (st = check_sizes(t, err)) || (st = read_records(t, err)))
+	if ((st = check_same(t, err)) || (st = take_family(t, err)) || (st = check_sizes(t, err)) ||
+	    (st = read_records(t, err)))
 		return st;
 	return KGEN_OK;
 }
@@ -970,7 +1062,7 @@ print_size(const struct tune *t, int j, int best, int chosen)
 	int second = best_at(t, j, best);
 	char times[256], a[64];
 
-	printf("n=%-6s %s  %s", size_name(t->n[j], a, sizeof a), times_text(t, best, j, times, sizeof times),
+	printf("%s %s  %s", size_column(t, j, a, sizeof a), times_text(t, best, j, times, sizeof times),
 	       t->pts.v[best].label);
 	if (t->against)
 		printf(" (%.3f of CUB's time)", score(t, best, j));
@@ -995,8 +1087,8 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 	kgen_status st;
 	char a[64];
 
-	for (j = 0; j < t->nn; j++) {
-		if ((st = tune_size(t, ctx, j, rec, failures, &done, t->pts.n * t->nn, t0, err)) ||
+	for (j = 0; j < t->ns; j++) {
+		if ((st = tune_size(t, ctx, j, rec, failures, &done, t->pts.n * t->ns, t0, err)) ||
 		    (t->against && (st = cub_size(t, ctx, j, rec, err))))
 			return st;
 		best[j] = best_at(t, j, -1);
@@ -1004,7 +1096,7 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 		if (isatty(1))
 			printf("\r\033[K");
 		if (best[j] < 0) {
-			printf("n=%-6s no point verified\n", size_name(t->n[j], a, sizeof a));
+			printf("%s no point verified\n", size_column(t, j, a, sizeof a));
 			(*missing)++;
 			continue;
 		}
@@ -1012,7 +1104,7 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 		fflush(stdout);
 	}
 	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
-	       "take; %.0f s\n", t->pts.n, t->nn, t->measured, *failures, t->reused, t->rejected, difftime(time(NULL), t0));
+	       "take; %.0f s\n", t->pts.n, t->ns, t->measured, *failures, t->reused, t->rejected, difftime(time(NULL), t0));
 	return KGEN_OK;
 }
 

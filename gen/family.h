@@ -68,8 +68,9 @@ struct kgen_contract {
 };
 
 /* What sizes one call of a family: n elements, or a rows x cols matrix
- * (with a batch).  Size plans (kgen_plan) and `kgen tune` pick a spec by
- * n: only the families sized by n take them yet. */
+ * (with a batch).  Size plans (kgen_plan) pick a spec by n: only the
+ * families sized by n take them yet.  `kgen tune` takes --n or --shape by
+ * it (cli/run.h's tuner hooks do the rest). */
 #define KGEN_SIZES(X) \
 	X(N,     "n elements",    1) \
 	X(SHAPE, "rows and cols", 0)
@@ -78,12 +79,12 @@ enum kgen_size { KGEN_SIZES(X) KGEN_SIZE_COUNT };
 #undef X
 struct kgen_size_info {
 	const char *text;                /* "n elements", for messages */
-	int plans;                       /* size plans and kgen tune take it */
+	int plans;                       /* size plans take it (kgen tune --plan) */
 };
 extern const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT];
 
 struct kgen_family;
-/* Do size plans and kgen tune take specs of the family? */
+/* Do size plans (and so kgen tune --plan) take specs of the family? */
 int kgen_family_takes_plans(const struct kgen_family *f);
 /* The families that do, "kernel: reduce" (or ", "-joined), for messages. */
 const char *kgen_plan_families(void);

@@ -35,9 +35,10 @@ struct kgen_plan {
 };
 
 /* The fields every entry of a plan (and every point of a tuning) must
- * share: what is computed, not how. */
+ * share: what is computed, not how (axis: each row's or each column's;
+ * a key that is not the family's reads the same for every spec of it). */
 static const char *const same_keys[] = {
-	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post",
+	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post", "axis",
 };
 
 static kgen_status

@@ -4,7 +4,9 @@
 # verify: each measurement is one JSON line keyed by GPU, driver, NVRTC,
 # kgen, spec hash, n and method; a rerun measures nothing again and still
 # reports the failures; --fresh measures again; a failed point is never
-# chosen (no plan).  Skips (77) without the fake driver.
+# chosen (no plan).  kernel: reduce_axis is tuned the same way at shapes
+# (keyed ROWSxCOLS), and what a family sized by rows and cols cannot do is
+# refused by name.  Skips (77) without the fake driver.
 b=${top_builddir:-.}
 fake=$b/tests/fake_cuda
 if [ ! -f "$fake/libcuda.so.1" ]; then
@@ -163,12 +165,88 @@ tune --records "$tmp/long.jsonl"
 grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" ||
 	bad "records longer than 8 KB were not found again: $(tail -2 "$tmp/out")"
 
-# Families not sized by n (family data: gen/family.h's KGEN_SIZES) are refused by name.
+# Families whose runner has no tune hooks (cli/run.h: struct kgen_tuner) are refused by name.
 printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
 "$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce specs (sized by n), not kernel: transpose" "$tmp/out" ||
+[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce or reduce_axis specs, not kernel: transpose" "$tmp/out" ||
 	bad "kgen tune of a transpose space (exit $rc): $(cat "$tmp/out")"
+
+# kernel: reduce_axis through its runner's tune hooks, at three shapes:
+# strategy x threads x lanes (lanes applies to strategy: warp alone, so the
+# block points are refused by the space).  Every point is verified before it
+# is timed: on the fake driver a sum never verifies (its output stays
+# poisoned), so nothing is timed and no point is kept.
+printf 'kernel: reduce_axis\naxis: rows\nstrategy: [warp, block]\nthreads: [256, 512]\nlanes: [4, 16]\n' > "$tmp/axis.yaml"
+shapes="--shape 4096x64 --shape 1024x1024 --shape 64x2^16"
+"$b/kgen" tune "$tmp/axis.yaml" $shapes -j 2 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 6 ] || bad "kgen tune of a reduce_axis space with failing points exited $rc, expected 6: $(cat "$tmp/err")"
+grep -q "^$tmp/axis.yaml: 8 points, 4 accepted, 4 refused$" "$tmp/out" || bad "reduce_axis space: $(head -2 "$tmp/out")"
+[ "$(grep -c ' no point verified$' "$tmp/out")" -eq 3 ] && grep -q '^64x65536    no point verified$' "$tmp/out" ||
+	bad "reduce_axis sizes: $(cat "$tmp/out")"
+grep -q "^# 4 points x 3 sizes: 12 measured (12 failed to verify), 0 from the records" "$tmp/out" ||
+	bad "reduce_axis counts: $(tail -1 "$tmp/out")"
+grep -q "point 3 (strategy=warp threads=512 lanes=4) at 1024x1024: FAIL row 0: got -nan, expected .*; 1024 of 1024 results wrong$" "$tmp/err" ||
+	bad "a reduce_axis failure is not reported: $(cat "$tmp/err")"
+[ "$(wc -l < "$tmp/axis.records.jsonl")" -eq 12 ] && [ "$(grep -c '"verify":"FAIL","label"' "$tmp/axis.records.jsonl")" -eq 12 ] ||
+	bad "reduce_axis records (12, every one FAIL and untimed): $(cat "$tmp/axis.records.jsonl")"
+grep -q '^{"key":"Fake H200|driver 13.0|NVRTC 13.0 ([^"]*)|kgen [0-9.]*|[0-9a-f]\{16\}|64x65536|events rotated","spec_hash":"[0-9a-f]\{16\}","rows":64,"cols":65536,"method":"events","verify":"FAIL","label":"strategy=warp threads=256 lanes=16","spec":"kernel: reduce_axis\\naxis: rows\\nstrategy: warp\\nthreads: 256\\nlanes: 16\\n","date":"' \
+	"$tmp/axis.records.jsonl" || bad "a reduce_axis record is not keyed by its shape: $(tail -1 "$tmp/axis.records.jsonl")"
+"$b/kgen" tune "$tmp/axis.yaml" $shapes -j 2 > "$tmp/out" 2> "$tmp/err"
+grep -q "^# 4 points x 3 sizes: 0 measured (12 failed to verify), 12 from the records" "$tmp/out" &&
+	grep -q "point 1 (strategy=warp threads=256 lanes=4) at 4096x64: FAIL (in $tmp/axis.records.jsonl)" "$tmp/err" ||
+	bad "a reduce_axis rerun: $(tail -1 "$tmp/out") $(head -1 "$tmp/err")"
+# A result the fake driver leaves right: every element maps to -1, all ones
+# (a custom op of i32 whose and of all ones is the poison itself), so each
+# point verifies, and only then is it timed, under each method.
+printf 'kernel: reduce_axis\naxis: rows\nop: custom\ndtype: i32\nmap: -1\ncombine: a & b\nidentity: -1\nstrategy: warp\nthreads: [256, 512]\nlanes: [4, 16]\n' > "$tmp/ones.yaml"
+tune_ones() { "$b/kgen" tune "$tmp/ones.yaml" $shapes -j 2 "$@" > "$tmp/out" 2> "$tmp/err"; }
+tune_ones --method events,graph
+rc=$?
+[ $rc -eq 0 ] || bad "kgen tune of a reduce_axis space that verifies exited $rc: $(cat "$tmp/err")"
+grep -q "^# 4 points x 3 sizes: 24 measured (0 failed to verify), 0 from the records" "$tmp/out" ||
+	bad "reduce_axis timed counts: $(tail -1 "$tmp/out")"
+[ "$(grep -c '"verify":"ok","median_us":[0-9.]*,.*"samples":7,' "$tmp/ones.records.jsonl")" -eq 24 ] ||
+	bad "reduce_axis records of verified points: $(cat "$tmp/ones.records.jsonl")"
+grep -q '^4096x64     events [0-9.]* us ±0.0%, graph [0-9.]* us ±0.0%  threads=256 lanes=4   (next: 1.000 of the fastest, threads=256 lanes=16)$' "$tmp/out" ||
+	bad "reduce_axis size line: $(cat "$tmp/out")"
+# The point chosen at each shape, from the records alone: 512 threads and
+# 16 lanes made fastest at 1024x1024, 256 and 4 elsewhere (as measured).
+grep '|events rotated"' "$tmp/ones.records.jsonl" | sed '/"rows":1024,"cols":1024,.*"label":"threads=512 lanes=16"/s/"median_us":[0-9.]*/"median_us":10.0/' > "$tmp/chosen.jsonl"
+tune_ones --records "$tmp/chosen.jsonl"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# 4 points x 3 sizes: 0 measured (0 failed to verify), 12 from the records" "$tmp/out" ||
+	bad "reduce_axis from records (exit $rc): $(cat "$tmp/out" "$tmp/err")"
+grep -q '^1024x1024       10.00 us ± 0.0%  threads=512 lanes=16   (next: [0-9.]* us, threads=256 lanes=4)$' "$tmp/out" &&
+	grep -q '^64x65536   .*  threads=256 lanes=4   (next' "$tmp/out" || bad "reduce_axis choice from records: $(cat "$tmp/out")"
+# The same through reduce's hooks: verified, timed, and the plan written.
+printf 'kernel: reduce\nop: custom\ndtype: i32\nmap: -1\ncombine: a & b\nidentity: -1\nthreads: [256, 512]\n' > "$tmp/rones.yaml"
+"$b/kgen" tune "$tmp/rones.yaml" --n 1000 --n 2^12 -j 2 --plan "$tmp/rones.plan.yaml" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# 2 points x 2 sizes: 4 measured (0 failed to verify), 0 from the records" "$tmp/out" &&
+	"$b/kgen" check "$tmp/rones.plan.yaml" > /dev/null 2>&1 || bad "a reduce space that verifies (exit $rc): $(cat "$tmp/out" "$tmp/err")"
+# What a family sized by rows and cols refuses, before the GPU: --n, --plan
+# (plans pick by n), --against cub (no peer), a batch; what reduce refuses:
+# --shape; every point must reduce one axis.
+refused() {
+	want=$1
+	shift
+	"$b/kgen" tune "$@" > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -qF "kgen: error: $want" "$tmp/out" || bad "kgen tune $* (exit $rc): $(cat "$tmp/out")"
+}
+refused "--n: kernel: reduce_axis is sized by rows and cols: give --shape ROWSxCOLS" "$tmp/axis.yaml" --n 1000
+refused "--shape: kernel: reduce is sized by n elements: give --n N" "$tmp/space.yaml" --shape 64x64
+refused "--plan: size plans pick by n; kernel: reduce_axis is sized by rows and cols: write records with --records (here $tmp/axis.records.jsonl)" \
+	"$tmp/axis.yaml" --shape 64x64 --plan "$tmp/axis.plan.yaml"
+[ ! -e "$tmp/axis.plan.yaml" ] || bad "a plan was written for reduce_axis"
+refused "--against cub: kgen tune times CUB for kernel: reduce specs, not kernel: reduce_axis" "$tmp/axis.yaml" --shape 64x64 --against cub
+refused "--shape 2x64x64: a batch of matrices is for transposes; a matrix reduction takes ROWSxCOLS" "$tmp/axis.yaml" --shape 2x64x64
+printf 'kernel: reduce_axis\naxis: [rows, cols]\n' > "$tmp/axes.yaml"
+refused "points 1 and 2 differ in axis (rows, cols): every point of one tuning must compute the same" "$tmp/axes.yaml" --shape 64x64
+"$b/kgen" tune "$tmp/axis.yaml" --shape 64 > "$tmp/out" 2>&1 && bad "--shape 64 accepted"
+grep -q "bad --shape 64 (at most 32 shapes, each ROWSxCOLS" "$tmp/out" || bad "--shape 64: $(cat "$tmp/out")"
 
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
