@@ -102,16 +102,21 @@ lanes_apart(const struct kgen_spec *s)
 }
 
 /* The loop over the thread's items: tile or persistent grid, full tiles by
- * vectors, the partial tile by elements. */
+ * vectors (reduce/vec_load.cu), the partial tile by elements; the
+ * accumulators before it (reduce/accumulators.cu). */
 static kgen_status
 thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 {
-	struct tpl_args t;
+	struct tpl_args t, v, accs;
 	long long vec = s->load_width / kgen_spec_dtype(s)->size;
 	int contiguous = s->layout == KGEN_LAYOUT_CONTIGUOUS;
+	const char *at = contiguous ? "tid * LOADS + j" : "j * THREADS + tid";
 	strbuf full, partial;
+	kgen_status st = KGEN_OK;
 
 	tpl_init(&t);
+	tpl_init(&v);
+	tpl_init(&accs);
 	sb_init(&full);
 	sb_init(&partial);
 	if (vec == 1) {
@@ -119,40 +124,40 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 		           contiguous ? "base + tid * ITEMS + j" : "base + j * THREADS + tid", TILES);
 		tpl_set(&t, "full_doc", "%s", s->items_per_thread == 1 ? "one element per thread"
 		        : contiguous ? "ITEMS adjacent elements per thread" : "ITEMS elements per thread, THREADS apart");
+		t.failed |= full.failed;
+		tpl_set(&t, "full", "%s", full.s);
 	} else {
-		sb_printf(&full, "const Vec x = reinterpret_cast<const Vec *>(in + base)[%s];\n"
-		                 "#pragma unroll\n"
-		                 "for (int k = 0; k < VEC; k++)\n    ", contiguous ? "tid * LOADS + j" : "j * THREADS + tid");
+		const char *index = contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k";
 		if (lanes_apart(s))  /* pairs: a chain per vector lane, folded in index order */
-			sb_printf(&full, "part[k] = fold(part[k], x.v[k], head + %s);",
-			          contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
+			sb_printf(&full, "part[k] = fold(part[k], x.v[k], head + %s);", index);
 		else
-			accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k"
-			                                          : "base + (j * THREADS + tid) * VEC + k", TILES);
+			accumulate(s, &full, "x.v[k]", index, TILES);
+		v.failed |= full.failed;
+		tpl_set(&v, "at", "%s", at);
+		tpl_set(&v, "lane", "%s", full.s);
+		TRY(tpl_render_into(&t, "full", "reduce/vec_load.cu", &v, err));
 		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
 		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
 	}
 	accumulate(s, &partial, "in[i]", "i", TILES);
-	t.failed |= full.failed | partial.failed;
-	tpl_set(&t, "full", "%s", full.s);
+	t.failed |= partial.failed;
 	tpl_set(&t, "partial", "%s", partial.s);
-	sb_free(&full);
-	sb_free(&partial);
-	if (lanes_apart(s))
-		tpl_set(&t, "acc_decl", "%s", "Acc acc = identity();\n"
-		        "// One accumulator per lane of the vectors: VEC independent chains of\n"
-		        "// compares instead of one, combined after the loop.\n"
-		        "Acc part[VEC];\n"
-		        "#pragma unroll\n"
-		        "for (int k = 0; k < VEC; k++)\n"
-		        "    part[k] = identity();");
-	else
-		tpl_set(&t, "acc_decl", "%s", per_element_atomics(s) ? "" : "Acc acc = identity();");
+	tpl_show(&accs, "acc", !per_element_atomics(s));
+	tpl_show(&accs, "lanes", lanes_apart(s));
+	TRY(tpl_render_into(&t, "acc_decl", "reduce/accumulators.cu", &accs, err));
 	if (s->grid == KGEN_GRID_PERSISTENT) {
 		tpl_set(&t, "unroll", "%lld", s->unroll);
-		return tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
+		st = tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
+	} else {
+		st = tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
 	}
-	return tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
+out:
+	tpl_free(&t);
+	tpl_free(&v);
+	tpl_free(&accs);
+	sb_free(&full);
+	sb_free(&partial);
+	return st;
 }
 
 /* The statement that writes the result of n elements. */
@@ -365,55 +370,34 @@ out:
 	return st;
 }
 
-/* The main kernel's body: the unaligned head, the thread phase (each
- * thread's items), the PDL waits where the stages need them, then the
- * finish (block reduction and the combine across blocks). */
+/* The main kernel's body: reduce/body.cu, its sections chosen by the spec. */
 static kgen_status
 main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 {
 	long long vec = s->load_width / kgen_spec_dtype(s)->size;
-	struct tpl_args body, un;
-	strbuf bb;
+	struct tpl_args body;
+	strbuf head;
 	kgen_status st = KGEN_OK;
 
 	tpl_init(&body);
-	tpl_init(&un);
-	sb_init(&bb);
+	sb_init(&head);
 	TRY(thread_phase(s, &body, err));
 	TRY(finish(s, &body, err));
-	if (body.failed || body.n < 2) {
-		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-		goto out;
-	}
+	tpl_show(&body, "unaligned", vec > 1);
 	if (vec > 1) {
-		tpl_set(&un, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
-		TRY(tpl_render(&bb, "reduce/unaligned.cu", &un, err));
-		sb_puts(&bb, "\n");
+		tpl_set(&body, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+		accumulate(s, &head, "unaligned[tid]", "tid", HEAD);
+		body.failed |= head.failed;
+		tpl_set(&body, "head", "%s", head.s);
 	}
-	if (pdl(s) && s->stages == KGEN_STAGES_TWO_PASS)
-		sb_puts(&bb, "// The second pass may start launching now: it waits for these partials.\n"
-		             "let_next_kernel_start();\n\n");
-	if (pdl(s) && per_element_atomics(s))
-		sb_puts(&bb, "// The atomics below need *out at the identity: _init must have finished.\n"
-		             "wait_for_previous_kernel();\n\n");
-	sb_printf(&bb, "%s", body.v[0].value);
-	if (lanes_apart(s))
-		sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
-	if (vec > 1) {
-		sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
-		accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
-	}
-	if (pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s))
-		sb_puts(&bb, "\n\n// The loads above overlapped _init; the atomic needs *out at the identity.\n"
-		             "wait_for_previous_kernel();");
-	if (body.v[1].value[0])
-		sb_printf(&bb, "\n\n%s", body.v[1].value);
-	tpl_set(k, "body", "%s", bb.s ? bb.s : "");
-	k->failed |= bb.failed;
+	tpl_show(&body, "start_next", pdl(s) && s->stages == KGEN_STAGES_TWO_PASS);
+	tpl_show(&body, "wait_init", pdl(s) && per_element_atomics(s));
+	tpl_show(&body, "lanes", lanes_apart(s));
+	tpl_show(&body, "wait_atomic", pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s));
+	st = tpl_render_into(k, "body", "reduce/body.cu", &body, err);
 out:
 	tpl_free(&body);
-	tpl_free(&un);
-	sb_free(&bb);
+	sb_free(&head);
 	return st;
 }
 
