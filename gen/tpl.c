@@ -126,7 +126,7 @@ mark_used(struct tpl_args *a, const char *p, const char *eol)
 	int i;
 
 	for (; (open = strstr(p, "{{")) && open < eol && (close = strstr(open, "}}")) && close < eol; p = close + 2) {
-		open += 2 + (open[2] == '#' || open[2] == '/');
+		open += 2 + (open[2] == '#' || open[2] == '^' || open[2] == '/');
 		if ((i = lookup(a, open, (size_t)(close - open))) >= 0)
 			a->v[i].used = 1;
 	}
@@ -137,7 +137,7 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 {
 	const char *text = kgen_template(tpl), *p, *eol, *open, *close, *ws = NULL, *hidden = NULL, *name;
 	kgen_status st = KGEN_OK;
-	int line = 0, i;
+	int line = 0, i, inverted;
 	size_t k, len, hidden_len = 0;
 
 	if (!text) {
@@ -167,12 +167,14 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 				mark_used(a, ws, eol);
 			continue;
 		}
-		/* A section's markers: its lines are shown when the value is not empty. */
-		if (marker(ws, eol, '#', &name, &len)) {
+		/* A section's markers: its lines are shown when the value is not
+		 * empty ({{#name}}), or when it is ({{^name}}). */
+		inverted = marker(ws, eol, '^', &name, &len);
+		if (inverted || marker(ws, eol, '#', &name, &len)) {
 			if ((i = lookup(a, name, len)) < 0)
 				goto unfilled;
 			a->v[i].used = 1;
-			if (!a->v[i].value[0]) {
+			if ((a->v[i].value[0] == '\0') != inverted) {
 				hidden = name;
 				hidden_len = len;
 			}
@@ -226,7 +228,7 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 	return st;
 unfilled:
 	close = strstr(ws + 2, "}}");
-	ws += 2 + (ws[2] == '#');
+	ws += 2 + (ws[2] == '#' || ws[2] == '^');
 	st = kgen_fail(err, KGEN_EINTERNAL, "internal error: template %s:%d: placeholder {{%.*s}} has no value", tpl,
 	               line, (int)(close - ws), ws);
 	tpl_free(a);

@@ -5,8 +5,9 @@
  * its line takes a value of any number of lines, each indented like the
  * placeholder; an empty value removes the line.  The lines between
  * {{#name}} and {{/name}} (each alone on its line) are a section, shown
- * when name's value is not empty (tpl_show()); the placeholders of a hidden
- * section need no value.  Lines starting with "//!"
+ * when name's value is not empty (tpl_show()); those between {{^name}} and
+ * {{/name}} when it is empty.  The placeholders of a hidden section need no
+ * value.  Lines starting with "//!"
  * document the template and are not copied.  Rendering fails on a
  * placeholder that has no value and on a value that no placeholder uses:
  * both are bugs in kgen, caught by the golden tests.

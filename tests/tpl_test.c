@@ -309,6 +309,34 @@ START_TEST(hidden_section_placeholders_need_no_value)
 }
 END_TEST
 
+START_TEST(inverted_sections_show_when_empty)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "load_doc", "plain");
+	tpl_set(&a, "load", "%s", "");
+	tpl_set(&a, "store_doc", "streaming");
+	tpl_set(&a, "store", "__stcs");
+	tpl_set(&a, "word", "uint4");
+	ck_assert_int_eq(render("transpose/smem_access.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text,
+		"// Global loads: plain.\n"
+		"static __device__ __forceinline__ Vec load_vec(const T *p) { return *reinterpret_cast<const Vec *>(p); }\n"
+		"static __device__ __forceinline__ T load_one(const T *p) { return *p; }\n"
+		"\n"
+		"// Global stores: streaming.\n"
+		"static __device__ __forceinline__ void store_vec(T *p, const Vec &v)\n"
+		"{\n"
+		"    __stcs(reinterpret_cast<uint4 *>(p), *reinterpret_cast<const uint4 *>(&v));\n"
+		"}\n"
+		"static __device__ __forceinline__ void store_one(T *p, T v) { __stcs(p, v); }\n");
+	free(text);
+}
+END_TEST
+
 START_TEST(unset_section_is_internal_error)
 {
 	struct tpl_args a;
@@ -347,6 +375,7 @@ main(void)
 	tcase_add_test(tc, sections_show_or_hide_their_lines);
 	tcase_add_test(tc, hidden_section_placeholders_need_no_value);
 	tcase_add_test(tc, unset_section_is_internal_error);
+	tcase_add_test(tc, inverted_sections_show_when_empty);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
