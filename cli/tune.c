@@ -306,7 +306,7 @@ call_once(void *arg, int i, CUstream stream, kgen_error *err)
 	struct call *c = arg;
 	CUdeviceptr in = c->in[(unsigned)i % (unsigned)c->copies];
 
-	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
+	if (kgen_kernel_spec(c->k)->r.pair)
 		return kgen_reduce_arg(c->k, in, c->n, c->out, c->out + 8, 0, 0, stream, err);
 	return kgen_reduce(c->k, in, c->n, c->out, 0, 0, stream, err);
 }
@@ -396,8 +396,8 @@ tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int 
 {
 	const kgen_spec *s0 = t->p[0].spec;
 	unsigned long long n = t->n[j];
-	size_t esize = (size_t)kgen_spec_dtype(s0)->size, bytes = (size_t)n * esize;
-	size_t rsize = kgen_op_is_pair(s0) ? 16 : kgen_result_size(s0);
+	size_t esize = (size_t)s0->r.dtype->size, bytes = (size_t)n * esize;
+	size_t rsize = s0->r.pair ? 16 : kgen_result_size(s0);
 	struct reference ref;
 	struct call c = { NULL, { 0 }, 0, 0, n };
 	void *host = NULL;
@@ -548,7 +548,7 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 	for (m = 0; m < t->nm; m++) {
 		const char *method = kgen_timing_method_name(t->method[m]);
 		snprintf(key, sizeof key, "%s|cub %s %s|%llu|%s rotated", t->base_key, kgen_ops[s0->op].name,
-		         kgen_spec_dtype(s0)->name, t->n[j], method);
+		         s0->r.dtype->name, t->n[j], method);
 		if (!t->fresh && (r = find_record(t, key)) >= 0 && t->seen[r].us > 0) {
 			t->cub_us[j][m] = t->seen[r].us;
 			t->reused++;
@@ -557,7 +557,7 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 		if ((ms = kgen_cub_ms(NULL, t->method[m], t->runs, s0, t->n[j], ctx->l2_bytes, &offsets)) <= 0)
 			return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen-cub could not time %s %s at n = %llu (%s): "
 			                 "build it (make kgen-cub, which needs nvcc) or set KGEN_CUB", kgen_ops[s0->op].name,
-			                 kgen_spec_dtype(s0)->name, t->n[j], method);
+			                 s0->r.dtype->name, t->n[j], method);
 		t->cub_us[j][m] = ms * 1e3;
 		t->measured++;
 		now = time(NULL);
@@ -748,7 +748,7 @@ check_same(struct tune *t, kgen_error *err)
 static kgen_status
 check_sizes(const struct tune *t, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(t->p[0].spec);
+	const struct kgen_dtype_info *dt = t->p[0].spec->r.dtype;
 	int j;
 
 	for (j = 0; j < t->nn; j++)

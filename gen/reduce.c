@@ -39,7 +39,7 @@ kgen_reduce_grid(const struct kgen_spec *s, unsigned long long n, int sm_count)
 size_t
 kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_count)
 {
-	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_op_acc_bytes(s);
+	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)s->r.acc_bytes;
 
 	/* 16 bytes first, the last block's ticket (two passes leave them alone),
 	 * so that one zeroed buffer serves specs of both stages in turn, as a
@@ -81,12 +81,12 @@ accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *
 {
 	char arg[128] = "";
 
-	if (kgen_op_uses_index(s))
-		snprintf(arg, sizeof arg, ", %s%s", s->load_width > kgen_spec_dtype(s)->size && from == TILES ? "head + " : "",
+	if (s->r.uses_index)
+		snprintf(arg, sizeof arg, ", %s%s", s->load_width > s->r.dtype->size && from == TILES ? "head + " : "",
 		         index);
 	if (per_element_atomics(s))
 		sb_printf(b, "atomic_combine(out, to_acc(%s%s));", value, arg);
-	else if (kgen_op_is_pair(s) && from == TILES)  /* in index order: fold; the head is not */
+	else if (s->r.pair && from == TILES)  /* in index order: fold; the head is not */
 		sb_printf(b, "acc = fold(acc, %s%s);", value, arg);
 	else
 		sb_printf(b, "acc = combine(acc, to_acc(%s%s));", value, arg);
@@ -98,7 +98,7 @@ accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *
 static int
 lanes_apart(const struct kgen_spec *s)
 {
-	return kgen_op_is_pair(s) && s->load_width > kgen_spec_dtype(s)->size;
+	return s->r.pair && s->load_width > s->r.dtype->size;
 }
 
 /* The loop over the thread's items: tile or persistent grid, full tiles by
@@ -108,7 +108,7 @@ static kgen_status
 thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 {
 	struct tpl_args t, v, accs;
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	long long vec = s->r.vec;
 	int contiguous = s->layout == KGEN_LAYOUT_CONTIGUOUS;
 	const char *at = contiguous ? "tid * LOADS + j" : "j * THREADS + tid";
 	strbuf full, partial;
@@ -166,7 +166,7 @@ store(const struct kgen_spec *s, const char *n)
 {
 	static _Thread_local char buf[64];
 
-	if (!kgen_op_has_result_step(s))
+	if (!s->r.last_step)
 		return "*out = acc;";
 	snprintf(buf, sizeof buf, "store(out, 0, acc, %s);", n);
 	return buf;
@@ -181,7 +181,7 @@ finish(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 	switch (s->stages) {
 	case KGEN_STAGES_LAST_BLOCK:
 		tpl_init(&t);
-		tpl_set(&t, "store", "%s", store(s, s->load_width > kgen_spec_dtype(s)->size ? "head + n" : "n"));
+		tpl_set(&t, "store", "%s", store(s, s->load_width > s->r.dtype->size ? "head + n" : "n"));
 		return tpl_render_into(parent, "finish", "reduce/last_block.cu", &t, err);
 	case KGEN_STAGES_TWO_PASS:
 		tpl_set(parent, "finish", "acc = block_reduce(acc);\nif (tid == 0)\n    partials[blockIdx.x] = acc;");
@@ -202,7 +202,7 @@ params(const struct kgen_spec *s)
 	switch (s->stages) {
 	case KGEN_STAGES_TWO_PASS: return "const T *__restrict__ in, Acc *__restrict__ partials, Index n";
 	case KGEN_STAGES_LAST_BLOCK:
-		if (kgen_op_has_result_step(s))
+		if (s->r.last_step)
 			return "const T *__restrict__ in, Results out, Index n,\n"
 			       "    Acc *__restrict__ partials, unsigned int *__restrict__ ticket";
 		return "const T *__restrict__ in, Acc *__restrict__ out, Index n,\n"
@@ -228,12 +228,12 @@ static void
 plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	unsigned long long tile = kgen_reduce_tile(s);
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "%s %s reduction of %s", s->op == KGEN_OP_ARGMIN ||
 	                 s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_AMAX || s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL ?
-	                 "an" : "a", kgen_ops[s->op].name, kgen_spec_dtype(s)->name);
+	                 "an" : "a", kgen_ops[s->op].name, s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), launched in this order on one stream, for n elements:");
 	p->numbered = 1;
@@ -243,7 +243,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	               s->stages == KGEN_STAGES_LAST_BLOCK ? "in, out, n, partials, ticket" : "in, out, n", "grid",
 	               s->threads);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_contract_step(p, "_final", kgen_op_has_result_step(s) ? "partials, out, grid, n" : "partials, out, grid", "1",
+		kgen_contract_step(p, "_final", s->r.last_step ? "partials, out, grid, n" : "partials, out, grid", "1",
 		               s->threads);
 	if (s->grid == KGEN_GRID_PERSISTENT)
 		kgen_contract_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
@@ -253,24 +253,24 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// Launch kernel 2 with the launch attribute programmatic stream serialization\n"
 		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
 		                  "// while kernel 1 runs and waits for it (sm_90); launched plainly it works the same.\n");
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
 		               s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
 		               s->nan == KGEN_NAN_IGNORE && acc->cls == DT_FLOAT ? " or only NaNs" : "");
-	else if (kgen_op_has_result_step(s))
-		kgen_contract_note(p, "// The result is *out (one %s).", kgen_op_out(s)->name);
+	else if (s->r.last_step)
+		kgen_contract_note(p, "// The result is *out (one %s).", s->r.out->name);
 	else
 		kgen_contract_note(p, "// The result is *out (one %s).", acc->name);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes.\n", kgen_op_acc_bytes(s));
+		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes.\n", s->r.acc_bytes);
 	else if (s->stages == KGEN_STAGES_LAST_BLOCK)
 		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes, and ticket,\n"
 		                  "// an unsigned int that is zero before the first launch (each launch leaves it zero).\n",
-		               kgen_op_acc_bytes(s));
+		               s->r.acc_bytes);
 	else
 		kgen_contract_note(p, "  Scratch: none.\n");
-	if (s->load_width > kgen_spec_dtype(s)->size)
+	if (s->load_width > s->r.dtype->size)
 		kgen_contract_note(p, "// `in` may start at any element (aligned to its element size): the vector loads\n"
 		                  "// start at its first %lld-byte boundary.", s->load_width > 16 ? 16 : s->load_width);
 	else
@@ -285,7 +285,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 static kgen_status
 file_args(const struct kgen_spec *s, const char *header, struct tpl_args *file, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *dt = s->r.dtype, *acc = s->r.acc;
 	long long vec = s->load_width / dt->size;
 	struct tpl_args h;
 	kgen_status st = KGEN_OK;
@@ -310,7 +310,7 @@ file_args(const struct kgen_spec *s, const char *header, struct tpl_args *file, 
 		flags |= KGEN_OP_NO_COMBINE;
 	if (s->stages == KGEN_STAGES_LAST_BLOCK)
 		flags |= KGEN_OP_LDCG;
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		flags |= KGEN_OP_FOLD;
 	TRY(kgen_op_render(s, flags, file, err));
 	if (vec > 1) {
@@ -330,7 +330,7 @@ out:
 static kgen_status
 helpers_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	long long vec = s->r.vec;
 	struct tpl_args parts, head, none;
 	strbuf helpers;
 	kgen_status st = KGEN_OK;
@@ -374,7 +374,7 @@ out:
 static kgen_status
 main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 {
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	long long vec = s->r.vec;
 	struct tpl_args body;
 	strbuf head;
 	kgen_status st = KGEN_OK;
@@ -442,7 +442,7 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 	TRY(tpl_render(&kernels, "reduce/kernel.cu", &k, err));
 	if (s->stages == KGEN_STAGES_TWO_PASS) {
 		tpl_set(&k, "name", "%s", name);
-		tpl_set(&k, "out_params", "%s", kgen_op_has_result_step(s) ? "Results out, unsigned int count, Index n"
+		tpl_set(&k, "out_params", "%s", s->r.last_step ? "Results out, unsigned int count, Index n"
 		                                                           : "Acc *__restrict__ out, unsigned int count");
 		tpl_set(&k, "store", "%s", store(s, "n"));
 		tpl_set(&k, "wait", "%s", pdl(s) ? "// Launched while the first pass runs: wait for all of its partials.\n"

@@ -25,7 +25,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_step *st;
 
 	memset(p, 0, sizeof *p);
-	kgen_contract_printf(p->title, sizeof p->title, "a transpose of %s through %s", kgen_spec_dtype(s)->name,
+	kgen_contract_printf(p->title, sizeof p->title, "a transpose of %s through %s", s->r.dtype->name,
 	                 tma ? "TMA and shared memory" : "shared memory");
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a batch of rows x cols inputs:");
 	st = kgen_contract_step(p, "", tma ? "in_map, out_map, rows, cols, batch" :
@@ -178,7 +178,7 @@ tma_copies(const struct kgen_spec *s, struct tpl_args *t)
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	struct tpl_args t;
 	kgen_status st;
 	int tma = s->method == KGEN_METHOD_TMA;
