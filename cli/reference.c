@@ -127,7 +127,7 @@ draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned
 void
 kgen_fill_input(const struct kgen_spec *s, void *host, unsigned long long n, uint64_t seed)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	int is_float = dt->cls == DT_FLOAT || dt->cls == DT_HALF || dt->cls == DT_BHALF;
 	uint64_t st = seed;
 	unsigned long long i;
@@ -188,7 +188,7 @@ kgen_fill_identity(const struct kgen_spec *s, void *host, unsigned long long n)
 size_t
 kgen_result_size(const struct kgen_spec *s)
 {
-	return (size_t)(kgen_op_is_pair(s) ? kgen_spec_acc(s)->size : kgen_op_out(s)->size);
+	return (size_t)(s->r.pair ? s->r.acc->size : s->r.out->size);
 }
 
 int
@@ -240,7 +240,7 @@ is_float_dt(const struct kgen_dtype_info *d)
 }
 
 /* The ops the first reference (below) does not compute: their results go
- * through kgen_op_out()'s type and the value path here. */
+ * through the spec's r.out type and the value path here. */
 static int
 general(const struct kgen_spec *s)
 {
@@ -253,7 +253,7 @@ value_of(const struct kgen_spec *s, const void *host, unsigned long long i)
 {
 	struct kgen_value v = { 0, 0, 0 };
 
-	if (is_float_dt(kgen_spec_dtype(s))) {
+	if (is_float_dt(s->r.dtype)) {
 		v.is_float = 1;
 		v.f = element(s, host, i);
 	} else {
@@ -265,7 +265,7 @@ value_of(const struct kgen_spec *s, const void *host, unsigned long long i)
 static struct kgen_value
 as_acc(const struct kgen_spec *s, struct kgen_value v)
 {
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+	const struct kgen_dtype_info *a = s->r.acc;
 
 	if (a->cls == DT_FLOAT) {
 		if (!v.is_float)
@@ -281,51 +281,29 @@ as_acc(const struct kgen_spec *s, struct kgen_value v)
 	return v;
 }
 
-/* The spec's expressions, parsed once for every reference of a run (a
- * reference per row must stay small). */
-static const struct kgen_expr *
-exprs(const struct kgen_spec *s)
-{
-	static const enum kgen_key keys[4] = { KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post };
-	static char text[4][KGEN_EXPR_MAX + 1];
-	static struct kgen_expr parsed[4];
-	char why[160];
-	size_t at;
-	int k;
-
-	for (k = 0; k < 4; k++)
-		if (strcmp(text[k], kgen_spec_expr_text(s, keys[k])) != 0 || !parsed[k].n) {
-			snprintf(text[k], sizeof text[k], "%s", kgen_spec_expr_text(s, keys[k]));
-			if (kgen_expr_parse(keys[k], text[k], &parsed[k], &at, why, sizeof why) != KGEN_OK)
-				memset(&parsed[k], 0, sizeof parsed[k]);  /* validated specs parse: not reached */
-		}
-	return parsed;
-}
-
 static void
 general_init(const struct kgen_spec *s, struct reference *r)
 {
 	struct kgen_value none = { 0, 0, 0 };
 
 	r->index = -1;
-	r->acc.is_float = kgen_spec_acc(s)->cls == DT_FLOAT;
-	switch (s->op) {
-	case KGEN_OP_ALL: case KGEN_OP_PROD: r->acc.i = 1; r->acc.f = 1; break;
-	case KGEN_OP_MIN: r->acc.f = INFINITY; r->acc.i = INT64_MAX; break;
-	case KGEN_OP_MAX: r->acc.f = -INFINITY; r->acc.i = INT64_MIN; break;
-	case KGEN_OP_ARGMIN: r->acc.f = INFINITY; r->acc.i = INT64_MAX; break;
-	case KGEN_OP_ARGMAX: r->acc.f = -INFINITY; r->acc.i = INT64_MIN; break;
-	case KGEN_OP_CUSTOM:
-		r->acc = as_acc(s, kgen_expr_eval(&exprs(s)[2], s, none, none, none, none, none));
+	r->acc.is_float = s->r.acc->cls == DT_FLOAT;
+	/* The op's identity (its column of KGEN_OPS). */
+	switch (kgen_op_info[s->op].identity) {
+	case OP_ID_ONE: r->acc.i = 1; r->acc.f = 1; break;
+	case OP_ID_LARGEST: r->acc.f = INFINITY; r->acc.i = INT64_MAX; break;
+	case OP_ID_SMALLEST: r->acc.f = -INFINITY; r->acc.i = INT64_MIN; break;
+	case OP_ID_EXPR:
+		r->acc = as_acc(s, kgen_expr_eval(&s->r.expr[2], s, none, none, none, none, none));
 		break;
-	default: break;
+	case OP_ID_ZERO: break;
 	}
 	/* The integer extremes in the accumulator's width (the identities of min and max). */
 	{
-		int low = s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_MIN, high = s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_MAX;
-		if (kgen_spec_acc(s)->cls == DT_UINT && (low || high))
+		int low = kgen_op_info[s->op].identity == OP_ID_LARGEST, high = kgen_op_info[s->op].identity == OP_ID_SMALLEST;
+		if (s->r.acc->cls == DT_UINT && (low || high))
 			r->acc.i = low ? UINT32_MAX : 0;
-		if (kgen_spec_acc(s)->size == 4 && kgen_spec_acc(s)->cls == DT_INT && (low || high))
+		if (s->r.acc->size == 4 && s->r.acc->cls == DT_INT && (low || high))
 			r->acc.i = low ? INT32_MAX : INT32_MIN;
 	}
 }
@@ -409,7 +387,7 @@ general_step(const struct kgen_spec *s, struct reference *r, const void *host, u
 		break;
 	}
 	default: {  /* custom: acc = combine(acc, map(x, i)), as the accumulator type */
-		const struct kgen_expr *e = exprs(s);
+		const struct kgen_expr *e = s->r.expr;
 		struct kgen_value m = as_acc(s, kgen_expr_eval(&e[0], s, x, idx, none, none, none));
 		r->abs_sum += m.is_float ? fabsl(m.f) : 0;
 		r->acc = as_acc(s, kgen_expr_eval(&e[1], s, none, none, r->acc, m, none));
@@ -423,12 +401,12 @@ static struct kgen_value
 general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
 {
 	struct kgen_value none = { 0, 0, 0 }, n = { 0, 0, (long long)r->count }, v = a;
-	const struct kgen_dtype_info *out = kgen_op_out(s);
+	const struct kgen_dtype_info *out = s->r.out;
 
 	switch (s->op) {
 	case KGEN_OP_MEAN: v.f = (a.is_float ? a.f : (long double)a.i) / (long double)r->count; v.is_float = 1; break;
 	case KGEN_OP_NORM2: v.f = sqrtl(a.is_float ? a.f : (long double)a.i); v.is_float = 1; break;
-	case KGEN_OP_CUSTOM: v = kgen_expr_eval(&exprs(s)[3], s, none, none, a, none, n); break;
+	case KGEN_OP_CUSTOM: v = kgen_expr_eval(&s->r.expr[3], s, none, none, a, none, n); break;
 	default: break;
 	}
 	if (is_float_dt(out) && !v.is_float) {
@@ -465,7 +443,7 @@ depth_of(unsigned long long n)
 static struct kgen_value
 general_got(const struct kgen_spec *s, const unsigned char *got, long long *index)
 {
-	const struct kgen_dtype_info *out = kgen_op_out(s);
+	const struct kgen_dtype_info *out = s->r.out;
 	struct kgen_value v = { 0, 0, 0 };
 	uint16_t h;
 	float f;
@@ -518,7 +496,7 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 	}
 	/* A float result: the accumulator's rounding (a sum's bound; exact ops add
 	 * nothing), carried through the last step, then the output's rounding. */
-	tol_acc = acc.is_float ? eps_of(kgen_spec_acc(s)) * depth_of(n) * r->abs_sum : 0;
+	tol_acc = acc.is_float ? eps_of(s->r.acc) * depth_of(n) * r->abs_sum : 0;
 	hi = acc;
 	lo = acc;
 	hi.f += tol_acc;
@@ -528,7 +506,7 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 		lo = general_post(s, r, lo);
 		tol = fmaxl(fabsl(hi.f - want.f), fabsl(lo.f - want.f));
 	}
-	tol += 2 * eps_of(kgen_op_out(s)) * fabsl(want.f);
+	tol += 2 * eps_of(s->r.out) * fabsl(want.f);
 	/* Beyond the output type's range the result is an infinity, as the GPU rounds it. */
 	if (s->out_dtype == KGEN_DT_F16)
 		want.f = f16_to_f32(f32_to_f16((float)want.f));
@@ -549,7 +527,7 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 void
 kgen_reference_init(const struct kgen_spec *s, struct reference *r)
 {
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 
 	memset(r, 0, sizeof *r);
 	if (general(s)) {
@@ -581,9 +559,9 @@ kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *h
 		general_add(s, r, host, i);
 		return;
 	}
-	if (kgen_spec_acc(s)->cls != DT_FLOAT) {
+	if (s->r.acc->cls != DT_FLOAT) {
 		int64_t x = int_element(s, host, i), best = (int64_t)r->bits;
-		if (kgen_spec_acc(s)->cls == DT_UINT)
+		if (s->r.acc->cls == DT_UINT)
 			best = (int64_t)(uint32_t)r->bits;
 		switch (s->op) {
 		case KGEN_OP_SUM: r->bits += (uint64_t)x; break;
@@ -609,8 +587,8 @@ kgen_reference_finish(const struct kgen_spec *s, struct reference *r)
 {
 	if (general(s))
 		return;
-	if (kgen_spec_acc(s)->cls != DT_FLOAT)
-		r->bits &= kgen_spec_acc(s)->size == 8 ? ~0ull : 0xffffffffull;
+	if (s->r.acc->cls != DT_FLOAT)
+		r->bits &= s->r.acc->size == 8 ? ~0ull : 0xffffffffull;
 }
 
 void
@@ -628,7 +606,7 @@ kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n
 static long double
 tolerance(const struct kgen_spec *s, unsigned long long n, const struct reference *r)
 {
-	long double eps = kgen_spec_acc(s)->size == 4 ? 0x1p-23L : 0x1p-52L;
+	long double eps = s->r.acc->size == 4 ? 0x1p-23L : 0x1p-52L;
 	int depth = 2;
 
 	while (n > 1) {
@@ -642,7 +620,7 @@ tolerance(const struct kgen_spec *s, unsigned long long n, const struct referenc
 static long double
 got_value(const struct kgen_spec *s, const unsigned char *got, uint64_t *bits)
 {
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 	float f;
 	double d;
 
@@ -669,7 +647,7 @@ kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned lon
 		return general_check(s, got, n, r, NULL, 0);
 	g = got_value(s, got, &bits);
 
-	if (kgen_spec_acc(s)->cls != DT_FLOAT)
+	if (s->r.acc->cls != DT_FLOAT)
 		return bits == r->bits;
 	if (r->exact)
 		return g == r->value;
@@ -681,7 +659,7 @@ int
 kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r, char *msg,
       size_t len)
 {
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 	long double g, err, tol;
 
 	if (general(s))

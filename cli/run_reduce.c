@@ -41,7 +41,7 @@ make_input(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *
            struct input *in, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
-	size_t esize = (size_t)kgen_spec_dtype(s)->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
+	size_t esize = (size_t)s->r.dtype->size, bytes = (size_t)(n + (unsigned long long)o->offset) * esize;
 	int c;
 
 	if (in->host && in->dtype == s->dtype && in->op.op == s->op && in->n == n && in->copies >= copies) {
@@ -88,7 +88,7 @@ reduce_once(void *arg, int i, CUstream stream, kgen_error *err)
 {
 	struct reduce_call *c = arg;
 
-	if (kgen_op_is_pair(kgen_kernel_spec(c->k)))
+	if (kgen_kernel_spec(c->k)->r.pair)
 		return kgen_reduce_arg(c->k, c->in[i % c->copies], c->n, c->out, c->out + 8, 0, 0, stream, err);
 	return kgen_reduce(c->k, c->in[i % c->copies], c->n, c->out, 0, 0, stream, err);
 }
@@ -116,7 +116,7 @@ static kgen_status
 check_once(kgen_context *ctx, const kgen_spec *spec, struct reduce_call *one, const struct reference *ref, int *ok,
            char *msg, size_t len, kgen_error *err)
 {
-	size_t asize = kgen_op_is_pair(spec) ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
+	size_t asize = spec->r.pair ? 16 : kgen_result_size(spec);  /* a pair: value, index at 8 */
 	unsigned char got[16];
 	kgen_status st;
 
@@ -181,7 +181,7 @@ print_result(const struct run_opts *o, FILE *tsv, const struct run_spec *rs, uns
 	printf("  %s\n", r->msg);
 	if (tsv)
 		fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n", rs->path,
-		        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, n, r->verdict, ms * 1e3, gbs,
+		        spec->r.dtype->name, kgen_ops[spec->op].name, n, r->verdict, ms * 1e3, gbs,
 		        c->bytes == bytes ? c->gbs : -1, c->bytes == bytes && gbs > 0 ? 100 * gbs / c->gbs : -1, cub * 1e3,
 		        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, r->cub_offsets,
 		        kgen_timing_method_name((enum kgen_timing_method)o->method), r->spread);
@@ -206,7 +206,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			kgen_spec *spec = specs[i].spec;
 			kgen_kernel *k = specs[i].kernel;
 			unsigned long long n = o->n[j];
-			size_t esize = (size_t)kgen_spec_dtype(spec)->size, bytes = (size_t)n * esize;
+			size_t esize = (size_t)spec->r.dtype->size, bytes = (size_t)n * esize;
 			int copies = o->bench ? kgen_run_copies(ctx, o, bytes) : 1;
 			struct result r = { .verdict = "-", .msg = "-", .ms = -1, .spread = -1, .gbs = -1, .cub = -1 };
 			struct kgen_timing tm;
@@ -265,14 +265,14 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 static kgen_status
 check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 {
-	unsigned long long size = (unsigned long long)kgen_spec_dtype(spec)->size;
+	unsigned long long size = (unsigned long long)spec->r.dtype->size;
 	int j;
 
 	for (j = 0; j < o->nn; j++)
 		if (o->n[j] > ~0ull - (unsigned long long)o->offset ||
 		    kgen_run_too_large(o->n[j] + (unsigned long long)o->offset, 1, size))
 			return kgen_fail(err, KGEN_EINVAL, "--n %llu: %llu elements of %s do not fit in memory", o->n[j],
-			                 o->n[j], kgen_spec_dtype(spec)->name);
+			                 o->n[j], spec->r.dtype->name);
 	return KGEN_OK;
 }
 
@@ -306,7 +306,7 @@ tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec,
 	*out = NULL;
 	if (!c)
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	if ((st = make_input(ctx, o, spec, n, kgen_run_copies(ctx, o, (size_t)n * (size_t)kgen_spec_dtype(spec)->size),
+	if ((st = make_input(ctx, o, spec, n, kgen_run_copies(ctx, o, (size_t)n * (size_t)spec->r.dtype->size),
 	                     &c->in, err)) ||
 	    (ctx->cu->cuMemAlloc(&c->call.out, 16) && (st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 16 bytes on the GPU")))) {
 		tune_free(ctx, c);

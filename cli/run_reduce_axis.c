@@ -47,7 +47,7 @@ make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec 
             unsigned long long cols, int copies, struct matrix *m, kgen_error *err)
 {
 	unsigned long long pitch = cols + (unsigned long long)o->pad, elems = rows * pitch;
-	size_t esize = (size_t)kgen_spec_dtype(s)->size;
+	size_t esize = (size_t)s->r.dtype->size;
 	int c;
 
 	if (m->host && m->dtype == s->dtype && m->op.op == s->op && m->rows == rows && m->cols == cols &&
@@ -98,7 +98,7 @@ static kgen_status
 references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *err)
 {
 	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, r, c;
-	size_t esize = (size_t)kgen_spec_dtype(s)->size;
+	size_t esize = (size_t)s->r.dtype->size;
 	struct reference *ref;
 
 	if (m->ref[axis])
@@ -136,7 +136,7 @@ index_offset(const struct kgen_spec *s, unsigned long long n)
 static size_t
 result_bytes(const struct kgen_spec *s, unsigned long long n)
 {
-	return kgen_op_is_pair(s) ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * kgen_result_size(s);
+	return s->r.pair ? index_offset(s, n) + (size_t)n * 8 : (size_t)n * kgen_result_size(s);
 }
 
 /* The call on stream: kgen_reduce_axis, or kgen_reduce_axis_arg with the indices after the values. */
@@ -146,7 +146,7 @@ launch(kgen_kernel *k, const struct matrix *m, CUdeviceptr in, CUdeviceptr out, 
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	unsigned long long n = s->axis == KGEN_AXIS_ROWS ? m->rows : m->cols;
 
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		return kgen_reduce_axis_arg(k, in, m->rows, m->cols, m->pitch, out, out + index_offset(s, n), 0, 0, stream,
 		                            err);
 	return kgen_reduce_axis(k, in, m->rows, m->cols, m->pitch, out, 0, 0, stream, err);
@@ -177,7 +177,7 @@ verify(kgen_context *ctx, kgen_kernel *k, struct matrix *m, CUdeviceptr out, uns
 	for (i = 0; i < n; i++) {
 		/* The result as the reference reads it: the value, a pair's index 8 bytes on. */
 		memcpy(got, back + i * asize, asize);
-		if (kgen_op_is_pair(s))
+		if (s->r.pair)
 			memcpy(got + 8, back + index_offset(s, n) + i * 8, 8);
 		if (!kgen_result_ok(s, got, each, &m->ref[axis][i]) && !(*bad)++) {
 			int l = snprintf(msg, len, "%s %llu: ", axis == KGEN_AXIS_ROWS ? "row" : "column", i);
@@ -219,7 +219,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *spec = specs[i].spec;
-			size_t esize = (size_t)kgen_spec_dtype(spec)->size;
+			size_t esize = (size_t)spec->r.dtype->size;
 			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;
 			size_t in_bytes = (size_t)(rows * cols) * esize;
 			size_t out_bytes = result_bytes(spec, n);
@@ -269,7 +269,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					                  &cub_offsets);
 				if (spec->axis == KGEN_AXIS_ROWS && !o->pad && spec->op <= KGEN_OP_PROD) {
 					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
-					         kgen_spec_dtype(spec)->name, rows, cols, o->runs, ctx->l2_bytes);
+					         spec->r.dtype->name, rows, cols, o->runs, ctx->l2_bytes);
 					seg = kgen_cub_call(o->cub, args, NULL);
 				}
 			}
@@ -285,7 +285,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv)
 				fprintf(tsv, "%s\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\n", specs[i].path,
-				        kgen_spec_dtype(spec)->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
+				        spec->r.dtype->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
 				        verdict, ms * 1e3, ms > 0 ? (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9 : -1, cub * 1e3,
 				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
 			fflush(stdout);
@@ -300,7 +300,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 static kgen_status
 check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 {
-	unsigned long long size = (unsigned long long)kgen_spec_dtype(spec)->size;
+	unsigned long long size = (unsigned long long)spec->r.dtype->size;
 	int j;
 
 	for (j = 0; j < o->nshape; j++)
@@ -310,7 +310,7 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 		else if (o->shape[j][1] > ~0ull - (unsigned long long)o->pad ||
 		    kgen_run_too_large(o->shape[j][0], o->shape[j][1] + (unsigned long long)o->pad, size))
 			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: the matrix of %s does not fit in memory",
-			                 o->shape[j][0], o->shape[j][1], kgen_spec_dtype(spec)->name);
+			                 o->shape[j][0], o->shape[j][1], spec->r.dtype->name);
 	return KGEN_OK;
 }
 
@@ -341,7 +341,7 @@ static kgen_status
 tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **out, kgen_error *err)
 {
 	unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
-	size_t esize = (size_t)kgen_spec_dtype(spec)->size;
+	size_t esize = (size_t)spec->r.dtype->size;
 	size_t bytes = result_bytes(spec, spec->axis == KGEN_AXIS_ROWS ? rows : cols);
 	struct tune_case *c = calloc(1, sizeof *c);
 	kgen_status st;

@@ -140,7 +140,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *spec = specs[i].spec;
-			int esize = kgen_spec_dtype(spec)->size;
+			int esize = spec->r.dtype->size;
 			size_t bytes = (size_t)(batch * rows * cols) * (size_t)esize;  /* moved: read once, written once */
 			char msg[1100] = "-";
 			const char *verdict = "-";
@@ -199,7 +199,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv)
 				fprintf(tsv, "%s\t%s\ttranspose\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n", specs[i].path,
-				        kgen_spec_dtype(spec)->name, shape, verdict, ms * 1e3,
+				        spec->r.dtype->name, shape, verdict, ms * 1e3,
 				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
 				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,
 				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
@@ -215,7 +215,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 static kgen_status
 check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 {
-	unsigned long long size = (unsigned long long)kgen_spec_dtype(spec)->size, pad = (unsigned long long)o->pad;
+	unsigned long long size = (unsigned long long)spec->r.dtype->size, pad = (unsigned long long)o->pad;
 	int j;
 
 	for (j = 0; j < o->nshape; j++) {
@@ -223,7 +223,7 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 		if (sh[0] > ~0ull - pad || sh[1] > ~0ull - pad || kgen_run_too_large(sh[2], sh[0], size) ||
 		    kgen_run_too_large(sh[2] * sh[0], sh[1] + pad, size) || kgen_run_too_large(sh[2] * sh[1], sh[0] + pad, size))
 			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llux%llu: the matrices of %s do not fit in memory",
-			                 sh[2], sh[0], sh[1], kgen_spec_dtype(spec)->name);
+			                 sh[2], sh[0], sh[1], spec->r.dtype->name);
 	}
 	return KGEN_OK;
 }

@@ -489,7 +489,7 @@ kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct
 
 	if (m != KGEN_TIME_PER_CALL)  /* kgen-cub's default; its command line stays as it was */
 		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(m));
-	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, kgen_spec_dtype(s)->name, n, runs,
+	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, s->r.dtype->name, n, runs,
 	         l2);
 	return kgen_cub_call(given, args, offsets);
 }

@@ -601,7 +601,7 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 	for (m = 0; m < t->nm; m++) {
 		const char *method = kgen_timing_method_name(t->method[m]);
 		snprintf(key, sizeof key, "%s|cub %s %s|%s|%s rotated", t->base_key, kgen_ops[s0->op].name,
-		         kgen_spec_dtype(s0)->name, size_key(t, j, sz, sizeof sz), method);
+		         s0->r.dtype->name, size_key(t, j, sz, sizeof sz), method);
 		if (!t->fresh && (r = find_record(t, key)) >= 0 && t->seen[r].us > 0) {
 			t->cub_us[j][m] = t->seen[r].us;
 			t->reused++;
@@ -610,7 +610,7 @@ cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 		if ((ms = t->tu->peer_ms(ctx, &t->o, s0, j, (int)t->method[m], &offsets)) <= 0)
 			return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen-cub could not time %s %s at %s (%s): "
 			                 "build it (make kgen-cub, which needs nvcc) or set KGEN_CUB", kgen_ops[s0->op].name,
-			                 kgen_spec_dtype(s0)->name, size_at(t, j, at, sizeof at), method);
+			                 s0->r.dtype->name, size_at(t, j, at, sizeof at), method);
 		t->cub_us[j][m] = ms * 1e3;
 		t->measured++;
 		now = time(NULL);
@@ -832,7 +832,7 @@ take_family(struct tune *t, kgen_error *err)
 static kgen_status
 check_sizes(const struct tune *t, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(t->p[0].spec);
+	const struct kgen_dtype_info *dt = t->p[0].spec->r.dtype;
 	const struct kgen_runner *r = kgen_runner_of(t->p[0].spec);
 	int j;
 

@@ -14,7 +14,7 @@
 kgen_status
 kgen_acc_atomic_helper(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 {
-	const struct kgen_dtype_info *a = kgen_spec_acc(s);
+	const struct kgen_dtype_info *a = s->r.acc;
 	struct tpl_args t;
 	char call[96];
 

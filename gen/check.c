@@ -44,7 +44,7 @@ kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err)
 			return ERR(warp_tail, "warp_tail: reduce_sync uses __reduce_%s_sync, which takes 32-bit integers, "
 			           "not acc_dtype %s: use warp_tail: shuffle", kgen_op_reduce_sync(s), acc->name);
 	}
-	if (s->warp_tail == KGEN_WT_VOLATILE && kgen_op_is_pair(s))
+	if (s->warp_tail == KGEN_WT_VOLATILE && s->r.pair)
 		return ERR(warp_tail, "warp_tail: volatile copies single values through volatile shared memory, and "
 		           "op: %s combines (value, index) pairs: use warp_tail: shuffle or none", kgen_ops[s->op].name);
 	if (s->warp_tail_from != 32 && s->warp_tail_from != 64)
@@ -68,17 +68,39 @@ check_family(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* The spec's resolved view (spec.h), once its types are: the family's
+ * rules may refine it, and kgen_op_check() keeps the parsed expressions. */
+static void
+resolve_view(struct kgen_spec *s, int has_op)
+{
+	struct kgen_resolved *r = &s->r;
+
+	memset(r, 0, sizeof *r);
+	r->dtype = &kgen_dtype_info[s->dtype];
+	r->vec = s->load_width / r->dtype->size;
+	if (!has_op)
+		return;
+	r->acc = &kgen_dtype_info[s->acc_dtype];
+	r->out = kgen_op_out(s);
+	r->pair = kgen_op_is_pair(s);
+	r->last_step = kgen_op_has_result_step(s);
+	r->uses_index = kgen_op_uses_index(s);
+	r->acc_bytes = kgen_op_acc_bytes(s);
+}
+
 kgen_status
 kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 {
 	const struct kgen_family *f = kgen_family_of(s);
+	int has_op = kgen_family_has_key(f, KGEN_KEY_op);
 	kgen_status st;
 
 	if ((st = check_family(s, err)))
 		return st;
 	/* What the op derives (types, stages) before the only-with rules read it. */
-	if (kgen_family_has_key(f, KGEN_KEY_op) && (st = kgen_op_resolve(s, err)))
+	if (has_op && (st = kgen_op_resolve(s, err)))
 		return st;
+	resolve_view(s, has_op);
 	if (f->resolve && (st = f->resolve(s, err)))
 		return st;
 	if ((st = kgen_check_only_with(s, err)))

@@ -86,25 +86,40 @@ static const struct overload ov_double_as_longlong[] = { { LL_, { D_ } } };
 #undef LD_
 
 /* The functions an expression may call: name, number of arguments, CUDA's
- * overloads (ov_*).  The CPU evaluation (call()) computes each by its
- * name; NVRTC declares them all for device code. */
+ * overloads (ov_*), and what it computes on the CPU (cpu_*, kgen_expr_eval():
+ * a name's variants alike, in the type the overload resolves to).  NVRTC
+ * declares them all for device code. */
 #define EXPR_FUNCS(X) \
-	X(abs, 1, abs) X(fabs, 1, fp) X(fabsf, 1, f) X(llabs, 1, llabs) X(min, 2, minmax) X(max, 2, minmax) \
-	X(fmin, 2, fp) X(fminf, 2, f) X(fmax, 2, fp) X(fmaxf, 2, f) X(fmod, 2, fp) X(fmodf, 2, f) \
-	X(sqrt, 1, fp) X(sqrtf, 1, f) X(rsqrt, 1, fp) X(rsqrtf, 1, f) X(cbrt, 1, fp) X(cbrtf, 1, f) \
-	X(exp, 1, fp) X(expf, 1, f) X(exp2, 1, fp) X(exp2f, 1, f) X(expm1, 1, fp) X(expm1f, 1, f) \
-	X(log, 1, fp) X(logf, 1, f) X(log2, 1, fp) X(log2f, 1, f) X(log10, 1, fp) X(log10f, 1, f) \
-	X(log1p, 1, fp) X(log1pf, 1, f) X(pow, 2, pow) X(powf, 2, f) X(hypot, 2, fp) X(hypotf, 2, f) \
-	X(sin, 1, fp) X(sinf, 1, f) X(cos, 1, fp) X(cosf, 1, f) X(tan, 1, fp) X(tanf, 1, f) X(tanh, 1, fp) \
-	X(tanhf, 1, f) X(atan2, 2, fp) X(atan2f, 2, f) X(erf, 1, fp) X(erff, 1, f) X(floor, 1, fp) X(floorf, 1, f) \
-	X(ceil, 1, fp) X(ceilf, 1, f) X(round, 1, fp) X(roundf, 1, f) X(trunc, 1, fp) X(truncf, 1, f) \
-	X(fma, 3, fp) X(fmaf, 3, f) X(copysign, 2, copysign) X(copysignf, 2, f) X(isnan, 1, classify) \
-	X(isinf, 1, classify) X(isfinite, 1, classify) X(signbit, 1, classify) X(__int_as_float, 1, int_as_float) \
-	X(__float_as_int, 1, float_as_int) X(__longlong_as_double, 1, longlong_as_double) \
-	X(__double_as_longlong, 1, double_as_longlong)
+	X(abs, 1, abs, abs) X(fabs, 1, fp, abs) X(fabsf, 1, f, abs) X(llabs, 1, llabs, abs) \
+	X(min, 2, minmax, min) X(max, 2, minmax, max) X(fmin, 2, fp, min) X(fminf, 2, f, min) \
+	X(fmax, 2, fp, max) X(fmaxf, 2, f, max) X(fmod, 2, fp, fmod) X(fmodf, 2, f, fmod) \
+	X(sqrt, 1, fp, sqrt) X(sqrtf, 1, f, sqrt) X(rsqrt, 1, fp, rsqrt) X(rsqrtf, 1, f, rsqrt) \
+	X(cbrt, 1, fp, cbrt) X(cbrtf, 1, f, cbrt) X(exp, 1, fp, exp) X(expf, 1, f, exp) \
+	X(exp2, 1, fp, exp2) X(exp2f, 1, f, exp2) X(expm1, 1, fp, expm1) X(expm1f, 1, f, expm1) \
+	X(log, 1, fp, log) X(logf, 1, f, log) X(log2, 1, fp, log2) X(log2f, 1, f, log2) \
+	X(log10, 1, fp, log10) X(log10f, 1, f, log10) X(log1p, 1, fp, log1p) X(log1pf, 1, f, log1p) \
+	X(pow, 2, pow, pow) X(powf, 2, f, pow) X(hypot, 2, fp, hypot) X(hypotf, 2, f, hypot) \
+	X(sin, 1, fp, sin) X(sinf, 1, f, sin) X(cos, 1, fp, cos) X(cosf, 1, f, cos) \
+	X(tan, 1, fp, tan) X(tanf, 1, f, tan) X(tanh, 1, fp, tanh) X(tanhf, 1, f, tanh) \
+	X(atan2, 2, fp, atan2) X(atan2f, 2, f, atan2) X(erf, 1, fp, erf) X(erff, 1, f, erf) \
+	X(floor, 1, fp, floor) X(floorf, 1, f, floor) X(ceil, 1, fp, ceil) X(ceilf, 1, f, ceil) \
+	X(round, 1, fp, round) X(roundf, 1, f, round) X(trunc, 1, fp, trunc) X(truncf, 1, f, trunc) \
+	X(fma, 3, fp, fma) X(fmaf, 3, f, fma) X(copysign, 2, copysign, copysign) X(copysignf, 2, f, copysign) \
+	X(isnan, 1, classify, isnan) X(isinf, 1, classify, isinf) X(isfinite, 1, classify, isfinite) \
+	X(signbit, 1, classify, signbit) X(__int_as_float, 1, int_as_float, int_as_float) \
+	X(__float_as_int, 1, float_as_int, float_as_int) \
+	X(__longlong_as_double, 1, longlong_as_double, longlong_as_double) \
+	X(__double_as_longlong, 1, double_as_longlong, double_as_longlong)
 
-#define X(name, args, set) F_##name,
+#define X(name, args, set, cpu) F_##name,
 enum { EXPR_FUNCS(X) F_COUNT };
+#undef X
+
+/* A function's CPU computation: of x, y, z (those it takes), as type t. */
+struct val;
+typedef struct val cpu_fn(int t, struct val x, struct val y, struct val z);
+#define X(name, args, set, cpu) static cpu_fn cpu_##cpu;
+EXPR_FUNCS(X)
 #undef X
 
 static const struct func {
@@ -112,8 +127,9 @@ static const struct func {
 	int args;
 	const struct overload *ov;
 	int n_ov;
+	cpu_fn *cpu;
 } funcs[] = {
-#define X(name, args, set) { #name, args, ov_##set, (int)KGEN_COUNT(ov_##set) },
+#define X(name, args, set, cpu) { #name, args, ov_##set, (int)KGEN_COUNT(ov_##set), cpu_##cpu },
 	EXPR_FUNCS(X)
 #undef X
 };
@@ -1239,6 +1255,14 @@ value_column(const struct kgen_spec *s, enum kgen_key k, size_t at)
 kgen_status
 kgen_expr_check(const struct kgen_spec *s, kgen_error *err)
 {
+	struct kgen_expr kept[4];
+
+	return kgen_expr_check_keep(s, kept, err);
+}
+
+kgen_status
+kgen_expr_check_keep(const struct kgen_spec *s, struct kgen_expr kept[4], kgen_error *err)
+{
 	static const enum kgen_key keys[] = { KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post };
 	struct kgen_expr e;
 	struct typing ty;
@@ -1256,8 +1280,10 @@ kgen_expr_check(const struct kgen_spec *s, kgen_error *err)
 		if (!text || !*text)
 			continue;  /* not given: kgen_op_check() says so */
 		if (kgen_expr_parse(keys[i], text, &e, &at, why, sizeof why) == KGEN_OK) {
-			if (!type_fault(&e, text, &ty, &fl))
+			if (!type_fault(&e, text, &ty, &fl)) {
+				kept[i] = e;
 				continue;
+			}
 			at = fl.at;
 			snprintf(why, sizeof why, "%s", fl.why);
 		}
@@ -1456,86 +1482,111 @@ narrow(struct val v, int bits, int is_signed)
 	return ival(C_INT, is_signed && (v.u & sign) ? v.u | ~mask : v.u);
 }
 
-/* Function f of x, y, z, as type t. */
+/* ---- the functions' CPU computations (EXPR_FUNCS' last column) ---- */
+
 static struct val
-call(int f, int t, struct val x, struct val y, struct val z)
+cpu_abs(int t, struct val x, struct val y, struct val z)
 {
-	const char *name = funcs[f].name;
-	long double a = to_ld(x), b;
+	x = conv(x, t);
+	if (is_flt(t))
+		return fval(t, fabsl(x.f));
+	return ival(t, !is_uns(t) && sval(x.u) < 0 ? 0 - x.u : x.u);
+}
+
+/* min and max of integers; of floats, fmin and fmax: a NaN loses. */
+static struct val
+min_max(int max, int t, struct val x, struct val y)
+{
+	int y_wins;
+
+	x = conv(x, t);
+	y = conv(y, t);
+	if (is_flt(t))
+		return fval(t, isnan(x.f) ? y.f : isnan(y.f) ? x.f : max ? fmaxl(x.f, y.f) : fminl(x.f, y.f));
+	y_wins = is_uns(t) ? (max ? y.u > x.u : y.u < x.u) : (max ? sval(y.u) > sval(x.u) : sval(y.u) < sval(x.u));
+	return y_wins ? y : x;
+}
+
+static struct val
+cpu_min(int t, struct val x, struct val y, struct val z)
+{
+	return min_max(0, t, x, y);
+}
+
+static struct val
+cpu_max(int t, struct val x, struct val y, struct val z)
+{
+	return min_max(1, t, x, y);
+}
+
+/* The classifications: of the argument as it is. */
+static struct val cpu_isnan(int t, struct val x, struct val y, struct val z) { return ival(t, isnan(to_ld(x)) != 0); }
+static struct val cpu_isinf(int t, struct val x, struct val y, struct val z) { return ival(t, isinf(to_ld(x)) != 0); }
+static struct val cpu_isfinite(int t, struct val x, struct val y, struct val z) { return ival(t, isfinite(to_ld(x)) != 0); }
+static struct val cpu_signbit(int t, struct val x, struct val y, struct val z) { return ival(t, signbit(to_ld(x)) != 0); }
+
+/* The bit casts. */
+static struct val
+cpu_int_as_float(int t, struct val x, struct val y, struct val z)
+{
+	uint32_t u32 = (uint32_t)conv(x, C_INT).u;
 	float f32;
+
+	memcpy(&f32, &u32, 4);
+	return fval(t, f32);
+}
+
+static struct val
+cpu_float_as_int(int t, struct val x, struct val y, struct val z)
+{
+	float f32 = (float)conv(x, C_FLOAT).f;
 	uint32_t u32;
+
+	memcpy(&u32, &f32, 4);
+	return ival(t, u32);
+}
+
+static struct val
+cpu_longlong_as_double(int t, struct val x, struct val y, struct val z)
+{
+	unsigned long long u64 = conv(x, C_LLONG).u;
 	double d;
+
+	memcpy(&d, &u64, 8);
+	return fval(t, d);
+}
+
+static struct val
+cpu_double_as_longlong(int t, struct val x, struct val y, struct val z)
+{
+	double d = (double)conv(x, C_DOUBLE).f;
 	unsigned long long u64;
 
-	/* By what the function computes, its name's variants alike. */
-	if (!strcmp(name, "abs") || !strcmp(name, "fabs") || !strcmp(name, "fabsf") || !strcmp(name, "llabs")) {
-		x = conv(x, t);
-		if (is_flt(t))
-			return fval(t, fabsl(x.f));
-		return ival(t, !is_uns(t) && sval(x.u) < 0 ? 0 - x.u : x.u);
-	}
-	if (!strcmp(name, "min") || !strcmp(name, "fmin") || !strcmp(name, "fminf") || !strcmp(name, "max") ||
-	    !strcmp(name, "fmax") || !strcmp(name, "fmaxf")) {
-		int max = name[0] == 'm' ? name[1] == 'a' : name[2] == 'a', y_wins;
-		x = conv(x, t);
-		y = conv(y, t);
-		if (is_flt(t))  /* fmin and fmax: a NaN loses */
-			return fval(t, isnan(x.f) ? y.f : isnan(y.f) ? x.f : max ? fmaxl(x.f, y.f) : fminl(x.f, y.f));
-		y_wins = is_uns(t) ? (max ? y.u > x.u : y.u < x.u) : (max ? sval(y.u) > sval(x.u) : sval(y.u) < sval(x.u));
-		return y_wins ? y : x;
-	}
-	if (!strcmp(name, "isnan")) return ival(t, isnan(a) != 0);
-	if (!strcmp(name, "isinf")) return ival(t, isinf(a) != 0);
-	if (!strcmp(name, "isfinite")) return ival(t, isfinite(a) != 0);
-	if (!strcmp(name, "signbit")) return ival(t, signbit(a) != 0);
-	if (!strcmp(name, "__int_as_float")) {
-		u32 = (uint32_t)conv(x, C_INT).u;
-		memcpy(&f32, &u32, 4);
-		return fval(t, f32);
-	}
-	if (!strcmp(name, "__float_as_int")) {
-		f32 = (float)conv(x, C_FLOAT).f;
-		memcpy(&u32, &f32, 4);
-		return ival(t, u32);
-	}
-	if (!strcmp(name, "__longlong_as_double")) {
-		u64 = conv(x, C_LLONG).u;
-		memcpy(&d, &u64, 8);
-		return fval(t, d);
-	}
-	if (!strcmp(name, "__double_as_longlong")) {
-		d = (double)conv(x, C_DOUBLE).f;
-		memcpy(&u64, &d, 8);
-		return ival(t, u64);
-	}
-	/* The math functions: the arguments as the result's type, as C converts them. */
-	a = to_ld(conv(x, t));
-	b = to_ld(conv(y, t));
-	if (!strncmp(name, "sqrt", 4)) return fval(t, sqrtl(a));
-	if (!strncmp(name, "rsqrt", 5)) return fval(t, 1 / sqrtl(a));
-	if (!strncmp(name, "cbrt", 4)) return fval(t, cbrtl(a));
-	if (!strncmp(name, "expm1", 5)) return fval(t, expm1l(a));
-	if (!strncmp(name, "exp2", 4)) return fval(t, exp2l(a));
-	if (!strncmp(name, "exp", 3)) return fval(t, expl(a));
-	if (!strncmp(name, "log1p", 5)) return fval(t, log1pl(a));
-	if (!strncmp(name, "log10", 5)) return fval(t, log10l(a));
-	if (!strncmp(name, "log2", 4)) return fval(t, log2l(a));
-	if (!strncmp(name, "log", 3)) return fval(t, logl(a));
-	if (!strncmp(name, "pow", 3)) return fval(t, powl(a, b));
-	if (!strncmp(name, "hypot", 5)) return fval(t, hypotl(a, b));
-	if (!strncmp(name, "sin", 3)) return fval(t, sinl(a));
-	if (!strncmp(name, "cos", 3)) return fval(t, cosl(a));
-	if (!strncmp(name, "tanh", 4)) return fval(t, tanhl(a));
-	if (!strncmp(name, "tan", 3)) return fval(t, tanl(a));
-	if (!strncmp(name, "atan2", 5)) return fval(t, atan2l(a, b));
-	if (!strncmp(name, "erf", 3)) return fval(t, erfl(a));
-	if (!strncmp(name, "floor", 5)) return fval(t, floorl(a));
-	if (!strncmp(name, "ceil", 4)) return fval(t, ceill(a));
-	if (!strncmp(name, "round", 5)) return fval(t, roundl(a));
-	if (!strncmp(name, "trunc", 5)) return fval(t, truncl(a));
-	if (!strncmp(name, "fmod", 4)) return fval(t, fmodl(a, b));
-	if (!strncmp(name, "fma", 3)) return fval(t, fmal(a, b, to_ld(conv(z, t))));
-	return fval(t, copysignl(a, b));  /* copysign, copysignf */
+	memcpy(&u64, &d, 8);
+	return ival(t, u64);
+}
+
+/* The math functions: the arguments as the result's type, as C converts them. */
+#define MATH1(name, expr) \
+	static struct val cpu_##name(int t, struct val x, struct val y, struct val z) \
+	{ long double a = to_ld(conv(x, t)); return fval(t, expr); }
+#define MATH2(name, expr) \
+	static struct val cpu_##name(int t, struct val x, struct val y, struct val z) \
+	{ long double a = to_ld(conv(x, t)), b = to_ld(conv(y, t)); return fval(t, expr); }
+MATH1(sqrt, sqrtl(a)) MATH1(rsqrt, 1 / sqrtl(a)) MATH1(cbrt, cbrtl(a))
+MATH1(exp, expl(a)) MATH1(exp2, exp2l(a)) MATH1(expm1, expm1l(a))
+MATH1(log, logl(a)) MATH1(log2, log2l(a)) MATH1(log10, log10l(a)) MATH1(log1p, log1pl(a))
+MATH1(sin, sinl(a)) MATH1(cos, cosl(a)) MATH1(tan, tanl(a)) MATH1(tanh, tanhl(a)) MATH1(erf, erfl(a))
+MATH1(floor, floorl(a)) MATH1(ceil, ceill(a)) MATH1(round, roundl(a)) MATH1(trunc, truncl(a))
+MATH2(pow, powl(a, b)) MATH2(hypot, hypotl(a, b)) MATH2(atan2, atan2l(a, b)) MATH2(fmod, fmodl(a, b))
+MATH2(copysign, copysignl(a, b))
+#undef MATH1
+#undef MATH2
+
+static struct val
+cpu_fma(int t, struct val x, struct val y, struct val z)
+{
+	return fval(t, fmal(to_ld(conv(x, t)), to_ld(conv(y, t)), to_ld(conv(z, t))));
 }
 
 /* x op y of integers of type t (the operands converted to it). */
@@ -1613,8 +1664,8 @@ eval(const struct kgen_expr *e, int at, const struct val *vars, const int *type)
 	case N_COND:
 		return conv(truth(eval(e, x->a, vars, type)) ? eval(e, x->b, vars, type) : eval(e, x->c, vars, type), t);
 	case N_CALL:
-		return call(x->op, t, eval(e, x->a, vars, type), x->b >= 0 ? eval(e, x->b, vars, type) : none,
-		            x->c >= 0 ? eval(e, x->c, vars, type) : none);
+		return funcs[x->op].cpu(t, eval(e, x->a, vars, type), x->b >= 0 ? eval(e, x->b, vars, type) : none,
+		                        x->c >= 0 ? eval(e, x->c, vars, type) : none);
 	case N_UNARY:
 		a = eval(e, x->a, vars, type);
 		switch (x->op) {

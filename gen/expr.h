@@ -28,8 +28,6 @@
 #include <stddef.h>
 #include "spec.h"
 
-#define KGEN_EXPR_NODES 128
-
 /* C++'s arithmetic types, as NVRTC types a number, a cast and every other
  * node: ident, name, rank (integer conversion rank, bool 1 to long long
  * 6; float 7, double 8, long double 9), bits, signed.  char is signed and
@@ -62,21 +60,7 @@ enum kgen_expr_type {
 	KGEN_EXPR_ACC, KGEN_EXPR_OUT, KGEN_EXPR_INDEX,
 };
 
-/* A parsed expression of key `key`; its nodes come after their operands. */
-struct kgen_expr {
-	int n, root;
-	enum kgen_key key;
-	struct kgen_expr_node {
-		int kind;        /* expr.c's node kinds */
-		int op;          /* operator, function or variable */
-		int a, b, c;     /* operands, -1 when absent */
-		int type;        /* a number's or a cast's type, an enum kgen_expr_type */
-		long double f;   /* a floating number's value */
-		long long i;     /* an integer number's bits */
-		int at, end;     /* its text, text[at..end), the parentheses around it included */
-		int op_at;       /* where a fault of it is shown: its operator, function or first character */
-	} node[KGEN_EXPR_NODES];
-};
+/* struct kgen_expr, a parsed expression, is in spec.h: a checked spec keeps its own. */
 
 /* A value on the CPU: floating (f) or integer (i). */
 struct kgen_value {
@@ -99,6 +83,9 @@ kgen_status kgen_expr_parse(enum kgen_key k, const char *text, struct kgen_expr 
  * for a value set through kgen_spec_set()), e.g. `map: % takes integers,
  * not float: use fmod(x, 2)`; KGEN_OK for another op. */
 kgen_status kgen_expr_check(const struct kgen_spec *s, kgen_error *err);
+/* The same, keeping each expression's tree in kept[] (map, combine,
+ * identity, post): what kgen_spec_check() leaves in the spec's r.expr. */
+kgen_status kgen_expr_check_keep(const struct kgen_spec *s, struct kgen_expr kept[4], kgen_error *err);
 
 /* The names key k declares, for messages: "x and i", "a and b", "a and n",
  * "none (a constant)". */

@@ -19,7 +19,7 @@ is_float_class(const struct kgen_dtype_info *d)
 int
 kgen_op_is_pair(const struct kgen_spec *s)
 {
-	return s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_ARGMAX;
+	return kgen_op_info[s->op].pair;
 }
 
 /* The post step of the op, or NULL: an expression of a (the accumulator) and n. */
@@ -29,20 +29,21 @@ post_expr(const struct kgen_spec *s, char *buf, size_t len)
 	const struct kgen_dtype_info *out = &kgen_dtype_info[s->out_dtype];
 	const char *c = out->cls == DT_HALF || out->cls == DT_BHALF ? "float" : out->ctype;
 
-	switch (s->op) {
-	case KGEN_OP_MEAN:
+	switch (kgen_op_info[s->op].post) {
+	case OP_POST_MEAN:
 		snprintf(buf, len, "(%s)a / (%s)n", c, c);
 		return buf;
-	case KGEN_OP_NORM2:
+	case OP_POST_NORM2:
 		snprintf(buf, len, "%s((%s)a)", strcmp(c, "float") == 0 ? "sqrtf" : "sqrt", c);
 		return buf;
-	case KGEN_OP_CUSTOM:
+	case OP_POST_EXPR:
 		if (strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
 			return kgen_spec_expr_text(s, KGEN_KEY_post);
 		return NULL;
-	default:
-		return NULL;
+	case OP_POST_NONE:
+		break;
 	}
+	return NULL;
 }
 
 int
@@ -101,7 +102,7 @@ default_out(const struct kgen_spec *s)
 {
 	const struct kgen_dtype_info *acc = &kgen_dtype_info[s->acc_dtype];
 
-	if (s->op == KGEN_OP_MEAN || s->op == KGEN_OP_NORM2)
+	if (kgen_op_info[s->op].out == OP_OUT_FRACTION)
 		return acc->cls == DT_FLOAT ? (enum kgen_dtype)s->acc_dtype : KGEN_DT_F64;
 	return (enum kgen_dtype)s->acc_dtype;
 }
@@ -173,7 +174,7 @@ kgen_op_check(struct kgen_spec *s, kgen_error *err)
 	/* The expressions with the spec's types: what NVRTC would refuse (% of
 	 * floats, ambiguous overloads) is the spec's error, at its place. */
 	if (s->op == KGEN_OP_CUSTOM)
-		return kgen_expr_check(s, err);
+		return kgen_expr_check_keep(s, s->r.expr, err);
 	return KGEN_OK;
 }
 
@@ -209,25 +210,21 @@ one(const struct kgen_dtype_info *d)
 const char *
 kgen_op_identity(const struct kgen_spec *s)
 {
+	static _Thread_local char pair[96];
 	const struct kgen_dtype_info *a = &kgen_dtype_info[s->acc_dtype];
+	const char *v;
 
-	switch (s->op) {
-	case KGEN_OP_PROD: case KGEN_OP_ALL: return one(a);
-	case KGEN_OP_MIN: return extreme(a, 1);
-	case KGEN_OP_MAX: return extreme(a, 0);
-	case KGEN_OP_ARGMIN: return a->cls == DT_FLOAT ? (a->size == 4 ? "{ __uint_as_float(0x7f800000u), NO_INDEX }"
-	                                                                : "{ __longlong_as_double(0x7ff0000000000000ll), NO_INDEX }")
-	                                               : a->cls == DT_UINT ? "{ 0xffffffffu, NO_INDEX }"
-	                                               : a->size == 8 ? "{ 0x7fffffffffffffffll, NO_INDEX }"
-	                                               : "{ 0x7fffffff, NO_INDEX }";
-	case KGEN_OP_ARGMAX: return a->cls == DT_FLOAT ? (a->size == 4 ? "{ __uint_as_float(0xff800000u), NO_INDEX }"
-	                                                                : "{ -__longlong_as_double(0x7ff0000000000000ll), NO_INDEX }")
-	                                               : a->cls == DT_UINT ? "{ 0u, NO_INDEX }"
-	                                               : a->size == 8 ? "{ -0x7fffffffffffffffll - 1, NO_INDEX }"
-	                                               : "{ -0x7fffffff - 1, NO_INDEX }";
-	case KGEN_OP_CUSTOM: return kgen_spec_expr_text(s, KGEN_KEY_identity);
+	switch (kgen_op_info[s->op].identity) {
+	case OP_ID_ONE: return one(a);
+	case OP_ID_EXPR: return kgen_spec_expr_text(s, KGEN_KEY_identity);
+	case OP_ID_LARGEST: v = extreme(a, 1); break;
+	case OP_ID_SMALLEST: v = extreme(a, 0); break;
 	default: return zero(a);  /* sums, amax (of absolute values), count_nonzero, any */
 	}
+	if (!s->r.pair)
+		return v;
+	snprintf(pair, sizeof pair, "{ %s, NO_INDEX }", v);  /* a pair's index: none yet */
+	return pair;
 }
 
 /* combine(a, b) of a scalar op. */
@@ -294,7 +291,7 @@ kgen_op_native_atomic(const struct kgen_spec *s, char *call, size_t n)
 	const char *fn = kgen_op_info[s->op].atomic;
 	int add = fn && strcmp(fn, "atomicAdd") == 0;
 
-	if (kgen_op_has_result_step(s) || !fn)
+	if (s->r.last_step || !fn)
 		return 0;
 	if (add && a->cls == DT_INT && a->size == 8) {
 		snprintf(call, n, "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)");
@@ -412,7 +409,7 @@ fold(const struct kgen_spec *s, strbuf *b)
 	const struct kgen_dtype_info *a = &kgen_dtype_info[s->acc_dtype];
 	int max = s->op == KGEN_OP_ARGMAX;
 
-	if (!kgen_op_is_pair(s)) {
+	if (!s->r.pair) {
 		sb_puts(b, "\n// Fold element x, at index i, into acc.\n"
 		           "static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combine(acc, to_acc(x, i)); }");
 		return;
@@ -483,8 +480,8 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 {
 	int always_store = flags & KGEN_OP_STORE;
 	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype], *a = &kgen_dtype_info[s->acc_dtype];
-	const struct kgen_dtype_info *out = kgen_op_out(s);
-	int index = kgen_op_uses_index(s), step = kgen_op_has_result_step(s);
+	const struct kgen_dtype_info *out = s->r.out;
+	int index = s->r.uses_index, step = s->r.last_step;
 	int half_result = out->cls == DT_HALF || out->cls == DT_BHALF;
 	const char *iparam = index ? ", Index i" : always_store ? ", Index" : "";
 	const char *map, *post;
@@ -494,7 +491,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 	sb_init(&t);
 	sb_init(&f);
 	/* Types. */
-	if (kgen_op_is_pair(s)) {
+	if (s->r.pair) {
 		pair_types(s, &t);
 	} else {
 		sb_printf(&t, "typedef %s Acc;", a->ctype);
@@ -514,7 +511,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 	else
 		sb_printf(&f, "// op: %s, %s\n", kgen_ops[s->op].name, kgen_ops[s->op].doc);
 	sb_printf(&f, "static __device__ __forceinline__ Acc identity() { return %s; }\n", kgen_op_identity(s));
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		pair_combine(s, &f);
 	else if (!(flags & KGEN_OP_NO_COMBINE))
 		sb_printf(&f, "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }", combine_expr(s));
@@ -523,7 +520,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 
 	/* to_acc(): the element as the accumulator takes it. */
 	map = map_expr(s, mbuf, sizeof mbuf);
-	if (kgen_op_is_pair(s)) {
+	if (s->r.pair) {
 		const char *v = in->cls == DT_HALF || in->cls == DT_BHALF ? "float" : in->ctype;
 		sb_printf(&f, "\n// Each element with its index%s.\n"
 		              "static __device__ __forceinline__ Acc pair(%s x, Index i) { return %s; }\n"
@@ -554,7 +551,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 
 	if (flags & KGEN_OP_FOLD)
 		fold(s, &f);
-	if ((flags & KGEN_OP_CHAINS) && kgen_op_is_pair(s))
+	if ((flags & KGEN_OP_CHAINS) && s->r.pair)
 		chains(s, &f);
 
 	/* store(): the result of n elements into out. */
@@ -563,7 +560,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 		sb_puts(&f, "\n");
 		half_out(out, &f);
 	}
-	if (kgen_op_is_pair(s)) {
+	if (s->r.pair) {
 		sb_puts(&f, "\n// The result of n elements: the value, and its index (-1 for none).\n"
 		            "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)\n"
 		            "{\n"
@@ -580,7 +577,7 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 		              "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = %s; }",
 		          half_result ? "to_out(a)" : "a");
 	}
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		pair_helpers(&f, flags);
 	if (t.failed || f.failed) {
 		sb_free(&t);

@@ -39,7 +39,7 @@ kgen_reduce_grid(const struct kgen_spec *s, unsigned long long n, int sm_count)
 size_t
 kgen_reduce_scratch(const struct kgen_spec *s, unsigned long long n, int sm_count)
 {
-	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)kgen_op_acc_bytes(s);
+	size_t partials = (size_t)kgen_reduce_grid(s, n, sm_count) * (size_t)s->r.acc_bytes;
 
 	/* 16 bytes first, the last block's ticket (two passes leave them alone),
 	 * so that one zeroed buffer serves specs of both stages in turn, as a
@@ -81,12 +81,12 @@ accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *
 {
 	char arg[128] = "";
 
-	if (kgen_op_uses_index(s))
-		snprintf(arg, sizeof arg, ", %s%s", s->load_width > kgen_spec_dtype(s)->size && from == TILES ? "head + " : "",
+	if (s->r.uses_index)
+		snprintf(arg, sizeof arg, ", %s%s", s->load_width > s->r.dtype->size && from == TILES ? "head + " : "",
 		         index);
 	if (per_element_atomics(s))
 		sb_printf(b, "atomic_combine(out, to_acc(%s%s));", value, arg);
-	else if (kgen_op_is_pair(s) && from == TILES)  /* in index order: fold; the head is not */
+	else if (s->r.pair && from == TILES)  /* in index order: fold; the head is not */
 		sb_printf(b, "acc = fold(acc, %s%s);", value, arg);
 	else
 		sb_printf(b, "acc = combine(acc, to_acc(%s%s));", value, arg);
@@ -98,20 +98,25 @@ accumulate(const struct kgen_spec *s, strbuf *b, const char *value, const char *
 static int
 lanes_apart(const struct kgen_spec *s)
 {
-	return kgen_op_is_pair(s) && s->load_width > kgen_spec_dtype(s)->size;
+	return s->r.pair && s->load_width > s->r.dtype->size;
 }
 
 /* The loop over the thread's items: tile or persistent grid, full tiles by
- * vectors, the partial tile by elements. */
+ * vectors (reduce/vec_load.cu), the partial tile by elements; the
+ * accumulators before it (reduce/accumulators.cu). */
 static kgen_status
 thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 {
-	struct tpl_args t;
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	struct tpl_args t, v, accs;
+	long long vec = s->r.vec;
 	int contiguous = s->layout == KGEN_LAYOUT_CONTIGUOUS;
+	const char *at = contiguous ? "tid * LOADS + j" : "j * THREADS + tid";
 	strbuf full, partial;
+	kgen_status st = KGEN_OK;
 
 	tpl_init(&t);
+	tpl_init(&v);
+	tpl_init(&accs);
 	sb_init(&full);
 	sb_init(&partial);
 	if (vec == 1) {
@@ -119,40 +124,40 @@ thread_phase(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err
 		           contiguous ? "base + tid * ITEMS + j" : "base + j * THREADS + tid", TILES);
 		tpl_set(&t, "full_doc", "%s", s->items_per_thread == 1 ? "one element per thread"
 		        : contiguous ? "ITEMS adjacent elements per thread" : "ITEMS elements per thread, THREADS apart");
+		t.failed |= full.failed;
+		tpl_set(&t, "full", "%s", full.s);
 	} else {
-		sb_printf(&full, "const Vec x = reinterpret_cast<const Vec *>(in + base)[%s];\n"
-		                 "#pragma unroll\n"
-		                 "for (int k = 0; k < VEC; k++)\n    ", contiguous ? "tid * LOADS + j" : "j * THREADS + tid");
+		const char *index = contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k";
 		if (lanes_apart(s))  /* pairs: a chain per vector lane, folded in index order */
-			sb_printf(&full, "part[k] = fold(part[k], x.v[k], head + %s);",
-			          contiguous ? "base + (tid * LOADS + j) * VEC + k" : "base + (j * THREADS + tid) * VEC + k");
+			sb_printf(&full, "part[k] = fold(part[k], x.v[k], head + %s);", index);
 		else
-			accumulate(s, &full, "x.v[k]", contiguous ? "base + (tid * LOADS + j) * VEC + k"
-			                                          : "base + (j * THREADS + tid) * VEC + k", TILES);
+			accumulate(s, &full, "x.v[k]", index, TILES);
+		v.failed |= full.failed;
+		tpl_set(&v, "at", "%s", at);
+		tpl_set(&v, "lane", "%s", full.s);
+		TRY(tpl_render_into(&t, "full", "reduce/vec_load.cu", &v, err));
 		tpl_set(&t, "full_doc", "LOADS vector loads per thread, %s",
 		        contiguous ? "adjacent" : "THREADS vectors apart (coalesced)");
 	}
 	accumulate(s, &partial, "in[i]", "i", TILES);
-	t.failed |= full.failed | partial.failed;
-	tpl_set(&t, "full", "%s", full.s);
+	t.failed |= partial.failed;
 	tpl_set(&t, "partial", "%s", partial.s);
-	sb_free(&full);
-	sb_free(&partial);
-	if (lanes_apart(s))
-		tpl_set(&t, "acc_decl", "%s", "Acc acc = identity();\n"
-		        "// One accumulator per lane of the vectors: VEC independent chains of\n"
-		        "// compares instead of one, combined after the loop.\n"
-		        "Acc part[VEC];\n"
-		        "#pragma unroll\n"
-		        "for (int k = 0; k < VEC; k++)\n"
-		        "    part[k] = identity();");
-	else
-		tpl_set(&t, "acc_decl", "%s", per_element_atomics(s) ? "" : "Acc acc = identity();");
+	tpl_show(&accs, "acc", !per_element_atomics(s));
+	tpl_show(&accs, "lanes", lanes_apart(s));
+	TRY(tpl_render_into(&t, "acc_decl", "reduce/accumulators.cu", &accs, err));
 	if (s->grid == KGEN_GRID_PERSISTENT) {
 		tpl_set(&t, "unroll", "%lld", s->unroll);
-		return tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
+		st = tpl_render_into(parent, "thread", "reduce/persistent.cu", &t, err);
+	} else {
+		st = tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
 	}
-	return tpl_render_into(parent, "thread", "reduce/tile.cu", &t, err);
+out:
+	tpl_free(&t);
+	tpl_free(&v);
+	tpl_free(&accs);
+	sb_free(&full);
+	sb_free(&partial);
+	return st;
 }
 
 /* The statement that writes the result of n elements. */
@@ -161,7 +166,7 @@ store(const struct kgen_spec *s, const char *n)
 {
 	static _Thread_local char buf[64];
 
-	if (!kgen_op_has_result_step(s))
+	if (!s->r.last_step)
 		return "*out = acc;";
 	snprintf(buf, sizeof buf, "store(out, 0, acc, %s);", n);
 	return buf;
@@ -176,7 +181,7 @@ finish(const struct kgen_spec *s, struct tpl_args *parent, kgen_error *err)
 	switch (s->stages) {
 	case KGEN_STAGES_LAST_BLOCK:
 		tpl_init(&t);
-		tpl_set(&t, "store", "%s", store(s, s->load_width > kgen_spec_dtype(s)->size ? "head + n" : "n"));
+		tpl_set(&t, "store", "%s", store(s, s->load_width > s->r.dtype->size ? "head + n" : "n"));
 		return tpl_render_into(parent, "finish", "reduce/last_block.cu", &t, err);
 	case KGEN_STAGES_TWO_PASS:
 		tpl_set(parent, "finish", "acc = block_reduce(acc);\nif (tid == 0)\n    partials[blockIdx.x] = acc;");
@@ -197,7 +202,7 @@ params(const struct kgen_spec *s)
 	switch (s->stages) {
 	case KGEN_STAGES_TWO_PASS: return "const T *__restrict__ in, Acc *__restrict__ partials, Index n";
 	case KGEN_STAGES_LAST_BLOCK:
-		if (kgen_op_has_result_step(s))
+		if (s->r.last_step)
 			return "const T *__restrict__ in, Results out, Index n,\n"
 			       "    Acc *__restrict__ partials, unsigned int *__restrict__ ticket";
 		return "const T *__restrict__ in, Acc *__restrict__ out, Index n,\n"
@@ -223,12 +228,12 @@ static void
 plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	unsigned long long tile = kgen_reduce_tile(s);
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "%s %s reduction of %s", s->op == KGEN_OP_ARGMIN ||
 	                 s->op == KGEN_OP_ARGMAX || s->op == KGEN_OP_AMAX || s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL ?
-	                 "an" : "a", kgen_ops[s->op].name, kgen_spec_dtype(s)->name);
+	                 "an" : "a", kgen_ops[s->op].name, s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), launched in this order on one stream, for n elements:");
 	p->numbered = 1;
@@ -238,7 +243,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	               s->stages == KGEN_STAGES_LAST_BLOCK ? "in, out, n, partials, ticket" : "in, out, n", "grid",
 	               s->threads);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_contract_step(p, "_final", kgen_op_has_result_step(s) ? "partials, out, grid, n" : "partials, out, grid", "1",
+		kgen_contract_step(p, "_final", s->r.last_step ? "partials, out, grid, n" : "partials, out, grid", "1",
 		               s->threads);
 	if (s->grid == KGEN_GRID_PERSISTENT)
 		kgen_contract_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);
@@ -248,24 +253,24 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// Launch kernel 2 with the launch attribute programmatic stream serialization\n"
 		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
 		                  "// while kernel 1 runs and waits for it (sm_90); launched plainly it works the same.\n");
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
 		               s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
 		               s->nan == KGEN_NAN_IGNORE && acc->cls == DT_FLOAT ? " or only NaNs" : "");
-	else if (kgen_op_has_result_step(s))
-		kgen_contract_note(p, "// The result is *out (one %s).", kgen_op_out(s)->name);
+	else if (s->r.last_step)
+		kgen_contract_note(p, "// The result is *out (one %s).", s->r.out->name);
 	else
 		kgen_contract_note(p, "// The result is *out (one %s).", acc->name);
 	if (s->stages == KGEN_STAGES_TWO_PASS)
-		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes.\n", kgen_op_acc_bytes(s));
+		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes.\n", s->r.acc_bytes);
 	else if (s->stages == KGEN_STAGES_LAST_BLOCK)
 		kgen_contract_note(p, "  Scratch: partials, grid x %d bytes, and ticket,\n"
 		                  "// an unsigned int that is zero before the first launch (each launch leaves it zero).\n",
-		               kgen_op_acc_bytes(s));
+		               s->r.acc_bytes);
 	else
 		kgen_contract_note(p, "  Scratch: none.\n");
-	if (s->load_width > kgen_spec_dtype(s)->size)
+	if (s->load_width > s->r.dtype->size)
 		kgen_contract_note(p, "// `in` may start at any element (aligned to its element size): the vector loads\n"
 		                  "// start at its first %lld-byte boundary.", s->load_width > 16 ? 16 : s->load_width);
 	else
@@ -280,7 +285,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 static kgen_status
 file_args(const struct kgen_spec *s, const char *header, struct tpl_args *file, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *dt = s->r.dtype, *acc = s->r.acc;
 	long long vec = s->load_width / dt->size;
 	struct tpl_args h;
 	kgen_status st = KGEN_OK;
@@ -305,7 +310,7 @@ file_args(const struct kgen_spec *s, const char *header, struct tpl_args *file, 
 		flags |= KGEN_OP_NO_COMBINE;
 	if (s->stages == KGEN_STAGES_LAST_BLOCK)
 		flags |= KGEN_OP_LDCG;
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		flags |= KGEN_OP_FOLD;
 	TRY(kgen_op_render(s, flags, file, err));
 	if (vec > 1) {
@@ -325,7 +330,7 @@ out:
 static kgen_status
 helpers_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
+	long long vec = s->r.vec;
 	struct tpl_args parts, head, none;
 	strbuf helpers;
 	kgen_status st = KGEN_OK;
@@ -365,55 +370,34 @@ out:
 	return st;
 }
 
-/* The main kernel's body: the unaligned head, the thread phase (each
- * thread's items), the PDL waits where the stages need them, then the
- * finish (block reduction and the combine across blocks). */
+/* The main kernel's body: reduce/body.cu, its sections chosen by the spec. */
 static kgen_status
 main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 {
-	long long vec = s->load_width / kgen_spec_dtype(s)->size;
-	struct tpl_args body, un;
-	strbuf bb;
+	long long vec = s->r.vec;
+	struct tpl_args body;
+	strbuf head;
 	kgen_status st = KGEN_OK;
 
 	tpl_init(&body);
-	tpl_init(&un);
-	sb_init(&bb);
+	sb_init(&head);
 	TRY(thread_phase(s, &body, err));
 	TRY(finish(s, &body, err));
-	if (body.failed || body.n < 2) {
-		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-		goto out;
-	}
+	tpl_show(&body, "unaligned", vec > 1);
 	if (vec > 1) {
-		tpl_set(&un, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
-		TRY(tpl_render(&bb, "reduce/unaligned.cu", &un, err));
-		sb_puts(&bb, "\n");
+		tpl_set(&body, "align", "%lld", s->load_width > 16 ? 16 : s->load_width);
+		accumulate(s, &head, "unaligned[tid]", "tid", HEAD);
+		body.failed |= head.failed;
+		tpl_set(&body, "head", "%s", head.s);
 	}
-	if (pdl(s) && s->stages == KGEN_STAGES_TWO_PASS)
-		sb_puts(&bb, "// The second pass may start launching now: it waits for these partials.\n"
-		             "let_next_kernel_start();\n\n");
-	if (pdl(s) && per_element_atomics(s))
-		sb_puts(&bb, "// The atomics below need *out at the identity: _init must have finished.\n"
-		             "wait_for_previous_kernel();\n\n");
-	sb_printf(&bb, "%s", body.v[0].value);
-	if (lanes_apart(s))
-		sb_puts(&bb, "\n#pragma unroll\nfor (int k = 0; k < VEC; k++)\n    acc = combine(acc, part[k]);");
-	if (vec > 1) {
-		sb_puts(&bb, "\nif (blockIdx.x == 0 && tid < head)\n    ");
-		accumulate(s, &bb, "unaligned[tid]", "tid", HEAD);
-	}
-	if (pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s))
-		sb_puts(&bb, "\n\n// The loads above overlapped _init; the atomic needs *out at the identity.\n"
-		             "wait_for_previous_kernel();");
-	if (body.v[1].value[0])
-		sb_printf(&bb, "\n\n%s", body.v[1].value);
-	tpl_set(k, "body", "%s", bb.s ? bb.s : "");
-	k->failed |= bb.failed;
+	tpl_show(&body, "start_next", pdl(s) && s->stages == KGEN_STAGES_TWO_PASS);
+	tpl_show(&body, "wait_init", pdl(s) && per_element_atomics(s));
+	tpl_show(&body, "lanes", lanes_apart(s));
+	tpl_show(&body, "wait_atomic", pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s));
+	st = tpl_render_into(k, "body", "reduce/body.cu", &body, err);
 out:
 	tpl_free(&body);
-	tpl_free(&un);
-	sb_free(&bb);
+	sb_free(&head);
 	return st;
 }
 
@@ -458,7 +442,7 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 	TRY(tpl_render(&kernels, "reduce/kernel.cu", &k, err));
 	if (s->stages == KGEN_STAGES_TWO_PASS) {
 		tpl_set(&k, "name", "%s", name);
-		tpl_set(&k, "out_params", "%s", kgen_op_has_result_step(s) ? "Results out, unsigned int count, Index n"
+		tpl_set(&k, "out_params", "%s", s->r.last_step ? "Results out, unsigned int count, Index n"
 		                                                           : "Acc *__restrict__ out, unsigned int count");
 		tpl_set(&k, "store", "%s", store(s, "n"));
 		tpl_set(&k, "wait", "%s", pdl(s) ? "// Launched while the first pass runs: wait for all of its partials.\n"

@@ -18,7 +18,7 @@
 long long
 kgen_reduce_axis_vec(const struct kgen_spec *s)
 {
-	return s->strategy == KGEN_STRATEGY_THREAD ? 1 : s->load_width / kgen_spec_dtype(s)->size;
+	return s->strategy == KGEN_STRATEGY_THREAD ? 1 : s->load_width / s->r.dtype->size;
 }
 
 /* Which kernels a spec has: a tile for columns, a block per row, lanes per row. */
@@ -45,7 +45,7 @@ uses_lanes(const struct kgen_spec *s)
 static int
 uses_span_vec(const struct kgen_spec *s)
 {
-	return (uses_lanes(s) || uses_block(s)) && kgen_reduce_axis_vec(s) > 1;
+	return (uses_lanes(s) || uses_block(s)) && s->r.vec > 1;
 }
 
 /* ---- rules ---- */
@@ -53,12 +53,13 @@ uses_span_vec(const struct kgen_spec *s)
 static kgen_status
 check(struct kgen_spec *s, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	int rows = s->axis == KGEN_AXIS_ROWS;
 	kgen_status st;
 
 	if (s->threads < 0)
 		s->threads = 512;
+	s->r.vec = kgen_reduce_axis_vec(s);  /* the resolved view's, refined */
 	if ((st = kgen_op_check(s, err)))
 		return st;
 	if (rows && s->strategy == KGEN_STRATEGY_TILE)
@@ -77,14 +78,14 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->strategy == KGEN_STRATEGY_WARP && !kgen_is_pow2(s->lanes))
 		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
 	if (uses_tile(s)) {
-		long long smem = kgen_reduce_axis_vec(s) * s->threads * kgen_op_acc_bytes(s);
+		long long smem = s->r.vec * s->threads * s->r.acc_bytes;
 		if (!kgen_is_pow2(s->threads))
 			return ERR(threads, "strategy: tile halves its row groups in a tree and needs a power-of-two block, "
 			           "not threads %lld", s->threads);
 		if (smem > 48 * 1024)
 			return ERR(threads, "strategy: tile combines %lld x %lld accumulators of %s in shared memory, %lld "
 			           "bytes, over the 48 KB a block gets: use fewer threads or a smaller load_width",
-			           kgen_reduce_axis_vec(s), s->threads, kgen_spec_acc(s)->name, smem);
+			           s->r.vec, s->threads, s->r.acc->name, smem);
 	}
 	if (uses_block(s) && (st = kgen_check_block_reduce(s, err)))
 		return st;
@@ -104,14 +105,14 @@ plan_block_note(const struct kgen_spec *s, struct kgen_contract *p, const char *
 	                  "// scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,\n"
 	                  "// rows * split x %d bytes, all zero before the first launch (each launch leaves\n"
 	                  "// them zero).\n", lead, s->split ? "the spec's split" : "chosen at launch",
-	               kgen_op_acc_bytes(s));
+	               s->r.acc_bytes);
 }
 
 /* strategy: auto, axis: rows: a kernel per row length, one chosen per launch. */
 static void
 plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 {
-	long long vec = kgen_reduce_axis_vec(s);
+	long long vec = s->r.vec;
 	const struct kgen_axis_choice *c;
 	struct kgen_step *st;
 	char suffix[16];
@@ -140,20 +141,20 @@ static const struct kgen_axis_choice pair_choices[] = { KGEN_AXIS_AUTO_ROWS_PAIR
 const struct kgen_axis_choice *
 kgen_axis_choices(const struct kgen_spec *s)
 {
-	return kgen_op_is_pair(s) ? pair_choices : choices;
+	return s->r.pair ? pair_choices : choices;
 }
 
 
 static void
 plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
-	const struct kgen_dtype_info *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *acc = s->r.acc;
 	int rows = s->axis == KGEN_AXIS_ROWS;
 	const char *what = rows ? "row" : "column";
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "the %s%s of each %s of a %s matrix", kgen_ops[s->op].name,
-	                 s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, kgen_spec_dtype(s)->name);
+	                 s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernel (extern \"C\"), for a rows x cols matrix whose rows are pitch >= cols elements apart:");
 	if (s->strategy == KGEN_STRATEGY_AUTO && rows) {
@@ -181,11 +182,11 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		                  "// aligned = 1 when `in` and pitch keep every row's %lld-byte vectors aligned.  With\n"
 		                  "// split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,\n"
 		                  "// split * cols x %d bytes, all zero before the first launch (each launch leaves\n"
-		                  "// them zero).\n", s->threads, kgen_reduce_axis_vec(s), kgen_reduce_axis_vec(s),
-		               s->split ? "the spec's" : "chosen at launch", s->load_width, kgen_op_acc_bytes(s));
+		                  "// them zero).\n", s->threads, s->r.vec, s->r.vec,
+		               s->split ? "the spec's" : "chosen at launch", s->load_width, s->r.acc_bytes);
 		break;
 	}
-	if (kgen_op_is_pair(s))
+	if (s->r.pair)
 		kgen_contract_note(p, "// out = { value, index }: value[%c] (%s) and index[%c] (i64) are the %s of %s %c and its\n"
 		                  "// lowest index in it (-1 for none), %s of each.",
 		               rows ? 'r' : 'c', acc->name, rows ? 'r' : 'c', s->op == KGEN_OP_ARGMAX ? "maximum" : "minimum",
@@ -193,7 +194,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	else
 		kgen_contract_note(p, "// out[%c] is the %s%s of %s %c: %s values of %s.", rows ? 'r' : 'c', kgen_ops[s->op].name,
 		               s->op == KGEN_OP_CUSTOM ? " reduction" : "", what, rows ? 'r' : 'c', rows ? "rows" : "cols",
-		               kgen_op_out(s)->name);
+		               s->r.out->name);
 	kgen_contract_note(p, "  `in` must be aligned to its element size;\n"
 	                  "// any rows, cols and pitch; no load reads outside the rows' first cols elements.");
 }
@@ -218,7 +219,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 			tpl_set(&span, "load_width", "%lld", s->load_width);
 			tpl_set(&span, "align", "%lld", s->load_width);
 			/* A pair's fold is a chain of compares: one chain per vector lane. */
-			TRY(tpl_render_into(&parts, "span", kgen_op_is_pair(s) ? "reduce_axis/span_vec_lanes.cu"
+			TRY(tpl_render_into(&parts, "span", s->r.pair ? "reduce_axis/span_vec_lanes.cu"
 			                                                       : "reduce_axis/span_vec.cu", &span, err));
 		} else {
 			TRY(tpl_render_into(&parts, "span", "reduce_axis/span_scalar.cu", &span, err));
@@ -303,8 +304,8 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
-	long long vec = kgen_reduce_axis_vec(s);
+	const struct kgen_dtype_info *dt = s->r.dtype, *acc = s->r.acc;
+	long long vec = s->r.vec;
 	struct tpl_args file, h;
 	strbuf consts, help, ks;
 	kgen_status st = KGEN_OK;
@@ -324,7 +325,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			flags |= KGEN_OP_SHFL_DOWN;
 		if (uses_lanes(s))
 			flags |= KGEN_OP_SHFL_XOR;
-		if (uses_span_vec(s) && kgen_op_is_pair(s))
+		if (uses_span_vec(s) && s->r.pair)
 			flags |= KGEN_OP_CHAINS;  /* span_vec_lanes.cu's helpers */
 		if (uses_block(s) || uses_tile(s))
 			flags |= KGEN_OP_LDCG;

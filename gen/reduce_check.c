@@ -46,7 +46,7 @@ check_block(struct kgen_spec *s, kgen_error *err)
 static kgen_status
 check_stages(struct kgen_spec *s, kgen_error *err)
 {
-	if (s->stages != KGEN_STAGES_ATOMIC || !kgen_op_has_result_step(s))
+	if (s->stages != KGEN_STAGES_ATOMIC || !s->r.last_step)
 		return KGEN_OK;
 	return ERR(stages, "stages: atomic ends with atomics into *out, and op: %s %s: use stages: last_block or "
 	           "two_pass", kgen_ops[s->op].name, kgen_op_last_step_why(s));
@@ -89,7 +89,7 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 kgen_status
 kgen_reduce_resolve(struct kgen_spec *s, kgen_error *err)
 {
-	if (s->stages == KGEN_STAGES_ATOMIC && !KGEN_GIVEN(s, stages) && kgen_op_has_result_step(s)) {
+	if (s->stages == KGEN_STAGES_ATOMIC && !KGEN_GIVEN(s, stages) && s->r.last_step) {
 		s->stages = KGEN_STAGES_LAST_BLOCK;
 		if (KGEN_GIVEN(s, atomics))
 			return ERR(atomics, "atomics has no effect: op: %s %s, so it ends in a kernel (stages: last_block); "

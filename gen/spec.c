@@ -31,7 +31,8 @@ const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NU
 const struct kgen_enum kgen_nans[]          = { KGEN_NANS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
-#define OP_INFO(id, name, doc, sync, atomic) { sync, atomic },
+#define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity) \
+	{ sync, atomic, OP_ACC_##pair == OP_ACC_PAIR, OP_POST_##post, OP_OUT_##out, OP_ID_##identity },
 const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT] = { KGEN_OPS(OP_INFO) };
 #undef OP_INFO
 

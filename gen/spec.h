@@ -39,22 +39,28 @@
 	X(BF16, "bf16", "unsigned short",     2, DT_BHALF)
 
 /* Reduction operators.  ident, name, description, the __reduce_*_sync and
- * atomic* functions of 32-bit integers that do it (NULL: none). */
+ * atomic* functions of 32-bit integers that do it (NULL: none); then what
+ * the op is: what it accumulates (SCALAR values, or PAIRs of a value and
+ * its index); its last step (OP_POST_:
+ * NONE, MEAN a / n, NORM2 sqrt(a), EXPR the spec's post); its default
+ * out_dtype (OP_OUT_: ACC the accumulator's, FRACTION a floating type:
+ * acc_dtype if floating, else f64); its identity (OP_ID_: ZERO, ONE, LARGEST
+ * and SMALLEST values of the accumulator, EXPR the spec's identity). */
 #define KGEN_OPS(X) \
-	X(SUM,           "sum",           "a + b", "add", "atomicAdd") \
-	X(MIN,           "min",           "the smaller", "min", "atomicMin") \
-	X(MAX,           "max",           "the larger", "max", "atomicMax") \
-	X(PROD,          "prod",          "a * b", NULL, NULL) \
-	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL) \
-	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd") \
-	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL) \
-	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax") \
-	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd") \
-	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr") \
-	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd") \
-	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL) \
-	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL) \
-	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL)
+	X(SUM,           "sum",           "a + b", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
+	X(MIN,           "min",           "the smaller", "min", "atomicMin", SCALAR, NONE, ACC, LARGEST) \
+	X(MAX,           "max",           "the larger", "max", "atomicMax", SCALAR, NONE, ACC, SMALLEST) \
+	X(PROD,          "prod",          "a * b", NULL, NULL, SCALAR, NONE, ACC, ONE) \
+	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL, SCALAR, MEAN, FRACTION, ZERO) \
+	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
+	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL, SCALAR, NORM2, FRACTION, ZERO) \
+	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax", SCALAR, NONE, ACC, ZERO) \
+	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
+	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr", SCALAR, NONE, ACC, ZERO) \
+	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd", SCALAR, NONE, ACC, ONE) \
+	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, LARGEST) \
+	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, SMALLEST) \
+	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL, SCALAR, EXPR, ACC, EXPR)
 
 /* How argmin and argmax treat NaN. */
 #define KGEN_NANS(X) \
@@ -291,11 +297,22 @@ struct kgen_enum {
 	const char *doc;
 };
 
+/* The columns of KGEN_OPS after its name and description. */
+enum kgen_op_acc { OP_ACC_SCALAR, OP_ACC_PAIR };
+enum kgen_op_post { OP_POST_NONE, OP_POST_MEAN, OP_POST_NORM2, OP_POST_EXPR };
+enum kgen_op_out { OP_OUT_ACC, OP_OUT_FRACTION };
+enum kgen_op_identity { OP_ID_ZERO, OP_ID_ONE, OP_ID_LARGEST, OP_ID_SMALLEST, OP_ID_EXPR };
+
 /* What the hardware has for an op on 32-bit integers: the name in
- * __reduce_<name>_sync and the atomic function (NULL: none). */
+ * __reduce_<name>_sync and the atomic function (NULL: none); and what the
+ * op is (KGEN_OPS). */
 struct kgen_op_info {
 	const char *reduce_sync;
 	const char *atomic;
+	int pair;
+	enum kgen_op_post post;
+	enum kgen_op_out out;
+	enum kgen_op_identity identity;
 };
 
 struct kgen_dtype_info {
@@ -329,14 +346,52 @@ struct kgen_pos {
 	int vline, vcol;         /* of the value */
 };
 
+#define KGEN_EXPR_NODES 128
+
+/* A parsed expression of key `key` (expr.h); its nodes come after their operands. */
+struct kgen_expr {
+	int n, root;
+	enum kgen_key key;
+	struct kgen_expr_node {
+		int kind;        /* expr.c's node kinds */
+		int op;          /* operator, function or variable */
+		int a, b, c;     /* operands, -1 when absent */
+		int type;        /* a number's or a cast's type, an enum kgen_expr_type */
+		long double f;   /* a floating number's value */
+		long long i;     /* an integer number's bits */
+		int at, end;     /* its text, text[at..end), the parentheses around it included */
+		int op_at;       /* where a fault of it is shown: its operator, function or first character */
+	} node[KGEN_EXPR_NODES];
+};
+
+/* What validation derives from a spec's fields, once: kgen_spec_check()
+ * fills it when the types are resolved, before the family's rules (which
+ * may refine it), so that emitters, launchers and the CPU reference read
+ * plain fields instead of deriving them again.  Valid in a checked spec. */
+struct kgen_resolved {
+	const struct kgen_dtype_info *dtype;  /* the elements' type */
+	const struct kgen_dtype_info *acc;    /* the accumulator's (NULL in a family without an op) */
+	const struct kgen_dtype_info *out;    /* the result's; a pair's value (NULL without an op) */
+	long long vec;     /* elements per vector load: load_width / the element's size (reduce_axis: 1
+	                    * with strategy: thread) */
+	int pair;          /* the op accumulates a (value, index) pair: argmin, argmax */
+	int last_step;     /* the result needs a last step: a post, a conversion to out_dtype, a pair's outputs */
+	int uses_index;    /* to_acc() takes the element's index: pairs, a map of i */
+	int acc_bytes;     /* of one accumulator: a partial in scratch */
+	/* op: custom: map, combine, identity and post, parsed and typed with the
+	 * spec's types (n == 0 for another op). */
+	struct kgen_expr expr[4];
+};
+
 /* A loaded spec: one long long per key (enum index, integer), defaults
- * resolved by kgen_spec_resolve(). */
+ * resolved by kgen_spec_check(), and what it derives in r. */
 struct kgen_spec {
 #define X(id, ...) long long id;
 	KGEN_KEYS(X)
 #undef X
 	char name_text[64];          /* value of `name` */
 	char expr_text[4][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom) */
+	struct kgen_resolved r;
 	struct kgen_pos pos[KGEN_KEY_COUNT];
 	char *file;                  /* as given to the loader */
 	char *text;                  /* the YAML, for source lines in errors */

@@ -103,13 +103,42 @@ put_indented(strbuf *out, const char *value, const char *indent, size_t ilen)
 	}
 }
 
+/* Is the line at ws (its indentation skipped; it ends at eol) the marker
+ * {{<c>name}} alone?  name and its length in *name and *len. */
+static int
+marker(const char *ws, const char *eol, char c, const char **name, size_t *len)
+{
+	const char *close;
+
+	if (strncmp(ws, "{{", 2) != 0 || ws[2] != c || !(close = strstr(ws, "}}")) || close + 2 != eol)
+		return 0;
+	*name = ws + 3;
+	*len = (size_t)(close - ws - 3);
+	return 1;
+}
+
+/* Mark the values of the placeholders of a hidden section's line [p, eol)
+ * used: the template names them, whether or not this rendering shows them. */
+static void
+mark_used(struct tpl_args *a, const char *p, const char *eol)
+{
+	const char *open, *close;
+	int i;
+
+	for (; (open = strstr(p, "{{")) && open < eol && (close = strstr(open, "}}")) && close < eol; p = close + 2) {
+		open += 2 + (open[2] == '#' || open[2] == '^' || open[2] == '/');
+		if ((i = lookup(a, open, (size_t)(close - open))) >= 0)
+			a->v[i].used = 1;
+	}
+}
+
 kgen_status
 tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 {
-	const char *text = kgen_template(tpl), *p, *eol, *open, *close, *ws = NULL;
+	const char *text = kgen_template(tpl), *p, *eol, *open, *close, *ws = NULL, *hidden = NULL, *name;
 	kgen_status st = KGEN_OK;
-	int line = 0, i;
-	size_t k;
+	int line = 0, i, inverted;
+	size_t k, len, hidden_len = 0;
 
 	if (!text) {
 		tpl_free(a);
@@ -129,6 +158,29 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 		while (*ws == ' ' || *ws == '\t')
 			ws++;
 		if (strncmp(ws, "//!", 3) == 0)
+			continue;
+		/* A hidden section: nothing until its end marker. */
+		if (hidden) {
+			if (marker(ws, eol, '/', &name, &len) && len == hidden_len && memcmp(name, hidden, len) == 0)
+				hidden = NULL;
+			else
+				mark_used(a, ws, eol);
+			continue;
+		}
+		/* A section's markers: its lines are shown when the value is not
+		 * empty ({{#name}}), or when it is ({{^name}}). */
+		inverted = marker(ws, eol, '^', &name, &len);
+		if (inverted || marker(ws, eol, '#', &name, &len)) {
+			if ((i = lookup(a, name, len)) < 0)
+				goto unfilled;
+			a->v[i].used = 1;
+			if ((a->v[i].value[0] == '\0') != inverted) {
+				hidden = name;
+				hidden_len = len;
+			}
+			continue;
+		}
+		if (marker(ws, eol, '/', &name, &len))
 			continue;
 		/* A placeholder alone on its line: a block of lines, indented. */
 		if (strncmp(ws, "{{", 2) == 0 && (close = strstr(ws, "}}")) && close + 2 == eol) {
@@ -163,6 +215,9 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 		if (*eol)
 			sb_puts(out, "\n");
 	}
+	if (!st && hidden)
+		st = kgen_fail(err, KGEN_EINTERNAL, "internal error: template %s: section {{#%.*s}} has no end",
+		               tpl, (int)hidden_len, hidden);
 	for (k = 0; !st && k < a->n; k++)
 		if (!a->v[k].used)
 			st = kgen_fail(err, KGEN_EINTERNAL, "internal error: template %s has no placeholder {{%s}}", tpl,
@@ -173,8 +228,9 @@ tpl_render(strbuf *out, const char *tpl, struct tpl_args *a, kgen_error *err)
 	return st;
 unfilled:
 	close = strstr(ws + 2, "}}");
+	ws += 2 + (ws[2] == '#' || ws[2] == '^');
 	st = kgen_fail(err, KGEN_EINTERNAL, "internal error: template %s:%d: placeholder {{%.*s}} has no value", tpl,
-	               line, (int)(close - ws - 2), ws + 2);
+	               line, (int)(close - ws), ws);
 	tpl_free(a);
 	return st;
 }

@@ -25,7 +25,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_step *st;
 
 	memset(p, 0, sizeof *p);
-	kgen_contract_printf(p->title, sizeof p->title, "a transpose of %s through %s", kgen_spec_dtype(s)->name,
+	kgen_contract_printf(p->title, sizeof p->title, "a transpose of %s through %s", s->r.dtype->name,
 	                 tma ? "TMA and shared memory" : "shared memory");
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for a batch of rows x cols inputs:");
 	st = kgen_contract_step(p, "", tma ? "in_map, out_map, rows, cols, batch" :
@@ -135,52 +135,28 @@ vec_word(long long bytes)
 	}
 }
 
-/* The shared-memory method's global loads and stores, as named helpers with
- * the spec's cache operators: load_vec/store_vec move one vector,
- * load_one/store_one one element (the tiles at the edges). */
-static void
-smem_access(const struct kgen_spec *s, struct tpl_args *t)
+/* The shared-memory method's global loads and stores with the spec's
+ * cache operators (transpose/smem_access.cu): the intrinsic of each, none
+ * for plain loads and stores. */
+static kgen_status
+smem_access(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err)
 {
 	static const char *const load_fn[] = {
-		[KGEN_LOAD_NONE] = NULL, [KGEN_LOAD_NC] = "__ldg", [KGEN_LOAD_CG] = "__ldcg",
+		[KGEN_LOAD_NONE] = "", [KGEN_LOAD_NC] = "__ldg", [KGEN_LOAD_CG] = "__ldcg",
 		[KGEN_LOAD_CS] = "__ldcs", [KGEN_LOAD_LU] = "__ldlu",
 	};
 	static const char *const store_fn[] = {
-		[KGEN_STORE_NONE] = NULL, [KGEN_STORE_CS] = "__stcs", [KGEN_STORE_CG] = "__stcg", [KGEN_STORE_WT] = "__stwt",
+		[KGEN_STORE_NONE] = "", [KGEN_STORE_CS] = "__stcs", [KGEN_STORE_CG] = "__stcg", [KGEN_STORE_WT] = "__stwt",
 	};
-	const char *ld = load_fn[s->load_hint], *stf = store_fn[s->store_hint], *word = vec_word(s->load_width);
+	struct tpl_args a;
 
-	if (ld)
-		tpl_set(t, "load_fns",
-		        "// Global loads: %s.\n"
-		        "static __device__ __forceinline__ Vec load_vec(const T *p)\n"
-		        "{\n"
-		        "    const %s bits = %s(reinterpret_cast<const %s *>(p));\n"
-		        "    return *reinterpret_cast<const Vec *>(&bits);\n"
-		        "}\n"
-		        "static __device__ __forceinline__ T load_one(const T *p) { return %s(p); }\n",
-		        kgen_load_hints[s->load_hint].doc, word, ld, word, ld);
-	else
-		tpl_set(t, "load_fns",
-		        "// Global loads: %s.\n"
-		        "static __device__ __forceinline__ Vec load_vec(const T *p) { return *reinterpret_cast<const Vec *>(p); }\n"
-		        "static __device__ __forceinline__ T load_one(const T *p) { return *p; }\n",
-		        kgen_load_hints[s->load_hint].doc);
-	if (stf)
-		tpl_set(t, "store_fns",
-		        "// Global stores: %s.\n"
-		        "static __device__ __forceinline__ void store_vec(T *p, const Vec &v)\n"
-		        "{\n"
-		        "    %s(reinterpret_cast<%s *>(p), *reinterpret_cast<const %s *>(&v));\n"
-		        "}\n"
-		        "static __device__ __forceinline__ void store_one(T *p, T v) { %s(p, v); }\n",
-		        kgen_store_hints[s->store_hint].doc, stf, word, word, stf);
-	else
-		tpl_set(t, "store_fns",
-		        "// Global stores: %s.\n"
-		        "static __device__ __forceinline__ void store_vec(T *p, const Vec &v) { *reinterpret_cast<Vec *>(p) = v; }\n"
-		        "static __device__ __forceinline__ void store_one(T *p, T v) { *p = v; }\n",
-		        kgen_store_hints[s->store_hint].doc);
+	tpl_init(&a);
+	tpl_set(&a, "load_doc", "%s", kgen_load_hints[s->load_hint].doc);
+	tpl_set(&a, "load", "%s", load_fn[s->load_hint]);
+	tpl_set(&a, "store_doc", "%s", kgen_store_hints[s->store_hint].doc);
+	tpl_set(&a, "store", "%s", store_fn[s->store_hint]);
+	tpl_set(&a, "word", "%s", vec_word(s->load_width));
+	return tpl_render_into(t, "access", "transpose/smem_access.cu", &a, err);
 }
 
 /* The TMA copies (the prelude's tma_load_3d and tma_store_3d), with the
@@ -202,7 +178,7 @@ tma_copies(const struct kgen_spec *s, struct tpl_args *t)
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	struct tpl_args t;
 	kgen_status st;
 	int tma = s->method == KGEN_METHOD_TMA;
@@ -291,7 +267,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_set(&t, "vec", "%lld", s->load_width / dt->size);
 		tpl_set(&t, "align", "%lld", s->load_width);
 		tpl_set(&t, "pad", "%lld", s->pad);
-		smem_access(s, &t);
+		if ((st = smem_access(s, &t, err))) {
+			tpl_free(&t);
+			return st;
+		}
 		st = tpl_render(out, "transpose/smem.cu", &t, err);
 	}
 	return st;

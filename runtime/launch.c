@@ -83,7 +83,7 @@ kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *cal
 kgen_status
 kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller, kgen_error *err)
 {
-	int pair = kgen_op_is_pair(&k->spec);
+	int pair = k->spec.r.pair;
 
 	if (pair && !arg)
 		return kgen_fail(err, KGEN_EINVAL, "%s: op: %s writes a value and an index: call %s_arg()", caller,

@@ -54,7 +54,7 @@ struct geometry {
 static void
 choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 {
-	unsigned long long vectors = ceil_div(cols, (unsigned long long)kgen_reduce_axis_vec(s));
+	unsigned long long vectors = ceil_div(cols, (unsigned long long)s->r.vec);
 	const struct kgen_axis_choice *c;
 
 	g->kind = (enum kgen_strategy)s->strategy;
@@ -79,7 +79,7 @@ static kgen_status
 geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, struct geometry *g, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	unsigned long long vec = (unsigned long long)kgen_reduce_axis_vec(s), threads = (unsigned long long)s->threads;
+	unsigned long long vec = (unsigned long long)s->r.vec, threads = (unsigned long long)s->threads;
 	unsigned long long split, most, lanes;
 
 	memset(g, 0, sizeof *g);
@@ -147,7 +147,7 @@ scratch_bytes(const kgen_kernel *k, const struct geometry *g)
 {
 	if (!g->partials)
 		return 0;
-	return (size_t)((g->tickets * 4 + 15) / 16 * 16 + g->partials * (unsigned long long)kgen_op_acc_bytes(&k->spec));
+	return (size_t)((g->tickets * 4 + 15) / 16 * 16 + g->partials * (unsigned long long)k->spec.r.acc_bytes);
 }
 
 /* rows, cols and pitch are sane, and the matrix's bytes do not wrap. */
@@ -155,13 +155,13 @@ static kgen_status
 check_shape(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, unsigned long long pitch,
             kgen_error *err)
 {
-	unsigned long long size = (unsigned long long)kgen_spec_dtype(&k->spec)->size;
+	unsigned long long size = (unsigned long long)k->spec.r.dtype->size;
 
 	if (pitch < cols)
 		return kgen_fail(err, KGEN_EINVAL, "pitch %llu is less than cols %llu: rows would overlap", pitch, cols);
 	if (rows && pitch > (~0ull >> 1) / size / rows)
 		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu matrix (pitch %llu) of %s is too large", rows, cols, pitch,
-		                 kgen_spec_dtype(&k->spec)->name);
+		                 k->spec.r.dtype->name);
 	return KGEN_OK;
 }
 
@@ -203,8 +203,8 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	    (st = kgen_expect_outputs(k, arg, index, "kgen_reduce_axis", err)))
 		return st;
 	s = &k->spec;
-	size = (unsigned long long)kgen_spec_dtype(s)->size;
-	asize = (unsigned long long)kgen_op_out(s)->size;
+	size = (unsigned long long)s->r.dtype->size;
+	asize = (unsigned long long)s->r.out->size;
 	outputs = s->axis == KGEN_AXIS_ROWS ? rows : cols;
 	if ((st = check_shape(k, rows, cols, pitch, err)))
 		return st;
@@ -214,8 +214,8 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 		return kgen_fail(err, KGEN_EINVAL, "%s: out is NULL", who);
 	if (out % asize)
 		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %llu-byte %s", out, asize,
-		                 kgen_op_out(s)->name);
-	if (kgen_op_is_pair(s)) {
+		                 s->r.out->name);
+	if (s->r.pair) {
 		if (index % 8)
 			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
 		if (index < out + outputs * asize && out < index + outputs * 8)
@@ -228,7 +228,7 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 			return kgen_fail(err, KGEN_EINVAL, "%s: in is NULL", who);
 		if (in % size)
 			return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %llu-byte %s", in, size,
-			                 kgen_spec_dtype(s)->name);
+			                 s->r.dtype->name);
 		if ((out < in + bytes && in < out + outputs * asize) ||
 		    (index && index < in + bytes && in < index + outputs * 8))
 			return kgen_fail(err, KGEN_EINVAL, "%s: in and out overlap", who);

@@ -71,17 +71,17 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 		return st;
 	/* Any element: the kernel takes the elements before the vectors' first
 	 * aligned address one at a time. */
-	align = (unsigned)kgen_spec_dtype(s)->size;
+	align = (unsigned)s->r.dtype->size;
 	if (n && in % align)
 		return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %u-byte %s elements", in, align,
-		                 kgen_spec_dtype(s)->name);
+		                 s->r.dtype->name);
 	if (n && !in)
 		return kgen_fail(err, KGEN_EINVAL, "%s: in is NULL", who);
-	osize = (unsigned)kgen_op_out(s)->size;
+	osize = (unsigned)s->r.out->size;
 	if (out % osize)
 		return kgen_fail(err, KGEN_EINVAL, "out (0x%llx) is not aligned to its %u-byte %s", out, osize,
-		                 kgen_op_out(s)->name);
-	if (kgen_op_is_pair(s)) {
+		                 s->r.out->name);
+	if (s->r.pair) {
 		if (index % 8)
 			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
 		results = &pair;

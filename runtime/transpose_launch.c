@@ -36,7 +36,7 @@ tma_map(const struct kgen_cu *cu, const struct kgen_spec *s, CUtensorMap *map, C
 	static const CUtensorMapSwizzle swizzles[] = {
 		CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B,
 	};
-	cuuint64_t size = (cuuint64_t)kgen_spec_dtype(s)->size;
+	cuuint64_t size = (cuuint64_t)s->r.dtype->size;
 	cuuint64_t dims[3] = { width, height, batch }, strides[2] = { pitch * size, (batch > 1 ? stride : height * pitch) * size };
 	cuuint32_t box[3] = { (cuuint32_t)box_w, (cuuint32_t)box_h, 1 }, estrides[3] = { 1, 1, 1 };
 
@@ -166,20 +166,20 @@ kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, uns
 		return KGEN_OK;
 	if (!in || !out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: NULL in or out");
-	size = (unsigned long long)kgen_spec_dtype(s)->size;
+	size = (unsigned long long)s->r.dtype->size;
 	if (layout && ((layout->in_pitch && layout->in_pitch < cols) || (layout->out_pitch && layout->out_pitch < rows)))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: a pitch shorter than a row (in_pitch %llu < cols %llu or "
 		                 "out_pitch %llu < rows %llu)", layout->in_pitch, cols, layout->out_pitch, rows);
 	if (rows > ~0ull / cols || (layout && ((layout->in_pitch && rows > ~0ull / layout->in_pitch) ||
 	                                      (layout->out_pitch && cols > ~0ull / layout->out_pitch))))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: a %llu x %llu matrix of %s is too large", rows, cols,
-		                 kgen_spec_dtype(s)->name);
+		                 s->r.dtype->name);
 	l = resolve_layout(layout, rows, cols);
 	in_end = extent(l.batch, l.in_stride, rows, l.in_pitch, cols);
 	out_end = extent(l.batch, l.out_stride, cols, l.out_pitch, rows);
 	if (in_end > ~0ull / size || out_end > ~0ull / size)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: %llu matrices of %llu x %llu %s at these strides are too "
-		                 "large", l.batch, rows, cols, kgen_spec_dtype(s)->name);
+		                 "large", l.batch, rows, cols, s->r.dtype->name);
 	if (l.batch > 1 && l.out_stride < extent(1, 0, cols, l.out_pitch, rows))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: out_stride %llu is shorter than one output matrix "
 		                 "(%llu elements): the outputs would overlap", l.out_stride, extent(1, 0, cols, l.out_pitch, rows));
@@ -218,11 +218,11 @@ kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, uns
 			return kgen_fail(err, KGEN_EINVAL,
 			                 "method: tma needs row pitches of a multiple of 16 bytes in `in` and `out`: %llu and "
 			                 "%llu elements of %s are %llu and %llu bytes; use method: smem", l.in_pitch, l.out_pitch,
-			                 kgen_spec_dtype(s)->name, l.in_pitch * size, l.out_pitch * size);
+			                 s->r.dtype->name, l.in_pitch * size, l.out_pitch * size);
 		if (l.batch > 1 && ((l.in_stride * size) % 16 || (l.out_stride * size) % 16))
 			return kgen_fail(err, KGEN_EINVAL,
 			                 "method: tma needs matrix strides of a multiple of 16 bytes: %llu and %llu elements of "
-			                 "%s are not; use method: smem", l.in_stride, l.out_stride, kgen_spec_dtype(s)->name);
+			                 "%s are not; use method: smem", l.in_stride, l.out_stride, s->r.dtype->name);
 		if ((st = tma_maps(k, in, out, rows, cols, &l, &in_map, &out_map, err)))
 			return st;
 		if (s->buffers > 1) {

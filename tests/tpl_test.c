@@ -254,6 +254,103 @@ START_TEST(render_into_passes_inner_errors_up)
 }
 END_TEST
 
+START_TEST(sections_show_or_hide_their_lines)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_show(&a, "acc", 1);
+	tpl_show(&a, "lanes", 0);
+	ck_assert_int_eq(render("reduce/accumulators.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, "Acc acc = identity();\n");
+	free(text);
+	tpl_init(&a);
+	tpl_show(&a, "acc", 0);
+	tpl_show(&a, "lanes", 0);
+	ck_assert_int_eq(render("reduce/accumulators.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, "");
+	free(text);
+}
+END_TEST
+
+START_TEST(hidden_section_placeholders_need_no_value)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	/* body.cu's {{align}} and {{head}} lie in the hidden `unaligned` sections. */
+	tpl_init(&a);
+	tpl_show(&a, "unaligned", 0);
+	tpl_show(&a, "start_next", 0);
+	tpl_show(&a, "wait_init", 0);
+	tpl_show(&a, "lanes", 0);
+	tpl_show(&a, "wait_atomic", 0);
+	tpl_set(&a, "thread", "acc = 1;");
+	tpl_set(&a, "finish", "*out = acc;");
+	ck_assert_int_eq(render("reduce/body.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, "acc = 1;\n\n*out = acc;\n");
+	free(text);
+	/* A value set for them counts as used all the same. */
+	tpl_init(&a);
+	tpl_show(&a, "unaligned", 0);
+	tpl_set(&a, "head", "x");
+	tpl_show(&a, "start_next", 0);
+	tpl_show(&a, "wait_init", 0);
+	tpl_show(&a, "lanes", 0);
+	tpl_show(&a, "wait_atomic", 0);
+	tpl_set(&a, "thread", "acc = 1;");
+	tpl_set(&a, "finish", "%s", "");
+	ck_assert_int_eq(render("reduce/body.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text, "acc = 1;\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(inverted_sections_show_when_empty)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_set(&a, "load_doc", "plain");
+	tpl_set(&a, "load", "%s", "");
+	tpl_set(&a, "store_doc", "streaming");
+	tpl_set(&a, "store", "__stcs");
+	tpl_set(&a, "word", "uint4");
+	ck_assert_int_eq(render("transpose/smem_access.cu", &a, &text, &err), KGEN_OK);
+	ck_assert_str_eq(text,
+		"// Global loads: plain.\n"
+		"static __device__ __forceinline__ Vec load_vec(const T *p) { return *reinterpret_cast<const Vec *>(p); }\n"
+		"static __device__ __forceinline__ T load_one(const T *p) { return *p; }\n"
+		"\n"
+		"// Global stores: streaming.\n"
+		"static __device__ __forceinline__ void store_vec(T *p, const Vec &v)\n"
+		"{\n"
+		"    __stcs(reinterpret_cast<uint4 *>(p), *reinterpret_cast<const uint4 *>(&v));\n"
+		"}\n"
+		"static __device__ __forceinline__ void store_one(T *p, T v) { __stcs(p, v); }\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(unset_section_is_internal_error)
+{
+	struct tpl_args a;
+	kgen_error err;
+	char *text;
+
+	tpl_init(&a);
+	tpl_show(&a, "lanes", 0);
+	ck_assert_int_eq(render("reduce/accumulators.cu", &a, &text, &err), KGEN_EINTERNAL);
+	ck_assert_str_eq(err.message, "internal error: template reduce/accumulators.cu:4: placeholder {{acc}} has no value");
+	free(text);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -275,6 +372,10 @@ main(void)
 	tcase_add_test(tc, unknown_template_is_internal_error);
 	tcase_add_test(tc, render_into_nests_a_template_as_a_block);
 	tcase_add_test(tc, render_into_passes_inner_errors_up);
+	tcase_add_test(tc, sections_show_or_hide_their_lines);
+	tcase_add_test(tc, hidden_section_placeholders_need_no_value);
+	tcase_add_test(tc, unset_section_is_internal_error);
+	tcase_add_test(tc, inverted_sections_show_when_empty);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -19,8 +19,8 @@ struct __align__({{align}}) Vec {
     T v[VEC];
 };
 
-{{load_fns}}
-{{store_fns}}
+{{access}}
+
 // For each of the batch matrices: out[b] (cols x rows) = the transpose of
 // in[b] (rows x cols).  Row r of in[b] starts at in + b * in_stride +
 // r * in_pitch, row c of out[b] at out + b * out_stride + c * out_pitch.
