@@ -78,6 +78,14 @@ run_usage(FILE *fp)
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
 	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
 	      "and, for rows, cub::DeviceSegmentedReduce.\n"
+	      "Matrix multiplies (kernel: matmul) run at each --shape MxNxK (three numbers,\n"
+	      "always: C is M x N, A M x K, B K x N; default 4096x4096x4096), leading\n"
+	      "dimensions --pad E elements longer than packed: seeded A and B in [-1, 1],\n"
+	      "C = 0.75 A B checked with C poisoned (NaN, so beta 0 must not read it), then\n"
+	      "C = 0.75 A B + 0.5 C from a random C; every element against an fp64 CPU\n"
+	      "reference when M*N*K <= 2^31, else 16 whole rows and 16 whole columns, within\n"
+	      "(K + 4) eps(acc) |alpha| sum|a b| + the output's rounding.  --bench times C =\n"
+	      "A B (beta 0) and reports TFLOPS (2 M N K / time).\n"
 	      "--tsv FILE writes a row per result (tab-separated, a header first);\n"
 	      "--json FILE the same rows as JSON objects, one per line, keyed by the\n"
 	      "header's names (FILE - : standard output, after the table).\n", fp);
@@ -182,10 +190,10 @@ take_option(int c, char *arg, struct run_opts *o)
 	case 'x':
 		if (o->nshape == 32 || parse_shape(arg, o->shape[o->nshape])) {
 			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-			        "64x1024x1024)\n", arg);
+			        "64x1024x1024; MxNxK for a matmul)\n", arg);
 			return 2;
 		}
-		o->nshape++;
+		o->shape_parts[o->nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
 		break;
 	case 'v': o->verify = 1; break;
 	case 'b': o->bench = 1; break;

@@ -29,6 +29,11 @@ const struct kgen_enum kgen_promotions[]    = { KGEN_PROMOTIONS(ENUM_ENTRY) { NU
 const struct kgen_enum kgen_axes[]          = { KGEN_AXES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_nans[]          = { KGEN_NANS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_mm_layouts[]    = { KGEN_MM_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_maths[]         = { KGEN_MATHS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_stagings[]      = { KGEN_STAGINGS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_thread_maps[]   = { KGEN_THREAD_MAPS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_a_smems[]       = { KGEN_A_SMEMS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic) { sync, atomic },
@@ -70,6 +75,7 @@ kgen_spec_expr(struct kgen_spec *s, enum kgen_key k)
 	case KGEN_KEY_combine: return s->expr_text[1];
 	case KGEN_KEY_identity: return s->expr_text[2];
 	case KGEN_KEY_post: return s->expr_text[3];
+	case KGEN_KEY_epilogue: return s->expr_text[4];
 	default: return NULL;
 	}
 }
