@@ -73,7 +73,7 @@ grep -q "^reduce	op	enum	sum min max .* custom	sum$" "$tmp/out" || bad "kgen key
 rc=$?
 [ $rc -eq 2 ] || bad "kgen keys no_such_family exited $rc, expected 2"
 [ -s "$tmp/out" ] && bad "kgen keys no_such_family printed on standard output"
-grep -qF "kgen keys: no family 'no_such_family'; the families: reduce, transpose, reduce_axis" "$tmp/err" ||
+grep -qF "kgen keys: no family 'no_such_family'; the families: reduce, transpose, reduce_axis, matmul" "$tmp/err" ||
 	bad "kgen keys no_such_family: $(cat "$tmp/err")"
 "$kgen" keys transpos > /dev/null 2> "$tmp/err"
 grep -qF "(did you mean 'transpose'?)" "$tmp/err" || bad "kgen keys transpos: $(cat "$tmp/err")"
