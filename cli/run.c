@@ -190,7 +190,7 @@ take_option(int c, char *arg, struct run_opts *o)
 	case 'x':
 		if (o->nshape == 32 || parse_shape(arg, o->shape[o->nshape])) {
 			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-			        "64x1024x1024; MxNxK for a matmul)\n", arg);
+			        "64x1024x1024)\n", arg);
 			return 2;
 		}
 		o->shape_parts[o->nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
