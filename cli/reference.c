@@ -697,3 +697,28 @@ kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned 
 	return err <= tol;
 }
 
+
+double
+kgen_host_get(long long dtype, const void *host, size_t i)
+{
+	switch (dtype) {
+	case KGEN_DT_F32: return ((const float *)host)[i];
+	case KGEN_DT_F64: return ((const double *)host)[i];
+	case KGEN_DT_F16: return f16_to_f32(((const uint16_t *)host)[i]);
+	case KGEN_DT_BF16: return bf16_to_f32(((const uint16_t *)host)[i]);
+	default: return 0;
+	}
+}
+
+double
+kgen_host_set(long long dtype, void *host, size_t i, double v)
+{
+	switch (dtype) {
+	case KGEN_DT_F32: ((float *)host)[i] = (float)v; break;
+	case KGEN_DT_F64: ((double *)host)[i] = v; break;
+	case KGEN_DT_F16: ((uint16_t *)host)[i] = f32_to_f16((float)v); break;
+	case KGEN_DT_BF16: ((uint16_t *)host)[i] = f32_to_bf16((float)v); break;
+	default: return 0;
+	}
+	return kgen_host_get(dtype, host, i);
+}

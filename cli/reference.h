@@ -67,4 +67,9 @@ int kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned
 int kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned long long n,
                       const struct reference *r, char *msg, size_t len);
 
+/* Element i of a float array of dtype (f32, f64, f16, bf16) as a double;
+ * set it to v rounded to nearest even, returning what was stored. */
+double kgen_host_get(long long dtype, const void *host, size_t i);
+double kgen_host_set(long long dtype, void *host, size_t i, double v);
+
 #endif

@@ -69,7 +69,7 @@ run_usage(FILE *fp)
 	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
 	      "                [--method per-call|events|graph|cold]\n"
 	      "                [--set KEY=VALUE]... [--unset KEY]... [--tsv FILE] [--json FILE]\n"
-	      "                [--cub PATH]\n"
+	      "                [--cub PATH] [--cublas PATH]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
 	      "elements (default 2^24; --n may repeat; suffixes k, M, G and 2^K accepted)\n"
@@ -103,6 +103,18 @@ run_usage(FILE *fp)
 	      "E elements longer than cols (pitch = cols + E, default 0); every result is\n"
 	      "compared, and --bench times CUB's sum of the whole matrix (the same bytes)\n"
 	      "and, for rows, cub::DeviceSegmentedReduce.\n"
+	      "Matrix multiplies (kernel: matmul) run at each --shape MxNxK (three numbers,\n"
+	      "always: C is M x N, A M x K, B K x N; default 4096x4096x4096), leading\n"
+	      "dimensions --pad E elements longer than packed: seeded A and B in [-1, 1],\n"
+	      "C = 0.75 A B checked with C poisoned (NaN, so beta 0 must not read it), then\n"
+	      "C = 0.75 A B + 0.5 C from a random C; every element against an fp64 CPU\n"
+	      "reference when M*N*K <= 2^31, else 16 whole rows and 16 whole columns, within\n"
+	      "(K + 4) eps(acc) |alpha| sum|a b| + the output's rounding.  --bench times C =\n"
+	      "A B (beta 0), under --method as vector reductions are, and reports TFLOPS\n"
+	      "(2 M N K / time) and cuBLAS's (cublasLtMatmul through the kgen-cublas\n"
+	      "helper, or --cublas PATH: the same types, layouts and leading dimensions,\n"
+	      "timed with the same method; with its fused ReLU when the epilogue is one,\n"
+	      "none for another epilogue).\n"
 	      "--tsv FILE writes a row per result (tab-separated, a header first);\n"
 	      "--json FILE the same rows as JSON objects, one per line, keyed by the\n"
 	      "header's names (FILE - : standard output, after the table).\n", fp);
@@ -208,7 +220,7 @@ take_option(int c, char *arg, struct run_opts *o)
 			        "64x1024x1024)\n", arg);
 			return 2;
 		}
-		o->nshape++;
+		o->shape_parts[o->nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
 		break;
 	case 'v': o->verify = 1; break;
 	case 'b': o->bench = 1; break;
@@ -242,6 +254,7 @@ take_option(int c, char *arg, struct run_opts *o)
 	case 't': o->tsv = arg; break;
 	case 'J': o->json = arg; break;
 	case 'c': o->cub = arg; break;
+	case 'B': o->cublas = arg; break;
 	case 'h': run_usage(stdout); return 0;
 	default: run_usage(stderr); return 2;
 	}
@@ -263,7 +276,7 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
 		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' },
 		{ "json", required_argument, NULL, 'J' }, { "unset", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "cublas", required_argument, NULL, 'B' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
 

@@ -13,6 +13,7 @@
 struct run_opts {
 	unsigned long long n[32];         /* --n: vector sizes */
 	unsigned long long shape[32][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
+	int shape_parts[32];              /* how many numbers each --shape had: 2 or 3 (0: the default) */
 	int nn, nshape;
 	int verify, bench, runs, device, offset, pad, nsets;
 	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
@@ -21,6 +22,7 @@ struct run_opts {
 	unsigned long long seed;
 	char *sets[64];
 	const char *tsv, *cub;
+	const char *cublas;                /* --cublas PATH: kgen-cublas, matmul's peer */
 	const char *json;                 /* --json FILE: the --tsv rows as JSON lines */
 };
 

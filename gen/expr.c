@@ -20,9 +20,15 @@
 #include "expr.h"
 
 enum { N_NUM, N_VAR, N_UNARY, N_BINARY, N_COND, N_CALL, N_CAST };
-enum { V_X, V_I, V_A, V_B, V_N };
+enum { V_X, V_I, V_A, V_B, V_N, V_V, V_ACC, V_C, V_ROW, V_COL, V_COUNT };
 
-static const char *const var_names[] = { "x", "i", "a", "b", "n" };
+static const char *const var_names[] = { "x", "i", "a", "b", "n", "v", "acc", "c", "row", "col" };
+
+/* The epilogue's names (matmul): the value, the accumulator and C's old
+ * value, of the accumulator's type, and the element's row and column (int). */
+#define EPILOGUE_VARS ((1u << V_V) | (1u << V_ACC) | (1u << V_C) | (1u << V_ROW) | (1u << V_COL))
+/* Names of the accumulator's type. */
+#define IS_ACC_VAR(v) ((v) == V_A || (v) == V_B || (v) == V_V || (v) == V_ACC || (v) == V_C)
 
 /* C++'s arithmetic types (expr.h's table). */
 static const struct ctype {
@@ -752,6 +758,7 @@ key_vars(enum kgen_key k)
 	case KGEN_KEY_map: return (1u << V_X) | (1u << V_I);
 	case KGEN_KEY_combine: return (1u << V_A) | (1u << V_B);
 	case KGEN_KEY_post: return (1u << V_A) | (1u << V_N);
+	case KGEN_KEY_epilogue: return EPILOGUE_VARS;
 	default: return 0;
 	}
 }
@@ -763,6 +770,7 @@ kgen_expr_names(enum kgen_key k)
 	case KGEN_KEY_map: return "x and i";
 	case KGEN_KEY_combine: return "a and b";
 	case KGEN_KEY_post: return "a and n";
+	case KGEN_KEY_epilogue: return "v, acc, c, row and col";
 	default: return "none (a constant)";
 	}
 }
@@ -1078,7 +1086,10 @@ cxx_types(const struct kgen_expr *e, const struct typing *ty, int *type, struct 
 			type[at] = x->type == KGEN_EXPR_ACC ? ty->acc : x->type == KGEN_EXPR_OUT ? ty->out
 			         : x->type == KGEN_EXPR_INDEX ? ty->index : x->type;
 			break;
-		case N_VAR: type[at] = x->op == V_X ? ty->x : x->op == V_I || x->op == V_N ? ty->index : ty->acc; break;
+		case N_VAR:
+			type[at] = x->op == V_X ? ty->x : x->op == V_I || x->op == V_N ? ty->index
+			         : x->op == V_ROW || x->op == V_COL ? KGEN_EXPR_INT : ty->acc;
+			break;
 		case N_UNARY:
 			if (x->op == '~' && is_fp(type[x->a]))
 				integer_fault(fl, e, at, x->a, type);
@@ -1152,7 +1163,7 @@ fault_of_every_spec(const struct kgen_expr *e, const char *text, struct fault *f
 		uses_x |= x->kind == N_VAR && x->op == V_X;
 		uses_index |= (x->kind == N_VAR && (x->op == V_I || x->op == V_N)) ||
 		              (x->kind == N_CAST && x->type == KGEN_EXPR_INDEX);
-		uses_acc |= (x->kind == N_VAR && (x->op == V_A || x->op == V_B)) ||
+		uses_acc |= (x->kind == N_VAR && IS_ACC_VAR(x->op)) ||
 		            (x->kind == N_CAST && x->type == KGEN_EXPR_ACC);
 		uses_out |= x->kind == N_CAST && x->type == KGEN_EXPR_OUT;
 	}
@@ -1252,49 +1263,66 @@ value_column(const struct kgen_spec *s, enum kgen_key k, size_t at)
 	return col;
 }
 
-kgen_status
-kgen_expr_check(const struct kgen_spec *s, kgen_error *err)
+/* Check expression key k of s; its tree into *kept (when not NULL). */
+static kgen_status
+check_one(const struct kgen_spec *s, enum kgen_key k, struct kgen_expr *kept, kgen_error *err)
 {
-	struct kgen_expr kept[4];
+	const char *text = kgen_spec_expr_text(s, k), *name = kgen_keys[k].name;
+	const struct kgen_pos *pos = &s->pos[k];
+	struct kgen_expr e;
+	struct typing ty;
+	struct fault fl;
+	char why[200];
+	size_t at;
+	kgen_status st;
 
-	return kgen_expr_check_keep(s, kept, err);
+	if (!text || !*text)
+		return KGEN_OK;  /* not given: the family's rules say so */
+	ty = typing_of(s);
+	if (kgen_expr_parse(k, text, &e, &at, why, sizeof why) == KGEN_OK) {
+		if (!type_fault(&e, text, &ty, &fl)) {
+			if (kept)
+				*kept = e;
+			return KGEN_OK;
+		}
+		at = fl.at;
+		snprintf(why, sizeof why, "%s", fl.why);
+	}
+	if (pos->line < 0)  /* set through kgen_spec_set(): no place in a file */
+		return kgen_spec_error(s, k, 1, err, "%s: %s (at character %zu)", name, why, at + 1);
+	st = kgen_spec_error(s, k, 1, err, "%s: %s", name, why);
+	if (err && pos->line > 0 && err->line == pos->vline)
+		err->column = value_column(s, k, at);
+	return st;
+}
+
+kgen_status
+kgen_expr_check_key(const struct kgen_spec *s, enum kgen_key k, kgen_error *err)
+{
+	return check_one(s, k, NULL, err);
 }
 
 kgen_status
 kgen_expr_check_keep(const struct kgen_spec *s, struct kgen_expr kept[4], kgen_error *err)
 {
 	static const enum kgen_key keys[] = { KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post };
-	struct kgen_expr e;
-	struct typing ty;
-	struct fault fl;
-	char why[200];
-	size_t at, i;
 	kgen_status st;
+	size_t i;
 
 	if (s->op != KGEN_OP_CUSTOM)
 		return KGEN_OK;
-	ty = typing_of(s);
-	for (i = 0; i < KGEN_COUNT(keys); i++) {
-		const char *text = kgen_spec_expr_text(s, keys[i]), *name = kgen_keys[keys[i]].name;
-		const struct kgen_pos *pos = &s->pos[keys[i]];
-		if (!text || !*text)
-			continue;  /* not given: kgen_op_check() says so */
-		if (kgen_expr_parse(keys[i], text, &e, &at, why, sizeof why) == KGEN_OK) {
-			if (!type_fault(&e, text, &ty, &fl)) {
-				kept[i] = e;
-				continue;
-			}
-			at = fl.at;
-			snprintf(why, sizeof why, "%s", fl.why);
-		}
-		if (pos->line < 0)  /* set through kgen_spec_set(): no place in a file */
-			return kgen_spec_error(s, keys[i], 1, err, "%s: %s (at character %zu)", name, why, at + 1);
-		st = kgen_spec_error(s, keys[i], 1, err, "%s: %s", name, why);
-		if (err && pos->line > 0 && err->line == pos->vline)
-			err->column = value_column(s, keys[i], at);
-		return st;
-	}
+	for (i = 0; i < KGEN_COUNT(keys); i++)
+		if ((st = check_one(s, keys[i], &kept[i], err)))
+			return st;
 	return KGEN_OK;
+}
+
+kgen_status
+kgen_expr_check(const struct kgen_spec *s, kgen_error *err)
+{
+	struct kgen_expr kept[4];
+
+	return kgen_expr_check_keep(s, kept, err);
 }
 
 int
@@ -1721,29 +1749,27 @@ from_value(struct kgen_value v, int t)
 	return conv(g, t);
 }
 
-struct kgen_value
-kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen_value x, struct kgen_value i,
-               struct kgen_value a, struct kgen_value b, struct kgen_value n)
+/* e with its names bound to vars[V_*] (given as the caller's values). */
+static struct kgen_value
+eval_with(const struct kgen_expr *e, const struct kgen_spec *s, const struct kgen_value *given)
 {
 	struct kgen_value out = { 0, 0, 0 };
 	struct typing ty;
-	struct val vars[5], r;
+	struct val vars[V_COUNT], r;
 	int type[KGEN_EXPR_NODES], k;
 
 	if (s && s->dtype >= 0 && s->acc_dtype >= 0 && s->out_dtype >= 0) {  /* a checked spec */
 		ty = typing_of(s);  /* Out is float for f16 and bf16: `typedef float Out` */
 	} else {
-		ty.x = x.is_float ? KGEN_EXPR_DOUBLE : KGEN_EXPR_LLONG;
+		ty.x = given[V_X].is_float ? KGEN_EXPR_DOUBLE : KGEN_EXPR_LLONG;
 		ty.index = KGEN_EXPR_ULLONG;
 		ty.acc = ty.out = KGEN_EXPR_DOUBLE;
 	}
 	if (e->n <= 0 || e->root < 0 || e->root >= e->n)
 		return out;
-	vars[V_X] = from_value(x, eval_type(ty.x));
-	vars[V_I] = from_value(i, eval_type(ty.index));
-	vars[V_A] = from_value(a, eval_type(ty.acc));
-	vars[V_B] = from_value(b, eval_type(ty.acc));
-	vars[V_N] = from_value(n, eval_type(ty.index));
+	for (k = 0; k < V_COUNT; k++)
+		vars[k] = from_value(given[k], eval_type(k == V_X ? ty.x : k == V_I || k == V_N ? ty.index :
+		                                         k == V_ROW || k == V_COL ? KGEN_EXPR_INT : ty.acc));
 	/* Each node's C++ type as the evaluation's (an ambiguous call has C's conversions' type). */
 	cxx_types(e, &ty, type, NULL);
 	for (k = 0; k < e->n; k++)
@@ -1756,4 +1782,34 @@ kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen
 	else
 		out.i = sval(r.u);
 	return out;
+}
+
+struct kgen_value
+kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen_value x, struct kgen_value i,
+               struct kgen_value a, struct kgen_value b, struct kgen_value n)
+{
+	struct kgen_value given[V_COUNT];
+
+	memset(given, 0, sizeof given);
+	given[V_X] = x;
+	given[V_I] = i;
+	given[V_A] = a;
+	given[V_B] = b;
+	given[V_N] = n;
+	return eval_with(e, s, given);
+}
+
+struct kgen_value
+kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s, double v, double acc, double c,
+                        long long row, long long col)
+{
+	struct kgen_value given[V_COUNT];
+
+	memset(given, 0, sizeof given);
+	given[V_V] = (struct kgen_value){ .is_float = 1, .f = v };
+	given[V_ACC] = (struct kgen_value){ .is_float = 1, .f = acc };
+	given[V_C] = (struct kgen_value){ .is_float = 1, .f = c };
+	given[V_ROW] = (struct kgen_value){ .i = row };
+	given[V_COL] = (struct kgen_value){ .i = col };
+	return eval_with(e, s, given);
 }

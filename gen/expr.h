@@ -6,7 +6,7 @@
  *
  * An expression holds numbers (decimal, hex, floating, with exactly C's
  * suffixes), its key's names (map: x, i; combine: a, b; post: a, n;
- * identity: none), the functions of expr.c's table (sqrt, fabsf, min,
+ * identity: none; matmul's epilogue: v, acc, c, row, col), the functions of expr.c's table (sqrt, fabsf, min,
  * fmaxf, isnan, __int_as_float, ...), casts to C's arithmetic types
  * ((float)x, (unsigned long long)i) and to Acc, Index and Out (Out in post
  * only: the other functions are generated where it may not be declared),
@@ -87,6 +87,10 @@ kgen_status kgen_expr_check(const struct kgen_spec *s, kgen_error *err);
  * identity, post): what kgen_spec_check() leaves in the spec's r.expr. */
 kgen_status kgen_expr_check_keep(const struct kgen_spec *s, struct kgen_expr kept[4], kgen_error *err);
 
+/* The same for one expression key k of any spec (epilogue, whatever the
+ * op): KGEN_OK when it is empty. */
+kgen_status kgen_expr_check_key(const struct kgen_spec *s, enum kgen_key k, kgen_error *err);
+
 /* The names key k declares, for messages: "x and i", "a and b", "a and n",
  * "none (a constant)". */
 const char *kgen_expr_names(enum kgen_key k);
@@ -103,6 +107,12 @@ const char *kgen_expr_names(enum kgen_key k);
 struct kgen_value kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen_value x,
                                  struct kgen_value i, struct kgen_value a, struct kgen_value b,
                                  struct kgen_value n);
+
+/* A matmul epilogue e (of v, acc, c, row and col) as the generated
+ * function computes it: v, acc and c of the spec's acc_dtype, row and col
+ * int; the result is of acc_dtype. */
+struct kgen_value kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s, double v, double acc,
+                                          double c, long long row, long long col);
 
 /* Does expression text use the name `name` (an identifier token)? */
 int kgen_expr_uses(const char *text, const char *name);

@@ -25,6 +25,7 @@
 	X(REDUCE,    "reduce",    "reduce a vector to one value", reduce) \
 	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose) \
 	X(REDUCE_AXIS, "reduce_axis", "reduce each row or each column of a row-major matrix", reduce_axis) \
+	X(MATMUL,    "matmul",    "multiply two matrices: C = alpha A B + beta C, then an epilogue", matmul) \
 	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
@@ -160,6 +161,32 @@
 	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks") \
 	X(AUTO,   "auto",   "chosen at launch by the shape: rows: warp with 1 to 32 lanes or block, by the row's length; cols: tile")
 
+/* How an operand of kernel: matmul lies in memory. */
+#define KGEN_MM_LAYOUTS(X) \
+	X(ROW, "row", "row-major: a row's elements are adjacent, rows ld elements apart (C's and torch's)") \
+	X(COL, "col", "column-major: a column's elements are adjacent, columns ld apart (BLAS's, or a transposed view)")
+
+/* What multiplies in kernel: matmul. */
+#define KGEN_MATHS(X) \
+	X(SIMT, "simt", "one fused multiply-add per thread and element pair, on the CUDA cores (any float dtype)") \
+	X(WMMA, "wmma", "warp 16x16x16 tensor-core tiles (the wmma instructions; f16 or bf16 in, f32 accumulate)") \
+	X(MMA,  "mma",  "mma.sync m16n8k16 tensor-core tiles fed by ldmatrix (f16 or bf16 in, f32 accumulate)")
+
+/* Where kernel: matmul's operands are read from. */
+#define KGEN_STAGINGS(X) \
+	X(NONE, "none", "every thread reads its row of A and column of B from global memory (seed 002's first kernels)") \
+	X(SMEM, "smem", "blocks copy tiles of A and B to shared memory and multiply from there")
+
+/* Which C element consecutive threads take (kernel: matmul, staging: none). */
+#define KGEN_THREAD_MAPS(X) \
+	X(ROWS, "rows", "consecutive threads take consecutive rows of C: strided, uncoalesced reads of A (the naive kernel)") \
+	X(COLS, "cols", "consecutive threads take consecutive columns of C: coalesced reads of B and stores of C")
+
+/* How A's tile lies in shared memory (kernel: matmul, math: simt). */
+#define KGEN_A_SMEMS(X) \
+	X(ROW,        "row",        "as A's rows: a thread reads its rows' elements one at a time") \
+	X(TRANSPOSED, "transposed", "k-major: a thread reads its rows' elements of one k as one vector")
+
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
 	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
@@ -174,11 +201,11 @@
  */
 #define KGEN_KEYS(X) \
 	X(kernel,           "kernel",           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis)") \
+	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis), matmul_<math>_<dtype> (matmul)") \
 	X(op,               "op",               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
 	X(dtype,            "dtype",            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
 	X(acc_dtype,        "acc_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
-	X(threads,          "threads",          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), tile_rows * tile_cols / batch (transpose)") \
+	X(threads,          "threads",          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), tile_rows * tile_cols / batch (transpose); derived from the tiles (matmul)") \
 	X(items_per_thread, "items_per_thread", KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
 	X(load_width,       "load_width",       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
 	X(layout,           "layout",           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
@@ -201,7 +228,7 @@
 	X(buffers,          "buffers",          KT_INT,  NULL,               1, 4,     "1",       "tiles in flight per block (method: tma); above 1 the grid is persistent and pipelined") \
 	X(cache_hint,       "cache_hint",       KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
 	X(l2_promotion,     "l2_promotion",     KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
-	X(order,            "order",            KT_ENUM, kgen_orders,        0, 0,     "rows",    "the order in which consecutive blocks take tiles") \
+	X(order,            "order",            KT_ENUM, kgen_orders,        0, 0,     "rows",    "the order in which consecutive blocks take tiles (transpose, matmul)") \
 	X(group,            "group",            KT_INT,  NULL,               1, 256,   "8",       "tile rows consecutive blocks walk down before moving right (order: grouped)") \
 	X(load_hint,        "load_hint",        KT_ENUM, kgen_load_hints,    0, 0,     "none",    "cache operator of the global loads (method: smem)") \
 	X(store_hint,       "store_hint",       KT_ENUM, kgen_store_hints,   0, 0,     "none",    "cache operator of the global stores (method: smem)") \
@@ -210,12 +237,28 @@
 	X(strategy,         "strategy",         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
 	X(lanes,            "lanes",            KT_INT,  NULL,               1, 32,    "32",      "threads per row, a power of two (strategy: warp)") \
 	X(split,            "split",            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch") \
-	X(out_dtype,        "out_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "type of the result; default: the op's (acc_dtype for sum, f64 for a mean of integers, i64 for count_nonzero)") \
+	X(out_dtype,        "out_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "type of the result; default: the op's (acc_dtype for sum, f64 for a mean of integers, i64 for count_nonzero); matmul: C's type, default dtype") \
 	X(nan,              "nan",              KT_ENUM, kgen_nans,          0, 0,     "propagate", "how argmin and argmax treat NaN") \
 	X(map,              "map",              KT_EXPR, NULL,               0, 0,     "x",       "op: custom: each element x (its index i) to the accumulator type") \
 	X(combine,          "combine",          KT_EXPR, NULL,               0, 0,     "",        "op: custom: two partial results a and b to one (associative and commutative)") \
 	X(identity,         "identity",         KT_EXPR, NULL,               0, 0,     "",        "op: custom: the partial result of no elements: combine(identity, a) is a") \
 	X(post,             "post",             KT_EXPR, NULL,               0, 0,     "a",       "op: custom: the result a of n elements to the output") \
+	X(a_layout,         "a_layout",         KT_ENUM, kgen_mm_layouts,    0, 0,     "row",     "how A (m x k) lies in memory; its leading dimension lda is a launch argument") \
+	X(b_layout,         "b_layout",         KT_ENUM, kgen_mm_layouts,    0, 0,     "row",     "how B (k x n) lies in memory; its leading dimension ldb is a launch argument") \
+	X(math,             "math",             KT_ENUM, kgen_maths,         0, 0,     "simt",    "what multiplies: CUDA cores or tensor cores") \
+	X(staging,          "staging",          KT_ENUM, kgen_stagings,      0, 0,     "smem",    "where the operands are read from") \
+	X(thread_map,       "thread_map",       KT_ENUM, kgen_thread_maps,   0, 0,     "cols",    "which C element consecutive threads take (staging: none)") \
+	X(tile_m,           "tile_m",           KT_INT,  NULL,               1, 256,   "",        "rows of C a block computes; default 32 (staging: none), 64 (simt), 128 (wmma, mma)") \
+	X(tile_n,           "tile_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a block computes; default 32 (staging: none), 64 (simt), 128 (wmma, mma)") \
+	X(tile_k,           "tile_k",           KT_INT,  NULL,               1, 128,   "",        "the depth of the A and B tiles in shared memory; default 8 (simt), 32 (wmma, mma)") \
+	X(thread_m,         "thread_m",         KT_INT,  NULL,               1, 16,    "4",       "rows of C each thread computes (math: simt), a power of two") \
+	X(thread_n,         "thread_n",         KT_INT,  NULL,               1, 16,    "4",       "columns of C each thread computes (math: simt), a power of two") \
+	X(warp_m,           "warp_m",           KT_INT,  NULL,               1, 256,   "",        "rows of C a warp computes; default none for simt (no warp tiling), tile_m / 2 for wmma and mma") \
+	X(warp_n,           "warp_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a warp computes; default none for simt (no warp tiling), tile_n / 2 for wmma and mma") \
+	X(a_smem,           "a_smem",           KT_ENUM, kgen_a_smems,       0, 0,     "row",     "how A's tile lies in shared memory (math: simt)") \
+	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 4,     "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering") \
+	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
+	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -281,6 +324,21 @@ enum kgen_nan { KGEN_NANS(X) KGEN_NAN_COUNT };
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
 #undef X
+#define X(id, ...) KGEN_MM_##id,
+enum kgen_mm_layout { KGEN_MM_LAYOUTS(X) KGEN_MM_COUNT };
+#undef X
+#define X(id, ...) KGEN_MATH_##id,
+enum kgen_math { KGEN_MATHS(X) KGEN_MATH_COUNT };
+#undef X
+#define X(id, ...) KGEN_STAGING_##id,
+enum kgen_staging { KGEN_STAGINGS(X) KGEN_STAGING_COUNT };
+#undef X
+#define X(id, ...) KGEN_THREAD_MAP_##id,
+enum kgen_thread_map { KGEN_THREAD_MAPS(X) KGEN_THREAD_MAP_COUNT };
+#undef X
+#define X(id, ...) KGEN_A_SMEM_##id,
+enum kgen_a_smem { KGEN_A_SMEMS(X) KGEN_A_SMEM_COUNT };
+#undef X
 #define X(id, ...) KGEN_KEY_##id,
 enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 #undef X
@@ -334,7 +392,8 @@ struct kgen_key_info {
 extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_atomics[], kgen_launches[],
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
-	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[];
+	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
+	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];
@@ -390,7 +449,7 @@ struct kgen_spec {
 	KGEN_KEYS(X)
 #undef X
 	char name_text[64];          /* value of `name` */
-	char expr_text[4][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom) */
+	char expr_text[5][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom); epilogue (matmul) */
 	struct kgen_resolved r;
 	struct kgen_pos pos[KGEN_KEY_COUNT];
 	char *file;                  /* as given to the loader */
@@ -398,7 +457,7 @@ struct kgen_spec {
 	size_t text_len;
 };
 
-/* The text of an expression key (map, combine, identity, post); NULL for another key. */
+/* The text of an expression key (map, combine, identity, post, epilogue); NULL for another key. */
 char *kgen_spec_expr(struct kgen_spec *s, enum kgen_key k);
 const char *kgen_spec_expr_text(const struct kgen_spec *s, enum kgen_key k);
 

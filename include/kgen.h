@@ -230,6 +230,20 @@ KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsign
                                      kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
                                      kgen_error *err);
 
+/* Bytes of scratch kgen_matmul() needs (0 unless split_k > 1 needs a workspace). */
+KGEN_API kgen_status kgen_matmul_scratch_size(const kgen_kernel *kernel, unsigned long long m, unsigned long long n,
+                                              unsigned long long k, size_t *bytes, kgen_error *err);
+
+/* C = alpha * A B + beta * C, then the spec's epilogue; C row-major m x n with row pitch ldc (elements);
+ * A m x k, B k x n, each row- or column-major as the spec's a_layout/b_layout say, with leading
+ * dimension lda/ldb in elements (0 = packed).  Bad sizes, leading dimensions, alignment or overlap of C
+ * with A or B are refused with KGEN_EINVAL before any launch. */
+KGEN_API kgen_status kgen_matmul(kgen_kernel *kernel, kgen_devptr a, kgen_devptr b, kgen_devptr c,
+                                 unsigned long long m, unsigned long long n, unsigned long long k,
+                                 unsigned long long lda, unsigned long long ldb, unsigned long long ldc,
+                                 double alpha, double beta, kgen_devptr scratch, size_t scratch_bytes,
+                                 kgen_stream stream, kgen_error *err);
+
 /* Transpose the rows x cols row-major matrix at device address `in` into
  * the cols x rows matrix at `out`, on `stream`.  Any rows and cols: the
  * shared-memory method bounds-checks its edge tiles; TMA clips them, and

@@ -11,6 +11,12 @@
 # Matrix reductions (kernel: reduce_axis), every result compared, at the
 # shapes below in f32, bf16 and i32, then with padded rows (pitch = cols + 3)
 # and with the other ops at smaller shapes.
+# Matrix multiplies (kernel: matmul), at 1x1x1, 7x5x3, 127x255x63,
+# 1000x3001x257 (every element against the fp64 CPU reference) and
+# 4096x4096x4096 (16 rows and 16 columns), with each operand row- and
+# column-major (the specs whose rules allow it), then with padded leading
+# dimensions (--pad 3: element loads where vectors would be misaligned) and
+# split_k: 3.
 # Then a random sample of the specs `kgen check` accepts, every family
 # (tests/sample_test --emit), on small inputs.
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
@@ -22,7 +28,9 @@ if ! info=$("$kgen" info 2>&1); then
 	echo "SKIP: no GPU: $info"
 	exit 77
 fi
-specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' -not -path '*/reduce_axis/*' -not -path '*/plans/*' | LC_ALL=C sort)
+specs=$(find "$top_srcdir/specs" -name '*.yaml' -not -path '*/transpose/*' -not -path '*/reduce_axis/*' -not -path '*/matmul/*' -not -path '*/plans/*' | LC_ALL=C sort)
+mspecs=$(find "$top_srcdir/specs/matmul" -name '*.yaml' | LC_ALL=C sort)
+mshapes="--shape 1x1x1 --shape 7x5x3 --shape 127x255x63 --shape 1000x3001x257 --shape 4096x4096x4096"
 aspecs=$(find "$top_srcdir/specs/reduce_axis" -name '*.yaml' | LC_ALL=C sort)
 ashapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
  --shape 64x4194304 --shape 1000x3001 --shape 1x1000003 --shape 1000003x1"
@@ -34,6 +42,12 @@ bspecs=
 for f in $tspecs; do
 	"$kgen" check --set dtype=bf16 "$f" 2>/dev/null && bspecs="$bspecs $f"
 done
+# The matmul specs that `kgen check` accepts with the given --set options.
+mvalid() {
+	for f in $mspecs; do
+		"$kgen" check $1 "$f" 2>/dev/null && echo "$f"
+	done
+}
 # The reduce_axis specs that `kgen check` accepts with the given --set options.
 valid() {
 	for f in $aspecs; do
@@ -80,12 +94,27 @@ status=0
 			"$kgen" run --verify --set op=$op --set dtype=$dt $small $(valid "--set op=$op --set dtype=$dt") || status=1
 		done
 	done
+	for layouts in "--set a_layout=row --set b_layout=row" "--set a_layout=col --set b_layout=row" \
+	               "--set a_layout=row --set b_layout=col" "--set a_layout=col --set b_layout=col"; do
+		echo "# kgen run --verify $layouts $mshapes matmul specs valid so..."
+		"$kgen" run --verify $layouts $mshapes $(mvalid "$layouts") || status=1
+	done
+	echo "# kgen run --verify --pad 3 matmul specs..."
+	"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
+	echo "# kgen run --verify --set split_k=3 matmul specs valid so..."
+	"$kgen" run --verify --set split_k=3 --shape 7x5x3 --shape 1000x3001x257 $(mvalid "--set split_k=3") || status=1
 	# A fixed-seed random sample of what the language accepts (tests/sample_test).
 	sdir=$(mktemp -d "${TMPDIR:-/tmp}/kgen-sample.XXXXXX")
 	if "${top_builddir:-.}/tests/sample_test" --emit "$sdir" 12; then
 		for f in "$sdir"/*.yaml; do echo "# $(basename "$f"): $(tr '\n' ';' <"$f")"; done
+		mm=$(grep -l '^kernel: matmul' "$sdir"/*.yaml)
+		others=$(grep -L '^kernel: matmul' "$sdir"/*.yaml)
 		echo "# kgen run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 sampled specs..."
-		"$kgen" run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 "$sdir"/*.yaml || status=1
+		"$kgen" run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 $others || status=1
+		if [ -n "$mm" ]; then
+			echo "# kgen run --verify --shape 7x5x3 --shape 300x200x100 sampled matmul specs..."
+			"$kgen" run --verify --shape 7x5x3 --shape 300x200x100 $mm || status=1
+		fi
 	else
 		echo "FAIL: tests/sample_test --emit"; status=1
 	fi

@@ -43,7 +43,7 @@ bad() { echo "FAIL: $*" >&2; fail=1; }
 awk -F '\t' 'NF != 5 { print "line " NR " has " NF " fields, not 5: " $0; exit 1 }' "$tmp/keys" > "$tmp/out" ||
 	bad "kgen keys: $(cat "$tmp/out")"
 families=$(cut -f 1 "$tmp/keys" | uniq)
-[ "$(echo "$families" | tr '\n' ' ')" = "reduce transpose reduce_axis " ] ||
+[ "$(echo "$families" | tr '\n' ' ')" = "reduce transpose reduce_axis matmul " ] ||
 	bad "kgen keys: families $(echo "$families" | tr '\n' ' ')in that order"
 for f in $families; do
 	"$kgen" keys "$f"
@@ -62,7 +62,7 @@ grep -qx "transpose	group	int	1..256	8" "$tmp/out" || bad "kgen keys transpose: 
 grep -qx "transpose	threads	int	32..1024	" "$tmp/out" ||
 	bad "kgen keys transpose: threads (a derived default is empty): $(grep '	threads	' "$tmp/out")"
 grep -qx "transpose	name	name	NAME	" "$tmp/out" || bad "kgen keys transpose: name: $(grep '	name	' "$tmp/out")"
-grep -qx "transpose	kernel	enum	reduce transpose reduce_axis	" "$tmp/out" ||
+grep -qx "transpose	kernel	enum	reduce transpose reduce_axis matmul	" "$tmp/out" ||
 	bad "kgen keys transpose: kernel: $(grep '	kernel	' "$tmp/out")"
 "$kgen" keys reduce > "$tmp/out" 2>&1
 grep -qx "reduce	launch	enum	stream pdl	stream" "$tmp/out" || bad "kgen keys reduce: launch: $(grep '	launch	' "$tmp/out")"
@@ -73,7 +73,7 @@ grep -q "^reduce	op	enum	sum min max .* custom	sum$" "$tmp/out" || bad "kgen key
 rc=$?
 [ $rc -eq 2 ] || bad "kgen keys no_such_family exited $rc, expected 2"
 [ -s "$tmp/out" ] && bad "kgen keys no_such_family printed on standard output"
-grep -qF "kgen keys: no family 'no_such_family'; the families: reduce, transpose, reduce_axis" "$tmp/err" ||
+grep -qF "kgen keys: no family 'no_such_family'; the families: reduce, transpose, reduce_axis, matmul" "$tmp/err" ||
 	bad "kgen keys no_such_family: $(cat "$tmp/err")"
 "$kgen" keys transpos > /dev/null 2> "$tmp/err"
 grep -qF "(did you mean 'transpose'?)" "$tmp/err" || bad "kgen keys transpos: $(cat "$tmp/err")"

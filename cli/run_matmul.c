@@ -1,0 +1,398 @@
+/*
+ * run_matmul.c - `kgen run` for `kernel: matmul`: at each --shape MxNxK,
+ * seeded A and B in [-1, 1] (leading dimensions --pad elements longer than
+ * packed), then two checks against an fp64 CPU reference: C = 0.75 A B with
+ * C poisoned (NaN: beta 0 must not read it), and C = 0.75 A B + 0.5 C from a
+ * random C.  Every element when M*N*K <= 2^31, else 16 whole rows and 16
+ * whole columns.  With --bench the median time of C = A B and TFLOPS.
+ */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+#include "reference.h"
+#include "timing.h"
+#include "gen/expr.h"
+
+#define FULL_CHECK_MAX (1ull << 31)  /* M*N*K up to which every element is checked */
+#define SAMPLES 16                   /* else: rows and columns checked whole */
+
+/* One problem on the host and the device. */
+struct problem {
+	unsigned long long m, n, k, lda, ldb, ldc;
+	long long dtype, out_dtype;
+	int a_row, b_row;
+	void *a, *b, *c0;              /* host: A, B and the random C of the beta check */
+	size_t abytes, bbytes, cbytes;
+	CUdeviceptr da, db, dc;
+};
+
+static unsigned long long
+span(int row_major, unsigned long long rows, unsigned long long cols, unsigned long long ld)
+{
+	return row_major ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+}
+
+static void
+free_problem(kgen_context *ctx, struct problem *p)
+{
+	if (p->da)
+		ctx->cu->cuMemFree(p->da);
+	if (p->db)
+		ctx->cu->cuMemFree(p->db);
+	if (p->dc)
+		ctx->cu->cuMemFree(p->dc);
+	free(p->a);
+	free(p->b);
+	free(p->c0);
+	memset(p, 0, sizeof *p);
+}
+
+/* n seeded values in [-1, 1] of dtype into host (each rounded to it). */
+static void
+fill(long long dtype, void *host, size_t n, uint64_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		kgen_host_set(dtype, host, i, (double)(kgen_splitmix64(&seed) >> 11) * 0x1p-52 - 1.0);
+}
+
+static kgen_status
+make_problem(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, const unsigned long long mnk[3],
+             struct problem *p, kgen_error *err)
+{
+	size_t size = (size_t)kgen_spec_dtype(s)->size, osize = (size_t)kgen_dtype_info[s->out_dtype].size;
+	unsigned long long pad = (unsigned long long)o->pad;
+
+	memset(p, 0, sizeof *p);
+	p->m = mnk[0];
+	p->n = mnk[1];
+	p->k = mnk[2];
+	p->dtype = s->dtype;
+	p->out_dtype = s->out_dtype;
+	p->a_row = s->a_layout == KGEN_MM_ROW;
+	p->b_row = s->b_layout == KGEN_MM_ROW;
+	p->lda = (p->a_row ? p->k : p->m) + pad;
+	p->ldb = (p->b_row ? p->n : p->k) + pad;
+	p->ldc = p->n + pad;
+	p->abytes = (size_t)span(p->a_row, p->m, p->k, p->lda) * size;
+	p->bbytes = (size_t)span(p->b_row, p->k, p->n, p->ldb) * size;
+	p->cbytes = (size_t)span(1, p->m, p->n, p->ldc) * osize;
+	if (!(p->a = malloc(p->abytes)) || !(p->b = malloc(p->bbytes)) || !(p->c0 = malloc(p->cbytes)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for a %llux%llux%llu problem", p->m, p->n, p->k);
+	fill(p->dtype, p->a, p->abytes / size, o->seed ^ 0xa);
+	fill(p->dtype, p->b, p->bbytes / size, o->seed ^ 0xb);
+	fill(p->out_dtype, p->c0, p->cbytes / osize, o->seed ^ 0xc);
+	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->da, p->abytes));
+	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->db, p->bbytes));
+	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->dc, p->cbytes));
+	KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->da, p->a, p->abytes));
+	KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->db, p->b, p->bbytes));
+	return KGEN_OK;
+}
+
+/* The epsilon of a float dtype: half its unit in the last place at 1. */
+static double
+eps_of(long long dtype)
+{
+	switch (dtype) {
+	case KGEN_DT_F64: return 0x1p-53;
+	case KGEN_DT_F16: return 0x1p-11;
+	case KGEN_DT_BF16: return 0x1p-8;
+	default: return 0x1p-24;
+	}
+}
+
+/* One element's verdict: the reference (the epilogue applied) and its tolerance. */
+struct verdict {
+	const struct kgen_spec *s;
+	const struct kgen_expr *epi;     /* NULL: the epilogue is v */
+	double alpha, beta;
+};
+
+/* 1 when C[i][j] = got is right. */
+static int
+element_ok(const struct verdict *v, const struct problem *p, unsigned long long i, unsigned long long j, double got,
+           double *want_out, double *tol_out)
+{
+	double dot = 0, mag = 0, old = 0, val, want, tol;
+	unsigned long long l;
+
+	for (l = 0; l < p->k; l++) {
+		double x = kgen_host_get(p->dtype, p->a, (size_t)(p->a_row ? i * p->lda + l : l * p->lda + i));
+		double y = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + j : j * p->ldb + l));
+		dot += x * y;
+		mag += fabs(x * y);
+	}
+	if (v->beta != 0)
+		old = kgen_host_get(p->out_dtype, p->c0, (size_t)(i * p->ldc + j));
+	val = v->alpha * dot + v->beta * old;
+	want = val;
+	if (v->epi) {
+		struct kgen_value r = kgen_expr_eval_epilogue(v->epi, v->s, val, dot, old, (long long)i, (long long)j);
+		want = r.is_float ? (double)r.f : (double)r.i;
+	}
+	tol = ((double)p->k + 4) * eps_of(v->s->acc_dtype) * 2 * (fabs(v->alpha) * mag + fabs(v->beta * old)) +
+	      2 * eps_of(p->out_dtype) * fabs(want) + 1e-300;
+	*want_out = want;
+	*tol_out = tol;
+	if (isnan(want))
+		return isnan(got);
+	return fabs(got - want) <= tol;
+}
+
+/* One run of the kernel with alpha and beta, C first poisoned (beta 0) or
+ * the random C; every element (or the sampled rows and columns) checked.
+ * The wrong count into *bad, the first described in msg. */
+static kgen_status
+check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const struct verdict *v, void *back,
+           unsigned long long *bad, char *msg, size_t len, kgen_error *err)
+{
+	size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size;
+	int full = p->m * p->n * p->k <= FULL_CHECK_MAX;
+	unsigned long long i, j, checked = 0;
+	kgen_status st;
+
+	if (v->beta == 0)
+		ctx->cu->cuMemsetD8Async(p->dc, 0xff, p->cbytes, NULL);
+	else if (ctx->cu->cuMemcpyHtoD(p->dc, p->c0, p->cbytes))
+		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyHtoD() failed");
+	if ((st = kgen_matmul(k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, v->alpha, v->beta, 0, 0,
+	                      NULL, err)))
+		return st;
+	if (ctx->cu->cuCtxSynchronize())
+		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
+	if (ctx->cu->cuMemcpyDtoH(back, p->dc, p->cbytes))
+		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	for (i = 0; i < p->m; i++) {
+		int whole_row = full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
+		for (j = 0; j < p->n; j++) {
+			double got, want, tol;
+			if (!whole_row && j % ((p->n + SAMPLES - 1) / SAMPLES) != 0 && j != p->n - 1)
+				continue;
+			got = kgen_host_get(p->out_dtype, back, (size_t)(i * p->ldc + j));
+			checked++;
+			if (!element_ok(v, p, i, j, got, &want, &tol) && !(*bad)++)
+				snprintf(msg, len, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
+				         v->beta, i, j, got, want, tol);
+		}
+	}
+	(void)osize;
+	if (!*bad)
+		snprintf(msg, len, "%s %llu elements checked at alpha 0.75 with beta 0 (C poisoned) and 0.5; tolerance "
+		         "(K + 4) eps(%s) |alpha| sum|ab| + C's rounding", full ? "all" : "sampled rows and columns:", checked,
+		         kgen_spec_acc(v->s)->name);
+	return KGEN_OK;
+}
+
+static kgen_status
+verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long long *bad, char *msg, size_t len,
+       kgen_error *err)
+{
+	const struct kgen_spec *s = kgen_kernel_spec(k);
+	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+	struct kgen_expr e;
+	struct verdict v = { s, NULL, 0.75, 0 };
+	void *back;
+	size_t at;
+	char why[200];
+	kgen_status st;
+
+	*bad = 0;
+	if (strcmp(text, "v") != 0) {
+		if (kgen_expr_parse(KGEN_KEY_epilogue, text, &e, &at, why, sizeof why))
+			return kgen_fail(err, KGEN_EINTERNAL, "epilogue: %s", why);
+		v.epi = &e;
+	}
+	if (!(back = malloc(p->cbytes)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory");
+	st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
+	if (!st && !*bad) {
+		v.beta = 0.5;
+		st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
+	}
+	free(back);
+	return st;
+}
+
+/* One timed call: C = A B. */
+struct mm_call {
+	kgen_kernel *k;
+	const struct problem *p;
+};
+
+static kgen_status
+mm_once(void *arg, int i, CUstream stream, kgen_error *err)
+{
+	struct mm_call *c = arg;
+	const struct problem *p = c->p;
+
+	(void)i;
+	return kgen_matmul(c->k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, 1.0, 0.0, 0, 0, stream, err);
+}
+
+/* Is the spec's epilogue a ReLU, which cuBLASLt fuses (CUBLASLT_EPILOGUE_RELU)? */
+static int
+epilogue_is_relu(const struct kgen_spec *s)
+{
+	static const char *const forms[] = { "v > 0 ? v : 0", "v > 0 ? v : 0.0f", "v > 0.0f ? v : 0.0f", "fmaxf(v, 0.0f)",
+	                                     "fmax(v, 0.0)", "max(v, 0.0f)" };
+	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+	size_t i;
+
+	for (i = 0; text && i < sizeof forms / sizeof forms[0]; i++)
+		if (strcmp(text, forms[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* cuBLAS's median milliseconds for problem p, timed by kgen-cublas with
+ * --method as kgen was (with the fused ReLU when the spec's epilogue is
+ * one: *relu); -1 with a note when there is no helper or it fails (kgen's
+ * own figures stand). */
+static double
+peer_ms(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, const struct problem *p, int *relu)
+{
+	struct kgen_cublas_job job;
+	struct kgen_cublas_result r;
+	kgen_error err;
+	const char *epi = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+
+	(void)ctx;
+	*relu = epilogue_is_relu(s);
+	if (!*relu && epi && strcmp(epi, "v") != 0)
+		return -1;  /* an epilogue cuBLAS has no form of */
+	memset(&job, 0, sizeof job);
+	job.m = p->m;
+	job.n = p->n;
+	job.k = p->k;
+	job.dtype = s->r.dtype->name;
+	job.out_dtype = kgen_dtype_info[p->out_dtype].name;
+	job.a_layout = p->a_row ? "row" : "col";
+	job.b_layout = p->b_row ? "row" : "col";
+	job.lda = p->lda;
+	job.ldb = p->ldb;
+	job.ldc = p->ldc;
+	job.alpha = 1.0;
+	job.beta = 0.0;
+	job.relu = *relu;
+	job.runs = o->runs;
+	job.device = o->device;
+	job.method = (enum kgen_timing_method)o->method;
+	if (kgen_cublas_time(o->cublas, &job, &r, &err) != KGEN_OK) {
+		if (err.status != KGEN_EIO)
+			fprintf(stderr, "kgen: cuBLAS peer: %s\n", err.message);
+		return -1;
+	}
+	return r.median_ms;
+}
+
+/* --shape MxNxK: M, N and K of shape j (the default 4096 cubed). */
+static void
+shape_of(const struct run_opts *o, int j, unsigned long long mnk[3])
+{
+	if (!o->shape_parts[j]) {
+		mnk[0] = mnk[1] = mnk[2] = 4096;
+		return;
+	}
+	mnk[0] = o->shape[j][2];  /* run.c reads BxRxC: M is its B, N its R, K its C */
+	mnk[1] = o->shape[j][0];
+	mnk[2] = o->shape[j][1];
+}
+
+static kgen_status
+run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nspecs, FILE *tsv, int *failures,
+    kgen_error *err)
+{
+	struct problem p;
+	kgen_status st = KGEN_OK;
+	int i, j;
+
+	memset(&p, 0, sizeof p);
+	for (j = 0; j < o->nshape && !st; j++) {
+		unsigned long long mnk[3];
+
+		shape_of(o, j, mnk);
+		for (i = 0; i < nspecs && !st; i++) {
+			kgen_spec *spec = specs[i].spec;
+			char msg[1200] = "-";
+			const char *verdict = "-";
+			float ms = -1;
+			double cublas = -1, flops = 2.0 * (double)mnk[0] * (double)mnk[1] * (double)mnk[2];
+			int relu = 0;
+			unsigned long long bad = 0;
+
+			free_problem(ctx, &p);
+			if ((st = make_problem(ctx, o, spec, mnk, &p, err)) || (st = kgen_context_enter(ctx, err)))
+				break;
+			if (o->verify) {
+				st = verify(ctx, specs[i].kernel, &p, &bad, msg, sizeof msg, err);
+				if (st == KGEN_EINVAL) {
+					snprintf(msg, sizeof msg, "%s", err->message);
+					verdict = "rejected";
+					st = KGEN_OK;
+				} else if (!st) {
+					verdict = bad ? "FAIL" : "ok";
+					if (bad) {
+						size_t l = strlen(msg);
+						snprintf(msg + l, sizeof msg - l, "; %llu elements wrong", bad);
+						(*failures)++;
+					}
+				}
+			}
+			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
+				struct mm_call call = { specs[i].kernel, &p };
+				struct kgen_timing tm;
+				if ((st = kgen_gpu_warm_once(ctx, err)) ||
+				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, mm_once, &call, o->runs, &tm, err)))
+					break;
+				ms = tm.median_ms;
+				cublas = peer_ms(ctx, o, spec, &p, &relu);
+			}
+			printf("%-48s %llux%llux%llu %-4s %-8s", specs[i].path, mnk[0], mnk[1], mnk[2],
+			       kgen_spec_dtype(spec)->name, verdict);
+			if (ms > 0) {
+				printf(" %10.2f us %8.2f TFLOPS", ms * 1e3, flops / (ms * 1e-3) / 1e12);
+				if (cublas > 0)
+					printf("  cuBLAS%s %10.2f us %8.2f TFLOPS  kgen/cuBLAS %.3f", relu ? "+relu" : "", cublas * 1e3,
+					       flops / (cublas * 1e-3) / 1e12, cublas / ms);
+			}
+			printf("  %s\n", msg);
+			if (tsv)
+				fprintf(tsv, "%s\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t-1\t-1\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
+				        specs[i].path, kgen_spec_dtype(spec)->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
+				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
+				        kgen_timing_method_name((enum kgen_timing_method)o->method));
+			fflush(stdout);
+		}
+	}
+	free_problem(ctx, &p);
+	return st;
+}
+
+/* Every --shape is MxNxK, and its matrices fit the host's memory. */
+static kgen_status
+check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
+{
+	unsigned long long size = 8, mnk[3];
+	int j;
+
+	for (j = 0; j < o->nshape; j++) {
+		if (o->shape_parts[j] == 2)
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: a matmul takes MxNxK (three numbers: C is M x N, "
+			                 "A M x K, B K x N)", o->shape[j][0], o->shape[j][1]);
+		shape_of(o, j, mnk);
+		if (mnk[0] > 0x7fffffffull || mnk[1] > 0x7fffffffull || mnk[2] > 0x7fffffffull ||
+		    kgen_run_too_large(mnk[0], mnk[2] + (unsigned long long)o->pad, size) ||
+		    kgen_run_too_large(mnk[2], mnk[1] + (unsigned long long)o->pad, size) ||
+		    kgen_run_too_large(mnk[0], mnk[1] + (unsigned long long)o->pad, size))
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llux%llu: the matrices of %s do not fit in memory",
+			                 mnk[0], mnk[1], mnk[2], kgen_spec_dtype(spec)->name);
+	}
+	return KGEN_OK;
+}
+
+const struct kgen_runner kgen_runner_matmul = { .check = check, .run = run };

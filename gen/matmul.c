@@ -1,0 +1,730 @@
+/*
+ * matmul.c - the matrix multiply family, `kernel: matmul`: C = alpha A B +
+ * beta C, then the spec's epilogue, for A (m x k) and B (k x n) row- or
+ * column-major with leading dimensions given at launch, C row-major.  Seed
+ * 002's ladder (naive, coalesced, shared-memory tiles, 1D and 2D block
+ * tiling, vector loads, warp tiling, tensor cores) is a choice of keys.
+ * Its keys, rules, launch contract and emitter; templates/matmul/ holds the
+ * CUDA.
+ */
+#include "config.h"
+#include <string.h>
+#include "expr.h"
+#include "matmul.h"
+#include "tpl.h"
+
+#define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
+
+static int
+is_float_dtype(long long d)
+{
+	return d == KGEN_DT_F32 || d == KGEN_DT_F64 || d == KGEN_DT_F16 || d == KGEN_DT_BF16;
+}
+
+static long long
+round_up(long long v, long long to)
+{
+	return (v + to - 1) / to * to;
+}
+
+void
+kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
+{
+	int size = kgen_spec_dtype(s)->size, align = 16 / size;
+	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
+	int a_k_major;  /* A's tile in shared memory has k down its rows (m along them) */
+
+	memset(g, 0, sizeof *g);
+	g->smem = s->staging == KGEN_STAGING_SMEM;
+	g->tensor = s->math != KGEN_MATH_SIMT;
+	g->warptiling = !g->tensor && s->warp_m > 0;
+	g->tm = (int)s->tile_m;
+	g->tn = (int)s->tile_n;
+	g->tk = (int)s->tile_k;
+	g->vec_a = g->vec_b = (int)(s->load_width / size);
+	if (!g->smem)
+		return;
+	if (g->tensor) {
+		/* The tiles keep the operands' layouts, rows padded by 8 elements. */
+		g->a_ld = a_row ? g->tk + 8 : g->tm + 8;
+		g->a_rows = a_row ? g->tm : g->tk;
+		g->b_ld = b_row ? g->tn + 8 : g->tk + 8;
+		g->b_rows = b_row ? g->tk : g->tn;
+	} else {
+		a_k_major = s->a_smem == KGEN_A_SMEM_TRANSPOSED;
+		g->trans_a = a_k_major == a_row;
+		g->trans_b = !b_row;
+		g->a_ld = (int)round_up(a_k_major ? g->tm + align : g->tk + align, align);
+		g->a_rows = a_k_major ? g->tk : g->tm;
+		g->b_ld = (int)round_up(g->tn + (g->trans_b ? align : 0), align);
+		g->b_rows = g->tk;
+		if (g->warptiling) {
+			g->rm = a_k_major ? (int)(s->thread_m < align ? s->thread_m : align) : 1;
+			g->cn = (int)(s->thread_n < align ? s->thread_n : align);
+			g->rm_stride = (int)(s->warp_m / s->thread_m) * g->rm;
+			g->cn_stride = (int)(s->warp_n / s->thread_n) * g->cn;
+		} else {
+			g->rm = g->rm_stride = (int)s->thread_m;
+			g->cn = g->cn_stride = (int)s->thread_n;
+		}
+	}
+	g->smem_bytes = s->mm_stages * ((long long)g->a_rows * g->a_ld + (long long)g->b_rows * g->b_ld) * size;
+	if (s->math == KGEN_MATH_WMMA && g->smem_bytes < s->threads / 32 * 1024)
+		g->smem_bytes = s->threads / 32 * 1024;  /* the epilogue's 16 x 16 float patch per warp */
+}
+
+/* ---- rules ---- */
+
+/* The derived defaults of the tiles, by staging and math. */
+static void
+resolve_tiles(struct kgen_spec *s)
+{
+	int tensor = s->math != KGEN_MATH_SIMT, none = s->staging == KGEN_STAGING_NONE;
+
+	if (s->tile_m < 0)
+		s->tile_m = none ? 32 : tensor ? 128 : 64;
+	if (s->tile_n < 0)
+		s->tile_n = none ? 32 : tensor ? 128 : 64;
+	if (s->tile_k < 0)
+		s->tile_k = tensor ? 32 : 8;
+	if (s->warp_m < 0)
+		s->warp_m = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_m % 32 == 0 ? s->tile_m / 2 : tensor ? s->tile_m : 0;
+	if (s->warp_n < 0)
+		s->warp_n = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_n % 32 == 0 ? s->tile_n / 2 : tensor ? s->tile_n : 0;
+}
+
+/* The types: dtype, acc_dtype, out_dtype. */
+static kgen_status
+check_types(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF;
+
+	if (!is_float_dtype(s->dtype))
+		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16 or bf16, not %s", dt->name);
+	if (s->acc_dtype < 0)
+		s->acc_dtype = half ? KGEN_DT_F32 : s->dtype;
+	if (s->out_dtype < 0)
+		s->out_dtype = s->dtype;
+	if (s->acc_dtype != KGEN_DT_F32 && s->acc_dtype != KGEN_DT_F64)
+		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", kgen_dtype_info[s->acc_dtype].name);
+	if (s->dtype == KGEN_DT_F64 && s->acc_dtype != KGEN_DT_F64)
+		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype f64", kgen_dtype_info[s->acc_dtype].name);
+	if (!is_float_dtype(s->out_dtype))
+		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", kgen_dtype_info[s->out_dtype].name);
+	if (s->math != KGEN_MATH_SIMT) {
+		if (!half)
+			return ERR(math, "math: %s multiplies f16 or bf16 on tensor cores, not dtype %s: use math: simt",
+			           kgen_maths[s->math].name, dt->name);
+		if (s->acc_dtype != KGEN_DT_F32)
+			return ERR(acc_dtype, "math: %s accumulates in f32, not acc_dtype %s", kgen_maths[s->math].name,
+			           kgen_dtype_info[s->acc_dtype].name);
+		if (s->staging != KGEN_STAGING_SMEM)
+			return ERR(staging, "math: %s multiplies tiles in shared memory: use staging: smem",
+			           kgen_maths[s->math].name);
+	}
+	return KGEN_OK;
+}
+
+/* The simt thread tile and warp tile; the threads they make into *threads. */
+static kgen_status
+check_simt(struct kgen_spec *s, long long *threads, kgen_error *err)
+{
+	if (!kgen_is_pow2(s->thread_m))
+		return ERR(thread_m, "thread_m %lld is not a power of two (1, 2, 4, 8 or 16)", s->thread_m);
+	if (!kgen_is_pow2(s->thread_n))
+		return ERR(thread_n, "thread_n %lld is not a power of two (1, 2, 4, 8 or 16)", s->thread_n);
+	if (s->tile_m % s->thread_m)
+		return ERR(tile_m, "tile_m %lld is not a multiple of thread_m %lld", s->tile_m, s->thread_m);
+	if (s->tile_n % s->thread_n)
+		return ERR(tile_n, "tile_n %lld is not a multiple of thread_n %lld", s->tile_n, s->thread_n);
+	*threads = s->tile_m / s->thread_m * (s->tile_n / s->thread_n);
+	if (s->warp_m <= 0 && s->warp_n <= 0)
+		return KGEN_OK;
+	if (s->warp_m <= 0)
+		return ERR(warp_n, "warp_n needs warp_m: warp tiling takes both");
+	if (s->warp_n <= 0)
+		return ERR(warp_m, "warp_m needs warp_n: warp tiling takes both");
+	if (s->tile_m % s->warp_m)
+		return ERR(warp_m, "tile_m %lld is not a multiple of warp_m %lld", s->tile_m, s->warp_m);
+	if (s->tile_n % s->warp_n)
+		return ERR(warp_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
+	if (s->warp_m % s->thread_m)
+		return ERR(warp_m, "warp_m %lld is not a multiple of thread_m %lld", s->warp_m, s->thread_m);
+	if (s->warp_n % s->thread_n)
+		return ERR(warp_n, "warp_n %lld is not a multiple of thread_n %lld", s->warp_n, s->thread_n);
+	if (s->warp_m / s->thread_m * (s->warp_n / s->thread_n) != 32)
+		return ERR(warp_m, "a %lld x %lld warp tile of %lld x %lld per thread takes %lld threads, not a warp's 32",
+		           s->warp_m, s->warp_n, s->thread_m, s->thread_n,
+		           s->warp_m / s->thread_m * (s->warp_n / s->thread_n));
+	return KGEN_OK;
+}
+
+/* The tensor-core tiles; the threads they make into *threads. */
+static kgen_status
+check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
+{
+	const char *math = kgen_maths[s->math].name;
+
+	if (s->tile_k % 16)
+		return ERR(tile_k, "math: %s steps k by 16: tile_k %lld is not a multiple of 16", math, s->tile_k);
+	if (s->warp_m % 16)
+		return ERR(warp_m, "math: %s computes 16-row fragments: warp_m %lld is not a multiple of 16", math, s->warp_m);
+	if (s->warp_n % 16)
+		return ERR(warp_n, "math: %s computes 16-column fragments: warp_n %lld is not a multiple of 16", math,
+		           s->warp_n);
+	if (s->tile_m % s->warp_m)
+		return ERR(tile_m, "tile_m %lld is not a multiple of warp_m %lld", s->tile_m, s->warp_m);
+	if (s->tile_n % s->warp_n)
+		return ERR(tile_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
+	*threads = s->tile_m / s->warp_m * (s->tile_n / s->warp_n) * 32;
+	return KGEN_OK;
+}
+
+/* load_width, the tiles' sides along which it loads, and cp.async. */
+static kgen_status
+check_loads(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	struct kgen_matmul g;
+	long long vec = s->load_width / dt->size;
+	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
+
+	if (!kgen_is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
+		return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of two, "
+		           "at most 16", s->load_width, dt->size, dt->name);
+	if ((a_row ? s->tile_k : s->tile_m) % vec)
+		return ERR(load_width, "load_width %lld loads %lld %s at a time along A's %s: %s %lld is not a multiple of "
+		           "%lld", s->load_width, vec, dt->name, a_row ? "rows" : "columns", a_row ? "tile_k" : "tile_m",
+		           a_row ? s->tile_k : s->tile_m, vec);
+	if ((b_row ? s->tile_n : s->tile_k) % vec)
+		return ERR(load_width, "load_width %lld loads %lld %s at a time along B's %s: %s %lld is not a multiple of "
+		           "%lld", s->load_width, vec, dt->name, b_row ? "rows" : "columns", b_row ? "tile_n" : "tile_k",
+		           b_row ? s->tile_n : s->tile_k, vec);
+	kgen_matmul_shape(s, &g);
+	if (s->mm_stages > 1) {
+		if (s->load_width < 4)
+			return ERR(mm_stages, "stages %lld copies with cp.async, which moves 4, 8 or 16 bytes: load_width %lld "
+			           "is too narrow", s->mm_stages, s->load_width);
+		if (g.trans_a)
+			return ERR(mm_stages, "stages %lld copies with cp.async, which cannot transpose: a_smem: %s of a "
+			           "%s-major A needs stages: 1", s->mm_stages, kgen_a_smems[s->a_smem].name,
+			           kgen_mm_layouts[s->a_layout].name);
+		if (g.trans_b)
+			return ERR(mm_stages, "stages %lld copies with cp.async, which cannot transpose: math: simt keeps "
+			           "B's tile row-major, so a col-major B needs stages: 1", s->mm_stages);
+	}
+	if (g.smem_bytes > KGEN_MATMUL_SMEM_MAX)
+		return ERR(tile_m, "the tiles take %lld bytes of shared memory (stages %lld), over the %d a block may "
+		           "have: use smaller tiles or fewer stages", g.smem_bytes, s->mm_stages, KGEN_MATMUL_SMEM_MAX);
+	return KGEN_OK;
+}
+
+static kgen_status
+check(struct kgen_spec *s, kgen_error *err)
+{
+	long long threads = 0;
+	kgen_status st;
+
+	if ((st = check_types(s, err)))
+		return st;
+	resolve_tiles(s);
+	if (s->staging == KGEN_STAGING_NONE)
+		threads = s->tile_m * s->tile_n;
+	else if (s->math == KGEN_MATH_SIMT)
+		st = check_simt(s, &threads, err);
+	else
+		st = check_tensor(s, &threads, err);
+	if (st)
+		return st;
+	if (threads > 1024 || threads % 32)
+		return ERR(tile_m, "a %lld x %lld tile takes %lld threads: a block needs a multiple of 32, at most 1024",
+		           s->tile_m, s->tile_n, threads);
+	if (s->threads >= 0 && s->threads != threads)
+		return ERR(threads, "threads %lld: the tiles take %lld; drop threads", s->threads, threads);
+	s->threads = threads;
+	if (s->staging == KGEN_STAGING_SMEM && (st = check_loads(s, err)))
+		return st;
+	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
+		return st;
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, kgen_spec_dtype(s)->name);
+	return KGEN_OK;
+}
+
+/* ---- the launch contract ---- */
+
+static const char *const order_text[] = {
+	[KGEN_ORDER_ROWS] = "rows: along a row of tiles, then the next row",
+	[KGEN_ORDER_COLS] = "cols: down a column of tiles, then the next column",
+	[KGEN_ORDER_GROUPED] = "grouped: down a group of `group` tile rows, then right",
+};
+
+static void
+plan(const struct kgen_spec *s, struct kgen_contract *p)
+{
+	struct kgen_matmul g;
+	struct kgen_step *st;
+	const char *acc = kgen_spec_acc(s)->name;
+
+	kgen_matmul_shape(s, &g);
+	memset(p, 0, sizeof *p);
+	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", kgen_spec_dtype(s)->name,
+	                     s->math == KGEN_MATH_SIMT ? "CUDA cores" : "tensor cores");
+	p->numbered = s->split_k > 1;
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
+	                     "B (k x n) + beta C:", p->numbered ? "s" : "", p->numbered ? ", launched in this order" : "");
+	st = kgen_contract_step(p, "", "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials", "grid",
+	                        s->threads);
+	st->dynamic_smem = g.smem ? g.smem_bytes : 0;
+	if (g.smem_bytes > 48 * 1024)
+		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
+		                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
+	if (s->split_k > 1) {
+		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, alpha, beta", "grid2", 256);
+		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
+	}
+	kgen_contract_note(p, "// where grid = {ceil(m / %d) * ceil(n / %d), 1, %lld}; blocks take C's tiles in order\n"
+	                   "// %s.\n", g.tm, g.tn, s->split_k, order_text[s->order]);
+	kgen_contract_note(p, "// A is %s-major (element (i, l) at a[%s]), B %s-major (element (l, j) at b[%s]),\n"
+	                   "// C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any\n"
+	                   "// from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are %s; C is read\n"
+	                   "// only when beta != 0.\n",
+	                   kgen_mm_layouts[s->a_layout].name, s->a_layout == KGEN_MM_ROW ? "i * lda + l" : "l * lda + i",
+	                   kgen_mm_layouts[s->b_layout].name, s->b_layout == KGEN_MM_ROW ? "l * ldb + j" : "j * ldb + l", acc);
+	if (g.smem)
+		kgen_contract_note(p, "// aligned: bit 0 set when a and lda keep A's %d-byte loads aligned (a %% %d == 0, lda %% %d\n"
+		                   "// == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.\n",
+		                   g.vec_a * kgen_spec_dtype(s)->size, g.vec_a * kgen_spec_dtype(s)->size, g.vec_a);
+	else
+		kgen_contract_note(p, "// aligned: unused (one element at a time).\n");
+	if (s->split_k > 1)
+		kgen_contract_note(p, "// Scratch: partials, %lld x m x n %s (split z's sums at z * m * n); grid2 = ceil(m * n\n"
+		                   "// / 256) or fewer.", s->split_k, acc);
+	else
+		kgen_contract_note(p, "// Scratch: none (partials unused).");
+}
+
+/* ---- the source ---- */
+
+#define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
+
+/* Where block blockIdx.x's tile of C starts, in the spec's order. */
+static void
+tile_origin(const struct kgen_spec *s, strbuf *b)
+{
+	static const char *const how[] = {
+		[KGEN_ORDER_ROWS] = "along a row of tiles, then the next row",
+		[KGEN_ORDER_COLS] = "down a column of tiles, then the next",
+		[KGEN_ORDER_GROUPED] = "down a group of GROUP tile rows, then right, so that the\n"
+		                       "// blocks in flight share rows of A and columns of B in L2",
+	};
+
+	sb_printf(b, "// Where block blockIdx.x's tile of C starts (row0, col0): %s.\n"
+	          "static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)\n"
+	          "{\n", how[s->order]);
+	if (s->order == KGEN_ORDER_ROWS)
+		sb_puts(b, "    const int tiles_n = (n + TILE_N - 1) / TILE_N;\n"
+		        "    row0 = blockIdx.x / tiles_n * TILE_M;\n"
+		        "    col0 = blockIdx.x % tiles_n * TILE_N;\n");
+	else if (s->order == KGEN_ORDER_COLS)
+		sb_puts(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
+		        "    row0 = blockIdx.x % tiles_m * TILE_M;\n"
+		        "    col0 = blockIdx.x / tiles_m * TILE_N;\n");
+	else
+		sb_puts(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
+		        "    const int first = blockIdx.x / (GROUP * tiles_n) * GROUP;  // the group's first tile row\n"
+		        "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
+		        "    const int in_group = blockIdx.x % (GROUP * tiles_n);\n"
+		        "    row0 = (first + in_group % height) * TILE_M;\n"
+		        "    col0 = in_group / height * TILE_N;\n");
+	sb_puts(b, "}");
+}
+
+/* The constants of the kernels. */
+static void
+constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
+{
+	int size = kgen_spec_dtype(s)->size;
+
+	sb_printf(b, "constexpr int TILE_M = %d, TILE_N = %d;  // the block's tile of C\n", g->tm, g->tn);
+	if (g->smem)
+		sb_printf(b, "constexpr int TILE_K = %d;  // the depth of the tiles of A and B in shared memory\n", g->tk);
+	sb_printf(b, "constexpr int THREADS = %lld;\n", s->threads);
+	if (s->order == KGEN_ORDER_GROUPED)
+		sb_printf(b, "constexpr int GROUP = %lld;  // tile rows of a group (order: grouped)\n", s->group);
+	if (!g->smem)
+		return;
+	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,
+	          s->mm_stages > 1 ? " (cp.async)" : "");
+	if (s->split_k > 1)
+		sb_printf(b, "constexpr int SPLIT_K = %lld;  // blocks sharing one tile's k\n", s->split_k);
+	sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a, g->vec_b,
+	          s->load_width);
+	sb_printf(b, "// The tiles in shared memory: A's %d rows of %d (%s), B's %d rows of %d (%s), each\n"
+	          "// padded to A_LD and B_LD elements.\n", g->a_rows,
+	          g->a_rows == g->tk ? g->tm : g->tk, g->a_rows == g->tk ? "k-major" : "m-major",
+	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major");
+	sb_printf(b, "constexpr int A_LD = %d, A_TILE = %d * A_LD;\n", g->a_ld, g->a_rows);
+	if (s->mm_stages > 1)
+		sb_printf(b, "constexpr int B_LD = %d, B_TILE = %d * B_LD;\n", g->b_ld, g->b_rows);
+	else
+		sb_printf(b, "constexpr int B_LD = %d;\n", g->b_ld);
+	if (!g->tensor) {
+		sb_printf(b, "constexpr int THREAD_M = %lld, THREAD_N = %lld;  // C elements each thread computes\n",
+		          s->thread_m, s->thread_n);
+		if (g->warptiling)
+			sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
+			          s->warp_m, s->warp_n);
+		sb_printf(b, "constexpr int RM = %d, RM_STRIDE = %d;  // a thread's rows: chunks of RM, RM_STRIDE apart\n",
+		          g->rm, g->rm_stride);
+		sb_printf(b, "constexpr int CN = %d, CN_STRIDE = %d;  // its columns: chunks of CN, CN_STRIDE apart",
+		          g->cn, g->cn_stride);
+	} else {
+		sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
+		          s->warp_m, s->warp_n);
+		if (s->math == KGEN_MATH_WMMA)
+			sb_printf(b, "constexpr int FRAGS_M = WARP_M / 16, FRAGS_N = WARP_N / 16;  // its 16 x 16 fragments");
+		else
+			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles");
+	}
+	(void)size;
+}
+
+/* A conversion helper: fn from dtype d (to Acc), or to_out to d. */
+static kgen_status
+convert(struct tpl_args *parts, const char *fn, long long d, int to, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = &kgen_dtype_info[d];
+	struct tpl_args t;
+	const char *tpl;
+
+	tpl_init(&t);
+	if (dt->cls == DT_HALF)
+		tpl = to ? "matmul/to_f16.cu" : "matmul/from_f16.cu";
+	else if (dt->cls == DT_BHALF)
+		tpl = to ? "matmul/to_bf16.cu" : "matmul/from_bf16.cu";
+	else
+		tpl = to ? "matmul/to_float.cu" : "matmul/from_float.cu";
+	if (!to) {
+		tpl_set(&t, "fn", "%s", fn);
+		if (dt->cls != DT_HALF && dt->cls != DT_BHALF)
+			tpl_set(&t, "ctype", "%s", dt->ctype);
+	}
+	return tpl_render_into(parts, fn, tpl, &t, err);
+}
+
+/* Join the rendered parts into one placeholder's value, a blank line apart. */
+static kgen_status
+join(struct tpl_args *file, const char *name, struct tpl_args *parts, kgen_error *err)
+{
+	strbuf b;
+	size_t i;
+	kgen_status st = KGEN_OK;
+
+	sb_init(&b);
+	for (i = 0; i < parts->n; i++)
+		sb_printf(&b, "%s%s", i ? "\n" : "", parts->v[i].value);
+	while (b.len && b.s[b.len - 1] == '\n')
+		b.s[--b.len] = '\0';
+	if (parts->failed || b.failed)
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	else
+		tpl_set(file, name, "%s", b.s ? b.s : "");
+	sb_free(&b);
+	tpl_free(parts);
+	return st;
+}
+
+/* load_a and load_b: which box of each operand, and whether it is transposed. */
+static void
+loads(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *t)
+{
+	if (s->a_layout == KGEN_MM_ROW)
+		tpl_set(t, "load_a", "// A row-major: TILE_M rows of TILE_K%s.\n"
+		        "load_tile<TILE_M, TILE_K, VEC_A, A_LD, %s>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);",
+		        g->trans_a ? ", stored k-major" : "", g->trans_a ? "true" : "false");
+	else
+		tpl_set(t, "load_a", "// A column-major: TILE_K columns of TILE_M%s.\n"
+		        "load_tile<TILE_K, TILE_M, VEC_A, A_LD, %s>(as, a + kt * lda + row0, lda, k1 - kt, m - row0, vectors, tid);",
+		        g->trans_a ? ", stored m-major" : "", g->trans_a ? "true" : "false");
+	if (s->b_layout == KGEN_MM_ROW)
+		tpl_set(t, "load_b", "// B row-major: TILE_K rows of TILE_N.\n"
+		        "load_tile<TILE_K, TILE_N, VEC_B, B_LD, false>(bs, b + kt * ldb + col0, ldb, k1 - kt, n - col0, vectors, tid);");
+	else
+		tpl_set(t, "load_b", "// B column-major: TILE_N columns of TILE_K%s.\n"
+		        "load_tile<TILE_N, TILE_K, VEC_B, B_LD, %s>(bs, b + col0 * ldb + kt, ldb, n - col0, k1 - kt, vectors, tid);",
+		        g->trans_b ? ", stored k-major" : "", g->trans_b ? "true" : "false");
+}
+
+/* The helpers of a staging: smem kernel: PTX, k_range, load_tile, load_a, load_b. */
+static kgen_status
+smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
+{
+	struct tpl_args t;
+	kgen_status st;
+	int async = s->mm_stages > 1, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
+
+	tpl_init(&t);
+	if ((async || g->tensor) && (st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)))
+		return st;
+	if (async && (st = tpl_render_into(parts, "cp_async", "matmul/cp_async.cu", &t, err)))
+		return st;
+	if (s->math == KGEN_MATH_WMMA) {
+		tpl_set(&t, "a_layout", "%s", s->a_layout == KGEN_MM_ROW ? "row" : "col");
+		tpl_set(&t, "b_layout", "%s", s->b_layout == KGEN_MM_ROW ? "row" : "col");
+		tpl_set(&t, "a_major", "%s", s->a_layout == KGEN_MM_ROW ? "row" : "column");
+		tpl_set(&t, "b_major", "%s", s->b_layout == KGEN_MM_ROW ? "row" : "column");
+		if ((st = tpl_render_into(parts, "wmma", dtype_half ? "matmul/wmma_f16.cu" : "matmul/wmma_bf16.cu", &t, err)))
+			return st;
+	} else if (s->math == KGEN_MATH_MMA) {
+		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
+		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)))
+			return st;
+	}
+	if ((st = tpl_render_into(parts, "k_range", s->split_k > 1 ? "matmul/k_range_split.cu" : "matmul/k_range_all.cu",
+	                          &t, err)))
+		return st;
+	if (async)
+		tpl_set(&t, "vector_copy", "static_assert(!TRANSPOSE, \"cp.async copies bytes as they lie\");\n"
+		        "cp_async<VEC * sizeof(T)>(s, g);");
+	else
+		tpl_set(&t, "vector_copy", "struct alignas(VEC * sizeof(T)) Vec { T v[VEC]; };\n"
+		        "const Vec x = *reinterpret_cast<const Vec *>(g);\n"
+		        "if (TRANSPOSE) {\n"
+		        "#pragma unroll\n"
+		        "    for (int j = 0; j < VEC; j++)\n"
+		        "        s[j * DST_LD] = x.v[j];\n"
+		        "} else {\n"
+		        "    *reinterpret_cast<Vec *>(s) = x;\n"
+		        "}");
+	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
+	loads(s, g, &t);
+	return tpl_render_into(parts, "load_tile", "matmul/load_tile.cu", &t, err);
+}
+
+/* The main loop of a staging: smem kernel, with the tile product `compute`
+ * (its buffers as `%s` twice: as, bs or the stage's). */
+static kgen_status
+mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_error *err)
+{
+	struct tpl_args t;
+
+	tpl_init(&t);
+	if (s->mm_stages > 1) {
+		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
+		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
+	}
+	tpl_set(&t, "compute", "multiply_tile(as, bs, %s);", call);
+	return tpl_render_into(k, "mainloop", "matmul/loop_sync.cu", &t, err);
+}
+
+static const char *
+a_index(const struct kgen_spec *s)
+{
+	return s->a_layout == KGEN_MM_ROW ? "row * lda + i" : "i * lda + row";
+}
+
+static const char *
+b_index(const struct kgen_spec *s)
+{
+	return s->b_layout == KGEN_MM_ROW ? "i * ldb + col" : "col * ldb + i";
+}
+
+/* The main kernel of the spec into out. */
+static kgen_status
+main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out, kgen_error *err)
+{
+	struct tpl_args k;
+	kgen_status st;
+	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
+
+	tpl_init(&k);
+	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
+	if (!g->smem) {
+		int rows = s->thread_map == KGEN_THREAD_MAP_ROWS;
+		tpl_set(&k, "doc", "%s", rows ? "Consecutive threads take consecutive rows of C: a warp reads 32 rows of A "
+		        "(uncoalesced)\n// and one element of B, and writes a column of C." :
+		        "Consecutive threads take consecutive columns of C: a warp reads one element of A\n"
+		        "// and 32 adjacent elements of a row of B (coalesced), and writes 32 adjacent elements of C.");
+		tpl_set(&k, "row", "%s", rows ? "(int)threadIdx.x % TILE_M" : "(int)threadIdx.x / TILE_N");
+		tpl_set(&k, "col", "%s", rows ? "(int)threadIdx.x / TILE_M" : "(int)threadIdx.x % TILE_N");
+		tpl_set(&k, "a_index", "%s", a_index(s));
+		tpl_set(&k, "b_index", "%s", b_index(s));
+		return tpl_render(out, "matmul/naive.cu", &k, err);
+	}
+	if (s->math == KGEN_MATH_SIMT) {
+		tpl_set(&k, "doc", "%s", g->warptiling ? "Warp tiling: each warp computes WARP_M x WARP_N of the tile, each "
+		        "thread THREAD_M x THREAD_N\n// of that in chunks, so that a warp's reads of shared memory are "
+		        "conflict-free vectors." : "Block tiling: each thread computes THREAD_M x THREAD_N adjacent elements "
+		        "of the block's tile.");
+		if (g->warptiling)
+			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile: warp tiles, then lanes.\n"
+			        "const int warp = tid / 32, lane = tid %% 32;\n"
+			        "const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;\n"
+			        "const int tc0 = warp %% WARPS_N * WARP_N + lane %% (WARP_N / THREAD_N) * CN;");
+		else
+			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile.\n"
+			        "const int tr0 = tid / (TILE_N / THREAD_N) * THREAD_M, tc0 = tid %% (TILE_N / THREAD_N) * THREAD_N;");
+		if (s->a_smem == KGEN_A_SMEM_TRANSPOSED)
+			tpl_set(&k, "a_fragment", "const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);\n"
+			        "#pragma unroll\n"
+			        "for (int q = 0; q < RM; q++)\n"
+			        "    x[i + q] = to_acc(v.v[q]);");
+		else
+			tpl_set(&k, "a_fragment", "#pragma unroll\n"
+			        "for (int q = 0; q < RM; q++)\n"
+			        "    x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);");
+		if ((st = mainloop(s, "acc, tr0, tc0", &k, err))) {
+			tpl_free(&k);
+			return st;
+		}
+		return tpl_render(out, "matmul/simt.cu", &k, err);
+	}
+	if (s->math == KGEN_MATH_WMMA) {
+		tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 16 wmma fragments.");
+		tpl_set(&k, "a_fragment", "%s", a_row ? "(wm + i * 16) * A_LD + kk" : "kk * A_LD + wm + i * 16");
+		tpl_set(&k, "b_fragment", "%s", b_row ? "kk * B_LD + wn + j * 16" : "(wn + j * 16) * B_LD + kk");
+		if ((st = mainloop(s, "acc, wm, wn", &k, err))) {
+			tpl_free(&k);
+			return st;
+		}
+		return tpl_render(out, "matmul/wmma.cu", &k, err);
+	}
+	tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.");
+	tpl_set(&k, "a_load", "%s", a_row ? "ldmatrix_x4<false>" : "ldmatrix_x4<true>");
+	tpl_set(&k, "a_fragment", "%s", a_row ? "(wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8"
+	        : "(kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8");
+	tpl_set(&k, "b_load", "%s", b_row ? "ldmatrix_x4<true>" : "ldmatrix_x4<false>");
+	tpl_set(&k, "b_fragment", "%s", b_row ? "(kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8"
+	        : "(wn + j * 8 + lane % 8 + lane / 16 * 8) * B_LD + kk + lane / 8 % 2 * 8");
+	if ((st = mainloop(s, "acc, wm, wn, lane", &k, err))) {
+		tpl_free(&k);
+		return st;
+	}
+	return tpl_render(out, "matmul/mma.cu", &k, err);
+}
+
+static kgen_status
+emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
+	const struct kgen_dtype_info *od = &kgen_dtype_info[s->out_dtype];
+	struct kgen_matmul g;
+	struct tpl_args file, parts, none;
+	strbuf consts, ks, origin;
+	kgen_status st = KGEN_OK;
+
+	kgen_matmul_shape(s, &g);
+	sb_init(&origin);
+	tpl_init(&file);
+	tpl_init(&parts);
+	tpl_init(&none);
+	sb_init(&consts);
+	sb_init(&ks);
+	tpl_set(&file, "header", "%s", header);
+	tpl_set(&file, "a_layout", "%s", kgen_mm_layouts[s->a_layout].name);
+	tpl_set(&file, "b_layout", "%s", kgen_mm_layouts[s->b_layout].name);
+	tpl_set(&file, "dtype", "%s", dt->name);
+	tpl_set(&file, "acc_dtype", "%s", acc->name);
+	tpl_set(&file, "out_dtype", "%s", od->name);
+	tpl_set(&file, "t_ctype", "%s", dt->ctype);
+	tpl_set(&file, "t_note", "%s", dt->size == 2 ? " (its bits)" : "");
+	tpl_set(&file, "acc_ctype", "%s", acc->ctype);
+	tpl_set(&file, "out_ctype", "%s", od->ctype);
+	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
+	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
+	constants(s, &g, &consts);
+	if (consts.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	tpl_set(&file, "constants", "%s", consts.s);
+	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
+	if (!g.tensor)  /* tensor cores take A and B as they are */
+		TRY(convert(&parts, "to_acc", s->dtype, 0, err));
+	TRY(convert(&parts, "c_to_acc", s->out_dtype, 0, err));
+	TRY(convert(&parts, "to_out", s->out_dtype, 1, err));
+	TRY(join(&file, "converts", &parts, err));
+	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
+	                    &none, err));
+	tile_origin(s, &origin);
+	if (origin.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	tpl_set(&file, "tile_origin", "%s", origin.s);
+	tpl_init(&parts);
+	if (g.smem)
+		TRY(smem_helpers(s, &g, &parts, err));
+	TRY(join(&file, "helpers", &parts, err));
+	TRY(main_kernel(s, &g, &ks, err));
+	if (s->split_k > 1) {
+		struct tpl_args r;
+		tpl_init(&r);
+		tpl_set(&r, "name", "%s_reduce", kgen_spec_kernel_name(s));
+		TRY(tpl_render(&ks, "matmul/split_reduce.cu", &r, err));
+	}
+	if (ks.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	while (ks.len && ks.s[ks.len - 1] == '\n')
+		ks.s[--ks.len] = '\0';
+	tpl_set(&file, "kernels", "%s", ks.s);
+	st = tpl_render(out, "matmul/file.cu", &file, err);
+out:
+	tpl_free(&file);
+	tpl_free(&parts);
+	tpl_free(&none);
+	sb_free(&consts);
+	sb_free(&ks);
+	sb_free(&origin);
+	return st;
+}
+
+/* ---- the family ---- */
+
+#define SMEM KGEN_BIT(KGEN_STAGING_SMEM)
+#define SIMT KGEN_BIT(KGEN_MATH_SIMT)
+
+static const struct kgen_only_with only_with[] = {
+	{ KGEN_KEY_thread_map, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE),
+	  "thread_map needs staging: none (a tiled kernel places its threads by its tiles)" },
+	{ KGEN_KEY_tile_k, KGEN_KEY_staging, SMEM, "tile_k needs staging: smem (staging: none reads all of k at once)" },
+	{ KGEN_KEY_thread_m, KGEN_KEY_staging, SMEM, "thread_m needs staging: smem (staging: none computes one element a thread)" },
+	{ KGEN_KEY_thread_m, KGEN_KEY_math, SIMT, "thread_m needs math: simt (a tensor-core warp owns its fragments)" },
+	{ KGEN_KEY_thread_n, KGEN_KEY_staging, SMEM, "thread_n needs staging: smem (staging: none computes one element a thread)" },
+	{ KGEN_KEY_thread_n, KGEN_KEY_math, SIMT, "thread_n needs math: simt (a tensor-core warp owns its fragments)" },
+	{ KGEN_KEY_warp_m, KGEN_KEY_staging, SMEM, "warp_m needs staging: smem" },
+	{ KGEN_KEY_warp_n, KGEN_KEY_staging, SMEM, "warp_n needs staging: smem" },
+	{ KGEN_KEY_a_smem, KGEN_KEY_staging, SMEM, "a_smem needs staging: smem" },
+	{ KGEN_KEY_a_smem, KGEN_KEY_math, SIMT, "a_smem needs math: simt (tensor-core tiles keep A's layout)" },
+	{ KGEN_KEY_load_width, KGEN_KEY_staging, SMEM,
+	  "load_width needs staging: smem (staging: none reads one element at a time)" },
+	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, SMEM, "stages needs staging: smem (it buffers tiles in shared memory)" },
+	{ KGEN_KEY_split_k, KGEN_KEY_staging, SMEM, "split_k needs staging: smem" },
+	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED), "group needs order: grouped, not {w}" },
+	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
+};
+
+static const enum kgen_key keys[] = {
+	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads, KGEN_KEY_load_width,
+	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
+	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
+	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_mm_stages, KGEN_KEY_split_k,
+	KGEN_KEY_epilogue, KGEN_KEY_COUNT,
+};
+
+/* The values that need a newer GPU (family.h). */
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA), 80,
+	  "mma.sync m16n8k16, ldmatrix and bf16 wmma", "math: simt" },
+	{ KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4), 80, "cp.async", "stages: 1" },
+	{ .min_sm = 0 },
+};
+
+const struct kgen_family kgen_family_matmul = {
+	.name = "matmul",
+	.size = KGEN_SIZE_SHAPE,
+	.keys = keys,
+	.only_with = only_with,
+	.arch_needs = arch_needs,
+	.check = check,
+	.contract = plan,
+	.emit = emit,
+};

@@ -1,0 +1,30 @@
+/* matmul.h - the matrix multiply family (`kernel: matmul`): the shape of a
+ * checked spec's kernels, derived once, for the emitter, the header and the
+ * runtime launcher. */
+#ifndef KGEN_MATMUL_H
+#define KGEN_MATMUL_H
+
+#include "family.h"
+
+/* What a checked matmul spec's tiles come to. */
+struct kgen_matmul {
+	int smem;                 /* staging: smem */
+	int tensor;               /* math: wmma or mma */
+	int warptiling;           /* math: simt with warp_m and warp_n */
+	int tm, tn, tk;           /* the block's tile */
+	int vec_a, vec_b;         /* elements per global load of A and of B (load_width / size) */
+	int trans_a, trans_b;     /* the tile is transposed on its way to shared memory */
+	int a_ld, b_ld;           /* elements between rows of the tiles in shared memory */
+	int a_rows, b_rows;       /* rows of each tile in shared memory */
+	int rm, rm_stride;        /* simt: a thread's rows come in chunks of rm, rm_stride apart */
+	int cn, cn_stride;        /* and its columns in chunks of cn */
+	long long smem_bytes;     /* dynamic shared memory of the main kernel */
+};
+
+/* The derived shape of spec s (its tiles resolved). */
+void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
+
+/* The largest shared memory a block may have (sm_90: 227 KB). */
+#define KGEN_MATMUL_SMEM_MAX 232448
+
+#endif

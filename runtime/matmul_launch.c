@@ -1,0 +1,227 @@
+/*
+ * matmul_launch.c - kgen_matmul(): a `kernel: matmul` spec on C = alpha A B
+ * + beta C.  Every argument (sizes, leading dimensions, alignment, overlap
+ * of C with A or B, scratch) is checked before anything is launched; what
+ * the kernels need to know of the call (packed leading dimensions, whether
+ * each operand's vector loads are aligned, alpha and beta in the
+ * accumulator's type) is worked out here.
+ */
+#include "config.h"
+#include <string.h>
+#include "runtime.h"
+#include "gen/matmul.h"
+
+/* No launch state of its own (runtime.h). */
+const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
+
+static unsigned long long
+ceil_div(unsigned long long a, unsigned long long b)
+{
+	return a / b + (a % b != 0);
+}
+
+/* One call, its leading dimensions resolved. */
+struct call {
+	unsigned long long m, n, k, lda, ldb, ldc;
+};
+
+/* The elements an operand of r x c with leading dimension ld spans, as laid out. */
+static unsigned long long
+span(int row_major, unsigned long long rows, unsigned long long cols, unsigned long long ld)
+{
+	if (!rows || !cols)
+		return 0;
+	return row_major ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+}
+
+/* Sizes and leading dimensions: packed ones filled in, each checked. */
+static kgen_status
+check_sizes(const kgen_kernel *kn, struct call *c, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
+	unsigned long long need;
+
+	if (c->m > 0x7fffffffull || c->n > 0x7fffffffull || c->k > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: m, n and k must be below 2^31, not %llu x %llu x %llu", c->m,
+		                 c->n, c->k);
+	if (!c->lda)
+		c->lda = a_row ? c->k : c->m;
+	if (!c->ldb)
+		c->ldb = b_row ? c->n : c->k;
+	if (!c->ldc)
+		c->ldc = c->n;
+	need = a_row ? c->k : c->m;
+	if (c->lda < need)
+		return kgen_fail(err, KGEN_EINVAL, "lda %llu is less than %s %llu: A's %s would overlap", c->lda,
+		                 a_row ? "k" : "m", need, a_row ? "rows" : "columns");
+	need = b_row ? c->n : c->k;
+	if (c->ldb < need)
+		return kgen_fail(err, KGEN_EINVAL, "ldb %llu is less than %s %llu: B's %s would overlap", c->ldb,
+		                 b_row ? "n" : "k", need, b_row ? "rows" : "columns");
+	if (c->ldc < c->n)
+		return kgen_fail(err, KGEN_EINVAL, "ldc %llu is less than n %llu: C's rows would overlap", c->ldc, c->n);
+	if (c->lda > (1ull << 40) || c->ldb > (1ull << 40) || c->ldc > (1ull << 40))
+		return kgen_fail(err, KGEN_EINVAL, "a leading dimension over 2^40 (lda %llu, ldb %llu, ldc %llu)", c->lda,
+		                 c->ldb, c->ldc);
+	if (ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n) > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu C needs more tiles than a grid holds", c->m, c->n);
+	return KGEN_OK;
+}
+
+/* Bytes of scratch for the call: split_k slices of m x n accumulators. */
+static size_t
+scratch_need(const kgen_kernel *kn, const struct call *c)
+{
+	const struct kgen_spec *s = &kn->spec;
+
+	if (s->split_k <= 1)
+		return 0;
+	return (size_t)((unsigned long long)s->split_k * c->m * c->n * (unsigned long long)kgen_spec_acc(s)->size);
+}
+
+kgen_status
+kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned long long n, unsigned long long k,
+                         size_t *bytes, kgen_error *err)
+{
+	struct call c = { m, n, k, 0, 0, 0 };
+	kgen_status st;
+
+	if (!bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul_scratch_size: NULL argument");
+	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul_scratch_size", err)) || (st = check_sizes(kn, &c, err)))
+		return st;
+	*bytes = scratch_need(kn, &c);
+	return KGEN_OK;
+}
+
+/* Do [p, p + bytes) and [q, q + qbytes) overlap? */
+static int
+overlap(kgen_devptr p, unsigned long long bytes, kgen_devptr q, unsigned long long qbytes)
+{
+	return bytes && qbytes && p < q + qbytes && q < p + bytes;
+}
+
+/* The pointers: set, aligned to their elements, C apart from A and B. */
+static kgen_status
+check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long size = (unsigned long long)kgen_spec_dtype(s)->size;
+	unsigned long long osize = (unsigned long long)kgen_dtype_info[s->out_dtype].size;
+	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size;
+	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size;
+	unsigned long long cbytes = span(1, c->m, c->n, c->ldc) * osize;
+
+	if (!cp)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: c is NULL");
+	if (c->k && (!a || !b))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: %s is NULL", !a ? "a" : "b");
+	if (a % size || b % size)
+		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to its %llu-byte %s", a % size ? "a" : "b",
+		                 a % size ? a : b, size, kgen_spec_dtype(s)->name);
+	if (cp % osize)
+		return kgen_fail(err, KGEN_EINVAL, "c (0x%llx) is not aligned to its %llu-byte %s", cp, osize,
+		                 kgen_dtype_info[s->out_dtype].name);
+	if (overlap(cp, cbytes, a, abytes) || overlap(cp, cbytes, b, bbytes))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: C overlaps %s", overlap(cp, cbytes, a, abytes) ? "A" : "B");
+	return KGEN_OK;
+}
+
+/* Bit 0: A's vector loads are aligned (a and lda), bit 1: B's. */
+static int
+aligned_bits(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long width = (unsigned long long)s->load_width;
+	unsigned long long vec = width / (unsigned long long)kgen_spec_dtype(s)->size;
+
+	return (a % width == 0 && c->lda % vec == 0) | (b % width == 0 && c->ldb % vec == 0) << 1;
+}
+
+static kgen_status
+matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struct call *c, double alpha, double beta,
+            kgen_devptr scratch, size_t scratch_bytes, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s;
+	struct { float f; double d; } al, be;
+	void *alpha_p, *beta_p;
+	int m, n, k, aligned, dbl;
+	long long lda, ldb, ldc;
+	unsigned long long tiles, total, grid2;
+	size_t need;
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err)) || (st = check_sizes(kn, c, err)))
+		return st;
+	s = &kn->spec;
+	if (!c->m || !c->n)
+		return KGEN_OK;
+	if ((st = check_pointers(kn, c, a, b, cp, err)))
+		return st;
+	need = scratch_need(kn, c);
+	if (need && !scratch) {
+		if ((st = kgen_own_scratch(kn, need, stream, err)))
+			return st;
+		scratch = kn->scratch;
+	} else if (need && scratch % 16) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch (0x%llx) is not aligned to 16 bytes", scratch);
+	} else if (need && scratch_bytes < need) {
+		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu C", scratch_bytes,
+		                 need, c->m, c->n);
+	}
+	dbl = s->acc_dtype == KGEN_DT_F64;
+	al.f = (float)alpha;
+	al.d = alpha;
+	be.f = (float)beta;
+	be.d = beta;
+	alpha_p = dbl ? (void *)&al.d : (void *)&al.f;
+	beta_p = dbl ? (void *)&be.d : (void *)&be.f;
+	m = (int)c->m;
+	n = (int)c->n;
+	k = (int)c->k;
+	lda = (long long)c->lda;
+	ldb = (long long)c->ldb;
+	ldc = (long long)c->ldc;
+	aligned = aligned_bits(kn, c, a, b);
+	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
+	if ((st = kgen_context_enter(kn->ctx, err)))
+		return st;
+	{
+		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch };
+		if ((st = kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)tiles, 1, (unsigned int)s->split_k, s->threads,
+		                         (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err)))
+			return st;
+	}
+	if (s->split_k <= 1)
+		return KGEN_OK;
+	/* The sums of the splits: a thread per element, a few waves of blocks. */
+	total = c->m * c->n;
+	grid2 = ceil_div(total, 256);
+	if (grid2 > (unsigned long long)kn->ctx->sm_count * 8)
+		grid2 = (unsigned long long)kn->ctx->sm_count * 8;
+	{
+		void *args[] = { &scratch, &cp, &m, &n, &ldc, alpha_p, beta_p };
+		return kgen_launch(kn->ctx->cu, kn->fn[1], grid2, 256, 0, args, stream, err);
+	}
+}
+
+/* The work above, leaving the caller's current context as it was. */
+kgen_status
+kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m, unsigned long long n,
+            unsigned long long k, unsigned long long lda, unsigned long long ldb, unsigned long long ldc, double alpha,
+            double beta, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	struct call call = { m, n, k, lda, ldb, ldc };
+	CUcontext saved;
+	kgen_status st;
+
+	if (!kn)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: NULL kernel");
+	if (kn->spec.kernel != KGEN_MATMUL)  /* refused before the context is touched */
+		return kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err);
+	saved = kgen_context_save(kn->ctx);
+	st = matmul_body(kn, a, b, c, &call, alpha, beta, scratch, scratch_bytes, (CUstream)stream, err);
+	kgen_context_restore(kn->ctx, saved);
+	return st;
+}

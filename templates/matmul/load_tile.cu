@@ -1,0 +1,51 @@
+//! The copy of one tile of A or B from global to shared memory, shared by
+//! every staging: smem kernel.  {{vector_copy}} is a plain vector load and
+//! store (stages: 1) or a cp.async (stages 2 and up).
+// Copy a ROWS x COLS box of a matrix whose rows are ld elements apart (element
+// (r, c) at src[r * ld + c]) to shared memory at dst, rows DST_LD elements apart,
+// transposed when TRANSPOSE (element (r, c) to dst[c * DST_LD + r]).  Only the
+// first `rows` rows and `cols` columns exist: the rest of the box is zero, and
+// nothing outside them is read.  Whole vectors of VEC elements move as one
+// {{how}} where `vectors` says src and ld keep them aligned; the others, at
+// the edges, element by element.
+template <int ROWS, int COLS, int VEC, int DST_LD, bool TRANSPOSE>
+static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long ld, int rows, int cols, bool vectors,
+                                                 int tid)
+{
+    constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
+#pragma unroll
+    for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
+        const int v = tid + i * THREADS;
+        if (TOTAL % THREADS != 0 && v >= TOTAL)
+            break;
+        const int r = v / PER_ROW, c = v % PER_ROW * VEC;
+        const T *const g = src + r * ld + c;
+        T *const s = TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c;
+        if (vectors && r < rows && c + VEC <= cols) {
+            {{vector_copy}}
+        } else {
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                const T x = r < rows && c + j < cols ? g[j] : (T)0;
+                if (TRANSPOSE)
+                    s[j * DST_LD] = x;
+                else
+                    s[j] = x;
+            }
+        }
+    }
+}
+
+// Tile kt (k from kt) of A, rows from row0, to shared memory.
+static __device__ __forceinline__ void load_a(T *as, const T *a, long long lda, int m, int row0, int kt, int k1,
+                                              bool vectors, int tid)
+{
+    {{load_a}}
+}
+
+// Tile kt of B, columns from col0, to shared memory.
+static __device__ __forceinline__ void load_b(T *bs, const T *b, long long ldb, int n, int col0, int kt, int k1,
+                                              bool vectors, int tid)
+{
+    {{load_b}}
+}

@@ -1,0 +1,67 @@
+//! math: wmma: each warp computes WARP_M x WARP_N of C as FRAGS_M x FRAGS_N
+//! 16 x 16 accumulator fragments; the tiles in shared memory keep A's and
+//! B's layouts (ld padded by 8 elements), which the fragment loads read.
+// One tile's products: for each 16 of k, the warp's fragments of A and B, multiplied into acc.
+static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, float (&acc)[FRAGS_M][FRAGS_N][8], int wm,
+                                                     int wn)
+{
+#pragma unroll
+    for (int kk = 0; kk < TILE_K; kk += 16) {
+        unsigned int fa[FRAGS_M][A_REGS], fb[FRAGS_N][B_REGS];
+#pragma unroll
+        for (int i = 0; i < FRAGS_M; i++)
+            wmma_load_a(fa[i], as + {{a_fragment}}, A_LD);
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+            wmma_load_b(fb[j], bs + {{b_fragment}}, B_LD);
+#pragma unroll
+        for (int i = 0; i < FRAGS_M; i++)
+#pragma unroll
+            for (int j = 0; j < FRAGS_N; j++)
+                wmma_mma(acc[i][j], fa[i], fb[j]);
+    }
+}
+
+// {{doc}}
+extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+                                                               Out *__restrict__ c, int m, int n, int k, long long lda,
+                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               int aligned, Acc *partials)
+{
+    extern __shared__ __align__(128) unsigned char smem_tiles[];
+    T *const as = reinterpret_cast<T *>(smem_tiles);  // STAGES tiles of A, A_TILE elements each
+    T *const bs = as + STAGES * A_TILE;               // then STAGES tiles of B
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int wm = warp / WARPS_N * WARP_M, wn = warp % WARPS_N * WARP_N;  // the warp's part of the tile
+    int row0, col0, k0, k1;
+    tile_origin(m, n, row0, col0);
+    k_range(k, k0, k1);
+    float acc[FRAGS_M][FRAGS_N][8];
+#pragma unroll
+    for (int i = 0; i < FRAGS_M; i++)
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+#pragma unroll
+            for (int e = 0; e < 8; e++)
+                acc[i][j][e] = 0.0f;
+
+    {{mainloop}}
+
+    // Each fragment through a 16 x 16 patch of shared memory of the warp's own
+    // (the tiles are free once every warp is past them), then to C.
+    __syncthreads();
+    float *const patch = reinterpret_cast<float *>(smem_tiles) + warp * 256;
+#pragma unroll
+    for (int i = 0; i < FRAGS_M; i++)
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++) {
+            wmma_store(patch, acc[i][j], 16);
+            __syncwarp();
+            for (int e = lane; e < 256; e += 32) {
+                const int row = row0 + wm + i * 16 + e / 16, col = col0 + wn + j * 16 + e % 16;
+                if (row < m && col < n)
+                    store_result(c, partials, m, n, ldc, row, col, patch[e], alpha, beta);
+            }
+            __syncwarp();
+        }
+}

@@ -1,0 +1,306 @@
+/*
+ * matmul_test.c - the matrix multiply family (`kernel: matmul`): its
+ * defaults (tiles and threads by staging and math, the name, the types),
+ * the specs under specs/matmul/, what the header and the source of each
+ * variant hold, every rule of gen/matmul.c with its exact message, line,
+ * column and source line, and the launcher's argument errors without a GPU.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "gen/util.h"
+#include "spec_assert.h"
+
+/* The source of yaml, which must generate; free() it. */
+static char *
+source(const char *yaml)
+{
+	kgen_spec *spec = load(yaml);
+	char *src = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_generate(spec, &src, &err) == KGEN_OK, "generate: %s", err.message);
+	kgen_spec_free(spec);
+	return src;
+}
+
+#define ASSERT_HAS(src, text) ck_assert_msg(strstr((src), (text)) != NULL, "no '%s' in the source", (text))
+#define ASSERT_HAS_NOT(src, text) ck_assert_msg(strstr((src), (text)) == NULL, "'%s' in the source", (text))
+
+/* ---- defaults and good specs ---- */
+
+START_TEST(matmul_minimal_spec_gets_every_default)
+{
+	kgen_spec *spec = load("kernel: matmul\n");
+
+	ASSERT_FIELD(spec, "name", "matmul_simt_f32");
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	ASSERT_FIELD(spec, "out_dtype", "f32");
+	ASSERT_FIELD(spec, "threads", "256");
+	ASSERT_FIELD(spec, "staging", "smem");
+	ASSERT_FIELD(spec, "math", "simt");
+	ASSERT_FIELD(spec, "tile_m", "64");
+	ASSERT_FIELD(spec, "tile_n", "64");
+	ASSERT_FIELD(spec, "tile_k", "8");
+	ASSERT_FIELD(spec, "thread_m", "4");
+	ASSERT_FIELD(spec, "warp_m", "0");
+	ASSERT_FIELD(spec, "stages", "1");
+	ASSERT_FIELD(spec, "split_k", "1");
+	ASSERT_FIELD(spec, "epilogue", "v");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(matmul_defaults_follow_staging_and_math)
+{
+	kgen_spec *spec = load("kernel: matmul\nstaging: none\n");
+
+	ASSERT_FIELD(spec, "tile_m", "32");
+	ASSERT_FIELD(spec, "threads", "1024");
+	kgen_spec_free(spec);
+	spec = load("kernel: matmul\ndtype: bf16\nmath: mma\n");
+	ASSERT_FIELD(spec, "name", "matmul_mma_bf16");
+	ASSERT_FIELD(spec, "tile_m", "128");
+	ASSERT_FIELD(spec, "tile_k", "32");
+	ASSERT_FIELD(spec, "warp_m", "64");
+	ASSERT_FIELD(spec, "threads", "128");
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	ASSERT_FIELD(spec, "out_dtype", "bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: matmul\ndtype: f64\nload_width: 16\n");
+	ASSERT_FIELD(spec, "acc_dtype", "f64");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(matmul_spec_files_load_and_generate)
+{
+	static const char *const files[] = {
+		"specs/matmul/seed-002/01-naive.yaml", "specs/matmul/seed-002/02-coalesced.yaml",
+		"specs/matmul/seed-002/03-smem.yaml", "specs/matmul/seed-002/04-blocktiling-1d.yaml",
+		"specs/matmul/seed-002/05-blocktiling-2d.yaml", "specs/matmul/seed-002/06-vectorized.yaml",
+		"specs/matmul/seed-002/07-warptiling.yaml", "specs/matmul/seed-002/08-wmma.yaml",
+		"specs/matmul/best/simt_f32.yaml", "specs/matmul/best/mma_bf16.yaml", "specs/matmul/best/mma_f16.yaml",
+	};
+	size_t i;
+
+	for (i = 0; i < KGEN_COUNT(files); i++) {
+		kgen_spec *spec = NULL;
+		char *src = NULL;
+		kgen_error err;
+		ck_assert_msg(kgen_spec_load_file(srcpath(files[i]), &spec, &err) == KGEN_OK, "%s: %s", files[i], err.message);
+		ck_assert_msg(kgen_generate(spec, &src, &err) == KGEN_OK, "%s: %s", files[i], err.message);
+		free(src);
+		kgen_spec_free(spec);
+	}
+}
+END_TEST
+
+/* ---- what each variant emits ---- */
+
+START_TEST(matmul_naive_maps_threads_by_thread_map)
+{
+	char *src = source("kernel: matmul\nstaging: none\nthread_map: rows\n");
+
+	ASSERT_HAS(src, "const int row = row0 + (int)threadIdx.x % TILE_M, col = col0 + (int)threadIdx.x / TILE_M;");
+	ASSERT_HAS(src, "acc += to_acc(a[row * lda + i]) * to_acc(b[i * ldb + col]);");
+	ASSERT_HAS_NOT(src, "__shared__");
+	ASSERT_HAS_NOT(src, "thread_m:");  /* not in the header: it does not apply */
+	free(src);
+	src = source("kernel: matmul\nstaging: none\na_layout: col\nb_layout: col\n");
+	ASSERT_HAS(src, "const int row = row0 + (int)threadIdx.x / TILE_N, col = col0 + (int)threadIdx.x % TILE_N;");
+	ASSERT_HAS(src, "acc += to_acc(a[i * lda + row]) * to_acc(b[col * ldb + i]);");
+	free(src);
+}
+END_TEST
+
+START_TEST(matmul_simt_tiles_and_loads)
+{
+	char *src = source("kernel: matmul\ntile_m: 128\ntile_n: 128\nthread_m: 8\nthread_n: 8\na_smem: transposed\n");
+
+	ASSERT_HAS(src, "load_tile<TILE_M, TILE_K, VEC_A, A_LD, true>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);");
+	ASSERT_HAS(src, "constexpr int A_LD = 132, A_TILE = 8 * A_LD;");
+	ASSERT_HAS(src, "const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);");
+	ASSERT_HAS_NOT(src, "cp_async");
+	free(src);
+	src = source("kernel: matmul\nstages: 3\n");
+	ASSERT_HAS(src, "cp_async<VEC * sizeof(T)>(s, g);");
+	ASSERT_HAS(src, "cp_async_wait<STAGES - 2>();");
+	ASSERT_HAS(src, "// Needs: sm_80 or newer (stages: 3).");
+	free(src);
+	src = source("kernel: matmul\nwarp_m: 16\nwarp_n: 32\n");
+	ASSERT_HAS(src, "const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;");
+	ASSERT_HAS(src, "constexpr int CN = 4, CN_STRIDE = 32;");
+	free(src);
+}
+END_TEST
+
+START_TEST(matmul_tensor_cores_emit_their_ptx)
+{
+	char *src = source("kernel: matmul\ndtype: f16\nmath: wmma\nb_layout: col\n");
+
+	ASSERT_HAS(src, "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16");
+	ASSERT_HAS(src, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16.f16.f32");
+	ASSERT_HAS(src, "// Needs: sm_80 or newer (math: wmma).");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\na_layout: col\nstages: 2\n");
+	ASSERT_HAS(src, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(fa[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);");
+	free(src);
+}
+END_TEST
+
+START_TEST(matmul_split_k_and_epilogue)
+{
+	char *src = source("kernel: matmul\nsplit_k: 4\nepilogue: fmaxf(v, 0.0f) + c * (float)(row + col)\n");
+
+	ASSERT_HAS(src, "constexpr int SPLIT_K = 4;");
+	ASSERT_HAS(src, "partials[((long long)blockIdx.z * m + row) * n + col] = acc;");
+	ASSERT_HAS(src, "matmul_simt_f32_reduce(const Acc *__restrict__ partials");
+	ASSERT_HAS(src, "{ return fmaxf(v, 0.0f) + c * (float)(row + col); }");
+	ASSERT_HAS(src, "//   1. matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)");
+	ASSERT_HAS(src, "// Scratch: partials, 4 x m x n f32");
+	free(src);
+	src = source("kernel: matmul\norder: grouped\ngroup: 4\n");
+	ASSERT_HAS(src, "constexpr int GROUP = 4;");
+	free(src);
+}
+END_TEST
+
+/* ---- rules ---- */
+
+#define MM "kernel: matmul\n"
+static const struct refusal matmul_refusals[] = {
+	{ "check_matmul_dtype_is_float", MM "dtype: i32\n",
+	  "matmul multiplies floating types: dtype must be f32, f64, f16 or bf16, not i32", 2, 8, "dtype: i32" },
+	{ "check_matmul_acc_dtype", MM "acc_dtype: i64\n", "acc_dtype i64: matmul accumulates in f32 or f64", 2, 12,
+	  "acc_dtype: i64" },
+	{ "check_matmul_acc_dtype", MM "dtype: f64\nacc_dtype: f32\nload_width: 16\n",
+	  "acc_dtype f32 is narrower than dtype f64", 3, 12, "acc_dtype: f32" },
+	{ "check_matmul_out_dtype", MM "out_dtype: i32\n", "out_dtype must be f32, f64, f16 or bf16, not i32", 2, 12,
+	  "out_dtype: i32" },
+	{ "check_matmul_tensor_needs_half", MM "math: mma\n",
+	  "math: mma multiplies f16 or bf16 on tensor cores, not dtype f32: use math: simt", 2, 7, "math: mma" },
+	{ "check_matmul_tensor_needs_f32_acc", MM "dtype: f16\nmath: wmma\nacc_dtype: f64\n",
+	  "math: wmma accumulates in f32, not acc_dtype f64", 4, 12, "acc_dtype: f64" },
+	{ "check_matmul_tensor_needs_smem", MM "dtype: f16\nmath: wmma\nstaging: none\n",
+	  "math: wmma multiplies tiles in shared memory: use staging: smem", 4, 10, "staging: none" },
+	{ "only_with_thread_map", MM "thread_map: rows\n",
+	  "thread_map needs staging: none (a tiled kernel places its threads by its tiles)", 2, 13, "thread_map: rows" },
+	{ "only_with_tile_k", MM "staging: none\ntile_k: 8\n",
+	  "tile_k needs staging: smem (staging: none reads all of k at once)", 3, 9, "tile_k: 8" },
+	{ "only_with_thread_m", MM "dtype: f16\nmath: mma\nthread_m: 4\n",
+	  "thread_m needs math: simt (a tensor-core warp owns its fragments)", 4, 11, "thread_m: 4" },
+	{ "only_with_a_smem", MM "staging: none\na_smem: transposed\n", "a_smem needs staging: smem", 3, 9,
+	  "a_smem: transposed" },
+	{ "only_with_stages", MM "staging: none\nstages: 2\n",
+	  "stages needs staging: smem (it buffers tiles in shared memory)", 3, 9, "stages: 2" },
+	{ "only_with_split_k", MM "staging: none\nsplit_k: 2\n", "split_k needs staging: smem", 3, 10, "split_k: 2" },
+	{ "only_with_group", MM "group: 4\n", "group needs order: grouped, not rows", 2, 8, "group: 4" },
+	{ "only_with_load_width", MM "staging: none\nload_width: 4\n",
+	  "load_width needs staging: smem (staging: none reads one element at a time)", 3, 13, "load_width: 4" },
+	{ "check_matmul_staging_none_threads", MM "staging: none\ntile_m: 64\ntile_n: 64\n",
+	  "a 64 x 64 tile takes 4096 threads: a block needs a multiple of 32, at most 1024", 3, 9, "tile_m: 64" },
+	{ "check_matmul_thread_tile_pow2", MM "thread_m: 3\n", "thread_m 3 is not a power of two (1, 2, 4, 8 or 16)", 2,
+	  11, "thread_m: 3" },
+	{ "check_matmul_tile_multiple_of_thread", MM "tile_m: 34\n", "tile_m 34 is not a multiple of thread_m 4", 2, 9,
+	  "tile_m: 34" },
+	{ "check_matmul_warp_tile_both", MM "warp_m: 32\n", "warp_m needs warp_n: warp tiling takes both", 2, 9,
+	  "warp_m: 32" },
+	{ "check_matmul_warp_tile_is_a_warp", MM "warp_m: 64\nwarp_n: 64\n",
+	  "a 64 x 64 warp tile of 4 x 4 per thread takes 256 threads, not a warp's 32", 2, 9, "warp_m: 64" },
+	{ "check_matmul_warp_tile_divides_tile", MM "tile_m: 64\nwarp_m: 48\nwarp_n: 32\n",
+	  "tile_m 64 is not a multiple of warp_m 48", 3, 9, "warp_m: 48" },
+	{ "check_matmul_tensor_tile_k", MM "dtype: bf16\nmath: mma\ntile_k: 8\n",
+	  "math: mma steps k by 16: tile_k 8 is not a multiple of 16", 4, 9, "tile_k: 8" },
+	{ "check_matmul_tensor_warp", MM "dtype: bf16\nmath: mma\nwarp_m: 24\n",
+	  "math: mma computes 16-row fragments: warp_m 24 is not a multiple of 16", 4, 9, "warp_m: 24" },
+	{ "check_matmul_threads_derived", MM "threads: 128\n", "threads 128: the tiles take 256; drop threads", 2, 10,
+	  "threads: 128" },
+	{ "check_matmul_load_width", MM "load_width: 3\n",
+	  "load_width 3 must be the element size (4 bytes for f32) times a power of two, at most 16", 2, 13,
+	  "load_width: 3" },
+	{ "check_matmul_load_width_divides_tile", MM "tile_k: 2\nthread_m: 2\n",
+	  "load_width 16 loads 4 f32 at a time along A's rows: tile_k 2 is not a multiple of 4", 1, 1, "kernel: matmul" },
+	{ "check_matmul_cp_async_cannot_transpose", MM "a_smem: transposed\nstages: 2\n",
+	  "stages 2 copies with cp.async, which cannot transpose: a_smem: transposed of a row-major A needs "
+	  "stages: 1", 3, 9, "stages: 2" },
+	{ "check_matmul_cp_async_cannot_transpose", MM "b_layout: col\nstages: 2\n",
+	  "stages 2 copies with cp.async, which cannot transpose: math: simt keeps B's tile row-major, so a "
+	  "col-major B needs stages: 1", 3, 9, "stages: 2" },
+	{ "check_matmul_smem_limit", MM "dtype: f16\nmath: mma\ntile_m: 256\ntile_n: 256\ntile_k: 128\nstages: 4\n",
+	  "the tiles take 548864 bytes of shared memory (stages 4), over the 232448 a block may have: use smaller "
+	  "tiles or fewer stages", 4, 9, "tile_m: 256" },
+	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
+	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
+	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
+	  NULL, 2, 11, "epilogue: max(v, 0)" },
+};
+
+/* Each row of matmul_refusals (a NULL message: any, at the place). */
+START_TEST(refused_matmul_specs)
+{
+	const struct refusal *r = &matmul_refusals[_i];
+
+	if (r->message) {
+		assert_refused(r);
+	} else {
+		kgen_error e = reject_as(r->test, r->yaml);
+		ck_assert_int_eq(e.line, r->line);
+		ck_assert_str_eq(e.source_line, r->source_line);
+	}
+}
+END_TEST
+
+/* ---- the launcher, without a GPU ---- */
+
+START_TEST(matmul_launcher_refuses_without_a_kernel)
+{
+	kgen_error err;
+	size_t bytes;
+
+	ck_assert_int_eq(kgen_matmul(NULL, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: NULL kernel");
+	ck_assert_int_eq(kgen_matmul_scratch_size(NULL, 1, 1, 1, &bytes, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul_scratch_size: NULL kernel");
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("matmul");
+	TCase *tc = tcase_create("defaults");
+
+	tcase_add_test(tc, matmul_minimal_spec_gets_every_default);
+	tcase_add_test(tc, matmul_defaults_follow_staging_and_math);
+	tcase_add_test(tc, matmul_spec_files_load_and_generate);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("emit");
+	tcase_add_test(tc, matmul_naive_maps_threads_by_thread_map);
+	tcase_add_test(tc, matmul_simt_tiles_and_loads);
+	tcase_add_test(tc, matmul_tensor_cores_emit_their_ptx);
+	tcase_add_test(tc, matmul_split_k_and_epilogue);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("check");
+	tcase_add_loop_test(tc, refused_matmul_specs, 0, (int)KGEN_COUNT(matmul_refusals));
+	tcase_add_test(tc, matmul_launcher_refuses_without_a_kernel);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
