@@ -111,7 +111,31 @@ struct verdict {
 	const struct kgen_spec *s;
 	const struct kgen_expr *epi;     /* NULL: the epilogue is v */
 	double alpha, beta;
+	double *ad, *bt;                 /* A (m x k) and B transposed (n x k) as doubles, each row k long */
 };
+
+/* A and B as doubles, a row of k per row of A and per column of B, so that
+ * each element's dot product reads two contiguous rows (a column of a
+ * row-major B read down its rows is a cache miss per element). */
+static kgen_status
+host_operands(const struct problem *p, struct verdict *v, kgen_error *err)
+{
+	unsigned long long i, j, l;
+
+	if (!(v->ad = malloc((size_t)(p->m * p->k) * sizeof *v->ad)) ||
+	    !(v->bt = malloc((size_t)(p->n * p->k) * sizeof *v->bt))) {
+		free(v->ad);
+		v->ad = NULL;
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the reference");
+	}
+	for (i = 0; i < p->m; i++)
+		for (l = 0; l < p->k; l++)
+			v->ad[i * p->k + l] = kgen_host_get(p->dtype, p->a, (size_t)(p->a_row ? i * p->lda + l : l * p->lda + i));
+	for (l = 0; l < p->k; l++)
+		for (j = 0; j < p->n; j++)
+			v->bt[j * p->k + l] = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + j : j * p->ldb + l));
+	return KGEN_OK;
+}
 
 /* 1 when C[i][j] = got is right. */
 static int
@@ -121,11 +145,11 @@ element_ok(const struct verdict *v, const struct problem *p, unsigned long long 
 	double dot = 0, mag = 0, old = 0, val, want, tol;
 	unsigned long long l;
 
+	const double *x = v->ad + i * p->k, *y = v->bt + j * p->k;
+
 	for (l = 0; l < p->k; l++) {
-		double x = kgen_host_get(p->dtype, p->a, (size_t)(p->a_row ? i * p->lda + l : l * p->lda + i));
-		double y = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + j : j * p->ldb + l));
-		dot += x * y;
-		mag += fabs(x * y);
+		dot += x[l] * y[l];
+		mag += fabs(x[l] * y[l]);
 	}
 	if (v->beta != 0)
 		old = kgen_host_get(p->out_dtype, p->c0, (size_t)(i * p->ldc + j));
@@ -195,7 +219,7 @@ verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
 	struct kgen_expr e;
-	struct verdict v = { s, NULL, 0.75, 0 };
+	struct verdict v = { s, NULL, 0.75, 0, NULL, NULL };
 	void *back;
 	size_t at;
 	char why[200];
@@ -209,11 +233,15 @@ verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long
 	}
 	if (!(back = malloc(p->cbytes)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory");
-	st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
+	st = host_operands(p, &v, err);
+	if (!st)
+		st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
 	if (!st && !*bad) {
 		v.beta = 0.5;
 		st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
 	}
+	free(v.ad);
+	free(v.bt);
 	free(back);
 	return st;
 }
