@@ -17,17 +17,17 @@
 //   staging: smem
 //   tile_m: 128
 //   tile_n: 256
-//   tile_k: 32
+//   tile_k: 64
 //   warp_m: 64
 //   warp_n: 64
-//   stages: 4
+//   stages: 3
 //   split_k: 1
 //   epilogue: v
 //
-// Needs: sm_80 or newer (math: mma, stages: 4).
+// Needs: sm_80 or newer (math: mma, stages: 3).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_mma_bf16(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 256, 108544>>>  (dynamic shared memory:
+//   matmul_mma_bf16(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 256, 156672>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = {ceil(m / 128) * ceil(n / 256), 1, 1}; blocks take C's tiles in order
 // grouped: down a group of `group` tile rows, then right.
@@ -47,15 +47,15 @@ typedef float Acc;  // the accumulator, alpha and beta
 typedef unsigned short Out;  // an element of C (its bits)
 
 constexpr int TILE_M = 128, TILE_N = 256;  // the block's tile of C
-constexpr int TILE_K = 32;  // the depth of the tiles of A and B in shared memory
+constexpr int TILE_K = 64;  // the depth of the tiles of A and B in shared memory
 constexpr int THREADS = 256;
 constexpr int GROUP = 8;  // tile rows of a group (order: grouped)
-constexpr int STAGES = 4;  // tiles in flight (cp.async)
+constexpr int STAGES = 3;  // tiles in flight (cp.async)
 constexpr int VEC_A = 8, VEC_B = 8;  // elements per global load (16 bytes)
-// The tiles in shared memory: A's 128 rows of 32 (m-major), B's 32 rows of 256 (k-major), each
+// The tiles in shared memory: A's 128 rows of 64 (m-major), B's 64 rows of 256 (k-major), each
 // padded to A_LD and B_LD elements.
-constexpr int A_LD = 40, A_TILE = 128 * A_LD;
-constexpr int B_LD = 264, B_TILE = 32 * B_LD;
+constexpr int A_LD = 72, A_TILE = 128 * A_LD;
+constexpr int B_LD = 264, B_TILE = 64 * B_LD;
 constexpr int WARP_M = 64, WARP_N = 64, WARPS_N = TILE_N / WARP_N;  // a warp's tile
 constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles
 

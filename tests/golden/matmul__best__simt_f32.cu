@@ -6,7 +6,7 @@
 //   name: matmul_simt_f32
 //   dtype: f32
 //   acc_dtype: f32
-//   threads: 256
+//   threads: 128
 //   load_width: 16
 //   order: grouped
 //   group: 8
@@ -15,21 +15,23 @@
 //   b_layout: row
 //   math: simt
 //   staging: smem
-//   tile_m: 128
+//   tile_m: 64
 //   tile_n: 128
 //   tile_k: 16
 //   thread_m: 8
 //   thread_n: 8
 //   warp_m: 32
 //   warp_n: 64
-//   a_smem: transposed
-//   stages: 1
+//   a_smem: row
+//   stages: 3
 //   split_k: 1
 //   epilogue: v
 //
+// Needs: sm_80 or newer (stages: 3).
+//
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 256, 16640>>>
-// where grid = {ceil(m / 128) * ceil(n / 128), 1, 1}; blocks take C's tiles in order
+//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 128, 39936>>>
+// where grid = {ceil(m / 64) * ceil(n / 128), 1, 1}; blocks take C's tiles in order
 // grouped: down a group of `group` tile rows, then right.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
@@ -46,19 +48,19 @@ typedef float T;      // an element of A and B
 typedef float Acc;  // the accumulator, alpha and beta
 typedef float Out;  // an element of C
 
-constexpr int TILE_M = 128, TILE_N = 128;  // the block's tile of C
+constexpr int TILE_M = 64, TILE_N = 128;  // the block's tile of C
 constexpr int TILE_K = 16;  // the depth of the tiles of A and B in shared memory
-constexpr int THREADS = 256;
+constexpr int THREADS = 128;
 constexpr int GROUP = 8;  // tile rows of a group (order: grouped)
-constexpr int STAGES = 1;  // tiles in flight
+constexpr int STAGES = 3;  // tiles in flight (cp.async)
 constexpr int VEC_A = 4, VEC_B = 4;  // elements per global load (16 bytes)
-// The tiles in shared memory: A's 16 rows of 128 (k-major), B's 16 rows of 128 (k-major), each
+// The tiles in shared memory: A's 64 rows of 16 (m-major), B's 16 rows of 128 (k-major), each
 // padded to A_LD and B_LD elements.
-constexpr int A_LD = 132, A_TILE = 16 * A_LD;
-constexpr int B_LD = 128;
+constexpr int A_LD = 20, A_TILE = 64 * A_LD;
+constexpr int B_LD = 128, B_TILE = 16 * B_LD;
 constexpr int THREAD_M = 8, THREAD_N = 8;  // C elements each thread computes
 constexpr int WARP_M = 32, WARP_N = 64, WARPS_N = TILE_N / WARP_N;  // a warp's tile
-constexpr int RM = 4, RM_STRIDE = 16;  // a thread's rows: chunks of RM, RM_STRIDE apart
+constexpr int RM = 1, RM_STRIDE = 4;  // a thread's rows: chunks of RM, RM_STRIDE apart
 constexpr int CN = 4, CN_STRIDE = 32;  // its columns: chunks of CN, CN_STRIDE apart
 
 static __device__ __forceinline__ Acc to_acc(float x)
@@ -104,6 +106,34 @@ static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int 
     row0 = (first + in_group % height) * TILE_M;
     col0 = in_group / height * TILE_N;
 }
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+// Copy BYTES (4, 8 or 16) from global to shared memory without waiting;
+// 16-byte copies skip L1 (.cg).
+template <int BYTES>
+static __device__ __forceinline__ void cp_async(void *dst, const void *src)
+{
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(smem(dst)), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" :: "r"(smem(dst)), "l"(src), "n"(BYTES) : "memory");
+}
+
+// Close this thread's group of copies.
+static __device__ __forceinline__ void cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// Wait until at most PENDING of this thread's groups are in flight.
+template <int PENDING>
+static __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;" :: "n"(PENDING) : "memory");
+}
 // The k range of the block's products: all of k.
 static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 {
@@ -115,7 +145,7 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 // transposed when TRANSPOSE (element (r, c) to dst[c * DST_LD + r]).  Only the
 // first `rows` rows and `cols` columns exist: the rest of the box is zero, and
 // nothing outside them is read.  Whole vectors of VEC elements move as one
-// load and store where `vectors` says src and ld keep them aligned; the others, at
+// cp.async where `vectors` says src and ld keep them aligned; the others, at
 // the edges, element by element.
 template <int ROWS, int COLS, int VEC, int DST_LD, bool TRANSPOSE>
 static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long ld, int rows, int cols, bool vectors,
@@ -131,15 +161,8 @@ static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long
         const T *const g = src + r * ld + c;
         T *const s = TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c;
         if (vectors && r < rows && c + VEC <= cols) {
-            struct alignas(VEC * sizeof(T)) Vec { T v[VEC]; };
-            const Vec x = *reinterpret_cast<const Vec *>(g);
-            if (TRANSPOSE) {
-            #pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    s[j * DST_LD] = x.v[j];
-            } else {
-                *reinterpret_cast<Vec *>(s) = x;
-            }
+            static_assert(!TRANSPOSE, "cp.async copies bytes as they lie");
+            cp_async<VEC * sizeof(T)>(s, g);
         } else {
 #pragma unroll
             for (int j = 0; j < VEC; j++) {
@@ -157,8 +180,8 @@ static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long
 static __device__ __forceinline__ void load_a(T *as, const T *a, long long lda, int m, int row0, int kt, int k1,
                                               bool vectors, int tid)
 {
-    // A row-major: TILE_M rows of TILE_K, stored k-major.
-    load_tile<TILE_M, TILE_K, VEC_A, A_LD, true>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);
+    // A row-major: TILE_M rows of TILE_K.
+    load_tile<TILE_M, TILE_K, VEC_A, A_LD, false>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);
 }
 
 // Tile kt of B, columns from col0, to shared memory.
@@ -184,10 +207,9 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
         Acc x[THREAD_M], y[THREAD_N];
 #pragma unroll
         for (int i = 0; i < THREAD_M; i += RM) {
-            const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);
             #pragma unroll
             for (int q = 0; q < RM; q++)
-                x[i + q] = to_acc(v.v[q]);
+                x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);
         }
 #pragma unroll
         for (int j = 0; j < THREAD_N; j += CN) {
@@ -229,13 +251,28 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
         for (int j = 0; j < THREAD_N; j++)
             acc[i][j] = 0;
 
-    for (int kt = k0; kt < k1; kt += TILE_K) {
-        load_a(as, a, lda, m, row0, kt, k1, aligned & 1, tid);
-        load_b(bs, b, ldb, n, col0, kt, k1, aligned & 2, tid);
-        __syncthreads();
-        multiply_tile(as, bs, acc, tr0, tc0);
-        __syncthreads();
+    // STAGES - 1 tiles in flight before the first multiply.
+    const int tiles = (k1 - k0 + TILE_K - 1) / TILE_K;
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < tiles) {
+            load_a(as + s * A_TILE, a, lda, m, row0, k0 + s * TILE_K, k1, aligned & 1, tid);
+            load_b(bs + s * B_TILE, b, ldb, n, col0, k0 + s * TILE_K, k1, aligned & 2, tid);
+        }
+        cp_async_commit();
     }
+    for (int t = 0; t < tiles; t++) {
+        cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
+        __syncthreads();              // everyone's; and the buffer of tile t - 1 is free
+        const int next = t + STAGES - 1, buf = t % STAGES;
+        if (next < tiles) {
+            load_a(as + next % STAGES * A_TILE, a, lda, m, row0, k0 + next * TILE_K, k1, aligned & 1, tid);
+            load_b(bs + next % STAGES * B_TILE, b, ldb, n, col0, k0 + next * TILE_K, k1, aligned & 2, tid);
+        }
+        cp_async_commit();
+        multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, tr0, tc0);
+    }
+    cp_async_wait<0>();
 
 #pragma unroll
     for (int i = 0; i < THREAD_M; i++)

@@ -21,13 +21,13 @@
 //   thread_n: 1
 //   warp_m: 0
 //   warp_n: 0
-//   a_smem: row
+//   a_smem: transposed
 //   stages: 1
 //   split_k: 1
 //   epilogue: v
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 512, 5120>>>
+//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 512, 4224>>>
 // where grid = {ceil(m / 64) * ceil(n / 64), 1, 1}; blocks take C's tiles in order
 // rows: along a row of tiles, then the next row.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
@@ -50,9 +50,9 @@ constexpr int TILE_K = 8;  // the depth of the tiles of A and B in shared memory
 constexpr int THREADS = 512;
 constexpr int STAGES = 1;  // tiles in flight
 constexpr int VEC_A = 1, VEC_B = 1;  // elements per global load (4 bytes)
-// The tiles in shared memory: A's 64 rows of 8 (m-major), B's 8 rows of 64 (k-major), each
+// The tiles in shared memory: A's 8 rows of 64 (k-major), B's 8 rows of 64 (k-major), each
 // padded to A_LD and B_LD elements.
-constexpr int A_LD = 12, A_TILE = 64 * A_LD;
+constexpr int A_LD = 68, A_TILE = 8 * A_LD;
 constexpr int B_LD = 64;
 constexpr int THREAD_M = 8, THREAD_N = 1;  // C elements each thread computes
 constexpr int RM = 8, RM_STRIDE = 8;  // a thread's rows: chunks of RM, RM_STRIDE apart
@@ -150,8 +150,8 @@ static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long
 static __device__ __forceinline__ void load_a(T *as, const T *a, long long lda, int m, int row0, int kt, int k1,
                                               bool vectors, int tid)
 {
-    // A row-major: TILE_M rows of TILE_K.
-    load_tile<TILE_M, TILE_K, VEC_A, A_LD, false>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);
+    // A row-major: TILE_M rows of TILE_K, stored k-major.
+    load_tile<TILE_M, TILE_K, VEC_A, A_LD, true>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);
 }
 
 // Tile kt of B, columns from col0, to shared memory.
@@ -177,9 +177,10 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
         Acc x[THREAD_M], y[THREAD_N];
 #pragma unroll
         for (int i = 0; i < THREAD_M; i += RM) {
+            const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);
             #pragma unroll
             for (int q = 0; q < RM; q++)
-                x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);
+                x[i + q] = to_acc(v.v[q]);
         }
 #pragma unroll
         for (int j = 0; j < THREAD_N; j += CN) {

@@ -7,7 +7,7 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 256
-//   load_width: 4
+//   load_width: 16
 //   order: rows
 //   out_dtype: f32
 //   a_layout: row
@@ -34,7 +34,7 @@
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
 // from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are f32; C is read
 // only when beta != 0.
-// aligned: bit 0 set when a and lda keep A's 4-byte loads aligned (a % 4 == 0, lda % 1
+// aligned: bit 0 set when a and lda keep A's 16-byte loads aligned (a % 16 == 0, lda % 4
 // == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.
 // Scratch: none (partials unused).
 
@@ -49,7 +49,7 @@ constexpr int TILE_M = 128, TILE_N = 128;  // the block's tile of C
 constexpr int TILE_K = 8;  // the depth of the tiles of A and B in shared memory
 constexpr int THREADS = 256;
 constexpr int STAGES = 1;  // tiles in flight
-constexpr int VEC_A = 1, VEC_B = 1;  // elements per global load (4 bytes)
+constexpr int VEC_A = 4, VEC_B = 4;  // elements per global load (16 bytes)
 // The tiles in shared memory: A's 128 rows of 8 (m-major), B's 8 rows of 128 (k-major), each
 // padded to A_LD and B_LD elements.
 constexpr int A_LD = 12, A_TILE = 128 * A_LD;
