@@ -199,7 +199,7 @@ kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b)
 	if (a->op != b->op || a->dtype != b->dtype || a->acc_dtype != b->acc_dtype || a->out_dtype != b->out_dtype ||
 	    a->nan != b->nan)
 		return 0;
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < (int)KGEN_COUNT(a->expr_text); k++)
 		if (strcmp(a->expr_text[k], b->expr_text[k]) != 0)
 			return 0;
 	return 1;

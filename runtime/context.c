@@ -44,7 +44,7 @@ kgen_spec_hash(const struct kgen_spec *s)
 	}
 	for (p = (const unsigned char *)s->name_text; *p; p++)
 		h = (h ^ *p) * 0x100000001b3ull;
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < (int)KGEN_COUNT(s->expr_text); k++)  /* every expression: op: custom's and the epilogue */
 		for (p = (const unsigned char *)s->expr_text[k]; *p; p++)
 			h = (h ^ *p) * 0x100000001b3ull;
 	return h;
@@ -58,7 +58,7 @@ kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b)
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		if (kgen_spec_value(a, (enum kgen_key)k) != kgen_spec_value(b, (enum kgen_key)k))
 			return 0;
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < (int)KGEN_COUNT(a->expr_text); k++)
 		if (strcmp(a->expr_text[k], b->expr_text[k]) != 0)
 			return 0;
 	return strcmp(a->name_text, b->name_text) == 0;

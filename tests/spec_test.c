@@ -19,6 +19,7 @@
 #include "gen/expr.h"
 #include "gen/reduce.h"
 #include "gen/transpose.h"
+#include "runtime/runtime.h"
 #include "spec_assert.h"
 
 /* ---- helpers ---- */
@@ -1438,6 +1439,27 @@ START_TEST(error_print_without_place)
 }
 END_TEST
 
+/* The in-process kernel cache tells specs apart by every field and every
+ * expression: two matmuls that differ only in the epilogue (the fifth
+ * expression) are two kernels.  It once compared four, and a ReLU matmul
+ * built after a plain one in the same context ran the plain kernel. */
+START_TEST(kernel_cache_key_covers_every_expression)
+{
+	kgen_spec *a = load("kernel: matmul\n"), *b = load("kernel: matmul\nepilogue: 'v > 0 ? v : 0'\n");
+	kgen_spec *c = load("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\n");
+	kgen_spec *d = load("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: a * 2\n");
+
+	ck_assert(!kgen_spec_same(a, b));
+	ck_assert(kgen_spec_hash(a) != kgen_spec_hash(b));
+	ck_assert(!kgen_spec_same(c, d));
+	ck_assert(kgen_spec_same(a, a) && kgen_spec_same(b, b));
+	kgen_spec_free(a);
+	kgen_spec_free(b);
+	kgen_spec_free(c);
+	kgen_spec_free(d);
+}
+END_TEST
+
 static Suite *
 spec_suite(void)
 {
@@ -1511,6 +1533,7 @@ spec_suite(void)
 	tcase_add_test(tc, error_print_caret_at_column_one);
 	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
 	tcase_add_test(tc, error_print_without_place);
+	tcase_add_test(tc, kernel_cache_key_covers_every_expression);
 	suite_add_tcase(s, tc);
 	return s;
 }
