@@ -254,13 +254,13 @@ class Kernel:
         self._acc = self.spec.fields.get("out_dtype", self.spec.fields.get("acc_dtype", self._dtype))
 
     def __call__(self, x, *args, out=None, stream=None, **scalars):
-        if self.family == "matmul":  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
-            return _RUNNERS["matmul"](self, describe(x, "a", "kgen.Kernel"), out, stream, "kgen.Kernel", *args,
-                                      **scalars)
+        run, operands = _RUNNERS[self.family]
+        if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
+            return run(self, describe(x, "a", "kgen.Kernel"), out, stream, "kgen.Kernel", *args, **scalars)
         if len(args) > 2 or scalars:
             raise TypeError("kgen.Kernel: a %s kernel is called as k(x, out=None, stream=None)" % self.family)
         out, stream = (args + (out, stream)[len(args):])[:2]  # k(x, out, stream) positionally, as before
-        return _RUNNERS[self.family](self, describe(x, where="kgen.Kernel"), out, stream, "kgen.Kernel")
+        return run(self, describe(x, where="kgen.Kernel"), out, stream, "kgen.Kernel")
 
     def __repr__(self):
         return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
@@ -729,13 +729,14 @@ def matmul(a, b, out=None, spec=None, alpha=1.0, beta=0.0, stream=None, **overri
     return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta)
 
 
-# Each family's runner, by the spec's `kernel`: k(x) for a Kernel k (matmul:
-# k(a, b), its second operand and scalars after `where`).  A new family is
-# one row here (and its _run_* function).
+# Each family's runner, by the spec's `kernel`, and how many arrays a call
+# takes: k(x) for a Kernel k of one operand, k(a, b, ...) of two (its second
+# operand and scalars after `where`).  A new family is one row here (and its
+# _run_* function).
 _RUNNERS = {
-    "reduce": _run_reduce,
-    "reduce_axis": lambda k, a, out, stream, where: _run_axis(k, a, 1 if k.spec.fields["axis"] == "rows" else 0, out,
-                                                              stream, where),
-    "transpose": _run_transpose,
-    "matmul": _run_matmul,
+    "reduce": (_run_reduce, 1),
+    "reduce_axis": (lambda k, a, out, stream, where: _run_axis(k, a, 1 if k.spec.fields["axis"] == "rows" else 0, out,
+                                                               stream, where), 1),
+    "transpose": (_run_transpose, 1),
+    "matmul": (_run_matmul, 2),
 }
