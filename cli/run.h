@@ -84,7 +84,7 @@ KGEN_FAMILIES(X)
 /* The runner of a spec's family. */
 const struct kgen_runner *kgen_runner_of(const kgen_spec *s);
 /* The families kgen tune takes (their runners have tune hooks), "kernel:
- * reduce or reduce_axis"; with peer set, those that have a peer for
+ * reduce, reduce_axis or matmul"; with peer set, those that have a peer for
  * --against. */
 const char *kgen_tune_families(int peer, char *buf, size_t len);
 

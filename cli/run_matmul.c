@@ -423,4 +423,67 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 	return KGEN_OK;
 }
 
-const struct kgen_runner kgen_runner_matmul = { .check = check, .run = run };
+/* ---- kgen tune's hooks: the problem at shape j, shared by every point
+ * (they compute alike: the same types, layouts and epilogue) ---- */
+
+struct tune_case {
+	struct problem p;
+	struct mm_call call;
+};
+
+static kgen_status
+tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **out, kgen_error *err)
+{
+	struct tune_case *c = calloc(1, sizeof *c);
+	unsigned long long mnk[3];
+	kgen_status st;
+
+	if (!c)
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory");
+	shape_of(o, j, mnk);
+	if ((st = make_problem(ctx, o, spec, mnk, &c->p, err))) {
+		free_problem(ctx, &c->p);
+		free(c);
+		return st;
+	}
+	c->call.p = &c->p;
+	*out = c;
+	return KGEN_OK;
+}
+
+static kgen_status
+tune_verify(kgen_context *ctx, void *arg, kgen_kernel *k, int *ok, char *msg, size_t len, kgen_error *err)
+{
+	struct tune_case *c = arg;
+	unsigned long long bad = 0;
+	kgen_status st = verify(ctx, k, &c->p, &bad, msg, len, err);
+
+	*ok = !st && !bad;
+	return st;
+}
+
+static kgen_status
+tune_call(void *arg, kgen_kernel *k, int i, CUstream stream, kgen_error *err)
+{
+	struct tune_case *c = arg;
+
+	c->call.k = k;
+	return mm_once(&c->call, i, stream, err);
+}
+
+static void
+tune_free(kgen_context *ctx, void *arg)
+{
+	struct tune_case *c = arg;
+
+	if (!c)
+		return;
+	free_problem(ctx, &c->p);
+	free(c);
+}
+
+static const struct kgen_tuner tuner = {
+	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
+};
+
+const struct kgen_runner kgen_runner_matmul = { .check = check, .run = run, .tune = &tuner };

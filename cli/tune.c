@@ -57,7 +57,8 @@ struct tune {
 	int nm;
 	struct run_opts o;          /* the sizes (--n into o.n, --shape into o.shape) and --seed, for the family's hooks */
 	int ns;                     /* the sizes tuned: o.nn or o.nshape, by the family's size */
-	int shapes;                 /* the family is sized by rows and cols (o.shape) */
+	int shapes;                 /* the family is sized by a --shape (o.shape): rows and cols, or M, N and K */
+	int mnk;                    /* by M, N and K (kgen run's MxNxK, read as BATCHxROWSxCOLS) */
 	const struct kgen_tuner *tu;  /* the family's hooks */
 	int runs, jobs, fresh, list, device, nsets;
 	int against;                /* --against cub: each size's point is the one furthest ahead of CUB */
@@ -101,10 +102,12 @@ usage(FILE *fp)
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
 	      "A family sized by n (kernel: reduce) is tuned at each --n; one sized by rows\n"
 	      "and cols (kernel: reduce_axis) at each --shape ROWSxCOLS (default 8192x8192,\n"
-	      "as kgen run's), every row's or column's result checked.\n"
+	      "as kgen run's), every row's or column's result checked; one sized by m, n\n"
+	      "and k (kernel: matmul) at each --shape MxNxK (default 4096x4096x4096),\n"
+	      "checked as kgen run checks it.\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
 	      "                  SPACE with .records.jsonl for .yaml); measurements found there\n"
-	      "                  for this GPU, driver, NVRTC, kgen, spec, size (n or ROWSxCOLS)\n"
+	      "                  for this GPU, driver, NVRTC, kgen, spec, size (n, RxC or MxNxK)\n"
 	      "                  and method are not taken again unless --fresh (--resume, the\n"
 	      "                  default)\n"
 	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
@@ -247,7 +250,9 @@ size_name(unsigned long long n, char *buf, size_t len)
 static const char *
 size_key(const struct tune *t, int j, char *buf, size_t len)
 {
-	if (t->shapes)
+	if (t->mnk)  /* MxNxK, read as BATCHxROWSxCOLS: M is the shape's batch */
+		snprintf(buf, len, "%llux%llux%llu", t->o.shape[j][2], t->o.shape[j][0], t->o.shape[j][1]);
+	else if (t->shapes)
 		snprintf(buf, len, "%llux%llu", t->o.shape[j][0], t->o.shape[j][1]);
 	else
 		snprintf(buf, len, "%llu", t->o.n[j]);
@@ -268,7 +273,9 @@ size_at(const struct tune *t, int j, char *buf, size_t len)
 static void
 size_json(FILE *fp, const struct tune *t, int j)
 {
-	if (t->shapes)
+	if (t->mnk)
+		fprintf(fp, "\"m\":%llu,\"n\":%llu,\"k\":%llu", t->o.shape[j][2], t->o.shape[j][0], t->o.shape[j][1]);
+	else if (t->shapes)
 		fprintf(fp, "\"rows\":%llu,\"cols\":%llu", t->o.shape[j][0], t->o.shape[j][1]);
 	else
 		fprintf(fp, "\"n\":%llu", t->o.n[j]);
@@ -801,19 +808,22 @@ take_family(struct tune *t, kgen_error *err)
 	char list[256];
 
 	t->tu = kgen_runner_of(t->p[0].spec)->tune;
-	t->shapes = f->size == KGEN_SIZE_SHAPE;
+	t->shapes = f->size != KGEN_SIZE_N;
+	t->mnk = f->size == KGEN_SIZE_MNK;
 	if (t->shapes ? t->o.nn : t->o.nshape)
 		return kgen_fail(err, KGEN_EINVAL, "%s: kernel: %s is sized by %s: give %s", t->shapes ? "--n" : "--shape",
-		                 f->name, kgen_sizes[f->size].text, t->shapes ? "--shape ROWSxCOLS" : "--n N");
+		                 f->name, kgen_sizes[f->size].text,
+		                 t->mnk ? "--shape MxNxK" : t->shapes ? "--shape ROWSxCOLS" : "--n N");
 	if (t->plan && !kgen_family_takes_plans(f))
 		return kgen_fail(err, KGEN_EINVAL, "--plan: size plans pick by n; kernel: %s is sized by %s: write records "
 		                 "with --records (here %s)", f->name, kgen_sizes[f->size].text, t->records);
 	if (t->against && !t->tu->peer_ms)
 		return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen tune times CUB for %s specs, not kernel: %s",
 		                 kgen_tune_families(1, list, sizeof list), f->name);
-	if (t->shapes && !t->o.nshape) {  /* kgen run's default */
-		t->o.shape[0][0] = t->o.shape[0][1] = 8192;
-		t->o.shape[0][2] = 1;
+	if (t->shapes && !t->o.nshape) {  /* kgen run's default: 8192x8192, or 4096x4096x4096 */
+		t->o.shape[0][0] = t->o.shape[0][1] = t->mnk ? 4096 : 8192;
+		t->o.shape[0][2] = t->mnk ? 4096 : 1;
+		t->o.shape_parts[0] = t->mnk ? 3 : 2;
 		t->o.nshape = 1;
 	}
 	if (!t->shapes && !t->o.nn) {
@@ -921,11 +931,11 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 			break;
 		case 'x':
 			if (t->o.nshape == MAX_SIZES || kgen_parse_shape(optarg, t->o.shape[t->o.nshape])) {
-				fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20)\n",
-				        optarg, MAX_SIZES);
+				fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20, "
+				        "or MxNxK for a matmul)\n", optarg, MAX_SIZES);
 				return 2;
 			}
-			t->o.nshape++;
+			t->o.shape_parts[t->o.nshape++] = strchr(strchr(optarg, 'x') + 1, 'x') ? 3 : 2;
 			break;
 		case 'm':
 			if (add_methods(t, optarg))

@@ -73,7 +73,8 @@ struct kgen_contract {
  * it (cli/run.h's tuner hooks do the rest). */
 #define KGEN_SIZES(X) \
 	X(N,     "n elements",    1) \
-	X(SHAPE, "rows and cols", 0)
+	X(SHAPE, "rows and cols", 0) \
+	X(MNK,   "m, n and k",    0)
 #define X(id, text, plans) KGEN_SIZE_##id,
 enum kgen_size { KGEN_SIZES(X) KGEN_SIZE_COUNT };
 #undef X

@@ -720,7 +720,7 @@ static const struct kgen_arch_need arch_needs[] = {
 
 const struct kgen_family kgen_family_matmul = {
 	.name = "matmul",
-	.size = KGEN_SIZE_SHAPE,
+	.size = KGEN_SIZE_MNK,
 	.keys = keys,
 	.only_with = only_with,
 	.arch_needs = arch_needs,

@@ -35,10 +35,13 @@ struct kgen_plan {
 };
 
 /* The fields every entry of a plan (and every point of a tuning) must
- * share: what is computed, not how (axis: each row's or each column's;
- * a key that is not the family's reads the same for every spec of it). */
+ * share: what is computed and the data a call hands it, not how (axis:
+ * each row's or each column's; a_layout and b_layout: how a matmul's
+ * operands lie; epilogue: what a matmul stores; a key that is not the
+ * family's reads the same for every spec of it). */
 static const char *const same_keys[] = {
-	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post", "axis",
+	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post", "axis", "a_layout",
+	"b_layout", "epilogue",
 };
 
 static kgen_status

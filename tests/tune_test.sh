@@ -169,8 +169,32 @@ grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" ||
 printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
 "$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce or reduce_axis specs, not kernel: transpose" "$tmp/out" ||
+[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce, reduce_axis or matmul specs, not kernel: transpose" "$tmp/out" ||
 	bad "kgen tune of a transpose space (exit $rc): $(cat "$tmp/out")"
+
+# kernel: matmul through its runner's tune hooks, sized by M, N and K
+# (--shape MxNxK): on the fake driver C stays poisoned, so every point
+# fails to verify and nothing is timed; the records are keyed MxNxK with
+# m, n and k.  Two numbers, or --n, are refused before the GPU is touched.
+printf 'kernel: matmul\ntile_m: [32, 64]\ntile_n: 64\ntile_k: 8\n' > "$tmp/mm.yaml"
+"$b/kgen" tune "$tmp/mm.yaml" --shape 127x255x63 --shape 64x64x1000 -j 2 > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 6 ] || bad "kgen tune of a matmul space with failing points exited $rc, expected 6: $(cat "$tmp/err")"
+grep -q "^# 2 points x 2 sizes: 4 measured (4 failed to verify), 0 from the records" "$tmp/out" ||
+	bad "matmul counts: $(tail -1 "$tmp/out")"
+grep -q '^127x255x63  no point verified$' "$tmp/out" || bad "matmul size line: $(cat "$tmp/out")"
+grep -q "point 1 (tile_m=32) at 127x255x63: FAIL alpha 0.75 beta 0: C\[0\]\[0\] = -nan, want " "$tmp/err" ||
+	bad "a matmul failure is not reported: $(cat "$tmp/err")"
+grep -q '|64x64x1000|events rotated","spec_hash":"[0-9a-f]\{16\}","m":64,"n":64,"k":1000,"method":"events","verify":"FAIL"' \
+	"$tmp/mm.records.jsonl" || bad "a matmul record is not keyed by M, N and K: $(tail -1 "$tmp/mm.records.jsonl")"
+"$b/kgen" tune "$tmp/mm.yaml" --shape 64x64 > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "shape 64x64: a matmul takes MxNxK (three numbers" "$tmp/out" ||
+	bad "kgen tune of a matmul at two numbers (exit $rc): $(cat "$tmp/out")"
+"$b/kgen" tune "$tmp/mm.yaml" --n 1000 > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "\-\-n: kernel: matmul is sized by m, n and k: give --shape MxNxK" "$tmp/out" ||
+	bad "kgen tune of a matmul at --n (exit $rc): $(cat "$tmp/out")"
 
 # kernel: reduce_axis through its runner's tune hooks, at three shapes:
 # strategy x threads x lanes (lanes applies to strategy: warp alone, so the
