@@ -64,7 +64,7 @@ static kgen_status
 make_problem(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, const unsigned long long mnk[3],
              struct problem *p, kgen_error *err)
 {
-	size_t size = (size_t)kgen_spec_dtype(s)->size, osize = (size_t)kgen_dtype_info[s->out_dtype].size;
+	size_t size = (size_t)s->r.dtype->size, osize = (size_t)kgen_dtype_info[s->out_dtype].size;
 	unsigned long long pad = (unsigned long long)o->pad;
 
 	memset(p, 0, sizeof *p);
@@ -282,14 +282,13 @@ epilogue_is_relu(const struct kgen_spec *s)
  * one: *relu); -1 with a note when there is no helper or it fails (kgen's
  * own figures stand). */
 static double
-peer_ms(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, const struct problem *p, int *relu)
+peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, int *relu)
 {
 	struct kgen_cublas_job job;
 	struct kgen_cublas_result r;
 	kgen_error err;
 	const char *epi = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
 
-	(void)ctx;
 	*relu = epilogue_is_relu(s);
 	if (!*relu && epi && strcmp(epi, "v") != 0)
 		return -1;  /* an epilogue cuBLAS has no form of */
@@ -378,10 +377,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, mm_once, &call, o->runs, &tm, err)))
 					break;
 				ms = tm.median_ms;
-				cublas = peer_ms(ctx, o, spec, &p, &relu);
+				cublas = peer_ms(o, spec, &p, &relu);
 			}
 			printf("%-48s %llux%llux%llu %-4s %-8s", specs[i].path, mnk[0], mnk[1], mnk[2],
-			       kgen_spec_dtype(spec)->name, verdict);
+			       spec->r.dtype->name, verdict);
 			if (ms > 0) {
 				printf(" %10.2f us %8.2f TFLOPS", ms * 1e3, flops / (ms * 1e-3) / 1e12);
 				if (cublas > 0)
@@ -391,7 +390,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv)
 				fprintf(tsv, "%s\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t-1\t-1\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
-				        specs[i].path, kgen_spec_dtype(spec)->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
+				        specs[i].path, spec->r.dtype->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
 				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
 				        kgen_timing_method_name((enum kgen_timing_method)o->method));
 			fflush(stdout);
@@ -418,7 +417,7 @@ check(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
 		    kgen_run_too_large(mnk[2], mnk[1] + (unsigned long long)o->pad, size) ||
 		    kgen_run_too_large(mnk[0], mnk[1] + (unsigned long long)o->pad, size))
 			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llux%llu: the matrices of %s do not fit in memory",
-			                 mnk[0], mnk[1], mnk[2], kgen_spec_dtype(spec)->name);
+			                 mnk[0], mnk[1], mnk[2], spec->r.dtype->name);
 	}
 	return KGEN_OK;
 }
