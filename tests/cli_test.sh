@@ -575,4 +575,8 @@ if [ -r /dev/zero ]; then
 fi
 
 [ $fail -eq 0 ] && echo "ok: all CLI checks passed"
+# ---- tests/gpu_verify.sh refuses an unknown part before it looks for a GPU ----
+KGEN_GPU_VERIFY="matmul nonsense" expect 1 sh "$top_srcdir/tests/gpu_verify.sh"
+grep -q "unknown part 'nonsense'" "$tmp/out" || bad "gpu_verify.sh did not name the unknown part"
+
 exit $fail

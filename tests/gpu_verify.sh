@@ -22,10 +22,20 @@
 # Then a random sample of the specs `kgen check` accepts, every family
 # (tests/sample_test --emit), on small inputs.
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
+# KGEN_GPU_VERIFY names the parts to run (default: all of them, which takes
+# longer than one 10-minute call on the GPU machine): any of reduce,
+# transpose, axis, matmul and sample, e.g. KGEN_GPU_VERIFY="matmul sample".
 set -u
 top_srcdir=${top_srcdir:-.}
 kgen=${top_builddir:-.}/kgen
 log=gpu_verify.log
+parts=${KGEN_GPU_VERIFY:-reduce transpose axis matmul sample}
+for p in $parts; do
+	case $p in
+	reduce | transpose | axis | matmul | sample) ;;
+	*) echo "FAIL: KGEN_GPU_VERIFY: unknown part '$p' (reduce, transpose, axis, matmul, sample)"; exit 1 ;;
+	esac
+done
 if ! info=$("$kgen" info 2>&1); then
 	echo "SKIP: no GPU: $info"
 	exit 77
@@ -59,76 +69,94 @@ valid() {
 shapes="--shape 32768x32768 --shape 8192x8192 --shape 1000x3000 --shape 999x3001 --shape 1x1000003 --shape 1000003x1"
 bshapes="--shape 64x1024x1024 --shape 3x1000x3000 --shape 5x33x65 --shape 70000x4x8"
 pshapes="--shape 1000x3000 --shape 2x999x3001 --shape 1x1000 --shape 1000x1"
+# Whether part $1 was asked for; says so in the log when it was not.
+part() {
+	case " $parts " in
+	*" $1 "*) return 0 ;;
+	esac
+	echo "# part $1 not asked for (KGEN_GPU_VERIFY=$parts)"
+	return 1
+}
 status=0
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "$info"
-	echo "# kgen run --verify --n 0 --n 1 --n 31 --n 1000003 --n 2^24+7 --n 2^30 specs..."
-	"$kgen" run --verify --n 0 --n 1 --n 31 --n 1000003 --n '2^24+7' --n '2^30' $specs || status=1
-	echo "# kgen run --verify --offset 1 --n 1 --n 31 --n 1000003 specs..."
-	"$kgen" run --verify --offset 1 --n 1 --n 31 --n 1000003 $specs || status=1
-	# Falling sizes: a kernel's own scratch, sized for a large n, is reused by smaller grids.
-	echo "# kgen run --verify --n 2^24+7 --n 1000003 --n 31 --n 1 specs..."
-	"$kgen" run --verify --n '2^24+7' --n 1000003 --n 31 --n 1 $specs || status=1
-	echo "# kgen run --verify $shapes transpose specs..."
-	"$kgen" run --verify $shapes $tspecs || status=1
-	echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs valid in bf16..."
-	"$kgen" run --verify --set dtype=bf16 $shapes $bspecs || status=1
-	# Batches in one launch, and pitched rows (--pad: the padding must stay
-	# untouched; TMA needs pitches of 16 bytes, so it refuses --pad 3).
-	echo "# kgen run --verify $bshapes transpose specs..."
-	"$kgen" run --verify $bshapes $tspecs || status=1
-	echo "# kgen run --verify --set dtype=bf16 $bshapes transpose specs valid in bf16..."
-	"$kgen" run --verify --set dtype=bf16 $bshapes $bspecs || status=1
-	for pad in 4 3; do
-		echo "# kgen run --verify --pad $pad $pshapes transpose specs..."
-		"$kgen" run --verify --pad $pad $pshapes $tspecs || status=1
-	done
-	for dt in f32 bf16 i32; do
-		echo "# kgen run --verify --set dtype=$dt $ashapes reduce_axis specs valid in $dt..."
-		"$kgen" run --verify --set dtype=$dt $ashapes $(valid "--set dtype=$dt") || status=1
-	done
-	echo "# kgen run --verify --pad 3 $small reduce_axis specs..."
-	"$kgen" run --verify --pad 3 $small $aspecs || status=1
-	for op in min max prod; do
-		for dt in f32 i32 f64; do
-			echo "# kgen run --verify --set op=$op --set dtype=$dt $small reduce_axis specs valid so..."
-			"$kgen" run --verify --set op=$op --set dtype=$dt $small $(valid "--set op=$op --set dtype=$dt") || status=1
+	if part reduce; then
+		echo "# kgen run --verify --n 0 --n 1 --n 31 --n 1000003 --n 2^24+7 --n 2^30 specs..."
+		"$kgen" run --verify --n 0 --n 1 --n 31 --n 1000003 --n '2^24+7' --n '2^30' $specs || status=1
+		echo "# kgen run --verify --offset 1 --n 1 --n 31 --n 1000003 specs..."
+		"$kgen" run --verify --offset 1 --n 1 --n 31 --n 1000003 $specs || status=1
+		# Falling sizes: a kernel's own scratch, sized for a large n, is reused by smaller grids.
+		echo "# kgen run --verify --n 2^24+7 --n 1000003 --n 31 --n 1 specs..."
+		"$kgen" run --verify --n '2^24+7' --n 1000003 --n 31 --n 1 $specs || status=1
+	fi
+	if part transpose; then
+		echo "# kgen run --verify $shapes transpose specs..."
+		"$kgen" run --verify $shapes $tspecs || status=1
+		echo "# kgen run --verify --set dtype=bf16 $shapes transpose specs valid in bf16..."
+		"$kgen" run --verify --set dtype=bf16 $shapes $bspecs || status=1
+		# Batches in one launch, and pitched rows (--pad: the padding must stay
+		# untouched; TMA needs pitches of 16 bytes, so it refuses --pad 3).
+		echo "# kgen run --verify $bshapes transpose specs..."
+		"$kgen" run --verify $bshapes $tspecs || status=1
+		echo "# kgen run --verify --set dtype=bf16 $bshapes transpose specs valid in bf16..."
+		"$kgen" run --verify --set dtype=bf16 $bshapes $bspecs || status=1
+		for pad in 4 3; do
+			echo "# kgen run --verify --pad $pad $pshapes transpose specs..."
+			"$kgen" run --verify --pad $pad $pshapes $tspecs || status=1
 		done
-	done
-	for layouts in "--set a_layout=row --set b_layout=row" "--set a_layout=col --set b_layout=row" \
-	               "--set a_layout=row --set b_layout=col" "--set a_layout=col --set b_layout=col"; do
-		echo "# kgen run --verify $layouts $mshapes matmul specs valid so..."
-		"$kgen" run --verify $layouts $mshapes $(mvalid "$layouts") || status=1
-	done
-	echo "# kgen run --verify --pad 3 matmul specs..."
-	"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
-	echo "# kgen run --verify --set split_k=3 matmul specs valid so..."
-	"$kgen" run --verify --set split_k=3 --shape 7x5x3 --shape 1000x3001x257 $(mvalid "--set split_k=3") || status=1
-	# K much larger than M and N, and the reverse (issue 21's shapes), for the
-	# specs that are not seed 002's slowest steps: with and without split-K.
-	mfast=$(find "$top_srcdir/specs/matmul" -name '*.yaml' -not -name '0[1-3]-*' | LC_ALL=C sort)
-	echo "# kgen run --verify --shape 64x64x1048576 --shape 8192x8192x16 matmul specs..."
-	"$kgen" run --verify --shape 64x64x1048576 --shape 8192x8192x16 $mfast || status=1
-	echo "# kgen run --verify --set split_k=16 --shape 64x64x1048576 matmul specs valid so..."
-	"$kgen" run --verify --set split_k=16 --shape 64x64x1048576 $(for f in $mfast; do
-		"$kgen" check --set split_k=16 "$f" 2>/dev/null && echo "$f"; done) || status=1
-	# A fixed-seed random sample of what the language accepts (tests/sample_test).
-	sdir=$(mktemp -d "${TMPDIR:-/tmp}/kgen-sample.XXXXXX")
-	if "${top_builddir:-.}/tests/sample_test" --emit "$sdir" 12; then
-		for f in "$sdir"/*.yaml; do echo "# $(basename "$f"): $(tr '\n' ';' <"$f")"; done
-		mm=$(grep -l '^kernel: matmul' "$sdir"/*.yaml)
-		others=$(grep -L '^kernel: matmul' "$sdir"/*.yaml)
-		echo "# kgen run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 sampled specs..."
-		"$kgen" run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 $others || status=1
-		if [ -n "$mm" ]; then
-			echo "# kgen run --verify --shape 7x5x3 --shape 300x200x100 sampled matmul specs..."
-			"$kgen" run --verify --shape 7x5x3 --shape 300x200x100 $mm || status=1
-		fi
-	else
-		echo "FAIL: tests/sample_test --emit"; status=1
+	fi
+	if part axis; then
+		for dt in f32 bf16 i32; do
+			echo "# kgen run --verify --set dtype=$dt $ashapes reduce_axis specs valid in $dt..."
+			"$kgen" run --verify --set dtype=$dt $ashapes $(valid "--set dtype=$dt") || status=1
+		done
+		echo "# kgen run --verify --pad 3 $small reduce_axis specs..."
+		"$kgen" run --verify --pad 3 $small $aspecs || status=1
+		for op in min max prod; do
+			for dt in f32 i32 f64; do
+				echo "# kgen run --verify --set op=$op --set dtype=$dt $small reduce_axis specs valid so..."
+				"$kgen" run --verify --set op=$op --set dtype=$dt $small $(valid "--set op=$op --set dtype=$dt") || status=1
+			done
+		done
+	fi
+	if part matmul; then
+		for layouts in "--set a_layout=row --set b_layout=row" "--set a_layout=col --set b_layout=row" \
+		               "--set a_layout=row --set b_layout=col" "--set a_layout=col --set b_layout=col"; do
+			echo "# kgen run --verify $layouts $mshapes matmul specs valid so..."
+			"$kgen" run --verify $layouts $mshapes $(mvalid "$layouts") || status=1
+		done
+		echo "# kgen run --verify --pad 3 matmul specs..."
+		"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
+		echo "# kgen run --verify --set split_k=3 matmul specs valid so..."
+		"$kgen" run --verify --set split_k=3 --shape 7x5x3 --shape 1000x3001x257 $(mvalid "--set split_k=3") || status=1
+		# K much larger than M and N, and the reverse (issue 21's shapes), for the
+		# specs that are not seed 002's slowest steps: with and without split-K.
+		mfast=$(find "$top_srcdir/specs/matmul" -name '*.yaml' -not -name '0[1-3]-*' | LC_ALL=C sort)
+		echo "# kgen run --verify --shape 64x64x1048576 --shape 8192x8192x16 matmul specs..."
+		"$kgen" run --verify --shape 64x64x1048576 --shape 8192x8192x16 $mfast || status=1
+		echo "# kgen run --verify --set split_k=16 --shape 64x64x1048576 matmul specs valid so..."
+		"$kgen" run --verify --set split_k=16 --shape 64x64x1048576 $(for f in $mfast; do
+			"$kgen" check --set split_k=16 "$f" 2>/dev/null && echo "$f"; done) || status=1
+	fi
+	if part sample; then
+		# A fixed-seed random sample of what the language accepts (tests/sample_test).
+		sdir=$(mktemp -d "${TMPDIR:-/tmp}/kgen-sample.XXXXXX")
+		if "${top_builddir:-.}/tests/sample_test" --emit "$sdir" 12; then
+			for f in "$sdir"/*.yaml; do echo "# $(basename "$f"): $(tr '\n' ';' <"$f")"; done
+			mm=$(grep -l '^kernel: matmul' "$sdir"/*.yaml)
+			others=$(grep -L '^kernel: matmul' "$sdir"/*.yaml)
+			echo "# kgen run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 sampled specs..."
+			"$kgen" run --verify --n 31 --n 1000003 --shape 1000x3000 --shape 33x64 $others || status=1
+			if [ -n "$mm" ]; then
+				echo "# kgen run --verify --shape 7x5x3 --shape 300x200x100 sampled matmul specs..."
+				"$kgen" run --verify --shape 7x5x3 --shape 300x200x100 $mm || status=1
+			fi
+		else
+			echo "FAIL: tests/sample_test --emit"; status=1
 	fi
 	rm -rf "$sdir"
+	fi
 } >"$log" 2>&1
 cat "$log"
 # An input may be refused only for alignment or TMA's row pitch, never verified wrongly.
