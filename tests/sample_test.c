@@ -333,6 +333,7 @@ names_taken(const char *family, const char *src, const char *yaml)
 struct job {
 	char *src;
 	char *yaml;
+	char arch[24];  /* sm_90, or sm_90a for a spec whose kernels need it (math: wgmma) */
 };
 static struct job *jobs;
 static int njobs, capjobs;
@@ -343,7 +344,7 @@ static int
 queue(const kgen_spec *s, const char *yaml)
 {
 	kgen_error err;
-	char *src = NULL;
+	char *src = NULL, arch[24];
 	int bad;
 
 	if (kgen_generate(s, &src, &err) != KGEN_OK) {
@@ -359,6 +360,7 @@ queue(const kgen_spec *s, const char *yaml)
 		}
 	}
 	jobs[njobs].src = src;
+	snprintf(jobs[njobs].arch, sizeof jobs[njobs].arch, "%s", kgen_spec_compile_arch(s, "sm_90", arch, sizeof arch));
 	if (!(jobs[njobs++].yaml = strdup(yaml))) {
 		perror("sample_test");
 		exit(99);
@@ -382,8 +384,8 @@ report(const char *what, const char *detail, const char *yaml)
 	free(msg);
 }
 
-/* Compile one queued source with NVRTC for sm_90; 0 when NVRTC took it
- * silently. */
+/* Compile one queued source with NVRTC for sm_90 (sm_90a where the spec
+ * needs it); 0 when NVRTC took it silently. */
 static int
 compile(const struct job *j)
 {
@@ -393,7 +395,7 @@ compile(const struct job *j)
 	size_t size = 0;
 	int bad = 0;
 
-	if (kgen_compile(j->src, "sample.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+	if (kgen_compile(j->src, "sample.cu", j->arch, KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
 		snprintf(what, sizeof what, "NVRTC: %s\n", err.message);
 		report(what, log ? log : "", j->yaml);
 		bad = 1;
