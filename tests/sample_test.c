@@ -207,6 +207,16 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 	return 1;
 }
 
+/* Is msg an only-with refusal of key k ("KEY needs OTHER: VALUE ..."),
+ * which no value of k itself can mend? */
+static int
+only_with(enum kgen_key k, const char *msg)
+{
+	size_t len = strlen(kgen_keys[k].name);
+
+	return strncmp(msg, kgen_keys[k].name, len) == 0 && strncmp(msg + len, " needs ", 7) == 0;
+}
+
 /* A spec of family f that holds key k = value v, found by repair: start
  * from k alone, and while the validator refuses, redraw the key it blames
  * (the key on the error's line, or the key its message starts with), or a
@@ -244,8 +254,8 @@ repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, 
 			continue;
 		for (i = 0; i < p.n && p.key[i] != blame; i++)
 			;
-		if (i < p.n && strstr(err.message, "drop it")) {
-			/* A key that has no effect here: take it out. */
+		if (i < p.n && (strstr(err.message, "drop it") || only_with(blame, err.message))) {
+			/* A key that has no effect here, or does not apply: take it out. */
 			memmove(&p.key[i], &p.key[i + 1], (size_t)(p.n - i - 1) * sizeof p.key[0]);
 			memmove(p.value[i], p.value[i + 1], (size_t)(p.n - i - 1) * sizeof p.value[0]);
 			p.n--;
