@@ -161,7 +161,7 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 	const char *path, *arch = g->arch ? g->arch : "sm_90";
 	kgen_spec *spec = NULL;
 	kgen_error err;
-	char *src = NULL, *log = NULL, program[80];
+	char *src = NULL, *log = NULL, program[80], specific[24];
 	void *image = NULL;
 	size_t size = 0;
 	kgen_status st;
@@ -179,7 +179,9 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 		goto out;
 	/* NVRTC names the program in its log: the generated file's name, whose lines the log counts. */
 	snprintf(program, sizeof program, "%s.cu", kgen_spec_kernel_name(spec));
-	st = kgen_compile(src, program, arch, g->kind, &image, &size, &log, &err);
+	/* wgmma: sm_90a where sm_90 is asked for (its header says so). */
+	st = kgen_compile(src, program, kgen_spec_compile_arch(spec, arch, specific, sizeof specific), g->kind, &image,
+	                  &size, &log, &err);
 	if (st == KGEN_ECOMPILE && kgen_locate_log(spec, src, log, &err) == KGEN_ESPEC)
 		st = KGEN_ESPEC;  /* an error in an expression: reported at the spec's line and column */
 	if (log && log[0])

@@ -21,6 +21,7 @@
 #include <yaml.h>
 #include "cli.h"
 #include "space.h"
+#include "gen/family.h"
 #include "gen/spec.h"
 #include "gen/util.h"
 #include "gen/yamlin.h"
@@ -517,6 +518,7 @@ kgen_points_free(struct kgen_points *pts)
 struct job {
 	char **sources;
 	char **names;
+	char (*archs)[24];  /* each point's: --arch, or sm_90a for one that needs it (math: wgmma) */
 	int n, next, failed;
 	const char *arch;
 	pthread_mutex_t lock;
@@ -539,7 +541,7 @@ compile_worker(void *arg)
 		pthread_mutex_unlock(&j->lock);
 		if (i >= j->n)
 			return NULL;
-		if (kgen_compile(j->sources[i], "point.cu", j->arch, KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+		if (kgen_compile(j->sources[i], "point.cu", j->archs[i], KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
 			pthread_mutex_lock(&j->lock);
 			j->failed++;
 			fprintf(stderr, "%s: %s\n%s", j->names[i], err.message, log ? log : "");
@@ -614,7 +616,8 @@ kgen_cmd_space(int argc, char **argv)
 	job.arch = arch;
 	pthread_mutex_init(&job.lock, NULL);
 	if (compile && (!(job.sources = calloc((size_t)pts.n + 1, sizeof *job.sources)) ||
-	                !(job.names = calloc((size_t)pts.n + 1, sizeof *job.names)))) {
+	                !(job.names = calloc((size_t)pts.n + 1, sizeof *job.names)) ||
+	                !(job.archs = calloc((size_t)pts.n + 1, sizeof *job.archs)))) {
 		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		goto out;
 	}
@@ -631,7 +634,7 @@ kgen_cmd_space(int argc, char **argv)
 		}
 		if (compile) {
 			kgen_spec *spec = NULL;
-			char name[64];
+			char name[64], specific[24];
 			snprintf(name, sizeof name, "point %d", i + 1);
 			if (kgen_spec_load_string(pts.v[i].yaml, strlen(pts.v[i].yaml), name, &spec, &err) ||
 			    kgen_generate(spec, &job.sources[job.n], &err)) {
@@ -639,6 +642,8 @@ kgen_cmd_space(int argc, char **argv)
 				rc = kgen_report(&err);
 				goto out;
 			}
+			snprintf(job.archs[job.n], sizeof job.archs[0], "%s",
+			         kgen_spec_compile_arch(spec, arch, specific, sizeof specific));
 			kgen_spec_free(spec);
 			job.names[job.n++] = kgen_strdup(name);
 		}
@@ -672,6 +677,7 @@ out:
 	}
 	free(job.sources);
 	free(job.names);
+	free(job.archs);
 	pthread_mutex_destroy(&job.lock);
 	kgen_points_free(&pts);
 	return rc;

@@ -31,18 +31,30 @@ struct kgen_only_with {
 /* A value of a key that needs a newer GPU than kgen's oldest target:
  * refused for an older --arch (kgen_spec_check_arch) with "KEY: VALUE
  * needs sm_MIN or newer (why), not ARCH: use instead", and named in the
- * header comment's "Needs:" line.  A family's rows end with min_sm 0. */
+ * header comment's "Needs:" line.  An arch_specific row needs the
+ * features of sm_MINa alone (wgmma: neither older nor newer GPUs have
+ * them): any other architecture is refused ("needs sm_90a"), and the
+ * kernels are compiled for sm_MINa where sm_MIN is asked for
+ * (kgen_spec_compile_arch).  A family's rows end with min_sm 0. */
 struct kgen_arch_need {
 	enum kgen_key key;
 	unsigned long long values;       /* bit v set: the key's value v needs it */
 	int min_sm;                      /* 90 for sm_90 */
 	const char *why;                 /* what of that GPU it uses */
 	const char *instead;             /* what works on an older one */
+	int arch_specific;               /* sm_MINa exactly */
 };
 
 /* The newest architecture the spec's rows ask for (0 when none), and the
- * "key: value" of each row that asks, comma-separated, into buf. */
+ * "key: value" of each row that asks, comma-separated, into buf; whether
+ * a row that asks is arch_specific. */
 int kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n);
+int kgen_spec_arch_specific(const struct kgen_spec *s);
+
+/* The architecture to compile s for when asked for arch: arch, or its
+ * arch-specific form (sm_90 -> sm_90a, compute_90 -> compute_90a) when a
+ * row of s needs it; in buf (n bytes), returned. */
+const char *kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, size_t n);
 
 /* One kernel of a launch. */
 struct kgen_step {

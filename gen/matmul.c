@@ -44,6 +44,10 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 	g->vec_a = g->vec_b = (int)(s->load_width / size);
 	if (!g->smem)
 		return;
+	if (s->math == KGEN_MATH_WGMMA) {  /* swizzled TMA tiles (gen/matmul_hopper.c) */
+		g->smem_bytes = kgen_matmul_wgmma_smem(s, s->mm_stages);
+		return;
+	}
 	if (g->tensor) {
 		/* The tiles keep the operands' layouts, rows padded by 8 elements. */
 		g->a_ld = a_row ? g->tk + 8 : g->tm + 8;
@@ -79,14 +83,15 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 static void
 resolve_tiles(struct kgen_spec *s)
 {
-	int tensor = s->math != KGEN_MATH_SIMT, none = s->staging == KGEN_STAGING_NONE;
+	int wgmma = s->math == KGEN_MATH_WGMMA;  /* no warp tiles: warpgroups of tile_m / consumers rows */
+	int tensor = s->math != KGEN_MATH_SIMT && !wgmma, none = s->staging == KGEN_STAGING_NONE;
 
 	if (s->tile_m < 0)
-		s->tile_m = none ? 32 : tensor ? 128 : 64;
+		s->tile_m = none ? 32 : tensor || wgmma ? 128 : 64;
 	if (s->tile_n < 0)
-		s->tile_n = none ? 32 : tensor ? 128 : 64;
+		s->tile_n = none ? 32 : tensor || wgmma ? 128 : 64;
 	if (s->tile_k < 0)
-		s->tile_k = tensor ? 32 : 8;
+		s->tile_k = wgmma ? 64 : tensor ? 32 : 8;
 	if (s->warp_m < 0)
 		s->warp_m = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_m % 32 == 0 ? s->tile_m / 2 : tensor ? s->tile_m : 0;
 	if (s->warp_n < 0)
@@ -233,6 +238,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		threads = s->tile_m * s->tile_n;
 	else if (s->math == KGEN_MATH_SIMT)
 		st = check_simt(s, &threads, err);
+	else if (s->math == KGEN_MATH_WGMMA)
+		st = kgen_matmul_wgmma_check(s, &threads, err);
 	else
 		st = check_tensor(s, &threads, err);
 	if (st)
@@ -243,7 +250,7 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->threads >= 0 && s->threads != threads)
 		return ERR(threads, "threads %lld: the tiles take %lld; drop threads", s->threads, threads);
 	s->threads = threads;
-	if (s->staging == KGEN_STAGING_SMEM && (st = check_loads(s, err)))
+	if (s->staging == KGEN_STAGING_SMEM && s->math != KGEN_MATH_WGMMA && (st = check_loads(s, err)))
 		return st;
 	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
 		return st;
@@ -267,6 +274,10 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_step *st;
 	const char *acc = kgen_spec_acc(s)->name;
 
+	if (s->math == KGEN_MATH_WGMMA) {
+		kgen_matmul_wgmma_contract(s, p, order_text[s->order]);
+		return;
+	}
 	kgen_matmul_shape(s, &g);
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", kgen_spec_dtype(s)->name,
@@ -309,9 +320,10 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
-/* Where block blockIdx.x's tile of C starts, in the spec's order. */
-static void
-tile_origin(const struct kgen_spec *s, strbuf *b)
+/* Where block blockIdx.x's tile of C starts, in the spec's order; with
+ * `indexed`, where tile `tile` starts (math: wgmma's blocks loop over tiles). */
+void
+kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 {
 	static const char *const how[] = {
 		[KGEN_ORDER_ROWS] = "along a row of tiles, then the next row",
@@ -319,25 +331,31 @@ tile_origin(const struct kgen_spec *s, strbuf *b)
 		[KGEN_ORDER_GROUPED] = "down a group of GROUP tile rows, then right, so that the\n"
 		                       "// blocks in flight share rows of A and columns of B in L2",
 	};
+	const char *t = indexed ? "tile" : "blockIdx.x";
 
-	sb_printf(b, "// Where block blockIdx.x's tile of C starts (row0, col0): %s.\n"
-	          "static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)\n"
-	          "{\n", how[s->order]);
-	if (s->order == KGEN_ORDER_ROWS)
-		sb_puts(b, "    const int tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		        "    row0 = blockIdx.x / tiles_n * TILE_M;\n"
-		        "    col0 = blockIdx.x % tiles_n * TILE_N;\n");
-	else if (s->order == KGEN_ORDER_COLS)
-		sb_puts(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
-		        "    row0 = blockIdx.x % tiles_m * TILE_M;\n"
-		        "    col0 = blockIdx.x / tiles_m * TILE_N;\n");
+	if (indexed)
+		sb_printf(b, "// Where tile `tile` of C starts (row0, col0): %s.\n"
+		          "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)\n"
+		          "{\n", how[s->order]);
 	else
-		sb_puts(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		        "    const int first = blockIdx.x / (GROUP * tiles_n) * GROUP;  // the group's first tile row\n"
-		        "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		        "    const int in_group = blockIdx.x % (GROUP * tiles_n);\n"
-		        "    row0 = (first + in_group % height) * TILE_M;\n"
-		        "    col0 = in_group / height * TILE_N;\n");
+		sb_printf(b, "// Where block blockIdx.x's tile of C starts (row0, col0): %s.\n"
+		          "static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)\n"
+		          "{\n", how[s->order]);
+	if (s->order == KGEN_ORDER_ROWS)
+		sb_printf(b, "    const int tiles_n = (n + TILE_N - 1) / TILE_N;\n"
+		          "    row0 = %s / tiles_n * TILE_M;\n"
+		          "    col0 = %s %% tiles_n * TILE_N;\n", t, t);
+	else if (s->order == KGEN_ORDER_COLS)
+		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
+		          "    row0 = %s %% tiles_m * TILE_M;\n"
+		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
+	else
+		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
+		          "    const int first = %s / (GROUP * tiles_n) * GROUP;  // the group's first tile row\n"
+		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
+		          "    const int in_group = %s %% (GROUP * tiles_n);\n"
+		          "    row0 = (first + in_group %% height) * TILE_M;\n"
+		          "    col0 = in_group / height * TILE_N;\n", t, t);
 	sb_puts(b, "}");
 }
 
@@ -634,7 +652,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
-	constants(s, &g, &consts);
+	if (s->math == KGEN_MATH_WGMMA)
+		kgen_matmul_wgmma_constants(s, &consts);
+	else
+		constants(s, &g, &consts);
 	if (consts.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "constants", "%s", consts.s);
@@ -646,15 +667,20 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
-	tile_origin(s, &origin);
+	kgen_matmul_tile_origin(s, s->math == KGEN_MATH_WGMMA, &origin);
 	if (origin.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "tile_origin", "%s", origin.s);
 	tpl_init(&parts);
-	if (g.smem)
+	if (s->math == KGEN_MATH_WGMMA)
+		TRY(kgen_matmul_wgmma_helpers(s, &parts, err));
+	else if (g.smem)
 		TRY(smem_helpers(s, &g, &parts, err));
 	TRY(join(&file, "helpers", &parts, err));
-	TRY(main_kernel(s, &g, &ks, err));
+	if (s->math == KGEN_MATH_WGMMA)
+		TRY(kgen_matmul_wgmma_kernel(s, &ks, err));
+	else
+		TRY(main_kernel(s, &g, &ks, err));
 	if (s->split_k > 1) {
 		struct tpl_args r;
 		tpl_init(&r);
@@ -681,6 +707,8 @@ out:
 
 #define SMEM KGEN_BIT(KGEN_STAGING_SMEM)
 #define SIMT KGEN_BIT(KGEN_MATH_SIMT)
+#define WGMMA KGEN_BIT(KGEN_MATH_WGMMA)
+#define NOT_WGMMA (KGEN_BIT(KGEN_MATH_SIMT) | KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA))
 
 static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_thread_map, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE),
@@ -699,6 +727,14 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, SMEM, "stages needs staging: smem (it buffers tiles in shared memory)" },
 	{ KGEN_KEY_split_k, KGEN_KEY_staging, SMEM, "split_k needs staging: smem" },
 	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED), "group needs order: grouped, not {w}" },
+	{ KGEN_KEY_warp_m, KGEN_KEY_math, NOT_WGMMA,
+	  "warp_m needs math: simt, wmma or mma, not {w} (a wgmma warpgroup takes tile_m / consumers rows)" },
+	{ KGEN_KEY_warp_n, KGEN_KEY_math, NOT_WGMMA,
+	  "warp_n needs math: simt, wmma or mma, not {w} (a wgmma warpgroup takes all of tile_n)" },
+	{ KGEN_KEY_load_width, KGEN_KEY_math, NOT_WGMMA, "load_width needs math: simt, wmma or mma, not {w} (TMA loads)" },
+	{ KGEN_KEY_split_k, KGEN_KEY_math, NOT_WGMMA, "split_k needs math: simt, wmma or mma, not {w}" },
+	{ KGEN_KEY_producer, KGEN_KEY_math, WGMMA, "producer needs math: wgmma, not {w}" },
+	{ KGEN_KEY_consumers, KGEN_KEY_math, WGMMA, "consumers needs math: wgmma, not {w}" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -707,14 +743,15 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_mm_stages, KGEN_KEY_split_k,
-	KGEN_KEY_epilogue, KGEN_KEY_COUNT,
+	KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WGMMA), 90, "wgmma.mma_async, TMA and mbarriers", "math: mma", 1 },
 	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA), 80,
-	  "mma.sync m16n8k16, ldmatrix and bf16 wmma", "math: simt" },
-	{ KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4), 80, "cp.async", "stages: 1" },
+	  "mma.sync m16n8k16, ldmatrix and bf16 wmma", "math: simt", 0 },
+	{ KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4), 80, "cp.async", "stages: 1", 0 },
 	{ .min_sm = 0 },
 };
 

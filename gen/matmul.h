@@ -27,4 +27,20 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 /* The largest shared memory a block may have (sm_90: 227 KB). */
 #define KGEN_MATMUL_SMEM_MAX 232448
 
+/* Where tile blockIdx.x (indexed: tile `tile`) of C starts, as a device
+ * function tile_origin() in the spec's order (gen/matmul.c). */
+void kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b);
+
+/* math: wgmma (gen/matmul_hopper.c): its rules (the threads they make into
+ * *threads), the dynamic shared memory of `stages` stages, its launch
+ * contract (`order`: how blocks take tiles), and the parts of the source
+ * that are its own: the constants, the helpers (into parts) and the kernel. */
+kgen_status kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err);
+long long kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages);
+void kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, const char *order);
+void kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b);
+struct tpl_args;
+kgen_status kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err);
+kgen_status kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err);
+
 #endif

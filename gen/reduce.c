@@ -511,8 +511,8 @@ static const enum kgen_key keys[] = {
 
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
-	{ KGEN_KEY_launch, KGEN_BIT(KGEN_LAUNCH_PDL), 90, "griddepcontrol", "launch: stream" },
-	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle" },
+	{ KGEN_KEY_launch, KGEN_BIT(KGEN_LAUNCH_PDL), 90, "griddepcontrol", "launch: stream", 0 },
+	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle", 0 },
 	{ .min_sm = 0 },
 };
 

@@ -406,7 +406,7 @@ static const enum kgen_key keys[] = {
 
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
-	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle" },
+	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle", 0 },
 	{ .min_sm = 0 },
 };
 

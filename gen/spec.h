@@ -170,7 +170,8 @@
 #define KGEN_MATHS(X) \
 	X(SIMT, "simt", "one fused multiply-add per thread and element pair, on the CUDA cores (any float dtype)") \
 	X(WMMA, "wmma", "warp 16x16x16 tensor-core tiles (the wmma instructions; f16 or bf16 in, f32 accumulate)") \
-	X(MMA,  "mma",  "mma.sync m16n8k16 tensor-core tiles fed by ldmatrix (f16 or bf16 in, f32 accumulate)")
+	X(MMA,  "mma",  "mma.sync m16n8k16 tensor-core tiles fed by ldmatrix (f16 or bf16 in, f32 accumulate)") \
+	X(WGMMA, "wgmma", "Hopper's warpgroup wgmma.mma_async from 128-byte-swizzled TMA tiles (sm_90a; f16 or bf16 in, f32 accumulate)")
 
 /* Where kernel: matmul's operands are read from. */
 #define KGEN_STAGINGS(X) \
@@ -186,6 +187,11 @@
 #define KGEN_A_SMEMS(X) \
 	X(ROW,        "row",        "as A's rows: a thread reads its rows' elements one at a time") \
 	X(TRANSPOSED, "transposed", "k-major: a thread reads its rows' elements of one k as one vector")
+
+/* Who issues kernel: matmul's TMA loads (math: wgmma). */
+#define KGEN_PRODUCERS(X) \
+	X(NONE,      "none",      "every warpgroup multiplies; one thread also issues the loads; a block per tile of C") \
+	X(WARPGROUP, "warpgroup", "a producer warpgroup issues the loads, `consumers` warpgroups multiply; one block per SM loops over the tiles")
 
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
@@ -256,9 +262,11 @@
 	X(warp_m,           "warp_m",           KT_INT,  NULL,               1, 256,   "",        "rows of C a warp computes; default none for simt (no warp tiling), tile_m / 2 for wmma and mma") \
 	X(warp_n,           "warp_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a warp computes; default none for simt (no warp tiling), tile_n / 2 for wmma and mma") \
 	X(a_smem,           "a_smem",           KT_ENUM, kgen_a_smems,       0, 0,     "row",     "how A's tile lies in shared memory (math: simt)") \
-	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 4,     "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering") \
+	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 4,     "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering (math: wgmma: 2 to 4 TMA stages, default 4)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
+	X(producer,         "producer",         KT_ENUM, kgen_producers,     0, 0,     "none",    "who issues the TMA loads (math: wgmma)") \
+	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -320,6 +328,9 @@ enum kgen_strategy { KGEN_STRATEGIES(X) KGEN_STRATEGY_COUNT };
 #undef X
 #define X(id, ...) KGEN_NAN_##id,
 enum kgen_nan { KGEN_NANS(X) KGEN_NAN_COUNT };
+#undef X
+#define X(id, ...) KGEN_PRODUCER_##id,
+enum kgen_producer { KGEN_PRODUCERS(X) KGEN_PRODUCER_COUNT };
 #undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
@@ -393,7 +404,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
-	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[];
+	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

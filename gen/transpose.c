@@ -311,7 +311,7 @@ static const enum kgen_key keys[] = {
 
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
-	{ KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_TMA), 90, "the TMA unit and cluster barriers", "method: smem" },
+	{ KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_TMA), 90, "the TMA unit and cluster barriers", "method: smem", 0 },
 	{ .min_sm = 0 },
 };
 

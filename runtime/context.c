@@ -211,13 +211,13 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
        kgen_error *err)
 {
 	struct kgen_cache_key key;
-	char dir[4096], *log = NULL;
+	char dir[4096], *log = NULL, arch[24];
 	kgen_status st;
 	int cached = kgen_cache_enabled();
 
 	key.source = source;
 	key.options = kgen_compile_options();
-	key.arch = ctx->arch;
+	key.arch = kgen_spec_compile_arch(spec, ctx->arch, arch, sizeof arch);  /* sm_90a for wgmma on sm_90 */
 	key.nvrtc_version = kgen_nvrtc_version();
 	key.kgen_version = KGEN_VERSION;
 	key.name = kgen_spec_kernel_name(spec);
@@ -231,7 +231,7 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 		if (got == KGEN_EIO)
 			note_cache_problem(why.message);  /* a refused directory: built anyway, said once */
 	}
-	st = kgen_compile(source, kgen_spec_kernel_name(spec), ctx->arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
+	st = kgen_compile(source, kgen_spec_kernel_name(spec), key.arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
 	/* An error in an expression of the spec is the spec's, at its place. */
 	if (st == KGEN_ECOMPILE && log && kgen_locate_log(spec, source, log, err) == KGEN_ESPEC)
 		st = KGEN_ESPEC;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "runtime.h"
 #include "gen/matmul.h"
+#include "matmul_hopper.h"
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
@@ -187,6 +188,11 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
 	if ((st = kgen_context_enter(kn->ctx, err)))
 		return st;
+	if (s->math == KGEN_MATH_WGMMA) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
+		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
+		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p };
+		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
+	}
 	{
 		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch };
 		if ((st = kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)tiles, 1, (unsigned int)s->split_k, s->threads,

@@ -143,6 +143,55 @@ END_TEST
 
 /* A cache directory kgen refuses (writable by others) is not used, the
  * build succeeds, and kgen_cache_problem() says why, once. */
+/* math: wgmma (compiled for sm_90a on this sm_90 device): A's and B's
+ * tensor maps encoded once, passed first; a block per tile, or one per
+ * SM slot for a producer warpgroup; TMA's alignment refused first. */
+START_TEST(wgmma_encodes_maps_and_launches)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
+	kgen_kernel *p = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 256\n");
+	const struct fake_launch *x;
+	kgen_error err;
+	int e0 = *encodes, n0 = *nlaunches;
+
+	*nparams = 9;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 2);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	x = last();
+	ck_assert_str_eq(x->name, "matmul_wgmma_bf16");
+	ck_assert_uint_eq(x->grid[0], 8 * 24);          /* ceil(1000/128) * ceil(3000/128) tiles */
+	ck_assert_uint_eq(x->block[0], 128);
+	ck_assert_uint_eq(x->smem, 1024 + 4 * 256 * 128);
+	ck_assert_uint_eq(x->args[0], 264);              /* A row-major: dims {k, m} (the fake keeps dims first) */
+	ck_assert_uint_eq(x->args[1], 3000);             /* B row-major: dims {n, k} */
+	ck_assert_uint_eq(x->args[2], 0x30000000ull);
+	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1000);
+	ck_assert_uint_eq(x->args[6], 3000);             /* ldc */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 2);              /* the same call: the maps kept */
+	ck_assert_int_eq(kgen_matmul(p, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8192, 8192, 8192, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 132 * 2);      /* persistent: the fake's 132 SMs x 2 blocks each */
+	ck_assert_uint_eq(last()->block[0], 384);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
+	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C */
+	ck_assert_int_eq(*encodes, e0 + 4);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "math: wgmma loads A and B with TMA, which needs row pitches of a multiple of 16 "
+	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
+	                 "or use math: mma");
+	ck_assert_int_eq(kgen_matmul(k, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "a (0x10000002) is not aligned to 16 bytes, as math: wgmma's TMA loads need");
+	*nparams = 0;
+}
+END_TEST
+
 START_TEST(a_refused_cache_directory_is_reported)
 {
 	char dir[] = "/tmp/kgen-fake-cache-XXXXXX";
@@ -512,6 +561,7 @@ fake_suite(void)
 	tcase_add_test(tc, context_reads_the_device);
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
+	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);

@@ -126,6 +126,19 @@ status=0
 			echo "# kgen run --verify $layouts $mshapes matmul specs valid so..."
 			"$kgen" run --verify $layouts $mshapes $(mvalid "$layouts") || status=1
 		done
+		# math: wgmma loads with TMA, which refuses row pitches that are not 16-byte
+		# multiples (most packed shapes above): here shapes ragged against every
+		# tile with whole pitches, packed multiples of 8 and odd sizes with --pad 5
+		# (ld = size + 5), in each layout; 2000x3000 has more tiles than an H100
+		# has SMs (the persistent kernels loop), k 520 wraps the stages.
+		wspecs=$(grep -l '^math: wgmma' $mspecs)
+		for layouts in "--set a_layout=row --set b_layout=row" "--set a_layout=col --set b_layout=row" \
+		               "--set a_layout=row --set b_layout=col" "--set a_layout=col --set b_layout=col"; do
+			echo "# kgen run --verify $layouts wgmma matmul specs at whole pitches..."
+			"$kgen" run --verify $layouts --shape 2000x3000x520 --shape 8x8x8 --shape 136x264x1000 \
+				$wspecs || status=1
+			"$kgen" run --verify $layouts --pad 5 --shape 1003x259x131 --shape 3x3x3 $wspecs || status=1
+		done
 		echo "# kgen run --verify --pad 3 matmul specs..."
 		"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
 		echo "# kgen run --verify --set split_k=3 matmul specs valid so..."

@@ -84,6 +84,8 @@ START_TEST(matmul_spec_files_load_and_generate)
 		"specs/matmul/seed-002/05-blocktiling-2d.yaml", "specs/matmul/seed-002/06-vectorized.yaml",
 		"specs/matmul/seed-002/07-warptiling.yaml", "specs/matmul/seed-002/08-wmma.yaml",
 		"specs/matmul/best/simt_f32.yaml", "specs/matmul/best/mma_bf16.yaml", "specs/matmul/best/mma_f16.yaml",
+		"specs/matmul/hopper/01-tma-wgmma.yaml", "specs/matmul/hopper/02-larger-tiles.yaml",
+		"specs/matmul/hopper/03-warp-specialized.yaml", "specs/matmul/best/wgmma_bf16.yaml",
 	};
 	size_t i;
 
@@ -143,7 +145,7 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	char *src = source("kernel: matmul\ndtype: f16\nmath: wmma\nb_layout: col\n");
 
 	ASSERT_HAS(src, "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16");
-	ASSERT_HAS(src, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16.f16.f32");
+	ASSERT_HAS(src, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
 	ASSERT_HAS(src, "// Needs: sm_80 or newer (math: wmma).");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\na_layout: col\nstages: 2\n");
@@ -151,6 +153,88 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	ASSERT_HAS(src, "ldmatrix_x4<true>(fa[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
 	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);");
 	free(src);
+}
+END_TEST
+
+START_TEST(matmul_wgmma_defaults)
+{
+	kgen_spec *spec = load("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
+
+	ASSERT_FIELD(spec, "name", "matmul_wgmma_bf16");
+	ASSERT_FIELD(spec, "tile_m", "128");
+	ASSERT_FIELD(spec, "tile_n", "128");
+	ASSERT_FIELD(spec, "tile_k", "64");
+	ASSERT_FIELD(spec, "stages", "4");
+	ASSERT_FIELD(spec, "threads", "128");   /* one warpgroup */
+	ASSERT_FIELD(spec, "producer", "none");
+	ASSERT_FIELD(spec, "consumers", "1");
+	kgen_spec_free(spec);
+	spec = load("kernel: matmul\ndtype: f16\nmath: wgmma\ntile_m: 256\ntile_n: 128\nconsumers: 2\n"
+	            "producer: warpgroup\n");
+	ASSERT_FIELD(spec, "stages", "4");
+	ASSERT_FIELD(spec, "threads", "384");   /* a producer and two consumer warpgroups */
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* What math: wgmma emits, by layout and producer. */
+START_TEST(matmul_wgmma_emits_tma_and_wgmma)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
+
+	ASSERT_HAS(src, "// Needs: sm_90a (math: wgmma, stages: 4).");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 132096>>>");
+	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}");
+	ASSERT_HAS(src, "//   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}");
+	ASSERT_HAS(src, "\"wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16\\n\"");
+	ASSERT_HAS(src, "\" %64, %65, p, 1, 1, 0, 1; }\"");  /* A K-major as stored, B N-major transposed */
+	ASSERT_HAS(src, "tma_load_2d(as, a_map, k0, row0, full);");
+	ASSERT_HAS(src, "tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);");
+	ASSERT_HAS(src, "wgmma(acc[i], smem_desc(as + (wg_row + 64 * i) * 128 + kk * 32, A_LBO, A_SBO), b);");
+	ASSERT_HAS(src, "const unsigned long long b = smem_desc(bs + kk * 2048, B_LBO, B_SBO);");
+	ASSERT_HAS(src, "constexpr unsigned int A_LBO = 16, A_SBO = 1024;");
+	ASSERT_HAS(src, "constexpr unsigned int B_LBO = B_BOX, B_SBO = 1024;");
+	ASSERT_HAS(src, "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)");
+	ASSERT_HAS(src, "issue_load(issued++, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
+	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");
+	free(src);
+	src = source("kernel: matmul\ndtype: f16\nmath: wgmma\na_layout: col\nb_layout: col\ntile_n: 256\n"
+	             "tile_m: 128\nconsumers: 2\nproducer: warpgroup\nout_dtype: f32\n");
+	ASSERT_HAS(src, "\"wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16\\n\"");
+	ASSERT_HAS(src, "\" %128, %129, p, 1, 1, 1, 0; }\"");  /* A M-major transposed, B K-major */
+	ASSERT_HAS(src, "//   a_map: dims {m, k}, stride {lda * 2}, box {64, 64}");
+	ASSERT_HAS(src, "//   b_map: dims {k, n}, stride {ldb * 2}, box {64, 256}");
+	ASSERT_HAS(src, "tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);");
+	ASSERT_HAS(src, "tma_load_2d(bs, b_map, k0, col0, full);");
+	ASSERT_HAS(src, "wgmma(acc[i], smem_desc(as + (wg_row / 64 + i) * A_BOX + kk * 2048, A_LBO, A_SBO), b);");
+	ASSERT_HAS(src, "constexpr unsigned int A_LBO = A_BOX, A_SBO = 1024;");
+	ASSERT_HAS(src, "setmaxnreg_dec<40>();");
+	ASSERT_HAS(src, "setmaxnreg_inc<232>();");
+	ASSERT_HAS(src, "// where grid = min(tiles, SMs x the blocks an SM holds)");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
+	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
+	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");  /* one consumer keeps the registers the launch gives it */
+	free(src);
+}
+END_TEST
+
+/* math: wgmma needs sm_90a itself: older and newer architectures are
+ * refused at the key (sm_90 is compiled as sm_90a: fake_test, nvrtc_test). */
+START_TEST(matmul_wgmma_needs_sm_90a)
+{
+	kgen_spec *spec = load("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_80", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "math: wgmma needs sm_90a (wgmma.mma_async, TMA and mbarriers), not sm_80: use math: mma");
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.column, 7);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_100", &err), KGEN_ESPEC);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_90", &err), KGEN_OK);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_90a", &err), KGEN_OK);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "compute_90", &err), KGEN_OK);
+	kgen_spec_free(spec);
 }
 END_TEST
 
@@ -235,6 +319,33 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_smem_limit", MM "dtype: f16\nmath: mma\ntile_m: 256\ntile_n: 256\ntile_k: 128\nstages: 4\n",
 	  "the tiles take 548864 bytes of shared memory (stages 4), over the 232448 a block may have: use smaller "
 	  "tiles or fewer stages", 4, 9, "tile_m: 256" },
+	{ "check_matmul_wgmma_needs_half", MM "math: wgmma\n",
+	  "math: wgmma multiplies f16 or bf16 on tensor cores, not dtype f32: use math: simt", 2, 7, "math: wgmma" },
+	{ "check_matmul_wgmma_tile_k", MM "dtype: bf16\nmath: wgmma\ntile_k: 32\n",
+	  "math: wgmma loads k in boxes of 64 (one 128-byte swizzle row of 16-bit elements): tile_k must be 64, not 32",
+	  4, 9, "tile_k: 32" },
+	{ "check_matmul_wgmma_tile_n", MM "dtype: bf16\nmath: wgmma\ntile_n: 96\n",
+	  "math: wgmma takes B in 64-column boxes: tile_n 96 is not a multiple of 64 (64, 128, 192 or 256)", 4, 9,
+	  "tile_n: 96" },
+	{ "check_matmul_wgmma_consumer_rows", MM "dtype: bf16\nmath: wgmma\ntile_m: 64\nconsumers: 2\n",
+	  "tile_m 64 is not a multiple of 64 x consumers 2: each consumer warpgroup multiplies whole 64-row wgmmas", 4, 9,
+	  "tile_m: 64" },
+	{ "check_matmul_wgmma_accumulators", MM "dtype: bf16\nmath: wgmma\ntile_n: 256\n",
+	  "a consumer warpgroup's 128 x 256 of the tile takes 256 f32 accumulators a thread, over the 128 that fit "
+	  "beside its other registers: use consumers: 2 or a smaller tile", 1, 1, "kernel: matmul" },
+	{ "check_matmul_wgmma_stages", MM "dtype: bf16\nmath: wgmma\nstages: 1\n",
+	  "stages 1: math: wgmma multiplies one stage while the wgmmas of the one before finish, so it needs 2 to 4", 4,
+	  9, "stages: 1" },
+	{ "only_with_warp_m", MM "dtype: bf16\nmath: wgmma\nwarp_m: 64\n",
+	  "warp_m needs math: simt, wmma or mma, not wgmma (a wgmma warpgroup takes tile_m / consumers rows)", 4, 9,
+	  "warp_m: 64" },
+	{ "only_with_load_width", MM "dtype: bf16\nmath: wgmma\nload_width: 8\n",
+	  "load_width needs math: simt, wmma or mma, not wgmma (TMA loads)", 4, 13, "load_width: 8" },
+	{ "only_with_split_k", MM "dtype: bf16\nmath: wgmma\nsplit_k: 2\n",
+	  "split_k needs math: simt, wmma or mma, not wgmma", 4, 10, "split_k: 2" },
+	{ "only_with_producer", MM "dtype: bf16\nmath: mma\nproducer: warpgroup\n",
+	  "producer needs math: wgmma, not mma", 4, 11, "producer: warpgroup" },
+	{ "only_with_consumers", MM "consumers: 2\n", "consumers needs math: wgmma, not simt", 2, 12, "consumers: 2" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
 	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
@@ -285,6 +396,9 @@ suite(void)
 	tcase_add_test(tc, matmul_simt_tiles_and_loads);
 	tcase_add_test(tc, matmul_tensor_cores_emit_their_ptx);
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
+	tcase_add_test(tc, matmul_wgmma_defaults);
+	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
+	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("check");
 	tcase_add_loop_test(tc, refused_matmul_specs, 0, (int)KGEN_COUNT(matmul_refusals));

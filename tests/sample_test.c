@@ -207,6 +207,16 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 	return 1;
 }
 
+/* Is msg an only-with refusal of key k ("KEY needs OTHER: VALUE ..."),
+ * which no value of k itself can mend? */
+static int
+only_with(enum kgen_key k, const char *msg)
+{
+	size_t len = strlen(kgen_keys[k].name);
+
+	return strncmp(msg, kgen_keys[k].name, len) == 0 && strncmp(msg + len, " needs ", 7) == 0;
+}
+
 /* A spec of family f that holds key k = value v, found by repair: start
  * from k alone, and while the validator refuses, redraw the key it blames
  * (the key on the error's line, or the key its message starts with), or a
@@ -244,8 +254,8 @@ repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, 
 			continue;
 		for (i = 0; i < p.n && p.key[i] != blame; i++)
 			;
-		if (i < p.n && strstr(err.message, "drop it")) {
-			/* A key that has no effect here: take it out. */
+		if (i < p.n && (strstr(err.message, "drop it") || only_with(blame, err.message))) {
+			/* A key that has no effect here, or does not apply: take it out. */
 			memmove(&p.key[i], &p.key[i + 1], (size_t)(p.n - i - 1) * sizeof p.key[0]);
 			memmove(p.value[i], p.value[i + 1], (size_t)(p.n - i - 1) * sizeof p.value[0]);
 			p.n--;
@@ -333,6 +343,7 @@ names_taken(const char *family, const char *src, const char *yaml)
 struct job {
 	char *src;
 	char *yaml;
+	char arch[24];  /* sm_90, or sm_90a for a spec whose kernels need it (math: wgmma) */
 };
 static struct job *jobs;
 static int njobs, capjobs;
@@ -343,7 +354,7 @@ static int
 queue(const kgen_spec *s, const char *yaml)
 {
 	kgen_error err;
-	char *src = NULL;
+	char *src = NULL, arch[24];
 	int bad;
 
 	if (kgen_generate(s, &src, &err) != KGEN_OK) {
@@ -359,6 +370,7 @@ queue(const kgen_spec *s, const char *yaml)
 		}
 	}
 	jobs[njobs].src = src;
+	snprintf(jobs[njobs].arch, sizeof jobs[njobs].arch, "%s", kgen_spec_compile_arch(s, "sm_90", arch, sizeof arch));
 	if (!(jobs[njobs++].yaml = strdup(yaml))) {
 		perror("sample_test");
 		exit(99);
@@ -382,8 +394,8 @@ report(const char *what, const char *detail, const char *yaml)
 	free(msg);
 }
 
-/* Compile one queued source with NVRTC for sm_90; 0 when NVRTC took it
- * silently. */
+/* Compile one queued source with NVRTC for sm_90 (sm_90a where the spec
+ * needs it); 0 when NVRTC took it silently. */
 static int
 compile(const struct job *j)
 {
@@ -393,7 +405,7 @@ compile(const struct job *j)
 	size_t size = 0;
 	int bad = 0;
 
-	if (kgen_compile(j->src, "sample.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+	if (kgen_compile(j->src, "sample.cu", j->arch, KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
 		snprintf(what, sizeof what, "NVRTC: %s\n", err.message);
 		report(what, log ? log : "", j->yaml);
 		bad = 1;

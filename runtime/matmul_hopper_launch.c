@@ -1,0 +1,142 @@
+/*
+ * matmul_hopper_launch.c - a `math: wgmma` matmul on the GPU: A's and B's
+ * TMA tensor maps, encoded as the kernel's contract says (2-D, 128-byte
+ * swizzle, zero fill; gen/matmul_hopper.c) and kept in the kernel's launch
+ * state while the pointers and shapes stay the same; TMA's own rules (16-
+ * byte aligned matrices, row pitches of a multiple of 16 bytes) refused
+ * with KGEN_EINVAL before anything is launched; the grid (persistent for a
+ * producer warpgroup).
+ */
+#include "config.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "matmul_hopper.h"
+
+/* The tensor maps of the last call (kgen_kernel.state, plain memory). */
+struct wgmma_maps {
+	int valid;
+	CUdeviceptr a, b;
+	int m, n, k;
+	long long lda, ldb;
+	CUtensorMap a_map, b_map;
+};
+
+/* A 2-D map of a matrix whose `inner` elements are contiguous, `outer`
+ * of them `ld` elements apart, box {64, box_outer}. */
+static kgen_status
+encode(const kgen_kernel *kn, CUtensorMap *map, CUdeviceptr addr, unsigned long long inner, unsigned long long outer,
+       long long ld, unsigned int box_outer, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	cuuint64_t dims[2] = { inner, outer }, strides[1] = { (cuuint64_t)ld * (cuuint64_t)s->r.dtype->size };
+	cuuint32_t box[2] = { 64, box_outer }, estrides[2] = { 1, 1 };
+	CUtensorMapDataType type = s->dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
+	                           CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+
+	KGEN_CU(kn->ctx->cu, err, cuTensorMapEncodeTiled,
+	        (map, type, 2, (void *)addr, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+	return KGEN_OK;
+}
+
+/* A's and B's maps as the contract lays them out (K-major: {k, rows} with
+ * a box of the tile's rows; MN-major: {rows, k}, boxes of 64 x 64). */
+static kgen_status
+encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma_call *c, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	kgen_status st;
+
+	if (s->a_layout == KGEN_MM_ROW)
+		st = encode(kn, &w->a_map, c->a, (unsigned)c->k, (unsigned)c->m, c->lda, (unsigned)s->tile_m, err);
+	else
+		st = encode(kn, &w->a_map, c->a, (unsigned)c->m, (unsigned)c->k, c->lda, (unsigned)s->tile_k, err);
+	if (st)
+		return st;
+	if (s->b_layout == KGEN_MM_COL)
+		return encode(kn, &w->b_map, c->b, (unsigned)c->k, (unsigned)c->n, c->ldb, (unsigned)s->tile_n, err);
+	return encode(kn, &w->b_map, c->b, (unsigned)c->n, (unsigned)c->k, c->ldb, (unsigned)s->tile_k, err);
+}
+
+/* The maps for this call: the kernel's own when they match, else encoded
+ * now and kept (under the context's lock). */
+static kgen_status
+maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map, kgen_error *err)
+{
+	struct wgmma_maps *w;
+	kgen_status st = KGEN_OK;
+
+	pthread_mutex_lock(&kn->ctx->lock);
+	if (!kn->state && !(kn->state = calloc(1, sizeof(struct wgmma_maps)))) {
+		pthread_mutex_unlock(&kn->ctx->lock);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	w = kn->state;
+	if (!w->valid || w->a != c->a || w->b != c->b || w->m != c->m || w->n != c->n || w->k != c->k ||
+	    w->lda != c->lda || w->ldb != c->ldb) {
+		w->valid = 0;
+		if (!(st = encode_both(kn, w, c, err))) {
+			w->a = c->a, w->b = c->b, w->m = c->m, w->n = c->n, w->k = c->k, w->lda = c->lda, w->ldb = c->ldb;
+			w->valid = 1;
+		}
+	}
+	if (!st) {
+		*a_map = w->a_map;
+		*b_map = w->b_map;
+	}
+	pthread_mutex_unlock(&kn->ctx->lock);
+	return st;
+}
+
+/* TMA's rules for the operands: 16-byte aligned, rows 16-byte multiples. */
+static kgen_status
+check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long size = (unsigned long long)s->r.dtype->size;
+
+	if (c->a % 16 || c->b % 16)
+		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as math: wgmma's TMA loads need",
+		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b));
+	if ((unsigned long long)c->lda * size % 16 || (unsigned long long)c->ldb * size % 16)
+		return kgen_fail(err, KGEN_EINVAL, "math: wgmma loads A and B with TMA, which needs row pitches of a "
+		                 "multiple of 16 bytes: lda %lld and ldb %lld of %s are %llu and %llu bytes; make them "
+		                 "multiples of %llu elements, or use math: mma", c->lda, c->ldb, s->r.dtype->name,
+		                 (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size, 16 / size);
+	if ((unsigned long long)c->lda * size >= 1ull << 40 || (unsigned long long)c->ldb * size >= 1ull << 40)
+		return kgen_fail(err, KGEN_EINVAL, "math: wgmma: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld)",
+		                 c->lda, c->ldb);
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	CUtensorMap a_map, b_map;
+	CUdeviceptr cp = c->c;
+	int m = c->m, n = c->n, k = c->k;
+	long long ldc = c->ldc;
+	unsigned long long tiles, grid, resident;
+	kgen_status st;
+
+	memset(&a_map, 0, sizeof a_map);
+	memset(&b_map, 0, sizeof b_map);
+	/* With k = 0 the kernel reads neither map (and TMA takes no empty matrix). */
+	if (k && ((st = check_tma(kn, c, err)) || (st = maps(kn, c, &a_map, &b_map, err))))
+		return st;
+	tiles = ((unsigned long long)m + (unsigned long long)s->tile_m - 1) / (unsigned long long)s->tile_m *
+	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
+	grid = tiles;
+	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
+		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
+		resident = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
+		grid = tiles < resident ? tiles : resident;
+	}
+	{
+		void *args[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+		return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem, args,
+		                   stream, err);
+	}
+}

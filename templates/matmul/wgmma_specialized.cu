@@ -1,0 +1,62 @@
+//! math: wgmma, producer: warpgroup: warp specialisation.  Warpgroup 0
+//! issues the TMA loads (one thread), the CONSUMERS warpgroups after it
+//! multiply; full and empty mbarriers per stage pass each stage between
+//! them.  The grid is persistent: each block loops over the tiles
+//! blockIdx.x, + gridDim.x, ..., its producer running ahead across tiles.
+// {{doc}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
+                                                                  const __grid_constant__ CUtensorMap b_map,
+                                                                  Out *__restrict__ c, int m, int n, int k,
+                                                                  long long ldc, Acc alpha, Acc beta)
+{
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
+    // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
+    unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
+    unsigned char *const bs = as + STAGES * A_STAGE;
+    const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbarrier_init(&full[s], 1);
+            mbarrier_init(&empty[s], CONSUMERS * 4);
+        }
+        fence_mbarrier_init();
+    }
+    __syncthreads();
+
+    if (threadIdx.x < 128) {
+        // The producer: the block's loads, numbered over its tiles (issue_load).
+        {{producer_regs}}
+        if (threadIdx.x == 0) {
+            const unsigned int loads = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x * k_tiles;
+            for (unsigned int i = 0; i < loads; i++)
+                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
+        }
+        return;
+    }
+    {{consumer_regs}}
+    const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+    float acc[MMA_M][TILE_N / 2];
+    unsigned int it = 0;  // the block's next load to multiply
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        tile_origin(tile, m, n, row0, col0);
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int j = 0; j < TILE_N / 2; j++)
+                acc[i][j] = 0.0f;
+        for (int kt = 0; kt < k_tiles; kt++, it++) {
+            mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+            multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+            wgmma_wait_group<1>();  // the group before this one has read its stage
+            if (kt > 0)
+                release_stage(&empty[(it - 1) % STAGES]);
+        }
+        wgmma_wait_group<0>();
+        if (k_tiles > 0)
+            release_stage(&empty[(it - 1) % STAGES]);
+        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+    }
+}

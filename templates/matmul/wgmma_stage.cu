@@ -1,0 +1,92 @@
+//! math: wgmma: what both kernels do with a stage: the TMA loads into it,
+//! the wgmmas that read it, its release, and the store of a warpgroup's
+//! results.
+// Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
+// columns from col0, into one stage's tiles; `full` completes when every
+// byte has landed.  TMA fills what lies outside the matrices with zeros; a
+// box that would start past them is not asked for (the rows or columns of C
+// it would feed are not stored).
+static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, const CUtensorMap *b_map, unsigned char *as,
+                                                  unsigned char *bs, unsigned long long *full, int m, int n, int row0,
+                                                  int col0, int k0)
+{
+    {{a_boxes}}
+    {{b_boxes}}
+    mbarrier_arrive_expect_tx(full, a_boxes * A_BOX + b_boxes * B_BOX);
+    {{a_copy}}
+    {{b_copy}}
+}
+
+// Load number i of the block (k tile i % k_tiles of the block's tile
+// i / k_tiles) into stage i % STAGES, once every consumer warp has released
+// the load before it there (i - STAGES).
+static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
+                                                  unsigned char *as, unsigned char *bs, unsigned long long *full,
+                                                  unsigned long long *empty, int m, int n, int k_tiles)
+{
+    const int s = i % STAGES;
+    int row0, col0;
+
+    if (i >= STAGES)
+        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+    tile_origin(blockIdx.x + i / k_tiles * gridDim.x, m, n, row0, col0);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K);
+}
+
+// One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
+// blocks of 64 rows (its rows of A from wg_row) times all of B's TILE_N
+// columns, into acc.  The descriptors:
+//   A {{a_layout_doc}};
+//   B {{b_layout_doc}}.
+static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N / 2], const unsigned char *as,
+                                                      const unsigned char *bs, int wg_row)
+{
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < TILE_N / 2; j++)
+            wgmma_fence_operand(acc[i][j]);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < TILE_K / 16; kk++) {
+        const unsigned long long b = smem_desc(bs + {{b_step}}, B_LBO, B_SBO);
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+            wgmma(acc[i], smem_desc(as + {{a_step}}, A_LBO, A_SBO), b);
+    }
+    wgmma_commit_group();
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < TILE_N / 2; j++)
+            wgmma_fence_operand(acc[i][j]);
+}
+
+// This warp is done with a stage: its arrival, one of the CONSUMERS * 4
+// that free the stage for the next load.
+static __device__ __forceinline__ void release_stage(unsigned long long *empty)
+{
+    if (threadIdx.x % 32 == 0)
+        mbarrier_arrive(empty);
+}
+
+// The warpgroup's results, rows from row0 and columns from col0, to C.
+// Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
+// j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
+// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
+static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
+                                                  int row0, int col0, Acc alpha, Acc beta)
+{
+    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
+
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < TILE_N / 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
+                if (row < m && col < n)
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+            }
+}
