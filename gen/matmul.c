@@ -386,7 +386,8 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 		if (s->math == KGEN_MATH_WMMA)
 			sb_printf(b, "constexpr int FRAGS_M = WARP_M / 16, FRAGS_N = WARP_N / 16;  // its 16 x 16 fragments");
 		else
-			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles");
+			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles\n"
+			          "constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile");
 	}
 	(void)size;
 }
@@ -499,18 +500,22 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		        "    *reinterpret_cast<Vec *>(s) = x;\n"
 		        "}");
 	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
+	tpl_show(&t, "inside", async);  /* the copies of whole tiles without checks (stages 2 and up) */
 	loads(s, g, &t);
 	return tpl_render_into(parts, "load_tile", "matmul/load_tile.cu", &t, err);
 }
 
 /* The main loop of a staging: smem kernel, with the tile product `compute`
- * (its buffers as `%s` twice: as, bs or the stage's). */
+ * (its buffers as `%s` twice: as, bs or the stage's); math: mma's pipeline
+ * has its own (loop_mma.cu: fragments double-buffered across tiles). */
 static kgen_status
 mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_error *err)
 {
 	struct tpl_args t;
 
 	tpl_init(&t);
+	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1)
+		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
 	if (s->mm_stages > 1) {
 		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
 		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
@@ -598,6 +603,7 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 	tpl_set(&k, "b_load", "%s", b_row ? "ldmatrix_x4<true>" : "ldmatrix_x4<false>");
 	tpl_set(&k, "b_fragment", "%s", b_row ? "(kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8"
 	        : "(wn + j * 8 + lane % 8 + lane / 16 * 8) * B_LD + kk + lane / 8 % 2 * 8");
+	tpl_show(&k, "one_stage", s->mm_stages == 1);
 	if ((st = mainloop(s, "acc, wm, wn, lane", &k, err))) {
 		tpl_free(&k);
 		return st;

@@ -148,8 +148,18 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\na_layout: col\nstages: 2\n");
 	ASSERT_HAS(src, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-	ASSERT_HAS(src, "ldmatrix_x4<true>(fa[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(f.a[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
 	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);");
+	/* stages 2 and up: the fragments double-buffered across the tiles' barrier */
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);");
+	ASSERT_HAS(src, "constexpr int KSTEPS = TILE_K / 16;");
+	ASSERT_HAS_NOT(src, "multiply_tile(");
+	ASSERT_HAS(src, "load_tile_inside<ROWS, COLS, VEC, DST_LD>(dst, src, ld, tid);");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");  /* stages: 1 */
+	ASSERT_HAS(src, "multiply_tile(as, bs, acc, wm, wn, lane);");
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as, bs, ks + 1, wm, wn, lane);");
+	ASSERT_HAS_NOT(src, "load_tile_inside");  /* plain loads check every vector */
 	free(src);
 }
 END_TEST
