@@ -27,7 +27,7 @@ static __device__ __forceinline__ void wmma_load_b(unsigned int (&f)[B_REGS], co
 static __device__ __forceinline__ void wmma_mma(float (&d)[8], const unsigned int (&a)[A_REGS],
                                                 const unsigned int (&b)[B_REGS])
 {
-    asm volatile("wmma.mma.sync.aligned.{{a_layout}}.{{b_layout}}.m16n16k16.f32.f16.f16.f32 "
+    asm volatile("wmma.mma.sync.aligned.{{a_layout}}.{{b_layout}}.m16n16k16.f32.f32 "
                  "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19, %20, %21, %22, %23}, {%0, %1, %2, %3, %4, %5, %6, %7};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]),
