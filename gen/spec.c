@@ -34,6 +34,7 @@ const struct kgen_enum kgen_maths[]         = { KGEN_MATHS(ENUM_ENTRY) { NULL, N
 const struct kgen_enum kgen_stagings[]      = { KGEN_STAGINGS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_thread_maps[]   = { KGEN_THREAD_MAPS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_a_smems[]       = { KGEN_A_SMEMS(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_smem_layouts[]  = { KGEN_SMEM_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity) \
@@ -113,17 +114,19 @@ static const char *const reserved_cuda[] = {
 };
 static const char *const reserved_kgen[] = {
 	"A_LD", "A_REGS", "A_TILE", "Acc", "BATCH", "BUFFERS", "BYTES", "B_LD", "B_REGS", "B_TILE", "CN", "CN_STRIDE",
-	"COLS", "CUtensorMap", "Chunk", "DST_LD", "FRAGS_M", "FRAGS_N", "GROUP", "ITEMS", "Index", "LANES", "LOADS",
+	"COLS", "CUtensorMap", "Chunk", "DST_LD", "FRAGS_M", "FRAGS_N", "Fragments", "GROUP", "ITEMS", "Index",
+	"KSTEPS", "LANES", "LOADS",
 	"MMA_M", "MMA_N", "N", "NO_INDEX", "Out", "PAD", "PENDING", "RM", "RM_STRIDE", "ROWS", "ROWS_PER_BLOCK", "Results",
 	"SPLIT_K", "STAGES", "T", "THREADS", "THREAD_M", "THREAD_N", "TILE", "TILE_COLS", "TILE_K", "TILE_M", "TILE_N",
 	"TILE_ROWS", "TRANS", "TRANSPOSE", "VEC", "VEC_A", "VEC_B", "Vec", "WARPS", "WARPS_N", "WARP_M", "WARP_N",
 	"aligned_head", "atomic_combine", "block_reduce", "bulk_commit_group", "bulk_wait_group_read", "c_to_acc",
 	"chain_end", "chain_fold", "chain_start", "combine", "combine_groups", "cp_async", "cp_async_commit",
 	"cp_async_wait", "epilogue", "fence_mbarrier_init", "fence_proxy_async_shared", "fold", "identity", "k_range",
-	"l2_evict_first", "lanes_reduce", "ldmatrix_x4", "let_next_kernel_start", "load_a", "load_b", "load_one",
-	"load_tile", "load_vec", "map", "mbarrier_arrive_expect_tx", "mbarrier_init", "mbarrier_wait", "mma_16816",
-	"multiply_tile", "pair", "post", "reduce_span", "rows_by_lanes", "smem", "store", "store_c", "store_one",
-	"store_result", "store_vec", "swizzled", "tile_origin", "tma_load_3d", "tma_store_3d", "to_acc", "to_float",
+	"l2_evict_first", "lanes_reduce", "ldmatrix_x4", "let_next_kernel_start", "load_a", "load_b", "load_fragments",
+	"load_one", "load_tile", "load_tile_inside", "load_vec", "map", "mbarrier_arrive_expect_tx", "mbarrier_init",
+	"mbarrier_wait", "mma_16816", "multiply_fragments", "multiply_tile", "pair", "post", "reduce_span",
+	"rows_by_lanes", "smem", "store", "store_c", "store_one", "store_result", "store_vec", "swizzle_at", "swizzled",
+	"tile_origin", "tma_load_3d", "tma_store_3d", "to_acc", "to_float",
 	"to_out", "wait_for_previous_kernel", "warp_reduce", "wmma_load_a", "wmma_load_b", "wmma_mma", "wmma_store",
 };
 

@@ -19,7 +19,7 @@ static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, lo
             break;
         const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
         const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
-        cp_async<VEC * sizeof(T)>(dst + r * DST_LD + c, g);
+        cp_async<VEC * sizeof(T)>(dst + {{inside_at}}, g);
     }
 }
 
@@ -56,7 +56,7 @@ static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long
             break;
         const int r = v / PER_ROW, c = v % PER_ROW * VEC;
         const T *const g = src + r * ld + c;
-        T *const s = TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c;
+        T *const s = {{edge_at}};
         if (vectors && r < rows && c + VEC <= cols) {
             {{vector_copy}}
         } else {

@@ -20,6 +20,7 @@
 //   tile_k: 64
 //   warp_m: 64
 //   warp_n: 64
+//   smem_layout: padded
 //   stages: 3
 //   split_k: 1
 //   epilogue: v
