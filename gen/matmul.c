@@ -49,10 +49,12 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 		return;
 	}
 	if (g->tensor) {
-		/* The tiles keep the operands' layouts, rows padded by 8 elements. */
-		g->a_ld = a_row ? g->tk + 8 : g->tm + 8;
+		/* The tiles keep the operands' layouts, rows padded by 8 elements
+		 * unless their chunks are swizzled. */
+		g->swizzled = s->math == KGEN_MATH_MMA && s->smem_layout == KGEN_SMEM_LAYOUT_SWIZZLED;
+		g->a_ld = (a_row ? g->tk : g->tm) + (g->swizzled ? 0 : 8);
 		g->a_rows = a_row ? g->tm : g->tk;
-		g->b_ld = b_row ? g->tn + 8 : g->tk + 8;
+		g->b_ld = (b_row ? g->tn : g->tk) + (g->swizzled ? 0 : 8);
 		g->b_rows = b_row ? g->tk : g->tn;
 	} else {
 		a_k_major = s->a_smem == KGEN_A_SMEM_TRANSPOSED;
@@ -165,6 +167,37 @@ check_simt(struct kgen_spec *s, long long *threads, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* Is a tile row of `elems` elements one that swizzle_at() XORs: 2, 4 or a
+ * multiple of 8 16-byte chunks? */
+static int
+swizzle_fits(long long elems, int size)
+{
+	long long chunks = elems * size / 16;
+
+	return chunks % 8 == 0 || chunks == 2 || chunks == 4;
+}
+
+/* smem_layout: swizzled XORs 16-byte chunks within 128 bytes of a tile's row. */
+static kgen_status
+check_swizzle(struct kgen_spec *s, kgen_error *err)
+{
+	int size = kgen_spec_dtype(s)->size;
+	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
+	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
+
+	if (s->smem_layout != KGEN_SMEM_LAYOUT_SWIZZLED)
+		return KGEN_OK;
+	if (!swizzle_fits(a, size))
+		return ERR(smem_layout, "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: A's tile rows of "
+		           "%s %lld (%lld bytes) are not 32, 64 or a multiple of 128 bytes",
+		           s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a, a * size);
+	if (!swizzle_fits(b, size))
+		return ERR(smem_layout, "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: B's tile rows of "
+		           "%s %lld (%lld bytes) are not 32, 64 or a multiple of 128 bytes",
+		           s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b, b * size);
+	return KGEN_OK;
+}
+
 /* The tensor-core tiles; the threads they make into *threads. */
 static kgen_status
 check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
@@ -183,7 +216,7 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
 	if (s->tile_n % s->warp_n)
 		return ERR(tile_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
 	*threads = s->tile_m / s->warp_m * (s->tile_n / s->warp_n) * 32;
-	return KGEN_OK;
+	return check_swizzle(s, err);
 }
 
 /* load_width, the tiles' sides along which it loads, and cp.async. */
@@ -380,9 +413,11 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a, g->vec_b,
 	          s->load_width);
 	sb_printf(b, "// The tiles in shared memory: A's %d rows of %d (%s), B's %d rows of %d (%s), each\n"
-	          "// padded to A_LD and B_LD elements.\n", g->a_rows,
+	          "// %s.\n", g->a_rows,
 	          g->a_rows == g->tk ? g->tm : g->tk, g->a_rows == g->tk ? "k-major" : "m-major",
-	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major");
+	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major",
+	          g->swizzled ? "A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at)"
+	          : "padded to A_LD and B_LD elements");
 	sb_printf(b, "constexpr int A_LD = %d, A_TILE = %d * A_LD;\n", g->a_ld, g->a_rows);
 	if (s->mm_stages > 1)
 		sb_printf(b, "constexpr int B_LD = %d, B_TILE = %d * B_LD;\n", g->b_ld, g->b_rows);
@@ -404,7 +439,8 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 		if (s->math == KGEN_MATH_WMMA)
 			sb_printf(b, "constexpr int FRAGS_M = WARP_M / 16, FRAGS_N = WARP_N / 16;  // its 16 x 16 fragments");
 		else
-			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles");
+			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles\n"
+			          "constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile");
 	}
 	(void)size;
 }
@@ -500,6 +536,8 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)))
 			return st;
 	}
+	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", "matmul/swizzle.cu", &t, err)))
+		return st;
 	if ((st = tpl_render_into(parts, "k_range", s->split_k > 1 ? "matmul/k_range_split.cu" : "matmul/k_range_all.cu",
 	                          &t, err)))
 		return st;
@@ -517,18 +555,26 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		        "    *reinterpret_cast<Vec *>(s) = x;\n"
 		        "}");
 	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
+	tpl_show(&t, "inside", async);  /* the copies of whole tiles without checks (stages 2 and up) */
+	if (async)
+		tpl_set(&t, "inside_at", "%s", g->swizzled ? "swizzle_at<DST_LD>(r, c)" : "r * DST_LD + c");
+	tpl_set(&t, "edge_at", "%s", g->swizzled ? "dst + swizzle_at<DST_LD>(r, c)"
+	        : "TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c");
 	loads(s, g, &t);
 	return tpl_render_into(parts, "load_tile", "matmul/load_tile.cu", &t, err);
 }
 
 /* The main loop of a staging: smem kernel, with the tile product `compute`
- * (its buffers as `%s` twice: as, bs or the stage's). */
+ * (its buffers as `%s` twice: as, bs or the stage's); math: mma's pipeline
+ * has its own (loop_mma.cu: fragments double-buffered across tiles). */
 static kgen_status
 mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_error *err)
 {
 	struct tpl_args t;
 
 	tpl_init(&t);
+	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1)
+		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
 	if (s->mm_stages > 1) {
 		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
 		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
@@ -547,6 +593,31 @@ static const char *
 b_index(const struct kgen_spec *s)
 {
 	return s->b_layout == KGEN_MM_ROW ? "i * ldb + col" : "col * ldb + i";
+}
+
+/* Lane l's ldmatrix of one operand: the instruction and the (row, column)
+ * in the operand's tile of the row of an 8 x 8 matrix the lane points at,
+ * for A row- and column-major, then B row- and column-major. */
+static const struct mma_operand {
+	const char *load, *row, *col;
+} mma_operands[2][2] = {
+	{ { "ldmatrix_x4<false>", "wm + i * 16 + lane % 16", "kk + lane / 16 * 8" },
+	  { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 16 * 8", "wm + i * 16 + lane / 8 % 2 * 8" } },
+	{ { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 8 % 2 * 8", "wn + j * 8 + lane / 16 * 8" },
+	  { "ldmatrix_x4<false>", "wn + j * 8 + lane % 8 + lane / 16 * 8", "kk + lane / 8 % 2 * 8" } },
+};
+
+/* a_load and a_fragment of mma.cu (or b_...): operand o's ldmatrix and the
+ * offset in its tile (ld: A or B), padded rows or swizzled chunks. */
+static void
+mma_fragments(struct tpl_args *k, const char *load, const char *fragment, char ld, const struct mma_operand *o,
+              int swizzled)
+{
+	tpl_set(k, load, "%s", o->load);
+	if (swizzled)
+		tpl_set(k, fragment, "swizzle_at<%c_LD>(%s, %s)", ld, o->row, o->col);
+	else
+		tpl_set(k, fragment, "(%s) * %c_LD + %s", o->row, ld, o->col);
 }
 
 /* The main kernel of the spec into out. */
@@ -610,12 +681,9 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 		return tpl_render(out, "matmul/wmma.cu", &k, err);
 	}
 	tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.");
-	tpl_set(&k, "a_load", "%s", a_row ? "ldmatrix_x4<false>" : "ldmatrix_x4<true>");
-	tpl_set(&k, "a_fragment", "%s", a_row ? "(wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8"
-	        : "(kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8");
-	tpl_set(&k, "b_load", "%s", b_row ? "ldmatrix_x4<true>" : "ldmatrix_x4<false>");
-	tpl_set(&k, "b_fragment", "%s", b_row ? "(kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8"
-	        : "(wn + j * 8 + lane % 8 + lane / 16 * 8) * B_LD + kk + lane / 8 % 2 * 8");
+	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled);
+	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled);
+	tpl_show(&k, "one_stage", s->mm_stages == 1);
 	if ((st = mainloop(s, "acc, wm, wn, lane", &k, err))) {
 		tpl_free(&k);
 		return st;
@@ -722,6 +790,8 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_warp_n, KGEN_KEY_staging, SMEM, "warp_n needs staging: smem" },
 	{ KGEN_KEY_a_smem, KGEN_KEY_staging, SMEM, "a_smem needs staging: smem" },
 	{ KGEN_KEY_a_smem, KGEN_KEY_math, SIMT, "a_smem needs math: simt (tensor-core tiles keep A's layout)" },
+	{ KGEN_KEY_smem_layout, KGEN_KEY_math, KGEN_BIT(KGEN_MATH_MMA),
+	  "smem_layout needs math: mma (simt and wmma tiles keep their padded rows)" },
 	{ KGEN_KEY_load_width, KGEN_KEY_staging, SMEM,
 	  "load_width needs staging: smem (staging: none reads one element at a time)" },
 	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, SMEM, "stages needs staging: smem (it buffers tiles in shared memory)" },
@@ -742,8 +812,8 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads, KGEN_KEY_load_width,
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
-	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_mm_stages, KGEN_KEY_split_k,
-	KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_COUNT,
+	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
+	KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */

@@ -10,6 +10,7 @@
 struct kgen_matmul {
 	int smem;                 /* staging: smem */
 	int tensor;               /* math: wmma or mma */
+	int swizzled;             /* smem_layout: swizzled (math: mma): unpadded rows, chunks XORed */
 	int warptiling;           /* math: simt with warp_m and warp_n */
 	int tm, tn, tk;           /* the block's tile */
 	int vec_a, vec_b;         /* elements per global load of A and of B (load_width / size) */

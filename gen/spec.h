@@ -192,6 +192,10 @@
 #define KGEN_PRODUCERS(X) \
 	X(NONE,      "none",      "every warpgroup multiplies; one thread also issues the loads; a block per tile of C") \
 	X(WARPGROUP, "warpgroup", "a producer warpgroup issues the loads, `consumers` warpgroups multiply; one block per SM loops over the tiles")
+/* How the tensor-core tiles lie in shared memory (kernel: matmul, math: mma). */
+#define KGEN_SMEM_LAYOUTS(X) \
+	X(PADDED,   "padded",   "each row 16 bytes longer: an odd count of 16-byte chunks, so ldmatrix's 8 rows miss each other's banks") \
+	X(SWIZZLED, "swizzled", "rows unpadded, their 16-byte chunks XORed with the row's low bits: conflict-free cp.async writes and ldmatrix reads in less memory")
 
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
@@ -262,6 +266,7 @@
 	X(warp_m,           "warp_m",           KT_INT,  NULL,               1, 256,   "",        "rows of C a warp computes; default none for simt (no warp tiling), tile_m / 2 for wmma and mma") \
 	X(warp_n,           "warp_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a warp computes; default none for simt (no warp tiling), tile_n / 2 for wmma and mma") \
 	X(a_smem,           "a_smem",           KT_ENUM, kgen_a_smems,       0, 0,     "row",     "how A's tile lies in shared memory (math: simt)") \
+	X(smem_layout,      "smem_layout",      KT_ENUM, kgen_smem_layouts,  0, 0,     "padded",  "how the tiles of A and B lie in shared memory (math: mma): padded rows or XOR-swizzled 16-byte chunks") \
 	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 4,     "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering (math: wgmma: 2 to 4 TMA stages, default 4)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
@@ -350,6 +355,9 @@ enum kgen_thread_map { KGEN_THREAD_MAPS(X) KGEN_THREAD_MAP_COUNT };
 #define X(id, ...) KGEN_A_SMEM_##id,
 enum kgen_a_smem { KGEN_A_SMEMS(X) KGEN_A_SMEM_COUNT };
 #undef X
+#define X(id, ...) KGEN_SMEM_LAYOUT_##id,
+enum kgen_smem_layout { KGEN_SMEM_LAYOUTS(X) KGEN_SMEM_LAYOUT_COUNT };
+#undef X
 #define X(id, ...) KGEN_KEY_##id,
 enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 #undef X
@@ -404,7 +412,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
-	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[];
+	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

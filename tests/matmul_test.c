@@ -145,13 +145,34 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	char *src = source("kernel: matmul\ndtype: f16\nmath: wmma\nb_layout: col\n");
 
 	ASSERT_HAS(src, "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16");
-	ASSERT_HAS(src, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32");
+	ASSERT_HAS(src, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 ");  /* f16 in: d and c types only */
 	ASSERT_HAS(src, "// Needs: sm_80 or newer (math: wmma).");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\na_layout: col\nstages: 2\n");
 	ASSERT_HAS(src, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-	ASSERT_HAS(src, "ldmatrix_x4<true>(fa[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(f.a[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
 	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);");
+	/* stages 2 and up: the fragments double-buffered across the tiles' barrier */
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);");
+	ASSERT_HAS(src, "constexpr int KSTEPS = TILE_K / 16;");
+	ASSERT_HAS_NOT(src, "multiply_tile(");
+	ASSERT_HAS(src, "load_tile_inside<ROWS, COLS, VEC, DST_LD>(dst, src, ld, tid);");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");  /* stages: 1 */
+	ASSERT_HAS(src, "multiply_tile(as, bs, acc, wm, wn, lane);");
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as, bs, ks + 1, wm, wn, lane);");
+	ASSERT_HAS_NOT(src, "load_tile_inside");  /* plain loads check every vector */
+	ASSERT_HAS_NOT(src, "swizzle_at");
+	free(src);
+	/* smem_layout: swizzled: unpadded rows, every access through swizzle_at */
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n");
+	ASSERT_HAS(src, "constexpr int A_LD = 64, A_TILE = 128 * A_LD;");
+	ASSERT_HAS(src, "constexpr int B_LD = 128, B_TILE = 64 * B_LD;");
+	ASSERT_HAS(src, "ldmatrix_x4<false>(f.a[i], as + swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8));");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8));");
+	ASSERT_HAS(src, "cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), g);");
+	ASSERT_HAS(src, "T *const s = dst + swizzle_at<DST_LD>(r, c);");
+	ASSERT_HAS(src, "<<<grid, 128, 98304>>>");  /* 3 x (128 x 64 + 64 x 128) x 2 bytes */
 	free(src);
 }
 END_TEST
@@ -281,6 +302,8 @@ static const struct refusal matmul_refusals[] = {
 	  "thread_m needs math: simt (a tensor-core warp owns its fragments)", 4, 11, "thread_m: 4" },
 	{ "only_with_a_smem", MM "staging: none\na_smem: transposed\n", "a_smem needs staging: smem", 3, 9,
 	  "a_smem: transposed" },
+	{ "only_with_smem_layout", MM "dtype: f16\nmath: wmma\nsmem_layout: swizzled\n",
+	  "smem_layout needs math: mma (simt and wmma tiles keep their padded rows)", 4, 14, "smem_layout: swizzled" },
 	{ "only_with_stages", MM "staging: none\nstages: 2\n",
 	  "stages needs staging: smem (it buffers tiles in shared memory)", 3, 9, "stages: 2" },
 	{ "only_with_split_k", MM "staging: none\nsplit_k: 2\n", "split_k needs staging: smem", 3, 10, "split_k: 2" },
@@ -316,6 +339,12 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_cp_async_cannot_transpose", MM "b_layout: col\nstages: 2\n",
 	  "stages 2 copies with cp.async, which cannot transpose: math: simt keeps B's tile row-major, so a "
 	  "col-major B needs stages: 1", 3, 9, "stages: 2" },
+	{ "check_matmul_swizzle_rows", MM "dtype: bf16\nmath: mma\ntile_k: 48\nsmem_layout: swizzled\n",
+	  "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: A's tile rows of tile_k 48 (96 bytes) "
+	  "are not 32, 64 or a multiple of 128 bytes", 5, 14, "smem_layout: swizzled" },
+	{ "check_matmul_swizzle_rows", MM "dtype: bf16\nmath: mma\ntile_n: 96\nwarp_n: 48\nsmem_layout: swizzled\n",
+	  "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: B's tile rows of tile_n 96 (192 bytes) "
+	  "are not 32, 64 or a multiple of 128 bytes", 6, 14, "smem_layout: swizzled" },
 	{ "check_matmul_smem_limit", MM "dtype: f16\nmath: mma\ntile_m: 256\ntile_n: 256\ntile_k: 128\nstages: 4\n",
 	  "the tiles take 548864 bytes of shared memory (stages 4), over the 232448 a block may have: use smaller "
 	  "tiles or fewer stages", 4, 9, "tile_m: 256" },

@@ -3,34 +3,60 @@
 //! ldmatrix from tiles that keep A's and B's layouts in shared memory.
 //! Rows are padded by 8 elements (16 bytes): a row is an odd number of
 //! 16-byte chunks, so the 8 rows of each ldmatrix matrix fall in 8
-//! different chunks of the 128 bytes of banks (no conflict).
-// One tile's products: for each 16 of k, the warp's A fragments (16 x 16) and B
-// fragments (16 x 8, two per ldmatrix), multiplied into acc.
+//! different chunks of the 128 bytes of banks (no conflict).  The
+//! fragments of two k-steps live in registers at once: one k-step's load
+//! while the other's multiply, so that ldmatrix's latency hides behind
+//! mma.sync's.
+// The warp's fragments of one k-step (16 of k): MMA_M 16 x 16 of A, MMA_N 16 x 8 of B.
+struct Fragments {
+    unsigned int a[MMA_M][4];
+    unsigned int b[MMA_N][2];
+};
+
+// K-step ks of the tiles at as and bs: the warp's fragments, by ldmatrix (B's two at a time).
+static __device__ __forceinline__ void load_fragments(Fragments &f, const T *as, const T *bs, int ks, int wm, int wn,
+                                                      int lane)
+{
+    const int kk = ks * 16;
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+        {{a_load}}(f.a[i], as + {{a_fragment}});
+#pragma unroll
+    for (int j = 0; j < MMA_N; j += 2) {
+        unsigned int r[4];
+        {{b_load}}(r, bs + {{b_fragment}});
+        f.b[j][0] = r[0];
+        f.b[j][1] = r[1];
+        f.b[j + 1][0] = r[2];
+        f.b[j + 1][1] = r[3];
+    }
+}
+
+// acc += the products of one k-step's fragments.
+static __device__ __forceinline__ void multiply_fragments(float (&acc)[MMA_M][MMA_N][4], const Fragments &f)
+{
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < MMA_N; j++)
+            mma_16816(acc[i][j], f.a[i], f.b[j]);
+}
+{{#one_stage}}
+
+// One tile's products: each k-step's fragments load while the last k-step's multiply.
 static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, float (&acc)[MMA_M][MMA_N][4], int wm,
                                                      int wn, int lane)
 {
+    Fragments f[2];
+    load_fragments(f[0], as, bs, 0, wm, wn, lane);
 #pragma unroll
-    for (int kk = 0; kk < TILE_K; kk += 16) {
-        unsigned int fa[MMA_M][4], fb[MMA_N][2];
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-            {{a_load}}(fa[i], as + {{a_fragment}});
-#pragma unroll
-        for (int j = 0; j < MMA_N; j += 2) {
-            unsigned int r[4];
-            {{b_load}}(r, bs + {{b_fragment}});
-            fb[j][0] = r[0];
-            fb[j][1] = r[1];
-            fb[j + 1][0] = r[2];
-            fb[j + 1][1] = r[3];
-        }
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int j = 0; j < MMA_N; j++)
-                mma_16816(acc[i][j], fa[i], fb[j]);
+    for (int ks = 0; ks < KSTEPS; ks++) {
+        if (ks + 1 < KSTEPS)
+            load_fragments(f[(ks + 1) % 2], as, bs, ks + 1, wm, wn, lane);
+        multiply_fragments(acc, f[ks % 2]);
     }
 }
+{{/one_stage}}
 
 // {{doc}}
 extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const T *__restrict__ a, const T *__restrict__ b,

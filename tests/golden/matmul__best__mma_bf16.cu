@@ -20,6 +20,7 @@
 //   tile_k: 64
 //   warp_m: 64
 //   warp_n: 64
+//   smem_layout: padded
 //   stages: 3
 //   split_k: 1
 //   epilogue: v
@@ -58,6 +59,7 @@ constexpr int A_LD = 72, A_TILE = 128 * A_LD;
 constexpr int B_LD = 264, B_TILE = 64 * B_LD;
 constexpr int WARP_M = 64, WARP_N = 64, WARPS_N = TILE_N / WARP_N;  // a warp's tile
 constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles
+constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile
 
 static __device__ __forceinline__ Acc c_to_acc(unsigned short x)
 {
@@ -159,6 +161,27 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
     k0 = 0;
     k1 = k;
 }
+// Copy a ROWS x COLS box that lies wholly inside the matrix, src and ld keeping
+// VEC-element vectors aligned: one cp.async per vector and no checks.  Where a
+// pass of THREADS vectors covers whole rows, a thread keeps its column and
+// steps down ROWS_APART rows a pass, its address one multiply-add from the last.
+template <int ROWS, int COLS, int VEC, int DST_LD>
+static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, long long ld, int tid)
+{
+    constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
+    constexpr int ROWS_APART = THREADS % PER_ROW == 0 ? THREADS / PER_ROW : 0;
+    const int r0 = tid / PER_ROW, c0 = tid % PER_ROW * VEC;
+#pragma unroll
+    for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
+        const int v = tid + i * THREADS;
+        if (TOTAL % THREADS != 0 && v >= TOTAL)
+            break;
+        const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
+        const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
+        cp_async<VEC * sizeof(T)>(dst + r * DST_LD + c, g);
+    }
+}
+
 // Copy a ROWS x COLS box of a matrix whose rows are ld elements apart (element
 // (r, c) at src[r * ld + c]) to shared memory at dst, rows DST_LD elements apart,
 // transposed when TRANSPOSE (element (r, c) to dst[c * DST_LD + r]).  Only the
@@ -166,12 +189,18 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 // nothing outside them is read.  Whole vectors of VEC elements move as one
 // cp.async where `vectors` says src and ld keep them aligned; the others, at
 // the edges, element by element.
+// A box wholly inside the matrix takes load_tile_inside.
 template <int ROWS, int COLS, int VEC, int DST_LD, bool TRANSPOSE>
 static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long ld, int rows, int cols, bool vectors,
                                                  int tid)
 {
     constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
-#pragma unroll
+    if (vectors && rows >= ROWS && cols >= COLS) {
+        load_tile_inside<ROWS, COLS, VEC, DST_LD>(dst, src, ld, tid);
+        return;
+    }
+    // A tile at an edge: rolled, so that it holds few registers.
+#pragma unroll 1
     for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
         const int v = tid + i * THREADS;
         if (TOTAL % THREADS != 0 && v >= TOTAL)
@@ -210,32 +239,39 @@ static __device__ __forceinline__ void load_b(T *bs, const T *b, long long ldb, 
     // B row-major: TILE_K rows of TILE_N.
     load_tile<TILE_K, TILE_N, VEC_B, B_LD, false>(bs, b + kt * ldb + col0, ldb, k1 - kt, n - col0, vectors, tid);
 }
-// One tile's products: for each 16 of k, the warp's A fragments (16 x 16) and B
-// fragments (16 x 8, two per ldmatrix), multiplied into acc.
-static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, float (&acc)[MMA_M][MMA_N][4], int wm,
-                                                     int wn, int lane)
+// The warp's fragments of one k-step (16 of k): MMA_M 16 x 16 of A, MMA_N 16 x 8 of B.
+struct Fragments {
+    unsigned int a[MMA_M][4];
+    unsigned int b[MMA_N][2];
+};
+
+// K-step ks of the tiles at as and bs: the warp's fragments, by ldmatrix (B's two at a time).
+static __device__ __forceinline__ void load_fragments(Fragments &f, const T *as, const T *bs, int ks, int wm, int wn,
+                                                      int lane)
+{
+    const int kk = ks * 16;
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+        ldmatrix_x4<false>(f.a[i], as + (wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8);
+#pragma unroll
+    for (int j = 0; j < MMA_N; j += 2) {
+        unsigned int r[4];
+        ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);
+        f.b[j][0] = r[0];
+        f.b[j][1] = r[1];
+        f.b[j + 1][0] = r[2];
+        f.b[j + 1][1] = r[3];
+    }
+}
+
+// acc += the products of one k-step's fragments.
+static __device__ __forceinline__ void multiply_fragments(float (&acc)[MMA_M][MMA_N][4], const Fragments &f)
 {
 #pragma unroll
-    for (int kk = 0; kk < TILE_K; kk += 16) {
-        unsigned int fa[MMA_M][4], fb[MMA_N][2];
+    for (int i = 0; i < MMA_M; i++)
 #pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-            ldmatrix_x4<false>(fa[i], as + (wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8);
-#pragma unroll
-        for (int j = 0; j < MMA_N; j += 2) {
-            unsigned int r[4];
-            ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);
-            fb[j][0] = r[0];
-            fb[j][1] = r[1];
-            fb[j + 1][0] = r[2];
-            fb[j + 1][1] = r[3];
-        }
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int j = 0; j < MMA_N; j++)
-                mma_16816(acc[i][j], fa[i], fb[j]);
-    }
+        for (int j = 0; j < MMA_N; j++)
+            mma_16816(acc[i][j], f.a[i], f.b[j]);
 }
 
 // Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.
@@ -261,26 +297,51 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const T
             for (int e = 0; e < 4; e++)
                 acc[i][j][e] = 0.0f;
 
-    // STAGES - 1 tiles in flight before the first multiply.
     const int tiles = (k1 - k0 + TILE_K - 1) / TILE_K;
+    int read = 0, write = 0;  // the buffers of the tile being multiplied and of the next one fetched
+    // The next tile to fetch (if there is one) to buffer `write`, as one group of cp.async.
+    int fetched = 0;
+    auto fetch = [&]() {
+        if (fetched < tiles) {
+            load_a(as + write * A_TILE, a, lda, m, row0, k0 + fetched * TILE_K, k1, aligned & 1, tid);
+            load_b(bs + write * B_TILE, b, ldb, n, col0, k0 + fetched * TILE_K, k1, aligned & 2, tid);
+        }
+        cp_async_commit();
+        fetched++;
+        write = write + 1 == STAGES ? 0 : write + 1;
+    };
+    // STAGES - 1 tiles in flight before the first multiply.
     #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < tiles) {
-            load_a(as + s * A_TILE, a, lda, m, row0, k0 + s * TILE_K, k1, aligned & 1, tid);
-            load_b(bs + s * B_TILE, b, ldb, n, col0, k0 + s * TILE_K, k1, aligned & 2, tid);
-        }
-        cp_async_commit();
-    }
+    for (int s = 0; s < STAGES - 1; s++)
+        fetch();
+    cp_async_wait<STAGES - 2>();  // tile 0 has landed
+    __syncthreads();
+    Fragments f[2];
+    load_fragments(f[0], as, bs, 0, wm, wn, lane);
     for (int t = 0; t < tiles; t++) {
-        cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
-        __syncthreads();              // everyone's; and the buffer of tile t - 1 is free
-        const int next = t + STAGES - 1, buf = t % STAGES;
-        if (next < tiles) {
-            load_a(as + next % STAGES * A_TILE, a, lda, m, row0, k0 + next * TILE_K, k1, aligned & 1, tid);
-            load_b(bs + next % STAGES * B_TILE, b, ldb, n, col0, k0 + next * TILE_K, k1, aligned & 2, tid);
+        const T *const at = as + read * A_TILE, *const bt = bs + read * B_TILE;
+        read = read + 1 == STAGES ? 0 : read + 1;
+    #pragma unroll
+        for (int ks = 0; ks < KSTEPS; ks++) {
+            if (ks + 1 < KSTEPS)
+                load_fragments(f[(ks + 1) % 2], at, bt, ks + 1, wm, wn, lane);
+            if (ks + 1 == KSTEPS) {
+                if (KSTEPS == 1)
+                    fetch();  // its group must be committed before the wait below
+                if (t + 1 < tiles) {
+                    cp_async_wait<STAGES - 2>();  // this thread's copies of tile t + 1 have landed
+                    __syncthreads();              // everyone's; and every warp holds tile t's last fragments
+                    load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);
+                }
+            }
+            multiply_fragments(acc, f[ks % 2]);
+            // Tile t + STAGES - 1 to the buffer of tile t - 1, which every warp
+            // finished reading before the last barrier.
+            if (ks == 0 && KSTEPS > 1)
+                fetch();
         }
-        cp_async_commit();
-        multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, wm, wn, lane);
+        if (KSTEPS % 2)
+            f[0] = f[1];  // an odd count of k-steps left the next tile's first fragments in f[1]
     }
     cp_async_wait<0>();
 

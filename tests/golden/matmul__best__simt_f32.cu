@@ -140,6 +140,27 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
     k0 = 0;
     k1 = k;
 }
+// Copy a ROWS x COLS box that lies wholly inside the matrix, src and ld keeping
+// VEC-element vectors aligned: one cp.async per vector and no checks.  Where a
+// pass of THREADS vectors covers whole rows, a thread keeps its column and
+// steps down ROWS_APART rows a pass, its address one multiply-add from the last.
+template <int ROWS, int COLS, int VEC, int DST_LD>
+static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, long long ld, int tid)
+{
+    constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
+    constexpr int ROWS_APART = THREADS % PER_ROW == 0 ? THREADS / PER_ROW : 0;
+    const int r0 = tid / PER_ROW, c0 = tid % PER_ROW * VEC;
+#pragma unroll
+    for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
+        const int v = tid + i * THREADS;
+        if (TOTAL % THREADS != 0 && v >= TOTAL)
+            break;
+        const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
+        const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
+        cp_async<VEC * sizeof(T)>(dst + r * DST_LD + c, g);
+    }
+}
+
 // Copy a ROWS x COLS box of a matrix whose rows are ld elements apart (element
 // (r, c) at src[r * ld + c]) to shared memory at dst, rows DST_LD elements apart,
 // transposed when TRANSPOSE (element (r, c) to dst[c * DST_LD + r]).  Only the
@@ -147,12 +168,18 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 // nothing outside them is read.  Whole vectors of VEC elements move as one
 // cp.async where `vectors` says src and ld keep them aligned; the others, at
 // the edges, element by element.
+// A box wholly inside the matrix takes load_tile_inside.
 template <int ROWS, int COLS, int VEC, int DST_LD, bool TRANSPOSE>
 static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long ld, int rows, int cols, bool vectors,
                                                  int tid)
 {
     constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
-#pragma unroll
+    if (vectors && rows >= ROWS && cols >= COLS) {
+        load_tile_inside<ROWS, COLS, VEC, DST_LD>(dst, src, ld, tid);
+        return;
+    }
+    // A tile at an edge: rolled, so that it holds few registers.
+#pragma unroll 1
     for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
         const int v = tid + i * THREADS;
         if (TOTAL % THREADS != 0 && v >= TOTAL)
