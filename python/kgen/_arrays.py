@@ -17,7 +17,7 @@ import sys
 from math import prod
 
 from . import _dlpack, _lib
-from ._memory import SIZE, DeviceArray
+from ._memory import SIZE, DeviceArray, refuse_in_capture
 
 # kgen dtype names by the frameworks' names (torch.float32 -> "float32", numpy typestr '<f4').
 _BY_NAME = {
@@ -191,7 +191,7 @@ def torch_dtype(dtype):
     return t
 
 
-def empty(like, shape, dtype, stream=0):
+def empty(like, shape, dtype, stream=0, where="kgen"):
     """A new, contiguous array of kgen dtype `dtype` for a result of `like`
     (in its framework when kgen allocates through it, else a DeviceArray on
     its device, ordered on `stream`), and its address.  finish() turns it
@@ -206,6 +206,8 @@ def empty(like, shape, dtype, stream=0):
         with cupy.cuda.Device(like.device if like.device is not None else cupy.cuda.runtime.getDevice()):
             r = cupy.empty(shape, dtype=_NAMES[dtype])
         return r, r.data.ptr
+    refuse_in_capture(like.device or 0, stream, where, "allocate its result (kgen allocates for %s arrays)"
+                      % like.kind, "pass out= (an array allocated before the capture)")
     r = DeviceArray(shape, dtype, like.device or 0, stream)
     return r, r.ptr
 

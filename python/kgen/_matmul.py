@@ -142,7 +142,7 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0):
         raise TypeError("%s: the kernel writes %s, out is %s" % (where, out_dtype, c.o.dtype))
     s = stream_of(c.a, stream, where)
     if c.out is None:
-        res, optr = empty(c.a, (c.m, c.n), out_dtype, s)
+        res, optr = empty(c.a, (c.m, c.n), out_dtype, s, where)
     else:
         res, optr = c.out, c.o.ptr
     if c.m == 0 or c.n == 0:

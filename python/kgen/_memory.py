@@ -111,12 +111,15 @@ def scratch(device, handle, nbytes, stream, where):
         return new
 
 
-def refuse_in_capture(device, stream, where, what):
+WARM_UP = ("call it once with the same arguments before the capture (a warm-up run), so that its kernel is built "
+           "and its memory allocated then")
+
+
+def refuse_in_capture(device, stream, where, what, advice=WARM_UP):
     """CaptureError when `stream` is being captured: kgen would have to `what`."""
     if _driver.capturing(device, stream):
-        raise CaptureError("%s: this call would %s while stream 0x%x is being captured into a CUDA graph; call it "
-                           "once with the same arguments before the capture (a warm-up run), so that its kernel is "
-                           "built and its memory allocated then" % (where, what, stream))
+        raise CaptureError("%s: this call would %s while stream 0x%x is being captured into a CUDA graph; %s"
+                           % (where, what, stream, advice))
 
 
 # ---- inputs kept until their kernels are done ----

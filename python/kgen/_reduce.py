@@ -59,9 +59,9 @@ class _Launch:
         if self.need:
             sptr, sbytes = _memory.scratch(self.device, self.handle, self.need, s, where)
         if out is None:
-            v, vptr = empty(a, self.shape, self.dtype, s)
+            v, vptr = empty(a, self.shape, self.dtype, s, where)
             if self.pair:
-                i, iptr = empty(a, self.shape, "i64", s)
+                i, iptr = empty(a, self.shape, "i64", s, where)
                 outs = (vptr, iptr)
             else:
                 outs = (vptr,)

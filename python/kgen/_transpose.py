@@ -28,7 +28,7 @@ def _run_transpose(k, a, out, stream, where):
     shape = (a.shape[0], cols, rows) if nd == 3 else (cols, rows)
     s = stream_of(a, stream, where)
     if out is None:
-        res, ptr = empty(a, shape, a.dtype, s)
+        res, ptr = empty(a, shape, a.dtype, s, where)
         o = Array(res, a.kind, ptr, a.dtype, tuple(shape), packed_strides(shape), a.device)
     else:
         res, o = out, describe(out, "out", where)
