@@ -21,12 +21,12 @@ See docs/python.md.
 import sys
 
 from . import _arrays, _lib
-from ._arrays import describe
+from ._arrays import describe  # noqa: F401 (kgen.describe, kgen._layouts, kgen._default_reduce: for the tests and bench)
 from ._errors import CaptureError, KgenError, SpecError
 from ._kernel import Kernel
-from ._matmul import _layouts, matmul
+from ._matmul import _layouts, matmul  # noqa: F401
 from ._memory import DeviceArray
-from ._reduce import OPS, ArgResult, _default_reduce, reduce, reduce_kernel
+from ._reduce import OPS, ArgResult, _default_reduce, reduce, reduce_kernel  # noqa: F401
 from ._spec import Spec, check, compile, generate
 from ._transpose import transpose
 

@@ -2,6 +2,7 @@
 what every family's call shares (the stream, the checks of an array's
 layout, the result).  Each family's module adds its runner to RUNNERS."""
 import threading
+from typing import Any, Union
 
 from . import _lib, _memory
 from ._arrays import current_stream, describe, stream_address
@@ -52,7 +53,7 @@ class Kernel:
     for a single spec).
     """
 
-    def __init__(self, spec=None, device=0, plan=None, **overrides):
+    def __init__(self, spec: Any = None, device: int = 0, plan: Any = None, **overrides: Union[int, str]) -> None:
         if plan is None:
             if spec is None:
                 raise TypeError("kgen.Kernel: pass a spec, or a size plan as plan=")
@@ -95,7 +96,7 @@ class Kernel:
         # The result's type: out_dtype (a mean of integers is f64, count_nonzero i64), else acc_dtype.
         self._acc = f.get("out_dtype", f.get("acc_dtype", self._dtype))
 
-    def __call__(self, x, *args, out=None, stream=None, **scalars):
+    def __call__(self, x: Any, *args: Any, out: Any = None, stream: Any = None, **scalars: float) -> Any:
         run, operands = RUNNERS[self.family]
         if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
             return run(self, describe(x, "a", "kgen.Kernel", stream_address(stream)), out, stream, "kgen.Kernel",

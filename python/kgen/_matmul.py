@@ -1,6 +1,7 @@
 """kgen.matmul: C = alpha A B + beta C, C row-major, each operand read as
 it lies (row- or column-major, rows or columns padded)."""
 import sys
+from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import Array, current_stream, describe, empty, finish, stream_address
@@ -164,7 +165,8 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0):
     return res if c.out is not None else finish(c.a, res)
 
 
-def matmul(a, b, out=None, spec=None, alpha=1.0, beta=0.0, stream=None, **overrides):
+def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
+           **overrides: Union[int, str]) -> Any:
     """C = alpha * a @ b + beta * C: a (M x K) and b (K x N) f32, f64, f16 or
     bf16 arrays of one dtype on one GPU, each row-major or column-major (a
     transposed view such as b.t(), read without a copy; rows or columns may

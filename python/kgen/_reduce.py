@@ -11,7 +11,8 @@ Later calls with the same key find it in one dict lookup and pay only the
 stream, the result's allocation and the C call.
 """
 from math import prod as _numel
-from typing import Any, NamedTuple
+import os
+from typing import Any, Dict, NamedTuple, Optional, Union
 
 from . import _lib, _memory, _plans, _trace
 from ._arrays import Array, describe, empty, finish, stream_address
@@ -256,7 +257,12 @@ def _key(a, op, axis, spec, plan, overrides):
         return None
 
 
-def reduce(x, op=None, axis=None, spec=None, out=None, stream=None, plan=None, **overrides):
+SpecLike = Union[str, "os.PathLike[str]", Dict[str, Union[int, str]], Spec]
+PlanLike = Union[None, bool, str, "os.PathLike[str]"]
+
+
+def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: Optional[SpecLike] = None,
+           out: Any = None, stream: Any = None, plan: PlanLike = None, **overrides: Union[int, str]) -> Any:
     """Reduce x with op over all of it (axis None) or along one axis: the last
     (each row of the matrix view, axis=-1 or ndim-1) or the first (each
     column, axis=0); x may have padded rows.
@@ -300,7 +306,8 @@ def _reduce(x, op, axis, spec, out, stream, plan, overrides):
     return L(a, out, stream)
 
 
-def reduce_kernel(x, op=None, axis=None, spec=None, plan=None, stream=None, **overrides):
+def reduce_kernel(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: Optional[SpecLike] = None,
+                  plan: PlanLike = None, stream: Any = None, **overrides: Union[int, str]) -> Kernel:
     """The kgen.Kernel kgen.reduce(x, op, axis, ...) launches (built now if it
     was not), e.g. to see its spec or whether a plan serves it (k.plan)."""
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))

@@ -4,6 +4,7 @@ no GPU needed."""
 import os
 import re
 import threading
+from typing import Any, Union
 
 from . import _lib
 
@@ -77,7 +78,7 @@ class Spec:
     a record of the spec, not a spec to load again).
     """
 
-    def __init__(self, spec, **overrides):
+    def __init__(self, spec: Any, **overrides: Union[int, str]) -> None:
         self._load(spec, overrides, "kgen.Spec")
 
     def _load(self, spec, overrides, where):
@@ -166,12 +167,12 @@ def _spec(where, spec, overrides, again=False):
     return s
 
 
-def check(spec, **overrides):
+def check(spec: Any, **overrides: Union[int, str]) -> "Spec":
     """Load and validate a spec (with overrides); the Spec, or SpecError."""
     return _spec("kgen.check", spec, overrides, again=True)
 
 
-def generate(spec, **overrides):
+def generate(spec: Any, **overrides: Union[int, str]) -> str:
     """The CUDA C source kgen generates for a spec, as str."""
     s = _spec("kgen.generate", spec, overrides)
     err, out = _err(), _lib.ctypes.c_void_p()
@@ -179,7 +180,7 @@ def generate(spec, **overrides):
     return _lib.take_string(out.value)
 
 
-def compile(spec, arch="sm_90", ptx=False, **overrides):
+def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Union[int, str]) -> Union[bytes, str]:
     """Generate and compile a spec with NVRTC for `arch` (no GPU needed): the
     cubin as bytes, or the PTX as str with ptx=True.  NVRTC's rejection is a
     KgenError (KGEN_ECOMPILE) whose message carries the log."""

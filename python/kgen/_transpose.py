@@ -1,4 +1,6 @@
 """kgen.transpose: a matrix, or each matrix of a batch, in one launch."""
+from typing import Any, Union
+
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, describe, empty, finish, packed_strides, stream_address
 from ._kernel import RUNNERS, align, cached, new_kernel, stream_of
@@ -53,7 +55,7 @@ def _run_transpose(k, a, out, stream, where):
     return res if out is not None else finish(a, res)
 
 
-def transpose(x, spec=None, out=None, stream=None, **overrides):
+def transpose(x: Any, spec: Any = None, out: Any = None, stream: Any = None, **overrides: Union[int, str]) -> Any:
     """The transpose of a matrix (R x C -> C x R) or of each matrix of a batch
     (B x R x C -> B x C x R, one launch), as a new contiguous array in x's
     framework or into `out`.  x's rows may be padded (a slice of a wider

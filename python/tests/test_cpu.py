@@ -1,6 +1,7 @@
 """kgen's Python API where it needs no GPU: specs from files, text and dicts,
 overrides, errors with their place, generation and NVRTC compilation."""
 import os
+import re
 import subprocess
 
 import pytest
@@ -13,7 +14,10 @@ SUM_F32 = os.path.join(SPECS, "reduce", "best", "sum-f32.yaml")
 
 
 def test_version_is_the_library_version():
-    assert kgen.__version__ == "0.1.0"
+    # One place for it: configure.ac's AC_INIT (the C library's, and the wheel's, python/setup.py).
+    with open(os.path.join(TOP, "configure.ac")) as f:
+        want = re.search(r"AC_INIT\(\[kgen\],\s*\[([^\]]+)\]", f.read()).group(1)
+    assert kgen.__version__ == want
     assert os.path.exists(kgen.library_path) or kgen.library_path.startswith("lib")
 
 
