@@ -17,7 +17,7 @@ import sys
 from math import prod
 
 from . import _dlpack, _lib
-from ._memory import SIZE, DeviceArray, refuse_in_capture
+from ._memory import SIZE, DeviceArray
 
 # kgen dtype names by the frameworks' names (torch.float32 -> "float32", numpy typestr '<f4').
 _BY_NAME = {
@@ -112,6 +112,22 @@ def _from_dlpack(x, what, where, stream):
                  readonly=kind == "jax" or bool(flags & _dlpack.FLAG_READ_ONLY))
 
 
+_ROUTE = {}  # a type of array -> how kgen reads it: "cupy" or "cai" (__cuda_array_interface__), "dlpack"
+
+
+def _route(x):
+    """JAX's and TensorFlow's arrays through DLPack (their streams and
+    lifetimes), CuPy's and any other with __cuda_array_interface__ through
+    it, the rest through DLPack when they have it."""
+    if type(x).__module__.startswith("cupy"):
+        return "cupy"
+    if _framework(x) in ("jax", "tensorflow") or _dlpack.is_capsule(x):
+        return "dlpack"
+    if hasattr(x, "__cuda_array_interface__"):
+        return "cai"
+    return "dlpack" if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") else "cai"
+
+
 def describe(x, what="input", where="kgen", stream=None):
     """The Array for x, or TypeError / ValueError saying why kgen cannot take it
     (where: the call, as errors name it; stream: the one kgen will run on,
@@ -124,9 +140,10 @@ def describe(x, what="input", where="kgen", stream=None):
         if not x.is_cuda:
             raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
         return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
-    cupy = type(x).__module__.startswith("cupy")
-    if not cupy and (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") or _dlpack.is_capsule(x)
-                     or _framework(x) == "tensorflow"):
+    route = _ROUTE.get(type(x))
+    if route is None:
+        route = _ROUTE[type(x)] = _route(x)
+    if route == "dlpack":
         return _from_dlpack(x, what, where, stream)
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is None:
@@ -148,16 +165,27 @@ def describe(x, what="input", where="kgen", stream=None):
     device = getattr(getattr(x, "device", None), "id", None)
     if device is not None:
         device = _lib.arg(where, "device", device, _lib.INT_MAX)
-    return Array(x, "cupy" if cupy else "cai", ptr, dt, shape, strides, device,
+    return Array(x, route, ptr, dt, shape, strides, device,
                  readonly=bool(cai["data"][1]))
+
+
+_raw_stream = None
+
+
+def _torch_stream(device):
+    """torch's current stream on a device, as an address: what torch's own
+    extensions call (no Stream object), resolved once."""
+    global _raw_stream
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    return _raw_stream(device)
 
 
 def current_stream(a):
     """The caller's framework's current stream on a's device, as an address (0: the default stream)."""
     if a.kind == "torch":
-        torch = sys.modules["torch"]
-        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what torch's own extensions call: no Stream object
-        return raw(a.device) if raw is not None else torch.cuda.current_stream(a.obj.device).cuda_stream
+        return (_raw_stream or _torch_stream)(a.device)
     if a.kind == "cupy":
         import cupy
         return cupy.cuda.get_current_stream().ptr
@@ -197,7 +225,7 @@ def empty(like, shape, dtype, stream=0, where="kgen"):
     its device, ordered on `stream`), and its address.  finish() turns it
     into the caller's array once the kernels are queued."""
     if like.kind == "torch":
-        r = sys.modules["torch"].empty(shape, dtype=torch_dtype(dtype), device=like.obj.device)
+        r = sys.modules["torch"].empty(shape, dtype=torch_dtype(dtype), device=like.device)
         return r, r.data_ptr()
     if like.kind == "cupy":
         import cupy
@@ -206,10 +234,24 @@ def empty(like, shape, dtype, stream=0, where="kgen"):
         with cupy.cuda.Device(like.device if like.device is not None else cupy.cuda.runtime.getDevice()):
             r = cupy.empty(shape, dtype=_NAMES[dtype])
         return r, r.data.ptr
-    refuse_in_capture(like.device or 0, stream, where, "allocate its result (kgen allocates for %s arrays)"
-                      % like.kind, "pass out= (an array allocated before the capture)")
-    r = DeviceArray(shape, dtype, like.device or 0, stream)
+    r = DeviceArray(shape, dtype, like.device or 0, stream, where)  # refused in a capture
     return r, r.ptr
+
+
+def allocator(like, shape, dtype, where):
+    """empty() for results of one shape and dtype for arrays like `like`, with
+    what it needs looked up once: a function of the stream that returns
+    (array, address)."""
+    shape = tuple(shape)
+    if like.kind == "torch":
+        torch_empty, t, dev = sys.modules["torch"].empty, torch_dtype(dtype), like.device
+
+        def new(stream):
+            r = torch_empty(shape, dtype=t, device=dev)
+            return r, r.data_ptr()
+        return new
+    bare = Array(None, like.kind, 0, like.dtype, (), (), like.device)  # not like: it may hold an input's capsule
+    return lambda stream: empty(bare, shape, dtype, stream, where)
 
 
 _jax_dlpack = None

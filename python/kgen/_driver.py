@@ -86,9 +86,9 @@ class _Driver:
 
 
 _drv = None
-_ctx = {}
+_ctx = {}  # device -> its _Current
 _live = [True]  # False at exit (kgen._memory): nothing is destroyed then
-_lock = threading.Lock()
+_lock = threading.RLock()  # driver() is called under it, by _current()
 
 
 def driver():
@@ -104,20 +104,15 @@ def driver():
 
 
 class _Current:
-    """`with _Current(device):` the device's primary context is current inside."""
+    """`with _current(device):` the device's primary context is current inside."""
     __slots__ = ("d", "ctx")
 
     def __init__(self, device):
-        self.d = driver()
-        self.ctx = _ctx.get(device)
-        if self.ctx is None:
-            with _lock:
-                if device not in _ctx:
-                    dev, ctx = _I(), _P()
-                    self.d.check("cuDeviceGet", self.d.cuDeviceGet(ctypes.byref(dev), device))
-                    self.d.check("cuDevicePrimaryCtxRetain", self.d.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev))
-                    _ctx[device] = ctx.value  # retained for the process, as libkgen's context retains it
-            self.ctx = _ctx[device]
+        self.d = d = driver()
+        dev, ctx = _I(), _P()
+        d.check("cuDeviceGet", d.cuDeviceGet(ctypes.byref(dev), device))
+        d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev))
+        self.ctx = ctx.value  # retained for the process, as libkgen's context retains it
 
     def __enter__(self):
         self.d.check("cuCtxPushCurrent_v2", self.d.cuCtxPushCurrent_v2(self.ctx))
@@ -127,19 +122,34 @@ class _Current:
         self.d.cuCtxPopCurrent_v2(ctypes.byref(_P()))
 
 
+def _current(device):
+    c = _ctx.get(device)
+    if c is None:
+        with _lock:
+            c = _ctx.get(device)
+            if c is None:
+                c = _ctx[device] = _Current(device)
+    return c
+
+
 def capturing(device, stream):
     """Whether `stream` (an address; 0 the default stream) is being captured into a CUDA graph."""
     status = _I()
-    with _Current(device) as d:
+    with _current(device) as d:
         d.check("cuStreamIsCapturing", d.cuStreamIsCapturing(stream or None, ctypes.byref(status)))
     return status.value != CAPTURE_NONE
 
 
-def alloc(device, nbytes, stream):
+def alloc(device, nbytes, stream, outside_capture=False):
     """nbytes of device memory, ordered on `stream` (cuMemAllocAsync where the
-    driver has it): its address.  free() gives it back."""
-    p = ctypes.c_ulonglong()
-    with _Current(device) as d:
+    driver has it): its address, which free() gives back.  With
+    outside_capture, None instead when the stream is being captured."""
+    p, status = ctypes.c_ulonglong(), _I()
+    with _current(device) as d:
+        if outside_capture:
+            d.check("cuStreamIsCapturing", d.cuStreamIsCapturing(stream or None, ctypes.byref(status)))
+            if status.value != CAPTURE_NONE:
+                return None
         if d.cuMemAllocAsync is not None:
             d.check("cuMemAllocAsync", d.cuMemAllocAsync(ctypes.byref(p), max(nbytes, 1), stream or None))
         else:
@@ -149,7 +159,7 @@ def alloc(device, nbytes, stream):
 
 def free(device, ptr, stream):
     """Give back what alloc() gave, after the work queued on `stream`."""
-    with _Current(device) as d:
+    with _current(device) as d:
         if d.cuMemFreeAsync is not None:
             d.check("cuMemFreeAsync", d.cuMemFreeAsync(ptr, stream or None))
         else:
@@ -161,7 +171,7 @@ def alloc_zeroed(device, nbytes, stream):
     ordered: any stream may use it), zero-filled on `stream`, which is then
     synchronised so that the zeros are there for every stream."""
     p = ctypes.c_ulonglong()
-    with _Current(device) as d:
+    with _current(device) as d:
         d.check("cuMemAlloc_v2", d.cuMemAlloc_v2(ctypes.byref(p), max(nbytes, 1)))
         d.check("cuMemsetD8Async", d.cuMemsetD8Async(p.value, 0, nbytes, stream or None))
         d.check("cuStreamSynchronize", d.cuStreamSynchronize(stream or None))
@@ -176,21 +186,21 @@ class Event:
     def __init__(self, device):
         self.device = device
         e = _P()
-        with _Current(device) as d:
+        with _current(device) as d:
             d.check("cuEventCreate", d.cuEventCreate(ctypes.byref(e), CU_EVENT_DISABLE_TIMING))
         self.handle = e.value
 
     def record(self, stream):
-        with _Current(self.device) as d:
+        with _current(self.device) as d:
             d.check("cuEventRecord", d.cuEventRecord(self.handle, stream or None))
 
     def wait(self, stream):
         """Make `stream` wait for the work before the last record()."""
-        with _Current(self.device) as d:
+        with _current(self.device) as d:
             d.check("cuStreamWaitEvent", d.cuStreamWaitEvent(stream or None, self.handle, 0))
 
     def done(self):
-        with _Current(self.device) as d:
+        with _current(self.device) as d:
             r = d.cuEventQuery(self.handle)
             if r == CUDA_ERROR_NOT_READY:
                 return False
@@ -200,8 +210,8 @@ class Event:
     def __del__(self):
         d = _drv
         if d is not None and getattr(self, "handle", None) and _live[0]:
-            ctx = _ctx.get(self.device)
-            if ctx is not None and d.cuCtxPushCurrent_v2(ctx) == CUDA_SUCCESS:
+            c = _ctx.get(self.device)
+            if c is not None and d.cuCtxPushCurrent_v2(c.ctx) == CUDA_SUCCESS:
                 d.cuEventDestroy_v2(self.handle)
                 d.cuCtxPopCurrent_v2(ctypes.byref(_P()))
             self.handle = None

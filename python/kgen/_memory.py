@@ -24,12 +24,17 @@ SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "i64": 8}
 
 
 class _Buffer:
-    """alloc()'s bytes, freed after the work on their stream when the last holder goes."""
+    """alloc()'s bytes, freed after the work on their stream when the last
+    holder goes.  With `where` (a call's name), refused in a capture."""
     __slots__ = ("device", "ptr", "stream")
 
-    def __init__(self, device, nbytes, stream):
-        self.device, self.stream = device, stream
-        self.ptr = _driver.alloc(device, nbytes, stream)
+    def __init__(self, device, nbytes, stream, where=None):
+        self.device, self.stream, self.ptr = device, stream, None
+        self.ptr = _driver.alloc(device, nbytes, stream, where is not None)
+        if self.ptr is None:
+            raise CaptureError("%s: this call would allocate its result (kgen allocates it for arrays of this "
+                               "kind) while stream 0x%x is being captured into a CUDA graph; pass out= (an array "
+                               "allocated before the capture)" % (where, stream))
 
     def __del__(self, live=_dlpack.live, free=_driver.free):
         if getattr(self, "ptr", None) and live[0]:
@@ -46,11 +51,11 @@ class DeviceArray:
     one for an input whose framework it does not know."""
     __slots__ = ("_buf", "ptr", "shape", "dtype", "device", "stream", "__weakref__")
 
-    def __init__(self, shape, dtype, device, stream):
+    def __init__(self, shape, dtype, device, stream, where=None):
         n = 1
         for d in shape:
             n *= d
-        self._buf = _Buffer(device, n * SIZE[dtype], stream)
+        self._buf = _Buffer(device, n * SIZE[dtype], stream, where)
         self.ptr, self.shape, self.dtype, self.device, self.stream = self._buf.ptr, tuple(shape), dtype, device, stream
 
     @property

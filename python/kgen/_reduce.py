@@ -15,7 +15,7 @@ import os
 from typing import Any, Dict, NamedTuple, Optional, Union
 
 from . import _lib, _memory, _plans, _trace
-from ._arrays import Array, describe, empty, finish, stream_address
+from ._arrays import Array, allocator, current_stream, describe, finish, stream_address
 from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
                       new_plan_kernel, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
@@ -48,28 +48,30 @@ def _default_axis(op, dtype, kind):
 
 
 class _Launch:
-    """A reduction made ready for arrays of one shape and layout: its kernel,
-    the C function and the sizes it takes, the result's shape and dtype,
-    the scratch bytes it needs.  Calling it launches on an array."""
-    __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "need", "where", "what")
+    """A reduction made ready for arrays of one kind, shape and layout: its
+    kernel, the C function and the sizes it takes, the result's shape and
+    dtype and how to allocate it, its scratch (the kernel's, allocated now;
+    a buffer that grows is kept, so this one stays valid).  Calling it
+    launches on an array."""
+    __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
+                 "values", "indices")
 
     def __call__(self, a, out, stream):
-        where = self.where
-        s = stream_of(a, stream, where)
-        sptr = sbytes = 0
-        if self.need:
-            sptr, sbytes = _memory.scratch(self.device, self.handle, self.need, s, where)
+        if stream is None:
+            s = current_stream(a)
+        else:
+            s = _lib.arg(self.where, "stream", stream_address(stream), _lib.PTR_MAX)
         if out is None:
-            v, vptr = empty(a, self.shape, self.dtype, s, where)
+            v, vptr = self.values(s)
             if self.pair:
-                i, iptr = empty(a, self.shape, "i64", s, where)
+                i, iptr = self.indices(s)
                 outs = (vptr, iptr)
             else:
                 outs = (vptr,)
         else:
             outs = self._outs(a, out)
         err = _err()
-        st = self.fn(self.handle, a.ptr, *self.sizes, *outs, sptr, sbytes, s, _lib.ctypes.byref(err))
+        st = self.fn(self.handle, a.ptr, *self.sizes, *outs, *self.scratch, s, _lib.ctypes.byref(err))
         if st:
             _lib.check(st, err)
         if a.keep is not None:
@@ -91,10 +93,13 @@ class _Launch:
                 writable_out(out[1], self.where, "i64", self.shape, a, self.what + " (indices)").ptr)
 
 
-def _launch(k, fn, sizes, shape, need, where, what):
+def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L = _Launch()
     L.k, L.handle, L.device, L.fn, L.sizes, L.shape = k, k._handle, k.device, fn, sizes, tuple(shape)
-    L.dtype, L.pair, L.need, L.where, L.what = k._acc, k.spec.fields.get("op") in PAIRS, need, where, what
+    L.dtype, L.pair, L.where, L.what = k._acc, k.spec.fields.get("op") in PAIRS, where, what
+    L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
+    L.values = allocator(a, L.shape, L.dtype, where)
+    L.indices = allocator(a, L.shape, "i64", where)
     return L
 
 
@@ -103,8 +108,8 @@ def _check_contiguous(a):
         raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
 
 
-def _full(k, a, where):
-    """The _Launch of a full reduction of a (contiguous) with kernel k."""
+def _full(k, a, s, where):
+    """The _Launch of a full reduction of a (contiguous) with kernel k, on stream s first."""
     _check_contiguous(a)
     if a.dtype != k._dtype:
         raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k._dtype, a.dtype))
@@ -112,7 +117,7 @@ def _full(k, a, where):
     pair = k.spec.fields.get("op") in PAIRS
     size, err = _lib.ctypes.c_size_t(), _err()
     _lib.check(_lib.kgen_reduce_scratch_size(k._handle, n, _lib.ctypes.byref(size), _lib.ctypes.byref(err)), err)
-    return _launch(k, _lib.kgen_reduce_arg if pair else _lib.kgen_reduce, (n,), (), size.value, where,
+    return _launch(k, a, _lib.kgen_reduce_arg if pair else _lib.kgen_reduce, (n,), (), size.value, s, where,
                    "a full reduction")
 
 
@@ -140,8 +145,8 @@ def _matrix(a, axis):
     return m, kind, tuple(a.shape[1:] if kind == "cols" else a.shape[:1])
 
 
-def _along(k, m, shape, where):
-    """The _Launch of kernel k (reduce_axis) on matrix m, the result of `shape`."""
+def _along(k, m, shape, s, where):
+    """The _Launch of kernel k (reduce_axis) on matrix m, the result of `shape`, on stream s first."""
     if len(m.shape) < 2:
         raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % len(m.shape))
     f = k.spec.fields
@@ -158,8 +163,8 @@ def _along(k, m, shape, where):
     _lib.check(_lib.kgen_reduce_axis_scratch_size(k._handle, sizes[0], sizes[1], _lib.ctypes.byref(size),
                                                   _lib.ctypes.byref(err)), err)
     axis = 1 if f["axis"] == "rows" else 0
-    return _launch(k, _lib.kgen_reduce_axis_arg if pair else _lib.kgen_reduce_axis, sizes, shape, size.value, where,
-                   "a reduction along axis %d" % axis)
+    return _launch(k, m, _lib.kgen_reduce_axis_arg if pair else _lib.kgen_reduce_axis, sizes, shape, size.value, s,
+                   where, "a reduction along axis %d" % axis)
 
 
 def _collapsible(a):
@@ -219,7 +224,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s):
                 key = ("reduce", device, op or "sum", a.dtype, over)
                 k = cached(key, lambda: new_kernel(WHERE, _default_reduce(op or "sum", a.dtype), device, overrides),
                            device, s, WHERE)
-        return _full(k, a, WHERE)
+        return _full(k, a, s, WHERE)
     if plan is not None and plan is not False:
         raise ValueError("%s: a size plan picks a kernel by n: full reductions only (axis=None), not axis=%d"
                          % (WHERE, axis))
@@ -237,24 +242,17 @@ def _prepare(a, op, axis, spec, plan, overrides, s):
     want = "rows" if kind == "rows" else "cols"
     if k.spec.fields.get("axis") != want:
         raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields.get("axis"), want))
-    return _along(k, m, shape, WHERE)
+    return _along(k, m, shape, s, WHERE)
 
 
 _ready = {}  # a call's key -> its _Launch
 
 
 def _key(a, op, axis, spec, plan, overrides):
-    """What makes a call's _Launch (None when an argument cannot be a key: it is then checked the slow way)."""
-    try:
-        extra = ()
-        if spec is not None or plan is not None or overrides:
-            extra = (None if spec is None else _spec_key(spec), plan if plan is None or plan is False
-                     else _spec_key(plan), tuple(sorted(overrides.items())))
-        key = (a.device, a.dtype, a.shape, a.strides, op, axis) + extra
-        hash(key)
-        return key
-    except TypeError:
-        return None
+    """What makes a call's _Launch: the array's kind, device, dtype, shape and
+    strides, op, axis, spec, plan and overrides."""
+    return (a.kind, a.device, a.dtype, a.shape, a.strides, op, axis, None if spec is None else _spec_key(spec),
+            plan if plan is None or plan is False else _spec_key(plan), tuple(sorted(overrides.items())))
 
 
 SpecLike = Union[str, "os.PathLike[str]", Dict[str, Union[int, str]], Spec]
@@ -293,9 +291,16 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
 
 def _reduce(x, op, axis, spec, out, stream, plan, overrides):
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
-    axis = _axis(a, axis)
-    key = _key(a, op, axis, spec, plan, overrides)
-    L = _ready.get(key) if key is not None else None
+    if axis is not None:
+        axis = _axis(a, axis)
+    if spec is None and plan is None and not overrides:  # the common call: its key at once
+        key = (a.kind, a.device, a.dtype, a.shape, a.strides, op, axis)
+    else:
+        key = _key(a, op, axis, spec, plan, overrides)
+    try:
+        L = _ready.get(key)
+    except TypeError:  # something unhashable: made ready the slow way, each time
+        L = key = None
     if L is None:
         if op is not None and op not in OPS:
             raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
@@ -318,20 +323,20 @@ def reduce_kernel(x: Any, op: Optional[str] = None, axis: Optional[int] = None, 
 
 
 def _run_reduce(k, a, out, stream, where):
-    stream_of(a, stream, where)  # checked before C is asked anything
-    return _full(k, a, where)(a, out, stream)
+    s = stream_of(a, stream, where)  # checked before C is asked anything
+    return _full(k, a, s, where)(a, out, stream)
 
 
 def _run_axis(k, a, out, stream, where):
     nd = len(a.shape)
     if nd < 2:
         raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % nd)
-    stream_of(a, stream, where)
+    s = stream_of(a, stream, where)
     want = k.spec.fields["axis"]
     m, kind, shape = _matrix(a, nd - 1 if want == "rows" else 0)
     if kind != want:
         raise ValueError("kgen: the kernel reduces %s, not %s" % (want, kind))
-    return _along(k, m, shape, where)(a, out, stream)
+    return _along(k, m, shape, s, where)(a, out, stream)
 
 
 RUNNERS["reduce"] = (_run_reduce, 1)
