@@ -16,7 +16,12 @@ try:
 except OSError:
     drv, FAKE = None, False
 
-need_fake = pytest.mark.skipif(not FAKE, reason="not the fake CUDA driver (tests/python_test.sh runs these with it)")
+
+
+def need_fake():
+    """Skip the calling test module unless the fake driver is the one loaded."""
+    if not FAKE:
+        pytest.skip("not the fake CUDA driver (tests/python_test.sh runs these with it)", allow_module_level=True)
 
 
 class Launch(ctypes.Structure):
