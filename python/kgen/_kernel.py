@@ -170,10 +170,16 @@ def align(*ptrs):
     return w
 
 
+def other_device(x, y):
+    """Whether arrays x and y are on different GPUs (an array that does not
+    say, a bare __cuda_array_interface__, is taken to be on the other's)."""
+    return x.device is not None and y.device is not None and x.device != y.device
+
+
 def writable_out(out, where, want_dtype, shape, a, what):
     """The Array of out=, checked: contiguous, of the result's dtype and shape, on a's device, writable."""
     o = describe(out, "out", where)
-    if o.dtype != want_dtype or tuple(o.shape) != tuple(shape) or not contiguous(o) or o.device != a.device:
+    if o.dtype != want_dtype or tuple(o.shape) != tuple(shape) or not contiguous(o) or other_device(o, a):
         raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
                          % (want_dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
     if o.readonly:

@@ -5,7 +5,7 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import Array, current_stream, describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, new_kernel, stream_of
+from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
 
 _arg = _lib.arg
@@ -59,7 +59,7 @@ def _matmul_call(where, a, b, out, alpha, beta):
             raise TypeError("%s: matmul takes %s, not %s (%s)" % (where, ", ".join(_MATMUL_DTYPES), x.dtype, name))
     if a.dtype != b.dtype:
         raise TypeError("%s: a is %s and b is %s: both must be of one dtype" % (where, a.dtype, b.dtype))
-    if a.device != b.device:
+    if other_device(a, b):
         raise ValueError("%s: a is on GPU %s and b on GPU %s: both must be on one device" % (where, a.device, b.device))
     (c.m, c.k), (kb, c.n) = a.shape, b.shape
     if c.k != kb:
@@ -78,7 +78,7 @@ def _matmul_call(where, a, b, out, alpha, beta):
     o = c.o = describe(out, "out", where)
     if o.readonly:
         raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
-    if len(o.shape) != 2 or tuple(o.shape) != (c.m, c.n) or o.device != a.device:
+    if len(o.shape) != 2 or tuple(o.shape) != (c.m, c.n) or other_device(o, a):
         raise ValueError("%s: out must be a %d x %d array on a's device, not %s" % (where, c.m, c.n, tuple(o.shape)))
     if not (c.n <= 1 or o.strides[1] == 1) or not (c.m <= 1 or o.strides[0] >= c.n):
         raise ValueError("%s: out must be row-major (strides (ld, 1), rows may be padded), not strides %s"

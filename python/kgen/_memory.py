@@ -134,8 +134,12 @@ _idle = {}                    # device -> events to reuse
 
 
 def hold(device, stream, objects):
-    """Keep objects alive until the work queued on `stream` so far is done."""
+    """Keep objects alive until the work queued on `stream` so far is done.
+    Not in a capture: a graph reads its inputs at every replay, so their
+    owner keeps them (and an event recorded in a capture cannot be asked)."""
     poll()
+    if _driver.capturing(device, stream):
+        return
     pool = _idle.setdefault(device, [])
     e = pool.pop() if pool else _driver.Event(device)
     e.record(stream)

@@ -3,7 +3,7 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, describe, empty, finish, packed_strides, stream_address
-from ._kernel import RUNNERS, align, cached, new_kernel, stream_of
+from ._kernel import RUNNERS, align, cached, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.transpose"
@@ -34,7 +34,7 @@ def _run_transpose(k, a, out, stream, where):
         o = Array(res, a.kind, ptr, a.dtype, tuple(shape), packed_strides(shape), a.device)
     else:
         res, o = out, describe(out, "out", where)
-        if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or o.device != a.device:
+        if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or other_device(o, a):
             raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device"
                              % (a.dtype, shape))
         if o.readonly:

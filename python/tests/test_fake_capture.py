@@ -73,3 +73,16 @@ def test_a_result_kgen_would_allocate_is_refused(stream):
     with pytest.raises(kgen.CaptureError, match="would allocate its result .* pass out="):
         kgen.reduce(x, "sum", stream=stream.handle)
     assert capturing() == stream.handle
+
+
+def test_a_dlpack_input_in_a_capture_is_left_to_its_owner(stream):
+    from kgen import _memory
+    from test_fake_dlpack import Producer
+    out = Device(())
+    kgen.reduce(Producer((1000,)), "sum", out=out, stream=stream.handle)
+    _memory.poll()
+    held = len(_memory._held)
+    stream.begin_capture()
+    kgen.reduce(Producer((1000,)), "sum", out=out, stream=stream.handle)
+    assert len(_memory._held) == held  # no event recorded in the capture, none to ask about later
+    assert capturing() == stream.handle
