@@ -37,6 +37,10 @@ def rand(shape, dt, gen, op="sum"):
         x = torch.randint(lo, hi, shape, generator=gen, device="cuda", dtype=DTYPES[dt])
         if op == "all":
             x[x == 0] = 1
+            if len(shape) > 1:
+                x[2, 0] = 0  # row 2 and column 0 are not all non-zero
+        if op == "any" and len(shape) > 1:
+            x[1] = 0  # row 1 has none
         return x
     x = torch.randn(shape, generator=gen, device="cuda", dtype=torch.float32)
     if op == "prod":
