@@ -1,5 +1,5 @@
-"""kgen on torch tensors: sums along both axes, a maximum, a transpose, and a
-spec of your own.  Needs a CUDA GPU, torch, and libkgen (KGEN_LIBRARY=path
+"""kgen on torch tensors: sums along both axes, a maximum, argmax, a mean, a
+transpose, and a spec of your own.  Needs a CUDA GPU, torch, and libkgen (KGEN_LIBRARY=path
 to libkgen.so, or `make install`).
 
     KGEN_LIBRARY=$PWD/.libs/libkgen.so PYTHONPATH=python python3 examples/reduce_torch.py
@@ -16,6 +16,9 @@ cols = kgen.reduce(x, axis=0)                  # one sum per column (torch.sum(x
 print("rows:", rows.shape, (rows - x.sum(1)).abs().max().item())
 print("cols:", cols.shape, (cols - x.sum(0)).abs().max().item())
 print("max of each row:", torch.equal(kgen.reduce(x, "max", axis=1), x.amax(1)))
+best = kgen.reduce(x, "argmax", axis=1)        # ArgResult(values, indices), as torch.max(x, 1)
+print("argmax of each row:", torch.equal(best.indices, torch.max(x, 1).indices))
+print("mean:", kgen.reduce(x, "mean").item(), "norm2:", kgen.reduce(x, "norm2").item())
 
 t = kgen.transpose(x)                          # a new 1000 x 4096 tensor
 print("transpose:", t.shape, torch.equal(t, x.t().contiguous()))

@@ -2,8 +2,9 @@
 # install_test.sh: `make install` (into a scratch DESTDIR) installs the
 # program, the library and its header, the man page, bash completion, the docs (README and
 # docs/*.md in $(docdir)) and, where configure found python3, the Python
-# package told where libkgen went (kgen/_installed.py); the installed
-# package imports and finds the library.
+# package (every module, py.typed and the tuned plans) told where libkgen
+# went (kgen/_installed.py); the installed package imports and finds the
+# library.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 make=${MAKE:-make}
@@ -28,7 +29,9 @@ for f in "$bindir/kgen" "$libdir/libkgen.so" "$includedir/kgen.h" "$mandir/man1/
 	[ -e "$tmp$f" ] || bad "make install did not install $f"
 done
 if [ "$python_package" = yes ]; then
-	for f in __init__.py _lib.py _arrays.py _errors.py _installed.py; do
+	# Every module of the package, py.typed, and the tuned plans full reductions take.
+	for f in $(cd "$top_srcdir/python/kgen" && ls -- *.py) py.typed _installed.py \
+		$(cd "$top_srcdir/specs/plans" && ls -- *-*.yaml | sed 's|^|plans/|'); do
 		[ -f "$tmp$pythondir/kgen/$f" ] || bad "make install did not install $pythondir/kgen/$f"
 	done
 	grep -qx "libdir = '$libdir'" "$tmp$pythondir/kgen/_installed.py" ||

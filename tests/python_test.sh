@@ -1,8 +1,9 @@
 #!/bin/sh
 # The Python package's tests (python/tests) with pytest, against the libkgen
 # just built: the CPU tests everywhere, the GPU tests where torch sees a GPU
-# (they skip themselves otherwise, and say so).  Skips (exit 77) without a
-# Python that has pytest, or without a shared libkgen (--disable-shared).
+# (they skip themselves otherwise, and say so); then the test_fake_*.py
+# files again against the fake driver.  Skips (exit 77) without a Python
+# that has pytest, or without a shared libkgen (--disable-shared).
 top_srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
 lib=$builddir/.libs/libkgen.so
@@ -21,6 +22,20 @@ if [ ! -f "$lib" ]; then
 	echo "SKIP: no shared libkgen at $lib"
 	exit 77
 fi
-KGEN_LIBRARY=$lib KGEN_TOP_SRCDIR=$top_srcdir KGEN=$builddir/kgen PYTHONDONTWRITEBYTECODE=1 \
-	PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
-	exec "$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir/python/tests"
+export KGEN_LIBRARY=$lib KGEN_TOP_SRCDIR=$top_srcdir KGEN=$builddir/kgen PYTHONDONTWRITEBYTECODE=1 \
+	PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}
+status=0
+"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir/python/tests" || status=1
+# The calls' host side against the fake driver (tests/fake_cuda): what
+# reaches the driver, scratch, captures, DLPack, plans (test_fake_*.py; the
+# run above skipped them).  No disk cache: kernels compile in a scratch one.
+fake=$builddir/tests/fake_cuda
+if [ -f "$fake/libcuda.so.1" ]; then
+	cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-pyfake.XXXXXX") || exit 99
+	LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
+		"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir"/python/tests/test_fake_*.py || status=1
+	rm -rf "$cache"
+else
+	echo "SKIP: the fake driver tests (no tests/fake_cuda/libcuda.so.1 built)"
+fi
+exit $status

@@ -1,14 +1,23 @@
-"""Device arrays from PyTorch, CuPy and anything with __cuda_array_interface__:
-their address, kgen dtype, shape, strides (in elements), device and the
-framework's current stream; and new arrays in the caller's framework.
+"""Device arrays from PyTorch, CuPy, DLPack producers (JAX, TensorFlow,
+anything with __dlpack__, or a DLPack capsule) and anything with
+__cuda_array_interface__: their address, kgen dtype, shape, strides (in
+elements), device and the framework's current stream; and new arrays in the
+caller's framework.
 
 torch tensors take a fast path (data_ptr, stride: no interface dict),
-since per-call cost matters for small inputs.
+since per-call cost matters for small inputs.  A DLPack input's capsule is
+kept (Array.keep) until the kernels that read it are done (_memory.hold).
+Results for torch and CuPy come from their allocators; for the others kgen
+allocates a DeviceArray and hands it to the caller's framework through
+DLPack (jax.dlpack.from_dlpack, tf.experimental.dlpack.from_dlpack), or
+returns it as it is when the framework is not one kgen knows.
 """
+import importlib
 import sys
 from math import prod
 
-from . import _lib
+from . import _dlpack, _lib
+from ._memory import SIZE, DeviceArray
 
 # kgen dtype names by the frameworks' names (torch.float32 -> "float32", numpy typestr '<f4').
 _BY_NAME = {
@@ -16,7 +25,8 @@ _BY_NAME = {
     "int32": "i32", "uint32": "u32", "int64": "i64",
 }
 _BY_TYPESTR = {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<i4": "i32", "<u4": "u32", "<i8": "i64"}
-SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "i64": 8}
+# The kinds of array whose results kgen allocates itself (a DeviceArray).
+OWN = frozenset(("jax", "tensorflow", "dlpack", "cai"))
 
 
 def packed_strides(shape):
@@ -29,15 +39,29 @@ def packed_strides(shape):
 
 
 class Array:
-    """What kgen needs to know of a device array."""
-    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device")
+    """What kgen needs to know of a device array.  kind: "torch", "cupy",
+    "jax", "tensorflow", "dlpack" (another DLPack producer) or "cai" (another
+    __cuda_array_interface__ one); keep: what must live while kernels read
+    it (a DLPack capsule); readonly: kgen must not write it."""
+    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device", "keep", "readonly")
 
-    def __init__(self, obj, kind, ptr, dtype, shape, strides, device):
+    def __init__(self, obj, kind, ptr, dtype, shape, strides, device, keep=None, readonly=False):
         self.obj, self.kind, self.ptr, self.dtype = obj, kind, ptr, dtype
         self.shape, self.strides, self.device = shape, strides, device
+        self.keep, self.readonly = keep, readonly
 
 
 _TORCH_DT = {}  # torch dtype object -> kgen name, as met
+_torch_ready = False
+
+
+def torch_ops():
+    """Register kgen's torch custom ops (kgen._torch), once: at import when
+    torch was imported first, else at the first torch tensor kgen meets."""
+    global _torch_ready
+    _torch_ready = True
+    from . import _torch
+    _torch.register()
 
 
 def _torch_dtype(t):
@@ -50,27 +74,87 @@ def _torch_dtype(t):
     return dt
 
 
-def describe(x, what="input", where="kgen"):
+def _checked(where, name, shape, ptr):
+    shape = tuple(_lib.arg(where, "%s.shape[%d]" % (name, i), n) for i, n in enumerate(shape))
+    _lib.arg(where, "%s's element count" % name, prod(shape))
+    return shape, _lib.arg(where, "%s's address" % name, ptr, _lib.PTR_MAX)
+
+
+def _framework(x):
+    top = type(x).__module__.split(".")[0]
+    return "jax" if top in ("jax", "jaxlib") else "tensorflow" if top == "tensorflow" else "dlpack"
+
+
+def _from_dlpack(x, what, where, stream):
+    """The Array of a DLPack producer or capsule.  The producer is asked for a
+    tensor ready on `stream` (the stream kgen will run on; the legacy default
+    stream when None)."""
+    kind, capsule = _framework(x), x
+    if _dlpack.is_capsule(x):
+        kind = "dlpack"
+    elif kind == "tensorflow" and not hasattr(x, "__dlpack__"):
+        capsule = sys.modules["tensorflow"].experimental.dlpack.to_dlpack(x)
+    else:
+        dev = x.__dlpack_device__()
+        if int(dev[0]) not in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged):
+            raise ValueError("kgen: the %s is on DLPack device %s, not a CUDA device" % (what, tuple(dev)))
+        s = 1 if stream is None or stream == 0 else stream  # DLPack's 1: the legacy default stream (kgen's 0)
+        try:
+            capsule = x.__dlpack__(stream=s, max_version=(1, 0))
+        except TypeError:  # a producer older than DLPack 1.0's max_version
+            capsule = x.__dlpack__(stream=s)
+    t, flags = _dlpack.tensor_of(capsule, what)
+    ptr, dt, shape, strides, device = _dlpack.describe(t, what)
+    name = "x" if what == "input" else what
+    shape, ptr = _checked(where, name, shape, ptr)
+    device = _lib.arg(where, "device", device, _lib.INT_MAX)
+    return Array(x, kind, ptr, dt, shape, strides, device, keep=capsule,
+                 readonly=kind == "jax" or bool(flags & _dlpack.FLAG_READ_ONLY))
+
+
+_ROUTE = {}  # a type of array -> how kgen reads it: "cupy" or "cai" (__cuda_array_interface__), "dlpack"
+
+
+def _route(x):
+    """JAX's and TensorFlow's arrays through DLPack (their streams and
+    lifetimes), CuPy's and any other with __cuda_array_interface__ through
+    it, the rest through DLPack when they have it."""
+    if type(x).__module__.startswith("cupy"):
+        return "cupy"
+    if _framework(x) in ("jax", "tensorflow") or _dlpack.is_capsule(x):
+        return "dlpack"
+    if hasattr(x, "__cuda_array_interface__"):
+        return "cai"
+    return "dlpack" if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__") else "cai"
+
+
+def describe(x, what="input", where="kgen", stream=None):
     """The Array for x, or TypeError / ValueError saying why kgen cannot take it
-    (where: the call, as errors name it).  An interface's address and shape
-    are checked here, before a kernel is built for them (torch's are sound)."""
+    (where: the call, as errors name it; stream: the one kgen will run on,
+    for a DLPack producer).  An interface's address and shape are checked
+    here, before a kernel is built for them (torch's are sound)."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
+        if not _torch_ready:
+            torch_ops()
         if not x.is_cuda:
             raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
         return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
+    route = _ROUTE.get(type(x))
+    if route is None:
+        route = _ROUTE[type(x)] = _route(x)
+    if route == "dlpack":
+        return _from_dlpack(x, what, where, stream)
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is None:
-        raise TypeError("kgen: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy array or an object "
-                        "with __cuda_array_interface__" % (what, type(x).__name__))
+        raise TypeError("kgen: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy or JAX array, an object "
+                        "with __dlpack__ or __cuda_array_interface__, or a DLPack capsule" % (what, type(x).__name__))
     typestr = cai["typestr"]
     dt = _BY_TYPESTR.get(typestr)
     if dt is None:
         raise TypeError("kgen: dtype %s of the %s is not supported (f32, f64, f16, i32, u32, i64)" % (typestr, what))
     name = "x" if what == "input" else what
-    shape = tuple(_lib.arg(where, "%s.shape[%d]" % (name, i), n) for i, n in enumerate(cai["shape"]))
-    _lib.arg(where, "%s's element count" % name, prod(shape))
-    ptr = _lib.arg(where, "%s's address" % name, cai["data"][0], _lib.PTR_MAX)
+    shape, ptr = _checked(where, name, cai["shape"], cai["data"][0])
     size = SIZE[dt]
     if cai.get("strides") is None:
         strides = packed_strides(shape)
@@ -79,16 +163,29 @@ def describe(x, what="input", where="kgen"):
             raise ValueError("kgen: the %s has strides that are not whole elements" % what)
         strides = tuple(s // size for s in cai["strides"])
     device = getattr(getattr(x, "device", None), "id", None)
-    kind = "cupy" if type(x).__module__.startswith("cupy") else "cai"
-    return Array(x, kind, ptr, dt, shape, strides, device)
+    if device is not None:
+        device = _lib.arg(where, "device", device, _lib.INT_MAX)
+    return Array(x, route, ptr, dt, shape, strides, device,
+                 readonly=bool(cai["data"][1]))
+
+
+_raw_stream = None
+
+
+def _torch_stream(device):
+    """torch's current stream on a device, as an address: what torch's own
+    extensions call (no Stream object), resolved once."""
+    global _raw_stream
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    return _raw_stream(device)
 
 
 def current_stream(a):
     """The caller's framework's current stream on a's device, as an address (0: the default stream)."""
     if a.kind == "torch":
-        torch = sys.modules["torch"]
-        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what torch's own extensions call: no Stream object
-        return raw(a.device) if raw is not None else torch.cuda.current_stream(a.obj.device).cuda_stream
+        return (_raw_stream or _torch_stream)(a.device)
     if a.kind == "cupy":
         import cupy
         return cupy.cuda.get_current_stream().ptr
@@ -115,18 +212,62 @@ _NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat1
 _TORCH_OF = {}  # kgen name -> torch dtype object
 
 
-def empty(like, shape, dtype):
-    """A new, contiguous array of kgen dtype `dtype` in like's framework, on
-    its device, and its address."""
+def torch_dtype(dtype):
+    t = _TORCH_OF.get(dtype)
+    if t is None:
+        t = _TORCH_OF[dtype] = getattr(sys.modules["torch"], _NAMES[dtype])
+    return t
+
+
+def empty(like, shape, dtype, stream=0, where="kgen"):
+    """A new, contiguous array of kgen dtype `dtype` for a result of `like`
+    (in its framework when kgen allocates through it, else a DeviceArray on
+    its device, ordered on `stream`), and its address.  finish() turns it
+    into the caller's array once the kernels are queued."""
     if like.kind == "torch":
-        t = _TORCH_OF.get(dtype)
-        if t is None:
-            t = _TORCH_OF[dtype] = getattr(sys.modules["torch"], _NAMES[dtype])
-        r = sys.modules["torch"].empty(shape, dtype=t, device=like.obj.device)
+        r = sys.modules["torch"].empty(shape, dtype=torch_dtype(dtype), device=like.device)
         return r, r.data_ptr()
-    import cupy
-    if dtype == "bf16":
-        raise TypeError("kgen: CuPy has no bfloat16 for the result")
-    with cupy.cuda.Device(like.device if like.device is not None else cupy.cuda.runtime.getDevice()):
-        r = cupy.empty(shape, dtype=_NAMES[dtype])
-    return r, r.data.ptr
+    if like.kind == "cupy":
+        import cupy
+        if dtype == "bf16":
+            raise TypeError("kgen: CuPy has no bfloat16 for the result")
+        with cupy.cuda.Device(like.device if like.device is not None else cupy.cuda.runtime.getDevice()):
+            r = cupy.empty(shape, dtype=_NAMES[dtype])
+        return r, r.data.ptr
+    r = DeviceArray(shape, dtype, like.device or 0, stream, where)  # refused in a capture
+    return r, r.ptr
+
+
+def allocator(like, shape, dtype, where):
+    """empty() for results of one shape and dtype for arrays like `like`, with
+    what it needs looked up once: a function of the stream that returns
+    (array, address)."""
+    shape = tuple(shape)
+    if like.kind == "torch":
+        torch_empty, t, dev = sys.modules["torch"].empty, torch_dtype(dtype), like.device
+
+        def new(stream):
+            r = torch_empty(shape, dtype=t, device=dev)
+            return r, r.data_ptr()
+        return new
+    bare = Array(None, like.kind, 0, like.dtype, (), (), like.device)  # not like: it may hold an input's capsule
+    return lambda stream: empty(bare, shape, dtype, stream, where)
+
+
+_jax_dlpack = None
+
+
+def finish(like, r):
+    """A result from empty(), written, as the caller's framework's array:
+    JAX's and TensorFlow's through DLPack (no copy), torch's and CuPy's as
+    they are, a DeviceArray for the others."""
+    if not isinstance(r, DeviceArray):
+        return r
+    if like.kind == "jax":
+        global _jax_dlpack
+        if _jax_dlpack is None:
+            _jax_dlpack = importlib.import_module("jax.dlpack")
+        return _jax_dlpack.from_dlpack(r)
+    if like.kind == "tensorflow":
+        return sys.modules["tensorflow"].experimental.dlpack.from_dlpack(r.__dlpack__())
+    return r

@@ -36,3 +36,12 @@ class SpecError(KgenError, ValueError):
         else:
             text = "kgen: error: %s" % message
         self.args = (text,)
+
+
+class CaptureError(KgenError, RuntimeError):
+    """A call on a stream that is being captured into a CUDA graph would have
+    to build a kernel or allocate memory, which a capture cannot record (and
+    which would break it).  Run the same call once before the capture."""
+
+    def __init__(self, message):
+        KgenError.__init__(self, "KGEN_EINVAL", message)

@@ -1,10 +1,12 @@
 """libkgen through ctypes: finding the library, the C types, the calls.
 
 The library is looked for, in order: $KGEN_LIBRARY (a path to libkgen.so),
-the library installed with this package (``make install`` writes its
-libdir into kgen/_installed.py), the linker's search path, the prefix of
-this Python, /usr/local/lib and /usr/lib, then the build tree this
-package sits in (python/../.libs/libkgen.so).
+the one inside the package (``pip install ./python`` builds libkgen and
+ships it as kgen/libkgen.so), the library installed with this package
+(``make install`` writes its libdir into kgen/_installed.py), the
+linker's search path, the prefix of this Python, /usr/local/lib and
+/usr/lib, then the build tree this package sits in
+(python/../.libs/libkgen.so).
 """
 import ctypes
 import ctypes.util
@@ -42,6 +44,8 @@ def _candidates():
     if env:
         yield env
         return
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "libkgen.so")
     try:
         from ._installed import libdir
         yield os.path.join(libdir, "libkgen.so")
@@ -52,7 +56,6 @@ def _candidates():
         yield found
     for prefix in (sys.prefix, "/usr/local", "/usr"):
         yield os.path.join(prefix, "lib", "libkgen.so")
-    here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "..", "..", ".libs", "libkgen.so")
 
 
@@ -103,6 +106,23 @@ kgen_reduce = _sig("kgen_reduce", [_P, _U64, _U64, _U64, _U64, ctypes.c_size_t, 
 kgen_reduce_axis = _sig("kgen_reduce_axis", [_P, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
 kgen_transpose_batched = _sig("kgen_transpose_batched", [_P, _U64, _U64, _U64, _U64, ctypes.POINTER(TransposeLayout),
                                                           _P, _E])
+kgen_context_device_name = _sig("kgen_context_device_name", [_P], ctypes.c_char_p)
+kgen_context_arch = _sig("kgen_context_arch", [_P], ctypes.c_char_p)
+_SIZE_P = ctypes.POINTER(ctypes.c_size_t)
+kgen_reduce_scratch_size = _sig("kgen_reduce_scratch_size", [_P, _U64, _SIZE_P, _E])
+kgen_reduce_axis_scratch_size = _sig("kgen_reduce_axis_scratch_size", [_P, _U64, _U64, _SIZE_P, _E])
+# argmin and argmax: a value and an index (in, n, value, index, scratch, scratch_bytes, stream, err).
+kgen_reduce_arg = _sig("kgen_reduce_arg", [_P, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
+kgen_reduce_axis_arg = _sig("kgen_reduce_axis_arg", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t,
+                                                      _P, _E])
+# Size plans: the kernel for each n of a full reduction.
+kgen_plan_load_file = _sig("kgen_plan_load_file", [ctypes.c_char_p, ctypes.POINTER(_P), _E])
+kgen_plan_load_string = _sig("kgen_plan_load_string", [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                                        ctypes.POINTER(_P), _E])
+kgen_plan_count = _sig("kgen_plan_count", [_P])
+kgen_plan_spec = _sig("kgen_plan_spec", [_P, ctypes.c_int, ctypes.POINTER(_U64)], _P)
+kgen_plan_free = _sig("kgen_plan_free", [_P], None)
+kgen_kernel_build_plan = _sig("kgen_kernel_build_plan", [_P, _P, ctypes.POINTER(_P), _E])
 
 
 

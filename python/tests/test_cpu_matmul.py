@@ -154,18 +154,8 @@ def _one(family):
 
 
 def test_a_one_input_kernel_takes_out_and_stream_by_position():
-    with pytest.raises(kgen.KgenError, match="NULL kernel"):
+    with pytest.raises(kgen.KgenError, match="kgen_reduce_scratch_size: NULL argument"):
         _one("reduce")(f32((10,)), f32(()), 0)  # C is reached: out and stream were taken by position
-
-
-def test_scratch_comes_from_the_framework(monkeypatch):
-    r = Recorder(scratch=4096)
-    monkeypatch.setattr(_lib, "kgen_matmul", r.matmul)
-    monkeypatch.setattr(_lib, "kgen_matmul_scratch_size", r.size)
-    # A bare __cuda_array_interface__ array has no allocator kgen can use.
-    with pytest.raises(TypeError, match="needs 4096 bytes of scratch, which kgen allocates through torch or CuPy"):
-        _matmul_kernel()(f32((7, 3)), f32((3, 5)), out=f32((7, 5)), stream=0)
-    assert r.calls == []
 
 
 def test_m_or_n_zero_returns_out_without_a_call(rec):

@@ -1,7 +1,9 @@
 """kgen on the GPU from Python, against the peers users would call instead:
 torch.sum / amin / amax / prod, torch.transpose().contiguous() and CuPy, on
 random data; integers exactly, floats within a tolerance of the sum of
-magnitudes.  Skipped (visibly) without torch, CUDA or a GPU."""
+magnitudes.  Skipped (visibly) without torch, CUDA or a GPU.  Every other
+op, JAX, DLPack, graphs and torch.compile: test_gpu_ops.py,
+test_gpu_dlpack.py, test_gpu_graphs.py, test_gpu_compile.py."""
 import pytest
 
 import kgen
@@ -174,7 +176,7 @@ def test_wrong_inputs_are_clear_errors():
     with pytest.raises(ValueError, match="contiguous"):
         kgen.reduce(torch.ones(10, 10, device="cuda")[:, ::2])
     with pytest.raises(ValueError, match="op is one of"):
-        kgen.reduce(torch.ones(10, device="cuda"), "mean")
+        kgen.reduce(torch.ones(10, device="cuda"), "median")
 
 
 cupy = None

@@ -49,6 +49,13 @@ API int fake_cuda_graph_launches;
 API float fake_cuda_elapsed_ms = 1.0f, fake_cuda_elapsed_step;
 API unsigned long long fake_cuda_memset_bytes;  /* written by cuMemsetD8Async */
 API int fake_cuda_copies;                        /* cuMemcpyDtoDAsync calls */
+/* Stream-ordered memory (cuMemAllocAsync): live blocks, and the stream of
+ * the last alloc and of the last free; cuStreamWaitEvent calls, and the
+ * stream that waited last. */
+API int fake_cuda_async_allocs;
+API CUstream fake_cuda_alloc_stream, fake_cuda_free_stream;
+API int fake_cuda_waits;
+API CUstream fake_cuda_waited;
 
 static int
 failing(const char *name)
@@ -226,6 +233,57 @@ cuMemAlloc(CUdeviceptr *p, size_t n)
 	fake_cuda_allocs++;
 	return CUDA_SUCCESS;
 }
+
+/* As the real driver: stream-ordered allocation may be captured (it
+ * becomes a graph node), and is not on the capture's default stream. */
+API CUresult CUDAAPI
+cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s)
+{
+	void *m;
+
+	NEED_CONTEXT();
+	FAIL_IF("cuMemAllocAsync");
+	NOT_DEFAULT_IN_CAPTURE(s);
+	if (!(m = aligned_alloc(256, (n + 255) / 256 * 256)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*p = (CUdeviceptr)(uintptr_t)m;
+	fake_cuda_async_allocs++;
+	fake_cuda_alloc_stream = s;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuMemFreeAsync(CUdeviceptr p, CUstream s)
+{
+	NEED_CONTEXT();
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	free((void *)(uintptr_t)p);
+	fake_cuda_async_allocs--;
+	fake_cuda_free_stream = s;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status)
+{
+	*status = fake_cuda_capturing && s == fake_cuda_capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+	                                                          : CU_STREAM_CAPTURE_STATUS_NONE;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags)
+{
+	if (!e)
+		return CUDA_ERROR_INVALID_HANDLE;
+	fake_cuda_waits++;
+	fake_cuda_waited = s;
+	return CUDA_SUCCESS;
+}
+
+/* Work is done at once: every event has completed. */
+API CUresult CUDAAPI cuEventQuery(CUevent e) { return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
 
 API CUresult CUDAAPI cuMemFree(CUdeviceptr p) { if (p) { free((void *)(uintptr_t)p); fake_cuda_allocs--; } return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { NEED_CONTEXT(); memcpy((void *)(uintptr_t)d, h, n); return CUDA_SUCCESS; }

@@ -1,0 +1,187 @@
+"""Kernels: a spec (or a size plan) built for one GPU, kept per device, and
+what every family's call shares (the stream, the checks of an array's
+layout, the result).  Each family's module adds its runner to RUNNERS."""
+import threading
+from typing import Any, Union
+
+from . import _lib, _memory
+from ._arrays import current_stream, describe, stream_address
+from ._plans import Loaded
+from ._spec import _err, _spec
+
+_contexts = {}
+_kernels = {}   # a call's key -> Kernel: every kernel built by the one-call API
+_lock = threading.Lock()
+PAIRS = frozenset(("argmin", "argmax"))
+
+# Each family's runner, by the spec's `kernel`, and how many arrays a call
+# takes: k(x) for a Kernel k of one operand, k(a, b, ...) of two (its second
+# operand and scalars after `where`).  A new family is one row (added by its
+# module, with its _run_* function).
+RUNNERS = {}
+
+
+def context(device):
+    ctx = _contexts.get(device)
+    if ctx is None:
+        with _lock:
+            ctx = _contexts.get(device)
+            if ctx is None:
+                err, h = _err(), _lib.ctypes.c_void_p()
+                _lib.check(_lib.kgen_context_create(device, _lib.ctypes.byref(h), _lib.ctypes.byref(err)), err)
+                ctx = _contexts[device] = h.value
+    return ctx
+
+
+def gpu_name(device):
+    """The name of GPU `device`, as the driver gives it ("NVIDIA H200")."""
+    return _lib.kgen_context_device_name(context(device)).decode()
+
+
+class Kernel:
+    """A spec built for one GPU (NVRTC, cached in memory and on disk), or a
+    size plan's specs, one for each range of n (plan=, for a reduction).
+
+    Call it on arrays: a `reduce` kernel as k(x) (all of x), a
+    `reduce_axis` kernel as k(x) (x 2-D, its axis from the spec), a
+    `transpose` kernel as k(x) (x 2-D, or 3-D for a batch), a `matmul`
+    kernel as k(a, b, alpha=1.0, beta=0.0) (the layouts of a and b those
+    of the spec).  out= and stream= as for kgen.reduce, kgen.transpose and
+    kgen.matmul; argmin and argmax return (values, indices).
+    `spec` is the kgen.Spec it was built from (a plan's first entry);
+    `plan` the plan's source and `entries` its (upto, spec) pairs (None
+    for a single spec).
+    """
+
+    def __init__(self, spec: Any = None, device: int = 0, plan: Any = None, **overrides: Union[int, str]) -> None:
+        if plan is None:
+            if spec is None:
+                raise TypeError("kgen.Kernel: pass a spec, or a size plan as plan=")
+            self._build("kgen.Kernel", spec, device, overrides)
+        else:
+            if spec is not None or overrides:
+                raise TypeError("kgen.Kernel: a size plan is built as it is: pass plan= alone, without a spec or "
+                                "overrides")
+            self._build_plan("kgen.Kernel", plan, device)
+
+    def _build(self, where, spec, device, overrides):
+        self._handle = None
+        device = _lib.arg(where, "device", device, _lib.INT_MAX)
+        self.spec = _spec(where, spec, overrides)
+        self.device = device
+        self.plan = self.entries = None
+        err, h = _err(), _lib.ctypes.c_void_p()
+        st = _lib.kgen_kernel_build(context(device), self.spec._handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+        _lib.check(st, err)
+        self._handle = h.value
+        self._describe()
+
+    def _build_plan(self, where, plan, device):
+        self._handle = None
+        device = _lib.arg(where, "device", device, _lib.INT_MAX)
+        p = Loaded(plan, where)
+        self.device = device
+        self.plan, self.entries = p.source, p.entries
+        self.spec = p.entries[0][1]
+        err, h = _err(), _lib.ctypes.c_void_p()
+        st = _lib.kgen_kernel_build_plan(context(device), p.handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+        _lib.check(st, err)
+        self._handle = h.value
+        self._describe()
+
+    def _describe(self):
+        f = self.spec.fields
+        self.family = f["kernel"]
+        self._dtype = f["dtype"]
+        # The result's type: out_dtype (a mean of integers is f64, count_nonzero i64), else acc_dtype.
+        self._acc = f.get("out_dtype", f.get("acc_dtype", self._dtype))
+
+    def __call__(self, x: Any, *args: Any, out: Any = None, stream: Any = None, **scalars: float) -> Any:
+        run, operands = RUNNERS[self.family]
+        if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
+            return run(self, describe(x, "a", "kgen.Kernel", stream_address(stream)), out, stream, "kgen.Kernel",
+                       *args, **scalars)
+        if len(args) > 2 or scalars:
+            raise TypeError("kgen.Kernel: a %s kernel is called as k(x, out=None, stream=None)" % self.family)
+        out, stream = (args + (out, stream)[len(args):])[:2]  # k(x, out, stream) positionally, as before
+        return run(self, describe(x, where="kgen.Kernel", stream=stream_address(stream)), out, stream, "kgen.Kernel")
+
+    def __repr__(self):
+        if self.plan is not None:
+            return "kgen.Kernel(plan %s, %d entries, on GPU %d)" % (self.plan, len(self.entries), self.device)
+        return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
+
+
+def new_kernel(where, spec, device, overrides={}):
+    """Kernel(spec, device, **overrides), its errors naming `where` (kgen.reduce, ...)."""
+    k = Kernel.__new__(Kernel)
+    k._build(where, spec, device, overrides)
+    return k
+
+
+def new_plan_kernel(where, plan, device):
+    k = Kernel.__new__(Kernel)
+    k._build_plan(where, plan, device)
+    return k
+
+
+def cached(key, make, device, stream, where):
+    """The kernel of the one-call API for key, built by make() the first time,
+    which a stream capture refuses (NVRTC and loading a module are no work
+    a graph can hold)."""
+    k = _kernels.get(key)
+    if k is None:
+        _memory.refuse_in_capture(device, stream, where, "build its kernel (NVRTC)")
+        k = _kernels[key] = make()
+    return k
+
+
+def stream_of(a, stream, where):
+    """The stream a call runs on: the caller's, else a's framework's current one."""
+    s = stream_address(stream)
+    return _lib.arg(where, "stream", current_stream(a) if s is None else s, _lib.PTR_MAX)
+
+
+def contiguous(a):
+    acc = 1
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        if n != 1 and s != acc:
+            return False
+        acc *= n
+    return True
+
+
+def contiguous_from(a, d):
+    """Whether dimensions d.. of a are packed (the first of them may be padded)."""
+    acc = 1
+    for i in range(len(a.shape) - 1, d - 1, -1):
+        if a.shape[i] != 1 and a.strides[i] != acc:
+            return False
+        acc *= a.shape[i]
+    return True
+
+
+def align(*ptrs):
+    """The widest load (16, 8, 4 or 2 bytes) every pointer is aligned to."""
+    w = 16
+    for p in ptrs:
+        while w > 1 and p % w:
+            w //= 2
+    return w
+
+
+def other_device(x, y):
+    """Whether arrays x and y are on different GPUs (an array that does not
+    say, a bare __cuda_array_interface__, is taken to be on the other's)."""
+    return x.device is not None and y.device is not None and x.device != y.device
+
+
+def writable_out(out, where, want_dtype, shape, a, what):
+    """The Array of out=, checked: contiguous, of the result's dtype and shape, on a's device, writable."""
+    o = describe(out, "out", where)
+    if o.dtype != want_dtype or tuple(o.shape) != tuple(shape) or not contiguous(o) or other_device(o, a):
+        raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
+                         % (want_dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
+    if o.readonly:
+        raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
+    return o

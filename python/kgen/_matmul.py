@@ -1,0 +1,206 @@
+"""kgen.matmul: C = alpha A B + beta C, C row-major, each operand read as
+it lies (row- or column-major, rows or columns padded)."""
+import sys
+from typing import Any, Union
+
+from . import _lib, _memory, _trace
+from ._arrays import Array, current_stream, describe, empty, finish, stream_address
+from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
+from ._spec import _err, _spec_key
+
+_arg = _lib.arg
+_byref = _lib.ctypes.byref
+
+_MATMUL_DTYPES = ("f32", "f64", "f16", "bf16")
+
+
+def _layouts(x, name, where):
+    """The layouts a 2-D array can be read in without a copy, as {layout: ld}:
+    "row" when its strides are (ld, 1) (element (i, j) at i*ld + j), "col"
+    when they are (1, ld) (a transposed view: at j*ld + i); both for a
+    single row or column; ld in elements, never 0 (C's "packed")."""
+    r, c = x.shape
+    s0, s1 = x.strides
+    got = {}
+    if (c == 1 or s1 == 1) and (r == 1 or s0 >= c):
+        got["row"] = _arg(where, "%s's leading dimension" % name, s0 if r > 1 else c)
+    if (r == 1 or s0 == 1) and (c == 1 or s1 >= r):
+        got["col"] = _arg(where, "%s's leading dimension" % name, s1 if c > 1 else r)
+    if not got:
+        raise ValueError("%s: %s is neither row-major (strides (ld, 1), ld >= %d) nor column-major (strides (1, ld), "
+                         "ld >= %d): its shape is %s and its strides %s elements; pass %s.contiguous()"
+                         % (where, name, c, r, tuple(x.shape), tuple(x.strides), name))
+    return got
+
+
+def _scalar(where, name, v):
+    """alpha or beta as a C double: a real, finite number (not a bool)."""
+    if isinstance(v, (bool, complex)) or not (isinstance(v, (int, float)) or hasattr(v, "__float__")):
+        raise TypeError("%s: %s is a real number, not %s (%s)" % (where, name, _lib.shown(v), type(v).__name__))
+    f = float(v)
+    if f != f or f in (float("inf"), float("-inf")):
+        raise ValueError("%s: %s must be finite, not %r" % (where, name, f))
+    return f
+
+
+class _MatmulCall:
+    """A matmul call's operands, checked before any kernel is built: the
+    shapes, the layouts each operand can be read in, the result."""
+    __slots__ = ("a", "b", "m", "n", "k", "la", "lb", "out", "o", "ldc", "alpha", "beta")
+
+
+def _matmul_call(where, a, b, out, alpha, beta):
+    c = _MatmulCall()
+    c.a, c.b = a, b
+    for x, name in ((a, "a"), (b, "b")):
+        if len(x.shape) != 2:
+            raise ValueError("%s: %s is a matrix (2 dimensions), not %d" % (where, name, len(x.shape)))
+        if x.dtype not in _MATMUL_DTYPES:
+            raise TypeError("%s: matmul takes %s, not %s (%s)" % (where, ", ".join(_MATMUL_DTYPES), x.dtype, name))
+    if a.dtype != b.dtype:
+        raise TypeError("%s: a is %s and b is %s: both must be of one dtype" % (where, a.dtype, b.dtype))
+    if other_device(a, b):
+        raise ValueError("%s: a is on GPU %s and b on GPU %s: both must be on one device" % (where, a.device, b.device))
+    (c.m, c.k), (kb, c.n) = a.shape, b.shape
+    if c.k != kb:
+        raise ValueError("%s: a is %d x %d and b is %d x %d: a's columns must be as many as b's rows"
+                         % (where, c.m, c.k, kb, c.n))
+    if c.k == 0:
+        raise ValueError("%s: K is 0 (a is %d x 0): there is nothing to multiply" % (where, c.m))
+    c.alpha, c.beta = _scalar(where, "alpha", alpha), _scalar(where, "beta", beta)
+    c.la = _layouts(a, "a", where) if c.m else {"row": c.k}
+    c.lb = _layouts(b, "b", where) if c.n else {"row": max(c.n, 1)}
+    c.out, c.o, c.ldc = out, None, c.n
+    if out is None:
+        if c.beta != 0:
+            raise ValueError("%s: beta=%r reads C: pass the C to scale and add to as out=" % (where, c.beta))
+        return c
+    o = c.o = describe(out, "out", where)
+    if o.readonly:
+        raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
+    if len(o.shape) != 2 or tuple(o.shape) != (c.m, c.n) or other_device(o, a):
+        raise ValueError("%s: out must be a %d x %d array on a's device, not %s" % (where, c.m, c.n, tuple(o.shape)))
+    if not (c.n <= 1 or o.strides[1] == 1) or not (c.m <= 1 or o.strides[0] >= c.n):
+        raise ValueError("%s: out must be row-major (strides (ld, 1), rows may be padded), not strides %s"
+                         % (where, tuple(o.strides)))
+    c.ldc = _arg(where, "out's row pitch", o.strides[0] if c.m > 1 else max(c.n, 1))
+    return c
+
+
+def _need_matmul(where):
+    if _lib.kgen_matmul is None or _lib.kgen_matmul_scratch_size is None:
+        raise NotImplementedError("%s: this libkgen (%s) has no kgen_matmul(): build one with the matmul family"
+                                  % (where, _lib.path))
+
+
+def _scratch_array(a, nbytes, stream, explicit):
+    """nbytes of scratch, allocated on the stream the kernel runs on (so that
+    freeing it after the launch is ordered after the kernel): from a's
+    framework (torch's caching allocator, CuPy's pool: during a CUDA graph
+    capture, torch's come from the graph's pool), else kgen's own,
+    stream-ordered (cuMemAllocAsync)."""
+    if a.kind == "torch":
+        torch = sys.modules["torch"]
+        if not explicit:
+            t = torch.empty(nbytes, dtype=torch.uint8, device=a.obj.device)
+        else:
+            with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=a.obj.device)):
+                t = torch.empty(nbytes, dtype=torch.uint8, device=a.obj.device)
+        return t, t.data_ptr()
+    if a.kind == "cupy":
+        import cupy
+        with cupy.cuda.Device(a.device if a.device is not None else cupy.cuda.runtime.getDevice()):
+            if not explicit:
+                t = cupy.empty(nbytes, dtype="uint8")
+            else:
+                with cupy.cuda.ExternalStream(stream):
+                    t = cupy.empty(nbytes, dtype="uint8")
+        return t, t.data.ptr
+    t = _memory._Buffer(a.device or 0, nbytes, stream)
+    return t, t.ptr
+
+
+def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0):
+    """k(a, b): C = alpha A B + beta C with a kernel of the matmul family."""
+    if b is None:
+        raise TypeError("%s: a matmul kernel takes two arrays: k(a, b)" % where)
+    c = _matmul_call(where, a, b if isinstance(b, Array) else describe(b, "b", where), out, alpha, beta)
+    _need_matmul(where)
+    f = k.spec.fields
+    if c.a.dtype != f["dtype"]:
+        raise TypeError("%s: the kernel multiplies %s, a and b are %s" % (where, f["dtype"], c.a.dtype))
+    lds = []
+    for name, have in (("a", c.la), ("b", c.lb)):
+        want = f.get(name + "_layout", "row")
+        if want not in have:
+            other = next(iter(have))
+            raise ValueError("%s: the kernel reads %s as %s-major (%s_layout: %s), but this %s is %s-major; pass "
+                             "a kernel with %s_layout: %s, or %s laid out as the kernel reads it"
+                             % (where, name, want, name, want, name, other, name, other, name))
+        lds.append(have[want])
+    out_dtype = f.get("out_dtype") if f.get("out_dtype") in _MATMUL_DTYPES else f["dtype"]
+    if c.o is not None and c.o.dtype != out_dtype:
+        raise TypeError("%s: the kernel writes %s, out is %s" % (where, out_dtype, c.o.dtype))
+    s = stream_of(c.a, stream, where)
+    if c.out is None:
+        res, optr = empty(c.a, (c.m, c.n), out_dtype, s, where)
+    else:
+        res, optr = c.out, c.o.ptr
+    if c.m == 0 or c.n == 0:
+        return res if c.out is not None else finish(c.a, res)
+    err, size = _err(), _lib.ctypes.c_size_t()
+    dims = (_arg(where, "m", c.m), _arg(where, "n", c.n), _arg(where, "k", c.k))
+    _lib.check(_lib.kgen_matmul_scratch_size(k._handle, *dims, _byref(size), _byref(err)), err)
+    scratch, sptr = None, 0
+    if size.value:
+        scratch, sptr = _scratch_array(c.a, size.value, s, stream is not None and s != current_stream(c.a))
+    st = _lib.kgen_matmul(k._handle, _arg(where, "a's address", c.a.ptr), _arg(where, "b's address", c.b.ptr),
+                          _arg(where, "out's address", optr), *dims, lds[0], lds[1], c.ldc, c.alpha, c.beta, sptr,
+                          size.value, s, _byref(err))
+    del scratch  # freed on the stream it was allocated for, after the kernel
+    _lib.check(st, err)
+    keep = tuple(x.keep for x in (c.a, c.b) if x.keep is not None)
+    if keep:
+        _memory.hold(c.a.device or 0, s, keep)
+    return res if c.out is not None else finish(c.a, res)
+
+
+def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
+           **overrides: Union[int, str]) -> Any:
+    """C = alpha * a @ b + beta * C: a (M x K) and b (K x N) f32, f64, f16 or
+    bf16 arrays of one dtype on one GPU, each row-major or column-major (a
+    transposed view such as b.t(), read without a copy; rows or columns may
+    be padded).  The result is a new row-major M x N array of the spec's
+    out_dtype (the inputs' unless the spec says otherwise) in a's framework,
+    or `out` (row-major, rows may be padded; beta != 0 reads it; its dtype
+    becomes the kernel's out_dtype).  spec= chooses the kernel (a path, YAML
+    text, a dict or a kgen.Spec; its dtype and layouts follow a and b);
+    overrides set its fields, e.g. epilogue= (an expression of v)."""
+    if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
+        return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
+    return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
+
+
+def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
+    where = "kgen.matmul"
+    sa = None if stream is None else stream_address(stream)
+    c = _matmul_call(where, describe(a, "a", where, sa), describe(b, "b", where, sa), out, alpha, beta)
+    _need_matmul(where)
+    fields = {"dtype": c.a.dtype, "a_layout": "row" if "row" in c.la else "col",
+              "b_layout": "row" if "row" in c.lb else "col"}
+    if c.o is not None:
+        fields["out_dtype"] = c.o.dtype
+    device = c.a.device or 0
+    over = tuple(sorted(overrides.items()))
+    s = stream_of(c.a, stream, where)
+    if spec is None:
+        key = ("matmul", device, tuple(sorted(fields.items())), over)
+        k = cached(key, lambda: new_kernel(where, dict({"kernel": "matmul"}, **fields), device, overrides), device, s,
+                   where)
+    else:
+        key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
+        k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
+    return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta)
+
+
+RUNNERS["matmul"] = (_run_matmul, 2)

@@ -1,0 +1,343 @@
+"""kgen.reduce: every op of the spec language (sum, min, max, prod, mean,
+sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax, custom) over
+all of an array, or along its first or last axis, with the kernel chosen
+for the array (a shipped size plan, kgen's default spec, or the caller's
+spec or plan).
+
+A call is made ready once per (device, dtype, shape, strides, op, axis,
+spec, plan, overrides): the kernel built, the sizes C takes checked, the
+result's shape and dtype and the scratch it needs known (a _Launch).
+Later calls with the same key find it in one dict lookup and pay only the
+stream, the result's allocation and the C call.
+"""
+from math import prod as _numel
+import os
+from typing import Any, Dict, NamedTuple, Optional, Union
+
+from . import _lib, _memory, _plans, _trace
+from ._arrays import Array, allocator, current_stream, describe, finish, stream_address
+from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
+                      new_plan_kernel, stream_of, writable_out)
+from ._spec import Spec, _err, _spec_key
+
+# The ops of the spec language (KGEN_OPS in gen/spec.h; test_cpu_ops.py holds them to libkgen's list).
+OPS = ("sum", "min", "max", "prod", "mean", "sumsq", "norm2", "amax", "count_nonzero", "any", "all", "argmin",
+       "argmax", "custom")
+WHERE = "kgen.reduce"
+
+
+class ArgResult(NamedTuple):
+    """What argmin and argmax return, as torch.max(x, dim) does: the values
+    (the accumulator type: f32 for f16 and bf16) and their indices (i64)."""
+    values: Any
+    indices: Any
+
+
+def _default_reduce(op, dtype):
+    """kgen's one-pass reduction (specs/reduce/best/): 512 threads, 16-byte
+    loads from any element; 64 elements a thread for argmin and argmax
+    (specs/reduce/ops/argmax-f32.yaml), 32 for the others.  stages is left
+    to kgen: atomic, or last_block for an op with a last step."""
+    return {"kernel": "reduce", "op": op, "dtype": dtype, "threads": 512,
+            "items_per_thread": 64 if op in PAIRS else 32, "load_width": 16, "grid": "tile"}
+
+
+def _default_axis(op, dtype, kind):
+    # specs/reduce_axis/best/rows.yaml and cols.yaml: strategy auto picks the kernel for the shape at launch.
+    return {"kernel": "reduce_axis", "axis": kind, "op": op, "dtype": dtype, "threads": 512, "load_width": 16}
+
+
+class _Launch:
+    """A reduction made ready for arrays of one kind, shape and layout: its
+    kernel, the C function and the sizes it takes, the result's shape and
+    dtype and how to allocate it, its scratch (the kernel's, allocated now;
+    a buffer that grows is kept, so this one stays valid).  Calling it
+    launches on an array."""
+    __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
+                 "values", "indices")
+
+    def __call__(self, a, out, stream):
+        if stream is None:
+            s = current_stream(a)
+        else:
+            s = _lib.arg(self.where, "stream", stream_address(stream), _lib.PTR_MAX)
+        if out is None:
+            v, vptr = self.values(s)
+            if self.pair:
+                i, iptr = self.indices(s)
+                outs = (vptr, iptr)
+            else:
+                outs = (vptr,)
+        else:
+            outs = self._outs(a, out)
+        err = _err()
+        st = self.fn(self.handle, a.ptr, *self.sizes, *outs, *self.scratch, s, _lib.ctypes.byref(err))
+        if st:
+            _lib.check(st, err)
+        if a.keep is not None:
+            _memory.hold(self.device, s, a.keep)
+        if out is not None:
+            return out
+        if self.pair:
+            return ArgResult(finish(a, v), finish(a, i))
+        return finish(a, v)
+
+    def _outs(self, a, out):
+        """out='s addresses: one array, or (values, indices) for argmin and argmax."""
+        if not self.pair:
+            return (writable_out(out, self.where, self.dtype, self.shape, a, self.what).ptr,)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError("%s: out of argmin or argmax is a pair (values, indices), not %s"
+                            % (self.where, type(out).__name__))
+        return (writable_out(out[0], self.where, self.dtype, self.shape, a, self.what).ptr,
+                writable_out(out[1], self.where, "i64", self.shape, a, self.what + " (indices)").ptr)
+
+
+def _launch(k, a, fn, sizes, shape, need, s, where, what):
+    L = _Launch()
+    L.k, L.handle, L.device, L.fn, L.sizes, L.shape = k, k._handle, k.device, fn, sizes, tuple(shape)
+    L.dtype, L.pair, L.where, L.what = k._acc, k.spec.fields.get("op") in PAIRS, where, what
+    L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
+    L.values = allocator(a, L.shape, L.dtype, where)
+    L.indices = allocator(a, L.shape, "i64", where)
+    return L
+
+
+def _check_contiguous(a):
+    if len(a.shape) > 1 and not contiguous(a) or len(a.shape) == 1 and a.strides[0] != 1 and a.shape[0] > 1:
+        raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
+
+
+def _full(k, a, s, where):
+    """The _Launch of a full reduction of a (contiguous) with kernel k, on stream s first."""
+    _check_contiguous(a)
+    if a.dtype != k._dtype:
+        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k._dtype, a.dtype))
+    n = _lib.arg(where, "x's element count", _numel(a.shape))
+    pair = k.spec.fields.get("op") in PAIRS
+    size, err = _lib.ctypes.c_size_t(), _err()
+    _lib.check(_lib.kgen_reduce_scratch_size(k._handle, n, _lib.ctypes.byref(size), _lib.ctypes.byref(err)), err)
+    return _launch(k, a, _lib.kgen_reduce_arg if pair else _lib.kgen_reduce, (n,), (), size.value, s, where,
+                   "a full reduction")
+
+
+def _matrix(a, axis):
+    """a as the rows x cols matrix a reduction along `axis` reads, and the
+    result's shape: (matrix Array, "rows" or "cols", shape)."""
+    nd = len(a.shape)
+    if axis not in (0, nd - 1):
+        raise NotImplementedError("kgen: reductions along the first or the last axis only, not axis %d of %d"
+                                  % (axis, nd))
+    if nd == 2 and a.strides[0] == 1 and a.strides[1] != 1:
+        # A transposed view: its columns are the rows of a row-major matrix.
+        a = _view(a, (a.shape[1], a.shape[0]), (a.strides[1], a.strides[0]))
+        axis = 1 - axis
+    kind = "rows" if axis == nd - 1 and axis != 0 else "cols"
+    if nd > 2 and kind == "rows":
+        # The last axis of an N-d array: rows of the (prod(shape[:-1]), shape[-1]) matrix.
+        if not contiguous(a) and not (contiguous_from(a, nd - 1) and _collapsible(a)):
+            raise ValueError("kgen: reduce along the last axis reads a contiguous input; pass x.contiguous()")
+        return _view(a, (_numel(a.shape[:-1]), a.shape[-1]), (a.strides[-2], 1)), kind, tuple(a.shape[:-1])
+    if not (a.strides[-1] == 1 or a.shape[-1] == 1) or not contiguous_from(a, 1):
+        raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
+                         "x.contiguous()")
+    m = _view(a, (a.shape[0], _numel(a.shape[1:])), (a.strides[0], 1))
+    return m, kind, tuple(a.shape[1:] if kind == "cols" else a.shape[:1])
+
+
+def _along(k, m, shape, s, where):
+    """The _Launch of kernel k (reduce_axis) on matrix m, the result of `shape`, on stream s first."""
+    if len(m.shape) < 2:
+        raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % len(m.shape))
+    f = k.spec.fields
+    if m.dtype != f["dtype"]:
+        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (f["dtype"], m.dtype))
+    rows, cols = m.shape[0], _numel(m.shape[1:])
+    if not (m.strides[-1] == 1 or m.shape[-1] == 1) or not contiguous_from(m, 1):
+        raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
+                         "x.contiguous()")
+    sizes = (_lib.arg(where, "x's rows", rows), _lib.arg(where, "x's columns", cols),
+             _lib.arg(where, "x's row pitch", m.strides[0] if rows > 1 else cols))
+    pair = f.get("op") in PAIRS
+    size, err = _lib.ctypes.c_size_t(), _err()
+    _lib.check(_lib.kgen_reduce_axis_scratch_size(k._handle, sizes[0], sizes[1], _lib.ctypes.byref(size),
+                                                  _lib.ctypes.byref(err)), err)
+    axis = 1 if f["axis"] == "rows" else 0
+    return _launch(k, m, _lib.kgen_reduce_axis_arg if pair else _lib.kgen_reduce_axis, sizes, shape, size.value, s,
+                   where, "a reduction along axis %d" % axis)
+
+
+def _collapsible(a):
+    nd = len(a.shape)
+    return all(a.strides[i] == a.strides[i + 1] * a.shape[i + 1] for i in range(nd - 2))
+
+
+def _view(a, shape, strides):
+    return Array(a.obj, a.kind, a.ptr, a.dtype, shape, strides, a.device, a.keep, a.readonly)
+
+
+def _axis(a, axis):
+    """axis as 0..ndim-1, or None for a full reduction (a 1-D array's only axis too)."""
+    if axis is None:
+        return None
+    nd = len(a.shape)
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -nd <= axis < nd:
+        raise ValueError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
+    return None if nd == 1 else axis % nd
+
+
+def _plan_kernel(a, op, plan, device, s):
+    """The kernel of plan= (a path or YAML text), checked against the call."""
+    k = cached(("plan", device, _spec_key(plan)), lambda: new_plan_kernel(WHERE, plan, device), device, s, WHERE)
+    f = k.spec.fields
+    if f["dtype"] != a.dtype:
+        raise TypeError("%s: the plan reduces %s, the input is %s" % (WHERE, f["dtype"], a.dtype))
+    if op is not None and op != f["op"]:
+        raise ValueError("%s: the plan computes op %s, not %s" % (WHERE, f["op"], op))
+    return k
+
+
+def _prepare(a, op, axis, spec, plan, overrides, s):
+    """The _Launch for a call: its kernel found or built, its sizes checked."""
+    device = a.device or 0
+    over = tuple(sorted(overrides.items()))
+    if axis is None:
+        _check_contiguous(a)  # before anything that needs a GPU
+        fields = {"dtype": a.dtype}
+        if op:
+            fields["op"] = op
+        if plan is not None and plan is not False:
+            if spec is not None or overrides:
+                raise TypeError("%s: a size plan is used as it is: pass plan= without spec= or overrides" % WHERE)
+            k = _plan_kernel(a, op, plan, device, s)
+        elif spec is not None:
+            key = ("reduce", device, _spec_key(spec), op, a.dtype, over)
+            k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+        else:
+            shipped = None
+            if plan is None and not overrides:
+                shipped = _plans.shipped(op or "sum", a.dtype, gpu_name(device))
+            if shipped is not None:
+                k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(WHERE, shipped, device),
+                           device, s, WHERE)
+            else:
+                key = ("reduce", device, op or "sum", a.dtype, over)
+                k = cached(key, lambda: new_kernel(WHERE, _default_reduce(op or "sum", a.dtype), device, overrides),
+                           device, s, WHERE)
+        return _full(k, a, s, WHERE)
+    if plan is not None and plan is not False:
+        raise ValueError("%s: a size plan picks a kernel by n: full reductions only (axis=None), not axis=%d"
+                         % (WHERE, axis))
+    m, kind, shape = _matrix(a, axis)
+    fields = {"dtype": a.dtype, "axis": kind}
+    if op:
+        fields["op"] = op
+    if spec is None:
+        key = ("axis", device, kind, op or "sum", a.dtype, over)
+        k = cached(key, lambda: new_kernel(WHERE, _default_axis(op or "sum", a.dtype, kind), device, overrides),
+                   device, s, WHERE)
+    else:
+        key = ("axis", device, _spec_key(spec), kind, op, a.dtype, over)
+        k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+    want = "rows" if kind == "rows" else "cols"
+    if k.spec.fields.get("axis") != want:
+        raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields.get("axis"), want))
+    return _along(k, m, shape, s, WHERE)
+
+
+_ready = {}  # a call's key -> its _Launch
+
+
+def _key(a, op, axis, spec, plan, overrides):
+    """What makes a call's _Launch: the array's kind, device, dtype, shape and
+    strides, op, axis, spec, plan and overrides."""
+    return (a.kind, a.device, a.dtype, a.shape, a.strides, op, axis, None if spec is None else _spec_key(spec),
+            plan if plan is None or plan is False else _spec_key(plan), tuple(sorted(overrides.items())))
+
+
+SpecLike = Union[str, "os.PathLike[str]", Dict[str, Union[int, str]], Spec]
+PlanLike = Union[None, bool, str, "os.PathLike[str]"]
+
+
+def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: Optional[SpecLike] = None,
+           out: Any = None, stream: Any = None, plan: PlanLike = None, **overrides: Union[int, str]) -> Any:
+    """Reduce x with op over all of it (axis None) or along one axis: the last
+    (each row of the matrix view, axis=-1 or ndim-1) or the first (each
+    column, axis=0); x may have padded rows.
+
+    op: sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any,
+    all, argmin, argmax or custom (default: the spec's op, else sum).
+    argmin and argmax return ArgResult(values, indices), as torch.max(x,
+    dim) does; nan="ignore" skips NaNs (default "propagate": the first NaN
+    wins).  op="custom" takes the spec language's expressions as keywords:
+    map=, combine=, identity=, post= (combine and identity required).
+
+    The result is a new array in x's framework (or `out`; a pair for
+    argmin and argmax) of the type kgen resolves for the op: the
+    accumulator's (f32 for f16 and bf16), f64 for a mean or norm2 of
+    integers, i64 for count_nonzero, i32 for any and all, unless out_dtype=
+    says otherwise.
+
+    spec= chooses the kernel (a path, YAML text, a dict or a kgen.Spec; its
+    dtype, op and axis follow x and the call); overrides set its fields.
+    plan= takes a size plan (a path or YAML text) for a full reduction;
+    without one, a full reduction uses kgen's tuned plan for the op, dtype
+    and GPU where it ships one (plan=False: never).
+    """
+    if _trace.compiling():  # under torch.compile: the custom op kgen::reduce (kgen._torch)
+        return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
+    return _reduce(x, op, axis, spec, out, stream, plan, overrides)
+
+
+def _reduce(x, op, axis, spec, out, stream, plan, overrides):
+    a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
+    if axis is not None:
+        axis = _axis(a, axis)
+    if spec is None and plan is None and not overrides:  # the common call: its key at once
+        key = (a.kind, a.device, a.dtype, a.shape, a.strides, op, axis)
+    else:
+        key = _key(a, op, axis, spec, plan, overrides)
+    try:
+        L = _ready.get(key)
+    except TypeError:  # something unhashable: made ready the slow way, each time
+        L = key = None
+    if L is None:
+        if op is not None and op not in OPS:
+            raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+        s = stream_of(a, stream, WHERE)
+        L = _prepare(a, op, axis, spec, plan, overrides, s)
+        if key is not None:
+            _ready[key] = L
+    return L(a, out, stream)
+
+
+def reduce_kernel(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: Optional[SpecLike] = None,
+                  plan: PlanLike = None, stream: Any = None, **overrides: Union[int, str]) -> Kernel:
+    """The kgen.Kernel kgen.reduce(x, op, axis, ...) launches (built now if it
+    was not), e.g. to see its spec or whether a plan serves it (k.plan)."""
+    a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
+    axis = _axis(a, axis)
+    if op is not None and op not in OPS:
+        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+    return _prepare(a, op, axis, spec, plan, overrides, stream_of(a, stream, WHERE)).k
+
+
+def _run_reduce(k, a, out, stream, where):
+    s = stream_of(a, stream, where)  # checked before C is asked anything
+    return _full(k, a, s, where)(a, out, stream)
+
+
+def _run_axis(k, a, out, stream, where):
+    nd = len(a.shape)
+    if nd < 2:
+        raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % nd)
+    s = stream_of(a, stream, where)
+    want = k.spec.fields["axis"]
+    m, kind, shape = _matrix(a, nd - 1 if want == "rows" else 0)
+    if kind != want:
+        raise ValueError("kgen: the kernel reduces %s, not %s" % (want, kind))
+    return _along(k, m, shape, s, where)(a, out, stream)
+
+
+RUNNERS["reduce"] = (_run_reduce, 1)
+RUNNERS["reduce_axis"] = (_run_axis, 1)

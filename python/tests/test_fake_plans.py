@@ -1,0 +1,106 @@
+"""Size plans from Python against the fake driver ("Fake H200"): a full
+reduction takes the shipped plan for its op and dtype on the GPU model
+the plan was tuned on (each n the entry that serves it), plan=False the
+default spec, plan= a caller's plan (checked against the call); and
+matmul's scratch for arrays of no framework comes from kgen, in order on
+the call's stream."""
+import ctypes
+import glob
+import os
+
+import pytest
+
+import kgen
+from kgen import _plans
+from fakecuda import Device, counter, launches_since, mark, need_fake
+
+need_fake()
+
+TOP = os.environ.get("KGEN_TOP_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+@pytest.mark.parametrize("name, model", [
+    ("NVIDIA H200", "H200"), ("NVIDIA H100 80GB HBM3", "H100"), ("NVIDIA A100-SXM4-80GB", "A100"),
+    ("NVIDIA GeForce RTX 4090", "4090"), ("Fake H200", "H200"), ("NVIDIA GH200 480GB", "GH200"), ("Tesla", None),
+])
+def test_a_gpus_model_is_the_first_word_with_a_digit(name, model):
+    assert _plans.model(name) == model
+
+
+def test_every_shipped_plan_is_named_for_what_it_computes():
+    paths = sorted(glob.glob(os.path.join(TOP, "specs", "plans", "*-*.yaml")))
+    assert paths and os.path.samefile(_plans.directory(), os.path.join(TOP, "specs", "plans"))
+    for p in paths:
+        op, dtype = os.path.basename(p)[:-5].split("-")
+        k = kgen.Kernel(plan=p)
+        assert (k.spec.fields["op"], k.spec.fields["dtype"]) == (op, dtype), p
+        assert _plans.model(_plans.tuned_on(p)) == "H200"
+        assert k.entries[-1][0] is None and all(u is not None for u, _ in k.entries[:-1])
+
+
+def threads_of_launches(x, **kw):
+    m = mark()
+    kgen.reduce(x, **kw)
+    return [l.block[0] for l in launches_since(m)], launches_since(m)
+
+
+def test_a_full_reduction_takes_the_shipped_plan_on_its_gpu():
+    plan = os.path.join(TOP, "specs", "plans", "sum-f32.yaml")
+    k = kgen.reduce_kernel(Device((1000,)))
+    assert os.path.samefile(k.plan, plan) and len(k.entries) == 8
+    # Each n gets the entry that serves it: the plan's threads, launched as the entry says.
+    for n in (1000, 100000, 10 ** 7):
+        (upto, spec), = [(u, s) for u, s in k.entries if u is None or n <= u][:1]
+        threads, calls = threads_of_launches(Device((n,)))
+        assert set(threads) - {1} == {int(spec.fields["threads"])}, (n, threads)
+        if spec.fields["launch"] == "pdl":
+            assert calls[-1].dependent == 1
+    assert kgen.reduce_kernel(Device((1000,), "<i4"), "max").plan.endswith("max-i32.yaml")
+    # No plan: another op, another dtype, plan=False, a spec or an override.
+    for kw in ({"op": "argmax"}, {"op": "mean"}, {"plan": False}, {"threads": 256},
+               {"spec": {"kernel": "reduce", "threads": 128}}):
+        assert kgen.reduce_kernel(Device((1000,)), **kw).plan is None, kw
+    assert kgen.reduce_kernel(Device((1000,), "<f8")).plan is None
+    assert kgen.reduce_kernel(Device((10, 100)), axis=1).plan is None
+
+
+def test_a_plan_not_tuned_on_this_gpu_is_not_taken(monkeypatch):
+    monkeypatch.setattr(_plans, "_shipped", {})
+    monkeypatch.setattr(_plans, "tuned_on", lambda path: "NVIDIA A100-SXM4-80GB")
+    assert _plans.shipped("sum", "f32", "Fake H200") is None
+    monkeypatch.setattr(_plans, "tuned_on", lambda path: "NVIDIA H200")
+    monkeypatch.setattr(_plans, "_shipped", {})  # the answer is kept per op, dtype and GPU: ask again
+    assert _plans.shipped("sum", "f32", "Fake H200").endswith("sum-f32.yaml")
+    assert _plans.shipped("argmax", "f32", "Fake H200") is None
+
+
+def test_a_callers_plan():
+    text = ("plan:\n  - upto: 1000\n    spec: {kernel: reduce, op: min, threads: 128}\n"
+            "  - spec: {kernel: reduce, op: min, threads: 1024}\n")
+    assert threads_of_launches(Device((1000,)), op="min", plan=text)[0][-1] == 128
+    assert threads_of_launches(Device((1001,)), op="min", plan=text)[0][-1] == 1024
+    assert threads_of_launches(Device((5,)), plan=text)[0][-1] == 128  # op follows the plan
+    with pytest.raises(TypeError, match="kgen.reduce: the plan reduces f32, the input is i32"):
+        kgen.reduce(Device((10,), "<i4"), "min", plan=text)
+    with pytest.raises(ValueError, match="kgen.reduce: the plan computes op min, not max"):
+        kgen.reduce(Device((10,)), "max", plan=text)
+    with pytest.raises(TypeError, match="a size plan is used as it is: pass plan= without spec= or overrides"):
+        kgen.reduce(Device((10,)), "min", plan=text, threads=256)
+    with pytest.raises(kgen.SpecError, match="<plan>:3:"):
+        kgen.reduce(Device((10,)), plan="plan:\n  - upto: 1000\n    spec: {kernel: reduce, threads: 100}\n"
+                                        "  - spec: {kernel: reduce}\n")
+    k = kgen.Kernel(plan=text)
+    assert repr(k).startswith("kgen.Kernel(plan <plan>, 2 entries")
+    with pytest.raises(TypeError, match="pass plan= alone"):
+        kgen.Kernel({"kernel": "reduce"}, plan=text)
+
+
+def test_matmul_scratch_for_other_arrays_is_kgens_own():
+    gc_live = counter("fake_cuda_async_allocs").value
+    a, b = Device((64, 32)), Device((32, 48))
+    r = kgen.matmul(a, b, stream=0x31, split_k=2)
+    assert isinstance(r, kgen.DeviceArray) and r.shape == (64, 48)
+    assert counter("fake_cuda_async_allocs").value == gc_live + 1  # the result; the scratch is freed
+    drv = ctypes.CDLL("libcuda.so.1")
+    assert ctypes.c_void_p.in_dll(drv, "fake_cuda_alloc_stream").value == 0x31
+    assert ctypes.c_void_p.in_dll(drv, "fake_cuda_free_stream").value == 0x31

@@ -1,0 +1,182 @@
+"""kgen.reduce's host side against the fake driver: every op of the spec
+language reaches the kernel it names with the arrays' addresses and sizes,
+argmin and argmax write a value and an index, the results have the types
+docs/spec.md gives, scratch is allocated once per kernel and passed to C,
+custom ops and nan= set the spec, and a ready call does no spec work."""
+import pytest
+
+import kgen
+from kgen import _lib, _reduce
+from fakecuda import Device, counter, launches_since, mark, need_fake, record_params
+
+need_fake()
+
+FLOAT_OPS = [op for op in kgen.OPS if op not in ("any", "all", "custom")]
+
+
+def test_ops_are_libkgens_list():
+    # The op list the package checks against is the one libkgen's spec error gives.
+    with pytest.raises(kgen.SpecError) as e:
+        kgen.check({"kernel": "reduce", "op": "median"})
+    listed = e.value.message.split("expected ")[1].replace(" or ", ", ").split(", ")
+    assert tuple(listed) == kgen.OPS
+
+
+@pytest.mark.parametrize("op", FLOAT_OPS)
+def test_every_op_reaches_its_kernel_with_the_arrays_addresses(op):
+    x = Device((1000,))
+    m = mark()
+    record_params(1)  # each kernel's first argument: the input, or the result for an atomic op's _init
+    r = kgen.reduce(x, op, plan=False)
+    record_params(0)
+    calls = launches_since(m)
+    main = calls[-1]
+    assert main.name.decode() == "reduce_%s_f32" % op
+    assert main.args[0] == x.ptr
+    if len(calls) == 2:  # stages: atomic: the result set to the identity first
+        assert calls[0].name.decode() == "reduce_%s_f32_init" % op
+        assert calls[0].args[0] == (r.ptr if op not in ("argmin", "argmax") else r.values.ptr)
+    else:
+        assert len(calls) == 1
+
+
+@pytest.mark.parametrize("op, dtype, out", [
+    ("sum", "f16", "f32"), ("sum", "i32", "i32"), ("mean", "i32", "f64"), ("mean", "bf16", "f32"),
+    ("norm2", "i64", "f64"), ("sumsq", "f64", "f64"), ("count_nonzero", "f32", "i64"), ("any", "i32", "i32"),
+    ("all", "u32", "i32"), ("amax", "i64", "i64"), ("prod", "bf16", "f32"),
+])
+def test_results_have_the_type_the_spec_resolves(op, dtype, out):
+    # docs/spec.md, op: a mean or norm2 of integers is f64, count_nonzero i64, any and all i32, f16/bf16 -> f32.
+    typestr = {"f16": "<f2", "bf16": None, "i32": "<i4", "u32": "<u4", "i64": "<i8", "f32": "<f4", "f64": "<f8"}
+    if typestr[dtype] is None:
+        x = bf16_array((300,))
+    else:
+        x = Device((300,), typestr[dtype])
+    r = kgen.reduce(x, op)
+    assert isinstance(r, kgen.DeviceArray) and r.dtype == out and r.shape == ()
+    rows = kgen.reduce(Device((4, 300), typestr[dtype]) if typestr[dtype] else bf16_array((4, 300)), op, axis=1)
+    assert rows.dtype == out and rows.shape == (4,)
+
+
+def bf16_array(shape):
+    """A bf16 array as a DLPack producer hands it (CAI has no bf16)."""
+    return kgen.DeviceArray(shape, "bf16", 0, 0)
+
+
+def test_argmax_writes_a_value_and_an_index():
+    x = Device((1000,))
+    m = mark()
+    record_params(5)  # last_block: in, (value, index), n, partials, ticket
+    r = kgen.reduce(x, "argmax", plan=False)
+    record_params(0)
+    assert isinstance(r, kgen.ArgResult) and r._fields == ("values", "indices")
+    v, i = r
+    assert (v.dtype, i.dtype, v.shape, i.shape) == ("f32", "i64", (), ())
+    (launch,) = launches_since(m)
+    assert launch.args[0] == x.ptr and launch.args[1] == v.ptr  # the pair's first word: the value's address
+    assert launch.args[2] & 0xffffffff == 1000
+    # The scratch kgen allocated for the kernel: ticket first, the partials 16 bytes on.
+    assert launch.args[3] == launch.args[4] + 16 and launch.args[4] % 256 == 0
+
+
+def test_argmin_along_each_axis():
+    x = Device((64, 1000))
+    r = kgen.reduce(x, "argmin", axis=-1)
+    assert (r.values.shape, r.indices.shape, r.values.dtype, r.indices.dtype) == ((64,), (64,), "f32", "i64")
+    c = kgen.reduce(x, "argmin", axis=0)
+    assert (c.values.shape, c.indices.shape) == ((1000,), (1000,))
+    k = kgen.reduce_kernel(x, "argmin", axis=0)
+    assert (k.family, k.spec.fields["axis"], k.spec.fields["op"]) == ("reduce_axis", "cols", "argmin")
+
+
+def test_out_of_argmax_is_a_pair_of_arrays():
+    x = Device((1000,))
+    v, i = Device(()), Device((), "<i8")
+    m = mark()
+    record_params(2)
+    assert kgen.reduce(x, "argmax", out=(v, i), plan=False) == (v, i)
+    record_params(0)
+    assert launches_since(m)[-1].args[1] == v.ptr
+    with pytest.raises(TypeError, match="out of argmin or argmax is a pair \\(values, indices\\), not Device"):
+        kgen.reduce(x, "argmax", out=v, plan=False)
+    with pytest.raises(ValueError, match="out must be a contiguous i64 array of shape \\(\\)"):
+        kgen.reduce(x, "argmax", out=(v, Device(())), plan=False)
+
+
+def test_nan_and_custom_ops_are_fields_of_the_spec():
+    x = Device((1000,))
+    k = kgen.reduce_kernel(x, "argmax", nan="ignore")
+    assert k.spec.fields["nan"] == "ignore"
+    assert isinstance(kgen.reduce(x, "argmax", nan="ignore"), kgen.ArgResult)
+    rms = kgen.reduce_kernel(x, "custom", map="x * x", combine="a + b", identity="0", post="sqrt(a / n)")
+    assert (rms.spec.fields["op"], rms.spec.fields["stages"]) == ("custom", "last_block")
+    m = mark()
+    r = kgen.reduce(x, "custom", map="x * x", combine="a + b", identity="0", post="sqrt(a / n)")
+    assert r.dtype == "f32" and launches_since(m)[-1].name.decode() == "reduce_custom_f32"
+    rows = kgen.reduce(Device((8, 100)), "custom", axis=1, combine="fmaxf(a, b)", identity="0", map="fabsf(x)")
+    assert rows.shape == (8,)
+    with pytest.raises(kgen.SpecError, match="nan applies to op: argmin and argmax, not to sum"):
+        kgen.reduce(x, "sum", nan="ignore")
+    with pytest.raises(kgen.SpecError, match="op: custom needs combine"):
+        kgen.reduce(x, "custom", identity="0")
+    with pytest.raises(kgen.SpecError, match="op: any is for integer elements, not f32"):
+        kgen.reduce(x, "any")
+
+
+def test_a_spec_with_argmax_returns_a_pair():
+    x = Device((1000,))
+    r = kgen.reduce(x, spec="kernel: reduce\nop: argmax\nthreads: 256\n")
+    assert isinstance(r, kgen.ArgResult)
+    k = kgen.Kernel({"kernel": "reduce", "op": "argmin", "dtype": "f32"})
+    assert isinstance(k(x), kgen.ArgResult)
+
+
+def test_scratch_is_allocated_once_per_kernel_and_grown():
+    x = Device((1000,))
+    before = counter("fake_cuda_allocs").value
+    kgen.reduce(x, "mean", spec={"kernel": "reduce", "threads": 128, "items_per_thread": 4})
+    assert counter("fake_cuda_allocs").value == before + 1
+    kgen.reduce(x, "mean", spec={"kernel": "reduce", "threads": 128, "items_per_thread": 4})
+    assert counter("fake_cuda_allocs").value == before + 1  # the same kernel: the same scratch
+    big = Device((1000000,))
+    kgen.reduce(big, "mean", spec={"kernel": "reduce", "threads": 128, "items_per_thread": 4})
+    assert counter("fake_cuda_allocs").value == before + 2  # grown; the smaller one is kept (a graph may hold it)
+
+
+def test_a_ready_call_does_no_spec_work(monkeypatch):
+    x = Device((4096,))
+    kgen.reduce(x, "max", plan=False)
+    kgen.reduce(x, "argmax", axis=None, nan="ignore")
+
+    def no_spec(*a, **k):
+        raise AssertionError("a ready call loaded a spec")
+    monkeypatch.setattr(kgen.Spec, "_load", no_spec)
+    monkeypatch.setattr(_lib, "kgen_reduce_scratch_size", no_spec)
+    m = mark()
+    kgen.reduce(x, "max", plan=False)
+    kgen.reduce(x, "argmax", nan="ignore")
+    assert len(launches_since(m)) == 3
+    # Another shape is another call to make ready.
+    with pytest.raises(AssertionError, match="loaded a spec|a ready call"):
+        kgen.reduce(Device((4097,)), "max", plan=False, threads=256)
+
+
+def test_the_stream_reaches_every_launch():
+    x = Device((1000,))
+    m = mark()
+    kgen.reduce(x, "sum", stream=0x1234, plan=False)
+    assert [l.stream for l in launches_since(m)] == [0x1234, 0x1234]
+    m = mark()
+    kgen.reduce(Device((10, 100)), "argmax", axis=0, stream=0x99)
+    assert {l.stream for l in launches_since(m)} == {0x99}
+
+
+def test_mistakes_are_refused_naming_them():
+    x = Device((10, 100))
+    with pytest.raises(NotImplementedError, match="first or the last axis only, not axis 1 of 3"):
+        kgen.reduce(Device((2, 3, 4)), "sum", axis=1)
+    with pytest.raises(ValueError, match="a size plan picks a kernel by n: full reductions only"):
+        kgen.reduce(x, "sum", axis=1, plan="specs/plans/sum-f32.yaml")
+    with pytest.raises(TypeError, match="out of argmin or argmax is a pair"):
+        kgen.reduce(x, "argmin", axis=1, out=Device((10,)))
+    assert isinstance(_reduce.ArgResult(1, 2), tuple)

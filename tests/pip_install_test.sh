@@ -1,0 +1,78 @@
+#!/bin/sh
+# pip_install_test.sh: `python3 -m pip install ./python` alone gives a working
+# package (issue 24): the wheel's build (python/setup.py) builds libkgen from
+# the source tree and ships it inside the package (kgen/libkgen.so) with the
+# tuned plans, so the installed package imports with no KGEN_LIBRARY and no
+# `make install`, its version is configure.ac's AC_INIT, and it generates
+# and compiles with NVRTC; and so does the sdist's (which carries the C
+# sources as kgen-src/).  A copy of python/ is built, told where the tree is
+# by KGEN_SOURCE_DIR (the tree may be read-only, as under distcheck), in a
+# venv that sees the system's setuptools and wheel (--system-site-packages,
+# --no-build-isolation: no network).  Two configure + libkgen builds: about
+# 30 s on two cores.  Skips (77) without a python3 with venv, pip,
+# setuptools >= 61 and wheel.
+set -u
+: "${top_srcdir:=.}"
+src=$(cd "$top_srcdir" && pwd) || exit 99
+py=
+for c in ${PYTHON:-} python3 /usr/bin/python3; do
+	if command -v "$c" > /dev/null 2>&1 && "$c" -c '
+import sys, venv, ensurepip, setuptools, wheel
+sys.exit(int(setuptools.__version__.split(".")[0]) < 61)' 2> /dev/null; then
+		py=$c
+		break
+	fi
+done
+if [ -z "$py" ]; then
+	echo "SKIP: no python3 with venv, ensurepip, setuptools >= 61 and wheel"
+	exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-pip.XXXXXX") || exit 99
+trap 'chmod -R u+w "$tmp" 2> /dev/null; rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+want=$(sed -n 's/^AC_INIT(\[kgen\], *\[\([^]]*\)\].*/\1/p' "$src/configure.ac")
+
+# The installed package, from a directory outside both trees, with no library path set.
+check_installed() {
+	(cd "$tmp" && env -u KGEN_LIBRARY -u PYTHONPATH "$1/bin/python" -c '
+import importlib.metadata, os, sys
+import kgen
+here = os.path.dirname(kgen.__file__)
+assert kgen.library_path == os.path.join(here, "libkgen.so"), kgen.library_path
+assert kgen.__version__ == importlib.metadata.version("kgen") == sys.argv[1], (kgen.__version__, sys.argv[1])
+assert os.path.isfile(os.path.join(here, "py.typed"))
+assert sorted(os.listdir(os.path.join(here, "plans"))) == sorted(sys.argv[2].split()), os.listdir(os.path.join(here, "plans"))
+assert "reduce_argmax_f32" in kgen.generate({"kernel": "reduce", "op": "argmax"})
+assert kgen.compile({"kernel": "transpose"})[:4] == b"\x7fELF"
+' "$want" "$(cd "$src/specs/plans" && ls -- *-*.yaml | tr '\n' ' ')") || bad "$2"
+}
+
+mkdir "$tmp/python" && cp -R "$src/python/kgen" "$src/python/setup.py" "$src/python/pyproject.toml" \
+	"$src/python/README.md" "$tmp/python/" && chmod -R u+w "$tmp/python" && rm -f "$tmp/python/kgen/libkgen.so" || exit 99
+"$py" -m venv --system-site-packages "$tmp/venv" || exit 99
+if ! KGEN_SOURCE_DIR=$src "$tmp/venv/bin/python" -m pip install -q --no-build-isolation --no-deps "$tmp/python" \
+	> "$tmp/log" 2>&1; then
+	cat "$tmp/log" >&2
+	bad "pip install ./python failed"
+else
+	check_installed "$tmp/venv" "the package pip installed from ./python does not work on its own"
+fi
+
+# The sdist carries the C sources and plans; its wheel needs no tree around it.
+(cd "$tmp/python" && KGEN_SOURCE_DIR=$src "$tmp/venv/bin/python" setup.py -q sdist -d "$tmp/dist" > "$tmp/log" 2>&1) ||
+	{ cat "$tmp/log" >&2; bad "setup.py sdist failed"; }
+sdist=$(ls "$tmp"/dist/kgen-*.tar.gz 2> /dev/null | head -1)
+if [ -n "$sdist" ]; then
+	tar -tzf "$sdist" | grep -q '^kgen-[^/]*/kgen-src/configure\.ac$' || bad "the sdist carries no kgen-src/configure.ac"
+	"$py" -m venv --system-site-packages "$tmp/venv2" || exit 99
+	if ! (cd "$tmp" && "$tmp/venv2/bin/python" -m pip install -q --no-build-isolation --no-deps "$sdist" \
+		> "$tmp/log" 2>&1); then
+		cat "$tmp/log" >&2
+		bad "pip install of the sdist failed"
+	else
+		check_installed "$tmp/venv2" "the package pip installed from the sdist does not work on its own"
+	fi
+fi
+[ $fail -eq 0 ] && echo "ok: pip install ./python (and its sdist) builds libkgen into a working package, version $want"
+exit $fail
