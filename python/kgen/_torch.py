@@ -12,16 +12,23 @@ torch.ops.kgen.reduce(...) (kgen._trace); a call the ops cannot express
 (out=, stream=, a spec that is not a str, op left to a spec) runs as it is,
 which breaks the graph there.  The ops' arguments are those of the calls:
 spec a path or YAML text ("" none), plan a path or YAML text ("" kgen's
-choice, "off" none), overrides as two lists of keys and values (text).
+choice, "off" none), overrides as JSON text of an object of
+keys and values ("{}" none: torch's schemas take no list of str).
 """
 import functools
+import json
 import os
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 from . import _trace
 from ._kernel import PAIRS
 
 _done = False
+
+
+def _overrides(options):
+    """The keys and values an op's options text (JSON) carries, in order."""
+    return dict(json.loads(options)) if options else {}
 
 
 def _plan_arg(plan):
@@ -33,13 +40,13 @@ def _plan_text(plan):
 
 
 @functools.lru_cache(maxsize=None)
-def _reduce_dtype(dtype, op, axis, spec, plan, keys, values):
+def _reduce_dtype(dtype, op, axis, spec, plan, options):
     """The kgen dtype of a reduction's result (the values' for argmin and
     argmax), as the spec the call builds resolves it: read on the CPU."""
     from ._plans import Loaded
     from ._reduce import WHERE, _default_axis, _default_reduce
     from ._spec import check
-    overrides = dict(zip(keys, values))
+    overrides = _overrides(options)
     if plan not in ("", "off") and axis is None:
         fields = Loaded(plan, WHERE).entries[0][1].fields
     elif spec:
@@ -65,9 +72,9 @@ def _reduce_shape(shape, axis):
 
 
 @functools.lru_cache(maxsize=None)
-def _matmul_dtype(dtype, spec, keys, values):
+def _matmul_dtype(dtype, spec, options):
     from ._spec import check
-    fields = dict(zip(keys, values))
+    fields = _overrides(options)
     base = spec or {"kernel": "matmul"}
     out = check(base, **dict({"dtype": dtype}, **fields)).fields.get("out_dtype", dtype)
     return out if out in ("f32", "f64", "f16", "bf16") else dtype
@@ -92,56 +99,54 @@ def register():
         return _arrays.torch_dtype(name)
 
     @torch.library.custom_op("kgen::reduce", mutates_args=())
-    def reduce_op(x: Tensor, op: str, axis: Optional[int], spec: str, plan: str, keys: List[str],
-                  values: List[str]) -> Tensor:
-        return _reduce._reduce(x, op or None, axis, spec or None, None, None, _plan_arg(plan), dict(zip(keys, values)))
+    def reduce_op(x: Tensor, op: str, axis: Optional[int], spec: str, plan: str, options: str) -> Tensor:
+        return _reduce._reduce(x, op or None, axis, spec or None, None, None, _plan_arg(plan), _overrides(options))
 
     @reduce_op.register_fake
-    def _(x, op, axis, spec, plan, keys, values):
-        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, tuple(keys), tuple(values))
+    def _(x, op, axis, spec, plan, options):
+        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, options)
         return x.new_empty(_reduce_shape(x.shape, axis), dtype=torch_of(dt))
 
     @torch.library.custom_op("kgen::reduce_arg", mutates_args=())
-    def reduce_arg_op(x: Tensor, op: str, axis: Optional[int], spec: str, plan: str, keys: List[str],
-                      values: List[str]) -> Tuple[Tensor, Tensor]:
-        r = _reduce._reduce(x, op or None, axis, spec or None, None, None, _plan_arg(plan), dict(zip(keys, values)))
+    def reduce_arg_op(x: Tensor, op: str, axis: Optional[int], spec: str, plan: str,
+                      options: str) -> Tuple[Tensor, Tensor]:
+        r = _reduce._reduce(x, op or None, axis, spec or None, None, None, _plan_arg(plan), _overrides(options))
         return r.values, r.indices
 
     @reduce_arg_op.register_fake
-    def _(x, op, axis, spec, plan, keys, values):
-        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, tuple(keys), tuple(values))
+    def _(x, op, axis, spec, plan, options):
+        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, options)
         shape = _reduce_shape(x.shape, axis)
         return x.new_empty(shape, dtype=torch_of(dt)), x.new_empty(shape, dtype=torch.int64)
 
     @torch.library.custom_op("kgen::transpose", mutates_args=())
-    def transpose_op(x: Tensor, spec: str, keys: List[str], values: List[str]) -> Tensor:
-        return _transpose._transpose(x, spec or None, None, None, dict(zip(keys, values)))
+    def transpose_op(x: Tensor, spec: str, options: str) -> Tensor:
+        return _transpose._transpose(x, spec or None, None, None, _overrides(options))
 
     @transpose_op.register_fake
-    def _(x, spec, keys, values):
+    def _(x, spec, options):
         shape = list(x.shape)
         shape[-2], shape[-1] = shape[-1], shape[-2]
         return x.new_empty(shape)
 
     @torch.library.custom_op("kgen::matmul", mutates_args=())
-    def matmul_op(a: Tensor, b: Tensor, alpha: float, spec: str, keys: List[str], values: List[str]) -> Tensor:
-        return _matmul._matmul(a, b, None, spec or None, alpha, 0.0, None, dict(zip(keys, values)))
+    def matmul_op(a: Tensor, b: Tensor, alpha: float, spec: str, options: str) -> Tensor:
+        return _matmul._matmul(a, b, None, spec or None, alpha, 0.0, None, _overrides(options))
 
     @matmul_op.register_fake
-    def _(a, b, alpha, spec, keys, values):
-        dt = _matmul_dtype(kgen_dtype(a), spec, tuple(keys), tuple(values))
+    def _(a, b, alpha, spec, options):
+        dt = _matmul_dtype(kgen_dtype(a), spec, options)
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch_of(dt))
 
     def options(overrides):
-        return [str(k) for k in overrides], [str(v) for v in overrides.values()]
+        return json.dumps({str(k): str(v) for k, v in overrides.items()})
 
     def traced_reduce(x, op, axis, spec, out, stream, plan, overrides):
         if (out is not None or stream is not None or not isinstance(x, Tensor) or not isinstance(spec, (str, type(None)))
                 or (op is None and spec is not None) or not isinstance(plan, (str, os.PathLike, type(None), bool))
                 or plan is True):
             return _reduce._reduce(x, op, axis, spec, out, stream, plan, overrides)  # as it is: a graph break
-        keys, values = options(overrides)
-        args = (x, op or "", axis, spec or "", _plan_text(plan), keys, values)
+        args = (x, op or "", axis, spec or "", _plan_text(plan), options(overrides))
         if op in PAIRS:
             v, i = torch.ops.kgen.reduce_arg(*args)
             return _reduce.ArgResult(v, i)
@@ -150,15 +155,13 @@ def register():
     def traced_transpose(x, spec, out, stream, overrides):
         if out is not None or stream is not None or not isinstance(x, Tensor) or not isinstance(spec, (str, type(None))):
             return _transpose._transpose(x, spec, out, stream, overrides)
-        keys, values = options(overrides)
-        return torch.ops.kgen.transpose(x, spec or "", keys, values)
+        return torch.ops.kgen.transpose(x, spec or "", options(overrides))
 
     def traced_matmul(a, b, out, spec, alpha, beta, stream, overrides):
         if (out is not None or beta != 0 or stream is not None or not isinstance(a, Tensor)
                 or not isinstance(spec, (str, type(None)))):
             return _matmul._matmul(a, b, out, spec, alpha, beta, stream, overrides)
-        keys, values = options(overrides)
-        return torch.ops.kgen.matmul(a, b, float(alpha), spec or "", keys, values)
+        return torch.ops.kgen.matmul(a, b, float(alpha), spec or "", options(overrides))
 
     _trace.reduce, _trace.transpose, _trace.matmul = traced_reduce, traced_transpose, traced_matmul
     _trace.compiling = torch.compiler.is_compiling
