@@ -245,7 +245,7 @@ stage_lines(const struct kgen_spec *s, struct tpl_args *t)
 kgen_status
 kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
-	struct tpl_args t;
+	struct tpl_args t, none;
 	kgen_status st;
 	int ka = k_major_a(s), kb = k_major_b(s);
 
@@ -266,6 +266,12 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 		return st;
 	tpl_init(&t);
 	stage_lines(s, &t);
+	tpl_init(&none);
+	if ((st = tpl_render_into(&t, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ? "matmul/wgmma_store_pairs.cu" :
+	                          "matmul/wgmma_store_direct.cu", &none, err))) {
+		tpl_free(&t);
+		return st;
+	}
 	return tpl_render_into(parts, "wgmma_stage", "matmul/wgmma_stage.cu", &t, err);
 }
 

@@ -215,6 +215,22 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
 	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
 	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");  /* one consumer keeps the registers the launch gives it */
+	ASSERT_HAS_NOT(src, "OutPair");  /* store: direct */
+	free(src);
+}
+END_TEST
+
+/* store: pairs writes whole, aligned tiles two columns a store, unchecked,
+ * and falls back to the checked element-by-element loop otherwise. */
+START_TEST(matmul_wgmma_store_pairs)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nstore: pairs\n");
+
+	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");
+	ASSERT_HAS(src, "const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;");
+	ASSERT_HAS(src, "const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;");
+	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(line + 8 * j) = pair;");
+	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);");
 	free(src);
 }
 END_TEST
@@ -346,6 +362,7 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_producer", MM "dtype: bf16\nmath: mma\nproducer: warpgroup\n",
 	  "producer needs math: wgmma, not mma", 4, 11, "producer: warpgroup" },
 	{ "only_with_consumers", MM "consumers: 2\n", "consumers needs math: wgmma, not simt", 2, 12, "consumers: 2" },
+	{ "only_with_store", MM "store: pairs\n", "store needs math: wgmma, not simt", 2, 8, "store: pairs" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
 	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
@@ -398,6 +415,7 @@ suite(void)
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
+	tcase_add_test(tc, matmul_wgmma_store_pairs);
 	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("check");

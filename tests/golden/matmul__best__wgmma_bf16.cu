@@ -21,6 +21,7 @@
 //   epilogue: v
 //   producer: warpgroup
 //   consumers: 2
+//   store: direct
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
