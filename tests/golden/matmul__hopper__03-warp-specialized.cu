@@ -22,6 +22,7 @@
 //   producer: warpgroup
 //   consumers: 2
 //   store: direct
+//   cluster: 1x1
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
