@@ -805,6 +805,10 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_split_k, KGEN_KEY_math, NOT_WGMMA, "split_k needs math: simt, wmma or mma, not {w}" },
 	{ KGEN_KEY_producer, KGEN_KEY_math, WGMMA, "producer needs math: wgmma, not {w}" },
 	{ KGEN_KEY_consumers, KGEN_KEY_math, WGMMA, "consumers needs math: wgmma, not {w}" },
+	{ KGEN_KEY_mm_store, KGEN_KEY_math, WGMMA, "store needs math: wgmma, not {w}" },
+	{ KGEN_KEY_cluster, KGEN_KEY_math, WGMMA, "cluster needs math: wgmma, not {w}" },
+	{ KGEN_KEY_cluster, KGEN_KEY_producer, KGEN_BIT(KGEN_PRODUCER_WARPGROUP),
+	  "cluster needs producer: warpgroup, not {w} (the blocks of a cluster loop over their tiles together)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -813,7 +817,8 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
-	KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_COUNT,
+	KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_mm_store, KGEN_KEY_cluster,
+	KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */

@@ -38,6 +38,9 @@ void kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b);
  * that are its own: the constants, the helpers (into parts) and the kernel. */
 kgen_status kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err);
 long long kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages);
+/* cluster's blocks along m and along n (1 and 1 without clusters). */
+int kgen_cluster_m(const struct kgen_spec *s);
+int kgen_cluster_n(const struct kgen_spec *s);
 void kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, const char *order);
 void kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b);
 struct tpl_args;

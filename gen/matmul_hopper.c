@@ -59,6 +59,37 @@ k_major_b(const struct kgen_spec *s)
 	return s->b_layout == KGEN_MM_COL;
 }
 
+/* cluster: 1x2 pairs tiles side by side, sharing A; 2x1 one above the
+ * other, sharing B.  Each block loads half the shared operand's boxes (a
+ * K-major operand's box is then half the tile's rows) and multicasts them. */
+static int
+shares_a(const struct kgen_spec *s)
+{
+	return s->cluster == KGEN_CLUSTER_C1X2;
+}
+
+static int
+shares_b(const struct kgen_spec *s)
+{
+	return s->cluster == KGEN_CLUSTER_C2X1;
+}
+
+#define X(id, name, doc, cm, cn) [KGEN_CLUSTER_##id] = { cm, cn },
+static const int cluster_shape[][2] = { KGEN_CLUSTERS(X) };
+#undef X
+
+int
+kgen_cluster_m(const struct kgen_spec *s)
+{
+	return cluster_shape[s->cluster][0];
+}
+
+int
+kgen_cluster_n(const struct kgen_spec *s)
+{
+	return cluster_shape[s->cluster][1];
+}
+
 long long
 kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages)
 {
@@ -135,7 +166,13 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
-	if (persistent)
+	if (s->cluster != KGEN_CLUSTER_C1X1)
+		kgen_contract_note(p, "// launched in clusters of 2 x 1 x 1 blocks (cuLaunchKernelEx, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION),\n"
+		                   "// where grid = 2 min(pairs, the clusters the GPU holds at once), pairs = ceil(m / %lld) *\n"
+		                   "// ceil(n / %lld): cluster blockIdx.x / 2 takes pairs of tiles (%s) blockIdx.x / 2, +\n"
+		                   "// grid / 2, ... in order %s.\n", s->tile_m * kgen_cluster_m(s),
+		                   s->tile_n * kgen_cluster_n(s), shares_a(s) ? "side by side" : "one above the other", order);
+	else if (persistent)
 		kgen_contract_note(p, "// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / %lld) *\n"
 		                   "// ceil(n / %lld): each block takes tiles blockIdx.x, + grid, ... in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
@@ -145,8 +182,8 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
 	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
 	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
-	map_note(p, "a", k_major_a(s), "m", "lda", (int)s->tile_m);
-	map_note(p, "b", k_major_b(s), "n", "ldb", (int)s->tile_n);
+	map_note(p, "a", k_major_a(s), "m", "lda", (int)s->tile_m / (shares_a(s) ? 2 : 1));
+	map_note(p, "b", k_major_b(s), "n", "ldb", (int)s->tile_n / (shares_b(s) ? 2 : 1));
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),\n"
 	                   "// ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are %s; C is\n"
@@ -177,7 +214,12 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b)
 	          ka ? "K-major" : "M-major", ka ? "TILE_M rows of 64 k" : "TILE_M / 64 boxes of 64 k rows of 64 m",
 	          kb ? "K-major" : "N-major", kb ? "TILE_N rows of 64 k" : "TILE_N / 64 boxes of 64 k rows of 64 n");
 	sb_puts(b, "constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;\n");
-	sb_printf(b, "constexpr int A_BOX = %s, B_BOX = %s;\n", ka ? "A_STAGE" : "TILE_K * 128", kb ? "B_STAGE" : "TILE_K * 128");
+	if (s->cluster != KGEN_CLUSTER_C1X1)
+		sb_printf(b, "constexpr int CLUSTER_M = %d, CLUSTER_N = %d;  // a cluster's blocks, as tiles down x across; "
+		          "they share %s\n", kgen_cluster_m(s), kgen_cluster_n(s), shares_a(s) ? "A" : "B");
+	sb_printf(b, "constexpr int A_BOX = %s, B_BOX = %s;\n",
+	          ka ? shares_a(s) ? "A_STAGE / 2" : "A_STAGE" : "TILE_K * 128",
+	          kb ? shares_b(s) ? "B_STAGE / 2" : "B_STAGE" : "TILE_K * 128");
 	sb_puts(b, "// The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).\n");
 	sb_printf(b, "constexpr unsigned int A_LBO = %s, A_SBO = 1024;\n", ka ? "16" : "A_BOX");
 	sb_printf(b, "constexpr unsigned int B_LBO = %s, B_SBO = 1024;", kb ? "16" : "B_BOX");
@@ -210,6 +252,26 @@ wgmma_lists(const struct kgen_spec *s, struct tpl_args *t)
 	sb_free(&ops);
 }
 
+/* multiply_stage's descriptor steps through a stage, by operand layout. */
+static void
+step_lines(const struct kgen_spec *s, struct tpl_args *t)
+{
+	if (k_major_a(s)) {
+		tpl_set(t, "a_step", "(wg_row + 64 * i) * 128 + kk * 32");
+		tpl_set(t, "a_layout_doc", "K-major, k16 steps 32 bytes apart");
+	} else {
+		tpl_set(t, "a_step", "(wg_row / 64 + i) * A_BOX + kk * 2048");
+		tpl_set(t, "a_layout_doc", "M-major, 64-row blocks a box apart (LBO), k16 steps 2048 bytes");
+	}
+	if (k_major_b(s)) {
+		tpl_set(t, "b_step", "kk * 32");
+		tpl_set(t, "b_layout_doc", "K-major, k16 steps 32 bytes apart");
+	} else {
+		tpl_set(t, "b_step", "kk * 2048");
+		tpl_set(t, "b_layout_doc", "N-major, 64-column blocks a box apart (LBO), k16 steps 2048 bytes");
+	}
+}
+
 /* The stage helpers' operand-specific lines. */
 static void
 stage_lines(const struct kgen_spec *s, struct tpl_args *t)
@@ -217,40 +279,83 @@ stage_lines(const struct kgen_spec *s, struct tpl_args *t)
 	if (k_major_a(s)) {
 		tpl_set(t, "a_boxes", "const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k");
 		tpl_set(t, "a_copy", "tma_load_2d(as, a_map, k0, row0, full);");
-		tpl_set(t, "a_step", "(wg_row + 64 * i) * 128 + kk * 32");
-		tpl_set(t, "a_layout_doc", "K-major, k16 steps 32 bytes apart");
 	} else {
 		tpl_set(t, "a_boxes", "// A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.\n"
 		        "const int a_boxes = (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;");
 		tpl_set(t, "a_copy", "for (int j = 0; j < a_boxes; j++)\n"
 		        "    tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);");
-		tpl_set(t, "a_step", "(wg_row / 64 + i) * A_BOX + kk * 2048");
-		tpl_set(t, "a_layout_doc", "M-major, 64-row blocks a box apart (LBO), k16 steps 2048 bytes");
 	}
 	if (k_major_b(s)) {
 		tpl_set(t, "b_boxes", "const int b_boxes = 1;  // B column-major: one box of TILE_N rows (columns of B) of 64 k");
 		tpl_set(t, "b_copy", "tma_load_2d(bs, b_map, k0, col0, full);");
-		tpl_set(t, "b_step", "kk * 32");
-		tpl_set(t, "b_layout_doc", "K-major, k16 steps 32 bytes apart");
 	} else {
 		tpl_set(t, "b_boxes", "// B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.\n"
 		        "const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;");
 		tpl_set(t, "b_copy", "for (int j = 0; j < b_boxes; j++)\n"
 		        "    tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);");
-		tpl_set(t, "b_step", "kk * 2048");
-		tpl_set(t, "b_layout_doc", "N-major, 64-column blocks a box apart (LBO), k16 steps 2048 bytes");
 	}
+}
+
+/* The cluster's operand lines (cluster: 2x1 or 1x2): its own operand as
+ * stage_lines loads it, asking for nothing when the tile lies outside C (the
+ * pair's second tile can); the shared one by halves, rank by rank, each
+ * multicast to both blocks (0x3). */
+static void
+cluster_lines(const struct kgen_spec *s, struct tpl_args *t)
+{
+	int sa = shares_a(s);
+
+	if (k_major_a(s) && sa) {
+		tpl_set(t, "a_boxes", "// A row-major: two boxes of TILE_M / 2 rows of 64 k, the second asked for when it starts in A.\n"
+		        "const int a_boxes = row0 + TILE_M / 2 < m ? 2 : 1;");
+		tpl_set(t, "a_copy", "if (rank < a_boxes)  // block `rank` loads box `rank` for both blocks\n"
+		        "    tma_load_2d_multicast(as + rank * A_BOX, a_map, k0, row0 + rank * (TILE_M / 2), full, 0x3);");
+	} else if (k_major_a(s)) {
+		tpl_set(t, "a_boxes", "const int a_boxes = row0 < m;  // A row-major: one box of TILE_M rows of 64 k, if in A");
+		tpl_set(t, "a_copy", "if (a_boxes)\n    tma_load_2d(as, a_map, k0, row0, full);");
+	} else {
+		tpl_set(t, "a_boxes", "// A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.\n"
+		        "const int a_boxes = row0 >= m ? 0 : (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;");
+		tpl_set(t, "a_copy", sa ? "for (int j = rank; j < a_boxes; j += 2)  // block `rank` loads every other box for both\n"
+		        "    tma_load_2d_multicast(as + j * A_BOX, a_map, row0 + 64 * j, k0, full, 0x3);" :
+		        "for (int j = 0; j < a_boxes; j++)\n    tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);");
+	}
+	if (k_major_b(s) && !sa) {
+		tpl_set(t, "b_boxes", "// B column-major: two boxes of TILE_N / 2 rows (columns of B) of 64 k, the second asked for\n"
+		        "// when it starts in B.\n"
+		        "const int b_boxes = col0 + TILE_N / 2 < n ? 2 : 1;");
+		tpl_set(t, "b_copy", "if (rank < b_boxes)  // block `rank` loads box `rank` for both blocks\n"
+		        "    tma_load_2d_multicast(bs + rank * B_BOX, b_map, k0, col0 + rank * (TILE_N / 2), full, 0x3);");
+	} else if (k_major_b(s)) {
+		tpl_set(t, "b_boxes", "const int b_boxes = col0 < n;  // B column-major: one box of TILE_N rows of 64 k, if in B");
+		tpl_set(t, "b_copy", "if (b_boxes)\n    tma_load_2d(bs, b_map, k0, col0, full);");
+	} else {
+		tpl_set(t, "b_boxes", "// B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.\n"
+		        "const int b_boxes = col0 >= n ? 0 : (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;");
+		tpl_set(t, "b_copy", !sa ? "for (int j = rank; j < b_boxes; j += 2)  // block `rank` loads every other box for both\n"
+		        "    tma_load_2d_multicast(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full, 0x3);" :
+		        "for (int j = 0; j < b_boxes; j++)\n    tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);");
+	}
+	tpl_set(t, "own", "%s", sa ? "B" : "A");
+	tpl_set(t, "shared", "%s", sa ? "A" : "B");
+	tpl_set(t, "pair_tile", "%s", sa ? "col0 = col0 * CLUSTER_N + (int)rank * TILE_N;  // the pair's tiles lie side by side" :
+	        "row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other");
 }
 
 kgen_status
 kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
-	struct tpl_args t;
+	struct tpl_args t, none;
 	kgen_status st;
 	int ka = k_major_a(s), kb = k_major_b(s);
 
+	int clustered = s->cluster != KGEN_CLUSTER_C1X1;
+
 	tpl_init(&t);
 	if ((st = tpl_render_into(parts, "wgmma_ptx", "matmul/wgmma_ptx.cu", &t, err)))
+		return st;
+	tpl_init(&t);
+	if (clustered && (st = tpl_render_into(parts, "wgmma_cluster_ptx", "matmul/wgmma_cluster_ptx.cu", &t, err)))
 		return st;
 	tpl_init(&t);
 	tpl_set(&t, "n", "%lld", s->tile_n);
@@ -265,8 +370,23 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	if ((st = tpl_render_into(parts, "wgmma", "matmul/wgmma_mma.cu", &t, err)))
 		return st;
 	tpl_init(&t);
-	stage_lines(s, &t);
-	return tpl_render_into(parts, "wgmma_stage", "matmul/wgmma_stage.cu", &t, err);
+	if (clustered)
+		cluster_lines(s, &t);
+	else
+		stage_lines(s, &t);
+	tpl_init(&none);
+	step_lines(s, &none);
+	if ((st = tpl_render_into(&t, "multiply_stage", "matmul/wgmma_multiply.cu", &none, err)))
+		goto fail;
+	tpl_init(&none);
+	if ((st = tpl_render_into(&t, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ? "matmul/wgmma_store_pairs.cu" :
+	                          "matmul/wgmma_store_direct.cu", &none, err)))
+		goto fail;
+	return tpl_render_into(parts, "wgmma_stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
+	                       &t, err);
+fail:
+	tpl_free(&t);
+	return st;
 }
 
 kgen_status
@@ -290,5 +410,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 		tpl_set(&k, "producer_regs", "%s", "");
 		tpl_set(&k, "consumer_regs", "%s", "");
 	}
+	if (s->cluster != KGEN_CLUSTER_C1X1)
+		return tpl_render(out, "matmul/wgmma_cluster.cu", &k, err);
 	return tpl_render(out, "matmul/wgmma_specialized.cu", &k, err);
 }

@@ -197,6 +197,19 @@
 	X(PADDED,   "padded",   "each row 16 bytes longer: an odd count of 16-byte chunks, so ldmatrix's 8 rows miss each other's banks") \
 	X(SWIZZLED, "swizzled", "rows unpadded, their 16-byte chunks XORed with the row's low bits: conflict-free cp.async writes and ldmatrix reads in less memory")
 
+/* The blocks of a cluster of kernel: matmul's wgmma kernel, as tiles of C
+ * down x across (math: wgmma, producer: warpgroup); the last columns say
+ * how many along m and along n. */
+#define KGEN_CLUSTERS(X) \
+	X(C1X1, "1x1", "no clusters: a block loads all of its A and B", 1, 1) \
+	X(C2X1, "2x1", "two blocks with tiles one above the other: each loads its A and half of their shared B, multicast to both", 2, 1) \
+	X(C1X2, "1x2", "two blocks with tiles side by side: each loads its B and half of their shared A, multicast to both", 1, 2)
+
+/* How kernel: matmul's wgmma consumers write their results to C (math: wgmma). */
+#define KGEN_MM_STORES(X) \
+	X(DIRECT, "direct", "one element at a time, each checked against m and n") \
+	X(PAIRS,  "pairs",  "a tile inside C (and C and ldc aligned to two elements) as each thread's neighbouring pairs, one store each, unchecked; others as direct")
+
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \
 	X(CONTIGUOUS, "contiguous", "a thread's items are adjacent in memory")
@@ -272,6 +285,8 @@
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
 	X(producer,         "producer",         KT_ENUM, kgen_producers,     0, 0,     "none",    "who issues the TMA loads (math: wgmma)") \
 	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
+	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the consumers write C (math: wgmma)") \
+	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -336,6 +351,12 @@ enum kgen_nan { KGEN_NANS(X) KGEN_NAN_COUNT };
 #undef X
 #define X(id, ...) KGEN_PRODUCER_##id,
 enum kgen_producer { KGEN_PRODUCERS(X) KGEN_PRODUCER_COUNT };
+#undef X
+#define X(id, ...) KGEN_CLUSTER_##id,
+enum kgen_cluster { KGEN_CLUSTERS(X) KGEN_CLUSTER_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_STORE_##id,
+enum kgen_mm_store { KGEN_MM_STORES(X) KGEN_MM_STORE_COUNT };
 #undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
@@ -412,7 +433,8 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_block_reduces[], kgen_warp_tails[], kgen_grids[], kgen_layouts[], kgen_dtypes[], kgen_methods[],
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
-	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[];
+	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
+	kgen_clusters[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

@@ -22,7 +22,7 @@
 	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemGetInfo) \
 	X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
 	X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled) \
-	X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
+	X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters) \
 	X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) \
 	X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
 

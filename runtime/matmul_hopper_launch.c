@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "matmul_hopper.h"
+#include "gen/matmul.h"
 
 /* The tensor maps of the last call (kgen_kernel.state, plain memory). */
 struct wgmma_maps {
@@ -48,14 +49,17 @@ encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma
 	const struct kgen_spec *s = &kn->spec;
 	kgen_status st;
 
+	/* cluster: the shared operand's K-major box is half the tile: each block of the pair loads one. */
 	if (s->a_layout == KGEN_MM_ROW)
-		st = encode(kn, &w->a_map, c->a, (unsigned)c->k, (unsigned)c->m, c->lda, (unsigned)s->tile_m, err);
+		st = encode(kn, &w->a_map, c->a, (unsigned)c->k, (unsigned)c->m, c->lda,
+		            (unsigned)s->tile_m / (unsigned)kgen_cluster_n(s), err);
 	else
 		st = encode(kn, &w->a_map, c->a, (unsigned)c->m, (unsigned)c->k, c->lda, (unsigned)s->tile_k, err);
 	if (st)
 		return st;
 	if (s->b_layout == KGEN_MM_COL)
-		return encode(kn, &w->b_map, c->b, (unsigned)c->k, (unsigned)c->n, c->ldb, (unsigned)s->tile_n, err);
+		return encode(kn, &w->b_map, c->b, (unsigned)c->k, (unsigned)c->n, c->ldb,
+		              (unsigned)s->tile_n / (unsigned)kgen_cluster_m(s), err);
 	return encode(kn, &w->b_map, c->b, (unsigned)c->n, (unsigned)c->k, c->ldb, (unsigned)s->tile_k, err);
 }
 
@@ -110,6 +114,45 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 	return KGEN_OK;
 }
 
+/* cluster: 2x1 or 1x2: a persistent grid of clusters of two blocks, as
+ * many as the GPU holds at once (cuOccupancyMaxActiveClusters), each
+ * cluster looping over pairs of neighbouring tiles. */
+static kgen_status
+launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map,
+                CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long pm = (unsigned long long)s->tile_m * (unsigned long long)kgen_cluster_m(s);
+	unsigned long long pn = (unsigned long long)s->tile_n * (unsigned long long)kgen_cluster_n(s);
+	unsigned long long pairs = ((unsigned long long)c->m + pm - 1) / pm * (((unsigned long long)c->n + pn - 1) / pn);
+	CUdeviceptr cp = c->c;
+	int m = c->m, n = c->n, k = c->k, clusters = 0;
+	long long ldc = c->ldc;
+	void *args[] = { a_map, b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	CUlaunchAttribute attr;
+	CUlaunchConfig config;
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	attr.value.clusterDim.x = 2;
+	attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+	memset(&config, 0, sizeof config);
+	config.gridDimY = config.gridDimZ = 1;
+	config.blockDimX = (unsigned)s->threads;
+	config.blockDimY = config.blockDimZ = 1;
+	config.sharedMemBytes = (unsigned)kn->contract.step[0].dynamic_smem;
+	config.hStream = stream;
+	config.attrs = &attr;
+	config.numAttrs = 1;
+	config.gridDimX = 2;  /* what the occupancy query reads: the cluster's shape, not the grid */
+	KGEN_CU(kn->ctx->cu, err, cuOccupancyMaxActiveClusters, (&clusters, kn->fn[0], &config));
+	if (clusters < 1)
+		clusters = kn->ctx->sm_count / 2 > 0 ? kn->ctx->sm_count / 2 : 1;
+	config.gridDimX = 2 * (unsigned)(pairs < (unsigned long long)clusters ? pairs : (unsigned long long)clusters);
+	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, kn->fn[0], args, NULL));
+	return KGEN_OK;
+}
+
 kgen_status
 kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream, kgen_error *err)
 {
@@ -129,6 +172,8 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	tiles = ((unsigned long long)m + (unsigned long long)s->tile_m - 1) / (unsigned long long)s->tile_m *
 	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
 	grid = tiles;
+	if (s->cluster != KGEN_CLUSTER_C1X1)
+		return launch_clusters(kn, c, &a_map, &b_map, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
 		resident = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);

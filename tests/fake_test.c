@@ -23,6 +23,7 @@ struct fake_launch {
 	int nargs;
 	CUstream stream;
 	int dependent;  /* launched with programmatic stream serialization */
+	unsigned cluster[3];  /* cluster dimensions (0: none) */
 };
 
 static struct fake_launch *launches;
@@ -151,6 +152,8 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
 	kgen_kernel *p = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	                       "tile_n: 256\n");
+	kgen_kernel *q = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 256\ncluster: 2x1\n");
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes, n0 = *nlaunches;
@@ -177,9 +180,19 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	                             NULL, &err), KGEN_OK);
 	ck_assert_uint_eq(last()->grid[0], 132 * 2);      /* persistent: the fake's 132 SMs x 2 blocks each */
 	ck_assert_uint_eq(last()->block[0], 384);
+	ck_assert_uint_eq(last()->cluster[0], 0);
+	ck_assert_int_eq(kgen_matmul(q, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8192, 8192, 8192, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 2 * 60);       /* clusters: the fake holds 60 pairs at once */
+	ck_assert_uint_eq(last()->cluster[0], 2);
+	ck_assert_uint_eq(last()->cluster[1], 1);
+	ck_assert_uint_eq(last()->block[0], 384);
+	ck_assert_int_eq(kgen_matmul(q, 0x10000000ull, 0x20000000ull, 0x30000000ull, 300, 200, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 2 * 2);        /* ceil(300 / 256) * ceil(200 / 256) pairs of tiles */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C */
-	ck_assert_int_eq(*encodes, e0 + 4);
+	ck_assert_int_eq(*encodes, e0 + 8);              /* p once, q at two shapes: 2 + 2 + 4 */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "math: wgmma loads A and B with TMA, which needs row pitches of a multiple of 16 "

@@ -236,6 +236,58 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
 	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
 	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");  /* one consumer keeps the registers the launch gives it */
+	ASSERT_HAS_NOT(src, "OutPair");  /* store: direct */
+	free(src);
+}
+END_TEST
+
+/* store: pairs writes whole, aligned tiles two columns a store, unchecked,
+ * and falls back to the checked element-by-element loop otherwise. */
+START_TEST(matmul_wgmma_store_pairs)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nstore: pairs\n");
+
+	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");
+	ASSERT_HAS(src, "const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;");
+	ASSERT_HAS(src, "const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;");
+	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(line + 8 * j) = pair;");
+	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);");
+	free(src);
+}
+END_TEST
+
+/* cluster: 2x1 shares B (each block loads half its boxes and multicasts
+ * them), 1x2 shares A (a K-major A as two half boxes); both blocks release
+ * a stage in each other's empty mbarriers and meet at cluster barriers. */
+START_TEST(matmul_wgmma_cluster)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
+	                   "cluster: 2x1\n");
+
+	ASSERT_HAS(src, "constexpr int CLUSTER_M = 2, CLUSTER_N = 1;  // a cluster's blocks, as tiles down x across; they share B");
+	ASSERT_HAS(src, "//   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}");
+	ASSERT_HAS(src, "// launched in clusters of 2 x 1 x 1 blocks (cuLaunchKernelEx, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION),");
+	ASSERT_HAS(src, "for (int j = rank; j < b_boxes; j += 2)  // block `rank` loads every other box for both");
+	ASSERT_HAS(src, "    tma_load_2d_multicast(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full, 0x3);");
+	ASSERT_HAS(src, "const int a_boxes = row0 < m;  // A row-major: one box of TILE_M rows of 64 k, if in A");
+	ASSERT_HAS(src, "row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other");
+	ASSERT_HAS(src, "mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks");
+	ASSERT_HAS(src, "mbarrier_arrive_cluster(empty, rank ^ 1);");
+	ASSERT_HAS(src, "cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them");
+	ASSERT_HAS(src, "release_stage(&empty[(it - 1) % STAGES], rank);");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 1x2\nb_layout: col\n");
+	ASSERT_HAS(src, "constexpr int A_BOX = A_STAGE / 2, B_BOX = B_STAGE;");
+	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 64}");
+	ASSERT_HAS(src, "//   b_map: dims {k, n}, stride {ldb * 2}, box {64, 128}");
+	ASSERT_HAS(src, "const int a_boxes = row0 + TILE_M / 2 < m ? 2 : 1;");
+	ASSERT_HAS(src, "    tma_load_2d_multicast(as + rank * A_BOX, a_map, k0, row0 + rank * (TILE_M / 2), full, 0x3);");
+	ASSERT_HAS(src, "const int b_boxes = col0 < n;  // B column-major: one box of TILE_N rows of 64 k, if in B");
+	ASSERT_HAS(src, "col0 = col0 * CLUSTER_N + (int)rank * TILE_N;  // the pair's tiles lie side by side");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
+	ASSERT_HAS_NOT(src, "CLUSTER_M");
+	ASSERT_HAS_NOT(src, "cluster_sync");
 	free(src);
 }
 END_TEST
@@ -375,6 +427,11 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_producer", MM "dtype: bf16\nmath: mma\nproducer: warpgroup\n",
 	  "producer needs math: wgmma, not mma", 4, 11, "producer: warpgroup" },
 	{ "only_with_consumers", MM "consumers: 2\n", "consumers needs math: wgmma, not simt", 2, 12, "consumers: 2" },
+	{ "only_with_store", MM "store: pairs\n", "store needs math: wgmma, not simt", 2, 8, "store: pairs" },
+	{ "only_with_cluster", MM "dtype: bf16\nmath: wgmma\ncluster: 2x1\n",
+	  "cluster needs producer: warpgroup, not none (the blocks of a cluster loop over their tiles together)", 4, 10,
+	  "cluster: 2x1" },
+	{ "only_with_cluster_math", MM "cluster: 1x2\n", "cluster needs math: wgmma, not simt", 2, 10, "cluster: 1x2" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
 	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
@@ -427,6 +484,8 @@ suite(void)
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
+	tcase_add_test(tc, matmul_wgmma_store_pairs);
+	tcase_add_test(tc, matmul_wgmma_cluster);
 	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("check");

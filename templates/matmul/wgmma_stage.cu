@@ -1,6 +1,6 @@
 //! math: wgmma: what both kernels do with a stage: the TMA loads into it,
-//! the wgmmas that read it, its release, and the store of a warpgroup's
-//! results.
+//! the wgmmas that read it and its release (wgmma_store_*.cu store the
+//! results).
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
 // columns from col0, into one stage's tiles; `full` completes when every
 // byte has landed.  TMA fills what lies outside the matrices with zeros; a
@@ -33,34 +33,7 @@ static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensor
     load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K);
 }
 
-// One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
-// blocks of 64 rows (its rows of A from wg_row) times all of B's TILE_N
-// columns, into acc.  The descriptors:
-//   A {{a_layout_doc}};
-//   B {{b_layout_doc}}.
-static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N / 2], const unsigned char *as,
-                                                      const unsigned char *bs, int wg_row)
-{
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < TILE_N / 2; j++)
-            wgmma_fence_operand(acc[i][j]);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < TILE_K / 16; kk++) {
-        const unsigned long long b = smem_desc(bs + {{b_step}}, B_LBO, B_SBO);
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-            wgmma(acc[i], smem_desc(as + {{a_step}}, A_LBO, A_SBO), b);
-    }
-    wgmma_commit_group();
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < TILE_N / 2; j++)
-            wgmma_fence_operand(acc[i][j]);
-}
+{{multiply_stage}}
 
 // This warp is done with a stage: its arrival, one of the CONSUMERS * 4
 // that free the stage for the next load.
@@ -70,23 +43,4 @@ static __device__ __forceinline__ void release_stage(unsigned long long *empty)
         mbarrier_arrive(empty);
 }
 
-// The warpgroup's results, rows from row0 and columns from col0, to C.
-// Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
-// j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
-// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
-static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
-{
-    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < TILE_N / 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
-                if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
-            }
-}
+{{store_tile}}

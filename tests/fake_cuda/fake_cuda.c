@@ -30,6 +30,7 @@ struct fake_launch {
 	int nargs;
 	CUstream stream;
 	int dependent;                /* cuLaunchKernelEx with programmatic stream serialization */
+	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
 };
 API struct fake_launch fake_cuda_launches[256];
 API int fake_cuda_nlaunches;
@@ -198,15 +199,24 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 }
 
 /* The launch above, with its configuration's attributes: programmatic
- * stream serialization is recorded; any other attribute is refused. */
+ * stream serialization and cluster dimensions are recorded; any other
+ * attribute is refused. */
 API CUresult CUDAAPI
 cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra)
 {
 	CUresult r;
 	int dependent = 0;
-	unsigned i;
+	unsigned i, cluster[3] = { 0, 0, 0 };
 
 	for (i = 0; i < c->numAttrs; i++) {
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+			cluster[0] = c->attrs[i].value.clusterDim.x;
+			cluster[1] = c->attrs[i].value.clusterDim.y;
+			cluster[2] = c->attrs[i].value.clusterDim.z;
+			if (c->gridDimX % cluster[0])
+				return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+			continue;
+		}
 		if (c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
 			return CUDA_ERROR_INVALID_VALUE;
 		dependent = c->attrs[i].value.programmaticStreamSerializationAllowed;
@@ -214,8 +224,10 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 	FAIL_IF("cuLaunchKernelEx");
 	r = cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
 	                   c->sharedMemBytes, c->hStream, params, extra);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].dependent = dependent;
+		memcpy(fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].cluster, cluster, sizeof cluster);
+	}
 	return r;
 }
 
@@ -427,6 +439,21 @@ cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank,
 	memcpy(map, dims, rank * sizeof *dims);  /* readable by the test: dims first */
 	fake_cuda_encodes++;
 	return CUDA_SUCCESS;
+}
+
+/* Clusters the fake GPU holds at once: 60 (of its 132 SMs, as a GPU whose
+ * GPCs leave some SMs out of pairs). */
+API CUresult CUDAAPI
+cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->numAttrs; i++)
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+			*n = 60;
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_INVALID_VALUE;
 }
 
 API CUresult CUDAAPI

@@ -20,6 +20,7 @@
 //   epilogue: v
 //   producer: none
 //   consumers: 1
+//   store: direct
 //
 // Needs: sm_90a (math: wgmma, stages: 2).
 //

@@ -21,6 +21,8 @@
 //   epilogue: v
 //   producer: warpgroup
 //   consumers: 2
+//   store: direct
+//   cluster: 1x1
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //

@@ -1,0 +1,67 @@
+//! math: wgmma, producer: warpgroup, cluster: 2x1 or 1x2: the warp-
+//! specialised kernel of wgmma_specialized.cu launched in clusters of two
+//! blocks that take neighbouring tiles and share one operand's loads by
+//! TMA multicast.  Both blocks walk the same number of tile pairs, so each
+//! takes part in every load the other waits on.
+// {{doc}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
+                                                                  const __grid_constant__ CUtensorMap b_map,
+                                                                  Out *__restrict__ c, int m, int n, int k,
+                                                                  long long ldc, Acc alpha, Acc beta)
+{
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
+    // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats
+    // (at the same offsets in both blocks: a multicast writes the same offset in each).
+    unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
+    unsigned char *const bs = as + STAGES * A_STAGE;
+    const int pairs = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M) *
+                      ((n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N));
+    const int k_tiles = (k + TILE_K - 1) / TILE_K;
+    const unsigned int rank = cluster_rank();
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbarrier_init(&full[s], 1);
+            mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks
+        }
+        fence_mbarrier_init();
+    }
+    cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them
+
+    if (threadIdx.x < 128) {
+        // The producer: the block's loads, numbered over its tiles (issue_load).
+        {{producer_regs}}
+        if (threadIdx.x == 0) {
+            const unsigned int loads = (pairs - blockIdx.x / 2 + gridDim.x / 2 - 1) / (gridDim.x / 2) * k_tiles;
+            for (unsigned int i = 0; i < loads; i++)
+                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles, rank);
+        }
+    } else {
+        {{consumer_regs}}
+        const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+        float acc[MMA_M][TILE_N / 2];
+        unsigned int it = 0;  // the block's next load to multiply
+        for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
+            int row0, col0;
+            block_tile(pair, m, n, rank, row0, col0);
+#pragma unroll
+            for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+                for (int j = 0; j < TILE_N / 2; j++)
+                    acc[i][j] = 0.0f;
+            for (int kt = 0; kt < k_tiles; kt++, it++) {
+                mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+                multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+                wgmma_wait_group<1>();  // the group before this one has read its stage
+                if (kt > 0)
+                    release_stage(&empty[(it - 1) % STAGES], rank);
+            }
+            wgmma_wait_group<0>();
+            if (k_tiles > 0)
+                release_stage(&empty[(it - 1) % STAGES], rank);
+            store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+        }
+    }
+    cluster_sync();  // the other block's last arrivals on this block's mbarriers have landed
+}
