@@ -369,7 +369,7 @@ kgen_run_multi(const struct run_opts *o, char **paths, int npaths)
 	if (npaths > 64)
 		npaths = 64;
 	for (i = 0; i < npaths; i++)
-		if (kgen_spec_load_file(paths[i], &specs[i], &err) || refuse(o, specs[i], &err)) {
+		if (kgen_cli_load(paths[i], o->sets, o->nsets, &specs[i], &err) || refuse(o, specs[i], &err)) {
 			if (!err.file[0])
 				snprintf(err.file, sizeof err.file, "%s", paths[i]);
 			rc = kgen_report(&err);

@@ -33,6 +33,8 @@ expect() {
 expect "--devices 0,1 (reduce)" 6 " at -1, expected " \
 	--devices 0,1 --n 1000 "$specs/reduce_vec4.yaml" "$specs/reduce/ops/argmax-f32.yaml"
 expect "--devices 0,1,2 (columns)" 6 "3x(100x33)" --devices 0,1,2 --shape 100x33 "$specs/reduce_axis/best/cols.yaml"
+expect "--devices --set op=argmax (columns)" 6 "GPU 0 column 0: got" --devices 0,1 --shape 10x7 --set op=argmax \
+	"$specs/reduce_axis/best/cols.yaml"
 expect "--devices --bench" 0 "multi/alone" --devices 0,1 --bench --runs 3 --n 1000 "$specs/reduce_vec4.yaml"
 expect "--devices with a transpose" 2 \
 	"error: --devices runs kernel: reduce and kernel: reduce_axis (axis: cols) specs, not kernel: transpose" \
