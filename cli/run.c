@@ -69,7 +69,7 @@ run_usage(FILE *fp)
 	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
 	      "                [--method per-call|events|graph|cold]\n"
 	      "                [--set KEY=VALUE]... [--unset KEY]... [--tsv FILE] [--json FILE]\n"
-	      "                [--cub PATH] [--cublas PATH]\n"
+	      "                [--cub PATH] [--cublas PATH] [--devices LIST]\n"
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
 	      "elements (default 2^24; --n may repeat; suffixes k, M, G and 2^K accepted)\n"
@@ -117,7 +117,13 @@ run_usage(FILE *fp)
 	      "none for another epilogue).\n"
 	      "--tsv FILE writes a row per result (tab-separated, a header first);\n"
 	      "--json FILE the same rows as JSON objects, one per line, keyed by the\n"
-	      "header's names (FILE - : standard output, after the table).\n", fp);
+	      "header's names (FILE - : standard output, after the table).\n"
+	      "--devices LIST (e.g. 0,1) runs reduce specs, and reduce_axis specs with axis:\n"
+	      "cols, over those GPUs through NCCL (kgen_multi_reduce): N elements (ROWS rows)\n"
+	      "on each, the seeded input of all of them checked against the CPU reference\n"
+	      "of the whole on every GPU; --bench times the call against the slowest GPU's\n"
+	      "kgen reduction of its own part alone (host clock, median of R) and reports\n"
+	      "multi/alone.  Other families are refused.\n", fp);
 }
 
 kgen_status
@@ -255,6 +261,7 @@ take_option(int c, char *arg, struct run_opts *o)
 	case 'J': o->json = arg; break;
 	case 'c': o->cub = arg; break;
 	case 'B': o->cublas = arg; break;
+	case 'G': o->devices = arg; break;
 	case 'h': run_usage(stdout); return 0;
 	default: run_usage(stderr); return 2;
 	}
@@ -276,7 +283,8 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 		{ "extreme", required_argument, NULL, 'E' }, { "nan", required_argument, NULL, 'N' },
 		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' },
 		{ "json", required_argument, NULL, 'J' }, { "unset", required_argument, NULL, 'u' },
-		{ "cublas", required_argument, NULL, 'B' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "cublas", required_argument, NULL, 'B' }, { "devices", required_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
@@ -506,6 +514,8 @@ kgen_cmd_run(int argc, char **argv)
 
 	if ((rc = parse_options(argc, argv, &o, &first)) >= 0)
 		return rc;
+	if (o.devices)
+		return kgen_run_multi(&o, argv + first, argc - first);
 	if ((rc = open_tables(&o, &t)))
 		return rc;
 	if (build(&o, argv + first, argc - first, t.tsv, &b, &rc))

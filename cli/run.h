@@ -24,6 +24,7 @@ struct run_opts {
 	const char *tsv, *cub;
 	const char *cublas;                /* --cublas PATH: kgen-cublas, matmul's peer */
 	const char *json;                 /* --json FILE: the --tsv rows as JSON lines */
+	const char *devices;              /* --devices LIST: over several GPUs (run_multi.c) */
 };
 
 /* One spec given to `kgen run`, built. */
@@ -110,5 +111,12 @@ int kgen_run_too_large(unsigned long long count, unsigned long long times, unsig
 /* Copies of an input of `bytes` that together exceed twice the L2, so that
  * timed calls rotated among them read device memory (1 to 64). */
 int kgen_run_copies(const kgen_context *ctx, const struct run_opts *o, size_t bytes);
+
+/* kgen run --devices: the specs over the GPUs of o->devices (run_multi.c);
+ * the exit status. */
+int kgen_run_multi(const struct run_opts *o, char **paths, int npaths);
+
+/* "0,1,3" into devices (at most `most`): the count, or -1 with err. */
+int kgen_parse_devices(const char *text, int *devices, int most, kgen_error *err);
 
 #endif

@@ -40,8 +40,8 @@ const struct kgen_enum kgen_mm_stores[]     = { KGEN_MM_STORES(ENUM_ENTRY) { NUL
 const struct kgen_enum kgen_clusters[]      = { KGEN_CLUSTERS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
-#define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity) \
-	{ sync, atomic, OP_ACC_##pair == OP_ACC_PAIR, OP_POST_##post, OP_OUT_##out, OP_ID_##identity },
+#define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity, multi) \
+	{ sync, atomic, OP_ACC_##pair == OP_ACC_PAIR, OP_POST_##post, OP_OUT_##out, OP_ID_##identity, OP_MULTI_##multi },
 const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT] = { KGEN_OPS(OP_INFO) };
 #undef OP_INFO
 

@@ -46,22 +46,26 @@
  * NONE, MEAN a / n, NORM2 sqrt(a), EXPR the spec's post); its default
  * out_dtype (OP_OUT_: ACC the accumulator's, FRACTION a floating type:
  * acc_dtype if floating, else f64); its identity (OP_ID_: ZERO, ONE, LARGEST
- * and SMALLEST values of the accumulator, EXPR the spec's identity). */
+ * and SMALLEST values of the accumulator, EXPR the spec's identity); how
+ * the partial results of several GPUs combine (OP_MULTI_: SUM, PROD, MIN,
+ * MAX: NCCL's reduction of that name on the accumulators, then the last
+ * step; GATHER: NCCL gathers them and combine() takes them in GPU order;
+ * kgen_multi_reduce, runtime/multi.c). */
 #define KGEN_OPS(X) \
-	X(SUM,           "sum",           "a + b", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
-	X(MIN,           "min",           "the smaller", "min", "atomicMin", SCALAR, NONE, ACC, LARGEST) \
-	X(MAX,           "max",           "the larger", "max", "atomicMax", SCALAR, NONE, ACC, SMALLEST) \
-	X(PROD,          "prod",          "a * b", NULL, NULL, SCALAR, NONE, ACC, ONE) \
-	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL, SCALAR, MEAN, FRACTION, ZERO) \
-	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
-	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL, SCALAR, NORM2, FRACTION, ZERO) \
-	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax", SCALAR, NONE, ACC, ZERO) \
-	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO) \
-	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr", SCALAR, NONE, ACC, ZERO) \
-	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd", SCALAR, NONE, ACC, ONE) \
-	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, LARGEST) \
-	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, SMALLEST) \
-	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL, SCALAR, EXPR, ACC, EXPR)
+	X(SUM,           "sum",           "a + b", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO, SUM) \
+	X(MIN,           "min",           "the smaller", "min", "atomicMin", SCALAR, NONE, ACC, LARGEST, MIN) \
+	X(MAX,           "max",           "the larger", "max", "atomicMax", SCALAR, NONE, ACC, SMALLEST, MAX) \
+	X(PROD,          "prod",          "a * b", NULL, NULL, SCALAR, NONE, ACC, ONE, PROD) \
+	X(MEAN,          "mean",          "the sum divided by n, in floating point (f64 for integers)", NULL, NULL, SCALAR, MEAN, FRACTION, ZERO, SUM) \
+	X(SUMSQ,         "sumsq",         "the sum of squares", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO, SUM) \
+	X(NORM2,         "norm2",         "the square root of the sum of squares (f64 for integers)", NULL, NULL, SCALAR, NORM2, FRACTION, ZERO, SUM) \
+	X(AMAX,          "amax",          "the largest absolute value", "max", "atomicMax", SCALAR, NONE, ACC, ZERO, MAX) \
+	X(COUNT_NONZERO, "count_nonzero", "how many elements are not zero, as i64", "add", "atomicAdd", SCALAR, NONE, ACC, ZERO, SUM) \
+	X(ANY,           "any",           "1 if any element is not zero, else 0 (integers; i32)", "or", "atomicOr", SCALAR, NONE, ACC, ZERO, MAX) \
+	X(ALL,           "all",           "1 if every element is not zero, else 0 (integers; i32)", "and", "atomicAnd", SCALAR, NONE, ACC, ONE, MIN) \
+	X(ARGMIN,        "argmin",        "the smallest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, LARGEST, GATHER) \
+	X(ARGMAX,        "argmax",        "the largest value and its lowest index, to two outputs", NULL, NULL, PAIR, NONE, ACC, SMALLEST, GATHER) \
+	X(CUSTOM,        "custom",        "the spec's map, combine, identity and post expressions", NULL, NULL, SCALAR, EXPR, ACC, EXPR, GATHER)
 
 /* How argmin and argmax treat NaN. */
 #define KGEN_NANS(X) \
@@ -400,6 +404,7 @@ enum kgen_op_acc { OP_ACC_SCALAR, OP_ACC_PAIR };
 enum kgen_op_post { OP_POST_NONE, OP_POST_MEAN, OP_POST_NORM2, OP_POST_EXPR };
 enum kgen_op_out { OP_OUT_ACC, OP_OUT_FRACTION };
 enum kgen_op_identity { OP_ID_ZERO, OP_ID_ONE, OP_ID_LARGEST, OP_ID_SMALLEST, OP_ID_EXPR };
+enum kgen_op_multi { OP_MULTI_SUM, OP_MULTI_PROD, OP_MULTI_MIN, OP_MULTI_MAX, OP_MULTI_GATHER };
 
 /* What the hardware has for an op on 32-bit integers: the name in
  * __reduce_<name>_sync and the atomic function (NULL: none); and what the
@@ -411,6 +416,7 @@ struct kgen_op_info {
 	enum kgen_op_post post;
 	enum kgen_op_out out;
 	enum kgen_op_identity identity;
+	enum kgen_op_multi multi;
 };
 
 struct kgen_dtype_info {

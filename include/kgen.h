@@ -308,6 +308,89 @@ KGEN_API kgen_status kgen_reduce_axis_arg(kgen_kernel *kernel, kgen_devptr in, u
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 
+/* ---- Several GPUs (libnccl.so.2 is loaded at run time) ----
+ *
+ * A reduction of data spread over the GPUs of one process: GPU i holds
+ * n[i] elements (or rows[i] rows of a matrix whose columns are reduced),
+ * reduces them with kgen's kernel on its own stream, and NCCL combines the
+ * GPUs' partial results: a sum, product, min or max of the accumulators by
+ * NCCL itself, the others (argmin, argmax, op: custom) gathered and
+ * combined in GPU order by a small generated kernel, which also takes the
+ * op's last step once (mean divides by every GPU's count; norm2's square
+ * root; a post; the conversion to out_dtype).  argmin and argmax give the
+ * global index: GPU i's local index plus the elements (rows) of the GPUs
+ * before it, the lowest of the ties, NaNs as on one GPU.  The result goes
+ * to every GPU (root KGEN_MULTI_ALL) or to GPU `root` only.  GPUs with no
+ * elements give the op's identity, as n = 0 does on one GPU.
+ *
+ * Arrays of pointers, sizes and streams have one entry per GPU of the set,
+ * in the order of kgen_multi_create's devices; `streams` NULL means each
+ * GPU's default stream.  Every argument is checked before anything is
+ * launched.  Calls are asynchronous: synchronise each stream before
+ * reading the results.  A set runs one call at a time, and the launches
+ * of one multi kernel must not overlap (it owns the partials' buffers).
+ */
+typedef struct kgen_multi kgen_multi;
+typedef struct kgen_multi_kernel kgen_multi_kernel;
+
+#define KGEN_MULTI_ALL (-1)  /* root: every GPU gets the result */
+
+/* Open `count` GPUs (each listed once) and make their NCCL communicators
+ * (ncclCommInitAll), kept for the life of the set.  KGEN_ECUDA names
+ * libnccl.so.2 when NCCL cannot be loaded. */
+KGEN_API kgen_status kgen_multi_create(const int *devices, int count, kgen_multi **m, kgen_error *err);
+
+/* Destroy the communicators, the multi kernels and the GPUs' contexts. */
+KGEN_API void kgen_multi_destroy(kgen_multi *m);
+
+/* The number of GPUs, and GPU i's context (owned by the set; NULL outside 0..count-1). */
+KGEN_API int kgen_multi_count(const kgen_multi *m);
+KGEN_API kgen_context *kgen_multi_context(const kgen_multi *m, int i);
+
+/* Build (or find already built) a spec's kernels on every GPU of the set:
+ * a `kernel: reduce` spec, or a `kernel: reduce_axis` one with axis: cols.
+ * The kernel belongs to the set. */
+KGEN_API kgen_status kgen_multi_build(kgen_multi *m, const kgen_spec *spec, kgen_multi_kernel **kernel,
+                                      kgen_error *err);
+
+/* The kernel GPU i runs on its own part (the spec's op without its last
+ * step: mean's sum, norm2's sum of squares), e.g. to time it alone. */
+KGEN_API kgen_kernel *kgen_multi_local(const kgen_multi_kernel *kernel, int i);
+
+/* The spec a multi kernel was built from (owned by the kernel). */
+KGEN_API const kgen_spec *kgen_multi_kernel_spec(const kgen_multi_kernel *kernel);
+
+/* Reduce GPU i's n[i] elements at in[i], for every i, into one value of
+ * the spec's out_dtype at out[i] of every GPU (root KGEN_MULTI_ALL), or at
+ * out[root] only (the others are not read). */
+KGEN_API kgen_status kgen_multi_reduce(kgen_multi_kernel *kernel, const kgen_devptr *in, const unsigned long long *n,
+                                       const kgen_devptr *out, int root, const kgen_stream *streams, kgen_error *err);
+
+/* kgen_multi_reduce() for argmin and argmax: the value (acc_dtype) and the
+ * global index (int64_t; -1 when no GPU had an element, or a number with
+ * nan: ignore) at value[i] and index[i]. */
+KGEN_API kgen_status kgen_multi_reduce_arg(kgen_multi_kernel *kernel, const kgen_devptr *in,
+                                           const unsigned long long *n, const kgen_devptr *value,
+                                           const kgen_devptr *index, int root, const kgen_stream *streams,
+                                           kgen_error *err);
+
+/* A reduce_axis (axis: cols) over a matrix whose rows are spread: GPU i
+ * holds rows[i] x cols at in[i], rows `pitch` elements apart (0: cols),
+ * the rows after GPU i - 1's.  The cols results, of the whole matrix's
+ * columns, go to out[i] of every GPU or of root. */
+KGEN_API kgen_status kgen_multi_reduce_axis(kgen_multi_kernel *kernel, const kgen_devptr *in,
+                                            const unsigned long long *rows, unsigned long long cols,
+                                            unsigned long long pitch, const kgen_devptr *out, int root,
+                                            const kgen_stream *streams, kgen_error *err);
+
+/* kgen_multi_reduce_axis() for argmin and argmax: value[i] and index[i]
+ * hold cols values and cols global row indices. */
+KGEN_API kgen_status kgen_multi_reduce_axis_arg(kgen_multi_kernel *kernel, const kgen_devptr *in,
+                                                const unsigned long long *rows, unsigned long long cols,
+                                                unsigned long long pitch, const kgen_devptr *value,
+                                                const kgen_devptr *index, int root, const kgen_stream *streams,
+                                                kgen_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,16 +15,8 @@
 #include <unistd.h>
 #include "kgen.h"
 #include "cli/timing.h"
+#include "fake_cuda/fake_cuda.h"
 
-struct fake_launch {
-	char name[64];
-	unsigned grid[3], block[3], smem;
-	unsigned long long args[12];
-	int nargs;
-	CUstream stream;
-	int dependent;  /* launched with programmatic stream serialization */
-	unsigned cluster[3];  /* cluster dimensions (0: none) */
-};
 
 static struct fake_launch *launches;
 static int *nlaunches, *encodes, *nparams;

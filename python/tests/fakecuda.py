@@ -25,10 +25,10 @@ def need_fake():
 
 
 class Launch(ctypes.Structure):
-    """struct fake_launch of tests/fake_cuda/fake_cuda.c."""
+    """struct fake_launch of tests/fake_cuda/fake_cuda.h (its size checked in launches_since)."""
     _fields_ = [("name", ctypes.c_char * 64), ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
                 ("smem", ctypes.c_uint), ("args", ctypes.c_ulonglong * 12), ("nargs", ctypes.c_int),
-                ("stream", ctypes.c_void_p), ("dependent", ctypes.c_int)]
+                ("stream", ctypes.c_void_p), ("dependent", ctypes.c_int), ("cluster", ctypes.c_uint * 3)]
 
 
 def counter(name, ctype=ctypes.c_int):
@@ -37,6 +37,8 @@ def counter(name, ctype=ctypes.c_int):
 
 def launches_since(start):
     """The launches recorded from index start on, oldest first."""
+    size = counter("fake_cuda_launch_size").value
+    assert ctypes.sizeof(Launch) == size, f"Launch mirrors a struct fake_launch of {size} bytes, not {ctypes.sizeof(Launch)}"
     table = (Launch * 256).in_dll(drv, "fake_cuda_launches")
     n = counter("fake_cuda_nlaunches").value
     return [table[i % 256] for i in range(start, n)]

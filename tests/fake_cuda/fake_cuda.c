@@ -13,26 +13,21 @@
  * streams and graphs are counted while they live, a stream capture refuses
  * what the real driver refuses in a thread-local one (the default stream,
  * allocation, waiting), and elapsed times are set by the test, so that
- * kgen_time_calls is tested too.
+ * kgen_time_calls is tested too.  FAKE_CUDA_DEVICES=N reports N GPUs (1 by
+ * default; all alike, sharing one context), for the multi-GPU tests, which
+ * also read a launch's whole parameter (fake_cuda_watch).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda.h>
+#include "fake_cuda.h"
 
 #define API __attribute__((visibility("default")))
 
 /* What the test reads back. */
-struct fake_launch {
-	char name[64];
-	unsigned grid[3], block[3], smem;
-	unsigned long long args[12];  /* the first 8 bytes of each parameter */
-	int nargs;
-	CUstream stream;
-	int dependent;                /* cuLaunchKernelEx with programmatic stream serialization */
-	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
-};
 API struct fake_launch fake_cuda_launches[256];
+API const int fake_cuda_launch_size = sizeof(struct fake_launch);  /* for ctypes mirrors */
 API int fake_cuda_nlaunches;
 API int fake_cuda_encodes;   /* cuTensorMapEncodeTiled calls */
 API int fake_cuda_allocs;    /* live cuMemAlloc blocks */
@@ -57,6 +52,23 @@ API int fake_cuda_async_allocs;
 API CUstream fake_cuda_alloc_stream, fake_cuda_free_stream;
 API int fake_cuda_waits;
 API CUstream fake_cuda_waited;
+/* A launch of the function named fake_cuda_watch, of fake_cuda_watch_nparams
+ * parameters, copies the first 8 bytes of each into fake_cuda_watched_args
+ * and the first 512 of parameter fake_cuda_watch_param (which must be that
+ * long: a struct passed by value) into fake_cuda_watched; fake_cuda_watches
+ * counts those launches. */
+API char fake_cuda_watch[64];
+API int fake_cuda_watch_nparams, fake_cuda_watch_param, fake_cuda_watches;
+API unsigned long long fake_cuda_watched_args[12];
+API unsigned char fake_cuda_watched[512];
+
+static int
+devices(void)
+{
+	const char *n = getenv("FAKE_CUDA_DEVICES");
+
+	return n && atoi(n) > 0 ? atoi(n) : 1;
+}
 
 static int
 failing(const char *name)
@@ -118,8 +130,8 @@ cuGetErrorString(CUresult r, const char **s)
 	return CUDA_SUCCESS;
 }
 
-API CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) { *d = ordinal; return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
-API CUresult CUDAAPI cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) { *d = ordinal; return ordinal >= 0 && ordinal < devices() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+API CUresult CUDAAPI cuDeviceGetCount(int *n) { *n = devices(); return CUDA_SUCCESS; }
 
 API CUresult CUDAAPI
 cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
@@ -195,6 +207,12 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	for (i = 0; params && i < fake_cuda_nparams && i < 12; i++)
 		memcpy(&l->args[i], params[i], 8);
 	l->nargs = i;
+	if (fake_cuda_watch[0] && !strcmp(fake_cuda_watch, (const char *)f) && params) {
+		for (i = 0; i < fake_cuda_watch_nparams && i < 12; i++)
+			memcpy(&fake_cuda_watched_args[i], params[i], 8);
+		memcpy(fake_cuda_watched, params[fake_cuda_watch_param], sizeof fake_cuda_watched);
+		fake_cuda_watches++;
+	}
 	return CUDA_SUCCESS;
 }
 

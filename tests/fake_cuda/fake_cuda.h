@@ -1,0 +1,20 @@
+/*
+ * fake_cuda.h - what the fake CUDA driver (fake_cuda.c) records of a launch,
+ * shared by it and the C tests that read its records.  python/tests/fakecuda.py
+ * mirrors struct fake_launch with ctypes and checks its size against
+ * fake_cuda_launch_size, so a field added here fails there loudly.
+ */
+#ifndef FAKE_CUDA_H
+#define FAKE_CUDA_H
+
+struct fake_launch {
+	char name[64];
+	unsigned grid[3], block[3], smem;
+	unsigned long long args[12];  /* the first 8 bytes of each parameter */
+	int nargs;
+	void *stream;                 /* the CUstream */
+	int dependent;                /* cuLaunchKernelEx with programmatic stream serialization */
+	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
+};
+
+#endif
