@@ -6,7 +6,7 @@
 //   name: matmul_mma_f16
 //   dtype: f16
 //   acc_dtype: f32
-//   threads: 256
+//   threads: 128
 //   load_width: 16
 //   order: grouped
 //   group: 8
@@ -16,11 +16,11 @@
 //   math: mma
 //   staging: smem
 //   tile_m: 128
-//   tile_n: 256
+//   tile_n: 128
 //   tile_k: 64
 //   warp_m: 64
 //   warp_n: 64
-//   smem_layout: padded
+//   smem_layout: swizzled
 //   stages: 3
 //   split_k: 1
 //   epilogue: v
@@ -28,9 +28,9 @@
 // Needs: sm_80 or newer (math: mma, stages: 3).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_mma_f16(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 256, 156672>>>  (dynamic shared memory:
+//   matmul_mma_f16(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 128, 98304>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
-// where grid = {ceil(m / 128) * ceil(n / 256), 1, 1}; blocks take C's tiles in order
+// where grid = {ceil(m / 128) * ceil(n / 128), 1, 1}; blocks take C's tiles in order
 // grouped: down a group of `group` tile rows, then right.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
@@ -47,16 +47,16 @@ typedef unsigned short T;      // an element of A and B (its bits)
 typedef float Acc;  // the accumulator, alpha and beta
 typedef unsigned short Out;  // an element of C (its bits)
 
-constexpr int TILE_M = 128, TILE_N = 256;  // the block's tile of C
+constexpr int TILE_M = 128, TILE_N = 128;  // the block's tile of C
 constexpr int TILE_K = 64;  // the depth of the tiles of A and B in shared memory
-constexpr int THREADS = 256;
+constexpr int THREADS = 128;
 constexpr int GROUP = 8;  // tile rows of a group (order: grouped)
 constexpr int STAGES = 3;  // tiles in flight (cp.async)
 constexpr int VEC_A = 8, VEC_B = 8;  // elements per global load (16 bytes)
-// The tiles in shared memory: A's 128 rows of 64 (m-major), B's 64 rows of 256 (k-major), each
-// padded to A_LD and B_LD elements.
-constexpr int A_LD = 72, A_TILE = 128 * A_LD;
-constexpr int B_LD = 264, B_TILE = 64 * B_LD;
+// The tiles in shared memory: A's 128 rows of 64 (m-major), B's 64 rows of 128 (k-major), each
+// A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at).
+constexpr int A_LD = 64, A_TILE = 128 * A_LD;
+constexpr int B_LD = 128, B_TILE = 64 * B_LD;
 constexpr int WARP_M = 64, WARP_N = 64, WARPS_N = TILE_N / WARP_N;  // a warp's tile
 constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles
 constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile
@@ -155,6 +155,20 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned i
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// Element (r, c) of a tile of COLS-element rows in shared memory, its row's
+// 16-byte chunks XORed with bits of r: the 8 rows an ldmatrix matrix reads at
+// one column, and 8 adjacent chunks of a row (or of 2 or 4 short rows) that
+// cp.async writes, fall in the 8 different 16-byte chunks of the 128 bytes of
+// banks.  A row of CHUNKS chunks XORs within 8 (CHUNKS a multiple of 8) or
+// within itself (2 or 4), a line of 128 bytes holding 8 / SPAN rows.
+template <int COLS>
+static __device__ __forceinline__ int swizzle_at(int r, int c)
+{
+    constexpr int CHUNK = 16 / sizeof(T), CHUNKS = COLS / CHUNK, SPAN = CHUNKS < 8 ? CHUNKS : 8;
+    static_assert(CHUNKS % 8 == 0 || CHUNKS == 2 || CHUNKS == 4, "a row of 2, 4 or a multiple of 8 chunks");
+    const unsigned int u = (unsigned int)r, v = (unsigned int)c;
+    return (int)(u * COLS + ((v / CHUNK) ^ (u / (8 / SPAN) % SPAN)) * CHUNK + v % CHUNK);
+}
 // The k range of the block's products: all of k.
 static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 {
@@ -178,7 +192,7 @@ static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, lo
             break;
         const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
         const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
-        cp_async<VEC * sizeof(T)>(dst + r * DST_LD + c, g);
+        cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), g);
     }
 }
 
@@ -207,7 +221,7 @@ static __device__ __forceinline__ void load_tile(T *dst, const T *src, long long
             break;
         const int r = v / PER_ROW, c = v % PER_ROW * VEC;
         const T *const g = src + r * ld + c;
-        T *const s = TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c;
+        T *const s = dst + swizzle_at<DST_LD>(r, c);
         if (vectors && r < rows && c + VEC <= cols) {
             static_assert(!TRANSPOSE, "cp.async copies bytes as they lie");
             cp_async<VEC * sizeof(T)>(s, g);
@@ -252,11 +266,11 @@ static __device__ __forceinline__ void load_fragments(Fragments &f, const T *as,
     const int kk = ks * 16;
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
-        ldmatrix_x4<false>(f.a[i], as + (wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8);
+        ldmatrix_x4<false>(f.a[i], as + swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8));
 #pragma unroll
     for (int j = 0; j < MMA_N; j += 2) {
         unsigned int r[4];
-        ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);
+        ldmatrix_x4<true>(r, bs + swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8));
         f.b[j][0] = r[0];
         f.b[j][1] = r[1];
         f.b[j + 1][0] = r[2];

@@ -21,18 +21,17 @@
 //   epilogue: v
 //   producer: warpgroup
 //   consumers: 2
-//   store: pairs
-//   cluster: 2x1
+//   store: direct
+//   cluster: 1x1
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 197632>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
-// launched in clusters of 2 x 1 x 1 blocks (cuLaunchKernelEx, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION),
-// where grid = 2 min(pairs, the clusters the GPU holds at once), pairs = ceil(m / 256) *
-// ceil(n / 256): cluster blockIdx.x / 2 takes pairs of tiles (one above the other) blockIdx.x / 2, +
-// grid / 2, ... in order grouped: down a group of `group` tile rows, then right.
+// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
+// ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
+// grouped: down a group of `group` tile rows, then right.
 // a_map and b_map: A (row-major) and B (row-major) as CUtensorMaps (cuTensorMapEncodeTiled:
 // bf16, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:
 //   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}
@@ -60,7 +59,6 @@ constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 o
 // A stage: A's tile, K-major (TILE_M rows of 64 k), then B's,
 // N-major (TILE_N / 64 boxes of 64 k rows of 64 n); rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box.
 constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
-constexpr int CLUSTER_M = 2, CLUSTER_N = 1;  // a cluster's blocks, as tiles down x across; they share B
 constexpr int A_BOX = A_STAGE, B_BOX = TILE_K * 128;
 // The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).
 constexpr unsigned int A_LBO = 16, A_SBO = 1024;
@@ -213,40 +211,6 @@ static __device__ __forceinline__ void setmaxnreg_inc()
 {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
 }
-// This block's rank in its cluster (0 or 1).
-static __device__ __forceinline__ unsigned int cluster_rank()
-{
-    unsigned int rank;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    return rank;
-}
-
-// Every thread of both blocks arrives (releasing its writes: the mbarriers'
-// initialisation), then waits for all the others (acquiring theirs).
-static __device__ __forceinline__ void cluster_sync()
-{
-    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// Arrive on the mbarrier at bar's offset in the shared memory of the
-// cluster's block `rank` (the other block's, say).
-static __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long *bar, unsigned int rank)
-{
-    asm volatile("{ .reg .b32 remote; mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote]; }"
-                 :: "r"(smem(bar)), "r"(rank) : "memory");
-}
-
-// TMA multicast: the box at {x, y} of map into dst's offset in the shared
-// memory of each block of the cluster in `blocks` (a bit per rank), each
-// completing on the mbarrier at bar's offset in that block.
-static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int x, int y,
-                                                             unsigned long long *bar, unsigned short blocks)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%2, %3}], [%4], %5;"
-                 :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)), "h"(blocks) : "memory");
-}
 // d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
 // B (16 x TILE_N), both read from shared memory through their descriptors: A K-major
 // (0: as stored), B N-major (1: transposed on the way).  Asynchronous:
@@ -283,55 +247,37 @@ static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned lo
                  : "l"(a), "l"(b), "r"(1));
 }
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
-// columns from col0, into one stage's tiles of this block (its A) and
-// of both blocks (this block's half of the shared B, rank `rank`);
-// `full` completes in each block when its A and both halves have landed.
-// TMA fills what lies outside the matrices with zeros; a box that would start
-// past them is not asked for (the rows or columns of C it would feed are not
-// stored), and both blocks count the shared boxes alike.
+// columns from col0, into one stage's tiles; `full` completes when every
+// byte has landed.  TMA fills what lies outside the matrices with zeros; a
+// box that would start past them is not asked for (the rows or columns of C
+// it would feed are not stored).
 static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, const CUtensorMap *b_map, unsigned char *as,
                                                   unsigned char *bs, unsigned long long *full, int m, int n, int row0,
-                                                  int col0, int k0, unsigned int rank)
+                                                  int col0, int k0)
 {
-    const int a_boxes = row0 < m;  // A row-major: one box of TILE_M rows of 64 k, if in A
+    const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k
     // B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.
-    const int b_boxes = col0 >= n ? 0 : (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;
+    const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;
     mbarrier_arrive_expect_tx(full, a_boxes * A_BOX + b_boxes * B_BOX);
-    if (a_boxes)
-        tma_load_2d(as, a_map, k0, row0, full);
-    for (int j = rank; j < b_boxes; j += 2)  // block `rank` loads every other box for both
-        tma_load_2d_multicast(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full, 0x3);
+    tma_load_2d(as, a_map, k0, row0, full);
+    for (int j = 0; j < b_boxes; j++)
+        tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);
 }
 
-// Where this block's tile of the cluster's tile pair `pair` starts: the
-// pairs (CLUSTER_M x CLUSTER_N tiles) in the spec's order over C, as
-// tile_origin walks tiles, then the block's tile of its pair (its rank).
-static __device__ __forceinline__ void block_tile(int pair, int m, int n, unsigned int rank, int &row0, int &col0)
-{
-    const int pairs_m = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M);
-    const int pairs_n = (n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N);
-
-    tile_origin(pair, pairs_m * TILE_M, pairs_n * TILE_N, row0, col0);
-    row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other
-}
-
-// Load number i of the block (k tile i % k_tiles of its tile in the
-// cluster's pair blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2)) into stage
-// i % STAGES, once every consumer warp of both blocks has released the load
-// before it there (i - STAGES): this block's multicast writes both.
+// Load number i of the block (k tile i % k_tiles of the block's tile
+// i / k_tiles) into stage i % STAGES, once every consumer warp has released
+// the load before it there (i - STAGES).
 static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
                                                   unsigned char *as, unsigned char *bs, unsigned long long *full,
-                                                  unsigned long long *empty, int m, int n, int k_tiles,
-                                                  unsigned int rank)
+                                                  unsigned long long *empty, int m, int n, int k_tiles)
 {
     const int s = i % STAGES;
     int row0, col0;
 
     if (i >= STAGES)
         mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
-    block_tile(blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2), m, n, rank, row0, col0);
-    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K,
-               rank);
+    tile_origin(blockIdx.x + i / k_tiles * gridDim.x, m, n, row0, col0);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K);
 }
 
 // One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
@@ -363,60 +309,23 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
             wgmma_fence_operand(acc[i][j]);
 }
 
-// This warp is done with a stage: its arrivals in this block and in the
-// other (rank ^ 1), two of the 2 * CONSUMERS * 4 in each that free the stage
-// for either block's next load.
-static __device__ __forceinline__ void release_stage(unsigned long long *empty, unsigned int rank)
+// This warp is done with a stage: its arrival, one of the CONSUMERS * 4
+// that free the stage for the next load.
+static __device__ __forceinline__ void release_stage(unsigned long long *empty)
 {
-    if (threadIdx.x % 32 == 0) {
+    if (threadIdx.x % 32 == 0)
         mbarrier_arrive(empty);
-        mbarrier_arrive_cluster(empty, rank ^ 1);
-    }
 }
-
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
-{
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
-}
-
-// Two neighbouring elements of a row of C, stored as one.
-struct alignas(2 * sizeof(Out)) OutPair {
-    Out v[2];
-};
 
 // The warpgroup's results, rows from row0 and columns from col0, to C.
 // Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
 // j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
-// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  Those two
-// columns go as one OutPair when the warpgroup's WG_M x TILE_N lies inside
-// C and every pair starts on a multiple of two elements (c and ldc even).
+// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
                                                   int row0, int col0, Acc alpha, Acc beta)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-    const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;
-    const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;
 
-    if (inside && aligned) {
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int row = row0 + 64 * i + r + 8 * h;
-                Out *const line = c + row * ldc + col0 + cc;
-#pragma unroll
-                for (int j = 0; j < TILE_N / 8; j++) {
-                    OutPair pair;
-                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], alpha, beta);
-                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][4 * j + 2 * h + 1], alpha,
-                                       beta);
-                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
-                }
-            }
-        return;
-    }
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -437,57 +346,52 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
-    // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats
-    // (at the same offsets in both blocks: a multicast writes the same offset in each).
+    // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
-    const int pairs = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M) *
-                      ((n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N));
-    const int k_tiles = (k + TILE_K - 1) / TILE_K;
-    const unsigned int rank = cluster_rank();
+    const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks
+            mbarrier_init(&empty[s], CONSUMERS * 4);
         }
         fence_mbarrier_init();
     }
-    cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them
+    __syncthreads();
 
     if (threadIdx.x < 128) {
         // The producer: the block's loads, numbered over its tiles (issue_load).
         setmaxnreg_dec<40>();  // its registers go to the consumers
         if (threadIdx.x == 0) {
-            const unsigned int loads = (pairs - blockIdx.x / 2 + gridDim.x / 2 - 1) / (gridDim.x / 2) * k_tiles;
+            const unsigned int loads = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x * k_tiles;
             for (unsigned int i = 0; i < loads; i++)
-                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles, rank);
+                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
         }
-    } else {
-        setmaxnreg_inc<232>();  // room for the accumulators
-        const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
-        float acc[MMA_M][TILE_N / 2];
-        unsigned int it = 0;  // the block's next load to multiply
-        for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
-            int row0, col0;
-            block_tile(pair, m, n, rank, row0, col0);
-#pragma unroll
-            for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-                for (int j = 0; j < TILE_N / 2; j++)
-                    acc[i][j] = 0.0f;
-            for (int kt = 0; kt < k_tiles; kt++, it++) {
-                mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
-                multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
-                wgmma_wait_group<1>();  // the group before this one has read its stage
-                if (kt > 0)
-                    release_stage(&empty[(it - 1) % STAGES], rank);
-            }
-            wgmma_wait_group<0>();
-            if (k_tiles > 0)
-                release_stage(&empty[(it - 1) % STAGES], rank);
-            store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
-        }
+        return;
     }
-    cluster_sync();  // the other block's last arrivals on this block's mbarriers have landed
+    setmaxnreg_inc<232>();  // room for the accumulators
+    const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+    float acc[MMA_M][TILE_N / 2];
+    unsigned int it = 0;  // the block's next load to multiply
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0, col0;
+        tile_origin(tile, m, n, row0, col0);
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int j = 0; j < TILE_N / 2; j++)
+                acc[i][j] = 0.0f;
+        for (int kt = 0; kt < k_tiles; kt++, it++) {
+            mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+            multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+            wgmma_wait_group<1>();  // the group before this one has read its stage
+            if (kt > 0)
+                release_stage(&empty[(it - 1) % STAGES]);
+        }
+        wgmma_wait_group<0>();
+        if (k_tiles > 0)
+            release_stage(&empty[(it - 1) % STAGES]);
+        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+    }
 }
