@@ -5,16 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <nvrtc.h>
 #include "gen/util.h"
+#include "runtime.h"
 #include <stdio.h>
 
 /* The options every compile uses besides the architecture. */
 #define OPT_STD "--std=c++17"
 #define OPT_DEVICE "--device-as-default-execution-space"
 
-const char *kgen_compile_options(void);
-const char *kgen_nvrtc_version(void);
+double
+kgen_clock_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
 
 const char *
 kgen_compile_options(void)
@@ -126,6 +134,13 @@ kgen_status
 kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind, void **image, size_t *size,
              char **log, kgen_error *err)
 {
+	return kgen_compile_timed(source, name, arch, kind, image, size, log, NULL, NULL, err);
+}
+
+kgen_status
+kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
+                   size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err)
+{
 	nvrtcProgram prog = NULL;
 	nvrtcResult r;
 	char archopt[64];
@@ -133,6 +148,7 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 	size_t n = 0;
 	kgen_status st = KGEN_OK;
 	char *buf = NULL;
+	double t;
 
 	if (log)
 		*log = NULL;
@@ -152,9 +168,12 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 	opts[1] = OPT_STD;
 	opts[2] = OPT_DEVICE;
 
+	t = kgen_clock_us();
 	if ((r = nvrtcCreateProgram(&prog, source, name ? name : "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
 		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r));
 	r = nvrtcCompileProgram(prog, 3, opts);
+	if (compile_us)
+		*compile_us += kgen_clock_us() - t;
 	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))
 		if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS)
 			(*log)[0] = '\0';
@@ -162,6 +181,7 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcCompileProgram(): %s (see the program log)", nvrtcGetErrorString(r));
 		goto out;
 	}
+	t = kgen_clock_us();
 	if (kind == KGEN_IMAGE_PTX)
 		r = nvrtcGetPTXSize(prog, &n);
 	else
@@ -187,6 +207,8 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		n--;  /* the size counts the NUL */
 	*image = buf;
 	*size = n;
+	if (image_us)
+		*image_us += kgen_clock_us() - t;
 out:
 	nvrtcDestroyProgram(&prog);
 	return st;
