@@ -145,10 +145,11 @@ KGEN_API kgen_status kgen_generate(const kgen_spec *spec, char **source, kgen_er
 
 typedef enum kgen_image { KGEN_IMAGE_CUBIN, KGEN_IMAGE_PTX } kgen_image;
 
-/* Compile CUDA source with NVRTC for arch (e.g. "sm_90").  On success
- * *image holds the cubin or the NUL-terminated PTX and *size its length.
- * *log, when log is not NULL, receives NVRTC's program log (possibly empty)
- * on success and on failure. */
+/* Compile CUDA source with NVRTC for arch (e.g. "sm_90"), with the options
+ * kgen's generated files take (--minimal among them: no texture, surface or
+ * device-runtime functions).  On success *image holds the cubin or the
+ * NUL-terminated PTX and *size its length.  *log, when log is not NULL,
+ * receives NVRTC's program log (possibly empty) on success and on failure. */
 KGEN_API kgen_status kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind,
                          void **image, size_t *size, char **log, kgen_error *err);
 
