@@ -11,8 +11,8 @@
  *              split by kgen_kernel_build_times(): generate, disk-cache read
  *              (a miss), nvrtcCompileProgram, the cubin fetched, disk-cache
  *              write, module load, and the whole build;
- *   hit        the same build on another fresh context: read from the disk
- *              cache (the read, the module load, the whole build);
+ *   hit        the same build on R more fresh contexts, read from the disk
+ *              cache: the read, the module load and the whole build, medians;
  *   again      R - 1 more builds on fresh contexts with the disk cache off,
  *              median: NVRTC compiling the same source again (or NVRTC's own
  *              cache answering, where NVRTC keeps one: 12.9 and later, with a
@@ -20,9 +20,11 @@
  *   FE/NVVM/ptxas  (--nvrtc-phases) NVRTC's own split of one more compile
  *              with kgen's options (its --time report, whole milliseconds).
  * The floor: NVRTC (its defaults and --gpu-architecture only) compiling
- * `extern "C" __global__ void empty_N() {}` to a cubin, R times before the
- * specs and R after, each a new kernel name so that no cache can answer;
- * the median of the 2R, and the same with kgen's options.  Every build's
+ * `extern "C" __global__ void empty_N() {}` to a cubin, 10 times before the
+ * specs, once before each spec and 10 times after (so that a machine busier
+ * at times weighs on the floor as on the specs), each a new kernel name so
+ * that no cache can answer; the median of them all, and the same with
+ * kgen's options.  Every build's
  * context shares the primary context a first one holds for the whole run,
  * so a fresh context costs no driver start-up.  Needs a CUDA driver: a GPU,
  * or tests/fake_cuda/libcuda.so.1 first on LD_LIBRARY_PATH (module loads
@@ -41,10 +43,13 @@
 #include "runtime/runtime.h"
 
 #define MAX_RUNS 64
+#define FLOOR_RUNS 10  /* floor compiles of each kind before the specs, and as many after */
+#define MAX_SPECS 4096
 
 /* One spec's figures, in microseconds. */
 struct row {
 	char name[96];
+	char family[32];       /* the spec's kernel: key */
 	int owned;             /* the spec is the row's own, not a plan's */
 	double parse;
 	kgen_build_times cold, hit;
@@ -192,16 +197,28 @@ static int
 measure(const kgen_spec *spec, const char *arch, const char *dir, const struct opts *o, struct row *w,
         kgen_error *err)
 {
-	double again[MAX_RUNS];
+	double again[MAX_RUNS], read[MAX_RUNS], load[MAX_RUNS], total[MAX_RUNS];
 	kgen_build_times t;
 	char *source = NULL;
 	int r;
 
-	if (build_once(spec, dir, &w->cold, err) || build_once(spec, dir, &w->hit, err))
+	if (build_once(spec, dir, &w->cold, err))
 		return -1;
-	if (w->cold.disk_hits != 0 || w->hit.disk_hits != 1)
-		return kgen_fail(err, KGEN_EINTERNAL, "%s: the cold build was%s a disk hit, the second %s", w->name,
-		                 w->cold.disk_hits ? "" : " not", w->hit.disk_hits ? "was" : "was not"), -1;
+	if (w->cold.disk_hits != 0)
+		return kgen_fail(err, KGEN_EINTERNAL, "%s: the cold build was a disk hit", w->name), -1;
+	for (r = 0; r < o->runs; r++) {
+		if (build_once(spec, dir, &t, err))
+			return -1;
+		if (t.disk_hits != 1)
+			return kgen_fail(err, KGEN_EINTERNAL, "%s: a build after the cold one was not a disk hit", w->name), -1;
+		read[r] = t.cache_read_us;
+		load[r] = t.load_us;
+		total[r] = t.total_us;
+	}
+	w->hit = t;
+	w->hit.cache_read_us = median(read, o->runs);
+	w->hit.load_us = median(load, o->runs);
+	w->hit.total_us = median(total, o->runs);
 	for (r = 1; r < o->runs; r++) {
 		if (build_once(spec, NULL, &t, err))
 			return -1;
@@ -223,7 +240,7 @@ measure(const kgen_spec *spec, const char *arch, const char *dir, const struct o
 static void
 print_header(const struct opts *o)
 {
-	printf("%-44s %6s %6s %6s %8s %6s %6s %6s %8s | %6s %6s %6s | %8s", "spec (ms)", "parse", "gen", "miss", "nvrtc",
+	printf("%-60s %6s %6s %6s %8s %6s %6s %6s %8s | %6s %6s %6s | %8s", "spec (ms)", "parse", "gen", "miss", "nvrtc",
 	       "cubin", "write", "load", "cold", "read", "load", "hit", "again");
 	if (o->nvrtc_phases)
 		printf(" | %5s %5s %5s", "FE", "NVVM", "ptxas");
@@ -236,9 +253,9 @@ print_row(const struct row *w, double floor, const struct opts *o)
 	const kgen_build_times *c = &w->cold, *h = &w->hit;
 	const char *name = w->name;
 
-	if (strlen(name) > 44)
-		name += strlen(name) - 44;
-	printf("%-44s %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f %6.2f %8.2f | %6.2f %6.2f %6.2f | ", name, w->parse / 1e3,
+	if (strlen(name) > 60)
+		name += strlen(name) - 60;
+	printf("%-60s %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f %6.2f %8.2f | %6.2f %6.2f %6.2f | ", name, w->parse / 1e3,
 	       c->generate_us / 1e3, c->cache_read_us / 1e3, c->compile_us / 1e3, c->image_us / 1e3,
 	       c->cache_write_us / 1e3, c->load_us / 1e3, (w->parse + c->total_us) / 1e3, h->cache_read_us / 1e3,
 	       h->load_us / 1e3, (w->parse + h->total_us) / 1e3);
@@ -284,6 +301,7 @@ load_specs(const char *path, const kgen_spec **specs, kgen_plan **plans, struct 
 			snprintf(w[*n].name, sizeof w[*n].name, "%s", path);
 		w[*n].parse = is_plan ? t / kgen_plan_count(*plans) : t;
 		specs[*n] = is_plan ? kgen_plan_spec(*plans, i, NULL) : spec;
+		kgen_spec_get(specs[*n], "kernel", w[*n].family, sizeof w[*n].family);
 		w[*n].owned = !is_plan;
 	}
 	return 0;
@@ -326,19 +344,51 @@ print_preamble(kgen_context *ctx, int nspecs, const struct opts *o, double first
 	printf("first NVRTC compile in the process (the floor's kernel, loads NVRTC): %.2f ms\n\n", first_us / 1e3);
 }
 
+/* By family (the specs' kernel: key, in the order first met): how many
+ * specs, the median and largest cold build, the median cold / floor, and
+ * how many are at most 2x. */
+static void
+print_families(const struct row *w, int n, double fl)
+{
+	double cold[MAX_SPECS], max;
+	int i, j, k, m, under, seen;
+
+	for (i = 0; i < n; i++) {
+		for (seen = 0, j = 0; j < i && !seen; j++)
+			seen = strcmp(w[j].family, w[i].family) == 0;
+		if (seen)
+			continue;
+		for (m = 0, under = 0, max = 0, k = i; k < n; k++)
+			if (strcmp(w[k].family, w[i].family) == 0) {
+				cold[m] = w[k].parse + w[k].cold.total_us;
+				under += cold[m] <= 2 * fl;
+				max = cold[m] > max ? cold[m] : max;
+				m++;
+			}
+		printf("  %-12s %3d specs: cold median %8.2f ms (%5.2fx the floor), max %8.2f ms; %d at most 2x\n",
+		       w[i].family, m, median(cold, m) / 1e3, median(cold, m) / fl, max / 1e3, under);
+	}
+}
+
 /* The floor lines and the summary over every spec; floor[] sorted, nf of
  * them, fl their median. */
 static void
 print_summary(struct row *w, int n, const double *floor, int nf, double fl, double floor_kgen)
 {
-	double cold[4096], hit[4096], cold_med, hit_med;
+	double cold[MAX_SPECS], hit[MAX_SPECS], own[MAX_SPECS], nvrtc[MAX_SPECS], cold_med, hit_med, own_med, nvrtc_med;
+	const kgen_build_times *c;
 	int i, under = 0;
 
 	for (i = 0; i < n; i++) {
-		cold[i] = w[i].parse + w[i].cold.total_us;
+		c = &w[i].cold;
+		cold[i] = w[i].parse + c->total_us;
 		hit[i] = w[i].parse + w[i].hit.total_us;
+		own[i] = w[i].parse + c->generate_us + c->cache_read_us + c->image_us + c->cache_write_us + c->load_us;
+		nvrtc[i] = c->compile_us;
 		under += cold[i] <= 2 * fl;
 	}
+	own_med = median(own, n);  /* sorts own[] */
+	nvrtc_med = median(nvrtc, n);
 	cold_med = median(cold, n);  /* sorts cold[] */
 	hit_med = median(hit, n);
 	printf("\nfloor: an empty kernel, NVRTC's defaults: median %.2f ms of %d (min %.2f, max %.2f); with kgen's "
@@ -346,25 +396,29 @@ print_summary(struct row *w, int n, const double *floor, int nf, double fl, doub
 	printf("cold (parse + build): median %.2f ms, max %.2f ms; %d of %d specs at most 2x the floor\n",
 	       cold_med / 1e3, cold[n - 1] / 1e3, under, n);
 	printf("disk hit (parse + build): median %.3f ms, max %.3f ms\n", hit_med / 1e3, hit[n - 1] / 1e3);
+	printf("of a cold build, NVRTC (nvrtcCompileProgram): median %.2f ms; the rest (parse, generate, disk cache, "
+	       "cubin, load): median %.2f ms, max %.2f ms\n", nvrtc_med / 1e3, own_med / 1e3, own[n - 1] / 1e3);
+	print_families(w, n, fl);
 }
 
 int
 main(int argc, char **argv)
 {
-	static const kgen_spec *specs[4096];
-	static kgen_plan *plans[4096];
-	static struct row rows[4096];
-	double plain[2 * MAX_RUNS], kgenf[2 * MAX_RUNS], first, floor_plain, floor_kgen;
+	static const kgen_spec *specs[MAX_SPECS];
+	static kgen_plan *plans[MAX_SPECS];
+	static struct row rows[MAX_SPECS];
+	static double plain[2 * FLOOR_RUNS + MAX_SPECS], kgenf[2 * FLOOR_RUNS + MAX_SPECS];
+	double first, floor_plain, floor_kgen;
 	char base[] = "/tmp/kgen-jit-phases-XXXXXX", dir[4096], cmd[4200];
 	kgen_context *keeper;
 	kgen_error err;
 	struct opts o;
 	int i, n = 0, nf = 0, argi;
 
-	if (parse_args(argc, argv, &o, &argi) || argc > 4096)
+	if (parse_args(argc, argv, &o, &argi) || argc > MAX_SPECS)
 		return 2;
 	for (i = argi; i < argc; i++)
-		if (load_specs(argv[i], specs, &plans[i], rows, 4096, &n, &err))
+		if (load_specs(argv[i], specs, &plans[i], rows, MAX_SPECS, &n, &err))
 			goto fail;
 	if (!mkdtemp(base)) {
 		perror("jit_phases: mkdtemp");
@@ -375,15 +429,16 @@ main(int argc, char **argv)
 	if ((first = floor_us(kgen_context_arch(keeper), 0, &err)) < 0)
 		goto fail;
 	print_preamble(keeper, n, &o, first);
-	if (floors(kgen_context_arch(keeper), o.runs, plain, kgenf, &nf, &err))
+	if (floors(kgen_context_arch(keeper), FLOOR_RUNS, plain, kgenf, &nf, &err))
 		goto fail;
 	for (i = 0; i < n; i++) {
 		fprintf(stderr, "[%d/%d] %s\n", i + 1, n, rows[i].name);
 		snprintf(dir, sizeof dir, "%s/%d", base, i);
-		if (measure(specs[i], kgen_context_arch(keeper), dir, &o, &rows[i], &err))
+		if (floors(kgen_context_arch(keeper), 1, plain, kgenf, &nf, &err) ||
+		    measure(specs[i], kgen_context_arch(keeper), dir, &o, &rows[i], &err))
 			goto fail;
 	}
-	if (floors(kgen_context_arch(keeper), o.runs, plain, kgenf, &nf, &err))
+	if (floors(kgen_context_arch(keeper), FLOOR_RUNS, plain, kgenf, &nf, &err))
 		goto fail;
 	floor_kgen = median(kgenf, nf);
 	floor_plain = median(plain, nf);  /* sorts plain[] */
