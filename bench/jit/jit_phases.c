@@ -339,8 +339,8 @@ print_preamble(kgen_context *ctx, int nspecs, const struct opts *o, double first
 	printf("device: %s (%s); NVRTC %s; kgen %s\n", kgen_context_device_name(ctx), kgen_context_arch(ctx),
 	       kgen_nvrtc_version(), kgen_version());
 	printf("kgen's NVRTC options: --gpu-architecture=%s %s\n", kgen_context_arch(ctx), kgen_compile_options());
-	printf("CUDA_CACHE_DISABLE: %s; %d specs; %d runs each (cold and hit once, again %d times)\n",
-	       cc ? cc : "unset", nspecs, o->runs, o->runs - 1);
+	printf("CUDA_CACHE_DISABLE: %s; %d specs; %d runs each (cold once, disk hit %d times, again %d times)\n",
+	       cc ? cc : "unset", nspecs, o->runs, o->runs, o->runs - 1);
 	printf("first NVRTC compile in the process (the floor's kernel, loads NVRTC): %.2f ms\n\n", first_us / 1e3);
 }
 
