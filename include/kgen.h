@@ -145,10 +145,11 @@ KGEN_API kgen_status kgen_generate(const kgen_spec *spec, char **source, kgen_er
 
 typedef enum kgen_image { KGEN_IMAGE_CUBIN, KGEN_IMAGE_PTX } kgen_image;
 
-/* Compile CUDA source with NVRTC for arch (e.g. "sm_90").  On success
- * *image holds the cubin or the NUL-terminated PTX and *size its length.
- * *log, when log is not NULL, receives NVRTC's program log (possibly empty)
- * on success and on failure. */
+/* Compile CUDA source with NVRTC for arch (e.g. "sm_90"), with the options
+ * kgen's generated files take (--minimal among them: no texture, surface or
+ * device-runtime functions).  On success *image holds the cubin or the
+ * NUL-terminated PTX and *size its length.  *log, when log is not NULL,
+ * receives NVRTC's program log (possibly empty) on success and on failure. */
 KGEN_API kgen_status kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind,
                          void **image, size_t *size, char **log, kgen_error *err);
 
@@ -307,6 +308,23 @@ KGEN_API kgen_status kgen_reduce_axis_arg(kgen_kernel *kernel, kgen_devptr in, u
 
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
+
+/* Where the build that made a kernel spent its time, in microseconds, on
+ * the monotonic clock.  A build that found the kernel in the context
+ * returns the same kernel, so these are always the first build's. */
+typedef struct kgen_build_times {
+	double generate_us;     /* the spec's CUDA C generated (kgen_generate) */
+	double cache_read_us;   /* the disk cache looked up: a hit's whole read, or a miss */
+	double compile_us;      /* nvrtcCreateProgram and nvrtcCompileProgram: front end, NVVM, ptxas */
+	double image_us;        /* the cubin taken from NVRTC (nvrtcGetCUBINSize, nvrtcGetCUBIN) */
+	double cache_write_us;  /* the cubin written to the disk cache */
+	double load_us;         /* cuModuleLoadData, the kernels looked up and their attributes set */
+	double total_us;        /* the whole kgen_kernel_build(), the phases above and the rest */
+	int modules;            /* modules built: 1, or a size plan's entries (the times are their sums) */
+	int disk_hits;          /* of those, how many came from the disk cache, not NVRTC */
+} kgen_build_times;
+
+KGEN_API kgen_status kgen_kernel_build_times(const kgen_kernel *kernel, kgen_build_times *times, kgen_error *err);
 
 /* ---- Several GPUs (libnccl.so.2 is loaded at run time) ----
  *

@@ -5,21 +5,78 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <nvrtc.h>
 #include "gen/util.h"
+#include "runtime.h"
 #include <stdio.h>
 
-/* The options every compile uses besides the architecture. */
-#define OPT_STD "--std=c++17"
-#define OPT_DEVICE "--device-as-default-execution-space"
+/* The options every compile passes besides the architecture, each with the
+ * first NVRTC that takes it (0.0: any); an older NVRTC compiles without it.
+ * The last two change no kernel: every shipped spec's cubin holds the same
+ * code with and without them (bench/jit/nvrtc_options, bench/results/cpu-dev/
+ * 2026-11-24-jit). */
+#define KGEN_NVRTC_OPTIONS(X) \
+	/* the generated files' C++ */ \
+	X("--std=c++17", 0, 0) \
+	/* functions without an execution space are __device__ */ \
+	X("--device-as-default-execution-space", 0, 0) \
+	/* no texture, surface, device-runtime or driver-API declarations, which \
+	 * the generated files never use: the front end in half the time */ \
+	X("--minimal", 12, 4) \
+	/* NVRTC's own cache off (12.9 on keeps programs in the driver's cache, \
+	 * ~/.nv, once a driver is loaded): kgen's disk cache answers first (0.4 \
+	 * ms on an H100, NVRTC's 7-27 ms), so NVRTC's would hold a second copy, \
+	 * and a cold build is a compile (bench/results/nvidia-h100/ \
+	 * 2026-11-24-jit-nvrtc-cache) */ \
+	X("--no-cache", 12, 9)
 
-const char *kgen_compile_options(void);
-const char *kgen_nvrtc_version(void);
+static const struct nvrtc_option {
+	const char *text;
+	int major, minor;  /* the first NVRTC that takes it */
+} nvrtc_options[] = {
+#define X(text, major, minor) { text, major, minor },
+	KGEN_NVRTC_OPTIONS(X)
+#undef X
+};
+
+/* The options this NVRTC takes, as a list and joined by spaces (the cache
+ * key's), chosen once. */
+static const char *options_used[KGEN_COUNT(nvrtc_options)];
+static int noptions_used;
+static char options_joined[256];
+static pthread_once_t options_once = PTHREAD_ONCE_INIT;
+
+static void
+choose_options(void)
+{
+	int major = 0, minor = 0;
+	size_t i, len = 0;
+
+	nvrtcVersion(&major, &minor);
+	for (i = 0; i < KGEN_COUNT(nvrtc_options); i++) {
+		const struct nvrtc_option *o = &nvrtc_options[i];
+		if (major < o->major || (major == o->major && minor < o->minor))
+			continue;
+		options_used[noptions_used++] = o->text;
+		len += (size_t)snprintf(options_joined + len, sizeof options_joined - len, "%s%s", len ? " " : "", o->text);
+	}
+}
+
+double
+kgen_clock_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
 
 const char *
 kgen_compile_options(void)
 {
-	return OPT_STD " " OPT_DEVICE;
+	pthread_once(&options_once, choose_options);
+	return options_joined;
 }
 
 static char nvrtc_version[160];
@@ -126,13 +183,22 @@ kgen_status
 kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind, void **image, size_t *size,
              char **log, kgen_error *err)
 {
+	return kgen_compile_timed(source, name, arch, kind, image, size, log, NULL, NULL, err);
+}
+
+kgen_status
+kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
+                   size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err)
+{
 	nvrtcProgram prog = NULL;
 	nvrtcResult r;
 	char archopt[64];
-	const char *opts[3];
+	const char *opts[1 + KGEN_COUNT(nvrtc_options)];
 	size_t n = 0;
+	int i;
 	kgen_status st = KGEN_OK;
 	char *buf = NULL;
+	double t;
 
 	if (log)
 		*log = NULL;
@@ -149,12 +215,16 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		return st;
 	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
-	opts[1] = OPT_STD;
-	opts[2] = OPT_DEVICE;
+	pthread_once(&options_once, choose_options);
+	for (i = 0; i < noptions_used; i++)
+		opts[1 + i] = options_used[i];
 
+	t = kgen_clock_us();
 	if ((r = nvrtcCreateProgram(&prog, source, name ? name : "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
 		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r));
-	r = nvrtcCompileProgram(prog, 3, opts);
+	r = nvrtcCompileProgram(prog, 1 + noptions_used, opts);
+	if (compile_us)
+		*compile_us += kgen_clock_us() - t;
 	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))
 		if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS)
 			(*log)[0] = '\0';
@@ -162,6 +232,7 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcCompileProgram(): %s (see the program log)", nvrtcGetErrorString(r));
 		goto out;
 	}
+	t = kgen_clock_us();
 	if (kind == KGEN_IMAGE_PTX)
 		r = nvrtcGetPTXSize(prog, &n);
 	else
@@ -187,6 +258,8 @@ kgen_compile(const char *source, const char *name, const char *arch, kgen_image 
 		n--;  /* the size counts the NUL */
 	*image = buf;
 	*size = n;
+	if (image_us)
+		*image_us += kgen_clock_us() - t;
 out:
 	nvrtcDestroyProgram(&prog);
 	return st;

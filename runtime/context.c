@@ -205,15 +205,17 @@ kgen_cache_problem(void)
 	return p;
 }
 
-/* The cubin for source: from the disk cache, or compiled and then cached. */
+/* The cubin for source: from the disk cache, or compiled and then cached;
+ * the time of each step added to *t. */
 static kgen_status
 binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void **image, size_t *size,
-       kgen_error *err)
+       kgen_build_times *t, kgen_error *err)
 {
 	struct kgen_cache_key key;
 	char dir[4096], *log = NULL, arch[24];
 	kgen_status st;
 	int cached = kgen_cache_enabled();
+	double t0;
 
 	key.source = source;
 	key.options = kgen_compile_options();
@@ -225,13 +227,19 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 		cached = 0;
 	if (cached) {
 		kgen_error why;
-		kgen_status got = kgen_cache_get(dir, &key, image, size, &why);
-		if (got == KGEN_OK && *image)
+		kgen_status got;
+		t0 = kgen_clock_us();
+		got = kgen_cache_get(dir, &key, image, size, &why);
+		t->cache_read_us += kgen_clock_us() - t0;
+		if (got == KGEN_OK && *image) {
+			t->disk_hits++;
 			return KGEN_OK;
+		}
 		if (got == KGEN_EIO)
 			note_cache_problem(why.message);  /* a refused directory: built anyway, said once */
 	}
-	st = kgen_compile(source, kgen_spec_kernel_name(spec), key.arch, KGEN_IMAGE_CUBIN, image, size, &log, err);
+	st = kgen_compile_timed(source, kgen_spec_kernel_name(spec), key.arch, KGEN_IMAGE_CUBIN, image, size, &log,
+	                        &t->compile_us, &t->image_us, err);
 	/* An error in an expression of the spec is the spec's, at its place. */
 	if (st == KGEN_ECOMPILE && log && kgen_locate_log(spec, source, log, err) == KGEN_ESPEC)
 		st = KGEN_ESPEC;
@@ -242,8 +250,11 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	free(log);
 	if (st != KGEN_OK)
 		return st;
-	if (cached)
+	if (cached) {
+		t0 = kgen_clock_us();
 		kgen_cache_put(dir, &key, *image, *size, NULL);  /* a cache that cannot be written is no error */
+		t->cache_write_us += kgen_clock_us() - t0;
+	}
 	return KGEN_OK;
 }
 
@@ -296,6 +307,8 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	void *image = NULL;
 	size_t size = 0;
 	kgen_status st;
+	kgen_build_times t = { .modules = 1 };
+	double t0 = kgen_clock_us(), t1;
 
 	if (!ctx || !spec || !out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build: NULL argument");
@@ -307,8 +320,12 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 		*out = found;
 		return KGEN_OK;
 	}
-	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)) ||
-	    (st = kgen_generate(spec, &source, err)) || (st = binary(ctx, spec, source, &image, &size, err))) {
+	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)))
+		return st;
+	t1 = kgen_clock_us();
+	st = kgen_generate(spec, &source, err);
+	t.generate_us = kgen_clock_us() - t1;
+	if (st || (st = binary(ctx, spec, source, &image, &size, &t, err))) {
 		free(source);
 		free(image);
 		return st;
@@ -334,8 +351,12 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 		goto done;
 	}
+	t1 = kgen_clock_us();
 	if ((st = load_module(ctx, k, image, err)))
 		goto done;
+	t.load_us = kgen_clock_us() - t1;
+	t.total_us = kgen_clock_us() - t0;
+	k->times = t;
 	k->next = ctx->kernels[h % KGEN_KERNEL_BUCKETS];
 	ctx->kernels[h % KGEN_KERNEL_BUCKETS] = k;
 	*out = k;
@@ -382,6 +403,21 @@ kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, k
 	return st;
 }
 
+/* A size plan's build times: its entries' summed. */
+static void
+add_times(kgen_build_times *sum, const kgen_build_times *t)
+{
+	sum->generate_us += t->generate_us;
+	sum->cache_read_us += t->cache_read_us;
+	sum->compile_us += t->compile_us;
+	sum->image_us += t->image_us;
+	sum->cache_write_us += t->cache_write_us;
+	sum->load_us += t->load_us;
+	sum->total_us += t->total_us;
+	sum->modules += t->modules;
+	sum->disk_hits += t->disk_hits;
+}
+
 kgen_status
 kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **out, kgen_error *err)
 {
@@ -403,6 +439,8 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 		k->upto[i] = upto;
 	}
 	k->nsized = i;
+	for (i = 0; i < k->nsized; i++)
+		add_times(&k->times, &k->sized[i]->times);
 	k->spec = k->sized[0]->spec;
 	k->spec.file = kgen_strdup(k->sized[0]->spec.file);
 	k->hash = k->sized[0]->hash;
@@ -417,6 +455,15 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 	ctx->plans = k;
 	pthread_mutex_unlock(&ctx->lock);
 	*out = k;
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_kernel_build_times(const kgen_kernel *kernel, kgen_build_times *times, kgen_error *err)
+{
+	if (!kernel || !times)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_times: NULL argument");
+	*times = kernel->times;
 	return KGEN_OK;
 }
 

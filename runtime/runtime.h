@@ -24,6 +24,7 @@ struct kgen_kernel {
 	 * by its launcher under the context's lock, freed with the kernel
 	 * through its kgen_launcher's free_state; NULL until then. */
 	void *state;
+	kgen_build_times times;     /* where the build that made it spent its time */
 	/* A size plan's kernel (kgen_kernel_build_plan) has no module of its
 	 * own: n goes to sized[i], the first whose upto[i] >= n. */
 	int nsized;
@@ -90,5 +91,14 @@ kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index
 /* NVRTC options besides the architecture, and NVRTC's version, for cache keys. */
 const char *kgen_compile_options(void);
 const char *kgen_nvrtc_version(void);
+
+/* Microseconds on the monotonic clock: the build's phase times (compile.c). */
+double kgen_clock_us(void);
+
+/* kgen_compile(), adding to *compile_us the time NVRTC compiled
+ * (nvrtcCreateProgram, nvrtcCompileProgram) and to *image_us the time the
+ * image took to fetch; either may be NULL. */
+kgen_status kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
+                               size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err);
 
 #endif

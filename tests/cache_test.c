@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <nvrtc.h>
 #include "runtime/cache.h"
 
 #define IMAGE_SIZE 20000
@@ -754,6 +755,39 @@ START_TEST(test_nvrtc_version_names_the_library)
 }
 END_TEST
 
+/* The key's options are the ones this NVRTC takes of kgen's list, and
+ * kgen_compile() passes them: with --minimal a source that uses a texture
+ * object does not compile (docs/api.md says so), a plain one does. */
+const char *kgen_compile_options(void);
+
+START_TEST(test_compile_options_by_nvrtc_version)
+{
+	const char *base = "--std=c++17 --device-as-default-execution-space", *want;
+	const char *plain = "extern \"C\" __global__ void k(float *p) { *p = 1.0f; }\n";
+	const char *texture = "extern \"C\" __global__ void k(cudaTextureObject_t t, float *p) { *p = 0; }\n";
+	int major = 0, minor = 0, v;
+	char buf[256], *log = NULL;
+	kgen_error err;
+	size_t size;
+	void *cubin;
+
+	nvrtcVersion(&major, &minor);
+	v = major * 100 + minor;
+	want = v >= 1209 ? " --minimal --no-cache" : v >= 1204 ? " --minimal" : "";
+	snprintf(buf, sizeof buf, "%s%s", base, want);
+	ck_assert_str_eq(kgen_compile_options(), buf);
+	ck_assert_msg(kgen_compile(plain, "p.cu", "sm_90", KGEN_IMAGE_CUBIN, &cubin, &size, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	free(cubin);
+	if (v < 1204)
+		return;
+	ck_assert_int_eq(kgen_compile(texture, "t.cu", "sm_90", KGEN_IMAGE_CUBIN, &cubin, &size, &log, &err),
+	                 KGEN_ECOMPILE);
+	ck_assert_msg(log && strstr(log, "cudaTextureObject_t") != NULL, "log: %s", log ? log : "(none)");
+	free(log);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -781,6 +815,7 @@ cache_suite(void)
 	tcase_add_test(tc, test_entry_size_cap);
 	tcase_add_test(tc, test_list_fifo);
 	tcase_add_test(tc, test_nvrtc_version_names_the_library);
+	tcase_add_test(tc, test_compile_options_by_nvrtc_version);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -216,6 +216,75 @@ START_TEST(a_refused_cache_directory_is_reported)
 }
 END_TEST
 
+/* A build's phase times: a cold build compiles and writes the disk cache,
+ * the same spec on a new context reads it instead, and the context's
+ * own copy returns the first build's times. */
+START_TEST(build_times_say_where_a_build_went)
+{
+	char dir[] = "/tmp/kgen-fake-times-XXXXXX", cmd[64];
+	const char *yaml = "kernel: reduce\nthreads: 128\nname: build_times_probe\n";
+	kgen_build_times cold, hit, again;
+	kgen_context *other;
+	kgen_kernel *k, *k2;
+	kgen_error err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("KGEN_CACHE", "1", 1);
+	setenv("KGEN_CACHE_DIR", dir, 1);
+	k = build(yaml);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &cold, &err), KGEN_OK);
+	ck_assert_int_eq(cold.modules, 1);
+	ck_assert_int_eq(cold.disk_hits, 0);
+	ck_assert(cold.generate_us > 0 && cold.compile_us > 0 && cold.image_us > 0 && cold.cache_write_us > 0);
+	ck_assert(cold.cache_read_us > 0 && cold.load_us > 0);
+	ck_assert(cold.total_us >= cold.generate_us + cold.cache_read_us + cold.compile_us + cold.image_us +
+	                           cold.cache_write_us + cold.load_us);
+	ck_assert(build(yaml) == k);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &again, &err), KGEN_OK);
+	ck_assert(memcmp(&again, &cold, sizeof cold) == 0);
+
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_kernel_build_times(k2, &hit, &err), KGEN_OK);
+	ck_assert_int_eq(hit.modules, 1);
+	ck_assert_int_eq(hit.disk_hits, 1);
+	ck_assert(hit.compile_us == 0 && hit.image_us == 0 && hit.cache_write_us == 0);
+	ck_assert(hit.cache_read_us > 0 && hit.generate_us > 0 && hit.load_us > 0);
+	kgen_context_destroy(other);
+
+	ck_assert_int_eq(kgen_kernel_build_times(NULL, &hit, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_kernel_build_times: NULL argument");
+	ck_assert_int_eq(kgen_kernel_build_times(k, NULL, NULL), KGEN_EINVAL);
+	unsetenv("KGEN_CACHE_DIR");
+	setenv("KGEN_CACHE", "0", 1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A size plan's kernel: its entries' times, summed. */
+START_TEST(a_plans_build_times_sum_its_entries)
+{
+	const char *plan = "plan:\n"
+	                   "  - upto: 1000\n    spec: {kernel: reduce, threads: 128, name: plan_times_a}\n"
+	                   "  - spec: {kernel: reduce, threads: 256, name: plan_times_b}\n";
+	kgen_build_times t, a, b;
+	kgen_plan *p;
+	kgen_kernel *k;
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &p, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_plan(ctx, p, &k, &err) == KGEN_OK, "%s", err.message);
+	kgen_plan_free(p);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_times(kgen_kernel_for_n(k, 10), &a, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_times(kgen_kernel_for_n(k, 100000), &b, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 2);
+	ck_assert_int_eq(t.disk_hits, 0);
+	ck_assert(t.compile_us == a.compile_us + b.compile_us && t.total_us == a.total_us + b.total_us);
+}
+END_TEST
+
 /* A two-pass sum: both kernels, the second of one block, scratch the kernel owns. */
 START_TEST(two_pass_reduce_launches_both_kernels)
 {
@@ -568,6 +637,8 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
+	tcase_add_test(tc, build_times_say_where_a_build_went);
+	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);

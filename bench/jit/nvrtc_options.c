@@ -1,0 +1,306 @@
+/*
+ * nvrtc_options - does an NVRTC option make kgen's builds faster, and does
+ * it change the kernels?  Each spec's generated source is compiled to a
+ * cubin with NVRTC under two option sets, A and B, `runs` times each,
+ * alternating (so that a busy machine slows both alike); the medians, B's
+ * time over A's, and whether the two cubins hold the same kernels: every
+ * section of their code and of what the driver reads about each kernel
+ * (.text.*, .nv.info*, .nv.shared.*, .nv.constant*) byte for byte.  The
+ * same code cannot run slower; different code needs a GPU to say.
+ *
+ *   nvrtc_options [--runs R] [--arch sm_90] "OPTIONS A" "OPTIONS B" SPEC...
+ *
+ * Options are space-separated NVRTC options besides --gpu-architecture,
+ * e.g. "$(kgen's options)" against "$(kgen's options) --minimal".  A size
+ * plan's entries are taken one by one.  NVRTC's own cache (12.9 and later,
+ * with a CUDA driver) could answer the second compile of a source, so
+ * where NVRTC takes --no-cache both sets get it.  No GPU needed.
+ */
+#include "config.h"
+#include <nvrtc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "gen/spec.h"
+#include "gen/util.h"
+#include "runtime/runtime.h"
+
+#define MAX_RUNS 64
+#define MAX_OPTS 32
+
+struct options {
+	const char *v[MAX_OPTS];
+	int n;
+	char buf[1024];
+};
+
+/* Split text at spaces into o (the architecture first). */
+static int
+split_options(const char *arch, const char *text, int no_cache, struct options *o)
+{
+	static char archopt[64];
+	char *tok, *save = NULL;
+
+	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+	snprintf(o->buf, sizeof o->buf, "%s%s", text, no_cache ? " --no-cache" : "");
+	o->n = 0;
+	o->v[o->n++] = archopt;
+	for (tok = strtok_r(o->buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (o->n == MAX_OPTS)
+			return -1;
+		o->v[o->n++] = tok;
+	}
+	return 0;
+}
+
+/* Compile source under o: the microseconds to the cubin in hand, the cubin in *cubin. */
+static double
+compile(const char *source, const struct options *o, char **cubin, size_t *size, kgen_error *err)
+{
+	double t = kgen_clock_us();
+	nvrtcProgram prog;
+	nvrtcResult r;
+	char *log;
+	size_t n;
+
+	*cubin = NULL;
+	if ((r = nvrtcCreateProgram(&prog, source, "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
+		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r)), -1;
+	if ((r = nvrtcCompileProgram(prog, o->n, o->v)) == NVRTC_SUCCESS &&
+	    (r = nvrtcGetCUBINSize(prog, size)) == NVRTC_SUCCESS && (*cubin = malloc(*size)))
+		r = nvrtcGetCUBIN(prog, *cubin);
+	t = kgen_clock_us() - t;
+	if (r != NVRTC_SUCCESS && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && (log = malloc(n))) {
+		if (nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+			fprintf(stderr, "%s", log);
+		free(log);
+	}
+	nvrtcDestroyProgram(&prog);
+	if (r != NVRTC_SUCCESS || !*cubin) {
+		free(*cubin);
+		return kgen_fail(err, KGEN_ECOMPILE, "NVRTC with \"%s ...\": %s", o->v[1] ? o->v[1] : "",
+		                 nvrtcGetErrorString(r)), -1;
+	}
+	return t;
+}
+
+/* Little-endian reads from an ELF file image. */
+static uint64_t
+rd(const char *p, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		v = v << 8 | (unsigned char)p[i];
+	return v;
+}
+
+/* The section headers of a 64-bit ELF image: *n of them at *sh, each
+ * shentsize bytes; the section-name table at *names.  -1 when it is not one. */
+static int
+elf_sections(const char *img, size_t size, const char **sh, int *n, int *shentsize, const char **names)
+{
+	uint64_t shoff, stroff;
+	int strndx;
+
+	if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || img[4] != 2)
+		return -1;
+	shoff = rd(img + 0x28, 8);
+	*shentsize = (int)rd(img + 0x3a, 2);
+	*n = (int)rd(img + 0x3c, 2);
+	strndx = (int)rd(img + 0x3e, 2);
+	if (*shentsize < 64 || shoff + (uint64_t)*n * (uint64_t)*shentsize > size || strndx >= *n)
+		return -1;
+	*sh = img + shoff;
+	stroff = rd(*sh + (size_t)strndx * (size_t)*shentsize + 0x18, 8);
+	if (stroff >= size)
+		return -1;
+	*names = img + stroff;
+	return 0;
+}
+
+/* A section that holds a kernel's code or what the driver reads about it. */
+static int
+kernel_section(const char *name)
+{
+	return strncmp(name, ".text.", 6) == 0 || strncmp(name, ".nv.info", 8) == 0 ||
+	       strncmp(name, ".nv.shared.", 11) == 0 || strncmp(name, ".nv.constant", 12) == 0;
+}
+
+/* Section `name` of an image, or NULL: its bytes, *len of them (a section
+ * with no bytes in the file, e.g. shared memory: its size field). */
+static const char *
+find_section(const char *img, size_t size, const char *name, uint64_t *len)
+{
+	const char *sh, *names, *h;
+	int n, ent, i;
+
+	if (elf_sections(img, size, &sh, &n, &ent, &names))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		h = sh + (size_t)i * (size_t)ent;
+		if (strcmp(names + rd(h, 4), name) != 0)
+			continue;
+		*len = rd(h + 0x20, 8);
+		if (rd(h + 4, 4) == 8 /* SHT_NOBITS */) {
+			*len = 8;
+			return h + 0x20;
+		}
+		return rd(h + 0x18, 8) + *len <= size ? img + rd(h + 0x18, 8) : NULL;
+	}
+	return NULL;
+}
+
+/* 1 when every kernel section of a is in b with the same bytes, and b has no other. */
+static int
+same_kernels(const char *a, size_t na, const char *b, size_t nb)
+{
+	const char *sh, *names, *x, *y;
+	uint64_t lx, ly;
+	int n, ent, i, count_a = 0, count_b = 0;
+
+	if (elf_sections(a, na, &sh, &n, &ent, &names))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = names + rd(sh + (size_t)i * (size_t)ent, 4);
+		if (!kernel_section(name))
+			continue;
+		count_a++;
+		x = find_section(a, na, name, &lx);
+		y = find_section(b, nb, name, &ly);
+		if (!x || !y || lx != ly || memcmp(x, y, lx) != 0)
+			return 0;
+	}
+	if (elf_sections(b, nb, &sh, &n, &ent, &names))
+		return 0;
+	for (i = 0; i < n; i++)
+		count_b += kernel_section(names + rd(sh + (size_t)i * (size_t)ent, 4));
+	return count_a == count_b;
+}
+
+static int
+cmp_double(const void *p, const void *q)
+{
+	double x = *(const double *)p, y = *(const double *)q;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One spec: A and B runs times each, alternating; print its line; add its
+ * medians to the totals and count it in *differ when the kernels differ. */
+static int
+one_spec(const char *name, const kgen_spec *spec, const struct options *a, const struct options *b, int runs,
+         double total[2], int *differ, kgen_error *err)
+{
+	double ta[MAX_RUNS], tb[MAX_RUNS], ma, mb;
+	char *source, *ca = NULL, *cb = NULL, *c;
+	size_t na = 0, nb = 0, nc;
+	int r, same;
+
+	if (kgen_generate(spec, &source, err) != KGEN_OK)
+		return -1;
+	for (r = 0; r < runs; r++) {
+		if ((ta[r] = compile(source, a, &c, &nc, err)) < 0)
+			goto fail;
+		free(ca), ca = c, na = nc;
+		if ((tb[r] = compile(source, b, &c, &nc, err)) < 0)
+			goto fail;
+		free(cb), cb = c, nb = nc;
+	}
+	same = same_kernels(ca, na, cb, nb);
+	ma = median(ta, runs);
+	mb = median(tb, runs);
+	total[0] += ma;
+	total[1] += mb;
+	*differ += !same;
+	if (strlen(name) > 50)
+		name += strlen(name) - 50;
+	printf("%-50s %9.2f %9.2f %6.3f  %s\n", name, ma / 1e3, mb / 1e3, mb / ma, same ? "same" : "DIFFERENT");
+	fflush(stdout);
+	free(source), free(ca), free(cb);
+	return 0;
+fail:
+	free(source), free(ca), free(cb);
+	return -1;
+}
+
+/* Every spec of one file (a plan: each entry). */
+static int
+one_file(const char *path, const struct options *a, const struct options *b, int runs, double total[2], int *n,
+         int *differ, kgen_error *err)
+{
+	char name[160], *text;
+	kgen_spec *spec;
+	kgen_plan *plan;
+	size_t len;
+	int i, st = 0;
+
+	if (kgen_read_file(path, &text, &len, err) != KGEN_OK)
+		return -1;
+	i = kgen_plan_text_is_plan(text, len);
+	free(text);
+	if (!i) {
+		if (kgen_spec_load_file(path, &spec, err) != KGEN_OK)
+			return -1;
+		st = one_spec(path, spec, a, b, runs, total, differ, err);
+		kgen_spec_free(spec);
+		*n += !st;
+		return st;
+	}
+	if (kgen_plan_load_file(path, &plan, err) != KGEN_OK)
+		return -1;
+	for (i = 0; i < kgen_plan_count(plan) && !st; i++, (*n)++) {
+		snprintf(name, sizeof name, "%s#%d", path, i);
+		st = one_spec(name, kgen_plan_spec(plan, i, NULL), a, b, runs, total, differ, err);
+	}
+	kgen_plan_free(plan);
+	return st;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options a, b;
+	const char *arch = "sm_90";
+	double total[2] = { 0, 0 };
+	int i = 1, runs = 3, n = 0, differ = 0, major = 0, minor = 0, no_cache;
+	kgen_error err;
+
+	for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-'; i += 2)
+		if (strcmp(argv[i], "--runs") == 0)
+			runs = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--arch") == 0)
+			arch = argv[i + 1];
+		else
+			break;
+	nvrtcVersion(&major, &minor);
+	no_cache = major > 12 || (major == 12 && minor >= 9);
+	if (argc - i < 3 || runs < 1 || runs > MAX_RUNS || split_options(arch, argv[i], no_cache, &a) ||
+	    split_options(arch, argv[i + 1], no_cache, &b)) {
+		fprintf(stderr, "usage: nvrtc_options [--runs R (1 to %d)] [--arch sm_90] \"OPTIONS A\" \"OPTIONS B\" SPEC...\n",
+		        MAX_RUNS);
+		return 2;
+	}
+	printf("NVRTC %s, --gpu-architecture=%s, %d runs each, alternating%s\n", kgen_nvrtc_version(), arch, runs,
+	       no_cache ? "; both with --no-cache" : "");
+	printf("A: %s\nB: %s\n", argv[i], argv[i + 1]);
+	printf("%-50s %9s %9s %6s  %s\n", "spec (median ms)", "A", "B", "B/A", "kernels");
+	for (i += 2; i < argc; i++)
+		if (one_file(argv[i], &a, &b, runs, total, &n, &differ, &err)) {
+			kgen_error_print(&err, stderr);
+			return 1;
+		}
+	printf("%d specs: A %.1f ms, B %.1f ms in all (B/A %.3f); kernels different in %d\n", n, total[0] / 1e3,
+	       total[1] / 1e3, total[0] > 0 ? total[1] / total[0] : 0, differ);
+	return 0;
+}
