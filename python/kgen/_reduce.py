@@ -43,8 +43,13 @@ def _default_reduce(op, dtype):
 
 
 def _default_axis(op, dtype, kind):
-    # specs/reduce_axis/best/rows.yaml and cols.yaml: strategy auto picks the kernel for the shape at launch.
-    return {"kernel": "reduce_axis", "axis": kind, "op": op, "dtype": dtype, "threads": 512, "load_width": 16}
+    """specs/reduce_axis/best/rows.yaml and cols.yaml: strategy auto picks the
+    kernel for the shape at launch.  Columns' argmin and argmax of 16-bit
+    elements load 8 bytes: 16 would be 8 (value, index) pairs a thread, 64 KB
+    of shared memory for the tile strategy's 512 threads, over a block's 48 KB
+    (kgen check refuses it)."""
+    width = 8 if kind == "cols" and op in PAIRS and dtype in ("f16", "bf16") else 16
+    return {"kernel": "reduce_axis", "axis": kind, "op": op, "dtype": dtype, "threads": 512, "load_width": width}
 
 
 class _Launch:

@@ -40,9 +40,12 @@ def _plan_text(plan):
 
 
 @functools.lru_cache(maxsize=None)
-def _reduce_dtype(dtype, op, axis, spec, plan, options):
+def _reduce_dtype(dtype, op, has_axis, spec, plan, options):
     """The kgen dtype of a reduction's result (the values' for argmin and
-    argmax), as the spec the call builds resolves it: read on the CPU."""
+    argmax), as the spec the call builds resolves it: read on the CPU.  Only
+    whether there is an axis matters (a traced axis may be a SymInt, which
+    the cache cannot hash)."""
+    axis = "rows" if has_axis else None
     from ._plans import Loaded
     from ._reduce import WHERE, _default_axis, _default_reduce
     from ._spec import check
@@ -104,7 +107,7 @@ def register():
 
     @reduce_op.register_fake
     def _(x, op, axis, spec, plan, options):
-        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, options)
+        dt = _reduce_dtype(kgen_dtype(x), op, axis is not None, spec, plan, options)
         return x.new_empty(_reduce_shape(x.shape, axis), dtype=torch_of(dt))
 
     @torch.library.custom_op("kgen::reduce_arg", mutates_args=())
@@ -115,7 +118,7 @@ def register():
 
     @reduce_arg_op.register_fake
     def _(x, op, axis, spec, plan, options):
-        dt = _reduce_dtype(kgen_dtype(x), op, axis, spec, plan, options)
+        dt = _reduce_dtype(kgen_dtype(x), op, axis is not None, spec, plan, options)
         shape = _reduce_shape(x.shape, axis)
         return x.new_empty(shape, dtype=torch_of(dt)), x.new_empty(shape, dtype=torch.int64)
 
