@@ -12,11 +12,11 @@ torch.ops.kgen.reduce(...) (kgen._trace); a call the ops cannot express
 (out=, stream=, a spec that is not a str, op left to a spec) runs as it is,
 which breaks the graph there.  The ops' arguments are those of the calls:
 spec a path or YAML text ("" none), plan a path or YAML text ("" kgen's
-choice, "off" none), overrides as JSON text of an object of
-keys and values ("{}" none: torch's schemas take no list of str).
+choice, "off" none), overrides as one text of KEY=VALUE
+lines ("" none: torch's schemas take no list of str, and Dynamo traces no
+json).
 """
 import functools
-import json
 import os
 from typing import Optional, Tuple
 
@@ -27,8 +27,9 @@ _done = False
 
 
 def _overrides(options):
-    """The keys and values an op's options text (JSON) carries, in order."""
-    return dict(json.loads(options)) if options else {}
+    """The keys and values an op's options text carries, in order: one
+    KEY=VALUE a line ("" none)."""
+    return dict(line.split("=", 1) for line in options.split("\n")) if options else {}
 
 
 def _plan_arg(plan):
@@ -142,7 +143,12 @@ def register():
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch_of(dt))
 
     def options(overrides):
-        return json.dumps({str(k): str(v) for k, v in overrides.items()})
+        # Plain string operations, which Dynamo traces (it cannot trace json).
+        pairs = [str(k) + "=" + str(v) for k, v in overrides.items()]
+        for p in pairs:
+            if "\n" in p:
+                raise ValueError("kgen: an override traced by torch.compile cannot hold a newline: %r" % p)
+        return "\n".join(pairs)
 
     def traced_reduce(x, op, axis, spec, out, stream, plan, overrides):
         if (out is not None or stream is not None or not isinstance(x, Tensor) or not isinstance(spec, (str, type(None)))
