@@ -13,6 +13,21 @@ static struct kgen_cu table;
 static kgen_error load_error;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+kgen_status
+kgen_dl_resolve(void *lib, const char *const *names, void **const *slots, size_t count, const char *who,
+                const char *hint, kgen_error *err)
+{
+	for (size_t i = 0; i < count; i++) {
+		const char *e;
+
+		dlerror();
+		*slots[i] = dlsym(lib, names[i]);
+		if ((e = dlerror()) || !*slots[i])
+			return kgen_fail(err, KGEN_ECUDA, "%s lacks %s: %s (%s)", who, names[i], e ? e : "NULL", hint);
+	}
+	return KGEN_OK;
+}
+
 static void
 load(void)
 {
@@ -26,16 +41,17 @@ load(void)
 		kgen_fail(&load_error, KGEN_ECUDA, "no CUDA driver: dlopen(libcuda.so.1): %s", e ? e : "failed");
 		return;
 	}
-#define X(f) \
-	dlerror(); \
-	*(void **)&table.f = dlsym(lib, XSTR(f)); \
-	if ((e = dlerror()) || !table.f) { \
-		kgen_fail(&load_error, KGEN_ECUDA, "the CUDA driver lacks %s: %s (driver too old?)", XSTR(f), e ? e : "NULL"); \
-		dlclose(lib); \
-		return; \
-	}
-	KGEN_CU_FUNCS(X)
+#define X(f) XSTR(f),
+	static const char *const names[] = { KGEN_CU_FUNCS(X) };
 #undef X
+#define X(f) (void **)&table.f,
+	void **const slots[] = { KGEN_CU_FUNCS(X) };
+#undef X
+	if (kgen_dl_resolve(lib, names, slots, sizeof names / sizeof *names, "the CUDA driver", "driver too old?",
+	                    &load_error) != KGEN_OK) {
+		dlclose(lib);
+		return;
+	}
 	if ((r = table.cuInit(0)) != CUDA_SUCCESS) {
 		kgen_cu_fail(&table, &load_error, "cuInit", r);
 		return;

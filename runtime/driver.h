@@ -35,6 +35,13 @@ struct kgen_cu {
 /* Load the driver and call cuInit(0) once per process; the table on success. */
 kgen_status kgen_cu_load(const struct kgen_cu **cu, kgen_error *err);
 
+/* Look each of `count` names up in a dlopen()ed library, into *slots[i]
+ * (a function pointer's storage); the first one missing is a KGEN_ECUDA
+ * error "WHO lacks NAME: dlerror's words (HINT)".  libcuda's and libnccl's
+ * loaders share it. */
+kgen_status kgen_dl_resolve(void *lib, const char *const *names, void **const *slots, size_t count, const char *who,
+                            const char *hint, kgen_error *err);
+
 /* Fill err from a failed driver call: "cuModuleLoadData(): CUDA_ERROR_INVALID_PTX: ...". */
 kgen_status kgen_cu_fail(const struct kgen_cu *cu, kgen_error *err, const char *call, CUresult r);
 

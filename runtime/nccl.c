@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "driver.h"
 #include "nccl.h"
 #include "gen/util.h"
 
@@ -33,16 +34,16 @@ load(void)
 		          "on LD_LIBRARY_PATH, or name the library in KGEN_NCCL_LIBRARY)", name, e ? e : "failed");
 		return;
 	}
-#define X(f) \
-	dlerror(); \
-	*(void **)&table.f = dlsym(lib, XSTR(f)); \
-	if ((e = dlerror()) || !table.f) { \
-		kgen_fail(&load_error, KGEN_ECUDA, "%s lacks %s: %s (NCCL too old?)", name, XSTR(f), e ? e : "NULL"); \
-		dlclose(lib); \
-		return; \
-	}
-	KGEN_NCCL_FUNCS(X)
+#define X(f) XSTR(f),
+	static const char *const names[] = { KGEN_NCCL_FUNCS(X) };
 #undef X
+#define X(f) (void **)&table.f,
+	void **const slots[] = { KGEN_NCCL_FUNCS(X) };
+#undef X
+	if (kgen_dl_resolve(lib, names, slots, sizeof names / sizeof *names, name, "NCCL too old?", &load_error) != KGEN_OK) {
+		dlclose(lib);
+		return;
+	}
 	if (table.ncclGetVersion(&table.version) != 0 || table.version < OLDEST) {
 		kgen_fail(&load_error, KGEN_ECUDA, "%s is NCCL version code %d: multi-GPU calls need 2.7 (%d) or newer",
 		          name, table.version, OLDEST);

@@ -163,6 +163,21 @@ START_TEST(missing_nccl_is_named)
 }
 END_TEST
 
+/* A library that is not NCCL (here the fake CUDA driver): the first call
+ * it lacks, named. */
+START_TEST(a_library_without_nccl_calls_is_refused)
+{
+	const int devices[] = { 0, 1 };
+	kgen_multi *m = NULL;
+
+	setenv("KGEN_NCCL_LIBRARY", "libcuda.so.1", 1);
+	ck_fails(kgen_multi_create(devices, 2, &m, ERR), KGEN_ECUDA, "libcuda.so.1 lacks nccl");
+	ck_fails(kgen_multi_create(devices, 2, &m, ERR), KGEN_ECUDA, "(NCCL too old?)");
+	ck_assert_ptr_null(m);
+	unsetenv("KGEN_NCCL_LIBRARY");
+}
+END_TEST
+
 START_TEST(nccl_failure_is_an_error)
 {
 	const int devices[] = { 0, 1 };
@@ -558,6 +573,7 @@ main(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, create_checks_the_devices);
 	tcase_add_test(t, missing_nccl_is_named);
+	tcase_add_test(t, a_library_without_nccl_calls_is_refused);
 	tcase_add_test(t, nccl_failure_is_an_error);
 	tcase_add_test(t, communicators_made_once);
 	tcase_add_test(t, sum_is_all_reduced_into_every_out);
