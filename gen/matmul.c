@@ -219,6 +219,28 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
 	return check_swizzle(s, err);
 }
 
+/* The accumulators a thread keeps in registers: a thread has 255, and the
+ * operands' fragments and addresses need some, so a tile with more than 128
+ * words of accumulators spills to local memory (and takes NVRTC seconds to
+ * minutes to compile: a 256 x 256 warp tile of mma.sync is 2048 a thread). */
+static kgen_status
+check_registers(const struct kgen_spec *s, kgen_error *err)
+{
+	long long words = kgen_dtype_info[s->acc_dtype].size / 4;
+
+	if (s->staging == KGEN_STAGING_NONE || s->math == KGEN_MATH_WGMMA)
+		return KGEN_OK;
+	if (s->math == KGEN_MATH_SIMT && s->thread_m * s->thread_n * words > KGEN_MATMUL_ACC_WORDS)
+		return ERR(thread_m, "a %lld x %lld thread tile of %s keeps %lld registers of accumulators in each thread: at "
+		           "most %d fit beside the operands (e.g. 8 x 8 of f32)", s->thread_m, s->thread_n,
+		           kgen_dtype_info[s->acc_dtype].name, s->thread_m * s->thread_n * words, KGEN_MATMUL_ACC_WORDS);
+	if (s->math != KGEN_MATH_SIMT && s->warp_m * s->warp_n / 32 > KGEN_MATMUL_ACC_WORDS)
+		return ERR(warp_m, "a %lld x %lld warp tile keeps %lld f32 accumulators in each of its 32 threads: at most %d "
+		           "fit beside the fragments (e.g. warp_m: 64, warp_n: 64)", s->warp_m, s->warp_n,
+		           s->warp_m * s->warp_n / 32, KGEN_MATMUL_ACC_WORDS);
+	return KGEN_OK;
+}
+
 /* load_width, the tiles' sides along which it loads, and cp.async. */
 static kgen_status
 check_loads(struct kgen_spec *s, kgen_error *err)
@@ -275,7 +297,7 @@ check(struct kgen_spec *s, kgen_error *err)
 		st = kgen_matmul_wgmma_check(s, &threads, err);
 	else
 		st = check_tensor(s, &threads, err);
-	if (st)
+	if (st || (st = check_registers(s, err)))
 		return st;
 	if (threads > 1024 || threads % 32)
 		return ERR(tile_m, "a %lld x %lld tile takes %lld threads: a block needs a multiple of 32, at most 1024",

@@ -374,6 +374,15 @@ static const struct refusal matmul_refusals[] = {
 	  "a 64 x 64 warp tile of 4 x 4 per thread takes 256 threads, not a warp's 32", 2, 9, "warp_m: 64" },
 	{ "check_matmul_warp_tile_divides_tile", MM "tile_m: 64\nwarp_m: 48\nwarp_n: 32\n",
 	  "tile_m 64 is not a multiple of warp_m 48", 3, 9, "warp_m: 48" },
+	{ "check_matmul_registers_simt", MM "tile_m: 128\ntile_n: 128\nthread_m: 16\nthread_n: 16\n",
+	  "a 16 x 16 thread tile of f32 keeps 256 registers of accumulators in each thread: at most 128 fit beside the "
+	  "operands (e.g. 8 x 8 of f32)", 4, 11, "thread_m: 16" },
+	{ "check_matmul_registers_f64", MM "dtype: f64\ntile_m: 128\ntile_n: 64\nthread_m: 16\nthread_n: 8\n",
+	  "a 16 x 8 thread tile of f64 keeps 256 registers of accumulators in each thread: at most 128 fit beside the "
+	  "operands (e.g. 8 x 8 of f32)", 5, 11, "thread_m: 16" },
+	{ "check_matmul_registers_tensor", MM "dtype: bf16\nmath: mma\ntile_m: 256\ntile_n: 256\nwarp_m: 256\nwarp_n: 256\n",
+	  "a 256 x 256 warp tile keeps 2048 f32 accumulators in each of its 32 threads: at most 128 fit beside the "
+	  "fragments (e.g. warp_m: 64, warp_n: 64)", 6, 9, "warp_m: 256" },
 	{ "check_matmul_tensor_tile_k", MM "dtype: bf16\nmath: mma\ntile_k: 8\n",
 	  "math: mma steps k by 16: tile_k 8 is not a multiple of 16", 4, 9, "tile_k: 8" },
 	{ "check_matmul_tensor_warp", MM "dtype: bf16\nmath: mma\nwarp_m: 24\n",
@@ -397,7 +406,8 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_swizzle_rows", MM "dtype: bf16\nmath: mma\ntile_n: 96\nwarp_n: 48\nsmem_layout: swizzled\n",
 	  "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: B's tile rows of tile_n 96 (192 bytes) "
 	  "are not 32, 64 or a multiple of 128 bytes", 6, 14, "smem_layout: swizzled" },
-	{ "check_matmul_smem_limit", MM "dtype: f16\nmath: mma\ntile_m: 256\ntile_n: 256\ntile_k: 128\nstages: 4\n",
+	{ "check_matmul_smem_limit", MM "dtype: f16\nmath: mma\ntile_m: 256\ntile_n: 256\ntile_k: 128\nstages: 4\n"
+	  "warp_m: 64\nwarp_n: 64\n",
 	  "the tiles take 548864 bytes of shared memory (stages 4), over the 232448 a block may have: use smaller "
 	  "tiles or fewer stages", 4, 9, "tile_m: 256" },
 	{ "check_matmul_wgmma_needs_half", MM "math: wgmma\n",
