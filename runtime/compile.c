@@ -213,7 +213,12 @@ kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_
 		return kgen_fail(err, KGEN_EINVAL, "a cubin needs a real architecture (sm_NN), not %s", arch);
 	if ((st = nvrtc_supports(arch, err)) != KGEN_OK)
 		return st;
-	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+	/* PTX from the virtual architecture: the same text, without running
+	 * ptxas on it for a cubin that nobody asked for. */
+	if (kind == KGEN_IMAGE_PTX && strncmp(arch, "sm_", 3) == 0)
+		snprintf(archopt, sizeof archopt, "--gpu-architecture=compute_%s", arch + 3);
+	else
+		snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
 	pthread_once(&options_once, choose_options);
 	for (i = 0; i < noptions_used; i++)

@@ -18,7 +18,8 @@
  * KGEN_SAMPLES (default 100; `make check-full` sets 256) is the number of
  * accepted specs per family.  The specs are drawn, generated and checked in
  * order (the sample is the same on every machine), then compiled by one
- * worker process per core (KGEN_JOBS overrides), with a progress line.
+ * worker process per core (KGEN_JOBS overrides), with a progress line; a
+ * source that an earlier spec generated too is compiled once.
  */
 #include "config.h"
 #include <errno.h>
@@ -189,7 +190,7 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 	int n = 0, i, kk;
 
 	for (c = msg; *c && n < 16; c++) {
-		if (sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 && (c == msg || c[-1] == ' ') &&
+		if ((c == msg || c[-1] == ' ') && sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 &&
 		    (kk = lookup(f, keys[n])) >= 0 && kk != (int)k && kk != KGEN_KEY_kernel &&
 		    kgen_family_has_key(f, (enum kgen_key)kk) &&
 		    kgen_spec_parse_value((enum kgen_key)kk, vals[n], &parsed, why, sizeof why) == KGEN_OK)
@@ -344,9 +345,23 @@ struct job {
 	char *src;
 	char *yaml;
 	char arch[24];  /* sm_90, or sm_90a for a spec whose kernels need it (math: wgmma) */
+	unsigned long long hash;
 };
 static struct job *jobs;
-static int njobs, capjobs;
+static int njobs, capjobs, nsame;
+
+/* FNV-1a of a generated source: two specs that generate the same text (a
+ * value the generator does not use, a key set to its default) are compiled
+ * once. */
+static unsigned long long
+source_hash(const char *src)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+
+	while (*src)
+		h = (h ^ (unsigned char)*src++) * 0x100000001b3ull;
+	return h;
+}
 
 /* Generate one accepted spec, check the names it declares, and queue its
  * source for compile_all(); the failures found so far. */
@@ -354,14 +369,23 @@ static int
 queue(const kgen_spec *s, const char *yaml)
 {
 	kgen_error err;
-	char *src = NULL, arch[24];
-	int bad;
+	char *src = NULL, arch[24], target[24];
+	unsigned long long hash;
+	int bad, i;
 
 	if (kgen_generate(s, &src, &err) != KGEN_OK) {
 		fprintf(stderr, "FAIL: generate: %s\n---\n%s---\n", err.message, yaml);
 		return 1;
 	}
 	bad = names_taken(kgen_family_of(s)->name, src, yaml);
+	snprintf(target, sizeof target, "%s", kgen_spec_compile_arch(s, "sm_90", arch, sizeof arch));
+	hash = source_hash(src);
+	for (i = 0; i < njobs; i++)
+		if (jobs[i].hash == hash && strcmp(jobs[i].arch, target) == 0 && strcmp(jobs[i].src, src) == 0) {
+			nsame++;
+			free(src);
+			return bad;
+		}
 	if (njobs == capjobs) {
 		capjobs = capjobs ? 2 * capjobs : 256;
 		if (!(jobs = realloc(jobs, (size_t)capjobs * sizeof *jobs))) {
@@ -370,7 +394,8 @@ queue(const kgen_spec *s, const char *yaml)
 		}
 	}
 	jobs[njobs].src = src;
-	snprintf(jobs[njobs].arch, sizeof jobs[njobs].arch, "%s", kgen_spec_compile_arch(s, "sm_90", arch, sizeof arch));
+	jobs[njobs].hash = hash;
+	snprintf(jobs[njobs].arch, sizeof jobs[njobs].arch, "%s", target);
 	if (!(jobs[njobs++].yaml = strdup(yaml))) {
 		perror("sample_test");
 		exit(99);
@@ -418,17 +443,21 @@ compile(const struct job *j)
 	return bad;
 }
 
-/* Compile every queued job: worker w of `workers` forked processes takes
- * jobs w, w + workers, ...; each tells the parent through a pipe, one byte
- * per job ('.' clean, 'F' failed).  The parent prints progress and returns
- * the failures (a worker that dies counts as one). */
+/* Compile every queued job in `workers` forked processes, each taking the
+ * next job number from a pipe they share (a read of one int from a pipe
+ * written an int at a time is whole), last queued first: the matmul specs,
+ * the slowest to compile, are queued last, and started first they do not
+ * leave one core busy at the end while the other idles.  Each worker tells
+ * the parent through another pipe, one byte per job ('.' clean, 'F'
+ * failed).  The parent prints progress and returns the failures (a worker
+ * that dies counts as one). */
 static int
 compile_all(void)
 {
 	const char *env = getenv("KGEN_JOBS");
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int workers = env ? atoi(env) : cores > 0 ? (int)cores : 1;
-	int fd[2], w, j, done = 0, fails = 0, shown = 0, status;
+	int fd[2], work[2], w, j, done = 0, fails = 0, shown = 0, status;
 	pid_t pid[64];
 	char c;
 	ssize_t r;
@@ -443,6 +472,17 @@ compile_all(void)
 		perror("sample_test: pipe");
 		exit(99);
 	}
+	/* The job numbers, njobs - 1 down to 0; a pipe holds 64 KiB, 16384 of them. */
+	if (njobs > 16384 || pipe(work)) {
+		perror("sample_test: the pipe of jobs");
+		exit(99);
+	}
+	for (j = njobs - 1; j >= 0; j--)
+		if (write(work[1], &j, sizeof j) != sizeof j) {
+			perror("sample_test: the pipe of jobs");
+			exit(99);
+		}
+	close(work[1]);
 	fflush(NULL);
 	for (w = 0; w < workers; w++) {
 		if ((pid[w] = fork()) < 0) {
@@ -451,7 +491,7 @@ compile_all(void)
 		}
 		if (pid[w] == 0) {
 			close(fd[0]);
-			for (j = w; j < njobs; j += workers) {
+			while (read(work[0], &j, sizeof j) == sizeof j) {
 				c = compile(&jobs[j]) ? 'F' : '.';
 				if (write(fd[1], &c, 1) != 1)
 					_exit(99);
@@ -460,7 +500,8 @@ compile_all(void)
 		}
 	}
 	close(fd[1]);
-	printf("compiling %d specs with NVRTC in %d processes\n", njobs, workers);
+	printf("compiling %d specs with NVRTC in %d processes (%d more generated a source already queued)\n", njobs,
+	       workers, nsame);
 	fflush(stdout);
 	while ((r = read(fd[0], &c, 1)) != 0) {
 		if (r < 0) {
@@ -478,6 +519,7 @@ compile_all(void)
 		}
 	}
 	close(fd[0]);
+	close(work[0]);
 	for (w = 0; w < workers; w++)
 		if (waitpid(pid[w], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			fprintf(stderr, "FAIL: compile worker %d of %d did not finish (status %d)\n", w, workers, status);
@@ -572,7 +614,7 @@ sample(const struct kgen_family *f, int want, const char *emit_dir)
 	/* Coverage: each value the sample missed, forced into random specs. */
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		for (v = 0; v < c.nvalues[k]; v++) {
-			if (c.seen[k][v])
+			if (c.seen[k][v] || never(f, k, c.values[k][v]))
 				continue;
 			for (tries = 0; tries < 20 && !c.seen[k][v]; tries++)
 				if ((s = repair(f, (enum kgen_key)k, c.values[k][v], yaml, sizeof yaml))) {
@@ -581,7 +623,7 @@ sample(const struct kgen_family *f, int want, const char *emit_dir)
 						fails += queue(s, yaml);
 					kgen_spec_free(s);
 				}
-			if (!c.seen[k][v] && kgen_keys[k].type == KT_ENUM && !never(f, k, c.values[k][v])) {
+			if (!c.seen[k][v] && kgen_keys[k].type == KT_ENUM) {
 				fprintf(stderr, "FAIL: %s: no accepted spec has %s: %s\n", f->name, kgen_keys[k].name,
 				        c.values[k][v]);
 				fails++;
