@@ -52,6 +52,7 @@ class Array:
 
 
 _TORCH_DT = {}  # torch dtype object -> kgen name, as met
+Tensor = None  # torch.Tensor, once kgen has met one (the calls' torch fast path: type(x) is Tensor)
 _torch_ready = False
 
 
@@ -137,6 +138,8 @@ def describe(x, what="input", where="kgen", stream=None):
     if torch is not None and isinstance(x, torch.Tensor):
         if not _torch_ready:
             torch_ops()
+            global Tensor
+            Tensor = torch.Tensor
         if not x.is_cuda:
             raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
         return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
@@ -180,6 +183,11 @@ def _torch_stream(device):
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     _raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
     return _raw_stream(device)
+
+
+def torch_stream(device):
+    """torch's current stream on a device, as an address."""
+    return (_raw_stream or _torch_stream)(device)
 
 
 def current_stream(a):

@@ -12,10 +12,11 @@ stream, the result's allocation and the C call.
 """
 from math import prod as _numel
 import os
+import sys
 from typing import Any, Dict, NamedTuple, Optional, Union
 
-from . import _lib, _memory, _plans, _trace
-from ._arrays import Array, allocator, current_stream, describe, finish, stream_address
+from . import _arrays, _lib, _memory, _plans, _trace
+from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
 from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
                       new_plan_kernel, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
@@ -59,7 +60,34 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices")
+                 "values", "indices", "t_empty", "t_dtype", "t_i64")
+
+    def torch(self, x, out):
+        """The call on a plain torch tensor x of the shape, layout and device
+        this launch was made for (_reduce's torch fast path): no Array, and
+        out= checked on the tensor itself; any other out= goes the general
+        way, which says what is wrong with it."""
+        dev = self.device
+        s = _arrays.torch_stream(dev)
+        if out is None:
+            v = self.t_empty(self.shape, dtype=self.t_dtype, device=dev)
+            if self.pair:
+                i = self.t_empty(self.shape, dtype=self.t_i64, device=dev)
+                outs = (v.data_ptr(), i.data_ptr())
+            else:
+                outs = (v.data_ptr(),)
+        elif (not self.pair and type(out) is _arrays.Tensor and out.dtype is self.t_dtype and out.shape == self.shape
+              and out.get_device() == dev and out.is_contiguous()):
+            outs = (out.data_ptr(),)
+        else:
+            return self(describe(x, where=self.where), out, None)
+        err = _err()
+        st = self.fn(self.handle, x.data_ptr(), *self.sizes, *outs, *self.scratch, s, _lib.ctypes.byref(err))
+        if st:
+            _lib.check(st, err)
+        if out is not None:
+            return out
+        return ArgResult(v, i) if self.pair else v
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -105,6 +133,8 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
+    if a.kind == "torch":
+        L.t_empty, L.t_dtype, L.t_i64 = sys.modules["torch"].empty, torch_dtype(L.dtype), torch_dtype("i64")
     return L
 
 
@@ -294,7 +324,21 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
     return _reduce(x, op, axis, spec, out, stream, plan, overrides)
 
 
+_ready_torch = {}  # a plain torch tensor's (dtype, shape, strides, device, op, axis) -> its _Launch
+
+
 def _reduce(x, op, axis, spec, out, stream, plan, overrides):
+    common = stream is None and spec is None and plan is None and not overrides
+    if common and type(x) is _arrays.Tensor:  # torch's fast path: the key from the tensor itself
+        try:
+            tkey = (x.dtype, x.shape, x.stride(), x.get_device(), op, axis)
+            L = _ready_torch.get(tkey)
+        except TypeError:  # an unhashable axis: the general path says what is wrong
+            L = tkey = None
+        if L is not None:
+            return L.torch(x, out)
+    else:
+        tkey = None
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
     if axis is not None:
         axis = _axis(a, axis)
@@ -313,6 +357,8 @@ def _reduce(x, op, axis, spec, out, stream, plan, overrides):
         L = _prepare(a, op, axis, spec, plan, overrides, s)
         if key is not None:
             _ready[key] = L
+    if tkey is not None and a.kind == "torch" and type(x) is _arrays.Tensor:
+        _ready_torch[tkey] = L
     return L(a, out, stream)
 
 

@@ -70,3 +70,27 @@ def test_row_sums_cost_what_torch_sum_costs():
     assert torch.allclose(got, m.sum(1), rtol=1e-4, atol=1e-3)
     k, t = compare(lambda: kgen.reduce(m, axis=1), lambda: torch.sum(m, 1))
     assert k <= t + SLACK_US, "kgen.reduce(axis=1) %.2f us a call, torch.sum(dim=1) %.2f us" % (k, t)
+
+
+def test_the_fast_path_gives_what_the_first_call_gave():
+    """The second and later calls on a torch tensor of a shape take the fast
+    path (_reduce._ready_torch): new values, new results; out= checked."""
+    x = torch.randn(3000, device="cuda")
+    rows = torch.randn(70, 129, device="cuda")
+    for _ in range(3):
+        x.normal_()
+        rows.normal_()
+        assert abs(float(kgen.reduce(x)) - float(x.double().sum())) < 1e-3
+        r = kgen.reduce(x, "argmax")
+        assert int(r.indices) == int(torch.argmax(x)) and float(r.values) == float(x.max())
+        assert torch.allclose(kgen.reduce(rows, axis=1), rows.sum(1), rtol=1e-4, atol=1e-4)
+        assert torch.allclose(kgen.reduce(rows, "max", axis=0), rows.max(0).values)
+        out = torch.full((70,), float("nan"), device="cuda")
+        assert kgen.reduce(rows, axis=-1, out=out) is out
+        assert torch.allclose(out, rows.sum(1), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="out must be a contiguous f32 array of shape"):
+        kgen.reduce(rows, axis=1, out=torch.empty(70, device="cuda", dtype=torch.float64))
+    with pytest.raises(ValueError, match="out must be a contiguous f32 array of shape"):
+        kgen.reduce(rows, axis=1, out=torch.empty(71, device="cuda"))
+    with pytest.raises(ValueError, match="out must be a contiguous f32 array of shape"):
+        kgen.reduce(rows, axis=1, out=torch.empty(140, device="cuda")[::2])
