@@ -59,8 +59,9 @@ _torch_ready = False
 def torch_ops():
     """Register kgen's torch custom ops (kgen._torch), once: at import when
     torch was imported first, else at the first torch tensor kgen meets."""
-    global _torch_ready
+    global _torch_ready, Tensor
     _torch_ready = True
+    Tensor = sys.modules["torch"].Tensor
     from . import _torch
     _torch.register()
 
@@ -138,8 +139,6 @@ def describe(x, what="input", where="kgen", stream=None):
     if torch is not None and isinstance(x, torch.Tensor):
         if not _torch_ready:
             torch_ops()
-            global Tensor
-            Tensor = torch.Tensor
         if not x.is_cuda:
             raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
         return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
