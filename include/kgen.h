@@ -306,6 +306,28 @@ KGEN_API kgen_status kgen_reduce_axis_arg(kgen_kernel *kernel, kgen_devptr in, u
                                           kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes,
                                           kgen_stream stream, kgen_error *err);
 
+/* kgen_reduce(), kgen_reduce_arg(), kgen_reduce_axis() or
+ * kgen_reduce_axis_arg(), chosen by the kernel's family and by whether an
+ * index is given, with every argument in one array: for a binding whose
+ * cost grows with the arguments it converts (Python's ctypes takes about
+ * 0.1 us an argument; the package keeps one array a thread and sets the
+ * addresses that change).  The slots (KGEN_PACKED_*): */
+enum {
+	KGEN_PACKED_KERNEL,   /* kgen_kernel * */
+	KGEN_PACKED_ERROR,    /* kgen_error *, or 0 */
+	KGEN_PACKED_STREAM,   /* kgen_stream */
+	KGEN_PACKED_IN,       /* in */
+	KGEN_PACKED_OUT,      /* out, or value for argmin and argmax */
+	KGEN_PACKED_INDEX,    /* index for argmin and argmax, else 0 */
+	KGEN_PACKED_SCRATCH,  /* scratch */
+	KGEN_PACKED_SCRATCH_BYTES,
+	KGEN_PACKED_N,        /* n (reduce), rows (reduce_axis) */
+	KGEN_PACKED_COLS,     /* reduce_axis: cols */
+	KGEN_PACKED_PITCH,    /* reduce_axis: pitch */
+	KGEN_PACKED_COUNT
+};
+KGEN_API kgen_status kgen_reduce_packed(const unsigned long long args[KGEN_PACKED_COUNT]);
+
 /* The spec a kernel was built from (owned by the kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 

@@ -315,6 +315,58 @@ START_TEST(two_pass_reduce_launches_both_kernels)
 }
 END_TEST
 
+/* kgen_reduce_packed(): the call its kernel's family and its index slot
+ * choose, with the arguments from their slots; errors in the slot's
+ * kgen_error. */
+START_TEST(packed_call_dispatches_by_family_and_index)
+{
+	kgen_kernel *sum = build("kernel: reduce\nstages: two_pass\nthreads: 256\n");
+	kgen_kernel *arg = build("kernel: reduce\nop: argmax\n");
+	kgen_kernel *rows = build("kernel: reduce_axis\naxis: rows\n");
+	kgen_kernel *tr = build("kernel: transpose\n");
+	kgen_error err;
+	unsigned long long a[KGEN_PACKED_COUNT] = { 0 };
+	int n0;
+
+	a[KGEN_PACKED_ERROR] = (uintptr_t)&err;
+	a[KGEN_PACKED_IN] = 0x10000000ull;
+	a[KGEN_PACKED_OUT] = 0x20000000ull;
+	a[KGEN_PACKED_N] = 1u << 20;
+	a[KGEN_PACKED_KERNEL] = (uintptr_t)sum;
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_str_eq(last()->name, "reduce_sum_f32_final");
+	a[KGEN_PACKED_KERNEL] = (uintptr_t)arg;  /* no index: kgen_reduce, which refuses argmax */
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_reduce_arg"));
+	a[KGEN_PACKED_INDEX] = 0x30000000ull;
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	ck_assert_str_eq(last()->name, "reduce_argmax_f32");
+	a[KGEN_PACKED_KERNEL] = (uintptr_t)rows;
+	a[KGEN_PACKED_INDEX] = 0;
+	a[KGEN_PACKED_N] = 100;
+	a[KGEN_PACKED_COLS] = 64;
+	a[KGEN_PACKED_PITCH] = 64;
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_OK);
+	ck_assert_int_gt(*nlaunches, n0);
+	ck_assert_ptr_nonnull(strstr(last()->name, "reduce_rows_sum_f32"));
+	a[KGEN_PACKED_PITCH] = 3;  /* under cols: kgen_reduce_axis's own error */
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "pitch"));
+	a[KGEN_PACKED_KERNEL] = (uintptr_t)tr;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_packed: transpose_f32 is a transpose kernel, not reduce or reduce_axis");
+	a[KGEN_PACKED_KERNEL] = 0;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_packed: NULL kernel");
+	ck_assert_int_eq(kgen_reduce_packed(NULL), KGEN_EINVAL);
+}
+END_TEST
+
 /* launch: pdl: the second kernel of two_pass (_final) and of atomic (the
  * main kernel after _init) is a programmatic dependent launch, with the
  * same geometry and arguments; the first kernel, and every kernel of
@@ -640,6 +692,7 @@ fake_suite(void)
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
+	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);

@@ -115,6 +115,13 @@ kgen_reduce_axis_scratch_size = _sig("kgen_reduce_axis_scratch_size", [_P, _U64,
 kgen_reduce_arg = _sig("kgen_reduce_arg", [_P, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
 kgen_reduce_axis_arg = _sig("kgen_reduce_axis_arg", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t,
                                                       _P, _E])
+# kgen_reduce_packed: the four calls above from one array of KGEN_PACKED_COUNT
+# slots (include/kgen.h), passed as it is (no argtypes: ctypes hands an array
+# over as its address, and converts nothing else).
+PACKED = ("kernel", "error", "stream", "in", "out", "index", "scratch", "scratch_bytes", "n", "cols", "pitch")
+Packed = _U64 * len(PACKED)
+kgen_reduce_packed = lib["kgen_reduce_packed"]
+kgen_reduce_packed.restype = ctypes.c_int
 # Size plans: the kernel for each n of a full reduction.
 kgen_plan_load_file = _sig("kgen_plan_load_file", [ctypes.c_char_p, ctypes.POINTER(_P), _E])
 kgen_plan_load_string = _sig("kgen_plan_load_string", [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,

@@ -13,6 +13,7 @@ stream, the result's allocation and the C call.
 from math import prod as _numel
 import os
 import sys
+from threading import get_ident as _thread
 from typing import Any, Dict, NamedTuple, Optional, Union
 
 from . import _arrays, _lib, _memory, _plans, _trace
@@ -55,39 +56,13 @@ def _default_axis(op, dtype, kind):
 
 class _Launch:
     """A reduction made ready for arrays of one kind, shape and layout: its
-    kernel, the C function and the sizes it takes, the result's shape and
+    kernel, the C function and the sizes it takes (called through
+    kgen_reduce_packed, one argument array a thread), the result's shape and
     dtype and how to allocate it, its scratch (the kernel's, allocated now;
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_empty", "t_dtype", "t_i64")
-
-    def torch(self, x, out):
-        """The call on a plain torch tensor x of the shape, layout and device
-        this launch was made for (_reduce's torch fast path): no Array, and
-        out= checked on the tensor itself; any other out= goes the general
-        way, which says what is wrong with it."""
-        dev = self.device
-        s = _arrays.torch_stream(dev)
-        if out is None:
-            v = self.t_empty(self.shape, dtype=self.t_dtype, device=dev)
-            if self.pair:
-                i = self.t_empty(self.shape, dtype=self.t_i64, device=dev)
-                outs = (v.data_ptr(), i.data_ptr())
-            else:
-                outs = (v.data_ptr(),)
-        elif (not self.pair and type(out) is _arrays.Tensor and out.dtype is self.t_dtype and out.shape == self.shape
-              and out.get_device() == dev and out.is_contiguous()):
-            outs = (out.data_ptr(),)
-        else:
-            return self(describe(x, where=self.where), out, None)
-        err = _err()
-        st = self.fn(self.handle, x.data_ptr(), *self.sizes, *outs, *self.scratch, s, _lib.ctypes.byref(err))
-        if st:
-            _lib.check(st, err)
-        if out is not None:
-            return out
-        return ArgResult(v, i) if self.pair else v
+                 "values", "indices", "t_empty", "t_dtype", "t_i64", "packs")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -103,10 +78,7 @@ class _Launch:
                 outs = (vptr,)
         else:
             outs = self._outs(a, out)
-        err = _err()
-        st = self.fn(self.handle, a.ptr, *self.sizes, *outs, *self.scratch, s, _lib.ctypes.byref(err))
-        if st:
-            _lib.check(st, err)
+        self._run(s, a.ptr, outs)
         if a.keep is not None:
             _memory.hold(self.device, s, a.keep)
         if out is not None:
@@ -114,6 +86,63 @@ class _Launch:
         if self.pair:
             return ArgResult(finish(a, v), finish(a, i))
         return finish(a, v)
+
+    def torch(self, x, out):
+        """The call on a plain torch tensor x of the shape, layout and device
+        this launch was made for (_reduce's torch fast path): no Array, and
+        out= checked on the tensor itself; any other out= goes the general
+        way, which says what is wrong with it."""
+        dev = self.device
+        s = _arrays.torch_stream(dev)
+        if out is None:
+            v = self.t_empty(self.shape, dtype=self.t_dtype, device=dev)
+            if self.pair:
+                i = self.t_empty(self.shape, dtype=self.t_i64, device=dev)
+                outs = (v.data_ptr(), i.data_ptr())
+            else:
+                outs = (v.data_ptr(),)
+        elif not self.pair and self._torch_out(out, self.t_dtype, dev):
+            outs = (out.data_ptr(),)
+        elif (self.pair and type(out) is tuple and len(out) == 2 and self._torch_out(out[0], self.t_dtype, dev)
+              and self._torch_out(out[1], self.t_i64, dev)):
+            outs = (out[0].data_ptr(), out[1].data_ptr())
+        else:
+            return self(describe(x, where=self.where), out, None)
+        self._run(s, x.data_ptr(), outs)
+        if out is not None:
+            return out
+        return ArgResult(v, i) if self.pair else v
+
+    def _run(self, stream, ptr, outs):
+        """kgen_reduce_packed with this thread's argument array: the stream,
+        the input and the outputs set; the rest was set when it was made."""
+        p = self.packs.get(_thread())
+        if p is None:
+            p = self._pack()
+        a = p[0]
+        a[2], a[3], a[4] = stream, ptr, outs[0]
+        if self.pair:
+            a[5] = outs[1]
+        st = _lib.kgen_reduce_packed(a)
+        if st:
+            _lib.check(st, p[1])
+
+    def _pack(self):
+        """This thread's argument array (and the kgen_error it names), its
+        fixed slots set: the kernel, the scratch and the sizes."""
+        err = _lib.Error()
+        a = _lib.Packed()
+        a[0], a[1] = self.handle, _lib.ctypes.addressof(err)
+        a[6], a[7] = self.scratch
+        for slot, size in zip((8, 9, 10), self.sizes):
+            a[slot] = size
+        p = self.packs[_thread()] = (a, err)
+        return p
+
+    def _torch_out(self, out, dtype, dev):
+        """Is out a contiguous torch tensor of the result's dtype and shape on dev?"""
+        return (type(out) is _arrays.Tensor and out.dtype is dtype and out.shape == self.shape and
+                out.get_device() == dev and out.is_contiguous())
 
     def _outs(self, a, out):
         """out='s addresses: one array, or (values, indices) for argmin and argmax."""
@@ -131,6 +160,7 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.k, L.handle, L.device, L.fn, L.sizes, L.shape = k, k._handle, k.device, fn, sizes, tuple(shape)
     L.dtype, L.pair, L.where, L.what = k._acc, k.spec.fields.get("op") in PAIRS, where, what
     L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
+    L.packs = {}
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":

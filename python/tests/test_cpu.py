@@ -247,3 +247,15 @@ def test_each_int_a_call_passes_to_c_is_checked():
         rows(FakeArray((2, 64), strides=(4 * (2**64 + 64), 4)), out=FakeArray((2,)))
     with pytest.raises(ValueError, match="kgen.Kernel: x's row pitch must be .* not -64"):
         _null_kernel("transpose")(FakeArray((64, 64), strides=(-256, 4)), out=FakeArray((64, 64)))
+
+
+def test_packed_slots_follow_the_header():
+    """_lib.PACKED names kgen_reduce_packed's slots in include/kgen.h's order."""
+    import re
+    from kgen import _lib
+    with open(os.path.join(TOP, "include", "kgen.h")) as f:
+        header = f.read()
+    names = re.findall(r"^\s*KGEN_PACKED_([A-Z_]+)", header[header.index("KGEN_PACKED_KERNEL,") - 2:], re.M)
+    assert names[-1] == "COUNT"
+    assert tuple(n.lower() for n in names[:-1]) == _lib.PACKED
+    assert _lib.ctypes.sizeof(_lib.Packed) == 8 * len(_lib.PACKED)
