@@ -62,7 +62,7 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_empty", "t_dtype", "t_i64", "packs")
+                 "values", "indices", "t_empty", "t_dtype", "t_i64", "t_device", "packs")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -95,9 +95,9 @@ class _Launch:
         dev = self.device
         s = _arrays.torch_stream(dev)
         if out is None:
-            v = self.t_empty(self.shape, dtype=self.t_dtype, device=dev)
+            v = self.t_empty(self.shape, dtype=self.t_dtype, device=self.t_device)
             if self.pair:
-                i = self.t_empty(self.shape, dtype=self.t_i64, device=dev)
+                i = self.t_empty(self.shape, dtype=self.t_i64, device=self.t_device)
                 outs = (v.data_ptr(), i.data_ptr())
             else:
                 outs = (v.data_ptr(),)
@@ -164,7 +164,9 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":
-        L.t_empty, L.t_dtype, L.t_i64 = sys.modules["torch"].empty, torch_dtype(L.dtype), torch_dtype("i64")
+        torch = sys.modules["torch"]
+        L.t_empty, L.t_dtype, L.t_i64 = torch.empty, torch_dtype(L.dtype), torch_dtype("i64")
+        L.t_device = torch.device("cuda", a.device)  # torch.empty parses an int device each call
     return L
 
 
