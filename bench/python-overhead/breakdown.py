@@ -1,7 +1,7 @@
 """Where the host time of a kgen.reduce call goes, on the GPU machine: each
 step of the cached fast path (kgen/_reduce.py: _reduce, _Launch.__call__)
-timed alone, back to back (CALLS calls, best of REPS, us per call), next to
-the whole call and torch.sum's.
+timed back to back (CALLS calls, us per call, the least of REPS rounds in
+which every step takes its turn), next to the whole call and torch.sum's.
 
     python3 bench/python-overhead/breakdown.py [CALLS REPS]
 
@@ -45,6 +45,7 @@ def main():
     err = _spec._err()
     outs = (r.data_ptr(),)
     f32, dev = torch.float32, torch.device("cuda", 0)
+    t = torch.empty((), device="cuda")
     fn, handle, sizes, scratch = L.fn, L.handle, L.sizes, L.scratch
     raw = _lib.lib[fn.__name__]  # the same C function, a new pointer without argtypes
     ptr = ctypes.byref(err)
@@ -62,6 +63,8 @@ def main():
         ("current_stream(a)", lambda: _arrays.current_stream(a)),
         ("torch.empty((), dtype, device=0)", lambda: torch.empty((), dtype=f32, device=0)),
         ("torch.empty((), dtype, device=torch.device)", lambda: torch.empty((), dtype=f32, device=dev)),
+        ("t.new_empty(())", lambda: t.new_empty(())),
+        ("torch.empty_like(t)", lambda: torch.empty_like(t)),
         ("L.values(s)", lambda: L.values(s)),
         ("_err()", lambda: _spec._err()),
         ("ctypes.byref(err)", lambda: ctypes.byref(err)),
@@ -76,8 +79,16 @@ def main():
         ("L(a, None, None)", lambda: L(a, None, None)),
         ("finish(a, r)", lambda: _arrays.finish(a, r)),
     )
-    for name, call in steps:
-        print("%-45s %7.3f" % (name, best(call, calls, reps)))
+    for _, call in steps:  # warm
+        for _ in range(500):
+            call()
+    torch.cuda.synchronize()
+    times = {}
+    for _ in range(reps):  # the steps in turns, so that the host's state drifts over all alike
+        for name, call in steps:
+            times.setdefault(name, []).append(best(call, calls, 1))
+    for name, _ in steps:
+        print("%-45s %7.3f" % (name, min(times[name])))
     print("# kgen", kgen.__version__, "torch", torch.__version__, torch.cuda.get_device_name(0), "python", sys.version.split()[0])
 
 

@@ -62,7 +62,7 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_empty", "t_dtype", "t_i64", "t_device", "packs")
+                 "values", "indices", "t_values", "t_indices", "t_dtype", "t_i64", "packs")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -95,9 +95,9 @@ class _Launch:
         dev = self.device
         s = _arrays.torch_stream(dev)
         if out is None:
-            v = self.t_empty(self.shape, dtype=self.t_dtype, device=self.t_device)
+            v = self.t_values.new_empty(self.shape)
             if self.pair:
-                i = self.t_empty(self.shape, dtype=self.t_i64, device=self.t_device)
+                i = self.t_indices.new_empty(self.shape)
                 outs = (v.data_ptr(), i.data_ptr())
             else:
                 outs = (v.data_ptr(),)
@@ -164,9 +164,12 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":
+        # Results as new_empty of a tensor of their dtype and device: one
+        # argument for torch to parse, where torch.empty takes three.
         torch = sys.modules["torch"]
-        L.t_empty, L.t_dtype, L.t_i64 = torch.empty, torch_dtype(L.dtype), torch_dtype("i64")
-        L.t_device = torch.device("cuda", a.device)  # torch.empty parses an int device each call
+        L.t_dtype, L.t_i64 = torch_dtype(L.dtype), torch_dtype("i64")
+        L.t_values = torch.empty((), dtype=L.t_dtype, device=torch.device("cuda", a.device))
+        L.t_indices = torch.empty((), dtype=L.t_i64, device=torch.device("cuda", a.device))
     return L
 
 
