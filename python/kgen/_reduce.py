@@ -62,7 +62,7 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_values", "t_indices", "t_dtype", "t_i64", "packs")
+                 "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "packs")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -95,9 +95,9 @@ class _Launch:
         dev = self.device
         s = _arrays.torch_stream(dev)
         if out is None:
-            v = self.t_values.new_empty(self.shape)
+            v = self.t_new(self.t_values)
             if self.pair:
-                i = self.t_indices.new_empty(self.shape)
+                i = self.t_new(self.t_indices)
                 outs = (v.data_ptr(), i.data_ptr())
             else:
                 outs = (v.data_ptr(),)
@@ -164,12 +164,20 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":
-        # Results as new_empty of a tensor of their dtype and device: one
-        # argument for torch to parse, where torch.empty takes three.
+        # Results as torch.empty_like of a tensor of their dtype, shape and
+        # device (one argument for torch to parse, where torch.empty takes
+        # three: 1.9 us against 3.4 on the H200 host); a result of more than
+        # 64 Ki elements, whose template would be memory kept for nothing,
+        # as new_empty of a 0-d one (2.5 us).
         torch = sys.modules["torch"]
         L.t_dtype, L.t_i64 = torch_dtype(L.dtype), torch_dtype("i64")
-        L.t_values = torch.empty((), dtype=L.t_dtype, device=torch.device("cuda", a.device))
-        L.t_indices = torch.empty((), dtype=L.t_i64, device=torch.device("cuda", a.device))
+        dev = torch.device("cuda", a.device)
+        small = _numel(L.shape) <= 65536
+        like = L.shape if small else ()
+        L.t_values = torch.empty(like, dtype=L.t_dtype, device=dev)
+        L.t_indices = torch.empty(like, dtype=L.t_i64, device=dev) if L.pair else None
+        shape = L.shape
+        L.t_new = torch.empty_like if small else (lambda t: t.new_empty(shape))
     return L
 
 

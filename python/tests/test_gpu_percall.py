@@ -118,6 +118,13 @@ def test_the_fast_path_gives_what_the_first_call_gave():
         out = torch.full((70,), float("nan"), device="cuda")
         assert kgen.reduce(rows, axis=-1, out=out) is out
         assert torch.allclose(out, rows.sum(1), rtol=1e-4, atol=1e-4)
+    tall = torch.randn(70000, 3, device="cuda")  # a result over 64 Ki elements: new_empty, no template
+    for _ in range(2):
+        tall.normal_()
+        got = kgen.reduce(tall, axis=1)
+        assert got.shape == (70000,) and torch.allclose(got, tall.sum(1), rtol=1e-4, atol=1e-4)
+        r = kgen.reduce(tall, "argmin", axis=1)
+        assert torch.equal(r.indices, torch.argmin(tall, 1))
     with pytest.raises(ValueError, match="out must be a contiguous f32 array of shape"):
         kgen.reduce(rows, axis=1, out=torch.empty(70, device="cuda", dtype=torch.float64))
     with pytest.raises(ValueError, match="out must be a contiguous f32 array of shape"):
