@@ -177,16 +177,22 @@ _raw_stream = None
 def _torch_stream(device):
     """torch's current stream on a device, as an address: what torch's own
     extensions call (no Stream object), resolved once."""
-    global _raw_stream
-    torch = sys.modules["torch"]
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    _raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
-    return _raw_stream(device)
+    return torch_stream_function()(device)
 
 
 def torch_stream(device):
     """torch's current stream on a device, as an address."""
     return (_raw_stream or _torch_stream)(device)
+
+
+def torch_stream_function():
+    """The function of a device that torch_stream() calls, for a caller to keep."""
+    global _raw_stream
+    if _raw_stream is None:
+        torch = sys.modules["torch"]
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _raw_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    return _raw_stream
 
 
 def current_stream(a):

@@ -62,7 +62,7 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "packs")
+                 "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "t_stream", "packs")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -93,7 +93,7 @@ class _Launch:
         out= checked on the tensor itself; any other out= goes the general
         way, which says what is wrong with it."""
         dev = self.device
-        s = _arrays.torch_stream(dev)
+        s = self.t_stream(dev)
         if out is None:
             v = self.t_new(self.t_values)
             if self.pair:
@@ -108,7 +108,16 @@ class _Launch:
             outs = (out[0].data_ptr(), out[1].data_ptr())
         else:
             return self(describe(x, where=self.where), out, None)
-        self._run(s, x.data_ptr(), outs)
+        p = self.packs.get(_thread())  # _run(), inline: a call less
+        if p is None:
+            p = self._pack()
+        a = p[0]
+        a[2], a[3], a[4] = s, x.data_ptr(), outs[0]
+        if self.pair:
+            a[5] = outs[1]
+        st = _lib.kgen_reduce_packed(a)
+        if st:
+            _lib.check(st, p[1])
         if out is not None:
             return out
         return ArgResult(v, i) if self.pair else v
@@ -178,6 +187,7 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
         L.t_indices = torch.empty(like, dtype=L.t_i64, device=dev) if L.pair else None
         shape = L.shape
         L.t_new = torch.empty_like if small else (lambda t: t.new_empty(shape))
+        L.t_stream = _arrays.torch_stream_function()
     return L
 
 
@@ -364,6 +374,13 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
     """
     if _trace.compiling():  # under torch.compile: the custom op kgen::reduce (kgen._torch)
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
+    if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and not overrides:
+        try:  # torch's fast path (_reduce has it too, for the calls that come that way)
+            L = _ready_torch.get((x.dtype, x.shape, x.stride(), x.get_device(), op, axis))
+        except TypeError:
+            L = None
+        if L is not None:
+            return L.torch(x, out)
     return _reduce(x, op, axis, spec, out, stream, plan, overrides)
 
 
