@@ -29,10 +29,13 @@ status=0
 # The calls' host side against the fake driver (tests/fake_cuda): what
 # reaches the driver, scratch, captures, DLPack, plans (test_fake_*.py; the
 # run above skipped them).  No disk cache: kernels compile in a scratch one.
+# Four fake GPUs and the fake NCCL (tests/fake_nccl) for the lists of
+# arrays on several GPUs (test_fake_multi.py).
 fake=$builddir/tests/fake_cuda
 if [ -f "$fake/libcuda.so.1" ]; then
 	cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-pyfake.XXXXXX") || exit 99
-	LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
+	LD_LIBRARY_PATH=$fake:$builddir/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
+		FAKE_CUDA_DEVICES=4 \
 		"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir"/python/tests/test_fake_*.py || status=1
 	rm -rf "$cache"
 else

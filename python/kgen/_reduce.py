@@ -348,7 +348,8 @@ PlanLike = Union[None, bool, str, "os.PathLike[str]"]
 
 
 def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: Optional[SpecLike] = None,
-           out: Any = None, stream: Any = None, plan: PlanLike = None, **overrides: Union[int, str]) -> Any:
+           out: Any = None, stream: Any = None, plan: PlanLike = None, root: Optional[int] = None,
+           **overrides: Union[int, str]) -> Any:
     """Reduce x with op over all of it (axis None) or along one axis: the last
     (each row of the matrix view, axis=-1 or ndim-1) or the first (each
     column, axis=0); x may have padded rows.
@@ -371,7 +372,18 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
     plan= takes a size plan (a path or YAML text) for a full reduction;
     without one, a full reduction uses kgen's tuned plan for the op, dtype
     and GPU where it ships one (plan=False: never).
+
+    x may be a list (or tuple) of arrays, one a GPU: all of their elements
+    (axis=None) or the columns of the matrix whose rows they hold in order
+    (axis=0) reduced across the GPUs with NCCL (libnccl.so.2, loaded then).
+    The result is a list, one result a GPU on its GPU (argmin and argmax:
+    indices into the whole), or GPU root's alone with root=i (None for the
+    others).  No out=, stream= or plan= with a list.
     """
+    if type(x) in (list, tuple):
+        return _many(x, op, axis, spec, out, stream, plan, overrides, root)
+    if root is not None:
+        raise TypeError("%s: root= is for a list of arrays on several GPUs" % WHERE)
     if _trace.compiling():  # under torch.compile: the custom op kgen::reduce (kgen._torch)
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
     if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and not overrides:
@@ -382,6 +394,21 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
         if L is not None:
             return L.torch(x, out)
     return _reduce(x, op, axis, spec, out, stream, plan, overrides)
+
+
+def _many(xs, op, axis, spec, out, stream, plan, overrides, root):
+    """kgen.reduce of a list of arrays, one a GPU (kgen._multi)."""
+    from . import _multi  # its ctypes signatures only when a list comes
+
+    if op is not None and op not in OPS:
+        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+        raise ValueError("kgen: axis %r is not an int" % (axis,))
+
+    def default(op, dtype, kind):
+        return _default_reduce(op, dtype) if kind is None else _default_axis(op, dtype, kind)
+    results = _multi.reduce_many(xs, op, axis, spec, out, stream, plan, overrides, default, root)
+    return [ArgResult(*r) if isinstance(r, tuple) else r for r in results]
 
 
 _ready_torch = {}  # a plain torch tensor's (dtype, shape, strides, device, op, axis) -> its _Launch
