@@ -319,7 +319,7 @@ run_spec(kgen_multi *m, const struct run_opts *o, const char *path, kgen_spec *s
 	struct split sp;
 	kgen_multi_kernel *k;
 	kgen_status st;
-	int j, axis = spec->kernel == KGEN_REDUCE_AXIS, sizes = axis ? o->nshape : o->nn;
+	int j, axis = kgen_family_of(spec)->size == KGEN_SIZE_SHAPE, sizes = axis ? o->nshape : o->nn;
 
 	if ((st = kgen_multi_build(m, spec, &k, err)))
 		return st;
@@ -344,12 +344,10 @@ run_spec(kgen_multi *m, const struct run_opts *o, const char *path, kgen_spec *s
 static kgen_status
 refuse(const struct run_opts *o, const kgen_spec *s, kgen_error *err)
 {
-	if (s->kernel != KGEN_REDUCE && s->kernel != KGEN_REDUCE_AXIS)
-		return kgen_fail(err, KGEN_EINVAL, "--devices runs kernel: reduce and kernel: reduce_axis (axis: cols) specs, "
-		                 "not kernel: %s", kgen_families[s->kernel].name);
-	if (s->kernel == KGEN_REDUCE_AXIS && s->axis != KGEN_AXIS_COLS)
-		return kgen_fail(err, KGEN_EINVAL, "--devices splits a matrix by rows, so a reduce_axis spec needs axis: cols "
-		                 "(each row is whole on one GPU with axis: rows)");
+	const char *why = kgen_multi_gpu_refusal(s);
+
+	if (why)
+		return kgen_fail(err, KGEN_EINVAL, "--devices: a kernel: %s spec: %s", kgen_families[s->kernel].name, why);
 	if (o->offset || o->pad || o->extreme || o->nan || o->tsv || o->json || o->method)
 		return kgen_fail(err, KGEN_EINVAL, "--devices does not take --offset, --pad, --extreme, --nan, --method, --tsv "
 		                 "or --json");

@@ -25,6 +25,16 @@ kgen_family_of(const struct kgen_spec *s)
 	return kgen_family((enum kgen_family_id)s->kernel);
 }
 
+const char *
+kgen_multi_gpu_refusal(const struct kgen_spec *s)
+{
+	const struct kgen_family *f = kgen_family_of(s);
+
+	if (!f->multi_gpu)
+		return "only reduce and reduce_axis (axis: cols) kernels run over several GPUs";
+	return f->multi_gpu(s);
+}
+
 int
 kgen_family_has_key(const struct kgen_family *f, enum kgen_key k)
 {

@@ -120,7 +120,15 @@ struct kgen_family {
 	/* The whole CUDA source of a checked spec; `header` is the comment
 	 * block kgen_emit_header() made. */
 	kgen_status (*emit)(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err);
+	/* Optional: whether a checked spec runs over several GPUs (kgen_multi_*,
+	 * kgen run --devices): NULL when it does, else why not.  A family
+	 * without it never does. */
+	const char *(*multi_gpu)(const struct kgen_spec *s);
 };
+
+/* Why a checked spec cannot run over several GPUs: its family's reason, or
+ * that the family does not; NULL when it can. */
+const char *kgen_multi_gpu_refusal(const struct kgen_spec *s);
 
 /* The family of a spec whose `kernel` is set. */
 const struct kgen_family *kgen_family_of(const struct kgen_spec *s);

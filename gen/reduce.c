@@ -516,6 +516,15 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ .min_sm = 0 },
 };
 
+/* Every reduce spec runs over several GPUs: each reduces its part, and the
+ * partials combine (runtime/multi.c). */
+static const char *
+multi_gpu(const struct kgen_spec *s)
+{
+	(void)s;
+	return NULL;
+}
+
 const struct kgen_family kgen_family_reduce = {
 	.name = "reduce",
 	.size = KGEN_SIZE_N,
@@ -526,4 +535,5 @@ const struct kgen_family kgen_family_reduce = {
 	.check = kgen_reduce_check,
 	.contract = plan,
 	.emit = emit,
+	.multi_gpu = multi_gpu,
 };

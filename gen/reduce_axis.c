@@ -410,6 +410,16 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ .min_sm = 0 },
 };
 
+/* Columns over several GPUs: each holds a block of rows, and the column
+ * partials combine.  A row is whole on one GPU. */
+static const char *
+multi_gpu(const struct kgen_spec *s)
+{
+	return s->axis == KGEN_AXIS_COLS ? NULL : "a reduce_axis over several GPUs needs axis: cols (each GPU holds a "
+	                                          "block of rows), not axis: rows (whose rows are whole on one GPU: "
+	                                          "reduce them there)";
+}
+
 const struct kgen_family kgen_family_reduce_axis = {
 	.name = "reduce_axis",
 	.size = KGEN_SIZE_SHAPE,
@@ -419,4 +429,5 @@ const struct kgen_family kgen_family_reduce_axis = {
 	.check = check,
 	.contract = plan,
 	.emit = emit,
+	.multi_gpu = multi_gpu,
 };

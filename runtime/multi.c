@@ -264,17 +264,16 @@ build_on(struct kgen_multi_kernel *k, int i, const kgen_spec *partial, kgen_erro
 	return KGEN_OK;
 }
 
-/* The spec is a reduce, or a reduce_axis along columns. */
+/* The spec's family runs it over several GPUs (its multi_gpu hook). */
 static kgen_status
 check_family(const struct kgen_spec *s, kgen_error *err)
 {
-	if (s->kernel == KGEN_REDUCE || (s->kernel == KGEN_REDUCE_AXIS && s->axis == KGEN_AXIS_COLS))
+	const char *why = kgen_multi_gpu_refusal(s);
+
+	if (!why)
 		return KGEN_OK;
-	if (s->kernel == KGEN_REDUCE_AXIS)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_multi_build: a reduce_axis over several GPUs needs axis: cols (each "
-		                 "GPU holds a block of rows), not axis: rows (whose rows are whole on one GPU: reduce them there)");
-	return kgen_fail(err, KGEN_EINVAL, "kgen_multi_build: %s is a %s kernel: only reduce and reduce_axis (axis: cols) "
-	                 "run over several GPUs", kgen_spec_kernel_name(s), kgen_families[s->kernel].name);
+	return kgen_fail(err, KGEN_EINVAL, "kgen_multi_build: %s is a %s kernel: %s", kgen_spec_kernel_name(s),
+	                 kgen_families[s->kernel].name, why);
 }
 
 static kgen_status

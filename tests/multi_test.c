@@ -529,10 +529,12 @@ START_TEST(calls_are_checked_first)
 	ck_assert_msg(kgen_multi_reduce(k, holes, zero, out, KGEN_MULTI_ALL, NULL, &err) == KGEN_OK, "%s", err.message);
 	/* Families a set does not run. */
 	ck_assert_int_eq(kgen_spec_load_string("kernel: transpose\n", 18, "t.yaml", &t, &err), KGEN_OK);
-	ck_fails(kgen_multi_build(m, t, &out_k, ERR), KGEN_EINVAL, "is a transpose kernel: only reduce and reduce_axis");
+	ck_fails(kgen_multi_build(m, t, &out_k, ERR), KGEN_EINVAL, "kgen_multi_build: transpose_f32 is a transpose kernel: "
+	         "only reduce and reduce_axis (axis: cols) kernels run over several GPUs");
 	kgen_spec_free(t);
 	ck_assert_int_eq(kgen_spec_load_string("kernel: reduce_axis\naxis: rows\n", 31, "r.yaml", &t, &err), KGEN_OK);
-	ck_fails(kgen_multi_build(m, t, &out_k, ERR), KGEN_EINVAL, "needs axis: cols");
+	ck_fails(kgen_multi_build(m, t, &out_k, ERR), KGEN_EINVAL, "kgen_multi_build: reduce_rows_sum_f32 is a "
+	         "reduce_axis kernel: a reduce_axis over several GPUs needs axis: cols");
 	kgen_spec_free(t);
 	kgen_multi_destroy(m);
 }

@@ -37,9 +37,11 @@ expect "--devices --set op=argmax (columns)" 6 "GPU 0 column 0: got" --devices 0
 	"$specs/reduce_axis/best/cols.yaml"
 expect "--devices --bench" 0 "multi/alone" --devices 0,1 --bench --runs 3 --n 1000 "$specs/reduce_vec4.yaml"
 expect "--devices with a transpose" 2 \
-	"error: --devices runs kernel: reduce and kernel: reduce_axis (axis: cols) specs, not kernel: transpose" \
+	"error: --devices: a kernel: transpose spec: only reduce and reduce_axis (axis: cols) kernels run over several GPUs" \
 	--devices 0,1 "$specs/transpose/best.yaml"
-expect "--devices with axis: rows" 2 "a reduce_axis spec needs axis: cols" --devices 0,1 "$specs/reduce_axis/best/rows.yaml"
+expect "--devices with axis: rows" 2 \
+	"error: --devices: a kernel: reduce_axis spec: a reduce_axis over several GPUs needs axis: cols (each GPU holds a block of rows)" \
+	--devices 0,1 "$specs/reduce_axis/best/rows.yaml"
 expect "--devices 0,0" 2 "kgen_multi_create: device 0 is listed twice (at 0 and 1)" --devices 0,0 "$specs/reduce_vec4.yaml"
 expect "--devices 0,9" 5 "no GPU number 9: this machine has 4" --devices 0,9 "$specs/reduce_vec4.yaml"
 expect "--devices 0,x" 2 "--devices 0,x: a list of GPU numbers" --devices 0,x "$specs/reduce_vec4.yaml"
