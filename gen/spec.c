@@ -501,15 +501,15 @@ kgen_error_print(const kgen_error *err, FILE *fp)
 const char *
 kgen_spec_source(const kgen_spec *spec)
 {
-	return spec->file;
+	return spec ? spec->file : NULL;
 }
 
 const char *
 kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size)
 {
-	int k = kgen_key_lookup_for(spec->kernel, key);
+	int k;
 
-	if (k < 0 || !size)
+	if (!spec || !key || !buf || !size || (k = kgen_key_lookup_for(spec->kernel, key)) < 0)
 		return NULL;
 	return kgen_spec_format_value(spec, (enum kgen_key)k, buf, size);
 }

@@ -94,10 +94,11 @@ KGEN_API kgen_status kgen_spec_check_arch(const kgen_spec *spec, const char *arc
 /* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
 KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
 
-/* One field's value as text (defaults resolved); NULL for an unknown key. */
+/* One field's value as text (defaults resolved); NULL for an unknown key
+ * (or a NULL spec, key or buf). */
 KGEN_API const char *kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size);
 
-/* The file or name the spec was loaded from. */
+/* The file or name the spec was loaded from (NULL for a NULL spec). */
 KGEN_API const char *kgen_spec_source(const kgen_spec *spec);
 
 KGEN_API void kgen_spec_free(kgen_spec *spec);
@@ -175,7 +176,8 @@ KGEN_API kgen_status kgen_context_create(int device, kgen_context **ctx, kgen_er
 /* Free every kernel, module and library-owned scratch of the context. */
 KGEN_API void kgen_context_destroy(kgen_context *ctx);
 
-/* The GPU's name, compute capability ("sm_90"), multiprocessor count and L2 bytes. */
+/* The GPU's name, compute capability ("sm_90"), multiprocessor count and L2
+ * bytes (NULL or 0 for a NULL context). */
 KGEN_API const char *kgen_context_device_name(const kgen_context *ctx);
 KGEN_API const char *kgen_context_arch(const kgen_context *ctx);
 KGEN_API int kgen_context_sm_count(const kgen_context *ctx);
@@ -328,7 +330,7 @@ enum {
 };
 KGEN_API kgen_status kgen_reduce_packed(const unsigned long long args[KGEN_PACKED_COUNT]);
 
-/* The spec a kernel was built from (owned by the kernel). */
+/* The spec a kernel was built from (owned by the kernel; NULL for a NULL kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 
 /* Where the build that made a kernel spent its time, in microseconds, on

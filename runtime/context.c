@@ -172,11 +172,11 @@ kgen_context_destroy(kgen_context *ctx)
 	free(ctx);
 }
 
-const char *kgen_context_device_name(const kgen_context *ctx) { return ctx->name; }
-const char *kgen_context_arch(const kgen_context *ctx) { return ctx->arch; }
-int kgen_context_sm_count(const kgen_context *ctx) { return ctx->sm_count; }
-size_t kgen_context_l2_bytes(const kgen_context *ctx) { return ctx->l2_bytes; }
-const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel) { return &kernel->spec; }
+const char *kgen_context_device_name(const kgen_context *ctx) { return ctx ? ctx->name : NULL; }
+const char *kgen_context_arch(const kgen_context *ctx) { return ctx ? ctx->arch : NULL; }
+int kgen_context_sm_count(const kgen_context *ctx) { return ctx ? ctx->sm_count : 0; }
+size_t kgen_context_l2_bytes(const kgen_context *ctx) { return ctx ? ctx->l2_bytes : 0; }
+const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel) { return kernel ? &kernel->spec : NULL; }
 
 /* The first problem with the disk cache this process met (a directory
  * another user owns or may write, an entry that cannot be read): kept for

@@ -106,6 +106,29 @@ START_TEST(test_build_null)
 }
 END_TEST
 
+/* The getters take NULL and give NULL or 0, not a crash. */
+START_TEST(test_getters_take_null)
+{
+	kgen_spec *spec = NULL;
+	kgen_error err;
+	char buf[64];
+
+	ck_assert_ptr_null(kgen_spec_source(NULL));
+	ck_assert_ptr_null(kgen_spec_get(NULL, "threads", buf, sizeof buf));
+	ck_assert_ptr_null(kgen_kernel_spec(NULL));
+	ck_assert_ptr_null(kgen_context_device_name(NULL));
+	ck_assert_ptr_null(kgen_context_arch(NULL));
+	ck_assert_int_eq(kgen_context_sm_count(NULL), 0);
+	ck_assert_uint_eq(kgen_context_l2_bytes(NULL), 0);
+	ck_assert_int_eq(kgen_spec_load_string(yaml, strlen(yaml), "t", &spec, &err), KGEN_OK);
+	ck_assert_str_eq(kgen_spec_source(spec), "t");
+	ck_assert_ptr_null(kgen_spec_get(spec, NULL, buf, sizeof buf));
+	ck_assert_ptr_null(kgen_spec_get(spec, "threads", NULL, 8));
+	ck_assert_ptr_nonnull(kgen_spec_get(spec, "threads", buf, sizeof buf));
+	kgen_spec_free(spec);
+}
+END_TEST
+
 START_TEST(test_build_yaml_null)
 {
 	kgen_kernel *k = NULL;
@@ -276,6 +299,7 @@ runtime_suite(void)
 	tcase_add_test(tc, test_context_no_driver);
 	tcase_add_test(tc, test_context_twice);
 	tcase_add_test(tc, test_context_bad_arguments);
+	tcase_add_test(tc, test_getters_take_null);
 	tcase_add_test(tc, test_build_null);
 	tcase_add_test(tc, test_build_yaml_null);
 	tcase_add_test(tc, test_build_yaml_bad_spec);
