@@ -115,7 +115,7 @@ class _Launch:
         a[2], a[3], a[4] = s, x.data_ptr(), outs[0]
         if self.pair:
             a[5] = outs[1]
-        st = _lib.kgen_reduce_packed(a)
+        st = _packed(a)
         if st:
             _lib.check(st, p[1])
         if out is not None:
@@ -380,19 +380,22 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
     indices into the whole), or GPU root's alone with root=i (None for the
     others).  No out=, stream= or plan= with a list.
     """
-    if type(x) in (list, tuple):
-        return _many(x, op, axis, spec, out, stream, plan, overrides, root)
-    if root is not None:
-        raise TypeError("%s: root= is for a list of arrays on several GPUs" % WHERE)
     if _trace.compiling():  # under torch.compile: the custom op kgen::reduce (kgen._torch)
+        if type(x) in (list, tuple):  # not traced: a graph break, then the list's own way
+            return _many(x, op, axis, spec, out, stream, plan, overrides, root)
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
-    if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and not overrides:
+    if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and root is None \
+            and not overrides:
         try:  # torch's fast path (_reduce has it too, for the calls that come that way)
             L = _ready_torch.get((x.dtype, x.shape, x.stride(), x.get_device(), op, axis))
         except TypeError:
             L = None
         if L is not None:
             return L.torch(x, out)
+    if type(x) in (list, tuple):
+        return _many(x, op, axis, spec, out, stream, plan, overrides, root)
+    if root is not None:
+        raise TypeError("%s: root= is for a list of arrays on several GPUs" % WHERE)
     return _reduce(x, op, axis, spec, out, stream, plan, overrides)
 
 
@@ -411,6 +414,7 @@ def _many(xs, op, axis, spec, out, stream, plan, overrides, root):
     return [ArgResult(*r) if isinstance(r, tuple) else r for r in results]
 
 
+_packed = _lib.kgen_reduce_packed
 _ready_torch = {}  # a plain torch tensor's (dtype, shape, strides, device, op, axis) -> its _Launch
 
 
