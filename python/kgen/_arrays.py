@@ -174,19 +174,14 @@ def describe(x, what="input", where="kgen", stream=None):
 _raw_stream = None
 
 
-def _torch_stream(device):
-    """torch's current stream on a device, as an address: what torch's own
-    extensions call (no Stream object), resolved once."""
-    return torch_stream_function()(device)
-
-
 def torch_stream(device):
     """torch's current stream on a device, as an address."""
-    return (_raw_stream or _torch_stream)(device)
+    return (_raw_stream or torch_stream_function())(device)
 
 
 def torch_stream_function():
-    """The function of a device that torch_stream() calls, for a caller to keep."""
+    """The function of a device that torch_stream() calls, for a caller to
+    keep: what torch's own extensions call (no Stream object), resolved once."""
     global _raw_stream
     if _raw_stream is None:
         torch = sys.modules["torch"]
@@ -198,7 +193,7 @@ def torch_stream_function():
 def current_stream(a):
     """The caller's framework's current stream on a's device, as an address (0: the default stream)."""
     if a.kind == "torch":
-        return (_raw_stream or _torch_stream)(a.device)
+        return torch_stream(a.device)
     if a.kind == "cupy":
         import cupy
         return cupy.cuda.get_current_stream().ptr

@@ -19,14 +19,14 @@ from ._spec import _err, _spec, _spec_key
 WHERE = "kgen.reduce"
 _P, _E, _U64 = _lib._P, _lib._E, _lib._U64
 _sig = _lib._sig
-_PP, _PU = _lib.ctypes.POINTER(_U64), _lib.ctypes.POINTER(_U64)
+_PP = _lib.ctypes.POINTER(_U64)  # arrays of addresses, counts and streams, one a GPU
 create = _sig("kgen_multi_create", [_lib.ctypes.POINTER(_lib.ctypes.c_int), _lib.ctypes.c_int,
                                     _lib.ctypes.POINTER(_P), _E])
 build = _sig("kgen_multi_build", [_P, _P, _lib.ctypes.POINTER(_P), _E])
-full = _sig("kgen_multi_reduce", [_P, _PP, _PU, _PP, _lib.ctypes.c_int, _PP, _E])
-full_arg = _sig("kgen_multi_reduce_arg", [_P, _PP, _PU, _PP, _PP, _lib.ctypes.c_int, _PP, _E])
-cols = _sig("kgen_multi_reduce_axis", [_P, _PP, _PU, _U64, _U64, _PP, _lib.ctypes.c_int, _PP, _E])
-cols_arg = _sig("kgen_multi_reduce_axis_arg", [_P, _PP, _PU, _U64, _U64, _PP, _PP, _lib.ctypes.c_int, _PP, _E])
+full = _sig("kgen_multi_reduce", [_P, _PP, _PP, _PP, _lib.ctypes.c_int, _PP, _E])
+full_arg = _sig("kgen_multi_reduce_arg", [_P, _PP, _PP, _PP, _PP, _lib.ctypes.c_int, _PP, _E])
+cols = _sig("kgen_multi_reduce_axis", [_P, _PP, _PP, _U64, _U64, _PP, _lib.ctypes.c_int, _PP, _E])
+cols_arg = _sig("kgen_multi_reduce_axis_arg", [_P, _PP, _PP, _U64, _U64, _PP, _PP, _lib.ctypes.c_int, _PP, _E])
 
 _sets = {}     # devices -> kgen_multi * (kept for the process: NCCL communicators are costly to make)
 _kernels = {}  # (devices, spec key) -> kgen_multi_kernel *
