@@ -7,7 +7,9 @@ or kgen-src/ inside an sdist (which carries it), or $KGEN_SOURCE_DIR.  The
 files libkgen needs are copied to a scratch directory, configured there
 (./bootstrap first when the tree has no configure: autoconf, automake and
 libtool then) and `make libkgen.la` is run; the shared library goes into
-the package as kgen/libkgen.so, beside the tuned size plans (kgen/plans/).
+the package as kgen/libkgen.so, beside the tuned size plans (kgen/plans/),
+and kgen._fast (kgen/_fast.c, a CPython extension; left out, with a warning,
+where this Python has no headers).
 Nothing is written into the source tree.  The version is AC_INIT's in
 configure.ac, kgen's one place for it.  Set CUDA_HOME (or CUDA_PATH) to a
 toolkit that is not /usr/local/cuda; MAKEFLAGS passes on to make.
@@ -20,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 from setuptools.dist import Distribution
@@ -136,4 +138,11 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(version=version(source_tree()), cmdclass={"build_py": BuildPy, "sdist": Sdist}, distclass=BinaryDistribution)
+# kgen._fast: kgen.reduce's torch fast path in C (kgen/_fast.c).  Optional: a
+# Python without its headers (python3-dev) gets the package with the same path
+# in Python.
+FAST = Extension("kgen._fast", sources=["kgen/_fast.c"], include_dirs=[os.path.join(source_tree(), "include")],
+                 extra_compile_args=["-std=c11"], optional=True)
+
+setup(version=version(source_tree()), cmdclass={"build_py": BuildPy, "sdist": Sdist}, distclass=BinaryDistribution,
+      ext_modules=[FAST])

@@ -4,8 +4,8 @@
 # the source tree and ships it inside the package (kgen/libkgen.so) with the
 # tuned plans, so the installed package imports with no KGEN_LIBRARY and no
 # `make install`, its version is configure.ac's AC_INIT, and it generates
-# and compiles with NVRTC; and so does the sdist's (which carries the C
-# sources as kgen-src/).  A copy of python/ is built, told where the tree is
+# and compiles with NVRTC, with kgen._fast built in where Python.h is; and
+# so does the sdist's (which carries the C sources as kgen-src/).  A copy of python/ is built, told where the tree is
 # by KGEN_SOURCE_DIR (the tree may be read-only, as under distcheck), in a
 # venv that sees the system's setuptools and wheel (--system-site-packages,
 # --no-build-isolation: no network).  Two configure + libkgen builds, with
@@ -54,6 +54,11 @@ assert os.path.isfile(os.path.join(here, "py.typed"))
 assert sorted(os.listdir(os.path.join(here, "plans"))) == sorted(sys.argv[2].split()), os.listdir(os.path.join(here, "plans"))
 assert "reduce_argmax_f32" in kgen.generate({"kernel": "reduce", "op": "argmax"})
 assert kgen.compile({"kernel": "transpose"})[:4] == b"\x7fELF"
+# kgen._fast (kgen/_fast.c) is built into the package where this Python has its headers.
+import sysconfig
+from kgen import _lib
+if os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+    assert _lib.fast is not None and os.path.dirname(_lib.fast_where) == here, _lib.fast_where
 ' "$want" "$(cd "$src/specs/plans" && ls -- *-*.yaml | tr '\n' ' ')") || bad "$2"
 }
 

@@ -222,3 +222,43 @@ def check(status, err):
     if status == 1:  # KGEN_ESPEC
         raise SpecError(file, err.line, err.column, message, err.source_line.decode("utf-8", "replace"))
     raise KgenError(status_name(status), message, file)
+
+
+def fail(status, raw):
+    """check() for a kgen_error given as bytes (kgen._fast's failed calls)."""
+    check(status, Error.from_buffer_copy(raw))
+
+
+def _load_fast():
+    """kgen._fast (kgen/_fast.c, the torch fast path in C), or None and why not.
+
+    Looked for in the package (a wheel, make install, an in-tree build), then
+    beside the build tree of the library loaded above (a build outside the
+    source tree puts it in BUILD/python/kgen).  KGEN_NO_FAST=1 leaves it out:
+    the same calls then take the Python path."""
+    import importlib.machinery
+    import importlib.util
+
+    if os.environ.get("KGEN_NO_FAST"):
+        return None, "KGEN_NO_FAST is set"
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.join(os.path.dirname(os.path.abspath(path)), "..", "python", "kgen")
+    for d in (here, built):
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            p = os.path.join(d, "_fast" + suffix)
+            if not os.path.isfile(p):
+                continue
+            try:
+                spec = importlib.util.spec_from_file_location("kgen._fast", p)
+                m = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(m)
+            except ImportError as e:
+                return None, "%s: %s" % (p, e)
+            if m.PACKED_COUNT != len(PACKED):
+                return None, "%s was built for %d packed slots, libkgen's Python knows %d" % (
+                    p, m.PACKED_COUNT, len(PACKED))
+            return m, p
+    return None, "no _fast%s in %s or %s" % (importlib.machinery.EXTENSION_SUFFIXES[0], here, os.path.normpath(built))
+
+
+fast, fast_where = _load_fast()

@@ -8,7 +8,10 @@ A call is made ready once per (device, dtype, shape, strides, op, axis,
 spec, plan, overrides): the kernel built, the sizes C takes checked, the
 result's shape and dtype and the scratch it needs known (a _Launch).
 Later calls with the same key find it in one dict lookup and pay only the
-stream, the result's allocation and the C call.
+stream, the result's allocation and the C call.  A plain torch tensor's
+call goes faster still: its key read from the tensor (_ready_torch), and,
+where the package was built with kgen._fast (kgen/_fast.c), the whole call
+in C (_ready_fast); the Python path does the same where it was not.
 """
 from math import prod as _numel
 import os
@@ -62,7 +65,8 @@ class _Launch:
     a buffer that grows is kept, so this one stays valid).  Calling it
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
-                 "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "t_stream", "packs")
+                 "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "t_stream", "packs",
+                 "ready")
 
     def __call__(self, a, out, stream):
         if stream is None:
@@ -170,6 +174,7 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.dtype, L.pair, L.where, L.what = k._acc, k.spec.fields.get("op") in PAIRS, where, what
     L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
     L.packs = {}
+    L.ready = None
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":
@@ -188,7 +193,27 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
         shape = L.shape
         L.t_new = torch.empty_like if small else (lambda t: t.new_empty(shape))
         L.t_stream = _arrays.torch_stream_function()
+        if _lib.fast is not None:
+            L.ready = _fast_ready(L, a.device)
     return L
+
+
+def _fast_ready(L, device):
+    """L as a kgen._fast.Ready (the torch fast path in C), libkgen's entry
+    handed to kgen._fast first if it was not."""
+    global _fast_entry
+    if not _fast_entry:
+        torch = sys.modules["torch"]
+        address = _lib.ctypes.cast(_lib.kgen_reduce_packed, _lib.ctypes.c_void_p).value
+        _lib.fast.set_entry(address, _ready_fast, torch.Tensor, _arrays.torch_stream_function(), ArgResult, _lib.fail)
+        _fast_entry = True
+    return _lib.fast.Ready(L.handle, L.scratch[0], L.scratch[1], tuple(L.sizes), L.pair, device, L.t_new,
+                           L.t_values, L.t_indices, L.t_dtype, L.t_i64, L.shape, L)
+
+
+_fast_entry = False
+_ready_fast = {}  # the keys of _ready_torch -> their Ready (kgen._fast), where kgen._fast was built
+_fast_reduce = _lib.fast.reduce if _lib.fast is not None else None
 
 
 def _check_contiguous(a):
@@ -386,7 +411,11 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
     if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and root is None \
             and not overrides:
-        try:  # torch's fast path (_reduce has it too, for the calls that come that way)
+        if _fast_reduce is not None:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
+            r = _fast_reduce(x, op, axis, out)
+            if r is not NotImplemented:
+                return r
+        try:  # torch's fast path in Python (_reduce has it too, for the calls that come that way)
             L = _ready_torch.get((x.dtype, x.shape, x.stride(), x.get_device(), op, axis))
         except TypeError:
             L = None
@@ -450,6 +479,8 @@ def _reduce(x, op, axis, spec, out, stream, plan, overrides):
             _ready[key] = L
     if tkey is not None and a.kind == "torch" and type(x) is _arrays.Tensor:
         _ready_torch[tkey] = L
+        if L.ready is not None:
+            _ready_fast[tkey] = L.ready
     return L(a, out, stream)
 
 

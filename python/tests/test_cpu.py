@@ -3,6 +3,7 @@ overrides, errors with their place, generation and NVRTC compilation."""
 import os
 import re
 import subprocess
+from importlib import machinery
 
 import pytest
 
@@ -19,6 +20,28 @@ def test_version_is_the_library_version():
         want = re.search(r"AC_INIT\(\[kgen\],\s*\[([^\]]+)\]", f.read()).group(1)
     assert kgen.__version__ == want
     assert os.path.exists(kgen.library_path) or kgen.library_path.startswith("lib")
+
+
+def built():
+    """The kgen._fast the build made, if it made one (configure found Python.h)."""
+    lib = os.environ.get("KGEN_LIBRARY")
+    if not lib:
+        return None
+    d = os.path.join(os.path.dirname(os.path.abspath(lib)), "..", "python", "kgen")
+    p = os.path.join(d, "_fast" + machinery.EXTENSION_SUFFIXES[0])
+    return p if os.path.isfile(p) else None
+
+
+def test_the_built_module_is_the_one_loaded():
+    # kgen._fast (python/kgen/_fast.c): where the build made it, the package loads it (test_fake_fast.py tests it).
+    if os.environ.get("KGEN_NO_FAST"):
+        pytest.skip("KGEN_NO_FAST is set: the Python path is the one")
+    if built() is None:
+        pytest.skip("kgen._fast was not built here (no Python.h when configured): the Python path is the one")
+    from kgen import _lib, _reduce
+    assert _lib.fast is not None, _lib.fast_where
+    assert os.path.samefile(_lib.fast_where, built())
+    assert _reduce._fast_reduce is _lib.fast.reduce
 
 
 def test_check_a_file_resolves_defaults():

@@ -1,0 +1,377 @@
+/* _fast.c - kgen.reduce's torch fast path in C (the module kgen._fast).
+ *
+ * A call that kgen.reduce has made ready once (kgen/_reduce.py's _Launch)
+ * costs, in Python, a key built from the tensor, a dict lookup, the stream,
+ * the result's allocation, a ctypes array filled and a ctypes call: about
+ * half of a small reduction's host time.  Here the same steps run in C: the
+ * key, the lookup in a dict the package owns, torch's own calls for the
+ * stream and the result, and kgen_reduce_packed() called directly.
+ *
+ * Nothing here links libkgen: the package hands over the address of the
+ * kgen_reduce_packed it loaded with ctypes (set_entry), so the kernels it
+ * made and the function that launches them come from one library.  The
+ * module is optional: without it (no Python headers where kgen was built)
+ * kgen/_reduce.py takes the same path in Python.
+ *
+ * reduce(x, op, axis, out) returns NotImplemented for anything it does not
+ * take (a call not made ready, an out= that is not a contiguous tensor of
+ * the result's dtype, shape and device): the Python path then does the
+ * call, or says what is wrong with it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include "kgen.h"
+
+#if PY_VERSION_HEX < 0x03090000
+#error "kgen._fast needs Python 3.9 or later (PyObject_CallOneArg, PyObject_CallMethodNoArgs)"
+#endif
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *
+Py_NewRef(PyObject *o)
+{
+	Py_INCREF(o);
+	return o;
+}
+#endif
+
+typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
+
+/* The module's state: set once by set_entry(). */
+static struct {
+	packed_fn packed;        /* libkgen's kgen_reduce_packed */
+	PyObject *ready;         /* dict: (dtype, shape, strides, device, op, axis) -> Ready */
+	PyTypeObject *tensor;    /* torch.Tensor: the fast path takes exactly this type */
+	PyObject *stream;        /* torch's current raw stream of a device index */
+	PyObject *pair;          /* kgen.ArgResult */
+	PyObject *fail;          /* fail(status, kgen_error bytes): raises the package's exception */
+} fast;
+
+static PyObject *s_dtype, *s_shape, *s_stride, *s_get_device, *s_data_ptr, *s_is_contiguous;
+
+/* A reduction made ready for torch tensors of one dtype, shape, layout and
+ * device: the argument array's fixed slots, and how to make its results. */
+typedef struct {
+	PyObject_HEAD
+	unsigned long long args[KGEN_PACKED_COUNT];  /* kernel, scratch, sizes; the rest set per call */
+	int pair;            /* argmin, argmax: a value and an index */
+	PyObject *device;    /* int: the tensors' device index */
+	PyObject *make;      /* make(template) -> a new result (torch.empty_like) */
+	PyObject *values;    /* the values' template */
+	PyObject *indices;   /* the indices' template, or None */
+	PyObject *dtype;     /* the values' torch dtype */
+	PyObject *i64;       /* torch.int64 */
+	PyObject *shape;     /* the result's shape, a tuple */
+	PyObject *keep;      /* what owns the kernel and the scratch (the _Launch): kept alive */
+} Ready;
+
+static void
+ready_dealloc(Ready *r)
+{
+	Py_XDECREF(r->device);
+	Py_XDECREF(r->make);
+	Py_XDECREF(r->values);
+	Py_XDECREF(r->indices);
+	Py_XDECREF(r->dtype);
+	Py_XDECREF(r->i64);
+	Py_XDECREF(r->shape);
+	Py_XDECREF(r->keep);
+	Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static const char ready_doc[] =
+    "Ready(kernel, scratch, scratch_bytes, sizes, pair, device, make, values, indices, dtype, i64, shape, keep)\n\n"
+    "A reduction made ready for torch tensors of one kind (kgen/_reduce.py's _Launch gives the fields): the\n"
+    "kernel's address, its scratch, its sizes (n, or rows, cols and pitch), whether it writes a pair, the\n"
+    "device index, the function that makes a result from a template and the templates, the results'\n"
+    "dtypes and shape; keep is what owns the kernel and the scratch, kept alive with this.";
+
+static PyObject *
+ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	unsigned long long kernel, scratch, scratch_bytes;
+	PyObject *sizes, *device, *make, *values, *indices, *dtype, *i64, *shape, *keep;
+	int pair;
+	Py_ssize_t i, n;
+	Ready *r;
+
+	if (kw && PyDict_GET_SIZE(kw)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.Ready takes no keyword arguments");
+		return NULL;
+	}
+	if (!PyArg_ParseTuple(args, "KKKO!pO!OOOOOO!O:Ready", &kernel, &scratch, &scratch_bytes, &PyTuple_Type, &sizes,
+	                      &pair, &PyLong_Type, &device, &make, &values, &indices, &dtype, &i64, &PyTuple_Type, &shape, &keep))
+		return NULL;
+	n = PyTuple_GET_SIZE(sizes);
+	if (!kernel || n < 1 || n > 3) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.Ready: a kernel, and 1 to 3 sizes");
+		return NULL;
+	}
+	if (!(r = (Ready *)type->tp_alloc(type, 0)))
+		return NULL;
+	memset(r->args, 0, sizeof r->args);
+	r->args[KGEN_PACKED_KERNEL] = kernel;
+	r->args[KGEN_PACKED_SCRATCH] = scratch;
+	r->args[KGEN_PACKED_SCRATCH_BYTES] = scratch_bytes;
+	for (i = 0; i < n; i++) {
+		r->args[KGEN_PACKED_N + i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(sizes, i));
+		if (PyErr_Occurred()) {
+			Py_DECREF(r);
+			return NULL;
+		}
+	}
+	r->pair = pair;
+	r->device = Py_NewRef(device);
+	r->make = Py_NewRef(make);
+	r->values = Py_NewRef(values);
+	r->indices = Py_NewRef(indices);
+	r->dtype = Py_NewRef(dtype);
+	r->i64 = Py_NewRef(i64);
+	r->shape = Py_NewRef(shape);
+	r->keep = Py_NewRef(keep);
+	return (PyObject *)r;
+}
+
+static PyTypeObject ReadyType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "kgen._fast.Ready",
+	.tp_basicsize = sizeof(Ready),
+	.tp_dealloc = (destructor)ready_dealloc,
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = ready_doc,
+	.tp_new = ready_new,
+};
+
+/* An object's address from its data_ptr(), or (unsigned long long)-1 with
+ * an exception set. */
+static unsigned long long
+address(PyObject *t)
+{
+	PyObject *p = PyObject_CallMethodNoArgs(t, s_data_ptr);
+	unsigned long long a;
+
+	if (!p)
+		return (unsigned long long)-1;
+	a = PyLong_AsUnsignedLongLong(p);
+	Py_DECREF(p);
+	return a;
+}
+
+/* Is out a contiguous torch tensor of dtype and r's shape on r's device?
+ * 1 yes, 0 no, -1 an exception. */
+static int
+takes_out(const Ready *r, PyObject *out, PyObject *dtype)
+{
+	PyObject *v;
+	int ok;
+
+	if (Py_TYPE(out) != fast.tensor)
+		return 0;
+	if (!(v = PyObject_GetAttr(out, s_dtype)))
+		return -1;
+	ok = v == dtype;
+	Py_DECREF(v);
+	if (!ok)
+		return 0;
+	if (!(v = PyObject_GetAttr(out, s_shape)))
+		return -1;
+	ok = PyObject_RichCompareBool(v, r->shape, Py_EQ);
+	Py_DECREF(v);
+	if (ok != 1)
+		return ok;
+	if (!(v = PyObject_CallMethodNoArgs(out, s_get_device)))
+		return -1;
+	ok = PyObject_RichCompareBool(v, r->device, Py_EQ);
+	Py_DECREF(v);
+	if (ok != 1)
+		return ok;
+	if (!(v = PyObject_CallMethodNoArgs(out, s_is_contiguous)))
+		return -1;
+	ok = PyObject_IsTrue(v);
+	Py_DECREF(v);
+	return ok;
+}
+
+/* Launch r on tensor x into out (None: new results); NotImplemented for an
+ * out= the Python path should look at. */
+static PyObject *
+ready_call(Ready *r, PyObject *x, PyObject *out)
+{
+	unsigned long long a[KGEN_PACKED_COUNT];
+	PyObject *v = NULL, *i = NULL, *s, *res;
+	kgen_error err;
+	kgen_status st;
+	int ok;
+
+	memcpy(a, r->args, sizeof a);
+	if (out == Py_None) {
+		if (!(v = PyObject_CallOneArg(r->make, r->values)))
+			return NULL;
+		if (r->pair && !(i = PyObject_CallOneArg(r->make, r->indices)))
+			goto fail;
+	} else if (!r->pair) {
+		if ((ok = takes_out(r, out, r->dtype)) != 1)
+			return ok < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+		v = Py_NewRef(out);
+	} else {
+		if (!PyTuple_CheckExact(out) || PyTuple_GET_SIZE(out) != 2)
+			return Py_NewRef(Py_NotImplemented);
+		if ((ok = takes_out(r, PyTuple_GET_ITEM(out, 0), r->dtype)) == 1)
+			ok = takes_out(r, PyTuple_GET_ITEM(out, 1), r->i64);
+		if (ok != 1)
+			return ok < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+		v = Py_NewRef(PyTuple_GET_ITEM(out, 0));
+		i = Py_NewRef(PyTuple_GET_ITEM(out, 1));
+	}
+	if (!(s = PyObject_CallOneArg(fast.stream, r->device)))
+		goto fail;
+	a[KGEN_PACKED_STREAM] = PyLong_AsUnsignedLongLong(s);
+	Py_DECREF(s);
+	if (PyErr_Occurred())
+		goto fail;
+	if ((a[KGEN_PACKED_IN] = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if ((a[KGEN_PACKED_OUT] = address(v)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if (i && (a[KGEN_PACKED_INDEX] = address(i)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	a[KGEN_PACKED_ERROR] = (unsigned long long)(uintptr_t)&err;
+	Py_BEGIN_ALLOW_THREADS
+	st = fast.packed(a);
+	Py_END_ALLOW_THREADS
+	if (st != KGEN_OK) {
+		if ((res = PyObject_CallFunction(fast.fail, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
+			Py_DECREF(res);  /* fail() raises; if it did not, the call still failed */
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_RuntimeError, "kgen: kgen_reduce_packed failed (status %d)", (int)st);
+		goto fail;
+	}
+	if (out != Py_None) {
+		Py_XDECREF(v);
+		Py_XDECREF(i);
+		return Py_NewRef(out);
+	}
+	if (!r->pair)
+		return v;
+	res = PyObject_CallFunctionObjArgs(fast.pair, v, i, NULL);
+	Py_DECREF(v);
+	Py_DECREF(i);
+	return res;
+fail:
+	Py_XDECREF(v);
+	Py_XDECREF(i);
+	return NULL;
+}
+
+/* reduce(x, op, axis, out): the ready call for x's (dtype, shape, strides,
+ * device, op, axis), or NotImplemented. */
+static PyObject *
+fast_reduce(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+	PyObject *x, *key, *r, *dtype, *shape, *stride, *device;
+
+	(void)self;
+	if (argc != 4) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.reduce takes 4 arguments (x, op, axis, out), not %zd", argc);
+		return NULL;
+	}
+	x = argv[0];
+	if (!fast.packed || Py_TYPE(x) != fast.tensor)
+		return Py_NewRef(Py_NotImplemented);
+	dtype = PyObject_GetAttr(x, s_dtype);
+	shape = dtype ? PyObject_GetAttr(x, s_shape) : NULL;
+	stride = shape ? PyObject_CallMethodNoArgs(x, s_stride) : NULL;
+	device = stride ? PyObject_CallMethodNoArgs(x, s_get_device) : NULL;
+	key = device ? PyTuple_Pack(6, dtype, shape, stride, device, argv[1], argv[2]) : NULL;
+	Py_XDECREF(dtype);
+	Py_XDECREF(shape);
+	Py_XDECREF(stride);
+	Py_XDECREF(device);
+	if (!key)
+		return NULL;
+	r = PyDict_GetItemWithError(fast.ready, key);  /* borrowed */
+	Py_DECREF(key);
+	if (!r) {
+		if (!PyErr_Occurred())
+			return Py_NewRef(Py_NotImplemented);
+		if (!PyErr_ExceptionMatches(PyExc_TypeError))  /* an unhashable axis: the Python path says what is wrong */
+			return NULL;
+		PyErr_Clear();
+		return Py_NewRef(Py_NotImplemented);
+	}
+	if (Py_TYPE(r) != &ReadyType) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the ready dict holds something that is not a Ready");
+		return NULL;
+	}
+	Py_INCREF(r);  /* a call may run Python code that empties the dict */
+	x = ready_call((Ready *)r, x, argv[3]);
+	Py_DECREF(r);
+	return x;
+}
+
+/* set_entry(kgen_reduce_packed address, ready dict, torch.Tensor, stream function, ArgResult, fail) */
+static PyObject *
+fast_set_entry(PyObject *self, PyObject *args)
+{
+	unsigned long long entry;
+	PyObject *ready, *tensor, *stream, *pair, *fail;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "KO!O!OOO:set_entry", &entry, &PyDict_Type, &ready, &PyType_Type, &tensor, &stream,
+	                      &pair, &fail))
+		return NULL;
+	if (!entry) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.set_entry: the address of kgen_reduce_packed is 0");
+		return NULL;
+	}
+	Py_XSETREF(fast.ready, Py_NewRef(ready));
+	Py_XSETREF(fast.tensor, (PyTypeObject *)Py_NewRef(tensor));
+	Py_XSETREF(fast.stream, Py_NewRef(stream));
+	Py_XSETREF(fast.pair, Py_NewRef(pair));
+	Py_XSETREF(fast.fail, Py_NewRef(fail));
+	fast.packed = (packed_fn)(uintptr_t)entry;
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef fast_methods[] = {
+	{ "reduce", (PyCFunction)(void (*)(void))fast_reduce, METH_FASTCALL,
+	  "reduce(x, op, axis, out): kgen.reduce of a torch tensor made ready before (set_entry's dict holds its\n"
+	  "Ready), into out or new results; NotImplemented for any call this path does not take." },
+	{ "set_entry", fast_set_entry, METH_VARARGS,
+	  "set_entry(kgen_reduce_packed, ready, Tensor, stream, ArgResult, fail): libkgen's entry (an address),\n"
+	  "the dict of Ready calls, torch.Tensor, torch's raw-stream function, the pair type and the function\n"
+	  "that raises a failed call's error (status, kgen_error as bytes)." },
+	{ NULL, NULL, 0, NULL }
+};
+
+static struct PyModuleDef fast_module = {
+	PyModuleDef_HEAD_INIT, "kgen._fast",
+	"kgen.reduce's torch fast path in C (kgen/_fast.c says how it is used).", -1, fast_methods,
+	NULL, NULL, NULL, NULL
+};
+
+PyMODINIT_FUNC
+PyInit__fast(void)
+{
+	PyObject *m;
+
+	if (!(s_dtype = PyUnicode_InternFromString("dtype")) || !(s_shape = PyUnicode_InternFromString("shape")) ||
+	    !(s_stride = PyUnicode_InternFromString("stride")) ||
+	    !(s_get_device = PyUnicode_InternFromString("get_device")) ||
+	    !(s_data_ptr = PyUnicode_InternFromString("data_ptr")) ||
+	    !(s_is_contiguous = PyUnicode_InternFromString("is_contiguous")))
+		return NULL;
+	if (PyType_Ready(&ReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
+		return NULL;
+	if (PyModule_AddObject(m, "Ready", Py_NewRef((PyObject *)&ReadyType)) < 0) {
+		Py_DECREF((PyObject *)&ReadyType);
+		Py_DECREF(m);
+		return NULL;
+	}
+	if (PyModule_AddIntConstant(m, "PACKED_COUNT", KGEN_PACKED_COUNT) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}

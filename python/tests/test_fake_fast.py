@@ -1,0 +1,215 @@
+"""kgen._fast (python/kgen/_fast.c), kgen.reduce's torch fast path in C,
+against the fake driver: a ready call launches its kernel with the tensor's
+address, a new result's (or out='s) and the stream torch names; anything
+it does not take comes back as NotImplemented for the Python path; a
+failed launch raises the package's error.  No torch here: a stand-in
+tensor type with the methods the fast path calls (dtype, shape, stride(),
+get_device(), data_ptr(), is_contiguous()) is registered as "the" tensor
+type.  On a GPU the same path runs under test_gpu*.py with torch;
+test_cpu.py checks that the module the build made is the one loaded."""
+import ctypes
+import gc
+import weakref
+
+import pytest
+
+import kgen
+from kgen import _lib, _reduce
+from fakecuda import Device, launches_since, mark, need_fake, record_params
+
+need_fake()
+
+
+if _lib.fast is None:
+    pytest.skip("no kgen._fast: %s" % _lib.fast_where, allow_module_level=True)
+fast = _lib.fast
+
+
+class T:
+    """A stand-in torch tensor on the fake driver's memory."""
+
+    def __init__(self, shape, dtype="f32", device=0, contiguous=True, offset=0):
+        n = 1
+        for d in shape:
+            n *= d
+        self.mem = Device((max(n, 1),), "<i8" if dtype == "i64" else "<f4", offset=offset)
+        self.dtype, self.shape, self.device, self.contiguous = dtype, tuple(shape), device, contiguous
+
+    def stride(self):
+        s, out = 1, []
+        for d in reversed(self.shape):
+            out.append(s)
+            s *= d
+        return tuple(reversed(out))
+
+    def get_device(self):
+        return self.device
+
+    def data_ptr(self):
+        return self.mem.ptr
+
+    def is_contiguous(self):
+        return self.contiguous
+
+
+made = []
+
+
+def make(template):
+    """torch.empty_like's stand-in: a new tensor like the template."""
+    t = T(template.shape, template.dtype, template.device)
+    made.append(t)
+    return t
+
+
+STREAM = 0x5150
+ready = {}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def entry():
+    """The fast path pointed at this file's dict, tensor type and stream."""
+    address = ctypes.cast(_lib.kgen_reduce_packed, ctypes.c_void_p).value
+    fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
+    yield
+    ready.clear()
+
+
+def make_ready(op, n, device=0, keep=None):
+    """A Ready for a full reduction of n f32 (and its kernel, kept by the caller)."""
+    k = kgen.Kernel({"kernel": "reduce", "op": op, "dtype": "f32", "threads": 256, "items_per_thread": 4,
+                     "stages": "last_block"})
+    size, err = ctypes.c_size_t(), _lib.Error()
+    _lib.check(_lib.kgen_reduce_scratch_size(k._handle, n, ctypes.byref(size), ctypes.byref(err)), err)
+    scratch = Device((size.value // 4 + 1,))
+    pair = op in ("argmin", "argmax")
+    values = T((), "f32")
+    indices = T((), "i64") if pair else None
+    r = fast.Ready(k._handle, scratch.ptr, size.value, (n,), pair, device, make, values, indices, "f32", "i64", (),
+                   keep if keep is not None else (k, scratch))
+    return r, k, scratch
+
+
+def key(x, op, axis):
+    return (x.dtype, x.shape, x.stride(), x.get_device(), op, axis)
+
+
+def test_a_ready_call_launches_with_the_tensors_and_the_stream():
+    x = T((1000,))
+    r, k, scratch = make_ready("sum", 1000)
+    ready[key(x, "sum", None)] = r
+    m = mark()
+    record_params(5)  # in, out, n, partials, ticket
+    y = fast.reduce(x, "sum", None, None)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert y is made[-1] and isinstance(y, T) and y.shape == ()
+    assert launch.name.decode() == "reduce_sum_f32"
+    assert launch.args[0] == x.data_ptr() and launch.args[1] == y.data_ptr()
+    assert launch.args[2] & 0xffffffff == 1000
+    assert launch.args[4] == scratch.ptr  # last_block's ticket: the scratch's first bytes
+    assert launch.stream == STREAM
+    # out=: the same launch into it, and out itself back.
+    out = T(())
+    m = mark()
+    record_params(2)
+    assert fast.reduce(x, "sum", None, out) is out
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert launch.args[1] == out.data_ptr()
+
+
+def test_the_stream_of_the_tensors_device():
+    x = T((64,), device=3)
+    r, k, scratch = make_ready("max", 64, device=3)
+    ready[key(x, "max", None)] = r
+    m = mark()
+    fast.reduce(x, "max", None, None)
+    assert [l.stream for l in launches_since(m)] == [STREAM + 3]
+
+
+def test_argmax_gives_values_and_indices():
+    x = T((512,))
+    r, k, scratch = make_ready("argmax", 512)
+    ready[key(x, "argmax", None)] = r
+    m = mark()
+    record_params(2)
+    v, i = got = fast.reduce(x, "argmax", None, None)
+    record_params(0)
+    assert isinstance(got, kgen.ArgResult) and v.dtype == "f32" and i.dtype == "i64"
+    (launch,) = launches_since(m)
+    assert launch.args[0] == x.data_ptr()
+    outs = (T(()), T((), "i64"))
+    assert fast.reduce(x, "argmax", None, outs) is outs
+    # A list, one array, or the indices in the values' dtype: the Python path's to take or refuse.
+    assert fast.reduce(x, "argmax", None, list(outs)) is NotImplemented
+    assert fast.reduce(x, "argmax", None, outs[0]) is NotImplemented
+    assert fast.reduce(x, "argmax", None, (outs[0], T(()))) is NotImplemented
+
+
+def test_what_it_does_not_take_goes_back_to_python():
+    x = T((100,))
+    r, k, scratch = make_ready("min", 100)
+    ready[key(x, "min", None)] = r
+    m = mark()
+    assert fast.reduce(T((101,)), "min", None, None) is NotImplemented  # not made ready
+    assert fast.reduce(x, "max", None, None) is NotImplemented          # another op
+    assert fast.reduce(x, "min", 0, None) is NotImplemented             # another axis
+    assert fast.reduce(Device((100,)), "min", None, None) is NotImplemented  # not the tensor type
+    assert fast.reduce(x, "min", [0], None) is NotImplemented           # unhashable: Python says why
+    for out in (T((), "i64"), T((1,)), T((), device=1), T((), contiguous=False), Device(())):
+        assert fast.reduce(x, "min", None, out) is NotImplemented
+    assert launches_since(m) == []
+
+
+def test_a_failed_launch_raises_kgens_error_and_drops_its_result():
+    x = T((100,), offset=2)  # not aligned to its f32 elements
+    r, k, scratch = make_ready("sum", 100)
+    ready[key(x, "sum", None)] = r
+    before = len(made)
+    with pytest.raises(kgen.KgenError, match="not aligned to its 4-byte f32"):
+        fast.reduce(x, "sum", None, None)
+    dropped = weakref.ref(made.pop())
+    assert len(made) == before
+    gc.collect()
+    assert dropped() is None  # the new result went with the failed call
+
+
+def test_an_exception_in_torchs_calls_propagates():
+    x = T((100,))
+    r, k, scratch = make_ready("sum", 100)
+    ready[key(x, "sum", None)] = r
+
+    def bad_device():
+        raise RuntimeError("no device")
+    x.get_device = bad_device
+    with pytest.raises(RuntimeError, match="no device"):
+        fast.reduce(x, "sum", None, None)
+
+
+def test_a_ready_keeps_its_kernels_owner():
+    class Owner:
+        pass
+    o = Owner()
+    r, k, scratch = make_ready("sum", 100, keep=o)
+    w = weakref.ref(o)
+    del o
+    gc.collect()
+    assert w() is not None
+    del r
+    gc.collect()
+    assert w() is None
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(TypeError, match="4 arguments"):
+        fast.reduce(T((1,)), "sum")
+    with pytest.raises(ValueError, match="a kernel, and 1 to 3 sizes"):
+        fast.Ready(0, 0, 0, (1,), False, 0, make, T(()), None, "f32", "i64", (), None)
+    with pytest.raises(ValueError, match="1 to 3 sizes"):
+        fast.Ready(1, 0, 0, (1, 2, 3, 4), False, 0, make, T(()), None, "f32", "i64", (), None)
+    with pytest.raises(TypeError):
+        fast.Ready(1, 0, 0, [1], False, 0, make, T(()), None, "f32", "i64", (), None)
+    with pytest.raises(ValueError, match="address of kgen_reduce_packed is 0"):
+        fast.set_entry(0, {}, T, None, None, None)
+    assert fast.PACKED_COUNT == len(_lib.PACKED)
