@@ -47,6 +47,8 @@ def check(case, got, want, tol):
 
 def main():
     calls, reps = (int(a) for a in (sys.argv[1:] + ["5000", "7"][len(sys.argv) - 1:]))
+    from kgen import _lib
+    print("# kgen._fast: %s" % (_lib.fast_where if _lib.fast is not None else "not loaded: " + _lib.fast_where))
     g = torch.Generator(device="cuda").manual_seed(24)
     v = torch.randn(1024, device="cuda", generator=g)
     m = torch.randn(1000, 3001, device="cuda", generator=g)
