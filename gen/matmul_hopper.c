@@ -90,11 +90,20 @@ kgen_cluster_n(const struct kgen_spec *s)
 	return cluster_shape[s->cluster][1];
 }
 
+/* store: tma: two buffers of 128-byte rows a consumer warpgroup (its
+ * tile_m / consumers rows each): 256 bytes a row of the tile. */
+static long long
+store_buffers(const struct kgen_spec *s)
+{
+	return s->mm_store == KGEN_MM_STORE_TMA ? s->tile_m * 256 : 0;
+}
+
 long long
 kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages)
 {
-	/* 128 bytes (64 k) a row of each tile, and 1024 to align the first. */
-	return 1024 + stages * (s->tile_m + s->tile_n) * 128;
+	/* 128 bytes (64 k) a row of each tile, and 1024 to align the first;
+	 * then store: tma's buffers. */
+	return 1024 + stages * (s->tile_m + s->tile_n) * 128 + store_buffers(s);
 }
 
 /* Accumulators per consumer thread: its 64-row blocks times TILE_N / 2. */
@@ -104,17 +113,30 @@ accumulators(const struct kgen_spec *s)
 	return s->tile_m / s->consumers / 64 * (s->tile_n / 2);
 }
 
+/* The shared memory of `stages` stages fits a block (with the mbarriers). */
+static int
+fits(const struct kgen_spec *s, long long stages)
+{
+	return kgen_matmul_wgmma_smem(s, stages) + 16 * stages <= KGEN_MATMUL_SMEM_MAX;
+}
+
 /* stages: 4 unless given; 2 to 4.  Every tile the rules take fits 4 stages
- * (at most 448 rows of A and B: 230400 bytes). */
+ * (at most 448 rows of A and B: 230400 bytes) and 2 with store: tma's
+ * buffers; without a stages key, store: tma takes the most of 4 that fit. */
 static kgen_status
 check_stages(struct kgen_spec *s, kgen_error *err)
 {
 	if (!KGEN_GIVEN(s, mm_stages))
-		s->mm_stages = 4;
+		for (s->mm_stages = 4; s->mm_stages > 2 && !fits(s, s->mm_stages); s->mm_stages--)
+			;
 	if (s->mm_stages < 2)
 		return ERR(mm_stages, "stages %lld: math: wgmma multiplies one stage while the wgmmas of the one before "
 		           "finish, so it needs 2 to 4", s->mm_stages);
-	KGEN_ASSERT(kgen_matmul_wgmma_smem(s, s->mm_stages) + 16 * s->mm_stages <= KGEN_MATMUL_SMEM_MAX);
+	if (!fits(s, s->mm_stages))
+		return ERR(mm_stages, "stages %lld of a %lld x %lld tile and store: tma's buffers (%lld bytes) take %lld "
+		           "bytes of shared memory, over the %d a block can have: use stages: %lld", s->mm_stages,
+		           s->tile_m, s->tile_n, store_buffers(s), kgen_matmul_wgmma_smem(s, s->mm_stages) + 16 * s->mm_stages,
+		           KGEN_MATMUL_SMEM_MAX, s->mm_stages - 1);
 	return KGEN_OK;
 }
 
@@ -134,6 +156,11 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 		return ERR(tile_m, "a consumer warpgroup's %lld x %lld of the tile takes %lld f32 accumulators a thread, "
 		           "over the %d that fit beside its other registers: use consumers: 2 or a smaller tile",
 		           s->tile_m / s->consumers, s->tile_n, accumulators(s), MAX_ACC);
+	if (s->mm_store == KGEN_MM_STORE_TMA && s->producer != KGEN_PRODUCER_WARPGROUP)
+		return ERR(mm_store, "store: tma needs producer: warpgroup (its consumers store one tile while the producer "
+		           "loads the next), not producer: %s", kgen_producers[s->producer].name);
+	if (s->mm_store == KGEN_MM_STORE_TMA && s->cluster != KGEN_CLUSTER_C1X1)
+		return ERR(mm_store, "store: tma needs cluster: 1x1, not cluster: %s", kgen_clusters[s->cluster].name);
 	*threads = (s->consumers + (s->producer == KGEN_PRODUCER_WARPGROUP)) * 128;
 	return check_stages(s, err);
 }
@@ -162,7 +189,8 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	                     kgen_spec_dtype(s)->name);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
 	                     "(m x k) B (k x n) + beta C:");
-	st = kgen_contract_step(p, "", "a_map, b_map, c, m, n, k, ldc, alpha, beta", "grid", s->threads);
+	st = kgen_contract_step(p, "", s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, ldc, "
+	                        "alpha, beta" : "a_map, b_map, c, m, n, k, ldc, alpha, beta", "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
@@ -184,6 +212,12 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
 	map_note(p, "a", k_major_a(s), "m", "lda", (int)s->tile_m / (shares_a(s) ? 2 : 1));
 	map_note(p, "b", k_major_b(s), "n", "ldb", (int)s->tile_n / (shares_b(s) ? 2 : 1));
+	if (s->mm_store == KGEN_MM_STORE_TMA)
+		kgen_contract_note(p, "//   c_map: C (row-major, %s): dims {n, m}, stride {ldc * %d}, box {%d, %lld}, c_tma 1;\n"
+		                   "//   or, where c is not 16-byte aligned or ldc * %d not a multiple of 16, c_tma 0\n"
+		                   "//   (c_map is then not read)\n", kgen_dtype_info[s->out_dtype].name,
+		                   (int)kgen_dtype_info[s->out_dtype].size, 128 / (int)kgen_dtype_info[s->out_dtype].size,
+		                   s->tile_m / s->consumers, (int)kgen_dtype_info[s->out_dtype].size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),\n"
 	                   "// ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are %s; C is\n"
@@ -379,9 +413,18 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	if ((st = tpl_render_into(&t, "multiply_stage", "matmul/wgmma_multiply.cu", &none, err)))
 		goto fail;
 	tpl_init(&none);
-	if ((st = tpl_render_into(&t, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ? "matmul/wgmma_store_pairs.cu" :
-	                          "matmul/wgmma_store_direct.cu", &none, err)))
+	if (s->mm_store == KGEN_MM_STORE_TMA) {
+		/* TMA's stores, and store: pairs' for a C they cannot take. */
+		struct tpl_args tma;
+
+		tpl_init(&tma);
+		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &none, err)) ||
+		    (st = tpl_render_into(&t, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err)))
+			goto fail;
+	} else if ((st = tpl_render_into(&t, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ?
+	                                 "matmul/wgmma_store_pairs.cu" : "matmul/wgmma_store_direct.cu", &none, err))) {
 		goto fail;
+	}
 	return tpl_render_into(parts, "wgmma_stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
 	                       &t, err);
 fail:
@@ -412,5 +455,6 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	}
 	if (s->cluster != KGEN_CLUSTER_C1X1)
 		return tpl_render(out, "matmul/wgmma_cluster.cu", &k, err);
+	tpl_show(&k, "tma", s->mm_store == KGEN_MM_STORE_TMA);
 	return tpl_render(out, "matmul/wgmma_specialized.cu", &k, err);
 }

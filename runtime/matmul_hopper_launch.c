@@ -5,7 +5,8 @@
  * state while the pointers and shapes stay the same; TMA's own rules (16-
  * byte aligned matrices, row pitches of a multiple of 16 bytes) refused
  * with KGEN_EINVAL before anything is launched; the grid (persistent for a
- * producer warpgroup).
+ * producer warpgroup).  store: tma adds C's map, or says C cannot take
+ * TMA (c_tma 0) and the kernel stores without it.
  */
 #include "config.h"
 #include <pthread.h>
@@ -14,13 +15,19 @@
 #include "matmul_hopper.h"
 #include "gen/matmul.h"
 
-/* The tensor maps of the last call (kgen_kernel.state, plain memory). */
+/* The tensor maps of the last call (kgen_kernel.state, plain memory);
+ * store: tma's map of C beside them, kept apart (k = 0 reads no A or B). */
 struct wgmma_maps {
 	int valid;
 	CUdeviceptr a, b;
 	int m, n, k;
 	long long lda, ldb;
 	CUtensorMap a_map, b_map;
+	int c_valid, c_tma;
+	CUdeviceptr c;
+	int cm, cn;
+	long long ldc;
+	CUtensorMap c_map;
 };
 
 /* A 2-D map of a matrix whose `inner` elements are contiguous, `outer`
@@ -63,6 +70,67 @@ encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma
 	return encode(kn, &w->b_map, c->b, (unsigned)c->n, (unsigned)c->k, c->ldb, (unsigned)s->tile_k, err);
 }
 
+/* store: tma: C's map, {n, m} with boxes of one 128-byte row by a consumer
+ * warpgroup's rows, swizzled as the kernel writes its buffers; *tma 0 (and
+ * no map) where C breaks TMA's rules, and the kernel stores as store: pairs. */
+static kgen_status
+encode_c(const kgen_kernel *kn, CUtensorMap *map, int *tma, const struct kgen_wgmma_call *c, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	const struct kgen_dtype_info *out = &kgen_dtype_info[s->out_dtype];
+	unsigned long long pitch = (unsigned long long)c->ldc * out->size;
+	cuuint64_t dims[2] = { (cuuint64_t)c->n, (cuuint64_t)c->m }, strides[1] = { pitch };
+	cuuint32_t box[2] = { 128 / (cuuint32_t)out->size, (cuuint32_t)(s->tile_m / s->consumers) }, estrides[2] = { 1, 1 };
+	CUtensorMapDataType type = s->out_dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
+	                           s->out_dtype == KGEN_DT_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 :
+	                           s->out_dtype == KGEN_DT_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 :
+	                           CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+
+	memset(map, 0, sizeof *map);
+	*tma = c->c % 16 == 0 && pitch % 16 == 0 && pitch < 1ull << 40;
+	if (*tma)
+		KGEN_CU(kn->ctx->cu, err, cuTensorMapEncodeTiled,
+		        (map, type, 2, (void *)c->c, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+		         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+	return KGEN_OK;
+}
+
+/* The kernel's launch state, made on its first call. */
+static struct wgmma_maps *
+state(kgen_kernel *kn)
+{
+	if (!kn->state)
+		kn->state = calloc(1, sizeof(struct wgmma_maps));
+	return kn->state;
+}
+
+/* C's map for this call (store: tma), kept as A's and B's are. */
+static kgen_status
+c_map_of(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *map, int *tma, kgen_error *err)
+{
+	struct wgmma_maps *w;
+	kgen_status st = KGEN_OK;
+
+	pthread_mutex_lock(&kn->ctx->lock);
+	if (!(w = state(kn))) {
+		pthread_mutex_unlock(&kn->ctx->lock);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	if (!w->c_valid || w->c != c->c || w->cm != c->m || w->cn != c->n || w->ldc != c->ldc) {
+		w->c_valid = 0;
+		if (!(st = encode_c(kn, &w->c_map, &w->c_tma, c, err))) {
+			w->c = c->c, w->cm = c->m, w->cn = c->n, w->ldc = c->ldc;
+			w->c_valid = 1;
+		}
+	}
+	if (!st) {
+		*map = w->c_map;
+		*tma = w->c_tma;
+	}
+	pthread_mutex_unlock(&kn->ctx->lock);
+	return st;
+}
+
 /* The maps for this call: the kernel's own when they match, else encoded
  * now and kept (under the context's lock). */
 static kgen_status
@@ -72,11 +140,10 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 	kgen_status st = KGEN_OK;
 
 	pthread_mutex_lock(&kn->ctx->lock);
-	if (!kn->state && !(kn->state = calloc(1, sizeof(struct wgmma_maps)))) {
+	if (!(w = state(kn))) {
 		pthread_mutex_unlock(&kn->ctx->lock);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	}
-	w = kn->state;
 	if (!w->valid || w->a != c->a || w->b != c->b || w->m != c->m || w->n != c->n || w->k != c->k ||
 	    w->lda != c->lda || w->ldb != c->ldb) {
 		w->valid = 0;
@@ -157,9 +224,9 @@ kgen_status
 kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	CUtensorMap a_map, b_map;
+	CUtensorMap a_map, b_map, c_map;
 	CUdeviceptr cp = c->c;
-	int m = c->m, n = c->n, k = c->k;
+	int m = c->m, n = c->n, k = c->k, c_tma = 0;
 	long long ldc = c->ldc;
 	unsigned long long tiles, grid, resident;
 	kgen_status st;
@@ -168,6 +235,9 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	memset(&b_map, 0, sizeof b_map);
 	/* With k = 0 the kernel reads neither map (and TMA takes no empty matrix). */
 	if (k && ((st = check_tma(kn, c, err)) || (st = maps(kn, c, &a_map, &b_map, err))))
+		return st;
+	memset(&c_map, 0, sizeof c_map);
+	if (s->mm_store == KGEN_MM_STORE_TMA && (st = c_map_of(kn, c, &c_map, &c_tma, err)))
 		return st;
 	tiles = ((unsigned long long)m + (unsigned long long)s->tile_m - 1) / (unsigned long long)s->tile_m *
 	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
@@ -181,7 +251,8 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	}
 	{
 		void *args[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
-		return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem, args,
-		                   stream, err);
+		void *tma_args[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+		return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem,
+		                   s->mm_store == KGEN_MM_STORE_TMA ? tma_args : args, stream, err);
 	}
 }

@@ -197,6 +197,51 @@ START_TEST(wgmma_encodes_maps_and_launches)
 }
 END_TEST
 
+/* store: tma: C's map passed third (dims {n, m}) with c_tma 1, encoded
+ * once per C and shape (also with k = 0, which reads no A or B); C that
+ * TMA cannot take (ldc not a multiple of 16 bytes, c misaligned): c_tma 0
+ * and no map, and the kernel stores without it. */
+START_TEST(wgmma_store_tma_passes_c_map)
+{
+	kgen_kernel *t = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 256\nstore: tma\n");
+	const struct fake_launch *x;
+	kgen_error err;
+	int e0 = *encodes;
+
+	*nparams = 11;
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 3);
+	x = last();
+	ck_assert_uint_eq(x->smem, 1024 + 4 * 384 * 128 + 128 * 256);  /* 4 stages and two 8 KB buffers a consumer */
+	ck_assert_uint_eq(x->args[0], 264);              /* A: dims {k, m} */
+	ck_assert_uint_eq(x->args[1], 3000);             /* B: dims {n, k} */
+	ck_assert_uint_eq(x->args[2], 3000);             /* C: dims {n, m} */
+	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1);  /* c_tma */
+	ck_assert_uint_eq(x->args[4], 0x30000000ull);
+	ck_assert_uint_eq(x->args[5] & 0xffffffffu, 1000);
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 3);              /* the same call: all three kept */
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 8, 0, 0, 0, 0, 1.0, 0.5, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 4);              /* k = 0: C's map alone, for C = beta C */
+	ck_assert_uint_eq(last()->args[2], 8);
+	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 1);
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 3001, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 4);              /* A's and B's kept (k = 0 left them), and no C map */
+	ck_assert_uint_eq(last()->args[2], 0);           /* ldc 3001: 6002 bytes, no map */
+	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);
+	ck_assert_uint_eq(last()->args[8], 3001);
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000008ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);  /* c 8 bytes off 16 */
+	*nparams = 0;
+}
+END_TEST
+
 START_TEST(a_refused_cache_directory_is_reported)
 {
 	char dir[] = "/tmp/kgen-fake-cache-XXXXXX";
@@ -688,6 +733,7 @@ fake_suite(void)
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
+	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);

@@ -256,6 +256,37 @@ START_TEST(matmul_wgmma_store_pairs)
 }
 END_TEST
 
+/* store: tma: two swizzled buffers a consumer warpgroup after the stages,
+ * C's map and c_tma in the kernel's parameters, a TMA store a chunk, the
+ * last stores waited for; store: pairs' code where C cannot take TMA; the
+ * stages the buffers leave room for when the spec gives none. */
+START_TEST(matmul_wgmma_store_tma)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
+	                   "store: tma\n");
+
+	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "//   c_map: C (row-major, bf16): dims {n, m}, stride {ldc * 2}, box {64, 64}, c_tma 1;");
+	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
+	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
+	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
+	ASSERT_HAS(src, "tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);");
+	ASSERT_HAS(src, "tma_store_wait_read<1>();");
+	ASSERT_HAS(src, "tma_store_wait_all();");
+	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");  /* the fallback */
+	ASSERT_HAS(src, "//   stages: 4");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_m: 256\n"
+	             "tile_n: 128\nstore: tma\nout_dtype: f32\n");
+	ASSERT_HAS(src, "//   stages: 3");  /* 4 would not fit beside the buffers */
+	ASSERT_HAS(src, "//   c_map: C (row-major, f32): dims {n, m}, stride {ldc * 4}, box {32, 128}, c_tma 1;");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nstore: pairs\n");
+	ASSERT_HAS_NOT(src, "c_map");
+	free(src);
+}
+END_TEST
+
 /* cluster: 2x1 shares B (each block loads half its boxes and multicasts
  * them), 1x2 shares A (a K-major A as two half boxes); both blocks release
  * a stage in each other's empty mbarriers and meet at cluster barriers. */
@@ -427,6 +458,15 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_wgmma_stages", MM "dtype: bf16\nmath: wgmma\nstages: 1\n",
 	  "stages 1: math: wgmma multiplies one stage while the wgmmas of the one before finish, so it needs 2 to 4", 4,
 	  9, "stages: 1" },
+	{ "check_matmul_wgmma_store_tma", MM "dtype: bf16\nmath: wgmma\nstore: tma\n",
+	  "store: tma needs producer: warpgroup (its consumers store one tile while the producer loads the next), not "
+	  "producer: none", 4, 8, "store: tma" },
+	{ "check_matmul_wgmma_store_tma", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
+	  "cluster: 2x1\nstore: tma\n", "store: tma needs cluster: 1x1, not cluster: 2x1", 8, 8, "store: tma" },
+	{ "check_matmul_wgmma_store_tma_smem", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	  "tile_m: 256\ntile_n: 128\nstore: tma\nstages: 4\n",
+	  "stages 4 of a 256 x 128 tile and store: tma's buffers (65536 bytes) take 263232 bytes of shared memory, over "
+	  "the 232448 a block can have: use stages: 3", 9, 9, "stages: 4" },
 	{ "only_with_warp_m", MM "dtype: bf16\nmath: wgmma\nwarp_m: 64\n",
 	  "warp_m needs math: simt, wmma or mma, not wgmma (a wgmma warpgroup takes tile_m / consumers rows)", 4, 9,
 	  "warp_m: 64" },
@@ -495,6 +535,7 @@ suite(void)
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
 	tcase_add_test(tc, matmul_wgmma_store_pairs);
+	tcase_add_test(tc, matmul_wgmma_store_tma);
 	tcase_add_test(tc, matmul_wgmma_cluster);
 	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);
 	suite_add_tcase(s, tc);

@@ -6,6 +6,9 @@
 // {{doc}}
 extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
+{{#tma}}
+                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
+{{/tma}}
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, Acc alpha, Acc beta)
 {
@@ -14,6 +17,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
+{{#tma}}
+    unsigned char *const cs = bs + STAGES * B_STAGE;  // store: tma: two buffers of C a consumer warpgroup
+{{/tma}}
     const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
 
     if (threadIdx.x == 0) {
@@ -39,6 +45,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
     float acc[MMA_M][TILE_N / 2];
     unsigned int it = 0;  // the block's next load to multiply
+{{#tma}}
+    unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
+{{/tma}}
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row0, col0;
         tile_origin(tile, m, n, row0, col0);
@@ -57,6 +66,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
         wgmma_wait_group<0>();
         if (k_tiles > 0)
             release_stage(&empty[(it - 1) % STAGES]);
+{{#tma}}
+        store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                       row0 + wg_row, col0, alpha, beta);
+{{/tma}}
+{{^tma}}
         store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+{{/tma}}
     }
+{{#tma}}
+    if (threadIdx.x % 128 == 0)
+        tma_store_wait_all();  // the warpgroup's last stores done before the block's shared memory goes
+{{/tma}}
 }

@@ -1,0 +1,105 @@
+//! math: wgmma, store: tma: a warpgroup's results go to C through shared
+//! memory and TMA stores: a chunk of 128-byte rows at a time written into
+//! one of two 128B-swizzled buffers, then handed to the TMA unit, which
+//! writes it to C (clipping at m and n) while the warpgroup goes on; the
+//! buffer is written again once its store has read it.  Where C cannot
+//! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
+//! host says so (c_tma 0) and the results go as store: pairs sends them.
+// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
+static __device__ __forceinline__ void fence_proxy_async()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Wait until the warpgroup's 128 threads have all arrived here: named barrier `id` (1 + the warpgroup's index).
+static __device__ __forceinline__ void warpgroup_sync(int id)
+{
+    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+}
+
+// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges; one bulk group.
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n\t"
+                 "cp.async.bulk.commit_group;"
+                 :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
+}
+
+// Wait until at most PENDING of this thread's TMA stores have still to read their shared memory.
+template <int PENDING>
+static __device__ __forceinline__ void tma_store_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
+}
+
+// Wait until this thread's TMA stores have all been done.
+static __device__ __forceinline__ void tma_store_wait_all()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+{{fallback}}
+
+constexpr int CHUNK = 128 / (int)sizeof(Out);  // C's columns in a 128-byte row of a buffer
+constexpr int BUFFER = WG_M * 128;              // a warpgroup's buffer: WG_M rows of one chunk
+
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read (within C) only when beta != 0.
+static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
+                                                 Acc alpha, Acc beta)
+{
+    const Acc old = beta != (Acc)0 && row < m && col < n ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+}
+
+// The warpgroup's results, rows from row0 and columns from col0, to C:
+// chunk by chunk of CHUNK columns, each into buffer `*stored % 2` of
+// bufs (two of BUFFER bytes), then one TMA store.  Thread t of the
+// warpgroup holds, in each 64-row block i and each 8 columns j, rows
+// 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
+// acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
+// keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
+// c_map reads them (and so a warp's writes fall in 32 banks).
+static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
+                                                      unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
+                                                      int m, int n, long long ldc, int row0, int col0, Acc alpha,
+                                                      Acc beta)
+{
+    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
+    const int barrier = 1 + (int)threadIdx.x / 128;
+
+    if (!c_tma) {
+        store_tile(c, acc, m, n, ldc, row0, col0, alpha, beta);
+        return;
+    }
+#pragma unroll
+    for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
+        unsigned char *const buf = bufs + *stored % 2 * BUFFER;
+        if (t == 0)
+            tma_store_wait_read<1>();  // the store from this buffer two chunks ago has read it
+        warpgroup_sync(barrier);
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
+                    const int row = row0 + R, col = col0 + 8 * j + cc;
+                    const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
+                    Out pair[2];
+                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], alpha, beta);
+                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], alpha, beta);
+                    unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    if constexpr (sizeof(Out) == 2) {  // one 4-byte write
+                        *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
+                    } else {
+                        reinterpret_cast<Out *>(p)[0] = pair[0];
+                        reinterpret_cast<Out *>(p)[1] = pair[1];
+                    }
+                }
+        fence_proxy_async();
+        warpgroup_sync(barrier);
+        if (t == 0)
+            tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);
+    }
+}
