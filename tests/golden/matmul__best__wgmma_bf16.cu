@@ -21,13 +21,13 @@
 //   epilogue: v
 //   producer: warpgroup
 //   consumers: 2
-//   store: direct
+//   store: tma
 //   cluster: 1x1
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 197632>>>  (dynamic shared memory:
+//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
@@ -36,6 +36,9 @@
 // bf16, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:
 //   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}
 //   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}
+//   c_map: C (row-major, bf16): dims {n, m}, stride {ldc * 2}, box {64, 64}, c_tma 1;
+//   or, where c is not 16-byte aligned or ldc * 2 not a multiple of 16, c_tma 0
+//   (c_map is then not read)
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),
 // ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are f32; C is
@@ -317,15 +320,82 @@ static __device__ __forceinline__ void release_stage(unsigned long long *empty)
         mbarrier_arrive(empty);
 }
 
+// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
+static __device__ __forceinline__ void fence_proxy_async()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Wait until the warpgroup's 128 threads have all arrived here: named barrier `id` (1 + the warpgroup's index).
+static __device__ __forceinline__ void warpgroup_sync(int id)
+{
+    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+}
+
+// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges; one bulk group.
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n\t"
+                 "cp.async.bulk.commit_group;"
+                 :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
+}
+
+// Wait until at most PENDING of this thread's TMA stores have still to read their shared memory.
+template <int PENDING>
+static __device__ __forceinline__ void tma_store_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
+}
+
+// Wait until this thread's TMA stores have all been done.
+static __device__ __forceinline__ void tma_store_wait_all()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+{
+    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+}
+
+// Two neighbouring elements of a row of C, stored as one.
+struct alignas(2 * sizeof(Out)) OutPair {
+    Out v[2];
+};
+
 // The warpgroup's results, rows from row0 and columns from col0, to C.
 // Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
 // j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
-// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
+// next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  Those two
+// columns go as one OutPair when the warpgroup's WG_M x TILE_N lies inside
+// C and every pair starts on a multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
                                                   int row0, int col0, Acc alpha, Acc beta)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
+    const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;
+    const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;
 
+    if (inside && aligned) {
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int row = row0 + 64 * i + r + 8 * h;
+                Out *const line = c + row * ldc + col0 + cc;
+#pragma unroll
+                for (int j = 0; j < TILE_N / 8; j++) {
+                    OutPair pair;
+                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], alpha, beta);
+                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][4 * j + 2 * h + 1], alpha,
+                                       beta);
+                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
+                }
+            }
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -337,10 +407,75 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
                     store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
             }
 }
+
+constexpr int CHUNK = 128 / (int)sizeof(Out);  // C's columns in a 128-byte row of a buffer
+constexpr int BUFFER = WG_M * 128;              // a warpgroup's buffer: WG_M rows of one chunk
+
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read (within C) only when beta != 0.
+static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
+                                                 Acc alpha, Acc beta)
+{
+    const Acc old = beta != (Acc)0 && row < m && col < n ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+}
+
+// The warpgroup's results, rows from row0 and columns from col0, to C:
+// chunk by chunk of CHUNK columns, each into buffer `*stored % 2` of
+// bufs (two of BUFFER bytes), then one TMA store.  Thread t of the
+// warpgroup holds, in each 64-row block i and each 8 columns j, rows
+// 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
+// acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
+// keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
+// c_map reads them (and so a warp's writes fall in 32 banks).
+static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
+                                                      unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
+                                                      int m, int n, long long ldc, int row0, int col0, Acc alpha,
+                                                      Acc beta)
+{
+    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
+    const int barrier = 1 + (int)threadIdx.x / 128;
+
+    if (!c_tma) {
+        store_tile(c, acc, m, n, ldc, row0, col0, alpha, beta);
+        return;
+    }
+#pragma unroll
+    for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
+        unsigned char *const buf = bufs + *stored % 2 * BUFFER;
+        if (t == 0)
+            tma_store_wait_read<1>();  // the store from this buffer two chunks ago has read it
+        warpgroup_sync(barrier);
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
+                    const int row = row0 + R, col = col0 + 8 * j + cc;
+                    const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
+                    Out pair[2];
+                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], alpha, beta);
+                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], alpha, beta);
+                    unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    if constexpr (sizeof(Out) == 2) {  // one 4-byte write
+                        *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
+                    } else {
+                        reinterpret_cast<Out *>(p)[0] = pair[0];
+                        reinterpret_cast<Out *>(p)[1] = pair[1];
+                    }
+                }
+        fence_proxy_async();
+        warpgroup_sync(barrier);
+        if (t == 0)
+            tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);
+    }
+}
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
+                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, Acc alpha, Acc beta)
 {
@@ -349,6 +484,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
+    unsigned char *const cs = bs + STAGES * B_STAGE;  // store: tma: two buffers of C a consumer warpgroup
     const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
 
     if (threadIdx.x == 0) {
@@ -374,6 +510,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
     float acc[MMA_M][TILE_N / 2];
     unsigned int it = 0;  // the block's next load to multiply
+    unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row0, col0;
         tile_origin(tile, m, n, row0, col0);
@@ -392,6 +529,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         wgmma_wait_group<0>();
         if (k_tiles > 0)
             release_stage(&empty[(it - 1) % STAGES]);
-        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+        store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                       row0 + wg_row, col0, alpha, beta);
     }
+    if (threadIdx.x % 128 == 0)
+        tma_store_wait_all();  // the warpgroup's last stores done before the block's shared memory goes
 }
