@@ -76,6 +76,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     }
 {{#tma}}
     if (threadIdx.x % 128 == 0)
-        tma_store_wait_all();  // the warpgroup's last stores done before the block's shared memory goes
+        bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
 {{/tma}}
 }

@@ -6,7 +6,7 @@
 //! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
 //! host says so (c_tma 0) and the results go as store: pairs sends them.
 // Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
-static __device__ __forceinline__ void fence_proxy_async()
+static __device__ __forceinline__ void fence_proxy_async_shared()
 {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
@@ -17,23 +17,28 @@ static __device__ __forceinline__ void warpgroup_sync(int id)
     asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
 }
 
-// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges; one bulk group.
+// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
 static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
 {
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n\t"
-                 "cp.async.bulk.commit_group;"
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
                  :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
 }
 
-// Wait until at most PENDING of this thread's TMA stores have still to read their shared memory.
+// Close this thread's TMA stores issued so far into one bulk group.
+static __device__ __forceinline__ void bulk_commit_group()
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+// Wait until at most PENDING of this thread's bulk groups have still to read their shared memory.
 template <int PENDING>
-static __device__ __forceinline__ void tma_store_wait_read()
+static __device__ __forceinline__ void bulk_wait_group_read()
 {
     asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
 }
 
-// Wait until this thread's TMA stores have all been done.
-static __device__ __forceinline__ void tma_store_wait_all()
+// Wait until this thread's bulk groups have all been done (written to C).
+static __device__ __forceinline__ void bulk_wait_group()
 {
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
@@ -75,7 +80,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
         if (t == 0)
-            tma_store_wait_read<1>();  // the store from this buffer two chunks ago has read it
+            bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
@@ -97,9 +102,11 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                         reinterpret_cast<Out *>(p)[1] = pair[1];
                     }
                 }
-        fence_proxy_async();
+        fence_proxy_async_shared();
         warpgroup_sync(barrier);
-        if (t == 0)
+        if (t == 0) {
             tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);
+            bulk_commit_group();
+        }
     }
 }
