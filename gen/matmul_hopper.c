@@ -132,11 +132,16 @@ check_stages(struct kgen_spec *s, kgen_error *err)
 	if (s->mm_stages < 2)
 		return ERR(mm_stages, "stages %lld: math: wgmma multiplies one stage while the wgmmas of the one before "
 		           "finish, so it needs 2 to 4", s->mm_stages);
-	if (!fits(s, s->mm_stages))
+	if (!fits(s, s->mm_stages)) {
+		long long most = s->mm_stages;
+
+		while (most > 2 && !fits(s, most))
+			most--;
 		return ERR(mm_stages, "stages %lld of a %lld x %lld tile and store: tma's buffers (%lld bytes) take %lld "
 		           "bytes of shared memory, over the %d a block can have: use stages: %lld", s->mm_stages,
 		           s->tile_m, s->tile_n, store_buffers(s), kgen_matmul_wgmma_smem(s, s->mm_stages) + 16 * s->mm_stages,
-		           KGEN_MATMUL_SMEM_MAX, s->mm_stages - 1);
+		           KGEN_MATMUL_SMEM_MAX, most);
+	}
 	return KGEN_OK;
 }
 
@@ -213,15 +218,16 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	map_note(p, "a", k_major_a(s), "m", "lda", (int)s->tile_m / (shares_a(s) ? 2 : 1));
 	map_note(p, "b", k_major_b(s), "n", "ldb", (int)s->tile_n / (shares_b(s) ? 2 : 1));
 	if (s->mm_store == KGEN_MM_STORE_TMA)
-		kgen_contract_note(p, "//   c_map: C (row-major, %s): dims {n, m}, stride {ldc * %d}, box {%d, %lld}, c_tma 1;\n"
-		                   "//   or, where c is not 16-byte aligned or ldc * %d not a multiple of 16, c_tma 0\n"
-		                   "//   (c_map is then not read)\n", kgen_dtype_info[s->out_dtype].name,
+		kgen_contract_note(p, "//   c_map: C (row-major, %s, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * %d},\n"
+		                   "//   box {%d, %lld}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or\n"
+		                   "//   ldc * %d not a multiple of 16, c_tma 0 (c_map is then not read)\n",
+		                   kgen_dtype_info[s->out_dtype].name,
 		                   (int)kgen_dtype_info[s->out_dtype].size, 128 / (int)kgen_dtype_info[s->out_dtype].size,
 		                   s->tile_m / s->consumers, (int)kgen_dtype_info[s->out_dtype].size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
-	                   "// 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),\n"
-	                   "// ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are %s; C is\n"
-	                   "// read only when beta != 0.\n", kgen_spec_acc(s)->name);
+	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
+	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and\n"
+	                   "// beta are %s; C is read only when beta != 0.\n", kgen_spec_acc(s)->name);
 	kgen_contract_note(p, "// Scratch: none.");
 }
 

@@ -141,8 +141,9 @@ class BinaryDistribution(Distribution):
 # kgen._fast: kgen.reduce's torch fast path in C (kgen/_fast.c).  Optional: a
 # Python without its headers (python3-dev) gets the package with the same path
 # in Python.
+# Python 3.9 or later (kgen/_fast.c says why).
 FAST = Extension("kgen._fast", sources=["kgen/_fast.c"], include_dirs=[os.path.join(source_tree(), "include")],
                  extra_compile_args=["-std=c11"], optional=True)
 
 setup(version=version(source_tree()), cmdclass={"build_py": BuildPy, "sdist": Sdist}, distclass=BinaryDistribution,
-      ext_modules=[FAST])
+      ext_modules=[FAST] if sys.version_info >= (3, 9) else [])

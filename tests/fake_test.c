@@ -238,6 +238,10 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000008ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);  /* c 8 bytes off 16 */
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000100ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 5);              /* another C: its map encoded */
+	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 1);
 	*nparams = 0;
 }
 END_TEST

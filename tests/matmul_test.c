@@ -266,11 +266,13 @@ START_TEST(matmul_wgmma_store_tma)
 	                   "store: tma\n");
 
 	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>");
-	ASSERT_HAS(src, "//   c_map: C (row-major, bf16): dims {n, m}, stride {ldc * 2}, box {64, 64}, c_tma 1;");
+	ASSERT_HAS(src, "//   c_map: C (row-major, bf16, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 2},\n"
+	                "//   box {64, 64}, c_tma 1 (also with k = 0)");
 	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
 	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
 	ASSERT_HAS(src, "tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);");
+	ASSERT_HAS(src, "asm volatile(\"bar.sync 2, 128;\" ::: \"memory\");");  /* immediate barrier ids */
 	ASSERT_HAS(src, "bulk_wait_group_read<1>();");
 	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
 	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");  /* the fallback */
@@ -279,7 +281,8 @@ START_TEST(matmul_wgmma_store_tma)
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_m: 256\n"
 	             "tile_n: 128\nstore: tma\nout_dtype: f32\n");
 	ASSERT_HAS(src, "//   stages: 3");  /* 4 would not fit beside the buffers */
-	ASSERT_HAS(src, "//   c_map: C (row-major, f32): dims {n, m}, stride {ldc * 4}, box {32, 128}, c_tma 1;");
+	ASSERT_HAS(src, "//   c_map: C (row-major, f32, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 4},\n"
+	                "//   box {32, 128}, c_tma 1 (also with k = 0)");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nstore: pairs\n");
 	ASSERT_HAS_NOT(src, "c_map");

@@ -36,6 +36,10 @@ Py_NewRef(PyObject *o)
 }
 #endif
 
+/* The interface kgen/_lib.py was written for (Ready's and set_entry's
+ * arguments): it loads no module whose ABI differs. */
+#define KGEN_FAST_ABI 1
+
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
 /* The module's state: set once by set_entry(). */
@@ -199,7 +203,7 @@ static PyObject *
 ready_call(Ready *r, PyObject *x, PyObject *out)
 {
 	unsigned long long a[KGEN_PACKED_COUNT];
-	PyObject *v = NULL, *i = NULL, *s, *res;
+	PyObject *v = NULL, *i = NULL, *s, *res, *fn;
 	kgen_error err;
 	kgen_status st;
 	int ok;
@@ -224,7 +228,10 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 		v = Py_NewRef(PyTuple_GET_ITEM(out, 0));
 		i = Py_NewRef(PyTuple_GET_ITEM(out, 1));
 	}
-	if (!(s = PyObject_CallOneArg(fast.stream, r->device)))
+	fn = Py_NewRef(fast.stream);  /* held: a call may run code that calls set_entry */
+	s = PyObject_CallOneArg(fn, r->device);
+	Py_DECREF(fn);
+	if (!s)
 		goto fail;
 	a[KGEN_PACKED_STREAM] = PyLong_AsUnsignedLongLong(s);
 	Py_DECREF(s);
@@ -241,8 +248,10 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 	st = fast.packed(a);
 	Py_END_ALLOW_THREADS
 	if (st != KGEN_OK) {
-		if ((res = PyObject_CallFunction(fast.fail, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
+		fn = Py_NewRef(fast.fail);
+		if ((res = PyObject_CallFunction(fn, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
 			Py_DECREF(res);  /* fail() raises; if it did not, the call still failed */
+		Py_DECREF(fn);
 		if (!PyErr_Occurred())
 			PyErr_Format(PyExc_RuntimeError, "kgen: kgen_reduce_packed failed (status %d)", (int)st);
 		goto fail;
@@ -254,7 +263,9 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 	}
 	if (!r->pair)
 		return v;
-	res = PyObject_CallFunctionObjArgs(fast.pair, v, i, NULL);
+	fn = Py_NewRef(fast.pair);
+	res = PyObject_CallFunctionObjArgs(fn, v, i, NULL);
+	Py_DECREF(fn);
 	Py_DECREF(v);
 	Py_DECREF(i);
 	return res;
@@ -369,7 +380,8 @@ PyInit__fast(void)
 		Py_DECREF(m);
 		return NULL;
 	}
-	if (PyModule_AddIntConstant(m, "PACKED_COUNT", KGEN_PACKED_COUNT) < 0) {
+	if (PyModule_AddIntConstant(m, "PACKED_COUNT", KGEN_PACKED_COUNT) < 0 ||
+	    PyModule_AddIntConstant(m, "ABI", KGEN_FAST_ABI) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

@@ -242,8 +242,10 @@ def _load_fast():
     if os.environ.get("KGEN_NO_FAST"):
         return None, "KGEN_NO_FAST is set"
     here = os.path.dirname(os.path.abspath(__file__))
-    built = os.path.join(os.path.dirname(os.path.abspath(path)), "..", "python", "kgen")
-    for d in (here, built):
+    dirs = [here]
+    if os.sep in path:  # a library found by its path (not a bare name the linker resolved): its build tree
+        dirs.append(os.path.join(os.path.dirname(os.path.abspath(path)), "..", "python", "kgen"))
+    for d in dirs:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             p = os.path.join(d, "_fast" + suffix)
             if not os.path.isfile(p):
@@ -254,11 +256,15 @@ def _load_fast():
                 spec.loader.exec_module(m)
             except ImportError as e:
                 return None, "%s: %s" % (p, e)
-            if m.PACKED_COUNT != len(PACKED):
-                return None, "%s was built for %d packed slots, libkgen's Python knows %d" % (
-                    p, m.PACKED_COUNT, len(PACKED))
+            if getattr(m, "ABI", None) != FAST_ABI or m.PACKED_COUNT != len(PACKED):
+                return None, "%s is another version's (ABI %s, %d packed slots; this package: ABI %d, %d)" % (
+                    p, getattr(m, "ABI", None), m.PACKED_COUNT, FAST_ABI, len(PACKED))
             return m, p
-    return None, "no _fast%s in %s or %s" % (importlib.machinery.EXTENSION_SUFFIXES[0], here, os.path.normpath(built))
+    return None, "no _fast%s in %s" % (importlib.machinery.EXTENSION_SUFFIXES[0],
+                                       " or ".join(os.path.normpath(d) for d in dirs))
+
+
+FAST_ABI = 1  # KGEN_FAST_ABI in kgen/_fast.c
 
 
 fast, fast_where = _load_fast()

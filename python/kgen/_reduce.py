@@ -207,8 +207,10 @@ def _fast_ready(L, device):
         address = _lib.ctypes.cast(_lib.kgen_reduce_packed, _lib.ctypes.c_void_p).value
         _lib.fast.set_entry(address, _ready_fast, torch.Tensor, _arrays.torch_stream_function(), ArgResult, _lib.fail)
         _fast_entry = True
+    # It keeps L's kernel alive (the scratch is kgen._memory's, kept per
+    # kernel), not L: L holds it, and a Ready is not followed by the GC.
     return _lib.fast.Ready(L.handle, L.scratch[0], L.scratch[1], tuple(L.sizes), L.pair, device, L.t_new,
-                           L.t_values, L.t_indices, L.t_dtype, L.t_i64, L.shape, L)
+                           L.t_values, L.t_indices, L.t_dtype, L.t_i64, L.shape, L.k)
 
 
 _fast_entry = False

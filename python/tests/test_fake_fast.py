@@ -73,6 +73,7 @@ def entry():
     fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
     yield
     ready.clear()
+    _reduce._fast_entry = False  # the package's own entry again at its next torch call
 
 
 def make_ready(op, n, device=0, keep=None):
@@ -201,6 +202,37 @@ def test_a_ready_keeps_its_kernels_owner():
     assert w() is None
 
 
+def test_a_launch_made_ready_in_c_keeps_its_kernel_not_itself():
+    # _reduce._fast_ready: a _Launch's fields to a Ready, which holds the
+    # kernel (not the _Launch, which holds it: a cycle the GC cannot see).
+    class Launch:
+        pass
+    k = kgen.Kernel({"kernel": "reduce", "op": "sum", "dtype": "f32", "threads": 256, "items_per_thread": 4,
+                     "stages": "last_block"})
+    scratch = Device((1024,))
+    L = Launch()
+    L.k, L.handle, L.scratch, L.sizes, L.pair, L.shape = k, k._handle, (scratch.ptr, 4096), (300,), False, ()
+    L.t_new, L.t_values, L.t_indices, L.t_dtype, L.t_i64 = make, T(()), None, "f32", "i64"
+    _reduce._fast_entry = True  # this file's entry (set_entry above), not torch's
+    r = _reduce._fast_ready(L, 0)
+    x = T((300,))
+    ready[key(x, "sum", None)] = r
+    m = mark()
+    record_params(3)
+    y = fast.reduce(x, "sum", None, None)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert launch.args[0] == x.data_ptr() and launch.args[1] == y.data_ptr() and launch.args[2] & 0xffffffff == 300
+    gone, kept = weakref.ref(L), weakref.ref(k)
+    del L, k
+    gc.collect()
+    assert gone() is None and kept() is not None
+    del r
+    ready.clear()
+    gc.collect()
+    assert kept() is None
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(TypeError, match="4 arguments"):
         fast.reduce(T((1,)), "sum")
@@ -212,4 +244,4 @@ def test_bad_arguments_are_refused():
         fast.Ready(1, 0, 0, [1], False, 0, make, T(()), None, "f32", "i64", (), None)
     with pytest.raises(ValueError, match="address of kgen_reduce_packed is 0"):
         fast.set_entry(0, {}, T, None, None, None)
-    assert fast.PACKED_COUNT == len(_lib.PACKED)
+    assert fast.PACKED_COUNT == len(_lib.PACKED) and fast.ABI == _lib.FAST_ABI

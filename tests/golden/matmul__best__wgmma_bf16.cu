@@ -36,13 +36,13 @@
 // bf16, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:
 //   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}
 //   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}
-//   c_map: C (row-major, bf16): dims {n, m}, stride {ldc * 2}, box {64, 64}, c_tma 1;
-//   or, where c is not 16-byte aligned or ldc * 2 not a multiple of 16, c_tma 0
-//   (c_map is then not read)
+//   c_map: C (row-major, bf16, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 2},
+//   box {64, 64}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or
+//   ldc * 2 not a multiple of 16, c_tma 0 (c_map is then not read)
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
-// 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),
-// ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are f32; C is
-// read only when beta != 0.
+// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
+// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and
+// beta are f32; C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
@@ -326,10 +326,15 @@ static __device__ __forceinline__ void fence_proxy_async_shared()
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
-// Wait until the warpgroup's 128 threads have all arrived here: named barrier `id` (1 + the warpgroup's index).
-static __device__ __forceinline__ void warpgroup_sync(int id)
+// Wait until this consumer warpgroup's 128 threads have all arrived here:
+// named barrier 1 + the warpgroup's index (2 or 3), an immediate (with an id
+// in a register ptxas reserves all 16 barriers).
+static __device__ __forceinline__ void warpgroup_sync()
 {
-    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+    if (threadIdx.x / 128 == 1)
+        asm volatile("bar.sync 2, 128;" ::: "memory");
+    else
+        asm volatile("bar.sync 3, 128;" ::: "memory");
 }
 
 // TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
@@ -415,6 +420,10 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 
 constexpr int CHUNK = 128 / (int)sizeof(Out);  // C's columns in a 128-byte row of a buffer
 constexpr int BUFFER = WG_M * 128;              // a warpgroup's buffer: WG_M rows of one chunk
+static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of whole chunks, a box of at most 256 "
+              "rows, a named barrier for each consumer warpgroup");
+static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
+              "1024-byte period");
 
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read (within C) only when beta != 0.
 static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
@@ -438,7 +447,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                                                       Acc beta)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-    const int barrier = 1 + (int)threadIdx.x / 128;
 
     if (!c_tma) {
         store_tile(c, acc, m, n, ldc, row0, col0, alpha, beta);
@@ -449,7 +457,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
-        warpgroup_sync(barrier);
+        warpgroup_sync();
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -471,7 +479,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     }
                 }
         fence_proxy_async_shared();
-        warpgroup_sync(barrier);
+        warpgroup_sync();
         if (t == 0) {
             tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);
             bulk_commit_group();

@@ -38,9 +38,9 @@
 //   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}
 //   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
-// 16-byte row pitches); with k = 0 the maps are not read.  C row-major (c[i * ldc + j]),
-// ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and beta are f32; C is
-// read only when beta != 0.
+// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
+// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and
+// beta are f32; C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
