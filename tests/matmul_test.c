@@ -272,7 +272,7 @@ START_TEST(matmul_wgmma_store_tma)
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
 	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
 	ASSERT_HAS(src, "tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);");
-	ASSERT_HAS(src, "asm volatile(\"bar.sync 2, 128;\" ::: \"memory\");");  /* immediate barrier ids */
+	ASSERT_HAS(src, "warpgroup_sync(barrier);");
 	ASSERT_HAS(src, "bulk_wait_group_read<1>();");
 	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
 	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");  /* the fallback */
