@@ -205,6 +205,9 @@ START_TEST(wgmma_store_tma_passes_c_map)
 {
 	kgen_kernel *t = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	                       "tile_n: 256\nstore: tma\n");
+	kgen_kernel *f = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_n: 128\n"
+	                       "store: tma\nout_dtype: f32\n");
+	const struct fake_map *map;
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes;
@@ -221,6 +224,13 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1);  /* c_tma */
 	ck_assert_uint_eq(x->args[4], 0x30000000ull);
 	ck_assert_uint_eq(x->args[5] & 0xffffffffu, 1000);
+	map = fake_var("fake_cuda_last_map");           /* C's, encoded last: bf16 rows of 128 bytes, a warpgroup's 64 */
+	ck_assert_int_eq(map->type, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+	ck_assert_int_eq(map->swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+	ck_assert_uint_eq(map->box[0], 64);
+	ck_assert_uint_eq(map->box[1], 64);
+	ck_assert_uint_eq(map->dims[1], 1000);
+	ck_assert_uint_eq(map->strides[0], 3000 * 2);
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 3);              /* the same call: all three kept */
@@ -242,6 +252,13 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 5);              /* another C: its map encoded */
 	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 1);
+	ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	map = fake_var("fake_cuda_last_map");           /* f32 C, one consumer of 128 rows: 32 columns a row of 128 bytes */
+	ck_assert_int_eq(map->type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+	ck_assert_uint_eq(map->box[0], 32);
+	ck_assert_uint_eq(map->box[1], 128);
+	ck_assert_uint_eq(map->strides[0], 3000 * 4);
 	*nparams = 0;
 }
 END_TEST

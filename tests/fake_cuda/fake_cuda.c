@@ -435,6 +435,24 @@ cuGraphLaunch(CUgraphExec e, CUstream s)
 API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e) { return unmake(e, &fake_cuda_execs); }
 API CUresult CUDAAPI cuGraphDestroy(CUgraph g) { return unmake(g, &fake_cuda_graphs); }
 
+API struct fake_map fake_cuda_last_map;
+
+/* An element's bytes, by CUtensorMapDataType (0: a type kgen does not use). */
+static unsigned
+map_element(CUtensorMapDataType t)
+{
+	switch (t) {
+	case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT16: case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+	case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT32: case CU_TENSOR_MAP_DATA_TYPE_INT32:
+	case CU_TENSOR_MAP_DATA_TYPE_FLOAT32: return 4;
+	case CU_TENSOR_MAP_DATA_TYPE_UINT64: case CU_TENSOR_MAP_DATA_TYPE_INT64:
+	case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+	default: return 0;
+	}
+}
+
 API CUresult CUDAAPI
 cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank, void *addr, const cuuint64_t *dims,
                        const cuuint64_t *strides, const cuuint32_t *box, const cuuint32_t *estrides,
@@ -453,6 +471,21 @@ cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank,
 	for (i = 0; i < rank; i++)
 		if (!box[i] || box[i] > 256 || !dims[i])
 			return CUDA_ERROR_INVALID_VALUE;
+	/* A swizzled box's inner dimension fits the swizzle's span. */
+	if (!map_element(t) || (sw == CU_TENSOR_MAP_SWIZZLE_128B && box[0] * map_element(t) > 128) ||
+	    (sw == CU_TENSOR_MAP_SWIZZLE_64B && box[0] * map_element(t) > 64) ||
+	    (sw == CU_TENSOR_MAP_SWIZZLE_32B && box[0] * map_element(t) > 32))
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(&fake_cuda_last_map, 0, sizeof fake_cuda_last_map);
+	fake_cuda_last_map.type = (int)t;
+	fake_cuda_last_map.rank = (int)rank;
+	fake_cuda_last_map.swizzle = (int)sw;
+	for (i = 0; i < rank; i++) {
+		fake_cuda_last_map.box[i] = box[i];
+		fake_cuda_last_map.dims[i] = dims[i];
+		if (i + 1 < rank)
+			fake_cuda_last_map.strides[i] = strides[i];
+	}
 	memset(map, 0, sizeof *map);
 	memcpy(map, dims, rank * sizeof *dims);  /* readable by the test: dims first */
 	fake_cuda_encodes++;

@@ -17,4 +17,11 @@ struct fake_launch {
 	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
 };
 
+/* The last tensor map cuTensorMapEncodeTiled made (fake_cuda_last_map). */
+struct fake_map {
+	int type, rank, swizzle;      /* CUtensorMapDataType, CUtensorMapSwizzle */
+	unsigned box[5];
+	unsigned long long dims[5], strides[4];
+};
+
 #endif
