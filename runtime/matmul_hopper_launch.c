@@ -104,10 +104,14 @@ state(kgen_kernel *kn)
 	return kn->state;
 }
 
-/* C's map for this call (store: tma), kept as A's and B's are. */
+/* The maps for this call, under the context's lock: A's and B's when k > 0
+ * and C's for store: tma, each the kernel's own when what made it is the
+ * same, else encoded now and kept. */
 static kgen_status
-c_map_of(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *map, int *tma, kgen_error *err)
+maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map, CUtensorMap *c_map,
+     int *c_tma, kgen_error *err)
 {
+	int store_c = kn->spec.mm_store == KGEN_MM_STORE_TMA;
 	struct wgmma_maps *w;
 	kgen_status st = KGEN_OK;
 
@@ -116,45 +120,28 @@ c_map_of(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *map, int
 		pthread_mutex_unlock(&kn->ctx->lock);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	}
-	if (!w->c_valid || w->c != c->c || w->cm != c->m || w->cn != c->n || w->ldc != c->ldc) {
-		w->c_valid = 0;
-		if (!(st = encode_c(kn, &w->c_map, &w->c_tma, c, err))) {
-			w->c = c->c, w->cm = c->m, w->cn = c->n, w->ldc = c->ldc;
-			w->c_valid = 1;
-		}
-	}
-	if (!st) {
-		*map = w->c_map;
-		*tma = w->c_tma;
-	}
-	pthread_mutex_unlock(&kn->ctx->lock);
-	return st;
-}
-
-/* The maps for this call: the kernel's own when they match, else encoded
- * now and kept (under the context's lock). */
-static kgen_status
-maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map, kgen_error *err)
-{
-	struct wgmma_maps *w;
-	kgen_status st = KGEN_OK;
-
-	pthread_mutex_lock(&kn->ctx->lock);
-	if (!(w = state(kn))) {
-		pthread_mutex_unlock(&kn->ctx->lock);
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
-	if (!w->valid || w->a != c->a || w->b != c->b || w->m != c->m || w->n != c->n || w->k != c->k ||
-	    w->lda != c->lda || w->ldb != c->ldb) {
+	if (c->k && (!w->valid || w->a != c->a || w->b != c->b || w->m != c->m || w->n != c->n || w->k != c->k ||
+	             w->lda != c->lda || w->ldb != c->ldb)) {
 		w->valid = 0;
 		if (!(st = encode_both(kn, w, c, err))) {
 			w->a = c->a, w->b = c->b, w->m = c->m, w->n = c->n, w->k = c->k, w->lda = c->lda, w->ldb = c->ldb;
 			w->valid = 1;
 		}
 	}
-	if (!st) {
+	if (!st && store_c && (!w->c_valid || w->c != c->c || w->cm != c->m || w->cn != c->n || w->ldc != c->ldc)) {
+		w->c_valid = 0;
+		if (!(st = encode_c(kn, &w->c_map, &w->c_tma, c, err))) {
+			w->c = c->c, w->cm = c->m, w->cn = c->n, w->ldc = c->ldc;
+			w->c_valid = 1;
+		}
+	}
+	if (!st && c->k) {
 		*a_map = w->a_map;
 		*b_map = w->b_map;
+	}
+	if (!st && store_c) {
+		*c_map = w->c_map;
+		*c_tma = w->c_tma;
 	}
 	pthread_mutex_unlock(&kn->ctx->lock);
 	return st;
@@ -233,11 +220,9 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 
 	memset(&a_map, 0, sizeof a_map);
 	memset(&b_map, 0, sizeof b_map);
-	/* With k = 0 the kernel reads neither map (and TMA takes no empty matrix). */
-	if (k && ((st = check_tma(kn, c, err)) || (st = maps(kn, c, &a_map, &b_map, err))))
-		return st;
 	memset(&c_map, 0, sizeof c_map);
-	if (s->mm_store == KGEN_MM_STORE_TMA && (st = c_map_of(kn, c, &c_map, &c_tma, err)))
+	/* With k = 0 the kernel reads neither A's nor B's map (and TMA takes no empty matrix). */
+	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, err)))
 		return st;
 	tiles = ((unsigned long long)m + (unsigned long long)s->tile_m - 1) / (unsigned long long)s->tile_m *
 	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
