@@ -241,6 +241,35 @@ check_registers(const struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* blocks_per_sm: the blocks an SM must hold at once, which caps each
+ * thread's registers at 65536 / (blocks_per_sm x threads); the threads and
+ * the shared memory of that many blocks must fit an SM too (Hopper's 2048
+ * threads and 228 KB, 1 KB of it each block's own). */
+static kgen_status
+check_occupancy(const struct kgen_spec *s, kgen_error *err)
+{
+	struct kgen_matmul g;
+	long long n = s->mm_blocks_per_sm, regs, acc;
+
+	if (n == 0 || s->math == KGEN_MATH_WGMMA)
+		return KGEN_OK;
+	if (n * s->threads > 2048)
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld threads is more than the 2048 threads an SM holds", n,
+		           s->threads);
+	kgen_matmul_shape(s, &g);
+	if (g.smem && n * (g.smem_bytes + 1024) > KGEN_MATMUL_SM_SMEM)
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld bytes of tiles (and 1 KB each) is more than the %d "
+		           "bytes of shared memory an SM has: use fewer blocks, smaller tiles or fewer stages", n,
+		           g.smem_bytes, KGEN_MATMUL_SM_SMEM);
+	regs = 65536 / (n * s->threads);
+	acc = !g.smem ? 1 : s->math == KGEN_MATH_SIMT ? s->thread_m * s->thread_n * (kgen_spec_acc(s)->size / 4)
+	      : s->warp_m * s->warp_n / 32;
+	if (regs <= acc)
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld threads leaves %lld registers a thread, no more than "
+		           "its %lld accumulators", n, s->threads, regs, acc);
+	return KGEN_OK;
+}
+
 /* load_width, the tiles' sides along which it loads, and cp.async. */
 static kgen_status
 check_loads(struct kgen_spec *s, kgen_error *err)
@@ -306,6 +335,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld: the tiles take %lld; drop threads", s->threads, threads);
 	s->threads = threads;
 	if (s->staging == KGEN_STAGING_SMEM && s->math != KGEN_MATH_WGMMA && (st = check_loads(s, err)))
+		return st;
+	if ((st = check_occupancy(s, err)))
 		return st;
 	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
 		return st;
@@ -424,6 +455,9 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	if (g->smem)
 		sb_printf(b, "constexpr int TILE_K = %d;  // the depth of the tiles of A and B in shared memory\n", g->tk);
 	sb_printf(b, "constexpr int THREADS = %lld;\n", s->threads);
+	if (s->mm_blocks_per_sm > 0)
+		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
+		          "registers a thread\n", s->mm_blocks_per_sm);
 	if (s->order == KGEN_ORDER_GROUPED)
 		sb_printf(b, "constexpr int GROUP = %lld;  // tile rows of a group (order: grouped)\n", s->group);
 	if (!g->smem)
@@ -652,6 +686,8 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 
 	tpl_init(&k);
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
+	tpl_set(&k, "bounds", "%s", s->mm_blocks_per_sm > 0 ? "THREADS, MIN_BLOCKS" : s->math == KGEN_MATH_MMA ? "THREADS, 1"
+	        : "THREADS");
 	if (!g->smem) {
 		int rows = s->thread_map == KGEN_THREAD_MAP_ROWS;
 		tpl_set(&k, "doc", "%s", rows ? "Consecutive threads take consecutive rows of C: a warp reads 32 rows of A "
@@ -829,6 +865,8 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_consumers, KGEN_KEY_math, WGMMA, "consumers needs math: wgmma, not {w}" },
 	{ KGEN_KEY_mm_store, KGEN_KEY_math, WGMMA, "store needs math: wgmma, not {w}" },
 	{ KGEN_KEY_cluster, KGEN_KEY_math, WGMMA, "cluster needs math: wgmma, not {w}" },
+	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_math, NOT_WGMMA,
+	  "blocks_per_sm needs math: simt, wmma or mma, not {w} (a wgmma block has an SM to itself)" },
 	{ KGEN_KEY_cluster, KGEN_KEY_producer, KGEN_BIT(KGEN_PRODUCER_WARPGROUP),
 	  "cluster needs producer: warpgroup, not {w} (the blocks of a cluster loop over their tiles together)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
@@ -839,7 +877,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
-	KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_mm_store, KGEN_KEY_cluster,
+	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_mm_store, KGEN_KEY_cluster,
 	KGEN_KEY_COUNT,
 };
 

@@ -27,6 +27,7 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 
 /* The largest shared memory a block may have (sm_90: 227 KB). */
 #define KGEN_MATMUL_SMEM_MAX 232448
+#define KGEN_MATMUL_SM_SMEM 233472   /* shared memory of an SM (sm_90: 228 KB) */
 #define KGEN_MATMUL_ACC_WORDS 128  /* accumulator registers a thread may keep */
 
 /* Where tile blockIdx.x (indexed: tile `tile`) of C starts, as a device

@@ -345,6 +345,32 @@ START_TEST(matmul_wgmma_needs_sm_90a)
 }
 END_TEST
 
+/* blocks_per_sm: __launch_bounds__'s minimum of blocks an SM, which caps the
+ * registers; without it simt and wmma leave them to the compiler and mma
+ * asks for one block (up to 255 registers). */
+START_TEST(matmul_blocks_per_sm_bounds_the_registers)
+{
+	char *src = source("kernel: matmul\nthread_m: 8\nthread_n: 8\nblocks_per_sm: 4\n");
+
+	ASSERT_HAS(src, "constexpr int MIN_BLOCKS = 4;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * "
+	                "THREADS) registers a thread");
+	ASSERT_HAS(src, "__launch_bounds__(THREADS, MIN_BLOCKS) matmul_simt_f32(");
+	ASSERT_HAS(src, "//   blocks_per_sm: 4");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\nblocks_per_sm: 2\n");
+	ASSERT_HAS(src, "__launch_bounds__(THREADS, MIN_BLOCKS) matmul_mma_bf16(");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");
+	ASSERT_HAS(src, "__launch_bounds__(THREADS, 1) matmul_mma_bf16(");
+	ASSERT_HAS_NOT(src, "MIN_BLOCKS");
+	free(src);
+	src = source("kernel: matmul\n");
+	ASSERT_HAS(src, "__launch_bounds__(THREADS) matmul_simt_f32(");
+	ASSERT_HAS(src, "//   blocks_per_sm: 0");
+	free(src);
+}
+END_TEST
+
 START_TEST(matmul_split_k_and_epilogue)
 {
 	char *src = source("kernel: matmul\nsplit_k: 4\nepilogue: fmaxf(v, 0.0f) + c * (float)(row + col)\n");
@@ -485,6 +511,17 @@ static const struct refusal matmul_refusals[] = {
 	  "cluster needs producer: warpgroup, not none (the blocks of a cluster loop over their tiles together)", 4, 10,
 	  "cluster: 2x1" },
 	{ "only_with_cluster_math", MM "cluster: 1x2\n", "cluster needs math: wgmma, not simt", 2, 10, "cluster: 1x2" },
+	{ "check_matmul_blocks_per_sm_threads", MM "blocks_per_sm: 32\n",
+	  "blocks_per_sm 32 x 256 threads is more than the 2048 threads an SM holds", 2, 16, "blocks_per_sm: 32" },
+	{ "check_matmul_blocks_per_sm_smem", MM "dtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n"
+	  "blocks_per_sm: 3\n", "blocks_per_sm 3 x 98304 bytes of tiles (and 1 KB each) is more than the 233472 bytes of "
+	  "shared memory an SM has: use fewer blocks, smaller tiles or fewer stages", 7, 16, "blocks_per_sm: 3" },
+	{ "check_matmul_blocks_per_sm_registers", MM "tile_m: 128\ntile_n: 128\nthread_m: 8\nthread_n: 8\nblocks_per_sm: 8\n",
+	  "blocks_per_sm 8 x 256 threads leaves 32 registers a thread, no more than its 64 accumulators", 6, 16,
+	  "blocks_per_sm: 8" },
+	{ "only_with_blocks_per_sm", MM "dtype: bf16\nmath: wgmma\nblocks_per_sm: 1\n",
+	  "blocks_per_sm needs math: simt, wmma or mma, not wgmma (a wgmma block has an SM to itself)", 4, 16,
+	  "blocks_per_sm: 1" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
 	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
@@ -535,6 +572,7 @@ suite(void)
 	tcase_add_test(tc, matmul_simt_tiles_and_loads);
 	tcase_add_test(tc, matmul_tensor_cores_emit_their_ptx);
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
+	tcase_add_test(tc, matmul_blocks_per_sm_bounds_the_registers);
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
 	tcase_add_test(tc, matmul_wgmma_store_pairs);

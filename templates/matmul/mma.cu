@@ -59,7 +59,7 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
 {{/one_stage}}
 
 // {{doc}}
-extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long lda, long long ldb, long long ldc,
                                                                   Acc alpha, Acc beta, int aligned, Acc *partials)

@@ -1,7 +1,7 @@
 //! staging: none: one thread per element of C, reading its row of A and
 //! its column of B straight from global memory (seed 002's first kernels).
 // {{doc}}
-extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
                                                                long long ldb, long long ldc, Acc alpha, Acc beta,
                                                                int aligned, Acc *partials)

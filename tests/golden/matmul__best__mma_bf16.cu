@@ -22,6 +22,7 @@
 //   warp_n: 64
 //   smem_layout: swizzled
 //   stages: 3
+//   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
 //

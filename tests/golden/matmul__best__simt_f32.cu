@@ -24,6 +24,7 @@
 //   warp_n: 64
 //   a_smem: row
 //   stages: 3
+//   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
 //

@@ -16,6 +16,7 @@
 //   thread_map: cols
 //   tile_m: 32
 //   tile_n: 32
+//   blocks_per_sm: 0
 //   epilogue: v
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:

@@ -23,6 +23,7 @@
 //   warp_n: 0
 //   a_smem: transposed
 //   stages: 1
+//   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
 //

@@ -20,6 +20,7 @@
 //   warp_m: 64
 //   warp_n: 64
 //   stages: 1
+//   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
 //
