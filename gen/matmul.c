@@ -612,8 +612,10 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		        "}");
 	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
 	tpl_show(&t, "inside", async);  /* the copies of whole tiles without checks (stages 2 and up) */
-	if (async)
+	if (async) {
 		tpl_set(&t, "inside_at", "%s", g->swizzled ? "swizzle_at<DST_LD>(r, c)" : "r * DST_LD + c");
+		tpl_set(&t, "inside_first", "%s", g->swizzled ? "swizzle_at<DST_LD>(r0, c0)" : "r0 * DST_LD + c0");
+	}
 	tpl_set(&t, "edge_at", "%s", g->swizzled ? "dst + swizzle_at<DST_LD>(r, c)"
 	        : "TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c");
 	loads(s, g, &t);

@@ -150,17 +150,20 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\na_layout: col\nstages: 2\n");
 	ASSERT_HAS(src, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-	ASSERT_HAS(src, "ldmatrix_x4<true>(f.a[i], as + (kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8);");
-	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8);");
+	/* ldmatrix from 32-bit shared addresses, an element offset from the tile's */
+	ASSERT_HAS(src, "ldmatrix_x4<true>(f.a[i], as + (unsigned int)sizeof(T) * ((kk + lane % 8 + lane / 16 * 8) * A_LD + "
+	                "wm + i * 16 + lane / 8 % 2 * 8));");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * ((kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + "
+	                "wn + j * 8 + lane / 16 * 8));");
 	/* stages 2 and up: the fragments double-buffered across the tiles' barrier */
-	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);");
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as_at + read * A_BYTES, bs_at + read * B_BYTES, 0, wm, wn, lane);");
 	ASSERT_HAS(src, "constexpr int KSTEPS = TILE_K / 16;");
 	ASSERT_HAS_NOT(src, "multiply_tile(");
 	ASSERT_HAS(src, "load_tile_inside<ROWS, COLS, VEC, DST_LD>(dst, src, ld, tid);");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");  /* stages: 1 */
 	ASSERT_HAS(src, "multiply_tile(as, bs, acc, wm, wn, lane);");
-	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], as, bs, ks + 1, wm, wn, lane);");
+	ASSERT_HAS(src, "load_fragments(f[(ks + 1) % 2], at, bt, ks + 1, wm, wn, lane);");
 	ASSERT_HAS_NOT(src, "load_tile_inside");  /* plain loads check every vector */
 	ASSERT_HAS_NOT(src, "swizzle_at");
 	free(src);
@@ -168,9 +171,15 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n");
 	ASSERT_HAS(src, "constexpr int A_LD = 64, A_TILE = 128 * A_LD;");
 	ASSERT_HAS(src, "constexpr int B_LD = 128, B_TILE = 64 * B_LD;");
-	ASSERT_HAS(src, "ldmatrix_x4<false>(f.a[i], as + swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8));");
-	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8));");
-	ASSERT_HAS(src, "cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), g);");
+	ASSERT_HAS(src, "ldmatrix_x4<false>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_at<A_LD>(wm + i * 16 + lane % 16, "
+	                "kk + lane / 16 * 8)));");
+	ASSERT_HAS(src, "ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * (swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, "
+	                "wn + j * 8 + lane / 16 * 8)));");
+	/* whole tiles: rows 8 apart lie alike, so each pass is the first's address plus a constant */
+	ASSERT_HAS(src, "T *const first = STEPS ? dst + swizzle_at<DST_LD>(r0, c0) : dst;");
+	ASSERT_HAS(src, "cp_async<VEC * sizeof(T)>(first + i * ROWS_APART * DST_LD, g);");
+	ASSERT_HAS(src, "cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), ROWS_APART ? g + i * ROWS_APART * ld : src + "
+	                "r * ld + c);");
 	ASSERT_HAS(src, "T *const s = dst + swizzle_at<DST_LD>(r, c);");
 	ASSERT_HAS(src, "<<<grid, 128, 98304>>>");  /* 3 x (128 x 64 + 64 x 128) x 2 bytes */
 	free(src);

@@ -5,21 +5,30 @@
 // Copy a ROWS x COLS box that lies wholly inside the matrix, src and ld keeping
 // VEC-element vectors aligned: one cp.async per vector and no checks.  Where a
 // pass of THREADS vectors covers whole rows, a thread keeps its column and
-// steps down ROWS_APART rows a pass, its address one multiply-add from the last.
+// steps down ROWS_APART rows a pass: its source one add from the last, and,
+// ROWS_APART a multiple of 8 (rows 8 apart lie alike in a swizzled tile), its
+// destination a constant offset from the first pass's.
 template <int ROWS, int COLS, int VEC, int DST_LD>
 static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, long long ld, int tid)
 {
     constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
     constexpr int ROWS_APART = THREADS % PER_ROW == 0 ? THREADS / PER_ROW : 0;
+    constexpr bool STEPS = ROWS_APART > 0 && ROWS_APART % 8 == 0;
     const int r0 = tid / PER_ROW, c0 = tid % PER_ROW * VEC;
+    T *const first = STEPS ? dst + {{inside_first}} : dst;
+    const T *g = src + r0 * ld + c0;
 #pragma unroll
     for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
         const int v = tid + i * THREADS;
         if (TOTAL % THREADS != 0 && v >= TOTAL)
             break;
+        if (STEPS) {
+            cp_async<VEC * sizeof(T)>(first + i * ROWS_APART * DST_LD, g);
+            g += ROWS_APART * ld;
+            continue;
+        }
         const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
-        const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
-        cp_async<VEC * sizeof(T)>(dst + {{inside_at}}, g);
+        cp_async<VEC * sizeof(T)>(dst + {{inside_at}}, ROWS_APART ? g + i * ROWS_APART * ld : src + r * ld + c);
     }
 }
 

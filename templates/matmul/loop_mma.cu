@@ -25,9 +25,11 @@ for (int s = 0; s < STAGES - 1; s++)
 cp_async_wait<STAGES - 2>();  // tile 0 has landed
 __syncthreads();
 Fragments f[2];
-load_fragments(f[0], as, bs, 0, wm, wn, lane);
+const unsigned int as_at = smem(as), bs_at = smem(bs);  // the stages' shared-memory addresses
+constexpr unsigned int A_BYTES = A_TILE * sizeof(T), B_BYTES = B_TILE * sizeof(T);
+load_fragments(f[0], as_at, bs_at, 0, wm, wn, lane);
 for (int t = 0; t < tiles; t++) {
-    const T *const at = as + read * A_TILE, *const bt = bs + read * B_TILE;
+    const unsigned int at = as_at + read * A_BYTES, bt = bs_at + read * B_BYTES;
     read = read + 1 == STAGES ? 0 : read + 1;
 #pragma unroll
     for (int ks = 0; ks < KSTEPS; ks++) {
@@ -39,7 +41,7 @@ for (int t = 0; t < tiles; t++) {
             if (t + 1 < tiles) {
                 cp_async_wait<STAGES - 2>();  // this thread's copies of tile t + 1 have landed
                 __syncthreads();              // everyone's; and every warp holds tile t's last fragments
-                load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);
+                load_fragments(f[(ks + 1) % 2], as_at + read * A_BYTES, bs_at + read * B_BYTES, 0, wm, wn, lane);
             }
         }
         multiply_fragments(acc, f[ks % 2]);

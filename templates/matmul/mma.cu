@@ -13,18 +13,21 @@ struct Fragments {
     unsigned int b[MMA_N][2];
 };
 
-// K-step ks of the tiles at as and bs: the warp's fragments, by ldmatrix (B's two at a time).
-static __device__ __forceinline__ void load_fragments(Fragments &f, const T *as, const T *bs, int ks, int wm, int wn,
-                                                      int lane)
+// K-step ks of the tiles at shared-memory addresses as and bs: the warp's
+// fragments, by ldmatrix (B's two at a time).  32-bit shared addresses, not
+// generic pointers: the offsets that do not change from tile to tile stay in
+// registers, and each ldmatrix is one add from its tile's address.
+static __device__ __forceinline__ void load_fragments(Fragments &f, unsigned int as, unsigned int bs, int ks, int wm,
+                                                      int wn, int lane)
 {
     const int kk = ks * 16;
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
-        {{a_load}}(f.a[i], as + {{a_fragment}});
+        {{a_load}}(f.a[i], as + (unsigned int)sizeof(T) * ({{a_fragment}}));
 #pragma unroll
     for (int j = 0; j < MMA_N; j += 2) {
         unsigned int r[4];
-        {{b_load}}(r, bs + {{b_fragment}});
+        {{b_load}}(r, bs + (unsigned int)sizeof(T) * ({{b_fragment}}));
         f.b[j][0] = r[0];
         f.b[j][1] = r[1];
         f.b[j + 1][0] = r[2];
@@ -48,11 +51,12 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
                                                      int wn, int lane)
 {
     Fragments f[2];
-    load_fragments(f[0], as, bs, 0, wm, wn, lane);
+    const unsigned int at = smem(as), bt = smem(bs);
+    load_fragments(f[0], at, bt, 0, wm, wn, lane);
 #pragma unroll
     for (int ks = 0; ks < KSTEPS; ks++) {
         if (ks + 1 < KSTEPS)
-            load_fragments(f[(ks + 1) % 2], as, bs, ks + 1, wm, wn, lane);
+            load_fragments(f[(ks + 1) % 2], at, bt, ks + 1, wm, wn, lane);
         multiply_fragments(acc, f[ks % 2]);
     }
 }

@@ -1,18 +1,19 @@
 //! ldmatrix and mma.sync m16n8k16 ({{ptx_type}} in, f32 accumulate), wrapped
 //! once (sm_80).
 // Four 8 x 8 matrices of 16-bit elements from shared memory, lane l giving the
-// address of row l % 8 of matrix l / 8; each lane gets its two elements of each
-// (in the layout mma.sync's fragments take), each matrix transposed on the way
-// when TRANS (for an operand whose k runs down its rows).
+// shared-memory address (smem()) of row l % 8 of matrix l / 8; each lane gets
+// its two elements of each (in the layout mma.sync's fragments take), each
+// matrix transposed on the way when TRANS (for an operand whose k runs down
+// its rows).
 template <bool TRANS>
-static __device__ __forceinline__ void ldmatrix_x4(unsigned int (&r)[4], const T *p)
+static __device__ __forceinline__ void ldmatrix_x4(unsigned int (&r)[4], unsigned int at)
 {
     if (TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem(p)));
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(at));
     else
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem(p)));
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(at));
 }
 
 // d (16 x 8, f32) += a (16 x 16, row) b (16 x 8, col).

@@ -134,18 +134,19 @@ static __device__ __forceinline__ void cp_async_wait()
     asm volatile("cp.async.wait_group %0;" :: "n"(PENDING) : "memory");
 }
 // Four 8 x 8 matrices of 16-bit elements from shared memory, lane l giving the
-// address of row l % 8 of matrix l / 8; each lane gets its two elements of each
-// (in the layout mma.sync's fragments take), each matrix transposed on the way
-// when TRANS (for an operand whose k runs down its rows).
+// shared-memory address (smem()) of row l % 8 of matrix l / 8; each lane gets
+// its two elements of each (in the layout mma.sync's fragments take), each
+// matrix transposed on the way when TRANS (for an operand whose k runs down
+// its rows).
 template <bool TRANS>
-static __device__ __forceinline__ void ldmatrix_x4(unsigned int (&r)[4], const T *p)
+static __device__ __forceinline__ void ldmatrix_x4(unsigned int (&r)[4], unsigned int at)
 {
     if (TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem(p)));
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(at));
     else
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem(p)));
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(at));
 }
 
 // d (16 x 8, f32) += a (16 x 16, row) b (16 x 8, col).
@@ -179,21 +180,30 @@ static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
 // Copy a ROWS x COLS box that lies wholly inside the matrix, src and ld keeping
 // VEC-element vectors aligned: one cp.async per vector and no checks.  Where a
 // pass of THREADS vectors covers whole rows, a thread keeps its column and
-// steps down ROWS_APART rows a pass, its address one multiply-add from the last.
+// steps down ROWS_APART rows a pass: its source one add from the last, and,
+// ROWS_APART a multiple of 8 (rows 8 apart lie alike in a swizzled tile), its
+// destination a constant offset from the first pass's.
 template <int ROWS, int COLS, int VEC, int DST_LD>
 static __device__ __forceinline__ void load_tile_inside(T *dst, const T *src, long long ld, int tid)
 {
     constexpr int PER_ROW = COLS / VEC, TOTAL = ROWS * PER_ROW;
     constexpr int ROWS_APART = THREADS % PER_ROW == 0 ? THREADS / PER_ROW : 0;
+    constexpr bool STEPS = ROWS_APART > 0 && ROWS_APART % 8 == 0;
     const int r0 = tid / PER_ROW, c0 = tid % PER_ROW * VEC;
+    T *const first = STEPS ? dst + swizzle_at<DST_LD>(r0, c0) : dst;
+    const T *g = src + r0 * ld + c0;
 #pragma unroll
     for (int i = 0; i < (TOTAL + THREADS - 1) / THREADS; i++) {
         const int v = tid + i * THREADS;
         if (TOTAL % THREADS != 0 && v >= TOTAL)
             break;
+        if (STEPS) {
+            cp_async<VEC * sizeof(T)>(first + i * ROWS_APART * DST_LD, g);
+            g += ROWS_APART * ld;
+            continue;
+        }
         const int r = ROWS_APART ? r0 + i * ROWS_APART : v / PER_ROW, c = ROWS_APART ? c0 : v % PER_ROW * VEC;
-        const T *const g = ROWS_APART ? src + r0 * ld + c0 + i * ROWS_APART * ld : src + r * ld + c;
-        cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), g);
+        cp_async<VEC * sizeof(T)>(dst + swizzle_at<DST_LD>(r, c), ROWS_APART ? g + i * ROWS_APART * ld : src + r * ld + c);
     }
 }
 
@@ -260,18 +270,21 @@ struct Fragments {
     unsigned int b[MMA_N][2];
 };
 
-// K-step ks of the tiles at as and bs: the warp's fragments, by ldmatrix (B's two at a time).
-static __device__ __forceinline__ void load_fragments(Fragments &f, const T *as, const T *bs, int ks, int wm, int wn,
-                                                      int lane)
+// K-step ks of the tiles at shared-memory addresses as and bs: the warp's
+// fragments, by ldmatrix (B's two at a time).  32-bit shared addresses, not
+// generic pointers: the offsets that do not change from tile to tile stay in
+// registers, and each ldmatrix is one add from its tile's address.
+static __device__ __forceinline__ void load_fragments(Fragments &f, unsigned int as, unsigned int bs, int ks, int wm,
+                                                      int wn, int lane)
 {
     const int kk = ks * 16;
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
-        ldmatrix_x4<false>(f.a[i], as + swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8));
+        ldmatrix_x4<false>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8)));
 #pragma unroll
     for (int j = 0; j < MMA_N; j += 2) {
         unsigned int r[4];
-        ldmatrix_x4<true>(r, bs + swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8));
+        ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * (swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8)));
         f.b[j][0] = r[0];
         f.b[j][1] = r[1];
         f.b[j + 1][0] = r[2];
@@ -332,9 +345,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_f16(const T 
     cp_async_wait<STAGES - 2>();  // tile 0 has landed
     __syncthreads();
     Fragments f[2];
-    load_fragments(f[0], as, bs, 0, wm, wn, lane);
+    const unsigned int as_at = smem(as), bs_at = smem(bs);  // the stages' shared-memory addresses
+    constexpr unsigned int A_BYTES = A_TILE * sizeof(T), B_BYTES = B_TILE * sizeof(T);
+    load_fragments(f[0], as_at, bs_at, 0, wm, wn, lane);
     for (int t = 0; t < tiles; t++) {
-        const T *const at = as + read * A_TILE, *const bt = bs + read * B_TILE;
+        const unsigned int at = as_at + read * A_BYTES, bt = bs_at + read * B_BYTES;
         read = read + 1 == STAGES ? 0 : read + 1;
     #pragma unroll
         for (int ks = 0; ks < KSTEPS; ks++) {
@@ -346,7 +361,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_f16(const T 
                 if (t + 1 < tiles) {
                     cp_async_wait<STAGES - 2>();  // this thread's copies of tile t + 1 have landed
                     __syncthreads();              // everyone's; and every warp holds tile t's last fragments
-                    load_fragments(f[(ks + 1) % 2], as + read * A_TILE, bs + read * B_TILE, 0, wm, wn, lane);
+                    load_fragments(f[(ks + 1) % 2], as_at + read * A_BYTES, bs_at + read * B_BYTES, 0, wm, wn, lane);
                 }
             }
             multiply_fragments(acc, f[ks % 2]);
