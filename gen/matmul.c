@@ -216,6 +216,11 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
 	if (s->tile_n % s->warp_n)
 		return ERR(tile_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
 	*threads = s->tile_m / s->warp_m * (s->tile_n / s->warp_n) * 32;
+	if (s->mm_store == KGEN_MM_STORE_TMA)
+		return ERR(mm_store, "store: tma needs math: wgmma (its producer warpgroup's pipeline), not math: %s", math);
+	if (s->mm_store == KGEN_MM_STORE_PAIRS && s->split_k > 1)
+		return ERR(mm_store, "store: pairs stores C itself: split_k %lld writes partial sums (use split_k: 1)",
+		           s->split_k);
 	return check_swizzle(s, err);
 }
 
@@ -501,9 +506,10 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	(void)size;
 }
 
-/* A conversion helper: fn from dtype d (to Acc), or to_out to d. */
+/* A conversion helper: fn from dtype d (to Acc), or to_out to d; `sm80`: the
+ * kernel needs sm_80 anyway (tensor cores), so bf16 rounds by one cvt. */
 static kgen_status
-convert(struct tpl_args *parts, const char *fn, long long d, int to, kgen_error *err)
+convert(struct tpl_args *parts, const char *fn, long long d, int to, int sm80, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = &kgen_dtype_info[d];
 	struct tpl_args t;
@@ -513,7 +519,7 @@ convert(struct tpl_args *parts, const char *fn, long long d, int to, kgen_error 
 	if (dt->cls == DT_HALF)
 		tpl = to ? "matmul/to_f16.cu" : "matmul/from_f16.cu";
 	else if (dt->cls == DT_BHALF)
-		tpl = to ? "matmul/to_bf16.cu" : "matmul/from_bf16.cu";
+		tpl = to ? sm80 ? "matmul/to_bf16_cvt.cu" : "matmul/to_bf16.cu" : "matmul/from_bf16.cu";
 	else
 		tpl = to ? "matmul/to_float.cu" : "matmul/from_float.cu";
 	if (!to) {
@@ -590,6 +596,9 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 	} else if (s->math == KGEN_MATH_MMA) {
 		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
 		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)))
+			return st;
+		if (s->mm_store == KGEN_MM_STORE_PAIRS &&
+		    (st = tpl_render_into(parts, "store_warp", "matmul/mma_store_pairs.cu", &t, err)))
 			return st;
 	}
 	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", "matmul/swizzle.cu", &t, err)))
@@ -744,6 +753,7 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled);
 	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled);
 	tpl_show(&k, "one_stage", s->mm_stages == 1);
+	tpl_show(&k, "pairs", s->mm_store == KGEN_MM_STORE_PAIRS);
 	if ((st = mainloop(s, "acc, wm, wn, lane", &k, err))) {
 		tpl_free(&k);
 		return st;
@@ -789,9 +799,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "constants", "%s", consts.s);
 	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
 	if (!g.tensor)  /* tensor cores take A and B as they are */
-		TRY(convert(&parts, "to_acc", s->dtype, 0, err));
-	TRY(convert(&parts, "c_to_acc", s->out_dtype, 0, err));
-	TRY(convert(&parts, "to_out", s->out_dtype, 1, err));
+		TRY(convert(&parts, "to_acc", s->dtype, 0, 0, err));
+	TRY(convert(&parts, "c_to_acc", s->out_dtype, 0, 0, err));
+	TRY(convert(&parts, "to_out", s->out_dtype, 1, g.tensor, err));
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
@@ -865,7 +875,7 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_split_k, KGEN_KEY_math, NOT_WGMMA, "split_k needs math: simt, wmma or mma, not {w}" },
 	{ KGEN_KEY_producer, KGEN_KEY_math, WGMMA, "producer needs math: wgmma, not {w}" },
 	{ KGEN_KEY_consumers, KGEN_KEY_math, WGMMA, "consumers needs math: wgmma, not {w}" },
-	{ KGEN_KEY_mm_store, KGEN_KEY_math, WGMMA, "store needs math: wgmma, not {w}" },
+	{ KGEN_KEY_mm_store, KGEN_KEY_math, KGEN_BIT(KGEN_MATH_MMA) | WGMMA, "store needs math: mma or wgmma, not {w}" },
 	{ KGEN_KEY_cluster, KGEN_KEY_math, WGMMA, "cluster needs math: wgmma, not {w}" },
 	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_math, NOT_WGMMA,
 	  "blocks_per_sm needs math: simt, wmma or mma, not {w} (a wgmma block has an SM to itself)" },

@@ -291,7 +291,7 @@
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
 	X(producer,         "producer",         KT_ENUM, kgen_producers,     0, 0,     "none",    "who issues the TMA loads (math: wgmma)") \
 	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
-	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the consumers write C (math: wgmma)") \
+	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
 	KGEN_EXTRA_KEYS(X)
 

@@ -380,6 +380,30 @@ START_TEST(matmul_blocks_per_sm_bounds_the_registers)
 }
 END_TEST
 
+/* math: mma, store: pairs: a warp's tile inside C as pairs of columns, one
+ * store each; the element-by-element loop at the edges; bf16 rounded by cvt
+ * in every tensor-core kernel. */
+START_TEST(matmul_mma_store_pairs)
+{
+	char *src = source("kernel: matmul\ndtype: bf16\nmath: mma\nstages: 3\nstore: pairs\n");
+
+	ASSERT_HAS(src, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
+	ASSERT_HAS(src, "const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;");
+	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(line + 8 * j) = pair;");
+	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
+	ASSERT_HAS(src, "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"((float)v));");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");
+	ASSERT_HAS_NOT(src, "store_warp");
+	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
+	free(src);
+	src = source("kernel: matmul\nout_dtype: bf16\n");  /* simt: no sm_80 instruction */
+	ASSERT_HAS_NOT(src, "cvt.rn.bf16");
+	ASSERT_HAS(src, "return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);");
+	free(src);
+}
+END_TEST
+
 START_TEST(matmul_split_k_and_epilogue)
 {
 	char *src = source("kernel: matmul\nsplit_k: 4\nepilogue: fmaxf(v, 0.0f) + c * (float)(row + col)\n");
@@ -515,7 +539,11 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_producer", MM "dtype: bf16\nmath: mma\nproducer: warpgroup\n",
 	  "producer needs math: wgmma, not mma", 4, 11, "producer: warpgroup" },
 	{ "only_with_consumers", MM "consumers: 2\n", "consumers needs math: wgmma, not simt", 2, 12, "consumers: 2" },
-	{ "only_with_store", MM "store: pairs\n", "store needs math: wgmma, not simt", 2, 8, "store: pairs" },
+	{ "only_with_store", MM "store: pairs\n", "store needs math: mma or wgmma, not simt", 2, 8, "store: pairs" },
+	{ "check_matmul_mma_store_tma", MM "dtype: bf16\nmath: mma\nstore: tma\n",
+	  "store: tma needs math: wgmma (its producer warpgroup's pipeline), not math: mma", 4, 8, "store: tma" },
+	{ "check_matmul_mma_store_pairs_split_k", MM "dtype: bf16\nmath: mma\nsplit_k: 2\nstore: pairs\n",
+	  "store: pairs stores C itself: split_k 2 writes partial sums (use split_k: 1)", 5, 8, "store: pairs" },
 	{ "only_with_cluster", MM "dtype: bf16\nmath: wgmma\ncluster: 2x1\n",
 	  "cluster needs producer: warpgroup, not none (the blocks of a cluster loop over their tiles together)", 4, 10,
 	  "cluster: 2x1" },
@@ -582,6 +610,7 @@ suite(void)
 	tcase_add_test(tc, matmul_tensor_cores_emit_their_ptx);
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
 	tcase_add_test(tc, matmul_blocks_per_sm_bounds_the_registers);
+	tcase_add_test(tc, matmul_mma_store_pairs);
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
 	tcase_add_test(tc, matmul_wgmma_store_pairs);

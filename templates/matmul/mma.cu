@@ -87,6 +87,10 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
 
     {{mainloop}}
 
+{{#pairs}}
+    store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
+{{/pairs}}
+{{^pairs}}
     // Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each 16 x 8 tile.
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
@@ -98,4 +102,5 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
                 if (row < m && col < n)
                     store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
             }
+{{/pairs}}
 }

@@ -25,6 +25,7 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   store: direct
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).
 //

@@ -73,11 +73,9 @@ static __device__ __forceinline__ Acc c_to_acc(unsigned short x)
 }
 static __device__ __forceinline__ Out to_out(Acc v)
 {
-    const float f = (float)v;
-    const unsigned int u = __float_as_uint(f);
-    if (f != f)
-        return 0x7fc0;
-    return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"((float)v));
+    return h;
 }
 
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
