@@ -25,7 +25,7 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
-//   store: direct
+//   store: pairs
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).
 //
@@ -157,6 +157,58 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned i
                  "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+{
+    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+}
+
+// Two neighbouring elements of a row of C, stored as one.
+struct alignas(2 * sizeof(Out)) OutPair {
+    Out v[2];
+};
+
+// The warp's WARP_M x WARP_N results, rows from row0 and columns from col0, to
+// C.  Lane l holds, in each 16 x 8 mma tile (i, j), rows l / 4 and l / 4 + 8,
+// columns 2 (l % 4) and the next: acc[i][j][e] is row + e / 2 * 8, column +
+// e % 2.  Those two columns go as one OutPair when the warp's tile lies inside
+// C and every pair starts on a multiple of two elements (c and ldc even).
+static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA_M][MMA_N][4], int m, int n,
+                                                  long long ldc, int row0, int col0, int lane, Acc alpha, Acc beta)
+{
+    const int r = lane / 4, cc = lane % 4 * 2;
+    const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;
+    const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;
+
+    if (inside && aligned) {
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int row = row0 + 16 * i + r + 8 * h;
+                Out *const line = c + row * ldc + col0 + cc;
+#pragma unroll
+                for (int j = 0; j < MMA_N; j++) {
+                    OutPair pair;
+                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], alpha, beta);
+                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][j][2 * h + 1], alpha, beta);
+                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
+                }
+            }
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < MMA_N; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int row = row0 + 16 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
+                if (row < m && col < n)
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
+            }
 }
 // Element (r, c) of a tile of COLS-element rows in shared memory, its row's
 // 16-byte chunks XORed with bits of r: the 8 rows an ldmatrix matrix reads at
@@ -376,15 +428,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_f16(const T 
     }
     cp_async_wait<0>();
 
-    // Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each 16 x 8 tile.
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < MMA_N; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int row = row0 + wm + i * 16 + lane / 4 + e / 2 * 8, col = col0 + wn + j * 8 + lane % 4 * 2 + e % 2;
-                if (row < m && col < n)
-                    store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
-            }
+    store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
 }
