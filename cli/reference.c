@@ -396,6 +396,25 @@ general_step(const struct kgen_spec *s, struct reference *r, const void *host, u
 	}
 }
 
+/* Float f stored to integer type out: truncated and, out of range, saturated
+ * (NaN to 0), as the kernel's conversion (the GPU's cvt.rzi) does. */
+static long long
+saturate(long double f, const struct kgen_dtype_info *out)
+{
+	int wide = out->size == 8;
+	long double lo = out->cls == DT_UINT ? 0.0L : wide ? -0x1p63L : -0x1p31L;
+	long double hi = out->cls == DT_UINT ? (wide ? 0x1p64L : 0x1p32L) : wide ? 0x1p63L : 0x1p31L;
+
+	if (isnan(f))
+		return 0;
+	f = truncl(f);
+	if (f <= lo)
+		return out->cls == DT_UINT ? 0 : wide ? INT64_MIN : INT32_MIN;
+	if (f >= hi)
+		return out->cls == DT_UINT ? (long long)(wide ? UINT64_MAX : UINT32_MAX) : wide ? INT64_MAX : INT32_MAX;
+	return out->cls == DT_UINT ? (long long)(unsigned long long)f : (long long)f;
+}
+
 /* The result through the op's last step, as a long double (floats) or an integer. */
 static struct kgen_value
 general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
@@ -413,7 +432,7 @@ general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_v
 		v.f = (long double)v.i;
 		v.is_float = 1;
 	} else if (!is_float_dt(out) && v.is_float) {
-		v.i = (long long)v.f;
+		v.i = saturate(v.f, out);
 		v.is_float = 0;
 	}
 	if (!v.is_float && out->size == 4)
@@ -489,10 +508,35 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 		return ok;
 	}
 	want = general_post(s, r, acc);
-	if (!want.is_float) {
+	if (!want.is_float && !acc.is_float) {
 		if (msg)
 			snprintf(msg, len, "got %lld, expected %lld", g.i, want.i);
 		return g.i == want.i;
+	}
+	if (!want.is_float) {
+		/* A float accumulator to an integer result: any integer the
+		 * accumulator's rounding can reach through the last step. */
+		int uns = s->r.out->cls == DT_UINT;
+		unsigned long long a, b, x = (unsigned long long)g.i;
+		tol_acc = eps_of(s->r.acc) * depth_of(n) * r->abs_sum;
+		hi = acc;
+		lo = acc;
+		hi.f += tol_acc;
+		lo.f -= tol_acc;
+		hi = general_post(s, r, hi);
+		lo = general_post(s, r, lo);
+		a = (unsigned long long)lo.i;
+		b = (unsigned long long)hi.i;
+		if (uns ? a > b : lo.i > hi.i) {
+			unsigned long long t = a;
+			a = b;
+			b = t;
+		}
+		ok = uns ? a <= x && x <= b : (long long)a <= g.i && g.i <= (long long)b;
+		if (msg)
+			snprintf(msg, len, "got %lld, expected %lld (%lld to %lld with the accumulator's rounding)", g.i, want.i,
+			         (long long)a, (long long)b);
+		return ok;
 	}
 	/* A float result: the accumulator's rounding (a sum's bound; exact ops add
 	 * nothing), carried through the last step, then the output's rounding. */

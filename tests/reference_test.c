@@ -4,7 +4,8 @@
  * computes them: integer accumulators wrap at their own width whatever the
  * output type, min and max start at the accumulator's extremes, argmin and
  * argmax take the lowest index and NumPy's NaN rules, custom expressions
- * are exact in floating point, and out_dtype rounds (f16 overflows to inf).
+ * are exact in floating point, out_dtype rounds (f16 overflows to inf), and
+ * a float result stored to an integer type saturates as the GPU's cvt does.
  */
 #include "config.h"
 #include <check.h>
@@ -110,6 +111,40 @@ START_TEST(argmax_takes_the_lowest_index_and_the_first_nan)
 }
 END_TEST
 
+/* A float accumulator stored to an integer out_dtype: truncated and
+ * saturated as the kernel's conversion (cvt.rzi) does, a negative sum to 0
+ * in u32, and any integer the accumulator's rounding can reach accepted. */
+START_TEST(float_sums_to_integers_saturate_within_the_rounding)
+{
+	kgen_spec *s = load("kernel: reduce\nout_dtype: u32\nstages: two_pass\n");
+	float x[4] = { -20.5f, -30.25f, -4.5f, 0.0f }, y[3] = { 1.0f, 1.0f, 1.0f }, z[2] = { 3e9f, 3e9f };
+	unsigned char got[16] = { 0 };
+	uint32_t u = 0;
+
+	memcpy(got, &u, 4);
+	ck_assert(accepts(s, x, 4, got));  /* -55.25: 0, not 4294967241 */
+	u = 4294967241u;
+	memcpy(got, &u, 4);
+	ck_assert(!accepts(s, x, 4, got));
+	u = UINT32_MAX;
+	memcpy(got, &u, 4);
+	ck_assert(accepts(s, z, 2, got));  /* over the range: UINT32_MAX */
+	kgen_spec_free(s);
+	/* 3 exactly; a float sum a rounding below it truncates to 2, as a GPU's may */
+	s = load("kernel: reduce\nout_dtype: i32\nstages: two_pass\n");
+	u = 3;
+	memcpy(got, &u, 4);
+	ck_assert(accepts(s, y, 3, got));
+	u = 2;
+	memcpy(got, &u, 4);
+	ck_assert(accepts(s, y, 3, got));
+	u = 1;
+	memcpy(got, &u, 4);
+	ck_assert(!accepts(s, y, 3, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
 START_TEST(custom_float_sums_are_exact)
 {
 	/* 2^24 + 3 ones: a float accumulator rounded at each step would stop at 2^24. */
@@ -154,6 +189,7 @@ suite(void)
 	tcase_add_test(tc, min_and_max_start_at_the_accumulators_extremes);
 	tcase_add_test(tc, argmax_takes_the_lowest_index_and_the_first_nan);
 	tcase_add_test(tc, custom_float_sums_are_exact);
+	tcase_add_test(tc, float_sums_to_integers_saturate_within_the_rounding);
 	tcase_add_test(tc, f16_outputs_round_and_overflow);
 	suite_add_tcase(s, tc);
 	return s;
