@@ -597,9 +597,14 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
 		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)))
 			return st;
-		if (s->mm_store == KGEN_MM_STORE_PAIRS &&
-		    (st = tpl_render_into(parts, "store_warp", "matmul/mma_store_pairs.cu", &t, err)))
-			return st;
+		if (s->mm_store == KGEN_MM_STORE_PAIRS) {
+			struct tpl_args pairs;
+
+			tpl_init(&pairs);
+			if ((st = tpl_render_into(&t, "pair_result", "matmul/pair_result.cu", &pairs, err)) ||
+			    (st = tpl_render_into(parts, "store_warp", "matmul/mma_store_pairs.cu", &t, err)))
+				return st;
+		}
 	}
 	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", "matmul/swizzle.cu", &t, err)))
 		return st;

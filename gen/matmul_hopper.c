@@ -419,6 +419,13 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	if ((st = tpl_render_into(&t, "multiply_stage", "matmul/wgmma_multiply.cu", &none, err)))
 		goto fail;
 	tpl_init(&none);
+	if (s->mm_store != KGEN_MM_STORE_DIRECT) {  /* store_pair(), for pairs and TMA's fallback */
+		struct tpl_args pairs;
+
+		tpl_init(&pairs);
+		if ((st = tpl_render_into(&none, "pair_result", "matmul/pair_result.cu", &pairs, err)))
+			goto fail;
+	}
 	if (s->mm_store == KGEN_MM_STORE_TMA) {
 		/* TMA's stores, and store: pairs' for a C they cannot take. */
 		struct tpl_args tma;

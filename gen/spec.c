@@ -131,10 +131,10 @@ static const char *const reserved_kgen[] = {
 	"map", "mbarrier_arrive", "mbarrier_arrive_cluster", "mbarrier_arrive_expect_tx", "mbarrier_init",
 	"mbarrier_wait", "mma_16816", "multiply_fragments", "multiply_stage", "multiply_tile", "pair", "post",
 	"reduce_span", "release_stage", "result", "rows_by_lanes", "setmaxnreg_dec", "setmaxnreg_inc", "smem",
-	"smem_desc", "store", "store_c", "store_one", "store_result", "store_tile", "store_tile_tma", "store_vec",
-	"store_warp", "swizzle_at", "swizzled", "tile_origin", "tma_load_2d", "tma_load_2d_multicast", "tma_load_3d",
-	"tma_result", "tma_store_2d", "tma_store_3d", "to_acc", "to_float", "to_out", "wait_for_previous_kernel",
-	"warp_reduce", "warpgroup_sync", "wgmma", "wgmma_commit_group", "wgmma_fence",
+	"smem_desc", "store", "store_c", "store_one", "store_pair", "store_result", "store_tile", "store_tile_tma",
+	"store_vec", "store_warp", "swizzle_at", "swizzled", "tile_origin", "tma_load_2d", "tma_load_2d_multicast",
+	"tma_load_3d", "tma_result", "tma_store_2d", "tma_store_3d", "to_acc", "to_float", "to_out",
+	"wait_for_previous_kernel", "warp_reduce", "warpgroup_sync", "wgmma", "wgmma_commit_group", "wgmma_fence",
 	"wgmma_fence_operand", "wgmma_wait_group", "wmma_load_a", "wmma_load_b", "wmma_mma", "wmma_store",
 };
 

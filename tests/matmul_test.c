@@ -259,7 +259,8 @@ START_TEST(matmul_wgmma_store_pairs)
 	ASSERT_HAS(src, "struct alignas(2 * sizeof(Out)) OutPair {");
 	ASSERT_HAS(src, "const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;");
 	ASSERT_HAS(src, "const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;");
-	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(line + 8 * j) = pair;");
+	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],");
+	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(p) = pair;");
 	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);");
 	free(src);
 }
@@ -389,7 +390,8 @@ START_TEST(matmul_mma_store_pairs)
 
 	ASSERT_HAS(src, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
 	ASSERT_HAS(src, "const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;");
-	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(line + 8 * j) = pair;");
+	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);");
+	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(p) = pair;");
 	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
 	ASSERT_HAS(src, "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"((float)v));");
 	free(src);

@@ -1,17 +1,7 @@
 //! math: wgmma, store: pairs: a warpgroup's results to C two neighbouring
 //! columns a store, without per-element checks, when its rows and columns
 //! lie inside C and the pairs are aligned; element by element otherwise.
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
-{
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
-}
-
-// Two neighbouring elements of a row of C, stored as one.
-struct alignas(2 * sizeof(Out)) OutPair {
-    Out v[2];
-};
+{{pair_result}}
 
 // The warpgroup's results, rows from row0 and columns from col0, to C.
 // Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
@@ -34,13 +24,9 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
                 const int row = row0 + 64 * i + r + 8 * h;
                 Out *const line = c + row * ldc + col0 + cc;
 #pragma unroll
-                for (int j = 0; j < TILE_N / 8; j++) {
-                    OutPair pair;
-                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], alpha, beta);
-                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][4 * j + 2 * h + 1], alpha,
-                                       beta);
-                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
-                }
+                for (int j = 0; j < TILE_N / 8; j++)
+                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],
+                               alpha, beta);
             }
         return;
     }

@@ -170,6 +170,15 @@ struct alignas(2 * sizeof(Out)) OutPair {
     Out v[2];
 };
 
+// C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+{
+    OutPair pair;
+    pair.v[0] = result(p, row, col, acc0, alpha, beta);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    *reinterpret_cast<OutPair *>(p) = pair;
+}
+
 // The warp's WARP_M x WARP_N results, rows from row0 and columns from col0, to
 // C.  Lane l holds, in each 16 x 8 mma tile (i, j), rows l / 4 and l / 4 + 8,
 // columns 2 (l % 4) and the next: acc[i][j][e] is row + e / 2 * 8, column +
@@ -190,12 +199,8 @@ static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA
                 const int row = row0 + 16 * i + r + 8 * h;
                 Out *const line = c + row * ldc + col0 + cc;
 #pragma unroll
-                for (int j = 0; j < MMA_N; j++) {
-                    OutPair pair;
-                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], alpha, beta);
-                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][j][2 * h + 1], alpha, beta);
-                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
-                }
+                for (int j = 0; j < MMA_N; j++)
+                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);
             }
         return;
     }

@@ -372,6 +372,15 @@ struct alignas(2 * sizeof(Out)) OutPair {
     Out v[2];
 };
 
+// C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+{
+    OutPair pair;
+    pair.v[0] = result(p, row, col, acc0, alpha, beta);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    *reinterpret_cast<OutPair *>(p) = pair;
+}
+
 // The warpgroup's results, rows from row0 and columns from col0, to C.
 // Thread t of the warpgroup holds, in each 64-row block i and each 8 columns
 // j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
@@ -393,13 +402,9 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
                 const int row = row0 + 64 * i + r + 8 * h;
                 Out *const line = c + row * ldc + col0 + cc;
 #pragma unroll
-                for (int j = 0; j < TILE_N / 8; j++) {
-                    OutPair pair;
-                    pair.v[0] = result(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], alpha, beta);
-                    pair.v[1] = result(line + 8 * j + 1, row, col0 + 8 * j + cc + 1, acc[i][4 * j + 2 * h + 1], alpha,
-                                       beta);
-                    *reinterpret_cast<OutPair *>(line + 8 * j) = pair;
-                }
+                for (int j = 0; j < TILE_N / 8; j++)
+                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],
+                               alpha, beta);
             }
         return;
     }
