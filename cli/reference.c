@@ -396,14 +396,15 @@ general_step(const struct kgen_spec *s, struct reference *r, const void *host, u
 	}
 }
 
-/* Float f stored to integer type out: truncated and, out of range, saturated
- * (NaN to 0), as the kernel's conversion (the GPU's cvt.rzi) does. */
+/* Float f stored to integer type out (i32, u32 or i64): truncated and, out
+ * of range, saturated (NaN to 0), as the kernel's conversion (the GPU's
+ * cvt.rzi) does. */
 static long long
 saturate(long double f, const struct kgen_dtype_info *out)
 {
 	int wide = out->size == 8;
 	long double lo = out->cls == DT_UINT ? 0.0L : wide ? -0x1p63L : -0x1p31L;
-	long double hi = out->cls == DT_UINT ? (wide ? 0x1p64L : 0x1p32L) : wide ? 0x1p63L : 0x1p31L;
+	long double hi = out->cls == DT_UINT ? 0x1p32L : wide ? 0x1p63L : 0x1p31L;
 
 	if (isnan(f))
 		return 0;
@@ -411,16 +412,15 @@ saturate(long double f, const struct kgen_dtype_info *out)
 	if (f <= lo)
 		return out->cls == DT_UINT ? 0 : wide ? INT64_MIN : INT32_MIN;
 	if (f >= hi)
-		return out->cls == DT_UINT ? (long long)(wide ? UINT64_MAX : UINT32_MAX) : wide ? INT64_MAX : INT32_MAX;
-	return out->cls == DT_UINT ? (long long)(unsigned long long)f : (long long)f;
+		return out->cls == DT_UINT ? UINT32_MAX : wide ? INT64_MAX : INT32_MAX;
+	return (long long)f;
 }
 
-/* The result through the op's last step, as a long double (floats) or an integer. */
+/* The op's last step of the accumulated value a, before the output type. */
 static struct kgen_value
-general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
+general_last(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
 {
 	struct kgen_value none = { 0, 0, 0 }, n = { 0, 0, (long long)r->count }, v = a;
-	const struct kgen_dtype_info *out = s->r.out;
 
 	switch (s->op) {
 	case KGEN_OP_MEAN: v.f = (a.is_float ? a.f : (long double)a.i) / (long double)r->count; v.is_float = 1; break;
@@ -428,6 +428,16 @@ general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_v
 	case KGEN_OP_CUSTOM: v = kgen_expr_eval(&s->r.expr[3], s, none, none, a, none, n); break;
 	default: break;
 	}
+	return v;
+}
+
+/* The result through the op's last step, as a long double (floats) or an integer. */
+static struct kgen_value
+general_post(const struct kgen_spec *s, const struct reference *r, struct kgen_value a)
+{
+	struct kgen_value v = general_last(s, r, a);
+	const struct kgen_dtype_info *out = s->r.out;
+
 	if (is_float_dt(out) && !v.is_float) {
 		v.f = (long double)v.i;
 		v.is_float = 1;
@@ -486,6 +496,46 @@ general_got(const struct kgen_spec *s, const unsigned char *got, long long *inde
 }
 
 /* Compare; describe in msg (when msg). */
+/* A float accumulator stored to an integer result: got is right when it is
+ * the saturated value of the last step's result moved by no more than the
+ * accumulator's rounding moves it (the last step is taken before the
+ * conversion, so a last step that is not monotone keeps want inside). */
+static int
+float_to_integer_check(const struct kgen_spec *s, const struct reference *r, long long got, long long want,
+                       struct kgen_value acc, unsigned long long n, char *msg, size_t len)
+{
+	const struct kgen_dtype_info *out = s->r.out;
+	long double tol = eps_of(s->r.acc) * depth_of(n) * r->abs_sum;
+	struct kgen_value mid, lo = acc, hi = acc;
+	long long a, b;
+
+	if (s->op == KGEN_OP_PROD)  /* a product's rounding is relative: each step's */
+		tol += eps_of(s->r.acc) * (long double)(n + 2) * fabsl(acc.f);
+	lo.f -= tol;
+	hi.f += tol;
+	mid = general_last(s, r, acc);
+	lo = general_last(s, r, lo);
+	hi = general_last(s, r, hi);
+	if (mid.is_float && lo.is_float && hi.is_float) {
+		tol = fmaxl(fabsl(hi.f - mid.f), fabsl(lo.f - mid.f));
+		a = saturate(mid.f - tol, out);
+		b = saturate(mid.f + tol, out);
+	} else {  /* a custom post that makes an integer: the values it takes at the three */
+		a = general_post(s, r, lo).i;
+		b = general_post(s, r, hi).i;
+		if (a > b) {
+			long long t = a;
+			a = b;
+			b = t;
+		}
+		a = want < a ? want : a;
+		b = want > b ? want : b;
+	}
+	if (msg)
+		snprintf(msg, len, "got %lld, expected %lld (%lld to %lld with the accumulator's rounding)", got, want, a, b);
+	return a <= got && got <= b;
+}
+
 static int
 general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r,
               char *msg, size_t len)
@@ -513,31 +563,8 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 			snprintf(msg, len, "got %lld, expected %lld", g.i, want.i);
 		return g.i == want.i;
 	}
-	if (!want.is_float) {
-		/* A float accumulator to an integer result: any integer the
-		 * accumulator's rounding can reach through the last step. */
-		int uns = s->r.out->cls == DT_UINT;
-		unsigned long long a, b, x = (unsigned long long)g.i;
-		tol_acc = eps_of(s->r.acc) * depth_of(n) * r->abs_sum;
-		hi = acc;
-		lo = acc;
-		hi.f += tol_acc;
-		lo.f -= tol_acc;
-		hi = general_post(s, r, hi);
-		lo = general_post(s, r, lo);
-		a = (unsigned long long)lo.i;
-		b = (unsigned long long)hi.i;
-		if (uns ? a > b : lo.i > hi.i) {
-			unsigned long long t = a;
-			a = b;
-			b = t;
-		}
-		ok = uns ? a <= x && x <= b : (long long)a <= g.i && g.i <= (long long)b;
-		if (msg)
-			snprintf(msg, len, "got %lld, expected %lld (%lld to %lld with the accumulator's rounding)", g.i, want.i,
-			         (long long)a, (long long)b);
-		return ok;
-	}
+	if (!want.is_float)
+		return float_to_integer_check(s, r, g.i, want.i, acc, n, msg, len);
 	/* A float result: the accumulator's rounding (a sum's bound; exact ops add
 	 * nothing), carried through the last step, then the output's rounding. */
 	tol_acc = acc.is_float ? eps_of(s->r.acc) * depth_of(n) * r->abs_sum : 0;

@@ -248,8 +248,9 @@ check_registers(const struct kgen_spec *s, kgen_error *err)
 
 /* blocks_per_sm: the blocks an SM must hold at once, which caps each
  * thread's registers at 65536 / (blocks_per_sm x threads); the threads and
- * the shared memory of that many blocks must fit an SM too (Hopper's 2048
- * threads and 228 KB, 1 KB of it each block's own). */
+ * the shared memory of that many blocks must fit an SM too, by sm_90's
+ * limits (2048 threads and 228 KB, 1 KB of it each block's own; sm_80 has
+ * 164 KB, sm_86 and sm_89 100 KB and 1536 threads, where fewer fit). */
 static kgen_status
 check_occupancy(const struct kgen_spec *s, kgen_error *err)
 {
@@ -259,7 +260,7 @@ check_occupancy(const struct kgen_spec *s, kgen_error *err)
 	if (n == 0 || s->math == KGEN_MATH_WGMMA)
 		return KGEN_OK;
 	if (n * s->threads > 2048)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld threads is more than the 2048 threads an SM holds", n,
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x threads %lld is more than the 2048 threads an SM holds", n,
 		           s->threads);
 	kgen_matmul_shape(s, &g);
 	if (g.smem && n * (g.smem_bytes + 1024) > KGEN_MATMUL_SM_SMEM)
@@ -894,8 +895,8 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
-	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers, KGEN_KEY_mm_store, KGEN_KEY_cluster,
-	KGEN_KEY_COUNT,
+	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
+	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */

@@ -183,6 +183,11 @@ START_TEST(matmul_tensor_cores_emit_their_ptx)
 	ASSERT_HAS(src, "T *const s = dst + swizzle_at<DST_LD>(r, c);");
 	ASSERT_HAS(src, "<<<grid, 128, 98304>>>");  /* 3 x (128 x 64 + 64 x 128) x 2 bytes */
 	free(src);
+	/* padded rows: each pass's destination is the first's plus ROWS_APART rows */
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\n");
+	ASSERT_HAS(src, "T *const first = STEPS ? dst + r0 * DST_LD + c0 : dst;");
+	ASSERT_HAS(src, "constexpr bool STEPS = ROWS_APART > 0 && ROWS_APART % 8 == 0;");
+	free(src);
 }
 END_TEST
 
@@ -551,7 +556,7 @@ static const struct refusal matmul_refusals[] = {
 	  "cluster: 2x1" },
 	{ "only_with_cluster_math", MM "cluster: 1x2\n", "cluster needs math: wgmma, not simt", 2, 10, "cluster: 1x2" },
 	{ "check_matmul_blocks_per_sm_threads", MM "blocks_per_sm: 32\n",
-	  "blocks_per_sm 32 x 256 threads is more than the 2048 threads an SM holds", 2, 16, "blocks_per_sm: 32" },
+	  "blocks_per_sm 32 x threads 256 is more than the 2048 threads an SM holds", 2, 16, "blocks_per_sm: 32" },
 	{ "check_matmul_blocks_per_sm_smem", MM "dtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n"
 	  "blocks_per_sm: 3\n", "blocks_per_sm 3 x 98304 bytes of tiles (and 1 KB each) is more than the 233472 bytes of "
 	  "shared memory an SM has: use fewer blocks, smaller tiles or fewer stages", 7, 16, "blocks_per_sm: 3" },

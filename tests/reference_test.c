@@ -145,6 +145,46 @@ START_TEST(float_sums_to_integers_saturate_within_the_rounding)
 }
 END_TEST
 
+/* The same through a last step that is not monotone (|a| of a sum of 0 that
+ * the rounding moves either way), a product's relative rounding, and i64's
+ * saturation. */
+START_TEST(float_to_integer_through_the_last_step)
+{
+	kgen_spec *s = load("kernel: reduce\nop: custom\ncombine: a + b\nidentity: 0\npost: fabsf(a)\nout_dtype: i32\n"
+	                    "stages: two_pass\n");
+	float x[2] = { 1e8f, -1e8f }, p[10], big[2] = { -1e19f, -1e19f };
+	unsigned char got[16] = { 0 };
+	int32_t i = 0;
+	int64_t w;
+	float prod = 1;
+	int k;
+
+	memcpy(got, &i, 4);
+	ck_assert(accepts(s, x, 2, got));
+	i = 1000;
+	memcpy(got, &i, 4);
+	ck_assert(!accepts(s, x, 2, got));
+	kgen_spec_free(s);
+	s = load("kernel: reduce\nop: prod\nout_dtype: i64\nstages: two_pass\n");
+	for (k = 0; k < 10; k++) {
+		p[k] = 13.37f;
+		prod *= p[k];  /* rounded at each step, as a kernel's float product is */
+	}
+	w = (int64_t)prod;
+	memcpy(got, &w, 8);
+	ck_assert(accepts(s, p, 10, got));
+	w = (int64_t)prod * 2;
+	memcpy(got, &w, 8);
+	ck_assert(!accepts(s, p, 10, got));
+	kgen_spec_free(s);
+	s = load("kernel: reduce\nout_dtype: i64\nstages: two_pass\n");
+	w = INT64_MIN;
+	memcpy(got, &w, 8);
+	ck_assert(accepts(s, big, 2, got));
+	kgen_spec_free(s);
+}
+END_TEST
+
 START_TEST(custom_float_sums_are_exact)
 {
 	/* 2^24 + 3 ones: a float accumulator rounded at each step would stop at 2^24. */
@@ -190,6 +230,7 @@ suite(void)
 	tcase_add_test(tc, argmax_takes_the_lowest_index_and_the_first_nan);
 	tcase_add_test(tc, custom_float_sums_are_exact);
 	tcase_add_test(tc, float_sums_to_integers_saturate_within_the_rounding);
+	tcase_add_test(tc, float_to_integer_through_the_last_step);
 	tcase_add_test(tc, f16_outputs_round_and_overflow);
 	suite_add_tcase(s, tc);
 	return s;
