@@ -495,7 +495,6 @@ general_got(const struct kgen_spec *s, const unsigned char *got, long long *inde
 	return v;
 }
 
-/* Compare; describe in msg (when msg). */
 /* A float accumulator stored to an integer result: got is right when it is
  * the saturated value of the last step's result moved by no more than the
  * accumulator's rounding moves it (the last step is taken before the
@@ -536,6 +535,7 @@ float_to_integer_check(const struct kgen_spec *s, const struct reference *r, lon
 	return a <= got && got <= b;
 }
 
+/* Compare; describe in msg (when msg). */
 static int
 general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r,
               char *msg, size_t len)

@@ -228,22 +228,33 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
  * operands' fragments and addresses need some, so a tile with more than 128
  * words of accumulators spills to local memory (and takes NVRTC seconds to
  * minutes to compile: a 256 x 256 warp tile of mma.sync is 2048 a thread). */
+/* The registers of accumulators a thread of a simt, wmma or mma kernel
+ * keeps: its thread tile (an f64 word counts two) or its share of its
+ * warp's tile; one for staging: none. */
+static long long
+acc_registers(const struct kgen_spec *s)
+{
+	if (s->staging == KGEN_STAGING_NONE)
+		return 1;
+	if (s->math == KGEN_MATH_SIMT)
+		return s->thread_m * s->thread_n * (kgen_dtype_info[s->acc_dtype].size / 4);
+	return s->warp_m * s->warp_n / 32;
+}
+
 static kgen_status
 check_registers(const struct kgen_spec *s, kgen_error *err)
 {
-	long long words = kgen_dtype_info[s->acc_dtype].size / 4;
+	long long acc = acc_registers(s);
 
-	if (s->staging == KGEN_STAGING_NONE || s->math == KGEN_MATH_WGMMA)
+	if (s->staging == KGEN_STAGING_NONE || s->math == KGEN_MATH_WGMMA || acc <= KGEN_MATMUL_ACC_WORDS)
 		return KGEN_OK;
-	if (s->math == KGEN_MATH_SIMT && s->thread_m * s->thread_n * words > KGEN_MATMUL_ACC_WORDS)
+	if (s->math == KGEN_MATH_SIMT)
 		return ERR(thread_m, "a %lld x %lld thread tile of %s keeps %lld registers of accumulators in each thread: at "
 		           "most %d fit beside the operands (e.g. 8 x 8 of f32)", s->thread_m, s->thread_n,
-		           kgen_dtype_info[s->acc_dtype].name, s->thread_m * s->thread_n * words, KGEN_MATMUL_ACC_WORDS);
-	if (s->math != KGEN_MATH_SIMT && s->warp_m * s->warp_n / 32 > KGEN_MATMUL_ACC_WORDS)
-		return ERR(warp_m, "a %lld x %lld warp tile keeps %lld f32 accumulators in each of its 32 threads: at most %d "
-		           "fit beside the fragments (e.g. warp_m: 64, warp_n: 64)", s->warp_m, s->warp_n,
-		           s->warp_m * s->warp_n / 32, KGEN_MATMUL_ACC_WORDS);
-	return KGEN_OK;
+		           kgen_dtype_info[s->acc_dtype].name, acc, KGEN_MATMUL_ACC_WORDS);
+	return ERR(warp_m, "a %lld x %lld warp tile keeps %lld f32 accumulators in each of its 32 threads: at most %d "
+	           "fit beside the fragments (e.g. warp_m: 64, warp_n: 64)", s->warp_m, s->warp_n, acc,
+	           KGEN_MATMUL_ACC_WORDS);
 }
 
 /* blocks_per_sm: the blocks an SM must hold at once, which caps each
@@ -255,7 +266,7 @@ static kgen_status
 check_occupancy(const struct kgen_spec *s, kgen_error *err)
 {
 	struct kgen_matmul g;
-	long long n = s->mm_blocks_per_sm, regs, acc;
+	long long n = s->mm_blocks_per_sm, regs, acc = acc_registers(s);
 
 	if (n == 0 || s->math == KGEN_MATH_WGMMA)
 		return KGEN_OK;
@@ -268,8 +279,6 @@ check_occupancy(const struct kgen_spec *s, kgen_error *err)
 		           "bytes of shared memory an SM has: use fewer blocks, smaller tiles or fewer stages", n,
 		           g.smem_bytes, KGEN_MATMUL_SM_SMEM);
 	regs = 65536 / (n * s->threads);
-	acc = !g.smem ? 1 : s->math == KGEN_MATH_SIMT ? s->thread_m * s->thread_n * (kgen_spec_acc(s)->size / 4)
-	      : s->warp_m * s->warp_n / 32;
 	if (regs <= acc)
 		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld threads leaves %lld registers a thread, no more than "
 		           "its %lld accumulators", n, s->threads, regs, acc);
