@@ -348,14 +348,20 @@ static __device__ __forceinline__ void load_fragments(Fragments &f, unsigned int
     }
 }
 
-// acc += the products of one k-step's fragments.
+// acc += the products of one k-step's fragments, in serpentine order (odd
+// rows of tiles walk j backwards), so that the mma.sync at each turn takes
+// the B fragment its predecessor read: with A's fragment reused along each
+// row, the register reuse cache serves 124 of the 128 mma.sync of the best
+// bf16 spec's k-step group instead of 112 (H100, 8192^3: about 1% faster).
 static __device__ __forceinline__ void multiply_fragments(float (&acc)[MMA_M][MMA_N][4], const Fragments &f)
 {
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
 #pragma unroll
-        for (int j = 0; j < MMA_N; j++)
+        for (int jj = 0; jj < MMA_N; jj++) {
+            const int j = i % 2 ? MMA_N - 1 - jj : jj;
             mma_16816(acc[i][j], f.a[i], f.b[j]);
+        }
 }
 
 // Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.
