@@ -18,7 +18,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
     const Index n = cols - first < chunk ? cols - first : chunk;
 
-    Acc acc = reduce_span(in + row * pitch + first, first, n, tid, THREADS, identity());
+    Acc acc = reduce_span<1>(in + row * pitch + first, first, n, tid, THREADS, identity());
     acc = block_reduce(acc);
     if (split == 1) {
         if (tid == 0)

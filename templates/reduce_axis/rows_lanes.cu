@@ -15,7 +15,7 @@ static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, R
         Acc acc = identity();
 
         if (row < rows)
-            acc = reduce_span(in + row * pitch, 0, cols, lane, LANES, acc);
+            acc = reduce_span<LANES == 1 ? 1 : 4>(in + row * pitch, 0, cols, lane, LANES, acc);  // four loads in flight
         acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
         if (lane == 0 && row < rows)
             store(out, row, acc, cols);

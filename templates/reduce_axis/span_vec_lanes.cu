@@ -6,6 +6,7 @@
 // Each lane of the vectors is its own chain of compares (VEC independent
 // chains instead of one), which keeps vector numbers, not indices, until
 // chain_end().
+template <int BATCH>
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % {{align}} / sizeof(T);
@@ -20,8 +21,23 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         part[k] = chain_start(t);
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
+    // BATCH vectors loaded before any is combined (span_vec.cu says why).
+    Index i = t;
+    if (BATCH > 1) {
+        for (; i + (BATCH - 1) * count < nvec; i += BATCH * count) {
+            Vec y[BATCH];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                y[u] = v[i + u * count];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                #pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    part[k] = chain_fold(part[k], y[u].v[k], i + u * count);
+        }
+    }
     #pragma unroll 4
-    for (Index i = t; i < nvec; i += count) {
+    for (; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)

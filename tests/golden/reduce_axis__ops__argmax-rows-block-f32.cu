@@ -111,6 +111,7 @@ static __device__ __forceinline__ Acc __ldcg(const Acc *p)
 // Each lane of the vectors is its own chain of compares (VEC independent
 // chains instead of one), which keeps vector numbers, not indices, until
 // chain_end().
+template <int BATCH>
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
@@ -125,8 +126,23 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
         part[k] = chain_start(t);
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
+    // BATCH vectors loaded before any is combined (span_vec.cu says why).
+    Index i = t;
+    if (BATCH > 1) {
+        for (; i + (BATCH - 1) * count < nvec; i += BATCH * count) {
+            Vec y[BATCH];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                y[u] = v[i + u * count];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                #pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    part[k] = chain_fold(part[k], y[u].v[k], i + u * count);
+        }
+    }
     #pragma unroll 4
-    for (Index i = t; i < nvec; i += count) {
+    for (; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
@@ -186,7 +202,7 @@ reduce_rows_argmax_f32(const T *__restrict__ in, Results out, Index rows, Index 
     const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
     const Index n = cols - first < chunk ? cols - first : chunk;
 
-    Acc acc = reduce_span(in + row * pitch + first, first, n, tid, THREADS, identity());
+    Acc acc = reduce_span<1>(in + row * pitch + first, first, n, tid, THREADS, identity());
     acc = block_reduce(acc);
     if (split == 1) {
         if (tid == 0)

@@ -61,6 +61,7 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 // vector of 16 bytes; the elements before the first 16-byte
 // boundary and after the last whole vector go one at a time, so any start
 // and length work (rows of any pitch).  x[0] is element `base` of its row.
+template <int BATCH>
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
@@ -71,8 +72,27 @@ static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index 
 
     for (Index i = t; i < head; i += count)
         acc = fold(acc, x[i], base + i);
+    // With BATCH > 1, BATCH vectors are loaded before any is combined, so
+    // that BATCH loads are in flight (the compiler otherwise waits for the
+    // first of an unrolled loop's loads before it issues the last).  Short
+    // rows want it; it costs registers, so kernels whose threads take a few
+    // vectors of a long row do without (BATCH 1).
+    Index i = t;
+    if (BATCH > 1) {
+        for (; i + (BATCH - 1) * count < nvec; i += BATCH * count) {
+            Vec y[BATCH];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                y[u] = v[i + u * count];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                #pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    acc = fold(acc, y[u].v[k], base + head + (i + u * count) * VEC + k);
+        }
+    }
     #pragma unroll 4
-    for (Index i = t; i < nvec; i += count) {
+    for (; i < nvec; i += count) {
         const Vec y = v[i];
         #pragma unroll
         for (int k = 0; k < VEC; k++)
@@ -110,7 +130,7 @@ static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, R
         Acc acc = identity();
 
         if (row < rows)
-            acc = reduce_span(in + row * pitch, 0, cols, lane, LANES, acc);
+            acc = reduce_span<LANES == 1 ? 1 : 4>(in + row * pitch, 0, cols, lane, LANES, acc);  // four loads in flight
         acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
         if (lane == 0 && row < rows)
             store(out, row, acc, cols);
@@ -182,7 +202,7 @@ reduce_rows_count_nonzero_f32_block(const T *__restrict__ in, Results out, Index
     const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
     const Index n = cols - first < chunk ? cols - first : chunk;
 
-    Acc acc = reduce_span(in + row * pitch + first, first, n, tid, THREADS, identity());
+    Acc acc = reduce_span<1>(in + row * pitch + first, first, n, tid, THREADS, identity());
     acc = block_reduce(acc);
     if (split == 1) {
         if (tid == 0)

@@ -45,7 +45,9 @@ static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i) { return combi
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
 // Combine x[0..n) into acc: thread t of `count` takes every count-th element.
-// x[0] is element `base` of its row or column.
+// x[0] is element `base` of its row or column.  (BATCH is the vector
+// versions' knob; one element at a time has nothing to batch.)
+template <int BATCH>
 static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
 {
     #pragma unroll 4
@@ -91,7 +93,7 @@ reduce_rows_sum_f32(const T *__restrict__ in, Results out, Index rows, Index col
     const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
     const Index n = cols - first < chunk ? cols - first : chunk;
 
-    Acc acc = reduce_span(in + row * pitch + first, first, n, tid, THREADS, identity());
+    Acc acc = reduce_span<1>(in + row * pitch + first, first, n, tid, THREADS, identity());
     acc = block_reduce(acc);
     if (split == 1) {
         if (tid == 0)
