@@ -8,8 +8,9 @@ files libkgen needs are copied to a scratch directory, configured there
 (./bootstrap first when the tree has no configure: autoconf, automake and
 libtool then) and `make libkgen.la` is run; the shared library goes into
 the package as kgen/libkgen.so, beside the tuned size plans (kgen/plans/),
-and kgen._fast (kgen/_fast.c, a CPython extension; left out, with a warning,
-where this Python has no headers).
+kgen's best matmul specs (kgen/specs/matmul/) and kgen._fast (kgen/_fast.c,
+a CPython extension; left out, with a warning, where this Python has no
+headers).
 Nothing is written into the source tree.  The version is AC_INIT's in
 configure.ac, kgen's one place for it.  Set CUDA_HOME (or CUDA_PATH) to a
 toolkit that is not /usr/local/cuda; MAKEFLAGS passes on to make.
@@ -101,31 +102,41 @@ def plans(src):
     return sorted(glob.glob(os.path.join(src, "specs", "plans", "*-*.yaml")))
 
 
+def best_matmul(src):
+    """kgen's best matmul specs, which kgen.matmul takes without spec=."""
+    return sorted(glob.glob(os.path.join(src, "specs", "matmul", "best", "*.yaml")))
+
+
+def copy_all(paths, dst):
+    """Each file of paths into the folder dst (made when missing), times kept."""
+    os.makedirs(dst, exist_ok=True)
+    for p in paths:
+        shutil.copy2(p, os.path.join(dst, os.path.basename(p)))
+
+
 class BuildPy(build_py):
-    """The package's modules, then libkgen and the plans into it."""
+    """The package's modules, then libkgen, the plans and the best matmul specs into it."""
 
     def run(self):
         super().run()
         src = source_tree()
         pkg = os.path.join(self.build_lib, "kgen")
         build_libkgen(src, os.path.join(pkg, "libkgen.so"))
-        os.makedirs(os.path.join(pkg, "plans"), exist_ok=True)
-        for p in plans(src):
-            shutil.copy2(p, os.path.join(pkg, "plans", os.path.basename(p)))
+        copy_all(plans(src), os.path.join(pkg, "plans"))
+        copy_all(best_matmul(src), os.path.join(pkg, "specs", "matmul"))
 
 
 class Sdist(sdist):
-    """An sdist that carries the C sources (kgen-src/) and the plans, so that
-    its wheel builds anywhere; bootstrapped when autoreconf is at hand, so
-    that building it needs no autotools."""
+    """An sdist that carries the C sources (kgen-src/), the plans and the best
+    matmul specs, so that its wheel builds anywhere; bootstrapped when
+    autoreconf is at hand, so that building it needs no autotools."""
 
     def make_release_tree(self, base_dir, files):
         super().make_release_tree(base_dir, files)
         src, dst = source_tree(), os.path.join(base_dir, "kgen-src")
         copy_sources(src, dst)
-        os.makedirs(os.path.join(dst, "specs", "plans"), exist_ok=True)
-        for p in plans(src):
-            shutil.copy2(p, os.path.join(dst, "specs", "plans", os.path.basename(p)))
+        copy_all(plans(src), os.path.join(dst, "specs", "plans"))
+        copy_all(best_matmul(src), os.path.join(dst, "specs", "matmul", "best"))
         if not os.path.isfile(os.path.join(dst, "configure")) and shutil.which("autoreconf"):
             subprocess.check_call(["sh", "./bootstrap"], cwd=dst, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)

@@ -2,9 +2,9 @@
 # install_test.sh: `make install` (into a scratch DESTDIR) installs the
 # program, the library and its header, the man page, bash completion, the docs (README and
 # docs/*.md in $(docdir)) and, where configure found python3, the Python
-# package (every module, py.typed and the tuned plans) told where libkgen
-# went (kgen/_installed.py); the installed package imports and finds the
-# library.
+# package (every module, py.typed, the tuned plans and the best matmul
+# specs) told where libkgen went (kgen/_installed.py); the installed
+# package imports, finds the library and takes its own best matmul specs.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 make=${MAKE:-make}
@@ -29,19 +29,26 @@ for f in "$bindir/kgen" "$libdir/libkgen.so" "$includedir/kgen.h" "$mandir/man1/
 	[ -e "$tmp$f" ] || bad "make install did not install $f"
 done
 if [ "$python_package" = yes ]; then
-	# Every module of the package, py.typed, and the tuned plans full reductions take.
+	# Every module of the package, py.typed, the tuned plans full reductions
+	# take and the best specs kgen.matmul takes.
 	for f in $(cd "$top_srcdir/python/kgen" && ls -- *.py) py.typed _installed.py \
-		$(cd "$top_srcdir/specs/plans" && ls -- *-*.yaml | sed 's|^|plans/|'); do
+		$(cd "$top_srcdir/specs/plans" && ls -- *-*.yaml | sed 's|^|plans/|') \
+		$(cd "$top_srcdir/specs/matmul/best" && ls -- *.yaml | sed 's|^|specs/matmul/|'); do
 		[ -f "$tmp$pythondir/kgen/$f" ] || bad "make install did not install $pythondir/kgen/$f"
 	done
 	grep -qx "libdir = '$libdir'" "$tmp$pythondir/kgen/_installed.py" ||
 		bad "kgen/_installed.py does not name $libdir: $(cat "$tmp$pythondir/kgen/_installed.py")"
-	# The installed package, pointed at the staged library, imports.
+	# The installed package, pointed at the staged library, imports, and
+	# kgen.matmul takes the best specs installed with it.
 	if command -v python3 > /dev/null; then
 		PYTHONPATH="$tmp$pythondir" KGEN_LIBRARY="$tmp$libdir/libkgen.so" python3 -c '
 import kgen, kgen._installed, sys
-sys.exit(0 if kgen.__file__.startswith(sys.argv[1]) else "imported " + kgen.__file__)' "$tmp" ||
-			bad "the installed Python package does not import"
+from kgen import _matmul
+if not kgen.__file__.startswith(sys.argv[1]):
+    sys.exit("imported " + kgen.__file__)
+best = _matmul._default_matmul("f16", (8, 0), "row", "row", False)[0]
+sys.exit(0 if best and best.startswith(sys.argv[1]) else "kgen.matmul takes %s" % best)' "$tmp" ||
+			bad "the installed Python package does not import, or does not take its own best matmul specs"
 	fi
 else
 	echo "note: configure found no python3; the Python package is not installed"

@@ -2,8 +2,9 @@
 # pip_install_test.sh: `python3 -m pip install ./python` alone gives a working
 # package (issue 24): the wheel's build (python/setup.py) builds libkgen from
 # the source tree and ships it inside the package (kgen/libkgen.so) with the
-# tuned plans, so the installed package imports with no KGEN_LIBRARY and no
-# `make install`, its version is configure.ac's AC_INIT, and it generates
+# tuned plans and the best matmul specs (kgen/specs/matmul/, which
+# kgen.matmul takes from there), so the installed package imports with no
+# KGEN_LIBRARY and no `make install`, its version is configure.ac's AC_INIT, and it generates
 # and compiles with NVRTC, with kgen._fast built in where Python.h is; and
 # so does the sdist's (which carries the C sources as kgen-src/).  A copy of python/ is built, told where the tree is
 # by KGEN_SOURCE_DIR (the tree may be read-only, as under distcheck), in a
@@ -52,6 +53,11 @@ assert kgen.library_path == os.path.join(here, "libkgen.so"), kgen.library_path
 assert kgen.__version__ == importlib.metadata.version("kgen") == sys.argv[1], (kgen.__version__, sys.argv[1])
 assert os.path.isfile(os.path.join(here, "py.typed"))
 assert sorted(os.listdir(os.path.join(here, "plans"))) == sorted(sys.argv[2].split()), os.listdir(os.path.join(here, "plans"))
+# The defaults of kgen.matmul, found in the package (no source tree around it).
+from kgen import _matmul
+best = os.path.join(here, "specs", "matmul")
+assert sorted(os.listdir(best)) == sorted(sys.argv[3].split()), os.listdir(best)
+assert _matmul._default_matmul("bf16", (9, 0), "row", "row", True)[0] == os.path.join(best, "wgmma_bf16.yaml")
 assert "reduce_argmax_f32" in kgen.generate({"kernel": "reduce", "op": "argmax"})
 assert kgen.compile({"kernel": "transpose"})[:4] == b"\x7fELF"
 # kgen._fast (kgen/_fast.c) is built into the package where this Python has its headers.
@@ -59,7 +65,8 @@ import sysconfig
 from kgen import _lib
 if sys.version_info >= (3, 9) and os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
     assert _lib.fast is not None and os.path.dirname(_lib.fast_where) == here, _lib.fast_where
-' "$want" "$(cd "$src/specs/plans" && ls -- *-*.yaml | tr '\n' ' ')") || bad "$2"
+' "$want" "$(cd "$src/specs/plans" && ls -- *-*.yaml | tr '\n' ' ')" \
+		"$(cd "$src/specs/matmul/best" && ls -- *.yaml | tr '\n' ' ')") || bad "$2"
 }
 
 mkdir "$tmp/python" && cp -R "$src/python/kgen" "$src/python/setup.py" "$src/python/pyproject.toml" \
@@ -73,7 +80,7 @@ else
 	check_installed "$tmp/venv" "the package pip installed from ./python does not work on its own"
 fi
 
-# The sdist carries the C sources and plans; its wheel needs no tree around it.
+# The sdist carries the C sources, plans and best matmul specs; its wheel needs no tree around it.
 (cd "$tmp/python" && KGEN_SOURCE_DIR=$src "$tmp/venv/bin/python" setup.py -q sdist -d "$tmp/dist" > "$tmp/log" 2>&1) ||
 	{ cat "$tmp/log" >&2; bad "setup.py sdist failed"; }
 sdist=$(ls "$tmp"/dist/kgen-*.tar.gz 2> /dev/null | head -1)

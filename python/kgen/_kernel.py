@@ -38,6 +38,19 @@ def gpu_name(device):
     return _lib.kgen_context_device_name(context(device)).decode()
 
 
+_capabilities = {}  # device -> (major, minor)
+
+
+def compute_capability(device):
+    """GPU `device`'s compute capability as (major, minor): (9, 0) on an H100
+    or H200.  libkgen names it "sm_<major><minor>" (the minor one digit)."""
+    cc = _capabilities.get(device)
+    if cc is None:
+        arch = _lib.kgen_context_arch(context(device)).decode()
+        cc = _capabilities[device] = divmod(int(arch[len("sm_"):]), 10)
+    return cc
+
+
 class Kernel:
     """A spec built for one GPU (NVRTC, cached in memory and on disk), or a
     size plan's specs, one for each range of n (plan=, for a reduction).

@@ -1,17 +1,76 @@
 """kgen.matmul: C = alpha A B + beta C, C row-major, each operand read as
 it lies (row- or column-major, rows or columns padded)."""
+import os
 import sys
 from typing import Any, Union
 
 from . import _lib, _memory, _trace
-from ._arrays import Array, current_stream, describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
+from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address
+from ._kernel import RUNNERS, cached, compute_capability, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
 
 _arg = _lib.arg
 _byref = _lib.ctypes.byref
 
 _MATMUL_DTYPES = ("f32", "f64", "f16", "bf16")
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# kgen's best matmul specs (specs/matmul/best/): beside the package as
+# kgen/specs/matmul/ (pip, make install), else in the source tree around it.
+# Not kgen/matmul/: `import kgen.matmul` would load that folder as a namespace
+# package and put it in place of the function kgen.matmul.
+_BEST_DIRS = (os.path.join(_HERE, "specs", "matmul"), os.path.join(_HERE, "..", "..", "specs", "matmul", "best"))
+_best = {}  # file name -> path or None
+
+
+def _best_spec(name):
+    """The path of the shipped best spec `name` ("mma_bf16.yaml"), or None;
+    looked for once (each call without spec= asks)."""
+    if name not in _best:
+        path = None
+        for d in _BEST_DIRS:
+            if os.path.isdir(d):
+                p = os.path.join(d, name)
+                path = os.path.normpath(p) if os.path.isfile(p) else None
+                break
+        _best[name] = path
+    return _best[name]
+
+
+def _default_matmul(dtype, cc, a_layout, b_layout, tma_ok):
+    """kgen.matmul's kernel without spec= and overrides (epilogue= aside):
+    (the path of kgen's best spec for dtype on a GPU of compute capability
+    cc, the fields to set on it for these layouts), or (None, {}) for the
+    family's defaults.  f16 and bf16: wgmma_<dtype>.yaml on sm_90 (its wgmma
+    needs sm_90a, which only cc (9, 0) has) when tma_ok, i.e. TMA can load a
+    and b as they lie (see _tma_ok); else mma_<dtype>.yaml (mma.sync, sm_80
+    and up).  f32: simt_f32.yaml (cp.async, sm_80 and up), whose cp.async
+    stages cannot transpose: a column-major A is kept transposed in shared
+    memory, a column-major B is loaded in one stage.  f64 and GPUs older
+    than sm_80: the family's defaults, as when no best spec is found."""
+    if tuple(cc) < (8, 0) or dtype not in ("f32", "f16", "bf16"):
+        return None, {}
+    fields = {}
+    if dtype == "f32":
+        name = "simt_f32.yaml"
+        if a_layout == "col":
+            fields["a_smem"] = "transposed"
+        if b_layout == "col":
+            fields["stages"] = 1
+    else:
+        name = "%s_%s.yaml" % ("wgmma" if tuple(cc) == (9, 0) and tma_ok else "mma", dtype)
+    path = _best_spec(name)
+    return (path, fields) if path is not None else (None, {})
+
+
+def _tma_ok(c, a_layout, b_layout):
+    """Whether wgmma's TMA loads take c's a and b as they lie, as
+    runtime/matmul_hopper_launch.c's check_tma asks (it refuses the call
+    otherwise): both addresses 16-byte aligned, both leading dimensions
+    (of the layouts read) multiples of 16 bytes and below 2^40."""
+    size = SIZE[c.a.dtype]
+    pitches = (c.la[a_layout] * size, c.lb[b_layout] * size)
+    return c.a.ptr % 16 == 0 and c.b.ptr % 16 == 0 and all(p % 16 == 0 and p < 1 << 40 for p in pitches)
 
 
 def _layouts(x, name, where):
@@ -175,10 +234,35 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     or `out` (row-major, rows may be padded; beta != 0 reads it; its dtype
     becomes the kernel's out_dtype).  spec= chooses the kernel (a path, YAML
     text, a dict or a kgen.Spec; its dtype and layouts follow a and b);
-    overrides set its fields, e.g. epilogue= (an expression of v)."""
+    overrides set its fields, e.g. epilogue= (an expression of v).
+    Without spec= and overrides (epilogue= aside) the kernel is kgen's best
+    for the dtype on a's GPU (specs/matmul/best/, shipped with the package):
+    on sm_80 and newer, simt_f32.yaml for f32 and mma_<dtype>.yaml for f16
+    and bf16, wgmma_<dtype>.yaml on an H100 or H200 when a and b suit TMA
+    (16-byte aligned, leading dimensions multiples of 16 bytes); otherwise,
+    and with any other override, the family's defaults (a 64 x 64-tile SIMT
+    kernel) with the overrides, as spec={"kernel": "matmul"} always gives."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
+
+
+def _default_choice(c, fields, overrides, device):
+    """The kernel without spec=, as (path, fields) of _default_matmul: kgen's
+    best spec for the dtype on the device's GPU when the caller overrides
+    nothing but the epilogue, else (None, {}): the family's defaults."""
+    if not set(overrides) <= {"epilogue"}:
+        return None, {}
+    la, lb = fields["a_layout"], fields["b_layout"]
+    return _default_matmul(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+
+
+def _default_kernel(where, device, fields, overrides, path, extra):
+    """The kernel of _default_choice's (path, extra), with fields (dtype,
+    layouts, out_dtype) and the overrides on top."""
+    if path is None:
+        return new_kernel(where, dict({"kernel": "matmul"}, **fields), device, overrides)
+    return new_kernel(where, path, device, dict(extra, **fields, **overrides))
 
 
 def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
@@ -194,9 +278,14 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
     over = tuple(sorted(overrides.items()))
     s = stream_of(c.a, stream, where)
     if spec is None:
-        key = ("matmul", device, tuple(sorted(fields.items())), over)
-        k = cached(key, lambda: new_kernel(where, dict({"kernel": "matmul"}, **fields), device, overrides), device, s,
-                   where)
+        # The choice itself in the key (the GPU's compute capability is the
+        # device's): operands TMA cannot load find mma's kernel where aligned
+        # ones took wgmma's, and where alignment chooses nothing (f32, a GPU
+        # other than sm_90) a call aligned otherwise than the last finds the
+        # same kernel, built already (as a CUDA graph's capture needs).
+        path, extra = _default_choice(c, fields, overrides, device)
+        key = ("matmul", device, tuple(sorted(fields.items())), over, path, tuple(sorted(extra.items())))
+        k = cached(key, lambda: _default_kernel(where, device, fields, overrides, path, extra), device, s, where)
     else:
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)

@@ -2,12 +2,15 @@
 from each operand's strides, and what reaches kgen_matmul() (a stand-in
 for the C function records its arguments), whether or not this libkgen has
 the matmul family."""
+import os
+
 import pytest
 
 import kgen
-from kgen import _lib
+from kgen import _lib, _matmul
+from kgen._spec import _err
 
-from test_cpu import FakeArray
+from test_cpu import TOP, FakeArray
 
 
 def f32(shape, strides=None, ptr=0x10000, typestr="<f4"):
@@ -162,3 +165,115 @@ def test_m_or_n_zero_returns_out_without_a_call(rec):
     out = f32((4, 0))
     assert _matmul_kernel()(f32((4, 3)), f32((3, 0)), out=out, stream=0) is out
     assert rec.calls == []
+
+
+# ---- the kernel kgen.matmul runs without spec= (kgen/_matmul.py _default_matmul) ----
+
+BEST = os.path.join(TOP, "specs", "matmul", "best")
+CCS = [(8, 0), (8, 9), (9, 0), (10, 0), (7, 5)]
+LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
+
+
+def want_default(dtype, cc, la, lb, tma_ok):
+    """docs/python.md's rule, written out: (the best spec's file name or None, its fields)."""
+    if dtype == "f64" or cc < (8, 0):
+        return None, {}
+    if dtype == "f32":
+        # cp.async cannot transpose: a col-major A is kept transposed in shared memory, a col-major B takes one stage.
+        return "simt_f32.yaml", dict([("a_smem", "transposed")] * (la == "col") + [("stages", 1)] * (lb == "col"))
+    return ("wgmma_%s.yaml" if cc == (9, 0) and tma_ok else "mma_%s.yaml") % dtype, {}
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64", "f16", "bf16"])
+@pytest.mark.parametrize("cc", CCS)
+@pytest.mark.parametrize("la, lb", LAYOUTS)
+@pytest.mark.parametrize("tma_ok", [True, False])
+def test_the_default_is_the_best_spec_for_the_dtype_and_gpu(dtype, cc, la, lb, tma_ok):
+    path, fields = _matmul._default_matmul(dtype, cc, la, lb, tma_ok)
+    name, want = want_default(dtype, cc, la, lb, tma_ok)
+    assert fields == want
+    if name is None:
+        assert path is None
+    else:
+        assert os.path.samefile(path, os.path.join(BEST, name))
+
+
+def test_without_the_shipped_specs_the_default_is_the_familys(monkeypatch):
+    monkeypatch.setattr(_matmul, "_BEST_DIRS", (os.path.join(TOP, "no such folder"),))
+    monkeypatch.setattr(_matmul, "_best", {})
+    assert _matmul._default_matmul("bf16", (9, 0), "col", "row", True) == (None, {})
+    assert _matmul._default_matmul("f32", (8, 0), "col", "col", False) == (None, {})
+
+
+def _check_arch(spec, arch):
+    """kgen_spec_check_arch: whether the spec's kernels build for arch (KgenError naming the key if not)."""
+    f = _lib._sig("kgen_spec_check_arch", [_lib.ctypes.c_void_p, _lib.ctypes.c_char_p, _lib._E])
+    err = _err()
+    _lib.check(f(spec._handle, arch.encode(), _lib.ctypes.byref(err)), err)
+
+
+def _every_default():
+    """Each (cc, spec, fields) the default can be: _default_matmul's choices, layouts on top."""
+    seen = []
+    for dtype in ("f32", "f64", "f16", "bf16"):
+        for cc in CCS:
+            for la, lb in LAYOUTS:
+                for tma_ok in (True, False):
+                    path, extra = _matmul._default_matmul(dtype, cc, la, lb, tma_ok)
+                    row = (cc, path or {"kernel": "matmul"}, dict(extra, dtype=dtype, a_layout=la, b_layout=lb))
+                    if row not in seen:
+                        seen.append(row)
+    return seen
+
+
+@pytest.mark.parametrize("cc, spec, fields", _every_default())
+def test_every_default_is_a_valid_spec_for_its_gpu(cc, spec, fields):
+    # As _matmul builds it: the spec, its fields, the layouts and out= 's dtype on top, and an epilogue
+    # (the one override that keeps the best spec); then the architecture the choice was made for.
+    for out_dtype in (None, "f32", "f64", "f16", "bf16"):
+        for epilogue in ({}, {"epilogue": "v > 0 ? v : 0"}):
+            over = dict(fields, **epilogue)
+            if out_dtype:
+                over["out_dtype"] = out_dtype
+            s = kgen.check(spec, **over)
+            assert all(s.fields[k] == str(v) for k, v in over.items() if k != "epilogue")
+            assert s.fields["epilogue"] == ("'v > 0 ? v : 0'" if epilogue else "'v'")
+            _check_arch(s, "sm_%d%d" % cc)
+
+
+def test_the_best_specs_need_the_gpus_they_are_chosen_for():
+    # What the choice rests on, from libkgen: wgmma only on sm_90 (sm_90a), mma.sync and cp.async from sm_80.
+    wgmma, mma = kgen.check(os.path.join(BEST, "wgmma_bf16.yaml")), kgen.check(os.path.join(BEST, "mma_bf16.yaml"))
+    for arch in ("sm_80", "sm_89", "sm_100"):
+        with pytest.raises(kgen.SpecError, match="math: wgmma needs sm_90a"):
+            _check_arch(wgmma, arch)
+    with pytest.raises(kgen.SpecError, match="needs sm_80 or newer"):
+        _check_arch(mma, "sm_75")
+    with pytest.raises(kgen.SpecError, match="needs sm_80 or newer"):
+        _check_arch(kgen.check(os.path.join(BEST, "simt_f32.yaml")), "sm_75")
+
+
+@pytest.mark.parametrize("a, b, want", [
+    ((64, 32, 0x10000, "<f2"), (32, 128, 0x20000, "<f2"), True),           # rows of 64 and 256 bytes
+    ((64, 32, 0x10008, "<f2"), (32, 128, 0x20000, "<f2"), False),          # a 8-byte aligned
+    ((64, 32, 0x10000, "<f2"), (32, 128, 0x20002, "<f2"), False),          # b 2-byte aligned
+    ((127, 63, 0x10000, "<f2"), (63, 128, 0x20000, "<f2"), False),         # lda 126 bytes
+    ((64, 32, 0x10000, "<f2"), (32, 100, 0x20000, "<f2"), False),          # ldb 200 bytes
+    ((64, 4, 0x10000, "<f4"), (4, 12, 0x20000, "<f4"), True),              # f32: 16 and 48 bytes
+    ((1, 3, 0x10000, "<f2"), (3, 8, 0x20000, "<f2"), False),               # one row: read row-major, lda 3
+])
+def test_tma_takes_16_byte_aligned_operands_with_16_byte_rows(a, b, want):
+    def arr(rows, cols, ptr, typestr):
+        return kgen.describe(f32((rows, cols), ptr=ptr, typestr=typestr))
+    c = _matmul._matmul_call("kgen.matmul", arr(*a), arr(*b), None, 1.0, 0.0)
+    assert _matmul._tma_ok(c, "row", "row") is want
+
+
+def test_tma_reads_the_leading_dimension_of_the_layout_read():
+    # Transposed views: a = x.t() with x's rows of 72 f16 (144 bytes); b = y.t() with y's rows of 65 (130
+    # bytes), then of 40 (80 bytes).
+    a = kgen.describe(f32((64, 32), (1, 72), typestr="<f2"))
+    for ld, want in ((65, False), (40, True)):
+        b = kgen.describe(f32((32, 128), (1, ld), typestr="<f2"))
+        c = _matmul._matmul_call("kgen.matmul", a, b, None, 1.0, 0.0)
+        assert _matmul._tma_ok(c, "col", "col") is want

@@ -1,7 +1,10 @@
 """kgen.matmul on the GPU against torch.matmul in float64: every dtype, both
 layouts of each operand (row-major, and a transposed view read without a
 copy), alpha and beta, odd shapes, padded rows, out=, a ReLU epilogue, a
-Kernel called directly, and CuPy arrays.  Each element within the bound of
+Kernel called directly, and CuPy arrays.  Without spec= the kernels are
+kgen's best specs (specs/matmul/best/): mma.sync for 16-bit operands of
+odd shapes, and on an H100 or H200 wgmma for ones TMA can load (16-byte
+rows), which test_16_bit_operands_with_16_byte_rows gives it.  Each element within the bound of
 a K-term dot product: (K + 2) u_acc (|alpha| sum_k |a b| + |beta c|) + u_out
 |ref| (u: unit roundoff; the accumulator is f32 for f32, f16 and bf16, f64
 for f64).  Skipped (visibly) without torch, a GPU, or a libkgen with the
@@ -72,6 +75,22 @@ def test_alpha_and_beta_in_every_dtype_and_layout(dt, la, lb, m, n, k, gen):
     got = kgen.matmul(a, b, out=out, alpha=1.5, beta=-0.5)
     assert got is out
     close(out, a, b, dt, alpha=1.5, beta=-0.5, c0=c0)
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+@pytest.mark.parametrize("la", ["row", "col"])
+@pytest.mark.parametrize("lb", ["row", "col"])
+@pytest.mark.parametrize("m, n, k", [(200, 264, 136), (256, 512, 1024)])
+def test_16_bit_operands_with_16_byte_rows(dt, la, lb, m, n, k, gen):
+    # Every leading dimension (m, n or k elements) a multiple of 8: the default is wgmma on sm_90, mma elsewhere;
+    # 200 x 264 is not a whole number of either's tiles.
+    a, b = operand(m, k, dt, la, gen), operand(k, n, dt, lb, gen)
+    c0 = operand(m, n, dt, "row", gen)
+    close(kgen.matmul(a, b), a, b, dt)
+    out = c0.clone()
+    kgen.matmul(a, b, out=out, alpha=0.75, beta=0.25, epilogue=RELU)
+    close(out, a, b, dt, alpha=0.75, beta=0.25, c0=c0, relu=True)
+    close(kgen.matmul(a, b, spec={"kernel": "matmul"}), a, b, dt)  # the family's defaults, the default before
 
 
 @pytest.mark.parametrize("dt", list(DTYPES))

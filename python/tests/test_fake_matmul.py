@@ -1,0 +1,121 @@
+"""kgen.matmul's kernel without spec= against the fake driver (a "Fake
+H200", compute capability 9.0): the best spec for the dtype
+(specs/matmul/best/), wgmma for 16-bit operands TMA can load and mma.sync
+for others, simt_f32.yaml for f32 in every layout; the family's defaults
+with an override other than epilogue= and with spec={"kernel": "matmul"}.
+Kernels do not run: the launch's kernel name and block size say which
+spec was built, the driver's count of tensor-map encodes whether TMA was."""
+import os
+
+import pytest
+
+import kgen
+from kgen import _kernel
+from fakecuda import Device, Stream, counter, launches_since, mark, need_fake
+
+need_fake()
+
+TOP = os.environ.get("KGEN_TOP_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BEST = os.path.join(TOP, "specs", "matmul", "best")
+RELU = "v > 0 ? v : 0"
+
+
+def threads(spec):
+    return int(kgen.check(spec).fields["threads"])
+
+
+def launched(*args, **kw):
+    """(kernel name, threads a block, tensor maps encoded) of the one launch of kgen.matmul(*args, **kw)."""
+    m, encodes = mark(), counter("fake_cuda_encodes").value
+    kgen.matmul(*args, **kw)
+    (call,) = launches_since(m)
+    block = call.block[0] * call.block[1] * call.block[2]
+    return call.name.decode(), block, counter("fake_cuda_encodes").value - encodes
+
+
+def f16(rows, cols, offset=0):
+    return Device((rows, cols), "<f2", offset=offset)
+
+
+def test_the_gpus_compute_capability_is_the_drivers():
+    assert _kernel.compute_capability(0) == (9, 0)
+
+
+def test_16_bit_operands_tma_can_load_take_wgmma():
+    wgmma = threads(os.path.join(BEST, "wgmma_f16.yaml"))
+    name, block, encodes = launched(f16(128, 64), f16(64, 256))  # rows of 128 and 512 bytes
+    assert (name, block) == ("matmul_wgmma_f16", wgmma) and encodes > 0
+    # Transposed views with 16-byte rows too, a ReLU, and an f32 out=.
+    a, b = Device((128, 64), "<f2", strides=(1, 128)), Device((64, 256), "<f2", strides=(1, 64))
+    assert launched(a, b, epilogue=RELU)[:2] == ("matmul_wgmma_f16", wgmma)
+    assert launched(f16(128, 64), f16(64, 256), out=Device((128, 256)))[:2] == ("matmul_wgmma_f16", wgmma)
+    x, y = kgen.DeviceArray((128, 64), "bf16", 0, 0), kgen.DeviceArray((64, 256), "bf16", 0, 0)
+    assert x.ptr % 16 == 0 and y.ptr % 16 == 0
+    assert launched(x, y)[:2] == ("matmul_wgmma_bf16", threads(os.path.join(BEST, "wgmma_bf16.yaml")))
+
+
+@pytest.mark.parametrize("a, b", [
+    ((128, 63, 0), (63, 256, 0)),   # a's rows of 126 bytes
+    ((128, 64, 0), (64, 100, 0)),   # b's rows of 200 bytes
+    ((128, 64, 8), (64, 256, 0)),   # a 8 bytes past a 16-byte boundary
+    ((128, 64, 0), (64, 256, 2)),   # b 2 bytes past
+])
+def test_16_bit_operands_tma_cannot_load_take_mma(a, b):
+    # The wgmma kernel would be refused at launch (check_tma): mma.sync takes them as they lie.
+    assert launched(f16(*a), f16(*b)) == ("matmul_mma_f16", threads(os.path.join(BEST, "mma_f16.yaml")), 0)
+
+
+def test_the_kernel_follows_each_calls_alignment():
+    # One shape, its operands aligned or not from call to call: the kernels are cached apart.
+    for offset, name in ((0, "matmul_wgmma_f16"), (8, "matmul_mma_f16"), (0, "matmul_wgmma_f16"),
+                         (8, "matmul_mma_f16")):
+        assert launched(f16(128, 64, offset), f16(64, 256))[0] == name
+
+
+def test_a_capture_finds_the_kernel_where_alignment_chooses_nothing():
+    # f32 warmed up with 16-byte-aligned operands, captured with a 4 bytes past: simt_f32's kernel either way, built.
+    s, out = Stream(), Device((96, 72))
+    kgen.matmul(Device((96, 40)), Device((40, 72)), out=out, stream=s.handle)
+    s.begin_capture()
+    try:
+        m = mark()
+        kgen.matmul(Device((96, 40), offset=4), Device((40, 72)), out=out, stream=s.handle)
+        assert launches_since(m)[0].name == b"matmul_simt_f32"
+    finally:
+        s.end_capture()
+    # f16 on sm_90 warmed up with wgmma: operands TMA cannot load need mma's kernel, which a capture cannot build.
+    h = Device((128, 256), "<f2")
+    kgen.matmul(f16(128, 64), f16(64, 256), out=h, stream=s.handle)
+    s.begin_capture()
+    try:
+        with pytest.raises(kgen.CaptureError, match="kgen.matmul: this call would build its kernel"):
+            kgen.matmul(f16(128, 64, 8), f16(64, 256), out=h, stream=s.handle)
+    finally:
+        s.end_capture()
+
+
+@pytest.mark.parametrize("la, lb", [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")])
+def test_f32_takes_the_best_simt_spec_in_every_layout(la, lb):
+    # simt_f32.yaml with a_smem: transposed for a column-major A and one stage for a column-major B.
+    a = Device((96, 40)) if la == "row" else Device((96, 40), strides=(1, 96))
+    b = Device((40, 72)) if lb == "row" else Device((40, 72), strides=(1, 40))
+    best, family = threads(os.path.join(BEST, "simt_f32.yaml")), threads({"kernel": "matmul", "dtype": "f32"})
+    assert best != family  # the block size tells them apart
+    assert launched(a, b) == ("matmul_simt_f32", best, 0)
+    assert launched(a, b, epilogue=RELU) == ("matmul_simt_f32", best, 0)
+
+
+def test_f64_takes_the_familys_defaults():
+    a, b = Device((64, 32), "<f8"), Device((32, 64), "<f8")
+    assert launched(a, b)[:2] == ("matmul_simt_f64", threads({"kernel": "matmul", "dtype": "f64"}))
+
+
+def test_another_override_or_spec_matmul_takes_the_familys_defaults():
+    family = threads({"kernel": "matmul", "dtype": "f16"})
+    a, b = f16(128, 64), f16(64, 256)
+    assert launched(a, b, spec={"kernel": "matmul"}) == ("matmul_simt_f16", family, 0)
+    assert launched(a, b, tile_m=32)[:2] == ("matmul_simt_f16", threads({"kernel": "matmul", "dtype": "f16",
+                                                                          "tile_m": 32}))
+    assert launched(a, b, tile_m=32, epilogue=RELU)[0] == "matmul_simt_f16"
+    assert launched(a, b, math="mma")[:2] == ("matmul_mma_f16", threads({"kernel": "matmul", "dtype": "f16",
+                                                                          "math": "mma"}))
