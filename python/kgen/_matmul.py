@@ -240,7 +240,7 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     on sm_80 and newer, simt_f32.yaml for f32 and mma_<dtype>.yaml for f16
     and bf16, wgmma_<dtype>.yaml on an H100 or H200 when a and b suit TMA
     (16-byte aligned, leading dimensions multiples of 16 bytes); otherwise,
-    and with any other override, the family's defaults (a 64 x 64-tile SIMT
+    and with an override other than epilogue= and out_dtype=, the family's defaults (a 64 x 64-tile SIMT
     kernel) with the overrides, as spec={"kernel": "matmul"} always gives."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
@@ -250,8 +250,9 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
 def _default_choice(c, fields, overrides, device):
     """The kernel without spec=, as (path, fields) of _default_matmul: kgen's
     best spec for the dtype on the device's GPU when the caller overrides
-    nothing but the epilogue, else (None, {}): the family's defaults."""
-    if not set(overrides) <= {"epilogue"}:
+    nothing but the epilogue and out_dtype (each best spec takes any of
+    both), else (None, {}): the family's defaults."""
+    if not set(overrides) <= {"epilogue", "out_dtype"}:
         return None, {}
     la, lb = fields["a_layout"], fields["b_layout"]
     return _default_matmul(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))

@@ -2,7 +2,8 @@
 H200", compute capability 9.0): the best spec for the dtype
 (specs/matmul/best/), wgmma for 16-bit operands TMA can load and mma.sync
 for others, simt_f32.yaml for f32 in every layout; the family's defaults
-with an override other than epilogue= and with spec={"kernel": "matmul"}.
+with an override other than epilogue= and out_dtype=, and with
+spec={"kernel": "matmul"}.
 Kernels do not run: the launch's kernel name and block size say which
 spec was built, the driver's count of tensor-map encodes whether TMA was."""
 import os
@@ -103,6 +104,7 @@ def test_f32_takes_the_best_simt_spec_in_every_layout(la, lb):
     assert best != family  # the block size tells them apart
     assert launched(a, b) == ("matmul_simt_f32", best, 0)
     assert launched(a, b, epilogue=RELU) == ("matmul_simt_f32", best, 0)
+    assert launched(a, b, out_dtype="f64", epilogue=RELU) == ("matmul_simt_f32", best, 0)
 
 
 def test_f64_takes_the_familys_defaults():
