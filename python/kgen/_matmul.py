@@ -248,14 +248,28 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
 
 
 def _default_choice(c, fields, overrides, device):
-    """The kernel without spec=, as (path, fields) of _default_matmul: kgen's
+    """The kernel without spec=, as (path, fields, fields as a key) of _default_matmul: kgen's
     best spec for the dtype on the device's GPU when the caller overrides
     nothing but the epilogue and out_dtype (each best spec takes any of
-    both), else (None, {}): the family's defaults."""
-    if not set(overrides) <= {"epilogue", "out_dtype"}:
-        return None, {}
+    both), else (None, {}, ()): the family's defaults."""
+    if overrides and not overrides.keys() <= {"epilogue", "out_dtype"}:
+        return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
-    return _default_matmul(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+    return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+
+
+_choices = {}  # _default_matmul's arguments -> (path, fields, the fields as a key)
+
+
+def _chosen(dtype, cc, a_layout, b_layout, tma_ok):
+    """_default_matmul's answer and its fields as a sorted tuple, worked out
+    once for each set of arguments (every call without spec= asks)."""
+    args = (dtype, cc, a_layout, b_layout, tma_ok)
+    got = _choices.get(args)
+    if got is None:
+        path, extra = _default_matmul(*args)
+        got = _choices[args] = (path, extra, tuple(sorted(extra.items())))
+    return got
 
 
 def _default_kernel(where, device, fields, overrides, path, extra):
@@ -284,8 +298,8 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
         # ones took wgmma's, and where alignment chooses nothing (f32, a GPU
         # other than sm_90) a call aligned otherwise than the last finds the
         # same kernel, built already (as a CUDA graph's capture needs).
-        path, extra = _default_choice(c, fields, overrides, device)
-        key = ("matmul", device, tuple(sorted(fields.items())), over, path, tuple(sorted(extra.items())))
+        path, extra, extra_key = _default_choice(c, fields, overrides, device)
+        key = ("matmul", device, tuple(sorted(fields.items())), over, path, extra_key)
         k = cached(key, lambda: _default_kernel(where, device, fields, overrides, path, extra), device, s, where)
     else:
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
