@@ -1,6 +1,7 @@
 """Kernels: a spec (or a size plan) built for one GPU, kept per device, and
 what every family's call shares (the stream, the checks of an array's
 layout, the result).  Each family's module adds its runner to RUNNERS."""
+import re
 import threading
 from typing import Any, Union
 
@@ -41,13 +42,22 @@ def gpu_name(device):
 _capabilities = {}  # device -> (major, minor)
 
 
+def parse_arch(arch):
+    """(major, minor) of an architecture name: "sm_90" -> (9, 0), "sm_120" ->
+    (12, 0), "sm_90a" -> (9, 0) (the minor is one digit; a letter after it,
+    a feature set, does not change the compute capability)."""
+    m = re.fullmatch(r"sm_(\d+)(\d)[a-z]?", arch)
+    if m is None:
+        raise ValueError("%r is not an architecture name (sm_90, sm_100a, ...)" % arch)
+    return int(m.group(1)), int(m.group(2))
+
+
 def compute_capability(device):
     """GPU `device`'s compute capability as (major, minor): (9, 0) on an H100
-    or H200.  libkgen names it "sm_<major><minor>" (the minor one digit)."""
+    or H200, from libkgen's name for its architecture (parse_arch)."""
     cc = _capabilities.get(device)
     if cc is None:
-        arch = _lib.kgen_context_arch(context(device)).decode()
-        cc = _capabilities[device] = divmod(int(arch[len("sm_"):]), 10)
+        cc = _capabilities[device] = parse_arch(_lib.kgen_context_arch(context(device)).decode())
     return cc
 
 

@@ -27,18 +27,15 @@ def _best_spec(name):
     """The path of the shipped best spec `name` ("mma_bf16.yaml"), or None;
     looked for once (each call without spec= asks)."""
     if name not in _best:
-        path = None
-        for d in _BEST_DIRS:
-            if os.path.isdir(d):
-                p = os.path.join(d, name)
-                path = os.path.normpath(p) if os.path.isfile(p) else None
-                break
+        found = (os.path.join(d, name) for d in _BEST_DIRS)
+        path = next((os.path.normpath(p) for p in found if os.path.isfile(p)), None)
         _best[name] = path
     return _best[name]
 
 
 def _default_matmul(dtype, cc, a_layout, b_layout, tma_ok):
-    """kgen.matmul's kernel without spec= and overrides (epilogue= aside):
+    """kgen.matmul's kernel without spec= and overrides (epilogue= and
+    out_dtype= aside):
     (the path of kgen's best spec for dtype on a GPU of compute capability
     cc, the fields to set on it for these layouts), or (None, {}) for the
     family's defaults.  f16 and bf16: wgmma_<dtype>.yaml on sm_90 (its wgmma
@@ -235,13 +232,14 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     becomes the kernel's out_dtype).  spec= chooses the kernel (a path, YAML
     text, a dict or a kgen.Spec; its dtype and layouts follow a and b);
     overrides set its fields, e.g. epilogue= (an expression of v).
-    Without spec= and overrides (epilogue= aside) the kernel is kgen's best
-    for the dtype on a's GPU (specs/matmul/best/, shipped with the package):
-    on sm_80 and newer, simt_f32.yaml for f32 and mma_<dtype>.yaml for f16
-    and bf16, wgmma_<dtype>.yaml on an H100 or H200 when a and b suit TMA
-    (16-byte aligned, leading dimensions multiples of 16 bytes); otherwise,
-    and with an override other than epilogue= and out_dtype=, the family's defaults (a 64 x 64-tile SIMT
-    kernel) with the overrides, as spec={"kernel": "matmul"} always gives."""
+    Without spec= and overrides (epilogue= and out_dtype= aside) the kernel
+    is kgen's best for the dtype on a's GPU (specs/matmul/best/, shipped with
+    the package): on sm_80 and newer, simt_f32.yaml for f32 and
+    mma_<dtype>.yaml for f16 and bf16, wgmma_<dtype>.yaml on an H100 or H200
+    when a and b suit TMA (16-byte aligned, leading dimensions multiples of
+    16 bytes); otherwise, and with any other override, the family's defaults
+    (a 64 x 64-tile SIMT kernel) with the overrides, as spec={"kernel":
+    "matmul"} always gives."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
@@ -277,7 +275,7 @@ def _default_kernel(where, device, fields, overrides, path, extra):
     layouts, out_dtype) and the overrides on top."""
     if path is None:
         return new_kernel(where, dict({"kernel": "matmul"}, **fields), device, overrides)
-    return new_kernel(where, path, device, dict(extra, **fields, **overrides))
+    return new_kernel(where, path, device, {**extra, **fields, **overrides})  # out_dtype= may repeat out='s
 
 
 def _matmul(a, b, out, spec, alpha, beta, stream, overrides):

@@ -241,6 +241,22 @@ def test_every_default_is_a_valid_spec_for_its_gpu(cc, spec, fields):
             _check_arch(s, "sm_%d%d" % cc)
 
 
+def test_no_best_spec_sets_out_dtype():
+    # kgen._torch's fake (torch.compile) takes a default result's dtype from the family's defaults, the
+    # inputs' dtype: a best spec with another out_dtype would make the fake's dtype and the real one differ.
+    names = [n for n in os.listdir(BEST) if n.endswith(".yaml")]
+    assert names
+    for name in names:
+        fields = kgen.check(os.path.join(BEST, name)).fields
+        assert fields["out_dtype"] == fields["dtype"], name
+        for dt in ("f32", "f16", "bf16"):
+            try:
+                over = kgen.check(os.path.join(BEST, name), dtype=dt).fields
+            except kgen.SpecError:
+                continue  # a spec of one dtype (wgmma's, mma's) refuses the others
+            assert over["out_dtype"] == dt, (name, dt)
+
+
 def test_the_best_specs_need_the_gpus_they_are_chosen_for():
     # What the choice rests on, from libkgen: wgmma only on sm_90 (sm_90a), mma.sync and cp.async from sm_80.
     wgmma, mma = kgen.check(os.path.join(BEST, "wgmma_bf16.yaml")), kgen.check(os.path.join(BEST, "mma_bf16.yaml"))

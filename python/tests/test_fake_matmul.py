@@ -42,6 +42,28 @@ def test_the_gpus_compute_capability_is_the_drivers():
     assert _kernel.compute_capability(0) == (9, 0)
 
 
+@pytest.mark.parametrize("arch, cc", [("sm_80", (8, 0)), ("sm_89", (8, 9)), ("sm_90", (9, 0)), ("sm_90a", (9, 0)),
+                                      ("sm_100", (10, 0)), ("sm_100f", (10, 0)), ("sm_120", (12, 0)),
+                                      ("sm_121", (12, 1))])
+def test_architecture_names_give_their_compute_capability(arch, cc):
+    assert _kernel.parse_arch(arch) == cc
+
+
+@pytest.mark.parametrize("arch", ["sm_", "sm_9", "compute_90", "sm_90ab", ""])
+def test_what_is_no_architecture_name_is_refused(arch):
+    with pytest.raises(ValueError, match="not an architecture name"):
+        _kernel.parse_arch(arch)
+
+
+def test_out_dtype_beside_out_keeps_the_best_spec():
+    # out= sets the kernel's out_dtype; out_dtype= saying the same again is no conflict (it was a TypeError).
+    af, bf = Device((96, 40)), Device((40, 72))
+    best = threads(os.path.join(BEST, "simt_f32.yaml"))
+    assert launched(af, bf, out=Device((96, 72)), out_dtype="f32") == ("matmul_simt_f32", best, 0)
+    a, b = f16(128, 64), f16(64, 256)
+    assert launched(a, b, out=Device((128, 256)), out_dtype="f32")[0] == "matmul_wgmma_f16"
+
+
 def test_16_bit_operands_tma_can_load_take_wgmma():
     wgmma = threads(os.path.join(BEST, "wgmma_f16.yaml"))
     name, block, encodes = launched(f16(128, 64), f16(64, 256))  # rows of 128 and 512 bytes

@@ -12,7 +12,7 @@ matmul family."""
 import pytest
 
 import kgen
-from kgen import _lib
+from kgen import _kernel, _lib, _matmul
 
 torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
@@ -86,6 +86,10 @@ def test_16_bit_operands_with_16_byte_rows(dt, la, lb, m, n, k, gen):
     # 200 x 264 is not a whole number of either's tiles.
     a, b = operand(m, k, dt, la, gen), operand(k, n, dt, lb, gen)
     c0 = operand(m, n, dt, "row", gen)
+    cc = _kernel.compute_capability(a.device.index or 0)
+    path = _matmul._chosen(dt, cc, la, lb, True)[0]  # torch's buffers are 256-byte aligned, every ld 8k elements
+    want = "wgmma_%s.yaml" if cc == (9, 0) else "mma_%s.yaml"
+    assert path is not None and path.endswith(want % dt), path  # a best spec found, not the family's fallback
     close(kgen.matmul(a, b), a, b, dt)
     out = c0.clone()
     kgen.matmul(a, b, out=out, alpha=0.75, beta=0.25, epilogue=RELU)
