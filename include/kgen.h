@@ -107,7 +107,7 @@ KGEN_API void kgen_spec_free(kgen_spec *spec);
  *
  * A plan names, for each range of n, the spec whose kernel serves it, so
  * that one call takes the fastest kernel at every size.  It is a YAML file
- * (specs/plans/ has the tuned ones; `kgen tune` writes them):
+ * (specs/plans/nvidia-h200/ has the H200's tuned ones; `kgen tune` writes them):
  *
  *   plan:
  *     - upto: 2^14          # n <= 16384 (suffixes k, M, G; 2^K; 2^K+E)

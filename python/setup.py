@@ -98,8 +98,15 @@ def build_libkgen(src, dest):
 
 
 def plans(src):
-    """The tuned size plans (OP-DTYPE.yaml; the tuning spaces are not plans)."""
-    return sorted(glob.glob(os.path.join(src, "specs", "plans", "*-*.yaml")))
+    """The tuned size plans, a folder a GPU model (nvidia-h200/OP-DTYPE.yaml;
+    the tuning spaces beside the folders are not plans)."""
+    return sorted(glob.glob(os.path.join(src, "specs", "plans", "*", "*-*.yaml")))
+
+
+def copy_plans(paths, dst):
+    """Each plan of paths into its GPU's folder under dst."""
+    for p in paths:
+        copy_all([p], os.path.join(dst, os.path.basename(os.path.dirname(p))))
 
 
 def best_matmul(src):
@@ -122,7 +129,7 @@ class BuildPy(build_py):
         src = source_tree()
         pkg = os.path.join(self.build_lib, "kgen")
         build_libkgen(src, os.path.join(pkg, "libkgen.so"))
-        copy_all(plans(src), os.path.join(pkg, "plans"))
+        copy_plans(plans(src), os.path.join(pkg, "plans"))
         copy_all(best_matmul(src), os.path.join(pkg, "specs", "matmul"))
 
 
@@ -135,7 +142,7 @@ class Sdist(sdist):
         super().make_release_tree(base_dir, files)
         src, dst = source_tree(), os.path.join(base_dir, "kgen-src")
         copy_sources(src, dst)
-        copy_all(plans(src), os.path.join(dst, "specs", "plans"))
+        copy_plans(plans(src), os.path.join(dst, "specs", "plans"))
         copy_all(best_matmul(src), os.path.join(dst, "specs", "matmul", "best"))
         if not os.path.isfile(os.path.join(dst, "configure")) and shutil.which("autoreconf"):
             subprocess.check_call(["sh", "./bootstrap"], cwd=dst, stdout=subprocess.DEVNULL,

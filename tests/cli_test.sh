@@ -375,8 +375,8 @@ expect 2 "$kgen" compile "$tmp/plan.yaml" -o "$tmp/plan.cubin"
 no_output "$tmp" plan.cubin
 expect 1 "$kgen" run --n 1000 "$tmp/badplan.yaml"
 
-# ---- the shipped plans and spaces (specs/plans) are valid ----
-for f in "$top_srcdir"/specs/plans/*.yaml; do
+# ---- the shipped plans (a folder a GPU model) and spaces (specs/plans) are valid ----
+for f in "$top_srcdir"/specs/plans/*.yaml "$top_srcdir"/specs/plans/*/*.yaml; do
 	case $f in
 	*.space.yaml) expect 0 "$kgen" space --list "$f" ;;
 	*) expect 0 "$kgen" check "$f" ;;
@@ -482,7 +482,7 @@ grep -q '^// Needs:' "$tmp/out" && bad "reduce_vec4's header says it needs a new
 expect 0 "$kgen" "$specs/reduce/launch/atomic-pdl.yaml"
 grep -qx '// Needs: sm_90 or newer (launch: pdl).' "$tmp/out" || bad "a pdl spec's header does not say it needs sm_90"
 # a plan checked against an architecture: each entry
-expect 1 "$kgen" check "$specs/plans/sum-f32.yaml" --arch sm_80
+expect 1 "$kgen" check "$specs/plans/nvidia-h200/sum-f32.yaml" --arch sm_80
 grep -q 'launch: pdl needs sm_90' "$tmp/err" || bad "kgen check --arch sm_80 of a pdl plan: $(cat "$tmp/err")"
 # --json: one object per diagnostic on stdout
 expect 1 "$kgen" check --json "$good" "$tmp/bad.yaml" "$tmp/case.yaml"

@@ -32,7 +32,7 @@ if [ "$python_package" = yes ]; then
 	# Every module of the package, py.typed, the tuned plans full reductions
 	# take and the best specs kgen.matmul takes.
 	for f in $(cd "$top_srcdir/python/kgen" && ls -- *.py) py.typed _installed.py \
-		$(cd "$top_srcdir/specs/plans" && ls -- *-*.yaml | sed 's|^|plans/|') \
+		$(cd "$top_srcdir/specs/plans" && ls -- */*-*.yaml | sed 's|^|plans/|') \
 		$(cd "$top_srcdir/specs/matmul/best" && ls -- *.yaml | sed 's|^|specs/matmul/|'); do
 		[ -f "$tmp$pythondir/kgen/$f" ] || bad "make install did not install $pythondir/kgen/$f"
 	done

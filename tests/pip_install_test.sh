@@ -52,7 +52,8 @@ here = os.path.dirname(kgen.__file__)
 assert kgen.library_path == os.path.join(here, "libkgen.so"), kgen.library_path
 assert kgen.__version__ == importlib.metadata.version("kgen") == sys.argv[1], (kgen.__version__, sys.argv[1])
 assert os.path.isfile(os.path.join(here, "py.typed"))
-assert sorted(os.listdir(os.path.join(here, "plans"))) == sorted(sys.argv[2].split()), os.listdir(os.path.join(here, "plans"))
+plans = sorted(g + "/" + f for g in os.listdir(os.path.join(here, "plans")) for f in os.listdir(os.path.join(here, "plans", g)))
+assert plans == sorted(sys.argv[2].split()), plans
 # The defaults of kgen.matmul, found in the package (no source tree around it).
 from kgen import _matmul
 best = os.path.join(here, "specs", "matmul")
@@ -65,7 +66,7 @@ import sysconfig
 from kgen import _lib
 if sys.version_info >= (3, 9) and os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
     assert _lib.fast is not None and os.path.dirname(_lib.fast_where) == here, _lib.fast_where
-' "$want" "$(cd "$src/specs/plans" && ls -- *-*.yaml | tr '\n' ' ')" \
+' "$want" "$(cd "$src/specs/plans" && ls -- */*-*.yaml | tr '\n' ' ')" \
 		"$(cd "$src/specs/matmul/best" && ls -- *.yaml | tr '\n' ' ')") || bad "$2"
 }
 

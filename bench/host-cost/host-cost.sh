@@ -9,7 +9,7 @@
 set -u
 out=$1
 src=${top_srcdir:-.}
-plan=${2:-$src/specs/plans/sum-f32.yaml}
+plan=${2:-$src/specs/plans/nvidia-h200/sum-f32.yaml}
 lib=$(pwd)/.libs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,7 +3,7 @@
 //
 //   host_cost PLAN_YAML N CALLS REPS
 //
-// PLAN_YAML is a size plan of an f32 sum (specs/plans/sum-f32.yaml).  For
+// PLAN_YAML is a size plan of an f32 sum (specs/plans/nvidia-h200/sum-f32.yaml).  For
 // each way below, on the default stream and on a stream of its own, REPS
 // times: CALLS calls back to back, then one synchronize.  The ways take turns
 // within each rep, so that a clock change touches all alike.  Printed per

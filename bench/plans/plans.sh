@@ -1,6 +1,6 @@
 #!/bin/sh
 # plans.sh OUTDIR [METHOD...]: issue 9's bars for the shipped size plans
-# (specs/plans/*.yaml), each in one run on one GPU, every result verified in
+# of the GPU (specs/plans/nvidia-MODEL/*.yaml), each in one run on one GPU, every result verified in
 # the same run: `kgen run --verify --bench --method M` of every plan at n =
 # 2^10, 2^12, ..., 2^24, 2^27, 2^30 against cub::DeviceReduce (timed by the
 # kgen-cub helper with the same method), for each METHOD (default: events
@@ -12,7 +12,9 @@ shift
 methods=${*:-events graph}
 kgen=${KGEN:-./kgen}
 top=${top_srcdir:-.}
-plans=${PLANS:-$(ls "$top"/specs/plans/*.yaml | grep -v '\.space\.yaml$')}
+# The GPU's own plans: its model (the first word of its name with a digit) names the folder.
+model=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | tr ' -' '\n\n' | grep -m1 '[0-9]' | tr 'A-Z' 'a-z')
+plans=${PLANS:-$(ls "$top"/specs/plans/nvidia-"$model"/*.yaml)}
 sizes="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^22 --n 2^24 --n 2^27 --n 2^30"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $0 $out $methods"

@@ -1,12 +1,16 @@
 """Size plans from Python: a caller's plan (plan=, a path or YAML text) and
-the tuned plans kgen ships (specs/plans/OP-DTYPE.yaml, installed with the
-package as kgen/plans/), which a full reduction takes on the GPU model
+the tuned plans kgen ships, one folder a GPU model
+(specs/plans/nvidia-h200/OP-DTYPE.yaml, installed with the package as
+kgen/plans/nvidia-h200/), which a full reduction takes on the GPU model
 they were tuned on.
 
-`kgen tune` writes the GPU a plan was tuned on in its header comment
-("# NVIDIA H200|driver 13.0|..."); a shipped plan serves a GPU whose model
-(the first word of its name with a digit in it, cut at a '-': H200, H100,
-A100) is that one's.
+A GPU's folder is named for its model (the first word of its name with a
+digit in it, cut at a '-': H200, H100, A100), as nvidia-<model>. `kgen
+tune` writes the GPU a plan was tuned on in its header comment
+("# NVIDIA H200|driver 13.0|..."), and a shipped plan serves only a GPU of
+that model.  A GPU without a folder (or without a plan for the op and
+dtype in it) has no shipped plan: its full reductions take the default
+spec, as plan=False does.
 """
 import os
 import re
@@ -35,6 +39,13 @@ def model(name):
     return None
 
 
+def folder(gpu):
+    """The folder of gpu's shipped plans: "NVIDIA H100 80GB HBM3" ->
+    "nvidia-h100"; None for a name without a model."""
+    m = model(gpu)
+    return "nvidia-" + m.lower() if m is not None and re.fullmatch(r"[A-Za-z0-9]+", m) else None
+
+
 def tuned_on(path):
     """The GPU name in a plan's header (the text before "|driver"), or None."""
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -51,12 +62,13 @@ _shipped = {}  # (op, dtype, GPU name) -> path or None
 
 
 def shipped(op, dtype, gpu):
-    """The shipped plan for op and dtype tuned on gpu's model, or None."""
+    """The shipped plan for op and dtype tuned on gpu's model (in its
+    folder, and its header naming that model), or None."""
     key = (op, dtype, gpu)
     if key not in _shipped:
-        d, path = directory(), None
-        if d is not None:
-            p = os.path.join(d, "%s-%s.yaml" % (op, dtype))
+        d, sub, path = directory(), folder(gpu), None
+        if d is not None and sub is not None:
+            p = os.path.join(d, sub, "%s-%s.yaml" % (op, dtype))
             if os.path.isfile(p):
                 tuned = tuned_on(p)
                 if tuned is not None and model(tuned) is not None and model(tuned) == model(gpu):

@@ -28,13 +28,14 @@ def test_a_gpus_model_is_the_first_word_with_a_digit(name, model):
 
 
 def test_every_shipped_plan_is_named_for_what_it_computes():
-    paths = sorted(glob.glob(os.path.join(TOP, "specs", "plans", "*-*.yaml")))
+    paths = sorted(glob.glob(os.path.join(TOP, "specs", "plans", "*", "*-*.yaml")))
     assert paths and os.path.samefile(_plans.directory(), os.path.join(TOP, "specs", "plans"))
     for p in paths:
         op, dtype = os.path.basename(p)[:-5].split("-")
         k = kgen.Kernel(plan=p)
         assert (k.spec.fields["op"], k.spec.fields["dtype"]) == (op, dtype), p
-        assert _plans.model(_plans.tuned_on(p)) == "H200"
+        # In the folder of the GPU model its header says it was tuned on.
+        assert os.path.basename(os.path.dirname(p)) == _plans.folder(_plans.tuned_on(p)), p
         assert k.entries[-1][0] is None and all(u is not None for u, _ in k.entries[:-1])
 
 
@@ -45,7 +46,7 @@ def threads_of_launches(x, **kw):
 
 
 def test_a_full_reduction_takes_the_shipped_plan_on_its_gpu():
-    plan = os.path.join(TOP, "specs", "plans", "sum-f32.yaml")
+    plan = os.path.join(TOP, "specs", "plans", "nvidia-h200", "sum-f32.yaml")
     k = kgen.reduce_kernel(Device((1000,)))
     assert os.path.samefile(k.plan, plan) and len(k.entries) == 8
     # Each n gets the entry that serves it: the plan's threads, launched as the entry says.
@@ -72,6 +73,23 @@ def test_a_plan_not_tuned_on_this_gpu_is_not_taken(monkeypatch):
     monkeypatch.setattr(_plans, "_shipped", {})  # the answer is kept per op, dtype and GPU: ask again
     assert _plans.shipped("sum", "f32", "Fake H200").endswith("sum-f32.yaml")
     assert _plans.shipped("argmax", "f32", "Fake H200") is None
+
+
+@pytest.mark.parametrize("name, folder", [
+    ("NVIDIA H200", "nvidia-h200"), ("NVIDIA H100 80GB HBM3", "nvidia-h100"), ("NVIDIA A100-SXM4-80GB", "nvidia-a100"),
+    ("Fake H200", "nvidia-h200"), ("NVIDIA GH200 480GB", "nvidia-gh200"), ("Tesla", None), ("NVIDIA H1/00", None),
+])
+def test_a_gpus_plans_are_in_its_models_folder(name, folder):
+    assert _plans.folder(name) == folder
+
+
+def test_a_gpu_without_a_folder_has_no_shipped_plan(monkeypatch):
+    # An H100's plans would be in nvidia-h100/, which kgen does not ship yet: its full reductions take the
+    # default spec, even though an H200 plan is there and its header would be read.
+    monkeypatch.setattr(_plans, "_shipped", {})
+    assert _plans.shipped("sum", "f32", "NVIDIA H100 80GB HBM3") is None
+    assert _plans.shipped("sum", "f32", "NVIDIA H200") == os.path.join(_plans.directory(), "nvidia-h200",
+                                                                       "sum-f32.yaml")
 
 
 def test_a_callers_plan():
