@@ -20,17 +20,13 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 # Not kgen/matmul/: `import kgen.matmul` would load that folder as a namespace
 # package and put it in place of the function kgen.matmul.
 _BEST_DIRS = (os.path.join(_HERE, "specs", "matmul"), os.path.join(_HERE, "..", "..", "specs", "matmul", "best"))
-_best = {}  # file name -> path or None
 
 
 def _best_spec(name):
-    """The path of the shipped best spec `name` ("mma_bf16.yaml"), or None;
-    looked for once (each call without spec= asks)."""
-    if name not in _best:
-        found = (os.path.join(d, name) for d in _BEST_DIRS)
-        path = next((os.path.normpath(p) for p in found if os.path.isfile(p)), None)
-        _best[name] = path
-    return _best[name]
+    """The path of the shipped best spec `name` ("mma_bf16.yaml"), or None
+    (a call asks once a choice: _chosen keeps the answers)."""
+    found = (os.path.join(d, name) for d in _BEST_DIRS)
+    return next((os.path.normpath(p) for p in found if os.path.isfile(p)), None)
 
 
 def _default_matmul(dtype, cc, a_layout, b_layout, tma_ok):

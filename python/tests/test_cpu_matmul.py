@@ -200,7 +200,6 @@ def test_the_default_is_the_best_spec_for_the_dtype_and_gpu(dtype, cc, la, lb, t
 
 def test_without_the_shipped_specs_the_default_is_the_familys(monkeypatch):
     monkeypatch.setattr(_matmul, "_BEST_DIRS", (os.path.join(TOP, "no such folder"),))
-    monkeypatch.setattr(_matmul, "_best", {})
     assert _matmul._default_matmul("bf16", (9, 0), "col", "row", True) == (None, {})
     assert _matmul._default_matmul("f32", (8, 0), "col", "col", False) == (None, {})
 
