@@ -353,6 +353,9 @@ check(struct kgen_spec *s, kgen_error *err)
 		return st;
 	if ((st = check_occupancy(s, err)))
 		return st;
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K && s->split_k > 1)
+		return ERR(schedule, "schedule: stream_k shares k out itself: drop split_k %lld (or use schedule: tiles)",
+		           s->split_k);
 	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
 		return st;
 	if (!s->name)
@@ -361,6 +364,29 @@ check(struct kgen_spec *s, kgen_error *err)
 }
 
 /* ---- the launch contract ---- */
+
+void
+kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
+                     unsigned long long *dp_tiles, unsigned long long *sk_blocks)
+{
+	unsigned long long runs = tiles * k_tiles / KGEN_MATMUL_MIN_RUN;
+
+	*dp_tiles = tiles;
+	*sk_blocks = 0;
+	if (!slots || k_tiles < 2 || tiles % slots == 0)
+		return;
+	if (tiles > slots) {  /* whole tiles but for the last one to two waves' */
+		*dp_tiles = tiles - slots - tiles % slots;
+		*sk_blocks = slots;
+	} else if ((runs < slots ? runs : slots) > tiles) {  /* fewer tiles than blocks: k shared out */
+		*dp_tiles = 0;
+		*sk_blocks = runs < slots ? runs : slots;
+	}
+	if (*sk_blocks && (tiles - *dp_tiles) * k_tiles * *sk_blocks >= 1ull << 31) {  /* the kernel's 32-bit numbering */
+		*dp_tiles = tiles;
+		*sk_blocks = 0;
+	}
+}
 
 static const char *const order_text[] = {
 	[KGEN_ORDER_ROWS] = "rows: along a row of tiles, then the next row",
@@ -374,6 +400,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_matmul g;
 	struct kgen_step *st;
 	const char *acc = kgen_spec_acc(s)->name;
+	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
 
 	if (s->math == KGEN_MATH_WGMMA) {
 		kgen_matmul_wgmma_contract(s, p, order_text[s->order]);
@@ -386,7 +413,8 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
 	                     "B (k x n) + beta C:", p->numbered ? "s" : "", p->numbered ? ", launched in this order" : "");
-	st = kgen_contract_step(p, "", "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials", "grid",
+	st = kgen_contract_step(p, "", stream_k ? "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials, dp_tiles, "
+	                        "sk_blocks" : "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials", "grid",
 	                        s->threads);
 	st->dynamic_smem = g.smem ? g.smem_bytes : 0;
 	if (g.smem_bytes > 48 * 1024)
@@ -396,8 +424,19 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, alpha, beta", "grid2", 256);
 		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
 	}
-	kgen_contract_note(p, "// where grid = {ceil(m / %d) * ceil(n / %d), 1, %lld}; blocks take C's tiles in order\n"
-	                   "// %s.\n", g.tm, g.tn, s->split_k, order_text[s->order]);
+	if (stream_k)
+		kgen_contract_note(p, "// where tiles = ceil(m / %d) * ceil(n / %d), in order %s,\n"
+		                   "// k_tiles = ceil(k / %d), and grid = dp_tiles + sk_blocks: blocks below dp_tiles take tile\n"
+		                   "// blockIdx.x whole, the sk_blocks after them share the other tiles' k tiles evenly.  With S\n"
+		                   "// the blocks the GPU holds at once, kgen_matmul takes sk_blocks = S and dp_tiles = tiles - S -\n"
+		                   "// tiles %% S when tiles > S; dp_tiles = 0 and sk_blocks = min(S, tiles * k_tiles / %d) when\n"
+		                   "// tiles < S and that is more than tiles; dp_tiles = tiles and sk_blocks = 0 (a block a tile)\n"
+		                   "// when tiles %% S == 0, k_tiles < 2, (tiles - dp_tiles) * k_tiles * sk_blocks would reach\n"
+		                   "// 2^31, or otherwise.\n", g.tm, g.tn, order_text[s->order], g.tk,
+		                   KGEN_MATMUL_MIN_RUN);
+	else
+		kgen_contract_note(p, "// where grid = {ceil(m / %d) * ceil(n / %d), 1, %lld}; blocks take C's tiles in order\n"
+		                   "// %s.\n", g.tm, g.tn, s->split_k, order_text[s->order]);
 	kgen_contract_note(p, "// A is %s-major (element (i, l) at a[%s]), B %s-major (element (l, j) at b[%s]),\n"
 	                   "// C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any\n"
 	                   "// from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are %s; C is read\n"
@@ -413,6 +452,10 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (s->split_k > 1)
 		kgen_contract_note(p, "// Scratch: partials, %lld x m x n %s (split z's sums at z * m * n); grid2 = ceil(m * n\n"
 		                   "// / 256) or fewer.", s->split_k, acc);
+	else if (stream_k)
+		kgen_contract_note(p, "// Scratch: partials, 2 x sk_blocks x %d x %d %s (each stream-K block's sums of the tiles\n"
+		                   "// its run starts and ends in), then tiles - dp_tiles 32-bit tickets set to 0 before each\n"
+		                   "// launch (none when sk_blocks is 0).", g.tm, g.tn, acc);
 	else
 		kgen_contract_note(p, "// Scratch: none (partials unused).");
 }
@@ -618,8 +661,12 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 	}
 	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", "matmul/swizzle.cu", &t, err)))
 		return st;
-	if ((st = tpl_render_into(parts, "k_range", s->split_k > 1 ? "matmul/k_range_split.cu" : "matmul/k_range_all.cu",
-	                          &t, err)))
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
+		st = tpl_render_into(parts, "stream_k", "matmul/stream_k.cu", &t, err);
+	else
+		st = tpl_render_into(parts, "k_range", s->split_k > 1 ? "matmul/k_range_split.cu" : "matmul/k_range_all.cu",
+		                     &t, err);
+	if (st)
 		return st;
 	if (async)
 		tpl_set(&t, "vector_copy", "static_assert(!TRANSPOSE, \"cp.async copies bytes as they lie\");\n"
@@ -663,6 +710,36 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 	}
 	tpl_set(&t, "compute", "multiply_tile(as, bs, %s);", call);
 	return tpl_render_into(k, "mainloop", "matmul/loop_sync.cu", &t, err);
+}
+
+/* The body of a simt or mma kernel, `tpl` (one tile's products, mainloop's,
+ * and its results to C), into placeholder `tile` of kernel k; with
+ * schedule: stream_k, inside the loop over the block's units (`units`).
+ * k is freed on failure. */
+static kgen_status
+tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_args *k, kgen_error *err)
+{
+	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
+	struct tpl_args t, loop;
+	kgen_status st;
+
+	tpl_init(&t);
+	tpl_init(&loop);
+	tpl_show(&t, "stream_k", stream_k);
+	tpl_show(k, "stream_k", stream_k);
+	if (s->math == KGEN_MATH_MMA)
+		tpl_show(&t, "pairs", s->mm_store == KGEN_MM_STORE_PAIRS);
+	if ((st = mainloop(s, call, &t, err)))
+		tpl_free(&t);
+	else if (!stream_k)
+		st = tpl_render_into(k, "tile", tpl, &t, err);
+	else if (!(st = tpl_render_into(&loop, "tile", tpl, &t, err)))
+		st = tpl_render_into(k, "units", "matmul/stream_k_loop.cu", &loop, err);
+	if (st) {
+		tpl_free(&loop);
+		tpl_free(k);
+	}
+	return st;
 }
 
 static const char *
@@ -748,10 +825,8 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 			tpl_set(&k, "a_fragment", "#pragma unroll\n"
 			        "for (int q = 0; q < RM; q++)\n"
 			        "    x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);");
-		if ((st = mainloop(s, "acc, tr0, tc0", &k, err))) {
-			tpl_free(&k);
+		if ((st = tile(s, "matmul/simt_tile.cu", "acc, tr0, tc0", &k, err)))
 			return st;
-		}
 		return tpl_render(out, "matmul/simt.cu", &k, err);
 	}
 	if (s->math == KGEN_MATH_WMMA) {
@@ -768,11 +843,8 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled);
 	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled);
 	tpl_show(&k, "one_stage", s->mm_stages == 1);
-	tpl_show(&k, "pairs", s->mm_store == KGEN_MM_STORE_PAIRS);
-	if ((st = mainloop(s, "acc, wm, wn, lane", &k, err))) {
-		tpl_free(&k);
+	if ((st = tile(s, "matmul/mma_tile.cu", "acc, wm, wn, lane", &k, err)))
 		return st;
-	}
 	return tpl_render(out, "matmul/mma.cu", &k, err);
 }
 
@@ -820,7 +892,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
-	kgen_matmul_tile_origin(s, s->math == KGEN_MATH_WGMMA, &origin);
+	kgen_matmul_tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &origin);
 	if (origin.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "tile_origin", "%s", origin.s);
@@ -896,6 +968,8 @@ static const struct kgen_only_with only_with[] = {
 	  "blocks_per_sm needs math: simt, wmma or mma, not {w} (a wgmma block has an SM to itself)" },
 	{ KGEN_KEY_cluster, KGEN_KEY_producer, KGEN_BIT(KGEN_PRODUCER_WARPGROUP),
 	  "cluster needs producer: warpgroup, not {w} (the blocks of a cluster loop over their tiles together)" },
+	{ KGEN_KEY_schedule, KGEN_KEY_staging, SMEM, "schedule needs staging: smem (staging: none reads all of k at once)" },
+	{ KGEN_KEY_schedule, KGEN_KEY_math, SIMT | KGEN_BIT(KGEN_MATH_MMA), "schedule needs math: simt or mma, not {w}" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -905,7 +979,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
-	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_COUNT,
+	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */

@@ -30,6 +30,16 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 #define KGEN_MATMUL_SM_SMEM 233472   /* shared memory of an SM (sm_90: 228 KB) */
 #define KGEN_MATMUL_ACC_WORDS 128  /* accumulator registers a thread may keep */
 
+/* schedule: stream_k: the fewest k tiles a stream-K block takes when there
+ * are fewer tiles than blocks the GPU holds at once. */
+#define KGEN_MATMUL_MIN_RUN 4
+
+/* schedule: stream_k's division of a launch of `tiles` tiles of k_tiles k
+ * tiles each, `slots` blocks fitting the GPU at once: *dp_tiles blocks take
+ * a tile whole, *sk_blocks after them share the rest (0: a block a tile). */
+void kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
+                          unsigned long long *dp_tiles, unsigned long long *sk_blocks);
+
 /* Where tile blockIdx.x (indexed: tile `tile`) of C starts, as a device
  * function tile_origin() in the spec's order (gen/matmul.c). */
 void kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b);

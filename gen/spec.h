@@ -209,6 +209,11 @@
 	X(C2X1, "2x1", "two blocks with tiles one above the other: each loads its A and half of their shared B, multicast to both", 2, 1) \
 	X(C1X2, "1x2", "two blocks with tiles side by side: each loads its B and half of their shared A, multicast to both", 1, 2)
 
+/* Which blocks of kernel: matmul compute which tiles of C (math: simt, mma). */
+#define KGEN_SCHEDULES(X) \
+	X(TILES,    "tiles",    "a block per tile of C, all of its k") \
+	X(STREAM_K, "stream_k", "whole tiles for all but the last one to two waves of blocks; the tiles of those are shared out evenly, k tile by k tile, among one wave of blocks, and the block that finishes a shared tile adds the others' partial sums (scratch)")
+
 /* How kernel: matmul's wgmma consumers write their results to C (math: wgmma). */
 #define KGEN_MM_STORES(X) \
 	X(DIRECT, "direct", "one element at a time, each checked against m and n") \
@@ -293,6 +298,7 @@
 	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
 	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
+	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks compute which tiles of C: stream_k evens out the last wave (math: simt, mma)") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -363,6 +369,9 @@ enum kgen_cluster { KGEN_CLUSTERS(X) KGEN_CLUSTER_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_STORE_##id,
 enum kgen_mm_store { KGEN_MM_STORES(X) KGEN_MM_STORE_COUNT };
+#undef X
+#define X(id, ...) KGEN_SCHEDULE_##id,
+enum kgen_schedule { KGEN_SCHEDULES(X) KGEN_SCHEDULE_COUNT };
 #undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
@@ -442,7 +451,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[];
+	kgen_clusters[], kgen_schedules[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

@@ -233,7 +233,8 @@ KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsign
                                      kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
                                      kgen_error *err);
 
-/* Bytes of scratch kgen_matmul() needs (0 unless split_k > 1 needs a workspace). */
+/* Bytes of scratch kgen_matmul() needs for m x n x k: 0 unless split_k > 1 or schedule: stream_k (where the
+ * launch shares tiles out, which depends on the GPU it runs on) needs a workspace. */
 KGEN_API kgen_status kgen_matmul_scratch_size(const kgen_kernel *kernel, unsigned long long m, unsigned long long n,
                                               unsigned long long k, size_t *bytes, kgen_error *err);
 

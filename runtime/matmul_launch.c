@@ -70,15 +70,40 @@ check_sizes(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* Bytes of scratch for the call: split_k slices of m x n accumulators. */
-static size_t
-scratch_need(const kgen_kernel *kn, const struct call *c)
+/* schedule: stream_k's division of the call (gen/matmul.c): *dp_tiles
+ * blocks take a tile whole, *sk_blocks share the rest; a block a tile
+ * (*sk_blocks 0) for schedule: tiles. */
+static void
+division(const kgen_kernel *kn, const struct call *c, unsigned long long *dp_tiles, unsigned long long *sk_blocks)
 {
 	const struct kgen_spec *s = &kn->spec;
+	unsigned long long tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
+	unsigned long long slots = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
 
-	if (s->split_k <= 1)
+	*dp_tiles = tiles;
+	*sk_blocks = 0;
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
+		kgen_matmul_stream_k(tiles, ceil_div(c->k, (unsigned long long)s->tile_k), slots, dp_tiles, sk_blocks);
+}
+
+/* Bytes of scratch for the call: split_k slices of m x n accumulators; for
+ * stream-K, two tiles of accumulators a stream-K block, then a ticket a
+ * shared tile.  *tickets: where the tickets start. */
+static size_t
+scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long acc = (unsigned long long)kgen_spec_acc(s)->size, tiles, dp, sk;
+
+	*tickets = 0;
+	if (s->split_k > 1)
+		return (size_t)((unsigned long long)s->split_k * c->m * c->n * acc);
+	division(kn, c, &dp, &sk);
+	if (!sk)
 		return 0;
-	return (size_t)((unsigned long long)s->split_k * c->m * c->n * (unsigned long long)kgen_spec_acc(s)->size);
+	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
+	*tickets = (size_t)(2 * sk * (unsigned long long)s->tile_m * (unsigned long long)s->tile_n * acc);
+	return *tickets + (size_t)((tiles - dp) * 4);
 }
 
 kgen_status
@@ -86,13 +111,14 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
                          size_t *bytes, kgen_error *err)
 {
 	struct call c = { m, n, k, 0, 0, 0 };
+	size_t tickets;
 	kgen_status st;
 
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul_scratch_size: NULL argument");
 	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul_scratch_size", err)) || (st = check_sizes(kn, &c, err)))
 		return st;
-	*bytes = scratch_need(kn, &c);
+	*bytes = scratch_need(kn, &c, &tickets);
 	return KGEN_OK;
 }
 
@@ -149,8 +175,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	void *alpha_p, *beta_p;
 	int m, n, k, aligned, dbl;
 	long long lda, ldb, ldc;
-	unsigned long long tiles, total, grid2;
-	size_t need;
+	unsigned long long tiles, total, grid2, dp, sk;
+	size_t need, tickets;
 	kgen_status st;
 
 	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err)) || (st = check_sizes(kn, c, err)))
@@ -160,7 +186,9 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		return KGEN_OK;
 	if ((st = check_pointers(kn, c, a, b, cp, err)))
 		return st;
-	need = scratch_need(kn, c);
+	if ((st = kgen_context_enter(kn->ctx, err)))  /* before any allocation: the caller's thread may have no context */
+		return st;
+	need = scratch_need(kn, c, &tickets);
 	if (need && !scratch) {
 		if ((st = kgen_own_scratch(kn, need, stream, err)))
 			return st;
@@ -186,12 +214,23 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	ldc = (long long)c->ldc;
 	aligned = aligned_bits(kn, c, a, b);
 	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
-	if ((st = kgen_context_enter(kn->ctx, err)))
-		return st;
 	if (s->math == KGEN_MATH_WGMMA) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p };
 		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
+	}
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K) {
+		int dp_tiles, sk_blocks;
+		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch, &dp_tiles,
+		                 &sk_blocks };
+
+		division(kn, c, &dp, &sk);
+		dp_tiles = (int)dp;
+		sk_blocks = (int)sk;
+		if (sk)  /* the shared tiles' tickets, each counting its blocks' arrivals */
+			KGEN_CU(kn->ctx->cu, err, cuMemsetD8Async, (scratch + tickets, 0, need - tickets, stream));
+		return kgen_launch(kn->ctx->cu, kn->fn[0], sk ? dp + sk : tiles, s->threads,
+		                   (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err);
 	}
 	{
 		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch };

@@ -235,6 +235,8 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	}
 	if ((st = geometry(k, rows, cols, &g, err)))
 		return st;
+	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)  /* before any allocation: the thread may have no context */
+		return st;
 	need = scratch_bytes(k, &g);
 	if (need && !scratch) {
 		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
@@ -251,8 +253,6 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 		tickets = scratch;
 		partials = scratch + tick_bytes;
 	}
-	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
-		return st;
 	/* The vectors of every row are aligned when `in` and the row pitch are. */
 	aligned = in % (unsigned long long)s->load_width == 0 && (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
 	switch (g.kind) {

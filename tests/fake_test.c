@@ -9,6 +9,7 @@
 #include "config.h"
 #include <check.h>
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -194,6 +195,58 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "a (0x10000002) is not aligned to 16 bytes, as math: wgmma's TMA loads need");
 	*nparams = 0;
+}
+END_TEST
+
+/* schedule: stream_k: a grid of dp_tiles + sk_blocks blocks (the fake holds
+ * 2 a block on 132 SMs: S = 264), scratch for two tiles of sums a stream-K
+ * block and a ticket a shared tile, the tickets zeroed before each launch;
+ * whole waves of tiles, and one k tile, launch a block a tile with no
+ * scratch; the caller's scratch is checked and its tickets zeroed. */
+START_TEST(stream_k_divides_the_launch)
+{
+	kgen_kernel *k = build("kernel: matmul\nstaging: smem\ntile_m: 64\ntile_n: 128\ntile_k: 16\nwarp_m: 32\n"
+	                       "warp_n: 64\nthread_m: 8\nthread_n: 8\nload_width: 16\nstages: 3\nschedule: stream_k\n");
+	unsigned long long *memset_bytes = fake_var("fake_cuda_memset_bytes"), m0;
+	const unsigned long long sums = 2ull * 264 * 64 * 128 * 4, tickets = (2048 - 1584) * 4ull;
+	unsigned char *scratch;
+	kgen_error err;
+	size_t bytes;
+
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 4096, 4096, 4096, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, sums + tickets);       /* 2048 tiles: 1584 whole, 464 shared by 264 blocks */
+	ck_assert_msg(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 4096, 4096, 4096, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                          NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "matmul_simt_f32");
+	ck_assert_uint_eq(last()->grid[0], 1584 + 264);
+	m0 = *memset_bytes;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 4096, 4096, 4096, 0, 0, 0, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(*memset_bytes - m0, tickets);  /* the library's scratch kept; its tickets zeroed again */
+	m0 = *memset_bytes;
+	scratch = aligned_alloc(256, sums + tickets);  /* the fake's device memory is the host's */
+	memset(scratch + sums, 0xff, tickets);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 4096, 4096, 4096, 0, 0, 0, 1.0, 0.0,
+	                             (kgen_devptr)(uintptr_t)scratch, sums + tickets, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(*memset_bytes - m0, tickets);
+	ck_assert_uint_eq(scratch[sums], 0);
+	ck_assert_uint_eq(scratch[sums + tickets - 1], 0);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 4096, 4096, 4096, 0, 0, 0, 1.0, 0.0,
+	                             (kgen_devptr)(uintptr_t)scratch, sums, NULL, &err), KGEN_EINVAL);
+	free(scratch);
+	ck_assert_str_eq(err.message, "scratch of 17301504 bytes is too small: 17303360 needed for a 4096 x 4096 C");
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 4224, 4096, 4096, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);                    /* 2112 tiles: 8 whole waves */
+	m0 = *memset_bytes;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 4224, 4096, 4096, 0, 0, 0, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 2112);
+	ck_assert_uint_eq(*memset_bytes - m0, 0);
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 4096, 4096, 16, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);                    /* one k tile */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.5, 0, 0, NULL,
+	                             &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 1);          /* k = 0: C = beta C, a block a tile */
 }
 END_TEST
 
@@ -757,6 +810,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
+	tcase_add_test(tc, stream_k_divides_the_launch);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);

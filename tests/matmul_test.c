@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
+#include "gen/matmul.h"
 #include "gen/util.h"
 #include "spec_assert.h"
 
@@ -428,6 +429,75 @@ START_TEST(matmul_split_k_and_epilogue)
 }
 END_TEST
 
+/* schedule: stream_k: one kernel whose blocks below dp_tiles take a tile
+ * whole and whose others loop over units of the shared k tiles, handing
+ * partial sums on (finish_tile); schedule: tiles (the default) has none of
+ * it, and its kernel is the one it always was. */
+START_TEST(matmul_stream_k_shares_the_last_tiles)
+{
+	char *src = source("kernel: matmul\nstaging: smem\nwarp_m: 32\nwarp_n: 64\nthread_m: 8\nthread_n: 8\n"
+	                   "stages: 3\nload_width: 16\nschedule: stream_k\n");
+	char *mma;
+
+	ASSERT_HAS(src, "int aligned, Acc *partials, int dp_tiles, int sk_blocks)");
+	ASSERT_HAS(src, "for (Unit u = first_unit(m, n, k, dp_tiles, sk_blocks); u.tile >= 0; u = next_unit(u, m, n, k, "
+	           "dp_tiles, sk_blocks)) {");
+	ASSERT_HAS(src, "if (!finish_tile<THREAD_M * THREAD_N>(&acc[0][0], partials, u, m, n, k, dp_tiles, sk_blocks))");
+	ASSERT_HAS(src, "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)");
+	ASSERT_HAS(src, "last = atomicAdd(&tickets[u.tile - w.dp_tiles], 1u) == (unsigned int)(to - from);");
+	ASSERT_HAS(src, "// k_tiles = ceil(k / 8), and grid = dp_tiles + sk_blocks: blocks below dp_tiles take tile");
+	ASSERT_HAS(src, "// Scratch: partials, 2 x sk_blocks x ");
+	ASSERT_HAS_NOT(src, "k_range(");
+	free(src);
+	mma = source("kernel: matmul\ndtype: bf16\nmath: mma\nstages: 3\nstore: pairs\nschedule: stream_k\n");
+	ASSERT_HAS(mma, "if (!finish_tile<MMA_M * MMA_N * 4>(&acc[0][0][0], partials, u, m, n, k, dp_tiles, sk_blocks))");
+	ASSERT_HAS(mma, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
+	free(mma);
+	src = source("kernel: matmul\nstaging: smem\nstages: 3\nload_width: 16\n");
+	ASSERT_HAS(src, "k_range(k, k0, k1);");
+	ASSERT_HAS(src, "int aligned, Acc *partials)");
+	ASSERT_HAS_NOT(src, "finish_tile");
+	ASSERT_HAS_NOT(src, "dp_tiles");
+	free(src);
+}
+END_TEST
+
+/* How kgen_matmul divides a launch (the numbers the kernel's header states). */
+START_TEST(matmul_stream_k_division)
+{
+	unsigned long long dp, sk;
+
+	kgen_matmul_stream_k(4096, 128, 264, &dp, &sk);  /* 8192^3 of 128 x 128 tiles, 2 blocks on 132 SMs */
+	ck_assert_uint_eq(dp, 4096 - 264 - 136);        /* 14 waves whole, 1.5 shared */
+	ck_assert_uint_eq(sk, 264);
+	kgen_matmul_stream_k(2048, 256, 396, &dp, &sk);  /* 4096^3 of 64 x 128 x 16 tiles, 3 blocks on 132 SMs */
+	ck_assert_uint_eq(dp, 2048 - 396 - 68);
+	ck_assert_uint_eq(sk, 396);
+	kgen_matmul_stream_k(1, 65536, 396, &dp, &sk);   /* one tile, deep k: all of it shared */
+	ck_assert_uint_eq(dp, 0);
+	ck_assert_uint_eq(sk, 396);
+	kgen_matmul_stream_k(10, 8, 396, &dp, &sk);      /* runs of at least 4 k tiles: 20 blocks */
+	ck_assert_uint_eq(dp, 0);
+	ck_assert_uint_eq(sk, 20);
+	kgen_matmul_stream_k(100, 6, 396, &dp, &sk);     /* 150 runs of 4 would barely beat a block a tile: 150 */
+	ck_assert_uint_eq(sk, 150);
+	kgen_matmul_stream_k(100, 4, 396, &dp, &sk);     /* 100 runs: no more blocks than tiles, so a block a tile */
+	ck_assert_uint_eq(dp, 100);
+	ck_assert_uint_eq(sk, 0);
+	kgen_matmul_stream_k(528, 64, 264, &dp, &sk);    /* whole waves */
+	ck_assert_uint_eq(dp, 528);
+	ck_assert_uint_eq(sk, 0);
+	kgen_matmul_stream_k(300, 1, 264, &dp, &sk);     /* one k tile: nothing to share */
+	ck_assert_uint_eq(sk, 0);
+	kgen_matmul_stream_k(1, 1ull << 27, 396, &dp, &sk);  /* the kernel's 32-bit numbering would overflow */
+	ck_assert_uint_eq(dp, 1);
+	ck_assert_uint_eq(sk, 0);
+	kgen_matmul_stream_k(300, 0, 0, &dp, &sk);
+	ck_assert_uint_eq(dp, 300);
+	ck_assert_uint_eq(sk, 0);
+}
+END_TEST
+
 /* ---- rules ---- */
 
 #define MM "kernel: matmul\n"
@@ -555,6 +625,14 @@ static const struct refusal matmul_refusals[] = {
 	  "cluster needs producer: warpgroup, not none (the blocks of a cluster loop over their tiles together)", 4, 10,
 	  "cluster: 2x1" },
 	{ "only_with_cluster_math", MM "cluster: 1x2\n", "cluster needs math: wgmma, not simt", 2, 10, "cluster: 1x2" },
+	{ "only_with_schedule", MM "staging: none\nschedule: stream_k\n",
+	  "schedule needs staging: smem (staging: none reads all of k at once)", 3, 11, "schedule: stream_k" },
+	{ "only_with_schedule_math", MM "dtype: bf16\nmath: wgmma\nschedule: stream_k\n",
+	  "schedule needs math: simt or mma, not wgmma", 4, 11, "schedule: stream_k" },
+	{ "only_with_schedule_wmma", MM "dtype: f16\nmath: wmma\nschedule: stream_k\n",
+	  "schedule needs math: simt or mma, not wmma", 4, 11, "schedule: stream_k" },
+	{ "check_matmul_stream_k_split_k", MM "split_k: 2\nschedule: stream_k\n",
+	  "schedule: stream_k shares k out itself: drop split_k 2 (or use schedule: tiles)", 3, 11, "schedule: stream_k" },
 	{ "check_matmul_blocks_per_sm_threads", MM "blocks_per_sm: 32\n",
 	  "blocks_per_sm 32 x threads 256 is more than the 2048 threads an SM holds", 2, 16, "blocks_per_sm: 32" },
 	{ "check_matmul_blocks_per_sm_smem", MM "dtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n"
@@ -616,6 +694,8 @@ suite(void)
 	tcase_add_test(tc, matmul_simt_tiles_and_loads);
 	tcase_add_test(tc, matmul_tensor_cores_emit_their_ptx);
 	tcase_add_test(tc, matmul_split_k_and_epilogue);
+	tcase_add_test(tc, matmul_stream_k_shares_the_last_tiles);
+	tcase_add_test(tc, matmul_stream_k_division);
 	tcase_add_test(tc, matmul_blocks_per_sm_bounds_the_registers);
 	tcase_add_test(tc, matmul_mma_store_pairs);
 	tcase_add_test(tc, matmul_wgmma_defaults);

@@ -72,7 +72,13 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
 extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long lda, long long ldb, long long ldc,
+{{^stream_k}}
                                                                   Acc alpha, Acc beta, int aligned, Acc *partials)
+{{/stream_k}}
+{{#stream_k}}
+                                                                  Acc alpha, Acc beta, int aligned, Acc *partials,
+                                                                  int dp_tiles, int sk_blocks)
+{{/stream_k}}
 {
     extern __shared__ __align__(128) unsigned char smem_tiles[];
     T *const as = reinterpret_cast<T *>(smem_tiles);  // STAGES tiles of A, A_TILE elements each
@@ -80,33 +86,12 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wm = warp / WARPS_N * WARP_M, wn = warp % WARPS_N * WARP_N;  // the warp's part of the tile
     int row0, col0, k0, k1;
+{{^stream_k}}
     tile_origin(m, n, row0, col0);
     k_range(k, k0, k1);
-    float acc[MMA_M][MMA_N][4];
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < MMA_N; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                acc[i][j][e] = 0.0f;
-
-    {{mainloop}}
-
-{{#pairs}}
-    store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
-{{/pairs}}
-{{^pairs}}
-    // Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each 16 x 8 tile.
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < MMA_N; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int row = row0 + wm + i * 16 + lane / 4 + e / 2 * 8, col = col0 + wn + j * 8 + lane % 4 * 2 + e % 2;
-                if (row < m && col < n)
-                    store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
-            }
-{{/pairs}}
+    {{tile}}
+{{/stream_k}}
+{{#stream_k}}
+    {{units}}
+{{/stream_k}}
 }

@@ -39,31 +39,27 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
 extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
                                                                long long ldb, long long ldc, Acc alpha, Acc beta,
+{{^stream_k}}
                                                                int aligned, Acc *partials)
+{{/stream_k}}
+{{#stream_k}}
+                                                               int aligned, Acc *partials, int dp_tiles, int sk_blocks)
+{{/stream_k}}
 {
     extern __shared__ __align__(128) unsigned char smem_tiles[];
     T *const as = reinterpret_cast<T *>(smem_tiles);  // STAGES tiles of A, A_TILE elements each
     T *const bs = as + STAGES * A_TILE;               // then STAGES tiles of B
     const int tid = threadIdx.x;
     int row0, col0, k0, k1;
+{{^stream_k}}
     tile_origin(m, n, row0, col0);
     k_range(k, k0, k1);
+{{/stream_k}}
     {{thread_origin}}
-    Acc acc[THREAD_M][THREAD_N];
-#pragma unroll
-    for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
-        for (int j = 0; j < THREAD_N; j++)
-            acc[i][j] = 0;
-
-    {{mainloop}}
-
-#pragma unroll
-    for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
-        for (int j = 0; j < THREAD_N; j++) {
-            const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
-            if (row < m && col < n)
-                store_result(c, partials, m, n, ldc, row, col, acc[i][j], alpha, beta);
-        }
+{{^stream_k}}
+    {{tile}}
+{{/stream_k}}
+{{#stream_k}}
+    {{units}}
+{{/stream_k}}
 }

@@ -26,6 +26,7 @@
 //   split_k: 1
 //   epilogue: v
 //   store: pairs
+//   schedule: tiles
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).
 //
@@ -381,11 +382,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_f16(const T 
     tile_origin(m, n, row0, col0);
     k_range(k, k0, k1);
     float acc[MMA_M][MMA_N][4];
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < MMA_M; i++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < MMA_N; j++)
-#pragma unroll
+            #pragma unroll
             for (int e = 0; e < 4; e++)
                 acc[i][j][e] = 0.0f;
 

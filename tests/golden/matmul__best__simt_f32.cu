@@ -27,20 +27,29 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   schedule: stream_k
 //
 // Needs: sm_80 or newer (stages: 3).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 128, 39936>>>
-// where grid = {ceil(m / 64) * ceil(n / 128), 1, 1}; blocks take C's tiles in order
-// grouped: down a group of `group` tile rows, then right.
+//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials, dp_tiles, sk_blocks)  <<<grid, 128, 39936>>>
+// where tiles = ceil(m / 64) * ceil(n / 128), in order grouped: down a group of `group` tile rows, then right,
+// k_tiles = ceil(k / 16), and grid = dp_tiles + sk_blocks: blocks below dp_tiles take tile
+// blockIdx.x whole, the sk_blocks after them share the other tiles' k tiles evenly.  With S
+// the blocks the GPU holds at once, kgen_matmul takes sk_blocks = S and dp_tiles = tiles - S -
+// tiles % S when tiles > S; dp_tiles = 0 and sk_blocks = min(S, tiles * k_tiles / 4) when
+// tiles < S and that is more than tiles; dp_tiles = tiles and sk_blocks = 0 (a block a tile)
+// when tiles % S == 0, k_tiles < 2, (tiles - dp_tiles) * k_tiles * sk_blocks would reach
+// 2^31, or otherwise.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
 // from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are f32; C is read
 // only when beta != 0.
 // aligned: bit 0 set when a and lda keep A's 16-byte loads aligned (a % 16 == 0, lda % 4
 // == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.
-// Scratch: none (partials unused).
+// Scratch: partials, 2 x sk_blocks x 64 x 128 f32 (each stream-K block's sums of the tiles
+// its run starts and ends in), then tiles - dp_tiles 32-bit tickets set to 0 before each
+// launch (none when sk_blocks is 0).
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
 // B is k x n (row-major), both f32; products accumulate in f32;
@@ -96,14 +105,14 @@ static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m
     store_c(c, ldc, row, col, acc, alpha, beta);
 }
 
-// Where block blockIdx.x's tile of C starts (row0, col0): down a group of GROUP tile rows, then right, so that the
+// Where tile `tile` of C starts (row0, col0): down a group of GROUP tile rows, then right, so that the
 // blocks in flight share rows of A and columns of B in L2.
-static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)
+static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)
 {
     const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;
-    const int first = blockIdx.x / (GROUP * tiles_n) * GROUP;  // the group's first tile row
+    const int first = tile / (GROUP * tiles_n) * GROUP;  // the group's first tile row
     const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;
-    const int in_group = blockIdx.x % (GROUP * tiles_n);
+    const int in_group = tile % (GROUP * tiles_n);
     row0 = (first + in_group % height) * TILE_M;
     col0 = in_group / height * TILE_N;
 }
@@ -135,11 +144,122 @@ static __device__ __forceinline__ void cp_async_wait()
 {
     asm volatile("cp.async.wait_group %0;" :: "n"(PENDING) : "memory");
 }
-// The k range of the block's products: all of k.
-static __device__ __forceinline__ void k_range(int k, int &k0, int &k1)
+// The launch's division of work, from the kernel's arguments.  The shared
+// k tiles are numbered from 0 in the stream-K blocks' own arithmetic: the
+// launch keeps shared * sk_blocks below 2^31.
+struct Schedule {
+    int k_tiles, dp_tiles, sk_blocks;
+    unsigned int shared;  // the k tiles the stream-K blocks share: those of the tiles from dp_tiles on
+};
+
+static __device__ __forceinline__ Schedule schedule(int m, int n, int k, int dp_tiles, int sk_blocks)
 {
-    k0 = 0;
-    k1 = k;
+    const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
+    return { k_tiles, dp_tiles, sk_blocks, (unsigned int)(tiles - dp_tiles) * (unsigned int)k_tiles };
+}
+
+// The first shared k tile of stream-K block j (j = sk_blocks: their end).
+static __device__ __forceinline__ unsigned int run_start(const Schedule &w, int j)
+{
+    return (unsigned int)j * w.shared / (unsigned int)w.sk_blocks;
+}
+
+// The block that computes shared k tile r: the last whose run starts at or before it.
+static __device__ __forceinline__ int owner(const Schedule &w, unsigned int r)
+{
+    return w.dp_tiles + (int)(((r + 1) * (unsigned int)w.sk_blocks - 1) / w.shared);
+}
+
+// A unit of a block's work: k tiles [kt0, kt1) of tile `tile` of C.
+struct Unit {
+    int tile, kt0, kt1;
+};
+
+// Stream-K block j's unit that starts at shared k tile r: its k tiles up to
+// the end of their tile of C or of the block's run; tile -1 past the run.
+static __device__ __forceinline__ Unit unit_at(const Schedule &w, int j, unsigned int r)
+{
+    const unsigned int end = run_start(w, j + 1), k_tiles = w.k_tiles;
+
+    if (r >= end)
+        return { -1, 0, 0 };
+    const int kt0 = (int)(r % k_tiles);
+    return { w.dp_tiles + (int)(r / k_tiles), kt0, end - r < k_tiles - kt0 ? kt0 + (int)(end - r) : (int)k_tiles };
+}
+
+// This block's first unit: a whole tile below dp_tiles (and with k = 0,
+// where there are no k tiles), else the start of its run.
+static __device__ __forceinline__ Unit first_unit(int m, int n, int k, int dp_tiles, int sk_blocks)
+{
+    const Schedule w = schedule(m, n, k, dp_tiles, sk_blocks);
+    const int b = blockIdx.x;
+
+    if (b < w.dp_tiles || w.k_tiles == 0)
+        return { b, 0, w.k_tiles };
+    return unit_at(w, b - w.dp_tiles, run_start(w, b - w.dp_tiles));
+}
+
+// The block's unit after u (tile -1 when u was its last).
+static __device__ __forceinline__ Unit next_unit(const Unit &u, int m, int n, int k, int dp_tiles, int sk_blocks)
+{
+    const Schedule w = schedule(m, n, k, dp_tiles, sk_blocks);
+    const int b = blockIdx.x;
+
+    if (b < w.dp_tiles || w.k_tiles == 0)
+        return { -1, 0, 0 };
+    return unit_at(w, b - w.dp_tiles, (unsigned int)(u.tile - w.dp_tiles) * w.k_tiles + u.kt1);
+}
+
+// Block b's slot of the partials for `tile`: two a stream-K block, for the
+// tile its run starts in and the one it ends in, TILE_M * TILE_N sums each.
+static __device__ __forceinline__ Acc *partial_slot(Acc *partials, const Schedule &w, int b, int tile)
+{
+    const int j = b - w.dp_tiles;
+    const bool first = tile == w.dp_tiles + (int)(run_start(w, j) / (unsigned int)w.k_tiles);
+    return partials + (2ll * j + (first ? 0 : 1)) * (TILE_M * TILE_N);
+}
+
+// After a unit's products (N sums a thread in acc): true when the block
+// stores the tile, either its unit covered all of the tile's k or it is the
+// last of the tile's blocks to finish, acc then holding all of their sums,
+// added in k order (the same whichever block is last).  The tickets, one a
+// shared tile, follow the slots; the launch starts them at 0.
+template <int N>
+static __device__ __forceinline__ bool finish_tile(Acc *acc, Acc *partials, const Unit &u, int m, int n, int k,
+                                                   int dp_tiles, int sk_blocks)
+{
+    __shared__ int last;  // this block is the last to arrive
+    const Schedule w = schedule(m, n, k, dp_tiles, sk_blocks);
+    if (u.kt0 == 0 && u.kt1 == w.k_tiles)
+        return true;
+    unsigned int *const tickets = reinterpret_cast<unsigned int *>(partials + 2ll * w.sk_blocks * (TILE_M * TILE_N));
+    const unsigned int first_k = (unsigned int)(u.tile - w.dp_tiles) * w.k_tiles;
+    const int from = owner(w, first_k), to = owner(w, first_k + w.k_tiles - 1);  // the tile's blocks
+
+    Acc *p = partial_slot(partials, w, blockIdx.x, u.tile);
+#pragma unroll
+    for (int e = 0; e < N; e++)
+        p[e * THREADS + threadIdx.x] = acc[e];
+    __threadfence();  // the sums in L2 before the ticket
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(&tickets[u.tile - w.dp_tiles], 1u) == (unsigned int)(to - from);
+    __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
+    // Every block's sums (this one's too), from L2 (this SM's L1 may hold old copies).
+    p = partial_slot(partials, w, from, u.tile);
+#pragma unroll
+    for (int e = 0; e < N; e++)
+        acc[e] = __ldcg(p + e * THREADS + threadIdx.x);
+    for (int b = from + 1; b <= to; b++) {
+        p = partial_slot(partials, w, b, u.tile);
+#pragma unroll
+        for (int e = 0; e < N; e++)
+            acc[e] += __ldcg(p + e * THREADS + threadIdx.x);
+    }
+    return true;
 }
 // Copy a ROWS x COLS box that lies wholly inside the matrix, src and ld keeping
 // VEC-element vectors aligned: one cp.async per vector and no checks.  Where a
@@ -268,55 +388,61 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *__restrict__ a, const T *__restrict__ b,
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
                                                                long long ldb, long long ldc, Acc alpha, Acc beta,
-                                                               int aligned, Acc *partials)
+                                                               int aligned, Acc *partials, int dp_tiles, int sk_blocks)
 {
     extern __shared__ __align__(128) unsigned char smem_tiles[];
     T *const as = reinterpret_cast<T *>(smem_tiles);  // STAGES tiles of A, A_TILE elements each
     T *const bs = as + STAGES * A_TILE;               // then STAGES tiles of B
     const int tid = threadIdx.x;
     int row0, col0, k0, k1;
-    tile_origin(m, n, row0, col0);
-    k_range(k, k0, k1);
     // The thread's first row and column in the tile: warp tiles, then lanes.
     const int warp = tid / 32, lane = tid % 32;
     const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;
     const int tc0 = warp % WARPS_N * WARP_N + lane % (WARP_N / THREAD_N) * CN;
-    Acc acc[THREAD_M][THREAD_N];
-#pragma unroll
-    for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
-        for (int j = 0; j < THREAD_N; j++)
-            acc[i][j] = 0;
+    for (Unit u = first_unit(m, n, k, dp_tiles, sk_blocks); u.tile >= 0; u = next_unit(u, m, n, k, dp_tiles, sk_blocks)) {
+        __syncthreads();  // every warp is done with the stages of the block's last unit
+        tile_origin(u.tile, m, n, row0, col0);
+        k0 = u.kt0 * TILE_K;
+        k1 = u.kt1 < (k + TILE_K - 1) / TILE_K ? u.kt1 * TILE_K : k;
+        Acc acc[THREAD_M][THREAD_N];
+        #pragma unroll
+        for (int i = 0; i < THREAD_M; i++)
+            #pragma unroll
+            for (int j = 0; j < THREAD_N; j++)
+                acc[i][j] = 0;
 
-    // STAGES - 1 tiles in flight before the first multiply.
-    const int tiles = (k1 - k0 + TILE_K - 1) / TILE_K;
-    #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < tiles) {
-            load_a(as + s * A_TILE, a, lda, m, row0, k0 + s * TILE_K, k1, aligned & 1, tid);
-            load_b(bs + s * B_TILE, b, ldb, n, col0, k0 + s * TILE_K, k1, aligned & 2, tid);
+        // STAGES - 1 tiles in flight before the first multiply.
+        const int tiles = (k1 - k0 + TILE_K - 1) / TILE_K;
+        #pragma unroll
+        for (int s = 0; s < STAGES - 1; s++) {
+            if (s < tiles) {
+                load_a(as + s * A_TILE, a, lda, m, row0, k0 + s * TILE_K, k1, aligned & 1, tid);
+                load_b(bs + s * B_TILE, b, ldb, n, col0, k0 + s * TILE_K, k1, aligned & 2, tid);
+            }
+            cp_async_commit();
         }
-        cp_async_commit();
-    }
-    for (int t = 0; t < tiles; t++) {
-        cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
-        __syncthreads();              // everyone's; and the buffer of tile t - 1 is free
-        const int next = t + STAGES - 1, buf = t % STAGES;
-        if (next < tiles) {
-            load_a(as + next % STAGES * A_TILE, a, lda, m, row0, k0 + next * TILE_K, k1, aligned & 1, tid);
-            load_b(bs + next % STAGES * B_TILE, b, ldb, n, col0, k0 + next * TILE_K, k1, aligned & 2, tid);
+        for (int t = 0; t < tiles; t++) {
+            cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed
+            __syncthreads();              // everyone's; and the buffer of tile t - 1 is free
+            const int next = t + STAGES - 1, buf = t % STAGES;
+            if (next < tiles) {
+                load_a(as + next % STAGES * A_TILE, a, lda, m, row0, k0 + next * TILE_K, k1, aligned & 1, tid);
+                load_b(bs + next % STAGES * B_TILE, b, ldb, n, col0, k0 + next * TILE_K, k1, aligned & 2, tid);
+            }
+            cp_async_commit();
+            multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, tr0, tc0);
         }
-        cp_async_commit();
-        multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, tr0, tc0);
-    }
-    cp_async_wait<0>();
+        cp_async_wait<0>();
 
-#pragma unroll
-    for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
-        for (int j = 0; j < THREAD_N; j++) {
-            const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
-            if (row < m && col < n)
-                store_result(c, partials, m, n, ldc, row, col, acc[i][j], alpha, beta);
-        }
+        if (!finish_tile<THREAD_M * THREAD_N>(&acc[0][0], partials, u, m, n, k, dp_tiles, sk_blocks))
+            continue;  // another of the tile's blocks adds this one's sums
+        #pragma unroll
+        for (int i = 0; i < THREAD_M; i++)
+            #pragma unroll
+            for (int j = 0; j < THREAD_N; j++) {
+                const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
+                if (row < m && col < n)
+                    store_result(c, partials, m, n, ldc, row, col, acc[i][j], alpha, beta);
+            }
+    }
 }

@@ -26,6 +26,7 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   schedule: tiles
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 256, 8320>>>
@@ -214,9 +215,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
     // The thread's first row and column in the tile.
     const int tr0 = tid / (TILE_N / THREAD_N) * THREAD_M, tc0 = tid % (TILE_N / THREAD_N) * THREAD_N;
     Acc acc[THREAD_M][THREAD_N];
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < THREAD_N; j++)
             acc[i][j] = 0;
 
@@ -228,9 +229,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
         __syncthreads();
     }
 
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < THREAD_N; j++) {
             const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
             if (row < m && col < n)

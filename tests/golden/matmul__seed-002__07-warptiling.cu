@@ -27,6 +27,7 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   schedule: tiles
 //
 // Needs: sm_80 or newer (stages: 3).
 //
@@ -282,9 +283,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
     const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;
     const int tc0 = warp % WARPS_N * WARP_N + lane % (WARP_N / THREAD_N) * CN;
     Acc acc[THREAD_M][THREAD_N];
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < THREAD_N; j++)
             acc[i][j] = 0;
 
@@ -311,9 +312,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
     }
     cp_async_wait<0>();
 
-#pragma unroll
+    #pragma unroll
     for (int i = 0; i < THREAD_M; i++)
-#pragma unroll
+        #pragma unroll
         for (int j = 0; j < THREAD_N; j++) {
             const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
             if (row < m && col < n)
