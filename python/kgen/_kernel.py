@@ -40,6 +40,7 @@ def gpu_name(device):
 
 
 _capabilities = {}  # device -> (major, minor)
+_sm_counts = {}  # device -> its multiprocessors
 
 
 def parse_arch(arch):
@@ -59,6 +60,14 @@ def compute_capability(device):
     if cc is None:
         cc = _capabilities[device] = parse_arch(_lib.kgen_context_arch(context(device)).decode())
     return cc
+
+
+def sm_count(device):
+    """GPU `device`'s multiprocessor count (132 on an H100 SXM or H200)."""
+    n = _sm_counts.get(device)
+    if n is None:
+        n = _sm_counts[device] = _lib.kgen_context_sm_count(context(device))
+    return n
 
 
 class Kernel:

@@ -108,6 +108,7 @@ kgen_transpose_batched = _sig("kgen_transpose_batched", [_P, _U64, _U64, _U64, _
                                                           _P, _E])
 kgen_context_device_name = _sig("kgen_context_device_name", [_P], ctypes.c_char_p)
 kgen_context_arch = _sig("kgen_context_arch", [_P], ctypes.c_char_p)
+kgen_context_sm_count = _sig("kgen_context_sm_count", [_P], ctypes.c_int)
 _SIZE_P = ctypes.POINTER(ctypes.c_size_t)
 kgen_reduce_scratch_size = _sig("kgen_reduce_scratch_size", [_P, _U64, _SIZE_P, _E])
 kgen_reduce_axis_scratch_size = _sig("kgen_reduce_axis_scratch_size", [_P, _U64, _U64, _SIZE_P, _E])

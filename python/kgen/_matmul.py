@@ -6,8 +6,8 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, compute_capability, new_kernel, other_device, stream_of
-from ._spec import _err, _spec_key
+from ._kernel import RUNNERS, cached, compute_capability, new_kernel, other_device, sm_count, stream_of
+from ._spec import Spec, _err, _spec_key
 
 _arg = _lib.arg
 _byref = _lib.ctypes.byref
@@ -233,9 +233,11 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     the package): on sm_80 and newer, simt_f32.yaml for f32 and
     mma_<dtype>.yaml for f16 and bf16, wgmma_<dtype>.yaml on an H100 or H200
     when a and b suit TMA (16-byte aligned, leading dimensions multiples of
-    16 bytes); otherwise, and with any other override, the family's defaults
-    (a 64 x 64-tile SIMT kernel) with the overrides, as spec={"kernel":
-    "matmul"} always gives."""
+    16 bytes), and for f16 and bf16 with K of 16384 or more and too few tiles
+    to keep half the GPU busy, mma_<dtype>.yaml with schedule: stream_k;
+    otherwise, and with any other override, the family's defaults (a 64 x
+    64-tile SIMT kernel) with the overrides, as spec={"kernel": "matmul"}
+    always gives."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
@@ -249,10 +251,51 @@ def _default_choice(c, fields, overrides, device):
     if overrides and not overrides.keys() <= {"epilogue", "out_dtype"}:
         return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
-    return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+    choice = _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+    return _deep_k_choice(choice, c.a.dtype, c.m, c.n, c.k, sm_count(device))
 
 
 _choices = {}  # _default_matmul's arguments -> (path, fields, the fields as a key)
+
+# Deep k and few tiles (kgen.matmul without spec=, 16-bit operands): from this
+# k on, a call whose best spec's tiles would keep fewer than half of the GPU's
+# blocks busy takes mma_<dtype>.yaml with schedule: stream_k instead, which
+# shares the tiles' k out among every block.  On an H100 (bench/results/
+# nvidia-h100/2026-11-25-stream-k/5-deep-k): 1024 x 1024 x 65536 bf16 0.41 of
+# cuBLAS against wgmma's 0.28 and mma's 0.26, 512 x 512 x 131072 0.52 against
+# 0.09 and 0.08, 256 x 4096 x 32768 0.49 against 0.34 and 0.32; with enough
+# tiles (2048 x 2048 x 16384: wgmma 0.93, mma 0.55) the best spec stays.
+DEEP_K = 16384
+# The blocks of a best spec an SM holds: wgmma's persistent block takes a
+# whole SM, mma's kernel (228 registers, 128 threads) two.
+_BLOCKS_PER_SM = {"wgmma": 1, "mma": 2}
+_tiles = {}  # a best spec's path -> (tile_m, tile_n, its math)
+
+
+def _spec_tiles(path):
+    got = _tiles.get(path)
+    if got is None:
+        f = Spec(path).fields
+        got = _tiles[path] = (int(f["tile_m"]), int(f["tile_n"]), f["math"])
+    return got
+
+
+def _deep_k_choice(choice, dtype, m, n, k, sms):
+    """choice (_chosen's answer) for an m x n x k call on a GPU of `sms`
+    SMs: for 16-bit operands with k of DEEP_K or more whose best spec's
+    tiles would keep fewer than half of its blocks busy, mma_<dtype>.yaml
+    with schedule: stream_k (see DEEP_K); else choice itself."""
+    path, extra = choice[0], choice[1]
+    if path is None or dtype not in ("f16", "bf16") or k < DEEP_K or not sms:
+        return choice
+    tm, tn, math = _spec_tiles(path)
+    if math not in _BLOCKS_PER_SM or 2 * (-(-m // tm)) * (-(-n // tn)) >= _BLOCKS_PER_SM[math] * sms:
+        return choice
+    mma = _best_spec("mma_%s.yaml" % dtype)
+    if mma is None:
+        return choice
+    extra = {"schedule": "stream_k"}
+    return mma, extra, tuple(sorted(extra.items()))
 
 
 def _chosen(dtype, cc, a_layout, b_layout, tma_ok):

@@ -204,6 +204,34 @@ def test_without_the_shipped_specs_the_default_is_the_familys(monkeypatch):
     assert _matmul._default_matmul("f32", (8, 0), "col", "col", False) == (None, {})
 
 
+@pytest.mark.parametrize("name, m, n, k, sms, deep", [
+    ("wgmma_bf16.yaml", 1024, 1024, 65536, 132, True),   # 32 tiles of 128 x 256: a quarter of the SMs
+    ("wgmma_f16.yaml", 256, 4096, 32768, 132, True),     # 2 x 16 tiles
+    ("wgmma_bf16.yaml", 2048, 2048, 16384, 132, False),  # 128 tiles: the GPU busy
+    ("wgmma_bf16.yaml", 1024, 1024, 16383, 132, False),  # k below DEEP_K
+    ("wgmma_bf16.yaml", 1024, 1024, 65536, 0, False),    # no SM count known
+    ("mma_f16.yaml", 1024, 1024, 65536, 132, True),      # 64 tiles of 128 x 128, two blocks an SM
+    ("mma_bf16.yaml", 2048, 1024, 65536, 108, False),    # 128 tiles on an A100's 108 SMs (216 blocks)
+    ("simt_f32.yaml", 64, 64, 1 << 20, 132, False),      # f32 keeps its spec (which shares k out itself)
+])
+def test_deep_k_with_few_tiles_takes_mma_with_stream_k(name, m, n, k, sms, deep):
+    dtype = "f32" if name.startswith("simt") else name.split("_")[1][:-5]
+    path = os.path.join(BEST, name)
+    choice = (path, {}, ())
+    got = _matmul._deep_k_choice(choice, dtype, m, n, k, sms)
+    if deep:
+        assert os.path.samefile(got[0], os.path.join(BEST, "mma_%s.yaml" % dtype))
+        assert got[1] == {"schedule": "stream_k"} and got[2] == (("schedule", "stream_k"),)
+        kgen.check(got[0], **got[1])  # a valid spec
+    else:
+        assert got is choice
+
+
+def test_deep_k_leaves_the_familys_default_alone():
+    choice = (None, {}, ())
+    assert _matmul._deep_k_choice(choice, "bf16", 512, 512, 1 << 17, 132) is choice
+
+
 def _check_arch(spec, arch):
     """kgen_spec_check_arch: whether the spec's kernels build for arch (KgenError naming the key if not)."""
     f = _lib._sig("kgen_spec_check_arch", [_lib.ctypes.c_void_p, _lib.ctypes.c_char_p, _lib._E])

@@ -97,6 +97,23 @@ def test_16_bit_operands_with_16_byte_rows(dt, la, lb, m, n, k, gen):
     close(kgen.matmul(a, b, spec={"kernel": "matmul"}), a, b, dt)  # the family's defaults, the default before
 
 
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+def test_deep_k_with_few_tiles_shares_k_out(dt, gen):
+    # 256 x 256 x 32768: a few tiles and deep k, so the default is mma_<dt>.yaml with schedule: stream_k (every
+    # block of the GPU shares the tiles' k tiles); its tiles are split between blocks, whose sums add in scratch.
+    a, b = operand(256, 32768, dt, "row", gen), operand(32768, 256, dt, "col", gen)
+    c0 = operand(256, 256, dt, "row", gen)
+    dev = a.device.index or 0
+    c = _matmul._matmul_call("kgen.matmul", kgen.describe(a), kgen.describe(b), None, 1.0, 0.0)
+    fields = {"dtype": dt, "a_layout": "row", "b_layout": "col"}
+    path, extra, _ = _matmul._default_choice(c, fields, {}, dev)
+    assert path.endswith("mma_%s.yaml" % dt) and extra == {"schedule": "stream_k"}, (path, extra)
+    close(kgen.matmul(a, b), a, b, dt)
+    out = c0.clone()
+    kgen.matmul(a, b, out=out, alpha=0.75, beta=0.25, epilogue=RELU)
+    close(out, a, b, dt, alpha=0.75, beta=0.25, c0=c0, relu=True)
+
+
 @pytest.mark.parametrize("dt", list(DTYPES))
 def test_a_new_result_is_row_major_of_the_inputs_type(dt, gen):
     a, b = operand(127, 63, dt, "col", gen), operand(63, 255, dt, "row", gen)
