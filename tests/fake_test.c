@@ -590,6 +590,19 @@ START_TEST(the_callers_context_stays_current)
 	ck_assert_int_eq(kgen_reduce_axis(k, 0x10000000ull, 100, 100, 100, 0x20000000ull, 0, 0, NULL, &err), KGEN_OK);
 	get(&cur);
 	ck_assert_ptr_eq(cur, &theirs);
+	/* A first call that allocates the kernel's own scratch (a column sum split
+	 * over blocks; a stream-K matmul) does so in kgen's context, not the
+	 * caller's: the fake, as the driver, refuses an allocation without it. */
+	k = build("kernel: reduce_axis\naxis: cols\nname: own_scratch_cols\n");
+	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1 << 20, 64, 64, 0x20000000ull, 0, 0, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
+	k = build("kernel: matmul\nstaging: smem\nthread_m: 8\nthread_n: 8\nschedule: stream_k\nname: own_scratch_mm\n");
+	ck_assert_msg(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 1000, 1000, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                          NULL, &err) == KGEN_OK, "%s", err.message);
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
 	kgen_context_destroy(other);
 	set(NULL);
 }
