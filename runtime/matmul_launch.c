@@ -88,22 +88,24 @@ division(const kgen_kernel *kn, const struct call *c, unsigned long long *dp_til
 
 /* Bytes of scratch for the call: split_k slices of m x n accumulators; for
  * stream-K, two tiles of accumulators a stream-K block, then a ticket a
- * shared tile.  *tickets: where the tickets start. */
+ * shared tile.  *tickets: where the tickets start; *dp and *sk: the call's
+ * division (division()), for its launch. */
 static size_t
-scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets)
+scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets, unsigned long long *dp,
+             unsigned long long *sk)
 {
 	const struct kgen_spec *s = &kn->spec;
-	unsigned long long acc = (unsigned long long)kgen_spec_acc(s)->size, tiles, dp, sk;
+	unsigned long long acc = (unsigned long long)kgen_spec_acc(s)->size, tiles;
 
 	*tickets = 0;
+	division(kn, c, dp, sk);
 	if (s->split_k > 1)
 		return (size_t)((unsigned long long)s->split_k * c->m * c->n * acc);
-	division(kn, c, &dp, &sk);
-	if (!sk)
+	if (!*sk)
 		return 0;
 	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
-	*tickets = (size_t)(2 * sk * (unsigned long long)s->tile_m * (unsigned long long)s->tile_n * acc);
-	return *tickets + (size_t)((tiles - dp) * 4);
+	*tickets = (size_t)(2 * *sk * (unsigned long long)s->tile_m * (unsigned long long)s->tile_n * acc);
+	return *tickets + (size_t)((tiles - *dp) * 4);
 }
 
 kgen_status
@@ -111,6 +113,7 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
                          size_t *bytes, kgen_error *err)
 {
 	struct call c = { m, n, k, 0, 0, 0 };
+	unsigned long long dp, sk;
 	size_t tickets;
 	kgen_status st;
 
@@ -118,7 +121,7 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul_scratch_size: NULL argument");
 	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul_scratch_size", err)) || (st = check_sizes(kn, &c, err)))
 		return st;
-	*bytes = scratch_need(kn, &c, &tickets);
+	*bytes = scratch_need(kn, &c, &tickets, &dp, &sk);
 	return KGEN_OK;
 }
 
@@ -188,7 +191,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		return st;
 	if ((st = kgen_context_enter(kn->ctx, err)))  /* before any allocation: the caller's thread may have no context */
 		return st;
-	need = scratch_need(kn, c, &tickets);
+	need = scratch_need(kn, c, &tickets, &dp, &sk);
 	if (need && !scratch) {
 		if ((st = kgen_own_scratch(kn, need, stream, err)))
 			return st;
@@ -224,7 +227,6 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch, &dp_tiles,
 		                 &sk_blocks };
 
-		division(kn, c, &dp, &sk);
 		dp_tiles = (int)dp;
 		sk_blocks = (int)sk;
 		if (sk)  /* the shared tiles' tickets, each counting its blocks' arrivals */
