@@ -17,11 +17,15 @@ static __device__ __forceinline__ void cluster_sync()
 }
 
 // Arrive on the mbarrier at bar's offset in the shared memory of the
-// cluster's block `rank` (the other block's, say).
+// cluster's block `rank` (the other block's, say).  The arrival orders
+// nothing but the warp's reads of a stage, which wgmma's wait has already
+// finished, so it is the default .release.cta: .release.cluster made ptxas
+// put a MEMBAR.ALL.GPU before every stage's release (a review of the SASS;
+// ncu's top stall of this kernel was a memory barrier).
 static __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long *bar, unsigned int rank)
 {
     asm volatile("{ .reg .b32 remote; mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote]; }"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote]; }"
                  :: "r"(smem(bar)), "r"(rank) : "memory");
 }
 
