@@ -164,8 +164,6 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 	if (s->mm_store == KGEN_MM_STORE_TMA && s->producer != KGEN_PRODUCER_WARPGROUP)
 		return ERR(mm_store, "store: tma needs producer: warpgroup (its consumers store one tile while the producer "
 		           "loads the next), not producer: %s", kgen_producers[s->producer].name);
-	if (s->mm_store == KGEN_MM_STORE_TMA && s->cluster != KGEN_CLUSTER_C1X1)
-		return ERR(mm_store, "store: tma needs cluster: 1x1, not cluster: %s", kgen_clusters[s->cluster].name);
 	*threads = (s->consumers + (s->producer == KGEN_PRODUCER_WARPGROUP)) * 128;
 	return check_stages(s, err);
 }
@@ -466,8 +464,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 		tpl_set(&k, "producer_regs", "%s", "");
 		tpl_set(&k, "consumer_regs", "%s", "");
 	}
+	tpl_show(&k, "tma", s->mm_store == KGEN_MM_STORE_TMA);
 	if (s->cluster != KGEN_CLUSTER_C1X1)
 		return tpl_render(out, "matmul/wgmma_cluster.cu", &k, err);
-	tpl_show(&k, "tma", s->mm_store == KGEN_MM_STORE_TMA);
 	return tpl_render(out, "matmul/wgmma_specialized.cu", &k, err);
 }

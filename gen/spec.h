@@ -218,7 +218,7 @@
 #define KGEN_MM_STORES(X) \
 	X(DIRECT, "direct", "one element at a time, each checked against m and n") \
 	X(PAIRS,  "pairs",  "a tile inside C (and C and ldc aligned to two elements) as each thread's neighbouring pairs, one store each, unchecked; others as direct") \
-	X(TMA,    "tma",    "through two 128-byte-swizzled buffers in shared memory a consumer warpgroup, each written to C by a TMA store while the warpgroup goes on (producer: warpgroup, cluster: 1x1); as pairs where C is not 16-byte aligned or ldc not a multiple of 16 bytes")
+	X(TMA,    "tma",    "through two 128-byte-swizzled buffers in shared memory a consumer warpgroup, each written to C by a TMA store while the warpgroup goes on (producer: warpgroup); as pairs where C is not 16-byte aligned or ldc not a multiple of 16 bytes")
 
 #define KGEN_LAYOUTS(X) \
 	X(STRIDED,    "strided",    "a thread's loads are `threads` vectors apart (coalesced)") \

@@ -170,10 +170,11 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 
 /* cluster: 2x1 or 1x2: a persistent grid of clusters of two blocks, as
  * many as the GPU holds at once (cuOccupancyMaxActiveClusters), each
- * cluster looping over pairs of neighbouring tiles. */
+ * cluster looping over pairs of neighbouring tiles; store: tma passes
+ * C's map too. */
 static kgen_status
 launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map,
-                CUstream stream, kgen_error *err)
+                CUtensorMap *c_map, int c_tma, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long pm = (unsigned long long)s->tile_m * (unsigned long long)kgen_cluster_m(s);
@@ -183,6 +184,7 @@ launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a
 	int m = c->m, n = c->n, k = c->k, clusters = 0;
 	long long ldc = c->ldc;
 	void *args[] = { a_map, b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	void *tma_args[] = { a_map, b_map, c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
 	CUlaunchAttribute attr;
 	CUlaunchConfig config;
 
@@ -203,7 +205,8 @@ launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a
 	if (clusters < 1)
 		clusters = kn->ctx->sm_count / 2 > 0 ? kn->ctx->sm_count / 2 : 1;
 	config.gridDimX = 2 * (unsigned)(pairs < (unsigned long long)clusters ? pairs : (unsigned long long)clusters);
-	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, kn->fn[0], args, NULL));
+	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx,
+	        (&config, kn->fn[0], s->mm_store == KGEN_MM_STORE_TMA ? tma_args : args, NULL));
 	return KGEN_OK;
 }
 
@@ -228,7 +231,7 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
 	grid = tiles;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
-		return launch_clusters(kn, c, &a_map, &b_map, stream, err);
+		return launch_clusters(kn, c, &a_map, &b_map, &c_map, c_tma, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
 		resident = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);

@@ -262,6 +262,8 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	                       "tile_n: 64\nstore: tma\n");
 	kgen_kernel *f = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_n: 64\n"
 	                       "store: tma\nout_dtype: f32\n");
+	kgen_kernel *c = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 64\nstore: tma\ncluster: 1x2\n");
 	const struct fake_map *map;
 	const struct fake_launch *x;
 	kgen_error err;
@@ -314,6 +316,20 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	ck_assert_uint_eq(map->box[0], 32);
 	ck_assert_uint_eq(map->box[1], 128);
 	ck_assert_uint_eq(map->strides[0], 3000 * 4);
+	/* In clusters: C's map and c_tma passed the same way through cuLaunchKernelEx. */
+	ck_assert_int_eq(kgen_matmul(c, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	x = last();
+	ck_assert_uint_eq(x->cluster[0], 2);
+	ck_assert_uint_eq(x->smem, 1024 + 4 * 192 * 128 + 128 * 256);
+	ck_assert_uint_eq(x->args[2], 3000);             /* C: dims {n, m} */
+	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1);  /* c_tma */
+	ck_assert_uint_eq(x->args[4], 0x30000000ull);
+	ck_assert_uint_eq(x->args[8], 3000);             /* ldc */
+	ck_assert_int_eq(kgen_matmul(c, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 3001, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);  /* ldc 3001: no map */
+	ck_assert_uint_eq(last()->args[8], 3001);
 	*nparams = 0;
 }
 END_TEST

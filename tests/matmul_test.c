@@ -303,6 +303,17 @@ START_TEST(matmul_wgmma_store_tma)
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nstore: pairs\n");
 	ASSERT_HAS_NOT(src, "c_map");
 	free(src);
+	/* In clusters: the same buffers after the stages (at the same offsets in both blocks). */
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
+	             "store: tma\ncluster: 2x1\n");
+	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "// launched in clusters of 2 x 1 x 1 blocks");
+	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
+	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
+	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
+	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
+	ASSERT_HAS(src, "release_stage(&empty[(it - 1) % STAGES], rank);");
+	free(src);
 }
 END_TEST
 
@@ -600,8 +611,6 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_wgmma_store_tma", MM "dtype: bf16\nmath: wgmma\nstore: tma\n",
 	  "store: tma needs producer: warpgroup (its consumers store one tile while the producer loads the next), not "
 	  "producer: none", 4, 8, "store: tma" },
-	{ "check_matmul_wgmma_store_tma", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
-	  "cluster: 2x1\nstore: tma\n", "store: tma needs cluster: 1x1, not cluster: 2x1", 8, 8, "store: tma" },
 	{ "check_matmul_wgmma_store_tma_smem", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	  "tile_m: 256\ntile_n: 128\nstore: tma\nstages: 4\n",
 	  "stages 4 of a 256 x 128 tile and store: tma's buffers (65536 bytes) take 263232 bytes of shared memory, over "

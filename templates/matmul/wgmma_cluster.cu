@@ -6,6 +6,9 @@
 // {{doc}}
 extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
+{{#tma}}
+                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
+{{/tma}}
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, Acc alpha, Acc beta)
 {
@@ -15,6 +18,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     // (at the same offsets in both blocks: a multicast writes the same offset in each).
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
+{{#tma}}
+    unsigned char *const cs = bs + STAGES * B_STAGE;  // store: tma: two buffers of C a consumer warpgroup
+{{/tma}}
     const int pairs = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M) *
                       ((n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N));
     const int k_tiles = (k + TILE_K - 1) / TILE_K;
@@ -42,6 +48,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
         const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
         float acc[MMA_M][TILE_N / 2];
         unsigned int it = 0;  // the block's next load to multiply
+{{#tma}}
+        unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
+{{/tma}}
         for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
             int row0, col0;
             block_tile(pair, m, n, rank, row0, col0);
@@ -60,8 +69,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
             wgmma_wait_group<0>();
             if (k_tiles > 0)
                 release_stage(&empty[(it - 1) % STAGES], rank);
+{{#tma}}
+            store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                           row0 + wg_row, col0, alpha, beta);
+{{/tma}}
+{{^tma}}
             store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+{{/tma}}
         }
+{{#tma}}
+        if (threadIdx.x % 128 == 0)
+            bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
+{{/tma}}
     }
     cluster_sync();  // the other block's last arrivals on this block's mbarriers have landed
 }
