@@ -334,6 +334,12 @@ KGEN_API kgen_status kgen_reduce_packed(const unsigned long long args[KGEN_PACKE
 /* The spec a kernel was built from (owned by the kernel; NULL for a NULL kernel). */
 KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 
+/* The blocks of the kernel's first launch one multiprocessor holds at once,
+ * as the driver's occupancy calculator gave them when the kernel was loaded
+ * (for its block size and dynamic shared memory); a size plan's kernel: its
+ * first entry's; 0 for a NULL kernel or where the driver gave none. */
+KGEN_API int kgen_kernel_blocks_per_sm(const kgen_kernel *kernel);
+
 /* Where the build that made a kernel spent its time, in microseconds, on
  * the monotonic clock.  A build that found the kernel in the context
  * returns the same kernel, so these are always the first build's. */

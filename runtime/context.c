@@ -178,6 +178,14 @@ int kgen_context_sm_count(const kgen_context *ctx) { return ctx ? ctx->sm_count 
 size_t kgen_context_l2_bytes(const kgen_context *ctx) { return ctx ? ctx->l2_bytes : 0; }
 const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel) { return kernel ? &kernel->spec : NULL; }
 
+int
+kgen_kernel_blocks_per_sm(const kgen_kernel *kernel)
+{
+	if (kernel && kernel->nsized)
+		kernel = kernel->sized[0];
+	return kernel && kernel->occupancy[0] > 0 ? kernel->occupancy[0] : 0;
+}
+
 /* The first problem with the disk cache this process met (a directory
  * another user owns or may write, an entry that cannot be read): kept for
  * kgen_cache_problem(), so that a cache that is never used is said once,

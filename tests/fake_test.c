@@ -422,6 +422,28 @@ START_TEST(a_plans_build_times_sum_its_entries)
 }
 END_TEST
 
+/* The driver's occupancy of a kernel's first launch (the fake's: 1 block an
+ * SM above 512 threads, else 2; a two-pass sum's first kernel has `threads`
+ * threads); a plan's first entry's. */
+START_TEST(blocks_per_sm_is_the_drivers_occupancy)
+{
+	const char *plan = "plan:\n"
+	                   "  - upto: 1000\n    spec: {kernel: reduce, stages: two_pass, threads: 1024, name: blocks_plan_a}\n"
+	                   "  - spec: {kernel: reduce, stages: two_pass, threads: 256, name: blocks_plan_b}\n";
+	kgen_plan *p;
+	kgen_kernel *k;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_kernel_blocks_per_sm(build("kernel: reduce\nstages: two_pass\nthreads: 1024\n")), 1);
+	ck_assert_int_eq(kgen_kernel_blocks_per_sm(build("kernel: reduce\nstages: two_pass\nthreads: 256\n")), 2);
+	ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &p, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_plan(ctx, p, &k, &err) == KGEN_OK, "%s", err.message);
+	kgen_plan_free(p);
+	ck_assert_int_eq(kgen_kernel_blocks_per_sm(k), 1);
+	ck_assert_int_eq(kgen_kernel_blocks_per_sm(kgen_kernel_for_n(k, 100000)), 2);
+}
+END_TEST
+
 /* A two-pass sum: both kernels, the second of one block, scratch the kernel owns. */
 START_TEST(two_pass_reduce_launches_both_kernels)
 {
@@ -843,6 +865,7 @@ fake_suite(void)
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
+	tcase_add_test(tc, blocks_per_sm_is_the_drivers_occupancy);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);

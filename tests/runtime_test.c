@@ -116,6 +116,7 @@ START_TEST(test_getters_take_null)
 	ck_assert_ptr_null(kgen_spec_source(NULL));
 	ck_assert_ptr_null(kgen_spec_get(NULL, "threads", buf, sizeof buf));
 	ck_assert_ptr_null(kgen_kernel_spec(NULL));
+	ck_assert_int_eq(kgen_kernel_blocks_per_sm(NULL), 0);
 	ck_assert_ptr_null(kgen_context_device_name(NULL));
 	ck_assert_ptr_null(kgen_context_arch(NULL));
 	ck_assert_int_eq(kgen_context_sm_count(NULL), 0);

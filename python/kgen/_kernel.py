@@ -138,6 +138,15 @@ class Kernel:
         out, stream = (args + (out, stream)[len(args):])[:2]  # k(x, out, stream) positionally, as before
         return run(self, describe(x, where="kgen.Kernel", stream=stream_address(stream)), out, stream, "kgen.Kernel")
 
+    @property
+    def blocks_per_sm(self) -> int:
+        """How many blocks of its (first) kernel one SM holds at once, as the
+        driver's occupancy calculator answered when it was loaded (a plan's
+        first entry's); 0 where unknown (a libkgen older than the package)."""
+        if _lib.kgen_kernel_blocks_per_sm is None:
+            return 0
+        return _lib.kgen_kernel_blocks_per_sm(self._handle)
+
     def __repr__(self):
         if self.plan is not None:
             return "kgen.Kernel(plan %s, %d entries, on GPU %d)" % (self.plan, len(self.entries), self.device)

@@ -149,6 +149,8 @@ kgen_matmul = _optional("kgen_matmul", [_P, _U64, _U64, _U64, _U64, _U64, _U64, 
                                         ctypes.c_double, _U64, ctypes.c_size_t, _P, _E])
 kgen_matmul_scratch_size = _optional("kgen_matmul_scratch_size", [_P, _U64, _U64, _U64, ctypes.POINTER(ctypes.c_size_t),
                                                                   _E])
+# The blocks of a kernel's first launch one SM holds (the driver's occupancy), 0 if unknown.
+kgen_kernel_blocks_per_sm = _optional("kgen_kernel_blocks_per_sm", [_P], ctypes.c_int)
 
 
 # The largest values of a C int, a pointer and an unsigned long long.  ctypes

@@ -251,8 +251,7 @@ def _default_choice(c, fields, overrides, device):
     if overrides and not overrides.keys() <= {"epilogue", "out_dtype"}:
         return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
-    choice = _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
-    return _deep_k_choice(choice, c.a.dtype, c.m, c.n, c.k, sm_count(device))
+    return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
 
 
 _choices = {}  # _default_matmul's arguments -> (path, fields, the fields as a key)
@@ -266,30 +265,31 @@ _choices = {}  # _default_matmul's arguments -> (path, fields, the fields as a k
 # 0.09 and 0.08, 256 x 4096 x 32768 0.49 against 0.34 and 0.32; with enough
 # tiles (2048 x 2048 x 16384: wgmma 0.93, mma 0.55) the best spec stays.
 DEEP_K = 16384
-# The blocks of a best spec an SM holds: wgmma's persistent block takes a
-# whole SM, mma's kernel (228 registers, 128 threads) two.
-_BLOCKS_PER_SM = {"wgmma": 1, "mma": 2}
-_tiles = {}  # a best spec's path -> (tile_m, tile_n, its math)
+_tiles = {}  # a best spec's path -> (tile_m, tile_n)
 
 
 def _spec_tiles(path):
     got = _tiles.get(path)
     if got is None:
         f = Spec(path).fields
-        got = _tiles[path] = (int(f["tile_m"]), int(f["tile_n"]), f["math"])
+        got = _tiles[path] = (int(f["tile_m"]), int(f["tile_n"]))
     return got
 
 
-def _deep_k_choice(choice, dtype, m, n, k, sms):
-    """choice (_chosen's answer) for an m x n x k call on a GPU of `sms`
-    SMs: for 16-bit operands with k of DEEP_K or more whose best spec's
-    tiles would keep fewer than half of its blocks busy, mma_<dtype>.yaml
-    with schedule: stream_k (see DEEP_K); else choice itself."""
+def _deep_k_choice(choice, dtype, m, n, k, resident):
+    """choice (_chosen's answer) for an m x n x k call: for 16-bit operands
+    with k of DEEP_K or more whose best spec's tiles would keep fewer than
+    half of the blocks of its kernel the GPU holds at once busy,
+    mma_<dtype>.yaml with schedule: stream_k (see DEEP_K); else choice
+    itself.  resident() gives those blocks (SMs x the kernel's occupancy;
+    0 where unknown, which keeps choice), asked only when the rest holds:
+    it builds the best spec's kernel."""
     path, extra = choice[0], choice[1]
-    if path is None or dtype not in ("f16", "bf16") or k < DEEP_K or not sms:
+    if path is None or dtype not in ("f16", "bf16") or k < DEEP_K:
         return choice
-    tm, tn, math = _spec_tiles(path)
-    if math not in _BLOCKS_PER_SM or 2 * (-(-m // tm)) * (-(-n // tn)) >= _BLOCKS_PER_SM[math] * sms:
+    tm, tn = _spec_tiles(path)
+    tiles = (-(-m // tm)) * (-(-n // tn))
+    if 2 * tiles >= resident():
         return choice
     mma = _best_spec("mma_%s.yaml" % dtype)
     if mma is None:
@@ -335,9 +335,16 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
         # ones took wgmma's, and where alignment chooses nothing (f32, a GPU
         # other than sm_90) a call aligned otherwise than the last finds the
         # same kernel, built already (as a CUDA graph's capture needs).
-        path, extra, extra_key = _default_choice(c, fields, overrides, device)
-        key = ("matmul", device, tuple(sorted(fields.items())), over, path, extra_key)
-        k = cached(key, lambda: _default_kernel(where, device, fields, overrides, path, extra), device, s, where)
+        choice = _default_choice(c, fields, overrides, device)
+
+        def kernel(choice):
+            path, extra, extra_key = choice
+            key = ("matmul", device, tuple(sorted(fields.items())), over, path, extra_key)
+            return cached(key, lambda: _default_kernel(where, device, fields, overrides, path, extra), device, s, where)
+
+        choice = _deep_k_choice(choice, c.a.dtype, c.m, c.n, c.k,
+                                lambda best=choice: sm_count(device) * kernel(best).blocks_per_sm)
+        k = kernel(choice)
     else:
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)

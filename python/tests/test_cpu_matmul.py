@@ -204,21 +204,29 @@ def test_without_the_shipped_specs_the_default_is_the_familys(monkeypatch):
     assert _matmul._default_matmul("f32", (8, 0), "col", "col", False) == (None, {})
 
 
-@pytest.mark.parametrize("name, m, n, k, sms, deep", [
-    ("wgmma_bf16.yaml", 1024, 1024, 65536, 132, True),   # 32 tiles of 128 x 256: a quarter of the SMs
+# resident: the blocks of the best spec's kernel the GPU holds at once (SMs x
+# its occupancy, which kgen.matmul asks the built kernel for), or None where
+# the rule must decide without asking.
+@pytest.mark.parametrize("name, m, n, k, resident, deep", [
+    ("wgmma_bf16.yaml", 1024, 1024, 65536, 132, True),   # 32 tiles of 128 x 256: a quarter of an H100's blocks
     ("wgmma_f16.yaml", 256, 4096, 32768, 132, True),     # 2 x 16 tiles
     ("wgmma_bf16.yaml", 2048, 2048, 16384, 132, False),  # 128 tiles: the GPU busy
-    ("wgmma_bf16.yaml", 1024, 1024, 16383, 132, False),  # k below DEEP_K
-    ("wgmma_bf16.yaml", 1024, 1024, 65536, 0, False),    # no SM count known
-    ("mma_f16.yaml", 1024, 1024, 65536, 132, True),      # 64 tiles of 128 x 128, two blocks an SM
-    ("mma_bf16.yaml", 2048, 1024, 65536, 108, False),    # 128 tiles on an A100's 108 SMs (216 blocks)
-    ("simt_f32.yaml", 64, 64, 1 << 20, 132, False),      # f32 keeps its spec (which shares k out itself)
+    ("wgmma_bf16.yaml", 1024, 1024, 16383, None, False),  # k below DEEP_K
+    ("wgmma_bf16.yaml", 1024, 1024, 65536, 0, False),    # the occupancy unknown
+    ("mma_f16.yaml", 1024, 1024, 65536, 264, True),      # 64 tiles of 128 x 128, two blocks an SM
+    ("mma_bf16.yaml", 2048, 1024, 65536, 216, False),    # 128 tiles on an A100's 108 SMs, two blocks each
+    ("simt_f32.yaml", 64, 64, 1 << 20, None, False),     # f32 keeps its spec (which shares k out itself)
 ])
-def test_deep_k_with_few_tiles_takes_mma_with_stream_k(name, m, n, k, sms, deep):
+def test_deep_k_with_few_tiles_takes_mma_with_stream_k(name, m, n, k, resident, deep):
     dtype = "f32" if name.startswith("simt") else name.split("_")[1][:-5]
     path = os.path.join(BEST, name)
     choice = (path, {}, ())
-    got = _matmul._deep_k_choice(choice, dtype, m, n, k, sms)
+
+    def blocks():
+        assert resident is not None, "the occupancy asked for where the rule needs none (it builds a kernel)"
+        return resident
+
+    got = _matmul._deep_k_choice(choice, dtype, m, n, k, blocks)
     if deep:
         assert os.path.samefile(got[0], os.path.join(BEST, "mma_%s.yaml" % dtype))
         assert got[1] == {"schedule": "stream_k"} and got[2] == (("schedule", "stream_k"),)
@@ -229,7 +237,7 @@ def test_deep_k_with_few_tiles_takes_mma_with_stream_k(name, m, n, k, sms, deep)
 
 def test_deep_k_leaves_the_familys_default_alone():
     choice = (None, {}, ())
-    assert _matmul._deep_k_choice(choice, "bf16", 512, 512, 1 << 17, 132) is choice
+    assert _matmul._deep_k_choice(choice, "bf16", 512, 512, 1 << 17, lambda: 132) is choice
 
 
 def _check_arch(spec, arch):

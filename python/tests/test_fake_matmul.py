@@ -88,6 +88,18 @@ def test_16_bit_operands_tma_cannot_load_take_mma(a, b):
     assert launched(f16(*a), f16(*b)) == ("matmul_mma_f16", threads(os.path.join(BEST, "mma_f16.yaml")), 0)
 
 
+def test_deep_k_asks_the_best_kernels_occupancy():
+    # The fake holds 2 blocks of a kernel of up to 512 threads on each of its 132 SMs: 264 of wgmma's.
+    assert kgen.Kernel(os.path.join(BEST, "wgmma_f16.yaml")).blocks_per_sm == 2
+    mma = threads(os.path.join(BEST, "mma_f16.yaml"))
+    # 1024 x 1024 x 65536: 8 x 4 tiles of 128 x 256, fewer than half of the 264: mma.sync with stream-K.
+    assert launched(f16(1024, 65536), f16(65536, 1024))[:2] == ("matmul_mma_f16", mma)
+    # 2048 x 1280 x 16384: 16 x 5 tiles, fewer than half of the fake's 264 (not of 132, one block an SM).
+    assert launched(f16(2048, 16384), f16(16384, 1280))[:2] == ("matmul_mma_f16", mma)
+    # 4096 x 2048 x 16384: 32 x 8 tiles, enough: the best spec (wgmma) stays.
+    assert launched(f16(4096, 16384), f16(16384, 2048))[:2] == ("matmul_wgmma_f16", threads(os.path.join(BEST, "wgmma_f16.yaml")))
+
+
 def test_the_kernel_follows_each_calls_alignment():
     # One shape, its operands aligned or not from call to call: the kernels are cached apart.
     for offset, name in ((0, "matmul_wgmma_f16"), (8, "matmul_mma_f16"), (0, "matmul_wgmma_f16"),
