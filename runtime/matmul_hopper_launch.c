@@ -170,21 +170,16 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 
 /* cluster: 2x1 or 1x2: a persistent grid of clusters of two blocks, as
  * many as the GPU holds at once (cuOccupancyMaxActiveClusters), each
- * cluster looping over pairs of neighbouring tiles; store: tma passes
- * C's map too. */
+ * cluster looping over pairs of neighbouring tiles; args: the kernel's,
+ * as kgen_matmul_wgmma_launch makes them. */
 static kgen_status
-launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map,
-                CUtensorMap *c_map, int c_tma, CUstream stream, kgen_error *err)
+launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, void **args, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long pm = (unsigned long long)s->tile_m * (unsigned long long)kgen_cluster_m(s);
 	unsigned long long pn = (unsigned long long)s->tile_n * (unsigned long long)kgen_cluster_n(s);
 	unsigned long long pairs = ((unsigned long long)c->m + pm - 1) / pm * (((unsigned long long)c->n + pn - 1) / pn);
-	CUdeviceptr cp = c->c;
-	int m = c->m, n = c->n, k = c->k, clusters = 0;
-	long long ldc = c->ldc;
-	void *args[] = { a_map, b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
-	void *tma_args[] = { a_map, b_map, c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	int clusters = 0;
 	CUlaunchAttribute attr;
 	CUlaunchConfig config;
 
@@ -205,8 +200,7 @@ launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a
 	if (clusters < 1)
 		clusters = kn->ctx->sm_count / 2 > 0 ? kn->ctx->sm_count / 2 : 1;
 	config.gridDimX = 2 * (unsigned)(pairs < (unsigned long long)clusters ? pairs : (unsigned long long)clusters);
-	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx,
-	        (&config, kn->fn[0], s->mm_store == KGEN_MM_STORE_TMA ? tma_args : args, NULL));
+	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, kn->fn[0], args, NULL));
 	return KGEN_OK;
 }
 
@@ -219,6 +213,9 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	int m = c->m, n = c->n, k = c->k, c_tma = 0;
 	long long ldc = c->ldc;
 	unsigned long long tiles, grid, resident;
+	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	void **args = s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;  /* the kernel's parameters (the contract's) */
 	kgen_status st;
 
 	memset(&a_map, 0, sizeof a_map);
@@ -231,16 +228,12 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
 	grid = tiles;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
-		return launch_clusters(kn, c, &a_map, &b_map, &c_map, c_tma, stream, err);
+		return launch_clusters(kn, c, args, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
 		resident = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
 		grid = tiles < resident ? tiles : resident;
 	}
-	{
-		void *args[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
-		void *tma_args[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
-		return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem,
-		                   s->mm_store == KGEN_MM_STORE_TMA ? tma_args : args, stream, err);
-	}
+	return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem, args,
+	                   stream, err);
 }
