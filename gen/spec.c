@@ -125,7 +125,7 @@ static const char *const reserved_kgen[] = {
 	"Schedule", "T", "THREADS", "THREAD_M", "THREAD_N", "TILE", "TILE_COLS", "TILE_K", "TILE_M", "TILE_N",
 	"TILE_ROWS", "TRANS", "TRANSPOSE", "Unit", "VEC", "VEC_A", "VEC_B", "Vec", "WARPS", "WARPS_N", "WARP_M",
 	"WARP_N", "WG_M", "aligned_head", "atomic_combine", "block_reduce", "block_tile", "bulk_commit_group",
-	"bulk_wait_group", "bulk_wait_group_read", "c_to_acc", "chain_end", "chain_fold", "chain_start", "cluster_rank",
+	"bulk_wait_group", "bulk_wait_group_read", "c_to_acc", "chain_end", "chain_fold", "chain_start",
 	"cluster_sync", "combine", "combine_groups", "cp_async", "cp_async_commit", "cp_async_wait", "epilogue",
 	"fence_mbarrier_init", "fence_proxy_async_shared", "finish_tile", "first_unit", "fold", "identity",
 	"issue_load", "k_range", "l2_evict_first", "lanes_reduce", "ldmatrix_x4", "let_next_kernel_start", "load_a",

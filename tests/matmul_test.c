@@ -231,7 +231,8 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	ASSERT_HAS(src, "constexpr unsigned int A_LBO = 16, A_SBO = 1024;");
 	ASSERT_HAS(src, "constexpr unsigned int B_LBO = B_BOX, B_SBO = 1024;");
 	ASSERT_HAS(src, "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)");
-	ASSERT_HAS(src, "issue_load(issued++, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
+	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, i % k_tiles * TILE_K);");
+	ASSERT_HAS(src, "mbarrier_init(&empty[s], CONSUMERS);");  /* one release a warpgroup */
 	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");
 	free(src);
 	src = source("kernel: matmul\ndtype: f16\nmath: wgmma\na_layout: col\nb_layout: col\ntile_n: 256\n"
@@ -249,7 +250,8 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	ASSERT_HAS(src, "// where grid = min(tiles, SMs x the blocks an SM holds)");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
-	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);");
+	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);");
+	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0)\n        mbarrier_arrive(empty);");
 	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");  /* one consumer keeps the registers the launch gives it */
 	ASSERT_HAS_NOT(src, "OutPair");  /* store: direct */
 	free(src);
@@ -332,7 +334,12 @@ START_TEST(matmul_wgmma_cluster)
 	ASSERT_HAS(src, "    tma_load_2d_multicast(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full, 0x3);");
 	ASSERT_HAS(src, "const int a_boxes = row0 < m;  // A row-major: one box of TILE_M rows of 64 k, if in A");
 	ASSERT_HAS(src, "row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other");
-	ASSERT_HAS(src, "mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks");
+	ASSERT_HAS(src, "mbarrier_init(&empty[s], 2 * CONSUMERS);  // the consumer warpgroups of both blocks");
+	ASSERT_HAS(src, "const unsigned int rank = blockIdx.x % 2;");
+	ASSERT_HAS(src, "block_tile(pair, m, n, rank, row0, col0);\n"
+	                "                for (int kt = 0; kt < k_tiles; kt++, i++)\n"
+	                "                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K, rank);");
+	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0) {\n        mbarrier_arrive(empty);");
 	ASSERT_HAS(src, "mbarrier_arrive_cluster(empty, rank ^ 1);");
 	ASSERT_HAS(src, "cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them");
 	ASSERT_HAS(src, "release_stage(&empty[(it - 1) % STAGES], rank);");

@@ -24,24 +24,32 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     const int pairs = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M) *
                       ((n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N));
     const int k_tiles = (k + TILE_K - 1) / TILE_K;
-    const unsigned int rank = cluster_rank();
+    // The clusters are two blocks along x, so a block's rank in its cluster is
+    // blockIdx.x % 2, which the compiler knows is the same in every thread
+    // (%cluster_ctarank is not).
+    const unsigned int rank = blockIdx.x % 2;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks
+            mbarrier_init(&empty[s], 2 * CONSUMERS);  // the consumer warpgroups of both blocks
         }
         fence_mbarrier_init();
     }
     cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them
 
     if (threadIdx.x < 128) {
-        // The producer: the block's loads, numbered over its tiles (issue_load).
+        // The producer: the block's loads, numbered over its tiles (issue_load),
+        // its tile of each pair worked out once.
         {{producer_regs}}
         if (threadIdx.x == 0) {
-            const unsigned int loads = (pairs - blockIdx.x / 2 + gridDim.x / 2 - 1) / (gridDim.x / 2) * k_tiles;
-            for (unsigned int i = 0; i < loads; i++)
-                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles, rank);
+            unsigned int i = 0;
+            for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
+                int row0, col0;
+                block_tile(pair, m, n, rank, row0, col0);
+                for (int kt = 0; kt < k_tiles; kt++, i++)
+                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K, rank);
+            }
         }
     } else {
         {{consumer_regs}}

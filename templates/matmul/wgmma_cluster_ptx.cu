@@ -1,14 +1,6 @@
 //! math: wgmma, cluster: 2x1 or 1x2: the PTX a cluster of two blocks needs
-//! beside wgmma_ptx.cu's, wrapped once: the block's rank, the cluster-wide
-//! barrier, an arrival on the other block's mbarrier and TMA's multicast.
-// This block's rank in its cluster (0 or 1).
-static __device__ __forceinline__ unsigned int cluster_rank()
-{
-    unsigned int rank;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    return rank;
-}
-
+//! beside wgmma_ptx.cu's, wrapped once: the cluster-wide barrier, an
+//! arrival on the other block's mbarrier and TMA's multicast.
 // Every thread of both blocks arrives (releasing its writes: the mbarriers'
 // initialisation), then waits for all the others (acquiring theirs).
 static __device__ __forceinline__ void cluster_sync()

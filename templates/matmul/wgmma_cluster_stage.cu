@@ -32,33 +32,31 @@ static __device__ __forceinline__ void block_tile(int pair, int m, int n, unsign
     {{pair_tile}}
 }
 
-// Load number i of the block (k tile i % k_tiles of its tile in the
-// cluster's pair blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2)) into stage
-// i % STAGES, once every consumer warp of both blocks has released the load
+// Load number i of the block (the k tile at k0 of its tile at row0, col0)
+// into stage i % STAGES, once both blocks' consumers have released the load
 // before it there (i - STAGES): this block's multicast writes both.
 static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
                                                   unsigned char *as, unsigned char *bs, unsigned long long *full,
-                                                  unsigned long long *empty, int m, int n, int k_tiles,
+                                                  unsigned long long *empty, int m, int n, int row0, int col0, int k0,
                                                   unsigned int rank)
 {
     const int s = i % STAGES;
-    int row0, col0;
 
     if (i >= STAGES)
         mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
-    block_tile(blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2), m, n, rank, row0, col0);
-    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K,
-               rank);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0, rank);
 }
 
 {{multiply_stage}}
 
-// This warp is done with a stage: its arrivals in this block and in the
-// other (rank ^ 1), two of the 2 * CONSUMERS * 4 in each that free the stage
-// for either block's next load.
+// This warpgroup is done with a stage: its arrivals in this block and in
+// the other (rank ^ 1), two of the 2 * CONSUMERS in each that free the stage
+// for either block's next load.  One thread arrives for the warpgroup, as
+// CUTLASS's TMA pipeline does: its wgmma_wait_group has waited for the
+// warpgroup's wgmmas, which are one operation of all four warps.
 static __device__ __forceinline__ void release_stage(unsigned long long *empty, unsigned int rank)
 {
-    if (threadIdx.x % 32 == 0) {
+    if (threadIdx.x % 128 == 0) {
         mbarrier_arrive(empty);
         mbarrier_arrive_cluster(empty, rank ^ 1);
     }

@@ -18,22 +18,28 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], CONSUMERS * 4);
+            mbarrier_init(&empty[s], CONSUMERS);  // a warpgroup's release each
         }
         fence_mbarrier_init();
     }
     __syncthreads();
-    // The block's loads, numbered over its tiles (issue_load); STAGES in flight.
+    // The block's loads, numbered over its tiles: load i is the k tile
+    // i % k_tiles of the block's tile i / k_tiles.  STAGES in flight.
     const unsigned int loads = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x * k_tiles;
     unsigned int issued = 0;
+    auto load = [&](unsigned int i) {
+        int row0, col0;
+        tile_origin(blockIdx.x + i / k_tiles * gridDim.x, m, n, row0, col0);
+        issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, i % k_tiles * TILE_K);
+    };
     if (threadIdx.x == 0)
         for (; issued < loads && issued < STAGES; issued++)
-            issue_load(issued, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
+            load(issued);
     // Load i has been multiplied: release its stage; thread 0 fills it with load i + STAGES.
     auto retire = [&](unsigned int i) {
         release_stage(&empty[i % STAGES]);
         if (threadIdx.x == 0 && issued < loads)
-            issue_load(issued++, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
+            load(issued++);
     };
 
     float acc[MMA_M][TILE_N / 2];

@@ -25,19 +25,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], CONSUMERS * 4);
+            mbarrier_init(&empty[s], CONSUMERS);  // a consumer warpgroup's release each
         }
         fence_mbarrier_init();
     }
     __syncthreads();
 
     if (threadIdx.x < 128) {
-        // The producer: the block's loads, numbered over its tiles (issue_load).
+        // The producer: the block's loads, numbered over its tiles (issue_load),
+        // each tile's origin worked out once.
         {{producer_regs}}
         if (threadIdx.x == 0) {
-            const unsigned int loads = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x * k_tiles;
-            for (unsigned int i = 0; i < loads; i++)
-                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
+            unsigned int i = 0;
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                int row0, col0;
+                tile_origin(tile, m, n, row0, col0);
+                for (int kt = 0; kt < k_tiles; kt++, i++)
+                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);
+            }
         }
         return;
     }

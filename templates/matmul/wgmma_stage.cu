@@ -17,29 +17,29 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
     {{b_copy}}
 }
 
-// Load number i of the block (k tile i % k_tiles of the block's tile
-// i / k_tiles) into stage i % STAGES, once every consumer warp has released
-// the load before it there (i - STAGES).
+// Load number i of the block (the k tile at k0 of its tile at row0, col0)
+// into stage i % STAGES, once the consumers have released the load before it
+// there (i - STAGES).
 static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
                                                   unsigned char *as, unsigned char *bs, unsigned long long *full,
-                                                  unsigned long long *empty, int m, int n, int k_tiles)
+                                                  unsigned long long *empty, int m, int n, int row0, int col0, int k0)
 {
     const int s = i % STAGES;
-    int row0, col0;
 
     if (i >= STAGES)
         mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
-    tile_origin(blockIdx.x + i / k_tiles * gridDim.x, m, n, row0, col0);
-    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0);
 }
 
 {{multiply_stage}}
 
-// This warp is done with a stage: its arrival, one of the CONSUMERS * 4
-// that free the stage for the next load.
+// This warpgroup is done with a stage: its arrival, one of the CONSUMERS
+// that free the stage for the next load.  One thread arrives for the
+// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
+// for the warpgroup's wgmmas, which are one operation of all four warps.
 static __device__ __forceinline__ void release_stage(unsigned long long *empty)
 {
-    if (threadIdx.x % 32 == 0)
+    if (threadIdx.x % 128 == 0)
         mbarrier_arrive(empty);
 }
 

@@ -267,20 +267,18 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
         tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);
 }
 
-// Load number i of the block (k tile i % k_tiles of the block's tile
-// i / k_tiles) into stage i % STAGES, once every consumer warp has released
-// the load before it there (i - STAGES).
+// Load number i of the block (the k tile at k0 of its tile at row0, col0)
+// into stage i % STAGES, once the consumers have released the load before it
+// there (i - STAGES).
 static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
                                                   unsigned char *as, unsigned char *bs, unsigned long long *full,
-                                                  unsigned long long *empty, int m, int n, int k_tiles)
+                                                  unsigned long long *empty, int m, int n, int row0, int col0, int k0)
 {
     const int s = i % STAGES;
-    int row0, col0;
 
     if (i >= STAGES)
         mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
-    tile_origin(blockIdx.x + i / k_tiles * gridDim.x, m, n, row0, col0);
-    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0);
 }
 
 // One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
@@ -312,11 +310,13 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
             wgmma_fence_operand(acc[i][j]);
 }
 
-// This warp is done with a stage: its arrival, one of the CONSUMERS * 4
-// that free the stage for the next load.
+// This warpgroup is done with a stage: its arrival, one of the CONSUMERS
+// that free the stage for the next load.  One thread arrives for the
+// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
+// for the warpgroup's wgmmas, which are one operation of all four warps.
 static __device__ __forceinline__ void release_stage(unsigned long long *empty)
 {
-    if (threadIdx.x % 32 == 0)
+    if (threadIdx.x % 128 == 0)
         mbarrier_arrive(empty);
 }
 
@@ -510,19 +510,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_f16(const 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], CONSUMERS * 4);
+            mbarrier_init(&empty[s], CONSUMERS);  // a consumer warpgroup's release each
         }
         fence_mbarrier_init();
     }
     __syncthreads();
 
     if (threadIdx.x < 128) {
-        // The producer: the block's loads, numbered over its tiles (issue_load).
+        // The producer: the block's loads, numbered over its tiles (issue_load),
+        // each tile's origin worked out once.
         setmaxnreg_dec<40>();  // its registers go to the consumers
         if (threadIdx.x == 0) {
-            const unsigned int loads = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x * k_tiles;
-            for (unsigned int i = 0; i < loads; i++)
-                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles);
+            unsigned int i = 0;
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                int row0, col0;
+                tile_origin(tile, m, n, row0, col0);
+                for (int kt = 0; kt < k_tiles; kt++, i++)
+                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);
+            }
         }
         return;
     }

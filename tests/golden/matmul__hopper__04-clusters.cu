@@ -211,14 +211,6 @@ static __device__ __forceinline__ void setmaxnreg_inc()
 {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
 }
-// This block's rank in its cluster (0 or 1).
-static __device__ __forceinline__ unsigned int cluster_rank()
-{
-    unsigned int rank;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    return rank;
-}
-
 // Every thread of both blocks arrives (releasing its writes: the mbarriers'
 // initialisation), then waits for all the others (acquiring theirs).
 static __device__ __forceinline__ void cluster_sync()
@@ -317,23 +309,19 @@ static __device__ __forceinline__ void block_tile(int pair, int m, int n, unsign
     row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other
 }
 
-// Load number i of the block (k tile i % k_tiles of its tile in the
-// cluster's pair blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2)) into stage
-// i % STAGES, once every consumer warp of both blocks has released the load
+// Load number i of the block (the k tile at k0 of its tile at row0, col0)
+// into stage i % STAGES, once both blocks' consumers have released the load
 // before it there (i - STAGES): this block's multicast writes both.
 static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensorMap *a_map, const CUtensorMap *b_map,
                                                   unsigned char *as, unsigned char *bs, unsigned long long *full,
-                                                  unsigned long long *empty, int m, int n, int k_tiles,
+                                                  unsigned long long *empty, int m, int n, int row0, int col0, int k0,
                                                   unsigned int rank)
 {
     const int s = i % STAGES;
-    int row0, col0;
 
     if (i >= STAGES)
         mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
-    block_tile(blockIdx.x / 2 + i / k_tiles * (gridDim.x / 2), m, n, rank, row0, col0);
-    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, i % k_tiles * TILE_K,
-               rank);
+    load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0, rank);
 }
 
 // One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
@@ -365,12 +353,14 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
             wgmma_fence_operand(acc[i][j]);
 }
 
-// This warp is done with a stage: its arrivals in this block and in the
-// other (rank ^ 1), two of the 2 * CONSUMERS * 4 in each that free the stage
-// for either block's next load.
+// This warpgroup is done with a stage: its arrivals in this block and in
+// the other (rank ^ 1), two of the 2 * CONSUMERS in each that free the stage
+// for either block's next load.  One thread arrives for the warpgroup, as
+// CUTLASS's TMA pipeline does: its wgmma_wait_group has waited for the
+// warpgroup's wgmmas, which are one operation of all four warps.
 static __device__ __forceinline__ void release_stage(unsigned long long *empty, unsigned int rank)
 {
-    if (threadIdx.x % 32 == 0) {
+    if (threadIdx.x % 128 == 0) {
         mbarrier_arrive(empty);
         mbarrier_arrive_cluster(empty, rank ^ 1);
     }
@@ -451,24 +441,32 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     const int pairs = (m + CLUSTER_M * TILE_M - 1) / (CLUSTER_M * TILE_M) *
                       ((n + CLUSTER_N * TILE_N - 1) / (CLUSTER_N * TILE_N));
     const int k_tiles = (k + TILE_K - 1) / TILE_K;
-    const unsigned int rank = cluster_rank();
+    // The clusters are two blocks along x, so a block's rank in its cluster is
+    // blockIdx.x % 2, which the compiler knows is the same in every thread
+    // (%cluster_ctarank is not).
+    const unsigned int rank = blockIdx.x % 2;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], 2 * CONSUMERS * 4);  // the consumer warps of both blocks
+            mbarrier_init(&empty[s], 2 * CONSUMERS);  // the consumer warpgroups of both blocks
         }
         fence_mbarrier_init();
     }
     cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them
 
     if (threadIdx.x < 128) {
-        // The producer: the block's loads, numbered over its tiles (issue_load).
+        // The producer: the block's loads, numbered over its tiles (issue_load),
+        // its tile of each pair worked out once.
         setmaxnreg_dec<40>();  // its registers go to the consumers
         if (threadIdx.x == 0) {
-            const unsigned int loads = (pairs - blockIdx.x / 2 + gridDim.x / 2 - 1) / (gridDim.x / 2) * k_tiles;
-            for (unsigned int i = 0; i < loads; i++)
-                issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, k_tiles, rank);
+            unsigned int i = 0;
+            for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
+                int row0, col0;
+                block_tile(pair, m, n, rank, row0, col0);
+                for (int kt = 0; kt < k_tiles; kt++, i++)
+                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K, rank);
+            }
         }
     } else {
         setmaxnreg_inc<232>();  // room for the accumulators
