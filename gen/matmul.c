@@ -356,6 +356,13 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K && s->split_k > 1)
 		return ERR(schedule, "schedule: stream_k shares k out itself: drop split_k %lld (or use schedule: tiles)",
 		           s->split_k);
+	if (s->order == KGEN_ORDER_HILBERT && (s->group & (s->group - 1))) {
+		long long below = 1;
+		while (below * 2 < s->group)
+			below *= 2;
+		return ERR(group, "group %lld: order: hilbert walks squares of group x group tiles along a Hilbert curve, "
+		           "whose side is a power of two: %lld or %lld", s->group, below, below * 2);
+	}
 	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
 		return st;
 	if (!s->name)
@@ -392,6 +399,7 @@ static const char *const order_text[] = {
 	[KGEN_ORDER_ROWS] = "rows: along a row of tiles, then the next row",
 	[KGEN_ORDER_COLS] = "cols: down a column of tiles, then the next column",
 	[KGEN_ORDER_GROUPED] = "grouped: down a group of `group` tile rows, then right",
+	[KGEN_ORDER_HILBERT] = "hilbert: along a Hilbert curve through squares of `group` x `group` tiles",
 };
 
 static void
@@ -474,6 +482,11 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		[KGEN_ORDER_COLS] = "down a column of tiles, then the next",
 		[KGEN_ORDER_GROUPED] = "down a group of GROUP tile rows, then right, so that the\n"
 		                       "// blocks in flight share rows of A and columns of B in L2",
+		[KGEN_ORDER_HILBERT] = "along a Hilbert curve through each square of GROUP x\n"
+		                       "// GROUP tiles, the squares left to right in strips of GROUP tile rows (the curve\n"
+		                       "// ends beside the next square's start), so that the blocks in flight share rows of\n"
+		                       "// A and columns of B in L2 whatever their number; a strip's last, narrower square\n"
+		                       "// and the last, shorter strip go down their rows, then right",
 	};
 	const char *t = indexed ? "tile" : "blockIdx.x";
 
@@ -493,13 +506,46 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
 		          "    row0 = %s %% tiles_m * TILE_M;\n"
 		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
-	else
+	else if (s->order == KGEN_ORDER_GROUPED)
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
 		          "    const int first = %s / (GROUP * tiles_n) * GROUP;  // the group's first tile row\n"
 		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
 		          "    const int in_group = %s %% (GROUP * tiles_n);\n"
 		          "    row0 = (first + in_group %% height) * TILE_M;\n"
 		          "    col0 = in_group / height * TILE_N;\n", t, t);
+	else
+		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
+		          "    const int first = %s / (GROUP * tiles_n) * GROUP;  // the strip's first tile row\n"
+		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
+		          "    const int in_strip = %s %% (GROUP * tiles_n);\n"
+		          "    const int square = in_strip / (GROUP * GROUP) * GROUP;  // its first tile column\n"
+		          "\n"
+		          "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square\n"
+		          "        row0 = (first + in_strip %% height) * TILE_M;\n"
+		          "        col0 = in_strip / height * TILE_N;\n"
+		          "        return;\n"
+		          "    }\n"
+		          "    // Point d of the square's curve, from its top-left corner (x, y = 0, 0) to\n"
+		          "    // its top-right (GROUP - 1, 0): built from the smallest squares up, each\n"
+		          "    // quadrant a copy of the curve so far, the first and last turned so that\n"
+		          "    // the quadrants join.\n"
+		          "    int d = in_strip %% (GROUP * GROUP), x = 0, y = 0;\n"
+		          "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {\n"
+		          "        const int right = d / 2 & 1, down = (d ^ right) & 1;  // the quadrant\n"
+		          "        if (!down) {\n"
+		          "            if (right) {\n"
+		          "                x = side - 1 - x;\n"
+		          "                y = side - 1 - y;\n"
+		          "            }\n"
+		          "            const int was_x = x;\n"
+		          "            x = y;\n"
+		          "            y = was_x;\n"
+		          "        }\n"
+		          "        x += side * right;\n"
+		          "        y += side * down;\n"
+		          "    }\n"
+		          "    row0 = (first + y) * TILE_M;\n"
+		          "    col0 = (square + x) * TILE_N;\n", t, t);
 	sb_puts(b, "}");
 }
 
@@ -516,8 +562,9 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	if (s->mm_blocks_per_sm > 0)
 		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
 		          "registers a thread\n", s->mm_blocks_per_sm);
-	if (s->order == KGEN_ORDER_GROUPED)
-		sb_printf(b, "constexpr int GROUP = %lld;  // tile rows of a group (order: grouped)\n", s->group);
+	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
+		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
+		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
 	if (!g->smem)
 		return;
 	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,
@@ -953,7 +1000,8 @@ static const struct kgen_only_with only_with[] = {
 	  "load_width needs staging: smem (staging: none reads one element at a time)" },
 	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, SMEM, "stages needs staging: smem (it buffers tiles in shared memory)" },
 	{ KGEN_KEY_split_k, KGEN_KEY_staging, SMEM, "split_k needs staging: smem" },
-	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED), "group needs order: grouped, not {w}" },
+	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED) | KGEN_BIT(KGEN_ORDER_HILBERT),
+	  "group needs order: grouped or hilbert, not {w}" },
 	{ KGEN_KEY_warp_m, KGEN_KEY_math, NOT_WGMMA,
 	  "warp_m needs math: simt, wmma or mma, not {w} (a wgmma warpgroup takes tile_m / consumers rows)" },
 	{ KGEN_KEY_warp_n, KGEN_KEY_math, NOT_WGMMA,

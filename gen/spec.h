@@ -117,11 +117,13 @@
 	X(NONE,        "none",        "the default policy") \
 	X(EVICT_FIRST, "evict_first", "data read or written once: evict it from L2 first")
 
-/* The order in which consecutive blocks take a transpose's tiles. */
+/* The order in which consecutive blocks take a transpose's or a matmul's tiles. */
 #define KGEN_ORDERS(X) \
 	X(ROWS,    "rows",    "along a row of tiles, then the next row (the usual 2D grid order)") \
 	X(COLS,    "cols",    "down a column of tiles, then the next: the blocks in flight write the same output rows") \
-	X(GROUPED, "grouped", "down a group of `group` tile rows, then right")
+	X(GROUPED, "grouped", "down a group of `group` tile rows, then right") \
+	X(HILBERT, "hilbert", "matmul: along a Hilbert curve through each square of `group` x `group` tiles, the " \
+	  "squares left to right in strips of `group` tile rows")
 
 /* Cache operators of the shared-memory transpose's global loads (ld.global.*). */
 #define KGEN_LOAD_HINTS(X) \
@@ -262,7 +264,7 @@
 	X(cache_hint,       "cache_hint",       KT_ENUM, kgen_cache_hints,   0, 0,     "none",    "L2 policy of the TMA loads and stores (method: tma)") \
 	X(l2_promotion,     "l2_promotion",     KT_ENUM, kgen_promotions,    0, 0,     "128B",    "L2 request size of the TMA loads (method: tma)") \
 	X(order,            "order",            KT_ENUM, kgen_orders,        0, 0,     "rows",    "the order in which consecutive blocks take tiles (transpose, matmul)") \
-	X(group,            "group",            KT_INT,  NULL,               1, 256,   "8",       "tile rows consecutive blocks walk down before moving right (order: grouped)") \
+	X(group,            "group",            KT_INT,  NULL,               1, 256,   "8",       "tile rows consecutive blocks walk down before moving right (order: grouped); the side of a square of tiles (order: hilbert, a power of two)") \
 	X(load_hint,        "load_hint",        KT_ENUM, kgen_load_hints,    0, 0,     "none",    "cache operator of the global loads (method: smem)") \
 	X(store_hint,       "store_hint",       KT_ENUM, kgen_store_hints,   0, 0,     "none",    "cache operator of the global stores (method: smem)") \
 	X(pad,              "pad",              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \

@@ -107,6 +107,7 @@ tile_origin(const struct kgen_spec *s, struct tpl_args *t)
 		        count, type);
 		return;
 	case KGEN_ORDER_GROUPED:
+	case KGEN_ORDER_HILBERT:  /* refused by only_with */
 	case KGEN_ORDER_COUNT:
 		break;
 	}
@@ -297,6 +298,9 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_store_hint, KGEN_KEY_method, KGEN_BIT(KGEN_METHOD_SMEM),
 	  "store_hint needs method: smem (TMA copies take cache_hint)" },
 	{ KGEN_KEY_order, KGEN_KEY_buffers, KGEN_BIT(1), "order needs buffers: 1 (a pipelined block walks its own tiles)" },
+	{ KGEN_KEY_order, KGEN_KEY_order,
+	  KGEN_BIT(KGEN_ORDER_ROWS) | KGEN_BIT(KGEN_ORDER_COLS) | KGEN_BIT(KGEN_ORDER_GROUPED),
+	  "order: {v} is matmul's; a transpose takes rows, cols or grouped" },
 	{ KGEN_KEY_group, KGEN_KEY_order, KGEN_BIT(KGEN_ORDER_GROUPED), "group needs order: grouped, not {w}" },
 	{ KGEN_KEY_group, KGEN_KEY_buffers, KGEN_BIT(1), "group needs buffers: 1 (a pipelined block walks its own tiles)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },

@@ -249,6 +249,11 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	ASSERT_HAS(src, "setmaxnreg_inc<232>();");
 	ASSERT_HAS(src, "// where grid = min(tiles, SMs x the blocks an SM holds)");
 	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\norder: hilbert\ngroup: 16\n");
+	ASSERT_HAS(src, "constexpr int GROUP = 16;  // the side of a square of tiles (order: hilbert)");
+	ASSERT_HAS(src, "// Where tile `tile` of C starts (row0, col0): along a Hilbert curve through each square of GROUP x");
+	ASSERT_HAS(src, "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {");
+	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
 	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);");
 	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0)\n        mbarrier_arrive(empty);");
@@ -547,7 +552,7 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_stages", MM "staging: none\nstages: 2\n",
 	  "stages needs staging: smem (it buffers tiles in shared memory)", 3, 9, "stages: 2" },
 	{ "only_with_split_k", MM "staging: none\nsplit_k: 2\n", "split_k needs staging: smem", 3, 10, "split_k: 2" },
-	{ "only_with_group", MM "group: 4\n", "group needs order: grouped, not rows", 2, 8, "group: 4" },
+	{ "only_with_group", MM "group: 4\n", "group needs order: grouped or hilbert, not rows", 2, 8, "group: 4" },
 	{ "only_with_load_width", MM "staging: none\nload_width: 4\n",
 	  "load_width needs staging: smem (staging: none reads one element at a time)", 3, 13, "load_width: 4" },
 	{ "check_matmul_staging_none_threads", MM "staging: none\ntile_m: 64\ntile_n: 64\n",
@@ -649,6 +654,12 @@ static const struct refusal matmul_refusals[] = {
 	  "schedule needs math: simt or mma, not wmma", 4, 11, "schedule: stream_k" },
 	{ "check_matmul_stream_k_split_k", MM "split_k: 2\nschedule: stream_k\n",
 	  "schedule: stream_k shares k out itself: drop split_k 2 (or use schedule: tiles)", 3, 11, "schedule: stream_k" },
+	{ "check_matmul_hilbert_group", MM "order: hilbert\ngroup: 6\n",
+	  "group 6: order: hilbert walks squares of group x group tiles along a Hilbert curve, whose side is a power of "
+	  "two: 4 or 8", 3, 8, "group: 6" },
+	{ "check_matmul_hilbert_group_big", MM "order: hilbert\ngroup: 200\n",
+	  "group 200: order: hilbert walks squares of group x group tiles along a Hilbert curve, whose side is a power of "
+	  "two: 128 or 256", 3, 8, "group: 200" },
 	{ "check_matmul_blocks_per_sm_threads", MM "blocks_per_sm: 32\n",
 	  "blocks_per_sm 32 x threads 256 is more than the 2048 threads an SM holds", 2, 16, "blocks_per_sm: 32" },
 	{ "check_matmul_blocks_per_sm_smem", MM "dtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nsmem_layout: swizzled\n"
