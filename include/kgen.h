@@ -189,7 +189,9 @@ KGEN_API size_t kgen_context_l2_bytes(const kgen_context *ctx);
 KGEN_API kgen_status kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **kernel,
                                        kgen_error *err);
 
-/* Build the kernels of every entry of a plan, as one kernel: kgen_reduce(),
+/* Build the kernels of every entry of a plan (on as many threads as there
+ * are entries and online CPUs; the error, if any, the first failed
+ * entry's), as one kernel: kgen_reduce(),
  * kgen_reduce_arg() and kgen_reduce_scratch_size() take the entry that
  * serves their n (scratch given by the caller must hold what that entry
  * needs), and kgen_kernel_spec() is the first entry's spec.  The plan may be

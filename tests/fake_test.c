@@ -422,6 +422,42 @@ START_TEST(a_plans_build_times_sum_its_entries)
 }
 END_TEST
 
+/* A plan's entries build on threads of their own, as many as there are
+ * entries and CPUs: each lands in its place, and a call of n launches the
+ * entry whose range holds n. */
+START_TEST(a_plans_entries_build_in_parallel_each_in_its_place)
+{
+	const char *plan = "plan:\n"
+	                   "  - upto: 1000\n    spec: {kernel: reduce, threads: 128, name: parallel_a}\n"
+	                   "  - upto: 10000\n    spec: {kernel: reduce, threads: 256, name: parallel_b}\n"
+	                   "  - upto: 100000\n    spec: {kernel: reduce, threads: 512, name: parallel_c}\n"
+	                   "  - upto: 1000000\n    spec: {kernel: reduce, threads: 1024, name: parallel_d}\n"
+	                   "  - spec: {kernel: reduce, threads: 64, name: parallel_e}\n";
+	static const char *const names[] = { "parallel_a", "parallel_b", "parallel_c", "parallel_d", "parallel_e" };
+	const unsigned long long ns[] = { 10, 5000, 50000, 500000, 5000000 };
+	const unsigned threads[] = { 128, 256, 512, 1024, 64 };
+	float *out = aligned_alloc(16, 16);
+	kgen_build_times t;
+	kgen_plan *p;
+	kgen_kernel *k;
+	kgen_error err;
+	int i;
+
+	ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &p, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_plan(ctx, p, &k, &err) == KGEN_OK, "%s", err.message);
+	kgen_plan_free(p);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_msg(kgen_reduce(k, 0x10000000ull, ns[i], (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err) == KGEN_OK,
+		              "%s", err.message);
+		ck_assert_str_eq(last()->name, names[i]);
+		ck_assert_uint_eq(last()->block[0], threads[i]);
+	}
+	free(out);
+}
+END_TEST
+
 /* The driver's occupancy of a kernel's first launch (the fake's: 1 block an
  * SM above 512 threads, else 2; a two-pass sum's first kernel has `threads`
  * threads); a plan's first entry's. */
@@ -865,6 +901,7 @@ fake_suite(void)
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
+	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);
 	tcase_add_test(tc, blocks_per_sm_is_the_drivers_occupancy);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);

@@ -94,9 +94,11 @@ failing(const char *name)
 }
 #define FAIL_IF(name) do { if (failing(name)) return CUDA_ERROR_OUT_OF_MEMORY; } while (0)
 
-/* As the real driver: work needs the GPU's context current on the thread. */
+/* As the real driver: work needs the GPU's context current on the thread,
+ * and each thread has its own current context (a plan's entries build on
+ * threads of their own). */
 static int ctx_token;
-static CUcontext current;
+static _Thread_local CUcontext current;
 #define NEED_CONTEXT() do { if (current != (CUcontext)&ctx_token) return CUDA_ERROR_INVALID_CONTEXT; } while (0)
 
 /* As the real driver in a thread-local capture: work on the default stream,
