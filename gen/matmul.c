@@ -508,16 +508,18 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
 	else if (s->order == KGEN_ORDER_GROUPED)
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    const int first = %s / (GROUP * tiles_n) * GROUP;  // the group's first tile row\n"
+		          "    const int group_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole group's, at most all\n"
+		          "    const int first = %s / group_tiles * GROUP;  // the group's first tile row\n"
 		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_group = %s %% (GROUP * tiles_n);\n"
+		          "    const int in_group = %s %% group_tiles;\n"
 		          "    row0 = (first + in_group %% height) * TILE_M;\n"
 		          "    col0 = in_group / height * TILE_N;\n", t, t);
 	else
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    const int first = %s / (GROUP * tiles_n) * GROUP;  // the strip's first tile row\n"
+		          "    const int strip_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole strip's, at most all\n"
+		          "    const int first = %s / strip_tiles * GROUP;  // the strip's first tile row\n"
 		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_strip = %s %% (GROUP * tiles_n);\n"
+		          "    const int in_strip = %s %% strip_tiles;\n"
 		          "    const int square = in_strip / (GROUP * GROUP) * GROUP;  // its first tile column\n"
 		          "\n"
 		          "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square\n"

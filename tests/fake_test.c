@@ -458,6 +458,34 @@ START_TEST(a_plans_entries_build_in_parallel_each_in_its_place)
 }
 END_TEST
 
+/* A plan whose entry fails to build fails with that entry's error (the
+ * fake's third module load fails; loads take the context's lock one at a
+ * time), and builds once the driver recovers, the entries that were built
+ * taken from the context. */
+START_TEST(a_plan_with_a_failing_entry_reports_it)
+{
+	const char *plan = "plan:\n"
+	                   "  - upto: 1000\n    spec: {kernel: reduce, threads: 128, name: failing_a}\n"
+	                   "  - upto: 10000\n    spec: {kernel: reduce, threads: 256, name: failing_b}\n"
+	                   "  - upto: 100000\n    spec: {kernel: reduce, threads: 512, name: failing_c}\n"
+	                   "  - spec: {kernel: reduce, threads: 1024, name: failing_d}\n";
+	kgen_plan *p;
+	kgen_kernel *k = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &p, &err) == KGEN_OK, "%s", err.message);
+	setenv("FAKE_CUDA_FAIL", "cuModuleLoadData:3", 1);
+	ck_assert_int_eq(kgen_kernel_build_plan(ctx, p, &k, &err), KGEN_ECUDA);
+	ck_assert_str_eq(err.message, "cuModuleLoadData(): CUDA_ERROR_OUT_OF_MEMORY: out of memory (fake)");
+	ck_assert_ptr_null(k);
+	unsetenv("FAKE_CUDA_FAIL");
+	ck_assert_msg(kgen_kernel_build_plan(ctx, p, &k, &err) == KGEN_OK, "%s", err.message);
+	kgen_plan_free(p);
+	ck_assert_msg(kgen_reduce(k, 0x10000000ull, 50000, 0x20000000ull, 0, 0, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "failing_c");
+}
+END_TEST
+
 /* The driver's occupancy of a kernel's first launch (the fake's: 1 block an
  * SM above 512 threads, else 2; a two-pass sum's first kernel has `threads`
  * threads); a plan's first entry's. */
@@ -902,6 +930,7 @@ fake_suite(void)
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);
+	tcase_add_test(tc, a_plan_with_a_failing_entry_reports_it);
 	tcase_add_test(tc, blocks_per_sm_is_the_drivers_occupancy);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);

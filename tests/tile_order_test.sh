@@ -6,7 +6,9 @@
 # indexed kernels (math: wgmma, tile_origin(tile, ...)) and the others
 # (tile_origin(...) of blockIdx.x); order: hilbert also steps to a
 # neighbouring tile at every step inside a whole strip of squares, and its
-# group must be a power of two.  Skips (77) without a C++ compiler.
+# group must be a power of two.  With group 256, a grid of one tile row and
+# 2^32 / 256 + 1 tile columns, where GROUP * tiles_n would pass INT_MAX,
+# takes each tile once too.  Skips (77) without a C++ compiler.
 b=${top_builddir:-.}
 cxx=
 for c in ${CXX:-} c++ g++ clang++; do
@@ -35,8 +37,29 @@ constexpr int GROUP = GROUP_VALUE;
 #include "origin.inc"
 int main(int argc, char **argv)
 {
-    const int adjacent = argc > 1;  // every step inside a whole strip to a neighbour
+    const int adjacent = argc > 1 && argv[1][0] == 'a';  // every step inside a whole strip to a neighbour
     int bad = 0;
+#ifdef GROUP_VALUE
+    if (argc > 1 && argv[1][0] == 'w') {  // wide: one tile row, GROUP * tiles_n past INT_MAX
+        const int tn = (int)(4294967296ull / GROUP + 1);  // GROUP * tn wraps to GROUP in 32 bits
+        std::vector<bool> seen((size_t)tn);
+        for (int t = 0; t < tn; t++) {
+            int row0, col0;
+#ifdef INDEXED
+            tile_origin(t, TILE_M - 1, tn * TILE_N - 2, row0, col0);
+#else
+            blockIdx.x = t;
+            tile_origin(TILE_M - 1, tn * TILE_N - 2, row0, col0);
+#endif
+            if (row0 != 0 || col0 % TILE_N || col0 < 0 || col0 / TILE_N >= tn || seen[col0 / TILE_N]) {
+                printf("1 x %d tiles: tile %d at row0 %d, col0 %d\n", tn, t, row0, col0);
+                return 1;
+            }
+            seen[col0 / TILE_N] = true;
+        }
+        return 0;
+    }
+#endif
     for (int tm = 1; tm <= 40; tm++)
         for (int tn = 1; tn <= 40; tn++) {
             const int m = tm * TILE_M - 1, n = tn * TILE_N - 2;  // partial edge tiles
@@ -101,6 +124,10 @@ for math in "math: wgmma\nproducer: warpgroup" "math: mma"; do
 	for g in 1 2 4 8 16; do
 		walk "kernel: matmul\ndtype: bf16\n$math\norder: hilbert\ngroup: $g\n" $indexed adjacent
 	done
+done
+for order in grouped hilbert; do
+	walk "kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\norder: $order\ngroup: 256\n" 1 wide
+	walk "kernel: matmul\ndtype: bf16\nmath: mma\norder: $order\ngroup: 256\n" 0 wide
 done
 # The stream-K kernels walk tiles by index too.
 walk "kernel: matmul\ndtype: f32\nschedule: stream_k\norder: hilbert\ngroup: 4\n" 1 adjacent

@@ -110,9 +110,10 @@ static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m
 static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)
 {
     const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;
-    const int first = tile / (GROUP * tiles_n) * GROUP;  // the group's first tile row
+    const int group_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole group's, at most all
+    const int first = tile / group_tiles * GROUP;  // the group's first tile row
     const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;
-    const int in_group = tile % (GROUP * tiles_n);
+    const int in_group = tile % group_tiles;
     row0 = (first + in_group % height) * TILE_M;
     col0 = in_group / height * TILE_N;
 }
