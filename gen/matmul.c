@@ -506,49 +506,54 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
 		          "    row0 = %s %% tiles_m * TILE_M;\n"
 		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
-	else if (s->order == KGEN_ORDER_GROUPED)
+	else {  /* grouped and hilbert: groups of GROUP tile rows, the last maybe shorter */
 		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
 		          "    const int group_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole group's, at most all\n"
 		          "    const int first = %s / group_tiles * GROUP;  // the group's first tile row\n"
 		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_group = %s %% group_tiles;\n"
-		          "    row0 = (first + in_group %% height) * TILE_M;\n"
-		          "    col0 = in_group / height * TILE_N;\n", t, t);
-	else
-		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    const int strip_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole strip's, at most all\n"
-		          "    const int first = %s / strip_tiles * GROUP;  // the strip's first tile row\n"
-		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_strip = %s %% strip_tiles;\n"
-		          "    const int square = in_strip / (GROUP * GROUP) * GROUP;  // its first tile column\n"
-		          "\n"
-		          "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square\n"
-		          "        row0 = (first + in_strip %% height) * TILE_M;\n"
-		          "        col0 = in_strip / height * TILE_N;\n"
-		          "        return;\n"
-		          "    }\n"
-		          "    // Point d of the square's curve, from its top-left corner (x, y = 0, 0) to\n"
-		          "    // its top-right (GROUP - 1, 0): built from the smallest squares up, each\n"
-		          "    // quadrant a copy of the curve so far, the first and last turned so that\n"
-		          "    // the quadrants join.\n"
-		          "    int d = in_strip %% (GROUP * GROUP), x = 0, y = 0;\n"
-		          "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {\n"
-		          "        const int right = d / 2 & 1, down = (d ^ right) & 1;  // the quadrant\n"
-		          "        if (!down) {\n"
-		          "            if (right) {\n"
-		          "                x = side - 1 - x;\n"
-		          "                y = side - 1 - y;\n"
-		          "            }\n"
-		          "            const int was_x = x;\n"
-		          "            x = y;\n"
-		          "            y = was_x;\n"
-		          "        }\n"
-		          "        x += side * right;\n"
-		          "        y += side * down;\n"
-		          "    }\n"
-		          "    row0 = (first + y) * TILE_M;\n"
-		          "    col0 = (square + x) * TILE_N;\n", t, t);
+		          "    const int in_group = %s %% group_tiles;\n", t, t);
+		if (s->order == KGEN_ORDER_HILBERT)
+			sb_puts(b, "    const int square = in_group / (GROUP * GROUP) * GROUP;  // its first tile column\n"
+			        "\n"
+			        "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square: as grouped\n"
+			        "        row0 = (first + in_group % height) * TILE_M;\n"
+			        "        col0 = in_group / height * TILE_N;\n"
+			        "        return;\n"
+			        "    }\n"
+			        "    // Point d of the square's curve, from its top-left corner (x, y = 0, 0) to\n"
+			        "    // its top-right (GROUP - 1, 0): built from the smallest squares up, each\n"
+			        "    // quadrant a copy of the curve so far, the first and last turned so that\n"
+			        "    // the quadrants join.\n"
+			        "    int d = in_group % (GROUP * GROUP), x = 0, y = 0;\n"
+			        "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {\n"
+			        "        const int right = d / 2 & 1, down = (d ^ right) & 1;  // the quadrant\n"
+			        "        if (!down) {\n"
+			        "            if (right) {\n"
+			        "                x = side - 1 - x;\n"
+			        "                y = side - 1 - y;\n"
+			        "            }\n"
+			        "            const int was_x = x;\n"
+			        "            x = y;\n"
+			        "            y = was_x;\n"
+			        "        }\n"
+			        "        x += side * right;\n"
+			        "        y += side * down;\n"
+			        "    }\n"
+			        "    row0 = (first + y) * TILE_M;\n"
+			        "    col0 = (square + x) * TILE_N;\n");
+		else
+			sb_puts(b, "    row0 = (first + in_group % height) * TILE_M;\n"
+			        "    col0 = in_group / height * TILE_N;\n");
+	}
 	sb_puts(b, "}");
+}
+
+void
+kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b)
+{
+	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
+		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
+		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
 }
 
 /* The constants of the kernels. */
@@ -564,9 +569,7 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	if (s->mm_blocks_per_sm > 0)
 		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
 		          "registers a thread\n", s->mm_blocks_per_sm);
-	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
-		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
-		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
+	kgen_matmul_group_constant(s, b);
 	if (!g->smem)
 		return;
 	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,

@@ -43,6 +43,8 @@ void kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, 
 /* Where tile blockIdx.x (indexed: tile `tile`) of C starts, as a device
  * function tile_origin() in the spec's order (gen/matmul.c). */
 void kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b);
+/* The constant GROUP of order: grouped and hilbert (nothing for the others). */
+void kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b);
 
 /* math: wgmma (gen/matmul_hopper.c): its rules (the threads they make into
  * *threads), the dynamic shared memory of `stages` stages, its launch

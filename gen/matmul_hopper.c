@@ -241,9 +241,7 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b)
 	sb_printf(b, "constexpr int THREADS = %lld;  // %s%lld consumer warpgroup%s\n", s->threads,
 	          s->producer == KGEN_PRODUCER_WARPGROUP ? "a producer warpgroup and " : "", s->consumers,
 	          s->consumers > 1 ? "s" : "");
-	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
-		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
-		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
+	kgen_matmul_group_constant(s, b);
 	sb_printf(b, "constexpr int STAGES = %lld;  // k tiles in flight (TMA, mbarriers)\n", s->mm_stages);
 	sb_printf(b, "constexpr int CONSUMERS = %lld, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and "
 	          "the rows of each\n", s->consumers);
