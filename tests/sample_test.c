@@ -613,14 +613,14 @@ sample(const struct kgen_family *f, int want, const char *emit_dir)
 		fprintf(stderr, "FAIL: %s: only %d of %d random specs accepted in %d tries\n", f->name, got, want, tries);
 		fails++;
 	}
-	/* Coverage: each value the sample missed, forced into random specs (up to
-	 * 100 searches: a value several rules away, such as store: tma, may need
-	 * more than a few). */
+	/* Coverage: each value the sample missed, forced into random specs: up to
+	 * 20 searches, 100 for an enum value (it must be found, and one several
+	 * rules away, such as store: tma, may need more than a few). */
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		for (v = 0; v < c.nvalues[k]; v++) {
 			if (c.seen[k][v] || never(f, k, c.values[k][v]))
 				continue;
-			for (tries = 0; tries < 100 && !c.seen[k][v]; tries++)
+			for (tries = 0; tries < (kgen_keys[k].type == KT_ENUM ? 100 : 20) && !c.seen[k][v]; tries++)
 				if ((s = repair(f, (enum kgen_key)k, c.values[k][v], yaml, sizeof yaml))) {
 					cover(&c, s);
 					if (c.seen[k][v])
