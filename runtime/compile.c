@@ -190,10 +190,18 @@ kgen_status
 kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
                    size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err)
 {
+	return kgen_compile_with(source, name, arch, NULL, 0, kind, image, size, log, compile_us, image_us, err);
+}
+
+kgen_status
+kgen_compile_with(const char *source, const char *name, const char *arch, const char *const *extra, int nextra,
+                  kgen_image kind, void **image, size_t *size, char **log, double *compile_us, double *image_us,
+                  kgen_error *err)
+{
 	nvrtcProgram prog = NULL;
 	nvrtcResult r;
 	char archopt[64];
-	const char *opts[1 + KGEN_COUNT(nvrtc_options)];
+	const char *opts[1 + KGEN_COUNT(nvrtc_options) + 8];
 	size_t n = 0;
 	int i;
 	kgen_status st = KGEN_OK;
@@ -202,8 +210,10 @@ kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_
 
 	if (log)
 		*log = NULL;
-	if (!source || !image || !size || !arch)
+	if (!source || !image || !size || !arch || (nextra && !extra))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: NULL argument");
+	if (nextra < 0 || nextra > 8)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: %d extra NVRTC options: expected 0 to 8", nextra);
 	*image = NULL;
 	*size = 0;
 	if (!valid_arch(arch))
@@ -223,11 +233,13 @@ kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_
 	pthread_once(&options_once, choose_options);
 	for (i = 0; i < noptions_used; i++)
 		opts[1 + i] = options_used[i];
+	for (i = 0; i < nextra; i++)
+		opts[1 + noptions_used + i] = extra[i];
 
 	t = kgen_clock_us();
 	if ((r = nvrtcCreateProgram(&prog, source, name ? name : "kgen.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
 		return kgen_fail(err, KGEN_ECOMPILE, "nvrtcCreateProgram(): %s", nvrtcGetErrorString(r));
-	r = nvrtcCompileProgram(prog, 1 + noptions_used, opts);
+	r = nvrtcCompileProgram(prog, 1 + noptions_used + nextra, opts);
 	if (compile_us)
 		*compile_us += kgen_clock_us() - t;
 	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))

@@ -16,7 +16,8 @@
  * no spec's kernel can collide with kgen's own code.
  *
  * KGEN_SAMPLES (default 100; `make check-full` sets 256) is the number of
- * accepted specs per family.  The specs are drawn, generated and checked in
+ * accepted specs per family; KGEN_SAMPLE_PTXAS=full builds every one at
+ * ptxas's full optimisation (see fast_ptxas).  The specs are drawn, generated and checked in
  * order (the sample is the same on every machine), then compiled by one
  * worker process per core (KGEN_JOBS overrides), with a progress line; a
  * source that an earlier spec generated too is compiled once.
@@ -30,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "gen/family.h"
+#include "runtime/runtime.h"
 
 static unsigned long long rng = 20261122;
 
@@ -419,18 +421,50 @@ report(const char *what, const char *detail, const char *yaml)
 	free(msg);
 }
 
+/* ptxas's fast compile, for the specs whose check needs no optimiser:
+ * every spec but the sm_90a (wgmma) ones.  What the sample asks, whether
+ * NVRTC takes the source without a word, the front end and ptxas's parse
+ * answer alike at any level (the syntax, types, instructions and resources),
+ * and -Ofc=max spends an eighth of the time on the blocktiled matmuls.  An
+ * sm_90a kernel's check is the optimiser's: only at full optimisation does
+ * ptxas say rightly whether it serializes the wgmma (at every -Ofc level
+ * it says so of every wgmma kernel).  KGEN_SAMPLE_PTXAS=full (make
+ * check-full) builds every spec fully; an NVRTC without -Ofc does. */
+static const char *const fast_ptxas[] = { "-Ofc=max" };
+static int use_fast_ptxas;
+
+/* Whether this NVRTC takes -Ofc=max (12.8 and later), tried on a kernel. */
+static int
+probe_fast_ptxas(void)
+{
+	const char *env = getenv("KGEN_SAMPLE_PTXAS");
+	void *image = NULL;
+	size_t size = 0;
+	kgen_error err;
+	int ok;
+
+	if (env && strcmp(env, "full") == 0)
+		return 0;
+	ok = kgen_compile_with("__global__ void probe(int *p) { *p = 1; }", "probe.cu", "sm_90", fast_ptxas, 1,
+	                       KGEN_IMAGE_CUBIN, &image, &size, NULL, NULL, NULL, &err) == KGEN_OK;
+	free(image);
+	return ok;
+}
+
 /* Compile one queued source with NVRTC for sm_90 (sm_90a where the spec
  * needs it); 0 when NVRTC took it silently. */
 static int
 compile(const struct job *j)
 {
+	int fast = use_fast_ptxas && j->arch[strlen(j->arch) - 1] != 'a';
 	kgen_error err;
 	char *log = NULL, what[sizeof err.message + 16];
 	void *image = NULL;
 	size_t size = 0;
 	int bad = 0;
 
-	if (kgen_compile(j->src, "sample.cu", j->arch, KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
+	if (kgen_compile_with(j->src, "sample.cu", j->arch, fast_ptxas, fast, KGEN_IMAGE_CUBIN, &image, &size, &log, NULL,
+	                      NULL, &err) != KGEN_OK) {
 		snprintf(what, sizeof what, "NVRTC: %s\n", err.message);
 		report(what, log ? log : "", j->yaml);
 		bad = 1;
@@ -500,8 +534,8 @@ compile_all(void)
 		}
 	}
 	close(fd[1]);
-	printf("compiling %d specs with NVRTC in %d processes (%d more generated a source already queued)\n", njobs,
-	       workers, nsame);
+	printf("compiling %d specs with NVRTC in %d processes (%d more generated a source already queued; ptxas %s)\n",
+	       njobs, workers, nsame, use_fast_ptxas ? "-Ofc=max but for sm_90a" : "at full optimisation");
 	fflush(stdout);
 	while ((r = read(fd[0], &c, 1)) != 0) {
 		if (r < 0) {
@@ -658,6 +692,7 @@ main(int argc, char **argv)
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
 		fails += sample(kgen_family((enum kgen_family_id)f), want, emit);
 	if (!emit) {
+		use_fast_ptxas = probe_fast_ptxas();
 		fails += compile_all();
 		printf("%s\n", fails ? "FAIL" : "every spec compiled without a warning");
 	}
