@@ -118,6 +118,10 @@ run_usage(FILE *fp)
 	      "--tsv FILE writes a row per result (tab-separated, a header first);\n"
 	      "--json FILE the same rows as JSON objects, one per line, keyed by the\n"
 	      "header's names (FILE - : standard output, after the table).\n"
+	      "A SPEC shipped:OP-DTYPE (e.g. shipped:sum-f32) is the size plan kgen ships\n"
+	      "for GPU D's model, tuned on one (the line before the header names it):\n"
+	      "$KGEN_PLANS_DIR, else the installed plans, nvidia-<model>/OP-DTYPE.yaml; a\n"
+	      "GPU without one is an error (its full reductions take the default spec).\n"
 	      "--devices LIST (e.g. 0,1) runs reduce specs, and reduce_axis specs with axis:\n"
 	      "cols, over those GPUs through NCCL (kgen_multi_reduce): N elements (ROWS rows)\n"
 	      "on each, the seeded input of all of them checked against the CPU reference\n"
@@ -347,6 +351,7 @@ struct built {
 	kgen_context *ctx;
 	struct run_spec *specs, *mine;
 	int nspecs;
+	char **paths;  /* the paths run, shipped:OP-DTYPE resolved (see resolve_shipped) */
 };
 
 static void
@@ -359,6 +364,58 @@ free_built(struct built *b)
 		run_spec_free(&b->specs[i]);
 	free(b->specs);
 	free(b->mine);
+	free(b->paths);
+}
+
+#define SHIPPED "shipped:"
+
+/* Each argument shipped:OP-DTYPE (e.g. shipped:sum-f32) stands for the size
+ * plan kgen ships for the GPU's model (kgen_plan_shipped_path()): into
+ * b->paths, the arguments with those replaced by the plans' paths, each
+ * said on a line of its own.  One the GPU has no plan for is reported and
+ * left out (its exit status into *rc); the count kept.  Needs the GPU's
+ * context (its name), made here. */
+static int
+resolve_shipped(struct run_opts *o, char **paths, int npaths, struct built *b, int *rc)
+{
+	static char found[32][4096];
+	kgen_error err;
+	char op[64];
+	const char *name, *dash;
+	int i, j, k = 0, bad;
+
+	for (i = 0, j = 0; i < npaths; i++) {
+		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) != 0) {
+			b->paths[j++] = paths[i];
+			continue;
+		}
+		name = paths[i] + strlen(SHIPPED);
+		if (!(dash = strchr(name, '-')) || (size_t)(dash - name) >= sizeof op) {
+			kgen_fail(&err, KGEN_EINVAL, "%s: expected shipped:OP-DTYPE, e.g. shipped:sum-f32", paths[i]);
+		} else if (k == (int)KGEN_COUNT(found)) {
+			kgen_fail(&err, KGEN_EINVAL, "%s: more than %d shipped plans in one run", paths[i], (int)KGEN_COUNT(found));
+		} else if (!b->ctx && kgen_context_create(o->device, &b->ctx, &err)) {
+			fprintf(stderr, "%s: a shipped plan is the GPU's: ", paths[i]);
+			*rc = kgen_report(&err);
+			return -1;
+		} else {
+			snprintf(op, sizeof op, "%.*s", (int)(dash - name), name);
+			if (!kgen_plan_shipped_path(b->ctx->name, op, dash + 1, found[k], sizeof found[k], &err)) {
+				if (found[k][0]) {
+					printf("# %s on %s: %s\n", paths[i], b->ctx->name, found[k]);
+					b->paths[j++] = found[k++];
+					continue;
+				}
+				kgen_fail(&err, KGEN_EINVAL, "%s: no plan for %s tuned on the %s's model in %s (a folder a model, "
+				          "nvidia-<model>/OP-DTYPE.yaml): its full reductions take the default spec", paths[i], name,
+				          b->ctx->name, kgen_plans_dir());
+			}
+		}
+		bad = kgen_report(&err);
+		if (bad > *rc)
+			*rc = bad;
+	}
+	return j;
 }
 
 /* Load each path into specs and check that it can take the sizes.  A spec
@@ -436,15 +493,17 @@ build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, 
 	kgen_error err;
 
 	b->nspecs = npaths;
-	if (!(b->specs = calloc((size_t)npaths, sizeof *b->specs)) || !(b->mine = calloc((size_t)npaths, sizeof *b->mine))) {
+	if (!(b->specs = calloc((size_t)npaths, sizeof *b->specs)) || !(b->mine = calloc((size_t)npaths, sizeof *b->mine)) ||
+	    !(b->paths = calloc((size_t)npaths, sizeof *b->paths))) {
 		*rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		return 0;
 	}
-	if (!(b->nspecs = load_specs(o, paths, npaths, b->specs, rc)))
+	if ((npaths = resolve_shipped(o, paths, npaths, b, rc)) <= 0 ||
+	    !(b->nspecs = load_specs(o, b->paths, npaths, b->specs, rc)))
 		return 0;
 	/* kgen run owns this thread: the GPU's context stays current for its
 	 * own driver calls (the library's calls leave it as they find it). */
-	if (kgen_context_create(o->device, &b->ctx, &err) || kgen_context_enter(b->ctx, &err)) {
+	if ((!b->ctx && kgen_context_create(o->device, &b->ctx, &err)) || kgen_context_enter(b->ctx, &err)) {
 		*rc = kgen_report(&err);
 		return 0;
 	}
@@ -509,7 +568,7 @@ kgen_cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct tables t = { NULL, NULL };
-	struct built b = { NULL, NULL, NULL, 0 };
+	struct built b = { NULL, NULL, NULL, 0, NULL };
 	int first, rc;
 
 	if ((rc = parse_options(argc, argv, &o, &first)) >= 0)

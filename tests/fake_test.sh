@@ -25,6 +25,18 @@ if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'Fake H200'; then
 	echo "FAIL: kgen run against the fake driver exited $rc (expected 6: nothing runs, every result is wrong)"
 	status=1
 fi
+# shipped:OP-DTYPE: the plan for the GPU's model (the fake is an H200), said
+# on a line before it runs; an op the model has no plan for is an error,
+# and the others still run.
+out=$(KGEN_PLANS_DIR="$top_srcdir/specs/plans" "$b/kgen" run --n 1000 shipped:sum-f32 shipped:argmax-f32 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] || ! echo "$out" | grep -q '^# shipped:sum-f32 on Fake H200: .*/specs/plans/nvidia-h200/sum-f32.yaml$' ||
+   ! echo "$out" | grep -q '^kgen: error: shipped:argmax-f32: no plan for argmax-f32 tuned on the Fake H200.s model in ' ||
+   ! echo "$out" | grep -q 'nvidia-h200/sum-f32.yaml  *n=1000 '; then
+	echo "FAIL: kgen run shipped:sum-f32 shipped:argmax-f32: exit $rc; expected the H200's sum plan run (6), argmax refused"
+	status=1
+fi
 # --identity fills with the identity of min, max, argmin and argmax only.
 out=$("$b/kgen" run --identity --n 1000 "$top_srcdir/specs/reduce/ops/argmax-f32.yaml" "$top_srcdir/specs/reduce_vec4.yaml" 2>&1)
 rc=$?

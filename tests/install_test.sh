@@ -20,13 +20,17 @@ if ! $make -s -C "$top_builddir" install DESTDIR="$tmp" > "$tmp/log" 2>&1; then
 fi
 # Where the Makefile puts things (make print-dirs: NAME='value' lines).
 $make -s -C "$top_builddir" print-dirs > "$tmp/dirs" 2>/dev/null || { echo "FAIL: make print-dirs" >&2; exit 99; }
-bindir= libdir= docdir= mandir= includedir= pythondir= bashcompletiondir= python_package=
+bindir= libdir= docdir= mandir= includedir= pythondir= bashcompletiondir= python_package= plansdir=
 . "$tmp/dirs"
 [ -n "$bindir" ] && [ -n "$docdir" ] || { echo "FAIL: make print-dirs gave nothing" >&2; exit 99; }
 
 for f in "$bindir/kgen" "$libdir/libkgen.so" "$includedir/kgen.h" "$mandir/man1/kgen.1" \
 	"$bashcompletiondir/kgen" "$docdir/README.md" "$docdir/spec.md" "$docdir/api.md" "$docdir/python.md" "$docdir/families.md"; do
 	[ -e "$tmp$f" ] || bad "make install did not install $f"
+done
+# The shipped plans where kgen run shipped:OP-DTYPE and kgen_plan_shipped_path() look.
+for f in $(cd "$top_srcdir/specs/plans" && ls -- */*-*.yaml); do
+	[ -f "$tmp$plansdir/$f" ] || bad "make install did not install $plansdir/$f"
 done
 if [ "$python_package" = yes ]; then
 	# Every module of the package, py.typed, the tuned plans full reductions

@@ -201,6 +201,104 @@ START_TEST(at_most_sixteen_entries)
 }
 END_TEST
 
+/* A plans folder of our own: dir/nvidia-MODEL/OP-DTYPE.yaml with header. */
+static void
+write_plan(const char *dir, const char *folder, const char *file, const char *header)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "mkdir -p '%s/%s'", dir, folder);
+	ck_assert_int_eq(system(path), 0);
+	snprintf(path, sizeof path, "%s/%s/%s", dir, folder, file);
+	ck_assert_ptr_nonnull(fp = fopen(path, "w"));
+	fprintf(fp, "%s", header);
+	fprintf(fp, "plan:\n  - spec: {kernel: reduce}\n");
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* The plan found for gpu, op and dtype, relative to dir ("" for none). */
+static const char *
+found(const char *dir, const char *gpu, const char *op, const char *dtype)
+{
+	static char path[4096];
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_shipped_path(gpu, op, dtype, path, sizeof path, &err) == KGEN_OK, "%s", err.message);
+	if (!path[0])
+		return "";
+	ck_assert_msg(strncmp(path, dir, strlen(dir)) == 0 && path[strlen(dir)] == '/', "%s not in %s", path, dir);
+	return path + strlen(dir) + 1;
+}
+
+START_TEST(shipped_plans_by_gpu_model)
+{
+	char dir[] = "/tmp/kgen-plans.XXXXXX", path[64];
+	kgen_error err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(setenv("KGEN_PLANS_DIR", dir, 1), 0);
+	ck_assert_str_eq(kgen_plans_dir(), dir);
+	write_plan(dir, "nvidia-h100", "sum-f32.yaml", "# NVIDIA H100 80GB HBM3|driver 13.0|cub 3.0\n");
+	write_plan(dir, "nvidia-h100", "max-f32.yaml", "# NVIDIA H200|driver 13.0|cub 3.0\n");  /* another model's */
+	write_plan(dir, "nvidia-h100", "min-f32.yaml", "# tuned somewhere\n");                  /* says no GPU */
+	write_plan(dir, "nvidia-a100", "sum-f32.yaml", "# NVIDIA A100-SXM4-80GB|driver 12.4\n");
+
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "f32"), "nvidia-h100/sum-f32.yaml");
+	ck_assert_str_eq(found(dir, "NVIDIA H100 PCIe", "sum", "f32"), "nvidia-h100/sum-f32.yaml");
+	ck_assert_str_eq(found(dir, "NVIDIA A100-SXM4-80GB", "sum", "f32"), "nvidia-a100/sum-f32.yaml");
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "max", "f32"), "");  /* tuned on an H200 */
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "min", "f32"), "");  /* tuned on no GPU it names */
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "bf16"), ""); /* not tuned */
+	ck_assert_str_eq(found(dir, "NVIDIA H200", "sum", "f32"), "");           /* no folder */
+	ck_assert_str_eq(found(dir, "NVIDIA GeForce", "sum", "f32"), "");        /* no model */
+	ck_assert_str_eq(found(dir, "NVIDIA H1/00", "sum", "f32"), "");          /* not a folder's name */
+
+	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100", "../nvidia-h100/sum", "f32", path, sizeof path, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "no shipped plan is named '../nvidia-h100/sum-f32': an op and a dtype, e.g. sum-f32");
+	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100", "sum", "", path, sizeof path, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100 80GB HBM3", "sum", "f32", path, 8, &err), KGEN_EINVAL);
+	ck_assert_str_eq(path, "");
+	ck_assert_int_eq(kgen_plan_shipped_path(NULL, "sum", "f32", path, sizeof path, &err), KGEN_EINVAL);
+
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(path), 0);
+	ck_assert_int_eq(unsetenv("KGEN_PLANS_DIR"), 0);
+}
+END_TEST
+
+/* The source tree's plans: each in the folder of the model its header names. */
+START_TEST(the_trees_plans_serve_their_models)
+{
+	static const char *const gpus[] = { "NVIDIA H100 80GB HBM3", "NVIDIA H200" };
+	static const char *const ops[] = { "sum", "min", "max" }, *const dtypes[] = { "f32", "bf16", "i32" };
+	char want[4096], path[4096];
+	kgen_error err;
+	size_t g, o, d;
+	int n = 0;
+	FILE *fp;
+
+	ck_assert_int_eq(setenv("KGEN_PLANS_DIR", TOP_SRCDIR "/specs/plans", 1), 0);
+	for (g = 0; g < 2; g++)
+		for (o = 0; o < 3; o++)
+			for (d = 0; d < 3; d++) {
+				snprintf(want, sizeof want, "%s/specs/plans/nvidia-h%s/%s-%s.yaml", TOP_SRCDIR, g ? "200" : "100",
+				         ops[o], dtypes[d]);
+				ck_assert_int_eq(kgen_plan_shipped_path(gpus[g], ops[o], dtypes[d], path, sizeof path, &err), KGEN_OK);
+				if ((fp = fopen(want, "r"))) {
+					fclose(fp);
+					ck_assert_str_eq(path, want);
+					n++;
+				} else {
+					ck_assert_str_eq(path, "");
+				}
+			}
+	ck_assert_int_ge(n, 15);  /* the H200's nine, the H100's six at least */
+	ck_assert_int_eq(unsetenv("KGEN_PLANS_DIR"), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -215,6 +313,8 @@ main(void)
 	tcase_add_test(tc, rules);
 	tcase_add_test(tc, at_most_sixteen_entries);
 	tcase_add_test(tc, a_plan_is_not_a_spec);
+	tcase_add_test(tc, shipped_plans_by_gpu_model);
+	tcase_add_test(tc, the_trees_plans_serve_their_models);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

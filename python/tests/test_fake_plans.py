@@ -126,3 +126,20 @@ def test_matmul_scratch_for_other_arrays_is_kgens_own():
     drv = ctypes.CDLL("libcuda.so.1")
     assert ctypes.c_void_p.in_dll(drv, "fake_cuda_alloc_stream").value == 0x31
     assert ctypes.c_void_p.in_dll(drv, "fake_cuda_free_stream").value == 0x31
+
+
+@pytest.mark.parametrize("gpu", ["NVIDIA H200", "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "Fake H200",
+                                 "NVIDIA A100-SXM4-80GB", "NVIDIA GeForce RTX 4090", "Tesla"])
+def test_libkgen_finds_the_plans_python_finds(gpu, monkeypatch):
+    """kgen run's shipped:OP-DTYPE (kgen_plan_shipped_path(), gen/shipped.c)
+    and kgen.reduce pick the same plan for every op and dtype on each GPU."""
+    from kgen import _lib
+    f = _lib._sig("kgen_plan_shipped_path", [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                              ctypes.c_size_t, _lib._E])
+    monkeypatch.setenv("KGEN_PLANS_DIR", _plans.directory())
+    monkeypatch.setattr(_plans, "_shipped", {})
+    for op in ("sum", "min", "max", "argmax", "prod"):
+        for dtype in ("f32", "bf16", "i32", "f64"):
+            buf, err = ctypes.create_string_buffer(4096), _lib.Error()
+            assert f(gpu.encode(), op.encode(), dtype.encode(), buf, len(buf), ctypes.byref(err)) == 0
+            assert (buf.value.decode() or None) == _plans.shipped(op, dtype, gpu), (gpu, op, dtype)
