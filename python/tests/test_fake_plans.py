@@ -84,13 +84,14 @@ def test_a_gpus_plans_are_in_its_models_folder(name, folder):
 
 
 def test_each_gpu_model_takes_its_own_folder(monkeypatch):
-    # The H100 and the H200 each have their own plans; an H100 has no max plans yet, and an A100 no folder:
-    # their reductions take the default spec, though an H200 plan is there and its header would be read.
+    # The H100 and the H200 each have their own plans; an A100 has no folder and an H100 no argmax
+    # plan: their reductions take the default spec, though an H200 plan is there and its header would be read.
     monkeypatch.setattr(_plans, "_shipped", {})
     d = _plans.directory()
     assert _plans.shipped("sum", "f32", "NVIDIA H100 80GB HBM3") == os.path.join(d, "nvidia-h100", "sum-f32.yaml")
     assert _plans.shipped("min", "bf16", "NVIDIA H100 80GB HBM3") == os.path.join(d, "nvidia-h100", "min-bf16.yaml")
-    assert _plans.shipped("max", "f32", "NVIDIA H100 80GB HBM3") is None
+    assert _plans.shipped("max", "f32", "NVIDIA H100 80GB HBM3") == os.path.join(d, "nvidia-h100", "max-f32.yaml")
+    assert _plans.shipped("argmax", "f32", "NVIDIA H100 80GB HBM3") is None
     assert _plans.shipped("sum", "f32", "NVIDIA A100-SXM4-80GB") is None
     assert _plans.shipped("sum", "f32", "NVIDIA H200") == os.path.join(d, "nvidia-h200", "sum-f32.yaml")
     assert _plans.shipped("max", "f32", "NVIDIA H200") == os.path.join(d, "nvidia-h200", "max-f32.yaml")
