@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "space.h"
 #include "gen/family.h"
+#include "gen/parallel.h"
 #include "gen/spec.h"
 #include "gen/util.h"
 #include "gen/yamlin.h"
@@ -519,37 +520,28 @@ struct job {
 	char **sources;
 	char **names;
 	char (*archs)[24];  /* each point's: --arch, or sm_90a for one that needs it (math: wgmma) */
-	int n, next, failed;
+	int n, failed;
 	const char *arch;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;  /* failed, and stderr's reports */
 };
 
-static void *
-compile_worker(void *arg)
+static void
+compile_point(void *arg, int i)
 {
 	struct job *j = arg;
-	int i;
+	void *image = NULL;
+	char *log = NULL;
+	size_t size;
+	kgen_error err;
 
-	for (;;) {
-		void *image = NULL;
-		char *log = NULL;
-		size_t size;
-		kgen_error err;
-
+	if (kgen_compile(j->sources[i], "point.cu", j->archs[i], KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
 		pthread_mutex_lock(&j->lock);
-		i = j->next++;
+		j->failed++;
+		fprintf(stderr, "%s: %s\n%s", j->names[i], err.message, log ? log : "");
 		pthread_mutex_unlock(&j->lock);
-		if (i >= j->n)
-			return NULL;
-		if (kgen_compile(j->sources[i], "point.cu", j->archs[i], KGEN_IMAGE_CUBIN, &image, &size, &log, &err) != KGEN_OK) {
-			pthread_mutex_lock(&j->lock);
-			j->failed++;
-			fprintf(stderr, "%s: %s\n%s", j->names[i], err.message, log ? log : "");
-			pthread_mutex_unlock(&j->lock);
-		}
-		free(image);
-		free(log);
 	}
+	free(image);
+	free(log);
 }
 
 static void
@@ -655,18 +647,11 @@ kgen_cmd_space(int argc, char **argv)
 		goto out;
 	}
 	if (compile && job.n) {
-		pthread_t threads[64];
-		int started = 0;
+		int threads;
 		t0 = time(NULL);
-		for (i = 0; i < jobs && i < job.n; i++)
-			if (pthread_create(&threads[i], NULL, compile_worker, &job) == 0)
-				started++;
-		if (!started)
-			compile_worker(&job);
-		for (i = 0; i < started; i++)
-			pthread_join(threads[i], NULL);
-		printf("compiled %d of %d for %s on %d thread(s) in %lld s\n", job.n - job.failed, job.n, arch,
-		       started ? started : 1, (long long)(time(NULL) - t0));
+		threads = kgen_parallel_for(job.n, jobs, compile_point, &job);
+		printf("compiled %d of %d for %s on %d thread(s) in %lld s\n", job.n - job.failed, job.n, arch, threads,
+		       (long long)(time(NULL) - t0));
 		if (job.failed)
 			rc = 4;
 	}

@@ -37,6 +37,7 @@
 #include "space.h"
 #include "timing.h"
 #include "gen/op.h"
+#include "gen/parallel.h"
 
 #define MAX_SIZES 32
 
@@ -295,55 +296,40 @@ size_column(const struct tune *t, int j, char *buf, size_t len)
 	return buf;
 }
 
-/* Building the points on several threads. */
+/* Building the points on several threads, with a progress line. */
 struct builder {
 	struct tune *t;
 	kgen_context *ctx;
-	int next, done;
+	int done;
 	pthread_mutex_t lock;
 };
 
-static void *
-build_worker(void *arg)
+static void
+build_point(void *arg, int i)
 {
 	struct builder *b = arg;
 	kgen_error err;
-	int i;
 
-	for (;;) {
-		pthread_mutex_lock(&b->lock);
-		i = b->next++;
-		pthread_mutex_unlock(&b->lock);
-		if (i >= b->t->pts.n)
-			return NULL;
-		b->t->p[i].built = kgen_kernel_build(b->ctx, b->t->p[i].spec, &b->t->p[i].kernel, &err);
-		if (b->t->p[i].built)
-			snprintf(b->t->p[i].why, sizeof b->t->p[i].why, "%s", err.message);
-		pthread_mutex_lock(&b->lock);
-		b->done++;
-		if (isatty(1)) {
-			printf("\rbuilding: %d of %d", b->done, b->t->pts.n);
-			fflush(stdout);
-		}
-		pthread_mutex_unlock(&b->lock);
+	b->t->p[i].built = kgen_kernel_build(b->ctx, b->t->p[i].spec, &b->t->p[i].kernel, &err);
+	if (b->t->p[i].built)
+		snprintf(b->t->p[i].why, sizeof b->t->p[i].why, "%s", err.message);
+	pthread_mutex_lock(&b->lock);
+	b->done++;
+	if (isatty(1)) {
+		printf("\rbuilding: %d of %d", b->done, b->t->pts.n);
+		fflush(stdout);
 	}
+	pthread_mutex_unlock(&b->lock);
 }
 
 static kgen_status
 build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 {
-	struct builder b = { t, ctx, 0, 0, PTHREAD_MUTEX_INITIALIZER };
-	pthread_t th[64];
-	int i, started = 0, failed = 0;
+	struct builder b = { t, ctx, 0, PTHREAD_MUTEX_INITIALIZER };
+	int i, threads, failed = 0;
 	time_t t0 = time(NULL);
 
-	for (i = 0; i < t->jobs && i < t->pts.n; i++)
-		if (pthread_create(&th[i], NULL, build_worker, &b) == 0)
-			started++;
-	if (!started)
-		build_worker(&b);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	threads = kgen_parallel_for(t->pts.n, t->jobs, build_point, &b);
 	for (i = 0; i < t->pts.n; i++)
 		if (t->p[i].built) {
 			if (t->p[i].built == KGEN_ECUDA)
@@ -352,7 +338,7 @@ build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 			fprintf(stderr, "kgen tune: point %d (%s) does not build: %s\n", i + 1, t->pts.v[i].label, t->p[i].why);
 		}
 	printf("%sbuilt %d of %d points on %d thread(s) in %lld s\n", isatty(1) ? "\r" : "", t->pts.n - failed, t->pts.n,
-	       started ? started : 1, (long long)(time(NULL) - t0));
+	       threads, (long long)(time(NULL) - t0));
 	return KGEN_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "runtime.h"
 #include "cache.h"
+#include "gen/parallel.h"
 
 /* Each family's launcher, by its row of KGEN_FAMILIES. */
 static const struct kgen_launcher *const launchers[KGEN_FAMILY_COUNT] = {
@@ -427,54 +428,22 @@ add_times(kgen_build_times *sum, const kgen_build_times *t)
 	sum->disk_hits += t->disk_hits;
 }
 
-/* A size plan's entries being built: each thread takes the next entry
- * not yet taken, until none is left. */
+/* A size plan's entries being built, each into its own slot. */
 struct plan_build {
 	kgen_context *ctx;
 	const kgen_plan *plan;
-	int n, next;
-	pthread_mutex_t lock;
 	struct kgen_kernel *entry[KGEN_PLAN_MAX];
 	unsigned long long upto[KGEN_PLAN_MAX];
 	kgen_status st[KGEN_PLAN_MAX];
 	kgen_error err[KGEN_PLAN_MAX];
 };
 
-static void *
-build_entries(void *arg)
+static void
+build_entry(void *arg, int i)
 {
 	struct plan_build *b = arg;
 
-	for (;;) {
-		int i;
-		pthread_mutex_lock(&b->lock);
-		i = b->next < b->n ? b->next++ : -1;
-		pthread_mutex_unlock(&b->lock);
-		if (i < 0)
-			return NULL;
-		b->st[i] = kgen_kernel_build(b->ctx, kgen_plan_spec(b->plan, i, &b->upto[i]), &b->entry[i], &b->err[i]);
-	}
-}
-
-/* Build every entry of the plan into b, on as many threads as there are
- * entries and online CPUs (the calling thread one of them): NVRTC compiles
- * in parallel (bench/results/nvidia-h100/2026-11-24-jit-nvrtc-cache: 3.1 to
- * 5.5 times as many builds a second on 16 threads), and a plan's cold build
- * is several specs'.  Where no thread can be started, the calling thread
- * builds them all. */
-static void
-build_plan_entries(struct plan_build *b)
-{
-	pthread_t th[KGEN_PLAN_MAX];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int want = b->n < cpus ? b->n : cpus > 1 ? (int)cpus : 1, started = 0, i;
-
-	for (i = 1; i < want; i++)
-		if (pthread_create(&th[started], NULL, build_entries, b) == 0)
-			started++;
-	build_entries(b);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	b->st[i] = kgen_kernel_build(b->ctx, kgen_plan_spec(b->plan, i, &b->upto[i]), &b->entry[i], &b->err[i]);
 }
 
 kgen_status
@@ -482,7 +451,7 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 {
 	struct kgen_kernel *k;
 	struct plan_build *b;
-	int i;
+	int i, n;
 
 	if (!ctx || !plan || !out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_plan: NULL argument");
@@ -492,11 +461,11 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 	}
 	b->ctx = ctx;
 	b->plan = plan;
-	b->n = kgen_plan_count(plan);
-	pthread_mutex_init(&b->lock, NULL);
-	build_plan_entries(b);
-	pthread_mutex_destroy(&b->lock);
-	for (i = 0; i < b->n; i++)
+	/* The entries side by side, on as many threads as there are entries
+	 * and online CPUs: a plan's cold build is several specs'. */
+	n = kgen_plan_count(plan);
+	kgen_parallel_for(n, 0, build_entry, b);
+	for (i = 0; i < n; i++)
 		if (b->st[i]) {  /* the first entry that failed, as a build one by one would report */
 			kgen_status st = b->st[i];
 			if (err)
@@ -505,11 +474,11 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 			free(k);
 			return st;
 		}
-	for (i = 0; i < b->n; i++) {
+	for (i = 0; i < n; i++) {
 		k->sized[i] = b->entry[i];
 		k->upto[i] = b->upto[i];
 	}
-	k->nsized = b->n;
+	k->nsized = n;
 	free(b);
 	for (i = 0; i < k->nsized; i++)
 		add_times(&k->times, &k->sized[i]->times);

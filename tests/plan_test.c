@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
+#include "gen/parallel.h"
 
 static const char good[] =
 	"# sum of f32: a block for small n, the best large-n spec above\n"
@@ -299,6 +300,32 @@ START_TEST(the_trees_plans_serve_their_models)
 }
 END_TEST
 
+/* kgen_parallel_for(), which builds a plan's entries side by side: every
+ * item once, on at most the threads asked for and items there are. */
+static void
+count_item(void *arg, int i)
+{
+	((int *)arg)[i]++;
+}
+
+START_TEST(parallel_for_takes_every_item_once)
+{
+	static int seen[1000];
+	int i, used;
+
+	used = kgen_parallel_for(1000, 4, count_item, seen);
+	ck_assert_int_ge(used, 1);
+	ck_assert_int_le(used, 4);
+	for (i = 0; i < 1000; i++)
+		ck_assert_int_eq(seen[i], 1);
+	ck_assert_int_le(kgen_parallel_for(3, 0, count_item, seen), 3);  /* 0: the online CPUs, at most the items */
+	ck_assert_int_le(kgen_parallel_for(3, 64, count_item, seen), 3);
+	for (i = 0; i < 1000; i++)
+		ck_assert_int_eq(seen[i], i < 3 ? 3 : 1);
+	ck_assert_int_eq(kgen_parallel_for(0, 8, count_item, NULL), 1);  /* nothing to do: the caller alone */
+}
+END_TEST
+
 int
 main(void)
 {
@@ -315,6 +342,7 @@ main(void)
 	tcase_add_test(tc, a_plan_is_not_a_spec);
 	tcase_add_test(tc, shipped_plans_by_gpu_model);
 	tcase_add_test(tc, the_trees_plans_serve_their_models);
+	tcase_add_test(tc, parallel_for_takes_every_item_once);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
