@@ -101,17 +101,49 @@ def test_kgens_array_into_jax_and_back():
 
 
 def test_plans_on_this_gpu():
+    from kgen import _plans
     x = torch.randn(100000, device="cuda")
     k = kgen.reduce_kernel(x)
     name = torch.cuda.get_device_name()
     shipped = os.path.join(TOP, "specs", "plans", "nvidia-h200", "sum-f32.yaml")
-    if "H200" in name:
-        assert k.plan is not None and os.path.samefile(k.plan, shipped)
+    mine = _plans.shipped("sum", "f32", name)  # this GPU model's own, where kgen ships one
+    if _plans.folder(name) in ("nvidia-h200", "nvidia-h100"):  # all nine tuned on each
+        assert mine is not None and os.path.samefile(os.path.dirname(mine),
+                                                     os.path.join(TOP, "specs", "plans", _plans.folder(name)))
+    if mine is not None:
+        assert k.plan is not None and os.path.samefile(k.plan, mine)
     else:
-        assert k.plan is None  # the only plans are the H200's
+        assert k.plan is None
     # Any GPU of sm_90 takes the plan when asked; each size gives the sum.
     for n in (1, 1000, 100000, 3 * 10 ** 6):
         y = torch.randn(n, device="cuda")
         got = kgen.reduce(y, plan=shipped)
         assert abs(float(got) - float(y.double().sum())) <= 1e-5 * float(y.abs().sum()) + 1e-6
         assert abs(float(kgen.reduce(y)) - float(y.double().sum())) <= 1e-5 * float(y.abs().sum()) + 1e-6
+
+
+@pytest.mark.parametrize("op", ["sum", "min", "max"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int32])
+def test_each_shipped_plan_of_this_gpu(op, dtype):
+    # Where kgen ships this GPU model's plan for op and dtype, a full
+    # reduction takes it, and each entry's n gives torch's result.
+    from kgen import _plans
+    short = {torch.float32: "f32", torch.bfloat16: "bf16", torch.int32: "i32"}[dtype]
+    mine = _plans.shipped(op, short, torch.cuda.get_device_name())
+    if mine is None:
+        pytest.skip("kgen ships no %s-%s plan for the %s" % (op, short, torch.cuda.get_device_name()))
+    for n in (1, 1000, 70000, 3 * 10 ** 6, 2 ** 24 + 3):
+        x = (torch.randint(-1000, 1000, (n,), device="cuda", dtype=torch.int32) if dtype == torch.int32
+             else torch.randn(n, device="cuda").to(dtype))
+        k = kgen.reduce_kernel(x, op)
+        assert k.plan is not None and os.path.samefile(k.plan, mine)
+        got = kgen.reduce(x, op)
+        if op == "sum" and dtype == torch.int32:
+            assert int(got) == int(x.long().sum()), (op, short, n)
+        elif op == "sum":  # f32 accumulation; a bf16 result is rounded once more
+            want = float(x.double().sum())
+            tol = 1e-5 * float(x.double().abs().sum()) + (2.0 ** -7 if dtype == torch.bfloat16 else 0.0) * abs(want)
+            assert abs(float(got) - want) <= tol + 1e-6, (op, short, n, float(got), want)
+        else:
+            want = x.min() if op == "min" else x.max()
+            assert float(got) == float(want), (op, short, n)
