@@ -438,6 +438,22 @@ struct plan_build {
 	kgen_error err[KGEN_PLAN_MAX];
 };
 
+/* Whether the context holds every entry's kernel. */
+static int
+built_already(kgen_context *ctx, const kgen_plan *plan, int n)
+{
+	const kgen_spec *spec;
+	int i, all = 1;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (i = 0; i < n && all; i++) {
+		spec = kgen_plan_spec(plan, i, NULL);
+		all = lookup(ctx, spec, kgen_spec_hash(spec)) != NULL;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return all;
+}
+
 static void
 build_entry(void *arg, int i)
 {
@@ -462,9 +478,11 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 	b->ctx = ctx;
 	b->plan = plan;
 	/* The entries side by side, on as many threads as there are entries
-	 * and online CPUs: a plan's cold build is several specs'. */
+	 * and online CPUs: a plan's cold build is several specs'.  A plan whose
+	 * every entry this context has built already (a warm rebuild) takes
+	 * them on the calling thread: a lookup each, no thread to start. */
 	n = kgen_plan_count(plan);
-	kgen_parallel_for(n, 0, build_entry, b);
+	kgen_parallel_for(n, built_already(ctx, plan, n) ? 1 : 0, build_entry, b);
 	for (i = 0; i < n; i++)
 		if (b->st[i]) {  /* the first entry that failed, as a build one by one would report */
 			kgen_status st = b->st[i];

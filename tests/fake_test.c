@@ -6,9 +6,11 @@
  * kgen_time_calls (cli/timing.c) with each method.  Kernels do not run
  * there; what kgen asks the driver for is checked.
  */
+#define _GNU_SOURCE  /* RTLD_NEXT */
 #include "config.h"
 #include <check.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,6 +424,21 @@ START_TEST(a_plans_build_times_sum_its_entries)
 }
 END_TEST
 
+/* Threads the library starts (pthread_create is this program's, which
+ * counts and calls libc's): a warm plan rebuild starts none. */
+static int threads_started;
+
+int
+pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	__atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
+	return real ? real(th, attr, fn, arg) : -1;
+}
+
 /* A plan's entries build on threads of their own, as many as there are
  * entries and CPUs: each lands in its place, and a call of n launches the
  * entry whose range holds n. */
@@ -454,6 +471,19 @@ START_TEST(a_plans_entries_build_in_parallel_each_in_its_place)
 		ck_assert_str_eq(last()->name, names[i]);
 		ck_assert_uint_eq(last()->block[0], threads[i]);
 	}
+	/* Built again on the same context: the same entries, found on the
+	 * calling thread without a thread started. */
+	{
+		kgen_kernel *again;
+		int started = threads_started;
+		ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &p, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_msg(kgen_kernel_build_plan(ctx, p, &again, &err) == KGEN_OK, "%s", err.message);
+		kgen_plan_free(p);
+		ck_assert_int_eq(threads_started, started);
+		for (i = 0; i < 5; i++)
+			ck_assert_ptr_eq(kgen_kernel_for_n(again, ns[i]), kgen_kernel_for_n(k, ns[i]));
+	}
+	ck_assert_msg(sysconf(_SC_NPROCESSORS_ONLN) < 2 || threads_started > 0, "a cold plan of 5 entries started no thread");
 	free(out);
 }
 END_TEST
