@@ -400,7 +400,7 @@ resolve_shipped(struct run_opts *o, char **paths, int npaths, struct built *b, i
 			return -1;
 		} else {
 			snprintf(op, sizeof op, "%.*s", (int)(dash - name), name);
-			if (!kgen_plan_shipped_path(b->ctx->name, op, dash + 1, found[k], sizeof found[k], &err)) {
+			if (!kgen_plan_shipped_path(NULL, b->ctx->name, op, dash + 1, found[k], sizeof found[k], &err)) {
 				if (found[k][0]) {
 					printf("# %s on %s: %s\n", paths[i], b->ctx->name, found[k]);
 					b->paths[j++] = found[k++];

@@ -7,8 +7,8 @@
  * A100-SXM4-80GB" -> A100), and its folder nvidia-<model in lower case>.
  * `kgen tune` writes the GPU a plan was tuned on in its header comment
  * ("# NVIDIA H200|driver 13.0|..."): a plan serves only a GPU of that
- * model.  python/kgen/_plans.py finds the package's own copy by the same
- * rules (python/tests/test_fake_plans.py checks that the two agree). */
+ * model.  Python's kgen.reduce asks this file too, of the package's own
+ * copy (python/kgen/_plans.py). */
 #include "config.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -95,15 +95,17 @@ kgen_plans_dir(void)
 }
 
 kgen_status
-kgen_plan_shipped_path(const char *gpu, const char *op, const char *dtype, char *path, size_t size, kgen_error *err)
+kgen_plan_shipped_path(const char *dir, const char *gpu, const char *op, const char *dtype, char *path, size_t size,
+                       kgen_error *err)
 {
 	char model[64], tuned[64];
-	const char *dir = kgen_plans_dir();
 	FILE *fp;
 	int n;
 
 	if (!gpu || !op || !dtype || !path || !size)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_plan_shipped_path: NULL argument");
+	if (!dir)
+		dir = kgen_plans_dir();
 	path[0] = '\0';
 	if (!plain_name(op) || !plain_name(dtype))
 		return kgen_fail(err, KGEN_EINVAL, "no shipped plan is named '%.40s-%.40s': an op and a dtype, e.g. sum-f32",

@@ -140,8 +140,9 @@ KGEN_API int kgen_plan_pick(const kgen_plan *plan, unsigned long long n);
 KGEN_API void kgen_plan_free(kgen_plan *plan);
 
 /* The plans kgen ships, tuned on one GPU model each: DIR/nvidia-<model>/
- * OP-DTYPE.yaml, DIR being $KGEN_PLANS_DIR when set, else where make
- * install put them ($(pkgdatadir)/plans; the source tree's specs/plans).
+ * OP-DTYPE.yaml, DIR being dir, or where dir is NULL $KGEN_PLANS_DIR when
+ * set, else where make install put them ($(pkgdatadir)/plans; the source
+ * tree's specs/plans; kgen_plans_dir() says which).
  * The model is the first word of the GPU's name with a digit in it, words
  * cut at spaces and '-' ("NVIDIA H100 80GB HBM3": nvidia-h100/), and a plan
  * serves it only when its header names a GPU of that model.  Into path, the
@@ -150,8 +151,8 @@ KGEN_API void kgen_plan_free(kgen_plan *plan);
  * model, or an op or dtype not tuned there, whose full reductions take the
  * default spec. */
 KGEN_API const char *kgen_plans_dir(void);
-KGEN_API kgen_status kgen_plan_shipped_path(const char *gpu, const char *op, const char *dtype, char *path,
-                                            size_t size, kgen_error *err);
+KGEN_API kgen_status kgen_plan_shipped_path(const char *dir, const char *gpu, const char *op, const char *dtype,
+                                            char *path, size_t size, kgen_error *err);
 
 /* ---- Generation and compilation ---- */
 

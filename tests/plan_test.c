@@ -225,7 +225,7 @@ found(const char *dir, const char *gpu, const char *op, const char *dtype)
 	static char path[4096];
 	kgen_error err;
 
-	ck_assert_msg(kgen_plan_shipped_path(gpu, op, dtype, path, sizeof path, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_plan_shipped_path(NULL, gpu, op, dtype, path, sizeof path, &err) == KGEN_OK, "%s", err.message);
 	if (!path[0])
 		return "";
 	ck_assert_msg(strncmp(path, dir, strlen(dir)) == 0 && path[strlen(dir)] == '/', "%s not in %s", path, dir);
@@ -255,17 +255,24 @@ START_TEST(shipped_plans_by_gpu_model)
 	ck_assert_str_eq(found(dir, "NVIDIA GeForce", "sum", "f32"), "");        /* no model */
 	ck_assert_str_eq(found(dir, "NVIDIA H1/00", "sum", "f32"), "");          /* not a folder's name */
 
-	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100", "../nvidia-h100/sum", "f32", path, sizeof path, &err),
+	ck_assert_int_eq(kgen_plan_shipped_path(NULL, "NVIDIA H100", "../nvidia-h100/sum", "f32", path, sizeof path, &err),
 	                 KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "no shipped plan is named '../nvidia-h100/sum-f32': an op and a dtype, e.g. sum-f32");
-	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100", "sum", "", path, sizeof path, &err), KGEN_EINVAL);
-	ck_assert_int_eq(kgen_plan_shipped_path("NVIDIA H100 80GB HBM3", "sum", "f32", path, 8, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_plan_shipped_path(NULL, "NVIDIA H100", "sum", "", path, sizeof path, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_plan_shipped_path(NULL, "NVIDIA H100 80GB HBM3", "sum", "f32", path, 8, &err), KGEN_EINVAL);
 	ck_assert_str_eq(path, "");
-	ck_assert_int_eq(kgen_plan_shipped_path(NULL, "sum", "f32", path, sizeof path, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_plan_shipped_path(NULL, NULL, "sum", "f32", path, sizeof path, &err), KGEN_EINVAL);
 
+	/* A folder named in the call, whatever KGEN_PLANS_DIR says. */
+	ck_assert_int_eq(unsetenv("KGEN_PLANS_DIR"), 0);
+	{
+		char where[4096];
+		ck_assert_int_eq(kgen_plan_shipped_path(dir, "NVIDIA H100 80GB HBM3", "sum", "f32", where, sizeof where, &err),
+		                 KGEN_OK);
+		ck_assert_str_eq(where + strlen(dir), "/nvidia-h100/sum-f32.yaml");
+	}
 	snprintf(path, sizeof path, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(path), 0);
-	ck_assert_int_eq(unsetenv("KGEN_PLANS_DIR"), 0);
 }
 END_TEST
 
@@ -286,7 +293,7 @@ START_TEST(the_trees_plans_serve_their_models)
 			for (d = 0; d < 3; d++) {
 				snprintf(want, sizeof want, "%s/specs/plans/nvidia-h%s/%s-%s.yaml", TOP_SRCDIR, g ? "200" : "100",
 				         ops[o], dtypes[d]);
-				ck_assert_int_eq(kgen_plan_shipped_path(gpus[g], ops[o], dtypes[d], path, sizeof path, &err), KGEN_OK);
+				ck_assert_int_eq(kgen_plan_shipped_path(NULL, gpus[g], ops[o], dtypes[d], path, sizeof path, &err), KGEN_OK);
 				if ((fp = fopen(want, "r"))) {
 					fclose(fp);
 					ck_assert_str_eq(path, want);

@@ -125,6 +125,8 @@ kgen_reduce_packed = lib["kgen_reduce_packed"]
 kgen_reduce_packed.restype = ctypes.c_int
 # Size plans: the kernel for each n of a full reduction.
 kgen_plan_load_file = _sig("kgen_plan_load_file", [ctypes.c_char_p, ctypes.POINTER(_P), _E])
+kgen_plan_shipped_path = _sig("kgen_plan_shipped_path", [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                                          ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, _E])
 kgen_plan_load_string = _sig("kgen_plan_load_string", [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                                         ctypes.POINTER(_P), _E])
 kgen_plan_count = _sig("kgen_plan_count", [_P])

@@ -4,16 +4,16 @@ the tuned plans kgen ships, one folder a GPU model
 kgen/plans/nvidia-h200/), which a full reduction takes on the GPU model
 they were tuned on.
 
-A GPU's folder is named for its model (the first word of its name with a
-digit in it, cut at a '-': H200, H100, A100), as nvidia-<model>. `kgen
-tune` writes the GPU a plan was tuned on in its header comment
-("# NVIDIA H200|driver 13.0|..."), and a shipped plan serves only a GPU of
-that model.  A GPU without a folder (or without a plan for the op and
-dtype in it) has no shipped plan: its full reductions take the default
-spec, as plan=False does.
+Which plan serves a GPU is libkgen's answer (kgen_plan_shipped_path(),
+gen/shipped.c), asked of the package's folder: a folder is named for a GPU
+model (the first word of its name with a digit in it, cut at a '-': H200,
+H100, A100), as nvidia-<model>, and a plan serves only a GPU of the model
+its header names (`kgen tune` writes "# NVIDIA H200|driver 13.0|...").  A
+GPU without a folder (or without a plan for the op and dtype in it) has no
+shipped plan: its full reductions take the default spec, as plan=False
+does.
 """
 import os
-import re
 
 from . import _lib
 from ._spec import _err, Spec
@@ -31,33 +31,6 @@ def directory():
     return None
 
 
-def model(name):
-    """A GPU's model from its name: "NVIDIA H100 80GB HBM3" -> "H100"; None without one."""
-    for word in re.split(r"[\s\-]+", name):
-        if any(c.isdigit() for c in word):
-            return word
-    return None
-
-
-def folder(gpu):
-    """The folder of gpu's shipped plans: "NVIDIA H100 80GB HBM3" ->
-    "nvidia-h100"; None for a name without a model."""
-    m = model(gpu)
-    return "nvidia-" + m.lower() if m is not None and re.fullmatch(r"[A-Za-z0-9]+", m) else None
-
-
-def tuned_on(path):
-    """The GPU name in a plan's header (the text before "|driver"), or None."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if not line.startswith("#"):
-                break
-            m = re.match(r"#\s*([^|]+?)\s*\|driver ", line)
-            if m:
-                return m.group(1)
-    return None
-
-
 _shipped = {}  # (op, dtype, GPU name) -> path or None
 
 
@@ -66,13 +39,12 @@ def shipped(op, dtype, gpu):
     folder, and its header naming that model), or None."""
     key = (op, dtype, gpu)
     if key not in _shipped:
-        d, sub, path = directory(), folder(gpu), None
-        if d is not None and sub is not None:
-            p = os.path.join(d, sub, "%s-%s.yaml" % (op, dtype))
-            if os.path.isfile(p):
-                tuned = tuned_on(p)
-                if tuned is not None and model(tuned) is not None and model(tuned) == model(gpu):
-                    path = p
+        d, path = directory(), None
+        if d is not None:
+            buf, err = _lib.ctypes.create_string_buffer(4096), _err()
+            _lib.check(_lib.kgen_plan_shipped_path(os.fsencode(d), gpu.encode(), op.encode(), dtype.encode(), buf,
+                                                   len(buf), _lib.ctypes.byref(err)), err)
+            path = os.fsdecode(buf.value) or None
         _shipped[key] = path
     return _shipped[key]
 
