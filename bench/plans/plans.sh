@@ -12,9 +12,16 @@ shift
 methods=${*:-events graph}
 kgen=${KGEN:-./kgen}
 top=${top_srcdir:-.}
-# The GPU's own plans: its model (the first word of its name with a digit) names the folder.
-model=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | tr ' -' '\n\n' | grep -m1 '[0-9]' | tr 'A-Z' 'a-z')
-plans=${PLANS:-$(ls "$top"/specs/plans/nvidia-"$model"/*.yaml)}
+# The GPU's own plans, as kgen info lists them under GPU 0 ("   plans: FOLDER: sum-f32 ...").
+if [ -z "${PLANS:-}" ]; then
+	line=$(KGEN_PLANS_DIR="$top/specs/plans" "$kgen" info | sed -n '/^0: /,/^1: /s/^   plans: //p')
+	case $line in
+	"none in "*) echo "plans.sh: kgen ships no plans for this GPU ($line)" >&2; exit 1 ;;
+	esac
+	folder=${line%%: *}
+	plans=$(for p in ${line#*: }; do echo "$folder/$p.yaml"; done)
+fi
+plans=${PLANS:-$plans}
 sizes="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^22 --n 2^24 --n 2^27 --n 2^30"
 {
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC'): $0 $out $methods"
