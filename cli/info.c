@@ -1,7 +1,7 @@
 /*
  * info.c - `kgen info`: the CUDA driver and NVRTC versions, then a line per
- * GPU the driver sees, with the size plans kgen ships for its model.  The
- * one command that only asks the driver.
+ * GPU the driver sees, with the size plans kgen ships for its model (read
+ * from the plans' folder).  The one command that builds no kernel.
  */
 #include "config.h"
 #include <dirent.h>

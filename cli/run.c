@@ -351,7 +351,7 @@ struct built {
 	kgen_context *ctx;
 	struct run_spec *specs, *mine;
 	int nspecs;
-	char **paths;  /* the paths run, shipped:OP-DTYPE resolved (see resolve_shipped) */
+	char **paths;  /* the paths loaded: the specs', then shipped:OP-DTYPE's plans' (load_shipped) */
 };
 
 static void
@@ -365,57 +365,6 @@ free_built(struct built *b)
 	free(b->specs);
 	free(b->mine);
 	free(b->paths);
-}
-
-#define SHIPPED "shipped:"
-
-/* Each argument shipped:OP-DTYPE (e.g. shipped:sum-f32) stands for the size
- * plan kgen ships for the GPU's model (kgen_plan_shipped_path()): into
- * b->paths, the arguments with those replaced by the plans' paths, each
- * said on a line of its own.  One the GPU has no plan for is reported and
- * left out (its exit status into *rc); the count kept.  Needs the GPU's
- * context (its name), made here. */
-static int
-resolve_shipped(struct run_opts *o, char **paths, int npaths, struct built *b, int *rc)
-{
-	static char found[32][4096];
-	kgen_error err;
-	char op[64];
-	const char *name, *dash;
-	int i, j, k = 0, bad;
-
-	for (i = 0, j = 0; i < npaths; i++) {
-		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) != 0) {
-			b->paths[j++] = paths[i];
-			continue;
-		}
-		name = paths[i] + strlen(SHIPPED);
-		if (!(dash = strchr(name, '-')) || (size_t)(dash - name) >= sizeof op) {
-			kgen_fail(&err, KGEN_EINVAL, "%s: expected shipped:OP-DTYPE, e.g. shipped:sum-f32", paths[i]);
-		} else if (k == (int)KGEN_COUNT(found)) {
-			kgen_fail(&err, KGEN_EINVAL, "%s: more than %d shipped plans in one run", paths[i], (int)KGEN_COUNT(found));
-		} else if (!b->ctx && kgen_context_create(o->device, &b->ctx, &err)) {
-			fprintf(stderr, "%s: a shipped plan is the GPU's: ", paths[i]);
-			*rc = kgen_report(&err);
-			return -1;
-		} else {
-			snprintf(op, sizeof op, "%.*s", (int)(dash - name), name);
-			if (!kgen_plan_shipped_path(NULL, b->ctx->name, op, dash + 1, found[k], sizeof found[k], &err)) {
-				if (found[k][0]) {
-					printf("# %s on %s: %s\n", paths[i], b->ctx->name, found[k]);
-					b->paths[j++] = found[k++];
-					continue;
-				}
-				kgen_fail(&err, KGEN_EINVAL, "%s: no plan for %s tuned on the %s's model in %s (a folder a model, "
-				          "nvidia-<model>/OP-DTYPE.yaml): its full reductions take the default spec", paths[i], name,
-				          b->ctx->name, kgen_plans_dir());
-			}
-		}
-		bad = kgen_report(&err);
-		if (bad > *rc)
-			*rc = bad;
-	}
-	return j;
 }
 
 /* Load each path into specs and check that it can take the sizes.  A spec
@@ -446,6 +395,55 @@ load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs,
 	}
 	return j;
 }
+
+#define SHIPPED "shipped:"
+
+/* Load the size plans kgen ships for the GPU's model (kgen_plan_shipped_path())
+ * that the arguments shipped:OP-DTYPE (e.g. shipped:sum-f32) name into specs,
+ * each found said on a line of its own, as load_specs() loads specs.  One the
+ * GPU has no plan for is reported and left out (its exit status into *rc,
+ * the worst kept); so are all of them where the GPU's context, which gives
+ * its name, cannot be made.  Returns how many are kept. */
+static int
+load_shipped(struct run_opts *o, char **names, int n, struct built *b, struct run_spec *specs, int *rc)
+{
+	static char found[32][4096];
+	kgen_error err;
+	char op[64];
+	const char *name, *dash;
+	int i, kept = 0, bad;
+
+	for (i = 0; i < n; i++) {
+		name = names[i] + strlen(SHIPPED);
+		if (!(dash = strchr(name, '-')) || (size_t)(dash - name) >= sizeof op) {
+			kgen_fail(&err, KGEN_EINVAL, "%s: expected shipped:OP-DTYPE, e.g. shipped:sum-f32", names[i]);
+		} else if (i == (int)KGEN_COUNT(found)) {
+			kgen_fail(&err, KGEN_EINVAL, "%s: more than %d shipped plans in one run", names[i], (int)KGEN_COUNT(found));
+		} else if (!b->ctx && kgen_context_create(o->device, &b->ctx, &err)) {
+			fprintf(stderr, "%s: a shipped plan is the GPU's: ", names[i]);
+		} else {
+			snprintf(op, sizeof op, "%.*s", (int)(dash - name), name);
+			if (!kgen_plan_shipped_path(NULL, b->ctx->name, op, dash + 1, found[i], sizeof found[i], &err)) {
+				if (found[i][0]) {
+					printf("# %s on %s: %s\n", names[i], b->ctx->name, found[i]);
+					b->paths[i] = found[i];
+					kept += load_specs(o, &b->paths[i], 1, specs + kept, rc);
+					continue;
+				}
+				kgen_fail(&err, KGEN_EINVAL, "%s: no plan for %s tuned on the %s's model in %s (a folder a model, "
+				          "nvidia-<model>/OP-DTYPE.yaml): its full reductions take the default spec", names[i], name,
+				          b->ctx->name, kgen_plans_dir());
+			}
+		}
+		bad = kgen_report(&err);
+		if (bad > *rc)
+			*rc = bad;
+		if (!b->ctx)  /* no GPU: said once for all of them */
+			break;
+	}
+	return kept;
+}
+
 
 /* Build each spec's kernel; one that fails is reported (the worst exit
  * status into *rc) and left out.  KGEN_ECUDA, the GPU itself failing,
@@ -491,6 +489,7 @@ static int
 build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, int *rc)
 {
 	kgen_error err;
+	int i, n = 0, kept;
 
 	b->nspecs = npaths;
 	if (!(b->specs = calloc((size_t)npaths, sizeof *b->specs)) || !(b->mine = calloc((size_t)npaths, sizeof *b->mine)) ||
@@ -498,8 +497,17 @@ build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, 
 		*rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		return 0;
 	}
-	if ((npaths = resolve_shipped(o, paths, npaths, b, rc)) <= 0 ||
-	    !(b->nspecs = load_specs(o, b->paths, npaths, b->specs, rc)))
+	/* The specs first, then the shipped plans, which need the GPU's name. */
+	for (i = 0; i < npaths; i++)
+		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) != 0)
+			b->paths[n++] = paths[i];
+	kept = load_specs(o, b->paths, n, b->specs, rc);
+	for (i = 0, n = 0; i < npaths; i++)
+		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) == 0)
+			b->paths[n++] = paths[i];
+	if (n)
+		kept += load_shipped(o, b->paths, n, b, b->specs + kept, rc);
+	if (!(b->nspecs = kept))
 		return 0;
 	/* kgen run owns this thread: the GPU's context stays current for its
 	 * own driver calls (the library's calls leave it as they find it). */

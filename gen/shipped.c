@@ -54,14 +54,16 @@ gpu_model(const char *name, char *out, size_t size)
 static int
 tuned_model(const char *path, char *out, size_t size)
 {
-	char line[512], *bar;
+	char *line = NULL, *bar;
+	size_t cap = 0;
 	const char *p;
 	FILE *fp;
 	int found = 0;
 
 	if (!(fp = fopen(path, "r")))
 		return 0;
-	while (!found && fgets(line, sizeof line, fp) && line[0] == '#') {
+	/* Whole lines, however long: kgen tune's command line comes first. */
+	while (getline(&line, &cap, fp) > 0 && line[0] == '#') {
 		if (!(bar = strstr(line, "|driver ")))
 			continue;
 		*bar = '\0';
@@ -70,6 +72,7 @@ tuned_model(const char *path, char *out, size_t size)
 		found = gpu_model(p, out, size);
 		break;
 	}
+	free(line);
 	fclose(fp);
 	return found;
 }
@@ -99,12 +102,11 @@ kgen_plan_shipped_path(const char *dir, const char *gpu, const char *op, const c
                        kgen_error *err)
 {
 	char model[64], tuned[64];
-	FILE *fp;
 	int n;
 
 	if (!gpu || !op || !dtype || !path || !size)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_plan_shipped_path: NULL argument");
-	if (!dir)
+	if (!dir || !*dir)
 		dir = kgen_plans_dir();
 	path[0] = '\0';
 	if (!plain_name(op) || !plain_name(dtype))
@@ -118,12 +120,7 @@ kgen_plan_shipped_path(const char *dir, const char *gpu, const char *op, const c
 		return kgen_fail(err, KGEN_EINVAL, "the shipped plans' folder %.200s makes a path over %zu bytes", dir,
 		                 size - 1);
 	}
-	if (!(fp = fopen(path, "r"))) {
-		path[0] = '\0';
-		return KGEN_OK;
-	}
-	fclose(fp);
 	if (!tuned_model(path, tuned, sizeof tuned) || strcmp(tuned, model) != 0)
-		path[0] = '\0';  /* not tuned on this model: not its plan */
+		path[0] = '\0';  /* none, or not tuned on this model: not its plan */
 	return KGEN_OK;
 }

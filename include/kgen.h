@@ -140,16 +140,18 @@ KGEN_API int kgen_plan_pick(const kgen_plan *plan, unsigned long long n);
 KGEN_API void kgen_plan_free(kgen_plan *plan);
 
 /* The plans kgen ships, tuned on one GPU model each: DIR/nvidia-<model>/
- * OP-DTYPE.yaml, DIR being dir, or where dir is NULL $KGEN_PLANS_DIR when
- * set, else where make install put them ($(pkgdatadir)/plans; the source
- * tree's specs/plans; kgen_plans_dir() says which).
+ * OP-DTYPE.yaml, DIR being dir, or where dir is NULL or "" $KGEN_PLANS_DIR
+ * when set, else where make install put them, $(pkgdatadir)/plans
+ * (kgen_plans_dir() says which; in the source tree they are specs/plans,
+ * which KGEN_PLANS_DIR must name).
  * The model is the first word of the GPU's name with a digit in it, words
  * cut at spaces and '-' ("NVIDIA H100 80GB HBM3": nvidia-h100/), and a plan
  * serves it only when its header names a GPU of that model.  Into path, the
  * plan for op and dtype ("sum", "f32") on the GPU named gpu
  * (kgen_context_device_name()), or "" where there is none: another GPU
  * model, or an op or dtype not tuned there, whose full reductions take the
- * default spec. */
+ * default spec.  KGEN_EINVAL for a NULL argument, an op or dtype of other
+ * characters than letters, digits and '_', or a path longer than size. */
 KGEN_API const char *kgen_plans_dir(void);
 KGEN_API kgen_status kgen_plan_shipped_path(const char *dir, const char *gpu, const char *op, const char *dtype,
                                             char *path, size_t size, kgen_error *err);

@@ -184,6 +184,13 @@ if [ $? -eq 5 ]; then
 	expect 5 "$kgen" run "$tmp/bad.yaml" "$good" "$tmp/no-such-file.yaml"
 	grep -q 'bad.yaml:' "$tmp/err" && grep -q 'no-such-file.yaml' "$tmp/err" && grep -q 'CUDA' "$tmp/err" ||
 		bad "kgen run stops at the first bad spec instead of reporting it and going on"
+	# A shipped plan needs the GPU's name, but the specs beside it are checked first.
+	expect 5 "$kgen" run shipped:sum-f32 "$tmp/no-such-file.yaml" shipped:max-f32
+	grep -q 'no-such-file.yaml' "$tmp/err" && [ "$(grep -c "a shipped plan is the GPU's" "$tmp/err")" -eq 1 ] ||
+		bad "kgen run shipped:... without a GPU: the spec beside it unreported, or the GPU's absence said twice"
+	expect 3 "$kgen" run "$tmp/no-such-file.yaml" shipped:sum
+	grep -q 'no-such-file.yaml' "$tmp/err" && grep -q 'shipped:sum: expected shipped:OP-DTYPE' "$tmp/err" ||
+		bad "kgen run shipped:sum: the missing spec or the malformed name unreported"
 fi
 # Without a CUDA driver, a valid shape gets as far as opening the GPU: exit 5.
 "$kgen" info > /dev/null 2> "$tmp/info"

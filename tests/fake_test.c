@@ -10,6 +10,7 @@
 #include "config.h"
 #include <check.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -436,7 +437,7 @@ pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), v
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
 	__atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
-	return real ? real(th, attr, fn, arg) : -1;
+	return real ? real(th, attr, fn, arg) : EAGAIN;
 }
 
 /* A plan's entries build on threads of their own, as many as there are

@@ -244,13 +244,21 @@ START_TEST(shipped_plans_by_gpu_model)
 	write_plan(dir, "nvidia-h100", "max-f32.yaml", "# NVIDIA H200|driver 13.0|cub 3.0\n");  /* another model's */
 	write_plan(dir, "nvidia-h100", "min-f32.yaml", "# tuned somewhere\n");                  /* says no GPU */
 	write_plan(dir, "nvidia-a100", "sum-f32.yaml", "# NVIDIA A100-SXM4-80GB|driver 12.4\n");
+	{	/* kgen tune's command line above the GPU's, longer than any buffer a line might get */
+		char header[3000];
+		memset(header, 'x', sizeof header);
+		memcpy(header, "#   kgen tune --records ", 24);
+		snprintf(header + 2000, sizeof header - 2000, "\n# NVIDIA H100 80GB HBM3|driver 13.0\n");
+		write_plan(dir, "nvidia-h100", "sum-bf16.yaml", header);
+	}
 
 	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "f32"), "nvidia-h100/sum-f32.yaml");
 	ck_assert_str_eq(found(dir, "NVIDIA H100 PCIe", "sum", "f32"), "nvidia-h100/sum-f32.yaml");
 	ck_assert_str_eq(found(dir, "NVIDIA A100-SXM4-80GB", "sum", "f32"), "nvidia-a100/sum-f32.yaml");
 	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "max", "f32"), "");  /* tuned on an H200 */
 	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "min", "f32"), "");  /* tuned on no GPU it names */
-	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "bf16"), ""); /* not tuned */
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "bf16"), "nvidia-h100/sum-bf16.yaml");
+	ck_assert_str_eq(found(dir, "NVIDIA H100 80GB HBM3", "sum", "i32"), ""); /* not tuned */
 	ck_assert_str_eq(found(dir, "NVIDIA H200", "sum", "f32"), "");           /* no folder */
 	ck_assert_str_eq(found(dir, "NVIDIA GeForce", "sum", "f32"), "");        /* no model */
 	ck_assert_str_eq(found(dir, "NVIDIA H1/00", "sum", "f32"), "");          /* not a folder's name */
@@ -321,7 +329,7 @@ START_TEST(parallel_for_takes_every_item_once)
 	int i, used;
 
 	used = kgen_parallel_for(1000, 4, count_item, seen);
-	ck_assert_int_ge(used, 1);
+	ck_assert_int_ge(used, 2);  /* side by side: the caller and at least one thread */
 	ck_assert_int_le(used, 4);
 	for (i = 0; i < 1000; i++)
 		ck_assert_int_eq(seen[i], 1);

@@ -16,6 +16,7 @@ top=${top_srcdir:-.}
 if [ -z "${PLANS:-}" ]; then
 	line=$(KGEN_PLANS_DIR="$top/specs/plans" "$kgen" info | sed -n '/^0: /,/^1: /s/^   plans: //p')
 	case $line in
+	"") echo "plans.sh: kgen info named no plans for GPU 0" >&2; exit 1 ;;
 	"none in "*) echo "plans.sh: kgen ships no plans for this GPU ($line)" >&2; exit 1 ;;
 	esac
 	folder=${line%%: *}
