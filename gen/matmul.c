@@ -700,7 +700,8 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 			return st;
 	} else if (s->math == KGEN_MATH_MMA) {
 		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
-		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)))
+		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)) ||
+		    (st = tpl_render_into(parts, "store_elements", "matmul/mma_store_elements.cu", &t, err)))
 			return st;
 		if (s->mm_store == KGEN_MM_STORE_PAIRS) {
 			struct tpl_args pairs;

@@ -421,11 +421,14 @@ START_TEST(matmul_mma_store_pairs)
 	ASSERT_HAS(src, "const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;");
 	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);");
 	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(p) = pair;");
-	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
+	ASSERT_HAS(src, "    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);\n}");  /* the edges */
+	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
 	ASSERT_HAS(src, "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"((float)v));");
 	free(src);
+	/* store: direct: the same element-by-element loop for every tile, with the scratch of split_k. */
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");
 	ASSERT_HAS_NOT(src, "store_warp");
+	ASSERT_HAS(src, "store_elements(c, partials, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
 	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
 	free(src);
 	src = source("kernel: matmul\nout_dtype: bf16\n");  /* simt: no sm_80 instruction */

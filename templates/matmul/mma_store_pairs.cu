@@ -1,13 +1,12 @@
 //! math: mma, store: pairs: a warp's results to C two neighbouring columns a
 //! store, without per-element checks, when its rows and columns lie inside C
-//! and the pairs are aligned; element by element otherwise.
+//! and the pairs are aligned; element by element (store_elements) otherwise.
 {{pair_result}}
 
 // The warp's WARP_M x WARP_N results, rows from row0 and columns from col0, to
-// C.  Lane l holds, in each 16 x 8 mma tile (i, j), rows l / 4 and l / 4 + 8,
-// columns 2 (l % 4) and the next: acc[i][j][e] is row + e / 2 * 8, column +
-// e % 2.  Those two columns go as one OutPair when the warp's tile lies inside
-// C and every pair starts on a multiple of two elements (c and ldc even).
+// C.  Each lane's two columns of a row of an mma tile (see store_elements) go
+// as one OutPair when the warp's tile lies inside C and every pair starts on a
+// multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA_M][MMA_N][4], int m, int n,
                                                   long long ldc, int row0, int col0, int lane, Acc alpha, Acc beta)
 {
@@ -28,14 +27,5 @@ static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA
             }
         return;
     }
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < MMA_N; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int row = row0 + 16 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
-                if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
-            }
+    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);
 }

@@ -20,15 +20,5 @@ if (!finish_tile<MMA_M * MMA_N * 4>(&acc[0][0][0], partials, u, m, n, k, dp_tile
 store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
 {{/pairs}}
 {{^pairs}}
-// Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each 16 x 8 tile.
-#pragma unroll
-for (int i = 0; i < MMA_M; i++)
-    #pragma unroll
-    for (int j = 0; j < MMA_N; j++)
-        #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int row = row0 + wm + i * 16 + lane / 4 + e / 2 * 8, col = col0 + wn + j * 8 + lane % 4 * 2 + e % 2;
-            if (row < m && col < n)
-                store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
-        }
+store_elements(c, partials, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
 {{/pairs}}

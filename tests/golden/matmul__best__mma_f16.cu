@@ -160,6 +160,26 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned i
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+
+// The warp's WARP_M x WARP_N results, rows from row0 and columns from col0, to
+// C one element at a time, those inside C.  Lane l holds, in each 16 x 8 mma
+// tile (i, j), rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next:
+// acc[i][j][e] is row + e / 2 * 8, column + e % 2.
+static __device__ __forceinline__ void store_elements(Out *c, Acc *partials, const float (&acc)[MMA_M][MMA_N][4], int m,
+                                                      int n, long long ldc, int row0, int col0, int lane, Acc alpha,
+                                                      Acc beta)
+{
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int j = 0; j < MMA_N; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int row = row0 + 16 * i + lane / 4 + e / 2 * 8, col = col0 + 8 * j + lane % 4 * 2 + e % 2;
+                if (row < m && col < n)
+                    store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
+            }
+}
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
 static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
 {
@@ -182,10 +202,9 @@ static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc 
 }
 
 // The warp's WARP_M x WARP_N results, rows from row0 and columns from col0, to
-// C.  Lane l holds, in each 16 x 8 mma tile (i, j), rows l / 4 and l / 4 + 8,
-// columns 2 (l % 4) and the next: acc[i][j][e] is row + e / 2 * 8, column +
-// e % 2.  Those two columns go as one OutPair when the warp's tile lies inside
-// C and every pair starts on a multiple of two elements (c and ldc even).
+// C.  Each lane's two columns of a row of an mma tile (see store_elements) go
+// as one OutPair when the warp's tile lies inside C and every pair starts on a
+// multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA_M][MMA_N][4], int m, int n,
                                                   long long ldc, int row0, int col0, int lane, Acc alpha, Acc beta)
 {
@@ -206,16 +225,7 @@ static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA
             }
         return;
     }
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int j = 0; j < MMA_N; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int row = row0 + 16 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
-                if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
-            }
+    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);
 }
 // Element (r, c) of a tile of COLS-element rows in shared memory, its row's
 // 16-byte chunks XORed with bits of r: the 8 rows an ldmatrix matrix reads at
