@@ -127,7 +127,7 @@ run_usage(FILE *fp)
 	      "on each, the seeded input of all of them checked against the CPU reference\n"
 	      "of the whole on every GPU; --bench times the call against the slowest GPU's\n"
 	      "kgen reduction of its own part alone (host clock, median of R) and reports\n"
-	      "multi/alone.  Other families are refused.\n", fp);
+	      "multi/alone.  Other families, and size plans (shipped or not), are refused.\n", fp);
 }
 
 kgen_status

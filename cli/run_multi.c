@@ -367,7 +367,12 @@ kgen_run_multi(const struct run_opts *o, char **paths, int npaths)
 	if (npaths > 64)
 		npaths = 64;
 	for (i = 0; i < npaths; i++)
-		if (kgen_cli_load(paths[i], o->sets, o->nsets, &specs[i], &err) || refuse(o, specs[i], &err)) {
+		if (strncmp(paths[i], "shipped:", 8) == 0) {
+			kgen_fail(&err, KGEN_EINVAL, "%s: --devices takes specs, not size plans (a shipped plan runs on one GPU: "
+			          "kgen run %s without --devices)", paths[i], paths[i]);
+			rc = kgen_report(&err);
+			goto out;
+		} else if (kgen_cli_load(paths[i], o->sets, o->nsets, &specs[i], &err) || refuse(o, specs[i], &err)) {
 			if (!err.file[0])
 				snprintf(err.file, sizeof err.file, "%s", paths[i]);
 			rc = kgen_report(&err);

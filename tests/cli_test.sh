@@ -192,6 +192,10 @@ if [ $? -eq 5 ]; then
 	grep -q 'no-such-file.yaml' "$tmp/err" && grep -q 'shipped:sum: expected shipped:OP-DTYPE' "$tmp/err" ||
 		bad "kgen run shipped:sum: the missing spec or the malformed name unreported"
 fi
+# A shipped plan runs on one GPU: --devices refuses it before it asks for any.
+expect 2 "$kgen" run --devices 0,1 shipped:sum-f32 --n 1000
+grep -q 'shipped:sum-f32: --devices takes specs, not size plans' "$tmp/err" ||
+	bad "kgen run --devices shipped:sum-f32 did not say why it refused it"
 # Without a CUDA driver, a valid shape gets as far as opening the GPU: exit 5.
 "$kgen" info > /dev/null 2> "$tmp/info"
 if [ $? -eq 5 ]; then
