@@ -70,7 +70,7 @@ print_plans(const char *gpu)
 		printf(" %s", names[i]);
 		free(names[i]);
 	}
-	printf("\n");
+	printf("%s\n", n == 64 ? " (the first 64)" : "");
 	free(folder);
 }
 

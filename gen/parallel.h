@@ -7,7 +7,8 @@
  * threads, the calling thread one of them (threads below 1: as many as
  * online CPUs); each i once, in no set order.  Where no thread can be
  * started, the calling thread does every item.  Returns the threads that
- * worked (at least 1; at most n when n is positive). */
+ * shared the items: the caller and those started (at least 1; at most n
+ * when n is positive), whether or not each found an item left. */
 int kgen_parallel_for(int n, int threads, void (*each)(void *arg, int i), void *arg);
 
 #endif

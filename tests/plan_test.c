@@ -234,9 +234,11 @@ found(const char *dir, const char *gpu, const char *op, const char *dtype)
 
 START_TEST(shipped_plans_by_gpu_model)
 {
-	char dir[] = "/tmp/kgen-plans.XXXXXX", path[64];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], path[4200];
 	kgen_error err;
 
+	snprintf(dir, sizeof dir, "%s/kgen-plans.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(setenv("KGEN_PLANS_DIR", dir, 1), 0);
 	ck_assert_str_eq(kgen_plans_dir(), dir);
