@@ -398,8 +398,16 @@ load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs,
 
 #define SHIPPED "shipped:"
 
+/* Whether an argument names a shipped plan (shipped:OP-DTYPE), not a file. */
+static int
+is_shipped(const char *path)
+{
+	return strncmp(path, SHIPPED, strlen(SHIPPED)) == 0;
+}
+
 /* Load the size plans kgen ships for the GPU's model (kgen_plan_shipped_path())
- * that the arguments shipped:OP-DTYPE (e.g. shipped:sum-f32) name into specs,
+ * that the arguments shipped:OP-DTYPE (e.g. shipped:sum-f32) name into specs
+ * (each name replaced in names by its plan's path),
  * each found said on a line of its own, as load_specs() loads specs.  One the
  * GPU has no plan for is reported and left out (its exit status into *rc,
  * the worst kept); so are all of them where the GPU's context, which gives
@@ -426,8 +434,8 @@ load_shipped(struct run_opts *o, char **names, int n, struct built *b, struct ru
 			if (!kgen_plan_shipped_path(NULL, b->ctx->name, op, dash + 1, found[i], sizeof found[i], &err)) {
 				if (found[i][0]) {
 					printf("# %s on %s: %s\n", names[i], b->ctx->name, found[i]);
-					b->paths[i] = found[i];
-					kept += load_specs(o, &b->paths[i], 1, specs + kept, rc);
+					names[i] = found[i];
+					kept += load_specs(o, &names[i], 1, specs + kept, rc);
 					continue;
 				}
 				kgen_fail(&err, KGEN_EINVAL, "%s: no plan for %s tuned on the %s's model in %s (a folder a model, "
@@ -489,7 +497,7 @@ static int
 build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, int *rc)
 {
 	kgen_error err;
-	int i, n = 0, kept;
+	int i, n = 0, s, k, kept;
 
 	b->nspecs = npaths;
 	if (!(b->specs = calloc((size_t)npaths, sizeof *b->specs)) || !(b->mine = calloc((size_t)npaths, sizeof *b->mine)) ||
@@ -497,16 +505,16 @@ build(struct run_opts *o, char **paths, int npaths, FILE *tsv, struct built *b, 
 		*rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		return 0;
 	}
-	/* The specs first, then the shipped plans, which need the GPU's name. */
-	for (i = 0; i < npaths; i++)
-		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) != 0)
-			b->paths[n++] = paths[i];
+	/* The specs first, then the shipped plans, which need the GPU's name:
+	 * b->paths holds the specs' paths, then the shipped names, each in the
+	 * order given (load_shipped puts each plan's path in its name's place). */
+	for (i = 0, s = npaths; i < npaths; i++)
+		s -= is_shipped(paths[i]);
+	for (i = 0, k = s; i < npaths; i++)
+		b->paths[is_shipped(paths[i]) ? k++ : n++] = paths[i];
 	kept = load_specs(o, b->paths, n, b->specs, rc);
-	for (i = 0, n = 0; i < npaths; i++)
-		if (strncmp(paths[i], SHIPPED, strlen(SHIPPED)) == 0)
-			b->paths[n++] = paths[i];
-	if (n)
-		kept += load_shipped(o, b->paths, n, b, b->specs + kept, rc);
+	if (s < npaths)
+		kept += load_shipped(o, b->paths + s, npaths - s, b, b->specs + kept, rc);
 	if (!(b->nspecs = kept))
 		return 0;
 	/* kgen run owns this thread: the GPU's context stays current for its

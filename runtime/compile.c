@@ -201,7 +201,7 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	nvrtcProgram prog = NULL;
 	nvrtcResult r;
 	char archopt[64];
-	const char *opts[1 + KGEN_COUNT(nvrtc_options) + 8];
+	const char *opts[1 + KGEN_COUNT(nvrtc_options) + KGEN_COMPILE_EXTRA_MAX];
 	size_t n = 0;
 	int i;
 	kgen_status st = KGEN_OK;
@@ -212,8 +212,9 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 		*log = NULL;
 	if (!source || !image || !size || !arch || (nextra && !extra))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: NULL argument");
-	if (nextra < 0 || nextra > 8)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: %d extra NVRTC options: expected 0 to 8", nextra);
+	if (nextra < 0 || nextra > KGEN_COMPILE_EXTRA_MAX)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: %d extra NVRTC options: expected 0 to %d", nextra,
+		                 KGEN_COMPILE_EXTRA_MAX);
 	*image = NULL;
 	*size = 0;
 	if (!valid_arch(arch))

@@ -101,6 +101,8 @@ double kgen_clock_us(void);
 kgen_status kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
                                size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err);
 
+#define KGEN_COMPILE_EXTRA_MAX 8  /* extra NVRTC options kgen_compile_with() takes, at most */
+
 /* kgen_compile_timed() with the nextra options in extra after kgen's own,
  * which no kernel kgen runs is built with: tests/sample_test's
  * "-Ofc=max" (ptxas's fast compile), where only whether NVRTC takes the
