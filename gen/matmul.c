@@ -52,6 +52,7 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 		/* The tiles keep the operands' layouts, rows padded by 8 elements
 		 * unless their chunks are swizzled. */
 		g->swizzled = s->math == KGEN_MATH_MMA && s->smem_layout == KGEN_SMEM_LAYOUT_SWIZZLED;
+		g->tma = s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA;
 		g->a_ld = (a_row ? g->tk : g->tm) + (g->swizzled ? 0 : 8);
 		g->a_rows = a_row ? g->tm : g->tk;
 		g->b_ld = (b_row ? g->tn : g->tk) + (g->swizzled ? 0 : 8);
@@ -75,6 +76,8 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 		}
 	}
 	g->smem_bytes = s->mm_stages * ((long long)g->a_rows * g->a_ld + (long long)g->b_rows * g->b_ld) * size;
+	if (g->tma)  /* 1024 to align the first tile (TMA's 128B swizzle repeats every 1024 bytes), then the mbarriers */
+		g->smem_bytes += 1024 + 16 * s->mm_stages;
 	if (s->math == KGEN_MATH_WMMA && g->smem_bytes < s->threads / 32 * 1024)
 		g->smem_bytes = s->threads / 32 * 1024;  /* the epilogue's 16 x 16 float patch per warp */
 }
@@ -198,6 +201,35 @@ check_swizzle(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* loads: tma: TMA lands each tile as boxes of 128-byte rows in its 128B
+ * swizzle, so the tiles are swizzled and their rows whole boxes; a block
+ * takes a tile and all of its k. */
+static kgen_status
+check_tma_loads(struct kgen_spec *s, kgen_error *err)
+{
+	int size = kgen_spec_dtype(s)->size, box = 128 / size;
+	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
+	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
+
+	if (s->smem_layout != KGEN_SMEM_LAYOUT_SWIZZLED)
+		return ERR(mm_loads, "loads: tma lands its boxes in TMA's 128-byte swizzle: use smem_layout: swizzled, not %s",
+		           kgen_smem_layouts[s->smem_layout].name);
+	if (a % box)
+		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): A's tile rows of %s %lld are not a "
+		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a,
+		           box);
+	if (b % box)
+		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): B's tile rows of %s %lld are not a "
+		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b,
+		           box);
+	if (s->split_k > 1)
+		return ERR(split_k, "split_k %lld needs loads: cp_async (loads: tma takes a block a tile, all of its k)",
+		           s->split_k);
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
+		return ERR(schedule, "schedule: stream_k needs loads: cp_async (loads: tma takes a block a tile, all of its k)");
+	return KGEN_OK;
+}
+
 /* The tensor-core tiles; the threads they make into *threads. */
 static kgen_status
 check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
@@ -221,6 +253,8 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
 	if (s->mm_store == KGEN_MM_STORE_PAIRS && s->split_k > 1)
 		return ERR(mm_store, "store: pairs stores C itself: split_k %lld writes partial sums (use split_k: 1)",
 		           s->split_k);
+	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA)
+		return check_tma_loads(s, err);
 	return check_swizzle(s, err);
 }
 
@@ -421,9 +455,9 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
 	                     "B (k x n) + beta C:", p->numbered ? "s" : "", p->numbered ? ", launched in this order" : "");
-	st = kgen_contract_step(p, "", stream_k ? "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials, dp_tiles, "
-	                        "sk_blocks" : "a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials", "grid",
-	                        s->threads);
+	st = kgen_contract_step(p, "", g.tma ? "a_map, b_map, c, m, n, k, ldc, alpha, beta" : stream_k ? "a, b, c, m, n, k, "
+	                        "lda, ldb, ldc, alpha, beta, aligned, partials, dp_tiles, sk_blocks" : "a, b, c, m, n, k, lda, "
+	                        "ldb, ldc, alpha, beta, aligned, partials", "grid", s->threads);
 	st->dynamic_smem = g.smem ? g.smem_bytes : 0;
 	if (g.smem_bytes > 48 * 1024)
 		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
@@ -431,6 +465,17 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (s->split_k > 1) {
 		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, alpha, beta", "grid2", 256);
 		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
+	}
+	if (g.tma) {  /* loads: tma: math: wgmma's maps, a block a tile */
+		kgen_contract_note(p, "// where grid = ceil(m / %d) * ceil(n / %d); blocks take C's tiles in order\n// %s.\n", g.tm,
+		                   g.tn, order_text[s->order]);
+		kgen_matmul_map_notes(s, p, g.tm, g.tn);
+		kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
+		                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
+		                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads\n"
+		                   "// zeros outside A and B.  alpha and beta are %s; C is read only when beta != 0.\n", acc);
+		kgen_contract_note(p, "// Scratch: none.");
+		return;
 	}
 	if (stream_k)
 		kgen_contract_note(p, "// where tiles = ceil(m / %d) * ceil(n / %d), in order %s,\n"
@@ -573,16 +618,19 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	if (!g->smem)
 		return;
 	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,
-	          s->mm_stages > 1 ? " (cp.async)" : "");
+	          g->tma ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
 	if (s->split_k > 1)
 		sb_printf(b, "constexpr int SPLIT_K = %lld;  // blocks sharing one tile's k\n", s->split_k);
-	sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a, g->vec_b,
-	          s->load_width);
+	if (!g->tma)
+		sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a,
+		          g->vec_b, s->load_width);
 	sb_printf(b, "// The tiles in shared memory: A's %d rows of %d (%s), B's %d rows of %d (%s), each\n"
 	          "// %s.\n", g->a_rows,
 	          g->a_rows == g->tk ? g->tm : g->tk, g->a_rows == g->tk ? "k-major" : "m-major",
 	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major",
-	          g->swizzled ? "A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at)"
+	          g->tma ? "A_LD and B_LD elements, as TMA lands them: boxes of BOX columns, each row's\n"
+	          "// 16-byte chunks swizzled (swizzle_tma)"
+	          : g->swizzled ? "A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at)"
 	          : "padded to A_LD and B_LD elements");
 	sb_printf(b, "constexpr int A_LD = %d, A_TILE = %d * A_LD;\n", g->a_ld, g->a_rows);
 	if (s->mm_stages > 1)
@@ -607,6 +655,10 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 		else
 			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles\n"
 			          "constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile");
+		if (g->tma)
+			sb_printf(b, "\nconstexpr int BOX = 128 / sizeof(T);  // the elements of a row of a TMA box (128 bytes)\n"
+			          "constexpr int A_BOX = %d * BOX, B_BOX = %d * BOX;  // the elements of one box of A and of B",
+			          g->a_rows, g->b_rows);
 	}
 	(void)size;
 }
@@ -678,18 +730,49 @@ loads(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *t
 		        g->trans_b ? ", stored k-major" : "", g->trans_b ? "true" : "false");
 }
 
+/* loads: tma's load_a and load_b: each operand's tile as boxes along its
+ * contiguous side, at the coordinates its tensor map takes (x contiguous). */
+static kgen_status
+tma_loads(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
+{
+	struct tpl_args t;
+
+	tpl_init(&t);
+	if (s->a_layout == KGEN_MM_ROW) {
+		tpl_set(&t, "a_boxes", "TILE_K / BOX boxes of TILE_M rows of BOX k, along k");
+		tpl_set(&t, "a_x", "kt + i * BOX");
+		tpl_set(&t, "a_y", "row0");
+	} else {
+		tpl_set(&t, "a_boxes", "TILE_M / BOX boxes of TILE_K rows (k) of BOX m, along m");
+		tpl_set(&t, "a_x", "row0 + i * BOX");
+		tpl_set(&t, "a_y", "kt");
+	}
+	if (s->b_layout == KGEN_MM_ROW) {
+		tpl_set(&t, "b_boxes", "TILE_N / BOX boxes of TILE_K rows (k) of BOX n, along n");
+		tpl_set(&t, "b_x", "col0 + i * BOX");
+		tpl_set(&t, "b_y", "kt");
+	} else {
+		tpl_set(&t, "b_boxes", "TILE_K / BOX boxes of TILE_N rows of BOX k, along k");
+		tpl_set(&t, "b_x", "kt + i * BOX");
+		tpl_set(&t, "b_y", "col0");
+	}
+	return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
+}
+
 /* The helpers of a staging: smem kernel: PTX, k_range, load_tile, load_a, load_b. */
 static kgen_status
 smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
 {
 	struct tpl_args t;
 	kgen_status st;
-	int async = s->mm_stages > 1, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
+	int async = s->mm_stages > 1 && !g->tma, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
 
 	tpl_init(&t);
 	if ((async || g->tensor) && (st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)))
 		return st;
 	if (async && (st = tpl_render_into(parts, "cp_async", "matmul/cp_async.cu", &t, err)))
+		return st;
+	if (g->tma && (st = tpl_render_into(parts, "tma_ptx", "matmul/tma_ptx.cu", &t, err)))
 		return st;
 	if (s->math == KGEN_MATH_WMMA) {
 		tpl_set(&t, "a_layout", "%s", s->a_layout == KGEN_MM_ROW ? "row" : "col");
@@ -712,7 +795,8 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 				return st;
 		}
 	}
-	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", "matmul/swizzle.cu", &t, err)))
+	if (g->swizzled && (st = tpl_render_into(parts, "swizzle", g->tma ? "matmul/swizzle_tma.cu" : "matmul/swizzle.cu",
+	                                         &t, err)))
 		return st;
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
 		st = tpl_render_into(parts, "stream_k", "matmul/stream_k.cu", &t, err);
@@ -721,6 +805,8 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		                     &t, err);
 	if (st)
 		return st;
+	if (g->tma)
+		return tma_loads(s, parts, err);
 	if (async)
 		tpl_set(&t, "vector_copy", "static_assert(!TRANSPOSE, \"cp.async copies bytes as they lie\");\n"
 		        "cp_async<VEC * sizeof(T)>(s, g);");
@@ -756,7 +842,8 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 
 	tpl_init(&t);
 	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1)
-		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
+		return tpl_render_into(k, "mainloop", s->mm_loads == KGEN_MM_LOADS_TMA ? "matmul/loop_mma_tma.cu" :
+		                       "matmul/loop_mma.cu", &t, err);
 	if (s->mm_stages > 1) {
 		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
 		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
@@ -780,8 +867,11 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 	tpl_init(&loop);
 	tpl_show(&t, "stream_k", stream_k);
 	tpl_show(k, "stream_k", stream_k);
-	if (s->math == KGEN_MATH_MMA)
+	if (s->math == KGEN_MATH_MMA) {
 		tpl_show(&t, "pairs", s->mm_store == KGEN_MM_STORE_PAIRS);
+		/* loads: tma's kernel takes no scratch (split_k 1, schedule: tiles) */
+		tpl_set(&t, "partials", "%s", s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA ? "nullptr" : "partials");
+	}
 	if ((st = mainloop(s, call, &t, err)))
 		tpl_free(&t);
 	else if (!stream_k)
@@ -823,10 +913,12 @@ static const struct mma_operand {
  * offset in its tile (ld: A or B), padded rows or swizzled chunks. */
 static void
 mma_fragments(struct tpl_args *k, const char *load, const char *fragment, char ld, const struct mma_operand *o,
-              int swizzled)
+              int swizzled, int tma)
 {
 	tpl_set(k, load, "%s", o->load);
-	if (swizzled)
+	if (tma)
+		tpl_set(k, fragment, "swizzle_tma<%c_TILE / %c_LD>(%s, %s)", ld, ld, o->row, o->col);
+	else if (swizzled)
 		tpl_set(k, fragment, "swizzle_at<%c_LD>(%s, %s)", ld, o->row, o->col);
 	else
 		tpl_set(k, fragment, "(%s) * %c_LD + %s", o->row, ld, o->col);
@@ -893,9 +985,10 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 		return tpl_render(out, "matmul/wmma.cu", &k, err);
 	}
 	tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.");
-	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled);
-	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled);
+	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled, g->tma);
+	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled, g->tma);
 	tpl_show(&k, "one_stage", s->mm_stages == 1);
+	tpl_show(&k, "tma", g->tma);
 	if ((st = tile(s, "matmul/mma_tile.cu", "acc, wm, wn, lane", &k, err)))
 		return st;
 	return tpl_render(out, "matmul/mma.cu", &k, err);
@@ -1024,6 +1117,12 @@ static const struct kgen_only_with only_with[] = {
 	  "cluster needs producer: warpgroup, not {w} (the blocks of a cluster loop over their tiles together)" },
 	{ KGEN_KEY_schedule, KGEN_KEY_staging, SMEM, "schedule needs staging: smem (staging: none reads all of k at once)" },
 	{ KGEN_KEY_schedule, KGEN_KEY_math, SIMT | KGEN_BIT(KGEN_MATH_MMA), "schedule needs math: simt or mma, not {w}" },
+	{ KGEN_KEY_mm_loads, KGEN_KEY_math, KGEN_BIT(KGEN_MATH_MMA),
+	  "loads needs math: mma, not {w} (simt and wmma copy with cp.async; wgmma always with TMA)" },
+	{ KGEN_KEY_mm_loads, KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4),
+	  "loads needs stages 2 to 4, not {w} (one stage is loaded and stored by every thread, then a barrier)" },
+	{ KGEN_KEY_load_width, KGEN_KEY_mm_loads, KGEN_BIT(KGEN_MM_LOADS_CP_ASYNC),
+	  "load_width needs loads: cp_async, not {w} (TMA copies whole boxes)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -1033,7 +1132,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
-	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_COUNT,
+	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
@@ -1042,6 +1141,7 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA), 80,
 	  "mma.sync m16n8k16, ldmatrix and bf16 wmma", "math: simt", 0 },
 	{ KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4), 80, "cp.async", "stages: 1", 0 },
+	{ KGEN_KEY_mm_loads, KGEN_BIT(KGEN_MM_LOADS_TMA), 90, "TMA and mbarrier waits", "loads: cp_async", 0 },
 	{ .min_sm = 0 },
 };
 

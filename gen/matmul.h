@@ -11,6 +11,7 @@ struct kgen_matmul {
 	int smem;                 /* staging: smem */
 	int tensor;               /* math: wmma or mma */
 	int swizzled;             /* smem_layout: swizzled (math: mma): unpadded rows, chunks XORed */
+	int tma;                  /* loads: tma (math: mma, stages 2 to 4): TMA's swizzled boxes, mbarriers */
 	int warptiling;           /* math: simt with warp_m and warp_n */
 	int tm, tn, tk;           /* the block's tile */
 	int vec_a, vec_b;         /* elements per global load of A and of B (load_width / size) */
@@ -56,6 +57,9 @@ long long kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages);
 int kgen_cluster_m(const struct kgen_spec *s);
 int kgen_cluster_n(const struct kgen_spec *s);
 void kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, const char *order);
+/* The contract's lines on A's and B's tensor maps (math: wgmma; math: mma
+ * with loads: tma), a K-major operand's box `rows` of its tile's rows. */
+void kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p, int a_rows, int b_rows);
 void kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b);
 struct tpl_args;
 kgen_status kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err);

@@ -170,14 +170,26 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 
 /* ---- the launch contract ---- */
 
-/* How the host encodes operand `name`'s tensor map: dims, stride, box. */
+/* How the host encodes operand `name`'s tensor map: dims, stride, box
+ * (K-major: a box of the tile's `tile` rows of 64 k; MN-major: 64 x
+ * tile_k). */
 static void
-map_note(struct kgen_contract *p, const char *name, int k_major, const char *rows, const char *ld, int tile)
+map_note(struct kgen_contract *p, const char *name, int k_major, const char *rows, const char *ld, int tile, int tile_k)
 {
 	if (k_major)
 		kgen_contract_note(p, "//   %s_map: dims {k, %s}, stride {%s * 2}, box {64, %d}\n", name, rows, ld, tile);
 	else
-		kgen_contract_note(p, "//   %s_map: dims {%s, k}, stride {%s * 2}, box {64, 64}\n", name, rows, ld);
+		kgen_contract_note(p, "//   %s_map: dims {%s, k}, stride {%s * 2}, box {64, %d}\n", name, rows, ld, tile_k);
+}
+
+void
+kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p, int a_rows, int b_rows)
+{
+	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
+	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
+	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
+	map_note(p, "a", k_major_a(s), "m", "lda", a_rows, (int)s->tile_k);
+	map_note(p, "b", k_major_b(s), "n", "ldb", b_rows, (int)s->tile_k);
 }
 
 void
@@ -210,11 +222,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	else
 		kgen_contract_note(p, "// where grid = ceil(m / %lld) * ceil(n / %lld); blocks take C's tiles in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
-	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
-	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
-	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
-	map_note(p, "a", k_major_a(s), "m", "lda", (int)s->tile_m / (shares_a(s) ? 2 : 1));
-	map_note(p, "b", k_major_b(s), "n", "ldb", (int)s->tile_n / (shares_b(s) ? 2 : 1));
+	kgen_matmul_map_notes(s, p, (int)s->tile_m / (shares_a(s) ? 2 : 1), (int)s->tile_n / (shares_b(s) ? 2 : 1));
 	if (s->mm_store == KGEN_MM_STORE_TMA)
 		kgen_contract_note(p, "//   c_map: C (row-major, %s, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * %d},\n"
 		                   "//   box {%d, %lld}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or\n"
@@ -389,7 +397,9 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	int clustered = s->cluster != KGEN_CLUSTER_C1X1;
 
 	tpl_init(&t);
-	if ((st = tpl_render_into(parts, "wgmma_ptx", "matmul/wgmma_ptx.cu", &t, err)))
+	if ((st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)) ||
+	    (st = tpl_render_into(parts, "tma_ptx", "matmul/tma_ptx.cu", &t, err)) ||
+	    (st = tpl_render_into(parts, "wgmma_ptx", "matmul/wgmma_ptx.cu", &t, err)))
 		return st;
 	tpl_init(&t);
 	if (clustered && (st = tpl_render_into(parts, "wgmma_cluster_ptx", "matmul/wgmma_cluster_ptx.cu", &t, err)))

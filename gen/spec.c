@@ -39,6 +39,7 @@ const struct kgen_enum kgen_smem_layouts[]  = { KGEN_SMEM_LAYOUTS(ENUM_ENTRY) { 
 const struct kgen_enum kgen_mm_stores[]     = { KGEN_MM_STORES(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_clusters[]      = { KGEN_CLUSTERS(ENUM_ENTRY) { NULL, NULL } };
 const struct kgen_enum kgen_schedules[]     = { KGEN_SCHEDULES(ENUM_ENTRY) { NULL, NULL } };
+const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity, multi) \
@@ -117,29 +118,27 @@ static const char *const reserved_cuda[] = {
 	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
 };
 static const char *const reserved_kgen[] = {
-	"A_BOX", "A_LBO", "A_LD", "A_REGS", "A_SBO", "A_STAGE", "A_TILE", "Acc", "BATCH", "BUFFER", "BUFFERS", "BYTES",
-	"B_BOX", "B_LBO", "B_LD", "B_REGS", "B_SBO", "B_STAGE", "B_TILE", "CHUNK", "CLUSTER_M", "CLUSTER_N", "CN",
+	"A_BOX", "A_LBO", "A_LD", "A_REGS", "A_SBO", "A_STAGE", "A_TILE", "Acc", "BATCH", "BOX", "BUFFER", "BUFFERS",
+	"BYTES", "B_BOX", "B_LBO", "B_LD", "B_REGS", "B_SBO", "B_STAGE", "B_TILE", "CHUNK", "CLUSTER_M", "CLUSTER_N", "CN",
 	"CN_STRIDE", "COLS", "CONSUMERS", "CUtensorMap", "Chunk", "DST_LD", "FRAGS_M", "FRAGS_N", "Fragments", "GROUP",
 	"ITEMS", "Index", "KSTEPS", "LANES", "LOADS", "MIN_BLOCKS", "MMA_M", "MMA_N", "N", "NO_INDEX", "Out", "OutPair",
-	"PAD", "PENDING", "REGS", "RM", "RM_STRIDE", "ROWS", "ROWS_PER_BLOCK", "Results", "SPLIT_K", "STAGES",
-	"Schedule", "T", "THREADS", "THREAD_M", "THREAD_N", "TILE", "TILE_COLS", "TILE_K", "TILE_M", "TILE_N",
-	"TILE_ROWS", "TRANS", "TRANSPOSE", "Unit", "VEC", "VEC_A", "VEC_B", "Vec", "WARPS", "WARPS_N", "WARP_M",
-	"WARP_N", "WG_M", "aligned_head", "atomic_combine", "block_reduce", "block_tile", "bulk_commit_group",
-	"bulk_wait_group", "bulk_wait_group_read", "c_to_acc", "chain_end", "chain_fold", "chain_start",
-	"cluster_sync", "combine", "combine_groups", "cp_async", "cp_async_commit", "cp_async_wait", "epilogue",
-	"fence_mbarrier_init", "fence_proxy_async_shared", "finish_tile", "first_unit", "fold", "identity",
-	"issue_load", "k_range", "l2_evict_first", "lanes_reduce", "ldmatrix_x4", "let_next_kernel_start", "load_a",
-	"load_b", "load_fragments", "load_one", "load_stage", "load_tile", "load_tile_inside", "load_vec", "map",
-	"mbarrier_arrive", "mbarrier_arrive_cluster", "mbarrier_arrive_expect_tx", "mbarrier_init", "mbarrier_wait",
-	"mma_16816", "multiply_fragments", "multiply_stage", "multiply_tile", "next_unit", "owner", "pair",
-	"partial_slot", "post", "reduce_span", "release_stage", "result", "rows_by_lanes", "run_start", "schedule",
-	"setmaxnreg_dec", "setmaxnreg_inc", "smem", "smem_desc", "store", "store_c", "store_elements", "store_one",
-	"store_pair",
-	"store_result", "store_tile", "store_tile_tma", "store_vec", "store_warp", "swizzle_at", "swizzled",
-	"tile_origin", "tma_load_2d", "tma_load_2d_multicast", "tma_load_3d", "tma_result", "tma_store_2d",
-	"tma_store_3d", "to_acc", "to_float", "to_out", "unit_at", "wait_for_previous_kernel", "warp_reduce",
-	"warpgroup_sync", "wgmma", "wgmma_commit_group", "wgmma_fence", "wgmma_fence_operand", "wgmma_wait_group",
-	"wmma_load_a", "wmma_load_b", "wmma_mma", "wmma_store",
+	"PAD", "PENDING", "REGS", "RM", "RM_STRIDE", "ROWS", "ROWS_PER_BLOCK", "Results", "SPLIT_K", "STAGES", "Schedule",
+	"T", "THREADS", "THREAD_M", "THREAD_N", "TILE", "TILE_COLS", "TILE_K", "TILE_M", "TILE_N", "TILE_ROWS", "TRANS",
+	"TRANSPOSE", "Unit", "VEC", "VEC_A", "VEC_B", "Vec", "WARPS", "WARPS_N", "WARP_M", "WARP_N", "WG_M", "aligned_head",
+	"atomic_combine", "block_reduce", "block_tile", "bulk_commit_group", "bulk_wait_group", "bulk_wait_group_read",
+	"c_to_acc", "chain_end", "chain_fold", "chain_start", "cluster_sync", "combine", "combine_groups", "cp_async",
+	"cp_async_commit", "cp_async_wait", "epilogue", "fence_mbarrier_init", "fence_proxy_async_shared", "finish_tile",
+	"first_unit", "fold", "identity", "issue_load", "k_range", "l2_evict_first", "lanes_reduce", "ldmatrix_x4",
+	"let_next_kernel_start", "load_a", "load_b", "load_fragments", "load_one", "load_stage", "load_tile",
+	"load_tile_inside", "load_vec", "map", "mbarrier_arrive", "mbarrier_arrive_cluster", "mbarrier_arrive_expect_tx",
+	"mbarrier_init", "mbarrier_wait", "mma_16816", "multiply_fragments", "multiply_stage", "multiply_tile", "next_unit",
+	"owner", "pair", "partial_slot", "post", "reduce_span", "release_stage", "result", "rows_by_lanes", "run_start",
+	"schedule", "setmaxnreg_dec", "setmaxnreg_inc", "smem", "smem_desc", "store", "store_c", "store_elements",
+	"store_one", "store_pair", "store_result", "store_tile", "store_tile_tma", "store_vec", "store_warp", "swizzle_at",
+	"swizzle_tma", "swizzled", "tile_origin", "tma_load_2d", "tma_load_2d_multicast", "tma_load_3d", "tma_result",
+	"tma_store_2d", "tma_store_3d", "to_acc", "to_float", "to_out", "unit_at", "wait_for_previous_kernel",
+	"warp_reduce", "warpgroup_sync", "wgmma", "wgmma_commit_group", "wgmma_fence", "wgmma_fence_operand",
+	"wgmma_wait_group", "wmma_load_a", "wmma_load_b", "wmma_mma", "wmma_store",
 };
 
 static int

@@ -216,6 +216,12 @@
 	X(TILES,    "tiles",    "a block per tile of C, all of its k") \
 	X(STREAM_K, "stream_k", "whole tiles for all but the last one to two waves of blocks; the tiles of those are shared out evenly, k tile by k tile, among one wave of blocks, and the block that finishes a shared tile adds the others' partial sums (scratch)")
 
+/* How kernel: matmul's mma.sync kernel fills its shared-memory tiles
+ * (math: mma, stages 2 to 4). */
+#define KGEN_MM_LOADS(X) \
+	X(CP_ASYNC, "cp_async", "every thread copies its share of each tile with cp.async (sm_80); a block barrier a tile") \
+	X(TMA,      "tma",      "one thread copies each tile as 128-byte-swizzled TMA boxes (sm_90), completing on the stage's full mbarrier; each warp releases a stage on its empty mbarrier, no block barrier")
+
 /* How kernel: matmul's wgmma consumers write their results to C (math: wgmma). */
 #define KGEN_MM_STORES(X) \
 	X(DIRECT, "direct", "one element at a time, each checked against m and n") \
@@ -301,6 +307,7 @@
 	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
 	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks compute which tiles of C: stream_k evens out the last wave (math: simt, mma)") \
+	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -374,6 +381,9 @@ enum kgen_mm_store { KGEN_MM_STORES(X) KGEN_MM_STORE_COUNT };
 #undef X
 #define X(id, ...) KGEN_SCHEDULE_##id,
 enum kgen_schedule { KGEN_SCHEDULES(X) KGEN_SCHEDULE_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_LOADS_##id,
+enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
 #undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
@@ -453,7 +463,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[];
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

@@ -1,5 +1,6 @@
 /*
- * matmul_hopper_launch.c - a `math: wgmma` matmul on the GPU: A's and B's
+ * matmul_hopper_launch.c - a `math: wgmma` matmul on the GPU (and a
+ * `math: mma` one with `loads: tma`, a block a tile): A's and B's
  * TMA tensor maps, encoded as the kernel's contract says (2-D, 128-byte
  * swizzle, zero fill; gen/matmul_hopper.c) and kept in the kernel's launch
  * state while the pointers and shapes stay the same; TMA's own rules (16-
@@ -153,17 +154,19 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long size = (unsigned long long)s->r.dtype->size;
+	const char *who = s->math == KGEN_MATH_WGMMA ? "math: wgmma" : "loads: tma";
+	const char *instead = s->math == KGEN_MATH_WGMMA ? "math: mma" : "loads: cp_async";
 
 	if (c->a % 16 || c->b % 16)
-		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as math: wgmma's TMA loads need",
-		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b));
+		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need",
+		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b), who);
 	if ((unsigned long long)c->lda * size % 16 || (unsigned long long)c->ldb * size % 16)
-		return kgen_fail(err, KGEN_EINVAL, "math: wgmma loads A and B with TMA, which needs row pitches of a "
-		                 "multiple of 16 bytes: lda %lld and ldb %lld of %s are %llu and %llu bytes; make them "
-		                 "multiples of %llu elements, or use math: mma", c->lda, c->ldb, s->r.dtype->name,
-		                 (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size, 16 / size);
+		return kgen_fail(err, KGEN_EINVAL, "%s loads A and B with TMA, which needs row pitches of a multiple of 16 "
+		                 "bytes: lda %lld and ldb %lld of %s are %llu and %llu bytes; make them multiples of %llu "
+		                 "elements, or use %s", who, c->lda, c->ldb, s->r.dtype->name,
+		                 (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size, 16 / size, instead);
 	if ((unsigned long long)c->lda * size >= 1ull << 40 || (unsigned long long)c->ldb * size >= 1ull << 40)
-		return kgen_fail(err, KGEN_EINVAL, "math: wgmma: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld)",
+		return kgen_fail(err, KGEN_EINVAL, "%s: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld)", who,
 		                 c->lda, c->ldb);
 	return KGEN_OK;
 }

@@ -201,6 +201,54 @@ START_TEST(wgmma_encodes_maps_and_launches)
 }
 END_TEST
 
+/* math: mma with loads: tma launches as math: wgmma does: A's and B's
+ * tensor maps (dims as the operands' layouts say), a block a tile, the
+ * tiles' shared memory with 1024 bytes to align them and the mbarriers;
+ * TMA's rules refused with the way out (loads: cp_async). */
+START_TEST(mma_tma_launch)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
+	                       "loads: tma\n");
+	kgen_kernel *col = build("kernel: matmul\ndtype: f16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 2\n"
+	                         "loads: tma\na_layout: col\nb_layout: col\nname: mma_tma_cols\n");
+	const struct fake_launch *x;
+	kgen_error err;
+	int e0 = *encodes;
+
+	*nparams = 9;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*encodes, e0 + 2);
+	x = last();
+	ck_assert_str_eq(x->name, "matmul_mma_bf16");
+	ck_assert_uint_eq(x->grid[0], 8 * 24);          /* ceil(1000/128) * ceil(3000/128) tiles, a block each */
+	ck_assert_uint_eq(x->block[0], 128);
+	ck_assert_uint_eq(x->smem, 3 * (128 * 64 + 64 * 128) * 2 + 1024 + 3 * 16);
+	ck_assert_uint_eq(x->args[0], 264);              /* A row-major: dims {k, m} */
+	ck_assert_uint_eq(x->args[1], 3000);             /* B row-major: dims {n, k} */
+	ck_assert_uint_eq(x->args[2], 0x30000000ull);
+	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1000);
+	ck_assert_uint_eq(x->args[6], 3000);             /* ldc */
+	ck_assert_int_eq(kgen_matmul(col, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->args[0], 1000);        /* A column-major: dims {m, k} */
+	ck_assert_uint_eq(last()->args[1], 264);         /* B column-major: dims {k, n} */
+	ck_assert_uint_eq(last()->smem, 2 * (64 * 128 + 128 * 64) * 2 + 1024 + 2 * 16);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "loads: tma loads A and B with TMA, which needs row pitches of a multiple of 16 "
+	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
+	                 "or use loads: cp_async");
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000008ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "b (0x20000008) is not aligned to 16 bytes, as loads: tma's TMA loads need");
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
+	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C, a block a tile */
+	ck_assert_uint_eq(last()->grid[0], 1);
+	*nparams = 0;
+}
+END_TEST
+
 /* schedule: stream_k: a grid of dp_tiles + sk_blocks blocks (the fake holds
  * 2 a block on 132 SMs: S = 264), scratch for two tiles of sums a stream-K
  * block and a ticket a shared tile, the tickets zeroed before each launch;
@@ -956,6 +1004,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
+	tcase_add_test(tc, mma_tma_launch);
 	tcase_add_test(tc, stream_k_divides_the_launch);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);

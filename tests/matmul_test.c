@@ -85,6 +85,7 @@ START_TEST(matmul_spec_files_load_and_generate)
 		"specs/matmul/seed-002/05-blocktiling-2d.yaml", "specs/matmul/seed-002/06-vectorized.yaml",
 		"specs/matmul/seed-002/07-warptiling.yaml", "specs/matmul/seed-002/08-wmma.yaml",
 		"specs/matmul/best/simt_f32.yaml", "specs/matmul/best/mma_bf16.yaml", "specs/matmul/best/mma_f16.yaml",
+		"specs/matmul/best/mma_tma_bf16.yaml", "specs/matmul/best/mma_tma_f16.yaml",
 		"specs/matmul/hopper/01-tma-wgmma.yaml", "specs/matmul/hopper/02-larger-tiles.yaml",
 		"specs/matmul/hopper/03-warp-specialized.yaml", "specs/matmul/best/wgmma_bf16.yaml",
 	};
@@ -384,6 +385,66 @@ START_TEST(matmul_wgmma_needs_sm_90a)
 }
 END_TEST
 
+/* loads: tma: thread 0 copies each tile as TMA boxes (the operands'
+ * layouts decide the boxes' coordinates), the warps wait on the stage's
+ * full mbarrier and release it on its empty one, the fragments read the
+ * tiles in TMA's swizzle; the kernel takes the maps as math: wgmma's does.
+ * It needs sm_90 (not sm_90a). */
+START_TEST(matmul_mma_tma_loads)
+{
+	const char *mma = "kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n";
+	char yaml[256];
+	char *src;
+	kgen_spec *spec;
+	kgen_error err;
+
+	snprintf(yaml, sizeof yaml, "%sloads: tma\n", mma);
+	src = source(yaml);
+	ASSERT_HAS(src, "//   loads: tma\n");
+	ASSERT_HAS(src, "// Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).");
+	ASSERT_HAS(src, "matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 99376>>>");
+	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}\n");
+	ASSERT_HAS(src, "//   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}\n");
+	ASSERT_HAS(src, "(const __grid_constant__ CUtensorMap a_map,");
+	ASSERT_HAS(src, "constexpr int A_BOX = 128 * BOX, B_BOX = 64 * BOX;");
+	ASSERT_HAS(src, "tma_load_2d(as + i * A_BOX, a_map, kt + i * BOX, row0, bar);");
+	ASSERT_HAS(src, "tma_load_2d(bs + i * B_BOX, b_map, col0 + i * BOX, kt, bar);");
+	ASSERT_HAS(src, "mbarrier_wait(&empty[write], (fetched / STAGES - 1) % 2);");
+	ASSERT_HAS(src, "mbarrier_arrive(&empty[stage]);");
+	ASSERT_HAS(src, "mbarrier_wait(&full[read], (t + 1) / STAGES % 2);");
+	ASSERT_HAS(src, "swizzle_tma<A_TILE / A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8)");
+	ASSERT_HAS(src, "store_elements(c, nullptr, acc,");
+	ASSERT_HAS_NOT(src, "cp_async");
+	ASSERT_HAS_NOT(src, "load_width");
+	ASSERT_HAS_NOT(src, "swizzle_at");
+	ASSERT_HAS_NOT(src, "__syncthreads();              // everyone's");
+	free(src);
+	snprintf(yaml, sizeof yaml, "%sloads: tma\na_layout: col\nb_layout: col\ntile_m: 64\nwarp_m: 32\n", mma);
+	src = source(yaml);
+	ASSERT_HAS(src, "//   a_map: dims {m, k}, stride {lda * 2}, box {64, 64}\n");
+	ASSERT_HAS(src, "//   b_map: dims {k, n}, stride {ldb * 2}, box {64, 128}\n");
+	ASSERT_HAS(src, "tma_load_2d(as + i * A_BOX, a_map, row0 + i * BOX, kt, bar);");
+	ASSERT_HAS(src, "tma_load_2d(bs + i * B_BOX, b_map, kt + i * BOX, col0, bar);");
+	free(src);
+	src = source(mma);  /* loads: cp_async, the default: the kernel as it was */
+	ASSERT_HAS(src, "//   loads: cp_async\n");
+	ASSERT_HAS(src, "cp_async_wait<STAGES - 2>();");
+	ASSERT_HAS_NOT(src, "mbarrier");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");  /* stages: 1: loads does not apply */
+	ASSERT_HAS_NOT(src, "loads:");
+	free(src);
+	snprintf(yaml, sizeof yaml, "%sloads: tma\n", mma);
+	spec = load(yaml);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_80", &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "loads: tma needs sm_90 or newer (TMA and mbarrier waits), not sm_80: use loads: cp_async");
+	ck_assert_int_eq(err.line, 7);
+	ck_assert_int_eq(err.column, 8);
+	ck_assert_int_eq(kgen_spec_check_arch(spec, "sm_90", &err), KGEN_OK);
+	kgen_spec_free(spec);
+}
+END_TEST
+
 /* blocks_per_sm: __launch_bounds__'s minimum of blocks an SM, which caps the
  * registers; without it simt and wmma leave them to the compiler and mma
  * asks for one block (up to 255 registers). */
@@ -657,6 +718,30 @@ static const struct refusal matmul_refusals[] = {
 	  "schedule needs math: simt or mma, not wmma", 4, 11, "schedule: stream_k" },
 	{ "check_matmul_stream_k_split_k", MM "split_k: 2\nschedule: stream_k\n",
 	  "schedule: stream_k shares k out itself: drop split_k 2 (or use schedule: tiles)", 3, 11, "schedule: stream_k" },
+	{ "only_with_loads_math", MM "loads: tma\n",
+	  "loads needs math: mma, not simt (simt and wmma copy with cp.async; wgmma always with TMA)", 2, 8, "loads: tma" },
+	{ "only_with_loads_stages", MM "dtype: bf16\nmath: mma\nloads: tma\n",
+	  "loads needs stages 2 to 4, not 1 (one stage is loaded and stored by every thread, then a barrier)", 4, 8,
+	  "loads: tma" },
+	{ "only_with_load_width_tma", MM "dtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\nloads: tma\n"
+	  "load_width: 8\n", "load_width needs loads: cp_async, not tma (TMA copies whole boxes)", 8, 13, "load_width: 8" },
+	{ "check_matmul_tma_swizzled", MM "dtype: bf16\nmath: mma\ntile_k: 64\nstages: 3\nloads: tma\n",
+	  "loads: tma lands its boxes in TMA's 128-byte swizzle: use smem_layout: swizzled, not padded", 6, 8,
+	  "loads: tma" },
+	{ "check_matmul_tma_boxes_a", MM "dtype: bf16\nmath: mma\nsmem_layout: swizzled\nstages: 3\nloads: tma\n",
+	  "loads: tma copies boxes of 128-byte rows (64 bf16): A's tile rows of tile_k 32 are not a multiple of 64", 6, 8,
+	  "loads: tma" },
+	{ "check_matmul_tma_boxes_b", MM "dtype: f16\nmath: mma\ntile_k: 64\ntile_n: 32\nwarp_n: 16\nsmem_layout: swizzled\n"
+	  "stages: 3\nloads: tma\n",
+	  "loads: tma copies boxes of 128-byte rows (64 f16): B's tile rows of tile_n 32 are not a multiple of 64", 9, 8,
+	  "loads: tma" },
+	{ "check_matmul_tma_split_k", MM "dtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\nloads: tma\n"
+	  "split_k: 2\n", "split_k 2 needs loads: cp_async (loads: tma takes a block a tile, all of its k)", 8, 10,
+	  "split_k: 2" },
+	{ "check_matmul_tma_stream_k", MM "dtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
+	  "loads: tma\nschedule: stream_k\n",
+	  "schedule: stream_k needs loads: cp_async (loads: tma takes a block a tile, all of its k)", 8, 11,
+	  "schedule: stream_k" },
 	{ "check_matmul_hilbert_group", MM "order: hilbert\ngroup: 6\n",
 	  "group 6: order: hilbert walks squares of group x group tiles along a Hilbert curve, whose side is a power of "
 	  "two: 4 or 8", 3, 8, "group: 6" },
@@ -728,6 +813,7 @@ suite(void)
 	tcase_add_test(tc, matmul_stream_k_division);
 	tcase_add_test(tc, matmul_blocks_per_sm_bounds_the_registers);
 	tcase_add_test(tc, matmul_mma_store_pairs);
+	tcase_add_test(tc, matmul_mma_tma_loads);
 	tcase_add_test(tc, matmul_wgmma_defaults);
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
 	tcase_add_test(tc, matmul_wgmma_store_pairs);

@@ -69,6 +69,7 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
 {{/one_stage}}
 
 // {{doc}}
+{{^tma}}
 extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long lda, long long ldb, long long ldc,
@@ -95,3 +96,33 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
     {{units}}
 {{/stream_k}}
 }
+{{/tma}}
+{{#tma}}
+extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const __grid_constant__ CUtensorMap a_map,
+                                                                  const __grid_constant__ CUtensorMap b_map,
+                                                                  Out *__restrict__ c, int m, int n, int k,
+                                                                  long long ldc, Acc alpha, Acc beta)
+{
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    // STAGES tiles of A, A_TILE elements each, then STAGES of B, 1024-byte aligned as the
+    // 128B swizzle repeats; then each stage's full and empty mbarriers.
+    T *const as = reinterpret_cast<T *>(smem_raw + (1024 - smem(smem_raw) % 1024) % 1024);
+    T *const bs = as + STAGES * A_TILE;
+    unsigned long long *const full = reinterpret_cast<unsigned long long *>(bs + STAGES * B_TILE);
+    unsigned long long *const empty = full + STAGES;
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int wm = warp / WARPS_N * WARP_M, wn = warp % WARPS_N * WARP_N;  // the warp's part of the tile
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbarrier_init(&full[s], 1);               // thread 0's arrival and the bytes of the boxes
+            mbarrier_init(&empty[s], THREADS / 32);  // a release by each warp
+        }
+        fence_mbarrier_init();
+    }
+    __syncthreads();
+    int row0, col0, k0, k1;
+    tile_origin(m, n, row0, col0);
+    k_range(k, k0, k1);
+    {{tile}}
+}
+{{/tma}}

@@ -27,6 +27,7 @@
 //   epilogue: v
 //   store: pairs
 //   schedule: tiles
+//   loads: cp_async
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).
 //

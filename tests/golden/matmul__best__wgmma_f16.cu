@@ -111,17 +111,16 @@ static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &
     row0 = (first + in_group % height) * TILE_M;
     col0 = in_group / height * TILE_N;
 }
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
-
 // Shared-memory address of a generic pointer, for the PTX below.
 static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
 
 // An mbarrier whose phase completes when `count` threads have arrived (and
 // the bytes they expect have landed).
@@ -164,7 +163,6 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
-
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
 {
