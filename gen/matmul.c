@@ -841,9 +841,10 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 	struct tpl_args t;
 
 	tpl_init(&t);
-	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1)
-		return tpl_render_into(k, "mainloop", s->mm_loads == KGEN_MM_LOADS_TMA ? "matmul/loop_mma_tma.cu" :
-		                       "matmul/loop_mma.cu", &t, err);
+	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1) {
+		tpl_show(&t, "tma", s->mm_loads == KGEN_MM_LOADS_TMA);
+		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
+	}
 	if (s->mm_stages > 1) {
 		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
 		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);

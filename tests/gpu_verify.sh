@@ -126,12 +126,13 @@ status=0
 			echo "# kgen run --verify $layouts $mshapes matmul specs valid so..."
 			"$kgen" run --verify $layouts $mshapes $(mvalid "$layouts") || status=1
 		done
-		# math: wgmma loads with TMA, which refuses row pitches that are not 16-byte
-		# multiples (most packed shapes above): here shapes ragged against every
-		# tile with whole pitches, packed multiples of 8 and odd sizes with --pad 5
-		# (ld = size + 5), in each layout; 2000x3000 has more tiles than an H100
-		# has SMs (the persistent kernels loop), k 520 wraps the stages.
-		wspecs=$(grep -l '^math: wgmma' $mspecs)
+		# math: wgmma, and math: mma with loads: tma, load with TMA, which refuses
+		# row pitches that are not 16-byte multiples (most packed shapes above):
+		# here shapes ragged against every tile with whole pitches, packed
+		# multiples of 8 and odd sizes with --pad 5 (ld = size + 5), in each
+		# layout; 2000x3000 has more tiles than an H100 has SMs (the persistent
+		# kernels loop), k 520 wraps the stages.
+		wspecs=$(grep -l -e '^math: wgmma' -e '^loads: tma' $mspecs)
 		for layouts in "--set a_layout=row --set b_layout=row" "--set a_layout=col --set b_layout=row" \
 		               "--set a_layout=row --set b_layout=col" "--set a_layout=col --set b_layout=col"; do
 			echo "# kgen run --verify $layouts wgmma matmul specs at whole pitches..."
@@ -164,6 +165,12 @@ status=0
 			if [ -n "$mm" ]; then
 				echo "# kgen run --verify --shape 7x5x3 --shape 300x200x100 sampled matmul specs..."
 				"$kgen" run --verify --shape 7x5x3 --shape 300x200x100 $mm || status=1
+				# TMA refuses those pitches: the TMA specs again at whole ones.
+				mt=$(grep -l -e '^math: wgmma' -e '^loads: tma' $mm)
+				if [ -n "$mt" ]; then
+					echo "# kgen run --verify --shape 8x8x8 --shape 136x264x1000 sampled TMA matmul specs..."
+					"$kgen" run --verify --shape 8x8x8 --shape 136x264x1000 $mt || status=1
+				fi
 			fi
 		else
 			echo "FAIL: tests/sample_test --emit"; status=1

@@ -366,7 +366,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const _
                 acc[i][j][e] = 0.0f;
 
     const int tiles = (k1 - k0 + TILE_K - 1) / TILE_K;
-    int read = 0, write = 0;  // the stages of the tile being multiplied and of the next one fetched
+    int read = 0, write = 0;  // the buffers of the tile being multiplied and of the next one fetched
     // The next tile to fetch (if there is one) to stage `write`: thread 0 waits
     // until every warp has released the stage, then issues its boxes.
     int fetched = 0;
@@ -411,7 +411,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const _
                 }
             }
             multiply_fragments(acc, f[ks % 2]);
-            // Tile t + STAGES - 1 to the stage of tile t - 1, once every warp has released it.
+            // Tile t + STAGES - 1 to the buffer of tile t - 1, once every warp
+            // has released it (fetch waits for that).
             if (ks == 0 && KSTEPS > 1)
                 fetch();
         }
