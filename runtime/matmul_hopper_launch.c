@@ -50,7 +50,8 @@ encode(const kgen_kernel *kn, CUtensorMap *map, CUdeviceptr addr, unsigned long 
 }
 
 /* A's and B's maps as the contract lays them out (K-major: {k, rows} with
- * a box of the tile's rows; MN-major: {rows, k}, boxes of 64 x 64). */
+ * a box of the tile's rows; MN-major: {rows, k}, boxes of 64 x tile_k,
+ * which is 64 for math: wgmma). */
 static kgen_status
 encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma_call *c, kgen_error *err)
 {
@@ -148,26 +149,31 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 	return st;
 }
 
-/* TMA's rules for the operands: 16-byte aligned, rows 16-byte multiples. */
+/* TMA's rules for the operands: 16-byte aligned, rows 16-byte multiples;
+ * each refusal names the spec's TMA (math: wgmma, or loads: tma) and the
+ * way out (math: mma, or loads: cp_async). */
 static kgen_status
 check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long size = (unsigned long long)s->r.dtype->size;
-	const char *who = s->math == KGEN_MATH_WGMMA ? "math: wgmma" : "loads: tma";
-	const char *instead = s->math == KGEN_MATH_WGMMA ? "math: mma" : "loads: cp_async";
+	int wgmma = s->math == KGEN_MATH_WGMMA;
+	const char *who = wgmma ? "math: wgmma" : "loads: tma";
+	const char *instead = wgmma ? "math: mma" : "loads: cp_async";
 
 	if (c->a % 16 || c->b % 16)
-		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need",
-		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b), who);
+		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need%s%s",
+		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b), who,
+		                 wgmma ? "" : ": use ", wgmma ? "" : instead);
 	if ((unsigned long long)c->lda * size % 16 || (unsigned long long)c->ldb * size % 16)
-		return kgen_fail(err, KGEN_EINVAL, "%s loads A and B with TMA, which needs row pitches of a multiple of 16 "
-		                 "bytes: lda %lld and ldb %lld of %s are %llu and %llu bytes; make them multiples of %llu "
-		                 "elements, or use %s", who, c->lda, c->ldb, s->r.dtype->name,
-		                 (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size, 16 / size, instead);
+		return kgen_fail(err, KGEN_EINVAL, "%s with TMA, which needs row pitches of a multiple of 16 bytes: lda %lld "
+		                 "and ldb %lld of %s are %llu and %llu bytes; make them multiples of %llu elements, or use %s",
+		                 wgmma ? "math: wgmma loads A and B" : "loads: tma copies A's and B's tiles", c->lda, c->ldb,
+		                 s->r.dtype->name, (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size,
+		                 16 / size, instead);
 	if ((unsigned long long)c->lda * size >= 1ull << 40 || (unsigned long long)c->ldb * size >= 1ull << 40)
-		return kgen_fail(err, KGEN_EINVAL, "%s: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld)", who,
-		                 c->lda, c->ldb);
+		return kgen_fail(err, KGEN_EINVAL, "%s: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld); use %s",
+		                 who, c->lda, c->ldb, instead);
 	return KGEN_OK;
 }
 

@@ -236,12 +236,13 @@ START_TEST(mma_tma_launch)
 	ck_assert_uint_eq(last()->smem, 2 * (64 * 128 + 128 * 64) * 2 + 1024 + 2 * 16);
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "loads: tma loads A and B with TMA, which needs row pitches of a multiple of 16 "
+	ck_assert_str_eq(err.message, "loads: tma copies A's and B's tiles with TMA, which needs row pitches of a multiple of 16 "
 	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
 	                 "or use loads: cp_async");
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000008ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "b (0x20000008) is not aligned to 16 bytes, as loads: tma's TMA loads need");
+	ck_assert_str_eq(err.message, "b (0x20000008) is not aligned to 16 bytes, as loads: tma's TMA loads need: use "
+	                 "loads: cp_async");
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C, a block a tile */
 	ck_assert_uint_eq(last()->grid[0], 1);
