@@ -52,7 +52,7 @@ kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 		/* The tiles keep the operands' layouts, rows padded by 8 elements
 		 * unless their chunks are swizzled. */
 		g->swizzled = s->math == KGEN_MATH_MMA && s->smem_layout == KGEN_SMEM_LAYOUT_SWIZZLED;
-		g->tma = s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA;
+		g->tma = kgen_matmul_loads_tma(s);
 		g->a_ld = (a_row ? g->tk : g->tm) + (g->swizzled ? 0 : 8);
 		g->a_rows = a_row ? g->tm : g->tk;
 		g->b_ld = (b_row ? g->tn : g->tk) + (g->swizzled ? 0 : 8);
@@ -253,7 +253,7 @@ check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
 	if (s->mm_store == KGEN_MM_STORE_PAIRS && s->split_k > 1)
 		return ERR(mm_store, "store: pairs stores C itself: split_k %lld writes partial sums (use split_k: 1)",
 		           s->split_k);
-	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA)
+	if (kgen_matmul_loads_tma(s))
 		return check_tma_loads(s, err);
 	return check_swizzle(s, err);
 }
@@ -842,7 +842,7 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 
 	tpl_init(&t);
 	if (s->math == KGEN_MATH_MMA && s->mm_stages > 1) {
-		tpl_show(&t, "tma", s->mm_loads == KGEN_MM_LOADS_TMA);
+		tpl_show(&t, "tma", kgen_matmul_loads_tma(s));
 		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
 	}
 	if (s->mm_stages > 1) {
@@ -871,7 +871,7 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 	if (s->math == KGEN_MATH_MMA) {
 		tpl_show(&t, "pairs", s->mm_store == KGEN_MM_STORE_PAIRS);
 		/* loads: tma's kernel takes no scratch (split_k 1, schedule: tiles) */
-		tpl_set(&t, "partials", "%s", s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA ? "nullptr" : "partials");
+		tpl_set(&t, "partials", "%s", kgen_matmul_loads_tma(s) ? "nullptr" : "partials");
 	}
 	if ((st = mainloop(s, call, &t, err)))
 		tpl_free(&t);

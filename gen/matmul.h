@@ -23,6 +23,20 @@ struct kgen_matmul {
 	long long smem_bytes;     /* dynamic shared memory of the main kernel */
 };
 
+/* loads: tma in effect: math: mma copying its stages (2 to 4) by TMA. */
+static inline int
+kgen_matmul_loads_tma(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA;
+}
+
+/* The kernel takes A and B as TMA tensor maps (math: wgmma, loads: tma). */
+static inline int
+kgen_matmul_takes_maps(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_WGMMA || kgen_matmul_loads_tma(s);
+}
+
 /* The derived shape of spec s (its tiles resolved). */
 void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 

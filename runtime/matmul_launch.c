@@ -217,8 +217,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	ldc = (long long)c->ldc;
 	aligned = aligned_bits(kn, c, a, b);
 	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
-	if (s->math == KGEN_MATH_WGMMA || (s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA)) {
-		/* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
+	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p };
 		return kgen_matmul_wgmma_launch(kn, &w, stream, err);

@@ -84,18 +84,6 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
     extern __shared__ __align__(128) unsigned char smem_tiles[];
     T *const as = reinterpret_cast<T *>(smem_tiles);  // STAGES tiles of A, A_TILE elements each
     T *const bs = as + STAGES * A_TILE;               // then STAGES tiles of B
-    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    const int wm = warp / WARPS_N * WARP_M, wn = warp % WARPS_N * WARP_N;  // the warp's part of the tile
-    int row0, col0, k0, k1;
-{{^stream_k}}
-    tile_origin(m, n, row0, col0);
-    k_range(k, k0, k1);
-    {{tile}}
-{{/stream_k}}
-{{#stream_k}}
-    {{units}}
-{{/stream_k}}
-}
 {{/tma}}
 {{#tma}}
 extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const __grid_constant__ CUtensorMap a_map,
@@ -110,8 +98,10 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const __grid_c
     T *const bs = as + STAGES * A_TILE;
     unsigned long long *const full = reinterpret_cast<unsigned long long *>(bs + STAGES * B_TILE);
     unsigned long long *const empty = full + STAGES;
+{{/tma}}
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int wm = warp / WARPS_N * WARP_M, wn = warp % WARPS_N * WARP_N;  // the warp's part of the tile
+{{#tma}}
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);               // thread 0's arrival and the bytes of the boxes
@@ -120,9 +110,14 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const __grid_c
         fence_mbarrier_init();
     }
     __syncthreads();
+{{/tma}}
     int row0, col0, k0, k1;
+{{^stream_k}}
     tile_origin(m, n, row0, col0);
     k_range(k, k0, k1);
     {{tile}}
+{{/stream_k}}
+{{#stream_k}}
+    {{units}}
+{{/stream_k}}
 }
-{{/tma}}
