@@ -14,7 +14,10 @@
  * NVRTC, kgen, the spec's hash, the size (n, or ROWSxCOLS) and method: a
  * rerun finds it there and measures only what is missing (--fresh
  * measures everything again).  Under several methods, a size's point is
- * the one whose worst ratio to the fastest, over the methods, is least.
+ * the one whose worst ratio to the fastest, over the methods, is least
+ * (--choose worst), or whose geometric mean of them is (--choose mean: with
+ * --against cub, among the points ahead of CUB by --margin under every
+ * method).
  * The records are kgen's own lines, read back by their fixed keys; no JSON
  * library is needed for that.  Plans pick by n: --plan is for families
  * that take them (kgen_family_takes_plans).
@@ -66,6 +69,8 @@ struct tune {
 	double cub_us[MAX_SIZES][KGEN_TIME_COUNT];  /* CUB's median per call there (with --against) */
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
 	double tolerance;           /* keep the previous size's point when within this fraction of the best */
+	int mean;                   /* --choose mean: the least geometric mean of the ratios, not the least worst */
+	double margin;              /* --choose mean --against cub: a point is ahead by this fraction under every method */
 	unsigned long long seed;
 	char *sets[64];
 	struct kgen_points pts;
@@ -84,7 +89,8 @@ usage(FILE *fp)
 	fputs("usage: kgen tune SPACE.yaml [--n N]... [--shape RxC]... [--method events|graph|cold[,...]]\n"
 	      "                 [--runs R] [-j N] [--set KEY=VALUE]... [--unset KEY]... [--records FILE]\n"
 	      "                 [--fresh] [--resume] [--plan FILE] [--list]\n"
-	      "                 [--against cub] [--tolerance PCT] [--seed S] [--device D]\n"
+	      "                 [--against cub] [--choose worst|mean] [--margin PCT]\n"
+	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
 	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
@@ -119,6 +125,13 @@ usage(FILE *fp)
 	      "                  take at each n the point whose worst ratio to CUB's time, over\n"
 	      "                  the methods, is least (default: to the fastest point's);\n"
 	      "                  kernel: reduce only\n"
+	      "  --choose mean   take at each n the point whose ratios, over the methods,\n"
+	      "                  have the least geometric mean (default worst: the least worst\n"
+	      "                  ratio); with --against cub, among the points faster than CUB\n"
+	      "                  by --margin PCT (default 3) or more under every method, and\n"
+	      "                  the least worst ratio where no point is.  Under events and\n"
+	      "                  graph it takes a one-launch kernel far ahead back to back and\n"
+	      "                  a little behind a two-launch one under graph replay\n"
 	      "  --list          expand and validate only (no GPU)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
@@ -552,29 +565,93 @@ tune_size(struct tune *t, kgen_context *ctx, int j, int rec, int *failures, int 
 	return st;
 }
 
-/* Point i at size j against the fastest verified point under each method
- * (--against cub: against CUB's time): the largest ratio of its time to
- * that one (1: the fastest under every method), or -1 when it has no time
- * under one of them. */
+/* Point i's time at size j under method m over the reference's: the
+ * fastest verified point's (--against cub: CUB's); -1 when it has none. */
+static double
+ratio(const struct tune *t, int i, int j, int m)
+{
+	double ref;
+	int k;
+
+	if (t->p[i].us[j][m] <= 0)
+		return -1;
+	if (t->against)
+		ref = t->cub_us[j][m];
+	else
+		for (ref = t->p[i].us[j][m], k = 0; k < t->pts.n; k++)
+			if (t->p[k].us[j][m] > 0 && t->p[k].us[j][m] < ref)
+				ref = t->p[k].us[j][m];
+	return t->p[i].us[j][m] / ref;
+}
+
+/* Point i's largest ratio over the methods (1: the fastest under every
+ * method), or -1 when it has no time under one of them. */
+static double
+worst(const struct tune *t, int i, int j)
+{
+	double w = 0, r;
+	int m;
+
+	for (m = 0; m < t->nm; m++) {
+		if ((r = ratio(t, i, j, m)) < 0)
+			return -1;
+		if (r > w)
+			w = r;
+	}
+	return w;
+}
+
+/* Whether point i may be chosen by --choose mean's score: with --against
+ * cub, ahead of CUB by the margin under every method.  Under --choose worst
+ * every timed point may. */
+static int
+qualifies(const struct tune *t, int i, int j)
+{
+	return !t->mean || !t->against || worst(t, i, j) <= 1 - t->margin;
+}
+
+/* What the choice at size j makes least: point i's worst ratio, or under
+ * --choose mean the geometric mean of its ratios (the worst still, for a
+ * point that does not qualify: one is chosen only where none does); -1
+ * when it has no time under a method. */
 static double
 score(const struct tune *t, int i, int j)
 {
-	double worst = 0, ref;
-	int m, k;
+	double w = worst(t, i, j), logs = 0;
+	int m;
 
-	for (m = 0; m < t->nm; m++) {
-		if (t->p[i].us[j][m] <= 0)
-			return -1;
-		if (t->against)
-			ref = t->cub_us[j][m];
-		else
-			for (ref = t->p[i].us[j][m], k = 0; k < t->pts.n; k++)
-				if (t->p[k].us[j][m] > 0 && t->p[k].us[j][m] < ref)
-					ref = t->p[k].us[j][m];
-		if (t->p[i].us[j][m] / ref > worst)
-			worst = t->p[i].us[j][m] / ref;
-	}
-	return worst;
+	if (w < 0 || !t->mean || !qualifies(t, i, j))
+		return w;
+	for (m = 0; m < t->nm; m++)
+		logs += log(ratio(t, i, j, m));
+	return exp(logs / t->nm);
+}
+
+/* Point i before point k at size j: one that qualifies before one that
+ * does not, then the lesser score. */
+static int
+better(const struct tune *t, int i, int k, int j)
+{
+	int qi = qualifies(t, i, j), qk = qualifies(t, k, j);
+
+	return qi != qk ? qi : score(t, i, j) < score(t, k, j);
+}
+
+/* What the choice weighed of point i at size j: its worst ratio,
+ * "0.830", or under --choose mean its ratio under each method,
+ * "0.640/0.920". */
+static const char *
+score_text(const struct tune *t, int i, int j, char *buf, size_t len)
+{
+	size_t used = 0;
+	int m;
+
+	buf[0] = '\0';
+	if (!t->mean)
+		snprintf(buf, len, "%.3f", score(t, i, j));
+	for (m = 0; t->mean && m < t->nm && used < len; m++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%.3f", m ? "/" : "", ratio(t, i, j, m));
+	return buf;
 }
 
 /* --against cub: the family's peer's time at size j under each method
@@ -629,7 +706,8 @@ plan_choice(const struct tune *t, int j, int best, int prev)
 {
 	double sp = prev >= 0 ? score(t, prev, j) : -1;
 
-	if (best >= 0 && sp > 0 && sp <= score(t, best, j) * (1 + t->tolerance))
+	if (best >= 0 && sp > 0 && qualifies(t, prev, j) == qualifies(t, best, j) &&
+	    sp <= score(t, best, j) * (1 + t->tolerance))
 		return prev;
 	return best;
 }
@@ -639,12 +717,11 @@ plan_choice(const struct tune *t, int j, int best, int prev)
 static int
 best_at(const struct tune *t, int j, int skip)
 {
-	double si, sb = -1;
 	int i, best = -1;
 
 	for (i = 0; i < t->pts.n; i++)
-		if (i != skip && (si = score(t, i, j)) > 0 && (best < 0 || si < sb))
-			best = i, sb = si;
+		if (i != skip && score(t, i, j) > 0 && (best < 0 || better(t, i, best, j)))
+			best = i;
 	return best;
 }
 
@@ -693,13 +770,22 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 {
 	strbuf b;
 	time_t now = time(NULL);
-	char date[32], a[64];
+	char date[32], a[64], r[64];
 	int j, k, first, i;
 	kgen_status st;
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
-	if (t->against)
+	if (t->against && t->mean)
+		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points at most\n"
+		          "# %g%% of cub::DeviceReduce's time under every method (%s), the one whose\n"
+		          "# ratios to it have the least geometric mean (the least worst where none is).\n#   kgen",
+		          100 * (1 - t->margin), methods_text(t, a, sizeof a));
+	else if (t->mean)
+		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point whose ratios\n"
+		          "# to the fastest under each method (%s) have the least geometric mean.\n#   kgen",
+		          methods_text(t, a, sizeof a));
+	else if (t->against)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point furthest\n"
 		          "# ahead of cub::DeviceReduce under its worst method (%s).\n#   kgen", methods_text(t, a, sizeof a));
 	else if (t->nm > 1)
@@ -727,7 +813,7 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 				sb_printf(&b, "%s%.2f", m ? "/" : "", t->p[best[k]].us[k][m]);
 			sb_puts(&b, " us");
 			if (t->against)
-				sb_printf(&b, " (%.3f of CUB)", score(t, best[k], k));
+				sb_printf(&b, " (%s of CUB)", score_text(t, best[k], k, r, sizeof r));
 		}
 		sb_printf(&b, " (%s)\n    spec:\n", t->pts.v[best[first]].label);
 		{
@@ -894,16 +980,18 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 		{ "plan", required_argument, NULL, 'p' }, { "list", no_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 'S' }, { "device", required_argument, NULL, 'd' },
 		{ "tolerance", required_argument, NULL, 'T' }, { "against", required_argument, NULL, 'A' },
+		{ "choose", required_argument, NULL, 'C' }, { "margin", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	char *endp;
-	int c, i, j;
+	int c, i, j, margin = 0;
 
 	t->runs = 20;
 	t->jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
 	t->seed = 20261121;
 	t->tolerance = 0.03;
+	t->margin = 0.03;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -948,6 +1036,21 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 				return 2;
 			}
 			break;
+		case 'C':
+			if (strcmp(optarg, "worst") != 0 && strcmp(optarg, "mean") != 0) {
+				fprintf(stderr, "kgen tune: bad --choose %s (worst or mean)\n", optarg);
+				return 2;
+			}
+			t->mean = strcmp(optarg, "mean") == 0;
+			break;
+		case 'G':
+			margin = 1;
+			t->margin = strtod(optarg, &endp) / 100;
+			if (*endp || endp == optarg || t->margin < 0 || t->margin >= 1) {
+				fprintf(stderr, "kgen tune: bad --margin %s (a percentage, 0 to under 100)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'A':
 			if (strcmp(optarg, "cub") != 0) {
 				fprintf(stderr, "kgen tune: bad --against %s (cub)\n", optarg);
@@ -961,6 +1064,10 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	}
 	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
 		usage(stderr);
+		return 2;
+	}
+	if (margin && !(t->mean && t->against)) {
+		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub\n");
 		return 2;
 	}
 	t->space = argv[optind];
@@ -1056,19 +1163,19 @@ static void
 print_size(const struct tune *t, int j, int best, int chosen)
 {
 	int second = best_at(t, j, best);
-	char times[256], a[64];
+	char times[256], a[64], r[64];
 
 	printf("%s %s  %s", size_column(t, j, a, sizeof a), times_text(t, best, j, times, sizeof times),
 	       t->pts.v[best].label);
 	if (t->against)
-		printf(" (%.3f of CUB's time)", score(t, best, j));
+		printf(" (%s of CUB's time)", score_text(t, best, j, r, sizeof r));
 	if (second >= 0 && (t->nm > 1 || t->against))
-		printf("   (next: %.3f of %s, %s)", score(t, second, j), ref_name(t), t->pts.v[second].label);
+		printf("   (next: %s of %s, %s)", score_text(t, second, j, r, sizeof r), ref_name(t), t->pts.v[second].label);
 	else if (second >= 0)
 		printf("   (next: %.2f us, %s)", t->p[second].us[j][0], t->pts.v[second].label);
 	if (chosen != best)
-		printf("\n         the plan keeps %s (%.3f of %s), %s", times_text(t, chosen, j, times, sizeof times),
-		       score(t, chosen, j), ref_name(t), t->pts.v[chosen].label);
+		printf("\n         the plan keeps %s (%s of %s), %s", times_text(t, chosen, j, times, sizeof times),
+		       score_text(t, chosen, j, r, sizeof r), ref_name(t), t->pts.v[chosen].label);
 	printf("\n");
 }
 

@@ -126,6 +126,49 @@ rc=$?
 KGEN_CUB=/nonexistent tune --method events --against cub --records "$tmp/nocub.jsonl"
 grep -q "kgen-cub could not time sum f32 at n = 1000 (events)" "$tmp/err" || bad "--against cub without kgen-cub: $(cat "$tmp/err")"
 "$b/kgen" tune "$tmp/space.yaml" --against thrust > "$tmp/out" 2>&1 && bad "--against thrust accepted"
+# --choose mean.  A stand-in CUB of 5 us under events and 3 under graph:
+# threads=256 is 0.800/0.333 of CUB's time, threads=512 0.600/0.667.  The
+# least worst ratio takes 512 (0.667 against 0.800); the least geometric
+# mean takes 256 (0.516 against 0.632), both being 3% or more ahead of CUB
+# under both methods.  --margin 25 leaves 512 alone ahead by that much
+# under both, so it is taken; at --margin 40 neither is, and the least worst
+# ratio decides (512 again, where the mean would take 256).
+printf '#!/bin/sh\ncase "$*" in *--method=events*) echo "median_ms=0.005 offsets=32" ;; *--method=graph*) echo "median_ms=0.003 offsets=32" ;; *) exit 1 ;; esac\n' > "$tmp/cub-mean"
+chmod +x "$tmp/cub-mean"
+cp "$tmp/ok.jsonl" "$tmp/mean.jsonl"
+for choose in worst mean "mean --margin 25" "mean --margin 40"; do
+	rm -f "$tmp/plan.yaml"
+	KGEN_CUB=$tmp/cub-mean tune --method events,graph --against cub --choose $choose --records "$tmp/mean.jsonl"
+	rc=$?
+	case $choose in
+	mean) want=256 ;;
+	*) want=512 ;;
+	esac
+	[ $rc -eq 0 ] && [ "$(chosen $want)" -eq 1 ] && [ "$(grep -c '^  - ' "$tmp/plan.yaml")" -eq 1 ] ||
+		bad "--choose $choose (exit $rc) did not choose threads: $want: $(cat "$tmp/err" "$tmp/plan.yaml")"
+done
+grep -q "^# 2 points x 2 sizes: 0 measured (0 failed to verify), 12 from the records" "$tmp/out" ||
+	bad "--choose mean measured CUB again: $(tail -2 "$tmp/out")"
+KGEN_CUB=$tmp/cub-mean tune --method events,graph --against cub --choose worst --records "$tmp/mean.jsonl"
+grep -q "threads=512 (0.667 of CUB's time)   (next: 0.800 of CUB's time, threads=256)$" "$tmp/out" ||
+	bad "--choose worst output: $(cat "$tmp/out")"
+KGEN_CUB=$tmp/cub-mean tune --method events,graph --against cub --choose mean --records "$tmp/mean.jsonl"
+grep -q "threads=256 (0.800/0.333 of CUB's time)   (next: 0.600/0.667 of CUB's time, threads=512)$" "$tmp/out" ||
+	bad "--choose mean output: $(cat "$tmp/out")"
+grep -q "^# A size plan written by kgen tune: at each tuned n, of the verified points at most$" "$tmp/plan.yaml" &&
+	grep -q "^# 97% of cub::DeviceReduce's time under every method (events/graph), the one whose$" "$tmp/plan.yaml" &&
+	grep -q "# n=1000 4.00/1.00 us (0.800/0.333 of CUB), n=2^12 4.00/1.00 us (0.800/0.333 of CUB) (threads=256)" "$tmp/plan.yaml" ||
+	bad "--choose mean plan: $(cat "$tmp/plan.yaml")"
+# Without --against, the ratios are to the fastest point's: 256 is
+# 1.333/1.000 (mean 1.155), 512 1.000/2.000 (1.414).
+tune --method events,graph --choose mean --records "$tmp/mean.jsonl"
+[ "$(chosen 256)" -eq 1 ] && grep -q "threads=256   (next: 1.000/2.000 of the fastest, threads=512)$" "$tmp/out" ||
+	bad "--choose mean without --against: $(cat "$tmp/out")"
+for bad_args in "--choose best" "--choose mean --margin 100" "--margin 5" "--choose mean --margin 5"; do
+	"$b/kgen" tune "$tmp/space.yaml" $bad_args > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "choose\|margin" "$tmp/out" || bad "kgen tune $bad_args (exit $rc): $(cat "$tmp/out")"
+done
 
 # A method the records lack is measured, and only it: cold here, which fails on the fake driver.
 tune --method events,graph,cold --records "$tmp/ok.jsonl"

@@ -28,7 +28,7 @@ for p in "$@"; do
 	[ -f "$records.gz" ] && gunzip -f "$records.gz"  # a rerun measures only what is missing
 	start=$(date +%s)
 	"$kgen" tune "$top/specs/plans/reduce.space.yaml" --set op="$op" --set dtype="$dtype" --set grid=tile \
-		--method events,graph --against cub --records "$records" --plan "$out/$p.yaml" \
+		--method events,graph --against cub --choose mean --records "$records" --plan "$out/$p.yaml" \
 		>"$out/tune-$p.log" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || status=1
