@@ -128,7 +128,8 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 	st = kgen_contract_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
 	kgen_contract_printf(st->note, sizeof st->note, "for longer rows");
 	kgen_contract_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
-	                  "// the rows a grid apart; kgen launches at most four waves).  Scratch: none.\n", s->threads);
+	                  "// the rows a grid apart; kgen launches that many when a block's rows hold %llu KiB\n"
+	                  "// or more, else at most four waves).  Scratch: none.\n", s->threads, KGEN_AXIS_PASS_BYTES / 1024);
 	plan_block_note(s, p, "_block:");
 }
 
@@ -167,8 +168,9 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	case KGEN_STRATEGY_WARP:
 		kgen_contract_step(p, "", "in, out, rows, cols, pitch", "grid", s->threads);
 		kgen_contract_note(p, "// where grid = ceil(rows / %lld) (%lld threads per row), or fewer: the blocks walk the\n"
-		                  "// rows a grid apart (kgen launches at most four waves).  Scratch: none.\n",
-		               s->threads / s->lanes, s->lanes);
+		                  "// rows a grid apart (kgen launches that many when a block's rows hold %llu KiB or\n"
+		                  "// more, else at most four waves).  Scratch: none.\n",
+		               s->threads / s->lanes, s->lanes, KGEN_AXIS_PASS_BYTES / 1024);
 		break;
 	case KGEN_STRATEGY_BLOCK:
 		kgen_contract_step(p, "", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);

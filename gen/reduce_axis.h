@@ -24,6 +24,15 @@ long long kgen_reduce_axis_vec(const struct kgen_spec *s);
 	X(4, 32)  \
 	X(8, 512)
 
+/* strategy warp (and auto's _lanesN kernels): a launch takes a block for
+ * each threads / lanes rows when those rows hold this many bytes or more,
+ * else four waves of blocks walking the rows a grid apart.  On an H200 one
+ * pass read 4194304x64 f32 rows at 0.949 of CUB's sum of the same bytes
+ * against four waves' 0.925, and 1048576x256 at 0.991 against 0.974, but
+ * 8388608x32 (16 KiB a block) at 0.715 against 0.770
+ * (bench/results/nvidia-h200/2026-11-28-rows-tile). */
+#define KGEN_AXIS_PASS_BYTES 32768ull
+
 struct kgen_axis_choice {
 	int lanes;
 	long long vectors;

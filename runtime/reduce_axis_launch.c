@@ -90,9 +90,15 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
 		break;
 	case KGEN_STRATEGY_WARP:
-		/* A few waves of blocks walk the rows a grid apart. */
+		/* A block for each threads / lanes rows, so that the blocks in
+		 * flight, started in order, read the matrix nearly in order,
+		 * when those rows hold KGEN_AXIS_PASS_BYTES or more; shorter
+		 * rows (and grids past 2^31 - 1 blocks) take four waves of
+		 * blocks that walk the rows a grid apart. */
 		g->grid = ceil_div(rows, threads / g->lanes);
-		if (g->grid > 4 * resident(k, g->fn))
+		if (g->grid > 4 * resident(k, g->fn) &&
+		    (threads / g->lanes * cols * (unsigned long long)s->r.dtype->size < KGEN_AXIS_PASS_BYTES ||
+		     g->grid > 0x7fffffffull))
 			g->grid = 4 * resident(k, g->fn);
 		break;
 	case KGEN_STRATEGY_BLOCK:

@@ -706,6 +706,44 @@ START_TEST(pdl_launches_the_second_kernel_dependent)
 }
 END_TEST
 
+/* strategy warp and auto's _lanesN kernels: a block for every threads /
+ * lanes rows when those rows hold 32 KiB or more (KGEN_AXIS_PASS_BYTES),
+ * else four waves (the fake GPU: 132 SMs, two 512-thread blocks each). */
+START_TEST(lanes_kernels_take_a_block_a_tile_of_32_kib_rows)
+{
+	static const struct {
+		const char *yaml, *suffix;
+		unsigned long long rows, cols;
+		unsigned grid;
+	} cases[] = {
+		{ "dtype: f32\n", "_lanes4", 4194304, 64, 32768 },      /* 128 rows of 256 bytes: 32 KiB */
+		{ "dtype: f32\n", "_lanes4", 4194304, 63, 4 * 264 },    /* 31.5 KiB */
+		{ "dtype: f32\n", "_lanes4", 8388608, 32, 4 * 264 },    /* 16 KiB */
+		{ "dtype: bf16\n", "_lanes4", 4194304, 64, 4 * 264 },   /* 2-byte elements: 16 KiB */
+		{ "dtype: f32\n", "_lanes16", 1048576, 256, 32768 },    /* 32 rows of 1 KiB */
+		{ "dtype: f32\n", "_lanes4", 1000, 64, 8 },             /* fewer rows than four waves hold */
+		{ "dtype: f32\nstrategy: warp\nlanes: 32\n", "", 1000000, 1024, 62500 },  /* 16 rows of 4 KiB */
+		{ "dtype: f32\nstrategy: warp\nlanes: 32\n", "", 1000000, 100, 4 * 264 },
+	};
+	char yaml[256], name[64];
+	kgen_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		kgen_kernel *k;
+		snprintf(yaml, sizeof yaml, "kernel: reduce_axis\naxis: rows\nthreads: 512\nload_width: 16\n%s", cases[i].yaml);
+		k = build(yaml);
+		ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, cases[i].rows, cases[i].cols, cases[i].cols, 0x800000000ull, 0, 0,
+		                               NULL, &err) == KGEN_OK, "%s", err.message);
+		snprintf(name, sizeof name, "reduce_rows_sum_%s%s", strstr(cases[i].yaml, "bf16") ? "bf16" : "f32",
+		         cases[i].suffix);
+		ck_assert_str_eq(last()->name, name);
+		ck_assert_msg(last()->grid[0] == cases[i].grid, "%llux%llu %s: grid %u, expected %u", cases[i].rows,
+		              cases[i].cols, yaml, last()->grid[0], cases[i].grid);
+	}
+}
+END_TEST
+
 /* Any element-aligned input is taken (the kernel peels the unaligned head);
  * a pointer inside an element is refused, naming the element type. */
 START_TEST(reduce_takes_any_element_aligned_input)
@@ -1016,6 +1054,7 @@ fake_suite(void)
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
+	tcase_add_test(tc, lanes_kernels_take_a_block_a_tile_of_32_kib_rows);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);

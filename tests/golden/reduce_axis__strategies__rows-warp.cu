@@ -17,7 +17,8 @@
 // Kernel (extern "C"), for a rows x cols matrix whose rows are pitch >= cols elements apart:
 //   reduce_rows_sum_f32(in, out, rows, cols, pitch)  <<<grid, 512>>>
 // where grid = ceil(rows / 16) (32 threads per row), or fewer: the blocks walk the
-// rows a grid apart (kgen launches at most four waves).  Scratch: none.
+// rows a grid apart (kgen launches that many when a block's rows hold 32 KiB or
+// more, else at most four waves).  Scratch: none.
 // out[r] is the sum of row r: rows values of f32.  `in` must be aligned to its element size;
 // any rows, cols and pitch; no load reads outside the rows' first cols elements.
 
