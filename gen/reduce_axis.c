@@ -40,6 +40,13 @@ uses_lanes(const struct kgen_spec *s)
 	return s->strategy == KGEN_STRATEGY_WARP || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS);
 }
 
+/* Has it strategy: auto's kernels of a vector a lane (rows_vector.cu)? */
+static int
+uses_vector(const struct kgen_spec *s)
+{
+	return s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS;
+}
+
 /* Do rows go through reduce_span() with vector loads (span_vec.cu, or
  * span_vec_lanes.cu for a pair)? */
 static int
@@ -108,6 +115,17 @@ plan_block_note(const struct kgen_spec *s, struct kgen_contract *p, const char *
 	               s->r.acc_bytes);
 }
 
+/* The suffix of strategy: auto's kernel for choice c: _lanesN, or
+ * _lanesNxG for G rows per thread. */
+static void
+lanes_suffix(const struct kgen_axis_choice *c, char *buf, size_t len)
+{
+	if (c->groups > 1)
+		snprintf(buf, len, "_lanes%dx%d", c->lanes, c->groups);
+	else
+		snprintf(buf, len, "_lanes%d", c->lanes);
+}
+
 /* strategy: auto, axis: rows: a kernel per row length, one chosen per launch. */
 static void
 plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
@@ -115,28 +133,29 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 	long long vec = s->r.vec;
 	const struct kgen_axis_choice *c;
 	struct kgen_step *st;
-	char suffix[16];
+	char suffix[32];
 
 	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
 	                 "// are pitch >= cols elements apart:");
 	for (c = kgen_axis_choices(s); c->lanes; c++) {
-		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
+		lanes_suffix(c, suffix, sizeof suffix);
 		st = kgen_contract_step(p, suffix, "in, out, rows, cols, pitch", "grid", s->threads);
 		kgen_contract_printf(st->note, sizeof st->note, "when cols <= %lld", c->vectors * vec);
 	}
 	st = kgen_contract_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
 	kgen_contract_printf(st->note, sizeof st->note, "for longer rows");
-	kgen_contract_note(p, "// _lanesN: N threads per row, grid = ceil(rows / (%lld / N)) or fewer (the blocks walk\n"
-	                  "// the rows a grid apart; kgen launches that many when a block's rows hold %llu KiB\n"
-	                  "// or more, else at most four waves).  Scratch: none.\n", s->threads, KGEN_AXIS_PASS_BYTES / 1024);
+	kgen_contract_note(p, "// _lanesN: N threads per row, _lanesNxG: N threads per row and G rows per thread (a\n"
+	                  "// vector a lane); grid = ceil(rows / (%lld / N * G)) or fewer (the blocks walk the rows a\n"
+	                  "// grid apart; kgen launches that many when a block's rows hold %llu KiB or more, else at\n"
+	                  "// most four waves).  Scratch: none.\n", s->threads, KGEN_AXIS_PASS_BYTES / 1024);
 	plan_block_note(s, p, "_block:");
 }
 
 /* The row lengths strategy: auto gives to each number of lanes. */
-#define X(lanes, vectors) { lanes, vectors },
-static const struct kgen_axis_choice choices[] = { KGEN_AXIS_AUTO_ROWS(X) { 0, 0 } };
-static const struct kgen_axis_choice pair_choices[] = { KGEN_AXIS_AUTO_ROWS_PAIRS(X) { 0, 0 } };
+#define X(lanes, vectors, groups) { lanes, vectors, groups },
+static const struct kgen_axis_choice choices[] = { KGEN_AXIS_AUTO_ROWS(X) { 0, 0, 0 } };
+static const struct kgen_axis_choice pair_choices[] = { KGEN_AXIS_AUTO_ROWS_PAIRS(X) { 0, 0, 0 } };
 #undef X
 
 const struct kgen_axis_choice *
@@ -231,6 +250,10 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(tpl_render_into(&parts, "lanes_reduce", "reduce_axis/lanes_reduce.cu", &none, err));
 		TRY(tpl_render_into(&parts, "rows_lanes", "reduce_axis/rows_lanes.cu", &none, err));
 	}
+	if (uses_vector(s)) {
+		tpl_set(&span, "align", "%lld", s->load_width);
+		TRY(tpl_render_into(&parts, "rows_vector", "reduce_axis/rows_vector.cu", &span, err));
+	}
 	if (uses_block(s)) {
 		if (s->warp_tail == KGEN_WT_SHUFFLE || s->warp_tail == KGEN_WT_REDUCE_SYNC)
 			TRY(kgen_acc_warp_reduce_helper(s, &parts, err));
@@ -271,7 +294,7 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
 	const struct kgen_axis_choice *c;
 	struct tpl_args k;
-	char suffix[16];
+	char suffix[32];
 	kgen_status st = KGEN_OK;
 
 	tpl_init(&k);
@@ -283,17 +306,23 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	if (s->strategy == KGEN_STRATEGY_BLOCK)
 		return kernel(out, s, "reduce_axis/rows_block.cu", "", &k, err);
 	if (s->strategy == KGEN_STRATEGY_WARP) {
-		tpl_set(&k, "lanes", "%lld", s->lanes);
+		tpl_set(&k, "body", "rows_by_lanes<%lld>", s->lanes);
 		tpl_set(&k, "doc", "%lld threads per row%s.", s->lanes,
 		        s->lanes < 32 ? ", several rows per warp" : ", a warp per row");
 		return kernel(out, s, "reduce_axis/rows_warp.cu", "", &k, err);
 	}
 	for (c = kgen_axis_choices(s); c->lanes && !st; c++) {
-		snprintf(suffix, sizeof suffix, "_lanes%d", c->lanes);
+		lanes_suffix(c, suffix, sizeof suffix);
 		tpl_init(&k);
-		tpl_set(&k, "lanes", "%d", c->lanes);
-		tpl_set(&k, "doc", "Rows of up to %lld vectors: %d thread%s per row.", c->vectors, c->lanes,
-		        c->lanes > 1 ? "s" : "");
+		if (c->groups > 1) {
+			tpl_set(&k, "body", "rows_by_vector<%d, %d>", c->lanes, c->groups);
+			tpl_set(&k, "doc", "Rows of up to %lld vectors: %d threads per row, a vector each, and %d rows per thread.",
+			        c->vectors, c->lanes, c->groups);
+		} else {
+			tpl_set(&k, "body", "rows_by_lanes<%d>", c->lanes);
+			tpl_set(&k, "doc", "Rows of up to %lld vectors: %d thread%s per row.", c->vectors, c->lanes,
+			        c->lanes > 1 ? "s" : "");
+		}
 		st = kernel(out, s, "reduce_axis/rows_warp.cu", suffix, &k, err);
 	}
 	if (!st) {
@@ -340,7 +369,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	if (consts.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 	tpl_set(&file, "constants", "%s", consts.s);
-	if (vec > 1 || uses_tile(s)) {  /* the tile kernel's vector path is there for any VEC */
+	if (vec > 1 || uses_tile(s) || uses_vector(s)) {  /* the tile and a-vector-a-lane kernels load Vec for any VEC */
 		tpl_set(&h, "load_width", "%lld", s->load_width);
 		tpl_set(&h, "align", "%lld", s->load_width);
 		tpl_set(&h, "how", "one load");

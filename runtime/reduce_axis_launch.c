@@ -45,6 +45,7 @@ struct geometry {
 	unsigned long long grid;      /* blocks */
 	unsigned int split;           /* block: blocks per row; tile: parts of the rows */
 	unsigned int lanes, tiles;    /* warp: threads per row; tile: threads per row segment, column tiles */
+	unsigned int groups;          /* warp: rows per thread at once */
 	unsigned long long tickets;   /* counters in scratch */
 	unsigned long long partials;  /* accumulators in scratch */
 };
@@ -59,6 +60,7 @@ choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 
 	g->kind = (enum kgen_strategy)s->strategy;
 	g->lanes = (unsigned int)s->lanes;
+	g->groups = 1;
 	if (s->strategy != KGEN_STRATEGY_AUTO)
 		return;
 	if (s->axis == KGEN_AXIS_COLS) {
@@ -69,6 +71,7 @@ choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 		if (vectors <= (unsigned long long)c->vectors) {
 			g->kind = KGEN_STRATEGY_WARP;
 			g->lanes = (unsigned int)c->lanes;
+			g->groups = (unsigned int)c->groups;
 			return;
 		}
 	g->kind = KGEN_STRATEGY_BLOCK;
@@ -80,7 +83,7 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 {
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long vec = (unsigned long long)s->r.vec, threads = (unsigned long long)s->threads;
-	unsigned long long split, most, lanes;
+	unsigned long long split, most, lanes, per_block;
 
 	memset(g, 0, sizeof *g);
 	g->split = 1;
@@ -90,15 +93,15 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
 		break;
 	case KGEN_STRATEGY_WARP:
-		/* A block for each threads / lanes rows, so that the blocks in
-		 * flight, started in order, read the matrix nearly in order,
-		 * when those rows hold KGEN_AXIS_PASS_BYTES or more; shorter
-		 * rows (and grids past 2^31 - 1 blocks) take four waves of
-		 * blocks that walk the rows a grid apart. */
-		g->grid = ceil_div(rows, threads / g->lanes);
+		/* A block for each threads / lanes * groups rows, so that the
+		 * blocks in flight, started in order, read the matrix nearly in
+		 * order, when those rows hold KGEN_AXIS_PASS_BYTES or more;
+		 * shorter rows (and grids past 2^31 - 1 blocks) take four waves
+		 * of blocks that walk the rows a grid apart. */
+		per_block = threads / g->lanes * g->groups;  /* rows */
+		g->grid = ceil_div(rows, per_block);
 		if (g->grid > 4 * resident(k, g->fn) &&
-		    (threads / g->lanes * cols * (unsigned long long)s->r.dtype->size < KGEN_AXIS_PASS_BYTES ||
-		     g->grid > 0x7fffffffull))
+		    (per_block * cols * (unsigned long long)s->r.dtype->size < KGEN_AXIS_PASS_BYTES || g->grid > 0x7fffffffull))
 			g->grid = 4 * resident(k, g->fn);
 		break;
 	case KGEN_STRATEGY_BLOCK:

@@ -707,8 +707,10 @@ START_TEST(pdl_launches_the_second_kernel_dependent)
 END_TEST
 
 /* strategy warp and auto's _lanesN kernels: a block for every threads /
- * lanes rows when those rows hold 32 KiB or more (KGEN_AXIS_PASS_BYTES),
- * else four waves (the fake GPU: 132 SMs, two 512-thread blocks each). */
+ * lanes rows (_lanesNxG: threads / N * G) when those rows hold 32 KiB or
+ * more (KGEN_AXIS_PASS_BYTES), else four waves (the fake GPU: 132 SMs, two
+ * 512-thread blocks each); rows of up to 4 and 8 vectors take _lanes4x4
+ * and _lanes8x4. */
 START_TEST(lanes_kernels_take_a_block_a_tile_of_32_kib_rows)
 {
 	static const struct {
@@ -718,8 +720,13 @@ START_TEST(lanes_kernels_take_a_block_a_tile_of_32_kib_rows)
 	} cases[] = {
 		{ "dtype: f32\n", "_lanes4", 4194304, 64, 32768 },      /* 128 rows of 256 bytes: 32 KiB */
 		{ "dtype: f32\n", "_lanes4", 4194304, 63, 4 * 264 },    /* 31.5 KiB */
-		{ "dtype: f32\n", "_lanes4", 8388608, 32, 4 * 264 },    /* 16 KiB */
-		{ "dtype: bf16\n", "_lanes4", 4194304, 64, 4 * 264 },   /* 2-byte elements: 16 KiB */
+		{ "dtype: f32\n", "_lanes4", 4194304, 40, 4 * 264 },    /* 20 KiB */
+		{ "dtype: f32\n", "_lanes8x4", 8388608, 32, 32768 },    /* 256 rows of 128 bytes */
+		{ "dtype: f32\n", "_lanes4x4", 16777216, 16, 32768 },   /* 512 rows of 64 bytes */
+		{ "dtype: f32\n", "_lanes4x4", 16777216, 15, 4 * 264 }, /* 30 KiB */
+		{ "dtype: f32\n", "_lanes8x4", 1000, 20, 4 },
+		{ "dtype: bf16\n", "_lanes8x4", 4194304, 64, 16384 },   /* 8 vectors of 8: 256 rows of 128 bytes */
+		{ "dtype: bf16\n", "_lanes4", 4194304, 72, 4 * 264 },   /* 128 rows of 144 bytes */
 		{ "dtype: f32\n", "_lanes16", 1048576, 256, 32768 },    /* 32 rows of 1 KiB */
 		{ "dtype: f32\n", "_lanes4", 1000, 64, 8 },             /* fewer rows than four waves hold */
 		{ "dtype: f32\nstrategy: warp\nlanes: 32\n", "", 1000000, 1024, 62500 },  /* 16 rows of 4 KiB */

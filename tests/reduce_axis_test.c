@@ -227,6 +227,15 @@ START_TEST(auto_has_a_kernel_per_row_length)
 
 	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes1(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
 	                                   "when cols <= 8\n"));
+	/* Rows of a few vectors: a vector a lane, 4 rows per thread (rows_by_vector). */
+	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes4x4(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                   "when cols <= 16\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes8x4(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
+	                                   "when cols <= 32\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_lanes8x4(const T *__restrict__ in, Results out, Index rows, "
+	                                   "Index cols, Index pitch)\n{\n    rows_by_vector<8, 4>(in, out, rows, cols, pitch);\n}\n"));
+	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_lanes4(const T *__restrict__ in, Results out, Index rows, "
+	                                   "Index cols, Index pitch)\n{\n    rows_by_lanes<4>(in, out, rows, cols, pitch);\n}\n"));
 	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes4(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
 	                                   "when cols <= 128\n"));
 	ck_assert_ptr_nonnull(strstr(rows, "//   reduce_rows_sum_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
@@ -253,6 +262,7 @@ START_TEST(pairs_take_eight_lanes_and_chains)
 	ck_assert_ptr_nonnull(strstr(arg, "//   reduce_rows_argmax_f32_lanes8(in, out, rows, cols, pitch)  <<<grid, 512>>>  "
 	                                  "when cols <= 2048\n"));
 	ck_assert_ptr_null(strstr(arg, "lanes16"));
+	ck_assert_ptr_nonnull(strstr(arg, "\nreduce_rows_argmax_f32_lanes4x4(const T *__restrict__ in"));
 	ck_assert_ptr_nonnull(strstr(arg, "\nreduce_rows_argmax_f32_lanes8(const T *__restrict__ in"));
 	/* A chain per vector lane, of vector numbers, no index compare in the loop. */
 	ck_assert_ptr_nonnull(strstr(arg, "part[k] = chain_fold(part[k], y.v[k], i);"));

@@ -19,12 +19,15 @@
 // Kernels (extern "C"), one per launch, chosen by cols, for a rows x cols matrix whose rows
 // are pitch >= cols elements apart:
 //   reduce_rows_sum_f32_lanes1(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 8
+//   reduce_rows_sum_f32_lanes4x4(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 16
+//   reduce_rows_sum_f32_lanes8x4(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 32
 //   reduce_rows_sum_f32_lanes4(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 128
 //   reduce_rows_sum_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 2048
 //   reduce_rows_sum_f32_block(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>  for longer rows
-// _lanesN: N threads per row, grid = ceil(rows / (512 / N)) or fewer (the blocks walk
-// the rows a grid apart; kgen launches that many when a block's rows hold 32 KiB
-// or more, else at most four waves).  Scratch: none.
+// _lanesN: N threads per row, _lanesNxG: N threads per row and G rows per thread (a
+// vector a lane); grid = ceil(rows / (512 / N * G)) or fewer (the blocks walk the rows a
+// grid apart; kgen launches that many when a block's rows hold 32 KiB or more, else at
+// most four waves).  Scratch: none.
 // _block: grid = rows * split, split >= 1 blocks per row (chosen at launch).  With split > 1,
 // scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,
 // rows * split x 4 bytes, all zero before the first launch (each launch leaves
@@ -136,6 +139,58 @@ static __device__ __forceinline__ void rows_by_lanes(const T *__restrict__ in, R
     }
 }
 
+// LANES threads per row, each taking one vector of it (rows of up to LANES
+// vectors), and GROUPS rows per thread: a block loads all of its
+// THREADS / LANES * GROUPS rows before it combines any, so that a thread
+// has GROUPS loads in flight where rows_by_lanes() would have one.  The
+// elements after a row's last whole vector, and every element of a row that
+// does not start on a 16-byte boundary, go one at a time, so any pitch
+// works.  The blocks walk the rows a grid apart.
+template <int LANES, int GROUPS>
+static __device__ __forceinline__ void rows_by_vector(const T *__restrict__ in, Results out, Index rows,
+                                                      Index cols, Index pitch)
+{
+    constexpr int ROWS_PER_GROUP = THREADS / LANES;
+    const unsigned int lane = threadIdx.x % LANES;
+
+    for (Index first = (Index)blockIdx.x * ROWS_PER_GROUP * GROUPS; first < rows;
+         first += (Index)gridDim.x * ROWS_PER_GROUP * GROUPS) {
+        Vec y[GROUPS];
+        bool loaded[GROUPS];
+
+        #pragma unroll
+        for (int g = 0; g < GROUPS; g++) {
+            const Index row = first + g * ROWS_PER_GROUP + threadIdx.x / LANES;
+            const T *x = in + row * pitch;
+
+            loaded[g] = row < rows && reinterpret_cast<unsigned long long>(x) % 16 == 0 && lane < cols / VEC;
+            if (loaded[g])
+                y[g] = reinterpret_cast<const Vec *>(x)[lane];
+        }
+        #pragma unroll
+        for (int g = 0; g < GROUPS; g++) {
+            const Index row = first + g * ROWS_PER_GROUP + threadIdx.x / LANES;
+            Acc acc = identity();
+
+            if (row < rows) {
+                const T *x = in + row * pitch;
+                const Index rest = reinterpret_cast<unsigned long long>(x) % 16 == 0 ? cols / VEC * VEC : 0;
+
+                if (loaded[g])
+                    #pragma unroll
+                    for (int k = 0; k < VEC; k++)
+                        acc = fold(acc, y[g].v[k], lane * VEC + k);
+                #pragma unroll 1
+                for (Index i = rest + lane; i < cols; i += LANES)
+                    acc = fold(acc, x[i], i);
+            }
+            acc = lanes_reduce<LANES>(acc);  // every lane of the warp takes part
+            if (lane == 0 && row < rows)
+                store(out, row, acc, cols);
+        }
+    }
+}
+
 // The total of the warp's 32 values, in lane 0: five shuffles, halving the distance each time.
 static __device__ __forceinline__ Acc warp_reduce(Acc v)
 {
@@ -166,6 +221,20 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 reduce_rows_sum_f32_lanes1(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
 {
     rows_by_lanes<1>(in, out, rows, cols, pitch);
+}
+
+// Rows of up to 4 vectors: 4 threads per row, a vector each, and 4 rows per thread.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_rows_sum_f32_lanes4x4(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
+{
+    rows_by_vector<4, 4>(in, out, rows, cols, pitch);
+}
+
+// Rows of up to 8 vectors: 8 threads per row, a vector each, and 4 rows per thread.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_rows_sum_f32_lanes8x4(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch)
+{
+    rows_by_vector<8, 4>(in, out, rows, cols, pitch);
 }
 
 // Rows of up to 32 vectors: 4 threads per row.
