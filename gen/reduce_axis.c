@@ -146,9 +146,11 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 	st = kgen_contract_step(p, "_block", "in, out, rows, cols, pitch, split, partials, tickets", "grid", s->threads);
 	kgen_contract_printf(st->note, sizeof st->note, "for longer rows");
 	kgen_contract_note(p, "// _lanesN: N threads per row, _lanesNxG: N threads per row and G rows per thread (a\n"
-	                  "// vector a lane); grid = ceil(rows / (%lld / N * G)) or fewer (the blocks walk the rows a\n"
-	                  "// grid apart; kgen launches that many when a block's rows hold %llu KiB or more, else at\n"
-	                  "// most four waves).  Scratch: none.\n", s->threads, KGEN_AXIS_PASS_BYTES / 1024);
+	                  "// vector a lane; kgen launches them when `in` and pitch keep every row's vectors aligned,\n"
+	                  "// the next kernel that takes the rows otherwise); grid = ceil(rows / (%lld / N * G)) or\n"
+	                  "// fewer (the blocks walk the rows a grid apart; kgen launches that many when a block's\n"
+	                  "// rows hold %llu KiB or more, else at most four waves).  Scratch: none.\n", s->threads,
+	                  KGEN_AXIS_PASS_BYTES / 1024);
 	plan_block_note(s, p, "_block:");
 }
 

@@ -51,9 +51,12 @@ struct geometry {
 };
 
 /* The kernel for the shape: the spec's strategy, or for strategy: auto on
- * rows the one of kgen_axis_choices(s) that takes rows of cols elements. */
+ * rows the one of kgen_axis_choices(s) that takes rows of cols elements;
+ * rows that are not all load_width-aligned pass over the choices of several
+ * rows per thread (a vector a lane), which would read them element by
+ * element, to the next that takes them. */
 static void
-choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
+choose(const struct kgen_spec *s, unsigned long long cols, int aligned, struct geometry *g)
 {
 	unsigned long long vectors = ceil_div(cols, (unsigned long long)s->r.vec);
 	const struct kgen_axis_choice *c;
@@ -68,7 +71,7 @@ choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 		return;
 	}
 	for (c = kgen_axis_choices(s); c->lanes; c++, g->fn++)
-		if (vectors <= (unsigned long long)c->vectors) {
+		if (vectors <= (unsigned long long)c->vectors && (aligned || c->groups == 1)) {
 			g->kind = KGEN_STRATEGY_WARP;
 			g->lanes = (unsigned int)c->lanes;
 			g->groups = (unsigned int)c->groups;
@@ -77,9 +80,11 @@ choose(const struct kgen_spec *s, unsigned long long cols, struct geometry *g)
 	g->kind = KGEN_STRATEGY_BLOCK;
 }
 
-/* The layout for a rows x cols matrix; an error when it does not fit a grid. */
+/* The layout for a rows x cols matrix whose rows' vectors are all aligned
+ * or not; an error when it does not fit a grid. */
 static kgen_status
-geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, struct geometry *g, kgen_error *err)
+geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, int aligned, struct geometry *g,
+         kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long vec = (unsigned long long)s->r.vec, threads = (unsigned long long)s->threads;
@@ -87,7 +92,7 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 
 	memset(g, 0, sizeof *g);
 	g->split = 1;
-	choose(s, cols, g);
+	choose(s, cols, aligned, g);
 	switch (g->kind) {
 	case KGEN_STRATEGY_THREAD:
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
@@ -184,8 +189,8 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis_scratch_size: NULL argument");
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, "kgen_reduce_axis_scratch_size", err)) ||
-	    (st = check_shape(k, rows, cols, cols, err)) || (st = geometry(k, rows, cols, &g, err)))
-		return st;
+	    (st = check_shape(k, rows, cols, cols, err)) || (st = geometry(k, rows, cols, 1, &g, err)))
+		return st;  /* alignment picks between kernels of no scratch */
 	*bytes = scratch_bytes(k, &g);
 	return KGEN_OK;
 }
@@ -242,7 +247,10 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 		    (index && index < in + bytes && in < index + outputs * 8))
 			return kgen_fail(err, KGEN_EINVAL, "%s: in and out overlap", who);
 	}
-	if ((st = geometry(k, rows, cols, &g, err)))
+	/* The vectors of every row are aligned when `in` and the row pitch are. */
+	aligned = in % (unsigned long long)s->load_width == 0 &&
+	          (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
+	if ((st = geometry(k, rows, cols, aligned, &g, err)))
 		return st;
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)  /* before any allocation: the thread may have no context */
 		return st;
@@ -262,8 +270,6 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 		tickets = scratch;
 		partials = scratch + tick_bytes;
 	}
-	/* The vectors of every row are aligned when `in` and the row pitch are. */
-	aligned = in % (unsigned long long)s->load_width == 0 && (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
 	switch (g.kind) {
 	case KGEN_STRATEGY_THREAD:
 	case KGEN_STRATEGY_WARP: {

@@ -10,8 +10,10 @@
 # launch (70000 matrices: a grid of two layers in z), and pitched rows.
 # Matrix reductions (kernel: reduce_axis), every result compared, at the
 # shapes below in f32, bf16 and i32, then with padded rows (pitch = cols + 3)
-# and with the other ops at smaller shapes (4097x12 and 7x17: rows of a few
-# vectors, strategy: auto's _lanes4x4 and _lanes8x4).
+# and with the other ops at smaller shapes (4097x12, 4097x24 and 4097x40:
+# rows of a few vectors, strategy: auto's _lanes4x4 and _lanes8x4 at the
+# first two in f32 and i32, at the last two in bf16; 7x17 and --pad 3 put
+# rows off their vectors' boundaries, which _lanes4 takes instead).
 # Matrix multiplies (kernel: matmul), at 1x1x1, 7x5x3, 127x255x63,
 # 1000x3001x257 (every element against the fp64 CPU reference) and
 # 4096x4096x4096 (16 rows and 16 columns), with each operand row- and
@@ -47,7 +49,7 @@ mshapes="--shape 1x1x1 --shape 7x5x3 --shape 127x255x63 --shape 1000x3001x257 --
 aspecs=$(find "$top_srcdir/specs/reduce_axis" -name '*.yaml' | LC_ALL=C sort)
 ashapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
  --shape 64x4194304 --shape 1000x3001 --shape 1x1000003 --shape 1000003x1"
-small="--shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 33x65 --shape 1x1 --shape 4097x12 --shape 7x17"
+small="--shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 33x65 --shape 1x1 --shape 4097x12 --shape 4097x24 --shape 4097x40 --shape 7x17"
 tspecs=$(find "$top_srcdir/specs/transpose" -name '*.yaml' | LC_ALL=C sort)
 # The same transposes in bf16, where the spec allows it (a swizzled f32 box
 # row of 32 elements is too short for bf16), and the bf16 specs as written.

@@ -25,9 +25,10 @@
 //   reduce_rows_count_nonzero_f32_lanes16(in, out, rows, cols, pitch)  <<<grid, 512>>>  when cols <= 2048
 //   reduce_rows_count_nonzero_f32_block(in, out, rows, cols, pitch, split, partials, tickets)  <<<grid, 512>>>  for longer rows
 // _lanesN: N threads per row, _lanesNxG: N threads per row and G rows per thread (a
-// vector a lane); grid = ceil(rows / (512 / N * G)) or fewer (the blocks walk the rows a
-// grid apart; kgen launches that many when a block's rows hold 32 KiB or more, else at
-// most four waves).  Scratch: none.
+// vector a lane; kgen launches them when `in` and pitch keep every row's vectors aligned,
+// the next kernel that takes the rows otherwise); grid = ceil(rows / (512 / N * G)) or
+// fewer (the blocks walk the rows a grid apart; kgen launches that many when a block's
+// rows hold 32 KiB or more, else at most four waves).  Scratch: none.
 // _block: grid = rows * split, split >= 1 blocks per row (chosen at launch).  With split > 1,
 // scratch: tickets, rows unsigned ints, then (16-byte aligned) partials,
 // rows * split x 8 bytes, all zero before the first launch (each launch leaves
