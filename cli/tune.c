@@ -92,7 +92,8 @@ usage(FILE *fp)
 	      "                 [--against cub] [--choose worst|mean] [--margin PCT]\n"
 	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
-	      "every accepted point on N threads (default: the CPUs), and at each --n (default\n"
+	      "every accepted point that the records do not answer whole on N threads\n"
+	      "(default: the CPUs), and at each --n (default\n"
 	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
 	      "check its result against the CPU reference, and time the points that verified\n"
 	      "with the method (default events: 7 samples, each a batch of back-to-back\n"
@@ -309,40 +310,79 @@ size_column(const struct tune *t, int j, char *buf, size_t len)
 	return buf;
 }
 
+/* The records' key of point i at size j under method m, in buf.
+ * "rotated": the inputs rotate among copies (records without it are of one
+ * cached input). */
+static const char *
+record_key(const struct tune *t, int i, int j, int m, char *buf, size_t len)
+{
+	char sz[48];
+
+	snprintf(buf, len, "%s|%s|%s|%s rotated", t->base_key, t->p[i].hash, size_key(t, j, sz, sizeof sz),
+	         kgen_timing_method_name(t->method[m]));
+	return buf;
+}
+
 /* Building the points on several threads, with a progress line. */
 struct builder {
 	struct tune *t;
 	kgen_context *ctx;
-	int done;
+	const int *which;  /* the points to build */
+	int n, done;
 	pthread_mutex_t lock;
 };
 
 static void
-build_point(void *arg, int i)
+build_point(void *arg, int k)
 {
 	struct builder *b = arg;
+	struct point *p = &b->t->p[b->which[k]];
 	kgen_error err;
 
-	b->t->p[i].built = kgen_kernel_build(b->ctx, b->t->p[i].spec, &b->t->p[i].kernel, &err);
-	if (b->t->p[i].built)
-		snprintf(b->t->p[i].why, sizeof b->t->p[i].why, "%s", err.message);
+	p->built = kgen_kernel_build(b->ctx, p->spec, &p->kernel, &err);
+	if (p->built)
+		snprintf(p->why, sizeof p->why, "%s", err.message);
 	pthread_mutex_lock(&b->lock);
 	b->done++;
 	if (isatty(1)) {
-		printf("\rbuilding: %d of %d", b->done, b->t->pts.n);
+		printf("\rbuilding: %d of %d", b->done, b->n);
 		fflush(stdout);
 	}
 	pthread_mutex_unlock(&b->lock);
 }
 
+/* Whether point i has a size and method the records do not answer (or
+ * --fresh): only then is it built, since only then does it run. */
+static int
+needs_running(const struct tune *t, int i)
+{
+	char key[600];
+	int j, m;
+
+	for (j = 0; j < t->ns; j++)
+		for (m = 0; m < t->nm; m++) {
+			if (t->fresh || find_record(t, record_key(t, i, j, m, key, sizeof key)) < 0)
+				return 1;
+		}
+	return 0;
+}
+
 static kgen_status
 build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 {
-	struct builder b = { t, ctx, 0, PTHREAD_MUTEX_INITIALIZER };
-	int i, threads, failed = 0;
+	struct builder b = { t, ctx, NULL, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+	int *which, i, threads = 0, failed = 0;
 	time_t t0 = time(NULL);
 
-	threads = kgen_parallel_for(t->pts.n, t->jobs, build_point, &b);
+	if (!(which = malloc((size_t)t->pts.n * sizeof *which)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (i = 0; i < t->pts.n; i++)
+		if (needs_running(t, i))
+			which[b.n++] = i;
+	b.which = which;
+	if (b.n)
+		threads = kgen_parallel_for(b.n, t->jobs, build_point, &b);
+	free(which);
 	for (i = 0; i < t->pts.n; i++)
 		if (t->p[i].built) {
 			if (t->p[i].built == KGEN_ECUDA)
@@ -350,8 +390,11 @@ build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 			failed++;
 			fprintf(stderr, "kgen tune: point %d (%s) does not build: %s\n", i + 1, t->pts.v[i].label, t->p[i].why);
 		}
-	printf("%sbuilt %d of %d points on %d thread(s) in %lld s\n", isatty(1) ? "\r" : "", t->pts.n - failed, t->pts.n,
-	       threads, (long long)(time(NULL) - t0));
+	printf("%sbuilt %d of %d points on %d thread(s) in %lld s", isatty(1) ? "\r" : "", b.n - failed, b.n, threads,
+	       (long long)(time(NULL) - t0));
+	if (b.n < t->pts.n)
+		printf("; %d found whole in the records, not built", t->pts.n - b.n);
+	printf("\n");
 	return KGEN_OK;
 }
 
@@ -438,13 +481,10 @@ static int
 from_records(struct tune *t, int i, int j, char key[][600], int *need)
 {
 	struct point *p = &t->p[i];
-	char sz[48];
 	int m, r, failed = 0;
 
-	/* "rotated": the inputs rotate among copies (records without it are of one cached input). */
 	for (m = 0; m < t->nm; m++) {
-		snprintf(key[m], 600, "%s|%s|%s|%s rotated", t->base_key, p->hash, size_key(t, j, sz, sizeof sz),
-		         kgen_timing_method_name(t->method[m]));
+		record_key(t, i, j, m, key[m], 600);  /* the key of the record to write, --fresh too */
 		if (t->fresh || (r = find_record(t, key[m])) < 0) {
 			*need |= 1 << m;
 			continue;

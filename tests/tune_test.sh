@@ -33,6 +33,7 @@ grep -q "point 2 (threads=512) at n = 4096: FAIL" "$tmp/err" || bad "the failure
 grep -q "no plan written: 2 size(s) without a verified point" "$tmp/err" || bad "a plan from failed points: $(cat "$tmp/err")"
 [ ! -e "$tmp/plan.yaml" ] || bad "a plan was written from points that failed"
 grep -q "4 measured (4 failed to verify), 0 from the records" "$tmp/out" || bad "counts: $(tail -2 "$tmp/out")"
+grep -q "^built 2 of 2 points on [0-9]* thread(s) in [0-9]* s$" "$tmp/out" || bad "first run's builds: $(grep built "$tmp/out")"
 
 # Again: everything is in the records; the failures are still failures.
 tune
@@ -40,6 +41,9 @@ rc=$?
 [ $rc -eq 6 ] || bad "kgen tune rerun exited $rc, expected 6"
 [ "$(wc -l < "$tmp/space.records.jsonl")" -eq 4 ] || bad "the rerun measured again"
 grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" || bad "rerun counts: $(tail -2 "$tmp/out")"
+# ... and no point is built that will not run.
+grep -q "^built 0 of 0 points on 0 thread(s) in [0-9]* s; 2 found whole in the records, not built$" "$tmp/out" ||
+	bad "the rerun built points the records answer: $(grep built "$tmp/out")"
 grep -q "point 1 (threads=256) at n = 1000: FAIL (in $tmp/space.records.jsonl)" "$tmp/err" ||
 	bad "the rerun does not report the recorded failure: $(cat "$tmp/err")"
 
