@@ -92,21 +92,19 @@ usage(FILE *fp)
 	      "                 [--against cub] [--choose worst|mean] [--margin PCT]\n"
 	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
-	      "every accepted point that the records do not answer whole on N threads\n"
-	      "(default: the CPUs), and at each --n (default\n"
-	      "2^10, 2^12, ..., 2^24, 2^27, 2^30) run each point once on seeded random data,\n"
-	      "check its result against the CPU reference, and time the points that verified\n"
-	      "with the method (default events: 7 samples, each a batch of back-to-back\n"
-	      "launches between two events, R doubled until a batch lasts 0.2 ms; graph:\n"
-	      "that batch captured in a CUDA graph, replayed 7 times; cold: R single\n"
-	      "launches, each after writing twice the L2), median and spread\n"
-	      "(max - min) / median over the samples.  With a list of methods\n"
-	      "(--method events,graph) each point is timed with each, and each size takes\n"
-	      "the point whose worst ratio to the fastest, over the methods, is least.\n"
-	      "Calls rotate among copies of the input that together exceed twice the L2,\n"
-	      "as kgen run --bench and kgen-cub do, so that no call finds its input\n"
-	      "cached.  Every point of one tuning must\n"
-	      "compute the same (one family, op, types, expressions and axis); --set\n"
+	      "every accepted point that the records do not settle on N threads (default: the\n"
+	      "CPUs), and at each --n (default 2^10, 2^12, ..., 2^24, 2^27, 2^30) run each\n"
+	      "point once on seeded random data, check its result against the CPU reference,\n"
+	      "and time the points that verified with the method (default events: 7 samples,\n"
+	      "each a batch of back-to-back launches between two events, R doubled until a\n"
+	      "batch lasts 0.2 ms; graph: that batch captured in a CUDA graph, replayed 7\n"
+	      "times; cold: R single launches, each after writing twice the L2), median and\n"
+	      "spread (max - min) / median over the samples.  With a list of methods (--method\n"
+	      "events,graph) each point is timed with each, and each size takes the point whose\n"
+	      "worst ratio to the fastest, over the methods, is least. Calls rotate among\n"
+	      "copies of the input that together exceed twice the L2, as kgen run --bench and\n"
+	      "kgen-cub do, so that no call finds its input cached.  Every point of one tuning\n"
+	      "must compute the same (one family, op, types, expressions and axis); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
 	      "A family sized by n (kernel: reduce) is tuned at each --n; one sized by rows\n"
 	      "and cols (kernel: reduce_axis) at each --shape ROWSxCOLS (default 8192x8192,\n"
@@ -351,19 +349,25 @@ build_point(void *arg, int k)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* Whether point i has a size and method the records do not answer (or
- * --fresh): only then is it built, since only then does it run. */
+/* Whether point i has a size the records do not settle (or --fresh): one
+ * with a method they lack and no failure recorded under another, as
+ * from_records() reads them.  Only such a point runs, so only it is built. */
 static int
 needs_running(const struct tune *t, int i)
 {
 	char key[600];
-	int j, m;
+	int j, m, r, need, failed;
 
-	for (j = 0; j < t->ns; j++)
-		for (m = 0; m < t->nm; m++) {
-			if (t->fresh || find_record(t, record_key(t, i, j, m, key, sizeof key)) < 0)
-				return 1;
+	for (j = 0; j < t->ns; j++) {
+		for (need = failed = 0, m = 0; m < t->nm; m++) {
+			if (t->fresh || (r = find_record(t, record_key(t, i, j, m, key, sizeof key))) < 0)
+				need = 1;
+			else
+				failed |= t->seen[r].us < 0;
 		}
+		if (need && !failed)
+			return 1;
+	}
 	return 0;
 }
 

@@ -41,9 +41,15 @@ rc=$?
 [ $rc -eq 6 ] || bad "kgen tune rerun exited $rc, expected 6"
 [ "$(wc -l < "$tmp/space.records.jsonl")" -eq 4 ] || bad "the rerun measured again"
 grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" || bad "rerun counts: $(tail -2 "$tmp/out")"
-# ... and no point is built that will not run.
+# ... and no point is built that will not run: not even under a method the
+# records lack, where they say the point failed at every size.
 grep -q "^built 0 of 0 points on 0 thread(s) in [0-9]* s; 2 found whole in the records, not built$" "$tmp/out" ||
 	bad "the rerun built points the records answer: $(grep built "$tmp/out")"
+tune --method events,graph
+grep -q "^built 0 of 0 points on 0 thread(s) in [0-9]* s; 2 found whole in the records, not built$" "$tmp/out" &&
+	grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" &&
+	[ "$(wc -l < "$tmp/space.records.jsonl")" -eq 4 ] ||
+	bad "a method the records lack, for points they say failed: $(grep 'built\|measured' "$tmp/out")"
 grep -q "point 1 (threads=256) at n = 1000: FAIL (in $tmp/space.records.jsonl)" "$tmp/err" ||
 	bad "the rerun does not report the recorded failure: $(cat "$tmp/err")"
 
