@@ -263,10 +263,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				struct axis_call call = { specs[i].kernel, &m, out };
 				if ((st = kgen_gpu_warm_once(ctx, err)) || (st = kgen_median_ms(ctx, axis_once, &call, o->runs, &ms, err)))
 					break;
-				/* Matrices are timed per call (--method is for vectors), their CUB peer too. */
-				if (spec->op <= KGEN_OP_PROD)  /* CUB has sum, min, max and products */
-					cub = kgen_cub_ms(o->cub, KGEN_TIME_PER_CALL, o->runs, spec, rows * cols, ctx->l2_bytes,
-					                  &cub_offsets);
+				/* Matrices are timed per call (--method is for vectors), their CUB peer too:
+				 * CUB's sum of the same bytes, the bandwidth bar of every op (each reads
+				 * the matrix once), argmax and the expressions' included. */
+				struct kgen_spec sum = *spec;
+
+				sum.op = KGEN_OP_SUM;
+				cub = kgen_cub_ms(o->cub, KGEN_TIME_PER_CALL, o->runs, &sum, rows * cols, ctx->l2_bytes, &cub_offsets);
 				if (spec->axis == KGEN_AXIS_ROWS && !o->pad && spec->op <= KGEN_OP_PROD) {
 					snprintf(args, sizeof args, "segmented %s %s %llu %llu %d %zu", kgen_ops[spec->op].name,
 					         spec->r.dtype->name, rows, cols, o->runs, ctx->l2_bytes);
