@@ -90,7 +90,8 @@ def test_misaligned_input_is_reduced(dt, gen):
               x[k:], dt, "sum")
 
 
-@pytest.mark.parametrize("shape", [(1000, 3001), (4096, 64), (64, 4096), (1, 1000003), (1000003, 1)])
+@pytest.mark.parametrize("shape", [(1000, 3001), (4096, 64), (64, 4096), (1, 1000003), (1000003, 1), (5000, 16),
+                                   (4097, 24)])
 @pytest.mark.parametrize("dt", ["f32", "bf16", "i32"])
 def test_axis_sums(shape, dt, gen):
     x = rand(shape, dt, gen)
@@ -106,6 +107,12 @@ def test_axis_on_padded_rows_and_transposed_views(gen):
     t = rand((700, 300), "f32", gen).t()     # columns are contiguous
     close(kgen.reduce(t, axis=0), peer(t, "sum", 0), t, "f32", "sum", 0)
     close(kgen.reduce(t, "min", axis=1), peer(t, "min", 1), t, "f32", "min", 1)
+    # Short rows a vector a lane (_lanes8x4), and the same rows one element off
+    # their 16-byte boundaries, which the launcher gives to _lanes4 instead.
+    short = rand((3000, 33), "f32", gen)
+    for y in (short[:, :32], short[:, 1:]):
+        close(kgen.reduce(y, axis=1), peer(y, "sum", 1), y, "f32", "sum", 1)
+        close(kgen.reduce(y, "max", axis=1), peer(y, "max", 1), y, "f32", "max", 1)
 
 
 def test_axis_of_n_d_arrays(gen):

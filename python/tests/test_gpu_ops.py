@@ -168,7 +168,8 @@ def arg_reference(x, op, dim, nan):
 @pytest.mark.parametrize("dt", list(DTYPES))
 @pytest.mark.parametrize("nan", ["propagate", "ignore"])
 def test_argmin_argmax_with_ties_and_nans(op, dt, nan, gen):
-    for shape in [(1000,), (2 ** 20 + 3,), (257, 1031), (4096, 65)]:
+    # (3001, 16) and (2048, 32): short rows, read a vector a lane (_lanes4x4, _lanes8x4).
+    for shape in [(1000,), (2 ** 20 + 3,), (257, 1031), (4096, 65), (3001, 16), (2048, 32)]:
         # Few distinct values: many ties, the lowest index must win.
         x = torch.randint(-4, 5, shape, generator=gen, device="cuda").to(DTYPES[dt])
         if dt in FLOATS and nan == "ignore" or dt in FLOATS and shape[0] % 2:
