@@ -664,7 +664,7 @@ score(const struct tune *t, int i, int j)
 	double w = worst(t, i, j), logs = 0;
 	int m;
 
-	if (w < 0 || !t->mean || !qualifies(t, i, j))
+	if (w < 0 || !t->mean || (t->against && w > 1 - t->margin))  /* !qualifies(), from w */
 		return w;
 	for (m = 0; m < t->nm; m++)
 		logs += log(ratio(t, i, j, m));

@@ -234,6 +234,8 @@ static __device__ __forceinline__ void rows_by_vector(const T *__restrict__ in, 
             if (loaded[g])
                 y[g] = reinterpret_cast<const Vec *>(x)[lane];
         }
+        // Each row's index, address and alignment again rather than kept from
+        // the loads: registers, which decide how many blocks an SM holds.
         #pragma unroll
         for (int g = 0; g < GROUPS; g++) {
             const Index row = first + g * ROWS_PER_GROUP + threadIdx.x / LANES;
@@ -247,7 +249,7 @@ static __device__ __forceinline__ void rows_by_vector(const T *__restrict__ in, 
                     #pragma unroll
                     for (int k = 0; k < VEC; k++)
                         acc = fold(acc, y[g].v[k], lane * VEC + k);
-                #pragma unroll 1
+                #pragma unroll 1  // rolled: 40 registers where unrolled copies took 54
                 for (Index i = rest + lane; i < cols; i += LANES)
                     acc = fold(acc, x[i], i);
             }
