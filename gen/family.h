@@ -75,6 +75,12 @@ struct kgen_contract {
 	char heading[160];               /* "Kernels (extern \"C\"), launched in this order ..." */
 	int nsteps;
 	int numbered;                    /* number the steps (1., 2., ...) */
+	/* The kernels are alternatives (one a launch), each about as much
+	 * work for NVRTC as the others: the runtime compiles them a kernel a
+	 * program, side by side (runtime/context.c).  Kernels launched in
+	 * turn (a tiny _init before the sum) stay one program: apart, the
+	 * small one's program would cost a whole front end and save little. */
+	int apart;
 	struct kgen_step step[KGEN_MAX_STEPS];
 	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
 };
@@ -165,6 +171,14 @@ int kgen_is_pow2(long long v);
 #define X(id, name, doc, stem) extern const struct kgen_family kgen_family_##stem;
 KGEN_FAMILIES(X)
 #undef X
+
+/* The source of kernel `step` of p alone: source (s's file, from
+ * kgen_generate) less every other kernel's definition and the comment
+ * lines right above it, for NVRTC to compile a spec's kernels apart, side
+ * by side (step_source.c).  KGEN_EINTERNAL when source does not hold each
+ * of p's kernels once in the templates' form. */
+kgen_status kgen_step_source(const struct kgen_spec *s, const struct kgen_contract *p, const char *source, int step,
+                             char **out, kgen_error *err);
 
 /* An NVRTC error in the log of source (generated from s) that lies in an
  * expression of op: custom, reported at the expression in the spec

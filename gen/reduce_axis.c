@@ -135,6 +135,7 @@ plan_auto_rows(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_step *st;
 	char suffix[32];
 
+	p->apart = 1;
 	kgen_contract_printf(p->heading, sizeof p->heading,
 	                 "Kernels (extern \"C\"), one per launch, chosen by cols, for a rows x cols matrix whose rows\n"
 	                 "// are pitch >= cols elements apart:");

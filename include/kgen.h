@@ -361,7 +361,11 @@ KGEN_API int kgen_kernel_blocks_per_sm(const kgen_kernel *kernel);
 
 /* Where the build that made a kernel spent its time, in microseconds, on
  * the monotonic clock.  A build that found the kernel in the context
- * returns the same kernel, so these are always the first build's. */
+ * returns the same kernel, so these are always the first build's.  A spec
+ * whose kernels are alternatives (strategy: auto rows) is compiled a
+ * kernel a program, side by side, where KGEN_JIT_THREADS (default: the
+ * online CPUs) is above 1: the phases of its programs are summed, so they
+ * can add up to more than total_us, the wall time. */
 typedef struct kgen_build_times {
 	double generate_us;     /* the spec's CUDA C generated (kgen_generate) */
 	double cache_read_us;   /* the disk cache looked up: a hit's whole read, or a miss */
@@ -370,7 +374,8 @@ typedef struct kgen_build_times {
 	double cache_write_us;  /* the cubin written to the disk cache */
 	double load_us;         /* cuModuleLoadData, the kernels looked up and their attributes set */
 	double total_us;        /* the whole kgen_kernel_build(), the phases above and the rest */
-	int modules;            /* modules built: 1, or a size plan's entries (the times are their sums) */
+	int modules;            /* modules built: 1, one a kernel for a spec compiled apart, or a size
+	                           plan's entries' (the times are their sums) */
 	int disk_hits;          /* of those, how many came from the disk cache, not NVRTC */
 } kgen_build_times;
 

@@ -143,6 +143,18 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* Unload k's modules. */
+static void
+unload(kgen_context *ctx, struct kgen_kernel *k)
+{
+	int i;
+
+	for (i = 0; i < k->nmodules; i++)
+		if (k->module[i])
+			ctx->cu->cuModuleUnload(k->module[i]);
+	k->nmodules = 0;
+}
+
 void
 kgen_context_destroy(kgen_context *ctx)
 {
@@ -157,8 +169,7 @@ kgen_context_destroy(kgen_context *ctx)
 			next = k->next;
 			if (k->scratch)
 				ctx->cu->cuMemFree(k->scratch);
-			if (k->module)
-				ctx->cu->cuModuleUnload(k->module);
+			unload(ctx, k);
 			kgen_kernel_free_state(k);
 			free(k->spec.file);
 			free(k);
@@ -218,8 +229,8 @@ kgen_cache_problem(void)
 /* The cubin for source: from the disk cache, or compiled and then cached;
  * the time of each step added to *t. */
 static kgen_status
-binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void **image, size_t *size,
-       kgen_build_times *t, kgen_error *err)
+binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, const char *name, void **image,
+       size_t *size, kgen_build_times *t, kgen_error *err)
 {
 	struct kgen_cache_key key;
 	char dir[4096], *log = NULL, arch[24];
@@ -232,7 +243,7 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	key.arch = kgen_spec_compile_arch(spec, ctx->arch, arch, sizeof arch);  /* sm_90a for wgmma on sm_90 */
 	key.nvrtc_version = kgen_nvrtc_version();
 	key.kgen_version = KGEN_VERSION;
-	key.name = kgen_spec_kernel_name(spec);
+	key.name = name;
 	if (cached && kgen_cache_dir(dir, sizeof dir, NULL) != KGEN_OK)
 		cached = 0;
 	if (cached) {
@@ -248,7 +259,7 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 		if (got == KGEN_EIO)
 			note_cache_problem(why.message);  /* a refused directory: built anyway, said once */
 	}
-	st = kgen_compile_timed(source, kgen_spec_kernel_name(spec), key.arch, KGEN_IMAGE_CUBIN, image, size, &log,
+	st = kgen_compile_timed(source, name, key.arch, KGEN_IMAGE_CUBIN, image, size, &log,
 	                        &t->compile_us, &t->image_us, err);
 	/* An error in an expression of the spec is the spec's, at its place. */
 	if (st == KGEN_ECOMPILE && log && kgen_locate_log(spec, source, log, err) == KGEN_ESPEC)
@@ -268,22 +279,25 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, void
 	return KGEN_OK;
 }
 
-/* Load the image and find the plan's kernels; raise the dynamic shared
- * memory limit of those that need it. */
+/* Load the images (one of the whole file, or one a kernel in launch
+ * order) and find the plan's kernels; raise the dynamic shared memory
+ * limit of those that need it. */
 static kgen_status
-load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_error *err)
+load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int nimages, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
 	const char *name = kgen_spec_kernel_name(&k->spec);
 	char fn[96];
 	int i;
 
-	kgen_family_of(&k->spec)->contract(&k->spec, &k->contract);
-	KGEN_CU(cu, err, cuModuleLoadData, (&k->module, image));
+	for (i = 0; i < nimages; i++) {
+		KGEN_CU(cu, err, cuModuleLoadData, (&k->module[i], image[i]));
+		k->nmodules = i + 1;
+	}
 	for (i = 0; i < k->contract.nsteps; i++) {
 		const struct kgen_step *st = &k->contract.step[i];
 		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
-		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module, fn));
+		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module[nimages == 1 ? 0 : i], fn));
 		if (st->dynamic_smem > 48 * 1024)
 			KGEN_CU(cu, err, cuFuncSetAttribute,
 			        (k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
@@ -291,6 +305,108 @@ load_module(kgen_context *ctx, struct kgen_kernel *k, const void *image, kgen_er
 		        (&k->occupancy[i], k->fn[i], (int)st->block, (size_t)st->dynamic_smem));
 	}
 	return KGEN_OK;
+}
+
+/* A spec's programs for NVRTC: its whole file, or each kernel's source
+ * alone (kgen_step_source), compiled side by side. */
+struct programs {
+	kgen_context *ctx;
+	const struct kgen_spec *spec;
+	int n;
+	char *source[KGEN_MAX_STEPS];
+	char name[KGEN_MAX_STEPS][96];  /* NVRTC's and the disk cache's name: the kernel's */
+	void *image[KGEN_MAX_STEPS];
+	size_t size[KGEN_MAX_STEPS];
+	kgen_build_times t[KGEN_MAX_STEPS];
+	kgen_status st[KGEN_MAX_STEPS];
+	kgen_error err[KGEN_MAX_STEPS];
+};
+
+static void
+build_program(void *arg, int i)
+{
+	struct programs *p = arg;
+
+	p->st[i] = binary(p->ctx, p->spec, p->source[i], p->name[i], &p->image[i], &p->size[i], &p->t[i], &p->err[i]);
+}
+
+/* The threads a build compiles a spec's kernels on: $KGEN_JIT_THREADS
+ * (a positive number), else one per online CPU.  With more than one, a
+ * spec whose contract says its kernels are alternatives (kgen_contract.
+ * apart) is compiled a kernel a program, side by side: NVRTC compiles a
+ * program's kernels one after another, and apart they compile to the same
+ * code (bench/jit/nvrtc_options --steps).  With one, the whole file is one
+ * program, as the programs' repeated front ends would only add time. */
+static int
+jit_threads(void)
+{
+	const char *env = getenv("KGEN_JIT_THREADS");
+	char *end;
+	long n;
+
+	if (env && *env && (n = strtol(env, &end, 10)) > 0 && *end == '\0')
+		return n < 256 ? (int)n : 256;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 1 ? (n < 256 ? (int)n : 256) : 1;
+}
+
+/* Generate spec's source and make its cubins (disk cache or NVRTC), each
+ * of its programs' phase times added to *t. */
+static kgen_status
+build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contract *c, struct programs *p,
+             kgen_build_times *t, kgen_error *err)
+{
+	char *whole = NULL;
+	kgen_status st;
+	double t1;
+	int i, threads = jit_threads();
+
+	p->ctx = ctx;
+	p->spec = spec;
+	t1 = kgen_clock_us();
+	st = kgen_generate(spec, &whole, err);
+	if (st == KGEN_OK && c->apart && c->nsteps > 1 && threads > 1) {
+		for (i = 0; i < c->nsteps && st == KGEN_OK; i++) {
+			st = kgen_step_source(spec, c, whole, i, &p->source[i], err);
+			snprintf(p->name[i], sizeof p->name[i], "%s%s", kgen_spec_kernel_name(spec), c->step[i].suffix);
+			p->n = i + 1;
+		}
+		free(whole);
+	} else if (st == KGEN_OK) {
+		p->source[0] = whole;
+		snprintf(p->name[0], sizeof p->name[0], "%s", kgen_spec_kernel_name(spec));
+		p->n = 1;
+	}
+	t->generate_us = kgen_clock_us() - t1;
+	if (st != KGEN_OK)
+		return st;
+	kgen_parallel_for(p->n, threads, build_program, p);
+	for (i = 0; i < p->n; i++) {
+		t->cache_read_us += p->t[i].cache_read_us;
+		t->compile_us += p->t[i].compile_us;
+		t->image_us += p->t[i].image_us;
+		t->cache_write_us += p->t[i].cache_write_us;
+		t->disk_hits += p->t[i].disk_hits;
+	}
+	t->modules = p->n;
+	for (i = 0; i < p->n; i++)  /* the first kernel's error, as a build of the whole file would report */
+		if (p->st[i] != KGEN_OK) {
+			if (err)
+				*err = p->err[i];
+			return p->st[i];
+		}
+	return KGEN_OK;
+}
+
+static void
+free_programs(struct programs *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->source[i]);
+		free(p->image[i]);
+	}
 }
 
 /* The context's kernel of spec, or NULL (under the context's lock). */
@@ -312,12 +428,11 @@ static kgen_status
 kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, kgen_error *err)
 {
 	struct kgen_kernel *k = NULL, *found;
+	struct kgen_contract contract;
+	struct programs *p = NULL;
 	uint64_t h;
-	char *source = NULL;
-	void *image = NULL;
-	size_t size = 0;
 	kgen_status st;
-	kgen_build_times t = { .modules = 1 };
+	kgen_build_times t = { 0 };
 	double t0 = kgen_clock_us(), t1;
 
 	if (!ctx || !spec || !out)
@@ -332,15 +447,14 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	}
 	if ((st = kgen_spec_check_arch(spec, ctx->arch, err)) || (st = kgen_context_enter(ctx, err)))
 		return st;
-	t1 = kgen_clock_us();
-	st = kgen_generate(spec, &source, err);
-	t.generate_us = kgen_clock_us() - t1;
-	if (st || (st = binary(ctx, spec, source, &image, &size, &t, err))) {
-		free(source);
-		free(image);
+	if (!(p = calloc(1, sizeof *p)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	kgen_family_of(spec)->contract(spec, &contract);
+	if ((st = build_images(ctx, spec, &contract, p, &t, err))) {
+		free_programs(p);
+		free(p);
 		return st;
 	}
-	free(source);
 	pthread_mutex_lock(&ctx->lock);
 	if ((found = lookup(ctx, spec, h))) {
 		*out = found;
@@ -357,12 +471,13 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	k->spec.file = kgen_strdup(spec->file ? spec->file : "<spec>");
 	k->hash = h;
 	k->ctx = ctx;
+	k->contract = contract;
 	if (!k->spec.file) {
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 		goto done;
 	}
 	t1 = kgen_clock_us();
-	if ((st = load_module(ctx, k, image, err)))
+	if ((st = load_modules(ctx, k, p->image, p->n, err)))
 		goto done;
 	t.load_us = kgen_clock_us() - t1;
 	t.total_us = kgen_clock_us() - t0;
@@ -373,12 +488,12 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	k = NULL;
 done:
 	if (k) {
-		if (k->module)
-			ctx->cu->cuModuleUnload(k->module);
+		unload(ctx, k);
 		free(k->spec.file);
 		free(k);
 	}
-	free(image);
+	free_programs(p);
+	free(p);
 	pthread_mutex_unlock(&ctx->lock);
 	return st;
 }

@@ -14,7 +14,11 @@ struct kgen_kernel {
 	uint64_t hash;              /* of the spec's fields */
 	struct kgen_spec spec;      /* a copy; text is NULL */
 	kgen_context *ctx;
-	CUmodule module;
+	/* One module of the whole file, or one per kernel: a spec of several
+	 * kernels built on a machine of several CPUs compiles each apart,
+	 * side by side (context.c). */
+	CUmodule module[KGEN_MAX_STEPS];
+	int nmodules;
 	struct kgen_contract contract;  /* the family's launch contract */
 	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */

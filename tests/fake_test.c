@@ -405,6 +405,21 @@ START_TEST(a_refused_cache_directory_is_reported)
 }
 END_TEST
 
+/* Threads the library starts (pthread_create is this program's, which
+ * counts and calls libc's): a warm plan rebuild starts none. */
+static int threads_started;
+
+int
+pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	__atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
+	return real ? real(th, attr, fn, arg) : EAGAIN;
+}
+
 /* A build's phase times: a cold build compiles and writes the disk cache,
  * the same spec on a new context reads it instead, and the context's
  * own copy returns the first build's times. */
@@ -420,6 +435,7 @@ START_TEST(build_times_say_where_a_build_went)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	setenv("KGEN_CACHE", "1", 1);
 	setenv("KGEN_CACHE_DIR", dir, 1);
+	setenv("KGEN_JIT_THREADS", "4", 1);  /* _init and the sum are launched in turn: one program even so */
 	k = build(yaml);
 	ck_assert_int_eq(kgen_kernel_build_times(k, &cold, &err), KGEN_OK);
 	ck_assert_int_eq(cold.modules, 1);
@@ -445,6 +461,87 @@ START_TEST(build_times_say_where_a_build_went)
 	ck_assert_str_eq(err.message, "kgen_kernel_build_times: NULL argument");
 	ck_assert_int_eq(kgen_kernel_build_times(k, NULL, NULL), KGEN_EINVAL);
 	unsetenv("KGEN_CACHE_DIR");
+	unsetenv("KGEN_JIT_THREADS");
+	setenv("KGEN_CACHE", "0", 1);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* With KGEN_JIT_THREADS above 1, a spec whose kernels are alternatives
+ * (strategy: auto rows) is compiled a kernel a program, side by side: a module each (the fake driver finds a
+ * function only in the module whose cubin defines it), a disk cache entry
+ * each, every kernel launched by the contract's choice as before; a module
+ * load that fails leaves none behind.  With 1, one program and module. */
+START_TEST(a_spec_of_several_kernels_compiles_them_apart)
+{
+	char dir[] = "/tmp/kgen-fake-apart-XXXXXX", cmd[64];
+	const char *yaml = "kernel: reduce_axis\naxis: rows\nthreads: 512\nload_width: 16\nname: apart_rows\n";
+	static const struct {
+		unsigned long long cols;
+		const char *name;
+	} picks[] = {
+		{ 8, "apart_rows_lanes1" }, { 16, "apart_rows_lanes4x4" }, { 32, "apart_rows_lanes8x4" },
+		{ 100, "apart_rows_lanes4" }, { 2048, "apart_rows_lanes16" }, { 100000, "apart_rows_block" },
+	};
+	int *modules = fake_var("fake_cuda_modules"), before = *modules, started = threads_started;
+	kgen_build_times t;
+	kgen_context *other;
+	kgen_kernel *k, *k2;
+	kgen_error err;
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("KGEN_CACHE", "1", 1);
+	setenv("KGEN_CACHE_DIR", dir, 1);
+	setenv("KGEN_JIT_THREADS", "3", 1);
+	k = build(yaml);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 6);
+	ck_assert_int_eq(t.disk_hits, 0);
+	ck_assert_int_eq(*modules, before + 6);
+	ck_assert_int_gt(threads_started, started);
+	ck_assert(t.compile_us > 0 && t.total_us >= t.generate_us + t.load_us);
+	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+		ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000, picks[i].cols, picks[i].cols, 0x800000000ull, 0x900000000ull,
+		                               1u << 24, NULL, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_str_eq(last()->name, picks[i].name);
+	}
+
+	/* Another context finds each kernel's cubin on disk. */
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_kernel_build_times(k2, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 6);
+	ck_assert_int_eq(t.disk_hits, 6);
+	kgen_context_destroy(other);
+	ck_assert_int_eq(*modules, before + 6);
+
+	/* The fourth load fails: the three loaded are unloaded, nothing kept. */
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	setenv("FAKE_CUDA_FAIL", "cuModuleLoadData:4", 1);
+	ck_assert_int_eq(kgen_kernel_build_yaml(other, yaml, &k2, &err), KGEN_ECUDA);
+	unsetenv("FAKE_CUDA_FAIL");
+	ck_assert_int_eq(*modules, before + 6);
+	kgen_context_destroy(other);
+
+	/* One thread: the whole file, one module, the same kernels. */
+	setenv("KGEN_JIT_THREADS", "1", 1);
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_kernel_build_times(k2, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 1);
+	ck_assert_int_eq(*modules, before + 7);
+	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+		ck_assert_msg(kgen_reduce_axis(k2, 0x10000000ull, 1000, picks[i].cols, picks[i].cols, 0x800000000ull,
+		                               0x900000000ull, 1u << 24, NULL, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_str_eq(last()->name, picks[i].name);
+	}
+	kgen_context_destroy(other);
+	ck_assert_int_eq(*modules, before + 6);
+
+	unsetenv("KGEN_CACHE_DIR");
+	unsetenv("KGEN_JIT_THREADS");
 	setenv("KGEN_CACHE", "0", 1);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
@@ -474,21 +571,6 @@ START_TEST(a_plans_build_times_sum_its_entries)
 }
 END_TEST
 
-/* Threads the library starts (pthread_create is this program's, which
- * counts and calls libc's): a warm plan rebuild starts none. */
-static int threads_started;
-
-int
-pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
-{
-	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
-	__atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
-	return real ? real(th, attr, fn, arg) : EAGAIN;
-}
-
 /* A plan's entries build on threads of their own, as many as there are
  * entries and CPUs: each lands in its place, and a call of n launches the
  * entry whose range holds n. */
@@ -514,7 +596,7 @@ START_TEST(a_plans_entries_build_in_parallel_each_in_its_place)
 	ck_assert_msg(kgen_kernel_build_plan(ctx, p, &k, &err) == KGEN_OK, "%s", err.message);
 	kgen_plan_free(p);
 	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
-	ck_assert_int_eq(t.modules, 5);
+	ck_assert_int_eq(t.modules, 5);  /* an entry's _init and sum, launched in turn, are one program */
 	for (i = 0; i < 5; i++) {
 		ck_assert_msg(kgen_reduce(k, 0x10000000ull, ns[i], (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err) == KGEN_OK,
 		              "%s", err.message);
@@ -1072,6 +1154,7 @@ fake_suite(void)
 	tcase_add_test(tc, stream_k_divides_the_launch);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
+	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);
 	tcase_add_test(tc, a_plan_with_a_failing_entry_reports_it);

@@ -365,6 +365,44 @@ source_hash(const char *src)
 	return h;
 }
 
+/* The runtime compiles a spec's kernels apart (kgen_step_source): each
+ * kernel's source must hold that kernel alone, and all of the file but the
+ * other kernels; 1 when it does not. */
+static int
+steps_apart(const kgen_spec *s, const char *src, const char *yaml)
+{
+	struct kgen_contract p;
+	kgen_error err;
+	char *one, name[128], *at;
+	size_t kept = 0, whole = strlen(src);
+	int i, bad = 0;
+
+	kgen_family_of(s)->contract(s, &p);
+	for (i = 0; i < p.nsteps && !bad; i++) {
+		if (kgen_step_source(s, &p, src, i, &one, &err) != KGEN_OK) {
+			fprintf(stderr, "FAIL: kernel %d apart: %s\n---\n%s---\n", i, err.message, yaml);
+			return 1;
+		}
+		snprintf(name, sizeof name, "%s%s(", kgen_spec_kernel_name(s), p.step[i].suffix);
+		at = strstr(one, "extern \"C\" __global__");
+		if (!at || strstr(at + 1, "extern \"C\" __global__") || !(at = strstr(at, name)) ||
+		    (at[-1] != ' ' && at[-1] != '\n') || strncmp(one, src, 200) != 0) {
+			fprintf(stderr, "FAIL: kernel %d apart is not that kernel alone:\n%s\n---\n%s---\n", i, one, yaml);
+			bad = 1;
+		}
+		kept += strlen(one);
+		free(one);
+	}
+	/* Each part is the shared text and its kernel: together they hold
+	 * the whole file's kernels once and its shared text nsteps times. */
+	if (!bad && p.nsteps > 1 && kept <= whole) {
+		fprintf(stderr, "FAIL: %d kernels apart hold %zu bytes, the file %zu\n---\n%s---\n", p.nsteps, kept, whole,
+		        yaml);
+		bad = 1;
+	}
+	return bad;
+}
+
 /* Generate one accepted spec, check the names it declares, and queue its
  * source for compile_all(); the failures found so far. */
 static int
@@ -380,6 +418,7 @@ queue(const kgen_spec *s, const char *yaml)
 		return 1;
 	}
 	bad = names_taken(kgen_family_of(s)->name, src, yaml);
+	bad += steps_apart(s, src, yaml);
 	snprintf(target, sizeof target, "%s", kgen_spec_compile_arch(s, "sm_90", arch, sizeof arch));
 	hash = source_hash(src);
 	for (i = 0; i < njobs; i++)

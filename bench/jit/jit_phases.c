@@ -10,7 +10,10 @@
  *   cold       kgen_kernel_build() on a fresh context and an empty disk cache,
  *              split by kgen_kernel_build_times(): generate, disk-cache read
  *              (a miss), nvrtcCompileProgram, the cubin fetched, disk-cache
- *              write, module load, and the whole build;
+ *              write, module load, and the whole build (a spec of several
+ *              kernels compiles them side by side where KGEN_JIT_THREADS,
+ *              default the online CPUs, is above 1: its programs' phases
+ *              are summed and can pass the whole build's wall time);
  *   hit        the same build on R more fresh contexts, read from the disk
  *              cache: the read, the module load and the whole build, medians;
  *   again      R - 1 more builds on fresh contexts with the disk cache off,

@@ -9,6 +9,16 @@
  * same code cannot run slower; different code needs a GPU to say.
  *
  *   nvrtc_options [--runs R] [--arch sm_90] "OPTIONS A" "OPTIONS B" SPEC...
+ *   nvrtc_options [--runs R] [--arch sm_90] --steps THREADS "OPTIONS" SPEC...
+ *
+ * With --steps, A is each spec's file compiled whole and B its kernels
+ * compiled apart (kgen_step_source), one program each, on up to THREADS
+ * threads side by side (0: one per online CPU), as libkgen builds a spec
+ * whose kernels are alternatives (every spec of several kernels is split
+ * here, to say where it pays); B's time is the wall time of them all, and
+ * "same" says that each kernel's sections in its own cubin are those of
+ * the whole file's, byte for byte but for the symbol index in
+ * EIATTR_PARAM_CBANK (see same_info()).
  *
  * Options are space-separated NVRTC options besides --gpu-architecture,
  * e.g. "$(kgen's options)" against "$(kgen's options) --minimal".  A size
@@ -22,7 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "kgen.h"
+#include "gen/family.h"
+#include "gen/parallel.h"
 #include "gen/spec.h"
 #include "gen/util.h"
 #include "runtime/runtime.h"
@@ -181,6 +194,109 @@ same_kernels(const char *a, size_t na, const char *b, size_t nb)
 	return count_a == count_b;
 }
 
+/* A section about one kernel (".text.K", ".nv.info.K", ...), not the
+ * module's own (".nv.info", ".nv.constant3", ".nv.shared.reserved.0"). */
+static int
+per_kernel_section(const char *name)
+{
+	const char *rest;
+
+	if (strncmp(name, ".nv.shared.reserved.", 20) == 0)
+		return 0;
+	if (strncmp(name, ".nv.constant", 12) == 0)
+		rest = name + 12 + strspn(name + 12, "0123456789");
+	else if (strncmp(name, ".nv.info", 8) == 0 || strncmp(name, ".nv.shared", 10) == 0 || strncmp(name, ".text", 5) == 0)
+		rest = strchr(name + 1, '.') ? name + (strncmp(name, ".text", 5) == 0 ? 5 : name[4] == 'i' ? 8 : 10) : "";
+	else
+		return 0;
+	return rest[0] == '.' && rest[1] != '\0';
+}
+
+/* The name of the section that symbol i of an image's .symtab lies in ("" when there is none). */
+static const char *
+symbol_section(const char *img, size_t size, uint64_t i)
+{
+	const char *sh, *names, *symtab;
+	uint64_t len, shndx;
+	int n, ent;
+
+	if (elf_sections(img, size, &sh, &n, &ent, &names) || !(symtab = find_section(img, size, ".symtab", &len)) ||
+	    (i + 1) * 24 > len)
+		return "";
+	shndx = rd(symtab + i * 24 + 6, 2);  /* Elf64_Sym: name, info, other, shndx, value, size */
+	return shndx < (uint64_t)n ? names + rd(sh + (size_t)shndx * (size_t)ent, 4) : "";
+}
+
+/* Whether a kernel's .nv.info.K of image a (x) and of image b (y), len
+ * bytes each, say the same: byte for byte, but for where its parameters'
+ * constant bank is (EIATTR_PARAM_CBANK), which names it by a symbol's
+ * index, and the symbol table of a module of one kernel is not that of
+ * one of several: there the symbols' sections must have the same name. */
+static int
+same_info(const char *a, size_t na, const char *x, const char *b, size_t nb, const char *y, uint64_t len)
+{
+	uint64_t at = 0, step;
+
+	while (at < len) {
+		int format = (unsigned char)x[at], attr = (unsigned char)x[at + 1];
+		if (format == 4 && at + 4 <= len)  /* EIFMT_SVAL: a 16-bit size, then the value */
+			step = 4 + rd(x + at + 2, 2);
+		else
+			step = 4;  /* a value of at most 16 bits, in the entry */
+		if (at + step > len)
+			return memcmp(x + at, y + at, len - at) == 0;
+		if (format == 4 && attr == 0x0a && step >= 8) {  /* EIATTR_PARAM_CBANK: section, offset, size */
+			if (memcmp(x + at, y + at, 4) != 0 || memcmp(x + at + 8, y + at + 8, step - 8) != 0 ||
+			    strcmp(symbol_section(a, na, rd(x + at + 4, 4)), symbol_section(b, nb, rd(y + at + 4, 4))) != 0)
+				return 0;
+		} else if (memcmp(x + at, y + at, step) != 0)
+			return 0;
+		at += step;
+	}
+	return 1;
+}
+
+/* The per-kernel sections of part: each is in whole with the same bytes
+ * (their count in *count); 0 when one is not. */
+static int
+kernels_in(const char *whole, size_t nwhole, const char *part, size_t npart, int *count)
+{
+	const char *sh, *names, *x, *y;
+	uint64_t lx, ly;
+	int n, ent, i;
+
+	*count = 0;
+	if (elf_sections(part, npart, &sh, &n, &ent, &names))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = names + rd(sh + (size_t)i * (size_t)ent, 4);
+		if (!per_kernel_section(name))
+			continue;
+		(*count)++;
+		x = find_section(part, npart, name, &lx);
+		y = find_section(whole, nwhole, name, &ly);
+		if (!x || !y || lx != ly ||
+		    (strncmp(name, ".nv.info.", 9) == 0 ? !same_info(part, npart, x, whole, nwhole, y, lx)
+		                                        : memcmp(x, y, lx) != 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* The per-kernel sections of an image. */
+static int
+count_kernel_sections(const char *img, size_t size)
+{
+	const char *sh, *names;
+	int n, ent, i, count = 0;
+
+	if (elf_sections(img, size, &sh, &n, &ent, &names))
+		return 0;
+	for (i = 0; i < n; i++)
+		count += per_kernel_section(names + rd(sh + (size_t)i * (size_t)ent, 4));
+	return count;
+}
+
 static int
 cmp_double(const void *p, const void *q)
 {
@@ -234,10 +350,85 @@ fail:
 	return -1;
 }
 
+/* A spec's kernels compiled apart, side by side. */
+struct steps {
+	const struct options *o;
+	char *source[KGEN_MAX_STEPS], *cubin[KGEN_MAX_STEPS];
+	size_t size[KGEN_MAX_STEPS];
+	double us[KGEN_MAX_STEPS];
+	kgen_error err[KGEN_MAX_STEPS];
+};
+
+static void
+compile_step(void *arg, int i)
+{
+	struct steps *w = arg;
+
+	free(w->cubin[i]);
+	w->us[i] = compile(w->source[i], w->o, &w->cubin[i], &w->size[i], &w->err[i]);
+}
+
+/* One spec with --steps: whole (A) and apart on `threads` threads (B),
+ * runs times each, alternating. */
+static int
+one_spec_steps(const char *name, const kgen_spec *spec, const struct options *o, int threads, int runs,
+               double total[2], int *differ, kgen_error *err)
+{
+	double ta[MAX_RUNS], tb[MAX_RUNS], ma, mb, t;
+	struct kgen_contract p;
+	struct steps w;
+	char *source, *whole = NULL, *c;
+	size_t nwhole = 0, nc;
+	int r, i, same = 1, count, parts = 0, st = -1;
+
+	memset(&w, 0, sizeof w);
+	w.o = o;
+	if (kgen_generate(spec, &source, err) != KGEN_OK)
+		return -1;
+	kgen_family_of(spec)->contract(spec, &p);
+	for (i = 0; i < p.nsteps; i++)
+		if (kgen_step_source(spec, &p, source, i, &w.source[i], err) != KGEN_OK)
+			goto out;
+	for (r = 0; r < runs; r++) {
+		if ((ta[r] = compile(source, o, &c, &nc, err)) < 0)
+			goto out;
+		free(whole), whole = c, nwhole = nc;
+		t = kgen_clock_us();
+		kgen_parallel_for(p.nsteps, threads, compile_step, &w);
+		tb[r] = kgen_clock_us() - t;
+		for (i = 0; i < p.nsteps; i++)
+			if (w.us[i] < 0) {
+				*err = w.err[i];
+				goto out;
+			}
+	}
+	for (i = 0; i < p.nsteps; i++) {
+		same &= kernels_in(whole, nwhole, w.cubin[i], w.size[i], &count);
+		parts += count;
+	}
+	same &= parts == count_kernel_sections(whole, nwhole);
+	ma = median(ta, runs);
+	mb = median(tb, runs);
+	total[0] += ma;
+	total[1] += mb;
+	*differ += !same;
+	if (strlen(name) > 50)
+		name += strlen(name) - 50;
+	printf("%-50s %9.2f %9.2f %6.3f  %s (%d kernel%s)\n", name, ma / 1e3, mb / 1e3, mb / ma,
+	       same ? "same" : "DIFFERENT", p.nsteps, p.nsteps == 1 ? "" : "s");
+	fflush(stdout);
+	st = 0;
+out:
+	for (i = 0; i < KGEN_MAX_STEPS; i++)
+		free(w.source[i]), free(w.cubin[i]);
+	free(source), free(whole);
+	return st;
+}
+
 /* Every spec of one file (a plan: each entry). */
 static int
-one_file(const char *path, const struct options *a, const struct options *b, int runs, double total[2], int *n,
-         int *differ, kgen_error *err)
+one_file(const char *path, const struct options *a, const struct options *b, int steps, int runs, double total[2],
+         int *n, int *differ, kgen_error *err)
 {
 	char name[160], *text;
 	kgen_spec *spec;
@@ -252,7 +443,8 @@ one_file(const char *path, const struct options *a, const struct options *b, int
 	if (!i) {
 		if (kgen_spec_load_file(path, &spec, err) != KGEN_OK)
 			return -1;
-		st = one_spec(path, spec, a, b, runs, total, differ, err);
+		st = steps >= 0 ? one_spec_steps(path, spec, a, steps, runs, total, differ, err)
+		                : one_spec(path, spec, a, b, runs, total, differ, err);
 		kgen_spec_free(spec);
 		*n += !st;
 		return st;
@@ -261,7 +453,8 @@ one_file(const char *path, const struct options *a, const struct options *b, int
 		return -1;
 	for (i = 0; i < kgen_plan_count(plan) && !st; i++, (*n)++) {
 		snprintf(name, sizeof name, "%s#%d", path, i);
-		st = one_spec(name, kgen_plan_spec(plan, i, NULL), a, b, runs, total, differ, err);
+		st = steps >= 0 ? one_spec_steps(name, kgen_plan_spec(plan, i, NULL), a, steps, runs, total, differ, err)
+		                : one_spec(name, kgen_plan_spec(plan, i, NULL), a, b, runs, total, differ, err);
 	}
 	kgen_plan_free(plan);
 	return st;
@@ -273,7 +466,7 @@ main(int argc, char **argv)
 	struct options a, b;
 	const char *arch = "sm_90";
 	double total[2] = { 0, 0 };
-	int i = 1, runs = 3, n = 0, differ = 0, major = 0, minor = 0, no_cache;
+	int i = 1, runs = 3, n = 0, differ = 0, major = 0, minor = 0, no_cache, steps = -1, nsets;
 	kgen_error err;
 
 	for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-'; i += 2)
@@ -281,22 +474,33 @@ main(int argc, char **argv)
 			runs = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--arch") == 0)
 			arch = argv[i + 1];
+		else if (strcmp(argv[i], "--steps") == 0)
+			steps = atoi(argv[i + 1]);
 		else
 			break;
 	nvrtcVersion(&major, &minor);
 	no_cache = major > 12 || (major == 12 && minor >= 9);
-	if (argc - i < 3 || runs < 1 || runs > MAX_RUNS || split_options(arch, argv[i], no_cache, &a) ||
-	    split_options(arch, argv[i + 1], no_cache, &b)) {
-		fprintf(stderr, "usage: nvrtc_options [--runs R (1 to %d)] [--arch sm_90] \"OPTIONS A\" \"OPTIONS B\" SPEC...\n",
+	nsets = steps >= 0 ? 1 : 2;
+	if (argc - i < nsets + 1 || runs < 1 || runs > MAX_RUNS || split_options(arch, argv[i], no_cache, &a) ||
+	    (nsets == 2 && split_options(arch, argv[i + 1], no_cache, &b))) {
+		fprintf(stderr,
+		        "usage: nvrtc_options [--runs R (1 to %d)] [--arch sm_90] \"OPTIONS A\" \"OPTIONS B\" SPEC...\n"
+		        "       nvrtc_options [--runs R] [--arch sm_90] --steps THREADS \"OPTIONS\" SPEC...\n",
 		        MAX_RUNS);
 		return 2;
 	}
 	printf("NVRTC %s, --gpu-architecture=%s, %d runs each, alternating%s\n", kgen_nvrtc_version(), arch, runs,
 	       no_cache ? "; both with --no-cache" : "");
-	printf("A: %s\nB: %s\n", argv[i], argv[i + 1]);
+	if (steps == 0)
+		steps = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (steps >= 0)
+		printf("A: each file whole\nB: its kernels apart, on up to %d thread%s side by side (wall time)\n"
+		       "options: %s\n", steps, steps == 1 ? "" : "s", argv[i]);
+	else
+		printf("A: %s\nB: %s\n", argv[i], argv[i + 1]);
 	printf("%-50s %9s %9s %6s  %s\n", "spec (median ms)", "A", "B", "B/A", "kernels");
-	for (i += 2; i < argc; i++)
-		if (one_file(argv[i], &a, &b, runs, total, &n, &differ, &err)) {
+	for (i += nsets; i < argc; i++)
+		if (one_file(argv[i], &a, &b, steps, runs, total, &n, &differ, &err)) {
 			kgen_error_print(&err, stderr);
 			return 1;
 		}

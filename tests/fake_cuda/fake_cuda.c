@@ -31,6 +31,7 @@ API const int fake_cuda_launch_size = sizeof(struct fake_launch);  /* for ctypes
 API int fake_cuda_nlaunches;
 API int fake_cuda_encodes;   /* cuTensorMapEncodeTiled calls */
 API int fake_cuda_allocs;    /* live cuMemAlloc blocks */
+API int fake_cuda_modules;   /* live modules (cuModuleLoadData) */
 /* How many parameters the next launches have (kernelParams is not
  * terminated): the test sets it before a call whose arguments it reads. */
 API int fake_cuda_nparams;
@@ -159,17 +160,75 @@ API CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) { current = c; return CUDA_SU
 API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) { if (c) *c = current; current = NULL; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxSynchronize(void) { NO_CAPTURE(); return CUDA_SUCCESS; }
 
-static int module_token;
-API CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) { NEED_CONTEXT(); FAIL_IF("cuModuleLoadData"); *m = (CUmodule)&module_token; return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuModuleUnload(CUmodule m) { return CUDA_SUCCESS; }
+/* A module: the kernels its image defines (the ".text.NAME" sections of a
+ * cubin), so that cuModuleGetFunction finds those alone, as the driver
+ * does; an image that is no 64-bit ELF file (PTX) answers every name. */
+struct fake_module {
+	int any;
+	int n;
+	char names[64][128];
+};
+
+static unsigned long long
+rd(const unsigned char *p, int bytes)
+{
+	unsigned long long v = 0;
+
+	while (bytes-- > 0)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+API CUresult CUDAAPI
+cuModuleLoadData(CUmodule *m, const void *image)
+{
+	const unsigned char *img = image, *sh;
+	struct fake_module *mod;
+	int n, ent, i;
+
+	NEED_CONTEXT();
+	FAIL_IF("cuModuleLoadData");
+	if (!(mod = calloc(1, sizeof *mod)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (memcmp(img, "\177ELF", 4) != 0 || img[4] != 2) {
+		mod->any = 1;
+	} else {
+		sh = img + rd(img + 0x28, 8);
+		ent = (int)rd(img + 0x3a, 2);
+		n = (int)rd(img + 0x3c, 2);
+		const unsigned char *names = img + rd(sh + rd(img + 0x3e, 2) * ent + 0x18, 8);
+		for (i = 0; i < n && mod->n < 64; i++) {
+			const char *name = (const char *)names + rd(sh + i * ent, 4);
+			if (strncmp(name, ".text.", 6) == 0)
+				snprintf(mod->names[mod->n++], sizeof mod->names[0], "%s", name + 6);
+		}
+	}
+	fake_cuda_modules++;
+	*m = (CUmodule)mod;
+	return CUDA_SUCCESS;
+}
+
+API CUresult CUDAAPI
+cuModuleUnload(CUmodule m)
+{
+	fake_cuda_modules--;
+	free(m);
+	return CUDA_SUCCESS;
+}
 
 /* A function is its name, kept. */
 API CUresult CUDAAPI
 cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
-	char *copy = strdup(name);
+	struct fake_module *mod = (struct fake_module *)m;
+	char *copy;
+	int i, found = mod->any;
 
-	if (!copy)
+	for (i = 0; i < mod->n && !found; i++)
+		found = strcmp(mod->names[i], name) == 0;
+	if (!found)
+		return CUDA_ERROR_NOT_FOUND;
+	if (!(copy = strdup(name)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*f = (CUfunction)copy;
 	return CUDA_SUCCESS;
