@@ -63,11 +63,18 @@ per_element_atomics(const struct kgen_spec *s)
 	return s->stages == KGEN_STAGES_ATOMIC && s->atomics == KGEN_ATOMICS_ELEMENT;
 }
 
-/* launch: pdl: the second kernel is a programmatic dependent launch. */
+/* launch: pdl or chain: the second kernel is a programmatic dependent launch. */
 static int
 pdl(const struct kgen_spec *s)
 {
-	return s->launch == KGEN_LAUNCH_PDL;
+	return s->launch == KGEN_LAUNCH_PDL || s->launch == KGEN_LAUNCH_CHAIN;
+}
+
+/* launch: chain: the first kernel is one too, after the work before it. */
+static int
+chain(const struct kgen_spec *s)
+{
+	return s->launch == KGEN_LAUNCH_CHAIN;
 }
 
 /* Where an element comes from: the tiles (of `in` past the unaligned head,
@@ -253,6 +260,16 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// Launch kernel 2 with the launch attribute programmatic stream serialization\n"
 		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
 		                  "// while kernel 1 runs and waits for it (sm_90); launched plainly it works the same.\n");
+	else if (chain(s) && p->nsteps > 1)
+		kgen_contract_note(p, "// Launch both kernels with the launch attribute programmatic stream serialization\n"
+		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): each starts\n"
+		                  "// while the work before it in the stream runs and waits for it (sm_90); launched\n"
+		                  "// plainly they work the same.\n");
+	else if (chain(s))
+		kgen_contract_note(p, "// Launch the kernel with the launch attribute programmatic stream serialization\n"
+		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
+		                  "// while the work before it in the stream runs and waits for it (sm_90); launched\n"
+		                  "// plainly it works the same.\n");
 	if (s->r.pair)
 		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
@@ -390,7 +407,8 @@ main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 		body.failed |= head.failed;
 		tpl_set(&body, "head", "%s", head.s);
 	}
-	tpl_show(&body, "start_next", pdl(s) && s->stages == KGEN_STAGES_TWO_PASS);
+	tpl_show(&body, "wait_first", chain(s) && s->stages != KGEN_STAGES_ATOMIC);
+	tpl_show(&body, "start_next", s->launch == KGEN_LAUNCH_PDL && s->stages == KGEN_STAGES_TWO_PASS);
 	tpl_show(&body, "wait_init", pdl(s) && per_element_atomics(s));
 	tpl_show(&body, "lanes", lanes_apart(s));
 	tpl_show(&body, "wait_atomic", pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s));
@@ -431,7 +449,11 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 	if (s->stages == KGEN_STAGES_ATOMIC) {
 		tpl_set(&k, "op", "%s", kgen_ops[s->op].name);
 		tpl_set(&k, "name", "%s", name);
-		tpl_set(&k, "start_next", "%s", pdl(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");
+		tpl_set(&k, "start_next", "%s", chain(s) ? "// launch: chain: wait for the work before this kernel, then let the main\n"
+		                                           "// kernel start (it waits for *out before its atomics).\n"
+		                                           "wait_for_previous_kernel();\n"
+		                                           "let_next_kernel_start();"
+		                                : pdl(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");
 		TRY(tpl_render(&kernels, "reduce/init.cu", &k, err));
 		sb_puts(&kernels, "\n");
 	}
@@ -494,8 +516,6 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_warp_tail_from, KGEN_KEY_warp_tail, ~KGEN_BIT(KGEN_WT_NONE),
 	  "warp_tail_from has no effect with warp_tail: {w}; drop it" },
 	{ KGEN_KEY_blocks_per_sm, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT), "blocks_per_sm needs grid: persistent" },
-	{ KGEN_KEY_launch, KGEN_KEY_stages, KGEN_BIT(KGEN_STAGES_ATOMIC) | KGEN_BIT(KGEN_STAGES_TWO_PASS),
-	  "launch has no effect with stages: {w} (one kernel); drop it, or use stages: two_pass or atomic" },
 	{ KGEN_KEY_unroll, KGEN_KEY_grid, KGEN_BIT(KGEN_GRID_PERSISTENT),
 	  "unroll {v} needs grid: persistent (a tile grid runs one tile per block)" },
 	KGEN_OP_ONLY_WITH,
@@ -511,7 +531,7 @@ static const enum kgen_key keys[] = {
 
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
-	{ KGEN_KEY_launch, KGEN_BIT(KGEN_LAUNCH_PDL), 90, "griddepcontrol", "launch: stream", 0 },
+	{ KGEN_KEY_launch, KGEN_BIT(KGEN_LAUNCH_PDL) | KGEN_BIT(KGEN_LAUNCH_CHAIN), 90, "griddepcontrol", "launch: stream", 0 },
 	{ KGEN_KEY_warp_tail, KGEN_BIT(KGEN_WT_REDUCE_SYNC), 80, "__reduce_*_sync", "warp_tail: shuffle", 0 },
 	{ .min_sm = 0 },
 };

@@ -52,6 +52,16 @@ check_stages(struct kgen_spec *s, kgen_error *err)
 	           "two_pass", kgen_ops[s->op].name, kgen_op_last_step_why(s));
 }
 
+/* launch: pdl is about a second kernel; chain and stream take any stages. */
+static kgen_status
+check_launch(struct kgen_spec *s, kgen_error *err)
+{
+	if (s->launch != KGEN_LAUNCH_PDL || s->stages != KGEN_STAGES_LAST_BLOCK)
+		return KGEN_OK;
+	return ERR(launch, "launch: pdl has no effect with stages: last_block (one kernel): use launch: chain (the kernel "
+	           "starts while the work before it runs) or stream, or stages: two_pass or atomic");
+}
+
 /* Stages, atomics, grid policy. */
 static kgen_status
 check_grid(struct kgen_spec *s, kgen_error *err)
@@ -75,7 +85,7 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 	if (s->threads < 0)
 		s->threads = 512;
 	if ((st = kgen_op_check(s, err)) || (st = check_stages(s, err)) || (st = check_loads(s, err)) || (st = check_block(s, err)) ||
-	    (st = check_grid(s, err)))
+	    (st = check_grid(s, err)) || (st = check_launch(s, err)))
 		return st;
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "reduce_%s_%s", kgen_ops[s->op].name,

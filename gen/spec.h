@@ -77,10 +77,11 @@
 	X(ATOMIC,     "atomic",     "one pass; partial results combined with atomics")         \
 	X(LAST_BLOCK, "last_block", "one pass, deterministic: the last block to finish combines the partials")
 
-/* How the second of two kernels follows the first on the stream. */
+/* How a spec's kernels follow each other, and the work before them, on the stream. */
 #define KGEN_LAUNCHES(X) \
-	X(STREAM, "stream", "after the first kernel has finished, as the stream orders them") \
-	X(PDL,    "pdl",    "programmatic dependent launch (sm_90): it starts while the first runs and waits for its results")
+	X(STREAM, "stream", "each kernel after the one before it has finished, as the stream orders them") \
+	X(PDL,    "pdl",    "programmatic dependent launch (sm_90): the second kernel starts while the first runs and waits for its results") \
+	X(CHAIN,  "chain",  "pdl, and the first kernel too starts while the work before it in the stream runs, and waits for it (sm_90)")
 
 #define KGEN_ATOMICS(X) \
 	X(ELEMENT, "element", "one atomic per element, no block reduction") \
@@ -255,7 +256,7 @@
 	X(blocks_per_sm,    "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "blocks per SM for grid: persistent; 0 = 2048 / threads") \
 	X(stages,           "stages",           KT_ENUM, kgen_stages,        0, 0,     "atomic",  "how the per-block results become one") \
 	X(atomics,          "atomics",          KT_ENUM, kgen_atomics,       0, 0,     "block",   "where the atomics happen (stages: atomic)") \
-	X(launch,           "launch",           KT_ENUM, kgen_launches,      0, 0,     "stream",  "how the second kernel follows the first (stages: atomic or two_pass)") \
+	X(launch,           "launch",           KT_ENUM, kgen_launches,      0, 0,     "stream",  "how the kernels follow each other and the work before them (pdl: stages atomic or two_pass)") \
 	X(block_reduce,     "block_reduce",     KT_ENUM, kgen_block_reduces, 0, 0,     "warps",   "block-level algorithm") \
 	X(warp_tail,        "warp_tail",        KT_ENUM, kgen_warp_tails,    0, 0,     "shuffle", "how the last warp reduces") \
 	X(warp_tail_from,   "warp_tail_from",   KT_INT,  NULL,               32, 64,   "64",      "partials left in shared memory when the warp tail starts: 32 or 64") \

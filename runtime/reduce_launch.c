@@ -58,6 +58,7 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	void *nptr, *results = &out, *args[5];
 	unsigned osize;
 	kgen_status st;
+	kgen_launch_fn *first, *second;
 
 	k = kgen_kernel_for_n(k, n);  /* a plan's: the entry for n */
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE, who, err)) ||
@@ -107,36 +108,37 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 
 	/* The plan's kernels (gen/reduce.c): atomic: _init, then the main
 	 * kernel; two_pass: the main kernel, then _final; last_block: one.
-	 * launch: pdl launches the second as a programmatic dependent launch. */
+	 * launch: pdl launches the second as a programmatic dependent launch,
+	 * chain the first too (after the work before it on the stream). */
+	first = s->launch == KGEN_LAUNCH_CHAIN ? kgen_launch_dependent : kgen_launch;
+	second = s->launch == KGEN_LAUNCH_STREAM ? kgen_launch : kgen_launch_dependent;
 	switch (s->stages) {
 	case KGEN_STAGES_ATOMIC:  /* ops with a result step never end in atomics */
 		args[0] = &out;
-		if ((st = kgen_launch(cu, k->fn[0], 1, 1, 0, args, stream, err)))
+		if ((st = first(cu, k->fn[0], 1, 1, 0, args, stream, err)))
 			return st;
 		args[0] = &in;
 		args[1] = &out;
 		args[2] = nptr;
-		return (s->launch == KGEN_LAUNCH_PDL ? kgen_launch_dependent : kgen_launch)(cu, k->fn[1], grid, s->threads, 0,
-		                                                                          args, stream, err);
+		return second(cu, k->fn[1], grid, s->threads, 0, args, stream, err);
 	case KGEN_STAGES_TWO_PASS:
 		args[0] = &in;
 		args[1] = &partials;
 		args[2] = nptr;
-		if ((st = kgen_launch(cu, k->fn[0], grid, s->threads, 0, args, stream, err)))
+		if ((st = first(cu, k->fn[0], grid, s->threads, 0, args, stream, err)))
 			return st;
 		args[0] = &partials;
 		args[1] = results;
 		args[2] = &g32;
 		args[3] = nptr;  /* read by a _final kernel with a result step */
-		return (s->launch == KGEN_LAUNCH_PDL ? kgen_launch_dependent : kgen_launch)(cu, k->fn[1], 1, s->threads, 0,
-		                                                                          args, stream, err);
+		return second(cu, k->fn[1], 1, s->threads, 0, args, stream, err);
 	default:
 		args[0] = &in;
 		args[1] = results;
 		args[2] = nptr;
 		args[3] = &partials;
 		args[4] = &ticket;
-		return kgen_launch(cu, k->fn[0], grid, s->threads, 0, args, stream, err);
+		return first(cu, k->fn[0], grid, s->threads, 0, args, stream, err);
 	}
 }
 

@@ -79,10 +79,14 @@ kgen_status kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int 
 /* Launch f on a 1-D grid. */
 kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                         unsigned int smem, void **args, CUstream stream, kgen_error *err);
-/* The same as a programmatic dependent launch (launch: pdl): f may start
- * while the kernel before it runs, and waits for it in griddepcontrol.wait. */
+/* The same as a programmatic dependent launch (launch: pdl, chain): f may
+ * start while the kernel before it runs, and waits for it in
+ * griddepcontrol.wait. */
 kgen_status kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                                   unsigned int smem, void **args, CUstream stream, kgen_error *err);
+/* Either of the two, as a launcher chooses. */
+typedef kgen_status kgen_launch_fn(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
+                                   unsigned int smem, void **args, CUstream stream, kgen_error *err);
 /* Grow the kernel's own scratch to bytes, zero-filled (launch.c). */
 kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
 /* The kernel's spec is of family `id`, else an error naming the caller. */

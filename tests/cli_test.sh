@@ -403,16 +403,23 @@ grep -q "^   400  threads=1024 items_per_thread=64 load_width=16 grid=persistent
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
 grep -q ": 480 points, 360 accepted, 120 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
 # A point refused for a key at its default that has no effect on it is that
-# point without the key (launch: stream of last_block), unless a derived
+# point without the key (atomics: block of two_pass), unless a derived
 # default differs (op: mean makes stages default to last_block, not atomic).
-printf 'kernel: reduce\nstages: [last_block, two_pass, atomic]\nlaunch: [stream, pdl]\n' > "$tmp/launch.space.yaml"
+printf 'kernel: reduce\nstages: [two_pass, atomic]\natomics: [block, thread]\n' > "$tmp/atomics.space.yaml"
+expect 0 "$kgen" tune "$tmp/atomics.space.yaml" --list
+grep -qx "$tmp/atomics.space.yaml: 4 points, 3 accepted, 1 refused" "$tmp/out" &&
+	grep -q "^     1  stages=two_pass atomics=block$" "$tmp/out" && ! grep -q "stages=two_pass atomics=thread" "$tmp/out" ||
+	bad "kgen tune --list of an atomics space: $(cat "$tmp/out")"
+expect 0 "$kgen" space "$tmp/atomics.space.yaml" --emit "$tmp/atomics-points"
+[ "$(cat "$tmp/atomics-points/00001.yaml")" = "$(printf 'kernel: reduce\nstages: two_pass')" ] ||
+	bad "the two_pass point keeps atomics: $(cat "$tmp/atomics-points/00001.yaml")"
+# launch applies to every stages but pdl to two kernels: last_block takes
+# stream and chain, and refuses pdl.
+printf 'kernel: reduce\nstages: [last_block, two_pass, atomic]\nlaunch: [stream, pdl, chain]\n' > "$tmp/launch.space.yaml"
 expect 0 "$kgen" tune "$tmp/launch.space.yaml" --list
-grep -qx "$tmp/launch.space.yaml: 6 points, 5 accepted, 1 refused" "$tmp/out" &&
-	grep -q "^     1  stages=last_block launch=stream$" "$tmp/out" && ! grep -q "stages=last_block launch=pdl" "$tmp/out" ||
+grep -qx "$tmp/launch.space.yaml: 9 points, 8 accepted, 1 refused" "$tmp/out" &&
+	grep -q "stages=last_block launch=chain$" "$tmp/out" && ! grep -q "stages=last_block launch=pdl" "$tmp/out" ||
 	bad "kgen tune --list of a launch space: $(cat "$tmp/out")"
-expect 0 "$kgen" space "$tmp/launch.space.yaml" --emit "$tmp/launch-points"
-[ "$(cat "$tmp/launch-points/00001.yaml")" = "$(printf 'kernel: reduce\nstages: last_block')" ] ||
-	bad "the last_block point keeps launch: $(cat "$tmp/launch-points/00001.yaml")"
 printf 'kernel: reduce\nop: [sum, mean]\nstages: [atomic, last_block]\n' > "$tmp/mean.space.yaml"
 expect 0 "$kgen" tune "$tmp/mean.space.yaml" --list
 grep -qx "$tmp/mean.space.yaml: 4 points, 3 accepted, 1 refused" "$tmp/out" || bad "op: mean, stages: atomic accepted: $(cat "$tmp/out")"
@@ -492,9 +499,13 @@ expect 0 "$kgen" "$good"
 grep -q '^// Needs:' "$tmp/out" && bad "reduce_vec4's header says it needs a newer GPU"
 expect 0 "$kgen" "$specs/reduce/launch/atomic-pdl.yaml"
 grep -qx '// Needs: sm_90 or newer (launch: pdl).' "$tmp/out" || bad "a pdl spec's header does not say it needs sm_90"
+expect 0 "$kgen" "$specs/reduce/launch/last-block-chain.yaml"
+grep -qx '// Needs: sm_90 or newer (launch: chain).' "$tmp/out" || bad "a chain spec's header does not say it needs sm_90"
 # a plan checked against an architecture: each entry
-expect 1 "$kgen" check "$specs/plans/nvidia-h200/sum-f32.yaml" --arch sm_80
+expect 1 "$kgen" check "$specs/plans/nvidia-h100/sum-f32.yaml" --arch sm_80
 grep -q 'launch: pdl needs sm_90' "$tmp/err" || bad "kgen check --arch sm_80 of a pdl plan: $(cat "$tmp/err")"
+expect 1 "$kgen" check "$specs/plans/nvidia-h200/sum-f32.yaml" --arch sm_80
+grep -q 'launch: chain needs sm_90' "$tmp/err" || bad "kgen check --arch sm_80 of a chained plan: $(cat "$tmp/err")"
 # --json: one object per diagnostic on stdout
 expect 1 "$kgen" check --json "$good" "$tmp/bad.yaml" "$tmp/case.yaml"
 [ "$(wc -l < "$tmp/out")" -eq 2 ] || bad "kgen check --json: $(cat "$tmp/out")"

@@ -760,13 +760,16 @@ START_TEST(pdl_launches_the_second_kernel_dependent)
 {
 	static const struct {
 		const char *yaml, *first, *second;
-		int dependent;
+		int first_dependent, dependent;
 		unsigned grid;  /* the second's: _final one block, the main kernel 2^20 / (256 x 8) */
 	} cases[] = {
-		{ "kernel: reduce\nstages: two_pass\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 1, 1 },
-		{ "kernel: reduce\nstages: atomic\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 1, 512 },
-		{ "kernel: reduce\nstages: two_pass\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 0, 1 },
-		{ "kernel: reduce\nstages: atomic\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 0, 512 },
+		{ "kernel: reduce\nstages: two_pass\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 0, 1, 1 },
+		{ "kernel: reduce\nstages: atomic\nlaunch: pdl\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 0, 1, 512 },
+		{ "kernel: reduce\nstages: two_pass\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 0, 0, 1 },
+		{ "kernel: reduce\nstages: atomic\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 0, 0, 512 },
+		/* launch: chain: the first kernel too, after the work before it */
+		{ "kernel: reduce\nstages: two_pass\nlaunch: chain\nthreads: 256\n", "reduce_sum_f32", "reduce_sum_f32_final", 1, 1, 1 },
+		{ "kernel: reduce\nstages: atomic\nlaunch: chain\nthreads: 256\n", "reduce_sum_f32_init", "reduce_sum_f32", 1, 1, 512 },
 	};
 	float *out = aligned_alloc(16, 16);
 	kgen_error err;
@@ -778,11 +781,21 @@ START_TEST(pdl_launches_the_second_kernel_dependent)
 		ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
 		ck_assert_int_eq(*nlaunches, n0 + 2);
 		ck_assert_str_eq(launches[n0 % 256].name, cases[i].first);
-		ck_assert_int_eq(launches[n0 % 256].dependent, 0);
+		ck_assert_int_eq(launches[n0 % 256].dependent, cases[i].first_dependent);
 		ck_assert_str_eq(last()->name, cases[i].second);
 		ck_assert_int_eq(last()->dependent, cases[i].dependent);
 		ck_assert_uint_eq(last()->grid[0], cases[i].grid);
 		ck_assert_uint_eq(last()->block[0], 256);
+	}
+	/* One kernel (last_block): chained or not. */
+	for (i = 0; i < 2; i++) {
+		kgen_kernel *k = build(i ? "kernel: reduce\nstages: last_block\nlaunch: chain\nthreads: 256\n"
+		                           : "kernel: reduce\nstages: last_block\nthreads: 256\n");
+		int n0 = *nlaunches;
+		ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_int_eq(*nlaunches, n0 + 1);
+		ck_assert_str_eq(last()->name, "reduce_sum_f32");
+		ck_assert_int_eq(last()->dependent, (int)i);
 	}
 	free(out);
 }

@@ -65,7 +65,7 @@ grep -qx "transpose	name	name	NAME	" "$tmp/out" || bad "kgen keys transpose: nam
 grep -qx "transpose	kernel	enum	reduce transpose reduce_axis matmul	" "$tmp/out" ||
 	bad "kgen keys transpose: kernel: $(grep '	kernel	' "$tmp/out")"
 "$kgen" keys reduce > "$tmp/out" 2>&1
-grep -qx "reduce	launch	enum	stream pdl	stream" "$tmp/out" || bad "kgen keys reduce: launch: $(grep '	launch	' "$tmp/out")"
+grep -qx "reduce	launch	enum	stream pdl chain	stream" "$tmp/out" || bad "kgen keys reduce: launch: $(grep '	launch	' "$tmp/out")"
 grep -qx "reduce	post	expr	EXPR	a" "$tmp/out" || bad "kgen keys reduce: post: $(grep '	post	' "$tmp/out")"
 grep -q "^reduce	op	enum	sum min max .* custom	sum$" "$tmp/out" || bad "kgen keys reduce: op: $(grep '	op	' "$tmp/out")"
 

@@ -284,6 +284,7 @@ START_TEST(hidden_section_placeholders_need_no_value)
 	/* body.cu's {{align}} and {{head}} lie in the hidden `unaligned` sections. */
 	tpl_init(&a);
 	tpl_show(&a, "unaligned", 0);
+	tpl_show(&a, "wait_first", 0);
 	tpl_show(&a, "start_next", 0);
 	tpl_show(&a, "wait_init", 0);
 	tpl_show(&a, "lanes", 0);
@@ -297,6 +298,7 @@ START_TEST(hidden_section_placeholders_need_no_value)
 	tpl_init(&a);
 	tpl_show(&a, "unaligned", 0);
 	tpl_set(&a, "head", "x");
+	tpl_show(&a, "wait_first", 0);
 	tpl_show(&a, "start_next", 0);
 	tpl_show(&a, "wait_init", 0);
 	tpl_show(&a, "lanes", 0);

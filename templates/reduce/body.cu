@@ -1,5 +1,5 @@
 //! The main kernel's body (reduce/kernel.cu): the unaligned head when the
-//! loads are vectors, the waits and starts of `launch: pdl` where the stages
+//! loads are vectors, the waits and starts of `launch: pdl` and `chain` where the stages
 //! need them, the thread phase (tile.cu or persistent.cu), the head's
 //! elements, then the finish (the block reduction and the combine across
 //! blocks, or nothing when every element went to an atomic).
@@ -13,6 +13,13 @@ in += head;
 n -= head;
 
 {{/unaligned}}
+{{#wait_first}}
+// launch: chain: placed on the GPU while the work before it in the stream
+// ran; wait for it before touching memory, then let the next kernel be placed.
+wait_for_previous_kernel();
+let_next_kernel_start();
+
+{{/wait_first}}
 {{#start_next}}
 // The second pass may start launching now: it waits for these partials.
 let_next_kernel_start();

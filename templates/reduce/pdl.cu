@@ -1,4 +1,5 @@
-//! `launch: pdl`: programmatic dependent launch between the two kernels (sm_90).
+//! `launch: pdl` and `chain`: programmatic dependent launch between the two kernels,
+//! and with `chain` between the first and the work before it (sm_90).
 // The first kernel lets the second start launching at once: its blocks are
 // placed while the first still runs, instead of after it has drained.
 static __device__ __forceinline__ void let_next_kernel_start()

@@ -15,6 +15,7 @@
 //   grid: persistent
 //   blocks_per_sm: 8
 //   stages: last_block
+//   launch: stream
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   index: 64

@@ -13,6 +13,7 @@
 //   layout: strided
 //   grid: tile
 //   stages: last_block
+//   launch: stream
 //   block_reduce: warps
 //   warp_tail: shuffle
 //   index: 64
