@@ -396,12 +396,12 @@ done
 
 # ---- kgen tune: --list without a GPU; arguments ----
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list
-grep -qx "$top_srcdir/specs/plans/reduce.space.yaml: 480 points, 400 accepted, 80 refused" "$tmp/out" ||
+grep -qx "$top_srcdir/specs/plans/reduce.space.yaml: 720 points, 640 accepted, 80 refused" "$tmp/out" ||
 	bad "kgen tune --list does not count the points: $(head -1 "$tmp/out")"
-grep -q "^   400  threads=1024 items_per_thread=64 load_width=16 grid=persistent stages=two_pass launch=pdl$" "$tmp/out" ||
+grep -q "^   640  threads=1024 items_per_thread=64 load_width=16 grid=persistent stages=two_pass launch=chain$" "$tmp/out" ||
 	bad "kgen tune --list does not list the points: $(tail -1 "$tmp/out")"
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
-grep -q ": 480 points, 360 accepted, 120 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
+grep -q ": 720 points, 576 accepted, 144 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
 # A point refused for a key at its default that has no effect on it is that
 # point without the key (atomics: block of two_pass), unless a derived
 # default differs (op: mean makes stages default to last_block, not atomic).
