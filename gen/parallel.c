@@ -17,18 +17,30 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
+/* Whether this thread is doing a pool's items (kgen_parallel_inside). */
+static _Thread_local int inside;
+
+int
+kgen_parallel_inside(void)
+{
+	return inside;
+}
+
 static void *
 work(void *p)
 {
 	struct pool *pool = p;
-	int i;
+	int i, was = inside;
 
+	inside = 1;
 	for (;;) {
 		pthread_mutex_lock(&pool->lock);
 		i = pool->next < pool->n ? pool->next++ : -1;
 		pthread_mutex_unlock(&pool->lock);
-		if (i < 0)
+		if (i < 0) {
+			inside = was;
 			return NULL;
+		}
 		pool->each(pool->arg, i);
 	}
 }

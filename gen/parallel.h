@@ -11,4 +11,10 @@
  * when n is positive), whether or not each found an item left. */
 int kgen_parallel_for(int n, int threads, void (*each)(void *arg, int i), void *arg);
 
+/* 1 on a thread doing the items of a kgen_parallel_for() of several
+ * threads, or of one: work that would start a pool of its own (a build's
+ * kernels compiled apart) does its items on that thread instead, so that
+ * the outer pool's size bounds the work at once. */
+int kgen_parallel_inside(void);
+
 #endif

@@ -407,11 +407,15 @@ main_body(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 		body.failed |= head.failed;
 		tpl_set(&body, "head", "%s", head.s);
 	}
-	tpl_show(&body, "wait_first", chain(s) && s->stages != KGEN_STAGES_ATOMIC);
+	/* chain: the main kernel waits at its top whatever the stages (with
+	 * atomic too, though _init waited before letting it start: what the
+	 * work before _init wrote is promised visible to the grids that wait). */
+	tpl_show(&body, "wait_first", chain(s));
 	tpl_show(&body, "start_next", s->launch == KGEN_LAUNCH_PDL && s->stages == KGEN_STAGES_TWO_PASS);
-	tpl_show(&body, "wait_init", pdl(s) && per_element_atomics(s));
+	tpl_show(&body, "wait_init", s->launch == KGEN_LAUNCH_PDL && per_element_atomics(s));
 	tpl_show(&body, "lanes", lanes_apart(s));
-	tpl_show(&body, "wait_atomic", pdl(s) && s->stages == KGEN_STAGES_ATOMIC && !per_element_atomics(s));
+	tpl_show(&body, "wait_atomic", s->launch == KGEN_LAUNCH_PDL && s->stages == KGEN_STAGES_ATOMIC &&
+	                               !per_element_atomics(s));
 	st = tpl_render_into(k, "body", "reduce/body.cu", &body, err);
 out:
 	tpl_free(&body);
@@ -450,7 +454,7 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 		tpl_set(&k, "op", "%s", kgen_ops[s->op].name);
 		tpl_set(&k, "name", "%s", name);
 		tpl_set(&k, "start_next", "%s", chain(s) ? "// launch: chain: wait for the work before this kernel, then let the main\n"
-		                                           "// kernel start (it waits for *out before its atomics).\n"
+		                                           "// kernel start (it waits for this one at its top).\n"
 		                                           "wait_for_previous_kernel();\n"
 		                                           "let_next_kernel_start();"
 		                                : pdl(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");

@@ -59,7 +59,8 @@ check_launch(struct kgen_spec *s, kgen_error *err)
 	if (s->launch != KGEN_LAUNCH_PDL || s->stages != KGEN_STAGES_LAST_BLOCK)
 		return KGEN_OK;
 	return ERR(launch, "launch: pdl has no effect with stages: last_block (one kernel): use launch: chain (the kernel "
-	           "starts while the work before it runs) or stream, or stages: two_pass or atomic");
+	           "starts while the work before it runs) or stream, or stages: two_pass%s",
+	           s->r.last_step ? "" : " or atomic");
 }
 
 /* Stages, atomics, grid policy. */

@@ -5,11 +5,11 @@
  * a file of six kernels (strategy: auto rows) costs six kernels' NVVM and
  * ptxas time on one thread.  Compiled as one program each, side by side,
  * a cold build costs about its slowest kernel (runtime/context.c), and each
- * kernel's code is the same as in the whole file (bench/jit/step_split.c
- * compares them byte for byte).
+ * kernel's code is the same as in the whole file (bench/jit/nvrtc_options
+ * --steps compares the cubins' sections).
  *
  * This works on the text because every template writes a kernel the same
- * way, which tests/generate_test and sample_test hold it to: a line that
+ * way, which tests/sample_test holds every sampled spec to: a line that
  * begins `extern "C" __global__`, the kernel's name followed by `(` before
  * the body's `{`, and the body closed by a `}` alone at the start of a
  * line.  The comment lines right above a kernel are its own and go with

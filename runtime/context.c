@@ -3,7 +3,9 @@
  * compiled with NVRTC (or found in the disk cache), loaded, and kept in the
  * context so that building the same spec again costs a hash lookup.
  */
+#define _GNU_SOURCE  /* sched_getaffinity, CPU_COUNT */
 #include "config.h"
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -331,7 +333,9 @@ build_program(void *arg, int i)
 }
 
 /* The threads a build compiles a spec's kernels on: $KGEN_JIT_THREADS
- * (a positive number), else one per online CPU.  With more than one, a
+ * (a positive number; anything else is ignored), else one per CPU this
+ * process may run on (its affinity: a container's or taskset's share,
+ * where the online CPUs may be many more).  With more than one, a
  * spec whose contract says its kernels are alternatives (kgen_contract.
  * apart) is compiled a kernel a program, side by side: NVRTC compiles a
  * program's kernels one after another, and apart they compile to the same
@@ -346,7 +350,17 @@ jit_threads(void)
 
 	if (env && *env && (n = strtol(env, &end, 10)) > 0 && *end == '\0')
 		return n < 256 ? (int)n : 256;
+#ifdef CPU_COUNT
+	{
+		cpu_set_t set;
+		if (sched_getaffinity(0, sizeof set, &set) == 0)
+			n = CPU_COUNT(&set);
+		else
+			n = sysconf(_SC_NPROCESSORS_ONLN);
+	}
+#else
 	n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
 	return n > 1 ? (n < 256 ? (int)n : 256) : 1;
 }
 
@@ -380,7 +394,9 @@ build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contrac
 	t->generate_us = kgen_clock_us() - t1;
 	if (st != KGEN_OK)
 		return st;
-	kgen_parallel_for(p->n, threads, build_program, p);
+	/* Inside a pool already (a plan's entries, kgen tune's points): the
+	 * kernels apart, as the cache keys them, but on this thread. */
+	kgen_parallel_for(p->n, kgen_parallel_inside() ? 1 : threads, build_program, p);
 	for (i = 0; i < p->n; i++) {
 		t->cache_read_us += p->t[i].cache_read_us;
 		t->compile_us += p->t[i].compile_us;

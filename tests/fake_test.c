@@ -20,6 +20,7 @@
 #include "kgen.h"
 #include "cli/timing.h"
 #include "fake_cuda/fake_cuda.h"
+#include "gen/parallel.h"
 
 
 static struct fake_launch *launches;
@@ -468,6 +469,24 @@ START_TEST(build_times_say_where_a_build_went)
 }
 END_TEST
 
+/* A build on a pool's thread. */
+struct nested {
+	kgen_context *ctx;
+	const char *yaml;
+	kgen_kernel *k;
+	kgen_status st;
+	kgen_error err;
+};
+
+static void
+build_nested(void *arg, int i)
+{
+	struct nested *n = arg;
+
+	(void)i;
+	n->st = kgen_kernel_build_yaml(n->ctx, n->yaml, &n->k, &n->err);
+}
+
 /* With KGEN_JIT_THREADS above 1, a spec whose kernels are alternatives
  * (strategy: auto rows) is compiled a kernel a program, side by side: a module each (the fake driver finds a
  * function only in the module whose cubin defines it), a disk cache entry
@@ -523,6 +542,22 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 	ck_assert_int_eq(kgen_kernel_build_yaml(other, yaml, &k2, &err), KGEN_ECUDA);
 	unsetenv("FAKE_CUDA_FAIL");
 	ck_assert_int_eq(*modules, before + 6);
+	kgen_context_destroy(other);
+
+	/* Built on a pool's thread (kgen tune's points, a plan's entries): the
+	 * kernels still apart, as the cache keys them (six disk hits), but on
+	 * that thread, no pool of its own. */
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	{
+		struct nested n = { other, yaml, NULL, KGEN_OK, { 0 } };
+		started = threads_started;
+		kgen_parallel_for(1, 1, build_nested, &n);
+		ck_assert_msg(n.st == KGEN_OK, "%s", n.err.message);
+		ck_assert_int_eq(threads_started, started);
+		ck_assert_int_eq(kgen_kernel_build_times(n.k, &t, &err), KGEN_OK);
+		ck_assert_int_eq(t.modules, 6);
+		ck_assert_int_eq(t.disk_hits, 6);
+	}
 	kgen_context_destroy(other);
 
 	/* One thread: the whole file, one module, the same kernels. */

@@ -93,6 +93,7 @@ compile(const char *source, const struct options *o, char **cubin, size_t *size,
 	nvrtcDestroyProgram(&prog);
 	if (r != NVRTC_SUCCESS || !*cubin) {
 		free(*cubin);
+		*cubin = NULL;
 		return kgen_fail(err, KGEN_ECOMPILE, "NVRTC with \"%s ...\": %s", o->v[1] ? o->v[1] : "",
 		                 nvrtcGetErrorString(r)), -1;
 	}
@@ -474,14 +475,14 @@ main(int argc, char **argv)
 			runs = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--arch") == 0)
 			arch = argv[i + 1];
-		else if (strcmp(argv[i], "--steps") == 0)
-			steps = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--steps") == 0 && (steps = atoi(argv[i + 1])) < 0)
+			steps = -2;  /* refused below */
 		else
 			break;
 	nvrtcVersion(&major, &minor);
 	no_cache = major > 12 || (major == 12 && minor >= 9);
 	nsets = steps >= 0 ? 1 : 2;
-	if (argc - i < nsets + 1 || runs < 1 || runs > MAX_RUNS || split_options(arch, argv[i], no_cache, &a) ||
+	if (steps == -2 || argc - i < nsets + 1 || runs < 1 || runs > MAX_RUNS || split_options(arch, argv[i], no_cache, &a) ||
 	    (nsets == 2 && split_options(arch, argv[i + 1], no_cache, &b))) {
 		fprintf(stderr,
 		        "usage: nvrtc_options [--runs R (1 to %d)] [--arch sm_90] \"OPTIONS A\" \"OPTIONS B\" SPEC...\n"
