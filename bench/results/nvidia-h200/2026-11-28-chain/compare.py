@@ -1,7 +1,7 @@
 """compare.py EVENTS.tsv GRAPH.tsv: for each method, each plan's time over
-CUB's as shipped and with launch: chain (plans/chain-nvidia-h200-NAME.yaml),
+CUB's as shipped and with launch: chain (plans/chain-nvidia-MODEL-NAME.yaml),
 at every n, from one run's plans.sh tables; bold where above CUB's time."""
-import csv, math, sys
+import csv, math, re, sys
 
 for path in sys.argv[1:]:
     rows = [r for r in csv.DictReader(open(path), delimiter="\t") if r.get("cub_us")]  # a cut-off last line: left out
@@ -11,7 +11,7 @@ for path in sys.argv[1:]:
     for r in rows:
         base = r["spec"].split("/")[-1][:-5]
         kind = "chain" if base.startswith("chain-") else "shipped"
-        name = base.replace("chain-nvidia-h200-", "")
+        name = re.sub(r"^chain-nvidia-[a-z0-9]+-", "", base)  # chain.py's names, any GPU's folder
         ratio[(int(r["n"]), name, kind)] = float(r["time_us"]) / float(r["cub_us"])
     names = sorted({k[1] for k in ratio})
     ns = sorted({k[0] for k in ratio})
