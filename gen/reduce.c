@@ -65,7 +65,7 @@ per_element_atomics(const struct kgen_spec *s)
 
 /* launch: pdl or chain: the second kernel is a programmatic dependent launch. */
 static int
-pdl(const struct kgen_spec *s)
+second_dependent(const struct kgen_spec *s)
 {
 	return s->launch == KGEN_LAUNCH_PDL || s->launch == KGEN_LAUNCH_CHAIN;
 }
@@ -260,16 +260,12 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// Launch kernel 2 with the launch attribute programmatic stream serialization\n"
 		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
 		                  "// while kernel 1 runs and waits for it (sm_90); launched plainly it works the same.\n");
-	else if (chain(s) && p->nsteps > 1)
-		kgen_contract_note(p, "// Launch both kernels with the launch attribute programmatic stream serialization\n"
-		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): each starts\n"
-		                  "// while the work before it in the stream runs and waits for it (sm_90); launched\n"
-		                  "// plainly they work the same.\n");
 	else if (chain(s))
-		kgen_contract_note(p, "// Launch the kernel with the launch attribute programmatic stream serialization\n"
-		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): it starts\n"
+		kgen_contract_note(p, "// Launch %s with the launch attribute programmatic stream serialization\n"
+		                  "// (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, cuLaunchKernelEx): %s starts\n"
 		                  "// while the work before it in the stream runs and waits for it (sm_90); launched\n"
-		                  "// plainly it works the same.\n");
+		                  "// plainly %s the same.\n", p->nsteps > 1 ? "both kernels" : "the kernel",
+		               p->nsteps > 1 ? "each" : "it", p->nsteps > 1 ? "they work" : "it works");
 	if (s->r.pair)
 		kgen_contract_note(p, "// The result is out = { value, index }: *value (one %s) and *index (one i64, the\n"
 		                  "// lowest index of the %s; -1 for n = 0%s).", acc->name,
@@ -367,7 +363,7 @@ helpers_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 		TRY(kgen_acc_block_helper(s, &parts, err));
 	if (s->stages == KGEN_STAGES_ATOMIC)
 		TRY(kgen_acc_atomic_helper(s, &parts, err));
-	if (pdl(s))
+	if (second_dependent(s))
 		TRY(tpl_render_into(&parts, "pdl", "reduce/pdl.cu", &none, err));
 	for (i = 0; i < (int)parts.n; i++)
 		sb_printf(&helpers, "\n%s\n", parts.v[i].value);
@@ -457,7 +453,7 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 		                                           "// kernel start (it waits for this one at its top).\n"
 		                                           "wait_for_previous_kernel();\n"
 		                                           "let_next_kernel_start();"
-		                                : pdl(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");
+		                                : second_dependent(s) ? "let_next_kernel_start();  // the main kernel waits for *out below" : "");
 		TRY(tpl_render(&kernels, "reduce/init.cu", &k, err));
 		sb_puts(&kernels, "\n");
 	}
@@ -471,7 +467,7 @@ kernels_arg(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 		tpl_set(&k, "out_params", "%s", s->r.last_step ? "Results out, unsigned int count, Index n"
 		                                                           : "Acc *__restrict__ out, unsigned int count");
 		tpl_set(&k, "store", "%s", store(s, "n"));
-		tpl_set(&k, "wait", "%s", pdl(s) ? "// Launched while the first pass runs: wait for all of its partials.\n"
+		tpl_set(&k, "wait", "%s", second_dependent(s) ? "// Launched while the first pass runs: wait for all of its partials.\n"
 		                                   "wait_for_previous_kernel();" : "");
 		sb_puts(&kernels, "\n");
 		TRY(tpl_render(&kernels, "reduce/final.cu", &k, err));

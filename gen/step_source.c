@@ -17,6 +17,7 @@
  * calls cost NVRTC next to nothing (templates are not instantiated,
  * static functions are not emitted). */
 #include "config.h"
+#include <ctype.h>
 #include <string.h>
 #include "family.h"
 
@@ -41,8 +42,7 @@ names(const char *p, const char *end, const char *name)
 		const char *r = q + n;
 		if (memcmp(q, name, n) != 0)
 			continue;
-		if (q > p && (q[-1] == '_' || (q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= 'A' && q[-1] <= 'Z') ||
-		              (q[-1] >= '0' && q[-1] <= '9')))
+		if (q > p && (q[-1] == '_' || isalnum((unsigned char)q[-1])))
 			continue;
 		while (r < end && (*r == ' ' || *r == '\n'))
 			r++;

@@ -364,6 +364,21 @@ jit_threads(void)
 	return n > 1 ? (n < 256 ? (int)n : 256) : 1;
 }
 
+/* Build times summed: a size plan's entries', a spec's programs'. */
+static void
+add_times(kgen_build_times *sum, const kgen_build_times *t)
+{
+	sum->generate_us += t->generate_us;
+	sum->cache_read_us += t->cache_read_us;
+	sum->compile_us += t->compile_us;
+	sum->image_us += t->image_us;
+	sum->cache_write_us += t->cache_write_us;
+	sum->load_us += t->load_us;
+	sum->total_us += t->total_us;
+	sum->modules += t->modules;
+	sum->disk_hits += t->disk_hits;
+}
+
 /* Generate spec's source and make its cubins (disk cache or NVRTC), each
  * of its programs' phase times added to *t. */
 static kgen_status
@@ -397,13 +412,8 @@ build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contrac
 	/* Inside a pool already (a plan's entries, kgen tune's points): the
 	 * kernels apart, as the cache keys them, but on this thread. */
 	kgen_parallel_for(p->n, kgen_parallel_inside() ? 1 : threads, build_program, p);
-	for (i = 0; i < p->n; i++) {
-		t->cache_read_us += p->t[i].cache_read_us;
-		t->compile_us += p->t[i].compile_us;
-		t->image_us += p->t[i].image_us;
-		t->cache_write_us += p->t[i].cache_write_us;
-		t->disk_hits += p->t[i].disk_hits;
-	}
+	for (i = 0; i < p->n; i++)  /* binary() times the disk cache, NVRTC and the cubin */
+		add_times(t, &p->t[i]);
 	t->modules = p->n;
 	for (i = 0; i < p->n; i++)  /* the first kernel's error, as a build of the whole file would report */
 		if (p->st[i] != KGEN_OK) {
@@ -544,20 +554,6 @@ kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, k
 	return st;
 }
 
-/* A size plan's build times: its entries' summed. */
-static void
-add_times(kgen_build_times *sum, const kgen_build_times *t)
-{
-	sum->generate_us += t->generate_us;
-	sum->cache_read_us += t->cache_read_us;
-	sum->compile_us += t->compile_us;
-	sum->image_us += t->image_us;
-	sum->cache_write_us += t->cache_write_us;
-	sum->load_us += t->load_us;
-	sum->total_us += t->total_us;
-	sum->modules += t->modules;
-	sum->disk_hits += t->disk_hits;
-}
 
 /* A size plan's entries being built, each into its own slot. */
 struct plan_build {
