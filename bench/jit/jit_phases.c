@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kgen.h"
+#include "gen/family.h"
 #include "gen/spec.h"
 #include "gen/util.h"
 #include "runtime/runtime.h"
@@ -230,9 +231,11 @@ measure(const kgen_spec *spec, const char *arch, const char *dir, const struct o
 	w->again = median(again, o->runs - 1);
 	w->fe = w->nvvm = w->ptx = -1;
 	if (o->nvrtc_phases) {
+		char spec_arch[16];  /* sm_90a for wgmma on sm_90, as the build compiles it */
+
 		if (kgen_generate(spec, &source, err) != KGEN_OK)
 			return -1;
-		r = nvrtc_phases(source, arch, w, err);
+		r = nvrtc_phases(source, kgen_spec_compile_arch(spec, arch, spec_arch, sizeof spec_arch), w, err);
 		free(source);
 		if (r)
 			return -1;
