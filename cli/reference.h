@@ -24,7 +24,12 @@ struct reference {
 /* The next number of a splitmix64 sequence. */
 uint64_t kgen_splitmix64(uint64_t *state);
 
-/* n seeded values of the spec's dtype, chosen for its op, into host. */
+/* Inputs and references of more elements are made this many at a time, the
+ * chunks side by side; the same whatever the number of threads. */
+#define KGEN_REFERENCE_CHUNK (1ull << 20)
+
+/* n seeded values of the spec's dtype, chosen for its op, into host: the
+ * splitmix64 sequence from seed, a number an element. */
 void kgen_fill_input(const struct kgen_spec *s, void *host, unsigned long long n, uint64_t seed);
 
 /* Where --extreme and --nan put their values. */
@@ -47,7 +52,10 @@ size_t kgen_result_size(const struct kgen_spec *s);
 /* Do specs a and b compute the same reference (op, types, nan, expressions)? */
 int kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b);
 
-/* The spec's reduction of host[0..n) on the CPU. */
+/* The spec's reduction of host[0..n) on the CPU: every op but custom a
+ * chunk at a time side by side, the chunks' references merged in order
+ * (the same as folding every element in order, but for the rounding of a
+ * float sum in long double); custom folds every element in order. */
 void kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r);
 
 /* The same, a step at a time: the identity, fold in host[i], finish. */

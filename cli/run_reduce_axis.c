@@ -14,6 +14,7 @@
 #include "reference.h"
 #include "timing.h"
 #include "gen/op.h"
+#include "gen/parallel.h"
 
 /* One matrix on the host and the device, and the references of its rows
  * and of its columns (made when a spec asks for them). */
@@ -93,33 +94,66 @@ make_matrix(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec 
 	return KGEN_OK;
 }
 
-/* The references of every row or every column of m, made once. */
+/* The references of m's rows or columns in parts side by side (on every
+ * CPU): a part is rows [k * per, (k + 1) * per) or those columns, each row's
+ * or column's the fold one thread would make. */
+struct axis_parts {
+	const struct kgen_spec *s;
+	const struct matrix *m;
+	struct reference *ref;
+	unsigned long long per;
+};
+
+static void
+rows_part(void *arg, int k)
+{
+	const struct axis_parts *p = arg;
+	const struct matrix *m = p->m;
+	size_t esize = (size_t)p->s->r.dtype->size;
+	unsigned long long r = (unsigned long long)k * p->per, end = r + p->per < m->rows ? r + p->per : m->rows;
+
+	for (; r < end; r++)
+		kgen_reference(p->s, (const char *)m->host + (size_t)(r * m->pitch) * esize, m->cols, &p->ref[r]);
+}
+
+/* Columns: row by row, so that the matrix is read in order. */
+static void
+cols_part(void *arg, int k)
+{
+	const struct axis_parts *p = arg;
+	const struct matrix *m = p->m;
+	size_t esize = (size_t)p->s->r.dtype->size;
+	unsigned long long first = (unsigned long long)k * p->per, end = first + p->per < m->cols ? first + p->per : m->cols;
+	unsigned long long r, c;
+
+	for (c = first; c < end; c++)
+		kgen_reference_init(p->s, &p->ref[c]);
+	for (r = 0; r < m->rows; r++) {
+		const char *row = (const char *)m->host + (size_t)(r * m->pitch) * esize;
+		for (c = first; c < end; c++)
+			kgen_reference_add(p->s, &p->ref[c], row, c);
+	}
+	for (c = first; c < end; c++)
+		kgen_reference_finish(p->s, &p->ref[c]);
+}
+
+/* The references of every row or every column of m, made once: in up to
+ * 256 parts, of at least 16 columns (a part reads whole cache lines). */
 static kgen_status
 references(const struct kgen_spec *s, struct matrix *m, int axis, kgen_error *err)
 {
-	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols, r, c;
-	size_t esize = (size_t)s->r.dtype->size;
-	struct reference *ref;
+	unsigned long long n = axis == KGEN_AXIS_ROWS ? m->rows : m->cols;
+	struct axis_parts p = { s, m, NULL, 0 };
 
 	if (m->ref[axis])
 		return KGEN_OK;
-	if (!(ref = m->ref[axis] = calloc(n ? n : 1, sizeof *ref)))
+	if (!(p.ref = m->ref[axis] = calloc(n ? n : 1, sizeof *p.ref)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %llu references", n);
-	if (axis == KGEN_AXIS_ROWS) {
-		for (r = 0; r < m->rows; r++)
-			kgen_reference(s, (const char *)m->host + (size_t)(r * m->pitch) * esize, m->cols, &ref[r]);
-		return KGEN_OK;
-	}
-	/* Columns: row by row, so that the matrix is read in order. */
-	for (c = 0; c < m->cols; c++)
-		kgen_reference_init(s, &ref[c]);
-	for (r = 0; r < m->rows; r++) {
-		const char *row = (const char *)m->host + (size_t)(r * m->pitch) * esize;
-		for (c = 0; c < m->cols; c++)
-			kgen_reference_add(s, &ref[c], row, c);
-	}
-	for (c = 0; c < m->cols; c++)
-		kgen_reference_finish(s, &ref[c]);
+	p.per = (n + 255) / 256;
+	if (axis == KGEN_AXIS_COLS && p.per < 16)
+		p.per = 16;
+	if (n)
+		kgen_parallel_for((int)((n + p.per - 1) / p.per), 0, axis == KGEN_AXIS_ROWS ? rows_part : cols_part, &p);
 	return KGEN_OK;
 }
 

@@ -11,10 +11,12 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
 #include "cli/reference.h"
+#include "gen/parallel.h"
 
 static kgen_spec *
 load(const char *yaml)
@@ -218,6 +220,116 @@ START_TEST(f16_outputs_round_and_overflow)
 }
 END_TEST
 
+/* ---- inputs and references made a chunk at a time ---- */
+
+#define CHUNK KGEN_REFERENCE_CHUNK
+
+struct fill_job {
+	const kgen_spec *s;
+	void *host;
+	unsigned long long n;
+};
+
+static void
+fill_alone(void *arg, int i)
+{
+	struct fill_job *j = arg;
+
+	(void)i;
+	kgen_fill_input(j->s, j->host, j->n, 12345);  /* inside a pool: on this thread alone */
+}
+
+START_TEST(an_input_made_in_chunks_is_the_single_pass_sequence)
+{
+	kgen_spec *s = load("kernel: reduce\nop: sum\ndtype: f32\n");
+	unsigned long long n = 2 * CHUNK + 7, i, wrong = 0;
+	float *x = malloc(n * sizeof *x), *alone = malloc(n * sizeof *alone);
+	struct fill_job j = { s, alone, n };
+	uint64_t st = 12345;
+
+	ck_assert(x && alone);
+	kgen_fill_input(s, x, n, 12345);
+	for (i = 0; i < n; i++) {
+		/* op: sum in f32 draws multiples of 1/16 in [-4, 4], a number each */
+		float want = (float)((double)((int)(kgen_splitmix64(&st) % 129) - 64) / 16.0);
+		wrong += x[i] != want;
+	}
+	ck_assert_msg(wrong == 0, "%llu of %llu elements are not the sequence's", wrong, n);
+	ck_assert_int_eq(kgen_parallel_for(1, 1, fill_alone, &j), 1);
+	ck_assert(memcmp(x, alone, n * sizeof *x) == 0);
+	free(x);
+	free(alone);
+	kgen_spec_free(s);
+}
+END_TEST
+
+static int
+same_float(long double a, long double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* Every op but custom, in the first reference's types and the general
+ * path's (the ops after prod, an out_dtype): the merged reference of three
+ * chunks is the element-by-element fold, field by field, with the op's
+ * winners tied across the chunks' boundaries and NaNs in the later chunks. */
+START_TEST(a_reference_in_chunks_is_the_element_by_element_fold)
+{
+	static const char *const specs[] = {
+		"op: sum\ndtype: f32\n", "op: sum\ndtype: i32\n", "op: sum\ndtype: bf16\n", "op: prod\ndtype: i32\n",
+		"op: prod\ndtype: f32\n", "op: min\ndtype: f32\n", "op: max\ndtype: i32\n", "op: min\ndtype: u32\n",
+		"op: max\ndtype: bf16\n", "op: sum\ndtype: i32\nacc_dtype: i64\n", "op: sum\ndtype: f32\nout_dtype: i32\n",
+		"op: max\ndtype: f32\nout_dtype: f16\n", "op: mean\ndtype: f32\n", "op: mean\ndtype: i32\n",
+		"op: sumsq\ndtype: i32\n", "op: norm2\ndtype: f32\n", "op: amax\ndtype: f32\n", "op: amax\ndtype: i32\n",
+		"op: count_nonzero\ndtype: f32\n", "op: any\ndtype: i32\n", "op: all\ndtype: i32\n",
+		"op: argmin\ndtype: f32\n", "op: argmax\ndtype: i32\n", "op: argmax\ndtype: f32\nnan: ignore\n",
+		"op: argmax\ndtype: f32\nnan: propagate\n",
+	};
+	unsigned long long n = 2 * CHUNK + 17, i;
+	void *x = malloc(n * 8);
+	size_t k;
+
+	ck_assert(x != NULL);
+	for (k = 0; k < sizeof specs / sizeof *specs; k++) {
+		char yaml[256];
+		kgen_spec *s;
+		struct reference fold, merged;
+		int is_float;
+
+		snprintf(yaml, sizeof yaml, "kernel: reduce\n%s", specs[k]);
+		s = load(yaml);
+		is_float = s->r.dtype->cls == DT_FLOAT || s->r.dtype->cls == DT_HALF || s->r.dtype->cls == DT_BHALF;
+		kgen_fill_input(s, x, n, 77 + k);
+		/* the winner twice, in the second and third chunks; NaNs after it */
+		kgen_place(s, x, CHUNK + 5, 0);
+		kgen_place(s, x, 2 * CHUNK + 1, 0);
+		if (is_float && s->op != KGEN_OP_SUM && s->op != KGEN_OP_PROD && s->op != KGEN_OP_MEAN &&
+		    s->op != KGEN_OP_NORM2 && s->op != KGEN_OP_AMAX && s->op != KGEN_OP_COUNT_NONZERO) {
+			kgen_place(s, x, CHUNK + 9, 1);
+			kgen_place(s, x, 2 * CHUNK + 2, 1);
+		}
+		kgen_reference_init(s, &fold);
+		for (i = 0; i < n; i++)
+			kgen_reference_add(s, &fold, x, i);
+		kgen_reference_finish(s, &fold);
+		kgen_reference(s, x, n, &merged);
+		ck_assert_msg(fold.exact == merged.exact && fold.bits == merged.bits && same_float(fold.value, merged.value) &&
+		              same_float(fold.abs_sum, merged.abs_sum) && fold.acc.is_float == merged.acc.is_float &&
+		              same_float(fold.acc.f, merged.acc.f) && fold.acc.i == merged.acc.i &&
+		              fold.count == merged.count && fold.index == merged.index && fold.nan_seen == merged.nan_seen,
+		              "%s: the merged reference (bits %llu value %Lg acc %Lg/%lld index %lld) is not the fold's "
+		              "(bits %llu value %Lg acc %Lg/%lld index %lld)", yaml, (unsigned long long)merged.bits,
+		              merged.value, merged.acc.f, merged.acc.i, merged.index, (unsigned long long)fold.bits,
+		              fold.value, fold.acc.f, fold.acc.i, fold.index);
+		if (s->op == KGEN_OP_ARGMIN || s->op == KGEN_OP_ARGMAX)  /* the cases are the ones meant */
+			ck_assert_int_eq(merged.index, s->nan == KGEN_NAN_PROPAGATE && is_float ? (long long)CHUNK + 9
+			                                                                         : (long long)CHUNK + 5);
+		kgen_spec_free(s);
+	}
+	free(x);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -232,6 +344,8 @@ suite(void)
 	tcase_add_test(tc, float_sums_to_integers_saturate_within_the_rounding);
 	tcase_add_test(tc, float_to_integer_through_the_last_step);
 	tcase_add_test(tc, f16_outputs_round_and_overflow);
+	tcase_add_test(tc, an_input_made_in_chunks_is_the_single_pass_sequence);
+	tcase_add_test(tc, a_reference_in_chunks_is_the_element_by_element_fold);
 	suite_add_tcase(s, tc);
 	return s;
 }
