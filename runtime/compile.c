@@ -40,18 +40,56 @@ static const struct nvrtc_option {
 #undef X
 };
 
-/* The options this NVRTC takes, as a list and joined by spaces (the cache
- * key's), chosen once. */
-static const char *options_used[KGEN_COUNT(nvrtc_options)];
+/* $KGEN_NVRTC_OPTIONS: options of the user's after kgen's, split at white
+ * space (e.g. --Ofast-compile=min: less compile time, other code), at most
+ * this many; read at the first compile of the process. */
+#define USER_OPTIONS_MAX 8
+
+/* The options this NVRTC takes and the user's, as a list and joined by
+ * spaces (the cache key's: the user's key the disk cache apart), chosen
+ * once; what is wrong with the user's, if anything. */
+static const char *options_used[KGEN_COUNT(nvrtc_options) + USER_OPTIONS_MAX];
 static int noptions_used;
-static char options_joined[256];
+static char options_joined[1024];
+static char user_options[512];
+static char options_problem[256];
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
+
+static void
+add_user_options(const char *env, size_t *len)
+{
+	char *tok, *save = NULL;
+	int n = 0;
+
+	if (strlen(env) >= sizeof user_options) {
+		snprintf(options_problem, sizeof options_problem, "KGEN_NVRTC_OPTIONS is longer than %zu characters",
+		         sizeof user_options - 1);
+		return;
+	}
+	strcpy(user_options, env);
+	for (tok = strtok_r(user_options, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (n == USER_OPTIONS_MAX) {
+			snprintf(options_problem, sizeof options_problem, "KGEN_NVRTC_OPTIONS has more than %d options",
+			         USER_OPTIONS_MAX);
+			return;
+		}
+		if (strncmp(tok, "--gpu-architecture", 18) == 0 || strncmp(tok, "-arch", 5) == 0) {
+			snprintf(options_problem, sizeof options_problem,
+			         "KGEN_NVRTC_OPTIONS: %.64s: kgen chooses the architecture (the GPU's, or kgen compile --arch)", tok);
+			return;
+		}
+		options_used[noptions_used++] = tok;
+		n++;
+		*len += (size_t)snprintf(options_joined + *len, sizeof options_joined - *len, "%s%s", *len ? " " : "", tok);
+	}
+}
 
 static void
 choose_options(void)
 {
 	int major = 0, minor = 0;
 	size_t i, len = 0;
+	const char *env = getenv("KGEN_NVRTC_OPTIONS");
 
 	nvrtcVersion(&major, &minor);
 	for (i = 0; i < KGEN_COUNT(nvrtc_options); i++) {
@@ -61,6 +99,8 @@ choose_options(void)
 		options_used[noptions_used++] = o->text;
 		len += (size_t)snprintf(options_joined + len, sizeof options_joined - len, "%s%s", len ? " " : "", o->text);
 	}
+	if (env && *env)
+		add_user_options(env, &len);
 }
 
 double
@@ -201,7 +241,7 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	nvrtcProgram prog = NULL;
 	nvrtcResult r;
 	char archopt[64];
-	const char *opts[1 + KGEN_COUNT(nvrtc_options) + KGEN_COMPILE_EXTRA_MAX];
+	const char *opts[1 + KGEN_COUNT(options_used) + KGEN_COMPILE_EXTRA_MAX];
 	size_t n = 0;
 	int i;
 	kgen_status st = KGEN_OK;
@@ -232,6 +272,8 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 		snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
 	pthread_once(&options_once, choose_options);
+	if (options_problem[0])
+		return kgen_fail(err, KGEN_EINVAL, "%s", options_problem);
 	for (i = 0; i < noptions_used; i++)
 		opts[1 + i] = options_used[i];
 	for (i = 0; i < nextra; i++)
@@ -246,6 +288,11 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))
 		if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS)
 			(*log)[0] = '\0';
+	if (r == NVRTC_ERROR_INVALID_OPTION && user_options[0]) {
+		st = kgen_fail(err, KGEN_EINVAL, "nvrtcCompileProgram(): %s: see KGEN_NVRTC_OPTIONS (the options: %s)",
+		               nvrtcGetErrorString(r), options_joined);
+		goto out;
+	}
 	if (r != NVRTC_SUCCESS) {
 		st = kgen_fail(err, KGEN_ECOMPILE, "nvrtcCompileProgram(): %s (see the program log)", nvrtcGetErrorString(r));
 		goto out;

@@ -290,6 +290,21 @@ grep -q "kgen: error: NVRTC [0-9.]* does not compile for sm_60: it supports sm_"
 	bad "an architecture NVRTC dropped is not named as such"
 expect 0 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_90 -o "$tmp/a.cubin"
 
+# ---- KGEN_NVRTC_OPTIONS: the user's NVRTC options after kgen's ----
+expect 0 "$kgen" compile "$specs/reduce/best/sum-f32.yaml" --arch sm_90 -o "$tmp/plain.cubin"
+expect 0 env KGEN_NVRTC_OPTIONS=' --Ofast-compile=min ' "$kgen" compile "$specs/reduce/best/sum-f32.yaml" --arch sm_90 \
+	-o "$tmp/fast.cubin"
+[ -s "$tmp/fast.cubin" ] && ! cmp -s "$tmp/plain.cubin" "$tmp/fast.cubin" ||
+	bad "KGEN_NVRTC_OPTIONS=--Ofast-compile=min did not reach NVRTC (the same cubin)"
+expect 2 env KGEN_NVRTC_OPTIONS='--no-such-option' "$kgen" compile "$good" --arch sm_90 -o "$tmp/a.cubin"
+grep -qF 'NVRTC_ERROR_INVALID_OPTION: see KGEN_NVRTC_OPTIONS (the options: ' "$tmp/err" &&
+	grep -qF -- '--no-such-option)' "$tmp/err" || bad "an option NVRTC refuses does not name KGEN_NVRTC_OPTIONS"
+expect 2 env KGEN_NVRTC_OPTIONS='--minimal -arch=sm_80' "$kgen" compile "$good" --arch sm_90 -o "$tmp/a.cubin"
+grep -qF 'KGEN_NVRTC_OPTIONS: -arch=sm_80: kgen chooses the architecture' "$tmp/err" ||
+	bad "an architecture in KGEN_NVRTC_OPTIONS is not refused"
+expect 2 env KGEN_NVRTC_OPTIONS='-a -b -c -d -e -f -g -h -i' "$kgen" compile "$good" --arch sm_90 -o "$tmp/a.cubin"
+grep -qF 'KGEN_NVRTC_OPTIONS has more than 8 options' "$tmp/err" || bad "nine options in KGEN_NVRTC_OPTIONS are not refused"
+
 # ---- kgen.pc: kgen.h needs no CUDA header, so users' flags carry no CUDA path ----
 pc=${top_builddir:-.}/kgen.pc
 if [ -f "$pc" ]; then
