@@ -20,6 +20,9 @@
  * the whole file's, byte for byte but for the symbol index in
  * EIATTR_PARAM_CBANK (see same_info()).
  *
+ * --arch names the GPU's architecture; each spec is compiled for the one its
+ * family asks there, as a build does (kgen_spec_compile_arch: sm_90a for
+ * math: wgmma on sm_90).
  * Options are space-separated NVRTC options besides --gpu-architecture,
  * e.g. "$(kgen's options)" against "$(kgen's options) --minimal".  A size
  * plan's entries are taken one by one.  NVRTC's own cache (12.9 and later,
@@ -49,11 +52,24 @@ struct options {
 	char buf[1024];
 };
 
+/* The architecture option both sets start with: --arch, or for each spec
+ * what its family compiles it for there (for_spec: sm_90a for wgmma). */
+static const char *base_arch = "sm_90";
+static char archopt[64];
+
+static void
+for_spec(const kgen_spec *spec)
+{
+	char specific[16];
+
+	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s",
+	         kgen_spec_compile_arch(spec, base_arch, specific, sizeof specific));
+}
+
 /* Split text at spaces into o (the architecture first). */
 static int
 split_options(const char *arch, const char *text, int no_cache, struct options *o)
 {
-	static char archopt[64];
 	char *tok, *save = NULL;
 
 	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
@@ -324,6 +340,7 @@ one_spec(const char *name, const kgen_spec *spec, const struct options *a, const
 	size_t na = 0, nb = 0, nc;
 	int r, same;
 
+	for_spec(spec);
 	if (kgen_generate(spec, &source, err) != KGEN_OK)
 		return -1;
 	for (r = 0; r < runs; r++) {
@@ -382,6 +399,7 @@ one_spec_steps(const char *name, const kgen_spec *spec, const struct options *o,
 	size_t nwhole = 0, nc;
 	int r, i, same = 1, count, parts = 0, st = -1;
 
+	for_spec(spec);
 	memset(&w, 0, sizeof w);
 	w.o = o;
 	if (kgen_generate(spec, &source, err) != KGEN_OK)
@@ -474,7 +492,7 @@ main(int argc, char **argv)
 		if (strcmp(argv[i], "--runs") == 0)
 			runs = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--arch") == 0)
-			arch = argv[i + 1];
+			arch = base_arch = argv[i + 1];
 		else if (strcmp(argv[i], "--steps") == 0 && (steps = atoi(argv[i + 1])) < 0)
 			steps = -2;  /* refused below */
 		else
