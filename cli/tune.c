@@ -17,7 +17,9 @@
  * the one whose worst ratio to the fastest, over the methods, is least
  * (--choose worst), or whose geometric mean of them is (--choose mean: with
  * --against cub, among the points ahead of CUB by --margin under every
- * method).
+ * method), or whose ratio under the first method is (--choose first: among
+ * the points ahead of CUB, or within the margin of the fastest, under every
+ * other method).
  * The records are kgen's own lines, read back by their fixed keys; no JSON
  * library is needed for that.  Plans pick by n: --plan is for families
  * that take them (kgen_family_takes_plans).
@@ -70,7 +72,10 @@ struct tune {
 	int measured, reused, rejected;  /* measurements taken, found in the records, sizes a point cannot take */
 	double tolerance;           /* keep the previous size's point when within this fraction of the best */
 	int mean;                   /* --choose mean: the least geometric mean of the ratios, not the least worst */
-	double margin;              /* --choose mean --against cub: a point is ahead by this fraction under every method */
+	int first;                  /* --choose first: the least ratio under the first method, the others bounded */
+	double margin;              /* --choose mean --against cub: a point is ahead by this fraction under every
+	                             * method; --choose first: under every other (without --against: within it
+	                             * of the fastest) */
 	unsigned long long seed;
 	char *sets[64];
 	struct kgen_points pts;
@@ -89,7 +94,7 @@ usage(FILE *fp)
 	fputs("usage: kgen tune SPACE.yaml [--n N]... [--shape RxC]... [--method events|graph|cold[,...]]\n"
 	      "                 [--runs R] [-j N] [--set KEY=VALUE]... [--unset KEY]... [--records FILE]\n"
 	      "                 [--fresh] [--resume] [--plan FILE] [--list]\n"
-	      "                 [--against cub] [--choose worst|mean] [--margin PCT]\n"
+	      "                 [--against cub] [--choose worst|mean|first] [--margin PCT]\n"
 	      "                 [--tolerance PCT] [--seed S] [--device D]\n"
 	      "Expand a spec space (values may be lists or ranges, as for kgen space), build\n"
 	      "every accepted point that the records do not settle on N threads (default: the\n"
@@ -131,6 +136,13 @@ usage(FILE *fp)
 	      "                  the least worst ratio where no point is.  Under events and\n"
 	      "                  graph it takes a one-launch kernel far ahead back to back and\n"
 	      "                  a little behind a two-launch one under graph replay\n"
+	      "  --choose first  take at each n the point with the least ratio under the first\n"
+	      "                  method, among the points faster than CUB by --margin PCT\n"
+	      "                  (default 3) under every other method (without --against:\n"
+	      "                  within PCT of the fastest there), and the least worst ratio\n"
+	      "                  where no point is: --method events,graph --against cub\n"
+	      "                  --margin 10 takes the fastest back to back of the points at\n"
+	      "                  most 0.9 of CUB's time under graph replay\n"
 	      "  --list          expand and validate only (no GPU)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
@@ -645,12 +657,36 @@ worst(const struct tune *t, int i, int j)
 	return w;
 }
 
-/* Whether point i may be chosen by --choose mean's score: with --against
- * cub, ahead of CUB by the margin under every method.  Under --choose worst
- * every timed point may. */
+/* --choose first: point i's largest ratio under the methods after the
+ * first (0 with one method), or -1 when it has no time under one of them. */
+static double
+worst_of_others(const struct tune *t, int i, int j)
+{
+	double w = 0, r;
+	int m;
+
+	for (m = 1; m < t->nm; m++) {
+		if ((r = ratio(t, i, j, m)) < 0)
+			return -1;
+		if (r > w)
+			w = r;
+	}
+	return w;
+}
+
+/* Whether point i may be chosen by --choose mean's or first's score: with
+ * --against cub, ahead of CUB by the margin under every method (first:
+ * every other method; without --against, within the margin of the
+ * fastest there).  Under --choose worst every timed point may. */
 static int
 qualifies(const struct tune *t, int i, int j)
 {
+	double w;
+
+	if (t->first) {
+		w = worst_of_others(t, i, j);
+		return w >= 0 && w <= (t->against ? 1 - t->margin : 1 + t->margin);
+	}
 	return !t->mean || !t->against || worst(t, i, j) <= 1 - t->margin;
 }
 
@@ -664,6 +700,8 @@ score(const struct tune *t, int i, int j)
 	double w = worst(t, i, j), logs = 0;
 	int m;
 
+	if (t->first)
+		return w < 0 || !qualifies(t, i, j) ? w : ratio(t, i, j, 0);
 	if (w < 0 || !t->mean || (t->against && w > 1 - t->margin))  /* !qualifies(), from w */
 		return w;
 	for (m = 0; m < t->nm; m++)
@@ -691,9 +729,9 @@ score_text(const struct tune *t, int i, int j, char *buf, size_t len)
 	int m;
 
 	buf[0] = '\0';
-	if (!t->mean)
+	if (!t->mean && !t->first)
 		snprintf(buf, len, "%.3f", score(t, i, j));
-	for (m = 0; t->mean && m < t->nm && used < len; m++)
+	for (m = 0; (t->mean || t->first) && m < t->nm && used < len; m++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%.3f", m ? "/" : "", ratio(t, i, j, m));
 	return buf;
 }
@@ -820,7 +858,13 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
-	if (t->against && t->mean)
+	if (t->first)
+		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points %s %g%% of\n"
+		          "# %s under every method but the first (%s), the one least\n"
+		          "# under the first (the least worst ratio where none is).\n#   kgen",
+		          t->against ? "at most" : "within", 100 * (t->against ? 1 - t->margin : t->margin),
+		          t->against ? "cub::DeviceReduce's time" : "the fastest point's time", methods_text(t, a, sizeof a));
+	else if (t->against && t->mean)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points at most\n"
 		          "# %g%% of cub::DeviceReduce's time under every method (%s), the one whose\n"
 		          "# ratios to it have the least geometric mean (the least worst where none is).\n#   kgen",
@@ -1081,11 +1125,12 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 			}
 			break;
 		case 'C':
-			if (strcmp(optarg, "worst") != 0 && strcmp(optarg, "mean") != 0) {
-				fprintf(stderr, "kgen tune: bad --choose %s (worst or mean)\n", optarg);
+			if (strcmp(optarg, "worst") != 0 && strcmp(optarg, "mean") != 0 && strcmp(optarg, "first") != 0) {
+				fprintf(stderr, "kgen tune: bad --choose %s (worst, mean or first)\n", optarg);
 				return 2;
 			}
 			t->mean = strcmp(optarg, "mean") == 0;
+			t->first = strcmp(optarg, "first") == 0;
 			break;
 		case 'G':
 			margin = 1;
@@ -1110,8 +1155,8 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 		usage(stderr);
 		return 2;
 	}
-	if (margin && !(t->mean && t->against)) {
-		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub\n");
+	if (margin && !(t->mean && t->against) && !t->first) {
+		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
 		return 2;
 	}
 	t->space = argv[optind];

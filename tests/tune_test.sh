@@ -174,7 +174,33 @@ grep -q "^# A size plan written by kgen tune: at each tuned n, of the verified p
 tune --method events,graph --choose mean --records "$tmp/mean.jsonl"
 [ "$(chosen 256)" -eq 1 ] && grep -q "threads=256   (next: 1.000/2.000 of the fastest, threads=512)$" "$tmp/out" ||
 	bad "--choose mean without --against: $(cat "$tmp/out")"
-for bad_args in "--choose best" "--choose mean --margin 100" "--margin 5" "--choose mean --margin 5"; do
+# --choose first, the same stand-in CUB: the least ratio under events among
+# the points at most (1 - margin) of CUB's time under graph.  --margin 10:
+# both are (0.333 and 0.667), so 512 (0.600 against 0.800 back to back);
+# --margin 50: only 256 is; --margin 70: neither, and the least worst ratio
+# decides (512).  Without --against, within the margin of the fastest under
+# graph: --margin 10 leaves 256 alone (512 is 2.000 of it there); --margin
+# 150 is refused (a percentage under 100).
+for choose in "10 512" "50 256" "70 512"; do
+	rm -f "$tmp/plan.yaml"
+	KGEN_CUB=$tmp/cub-mean tune --method events,graph --against cub --choose first --margin ${choose% *} \
+		--records "$tmp/mean.jsonl"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(chosen ${choose#* })" -eq 1 ] && [ "$(grep -c '^  - ' "$tmp/plan.yaml")" -eq 1 ] ||
+		bad "--choose first --margin ${choose% *} (exit $rc) did not choose threads: ${choose#* }: $(cat "$tmp/err" "$tmp/plan.yaml")"
+done
+KGEN_CUB=$tmp/cub-mean tune --method events,graph --against cub --choose first --margin 10 --records "$tmp/mean.jsonl"
+grep -q "threads=512 (0.600/0.667 of CUB's time)   (next: 0.800/0.333 of CUB's time, threads=256)$" "$tmp/out" ||
+	bad "--choose first output: $(cat "$tmp/out")"
+grep -q "^# A size plan written by kgen tune: at each tuned n, of the verified points at most 90% of$" "$tmp/plan.yaml" &&
+	grep -q "^# cub::DeviceReduce's time under every method but the first (events/graph), the one least$" "$tmp/plan.yaml" ||
+	bad "--choose first plan: $(cat "$tmp/plan.yaml")"
+tune --method events,graph --choose first --margin 10 --records "$tmp/mean.jsonl"
+[ "$(chosen 256)" -eq 1 ] && grep -q "threads=256   (next: 1.000/2.000 of the fastest, threads=512)$" "$tmp/out" &&
+	grep -q "^# A size plan written by kgen tune: at each tuned n, of the verified points within 10% of$" "$tmp/plan.yaml" ||
+	bad "--choose first without --against: $(cat "$tmp/out" "$tmp/plan.yaml")"
+for bad_args in "--choose best" "--choose mean --margin 100" "--margin 5" "--choose mean --margin 5" \
+	"--choose first --margin 150"; do
 	"$b/kgen" tune "$tmp/space.yaml" $bad_args > "$tmp/out" 2>&1
 	rc=$?
 	[ $rc -eq 2 ] && grep -q "choose\|margin" "$tmp/out" || bad "kgen tune $bad_args (exit $rc): $(cat "$tmp/out")"
