@@ -8,10 +8,14 @@
 # specs/plans/nvidia-MODEL/, MODEL as kgen.reduce names the GPU's folder),
 # OUTDIR/OP-DTYPE.records.jsonl.gz and OUTDIR/tune-OP-DTYPE.log.  Each plan
 # takes 1.5-2.5 minutes on an H200: give a device call three of them.
+# CHOOSE is kgen tune's --choose rule and its options (default mean, as the
+# shipped plans; "first --margin 10" is issue 23's bars: the least time back
+# to back among the points at most 0.9 of CUB's under graph replay).
 set -u
 out=${1:?usage: bench/plans/tune.sh OUTDIR [OP-DTYPE...]}
 shift
 kgen=${KGEN:-./kgen}
+choose=${CHOOSE:-mean}
 top=${top_srcdir:-.}
 mkdir -p "$out"
 [ $# -gt 0 ] || set -- sum-f32 sum-bf16 sum-i32 min-f32 min-bf16 min-i32 max-f32 max-bf16 max-i32
@@ -28,7 +32,7 @@ for p in "$@"; do
 	[ -f "$records.gz" ] && gunzip -f "$records.gz"  # a rerun measures only what is missing
 	start=$(date +%s)
 	"$kgen" tune "$top/specs/plans/reduce.space.yaml" --set op="$op" --set dtype="$dtype" --set grid=tile \
-		--method events,graph --against cub --choose mean --records "$records" --plan "$out/$p.yaml" \
+		--method events,graph --against cub --choose $choose --records "$records" --plan "$out/$p.yaml" \
 		>"$out/tune-$p.log" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || status=1
