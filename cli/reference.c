@@ -366,8 +366,15 @@ static void
 general_step(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i)
 {
 	struct kgen_value x = value_of(s, host, i), none = { 0, 0, 0 }, idx = { 0, 0, (long long)r->count };
-	long double f = x.is_float ? x.f : (long double)x.i;
+	long double f;
 	int isflt = r->acc.is_float;
+
+	/* An integer element in an integer accumulator's type first, as the
+	 * kernel's to_acc() converts it ((Acc)x: an i32 -5 in a u32 min is
+	 * 4294967291); custom's map takes the element as it is. */
+	if (!isflt && !x.is_float && s->op != KGEN_OP_CUSTOM)
+		x = as_acc(s, x);
+	f = x.is_float ? x.f : (long double)x.i;
 
 	r->count++;
 	switch (s->op) {
@@ -675,6 +682,8 @@ kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *h
 	}
 	if (s->r.acc->cls != DT_FLOAT) {
 		int64_t x = int_element(s, host, i), best = (int64_t)r->bits;
+		if (s->r.acc->size == 4)  /* the element in the accumulator's type first, as the kernel's (Acc)x */
+			x = s->r.acc->cls == DT_UINT ? (int64_t)(uint32_t)x : (int64_t)(int32_t)x;
 		if (s->r.acc->cls == DT_UINT)
 			best = (int64_t)(uint32_t)r->bits;
 		switch (s->op) {

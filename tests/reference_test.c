@@ -283,7 +283,8 @@ START_TEST(a_reference_in_chunks_is_the_element_by_element_fold)
 		"op: sumsq\ndtype: i32\n", "op: norm2\ndtype: f32\n", "op: amax\ndtype: f32\n", "op: amax\ndtype: i32\n",
 		"op: count_nonzero\ndtype: f32\n", "op: any\ndtype: i32\n", "op: all\ndtype: i32\n",
 		"op: argmin\ndtype: f32\n", "op: argmax\ndtype: i32\n", "op: argmax\ndtype: f32\nnan: ignore\n",
-		"op: argmax\ndtype: f32\nnan: propagate\n",
+		"op: argmax\ndtype: f32\nnan: propagate\n", "op: min\ndtype: i32\nacc_dtype: u32\n",
+		"op: max\ndtype: u32\nacc_dtype: i32\nout_dtype: i64\n", "op: amax\ndtype: u32\nacc_dtype: i32\n",
 	};
 	unsigned long long n = 2 * CHUNK + 17, i;
 	void *x = malloc(n * 8);
@@ -330,6 +331,29 @@ START_TEST(a_reference_in_chunks_is_the_element_by_element_fold)
 }
 END_TEST
 
+/* The kernel converts each element to the accumulator's type first
+ * (to_acc: (Acc)x), so an i32 -5 in a u32 min is 4294967291 and a u32
+ * 4000000000 in an i32 max is negative; the reference does the same. */
+START_TEST(an_integer_element_enters_the_accumulator_as_the_kernel_converts_it)
+{
+	kgen_spec *umin = load("kernel: reduce\nop: min\ndtype: i32\nacc_dtype: u32\n");
+	kgen_spec *imax = load("kernel: reduce\nop: max\ndtype: u32\nacc_dtype: i32\nout_dtype: i64\n");
+	int32_t x[3] = { 3, 2, -5 };
+	uint32_t y[3] = { 5, 4000000000u, 1 };
+	unsigned char got[16] = { 0 };
+	uint32_t two = 2;
+	int64_t five = 5;
+
+	memcpy(got, &two, 4);
+	ck_assert(accepts(umin, x, 3, got));
+	memset(got, 0, sizeof got);
+	memcpy(got, &five, 8);
+	ck_assert(accepts(imax, y, 3, got));
+	kgen_spec_free(umin);
+	kgen_spec_free(imax);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -346,6 +370,7 @@ suite(void)
 	tcase_add_test(tc, f16_outputs_round_and_overflow);
 	tcase_add_test(tc, an_input_made_in_chunks_is_the_single_pass_sequence);
 	tcase_add_test(tc, a_reference_in_chunks_is_the_element_by_element_fold);
+	tcase_add_test(tc, an_integer_element_enters_the_accumulator_as_the_kernel_converts_it);
 	suite_add_tcase(s, tc);
 	return s;
 }
