@@ -52,6 +52,7 @@ static const char *options_used[KGEN_COUNT(nvrtc_options) + USER_OPTIONS_MAX];
 static int noptions_used;
 static char options_joined[1024];
 static char user_options[512];
+static int nuser_options;
 static char options_problem[256];
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
 
@@ -67,7 +68,7 @@ add_user_options(const char *env, size_t *len)
 		return;
 	}
 	strcpy(user_options, env);
-	for (tok = strtok_r(user_options, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+	for (tok = strtok_r(user_options, " \t\n\r\v\f", &save); tok; tok = strtok_r(NULL, " \t\n\r\v\f", &save)) {
 		if (n == USER_OPTIONS_MAX) {
 			snprintf(options_problem, sizeof options_problem, "KGEN_NVRTC_OPTIONS has more than %d options",
 			         USER_OPTIONS_MAX);
@@ -79,7 +80,7 @@ add_user_options(const char *env, size_t *len)
 			return;
 		}
 		options_used[noptions_used++] = tok;
-		n++;
+		nuser_options = ++n;
 		*len += (size_t)snprintf(options_joined + *len, sizeof options_joined - *len, "%s%s", *len ? " " : "", tok);
 	}
 }
@@ -117,6 +118,17 @@ kgen_compile_options(void)
 {
 	pthread_once(&options_once, choose_options);
 	return options_joined;
+}
+
+/* KGEN_OK, or what is wrong with $KGEN_NVRTC_OPTIONS: checked before the
+ * disk cache is asked too, so that a hit never hides it. */
+kgen_status
+kgen_compile_options_check(kgen_error *err)
+{
+	pthread_once(&options_once, choose_options);
+	if (options_problem[0])
+		return kgen_fail(err, KGEN_EINVAL, "%s", options_problem);
+	return KGEN_OK;
 }
 
 static char nvrtc_version[160];
@@ -271,9 +283,8 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	else
 		snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
 	opts[0] = archopt;
-	pthread_once(&options_once, choose_options);
-	if (options_problem[0])
-		return kgen_fail(err, KGEN_EINVAL, "%s", options_problem);
+	if ((st = kgen_compile_options_check(err)) != KGEN_OK)
+		return st;
 	for (i = 0; i < noptions_used; i++)
 		opts[1 + i] = options_used[i];
 	for (i = 0; i < nextra; i++)
@@ -288,7 +299,7 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	if (log && nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (*log = malloc(n)))
 		if (nvrtcGetProgramLog(prog, *log) != NVRTC_SUCCESS)
 			(*log)[0] = '\0';
-	if (r == NVRTC_ERROR_INVALID_OPTION && user_options[0]) {
+	if (r == NVRTC_ERROR_INVALID_OPTION && nuser_options) {
 		st = kgen_fail(err, KGEN_EINVAL, "nvrtcCompileProgram(): %s: see KGEN_NVRTC_OPTIONS (the options: %s)",
 		               nvrtcGetErrorString(r), options_joined);
 		goto out;

@@ -240,6 +240,8 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, cons
 	int cached = kgen_cache_enabled();
 	double t0;
 
+	if ((st = kgen_compile_options_check(err)) != KGEN_OK)
+		return st;
 	key.source = source;
 	key.options = kgen_compile_options();
 	key.arch = kgen_spec_compile_arch(spec, ctx->arch, arch, sizeof arch);  /* sm_90a for wgmma on sm_90 */

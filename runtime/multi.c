@@ -180,7 +180,7 @@ combine_image(const struct kgen_spec *s, const char *arch, void **image, kgen_er
 	int cached = kgen_cache_enabled();
 	kgen_status st;
 
-	if ((st = kgen_multi_generate(s, &source, err)))
+	if ((st = kgen_compile_options_check(err)) || (st = kgen_multi_generate(s, &source, err)))
 		return st;
 	key = (struct kgen_cache_key){ .source = source, .options = kgen_compile_options(), .arch = arch,
 	                               .nvrtc_version = kgen_nvrtc_version(), .kgen_version = KGEN_VERSION,

@@ -96,8 +96,11 @@ kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, con
 kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller,
                                 kgen_error *err);
 
-/* NVRTC options besides the architecture, and NVRTC's version, for cache keys. */
+/* NVRTC options besides the architecture, and NVRTC's version, for cache
+ * keys; what is wrong with $KGEN_NVRTC_OPTIONS (KGEN_EINVAL), to check
+ * before a key is used. */
 const char *kgen_compile_options(void);
+kgen_status kgen_compile_options_check(kgen_error *err);
 const char *kgen_nvrtc_version(void);
 
 /* Microseconds on the monotonic clock: the build's phase times (compile.c). */

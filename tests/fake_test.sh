@@ -89,4 +89,17 @@ fi
 "$b/kgen" run --cub '' --n 1000 --json - "$top_srcdir/specs/reduce_vec4.yaml" 2>/dev/null | tail -1 | grep -q '^{"spec": ' ||
 	{ echo "FAIL: kgen run --json - did not end standard output with the JSON rows"; status=1; }
 rm -f "$json"
+# KGEN_NVRTC_OPTIONS with an architecture is refused even where the disk
+# cache holds the spec's kernel under kgen's own options, which are all
+# that key has (the refused option is not in it): a hit must not hide it.
+cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-fake-options.XXXXXX") && chmod 700 "$cache" || exit 99
+KGEN_CACHE=1 KGEN_CACHE_DIR=$cache "$b/kgen" run --n 1000 "$top_srcdir/specs/reduce_vec4.yaml" > /dev/null 2>&1
+out=$(KGEN_CACHE=1 KGEN_CACHE_DIR=$cache KGEN_NVRTC_OPTIONS=-arch=sm_80 "$b/kgen" run --n 1000 \
+	"$top_srcdir/specs/reduce_vec4.yaml" 2>&1)
+rc=$?
+if [ -z "$(ls "$cache")" ] || [ $rc -ne 2 ] || ! echo "$out" | grep -q 'KGEN_NVRTC_OPTIONS: -arch=sm_80: kgen chooses the architecture'; then
+	echo "FAIL: a refused KGEN_NVRTC_OPTIONS with the spec in the disk cache: exit $rc; $out"
+	status=1
+fi
+rm -rf "$cache"
 exit $status

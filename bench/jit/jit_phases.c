@@ -152,7 +152,7 @@ floors(const char *arch, int runs, double *plain, double *kgen, int *n, kgen_err
 static int
 nvrtc_phases(const char *source, const char *arch, struct row *w, kgen_error *err)
 {
-	char file[] = "/tmp/kgen-jit-phases-time-XXXXXX", extra[512], line[512], *c;
+	char file[] = "/tmp/kgen-jit-phases-time-XXXXXX", extra[1024], line[512], *c;
 	FILE *fp;
 	int fd;
 
