@@ -1162,6 +1162,11 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	t->space = argv[optind];
 	if (!t->nm)
 		t->method[t->nm++] = KGEN_TIME_EVENTS;
+	if (t->first && t->nm < 2) {
+		fprintf(stderr, "kgen tune: --choose first weighs the first method against the others: give two or more "
+		                "(--method events,graph)\n");
+		return 2;
+	}
 	/* Rising and distinct: a plan's entries rise by n. */
 	qsort(t->o.n, (size_t)t->o.nn, sizeof *t->o.n, cmp_count);
 	for (i = j = 0; i < t->o.nn; i++)

@@ -200,7 +200,7 @@ tune --method events,graph --choose first --margin 10 --records "$tmp/mean.jsonl
 	grep -q "^# A size plan written by kgen tune: at each tuned n, of the verified points within 10% of$" "$tmp/plan.yaml" ||
 	bad "--choose first without --against: $(cat "$tmp/out" "$tmp/plan.yaml")"
 for bad_args in "--choose best" "--choose mean --margin 100" "--margin 5" "--choose mean --margin 5" \
-	"--choose first --margin 150"; do
+	"--choose first --margin 150" "--choose first" "--choose first --method graph"; do
 	"$b/kgen" tune "$tmp/space.yaml" $bad_args > "$tmp/out" 2>&1
 	rc=$?
 	[ $rc -eq 2 ] && grep -q "choose\|margin" "$tmp/out" || bad "kgen tune $bad_args (exit $rc): $(cat "$tmp/out")"
