@@ -104,16 +104,29 @@ struct axis_parts {
 	unsigned long long per;
 };
 
+/* Part k of n rows or columns: [*first, return value). */
+static unsigned long long
+part(const struct axis_parts *p, int k, unsigned long long n, unsigned long long *first)
+{
+	*first = (unsigned long long)k * p->per;
+	return *first + p->per < n ? *first + p->per : n;
+}
+
+/* Row r of m. */
+static const char *
+row_of(const struct axis_parts *p, unsigned long long r)
+{
+	return (const char *)p->m->host + (size_t)(r * p->m->pitch) * (size_t)p->s->r.dtype->size;
+}
+
 static void
 rows_part(void *arg, int k)
 {
 	const struct axis_parts *p = arg;
-	const struct matrix *m = p->m;
-	size_t esize = (size_t)p->s->r.dtype->size;
-	unsigned long long r = (unsigned long long)k * p->per, end = r + p->per < m->rows ? r + p->per : m->rows;
+	unsigned long long r, end = part(p, k, p->m->rows, &r);
 
 	for (; r < end; r++)
-		kgen_reference(p->s, (const char *)m->host + (size_t)(r * m->pitch) * esize, m->cols, &p->ref[r]);
+		kgen_reference(p->s, row_of(p, r), p->m->cols, &p->ref[r]);
 }
 
 /* Columns: row by row, so that the matrix is read in order. */
@@ -121,15 +134,12 @@ static void
 cols_part(void *arg, int k)
 {
 	const struct axis_parts *p = arg;
-	const struct matrix *m = p->m;
-	size_t esize = (size_t)p->s->r.dtype->size;
-	unsigned long long first = (unsigned long long)k * p->per, end = first + p->per < m->cols ? first + p->per : m->cols;
-	unsigned long long r, c;
+	unsigned long long first, end = part(p, k, p->m->cols, &first), r, c;
 
 	for (c = first; c < end; c++)
 		kgen_reference_init(p->s, &p->ref[c]);
-	for (r = 0; r < m->rows; r++) {
-		const char *row = (const char *)m->host + (size_t)(r * m->pitch) * esize;
+	for (r = 0; r < p->m->rows; r++) {
+		const char *row = row_of(p, r);
 		for (c = first; c < end; c++)
 			kgen_reference_add(p->s, &p->ref[c], row, c);
 	}

@@ -640,15 +640,15 @@ ratio(const struct tune *t, int i, int j, int m)
 	return t->p[i].us[j][m] / ref;
 }
 
-/* Point i's largest ratio over the methods (1: the fastest under every
- * method), or -1 when it has no time under one of them. */
+/* Point i's largest ratio over the methods from `from` on (1: the fastest
+ * under each; 0 with none), or -1 when it has no time under one of them. */
 static double
-worst(const struct tune *t, int i, int j)
+worst_from(const struct tune *t, int i, int j, int from)
 {
 	double w = 0, r;
 	int m;
 
-	for (m = 0; m < t->nm; m++) {
+	for (m = from; m < t->nm; m++) {
 		if ((r = ratio(t, i, j, m)) < 0)
 			return -1;
 		if (r > w)
@@ -657,21 +657,11 @@ worst(const struct tune *t, int i, int j)
 	return w;
 }
 
-/* --choose first: point i's largest ratio under the methods after the
- * first (0 with one method), or -1 when it has no time under one of them. */
+/* Point i's largest ratio over every method. */
 static double
-worst_of_others(const struct tune *t, int i, int j)
+worst(const struct tune *t, int i, int j)
 {
-	double w = 0, r;
-	int m;
-
-	for (m = 1; m < t->nm; m++) {
-		if ((r = ratio(t, i, j, m)) < 0)
-			return -1;
-		if (r > w)
-			w = r;
-	}
-	return w;
+	return worst_from(t, i, j, 0);
 }
 
 /* Whether point i may be chosen by --choose mean's or first's score: with
@@ -684,7 +674,7 @@ qualifies(const struct tune *t, int i, int j)
 	double w;
 
 	if (t->first) {
-		w = worst_of_others(t, i, j);
+		w = worst_from(t, i, j, 1);  /* the methods after the first */
 		return w >= 0 && w <= (t->against ? 1 - t->margin : 1 + t->margin);
 	}
 	return !t->mean || !t->against || worst(t, i, j) <= 1 - t->margin;
