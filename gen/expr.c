@@ -1757,6 +1757,7 @@ eval_with(const struct kgen_expr *e, const struct kgen_spec *s, const struct kge
 	struct typing ty;
 	struct val vars[V_COUNT], r;
 	int type[KGEN_EXPR_NODES], k;
+	unsigned used = 0;
 
 	if (s && s->dtype >= 0 && s->acc_dtype >= 0 && s->out_dtype >= 0) {  /* a checked spec */
 		ty = typing_of(s);  /* Out is float for f16 and bf16: `typedef float Out` */
@@ -1767,9 +1768,15 @@ eval_with(const struct kgen_expr *e, const struct kgen_spec *s, const struct kge
 	}
 	if (e->n <= 0 || e->root < 0 || e->root >= e->n)
 		return out;
+	/* Only the names e uses are converted (the reference of op: custom
+	 * evaluates two expressions an element; a + b reads 2 names of 10). */
+	for (k = 0; k < e->n; k++)
+		if (e->node[k].kind == N_VAR)
+			used |= 1u << e->node[k].op;
 	for (k = 0; k < V_COUNT; k++)
-		vars[k] = from_value(given[k], eval_type(k == V_X ? ty.x : k == V_I || k == V_N ? ty.index :
-		                                         k == V_ROW || k == V_COL ? KGEN_EXPR_INT : ty.acc));
+		if (used & 1u << k)
+			vars[k] = from_value(given[k], eval_type(k == V_X ? ty.x : k == V_I || k == V_N ? ty.index :
+			                                         k == V_ROW || k == V_COL ? KGEN_EXPR_INT : ty.acc));
 	/* Each node's C++ type as the evaluation's (an ambiguous call has C's conversions' type). */
 	cxx_types(e, &ty, type, NULL);
 	for (k = 0; k < e->n; k++)

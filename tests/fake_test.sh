@@ -14,6 +14,7 @@ if [ ! -f "$fake/libcuda.so.1" ]; then
 fi
 LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH KGEN_CACHE=0
+. "$top_srcdir/tests/fast_nvrtc.sh"
 status=0
 "$b/tests/fake_test" || status=1
 "$b/tests/runtime_test" || status=1

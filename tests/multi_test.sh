@@ -14,6 +14,7 @@ fi
 LD_LIBRARY_PATH=$b/tests/fake_cuda:$b/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 FAKE_CUDA_DEVICES=4
 export LD_LIBRARY_PATH FAKE_CUDA_DEVICES KGEN_CACHE=0
+. "$top_srcdir/tests/fast_nvrtc.sh"
 status=0
 "$b/tests/multi_test" || status=1
 specs=$top_srcdir/specs

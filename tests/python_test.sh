@@ -33,6 +33,8 @@ status=0
 # arrays on several GPUs (test_fake_multi.py).
 fake=$builddir/tests/fake_cuda
 if [ -f "$fake/libcuda.so.1" ]; then
+	b=$builddir
+	. "$top_srcdir/tests/fast_nvrtc.sh"
 	cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-pyfake.XXXXXX") || exit 99
 	LD_LIBRARY_PATH=$fake:$builddir/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
 		FAKE_CUDA_DEVICES=4 \

@@ -8,6 +8,7 @@
 # (keyed ROWSxCOLS), and what a family sized by rows and cols cannot do is
 # refused by name.  Skips (77) without the fake driver.
 b=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
 fake=$b/tests/fake_cuda
 if [ ! -f "$fake/libcuda.so.1" ]; then
 	echo "SKIP: no fake driver built"
@@ -15,6 +16,7 @@ if [ ! -f "$fake/libcuda.so.1" ]; then
 fi
 LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH KGEN_CACHE=0
+. "$top_srcdir/tests/fast_nvrtc.sh"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
