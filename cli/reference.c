@@ -714,18 +714,10 @@ kgen_reference_finish(const struct kgen_spec *s, struct reference *r)
 		r->bits &= s->r.acc->size == 8 ? ~0ull : 0xffffffffull;
 }
 
-/* Can two references of consecutive elements be merged into the one of
- * both?  Every op but custom, whose combine expression is the spec's own:
- * its reference folds every element in order, on one thread. */
-static int
-mergeable(const struct kgen_spec *s)
-{
-	return s->op != KGEN_OP_CUSTOM;
-}
-
 /* Fold b, the reference of the elements after a's, into a (neither
  * finished): what folding b's elements into a one by one gives, but for
- * the rounding of a long double sum. */
+ * the rounding of a long double sum (and for op: custom, whatever its
+ * combine's lack of associativity changes). */
 static void
 merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
 {
@@ -768,7 +760,11 @@ merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
 				a->nan_seen = b->nan_seen;
 			}
 			break;
-		default: break;  /* custom: not merged (mergeable) */
+		default: {  /* custom: combine(a, b) of the two parts, as the kernel combines partials */
+			struct kgen_value none = { 0, 0, 0 };
+			a->acc = as_acc(s, kgen_expr_eval(&s->r.expr[1], s, none, none, a->acc, b->acc, none));
+			break;
+		}
 		}
 		if (!a->acc.is_float)
 			a->acc = as_acc(s, a->acc);
@@ -825,7 +821,7 @@ kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n
 	int k, chunks = chunk_count(n);
 	unsigned long long i;
 
-	if (chunks > 1 && mergeable(s) && (j.part = malloc((size_t)chunks * sizeof *j.part))) {
+	if (chunks > 1 && (j.part = malloc((size_t)chunks * sizeof *j.part))) {
 		kgen_parallel_for(chunks, chunk_threads(), reference_chunk, &j);
 		*r = j.part[0];
 		for (k = 1; k < chunks; k++)

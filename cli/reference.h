@@ -52,10 +52,12 @@ size_t kgen_result_size(const struct kgen_spec *s);
 /* Do specs a and b compute the same reference (op, types, nan, expressions)? */
 int kgen_same_reference(const struct kgen_spec *a, const struct kgen_spec *b);
 
-/* The spec's reduction of host[0..n) on the CPU: every op but custom a
- * chunk at a time side by side, the chunks' references merged in order
- * (the same as folding every element in order, but for the rounding of a
- * float sum in long double); custom folds every element in order. */
+/* The spec's reduction of host[0..n) on the CPU, a chunk at a time side by
+ * side, the chunks' references merged in order (the same as folding every
+ * element in order, but for the rounding of a float sum in long double;
+ * op: custom's parts are merged by its combine, as the kernel merges its
+ * partials, which docs/spec.md asks to be associative with identity()
+ * neutral). */
 void kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n, struct reference *r);
 
 /* The same, a step at a time: the identity, fold in host[i], finish. */

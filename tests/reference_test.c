@@ -269,10 +269,12 @@ same_float(long double a, long double b)
 	return a == b || (isnan(a) && isnan(b));
 }
 
-/* Every op but custom, in the first reference's types and the general
- * path's (the ops after prod, an out_dtype): the merged reference of three
- * chunks is the element-by-element fold, field by field, with the op's
- * winners tied across the chunks' boundaries and NaNs in the later chunks. */
+/* Every op, in the first reference's types and the general path's (the
+ * ops after prod, an out_dtype, custom expressions): the merged reference
+ * of three chunks is the element-by-element fold, field by field, with the
+ * op's winners tied across the chunks' boundaries and NaNs in the later
+ * chunks (custom: a sum of the elements and their indices in i32, a max
+ * of squares in f32, a mean of halves in bf16). */
 START_TEST(a_reference_in_chunks_is_the_element_by_element_fold)
 {
 	static const char *const specs[] = {
@@ -285,6 +287,9 @@ START_TEST(a_reference_in_chunks_is_the_element_by_element_fold)
 		"op: argmin\ndtype: f32\n", "op: argmax\ndtype: i32\n", "op: argmax\ndtype: f32\nnan: ignore\n",
 		"op: argmax\ndtype: f32\nnan: propagate\n", "op: min\ndtype: i32\nacc_dtype: u32\n",
 		"op: max\ndtype: u32\nacc_dtype: i32\nout_dtype: i64\n", "op: amax\ndtype: u32\nacc_dtype: i32\n",
+		"op: custom\ndtype: i32\nmap: x + (Acc)i\ncombine: a + b\nidentity: 0\n",
+		"op: custom\ndtype: f32\nmap: x * x\ncombine: max(a, b)\nidentity: 0\n",
+		"op: custom\ndtype: bf16\nmap: x / 2\ncombine: a + b\nidentity: 0\npost: a / (n + 1)\n",
 	};
 	unsigned long long n = 2 * CHUNK + 17, i;
 	void *x = malloc(n * 8);
