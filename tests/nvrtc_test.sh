@@ -2,7 +2,8 @@
 # nvrtc_test.sh: every spec under $top_srcdir/specs (but the size plans and
 # spaces of specs/plans, which tests/cli_test.sh checks) compiles with NVRTC
 # (no GPU needed) for sm_90 (sm_90a, the architecture-specific target, for
-# the specs whose header says they need it: math: wgmma), to a cubin and to PTX, and NVRTC prints
+# the specs whose header says they need it: math: wgmma), to a cubin (at full
+# optimisation) and to PTX (at -Ofc=max where NVRTC takes it), and NVRTC prints
 # nothing: kgen compile writes the NVRTC log to stderr, so an empty stderr
 # means no warning.  The specs are checked by one process per core
 # (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`.
@@ -26,7 +27,11 @@ if [ "${1:-}" = --one ]; then
 	magic=$(od -An -c -N4 "$tmp/k.cubin" 2>/dev/null | tr -d ' ')
 	[ "$magic" = '177ELF' ] || bad "$spec: the cubin is not an ELF file"
 
-	"$kgen" compile "$s" --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
+	# The PTX at NVRTC's fastest level where nvrtc_test.sh found it (the
+	# cubin above ran the same front end and NVVM at full optimisation; what
+	# the PTX is checked for, its entries and target, is the same at any).
+	env ${NVRTC_TEST_PTX_OPTIONS:+KGEN_NVRTC_OPTIONS=$NVRTC_TEST_PTX_OPTIONS} \
+		"$kgen" compile "$s" --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "$spec: compile --ptx exited $rc"
 	[ -s "$tmp/err" ] && { bad "$spec: compile --ptx wrote to stderr:"; cat "$tmp/err" >&2; }
@@ -46,6 +51,15 @@ fi
 specs=$(cd "$top_srcdir" && find specs -name '*.yaml' -not -path 'specs/plans/*' | LC_ALL=C sort)
 [ -n "$specs" ] || { echo "no specs under $top_srcdir/specs" >&2; exit 99; }
 
+# The PTX compiles at -Ofc=max (tests/fast_nvrtc.sh), a fifth of the time or
+# less, unless KGEN_NVRTC_OPTIONS is set (then every compile takes it).
+NVRTC_TEST_PTX_OPTIONS=
+if [ -z "${KGEN_NVRTC_OPTIONS+set}" ]; then
+	b=$top_builddir fast_nvrtc_only=1
+	. "$top_srcdir/tests/fast_nvrtc.sh"
+	NVRTC_TEST_PTX_OPTIONS=$fast_nvrtc
+fi
+export NVRTC_TEST_PTX_OPTIONS
 jobs=${KGEN_JOBS:-$(nproc 2>/dev/null || echo 2)}
 n=$(printf '%s\n' $specs | wc -l)
 echo "checking $n specs in $jobs processes"
