@@ -30,7 +30,7 @@ if [ "${1:-}" = --one ]; then
 	# The PTX at NVRTC's fastest level where nvrtc_test.sh found it (the
 	# cubin above ran the same front end and NVVM at full optimisation; what
 	# the PTX is checked for, its entries and target, is the same at any).
-	env ${NVRTC_TEST_PTX_OPTIONS:+KGEN_NVRTC_OPTIONS=$NVRTC_TEST_PTX_OPTIONS} \
+	env ${NVRTC_TEST_PTX_OPTIONS:+"KGEN_NVRTC_OPTIONS=$NVRTC_TEST_PTX_OPTIONS"} \
 		"$kgen" compile "$s" --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "$spec: compile --ptx exited $rc"
@@ -53,12 +53,9 @@ specs=$(cd "$top_srcdir" && find specs -name '*.yaml' -not -path 'specs/plans/*'
 
 # The PTX compiles at -Ofc=max (tests/fast_nvrtc.sh), a fifth of the time or
 # less, unless KGEN_NVRTC_OPTIONS is set (then every compile takes it).
-NVRTC_TEST_PTX_OPTIONS=
-if [ -z "${KGEN_NVRTC_OPTIONS+set}" ]; then
-	b=$top_builddir fast_nvrtc_only=1
-	. "$top_srcdir/tests/fast_nvrtc.sh"
-	NVRTC_TEST_PTX_OPTIONS=$fast_nvrtc
-fi
+b=$top_builddir fast_nvrtc_only=1
+. "$top_srcdir/tests/fast_nvrtc.sh"
+NVRTC_TEST_PTX_OPTIONS=$fast_nvrtc
 export NVRTC_TEST_PTX_OPTIONS
 jobs=${KGEN_JOBS:-$(nproc 2>/dev/null || echo 2)}
 n=$(printf '%s\n' $specs | wc -l)

@@ -33,10 +33,11 @@ status=0
 # arrays on several GPUs (test_fake_multi.py).
 fake=$builddir/tests/fake_cuda
 if [ -f "$fake/libcuda.so.1" ]; then
-	b=$builddir
-	. "$top_srcdir/tests/fast_nvrtc.sh"
+	b=$builddir fast_nvrtc_only=1
+	. "$top_srcdir/tests/fast_nvrtc.sh"  # -Ofc=max for this run alone: the kernels run nowhere
 	cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-pyfake.XXXXXX") || exit 99
-	LD_LIBRARY_PATH=$fake:$builddir/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
+	env ${fast_nvrtc:+"KGEN_NVRTC_OPTIONS=$fast_nvrtc"} \
+		LD_LIBRARY_PATH=$fake:$builddir/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
 		FAKE_CUDA_DEVICES=4 \
 		"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir"/python/tests/test_fake_*.py || status=1
 	rm -rf "$cache"
