@@ -1768,19 +1768,19 @@ eval_with(const struct kgen_expr *e, const struct kgen_spec *s, const struct kge
 	}
 	if (e->n <= 0 || e->root < 0 || e->root >= e->n)
 		return out;
-	/* Only the names e uses are converted (the reference of op: custom
-	 * evaluates two expressions an element; a + b reads 2 names of 10). */
-	for (k = 0; k < e->n; k++)
-		if (e->node[k].kind == N_VAR)
-			used |= 1u << e->node[k].op;
-	for (k = 0; k < V_COUNT; k++)
-		if (used & 1u << k)
-			vars[k] = from_value(given[k], eval_type(k == V_X ? ty.x : k == V_I || k == V_N ? ty.index :
-			                                         k == V_ROW || k == V_COL ? KGEN_EXPR_INT : ty.acc));
-	/* Each node's C++ type as the evaluation's (an ambiguous call has C's conversions' type). */
+	/* Each node's C++ type as the evaluation's (an ambiguous call has C's
+	 * conversions' type), and each name e reads, once, as its node's type:
+	 * only those (the reference of op: custom evaluates two expressions an
+	 * element; a + b reads 2 names of 10). */
 	cxx_types(e, &ty, type, NULL);
-	for (k = 0; k < e->n; k++)
+	for (k = 0; k < e->n; k++) {
+		const struct kgen_expr_node *x = &e->node[k];
 		type[k] = eval_type(type[k]);
+		if (x->kind == N_VAR && !(used & 1u << x->op)) {
+			used |= 1u << x->op;
+			vars[x->op] = from_value(given[x->op], type[k]);
+		}
+	}
 	/* The function's return converts to Acc (Out for post). */
 	r = conv(eval(e, e->root, vars, type), eval_type(e->key == KGEN_KEY_post ? ty.out : ty.acc));
 	out.is_float = is_flt(r.t);
