@@ -28,10 +28,12 @@ uses_tile(const struct kgen_spec *s)
 	return s->strategy == KGEN_STRATEGY_TILE || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_COLS);
 }
 
+/* strategy: auto on columns has it too, for a packed single column: rows
+ * elements one after another, reduced as one row (column_run()). */
 static int
 uses_block(const struct kgen_spec *s)
 {
-	return s->strategy == KGEN_STRATEGY_BLOCK || (s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_ROWS);
+	return s->strategy == KGEN_STRATEGY_BLOCK || s->strategy == KGEN_STRATEGY_AUTO;
 }
 
 static int
@@ -201,6 +203,15 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	default:
 		kgen_contract_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
 		               "grid", s->threads);
+		if (uses_block(s)) {
+			struct kgen_step *st = kgen_contract_step(p, "_block", "in, out, 1, rows, rows, split, partials, tickets",
+			                                          "grid", s->threads);
+			kgen_contract_printf(st->note, sizeof st->note, "for one column of pitch 1");
+			kgen_contract_printf(p->heading, sizeof p->heading,
+			                 "Kernels (extern \"C\"), one per launch, for a rows x cols matrix whose rows are pitch >= cols\n"
+			                 "// elements apart:");
+			p->apart = 1;
+		}
 		kgen_contract_note(p, "// where lanes (a power of two up to %lld) threads share a row segment of lanes * %lld\n"
 		                  "// columns, tiles = ceil(cols / (lanes * %lld)), grid = tiles * split (split: %s), and\n"
 		                  "// aligned = 1 when `in` and pitch keep every row's %lld-byte vectors aligned.  With\n"
@@ -208,6 +219,12 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		                  "// split * cols x %d bytes, all zero before the first launch (each launch leaves\n"
 		                  "// them zero).\n", s->threads, s->r.vec, s->r.vec,
 		               s->split ? "the spec's" : "chosen at launch", s->load_width, s->r.acc_bytes);
+		if (uses_block(s))
+			kgen_contract_note(p, "// _block: one column of pitch 1 is rows elements one after another, reduced as one row\n"
+			                  "// (the first kernel would read it an element a load): grid = split >= 1 (%s);\n"
+			                  "// with split > 1, scratch: a ticket, then (16-byte aligned) split partials of %d\n"
+			                  "// bytes, zero before the first launch (each launch leaves them zero).\n",
+			               s->split ? "the spec's" : "chosen at launch", s->r.acc_bytes);
 		break;
 	}
 	if (s->r.pair)
@@ -304,8 +321,12 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 	if (s->strategy == KGEN_STRATEGY_THREAD)
 		return kernel(out, s, s->axis == KGEN_AXIS_ROWS ? "reduce_axis/rows_thread.cu" : "reduce_axis/cols_thread.cu",
 		              "", &k, err);
-	if (uses_tile(s))
-		return kernel(out, s, "reduce_axis/cols_tile.cu", "", &k, err);
+	if (uses_tile(s)) {
+		st = kernel(out, s, "reduce_axis/cols_tile.cu", "", &k, err);
+		if (!st && uses_block(s))  /* a packed single column, read as one row */
+			st = kernel(out, s, "reduce_axis/rows_block.cu", "_block", &k, err);
+		return st;
+	}
 	if (s->strategy == KGEN_STRATEGY_BLOCK)
 		return kernel(out, s, "reduce_axis/rows_block.cu", "", &k, err);
 	if (s->strategy == KGEN_STRATEGY_WARP) {

@@ -38,6 +38,19 @@ clamp_split(const struct kgen_spec *s, unsigned long long split, unsigned long l
 	return split > 65535 ? 65535 : (unsigned int)split;
 }
 
+/* The parts of the rows for the tile kernel with `lanes` threads a row
+ * segment: the spec's split, or enough for one wave of blocks, in parts of
+ * at least eight rows a thread. */
+static unsigned int
+tile_split(const kgen_kernel *k, int fn, unsigned long long rows, unsigned long long cols, unsigned long long lanes)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long vec = (unsigned long long)s->r.vec, tiles = ceil_div(cols ? cols : 1, lanes * vec);
+	unsigned long long most = rows / ((unsigned long long)s->threads / lanes * 8);
+
+	return clamp_split(s, s->split ? (unsigned long long)s->split : resident(k, fn) / tiles, most);
+}
+
 /* How one launch is laid out. */
 struct geometry {
 	enum kgen_strategy kind;      /* thread, warp (lanes per row), block or tile */
@@ -50,13 +63,24 @@ struct geometry {
 	unsigned long long partials;  /* accumulators in scratch */
 };
 
+/* strategy: auto on columns, one column of pitch 1 (or one row): rows
+ * elements one after another, which its _block kernel (fn 1) reduces as
+ * one row of that length; the tile kernel would give each thread one
+ * element a load (on an H200, 1000003x1 f32 took 13.6-14.8 us against
+ * 9.2-10.4 us for the same bytes as one row, bench/results/nvidia-h200/2026-11-29-check). */
+static int
+column_run(const struct kgen_spec *s, unsigned long long rows, unsigned long long cols, unsigned long long pitch)
+{
+	return s->strategy == KGEN_STRATEGY_AUTO && s->axis == KGEN_AXIS_COLS && cols == 1 && (pitch == 1 || rows <= 1);
+}
+
 /* The kernel for the shape: the spec's strategy, or for strategy: auto on
  * rows the one of kgen_axis_choices(s) that takes rows of cols elements;
  * rows that are not all load_width-aligned pass over the choices of several
  * rows per thread (a vector a lane), which would read them element by
  * element, to the next that takes them. */
 static void
-choose(const struct kgen_spec *s, unsigned long long cols, int aligned, struct geometry *g)
+choose(const struct kgen_spec *s, unsigned long long cols, int aligned, int run, struct geometry *g)
 {
 	unsigned long long vectors = ceil_div(cols, (unsigned long long)s->r.vec);
 	const struct kgen_axis_choice *c;
@@ -67,7 +91,8 @@ choose(const struct kgen_spec *s, unsigned long long cols, int aligned, struct g
 	if (s->strategy != KGEN_STRATEGY_AUTO)
 		return;
 	if (s->axis == KGEN_AXIS_COLS) {
-		g->kind = KGEN_STRATEGY_TILE;
+		g->kind = run ? KGEN_STRATEGY_BLOCK : KGEN_STRATEGY_TILE;
+		g->fn = run;
 		return;
 	}
 	for (c = kgen_axis_choices(s); c->lanes; c++, g->fn++)
@@ -81,10 +106,11 @@ choose(const struct kgen_spec *s, unsigned long long cols, int aligned, struct g
 }
 
 /* The layout for a rows x cols matrix whose rows' vectors are all aligned
- * or not; an error when it does not fit a grid. */
+ * or not, or (run) for a column run of cols elements given as one row; an
+ * error when it does not fit a grid. */
 static kgen_status
-geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, int aligned, struct geometry *g,
-         kgen_error *err)
+geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, int aligned, int run,
+         struct geometry *g, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long vec = (unsigned long long)s->r.vec, threads = (unsigned long long)s->threads;
@@ -92,7 +118,7 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 
 	memset(g, 0, sizeof *g);
 	g->split = 1;
-	choose(s, cols, aligned, g);
+	choose(s, cols, aligned, run, g);
 	switch (g->kind) {
 	case KGEN_STRATEGY_THREAD:
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);
@@ -130,18 +156,30 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		 * GPU runs blocks at once and rows enough for the row groups.
 		 * Then, when the tiles still do not fill the GPU, the rows are cut
 		 * into parts, one wave of blocks in all: every block has the same
-		 * work, and the last block of a tile combines few partials. */
+		 * work, and the last block of a tile combines the parts. */
 		for (lanes = 1; lanes < threads && lanes * vec < cols; lanes *= 2)
 			;
 		while (lanes > 32 && ceil_div(cols, lanes * vec) < resident(k, g->fn) && rows >= 2 * (threads / (lanes / 2)))
+			lanes /= 2;
+		/* Narrower still, down to a 128-byte segment of a row, while the
+		 * last block would combine more than one part a thread (tall
+		 * matrices: a tile's split parts are read by its threads / lanes
+		 * row groups) and the narrower tiles are whole and still one wave.
+		 * On an H200, f32 columns read at 0.983-0.986 of CUB's sum of the
+		 * same bytes at 1048576x256 (8 lanes, 66 parts) against 0.948-0.952
+		 * (32 lanes, 264 parts), 0.964-0.972 against 0.950-0.954 at
+		 * 4194304x64 and 0.973-0.987 against 0.913-0.917 at 2097152x128;
+		 * the narrower tiles lost where they are not whole or make more
+		 * than a wave (bench/results/nvidia-h200/2026-11-29-column-run). */
+		while (lanes * (unsigned long long)s->load_width > 128 && tile_split(k, g->fn, rows, cols, lanes) > threads / lanes &&
+		       cols % (lanes / 2 * vec) == 0 && cols / (lanes / 2 * vec) <= resident(k, g->fn) &&
+		       rows >= 2 * (threads / (lanes / 2)))
 			lanes /= 2;
 		g->lanes = (unsigned int)lanes;
 		if (ceil_div(cols, lanes * vec) > 0xffffffffull)
 			return kgen_fail(err, KGEN_EINVAL, "%llu columns need more than 2^32 column tiles", cols);
 		g->tiles = (unsigned int)ceil_div(cols ? cols : 1, lanes * vec);
-		most = rows / (threads / lanes * 8);  /* parts of at least eight rows per thread */
-		split = s->split ? (unsigned long long)s->split : resident(k, g->fn) / g->tiles;
-		g->split = clamp_split(s, split, most);
+		g->split = tile_split(k, g->fn, rows, cols, lanes);
 		g->grid = (unsigned long long)g->tiles * g->split;
 		if (g->split > 1) {
 			g->tickets = g->tiles;
@@ -184,14 +222,23 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
                               kgen_error *err)
 {
 	struct geometry g;
+	size_t run_bytes;
 	kgen_status st;
 
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_reduce_axis_scratch_size: NULL argument");
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, "kgen_reduce_axis_scratch_size", err)) ||
-	    (st = check_shape(k, rows, cols, cols, err)) || (st = geometry(k, rows, cols, 1, &g, err)))
+	    (st = check_shape(k, rows, cols, cols, err)) || (st = geometry(k, rows, cols, 1, 0, &g, err)))
 		return st;  /* alignment picks between kernels of no scratch */
 	*bytes = scratch_bytes(k, &g);
+	/* One column: pitch 1 reads it as one row, any other pitch as a column. */
+	if (column_run(&k->spec, rows, cols, 1)) {
+		if ((st = geometry(k, 1, rows, 1, 1, &g, err)))
+			return st;
+		run_bytes = scratch_bytes(k, &g);
+		if (run_bytes > *bytes)
+			*bytes = run_bytes;
+	}
 	return KGEN_OK;
 }
 
@@ -210,7 +257,7 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	struct { CUdeviceptr value, index; } pair = { out, index };
 	void *results = &out;
 	size_t need;
-	int aligned;
+	int aligned, run = 0;
 	kgen_status st;
 
 	if ((st = kgen_kernel_expect(k, KGEN_REDUCE_AXIS, who, err)) ||
@@ -250,7 +297,12 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	/* The vectors of every row are aligned when `in` and the row pitch are. */
 	aligned = in % (unsigned long long)s->load_width == 0 &&
 	          (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
-	if ((st = geometry(k, rows, cols, aligned, &g, err)))
+	if (column_run(s, rows, cols, pitch)) {  /* one row of `rows` elements */
+		cols = pitch = rows;
+		rows = 1;
+		run = 1;
+	}
+	if ((st = geometry(k, rows, cols, aligned, run, &g, err)))
 		return st;
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)  /* before any allocation: the thread may have no context */
 		return st;

@@ -899,6 +899,74 @@ START_TEST(lanes_kernels_take_a_block_a_tile_of_32_kib_rows)
 }
 END_TEST
 
+/* strategy: auto on columns: one column of pitch 1 is one run of elements,
+ * launched as one row through _block (the fake GPU's 264 blocks at once:
+ * split = 1000003 / (512 * 4 * 4) = 122, parts of four vectors a thread);
+ * a pitch above 1 keeps the tile kernel (244 parts of eight rows a
+ * thread), and kgen_reduce_axis_scratch_size() covers either. */
+START_TEST(a_packed_column_is_reduced_as_one_row)
+{
+	kgen_kernel *k = build("kernel: reduce_axis\naxis: cols\nthreads: 512\nload_width: 16\n");
+	kgen_kernel *tile = build("kernel: reduce_axis\naxis: cols\nstrategy: tile\nthreads: 512\nload_width: 16\n");
+	size_t bytes = 0;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_reduce_axis_scratch_size(k, 1000003, 1, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + 244 * 4);  /* the tile kernel's, the larger */
+	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000003, 1, 1, 0x800000000ull, 0x900000000ull, bytes, NULL,
+	                               &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32_block");
+	ck_assert_uint_eq(last()->grid[0], 122);
+	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000003, 1, 2, 0x800000000ull, 0x900000000ull, bytes, NULL,
+	                               &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32");
+	ck_assert_uint_eq(last()->grid[0], 244);
+	/* Two columns, and strategy: tile, take the tile kernel. */
+	ck_assert_int_eq(kgen_reduce_axis(k, 0x10000000ull, 1000003, 2, 2, 0x800000000ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32");
+	ck_assert_int_eq(kgen_reduce_axis(tile, 0x10000000ull, 1000003, 1, 1, 0x800000000ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32");
+	ck_assert_uint_eq(last()->grid[0], 244);
+}
+END_TEST
+
+/* The tile kernel's column tiles narrow below a warp, to 8 lanes (128
+ * bytes of a row), while a tile's last block would combine more than one
+ * part a thread, the narrower tiles are whole and one wave holds them (the
+ * fake GPU: 264 blocks at once). */
+START_TEST(tall_columns_take_narrow_tiles)
+{
+	static const struct {
+		unsigned long long rows, cols;
+		unsigned lanes, tiles, split;
+	} cases[] = {
+		{ 1048576, 256, 8, 8, 33 },    /* 32 lanes: 2 tiles of 132 parts, 16 row groups */
+		{ 4194304, 64, 8, 2, 132 },
+		{ 2097152, 128, 8, 4, 66 },
+		{ 2000000, 100, 32, 1, 264 },  /* 16 lanes: tiles of 64 columns, the second ragged */
+		{ 16384, 16384, 32, 128, 2 },  /* 2 parts for 16 row groups */
+		{ 1000, 256, 32, 2, 7 },       /* parts of eight rows a thread */
+	};
+	kgen_kernel *k = build("kernel: reduce_axis\naxis: cols\nthreads: 512\nload_width: 16\n");
+	kgen_error err;
+	size_t i;
+
+	*nparams = 11;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct fake_launch *x;
+		ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, cases[i].rows, cases[i].cols, cases[i].cols, 0x800000000ull, 0,
+		                               0, NULL, &err) == KGEN_OK, "%s", err.message);
+		x = last();
+		ck_assert_msg((unsigned)x->args[5] == cases[i].lanes && (unsigned)x->args[6] == cases[i].tiles &&
+		              (unsigned)x->args[7] == cases[i].split && x->grid[0] == cases[i].tiles * cases[i].split,
+		              "%llux%llu: lanes %u, tiles %u, split %u, grid %u; expected %u, %u, %u", cases[i].rows,
+		              cases[i].cols, (unsigned)x->args[5], (unsigned)x->args[6], (unsigned)x->args[7], x->grid[0],
+		              cases[i].lanes, cases[i].tiles, cases[i].split);
+	}
+	*nparams = 0;
+}
+END_TEST
+
 /* Any element-aligned input is taken (the kernel peels the unaligned head);
  * a pointer inside an element is refused, naming the element type. */
 START_TEST(reduce_takes_any_element_aligned_input)
@@ -1211,6 +1279,8 @@ fake_suite(void)
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, lanes_kernels_take_a_block_a_tile_of_32_kib_rows);
+	tcase_add_test(tc, a_packed_column_is_reduced_as_one_row);
+	tcase_add_test(tc, tall_columns_take_narrow_tiles);
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);

@@ -59,7 +59,7 @@ mshapes="--shape 1x1x1 --shape 7x5x3 --shape 127x255x63 --shape 1000x3001x257 --
 aspecs=$(find "$top_srcdir/specs/reduce_axis" -name '*.yaml' | LC_ALL=C sort)
 ashapes="--shape 16384x16384 --shape 32768x32768 --shape 1048576x256 --shape 4194304x64 --shape 256x1048576
  --shape 64x4194304 --shape 1000x3001 --shape 1x1000003 --shape 1000003x1"
-small="--shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 33x65 --shape 1x1 --shape 4097x12 --shape 4097x24 --shape 4097x40 --shape 7x17"
+small="--shape 1000x3001 --shape 1x1000003 --shape 1000003x1 --shape 5x1 --shape 33x65 --shape 1x1 --shape 4097x12 --shape 4097x24 --shape 4097x40 --shape 7x17"
 tspecs=$(find "$top_srcdir/specs/transpose" -name '*.yaml' | LC_ALL=C sort)
 # The same transposes in bf16, where the spec allows it (a swizzled f32 box
 # row of 32 elements is too short for bf16), and the bf16 specs as written.

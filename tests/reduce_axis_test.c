@@ -244,8 +244,21 @@ START_TEST(auto_has_a_kernel_per_row_length)
 	                                   "tickets)  <<<grid, 512>>>  for longer rows\n"));
 	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_lanes16(const T *__restrict__ in"));
 	ck_assert_ptr_nonnull(strstr(rows, "\nreduce_rows_sum_f32_block(const T *__restrict__ in"));
-	/* For columns, auto is the tile kernel: the same source but for the spec comment. */
-	ck_assert_str_eq(strstr(cols, "// Kernel (extern"), strstr(tile, "// Kernel (extern"));
+	/* For columns, auto is the tile kernel (the same source as strategy:
+	 * tile's) and _block, the rows' kernel, for one column of pitch 1. */
+	ck_assert_ptr_nonnull(strstr(cols, "//   reduce_cols_sum_f32_block(in, out, 1, rows, rows, split, partials, tickets)  "
+	                                   "<<<grid, 512>>>  for one column of pitch 1\n"));
+	ck_assert_ptr_nonnull(strstr(cols, "\nreduce_cols_sum_f32_block(const T *__restrict__ in"));
+	ck_assert_ptr_null(strstr(tile, "_block"));
+	{
+		const char *a = strstr(cols, "// The columns are cut"), *b = strstr(tile, "// The columns are cut");
+		const char *end = strstr(cols, "// Block b reduces part");
+		ck_assert_ptr_nonnull(a);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_ptr_nonnull(end);
+		ck_assert_int_eq(strncmp(a, b, (size_t)(end - a) - 1), 0);  /* but the blank line before _block */
+		ck_assert_int_eq(b[end - a - 1], '\0');
+	}
 	free(rows);
 	free(cols);
 	free(tile);

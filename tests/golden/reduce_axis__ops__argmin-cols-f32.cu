@@ -15,14 +15,20 @@
 //   out_dtype: f32
 //   nan: propagate
 //
-// Kernel (extern "C"), for a rows x cols matrix whose rows are pitch >= cols elements apart:
+// Kernels (extern "C"), one per launch, for a rows x cols matrix whose rows are pitch >= cols
+// elements apart:
 //   reduce_cols_argmin_f32(in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets)  <<<grid, 512>>>
+//   reduce_cols_argmin_f32_block(in, out, 1, rows, rows, split, partials, tickets)  <<<grid, 512>>>  for one column of pitch 1
 // where lanes (a power of two up to 512) threads share a row segment of lanes * 4
 // columns, tiles = ceil(cols / (lanes * 4)), grid = tiles * split (split: chosen at launch), and
 // aligned = 1 when `in` and pitch keep every row's 16-byte vectors aligned.  With
 // split > 1, scratch: tickets, tiles unsigned ints, then (16-byte aligned) partials,
 // split * cols x 16 bytes, all zero before the first launch (each launch leaves
 // them zero).
+// _block: one column of pitch 1 is rows elements one after another, reduced as one row
+// (the first kernel would read it an element a load): grid = split >= 1 (chosen at launch);
+// with split > 1, scratch: a ticket, then (16-byte aligned) split partials of 16
+// bytes, zero before the first launch (each launch leaves them zero).
 // out = { value, index }: value[c] (f32) and index[c] (i64) are the minimum of column c and its
 // lowest index in it (-1 for none), cols of each.  `in` must be aligned to its element size;
 // any rows, cols and pitch; no load reads outside the rows' first cols elements.
@@ -72,6 +78,21 @@ static __device__ __forceinline__ Acc fold(Acc acc, T x, Index i)
     const Acc b = to_acc(x, i);
     return (!(b.v >= acc.v) & (acc.v == acc.v)) | (acc.i == NO_INDEX) ? b : acc;
 }
+// A chain: one vector lane of a thread's vectors, which come in index order.
+// It holds its best value and the number of the vector that value came from.
+// It starts at the thread's first vector i0 with the identity's value: a chain
+// with nothing better keeps its first element.
+static __device__ __forceinline__ Acc chain_start(Index i0) { return { identity().v, (long long)i0 }; }
+// Element v of vector i replaces acc only when smaller (or the first NaN): no index compare.
+static __device__ __forceinline__ Acc chain_fold(Acc acc, T v, Index i)
+{
+    return !(v >= acc.v) & (acc.v == acc.v) ? Acc{ v, (long long)i } : acc;
+}
+// The chain's result, of the lane whose first element is at index `first`.
+static __device__ __forceinline__ Acc chain_end(Acc acc, Index first)
+{
+    return Acc{ acc.v, (long long)(first + acc.i * VEC) };
+}
 // The result of n elements: the value, and its index (-1 for none).
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 {
@@ -79,10 +100,93 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
     out.index[j] = a.i == NO_INDEX ? -1 : a.i;
 }
 
-// The L2 load of a pair, a field at a time.
+// The warp shuffles and the L2 load of a pair, a field at a time.
+static __device__ __forceinline__ Acc __shfl_down_sync(unsigned int mask, Acc a, int delta)
+{
+    return { __shfl_down_sync(mask, a.v, delta), __shfl_down_sync(mask, a.i, delta) };
+}
 static __device__ __forceinline__ Acc __ldcg(const Acc *p)
 {
     return { __ldcg(&p->v), __ldcg(&p->i) };
+}
+
+// Combine x[0..n) into acc: thread t of `count` takes every count-th
+// vector of 16 bytes; the elements before the first 16-byte
+// boundary and after the last whole vector go one at a time, so any start
+// and length work (rows of any pitch).  x[0] is element `base` of its row.
+// Each lane of the vectors is its own chain of compares (VEC independent
+// chains instead of one), which keeps vector numbers, not indices, until
+// chain_end().
+template <int BATCH>
+static __device__ __forceinline__ Acc reduce_span(const T *x, Index base, Index n, unsigned int t, unsigned int count, Acc acc)
+{
+    Index head = (0 - reinterpret_cast<unsigned long long>(x)) % 16 / sizeof(T);
+    if (head > n)
+        head = n;
+    const Index nvec = (n - head) / VEC;
+    const Vec *v = reinterpret_cast<const Vec *>(x + head);
+    Acc part[VEC];
+
+    #pragma unroll
+    for (int k = 0; k < VEC; k++)
+        part[k] = chain_start(t);
+    for (Index i = t; i < head; i += count)
+        acc = fold(acc, x[i], base + i);
+    // BATCH vectors loaded before any is combined (span_vec.cu says why).
+    Index i = t;
+    if (BATCH > 1) {
+        for (; i + (BATCH - 1) * count < nvec; i += BATCH * count) {
+            Vec y[BATCH];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                y[u] = v[i + u * count];
+            #pragma unroll
+            for (int u = 0; u < BATCH; u++)
+                #pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    part[k] = chain_fold(part[k], y[u].v[k], i + u * count);
+        }
+    }
+    #pragma unroll 4
+    for (; i < nvec; i += count) {
+        const Vec y = v[i];
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            part[k] = chain_fold(part[k], y.v[k], i);
+    }
+    for (Index i = head + nvec * VEC + t; i < n; i += count)
+        acc = fold(acc, x[i], base + i);
+    if (t < nvec) {  // a thread without a vector has empty chains
+        #pragma unroll
+        for (int k = 0; k < VEC; k++)
+            acc = combine(acc, chain_end(part[k], base + head + k));
+    }
+    return acc;
+}
+
+// The total of the warp's 32 values, in lane 0: five shuffles, halving the distance each time.
+static __device__ __forceinline__ Acc warp_reduce(Acc v)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+// The block's total, in thread 0: each warp reduces its 32 values in
+// registers, then warp 0 reduces the 16 warp totals.
+static __device__ __forceinline__ Acc block_reduce(Acc v)
+{
+    constexpr int WARPS = THREADS / 32;
+    __shared__ Acc warp_totals[WARPS];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+    v = warp_reduce(v);
+    if (lane == 0)
+        warp_totals[warp] = v;
+    __syncthreads();
+    if (warp == 0)
+        v = warp_reduce(lane < WARPS ? warp_totals[lane] : identity());
+    return v;
 }
 
 // Combine the `groups` row groups of the block: group g's acc[] goes to
@@ -204,4 +308,53 @@ reduce_cols_argmin_f32(const T *__restrict__ in, Results out, Index rows, Index 
                 store(out, col + k, acc[k], rows);
     if (threadIdx.x == 0)
         tickets[tile] = 0;
+}
+
+// Block b reduces part b % split of row b / split: its threads take every
+// THREADS-th vector of the part, and block_reduce() combines them.  With
+// one part per row the block writes the row's result.  With more, each
+// block publishes its partial and takes a ticket of its row: the row's last
+// block to finish combines the row's partials in order (so the result does
+// not depend on which block finished first), and clears the partials and
+// the ticket, so that the scratch is zero again for the next launch.
+extern "C" __global__ void __launch_bounds__(THREADS)
+reduce_cols_argmin_f32_block(const T *__restrict__ in, Results out, Index rows, Index cols, Index pitch,
+    unsigned int split, Acc *__restrict__ partials, unsigned int *__restrict__ tickets)
+{
+    const int tid = threadIdx.x;
+    const Index row = blockIdx.x / split;
+    const unsigned int part = blockIdx.x % split;
+    // Parts of whole vectors, so that they start aligned where the row does.
+    const Index chunk = ((cols + split - 1) / split + VEC - 1) / VEC * VEC;
+    const Index first = (Index)part * chunk < cols ? (Index)part * chunk : cols;
+    const Index n = cols - first < chunk ? cols - first : chunk;
+
+    Acc acc = reduce_span<1>(in + row * pitch + first, first, n, tid, THREADS, identity());
+    acc = block_reduce(acc);
+    if (split == 1) {
+        if (tid == 0)
+            store(out, row, acc, cols);
+        return;
+    }
+
+    __shared__ bool is_last;
+    if (tid == 0) {
+        partials[row * split + part] = acc;
+        __threadfence();
+        is_last = atomicAdd(&tickets[row], 1u) == split - 1;
+    }
+    __syncthreads();
+    if (!is_last)
+        return;
+
+    acc = identity();
+    for (unsigned int i = tid; i < split; i += THREADS)
+        acc = combine(acc, __ldcg(&partials[row * split + i]));
+    for (unsigned int i = tid; i < split; i += THREADS)
+        partials[row * split + i] = Acc();
+    acc = block_reduce(acc);
+    if (tid == 0) {
+        store(out, row, acc, cols);
+        tickets[row] = 0;
+    }
 }
