@@ -696,8 +696,11 @@ join(struct tpl_args *file, const char *name, struct tpl_args *parts, kgen_error
 	kgen_status st = KGEN_OK;
 
 	sb_init(&b);
-	for (i = 0; i < parts->n; i++)
-		sb_printf(&b, "%s%s", i ? "\n" : "", parts->v[i].value);
+	for (i = 0; i < parts->n; i++) {
+		if (i)
+			sb_puts(&b, "\n");
+		sb_puts(&b, parts->v[i].value);
+	}
 	while (b.len && b.s[b.len - 1] == '\n')
 		b.s[--b.len] = '\0';
 	if (parts->failed || b.failed)

@@ -283,8 +283,11 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(tpl_render_into(&parts, "combine_groups", "reduce_axis/combine_groups.cu", &none, err));
 	if (parts.failed)  /* a helper that could not be made is no file */
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	for (i = 0; i < parts.n; i++)
-		sb_printf(b, "\n%s\n", parts.v[i].value);
+	for (i = 0; i < parts.n; i++) {
+		sb_puts(b, "\n");
+		sb_puts(b, parts.v[i].value);
+		sb_puts(b, "\n");
+	}
 	if (b->len)
 		b->s[--b->len] = '\0';  /* the placeholder's line ends it */
 	if (b->failed)

@@ -40,7 +40,7 @@ names(const char *p, const char *end, const char *name)
 
 	for (q = p; q + n <= end; q++) {
 		const char *r = q + n;
-		if (memcmp(q, name, n) != 0)
+		if (*q != *name || memcmp(q, name, n) != 0)  /* a call per byte was most of a build's generation */
 			continue;
 		if (q > p && (q[-1] == '_' || isalnum((unsigned char)q[-1])))
 			continue;

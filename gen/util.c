@@ -62,18 +62,37 @@ sb_puts(strbuf *b, const char *s)
 	sb_putn(b, s, strlen(s));
 }
 
+/* Formatted into the buffer's free space (at least 255 bytes of it) at
+ * once, and again with room enough only when it did not fit: glibc's
+ * vsnprintf(NULL, 0, ...) measures a byte at a time through a small
+ * buffer, which was most of generation's time.  A "%s" alone is copied. */
 void
 sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
+	size_t room;
 	int n;
 
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0 || !sb_reserve(b, (size_t)n))
+	if (strcmp(fmt, "%s") == 0) {
+		const char *v = va_arg(ap, const char *);
+		sb_puts(b, v ? v : "(null)");  /* as glibc's printf */
 		return;
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if (!sb_reserve(b, 255))
+		return;
+	room = b->cap - b->len;
+	va_copy(aq, ap);
+	n = vsnprintf(b->s + b->len, room, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->s[b->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		if (!sb_reserve(b, (size_t)n))
+			return;
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -13,7 +13,8 @@
 #include "gen/util.h"
 #include "runtime/cache.h"
 
-#define MAGIC "KGENC1\n"
+#define MAGIC "KGENC2\n"  /* KGENC1: FNV-1a a byte at a time, slower to check */
+#define MAGIC_FAMILY "KGENC"  /* of any format: an older kgen's entry */
 #define MAGIC_LEN 7
 #define SUFFIX ".kgenc"
 #define TMP_MARK ".kgenc.tmp."
@@ -29,14 +30,24 @@ enum { F_NAME, F_OPTIONS, F_ARCH, F_NVRTC, F_KGEN, F_SOURCE, F_IMAGE, NFIELDS };
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
-/* FNV-1a 64: each step is a bijection of the state, so any one changed byte
- * always changes the result.  Not a defence against tampering: the key
+/* FNV-1a 64 over 8-byte little-endian words, then the last bytes one at a
+ * time.  Each step is a bijection of the state (an xor, then a multiply by
+ * an odd number), and of the word for a given state, so any one changed
+ * word always changes the result.  A word at a time it is eight times
+ * fewer dependent multiplies than FNV-1a a byte at a time, which was most
+ * of a disk hit (a 40 KB source and its cubin, hashed for the name and
+ * checked against the sum).  Not a defence against tampering: the key
  * comparison, not the hash, decides a hit. */
 static uint64_t
 fnv1a(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
 
+	for (; n >= 8; n -= 8, s += 8) {
+		h ^= (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 | (uint64_t)s[3] << 24 |
+		     (uint64_t)s[4] << 32 | (uint64_t)s[5] << 40 | (uint64_t)s[6] << 48 | (uint64_t)s[7] << 56;
+		h *= FNV_PRIME;
+	}
 	while (n--) {
 		h ^= *s++;
 		h *= FNV_PRIME;
@@ -590,6 +601,7 @@ list_one(FILE *fp, const char *dir, const char *file, time_t now)
 		return;
 	}
 	format_age(age, sizeof age, now, st.st_mtime);
+	memset(head, 0, sizeof head);  /* a short file leaves the rest unread */
 	if (read_all(fd, head, sizeof head) == 1 && memcmp(head, MAGIC, MAGIC_LEN) == 0 &&
 	    parse_header(head, (uint64_t)st.st_size, len) && (n = len[F_NAME] + len[F_OPTIONS] + len[F_ARCH]) < 65536 &&
 	    (key = malloc(n + 1)) && read_all(fd, key, n) == 1) {
@@ -598,6 +610,9 @@ list_one(FILE *fp, const char *dir, const char *file, time_t now)
 		else
 			fprintf(fp, "%s %lld %.*s ", file, (long long)st.st_size, (int)len[F_NAME], key);
 		fprintf(fp, "%.*s %s\n", (int)len[F_ARCH], key + len[F_NAME] + len[F_OPTIONS], age);
+	} else if (memcmp(head, MAGIC_FAMILY, strlen(MAGIC_FAMILY)) == 0 && memcmp(head, MAGIC, MAGIC_LEN) != 0) {
+		fprintf(fp, "%s %lld ? ? %s an older kgen's entry, never read (kgen cache clear removes it)\n", file,
+		        (long long)st.st_size, age);
 	} else {
 		fprintf(fp, "%s %lld ? ? %s damaged\n", file, (long long)st.st_size, age);
 	}

@@ -4,18 +4,19 @@
  * An entry is keyed by everything that changes the binary: the generated
  * source, the NVRTC options, the NVRTC version, the architecture, kgen's
  * version and the program name (NVRTC writes it into line info).  The file
- * name is a 64-bit FNV-1a hash of the key; the entry also holds the whole
+ * name is a 64-bit hash of the key (FNV-1a over 8-byte little-endian words,
+ * then the last bytes one at a time); the entry also holds the whole
  * key and source, and a lookup compares them byte for byte, so a hash
  * collision is a miss, never a wrong binary.
  *
  * Entry file "<16 hex digits>.kgenc", all integers little-endian u64:
  *
- *   "KGENC1\n"                                   7 bytes of magic
+ *   "KGENC2\n"                                   7 bytes of magic
  *   len(name) len(options) len(arch)
  *   len(nvrtc_version) len(kgen_version)
  *   len(source) len(image)                       7 x 8 bytes
  *   name options arch nvrtc_version kgen_version source image
- *   FNV-1a 64 of every byte above                8 bytes
+ *   the same hash of every byte above            8 bytes
  *
  * Anything else (bad magic, wrong size, checksum or key mismatch) is a
  * miss: the file is removed and the caller compiles again.  Writers build

@@ -225,6 +225,35 @@ START_TEST(test_keying)
 }
 END_TEST
 
+/* The hash takes 8-byte words, then the last bytes: a change to any one
+ * byte of a long source, in a word or in the tail, moves the file name. */
+START_TEST(test_every_byte_names)
+{
+	static char base_src[4101], src[4101];
+	struct kgen_cache_key base = base_key(), k = base_key();
+	char a[KGEN_CACHE_NAME_MAX], b[KGEN_CACHE_NAME_MAX];
+	size_t i;
+
+	memset(base_src, 'x', sizeof base_src - 1);
+	base.source = base_src;
+	k.source = src;
+	kgen_cache_entry_name(&base, a);
+	for (i = 0; i < sizeof src - 1; i += 97) {
+		memcpy(src, base_src, sizeof src);
+		src[i] ^= 1;
+		kgen_cache_entry_name(&k, b);
+		ck_assert_msg(strcmp(a, b) != 0, "byte %zu of the source keeps the file name", i);
+	}
+	memcpy(src, base_src, sizeof src);
+	src[sizeof src - 2] = 'y';  /* the last byte, past the last whole word */
+	kgen_cache_entry_name(&k, b);
+	ck_assert_str_ne(a, b);
+	put_ok(&base);
+	expect_hit(&base);
+	expect_miss(&k);
+}
+END_TEST
+
 /* Another key's entry under this key's file name (what a hash collision
  * would look like) is a miss and is removed. */
 START_TEST(test_collision_is_miss)
@@ -303,7 +332,7 @@ START_TEST(test_corrupt)
 	}
 	case 11:  /* right magic, lengths that overflow when added */
 		memset(junk, 0xff, sizeof junk);
-		memcpy(junk, "KGENC1\n", 7);
+		memcpy(junk, "KGENC2\n", 7);
 		write_bytes(path, junk, 7 + 7 * 8 + 8);
 		break;
 	}
@@ -479,6 +508,8 @@ START_TEST(test_list)
 	kgen_cache_entry_name(&k2, n2);
 	snprintf(path, sizeof path, "%s/00000000deadbeef.kgenc", dir);
 	write_bytes(path, "garbage", 7);
+	snprintf(path, sizeof path, "%s/00000000feedf00d.kgenc", dir);  /* an entry of the first format */
+	write_bytes(path, "KGENC1\n", 7);
 	snprintf(path, sizeof path, "%s/notes.txt", dir);
 	write_bytes(path, "keep", 4);
 
@@ -492,10 +523,12 @@ START_TEST(test_list)
 			ck_assert_ptr_nonnull(strstr(line, " reduce_sum sm_90 "));
 		else if (strncmp(line, n2, strlen(n2)) == 0)
 			ck_assert_ptr_nonnull(strstr(line, " - sm_80 "));
+		else if (strncmp(line, "00000000feedf00d", 16) == 0)
+			ck_assert_ptr_nonnull(strstr(line, " an older kgen's entry, never read (kgen cache clear removes it)"));
 		else
 			ck_assert_ptr_nonnull(strstr(line, "damaged"));
 	}
-	ck_assert_int_eq(lines, 3);
+	ck_assert_int_eq(lines, 4);
 	free(text);
 
 	snprintf(path, sizeof path, "%s/none", dir);
@@ -800,6 +833,7 @@ cache_suite(void)
 	tcase_add_test(tc, test_empty_image);
 	tcase_add_test(tc, test_keying);
 	tcase_add_test(tc, test_collision_is_miss);
+	tcase_add_test(tc, test_every_byte_names);
 	tcase_add_loop_test(tc, test_corrupt, 0, 12);
 	tcase_add_test(tc, test_not_a_file);
 	tcase_add_test(tc, test_enabled);

@@ -5,9 +5,11 @@
  */
 #include "config.h"
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen/tpl.h"
+#include "gen/util.h"
 
 #define WARP_HEAD "// The total of the warp's 32 values, in lane 0: shuffles.\n" \
                   "static __device__ __forceinline__ Acc warp_reduce(Acc v)\n" \
@@ -353,6 +355,39 @@ START_TEST(unset_section_is_internal_error)
 }
 END_TEST
 
+/* sb_printf() formats into the free space at once and again, with room
+ * enough, when the text did not fit; "%s" alone is copied (gen/util.c). */
+START_TEST(strbuf_formats_short_and_long_text)
+{
+	char long_text[3000], expect[7000];
+	strbuf b;
+	int i;
+
+	for (i = 0; i < (int)sizeof long_text - 1; i++)
+		long_text[i] = (char)('a' + i % 26);
+	long_text[sizeof long_text - 1] = '\0';
+	sb_init(&b);
+	sb_printf(&b, "%d-%s", 42, "x");
+	ck_assert_str_eq(b.s, "42-x");
+	sb_printf(&b, "[%s|%s]", long_text, long_text);  /* past the free space: formatted again */
+	snprintf(expect, sizeof expect, "42-x[%s|%s]", long_text, long_text);
+	ck_assert_str_eq(b.s, expect);
+	ck_assert_uint_eq(b.len, strlen(expect));
+	for (i = 0; i < 300; i++)  /* many short ones, the buffer growing under them */
+		sb_printf(&b, "%c", 'z');
+	ck_assert_uint_eq(b.len, strlen(expect) + 300);
+	ck_assert_int_eq(b.s[b.len - 1], 'z');
+	ck_assert_int_eq(b.s[b.len], '\0');
+	sb_free(&b);
+	sb_printf(&b, "%s", long_text);
+	ck_assert_str_eq(b.s, long_text);
+	sb_printf(&b, "%s", "");
+	ck_assert_uint_eq(b.len, sizeof long_text - 1);
+	ck_assert(!b.failed);
+	sb_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -378,6 +413,7 @@ main(void)
 	tcase_add_test(tc, hidden_section_placeholders_need_no_value);
 	tcase_add_test(tc, unset_section_is_internal_error);
 	tcase_add_test(tc, inverted_sections_show_when_empty);
+	tcase_add_test(tc, strbuf_formats_short_and_long_text);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
