@@ -89,8 +89,10 @@ sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 		return;
 	}
 	if ((size_t)n >= room) {
-		if (!sb_reserve(b, (size_t)n))
+		if (!sb_reserve(b, (size_t)n)) {
+			b->s[b->len] = '\0';  /* the text that did not fit is not kept */
 			return;
+		}
 		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	}
 	b->len += (size_t)n;

@@ -13,7 +13,7 @@
 #include "gen/util.h"
 #include "runtime/cache.h"
 
-#define MAGIC "KGENC2\n"  /* KGENC1: FNV-1a a byte at a time, slower to check */
+#define MAGIC "KGENC3\n"  /* KGENC1: FNV-1a a byte at a time; KGENC2: words without the fold */
 #define MAGIC_FAMILY "KGENC"  /* of any format: an older kgen's entry */
 #define MAGIC_LEN 7
 #define SUFFIX ".kgenc"
@@ -29,15 +29,18 @@ enum { F_NAME, F_OPTIONS, F_ARCH, F_NVRTC, F_KGEN, F_SOURCE, F_IMAGE, NFIELDS };
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
+#define WORD_PRIME 0x9e3779b97f4a7c15ULL  /* odd, its bits spread: 2^64 / the golden ratio */
 
-/* FNV-1a 64 over 8-byte little-endian words, then the last bytes one at a
- * time.  Each step is a bijection of the state (an xor, then a multiply by
- * an odd number), and of the word for a given state, so any one changed
- * word always changes the result.  A word at a time it is eight times
- * fewer dependent multiplies than FNV-1a a byte at a time, which was most
- * of a disk hit (a 40 KB source and its cubin, hashed for the name and
- * checked against the sum).  Not a defence against tampering: the key
- * comparison, not the hash, decides a hit. */
+/* A 64-bit hash of 8-byte little-endian words, then of the last bytes one
+ * at a time (FNV-1a).  A word step xors the word in, multiplies by an odd
+ * number and folds the high half onto the low (h ^= h >> 32), so that a
+ * word's high bytes reach every bit of the next step; each step is a
+ * bijection of the state, and of the word for a given state, so any one
+ * changed word always changes the result.  Eight times fewer dependent
+ * multiplies than FNV-1a a byte at a time, which was most of a disk hit
+ * (a 40 KB source and its cubin, hashed for the name and checked against
+ * the sum).  Not a defence against tampering: the key comparison, not the
+ * hash, decides a hit. */
 static uint64_t
 fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -46,7 +49,8 @@ fnv1a(uint64_t h, const void *p, size_t n)
 	for (; n >= 8; n -= 8, s += 8) {
 		h ^= (uint64_t)s[0] | (uint64_t)s[1] << 8 | (uint64_t)s[2] << 16 | (uint64_t)s[3] << 24 |
 		     (uint64_t)s[4] << 32 | (uint64_t)s[5] << 40 | (uint64_t)s[6] << 48 | (uint64_t)s[7] << 56;
-		h *= FNV_PRIME;
+		h *= WORD_PRIME;
+		h ^= h >> 32;
 	}
 	while (n--) {
 		h ^= *s++;

@@ -4,14 +4,14 @@
  * An entry is keyed by everything that changes the binary: the generated
  * source, the NVRTC options, the NVRTC version, the architecture, kgen's
  * version and the program name (NVRTC writes it into line info).  The file
- * name is a 64-bit hash of the key (FNV-1a over 8-byte little-endian words,
- * then the last bytes one at a time); the entry also holds the whole
+ * name is a 64-bit hash of the key (8-byte little-endian words, each
+ * multiplied in and folded, then the last bytes by FNV-1a); the entry also holds the whole
  * key and source, and a lookup compares them byte for byte, so a hash
  * collision is a miss, never a wrong binary.
  *
  * Entry file "<16 hex digits>.kgenc", all integers little-endian u64:
  *
- *   "KGENC2\n"                                   7 bytes of magic
+ *   "KGENC3\n"                                   7 bytes of magic
  *   len(name) len(options) len(arch)
  *   len(nvrtc_version) len(kgen_version)
  *   len(source) len(image)                       7 x 8 bytes

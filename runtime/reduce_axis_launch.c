@@ -297,7 +297,7 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	/* The vectors of every row are aligned when `in` and the row pitch are. */
 	aligned = in % (unsigned long long)s->load_width == 0 &&
 	          (rows == 1 || (pitch * size) % (unsigned long long)s->load_width == 0);
-	if (column_run(s, rows, cols, pitch)) {  /* one row of `rows` elements */
+	if (column_run(s, rows, cols, pitch)) {  /* one row of `rows` elements (errors name the caller's shape) */
 		cols = pitch = rows;
 		rows = 1;
 		run = 1;
@@ -315,7 +315,7 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 		return kgen_fail(err, KGEN_EINVAL, "scratch (0x%llx) is not aligned to 16 bytes", scratch);
 	} else if (need && scratch_size < need) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu matrix",
-		                 scratch_size, need, rows, cols);
+		                 scratch_size, need, run ? cols : rows, run ? 1ull : cols);
 	}
 	if (need) {
 		tick_bytes = (g.tickets * 4 + 15) / 16 * 16;

@@ -254,6 +254,39 @@ START_TEST(test_every_byte_names)
 }
 END_TEST
 
+/* Two changes at once, in the high bytes of two words (which a multiply
+ * alone carries only upward, so that such pairs collided once in 256):
+ * 3000 random pairs, no two names alike. */
+START_TEST(test_two_words_name_apart)
+{
+	static char s1[1025], s2[1025];
+	struct kgen_cache_key k1 = base_key(), k2 = base_key();
+	char a[KGEN_CACHE_NAME_MAX], b[KGEN_CACHE_NAME_MAX];
+	unsigned long long x = 88172645463325252ull;
+	int trial, same = 0;
+	size_t i, w1, w2;
+
+	k1.source = s1;
+	k2.source = s2;
+	for (trial = 0; trial < 3000; trial++) {
+		for (i = 0; i < sizeof s1 - 1; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			s1[i] = (char)('a' + x % 26);
+		}
+		memcpy(s2, s1, sizeof s1);
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		w1 = x % 128;
+		w2 = (w1 + 1 + (x >> 8) % 127) % 128;
+		s2[8 * w1 + 7] ^= (char)(1 + (x >> 16) % 15);  /* the top byte of two words */
+		s2[8 * w2 + 7] ^= (char)(1 + (x >> 24) % 15);
+		kgen_cache_entry_name(&k1, a);
+		kgen_cache_entry_name(&k2, b);
+		same += strcmp(a, b) == 0;
+	}
+	ck_assert_msg(same == 0, "%d of 3000 pairs share a name", same);
+}
+END_TEST
+
 /* Another key's entry under this key's file name (what a hash collision
  * would look like) is a miss and is removed. */
 START_TEST(test_collision_is_miss)
@@ -332,7 +365,7 @@ START_TEST(test_corrupt)
 	}
 	case 11:  /* right magic, lengths that overflow when added */
 		memset(junk, 0xff, sizeof junk);
-		memcpy(junk, "KGENC2\n", 7);
+		memcpy(junk, "KGENC3\n", 7);
 		write_bytes(path, junk, 7 + 7 * 8 + 8);
 		break;
 	}
@@ -834,6 +867,7 @@ cache_suite(void)
 	tcase_add_test(tc, test_keying);
 	tcase_add_test(tc, test_collision_is_miss);
 	tcase_add_test(tc, test_every_byte_names);
+	tcase_add_test(tc, test_two_words_name_apart);
 	tcase_add_loop_test(tc, test_corrupt, 0, 12);
 	tcase_add_test(tc, test_not_a_file);
 	tcase_add_test(tc, test_enabled);

@@ -913,10 +913,33 @@ START_TEST(a_packed_column_is_reduced_as_one_row)
 
 	ck_assert_int_eq(kgen_reduce_axis_scratch_size(k, 1000003, 1, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 16 + 244 * 4);  /* the tile kernel's, the larger */
+	*nparams = 8;
 	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000003, 1, 1, 0x800000000ull, 0x900000000ull, bytes, NULL,
 	                               &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32_block");
 	ck_assert_uint_eq(last()->grid[0], 122);
+	/* in, out, then one row of 1000003 elements: rows 1, cols and pitch 1000003, split 122 */
+	ck_assert_uint_eq(last()->args[0], 0x10000000ull);
+	ck_assert_uint_eq(last()->args[1], 0x800000000ull);
+	ck_assert_uint_eq(last()->args[2], 1);
+	ck_assert_uint_eq(last()->args[3], 1000003);
+	ck_assert_uint_eq(last()->args[4], 1000003);
+	ck_assert_uint_eq((unsigned)last()->args[5], 122);
+	ck_assert_uint_eq(last()->args[6], 0x900000000ull + 16);  /* partials, after the ticket */
+	ck_assert_uint_eq(last()->args[7], 0x900000000ull);        /* tickets */
+	*nparams = 0;
+	/* Taller: the run's parts (eight waves, 8 * 264) pass the tile's (264),
+	 * and the scratch asked for is the run's. */
+	ck_assert_int_eq(kgen_reduce_axis_scratch_size(k, 100000000, 1, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + 2112 * 4);
+	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 100000000, 1, 1, 0x800000000ull, 0x900000000ull, bytes, NULL,
+	                               &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32_block");
+	ck_assert_uint_eq(last()->grid[0], 2112);
+	ck_assert_int_eq(kgen_reduce_axis(k, 0x10000000ull, 100000000, 1, 1, 0x800000000ull, 0x900000000ull, bytes - 1,
+	                                  NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "scratch of 8463 bytes is too small: 8464 needed for a 100000000 x 1 matrix");
+	ck_assert_int_eq(kgen_reduce_axis_scratch_size(k, 1000003, 1, &bytes, &err), KGEN_OK);
 	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000003, 1, 2, 0x800000000ull, 0x900000000ull, bytes, NULL,
 	                               &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(last()->name, "reduce_cols_sum_f32");
