@@ -49,11 +49,15 @@ def _default_reduce(op, dtype):
 
 def _default_axis(op, dtype, kind):
     """specs/reduce_axis/best/rows.yaml and cols.yaml: strategy auto picks the
-    kernel for the shape at launch.  Columns' argmin and argmax of 16-bit
-    elements load 8 bytes: 16 would be 8 (value, index) pairs a thread, 64 KB
-    of shared memory for the tile strategy's 512 threads, over a block's 48 KB
-    (kgen check refuses it)."""
-    width = 8 if kind == "cols" and op in PAIRS and dtype in ("f16", "bf16") else 16
+    kernel for the shape at launch.  Columns of 16-bit elements load 8 bytes,
+    four elements a thread: on an H200, bf16 column sums read at 0.950-0.955
+    of CUB's sum at 1048576x512, 0.933-0.935 at 4194304x128 and 0.972-0.973
+    at 16384x16384, against 0.887-0.948 with 16-byte loads
+    (bench/results/nvidia-h200/2026-11-29-column-run, run 5; f16 takes the
+    same width, unmeasured).  For argmin and argmax 16 bytes would be 8
+    (value, index) pairs a thread, 64 KB of shared memory for the tile
+    strategy's 512 threads, over a block's 48 KB (kgen check refuses it)."""
+    width = 8 if kind == "cols" and dtype in ("f16", "bf16") else 16
     return {"kernel": "reduce_axis", "axis": kind, "op": op, "dtype": dtype, "threads": 512, "load_width": width}
 
 
