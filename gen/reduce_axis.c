@@ -203,13 +203,13 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	default:
 		kgen_contract_step(p, "", "in, out, rows, cols, pitch, lanes, tiles, split, aligned, partials, tickets",
 		               "grid", s->threads);
-		if (uses_block(s)) {
-			struct kgen_step *st = kgen_contract_step(p, "_block", "in, out, 1, rows, rows, split, partials, tickets",
-			                                          "grid", s->threads);
+		if (uses_block(s)) {  /* one column of pitch 1, as one row */
+			const char *args = "in, out, 1, rows, rows, split, partials, tickets";
+			struct kgen_step *st = kgen_contract_step(p, "_block", args, "grid", s->threads);
 			kgen_contract_printf(st->note, sizeof st->note, "for one column of pitch 1");
 			kgen_contract_printf(p->heading, sizeof p->heading,
-			                 "Kernels (extern \"C\"), one per launch, for a rows x cols matrix whose rows are pitch >= cols\n"
-			                 "// elements apart:");
+			                 "Kernels (extern \"C\"), one per launch, for a rows x cols matrix whose rows are "
+			                 "pitch >= cols\n// elements apart:");
 			p->apart = 1;
 		}
 		kgen_contract_note(p, "// where lanes (a power of two up to %lld) threads share a row segment of lanes * %lld\n"

@@ -171,7 +171,8 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 		 * 4194304x64 and 0.973-0.987 against 0.913-0.917 at 2097152x128;
 		 * the narrower tiles lost where they are not whole or make more
 		 * than a wave (bench/results/nvidia-h200/2026-11-29-column-run). */
-		while (lanes * (unsigned long long)s->load_width > 128 && tile_split(k, g->fn, rows, cols, lanes) > threads / lanes &&
+		while (lanes * (unsigned long long)s->load_width > 128 &&
+		       tile_split(k, g->fn, rows, cols, lanes) > threads / lanes &&
 		       cols % (lanes / 2 * vec) == 0 && cols / (lanes / 2 * vec) <= resident(k, g->fn) &&
 		       rows >= 2 * (threads / (lanes / 2)))
 			lanes /= 2;
