@@ -95,3 +95,31 @@ kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char
 		return kgen_fail(err, KGEN_EINVAL, "%s_arg: index is NULL", caller);
 	return KGEN_OK;
 }
+
+/* Do two spans share a byte?  An empty span meets nothing; a span that
+ * would run past the end of the address space is taken to its end. */
+static int
+spans_meet(const struct kgen_span *a, const struct kgen_span *b)
+{
+	unsigned long long a_end = a->bytes > ~0ull - a->at ? ~0ull : a->at + a->bytes;
+	unsigned long long b_end = b->bytes > ~0ull - b->at ? ~0ull : b->at + b->bytes;
+
+	return a->bytes && b->bytes && a->at < b_end && b->at < a_end;
+}
+
+kgen_status
+kgen_refuse_overlaps(const char *who, const struct kgen_span *spans, int n, int nwritten, kgen_error *err)
+{
+	int i, j;
+
+	for (i = 0; i < nwritten; i++)
+		for (j = 0; j < n; j++) {
+			const struct kgen_span *w = &spans[i], *o = &spans[j];
+			if (j <= i || !spans_meet(w, o))  /* j < i: checked as (j, i) */
+				continue;
+			return kgen_fail(err, KGEN_EINVAL, "%s: %s [0x%llx, +%llu bytes) overlaps %s [0x%llx, +%llu bytes): "
+			                 "%s must have memory of its own", who, w->name, w->at, w->bytes, o->name, o->at,
+			                 o->bytes, w->name);
+		}
+	return KGEN_OK;
+}

@@ -243,6 +243,22 @@ kgen_reduce_axis_scratch_size(const kgen_kernel *k, unsigned long long rows, uns
 	return KGEN_OK;
 }
 
+/* The outputs (and the caller's scratch) apart from one another and from
+ * the matrix they are reduced from. */
+static kgen_status
+outputs_apart(const char *who, kgen_devptr in, unsigned long long in_bytes, kgen_devptr out, unsigned long long out_bytes,
+              kgen_devptr index, unsigned long long index_bytes, kgen_devptr scratch, size_t need, kgen_error *err)
+{
+	const struct kgen_span spans[] = {
+		{ "out", out, out_bytes },
+		{ "index", index, index ? index_bytes : 0 },
+		{ "scratch", scratch, scratch ? need : 0 },
+		{ "in", in, in_bytes },
+	};
+
+	return kgen_refuse_overlaps(who, spans, (int)KGEN_COUNT(spans), 3, err);
+}
+
 /* index != 0: the pair's second output (kgen_reduce_axis_arg: arg). */
 static kgen_status
 kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, unsigned long long cols,
@@ -252,7 +268,7 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	const char *who = arg ? "kgen_reduce_axis_arg" : "kgen_reduce_axis";
 	const struct kgen_spec *s;
 	CUstream stream = (CUstream)stream_;
-	unsigned long long outputs, size, asize, tick_bytes;
+	unsigned long long outputs, size, asize, tick_bytes, in_bytes = 0;
 	struct geometry g;
 	CUdeviceptr partials = 0, tickets = 0;
 	struct { CUdeviceptr value, index; } pair = { out, index };
@@ -280,20 +296,15 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	if (s->r.pair) {
 		if (index % 8)
 			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
-		if (index < out + outputs * asize && out < index + outputs * 8)
-			return kgen_fail(err, KGEN_EINVAL, "%s: out and index overlap", who);
 		results = &pair;
 	}
 	if (rows && cols) {
-		unsigned long long bytes = ((rows - 1) * pitch + cols) * size;
+		in_bytes = ((rows - 1) * pitch + cols) * size;
 		if (!in)
 			return kgen_fail(err, KGEN_EINVAL, "%s: in is NULL", who);
 		if (in % size)
 			return kgen_fail(err, KGEN_EINVAL, "in (0x%llx) is not aligned to its %llu-byte %s", in, size,
 			                 s->r.dtype->name);
-		if ((out < in + bytes && in < out + outputs * asize) ||
-		    (index && index < in + bytes && in < index + outputs * 8))
-			return kgen_fail(err, KGEN_EINVAL, "%s: in and out overlap", who);
 	}
 	/* The vectors of every row are aligned when `in` and the row pitch are. */
 	aligned = in % (unsigned long long)s->load_width == 0 &&
@@ -305,9 +316,12 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	}
 	if ((st = geometry(k, rows, cols, aligned, run, &g, err)))
 		return st;
+	need = scratch_bytes(k, &g);
+	if ((st = outputs_apart(who, in, in_bytes, out, outputs * asize, s->r.pair ? index : 0, outputs * 8,
+	                        need ? scratch : 0, need, err)))
+		return st;
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)  /* before any allocation: the thread may have no context */
 		return st;
-	need = scratch_bytes(k, &g);
 	if (need && !scratch) {
 		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
 			return st;

@@ -41,6 +41,23 @@ kgen_reduce_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *byt
 	return KGEN_OK;
 }
 
+/* The outputs (and the caller's scratch) apart from one another and from
+ * `in`: with stages: atomic the identity lands in *out before `in` is read,
+ * so an output inside the input would change what is reduced. */
+static kgen_status
+outputs_apart(const char *who, int arg, kgen_devptr in, unsigned long long in_bytes, kgen_devptr out, unsigned osize,
+              kgen_devptr index, kgen_devptr scratch, size_t need, kgen_error *err)
+{
+	const struct kgen_span spans[] = {
+		{ arg ? "value" : "out", out, osize },
+		{ "index", index, index ? 8 : 0 },
+		{ "scratch", scratch, scratch ? need : 0 },
+		{ "in", in, in_bytes },
+	};
+
+	return kgen_refuse_overlaps(who, spans, (int)KGEN_COUNT(spans), 3, err);
+}
+
 /* index != 0: the pair's second output (kgen_reduce_arg: arg). */
 static kgen_status
 kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devptr out, kgen_devptr index,
@@ -50,7 +67,7 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	const struct kgen_spec *s;
 	const struct kgen_cu *cu;
 	CUstream stream = (CUstream)stream_;
-	unsigned long long grid, n64 = n;
+	unsigned long long grid, n64 = n, in_bytes;
 	unsigned int n32 = (unsigned int)n, g32, align;
 	size_t need;
 	CUdeviceptr partials, ticket;
@@ -87,10 +104,13 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 			return kgen_fail(err, KGEN_EINVAL, "index (0x%llx) is not aligned to its 8-byte i64", index);
 		results = &pair;
 	}
+	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
+	in_bytes = n > ~0ull / align ? ~0ull : n * align;
+	if ((st = outputs_apart(who, arg, in, in_bytes, out, osize, s->r.pair ? index : 0, need ? scratch : 0, need, err)))
+		return st;
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
 	g32 = (unsigned)grid;
-	need = kgen_reduce_scratch(s, n, k->ctx->sm_count);
 	if (need && !scratch) {
 		if ((st = kgen_own_scratch(k, need, stream, err)) != KGEN_OK)
 			return st;

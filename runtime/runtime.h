@@ -96,6 +96,21 @@ kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, con
 kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller,
                                 kgen_error *err);
 
+/* One device buffer of a launch: its argument's name, where it starts and
+ * how many bytes the launch reads or writes there (0: none). */
+struct kgen_span {
+	const char *name;
+	kgen_devptr at;
+	unsigned long long bytes;
+};
+
+/* Every launcher's overlap rule, in one place: the written spans (the
+ * first nwritten of spans[]) may meet neither one another nor any span
+ * read (the rest).  Spans that are only read may share memory.  The first
+ * pair that meets is refused, named with both ranges. */
+kgen_status kgen_refuse_overlaps(const char *who, const struct kgen_span *spans, int n, int nwritten,
+                                 kgen_error *err);
+
 /* NVRTC options besides the architecture, and NVRTC's version, for cache
  * keys; what is wrong with $KGEN_NVRTC_OPTIONS (KGEN_EINVAL), to check
  * before a key is used. */

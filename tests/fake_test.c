@@ -990,6 +990,73 @@ START_TEST(tall_columns_take_narrow_tiles)
 }
 END_TEST
 
+/* R4-4: every launcher refuses an output inside its input, or outputs that
+ * share memory, through one check (runtime/launch.c) that names both
+ * ranges; with stages: atomic the identity would overwrite an input element
+ * before it is read.  Inputs alone may share memory (they are only read). */
+START_TEST(reductions_refuse_overlapping_outputs)
+{
+	kgen_kernel *atomic = build("kernel: reduce\nstages: atomic\n");
+	kgen_kernel *arg = build("kernel: reduce\nop: argmax\nstages: two_pass\n");
+	kgen_kernel *rows = build("kernel: reduce_axis\naxis: rows\n");
+	kgen_kernel *cols = build("kernel: reduce_axis\naxis: cols\nop: argmin\n");
+	unsigned long long a[KGEN_PACKED_COUNT] = { 0 };
+	unsigned char *scratch;
+	kgen_error err;
+	size_t bytes;
+
+	ck_assert_int_eq(kgen_reduce(atomic, 0x10000000ull, 1000, 0x10000f9cull, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce: out [0x10000f9c, +4 bytes) overlaps in [0x10000000, +4000 bytes): out "
+	                 "must have memory of its own");
+	ck_assert_int_eq(kgen_reduce(atomic, 0x10000000ull, 1000, 0x10000fa0ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_reduce(atomic, 0x10000004ull, 1000, 0x10000000ull, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_reduce(atomic, 0x10000000ull, 0, 0x10000000ull, 0, 0, NULL, &err), KGEN_OK);  /* n = 0 reads nothing */
+	ck_assert_int_eq(kgen_reduce_arg(arg, 0x10000000ull, 1000, 0x20000000ull, 0x10000010ull, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_arg: index [0x10000010, +8 bytes) overlaps in [0x10000000, +4000 bytes): "
+	                 "index must have memory of its own");
+	ck_assert_int_eq(kgen_reduce_arg(arg, 0x10000000ull, 1000, 0x20000004ull, 0x20000000ull, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_arg: value [0x20000004, +4 bytes) overlaps index [0x20000000, +8 bytes): "
+	                 "value must have memory of its own");
+	ck_assert_int_eq(kgen_reduce_scratch_size(arg, 1000, &bytes, &err), KGEN_OK);
+	ck_assert_uint_gt(bytes, 0);
+	ck_assert_int_eq(kgen_reduce_arg(arg, 0x10000000ull, 1000, 0x20000000ull, 0x20000008ull, 0x10000100ull, bytes, NULL,
+	                                 &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_reduce_arg: scratch [0x10000100, "));
+	ck_assert_ptr_nonnull(strstr(err.message, "overlaps in [0x10000000, +4000 bytes)"));
+	/* The packed entry (Python's fast path) goes through the same check. */
+	a[KGEN_PACKED_KERNEL] = (unsigned long long)(uintptr_t)atomic;
+	a[KGEN_PACKED_ERROR] = (unsigned long long)(uintptr_t)&err;
+	a[KGEN_PACKED_IN] = 0x10000000ull;
+	a[KGEN_PACKED_N] = 1000;
+	a[KGEN_PACKED_OUT] = 0x10000200ull;
+	ck_assert_int_eq(kgen_reduce_packed(a), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_reduce: out [0x10000200, +4 bytes) overlaps in"));
+	/* Rows: 100 x 50 f32 at pitch 64; the last row ends at element 99 * 64 + 50. */
+	ck_assert_int_eq(kgen_reduce_axis(rows, 0x10000000ull, 100, 50, 64, 0x10000000ull + (99 * 64 + 49) * 4, 0, 0, NULL,
+	                                  &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_axis: out [0x100063c4, +400 bytes) overlaps in [0x10000000, +25544 bytes): "
+	                 "out must have memory of its own");
+	ck_assert_int_eq(kgen_reduce_axis(rows, 0x10000000ull, 100, 50, 64, 0x10000000ull + 99 * 64 * 4 + 50 * 4, 0, 0,
+	                                  NULL, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_reduce_axis_arg(cols, 0x10000000ull, 100, 50, 64, 0x20000000ull, 0x20000000ull + 48 * 4, 0, 0,
+	                                      NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_reduce_axis_arg: out [0x20000000, +200 bytes) overlaps index [0x200000c0, +400 "
+	                 "bytes): out must have memory of its own");
+	scratch = aligned_alloc(256, 1 << 20);
+	ck_assert_int_eq(kgen_reduce_axis_scratch_size(cols, 100000, 50, &bytes, &err), KGEN_OK);
+	ck_assert_uint_gt(bytes, 0);
+	{  /* the caller's scratch over the matrix */
+		ck_assert_int_eq(kgen_reduce_axis_arg(cols, (kgen_devptr)(uintptr_t)scratch, 100000, 50, 50, 0x20000000ull,
+		                                      0x30000000ull, (kgen_devptr)(uintptr_t)scratch, bytes, NULL, &err),
+		                 KGEN_EINVAL);
+		ck_assert_ptr_nonnull(strstr(err.message, "kgen_reduce_axis_arg: scratch ["));
+	}
+	free(scratch);
+}
+END_TEST
+
 /* Any element-aligned input is taken (the kernel peels the unaligned head);
  * a pointer inside an element is refused, naming the element type. */
 START_TEST(reduce_takes_any_element_aligned_input)
@@ -1285,6 +1352,7 @@ fake_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);  /* NVRTC compiles each kernel once */
 	tcase_add_test(tc, context_reads_the_device);
+	tcase_add_test(tc, reductions_refuse_overlapping_outputs);
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);

@@ -290,6 +290,13 @@ fast_reduce(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	x = argv[0];
 	if (!fast.packed || Py_TYPE(x) != fast.tensor)
 		return Py_NewRef(Py_NotImplemented);
+	/* The ready dict's keys compare by ==, and True == 1 == 1.0: only an
+	 * exact int (or None) may find the entry that the Python path made for
+	 * that axis; anything else is the Python path's to take or refuse. */
+	if (argv[2] != Py_None && !PyLong_CheckExact(argv[2]))
+		return Py_NewRef(Py_NotImplemented);
+	if (argv[1] != Py_None && !PyUnicode_CheckExact(argv[1]))
+		return Py_NewRef(Py_NotImplemented);
 	dtype = PyObject_GetAttr(x, s_dtype);
 	shape = dtype ? PyObject_GetAttr(x, s_shape) : NULL;
 	stride = shape ? PyObject_CallMethodNoArgs(x, s_stride) : NULL;

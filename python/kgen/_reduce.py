@@ -300,7 +300,10 @@ def _axis(a, axis):
     if axis is None:
         return None
     nd = len(a.shape)
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -nd <= axis < nd:
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError("kgen: axis is an int (0 to %d, or negative from the end) or None, not %s %r"
+                        % (nd - 1, type(axis).__name__, axis))
+    if not -nd <= axis < nd:
         raise ValueError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
     return None if nd == 1 else axis % nd
 

@@ -152,6 +152,19 @@ class FakeArray:
                                          "strides": strides, "version": 3}
 
 
+class NumpyLikeInt:
+    """An axis that compares and hashes as 1 but is no int (as numpy.int64)."""
+
+    def __eq__(self, other):
+        return other == 1
+
+    def __hash__(self):
+        return hash(1)
+
+    def __index__(self):
+        return 1
+
+
 def test_inputs_kgen_cannot_take_are_refused_before_any_gpu():
     with pytest.raises(ValueError, match="contiguous"):
         kgen.reduce(FakeArray((10, 20), strides=(4, 40)))
@@ -164,6 +177,9 @@ def test_inputs_kgen_cannot_take_are_refused_before_any_gpu():
         kgen.reduce(FakeArray((10,)), "median")
     with pytest.raises(ValueError, match="axis 2 is out of range for 2 dimensions"):
         kgen.reduce(FakeArray((10, 20)), axis=2)
+    for axis in (True, False, 1.0, "1", NumpyLikeInt()):
+        with pytest.raises(TypeError, match="axis is an int .0 to 1, or negative from the end. or None, not "):
+            kgen.reduce(FakeArray((10, 20)), axis=axis)
     with pytest.raises(ValueError, match="whole elements"):
         kgen.reduce(FakeArray((10,), strides=(6,)))
     with pytest.raises(TypeError, match="stream= takes"):

@@ -163,6 +163,34 @@ def test_what_it_does_not_take_goes_back_to_python():
     assert launches_since(m) == []
 
 
+class NumpyLikeInt:
+    """Compares and hashes as 1, as numpy.int64(1) does, but is no int."""
+
+    def __eq__(self, other):
+        return other == 1
+
+    def __hash__(self):
+        return hash(1)
+
+
+def test_only_an_exact_int_axis_finds_an_entry():
+    # R4-5: the dict's keys compare by ==, and True == 1 == 1.0: the fast
+    # path took axis=True or axis=1.0 as the entry made for axis 1.
+    x = T((100,))
+    r, k, scratch = make_ready("min", 100)
+    ready[key(x, "min", 1)] = r
+
+    class Op(str):
+        pass
+    m = mark()
+    for axis in (True, 1.0, NumpyLikeInt()):
+        assert fast.reduce(x, "min", axis, None) is NotImplemented
+    assert fast.reduce(x, Op("min"), 1, None) is NotImplemented
+    assert launches_since(m) == []
+    fast.reduce(x, "min", 1, None)
+    assert len(launches_since(m)) == 1
+
+
 def test_a_failed_launch_raises_kgens_error_and_drops_its_result():
     x = T((100,), offset=2)  # not aligned to its f32 elements
     r, k, scratch = make_ready("sum", 100)
