@@ -5,6 +5,7 @@
  * a size plan.  The commands themselves are in the table in kgen.c.
  */
 #include "config.h"
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,15 @@ kgen_report(const kgen_error *err)
 static void
 name_overrides(const char *path, char *const *sets, int nsets, kgen_error *err)
 {
-	char label[sizeof err->file] = "";
+	char label[sizeof err->file] = "", set[sizeof err->file];
 	size_t used = 0;
 	int i;
 
+	/* Escaped: a newline in an argument must not split the message, nor an
+	 * escape sequence reach the terminal. */
 	for (i = 0; i < nsets && used < sizeof label; i++)
-		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set %s", i ? " " : "", sets[i]);
+		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set %s", i ? " " : "",
+		                         kgen_escape(sets[i], set, sizeof set, 0));
 	if (err->line > 0) {
 		size_t len = strlen(err->message);
 		snprintf(err->message + len, sizeof err->message - len, " (after %s)", label);
@@ -128,4 +132,34 @@ kgen_cli_is_plan(const char *path)
 	is = kgen_plan_text_is_plan(text, len);
 	free(text);
 	return is;
+}
+
+/* Is path the file that st describes (same device and inode)? */
+static int
+same_file(const char *path, const struct stat *st)
+{
+	struct stat o;
+
+	return path && strcmp(path, "-") != 0 && stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+kgen_status
+kgen_cli_not_an_input(const char *option, const char *out, char *const *inputs, int ninputs, const char *what,
+                      kgen_error *err)
+{
+	char shown[256], other[256];
+	struct stat st;
+	int i;
+
+	/* Standard output, a file not made yet, or something not a regular
+	 * file (a FIFO, /dev/null, a terminal) truncates nothing. */
+	if (!out || strcmp(out, "-") == 0 || stat(out, &st) != 0 || !S_ISREG(st.st_mode))
+		return KGEN_OK;
+	for (i = 0; i < ninputs; i++)
+		if (same_file(inputs[i], &st))
+			return kgen_fail(err, KGEN_EINVAL, "%s %s is %s%s%s itself: writing it would destroy it before it is "
+			                 "read; choose another file", option, kgen_escape(out, shown, sizeof shown, 0), what,
+			                 strcmp(inputs[i], out) ? " " : "",
+			                 strcmp(inputs[i], out) ? kgen_escape(inputs[i], other, sizeof other, 0) : "");
+	return KGEN_OK;
 }

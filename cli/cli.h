@@ -23,6 +23,14 @@ char *kgen_cli_unset(const char *key);
  * ("kgen CMD: --unset a=b: expected a key"; cmd NULL: "kgen: ..."). */
 int kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max);
 
+/* Refuse an output file that is one of the inputs (the same file by device
+ * and inode, whatever its name: ./s.yaml, a hard link), since opening it
+ * for writing would truncate what is still to be read: "OPTION OUT is
+ * WHAT[, INPUT] itself: ...".  Standard output ("-"), a file not there
+ * yet and anything not a regular file pass. */
+kgen_status kgen_cli_not_an_input(const char *option, const char *out, char *const *inputs, int ninputs,
+                                  const char *what, kgen_error *err);
+
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
 int kgen_cli_is_plan(const char *path);
@@ -45,9 +53,14 @@ int kgen_cmd_keys(int argc, char **argv);
  * control characters escaped); one diagnostic as a JSON object on a line
  * ({file, line, column, severity, status, exit, message, source_line});
  * a --tsv table (header line, then rows) as one object per row, keyed by
- * the header's names, numbers as numbers. */
+ * the header's names: names as strings, numbers in JSON's grammar as
+ * numbers, nan and inf as null. */
 void kgen_json_string(FILE *fp, const char *s);
 void kgen_json_error(FILE *fp, const char *path, const kgen_error *err);
 kgen_status kgen_json_from_tsv(FILE *tsv, FILE *out, kgen_error *err);
+/* s as one cell of kgen run's --tsv table: backslash, tab, newline and
+ * carriage return as \\, \t, \n and \r, so that any spec path stays one
+ * cell of one row (kgen_json_from_tsv() reads them back). */
+void kgen_tsv_text(FILE *fp, const char *s);
 
 #endif

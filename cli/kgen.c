@@ -46,12 +46,9 @@ not_a_plan(const char *path, kgen_error *err)
 static kgen_status
 not_the_input(const char *in, const char *out, kgen_error *err)
 {
-	struct stat a, b;
+	char *inputs[] = { (char *)in };
 
-	if (out && strcmp(out, "-") != 0 && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-	    S_ISREG(a.st_mode))
-		return kgen_fail(err, KGEN_EINVAL, "-o %s is the spec itself: choose another output", out);
-	return KGEN_OK;
+	return kgen_cli_not_an_input("-o", out, inputs, 1, "the spec", err);
 }
 
 /* Write data to path, or to standard output when path is NULL or "-". */

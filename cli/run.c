@@ -322,10 +322,22 @@ struct tables {
 };
 
 /* Open the --tsv and --json files: 0, or 3 when one cannot be written
- * (nothing is left open then). */
+ * (nothing is left open then); 2 when one is a spec to run or both are
+ * one file (opening it for writing would truncate it). */
 static int
-open_tables(const struct run_opts *o, struct tables *t)
+open_tables(const struct run_opts *o, char **specs, int nspecs, struct tables *t)
 {
+	char *json[] = { (char *)o->json }, name[256];
+	kgen_error err;
+
+	if (o->tsv && o->json && strcmp(o->tsv, o->json) == 0 && strcmp(o->tsv, "-") != 0)
+		kgen_fail(&err, KGEN_EINVAL, "--tsv and --json name one file, %s: give each its own",
+		          kgen_escape(o->tsv, name, sizeof name, 0));
+	if ((o->tsv && o->json && strcmp(o->tsv, o->json) == 0 && strcmp(o->tsv, "-") != 0) ||
+	    kgen_cli_not_an_input("--tsv", o->tsv, specs, nspecs, "the spec", &err) ||
+	    kgen_cli_not_an_input("--json", o->json, specs, nspecs, "the spec", &err) ||
+	    kgen_cli_not_an_input("--tsv", o->tsv, json, o->json ? 1 : 0, "--json's file", &err))
+		return kgen_report(&err);
 	if (o->tsv && !(t->tsv = fopen(o->tsv, "w+"))) {
 		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->tsv, strerror(errno));
 		return 3;
@@ -591,7 +603,7 @@ kgen_cmd_run(int argc, char **argv)
 		return rc;
 	if (o.devices)
 		return kgen_run_multi(&o, argv + first, argc - first);
-	if ((rc = open_tables(&o, &t)))
+	if ((rc = open_tables(&o, argv + first, argc - first, &t)))
 		return rc;
 	if (build(&o, argv + first, argc - first, t.tsv, &b, &rc))
 		rc = run_families(&o, &b, t.tsv, rc);

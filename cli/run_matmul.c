@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
@@ -388,11 +389,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					       flops / (cublas * 1e-3) / 1e12, cublas / ms);
 			}
 			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t-1\t-1\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
-				        specs[i].path, spec->r.dtype->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
+			if (tsv) {
+				kgen_tsv_text(tsv, specs[i].path);
+				fprintf(tsv, "\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t-1\t-1\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
+				        spec->r.dtype->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
 				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
 				        kgen_timing_method_name((enum kgen_timing_method)o->method));
+			}
 			fflush(stdout);
 		}
 	}

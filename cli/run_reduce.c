@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
@@ -179,12 +180,14 @@ print_result(const struct run_opts *o, FILE *tsv, const struct run_spec *rs, uns
 			printf("  CUB/%d %10.2f us  kgen/CUB %.3f", r->cub_offsets, cub * 1e3, cub / ms);
 	}
 	printf("  %s\n", r->msg);
-	if (tsv)
-		fprintf(tsv, "%s\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n", rs->path,
+	if (tsv) {
+		kgen_tsv_text(tsv, rs->path);
+		fprintf(tsv, "\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n",
 		        spec->r.dtype->name, kgen_ops[spec->op].name, n, r->verdict, ms * 1e3, gbs,
 		        c->bytes == bytes ? c->gbs : -1, c->bytes == bytes && gbs > 0 ? 100 * gbs / c->gbs : -1, cub * 1e3,
 		        cub > 0 ? (double)bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, r->cub_offsets,
 		        kgen_timing_method_name((enum kgen_timing_method)o->method), r->spread);
+	}
 	fflush(stdout);
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
@@ -330,11 +331,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					printf("  segmented %10.2f us  kgen/seg %.3f", seg * 1e3, seg / ms);
 			}
 			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\n", specs[i].path,
+			if (tsv) {
+				kgen_tsv_text(tsv, specs[i].path);
+				fprintf(tsv, "\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\n",
 				        spec->r.dtype->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
 				        verdict, ms * 1e3, ms > 0 ? (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9 : -1, cub * 1e3,
 				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
+			}
 			fflush(stdout);
 		}
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "run.h"
 #include "reference.h"
 #include "timing.h"
@@ -197,12 +198,14 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				       2.0 * (double)bytes / (ms * 1e-3) / 1e9, 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9,
 				       copy_ms / ms);
 			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\ttranspose\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n", specs[i].path,
+			if (tsv) {
+				kgen_tsv_text(tsv, specs[i].path);
+				fprintf(tsv, "\t%s\ttranspose\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n",
 				        spec->r.dtype->name, shape, verdict, ms * 1e3,
 				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
 				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,
 				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
+			}
 			fflush(stdout);
 		}
 	}

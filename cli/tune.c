@@ -177,8 +177,14 @@ static int
 open_records(const char *path, int flags, kgen_error *err)
 {
 	struct stat st;
-	int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0644), e;
+	int fd = kgen_open_regular(path, flags | O_NOFOLLOW, &st), e;
 
+	if (fd == -2) {  /* a FIFO would have blocked a plain open for ever */
+		kgen_fail(err, KGEN_EIO, "refusing the records file %s: not a regular file (%s); name a file with "
+		          "--records", path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+		                                                       : "a device or socket");
+		return errno = EPERM, -1;
+	}
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT && !(flags & O_CREAT))
@@ -188,10 +194,9 @@ open_records(const char *path, int flags, kgen_error *err)
 		                     : "");
 		return errno = e, -1;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		kgen_fail(err, KGEN_EIO, "refusing the records file %s: %s", path,
-		          !S_ISREG(st.st_mode) ? "not a regular file" : st.st_uid != geteuid() ? "owned by another user"
-		                                                          : "writable by others (chmod go-w it)");
+		          st.st_uid != geteuid() ? "owned by another user" : "writable by others (chmod go-w it)");
 		close(fd);
 		return errno = EPERM, -1;
 	}
@@ -1178,6 +1183,23 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	return -1;
 }
 
+/* The records (appended) and the plan (replaced) are neither the space
+ * nor each other: by file, whatever the names (R4-1). */
+static kgen_status
+outputs_not_inputs(const struct tune *t, kgen_error *err)
+{
+	char *space[] = { (char *)t->space }, *records[] = { (char *)t->records }, name[256];
+
+	if (t->plan && t->records && strcmp(t->plan, t->records) == 0)
+		return kgen_fail(err, KGEN_EINVAL, "--plan %s is the records file: give the plan a file of its own",
+		                 kgen_escape(t->plan, name, sizeof name, 0));
+	if (kgen_cli_not_an_input("--records", t->records, space, 1, "the space", err) ||
+	    kgen_cli_not_an_input("--plan", t->plan, space, 1, "the space", err) ||
+	    kgen_cli_not_an_input("--plan", t->plan, records, 1, "the records file", err))
+		return err->status;
+	return KGEN_OK;
+}
+
 /* Each accepted point as a spec with its hash; every point computes the
  * same, every size fits, and the records are read. */
 static kgen_status
@@ -1309,6 +1331,8 @@ kgen_cmd_tune(int argc, char **argv)
 	memset(&t, 0, sizeof t);
 	if ((rc = parse_options(argc, argv, &t, records, sizeof records)) >= 0)
 		return rc;
+	if (outputs_not_inputs(&t, &err))
+		return kgen_report(&err);
 	rc = 0;
 	if (kgen_space_expand(t.space, t.sets, t.nsets, &t.pts, &err))
 		return kgen_report(&err);

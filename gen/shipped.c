@@ -11,9 +11,11 @@
  * copy (python/kgen/_plans.py). */
 #include "config.h"
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "kgen.h"
 #include "gen/util.h"
 
@@ -57,11 +59,17 @@ tuned_model(const char *path, char *out, size_t size)
 	char *line = NULL, *bar;
 	size_t cap = 0;
 	const char *p;
+	struct stat st;
 	FILE *fp;
-	int found = 0;
+	int found = 0, fd;
 
-	if (!(fp = fopen(path, "r")))
+	/* A path kgen made: only a regular file, opened without blocking. */
+	if ((fd = kgen_open_regular(path, O_RDONLY, &st)) < 0)
 		return 0;
+	if (!(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return 0;
+	}
 	/* Whole lines, however long: kgen tune's command line comes first. */
 	while (getline(&line, &cap, fp) > 0 && line[0] == '#') {
 		if (!(bar = strstr(line, "|driver ")))

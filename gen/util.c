@@ -185,30 +185,70 @@ kgen_error_at(kgen_error *err, const char *file, const char *text, size_t len, i
 			err->source_line[e - err->source_line] = '?';
 }
 
+int
+kgen_utf8_length(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	unsigned cp;
+	int len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07u;
+	else
+		return 0;  /* a continuation byte, or a lead byte of no valid form */
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;  /* a NUL ends the text here too */
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;  /* overlong, past U+10FFFF, or a surrogate */
+	return len;
+}
+
 const char *
-kgen_quote(const char *text, char *buf, size_t n)
+kgen_escape(const char *text, char *buf, size_t n, size_t cut)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t used = 0, i;
+	size_t used = 0, chars = 0;
+	const char *p = text;
 
-	for (i = 0; text[i] && used + 8 < n; i++) {
-		unsigned char c = (unsigned char)text[i];
-		if (i == 40) {  /* enough to recognise it */
+	while (*p && used + 8 < n) {
+		unsigned char c = (unsigned char)*p;
+		int len = kgen_utf8_length(p);
+		if (cut && chars++ == cut) {  /* enough to recognise it */
 			memcpy(buf + used, "...", 3);
 			used += 3;
 			break;
 		}
-		if (c < 0x20 || c == 0x7f || c == '\\') {
+		if (len == 0 || c < 0x20 || c == 0x7f || c == '\\' || (c == 0xc2 && (unsigned char)p[1] < 0xa0)) {
+			/* C0, DEL, C1 (U+0080-U+009F, 0xc2 0x80-0x9f) or no UTF-8:
+			 * the first byte as \xNN, the rest looked at on their own. */
 			buf[used++] = '\\';
 			buf[used++] = 'x';
 			buf[used++] = hex[c >> 4];
 			buf[used++] = hex[c & 15];
-		} else {
-			buf[used++] = (char)c;
+			p++;
+			continue;
 		}
+		memcpy(buf + used, p, (size_t)len);
+		used += (size_t)len;
+		p += len;
 	}
 	buf[used] = '\0';
 	return buf;
+}
+
+const char *
+kgen_quote(const char *text, char *buf, size_t n)
+{
+	return kgen_escape(text, buf, n, 40);
 }
 
 static _Thread_local char broken[320];
@@ -229,6 +269,30 @@ kgen_take_internal(kgen_error *err)
 	kgen_fail(err, KGEN_EINTERNAL, "%s", broken);
 	broken[0] = '\0';
 	return 1;
+}
+
+int
+kgen_open_regular(const char *path, int flags, struct stat *st)
+{
+	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0644), e;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0) {
+		e = errno;
+		close(fd);
+		return errno = e, -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return -2;
+	}
+	if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		e = errno;
+		close(fd);
+		return errno = e, -1;
+	}
+	return fd;
 }
 
 kgen_status

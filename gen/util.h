@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include "kgen.h"
 
 #define KGEN_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -27,8 +28,18 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 /* Hand the string over (the buffer is left empty); NULL if allocation failed. */
 char *sb_take(strbuf *b);
 
-/* text as a message may quote it: control characters (and backslashes) as
- * \xNN, cut after 40 characters with "..."; into buf (n >= 8), returned. */
+/* The length in bytes of the valid UTF-8 sequence that text starts with (1
+ * for ASCII, NUL included), or 0 when its first byte starts none (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF). */
+int kgen_utf8_length(const char *text);
+
+/* text as one line that is safe on a terminal: control characters (C0,
+ * DEL and C1), backslashes and bytes of no valid UTF-8 sequence as \xNN,
+ * valid UTF-8 kept; cut after `cut` characters with "..." (0: only where
+ * buf ends); into buf (n >= 8), returned. */
+const char *kgen_escape(const char *text, char *buf, size_t n, size_t cut);
+
+/* text as a message may quote it: kgen_escape() cut after 40 characters. */
 const char *kgen_quote(const char *text, char *buf, size_t n);
 
 /* Fill err (when not NULL) with status and a message; returns status. */
@@ -49,6 +60,15 @@ void kgen_internal(const char *file, int line, const char *what);
 /* 1, with err filled (KGEN_EINTERNAL), when an invariant broke on this
  * thread since the last call; 0 otherwise. */
 int kgen_take_internal(kgen_error *err);
+
+/* Open a file that kgen names itself (records, shipped plans) without ever
+ * blocking: O_NONBLOCK for the open (a FIFO planted there would hold a
+ * plain open for ever), then fstat() of what was opened.  flags as
+ * open(2)'s (O_CLOEXEC is added; O_CREAT makes the file 0644 less the
+ * umask).  A regular file's descriptor, blocking again; -1 with errno when
+ * the open fails; -2 when it is not a regular file (*st says what it is,
+ * nothing is left open). */
+int kgen_open_regular(const char *path, int flags, struct stat *st);
 
 /* Read a whole file ("-" is standard input) into a NUL-terminated buffer;
  * KGEN_ESPEC for one over KGEN_TEXT_MAX bytes (yamlin.h: every file kgen

@@ -62,6 +62,14 @@ expect 1 "$kgen" "$good" --set threads=100
 grep -qF -- "$good (--set threads=100): error: threads 100 is not a multiple of the warp size, 32" "$tmp/err" ||
 	bad "a --set value's error does not name the --set"
 expect 1 "$kgen" "$good" -s thread=256
+# R4-6: the --set prefix of an error is escaped: a newline in the argument
+# does not split the message, an escape sequence does not reach the terminal,
+# a byte of no UTF-8 is shown as \xNN.
+expect 1 "$kgen" "$good" --set "$(printf 'threads=1\n\033[31mred\351')"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "a newline in --set split the error: $(cat "$tmp/err")"
+grep -q "$(printf '\033')" "$tmp/err" && bad "an escape in --set reached the terminal: $(cat "$tmp/err")"
+grep -qF -- '(--set threads=1\x0a\x1b[31mred\xe9): error: threads:' "$tmp/err" ||
+	bad "--set's argument is not escaped in the error: $(cat "$tmp/err")"
 
 # ---- --help, --version ----
 expect 0 "$kgen" --help

@@ -104,4 +104,46 @@ if [ -z "$(ls "$cache")" ] || [ $rc -ne 2 ] || ! echo "$out" | grep -q 'KGEN_NVR
 	status=1
 fi
 rm -rf "$cache"
+# R4-2: kgen run --json is valid JSON whatever the spec paths: names that
+# look like numbers ("01", "1.", "1e5") stay strings, a tab or a newline in a
+# name stays in its row (the --tsv table escapes them), a Latin-1 byte is
+# read as Latin-1; checked by Python's JSON parser, row by row.
+# R4-1: --json or --tsv naming a spec (by inode: ./s, a hard link) is
+# refused before anything is written; the spec is left whole.
+hostile=$(mktemp -d "${TMPDIR:-/tmp}/kgen-hostile.XXXXXX") || exit 99
+abs_src=$(cd "$top_srcdir" && pwd) abs_b=$(cd "$b" && pwd) || exit 99
+if command -v python3 > /dev/null 2>&1; then
+	(
+		cd "$hostile" || exit 1
+		for name in 01 1. 1e5 "$(printf 'a\tb')" "$(printf 'a\nb')" "$(printf '\351t\351')" 'q"\' '-1'; do
+			cp "$abs_src/specs/reduce_vec4.yaml" "./$name" || exit 1
+		done
+		LD_LIBRARY_PATH=$abs_b/tests/fake_cuda "$abs_b/kgen" run --n 100 --json out.json --tsv out.tsv -- 01 1. 1e5 "$(printf 'a\tb')" "$(printf 'a\nb')" \
+			"$(printf '\351t\351')" 'q"\' -1 > /dev/null 2>&1
+		python3 - <<'PY' || exit 1
+import json
+want = ["01", "1.", "1e5", "a\tb", "a\nb", "\u00e9t\u00e9", 'q"\\', "-1"]
+rows = [json.loads(line) for line in open("out.json", encoding="utf-8")]
+assert [r["spec"] for r in rows] == want, [r["spec"] for r in rows]
+assert all(type(r["n"]) is int and r["dtype"] == "f32" and isinstance(r["time_us"], float) for r in rows), rows
+tsv = open("out.tsv", "rb").read().split(b"\n")
+assert len(tsv) == len(want) + 2 and all(len(l.split(b"\t")) == 15 for l in tsv[:-1]), tsv
+PY
+	) || { echo "FAIL: kgen run --json with hostile spec paths is not the rows as valid JSON"; status=1; }
+else
+	echo "SKIP: the --json check of hostile spec paths needs python3"
+fi
+for args in "--json $hostile/s.yaml" "--tsv $hostile/./s.yaml" "--json $hostile/link.yaml" "--tsv $hostile/t --json $hostile/t"; do
+	rm -f "$hostile/s.yaml" "$hostile/link.yaml"
+	cp "$top_srcdir/specs/reduce_vec4.yaml" "$hostile/s.yaml" && ln "$hostile/s.yaml" "$hostile/link.yaml" || exit 99
+	# shellcheck disable=SC2086
+	out=$("$b/kgen" run --n 100 "$hostile/s.yaml" $args 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! cmp -s "$top_srcdir/specs/reduce_vec4.yaml" "$hostile/s.yaml" ||
+	   ! echo "$out" | grep -Eq 'is the spec .*itself: writing it would destroy it before it is read; choose another file|name one file'; then
+		echo "FAIL: kgen run s.yaml $args: exit $rc (expected 2, the spec untouched): $out"
+		status=1
+	fi
+done
+rm -rf "$hostile"
 exit $status

@@ -353,5 +353,29 @@ refused "points 1 and 2 differ in axis (rows, cols): every point of one tuning m
 "$b/kgen" tune "$tmp/axis.yaml" --shape 64 > "$tmp/out" 2>&1 && bad "--shape 64 accepted"
 grep -q "bad --shape 64 (at most 32 shapes, each ROWSxCOLS" "$tmp/out" || bad "--shape 64: $(cat "$tmp/out")"
 
+# R4-3: a FIFO planted at the records' default path, or given to --records,
+# is refused at once (the open is non-blocking, the type checked after it):
+# it held kgen tune in open() for ever.
+printf 'kernel: reduce\nthreads: 256\n' > "$tmp/fifo.yaml"
+mkfifo "$tmp/fifo.records.jsonl" "$tmp/named.fifo" || exit 99
+for records in "" "--records $tmp/named.fifo"; do
+	# shellcheck disable=SC2086
+	timeout 60 "$b/kgen" tune "$tmp/fifo.yaml" --n 1000 $records > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc -eq 124 ] && bad "kgen tune ${records:-(default records)} blocked on a FIFO"
+	[ $rc -eq 3 ] && grep -q "refusing the records file .*: not a regular file (a FIFO); name a file with --records" \
+		"$tmp/out" || bad "a FIFO as the records ${records:-(default)}: exit $rc: $(cat "$tmp/out")"
+done
+# R4-1: neither the records nor the plan may be the space (or each other).
+cp "$tmp/fifo.yaml" "$tmp/keep.yaml"
+for args in "--records $tmp/fifo.yaml" "--plan $tmp/./fifo.yaml" "--plan $tmp/r.jsonl --records $tmp/r.jsonl"; do
+	# shellcheck disable=SC2086
+	"$b/kgen" tune "$tmp/fifo.yaml" --n 1000 $args > "$tmp/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && cmp -s "$tmp/fifo.yaml" "$tmp/keep.yaml" &&
+		grep -Eq "is the space (.* )?itself: writing it would destroy it|is the records file: give the plan a file of its own" \
+		"$tmp/out" || bad "kgen tune space.yaml $args: exit $rc (expected 2, the space untouched): $(cat "$tmp/out")"
+done
+
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
