@@ -3,6 +3,7 @@
 # validator and generators, seeded with every spec under specs/ and the
 # language's dictionary (tests/fuzz/fuzz_spec.dict, built from `kgen keys`
 # and tests/fuzz/yaml.dict) and, through fuzz_spec, size plans;
+# the other harnesses with their own (tests/fuzz/{cache,records}.dict);
 # fuzz_cache over disk-cache entries; fuzz_space over spec spaces (seeded
 # with specs/plans/*.space.yaml); fuzz_records over kgen tune's record
 # lines (tests/fuzz/space-seeds/ holds inputs that once failed: they run
@@ -32,8 +33,12 @@ printf '{"key":"H200|driver 13.0|NVRTC 13.0|kgen 0.1.0|0123456789abcdef|4096|eve
 # One harness: 0 when it ran its time without a crash or a broken invariant.
 run() {
 	h=$1
-	dict=
-	[ "$h" = spec ] && dict=-dict=$b/tests/fuzz/fuzz_spec.dict
+	# Every harness has a dictionary: a space is a spec with lists, so
+	# fuzz_space takes fuzz_spec's (every key and value of every family).
+	case $h in
+	spec | space) dict=-dict=$b/tests/fuzz/fuzz_spec.dict ;;
+	*) dict=-dict=$top_srcdir/tests/fuzz/$h.dict ;;
+	esac
 	"$b/tests/fuzz/fuzz_$h" $dict -max_total_time="$secs" -print_final_stats=1 \
 		-artifact_prefix="$b/tests/fuzz/" "$work/$h" > "$work/$h.log" 2>&1
 }

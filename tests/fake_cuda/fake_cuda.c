@@ -167,6 +167,8 @@ struct fake_module {
 	int any;
 	int n;
 	char names[64][128];
+	int nfns;      /* the functions handed out, freed with the module */
+	char **fns;
 };
 
 static unsigned long long
@@ -211,25 +213,38 @@ cuModuleLoadData(CUmodule *m, const void *image)
 API CUresult CUDAAPI
 cuModuleUnload(CUmodule m)
 {
+	struct fake_module *mod = (struct fake_module *)m;
+	int i;
+
 	fake_cuda_modules--;
-	free(m);
+	for (i = 0; mod && i < mod->nfns; i++)
+		free(mod->fns[i]);
+	if (mod)
+		free(mod->fns);
+	free(mod);
 	return CUDA_SUCCESS;
 }
 
-/* A function is its name, kept. */
+/* A function is its name, kept by its module (as the driver's functions
+ * live as long as their module: freed by cuModuleUnload, so that the
+ * sanitizer build's leak check sees what kgen itself leaks). */
 API CUresult CUDAAPI
 cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
 	struct fake_module *mod = (struct fake_module *)m;
-	char *copy;
+	char *copy, **fns;
 	int i, found = mod->any;
 
 	for (i = 0; i < mod->n && !found; i++)
 		found = strcmp(mod->names[i], name) == 0;
 	if (!found)
 		return CUDA_ERROR_NOT_FOUND;
+	if (!(fns = realloc(mod->fns, (size_t)(mod->nfns + 1) * sizeof *fns)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	mod->fns = fns;
 	if (!(copy = strdup(name)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	mod->fns[mod->nfns++] = copy;
 	*f = (CUfunction)copy;
 	return CUDA_SUCCESS;
 }
