@@ -18,6 +18,9 @@ export LD_LIBRARY_PATH KGEN_CACHE=0
 status=0
 "$b/tests/fake_test" || status=1
 "$b/tests/runtime_test" || status=1
+# Four threads building specs and plans in one context (make check-sanitize
+# runs eight under ThreadSanitizer).
+"$b/tests/thread_stress" 4 2 || status=1
 out=$("$b/kgen" run --n 1000 --shape 3x33x65 --pad 2 "$top_srcdir/specs/reduce_vec4.yaml" \
 	"$top_srcdir/specs/transpose/best.yaml" "$top_srcdir/specs/reduce_axis/best/rows.yaml" 2>&1)
 rc=$?

@@ -19,7 +19,7 @@ if ! $make -s -C "$top_builddir" install DESTDIR="$tmp" > "$tmp/log" 2>&1; then
 	exit 1
 fi
 # Where the Makefile puts things (make print-dirs: NAME='value' lines).
-$make -s -C "$top_builddir" print-dirs > "$tmp/dirs" 2>/dev/null || { echo "FAIL: make print-dirs" >&2; exit 99; }
+$make -s --no-print-directory -C "$top_builddir" print-dirs > "$tmp/dirs" 2>/dev/null || { echo "FAIL: make print-dirs" >&2; exit 99; }
 bindir= libdir= docdir= mandir= includedir= pythondir= bashcompletiondir= python_package= plansdir=
 . "$tmp/dirs"
 [ -n "$bindir" ] && [ -n "$docdir" ] || { echo "FAIL: make print-dirs gave nothing" >&2; exit 99; }
@@ -45,6 +45,7 @@ if [ "$python_package" = yes ]; then
 	# The installed package, pointed at the staged library, imports, and
 	# kgen.matmul takes the best specs installed with it.
 	if command -v python3 > /dev/null; then
+		. "$top_srcdir/tests/asan_preload.sh"
 		PYTHONPATH="$tmp$pythondir" KGEN_LIBRARY="$tmp$libdir/libkgen.so" python3 -c '
 import kgen, kgen._installed, sys
 from kgen import _matmul

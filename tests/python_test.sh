@@ -24,6 +24,7 @@ if [ ! -f "$lib" ]; then
 fi
 export KGEN_LIBRARY=$lib KGEN_TOP_SRCDIR=$top_srcdir KGEN=$builddir/kgen PYTHONDONTWRITEBYTECODE=1 \
 	PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH}
+. "$top_srcdir/tests/asan_preload.sh"
 status=0
 "$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir/python/tests" || status=1
 # The calls' host side against the fake driver (tests/fake_cuda): what
