@@ -385,6 +385,90 @@ kgen_space_expand(const char *path, char **sets, int nsets, struct kgen_points *
 	return st;
 }
 
+/* Point `at`'s spec, loaded as a check: its whole text, or when that is
+ * refused the lean one (the varying keys at their defaults left out) where it
+ * loads and resolves to the same point.  *text is the text kept (the caller
+ * frees it; NULL when out of memory); KGEN_ESPEC leaves the first refusal in
+ * *err. */
+static kgen_status
+load_point(const struct space *sp, const int *at, const char *name, char **text, kgen_error *err)
+{
+	strbuf b;
+	kgen_spec *spec = NULL;
+	char *ptext;
+	kgen_status st;
+
+	*text = NULL;
+	sb_init(&b);
+	point_yaml(sp, at, 0, &b);
+	if (!(ptext = sb_take(&b)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	st = kgen_spec_load_string(ptext, strlen(ptext), name, &spec, err);
+	if (st == KGEN_ESPEC) {
+		/* Refused: once more without the varying keys at their defaults. */
+		kgen_error first = *err;
+		sb_init(&b);
+		if (point_yaml(sp, at, 1, &b)) {
+			char *lean = sb_take(&b);
+			if (!lean) {
+				free(ptext);
+				return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+			}
+			if ((st = kgen_spec_load_string(lean, strlen(lean), name, &spec, err)) == KGEN_OK &&
+			    !resolves_to(sp, at, spec)) {
+				kgen_spec_free(spec);  /* a derived default differs: another point's spec */
+				spec = NULL;
+				st = KGEN_ESPEC;
+			}
+			if (st == KGEN_OK) {
+				free(ptext);
+				ptext = lean;
+			} else {
+				free(lean);
+				if (st == KGEN_ESPEC)
+					*err = first;  /* counted by the first reason */
+			}
+		} else {
+			sb_free(&b);
+		}
+	}
+	if (st == KGEN_OK)
+		kgen_spec_free(spec);
+	*text = ptext;
+	return st;
+}
+
+/* Keep point `at` in pts: its spec text (taken, freed on failure) and its
+ * label, KEY=VALUE for each key that varies. */
+static kgen_status
+add_point(struct kgen_points *pts, const struct space *sp, const int *at, char *ptext, kgen_error *err)
+{
+	struct kgen_point *v = realloc(pts->v, (size_t)(pts->n + 1) * sizeof *v);
+	strbuf label;
+	int i;
+
+	if (!v) {
+		free(ptext);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	pts->v = v;
+	sb_init(&label);
+	for (i = 0; i < sp->n; i++)
+		if (sp->axes[i].n > 1) {
+			sb_printf(&label, "%s%s=", label.len ? " " : "", sp->axes[i].key);
+			label_value(&label, sp->axes[i].values[at[i]]);
+		}
+	v[pts->n].yaml = ptext;
+	v[pts->n].label = label.len ? sb_take(&label) : kgen_strdup("(the one point)");
+	sb_free(&label);
+	if (!v[pts->n].label) {
+		free(ptext);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	pts->n++;
+	return KGEN_OK;
+}
+
 kgen_status
 kgen_space_expand_text(const char *text, size_t len, const char *path, char **sets, int nsets, long long max_points,
                        struct kgen_points *pts, kgen_error *err)
@@ -409,79 +493,21 @@ kgen_space_expand_text(const char *text, size_t len, const char *path, char **se
 	pts->total = points;
 	memset(at, 0, sizeof at);
 	for (p = 0; p < points; p++) {
-		strbuf b, label;
-		kgen_spec *spec = NULL;
 		char name[64], *ptext;
 
-		sb_init(&b);
-		point_yaml(&sp, at, 0, &b);
 		snprintf(name, sizeof name, "point %lld", p + 1);
-		if (!(ptext = sb_take(&b))) {
-			st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-			goto out;
-		}
-		st = kgen_spec_load_string(ptext, strlen(ptext), name, &spec, err);
-		if (st == KGEN_ESPEC) {
-			/* Refused: once more without the varying keys at their defaults. */
-			kgen_error first = *err;
-			sb_init(&b);
-			if (point_yaml(&sp, at, 1, &b)) {
-				char *lean = sb_take(&b);
-				if (!lean) {
-					free(ptext);
-					st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-					goto out;
-				}
-				if ((st = kgen_spec_load_string(lean, strlen(lean), name, &spec, err)) == KGEN_OK &&
-				    !resolves_to(&sp, at, spec)) {
-					kgen_spec_free(spec);  /* a derived default differs: another point's spec */
-					spec = NULL;
-					st = KGEN_ESPEC;
-				}
-				if (st == KGEN_OK) {
-					free(ptext);
-					ptext = lean;
-				} else {
-					free(lean);
-					if (st == KGEN_ESPEC)
-						*err = first;  /* counted by the first reason */
-				}
-			} else {
-				sb_free(&b);
-			}
-		}
+		st = load_point(&sp, at, name, &ptext, err);
 		if (st == KGEN_OK) {
-			struct kgen_point *v = realloc(pts->v, (size_t)(pts->n + 1) * sizeof *v);
-			kgen_spec_free(spec);
-			if (!v) {
-				free(ptext);
-				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-				goto out;
-			}
-			pts->v = v;
-			sb_init(&label);
-			for (i = 0; i < sp.n; i++)
-				if (sp.axes[i].n > 1) {
-					sb_printf(&label, "%s%s=", label.len ? " " : "", sp.axes[i].key);
-					label_value(&label, sp.axes[i].values[at[i]]);
-				}
-			v[pts->n].yaml = ptext;
-			v[pts->n].label = label.len ? sb_take(&label) : kgen_strdup("(the one point)");
-			sb_free(&label);
-			if (!v[pts->n].label) {
-				free(ptext);
-				st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
-				goto out;
-			}
-			pts->n++;
+			st = add_point(pts, &sp, at, ptext, err);
 		} else if (st == KGEN_ESPEC) {
 			count_refusal(pts, err->message);
 			free(ptext);
 			st = KGEN_OK;
 		} else {
 			free(ptext);
-			goto out;
 		}
+		if (st)
+			goto out;
 		for (i = sp.n - 1; i >= 0 && ++at[i] == sp.axes[i].n; i--)  /* the next point, last key fastest */
 			at[i] = 0;
 	}
@@ -558,8 +584,17 @@ usage(FILE *fp)
 	      "accepted point compiles; 1 when no point is a valid spec.\n", fp);
 }
 
-int
-kgen_cmd_space(int argc, char **argv)
+/* kgen space's options. */
+struct space_opts {
+	char *sets[64];
+	int nsets;
+	const char *emit, *arch;
+	int list, compile, jobs;
+};
+
+/* Parse kgen space's command line into o: -1 to go on, else the exit status. */
+static int
+parse_space_options(int argc, char **argv, struct space_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' }, { "emit", required_argument, NULL, 'e' },
@@ -567,103 +602,137 @@ kgen_cmd_space(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' }, { "set", required_argument, NULL, 's' },
 		{ "unset", required_argument, NULL, 'u' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	char *sets[64];
-	int nsets = 0;
-	struct kgen_points pts;
-	struct job job;
-	kgen_error err;
-	const char *emit = NULL, *arch = "sm_90";
-	int list = 0, compile = 0, jobs = 2, c, i, rc = 0;
-	time_t t0;
+	int c;
 
+	*o = (struct space_opts){ .arch = "sm_90", .jobs = 2 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'l': list = 1; break;
-		case 'e': emit = optarg; break;
-		case 'c': compile = 1; break;
-		case 'a': arch = optarg; break;
-		case 'j': jobs = atoi(optarg); break;
+		case 'l': o->list = 1; break;
+		case 'e': o->emit = optarg; break;
+		case 'c': o->compile = 1; break;
+		case 'a': o->arch = optarg; break;
+		case 'j': o->jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (kgen_cli_add_set("space", c == 'u', optarg, sets, &nsets, (int)KGEN_COUNT(sets)))
+			if (kgen_cli_add_set("space", c == 'u', optarg, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || jobs < 1 || jobs > 64) {
+	if (optind != argc - 1 || o->jobs < 1 || o->jobs > 64) {
 		usage(stderr);
 		return 2;
 	}
-	if (kgen_space_expand(argv[optind], sets, nsets, &pts, &err))
+	return -1;
+}
+
+/* Point i: listed (--list), written as emit/NNNNN.yaml (--emit), generated
+ * into job's sources (--compile). */
+static kgen_status
+visit_point(const struct space_opts *o, const struct kgen_points *pts, int i, struct job *job, kgen_error *err)
+{
+	kgen_status st;
+
+	if (o->list)
+		printf("%6d  %s\n", i + 1, pts->v[i].label);
+	if (o->emit) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%05d.yaml", o->emit, i + 1);
+		if ((st = kgen_write_file(path, pts->v[i].yaml, strlen(pts->v[i].yaml), err)))
+			return st;
+	}
+	if (o->compile) {
+		kgen_spec *spec = NULL;
+		char name[64], specific[24];
+		snprintf(name, sizeof name, "point %d", i + 1);
+		if ((st = kgen_spec_load_string(pts->v[i].yaml, strlen(pts->v[i].yaml), name, &spec, err)) ||
+		    (st = kgen_generate(spec, &job->sources[job->n], err))) {
+			kgen_spec_free(spec);
+			return st;
+		}
+		snprintf(job->archs[job->n], sizeof job->archs[0], "%s",
+		         kgen_spec_compile_arch(spec, o->arch, specific, sizeof specific));
+		kgen_spec_free(spec);
+		job->names[job->n++] = kgen_strdup(name);
+	}
+	return KGEN_OK;
+}
+
+/* --compile: the points' sources through NVRTC on o->jobs threads, timed;
+ * 4 when one fails, else 0. */
+static int
+compile_points(const struct space_opts *o, struct job *job)
+{
+	time_t t0 = time(NULL);
+	int threads = kgen_parallel_for(job->n, o->jobs, compile_point, job);
+
+	printf("compiled %d of %d for %s on %d thread(s) in %lld s\n", job->n - job->failed, job->n, o->arch, threads,
+	       (long long)(time(NULL) - t0));
+	return job->failed ? 4 : 0;
+}
+
+static void
+free_job(struct job *job)
+{
+	int i;
+
+	for (i = 0; job->sources && i < job->n; i++) {
+		free(job->sources[i]);
+		free(job->names[i]);
+	}
+	free(job->sources);
+	free(job->names);
+	free(job->archs);
+	pthread_mutex_destroy(&job->lock);
+}
+
+/* kgen space: parse, expand, visit each point, report the counts, compile. */
+int
+kgen_cmd_space(int argc, char **argv)
+{
+	struct space_opts o;
+	struct kgen_points pts;
+	struct job job;
+	kgen_error err;
+	int i, rc;
+
+	if ((rc = parse_space_options(argc, argv, &o)) >= 0)
+		return rc;
+	rc = 0;
+	if (kgen_space_expand(argv[optind], o.sets, o.nsets, &pts, &err))
 		return kgen_report(&err);
-	if (emit && mkdir(emit, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "kgen space: cannot create %s: %s\n", emit, strerror(errno));
+	if (o.emit && mkdir(o.emit, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "kgen space: cannot create %s: %s\n", o.emit, strerror(errno));
 		kgen_points_free(&pts);
 		return 3;
 	}
 	memset(&job, 0, sizeof job);
-	job.arch = arch;
+	job.arch = o.arch;
 	pthread_mutex_init(&job.lock, NULL);
-	if (compile && (!(job.sources = calloc((size_t)pts.n + 1, sizeof *job.sources)) ||
-	                !(job.names = calloc((size_t)pts.n + 1, sizeof *job.names)) ||
-	                !(job.archs = calloc((size_t)pts.n + 1, sizeof *job.archs)))) {
+	if (o.compile && (!(job.sources = calloc((size_t)pts.n + 1, sizeof *job.sources)) ||
+	                  !(job.names = calloc((size_t)pts.n + 1, sizeof *job.names)) ||
+	                  !(job.archs = calloc((size_t)pts.n + 1, sizeof *job.archs)))) {
 		rc = kgen_report((kgen_fail(&err, KGEN_ENOMEM, "out of memory"), &err));
 		goto out;
 	}
-	for (i = 0; i < pts.n; i++) {
-		if (list)
-			printf("%6d  %s\n", i + 1, pts.v[i].label);
-		if (emit) {
-			char path[4096];
-			snprintf(path, sizeof path, "%s/%05d.yaml", emit, i + 1);
-			if (kgen_write_file(path, pts.v[i].yaml, strlen(pts.v[i].yaml), &err)) {
-				rc = kgen_report(&err);
-				goto out;
-			}
+	for (i = 0; i < pts.n; i++)
+		if (visit_point(&o, &pts, i, &job, &err)) {
+			rc = kgen_report(&err);
+			goto out;
 		}
-		if (compile) {
-			kgen_spec *spec = NULL;
-			char name[64], specific[24];
-			snprintf(name, sizeof name, "point %d", i + 1);
-			if (kgen_spec_load_string(pts.v[i].yaml, strlen(pts.v[i].yaml), name, &spec, &err) ||
-			    kgen_generate(spec, &job.sources[job.n], &err)) {
-				kgen_spec_free(spec);
-				rc = kgen_report(&err);
-				goto out;
-			}
-			snprintf(job.archs[job.n], sizeof job.archs[0], "%s",
-			         kgen_spec_compile_arch(spec, arch, specific, sizeof specific));
-			kgen_spec_free(spec);
-			job.names[job.n++] = kgen_strdup(name);
-		}
-	}
 	kgen_space_print_counts(argv[optind], &pts, stdout);
 	if (pts.n == 0) {
 		fprintf(stderr, "kgen space: no point of %s is a valid spec (the reasons are above)\n", argv[optind]);
 		rc = 1;
 		goto out;
 	}
-	if (compile && job.n) {
-		int threads;
-		t0 = time(NULL);
-		threads = kgen_parallel_for(job.n, jobs, compile_point, &job);
-		printf("compiled %d of %d for %s on %d thread(s) in %lld s\n", job.n - job.failed, job.n, arch, threads,
-		       (long long)(time(NULL) - t0));
-		if (job.failed)
-			rc = 4;
-	}
+	if (o.compile && job.n)
+		rc = compile_points(&o, &job);
 out:
-	for (i = 0; job.sources && i < job.n; i++) {
-		free(job.sources[i]);
-		free(job.names[i]);
-	}
-	free(job.sources);
-	free(job.names);
-	free(job.archs);
-	pthread_mutex_destroy(&job.lock);
+	free_job(&job);
 	kgen_points_free(&pts);
 	return rc;
 }

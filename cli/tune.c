@@ -1048,8 +1048,130 @@ add_methods(struct tune *t, const char *list)
 	}
 }
 
+/* One of kgen tune's options, c with its argument arg, into t (*margin: set
+ * when --margin was given).  -1 to go on, else the command's exit status. */
+static int
+parse_option(struct tune *t, int c, char *arg, int *margin)
+{
+	char *endp;
+
+	switch (c) {
+	case 'n':
+		if (t->o.nn == MAX_SIZES || kgen_parse_count(arg, &t->o.n[t->o.nn]) || !t->o.n[t->o.nn]) {
+			fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", arg,
+			        MAX_SIZES);
+			return 2;
+		}
+		t->o.nn++;
+		break;
+	case 'x':
+		if (t->o.nshape == MAX_SIZES || kgen_parse_shape(arg, t->o.shape[t->o.nshape])) {
+			fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20, "
+			        "or MxNxK for a matmul)\n", arg, MAX_SIZES);
+			return 2;
+		}
+		t->o.shape_parts[t->o.nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
+		break;
+	case 'm':
+		if (add_methods(t, arg))
+			return 2;
+		break;
+	case 'r': t->runs = atoi(arg); break;
+	case 'j': t->jobs = atoi(arg); break;
+	case 's':
+	case 'u':
+		if (kgen_cli_add_set("tune", c == 'u', arg, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
+			return 2;
+		break;
+	case 'R': t->records = arg; break;
+	case 'F': t->fresh = 1; break;
+	case 'U': t->fresh = 0; break;
+	case 'p': t->plan = arg; break;
+	case 'l': t->list = 1; break;
+	case 'S': t->seed = strtoull(arg, NULL, 0); break;
+	case 'd': t->device = atoi(arg); break;
+	case 'T':
+		t->tolerance = strtod(arg, &endp) / 100;
+		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1) {
+			fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", arg);
+			return 2;
+		}
+		break;
+	case 'C':
+		if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0 && strcmp(arg, "first") != 0) {
+			fprintf(stderr, "kgen tune: bad --choose %s (worst, mean or first)\n", arg);
+			return 2;
+		}
+		t->mean = strcmp(arg, "mean") == 0;
+		t->first = strcmp(arg, "first") == 0;
+		break;
+	case 'G':
+		*margin = 1;
+		t->margin = strtod(arg, &endp) / 100;
+		if (*endp || endp == arg || t->margin < 0 || t->margin >= 1) {
+			fprintf(stderr, "kgen tune: bad --margin %s (a percentage, 0 to under 100)\n", arg);
+			return 2;
+		}
+		break;
+	case 'A':
+		if (strcmp(arg, "cub") != 0) {
+			fprintf(stderr, "kgen tune: bad --against %s (cub)\n", arg);
+			return 2;
+		}
+		t->against = 1;
+		break;
+	case 'h': usage(stdout); return 0;
+	default: usage(stderr); return 2;
+	}
+	return -1;
+}
+
+/* What the options say together: one space, counts in range, --margin and
+ * --choose first where they apply; the space and the default method into t.
+ * -1 to go on, else the exit status. */
+static int
+check_options(int argc, char **argv, struct tune *t, int margin)
+{
+	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
+		usage(stderr);
+		return 2;
+	}
+	if (margin && !(t->mean && t->against) && !t->first) {
+		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
+		return 2;
+	}
+	t->space = argv[optind];
+	if (!t->nm)
+		t->method[t->nm++] = KGEN_TIME_EVENTS;
+	if (t->first && t->nm < 2) {
+		fprintf(stderr, "kgen tune: --choose first weighs the first method against the others: give two or more "
+		                "(--method events,graph)\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* The sizes rising and distinct: a plan's entries rise by n. */
+static void
+sort_sizes(struct tune *t)
+{
+	int i, j;
+
+	qsort(t->o.n, (size_t)t->o.nn, sizeof *t->o.n, cmp_count);
+	for (i = j = 0; i < t->o.nn; i++)
+		if (!j || t->o.n[i] != t->o.n[j - 1])
+			t->o.n[j++] = t->o.n[i];
+	t->o.nn = j;
+	qsort(t->o.shape, (size_t)t->o.nshape, sizeof *t->o.shape, cmp_shape);
+	for (i = j = 0; i < t->o.nshape; i++)
+		if (!j || cmp_shape(t->o.shape[i], t->o.shape[j - 1]))
+			memcpy(t->o.shape[j++], t->o.shape[i], sizeof *t->o.shape);
+	t->o.nshape = j;
+}
+
 /* kgen tune's options into t (records: storage for the default records
- * path).  -1 when the command goes on, else its exit status. */
+ * path, SPACE.records.jsonl).  -1 when the command goes on, else its exit
+ * status. */
 static int
 parse_options(int argc, char **argv, struct tune *t, char *records, size_t nrecords)
 {
@@ -1067,8 +1189,7 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	char *endp;
-	int c, i, j, margin = 0;
+	int c, rc, margin = 0;
 
 	t->runs = 20;
 	t->jobs = cpus > 0 ? (cpus > 64 ? 64 : (int)cpus) : 2;
@@ -1076,103 +1197,12 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	t->tolerance = 0.03;
 	t->margin = 0.03;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (t->o.nn == MAX_SIZES || kgen_parse_count(optarg, &t->o.n[t->o.nn]) || !t->o.n[t->o.nn]) {
-				fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", optarg,
-				        MAX_SIZES);
-				return 2;
-			}
-			t->o.nn++;
-			break;
-		case 'x':
-			if (t->o.nshape == MAX_SIZES || kgen_parse_shape(optarg, t->o.shape[t->o.nshape])) {
-				fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-				        "or MxNxK for a matmul)\n", optarg, MAX_SIZES);
-				return 2;
-			}
-			t->o.shape_parts[t->o.nshape++] = strchr(strchr(optarg, 'x') + 1, 'x') ? 3 : 2;
-			break;
-		case 'm':
-			if (add_methods(t, optarg))
-				return 2;
-			break;
-		case 'r': t->runs = atoi(optarg); break;
-		case 'j': t->jobs = atoi(optarg); break;
-		case 's':
-		case 'u':
-			if (kgen_cli_add_set("tune", c == 'u', optarg, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
-				return 2;
-			break;
-		case 'R': t->records = optarg; break;
-		case 'F': t->fresh = 1; break;
-		case 'U': t->fresh = 0; break;
-		case 'p': t->plan = optarg; break;
-		case 'l': t->list = 1; break;
-		case 'S': t->seed = strtoull(optarg, NULL, 0); break;
-		case 'd': t->device = atoi(optarg); break;
-		case 'T':
-			t->tolerance = strtod(optarg, &endp) / 100;
-			if (*endp || endp == optarg || t->tolerance < 0 || t->tolerance > 1) {
-				fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'C':
-			if (strcmp(optarg, "worst") != 0 && strcmp(optarg, "mean") != 0 && strcmp(optarg, "first") != 0) {
-				fprintf(stderr, "kgen tune: bad --choose %s (worst, mean or first)\n", optarg);
-				return 2;
-			}
-			t->mean = strcmp(optarg, "mean") == 0;
-			t->first = strcmp(optarg, "first") == 0;
-			break;
-		case 'G':
-			margin = 1;
-			t->margin = strtod(optarg, &endp) / 100;
-			if (*endp || endp == optarg || t->margin < 0 || t->margin >= 1) {
-				fprintf(stderr, "kgen tune: bad --margin %s (a percentage, 0 to under 100)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'A':
-			if (strcmp(optarg, "cub") != 0) {
-				fprintf(stderr, "kgen tune: bad --against %s (cub)\n", optarg);
-				return 2;
-			}
-			t->against = 1;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
-		usage(stderr);
-		return 2;
-	}
-	if (margin && !(t->mean && t->against) && !t->first) {
-		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
-		return 2;
-	}
-	t->space = argv[optind];
-	if (!t->nm)
-		t->method[t->nm++] = KGEN_TIME_EVENTS;
-	if (t->first && t->nm < 2) {
-		fprintf(stderr, "kgen tune: --choose first weighs the first method against the others: give two or more "
-		                "(--method events,graph)\n");
-		return 2;
-	}
-	/* Rising and distinct: a plan's entries rise by n. */
-	qsort(t->o.n, (size_t)t->o.nn, sizeof *t->o.n, cmp_count);
-	for (i = j = 0; i < t->o.nn; i++)
-		if (!j || t->o.n[i] != t->o.n[j - 1])
-			t->o.n[j++] = t->o.n[i];
-	t->o.nn = j;
-	qsort(t->o.shape, (size_t)t->o.nshape, sizeof *t->o.shape, cmp_shape);
-	for (i = j = 0; i < t->o.nshape; i++)
-		if (!j || cmp_shape(t->o.shape[i], t->o.shape[j - 1]))
-			memcpy(t->o.shape[j++], t->o.shape[i], sizeof *t->o.shape);
-	t->o.nshape = j;
+	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1)
+		if ((rc = parse_option(t, c, optarg, &margin)) >= 0)
+			return rc;
+	if ((rc = check_options(argc, argv, t, margin)) >= 0)
+		return rc;
+	sort_sizes(t);
 	if (!t->records) {
 		size_t len = strlen(t->space);
 		if (len > 5 && strcmp(t->space + len - 5, ".yaml") == 0)

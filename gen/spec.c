@@ -101,8 +101,8 @@ kgen_spec_value(const struct kgen_spec *s, enum kgen_key k)
 
 /* Names a kernel may not take: they would collide in the generated file.
  * C and C++ keywords; CUDA's built-in variables and the functions its
- * headers declare that a kernel file may meet; and what kgen's own files
- * declare at file scope (types, constants, helpers).  Sorted (strcmp). */
+ * headers declare that a kernel file may meet (sorted, strcmp); and what
+ * kgen's own files declare and call (generated, below). */
 static const char *const reserved_keywords[] = {
 	"alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
 	"constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum", "explicit", "export",
@@ -117,31 +117,10 @@ static const char *const reserved_cuda[] = {
 	"fminf", "free", "gridDim", "int2", "int4", "main", "malloc", "max", "memcpy", "memset", "min", "printf", "sqrt",
 	"sqrtf", "std", "threadIdx", "uint2", "uint4", "warpSize",
 };
-static const char *const reserved_kgen[] = {
-	"A_BOX", "A_LBO", "A_LD", "A_REGS", "A_SBO", "A_STAGE", "A_TILE", "Acc", "BATCH", "BOX", "BUFFER", "BUFFERS",
-	"BYTES", "B_BOX", "B_LBO", "B_LD", "B_REGS", "B_SBO", "B_STAGE", "B_TILE", "CHUNK", "CLUSTER_M", "CLUSTER_N", "CN",
-	"CN_STRIDE", "COLS", "CONSUMERS", "CUtensorMap", "Chunk", "DST_LD", "FRAGS_M", "FRAGS_N", "Fragments", "GROUP",
-	"ITEMS", "Index", "KSTEPS", "LANES", "LOADS", "MIN_BLOCKS", "MMA_M", "MMA_N", "N", "NO_INDEX", "Out", "OutPair",
-	"PAD", "PENDING", "REGS", "RM", "RM_STRIDE", "ROWS", "ROWS_PER_BLOCK", "ROWS_PER_GROUP", "Results", "SPLIT_K",
-	"STAGES", "Schedule",
-	"T", "THREADS", "THREAD_M", "THREAD_N", "TILE", "TILE_COLS", "TILE_K", "TILE_M", "TILE_N", "TILE_ROWS", "TRANS",
-	"TRANSPOSE", "Unit", "VEC", "VEC_A", "VEC_B", "Vec", "WARPS", "WARPS_N", "WARP_M", "WARP_N", "WG_M", "aligned_head",
-	"atomic_combine", "block_reduce", "block_tile", "bulk_commit_group", "bulk_wait_group", "bulk_wait_group_read",
-	"c_to_acc", "chain_end", "chain_fold", "chain_start", "cluster_sync", "combine", "combine_groups", "cp_async",
-	"cp_async_commit", "cp_async_wait", "epilogue", "fence_mbarrier_init", "fence_proxy_async_shared", "finish_tile",
-	"first_unit", "fold", "identity", "issue_load", "k_range", "l2_evict_first", "lanes_reduce", "ldmatrix_x4",
-	"let_next_kernel_start", "load_a", "load_b", "load_fragments", "load_one", "load_stage", "load_tile",
-	"load_tile_inside", "load_vec", "map", "mbarrier_arrive", "mbarrier_arrive_cluster", "mbarrier_arrive_expect_tx",
-	"mbarrier_init", "mbarrier_wait", "mma_16816", "multiply_fragments", "multiply_stage", "multiply_tile", "next_unit",
-	"owner", "pair", "partial_slot", "post", "reduce_span", "release_stage", "result", "rows_by_lanes", "rows_by_vector",
-	"run_start",
-	"schedule", "setmaxnreg_dec", "setmaxnreg_inc", "smem", "smem_desc", "store", "store_c", "store_elements",
-	"store_one", "store_pair", "store_result", "store_tile", "store_tile_tma", "store_vec", "store_warp", "swizzle_at",
-	"swizzle_tma", "swizzled", "tile_origin", "tma_load_2d", "tma_load_2d_multicast", "tma_load_3d", "tma_result",
-	"tma_store_2d", "tma_store_3d", "to_acc", "to_float", "to_out", "unit_at", "wait_for_previous_kernel",
-	"warp_reduce", "warpgroup_sync", "wgmma", "wgmma_commit_group", "wgmma_fence", "wgmma_fence_operand",
-	"wgmma_wait_group", "wmma_load_a", "wmma_load_b", "wmma_mma", "wmma_store",
-};
+/* reserved_declared[] and reserved_called[]: what kgen's own files declare
+ * (types, constants, helpers) and what its templates call, generated at build
+ * time from the templates and the emitters' sources by tools/reserved.sh. */
+#include "gen/reserved.inc"
 
 static int
 cmp_name(const void *key, const void *elem)
@@ -159,8 +138,10 @@ reserved_why(const char *name)
 		return "is a C++ keyword";
 	if (bsearch(name, reserved_cuda, KGEN_COUNT(reserved_cuda), sizeof *reserved_cuda, cmp_name))
 		return "is a CUDA built-in or a function its headers declare";
-	if (bsearch(name, reserved_kgen, KGEN_COUNT(reserved_kgen), sizeof *reserved_kgen, cmp_name))
+	if (bsearch(name, reserved_declared, KGEN_COUNT(reserved_declared), sizeof *reserved_declared, cmp_name))
 		return "is a name kgen's generated code declares";
+	if (bsearch(name, reserved_called, KGEN_COUNT(reserved_called), sizeof *reserved_called, cmp_name))
+		return "is a function kgen's generated code calls";
 	return NULL;
 }
 

@@ -33,7 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ("bootstrap", "configure.ac", "Makefile.am", "kgen.pc.in", "configure", "Makefile.in", "config.h.in",
            "aclocal.m4", "build-aux", "m4", "gen", "runtime", "include", "templates", "tools")
 # Build products an in-tree build leaves beside the sources.
-BUILT = shutil.ignore_patterns("*.o", "*.lo", ".deps", ".libs", ".dirstamp", "templates.inc", "__pycache__")
+BUILT = shutil.ignore_patterns("*.o", "*.lo", ".deps", ".libs", ".dirstamp", "templates.inc", "reserved.inc",
+                               "reserved.stamp", "__pycache__")
 
 
 def source_tree():

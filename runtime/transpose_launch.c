@@ -145,28 +145,16 @@ kgen_transpose(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 	return kgen_transpose_batched(k, in, out, rows, cols, NULL, stream, err);
 }
 
+/* The arguments' checks before any launch: sizes, pitches, strides and
+ * overlap; *l the layout resolved, *in_end and *out_end the bytes each side
+ * spans. */
 static kgen_status
-kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
-                       unsigned long long cols, const struct kgen_transpose_layout *layout, kgen_stream stream_,
-                       kgen_error *err)
+check_arguments(const struct kgen_spec *s, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                unsigned long long cols, const struct kgen_transpose_layout *layout, struct kgen_transpose_layout *l,
+                unsigned long long *in_end, unsigned long long *out_end, kgen_error *err)
 {
-	const struct kgen_spec *s;
-	const struct kgen_cu *cu;
-	CUstream stream = (CUstream)stream_;
-	struct kgen_transpose_layout l;
-	unsigned long long tiles, size, align, in_end, out_end;
-	unsigned int gy, gz;
-	kgen_status st;
+	unsigned long long size = (unsigned long long)s->r.dtype->size;
 
-	if ((st = kgen_kernel_expect(k, KGEN_TRANSPOSE, "kgen_transpose", err)))
-		return st;
-	s = &k->spec;
-	cu = k->ctx->cu;
-	if (!rows || !cols)
-		return KGEN_OK;
-	if (!in || !out)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: NULL in or out");
-	size = (unsigned long long)s->r.dtype->size;
 	if (layout && ((layout->in_pitch && layout->in_pitch < cols) || (layout->out_pitch && layout->out_pitch < rows)))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: a pitch shorter than a row (in_pitch %llu < cols %llu or "
 		                 "out_pitch %llu < rows %llu)", layout->in_pitch, cols, layout->out_pitch, rows);
@@ -174,19 +162,124 @@ kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, uns
 	                                      (layout->out_pitch && cols > ~0ull / layout->out_pitch))))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: a %llu x %llu matrix of %s is too large", rows, cols,
 		                 s->r.dtype->name);
-	l = resolve_layout(layout, rows, cols);
-	in_end = extent(l.batch, l.in_stride, rows, l.in_pitch, cols);
-	out_end = extent(l.batch, l.out_stride, cols, l.out_pitch, rows);
-	if (in_end > ~0ull / size || out_end > ~0ull / size)
+	*l = resolve_layout(layout, rows, cols);
+	*in_end = extent(l->batch, l->in_stride, rows, l->in_pitch, cols);
+	*out_end = extent(l->batch, l->out_stride, cols, l->out_pitch, rows);
+	if (*in_end > ~0ull / size || *out_end > ~0ull / size)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: %llu matrices of %llu x %llu %s at these strides are too "
-		                 "large", l.batch, rows, cols, s->r.dtype->name);
-	if (l.batch > 1 && l.out_stride < extent(1, 0, cols, l.out_pitch, rows))
+		                 "large", l->batch, rows, cols, s->r.dtype->name);
+	if (l->batch > 1 && l->out_stride < extent(1, 0, cols, l->out_pitch, rows))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: out_stride %llu is shorter than one output matrix "
-		                 "(%llu elements): the outputs would overlap", l.out_stride, extent(1, 0, cols, l.out_pitch, rows));
-	in_end *= size;
-	out_end *= size;
-	if ((in < out && in_end > out - in) || (out <= in && out_end > in - out))
+		                 "(%llu elements): the outputs would overlap", l->out_stride, extent(1, 0, cols, l->out_pitch, rows));
+	*in_end *= size;
+	*out_end *= size;
+	if ((in < out && *in_end > out - in) || (out <= in && *out_end > in - out))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: in and out overlap");
+	return KGEN_OK;
+}
+
+/* method: tma: a vector copied as it is, else the checks TMA adds and the
+ * launch (pipelined kernels persistent, over every tile of the batch). */
+static kgen_status
+launch_tma(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows, unsigned long long cols,
+           const struct kgen_transpose_layout *l, unsigned long long tiles, unsigned int gy, unsigned int gz,
+           CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	const struct kgen_cu *cu = k->ctx->cu;
+	unsigned long long size = (unsigned long long)s->r.dtype->size;
+	CUtensorMap in_map, out_map;
+	unsigned int r32 = (unsigned)rows, c32 = (unsigned)cols, b32 = (unsigned)l->batch;
+	void *args[] = { &in_map, &out_map, &r32, &c32, &b32 };
+	unsigned long long grid = tiles;
+	kgen_status st;
+
+	if ((rows == 1 || cols == 1) && l->batch == 1 && l->in_pitch == cols && l->out_pitch == rows) {
+		/* A vector's transpose has the same bytes in the same order. */
+		KGEN_CU(cu, err, cuMemcpyDtoDAsync, (out, in, rows * cols * size, stream));
+		return KGEN_OK;
+	}
+	if (rows > 0x7fffffffull || cols > 0x7fffffffull || l->batch > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "TMA coordinates are 32-bit: %llu x %llu (batch %llu) is too large",
+		                 rows, cols, l->batch);
+	if (in % 16 || out % 16)
+		return kgen_fail(err, KGEN_EINVAL, "method: tma needs 16-byte aligned matrices");
+	if ((l->in_pitch * size) % 16 || (l->out_pitch * size) % 16)
+		return kgen_fail(err, KGEN_EINVAL,
+		                 "method: tma needs row pitches of a multiple of 16 bytes in `in` and `out`: %llu and "
+		                 "%llu elements of %s are %llu and %llu bytes; use method: smem", l->in_pitch, l->out_pitch,
+		                 s->r.dtype->name, l->in_pitch * size, l->out_pitch * size);
+	if (l->batch > 1 && ((l->in_stride * size) % 16 || (l->out_stride * size) % 16))
+		return kgen_fail(err, KGEN_EINVAL,
+		                 "method: tma needs matrix strides of a multiple of 16 bytes: %llu and %llu elements of "
+		                 "%s are not; use method: smem", l->in_stride, l->out_stride, s->r.dtype->name);
+	if ((st = tma_maps(k, in, out, rows, cols, l, &in_map, &out_map, err)))
+		return st;
+	if (s->buffers > 1) {
+		/* Pipelined kernels are persistent: as many blocks as the GPU holds at once, over every tile of the batch. */
+		unsigned long long resident = (unsigned long long)k->ctx->sm_count *
+		                              (unsigned long long)(k->occupancy[0] > 0 ? k->occupancy[0] : 1);
+		if (tiles * l->batch > 0xffffffffull)
+			return kgen_fail(err, KGEN_EINVAL, "a batch of %llu tiles is more than a pipelined kernel counts "
+			                 "(2^32)", tiles * l->batch);
+		grid = tiles * l->batch < resident ? tiles * l->batch : resident;
+		return kgen_launch(cu, k->fn[0], grid, s->threads, (unsigned)k->contract.step[0].dynamic_smem, args, stream,
+		                   err);
+	}
+	return kgen_launch_3d(cu, k->fn[0], (unsigned)grid, gy, gz, s->threads, (unsigned)k->contract.step[0].dynamic_smem,
+	                      args, stream, err);
+}
+
+/* method: smem: the alignment and index checks, and the launch with the
+ * sizes as 32- or 64-bit arguments, as index: says. */
+static kgen_status
+launch_smem(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows, unsigned long long cols,
+            const struct kgen_transpose_layout *l, unsigned long long in_end, unsigned long long out_end,
+            unsigned long long tiles, unsigned int gy, unsigned int gz, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long size = (unsigned long long)s->r.dtype->size, align = (unsigned long long)s->load_width;
+	unsigned long long a64[7] = { rows, cols, l->batch, l->in_pitch, l->out_pitch, l->in_stride, l->out_stride };
+	unsigned int a32[7];
+	void *args[9] = { &in, &out };
+	int i;
+
+	if (in % align || out % align)
+		return kgen_fail(err, KGEN_EINVAL, "`in` and `out` must be aligned to %llu bytes, as load_width: %lld needs",
+		                 align, s->load_width);
+	if (s->index == 32 && (in_end / size > 0x7fffffffull || out_end / size > 0x7fffffffull))
+		return kgen_fail(err, KGEN_EINVAL, "%llu x %llu elements (batch %llu, with these pitches) are too many for "
+		                 "index: 32; use index: 64", rows, cols, l->batch);
+	for (i = 0; i < 7; i++) {
+		a32[i] = (unsigned)a64[i];
+		args[2 + i] = s->index == 32 ? (void *)&a32[i] : (void *)&a64[i];
+	}
+	return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, gy, gz, s->threads, 0, args, stream, err);
+}
+
+/* Check the kernel and the arguments, size the grid (tiles across, the
+ * batch over y and z), launch by the method. */
+static kgen_status
+kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                       unsigned long long cols, const struct kgen_transpose_layout *layout, kgen_stream stream_,
+                       kgen_error *err)
+{
+	const struct kgen_spec *s;
+	CUstream stream = (CUstream)stream_;
+	struct kgen_transpose_layout l = { .batch = 0 };
+	unsigned long long tiles, in_end = 0, out_end = 0;
+	unsigned int gy, gz;
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(k, KGEN_TRANSPOSE, "kgen_transpose", err)))
+		return st;
+	s = &k->spec;
+	if (!rows || !cols)
+		return KGEN_OK;
+	if (!in || !out)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: NULL in or out");
+	if ((st = check_arguments(s, in, out, rows, cols, layout, &l, &in_end, &out_end, err)))
+		return st;
 	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
 		return st;
 	tiles = kgen_transpose_grid(s, rows, cols);
@@ -198,66 +291,9 @@ kgen_transpose_batched_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, uns
 		                 l.batch);
 	gy = l.batch > 65535 ? 65535 : (unsigned)l.batch;
 	gz = (unsigned)((l.batch + gy - 1) / gy);
-	if (s->method == KGEN_METHOD_TMA) {
-		CUtensorMap in_map, out_map;
-		unsigned int r32 = (unsigned)rows, c32 = (unsigned)cols, b32 = (unsigned)l.batch;
-		void *args[] = { &in_map, &out_map, &r32, &c32, &b32 };
-		unsigned long long grid = tiles;
-
-		if ((rows == 1 || cols == 1) && l.batch == 1 && l.in_pitch == cols && l.out_pitch == rows) {
-			/* A vector's transpose has the same bytes in the same order. */
-			KGEN_CU(cu, err, cuMemcpyDtoDAsync, (out, in, rows * cols * size, stream));
-			return KGEN_OK;
-		}
-		if (rows > 0x7fffffffull || cols > 0x7fffffffull || l.batch > 0x7fffffffull)
-			return kgen_fail(err, KGEN_EINVAL, "TMA coordinates are 32-bit: %llu x %llu (batch %llu) is too large",
-			                 rows, cols, l.batch);
-		if (in % 16 || out % 16)
-			return kgen_fail(err, KGEN_EINVAL, "method: tma needs 16-byte aligned matrices");
-		if ((l.in_pitch * size) % 16 || (l.out_pitch * size) % 16)
-			return kgen_fail(err, KGEN_EINVAL,
-			                 "method: tma needs row pitches of a multiple of 16 bytes in `in` and `out`: %llu and "
-			                 "%llu elements of %s are %llu and %llu bytes; use method: smem", l.in_pitch, l.out_pitch,
-			                 s->r.dtype->name, l.in_pitch * size, l.out_pitch * size);
-		if (l.batch > 1 && ((l.in_stride * size) % 16 || (l.out_stride * size) % 16))
-			return kgen_fail(err, KGEN_EINVAL,
-			                 "method: tma needs matrix strides of a multiple of 16 bytes: %llu and %llu elements of "
-			                 "%s are not; use method: smem", l.in_stride, l.out_stride, s->r.dtype->name);
-		if ((st = tma_maps(k, in, out, rows, cols, &l, &in_map, &out_map, err)))
-			return st;
-		if (s->buffers > 1) {
-			/* Pipelined kernels are persistent: as many blocks as the GPU holds at once, over every tile of the batch. */
-			unsigned long long resident = (unsigned long long)k->ctx->sm_count *
-			                              (unsigned long long)(k->occupancy[0] > 0 ? k->occupancy[0] : 1);
-			if (tiles * l.batch > 0xffffffffull)
-				return kgen_fail(err, KGEN_EINVAL, "a batch of %llu tiles is more than a pipelined kernel counts "
-				                 "(2^32)", tiles * l.batch);
-			grid = tiles * l.batch < resident ? tiles * l.batch : resident;
-			return kgen_launch(cu, k->fn[0], grid, s->threads, (unsigned)k->contract.step[0].dynamic_smem, args, stream,
-			                   err);
-		}
-		return kgen_launch_3d(cu, k->fn[0], (unsigned)grid, gy, gz, s->threads, (unsigned)k->contract.step[0].dynamic_smem,
-		                      args, stream, err);
-	}
-	align = (unsigned long long)s->load_width;
-	if (in % align || out % align)
-		return kgen_fail(err, KGEN_EINVAL, "`in` and `out` must be aligned to %llu bytes, as load_width: %lld needs",
-		                 align, s->load_width);
-	if (s->index == 32 && (in_end / size > 0x7fffffffull || out_end / size > 0x7fffffffull))
-		return kgen_fail(err, KGEN_EINVAL, "%llu x %llu elements (batch %llu, with these pitches) are too many for "
-		                 "index: 32; use index: 64", rows, cols, l.batch);
-	{
-		unsigned long long a64[7] = { rows, cols, l.batch, l.in_pitch, l.out_pitch, l.in_stride, l.out_stride };
-		unsigned int a32[7];
-		void *args[9] = { &in, &out };
-		int i;
-
-		for (i = 0; i < 7; i++) {
-			a32[i] = (unsigned)a64[i];
-			args[2 + i] = s->index == 32 ? (void *)&a32[i] : (void *)&a64[i];
-		}
-		return kgen_launch_3d(cu, k->fn[0], (unsigned)tiles, gy, gz, s->threads, 0, args, stream, err);
-	}
+	if (s->method == KGEN_METHOD_TMA)
+		return launch_tma(k, in, out, rows, cols, &l, tiles, gy, gz, stream, err);
+	return launch_smem(k, in, out, rows, cols, &l, in_end, out_end, tiles, gy, gz, stream, err);
 }
 
 /* The work above, leaving the caller's current context as it was. */

@@ -300,6 +300,7 @@ START_TEST(names_cannot_collide)
 	static const char *const bad[][2] = {
 		{ "combine", "is a name kgen's generated code declares" }, { "T", "is a name kgen's generated code declares" },
 		{ "THREADS", "is a name kgen's generated code declares" }, { "load_vec", "is a name kgen's generated code declares" },
+		{ "c_to_acc", "is a function kgen's generated code calls" },
 		{ "int", "is a C++ keyword" }, { "class", "is a C++ keyword" },
 		{ "threadIdx", "is a CUDA built-in or a function its headers declare" },
 		{ "atomicAdd", "is a CUDA built-in or a function its headers declare" },
