@@ -7,8 +7,8 @@
 #include <string.h>
 #include <yaml.h>
 #include "yamlin.h"
-#include "spec.h"
-#include "expr.h"
+#include "family.h"
+#include "expr_type.h"
 
 
 /* An error at a libyaml mark (0-based line and column). */

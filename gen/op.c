@@ -5,7 +5,7 @@
 #include "config.h"
 #include <string.h>
 #include "op.h"
-#include "expr.h"
+#include "expr_type.h"
 #include "tpl.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
