@@ -483,7 +483,7 @@ struct kgen_expr {
 	int n, root;
 	enum kgen_key key;
 	struct kgen_expr_node {
-		int kind;        /* expr.c's node kinds */
+		int kind;        /* enum kgen_expr_kind (expr_parse.h) */
 		int op;          /* operator, function or variable */
 		int a, b, c;     /* operands, -1 when absent */
 		int type;        /* a number's or a cast's type, an enum kgen_expr_type */
