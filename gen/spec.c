@@ -1,4 +1,10 @@
-/* spec.c - the tables of spec.h expanded, and the small operations on a spec. */
+/*
+ * spec.c - the tables of spec.h expanded, and the small operations on a
+ * spec that need nothing above them: its fields, key names and the nearest
+ * of them, the names a kernel may not take, an error at a key, a value
+ * formatted.  A value parsed from text is spec_value.c's (an expression's
+ * parse is above this file).
+ */
 #include "config.h"
 #include <limits.h>
 #include <stdlib.h>
