@@ -1,8 +1,10 @@
 /* family.c - the table of kernel families, and what every family shares:
- * which keys apply, the only-with rules, the header comment from a plan. */
+ * its keys (which apply, a name looked up among them), the only-with
+ * rules, the GPUs its rows need, the header comment from a plan. */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "family.h"
 
@@ -72,6 +74,20 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 	return 1;
 }
 
+int
+kgen_key_lookup_for(long long kernel, const char *name)
+{
+	const struct kgen_family *f;
+	const enum kgen_key *k;
+
+	if (kernel >= 0 && kernel < KGEN_FAMILY_COUNT && (f = kgen_family((enum kgen_family_id)kernel)))
+		for (k = f->keys; *k != KGEN_KEY_COUNT; k++)
+			if (strcmp(kgen_keys[*k].name, name) == 0)
+				return (int)*k;
+	return kgen_key_lookup(name);
+}
+
+
 /* The row's message with {v} and {w} replaced by the values. */
 static void
 expand(const struct kgen_spec *s, const struct kgen_only_with *r, char *out, size_t n)
@@ -107,6 +123,99 @@ kgen_check_only_with(const struct kgen_spec *s, kgen_error *err)
 			expand(s, r, msg, sizeof msg);
 			return kgen_spec_error(s, r->key, 1, err, "%s", msg);
 		}
+	return KGEN_OK;
+}
+
+/* ---- the GPUs a spec needs: its family's arch_needs rows ---- */
+
+/* The rows of the spec's family whose key applies and has a value that
+ * needs them. */
+static int
+needs(const struct kgen_spec *s, const struct kgen_arch_need *r)
+{
+	return kgen_key_applies(s, r->key) && (r->values & KGEN_BIT(kgen_spec_value(s, r->key)));
+}
+
+int
+kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n)
+{
+	const struct kgen_arch_need *r = kgen_family_of(s)->arch_needs;
+	char value[64];
+	size_t at = 0;
+	int sm = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (; r && r->min_sm; r++) {
+		if (!needs(s, r))
+			continue;
+		if (r->min_sm > sm)
+			sm = r->min_sm;
+		if (at < n)
+			at += (size_t)snprintf(buf + at, n - at, "%s%s: %s", at ? ", " : "", kgen_keys[r->key].name,
+			                       kgen_spec_format_value(s, r->key, value, sizeof value));
+	}
+	return sm;
+}
+
+int
+kgen_spec_arch_specific(const struct kgen_spec *s)
+{
+	const struct kgen_arch_need *r;
+
+	for (r = kgen_family_of(s)->arch_needs; r && r->min_sm; r++)
+		if (r->arch_specific && needs(s, r))
+			return 1;
+	return 0;
+}
+
+/* The number of "sm_90", "sm_90a" or "compute_90"; -1 for another form. */
+static int
+arch_number(const char *arch)
+{
+	if (strncmp(arch, "sm_", 3) == 0)
+		return atoi(arch + 3);
+	if (strncmp(arch, "compute_", 8) == 0)
+		return atoi(arch + 8);
+	return -1;
+}
+
+const char *
+kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, size_t n)
+{
+	size_t len = strlen(arch);
+
+	if (!kgen_spec_arch_specific(s) || arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
+		return arch;
+	snprintf(buf, n, "%sa", arch);
+	return buf;
+}
+
+/* The oldest architecture each feature a spec may use needs: its family's
+ * arch_needs rows (an arch_specific row's, that one alone). */
+kgen_status
+kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
+{
+	const struct kgen_arch_need *r;
+	char value[64];
+	int sm;
+
+	if (!s || !arch)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_check_arch: NULL argument");
+	if ((sm = arch_number(arch)) < 0)
+		return KGEN_OK;  /* kgen_compile() names a malformed architecture */
+	for (r = kgen_family_of(s)->arch_needs; r && r->min_sm; r++) {
+		if (!needs(s, r))
+			continue;
+		if (r->arch_specific && sm != r->min_sm)
+			return kgen_spec_error(s, r->key, 1, err, "%s: %s needs sm_%da (%s), not %s: use %s",
+			                       kgen_keys[r->key].name, kgen_spec_format_value(s, r->key, value, sizeof value),
+			                       r->min_sm, r->why, arch, r->instead);
+		if (sm < r->min_sm)
+			return kgen_spec_error(s, r->key, 1, err, "%s: %s needs sm_%d or newer (%s), not %s: use %s",
+			                       kgen_keys[r->key].name, kgen_spec_format_value(s, r->key, value, sizeof value),
+			                       r->min_sm, r->why, arch, r->instead);
+	}
 	return KGEN_OK;
 }
 

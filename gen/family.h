@@ -145,6 +145,12 @@ const struct kgen_family *kgen_family(enum kgen_family_id id);
 int kgen_family_has_key(const struct kgen_family *f, enum kgen_key k);
 int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
 
+/* The index of key `name` among the keys of family `kernel` (an enum
+ * kgen_family_id) first, then among all (the key of the first family that
+ * has one by that name: the family's rules then say it does not apply),
+ * or -1; two families may each have a key of one name. */
+int kgen_key_lookup_for(long long kernel, const char *name);
+
 /* The only-with rows: an error for the first key the spec writes that does
  * not apply. */
 kgen_status kgen_check_only_with(const struct kgen_spec *s, kgen_error *err);

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <yaml.h>
 #include "yamlin.h"
-#include "spec.h"
-#include "expr.h"
+#include "family.h"
+#include "expr_type.h"
 
 
 /* An error at a libyaml mark (0-based line and column). */
@@ -63,7 +63,7 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
  * one line of the spec: the value's column, then one source character per
  * byte of the value, or more for a quoted value's escapes ('' in single
  * quotes, \t or \x41 in double quotes).  Only ASCII precedes a fault that
- * expr.c reports (it refuses any other byte where it meets it), so the
+ * expr_parse.c reports (it refuses any other byte where it meets it), so the
  * source's bytes are its columns there. */
 static size_t
 value_column(const struct kgen_spec *s, const yaml_event_t *ev, size_t at)

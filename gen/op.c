@@ -5,7 +5,7 @@
 #include "config.h"
 #include <string.h>
 #include "op.h"
-#include "expr.h"
+#include "expr_type.h"
 #include "tpl.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
@@ -475,108 +475,132 @@ chains(const struct kgen_spec *s, strbuf *b)
 	             "}", ignore ? "return acc.v != acc.v ? identity() : Acc" : "return Acc");
 }
 
+/* The typedef of Acc, and of Out and Results where there is a result to
+ * store (a pair's struct instead). */
+static void
+render_types(const struct kgen_spec *s, int flags, strbuf *t)
+{
+	const struct kgen_dtype_info *a = &kgen_dtype_info[s->acc_dtype], *out = s->r.out;
+
+	if (s->r.pair) {
+		pair_types(s, t);
+		return;
+	}
+	sb_printf(t, "typedef %s Acc;", a->ctype);
+	if (!s->r.last_step && !(flags & KGEN_OP_STORE))
+		return;
+	if (out->cls == DT_HALF || out->cls == DT_BHALF)
+		sb_printf(t, "\ntypedef float Out;  // the result, stored as %s\n"
+		             "typedef unsigned short *Results;  // where the results go: %s bits", out->name, out->name);
+	else
+		sb_printf(t, "\ntypedef %s Out;  // the result\n"
+		             "typedef Out *Results;  // where the results go", out->ctype);
+}
+
+/* The op's comment, identity() and combine(). */
+static void
+render_combine(const struct kgen_spec *s, int flags, strbuf *f)
+{
+	if (s->op <= KGEN_OP_PROD)
+		sb_printf(f, "// op: %s\n", kgen_ops[s->op].name);
+	else
+		sb_printf(f, "// op: %s, %s\n", kgen_ops[s->op].name, kgen_ops[s->op].doc);
+	sb_printf(f, "static __device__ __forceinline__ Acc identity() { return %s; }\n", kgen_op_identity(s));
+	if (s->r.pair)
+		pair_combine(s, f);
+	else if (!(flags & KGEN_OP_NO_COMBINE))
+		sb_printf(f, "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }", combine_expr(s));
+	else if (f->s && f->len)
+		f->s[--f->len] = '\0';  /* the identity's line ends the block so far */
+}
+
+/* to_acc(): the element as the accumulator takes it (through pair() or
+ * map() where the op has one). */
+static void
+render_to_acc(const struct kgen_spec *s, int flags, strbuf *f)
+{
+	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype], *a = &kgen_dtype_info[s->acc_dtype];
+	const char *v = in->cls == DT_HALF || in->cls == DT_BHALF ? "float" : in->ctype;
+	int index = s->r.uses_index, ignore = s->nan == KGEN_NAN_IGNORE && a->cls == DT_FLOAT;
+	const char *iparam = index ? ", Index i" : flags & KGEN_OP_STORE ? ", Index" : "";
+	const char *map;
+	char mbuf[64];
+
+	map = map_expr(s, mbuf, sizeof mbuf);
+	if (s->r.pair) {
+		sb_printf(f, "\n// Each element with its index%s.\n"
+		             "static __device__ __forceinline__ Acc pair(%s x, Index i) { return %s; }\n"
+		             "static __device__ __forceinline__ Acc to_acc(T x, Index i) { ",
+		          ignore ? "; a NaN is skipped (it becomes the identity)" : "",
+		          v, ignore ? "isnan(x) ? identity() : Acc{ x, (long long)i }" : "{ x, (long long)i }");
+		convert(s, f, "pair", 1);
+	} else if (map) {
+		sb_printf(f, "\n// Each element x%s as the accumulator takes it.\n"
+		             "static __device__ __forceinline__ Acc map(%s x%s) { return %s; }\n"
+		             "static __device__ __forceinline__ Acc to_acc(T x%s) { ",
+		          index ? " (at index i)" : "", v, index ? ", Index i" : "", map, iparam);
+		convert(s, f, "map", index);
+	} else {
+		sb_printf(f, "\nstatic __device__ __forceinline__ Acc to_acc(T x%s) { ", iparam);
+		if (in->cls == DT_HALF)
+			sb_puts(f, "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f");
+		else if (in->cls == DT_BHALF)
+			sb_puts(f, "return __uint_as_float((unsigned int)x << 16)");
+		else
+			sb_puts(f, s->dtype == s->acc_dtype ? "return x" : "return (Acc)x");
+	}
+	sb_puts(f, "; }");
+}
+
+/* store(): the result of n elements into out (after post() and to_out()
+ * where the op has them). */
+static void
+render_store(const struct kgen_spec *s, int flags, strbuf *f)
+{
+	const struct kgen_dtype_info *out = s->r.out;
+	int half_result = out->cls == DT_HALF || out->cls == DT_BHALF, step = s->r.last_step;
+	const char *post;
+	char pbuf[64];
+
+	post = post_expr(s, pbuf, sizeof pbuf);
+	if (half_result && step) {
+		sb_puts(f, "\n");
+		half_out(out, f);
+	}
+	if (s->r.pair) {
+		sb_puts(f, "\n// The result of n elements: the value, and its index (-1 for none).\n"
+		           "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)\n"
+		           "{\n"
+		           "    out.value[j] = a.v;\n"
+		           "    out.index[j] = a.i == NO_INDEX ? -1 : a.i;\n"
+		           "}");
+	} else if (post) {
+		sb_printf(f, "\n// The result of n elements.\n"
+		             "static __device__ __forceinline__ Out post(Acc a, Index n) { return %s; }\n"
+		             "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index n) "
+		             "{ out[j] = %s(post(a, n)); }", post, half_result ? "to_out" : "");
+	} else if (step || (flags & KGEN_OP_STORE)) {
+		sb_printf(f, "\n// The result of row, column or vector j.\n"
+		             "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = %s; }",
+		          half_result ? "to_out(a)" : "a");
+	}
+}
+
 kgen_status
 kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kgen_error *err)
 {
-	int always_store = flags & KGEN_OP_STORE;
-	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype], *a = &kgen_dtype_info[s->acc_dtype];
-	const struct kgen_dtype_info *out = s->r.out;
-	int index = s->r.uses_index, step = s->r.last_step;
-	int half_result = out->cls == DT_HALF || out->cls == DT_BHALF;
-	const char *iparam = index ? ", Index i" : always_store ? ", Index" : "";
-	const char *map, *post;
-	char mbuf[64], pbuf[64];
 	strbuf t, f;
 
 	sb_init(&t);
 	sb_init(&f);
-	/* Types. */
-	if (s->r.pair) {
-		pair_types(s, &t);
-	} else {
-		sb_printf(&t, "typedef %s Acc;", a->ctype);
-		if (step || always_store) {
-			if (half_result)
-				sb_printf(&t, "\ntypedef float Out;  // the result, stored as %s\n"
-				              "typedef unsigned short *Results;  // where the results go: %s bits", out->name, out->name);
-			else
-				sb_printf(&t, "\ntypedef %s Out;  // the result\n"
-				              "typedef Out *Results;  // where the results go", out->ctype);
-		}
-	}
-
-	/* identity() and combine(). */
-	if (s->op <= KGEN_OP_PROD)
-		sb_printf(&f, "// op: %s\n", kgen_ops[s->op].name);
-	else
-		sb_printf(&f, "// op: %s, %s\n", kgen_ops[s->op].name, kgen_ops[s->op].doc);
-	sb_printf(&f, "static __device__ __forceinline__ Acc identity() { return %s; }\n", kgen_op_identity(s));
-	if (s->r.pair)
-		pair_combine(s, &f);
-	else if (!(flags & KGEN_OP_NO_COMBINE))
-		sb_printf(&f, "static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return %s; }", combine_expr(s));
-	else if (f.s && f.len)
-		f.s[--f.len] = '\0';  /* the identity's line ends the block so far */
-
-	/* to_acc(): the element as the accumulator takes it. */
-	map = map_expr(s, mbuf, sizeof mbuf);
-	if (s->r.pair) {
-		const char *v = in->cls == DT_HALF || in->cls == DT_BHALF ? "float" : in->ctype;
-		sb_printf(&f, "\n// Each element with its index%s.\n"
-		              "static __device__ __forceinline__ Acc pair(%s x, Index i) { return %s; }\n"
-		              "static __device__ __forceinline__ Acc to_acc(T x, Index i) { ",
-		          s->nan == KGEN_NAN_IGNORE && a->cls == DT_FLOAT ? "; a NaN is skipped (it becomes the identity)" : "",
-		          v, s->nan == KGEN_NAN_IGNORE && a->cls == DT_FLOAT ? "isnan(x) ? identity() : Acc{ x, (long long)i }"
-		                                                            : "{ x, (long long)i }");
-		convert(s, &f, "pair", 1);
-		sb_puts(&f, "; }");
-	} else if (map) {
-		const char *v = in->cls == DT_HALF || in->cls == DT_BHALF ? "float" : in->ctype;
-		sb_printf(&f, "\n// Each element x%s as the accumulator takes it.\n"
-		              "static __device__ __forceinline__ Acc map(%s x%s) { return %s; }\n"
-		              "static __device__ __forceinline__ Acc to_acc(T x%s) { ",
-		          index ? " (at index i)" : "", v, index ? ", Index i" : "", map, iparam);
-		convert(s, &f, "map", index);
-		sb_puts(&f, "; }");
-	} else {
-		sb_printf(&f, "\nstatic __device__ __forceinline__ Acc to_acc(T x%s) { ", iparam);
-		if (in->cls == DT_HALF)
-			sb_puts(&f, "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(x)); return f");
-		else if (in->cls == DT_BHALF)
-			sb_puts(&f, "return __uint_as_float((unsigned int)x << 16)");
-		else
-			sb_puts(&f, s->dtype == s->acc_dtype ? "return x" : "return (Acc)x");
-		sb_puts(&f, "; }");
-	}
-
+	render_types(s, flags, &t);
+	render_combine(s, flags, &f);
+	render_to_acc(s, flags, &f);
 	if (flags & KGEN_OP_FOLD)
 		fold(s, &f);
 	if ((flags & KGEN_OP_CHAINS) && s->r.pair)
 		chains(s, &f);
-
-	/* store(): the result of n elements into out. */
-	post = post_expr(s, pbuf, sizeof pbuf);
-	if (half_result && step) {
-		sb_puts(&f, "\n");
-		half_out(out, &f);
-	}
-	if (s->r.pair) {
-		sb_puts(&f, "\n// The result of n elements: the value, and its index (-1 for none).\n"
-		            "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)\n"
-		            "{\n"
-		            "    out.value[j] = a.v;\n"
-		            "    out.index[j] = a.i == NO_INDEX ? -1 : a.i;\n"
-		            "}");
-	} else if (post) {
-		sb_printf(&f, "\n// The result of n elements.\n"
-		              "static __device__ __forceinline__ Out post(Acc a, Index n) { return %s; }\n"
-		              "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index n) "
-		              "{ out[j] = %s(post(a, n)); }", post, half_result ? "to_out" : "");
-	} else if (step || always_store) {
-		sb_printf(&f, "\n// The result of row, column or vector j.\n"
-		              "static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = %s; }",
-		          half_result ? "to_out(a)" : "a");
-	}
+	render_store(s, flags, &f);
 	if (s->r.pair)
 		pair_helpers(&f, flags);
 	if (t.failed || f.failed) {

@@ -1,12 +1,16 @@
-/* spec.c - the tables of spec.h expanded, and the small operations on a spec. */
+/*
+ * spec.c - the tables of spec.h expanded, and the small operations on a
+ * spec that need nothing above them: its fields, key names and the nearest
+ * of them, the names a kernel may not take, an error at a key, a value
+ * formatted.  A value parsed from text is spec_value.c's (an expression's
+ * parse is above this file).
+ */
 #include "config.h"
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "family.h"
-#include "expr.h"
+#include "spec.h"
 
 #define ENUM_ENTRY(id, name, doc, ...) { name, doc },
 const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL } };
@@ -145,103 +149,10 @@ reserved_why(const char *name)
 	return NULL;
 }
 
-/* Parse an enum name or a decimal integer for key k. */
-kgen_status
-kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n)
+const char *
+kgen_name_reserved(const char *name)
 {
-	const struct kgen_key_info *key = &kgen_keys[k];
-	const struct kgen_enum *e;
-	char *end, q[176];
-	long long v;
-	size_t i;
-
-	switch (key->type) {
-	case KT_ENUM:
-		for (e = key->values; e->name; e++)
-			if (strcmp(e->name, text) == 0) {
-				*out = e - key->values;
-				return KGEN_OK;
-			}
-		snprintf(why, n, "unknown value '%s'", kgen_quote(text, q, sizeof q));
-		return KGEN_ESPEC;
-	case KT_INT:
-		/* Digits only, an optional '-' first, no leading zero, no blank or '+'. */
-		errno = 0;
-		v = strtoll(text, &end, 10);
-		if (!*text || *end || errno ||
-		    (!(text[0] == '-' ? text[1] >= '1' && text[1] <= '9' : text[0] >= '1' && text[0] <= '9') &&
-		     strcmp(text, "0") != 0)) {
-			snprintf(why, n, "'%s' is not a decimal integer", kgen_quote(text, q, sizeof q));
-			return KGEN_ESPEC;
-		}
-		if (v < key->min || v > key->max) {
-			snprintf(why, n, "%lld is out of range", v);
-			return KGEN_ESPEC;
-		}
-		*out = v;
-		return KGEN_OK;
-	case KT_NAME:
-		/* A C identifier, checked here; the text itself is kept by the caller. */
-		for (i = 0; text[i]; i++)
-			if (!(text[i] == '_' || (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
-			      (i > 0 && text[i] >= '0' && text[i] <= '9')))
-				break;
-		if (i == 0 || text[i] || i >= 48) {
-			snprintf(why, n, "'%s' is not a C identifier of at most 47 characters", kgen_quote(text, q, sizeof q));
-			return KGEN_ESPEC;
-		}
-		if (reserved_why(text)) {
-			snprintf(why, n, "'%s' %s", text, reserved_why(text));
-			return KGEN_ESPEC;
-		}
-		*out = 1;
-		return KGEN_OK;
-	case KT_EXPR: {
-		/* Parsed to be checked; the text itself is kept by the caller. */
-		struct kgen_expr parsed;
-		char what[160];
-		size_t at;
-		if (kgen_expr_parse(k, text, &parsed, &at, what, sizeof what) != KGEN_OK) {
-			if (at < strlen(text))
-				snprintf(why, n, "%s (at character %zu)", what, at + 1);
-			else
-				snprintf(why, n, "%s (at its end)", what);
-			return KGEN_ESPEC;
-		}
-		*out = 1;
-		return KGEN_OK;
-	}
-	}
-	KGEN_ASSERT(!"bad key type");
-	return KGEN_EINTERNAL;
-}
-
-/* Key k back to its default; -1 stands for "derived by kgen_spec_check()". */
-static void
-reset_default(struct kgen_spec *s, enum kgen_key k)
-{
-	long long *f = kgen_spec_field(s, k);
-	char why[128];
-
-	*f = -1;
-	if (kgen_keys[k].def[0] && kgen_spec_parse_value(k, kgen_keys[k].def, f, why, sizeof why))
-		KGEN_ASSERT(!"a default does not parse");
-}
-
-void
-kgen_spec_defaults(struct kgen_spec *s)
-{
-	int k;
-
-	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		reset_default(s, (enum kgen_key)k);
-	s->name = 0;
-	s->name_text[0] = '\0';
-	for (k = 0; k < KGEN_KEY_COUNT; k++) {
-		char *text = kgen_spec_expr(s, (enum kgen_key)k);
-		if (text)
-			snprintf(text, KGEN_EXPR_MAX + 1, "%s", kgen_keys[k].def);
-	}
+	return reserved_why(name);
 }
 
 int
@@ -253,19 +164,6 @@ kgen_key_lookup(const char *name)
 		if (strcmp(kgen_keys[k].name, name) == 0)
 			return k;
 	return -1;
-}
-
-int
-kgen_key_lookup_for(long long kernel, const char *name)
-{
-	const struct kgen_family *f;
-	const enum kgen_key *k;
-
-	if (kernel >= 0 && kernel < KGEN_FAMILY_COUNT && (f = kgen_family((enum kgen_family_id)kernel)))
-		for (k = f->keys; *k != KGEN_KEY_COUNT; k++)
-			if (strcmp(kgen_keys[*k].name, name) == 0)
-				return (int)*k;
-	return kgen_key_lookup(name);
 }
 
 /* Levenshtein distance, for "did you mean" (short strings only). */
@@ -341,40 +239,6 @@ nearest_value(enum kgen_key k, const char *text)
 	for (e = kgen_keys[k].values; e && e->name && n < KGEN_COUNT(names); e++)
 		names[n++] = e->name;
 	return kgen_nearest_name(text, names, n);
-}
-
-/* "sum, min, max or prod" for the error messages; for the other types of
- * key, what a value is. */
-void
-kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
-{
-	const struct kgen_key_info *key = &kgen_keys[k];
-	const struct kgen_enum *e;
-	size_t used = 0;
-
-	if (!n)
-		return;
-	buf[0] = '\0';
-	switch (key->type) {
-	case KT_INT:
-		snprintf(buf, n, "an integer from %lld to %lld", key->min, key->max);
-		return;
-	case KT_NAME:
-		snprintf(buf, n, "a C identifier of your own (no keyword, CUDA built-in or name kgen declares)");
-		return;
-	case KT_EXPR:
-		if (k == KGEN_KEY_identity)
-			snprintf(buf, n, "a C expression of no names (a constant)");
-		else
-			snprintf(buf, n, "a C expression of %s", kgen_expr_names(k));
-		return;
-	case KT_ENUM:
-		break;
-	}
-	for (e = key->values; e && e->name && used < n; e++) {
-		const char *sep = e == key->values ? "" : e[1].name ? ", " : " or ";
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, e->name);
-	}
 }
 
 const char *
@@ -489,125 +353,6 @@ const char *
 kgen_spec_source(const kgen_spec *spec)
 {
 	return spec ? spec->file : NULL;
-}
-
-const char *
-kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size)
-{
-	int k;
-
-	if (!spec || !key || !buf || !size || (k = kgen_key_lookup_for(spec->kernel, key)) < 0)
-		return NULL;
-	return kgen_spec_format_value(spec, (enum kgen_key)k, buf, size);
-}
-
-kgen_status
-kgen_spec_dump(const kgen_spec *spec, char **yaml)
-{
-	strbuf b;
-	char buf[KGEN_EXPR_MAX + 8];
-	const char *p;
-	int k;
-
-	if (!spec || !yaml)
-		return KGEN_EINVAL;
-	sb_init(&b);
-	for (k = 0; k < KGEN_KEY_COUNT; k++) {
-		if (!kgen_family_has_key(kgen_family_of(spec), (enum kgen_key)k))
-			continue;
-		/* The keys of some ops only (nan, the expressions) only where they apply. */
-		if ((k == KGEN_KEY_nan || kgen_keys[k].type == KT_EXPR) && !kgen_key_applies(spec, (enum kgen_key)k))
-			continue;
-		if (kgen_keys[k].type != KT_EXPR) {
-			sb_printf(&b, "%s: %s\n", kgen_keys[k].name,
-			          kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));
-			continue;
-		}
-		/* An expression, single-quoted (a quote doubled). */
-		sb_printf(&b, "%s: '", kgen_keys[k].name);
-		for (p = kgen_spec_expr_text(spec, (enum kgen_key)k); *p; p++)
-			sb_printf(&b, *p == '\'' ? "''" : "%c", *p);
-		sb_puts(&b, "'\n");
-	}
-	if (!(*yaml = sb_take(&b)))
-		return KGEN_ENOMEM;
-	return KGEN_OK;
-}
-
-kgen_status
-kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *const *values, kgen_error *err)
-{
-	struct kgen_spec saved;
-	char why[160], allowed[256];
-	const char *near;
-	long long v, kernel;
-	kgen_status st;
-	int i, k, d;
-
-	if (!spec || n < 0 || (n && (!keys || !values)))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set_many: NULL argument");
-	saved = *spec;
-	kernel = spec->kernel;
-	/* Fields the spec left at their defaults are derived afresh (acc_dtype
-	 * follows dtype, blocks_per_sm and threads follow what they depend on). */
-	for (d = 0; d < KGEN_KEY_COUNT; d++)
-		if (!spec->pos[d].line && kgen_keys[d].type != KT_NAME)
-			reset_default(spec, (enum kgen_key)d);
-	/* Names are looked up among the keys of the family the spec will have. */
-	for (i = 0; i < n; i++)
-		if (strcmp(keys[i], "kernel") == 0 && values[i] &&
-		    kgen_spec_parse_value(KGEN_KEY_kernel, values[i], &v, why, sizeof why) == KGEN_OK)
-			kernel = v;
-	for (i = 0; i < n; i++) {
-		if ((k = kgen_key_lookup_for(kernel, keys[i])) < 0) {
-			near = kgen_key_nearest(keys[i]);
-			st = kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", keys[i], near ? " (did you mean '" : "",
-			               near ? near : "", near ? "'?)" : "");
-			goto fail;
-		}
-		if (!values[i] || !values[i][0]) {
-			/* No value: the key as if the spec did not write it. */
-			if (k == KGEN_KEY_kernel) {
-				st = kgen_fail(err, KGEN_ESPEC, "kernel: every spec names its family; it cannot be unset");
-				goto fail;
-			}
-			memset(&spec->pos[k], 0, sizeof spec->pos[k]);
-			reset_default(spec, (enum kgen_key)k);
-			if (k == KGEN_KEY_name) {
-				spec->name = 0;
-				spec->name_text[0] = '\0';
-			}
-			if (kgen_keys[k].type == KT_EXPR)
-				snprintf(kgen_spec_expr(spec, (enum kgen_key)k), KGEN_EXPR_MAX + 1, "%s", kgen_keys[k].def);
-			continue;
-		}
-		if (kgen_spec_parse_value((enum kgen_key)k, values[i], &v, why, sizeof why)) {
-			kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
-			near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, values[i]) : NULL;
-			st = kgen_fail(err, KGEN_ESPEC, "%s: %s%s%s%s: expected %s", keys[i], why, near ? " (did you mean '" : "",
-			               near ? near : "", near ? "'?)" : "", allowed);
-			goto fail;
-		}
-		*kgen_spec_field(spec, (enum kgen_key)k) = v;
-		if (k == KGEN_KEY_name)
-			snprintf(spec->name_text, sizeof spec->name_text, "%s", values[i]);
-		if (kgen_keys[k].type == KT_EXPR)
-			snprintf(kgen_spec_expr(spec, (enum kgen_key)k), KGEN_EXPR_MAX + 1, "%s", values[i]);
-		/* Errors about this field point nowhere in the file. */
-		memset(&spec->pos[k], 0, sizeof spec->pos[k]);
-		spec->pos[k].line = -1;
-	}
-	if ((st = kgen_spec_check(spec, err)) == KGEN_OK)
-		return KGEN_OK;
-fail:
-	*spec = saved;
-	return st;
-}
-
-kgen_status
-kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err)
-{
-	return kgen_spec_set_many(spec, 1, &key, &value, err);
 }
 
 void

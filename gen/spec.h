@@ -483,7 +483,7 @@ struct kgen_expr {
 	int n, root;
 	enum kgen_key key;
 	struct kgen_expr_node {
-		int kind;        /* expr.c's node kinds */
+		int kind;        /* enum kgen_expr_kind (expr_parse.h) */
 		int op;          /* operator, function or variable */
 		int a, b, c;     /* operands, -1 when absent */
 		int type;        /* a number's or a cast's type, an enum kgen_expr_type */
@@ -536,27 +536,29 @@ const char *kgen_spec_expr_text(const struct kgen_spec *s, enum kgen_key k);
 long long *kgen_spec_field(struct kgen_spec *s, enum kgen_key k);
 long long kgen_spec_value(const struct kgen_spec *s, enum kgen_key k);
 
-/* Fill every field with its default (derived defaults stay unresolved). */
+/* Fill every field with its default (derived defaults stay unresolved);
+ * spec_value.c, above the expressions, which a default may be. */
 void kgen_spec_defaults(struct kgen_spec *s);
 
-/* Parse one value for key k, as written in YAML, into *out. */
+/* Parse one value for key k, as written in YAML, into *out (spec_value.c:
+ * an expression is parsed by expr_type.h's kgen_expr_parse()). */
 kgen_status kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n);
 
+/* Why C identifier `name` cannot name a kernel ("is a C++ keyword", ...),
+ * or NULL when it can. */
+const char *kgen_name_reserved(const char *name);
+
 /* The index of key `name`, or -1; the nearest key name for a suggestion.
- * kgen_key_lookup_for() looks among the keys of family `kernel` (an enum
- * kgen_family_id) first, then among all (the key of the first family that
- * has one by that name: the family's rules then say it does not apply);
- * two families may each have a key of one name. */
+ * (kgen_key_lookup_for(), family.h, looks among a family's keys first.) */
 int kgen_key_lookup(const char *name);
-int kgen_key_lookup_for(long long kernel, const char *name);
 const char *kgen_key_nearest(const char *name);
 
 /* The name among names[0..n) nearest to `name`, if near enough to be a typo
  * (or one it begins), else NULL: for "did you mean". */
 const char *kgen_nearest_name(const char *name, const char *const *names, size_t n);
 
-/* "sum, min, max or prod" (or the integer range) for messages; the allowed
- * value nearest to text, for "did you mean". */
+/* "sum, min, max or prod" (or the integer range) for messages
+ * (spec_value.c); the allowed value nearest to text, for "did you mean". */
 void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);
 const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
 

@@ -365,7 +365,7 @@ KGEN_CACHE_DIR=$tmp/shared-cache expect 0 "$kgen" cache list
 # ---- what NVRTC would refuse in an expression of op: custom is the spec's ----
 # `%` of floats and ambiguous overloads are refused by kgen check itself,
 # at the operator or the function, with a rewrite that compiles; exit 1,
-# no output (gen/expr.c; tests/expr_test.c places an NVRTC error too).
+# no output (gen/expr_type.c; tests/expr_test.c places an NVRTC error too).
 printf 'kernel: reduce\nop: custom\ndtype: f32\nmap: x * x\ncombine: a + a %% b\nidentity: 0\n' > "$tmp/expr.yaml"
 expect 1 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
 grep -q "expr.yaml:5:16: error: combine: % takes integers, not float: use fmod(a, b)" "$tmp/err" ||

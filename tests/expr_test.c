@@ -1,5 +1,5 @@
 /*
- * expr_test.c - op: custom's expressions against NVRTC (gen/expr.c): what
+ * expr_test.c - op: custom's expressions against NVRTC (gen/expr_type.c): what
  * NVRTC refuses, kgen refuses, at the character at fault, saying what to
  * write instead (a C++ pp-number such as 0xe+1; %, <<, &, ~ of a floating
  * operand; a call CUDA's overloads make ambiguous, sqrt(1), min(x, 0) of a

@@ -1,6 +1,6 @@
 /*
  * spec_test.c - what every family shares: the spec loader (gen/load.c) and
- * the YAML it takes, names, op: custom's expressions (gen/expr.c) and the
+ * the YAML it takes, names, op: custom's expressions (gen/expr_*.c) and the
  * op's rules (gen/op.c), kgen_spec_set and kgen_spec_set_many, errors and
  * kgen_error_print, and the rest of the spec API of kgen.h: for bad specs
  * the exact message, line, column and source line of the error.  Each
@@ -344,7 +344,7 @@ START_TEST(names_cannot_collide)
 }
 END_TEST
 
-/* ---- op: custom's expressions (gen/expr.c, read by gen/load.c) ---- */
+/* ---- op: custom's expressions (gen/expr_*.c, read by gen/load.c) ---- */
 
 /* A spec of op: custom has its line 5 `key: value`, and the other keys it
  * needs (combine, identity) on lines 3 and 4: CUSTOM_REST_key. */

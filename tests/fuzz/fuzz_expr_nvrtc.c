@@ -1,8 +1,8 @@
 /*
  * fuzz_expr_nvrtc.c - libFuzzer over op: custom's expressions, with NVRTC
  * as the oracle: an expression kgen accepts must compile.  kgen checks an
- * expression's text and C++ types (gen/expr.c) so that `kgen check` and
- * `kgen compile` agree; a disagreement is a crash here, the expression and
+ * expression's text and C++ types (gen/expr_parse.c, gen/expr_type.c) so
+ * that `kgen check` and `kgen compile` agree; a disagreement is a crash here, the expression and
  * NVRTC's log on stderr.  What must hold, for every input:
  *   - no memory error or undefined behaviour (built with ASan and UBSan);
  *   - an expression refused is KGEN_ESPEC with a message;
