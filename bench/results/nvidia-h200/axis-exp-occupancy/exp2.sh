@@ -1,4 +1,0 @@
-d=/tmp/exp; rm -rf $d; mkdir -p $d
-for t in 256 512; do for l in 4 16; do printf 'kernel: reduce_axis\naxis: rows\nstrategy: warp\nlanes: %s\nthreads: %s\n' $l $t > $d/warp-t$t-l$l.yaml; done; printf 'kernel: reduce_axis\nthreads: %s\n' $t > $d/auto-t$t.yaml; done
-./kgen run --bench --verify --runs 20 --shape 4194304x64 --shape 1048576x256 --shape 1000003x1 --shape 131072x2048 $d/*.yaml specs/reduce_axis/best/rows.yaml 2>&1 | sed "s|$d/||"
-for dt in bf16 i32 f64; do ./kgen run --verify --pad 3 --set dtype=$dt --shape 1000x3001 --shape 33x65 --shape 100003x1 --shape 4000x64 --shape 999x500 specs/reduce_axis/best/rows.yaml specs/reduce_axis/strategies/rows-lanes4.yaml specs/reduce_axis/strategies/rows-warp.yaml > $d/v-$dt.txt 2>&1; echo "# $dt: kgen run --verify --pad 3 --set dtype=$dt (5 small shapes, 3 specs): rc=$? ok=$(grep -c ' ok ' $d/v-$dt.txt) FAIL=$(grep -c ' FAIL ' $d/v-$dt.txt)"; done
