@@ -78,6 +78,27 @@ START_TEST(refused_scale_specs)
 }
 END_TEST
 
+/* Size plans take the family (it is sized by n); every entry computes
+ * what the first does: the family's `computes` keys, factor among them. */
+START_TEST(plans_take_the_family)
+{
+	static const char ok[] = "plan:\n  - upto: 2^10\n    spec: {kernel: scale, threads: 64}\n"
+	                         "  - spec: {kernel: scale, stages: 8}\n";
+	static const char other[] = "plan:\n  - upto: 2^10\n    spec: {kernel: scale}\n"
+	                            "  - spec: {kernel: scale, factor: 5}\n";
+	kgen_plan *p = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_load_string(ok, strlen(ok), "ok.yaml", &p, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_plan_count(p), 2);
+	kgen_plan_free(p);
+	ck_assert_int_eq(kgen_plan_load_string(other, strlen(other), "other.yaml", &p, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "entry 2 has factor: 5, the first entry factor: 3: every spec of a plan must compute "
+	                              "the same (kernel, dtype, factor)");
+	ck_assert_int_eq(err.line, 4);
+}
+END_TEST
+
 START_TEST(set_looks_up_the_new_family)
 {
 	kgen_spec *s = load("kernel: reduce\n");
@@ -149,6 +170,7 @@ suite(void)
 	tcase_add_test(tc, stages_is_the_familys_own);
 	tcase_add_loop_test(tc, refused_scale_specs, 0, (int)(sizeof refusals / sizeof refusals[0]));
 	tcase_add_test(tc, set_looks_up_the_new_family);
+	tcase_add_test(tc, plans_take_the_family);
 	tcase_add_test(tc, dump_names_the_key);
 	tcase_add_test(tc, header_and_kernel);
 	tcase_add_test(tc, nvrtc_compiles_it);
