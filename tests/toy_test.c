@@ -5,7 +5,10 @@
  * goes through the shared code as any family does: the loader finds its
  * keys (its `stages` an integer, where reduce's is an enum), the validator
  * runs its rules, the header comment lists its keys and launch, the
- * generator renders its template, and NVRTC compiles the result.
+ * generator renders its template, and NVRTC compiles the result; size
+ * plans take it.  The layers past the generator: tests/toy_launch_test.c
+ * (the launcher and the C API), tests/toy_test.sh (`kgen run --verify`),
+ * python/tests/test_toy.py (Python), each against the fake driver.
  */
 #include "config.h"
 #include <check.h>

@@ -1,31 +1,31 @@
 #!/bin/sh
 # The toy family `kernel: scale` (tests/toy/, docs/families.md) past the
-# generator, against the fake driver (tests/fake_cuda), as a real family's
-# host code is tested (tests/fake_test.sh): its launcher through the C API
-# (tests/toy_launch_test), then `kgen run --verify` with its runner
+# generator, as a real family's host code is tested (tests/fake_test.sh):
+# against the fake driver (tests/fake_cuda), its launcher through the C
+# API (tests/toy_launch_test), then `kgen run --verify` with its runner
 # (tests/toy/kgen: kgen built with the toy's table rows).  Kernels do not
-# run on the fake, so a toy result is wrong (exit 6, the runner's own
-# FAIL line) except at n = 0, which launches nothing and verifies; a
-# size the runner refuses is refused before the GPU is touched.  The
-# Python layer is tests/python_test.sh's (python/tests/test_toy.py).
+# run on the fake, so a toy result is wrong (exit 6, the runner's own FAIL
+# line) except at n = 0, which launches nothing and verifies; a size the
+# runner refuses is refused before the GPU is touched.  On a machine with
+# a GPU, first, the toy's kernels run there and every result must verify.
+# The Python layer is tests/python_test.sh's (python/tests/test_toy.py).
 b=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 fake=$b/tests/fake_cuda
+kgen=$b/tests/toy/kgen
 if [ ! -f "$fake/libcuda.so.1" ]; then
 	echo "SKIP: no fake driver built"
 	exit 77
 fi
-LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH KGEN_CACHE=0
-. "$top_srcdir/tests/fast_nvrtc.sh"
-status=0
-"$b/tests/toy_launch_test" || status=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kgen-toy.XXXXXX") || exit 99
 trap 'rm -rf "$dir"' EXIT
 printf 'kernel: scale\ndtype: i32\nfactor: -3\n' > "$dir/i32.yaml"
 printf 'kernel: scale\ndtype: f64\nstages: 4\n' > "$dir/f64.yaml"
+printf 'kernel: scale\ndtype: u32\nfactor: 7\nthreads: 1024\nstages: 8\n' > "$dir/u32.yaml"
+printf 'kernel: scale\ndtype: i64\nfactor: -1000\nstages: 1\n' > "$dir/i64.yaml"
+printf 'kernel: scale\ndtype: f32\nfactor: 999\nthreads: 96\nstages: 3\n' > "$dir/f32.yaml"
 printf 'kernel: reduce\n' > "$dir/sum.yaml"
-kgen=$b/tests/toy/kgen
+status=0
 
 # fail WHAT: say what went wrong, with the output.
 fail() {
@@ -33,6 +33,23 @@ fail() {
 	echo "$out"
 	status=1
 }
+
+# A GPU (the real driver, before the fake is put first): every dtype at
+# sizes that end inside a thread's stages, a block and a grid, all verified.
+if "$kgen" info > /dev/null 2>&1; then
+	out=$("$kgen" run --verify --n 0 --n 1 --n 1000003 --n 16777223 "$dir"/[fiu]*.yaml 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c '  *ok  *all [0-9]* elements checked$')" -eq 20 ] ||
+		fail "kgen run --verify of the toy on the GPU: exit $rc, expected 20 results verified"
+else
+	echo "# no GPU: the toy's kernels are not run (only the fake driver's part)"
+fi
+
+LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH KGEN_CACHE=0
+. "$top_srcdir/tests/fast_nvrtc.sh"
+"$b/tests/toy_launch_test" || status=1
 
 # The toy's specs beside a reduction: each family's runner gets its own,
 # the reduction first (the order of KGEN_FAMILIES), then the toy's at each n.
