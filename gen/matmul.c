@@ -1151,7 +1151,8 @@ static const struct kgen_arch_need arch_needs[] = {
 
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
 static const enum kgen_key computes[] = {
-	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_epilogue, KGEN_KEY_COUNT,
+	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
+	KGEN_KEY_epilogue, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_matmul = {
