@@ -112,6 +112,11 @@ struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
 	enum kgen_size size;             /* what one call's size is */
 	const enum kgen_key *keys;       /* the keys it reads, KGEN_KEY_COUNT-terminated */
+	/* The keys that say what a spec computes and what a call hands it, not
+	 * how (op, the types, axis, ...), KGEN_KEY_COUNT-terminated: every
+	 * entry of a size plan and every point of a tuning agree on them, and
+	 * on `kernel` (kgen_spec_computes_other, plan.c). */
+	const enum kgen_key *computes;
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
 	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */
 	/* Optional: derived defaults the only-with rows read, resolved after

@@ -1149,10 +1149,17 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ .min_sm = 0 },
 };
 
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
+	KGEN_KEY_epilogue, KGEN_KEY_COUNT,
+};
+
 const struct kgen_family kgen_family_matmul = {
 	.name = "matmul",
 	.size = KGEN_SIZE_MNK,
 	.keys = keys,
+	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
 	.check = check,

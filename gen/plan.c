@@ -34,16 +34,6 @@ struct kgen_plan {
 	} entry[KGEN_PLAN_MAX];
 };
 
-/* The fields every entry of a plan (and every point of a tuning) must
- * share: what is computed and the data a call hands it, not how (axis:
- * each row's or each column's; a_layout and b_layout: how a matmul's
- * operands lie; epilogue: what a matmul stores; a key that is not the
- * family's reads the same for every spec of it). */
-static const char *const same_keys[] = {
-	"kernel", "op", "dtype", "acc_dtype", "out_dtype", "nan", "map", "combine", "identity", "post", "axis", "a_layout",
-	"b_layout", "epilogue",
-};
-
 static kgen_status
 error_at(kgen_error *err, const char *file, const char *text, size_t len, yaml_mark_t m, const char *fmt, ...)
 	KGEN_PRINTF(6, 7);
@@ -130,35 +120,58 @@ load_entry(struct kgen_plan *pl, const char *text, size_t len, yaml_node_t *spec
 	return st;
 }
 
+/* Do a and b differ in key k?  Their values into va and vb either way. */
+static int
+differ(const kgen_spec *a, const kgen_spec *b, enum kgen_key k, char *va, char *vb, size_t n)
+{
+	const char *x = kgen_spec_get(a, kgen_keys[k].name, va, n), *y = kgen_spec_get(b, kgen_keys[k].name, vb, n);
+
+	if (!x)
+		snprintf(va, n, "(none)");
+	if (!y)
+		snprintf(vb, n, "(none)");
+	return (x == NULL) != (y == NULL) || (x && strcmp(x, y));
+}
+
+/* The fields every entry of a plan (and every point of a tuning) must
+ * share: the family, then the keys its `computes` lists (family.h). */
 const char *
 kgen_spec_computes_other(const kgen_spec *a, const kgen_spec *b, char *va, char *vb, size_t n)
 {
-	size_t k;
+	const enum kgen_key *k;
 
-	for (k = 0; k < KGEN_COUNT(same_keys); k++) {
-		const char *x = kgen_spec_get(a, same_keys[k], va, n), *y = kgen_spec_get(b, same_keys[k], vb, n);
-		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y))) {
-			if (!x)
-				snprintf(va, n, "(none)");
-			if (!y)
-				snprintf(vb, n, "(none)");
-			return same_keys[k];
-		}
-	}
+	if (differ(a, b, KGEN_KEY_kernel, va, vb, n))
+		return kgen_keys[KGEN_KEY_kernel].name;
+	for (k = kgen_family_of(a)->computes; k && *k != KGEN_KEY_COUNT; k++)
+		if (differ(a, b, *k, va, vb, n))
+			return kgen_keys[*k].name;
 	return NULL;
+}
+
+/* "kernel, op, dtype, ...": the keys above for a spec of family f, for messages. */
+static const char *
+computes_text(const struct kgen_family *f, char *buf, size_t n)
+{
+	const enum kgen_key *k;
+	size_t at = (size_t)snprintf(buf, n, "kernel");
+
+	for (k = f->computes; k && *k != KGEN_KEY_COUNT && at < n; k++)
+		at += (size_t)snprintf(buf + at, n - at, ", %s", kgen_keys[*k].name);
+	return buf;
 }
 
 /* Every entry computes what the first does. */
 static kgen_status
 check_same(const struct kgen_plan *pl, int i, const char *text, size_t len, yaml_mark_t m, kgen_error *err)
 {
-	char a[256], b[256];
+	char a[256], b[256], keys[256];
 	const char *key = kgen_spec_computes_other(pl->entry[0].spec, pl->entry[i].spec, a, b, sizeof a);
 
 	if (key)
 		return error_at(err, pl->file, text, len, m,
 		                "entry %d has %s: %s, the first entry %s: %s: every spec of a plan must compute "
-		                "the same (%s)", i + 1, key, b, key, a, "kernel, op, types, nan and expressions");
+		                "the same (%s)", i + 1, key, b, key, a,
+		                computes_text(kgen_family_of(pl->entry[0].spec), keys, sizeof keys));
 	if (!kgen_family_takes_plans(kgen_family_of(pl->entry[i].spec)))
 		return error_at(err, pl->file, text, len, m, "a plan's specs must be %s (plans by n; kernel: %s is sized "
 		                "by %s, which plans do not take yet)", kgen_plan_families(),

@@ -478,10 +478,17 @@ multi_gpu(const struct kgen_spec *s)
 	                                          "reduce them there)";
 }
 
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_nan, KGEN_KEY_map,
+	KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post, KGEN_KEY_axis, KGEN_KEY_COUNT,
+};
+
 const struct kgen_family kgen_family_reduce_axis = {
 	.name = "reduce_axis",
 	.size = KGEN_SIZE_SHAPE,
 	.keys = keys,
+	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
 	.check = check,

@@ -319,10 +319,16 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ .min_sm = 0 },
 };
 
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_dtype, KGEN_KEY_COUNT,
+};
+
 const struct kgen_family kgen_family_transpose = {
 	.name = "transpose",
 	.size = KGEN_SIZE_SHAPE,
 	.keys = keys,
+	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
 	.check = kgen_transpose_check,

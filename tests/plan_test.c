@@ -148,10 +148,10 @@ START_TEST(rules)
 	/* Every entry computes the same thing. */
 	refuse("plan:\n  - upto: 9\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce, op: max}\n", 4, 11,
 	       "entry 2 has op: max, the first entry op: sum: every spec of a plan must compute the same (kernel, op, "
-	       "types, nan and expressions)");
+	       "dtype, acc_dtype, out_dtype, nan, map, combine, identity, post)");
 	refuse("plan:\n  - upto: 9\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce, dtype: i32}\n", 4, 11,
 	       "entry 2 has dtype: i32, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
-	       "op, types, nan and expressions)");
+	       "op, dtype, acc_dtype, out_dtype, nan, map, combine, identity, post)");
 	refuse("plan:\n  - spec: {kernel: transpose}\n", 2, 11,
 	       "a plan's specs must be kernel: reduce (plans by n; kernel: transpose is sized by rows and cols, which "
 	       "plans do not take yet)");

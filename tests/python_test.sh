@@ -2,8 +2,10 @@
 # The Python package's tests (python/tests) with pytest, against the libkgen
 # just built: the CPU tests everywhere, the GPU tests where torch sees a GPU
 # (they skip themselves otherwise, and say so); then the test_fake_*.py
-# files again against the fake driver.  Skips (exit 77) without a Python
-# that has pytest, or without a shared libkgen (--disable-shared).
+# files again against the fake driver, and test_toy.py against the fake
+# driver and the toy family's libkgen (tests/toy/libkgen-toy.so).  Skips
+# (exit 77) without a Python that has pytest, or without a shared libkgen
+# (--disable-shared).
 top_srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
 lib=$builddir/.libs/libkgen.so
@@ -41,6 +43,16 @@ if [ -f "$fake/libcuda.so.1" ]; then
 		LD_LIBRARY_PATH=$fake:$builddir/tests/fake_nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
 		FAKE_CUDA_DEVICES=4 \
 		"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir"/python/tests/test_fake_*.py || status=1
+	# The toy family (tests/toy/) through the package: its libkgen, built
+	# with the toy's table rows and kgen_scale() (python/tests/test_toy.py).
+	toy=$builddir/tests/toy/.libs/libkgen-toy.so
+	if [ -f "$toy" ]; then
+		env ${fast_nvrtc:+"KGEN_NVRTC_OPTIONS=$fast_nvrtc"} KGEN_LIBRARY=$toy \
+			LD_LIBRARY_PATH=$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} KGEN_CACHE_DIR=$cache \
+			"$py" -m pytest -q -rs -p no:cacheprovider "$top_srcdir/python/tests/test_toy.py" || status=1
+	else
+		echo "SKIP: the toy family's Python test (no $toy built)"
+	fi
 	rm -rf "$cache"
 else
 	echo "SKIP: the fake driver tests (no tests/fake_cuda/libcuda.so.1 built)"

@@ -5,7 +5,10 @@
  * goes through the shared code as any family does: the loader finds its
  * keys (its `stages` an integer, where reduce's is an enum), the validator
  * runs its rules, the header comment lists its keys and launch, the
- * generator renders its template, and NVRTC compiles the result.
+ * generator renders its template, and NVRTC compiles the result; size
+ * plans take it.  The layers past the generator: tests/toy_launch_test.c
+ * (the launcher and the C API), tests/toy_test.sh (`kgen run --verify`),
+ * python/tests/test_toy.py (Python), each against the fake driver.
  */
 #include "config.h"
 #include <check.h>
@@ -75,6 +78,27 @@ static const struct refusal refusals[] = {
 START_TEST(refused_scale_specs)
 {
 	assert_refused(&refusals[_i]);
+}
+END_TEST
+
+/* Size plans take the family (it is sized by n); every entry computes
+ * what the first does: the family's `computes` keys, factor among them. */
+START_TEST(plans_take_the_family)
+{
+	static const char ok[] = "plan:\n  - upto: 2^10\n    spec: {kernel: scale, threads: 64}\n"
+	                         "  - spec: {kernel: scale, stages: 8}\n";
+	static const char other[] = "plan:\n  - upto: 2^10\n    spec: {kernel: scale}\n"
+	                            "  - spec: {kernel: scale, factor: 5}\n";
+	kgen_plan *p = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_plan_load_string(ok, strlen(ok), "ok.yaml", &p, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_plan_count(p), 2);
+	kgen_plan_free(p);
+	ck_assert_int_eq(kgen_plan_load_string(other, strlen(other), "other.yaml", &p, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "entry 2 has factor: 5, the first entry factor: 3: every spec of a plan must compute "
+	                              "the same (kernel, dtype, factor)");
+	ck_assert_int_eq(err.line, 4);
 }
 END_TEST
 
@@ -149,6 +173,7 @@ suite(void)
 	tcase_add_test(tc, stages_is_the_familys_own);
 	tcase_add_loop_test(tc, refused_scale_specs, 0, (int)(sizeof refusals / sizeof refusals[0]));
 	tcase_add_test(tc, set_looks_up_the_new_family);
+	tcase_add_test(tc, plans_take_the_family);
 	tcase_add_test(tc, dump_names_the_key);
 	tcase_add_test(tc, header_and_kernel);
 	tcase_add_test(tc, nvrtc_compiles_it);

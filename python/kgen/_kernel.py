@@ -129,6 +129,9 @@ class Kernel:
         self._acc = f.get("out_dtype", f.get("acc_dtype", self._dtype))
 
     def __call__(self, x: Any, *args: Any, out: Any = None, stream: Any = None, **scalars: float) -> Any:
+        if self.family not in RUNNERS:  # a family whose module was not imported, or has none
+            raise TypeError("kgen.Kernel: kernel: %s has no Python runner (its module adds one to kgen._kernel.RUNNERS)"
+                            % self.family)
         run, operands = RUNNERS[self.family]
         if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
             return run(self, describe(x, "a", "kgen.Kernel", stream_address(stream)), out, stream, "kgen.Kernel",

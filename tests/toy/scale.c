@@ -1,14 +1,17 @@
 /*
  * scale.c - the toy family `kernel: scale`: out[i] = in[i] * factor.  It
  * exists to show that a family is its own files plus table rows: it lives
- * under tests/toy/ (this file, rows.h, templates/toy/scale.cu) and goes
- * through the shared loader, validator, header comment and generator, with
- * a key name (`stages`) that `kernel: reduce` also has, as another type.
+ * under tests/toy/ (this file, rows.h, templates/toy/scale.cu, the
+ * launcher scale_launch.c, the runner run_scale.c, the Python module
+ * kgen_scale.py) and goes through the shared loader, validator, header
+ * comment, generator, runtime, `kgen run` and Python, with a key name
+ * (`stages`) that `kernel: reduce` also has, as another type.
  */
 #include "config.h"
 #include <string.h>
 #include "gen/family.h"
 #include "gen/tpl.h"
+#include "scale.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 
@@ -31,6 +34,12 @@ check(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+long long
+kgen_scale_per_block(const struct kgen_spec *s)
+{
+	return s->threads * s->scale_stages;
+}
+
 static void
 contract(const struct kgen_spec *s, struct kgen_contract *p)
 {
@@ -39,7 +48,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	                     s->factor);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"):");
 	kgen_contract_step(p, "", "in, out, n", "grid", s->threads);
-	kgen_contract_note(p, "// grid = ceil(n / %lld): each thread scales %lld elements.\n", s->threads * s->scale_stages,
+	kgen_contract_note(p, "// grid = ceil(n / %lld): each thread scales %lld elements.\n", kgen_scale_per_block(s),
 	                   s->scale_stages);
 }
 
@@ -67,10 +76,16 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_COUNT,
 };
 
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_dtype, KGEN_KEY_factor, KGEN_KEY_COUNT,
+};
+
 const struct kgen_family kgen_family_scale = {
 	.name = "scale",
 	.size = KGEN_SIZE_N,
 	.keys = keys,
+	.computes = computes,
 	.only_with = only_with,
 	.check = check,
 	.contract = contract,
