@@ -11,6 +11,7 @@
 #include <string.h>
 #include "expr.h"
 #include "matmul.h"
+#include "ptx.h"
 #include "tpl.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
@@ -762,6 +763,28 @@ tma_loads(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 	return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
 }
 
+/* The PTX helpers (templates/ptx/) of a staging: smem kernel but math:
+ * wgmma's: cp.async's copies (stages 2 and up), ldmatrix and mma.sync
+ * (math: mma), TMA and mbarriers (loads: tma). */
+static kgen_status
+ptx_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
+{
+	int async = s->mm_stages > 1 && !g->tma;
+	struct kgen_ptx p = { .mma_type = kgen_spec_dtype(s)->cls == DT_HALF ? "f16" : "bf16" };
+
+	if (async || g->tensor)
+		p.uses |= KGEN_PTX_BIT(smem);
+	if (async)
+		p.uses |= KGEN_PTX_BIT(cp_async) | KGEN_PTX_BIT(cp_async_commit) | KGEN_PTX_BIT(cp_async_wait);
+	if (g->tma)
+		p.uses |= KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+		          KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_arrive) |
+		          KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(tma_load_2d);
+	if (s->math == KGEN_MATH_MMA)
+		p.uses |= KGEN_PTX_BIT(ldmatrix_x4) | KGEN_PTX_BIT(mma_16816);
+	return p.uses ? kgen_ptx_render_into(parts, "ptx", &p, err) : KGEN_OK;
+}
+
 /* The helpers of a staging: smem kernel: PTX, k_range, load_tile, load_a, load_b. */
 static kgen_status
 smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
@@ -770,13 +793,9 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 	kgen_status st;
 	int async = s->mm_stages > 1 && !g->tma, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
 
+	if ((st = ptx_helpers(s, g, parts, err)))
+		return st;
 	tpl_init(&t);
-	if ((async || g->tensor) && (st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)))
-		return st;
-	if (async && (st = tpl_render_into(parts, "cp_async", "matmul/cp_async.cu", &t, err)))
-		return st;
-	if (g->tma && (st = tpl_render_into(parts, "tma_ptx", "matmul/tma_ptx.cu", &t, err)))
-		return st;
 	if (s->math == KGEN_MATH_WMMA) {
 		tpl_set(&t, "a_layout", "%s", s->a_layout == KGEN_MM_ROW ? "row" : "col");
 		tpl_set(&t, "b_layout", "%s", s->b_layout == KGEN_MM_ROW ? "row" : "col");
@@ -785,9 +804,7 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		if ((st = tpl_render_into(parts, "wmma", dtype_half ? "matmul/wmma_f16.cu" : "matmul/wmma_bf16.cu", &t, err)))
 			return st;
 	} else if (s->math == KGEN_MATH_MMA) {
-		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
-		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)) ||
-		    (st = tpl_render_into(parts, "store_elements", "matmul/mma_store_elements.cu", &t, err)))
+		if ((st = tpl_render_into(parts, "store_elements", "matmul/mma_store_elements.cu", &t, err)))
 			return st;
 		if (s->mm_store == KGEN_MM_STORE_PAIRS) {
 			struct tpl_args pairs;
@@ -1027,13 +1044,14 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
-	if (s->math == KGEN_MATH_WGMMA)
-		kgen_matmul_wgmma_constants(s, &consts);
-	else
+	if (s->math == KGEN_MATH_WGMMA) {
+		TRY(kgen_matmul_wgmma_constants(s, &file, err));
+	} else {
 		constants(s, &g, &consts);
-	if (consts.failed)
-		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	tpl_set(&file, "constants", "%s", consts.s);
+		if (consts.failed)
+			TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+		tpl_set(&file, "constants", "%s", consts.s);
+	}
 	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
 	if (!g.tensor)  /* tensor cores take A and B as they are */
 		TRY(convert(&parts, "to_acc", s->dtype, 0, 0, err));

@@ -74,8 +74,8 @@ void kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract 
 /* The contract's lines on A's and B's tensor maps (math: wgmma; math: mma
  * with loads: tma), a K-major operand's box `rows` of its tile's rows. */
 void kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p, int a_rows, int b_rows);
-void kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b);
 struct tpl_args;
+kgen_status kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err);
 kgen_status kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err);
 kgen_status kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err);
 
