@@ -11,6 +11,7 @@
 #include <string.h>
 #include "expr.h"
 #include "matmul.h"
+#include "matmul_hopper.h"
 #include "ptx.h"
 #include "tpl.h"
 
@@ -31,7 +32,7 @@ round_up(long long v, long long to)
 void
 kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
 {
-	int size = kgen_spec_dtype(s)->size, align = 16 / size;
+	int size = s->r.dtype->size, align = 16 / size;
 	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
 	int a_k_major;  /* A's tile in shared memory has k down its rows (m along them) */
 
@@ -104,11 +105,13 @@ resolve_tiles(struct kgen_spec *s)
 		s->warp_n = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_n % 32 == 0 ? s->tile_n / 2 : tensor ? s->tile_n : 0;
 }
 
-/* The types: dtype, acc_dtype, out_dtype. */
+/* The types: dtype, acc_dtype, out_dtype; the resolved view's (spec.h)
+ * accumulator and result types, which matmul has without an op, so that
+ * the rules, the emitter and the launchers read them as fields. */
 static kgen_status
 check_types(struct kgen_spec *s, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF;
 
 	if (!is_float_dtype(s->dtype))
@@ -117,19 +120,21 @@ check_types(struct kgen_spec *s, kgen_error *err)
 		s->acc_dtype = half ? KGEN_DT_F32 : s->dtype;
 	if (s->out_dtype < 0)
 		s->out_dtype = s->dtype;
+	s->r.acc = &kgen_dtype_info[s->acc_dtype];
+	s->r.out = &kgen_dtype_info[s->out_dtype];
 	if (s->acc_dtype != KGEN_DT_F32 && s->acc_dtype != KGEN_DT_F64)
-		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", kgen_dtype_info[s->acc_dtype].name);
+		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", s->r.acc->name);
 	if (s->dtype == KGEN_DT_F64 && s->acc_dtype != KGEN_DT_F64)
-		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype f64", kgen_dtype_info[s->acc_dtype].name);
+		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype f64", s->r.acc->name);
 	if (!is_float_dtype(s->out_dtype))
-		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", kgen_dtype_info[s->out_dtype].name);
+		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", s->r.out->name);
 	if (s->math != KGEN_MATH_SIMT) {
 		if (!half)
 			return ERR(math, "math: %s multiplies f16 or bf16 on tensor cores, not dtype %s: use math: simt",
 			           kgen_maths[s->math].name, dt->name);
 		if (s->acc_dtype != KGEN_DT_F32)
 			return ERR(acc_dtype, "math: %s accumulates in f32, not acc_dtype %s", kgen_maths[s->math].name,
-			           kgen_dtype_info[s->acc_dtype].name);
+			           s->r.acc->name);
 		if (s->staging != KGEN_STAGING_SMEM)
 			return ERR(staging, "math: %s multiplies tiles in shared memory: use staging: smem",
 			           kgen_maths[s->math].name);
@@ -185,7 +190,7 @@ swizzle_fits(long long elems, int size)
 static kgen_status
 check_swizzle(struct kgen_spec *s, kgen_error *err)
 {
-	int size = kgen_spec_dtype(s)->size;
+	int size = s->r.dtype->size;
 	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
 	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
 
@@ -208,7 +213,7 @@ check_swizzle(struct kgen_spec *s, kgen_error *err)
 static kgen_status
 check_tma_loads(struct kgen_spec *s, kgen_error *err)
 {
-	int size = kgen_spec_dtype(s)->size, box = 128 / size;
+	int size = s->r.dtype->size, box = 128 / size;
 	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
 	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
 
@@ -217,11 +222,11 @@ check_tma_loads(struct kgen_spec *s, kgen_error *err)
 		           kgen_smem_layouts[s->smem_layout].name);
 	if (a % box)
 		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): A's tile rows of %s %lld are not a "
-		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a,
+		           "multiple of %d", box, s->r.dtype->name, s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a,
 		           box);
 	if (b % box)
 		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): B's tile rows of %s %lld are not a "
-		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b,
+		           "multiple of %d", box, s->r.dtype->name, s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b,
 		           box);
 	if (s->split_k > 1)
 		return ERR(split_k, "split_k %lld needs loads: cp_async (loads: tma takes a block a tile, all of its k)",
@@ -272,7 +277,7 @@ acc_registers(const struct kgen_spec *s)
 	if (s->staging == KGEN_STAGING_NONE)
 		return 1;
 	if (s->math == KGEN_MATH_SIMT)
-		return s->thread_m * s->thread_n * (kgen_dtype_info[s->acc_dtype].size / 4);
+		return s->thread_m * s->thread_n * (s->r.acc->size / 4);
 	return s->warp_m * s->warp_n / 32;
 }
 
@@ -286,7 +291,7 @@ check_registers(const struct kgen_spec *s, kgen_error *err)
 	if (s->math == KGEN_MATH_SIMT)
 		return ERR(thread_m, "a %lld x %lld thread tile of %s keeps %lld registers of accumulators in each thread: at "
 		           "most %d fit beside the operands (e.g. 8 x 8 of f32)", s->thread_m, s->thread_n,
-		           kgen_dtype_info[s->acc_dtype].name, acc, KGEN_MATMUL_ACC_WORDS);
+		           s->r.acc->name, acc, KGEN_MATMUL_ACC_WORDS);
 	return ERR(warp_m, "a %lld x %lld warp tile keeps %lld f32 accumulators in each of its 32 threads: at most %d "
 	           "fit beside the fragments (e.g. warp_m: 64, warp_n: 64)", s->warp_m, s->warp_n, acc,
 	           KGEN_MATMUL_ACC_WORDS);
@@ -324,7 +329,7 @@ check_occupancy(const struct kgen_spec *s, kgen_error *err)
 static kgen_status
 check_loads(struct kgen_spec *s, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
+	const struct kgen_dtype_info *dt = s->r.dtype;
 	struct kgen_matmul g;
 	long long vec = s->load_width / dt->size;
 	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
@@ -401,34 +406,11 @@ check(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
 		return st;
 	if (!s->name)
-		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, kgen_spec_dtype(s)->name);
+		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, s->r.dtype->name);
 	return KGEN_OK;
 }
 
 /* ---- the launch contract ---- */
-
-void
-kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
-                     unsigned long long *dp_tiles, unsigned long long *sk_blocks)
-{
-	unsigned long long runs = tiles * k_tiles / KGEN_MATMUL_MIN_RUN;
-
-	*dp_tiles = tiles;
-	*sk_blocks = 0;
-	if (!slots || k_tiles < 2 || tiles % slots == 0)
-		return;
-	if (tiles > slots) {  /* whole tiles but for the last one to two waves' */
-		*dp_tiles = tiles - slots - tiles % slots;
-		*sk_blocks = slots;
-	} else if ((runs < slots ? runs : slots) > tiles) {  /* fewer tiles than blocks: k shared out */
-		*dp_tiles = 0;
-		*sk_blocks = runs < slots ? runs : slots;
-	}
-	if (*sk_blocks && (tiles - *dp_tiles) * k_tiles * *sk_blocks >= 1ull << 31) {  /* the kernel's 32-bit numbering */
-		*dp_tiles = tiles;
-		*sk_blocks = 0;
-	}
-}
 
 static const char *const order_text[] = {
 	[KGEN_ORDER_ROWS] = "rows: along a row of tiles, then the next row",
@@ -442,7 +424,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	struct kgen_matmul g;
 	struct kgen_step *st;
-	const char *acc = kgen_spec_acc(s)->name;
+	const char *acc = s->r.acc->name;
 	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
 
 	if (s->math == KGEN_MATH_WGMMA) {
@@ -451,7 +433,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	}
 	kgen_matmul_shape(s, &g);
 	memset(p, 0, sizeof *p);
-	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", kgen_spec_dtype(s)->name,
+	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", s->r.dtype->name,
 	                     s->math == KGEN_MATH_SIMT ? "CUDA cores" : "tensor cores");
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
@@ -470,7 +452,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (g.tma) {  /* loads: tma: math: wgmma's maps, a block a tile */
 		kgen_contract_note(p, "// where grid = ceil(m / %d) * ceil(n / %d); blocks take C's tiles in order\n// %s.\n", g.tm,
 		                   g.tn, order_text[s->order]);
-		kgen_matmul_map_notes(s, p, g.tm, g.tn);
+		kgen_matmul_map_notes(s, p);
 		kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 		                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 		                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads\n"
@@ -500,7 +482,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (g.smem)
 		kgen_contract_note(p, "// aligned: bit 0 set when a and lda keep A's %d-byte loads aligned (a %% %d == 0, lda %% %d\n"
 		                   "// == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.\n",
-		                   g.vec_a * kgen_spec_dtype(s)->size, g.vec_a * kgen_spec_dtype(s)->size, g.vec_a);
+		                   g.vec_a * s->r.dtype->size, g.vec_a * s->r.dtype->size, g.vec_a);
 	else
 		kgen_contract_note(p, "// aligned: unused (one element at a time).\n");
 	if (s->split_k > 1)
@@ -594,19 +576,11 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 	sb_puts(b, "}");
 }
 
-void
-kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b)
-{
-	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
-		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
-		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
-}
-
 /* The constants of the kernels. */
-static void
-constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
+static kgen_status
+constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b, kgen_error *err)
 {
-	int size = kgen_spec_dtype(s)->size;
+	kgen_status st;
 
 	sb_printf(b, "constexpr int TILE_M = %d, TILE_N = %d;  // the block's tile of C\n", g->tm, g->tn);
 	if (g->smem)
@@ -615,11 +589,9 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 	if (s->mm_blocks_per_sm > 0)
 		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
 		          "registers a thread\n", s->mm_blocks_per_sm);
-	kgen_matmul_group_constant(s, b);
-	if (!g->smem)
-		return;
-	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,
-	          g->tma ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
+	if ((st = kgen_matmul_group_constant(s, b, err)) || !g->smem ||
+	    (st = kgen_matmul_stages_constant(s, b, err)))
+		return st;
 	if (s->split_k > 1)
 		sb_printf(b, "constexpr int SPLIT_K = %lld;  // blocks sharing one tile's k\n", s->split_k);
 	if (!g->tma)
@@ -661,15 +633,14 @@ constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
 			          "constexpr int A_BOX = %d * BOX, B_BOX = %d * BOX;  // the elements of one box of A and of B",
 			          g->a_rows, g->b_rows);
 	}
-	(void)size;
+	return KGEN_OK;
 }
 
-/* A conversion helper: fn from dtype d (to Acc), or to_out to d; `sm80`: the
- * kernel needs sm_80 anyway (tensor cores), so bf16 rounds by one cvt. */
+/* A conversion helper: fn from type dt (to Acc), or to_out to dt; `sm80`:
+ * the kernel needs sm_80 anyway (tensor cores), so bf16 rounds by one cvt. */
 static kgen_status
-convert(struct tpl_args *parts, const char *fn, long long d, int to, int sm80, kgen_error *err)
+convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt, int to, int sm80, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = &kgen_dtype_info[d];
 	struct tpl_args t;
 	const char *tpl;
 
@@ -770,7 +741,7 @@ static kgen_status
 ptx_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
 {
 	int async = s->mm_stages > 1 && !g->tma;
-	struct kgen_ptx p = { .mma_type = kgen_spec_dtype(s)->cls == DT_HALF ? "f16" : "bf16" };
+	struct kgen_ptx p = { .mma_type = s->r.dtype->cls == DT_HALF ? "f16" : "bf16" };
 
 	if (async || g->tensor)
 		p.uses |= KGEN_PTX_BIT(smem);
@@ -791,7 +762,7 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 {
 	struct tpl_args t;
 	kgen_status st;
-	int async = s->mm_stages > 1 && !g->tma, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
+	int async = s->mm_stages > 1 && !g->tma, dtype_half = s->r.dtype->cls == DT_HALF;
 
 	if ((st = ptx_helpers(s, g, parts, err)))
 		return st;
@@ -1018,8 +989,8 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
-	const struct kgen_dtype_info *od = &kgen_dtype_info[s->out_dtype];
+	const struct kgen_dtype_info *dt = s->r.dtype, *acc = s->r.acc;
+	const struct kgen_dtype_info *od = s->r.out;
 	struct kgen_matmul g;
 	struct tpl_args file, parts, none;
 	strbuf consts, ks, origin;
@@ -1047,16 +1018,16 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	if (s->math == KGEN_MATH_WGMMA) {
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
 	} else {
-		constants(s, &g, &consts);
+		TRY(constants(s, &g, &consts, err));
 		if (consts.failed)
 			TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
 		tpl_set(&file, "constants", "%s", consts.s);
 	}
 	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
 	if (!g.tensor)  /* tensor cores take A and B as they are */
-		TRY(convert(&parts, "to_acc", s->dtype, 0, 0, err));
-	TRY(convert(&parts, "c_to_acc", s->out_dtype, 0, 0, err));
-	TRY(convert(&parts, "to_out", s->out_dtype, 1, g.tensor, err));
+		TRY(convert(&parts, "to_acc", s->r.dtype, 0, 0, err));
+	TRY(convert(&parts, "c_to_acc", s->r.out, 0, 0, err));
+	TRY(convert(&parts, "to_out", s->r.out, 1, g.tensor, err));
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));

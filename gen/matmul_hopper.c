@@ -33,7 +33,7 @@
  */
 #include "config.h"
 #include <string.h>
-#include "matmul.h"
+#include "matmul_hopper.h"
 #include "ptx.h"
 #include "tpl.h"
 
@@ -80,22 +80,6 @@ static int
 shares_b(const struct kgen_spec *s)
 {
 	return s->cluster == KGEN_CLUSTER_C2X1;
-}
-
-#define X(id, name, doc, cm, cn) [KGEN_CLUSTER_##id] = { cm, cn },
-static const int cluster_shape[][2] = { KGEN_CLUSTERS(X) };
-#undef X
-
-int
-kgen_cluster_m(const struct kgen_spec *s)
-{
-	return cluster_shape[s->cluster][0];
-}
-
-int
-kgen_cluster_n(const struct kgen_spec *s)
-{
-	return cluster_shape[s->cluster][1];
 }
 
 /* store: tma: two buffers of 128-byte rows a consumer warpgroup (its
@@ -191,13 +175,13 @@ map_note(struct kgen_contract *p, const char *name, int k_major, const char *row
 }
 
 void
-kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p, int a_rows, int b_rows)
+kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
 	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
-	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
-	map_note(p, "a", k_major_a(s), "m", "lda", a_rows, (int)s->tile_k);
-	map_note(p, "b", k_major_b(s), "n", "ldb", b_rows, (int)s->tile_k);
+	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, s->r.dtype->name);
+	map_note(p, "a", k_major_a(s), "m", "lda", kgen_matmul_a_box_rows(s), (int)s->tile_k);
+	map_note(p, "b", k_major_b(s), "n", "ldb", kgen_matmul_b_box_rows(s), (int)s->tile_k);
 }
 
 void
@@ -209,7 +193,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
-	                     kgen_spec_dtype(s)->name);
+	                     s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
 	                     "(m x k) B (k x n) + beta C:");
 	st = kgen_contract_step(p, "", s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, ldc, "
@@ -230,18 +214,18 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	else
 		kgen_contract_note(p, "// where grid = ceil(m / %lld) * ceil(n / %lld); blocks take C's tiles in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
-	kgen_matmul_map_notes(s, p, (int)s->tile_m / (shares_a(s) ? 2 : 1), (int)s->tile_n / (shares_b(s) ? 2 : 1));
+	kgen_matmul_map_notes(s, p);
 	if (s->mm_store == KGEN_MM_STORE_TMA)
 		kgen_contract_note(p, "//   c_map: C (row-major, %s, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * %d},\n"
 		                   "//   box {%d, %lld}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or\n"
 		                   "//   ldc * %d not a multiple of 16, c_tma 0 (c_map is then not read)\n",
-		                   kgen_dtype_info[s->out_dtype].name,
-		                   (int)kgen_dtype_info[s->out_dtype].size, 128 / (int)kgen_dtype_info[s->out_dtype].size,
-		                   s->tile_m / s->consumers, (int)kgen_dtype_info[s->out_dtype].size);
+		                   s->r.out->name,
+		                   (int)s->r.out->size, 128 / (int)s->r.out->size,
+		                   s->tile_m / s->consumers, (int)s->r.out->size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and\n"
-	                   "// beta are %s; C is read only when beta != 0.\n", kgen_spec_acc(s)->name);
+	                   "// beta are %s; C is read only when beta != 0.\n", s->r.acc->name);
 	kgen_contract_note(p, "// Scratch: none.");
 }
 
@@ -260,12 +244,20 @@ kgen_status
 kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
 	struct tpl_args t;
-	strbuf group;
+	strbuf group, stages;
+	kgen_status st;
 
 	sb_init(&group);
-	kgen_matmul_group_constant(s, &group);
+	sb_init(&stages);
+	if ((st = kgen_matmul_group_constant(s, &group, err)) || (st = kgen_matmul_stages_constant(s, &stages, err))) {
+		sb_free(&group);
+		sb_free(&stages);
+		return st;
+	}
 	while (group.len && group.s[group.len - 1] == '\n')
 		group.s[--group.len] = '\0';
+	while (stages.len && stages.s[stages.len - 1] == '\n')
+		stages.s[--stages.len] = '\0';
 	tpl_init(&t);
 	tpl_set(&t, "tile_m", "%lld", s->tile_m);
 	tpl_set(&t, "tile_n", "%lld", s->tile_n);
@@ -275,7 +267,7 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	tpl_set(&t, "plural", "%s", s->consumers > 1 ? "s" : "");
 	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
 	tpl_set(&t, "group", "%s", group.s ? group.s : "");
-	tpl_set(&t, "stages", "%lld", s->mm_stages);
+	tpl_set(&t, "stages", "%s", stages.s ? stages.s : "");
 	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
 	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
 	tpl_set(&t, "cluster_n", "%d", kgen_cluster_n(s));
@@ -283,9 +275,10 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	operand_sections(s, &t);
 	tpl_show(&t, "a_halves", shares_a(s));
 	tpl_show(&t, "b_halves", shares_b(s));
-	if (group.failed)
+	if (group.failed || stages.failed)
 		t.failed = 1;
 	sb_free(&group);
+	sb_free(&stages);
 	return tpl_render_into(file, "constants", "matmul/wgmma_constants.cu", &t, err);
 }
 
@@ -300,7 +293,7 @@ ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 		        KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(tma_load_2d) | KGEN_PTX_BIT(wgmma_fence) |
 		        KGEN_PTX_BIT(wgmma_commit_group) | KGEN_PTX_BIT(wgmma_wait_group) | KGEN_PTX_BIT(wgmma_fence_operand) |
 		        KGEN_PTX_BIT(smem_desc) | KGEN_PTX_BIT(wgmma),
-		.mma_type = kgen_spec_dtype(s)->cls == DT_HALF ? "f16" : "bf16",
+		.mma_type = s->r.dtype->cls == DT_HALF ? "f16" : "bf16",
 		.wgmma_n = (int)s->tile_n,
 		.wgmma_trans_a = !k_major_a(s),
 		.wgmma_trans_b = !k_major_b(s),

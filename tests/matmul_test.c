@@ -632,6 +632,32 @@ START_TEST(matmul_stream_k_shares_the_last_tiles)
 END_TEST
 
 /* How kgen_matmul divides a launch (the numbers the kernel's header states). */
+/* The family's one tile rule (header and launcher): C's tiles, a
+ * cluster's tile pairs, k tiles, a shared operand's half boxes; and the
+ * resolved view's types, which the emitter and the launchers read. */
+START_TEST(matmul_tiles_and_view)
+{
+	kgen_spec *spec = load("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 1x2\n");
+
+	ck_assert_uint_eq(kgen_matmul_tiles(spec, 1000, 1000), 8 * 8);      /* 128 x 128 tiles */
+	ck_assert_uint_eq(kgen_matmul_tiles(spec, 128, 129), 2);
+	ck_assert_uint_eq(kgen_matmul_tile_pairs(spec, 1000, 1000), 8 * 4);  /* side by side: 128 x 256 */
+	ck_assert_uint_eq(kgen_matmul_k_tiles(spec, 65), 2);
+	ck_assert_uint_eq(kgen_matmul_k_tiles(spec, 0), 0);
+	ck_assert_int_eq(kgen_matmul_a_box_rows(spec), 64);                 /* A shared: each block loads half */
+	ck_assert_int_eq(kgen_matmul_b_box_rows(spec), 128);
+	ck_assert_str_eq(spec->r.dtype->name, "bf16");
+	ck_assert_str_eq(spec->r.acc->name, "f32");
+	ck_assert_str_eq(spec->r.out->name, "bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: matmul\ndtype: f64\nout_dtype: f32\n");
+	ck_assert_str_eq(spec->r.acc->name, "f64");
+	ck_assert_str_eq(spec->r.out->name, "f32");
+	ck_assert_uint_eq(kgen_matmul_tile_pairs(spec, 1000, 33), kgen_matmul_tiles(spec, 1000, 33));  /* no cluster */
+	kgen_spec_free(spec);
+}
+END_TEST
+
 START_TEST(matmul_stream_k_division)
 {
 	unsigned long long dp, sk;
@@ -901,6 +927,7 @@ suite(void)
 	tcase_add_test(tc, matmul_wgmma_store_pairs);
 	tcase_add_test(tc, matmul_wgmma_store_tma);
 	tcase_add_test(tc, matmul_wgmma_one_mainloop);
+	tcase_add_test(tc, matmul_tiles_and_view);
 	tcase_add_test(tc, matmul_ptx_helpers);
 	tcase_add_test(tc, matmul_wgmma_cluster);
 	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);

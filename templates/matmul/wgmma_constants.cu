@@ -8,7 +8,7 @@ constexpr int THREADS = {{threads}};  // a producer warpgroup and {{consumers}} 
 constexpr int THREADS = {{threads}};  // {{consumers}} consumer warpgroup{{plural}}
 {{/producer}}
 {{group}}
-constexpr int STAGES = {{stages}};  // k tiles in flight (TMA, mbarriers)
+{{stages}}
 constexpr int CONSUMERS = {{consumers}}, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and the rows of each
 constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k
 // A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
