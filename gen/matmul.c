@@ -501,9 +501,11 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
 /* Where block blockIdx.x's tile of C starts, in the spec's order; with
- * `indexed`, where tile `tile` starts (math: wgmma's blocks loop over tiles). */
-void
-kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
+ * `indexed`, where tile `tile` starts (math: wgmma's blocks and stream-K's
+ * loop over tiles): tile_origin() of templates/matmul/tile_origin.cu, into
+ * placeholder "tile_origin" of t. */
+static kgen_status
+tile_origin(const struct kgen_spec *s, int indexed, struct tpl_args *t, kgen_error *err)
 {
 	static const char *const how[] = {
 		[KGEN_ORDER_ROWS] = "along a row of tiles, then the next row",
@@ -516,124 +518,77 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		                       "// A and columns of B in L2 whatever their number; a strip's last, narrower square\n"
 		                       "// and the last, shorter strip go down their rows, then right",
 	};
-	const char *t = indexed ? "tile" : "blockIdx.x";
+	struct tpl_args o;
 
-	if (indexed)
-		sb_printf(b, "// Where tile `tile` of C starts (row0, col0): %s.\n"
-		          "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)\n"
-		          "{\n", how[s->order]);
-	else
-		sb_printf(b, "// Where block blockIdx.x's tile of C starts (row0, col0): %s.\n"
-		          "static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)\n"
-		          "{\n", how[s->order]);
-	if (s->order == KGEN_ORDER_ROWS)
-		sb_printf(b, "    const int tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    row0 = %s / tiles_n * TILE_M;\n"
-		          "    col0 = %s %% tiles_n * TILE_N;\n", t, t);
-	else if (s->order == KGEN_ORDER_COLS)
-		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
-		          "    row0 = %s %% tiles_m * TILE_M;\n"
-		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
-	else {  /* grouped and hilbert: groups of GROUP tile rows, the last maybe shorter */
-		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    const int group_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole group's, at most all\n"
-		          "    const int first = %s / group_tiles * GROUP;  // the group's first tile row\n"
-		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_group = %s %% group_tiles;\n", t, t);
-		if (s->order == KGEN_ORDER_HILBERT)
-			sb_puts(b, "    const int square = in_group / (GROUP * GROUP) * GROUP;  // its first tile column\n"
-			        "\n"
-			        "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square: as grouped\n"
-			        "        row0 = (first + in_group % height) * TILE_M;\n"
-			        "        col0 = in_group / height * TILE_N;\n"
-			        "        return;\n"
-			        "    }\n"
-			        "    // Point d of the square's curve, from its top-left corner (x, y = 0, 0) to\n"
-			        "    // its top-right (GROUP - 1, 0): built from the smallest squares up, each\n"
-			        "    // quadrant a copy of the curve so far, the first and last turned so that\n"
-			        "    // the quadrants join.\n"
-			        "    int d = in_group % (GROUP * GROUP), x = 0, y = 0;\n"
-			        "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {\n"
-			        "        const int right = d / 2 & 1, down = (d ^ right) & 1;  // the quadrant\n"
-			        "        if (!down) {\n"
-			        "            if (right) {\n"
-			        "                x = side - 1 - x;\n"
-			        "                y = side - 1 - y;\n"
-			        "            }\n"
-			        "            const int was_x = x;\n"
-			        "            x = y;\n"
-			        "            y = was_x;\n"
-			        "        }\n"
-			        "        x += side * right;\n"
-			        "        y += side * down;\n"
-			        "    }\n"
-			        "    row0 = (first + y) * TILE_M;\n"
-			        "    col0 = (square + x) * TILE_N;\n");
-		else
-			sb_puts(b, "    row0 = (first + in_group % height) * TILE_M;\n"
-			        "    col0 = in_group / height * TILE_N;\n");
-	}
-	sb_puts(b, "}");
+	tpl_init(&o);
+	tpl_show(&o, "indexed", indexed);
+	tpl_set(&o, "how", "%s", how[s->order]);
+	tpl_set(&o, "tile", "%s", indexed ? "tile" : "blockIdx.x");
+	tpl_show(&o, "rows", s->order == KGEN_ORDER_ROWS);
+	tpl_show(&o, "cols", s->order == KGEN_ORDER_COLS);
+	tpl_show(&o, "groups", s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT);
+	tpl_show(&o, "grouped", s->order == KGEN_ORDER_GROUPED);
+	tpl_show(&o, "hilbert", s->order == KGEN_ORDER_HILBERT);
+	return tpl_render_into(t, "tile_origin", "matmul/tile_origin.cu", &o, err);
 }
 
-/* The constants of the kernels. */
-static kgen_status
-constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b, kgen_error *err)
+/* Placeholder `name` (a section too): v, or empty (the section hidden) when v is 0. */
+static void
+number_or_empty(struct tpl_args *t, const char *name, long long v)
 {
-	kgen_status st;
-
-	sb_printf(b, "constexpr int TILE_M = %d, TILE_N = %d;  // the block's tile of C\n", g->tm, g->tn);
-	if (g->smem)
-		sb_printf(b, "constexpr int TILE_K = %d;  // the depth of the tiles of A and B in shared memory\n", g->tk);
-	sb_printf(b, "constexpr int THREADS = %lld;\n", s->threads);
-	if (s->mm_blocks_per_sm > 0)
-		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
-		          "registers a thread\n", s->mm_blocks_per_sm);
-	if ((st = kgen_matmul_group_constant(s, b, err)) || !g->smem ||
-	    (st = kgen_matmul_stages_constant(s, b, err)))
-		return st;
-	if (s->split_k > 1)
-		sb_printf(b, "constexpr int SPLIT_K = %lld;  // blocks sharing one tile's k\n", s->split_k);
-	if (!g->tma)
-		sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a,
-		          g->vec_b, s->load_width);
-	sb_printf(b, "// The tiles in shared memory: A's %d rows of %d (%s), B's %d rows of %d (%s), each\n"
-	          "// %s.\n", g->a_rows,
-	          g->a_rows == g->tk ? g->tm : g->tk, g->a_rows == g->tk ? "k-major" : "m-major",
-	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major",
-	          g->tma ? "A_LD and B_LD elements, as TMA lands them: boxes of BOX columns, each row's\n"
-	          "// 16-byte chunks swizzled (swizzle_tma)"
-	          : g->swizzled ? "A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at)"
-	          : "padded to A_LD and B_LD elements");
-	sb_printf(b, "constexpr int A_LD = %d, A_TILE = %d * A_LD;\n", g->a_ld, g->a_rows);
-	if (s->mm_stages > 1)
-		sb_printf(b, "constexpr int B_LD = %d, B_TILE = %d * B_LD;\n", g->b_ld, g->b_rows);
+	if (v)
+		tpl_set(t, name, "%lld", v);
 	else
-		sb_printf(b, "constexpr int B_LD = %d;\n", g->b_ld);
-	if (!g->tensor) {
-		sb_printf(b, "constexpr int THREAD_M = %lld, THREAD_N = %lld;  // C elements each thread computes\n",
-		          s->thread_m, s->thread_n);
-		if (g->warptiling)
-			sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
-			          s->warp_m, s->warp_n);
-		sb_printf(b, "constexpr int RM = %d, RM_STRIDE = %d;  // a thread's rows: chunks of RM, RM_STRIDE apart\n",
-		          g->rm, g->rm_stride);
-		sb_printf(b, "constexpr int CN = %d, CN_STRIDE = %d;  // its columns: chunks of CN, CN_STRIDE apart",
-		          g->cn, g->cn_stride);
-	} else {
-		sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
-		          s->warp_m, s->warp_n);
-		if (s->math == KGEN_MATH_WMMA)
-			sb_printf(b, "constexpr int FRAGS_M = WARP_M / 16, FRAGS_N = WARP_N / 16;  // its 16 x 16 fragments");
-		else
-			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles\n"
-			          "constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile");
-		if (g->tma)
-			sb_printf(b, "\nconstexpr int BOX = 128 / sizeof(T);  // the elements of a row of a TMA box (128 bytes)\n"
-			          "constexpr int A_BOX = %d * BOX, B_BOX = %d * BOX;  // the elements of one box of A and of B",
-			          g->a_rows, g->b_rows);
+		tpl_set(t, name, "%s", "");
+}
+
+/* The constants of a simt, wmma or mma kernel (templates/matmul/constants.cu),
+ * into placeholder "constants" of file. */
+static kgen_status
+constants(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *file, kgen_error *err)
+{
+	struct tpl_args t;
+	kgen_status st;
+	int a_k = g->a_rows == g->tk, b_k = g->b_rows == g->tk;  /* k down the tile's rows */
+
+	tpl_init(&t);
+	if ((st = kgen_matmul_group_constant(s, &t, err)) || (st = kgen_matmul_stages_constant(s, &t, err))) {
+		tpl_free(&t);
+		return st;
 	}
-	return KGEN_OK;
+	tpl_set(&t, "tm", "%d", g->tm);
+	tpl_set(&t, "tn", "%d", g->tn);
+	tpl_set(&t, "tk", "%d", g->tk);
+	tpl_set(&t, "threads", "%lld", s->threads);
+	number_or_empty(&t, "min_blocks", s->mm_blocks_per_sm);
+	tpl_show(&t, "smem", g->smem);
+	number_or_empty(&t, "split_k", s->split_k > 1 ? s->split_k : 0);
+	tpl_show(&t, "tma", g->tma);
+	tpl_set(&t, "vec_a", "%d", g->vec_a);
+	tpl_set(&t, "vec_b", "%d", g->vec_b);
+	tpl_set(&t, "load_width", "%lld", s->load_width);
+	tpl_set(&t, "a_rows", "%d", g->a_rows);
+	tpl_set(&t, "a_cols", "%d", a_k ? g->tm : g->tk);
+	tpl_set(&t, "a_major", "%s", a_k ? "k-major" : "m-major");
+	tpl_set(&t, "b_rows", "%d", g->b_rows);
+	tpl_set(&t, "b_cols", "%d", b_k ? g->tn : g->tk);
+	tpl_set(&t, "b_major", "%s", b_k ? "k-major" : "n-major");
+	tpl_show(&t, "swizzled", g->swizzled);
+	tpl_set(&t, "a_ld", "%d", g->a_ld);
+	tpl_set(&t, "b_ld", "%d", g->b_ld);
+	tpl_show(&t, "stages_2", s->mm_stages > 1);
+	tpl_show(&t, "simt", !g->tensor);
+	tpl_set(&t, "thread_m", "%lld", s->thread_m);
+	tpl_set(&t, "thread_n", "%lld", s->thread_n);
+	tpl_show(&t, "warptiling", g->warptiling);
+	tpl_set(&t, "warp_m", "%lld", s->warp_m);
+	tpl_set(&t, "warp_n", "%lld", s->warp_n);
+	tpl_set(&t, "rm", "%d", g->rm);
+	tpl_set(&t, "rm_stride", "%d", g->rm_stride);
+	tpl_set(&t, "cn", "%d", g->cn);
+	tpl_set(&t, "cn_stride", "%d", g->cn_stride);
+	tpl_show(&t, "wmma", s->math == KGEN_MATH_WMMA);
+	return tpl_render_into(file, "constants", "matmul/constants.cu", &t, err);
 }
 
 /* A conversion helper: fn from type dt (to Acc), or to_out to dt; `sm80`:
@@ -993,15 +948,13 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	const struct kgen_dtype_info *od = s->r.out;
 	struct kgen_matmul g;
 	struct tpl_args file, parts, none;
-	strbuf consts, ks, origin;
+	strbuf ks;
 	kgen_status st = KGEN_OK;
 
 	kgen_matmul_shape(s, &g);
-	sb_init(&origin);
 	tpl_init(&file);
 	tpl_init(&parts);
 	tpl_init(&none);
-	sb_init(&consts);
 	sb_init(&ks);
 	tpl_set(&file, "header", "%s", header);
 	tpl_set(&file, "a_layout", "%s", kgen_mm_layouts[s->a_layout].name);
@@ -1015,14 +968,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
-	if (s->math == KGEN_MATH_WGMMA) {
+	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
-	} else {
-		TRY(constants(s, &g, &consts, err));
-		if (consts.failed)
-			TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-		tpl_set(&file, "constants", "%s", consts.s);
-	}
+	else
+		TRY(constants(s, &g, &file, err));
 	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
 	if (!g.tensor)  /* tensor cores take A and B as they are */
 		TRY(convert(&parts, "to_acc", s->r.dtype, 0, 0, err));
@@ -1031,10 +980,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
-	kgen_matmul_tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &origin);
-	if (origin.failed)
-		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	tpl_set(&file, "tile_origin", "%s", origin.s);
+	TRY(tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &file, err));
 	tpl_init(&parts);
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_helpers(s, &parts, err));
@@ -1061,9 +1007,7 @@ out:
 	tpl_free(&file);
 	tpl_free(&parts);
 	tpl_free(&none);
-	sb_free(&consts);
 	sb_free(&ks);
-	sb_free(&origin);
 	return st;
 }
 

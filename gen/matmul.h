@@ -28,8 +28,4 @@ struct kgen_matmul {
 /* The derived shape of spec s (its tiles resolved). */
 void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 
-/* Where tile blockIdx.x (indexed: tile `tile`) of C starts, as a device
- * function tile_origin() in the spec's order (gen/matmul.c). */
-void kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b);
-
 #endif

@@ -80,26 +80,32 @@ kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsig
 }
 
 kgen_status
-kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b, kgen_error *err)
+kgen_matmul_group_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err)
 {
-	struct tpl_args t;
+	struct tpl_args g;
 
-	if (s->order != KGEN_ORDER_GROUPED && s->order != KGEN_ORDER_HILBERT)
+	if (s->order != KGEN_ORDER_GROUPED && s->order != KGEN_ORDER_HILBERT) {
+		tpl_set(t, "group", "%s", "");
 		return KGEN_OK;
-	tpl_init(&t);
-	tpl_show(&t, "grouped", s->order == KGEN_ORDER_GROUPED);
-	tpl_set(&t, "group", "%lld", s->group);
-	return tpl_render(b, "matmul/group.cu", &t, err);
+	}
+	tpl_init(&g);
+	tpl_show(&g, "grouped", s->order == KGEN_ORDER_GROUPED);
+	tpl_set(&g, "group", "%lld", s->group);
+	return tpl_render_into(t, "group", "matmul/group.cu", &g, err);
 }
 
 kgen_status
-kgen_matmul_stages_constant(const struct kgen_spec *s, strbuf *b, kgen_error *err)
+kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err)
 {
-	struct tpl_args t;
+	struct tpl_args g;
 
-	tpl_init(&t);
-	tpl_show(&t, "wgmma", s->math == KGEN_MATH_WGMMA);
-	tpl_set(&t, "stages", "%lld", s->mm_stages);
-	tpl_set(&t, "how", "%s", kgen_matmul_loads_tma(s) ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
-	return tpl_render(b, "matmul/stages.cu", &t, err);
+	if (s->staging != KGEN_STAGING_SMEM) {
+		tpl_set(t, "stages", "%s", "");
+		return KGEN_OK;
+	}
+	tpl_init(&g);
+	tpl_show(&g, "wgmma", s->math == KGEN_MATH_WGMMA);
+	tpl_set(&g, "stages", "%lld", s->mm_stages);
+	tpl_set(&g, "how", "%s", kgen_matmul_loads_tma(s) ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
+	return tpl_render_into(t, "stages", "matmul/stages.cu", &g, err);
 }

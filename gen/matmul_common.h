@@ -55,10 +55,12 @@ unsigned long long kgen_matmul_k_tiles(const struct kgen_spec *s, unsigned long 
 void kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
                           unsigned long long *dp_tiles, unsigned long long *sk_blocks);
 
-/* The constants GROUP (order: grouped and hilbert; nothing for the others)
- * and STAGES of every kernel that stages its tiles, each from its template
- * (templates/matmul/group.cu, stages.cu), appended to b. */
-kgen_status kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b, kgen_error *err);
-kgen_status kgen_matmul_stages_constant(const struct kgen_spec *s, strbuf *b, kgen_error *err);
+/* The constants GROUP (order: grouped and hilbert; empty for the others)
+ * and STAGES (staging: smem; empty for none) of every matmul kernel, each
+ * from its template (templates/matmul/group.cu, stages.cu), into
+ * placeholders "group" and "stages" of t. */
+struct tpl_args;
+kgen_status kgen_matmul_group_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
+kgen_status kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
 
 #endif

@@ -244,21 +244,13 @@ kgen_status
 kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
 	struct tpl_args t;
-	strbuf group, stages;
 	kgen_status st;
 
-	sb_init(&group);
-	sb_init(&stages);
-	if ((st = kgen_matmul_group_constant(s, &group, err)) || (st = kgen_matmul_stages_constant(s, &stages, err))) {
-		sb_free(&group);
-		sb_free(&stages);
+	tpl_init(&t);
+	if ((st = kgen_matmul_group_constant(s, &t, err)) || (st = kgen_matmul_stages_constant(s, &t, err))) {
+		tpl_free(&t);
 		return st;
 	}
-	while (group.len && group.s[group.len - 1] == '\n')
-		group.s[--group.len] = '\0';
-	while (stages.len && stages.s[stages.len - 1] == '\n')
-		stages.s[--stages.len] = '\0';
-	tpl_init(&t);
 	tpl_set(&t, "tile_m", "%lld", s->tile_m);
 	tpl_set(&t, "tile_n", "%lld", s->tile_n);
 	tpl_set(&t, "tile_k", "%lld", s->tile_k);
@@ -266,8 +258,6 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	tpl_set(&t, "consumers", "%lld", s->consumers);
 	tpl_set(&t, "plural", "%s", s->consumers > 1 ? "s" : "");
 	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
-	tpl_set(&t, "group", "%s", group.s ? group.s : "");
-	tpl_set(&t, "stages", "%s", stages.s ? stages.s : "");
 	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
 	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
 	tpl_set(&t, "cluster_n", "%d", kgen_cluster_n(s));
@@ -275,10 +265,6 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	operand_sections(s, &t);
 	tpl_show(&t, "a_halves", shares_a(s));
 	tpl_show(&t, "b_halves", shares_b(s));
-	if (group.failed || stages.failed)
-		t.failed = 1;
-	sb_free(&group);
-	sb_free(&stages);
 	return tpl_render_into(file, "constants", "matmul/wgmma_constants.cu", &t, err);
 }
 
