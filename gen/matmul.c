@@ -639,54 +639,19 @@ join(struct tpl_args *file, const char *name, struct tpl_args *parts, kgen_error
 	return st;
 }
 
-/* load_a and load_b: which box of each operand, and whether it is transposed. */
+/* load_a and load_b (load_tile.cu, load_tma.cu): each operand's layout,
+ * and whether its tile is transposed on the way. */
 static void
 loads(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *t)
 {
-	if (s->a_layout == KGEN_MM_ROW)
-		tpl_set(t, "load_a", "// A row-major: TILE_M rows of TILE_K%s.\n"
-		        "load_tile<TILE_M, TILE_K, VEC_A, A_LD, %s>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);",
-		        g->trans_a ? ", stored k-major" : "", g->trans_a ? "true" : "false");
-	else
-		tpl_set(t, "load_a", "// A column-major: TILE_K columns of TILE_M%s.\n"
-		        "load_tile<TILE_K, TILE_M, VEC_A, A_LD, %s>(as, a + kt * lda + row0, lda, k1 - kt, m - row0, vectors, tid);",
-		        g->trans_a ? ", stored m-major" : "", g->trans_a ? "true" : "false");
-	if (s->b_layout == KGEN_MM_ROW)
-		tpl_set(t, "load_b", "// B row-major: TILE_K rows of TILE_N.\n"
-		        "load_tile<TILE_K, TILE_N, VEC_B, B_LD, false>(bs, b + kt * ldb + col0, ldb, k1 - kt, n - col0, vectors, tid);");
-	else
-		tpl_set(t, "load_b", "// B column-major: TILE_N columns of TILE_K%s.\n"
-		        "load_tile<TILE_N, TILE_K, VEC_B, B_LD, %s>(bs, b + col0 * ldb + kt, ldb, n - col0, k1 - kt, vectors, tid);",
-		        g->trans_b ? ", stored k-major" : "", g->trans_b ? "true" : "false");
-}
-
-/* loads: tma's load_a and load_b: each operand's tile as boxes along its
- * contiguous side, at the coordinates its tensor map takes (x contiguous). */
-static kgen_status
-tma_loads(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
-{
-	struct tpl_args t;
-
-	tpl_init(&t);
-	if (s->a_layout == KGEN_MM_ROW) {
-		tpl_set(&t, "a_boxes", "TILE_K / BOX boxes of TILE_M rows of BOX k, along k");
-		tpl_set(&t, "a_x", "kt + i * BOX");
-		tpl_set(&t, "a_y", "row0");
-	} else {
-		tpl_set(&t, "a_boxes", "TILE_M / BOX boxes of TILE_K rows (k) of BOX m, along m");
-		tpl_set(&t, "a_x", "row0 + i * BOX");
-		tpl_set(&t, "a_y", "kt");
-	}
-	if (s->b_layout == KGEN_MM_ROW) {
-		tpl_set(&t, "b_boxes", "TILE_N / BOX boxes of TILE_K rows (k) of BOX n, along n");
-		tpl_set(&t, "b_x", "col0 + i * BOX");
-		tpl_set(&t, "b_y", "kt");
-	} else {
-		tpl_set(&t, "b_boxes", "TILE_K / BOX boxes of TILE_N rows of BOX k, along k");
-		tpl_set(&t, "b_x", "kt + i * BOX");
-		tpl_set(&t, "b_y", "col0");
-	}
-	return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
+	tpl_show(t, "a_row", s->a_layout == KGEN_MM_ROW);
+	tpl_show(t, "b_row", s->b_layout == KGEN_MM_ROW);
+	if (g->tma)
+		return;
+	tpl_set(t, "a_stored", "%s", !g->trans_a ? "" : s->a_layout == KGEN_MM_ROW ? ", stored k-major" : ", stored m-major");
+	tpl_set(t, "trans_a", "%s", g->trans_a ? "true" : "false");
+	tpl_set(t, "b_stored", "%s", g->trans_b ? ", stored k-major" : "");
+	tpl_set(t, "trans_b", "%s", g->trans_b ? "true" : "false");
 }
 
 /* The PTX helpers (templates/ptx/) of a staging: smem kernel but math:
@@ -751,38 +716,22 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		                     &t, err);
 	if (st)
 		return st;
+	tpl_init(&t);
+	loads(s, g, &t);
 	if (g->tma)
-		return tma_loads(s, parts, err);
-	if (async)
-		tpl_set(&t, "vector_copy", "static_assert(!TRANSPOSE, \"cp.async copies bytes as they lie\");\n"
-		        "cp_async<VEC * sizeof(T)>(s, g);");
-	else
-		tpl_set(&t, "vector_copy", "struct alignas(VEC * sizeof(T)) Vec { T v[VEC]; };\n"
-		        "const Vec x = *reinterpret_cast<const Vec *>(g);\n"
-		        "if (TRANSPOSE) {\n"
-		        "#pragma unroll\n"
-		        "    for (int j = 0; j < VEC; j++)\n"
-		        "        s[j * DST_LD] = x.v[j];\n"
-		        "} else {\n"
-		        "    *reinterpret_cast<Vec *>(s) = x;\n"
-		        "}");
+		return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
 	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
 	tpl_show(&t, "inside", async);  /* the copies of whole tiles without checks (stages 2 and up) */
-	if (async) {
-		tpl_set(&t, "inside_at", "%s", g->swizzled ? "swizzle_at<DST_LD>(r, c)" : "r * DST_LD + c");
-		tpl_set(&t, "inside_first", "%s", g->swizzled ? "swizzle_at<DST_LD>(r0, c0)" : "r0 * DST_LD + c0");
-	}
-	tpl_set(&t, "edge_at", "%s", g->swizzled ? "dst + swizzle_at<DST_LD>(r, c)"
-	        : "TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c");
-	loads(s, g, &t);
+	tpl_show(&t, "swizzled", g->swizzled);
 	return tpl_render_into(parts, "load_tile", "matmul/load_tile.cu", &t, err);
 }
 
-/* The main loop of a staging: smem kernel, with the tile product `compute`
- * (its buffers as `%s` twice: as, bs or the stage's); math: mma's pipeline
- * has its own (loop_mma.cu: fragments double-buffered across tiles). */
+/* The main loop of a staging: smem kernel, with its math's tile product
+ * (multiply_tile's arguments by section: simt, wmma, mma); math: mma's
+ * pipeline has its own (loop_mma.cu: fragments double-buffered across
+ * tiles). */
 static kgen_status
-mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_error *err)
+mainloop(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 {
 	struct tpl_args t;
 
@@ -791,12 +740,10 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 		tpl_show(&t, "tma", kgen_matmul_loads_tma(s));
 		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
 	}
-	if (s->mm_stages > 1) {
-		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
-		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
-	}
-	tpl_set(&t, "compute", "multiply_tile(as, bs, %s);", call);
-	return tpl_render_into(k, "mainloop", "matmul/loop_sync.cu", &t, err);
+	tpl_show(&t, "simt", s->math == KGEN_MATH_SIMT);
+	tpl_show(&t, "wmma", s->math == KGEN_MATH_WMMA);
+	tpl_show(&t, "mma", s->math == KGEN_MATH_MMA);
+	return tpl_render_into(k, "mainloop", s->mm_stages > 1 ? "matmul/loop_async.cu" : "matmul/loop_sync.cu", &t, err);
 }
 
 /* The body of a simt or mma kernel, `tpl` (one tile's products, mainloop's,
@@ -804,7 +751,7 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
  * schedule: stream_k, inside the loop over the block's units (`units`).
  * k is freed on failure. */
 static kgen_status
-tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_args *k, kgen_error *err)
+tile(const struct kgen_spec *s, const char *tpl, struct tpl_args *k, kgen_error *err)
 {
 	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
 	struct tpl_args t, loop;
@@ -819,7 +766,7 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 		/* loads: tma's kernel takes no scratch (split_k 1, schedule: tiles) */
 		tpl_set(&t, "partials", "%s", kgen_matmul_loads_tma(s) ? "nullptr" : "partials");
 	}
-	if ((st = mainloop(s, call, &t, err)))
+	if ((st = mainloop(s, &t, err)))
 		tpl_free(&t);
 	else if (!stream_k)
 		st = tpl_render_into(k, "tile", tpl, &t, err);
@@ -832,45 +779,6 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 	return st;
 }
 
-static const char *
-a_index(const struct kgen_spec *s)
-{
-	return s->a_layout == KGEN_MM_ROW ? "row * lda + i" : "i * lda + row";
-}
-
-static const char *
-b_index(const struct kgen_spec *s)
-{
-	return s->b_layout == KGEN_MM_ROW ? "i * ldb + col" : "col * ldb + i";
-}
-
-/* Lane l's ldmatrix of one operand: the instruction and the (row, column)
- * in the operand's tile of the row of an 8 x 8 matrix the lane points at,
- * for A row- and column-major, then B row- and column-major. */
-static const struct mma_operand {
-	const char *load, *row, *col;
-} mma_operands[2][2] = {
-	{ { "ldmatrix_x4<false>", "wm + i * 16 + lane % 16", "kk + lane / 16 * 8" },
-	  { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 16 * 8", "wm + i * 16 + lane / 8 % 2 * 8" } },
-	{ { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 8 % 2 * 8", "wn + j * 8 + lane / 16 * 8" },
-	  { "ldmatrix_x4<false>", "wn + j * 8 + lane % 8 + lane / 16 * 8", "kk + lane / 8 % 2 * 8" } },
-};
-
-/* a_load and a_fragment of mma.cu (or b_...): operand o's ldmatrix and the
- * offset in its tile (ld: A or B), padded rows or swizzled chunks. */
-static void
-mma_fragments(struct tpl_args *k, const char *load, const char *fragment, char ld, const struct mma_operand *o,
-              int swizzled, int tma)
-{
-	tpl_set(k, load, "%s", o->load);
-	if (tma)
-		tpl_set(k, fragment, "swizzle_tma<%c_TILE / %c_LD>(%s, %s)", ld, ld, o->row, o->col);
-	else if (swizzled)
-		tpl_set(k, fragment, "swizzle_at<%c_LD>(%s, %s)", ld, o->row, o->col);
-	else
-		tpl_set(k, fragment, "(%s) * %c_LD + %s", o->row, ld, o->col);
-}
-
 /* The main kernel of the spec into out. */
 static kgen_status
 main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out, kgen_error *err)
@@ -881,62 +789,39 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 
 	tpl_init(&k);
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
-	tpl_set(&k, "bounds", "%s", s->mm_blocks_per_sm > 0 ? "THREADS, MIN_BLOCKS" : s->math == KGEN_MATH_MMA ? "THREADS, 1"
-	        : "THREADS");
+	/* __launch_bounds__: THREADS, with MIN_BLOCKS (blocks_per_sm) or 1 (math: mma) */
+	tpl_show(&k, "min_blocks", s->mm_blocks_per_sm > 0);
+	tpl_show(&k, "one_block", s->math == KGEN_MATH_MMA);
 	if (!g->smem) {
-		int rows = s->thread_map == KGEN_THREAD_MAP_ROWS;
-		tpl_set(&k, "doc", "%s", rows ? "Consecutive threads take consecutive rows of C: a warp reads 32 rows of A "
-		        "(uncoalesced)\n// and one element of B, and writes a column of C." :
-		        "Consecutive threads take consecutive columns of C: a warp reads one element of A\n"
-		        "// and 32 adjacent elements of a row of B (coalesced), and writes 32 adjacent elements of C.");
-		tpl_set(&k, "row", "%s", rows ? "(int)threadIdx.x % TILE_M" : "(int)threadIdx.x / TILE_N");
-		tpl_set(&k, "col", "%s", rows ? "(int)threadIdx.x / TILE_M" : "(int)threadIdx.x % TILE_N");
-		tpl_set(&k, "a_index", "%s", a_index(s));
-		tpl_set(&k, "b_index", "%s", b_index(s));
+		tpl_show(&k, "rows", s->thread_map == KGEN_THREAD_MAP_ROWS);
+		tpl_show(&k, "a_row", a_row);
+		tpl_show(&k, "b_row", b_row);
 		return tpl_render(out, "matmul/naive.cu", &k, err);
 	}
 	if (s->math == KGEN_MATH_SIMT) {
-		tpl_set(&k, "doc", "%s", g->warptiling ? "Warp tiling: each warp computes WARP_M x WARP_N of the tile, each "
-		        "thread THREAD_M x THREAD_N\n// of that in chunks, so that a warp's reads of shared memory are "
-		        "conflict-free vectors." : "Block tiling: each thread computes THREAD_M x THREAD_N adjacent elements "
-		        "of the block's tile.");
-		if (g->warptiling)
-			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile: warp tiles, then lanes.\n"
-			        "const int warp = tid / 32, lane = tid %% 32;\n"
-			        "const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;\n"
-			        "const int tc0 = warp %% WARPS_N * WARP_N + lane %% (WARP_N / THREAD_N) * CN;");
-		else
-			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile.\n"
-			        "const int tr0 = tid / (TILE_N / THREAD_N) * THREAD_M, tc0 = tid %% (TILE_N / THREAD_N) * THREAD_N;");
-		if (s->a_smem == KGEN_A_SMEM_TRANSPOSED)
-			tpl_set(&k, "a_fragment", "const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);\n"
-			        "#pragma unroll\n"
-			        "for (int q = 0; q < RM; q++)\n"
-			        "    x[i + q] = to_acc(v.v[q]);");
-		else
-			tpl_set(&k, "a_fragment", "#pragma unroll\n"
-			        "for (int q = 0; q < RM; q++)\n"
-			        "    x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);");
-		if ((st = tile(s, "matmul/simt_tile.cu", "acc, tr0, tc0", &k, err)))
+		tpl_show(&k, "warptiling", g->warptiling);
+		tpl_show(&k, "a_transposed", s->a_smem == KGEN_A_SMEM_TRANSPOSED);
+		if ((st = tile(s, "matmul/simt_tile.cu", &k, err)))
 			return st;
 		return tpl_render(out, "matmul/simt.cu", &k, err);
 	}
 	if (s->math == KGEN_MATH_WMMA) {
-		tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 16 wmma fragments.");
-		tpl_set(&k, "a_fragment", "%s", a_row ? "(wm + i * 16) * A_LD + kk" : "kk * A_LD + wm + i * 16");
-		tpl_set(&k, "b_fragment", "%s", b_row ? "kk * B_LD + wn + j * 16" : "(wn + j * 16) * B_LD + kk");
-		if ((st = mainloop(s, "acc, wm, wn", &k, err))) {
+		tpl_show(&k, "a_row", a_row);
+		tpl_show(&k, "b_row", b_row);
+		if ((st = mainloop(s, &k, err))) {
 			tpl_free(&k);
 			return st;
 		}
 		return tpl_render(out, "matmul/wmma.cu", &k, err);
 	}
-	tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.");
-	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled, g->tma);
-	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled, g->tma);
+	/* Lane l's ldmatrix of each operand (load_fragments): by its layout and
+	 * the tiles' addressing (TMA's boxes, swizzled chunks or padded rows). */
+	tpl_show(&k, "a_row", a_row);
+	tpl_show(&k, "b_row", b_row);
+	tpl_show(&k, "swizzled", g->swizzled);
 	tpl_show(&k, "one_stage", s->mm_stages == 1);
 	tpl_show(&k, "tma", g->tma);
-	if ((st = tile(s, "matmul/mma_tile.cu", "acc, wm, wn, lane", &k, err)))
+	if ((st = tile(s, "matmul/mma_tile.cu", &k, err)))
 		return st;
 	return tpl_render(out, "matmul/mma.cu", &k, err);
 }
