@@ -1,6 +1,6 @@
 /* matmul.h - the matrix multiply family (`kernel: matmul`): the shape of a
- * checked spec's kernels, derived once, for the rules, the header and the
- * emitter (gen/matmul.c).  What math: wgmma's part (matmul_hopper.h) and the
+ * checked spec's kernels, derived once, for the rules (gen/matmul_check.c),
+ * the header and the emitter (gen/matmul.c).  What math: wgmma's part (matmul_hopper.h) and the
  * launchers share with it is matmul_common.h. */
 #ifndef KGEN_MATMUL_H
 #define KGEN_MATMUL_H
@@ -25,7 +25,10 @@ struct kgen_matmul {
 	long long smem_bytes;     /* dynamic shared memory of the main kernel */
 };
 
-/* The derived shape of spec s (its tiles resolved). */
+/* The derived shape of spec s (its tiles resolved; gen/matmul_check.c). */
 void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
+
+/* The family's rules (gen/matmul_check.c): the family's .check. */
+kgen_status kgen_matmul_check(struct kgen_spec *s, kgen_error *err);
 
 #endif
