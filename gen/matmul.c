@@ -4,430 +4,18 @@
  * column-major with leading dimensions given at launch, C row-major.  Seed
  * 002's ladder (naive, coalesced, shared-memory tiles, 1D and 2D block
  * tiling, vector loads, warp tiling, tensor cores) is a choice of keys.
- * Its keys, rules, launch contract and emitter; templates/matmul/ holds the
- * CUDA.
+ * Its keys, launch contract and emitter; its rules are matmul_check.c's,
+ * math: wgmma's part matmul_hopper.c's, templates/matmul/ holds the CUDA.
  */
 #include "config.h"
 #include <string.h>
 #include "expr.h"
 #include "matmul.h"
+#include "matmul_hopper.h"
+#include "ptx.h"
 #include "tpl.h"
 
-#define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
-
-static int
-is_float_dtype(long long d)
-{
-	return d == KGEN_DT_F32 || d == KGEN_DT_F64 || d == KGEN_DT_F16 || d == KGEN_DT_BF16;
-}
-
-static long long
-round_up(long long v, long long to)
-{
-	return (v + to - 1) / to * to;
-}
-
-void
-kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g)
-{
-	int size = kgen_spec_dtype(s)->size, align = 16 / size;
-	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
-	int a_k_major;  /* A's tile in shared memory has k down its rows (m along them) */
-
-	memset(g, 0, sizeof *g);
-	g->smem = s->staging == KGEN_STAGING_SMEM;
-	g->tensor = s->math != KGEN_MATH_SIMT;
-	g->warptiling = !g->tensor && s->warp_m > 0;
-	g->tm = (int)s->tile_m;
-	g->tn = (int)s->tile_n;
-	g->tk = (int)s->tile_k;
-	g->vec_a = g->vec_b = (int)(s->load_width / size);
-	if (!g->smem)
-		return;
-	if (s->math == KGEN_MATH_WGMMA) {  /* swizzled TMA tiles (gen/matmul_hopper.c) */
-		g->smem_bytes = kgen_matmul_wgmma_smem(s, s->mm_stages);
-		return;
-	}
-	if (g->tensor) {
-		/* The tiles keep the operands' layouts, rows padded by 8 elements
-		 * unless their chunks are swizzled. */
-		g->swizzled = s->math == KGEN_MATH_MMA && s->smem_layout == KGEN_SMEM_LAYOUT_SWIZZLED;
-		g->tma = kgen_matmul_loads_tma(s);
-		g->a_ld = (a_row ? g->tk : g->tm) + (g->swizzled ? 0 : 8);
-		g->a_rows = a_row ? g->tm : g->tk;
-		g->b_ld = (b_row ? g->tn : g->tk) + (g->swizzled ? 0 : 8);
-		g->b_rows = b_row ? g->tk : g->tn;
-	} else {
-		a_k_major = s->a_smem == KGEN_A_SMEM_TRANSPOSED;
-		g->trans_a = a_k_major == a_row;
-		g->trans_b = !b_row;
-		g->a_ld = (int)round_up(a_k_major ? g->tm + align : g->tk + align, align);
-		g->a_rows = a_k_major ? g->tk : g->tm;
-		g->b_ld = (int)round_up(g->tn + (g->trans_b ? align : 0), align);
-		g->b_rows = g->tk;
-		if (g->warptiling) {
-			g->rm = a_k_major ? (int)(s->thread_m < align ? s->thread_m : align) : 1;
-			g->cn = (int)(s->thread_n < align ? s->thread_n : align);
-			g->rm_stride = (int)(s->warp_m / s->thread_m) * g->rm;
-			g->cn_stride = (int)(s->warp_n / s->thread_n) * g->cn;
-		} else {
-			g->rm = g->rm_stride = (int)s->thread_m;
-			g->cn = g->cn_stride = (int)s->thread_n;
-		}
-	}
-	g->smem_bytes = s->mm_stages * ((long long)g->a_rows * g->a_ld + (long long)g->b_rows * g->b_ld) * size;
-	if (g->tma)  /* 1024 to align the first tile (TMA's 128B swizzle repeats every 1024 bytes), then the mbarriers */
-		g->smem_bytes += 1024 + 16 * s->mm_stages;
-	if (s->math == KGEN_MATH_WMMA && g->smem_bytes < s->threads / 32 * 1024)
-		g->smem_bytes = s->threads / 32 * 1024;  /* the epilogue's 16 x 16 float patch per warp */
-}
-
-/* ---- rules ---- */
-
-/* The derived defaults of the tiles, by staging and math. */
-static void
-resolve_tiles(struct kgen_spec *s)
-{
-	int wgmma = s->math == KGEN_MATH_WGMMA;  /* no warp tiles: warpgroups of tile_m / consumers rows */
-	int tensor = s->math != KGEN_MATH_SIMT && !wgmma, none = s->staging == KGEN_STAGING_NONE;
-
-	if (s->tile_m < 0)
-		s->tile_m = none ? 32 : tensor || wgmma ? 128 : 64;
-	if (s->tile_n < 0)
-		s->tile_n = none ? 32 : tensor || wgmma ? 128 : 64;
-	if (s->tile_k < 0)
-		s->tile_k = wgmma ? 64 : tensor ? 32 : 8;
-	if (s->warp_m < 0)
-		s->warp_m = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_m % 32 == 0 ? s->tile_m / 2 : tensor ? s->tile_m : 0;
-	if (s->warp_n < 0)
-		s->warp_n = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_n % 32 == 0 ? s->tile_n / 2 : tensor ? s->tile_n : 0;
-}
-
-/* The types: dtype, acc_dtype, out_dtype. */
-static kgen_status
-check_types(struct kgen_spec *s, kgen_error *err)
-{
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
-	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF;
-
-	if (!is_float_dtype(s->dtype))
-		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16 or bf16, not %s", dt->name);
-	if (s->acc_dtype < 0)
-		s->acc_dtype = half ? KGEN_DT_F32 : s->dtype;
-	if (s->out_dtype < 0)
-		s->out_dtype = s->dtype;
-	if (s->acc_dtype != KGEN_DT_F32 && s->acc_dtype != KGEN_DT_F64)
-		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", kgen_dtype_info[s->acc_dtype].name);
-	if (s->dtype == KGEN_DT_F64 && s->acc_dtype != KGEN_DT_F64)
-		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype f64", kgen_dtype_info[s->acc_dtype].name);
-	if (!is_float_dtype(s->out_dtype))
-		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", kgen_dtype_info[s->out_dtype].name);
-	if (s->math != KGEN_MATH_SIMT) {
-		if (!half)
-			return ERR(math, "math: %s multiplies f16 or bf16 on tensor cores, not dtype %s: use math: simt",
-			           kgen_maths[s->math].name, dt->name);
-		if (s->acc_dtype != KGEN_DT_F32)
-			return ERR(acc_dtype, "math: %s accumulates in f32, not acc_dtype %s", kgen_maths[s->math].name,
-			           kgen_dtype_info[s->acc_dtype].name);
-		if (s->staging != KGEN_STAGING_SMEM)
-			return ERR(staging, "math: %s multiplies tiles in shared memory: use staging: smem",
-			           kgen_maths[s->math].name);
-	}
-	return KGEN_OK;
-}
-
-/* The simt thread tile and warp tile; the threads they make into *threads. */
-static kgen_status
-check_simt(struct kgen_spec *s, long long *threads, kgen_error *err)
-{
-	if (!kgen_is_pow2(s->thread_m))
-		return ERR(thread_m, "thread_m %lld is not a power of two (1, 2, 4, 8 or 16)", s->thread_m);
-	if (!kgen_is_pow2(s->thread_n))
-		return ERR(thread_n, "thread_n %lld is not a power of two (1, 2, 4, 8 or 16)", s->thread_n);
-	if (s->tile_m % s->thread_m)
-		return ERR(tile_m, "tile_m %lld is not a multiple of thread_m %lld", s->tile_m, s->thread_m);
-	if (s->tile_n % s->thread_n)
-		return ERR(tile_n, "tile_n %lld is not a multiple of thread_n %lld", s->tile_n, s->thread_n);
-	*threads = s->tile_m / s->thread_m * (s->tile_n / s->thread_n);
-	if (s->warp_m <= 0 && s->warp_n <= 0)
-		return KGEN_OK;
-	if (s->warp_m <= 0)
-		return ERR(warp_n, "warp_n needs warp_m: warp tiling takes both");
-	if (s->warp_n <= 0)
-		return ERR(warp_m, "warp_m needs warp_n: warp tiling takes both");
-	if (s->tile_m % s->warp_m)
-		return ERR(warp_m, "tile_m %lld is not a multiple of warp_m %lld", s->tile_m, s->warp_m);
-	if (s->tile_n % s->warp_n)
-		return ERR(warp_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
-	if (s->warp_m % s->thread_m)
-		return ERR(warp_m, "warp_m %lld is not a multiple of thread_m %lld", s->warp_m, s->thread_m);
-	if (s->warp_n % s->thread_n)
-		return ERR(warp_n, "warp_n %lld is not a multiple of thread_n %lld", s->warp_n, s->thread_n);
-	if (s->warp_m / s->thread_m * (s->warp_n / s->thread_n) != 32)
-		return ERR(warp_m, "a %lld x %lld warp tile of %lld x %lld per thread takes %lld threads, not a warp's 32",
-		           s->warp_m, s->warp_n, s->thread_m, s->thread_n,
-		           s->warp_m / s->thread_m * (s->warp_n / s->thread_n));
-	return KGEN_OK;
-}
-
-/* Is a tile row of `elems` elements one that swizzle_at() XORs: 2, 4 or a
- * multiple of 8 16-byte chunks? */
-static int
-swizzle_fits(long long elems, int size)
-{
-	long long chunks = elems * size / 16;
-
-	return chunks % 8 == 0 || chunks == 2 || chunks == 4;
-}
-
-/* smem_layout: swizzled XORs 16-byte chunks within 128 bytes of a tile's row. */
-static kgen_status
-check_swizzle(struct kgen_spec *s, kgen_error *err)
-{
-	int size = kgen_spec_dtype(s)->size;
-	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
-	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
-
-	if (s->smem_layout != KGEN_SMEM_LAYOUT_SWIZZLED)
-		return KGEN_OK;
-	if (!swizzle_fits(a, size))
-		return ERR(smem_layout, "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: A's tile rows of "
-		           "%s %lld (%lld bytes) are not 32, 64 or a multiple of 128 bytes",
-		           s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a, a * size);
-	if (!swizzle_fits(b, size))
-		return ERR(smem_layout, "smem_layout: swizzled XORs a row's 16-byte chunks within 128 bytes: B's tile rows of "
-		           "%s %lld (%lld bytes) are not 32, 64 or a multiple of 128 bytes",
-		           s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b, b * size);
-	return KGEN_OK;
-}
-
-/* loads: tma: TMA lands each tile as boxes of 128-byte rows in its 128B
- * swizzle, so the tiles are swizzled and their rows whole boxes; a block
- * takes a tile and all of its k. */
-static kgen_status
-check_tma_loads(struct kgen_spec *s, kgen_error *err)
-{
-	int size = kgen_spec_dtype(s)->size, box = 128 / size;
-	long long a = s->a_layout == KGEN_MM_ROW ? s->tile_k : s->tile_m;
-	long long b = s->b_layout == KGEN_MM_ROW ? s->tile_n : s->tile_k;
-
-	if (s->smem_layout != KGEN_SMEM_LAYOUT_SWIZZLED)
-		return ERR(mm_loads, "loads: tma lands its boxes in TMA's 128-byte swizzle: use smem_layout: swizzled, not %s",
-		           kgen_smem_layouts[s->smem_layout].name);
-	if (a % box)
-		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): A's tile rows of %s %lld are not a "
-		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->a_layout == KGEN_MM_ROW ? "tile_k" : "tile_m", a,
-		           box);
-	if (b % box)
-		return ERR(mm_loads, "loads: tma copies boxes of 128-byte rows (%d %s): B's tile rows of %s %lld are not a "
-		           "multiple of %d", box, kgen_spec_dtype(s)->name, s->b_layout == KGEN_MM_ROW ? "tile_n" : "tile_k", b,
-		           box);
-	if (s->split_k > 1)
-		return ERR(split_k, "split_k %lld needs loads: cp_async (loads: tma takes a block a tile, all of its k)",
-		           s->split_k);
-	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
-		return ERR(schedule, "schedule: stream_k needs loads: cp_async (loads: tma takes a block a tile, all of its k)");
-	return KGEN_OK;
-}
-
-/* The tensor-core tiles; the threads they make into *threads. */
-static kgen_status
-check_tensor(struct kgen_spec *s, long long *threads, kgen_error *err)
-{
-	const char *math = kgen_maths[s->math].name;
-
-	if (s->tile_k % 16)
-		return ERR(tile_k, "math: %s steps k by 16: tile_k %lld is not a multiple of 16", math, s->tile_k);
-	if (s->warp_m % 16)
-		return ERR(warp_m, "math: %s computes 16-row fragments: warp_m %lld is not a multiple of 16", math, s->warp_m);
-	if (s->warp_n % 16)
-		return ERR(warp_n, "math: %s computes 16-column fragments: warp_n %lld is not a multiple of 16", math,
-		           s->warp_n);
-	if (s->tile_m % s->warp_m)
-		return ERR(tile_m, "tile_m %lld is not a multiple of warp_m %lld", s->tile_m, s->warp_m);
-	if (s->tile_n % s->warp_n)
-		return ERR(tile_n, "tile_n %lld is not a multiple of warp_n %lld", s->tile_n, s->warp_n);
-	*threads = s->tile_m / s->warp_m * (s->tile_n / s->warp_n) * 32;
-	if (s->mm_store == KGEN_MM_STORE_TMA)
-		return ERR(mm_store, "store: tma needs math: wgmma (its producer warpgroup's pipeline), not math: %s", math);
-	if (s->mm_store == KGEN_MM_STORE_PAIRS && s->split_k > 1)
-		return ERR(mm_store, "store: pairs stores C itself: split_k %lld writes partial sums (use split_k: 1)",
-		           s->split_k);
-	if (kgen_matmul_loads_tma(s))
-		return check_tma_loads(s, err);
-	return check_swizzle(s, err);
-}
-
-/* The accumulators a thread keeps in registers: a thread has 255, and the
- * operands' fragments and addresses need some, so a tile with more than 128
- * words of accumulators spills to local memory (and takes NVRTC seconds to
- * minutes to compile: a 256 x 256 warp tile of mma.sync is 2048 a thread). */
-/* The registers of accumulators a thread of a simt, wmma or mma kernel
- * keeps: its thread tile (an f64 word counts two) or its share of its
- * warp's tile; one for staging: none. */
-static long long
-acc_registers(const struct kgen_spec *s)
-{
-	if (s->staging == KGEN_STAGING_NONE)
-		return 1;
-	if (s->math == KGEN_MATH_SIMT)
-		return s->thread_m * s->thread_n * (kgen_dtype_info[s->acc_dtype].size / 4);
-	return s->warp_m * s->warp_n / 32;
-}
-
-static kgen_status
-check_registers(const struct kgen_spec *s, kgen_error *err)
-{
-	long long acc = acc_registers(s);
-
-	if (s->staging == KGEN_STAGING_NONE || s->math == KGEN_MATH_WGMMA || acc <= KGEN_MATMUL_ACC_WORDS)
-		return KGEN_OK;
-	if (s->math == KGEN_MATH_SIMT)
-		return ERR(thread_m, "a %lld x %lld thread tile of %s keeps %lld registers of accumulators in each thread: at "
-		           "most %d fit beside the operands (e.g. 8 x 8 of f32)", s->thread_m, s->thread_n,
-		           kgen_dtype_info[s->acc_dtype].name, acc, KGEN_MATMUL_ACC_WORDS);
-	return ERR(warp_m, "a %lld x %lld warp tile keeps %lld f32 accumulators in each of its 32 threads: at most %d "
-	           "fit beside the fragments (e.g. warp_m: 64, warp_n: 64)", s->warp_m, s->warp_n, acc,
-	           KGEN_MATMUL_ACC_WORDS);
-}
-
-/* blocks_per_sm: the blocks an SM must hold at once, which caps each
- * thread's registers at 65536 / (blocks_per_sm x threads); the threads and
- * the shared memory of that many blocks must fit an SM too, by sm_90's
- * limits (2048 threads and 228 KB, 1 KB of it each block's own; sm_80 has
- * 164 KB, sm_86 and sm_89 100 KB and 1536 threads, where fewer fit). */
-static kgen_status
-check_occupancy(const struct kgen_spec *s, kgen_error *err)
-{
-	struct kgen_matmul g;
-	long long n = s->mm_blocks_per_sm, regs, acc = acc_registers(s);
-
-	if (n == 0 || s->math == KGEN_MATH_WGMMA)
-		return KGEN_OK;
-	if (n * s->threads > 2048)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x threads %lld is more than the 2048 threads an SM holds", n,
-		           s->threads);
-	kgen_matmul_shape(s, &g);
-	if (g.smem && n * (g.smem_bytes + 1024) > KGEN_MATMUL_SM_SMEM)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld bytes of tiles (and 1 KB each) is more than the %d "
-		           "bytes of shared memory an SM has: use fewer blocks, smaller tiles or fewer stages", n,
-		           g.smem_bytes, KGEN_MATMUL_SM_SMEM);
-	regs = 65536 / (n * s->threads);
-	if (regs <= acc)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld x %lld threads leaves %lld registers a thread, no more than "
-		           "its %lld accumulators", n, s->threads, regs, acc);
-	return KGEN_OK;
-}
-
-/* load_width, the tiles' sides along which it loads, and cp.async. */
-static kgen_status
-check_loads(struct kgen_spec *s, kgen_error *err)
-{
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s);
-	struct kgen_matmul g;
-	long long vec = s->load_width / dt->size;
-	int a_row = s->a_layout == KGEN_MM_ROW, b_row = s->b_layout == KGEN_MM_ROW;
-
-	if (!kgen_is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
-		return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of two, "
-		           "at most 16", s->load_width, dt->size, dt->name);
-	if ((a_row ? s->tile_k : s->tile_m) % vec)
-		return ERR(load_width, "load_width %lld loads %lld %s at a time along A's %s: %s %lld is not a multiple of "
-		           "%lld", s->load_width, vec, dt->name, a_row ? "rows" : "columns", a_row ? "tile_k" : "tile_m",
-		           a_row ? s->tile_k : s->tile_m, vec);
-	if ((b_row ? s->tile_n : s->tile_k) % vec)
-		return ERR(load_width, "load_width %lld loads %lld %s at a time along B's %s: %s %lld is not a multiple of "
-		           "%lld", s->load_width, vec, dt->name, b_row ? "rows" : "columns", b_row ? "tile_n" : "tile_k",
-		           b_row ? s->tile_n : s->tile_k, vec);
-	kgen_matmul_shape(s, &g);
-	if (s->mm_stages > 1) {
-		if (s->load_width < 4)
-			return ERR(mm_stages, "stages %lld copies with cp.async, which moves 4, 8 or 16 bytes: load_width %lld "
-			           "is too narrow", s->mm_stages, s->load_width);
-		if (g.trans_a)
-			return ERR(mm_stages, "stages %lld copies with cp.async, which cannot transpose: a_smem: %s of a "
-			           "%s-major A needs stages: 1", s->mm_stages, kgen_a_smems[s->a_smem].name,
-			           kgen_mm_layouts[s->a_layout].name);
-		if (g.trans_b)
-			return ERR(mm_stages, "stages %lld copies with cp.async, which cannot transpose: math: simt keeps "
-			           "B's tile row-major, so a col-major B needs stages: 1", s->mm_stages);
-	}
-	if (g.smem_bytes > KGEN_MATMUL_SMEM_MAX)
-		return ERR(tile_m, "the tiles take %lld bytes of shared memory (stages %lld), over the %d a block may "
-		           "have: use smaller tiles or fewer stages", g.smem_bytes, s->mm_stages, KGEN_MATMUL_SMEM_MAX);
-	return KGEN_OK;
-}
-
-static kgen_status
-check(struct kgen_spec *s, kgen_error *err)
-{
-	long long threads = 0;
-	kgen_status st;
-
-	if ((st = check_types(s, err)))
-		return st;
-	resolve_tiles(s);
-	if (s->staging == KGEN_STAGING_NONE)
-		threads = s->tile_m * s->tile_n;
-	else if (s->math == KGEN_MATH_SIMT)
-		st = check_simt(s, &threads, err);
-	else if (s->math == KGEN_MATH_WGMMA)
-		st = kgen_matmul_wgmma_check(s, &threads, err);
-	else
-		st = check_tensor(s, &threads, err);
-	if (st || (st = check_registers(s, err)))
-		return st;
-	if (threads > 1024 || threads % 32)
-		return ERR(tile_m, "a %lld x %lld tile takes %lld threads: a block needs a multiple of 32, at most 1024",
-		           s->tile_m, s->tile_n, threads);
-	if (s->threads >= 0 && s->threads != threads)
-		return ERR(threads, "threads %lld: the tiles take %lld; drop threads", s->threads, threads);
-	s->threads = threads;
-	if (s->staging == KGEN_STAGING_SMEM && s->math != KGEN_MATH_WGMMA && (st = check_loads(s, err)))
-		return st;
-	if ((st = check_occupancy(s, err)))
-		return st;
-	if (s->schedule == KGEN_SCHEDULE_STREAM_K && s->split_k > 1)
-		return ERR(schedule, "schedule: stream_k shares k out itself: drop split_k %lld (or use schedule: tiles)",
-		           s->split_k);
-	if (s->order == KGEN_ORDER_HILBERT && (s->group & (s->group - 1))) {
-		long long below = 1;
-		while (below * 2 < s->group)
-			below *= 2;
-		return ERR(group, "group %lld: order: hilbert walks squares of group x group tiles along a Hilbert curve, "
-		           "whose side is a power of two: %lld or %lld", s->group, below, below * 2);
-	}
-	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
-		return st;
-	if (!s->name)
-		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, kgen_spec_dtype(s)->name);
-	return KGEN_OK;
-}
-
 /* ---- the launch contract ---- */
-
-void
-kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
-                     unsigned long long *dp_tiles, unsigned long long *sk_blocks)
-{
-	unsigned long long runs = tiles * k_tiles / KGEN_MATMUL_MIN_RUN;
-
-	*dp_tiles = tiles;
-	*sk_blocks = 0;
-	if (!slots || k_tiles < 2 || tiles % slots == 0)
-		return;
-	if (tiles > slots) {  /* whole tiles but for the last one to two waves' */
-		*dp_tiles = tiles - slots - tiles % slots;
-		*sk_blocks = slots;
-	} else if ((runs < slots ? runs : slots) > tiles) {  /* fewer tiles than blocks: k shared out */
-		*dp_tiles = 0;
-		*sk_blocks = runs < slots ? runs : slots;
-	}
-	if (*sk_blocks && (tiles - *dp_tiles) * k_tiles * *sk_blocks >= 1ull << 31) {  /* the kernel's 32-bit numbering */
-		*dp_tiles = tiles;
-		*sk_blocks = 0;
-	}
-}
 
 static const char *const order_text[] = {
 	[KGEN_ORDER_ROWS] = "rows: along a row of tiles, then the next row",
@@ -441,7 +29,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	struct kgen_matmul g;
 	struct kgen_step *st;
-	const char *acc = kgen_spec_acc(s)->name;
+	const char *acc = s->r.acc->name;
 	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
 
 	if (s->math == KGEN_MATH_WGMMA) {
@@ -450,7 +38,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	}
 	kgen_matmul_shape(s, &g);
 	memset(p, 0, sizeof *p);
-	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", kgen_spec_dtype(s)->name,
+	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", s->r.dtype->name,
 	                     s->math == KGEN_MATH_SIMT ? "CUDA cores" : "tensor cores");
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
@@ -469,7 +57,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (g.tma) {  /* loads: tma: math: wgmma's maps, a block a tile */
 		kgen_contract_note(p, "// where grid = ceil(m / %d) * ceil(n / %d); blocks take C's tiles in order\n// %s.\n", g.tm,
 		                   g.tn, order_text[s->order]);
-		kgen_matmul_map_notes(s, p, g.tm, g.tn);
+		kgen_matmul_map_notes(s, p);
 		kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 		                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 		                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads\n"
@@ -499,7 +87,7 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	if (g.smem)
 		kgen_contract_note(p, "// aligned: bit 0 set when a and lda keep A's %d-byte loads aligned (a %% %d == 0, lda %% %d\n"
 		                   "// == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.\n",
-		                   g.vec_a * kgen_spec_dtype(s)->size, g.vec_a * kgen_spec_dtype(s)->size, g.vec_a);
+		                   g.vec_a * s->r.dtype->size, g.vec_a * s->r.dtype->size, g.vec_a);
 	else
 		kgen_contract_note(p, "// aligned: unused (one element at a time).\n");
 	if (s->split_k > 1)
@@ -518,9 +106,11 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
 /* Where block blockIdx.x's tile of C starts, in the spec's order; with
- * `indexed`, where tile `tile` starts (math: wgmma's blocks loop over tiles). */
-void
-kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
+ * `indexed`, where tile `tile` starts (math: wgmma's blocks and stream-K's
+ * loop over tiles): tile_origin() of templates/matmul/tile_origin.cu, into
+ * placeholder "tile_origin" of t. */
+static kgen_status
+tile_origin(const struct kgen_spec *s, int indexed, struct tpl_args *t, kgen_error *err)
 {
 	static const char *const how[] = {
 		[KGEN_ORDER_ROWS] = "along a row of tiles, then the next row",
@@ -533,142 +123,84 @@ kgen_matmul_tile_origin(const struct kgen_spec *s, int indexed, strbuf *b)
 		                       "// A and columns of B in L2 whatever their number; a strip's last, narrower square\n"
 		                       "// and the last, shorter strip go down their rows, then right",
 	};
-	const char *t = indexed ? "tile" : "blockIdx.x";
+	struct tpl_args o;
 
-	if (indexed)
-		sb_printf(b, "// Where tile `tile` of C starts (row0, col0): %s.\n"
-		          "static __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row0, int &col0)\n"
-		          "{\n", how[s->order]);
-	else
-		sb_printf(b, "// Where block blockIdx.x's tile of C starts (row0, col0): %s.\n"
-		          "static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int &col0)\n"
-		          "{\n", how[s->order]);
-	if (s->order == KGEN_ORDER_ROWS)
-		sb_printf(b, "    const int tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    row0 = %s / tiles_n * TILE_M;\n"
-		          "    col0 = %s %% tiles_n * TILE_N;\n", t, t);
-	else if (s->order == KGEN_ORDER_COLS)
-		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M;\n"
-		          "    row0 = %s %% tiles_m * TILE_M;\n"
-		          "    col0 = %s / tiles_m * TILE_N;\n", t, t);
-	else {  /* grouped and hilbert: groups of GROUP tile rows, the last maybe shorter */
-		sb_printf(b, "    const int tiles_m = (m + TILE_M - 1) / TILE_M, tiles_n = (n + TILE_N - 1) / TILE_N;\n"
-		          "    const int group_tiles = (tiles_m < GROUP ? tiles_m : GROUP) * tiles_n;  // a whole group's, at most all\n"
-		          "    const int first = %s / group_tiles * GROUP;  // the group's first tile row\n"
-		          "    const int height = tiles_m - first < GROUP ? tiles_m - first : GROUP;\n"
-		          "    const int in_group = %s %% group_tiles;\n", t, t);
-		if (s->order == KGEN_ORDER_HILBERT)
-			sb_puts(b, "    const int square = in_group / (GROUP * GROUP) * GROUP;  // its first tile column\n"
-			        "\n"
-			        "    if (height < GROUP || square + GROUP > tiles_n) {  // not a whole square: as grouped\n"
-			        "        row0 = (first + in_group % height) * TILE_M;\n"
-			        "        col0 = in_group / height * TILE_N;\n"
-			        "        return;\n"
-			        "    }\n"
-			        "    // Point d of the square's curve, from its top-left corner (x, y = 0, 0) to\n"
-			        "    // its top-right (GROUP - 1, 0): built from the smallest squares up, each\n"
-			        "    // quadrant a copy of the curve so far, the first and last turned so that\n"
-			        "    // the quadrants join.\n"
-			        "    int d = in_group % (GROUP * GROUP), x = 0, y = 0;\n"
-			        "    for (int side = 1; side < GROUP; side *= 2, d /= 4) {\n"
-			        "        const int right = d / 2 & 1, down = (d ^ right) & 1;  // the quadrant\n"
-			        "        if (!down) {\n"
-			        "            if (right) {\n"
-			        "                x = side - 1 - x;\n"
-			        "                y = side - 1 - y;\n"
-			        "            }\n"
-			        "            const int was_x = x;\n"
-			        "            x = y;\n"
-			        "            y = was_x;\n"
-			        "        }\n"
-			        "        x += side * right;\n"
-			        "        y += side * down;\n"
-			        "    }\n"
-			        "    row0 = (first + y) * TILE_M;\n"
-			        "    col0 = (square + x) * TILE_N;\n");
-		else
-			sb_puts(b, "    row0 = (first + in_group % height) * TILE_M;\n"
-			        "    col0 = in_group / height * TILE_N;\n");
-	}
-	sb_puts(b, "}");
+	tpl_init(&o);
+	tpl_show(&o, "indexed", indexed);
+	tpl_set(&o, "how", "%s", how[s->order]);
+	tpl_set(&o, "tile", "%s", indexed ? "tile" : "blockIdx.x");
+	tpl_show(&o, "rows", s->order == KGEN_ORDER_ROWS);
+	tpl_show(&o, "cols", s->order == KGEN_ORDER_COLS);
+	tpl_show(&o, "groups", s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT);
+	tpl_show(&o, "grouped", s->order == KGEN_ORDER_GROUPED);
+	tpl_show(&o, "hilbert", s->order == KGEN_ORDER_HILBERT);
+	return tpl_render_into(t, "tile_origin", "matmul/tile_origin.cu", &o, err);
 }
 
-void
-kgen_matmul_group_constant(const struct kgen_spec *s, strbuf *b)
-{
-	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
-		sb_printf(b, "constexpr int GROUP = %lld;  // %s\n", s->group, s->order == KGEN_ORDER_GROUPED ?
-		          "tile rows of a group (order: grouped)" : "the side of a square of tiles (order: hilbert)");
-}
-
-/* The constants of the kernels. */
+/* Placeholder `name` (a section too): v, or empty (the section hidden) when v is 0. */
 static void
-constants(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *b)
+number_or_empty(struct tpl_args *t, const char *name, long long v)
 {
-	int size = kgen_spec_dtype(s)->size;
-
-	sb_printf(b, "constexpr int TILE_M = %d, TILE_N = %d;  // the block's tile of C\n", g->tm, g->tn);
-	if (g->smem)
-		sb_printf(b, "constexpr int TILE_K = %d;  // the depth of the tiles of A and B in shared memory\n", g->tk);
-	sb_printf(b, "constexpr int THREADS = %lld;\n", s->threads);
-	if (s->mm_blocks_per_sm > 0)
-		sb_printf(b, "constexpr int MIN_BLOCKS = %lld;  // blocks an SM holds at once: at most 65536 / (MIN_BLOCKS * THREADS) "
-		          "registers a thread\n", s->mm_blocks_per_sm);
-	kgen_matmul_group_constant(s, b);
-	if (!g->smem)
-		return;
-	sb_printf(b, "constexpr int STAGES = %lld;  // tiles in flight%s\n", s->mm_stages,
-	          g->tma ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
-	if (s->split_k > 1)
-		sb_printf(b, "constexpr int SPLIT_K = %lld;  // blocks sharing one tile's k\n", s->split_k);
-	if (!g->tma)
-		sb_printf(b, "constexpr int VEC_A = %d, VEC_B = %d;  // elements per global load (%lld bytes)\n", g->vec_a,
-		          g->vec_b, s->load_width);
-	sb_printf(b, "// The tiles in shared memory: A's %d rows of %d (%s), B's %d rows of %d (%s), each\n"
-	          "// %s.\n", g->a_rows,
-	          g->a_rows == g->tk ? g->tm : g->tk, g->a_rows == g->tk ? "k-major" : "m-major",
-	          g->b_rows, g->b_rows == g->tk ? g->tn : g->tk, g->b_rows == g->tk ? "k-major" : "n-major",
-	          g->tma ? "A_LD and B_LD elements, as TMA lands them: boxes of BOX columns, each row's\n"
-	          "// 16-byte chunks swizzled (swizzle_tma)"
-	          : g->swizzled ? "A_LD and B_LD elements, unpadded, their 16-byte chunks swizzled (swizzle_at)"
-	          : "padded to A_LD and B_LD elements");
-	sb_printf(b, "constexpr int A_LD = %d, A_TILE = %d * A_LD;\n", g->a_ld, g->a_rows);
-	if (s->mm_stages > 1)
-		sb_printf(b, "constexpr int B_LD = %d, B_TILE = %d * B_LD;\n", g->b_ld, g->b_rows);
+	if (v)
+		tpl_set(t, name, "%lld", v);
 	else
-		sb_printf(b, "constexpr int B_LD = %d;\n", g->b_ld);
-	if (!g->tensor) {
-		sb_printf(b, "constexpr int THREAD_M = %lld, THREAD_N = %lld;  // C elements each thread computes\n",
-		          s->thread_m, s->thread_n);
-		if (g->warptiling)
-			sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
-			          s->warp_m, s->warp_n);
-		sb_printf(b, "constexpr int RM = %d, RM_STRIDE = %d;  // a thread's rows: chunks of RM, RM_STRIDE apart\n",
-		          g->rm, g->rm_stride);
-		sb_printf(b, "constexpr int CN = %d, CN_STRIDE = %d;  // its columns: chunks of CN, CN_STRIDE apart",
-		          g->cn, g->cn_stride);
-	} else {
-		sb_printf(b, "constexpr int WARP_M = %lld, WARP_N = %lld, WARPS_N = TILE_N / WARP_N;  // a warp's tile\n",
-		          s->warp_m, s->warp_n);
-		if (s->math == KGEN_MATH_WMMA)
-			sb_printf(b, "constexpr int FRAGS_M = WARP_M / 16, FRAGS_N = WARP_N / 16;  // its 16 x 16 fragments");
-		else
-			sb_printf(b, "constexpr int MMA_M = WARP_M / 16, MMA_N = WARP_N / 8;  // its 16 x 8 mma tiles\n"
-			          "constexpr int KSTEPS = TILE_K / 16;  // k-steps of 16 a tile");
-		if (g->tma)
-			sb_printf(b, "\nconstexpr int BOX = 128 / sizeof(T);  // the elements of a row of a TMA box (128 bytes)\n"
-			          "constexpr int A_BOX = %d * BOX, B_BOX = %d * BOX;  // the elements of one box of A and of B",
-			          g->a_rows, g->b_rows);
-	}
-	(void)size;
+		tpl_set(t, name, "%s", "");
 }
 
-/* A conversion helper: fn from dtype d (to Acc), or to_out to d; `sm80`: the
- * kernel needs sm_80 anyway (tensor cores), so bf16 rounds by one cvt. */
+/* The constants of a simt, wmma or mma kernel (templates/matmul/constants.cu),
+ * into placeholder "constants" of file. */
 static kgen_status
-convert(struct tpl_args *parts, const char *fn, long long d, int to, int sm80, kgen_error *err)
+constants(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *file, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = &kgen_dtype_info[d];
+	struct tpl_args t;
+	kgen_status st;
+	int a_k = g->a_rows == g->tk, b_k = g->b_rows == g->tk;  /* k down the tile's rows */
+
+	tpl_init(&t);
+	if ((st = kgen_matmul_group_constant(s, &t, err)) || (st = kgen_matmul_stages_constant(s, &t, err))) {
+		tpl_free(&t);
+		return st;
+	}
+	tpl_set(&t, "tm", "%d", g->tm);
+	tpl_set(&t, "tn", "%d", g->tn);
+	tpl_set(&t, "tk", "%d", g->tk);
+	tpl_set(&t, "threads", "%lld", s->threads);
+	number_or_empty(&t, "min_blocks", s->mm_blocks_per_sm);
+	tpl_show(&t, "smem", g->smem);
+	number_or_empty(&t, "split_k", s->split_k > 1 ? s->split_k : 0);
+	tpl_show(&t, "tma", g->tma);
+	tpl_set(&t, "vec_a", "%d", g->vec_a);
+	tpl_set(&t, "vec_b", "%d", g->vec_b);
+	tpl_set(&t, "load_width", "%lld", s->load_width);
+	tpl_set(&t, "a_rows", "%d", g->a_rows);
+	tpl_set(&t, "a_cols", "%d", a_k ? g->tm : g->tk);
+	tpl_set(&t, "a_major", "%s", a_k ? "k-major" : "m-major");
+	tpl_set(&t, "b_rows", "%d", g->b_rows);
+	tpl_set(&t, "b_cols", "%d", b_k ? g->tn : g->tk);
+	tpl_set(&t, "b_major", "%s", b_k ? "k-major" : "n-major");
+	tpl_show(&t, "swizzled", g->swizzled);
+	tpl_set(&t, "a_ld", "%d", g->a_ld);
+	tpl_set(&t, "b_ld", "%d", g->b_ld);
+	tpl_show(&t, "stages_2", s->mm_stages > 1);
+	tpl_show(&t, "simt", !g->tensor);
+	tpl_set(&t, "thread_m", "%lld", s->thread_m);
+	tpl_set(&t, "thread_n", "%lld", s->thread_n);
+	tpl_show(&t, "warptiling", g->warptiling);
+	tpl_set(&t, "warp_m", "%lld", s->warp_m);
+	tpl_set(&t, "warp_n", "%lld", s->warp_n);
+	tpl_set(&t, "rm", "%d", g->rm);
+	tpl_set(&t, "rm_stride", "%d", g->rm_stride);
+	tpl_set(&t, "cn", "%d", g->cn);
+	tpl_set(&t, "cn_stride", "%d", g->cn_stride);
+	tpl_show(&t, "wmma", s->math == KGEN_MATH_WMMA);
+	return tpl_render_into(file, "constants", "matmul/constants.cu", &t, err);
+}
+
+/* A conversion helper: fn from type dt (to Acc), or to_out to dt; `sm80`:
+ * the kernel needs sm_80 anyway (tensor cores), so bf16 rounds by one cvt. */
+static kgen_status
+convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt, int to, int sm80, kgen_error *err)
+{
 	struct tpl_args t;
 	const char *tpl;
 
@@ -712,54 +244,41 @@ join(struct tpl_args *file, const char *name, struct tpl_args *parts, kgen_error
 	return st;
 }
 
-/* load_a and load_b: which box of each operand, and whether it is transposed. */
+/* load_a and load_b (load_tile.cu, load_tma.cu): each operand's layout,
+ * and whether its tile is transposed on the way. */
 static void
 loads(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *t)
 {
-	if (s->a_layout == KGEN_MM_ROW)
-		tpl_set(t, "load_a", "// A row-major: TILE_M rows of TILE_K%s.\n"
-		        "load_tile<TILE_M, TILE_K, VEC_A, A_LD, %s>(as, a + row0 * lda + kt, lda, m - row0, k1 - kt, vectors, tid);",
-		        g->trans_a ? ", stored k-major" : "", g->trans_a ? "true" : "false");
-	else
-		tpl_set(t, "load_a", "// A column-major: TILE_K columns of TILE_M%s.\n"
-		        "load_tile<TILE_K, TILE_M, VEC_A, A_LD, %s>(as, a + kt * lda + row0, lda, k1 - kt, m - row0, vectors, tid);",
-		        g->trans_a ? ", stored m-major" : "", g->trans_a ? "true" : "false");
-	if (s->b_layout == KGEN_MM_ROW)
-		tpl_set(t, "load_b", "// B row-major: TILE_K rows of TILE_N.\n"
-		        "load_tile<TILE_K, TILE_N, VEC_B, B_LD, false>(bs, b + kt * ldb + col0, ldb, k1 - kt, n - col0, vectors, tid);");
-	else
-		tpl_set(t, "load_b", "// B column-major: TILE_N columns of TILE_K%s.\n"
-		        "load_tile<TILE_N, TILE_K, VEC_B, B_LD, %s>(bs, b + col0 * ldb + kt, ldb, n - col0, k1 - kt, vectors, tid);",
-		        g->trans_b ? ", stored k-major" : "", g->trans_b ? "true" : "false");
+	tpl_show(t, "a_row", s->a_layout == KGEN_MM_ROW);
+	tpl_show(t, "b_row", s->b_layout == KGEN_MM_ROW);
+	if (g->tma)
+		return;
+	tpl_set(t, "a_stored", "%s", !g->trans_a ? "" : s->a_layout == KGEN_MM_ROW ? ", stored k-major" : ", stored m-major");
+	tpl_set(t, "trans_a", "%s", g->trans_a ? "true" : "false");
+	tpl_set(t, "b_stored", "%s", g->trans_b ? ", stored k-major" : "");
+	tpl_set(t, "trans_b", "%s", g->trans_b ? "true" : "false");
 }
 
-/* loads: tma's load_a and load_b: each operand's tile as boxes along its
- * contiguous side, at the coordinates its tensor map takes (x contiguous). */
+/* The PTX helpers (templates/ptx/) of a staging: smem kernel but math:
+ * wgmma's: cp.async's copies (stages 2 and up), ldmatrix and mma.sync
+ * (math: mma), TMA and mbarriers (loads: tma). */
 static kgen_status
-tma_loads(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
+ptx_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_args *parts, kgen_error *err)
 {
-	struct tpl_args t;
+	int async = s->mm_stages > 1 && !g->tma;
+	struct kgen_ptx p = { .mma_type = s->r.dtype->cls == DT_HALF ? "f16" : "bf16" };
 
-	tpl_init(&t);
-	if (s->a_layout == KGEN_MM_ROW) {
-		tpl_set(&t, "a_boxes", "TILE_K / BOX boxes of TILE_M rows of BOX k, along k");
-		tpl_set(&t, "a_x", "kt + i * BOX");
-		tpl_set(&t, "a_y", "row0");
-	} else {
-		tpl_set(&t, "a_boxes", "TILE_M / BOX boxes of TILE_K rows (k) of BOX m, along m");
-		tpl_set(&t, "a_x", "row0 + i * BOX");
-		tpl_set(&t, "a_y", "kt");
-	}
-	if (s->b_layout == KGEN_MM_ROW) {
-		tpl_set(&t, "b_boxes", "TILE_N / BOX boxes of TILE_K rows (k) of BOX n, along n");
-		tpl_set(&t, "b_x", "col0 + i * BOX");
-		tpl_set(&t, "b_y", "kt");
-	} else {
-		tpl_set(&t, "b_boxes", "TILE_K / BOX boxes of TILE_N rows of BOX k, along k");
-		tpl_set(&t, "b_x", "kt + i * BOX");
-		tpl_set(&t, "b_y", "col0");
-	}
-	return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
+	if (async || g->tensor)
+		p.uses |= KGEN_PTX_BIT(smem);
+	if (async)
+		p.uses |= KGEN_PTX_BIT(cp_async) | KGEN_PTX_BIT(cp_async_commit) | KGEN_PTX_BIT(cp_async_wait);
+	if (g->tma)
+		p.uses |= KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+		          KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_arrive) |
+		          KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(tma_load_2d);
+	if (s->math == KGEN_MATH_MMA)
+		p.uses |= KGEN_PTX_BIT(ldmatrix_x4) | KGEN_PTX_BIT(mma_16816);
+	return p.uses ? kgen_ptx_render_into(parts, "ptx", &p, err) : KGEN_OK;
 }
 
 /* The helpers of a staging: smem kernel: PTX, k_range, load_tile, load_a, load_b. */
@@ -768,15 +287,11 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 {
 	struct tpl_args t;
 	kgen_status st;
-	int async = s->mm_stages > 1 && !g->tma, dtype_half = kgen_spec_dtype(s)->cls == DT_HALF;
+	int async = s->mm_stages > 1 && !g->tma, dtype_half = s->r.dtype->cls == DT_HALF;
 
+	if ((st = ptx_helpers(s, g, parts, err)))
+		return st;
 	tpl_init(&t);
-	if ((async || g->tensor) && (st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)))
-		return st;
-	if (async && (st = tpl_render_into(parts, "cp_async", "matmul/cp_async.cu", &t, err)))
-		return st;
-	if (g->tma && (st = tpl_render_into(parts, "tma_ptx", "matmul/tma_ptx.cu", &t, err)))
-		return st;
 	if (s->math == KGEN_MATH_WMMA) {
 		tpl_set(&t, "a_layout", "%s", s->a_layout == KGEN_MM_ROW ? "row" : "col");
 		tpl_set(&t, "b_layout", "%s", s->b_layout == KGEN_MM_ROW ? "row" : "col");
@@ -785,9 +300,7 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		if ((st = tpl_render_into(parts, "wmma", dtype_half ? "matmul/wmma_f16.cu" : "matmul/wmma_bf16.cu", &t, err)))
 			return st;
 	} else if (s->math == KGEN_MATH_MMA) {
-		tpl_set(&t, "ptx_type", "%s", dtype_half ? "f16" : "bf16");
-		if ((st = tpl_render_into(parts, "mma", "matmul/mma_ptx.cu", &t, err)) ||
-		    (st = tpl_render_into(parts, "store_elements", "matmul/mma_store_elements.cu", &t, err)))
+		if ((st = tpl_render_into(parts, "store_elements", "matmul/mma_store_elements.cu", &t, err)))
 			return st;
 		if (s->mm_store == KGEN_MM_STORE_PAIRS) {
 			struct tpl_args pairs;
@@ -808,38 +321,22 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 		                     &t, err);
 	if (st)
 		return st;
+	tpl_init(&t);
+	loads(s, g, &t);
 	if (g->tma)
-		return tma_loads(s, parts, err);
-	if (async)
-		tpl_set(&t, "vector_copy", "static_assert(!TRANSPOSE, \"cp.async copies bytes as they lie\");\n"
-		        "cp_async<VEC * sizeof(T)>(s, g);");
-	else
-		tpl_set(&t, "vector_copy", "struct alignas(VEC * sizeof(T)) Vec { T v[VEC]; };\n"
-		        "const Vec x = *reinterpret_cast<const Vec *>(g);\n"
-		        "if (TRANSPOSE) {\n"
-		        "#pragma unroll\n"
-		        "    for (int j = 0; j < VEC; j++)\n"
-		        "        s[j * DST_LD] = x.v[j];\n"
-		        "} else {\n"
-		        "    *reinterpret_cast<Vec *>(s) = x;\n"
-		        "}");
+		return tpl_render_into(parts, "load_tile", "matmul/load_tma.cu", &t, err);
 	tpl_set(&t, "how", "%s", async ? "cp.async" : "load and store");
 	tpl_show(&t, "inside", async);  /* the copies of whole tiles without checks (stages 2 and up) */
-	if (async) {
-		tpl_set(&t, "inside_at", "%s", g->swizzled ? "swizzle_at<DST_LD>(r, c)" : "r * DST_LD + c");
-		tpl_set(&t, "inside_first", "%s", g->swizzled ? "swizzle_at<DST_LD>(r0, c0)" : "r0 * DST_LD + c0");
-	}
-	tpl_set(&t, "edge_at", "%s", g->swizzled ? "dst + swizzle_at<DST_LD>(r, c)"
-	        : "TRANSPOSE ? dst + c * DST_LD + r : dst + r * DST_LD + c");
-	loads(s, g, &t);
+	tpl_show(&t, "swizzled", g->swizzled);
 	return tpl_render_into(parts, "load_tile", "matmul/load_tile.cu", &t, err);
 }
 
-/* The main loop of a staging: smem kernel, with the tile product `compute`
- * (its buffers as `%s` twice: as, bs or the stage's); math: mma's pipeline
- * has its own (loop_mma.cu: fragments double-buffered across tiles). */
+/* The main loop of a staging: smem kernel, with its math's tile product
+ * (multiply_tile's arguments by section: simt, wmma, mma); math: mma's
+ * pipeline has its own (loop_mma.cu: fragments double-buffered across
+ * tiles). */
 static kgen_status
-mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_error *err)
+mainloop(const struct kgen_spec *s, struct tpl_args *k, kgen_error *err)
 {
 	struct tpl_args t;
 
@@ -848,12 +345,10 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
 		tpl_show(&t, "tma", kgen_matmul_loads_tma(s));
 		return tpl_render_into(k, "mainloop", "matmul/loop_mma.cu", &t, err);
 	}
-	if (s->mm_stages > 1) {
-		tpl_set(&t, "compute", "multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, %s);", call);
-		return tpl_render_into(k, "mainloop", "matmul/loop_async.cu", &t, err);
-	}
-	tpl_set(&t, "compute", "multiply_tile(as, bs, %s);", call);
-	return tpl_render_into(k, "mainloop", "matmul/loop_sync.cu", &t, err);
+	tpl_show(&t, "simt", s->math == KGEN_MATH_SIMT);
+	tpl_show(&t, "wmma", s->math == KGEN_MATH_WMMA);
+	tpl_show(&t, "mma", s->math == KGEN_MATH_MMA);
+	return tpl_render_into(k, "mainloop", s->mm_stages > 1 ? "matmul/loop_async.cu" : "matmul/loop_sync.cu", &t, err);
 }
 
 /* The body of a simt or mma kernel, `tpl` (one tile's products, mainloop's,
@@ -861,7 +356,7 @@ mainloop(const struct kgen_spec *s, const char *call, struct tpl_args *k, kgen_e
  * schedule: stream_k, inside the loop over the block's units (`units`).
  * k is freed on failure. */
 static kgen_status
-tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_args *k, kgen_error *err)
+tile(const struct kgen_spec *s, const char *tpl, struct tpl_args *k, kgen_error *err)
 {
 	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
 	struct tpl_args t, loop;
@@ -876,7 +371,7 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 		/* loads: tma's kernel takes no scratch (split_k 1, schedule: tiles) */
 		tpl_set(&t, "partials", "%s", kgen_matmul_loads_tma(s) ? "nullptr" : "partials");
 	}
-	if ((st = mainloop(s, call, &t, err)))
+	if ((st = mainloop(s, &t, err)))
 		tpl_free(&t);
 	else if (!stream_k)
 		st = tpl_render_into(k, "tile", tpl, &t, err);
@@ -889,45 +384,6 @@ tile(const struct kgen_spec *s, const char *tpl, const char *call, struct tpl_ar
 	return st;
 }
 
-static const char *
-a_index(const struct kgen_spec *s)
-{
-	return s->a_layout == KGEN_MM_ROW ? "row * lda + i" : "i * lda + row";
-}
-
-static const char *
-b_index(const struct kgen_spec *s)
-{
-	return s->b_layout == KGEN_MM_ROW ? "i * ldb + col" : "col * ldb + i";
-}
-
-/* Lane l's ldmatrix of one operand: the instruction and the (row, column)
- * in the operand's tile of the row of an 8 x 8 matrix the lane points at,
- * for A row- and column-major, then B row- and column-major. */
-static const struct mma_operand {
-	const char *load, *row, *col;
-} mma_operands[2][2] = {
-	{ { "ldmatrix_x4<false>", "wm + i * 16 + lane % 16", "kk + lane / 16 * 8" },
-	  { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 16 * 8", "wm + i * 16 + lane / 8 % 2 * 8" } },
-	{ { "ldmatrix_x4<true>", "kk + lane % 8 + lane / 8 % 2 * 8", "wn + j * 8 + lane / 16 * 8" },
-	  { "ldmatrix_x4<false>", "wn + j * 8 + lane % 8 + lane / 16 * 8", "kk + lane / 8 % 2 * 8" } },
-};
-
-/* a_load and a_fragment of mma.cu (or b_...): operand o's ldmatrix and the
- * offset in its tile (ld: A or B), padded rows or swizzled chunks. */
-static void
-mma_fragments(struct tpl_args *k, const char *load, const char *fragment, char ld, const struct mma_operand *o,
-              int swizzled, int tma)
-{
-	tpl_set(k, load, "%s", o->load);
-	if (tma)
-		tpl_set(k, fragment, "swizzle_tma<%c_TILE / %c_LD>(%s, %s)", ld, ld, o->row, o->col);
-	else if (swizzled)
-		tpl_set(k, fragment, "swizzle_at<%c_LD>(%s, %s)", ld, o->row, o->col);
-	else
-		tpl_set(k, fragment, "(%s) * %c_LD + %s", o->row, ld, o->col);
-}
-
 /* The main kernel of the spec into out. */
 static kgen_status
 main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out, kgen_error *err)
@@ -938,62 +394,39 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 
 	tpl_init(&k);
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
-	tpl_set(&k, "bounds", "%s", s->mm_blocks_per_sm > 0 ? "THREADS, MIN_BLOCKS" : s->math == KGEN_MATH_MMA ? "THREADS, 1"
-	        : "THREADS");
+	/* __launch_bounds__: THREADS, with MIN_BLOCKS (blocks_per_sm) or 1 (math: mma) */
+	tpl_show(&k, "min_blocks", s->mm_blocks_per_sm > 0);
+	tpl_show(&k, "one_block", s->math == KGEN_MATH_MMA);
 	if (!g->smem) {
-		int rows = s->thread_map == KGEN_THREAD_MAP_ROWS;
-		tpl_set(&k, "doc", "%s", rows ? "Consecutive threads take consecutive rows of C: a warp reads 32 rows of A "
-		        "(uncoalesced)\n// and one element of B, and writes a column of C." :
-		        "Consecutive threads take consecutive columns of C: a warp reads one element of A\n"
-		        "// and 32 adjacent elements of a row of B (coalesced), and writes 32 adjacent elements of C.");
-		tpl_set(&k, "row", "%s", rows ? "(int)threadIdx.x % TILE_M" : "(int)threadIdx.x / TILE_N");
-		tpl_set(&k, "col", "%s", rows ? "(int)threadIdx.x / TILE_M" : "(int)threadIdx.x % TILE_N");
-		tpl_set(&k, "a_index", "%s", a_index(s));
-		tpl_set(&k, "b_index", "%s", b_index(s));
+		tpl_show(&k, "rows", s->thread_map == KGEN_THREAD_MAP_ROWS);
+		tpl_show(&k, "a_row", a_row);
+		tpl_show(&k, "b_row", b_row);
 		return tpl_render(out, "matmul/naive.cu", &k, err);
 	}
 	if (s->math == KGEN_MATH_SIMT) {
-		tpl_set(&k, "doc", "%s", g->warptiling ? "Warp tiling: each warp computes WARP_M x WARP_N of the tile, each "
-		        "thread THREAD_M x THREAD_N\n// of that in chunks, so that a warp's reads of shared memory are "
-		        "conflict-free vectors." : "Block tiling: each thread computes THREAD_M x THREAD_N adjacent elements "
-		        "of the block's tile.");
-		if (g->warptiling)
-			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile: warp tiles, then lanes.\n"
-			        "const int warp = tid / 32, lane = tid %% 32;\n"
-			        "const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;\n"
-			        "const int tc0 = warp %% WARPS_N * WARP_N + lane %% (WARP_N / THREAD_N) * CN;");
-		else
-			tpl_set(&k, "thread_origin", "// The thread's first row and column in the tile.\n"
-			        "const int tr0 = tid / (TILE_N / THREAD_N) * THREAD_M, tc0 = tid %% (TILE_N / THREAD_N) * THREAD_N;");
-		if (s->a_smem == KGEN_A_SMEM_TRANSPOSED)
-			tpl_set(&k, "a_fragment", "const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);\n"
-			        "#pragma unroll\n"
-			        "for (int q = 0; q < RM; q++)\n"
-			        "    x[i + q] = to_acc(v.v[q]);");
-		else
-			tpl_set(&k, "a_fragment", "#pragma unroll\n"
-			        "for (int q = 0; q < RM; q++)\n"
-			        "    x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);");
-		if ((st = tile(s, "matmul/simt_tile.cu", "acc, tr0, tc0", &k, err)))
+		tpl_show(&k, "warptiling", g->warptiling);
+		tpl_show(&k, "a_transposed", s->a_smem == KGEN_A_SMEM_TRANSPOSED);
+		if ((st = tile(s, "matmul/simt_tile.cu", &k, err)))
 			return st;
 		return tpl_render(out, "matmul/simt.cu", &k, err);
 	}
 	if (s->math == KGEN_MATH_WMMA) {
-		tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 16 wmma fragments.");
-		tpl_set(&k, "a_fragment", "%s", a_row ? "(wm + i * 16) * A_LD + kk" : "kk * A_LD + wm + i * 16");
-		tpl_set(&k, "b_fragment", "%s", b_row ? "kk * B_LD + wn + j * 16" : "(wn + j * 16) * B_LD + kk");
-		if ((st = mainloop(s, "acc, wm, wn", &k, err))) {
+		tpl_show(&k, "a_row", a_row);
+		tpl_show(&k, "b_row", b_row);
+		if ((st = mainloop(s, &k, err))) {
 			tpl_free(&k);
 			return st;
 		}
 		return tpl_render(out, "matmul/wmma.cu", &k, err);
 	}
-	tpl_set(&k, "doc", "Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.");
-	mma_fragments(&k, "a_load", "a_fragment", 'A', &mma_operands[0][!a_row], g->swizzled, g->tma);
-	mma_fragments(&k, "b_load", "b_fragment", 'B', &mma_operands[1][!b_row], g->swizzled, g->tma);
+	/* Lane l's ldmatrix of each operand (load_fragments): by its layout and
+	 * the tiles' addressing (TMA's boxes, swizzled chunks or padded rows). */
+	tpl_show(&k, "a_row", a_row);
+	tpl_show(&k, "b_row", b_row);
+	tpl_show(&k, "swizzled", g->swizzled);
 	tpl_show(&k, "one_stage", s->mm_stages == 1);
 	tpl_show(&k, "tma", g->tma);
-	if ((st = tile(s, "matmul/mma_tile.cu", "acc, wm, wn, lane", &k, err)))
+	if ((st = tile(s, "matmul/mma_tile.cu", &k, err)))
 		return st;
 	return tpl_render(out, "matmul/mma.cu", &k, err);
 }
@@ -1001,19 +434,17 @@ main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out,
 static kgen_status
 emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = kgen_spec_dtype(s), *acc = kgen_spec_acc(s);
-	const struct kgen_dtype_info *od = &kgen_dtype_info[s->out_dtype];
+	const struct kgen_dtype_info *dt = s->r.dtype, *acc = s->r.acc;
+	const struct kgen_dtype_info *od = s->r.out;
 	struct kgen_matmul g;
 	struct tpl_args file, parts, none;
-	strbuf consts, ks, origin;
+	strbuf ks;
 	kgen_status st = KGEN_OK;
 
 	kgen_matmul_shape(s, &g);
-	sb_init(&origin);
 	tpl_init(&file);
 	tpl_init(&parts);
 	tpl_init(&none);
-	sb_init(&consts);
 	sb_init(&ks);
 	tpl_set(&file, "header", "%s", header);
 	tpl_set(&file, "a_layout", "%s", kgen_mm_layouts[s->a_layout].name);
@@ -1028,24 +459,18 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
 	if (s->math == KGEN_MATH_WGMMA)
-		kgen_matmul_wgmma_constants(s, &consts);
+		TRY(kgen_matmul_wgmma_constants(s, &file, err));
 	else
-		constants(s, &g, &consts);
-	if (consts.failed)
-		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	tpl_set(&file, "constants", "%s", consts.s);
+		TRY(constants(s, &g, &file, err));
 	/* Conversions: to_acc (A and B), c_to_acc (C's old value), to_out. */
 	if (!g.tensor)  /* tensor cores take A and B as they are */
-		TRY(convert(&parts, "to_acc", s->dtype, 0, 0, err));
-	TRY(convert(&parts, "c_to_acc", s->out_dtype, 0, 0, err));
-	TRY(convert(&parts, "to_out", s->out_dtype, 1, g.tensor, err));
+		TRY(convert(&parts, "to_acc", s->r.dtype, 0, 0, err));
+	TRY(convert(&parts, "c_to_acc", s->r.out, 0, 0, err));
+	TRY(convert(&parts, "to_out", s->r.out, 1, g.tensor, err));
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
-	kgen_matmul_tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &origin);
-	if (origin.failed)
-		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	tpl_set(&file, "tile_origin", "%s", origin.s);
+	TRY(tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &file, err));
 	tpl_init(&parts);
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_helpers(s, &parts, err));
@@ -1072,9 +497,7 @@ out:
 	tpl_free(&file);
 	tpl_free(&parts);
 	tpl_free(&none);
-	sb_free(&consts);
 	sb_free(&ks);
-	sb_free(&origin);
 	return st;
 }
 
@@ -1162,7 +585,7 @@ const struct kgen_family kgen_family_matmul = {
 	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
-	.check = check,
+	.check = kgen_matmul_check,
 	.contract = plan,
 	.emit = emit,
 };

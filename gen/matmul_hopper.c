@@ -33,7 +33,8 @@
  */
 #include "config.h"
 #include <string.h>
-#include "matmul.h"
+#include "matmul_hopper.h"
+#include "ptx.h"
 #include "tpl.h"
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
@@ -46,6 +47,13 @@
  * registers each at launch; 40 x 128 + 232 x 256 <= 64K). */
 #define PRODUCER_REGS 40
 #define CONSUMER_REGS 232
+
+/* The producer gives its registers to the consumers: two of them. */
+static int
+setmaxnreg(const struct kgen_spec *s)
+{
+	return s->producer == KGEN_PRODUCER_WARPGROUP && s->consumers > 1;
+}
 
 static int
 k_major_a(const struct kgen_spec *s)
@@ -72,22 +80,6 @@ static int
 shares_b(const struct kgen_spec *s)
 {
 	return s->cluster == KGEN_CLUSTER_C2X1;
-}
-
-#define X(id, name, doc, cm, cn) [KGEN_CLUSTER_##id] = { cm, cn },
-static const int cluster_shape[][2] = { KGEN_CLUSTERS(X) };
-#undef X
-
-int
-kgen_cluster_m(const struct kgen_spec *s)
-{
-	return cluster_shape[s->cluster][0];
-}
-
-int
-kgen_cluster_n(const struct kgen_spec *s)
-{
-	return cluster_shape[s->cluster][1];
 }
 
 /* store: tma: two buffers of 128-byte rows a consumer warpgroup (its
@@ -183,13 +175,13 @@ map_note(struct kgen_contract *p, const char *name, int k_major, const char *row
 }
 
 void
-kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p, int a_rows, int b_rows)
+kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
 	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
-	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, kgen_spec_dtype(s)->name);
-	map_note(p, "a", k_major_a(s), "m", "lda", a_rows, (int)s->tile_k);
-	map_note(p, "b", k_major_b(s), "n", "ldb", b_rows, (int)s->tile_k);
+	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, s->r.dtype->name);
+	map_note(p, "a", k_major_a(s), "m", "lda", kgen_matmul_a_box_rows(s), (int)s->tile_k);
+	map_note(p, "b", k_major_b(s), "n", "ldb", kgen_matmul_b_box_rows(s), (int)s->tile_k);
 }
 
 void
@@ -201,7 +193,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
-	                     kgen_spec_dtype(s)->name);
+	                     s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
 	                     "(m x k) B (k x n) + beta C:");
 	st = kgen_contract_step(p, "", s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, ldc, "
@@ -222,259 +214,173 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	else
 		kgen_contract_note(p, "// where grid = ceil(m / %lld) * ceil(n / %lld); blocks take C's tiles in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
-	kgen_matmul_map_notes(s, p, (int)s->tile_m / (shares_a(s) ? 2 : 1), (int)s->tile_n / (shares_b(s) ? 2 : 1));
+	kgen_matmul_map_notes(s, p);
 	if (s->mm_store == KGEN_MM_STORE_TMA)
 		kgen_contract_note(p, "//   c_map: C (row-major, %s, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * %d},\n"
 		                   "//   box {%d, %lld}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or\n"
 		                   "//   ldc * %d not a multiple of 16, c_tma 0 (c_map is then not read)\n",
-		                   kgen_dtype_info[s->out_dtype].name,
-		                   (int)kgen_dtype_info[s->out_dtype].size, 128 / (int)kgen_dtype_info[s->out_dtype].size,
-		                   s->tile_m / s->consumers, (int)kgen_dtype_info[s->out_dtype].size);
+		                   s->r.out->name,
+		                   (int)s->r.out->size, 128 / (int)s->r.out->size,
+		                   s->tile_m / s->consumers, (int)s->r.out->size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and\n"
-	                   "// beta are %s; C is read only when beta != 0.\n", kgen_spec_acc(s)->name);
+	                   "// beta are %s; C is read only when beta != 0.\n", s->r.acc->name);
 	kgen_contract_note(p, "// Scratch: none.");
 }
 
 /* ---- the source ---- */
 
-void
-kgen_matmul_wgmma_constants(const struct kgen_spec *s, strbuf *b)
+/* The operands' sections of a stage template: which operand is K-major,
+ * and in a cluster, whether the pair shares A (else B). */
+static void
+operand_sections(const struct kgen_spec *s, struct tpl_args *t)
 {
-	int ka = k_major_a(s), kb = k_major_b(s);
-
-	sb_printf(b, "constexpr int TILE_M = %lld, TILE_N = %lld;  // the block's tile of C\n", s->tile_m, s->tile_n);
-	sb_printf(b, "constexpr int TILE_K = %lld;  // the depth of a stage's tiles of A and B\n", s->tile_k);
-	sb_printf(b, "constexpr int THREADS = %lld;  // %s%lld consumer warpgroup%s\n", s->threads,
-	          s->producer == KGEN_PRODUCER_WARPGROUP ? "a producer warpgroup and " : "", s->consumers,
-	          s->consumers > 1 ? "s" : "");
-	kgen_matmul_group_constant(s, b);
-	sb_printf(b, "constexpr int STAGES = %lld;  // k tiles in flight (TMA, mbarriers)\n", s->mm_stages);
-	sb_printf(b, "constexpr int CONSUMERS = %lld, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and "
-	          "the rows of each\n", s->consumers);
-	sb_puts(b, "constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k\n");
-	sb_printf(b, "// A stage: A's tile, %s (%s), then B's,\n// %s (%s); rows of 128 bytes, swizzled.  "
-	          "A_BOX, B_BOX: the bytes of one TMA box.\n",
-	          ka ? "K-major" : "M-major", ka ? "TILE_M rows of 64 k" : "TILE_M / 64 boxes of 64 k rows of 64 m",
-	          kb ? "K-major" : "N-major", kb ? "TILE_N rows of 64 k" : "TILE_N / 64 boxes of 64 k rows of 64 n");
-	sb_puts(b, "constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;\n");
-	if (s->cluster != KGEN_CLUSTER_C1X1)
-		sb_printf(b, "constexpr int CLUSTER_M = %d, CLUSTER_N = %d;  // a cluster's blocks, as tiles down x across; "
-		          "they share %s\n", kgen_cluster_m(s), kgen_cluster_n(s), shares_a(s) ? "A" : "B");
-	sb_printf(b, "constexpr int A_BOX = %s, B_BOX = %s;\n",
-	          ka ? shares_a(s) ? "A_STAGE / 2" : "A_STAGE" : "TILE_K * 128",
-	          kb ? shares_b(s) ? "B_STAGE / 2" : "B_STAGE" : "TILE_K * 128");
-	sb_puts(b, "// The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).\n");
-	sb_printf(b, "constexpr unsigned int A_LBO = %s, A_SBO = 1024;\n", ka ? "16" : "A_BOX");
-	sb_printf(b, "constexpr unsigned int B_LBO = %s, B_SBO = 1024;", kb ? "16" : "B_BOX");
+	tpl_show(t, "a_k_major", k_major_a(s));
+	tpl_show(t, "b_k_major", k_major_b(s));
 }
 
-/* The register lists of the wgmma wrapper: TILE_N / 2 accumulators. */
-static void
-wgmma_lists(const struct kgen_spec *s, struct tpl_args *t)
+kgen_status
+kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
-	strbuf regs, ops;
-	int n = (int)s->tile_n / 2, i;
+	struct tpl_args t;
+	kgen_status st;
 
-	sb_init(&regs);
-	sb_init(&ops);
-	for (i = 0; i < n; i++) {
-		sb_printf(&regs, "%s%%%d%s", i == 0 ? "\"{" : i % 16 == 0 ? "\"" : "", i,
-		          i == n - 1 ? "}," : i % 16 == 15 ? ", \"\n" : ", ");
-		sb_printf(&ops, "%s\"+f\"(d[%d])%s", i == 0 ? ": " : i % 8 == 0 ? "  " : "", i,
-		          i == n - 1 ? "" : i % 8 == 7 ? ",\n" : ", ");
+	tpl_init(&t);
+	if ((st = kgen_matmul_group_constant(s, &t, err)) || (st = kgen_matmul_stages_constant(s, &t, err))) {
+		tpl_free(&t);
+		return st;
 	}
-	sb_puts(&regs, "\"");
-	tpl_set(t, "d_list", "%s", regs.s ? regs.s : "");
-	tpl_set(t, "d_operands", "%s", ops.s ? ops.s : "");
-	tpl_set(t, "desc_a", "%d", n);
-	tpl_set(t, "desc_b", "%d", n + 1);
-	tpl_set(t, "scale_d", "%d", n + 2);
-	if (regs.failed || ops.failed)
-		t->failed = 1;
-	sb_free(&regs);
-	sb_free(&ops);
+	tpl_set(&t, "tile_m", "%lld", s->tile_m);
+	tpl_set(&t, "tile_n", "%lld", s->tile_n);
+	tpl_set(&t, "tile_k", "%lld", s->tile_k);
+	tpl_set(&t, "threads", "%lld", s->threads);
+	tpl_set(&t, "consumers", "%lld", s->consumers);
+	tpl_set(&t, "plural", "%s", s->consumers > 1 ? "s" : "");
+	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
+	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
+	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
+	tpl_set(&t, "cluster_n", "%d", kgen_cluster_n(s));
+	tpl_set(&t, "shared", "%s", shares_a(s) ? "A" : "B");
+	operand_sections(s, &t);
+	tpl_show(&t, "a_halves", shares_a(s));
+	tpl_show(&t, "b_halves", shares_b(s));
+	return tpl_render_into(file, "constants", "matmul/wgmma_constants.cu", &t, err);
 }
 
-/* multiply_stage's descriptor steps through a stage, by operand layout. */
-static void
-step_lines(const struct kgen_spec *s, struct tpl_args *t)
+/* The PTX helpers the kernel calls (templates/ptx/). */
+static kgen_status
+ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
-	if (k_major_a(s)) {
-		tpl_set(t, "a_step", "(wg_row + 64 * i) * 128 + kk * 32");
-		tpl_set(t, "a_layout_doc", "K-major, k16 steps 32 bytes apart");
-	} else {
-		tpl_set(t, "a_step", "(wg_row / 64 + i) * A_BOX + kk * 2048");
-		tpl_set(t, "a_layout_doc", "M-major, 64-row blocks a box apart (LBO), k16 steps 2048 bytes");
-	}
-	if (k_major_b(s)) {
-		tpl_set(t, "b_step", "kk * 32");
-		tpl_set(t, "b_layout_doc", "K-major, k16 steps 32 bytes apart");
-	} else {
-		tpl_set(t, "b_step", "kk * 2048");
-		tpl_set(t, "b_layout_doc", "N-major, 64-column blocks a box apart (LBO), k16 steps 2048 bytes");
-	}
+	int clustered = s->cluster != KGEN_CLUSTER_C1X1, tma_store = s->mm_store == KGEN_MM_STORE_TMA;
+	struct kgen_ptx p = {
+		.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+		        KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_arrive) | KGEN_PTX_BIT(mbarrier_wait) |
+		        KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(tma_load_2d) | KGEN_PTX_BIT(wgmma_fence) |
+		        KGEN_PTX_BIT(wgmma_commit_group) | KGEN_PTX_BIT(wgmma_wait_group) | KGEN_PTX_BIT(wgmma_fence_operand) |
+		        KGEN_PTX_BIT(smem_desc) | KGEN_PTX_BIT(wgmma),
+		.mma_type = s->r.dtype->cls == DT_HALF ? "f16" : "bf16",
+		.wgmma_n = (int)s->tile_n,
+		.wgmma_trans_a = !k_major_a(s),
+		.wgmma_trans_b = !k_major_b(s),
+	};
+
+	if (clustered)
+		p.uses |= KGEN_PTX_BIT(mbarrier_arrive_cluster) | KGEN_PTX_BIT(cluster_sync) |
+		          KGEN_PTX_BIT(tma_load_2d_multicast);
+	if (tma_store)
+		p.uses |= KGEN_PTX_BIT(warpgroup_sync) | KGEN_PTX_BIT(fence_proxy_async_shared) | KGEN_PTX_BIT(tma_store_2d) |
+		          KGEN_PTX_BIT(bulk_commit_group) | KGEN_PTX_BIT(bulk_wait_group_read) | KGEN_PTX_BIT(bulk_wait_group);
+	if (setmaxnreg(s))
+		p.uses |= KGEN_PTX_BIT(setmaxnreg_dec) | KGEN_PTX_BIT(setmaxnreg_inc);
+	return kgen_ptx_render_into(parts, "ptx", &p, err);
 }
 
-/* The stage helpers' operand-specific lines. */
-static void
-stage_lines(const struct kgen_spec *s, struct tpl_args *t)
+/* store_tile() (and store_tile_tma()), by the spec's store. */
+static kgen_status
+store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
-	if (k_major_a(s)) {
-		tpl_set(t, "a_boxes", "const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k");
-		tpl_set(t, "a_copy", "tma_load_2d(as, a_map, k0, row0, full);");
-	} else {
-		tpl_set(t, "a_boxes", "// A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.\n"
-		        "const int a_boxes = (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;");
-		tpl_set(t, "a_copy", "for (int j = 0; j < a_boxes; j++)\n"
-		        "    tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);");
-	}
-	if (k_major_b(s)) {
-		tpl_set(t, "b_boxes", "const int b_boxes = 1;  // B column-major: one box of TILE_N rows (columns of B) of 64 k");
-		tpl_set(t, "b_copy", "tma_load_2d(bs, b_map, k0, col0, full);");
-	} else {
-		tpl_set(t, "b_boxes", "// B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.\n"
-		        "const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;");
-		tpl_set(t, "b_copy", "for (int j = 0; j < b_boxes; j++)\n"
-		        "    tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);");
-	}
-}
+	struct tpl_args t, pairs;
+	kgen_status st;
 
-/* The cluster's operand lines (cluster: 2x1 or 1x2): its own operand as
- * stage_lines loads it, asking for nothing when the tile lies outside C (the
- * pair's second tile can); the shared one by halves, rank by rank, each
- * multicast to both blocks (0x3). */
-static void
-cluster_lines(const struct kgen_spec *s, struct tpl_args *t)
-{
-	int sa = shares_a(s);
+	tpl_init(&t);
+	if (s->mm_store != KGEN_MM_STORE_DIRECT) {  /* store_pair(), for pairs and TMA's fallback */
+		tpl_init(&pairs);
+		if ((st = tpl_render_into(&t, "pair_result", "matmul/pair_result.cu", &pairs, err))) {
+			tpl_free(&t);
+			return st;
+		}
+	}
+	if (s->mm_store == KGEN_MM_STORE_TMA) {  /* TMA's stores, and store: pairs' for a C they cannot take */
+		struct tpl_args tma;
 
-	if (k_major_a(s) && sa) {
-		tpl_set(t, "a_boxes", "// A row-major: two boxes of TILE_M / 2 rows of 64 k, the second asked for when it starts in A.\n"
-		        "const int a_boxes = row0 + TILE_M / 2 < m ? 2 : 1;");
-		tpl_set(t, "a_copy", "if (rank < a_boxes)  // block `rank` loads box `rank` for both blocks\n"
-		        "    tma_load_2d_multicast(as + rank * A_BOX, a_map, k0, row0 + rank * (TILE_M / 2), full, 0x3);");
-	} else if (k_major_a(s)) {
-		tpl_set(t, "a_boxes", "const int a_boxes = row0 < m;  // A row-major: one box of TILE_M rows of 64 k, if in A");
-		tpl_set(t, "a_copy", "if (a_boxes)\n    tma_load_2d(as, a_map, k0, row0, full);");
-	} else {
-		tpl_set(t, "a_boxes", "// A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.\n"
-		        "const int a_boxes = row0 >= m ? 0 : (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;");
-		tpl_set(t, "a_copy", sa ? "for (int j = rank; j < a_boxes; j += 2)  // block `rank` loads every other box for both\n"
-		        "    tma_load_2d_multicast(as + j * A_BOX, a_map, row0 + 64 * j, k0, full, 0x3);" :
-		        "for (int j = 0; j < a_boxes; j++)\n    tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);");
+		tpl_init(&tma);
+		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &t, err))) {
+			tpl_free(&tma);
+			return st;
+		}
+		return tpl_render_into(parts, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err);
 	}
-	if (k_major_b(s) && !sa) {
-		tpl_set(t, "b_boxes", "// B column-major: two boxes of TILE_N / 2 rows (columns of B) of 64 k, the second asked for\n"
-		        "// when it starts in B.\n"
-		        "const int b_boxes = col0 + TILE_N / 2 < n ? 2 : 1;");
-		tpl_set(t, "b_copy", "if (rank < b_boxes)  // block `rank` loads box `rank` for both blocks\n"
-		        "    tma_load_2d_multicast(bs + rank * B_BOX, b_map, k0, col0 + rank * (TILE_N / 2), full, 0x3);");
-	} else if (k_major_b(s)) {
-		tpl_set(t, "b_boxes", "const int b_boxes = col0 < n;  // B column-major: one box of TILE_N rows of 64 k, if in B");
-		tpl_set(t, "b_copy", "if (b_boxes)\n    tma_load_2d(bs, b_map, k0, col0, full);");
-	} else {
-		tpl_set(t, "b_boxes", "// B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.\n"
-		        "const int b_boxes = col0 >= n ? 0 : (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;");
-		tpl_set(t, "b_copy", !sa ? "for (int j = rank; j < b_boxes; j += 2)  // block `rank` loads every other box for both\n"
-		        "    tma_load_2d_multicast(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full, 0x3);" :
-		        "for (int j = 0; j < b_boxes; j++)\n    tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);");
-	}
-	tpl_set(t, "own", "%s", sa ? "B" : "A");
-	tpl_set(t, "shared", "%s", sa ? "A" : "B");
-	tpl_set(t, "pair_tile", "%s", sa ? "col0 = col0 * CLUSTER_N + (int)rank * TILE_N;  // the pair's tiles lie side by side" :
-	        "row0 = row0 * CLUSTER_M + (int)rank * TILE_M;  // the pair's tiles lie one above the other");
+	return tpl_render_into(parts, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ? "matmul/wgmma_store_pairs.cu" :
+	                       "matmul/wgmma_store_direct.cu", &t, err);
 }
 
 kgen_status
 kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
-	struct tpl_args t, none;
-	kgen_status st;
-	int ka = k_major_a(s), kb = k_major_b(s);
-
 	int clustered = s->cluster != KGEN_CLUSTER_C1X1;
+	struct tpl_args h, pipe, stage, multiply;
+	kgen_status st;
 
-	tpl_init(&t);
-	if ((st = tpl_render_into(parts, "smem_addr", "matmul/smem_addr.cu", &t, err)) ||
-	    (st = tpl_render_into(parts, "tma_ptx", "matmul/tma_ptx.cu", &t, err)) ||
-	    (st = tpl_render_into(parts, "wgmma_ptx", "matmul/wgmma_ptx.cu", &t, err)))
-		return st;
-	tpl_init(&t);
-	if (clustered && (st = tpl_render_into(parts, "wgmma_cluster_ptx", "matmul/wgmma_cluster_ptx.cu", &t, err)))
-		return st;
-	tpl_init(&t);
-	tpl_set(&t, "n", "%lld", s->tile_n);
-	tpl_set(&t, "ptx_type", "%s", kgen_spec_dtype(s)->cls == DT_HALF ? "f16" : "bf16");
-	tpl_set(&t, "a_major", "%s", ka ? "K-major" : "M-major");
-	tpl_set(&t, "b_major", "%s", kb ? "K-major" : "N-major");
-	tpl_set(&t, "tnsp_a", "%d", !ka);
-	tpl_set(&t, "tnsp_b", "%d", !kb);
-	tpl_set(&t, "a_why", "%s", ka ? "as stored" : "transposed on the way");
-	tpl_set(&t, "b_why", "%s", kb ? "as stored" : "transposed on the way");
-	wgmma_lists(s, &t);
-	if ((st = tpl_render_into(parts, "wgmma", "matmul/wgmma_mma.cu", &t, err)))
-		return st;
-	tpl_init(&t);
-	if (clustered)
-		cluster_lines(s, &t);
-	else
-		stage_lines(s, &t);
-	tpl_init(&none);
-	step_lines(s, &none);
-	if ((st = tpl_render_into(&t, "multiply_stage", "matmul/wgmma_multiply.cu", &none, err)))
-		goto fail;
-	tpl_init(&none);
-	if (s->mm_store != KGEN_MM_STORE_DIRECT) {  /* store_pair(), for pairs and TMA's fallback */
-		struct tpl_args pairs;
-
-		tpl_init(&pairs);
-		if ((st = tpl_render_into(&none, "pair_result", "matmul/pair_result.cu", &pairs, err)))
-			goto fail;
+	tpl_init(&h);
+	tpl_init(&pipe);
+	tpl_show(&pipe, "cluster", clustered);
+	tpl_init(&stage);
+	operand_sections(s, &stage);
+	if (clustered) {
+		tpl_show(&stage, "shares_a", shares_a(s));
+		tpl_set(&stage, "own", "%s", shares_a(s) ? "B" : "A");
+		tpl_set(&stage, "shared", "%s", shares_a(s) ? "A" : "B");
 	}
-	if (s->mm_store == KGEN_MM_STORE_TMA) {
-		/* TMA's stores, and store: pairs' for a C they cannot take. */
-		struct tpl_args tma;
-
-		tpl_init(&tma);
-		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &none, err)) ||
-		    (st = tpl_render_into(&t, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err)))
-			goto fail;
-	} else if ((st = tpl_render_into(&t, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ?
-	                                 "matmul/wgmma_store_pairs.cu" : "matmul/wgmma_store_direct.cu", &none, err))) {
-		goto fail;
+	tpl_init(&multiply);
+	operand_sections(s, &multiply);
+	if ((st = ptx_helpers(s, &h, err)) ||
+	    (st = tpl_render_into(&h, "pipeline", "matmul/wgmma_pipeline.cu", &pipe, err)) ||
+	    (st = tpl_render_into(&h, "stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
+	                          &stage, err)) ||
+	    (st = tpl_render_into(&h, "multiply_stage", "matmul/wgmma_multiply.cu", &multiply, err)) ||
+	    (st = store_helpers(s, &h, err))) {
+		tpl_free(&h);
+		tpl_free(&pipe);
+		tpl_free(&stage);
+		tpl_free(&multiply);
+		return st;
 	}
-	return tpl_render_into(parts, "wgmma_stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
-	                       &t, err);
-fail:
-	tpl_free(&t);
-	return st;
+	return tpl_render_into(parts, "wgmma", "matmul/wgmma_helpers.cu", &h, err);
 }
 
 kgen_status
 kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
-	struct tpl_args k;
+	int producer = s->producer == KGEN_PRODUCER_WARPGROUP, clustered = s->cluster != KGEN_CLUSTER_C1X1;
+	int tma = s->mm_store == KGEN_MM_STORE_TMA;
+	struct tpl_args k, consumer;
+	kgen_status st;
 
+	tpl_init(&consumer);
+	tpl_show(&consumer, "cluster", clustered);
+	tpl_show(&consumer, "tma", tma);
 	tpl_init(&k);
+	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
+		tpl_free(&k);
+		return st;
+	}
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
-	if (s->producer == KGEN_PRODUCER_NONE) {
-		tpl_set(&k, "doc", "TMA loads into STAGES 128B-swizzled stages; each of the CONSUMERS warpgroups multiplies "
-		        "its WG_M\n// rows of the tile with wgmma, one stage's group in flight while the next is issued.");
+	if (!producer)
 		return tpl_render(out, "matmul/wgmma_inline.cu", &k, err);
-	}
-	tpl_set(&k, "doc", "A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply\n"
-	        "// WG_M rows of each tile with wgmma and store them while the producer loads the next tile.");
-	if (s->consumers > 1) {
-		tpl_set(&k, "producer_regs", "setmaxnreg_dec<%d>();  // its registers go to the consumers", PRODUCER_REGS);
-		tpl_set(&k, "consumer_regs", "setmaxnreg_inc<%d>();  // room for the accumulators", CONSUMER_REGS);
-	} else {
-		tpl_set(&k, "producer_regs", "%s", "");
-		tpl_set(&k, "consumer_regs", "%s", "");
-	}
-	tpl_show(&k, "tma", s->mm_store == KGEN_MM_STORE_TMA);
-	if (s->cluster != KGEN_CLUSTER_C1X1)
-		return tpl_render(out, "matmul/wgmma_cluster.cu", &k, err);
-	return tpl_render(out, "matmul/wgmma_specialized.cu", &k, err);
+	tpl_show(&k, "setmaxnreg", setmaxnreg(s));
+	tpl_set(&k, "producer_regs", "%d", PRODUCER_REGS);
+	tpl_set(&k, "consumer_regs", "%d", CONSUMER_REGS);
+	tpl_show(&k, "tma", tma);
+	return tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err);
 }

@@ -5,6 +5,7 @@
 #include "config.h"
 #include <string.h>
 #include "transpose.h"
+#include "ptx.h"
 #include "tpl.h"
 
 
@@ -160,7 +161,7 @@ smem_access(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err)
 	return tpl_render_into(t, "access", "transpose/smem_access.cu", &a, err);
 }
 
-/* The TMA copies (the prelude's tma_load_3d and tma_store_3d), with the
+/* The TMA copies (templates/ptx/tma.cu's tma_load_3d and tma_store_3d), with the
  * spec's L2 cache policy when it has one. */
 static void
 tma_copies(const struct kgen_spec *s, struct tpl_args *t)
@@ -174,6 +175,24 @@ tma_copies(const struct kgen_spec *s, struct tpl_args *t)
 	        hint ? ", l2_evict_first()" : "");
 	tpl_set(t, "store_copy", "%stma_store_3d(&out_map, y0, x0, z, %s%s);", hint ? policy : "", src,
 	        hint ? ", l2_evict_first()" : "");
+}
+
+/* The TMA kernels' PTX helpers (templates/ptx/), with the spec's L2 cache
+ * policy's copies when it has one. */
+static kgen_status
+ptx_helpers(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err)
+{
+	int hint = s->cache_hint == KGEN_HINT_EVICT_FIRST;
+	struct kgen_ptx p = {
+		.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+		        KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(tensor_map) |
+		        KGEN_PTX_BIT(fence_proxy_async_shared) | KGEN_PTX_BIT(bulk_commit_group) |
+		        KGEN_PTX_BIT(bulk_wait_group_read) |
+		        (hint ? KGEN_PTX_BIT(l2_evict_first) | KGEN_PTX_BIT(tma_load_3d_hint) | KGEN_PTX_BIT(tma_store_3d_hint)
+		              : KGEN_PTX_BIT(tma_load_3d) | KGEN_PTX_BIT(tma_store_3d)),
+	};
+
+	return kgen_ptx_render_into(t, "ptx", &p, err);
 }
 
 static kgen_status
@@ -199,20 +218,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		const char *k = "b";  /* the batch loop's counter */
 
 		tma_copies(s, &t);
-		{
-			struct tpl_args prelude, none;
-			tpl_init(&prelude);
-			tpl_init(&none);
-			if ((st = tpl_render_into(&prelude, "copy_helpers", s->cache_hint == KGEN_HINT_EVICT_FIRST ?
-			                          "transpose/tma_hint.cu" : "transpose/tma_copy.cu", &none, err))) {
-				tpl_free(&prelude);
-				tpl_free(&t);
-				return st;
-			}
-			if ((st = tpl_render_into(&t, "tma_prelude", "transpose/tma_prelude.cu", &prelude, err))) {
-				tpl_free(&t);
-				return st;
-			}
+		if ((st = ptx_helpers(s, &t, err))) {
+			tpl_free(&t);
+			return st;
 		}
 		if (s->buffers > 1)
 			;  /* the pipelined template declares its BUFFERS tiles (static shared memory only) */

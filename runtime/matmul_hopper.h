@@ -7,13 +7,23 @@
 #include "runtime.h"
 
 /* One wgmma call: m, n and k (each below 2^31; m, n from 1), the leading
- * dimensions resolved, alpha and beta in the accumulator's type. */
+ * dimensions resolved, alpha and beta in the accumulator's type, C's tiles
+ * (kgen_matmul_tiles). */
 struct kgen_wgmma_call {
 	CUdeviceptr a, b, c;
 	int m, n, k;
 	long long lda, ldb, ldc;
 	void *alpha, *beta;
+	unsigned long long tiles;
 };
+
+/* The blocks of the kernel the GPU holds at once: its SMs times the
+ * blocks an SM holds (1 when the occupancy is not known). */
+static inline unsigned long long
+kgen_matmul_resident(const kgen_kernel *kn)
+{
+	return (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
+}
 
 /* Encode (or reuse) A's and B's tensor maps and launch the kernel. */
 kgen_status kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream,

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "matmul_hopper.h"
-#include "gen/matmul.h"
+#include "gen/matmul_common.h"
 
 /* The tensor maps of the last call (kgen_kernel.state, plain memory);
  * store: tma's map of C beside them, kept apart (k = 0 reads no A or B). */
@@ -61,14 +61,14 @@ encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma
 	/* cluster: the shared operand's K-major box is half the tile: each block of the pair loads one. */
 	if (s->a_layout == KGEN_MM_ROW)
 		st = encode(kn, &w->a_map, c->a, (unsigned)c->k, (unsigned)c->m, c->lda,
-		            (unsigned)s->tile_m / (unsigned)kgen_cluster_n(s), err);
+		            (unsigned)kgen_matmul_a_box_rows(s), err);
 	else
 		st = encode(kn, &w->a_map, c->a, (unsigned)c->m, (unsigned)c->k, c->lda, (unsigned)s->tile_k, err);
 	if (st)
 		return st;
 	if (s->b_layout == KGEN_MM_COL)
 		return encode(kn, &w->b_map, c->b, (unsigned)c->k, (unsigned)c->n, c->ldb,
-		              (unsigned)s->tile_n / (unsigned)kgen_cluster_m(s), err);
+		              (unsigned)kgen_matmul_b_box_rows(s), err);
 	return encode(kn, &w->b_map, c->b, (unsigned)c->n, (unsigned)c->k, c->ldb, (unsigned)s->tile_k, err);
 }
 
@@ -79,7 +79,7 @@ static kgen_status
 encode_c(const kgen_kernel *kn, CUtensorMap *map, int *tma, const struct kgen_wgmma_call *c, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	const struct kgen_dtype_info *out = &kgen_dtype_info[s->out_dtype];
+	const struct kgen_dtype_info *out = s->r.out;
 	unsigned long long pitch = (unsigned long long)c->ldc * out->size;
 	cuuint64_t dims[2] = { (cuuint64_t)c->n, (cuuint64_t)c->m }, strides[1] = { pitch };
 	cuuint32_t box[2] = { 128 / (cuuint32_t)out->size, (cuuint32_t)(s->tile_m / s->consumers) }, estrides[2] = { 1, 1 };
@@ -185,9 +185,7 @@ static kgen_status
 launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, void **args, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	unsigned long long pm = (unsigned long long)s->tile_m * (unsigned long long)kgen_cluster_m(s);
-	unsigned long long pn = (unsigned long long)s->tile_n * (unsigned long long)kgen_cluster_n(s);
-	unsigned long long pairs = ((unsigned long long)c->m + pm - 1) / pm * (((unsigned long long)c->n + pn - 1) / pn);
+	unsigned long long pairs = kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n);
 	int clusters = 0;
 	CUlaunchAttribute attr;
 	CUlaunchConfig config;
@@ -221,7 +219,7 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	CUdeviceptr cp = c->c;
 	int m = c->m, n = c->n, k = c->k, c_tma = 0;
 	long long ldc = c->ldc;
-	unsigned long long tiles, grid, resident;
+	unsigned long long grid = c->tiles, resident;
 	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
 	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
 	void **args = s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;  /* the kernel's parameters (the contract's) */
@@ -233,15 +231,12 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	/* With k = 0 the kernel reads neither A's nor B's map (and TMA takes no empty matrix). */
 	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, err)))
 		return st;
-	tiles = ((unsigned long long)m + (unsigned long long)s->tile_m - 1) / (unsigned long long)s->tile_m *
-	        (((unsigned long long)n + (unsigned long long)s->tile_n - 1) / (unsigned long long)s->tile_n);
-	grid = tiles;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
 		return launch_clusters(kn, c, args, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
-		resident = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
-		grid = tiles < resident ? tiles : resident;
+		resident = kgen_matmul_resident(kn);
+		grid = c->tiles < resident ? c->tiles : resident;
 	}
 	return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem, args,
 	                   stream, err);

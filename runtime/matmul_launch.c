@@ -9,7 +9,7 @@
 #include "config.h"
 #include <string.h>
 #include "runtime.h"
-#include "gen/matmul.h"
+#include "gen/matmul_common.h"
 #include "matmul_hopper.h"
 
 /* No launch state of its own (runtime.h). */
@@ -21,9 +21,11 @@ ceil_div(unsigned long long a, unsigned long long b)
 	return a / b + (a % b != 0);
 }
 
-/* One call, its leading dimensions resolved. */
+/* One call, its leading dimensions resolved, and the tiles of C and of k
+ * it takes (kgen_matmul_tiles, kgen_matmul_k_tiles: the header's rule). */
 struct call {
 	unsigned long long m, n, k, lda, ldb, ldc;
+	unsigned long long tiles, k_tiles;
 };
 
 /* The elements an operand of r x c with leading dimension ld spans, as laid out. */
@@ -65,7 +67,9 @@ check_sizes(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	if (c->lda > (1ull << 40) || c->ldb > (1ull << 40) || c->ldc > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "a leading dimension over 2^40 (lda %llu, ldb %llu, ldc %llu)", c->lda,
 		                 c->ldb, c->ldc);
-	if (ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n) > 0x7fffffffull)
+	c->tiles = kgen_matmul_tiles(s, c->m, c->n);
+	c->k_tiles = kgen_matmul_k_tiles(s, c->k);
+	if (c->tiles > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "a %llu x %llu C needs more tiles than a grid holds", c->m, c->n);
 	return KGEN_OK;
 }
@@ -76,14 +80,10 @@ check_sizes(const kgen_kernel *kn, struct call *c, kgen_error *err)
 static void
 division(const kgen_kernel *kn, const struct call *c, unsigned long long *dp_tiles, unsigned long long *sk_blocks)
 {
-	const struct kgen_spec *s = &kn->spec;
-	unsigned long long tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
-	unsigned long long slots = (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
-
-	*dp_tiles = tiles;
+	*dp_tiles = c->tiles;
 	*sk_blocks = 0;
-	if (s->schedule == KGEN_SCHEDULE_STREAM_K)
-		kgen_matmul_stream_k(tiles, ceil_div(c->k, (unsigned long long)s->tile_k), slots, dp_tiles, sk_blocks);
+	if (kn->spec.schedule == KGEN_SCHEDULE_STREAM_K)
+		kgen_matmul_stream_k(c->tiles, c->k_tiles, kgen_matmul_resident(kn), dp_tiles, sk_blocks);
 }
 
 /* Bytes of scratch for the call: split_k slices of m x n accumulators; for
@@ -95,7 +95,7 @@ scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets, unsig
              unsigned long long *sk)
 {
 	const struct kgen_spec *s = &kn->spec;
-	unsigned long long acc = (unsigned long long)kgen_spec_acc(s)->size, tiles;
+	unsigned long long acc = (unsigned long long)s->r.acc->size;
 
 	*tickets = 0;
 	division(kn, c, dp, sk);
@@ -103,16 +103,15 @@ scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets, unsig
 		return (size_t)((unsigned long long)s->split_k * c->m * c->n * acc);
 	if (!*sk)
 		return 0;
-	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
 	*tickets = (size_t)(2 * *sk * (unsigned long long)s->tile_m * (unsigned long long)s->tile_n * acc);
-	return *tickets + (size_t)((tiles - *dp) * 4);
+	return *tickets + (size_t)((c->tiles - *dp) * 4);
 }
 
 kgen_status
 kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned long long n, unsigned long long k,
                          size_t *bytes, kgen_error *err)
 {
-	struct call c = { m, n, k, 0, 0, 0 };
+	struct call c = { .m = m, .n = n, .k = k };
 	unsigned long long dp, sk;
 	size_t tickets;
 	kgen_status st;
@@ -137,8 +136,8 @@ static kgen_status
 check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	unsigned long long size = (unsigned long long)kgen_spec_dtype(s)->size;
-	unsigned long long osize = (unsigned long long)kgen_dtype_info[s->out_dtype].size;
+	unsigned long long size = (unsigned long long)s->r.dtype->size;
+	unsigned long long osize = (unsigned long long)s->r.out->size;
 	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size;
 	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size;
 	unsigned long long cbytes = span(1, c->m, c->n, c->ldc) * osize;
@@ -149,10 +148,10 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: %s is NULL", !a ? "a" : "b");
 	if (a % size || b % size)
 		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to its %llu-byte %s", a % size ? "a" : "b",
-		                 a % size ? a : b, size, kgen_spec_dtype(s)->name);
+		                 a % size ? a : b, size, s->r.dtype->name);
 	if (cp % osize)
 		return kgen_fail(err, KGEN_EINVAL, "c (0x%llx) is not aligned to its %llu-byte %s", cp, osize,
-		                 kgen_dtype_info[s->out_dtype].name);
+		                 s->r.out->name);
 	if (overlap(cp, cbytes, a, abytes) || overlap(cp, cbytes, b, bbytes))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: C overlaps %s", overlap(cp, cbytes, a, abytes) ? "A" : "B");
 	return KGEN_OK;
@@ -164,7 +163,7 @@ aligned_bits(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_de
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long width = (unsigned long long)s->load_width;
-	unsigned long long vec = width / (unsigned long long)kgen_spec_dtype(s)->size;
+	unsigned long long vec = width / (unsigned long long)s->r.dtype->size;
 
 	return (a % width == 0 && c->lda % vec == 0) | (b % width == 0 && c->ldb % vec == 0) << 1;
 }
@@ -178,7 +177,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	void *alpha_p, *beta_p;
 	int m, n, k, aligned, dbl;
 	long long lda, ldb, ldc;
-	unsigned long long tiles, total, grid2, dp, sk;
+	unsigned long long total, grid2, dp, sk;
 	size_t need, tickets;
 	kgen_status st;
 
@@ -216,10 +215,9 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	ldb = (long long)c->ldb;
 	ldc = (long long)c->ldc;
 	aligned = aligned_bits(kn, c, a, b);
-	tiles = ceil_div(c->m, (unsigned long long)s->tile_m) * ceil_div(c->n, (unsigned long long)s->tile_n);
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
-		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p };
+		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p, .tiles = c->tiles };
 		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
 	}
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K) {
@@ -231,12 +229,12 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		sk_blocks = (int)sk;
 		if (sk)  /* the shared tiles' tickets, each counting its blocks' arrivals */
 			KGEN_CU(kn->ctx->cu, err, cuMemsetD8Async, (scratch + tickets, 0, need - tickets, stream));
-		return kgen_launch(kn->ctx->cu, kn->fn[0], sk ? dp + sk : tiles, s->threads,
+		return kgen_launch(kn->ctx->cu, kn->fn[0], sk ? dp + sk : c->tiles, s->threads,
 		                   (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err);
 	}
 	{
 		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch };
-		if ((st = kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)tiles, 1, (unsigned int)s->split_k, s->threads,
+		if ((st = kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)c->tiles, 1, (unsigned int)s->split_k, s->threads,
 		                         (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err)))
 			return st;
 	}
@@ -259,7 +257,7 @@ kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsign
             unsigned long long k, unsigned long long lda, unsigned long long ldb, unsigned long long ldc, double alpha,
             double beta, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
 {
-	struct call call = { m, n, k, lda, ldb, ldc };
+	struct call call = { .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc };
 	CUcontext saved;
 	kgen_status st;
 

@@ -257,9 +257,90 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\n");
 	ASSERT_HAS(src, "issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);");
-	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0)\n        mbarrier_arrive(empty);");
+	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0)\n        mbarrier_arrive(&empty[i % STAGES]);");
+	ASSERT_HAS(src, "auto release = [&](unsigned int i) { consumer_release(empty, i); };");
 	ASSERT_HAS_NOT(src, "setmaxnreg_dec<");  /* one consumer keeps the registers the launch gives it */
 	ASSERT_HAS_NOT(src, "OutPair");  /* store: direct */
+	free(src);
+}
+END_TEST
+
+/* How many times text occurs in src. */
+static int
+count(const char *src, const char *text)
+{
+	int n = 0;
+
+	for (; (src = strstr(src, text)) != NULL; src++)
+		n++;
+	return n;
+}
+
+/* Every wgmma kernel runs the one consumer mainloop (wgmma_consumer.cu) in
+ * the pipeline's names, and takes from templates/ptx/ exactly the helpers it
+ * calls, each defined once. */
+START_TEST(matmul_wgmma_one_mainloop)
+{
+	static const char *const specs[] = {
+		"producer: none\n", "producer: none\nconsumers: 2\n", "producer: warpgroup\n",
+		"producer: warpgroup\nconsumers: 2\nstore: tma\n", "producer: warpgroup\ncluster: 2x1\n",
+		"producer: warpgroup\nconsumers: 2\ncluster: 1x2\nstore: tma\n",
+	};
+	char yaml[256];
+	size_t i;
+
+	for (i = 0; i < sizeof specs / sizeof *specs; i++) {
+		int producer = strstr(specs[i], "warpgroup") != NULL, cluster = strstr(specs[i], "cluster") != NULL;
+		int tma = strstr(specs[i], "store: tma") != NULL, two = strstr(specs[i], "consumers: 2") != NULL;
+		char *src;
+
+		snprintf(yaml, sizeof yaml, "kernel: matmul\ndtype: bf16\nmath: wgmma\n%s", specs[i]);
+		src = source(yaml);
+		ck_assert_int_eq(count(src, "consumer_wait(full, it);"), 1);
+		ck_assert_int_eq(count(src, "wgmma_wait_group<1>();  // the group before this one has read its stage"), 1);
+		ck_assert_int_eq(count(src, "release(it - 1);"), 2);
+		ck_assert_int_eq(count(src, "producer_acquire(empty, i);"), 1);
+		ck_assert_int_eq(count(src, "static __device__ __forceinline__ void mbarrier_wait("), 1);
+		ck_assert_int_eq(count(src, "static __device__ __forceinline__ unsigned int smem("), 1);
+		ck_assert_int_eq(count(src, "struct alignas(64) CUtensorMap {"), 1);
+		ck_assert_int_eq(count(src, "void mbarrier_arrive_cluster("), cluster);
+		ck_assert_int_eq(count(src, "void cluster_sync("), cluster);
+		ck_assert_int_eq(count(src, "void tma_load_2d_multicast("), cluster);
+		ck_assert_int_eq(count(src, "void tma_store_2d("), tma);
+		ck_assert_int_eq(count(src, "void warpgroup_sync("), tma);
+		ck_assert_int_eq(count(src, "void fence_proxy_async_shared("), tma);
+		ck_assert_int_eq(count(src, "void setmaxnreg_dec("), producer && two);
+		ck_assert_int_eq(count(src, "void consumer_release(unsigned long long *empty, unsigned int i, unsigned int rank)"),
+		                 cluster);
+		ASSERT_HAS_NOT(src, "tma_load_3d");  /* the transposes' */
+		ASSERT_HAS_NOT(src, "cp_async");
+		free(src);
+	}
+}
+END_TEST
+
+/* math: mma and simt take cp.async's, ldmatrix's, mma.sync's and (loads:
+ * tma) TMA's and the mbarriers' helpers from templates/ptx/ as they call them. */
+START_TEST(matmul_ptx_helpers)
+{
+	char *src = source("kernel: matmul\ndtype: f16\nmath: mma\nstages: 3\n");
+
+	ck_assert_int_eq(count(src, "static __device__ __forceinline__ void cp_async("), 1);
+	ck_assert_int_eq(count(src, "void ldmatrix_x4("), 1);
+	ASSERT_HAS(src, "\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 \"");
+	ASSERT_HAS_NOT(src, "mbarrier");
+	ASSERT_HAS_NOT(src, "CUtensorMap");
+	free(src);
+	src = source("kernel: matmul\ndtype: bf16\nmath: mma\nstages: 3\nloads: tma\nsmem_layout: swizzled\ntile_k: 64\n");
+	ASSERT_HAS(src, "\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 \"");
+	ck_assert_int_eq(count(src, "void mbarrier_arrive("), 1);
+	ck_assert_int_eq(count(src, "void tma_load_2d("), 1);
+	ASSERT_HAS_NOT(src, "cp_async");
+	ASSERT_HAS_NOT(src, "wgmma");
+	free(src);
+	src = source("kernel: matmul\ndtype: f32\nstages: 1\n");  /* simt, one stage: no PTX */
+	ASSERT_HAS_NOT(src, "asm volatile");
+	ASSERT_HAS_NOT(src, "smem(");
 	free(src);
 }
 END_TEST
@@ -320,7 +401,7 @@ START_TEST(matmul_wgmma_store_tma)
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
 	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
 	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
-	ASSERT_HAS(src, "release_stage(&empty[(it - 1) % STAGES], rank);");
+	ASSERT_HAS(src, "auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };");
 	free(src);
 }
 END_TEST
@@ -345,13 +426,14 @@ START_TEST(matmul_wgmma_cluster)
 	ASSERT_HAS(src, "block_tile(pair, m, n, rank, row0, col0);\n"
 	                "                for (int kt = 0; kt < k_tiles; kt++, i++)\n"
 	                "                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K, rank);");
-	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0) {\n        mbarrier_arrive(empty);");
-	ASSERT_HAS(src, "mbarrier_arrive_cluster(empty, rank ^ 1);");
+	ASSERT_HAS(src, "if (threadIdx.x % 128 == 0) {\n        mbarrier_arrive(&empty[i % STAGES]);");
+	ASSERT_HAS(src, "mbarrier_arrive_cluster(&empty[i % STAGES], rank ^ 1);");
 	ASSERT_HAS(src, "cluster_sync();  // both blocks' mbarriers ready before either's loads or arrivals reach them");
-	ASSERT_HAS(src, "release_stage(&empty[(it - 1) % STAGES], rank);");
+	ASSERT_HAS(src, "auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };");
 	free(src);
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 1x2\nb_layout: col\n");
-	ASSERT_HAS(src, "constexpr int A_BOX = A_STAGE / 2, B_BOX = B_STAGE;");
+	ASSERT_HAS(src, "constexpr int A_BOX = A_STAGE / 2;");
+	ASSERT_HAS(src, "constexpr int B_BOX = B_STAGE;");
 	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 64}");
 	ASSERT_HAS(src, "//   b_map: dims {k, n}, stride {ldb * 2}, box {64, 128}");
 	ASSERT_HAS(src, "const int a_boxes = row0 + TILE_M / 2 < m ? 2 : 1;");
@@ -550,6 +632,32 @@ START_TEST(matmul_stream_k_shares_the_last_tiles)
 END_TEST
 
 /* How kgen_matmul divides a launch (the numbers the kernel's header states). */
+/* The family's one tile rule (header and launcher): C's tiles, a
+ * cluster's tile pairs, k tiles, a shared operand's half boxes; and the
+ * resolved view's types, which the emitter and the launchers read. */
+START_TEST(matmul_tiles_and_view)
+{
+	kgen_spec *spec = load("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 1x2\n");
+
+	ck_assert_uint_eq(kgen_matmul_tiles(spec, 1000, 1000), 8 * 8);      /* 128 x 128 tiles */
+	ck_assert_uint_eq(kgen_matmul_tiles(spec, 128, 129), 2);
+	ck_assert_uint_eq(kgen_matmul_tile_pairs(spec, 1000, 1000), 8 * 4);  /* side by side: 128 x 256 */
+	ck_assert_uint_eq(kgen_matmul_k_tiles(spec, 65), 2);
+	ck_assert_uint_eq(kgen_matmul_k_tiles(spec, 0), 0);
+	ck_assert_int_eq(kgen_matmul_a_box_rows(spec), 64);                 /* A shared: each block loads half */
+	ck_assert_int_eq(kgen_matmul_b_box_rows(spec), 128);
+	ck_assert_str_eq(spec->r.dtype->name, "bf16");
+	ck_assert_str_eq(spec->r.acc->name, "f32");
+	ck_assert_str_eq(spec->r.out->name, "bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: matmul\ndtype: f64\nout_dtype: f32\n");
+	ck_assert_str_eq(spec->r.acc->name, "f64");
+	ck_assert_str_eq(spec->r.out->name, "f32");
+	ck_assert_uint_eq(kgen_matmul_tile_pairs(spec, 1000, 33), kgen_matmul_tiles(spec, 1000, 33));  /* no cluster */
+	kgen_spec_free(spec);
+}
+END_TEST
+
 START_TEST(matmul_stream_k_division)
 {
 	unsigned long long dp, sk;
@@ -818,6 +926,9 @@ suite(void)
 	tcase_add_test(tc, matmul_wgmma_emits_tma_and_wgmma);
 	tcase_add_test(tc, matmul_wgmma_store_pairs);
 	tcase_add_test(tc, matmul_wgmma_store_tma);
+	tcase_add_test(tc, matmul_wgmma_one_mainloop);
+	tcase_add_test(tc, matmul_tiles_and_view);
+	tcase_add_test(tc, matmul_ptx_helpers);
 	tcase_add_test(tc, matmul_wgmma_cluster);
 	tcase_add_test(tc, matmul_wgmma_needs_sm_90a);
 	suite_add_tcase(s, tc);

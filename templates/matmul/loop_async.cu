@@ -19,6 +19,14 @@ for (int t = 0; t < tiles; t++) {
         load_b(bs + next % STAGES * B_TILE, b, ldb, n, col0, k0 + next * TILE_K, k1, aligned & 2, tid);
     }
     cp_async_commit();
-    {{compute}}
+{{#simt}}
+    multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, tr0, tc0);
+{{/simt}}
+{{#wmma}}
+    multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, wm, wn);
+{{/wmma}}
+{{#mma}}
+    multiply_tile(as + buf * A_TILE, bs + buf * B_TILE, acc, wm, wn, lane);
+{{/mma}}
 }
 cp_async_wait<0>();

@@ -23,11 +23,61 @@ static __device__ __forceinline__ void load_fragments(Fragments &f, unsigned int
     const int kk = ks * 16;
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
-        {{a_load}}(f.a[i], as + (unsigned int)sizeof(T) * ({{a_fragment}}));
+{{#a_row}}
+{{#tma}}
+        ldmatrix_x4<false>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_tma<A_TILE / A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8)));
+{{/tma}}
+{{^tma}}
+{{#swizzled}}
+        ldmatrix_x4<false>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_at<A_LD>(wm + i * 16 + lane % 16, kk + lane / 16 * 8)));
+{{/swizzled}}
+{{^swizzled}}
+        ldmatrix_x4<false>(f.a[i], as + (unsigned int)sizeof(T) * ((wm + i * 16 + lane % 16) * A_LD + kk + lane / 16 * 8));
+{{/swizzled}}
+{{/tma}}
+{{/a_row}}
+{{^a_row}}
+{{#tma}}
+        ldmatrix_x4<true>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_tma<A_TILE / A_LD>(kk + lane % 8 + lane / 16 * 8, wm + i * 16 + lane / 8 % 2 * 8)));
+{{/tma}}
+{{^tma}}
+{{#swizzled}}
+        ldmatrix_x4<true>(f.a[i], as + (unsigned int)sizeof(T) * (swizzle_at<A_LD>(kk + lane % 8 + lane / 16 * 8, wm + i * 16 + lane / 8 % 2 * 8)));
+{{/swizzled}}
+{{^swizzled}}
+        ldmatrix_x4<true>(f.a[i], as + (unsigned int)sizeof(T) * ((kk + lane % 8 + lane / 16 * 8) * A_LD + wm + i * 16 + lane / 8 % 2 * 8));
+{{/swizzled}}
+{{/tma}}
+{{/a_row}}
 #pragma unroll
     for (int j = 0; j < MMA_N; j += 2) {
         unsigned int r[4];
-        {{b_load}}(r, bs + (unsigned int)sizeof(T) * ({{b_fragment}}));
+{{#b_row}}
+{{#tma}}
+        ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * (swizzle_tma<B_TILE / B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8)));
+{{/tma}}
+{{^tma}}
+{{#swizzled}}
+        ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * (swizzle_at<B_LD>(kk + lane % 8 + lane / 8 % 2 * 8, wn + j * 8 + lane / 16 * 8)));
+{{/swizzled}}
+{{^swizzled}}
+        ldmatrix_x4<true>(r, bs + (unsigned int)sizeof(T) * ((kk + lane % 8 + lane / 8 % 2 * 8) * B_LD + wn + j * 8 + lane / 16 * 8));
+{{/swizzled}}
+{{/tma}}
+{{/b_row}}
+{{^b_row}}
+{{#tma}}
+        ldmatrix_x4<false>(r, bs + (unsigned int)sizeof(T) * (swizzle_tma<B_TILE / B_LD>(wn + j * 8 + lane % 8 + lane / 16 * 8, kk + lane / 8 % 2 * 8)));
+{{/tma}}
+{{^tma}}
+{{#swizzled}}
+        ldmatrix_x4<false>(r, bs + (unsigned int)sizeof(T) * (swizzle_at<B_LD>(wn + j * 8 + lane % 8 + lane / 16 * 8, kk + lane / 8 % 2 * 8)));
+{{/swizzled}}
+{{^swizzled}}
+        ldmatrix_x4<false>(r, bs + (unsigned int)sizeof(T) * ((wn + j * 8 + lane % 8 + lane / 16 * 8) * B_LD + kk + lane / 8 % 2 * 8));
+{{/swizzled}}
+{{/tma}}
+{{/b_row}}
         f.b[j][0] = r[0];
         f.b[j][1] = r[1];
         f.b[j + 1][0] = r[2];
@@ -68,9 +118,19 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
 }
 {{/one_stage}}
 
-// {{doc}}
+// Each warp's WARP_M x WARP_N of the tile as 16 x 8 mma.sync tiles.
 {{^tma}}
-extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{#min_blocks}}
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/min_blocks}}
+{{^min_blocks}}
+{{#one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{^one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{/min_blocks}}
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long lda, long long ldb, long long ldc,
 {{^stream_k}}
@@ -86,7 +146,17 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
     T *const bs = as + STAGES * A_TILE;               // then STAGES tiles of B
 {{/tma}}
 {{#tma}}
-extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const __grid_constant__ CUtensorMap a_map,
+{{#min_blocks}}
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) {{name}}(const __grid_constant__ CUtensorMap a_map,
+{{/min_blocks}}
+{{^min_blocks}}
+{{#one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
+{{/one_block}}
+{{^one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const __grid_constant__ CUtensorMap a_map,
+{{/one_block}}
+{{/min_blocks}}
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, Acc alpha, Acc beta)

@@ -18,7 +18,17 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
         Acc x[THREAD_M], y[THREAD_N];
 #pragma unroll
         for (int i = 0; i < THREAD_M; i += RM) {
-            {{a_fragment}}
+{{#a_transposed}}
+            const Chunk<RM> v = *reinterpret_cast<const Chunk<RM> *>(as + kk * A_LD + tr0 + i / RM * RM_STRIDE);
+            #pragma unroll
+            for (int q = 0; q < RM; q++)
+                x[i + q] = to_acc(v.v[q]);
+{{/a_transposed}}
+{{^a_transposed}}
+            #pragma unroll
+            for (int q = 0; q < RM; q++)
+                x[i + q] = to_acc(as[(tr0 + i / RM * RM_STRIDE + q) * A_LD + kk]);
+{{/a_transposed}}
         }
 #pragma unroll
         for (int j = 0; j < THREAD_N; j += CN) {
@@ -35,8 +45,24 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, A
     }
 }
 
-// {{doc}}
-extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{#warptiling}}
+// Warp tiling: each warp computes WARP_M x WARP_N of the tile, each thread THREAD_M x THREAD_N
+// of that in chunks, so that a warp's reads of shared memory are conflict-free vectors.
+{{/warptiling}}
+{{^warptiling}}
+// Block tiling: each thread computes THREAD_M x THREAD_N adjacent elements of the block's tile.
+{{/warptiling}}
+{{#min_blocks}}
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/min_blocks}}
+{{^min_blocks}}
+{{#one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{^one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{/min_blocks}}
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
                                                                long long ldb, long long ldc, Acc alpha, Acc beta,
 {{^stream_k}}
@@ -55,7 +81,16 @@ extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__res
     tile_origin(m, n, row0, col0);
     k_range(k, k0, k1);
 {{/stream_k}}
-    {{thread_origin}}
+{{#warptiling}}
+    // The thread's first row and column in the tile: warp tiles, then lanes.
+    const int warp = tid / 32, lane = tid % 32;
+    const int tr0 = warp / WARPS_N * WARP_M + lane / (WARP_N / THREAD_N) * RM;
+    const int tc0 = warp % WARPS_N * WARP_N + lane % (WARP_N / THREAD_N) * CN;
+{{/warptiling}}
+{{^warptiling}}
+    // The thread's first row and column in the tile.
+    const int tr0 = tid / (TILE_N / THREAD_N) * THREAD_M, tc0 = tid % (TILE_N / THREAD_N) * THREAD_N;
+{{/warptiling}}
 {{^stream_k}}
     {{tile}}
 {{/stream_k}}

@@ -3,7 +3,8 @@
 //! blocks that take neighbouring tiles and share one operand's loads by
 //! TMA multicast.  Both blocks walk the same number of tile pairs, so each
 //! takes part in every load the other waits on.
-// {{doc}}
+// A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
+// WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
 extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
 {{#tma}}
@@ -41,7 +42,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     if (threadIdx.x < 128) {
         // The producer: the block's loads, numbered over its tiles (issue_load),
         // its tile of each pair worked out once.
-        {{producer_regs}}
+{{#setmaxnreg}}
+        setmaxnreg_dec<{{producer_regs}}>();  // its registers go to the consumers
+{{/setmaxnreg}}
         if (threadIdx.x == 0) {
             unsigned int i = 0;
             for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
@@ -52,43 +55,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
             }
         }
     } else {
-        {{consumer_regs}}
+{{#setmaxnreg}}
+        setmaxnreg_inc<{{consumer_regs}}>();  // room for the accumulators
+{{/setmaxnreg}}
         const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
-        float acc[MMA_M][TILE_N / 2];
-        unsigned int it = 0;  // the block's next load to multiply
-{{#tma}}
-        unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
-{{/tma}}
-        for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
-            int row0, col0;
-            block_tile(pair, m, n, rank, row0, col0);
-#pragma unroll
-            for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-                for (int j = 0; j < TILE_N / 2; j++)
-                    acc[i][j] = 0.0f;
-            for (int kt = 0; kt < k_tiles; kt++, it++) {
-                mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
-                multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
-                wgmma_wait_group<1>();  // the group before this one has read its stage
-                if (kt > 0)
-                    release_stage(&empty[(it - 1) % STAGES], rank);
-            }
-            wgmma_wait_group<0>();
-            if (k_tiles > 0)
-                release_stage(&empty[(it - 1) % STAGES], rank);
-{{#tma}}
-            store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                           row0 + wg_row, col0, alpha, beta);
-{{/tma}}
-{{^tma}}
-            store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
-{{/tma}}
-        }
-{{#tma}}
-        if (threadIdx.x % 128 == 0)
-            bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
-{{/tma}}
+        // The consumers: a stage they are done with is both producers' again.
+        auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };
+        {{consumer}}
     }
     cluster_sync();  // the other block's last arrivals on this block's mbarriers have landed
 }

@@ -1,7 +1,8 @@
 //! math: wgmma, producer: none: every warpgroup multiplies; thread 0 also
 //! issues the TMA loads, STAGES loads ahead of the multiplies (seed 002's
 //! Hopper steps before warp specialisation).  A block per tile of C.
-// {{doc}}
+// TMA loads into STAGES 128B-swizzled stages; each of the CONSUMERS warpgroups multiplies its WG_M
+// rows of the tile with wgmma, one stage's group in flight while the next is issued.
 extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
@@ -36,32 +37,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
         for (; issued < loads && issued < STAGES; issued++)
             load(issued);
     // Load i has been multiplied: release its stage; thread 0 fills it with load i + STAGES.
-    auto retire = [&](unsigned int i) {
-        release_stage(&empty[i % STAGES]);
+    auto release = [&](unsigned int i) {
+        consumer_release(empty, i);
         if (threadIdx.x == 0 && issued < loads)
             load(issued++);
     };
 
-    float acc[MMA_M][TILE_N / 2];
-    unsigned int it = 0;  // the block's next load to multiply
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row0, col0;
-        tile_origin(tile, m, n, row0, col0);
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int j = 0; j < TILE_N / 2; j++)
-                acc[i][j] = 0.0f;
-        for (int kt = 0; kt < k_tiles; kt++, it++) {
-            mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
-            multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
-            wgmma_wait_group<1>();  // the group before this one has read its stage
-            if (kt > 0)
-                retire(it - 1);
-        }
-        wgmma_wait_group<0>();
-        if (k_tiles > 0)
-            retire(it - 1);
-        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
-    }
+    {{consumer}}
 }

@@ -1,10 +1,20 @@
-//! math: wgmma: the wgmmas that read one stage (both stage helpers,
-//! wgmma_stage.cu and wgmma_cluster_stage.cu, take it).
+//! math: wgmma: the wgmmas that read one stage (every wgmma kernel's
+//! consumers, wgmma_consumer.cu, call it).
 // One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
 // blocks of 64 rows (its rows of A from wg_row) times all of B's TILE_N
 // columns, into acc.  The descriptors:
-//   A {{a_layout_doc}};
-//   B {{b_layout_doc}}.
+{{#a_k_major}}
+//   A K-major, k16 steps 32 bytes apart;
+{{/a_k_major}}
+{{^a_k_major}}
+//   A M-major, 64-row blocks a box apart (LBO), k16 steps 2048 bytes;
+{{/a_k_major}}
+{{#b_k_major}}
+//   B K-major, k16 steps 32 bytes apart.
+{{/b_k_major}}
+{{^b_k_major}}
+//   B N-major, 64-column blocks a box apart (LBO), k16 steps 2048 bytes.
+{{/b_k_major}}
 static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N / 2], const unsigned char *as,
                                                       const unsigned char *bs, int wg_row)
 {
@@ -16,10 +26,20 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < TILE_K / 16; kk++) {
-        const unsigned long long b = smem_desc(bs + {{b_step}}, B_LBO, B_SBO);
+{{#b_k_major}}
+        const unsigned long long b = smem_desc(bs + kk * 32, B_LBO, B_SBO);
+{{/b_k_major}}
+{{^b_k_major}}
+        const unsigned long long b = smem_desc(bs + kk * 2048, B_LBO, B_SBO);
+{{/b_k_major}}
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
-            wgmma(acc[i], smem_desc(as + {{a_step}}, A_LBO, A_SBO), b);
+{{#a_k_major}}
+            wgmma(acc[i], smem_desc(as + (wg_row + 64 * i) * 128 + kk * 32, A_LBO, A_SBO), b);
+{{/a_k_major}}
+{{^a_k_major}}
+            wgmma(acc[i], smem_desc(as + (wg_row / 64 + i) * A_BOX + kk * 2048, A_LBO, A_SBO), b);
+{{/a_k_major}}
     }
     wgmma_commit_group();
 #pragma unroll

@@ -1,6 +1,6 @@
-//! math: wgmma: what both kernels do with a stage: the TMA loads into it,
-//! the wgmmas that read it and its release (wgmma_store_*.cu store the
-//! results).
+//! math: wgmma, cluster: 1x1: the producer's side of a stage, the TMA loads
+//! into it (wgmma_multiply.cu multiplies it, wgmma_pipeline.cu passes it
+//! between producer and consumers, wgmma_store_*.cu store the results).
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
 // columns from col0, into one stage's tiles; `full` completes when every
 // byte has landed.  TMA fills what lies outside the matrices with zeros; a
@@ -10,11 +10,35 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
                                                   unsigned char *bs, unsigned long long *full, int m, int n, int row0,
                                                   int col0, int k0)
 {
-    {{a_boxes}}
-    {{b_boxes}}
+{{#a_k_major}}
+    const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k
+{{/a_k_major}}
+{{^a_k_major}}
+    // A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.
+    const int a_boxes = (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;
+{{/a_k_major}}
+{{#b_k_major}}
+    const int b_boxes = 1;  // B column-major: one box of TILE_N rows (columns of B) of 64 k
+{{/b_k_major}}
+{{^b_k_major}}
+    // B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.
+    const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;
+{{/b_k_major}}
     mbarrier_arrive_expect_tx(full, a_boxes * A_BOX + b_boxes * B_BOX);
-    {{a_copy}}
-    {{b_copy}}
+{{#a_k_major}}
+    tma_load_2d(as, a_map, k0, row0, full);
+{{/a_k_major}}
+{{^a_k_major}}
+    for (int j = 0; j < a_boxes; j++)
+        tma_load_2d(as + j * A_BOX, a_map, row0 + 64 * j, k0, full);
+{{/a_k_major}}
+{{#b_k_major}}
+    tma_load_2d(bs, b_map, k0, col0, full);
+{{/b_k_major}}
+{{^b_k_major}}
+    for (int j = 0; j < b_boxes; j++)
+        tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);
+{{/b_k_major}}
 }
 
 // Load number i of the block (the k tile at k0 of its tile at row0, col0)
@@ -26,21 +50,6 @@ static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensor
 {
     const int s = i % STAGES;
 
-    if (i >= STAGES)
-        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+    producer_acquire(empty, i);
     load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0);
 }
-
-{{multiply_stage}}
-
-// This warpgroup is done with a stage: its arrival, one of the CONSUMERS
-// that free the stage for the next load.  One thread arrives for the
-// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
-// for the warpgroup's wgmmas, which are one operation of all four warps.
-static __device__ __forceinline__ void release_stage(unsigned long long *empty)
-{
-    if (threadIdx.x % 128 == 0)
-        mbarrier_arrive(empty);
-}
-
-{{store_tile}}

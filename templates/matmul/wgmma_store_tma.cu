@@ -5,48 +5,7 @@
 //! buffer is written again once its store has read it.  Where C cannot
 //! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
 //! host says so (c_tma 0) and the results go as store: pairs sends them.
-// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
-static __device__ __forceinline__ void fence_proxy_async_shared()
-{
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// Wait until the warpgroup's 128 threads have all arrived here: named
-// barrier `id` (1 + the warpgroup's index).  The id is in a register, so
-// ptxas reserves all 16 barriers; ids as immediates behind a branch on the
-// warpgroup measured slower (0.90 of cuBLAS against 0.92-0.94 at 8192^3 on
-// an H100: bench/results/nvidia-h100/2026-11-25-wgmma-tma-store).
-static __device__ __forceinline__ void warpgroup_sync(int id)
-{
-    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
-}
-
-// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
-static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                 :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
-}
-
-// Close this thread's TMA stores issued so far into one bulk group.
-static __device__ __forceinline__ void bulk_commit_group()
-{
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-
-// Wait until at most PENDING of this thread's bulk groups have still to read their shared memory.
-template <int PENDING>
-static __device__ __forceinline__ void bulk_wait_group_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
-}
-
-// Wait until this thread's bulk groups have all been done (written to C).
-static __device__ __forceinline__ void bulk_wait_group()
-{
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-
+//! The PTX (warpgroup_sync, tma_store_2d, the bulk groups) is ptx/'s.
 {{fallback}}
 
 constexpr int CHUNK = 128 / (int)sizeof(Out);  // C's columns in a 128-byte row of a buffer

@@ -10,10 +10,20 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
         unsigned int fa[FRAGS_M][A_REGS], fb[FRAGS_N][B_REGS];
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++)
-            wmma_load_a(fa[i], as + {{a_fragment}}, A_LD);
+{{#a_row}}
+            wmma_load_a(fa[i], as + (wm + i * 16) * A_LD + kk, A_LD);
+{{/a_row}}
+{{^a_row}}
+            wmma_load_a(fa[i], as + kk * A_LD + wm + i * 16, A_LD);
+{{/a_row}}
 #pragma unroll
         for (int j = 0; j < FRAGS_N; j++)
-            wmma_load_b(fb[j], bs + {{b_fragment}}, B_LD);
+{{#b_row}}
+            wmma_load_b(fb[j], bs + kk * B_LD + wn + j * 16, B_LD);
+{{/b_row}}
+{{^b_row}}
+            wmma_load_b(fb[j], bs + (wn + j * 16) * B_LD + kk, B_LD);
+{{/b_row}}
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++)
 #pragma unroll
@@ -22,8 +32,18 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
     }
 }
 
-// {{doc}}
-extern "C" __global__ void __launch_bounds__({{bounds}}) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+// Each warp's WARP_M x WARP_N of the tile as 16 x 16 wmma fragments.
+{{#min_blocks}}
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/min_blocks}}
+{{^min_blocks}}
+{{#one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{^one_block}}
+extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restrict__ a, const T *__restrict__ b,
+{{/one_block}}
+{{/min_blocks}}
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
                                                                long long ldb, long long ldc, Acc alpha, Acc beta,
                                                                int aligned, Acc *partials)

@@ -11,7 +11,7 @@ constexpr int TILE_COLS = {{tile_cols}};
 constexpr int THREADS = {{threads}};
 constexpr int BATCH = {{batch}};
 
-{{tma_prelude}}
+{{ptx}}
 
 {{swizzle_fn}}
 // The tensor maps are 3-D ({cols, rows, batch}), so that one launch moves a
@@ -33,7 +33,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const int tid = threadIdx.x;
 
     if (tid == 0) {
-        mbarrier_init(&loaded);
+        mbarrier_init(&loaded, 1);
         fence_mbarrier_init();
     }
     __syncthreads();

@@ -14,7 +14,7 @@ constexpr int THREADS = {{threads}};
 constexpr int BATCH = {{batch}};
 constexpr int BUFFERS = {{buffers}};
 
-{{tma_prelude}}
+{{ptx}}
 
 {{swizzle_fn}}
 // Ask the TMA unit for tile t (of all the batch's tiles, `tiles` per matrix)
@@ -46,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 
     if (tid == 0) {
         for (int b = 0; b < BUFFERS; b++)
-            mbarrier_init(&loaded[b]);
+            mbarrier_init(&loaded[b], 1);
         fence_mbarrier_init();
         for (int b = 0; b < BUFFERS; b++)
             if (blockIdx.x + b * gridDim.x < total)

@@ -112,6 +112,7 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
+
 // Copy BYTES (4, 8 or 16) from global to shared memory without waiting;
 // 16-byte copies skip L1 (.cg).
 template <int BYTES>
@@ -135,6 +136,7 @@ static __device__ __forceinline__ void cp_async_wait()
 {
     asm volatile("cp.async.wait_group %0;" :: "n"(PENDING) : "memory");
 }
+
 // Four 8 x 8 matrices of 16-bit elements from shared memory, lane l giving the
 // shared-memory address (smem()) of row l % 8 of matrix l / 8; each lane gets
 // its two elements of each (in the layout mma.sync's fragments take), each

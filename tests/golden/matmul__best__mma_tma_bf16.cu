@@ -115,11 +115,6 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
 
 // An mbarrier whose phase completes when `count` threads have arrived (and
 // the bytes they expect have landed).
@@ -154,6 +149,12 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
 // TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
 // completing on bar.  Elements outside the matrix land as zeros.
 static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
@@ -162,6 +163,7 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
+
 // Four 8 x 8 matrices of 16-bit elements from shared memory, lane l giving the
 // shared-memory address (smem()) of row l % 8 of matrix l / 8; each lane gets
 // its two elements of each (in the layout mma.sync's fragments take), each

@@ -122,6 +122,7 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
+
 // Copy BYTES (4, 8 or 16) from global to shared memory without waiting;
 // 16-byte copies skip L1 (.cg).
 template <int BYTES>

@@ -59,11 +59,11 @@ constexpr int GROUP = 8;  // tile rows of a group (order: grouped)
 constexpr int STAGES = 4;  // k tiles in flight (TMA, mbarriers)
 constexpr int CONSUMERS = 2, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and the rows of each
 constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k
-// A stage: A's tile, K-major (TILE_M rows of 64 k), then B's,
-// N-major (TILE_N / 64 boxes of 64 k rows of 64 n); rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box.
+// A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
+// A_LBO, A_SBO, B_LBO, B_SBO: the descriptors' leading and stride byte offsets (gen/matmul_hopper.c).
 constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
-constexpr int A_BOX = A_STAGE, B_BOX = TILE_K * 128;
-// The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).
+constexpr int A_BOX = A_STAGE;  // A K-major: TILE_M rows of 64 k
+constexpr int B_BOX = TILE_K * 128;  // B N-major: TILE_N / 64 boxes of 64 k rows of 64 n
 constexpr unsigned int A_LBO = 16, A_SBO = 1024;
 constexpr unsigned int B_LBO = B_BOX, B_SBO = 1024;
 
@@ -114,11 +114,6 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
 
 // An mbarrier whose phase completes when `count` threads have arrived (and
 // the bytes they expect have landed).
@@ -153,6 +148,28 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
+// Wait until the warpgroup's 128 threads have all arrived here: named
+// barrier `id` (1 + the warpgroup's index).  The id is in a register, so
+// ptxas reserves all 16 barriers; ids as immediates behind a branch on the
+// warpgroup measured slower (0.90 of cuBLAS against 0.92-0.94 at 8192^3 on
+// an H100: bench/results/nvidia-h100/2026-11-25-wgmma-tma-store).
+static __device__ __forceinline__ void warpgroup_sync(int id)
+{
+    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
+}
+
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
+// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
+static __device__ __forceinline__ void fence_proxy_async_shared()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 // TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
 // completing on bar.  Elements outside the matrix land as zeros.
 static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
@@ -161,6 +178,33 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
+
+// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                 :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
+}
+
+// Close this thread's TMA stores issued so far into one bulk group.
+static __device__ __forceinline__ void bulk_commit_group()
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+// Wait until at most PENDING of this thread's bulk groups have still to read their shared memory.
+template <int PENDING>
+static __device__ __forceinline__ void bulk_wait_group_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
+}
+
+// Wait until this thread's bulk groups have all been done (written to global memory).
+static __device__ __forceinline__ void bulk_wait_group()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
 {
@@ -197,20 +241,6 @@ static __device__ __forceinline__ unsigned long long smem_desc(const void *p, un
            (unsigned long long)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
-// Register reallocation between the warpgroups (producer: warpgroup with two
-// consumers): this warpgroup's threads give registers up to REGS ...
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_dec()
-{
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
-}
-
-// ... or take them, up to REGS each, from those given up.
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_inc()
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
-}
 // d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
 // B (16 x TILE_N), both read from shared memory through their descriptors: A K-major
 // (0: as stored), B N-major (1: transposed on the way).  Asynchronous:
@@ -246,6 +276,48 @@ static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned lo
                    "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(a), "l"(b), "r"(1));
 }
+
+// This warpgroup's threads give registers up to REGS ...
+template <int REGS>
+static __device__ __forceinline__ void setmaxnreg_dec()
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
+}
+
+// ... or take them, up to REGS each, from those given up.
+template <int REGS>
+static __device__ __forceinline__ void setmaxnreg_inc()
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
+}
+
+// The producer: wait until the consumers have released stage i % STAGES
+// from load i - STAGES (the first STAGES loads find their stages free).
+static __device__ __forceinline__ void producer_acquire(unsigned long long *empty, unsigned int i)
+{
+    const int s = i % STAGES;
+
+    if (i >= STAGES)
+        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+}
+
+// A consumer: wait until load i has landed in its stage.
+static __device__ __forceinline__ void consumer_wait(unsigned long long *full, unsigned int i)
+{
+    mbarrier_wait(&full[i % STAGES], i / STAGES % 2);
+}
+
+// A consumer warpgroup is done with load i's stage: its arrival, one of
+// the CONSUMERS that free the stage for the next load.  One thread arrives
+// for the warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group
+// has waited for the warpgroup's wgmmas, which are one operation of all
+// four warps.
+static __device__ __forceinline__ void consumer_release(unsigned long long *empty, unsigned int i)
+{
+    if (threadIdx.x % 128 == 0)
+        mbarrier_arrive(&empty[i % STAGES]);
+}
+
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
 // columns from col0, into one stage's tiles; `full` completes when every
 // byte has landed.  TMA fills what lies outside the matrices with zeros; a
@@ -273,8 +345,7 @@ static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensor
 {
     const int s = i % STAGES;
 
-    if (i >= STAGES)
-        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+    producer_acquire(empty, i);
     load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0);
 }
 
@@ -305,58 +376,6 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 #pragma unroll
         for (int j = 0; j < TILE_N / 2; j++)
             wgmma_fence_operand(acc[i][j]);
-}
-
-// This warpgroup is done with a stage: its arrival, one of the CONSUMERS
-// that free the stage for the next load.  One thread arrives for the
-// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
-// for the warpgroup's wgmmas, which are one operation of all four warps.
-static __device__ __forceinline__ void release_stage(unsigned long long *empty)
-{
-    if (threadIdx.x % 128 == 0)
-        mbarrier_arrive(empty);
-}
-
-// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
-static __device__ __forceinline__ void fence_proxy_async_shared()
-{
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// Wait until the warpgroup's 128 threads have all arrived here: named
-// barrier `id` (1 + the warpgroup's index).  The id is in a register, so
-// ptxas reserves all 16 barriers; ids as immediates behind a branch on the
-// warpgroup measured slower (0.90 of cuBLAS against 0.92-0.94 at 8192^3 on
-// an H100: bench/results/nvidia-h100/2026-11-25-wgmma-tma-store).
-static __device__ __forceinline__ void warpgroup_sync(int id)
-{
-    asm volatile("bar.sync %0, 128;" :: "r"(id) : "memory");
-}
-
-// TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
-static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, const void *src, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                 :: "l"(map), "r"(x), "r"(y), "r"(smem(src)) : "memory");
-}
-
-// Close this thread's TMA stores issued so far into one bulk group.
-static __device__ __forceinline__ void bulk_commit_group()
-{
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-
-// Wait until at most PENDING of this thread's bulk groups have still to read their shared memory.
-template <int PENDING>
-static __device__ __forceinline__ void bulk_wait_group_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(PENDING) : "memory");
-}
-
-// Wait until this thread's bulk groups have all been done (written to C).
-static __device__ __forceinline__ void bulk_wait_group()
-{
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
@@ -530,27 +549,29 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     }
     setmaxnreg_inc<232>();  // room for the accumulators
     const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+    // The consumers: a stage they are done with is the producer's again.
+    auto release = [&](unsigned int i) { consumer_release(empty, i); };
     float acc[MMA_M][TILE_N / 2];
     unsigned int it = 0;  // the block's next load to multiply
     unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row0, col0;
         tile_origin(tile, m, n, row0, col0);
-#pragma unroll
+        #pragma unroll
         for (int i = 0; i < MMA_M; i++)
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < TILE_N / 2; j++)
                 acc[i][j] = 0.0f;
         for (int kt = 0; kt < k_tiles; kt++, it++) {
-            mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+            consumer_wait(full, it);
             multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
             wgmma_wait_group<1>();  // the group before this one has read its stage
             if (kt > 0)
-                release_stage(&empty[(it - 1) % STAGES]);
+                release(it - 1);
         }
-        wgmma_wait_group<0>();
+        wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
-            release_stage(&empty[(it - 1) % STAGES]);
+            release(it - 1);
         store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
                        row0 + wg_row, col0, alpha, beta);
     }

@@ -52,11 +52,11 @@ constexpr int THREADS = 256;  // 2 consumer warpgroups
 constexpr int STAGES = 4;  // k tiles in flight (TMA, mbarriers)
 constexpr int CONSUMERS = 2, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and the rows of each
 constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k
-// A stage: A's tile, K-major (TILE_M rows of 64 k), then B's,
-// N-major (TILE_N / 64 boxes of 64 k rows of 64 n); rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box.
+// A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
+// A_LBO, A_SBO, B_LBO, B_SBO: the descriptors' leading and stride byte offsets (gen/matmul_hopper.c).
 constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
-constexpr int A_BOX = A_STAGE, B_BOX = TILE_K * 128;
-// The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).
+constexpr int A_BOX = A_STAGE;  // A K-major: TILE_M rows of 64 k
+constexpr int B_BOX = TILE_K * 128;  // B N-major: TILE_N / 64 boxes of 64 k rows of 64 n
 constexpr unsigned int A_LBO = 16, A_SBO = 1024;
 constexpr unsigned int B_LBO = B_BOX, B_SBO = 1024;
 
@@ -102,11 +102,6 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
 
 // An mbarrier whose phase completes when `count` threads have arrived (and
 // the bytes they expect have landed).
@@ -141,6 +136,12 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
 // TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
 // completing on bar.  Elements outside the matrix land as zeros.
 static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
@@ -149,6 +150,7 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
+
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
 {
@@ -185,20 +187,6 @@ static __device__ __forceinline__ unsigned long long smem_desc(const void *p, un
            (unsigned long long)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
-// Register reallocation between the warpgroups (producer: warpgroup with two
-// consumers): this warpgroup's threads give registers up to REGS ...
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_dec()
-{
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
-}
-
-// ... or take them, up to REGS each, from those given up.
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_inc()
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
-}
 // d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
 // B (16 x TILE_N), both read from shared memory through their descriptors: A K-major
 // (0: as stored), B N-major (1: transposed on the way).  Asynchronous:
@@ -234,6 +222,34 @@ static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned lo
                    "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(a), "l"(b), "r"(1));
 }
+
+// The producer: wait until the consumers have released stage i % STAGES
+// from load i - STAGES (the first STAGES loads find their stages free).
+static __device__ __forceinline__ void producer_acquire(unsigned long long *empty, unsigned int i)
+{
+    const int s = i % STAGES;
+
+    if (i >= STAGES)
+        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+}
+
+// A consumer: wait until load i has landed in its stage.
+static __device__ __forceinline__ void consumer_wait(unsigned long long *full, unsigned int i)
+{
+    mbarrier_wait(&full[i % STAGES], i / STAGES % 2);
+}
+
+// A consumer warpgroup is done with load i's stage: its arrival, one of
+// the CONSUMERS that free the stage for the next load.  One thread arrives
+// for the warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group
+// has waited for the warpgroup's wgmmas, which are one operation of all
+// four warps.
+static __device__ __forceinline__ void consumer_release(unsigned long long *empty, unsigned int i)
+{
+    if (threadIdx.x % 128 == 0)
+        mbarrier_arrive(&empty[i % STAGES]);
+}
+
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
 // columns from col0, into one stage's tiles; `full` completes when every
 // byte has landed.  TMA fills what lies outside the matrices with zeros; a
@@ -261,8 +277,7 @@ static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensor
 {
     const int s = i % STAGES;
 
-    if (i >= STAGES)
-        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+    producer_acquire(empty, i);
     load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0);
 }
 
@@ -293,16 +308,6 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 #pragma unroll
         for (int j = 0; j < TILE_N / 2; j++)
             wgmma_fence_operand(acc[i][j]);
-}
-
-// This warpgroup is done with a stage: its arrival, one of the CONSUMERS
-// that free the stage for the next load.  One thread arrives for the
-// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
-// for the warpgroup's wgmmas, which are one operation of all four warps.
-static __device__ __forceinline__ void release_stage(unsigned long long *empty)
-{
-    if (threadIdx.x % 128 == 0)
-        mbarrier_arrive(empty);
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C.
@@ -361,8 +366,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         for (; issued < loads && issued < STAGES; issued++)
             load(issued);
     // Load i has been multiplied: release its stage; thread 0 fills it with load i + STAGES.
-    auto retire = [&](unsigned int i) {
-        release_stage(&empty[i % STAGES]);
+    auto release = [&](unsigned int i) {
+        consumer_release(empty, i);
         if (threadIdx.x == 0 && issued < loads)
             load(issued++);
     };
@@ -372,21 +377,21 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row0, col0;
         tile_origin(tile, m, n, row0, col0);
-#pragma unroll
+        #pragma unroll
         for (int i = 0; i < MMA_M; i++)
-#pragma unroll
+            #pragma unroll
             for (int j = 0; j < TILE_N / 2; j++)
                 acc[i][j] = 0.0f;
         for (int kt = 0; kt < k_tiles; kt++, it++) {
-            mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+            consumer_wait(full, it);
             multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
             wgmma_wait_group<1>();  // the group before this one has read its stage
             if (kt > 0)
-                retire(it - 1);
+                release(it - 1);
         }
-        wgmma_wait_group<0>();
+        wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
-            retire(it - 1);
+            release(it - 1);
         store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
     }
 }

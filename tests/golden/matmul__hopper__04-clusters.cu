@@ -57,12 +57,12 @@ constexpr int GROUP = 8;  // tile rows of a group (order: grouped)
 constexpr int STAGES = 4;  // k tiles in flight (TMA, mbarriers)
 constexpr int CONSUMERS = 2, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and the rows of each
 constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k
-// A stage: A's tile, K-major (TILE_M rows of 64 k), then B's,
-// N-major (TILE_N / 64 boxes of 64 k rows of 64 n); rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box.
+// A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
+// A_LBO, A_SBO, B_LBO, B_SBO: the descriptors' leading and stride byte offsets (gen/matmul_hopper.c).
 constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
 constexpr int CLUSTER_M = 2, CLUSTER_N = 1;  // a cluster's blocks, as tiles down x across; they share B
-constexpr int A_BOX = A_STAGE, B_BOX = TILE_K * 128;
-// The descriptors' leading and stride byte offsets (gen/matmul_hopper.c derives them).
+constexpr int A_BOX = A_STAGE;  // A K-major: TILE_M rows of 64 k
+constexpr int B_BOX = TILE_K * 128;  // B N-major: TILE_N / 64 boxes of 64 k rows of 64 n
 constexpr unsigned int A_LBO = 16, A_SBO = 1024;
 constexpr unsigned int B_LBO = B_BOX, B_SBO = 1024;
 
@@ -113,11 +113,6 @@ static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
 
 // An mbarrier whose phase completes when `count` threads have arrived (and
 // the bytes they expect have landed).
@@ -144,6 +139,19 @@ static __device__ __forceinline__ void mbarrier_arrive(unsigned long long *bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem(bar)) : "memory");
 }
 
+// Arrive on the mbarrier at bar's offset in the shared memory of the
+// cluster's block `rank` (the other block's, say).  The arrival orders
+// nothing but the warp's reads of a stage, which wgmma's wait has already
+// finished, so it is the default .release.cta: .release.cluster made ptxas
+// put a MEMBAR.ALL.GPU before every stage's release (a review of the SASS;
+// ncu's top stall of this kernel was a memory barrier).
+static __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long *bar, unsigned int rank)
+{
+    asm volatile("{ .reg .b32 remote; mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote]; }"
+                 :: "r"(smem(bar)), "r"(rank) : "memory");
+}
+
 // Wait until the phase of bar with this parity has completed.
 static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
 {
@@ -151,6 +159,19 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
         asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
+
+// Every thread of both blocks arrives (releasing its writes: the mbarriers'
+// initialisation), then waits for all the others (acquiring theirs).
+static __device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
 
 // TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
 // completing on bar.  Elements outside the matrix land as zeros.
@@ -160,6 +181,18 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
+
+// TMA multicast: the box at {x, y} of map into dst's offset in the shared
+// memory of each block of the cluster in `blocks` (a bit per rank), each
+// completing on the mbarrier at bar's offset in that block.
+static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int x, int y,
+                                                             unsigned long long *bar, unsigned short blocks)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;"
+                 :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)), "h"(blocks) : "memory");
+}
+
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
 {
@@ -196,50 +229,6 @@ static __device__ __forceinline__ unsigned long long smem_desc(const void *p, un
            (unsigned long long)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
-// Register reallocation between the warpgroups (producer: warpgroup with two
-// consumers): this warpgroup's threads give registers up to REGS ...
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_dec()
-{
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
-}
-
-// ... or take them, up to REGS each, from those given up.
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_inc()
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
-}
-// Every thread of both blocks arrives (releasing its writes: the mbarriers'
-// initialisation), then waits for all the others (acquiring theirs).
-static __device__ __forceinline__ void cluster_sync()
-{
-    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// Arrive on the mbarrier at bar's offset in the shared memory of the
-// cluster's block `rank` (the other block's, say).  The arrival orders
-// nothing but the warp's reads of a stage, which wgmma's wait has already
-// finished, so it is the default .release.cta: .release.cluster made ptxas
-// put a MEMBAR.ALL.GPU before every stage's release (a review of the SASS;
-// ncu's top stall of this kernel was a memory barrier).
-static __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned long long *bar, unsigned int rank)
-{
-    asm volatile("{ .reg .b32 remote; mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-                 "mbarrier.arrive.shared::cluster.b64 _, [remote]; }"
-                 :: "r"(smem(bar)), "r"(rank) : "memory");
-}
-
-// TMA multicast: the box at {x, y} of map into dst's offset in the shared
-// memory of each block of the cluster in `blocks` (a bit per rank), each
-// completing on the mbarrier at bar's offset in that block.
-static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map, int x, int y,
-                                                             unsigned long long *bar, unsigned short blocks)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%2, %3}], [%4], %5;"
-                 :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)), "h"(blocks) : "memory");
-}
 // d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
 // B (16 x TILE_N), both read from shared memory through their descriptors: A K-major
 // (0: as stored), B N-major (1: transposed on the way).  Asynchronous:
@@ -275,6 +264,50 @@ static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned lo
                    "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(a), "l"(b), "r"(1));
 }
+
+// This warpgroup's threads give registers up to REGS ...
+template <int REGS>
+static __device__ __forceinline__ void setmaxnreg_dec()
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
+}
+
+// ... or take them, up to REGS each, from those given up.
+template <int REGS>
+static __device__ __forceinline__ void setmaxnreg_inc()
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
+}
+
+// The producer: wait until the consumers have released stage i % STAGES
+// from load i - STAGES (the first STAGES loads find their stages free).
+static __device__ __forceinline__ void producer_acquire(unsigned long long *empty, unsigned int i)
+{
+    const int s = i % STAGES;
+
+    if (i >= STAGES)
+        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+}
+
+// A consumer: wait until load i has landed in its stage.
+static __device__ __forceinline__ void consumer_wait(unsigned long long *full, unsigned int i)
+{
+    mbarrier_wait(&full[i % STAGES], i / STAGES % 2);
+}
+
+// A consumer warpgroup is done with load i's stage: its arrivals in this
+// block and in the other (rank ^ 1), two of the 2 * CONSUMERS in each that
+// free the stage for either block's next load.  One thread arrives for the
+// warpgroup, as CUTLASS's TMA pipeline does: its wgmma_wait_group has waited
+// for the warpgroup's wgmmas, which are one operation of all four warps.
+static __device__ __forceinline__ void consumer_release(unsigned long long *empty, unsigned int i, unsigned int rank)
+{
+    if (threadIdx.x % 128 == 0) {
+        mbarrier_arrive(&empty[i % STAGES]);
+        mbarrier_arrive_cluster(&empty[i % STAGES], rank ^ 1);
+    }
+}
+
 // Ask the TMA unit for the k tile at k0 of A's rows from row0 and of B's
 // columns from col0, into one stage's tiles of this block (its A) and
 // of both blocks (this block's half of the shared B, rank `rank`);
@@ -318,8 +351,7 @@ static __device__ __forceinline__ void issue_load(unsigned int i, const CUtensor
 {
     const int s = i % STAGES;
 
-    if (i >= STAGES)
-        mbarrier_wait(&empty[s], (i / STAGES - 1) % 2);
+    producer_acquire(empty, i);
     load_stage(a_map, b_map, as + s * A_STAGE, bs + s * B_STAGE, &full[s], m, n, row0, col0, k0, rank);
 }
 
@@ -350,19 +382,6 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 #pragma unroll
         for (int j = 0; j < TILE_N / 2; j++)
             wgmma_fence_operand(acc[i][j]);
-}
-
-// This warpgroup is done with a stage: its arrivals in this block and in
-// the other (rank ^ 1), two of the 2 * CONSUMERS in each that free the stage
-// for either block's next load.  One thread arrives for the warpgroup, as
-// CUTLASS's TMA pipeline does: its wgmma_wait_group has waited for the
-// warpgroup's wgmmas, which are one operation of all four warps.
-static __device__ __forceinline__ void release_stage(unsigned long long *empty, unsigned int rank)
-{
-    if (threadIdx.x % 128 == 0) {
-        mbarrier_arrive(empty);
-        mbarrier_arrive_cluster(empty, rank ^ 1);
-    }
 }
 
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
@@ -470,26 +489,28 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     } else {
         setmaxnreg_inc<232>();  // room for the accumulators
         const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+        // The consumers: a stage they are done with is both producers' again.
+        auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };
         float acc[MMA_M][TILE_N / 2];
         unsigned int it = 0;  // the block's next load to multiply
         for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
             int row0, col0;
             block_tile(pair, m, n, rank, row0, col0);
-#pragma unroll
+            #pragma unroll
             for (int i = 0; i < MMA_M; i++)
-#pragma unroll
+                #pragma unroll
                 for (int j = 0; j < TILE_N / 2; j++)
                     acc[i][j] = 0.0f;
             for (int kt = 0; kt < k_tiles; kt++, it++) {
-                mbarrier_wait(&full[it % STAGES], it / STAGES % 2);
+                consumer_wait(full, it);
                 multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
                 wgmma_wait_group<1>();  // the group before this one has read its stage
                 if (kt > 0)
-                    release_stage(&empty[(it - 1) % STAGES], rank);
+                    release(it - 1);
             }
-            wgmma_wait_group<0>();
+            wgmma_wait_group<0>();  // the tile's last group has read its stage
             if (k_tiles > 0)
-                release_stage(&empty[(it - 1) % STAGES], rank);
+                release(it - 1);
             store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
         }
     }

@@ -40,7 +40,6 @@ typedef float Out;  // an element of C
 constexpr int TILE_M = 32, TILE_N = 32;  // the block's tile of C
 constexpr int THREADS = 1024;
 
-
 static __device__ __forceinline__ Acc to_acc(float x)
 {
     return (Acc)x;

@@ -37,31 +37,26 @@ constexpr int TILE_COLS = 64;
 constexpr int THREADS = 512;
 constexpr int BATCH = 8;
 
-// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
-// passed by value as a __grid_constant__ parameter.
-struct alignas(64) CUtensorMap {
-    unsigned long long opaque[16];
-};
-
 // Shared-memory address of a generic pointer, for the PTX below.
 static __device__ __forceinline__ unsigned int smem(const void *p)
 {
     return (unsigned int)__cvta_generic_to_shared(p);
 }
 
-// An mbarrier that completes when one thread has arrived and the bytes it
-// expects have landed; the init is made visible to the TMA unit.
-static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar)
+// An mbarrier whose phase completes when `count` threads have arrived (and
+// the bytes they expect have landed).
+static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned int count)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(bar)));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(count) : "memory");
 }
 
+// Make the mbarriers' initialisation visible to the TMA unit and the other threads.
 static __device__ __forceinline__ void fence_mbarrier_init()
 {
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
-// Arrive on bar, expecting `bytes` more from a TMA copy.
+// Arrive on bar, expecting `bytes` more from TMA copies that complete on it.
 static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
@@ -75,7 +70,13 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
-// Make the threads' shared-memory writes visible to the TMA unit.
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
+// Make this thread's writes to shared memory visible to the TMA unit (the async proxy).
 static __device__ __forceinline__ void fence_proxy_async_shared()
 {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -97,13 +98,13 @@ static __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, int 
                  :: "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem(src)) : "memory");
 }
 
-// Close this thread's bulk group of TMA stores; wait until at most PENDING
-// of its groups still read shared memory.
+// Close this thread's TMA stores issued so far into one bulk group.
 static __device__ __forceinline__ void bulk_commit_group()
 {
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 
+// Wait until at most PENDING of this thread's bulk groups have still to read their shared memory.
 template <int PENDING>
 static __device__ __forceinline__ void bulk_wait_group_read()
 {
@@ -133,7 +134,7 @@ transpose_f32(const __grid_constant__ CUtensorMap in_map, const __grid_constant_
     const int tid = threadIdx.x;
 
     if (tid == 0) {
-        mbarrier_init(&loaded);
+        mbarrier_init(&loaded, 1);
         fence_mbarrier_init();
     }
     __syncthreads();

@@ -1,19 +1,25 @@
-//! math: wgmma: each PTX instruction of Hopper's pipeline wrapped once in a
-//! named helper (sm_90a): wgmma's fences and groups, shared-memory matrix
-//! descriptors and register reallocation (TMA and mbarriers: tma_ptx.cu).
-//! The kernels are written in these names.
+//! wgmma (sm_90a), each PTX instruction wrapped once in a named helper:
+//! the fences and groups of the asynchronous multiplies, the shared-memory
+//! matrix descriptor and the multiply itself, wgmma.mma_async m64nNk16 with
+//! N the tile's columns and its N / 2 accumulator registers listed
+//! (gen/ptx.c writes the lists).  smem() comes from smem_addr.cu.
+{{#wgmma_fence}}
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
 {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 }
 
+{{/wgmma_fence}}
+{{#wgmma_commit_group}}
 // Close the warpgroup's wgmmas issued so far into one group.
 static __device__ __forceinline__ void wgmma_commit_group()
 {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
 
+{{/wgmma_commit_group}}
+{{#wgmma_wait_group}}
 // Wait until at most PENDING of the warpgroup's wgmma groups are in flight.
 template <int PENDING>
 static __device__ __forceinline__ void wgmma_wait_group()
@@ -21,6 +27,8 @@ static __device__ __forceinline__ void wgmma_wait_group()
     asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(PENDING) : "memory");
 }
 
+{{/wgmma_wait_group}}
+{{#wgmma_fence_operand}}
 // Keep the compiler from moving accesses of an accumulator across the
 // asynchronous wgmmas that write it.
 static __device__ __forceinline__ void wgmma_fence_operand(float &r)
@@ -28,6 +36,8 @@ static __device__ __forceinline__ void wgmma_fence_operand(float &r)
     asm volatile("" : "+f"(r) :: "memory");
 }
 
+{{/wgmma_fence_operand}}
+{{#smem_desc}}
 // The descriptor of a 128-byte-swizzled matrix in shared memory starting at
 // p: start address, leading and stride byte offsets (each >> 4), base
 // offset 0 (the swizzle atoms are 1024-byte aligned) and the 128B swizzle
@@ -38,17 +48,20 @@ static __device__ __forceinline__ unsigned long long smem_desc(const void *p, un
            (unsigned long long)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
-// Register reallocation between the warpgroups (producer: warpgroup with two
-// consumers): this warpgroup's threads give registers up to REGS ...
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_dec()
+{{/smem_desc}}
+{{#wgmma}}
+// d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
+// B (16 x TILE_N), both read from shared memory through their descriptors: A {{a_major}}
+// ({{tnsp_a}}: {{a_why}}), B {{b_major}} ({{tnsp_b}}: {{b_why}}).  Asynchronous:
+// d is not to be touched until wgmma_wait_group says the group has finished.
+static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned long long a, unsigned long long b)
 {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(REGS));
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %{{scale_d}}, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n{{n}}k16.f32.{{ptx_type}}.{{ptx_type}}\n"
+                 {{d_list}}
+                 " %{{desc_a}}, %{{desc_b}}, p, 1, 1, {{tnsp_a}}, {{tnsp_b}}; }"
+                 {{d_operands}}
+                 : "l"(a), "l"(b), "r"(1));
 }
 
-// ... or take them, up to REGS each, from those given up.
-template <int REGS>
-static __device__ __forceinline__ void setmaxnreg_inc()
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(REGS));
-}
+{{/wgmma}}

@@ -1,0 +1,66 @@
+/* matmul_common.h - what the matmul family's parts share, below them all:
+ * its limits, the rules that say how a call's C divides into tiles (one
+ * rule for the header comment and the launcher, as kgen_reduce_grid is
+ * reduce's), and the constants every tiled kernel declares alike.
+ * gen/matmul.c (the family: rules, contract, emitter), gen/matmul_hopper.c
+ * (math: wgmma) and runtime/matmul*.c read it; it reads neither. */
+#ifndef KGEN_MATMUL_COMMON_H
+#define KGEN_MATMUL_COMMON_H
+
+#include "spec.h"
+
+/* The largest shared memory a block may have (sm_90: 227 KB). */
+#define KGEN_MATMUL_SMEM_MAX 232448
+#define KGEN_MATMUL_SM_SMEM 233472   /* shared memory of an SM (sm_90: 228 KB) */
+#define KGEN_MATMUL_ACC_WORDS 128  /* accumulator registers a thread may keep */
+
+/* schedule: stream_k: the fewest k tiles a stream-K block takes when there
+ * are fewer tiles than blocks the GPU holds at once. */
+#define KGEN_MATMUL_MIN_RUN 4
+
+/* loads: tma in effect: math: mma copying its stages (2 to 4) by TMA. */
+static inline int
+kgen_matmul_loads_tma(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_MMA && s->mm_stages > 1 && s->mm_loads == KGEN_MM_LOADS_TMA;
+}
+
+/* The kernel takes A and B as TMA tensor maps (math: wgmma, loads: tma). */
+static inline int
+kgen_matmul_takes_maps(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_WGMMA || kgen_matmul_loads_tma(s);
+}
+
+/* cluster's blocks along m and along n (1 and 1 without clusters). */
+int kgen_cluster_m(const struct kgen_spec *s);
+int kgen_cluster_n(const struct kgen_spec *s);
+
+/* The rows of a K-major operand's TMA box (A row-major, B column-major;
+ * math: wgmma, loads: tma): its tile's, half of them where a cluster's
+ * blocks share the operand (each loads one half for both). */
+int kgen_matmul_a_box_rows(const struct kgen_spec *s);
+int kgen_matmul_b_box_rows(const struct kgen_spec *s);
+
+/* The tiles of C of an m x n call: ceil(m / tile_m) * ceil(n / tile_n);
+ * with a cluster, its pairs of tiles (cluster_m x cluster_n tiles each);
+ * the k tiles of a depth k: ceil(k / tile_k). */
+unsigned long long kgen_matmul_tiles(const struct kgen_spec *s, unsigned long long m, unsigned long long n);
+unsigned long long kgen_matmul_tile_pairs(const struct kgen_spec *s, unsigned long long m, unsigned long long n);
+unsigned long long kgen_matmul_k_tiles(const struct kgen_spec *s, unsigned long long k);
+
+/* schedule: stream_k's division of a launch of `tiles` tiles of k_tiles k
+ * tiles each, `slots` blocks fitting the GPU at once: *dp_tiles blocks take
+ * a tile whole, *sk_blocks after them share the rest (0: a block a tile). */
+void kgen_matmul_stream_k(unsigned long long tiles, unsigned long long k_tiles, unsigned long long slots,
+                          unsigned long long *dp_tiles, unsigned long long *sk_blocks);
+
+/* The constants GROUP (order: grouped and hilbert; empty for the others)
+ * and STAGES (staging: smem; empty for none) of every matmul kernel, each
+ * from its template (templates/matmul/group.cu, stages.cu), into
+ * placeholders "group" and "stages" of t. */
+struct tpl_args;
+kgen_status kgen_matmul_group_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
+kgen_status kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
+
+#endif

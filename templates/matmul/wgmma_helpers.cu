@@ -1,0 +1,12 @@
+//! math: wgmma: the kernels' helpers, in the order they are written: the
+//! PTX (templates/ptx/), the stages' pipeline, the producer's loads into a
+//! stage, the consumers' multiply of one and their stores of C.
+{{ptx}}
+
+{{pipeline}}
+
+{{stage}}
+
+{{multiply_stage}}
+
+{{store_tile}}
