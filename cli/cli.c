@@ -157,8 +157,8 @@ kgen_cli_not_an_input(const char *option, const char *out, char *const *inputs, 
 		return KGEN_OK;
 	for (i = 0; i < ninputs; i++)
 		if (same_file(inputs[i], &st))
-			return kgen_fail(err, KGEN_EINVAL, "%s %s is %s%s%s itself: writing it would destroy it before it is "
-			                 "read; choose another file", option, kgen_escape(out, shown, sizeof shown, 0), what,
+			return kgen_fail(err, KGEN_EINVAL, "%s %s is %s%s%s itself: writing it would destroy the input; choose "
+			                 "another file", option, kgen_escape(out, shown, sizeof shown, 0), what,
 			                 strcmp(inputs[i], out) ? " " : "",
 			                 strcmp(inputs[i], out) ? kgen_escape(inputs[i], other, sizeof other, 0) : "");
 	return KGEN_OK;

@@ -589,6 +589,7 @@ struct space_opts {
 	char *sets[64];
 	int nsets;
 	const char *emit, *arch;
+	char *space;  /* the space's file, which --emit may not overwrite */
 	int list, compile, jobs;
 };
 
@@ -641,7 +642,8 @@ visit_point(const struct space_opts *o, const struct kgen_points *pts, int i, st
 	if (o->emit) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%05d.yaml", o->emit, i + 1);
-		if ((st = kgen_write_file(path, pts->v[i].yaml, strlen(pts->v[i].yaml), err)))
+		if ((st = kgen_cli_not_an_input("--emit", path, &o->space, 1, "the space", err)) ||
+		    (st = kgen_write_file(path, pts->v[i].yaml, strlen(pts->v[i].yaml), err)))
 			return st;
 	}
 	if (o->compile) {
@@ -702,6 +704,7 @@ kgen_cmd_space(int argc, char **argv)
 	if ((rc = parse_space_options(argc, argv, &o)) >= 0)
 		return rc;
 	rc = 0;
+	o.space = argv[optind];
 	if (kgen_space_expand(argv[optind], o.sets, o.nsets, &pts, &err))
 		return kgen_report(&err);
 	if (o.emit && mkdir(o.emit, 0777) != 0 && errno != EEXIST) {

@@ -124,13 +124,6 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 	return KGEN_OK;
 }
 
-/* Do [p, p + bytes) and [q, q + qbytes) overlap? */
-static int
-overlap(kgen_devptr p, unsigned long long bytes, kgen_devptr q, unsigned long long qbytes)
-{
-	return bytes && qbytes && p < q + qbytes && q < p + bytes;
-}
-
 /* The pointers: set, aligned to their elements, C apart from A and B. */
 static kgen_status
 check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp, kgen_error *err)
@@ -141,6 +134,9 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size;
 	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size;
 	unsigned long long cbytes = span(1, c->m, c->n, c->ldc) * osize;
+	const struct kgen_span spans[] = {  /* C is written; k = 0 reads neither A nor B */
+		{ "c", cp, cbytes }, { "a", a, c->k ? abytes : 0 }, { "b", b, c->k ? bbytes : 0 },
+	};
 
 	if (!cp)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: c is NULL");
@@ -152,9 +148,25 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	if (cp % osize)
 		return kgen_fail(err, KGEN_EINVAL, "c (0x%llx) is not aligned to its %llu-byte %s", cp, osize,
 		                 s->r.out->name);
-	if (overlap(cp, cbytes, a, abytes) || overlap(cp, cbytes, b, bbytes))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: C overlaps %s", overlap(cp, cbytes, a, abytes) ? "A" : "B");
-	return KGEN_OK;
+	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
+}
+
+/* The caller's scratch apart from A, B and C (the kernels write it while
+ * they read A and B and before they write C). */
+static kgen_status
+scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp,
+              kgen_devptr scratch, size_t need, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long size = (unsigned long long)s->r.dtype->size;
+	const struct kgen_span spans[] = {
+		{ "scratch", scratch, need },
+		{ "c", cp, span(1, c->m, c->n, c->ldc) * (unsigned long long)s->r.out->size },
+		{ "a", a, c->k ? span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size : 0 },
+		{ "b", b, c->k ? span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size : 0 },
+	};
+
+	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
 }
 
 /* Bit 0: A's vector loads are aligned (a and lda), bit 1: B's. */
@@ -200,6 +212,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	} else if (need && scratch_bytes < need) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu C", scratch_bytes,
 		                 need, c->m, c->n);
+	} else if (need && (st = scratch_apart(kn, c, a, b, cp, scratch, need, err))) {
+		return st;
 	}
 	dbl = s->acc_dtype == KGEN_DT_F64;
 	al.f = (float)alpha;

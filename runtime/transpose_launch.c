@@ -173,9 +173,8 @@ check_arguments(const struct kgen_spec *s, kgen_devptr in, kgen_devptr out, unsi
 		                 "(%llu elements): the outputs would overlap", l->out_stride, extent(1, 0, cols, l->out_pitch, rows));
 	*in_end *= size;
 	*out_end *= size;
-	if ((in < out && *in_end > out - in) || (out <= in && *out_end > in - out))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_transpose: in and out overlap");
-	return KGEN_OK;
+	return kgen_refuse_overlaps("kgen_transpose", (const struct kgen_span[]){ { "out", out, *out_end },
+	                                                                           { "in", in, *in_end } }, 2, 1, err);
 }
 
 /* method: tma: a vector copied as it is, else the checks TMA adds and the

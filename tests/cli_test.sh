@@ -62,6 +62,14 @@ expect 1 "$kgen" "$good" --set threads=100
 grep -qF -- "$good (--set threads=100): error: threads 100 is not a multiple of the warp size, 32" "$tmp/err" ||
 	bad "a --set value's error does not name the --set"
 expect 1 "$kgen" "$good" -s thread=256
+# R4-1: kgen space --emit DIR does not write a point over the space itself.
+mkdir -p "$tmp/emit"
+printf 'kernel: reduce\nthreads: [256, 512]\n' > "$tmp/emit/00001.yaml"
+cp "$tmp/emit/00001.yaml" "$tmp/space-copy.yaml"
+expect 2 "$kgen" space "$tmp/emit/00001.yaml" --emit "$tmp/emit"
+cmp -s "$tmp/emit/00001.yaml" "$tmp/space-copy.yaml" || bad "kgen space --emit overwrote the space"
+grep -q -- '--emit .*/emit/00001.yaml is the space itself: writing it would destroy the input' "$tmp/err" ||
+	bad "kgen space --emit onto the space: $(cat "$tmp/err")"
 # R4-6: the --set prefix of an error is escaped: a newline in the argument
 # does not split the message, an escape sequence does not reach the terminal,
 # a byte of no UTF-8 is shown as \xNN.

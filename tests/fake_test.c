@@ -1059,6 +1059,40 @@ START_TEST(reductions_refuse_overlapping_outputs)
 }
 END_TEST
 
+/* kgen_matmul's overlaps through the shared check: C inside A or B, the
+ * caller's scratch over an operand; A and B may share memory (only read). */
+START_TEST(matmul_refuses_overlaps)
+{
+	kgen_kernel *k = build("kernel: matmul\nstaging: smem\ntile_m: 64\ntile_n: 128\ntile_k: 16\nwarp_m: 32\n"
+	                       "warp_n: 64\nthread_m: 8\nthread_n: 8\nload_width: 16\nstages: 3\nschedule: stream_k\n");
+	unsigned char *scratch;
+	kgen_error err;
+	size_t bytes;
+
+	/* 256 x 256 x 256 f32: each operand 262144 bytes. */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x10000000ull + 262140, 256, 256, 256, 0, 0, 0, 1.0,
+	                             0.0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: c [0x1003fffc, +262144 bytes) overlaps a [0x10000000, +262144 bytes): c "
+	                 "must have memory of its own");
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x20000000ull, 256, 256, 256, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_matmul: c [0x20000000, +262144 bytes) overlaps b "));
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x10000000ull, 0x20000000ull, 256, 256, 256, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);  /* A and B one buffer: both only read */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x10000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
+	                             &err), KGEN_OK);  /* k = 0 reads neither A nor B */
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 4096, 4096, 4096, &bytes, &err), KGEN_OK);
+	ck_assert_uint_gt(bytes, 0);
+	scratch = aligned_alloc(256, (bytes + 255) / 256 * 256);
+	ck_assert_int_eq(kgen_matmul(k, (kgen_devptr)(uintptr_t)scratch + 4096, 0x20000000ull, 0x30000000ull, 4096, 4096,
+	                             4096, 0, 0, 0, 1.0, 0.0, (kgen_devptr)(uintptr_t)scratch, bytes, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_matmul: scratch ["));
+	ck_assert_ptr_nonnull(strstr(err.message, "overlaps a ["));
+	free(scratch);
+}
+END_TEST
+
 /* Any element-aligned input is taken (the kernel peels the unaligned head);
  * a pointer inside an element is refused, naming the element type. */
 START_TEST(reduce_takes_any_element_aligned_input)
@@ -1355,6 +1389,7 @@ fake_suite(void)
 	tcase_set_timeout(tc, 120);  /* NVRTC compiles each kernel once */
 	tcase_add_test(tc, context_reads_the_device);
 	tcase_add_test(tc, reductions_refuse_overlapping_outputs);
+	tcase_add_test(tc, matmul_refuses_overlaps);
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);

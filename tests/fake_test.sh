@@ -143,7 +143,7 @@ for args in "--json $hostile/s.yaml" "--tsv $hostile/./s.yaml" "--json $hostile/
 	out=$("$b/kgen" run --n 100 "$hostile/s.yaml" $args 2>&1)
 	rc=$?
 	if [ $rc -ne 2 ] || ! cmp -s "$top_srcdir/specs/reduce_vec4.yaml" "$hostile/s.yaml" ||
-	   ! echo "$out" | grep -Eq 'is the spec .*itself: writing it would destroy it before it is read; choose another file|name one file'; then
+	   ! echo "$out" | grep -Eq 'is the spec .*itself: writing it would destroy the input; choose another file|name one file'; then
 		echo "FAIL: kgen run s.yaml $args: exit $rc (expected 2, the spec untouched): $out"
 		status=1
 	fi

@@ -373,7 +373,7 @@ for args in "--records $tmp/fifo.yaml" "--plan $tmp/./fifo.yaml" "--plan $tmp/r.
 	"$b/kgen" tune "$tmp/fifo.yaml" --n 1000 $args > "$tmp/out" 2>&1
 	rc=$?
 	[ $rc -eq 2 ] && cmp -s "$tmp/fifo.yaml" "$tmp/keep.yaml" &&
-		grep -Eq "is the space (.* )?itself: writing it would destroy it|is the records file: give the plan a file of its own" \
+		grep -Eq "is the space (.* )?itself: writing it would destroy the input|is the records file: give the plan a file of its own" \
 		"$tmp/out" || bad "kgen tune space.yaml $args: exit $rc (expected 2, the space untouched): $(cat "$tmp/out")"
 done
 
