@@ -106,7 +106,12 @@ def test_deep_k_with_few_tiles_shares_k_out(dt, gen):
     dev = a.device.index or 0
     c = _matmul._matmul_call("kgen.matmul", kgen.describe(a), kgen.describe(b), None, 1.0, 0.0)
     fields = {"dtype": dt, "a_layout": "row", "b_layout": "col"}
-    path, extra, _ = _matmul._default_choice(c, fields, {}, dev)
+    # As kgen.matmul chooses (since 0cff263 the deep-k rule follows
+    # _default_choice, asking the best spec's built kernel for its occupancy).
+    best = _matmul._default_choice(c, fields, {}, dev)
+    resident = _kernel.sm_count(dev) * kgen.Kernel(best[0], device=dev, **dict(best[1], **fields)).blocks_per_sm
+    path, extra, _ = _matmul._deep_k_choice(best, dt, 256, 256, 32768, lambda: resident)
+    assert resident > 0 and best[0].endswith("wgmma_%s.yaml" % dt), (best, resident)
     assert path.endswith("mma_%s.yaml" % dt) and extra == {"schedule": "stream_k"}, (path, extra)
     close(kgen.matmul(a, b), a, b, dt)
     out = c0.clone()
