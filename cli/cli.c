@@ -46,21 +46,24 @@ kgen_report(const kgen_error *err)
 static void
 name_overrides(const char *path, char *const *sets, int nsets, kgen_error *err)
 {
-	char label[sizeof err->file] = "", set[sizeof err->file];
+	char label[sizeof err->file] = "", shown[sizeof err->file];
 	size_t used = 0;
 	int i;
 
-	/* Escaped: a newline in an argument must not split the message, nor an
-	 * escape sequence reach the terminal. */
-	for (i = 0; i < nsets && used < sizeof label; i++)
-		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set %s", i ? " " : "",
-		                         kgen_escape(sets[i], set, sizeof set, 0));
+	/* Escaped, each into the room left so that no character is cut in two:
+	 * a newline in an argument must not split the message, nor an escape
+	 * sequence reach the terminal. */
+	for (i = 0; i < nsets && used + 16 < sizeof label; i++) {
+		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set ", i ? " " : "");
+		if (used + 9 < sizeof label)
+			used += strlen(kgen_escape(sets[i], label + used, sizeof label - used, 0));
+	}
 	if (err->line > 0) {
 		size_t len = strlen(err->message);
 		snprintf(err->message + len, sizeof err->message - len, " (after %s)", label);
 	} else {
 		char file[sizeof err->file];
-		snprintf(file, sizeof file, "%s (%s)", path, label);
+		snprintf(file, sizeof file, "%s (%s)", kgen_escape(path, shown, sizeof err->file / 2, 0), label);
 		memcpy(err->file, file, sizeof err->file);
 	}
 }
@@ -141,6 +144,38 @@ same_file(const char *path, const struct stat *st)
 	struct stat o;
 
 	return path && strcmp(path, "-") != 0 && stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* The folder part of path into dir (".", when it has none) and its last
+ * component; 0 when the folder's name does not fit. */
+static int
+split_path(const char *path, char *dir, size_t size, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) + 1 : 1;
+
+	if (len >= size)
+		return 0;
+	memcpy(dir, slash ? path : ".", len);
+	dir[len] = '\0';
+	*base = slash ? slash + 1 : path;
+	return 1;
+}
+
+int
+kgen_cli_same_file(const char *a, const char *b)
+{
+	char da[4096], db[4096];
+	const char *ba, *bb;
+	struct stat sa, sb;
+
+	if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	/* One is not made yet: the same name in the same folder. */
+	return split_path(a, da, sizeof da, &ba) && split_path(b, db, sizeof db, &bb) && strcmp(ba, bb) == 0 &&
+	       *ba && stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 kgen_status

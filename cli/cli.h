@@ -31,6 +31,10 @@ int kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *ns
 kgen_status kgen_cli_not_an_input(const char *option, const char *out, char *const *inputs, int ninputs,
                                   const char *what, kgen_error *err);
 
+/* Do two output paths name one file (./x and x, a link; for a file not
+ * made yet, the same name in the same folder)?  "-" is no file. */
+int kgen_cli_same_file(const char *a, const char *b);
+
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
 int kgen_cli_is_plan(const char *path);

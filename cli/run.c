@@ -331,10 +331,10 @@ open_tables(const struct run_opts *o, char **specs, int nspecs, struct tables *t
 	char *json[] = { (char *)o->json }, name[256];
 	kgen_error err;
 
-	if (o->tsv && o->json && strcmp(o->tsv, o->json) == 0 && strcmp(o->tsv, "-") != 0)
+	if (kgen_cli_same_file(o->tsv, o->json))
 		kgen_fail(&err, KGEN_EINVAL, "--tsv and --json name one file, %s: give each its own",
 		          kgen_escape(o->tsv, name, sizeof name, 0));
-	if ((o->tsv && o->json && strcmp(o->tsv, o->json) == 0 && strcmp(o->tsv, "-") != 0) ||
+	if (kgen_cli_same_file(o->tsv, o->json) ||
 	    kgen_cli_not_an_input("--tsv", o->tsv, specs, nspecs, "the spec", &err) ||
 	    kgen_cli_not_an_input("--json", o->json, specs, nspecs, "the spec", &err) ||
 	    kgen_cli_not_an_input("--tsv", o->tsv, json, o->json ? 1 : 0, "--json's file", &err))

@@ -1220,7 +1220,7 @@ outputs_not_inputs(const struct tune *t, kgen_error *err)
 {
 	char *space[] = { (char *)t->space }, *records[] = { (char *)t->records }, name[256];
 
-	if (t->plan && t->records && strcmp(t->plan, t->records) == 0)
+	if (kgen_cli_same_file(t->plan, t->records))
 		return kgen_fail(err, KGEN_EINVAL, "--plan %s is the records file: give the plan a file of its own",
 		                 kgen_escape(t->plan, name, sizeof name, 0));
 	if (kgen_cli_not_an_input("--records", t->records, space, 1, "the space", err) ||

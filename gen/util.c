@@ -219,6 +219,8 @@ kgen_escape(const char *text, char *buf, size_t n, size_t cut)
 	size_t used = 0, chars = 0;
 	const char *p = text;
 
+	if (!n)
+		return buf;
 	while (*p && used + 8 < n) {
 		unsigned char c = (unsigned char)*p;
 		int len = kgen_utf8_length(p);

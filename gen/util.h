@@ -36,7 +36,8 @@ int kgen_utf8_length(const char *text);
 /* text as one line that is safe on a terminal: control characters (C0,
  * DEL and C1), backslashes and bytes of no valid UTF-8 sequence as \xNN,
  * valid UTF-8 kept; cut after `cut` characters with "..." (0: only where
- * buf ends); into buf (n >= 8), returned. */
+ * buf ends, never inside a character or an escape: text gets n - 9 bytes
+ * at most); into buf (n >= 1), returned. */
 const char *kgen_escape(const char *text, char *buf, size_t n, size_t cut);
 
 /* text as a message may quote it: kgen_escape() cut after 40 characters. */

@@ -28,13 +28,20 @@ struct call {
 	unsigned long long tiles, k_tiles;
 };
 
-/* The elements an operand of r x c with leading dimension ld spans, as laid out. */
+/* The bytes an operand of r x c elements of `size` bytes with leading
+ * dimension ld spans, as laid out; past the address space, all of it (an
+ * absurd call's span must not wrap and hide an overlap). */
 static unsigned long long
-span(int row_major, unsigned long long rows, unsigned long long cols, unsigned long long ld)
+span(int row_major, unsigned long long rows, unsigned long long cols, unsigned long long ld, unsigned long long size)
 {
+	unsigned long long outer = row_major ? rows : cols, inner = row_major ? cols : rows, elements;
+
 	if (!rows || !cols)
 		return 0;
-	return row_major ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+	if (ld && outer - 1 > (~0ull - inner) / ld)
+		return ~0ull;
+	elements = (outer - 1) * ld + inner;
+	return elements > ~0ull / size ? ~0ull : elements * size;
 }
 
 /* Sizes and leading dimensions: packed ones filled in, each checked. */
@@ -131,9 +138,9 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long size = (unsigned long long)s->r.dtype->size;
 	unsigned long long osize = (unsigned long long)s->r.out->size;
-	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size;
-	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size;
-	unsigned long long cbytes = span(1, c->m, c->n, c->ldc) * osize;
+	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda, size);
+	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb, size);
+	unsigned long long cbytes = span(1, c->m, c->n, c->ldc, osize);
 	const struct kgen_span spans[] = {  /* C is written; k = 0 reads neither A nor B */
 		{ "c", cp, cbytes }, { "a", a, c->k ? abytes : 0 }, { "b", b, c->k ? bbytes : 0 },
 	};
@@ -161,9 +168,9 @@ scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_d
 	unsigned long long size = (unsigned long long)s->r.dtype->size;
 	const struct kgen_span spans[] = {
 		{ "scratch", scratch, need },
-		{ "c", cp, span(1, c->m, c->n, c->ldc) * (unsigned long long)s->r.out->size },
-		{ "a", a, c->k ? span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda) * size : 0 },
-		{ "b", b, c->k ? span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb) * size : 0 },
+		{ "c", cp, span(1, c->m, c->n, c->ldc, (unsigned long long)s->r.out->size) },
+		{ "a", a, c->k ? span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda, size) : 0 },
+		{ "b", b, c->k ? span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb, size) : 0 },
 	};
 
 	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);

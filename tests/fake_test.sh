@@ -18,8 +18,9 @@ export LD_LIBRARY_PATH KGEN_CACHE=0
 status=0
 "$b/tests/fake_test" || status=1
 "$b/tests/runtime_test" || status=1
-# Four threads building specs and plans in one context (make check-sanitize
-# runs eight under ThreadSanitizer).
+# Four threads building specs and plans in one context, the disk cache off
+# (KGEN_CACHE=0 above); make check-tsan runs eight under ThreadSanitizer
+# with a disk cache of their own, which they race on too.
 "$b/tests/thread_stress" 4 2 || status=1
 out=$("$b/kgen" run --n 1000 --shape 3x33x65 --pad 2 "$top_srcdir/specs/reduce_vec4.yaml" \
 	"$top_srcdir/specs/transpose/best.yaml" "$top_srcdir/specs/reduce_axis/best/rows.yaml" 2>&1)
@@ -136,7 +137,8 @@ PY
 else
 	echo "SKIP: the --json check of hostile spec paths needs python3"
 fi
-for args in "--json $hostile/s.yaml" "--tsv $hostile/./s.yaml" "--json $hostile/link.yaml" "--tsv $hostile/t --json $hostile/t"; do
+for args in "--json $hostile/s.yaml" "--tsv $hostile/./s.yaml" "--json $hostile/link.yaml" "--tsv $hostile/t --json $hostile/t" \
+	"--tsv $hostile/u --json $hostile/./u"; do
 	rm -f "$hostile/s.yaml" "$hostile/link.yaml"
 	cp "$top_srcdir/specs/reduce_vec4.yaml" "$hostile/s.yaml" && ln "$hostile/s.yaml" "$hostile/link.yaml" || exit 99
 	# shellcheck disable=SC2086

@@ -69,7 +69,8 @@ static const struct geometry {
 	{ "kernel: scale\ndtype: u32\nstages: 1\nname: times_three\n", 1, "times_three", 1, 256 },
 };
 
-/* Each row: one launch of the spec's kernel, its grid, block and the three arguments as given. */
+/* Each row: one launch of the spec's kernel, its grid, block and the three arguments as given
+ * (out 128 GiB above in: apart even for 2^33 i64 elements). */
 START_TEST(launch_geometry_and_arguments)
 {
 	const struct geometry *g = &geometries[_i];
@@ -78,7 +79,7 @@ START_TEST(launch_geometry_and_arguments)
 	kgen_error err;
 	int n0 = *nlaunches;
 
-	ck_assert_msg(kgen_scale(k, 0x10000000ull, 0x20000000ull, g->n, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_scale(k, 0x10000000ull, 0x2000000000ull, g->n, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_int_eq(*nlaunches, n0 + 1);
 	x = &launches[n0 % 256];
 	ck_assert_str_eq(x->name, g->name);
@@ -87,7 +88,7 @@ START_TEST(launch_geometry_and_arguments)
 	ck_assert_uint_eq(x->block[0], g->block);
 	ck_assert_uint_eq(x->smem, 0);
 	ck_assert_uint_eq(x->args[0], 0x10000000ull);
-	ck_assert_uint_eq(x->args[1], 0x20000000ull);
+	ck_assert_uint_eq(x->args[1], 0x2000000000ull);
 	ck_assert_uint_eq(x->args[2], g->n);
 }
 END_TEST
@@ -163,6 +164,8 @@ static const struct refused_call refused[] = {
 	  "kgen_scale: out (0x2004) is not aligned to its 8-byte f64 elements" },
 	{ "kernel: scale\ndtype: i32\n", 0, 0x1002, 0x2000, 10,
 	  "kgen_scale: in (0x1002) is not aligned to its 4-byte i32 elements" },
+	{ "kernel: scale\n", 0, 0x1000, 0x1010, 10,
+	  "kgen_scale: out [0x1010, +40 bytes) overlaps in [0x1000, +40 bytes): out must have memory of its own" },
 	{ "kernel: scale\nthreads: 32\nstages: 1\n", 0, 0x1000, 0x2000, 1ull << 40,
 	  "kgen_scale: n = 1099511627776 needs 34359738368 blocks, more than a grid holds" },
 };

@@ -368,7 +368,8 @@ for records in "" "--records $tmp/named.fifo"; do
 done
 # R4-1: neither the records nor the plan may be the space (or each other).
 cp "$tmp/fifo.yaml" "$tmp/keep.yaml"
-for args in "--records $tmp/fifo.yaml" "--plan $tmp/./fifo.yaml" "--plan $tmp/r.jsonl --records $tmp/r.jsonl"; do
+for args in "--records $tmp/fifo.yaml" "--plan $tmp/./fifo.yaml" "--plan $tmp/r.jsonl --records $tmp/r.jsonl" \
+	"--plan $tmp/./r2.jsonl --records $tmp/r2.jsonl"; do
 	# shellcheck disable=SC2086
 	"$b/kgen" tune "$tmp/fifo.yaml" --n 1000 $args > "$tmp/out" 2>&1
 	rc=$?

@@ -40,16 +40,20 @@ START_TEST(escape_keeps_one_line_and_no_control)
 	ck_assert_str_eq(kgen_escape("a\\b\x7f", buf, sizeof buf, 0), "a\\x5cb\\x7f");
 	ck_assert_str_eq(kgen_escape("abcdef", buf, sizeof buf, 3), "abc...");
 	ck_assert_str_eq(kgen_escape("abcdefghijklmnop", buf, 12, 0), "abcd");  /* room kept for a whole escape and the NUL */
+	ck_assert_str_eq(kgen_escape("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", buf, 12, 0), "\xc3\xa9\xc3\xa9");  /* never half an \xc3\xa9 */
+	ck_assert_str_eq(kgen_escape("abc", buf, 1, 0), "");
 	ck_assert_str_eq(kgen_quote("\xe2\x82\xac\xe2\x82\xac", buf, sizeof buf), "\xe2\x82\xac\xe2\x82\xac");
 }
 END_TEST
 
 START_TEST(open_regular_never_blocks)
 {
-	char dir[] = "/tmp/kgen-util.XXXXXX", path[64];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], path[4200];
 	struct stat st;
 	int fd;
 
+	snprintf(dir, sizeof dir, "%s/kgen-util.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/fifo", dir);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/cli.h"
 #include "cli/run.h"
 #include "cli/reference.h"
 #include "cli/timing.h"
@@ -206,9 +207,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (ms >= 0)
 				printf(" %10.2f us %8.1f GB/s", ms * 1e3, bytes / (ms * 1e-3) / 1e9);
 			printf("  %s\n", msg);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\tscale\t%llu\t%s\t%.3f\t%.1f\t-1\t-1\t-1\t-1\t-1\t0\tper-call\t-1\n", specs[i].path,
+			if (tsv) {  /* the path as a cell (kgen_tsv_text), so that any name stays in its row */
+				kgen_tsv_text(tsv, specs[i].path);
+				fprintf(tsv, "\t%s\tscale\t%llu\t%s\t%.3f\t%.1f\t-1\t-1\t-1\t-1\t-1\t0\tper-call\t-1\n",
 				        spec->r.dtype->name, o->n[j], verdict, ms * 1e3, ms > 0 ? bytes / (ms * 1e-3) / 1e9 : -1);
+			}
 			fflush(stdout);
 		}
 	}

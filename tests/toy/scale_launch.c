@@ -34,6 +34,12 @@ scale_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n
 		                 in % esize ? "in" : "out", in % esize ? in : out, esize, s->r.dtype->name);
 	if (grid > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scale: n = %llu needs %llu blocks, more than a grid holds", n, grid);
+	/* In place (out == in) is fine, each element read before it is
+	 * written by its own thread; any other overlap is not. */
+	if (out != in && (st = kgen_refuse_overlaps("kgen_scale", (const struct kgen_span[]){ { "out", out, n * esize },
+	                                                                                     { "in", in, n * esize } },
+	                                            2, 1, err)))
+		return st;
 	if ((st = kgen_context_enter(k->ctx, err)))
 		return st;
 	return kgen_launch(k->ctx->cu, k->fn[0], grid, s->threads, 0, args, stream, err);
