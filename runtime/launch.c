@@ -1,6 +1,7 @@
 /* launch.c - what every family's launcher shares: launching one kernel,
  * the kernel's own scratch, checking a kernel's family. */
 #include "config.h"
+#include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
 #include "gen/op.h"
@@ -122,4 +123,15 @@ kgen_refuse_overlaps(const char *who, const struct kgen_span *spans, int n, int 
 			                 o->bytes, w->name);
 		}
 	return KGEN_OK;
+}
+
+void *
+kgen_zalloc_aligned(size_t align, size_t size)
+{
+	size_t whole = (size + align - 1) / align * align;  /* C11: a multiple of the alignment */
+	void *p = aligned_alloc(align, whole);
+
+	if (p)
+		memset(p, 0, whole);
+	return p;
 }

@@ -102,7 +102,7 @@ static struct wgmma_maps *
 state(kgen_kernel *kn)
 {
 	if (!kn->state)
-		kn->state = calloc(1, sizeof(struct wgmma_maps));
+		kn->state = kgen_zalloc_aligned(_Alignof(struct wgmma_maps), sizeof(struct wgmma_maps));
 	return kn->state;
 }
 

@@ -96,6 +96,12 @@ kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, con
 kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index, const char *caller,
                                 kgen_error *err);
 
+/* Zeroed memory aligned to align (a power of two), freed with free(): a
+ * launch state that holds CUtensorMaps, which ask for more alignment than
+ * calloc() gives (UBSan: 'misaligned address ... requires 128 byte
+ * alignment'). */
+void *kgen_zalloc_aligned(size_t align, size_t size);
+
 /* One device buffer of a launch: its argument's name, where it starts and
  * how many bytes the launch reads or writes there (0: none). */
 struct kgen_span {

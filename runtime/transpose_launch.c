@@ -111,7 +111,7 @@ tma_maps(kgen_kernel *k, CUdeviceptr in, CUdeviceptr out, unsigned long long row
 	kgen_status st = KGEN_OK;
 
 	pthread_mutex_lock(&k->ctx->lock);
-	if (!k->state && !(k->state = calloc(1, sizeof(struct kgen_tma_maps)))) {
+	if (!k->state && !(k->state = kgen_zalloc_aligned(_Alignof(struct kgen_tma_maps), sizeof *m))) {
 		pthread_mutex_unlock(&k->ctx->lock);
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	}
