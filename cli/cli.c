@@ -137,15 +137,6 @@ kgen_cli_is_plan(const char *path)
 	return is;
 }
 
-/* Is path the file that st describes (same device and inode)? */
-static int
-same_file(const char *path, const struct stat *st)
-{
-	struct stat o;
-
-	return path && strcmp(path, "-") != 0 && stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
-}
-
 /* The folder part of path into dir (".", when it has none) and its last
  * component; 0 when the folder's name does not fit. */
 static int
@@ -191,7 +182,7 @@ kgen_cli_not_an_input(const char *option, const char *out, char *const *inputs, 
 	if (!out || strcmp(out, "-") == 0 || stat(out, &st) != 0 || !S_ISREG(st.st_mode))
 		return KGEN_OK;
 	for (i = 0; i < ninputs; i++)
-		if (same_file(inputs[i], &st))
+		if (kgen_cli_same_file(out, inputs[i]))
 			return kgen_fail(err, KGEN_EINVAL, "%s %s is %s%s%s itself: writing it would destroy the input; choose "
 			                 "another file", option, kgen_escape(out, shown, sizeof shown, 0), what,
 			                 strcmp(inputs[i], out) ? " " : "",

@@ -328,16 +328,14 @@ struct tables {
 static int
 open_tables(const struct run_opts *o, char **specs, int nspecs, struct tables *t)
 {
-	char *json[] = { (char *)o->json }, name[256];
+	char name[256];
 	kgen_error err;
 
 	if (kgen_cli_same_file(o->tsv, o->json))
-		kgen_fail(&err, KGEN_EINVAL, "--tsv and --json name one file, %s: give each its own",
-		          kgen_escape(o->tsv, name, sizeof name, 0));
-	if (kgen_cli_same_file(o->tsv, o->json) ||
-	    kgen_cli_not_an_input("--tsv", o->tsv, specs, nspecs, "the spec", &err) ||
-	    kgen_cli_not_an_input("--json", o->json, specs, nspecs, "the spec", &err) ||
-	    kgen_cli_not_an_input("--tsv", o->tsv, json, o->json ? 1 : 0, "--json's file", &err))
+		return kgen_report((kgen_fail(&err, KGEN_EINVAL, "--tsv and --json name one file, %s: give each its own",
+		                              kgen_escape(o->tsv, name, sizeof name, 0)), &err));
+	if (kgen_cli_not_an_input("--tsv", o->tsv, specs, nspecs, "the spec", &err) ||
+	    kgen_cli_not_an_input("--json", o->json, specs, nspecs, "the spec", &err))
 		return kgen_report(&err);
 	if (o->tsv && !(t->tsv = fopen(o->tsv, "w+"))) {
 		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->tsv, strerror(errno));
