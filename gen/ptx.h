@@ -18,6 +18,7 @@
 	X(smem_addr) \
 	X(mbarrier) \
 	X(barrier) \
+	X(dsmem) \
 	X(tma) \
 	X(cp_async) \
 	X(ldmatrix) \
@@ -37,6 +38,7 @@
 	X(mbarrier_wait, mbarrier) \
 	X(warpgroup_sync, barrier)              /* a named barrier of a warpgroup's 128 threads */ \
 	X(cluster_sync, barrier) \
+	X(dsmem_load, dsmem)                    /* a float of another block of the cluster's shared memory */ \
 	X(tensor_map, tma)                      /* struct CUtensorMap */ \
 	X(fence_proxy_async_shared, tma) \
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \

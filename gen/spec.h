@@ -26,6 +26,7 @@
 	X(TRANSPOSE, "transpose", "transpose a row-major matrix", transpose) \
 	X(REDUCE_AXIS, "reduce_axis", "reduce each row or each column of a row-major matrix", reduce_axis) \
 	X(MATMUL,    "matmul",    "multiply two matrices: C = alpha A B + beta C, then an epilogue", matmul) \
+	X(ROWS,      "rows",      "softmax, log-softmax, RMSNorm, LayerNorm or cross-entropy of each row of a matrix", rows) \
 	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
@@ -168,6 +169,22 @@
 	X(TILE,   "tile",   "axis cols: threads own load_width bytes of adjacent columns and walk down the rows, split over blocks") \
 	X(AUTO,   "auto",   "chosen at launch by the shape: rows: warp with 1 to 32 lanes or block, by the row's length; cols: tile")
 
+/* What kernel: rows makes of each row (statistics in f32). */
+#define KGEN_ROW_OPS(X) \
+	X(SOFTMAX,       "softmax",       "exp(x - max) / sum(exp(x - max)) over the row (torch.softmax(x, -1))") \
+	X(LOG_SOFTMAX,   "log_softmax",   "x - max - log(sum(exp(x - max))) (torch.log_softmax(x, -1))") \
+	X(RMS_NORM,      "rms_norm",      "x / sqrt(mean(x^2) + eps) * weight (torch.nn.functional.rms_norm)") \
+	X(LAYER_NORM,    "layer_norm",    "(x - mean) / sqrt(var + eps) * weight + bias, var biased (torch.nn.functional.layer_norm)") \
+	X(CROSS_ENTROPY, "cross_entropy", "a loss per row: the row's log-sum-exp minus its label's logit (torch.nn.functional.cross_entropy, reduction='none')")
+
+/* How the threads of kernel: rows share a row. */
+#define KGEN_ROW_STRATEGIES(X) \
+	X(WARP,    "warp",    "`lanes` threads per row (several rows a warp below 32), the row in registers: rows up to lanes x vectors loads") \
+	X(BLOCK,   "block",   "a block per row, the row in registers: rows up to threads x vectors loads") \
+	X(CLUSTER, "cluster", "a cluster of `cluster_size` blocks per row (sm_90), each holding its part in registers and reading the others' statistics from their shared memory") \
+	X(ONLINE,  "online",  "a block per row of any length: a pass for the statistics (a running max and sum, or Welford's mean and variance), then a pass that writes (cross_entropy: one pass)") \
+	X(AUTO,    "auto",    "kernels of warp, block and online, one chosen at launch by the row's length")
+
 /* How an operand of kernel: matmul lies in memory. */
 #define KGEN_MM_LAYOUTS(X) \
 	X(ROW, "row", "row-major: a row's elements are adjacent, rows ld elements apart (C's and torch's)") \
@@ -243,7 +260,7 @@
  */
 #define KGEN_KEYS(X) \
 	X(kernel,           "kernel",           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis), matmul_<math>_<dtype> (matmul)") \
+	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis), matmul_<math>_<dtype> (matmul), rows_<op>_<dtype> (rows)") \
 	X(op,               "op",               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
 	X(dtype,            "dtype",            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
 	X(acc_dtype,        "acc_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
@@ -309,6 +326,12 @@
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
 	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks compute which tiles of C: stream_k evens out the last wave (math: simt, mma)") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
+	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
+	X(row_strategy,     "strategy",         KT_ENUM, kgen_row_strategies, 0, 0,    "auto",    "kernel: rows: how threads share a row") \
+	X(vectors,          "vectors",          KT_INT,  NULL,               1, 32,    "4",       "kernel: rows: loads of load_width bytes each thread holds in registers (strategy: warp, block, cluster): the longest row") \
+	X(cluster_size,     "cluster_size",     KT_INT,  NULL,               2, 16,    "2",       "kernel: rows: blocks of a cluster that share one row (strategy: cluster), a power of two") \
+	X(weight_dtype,     "weight_dtype",     KT_ENUM, kgen_dtypes,        0, 0,     "",        "kernel: rows: type of the norms' weight and bias vectors; default dtype") \
+	X(label_dtype,      "label_dtype",      KT_ENUM, kgen_dtypes,        0, 0,     "i64",     "kernel: rows: type of cross_entropy's labels, i32 or i64") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -389,6 +412,12 @@ enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
 #undef X
+#define X(id, ...) KGEN_ROW_##id,
+enum kgen_row_op { KGEN_ROW_OPS(X) KGEN_ROW_OP_COUNT };
+#undef X
+#define X(id, ...) KGEN_ROWS_##id,
+enum kgen_row_strategy { KGEN_ROW_STRATEGIES(X) KGEN_ROW_STRATEGY_COUNT };
+#undef X
 #define X(id, ...) KGEN_MM_##id,
 enum kgen_mm_layout { KGEN_MM_LAYOUTS(X) KGEN_MM_COUNT };
 #undef X
@@ -464,7 +493,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[];
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_row_ops[], kgen_row_strategies[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

@@ -252,6 +252,35 @@ KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsign
                                      kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
                                      kgen_error *err);
 
+/* kernel: rows: one call's operands.  Device addresses, 0 where the op
+ * reads or writes none; pitches in elements (0: cols). */
+struct kgen_rows_args {
+	kgen_devptr x;             /* rows x cols of dtype, rows x_pitch elements apart */
+	kgen_devptr y;             /* softmax, log_softmax, rms_norm, layer_norm: rows x cols of out_dtype,
+	                            * y_pitch apart; may be x (same pitch and element size) */
+	kgen_devptr weight;        /* rms_norm, layer_norm: cols of weight_dtype, or 0 (ones) */
+	kgen_devptr bias;          /* layer_norm: cols of weight_dtype, or 0 (zeros) */
+	kgen_devptr labels;        /* cross_entropy: rows class indices of label_dtype */
+	kgen_devptr loss;          /* cross_entropy: rows losses of out_dtype (0 where the label is
+	                            * ignore_index, NaN where it is outside 0..cols-1) */
+	kgen_devptr lse;           /* cross_entropy: rows floats, each row's log-sum-exp, or 0 */
+	unsigned long long rows, cols;
+	unsigned long long x_pitch, y_pitch;
+	double eps;                /* rms_norm, layer_norm: added to the mean square or the variance */
+	long long ignore_index;    /* cross_entropy: the label of rows without a loss (torch's -100) */
+};
+
+/* The spec's op on each of a->rows rows of a->x (softmax, log_softmax,
+ * rms_norm, layer_norm into a->y; cross_entropy into a->loss), on stream:
+ * the kernel of the spec's strategy, or for strategy: auto the one its
+ * contract gives rows of a->cols elements.  Refused with KGEN_EINVAL
+ * before any launch: a NULL array the op needs or one it does not take,
+ * a pitch below cols, an array not aligned to its element size, outputs
+ * that overlap the inputs (y == x in place is allowed), rows longer than
+ * the spec's kernel holds.  No rows (or no columns) launch nothing. */
+KGEN_API kgen_status kgen_rows(kgen_kernel *kernel, const struct kgen_rows_args *args, kgen_stream stream,
+                               kgen_error *err);
+
 /* Bytes of scratch kgen_matmul() needs for m x n x k: 0 unless split_k > 1 or schedule: stream_k (where the
  * launch shares tiles out, which depends on the GPU it runs on) needs a workspace. */
 KGEN_API kgen_status kgen_matmul_scratch_size(const kgen_kernel *kernel, unsigned long long m, unsigned long long n,

@@ -1,0 +1,551 @@
+/*
+ * rows.c - the fused row family, `kernel: rows`: the softmax, log-softmax,
+ * RMSNorm, LayerNorm or cross-entropy of each row of a matrix whose rows
+ * are x_pitch elements apart, statistics in f32.  Its keys, its rules, its
+ * launch contract and its emitter; templates/rows/ holds the CUDA.
+ */
+#include "config.h"
+#include <string.h>
+#include "ptx.h"
+#include "rows.h"
+#include "tpl.h"
+
+#define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
+
+static int
+is_float(const struct kgen_dtype_info *d)
+{
+	return d->cls == DT_HALF || d->cls == DT_BHALF || (d->cls == DT_FLOAT && d->size == 4);
+}
+
+int
+kgen_rows_writes_y(const struct kgen_spec *s)
+{
+	return s->row_op != KGEN_ROW_CROSS_ENTROPY;
+}
+
+int
+kgen_rows_has_weight(const struct kgen_spec *s)
+{
+	return s->row_op == KGEN_ROW_RMS_NORM || s->row_op == KGEN_ROW_LAYER_NORM;
+}
+
+int
+kgen_rows_has_bias(const struct kgen_spec *s)
+{
+	return s->row_op == KGEN_ROW_LAYER_NORM;
+}
+
+/* ---- the kernels ---- */
+
+#define X(lanes, vectors) { lanes, vectors },
+static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0 } };
+#undef X
+
+/* Loads in flight a thread of the online kernel of strategy: auto. */
+#define AUTO_ONLINE_VECTORS 4
+
+int
+kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max)
+{
+	const struct kgen_rows_choice *c;
+	int n = 0;
+
+	switch (s->row_strategy) {
+	case KGEN_ROWS_WARP:
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors };
+		return n;
+	case KGEN_ROWS_BLOCK:
+	case KGEN_ROWS_CLUSTER:
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors };
+		return n;
+	case KGEN_ROWS_ONLINE:
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors };
+		return n;
+	default:
+		break;
+	}
+	for (c = auto_choices; c->vectors && n < max - 1; c++)
+		if (kgen_rows_writes_y(s) || c->lanes > 0)  /* cross_entropy: blocks stream as online does */
+			out[n++] = *c;
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS };
+	return n;
+}
+
+unsigned long long
+kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	long long lanes = c->lanes > 0 ? c->lanes : s->threads;
+
+	if (c->lanes < 0 || !kgen_rows_writes_y(s))
+		return 0;
+	if (s->row_strategy == KGEN_ROWS_CLUSTER)
+		lanes *= s->cluster_size;
+	return (unsigned long long)lanes * (unsigned long long)c->vectors;
+}
+
+long long
+kgen_rows_per_block(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return c->lanes > 0 ? s->threads / c->lanes : 1;
+}
+
+/* ---- rules ---- */
+
+static kgen_status
+check_types(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = s->r.dtype;
+
+	if (!is_float(dt))
+		return ERR(dtype, "kernel: rows reads f32, f16 or bf16 elements, not %s (its statistics are f32)",
+		           dt->name);
+	if (s->out_dtype < 0)
+		s->out_dtype = s->dtype;
+	if (!is_float(&kgen_dtype_info[s->out_dtype]))
+		return ERR(out_dtype, "out_dtype %s: kernel: rows writes f32, f16 or bf16", kgen_dtypes[s->out_dtype].name);
+	if (s->weight_dtype < 0)
+		s->weight_dtype = s->dtype;
+	if (!is_float(&kgen_dtype_info[s->weight_dtype]))
+		return ERR(weight_dtype, "weight_dtype %s: the weight and bias are f32, f16 or bf16",
+		           kgen_dtypes[s->weight_dtype].name);
+	if (s->label_dtype != KGEN_DT_I32 && s->label_dtype != KGEN_DT_I64)
+		return ERR(label_dtype, "label_dtype %s: labels are i32 or i64 (torch's are i64)",
+		           kgen_dtypes[s->label_dtype].name);
+	s->r.out = &kgen_dtype_info[s->out_dtype];
+	s->r.acc = &kgen_dtype_info[KGEN_DT_F32];
+	return KGEN_OK;
+}
+
+static kgen_status
+check(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = s->r.dtype;
+	long long lanes, regs;
+	kgen_status st;
+
+	if ((st = check_types(s, err)))
+		return st;
+	if (s->threads < 0)
+		s->threads = s->row_strategy == KGEN_ROWS_WARP ? 256 : 512;
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (!kgen_is_pow2(s->load_width) || s->load_width % dt->size || s->load_width > 16)
+		return ERR(load_width, "load_width %lld must be the element size (%d bytes for %s) times a power of two, "
+		           "at most 16", s->load_width, dt->size, dt->name);
+	s->r.vec = s->load_width / dt->size;
+	if (s->row_strategy == KGEN_ROWS_WARP && !kgen_is_pow2(s->lanes))
+		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
+	if (s->row_strategy == KGEN_ROWS_CLUSTER && (!kgen_is_pow2(s->cluster_size) || s->cluster_size > 8))
+		return ERR(cluster_size, "cluster_size %lld: a cluster of 2, 4 or 8 blocks (the portable sizes)",
+		           s->cluster_size);
+	regs = s->vectors * s->r.vec;
+	if (s->row_strategy != KGEN_ROWS_AUTO && regs > 64)
+		return ERR(vectors, "vectors %lld of %lld elements are %lld floats a thread, over the 64 that stay in "
+		           "registers: use at most %lld, or strategy: online for long rows", s->vectors, s->r.vec, regs,
+		           64 / s->r.vec);
+	lanes = s->row_strategy == KGEN_ROWS_WARP ? s->lanes : s->threads;
+	(void)lanes;
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "rows_%s_%s", kgen_row_ops[s->row_op].name, dt->name);
+	return KGEN_OK;
+}
+
+/* ---- the launch contract ---- */
+
+/* The kernel suffix of choice c: "", or auto's _lanes8x4, _block4, _online. */
+static void
+suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, size_t n)
+{
+	if (s->row_strategy != KGEN_ROWS_AUTO)
+		snprintf(buf, n, "%s", "");
+	else if (c->lanes > 0)
+		snprintf(buf, n, "_lanes%dx%d", c->lanes, c->vectors);
+	else if (c->lanes == 0)
+		snprintf(buf, n, "_block%d", c->vectors);
+	else
+		snprintf(buf, n, "%s", "_online");
+}
+
+static const char *const what[] = { "softmax", "log-softmax", "RMSNorm", "LayerNorm", "cross-entropy loss" };
+
+static void
+contract(const struct kgen_spec *s, struct kgen_contract *p)
+{
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	long long load = s->load_width;
+	char sfx[32];
+
+	memset(p, 0, sizeof *p);
+	kgen_contract_printf(p->title, sizeof p->title, "the %s of each row of a %s matrix", what[s->row_op],
+	                     s->r.dtype->name);
+	if (n == 1)
+		kgen_contract_printf(p->heading, sizeof p->heading,
+		                     "Kernel (extern \"C\"), for rows x cols elements whose rows are x_pitch >= cols apart:");
+	else
+		kgen_contract_printf(p->heading, sizeof p->heading,
+		                     "Kernels (extern \"C\"), one per launch, chosen by cols, for rows x cols elements\n"
+		                     "// whose rows are x_pitch >= cols apart:");
+	p->apart = n > 1;
+	for (i = 0; i < n; i++) {
+		unsigned long long cap = kgen_rows_capacity(s, &c[i]);
+		struct kgen_step *st;
+
+		suffix(s, &c[i], sfx, sizeof sfx);
+		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);
+		if (n > 1 && cap)
+			kgen_contract_printf(st->note, sizeof st->note, "when cols <= %llu", cap * (unsigned long long)s->r.vec);
+		else if (n > 1)
+			kgen_contract_printf(st->note, sizeof st->note, "%s", c[i].lanes < 0 ? "for longer rows" : "");
+	}
+	if (s->row_strategy == KGEN_ROWS_CLUSTER)
+		kgen_contract_note(p, "// grid = %lld * rows (at most 2^31 - 1 blocks: the clusters walk the rows a grid\n"
+		                   "// apart), in clusters of %lld blocks (__cluster_dims__); rows of up to %llu elements.\n",
+		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+	else if (s->row_strategy == KGEN_ROWS_WARP)
+		kgen_contract_note(p, "// grid = ceil(rows / %lld) (%lld threads per row), at most 2^31 - 1: the blocks walk the\n"
+		                   "// rows a grid apart; rows of up to %llu elements.\n", s->threads / s->lanes, s->lanes,
+		                   kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+	else if (s->row_strategy == KGEN_ROWS_BLOCK)
+		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
+		                   "// apart; rows of up to %llu elements.\n",
+		                   kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+	else if (s->row_strategy == KGEN_ROWS_ONLINE)
+		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
+		                   "// apart; rows of any length.\n");
+	else
+		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
+		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).\n",
+		                   s->threads);
+	kgen_contract_note(p, "// Scratch: none.  x, y, the weight and bias are read or written as %lld-byte vectors where\n"
+	                   "// `aligned` says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),\n"
+	                   "// else an element at a time; y may be x (in place, the same pitch and element size).",
+	                   load);
+}
+
+/* ---- the source ---- */
+
+#define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
+
+/* A conversion helper (the matmul family's templates): fn from type dt to
+ * a float, or to_out from a float to dt. */
+static kgen_status
+convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt, int to, kgen_error *err)
+{
+	struct tpl_args t;
+	const char *tpl;
+	kgen_status st;
+
+	tpl_init(&t);
+	if (dt->cls == DT_HALF)
+		tpl = to ? "matmul/to_f16.cu" : "matmul/from_f16.cu";
+	else if (dt->cls == DT_BHALF)
+		tpl = to ? "matmul/to_bf16.cu" : "matmul/from_bf16.cu";
+	else
+		tpl = to ? "matmul/to_float.cu" : "matmul/from_float.cu";
+	if (!to) {
+		tpl_set(&t, "fn", "%s", fn);
+		if (dt->cls != DT_HALF && dt->cls != DT_BHALF)
+			tpl_set(&t, "ctype", "%s", dt->ctype);
+	}
+	st = tpl_render_into(parts, fn, tpl, &t, err);
+	tpl_free(&t);
+	return st;
+}
+
+static kgen_status
+loader(struct tpl_args *parts, const char *fn, const char *type, const char *cvt, kgen_error *err)
+{
+	struct tpl_args t;
+	kgen_status st;
+
+	tpl_init(&t);
+	tpl_set(&t, "fn", "%s", fn);
+	tpl_set(&t, "type", "%s", type);
+	tpl_set(&t, "cvt", "%s", cvt);
+	st = tpl_render_into(parts, fn, "rows/load.cu", &t, err);
+	tpl_free(&t);
+	return st;
+}
+
+/* The op's row functions. */
+static kgen_status
+op_functions(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
+{
+	struct tpl_args t;
+	const char *tpl;
+	kgen_status st;
+
+	tpl_init(&t);
+	switch (s->row_op) {
+	case KGEN_ROW_SOFTMAX:
+	case KGEN_ROW_LOG_SOFTMAX:
+		tpl = "rows/softmax.cu";
+		tpl_set(&t, "op", "%s", kgen_row_ops[s->row_op].name);
+		tpl_show(&t, "softmax", s->row_op == KGEN_ROW_SOFTMAX);
+		tpl_set(&t, "what", "%s", s->row_op == KGEN_ROW_SOFTMAX ? "softmax" : "log-softmax");
+		break;
+	case KGEN_ROW_RMS_NORM:
+		tpl = "rows/rms_norm.cu";
+		break;
+	case KGEN_ROW_LAYER_NORM:
+		tpl = "rows/layer_norm.cu";
+		break;
+	default:
+		tpl = "rows/cross_entropy.cu";
+		break;
+	}
+	st = tpl_render_into(parts, "op", tpl, &t, err);
+	tpl_free(&t);
+	return st;
+}
+
+/* Render template tpl into parts with no placeholders, or with a's. */
+static kgen_status
+part(struct tpl_args *parts, const char *name, const char *tpl, struct tpl_args *a, kgen_error *err)
+{
+	struct tpl_args none;
+	kgen_status st;
+
+	if (a)
+		return tpl_render_into(parts, name, tpl, a, err);
+	tpl_init(&none);
+	st = tpl_render_into(parts, name, tpl, &none, err);
+	tpl_free(&none);
+	return st;
+}
+
+/* The helpers the kernels call, in the order they are used. */
+static kgen_status
+helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
+{
+	int online = s->row_strategy == KGEN_ROWS_ONLINE || s->row_strategy == KGEN_ROWS_AUTO;
+	int regs = s->row_strategy != KGEN_ROWS_ONLINE;
+	int softmax = s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX;
+	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = s->row_strategy == KGEN_ROWS_CLUSTER;
+	struct tpl_args parts, stats, reduce;
+	struct kgen_ptx ptx = { 0 };
+	kgen_status st = KGEN_OK;
+	size_t i;
+
+	tpl_init(&parts);
+	tpl_init(&stats);
+	tpl_init(&reduce);
+	TRY(convert(&parts, "x_to_float", s->r.dtype, 0, err));
+	if (kgen_rows_has_weight(s))
+		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
+	TRY(convert(&parts, "to_out", s->r.out, 1, err));
+	TRY(part(&parts, "vec", "rows/vec.cu", NULL, err));
+	TRY(loader(&parts, "load_x", "T", "x_to_float", err));
+	if (kgen_rows_has_weight(s))
+		TRY(loader(&parts, "load_w", "W", "w_to_float", err));
+	if (kgen_rows_writes_y(s))
+		TRY(part(&parts, "store", "rows/store.cu", NULL, err));
+	if (cluster) {
+		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load);
+		TRY(kgen_ptx_render_into(&parts, "ptx", &ptx, err));
+	}
+	tpl_show(&stats, "max", softmax && regs);
+	tpl_show(&stats, "sum", (softmax && regs) || s->row_op == KGEN_ROW_RMS_NORM ||
+	                        (s->row_op == KGEN_ROW_LAYER_NORM && regs));
+	tpl_show(&stats, "max_sum", xent || (softmax && online));
+	tpl_show(&stats, "welford", s->row_op == KGEN_ROW_LAYER_NORM && online);
+	TRY(part(&parts, "stats", "rows/stats.cu", &stats, err));
+	if (cluster)
+		TRY(part(&parts, "cluster", "rows/cluster.cu", NULL, err));
+	tpl_show(&reduce, "cluster", cluster);
+	TRY(part(&parts, "reduce", "rows/reduce.cu", &reduce, err));
+	TRY(op_functions(s, &parts, err));
+	if (parts.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	for (i = 0; i < parts.n; i++) {
+		const char *v = parts.v[i].value;
+		size_t len = strlen(v);
+		if (i)
+			sb_puts(b, "\n");
+		sb_puts(b, v);
+		while (len && v[len - 1] == '\n' && b->len && b->s[b->len - 1] == '\n' && len--)
+			b->s[--b->len] = '\0';
+		sb_puts(b, "\n");
+	}
+	while (b->len && b->s[b->len - 1] == '\n')
+		b->s[--b->len] = '\0';
+	if (b->failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+out:
+	tpl_free(&parts);
+	tpl_free(&stats);
+	tpl_free(&reduce);
+	return st;
+}
+
+/* The kernels, in the contract's order. */
+static kgen_status
+kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
+{
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	const char *op = kgen_row_ops[s->row_op].name;
+	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY;
+	kgen_status st = KGEN_OK;
+	char sfx[32];
+
+	for (i = 0; i < n && !st; i++) {
+		struct tpl_args k;
+		const char *tpl;
+
+		tpl_init(&k);
+		suffix(s, &c[i], sfx, sizeof sfx);
+		tpl_set(&k, "name", "%s%s", kgen_spec_kernel_name(s), sfx);
+		if (c[i].lanes >= 0) {
+			tpl_set(&k, "vecs", "%d", c[i].vectors);
+			tpl_set(&k, "call", "%s_row", op);
+		}
+		if (c[i].lanes < 0) {
+			tpl = "rows/kernel_online.cu";
+			if (xent)
+				tpl_set(&k, "call", "cross_entropy_row<THREADS, %d>(a, row, threadIdx.x, true)", c[i].vectors);
+			else
+				tpl_set(&k, "call", "%s_online<THREADS, %d>(a, row, threadIdx.x)", op, c[i].vectors);
+			tpl_set(&k, "doc", "A block per row of any length, %d loads in flight a thread%s.", c[i].vectors,
+			        xent ? "" : ", read twice");
+		} else if (s->row_strategy == KGEN_ROWS_CLUSTER) {
+			tpl = "rows/kernel_cluster.cu";
+		} else {
+			long long lanes = c[i].lanes ? c[i].lanes : s->threads;
+			tpl = "rows/kernel_regs.cu";
+			tpl_set(&k, "lanes", "%lld", lanes);
+			if (xent)
+				tpl_set(&k, "doc", "%lld threads per row, streaming it %d loads at a time a thread.", lanes,
+				        c[i].vectors);
+			else
+				tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu "
+				        "elements.", lanes, c[i].vectors,
+				        kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec);
+		}
+		if (out->len)
+			sb_puts(out, "\n");
+		st = tpl_render(out, tpl, &k, err);
+		tpl_free(&k);
+	}
+	while (out->len && out->s[out->len - 1] == '\n')
+		out->s[--out->len] = '\0';
+	return st;
+}
+
+/* What each field of struct Rows is for the op. */
+static void
+field_docs(const struct kgen_spec *s, struct tpl_args *f)
+{
+	int y = kgen_rows_writes_y(s), w = kgen_rows_has_weight(s), b = kgen_rows_has_bias(s);
+
+	tpl_set(f, "y_doc", "%s", y ? "rows x cols, rows y_pitch elements apart" : "unused");
+	tpl_set(f, "weight_doc", "%s", w ? "cols elements, or null (all ones)" : "unused");
+	tpl_set(f, "bias_doc", "%s", b ? "cols elements, or null (all zeros)" : "unused");
+	tpl_set(f, "labels_doc", "%s", y ? "unused" : "rows class indices");
+	tpl_set(f, "loss_doc", "%s", y ? "unused" : "rows losses");
+	tpl_set(f, "lse_doc", "%s", y ? "unused" : "rows log-sum-exps, or null");
+	tpl_set(f, "ignore_doc", "%s", y ? "unused" : "the label whose loss is 0");
+	tpl_set(f, "eps_doc", "%s", w ? "added to the variance" : "unused");
+	tpl_set(f, "w_type", "%s", w ? "W" : "void");
+	tpl_set(f, "label_type", "%s", y ? "void" : "Label");
+}
+
+static kgen_status
+emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+{
+	const struct kgen_dtype_info *dt = s->r.dtype, *w = &kgen_dtype_info[s->weight_dtype];
+	const struct kgen_dtype_info *label = &kgen_dtype_info[s->label_dtype];
+	struct tpl_args file, c;
+	strbuf help, ks;
+	kgen_status st = KGEN_OK;
+
+	tpl_init(&file);
+	tpl_init(&c);
+	sb_init(&help);
+	sb_init(&ks);
+	tpl_set(&file, "header", "%s", header);
+	tpl_set(&file, "dtype", "%s", dt->name);
+	tpl_set(&file, "out_dtype", "%s", s->r.out->name);
+	tpl_set(&file, "t_ctype", "%s", dt->ctype);
+	tpl_set(&file, "out_ctype", "%s", s->r.out->ctype);
+	tpl_show(&file, "weight", kgen_rows_has_weight(s));
+	tpl_set(&file, "w_ctype", "%s", w->ctype);
+	tpl_set(&file, "w_dtype", "%s", w->name);
+	tpl_show(&file, "labels", !kgen_rows_writes_y(s));
+	tpl_set(&file, "label_ctype", "%s", label->ctype);
+	tpl_set(&file, "label_dtype", "%s", label->name);
+	field_docs(s, &file);
+	tpl_set(&c, "threads", "%lld", s->threads);
+	tpl_set(&c, "vec", "%lld", s->r.vec);
+	tpl_set(&c, "load_width", "%lld", s->load_width);
+	tpl_show(&c, "regs", s->row_strategy != KGEN_ROWS_ONLINE || s->row_op == KGEN_ROW_CROSS_ENTROPY);
+	tpl_show(&c, "y", kgen_rows_writes_y(s));
+	tpl_show(&c, "weight", kgen_rows_has_weight(s));
+	tpl_set(&c, "cluster", "%lld", s->row_strategy == KGEN_ROWS_CLUSTER ? s->cluster_size : 1);
+	tpl_show(&c, "neg_inf", s->row_op != KGEN_ROW_RMS_NORM && s->row_op != KGEN_ROW_LAYER_NORM);
+	TRY(tpl_render_into(&file, "constants", "rows/constants.cu", &c, err));
+	TRY(helpers(s, &help, err));
+	tpl_set(&file, "helpers", "%s", help.s ? help.s : "");
+	TRY(kernels(s, &ks, err));
+	if (ks.failed)
+		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
+	tpl_set(&file, "kernels", "%s", ks.s);
+	st = tpl_render(out, "rows/file.cu", &file, err);
+out:
+	tpl_free(&file);
+	tpl_free(&c);
+	sb_free(&help);
+	sb_free(&ks);
+	return st;
+}
+
+/* ---- the family ---- */
+
+#define ALL_BUT_AUTO (KGEN_BIT(KGEN_ROWS_WARP) | KGEN_BIT(KGEN_ROWS_BLOCK) | KGEN_BIT(KGEN_ROWS_CLUSTER) | \
+                      KGEN_BIT(KGEN_ROWS_ONLINE))
+#define NORMS (KGEN_BIT(KGEN_ROW_RMS_NORM) | KGEN_BIT(KGEN_ROW_LAYER_NORM))
+
+static const struct kgen_only_with only_with[] = {
+	{ KGEN_KEY_lanes, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_WARP),
+	  "lanes needs strategy: warp, not {w} (a block or a cluster per row; auto chooses its own)" },
+	{ KGEN_KEY_vectors, KGEN_KEY_row_strategy, ALL_BUT_AUTO,
+	  "vectors needs strategy: warp, block, cluster or online (auto chooses its own)" },
+	{ KGEN_KEY_cluster_size, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_CLUSTER),
+	  "cluster_size needs strategy: cluster, not {w}" },
+	{ KGEN_KEY_weight_dtype, KGEN_KEY_row_op, NORMS,
+	  "weight_dtype needs op: rms_norm or layer_norm (op: {w} has no weight)" },
+	{ KGEN_KEY_label_dtype, KGEN_KEY_row_op, KGEN_BIT(KGEN_ROW_CROSS_ENTROPY),
+	  "label_dtype needs op: cross_entropy (op: {w} has no labels)" },
+	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
+};
+
+static const enum kgen_key keys[] = {
+	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_row_op, KGEN_KEY_dtype, KGEN_KEY_out_dtype, KGEN_KEY_weight_dtype,
+	KGEN_KEY_label_dtype, KGEN_KEY_threads, KGEN_KEY_load_width, KGEN_KEY_row_strategy, KGEN_KEY_lanes,
+	KGEN_KEY_vectors, KGEN_KEY_cluster_size, KGEN_KEY_COUNT,
+};
+
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_CLUSTER), 90, "thread block clusters, distributed shared memory",
+	  "strategy: online or auto", 0 },
+	{ .min_sm = 0 },
+};
+
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_row_op, KGEN_KEY_dtype, KGEN_KEY_out_dtype, KGEN_KEY_weight_dtype, KGEN_KEY_label_dtype, KGEN_KEY_COUNT,
+};
+
+const struct kgen_family kgen_family_rows = {
+	.name = "rows",
+	.size = KGEN_SIZE_SHAPE,
+	.keys = keys,
+	.computes = computes,
+	.only_with = only_with,
+	.arch_needs = arch_needs,
+	.check = check,
+	.contract = contract,
+	.emit = emit,
+};

@@ -1,0 +1,217 @@
+/*
+ * rows_launch.c - kgen_rows(): a `kernel: rows` spec on a rows x cols
+ * matrix.  Which kernel of the contract takes the row length, the grid and
+ * whose arrays keep their vectors aligned are chosen here, and every
+ * argument is checked before anything is launched.
+ */
+#include "config.h"
+#include <string.h>
+#include "runtime.h"
+#include "gen/rows.h"
+
+/* No launch state of its own (runtime.h). */
+const struct kgen_launcher kgen_launcher_rows = { .free_state = NULL };
+
+/* The kernels' one argument, struct Rows of templates/rows/file.cu, field
+ * for field. */
+struct rows_kernel_args {
+	kgen_devptr x, y, weight, bias, labels, loss, lse;
+	unsigned long long rows, cols, x_pitch, y_pitch;
+	long long ignore_index;
+	float eps;
+	unsigned int aligned;
+};
+_Static_assert(sizeof(struct rows_kernel_args) == 104, "struct Rows of templates/rows/file.cu");
+
+enum { X_ALIGNED = 1, Y_ALIGNED = 2, W_ALIGNED = 4 };
+
+#define GRID_MAX 0x7fffffffull
+
+/* Bytes of one vector of VEC elements of size esize, as Vec<E> moves it
+ * (wider than 16 bytes: 16-byte halves). */
+static unsigned long long
+vector_align(const struct kgen_spec *s, int esize)
+{
+	unsigned long long b = (unsigned long long)s->r.vec * (unsigned long long)esize;
+	return b < 16 ? b : 16;
+}
+
+/* Do the array at p and its rows `pitch` elements apart keep vectors aligned? */
+static int
+keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long long align)
+{
+	return p % align == 0 && (pitch * (unsigned long long)esize) % align == 0;
+}
+
+/* The kernel of the contract for rows of cols elements: the first whose capacity holds them. */
+static int
+choose(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *choice)
+{
+	const struct kgen_spec *s = &k->spec;
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
+
+	for (i = 0; i < n; i++) {
+		unsigned long long cap = kgen_rows_capacity(s, &c[i]);
+		if (!cap || loads <= cap)  /* 0: any row */
+			break;
+	}
+	if (i == n)
+		return -1;
+	*choice = c[i];
+	return i;
+}
+
+/* cross_entropy under strategy: auto: its warp kernels take rows of up to
+ * their lanes x vectors loads (they stream any row, but a block streams
+ * long ones faster), the online kernel the rest. */
+static int
+choose_xent(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *choice)
+{
+	const struct kgen_spec *s = &k->spec;
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
+
+	for (i = 0; i < n - 1; i++)
+		if (loads <= (unsigned long long)c[i].lanes * (unsigned long long)c[i].vectors)
+			break;
+	*choice = c[i];
+	return i;
+}
+
+static kgen_status
+check_args(const kgen_kernel *k, const struct kgen_rows_args *a, unsigned long long x_pitch,
+           unsigned long long y_pitch, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	int esize = s->r.dtype->size, osize = s->r.out->size, wsize = kgen_dtype_info[s->weight_dtype].size;
+	int lsize = kgen_dtype_info[s->label_dtype].size, y = kgen_rows_writes_y(s);
+	unsigned long long rows = a->rows, cols = a->cols, xbytes, ybytes;
+	struct kgen_span spans[8];
+	int n = 0, written;
+
+	if (!a->x)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: x is NULL");
+	if (y && !a->y)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s writes y, and y is NULL", kgen_row_ops[s->row_op].name);
+	if (!y && (!a->loss || !a->labels))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: cross_entropy reads labels and writes loss, and %s is NULL",
+		                 a->labels ? "loss" : "labels");
+	if (y && (a->labels || a->loss || a->lse))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s takes no labels, loss or lse (cross_entropy's)",
+		                 kgen_row_ops[s->row_op].name);
+	if (!kgen_rows_has_weight(s) && a->weight)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s takes no weight (rms_norm's and layer_norm's)",
+		                 kgen_row_ops[s->row_op].name);
+	if (!kgen_rows_has_bias(s) && a->bias)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s takes no bias (layer_norm's)", kgen_row_ops[s->row_op].name);
+	if (!y && !cols && rows)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: cross_entropy of rows of 0 classes");
+	if (x_pitch < cols || (y && y_pitch < cols))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: %s_pitch %llu is less than cols %llu", x_pitch < cols ? "x" : "y",
+		                 x_pitch < cols ? x_pitch : y_pitch, cols);
+	if (a->x % (unsigned)esize || (y && a->y % (unsigned)osize) || a->weight % (unsigned)wsize ||
+	    a->bias % (unsigned)wsize || a->labels % (unsigned)lsize || a->loss % (unsigned)osize || a->lse % 4)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: an array is not aligned to its element size (x %s, y %s, "
+		                 "weight and bias %s, labels %s, loss %s, lse f32)", s->r.dtype->name, s->r.out->name,
+		                 kgen_dtype_info[s->weight_dtype].name, kgen_dtype_info[s->label_dtype].name, s->r.out->name);
+	if (rows && (x_pitch > ~0ull / (unsigned long long)esize / rows || y_pitch > ~0ull / 8 / rows))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: %llu rows of pitch %llu overflow the address space", rows,
+		                 x_pitch > y_pitch ? x_pitch : y_pitch);
+	xbytes = rows ? ((rows - 1) * x_pitch + cols) * (unsigned long long)esize : 0;
+	ybytes = rows ? ((rows - 1) * y_pitch + cols) * (unsigned long long)osize : 0;
+	/* In place: y is x, row for row, each element read before it is written by its own thread. */
+	if (y && a->y == a->x && y_pitch == x_pitch && osize == esize)
+		return KGEN_OK;
+	if (y)
+		spans[n++] = (struct kgen_span){ "y", a->y, ybytes };
+	else {
+		spans[n++] = (struct kgen_span){ "loss", a->loss, rows * (unsigned long long)osize };
+		if (a->lse)
+			spans[n++] = (struct kgen_span){ "lse", a->lse, rows * 4ull };
+	}
+	written = n;
+	spans[n++] = (struct kgen_span){ "x", a->x, xbytes };
+	if (a->weight)
+		spans[n++] = (struct kgen_span){ "weight", a->weight, cols * (unsigned long long)wsize };
+	if (a->bias)
+		spans[n++] = (struct kgen_span){ "bias", a->bias, cols * (unsigned long long)wsize };
+	if (a->labels)
+		spans[n++] = (struct kgen_span){ "labels", a->labels, rows * (unsigned long long)lsize };
+	return kgen_refuse_overlaps("kgen_rows", spans, n, written, err);
+}
+
+static kgen_status
+rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long x_pitch = a->x_pitch ? a->x_pitch : a->cols, y_pitch = a->y_pitch ? a->y_pitch : a->cols;
+	struct rows_kernel_args ka;
+	struct kgen_rows_choice c;
+	unsigned long long grid;
+	void *args[1] = { &ka };
+	kgen_status st;
+	int fn;
+
+	if ((st = check_args(k, a, x_pitch, y_pitch, err)))
+		return st;
+	if (!a->rows || !a->cols)
+		return KGEN_OK;
+	fn = s->row_strategy == KGEN_ROWS_AUTO && s->row_op == KGEN_ROW_CROSS_ENTROPY ? choose_xent(k, a->cols, &c)
+	                                                                              : choose(k, a->cols, &c);
+	if (fn < 0)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: rows of %llu elements are longer than %s holds (%llu): use "
+		                 "strategy: online or auto, or more vectors", a->cols, kgen_spec_kernel_name(s),
+		                 kgen_rows_capacity(s, &c) * (unsigned long long)s->r.vec);
+	memset(&ka, 0, sizeof ka);
+	ka.x = a->x;
+	ka.y = a->y;
+	ka.weight = a->weight;
+	ka.bias = a->bias;
+	ka.labels = a->labels;
+	ka.loss = a->loss;
+	ka.lse = a->lse;
+	ka.rows = a->rows;
+	ka.cols = a->cols;
+	ka.x_pitch = x_pitch;
+	ka.y_pitch = y_pitch;
+	ka.ignore_index = a->ignore_index;
+	ka.eps = (float)a->eps;
+	if (keeps_aligned(a->x, x_pitch, s->r.dtype->size, vector_align(s, s->r.dtype->size)))
+		ka.aligned |= X_ALIGNED;
+	if (keeps_aligned(a->y, y_pitch, s->r.out->size, vector_align(s, s->r.out->size)))
+		ka.aligned |= Y_ALIGNED;
+	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
+	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
+		ka.aligned |= W_ALIGNED;
+	if (s->row_strategy == KGEN_ROWS_CLUSTER) {
+		unsigned long long most = GRID_MAX / (unsigned long long)s->cluster_size;
+		grid = (a->rows < most ? a->rows : most) * (unsigned long long)s->cluster_size;
+	} else {
+		unsigned long long per = (unsigned long long)kgen_rows_per_block(s, &c);
+		grid = a->rows / per + (a->rows % per != 0);
+		if (grid > GRID_MAX)
+			grid = GRID_MAX;
+	}
+	if ((st = kgen_context_enter(k->ctx, err)))
+		return st;
+	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, 0, args, stream, err);
+}
+
+kgen_status
+kgen_rows(kgen_kernel *k, const struct kgen_rows_args *args, kgen_stream stream, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(k, KGEN_ROWS, "kgen_rows", err)))
+		return st;
+	if (!args)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: args is NULL");
+	saved = kgen_context_save(k->ctx);
+	st = rows_body(k, args, (CUstream)stream, err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
+}

@@ -1,0 +1,15 @@
+//! A kernel of strategy warp or block (auto has several): {{lanes}} threads per row.
+// {{doc}}
+extern "C" __global__ void __launch_bounds__(THREADS)
+{{name}}(const Rows a)
+{
+    constexpr int GROUPS = THREADS / {{lanes}};  // rows a block takes at once
+    const int lane = threadIdx.x % {{lanes}};
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / {{lanes}};
+        {{call}}<{{lanes}}, {{vecs}}>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}

@@ -1,0 +1,113 @@
+//! op: layer_norm.
+// The weight (1 without one) and the bias (0 without one) of vector i of a row of n.
+static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, float (&w)[VEC], float (&b)[VEC])
+{
+    const bool aligned = a.aligned & W_ALIGNED;
+    if (a.weight)
+        load_w(a.weight, i, n, aligned, w);
+    else
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            w[j] = 1.0f;
+    if (a.bias)
+        load_w(a.bias, i, n, aligned, b);
+    else
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            b[j] = 0.0f;
+}
+
+// Row `row` of x normalised into y, held in registers by the LANES threads
+// that share it (this one is `lane`, and holds its vectors lane, lane +
+// STRIDE, ...): the mean, then the sum of squared deviations from it,
+// then (x - mean) / sqrt(var + eps) * weight + bias.  A group past the
+// last row (not active) only joins the reductions.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, int lane, bool active)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const Index n = active ? a.cols : 0;
+    const T *x = a.x + row * a.x_pitch;
+    float v[VECS][VEC];
+
+    RowSum s = { 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k]);  // 0 past the row's end
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            s.v += v[k][j];
+    }
+    s = row_reduce<LANES>(s);
+    const float mean = s.v / (float)a.cols;
+
+    RowSum d = { 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            if ((k * STRIDE + lane) * VEC + j < n)
+                d.v += (v[k][j] - mean) * (v[k][j] - mean);
+    d = row_reduce<LANES>(d);
+    const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
+
+    Out *y = a.y + row * a.y_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = k * STRIDE + lane;
+        if (i * VEC < n) {
+            float w[VEC], b[VEC], o[VEC];
+            affine(a, i, n, w, b);
+#pragma unroll
+            for (int j = 0; j < VEC; j++)
+                o[j] = (v[k][j] - mean) * rstd * w[j] + b[j];
+            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+        }
+    }
+}
+
+// The same for a row of any length, VECS loads in flight a thread: a pass
+// for the statistics (Welford's), then a pass that reads the row again
+// (from L2, mostly) and writes it.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index row, int lane)
+{
+    const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
+    const T *x = a.x + row * a.x_pitch;
+    Welford t = { 0.0f, 0.0f, 0.0f };
+
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
+        float v[VECS][VEC];
+#pragma unroll
+        for (int k = 0; k < VECS; k++)
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+#pragma unroll
+        for (int k = 0; k < VECS; k++) {
+            const Index i = base + (Index)k * LANES;
+            if (i < nvec)
+                t = add_vec(t, v[k], n - i * VEC);
+        }
+    }
+    t = row_reduce<LANES>(t);
+    const float mean = t.mean, rstd = rsqrtf(t.m2 / (float)n + a.eps);
+
+    Out *y = a.y + row * a.y_pitch;
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
+        float v[VECS][VEC];
+#pragma unroll
+        for (int k = 0; k < VECS; k++)
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+#pragma unroll
+        for (int k = 0; k < VECS; k++) {
+            const Index i = base + (Index)k * LANES;
+            if (i < nvec) {
+                float w[VEC], b[VEC];
+                affine(a, i, n, w, b);
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    v[k][j] = (v[k][j] - mean) * rstd * w[j] + b[j];
+                store_y(y, i, n, a.aligned & Y_ALIGNED, v[k]);
+            }
+        }
+    }
+}

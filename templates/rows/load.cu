@@ -1,0 +1,19 @@
+//! A loader of one array's rows as floats ({{fn}}): x, or the weight and bias.
+// Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
+// floats: one load when it lies whole inside the row's n elements and the
+// row keeps its vectors aligned, else element by element; 0 past the end.
+static __device__ __forceinline__ void {{fn}}(const {{type}} *__restrict__ p, Index i, Index n, bool aligned,
+                                               float (&f)[VEC])
+{
+    const Index at = i * VEC;
+    if (aligned && at + VEC <= n) {
+        const Vec<{{type}}> w = *reinterpret_cast<const Vec<{{type}}> *>(p + at);
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            f[j] = {{cvt}}(w.v[j]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            f[j] = at + j < n ? {{cvt}}(p[at + j]) : 0.0f;
+    }
+}

@@ -1,0 +1,120 @@
+//! op: softmax and log_softmax.
+// Row `row` of x as its {{what}} into y, held in registers by the LANES
+// threads that share it (this one is `lane`, and holds its vectors lane,
+// lane + STRIDE, ...): the row's max, the sum of exp(x - max), then each
+// element.  A group past the last row (not active) only joins the
+// reductions.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void {{op}}_row(const Rows &a, Index row, int lane, bool active)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const Index n = active ? a.cols : 0;
+    const T *x = a.x + row * a.x_pitch;
+    float v[VECS][VEC];
+
+    RowMax m = { neg_inf() };
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = k * STRIDE + lane;
+        load_x(x, i, n, a.aligned & X_ALIGNED, v[k]);
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            if (i * VEC + j < n)
+                m = combine(m, RowMax{ v[k][j] });
+    }
+    m = row_reduce<LANES>(m);
+
+    RowSum s = { 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            if ((k * STRIDE + lane) * VEC + j < n) {
+{{#softmax}}
+                v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
+                s.v += v[k][j];
+{{/softmax}}
+{{^softmax}}
+                s.v += __expf(v[k][j] - m.v);
+{{/softmax}}
+            }
+    s = row_reduce<LANES>(s);
+
+{{#softmax}}
+    const float scale = 1.0f / s.v;
+{{/softmax}}
+{{^softmax}}
+    const float shift = m.v + __logf(s.v);
+{{/softmax}}
+    Out *y = a.y + row * a.y_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = k * STRIDE + lane;
+        if (i * VEC < n) {
+            float o[VEC];
+#pragma unroll
+            for (int j = 0; j < VEC; j++)
+{{#softmax}}
+                o[j] = v[k][j] * scale;
+{{/softmax}}
+{{^softmax}}
+                o[j] = v[k][j] - shift;
+{{/softmax}}
+            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+        }
+    }
+}
+
+// The same for a row of any length, VECS loads in flight a thread: a pass
+// for the running max and sum, then a pass that reads the row again (from
+// L2, mostly) and writes it.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void {{op}}_online(const Rows &a, Index row, int lane)
+{
+    const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
+    const T *x = a.x + row * a.x_pitch;
+    MaxSum t = { neg_inf(), 0.0f };
+
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
+        float v[VECS][VEC];
+#pragma unroll
+        for (int k = 0; k < VECS; k++)
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+#pragma unroll
+        for (int k = 0; k < VECS; k++) {
+            const Index i = base + (Index)k * LANES;
+            if (i < nvec)
+                t = add_vec(t, v[k], n - i * VEC);
+        }
+    }
+    t = row_reduce<LANES>(t);
+
+{{#softmax}}
+    const float scale = 1.0f / t.s;
+{{/softmax}}
+{{^softmax}}
+    const float shift = t.m + __logf(t.s);
+{{/softmax}}
+    Out *y = a.y + row * a.y_pitch;
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
+        float v[VECS][VEC];
+#pragma unroll
+        for (int k = 0; k < VECS; k++)
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+#pragma unroll
+        for (int k = 0; k < VECS; k++) {
+            const Index i = base + (Index)k * LANES;
+            if (i < nvec) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+{{#softmax}}
+                    v[k][j] = __expf(v[k][j] - t.m) * scale;
+{{/softmax}}
+{{^softmax}}
+                    v[k][j] = v[k][j] - shift;
+{{/softmax}}
+                store_y(y, i, n, a.aligned & Y_ALIGNED, v[k]);
+            }
+        }
+    }
+}

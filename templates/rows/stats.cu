@@ -1,0 +1,116 @@
+//! The statistics of a row, a struct each, with how two partial ones
+//! combine and how a warp shuffles them.  Shown are the op's.
+{{#max}}
+// The largest element seen; a NaN wins, as torch's max propagates it.
+struct RowMax {
+    float v;
+};
+
+static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
+{
+    return { b.v > a.v || b.v != b.v ? b.v : a.v };
+}
+
+static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
+}
+
+{{/max}}
+{{#sum}}
+// A sum of the elements, or of their squares.
+struct RowSum {
+    float v;
+};
+
+static __device__ __forceinline__ RowSum combine(RowSum a, RowSum b)
+{
+    return { a.v + b.v };
+}
+
+static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
+}
+
+{{/sum}}
+{{#max_sum}}
+// A running max m and the sum s of exp(x - m) over the elements seen.  Two
+// combine by rescaling each sum to the larger max; an empty one (m = -inf,
+// s = 0) adds nothing, and a NaN or +inf makes the sum NaN, as in torch.
+struct MaxSum {
+    float m, s;
+};
+
+static __device__ __forceinline__ MaxSum combine(MaxSum a, MaxSum b)
+{
+    const float m = b.m > a.m || b.m != b.m ? b.m : a.m;
+    const float sa = a.s == 0.0f ? 0.0f : a.s * __expf(a.m - m);
+    const float sb = b.s == 0.0f ? 0.0f : b.s * __expf(b.m - m);
+    return { m, sa + sb };
+}
+
+static __device__ __forceinline__ MaxSum shfl_xor(MaxSum a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.m, mask), __shfl_xor_sync(0xffffffffu, a.s, mask) };
+}
+
+// The first n elements of v added to t: their max, then one sum of exp(v - max).
+static __device__ __forceinline__ MaxSum add_vec(MaxSum t, const float (&v)[VEC], Index n)
+{
+    float m = neg_inf(), s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        if (j < n && (v[j] > m || v[j] != v[j]))
+            m = v[j];
+    if (m == neg_inf())  // none, or only -inf: nothing to add
+        return t;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        if (j < n)
+            s += __expf(v[j] - m);
+    return combine(t, { m, s });
+}
+
+{{/max_sum}}
+{{#welford}}
+// Count, mean and sum of squared deviations of the elements seen
+// (Welford); two combine by Chan's formula, an empty one adding nothing.
+struct Welford {
+    float n, mean, m2;
+};
+
+static __device__ __forceinline__ Welford combine(Welford a, Welford b)
+{
+    const float n = a.n + b.n;
+    if (n == 0.0f)
+        return a;
+    const float d = b.mean - a.mean, f = b.n / n;
+    return { n, a.mean + d * f, a.m2 + b.m2 + d * d * a.n * f };
+}
+
+static __device__ __forceinline__ Welford shfl_xor(Welford a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.n, mask), __shfl_xor_sync(0xffffffffu, a.mean, mask),
+             __shfl_xor_sync(0xffffffffu, a.m2, mask) };
+}
+
+// The first n elements of v added to t: their own mean and squared deviations, then one combine.
+static __device__ __forceinline__ Welford add_vec(Welford t, const float (&v)[VEC], Index n)
+{
+    const int k = n < VEC ? (int)n : VEC;
+    float sum = 0.0f, m2 = 0.0f;
+    if (k <= 0)
+        return t;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        sum += v[j];  // 0 past the row's end
+    const float mean = sum / k;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        if (j < k)
+            m2 += (v[j] - mean) * (v[j] - mean);
+    return combine(t, { (float)k, mean, m2 });
+}
+
+{{/welford}}
