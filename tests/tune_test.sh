@@ -250,7 +250,7 @@ grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" ||
 printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
 "$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce, reduce_axis or matmul specs, not kernel: transpose" "$tmp/out" ||
+[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce, reduce_axis, matmul or rows specs, not kernel: transpose" "$tmp/out" ||
 	bad "kgen tune of a transpose space (exit $rc): $(cat "$tmp/out")"
 
 # kernel: matmul through its runner's tune hooks, sized by M, N and K
