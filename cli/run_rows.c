@@ -405,7 +405,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (o->verify) {
 				st = verify(ctx, specs[i].kernel, &c, &bad, msg, sizeof msg, err);
 				if (st == KGEN_EINVAL) {  /* the spec cannot take this shape: say so, go on */
-					snprintf(msg, sizeof msg, "%s", err->message);
+					snprintf(msg, sizeof msg, "%.300s", err->message);
 					verdict = "rejected";
 					st = KGEN_OK;
 				} else if (!st) {

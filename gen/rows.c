@@ -65,9 +65,12 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	default:
 		break;
 	}
-	for (c = auto_choices; c->vectors && n < max - 1; c++)
-		if (kgen_rows_writes_y(s) || c->lanes > 0)  /* cross_entropy: blocks stream as online does */
+	for (c = auto_choices; c->vectors && n < max - 1; c++) {
+		if (c->lanes >= s->threads || (c->lanes && s->threads % c->lanes))
+			continue;  /* a block's own row, or rows that do not fill it */
+		if (kgen_rows_writes_y(s) || c->lanes > 0)  /* cross_entropy: a block streams as online does */
 			out[n++] = *c;
+	}
 	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS };
 	return n;
 }
@@ -191,6 +194,9 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	for (i = 0; i < n; i++) {
 		unsigned long long cap = kgen_rows_capacity(s, &c[i]);
 		struct kgen_step *st;
+
+		if (!kgen_rows_writes_y(s) && c[i].lanes > 0)  /* cross_entropy: what auto gives the kernel */
+			cap = (unsigned long long)c[i].lanes * (unsigned long long)c[i].vectors;
 
 		suffix(s, &c[i], sfx, sizeof sfx);
 		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);

@@ -7,14 +7,16 @@
 
 /* strategy: auto's kernels that hold a row in registers, in launch order:
  * a row of up to lanes x vectors loads (of load_width bytes) takes the
- * first that holds it; lanes 0 is a block per row (threads lanes).  Longer
+ * first that holds it; lanes 0 is a block per row (threads lanes), lanes
+ * above 32 several warps per row and threads / lanes rows a block.  Longer
  * rows take the online kernel.  cross_entropy streams its rows whatever
- * the kernel, so its auto has the warp kernels and the online one. */
+ * the kernel, so its auto has the kernels of fewer lanes than a block and
+ * the online one. */
 #define KGEN_ROWS_AUTO(X) \
-	X(8, 4)  \
-	X(32, 4) \
-	X(0, 2)  \
-	X(0, 4)  \
+	X(8, 4)   \
+	X(32, 4)  \
+	X(128, 4) \
+	X(0, 4)   \
 	X(0, 8)
 
 struct kgen_rows_choice {

@@ -16,13 +16,8 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + k * STRIDE, n, a.aligned & X_ALIGNED, v[k]);
-#pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + k * STRIDE;
-            if (i < nvec)
-                t = add_vec(t, v[k], n - i * VEC);
-        }
+            load_x(x, base + k * STRIDE, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+        t = add_batch<VECS>(t, v);
     }
     t = row_reduce<LANES>(t);
     if (!active || lane != 0)

@@ -4,13 +4,13 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 {
     const bool aligned = a.aligned & W_ALIGNED;
     if (a.weight)
-        load_w(a.weight, i, n, aligned, w);
+        load_w(a.weight, i, n, aligned, w, 1.0f);
     else
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             w[j] = 1.0f;
     if (a.bias)
-        load_w(a.bias, i, n, aligned, b);
+        load_w(a.bias, i, n, aligned, b, 0.0f);
     else
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -33,7 +33,7 @@ static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, 
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k]);  // 0 past the row's end
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += v[k][j];
@@ -80,7 +80,7 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
             const Index i = base + (Index)k * LANES;
@@ -96,7 +96,7 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
             const Index i = base + (Index)k * LANES;

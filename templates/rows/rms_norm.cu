@@ -4,7 +4,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 {
     const bool aligned = a.aligned & W_ALIGNED;
     if (a.weight)
-        load_w(a.weight, i, n, aligned, w);
+        load_w(a.weight, i, n, aligned, w, 1.0f);
     else
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -26,7 +26,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k]);  // 0 past the row's end
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += v[k][j] * v[k][j];
@@ -63,7 +63,7 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
 #pragma unroll
@@ -79,7 +79,7 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
             const Index i = base + (Index)k * LANES;

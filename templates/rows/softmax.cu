@@ -12,15 +12,14 @@ static __device__ __forceinline__ void {{op}}_row(const Rows &a, Index row, int 
     const T *x = a.x + row * a.x_pitch;
     float v[VECS][VEC];
 
+    // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        const Index i = k * STRIDE + lane;
-        load_x(x, i, n, a.aligned & X_ALIGNED, v[k]);
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], neg_inf());
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            if (i * VEC + j < n)
-                m = combine(m, RowMax{ v[k][j] });
+            m = combine(m, RowMax{ v[k][j] });
     }
     m = row_reduce<LANES>(m);
 
@@ -28,16 +27,15 @@ static __device__ __forceinline__ void {{op}}_row(const Rows &a, Index row, int 
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
-        for (int j = 0; j < VEC; j++)
-            if ((k * STRIDE + lane) * VEC + j < n) {
+        for (int j = 0; j < VEC; j++) {
 {{#softmax}}
-                v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
-                s.v += v[k][j];
+            v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
+            s.v += v[k][j];
 {{/softmax}}
 {{^softmax}}
-                s.v += __expf(v[k][j] - m.v);
+            s.v += __expf(v[k][j] - m.v);
 {{/softmax}}
-            }
+        }
     s = row_reduce<LANES>(s);
 
 {{#softmax}}
@@ -79,13 +77,8 @@ static __device__ __forceinline__ void {{op}}_online(const Rows &a, Index row, i
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
-#pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + (Index)k * LANES;
-            if (i < nvec)
-                t = add_vec(t, v[k], n - i * VEC);
-        }
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+        t = add_batch<VECS>(t, v);
     }
     t = row_reduce<LANES>(t);
 
@@ -100,7 +93,7 @@ static __device__ __forceinline__ void {{op}}_online(const Rows &a, Index row, i
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
             const Index i = base + (Index)k * LANES;

@@ -55,21 +55,28 @@ static __device__ __forceinline__ MaxSum shfl_xor(MaxSum a, int mask)
     return { __shfl_xor_sync(0xffffffffu, a.m, mask), __shfl_xor_sync(0xffffffffu, a.s, mask) };
 }
 
-// The first n elements of v added to t: their max, then one sum of exp(v - max).
-static __device__ __forceinline__ MaxSum add_vec(MaxSum t, const float (&v)[VEC], Index n)
+// A batch of VECS loads added to t: its max, the running sum rescaled to
+// it once, and one exp a new element.  Elements past the row's end are
+// -inf and add nothing; a batch of them alone leaves t as it was.
+template <int VECS>
+static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VECS][VEC])
 {
-    float m = neg_inf(), s = 0.0f;
+    float m = t.m;
 #pragma unroll
-    for (int j = 0; j < VEC; j++)
-        if (j < n && (v[j] > m || v[j] != v[j]))
-            m = v[j];
-    if (m == neg_inf())  // none, or only -inf: nothing to add
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            if (v[k][j] > m || v[k][j] != v[k][j])
+                m = v[k][j];
+    if (m == neg_inf())
         return t;
+    float s = t.s == 0.0f ? 0.0f : t.s * __expf(t.m - m);
 #pragma unroll
-    for (int j = 0; j < VEC; j++)
-        if (j < n)
-            s += __expf(v[j] - m);
-    return combine(t, { m, s });
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            s += __expf(v[k][j] - m);
+    return { m, s };
 }
 
 {{/max_sum}}

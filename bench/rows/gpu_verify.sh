@@ -1,0 +1,30 @@
+#!/bin/sh
+# bench/rows/gpu_verify.sh KGEN [LOG_DIR] - kernel: rows on a GPU: every
+# spec of specs/rows/ verified against the fp64 reference at the shapes
+# issue 49 names (1x1, 1x1000003, 1000003x1, 37x1000, 1000x37, ragged and
+# padded rows), in f32, f16 and bf16, and the edge rows (--extreme: all
+# -inf, a NaN, huge values, a constant row).  Exit 0 when every result
+# verified.
+set -u
+kgen=${1:?usage: gpu_verify.sh KGEN [LOG_DIR]}
+log=${2:-.}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+auto="$top/specs/rows/softmax.yaml $top/specs/rows/log_softmax.yaml $top/specs/rows/rms_norm.yaml $top/specs/rows/layer_norm.yaml $top/specs/rows/cross_entropy.yaml"
+fail=0
+for dt in bf16 f16 f32; do
+	"$kgen" run $auto --verify --set dtype=$dt --shape 1x1 --shape 1x1000003 --shape 1000003x1 --shape 37x1000 \
+		--shape 1000x37 --shape 513x4097 --shape 64x262147 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 37x1000 --shape 1000x37 --shape 300x5001 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme --set dtype=$dt --shape 64x1000 --shape 8x40000 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+done
+for s in "$top"/specs/rows/strategies/*.yaml; do
+	"$kgen" run "$s" --verify --shape 37x200 --shape 1000x37 --shape 300x501 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run "$s" --verify --pad 5 --extreme --shape 64x300 >> "$log/rows_verify.log" 2>&1 || fail=1
+done
+"$kgen" run "$top/specs/rows/strategies/cluster.yaml" --verify --shape 64x262144 --shape 100x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
+"$kgen" run "$top/specs/rows/strategies/rms_norm_cluster.yaml" --verify --shape 64x65536 >> "$log/rows_verify.log" 2>&1 || fail=1
+grep -c " ok " "$log/rows_verify.log" | sed 's/^/ok results: /'
+grep -E " (FAIL|rejected) " "$log/rows_verify.log" | head -20
+exit $fail
