@@ -224,10 +224,17 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
 		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).\n",
 		                   s->threads);
-	kgen_contract_note(p, "// Scratch: none.  x, y, the weight and bias are read or written as %lld-byte vectors where\n"
-	                   "// `aligned` says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),\n"
-	                   "// else an element at a time; y may be x (in place, the same pitch and element size).",
-	                   load);
+	if (kgen_rows_writes_y(s))
+		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
+		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
+		                   "// else an element at a time; y may be x (in place, the same pitch and element size).",
+		                   kgen_rows_has_weight(s) ? ", the weight and bias" : "", load,
+		                   kgen_rows_has_weight(s) ? ", W_ALIGNED" : "");
+	else
+		kgen_contract_note(p, "// Scratch: none.  x is read as %lld-byte vectors where a.aligned says x and its pitch\n"
+		                   "// keep them aligned (X_ALIGNED), else an element at a time.  loss[r] is row r's\n"
+		                   "// log-sum-exp less x[r][labels[r]] (0 where labels[r] is ignore_index, NaN where it is\n"
+		                   "// outside 0..cols-1); lse[r] its log-sum-exp when lse is not null.", load);
 }
 
 /* ---- the source ---- */
@@ -260,16 +267,18 @@ convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt
 	return st;
 }
 
+/* load_x() (x's elements, x_to_float()) or load_w() (the weight's, w_to_float()). */
 static kgen_status
-loader(struct tpl_args *parts, const char *fn, const char *type, const char *cvt, kgen_error *err)
+loader(struct tpl_args *parts, int x, kgen_error *err)
 {
+	const char *fn = x ? "load_x" : "load_w";
 	struct tpl_args t;
 	kgen_status st;
 
 	tpl_init(&t);
 	tpl_set(&t, "fn", "%s", fn);
-	tpl_set(&t, "type", "%s", type);
-	tpl_set(&t, "cvt", "%s", cvt);
+	tpl_set(&t, "type", "%s", x ? "T" : "W");
+	tpl_show(&t, "x", x);
 	st = tpl_render_into(parts, fn, "rows/load.cu", &t, err);
 	tpl_free(&t);
 	return st;
@@ -284,11 +293,12 @@ op_functions(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 	kgen_status st;
 
 	tpl_init(&t);
+	tpl_show(&t, "regs", s->row_strategy != KGEN_ROWS_ONLINE);
+	tpl_show(&t, "online", s->row_strategy == KGEN_ROWS_ONLINE || s->row_strategy == KGEN_ROWS_AUTO);
 	switch (s->row_op) {
 	case KGEN_ROW_SOFTMAX:
 	case KGEN_ROW_LOG_SOFTMAX:
 		tpl = "rows/softmax.cu";
-		tpl_set(&t, "op", "%s", kgen_row_ops[s->row_op].name);
 		tpl_show(&t, "softmax", s->row_op == KGEN_ROW_SOFTMAX);
 		tpl_set(&t, "what", "%s", s->row_op == KGEN_ROW_SOFTMAX ? "softmax" : "log-softmax");
 		break;
@@ -299,6 +309,8 @@ op_functions(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 		tpl = "rows/layer_norm.cu";
 		break;
 	default:
+		tpl_free(&t);
+		tpl_init(&t);  /* one function for every strategy */
 		tpl = "rows/cross_entropy.cu";
 		break;
 	}
@@ -343,9 +355,9 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
 	TRY(convert(&parts, "to_out", s->r.out, 1, err));
 	TRY(part(&parts, "vec", "rows/vec.cu", NULL, err));
-	TRY(loader(&parts, "load_x", "T", "x_to_float", err));
+	TRY(loader(&parts, 1, err));
 	if (kgen_rows_has_weight(s))
-		TRY(loader(&parts, "load_w", "W", "w_to_float", err));
+		TRY(loader(&parts, 0, err));
 	if (kgen_rows_writes_y(s))
 		TRY(part(&parts, "store", "rows/store.cu", NULL, err));
 	if (cluster) {

@@ -614,8 +614,10 @@ compile_all(void)
 }
 
 /* Values the language lists but always refuses, each with its own message
- * (spec_test and matmul_test check them): 16-bit accumulators; integer
- * types of a matmul; order: hilbert of a transpose. */
+ * (spec_test, matmul_test and rows_test check them): 16-bit accumulators;
+ * integer types of a matmul; order: hilbert of a transpose; a rows
+ * kernel's types other than f32, f16 and bf16, and labels other than i32
+ * and i64. */
 static int
 never(const struct kgen_family *f, int k, const char *v)
 {
@@ -624,6 +626,13 @@ never(const struct kgen_family *f, int k, const char *v)
 	if (strcmp(f->name, "matmul") == 0 && integer &&
 	    (k == KGEN_KEY_dtype || k == KGEN_KEY_acc_dtype || k == KGEN_KEY_out_dtype))
 		return 1;
+	if (strcmp(f->name, "rows") == 0) {
+		int floating = strcmp(v, "f32") == 0 || strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0;
+		if (k == KGEN_KEY_dtype || k == KGEN_KEY_out_dtype || k == KGEN_KEY_weight_dtype)
+			return !floating;
+		if (k == KGEN_KEY_label_dtype)
+			return !integer || strcmp(v, "u32") == 0;
+	}
 	if (strcmp(f->name, "transpose") == 0 && k == KGEN_KEY_order && strcmp(v, "hilbert") == 0)
 		return 1;  /* matmul's: transpose_test checks the refusal */
 	return k == KGEN_KEY_acc_dtype && (strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0);

@@ -29,7 +29,7 @@ struct Rows {
     Index rows, cols, x_pitch, y_pitch;
     long long ignore_index;  // {{ignore_doc}}
     float eps;           // {{eps_doc}}
-    unsigned int aligned;  // X_ALIGNED, Y_ALIGNED, W_ALIGNED
+    unsigned int aligned;  // the *_ALIGNED bits of the arrays whose rows keep whole vectors aligned
 };
 
 {{helpers}}

@@ -17,6 +17,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
             b[j] = 0.0f;
 }
 
+{{#regs}}
 // Row `row` of x normalised into y, held in registers by the LANES threads
 // that share it (this one is `lane`, and holds its vectors lane, lane +
 // STRIDE, ...): the mean, then the sum of squared deviations from it,
@@ -66,7 +67,9 @@ static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, 
     }
 }
 
-// The same for a row of any length, VECS loads in flight a thread: a pass
+{{/regs}}
+{{#online}}
+// The row for rows of any length, VECS loads in flight a thread: a pass
 // for the statistics (Welford's), then a pass that reads the row again
 // (from L2, mostly) and writes it.
 template <int LANES, int VECS>
@@ -111,3 +114,4 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
         }
     }
 }
+{{/online}}

@@ -11,6 +11,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
             w[j] = 1.0f;
 }
 
+{{#regs}}
 // Row `row` of x normalised into y, held in registers by the LANES threads
 // that share it (this one is `lane`, and holds its vectors lane, lane +
 // STRIDE, ...): the sum of squares, then x / sqrt(mean + eps) * weight.  A
@@ -49,7 +50,9 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     }
 }
 
-// The same for a row of any length, VECS loads in flight a thread: a pass
+{{/regs}}
+{{#online}}
+// The row for rows of any length, VECS loads in flight a thread: a pass
 // for the statistics, then a pass that reads the row again
 // (from L2, mostly) and writes it.
 template <int LANES, int VECS>
@@ -94,3 +97,4 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
         }
     }
 }
+{{/online}}

@@ -1,11 +1,17 @@
 //! op: softmax and log_softmax.
+{{#regs}}
 // Row `row` of x as its {{what}} into y, held in registers by the LANES
 // threads that share it (this one is `lane`, and holds its vectors lane,
 // lane + STRIDE, ...): the row's max, the sum of exp(x - max), then each
 // element.  A group past the last row (not active) only joins the
 // reductions.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void {{op}}_row(const Rows &a, Index row, int lane, bool active)
+{{#softmax}}
+static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+{{/softmax}}
+{{^softmax}}
+static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row, int lane, bool active)
+{{/softmax}}
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
@@ -63,11 +69,18 @@ static __device__ __forceinline__ void {{op}}_row(const Rows &a, Index row, int 
     }
 }
 
-// The same for a row of any length, VECS loads in flight a thread: a pass
+{{/regs}}
+{{#online}}
+// The row for rows of any length, VECS loads in flight a thread: a pass
 // for the running max and sum, then a pass that reads the row again (from
 // L2, mostly) and writes it.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void {{op}}_online(const Rows &a, Index row, int lane)
+{{#softmax}}
+static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, int lane)
+{{/softmax}}
+{{^softmax}}
+static __device__ __forceinline__ void log_softmax_online(const Rows &a, Index row, int lane)
+{{/softmax}}
 {
     const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
     const T *x = a.x + row * a.x_pitch;
@@ -111,3 +124,4 @@ static __device__ __forceinline__ void {{op}}_online(const Rows &a, Index row, i
         }
     }
 }
+{{/online}}

@@ -16,14 +16,14 @@
 // whose rows are x_pitch >= cols apart:
 //   rows_rms_norm_bf16_lanes8x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_rms_norm_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
-//   rows_rms_norm_bf16_block2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
+//   rows_rms_norm_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_rms_norm_bf16_block4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
-// `aligned` says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
+// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 
 // Elements are bf16 in and bf16 out; the statistics are f32.
@@ -53,7 +53,7 @@ struct Rows {
     Index rows, cols, x_pitch, y_pitch;
     long long ignore_index;  // unused
     float eps;           // added to the variance
-    unsigned int aligned;  // X_ALIGNED, Y_ALIGNED, W_ALIGNED
+    unsigned int aligned;  // the *_ALIGNED bits of the arrays whose rows keep whole vectors aligned
 };
 
 static __device__ __forceinline__ Acc x_to_float(unsigned short x)
@@ -84,9 +84,11 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
 
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
-// row keeps its vectors aligned, else element by element; 0 past the end.
+// row keeps its vectors aligned, else element by element; `pad` past the
+// end (a value the row's statistics ignore: -inf for a max and a sum of
+// exponentials, 0 for sums).
 static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, Index n, bool aligned,
-                                               float (&f)[VEC])
+                                               float (&f)[VEC], float pad)
 {
     const Index at = i * VEC;
     if (aligned && at + VEC <= n) {
@@ -97,15 +99,17 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = at + j < n ? x_to_float(p[at + j]) : 0.0f;
+            f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
     }
 }
 
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
-// row keeps its vectors aligned, else element by element; 0 past the end.
+// row keeps its vectors aligned, else element by element; `pad` past the
+// end (a value the row's statistics ignore: -inf for a max and a sum of
+// exponentials, 0 for sums).
 static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, Index n, bool aligned,
-                                               float (&f)[VEC])
+                                               float (&f)[VEC], float pad)
 {
     const Index at = i * VEC;
     if (aligned && at + VEC <= n) {
@@ -116,7 +120,7 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = at + j < n ? w_to_float(p[at + j]) : 0.0f;
+            f[j] = at + j < n ? w_to_float(p[at + j]) : pad;
     }
 }
 
@@ -156,9 +160,9 @@ static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 }
 
 // v combined over the LANES threads that share a row, every one of them
-// getting the result: butterfly shuffles within a warp, then (LANES > 32,
-// a block per row) each warp's result through shared memory, combined in
-// warp order by every thread.
+// getting the result: butterfly shuffles within a warp, then (LANES > 32:
+// a row's warps, THREADS / LANES rows a block) each warp's result through
+// shared memory, combined in the row's warp order by every thread.
 template <int LANES, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
@@ -166,15 +170,16 @@ static __device__ __forceinline__ S row_reduce(S v)
     for (int mask = (LANES < 32 ? LANES : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (LANES > 32) {
-        __shared__ S warps[LANES / 32];
+        __shared__ S warps[THREADS / 32];
+        const S *row = warps + threadIdx.x / LANES * (LANES / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
             warps[threadIdx.x / 32] = v;
         __syncthreads();
-        v = warps[0];
+        v = row[0];
 #pragma unroll
         for (int w = 1; w < LANES / 32; w++)
-            v = combine(v, warps[w]);
+            v = combine(v, row[w]);
     }
     return v;
 }
@@ -184,7 +189,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 {
     const bool aligned = a.aligned & W_ALIGNED;
     if (a.weight)
-        load_w(a.weight, i, n, aligned, w);
+        load_w(a.weight, i, n, aligned, w, 1.0f);
     else
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -206,7 +211,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k]);  // 0 past the row's end
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += v[k][j] * v[k][j];
@@ -229,7 +234,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     }
 }
 
-// The same for a row of any length, VECS loads in flight a thread: a pass
+// The row for rows of any length, VECS loads in flight a thread: a pass
 // for the statistics, then a pass that reads the row again
 // (from L2, mostly) and writes it.
 template <int LANES, int VECS>
@@ -243,7 +248,7 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
 #pragma unroll
@@ -259,7 +264,7 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
 #pragma unroll
         for (int k = 0; k < VECS; k++) {
             const Index i = base + (Index)k * LANES;
@@ -305,18 +310,18 @@ rows_rms_norm_bf16_lanes32x4(const Rows a)
     }
 }
 
-// 512 threads per row, each holding up to 2 loads of it: rows of up to 8192 elements.
+// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_rms_norm_bf16_block2(const Rows a)
+rows_rms_norm_bf16_lanes128x4(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 512;  // rows a block takes at once
-    const int lane = threadIdx.x % 512;
+    constexpr int GROUPS = THREADS / 128;  // rows a block takes at once
+    const int lane = threadIdx.x % 128;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 512;
-        rms_norm_row<512, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 128;
+        rms_norm_row<128, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 

@@ -17,8 +17,8 @@
 //   rows_softmax_bf16(a (struct Rows, by value))  <<<grid, 256>>>
 // grid = ceil(rows / 16) (16 threads per row), at most 2^31 - 1: the blocks walk the
 // rows a grid apart; rows of up to 512 elements.
-// Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
-// `aligned` says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
+// Scratch: none.  x, y are read or written as 16-byte vectors where
+// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 
 // Elements are bf16 in and bf16 out; the statistics are f32.
@@ -52,7 +52,7 @@ struct Rows {
     Index rows, cols, x_pitch, y_pitch;
     long long ignore_index;  // unused
     float eps;           // unused
-    unsigned int aligned;  // X_ALIGNED, Y_ALIGNED, W_ALIGNED
+    unsigned int aligned;  // the *_ALIGNED bits of the arrays whose rows keep whole vectors aligned
 };
 
 static __device__ __forceinline__ Acc x_to_float(unsigned short x)
@@ -78,9 +78,11 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
 
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
-// row keeps its vectors aligned, else element by element; 0 past the end.
+// row keeps its vectors aligned, else element by element; `pad` past the
+// end (a value the row's statistics ignore: -inf for a max and a sum of
+// exponentials, 0 for sums).
 static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, Index n, bool aligned,
-                                               float (&f)[VEC])
+                                               float (&f)[VEC], float pad)
 {
     const Index at = i * VEC;
     if (aligned && at + VEC <= n) {
@@ -91,7 +93,7 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = at + j < n ? x_to_float(p[at + j]) : 0.0f;
+            f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
     }
 }
 
@@ -146,9 +148,9 @@ static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 }
 
 // v combined over the LANES threads that share a row, every one of them
-// getting the result: butterfly shuffles within a warp, then (LANES > 32,
-// a block per row) each warp's result through shared memory, combined in
-// warp order by every thread.
+// getting the result: butterfly shuffles within a warp, then (LANES > 32:
+// a row's warps, THREADS / LANES rows a block) each warp's result through
+// shared memory, combined in the row's warp order by every thread.
 template <int LANES, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
@@ -156,15 +158,16 @@ static __device__ __forceinline__ S row_reduce(S v)
     for (int mask = (LANES < 32 ? LANES : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (LANES > 32) {
-        __shared__ S warps[LANES / 32];
+        __shared__ S warps[THREADS / 32];
+        const S *row = warps + threadIdx.x / LANES * (LANES / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
             warps[threadIdx.x / 32] = v;
         __syncthreads();
-        v = warps[0];
+        v = row[0];
 #pragma unroll
         for (int w = 1; w < LANES / 32; w++)
-            v = combine(v, warps[w]);
+            v = combine(v, row[w]);
     }
     return v;
 }
@@ -182,15 +185,14 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
     const T *x = a.x + row * a.x_pitch;
     float v[VECS][VEC];
 
+    // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        const Index i = k * STRIDE + lane;
-        load_x(x, i, n, a.aligned & X_ALIGNED, v[k]);
+        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], neg_inf());
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            if (i * VEC + j < n)
-                m = combine(m, RowMax{ v[k][j] });
+            m = combine(m, RowMax{ v[k][j] });
     }
     m = row_reduce<LANES>(m);
 
@@ -198,11 +200,10 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
-        for (int j = 0; j < VEC; j++)
-            if ((k * STRIDE + lane) * VEC + j < n) {
-                v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
-                s.v += v[k][j];
-            }
+        for (int j = 0; j < VEC; j++) {
+            v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
+            s.v += v[k][j];
+        }
     s = row_reduce<LANES>(s);
 
     const float scale = 1.0f / s.v;
@@ -216,50 +217,6 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             for (int j = 0; j < VEC; j++)
                 o[j] = v[k][j] * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
-        }
-    }
-}
-
-// The same for a row of any length, VECS loads in flight a thread: a pass
-// for the running max and sum, then a pass that reads the row again (from
-// L2, mostly) and writes it.
-template <int LANES, int VECS>
-static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, int lane)
-{
-    const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
-    const T *x = a.x + row * a.x_pitch;
-    MaxSum t = { neg_inf(), 0.0f };
-
-    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
-        float v[VECS][VEC];
-#pragma unroll
-        for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
-#pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + (Index)k * LANES;
-            if (i < nvec)
-                t = add_vec(t, v[k], n - i * VEC);
-        }
-    }
-    t = row_reduce<LANES>(t);
-
-    const float scale = 1.0f / t.s;
-    Out *y = a.y + row * a.y_pitch;
-    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
-        float v[VECS][VEC];
-#pragma unroll
-        for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k]);
-#pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + (Index)k * LANES;
-            if (i < nvec) {
-#pragma unroll
-                for (int j = 0; j < VEC; j++)
-                    v[k][j] = __expf(v[k][j] - t.m) * scale;
-                store_y(y, i, n, a.aligned & Y_ALIGNED, v[k]);
-            }
         }
     }
 }

@@ -1,0 +1,242 @@
+/*
+ * rows_test.c - the fused row family (`kernel: rows`): its defaults, every
+ * rule with its message and place, the kernels each strategy's contract
+ * lists and their capacities (gen/rows.h, which the launcher chooses by),
+ * and what each variant's source holds.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "gen/rows.h"
+#include "gen/util.h"
+#include "spec_assert.h"
+
+START_TEST(rows_minimal_spec_gets_every_default)
+{
+	kgen_spec *spec = load("kernel: rows\n");
+	char *yaml = dump(spec);  /* every key of the family; the header shows those that apply */
+
+	ck_assert_str_eq(yaml,
+		"kernel: rows\n"
+		"name: rows_softmax_f32\n"
+		"dtype: f32\n"
+		"threads: 512\n"
+		"load_width: 16\n"
+		"lanes: 32\n"
+		"out_dtype: f32\n"
+		"op: softmax\n"
+		"strategy: auto\n"
+		"vectors: 4\n"
+		"cluster_size: 2\n"
+		"weight_dtype: f32\n"
+		"label_dtype: i64\n");
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(rows_types_default_to_dtype)
+{
+	kgen_spec *spec = load("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+
+	ASSERT_FIELD(spec, "out_dtype", "bf16");
+	ASSERT_FIELD(spec, "weight_dtype", "bf16");
+	ASSERT_FIELD(spec, "name", "rows_layer_norm_bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: rows\nop: cross_entropy\ndtype: f16\nout_dtype: f32\n");
+	ASSERT_FIELD(spec, "label_dtype", "i64");
+	ASSERT_FIELD(spec, "out_dtype", "f32");
+	kgen_spec_free(spec);
+	spec = load("kernel: rows\nstrategy: warp\n");
+	ASSERT_FIELD(spec, "threads", "256");
+	ASSERT_FIELD(spec, "lanes", "32");
+	ASSERT_FIELD(spec, "vectors", "4");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+static const struct refusal refusals[] = {
+	{ "dtype_is_a_float", "kernel: rows\ndtype: i32\n",
+	  "kernel: rows reads f32, f16 or bf16 elements, not i32 (its statistics are f32)", 2, 8, "dtype: i32" },
+	{ "dtype_is_a_float", "kernel: rows\ndtype: f64\n",
+	  "kernel: rows reads f32, f16 or bf16 elements, not f64 (its statistics are f32)", 2, 8, "dtype: f64" },
+	{ "out_dtype_is_a_float", "kernel: rows\nout_dtype: i64\n",
+	  "out_dtype i64: kernel: rows writes f32, f16 or bf16", 2, 12, "out_dtype: i64" },
+	{ "weight_dtype_is_a_float", "kernel: rows\nop: rms_norm\nweight_dtype: f64\n",
+	  "weight_dtype f64: the weight and bias are f32, f16 or bf16", 3, 15, "weight_dtype: f64" },
+	{ "labels_are_i32_or_i64", "kernel: rows\nop: cross_entropy\nlabel_dtype: f32\n",
+	  "label_dtype f32: labels are i32 or i64 (torch's are i64)", 3, 14, "label_dtype: f32" },
+	{ "labels_are_i32_or_i64", "kernel: rows\nop: cross_entropy\nlabel_dtype: u32\n",
+	  "label_dtype u32: labels are i32 or i64 (torch's are i64)", 3, 14, "label_dtype: u32" },
+	{ "threads_a_multiple_of_32", "kernel: rows\nthreads: 100\n",
+	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
+	{ "load_width_at_most_16", "kernel: rows\nload_width: 32\n",
+	  "load_width 32 must be the element size (4 bytes for f32) times a power of two, at most 16", 2, 13,
+	  "load_width: 32" },
+	{ "load_width_of_elements", "kernel: rows\ndtype: bf16\nload_width: 6\n",
+	  "load_width 6 must be the element size (2 bytes for bf16) times a power of two, at most 16", 3, 13,
+	  "load_width: 6" },
+	{ "lanes_a_power_of_two", "kernel: rows\nstrategy: warp\nlanes: 12\n",
+	  "lanes 12 is not a power of two: use 1, 2, 4, 8, 16 or 32", 3, 8, "lanes: 12" },
+	{ "cluster_portable", "kernel: rows\nstrategy: cluster\ncluster_size: 16\n",
+	  "cluster_size 16: a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15, "cluster_size: 16" },
+	{ "vectors_fit_registers", "kernel: rows\nstrategy: block\nvectors: 32\n",
+	  "vectors 32 of 4 elements are 128 floats a thread, over the 64 that stay in registers: use at most 16, or "
+	  "strategy: online for long rows", 3, 10, "vectors: 32" },
+	{ "lanes_only_with_warp", "kernel: rows\nlanes: 8\n",
+	  "lanes needs strategy: warp, not auto (a block or a cluster per row; auto chooses its own)", 2, 8, "lanes: 8" },
+	{ "vectors_not_with_auto", "kernel: rows\nvectors: 8\n",
+	  "vectors needs strategy: warp, block, cluster or online (auto chooses its own)", 2, 10, "vectors: 8" },
+	{ "cluster_size_only_with_cluster", "kernel: rows\nstrategy: block\ncluster_size: 4\n",
+	  "cluster_size needs strategy: cluster, not block", 3, 15, "cluster_size: 4" },
+	{ "weight_only_for_norms", "kernel: rows\nweight_dtype: f32\n",
+	  "weight_dtype needs op: rms_norm or layer_norm (op: softmax has no weight)", 2, 15, "weight_dtype: f32" },
+	{ "labels_only_for_cross_entropy", "kernel: rows\nop: layer_norm\nlabel_dtype: i32\n",
+	  "label_dtype needs op: cross_entropy (op: layer_norm has no labels)", 3, 14, "label_dtype: i32" },
+	{ "ops_of_the_family", "kernel: rows\nop: sum\n",
+	  "op: unknown value 'sum': expected softmax, log_softmax, rms_norm, layer_norm or cross_entropy", 2, 5,
+	  "op: sum" },
+	{ "reduce_axis_keys_refused", "kernel: rows\naxis: rows\n", "axis does not apply to kernel: rows", 2, 1,
+	  "axis: rows" },
+};
+
+START_TEST(rows_refused)
+{
+	assert_refused(&refusals[_i]);
+}
+END_TEST
+
+/* The contract of yaml: its kernels' suffixes, space-separated. */
+static void
+kernels_of(const char *yaml, char *buf, size_t n)
+{
+	kgen_spec *spec = load(yaml);
+	const struct kgen_family *f = kgen_family_of(spec);
+	struct kgen_contract c;
+	size_t at = 0;
+	int i;
+
+	f->contract(spec, &c);
+	buf[0] = '\0';
+	for (i = 0; i < c.nsteps; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? " " : "", c.step[i].suffix[0] ? c.step[i].suffix : "-");
+	kgen_spec_free(spec);
+}
+
+START_TEST(rows_auto_lists_its_kernels_by_row_length)
+{
+	char k[256];
+
+	kernels_of("kernel: rows\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _lanes128x4 _block4 _block8 _online");
+	/* cross_entropy streams: a block per row is its online kernel */
+	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _lanes128x4 _online");
+	/* 128 threads: no kernel of 128 lanes beside the block's own */
+	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _block4 _block8 _online");
+	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _block4 _block8 _online");
+	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
+	ck_assert_str_eq(k, "-");
+}
+END_TEST
+
+START_TEST(rows_capacities_follow_lanes_vectors_and_cluster)
+{
+	kgen_spec *spec = load("kernel: rows\nstrategy: cluster\ncluster_size: 8\nthreads: 1024\nvectors: 4\ndtype: bf16\n");
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+
+	ck_assert_int_eq(kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), 1);
+	ck_assert_uint_eq(kgen_rows_capacity(spec, &c[0]), 8ull * 1024 * 4);  /* loads: 262144 bf16 */
+	kgen_spec_free(spec);
+	spec = load("kernel: rows\nstrategy: warp\nlanes: 16\nvectors: 2\n");
+	ck_assert_int_eq(kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), 1);
+	ck_assert_uint_eq(kgen_rows_capacity(spec, &c[0]), 32);
+	ck_assert_int_eq(kgen_rows_per_block(spec, &c[0]), 256 / 16);
+	kgen_spec_free(spec);
+	spec = load("kernel: rows\nstrategy: online\n");
+	ck_assert_int_eq(kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), 1);
+	ck_assert_uint_eq(kgen_rows_capacity(spec, &c[0]), 0);  /* any row */
+	kgen_spec_free(spec);
+	spec = load("kernel: rows\nop: cross_entropy\nstrategy: block\n");
+	ck_assert_uint_eq(kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), 1);
+	ck_assert_uint_eq(kgen_rows_capacity(spec, &c[0]), 0);  /* it streams */
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* The generated source of yaml (kgen_generate), to be freed. */
+static char *
+source_of(const char *yaml)
+{
+	kgen_spec *spec = load(yaml);
+	char *src = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_generate(spec, &src, &err) == KGEN_OK, "%s", err.message);
+	kgen_spec_free(spec);
+	return src;
+}
+
+START_TEST(rows_sources_hold_what_each_variant_needs)
+{
+	char *src = source_of("kernel: rows\nop: softmax\nstrategy: cluster\ncluster_size: 4\n");
+
+	ck_assert_ptr_nonnull(strstr(src, "__cluster_dims__(CLUSTER, 1, 1)"));
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int CLUSTER = 4;"));
+	ck_assert_ptr_nonnull(strstr(src, "mapa.shared::cluster"));
+	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: cluster)."));
+	ck_assert_ptr_null(strstr(src, "struct Welford"));
+	free(src);
+	src = source_of("kernel: rows\nop: layer_norm\nstrategy: online\ndtype: bf16\nweight_dtype: f32\n");
+	ck_assert_ptr_nonnull(strstr(src, "struct Welford"));
+	ck_assert_ptr_nonnull(strstr(src, "typedef float W;"));
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_online<THREADS, 4>(a, row, threadIdx.x)"));
+	ck_assert_ptr_null(strstr(src, "CLUSTER"));  /* no row in registers */
+	ck_assert_ptr_null(strstr(src, "mapa"));
+	free(src);
+	src = source_of("kernel: rows\nop: cross_entropy\nlabel_dtype: i32\nstrategy: warp\nlanes: 8\n");
+	ck_assert_ptr_nonnull(strstr(src, "typedef int Label;"));
+	ck_assert_ptr_nonnull(strstr(src, "struct MaxSum"));
+	ck_assert_ptr_null(strstr(src, "store_y"));  /* it writes losses, no rows */
+	ck_assert_ptr_null(strstr(src, "Y_ALIGNED"));
+	free(src);
+	src = source_of("kernel: rows\nop: log_softmax\nstrategy: block\n");
+	ck_assert_ptr_nonnull(strstr(src, "log_softmax_row<512, 4>"));
+	ck_assert_ptr_nonnull(strstr(src, "const float shift = m.v + __logf(s.v);"));
+	ck_assert_ptr_null(strstr(src, "struct MaxSum"));  /* two reductions over registers */
+	free(src);
+}
+END_TEST
+
+static Suite *
+rows_suite(void)
+{
+	Suite *s = suite_create("rows");
+	TCase *tc = tcase_create("rows");
+
+	tcase_add_test(tc, rows_minimal_spec_gets_every_default);
+	tcase_add_test(tc, rows_types_default_to_dtype);
+	tcase_add_loop_test(tc, rows_refused, 0, (int)KGEN_COUNT(refusals));
+	tcase_add_test(tc, rows_auto_lists_its_kernels_by_row_length);
+	tcase_add_test(tc, rows_capacities_follow_lanes_vectors_and_cluster);
+	tcase_add_test(tc, rows_sources_hold_what_each_variant_needs);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(rows_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
