@@ -174,6 +174,14 @@ make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsig
 	return KGEN_OK;
 }
 
+/* Do specs a and b take the same case: the op and every type? */
+static int
+same_case(const struct kgen_spec *a, const struct kgen_spec *b)
+{
+	return a->row_op == b->row_op && a->dtype == b->dtype && a->out_dtype == b->out_dtype &&
+	       a->weight_dtype == b->weight_dtype && a->label_dtype == b->label_dtype;
+}
+
 /* One call, on copy i % copies of x. */
 static kgen_status
 launch(kgen_kernel *k, const struct rcase *c, int i, CUstream stream, kgen_error *err)
@@ -383,9 +391,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 {
 	size_t copied = 0;
 	float copy_ms = -1;
+	struct rcase c;
 	kgen_status st = KGEN_OK;
 	int i, j;
 
+	memset(&c, 0, sizeof c);
 	for (j = 0; j < o->nshape && !st; j++) {
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *spec = specs[i].spec;
@@ -394,13 +404,15 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			int copies = o->bench ? kgen_run_copies(ctx, o, xbytes) : 1;
 			const char *verdict = "-";
 			char msg[400] = "-";
-			struct rcase c;
 			float ms = -1;
 
-			if ((st = kgen_context_enter(ctx, err)) ||
-			    (st = make_case(ctx, o, spec, rows, cols, copies, &c, err))) {
-				free_case(ctx, &c);
+			if ((st = kgen_context_enter(ctx, err)))
 				break;
+			/* One case for the specs that compute the same at this shape (a sweep's points). */
+			if (!c.s || c.rows != rows || c.cols != cols || !same_case(c.s, spec)) {
+				free_case(ctx, &c);
+				if ((st = make_case(ctx, o, spec, rows, cols, copies, &c, err)))
+					break;
 			}
 			if (o->verify) {
 				st = verify(ctx, specs[i].kernel, &c, &bad, msg, sizeof msg, err);
@@ -420,14 +432,20 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (!st && o->bench && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL")) {
 				struct timed_call call = { specs[i].kernel, &c };
 				if (!(st = kgen_gpu_warm_once(ctx, err)) &&
-				    !(st = kgen_median_ms(ctx, rows_once, &call, o->runs, &ms, err)))
+				    (st = kgen_median_ms(ctx, rows_once, &call, o->runs, &ms, err)) == KGEN_EINVAL) {
+					snprintf(msg, sizeof msg, "%.300s", err->message);  /* not verified first: refused here */
+					verdict = "rejected";
+					ms = -1;
+					st = KGEN_OK;
+				} else if (!st) {
 					st = copy_bar(ctx, o, moved_bytes(&c), &copied, &copy_ms, err);
+				}
 			}
 			if (!st)
 				report(tsv, &specs[i], &c, verdict, msg, ms, copy_ms);
-			free_case(ctx, &c);
 		}
 	}
+	free_case(ctx, &c);
 	return st;
 }
 

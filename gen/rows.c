@@ -38,8 +38,11 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-#define X(lanes, vectors) { lanes, vectors },
-static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0 } };
+#define X(lanes, vectors) { lanes, vectors, 0 },
+static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0 } };
+#undef X
+#define X(lanes, vectors, upto) { lanes, vectors, upto },
+static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0 } };
 #undef X
 
 /* Loads in flight a thread of the online kernel of strategy: auto. */
@@ -53,25 +56,28 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
-		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors };
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0 };
 		return n;
 	case KGEN_ROWS_BLOCK:
 	case KGEN_ROWS_CLUSTER:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors };
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0 };
 		return n;
 	case KGEN_ROWS_ONLINE:
-		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors };
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0 };
 		return n;
 	default:
 		break;
 	}
-	for (c = auto_choices; c->vectors && n < max - 1; c++) {
-		if (c->lanes >= s->threads || (c->lanes && s->threads % c->lanes))
-			continue;  /* a block's own row, or rows that do not fill it */
-		if (kgen_rows_writes_y(s) || c->lanes > 0)  /* cross_entropy: a block streams as online does */
-			out[n++] = *c;
+	for (c = kgen_rows_writes_y(s) ? auto_choices : xent_choices; c->vectors && n < max - 1; c++) {
+		long long lanes = c->lanes ? c->lanes : s->threads;
+		if (lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads))
+			continue;  /* rows that do not fill the block, or a block's own row twice */
+		out[n] = *c;
+		if (!out[n].upto)
+			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
+		n++;
 	}
-	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS };
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0 };
 	return n;
 }
 
@@ -195,8 +201,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		unsigned long long cap = kgen_rows_capacity(s, &c[i]);
 		struct kgen_step *st;
 
-		if (!kgen_rows_writes_y(s) && c[i].lanes > 0)  /* cross_entropy: what auto gives the kernel */
-			cap = (unsigned long long)c[i].lanes * (unsigned long long)c[i].vectors;
+		if (c[i].upto)  /* strategy: auto: what it gives the kernel */
+			cap = c[i].upto;
 
 		suffix(s, &c[i], sfx, sizeof sfx);
 		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);
@@ -254,7 +260,7 @@ convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt
 	if (dt->cls == DT_HALF)
 		tpl = to ? "matmul/to_f16.cu" : "matmul/from_f16.cu";
 	else if (dt->cls == DT_BHALF)
-		tpl = to ? "matmul/to_bf16.cu" : "matmul/from_bf16.cu";
+		tpl = to ? "rows/to_bf16.cu" : "matmul/from_bf16.cu";
 	else
 		tpl = to ? "matmul/to_float.cu" : "matmul/from_float.cu";
 	if (!to) {
@@ -355,7 +361,10 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
 	TRY(convert(&parts, "to_out", s->r.out, 1, err));
 	TRY(part(&parts, "vec", "rows/vec.cu", NULL, err));
-	TRY(loader(&parts, 1, err));
+	if (online || xent)  /* the streaming loops' loads, as floats */
+		TRY(loader(&parts, 1, err));
+	if (regs && !xent)
+		TRY(part(&parts, "load_raw", "rows/load_raw.cu", NULL, err));
 	if (kgen_rows_has_weight(s))
 		TRY(loader(&parts, 0, err));
 	if (kgen_rows_writes_y(s))
@@ -503,6 +512,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&c, "weight", kgen_rows_has_weight(s));
 	tpl_set(&c, "cluster", "%lld", s->row_strategy == KGEN_ROWS_CLUSTER ? s->cluster_size : 1);
 	tpl_show(&c, "neg_inf", s->row_op != KGEN_ROW_RMS_NORM && s->row_op != KGEN_ROW_LAYER_NORM);
+	tpl_show(&c, "regs_neg_inf", (s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX) &&
+	                             s->row_strategy != KGEN_ROWS_ONLINE);
+	tpl_set(&c, "x_neg_inf", "%s", dt->cls == DT_HALF ? "0xfc00" : dt->cls == DT_BHALF ? "0xff80"
+	                                                               : "__uint_as_float(0xff800000u)");
 	TRY(tpl_render_into(&file, "constants", "rows/constants.cu", &c, err));
 	TRY(helpers(s, &help, err));
 	tpl_set(&file, "helpers", "%s", help.s ? help.s : "");

@@ -9,19 +9,35 @@
  * a row of up to lanes x vectors loads (of load_width bytes) takes the
  * first that holds it; lanes 0 is a block per row (threads lanes), lanes
  * above 32 several warps per row and threads / lanes rows a block.  Longer
- * rows take the online kernel.  cross_entropy streams its rows whatever
- * the kernel, so its auto has the kernels of fewer lanes than a block and
- * the online one. */
+ * rows take the online kernel.  Chosen from the H200 sweeps of strategies
+ * warp and block (bench/rows/sweep.sh, bench/results/nvidia-h200/
+ * 2026-12-02-rows): the best at 32768 x 256 to 16384, bf16 and f32, was 16
+ * lanes x 2 and x 4 loads up to 64 loads a row, 32 x 4 to 128, 128 lanes
+ * to 1024 loads, 256 x 8 to 2048, a block of 512 x 8 to 4096. */
 #define KGEN_ROWS_AUTO(X) \
-	X(8, 4)   \
+	X(16, 2)  \
+	X(16, 4)  \
 	X(32, 4)  \
 	X(128, 4) \
-	X(0, 4)   \
+	X(128, 8) \
+	X(256, 8) \
 	X(0, 8)
 
+/* cross_entropy streams its rows whatever the kernel: auto gives rows of
+ * up to `upto` loads to `lanes` threads streaming `vectors` loads at a
+ * time, longer ones to the online kernel (a block per row).  Fewer lanes
+ * won in the same sweeps: 8 x 1 to 512 bf16 columns, 8 x 4 to 1024, 16 x 4
+ * to 4096, 64 x 4 to 16384. */
+#define KGEN_ROWS_AUTO_XENT(X) \
+	X(8, 1, 64)   \
+	X(8, 4, 128)  \
+	X(16, 4, 512) \
+	X(64, 4, 2048)
+
 struct kgen_rows_choice {
-	int lanes;       /* threads per row; 0: the block's */
-	int vectors;     /* loads each thread holds */
+	int lanes;                /* threads per row; 0: the block's; -1: the online kernel */
+	int vectors;              /* loads each thread holds, or streams at a time */
+	unsigned long long upto;  /* strategy: auto: the longest row it is given, in loads (0: any) */
 };
 
 /* The kernels of a checked spec in launch-table order, as the contract

@@ -43,7 +43,9 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 	return p % align == 0 && (pitch * (unsigned long long)esize) % align == 0;
 }
 
-/* The kernel of the contract for rows of cols elements: the first whose capacity holds them. */
+/* The kernel of the contract for rows of cols elements: strategy auto's
+ * first whose `upto` takes them (the online one takes any), or the spec's
+ * one kernel when it holds them (or streams); -1 when it does not. */
 static int
 choose(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *choice)
 {
@@ -53,30 +55,12 @@ choose(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *c
 	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
 
 	for (i = 0; i < n; i++) {
-		unsigned long long cap = kgen_rows_capacity(s, &c[i]);
+		unsigned long long cap = c[i].upto ? c[i].upto : kgen_rows_capacity(s, &c[i]);
 		if (!cap || loads <= cap)  /* 0: any row */
 			break;
 	}
 	if (i == n)
 		return -1;
-	*choice = c[i];
-	return i;
-}
-
-/* cross_entropy under strategy: auto: its warp kernels take rows of up to
- * their lanes x vectors loads (they stream any row, but a block streams
- * long ones faster), the online kernel the rest. */
-static int
-choose_xent(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *choice)
-{
-	const struct kgen_spec *s = &k->spec;
-	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
-	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
-
-	for (i = 0; i < n - 1; i++)
-		if (loads <= (unsigned long long)c[i].lanes * (unsigned long long)c[i].vectors)
-			break;
 	*choice = c[i];
 	return i;
 }
@@ -159,12 +143,14 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 		return st;
 	if (!a->rows || !a->cols)
 		return KGEN_OK;
-	fn = s->row_strategy == KGEN_ROWS_AUTO && s->row_op == KGEN_ROW_CROSS_ENTROPY ? choose_xent(k, a->cols, &c)
-	                                                                              : choose(k, a->cols, &c);
-	if (fn < 0)
+	fn = choose(k, a->cols, &c);
+	if (fn < 0) {
+		struct kgen_rows_choice one[KGEN_MAX_STEPS];
+		kgen_rows_kernels(s, one, KGEN_MAX_STEPS);
 		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: rows of %llu elements are longer than %s holds (%llu): use "
 		                 "strategy: online or auto, or more vectors", a->cols, kgen_spec_kernel_name(s),
-		                 kgen_rows_capacity(s, &c) * (unsigned long long)s->r.vec);
+		                 kgen_rows_capacity(s, &one[0]) * (unsigned long long)s->r.vec);
+	}
 	memset(&ka, 0, sizeof ka);
 	ka.x = a->x;
 	ka.y = a->y;

@@ -131,15 +131,15 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	char k[256];
 
 	kernels_of("kernel: rows\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _lanes128x4 _block4 _block8 _online");
-	/* cross_entropy streams: a block per row is its online kernel */
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online");
+	/* cross_entropy streams: its own table, then a block per row */
 	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _lanes128x4 _online");
-	/* 128 threads: no kernel of 128 lanes beside the block's own */
+	ck_assert_str_eq(k, "_lanes8x1 _lanes8x4 _lanes16x4 _lanes64x4 _online");
+	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _block4 _block8 _online");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online");
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes8x4 _lanes32x4 _block4 _block8 _online");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 }

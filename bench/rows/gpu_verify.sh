@@ -16,12 +16,12 @@ for dt in bf16 f16 f32; do
 		--shape 1000x37 --shape 513x4097 --shape 64x262147 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 37x1000 --shape 1000x37 --shape 300x5001 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
-	"$kgen" run $auto --verify --extreme --set dtype=$dt --shape 64x1000 --shape 8x40000 \
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 done
 for s in "$top"/specs/rows/strategies/*.yaml; do
 	"$kgen" run "$s" --verify --shape 37x200 --shape 1000x37 --shape 300x501 >> "$log/rows_verify.log" 2>&1 || fail=1
-	"$kgen" run "$s" --verify --pad 5 --extreme --shape 64x300 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run "$s" --verify --pad 5 --extreme both --shape 64x300 >> "$log/rows_verify.log" 2>&1 || fail=1
 done
 "$kgen" run "$top/specs/rows/strategies/cluster.yaml" --verify --shape 64x262144 --shape 100x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
 "$kgen" run "$top/specs/rows/strategies/rms_norm_cluster.yaml" --verify --shape 64x65536 >> "$log/rows_verify.log" 2>&1 || fail=1

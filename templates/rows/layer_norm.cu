@@ -29,26 +29,29 @@ static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, 
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += v[k][j];
+            s.v += x_to_float(v[k].v[j]);
     }
     s = row_reduce<LANES>(s);
     const float mean = s.v / (float)a.cols;
 
     RowSum d = { 0.0f };
 #pragma unroll
-    for (int k = 0; k < VECS; k++)
+    for (int k = 0; k < VECS; k++) {
+        const Index at = (k * STRIDE + lane) * VEC;
+        const int inside = at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            if ((k * STRIDE + lane) * VEC + j < n)
-                d.v += (v[k][j] - mean) * (v[k][j] - mean);
+            if (j < inside)
+                d.v += (x_to_float(v[k].v[j]) - mean) * (x_to_float(v[k].v[j]) - mean);
+    }
     d = row_reduce<LANES>(d);
     const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
 
@@ -61,7 +64,7 @@ static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, 
             affine(a, i, n, w, b);
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = (v[k][j] - mean) * rstd * w[j] + b[j];
+                o[j] = (x_to_float(v[k].v[j]) - mean) * rstd * w[j] + b[j];
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

@@ -22,15 +22,15 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += v[k][j] * v[k][j];
+            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);
     }
     s = row_reduce<LANES>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
@@ -44,7 +44,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
             affine(a, i, n, w);
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = v[k][j] * rstd * w[j];
+                o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

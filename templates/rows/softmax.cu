@@ -16,32 +16,26 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ v[k][j] });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
     }
     m = row_reduce<LANES>(m);
 
+    const float ml = m.v * LOG2E;
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
-        for (int j = 0; j < VEC; j++) {
-{{#softmax}}
-            v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
-            s.v += v[k][j];
-{{/softmax}}
-{{^softmax}}
-            s.v += __expf(v[k][j] - m.v);
-{{/softmax}}
-        }
+        for (int j = 0; j < VEC; j++)
+            s.v += ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml));
     s = row_reduce<LANES>(s);
 
 {{#softmax}}
@@ -59,10 +53,10 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
 #pragma unroll
             for (int j = 0; j < VEC; j++)
 {{#softmax}}
-                o[j] = v[k][j] * scale;
+                o[j] = ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml)) * scale;
 {{/softmax}}
 {{^softmax}}
-                o[j] = v[k][j] - shift;
+                o[j] = x_to_float(v[k].v[j]) - shift;
 {{/softmax}}
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
@@ -96,7 +90,7 @@ static __device__ __forceinline__ void log_softmax_online(const Rows &a, Index r
     t = row_reduce<LANES>(t);
 
 {{#softmax}}
-    const float scale = 1.0f / t.s;
+    const float scale = 1.0f / t.s, ml = t.m * LOG2E;
 {{/softmax}}
 {{^softmax}}
     const float shift = t.m + __logf(t.s);
@@ -114,7 +108,7 @@ static __device__ __forceinline__ void log_softmax_online(const Rows &a, Index r
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
 {{#softmax}}
-                    v[k][j] = __expf(v[k][j] - t.m) * scale;
+                    v[k][j] = ex2(fmaf(v[k][j], LOG2E, -ml)) * scale;
 {{/softmax}}
 {{^softmax}}
                     v[k][j] = v[k][j] - shift;

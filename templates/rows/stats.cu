@@ -8,7 +8,13 @@ struct RowMax {
 
 static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 {
+#if __CUDA_ARCH__ >= 800
+    float m;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a.v), "f"(b.v));
+    return { m };
+#else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
+#endif
 }
 
 static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
@@ -70,12 +76,13 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    float s = t.s == 0.0f ? 0.0f : t.s * __expf(t.m - m);
+    const float ml = m * LOG2E;
+    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += __expf(v[k][j] - m);
+            s += ex2(fmaf(v[k][j], LOG2E, -ml));
     return { m, s };
 }
 

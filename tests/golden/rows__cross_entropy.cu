@@ -14,9 +14,10 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
-//   rows_cross_entropy_bf16_lanes8x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
-//   rows_cross_entropy_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
-//   rows_cross_entropy_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
+//   rows_cross_entropy_bf16_lanes8x1(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
+//   rows_cross_entropy_bf16_lanes8x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
+//   rows_cross_entropy_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
+//   rows_cross_entropy_bf16_lanes64x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_cross_entropy_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
@@ -44,6 +45,17 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
+// 2^x by the exponential unit (ex2.approx): exp(x - m) is
+// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
+constexpr float LOG2E = 1.44269504f;
+
+static __device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
     const T *x;          // rows x cols, rows x_pitch elements apart
@@ -64,13 +76,20 @@ static __device__ __forceinline__ Acc x_to_float(unsigned short x)
     return (Acc)__uint_as_float((unsigned int)x << 16);
 }
 
-static __device__ __forceinline__ Out to_out(Acc v)
+// A float as bf16 bits, rounded to nearest even (NaN stays NaN): one cvt
+// on sm_80 and newer.
+static __device__ __forceinline__ Out to_out(float f)
 {
-    const float f = (float)v;
+#if __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     const unsigned int u = __float_as_uint(f);
     if (f != f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 
 // VEC elements of E as one load or store (at most 16 bytes aligned: wider
@@ -136,12 +155,13 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    float s = t.s == 0.0f ? 0.0f : t.s * __expf(t.m - m);
+    const float ml = m * LOG2E;
+    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += __expf(v[k][j] - m);
+            s += ex2(fmaf(v[k][j], LOG2E, -ml));
     return { m, s };
 }
 
@@ -208,6 +228,21 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
         a.lse[row] = lse;
 }
 
+// 8 threads per row, streaming it 1 loads at a time a thread.
+extern "C" __global__ void __launch_bounds__(THREADS)
+rows_cross_entropy_bf16_lanes8x1(const Rows a)
+{
+    constexpr int GROUPS = THREADS / 8;  // rows a block takes at once
+    const int lane = threadIdx.x % 8;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 8;
+        cross_entropy_row<8, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 8 threads per row, streaming it 4 loads at a time a thread.
 extern "C" __global__ void __launch_bounds__(THREADS)
 rows_cross_entropy_bf16_lanes8x4(const Rows a)
@@ -223,33 +258,33 @@ rows_cross_entropy_bf16_lanes8x4(const Rows a)
     }
 }
 
-// 32 threads per row, streaming it 4 loads at a time a thread.
+// 16 threads per row, streaming it 4 loads at a time a thread.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_cross_entropy_bf16_lanes32x4(const Rows a)
+rows_cross_entropy_bf16_lanes16x4(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 32;  // rows a block takes at once
-    const int lane = threadIdx.x % 32;
+    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 32;
-        cross_entropy_row<32, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 16;
+        cross_entropy_row<16, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
-// 128 threads per row, streaming it 4 loads at a time a thread.
+// 64 threads per row, streaming it 4 loads at a time a thread.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_cross_entropy_bf16_lanes128x4(const Rows a)
+rows_cross_entropy_bf16_lanes64x4(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 128;  // rows a block takes at once
-    const int lane = threadIdx.x % 128;
+    constexpr int GROUPS = THREADS / 64;  // rows a block takes at once
+    const int lane = threadIdx.x % 64;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 128;
-        cross_entropy_row<128, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 64;
+        cross_entropy_row<64, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 

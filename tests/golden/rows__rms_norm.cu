@@ -14,10 +14,12 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
-//   rows_rms_norm_bf16_lanes8x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
+//   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
+//   rows_rms_norm_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_rms_norm_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
 //   rows_rms_norm_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
-//   rows_rms_norm_bf16_block4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
+//   rows_rms_norm_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
+//   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
@@ -66,13 +68,20 @@ static __device__ __forceinline__ Acc w_to_float(unsigned short x)
     return (Acc)__uint_as_float((unsigned int)x << 16);
 }
 
-static __device__ __forceinline__ Out to_out(Acc v)
+// A float as bf16 bits, rounded to nearest even (NaN stays NaN): one cvt
+// on sm_80 and newer.
+static __device__ __forceinline__ Out to_out(float f)
 {
-    const float f = (float)v;
+#if __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     const unsigned int u = __float_as_uint(f);
     if (f != f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 
 // VEC elements of E as one load or store (at most 16 bytes aligned: wider
@@ -100,6 +109,22 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
+    }
+}
+
+// Vector i of the row at p as stored: one load when it lies whole inside
+// the row's n elements and the row keeps its vectors aligned, else element
+// by element; `pad` past the end.
+static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i, Index n, bool aligned, Vec<T> &w,
+                                                T pad)
+{
+    const Index at = i * VEC;
+    if (aligned && at + VEC <= n) {
+        w = *reinterpret_cast<const Vec<T> *>(p + at);
+    } else {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            w.v[j] = at + j < n ? p[at + j] : pad;
     }
 }
 
@@ -206,15 +231,15 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += v[k][j] * v[k][j];
+            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);
     }
     s = row_reduce<LANES>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
@@ -228,7 +253,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
             affine(a, i, n, w);
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = v[k][j] * rstd * w[j];
+                o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
@@ -280,18 +305,33 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
     }
 }
 
-// 8 threads per row, each holding up to 4 loads of it: rows of up to 256 elements.
+// 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_rms_norm_bf16_lanes8x4(const Rows a)
+rows_rms_norm_bf16_lanes16x2(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 8;  // rows a block takes at once
-    const int lane = threadIdx.x % 8;
+    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 8;
-        rms_norm_row<8, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 16;
+        rms_norm_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 16 threads per row, each holding up to 4 loads of it: rows of up to 512 elements.
+extern "C" __global__ void __launch_bounds__(THREADS)
+rows_rms_norm_bf16_lanes16x4(const Rows a)
+{
+    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 16;
+        rms_norm_row<16, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -325,18 +365,33 @@ rows_rms_norm_bf16_lanes128x4(const Rows a)
     }
 }
 
-// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements.
+// 128 threads per row, each holding up to 8 loads of it: rows of up to 8192 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_rms_norm_bf16_block4(const Rows a)
+rows_rms_norm_bf16_lanes128x8(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 512;  // rows a block takes at once
-    const int lane = threadIdx.x % 512;
+    constexpr int GROUPS = THREADS / 128;  // rows a block takes at once
+    const int lane = threadIdx.x % 128;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 512;
-        rms_norm_row<512, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 128;
+        rms_norm_row<128, 8>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 256 threads per row, each holding up to 8 loads of it: rows of up to 16384 elements.
+extern "C" __global__ void __launch_bounds__(THREADS)
+rows_rms_norm_bf16_lanes256x8(const Rows a)
+{
+    constexpr int GROUPS = THREADS / 256;  // rows a block takes at once
+    const int lane = threadIdx.x % 256;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 256;
+        rms_norm_row<256, 8>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 

@@ -13,10 +13,12 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
-//   rows_softmax_bf16_lanes8x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
+//   rows_softmax_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
+//   rows_softmax_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_softmax_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
 //   rows_softmax_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
-//   rows_softmax_bf16_block4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
+//   rows_softmax_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
+//   rows_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
@@ -44,6 +46,23 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
+// 2^x by the exponential unit (ex2.approx): exp(x - m) is
+// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
+constexpr float LOG2E = 1.44269504f;
+
+static __device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+// -inf as x stores it: what a row held in registers has past its end.
+static __device__ __forceinline__ T x_neg_inf()
+{
+    return 0xff80;
+}
+
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
     const T *x;          // rows x cols, rows x_pitch elements apart
@@ -64,13 +83,20 @@ static __device__ __forceinline__ Acc x_to_float(unsigned short x)
     return (Acc)__uint_as_float((unsigned int)x << 16);
 }
 
-static __device__ __forceinline__ Out to_out(Acc v)
+// A float as bf16 bits, rounded to nearest even (NaN stays NaN): one cvt
+// on sm_80 and newer.
+static __device__ __forceinline__ Out to_out(float f)
 {
-    const float f = (float)v;
+#if __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     const unsigned int u = __float_as_uint(f);
     if (f != f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 
 // VEC elements of E as one load or store (at most 16 bytes aligned: wider
@@ -101,6 +127,22 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
     }
 }
 
+// Vector i of the row at p as stored: one load when it lies whole inside
+// the row's n elements and the row keeps its vectors aligned, else element
+// by element; `pad` past the end.
+static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i, Index n, bool aligned, Vec<T> &w,
+                                                T pad)
+{
+    const Index at = i * VEC;
+    if (aligned && at + VEC <= n) {
+        w = *reinterpret_cast<const Vec<T> *>(p + at);
+    } else {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            w.v[j] = at + j < n ? p[at + j] : pad;
+    }
+}
+
 // f as vector i of the row at p, inside its n elements: one store when the
 // vector is whole and the row aligned, else element by element.
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
@@ -128,7 +170,13 @@ struct RowMax {
 
 static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 {
+#if __CUDA_ARCH__ >= 800
+    float m;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a.v), "f"(b.v));
+    return { m };
+#else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
+#endif
 }
 
 static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
@@ -186,12 +234,13 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    float s = t.s == 0.0f ? 0.0f : t.s * __expf(t.m - m);
+    const float ml = m * LOG2E;
+    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += __expf(v[k][j] - m);
+            s += ex2(fmaf(v[k][j], LOG2E, -ml));
     return { m, s };
 }
 
@@ -231,27 +280,26 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ v[k][j] });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
     }
     m = row_reduce<LANES>(m);
 
+    const float ml = m.v * LOG2E;
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
-            s.v += v[k][j];
-        }
+        for (int j = 0; j < VEC; j++)
+            s.v += ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml));
     s = row_reduce<LANES>(s);
 
     const float scale = 1.0f / s.v;
@@ -263,7 +311,7 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = v[k][j] * scale;
+                o[j] = ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml)) * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
@@ -288,7 +336,7 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
     }
     t = row_reduce<LANES>(t);
 
-    const float scale = 1.0f / t.s;
+    const float scale = 1.0f / t.s, ml = t.m * LOG2E;
     Out *y = a.y + row * a.y_pitch;
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
@@ -301,25 +349,40 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
             if (i < nvec) {
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    v[k][j] = __expf(v[k][j] - t.m) * scale;
+                    v[k][j] = ex2(fmaf(v[k][j], LOG2E, -ml)) * scale;
                 store_y(y, i, n, a.aligned & Y_ALIGNED, v[k]);
             }
         }
     }
 }
 
-// 8 threads per row, each holding up to 4 loads of it: rows of up to 256 elements.
+// 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_softmax_bf16_lanes8x4(const Rows a)
+rows_softmax_bf16_lanes16x2(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 8;  // rows a block takes at once
-    const int lane = threadIdx.x % 8;
+    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 8;
-        softmax_row<8, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 16;
+        softmax_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 16 threads per row, each holding up to 4 loads of it: rows of up to 512 elements.
+extern "C" __global__ void __launch_bounds__(THREADS)
+rows_softmax_bf16_lanes16x4(const Rows a)
+{
+    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 16;
+        softmax_row<16, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -353,18 +416,33 @@ rows_softmax_bf16_lanes128x4(const Rows a)
     }
 }
 
-// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements.
+// 128 threads per row, each holding up to 8 loads of it: rows of up to 8192 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_softmax_bf16_block4(const Rows a)
+rows_softmax_bf16_lanes128x8(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 512;  // rows a block takes at once
-    const int lane = threadIdx.x % 512;
+    constexpr int GROUPS = THREADS / 128;  // rows a block takes at once
+    const int lane = threadIdx.x % 128;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 512;
-        softmax_row<512, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 128;
+        softmax_row<128, 8>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 256 threads per row, each holding up to 8 loads of it: rows of up to 16384 elements.
+extern "C" __global__ void __launch_bounds__(THREADS)
+rows_softmax_bf16_lanes256x8(const Rows a)
+{
+    constexpr int GROUPS = THREADS / 256;  // rows a block takes at once
+    const int lane = threadIdx.x % 256;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 256;
+        softmax_row<256, 8>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 

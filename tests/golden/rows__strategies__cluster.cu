@@ -42,6 +42,23 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
+// 2^x by the exponential unit (ex2.approx): exp(x - m) is
+// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
+constexpr float LOG2E = 1.44269504f;
+
+static __device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+// -inf as x stores it: what a row held in registers has past its end.
+static __device__ __forceinline__ T x_neg_inf()
+{
+    return 0xff80;
+}
+
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
     const T *x;          // rows x cols, rows x_pitch elements apart
@@ -62,13 +79,20 @@ static __device__ __forceinline__ Acc x_to_float(unsigned short x)
     return (Acc)__uint_as_float((unsigned int)x << 16);
 }
 
-static __device__ __forceinline__ Out to_out(Acc v)
+// A float as bf16 bits, rounded to nearest even (NaN stays NaN): one cvt
+// on sm_80 and newer.
+static __device__ __forceinline__ Out to_out(float f)
 {
-    const float f = (float)v;
+#if __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     const unsigned int u = __float_as_uint(f);
     if (f != f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 
 // VEC elements of E as one load or store (at most 16 bytes aligned: wider
@@ -78,24 +102,19 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
-// Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
-// floats: one load when it lies whole inside the row's n elements and the
-// row keeps its vectors aligned, else element by element; `pad` past the
-// end (a value the row's statistics ignore: -inf for a max and a sum of
-// exponentials, 0 for sums).
-static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, Index n, bool aligned,
-                                               float (&f)[VEC], float pad)
+// Vector i of the row at p as stored: one load when it lies whole inside
+// the row's n elements and the row keeps its vectors aligned, else element
+// by element; `pad` past the end.
+static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i, Index n, bool aligned, Vec<T> &w,
+                                                T pad)
 {
     const Index at = i * VEC;
     if (aligned && at + VEC <= n) {
-        const Vec<T> w = *reinterpret_cast<const Vec<T> *>(p + at);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            f[j] = x_to_float(w.v[j]);
+        w = *reinterpret_cast<const Vec<T> *>(p + at);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
+            w.v[j] = at + j < n ? p[at + j] : pad;
     }
 }
 
@@ -150,7 +169,13 @@ struct RowMax {
 
 static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 {
+#if __CUDA_ARCH__ >= 800
+    float m;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a.v), "f"(b.v));
+    return { m };
+#else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
+#endif
 }
 
 static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
@@ -249,27 +274,26 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ v[k][j] });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
     }
     m = row_reduce<LANES>(m);
 
+    const float ml = m.v * LOG2E;
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            v[k][j] = __expf(v[k][j] - m.v);  // kept for the output
-            s.v += v[k][j];
-        }
+        for (int j = 0; j < VEC; j++)
+            s.v += ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml));
     s = row_reduce<LANES>(s);
 
     const float scale = 1.0f / s.v;
@@ -281,7 +305,7 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = v[k][j] * scale;
+                o[j] = ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml)) * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

@@ -38,6 +38,17 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
+// 2^x by the exponential unit (ex2.approx): exp(x - m) is
+// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
+constexpr float LOG2E = 1.44269504f;
+
+static __device__ __forceinline__ float ex2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
     const T *x;          // rows x cols, rows x_pitch elements apart
@@ -58,13 +69,20 @@ static __device__ __forceinline__ Acc x_to_float(unsigned short x)
     return (Acc)__uint_as_float((unsigned int)x << 16);
 }
 
-static __device__ __forceinline__ Out to_out(Acc v)
+// A float as bf16 bits, rounded to nearest even (NaN stays NaN): one cvt
+// on sm_80 and newer.
+static __device__ __forceinline__ Out to_out(float f)
 {
-    const float f = (float)v;
+#if __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
     const unsigned int u = __float_as_uint(f);
     if (f != f)
         return 0x7fc0;
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
 }
 
 // VEC elements of E as one load or store (at most 16 bytes aligned: wider
@@ -150,12 +168,13 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    float s = t.s == 0.0f ? 0.0f : t.s * __expf(t.m - m);
+    const float ml = m * LOG2E;
+    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += __expf(v[k][j] - m);
+            s += ex2(fmaf(v[k][j], LOG2E, -ml));
     return { m, s };
 }
 
@@ -203,7 +222,7 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
     }
     t = row_reduce<LANES>(t);
 
-    const float scale = 1.0f / t.s;
+    const float scale = 1.0f / t.s, ml = t.m * LOG2E;
     Out *y = a.y + row * a.y_pitch;
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
@@ -216,7 +235,7 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
             if (i < nvec) {
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    v[k][j] = __expf(v[k][j] - t.m) * scale;
+                    v[k][j] = ex2(fmaf(v[k][j], LOG2E, -ml)) * scale;
                 store_y(y, i, n, a.aligned & Y_ALIGNED, v[k]);
             }
         }

@@ -76,24 +76,19 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
-// Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
-// floats: one load when it lies whole inside the row's n elements and the
-// row keeps its vectors aligned, else element by element; `pad` past the
-// end (a value the row's statistics ignore: -inf for a max and a sum of
-// exponentials, 0 for sums).
-static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, Index n, bool aligned,
-                                               float (&f)[VEC], float pad)
+// Vector i of the row at p as stored: one load when it lies whole inside
+// the row's n elements and the row keeps its vectors aligned, else element
+// by element; `pad` past the end.
+static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i, Index n, bool aligned, Vec<T> &w,
+                                                T pad)
 {
     const Index at = i * VEC;
     if (aligned && at + VEC <= n) {
-        const Vec<T> w = *reinterpret_cast<const Vec<T> *>(p + at);
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            f[j] = x_to_float(w.v[j]);
+        w = *reinterpret_cast<const Vec<T> *>(p + at);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
+            w.v[j] = at + j < n ? p[at + j] : pad;
     }
 }
 
@@ -264,15 +259,15 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0;
     const T *x = a.x + row * a.x_pitch;
-    float v[VECS][VEC];
+    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        load_x(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the row's end
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += v[k][j] * v[k][j];
+            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);
     }
     s = row_reduce<LANES>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
@@ -286,7 +281,7 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
             affine(a, i, n, w);
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = v[k][j] * rstd * w[j];
+                o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
