@@ -15,7 +15,7 @@ import sys
 from typing import Any, Optional, Union
 
 from . import _lib, _memory, _trace
-from ._arrays import describe, empty, finish, stream_address
+from ._arrays import allocator, describe, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
 
@@ -72,8 +72,18 @@ def rows_of(a, name, where):
 
 class _Call:
     """A call's arrays, checked (Arrays, or None where the op has none),
-    its sizes, the result's shape and, for out=, its row pitch."""
-    __slots__ = ("op", "a", "w", "b", "lab", "rows", "cols", "x_pitch", "shape", "out", "o", "y_pitch")
+    its sizes, the result's shape and, for out=, its row pitch; new
+    (allocator()'s function of the stream) makes the result where there is
+    no out=, once a kernel has said its out_dtype."""
+    __slots__ = ("op", "a", "w", "b", "lab", "rows", "cols", "x_pitch", "shape", "out", "o", "y_pitch", "new")
+
+    def again(self, a, w, b, lab, out, o):
+        """This call's sizes with the arrays of another call of the same kinds, devices, dtypes and layouts."""
+        c = _Call()
+        c.op, c.rows, c.cols, c.x_pitch, c.shape, c.y_pitch, c.new = (self.op, self.rows, self.cols, self.x_pitch,
+                                                                    self.shape, self.y_pitch, self.new)
+        c.a, c.w, c.b, c.lab, c.out, c.o = a, w, b, lab, out, o
+        return c
 
 
 def _check_vector(where, name, v, a, cols):
@@ -90,11 +100,12 @@ def _check_vector(where, name, v, a, cols):
                          % (where, name, v.device, a.device))
 
 
-def prepare(where, op, a, w, b, lab, out):
+def prepare(where, op, a, w, b, lab, out, o):
     """The _Call of op on Array a (with weight w, bias b, labels lab: Arrays
-    or None; out: the caller's out= or None), every array checked."""
+    or None; out: the caller's out= or None, o its Array), every array
+    checked."""
     c = _Call()
-    c.op, c.a, c.w, c.b, c.lab, c.out, c.o = op, a, w, b, lab, out, None
+    c.op, c.a, c.w, c.b, c.lab, c.out, c.o, c.y_pitch, c.new = op, a, w, b, lab, out, o, 0, None
     x = "logits" if op == "cross_entropy" else "x"
     if a.dtype not in FLOATS:
         raise TypeError("%s: %s is %s: kernel: rows reads f32, f16 or bf16" % (where, x, a.dtype))
@@ -123,8 +134,7 @@ def prepare(where, op, a, w, b, lab, out):
                              % (where, lab.device, a.device))
         if c.cols == 0 and c.rows:
             raise ValueError("%s: logits have 0 classes (shape %s): there is no loss to take" % (where, tuple(a.shape)))
-    if out is not None:
-        o = c.o = describe(out, "out", where)
+    if o is not None:
         if o.readonly:
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
         if o.dtype not in FLOATS:
@@ -255,7 +265,9 @@ def launch(k, c, stream, eps, ignore_index, where):
                         % (where, f["label_dtype"], c.lab.dtype))
     s = stream_of(c.a, stream, where)
     if c.out is None:
-        res, optr = empty(c.a, c.shape, out_dtype, s, where)
+        if c.new is None:
+            c.new = allocator(c.a, c.shape, out_dtype, where)
+        res, optr = c.new(s)
         y_pitch = c.cols
     else:
         res, optr, y_pitch = c.out, c.o.ptr, c.y_pitch
@@ -315,9 +327,20 @@ def _run_rows(k, a, out, stream, where, *operands, weight=None, bias=None, label
         raise TypeError("%s: op %s takes no eps (rms_norm's and layer_norm's)" % (where, op))
     sa = None if stream is None else stream_address(stream)
     arrays = {n: None if v is None else describe(v, n, where, sa) for n, v in given.items()}
-    c = prepare(where, op, a, arrays["weight"], arrays["bias"], arrays["labels"], out)
+    o = None if out is None else describe(out, "out", where)
+    c = prepare(where, op, a, arrays["weight"], arrays["bias"], arrays["labels"], out, o)
     return launch(k, c, stream, check_eps(where, EPS.get(op, 0.0) if eps is None else eps),
                   check_ignore_index(where, ignore_index), where)
+
+
+_ready = {}  # a call's layouts, spec and overrides -> (its kernel, its checked _Call)
+
+
+def _layout(v):
+    """What a call's checks read of an Array (None: no array)."""
+    if v is None:
+        return None
+    return (v.kind, v.device, v.dtype, tuple(v.shape), tuple(v.strides), v.readonly)
 
 
 def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_index=-100, reduction="none", out=None,
@@ -338,16 +361,33 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
             raise ValueError("%s: out= holds the losses of reduction='none'; reduction=%s returns a new 0-d array"
                              % (where, _lib.shown(reduction)))
         check_reduction(where, reduction, a.kind)
-    c = prepare(where, op, a, w, b, lab, out)
+    o = describe(out, "out", where) if out is not None else None
     eps = check_eps(where, eps)
     ignore_index = check_ignore_index(where, ignore_index)
-    fields = _call_fields(c)
-    device = a.device or 0
-    s = stream_of(a, stream, where)
-    key = ("rows", device, None if spec is None else _spec_key(spec), tuple(fields.items()),
-           tuple(sorted(overrides.items())))
-    base = {"kernel": "rows"} if spec is None else spec
-    k = cached(key, lambda: new_kernel(where, base, device, dict(fields, **overrides)), device, s, where)
+    # A call like one made before (its arrays of the same kinds, devices,
+    # dtypes and layouts, the same spec and overrides) takes that one's
+    # checked sizes, kernel and result allocator.
+    try:
+        key = (op, _layout(a), _layout(w), _layout(b), _layout(lab), _layout(o),
+               None if spec is None else _spec_key(spec), tuple(sorted(overrides.items())) if overrides else ())
+        got = _ready.get(key)
+    except TypeError:  # something unhashable (an override's value): the spec layer says what
+        key = got = None
+    if got is not None:
+        k, c = got[0], got[1].again(a, w, b, lab, out, o)
+    else:
+        c = prepare(where, op, a, w, b, lab, out, o)
+        fields = _call_fields(c)
+        device = a.device or 0
+        s = stream_of(a, stream, where)
+        kkey = ("rows", device, None if spec is None else _spec_key(spec), tuple(fields.items()),
+                tuple(sorted(overrides.items())))
+        base = {"kernel": "rows"} if spec is None else spec
+        k = cached(kkey, lambda: new_kernel(where, base, device, dict(fields, **overrides)), device, s, where)
+        if out is None and k.spec.fields.get("out_dtype") in FLOATS:
+            c.new = allocator(a, c.shape, k.spec.fields["out_dtype"], where)
+        if key is not None:
+            _ready[key] = (k, c.again(None, None, None, None, None, None))  # no array kept alive
     r = launch(k, c, stream, eps, ignore_index, where)
     if op == "cross_entropy" and reduction != "none":
         return reduce_losses(r, lab.obj, ignore_index, reduction, a.kind)

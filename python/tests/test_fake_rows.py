@@ -10,6 +10,8 @@ The kernel's one argument (struct Rows) is a struct the fake driver
 records 8 bytes of (x's address), so the test reads struct kgen_rows_args
 itself, on its way to C (a spy in place of _lib.kgen_rows that calls it)."""
 import ctypes
+import gc
+import weakref
 
 import pytest
 
@@ -320,6 +322,24 @@ def test_kernels_are_built_once_per_device_spec_and_overrides(calls):
     # A spec of another op takes the call's.
     kgen.layer_norm(x, spec={"kernel": "rows", "op": "softmax"})
     assert calls[-1]["spec"]["op"] == "layer_norm"
+
+
+def test_a_call_like_an_earlier_one_takes_its_own_arrays(calls):
+    # The second and third calls find the first's checked sizes and kernel (kgen._rows._ready), with their own arrays.
+    for _ in range(3):
+        x, w, out = Device((64, 1000), strides=(1024, 1)), Device((1000,), "<f2"), Device((64, 1000))
+        kgen.rms_norm(x, w, eps=0.25, out=out)
+        c = calls[-1]
+        assert (c["x"], c["weight"], c["y"], c["x_pitch"], c["y_pitch"], c["eps"]) == (x.ptr, w.ptr, out.ptr, 1024,
+                                                                                       1000, 0.25)
+    assert calls[0]["spec"] is calls[2]["spec"]
+    y = kgen.rms_norm(x, w)
+    assert (calls[-1]["y"], y.shape, y.dtype) == (y.ptr, (64, 1000), "f32")
+    # It keeps none of them alive.
+    gone = weakref.ref(x)
+    del x, c
+    gc.collect()
+    assert gone() is None
 
 
 def test_a_kernel_is_called_as_the_op_takes(calls):
