@@ -6,9 +6,11 @@ The rows of an array are its last dimension, every leading dimension
 flattened (a 4 x 128 x 1000 array is 512 rows of 1000).  Rows are read
 with unit stride and may be padded: their starts evenly spaced, `pitch`
 elements apart (a slice x[:, :n] of a wider matrix).  Everything a call
-is given is checked before a kernel is built or C is asked (_prepare), and
-again against the kernel's spec before the launch (_launch), since
-kgen.Kernel(spec)(x, ...) reaches _launch with a kernel built elsewhere.
+is given is checked before a kernel is built or C is asked (prepare), and
+again against the kernel's spec before the launch (launch), since
+kgen.Kernel(spec)(x, ...) reaches launch with a kernel built elsewhere.
+A call of the same layouts, spec and overrides as an earlier one takes
+its checked sizes and kernel from _ready.
 """
 from math import isfinite, prod
 import sys
@@ -243,6 +245,15 @@ def reduce_losses(loss, labels, ignore_index, reduction, kind):
     return total.astype(loss.dtype)
 
 
+def _on_stream(a, s):
+    """A context in which a's framework (torch or CuPy) works on stream address s."""
+    if a.kind == "torch":
+        torch = sys.modules["torch"]
+        return torch.cuda.stream(torch.cuda.ExternalStream(s, device=a.obj.device))
+    import cupy
+    return cupy.cuda.ExternalStream(s)
+
+
 def launch(k, c, stream, eps, ignore_index, where):
     """kgen_rows() of kernel k on the checked call c: the result (a new
     array in x's framework, or out)."""
@@ -390,7 +401,10 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
             _ready[key] = (k, c.again(None, None, None, None, None, None))  # no array kept alive
     r = launch(k, c, stream, eps, ignore_index, where)
     if op == "cross_entropy" and reduction != "none":
-        return reduce_losses(r, lab.obj, ignore_index, reduction, a.kind)
+        if stream is None or a.kind == "jax":  # the framework's current stream, kgen's too; JAX orders its own
+            return reduce_losses(r, lab.obj, ignore_index, reduction, a.kind)
+        with _on_stream(a, stream_of(a, stream, where)):  # the sums after the losses, on the stream given
+            return reduce_losses(r, lab.obj, ignore_index, reduction, a.kind)
     return r
 
 

@@ -146,6 +146,11 @@ def test_cross_entropy_labels_and_reductions(gen):
     kept = (labels != 7) & (labels != -100)
     close(seven[kept], ref[kept], "ignore_index=7")
     assert (seven[labels == 7] == 0).all() and torch.isnan(seven[labels == -100]).all()
+    side = torch.cuda.Stream()  # stream=: the losses and their mean on it
+    side.wait_stream(torch.cuda.current_stream())
+    got = kgen.cross_entropy(x, labels, reduction="mean", stream=side)
+    side.synchronize()
+    assert float(got) == float(kgen.cross_entropy(x, labels, reduction="mean"))
     every = torch.full_like(labels, -100)
     assert torch.isnan(kgen.cross_entropy(x, every, reduction="mean"))  # 0 / 0, as torch
 
