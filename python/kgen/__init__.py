@@ -9,13 +9,16 @@ __cuda_array_interface__), through libkgen's C API (ctypes).
     kgen.reduce(x, "argmax", axis=1)   # ArgResult(values, indices), as torch.max(x, 1)
     kgen.transpose(x)                  # a new 1000 x 4096 tensor
     kgen.matmul(a, b.t())              # a @ b.t(), b read as column-major, no copy
+    kgen.softmax(x)                    # each row (the last dimension), one fused kernel
+    kgen.rms_norm(x, w, eps=1e-6)      # also log_softmax, layer_norm, cross_entropy(logits, labels)
 
 A spec is a path to a YAML file, YAML text or a dict; keyword arguments
 override its fields as `kgen --set` does.  A wrong spec raises SpecError,
 which names the file, line and column as kgen does.  Results are returned
 in the caller's framework, written on its current stream unless stream= is
 given.  Under torch.compile the calls are torch custom ops (kgen::reduce,
-kgen::matmul, ...), so a model calling them compiles without a graph break.
+kgen::matmul, kgen::softmax, ...), so a model calling them compiles without
+a graph break.
 See docs/python.md.
 """
 import sys
@@ -27,12 +30,13 @@ from ._kernel import Kernel
 from ._matmul import _layouts, matmul  # noqa: F401
 from ._memory import DeviceArray
 from ._reduce import OPS, ArgResult, _default_reduce, reduce, reduce_kernel  # noqa: F401
+from ._rows import cross_entropy, layer_norm, log_softmax, rms_norm, softmax
 from ._spec import Spec, check, compile, generate
 from ._transpose import transpose
 
 __all__ = ["check", "generate", "compile", "Spec", "Kernel", "reduce", "reduce_kernel", "transpose", "matmul",
-           "ArgResult", "DeviceArray", "OPS", "KgenError", "SpecError", "CaptureError", "library_path",
-           "__version__"]
+           "softmax", "log_softmax", "rms_norm", "layer_norm", "cross_entropy", "ArgResult", "DeviceArray", "OPS",
+           "KgenError", "SpecError", "CaptureError", "library_path", "__version__"]
 
 __version__ = _lib.kgen_version().decode()
 library_path = _lib.path

@@ -16,9 +16,11 @@ _lock = threading.Lock()
 PAIRS = frozenset(("argmin", "argmax"))
 
 # Each family's runner, by the spec's `kernel`, and how many arrays a call
-# takes: k(x) for a Kernel k of one operand, k(a, b, ...) of two (its second
-# operand and scalars after `where`).  A new family is one row (added by its
-# module, with its _run_* function).
+# takes: k(x) for a Kernel k of one operand, k(a, b, ...) of two or more
+# (the arrays after the first and the keywords reach the runner after
+# `where`: matmul's b, alpha, beta; rows' weight, bias or labels, eps,
+# ignore_index).  A new family is one row (added by its module, with its
+# _run_* function).
 RUNNERS = {}
 
 
@@ -78,8 +80,12 @@ class Kernel:
     `reduce_axis` kernel as k(x) (x 2-D, its axis from the spec), a
     `transpose` kernel as k(x) (x 2-D, or 3-D for a batch), a `matmul`
     kernel as k(a, b, alpha=1.0, beta=0.0) (the layouts of a and b those
-    of the spec).  out= and stream= as for kgen.reduce, kgen.transpose and
-    kgen.matmul; argmin and argmax return (values, indices).
+    of the spec), a `rows` kernel as k(x) (softmax, log_softmax),
+    k(x, weight=None, eps=1e-6) (rms_norm), k(x, weight=None, bias=None,
+    eps=1e-5) (layer_norm) or k(logits, labels, ignore_index=-100)
+    (cross_entropy: the losses, one a row).  out= and stream= as for
+    kgen.reduce, kgen.transpose, kgen.matmul and kgen.softmax; argmin and
+    argmax return (values, indices).
     `spec` is the kgen.Spec it was built from (a plan's first entry);
     `plan` the plan's source and `entries` its (upto, spec) pairs (None
     for a single spec).

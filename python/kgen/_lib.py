@@ -39,6 +39,26 @@ class TransposeLayout(ctypes.Structure):
     ]
 
 
+class RowsArgs(ctypes.Structure):
+    """struct kgen_rows_args: one kernel: rows call's operands (device addresses, 0 where the op has
+    none), its sizes, the pitches in elements (0: cols), eps and ignore_index."""
+    _fields_ = [
+        ("x", ctypes.c_ulonglong),
+        ("y", ctypes.c_ulonglong),
+        ("weight", ctypes.c_ulonglong),
+        ("bias", ctypes.c_ulonglong),
+        ("labels", ctypes.c_ulonglong),
+        ("loss", ctypes.c_ulonglong),
+        ("lse", ctypes.c_ulonglong),
+        ("rows", ctypes.c_ulonglong),
+        ("cols", ctypes.c_ulonglong),
+        ("x_pitch", ctypes.c_ulonglong),
+        ("y_pitch", ctypes.c_ulonglong),
+        ("eps", ctypes.c_double),
+        ("ignore_index", ctypes.c_longlong),
+    ]
+
+
 def _candidates():
     env = os.environ.get("KGEN_LIBRARY")
     if env:
@@ -151,6 +171,8 @@ kgen_matmul = _optional("kgen_matmul", [_P, _U64, _U64, _U64, _U64, _U64, _U64, 
                                         ctypes.c_double, _U64, ctypes.c_size_t, _P, _E])
 kgen_matmul_scratch_size = _optional("kgen_matmul_scratch_size", [_P, _U64, _U64, _U64, ctypes.POINTER(ctypes.c_size_t),
                                                                   _E])
+# The rows family (softmax, log_softmax, rms_norm, layer_norm, cross_entropy of each row): kernel, args, stream, err.
+kgen_rows = _optional("kgen_rows", [_P, ctypes.POINTER(RowsArgs), _P, _E])
 # The blocks of a kernel's first launch one SM holds (the driver's occupancy), 0 if unknown.
 kgen_kernel_blocks_per_sm = _optional("kgen_kernel_blocks_per_sm", [_P], ctypes.c_int)
 

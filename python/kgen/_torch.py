@@ -1,7 +1,10 @@
 """kgen's calls as torch custom ops, so that a model calling kgen.reduce,
-kgen.transpose or kgen.matmul compiles under torch.compile without a graph
-break: kgen::reduce, kgen::reduce_arg (argmin and argmax: values and
-indices), kgen::transpose and kgen::matmul, each with a fake (meta)
+kgen.transpose, kgen.matmul or the rows functions (kgen.softmax, ...)
+compiles under torch.compile without a graph break: kgen::reduce,
+kgen::reduce_arg (argmin and argmax: values and indices),
+kgen::transpose, kgen::matmul, kgen::softmax, kgen::log_softmax,
+kgen::rms_norm, kgen::layer_norm and kgen::cross_entropy (the losses, one
+a row; a reduction is torch's sum after it), each with a fake (meta)
 implementation that gives the result's shape and dtype without a GPU.
 
 Registered when kgen is imported after torch, or at the first torch tensor
@@ -84,6 +87,16 @@ def _matmul_dtype(dtype, spec, options):
     return out if out in ("f32", "f64", "f16", "bf16") else dtype
 
 
+@functools.lru_cache(maxsize=None)
+def _rows_dtype(op, dtype, weight_dtype, label_dtype, spec, options):
+    """The kgen dtype of a rows op's result (out_dtype), as the spec the call
+    builds resolves it: read on the CPU."""
+    from ._rows import spec_fields
+    from ._spec import check
+    fields = spec_fields(op, dtype, None, weight_dtype, label_dtype)
+    return check(spec or {"kernel": "rows"}, **dict(fields, **_overrides(options))).fields["out_dtype"]
+
+
 def register():
     """Register the custom ops (once; nothing without torch.library.custom_op)."""
     global _done
@@ -93,7 +106,7 @@ def register():
     import torch
     if not hasattr(torch, "library") or not hasattr(torch.library, "custom_op"):
         return
-    from . import _arrays, _matmul, _reduce, _transpose
+    from . import _arrays, _matmul, _reduce, _rows, _transpose
     Tensor = torch.Tensor
 
     def kgen_dtype(t):
@@ -142,6 +155,58 @@ def register():
         dt = _matmul_dtype(kgen_dtype(a), spec, options)
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch_of(dt))
 
+    # The rows family: kgen::softmax, kgen::log_softmax, kgen::rms_norm,
+    # kgen::layer_norm and kgen::cross_entropy (the losses, one a row: a
+    # reduction is taken after it, in torch ops the graph holds).
+    def rows_fake(op, x, w, label, spec, options):
+        dt = _rows_dtype(op, kgen_dtype(x), None if w is None else kgen_dtype(w),
+                         None if label is None else kgen_dtype(label), spec, options)
+        shape = x.shape[:-1] if op == "cross_entropy" else x.shape
+        return x.new_empty(shape, dtype=torch_of(dt))
+
+    @torch.library.custom_op("kgen::softmax", mutates_args=())
+    def softmax_op(x: Tensor, spec: str, options: str) -> Tensor:
+        return _rows._rows("softmax", x, spec=spec or None, overrides=_overrides(options))
+
+    @softmax_op.register_fake
+    def _(x, spec, options):
+        return rows_fake("softmax", x, None, None, spec, options)
+
+    @torch.library.custom_op("kgen::log_softmax", mutates_args=())
+    def log_softmax_op(x: Tensor, spec: str, options: str) -> Tensor:
+        return _rows._rows("log_softmax", x, spec=spec or None, overrides=_overrides(options))
+
+    @log_softmax_op.register_fake
+    def _(x, spec, options):
+        return rows_fake("log_softmax", x, None, None, spec, options)
+
+    @torch.library.custom_op("kgen::rms_norm", mutates_args=())
+    def rms_norm_op(x: Tensor, weight: Optional[Tensor], eps: float, spec: str, options: str) -> Tensor:
+        return _rows._rows("rms_norm", x, weight=weight, eps=eps, spec=spec or None, overrides=_overrides(options))
+
+    @rms_norm_op.register_fake
+    def _(x, weight, eps, spec, options):
+        return rows_fake("rms_norm", x, weight, None, spec, options)
+
+    @torch.library.custom_op("kgen::layer_norm", mutates_args=())
+    def layer_norm_op(x: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], eps: float, spec: str,
+                      options: str) -> Tensor:
+        return _rows._rows("layer_norm", x, weight=weight, bias=bias, eps=eps, spec=spec or None,
+                           overrides=_overrides(options))
+
+    @layer_norm_op.register_fake
+    def _(x, weight, bias, eps, spec, options):
+        return rows_fake("layer_norm", x, weight if weight is not None else bias, None, spec, options)
+
+    @torch.library.custom_op("kgen::cross_entropy", mutates_args=())
+    def cross_entropy_op(logits: Tensor, labels: Tensor, ignore_index: int, spec: str, options: str) -> Tensor:
+        return _rows._rows("cross_entropy", logits, labels=labels, ignore_index=ignore_index, spec=spec or None,
+                           overrides=_overrides(options))
+
+    @cross_entropy_op.register_fake
+    def _(logits, labels, ignore_index, spec, options):
+        return rows_fake("cross_entropy", logits, None, labels, spec, options)
+
     def options(overrides):
         # Plain string operations, which Dynamo traces (it cannot trace json).
         pairs = [str(k) + "=" + str(v) for k, v in overrides.items()]
@@ -172,5 +237,31 @@ def register():
             return _matmul._matmul(a, b, out, spec, alpha, beta, stream, overrides)
         return torch.ops.kgen.matmul(a, b, float(alpha), spec or "", options(overrides))
 
+    def traced_rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_index=-100,
+                    reduction="none", out=None, stream=None, spec=None, overrides={}):
+        arrays = (x,) + tuple(v for v in (weight, bias, labels) if v is not None)
+        if (out is not None or stream is not None or not all(isinstance(v, Tensor) for v in arrays)
+                or not isinstance(spec, (str, type(None)))):
+            return _rows._rows(op, x, weight, bias, labels, dim, eps, ignore_index, reduction, out, stream, spec,
+                               overrides)  # as it is: a graph break
+        where, text = "kgen." + op, options(overrides)
+        if op in ("softmax", "log_softmax"):
+            _rows.check_dim(where, x.dim(), dim)
+            f = torch.ops.kgen.softmax if op == "softmax" else torch.ops.kgen.log_softmax
+            return f(x, spec or "", text)
+        if op == "rms_norm":
+            return torch.ops.kgen.rms_norm(x, weight, _rows.check_eps(where, eps), spec or "", text)
+        if op == "layer_norm":
+            return torch.ops.kgen.layer_norm(x, weight, bias, _rows.check_eps(where, eps), spec or "", text)
+        if labels is None:
+            raise TypeError("%s: labels are needed (one class index a row)" % where)
+        _rows.check_reduction(where, reduction)
+        ignore_index = _rows.check_ignore_index(where, ignore_index)
+        loss = torch.ops.kgen.cross_entropy(x, labels, ignore_index, spec or "", text)
+        if reduction == "none":
+            return loss
+        return _rows.reduce_losses(loss, labels, ignore_index, reduction, "torch")
+
     _trace.reduce, _trace.transpose, _trace.matmul = traced_reduce, traced_transpose, traced_matmul
+    _trace.rows = traced_rows
     _trace.compiling = torch.compiler.is_compiling
