@@ -17,11 +17,12 @@ x_at(const struct kgen_spec *s, const struct rows_host *h, unsigned long long r,
 	return kgen_host_get(s->dtype, h->x, (size_t)(r * h->pitch + c));
 }
 
-/* The row's max (a NaN wins) and log(sum(exp(x - max))) + max. */
+/* The row's max (a NaN wins) and the sum of exp(x - max); a row of -inf
+ * alone has max -inf and sum NaN (exp(-inf - -inf)), as torch computes. */
 static void
-max_lse(const struct kgen_spec *s, const struct rows_host *h, unsigned long long r, double *max, double *lse)
+max_sum(const struct kgen_spec *s, const struct rows_host *h, unsigned long long r, double *max, double *sum)
 {
-	double m = -INFINITY, sum = 0;
+	double m = -INFINITY, t = 0;
 	unsigned long long c;
 
 	for (c = 0; c < h->cols; c++) {
@@ -32,9 +33,9 @@ max_lse(const struct kgen_spec *s, const struct rows_host *h, unsigned long long
 			break;
 	}
 	for (c = 0; c < h->cols; c++)
-		sum += exp(x_at(s, h, r, c) - m);
+		t += exp(x_at(s, h, r, c) - m);
 	*max = m;
-	*lse = m + log(sum);
+	*sum = t;
 }
 
 static double
@@ -61,15 +62,16 @@ kgen_rows_reference(const struct kgen_spec *s, const struct rows_host *h, unsign
                     double *loss, double *lse)
 {
 	unsigned long long c, n = h->cols;
-	double m, l, sum = 0, mean, var = 0, rstd;
+	double m, t, sum = 0, mean, var = 0, rstd;
 
 	switch (s->row_op) {
 	case KGEN_ROW_SOFTMAX:
 	case KGEN_ROW_LOG_SOFTMAX:
-		max_lse(s, h, r, &m, &l);
+		max_sum(s, h, r, &m, &t);
 		for (c = 0; c < n; c++) {
 			double v = x_at(s, h, r, c);
-			y[c] = s->row_op == KGEN_ROW_SOFTMAX ? exp(v - m) / exp(l - m) : v - l;
+			/* (x - max) first: m + log(t) would lose log(t) beside a huge max */
+			y[c] = s->row_op == KGEN_ROW_SOFTMAX ? exp(v - m) / t : (v - m) - log(t);
 		}
 		break;
 	case KGEN_ROW_RMS_NORM:
@@ -95,14 +97,14 @@ kgen_rows_reference(const struct kgen_spec *s, const struct rows_host *h, unsign
 		break;
 	default: {
 		long long label = label_at(s, h, r);
-		max_lse(s, h, r, &m, &l);
-		*lse = l;
+		max_sum(s, h, r, &m, &t);
+		*lse = m == -INFINITY ? -INFINITY : m + log(t);  /* torch.logsumexp of -inf alone is -inf */
 		if (label == h->ignore_index)
 			*loss = 0;
 		else if (label < 0 || (unsigned long long)label >= n)
 			*loss = NAN;
 		else
-			*loss = l - x_at(s, h, r, (unsigned long long)label);
+			*loss = (m - x_at(s, h, r, (unsigned long long)label)) + log(t);
 		break;
 	}
 	}

@@ -74,11 +74,14 @@ uniform(uint64_t *st, double lo, double hi)
 }
 
 /* --extreme: row 0 all -inf, row 1 a NaN amid numbers, row 2 huge
- * values (near the type's largest), row 3 one value throughout. */
+ * values (exp of them, or of their differences, overflows without the max
+ * taken first; their squares still fit the f32 statistics, as in torch,
+ * whose f32 sums of squares of 1e30 would be inf too), row 3 one value
+ * throughout. */
 static void
 edge_rows(const struct kgen_spec *s, struct rcase *c)
 {
-	double huge = s->dtype == KGEN_DT_F16 ? 30000 : 1e30;
+	double huge = s->dtype == KGEN_DT_F16 ? 30000 : 1e15;
 	unsigned long long r, j;
 
 	for (r = 0; r < 4 && r < c->rows; r++)
@@ -97,16 +100,39 @@ edge_rows(const struct kgen_spec *s, struct rcase *c)
 		}
 }
 
+/* The seeded rows of x, a part of them a job (side by side): row r's
+ * numbers come from its own splitmix64 sequence, so the matrix is the same
+ * whatever the number of threads. */
+struct fill_job {
+	struct rcase *c;
+	uint64_t seed;
+	int parts;
+};
+
+static void
+fill_part(void *arg, int p)
+{
+	struct fill_job *j = arg;
+	struct rcase *c = j->c;
+	unsigned long long per = c->rows / (unsigned long long)j->parts + 1, r, k;
+	unsigned long long lo = per * (unsigned long long)p, hi = lo + per < c->rows ? lo + per : c->rows;
+
+	for (r = lo; r < hi; r++) {
+		uint64_t st = j->seed ^ (r * 0xd1b54a32d192ed03ull);
+		for (k = 0; k < c->pitch; k++)
+			kgen_host_set(c->s->dtype, c->x, (size_t)(r * c->pitch + k), k < c->cols ? uniform(&st, -4, 4) : NAN);
+	}
+}
+
 static void
 fill(const struct run_opts *o, struct rcase *c)
 {
 	const struct kgen_spec *s = c->s;
 	uint64_t st = o->seed ^ (c->rows * 0x9e3779b97f4a7c15ull) ^ (c->cols * 0xbf58476d1ce4e5b9ull);
+	struct fill_job job = { c, st, c->rows < 256 ? (int)(c->rows ? c->rows : 1) : 256 };
 	unsigned long long r, j;
 
-	for (r = 0; r < c->rows; r++)
-		for (j = 0; j < c->pitch; j++)
-			kgen_host_set(s->dtype, c->x, (size_t)(r * c->pitch + j), j < c->cols ? uniform(&st, -4, 4) : NAN);
+	kgen_parallel_for(job.parts, 0, fill_part, &job);
 	if (kgen_rows_has_weight(s))
 		for (j = 0; j < c->cols; j++) {
 			kgen_host_set(s->weight_dtype, c->w, (size_t)j, uniform(&st, 0.5, 1.5));
@@ -234,7 +260,8 @@ compare_part(void *arg, int p)
 	for (r = lo; r < hi; r++) {
 		kgen_rows_reference(s, &c->h, r, y, &loss, &lse);
 		if (y) {
-			double scale = 0;
+			/* log_softmax: x - shift, an error of the shift's size even where y is 0 */
+			double scale = s->row_op == KGEN_ROW_LOG_SOFTMAX ? 1 : 0;
 			if (s->row_op != KGEN_ROW_SOFTMAX)
 				for (k = 0; k < c->cols; k++)
 					if (isfinite(y[k]) && fabs(y[k]) > scale)

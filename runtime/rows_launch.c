@@ -86,6 +86,8 @@ check_args(const kgen_kernel *k, const struct kgen_rows_args *a, unsigned long l
 	if (y && (a->labels || a->loss || a->lse))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s takes no labels, loss or lse (cross_entropy's)",
 		                 kgen_row_ops[s->row_op].name);
+	if (!y && a->y)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: cross_entropy writes loss, and takes no y");
 	if (!kgen_rows_has_weight(s) && a->weight)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_rows: op: %s takes no weight (rms_norm's and layer_norm's)",
 		                 kgen_row_ops[s->row_op].name);
@@ -106,9 +108,9 @@ check_args(const kgen_kernel *k, const struct kgen_rows_args *a, unsigned long l
 		                 x_pitch > y_pitch ? x_pitch : y_pitch);
 	xbytes = rows ? ((rows - 1) * x_pitch + cols) * (unsigned long long)esize : 0;
 	ybytes = rows ? ((rows - 1) * y_pitch + cols) * (unsigned long long)osize : 0;
-	/* In place: y is x, row for row, each element read before it is written by its own thread. */
-	if (y && a->y == a->x && y_pitch == x_pitch && osize == esize)
-		return KGEN_OK;
+	/* In place: y is x, row for row, each element read before it is written by its own thread; the
+	 * weight and bias may still not meet them. */
+	int in_place = y && a->y == a->x && y_pitch == x_pitch && osize == esize;
 	if (y)
 		spans[n++] = (struct kgen_span){ "y", a->y, ybytes };
 	else {
@@ -117,7 +119,8 @@ check_args(const kgen_kernel *k, const struct kgen_rows_args *a, unsigned long l
 			spans[n++] = (struct kgen_span){ "lse", a->lse, rows * 4ull };
 	}
 	written = n;
-	spans[n++] = (struct kgen_span){ "x", a->x, xbytes };
+	if (!in_place)
+		spans[n++] = (struct kgen_span){ "x", a->x, xbytes };
 	if (a->weight)
 		spans[n++] = (struct kgen_span){ "weight", a->weight, cols * (unsigned long long)wsize };
 	if (a->bias)

@@ -23,7 +23,7 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
     if (!active || lane != 0)
         return;
 
-    const float lse = t.m + __logf(t.s);
+    const float lse = t.m + logf(t.s);
     const long long label = (long long)a.labels[row];
     float loss;
     if (label == a.ignore_index)
@@ -31,7 +31,7 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
     else if (label < 0 || label >= (long long)a.cols)
         loss = __int_as_float(0x7fc00000);  // NaN: no such class
     else
-        loss = lse - x_to_float(x[label]);
+        loss = (t.m - x_to_float(x[label])) + logf(t.s);  // not lse - x: beside a huge max, lse has lost log(s)
     a.loss[row] = to_out(loss);
     if (a.lse)
         a.lse[row] = lse;

@@ -73,29 +73,34 @@ static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, 
 {{/regs}}
 {{#online}}
 // The row for rows of any length, VECS loads in flight a thread: a pass
-// for the statistics (Welford's), then a pass that reads the row again
-// (from L2, mostly) and writes it.
+// for the sums of x - K and of its squares, K the row's first element (so
+// that the variance, their difference, does not cancel for a row far from
+// 0), then a pass that reads the row again (from L2, mostly) and writes it.
 template <int LANES, int VECS>
 static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index row, int lane)
 {
     const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
     const T *x = a.x + row * a.x_pitch;
-    Welford t = { 0.0f, 0.0f, 0.0f };
+    const float shift = x_to_float(x[0]);
+    ShiftedSums t = { 0.0f, 0.0f };
 
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], shift);  // K past the end: adds 0
 #pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + (Index)k * LANES;
-            if (i < nvec)
-                t = add_vec(t, v[k], n - i * VEC);
-        }
+        for (int k = 0; k < VECS; k++)
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                const float d = v[k][j] - shift;
+                t.s1 += d;
+                t.s2 += d * d;
+            }
     }
     t = row_reduce<LANES>(t);
-    const float mean = t.mean, rstd = rsqrtf(t.m2 / (float)n + a.eps);
+    const float m1 = t.s1 / (float)n, var = fmaxf(t.s2 / (float)n - m1 * m1, 0.0f);
+    const float mean = shift + m1, rstd = rsqrtf(var + a.eps);
 
     Out *y = a.y + row * a.y_pitch;
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {

@@ -29,20 +29,19 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
     }
     m = row_reduce<LANES>(m);
 
-    const float ml = m.v * LOG2E;
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml));
+            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
     s = row_reduce<LANES>(s);
 
 {{#softmax}}
     const float scale = 1.0f / s.v;
 {{/softmax}}
 {{^softmax}}
-    const float shift = m.v + __logf(s.v);
+    const float shift = m.v + logf(s.v);
 {{/softmax}}
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
@@ -53,7 +52,7 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
 #pragma unroll
             for (int j = 0; j < VEC; j++)
 {{#softmax}}
-                o[j] = ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml)) * scale;
+                o[j] = exp_minus(x_to_float(v[k].v[j]), m.v) * scale;
 {{/softmax}}
 {{^softmax}}
                 o[j] = x_to_float(v[k].v[j]) - shift;
@@ -90,10 +89,10 @@ static __device__ __forceinline__ void log_softmax_online(const Rows &a, Index r
     t = row_reduce<LANES>(t);
 
 {{#softmax}}
-    const float scale = 1.0f / t.s, ml = t.m * LOG2E;
+    const float scale = 1.0f / t.s;
 {{/softmax}}
 {{^softmax}}
-    const float shift = t.m + __logf(t.s);
+    const float shift = t.m + logf(t.s);
 {{/softmax}}
     Out *y = a.y + row * a.y_pitch;
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
@@ -108,7 +107,7 @@ static __device__ __forceinline__ void log_softmax_online(const Rows &a, Index r
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
 {{#softmax}}
-                    v[k][j] = ex2(fmaf(v[k][j], LOG2E, -ml)) * scale;
+                    v[k][j] = exp_minus(v[k][j], t.m) * scale;
 {{/softmax}}
 {{^softmax}}
                     v[k][j] = v[k][j] - shift;

@@ -51,8 +51,8 @@ struct MaxSum {
 static __device__ __forceinline__ MaxSum combine(MaxSum a, MaxSum b)
 {
     const float m = b.m > a.m || b.m != b.m ? b.m : a.m;
-    const float sa = a.s == 0.0f ? 0.0f : a.s * __expf(a.m - m);
-    const float sb = b.s == 0.0f ? 0.0f : b.s * __expf(b.m - m);
+    const float sa = a.s == 0.0f ? 0.0f : a.s * exp_minus(a.m, m);
+    const float sb = b.s == 0.0f ? 0.0f : b.s * exp_minus(b.m, m);
     return { m, sa + sb };
 }
 
@@ -76,55 +76,32 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    const float ml = m * LOG2E;
-    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
+    float s = t.s == 0.0f ? 0.0f : t.s * exp_minus(t.m, m);
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += ex2(fmaf(v[k][j], LOG2E, -ml));
+            s += exp_minus(v[k][j], m);
     return { m, s };
 }
 
 {{/max_sum}}
-{{#welford}}
-// Count, mean and sum of squared deviations of the elements seen
-// (Welford); two combine by Chan's formula, an empty one adding nothing.
-struct Welford {
-    float n, mean, m2;
+{{#shifted}}
+// Sums of d = x - K and of d * d over the elements seen, K a value of the
+// row; two add.  The variance is E[d^2] - E[d]^2, which does not cancel
+// away when K is near the row's values.
+struct ShiftedSums {
+    float s1, s2;
 };
 
-static __device__ __forceinline__ Welford combine(Welford a, Welford b)
+static __device__ __forceinline__ ShiftedSums combine(ShiftedSums a, ShiftedSums b)
 {
-    const float n = a.n + b.n;
-    if (n == 0.0f)
-        return a;
-    const float d = b.mean - a.mean, f = b.n / n;
-    return { n, a.mean + d * f, a.m2 + b.m2 + d * d * a.n * f };
+    return { a.s1 + b.s1, a.s2 + b.s2 };
 }
 
-static __device__ __forceinline__ Welford shfl_xor(Welford a, int mask)
+static __device__ __forceinline__ ShiftedSums shfl_xor(ShiftedSums a, int mask)
 {
-    return { __shfl_xor_sync(0xffffffffu, a.n, mask), __shfl_xor_sync(0xffffffffu, a.mean, mask),
-             __shfl_xor_sync(0xffffffffu, a.m2, mask) };
+    return { __shfl_xor_sync(0xffffffffu, a.s1, mask), __shfl_xor_sync(0xffffffffu, a.s2, mask) };
 }
 
-// The first n elements of v added to t: their own mean and squared deviations, then one combine.
-static __device__ __forceinline__ Welford add_vec(Welford t, const float (&v)[VEC], Index n)
-{
-    const int k = n < VEC ? (int)n : VEC;
-    float sum = 0.0f, m2 = 0.0f;
-    if (k <= 0)
-        return t;
-#pragma unroll
-    for (int j = 0; j < VEC; j++)
-        sum += v[j];  // 0 past the row's end
-    const float mean = sum / k;
-#pragma unroll
-    for (int j = 0; j < VEC; j++)
-        if (j < k)
-            m2 += (v[j] - mean) * (v[j] - mean);
-    return combine(t, { (float)k, mean, m2 });
-}
-
-{{/welford}}
+{{/shifted}}

@@ -45,14 +45,13 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
-// 2^x by the exponential unit (ex2.approx): exp(x - m) is
-// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
-constexpr float LOG2E = 1.44269504f;
-
-static __device__ __forceinline__ float ex2(float x)
+// exp(x - m) by the exponential unit: ex2.approx of (x - m) * log2(e).
+// (Not x * log2(e) - m * log2(e) by one fma: m * log2(e) rounded is off by
+// far more than 1 where |m| is large, 1e15 say.)
+static __device__ __forceinline__ float exp_minus(float x, float m)
 {
     float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - m) * 1.44269504f));
     return y;
 }
 
@@ -130,8 +129,8 @@ struct MaxSum {
 static __device__ __forceinline__ MaxSum combine(MaxSum a, MaxSum b)
 {
     const float m = b.m > a.m || b.m != b.m ? b.m : a.m;
-    const float sa = a.s == 0.0f ? 0.0f : a.s * __expf(a.m - m);
-    const float sb = b.s == 0.0f ? 0.0f : b.s * __expf(b.m - m);
+    const float sa = a.s == 0.0f ? 0.0f : a.s * exp_minus(a.m, m);
+    const float sb = b.s == 0.0f ? 0.0f : b.s * exp_minus(b.m, m);
     return { m, sa + sb };
 }
 
@@ -155,13 +154,12 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
                 m = v[k][j];
     if (m == neg_inf())
         return t;
-    const float ml = m * LOG2E;
-    float s = t.s == 0.0f ? 0.0f : t.s * ex2(fmaf(t.m, LOG2E, -ml));
+    float s = t.s == 0.0f ? 0.0f : t.s * exp_minus(t.m, m);
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s += ex2(fmaf(v[k][j], LOG2E, -ml));
+            s += exp_minus(v[k][j], m);
     return { m, s };
 }
 
@@ -214,7 +212,7 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
     if (!active || lane != 0)
         return;
 
-    const float lse = t.m + __logf(t.s);
+    const float lse = t.m + logf(t.s);
     const long long label = (long long)a.labels[row];
     float loss;
     if (label == a.ignore_index)
@@ -222,7 +220,7 @@ static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index ro
     else if (label < 0 || label >= (long long)a.cols)
         loss = __int_as_float(0x7fc00000);  // NaN: no such class
     else
-        loss = lse - x_to_float(x[label]);
+        loss = (t.m - x_to_float(x[label])) + logf(t.s);  // not lse - x: beside a huge max, lse has lost log(s)
     a.loss[row] = to_out(loss);
     if (a.lse)
         a.lse[row] = lse;

@@ -39,14 +39,13 @@ static __device__ __forceinline__ float neg_inf()
     return __uint_as_float(0xff800000u);
 }
 
-// 2^x by the exponential unit (ex2.approx): exp(x - m) is
-// ex2(x * LOG2E - m * LOG2E), one fused multiply-add and one ex2.
-constexpr float LOG2E = 1.44269504f;
-
-static __device__ __forceinline__ float ex2(float x)
+// exp(x - m) by the exponential unit: ex2.approx of (x - m) * log2(e).
+// (Not x * log2(e) - m * log2(e) by one fma: m * log2(e) rounded is off by
+// far more than 1 where |m| is large, 1e15 say.)
+static __device__ __forceinline__ float exp_minus(float x, float m)
 {
     float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"((x - m) * 1.44269504f));
     return y;
 }
 
@@ -220,13 +219,12 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
     }
     m = row_reduce<LANES>(m);
 
-    const float ml = m.v * LOG2E;
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml));
+            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
     s = row_reduce<LANES>(s);
 
     const float scale = 1.0f / s.v;
@@ -238,7 +236,7 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = ex2(fmaf(x_to_float(v[k].v[j]), LOG2E, -ml)) * scale;
+                o[j] = exp_minus(x_to_float(v[k].v[j]), m.v) * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

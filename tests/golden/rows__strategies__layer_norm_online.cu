@@ -134,43 +134,21 @@ static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Ind
     }
 }
 
-// Count, mean and sum of squared deviations of the elements seen
-// (Welford); two combine by Chan's formula, an empty one adding nothing.
-struct Welford {
-    float n, mean, m2;
+// Sums of d = x - K and of d * d over the elements seen, K a value of the
+// row; two add.  The variance is E[d^2] - E[d]^2, which does not cancel
+// away when K is near the row's values.
+struct ShiftedSums {
+    float s1, s2;
 };
 
-static __device__ __forceinline__ Welford combine(Welford a, Welford b)
+static __device__ __forceinline__ ShiftedSums combine(ShiftedSums a, ShiftedSums b)
 {
-    const float n = a.n + b.n;
-    if (n == 0.0f)
-        return a;
-    const float d = b.mean - a.mean, f = b.n / n;
-    return { n, a.mean + d * f, a.m2 + b.m2 + d * d * a.n * f };
+    return { a.s1 + b.s1, a.s2 + b.s2 };
 }
 
-static __device__ __forceinline__ Welford shfl_xor(Welford a, int mask)
+static __device__ __forceinline__ ShiftedSums shfl_xor(ShiftedSums a, int mask)
 {
-    return { __shfl_xor_sync(0xffffffffu, a.n, mask), __shfl_xor_sync(0xffffffffu, a.mean, mask),
-             __shfl_xor_sync(0xffffffffu, a.m2, mask) };
-}
-
-// The first n elements of v added to t: their own mean and squared deviations, then one combine.
-static __device__ __forceinline__ Welford add_vec(Welford t, const float (&v)[VEC], Index n)
-{
-    const int k = n < VEC ? (int)n : VEC;
-    float sum = 0.0f, m2 = 0.0f;
-    if (k <= 0)
-        return t;
-#pragma unroll
-    for (int j = 0; j < VEC; j++)
-        sum += v[j];  // 0 past the row's end
-    const float mean = sum / k;
-#pragma unroll
-    for (int j = 0; j < VEC; j++)
-        if (j < k)
-            m2 += (v[j] - mean) * (v[j] - mean);
-    return combine(t, { (float)k, mean, m2 });
+    return { __shfl_xor_sync(0xffffffffu, a.s1, mask), __shfl_xor_sync(0xffffffffu, a.s2, mask) };
 }
 
 // v combined over the LANES threads that share a row, every one of them
@@ -217,29 +195,34 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 }
 
 // The row for rows of any length, VECS loads in flight a thread: a pass
-// for the statistics (Welford's), then a pass that reads the row again
-// (from L2, mostly) and writes it.
+// for the sums of x - K and of its squares, K the row's first element (so
+// that the variance, their difference, does not cancel for a row far from
+// 0), then a pass that reads the row again (from L2, mostly) and writes it.
 template <int LANES, int VECS>
 static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index row, int lane)
 {
     const Index n = a.cols, nvec = (n + VEC - 1) / VEC;
     const T *x = a.x + row * a.x_pitch;
-    Welford t = { 0.0f, 0.0f, 0.0f };
+    const float shift = x_to_float(x[0]);
+    ShiftedSums t = { 0.0f, 0.0f };
 
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], shift);  // K past the end: adds 0
 #pragma unroll
-        for (int k = 0; k < VECS; k++) {
-            const Index i = base + (Index)k * LANES;
-            if (i < nvec)
-                t = add_vec(t, v[k], n - i * VEC);
-        }
+        for (int k = 0; k < VECS; k++)
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                const float d = v[k][j] - shift;
+                t.s1 += d;
+                t.s2 += d * d;
+            }
     }
     t = row_reduce<LANES>(t);
-    const float mean = t.mean, rstd = rsqrtf(t.m2 / (float)n + a.eps);
+    const float m1 = t.s1 / (float)n, var = fmaxf(t.s2 / (float)n - m1 * m1, 0.0f);
+    const float mean = shift + m1, rstd = rsqrtf(var + a.eps);
 
     Out *y = a.y + row * a.y_pitch;
     for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
