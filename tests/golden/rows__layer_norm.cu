@@ -323,7 +323,8 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
             }
     }
     t = row_reduce<LANES>(t);
-    const float m1 = t.s1 / (float)n, var = fmaxf(t.s2 / (float)n - m1 * m1, 0.0f);
+    const float m1 = t.s1 / (float)n, d2 = t.s2 / (float)n - m1 * m1;
+    const float var = d2 < 0.0f ? 0.0f : d2;  // rounding's negatives to 0; a NaN stays (fmaxf would drop it)
     const float mean = shift + m1, rstd = rsqrtf(var + a.eps);
 
     Out *y = a.y + row * a.y_pitch;
