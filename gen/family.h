@@ -146,7 +146,8 @@ const struct kgen_family *kgen_family_of(const struct kgen_spec *s);
 const struct kgen_family *kgen_family(enum kgen_family_id id);
 
 /* Is key k one of the family's keys?  Does it apply to this spec (its
- * family's, and every only-with row for it holds)? */
+ * family's, every only-with row for it holds, and, for an integer, the
+ * checked spec's value is in its range: not a derived "none")? */
 int kgen_family_has_key(const struct kgen_family *f, enum kgen_key k);
 int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
 

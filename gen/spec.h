@@ -572,6 +572,12 @@ kgen_status kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_v
 /* The value of key k as text ("512", "sum"). */
 const char *kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
 
+/* The same as a YAML value that loads back as that text: plain where YAML
+ * reads it so ("a + b"), else single-quoted ('a < b ? b : a', a quote
+ * doubled); the header comment's spec block is written with it.  n of
+ * 2 * KGEN_EXPR_MAX + 8 holds any value. */
+const char *kgen_spec_yaml_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
+
 /* Helpers the generators use. */
 const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);
 const struct kgen_dtype_info *kgen_spec_acc(const struct kgen_spec *s);
