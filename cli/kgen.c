@@ -29,7 +29,9 @@ struct gen_opts {
 	const char *only;    /* the option of compile's to name if refused: --cubin, --ptx, else --arch */
 	kgen_image kind;
 	char *sets[64];      /* --set KEY=VALUE, and --unset KEY as KEY= */
+	char side[64];       /* each one's side in kgen diff: 0 both, 'a' (--set-a) or 'b' (--set-b) */
 	int nsets, json;
+	const char *one_side;  /* the first --set-a or --set-b, which only kgen diff takes */
 };
 
 /* A plan is several specs: generate and compile take one. */
@@ -236,12 +238,54 @@ out:
 	return status;
 }
 
+/* Load one side of kgen diff: the --set and --unset for both sides and
+ * those for this one (--set-a or --set-b), in the order given. */
+static kgen_status
+load_side(const char *path, const struct gen_opts *g, char side, kgen_spec **spec, kgen_error *err)
+{
+	char *sets[64];
+	int i, n = 0;
+
+	for (i = 0; i < g->nsets; i++)
+		if (!g->side[i] || g->side[i] == side)
+			sets[n++] = g->sets[i];
+	return kgen_cli_load(path, sets, n, spec, err);
+}
+
+/* The fields that differ, one line each, by key: "key: a -> b"; the
+ * number printed.  A key that applies to one spec only (another family's,
+ * or an only-with key) shows "(none)" on the other side, and is listed
+ * only where that spec writes it (in the file or with --set): otherwise it
+ * holds its default, which came with the key that differs (stages: 1 with
+ * staging: smem), and is the same as "(none)" in other words. */
+static int
+print_fields(const kgen_spec *a, const kgen_spec *b)
+{
+	char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
+	const char *va, *vb;
+	int n = 0, k, ina, inb;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		ina = kgen_key_applies(a, (enum kgen_key)k);
+		inb = kgen_key_applies(b, (enum kgen_key)k);
+		if ((!ina && !inb) || (ina != inb && !(ina ? a : b)->pos[k].line))
+			continue;
+		va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
+		vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
+		if (strcmp(va, vb) != 0) {
+			printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* kgen diff: the fields that differ, then diff -u of the two kernels. */
 static int
 cmd_diff(int argc, char **argv, const struct gen_opts *g)
 {
 	kgen_spec *a = NULL, *b = NULL;
-	char *sa = NULL, *sb = NULL, *ya = NULL, *yb = NULL;
+	char *sa = NULL, *sb = NULL;
 	kgen_error err;
 	kgen_status st;
 	int rc = 0;
@@ -250,34 +294,19 @@ cmd_diff(int argc, char **argv, const struct gen_opts *g)
 		fprintf(stderr, "kgen diff: expected two specs\n");
 		return 2;
 	}
-	if ((st = kgen_cli_load(argv[0], g->sets, g->nsets, &a, &err)) || (st = kgen_cli_load(argv[1], g->sets, g->nsets, &b, &err)) ||
+	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
+		fprintf(stderr, "kgen diff: A and B are both - (standard input), which can be read once: give one of "
+		        "them as a file (a spec against itself changed: kgen diff s.yaml s.yaml --set-b KEY=VALUE)\n");
+		return 2;
+	}
+	if ((st = load_side(argv[0], g, 'a', &a, &err)) || (st = load_side(argv[1], g, 'b', &b, &err)) ||
 	    (st = kgen_generate(a, &sa, &err)) || (st = kgen_generate(b, &sb, &err))) {
 		rc = kgen_report(&err);
 		goto out;
 	}
-	/* The fields first, one line each, by key: "key: a -> b"; a key that
-	 * applies to one spec only (another family, or an only-with key) shows
-	 * "(none)" on the other side. */
-	{
-		char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
-		const char *va, *vb;
-		int n = 0, k, ina, inb;
-		for (k = 0; k < KGEN_KEY_COUNT; k++) {
-			ina = kgen_key_applies(a, (enum kgen_key)k);
-			inb = kgen_key_applies(b, (enum kgen_key)k);
-			if (!ina && !inb)
-				continue;
-			va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
-			vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
-			if (strcmp(va, vb) != 0) {
-				printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
-				n++;
-			}
-		}
-		if (!n)
-			printf("(no field differs)\n");
-		printf("\n");
-	}
+	if (!print_fields(a, b))
+		printf("(no field differs)\n");
+	printf("\n");
 	rc = unified_diff(sa, argv[0], sb, argv[1]);
 	if (rc > 1)
 		rc = 3;
@@ -288,8 +317,6 @@ out:
 	kgen_spec_free(b);
 	free(sa);
 	free(sb);
-	free(ya);
-	free(yb);
 	return rc;
 }
 
@@ -325,9 +352,15 @@ static const struct gen_command gen_compile = {
 static const struct gen_command gen_diff = {
 	.name = "diff",
 	.help = "usage: kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...\n"
+	        "                 [--set-a KEY=VALUE]... [--set-b KEY=VALUE]...\n"
 	        "The fields whose values differ (A -> B), then a unified diff of the two\n"
-	        "generated kernels.  Exit 0 whether or not they differ (1 when a spec is\n"
-	        "wrong, as everywhere).\n",
+	        "generated kernels.  A key that applies to one spec only shows (none) on\n"
+	        "the other side, and is listed where that spec writes it.  --set and --unset\n"
+	        "change both specs; --set-a and --set-b change A or B only (KEY= unsets it\n"
+	        "there), so that a file can be compared with itself changed, as in\n"
+	        "`kgen diff s.yaml s.yaml --set-b threads=256`.  At most one of A and B may\n"
+	        "be - (standard input, read once).  Exit 0 whether or not they differ\n"
+	        "(1 when a spec is wrong, as everywhere).\n",
 	.run = cmd_diff,
 };
 
@@ -357,6 +390,11 @@ refuse_others(const struct gen_command *c, const struct gen_opts *g)
 		        cmd ? cmd : "", only, strcmp(only, "--arch") == 0 ? " and kgen check" : "");
 		return 2;
 	}
+	if (g->one_side && !(cmd && strcmp(cmd, "diff") == 0)) {
+		fprintf(stderr, "kgen%s%s: %s has no effect here: it is an option of kgen diff (--set changes the spec)\n",
+		        cmd ? " " : "", cmd ? cmd : "", g->one_side);
+		return 2;
+	}
 	if (g->json && !(cmd && strcmp(cmd, "check") == 0)) {
 		fprintf(stderr, "kgen%s%s: --json has no effect here: it is an option of kgen check (and kgen run --json FILE)\n",
 		        cmd ? " " : "", cmd ? cmd : "");
@@ -373,6 +411,8 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "set", required_argument, NULL, 's' },
 		{ "unset", required_argument, NULL, 'u' },
+		{ "set-a", required_argument, NULL, 'A' },
+		{ "set-b", required_argument, NULL, 'B' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "cubin", no_argument, NULL, 'c' },
 		{ "ptx", no_argument, NULL, 'p' },
@@ -389,8 +429,13 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'o': g.outpath = optarg; break;
 		case 's':
 		case 'u':
+		case 'A':
+		case 'B':
 			if ((r = kgen_cli_add_set(NULL, ch == 'u', optarg, g.sets, &g.nsets, (int)KGEN_COUNT(g.sets))))
 				return r;
+			g.side[g.nsets - 1] = ch == 'A' ? 'a' : ch == 'B' ? 'b' : 0;
+			if ((ch == 'A' || ch == 'B') && !g.one_side)
+				g.one_side = ch == 'A' ? "--set-a" : "--set-b";
 			break;
 		case 'a': g.arch = optarg; g.only = g.only ? g.only : "--arch"; break;
 		case 'c': g.kind = KGEN_IMAGE_CUBIN; g.only = "--cubin"; break;
@@ -427,7 +472,8 @@ static const struct command {
 	{ "compile", compile_main,
 	  "kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE",
 	  "generate and compile with NVRTC (no GPU needed)" },
-	{ "diff", diff_main, "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...",
+	{ "diff", diff_main,
+	  "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]... [--set-a|--set-b KEY=VALUE]...",
 	  "the fields that differ, then a unified diff of the kernels" },
 	{ "space", kgen_cmd_space,
 	  "kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [--arch ARCH] [-j N]\n"
@@ -468,6 +514,8 @@ usage(FILE *fp)
 	      "                      refuse specs that need a newer GPU than ARCH\n"
 	      "      --cubin, --ptx  what compile writes (default cubin)\n"
 	      "      --json          check: each diagnostic as a JSON object on a line\n"
+	      "      --set-a KEY=VALUE, --set-b KEY=VALUE\n"
+	      "                      diff: override a field of A or of B only\n"
 	      "  -h, --help          this help\n"
 	      "  -V, --version       kgen's version\n"
 	      "\n"

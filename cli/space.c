@@ -523,7 +523,8 @@ kgen_space_print_counts(const char *path, const struct kgen_points *pts, FILE *f
 {
 	int i;
 
-	fprintf(fp, "%s: %lld points, %d accepted, %lld refused\n", path, pts->total, pts->n, pts->total - pts->n);
+	fprintf(fp, "%s: %lld point%s, %d accepted, %lld refused\n", path, pts->total, pts->total == 1 ? "" : "s",
+	        pts->n, pts->total - pts->n);
 	for (i = 0; i < pts->nreasons; i++)
 		fprintf(fp, "  %6d refused: %s\n", pts->reasons[i].count, pts->reasons[i].example);
 }

@@ -411,8 +411,8 @@ build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 			failed++;
 			fprintf(stderr, "kgen tune: point %d (%s) does not build: %s\n", i + 1, t->pts.v[i].label, t->p[i].why);
 		}
-	printf("%sbuilt %d of %d points on %d thread(s) in %lld s", isatty(1) ? "\r" : "", b.n - failed, b.n, threads,
-	       (long long)(time(NULL) - t0));
+	printf("%sbuilt %d of %d point%s on %d thread(s) in %lld s", isatty(1) ? "\r" : "", b.n - failed, b.n,
+	       b.n == 1 ? "" : "s", threads, (long long)(time(NULL) - t0));
 	if (b.n < t->pts.n)
 		printf("; %d found whole in the records, not built", t->pts.n - b.n);
 	printf("\n");
@@ -1342,8 +1342,9 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 		print_size(t, j, best[j], chosen[j]);
 		fflush(stdout);
 	}
-	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
-	       "take; %.0f s\n", t->pts.n, t->ns, t->measured, *failures, t->reused, t->rejected, difftime(time(NULL), t0));
+	printf("# %d point%s x %d size%s: %d measured (%d failed to verify), %d from the records, %d size%s a point "
+	       "cannot take; %.0f s\n", t->pts.n, t->pts.n == 1 ? "" : "s", t->ns, t->ns == 1 ? "" : "s", t->measured,
+	       *failures, t->reused, t->rejected, t->rejected == 1 ? "" : "s", difftime(time(NULL), t0));
 	return KGEN_OK;
 }
 

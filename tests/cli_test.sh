@@ -151,6 +151,72 @@ grep -q '^+constexpr int ITEMS = 2;$' "$tmp/out" || bad "kgen diff shows no unif
 expect 0 "$kgen" diff "$good" "$good"
 [ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff of a spec with itself finds a difference"
 expect 1 "$kgen" diff "$good" "$tmp/bad.yaml"
+# No noise between ladder steps (issue 48): a key that applies on neither
+# side (warp_m with math: simt and no warp tiling) is not listed, nor one
+# that applies on one side only at a default that side does not write
+# (stages: 1 with staging: smem); what the step writes is.
+mm=$specs/matmul/seed-002
+expect 0 "$kgen" diff "$mm/02-coalesced.yaml" "$mm/03-smem.yaml"
+sed '/^$/q' "$tmp/out" > "$tmp/fields"
+for k in warp_m warp_n stages split_k schedule a_smem; do
+	grep -q "^$k:" "$tmp/fields" && bad "kgen diff of matmul steps 2 and 3 lists $k: $(grep "^$k:" "$tmp/fields")"
+done
+for l in 'staging: none -> smem' 'tile_k: (none) -> 32' 'thread_m: (none) -> 1' 'thread_map: cols -> (none)'; do
+	grep -qxF "$l" "$tmp/fields" || bad "kgen diff of matmul steps 2 and 3 lacks '$l': $(cat "$tmp/fields")"
+done
+expect 0 "$kgen" diff "$mm/06-vectorized.yaml" "$mm/07-warptiling.yaml"
+grep -qx 'warp_m: (none) -> 64' "$tmp/out" || bad "kgen diff of matmul steps 6 and 7: $(sed '/^$/q' "$tmp/out")"
+expect 0 "$kgen" diff "$mm/05-blocktiling-2d.yaml" "$mm/06-vectorized.yaml"
+[ "$(sed '/^$/q' "$tmp/out")" = "a_smem: row -> transposed" ] ||
+	bad "kgen diff of matmul steps 5 and 6: $(sed '/^$/q' "$tmp/out")"
+# Every ladder: a key shown as (none) on one side is written by the spec on the other.
+for dir in "$mm" "$specs/matmul/hopper" "$specs/reduce/parallel-post" "$specs/transpose/tma-post"; do
+	prev=
+	for f in "$dir"/*.yaml; do
+		if [ -n "$prev" ]; then
+			"$kgen" diff "$prev" "$f" 2>&1 | sed '/^$/q' | while IFS= read -r line; do
+				k=${line%%:*}
+				case $line in
+				*": (none) -> "*) grep -q "^$k:" "$f" || echo "$prev -> $f: $line" ;;
+				*" -> (none)") grep -q "^$k:" "$prev" || echo "$prev -> $f: $line" ;;
+				esac
+			done
+		fi
+		prev=$f
+	done
+done > "$tmp/noise"
+[ -s "$tmp/noise" ] && bad "kgen diff lists keys neither spec writes, at their defaults: $(cat "$tmp/noise")"
+# --set-a and --set-b change one side; --set both; in the order given.
+expect 0 "$kgen" diff "$good" "$good" --set-b threads=256
+[ "$(sed '/^$/q' "$tmp/out")" = "threads: 512 -> 256" ] || bad "kgen diff --set-b: $(sed '/^$/q' "$tmp/out")"
+grep -q '^+constexpr int THREADS = 256;$' "$tmp/out" || bad "kgen diff --set-b: no change in the kernel"
+expect 0 "$kgen" diff "$good" "$good" --set-a op=max --set threads=128
+[ "$(sed '/^$/q' "$tmp/out")" = "$(printf 'name: reduce_max_f32 -> reduce_sum_f32\nop: max -> sum')" ] ||
+	bad "kgen diff --set-a op=max --set threads=128: $(sed '/^$/q' "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set threads=128 --set-a threads=256
+[ "$(sed -n 1p "$tmp/out")" = "threads: 256 -> 128" ] || bad "kgen diff --set, then --set-a: $(sed -n 1p "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set-b threads=256 --set threads=128
+[ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff --set-b, then --set: $(sed -n 1p "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set-b load_width=
+[ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff --set-b KEY= (unset): $(sed -n 1p "$tmp/out")"
+expect 1 "$kgen" diff "$good" "$good" --set-b threads=7
+grep -q 'threads' "$tmp/err" || bad "kgen diff --set-b threads=7: $(cat "$tmp/err")"
+expect 2 "$kgen" check "$good" --set-a threads=256
+grep -qF "kgen check: --set-a has no effect here: it is an option of kgen diff" "$tmp/err" ||
+	bad "kgen check --set-a: $(cat "$tmp/err")"
+expect 2 "$kgen" compile "$good" --set-a threads=256 -o "$tmp/never.cubin"
+grep -qF "kgen compile: --set-a has no effect here: it is an option of kgen diff" "$tmp/err" ||
+	bad "kgen compile --set-a: $(cat "$tmp/err")"
+[ -e "$tmp/never.cubin" ] && bad "kgen compile --set-a wrote a file"
+expect 2 "$kgen" "$good" --set-b threads=256
+grep -qF "kgen: --set-b has no effect here: it is an option of kgen diff" "$tmp/err" || bad "kgen SPEC --set-b: $(cat "$tmp/err")"
+# Standard input is read once: - - is a usage error, one - works.
+expect 2 "$kgen" diff - - < "$good"
+grep -qF "kgen diff: A and B are both - (standard input), which can be read once" "$tmp/err" ||
+	bad "kgen diff - -: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && bad "kgen diff - - printed on standard output"
+expect 0 "$kgen" diff - "$good" --set-b op=min < "$good"
+[ "$(sed -n 2p "$tmp/out")" = "op: sum -> min" ] || bad "kgen diff - SPEC: $(sed '/^$/q' "$tmp/out")"
 
 # ---- transpose specs: kgen diff, kgen run --shape ----
 tpost=$specs/transpose/tma-post
@@ -561,6 +627,8 @@ expect 0 "$kgen" space "$tmp/s.space.yaml" --set threads=512
 grep -q ": 3 points, 3 accepted" "$tmp/out" || bad "kgen space --set threads=512: $(cat "$tmp/out")"
 expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread
 grep -q ": 2 points, 2 accepted" "$tmp/out" || bad "kgen space --unset: $(cat "$tmp/out")"
+expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread --set threads=256
+grep -qx "$tmp/s.space.yaml: 1 point, 1 accepted, 0 refused" "$tmp/out" || bad "kgen space of one point: $(cat "$tmp/out")"
 printf 'kernel: reduce\nthread: [128, 256]\n' > "$tmp/typo.space.yaml"
 expect 1 "$kgen" space "$tmp/typo.space.yaml"
 grep -q "no point of .*typo.space.yaml is a valid spec" "$tmp/err" || bad "kgen space of a typo: $(cat "$tmp/err")"

@@ -100,6 +100,10 @@ is "none reduce_sync shuffle volatile" r.yaml -s warp_tail =
 is "" check r.yaml --set threads =
 is "threads" check r.yaml --unset thr
 is "threads" diff r.yaml r.yaml --unset thr
+# kgen diff's one-side overrides: options and keys as for --set.
+has --set --set-a --set-b --unset -- diff r.yaml r.yaml --
+is "threads=" diff r.yaml r.yaml --set-b thr
+is "all amax any argmax argmin" diff r.yaml r.yaml --set-a op = a
 
 # "=" kept in the word (COMP_WORDBREAKS without it): the whole KEY=VALUE.
 COMP_WORDBREAKS=$' \t\n"\'><;|&(:'
