@@ -59,6 +59,14 @@ for c in check compile diff run space tune; do
 	grep -qxF -- "kgen $c: --set needs KEY=VALUE (got 'threads'); did you mean --set threads=256?" "$tmp/err" ||
 		bad "kgen $c --set threads 256: $(cat "$tmp/err")"
 done
+# Another tool's name of a type, through --set as in a spec; a space's key without ':' at its own line.
+expect 1 "$kgen" "$good" --set dtype=float16
+grep -qF "error: dtype: unknown value 'float16' (did you mean 'f16'?): expected i32, u32, i64, f32, f64, f16 or bf16" \
+	"$tmp/err" || bad "--set dtype=float16: $(cat "$tmp/err")"
+printf 'kernel: reduce\nop: sum\nthreads [256, 512]\n' > "$tmp/colon.space.yaml"
+expect 1 "$kgen" space "$tmp/colon.space.yaml" --list
+grep -qF "colon.space.yaml:3:1: error: 'threads [256, 512]' has no ':' (expected KEY: VALUE)" "$tmp/err" ||
+	bad "a space's key without ':': $(cat "$tmp/err")"
 # A usage error is one line and where the help is (as coreutils says it), not the whole help.
 for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "tune" "tune a b" "run" "run --bogus $good" \
 	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
