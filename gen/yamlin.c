@@ -66,11 +66,24 @@ line_content(const char *text, size_t len, int line, const char **start, size_t 
 	*n = (size_t)(q - p);
 }
 
-/* The line (1-based) of a key written without its ':' that libyaml
- * reported at line `line`, where the next key begins; 0 when the text
- * shows none: the nearest line above with content (line `line` itself
- * passes over when blank or a key of its own) must have no ':' at all and
- * begin as a plain key does. */
+/* Does the line's content (n bytes at p) hold a key's ':', one followed by
+ * a blank or the end? */
+static int
+has_key_colon(const char *p, size_t n)
+{
+	const char *c;
+
+	for (c = p; (c = memchr(c, ':', n - (size_t)(c - p))); c++)
+		if (c + 1 == p + n || c[1] == ' ' || c[1] == '\t')
+			return 1;
+	return 0;
+}
+
+/* The line (1-based) of a key written without its ':' (or with no blank
+ * after it, threads:256) that libyaml reported at line `line`, where the
+ * next key begins; 0 when the text shows none: the nearest line above
+ * with content (line `line` itself passes over when blank or a key of its
+ * own) must hold no key's ':' and begin as a plain key does. */
 static int
 colonless_key(const char *text, size_t len, int line, const char **start, size_t *n)
 {
@@ -78,9 +91,9 @@ colonless_key(const char *text, size_t len, int line, const char **start, size_t
 
 	for (l = line; l >= 1; l--) {
 		line_content(text, len, l, start, n);
-		if (!*n || (l == line && memchr(*start, ':', *n)))
+		if (!*n || (l == line && has_key_colon(*start, *n)))
 			continue;
-		if (memchr(*start, ':', *n) || strchr("-?:,[]{}#&*!|>'\"%@`", **start) ||
+		if (has_key_colon(*start, *n) || strchr("-?:,[]{}#&*!|>'\"%@`", **start) ||
 		    (*n >= 3 && (strncmp(*start, "---", 3) == 0 || strncmp(*start, "...", 3) == 0)))
 			return 0;
 		return l;
@@ -100,7 +113,11 @@ kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const cha
 	if (problem && strcmp(problem, "could not find expected ':'") == 0 &&
 	    (key = colonless_key(text, len, line + 1, &start, &n))) {
 		snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1), start);
-		kgen_fail(err, KGEN_ESPEC, "'%s' has no ':' (expected KEY: VALUE)", kgen_quote(shown, q, sizeof q));
+		if (memchr(start, ':', n))
+			kgen_fail(err, KGEN_ESPEC, "'%s' has no blank after its ':' (expected KEY: VALUE)",
+			          kgen_quote(shown, q, sizeof q));
+		else
+			kgen_fail(err, KGEN_ESPEC, "'%s' has no ':' (expected KEY: VALUE)", kgen_quote(shown, q, sizeof q));
 		for (col = 1; start - text >= col && start[-col] != '\n'; col++)  /* after its indentation */
 			;
 		kgen_error_at(err, file, text, len, key, col);

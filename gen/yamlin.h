@@ -38,7 +38,8 @@ kgen_status kgen_yaml_plain(const char *text, size_t len, const char *file, int 
  * column) as KGEN_ESPEC, "YAML: PROBLEM CONTEXT".  libyaml notices a key
  * without its ':' only where the next key (or the end) begins, a line
  * late: when the lines before that point show such a key, the error is
- * put at it instead, "'threads 256' has no ':' (expected KEY: VALUE)". */
+ * put at it instead, "'threads 256' has no ':' (expected KEY: VALUE)"
+ * ("has no blank after its ':'" for threads:256). */
 kgen_status kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const char *problem,
                                    const char *context, int line, int column, kgen_error *err);
 

@@ -104,9 +104,13 @@ static const struct refusal load_refusals[] = {
 	  "'threads 256' has no ':' (expected KEY: VALUE)", 3, 1, "threads 256  # many" },
 	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nthreads 256\n# c\n\nop: sum\n",
 	  "'threads 256' has no ':' (expected KEY: VALUE)", 2, 1, "threads 256" },
-	/* A ':' without its blank is no such key: libyaml's message stands. */
+	/* A ':' without its blank is no key's either. */
 	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nthreads:256\nop: sum\n",
-	  "YAML: could not find expected ':' while scanning a simple key", 3, 1, "op: sum" },
+	  "'threads:256' has no blank after its ':' (expected KEY: VALUE)", 2, 1, "threads:256" },
+	/* A line that does not begin as a plain key does (a quoted key here):
+	 * libyaml's message, where it noticed. */
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nop: sum\n\"threads\" 256\n",
+	  "YAML: could not find expected ':' while scanning a simple key", 4, 1, "" },
 	{ "empty_spec_is_rejected", "", "the spec is empty: expected at least 'kernel: reduce'", 1, 1, "" },
 	{ "empty_spec_is_rejected", "# only a comment\n", "the spec is empty: expected at least 'kernel: reduce'", 1, 1,
 	  "# only a comment" },
