@@ -38,9 +38,10 @@ kgen_print_gpu_commands(FILE *fp, const char *prefix)
 {
 	int i;
 
-	for (i = 0; kgen_gpu_commands[i]; i++)
-		fprintf(fp, "%s%s%s", i == 0 ? "" : prefix[0] ? ", " : kgen_gpu_commands[i + 1] ? ", " : " and ", prefix,
-		        kgen_gpu_commands[i]);
+	for (i = 0; kgen_gpu_commands[i]; i++) {
+		const char *sep = i == 0 ? "" : prefix[0] || kgen_gpu_commands[i + 1] ? ", " : " and ";
+		fprintf(fp, "%s%s%s", sep, prefix, kgen_gpu_commands[i]);
+	}
 }
 
 int
@@ -147,11 +148,16 @@ int
 kgen_cli_add_set(const char *cmd, int unset, char *arg, const char *next, char **sets, int *nsets, int max)
 {
 	char shown[96], key[96];
+	size_t len = next ? strlen(next) : 0;
+	struct stat st;
 
 	if (!unset && (!strchr(arg, '=') || arg[0] == '=')) {
-		/* `--set threads 256`: the value went to the operands. */
+		/* `--set threads 256`: the value went to the operands.  The word
+		 * after is offered as the value unless it is an option, a pair or
+		 * a spec (a file, or a name ending in .yaml). */
 		kgen_escape(arg, shown, sizeof shown, 0);
-		if (arg[0] != '=' && next && next[0] && next[0] != '-' && !strchr(next, '='))
+		if (arg[0] != '=' && len && next[0] != '-' && !strchr(next, '=') && stat(next, &st) != 0 &&
+		    !(len > 5 && strcmp(next + len - 5, ".yaml") == 0) && !(len > 4 && strcmp(next + len - 4, ".yml") == 0))
 			return kgen_cli_usage_error(cmd, "--set needs KEY=VALUE (got '%s'); did you mean --set %s=%s?", shown,
 			                            shown, kgen_escape(next, key, sizeof key, 0));
 		return kgen_cli_usage_error(cmd, "--set needs KEY=VALUE (got '%s'; KEY= unsets the key)", shown);

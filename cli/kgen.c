@@ -376,7 +376,8 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'o': g.outpath = optarg; break;
 		case 's':
 		case 'u':
-			if ((r = kgen_cli_add_set(c->name, ch == 'u', optarg, optind < argc ? argv[optind] : NULL, g.sets, &g.nsets, (int)KGEN_COUNT(g.sets))))
+			if ((r = kgen_cli_add_set(c->name, ch == 'u', optarg, optind < argc ? argv[optind] : NULL, g.sets,
+			                          &g.nsets, (int)KGEN_COUNT(g.sets))))
 				return r;
 			break;
 		case 'a': g.arch = optarg; g.only = g.only ? g.only : "--arch"; break;

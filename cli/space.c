@@ -616,7 +616,8 @@ parse_space_options(int argc, char **argv, struct space_opts *o)
 		case 'j': o->jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (kgen_cli_add_set("space", c == 'u', optarg, optind < argc ? argv[optind] : NULL, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
+			if (kgen_cli_add_set("space", c == 'u', optarg, optind < argc ? argv[optind] : NULL, o->sets, &o->nsets,
+			                     (int)KGEN_COUNT(o->sets)))
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;

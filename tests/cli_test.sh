@@ -67,6 +67,10 @@ printf 'kernel: reduce\nop: sum\nthreads [256, 512]\n' > "$tmp/colon.space.yaml"
 expect 1 "$kgen" space "$tmp/colon.space.yaml" --list
 grep -qF "colon.space.yaml:3:1: error: 'threads [256, 512]' has no ':' (expected KEY: VALUE)" "$tmp/err" ||
 	bad "a space's key without ':': $(cat "$tmp/err")"
+# The word after is not offered as the value when it is the spec.
+expect 2 "$kgen" check --set threads "$good"
+grep -qxF -- "kgen check: --set needs KEY=VALUE (got 'threads'; KEY= unsets the key)" "$tmp/err" ||
+	bad "kgen check --set threads SPEC: $(cat "$tmp/err")"
 # A usage error is one line and where the help is (as coreutils says it), not the whole help.
 for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "tune" "tune a b" "run" "run --bogus $good" \
 	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
