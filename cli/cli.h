@@ -5,10 +5,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "kgen.h"
+#include "gen/util.h"  /* KGEN_PRINTF */
 
 /* The exit status for a kgen_status (see usage()). */
 int kgen_exit_status(kgen_status st);
-/* Print err to stderr; return its exit status. */
+/* The commands that need a GPU and its driver, NULL-terminated: kgen
+ * --help and the no-driver message of kgen_report() list them (and kgen.1,
+ * which man_test.sh compares with kgen --help). */
+extern const char *const kgen_gpu_commands[];
+/* Them to fp: with a prefix, "kgen run, kgen tune, kgen info"; with "",
+ * "run, tune and info". */
+void kgen_print_gpu_commands(FILE *fp, const char *prefix);
+/* Print err to stderr (after "no CUDA driver", what needs one and what
+ * works without); return its exit status. */
 int kgen_report(const kgen_error *err);
 /* Load a spec and apply --set KEY=VALUE overrides. */
 kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err);
@@ -18,10 +27,19 @@ kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_s
  * with '=', too long) or after 64 of them. */
 char *kgen_cli_unset(const char *key);
 
+/* A usage error, as coreutils reports one: "kgen CMD: WHAT" (cmd NULL:
+ * "kgen: WHAT"; fmt NULL: none, getopt has said it), then "Try 'kgen CMD
+ * --help' for more information." on stderr, not the whole help.  Returns
+ * 2, the exit status of a bad command line. */
+int kgen_cli_usage_error(const char *cmd, const char *fmt, ...) KGEN_PRINTF(2, 3);
+
 /* One --set KEY=VALUE (unset 0) or --unset KEY (unset 1) appended to
  * sets[*nsets] (at most max); 0, or 2 after saying on stderr what is wrong
- * ("kgen CMD: --unset a=b: expected a key"; cmd NULL: "kgen: ..."). */
-int kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max);
+ * (kgen_cli_usage_error: "kgen CMD: --unset a=b: expected a key"; cmd
+ * NULL: "kgen: ...").  next is the argument after arg (NULL: none): for
+ * `--set threads 256`, "--set needs KEY=VALUE (got 'threads'); did you
+ * mean --set threads=256?". */
+int kgen_cli_add_set(const char *cmd, int unset, char *arg, const char *next, char **sets, int *nsets, int max);
 
 /* Refuse an output file that is one of the inputs (the same file by device
  * and inode, whatever its name: ./s.yaml, a hard link), since opening it

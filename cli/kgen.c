@@ -64,13 +64,13 @@ emit(const char *path, const void *data, size_t len, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* kgen SPEC and kgen compile take one spec (exit 2). */
+/* kgen SPEC and kgen compile (cmd) take one spec (exit 2). */
 static int
-not_one_spec(int argc)
+not_one_spec(const char *cmd, int argc)
 {
-	fprintf(stderr, argc ? "kgen: expected one spec, got %d\n" : "kgen: no spec given%.0d\n", argc);
-	usage(stderr);
-	return 2;
+	if (!argc)
+		return kgen_cli_usage_error(cmd, "no spec given");
+	return kgen_cli_usage_error(cmd, "expected one spec, got %d", argc);
 }
 
 /* kgen SPEC: the spec's CUDA C, to standard output or -o FILE. */
@@ -84,7 +84,7 @@ cmd_generate(int argc, char **argv, const struct gen_opts *g)
 	kgen_status st;
 
 	if (argc != 1)
-		return not_one_spec(argc);
+		return not_one_spec(NULL, argc);
 	path = argv[0];
 	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
 	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) ||
@@ -120,10 +120,8 @@ cmd_check(int argc, char **argv, const struct gen_opts *g)
 	kgen_error err;
 	int i, e, rc = 0;
 
-	if (argc == 0) {
-		fprintf(stderr, "kgen check: no spec given\n");
-		return 2;
-	}
+	if (argc == 0)
+		return kgen_cli_usage_error("check", "no spec given");
 	for (i = 0; i < argc; i++) {
 		if (kgen_cli_is_plan(argv[i])) {  /* a size plan: every entry's spec */
 			kgen_plan *plan = NULL;
@@ -166,12 +164,10 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 	kgen_status st;
 
 	if (argc != 1)
-		return not_one_spec(argc);
+		return not_one_spec("compile", argc);
 	path = argv[0];
-	if (!g->outpath) {
-		fprintf(stderr, "kgen compile: -o FILE is required (the output is binary)\n");
-		return 2;
-	}
+	if (!g->outpath)
+		return kgen_cli_usage_error("compile", "-o FILE is required (the output is binary)");
 	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
 	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)) ||
 	    (st = kgen_generate(spec, &src, &err)))
@@ -290,10 +286,8 @@ cmd_diff(int argc, char **argv, const struct gen_opts *g)
 	kgen_status st;
 	int rc = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "kgen diff: expected two specs\n");
-		return 2;
-	}
+	if (argc != 2)
+		return kgen_cli_usage_error("diff", "expected two specs");
 	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
 		fprintf(stderr, "kgen diff: A and B are both - (standard input), which can be read once: give one of "
 		        "them as a file (a spec against itself changed: kgen diff s.yaml s.yaml --set-b KEY=VALUE)\n");
@@ -380,26 +374,17 @@ refuse_others(const struct gen_command *c, const struct gen_opts *g)
 {
 	const char *cmd = c->name, *only = g->only;
 
-	if (cmd && g->outpath && strcmp(cmd, "compile") != 0) {
-		fprintf(stderr, "kgen %s: -o has no effect: %s writes no file\n", cmd, cmd);
-		gen_usage(c, stderr);
-		return 2;
-	}
-	if (only && !(cmd && strcmp(cmd, "compile") == 0) && !(cmd && strcmp(cmd, "check") == 0 && strcmp(only, "--arch") == 0)) {
-		fprintf(stderr, "kgen%s%s: %s has no effect here: it is an option of kgen compile%s\n", cmd ? " " : "",
-		        cmd ? cmd : "", only, strcmp(only, "--arch") == 0 ? " and kgen check" : "");
-		return 2;
-	}
-	if (g->one_side && !(cmd && strcmp(cmd, "diff") == 0)) {
-		fprintf(stderr, "kgen%s%s: %s has no effect here: it is an option of kgen diff (--set changes the spec)\n",
-		        cmd ? " " : "", cmd ? cmd : "", g->one_side);
-		return 2;
-	}
-	if (g->json && !(cmd && strcmp(cmd, "check") == 0)) {
-		fprintf(stderr, "kgen%s%s: --json has no effect here: it is an option of kgen check (and kgen run --json FILE)\n",
-		        cmd ? " " : "", cmd ? cmd : "");
-		return 2;
-	}
+	if (cmd && g->outpath && strcmp(cmd, "compile") != 0)
+		return kgen_cli_usage_error(cmd, "-o has no effect: %s writes no file", cmd);
+	if (only && !(cmd && strcmp(cmd, "compile") == 0) && !(cmd && strcmp(cmd, "check") == 0 && strcmp(only, "--arch") == 0))
+		return kgen_cli_usage_error(cmd, "%s has no effect here: it is an option of kgen compile%s", only,
+		                            strcmp(only, "--arch") == 0 ? " and kgen check" : "");
+	if (g->one_side && !(cmd && strcmp(cmd, "diff") == 0))
+		return kgen_cli_usage_error(cmd, "%s has no effect here: it is an option of kgen diff (--set changes the "
+		                            "spec)", g->one_side);
+	if (g->json && !(cmd && strcmp(cmd, "check") == 0))
+		return kgen_cli_usage_error(cmd, "--json has no effect here: it is an option of kgen check (and kgen run "
+		                            "--json FILE)");
 	return -1;
 }
 
@@ -431,7 +416,8 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'u':
 		case 'A':
 		case 'B':
-			if ((r = kgen_cli_add_set(NULL, ch == 'u', optarg, g.sets, &g.nsets, (int)KGEN_COUNT(g.sets))))
+			if ((r = kgen_cli_add_set(c->name, ch == 'u', optarg, optind < argc ? argv[optind] : NULL, g.sets,
+			                          &g.nsets, (int)KGEN_COUNT(g.sets))))
 				return r;
 			g.side[g.nsets - 1] = ch == 'A' ? 'a' : ch == 'B' ? 'b' : 0;
 			if ((ch == 'A' || ch == 'B') && !g.one_side)
@@ -443,7 +429,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'j': g.json = 1; break;
 		case 'h': gen_usage(c, stdout); return 0;
 		case 'V': printf("kgen %s\n", kgen_version()); return 0;
-		default: usage(stderr); return 2;
+		default: return kgen_cli_usage_error(c->name, NULL);  /* getopt has said what */
 		}
 	}
 	if ((r = refuse_others(c, &g)) >= 0)
@@ -459,8 +445,8 @@ static int cmd_help(int argc, char **argv);
 
 /* The commands, in the order kgen --help lists them.  main() dispatches
  * through this table, and it is also the "did you mean" list and
- * `kgen help COMMAND`'s: a new command is a row.  A handler gets its own
- * name as argv[0]; `kgen help NAME` calls it with { NAME, "--help" }. */
+ * `kgen help COMMAND`'s: a new command is a row.  A handler gets "kgen
+ * NAME" as argv[0]; `kgen help NAME` calls it with { NAME, "--help" }. */
 static const struct command {
 	const char *name;
 	int (*handler)(int argc, char **argv);
@@ -519,7 +505,9 @@ usage(FILE *fp)
 	      "  -h, --help          this help\n"
 	      "  -V, --version       kgen's version\n"
 	      "\n"
-	      "Only run and info need a GPU and its driver; every other command works\n"
+	      "Only ", fp);
+	kgen_print_gpu_commands(fp, "");
+	fputs(" need a GPU and its driver; every other command works\n"
 	      "without one.\n"
 	      "\n"
 	      "Exit status: 0 success; 1 the spec is wrong (file:line:column on stderr);\n"
@@ -589,10 +577,8 @@ cmd_help(int argc, char **argv)
 		      "The help (as kgen --help), or COMMAND's (as kgen COMMAND --help).\n", stdout);
 		return 0;
 	}
-	if (argc > 2) {
-		fprintf(stderr, "kgen help: one command at a time\n");
-		return 2;
-	}
+	if (argc > 2)
+		return kgen_cli_usage_error("help", "one command at a time");
 	if (strcmp(argv[1], "help") == 0) {  /* the whole help, not help's own (kgen help --help) */
 		usage(stdout);
 		return 0;
@@ -616,10 +602,15 @@ kgen_main(int argc, char **argv)
 {
 	const struct command *c;
 
-	if (argc > 1 && (c = find_command(argv[1])))
+	if (argc > 1 && (c = find_command(argv[1]))) {
+		static char self[32];
+		snprintf(self, sizeof self, "kgen %s", c->name);
+		argv[1] = self;  /* getopt's messages begin "kgen CMD:" */
 		return c->handler(argc - 1, argv + 1);
+	}
 	if (argc > 1 && unknown_command(argv[1]))
 		return 2;
+	argv[0] = (char *)"kgen";  /* getopt's messages begin "kgen:", whatever path ran it */
 	return gen_main(&gen_generate, argc, argv);
 }
 

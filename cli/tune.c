@@ -1048,10 +1048,11 @@ add_methods(struct tune *t, const char *list)
 	}
 }
 
-/* One of kgen tune's options, c with its argument arg, into t (*margin: set
- * when --margin was given).  -1 to go on, else the command's exit status. */
+/* One of kgen tune's options, c with its argument arg (next: the argument
+ * after it, for --set's "did you mean"), into t (*margin: set when --margin
+ * was given).  -1 to go on, else the command's exit status. */
 static int
-parse_option(struct tune *t, int c, char *arg, int *margin)
+parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 {
 	char *endp;
 
@@ -1080,7 +1081,7 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 	case 'j': t->jobs = atoi(arg); break;
 	case 's':
 	case 'u':
-		if (kgen_cli_add_set("tune", c == 'u', arg, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
+		if (kgen_cli_add_set("tune", c == 'u', arg, next, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
 			return 2;
 		break;
 	case 'R': t->records = arg; break;
@@ -1121,7 +1122,7 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 		t->against = 1;
 		break;
 	case 'h': usage(stdout); return 0;
-	default: usage(stderr); return 2;
+	default: return kgen_cli_usage_error("tune", NULL);  /* getopt has said what */
 	}
 	return -1;
 }
@@ -1132,10 +1133,14 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 static int
 check_options(int argc, char **argv, struct tune *t, int margin)
 {
-	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return kgen_cli_usage_error("tune", "no space given");
+	if (optind != argc - 1)
+		return kgen_cli_usage_error("tune", "expected one space, got %d", argc - optind);
+	if (t->jobs < 1 || t->jobs > 64)
+		return kgen_cli_usage_error("tune", "-j %d: 1 to 64 jobs", t->jobs);
+	if (t->runs < 1 || t->runs > 100000)
+		return kgen_cli_usage_error("tune", "--runs %d: 1 to 100000", t->runs);
 	if (margin && !(t->mean && t->against) && !t->first) {
 		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
 		return 2;
@@ -1198,7 +1203,7 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	t->margin = 0.03;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1)
-		if ((rc = parse_option(t, c, optarg, &margin)) >= 0)
+		if ((rc = parse_option(t, c, optarg, optind < argc ? argv[optind] : NULL, &margin)) >= 0)
 			return rc;
 	if ((rc = check_options(argc, argv, t, margin)) >= 0)
 		return rc;

@@ -331,7 +331,7 @@ kgen_emit_header(const struct kgen_spec *s, const struct kgen_contract *p, strbu
 }
 
 const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT] = {
-#define X(id, text, plans) [KGEN_SIZE_##id] = { text, plans },
+#define X(id, text, plans, option) [KGEN_SIZE_##id] = { text, plans, option },
 	KGEN_SIZES(X)
 #undef X
 };

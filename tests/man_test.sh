@@ -279,6 +279,23 @@ while read -r name stem; do
 		bad "include/kgen.h declares no launcher kgen_$stem() for the family $name"
 done < "$tmp/table"
 
+# ---- the commands that need a GPU: one list for kgen --help, kgen.1 and the no-driver message ----
+# Each as "run, tune, info": the help's "Only run, tune and info need a GPU";
+# the page's DESCRIPTION, "Only .BR run , .B tune and .B info need a GPU";
+# the no-driver message's "(kgen run, kgen tune, kgen info) needs".
+"$kgen" --help | tr '\n' ' ' | sed -n 's/.*Only \(.*\) need a GPU.*/\1/p' | sed 's/ and /, /' > "$tmp/gpu-help"
+awk '/^Only$/ { on = 1; next } on && /need a GPU/ { exit } on { sub(/^\.BR? /, ""); printf "%s ", $0 }' "$page" |
+	sed 's/ ,/,/g; s/ and /, /; s/ $//' > "$tmp/gpu-page"
+[ -s "$tmp/gpu-help" ] || bad "kgen --help does not say which commands need a GPU"
+[ "$(cat "$tmp/gpu-help")" = "$(cat "$tmp/gpu-page")" ] ||
+	bad "kgen.1 says $(cat "$tmp/gpu-page") need a GPU, kgen --help $(cat "$tmp/gpu-help")"
+LD_LIBRARY_PATH=/nonexistent "$kgen" info > /dev/null 2> "$tmp/err"
+if grep -q 'no CUDA driver' "$tmp/err"; then
+	sed -n 's/^kgen: running kernels (\(.*\)) needs .*/\1/p' "$tmp/err" | sed 's/kgen //g' > "$tmp/gpu-driver"
+	[ "$(cat "$tmp/gpu-help")" = "$(cat "$tmp/gpu-driver")" ] ||
+		bad "without a driver kgen says $(cat "$tmp/gpu-driver") need a GPU, kgen --help $(cat "$tmp/gpu-help")"
+fi
+
 # ---- rendering ----
 if command -v groff > /dev/null 2>&1; then
 	groff -man -Tutf8 -ww -z "$page" > "$tmp/render" 2>&1 || bad "groff failed on kgen.1: $(cat "$tmp/render")"
