@@ -440,6 +440,8 @@ static const struct command {
 	{ "run", kgen_cmd_run,
 	  "kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--json FILE] [--unset KEY]... ...",
 	  "JIT-compile, run on the GPU, verify and benchmark" },
+	{ "plot", kgen_cmd_plot, "kgen plot FILE... [--kind line|ladder|space] [--at SIZE] [--title TEXT] [-o FILE]",
+	  "an SVG picture of kgen run's tables or kgen tune's records" },
 	{ "keys", kgen_cmd_keys, "kgen keys [FAMILY]", "each family's keys and the values they take" },
 	{ "cache", kgen_cmd_cache, "kgen cache list|clear", "list or clear the on-disk kernel cache" },
 	{ "info", kgen_cmd_info, "kgen info", "the GPUs the CUDA driver sees" },
