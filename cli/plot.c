@@ -354,10 +354,10 @@ add_point(struct series *s, const struct plot_row *r, double rate, kgen_error *e
 		if (strcmp(s->pts[i].size, r->size) == 0) {
 			if (!s->peer) {
 				char q[64];
-				snprintf(err->file, sizeof err->file, "%s", r->file);
 				kgen_fail(err, KGEN_EINVAL, "%s at %s a second time (line %d too): plot one run of it, or give "
 				          "each run's table as its own file", kgen_quote(r->spec, q, sizeof q), r->size,
 				          s->pts[i].line);
+				snprintf(err->file, sizeof err->file, "%s", r->file);
 				err->line = r->line;
 				err->column = 1;
 				return KGEN_EINVAL;
@@ -1125,9 +1125,16 @@ kgen_cmd_plot(int argc, char **argv)
 		st = kgen_fail(&err, KGEN_EINVAL, "kgen run's rows and kgen tune's records together: plot them apart");
 		goto out;
 	}
-	if (in.untimed || in.unverified)
-		fprintf(stderr, "kgen plot: left out %d %s without a time (kgen run without --bench) and %d that did not "
-		        "verify\n", in.untimed, in.nrecs ? "records" : "rows", in.unverified);
+	if (in.untimed || in.unverified) {
+		const char *what = in.nrecs ? "record" : "row";
+		fprintf(stderr, "kgen plot: left out");
+		if (in.untimed)
+			fprintf(stderr, " %d %s%s without a time (kgen run without --bench)%s", in.untimed, what,
+			        in.untimed == 1 ? "" : "s", in.unverified ? " and" : "");
+		if (in.unverified)
+			fprintf(stderr, " %d %s%s that did not verify", in.unverified, what, in.unverified == 1 ? "" : "s");
+		fputc('\n', stderr);
+	}
 	if (!in.nrows && !in.nrecs) {
 		st = kgen_fail(&err, KGEN_EINVAL, "nothing to plot: %s", in.plan && !in.untimed && !in.unverified ?
 		               "a plan marks the chosen points of kgen tune's records; give the records too" :
