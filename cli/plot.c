@@ -219,11 +219,25 @@ y_axis(FILE *fp, const struct frame *f, const struct scale *s, const char *name)
 	kgen_svg_text(fp, 22, (f->y0 + f->y1) / 2, "middle", -90, "axis-label", name);
 }
 
-/* The title, centred over the plot area. */
+/* The title, centred on the picture; a long one in a smaller type, so
+ * that it fits (about 0.6 em a character). */
 static void
 title(FILE *fp, const struct frame *f, const char *text)
 {
-	kgen_svg_text(fp, (f->x0 + f->x1) / 2, 30, "middle", 0, "title", text);
+	double size = 16, room = f->width - 24.0, chars = 0;
+	const char *p;
+
+	for (p = text; *p; p++)
+		chars += ((unsigned char)*p & 0xc0) != 0x80;
+	if (chars * 0.6 * size > room)
+		size = fmax(8, room / (chars * 0.6));
+	kgen_svg_open(fp, "text", "title");
+	fprintf(fp, " x=\"%.2f\" y=\"30.00\" text-anchor=\"middle\"", f->width / 2.0);
+	if (size < 16)
+		fprintf(fp, " font-size=\"%.2f\"", size);
+	fputc('>', fp);
+	kgen_svg_escape(fp, text);
+	fputs("</text>\n", fp);
 }
 
 /* A legend entry at row i: a marker (a line, dashed for a peer, or a bar) and its text. */
@@ -641,6 +655,43 @@ draw_line(FILE *fp, struct table *t, const char *text)
 	kgen_svg_end(fp);
 }
 
+/* The bars' group of series s (kgen's or a peer's): its dtype and op (and
+ * file, when several), numbered in the order of kgen's series; a bar
+ * takes its group's colour, and so does the peer measured beside it. */
+static int
+group_of(const struct table *t, const struct series *s)
+{
+	int k, i, g = 0;
+
+	for (k = 0; k < t->ns; k++) {
+		const struct series *a = &t->s[k];
+		if (a->peer)
+			continue;
+		for (i = 0; i < k; i++)  /* a group seen before */
+			if (!t->s[i].peer && strcmp(t->s[i].dtype, a->dtype) == 0 && strcmp(t->s[i].op, a->op) == 0 &&
+			    (!t->multi || strcmp(t->s[i].file, a->file) == 0))
+				break;
+		if (i < k)
+			continue;
+		if (strcmp(s->dtype, a->dtype) == 0 && strcmp(s->op, a->op) == 0 && (!t->multi || strcmp(s->file, a->file) == 0))
+			return g;
+		g++;
+	}
+	return g;
+}
+
+/* How many groups the bars fall in. */
+static int
+groups(const struct table *t, const struct series *const *bars, int nbars)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nbars; i++)
+		if (group_of(t, bars[i]) + 1 > n)
+			n = group_of(t, bars[i]) + 1;
+	return n;
+}
+
 /* kind ladder: the rows at one size, a bar each in the order run; the
  * peers' mean rates there as dashed lines. */
 static kgen_status
@@ -651,7 +702,7 @@ draw_ladder(FILE *fp, struct table *t, const char *size, const char *text, kgen_
 	const struct series *bars[512];
 	double ybars[512], hi = 0, bottom, w;
 	char ylabel[64];
-	int i, j, nbars = 0, npeers = 0;
+	int i, j, g, row, nbars = 0, ops_differ = 0;
 	size_t longest = 0;
 
 	for (i = 0; i < t->ns; i++)
@@ -671,8 +722,8 @@ draw_ladder(FILE *fp, struct table *t, const char *size, const char *text, kgen_
 	if (nbars == 0)
 		return kgen_fail(err, KGEN_EINVAL, "no timed row at %s", size);
 	linear_scale(&ys, hi);
-	/* Room below for the bar labels, turned 40 degrees: about 4.5 px a character down. */
-	bottom = 70 + 4.6 * (double)(longest > 60 ? 60 : longest);
+	/* Room below for the bar labels, turned 40 degrees: about 4.2 px a character down. */
+	bottom = 48 + 4.2 * (double)(longest > 60 ? 60 : longest);
 	frame_init(&f, (int)(430 + bottom), bottom);
 	kgen_svg_begin(fp, f.width, f.height, text);
 	title(fp, &f, text);
@@ -686,7 +737,7 @@ draw_ladder(FILE *fp, struct table *t, const char *size, const char *text, kgen_
 		         t->unit->unit);
 		kgen_svg_open(fp, "rect", "bar");
 		fprintf(fp, " x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"", x + w * 0.15, y, w * 0.7, f.y0 - y);
-		kgen_svg_attr(fp, "fill", colours[0]);
+		kgen_svg_attr(fp, "fill", colours[group_of(t, bars[i]) % NCOLOURS]);
 		kgen_svg_attr(fp, "data-label", bars[i]->label);
 		kgen_svg_attr(fp, "data-x", size);
 		kgen_svg_attr_num(fp, "data-y", ybars[i]);
@@ -695,25 +746,40 @@ draw_ladder(FILE *fp, struct table *t, const char *size, const char *text, kgen_
 		kgen_svg_text(fp, x + w / 2, y - 4, "middle", 0, "value", v);
 		kgen_svg_text(fp, x + w / 2 + 4, f.y0 + 14, "end", -40, "tick-label", bars[i]->label);
 	}
-	legend(fp, &f, npeers++, "bar", colours[0], "kgen");
-	for (i = 0; i < t->ns; i++)
-		for (j = 0; t->s[i].peer && j < t->s[i].n; j++)
-			if (strcmp(t->s[i].pts[j].size, size) == 0) {
-				const char *colour = colours[npeers % NCOLOURS];
-				double y = place(&ys, t->s[i].pts[j].y, f.y0, f.y1);
-				char v[32], name[512];
-				kgen_svg_open(fp, "line", "peer");
-				fprintf(fp, " x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"", f.x0, y, f.x1, y);
-				kgen_svg_attr(fp, "stroke", colour);
-				kgen_svg_attr(fp, "data-label", t->s[i].label);
-				kgen_svg_attr(fp, "data-x", size);
-				kgen_svg_attr_num(fp, "data-y", t->s[i].pts[j].y);
-				kgen_svg_attr_num(fp, "data-count", t->s[i].pts[j].count);
-				snprintf(name, sizeof name, "%s %s %s", t->s[i].label, value_text(t->s[i].pts[j].y, v, sizeof v),
-				         t->unit->unit);
-				kgen_svg_close_title(fp, "line", name);
-				legend(fp, &f, npeers++, "peer", colour, name);
-			}
+	/* The legend: each group's bars, then its peer's line. */
+	for (i = 1; i < nbars; i++)
+		ops_differ |= strcmp(bars[i]->op, bars[0]->op) != 0;
+	for (g = 0, row = 0; g < nbars; g++) {
+		const struct series *first = NULL;
+		char name[512], v[32];
+		for (i = 0; i < nbars && !first; i++)
+			if (group_of(t, bars[i]) == g)
+				first = bars[i];
+		if (!first)
+			break;
+		if (groups(t, bars, nbars) == 1)
+			snprintf(name, sizeof name, "kgen");
+		else
+			snprintf(name, sizeof name, "kgen %s%s%s", first->dtype, ops_differ ? " " : "", ops_differ ? first->op : "");
+		legend(fp, &f, row++, "bar", colours[g % NCOLOURS], name);
+		for (i = 0; i < t->ns; i++)
+			for (j = 0; t->s[i].peer && group_of(t, &t->s[i]) == g && j < t->s[i].n; j++)
+				if (strcmp(t->s[i].pts[j].size, size) == 0) {
+					const char *colour = colours[g % NCOLOURS];
+					double y = place(&ys, t->s[i].pts[j].y, f.y0, f.y1);
+					kgen_svg_open(fp, "line", "peer");
+					fprintf(fp, " x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"", f.x0, y, f.x1, y);
+					kgen_svg_attr(fp, "stroke", colour);
+					kgen_svg_attr(fp, "data-label", t->s[i].label);
+					kgen_svg_attr(fp, "data-x", size);
+					kgen_svg_attr_num(fp, "data-y", t->s[i].pts[j].y);
+					kgen_svg_attr_num(fp, "data-count", t->s[i].pts[j].count);
+					snprintf(name, sizeof name, "%s %s %s", t->s[i].label, value_text(t->s[i].pts[j].y, v, sizeof v),
+					         t->unit->unit);
+					kgen_svg_close_title(fp, "line", name);
+					legend(fp, &f, row++, "peer", colour, name);
+				}
+	}
 	kgen_svg_end(fp);
 	return KGEN_OK;
 }
