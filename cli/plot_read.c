@@ -339,19 +339,31 @@ kgen_plot_size_count(const char *size, int *plain)
 	const char *p = size;
 	int parts = 0;
 
-	do {
+	for (;;) {
 		char *end;
 		if (!isdigit((unsigned char)*p))
 			return 0;
-		count *= strtod(p, &end);
+		count *= (double)strtoull(p, &end, 10);
 		p = end;
 		parts++;
-	} while (*p == 'x' && *++p);
+		if (*p != 'x')
+			break;
+		p++;
+	}
 	if (*p)
 		return 0;
 	if (plain)
 		*plain = parts == 1;
 	return count;
+}
+
+int
+kgen_plot_cmp_size(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	double cx = kgen_plot_size_count(x, NULL), cy = kgen_plot_size_count(y, NULL);
+
+	return cx < cy ? -1 : cx > cy ? 1 : strcmp(x, y);
 }
 
 /* One row of kgen run's table, from its fields: appended to in->rows when
