@@ -14,8 +14,8 @@
 #include "svg.h"
 #include "gen/util.h"
 
-/* What each family's rows measure, and against whom, by the op column
- * (the last row names everything else: reduce and reduce_axis). */
+/* What kgen run's rows measure, and against whom, by their op column
+ * (the last row: every other op, the reductions' "sum" or "sum/cols"). */
 static const struct unit {
 	const char *op;    /* NULL: any other */
 	const char *unit, *peer;
@@ -26,11 +26,11 @@ static const struct unit {
 };
 
 static const struct unit *
-unit_of(const struct plot_row *r)
+unit_of(const char *op)
 {
 	size_t i;
 
-	for (i = 0; units[i].op && strcmp(units[i].op, r->op) != 0; i++)
+	for (i = 0; units[i].op && strcmp(units[i].op, op) != 0; i++)
 		;
 	return &units[i];
 }
@@ -164,7 +164,7 @@ make_table(struct table *t, struct plot_input *in, kgen_error *err)
 	int i, j;
 
 	t->in = in;
-	t->unit = unit_of(&in->rows[0]);
+	t->unit = unit_of(in->rows[0].op);
 	t->plain = 1;
 	for (i = 1; i < in->nrows; i++)
 		if (strcmp(in->rows[i].file, in->rows[0].file) != 0)
@@ -174,9 +174,9 @@ make_table(struct table *t, struct plot_input *in, kgen_error *err)
 		struct series *s;
 		int plain = 0;
 		kgen_status st;
-		if (strcmp(unit_of(r)->unit, t->unit->unit) != 0) {
+		if (strcmp(unit_of(r->op)->unit, t->unit->unit) != 0) {
 			kgen_fail(err, KGEN_EINVAL, "a row in %s (op %s) among rows in %s (%s:%d): mixed units, plot them apart",
-			          unit_of(r)->unit, r->op, t->unit->unit, in->rows[0].file, in->rows[0].line);
+			          unit_of(r->op)->unit, r->op, t->unit->unit, in->rows[0].file, in->rows[0].line);
 			snprintf(err->file, sizeof err->file, "%s", r->file);
 			err->line = r->line;
 			err->column = 1;
@@ -236,7 +236,7 @@ label_series(struct table *t, kgen_error *err)
 		strbuf b;
 		sb_init(&b);
 		if (s->peer)
-			sb_printf(&b, "%s", unit_of(&(struct plot_row){ .op = (char *)s->op })->peer);
+			sb_printf(&b, "%s", unit_of(s->op)->peer);
 		else
 			sb_puts(&b, labels[n++]);
 		if (s->peer && dtypes_differ)

@@ -62,9 +62,10 @@ choose(struct space *sp, kgen_error *err)
 			unsigned long long n = 0;
 			char hash[17];
 			kgen_status st;
-			for (i = 0; i < sp->np && !n; i++)
-				if ((r = REC(sp, j, i, 0)) >= 0 || (sp->nm > 1 && (r = REC(sp, j, i, 1)) >= 0))
-					n = sp->in->recs[r].n;
+			int k;
+			for (k = 0; k < sp->in->nrecs && !n; k++)
+				if (strcmp(sp->in->recs[k].size, sp->sizes[j]) == 0)
+					n = sp->in->recs[k].n;
 			if (!n)
 				return kgen_fail(err, KGEN_EINVAL, "%s is a size plan, which picks by n: records at %s have no n",
 				                 sp->in->plan_file, sp->sizes[j]);
@@ -75,8 +76,8 @@ choose(struct space *sp, kgen_error *err)
 				if (strcmp(sp->hashes[i], hash) == 0)
 					sp->chosen[j] = i;
 			if (sp->chosen[j] < 0)
-				fprintf(stderr, "kgen plot: the point %s's entry takes at n=%s (spec_hash %s) is not among the "
-				        "records: none marked there\n", sp->in->plan_file, sp->sizes[j], hash);
+				fprintf(stderr, "kgen plot: the point %s takes at n=%s (spec_hash %s) is not among the records: "
+				        "none marked there\n", sp->in->plan_file, sp->sizes[j], hash);
 			continue;
 		}
 		for (i = 0; i < sp->np; i++)
@@ -107,7 +108,7 @@ make_space(struct space *sp, struct plot_input *in, kgen_error *err)
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	memset(sp->rec, 0xff, (size_t)sp->nsizes * sp->np * sp->nm * sizeof *sp->rec);
 	memset(sp->peer, 0xff, (size_t)sp->nsizes * sp->nm * sizeof *sp->peer);
-	/* A measurement taken again (--fresh): the last one counts, as in kgen tune. */
+	/* A measurement taken again (--fresh): the last verified one counts. */
 	for (k = 0; k < in->nrecs; k++) {
 		int m = intern(&sp->methods, &sp->nm, in->recs[k].method), j = intern(&sp->sizes, &sp->nsizes, in->recs[k].size);
 		if (!in->recs[k].hash) {
