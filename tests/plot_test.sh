@@ -210,6 +210,13 @@ space('space-fastest.svg', {(k, v[1]) for k, v in fastest.items()})
 sys.exit(1 if failed else 0)
 EOF
 
+# A plan whose point is not among the records: said, and nothing marked.
+printf 'plan:\n  - spec:\n      kernel: reduce\n      op: sum\n      dtype: f32\n' > "$tmp/other-plan.yaml"
+"$kgen" plot "$fx/records.jsonl" "$tmp/other-plan.yaml" > "$tmp/other.svg" 2> "$tmp/other.err" || bad "another plan: exit $?"
+[ "$(grep -c 'other-plan.yaml takes at n=[0-9]* (spec_hash [0-9a-f]*) is not among the records' "$tmp/other.err")" = 2 ] ||
+	bad "another plan: expected a note for each size, got: $(cat "$tmp/other.err")"
+grep -q 'data-chosen' "$tmp/other.svg" && bad "another plan: a point marked as its choice"
+
 # ---- errors: exit status and message ----
 # expect STATUS TEXT FILE... : kgen plot FILE... exits STATUS and says TEXT, writing nothing
 expect() {
