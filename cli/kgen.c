@@ -2,7 +2,7 @@
  * kgen.c - the command line: main() and its table of commands, and the
  * commands that share kgen's own options: generate (kgen SPEC), check,
  * compile and diff.  The other commands are a file each (run.c, space.c,
- * tune.c, keys.c, cache.c, info.c); what they all share is in cli.c.
+ * tune.c, plot.c, keys.c, cache.c, info.c); what they all share is in cli.c.
  * Exit statuses are listed in usage() and in kgen.1.
  */
 #include "config.h"
