@@ -170,6 +170,21 @@ kgen_cli_add_set(const char *cmd, int unset, char *arg, const char *next, char *
 	return 0;
 }
 
+kgen_status
+kgen_cli_spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
+{
+	char *dump = NULL, *p;
+	unsigned long long h = 0xcbf29ce484222325ull;
+
+	if (kgen_spec_dump(s, &dump) != KGEN_OK)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (p = dump; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	free(dump);
+	snprintf(out, 17, "%016llx", h);
+	return KGEN_OK;
+}
+
 int
 kgen_cli_is_plan(const char *path)
 {

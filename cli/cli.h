@@ -53,6 +53,11 @@ kgen_status kgen_cli_not_an_input(const char *option, const char *out, char *con
  * made yet, the same name in the same folder)?  "-" is no file. */
 int kgen_cli_same_file(const char *a, const char *b);
 
+/* The hash kgen tune's records name a point by ("spec_hash"): FNV-1a of
+ * the spec with every default resolved, as 16 hex digits (the same kernel,
+ * the same hash). */
+kgen_status kgen_cli_spec_hash(const kgen_spec *s, char out[17], kgen_error *err);
+
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
 int kgen_cli_is_plan(const char *path);
@@ -67,6 +72,9 @@ int kgen_cmd_cache(int argc, char **argv);
 int kgen_cmd_space(int argc, char **argv);
 /* `kgen tune` (tune.c): a space's points verified and timed by n; the size plan. */
 int kgen_cmd_tune(int argc, char **argv);
+/* `kgen plot` (plot.c): SVG pictures of kgen run's tables, kgen tune's
+ * records and plans. */
+int kgen_cmd_plot(int argc, char **argv);
 /* `kgen keys [FAMILY]` (keys.c): each family's keys, types, values and
  * defaults, a tab-separated line each, from the key table. */
 int kgen_cmd_keys(int argc, char **argv);

@@ -2,7 +2,7 @@
  * kgen.c - the command line: main() and its table of commands, and the
  * commands that share kgen's own options: generate (kgen SPEC), check,
  * compile and diff.  The other commands are a file each (run.c, space.c,
- * tune.c, keys.c, cache.c, info.c); what they all share is in cli.c.
+ * tune.c, plot.c, keys.c, cache.c, info.c); what they all share is in cli.c.
  * Exit statuses are listed in usage() and in kgen.1.
  */
 #include "config.h"
@@ -472,6 +472,8 @@ static const struct command {
 	{ "run", kgen_cmd_run,
 	  "kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--json FILE] [--unset KEY]... ...",
 	  "JIT-compile, run on the GPU, verify and benchmark" },
+	{ "plot", kgen_cmd_plot, "kgen plot FILE... [--kind line|ladder|space] [--at SIZE] [--title TEXT] [-o FILE]",
+	  "an SVG picture of kgen run's tables or kgen tune's records" },
 	{ "keys", kgen_cmd_keys, "kgen keys [FAMILY]", "each family's keys and the values they take" },
 	{ "cache", kgen_cmd_cache, "kgen cache list|clear", "list or clear the on-disk kernel cache" },
 	{ "info", kgen_cmd_info, "kgen info", "the GPUs the CUDA driver sees" },

@@ -148,23 +148,6 @@ usage(FILE *fp)
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
 }
 
-/* FNV-1a of the spec with every default resolved: the same kernel, the same hash. */
-static kgen_status
-spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
-{
-	char *dump = NULL, *p;
-	unsigned long long h = 0xcbf29ce484222325ull;
-
-	if (kgen_spec_dump(s, &dump) != KGEN_OK)
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	for (p = dump; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	free(dump);
-	snprintf(out, 17, "%016llx", h);
-	return KGEN_OK;
-}
-
-
 /* The longest record line read back; a longer one is not kgen's. */
 #define RECORD_MAX (1 << 20)
 
@@ -1249,7 +1232,7 @@ load_points(struct tune *t, kgen_error *err)
 		char name[64];
 		snprintf(name, sizeof name, "%s point %d", t->space, i + 1);
 		if ((st = kgen_spec_load_string(t->pts.v[i].yaml, strlen(t->pts.v[i].yaml), name, &t->p[i].spec, err)) ||
-		    (st = spec_hash(t->p[i].spec, t->p[i].hash, err)))
+		    (st = kgen_cli_spec_hash(t->p[i].spec, t->p[i].hash, err)))
 			return st;
 	}
 	if ((st = check_same(t, err)) || (st = take_family(t, err)) || (st = check_sizes(t, err)) ||

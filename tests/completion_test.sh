@@ -76,6 +76,11 @@ has --cubin --ptx --arch -o -- compile r.yaml -
 is "--emit" space --e
 has --against --tolerance --records -- tune --
 is "" diff r.yaml t.yaml ""
+# kgen plot: its options, its kinds, and any file (a table or records is no spec).
+has --kind --at --title -o --help -- plot -
+is "ladder line" plot --kind l
+has notes.txt r.yaml sub -- plot ""
+has notes.txt r.yaml -- plot r.yaml --kind line ""
 
 # Option arguments.
 is "cold events graph per-call" run r.yaml --method ""
