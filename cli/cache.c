@@ -13,7 +13,7 @@ static const char help[] = "usage: kgen cache list|clear\n"
                            "size, kernel name, architecture, age); clear: remove them.  The directory is\n"
                            "$KGEN_CACHE_DIR, else $XDG_CACHE_HOME/kgen, else ~/.cache/kgen.\n";
 
-/* Anything but one action: say what is wrong, then the help (exit 2). */
+/* Anything but one action: say what is wrong, then where the help is (exit 2). */
 static int
 bad_action(int argc, char **argv)
 {
@@ -23,8 +23,7 @@ bad_action(int argc, char **argv)
 		fprintf(stderr, "kgen cache: one action at a time, not %d words\n", argc - 1);
 	else
 		fprintf(stderr, "kgen cache: unknown action '%s': expected list or clear\n", argv[1]);
-	fputs(help, stderr);
-	return 2;
+	return kgen_cli_usage_error("cache", NULL);
 }
 
 int

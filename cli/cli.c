@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include <sys/stat.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,29 @@ kgen_exit_status(kgen_status st)
 	}
 }
 
+const char *const kgen_gpu_commands[] = { "run", "tune", "info", NULL };
+
+void
+kgen_print_gpu_commands(FILE *fp, const char *prefix)
+{
+	int i;
+
+	for (i = 0; kgen_gpu_commands[i]; i++) {
+		const char *sep = i == 0 ? "" : prefix[0] || kgen_gpu_commands[i + 1] ? ", " : " and ";
+		fprintf(fp, "%s%s%s", sep, prefix, kgen_gpu_commands[i]);
+	}
+}
+
 int
 kgen_report(const kgen_error *err)
 {
 	kgen_error_print(err, stderr);
-	if (err->status == KGEN_ECUDA && strncmp(err->message, "no CUDA driver", 14) == 0)
-		fputs("kgen: running kernels (kgen run, kgen tune, kgen info) needs an NVIDIA GPU and its driver;\n"
+	if (err->status == KGEN_ECUDA && strncmp(err->message, "no CUDA driver", 14) == 0) {
+		fputs("kgen: running kernels (", stderr);
+		kgen_print_gpu_commands(stderr, "kgen ");
+		fputs(") needs an NVIDIA GPU and its driver;\n"
 		      "kgen SPEC, check, compile, diff, space and keys work without one.\n", stderr);
+	}
 	return kgen_exit_status(err->status);
 }
 
@@ -112,15 +129,60 @@ kgen_cli_unset(const char *key)
 }
 
 int
-kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max)
+kgen_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	if (*nsets == max || !(sets[*nsets] = unset ? kgen_cli_unset(arg) : arg)) {
-		fprintf(stderr, "kgen%s%s: --%s %s: %s\n", cmd ? " " : "", cmd ? cmd : "", unset ? "unset" : "set", arg,
-		        *nsets == max ? "too many --set and --unset options" : "expected a key (--unset threads)");
-		return 2;
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, "kgen%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
 	}
+	fprintf(stderr, "Try 'kgen%s%s --help' for more information.\n", cmd ? " " : "", cmd ? cmd : "");
+	return 2;
+}
+
+int
+kgen_cli_add_set(const char *cmd, int unset, char *arg, const char *next, char **sets, int *nsets, int max)
+{
+	char shown[96], key[96];
+	size_t len = next ? strlen(next) : 0;
+	struct stat st;
+
+	if (!unset && (!strchr(arg, '=') || arg[0] == '=')) {
+		/* `--set threads 256`: the value went to the operands.  The word
+		 * after is offered as the value unless it is an option, a pair or
+		 * a spec (a file, or a name ending in .yaml). */
+		kgen_escape(arg, shown, sizeof shown, 0);
+		if (arg[0] != '=' && len && next[0] != '-' && !strchr(next, '=') && stat(next, &st) != 0 &&
+		    !(len > 5 && strcmp(next + len - 5, ".yaml") == 0) && !(len > 4 && strcmp(next + len - 4, ".yml") == 0))
+			return kgen_cli_usage_error(cmd, "--set needs KEY=VALUE (got '%s'); did you mean --set %s=%s?", shown,
+			                            shown, kgen_escape(next, key, sizeof key, 0));
+		return kgen_cli_usage_error(cmd, "--set needs KEY=VALUE (got '%s'; KEY= unsets the key)", shown);
+	}
+	if (*nsets == max || !(sets[*nsets] = unset ? kgen_cli_unset(arg) : arg))
+		return kgen_cli_usage_error(cmd, "--%s %s: %s", unset ? "unset" : "set", arg,
+		                            *nsets == max ? "too many --set and --unset options"
+		                                          : "expected a key (--unset threads)");
 	(*nsets)++;
 	return 0;
+}
+
+kgen_status
+kgen_cli_spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
+{
+	char *dump = NULL, *p;
+	unsigned long long h = 0xcbf29ce484222325ull;
+
+	if (kgen_spec_dump(s, &dump) != KGEN_OK)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	for (p = dump; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	free(dump);
+	snprintf(out, 17, "%016llx", h);
+	return KGEN_OK;
 }
 
 int

@@ -5,10 +5,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "kgen.h"
+#include "gen/util.h"  /* KGEN_PRINTF */
 
 /* The exit status for a kgen_status (see usage()). */
 int kgen_exit_status(kgen_status st);
-/* Print err to stderr; return its exit status. */
+/* The commands that need a GPU and its driver, NULL-terminated: kgen
+ * --help and the no-driver message of kgen_report() list them (and kgen.1,
+ * which man_test.sh compares with kgen --help). */
+extern const char *const kgen_gpu_commands[];
+/* Them to fp: with a prefix, "kgen run, kgen tune, kgen info"; with "",
+ * "run, tune and info". */
+void kgen_print_gpu_commands(FILE *fp, const char *prefix);
+/* Print err to stderr (after "no CUDA driver", what needs one and what
+ * works without); return its exit status. */
 int kgen_report(const kgen_error *err);
 /* Load a spec and apply --set KEY=VALUE overrides. */
 kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err);
@@ -18,10 +27,19 @@ kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_s
  * with '=', too long) or after 64 of them. */
 char *kgen_cli_unset(const char *key);
 
+/* A usage error, as coreutils reports one: "kgen CMD: WHAT" (cmd NULL:
+ * "kgen: WHAT"; fmt NULL: none, getopt has said it), then "Try 'kgen CMD
+ * --help' for more information." on stderr, not the whole help.  Returns
+ * 2, the exit status of a bad command line. */
+int kgen_cli_usage_error(const char *cmd, const char *fmt, ...) KGEN_PRINTF(2, 3);
+
 /* One --set KEY=VALUE (unset 0) or --unset KEY (unset 1) appended to
  * sets[*nsets] (at most max); 0, or 2 after saying on stderr what is wrong
- * ("kgen CMD: --unset a=b: expected a key"; cmd NULL: "kgen: ..."). */
-int kgen_cli_add_set(const char *cmd, int unset, char *arg, char **sets, int *nsets, int max);
+ * (kgen_cli_usage_error: "kgen CMD: --unset a=b: expected a key"; cmd
+ * NULL: "kgen: ...").  next is the argument after arg (NULL: none): for
+ * `--set threads 256`, "--set needs KEY=VALUE (got 'threads'); did you
+ * mean --set threads=256?". */
+int kgen_cli_add_set(const char *cmd, int unset, char *arg, const char *next, char **sets, int *nsets, int max);
 
 /* Refuse an output file that is one of the inputs (the same file by device
  * and inode, whatever its name: ./s.yaml, a hard link), since opening it
@@ -34,6 +52,11 @@ kgen_status kgen_cli_not_an_input(const char *option, const char *out, char *con
 /* Do two output paths name one file (./x and x, a link; for a file not
  * made yet, the same name in the same folder)?  "-" is no file. */
 int kgen_cli_same_file(const char *a, const char *b);
+
+/* The hash kgen tune's records name a point by ("spec_hash"): FNV-1a of
+ * the spec with every default resolved, as 16 hex digits (the same kernel,
+ * the same hash). */
+kgen_status kgen_cli_spec_hash(const kgen_spec *s, char out[17], kgen_error *err);
 
 /* Is the file at path a size plan (not a spec)?  0 when it cannot be read
  * (the spec loader then says why). */
@@ -49,6 +72,9 @@ int kgen_cmd_cache(int argc, char **argv);
 int kgen_cmd_space(int argc, char **argv);
 /* `kgen tune` (tune.c): a space's points verified and timed by n; the size plan. */
 int kgen_cmd_tune(int argc, char **argv);
+/* `kgen plot` (plot.c): SVG pictures of kgen run's tables, kgen tune's
+ * records and plans. */
+int kgen_cmd_plot(int argc, char **argv);
 /* `kgen keys [FAMILY]` (keys.c): each family's keys, types, values and
  * defaults, a tab-separated line each, from the key table. */
 int kgen_cmd_keys(int argc, char **argv);

@@ -111,9 +111,8 @@ kgen_cmd_info(int argc, char **argv)
 		fputs(help, stdout);
 		return 0;
 	}
-	if (argc != 1) {
-		fputs(help, stderr);
-		return 2;
-	}
+	if (argc != 1)
+		return kgen_cli_usage_error("info", argv[1][0] == '-' ? "unrecognized option '%s'" : "takes no operand, "
+		                            "not '%s'", argv[1]);
 	return list_gpus();
 }

@@ -106,7 +106,7 @@ unknown_family(const char *name)
 	return 2;
 }
 
-/* `kgen keys [FAMILY]`; argv[0] is "keys". */
+/* `kgen keys [FAMILY]`; argv[0] is "kgen keys". */
 int
 kgen_cmd_keys(int argc, char **argv)
 {
@@ -120,14 +120,11 @@ kgen_cmd_keys(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return kgen_cli_usage_error("keys", NULL);  /* getopt has said what */
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "kgen keys: one family at a time\n");
-		usage(stderr);
-		return 2;
-	}
+	if (argc - optind > 1)
+		return kgen_cli_usage_error("keys", "one family at a time");
 	if (optind == argc) {
 		for (i = 0; i < KGEN_FAMILY_COUNT; i++)
 			print_family(stdout, kgen_family((enum kgen_family_id)i));

@@ -2,7 +2,7 @@
  * kgen.c - the command line: main() and its table of commands, and the
  * commands that share kgen's own options: generate (kgen SPEC), check,
  * compile and diff.  The other commands are a file each (run.c, space.c,
- * tune.c, keys.c, cache.c, info.c); what they all share is in cli.c.
+ * tune.c, plot.c, keys.c, cache.c, info.c); what they all share is in cli.c.
  * Exit statuses are listed in usage() and in kgen.1.
  */
 #include "config.h"
@@ -29,7 +29,9 @@ struct gen_opts {
 	const char *only;    /* the option of compile's to name if refused: --cubin, --ptx, else --arch */
 	kgen_image kind;
 	char *sets[64];      /* --set KEY=VALUE, and --unset KEY as KEY= */
+	char side[64];       /* each one's side in kgen diff: 0 both, 'a' (--set-a) or 'b' (--set-b) */
 	int nsets, json;
+	const char *one_side;  /* the first --set-a or --set-b, which only kgen diff takes */
 };
 
 /* A plan is several specs: generate and compile take one. */
@@ -62,13 +64,13 @@ emit(const char *path, const void *data, size_t len, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* kgen SPEC and kgen compile take one spec (exit 2). */
+/* kgen SPEC and kgen compile (cmd) take one spec (exit 2). */
 static int
-not_one_spec(int argc)
+not_one_spec(const char *cmd, int argc)
 {
-	fprintf(stderr, argc ? "kgen: expected one spec, got %d\n" : "kgen: no spec given%.0d\n", argc);
-	usage(stderr);
-	return 2;
+	if (!argc)
+		return kgen_cli_usage_error(cmd, "no spec given");
+	return kgen_cli_usage_error(cmd, "expected one spec, got %d", argc);
 }
 
 /* kgen SPEC: the spec's CUDA C, to standard output or -o FILE. */
@@ -82,7 +84,7 @@ cmd_generate(int argc, char **argv, const struct gen_opts *g)
 	kgen_status st;
 
 	if (argc != 1)
-		return not_one_spec(argc);
+		return not_one_spec(NULL, argc);
 	path = argv[0];
 	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
 	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) ||
@@ -118,10 +120,8 @@ cmd_check(int argc, char **argv, const struct gen_opts *g)
 	kgen_error err;
 	int i, e, rc = 0;
 
-	if (argc == 0) {
-		fprintf(stderr, "kgen check: no spec given\n");
-		return 2;
-	}
+	if (argc == 0)
+		return kgen_cli_usage_error("check", "no spec given");
 	for (i = 0; i < argc; i++) {
 		if (kgen_cli_is_plan(argv[i])) {  /* a size plan: every entry's spec */
 			kgen_plan *plan = NULL;
@@ -164,12 +164,10 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 	kgen_status st;
 
 	if (argc != 1)
-		return not_one_spec(argc);
+		return not_one_spec("compile", argc);
 	path = argv[0];
-	if (!g->outpath) {
-		fprintf(stderr, "kgen compile: -o FILE is required (the output is binary)\n");
-		return 2;
-	}
+	if (!g->outpath)
+		return kgen_cli_usage_error("compile", "-o FILE is required (the output is binary)");
 	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
 	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)) ||
 	    (st = kgen_generate(spec, &src, &err)))
@@ -236,48 +234,73 @@ out:
 	return status;
 }
 
+/* Load one side of kgen diff: the --set and --unset for both sides and
+ * those for this one (--set-a or --set-b), in the order given. */
+static kgen_status
+load_side(const char *path, const struct gen_opts *g, char side, kgen_spec **spec, kgen_error *err)
+{
+	char *sets[64];
+	int i, n = 0;
+
+	for (i = 0; i < g->nsets; i++)
+		if (!g->side[i] || g->side[i] == side)
+			sets[n++] = g->sets[i];
+	return kgen_cli_load(path, sets, n, spec, err);
+}
+
+/* The fields that differ, one line each, by key: "key: a -> b"; the
+ * number printed.  A key that applies to one spec only (another family's,
+ * or an only-with key) shows "(none)" on the other side, and is listed
+ * only where that spec writes it (in the file or with --set): otherwise it
+ * holds its default, which came with the key that differs (stages: 1 with
+ * staging: smem), and is the same as "(none)" in other words. */
+static int
+print_fields(const kgen_spec *a, const kgen_spec *b)
+{
+	char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
+	const char *va, *vb;
+	int n = 0, k, ina, inb;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		ina = kgen_key_applies(a, (enum kgen_key)k);
+		inb = kgen_key_applies(b, (enum kgen_key)k);
+		if ((!ina && !inb) || (ina != inb && !(ina ? a : b)->pos[k].line))
+			continue;
+		va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
+		vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
+		if (strcmp(va, vb) != 0) {
+			printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* kgen diff: the fields that differ, then diff -u of the two kernels. */
 static int
 cmd_diff(int argc, char **argv, const struct gen_opts *g)
 {
 	kgen_spec *a = NULL, *b = NULL;
-	char *sa = NULL, *sb = NULL, *ya = NULL, *yb = NULL;
+	char *sa = NULL, *sb = NULL;
 	kgen_error err;
 	kgen_status st;
 	int rc = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "kgen diff: expected two specs\n");
+	if (argc != 2)
+		return kgen_cli_usage_error("diff", "expected two specs");
+	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
+		fprintf(stderr, "kgen diff: A and B are both - (standard input), which can be read once: give one of "
+		        "them as a file (a spec against itself changed: kgen diff s.yaml s.yaml --set-b KEY=VALUE)\n");
 		return 2;
 	}
-	if ((st = kgen_cli_load(argv[0], g->sets, g->nsets, &a, &err)) || (st = kgen_cli_load(argv[1], g->sets, g->nsets, &b, &err)) ||
+	if ((st = load_side(argv[0], g, 'a', &a, &err)) || (st = load_side(argv[1], g, 'b', &b, &err)) ||
 	    (st = kgen_generate(a, &sa, &err)) || (st = kgen_generate(b, &sb, &err))) {
 		rc = kgen_report(&err);
 		goto out;
 	}
-	/* The fields first, one line each, by key: "key: a -> b"; a key that
-	 * applies to one spec only (another family, or an only-with key) shows
-	 * "(none)" on the other side. */
-	{
-		char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
-		const char *va, *vb;
-		int n = 0, k, ina, inb;
-		for (k = 0; k < KGEN_KEY_COUNT; k++) {
-			ina = kgen_key_applies(a, (enum kgen_key)k);
-			inb = kgen_key_applies(b, (enum kgen_key)k);
-			if (!ina && !inb)
-				continue;
-			va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
-			vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
-			if (strcmp(va, vb) != 0) {
-				printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
-				n++;
-			}
-		}
-		if (!n)
-			printf("(no field differs)\n");
-		printf("\n");
-	}
+	if (!print_fields(a, b))
+		printf("(no field differs)\n");
+	printf("\n");
 	rc = unified_diff(sa, argv[0], sb, argv[1]);
 	if (rc > 1)
 		rc = 3;
@@ -288,8 +311,6 @@ out:
 	kgen_spec_free(b);
 	free(sa);
 	free(sb);
-	free(ya);
-	free(yb);
 	return rc;
 }
 
@@ -325,9 +346,15 @@ static const struct gen_command gen_compile = {
 static const struct gen_command gen_diff = {
 	.name = "diff",
 	.help = "usage: kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...\n"
+	        "                 [--set-a KEY=VALUE]... [--set-b KEY=VALUE]...\n"
 	        "The fields whose values differ (A -> B), then a unified diff of the two\n"
-	        "generated kernels.  Exit 0 whether or not they differ (1 when a spec is\n"
-	        "wrong, as everywhere).\n",
+	        "generated kernels.  A key that applies to one spec only shows (none) on\n"
+	        "the other side, and is listed where that spec writes it.  --set and --unset\n"
+	        "change both specs; --set-a and --set-b change A or B only (KEY= unsets it\n"
+	        "there), so that a file can be compared with itself changed, as in\n"
+	        "`kgen diff s.yaml s.yaml --set-b threads=256`.  At most one of A and B may\n"
+	        "be - (standard input, read once).  Exit 0 whether or not they differ\n"
+	        "(1 when a spec is wrong, as everywhere).\n",
 	.run = cmd_diff,
 };
 
@@ -347,21 +374,17 @@ refuse_others(const struct gen_command *c, const struct gen_opts *g)
 {
 	const char *cmd = c->name, *only = g->only;
 
-	if (cmd && g->outpath && strcmp(cmd, "compile") != 0) {
-		fprintf(stderr, "kgen %s: -o has no effect: %s writes no file\n", cmd, cmd);
-		gen_usage(c, stderr);
-		return 2;
-	}
-	if (only && !(cmd && strcmp(cmd, "compile") == 0) && !(cmd && strcmp(cmd, "check") == 0 && strcmp(only, "--arch") == 0)) {
-		fprintf(stderr, "kgen%s%s: %s has no effect here: it is an option of kgen compile%s\n", cmd ? " " : "",
-		        cmd ? cmd : "", only, strcmp(only, "--arch") == 0 ? " and kgen check" : "");
-		return 2;
-	}
-	if (g->json && !(cmd && strcmp(cmd, "check") == 0)) {
-		fprintf(stderr, "kgen%s%s: --json has no effect here: it is an option of kgen check (and kgen run --json FILE)\n",
-		        cmd ? " " : "", cmd ? cmd : "");
-		return 2;
-	}
+	if (cmd && g->outpath && strcmp(cmd, "compile") != 0)
+		return kgen_cli_usage_error(cmd, "-o has no effect: %s writes no file", cmd);
+	if (only && !(cmd && strcmp(cmd, "compile") == 0) && !(cmd && strcmp(cmd, "check") == 0 && strcmp(only, "--arch") == 0))
+		return kgen_cli_usage_error(cmd, "%s has no effect here: it is an option of kgen compile%s", only,
+		                            strcmp(only, "--arch") == 0 ? " and kgen check" : "");
+	if (g->one_side && !(cmd && strcmp(cmd, "diff") == 0))
+		return kgen_cli_usage_error(cmd, "%s has no effect here: it is an option of kgen diff (--set changes the "
+		                            "spec)", g->one_side);
+	if (g->json && !(cmd && strcmp(cmd, "check") == 0))
+		return kgen_cli_usage_error(cmd, "--json has no effect here: it is an option of kgen check (and kgen run "
+		                            "--json FILE)");
 	return -1;
 }
 
@@ -373,6 +396,8 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "set", required_argument, NULL, 's' },
 		{ "unset", required_argument, NULL, 'u' },
+		{ "set-a", required_argument, NULL, 'A' },
+		{ "set-b", required_argument, NULL, 'B' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "cubin", no_argument, NULL, 'c' },
 		{ "ptx", no_argument, NULL, 'p' },
@@ -389,8 +414,14 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'o': g.outpath = optarg; break;
 		case 's':
 		case 'u':
-			if ((r = kgen_cli_add_set(NULL, ch == 'u', optarg, g.sets, &g.nsets, (int)KGEN_COUNT(g.sets))))
+		case 'A':
+		case 'B':
+			if ((r = kgen_cli_add_set(c->name, ch == 'u', optarg, optind < argc ? argv[optind] : NULL, g.sets,
+			                          &g.nsets, (int)KGEN_COUNT(g.sets))))
 				return r;
+			g.side[g.nsets - 1] = ch == 'A' ? 'a' : ch == 'B' ? 'b' : 0;
+			if ((ch == 'A' || ch == 'B') && !g.one_side)
+				g.one_side = ch == 'A' ? "--set-a" : "--set-b";
 			break;
 		case 'a': g.arch = optarg; g.only = g.only ? g.only : "--arch"; break;
 		case 'c': g.kind = KGEN_IMAGE_CUBIN; g.only = "--cubin"; break;
@@ -398,7 +429,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'j': g.json = 1; break;
 		case 'h': gen_usage(c, stdout); return 0;
 		case 'V': printf("kgen %s\n", kgen_version()); return 0;
-		default: usage(stderr); return 2;
+		default: return kgen_cli_usage_error(c->name, NULL);  /* getopt has said what */
 		}
 	}
 	if ((r = refuse_others(c, &g)) >= 0)
@@ -414,8 +445,8 @@ static int cmd_help(int argc, char **argv);
 
 /* The commands, in the order kgen --help lists them.  main() dispatches
  * through this table, and it is also the "did you mean" list and
- * `kgen help COMMAND`'s: a new command is a row.  A handler gets its own
- * name as argv[0]; `kgen help NAME` calls it with { NAME, "--help" }. */
+ * `kgen help COMMAND`'s: a new command is a row.  A handler gets "kgen
+ * NAME" as argv[0]; `kgen help NAME` calls it with { NAME, "--help" }. */
 static const struct command {
 	const char *name;
 	int (*handler)(int argc, char **argv);
@@ -427,7 +458,8 @@ static const struct command {
 	{ "compile", compile_main,
 	  "kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE",
 	  "generate and compile with NVRTC (no GPU needed)" },
-	{ "diff", diff_main, "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]...",
+	{ "diff", diff_main,
+	  "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]... [--set-a|--set-b KEY=VALUE]...",
 	  "the fields that differ, then a unified diff of the kernels" },
 	{ "space", kgen_cmd_space,
 	  "kgen space SPACE.yaml [--list] [--emit DIR] [--compile] [--arch ARCH] [-j N]\n"
@@ -440,6 +472,8 @@ static const struct command {
 	{ "run", kgen_cmd_run,
 	  "kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--json FILE] [--unset KEY]... ...",
 	  "JIT-compile, run on the GPU, verify and benchmark" },
+	{ "plot", kgen_cmd_plot, "kgen plot FILE... [--kind line|ladder|space] [--at SIZE] [--title TEXT] [-o FILE]",
+	  "an SVG picture of kgen run's tables or kgen tune's records" },
 	{ "keys", kgen_cmd_keys, "kgen keys [FAMILY]", "each family's keys and the values they take" },
 	{ "cache", kgen_cmd_cache, "kgen cache list|clear", "list or clear the on-disk kernel cache" },
 	{ "info", kgen_cmd_info, "kgen info", "the GPUs the CUDA driver sees" },
@@ -468,10 +502,14 @@ usage(FILE *fp)
 	      "                      refuse specs that need a newer GPU than ARCH\n"
 	      "      --cubin, --ptx  what compile writes (default cubin)\n"
 	      "      --json          check: each diagnostic as a JSON object on a line\n"
+	      "      --set-a KEY=VALUE, --set-b KEY=VALUE\n"
+	      "                      diff: override a field of A or of B only\n"
 	      "  -h, --help          this help\n"
 	      "  -V, --version       kgen's version\n"
 	      "\n"
-	      "Only run and info need a GPU and its driver; every other command works\n"
+	      "Only ", fp);
+	kgen_print_gpu_commands(fp, "");
+	fputs(" need a GPU and its driver; every other command works\n"
 	      "without one.\n"
 	      "\n"
 	      "Exit status: 0 success; 1 the spec is wrong (file:line:column on stderr);\n"
@@ -541,10 +579,8 @@ cmd_help(int argc, char **argv)
 		      "The help (as kgen --help), or COMMAND's (as kgen COMMAND --help).\n", stdout);
 		return 0;
 	}
-	if (argc > 2) {
-		fprintf(stderr, "kgen help: one command at a time\n");
-		return 2;
-	}
+	if (argc > 2)
+		return kgen_cli_usage_error("help", "one command at a time");
 	if (strcmp(argv[1], "help") == 0) {  /* the whole help, not help's own (kgen help --help) */
 		usage(stdout);
 		return 0;
@@ -568,10 +604,15 @@ kgen_main(int argc, char **argv)
 {
 	const struct command *c;
 
-	if (argc > 1 && (c = find_command(argv[1])))
+	if (argc > 1 && (c = find_command(argv[1]))) {
+		static char self[32];
+		snprintf(self, sizeof self, "kgen %s", c->name);
+		argv[1] = self;  /* getopt's messages begin "kgen CMD:" */
 		return c->handler(argc - 1, argv + 1);
+	}
 	if (argc > 1 && unknown_command(argv[1]))
 		return 2;
+	argv[0] = (char *)"kgen";  /* getopt's messages begin "kgen:", whatever path ran it */
 	return gen_main(&gen_generate, argc, argv);
 }
 

@@ -181,7 +181,7 @@ kgen_parse_shape(const char *text, unsigned long long shape[3])
 		return -1;
 	if (kgen_parse_count(part[n - 2], &shape[0]) || kgen_parse_count(part[n - 1], &shape[1]))
 		return -1;
-	return !shape[0] || !shape[1] || !shape[2] ? -1 : 0;
+	return !shape[0] || !shape[1] || !shape[2] ? -2 : 0;
 }
 
 /* A spec, or a size plan (whose first entry's spec stands for it). */
@@ -212,11 +212,14 @@ run_spec_free(struct run_spec *r)
 }
 
 
-/* One option of kgen run into o: -1 to go on, else the exit status (0
- * after --help). */
+/* One option of kgen run, c with its argument arg (next: the argument after
+ * it, for --set's "did you mean"), into o: -1 to go on, else the exit
+ * status (0 after --help). */
 static int
-take_option(int c, char *arg, struct run_opts *o)
+take_option(int c, char *arg, const char *next, struct run_opts *o)
 {
+	int r;
+
 	switch (c) {
 	case 'n':
 		if (o->nn == 32 || kgen_parse_count(arg, &o->n[o->nn])) {
@@ -226,11 +229,13 @@ take_option(int c, char *arg, struct run_opts *o)
 		o->nn++;
 		break;
 	case 'x':
-		if (o->nshape == 32 || kgen_parse_shape(arg, o->shape[o->nshape])) {
+		if (o->nshape == 32 || (r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1) {
 			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-			        "64x1024x1024)\n", arg);
+			        "64x1024x1024; MxNxK for a matmul)\n", arg);
 			return 2;
 		}
+		if (r == -2 && !o->zero_shape)  /* refused by each spec, in the words of its family (load_specs) */
+			o->zero_shape = arg;
 		o->shape_parts[o->nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
 		break;
 	case 'v': o->verify = 1; break;
@@ -259,7 +264,7 @@ take_option(int c, char *arg, struct run_opts *o)
 	}
 	case 's':
 	case 'u':
-		if (kgen_cli_add_set("run", c == 'u', arg, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
+		if (kgen_cli_add_set("run", c == 'u', arg, next, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
 			return 2;
 		break;
 	case 't': o->tsv = arg; break;
@@ -268,7 +273,7 @@ take_option(int c, char *arg, struct run_opts *o)
 	case 'B': o->cublas = arg; break;
 	case 'G': o->devices = arg; break;
 	case 'h': run_usage(stdout); return 0;
-	default: run_usage(stderr); return 2;
+	default: return kgen_cli_usage_error("run", NULL);  /* getopt has said what */
 	}
 	return -1;
 }
@@ -297,12 +302,16 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 	o->runs = 20;
 	o->seed = 20261121;
 	while ((c = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1)
-		if ((r = take_option(c, optarg, o)) >= 0)
+		if ((r = take_option(c, optarg, optind < argc ? argv[optind] : NULL, o)) >= 0)
 			return r;
-	if (optind >= argc || o->runs < 1 || o->offset < 0 || o->offset > 64 || o->pad < 0 || o->pad > 4096) {
-		run_usage(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return kgen_cli_usage_error("run", "no spec given");
+	if (o->runs < 1)
+		return kgen_cli_usage_error("run", "--runs %d: at least 1", o->runs);
+	if (o->offset < 0 || o->offset > 64)
+		return kgen_cli_usage_error("run", "--offset %d: 0 to 64 elements", o->offset);
+	if (o->pad < 0 || o->pad > 4096)
+		return kgen_cli_usage_error("run", "--pad %d: 0 to 4096 elements", o->pad);
 	if (!o->verify && !o->bench)
 		o->verify = 1;
 	if (!o->nn)
@@ -378,6 +387,17 @@ free_built(struct built *b)
 	free(b->paths);
 }
 
+/* A --shape with a part 0, refused in the words of the spec's family: how
+ * it is sized (kgen_sizes, gen/family.h), MxNxK for a matmul. */
+static kgen_status
+zero_shape(const struct run_opts *o, const kgen_spec *spec, kgen_error *err)
+{
+	const struct kgen_family *f = kgen_family_of(spec);
+
+	return kgen_fail(err, KGEN_EINVAL, "--shape %s: each number is at least 1; kernel: %s is sized by %s: %s",
+	                 o->zero_shape, f->name, kgen_sizes[f->size].text, kgen_sizes[f->size].option);
+}
+
 /* Load each path into specs and check that it can take the sizes.  A spec
  * that is wrong, or cannot take them, is reported and left out (the worst
  * exit status into *rc); the others run.  Returns how many are kept. */
@@ -392,7 +412,8 @@ load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs,
 		specs[j].path = paths[i];
 		if (load_spec_or_plan(&specs[j], o, &err)) {
 			bad = kgen_report(&err);
-		} else if ((r = runners[specs[j].spec->kernel])->check && r->check(o, specs[j].spec, &err)) {
+		} else if ((o->zero_shape && zero_shape(o, specs[j].spec, &err)) ||
+		           ((r = runners[specs[j].spec->kernel])->check && r->check(o, specs[j].spec, &err))) {
 			snprintf(err.file, sizeof err.file, "%s", paths[i]);
 			bad = kgen_report(&err);
 			run_spec_free(&specs[j]);
@@ -596,10 +617,12 @@ kgen_cmd_run(int argc, char **argv)
 	struct run_opts o;
 	struct tables t = { NULL, NULL };
 	struct built b = { NULL, NULL, NULL, 0, NULL };
-	int first, rc;
+	int first = 0, rc;
 
 	if ((rc = parse_options(argc, argv, &o, &first)) >= 0)
 		return rc;
+	if (o.devices && o.zero_shape)
+		return kgen_cli_usage_error("run", "--shape %s: each number is at least 1", o.zero_shape);
 	if (o.devices)
 		return kgen_run_multi(&o, argv + first, argc - first);
 	if ((rc = open_tables(&o, argv + first, argc - first, &t)))

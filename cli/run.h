@@ -14,6 +14,7 @@ struct run_opts {
 	unsigned long long n[32];         /* --n: vector sizes */
 	unsigned long long shape[32][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
 	int shape_parts[32];              /* how many numbers each --shape had: 2 or 3 (0: the default) */
+	const char *zero_shape;           /* the first --shape with a part 0: each spec refuses it in its family's words */
 	int nn, nshape;
 	int verify, bench, runs, device, offset, pad, nsets;
 	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
@@ -102,7 +103,9 @@ void kgen_place_ends(const struct kgen_spec *s, const struct run_opts *o, void *
 
 /* "ROWSxCOLS" or "BATCHxROWSxCOLS" (--shape), each part as
  * kgen_parse_count reads it and not 0, into shape {rows, cols, batch}
- * (batch 1 when not given); 0 on success. */
+ * (batch 1 when not given); 0 on success, -1 for no such text, -2 when
+ * it is one but a part is 0 (shape filled in: what sizes the family of
+ * the spec says how the message words it). */
 int kgen_parse_shape(const char *text, unsigned long long shape[3]);
 
 /* count elements of `size` bytes each, times `times`, overflow size_t? */

@@ -523,7 +523,8 @@ kgen_space_print_counts(const char *path, const struct kgen_points *pts, FILE *f
 {
 	int i;
 
-	fprintf(fp, "%s: %lld points, %d accepted, %lld refused\n", path, pts->total, pts->n, pts->total - pts->n);
+	fprintf(fp, "%s: %lld point%s, %d accepted, %lld refused\n", path, pts->total, pts->total == 1 ? "" : "s",
+	        pts->n, pts->total - pts->n);
 	for (i = 0; i < pts->nreasons; i++)
 		fprintf(fp, "  %6d refused: %s\n", pts->reasons[i].count, pts->reasons[i].example);
 }
@@ -616,17 +617,20 @@ parse_space_options(int argc, char **argv, struct space_opts *o)
 		case 'j': o->jobs = atoi(optarg); break;
 		case 's':
 		case 'u':
-			if (kgen_cli_add_set("space", c == 'u', optarg, o->sets, &o->nsets, (int)KGEN_COUNT(o->sets)))
+			if (kgen_cli_add_set("space", c == 'u', optarg, optind < argc ? argv[optind] : NULL, o->sets, &o->nsets,
+			                     (int)KGEN_COUNT(o->sets)))
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return kgen_cli_usage_error("space", NULL);  /* getopt has said what */
 		}
 	}
-	if (optind != argc - 1 || o->jobs < 1 || o->jobs > 64) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return kgen_cli_usage_error("space", "no space given");
+	if (optind != argc - 1)
+		return kgen_cli_usage_error("space", "expected one space, got %d", argc - optind);
+	if (o->jobs < 1 || o->jobs > 64)
+		return kgen_cli_usage_error("space", "-j %d: 1 to 64 jobs", o->jobs);
 	return -1;
 }
 

@@ -148,23 +148,6 @@ usage(FILE *fp)
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
 }
 
-/* FNV-1a of the spec with every default resolved: the same kernel, the same hash. */
-static kgen_status
-spec_hash(const kgen_spec *s, char out[17], kgen_error *err)
-{
-	char *dump = NULL, *p;
-	unsigned long long h = 0xcbf29ce484222325ull;
-
-	if (kgen_spec_dump(s, &dump) != KGEN_OK)
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	for (p = dump; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	free(dump);
-	snprintf(out, 17, "%016llx", h);
-	return KGEN_OK;
-}
-
-
 /* The longest record line read back; a longer one is not kgen's. */
 #define RECORD_MAX (1 << 20)
 
@@ -411,8 +394,8 @@ build_all(struct tune *t, kgen_context *ctx, kgen_error *err)
 			failed++;
 			fprintf(stderr, "kgen tune: point %d (%s) does not build: %s\n", i + 1, t->pts.v[i].label, t->p[i].why);
 		}
-	printf("%sbuilt %d of %d points on %d thread(s) in %lld s", isatty(1) ? "\r" : "", b.n - failed, b.n, threads,
-	       (long long)(time(NULL) - t0));
+	printf("%sbuilt %d of %d point%s on %d thread(s) in %lld s", isatty(1) ? "\r" : "", b.n - failed, b.n,
+	       b.n == 1 ? "" : "s", threads, (long long)(time(NULL) - t0));
 	if (b.n < t->pts.n)
 		printf("; %d found whole in the records, not built", t->pts.n - b.n);
 	printf("\n");
@@ -1048,10 +1031,11 @@ add_methods(struct tune *t, const char *list)
 	}
 }
 
-/* One of kgen tune's options, c with its argument arg, into t (*margin: set
- * when --margin was given).  -1 to go on, else the command's exit status. */
+/* One of kgen tune's options, c with its argument arg (next: the argument
+ * after it, for --set's "did you mean"), into t (*margin: set when --margin
+ * was given).  -1 to go on, else the command's exit status. */
 static int
-parse_option(struct tune *t, int c, char *arg, int *margin)
+parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 {
 	char *endp;
 
@@ -1080,7 +1064,7 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 	case 'j': t->jobs = atoi(arg); break;
 	case 's':
 	case 'u':
-		if (kgen_cli_add_set("tune", c == 'u', arg, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
+		if (kgen_cli_add_set("tune", c == 'u', arg, next, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
 			return 2;
 		break;
 	case 'R': t->records = arg; break;
@@ -1121,7 +1105,7 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 		t->against = 1;
 		break;
 	case 'h': usage(stdout); return 0;
-	default: usage(stderr); return 2;
+	default: return kgen_cli_usage_error("tune", NULL);  /* getopt has said what */
 	}
 	return -1;
 }
@@ -1132,10 +1116,14 @@ parse_option(struct tune *t, int c, char *arg, int *margin)
 static int
 check_options(int argc, char **argv, struct tune *t, int margin)
 {
-	if (optind != argc - 1 || t->jobs < 1 || t->jobs > 64 || t->runs < 1 || t->runs > 100000) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return kgen_cli_usage_error("tune", "no space given");
+	if (optind != argc - 1)
+		return kgen_cli_usage_error("tune", "expected one space, got %d", argc - optind);
+	if (t->jobs < 1 || t->jobs > 64)
+		return kgen_cli_usage_error("tune", "-j %d: 1 to 64 jobs", t->jobs);
+	if (t->runs < 1 || t->runs > 100000)
+		return kgen_cli_usage_error("tune", "--runs %d: 1 to 100000", t->runs);
 	if (margin && !(t->mean && t->against) && !t->first) {
 		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
 		return 2;
@@ -1198,7 +1186,7 @@ parse_options(int argc, char **argv, struct tune *t, char *records, size_t nreco
 	t->margin = 0.03;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1)
-		if ((rc = parse_option(t, c, optarg, &margin)) >= 0)
+		if ((rc = parse_option(t, c, optarg, optind < argc ? argv[optind] : NULL, &margin)) >= 0)
 			return rc;
 	if ((rc = check_options(argc, argv, t, margin)) >= 0)
 		return rc;
@@ -1244,7 +1232,7 @@ load_points(struct tune *t, kgen_error *err)
 		char name[64];
 		snprintf(name, sizeof name, "%s point %d", t->space, i + 1);
 		if ((st = kgen_spec_load_string(t->pts.v[i].yaml, strlen(t->pts.v[i].yaml), name, &t->p[i].spec, err)) ||
-		    (st = spec_hash(t->p[i].spec, t->p[i].hash, err)))
+		    (st = kgen_cli_spec_hash(t->p[i].spec, t->p[i].hash, err)))
 			return st;
 	}
 	if ((st = check_same(t, err)) || (st = take_family(t, err)) || (st = check_sizes(t, err)) ||
@@ -1342,8 +1330,9 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 		print_size(t, j, best[j], chosen[j]);
 		fflush(stdout);
 	}
-	printf("# %d points x %d sizes: %d measured (%d failed to verify), %d from the records, %d sizes a point cannot "
-	       "take; %.0f s\n", t->pts.n, t->ns, t->measured, *failures, t->reused, t->rejected, difftime(time(NULL), t0));
+	printf("# %d point%s x %d size%s: %d measured (%d failed to verify), %d from the records, %d size%s a point "
+	       "cannot take; %.0f s\n", t->pts.n, t->pts.n == 1 ? "" : "s", t->ns, t->ns == 1 ? "" : "s", t->measured,
+	       *failures, t->reused, t->rejected, t->rejected == 1 ? "" : "s", difftime(time(NULL), t0));
 	return KGEN_OK;
 }
 

@@ -3,10 +3,24 @@ transpose, and a spec of your own.  Needs a CUDA GPU, torch, and libkgen (KGEN_L
 to libkgen.so, or `make install`).
 
     KGEN_LIBRARY=$PWD/.libs/libkgen.so PYTHONPATH=python python3 examples/reduce_torch.py
-"""
-import torch
 
-import kgen
+Without torch it says so and exits 2; without a GPU torch can see, exit 5
+(as `kgen run` without one).
+"""
+import sys
+
+try:
+    import torch
+except ImportError as e:
+    sys.stderr.write("reduce_torch.py: this example needs PyTorch (%s): pip install torch\n"
+                     "(kgen takes CuPy and JAX arrays too: docs/python.md)\n" % e)
+    sys.exit(2)
+if not torch.cuda.is_available():
+    sys.stderr.write("reduce_torch.py: torch sees no CUDA GPU: this example runs kernels on one "
+                     "(kgen.check, kgen.generate and kgen.compile work without)\n")
+    sys.exit(5)
+
+import kgen  # noqa: E402  (after the checks: they need no libkgen)
 
 x = torch.randn(4096, 1000, device="cuda")
 

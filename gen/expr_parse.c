@@ -475,8 +475,12 @@ name_or_call(struct parser *ps)
 			return parse_fail(ps, at, "'%s' is a type: write a cast as (type)value", name);
 		if (in_list(at, ps->len, keyword_names, KGEN_COUNT(keyword_names)) >= 0)
 			return parse_fail(ps, at, "'%s' is a C++ keyword an expression cannot use", name);
-		return parse_fail(ps, at, "unknown name '%s': an expression uses its own names and the functions "
-		                  "listed in docs/spec.md", name);
+		/* The key's names listed, as for a name of another key's. */
+		if (!ps->vars)
+			return parse_fail(ps, at, "unknown name '%s': %s takes no names (a constant), only the functions "
+			                  "listed in docs/spec.md", name, ps->key);
+		return parse_fail(ps, at, "unknown name '%s': %s has %s, and the functions listed in docs/spec.md",
+		                  name, ps->key, kgen_expr_names(ps->k));
 	}
 	next(ps);
 	if (!is(ps, "("))

@@ -57,11 +57,17 @@ row_holds(const struct kgen_spec *s, const struct kgen_only_with *r)
 	return v >= 0 && v < 64 && (r->values & KGEN_BIT(v)) != 0;
 }
 
+/* A key also does not apply where the spec's rules derived "none" for it: an
+ * integer outside its range, which no spec can write (warp_m and warp_n are
+ * 0 for math: simt without warp tiling).  The header comment, kgen diff and
+ * the sample's coverage then leave it out, as they leave out an only-with
+ * key, and every header's spec loads back. */
 int
 kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 {
 	const struct kgen_family *f;
 	const struct kgen_only_with *r;
+	long long v;
 
 	if (s->kernel < 0)
 		return 1;
@@ -71,6 +77,8 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 	for (r = f->only_with; r && r->message; r++)
 		if (r->key == k && !row_holds(s, r))
 			return 0;
+	if (kgen_keys[k].type == KT_INT && ((v = kgen_spec_value(s, k)) < kgen_keys[k].min || v > kgen_keys[k].max))
+		return 0;
 	return 1;
 }
 
@@ -261,18 +269,20 @@ kgen_contract_step(struct kgen_contract *p, const char *suffix, const char *args
 	return st;
 }
 
-/* The spec's applicable fields as a comment block. */
+/* The spec's applicable fields as a comment block: each line, without its
+ * "//   ", is YAML that loads back, so the block is a spec that makes this
+ * file again (tests/roundtrip_test.sh). */
 static void
 emit_spec_comment(const struct kgen_spec *s, strbuf *b)
 {
-	char buf[KGEN_EXPR_MAX + 8];
+	char buf[2 * KGEN_EXPR_MAX + 8];
 	int k;
 
 	sb_puts(b, "// Spec, defaults filled in:\n");
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
 		if (kgen_key_applies(s, (enum kgen_key)k))
 			sb_printf(b, "//   %s: %s\n", kgen_keys[k].name,
-			          kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf));
+			          kgen_spec_yaml_value(s, (enum kgen_key)k, buf, sizeof buf));
 }
 
 /* The spec's file name for the first line: its base name, kept only when
@@ -321,7 +331,7 @@ kgen_emit_header(const struct kgen_spec *s, const struct kgen_contract *p, strbu
 }
 
 const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT] = {
-#define X(id, text, plans) [KGEN_SIZE_##id] = { text, plans },
+#define X(id, text, plans, option) [KGEN_SIZE_##id] = { text, plans, option },
 	KGEN_SIZES(X)
 #undef X
 };

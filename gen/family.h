@@ -90,15 +90,16 @@ struct kgen_contract {
  * families sized by n take them yet.  `kgen tune` takes --n or --shape by
  * it (cli/run.h's tuner hooks do the rest). */
 #define KGEN_SIZES(X) \
-	X(N,     "n elements",    1) \
-	X(SHAPE, "rows and cols", 0) \
-	X(MNK,   "m, n and k",    0)
-#define X(id, text, plans) KGEN_SIZE_##id,
+	X(N,     "n elements",    1, "--n N, e.g. 1000, 16M, 2^30") \
+	X(SHAPE, "rows and cols", 0, "--shape ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024") \
+	X(MNK,   "m, n and k",    0, "--shape MxNxK (C is M x N, A M x K, B K x N), e.g. 4096x4096x4096")
+#define X(id, text, plans, option) KGEN_SIZE_##id,
 enum kgen_size { KGEN_SIZES(X) KGEN_SIZE_COUNT };
 #undef X
 struct kgen_size_info {
 	const char *text;                /* "n elements", for messages */
 	int plans;                       /* size plans take it (kgen tune --plan) */
+	const char *option;              /* how kgen run and kgen tune are given it, for messages */
 };
 extern const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT];
 
@@ -146,7 +147,8 @@ const struct kgen_family *kgen_family_of(const struct kgen_spec *s);
 const struct kgen_family *kgen_family(enum kgen_family_id id);
 
 /* Is key k one of the family's keys?  Does it apply to this spec (its
- * family's, and every only-with row for it holds)? */
+ * family's, every only-with row for it holds, and, for an integer, the
+ * checked spec's value is in its range: not a derived "none")? */
 int kgen_family_has_key(const struct kgen_family *f, enum kgen_key k);
 int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
 

@@ -327,9 +327,8 @@ parse(struct kgen_spec *s, kgen_error *err)
 				st = error_at_mark(s, offset_mark(s, parser.problem_offset), err, "YAML: %s",
 				                   parser.problem ? parser.problem : "unreadable input");
 			else
-				st = error_at_mark(s, parser.problem_mark, err, "YAML: %s%s%s",
-				                   parser.problem ? parser.problem : "syntax error", parser.context ? " " : "",
-				                   parser.context ? parser.context : "");
+				st = kgen_yaml_syntax_error(s->text, s->text_len, s->file, parser.problem, parser.context,
+				                            (int)parser.problem_mark.line, (int)parser.problem_mark.column, err);
 			w.failed = st;
 			break;
 		}

@@ -12,40 +12,40 @@
 #include <strings.h>
 #include "spec.h"
 
-#define ENUM_ENTRY(id, name, doc, ...) { name, doc },
-const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_ops[]           = { KGEN_OPS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_stages[]        = { KGEN_STAGES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_atomics[]       = { KGEN_ATOMICS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_launches[]      = { KGEN_LAUNCHES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_block_reduces[] = { KGEN_BLOCK_REDUCES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_warp_tails[]    = { KGEN_WARP_TAILS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_row_ops[]       = { KGEN_ROW_OPS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_row_strategies[] = { KGEN_ROW_STRATEGIES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_methods[]       = { KGEN_METHODS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_walks[]         = { KGEN_WALKS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_cache_hints[]   = { KGEN_CACHE_HINTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_orders[]        = { KGEN_ORDERS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_load_hints[]    = { KGEN_LOAD_HINTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_store_hints[]   = { KGEN_STORE_HINTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_promotions[]    = { KGEN_PROMOTIONS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_axes[]          = { KGEN_AXES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_nans[]          = { KGEN_NANS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_mm_layouts[]    = { KGEN_MM_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_maths[]         = { KGEN_MATHS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_stagings[]      = { KGEN_STAGINGS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_thread_maps[]   = { KGEN_THREAD_MAPS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_a_smems[]       = { KGEN_A_SMEMS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_producers[]     = { KGEN_PRODUCERS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_smem_layouts[]  = { KGEN_SMEM_LAYOUTS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_mm_stores[]     = { KGEN_MM_STORES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_clusters[]      = { KGEN_CLUSTERS(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_schedules[]     = { KGEN_SCHEDULES(ENUM_ENTRY) { NULL, NULL } };
-const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL, NULL } };
+#define ENUM_ENTRY(id, name, doc, ...) { name, doc, NULL },
+const struct kgen_enum kgen_families[]      = { KGEN_FAMILIES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_ops[]           = { KGEN_OPS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_stages[]        = { KGEN_STAGES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_atomics[]       = { KGEN_ATOMICS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_launches[]      = { KGEN_LAUNCHES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_block_reduces[] = { KGEN_BLOCK_REDUCES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_warp_tails[]    = { KGEN_WARP_TAILS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_grids[]         = { KGEN_GRIDS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_row_ops[]       = { KGEN_ROW_OPS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_row_strategies[] = { KGEN_ROW_STRATEGIES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_methods[]       = { KGEN_METHODS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_walks[]         = { KGEN_WALKS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_cache_hints[]   = { KGEN_CACHE_HINTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_orders[]        = { KGEN_ORDERS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_load_hints[]    = { KGEN_LOAD_HINTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_store_hints[]   = { KGEN_STORE_HINTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_promotions[]    = { KGEN_PROMOTIONS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_axes[]          = { KGEN_AXES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_strategies[]    = { KGEN_STRATEGIES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_nans[]          = { KGEN_NANS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_layouts[]    = { KGEN_MM_LAYOUTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_maths[]         = { KGEN_MATHS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_stagings[]      = { KGEN_STAGINGS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_thread_maps[]   = { KGEN_THREAD_MAPS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_a_smems[]       = { KGEN_A_SMEMS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_producers[]     = { KGEN_PRODUCERS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_smem_layouts[]  = { KGEN_SMEM_LAYOUTS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_stores[]     = { KGEN_MM_STORES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_clusters[]      = { KGEN_CLUSTERS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_schedules[]     = { KGEN_SCHEDULES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL, NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity, multi) \
@@ -53,10 +53,10 @@ const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL
 const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT] = { KGEN_OPS(OP_INFO) };
 #undef OP_INFO
 
-#define DTYPE_ENUM(id, name, ctype, size, cls) { name, ctype },
-const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL } };
+#define DTYPE_ENUM(id, name, ctype, size, cls, aliases) { name, ctype, aliases },
+const struct kgen_enum kgen_dtypes[] = { KGEN_DTYPES(DTYPE_ENUM) { NULL, NULL, NULL } };
 #undef DTYPE_ENUM
-#define DTYPE_INFO(id, name, ctype, size, cls) { name, ctype, size, cls },
+#define DTYPE_INFO(id, name, ctype, size, cls, aliases) { name, ctype, size, cls },
 const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT] = { KGEN_DTYPES(DTYPE_INFO) };
 #undef DTYPE_INFO
 
@@ -229,8 +229,24 @@ kgen_key_nearest(const char *name)
 	return kgen_nearest_name(name, names, KGEN_KEY_COUNT);
 }
 
+/* Is word one of the space-separated words of list (in any case)? */
+static int
+is_alias(const char *word, const char *list)
+{
+	size_t len = strlen(word), w;
+
+	for (; list && *list; list += w + (list[w] == ' ')) {
+		w = strcspn(list, " ");
+		if (w == len && strncasecmp(list, word, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The nearest allowed value of enum key k, for "did you mean" (none for
- * another type of key). */
+ * another type of key): the value another tool's name stands for
+ * ("float32" for f32, struct kgen_enum's aliases), else the nearest by
+ * kgen_nearest_name(). */
 static const char *
 nearest_value(enum kgen_key k, const char *text)
 {
@@ -238,6 +254,9 @@ nearest_value(enum kgen_key k, const char *text)
 	size_t n = 0;
 	const struct kgen_enum *e;
 
+	for (e = kgen_keys[k].values; e && e->name; e++)
+		if (is_alias(text, e->aliases))
+			return e->name;
 	for (e = kgen_keys[k].values; e && e->name && n < KGEN_COUNT(names); e++)
 		names[n++] = e->name;
 	return kgen_nearest_name(text, names, n);

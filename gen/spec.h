@@ -30,15 +30,17 @@
 	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
- * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF). */
+ * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF), the names
+ * other tools give it (NumPy's, PyTorch's, C's), space-separated: a spec
+ * that writes one is refused with "did you mean" this name. */
 #define KGEN_DTYPES(X) \
-	X(I32,  "i32",  "int",                4, DT_INT)   \
-	X(U32,  "u32",  "unsigned int",       4, DT_UINT)  \
-	X(I64,  "i64",  "long long",          8, DT_INT)   \
-	X(F32,  "f32",  "float",              4, DT_FLOAT) \
-	X(F64,  "f64",  "double",             8, DT_FLOAT) \
-	X(F16,  "f16",  "unsigned short",     2, DT_HALF)  \
-	X(BF16, "bf16", "unsigned short",     2, DT_BHALF)
+	X(I32,  "i32",  "int",                4, DT_INT,   "int32 int") \
+	X(U32,  "u32",  "unsigned int",       4, DT_UINT,  "uint32 unsigned uint") \
+	X(I64,  "i64",  "long long",          8, DT_INT,   "int64 long") \
+	X(F32,  "f32",  "float",              4, DT_FLOAT, "float32 float fp32 single") \
+	X(F64,  "f64",  "double",             8, DT_FLOAT, "float64 double fp64") \
+	X(F16,  "f16",  "unsigned short",     2, DT_HALF,  "float16 half fp16") \
+	X(BF16, "bf16", "unsigned short",     2, DT_BHALF, "bfloat16 bfloat")
 
 /* Reduction operators.  ident, name, description, the __reduce_*_sync and
  * atomic* functions of 32-bit integers that do it (NULL: none); then what
@@ -450,6 +452,7 @@ enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME, KT_EXPR };
 struct kgen_enum {
 	const char *name;
 	const char *doc;
+	const char *aliases;  /* what others call it, space-separated, for "did you mean"; NULL: none */
 };
 
 /* The columns of KGEN_OPS after its name and description. */
@@ -600,6 +603,12 @@ kgen_status kgen_spec_error(const struct kgen_spec *s, enum kgen_key k, int at_v
 
 /* The value of key k as text ("512", "sum"). */
 const char *kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
+
+/* The same as a YAML value that loads back as that text: plain where YAML
+ * reads it so ("a + b"), else single-quoted ('a < b ? b : a', a quote
+ * doubled); the header comment's spec block is written with it.  n of
+ * 2 * KGEN_EXPR_MAX + 8 holds any value. */
+const char *kgen_spec_yaml_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n);
 
 /* Helpers the generators use. */
 const struct kgen_dtype_info *kgen_spec_dtype(const struct kgen_spec *s);

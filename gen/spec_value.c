@@ -145,6 +145,54 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 	}
 }
 
+/* Does YAML read text, written plain after "key: ", back as itself?  Not
+ * when it is empty or has a space at either end, starts with an indicator
+ * (-?: only before a space), or holds ": " or " #" (a mapping, a comment)
+ * or a character a plain scalar cannot hold. */
+static int
+plain_yaml(const char *t)
+{
+	size_t n = strlen(t), i;
+
+	if (!n || t[0] == ' ' || t[n - 1] == ' ' || t[n - 1] == ':')
+		return 0;
+	if (strchr(",[]{}#&*!|>'\"%@`", t[0]) || (strchr("-?:", t[0]) && (t[1] == ' ' || !t[1])))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)t[i] < ' ' || t[i] == 0x7f || (t[i] == ':' && t[i + 1] == ' ') ||
+		    (t[i] == '#' && i && t[i - 1] == ' '))
+			return 0;
+	return 1;
+}
+
+const char *
+kgen_spec_yaml_value(const struct kgen_spec *s, enum kgen_key k, char *buf, size_t n)
+{
+	char text[KGEN_EXPR_MAX + 8];
+	size_t used = 0;
+	const char *p;
+
+	kgen_spec_format_value(s, k, text, sizeof text);
+	if (plain_yaml(text)) {
+		snprintf(buf, n, "%s", text);
+		return buf;
+	}
+	if (n < 3) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[used++] = '\'';
+	for (p = text; *p && used + 3 < n; p++) {  /* room for a doubled quote, the closing one and NUL */
+		if (*p == '\'')
+			buf[used++] = '\'';
+		buf[used++] = *p;
+	}
+	buf[used++] = '\'';
+	buf[used] = '\0';
+	return buf;
+}
+
 /* ---- public API ---- */
 
 const char *

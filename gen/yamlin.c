@@ -41,6 +41,94 @@ kgen_yaml_nesting(const char *text, size_t len, const char *file, int max_depth,
 	return KGEN_OK;
 }
 
+/* Line `line` (1-based) of text, without its indentation, comment and
+ * trailing blanks, into *start and *n (n 0: blank, or past the end). */
+static void
+line_content(const char *text, size_t len, int line, const char **start, size_t *n)
+{
+	const char *p = text, *end = text + len, *q;
+	int l;
+
+	*start = end;
+	*n = 0;
+	for (l = 1; p < end && l < line; p++)
+		l += *p == '\n';
+	if (l < line || p >= end)
+		return;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (q = p; q < end && *q != '\n' && *q != '\r' && !(*q == '#' && (q == p || q[-1] == ' ' || q[-1] == '\t'));
+	     q++)
+		;
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	*start = p;
+	*n = (size_t)(q - p);
+}
+
+/* Does the line's content (n bytes at p) hold a key's ':', one followed by
+ * a blank or the end? */
+static int
+has_key_colon(const char *p, size_t n)
+{
+	const char *c;
+
+	for (c = p; (c = memchr(c, ':', n - (size_t)(c - p))); c++)
+		if (c + 1 == p + n || c[1] == ' ' || c[1] == '\t')
+			return 1;
+	return 0;
+}
+
+/* The line (1-based) of a key written without its ':' (or with no blank
+ * after it, threads:256) that libyaml reported at line `line`, where the
+ * next key begins; 0 when the text shows none: the nearest line above
+ * with content (line `line` itself passes over when blank or a key of its
+ * own) must hold no key's ':' and begin as a plain key does. */
+static int
+colonless_key(const char *text, size_t len, int line, const char **start, size_t *n)
+{
+	int l;
+
+	for (l = line; l >= 1; l--) {
+		line_content(text, len, l, start, n);
+		if (!*n || (l == line && has_key_colon(*start, *n)))
+			continue;
+		if (has_key_colon(*start, *n) || strchr("-?:,[]{}#&*!|>'\"%@`", **start) ||
+		    (*n >= 3 && (strncmp(*start, "---", 3) == 0 || strncmp(*start, "...", 3) == 0)))
+			return 0;
+		return l;
+	}
+	return 0;
+}
+
+kgen_status
+kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const char *problem, const char *context,
+                       int line, int column, kgen_error *err)
+{
+	char shown[256], q[96];
+	const char *start;
+	size_t n;
+	int key, col;
+
+	if (problem && strcmp(problem, "could not find expected ':'") == 0 &&
+	    (key = colonless_key(text, len, line + 1, &start, &n))) {
+		snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1), start);
+		if (memchr(start, ':', n))
+			kgen_fail(err, KGEN_ESPEC, "'%s' has no blank after its ':' (expected KEY: VALUE)",
+			          kgen_quote(shown, q, sizeof q));
+		else
+			kgen_fail(err, KGEN_ESPEC, "'%s' has no ':' (expected KEY: VALUE)", kgen_quote(shown, q, sizeof q));
+		for (col = 1; start - text >= col && start[-col] != '\n'; col++)  /* after its indentation */
+			;
+		kgen_error_at(err, file, text, len, key, col);
+		return KGEN_ESPEC;
+	}
+	kgen_fail(err, KGEN_ESPEC, "YAML: %s%s%s", problem ? problem : "syntax error", context ? " " : "",
+	          context ? context : "");
+	kgen_error_at(err, file, text, len, line + 1, column + 1);
+	return KGEN_ESPEC;
+}
+
 /* The tag and anchor an event carries, if any. */
 static void
 tag_anchor(const yaml_event_t *ev, const char **tag, const char **anchor)
@@ -83,9 +171,8 @@ kgen_yaml_plain(const char *text, size_t len, const char *file, int max_depth, c
 			if (p.error == YAML_MEMORY_ERROR)
 				st = kgen_fail(err, KGEN_ENOMEM, "out of memory reading %s", what);
 			else
-				st = at(err, file, text, len, p.problem_mark,
-				        kgen_fail(err, KGEN_ESPEC, "YAML: %s%s%s", p.problem ? p.problem : "syntax error",
-				                  p.context ? " " : "", p.context ? p.context : ""));
+				st = kgen_yaml_syntax_error(text, len, file, p.problem, p.context, (int)p.problem_mark.line,
+				                            (int)p.problem_mark.column, err);
 			break;
 		}
 		done = ev.type == YAML_STREAM_END_EVENT;

@@ -34,4 +34,13 @@ kgen_status kgen_yaml_nesting(const char *text, size_t len, const char *file, in
 kgen_status kgen_yaml_plain(const char *text, size_t len, const char *file, int max_depth, const char *what,
                             kgen_error *err);
 
+/* libyaml's syntax error (its problem and context, at 0-based line and
+ * column) as KGEN_ESPEC, "YAML: PROBLEM CONTEXT".  libyaml notices a key
+ * without its ':' only where the next key (or the end) begins, a line
+ * late: when the lines before that point show such a key, the error is
+ * put at it instead, "'threads 256' has no ':' (expected KEY: VALUE)"
+ * ("has no blank after its ':'" for threads:256). */
+kgen_status kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const char *problem,
+                                   const char *context, int line, int column, kgen_error *err);
+
 #endif

@@ -48,7 +48,39 @@ expect 2 "$kgen" "$good" "$good"
 expect 2 "$kgen" compile "$good"
 grep -q -- '-o FILE is required' "$tmp/err" || bad "compile without -o does not say -o is required"
 expect 2 "$kgen" "$good" --set threads
-grep -qF -- '--set threads: expected KEY=VALUE' "$tmp/err" || bad "bad --set syntax is not explained"
+grep -qxF -- "kgen: --set needs KEY=VALUE (got 'threads'; KEY= unsets the key)" "$tmp/err" ||
+	bad "bad --set syntax is not explained: $(cat "$tmp/err")"
+# `--set KEY VALUE`: the value is not taken for a spec; each command says what was meant.
+expect 2 "$kgen" "$good" --set threads 256
+grep -qxF -- "kgen: --set needs KEY=VALUE (got 'threads'); did you mean --set threads=256?" "$tmp/err" ||
+	bad "--set threads 256: $(cat "$tmp/err")"
+for c in check compile diff run space tune; do
+	expect 2 "$kgen" $c "$good" --set threads 256
+	grep -qxF -- "kgen $c: --set needs KEY=VALUE (got 'threads'); did you mean --set threads=256?" "$tmp/err" ||
+		bad "kgen $c --set threads 256: $(cat "$tmp/err")"
+done
+# Another tool's name of a type, through --set as in a spec; a space's key without ':' at its own line.
+expect 1 "$kgen" "$good" --set dtype=float16
+grep -qF "error: dtype: unknown value 'float16' (did you mean 'f16'?): expected i32, u32, i64, f32, f64, f16 or bf16" \
+	"$tmp/err" || bad "--set dtype=float16: $(cat "$tmp/err")"
+printf 'kernel: reduce\nop: sum\nthreads [256, 512]\n' > "$tmp/colon.space.yaml"
+expect 1 "$kgen" space "$tmp/colon.space.yaml" --list
+grep -qF "colon.space.yaml:3:1: error: 'threads [256, 512]' has no ':' (expected KEY: VALUE)" "$tmp/err" ||
+	bad "a space's key without ':': $(cat "$tmp/err")"
+# The word after is not offered as the value when it is the spec.
+expect 2 "$kgen" check --set threads "$good"
+grep -qxF -- "kgen check: --set needs KEY=VALUE (got 'threads'; KEY= unsets the key)" "$tmp/err" ||
+	bad "kgen check --set threads SPEC: $(cat "$tmp/err")"
+# A usage error is one line and where the help is (as coreutils says it), not the whole help.
+for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "tune" "tune a b" "run" "run --bogus $good" \
+	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
+	"--bogus $good" "check -o x $good"; do
+	expect 2 $kgen $args
+	c=$(echo "$args" | awk '$1 ~ /^[a-z]+$/ { print " " $1 }')
+	[ "$(wc -l < "$tmp/err")" -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "Try 'kgen$c --help' for more information." ] &&
+		! grep -q '^usage:' "$tmp/err" || bad "kgen $args: not one line and 'Try kgen$c --help': $(cat "$tmp/err")"
+	grep -q "^kgen$c: " "$tmp/err" || bad "kgen $args: the error does not begin 'kgen$c:': $(cat "$tmp/err")"
+done
 expect 2 "$kgen" check
 expect 2 "$kgen" diff "$good"
 expect 3 "$kgen" "$tmp/no-such-file.yaml"
@@ -151,6 +183,72 @@ grep -q '^+constexpr int ITEMS = 2;$' "$tmp/out" || bad "kgen diff shows no unif
 expect 0 "$kgen" diff "$good" "$good"
 [ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff of a spec with itself finds a difference"
 expect 1 "$kgen" diff "$good" "$tmp/bad.yaml"
+# No noise between ladder steps (issue 48): a key that applies on neither
+# side (warp_m with math: simt and no warp tiling) is not listed, nor one
+# that applies on one side only at a default that side does not write
+# (stages: 1 with staging: smem); what the step writes is.
+mm=$specs/matmul/seed-002
+expect 0 "$kgen" diff "$mm/02-coalesced.yaml" "$mm/03-smem.yaml"
+sed '/^$/q' "$tmp/out" > "$tmp/fields"
+for k in warp_m warp_n stages split_k schedule a_smem; do
+	grep -q "^$k:" "$tmp/fields" && bad "kgen diff of matmul steps 2 and 3 lists $k: $(grep "^$k:" "$tmp/fields")"
+done
+for l in 'staging: none -> smem' 'tile_k: (none) -> 32' 'thread_m: (none) -> 1' 'thread_map: cols -> (none)'; do
+	grep -qxF "$l" "$tmp/fields" || bad "kgen diff of matmul steps 2 and 3 lacks '$l': $(cat "$tmp/fields")"
+done
+expect 0 "$kgen" diff "$mm/06-vectorized.yaml" "$mm/07-warptiling.yaml"
+grep -qx 'warp_m: (none) -> 64' "$tmp/out" || bad "kgen diff of matmul steps 6 and 7: $(sed '/^$/q' "$tmp/out")"
+expect 0 "$kgen" diff "$mm/05-blocktiling-2d.yaml" "$mm/06-vectorized.yaml"
+[ "$(sed '/^$/q' "$tmp/out")" = "a_smem: row -> transposed" ] ||
+	bad "kgen diff of matmul steps 5 and 6: $(sed '/^$/q' "$tmp/out")"
+# Every ladder: a key shown as (none) on one side is written by the spec on the other.
+for dir in "$mm" "$specs/matmul/hopper" "$specs/reduce/parallel-post" "$specs/transpose/tma-post"; do
+	prev=
+	for f in "$dir"/*.yaml; do
+		if [ -n "$prev" ]; then
+			"$kgen" diff "$prev" "$f" 2>&1 | sed '/^$/q' | while IFS= read -r line; do
+				k=${line%%:*}
+				case $line in
+				*": (none) -> "*) grep -q "^$k:" "$f" || echo "$prev -> $f: $line" ;;
+				*" -> (none)") grep -q "^$k:" "$prev" || echo "$prev -> $f: $line" ;;
+				esac
+			done
+		fi
+		prev=$f
+	done
+done > "$tmp/noise"
+[ -s "$tmp/noise" ] && bad "kgen diff lists keys neither spec writes, at their defaults: $(cat "$tmp/noise")"
+# --set-a and --set-b change one side; --set both; in the order given.
+expect 0 "$kgen" diff "$good" "$good" --set-b threads=256
+[ "$(sed '/^$/q' "$tmp/out")" = "threads: 512 -> 256" ] || bad "kgen diff --set-b: $(sed '/^$/q' "$tmp/out")"
+grep -q '^+constexpr int THREADS = 256;$' "$tmp/out" || bad "kgen diff --set-b: no change in the kernel"
+expect 0 "$kgen" diff "$good" "$good" --set-a op=max --set threads=128
+[ "$(sed '/^$/q' "$tmp/out")" = "$(printf 'name: reduce_max_f32 -> reduce_sum_f32\nop: max -> sum')" ] ||
+	bad "kgen diff --set-a op=max --set threads=128: $(sed '/^$/q' "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set threads=128 --set-a threads=256
+[ "$(sed -n 1p "$tmp/out")" = "threads: 256 -> 128" ] || bad "kgen diff --set, then --set-a: $(sed -n 1p "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set-b threads=256 --set threads=128
+[ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff --set-b, then --set: $(sed -n 1p "$tmp/out")"
+expect 0 "$kgen" diff "$good" "$good" --set-b load_width=
+[ "$(sed -n 1p "$tmp/out")" = "(no field differs)" ] || bad "kgen diff --set-b KEY= (unset): $(sed -n 1p "$tmp/out")"
+expect 1 "$kgen" diff "$good" "$good" --set-b threads=7
+grep -q 'threads' "$tmp/err" || bad "kgen diff --set-b threads=7: $(cat "$tmp/err")"
+expect 2 "$kgen" check "$good" --set-a threads=256
+grep -qF "kgen check: --set-a has no effect here: it is an option of kgen diff" "$tmp/err" ||
+	bad "kgen check --set-a: $(cat "$tmp/err")"
+expect 2 "$kgen" compile "$good" --set-a threads=256 -o "$tmp/never.cubin"
+grep -qF "kgen compile: --set-a has no effect here: it is an option of kgen diff" "$tmp/err" ||
+	bad "kgen compile --set-a: $(cat "$tmp/err")"
+[ -e "$tmp/never.cubin" ] && bad "kgen compile --set-a wrote a file"
+expect 2 "$kgen" "$good" --set-b threads=256
+grep -qF "kgen: --set-b has no effect here: it is an option of kgen diff" "$tmp/err" || bad "kgen SPEC --set-b: $(cat "$tmp/err")"
+# Standard input is read once: - - is a usage error, one - works.
+expect 2 "$kgen" diff - - < "$good"
+grep -qF "kgen diff: A and B are both - (standard input), which can be read once" "$tmp/err" ||
+	bad "kgen diff - -: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && bad "kgen diff - - printed on standard output"
+expect 0 "$kgen" diff - "$good" --set-b op=min < "$good"
+[ "$(sed -n 2p "$tmp/out")" = "op: sum -> min" ] || bad "kgen diff - SPEC: $(sed '/^$/q' "$tmp/out")"
 
 # ---- transpose specs: kgen diff, kgen run --shape ----
 tpost=$specs/transpose/tma-post
@@ -164,10 +262,24 @@ expect 0 "$kgen" diff "$specs/reduce/best/sum-f32.yaml" "$specs/transpose/best.y
 grep -qx 'kernel: reduce -> transpose' "$tmp/out" && grep -qx 'op: sum -> (none)' "$tmp/out" &&
 	grep -qx 'tile_rows: (none) -> 64' "$tmp/out" || bad "kgen diff of two families pairs fields by position"
 # A bad --shape is a usage error, found before any GPU is touched.
-for shape in 0x5 5x0 abc 8192 x8192 8192x 0x4x4 2x0x4 1x2x3x4 2xx4; do
+for shape in abc 8192 x8192 8192x 1x2x3x4 2xx4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
-	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024)" \
+	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)" \
 		"$tmp/err" || bad "kgen run --shape $shape does not explain the bad shape"
+done
+# A part 0 is refused in the words of the spec's family: MxNxK for a matmul.
+for shape in 0x5 5x0 0x4x4 2x0x4; do
+	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
+	grep -qF "01-naive.yaml: error: --shape $shape: each number is at least 1; kernel: transpose is sized by rows and cols: --shape ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024" \
+		"$tmp/err" || bad "kgen run --shape $shape does not explain the bad shape: $(cat "$tmp/err")"
+done
+for shape in 100x200x0 0x200 100x0x5; do
+	expect 2 "$kgen" run "$specs/matmul/best/mma_bf16.yaml" "$good" --shape "$shape"
+	grep -qF "mma_bf16.yaml: error: --shape $shape: each number is at least 1; kernel: matmul is sized by m, n and k: --shape MxNxK (C is M x N, A M x K, B K x N), e.g. 4096x4096x4096" \
+		"$tmp/err" || bad "kgen run of a matmul --shape $shape does not speak MxNxK: $(cat "$tmp/err")"
+	grep 'mma_bf16' "$tmp/err" | grep -q ROWSxCOLS && bad "a matmul's --shape $shape in ROWSxCOLS terms"
+	grep -q 'reduce_vec4.yaml: error: --shape' "$tmp/err" || bad "a --shape with a 0 is not refused for a spec sized by n"
+	grep -q 'no CUDA driver' "$tmp/err" && bad "a --shape with a 0 reached the GPU"
 done
 # A batch is for transposes; its bytes (padded rows too) must not wrap.
 expect 2 "$kgen" run "$specs/reduce_axis/best/rows.yaml" --shape 2x64x64
@@ -561,6 +673,8 @@ expect 0 "$kgen" space "$tmp/s.space.yaml" --set threads=512
 grep -q ": 3 points, 3 accepted" "$tmp/out" || bad "kgen space --set threads=512: $(cat "$tmp/out")"
 expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread
 grep -q ": 2 points, 2 accepted" "$tmp/out" || bad "kgen space --unset: $(cat "$tmp/out")"
+expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread --set threads=256
+grep -qx "$tmp/s.space.yaml: 1 point, 1 accepted, 0 refused" "$tmp/out" || bad "kgen space of one point: $(cat "$tmp/out")"
 printf 'kernel: reduce\nthread: [128, 256]\n' > "$tmp/typo.space.yaml"
 expect 1 "$kgen" space "$tmp/typo.space.yaml"
 grep -q "no point of .*typo.space.yaml is a valid spec" "$tmp/err" || bad "kgen space of a typo: $(cat "$tmp/err")"

@@ -76,6 +76,11 @@ has --cubin --ptx --arch -o -- compile r.yaml -
 is "--emit" space --e
 has --against --tolerance --records -- tune --
 is "" diff r.yaml t.yaml ""
+# kgen plot: its options, its kinds, and any file (a table or records is no spec).
+has --kind --at --title -o --help -- plot -
+is "ladder line" plot --kind l
+has notes.txt r.yaml sub -- plot ""
+has notes.txt r.yaml -- plot r.yaml --kind line ""
 
 # Option arguments.
 is "cold events graph per-call" run r.yaml --method ""
@@ -100,6 +105,10 @@ is "none reduce_sync shuffle volatile" r.yaml -s warp_tail =
 is "" check r.yaml --set threads =
 is "threads" check r.yaml --unset thr
 is "threads" diff r.yaml r.yaml --unset thr
+# kgen diff's one-side overrides: options and keys as for --set.
+has --set --set-a --set-b --unset -- diff r.yaml r.yaml --
+is "threads=" diff r.yaml r.yaml --set-b thr
+is "all amax any argmax argmin" diff r.yaml r.yaml --set-a op = a
 
 # "=" kept in the word (COMP_WORDBREAKS without it): the whole KEY=VALUE.
 COMP_WORDBREAKS=$' \t\n"\'><;|&(:'

@@ -15,6 +15,14 @@
 #   and every option of the command's usage lines (kgen --help and
 #   kgen COMMAND --help) is in it.
 # - .TH names the version `kgen --version` prints.
+# - Every family of the KGEN_FAMILIES table (gen/spec.h, read here, so that
+#   a new family's row fails this test until it is documented): kgen keys
+#   lists it; kgen.1's DESCRIPTION names it in bold and SPEC has its
+#   subsection; README.md's tour ("## A short tour") has `kernel: FAMILY`,
+#   its tree ("## The tree") `specs/FAMILY/` and `templates/FAMILY/`, and
+#   its C API list (the paragraph "The same from C: ...") the family's
+#   launcher `kgen_STEM` (STEM: the table's last column), which
+#   include/kgen.h declares.
 # - groff -man -Tutf8 -ww (else man --warnings -l) renders the page
 #   without a warning; that part is skipped when neither is installed.
 #
@@ -23,6 +31,8 @@ set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 kgen=$top_builddir/kgen
 page=$top_srcdir/kgen.1
+readme=$top_srcdir/README.md
+spec_h=$top_srcdir/gen/spec.h
 LC_ALL=C
 export LC_ALL
 
@@ -43,8 +53,12 @@ bad() { echo "FAIL: $*" >&2; fail=1; }
 awk -F '\t' 'NF != 5 { print "line " NR " has " NF " fields, not 5: " $0; exit 1 }' "$tmp/keys" > "$tmp/out" ||
 	bad "kgen keys: $(cat "$tmp/out")"
 families=$(cut -f 1 "$tmp/keys" | uniq)
-[ "$(echo "$families" | tr '\n' ' ')" = "reduce transpose reduce_axis matmul " ] ||
-	bad "kgen keys: families $(echo "$families" | tr '\n' ' ')in that order"
+# The table's rows: X(IDENT, "name", "description", stem), up to the extra families' hook.
+sed -n '/^#define KGEN_FAMILIES(X)/,/KGEN_EXTRA_FAMILIES(X)/p' "$spec_h" |
+	sed -n 's/^[[:space:]]*X([A-Z_0-9]*, *"\([a-z_0-9]*\)", *".*", *\([a-z_0-9]*\)) *\\$/\1 \2/p' > "$tmp/table"
+[ -s "$tmp/table" ] || { echo "ERROR: no row of KGEN_FAMILIES found in $spec_h" >&2; exit 99; }
+[ "$(echo "$families" | tr '\n' ' ')" = "$(cut -d ' ' -f 1 "$tmp/table" | tr '\n' ' ')" ] ||
+	bad "kgen keys: families $(echo "$families" | tr '\n' ' ')in that order, not the table's: $(cut -d ' ' -f 1 "$tmp/table" | tr '\n' ' ')"
 for f in $families; do
 	"$kgen" keys "$f"
 done > "$tmp/each" 2>&1
@@ -242,6 +256,45 @@ done
 # ---- the version ----
 version=$("$kgen" --version)
 grep -qx "H	$version" "$tmp/page" || bad "kgen.1: .TH says '$(sed -n 's/^H	//p' "$tmp/page")', kgen --version '$version'"
+
+# ---- every family in kgen.1 and README.md ----
+# A section of a file: from the line that is $2 to the next line starting with $3.
+section() { awk -v head="$2" -v next_="$3" '$0 == head { on = 1; next } on && index($0, next_) == 1 { exit } on' "$1"; }
+section "$page" ".SH DESCRIPTION" ".SH " > "$tmp/description"
+section "$readme" "## A short tour" "## " > "$tmp/tour"
+section "$readme" "## The tree" "## " > "$tmp/tree"
+awk '/^The same from C:/ { on = 1 } on && /^$/ { exit } on' "$readme" > "$tmp/capi"
+[ -s "$tmp/description" ] && [ -s "$tmp/tour" ] && [ -s "$tmp/tree" ] && [ -s "$tmp/capi" ] ||
+	{ echo "ERROR: kgen.1's DESCRIPTION, or README.md's tour, tree or 'The same from C' paragraph, not found" >&2; exit 99; }
+while read -r name stem; do
+	grep -qF "\\fB$name\\f" "$tmp/description" || grep -qE "^\.BR? $name( |\$)" "$tmp/description" ||
+		bad "kgen.1: DESCRIPTION does not name the family $name in bold"
+	grep -qx "\.SS \"kernel: $name\"" "$page" || bad "kgen.1: no subsection .SS \"kernel: $name\" under SPEC"
+	grep -q "kernel: $name\b" "$tmp/tour" || bad "README.md: the tour (## A short tour) has no kernel: $name"
+	for d in specs templates; do
+		grep -qF "\`$d/$name/\`" "$tmp/tree" || bad "README.md: the tree (## The tree) does not name \`$d/$name/\`"
+	done
+	grep -qF "\`kgen_$stem\`" "$tmp/capi" || bad "README.md: the C API list (The same from C: ...) does not name kgen_$stem"
+	grep -q "^KGEN_API kgen_status kgen_$stem(" "$top_srcdir/include/kgen.h" ||
+		bad "include/kgen.h declares no launcher kgen_$stem() for the family $name"
+done < "$tmp/table"
+
+# ---- the commands that need a GPU: one list for kgen --help, kgen.1 and the no-driver message ----
+# Each as "run, tune, info": the help's "Only run, tune and info need a GPU";
+# the page's DESCRIPTION, "Only .BR run , .B tune and .B info need a GPU";
+# the no-driver message's "(kgen run, kgen tune, kgen info) needs".
+"$kgen" --help | tr '\n' ' ' | sed -n 's/.*Only \(.*\) need a GPU.*/\1/p' | sed 's/ and /, /' > "$tmp/gpu-help"
+awk '/^Only$/ { on = 1; next } on && /need a GPU/ { exit } on { sub(/^\.BR? /, ""); printf "%s ", $0 }' "$page" |
+	sed 's/ ,/,/g; s/ and /, /; s/ $//' > "$tmp/gpu-page"
+[ -s "$tmp/gpu-help" ] || bad "kgen --help does not say which commands need a GPU"
+[ "$(cat "$tmp/gpu-help")" = "$(cat "$tmp/gpu-page")" ] ||
+	bad "kgen.1 says $(cat "$tmp/gpu-page") need a GPU, kgen --help $(cat "$tmp/gpu-help")"
+LD_LIBRARY_PATH=/nonexistent "$kgen" info > /dev/null 2> "$tmp/err"
+if grep -q 'no CUDA driver' "$tmp/err"; then
+	sed -n 's/^kgen: running kernels (\(.*\)) needs .*/\1/p' "$tmp/err" | sed 's/kgen //g' > "$tmp/gpu-driver"
+	[ "$(cat "$tmp/gpu-help")" = "$(cat "$tmp/gpu-driver")" ] ||
+		bad "without a driver kgen says $(cat "$tmp/gpu-driver") need a GPU, kgen --help $(cat "$tmp/gpu-help")"
+fi
 
 # ---- rendering ----
 if command -v groff > /dev/null 2>&1; then

@@ -869,6 +869,9 @@ static const struct refusal matmul_refusals[] = {
 	  "blocks_per_sm: 1" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
 	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
+	{ "check_matmul_epilogue", MM "epilogue: v + foo\n",
+	  "epilogue: unknown name 'foo': epilogue has v, acc, c, row and col, and the functions listed in docs/spec.md",
+	  2, 15, "epilogue: v + foo" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
 	  NULL, 2, 11, "epilogue: max(v, 0)" },
 };

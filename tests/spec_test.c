@@ -96,6 +96,21 @@ static const struct refusal load_refusals[] = {
 	  "YAML: mapping values are not allowed in this context", 2, 8, "op: sum: min" },
 	{ "yaml_parser_error_includes_context", "kernel: reduce\nop: [sum\nthreads: 64\n",
 	  "YAML: did not find expected ',' or ']' while parsing a flow sequence", 3, 8, "threads: 64" },
+	/* A key without its ':': libyaml notices where the next key begins, or
+	 * at the end; the error is at the key that lacks it. */
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nop: sum\nthreads 256\ndtype: f32\n",
+	  "'threads 256' has no ':' (expected KEY: VALUE)", 3, 1, "threads 256" },
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nop: sum\nthreads 256  # many\n\n",
+	  "'threads 256' has no ':' (expected KEY: VALUE)", 3, 1, "threads 256  # many" },
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nthreads 256\n# c\n\nop: sum\n",
+	  "'threads 256' has no ':' (expected KEY: VALUE)", 2, 1, "threads 256" },
+	/* A ':' without its blank is no key's either. */
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nthreads:256\nop: sum\n",
+	  "'threads:256' has no blank after its ':' (expected KEY: VALUE)", 2, 1, "threads:256" },
+	/* A line that does not begin as a plain key does (a quoted key here):
+	 * libyaml's message, where it noticed. */
+	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nop: sum\n\"threads\" 256\n",
+	  "YAML: could not find expected ':' while scanning a simple key", 4, 1, "" },
 	{ "empty_spec_is_rejected", "", "the spec is empty: expected at least 'kernel: reduce'", 1, 1, "" },
 	{ "empty_spec_is_rejected", "# only a comment\n", "the spec is empty: expected at least 'kernel: reduce'", 1, 1,
 	  "# only a comment" },
@@ -145,6 +160,22 @@ static const struct refusal load_refusals[] = {
 	{ "bad_enum_value_suggests_nearest", "kernel: reduce\nop: summ\n",
 	  "op: unknown value 'summ' (did you mean 'sum'?): expected sum, min, max, prod, mean, sumsq, norm2, amax, count_nonzero, any, all, argmin, argmax or custom",
 	  2, 5, "op: summ" },
+	/* Another tool's name of a type: the type kgen calls it, for every key of types. */
+	{ "bad_enum_value_suggests_nearest", "kernel: reduce\ndtype: float32\n",
+	  "dtype: unknown value 'float32' (did you mean 'f32'?): expected i32, u32, i64, f32, f64, f16 or bf16", 2, 8,
+	  "dtype: float32" },
+	{ "bad_enum_value_suggests_nearest", "kernel: reduce\ndtype: f16\nacc_dtype: Double\n",
+	  "acc_dtype: unknown value 'Double' (did you mean 'f64'?): expected i32, u32, i64, f32, f64, f16 or bf16", 3, 12,
+	  "acc_dtype: Double" },
+	{ "bad_enum_value_suggests_nearest", "kernel: matmul\ndtype: bfloat16\n",
+	  "dtype: unknown value 'bfloat16' (did you mean 'bf16'?): expected i32, u32, i64, f32, f64, f16 or bf16", 2, 8,
+	  "dtype: bfloat16" },
+	{ "bad_enum_value_suggests_nearest", "kernel: transpose\ndtype: half\n",
+	  "dtype: unknown value 'half' (did you mean 'f16'?): expected i32, u32, i64, f32, f64, f16 or bf16", 2, 8,
+	  "dtype: half" },
+	{ "bad_enum_value_suggests_nearest", "kernel: reduce_axis\nout_dtype: int32\n",
+	  "out_dtype: unknown value 'int32' (did you mean 'i32'?): expected i32, u32, i64, f32, f64, f16 or bf16", 2, 12,
+	  "out_dtype: int32" },
 	{ "bad_enum_value_far_from_any_lists_allowed", "kernel: reduce\nstages: whatever_else\n",
 	  "stages: unknown value 'whatever_else': expected two_pass, atomic or last_block", 2, 9,
 	  "stages: whatever_else" },
@@ -389,9 +420,9 @@ static const struct refusal expr_refusals[] = {
 	EXPR_REFUSED("expr_error_points_at_the_offending_character", map, "\"x;\"",
 	             "';' ends a statement: an expression is one C expression, not statements", 8),
 	EXPR_REFUSED("expr_error_points_at_the_offending_character", map, "x  +  y",
-	             "unknown name 'y': an expression uses its own names and the functions listed in docs/spec.md", 12),
+	             "unknown name 'y': map has x and i, and the functions listed in docs/spec.md", 12),
 	EXPR_REFUSED("expr_error_points_at_the_offending_character", map, "'x  +  y'",
-	             "unknown name 'y': an expression uses its own names and the functions listed in docs/spec.md", 13),
+	             "unknown name 'y': map has x and i, and the functions listed in docs/spec.md", 13),
 	EXPR_REFUSED("expr_error_points_at_the_offending_character", combine, "\"a + x\"",
 	             "'x' is not a name of combine, which has a and b", 15),
 	/* A doubled quote before the fault does not move the column off it. */
@@ -451,9 +482,9 @@ static const struct refusal expr_refusals[] = {
 	 * identity: none); anything else is a function of the table, a type in a
 	 * cast, or refused. */
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "'y + 1'",
-	             "unknown name 'y': an expression uses its own names and the functions listed in docs/spec.md", 7),
+	             "unknown name 'y': map has x and i, and the functions listed in docs/spec.md", 7),
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "'x + foo(x)'",
-	             "unknown name 'foo': an expression uses its own names and the functions listed in docs/spec.md",
+	             "unknown name 'foo': map has x and i, and the functions listed in docs/spec.md",
 	             11),
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "b", "'b' is not a name of map, which has x and i", 6),
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "'x * n'", "'n' is not a name of map, which has x and i", 11),
@@ -467,6 +498,12 @@ static const struct refusal expr_refusals[] = {
 	             "'x' is not a name of identity, which has none (a constant)", 11),
 	EXPR_REFUSED("expr_names_are_the_keys_own", identity, "'-n'",
 	             "'n' is not a name of identity, which has none (a constant)", 13),
+	/* An unknown name: the message lists the key's own names. */
+	EXPR_REFUSED("expr_names_are_the_keys_own", combine, "'a + q'",
+	             "unknown name 'q': combine has a and b, and the functions listed in docs/spec.md", 15),
+	EXPR_REFUSED("expr_names_are_the_keys_own", identity, "q",
+	             "unknown name 'q': identity takes no names (a constant), only the functions listed in docs/spec.md",
+	             11),
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "float", "'float' is a type: write a cast as (type)value", 6),
 	EXPR_REFUSED("expr_names_are_the_keys_own", map, "'x + Acc'", "'Acc' is a type: write a cast as (type)value",
 	             11),
@@ -590,9 +627,9 @@ static const struct refusal expr_refusals[] = {
 	  "post: ';' ends a statement: an expression is one C expression, not statements", 6, 8, "  a / n;" },
 	/* On one line, a double-quoted value's escapes are counted as written. */
 	EXPR_REFUSED("expr_on_several_lines_is_refused", map, "\"x\\t+ y\"",
-	             "unknown name 'y': an expression uses its own names and the functions listed in docs/spec.md", 12),
+	             "unknown name 'y': map has x and i, and the functions listed in docs/spec.md", 12),
 	EXPR_REFUSED("expr_on_several_lines_is_refused", map, "\"\\x78 + y\"",
-	             "unknown name 'y': an expression uses its own names and the functions listed in docs/spec.md", 14),
+	             "unknown name 'y': map has x and i, and the functions listed in docs/spec.md", 14),
 	EXPR_REFUSED("expr_on_several_lines_is_refused", map, "\"\\u0078\\t\\U00000078 y\"",
 	             "'x' after a whole expression: expected an operator or the end", 15),
 	/* Text written to leave the expression and add code to the generated file

@@ -8,14 +8,29 @@ def status_name(status):
     return _STATUS[status] if 0 <= status < len(_STATUS) else "KGEN_E%d" % status
 
 
+# What works without a GPU, said after a missing driver's error as the kgen
+# command says it (cli/cli.c, kgen_report): libkgen's "no CUDA driver: ..."
+# (kgen_context_create) and kgen._driver's "cannot load the CUDA driver".
+NO_DRIVER_HINT = ("running kernels (kgen.Kernel, kgen.reduce, kgen.transpose, kgen.matmul) needs an NVIDIA GPU "
+                  "and its driver;\nkgen.check, kgen.generate, kgen.compile and kgen.Spec work without one.")
+
+
+def _no_driver(status, message):
+    return status == "KGEN_ECUDA" and message.startswith(("no CUDA driver", "cannot load the CUDA driver"))
+
+
 class KgenError(Exception):
-    """A libkgen call failed: status is its name ("KGEN_ECUDA", "KGEN_EINVAL", ...)."""
+    """A libkgen call failed: status is its name ("KGEN_ECUDA", "KGEN_EINVAL", ...).
+    Without a CUDA driver, str() ends with what works without one."""
 
     def __init__(self, status, message, file=""):
         self.status = status
         self.message = message
         self.file = file
-        super().__init__(("%s: error: %s" % (file, message)) if file else message)
+        text = ("%s: error: %s" % (file, message)) if file else message
+        if _no_driver(status, message):
+            text += "\n" + NO_DRIVER_HINT
+        super().__init__(text)
 
 
 class SpecError(KgenError, ValueError):

@@ -3,6 +3,7 @@ overrides, errors with their place, generation and NVRTC compilation."""
 import os
 import re
 import subprocess
+import sys
 from importlib import machinery
 
 import pytest
@@ -298,3 +299,44 @@ def test_packed_slots_follow_the_header():
     assert names[-1] == "COUNT"
     assert tuple(n.lower() for n in names[:-1]) == _lib.PACKED
     assert _lib.ctypes.sizeof(_lib.Packed) == 8 * len(_lib.PACKED)
+
+
+def test_no_driver_says_what_works_without_one():
+    # As the kgen command does after "no CUDA driver" (its kgen run, tune and info; here kgen.Kernel and the calls).
+    code = ("import kgen\ntry:\n    kgen.Kernel('kernel: reduce\\n')\nexcept kgen.KgenError as e:\n"
+            "    print(e.status)\n    print(e)\n")
+    env = dict(os.environ, LD_LIBRARY_PATH="/nonexistent")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    if "no CUDA driver" not in r.stdout:
+        pytest.skip("a CUDA driver is installed where the linker finds it: %s" % (r.stdout or r.stderr)[-200:])
+    lines = r.stdout.splitlines()
+    assert lines[0] == "KGEN_ECUDA"
+    assert lines[1].startswith("no CUDA driver: dlopen(libcuda.so.1)")
+    assert lines[2:] == ["running kernels (kgen.Kernel, kgen.reduce, kgen.transpose, kgen.matmul) needs an NVIDIA GPU "
+                         "and its driver;", "kgen.check, kgen.generate, kgen.compile and kgen.Spec work without one."]
+    # kgen._driver's own failure to load it says so too; other CUDA errors do not.
+    assert str(kgen.KgenError("KGEN_ECUDA", "cannot load the CUDA driver (libcuda.so.1): x")).endswith("without one.")
+    assert "without one" not in str(kgen.KgenError("KGEN_ECUDA", "cuMemAlloc_v2(): CUDA_ERROR_OUT_OF_MEMORY: x"))
+
+
+def run_example_with_torch(tmp_path, torch_init):
+    """examples/reduce_torch.py where `import torch` finds a package whose __init__.py is torch_init."""
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(torch_init)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, os.path.join(TOP, "examples", "reduce_torch.py")], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_torch_example_without_torch_says_so(tmp_path):
+    r = run_example_with_torch(tmp_path, "raise ModuleNotFoundError(\"No module named 'torch'\", name='torch')\n")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.startswith("reduce_torch.py: this example needs PyTorch (No module named 'torch'): pip install torch")
+
+
+def test_torch_example_without_a_gpu_says_so(tmp_path):
+    r = run_example_with_torch(tmp_path, "class cuda:\n    is_available = staticmethod(lambda: False)\n")
+    assert r.returncode == 5, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.startswith("reduce_torch.py: torch sees no CUDA GPU")

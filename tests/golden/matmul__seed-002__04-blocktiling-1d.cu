@@ -19,8 +19,6 @@
 //   tile_k: 8
 //   thread_m: 8
 //   thread_n: 1
-//   warp_m: 0
-//   warp_n: 0
 //   a_smem: transposed
 //   stages: 1
 //   blocks_per_sm: 0
