@@ -17,6 +17,7 @@ export LD_LIBRARY_PATH KGEN_CACHE=0
 . "$top_srcdir/tests/fast_nvrtc.sh"
 status=0
 "$b/tests/fake_test" || status=1
+"$b/tests/rows_launch_test" || status=1
 "$b/tests/runtime_test" || status=1
 # Four threads building specs and plans in one context, the disk cache off
 # (KGEN_CACHE=0 above); make check-tsan runs eight under ThreadSanitizer
@@ -28,6 +29,25 @@ rc=$?
 echo "$out"
 if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'Fake H200'; then
 	echo "FAIL: kgen run against the fake driver exited $rc (expected 6: nothing runs, every result is wrong)"
+	status=1
+fi
+# kernel: rows's runner: every output compared (and wrong: nothing runs),
+# the poisoned outputs read back, a FAIL line per spec and shape; a batch
+# shape refused before the GPU.
+out=$("$b/kgen" run --verify --shape 33x65 --pad 2 "$top_srcdir/specs/rows/softmax.yaml" \
+	"$top_srcdir/specs/rows/cross_entropy.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c ' FAIL ')" -ne 2 ] ||
+   ! echo "$out" | grep -q 'rows/softmax.yaml  *33x65  *softmax  *FAIL  *y\[0\]\[0\] = ' ||
+   ! echo "$out" | grep -q 'rows/cross_entropy.yaml  *33x65  *cross_entropy FAIL  *row 0: loss '; then
+	echo "FAIL: kgen run of specs/rows against the fake driver exited $rc (expected 6 and a FAIL line a spec)"
+	status=1
+fi
+out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
+rc=$?
+if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'kernel: rows takes ROWSxCOLS, not a batch'; then
+	echo "FAIL: kgen run --shape 2x33x65 of a rows spec: exit $rc, $out"
 	status=1
 fi
 # shipped:OP-DTYPE: the plan for the GPU's model (the fake is an H200), said

@@ -1,0 +1,213 @@
+/*
+ * rows_launch_test.c - kgen_rows() (runtime/rows_launch.c) against the
+ * fake CUDA driver (tests/fake_cuda; tests/fake_test.sh puts it first on
+ * LD_LIBRARY_PATH): which kernel of strategy auto's contract a row length
+ * takes, the grid and block the header comment states, the struct's first
+ * field (x) as the fake records it, the stream, nothing launched for no
+ * rows, and every refusal with its message.  Kernels do not run there.
+ */
+#include "config.h"
+#include <check.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "fake_cuda/fake_cuda.h"
+
+static struct fake_launch *launches;
+static int *nlaunches, *nparams;
+static kgen_context *ctx;
+
+static void
+setup(void)
+{
+	kgen_error err;
+	void *fake;
+
+	ck_assert_msg(kgen_context_create(0, &ctx, &err) == KGEN_OK, "%s", err.message);
+	fake = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	ck_assert_ptr_nonnull(fake);
+	launches = dlsym(fake, "fake_cuda_launches");
+	nlaunches = dlsym(fake, "fake_cuda_nlaunches");
+	nparams = dlsym(fake, "fake_cuda_nparams");
+	ck_assert_msg(launches && nlaunches && nparams, "libcuda.so.1 is not the fake: run tests/fake_test.sh");
+	*nparams = 1;  /* the kernels' one argument, struct Rows */
+}
+
+static void
+teardown(void)
+{
+	*nparams = 0;
+	kgen_context_destroy(ctx);
+}
+
+static kgen_kernel *
+build(const char *yaml)
+{
+	kgen_kernel *k = NULL;
+	kgen_error err;
+
+	ck_assert_msg(kgen_kernel_build_yaml(ctx, yaml, &k, &err) == KGEN_OK, "%s", err.message);
+	return k;
+}
+
+static struct kgen_rows_args
+args(unsigned long long rows, unsigned long long cols)
+{
+	struct kgen_rows_args a;
+
+	memset(&a, 0, sizeof a);
+	a.x = 0x10000000;
+	a.y = 0x40000000;
+	a.rows = rows;
+	a.cols = cols;
+	return a;
+}
+
+/* One launch of yaml at rows x cols: its kernel, grid and block. */
+static const struct geometry {
+	const char *yaml;
+	unsigned long long rows, cols;
+	const char *kernel;
+	unsigned grid, block;
+} geometries[] = {
+	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 32 rows a block of 512 */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 32, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes16x4", 32, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_lanes32x4", 63, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_lanes128x4", 250, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_lanes256x8", 500, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_block8", 1000, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32769, "rows_softmax_bf16_online", 1000, 512 },
+	/* f32: 4 elements a load */
+	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
+	/* cross_entropy's own table */
+	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 512, "rows_cross_entropy_bf16_lanes8x1", 16, 512 },
+	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 100000, "rows_cross_entropy_bf16_online", 1000, 512 },
+	/* one kernel: warp, cluster */
+	{ "kernel: rows\nstrategy: warp\nlanes: 8\nthreads: 128\n", 33, 100, "rows_softmax_f32", 3, 128 },
+	{ "kernel: rows\nstrategy: cluster\ncluster_size: 4\n", 10, 5000, "rows_softmax_f32", 40, 512 },
+};
+
+START_TEST(rows_launch_geometry)
+{
+	const struct geometry *g = &geometries[_i];
+	kgen_kernel *k = build(g->yaml);
+	struct kgen_rows_args a = args(g->rows, g->cols);
+	kgen_error err;
+
+	if (strstr(g->yaml, "cross_entropy")) {
+		a.y = 0;
+		a.labels = 0x50000000;
+		a.loss = 0x60000000;
+	}
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, (kgen_stream)0x1234, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, 1);
+	ck_assert_str_eq(launches[0].name, g->kernel);
+	ck_assert_uint_eq(launches[0].grid[0], g->grid);
+	ck_assert_uint_eq(launches[0].block[0], g->block);
+	ck_assert_uint_eq(launches[0].args[0], 0x10000000);  /* struct Rows begins with x */
+	ck_assert_ptr_eq(launches[0].stream, (void *)0x1234);
+}
+END_TEST
+
+START_TEST(rows_no_rows_launch_nothing)
+{
+	kgen_kernel *k = build("kernel: rows\n");
+	struct kgen_rows_args a = args(0, 100);
+	kgen_error err;
+
+	*nlaunches = 0;
+	ck_assert_int_eq(kgen_rows(k, &a, NULL, &err), KGEN_OK);
+	a = args(100, 0);
+	ck_assert_int_eq(kgen_rows(k, &a, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, 0);
+}
+END_TEST
+
+/* A call that is refused, with its message. */
+static void
+refused(kgen_kernel *k, const struct kgen_rows_args *a, const char *message)
+{
+	kgen_error err;
+
+	*nlaunches = 0;
+	ck_assert_int_eq(kgen_rows(k, a, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, message) != NULL, "'%s' does not say '%s'", err.message, message);
+	ck_assert_int_eq(*nlaunches, 0);
+}
+
+START_TEST(rows_bad_calls_refused)
+{
+	kgen_kernel *k = build("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+	kgen_kernel *xent = build("kernel: rows\nop: cross_entropy\n");
+	kgen_kernel *warp = build("kernel: rows\nstrategy: warp\nlanes: 4\nvectors: 1\n");
+	kgen_kernel *sum = build("kernel: reduce\n");
+	struct kgen_rows_args a = args(10, 100);
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_rows(k, NULL, NULL, &err), KGEN_EINVAL);
+	ck_assert_int_eq(kgen_rows(sum, &a, NULL, &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "is a reduce kernel"));
+	a.x = 0;
+	refused(k, &a, "kgen_rows: x is NULL");
+	a = args(10, 100);
+	a.y = 0;
+	refused(k, &a, "writes y, and y is NULL");
+	a = args(10, 100);
+	a.labels = 0x50000000;
+	refused(k, &a, "takes no labels, loss or lse");
+	a = args(10, 100);
+	a.x_pitch = 99;
+	refused(k, &a, "x_pitch 99 is less than cols 100");
+	a = args(10, 100);
+	a.x = 0x10000001;
+	refused(k, &a, "not aligned to its element size");
+	a = args(10, 100);
+	a.y = a.x + 100;  /* inside x, not in place */
+	refused(k, &a, "kgen_rows:");
+	a = args(10, 100);
+	a.y = a.x;
+	a.weight = a.x + 64;  /* in place, but the weight lies in what y writes */
+	refused(k, &a, "weight");
+	a = args(10, 100);
+	refused(xent, &a, "cross_entropy reads labels and writes loss");
+	a.y = 0;
+	a.labels = 0x50000000;
+	a.loss = 0x60000000;
+	a.cols = 0;
+	refused(xent, &a, "0 classes");
+	a.cols = 100;
+	a.y = 0x40000000;
+	refused(xent, &a, "takes no y");
+	a = args(10, 129);  /* 4 lanes x 1 load of 4 floats: 16 columns */
+	refused(warp, &a, "rows of 129 elements are longer than rows_softmax_f32 holds (16)");
+	a = args(10, 100);
+	a.y = a.x;  /* in place, same pitch and size: allowed */
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, 1);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("rows_launch");
+	TCase *tc = tcase_create("rows_launch");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, rows_launch_geometry, 0, (int)(sizeof geometries / sizeof geometries[0]));
+	tcase_add_test(tc, rows_no_rows_launch_nothing);
+	tcase_add_test(tc, rows_bad_calls_refused);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
