@@ -25,8 +25,13 @@ struct reference {
 uint64_t kgen_splitmix64(uint64_t *state);
 
 /* Inputs and references of more elements are made this many at a time, the
- * chunks side by side; the same whatever the number of threads. */
+ * chunks side by side; the same whatever the number of threads.  (Set
+ * before this header only by tests/reference_test, whose copy of
+ * cli/reference.c takes a small one, so that its inputs of a few chunks
+ * are small.) */
+#ifndef KGEN_REFERENCE_CHUNK
 #define KGEN_REFERENCE_CHUNK (1ull << 20)
+#endif
 
 /* n seeded values of the spec's dtype, chosen for its op, into host: the
  * splitmix64 sequence from seed, a number an element. */

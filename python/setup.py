@@ -11,6 +11,9 @@ the package as kgen/libkgen.so, beside the tuned size plans (kgen/plans/),
 kgen's best matmul specs (kgen/specs/matmul/) and kgen._fast (kgen/_fast.c,
 a CPython extension; left out, with a warning, where this Python has no
 headers).
+$KGEN_PREBUILT_LIBKGEN, when set, names a libkgen.so already built from
+this tree, shipped instead of building one (tests/pip_install_test.sh
+gives it the one `make` built).
 Nothing is written into the source tree.  The version is AC_INIT's in
 configure.ac, kgen's one place for it.  Set CUDA_HOME (or CUDA_PATH) to a
 toolkit that is not /usr/local/cuda; MAKEFLAGS passes on to make.
@@ -76,7 +79,13 @@ def run(cmd, cwd, log):
 
 
 def build_libkgen(src, dest):
-    """Build libkgen from src in a scratch directory; the shared library as dest."""
+    """Build libkgen from src in a scratch directory; the shared library as dest
+    (or $KGEN_PREBUILT_LIBKGEN's, when set)."""
+    prebuilt = os.environ.get("KGEN_PREBUILT_LIBKGEN")
+    if prebuilt:
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copyfile(os.path.realpath(prebuilt), dest)  # the file, not the libtool symlink
+        return
     work = tempfile.mkdtemp(prefix="kgen-build-")
     try:
         tree = os.path.join(work, "kgen")

@@ -7,13 +7,15 @@
 # fuzz_cache over disk-cache entries; fuzz_space over spec spaces (seeded
 # with specs/plans/*.space.yaml); fuzz_records over kgen tune's record
 # lines (tests/fuzz/space-seeds/ holds inputs that once failed: they run
-# first, every time).  Each runs FUZZ_SECONDS (default 15: the bounded run of `make
-# check`; `make fuzz`: 600), all side by side.  Skips (77) where configure
-# found no clang with libFuzzer.  A crash or a broken invariant fails,
-# leaving the input in tests/fuzz/crash-*.
+# first, every time).  All side by side.  `make check` runs each for a
+# count of inputs, its own (about 2 s of one core each, below), so that the
+# work is the same on a busy machine as on an idle one, only slower; with
+# FUZZ_SECONDS set (`make fuzz`: 600; `make check-full`: 60) each runs that
+# long instead.  FUZZ_RUNS=N sets one count for all four.  Skips (77) where
+# configure found no clang with libFuzzer.  A crash or a broken invariant
+# fails, leaving the input in tests/fuzz/crash-*.
 top_srcdir=${top_srcdir:-.}
 b=${top_builddir:-.}
-secs=${FUZZ_SECONDS:-15}
 if [ ! -x "$b/tests/fuzz/fuzz_spec" ] || [ ! -x "$b/tests/fuzz/fuzz_cache" ] || [ ! -x "$b/tests/fuzz/fuzz_space" ] ||
 	[ ! -x "$b/tests/fuzz/fuzz_records" ]; then
 	echo "SKIP: no fuzz harnesses (configure found no clang with libFuzzer; apt-get install clang)"
@@ -39,7 +41,20 @@ run() {
 	spec | space) dict=-dict=$b/tests/fuzz/fuzz_spec.dict ;;
 	*) dict=-dict=$top_srcdir/tests/fuzz/$h.dict ;;
 	esac
-	"$b/tests/fuzz/fuzz_$h" $dict -max_total_time="$secs" -print_final_stats=1 \
+	# The counts of `make check`: a few thousand specs and spaces (the
+	# generators behind them are the slow part), cache entries, and records.
+	case $h in
+	spec) runs=4000 ;;
+	cache) runs=4000 ;;
+	space) runs=8000 ;;
+	records) runs=300000 ;;
+	esac
+	if [ -n "${FUZZ_SECONDS:-}" ]; then
+		bound=-max_total_time=$FUZZ_SECONDS
+	else
+		bound=-runs=${FUZZ_RUNS:-$runs}
+	fi
+	"$b/tests/fuzz/fuzz_$h" $dict "$bound" -print_final_stats=1 \
 		-artifact_prefix="$b/tests/fuzz/" "$work/$h" > "$work/$h.log" 2>&1
 }
 run spec & spec_pid=$!

@@ -2,10 +2,15 @@
 # nvrtc_test.sh: every spec under $top_srcdir/specs (but the size plans and
 # spaces of specs/plans, which tests/cli_test.sh checks) compiles with NVRTC
 # (no GPU needed) for sm_90 (sm_90a, the architecture-specific target, for
-# the specs whose header says they need it: math: wgmma), to a cubin (at full
-# optimisation) and to PTX (at -Ofc=max where NVRTC takes it), and NVRTC prints
-# nothing: kgen compile writes the NVRTC log to stderr, so an empty stderr
-# means no warning.  The specs are checked by one process per core
+# the specs whose header says they need it: math: wgmma), to a cubin and to
+# PTX, and NVRTC prints nothing: kgen compile writes the NVRTC log to stderr,
+# so an empty stderr means no warning.  The cubin of an sm_90a spec is built
+# at full optimisation, whose check it needs (only ptxas's optimiser says
+# rightly whether it serializes the wgmma; tests/sample_test.c's
+# fast_ptxas), the others' and the PTX at -Ofc=max where NVRTC takes it (what
+# is checked, NVRTC's silence, the entries and the target, is the same at
+# any level); KGEN_SAMPLE_PTXAS=full (`make check-full`) builds every cubin
+# at full optimisation.  The specs are checked by one process per core
 # (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -20,15 +25,20 @@ if [ "${1:-}" = --one ]; then
 	spec_ok=yes
 	bad() { echo "FAIL: $*" >&2; spec_ok=no; }
 
-	"$kgen" compile "$s" --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
+	"$kgen" "$s" > "$tmp/k.cu" || bad "$spec: kgen failed"
+	target=sm_90
+	grep -q '^// Needs: sm_90a ' "$tmp/k.cu" && target=sm_90a
+	cubin_options=$NVRTC_TEST_PTX_OPTIONS
+	[ $target = sm_90a ] || [ "${KGEN_SAMPLE_PTXAS:-}" = full ] && cubin_options=
+	env ${cubin_options:+"KGEN_NVRTC_OPTIONS=$cubin_options"} \
+		"$kgen" compile "$s" --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "$spec: compile --cubin exited $rc"
 	[ -s "$tmp/err" ] && { bad "$spec: compile --cubin wrote to stderr:"; cat "$tmp/err" >&2; }
 	magic=$(od -An -c -N4 "$tmp/k.cubin" 2>/dev/null | tr -d ' ')
 	[ "$magic" = '177ELF' ] || bad "$spec: the cubin is not an ELF file"
 
-	# The PTX at NVRTC's fastest level where nvrtc_test.sh found it (the
-	# cubin above ran the same front end and NVVM at full optimisation; what
+	# The PTX at NVRTC's fastest level where nvrtc_test.sh found it (what
 	# the PTX is checked for, its entries and target, is the same at any).
 	env ${NVRTC_TEST_PTX_OPTIONS:+"KGEN_NVRTC_OPTIONS=$NVRTC_TEST_PTX_OPTIONS"} \
 		"$kgen" compile "$s" --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
@@ -36,9 +46,6 @@ if [ "${1:-}" = --one ]; then
 	[ $rc -eq 0 ] || bad "$spec: compile --ptx exited $rc"
 	[ -s "$tmp/err" ] && { bad "$spec: compile --ptx wrote to stderr:"; cat "$tmp/err" >&2; }
 	# One .entry per extern "C" __global__ function of the source.
-	"$kgen" "$s" > "$tmp/k.cu" || bad "$spec: kgen failed"
-	target=sm_90
-	grep -q '^// Needs: sm_90a ' "$tmp/k.cu" && target=sm_90a
 	grep -q "^\.target $target\$" "$tmp/k.ptx" || bad "$spec: the PTX does not target $target"
 	want=$(grep -c '__global__' "$tmp/k.cu")
 	got=$(grep -c '\.entry ' "$tmp/k.ptx")

@@ -189,17 +189,23 @@ END_TEST
 
 START_TEST(custom_float_sums_are_exact)
 {
-	/* 2^24 + 3 ones: a float accumulator rounded at each step would stop at 2^24. */
+	/* 2^24, then ones over three chunks: a float accumulator rounded at each
+	 * step would stay at 2^24 (2^24 + 1 rounds back to it). */
 	kgen_spec *s = load("kernel: reduce\nop: custom\ndtype: f32\ncombine: a + b\nidentity: 0\n");
-	unsigned long long n = (1ull << 24) + 3;
-	float *x = malloc(n * sizeof *x), v = (float)n;
+	unsigned long long n = 2 * KGEN_REFERENCE_CHUNK + 4;
+	float *x = malloc(n * sizeof *x), v = (float)((double)(1 << 24) + (double)(n - 1));
 	unsigned char got[16] = { 0 };
 	unsigned long long i;
 
-	for (i = 0; i < n; i++)
+	ck_assert(x != NULL && v != (float)(1 << 24));
+	x[0] = (float)(1 << 24);
+	for (i = 1; i < n; i++)
 		x[i] = 1;
-	memcpy(got, &v, 4);  /* the device's sum, rounded once to float: 2^24 + 4 */
+	memcpy(got, &v, 4);  /* the device's sum, rounded once to float */
 	ck_assert(accepts(s, x, n, got));
+	v = (float)(1 << 24);  /* the step-rounded sum is not it */
+	memcpy(got, &v, 4);
+	ck_assert(!accepts(s, x, n, got));
 	free(x);
 	kgen_spec_free(s);
 }

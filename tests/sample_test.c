@@ -15,12 +15,16 @@
  * helpers, template parameters) must be one that `name:` refuses, so that
  * no spec's kernel can collide with kgen's own code.
  *
- * KGEN_SAMPLES (default 100; `make check-full` sets 256) is the number of
- * accepted specs per family; KGEN_SAMPLE_PTXAS=full builds every one at
- * ptxas's full optimisation (see fast_ptxas).  The specs are drawn, generated and checked in
- * order (the sample is the same on every machine), then compiled by one
- * worker process per core (KGEN_JOBS overrides), with a progress line; a
- * source that an earlier spec generated too is compiled once.
+ * KGEN_SAMPLES (default 20; `make check-full` sets 256) is the number of
+ * random accepted specs per family; KGEN_SAMPLE_PTXAS=full builds every
+ * one at ptxas's full optimisation (see fast_ptxas).  Past the random
+ * sample, the values it missed are covered by a few specs chosen from 256
+ * draws and from searches for each value (sample()), so that the small
+ * sample of `make check` covers every value the large one does.  The specs
+ * are drawn, generated and checked in order (the sample is the same on
+ * every machine), then compiled by one worker process per core (KGEN_JOBS
+ * overrides), with a progress line; a source that an earlier spec
+ * generated too is compiled once.
  */
 #include "config.h"
 #include <errno.h>
@@ -169,7 +173,8 @@ redraw(struct pairs *p, enum kgen_key k)
 }
 
 /* Follow the error's advice: the messages name what would work ("use
- * axis: cols", "needs method: tma"); set one such KEY: VALUE of the family,
+ * axis: cols", "needs method: tma", "needs stages 2 to 4"); set one such
+ * KEY: VALUE (or KEY to the range's low end) of the family,
  * other than key k, three times in four.  1 when p changed. */
 /* Key `name` of family f (kgen_key_lookup_for), or -1. */
 static int
@@ -192,7 +197,13 @@ follow(const struct kgen_family *f, enum kgen_key k, const char *msg, struct pai
 	int n = 0, i, kk;
 
 	for (c = msg; *c && n < 16; c++) {
-		if ((c == msg || c[-1] == ' ') && sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 &&
+		long long lo, hi;
+		/* "KEY: VALUE", or a range "KEY LO to HI" (then LO) */
+		int got = (c == msg || c[-1] == ' ') &&
+		          (sscanf(c, "%47[a-z_0-9]: %23[A-Za-z0-9_]", keys[n], vals[n]) == 2 ||
+		           (sscanf(c, "%47[a-z_0-9] %lld to %lld", keys[n], &lo, &hi) == 3 &&
+		            snprintf(vals[n], sizeof vals[n], "%lld", lo) > 0));
+		if (got &&
 		    (kk = lookup(f, keys[n])) >= 0 && kk != (int)k && kk != KGEN_KEY_kernel &&
 		    kgen_family_has_key(f, (enum kgen_key)kk) &&
 		    kgen_spec_parse_value((enum kgen_key)kk, vals[n], &parsed, why, sizeof why) == KGEN_OK)
@@ -220,14 +231,17 @@ only_with(enum kgen_key k, const char *msg)
 	return strncmp(msg, kgen_keys[k].name, len) == 0 && strncmp(msg + len, " needs ", 7) == 0;
 }
 
-/* A spec of family f that holds key k = value v, found by repair: start
- * from k alone, and while the validator refuses, redraw the key it blames
- * (the key on the error's line, or the key its message starts with), or a
- * random key of the family when it blames k itself.  NULL if none is found. */
+/* A spec of family f that holds key k = value v (seed's first pair), found
+ * by repair: start from the seed, and while the validator refuses, redraw
+ * the key it blames (the key on the error's line, or the key its message
+ * starts with), or a random key of the family when it blames k itself.
+ * NULL if none is found in 100 steps (a search that long has wandered off:
+ * a new one from the seed finds more, in less time, than longer ones). */
 static kgen_spec *
-repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, size_t len)
+repair(const struct kgen_family *f, const struct pairs *seed, char *yaml, size_t len)
 {
-	struct pairs p;
+	struct pairs p = *seed;
+	enum kgen_key k = seed->key[0];
 	kgen_error err;
 	kgen_spec *s = NULL;
 	int nkeys = 0, step, i;
@@ -235,10 +249,7 @@ repair(const struct kgen_family *f, enum kgen_key k, const char *v, char *yaml, 
 
 	for (q = f->keys; *q != KGEN_KEY_COUNT; q++)
 		nkeys++;
-	memset(&p, 0, sizeof p);
-	p.key[p.n] = k;
-	snprintf(p.value[p.n++], sizeof p.value[0], "%s", v);
-	for (step = 0; step < 400; step++) {
+	for (step = 0; step < 100; step++) {
 		enum kgen_key blame = KGEN_KEY_COUNT;
 		char word[64];
 		to_yaml(f, &p, yaml, len);
@@ -638,6 +649,39 @@ never(const struct kgen_family *f, int k, const char *v)
 	return k == KGEN_KEY_acc_dtype && (strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0);
 }
 
+/* The start of a search for a spec with key k = v: that pair and, with
+ * `extra`, for up to four other keys of f (from a random one on, in the
+ * family's order), a value of the key that no spec has covered yet, so that
+ * one spec covers several (the search redraws any the validator refuses).
+ * The first EXTRA_TRIES searches for a value take extras, the rest that
+ * value alone (a rare value is found more easily alone). */
+enum { EXTRA_TRIES = 3 };
+
+static void
+seed_uncovered(const struct kgen_family *f, const struct coverage *c, enum kgen_key k, const char *v, int extra,
+               struct pairs *p)
+{
+	int nkeys = 0, at, j, i;
+
+	memset(p, 0, sizeof *p);
+	p->key[0] = k;
+	snprintf(p->value[p->n++], sizeof p->value[0], "%s", v);
+	while (f->keys[nkeys] != KGEN_KEY_COUNT)
+		nkeys++;
+	at = (int)(next() % (unsigned)nkeys);
+	for (j = 0; extra && j < nkeys && p->n < 5; j++) {
+		enum kgen_key kk = f->keys[(at + j) % nkeys];
+		if (kk == k || kk == KGEN_KEY_kernel || kk == KGEN_KEY_name)
+			continue;
+		for (i = 0; i < c->nvalues[kk]; i++)
+			if (!c->seen[kk][i] && !never(f, kk, c->values[kk][i])) {
+				p->key[p->n] = kk;
+				snprintf(p->value[p->n++], sizeof p->value[0], "%s", c->values[kk][i]);
+				break;
+			}
+	}
+}
+
 /* Load yaml; the spec when the validator accepts it. */
 static kgen_spec *
 accept(const char *yaml)
@@ -650,34 +694,121 @@ accept(const char *yaml)
 	return s;
 }
 
+/* Specs generated but not compiled yet: those that cover values the
+ * sample missed, from which pick() compiles a few that cover them all. */
+struct pool {
+	int n, cap;
+	kgen_spec **spec;
+	char **yaml;
+};
+
+static void
+pool_add(struct pool *p, kgen_spec *s, const char *yaml)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 256;
+		if (!(p->spec = realloc(p->spec, (size_t)p->cap * sizeof *p->spec)) ||
+		    !(p->yaml = realloc(p->yaml, (size_t)p->cap * sizeof *p->yaml))) {
+			perror("sample_test");
+			exit(99);
+		}
+	}
+	p->spec[p->n] = s;
+	if (!(p->yaml[p->n++] = strdup(yaml))) {
+		perror("sample_test");
+		exit(99);
+	}
+}
+
+/* How many values s covers that c has not: the (key, value) pairs. */
+static int
+gain(const struct coverage *c, const kgen_spec *s)
+{
+	char buf[96];
+	int k, i, n = 0;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		if (!c->nvalues[k] || !kgen_key_applies(s, (enum kgen_key)k))
+			continue;
+		kgen_spec_format_value(s, (enum kgen_key)k, buf, sizeof buf);
+		for (i = 0; i < c->nvalues[k]; i++)
+			n += !c->seen[k][i] && strcmp(c->values[k][i], buf) == 0;
+	}
+	return n;
+}
+
+/* Compile a few specs of the pool that cover every value it covers and c
+ * does not: the one that covers the most, then again (a greedy set cover);
+ * the pool is emptied.  The failures queue() finds. */
+static int
+pick(struct coverage *c, struct pool *p)
+{
+	int fails = 0, best, most, g, i;
+
+	for (;;) {
+		for (best = -1, most = 0, i = 0; i < p->n; i++)
+			if (p->spec[i] && (g = gain(c, p->spec[i])) > most) {
+				most = g;
+				best = i;
+			}
+		if (best < 0)
+			break;
+		cover(c, p->spec[best]);
+		fails += queue(p->spec[best], p->yaml[best]);
+		kgen_spec_free(p->spec[best]);
+		p->spec[best] = NULL;
+	}
+	for (i = 0; i < p->n; i++) {
+		kgen_spec_free(p->spec[i]);
+		free(p->yaml[i]);
+	}
+	free(p->spec);
+	free(p->yaml);
+	memset(p, 0, sizeof *p);
+	return fails;
+}
+
 /* Sample family f: `want` accepted specs, each queued for compiling, or
- * written to emit_dir; then cover what the sample missed.  Returns the
- * failures found so far (compile_all() finds the rest). */
+ * written to emit_dir.  Then what the sample missed: the draws go on to
+ * DRAWS accepted specs (the sample of `make check-full`), and each value
+ * none of them has is searched for (below); of all these specs, only a few
+ * that cover every value they cover are compiled (pick()), so that a small
+ * sample covers what a large one does at the cost of generating it.
+ * Returns the failures found so far (compile_all() finds the rest). */
+enum { DRAWS = 256 };
+
 static int
 sample(const struct kgen_family *f, int want, const char *emit_dir)
 {
-	static struct coverage c;
-	char yaml[1024], path[4096], seen_yaml[256][1024];
+	static struct coverage c, reach;
+	static struct pool pool;
+	char yaml[1024], path[4096], seen_yaml[DRAWS][1024];
 	const enum kgen_key *p;
-	int got = 0, tries = 0, fails = 0, nseen = 0, i, k, v, dup;
+	int got = 0, tries = 0, fails = 0, nseen = 0, draws = emit_dir ? want : DRAWS, accepted = 0, i, k, v, dup;
 	kgen_spec *s;
 
 	memset(&c, 0, sizeof c);
 	for (p = f->keys; *p != KGEN_KEY_COUNT; p++)
 		c.nvalues[*p] = *p == KGEN_KEY_kernel || *p == KGEN_KEY_name ? 0 : candidates(*p, c.values[*p], 64);
-	while (got < want && tries++ < 200 * want) {
+	while (accepted < draws && tries++ < 200 * draws) {
 		draw(f, yaml, sizeof yaml);
 		if (!(s = accept(yaml)))
 			continue;
 		for (dup = 0, i = 0; i < nseen && !dup; i++)
 			dup = strcmp(seen_yaml[i], yaml) == 0;
-		if (dup || nseen == 256) {
+		if (dup || nseen == DRAWS) {
 			kgen_spec_free(s);
-			if (nseen == 256)
+			if (nseen == DRAWS)
 				break;
 			continue;
 		}
 		snprintf(seen_yaml[nseen++], sizeof seen_yaml[0], "%s", yaml);
+		accepted++;
+		if (got == want) {
+			/* Past the sample: to the pool; compiled only if pick() takes it. */
+			pool_add(&pool, s, yaml);
+			continue;
+		}
 		cover(&c, s);
 		if (emit_dir) {
 			FILE *fp;
@@ -698,26 +829,39 @@ sample(const struct kgen_family *f, int want, const char *emit_dir)
 		fprintf(stderr, "FAIL: %s: only %d of %d random specs accepted in %d tries\n", f->name, got, want, tries);
 		fails++;
 	}
-	/* Coverage: each value the sample missed, forced into random specs: up to
-	 * 20 searches, 100 for an enum value (it must be found, and one several
-	 * rules away, such as store: tma, may need more than a few). */
+	/* What the sample and the pool reach between them. */
+	reach = c;
+	for (i = 0; i < pool.n; i++)
+		cover(&reach, pool.spec[i]);
+	/* Coverage: each value neither has, forced into random specs: up to
+	 * 40 searches, 300 for an enum value (it must be found, and one several
+	 * rules away, such as store: tma or loads: tma, may need many), each
+	 * after EXTRA_TRIES that carry other values not reached yet.  A spec
+	 * found goes to the pool when it reaches something new. */
 	for (k = 0; k < KGEN_KEY_COUNT; k++)
-		for (v = 0; v < c.nvalues[k]; v++) {
-			if (c.seen[k][v] || never(f, k, c.values[k][v]))
+		for (v = 0; v < reach.nvalues[k]; v++) {
+			if (reach.seen[k][v] || never(f, k, reach.values[k][v]))
 				continue;
-			for (tries = 0; tries < (kgen_keys[k].type == KT_ENUM ? 100 : 20) && !c.seen[k][v]; tries++)
-				if ((s = repair(f, (enum kgen_key)k, c.values[k][v], yaml, sizeof yaml))) {
-					cover(&c, s);
-					if (c.seen[k][v])
-						fails += queue(s, yaml);
+			for (tries = 0; tries < (kgen_keys[k].type == KT_ENUM ? 300 : 40) + EXTRA_TRIES && !reach.seen[k][v];
+			     tries++) {
+				struct pairs seed;
+				seed_uncovered(f, &reach, (enum kgen_key)k, reach.values[k][v], tries < EXTRA_TRIES, &seed);
+				if (!(s = repair(f, &seed, yaml, sizeof yaml)))
+					continue;
+				if (gain(&reach, s)) {
+					cover(&reach, s);
+					pool_add(&pool, s, yaml);
+				} else {
 					kgen_spec_free(s);
 				}
-			if (!c.seen[k][v] && kgen_keys[k].type == KT_ENUM) {
+			}
+			if (!reach.seen[k][v] && kgen_keys[k].type == KT_ENUM) {
 				fprintf(stderr, "FAIL: %s: no accepted spec has %s: %s\n", f->name, kgen_keys[k].name,
-				        c.values[k][v]);
+				        reach.values[k][v]);
 				fails++;
 			}
 		}
+	fails += pick(&c, &pool);
 	printf("%s: %d random specs accepted and generated; every enum value of its keys covered%s\n",
 	       f->name, got, fails ? " (with failures)" : "");
 	return fails;
@@ -727,7 +871,7 @@ int
 main(int argc, char **argv)
 {
 	const char *env = getenv("KGEN_SAMPLES"), *emit = NULL;
-	int want = env ? atoi(env) : 100, fails = 0, f;
+	int want = env ? atoi(env) : 20, fails = 0, f;
 
 	if (argc == 4 && strcmp(argv[1], "--emit") == 0) {
 		emit = argv[2];

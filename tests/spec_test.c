@@ -278,8 +278,10 @@ fastest_load(const char *head, const char *unit, size_t n, kgen_status want, int
 /* Any input up to 10 MB is accepted or refused in time linear in its size:
  * 10 MB takes at most 3 times as long as 8 copies of its first 1.25 MB
  * would (a quadratic loader takes 64 times as long; a linear one 8),
- * each the fastest of a few loads so that a busy machine does not decide,
- * plus 20 ms for a timer's granularity, and under 10 s in any case. */
+ * plus 20 ms for a timer's granularity, and under 10 s in any case.  The
+ * times are this thread's CPU time (seconds()), which other processes do
+ * not inflate; the small input's is the fastest of two loads, so that one
+ * slow first load (a cold cache) does not make the bound tight. */
 START_TEST(ten_megabytes_in_linear_time)
 {
 	static const struct { const char *head, *unit; kgen_status want; } inputs[] = {
@@ -298,8 +300,8 @@ START_TEST(ten_megabytes_in_linear_time)
 	size_t i;
 
 	for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-		small = fastest_load(inputs[i].head, inputs[i].unit, big / 8, inputs[i].want, 3, &e);
-		took = fastest_load(inputs[i].head, inputs[i].unit, big, inputs[i].want, 2, &e);
+		small = fastest_load(inputs[i].head, inputs[i].unit, big / 8, inputs[i].want, 2, &e);
+		took = fastest_load(inputs[i].head, inputs[i].unit, big, inputs[i].want, 1, &e);
 		ck_assert_msg(took < 3 * 8 * small + 0.02, "input %zu: 10 MB took %.3f s, 1.25 MB %.3f s (%s)", i, took,
 		              small, e.message);
 		ck_assert_msg(took < 10.0, "input %zu took %.2f s (%s)", i, took, e.message);
@@ -323,6 +325,27 @@ START_TEST(integers_are_plain_decimals)
 	kgen_spec_free(load("kernel: reduce_axis\nsplit: 0\n"));
 }
 END_TEST
+
+/* Compile src for sm_90 with ptxas's fast compile (-Ofc=max) where this
+ * NVRTC takes it, as tests/sample_test does: whether NVRTC takes the
+ * source without a word is the same at any level. */
+static kgen_status
+compile_fast(const char *src, void **image, size_t *size, char **log, kgen_error *err)
+{
+	static const char *const fast[] = { "-Ofc=max" };
+	static int usable = -1;
+	kgen_status st;
+
+	if (usable != 0) {
+		st = kgen_compile_with(src, "n.cu", "sm_90", fast, 1, KGEN_IMAGE_CUBIN, image, size, log, NULL, NULL, err);
+		if (usable == 1 || st == KGEN_OK)
+			return usable = 1, st;
+		free(*log);
+		*log = NULL;
+		usable = 0;
+	}
+	return kgen_compile(src, "n.cu", "sm_90", KGEN_IMAGE_CUBIN, image, size, log, err);
+}
 
 /* A name that would collide in the generated file is refused at the spec
  * (issue 8, item 5), not left to NVRTC; names that only meet locals compile. */
@@ -365,7 +388,7 @@ START_TEST(names_cannot_collide)
 			snprintf(yaml, sizeof yaml, "kernel: %s\nname: %s\n", families[f], locals[i]);
 			spec = load(yaml);
 			ck_assert_int_eq(kgen_generate(spec, &src, &err), KGEN_OK);
-			ck_assert_msg(kgen_compile(src, "n.cu", "sm_90", KGEN_IMAGE_CUBIN, &image, &size, &log, &err) == KGEN_OK,
+			ck_assert_msg(compile_fast(src, &image, &size, &log, &err) == KGEN_OK,
 			              "%s named %s: %s\n%s", families[f], locals[i], err.message, log ? log : "");
 			free(src);
 			free(log);
