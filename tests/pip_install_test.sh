@@ -37,7 +37,9 @@ if [ -z "$py" ]; then
 fi
 CFLAGS=${PIP_TEST_CFLAGS:--O0}
 export CFLAGS
-if [ "${PIP_TEST_BUILD:-no}" != yes ] && [ -f "$built" ]; then
+# The sanitizer build's libkgen (make check-sanitize) needs the ASan runtime
+# loaded first, which the installed package is not run with: build one there.
+if [ "${PIP_TEST_BUILD:-no}" != yes ] && [ -f "$built" ] && [ -z "${KGEN_ASAN_PRELOAD:-}" ]; then
 	KGEN_PREBUILT_LIBKGEN=$built
 	export KGEN_PREBUILT_LIBKGEN
 	how="ships the libkgen make built"
