@@ -328,8 +328,8 @@ verify(kgen_context *ctx, kgen_kernel *k, struct rcase *c, unsigned long long *b
 		*bad += j->bad[p];
 	}
 	if (!*bad)
-		snprintf(msg, len, "all %llu %s checked%s", kgen_rows_writes_y(s) ? c->rows * c->cols : c->rows,
-		         kgen_rows_writes_y(s) ? "elements" : "losses and log-sum-exps", c->s ? "" : "");
+		snprintf(msg, len, "all %llu %s checked", kgen_rows_writes_y(s) ? c->rows * c->cols : c->rows,
+		         kgen_rows_writes_y(s) ? "elements" : "losses and log-sum-exps");
 	free(j);
 	return KGEN_OK;
 }

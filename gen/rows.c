@@ -130,7 +130,7 @@ static kgen_status
 check(struct kgen_spec *s, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = s->r.dtype;
-	long long lanes, regs;
+	long long regs;
 	kgen_status st;
 
 	if ((st = check_types(s, err)))
@@ -153,8 +153,6 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(vectors, "vectors %lld of %lld elements are %lld floats a thread, over the 64 that stay in "
 		           "registers: use at most %lld, or strategy: online for long rows", s->vectors, s->r.vec, regs,
 		           64 / s->r.vec);
-	lanes = s->row_strategy == KGEN_ROWS_WARP ? s->lanes : s->threads;
-	(void)lanes;
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "rows_%s_%s", kgen_row_ops[s->row_op].name, dt->name);
 	return KGEN_OK;
