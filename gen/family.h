@@ -63,10 +63,12 @@ struct kgen_step {
 	char grid[32];                   /* "1", "grid", ... (the rule is in kgen_contract.notes) */
 	long long block;                 /* threads per block */
 	long long dynamic_smem;          /* bytes of dynamic shared memory; 0 for none */
+	int optional;                    /* for some GPUs only: one without the shared memory it asks loads the
+	                                  * rest, and the launcher never takes it there */
 	char note[160];                  /* after the launch, on the header's line; may be empty */
 };
 
-#define KGEN_MAX_STEPS 8
+#define KGEN_MAX_STEPS 16
 
 /* How a spec's kernels are launched: what the header comment says, and what
  * the runtime loads. */

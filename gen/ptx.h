@@ -42,6 +42,7 @@
 	X(tensor_map, tma)                      /* struct CUtensorMap */ \
 	X(fence_proxy_async_shared, tma) \
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \
+	X(bulk_load, tma)                       /* bytes from global to shared memory, no tensor map */ \
 	X(tma_load_2d, tma) \
 	X(tma_load_2d_multicast, tma) \
 	X(tma_load_3d, tma) \

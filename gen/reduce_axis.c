@@ -86,6 +86,8 @@ check(struct kgen_spec *s, kgen_error *err)
 	}
 	if (s->strategy == KGEN_STRATEGY_WARP && !kgen_is_pow2(s->lanes))
 		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
+	if (s->strategy == KGEN_STRATEGY_WARP && s->lanes > 32)
+		return ERR(lanes, "lanes %lld: a row's threads share a warp: use at most 32", s->lanes);
 	if (uses_tile(s)) {
 		long long smem = s->r.vec * s->threads * s->r.acc_bytes;
 		if (!kgen_is_pow2(s->threads))

@@ -38,12 +38,31 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-#define X(lanes, vectors) { lanes, vectors, 0 },
-static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0 } };
+#define X(lanes, vectors) { lanes, vectors, 0, 0 },
+static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0 } };
 #undef X
-#define X(lanes, vectors, upto) { lanes, vectors, upto },
-static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0 } };
+#define X(lanes, vectors, upto) { lanes, vectors, upto, 0 },
+static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0 } };
 #undef X
+#define X(lanes, vectors) { lanes, vectors, 0, 1 },
+static const struct kgen_rows_choice staged_choices[] = { KGEN_ROWS_AUTO_STAGED(X) { 0, 0, 0, 0 } };
+#undef X
+
+/* A staged kernel's stages: two where they fit in KGEN_ROWS_STAGE_BYTES
+ * (the next rows land while one is worked on), else one (the block's rows
+ * land while the last ones are finished from registers); 0: not even one. */
+static int
+stages_for(const struct kgen_spec *s, int vectors)
+{
+	long long one = s->threads * vectors * s->load_width;
+	return 2 * one <= KGEN_ROWS_STAGE_BYTES ? 2 : one <= KGEN_ROWS_STAGE_BYTES ? 1 : 0;
+}
+
+long long
+kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return c->stages ? c->stages * s->threads * c->vectors * s->load_width : 0;
+}
 
 /* Loads in flight a thread of the online kernel of strategy: auto. */
 #define AUTO_ONLINE_VECTORS 4
@@ -56,14 +75,18 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
-		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0 };
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0 };
 		return n;
 	case KGEN_ROWS_BLOCK:
 	case KGEN_ROWS_CLUSTER:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0 };
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0 };
 		return n;
 	case KGEN_ROWS_ONLINE:
-		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0 };
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0 };
+		return n;
+	case KGEN_ROWS_STAGED:
+		out[n++] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0,
+		                                      stages_for(s, (int)s->vectors) };
 		return n;
 	default:
 		break;
@@ -77,7 +100,18 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
 		n++;
 	}
-	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0 };
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0 };
+	if (!kgen_rows_writes_y(s) || s->load_width != 16)
+		return n;
+	for (c = staged_choices; c->vectors && n < max; c++) {
+		long long lanes = c->lanes ? c->lanes : s->threads;
+		if (lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads) ||
+		    !stages_for(s, c->vectors) || lanes * c->vectors <= KGEN_ROWS_STAGED_FROM)
+			continue;
+		out[n] = *c;
+		out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
+		out[n++].stages = stages_for(s, c->vectors);
+	}
 	return n;
 }
 
@@ -145,14 +179,33 @@ check(struct kgen_spec *s, kgen_error *err)
 	s->r.vec = s->load_width / dt->size;
 	if (s->row_strategy == KGEN_ROWS_WARP && !kgen_is_pow2(s->lanes))
 		return ERR(lanes, "lanes %lld is not a power of two: use 1, 2, 4, 8, 16 or 32", s->lanes);
+	if (s->row_strategy == KGEN_ROWS_WARP && s->lanes > 32)
+		return ERR(lanes, "lanes %lld: strategy: warp shares a warp among rows: use at most 32 (strategy: staged "
+		           "takes more)", s->lanes);
+	if (s->row_strategy == KGEN_ROWS_STAGED && (!kgen_is_pow2(s->lanes) || s->lanes < 32 || s->lanes > s->threads))
+		return ERR(lanes, "lanes %lld: strategy: staged gives a row whole warps: a power of two from 32 to threads "
+		           "(%lld)", s->lanes, s->threads);
+	if (s->row_strategy == KGEN_ROWS_STAGED && !kgen_rows_writes_y(s))
+		return ERR(row_strategy, "strategy: staged holds rows in registers; op: cross_entropy streams them: use "
+		           "auto, warp, block or online");
+	if (s->row_strategy == KGEN_ROWS_STAGED && s->load_width != 16)
+		return ERR(load_width, "load_width %lld: strategy: staged copies rows in 16-byte vectors (load_width: 16)",
+		           s->load_width);
 	if (s->row_strategy == KGEN_ROWS_CLUSTER && (!kgen_is_pow2(s->cluster_size) || s->cluster_size > 8))
 		return ERR(cluster_size, "cluster_size %lld: a cluster of 2, 4 or 8 blocks (the portable sizes)",
 		           s->cluster_size);
 	regs = s->vectors * s->r.vec;
-	if (s->row_strategy != KGEN_ROWS_AUTO && regs > 64)
+	if (s->row_strategy == KGEN_ROWS_ONLINE && regs > 64)
 		return ERR(vectors, "vectors %lld of %lld elements are %lld floats a thread, over the 64 that stay in "
-		           "registers: use at most %lld, or strategy: online for long rows", s->vectors, s->r.vec, regs,
-		           64 / s->r.vec);
+		           "registers: use at most %lld", s->vectors, s->r.vec, regs, 64 / s->r.vec);
+	if (s->row_strategy != KGEN_ROWS_AUTO && s->row_strategy != KGEN_ROWS_ONLINE && s->vectors * s->load_width > 256)
+		return ERR(vectors, "vectors %lld of %lld bytes are %lld bytes of the row a thread, over the 256 (64 "
+		           "registers) that stay in registers: use at most %lld, or strategy: online for long rows",
+		           s->vectors, s->load_width, s->vectors * s->load_width, 256 / s->load_width);
+	if (s->row_strategy == KGEN_ROWS_STAGED && !stages_for(s, (int)s->vectors))
+		return ERR(vectors, "vectors %lld: a stage of threads x vectors x 16 bytes (%lld) is over the %d bytes of "
+		           "shared memory it may take: use fewer", s->vectors, s->threads * s->vectors * 16,
+		           KGEN_ROWS_STAGE_BYTES);
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "rows_%s_%s", kgen_row_ops[s->row_op].name, dt->name);
 	return KGEN_OK;
@@ -166,6 +219,8 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 {
 	if (s->row_strategy != KGEN_ROWS_AUTO)
 		snprintf(buf, n, "%s", "");
+	else if (c->stages)
+		snprintf(buf, n, "_staged%lldx%d", c->lanes ? (long long)c->lanes : s->threads, c->vectors);
 	else if (c->lanes > 0)
 		snprintf(buf, n, "_lanes%dx%d", c->lanes, c->vectors);
 	else if (c->lanes == 0)
@@ -182,6 +237,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	long long load = s->load_width;
+	unsigned long long staged_from = KGEN_ROWS_STAGED_FROM;
 	char sfx[32];
 
 	memset(p, 0, sizeof *p);
@@ -204,10 +260,17 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 
 		suffix(s, &c[i], sfx, sizeof sfx);
 		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);
+		st->dynamic_smem = kgen_rows_smem(s, &c[i]);
+		st->optional = n > 1 && c[i].stages;  /* auto's: sm_90's */
 		if (n > 1 && cap)
 			kgen_contract_printf(st->note, sizeof st->note, "when cols <= %llu", cap * (unsigned long long)s->r.vec);
 		else if (n > 1)
 			kgen_contract_printf(st->note, sizeof st->note, "%s", c[i].lanes < 0 ? "for longer rows" : "");
+		if (n > 1 && c[i].stages) {
+			kgen_contract_printf(st->note, sizeof st->note, "instead on sm_90 when %llu < cols <= %llu",
+			                     staged_from * (unsigned long long)s->r.vec, cap * (unsigned long long)s->r.vec);
+			staged_from = cap;
+		}
 	}
 	if (s->row_strategy == KGEN_ROWS_CLUSTER)
 		kgen_contract_note(p, "// grid = %lld * rows (at most 2^31 - 1 blocks: the clusters walk the rows a grid\n"
@@ -221,13 +284,21 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
 		                   "// apart; rows of up to %llu elements.\n",
 		                   kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+	else if (s->row_strategy == KGEN_ROWS_STAGED)
+		kgen_contract_note(p, "// grid = at most ceil(rows / %lld) (%lld threads per row), as many blocks as the GPU holds at\n"
+		                   "// once: the blocks walk the rows a grid apart; rows of up to %llu elements.  Dynamic\n"
+		                   "// shared memory %lld bytes: %d stage%s of the block's rows.\n", s->threads / s->lanes,
+		                   s->lanes, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
+		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "");
 	else if (s->row_strategy == KGEN_ROWS_ONLINE)
 		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
 		                   "// apart; rows of any length.\n");
 	else
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
-		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).\n",
-		                   s->threads);
+		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s\n",
+		                   s->threads, c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
+		                   "// the GPU holds at once (at most the rows' groups), each staging its next rows in\n"
+		                   "// dynamic shared memory (the bytes after its launch)." : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
@@ -346,7 +417,9 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	int regs = s->row_strategy != KGEN_ROWS_ONLINE;
 	int softmax = s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX;
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = s->row_strategy == KGEN_ROWS_CLUSTER;
-	struct tpl_args parts, stats, reduce;
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0;
+	struct tpl_args parts, stats, reduce, stage;
 	struct kgen_ptx ptx = { 0 };
 	kgen_status st = KGEN_OK;
 	size_t i;
@@ -354,6 +427,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_init(&parts);
 	tpl_init(&stats);
 	tpl_init(&reduce);
+	tpl_init(&stage);
 	TRY(convert(&parts, "x_to_float", s->r.dtype, 0, err));
 	if (kgen_rows_has_weight(s))
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
@@ -371,10 +445,15 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load);
 		TRY(kgen_ptx_render_into(&parts, "ptx", &ptx, err));
 	}
+	if (staged) {
+		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+		           KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
+		TRY(kgen_ptx_render_into(&stage, "ptx", &ptx, err));
+		TRY(part(&parts, "stage", "rows/stage.cu", &stage, err));
+	}
 	tpl_show(&stats, "max", softmax && regs);
-	tpl_show(&stats, "sum", (softmax && regs) || s->row_op == KGEN_ROW_RMS_NORM ||
-	                        (s->row_op == KGEN_ROW_LAYER_NORM && regs));
-	tpl_show(&stats, "max_sum", xent || (softmax && online));
+	tpl_show(&stats, "sum", s->row_op == KGEN_ROW_RMS_NORM || (s->row_op == KGEN_ROW_LAYER_NORM && regs));
+	tpl_show(&stats, "max_sum", xent || softmax);
 	tpl_show(&stats, "shifted", s->row_op == KGEN_ROW_LAYER_NORM && online);
 	TRY(part(&parts, "stats", "rows/stats.cu", &stats, err));
 	if (cluster)
@@ -402,6 +481,7 @@ out:
 	tpl_free(&parts);
 	tpl_free(&stats);
 	tpl_free(&reduce);
+	tpl_free(&stage);
 	return st;
 }
 
@@ -425,9 +505,25 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 		tpl_set(&k, "name", "%s%s", kgen_spec_kernel_name(s), sfx);
 		if (c[i].lanes >= 0) {
 			tpl_set(&k, "vecs", "%d", c[i].vectors);
-			tpl_set(&k, "call", "%s_row", op);
+			if (!c[i].stages)
+				tpl_set(&k, "call", "%s_row", op);
 		}
-		if (c[i].lanes < 0) {
+		if (c[i].stages) {
+			long long lanes = c[i].lanes ? c[i].lanes : s->threads;
+			tpl = "rows/kernel_staged.cu";
+			tpl_set(&k, "lanes", "%lld", lanes);
+			tpl_set(&k, "stages", "%d", c[i].stages);
+			tpl_set(&k, "smem", "%lld", kgen_rows_smem(s, &c[i]));
+			/* Two blocks an SM where a thread's part of the row is at most 64 bytes (ptxas keeps
+			 * them in 64 registers, spilling a few bytes at most): one works while the other waits. */
+			tpl_set(&k, "blocks", "%d", c[i].vectors * s->load_width <= 64 && s->threads <= 512 ? 2 : 1);
+			tpl_set(&k, "blocks_s", "%s", c[i].vectors * s->load_width <= 64 && s->threads <= 512 ? "s" : "");
+			tpl_set(&k, "pad", "%s", s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX ? "x_neg_inf()" : "T()");
+			tpl_set(&k, "call", "%s_held", op);
+			tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu elements, "
+			        "%d stage%s.", lanes, c[i].vectors, kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec,
+			        c[i].stages, c[i].stages > 1 ? "s" : "");
+		} else if (c[i].lanes < 0) {
 			tpl = "rows/kernel_online.cu";
 			if (xent)
 				tpl_set(&k, "call", "cross_entropy_row<THREADS, %d>(a, row, threadIdx.x, true)", c[i].vectors);
@@ -533,14 +629,14 @@ out:
 /* ---- the family ---- */
 
 #define ALL_BUT_AUTO (KGEN_BIT(KGEN_ROWS_WARP) | KGEN_BIT(KGEN_ROWS_BLOCK) | KGEN_BIT(KGEN_ROWS_CLUSTER) | \
-                      KGEN_BIT(KGEN_ROWS_ONLINE))
+                      KGEN_BIT(KGEN_ROWS_STAGED) | KGEN_BIT(KGEN_ROWS_ONLINE))
 #define NORMS (KGEN_BIT(KGEN_ROW_RMS_NORM) | KGEN_BIT(KGEN_ROW_LAYER_NORM))
 
 static const struct kgen_only_with only_with[] = {
-	{ KGEN_KEY_lanes, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_WARP),
-	  "lanes needs strategy: warp, not {w} (a block or a cluster per row; auto chooses its own)" },
+	{ KGEN_KEY_lanes, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_WARP) | KGEN_BIT(KGEN_ROWS_STAGED),
+	  "lanes needs strategy: warp or staged, not {w} (a block or a cluster per row; auto chooses its own)" },
 	{ KGEN_KEY_vectors, KGEN_KEY_row_strategy, ALL_BUT_AUTO,
-	  "vectors needs strategy: warp, block, cluster or online (auto chooses its own)" },
+	  "vectors needs strategy: warp, block, cluster, staged or online (auto chooses its own)" },
 	{ KGEN_KEY_cluster_size, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_CLUSTER),
 	  "cluster_size needs strategy: cluster, not {w}" },
 	{ KGEN_KEY_weight_dtype, KGEN_KEY_row_op, NORMS,
@@ -559,6 +655,8 @@ static const enum kgen_key keys[] = {
 static const struct kgen_arch_need arch_needs[] = {
 	{ KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_CLUSTER), 90, "thread block clusters, distributed shared memory",
 	  "strategy: online or auto", 0 },
+	{ KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_STAGED), 90, "the TMA unit's bulk copies, mbarriers",
+	  "strategy: auto (which stages rows on sm_90 only)", 0 },
 	{ .min_sm = 0 },
 };
 

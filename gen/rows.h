@@ -34,21 +34,41 @@
 	X(16, 4, 512) \
 	X(64, 4, 2048)
 
+/* strategy: auto's staged kernels (sm_90, x's rows 16-byte aligned,
+ * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM loads takes the
+ * first that holds it there, as lanes x vectors above; one whose stages
+ * would not fit in shared memory is left out. */
+#define KGEN_ROWS_AUTO_STAGED(X) \
+	X(128, 4) \
+	X(256, 4) \
+	X(0, 4)   \
+	X(0, 8)
+#define KGEN_ROWS_STAGED_FROM 256
+
+/* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
+ * a block of sm_90 may have). */
+#define KGEN_ROWS_STAGE_BYTES (200 * 1024)
+
 struct kgen_rows_choice {
 	int lanes;                /* threads per row; 0: the block's; -1: the online kernel */
 	int vectors;              /* loads each thread holds, or streams at a time */
 	unsigned long long upto;  /* strategy: auto: the longest row it is given, in loads (0: any) */
+	int stages;               /* a staged kernel's stages of rows in shared memory; 0: not staged */
 };
 
 /* The kernels of a checked spec in launch-table order, as the contract
  * lists them (its steps): for strategy auto every row of KGEN_ROWS_AUTO
  * the op takes, then the online kernel (lanes -1, vectors the online
- * batch); for another strategy its one kernel.  Returns the count. */
+ * batch), then the staged ones; for another strategy its one kernel.
+ * Returns the count. */
 int kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max);
 
 /* The longest row, in loads of load_width bytes, that a kernel of choice c
  * holds (0: any: the online and the streaming cross_entropy kernels). */
 unsigned long long kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c);
+
+/* Bytes of dynamic shared memory a kernel of choice c takes (its stages). */
+long long kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c);
 
 /* Rows one block of choice c takes at once. */
 long long kgen_rows_per_block(const struct kgen_spec *s, const struct kgen_rows_choice *c);

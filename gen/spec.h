@@ -184,8 +184,9 @@
 	X(WARP,    "warp",    "`lanes` threads per row (several rows a warp below 32), the row in registers: rows up to lanes x vectors loads") \
 	X(BLOCK,   "block",   "a block per row, the row in registers: rows up to threads x vectors loads") \
 	X(CLUSTER, "cluster", "a cluster of `cluster_size` blocks per row (sm_90), each holding its part in registers and reading the others' statistics from their shared memory") \
+	X(STAGED,  "staged",  "`lanes` threads per row (32 up to the block), the row in registers, the block walking the rows while the TMA unit copies the next ones into shared memory (sm_90): rows up to lanes x vectors loads") \
 	X(ONLINE,  "online",  "a block per row of any length: a pass for the statistics (a running max and sum, or Welford's mean and variance), then a pass that writes (cross_entropy: one pass)") \
-	X(AUTO,    "auto",    "kernels of warp, block and online, one chosen at launch by the row's length")
+	X(AUTO,    "auto",    "kernels of warp, block, staged (on sm_90) and online, one chosen at launch by the row's length")
 
 /* How an operand of kernel: matmul lies in memory. */
 #define KGEN_MM_LAYOUTS(X) \
@@ -296,7 +297,7 @@
 	X(pad,              "pad",              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \
 	X(axis,             "axis",             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce each row (rows) or each column (cols)") \
 	X(strategy,         "strategy",         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
-	X(lanes,            "lanes",            KT_INT,  NULL,               1, 32,    "32",      "threads per row, a power of two (strategy: warp)") \
+	X(lanes,            "lanes",            KT_INT,  NULL,               1, 1024,  "32",      "threads per row, a power of two (strategy: warp, up to 32; staged, 32 up to threads)") \
 	X(split,            "split",            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch") \
 	X(out_dtype,        "out_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "type of the result; default: the op's (acc_dtype for sum, f64 for a mean of integers, i64 for count_nonzero); matmul: C's type, default dtype") \
 	X(nan,              "nan",              KT_ENUM, kgen_nans,          0, 0,     "propagate", "how argmin and argmax treat NaN") \

@@ -134,6 +134,8 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&ctx->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev)) ||
 	    (r = cu->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, ctx->dev)) ||
+	    (r = cu->cuDeviceGetAttribute(&ctx->smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+	                                  ctx->dev)) ||
 	    (call = "cuDeviceGetName", r = cu->cuDeviceGetName(ctx->name, sizeof ctx->name, ctx->dev))) {
 		st = kgen_cu_fail(cu, err, call, r);
 		kgen_context_destroy(ctx);
@@ -302,6 +304,10 @@ load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int n
 		const struct kgen_step *st = &k->contract.step[i];
 		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
 		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module[nimages == 1 ? 0 : i], fn));
+		if (st->optional && st->dynamic_smem > ctx->smem_optin) {
+			k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
+			continue;
+		}
 		if (st->dynamic_smem > 48 * 1024)
 			KGEN_CU(cu, err, cuFuncSetAttribute,
 			        (k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));

@@ -44,21 +44,31 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 }
 
 /* The kernel of the contract for rows of cols elements: strategy auto's
- * first whose `upto` takes them (the online one takes any), or the spec's
- * one kernel when it holds them (or streams); -1 when it does not. */
+ * first staged one that takes them where it may (sm_90, x's rows 16-byte
+ * aligned, rows longer than KGEN_ROWS_STAGED_FROM loads, the kernel
+ * loaded), else its first other whose `upto` takes them (the online one
+ * takes any), or the spec's one kernel when it holds them (or streams); -1
+ * when it does not. */
 static int
-choose(const kgen_kernel *k, unsigned long long cols, struct kgen_rows_choice *choice)
+choose(const kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice *choice)
 {
 	const struct kgen_spec *s = &k->spec;
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
+	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && loads > KGEN_ROWS_STAGED_FROM;
 
+	for (i = 0; staged && i < n; i++)
+		if (c[i].stages && loads <= c[i].upto && k->occupancy[i] > 0)
+			goto found;
 	for (i = 0; i < n; i++) {
 		unsigned long long cap = c[i].upto ? c[i].upto : kgen_rows_capacity(s, &c[i]);
+		if (n > 1 && c[i].stages)
+			continue;
 		if (!cap || loads <= cap)  /* 0: any row */
 			break;
 	}
+found:
 	if (i == n)
 		return -1;
 	*choice = c[i];
@@ -146,7 +156,7 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 		return st;
 	if (!a->rows || !a->cols)
 		return KGEN_OK;
-	fn = choose(k, a->cols, &c);
+	fn = choose(k, a->cols, keeps_aligned(a->x, x_pitch, s->r.dtype->size, 16), &c);
 	if (fn < 0) {
 		struct kgen_rows_choice one[KGEN_MAX_STEPS];
 		kgen_rows_kernels(s, one, KGEN_MAX_STEPS);
@@ -175,7 +185,13 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
 	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
 		ka.aligned |= W_ALIGNED;
-	if (s->row_strategy == KGEN_ROWS_CLUSTER) {
+	if (c.stages) {  /* as many blocks as the GPU holds at once, each walking its rows */
+		unsigned long long per = (unsigned long long)kgen_rows_per_block(s, &c), resident;
+		resident = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[fn] > 0 ? k->occupancy[fn] : 1);
+		grid = a->rows / per + (a->rows % per != 0);
+		if (grid > resident)
+			grid = resident;
+	} else if (s->row_strategy == KGEN_ROWS_CLUSTER) {
 		unsigned long long most = GRID_MAX / (unsigned long long)s->cluster_size;
 		grid = (a->rows < most ? a->rows : most) * (unsigned long long)s->cluster_size;
 	} else {
@@ -186,7 +202,7 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	}
 	if ((st = kgen_context_enter(k->ctx, err)))
 		return st;
-	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, 0, args, stream, err);
+	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, (unsigned int)kgen_rows_smem(s, &c), args, stream, err);
 }
 
 kgen_status

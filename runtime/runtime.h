@@ -21,7 +21,7 @@ struct kgen_kernel {
 	int nmodules;
 	struct kgen_contract contract;  /* the family's launch contract */
 	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
-	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds */
+	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds (0: more shared memory than the GPU gives) */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
 	/* The family's own launch state (a TMA transpose's tensor maps), made
@@ -41,6 +41,7 @@ struct kgen_context {
 	CUdevice dev;
 	CUcontext cuctx;
 	int sm_count, cc_major, cc_minor;
+	int smem_optin;             /* the dynamic shared memory a block may ask for, in bytes */
 	size_t l2_bytes;
 	char name[256], arch[16];
 	pthread_mutex_t lock;

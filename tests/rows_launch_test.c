@@ -70,15 +70,28 @@ static const struct geometry {
 	unsigned long long rows, cols;
 	const char *kernel;
 	unsigned grid, block;
+	unsigned long long x_pitch;  /* 0: cols */
+	unsigned smem;               /* dynamic shared memory: a staged kernel's stages */
 } geometries[] = {
 	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 32 rows a block of 512 */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 32, 512 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes16x4", 32, 512 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_lanes32x4", 63, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_lanes128x4", 250, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_lanes256x8", 500, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_block8", 1000, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_lanes128x4", 250, 512 },
+	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
+	 * (the fake says 2 each), 4 rows a block of 128 lanes */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 2056, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_staged512x4", 264, 512, 0, 2 * 512 * 4 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_staged512x8", 264, 512, 0, 2 * 512 * 8 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 32769, "rows_softmax_bf16_online", 1000, 512 },
+	/* rows that do not keep 16-byte vectors aligned: the kernels that load them themselves */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_lanes128x4", 250, 512, 4097 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_lanes256x8", 500, 512, 16388 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_block8", 1000, 512, 32769 },
+	/* strategy: staged: a block per row here, at most the GPU's resident blocks */
+	{ "kernel: rows\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 2\n", 100, 50, "rows_softmax_bf16", 100, 512, 0, 2 * 512 * 2 * 16 },
+	{ "kernel: rows\ndtype: bf16\nstrategy: staged\nlanes: 256\nvectors: 2\n", 1001, 50, "rows_softmax_bf16", 264, 512, 0, 2 * 512 * 2 * 16 },
 	/* f32: 4 elements a load */
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
 	/* cross_entropy's own table */
@@ -96,6 +109,7 @@ START_TEST(rows_launch_geometry)
 	struct kgen_rows_args a = args(g->rows, g->cols);
 	kgen_error err;
 
+	a.x_pitch = g->x_pitch;
 	if (strstr(g->yaml, "cross_entropy")) {
 		a.y = 0;
 		a.labels = 0x50000000;
@@ -107,6 +121,7 @@ START_TEST(rows_launch_geometry)
 	ck_assert_str_eq(launches[0].name, g->kernel);
 	ck_assert_uint_eq(launches[0].grid[0], g->grid);
 	ck_assert_uint_eq(launches[0].block[0], g->block);
+	ck_assert_uint_eq(launches[0].smem, g->smem);
 	ck_assert_uint_eq(launches[0].args[0], 0x10000000);  /* struct Rows begins with x */
 	ck_assert_ptr_eq(launches[0].stream, (void *)0x1234);
 }

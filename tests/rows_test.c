@@ -84,12 +84,36 @@ static const struct refusal refusals[] = {
 	{ "cluster_portable", "kernel: rows\nstrategy: cluster\ncluster_size: 16\n",
 	  "cluster_size 16: a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15, "cluster_size: 16" },
 	{ "vectors_fit_registers", "kernel: rows\nstrategy: block\nvectors: 32\n",
-	  "vectors 32 of 4 elements are 128 floats a thread, over the 64 that stay in registers: use at most 16, or "
-	  "strategy: online for long rows", 3, 10, "vectors: 32" },
+	  "vectors 32 of 16 bytes are 512 bytes of the row a thread, over the 256 (64 registers) that stay in "
+	  "registers: use at most 16, or strategy: online for long rows", 3, 10, "vectors: 32" },
+	{ "staged_not_for_cross_entropy", "kernel: rows\nop: cross_entropy\nstrategy: staged\n",
+	  "strategy: staged holds rows in registers; op: cross_entropy streams them: use auto, warp, block or online",
+	  3, 11, "strategy: staged" },
+	{ "staged_copies_16_bytes", "kernel: rows\nstrategy: staged\ndtype: bf16\nload_width: 8\nvectors: 4\n",
+	  "load_width 8: strategy: staged copies rows in 16-byte vectors (load_width: 16)", 4, 13, "load_width: 8" },
+	{ "vectors_fit_registers", "kernel: rows\nstrategy: warp\ndtype: bf16\nvectors: 17\n",
+	  "vectors 17 of 16 bytes are 272 bytes of the row a thread, over the 256 (64 registers) that stay in "
+	  "registers: use at most 16, or strategy: online for long rows", 4, 10, "vectors: 17" },
+	{ "vectors_fit_registers", "kernel: rows\nstrategy: online\nvectors: 32\n",
+	  "vectors 32 of 4 elements are 128 floats a thread, over the 64 that stay in registers: use at most 16", 3,
+	  10, "vectors: 32" },
+	{ "stages_fit_shared_memory", "kernel: rows\nstrategy: staged\nthreads: 1024\nlanes: 1024\nvectors: 16\n",
+	  "vectors 16: a stage of threads x vectors x 16 bytes (262144) is over the 204800 bytes of shared memory it "
+	  "may take: use fewer", 5, 10, "vectors: 16" },
+	{ "staged_lanes_whole_warps", "kernel: rows\nstrategy: staged\nlanes: 16\n",
+	  "lanes 16: strategy: staged gives a row whole warps: a power of two from 32 to threads (512)", 3, 8,
+	  "lanes: 16" },
+	{ "staged_lanes_within_block", "kernel: rows\nstrategy: staged\nthreads: 256\nlanes: 512\n",
+	  "lanes 512: strategy: staged gives a row whole warps: a power of two from 32 to threads (256)", 4, 8,
+	  "lanes: 512" },
+	{ "warp_lanes_within_a_warp", "kernel: rows\nstrategy: warp\nlanes: 64\n",
+	  "lanes 64: strategy: warp shares a warp among rows: use at most 32 (strategy: staged takes more)", 3, 8,
+	  "lanes: 64" },
 	{ "lanes_only_with_warp", "kernel: rows\nlanes: 8\n",
-	  "lanes needs strategy: warp, not auto (a block or a cluster per row; auto chooses its own)", 2, 8, "lanes: 8" },
+	  "lanes needs strategy: warp or staged, not auto (a block or a cluster per row; auto chooses its own)", 2, 8,
+	  "lanes: 8" },
 	{ "vectors_not_with_auto", "kernel: rows\nvectors: 8\n",
-	  "vectors needs strategy: warp, block, cluster or online (auto chooses its own)", 2, 10, "vectors: 8" },
+	  "vectors needs strategy: warp, block, cluster, staged or online (auto chooses its own)", 2, 10, "vectors: 8" },
 	{ "cluster_size_only_with_cluster", "kernel: rows\nstrategy: block\ncluster_size: 4\n",
 	  "cluster_size needs strategy: cluster, not block", 3, 15, "cluster_size: 4" },
 	{ "weight_only_for_norms", "kernel: rows\nweight_dtype: f32\n",
@@ -131,15 +155,22 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	char k[256];
 
 	kernels_of("kernel: rows\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online "
+	                    "_staged128x4 _staged256x4 _staged512x4 _staged512x8");
+	/* staged kernels copy 16-byte vectors: none at a narrower load_width */
+	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online");
+	/* 1024 threads: a stage of 1024 x 8 x 16 bytes twice is over 200 KB, once is not */
+	kernels_of("kernel: rows\nthreads: 1024\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x4 _staged256x4 _staged1024x4 _staged1024x8"));
 	/* cross_entropy streams: its own table, then a block per row */
 	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes8x1 _lanes8x4 _lanes16x4 _lanes64x4 _online");
 	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged128x4 _staged128x8");
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged96x4 _staged96x8");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 }
@@ -207,8 +238,26 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	free(src);
 	src = source_of("kernel: rows\nop: log_softmax\nstrategy: block\n");
 	ck_assert_ptr_nonnull(strstr(src, "log_softmax_row<512, 4>"));
-	ck_assert_ptr_nonnull(strstr(src, "const float shift = m.v + logf(s.v);"));
-	ck_assert_ptr_null(strstr(src, "struct MaxSum"));  /* two reductions over registers */
+	ck_assert_ptr_nonnull(strstr(src, "const float shift = t.m + logf(t.s);"));
+	ck_assert_ptr_nonnull(strstr(src, "struct MaxSum"));  /* one reduction of each thread's (max, sum) */
+	ck_assert_ptr_null(strstr(src, "struct RowSum"));
+	ck_assert_ptr_null(strstr(src, "bulk_load"));     /* no staged kernel */
+	free(src);
+	src = source_of("kernel: rows\nop: rms_norm\nstrategy: staged\nlanes: 256\nvectors: 4\n");
+	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: staged)."));
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));  /* 2 stages of 512 x 4 x 16 bytes */
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int LANES = 256, VECS = 4, STAGES = 2;"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, 2)"));
+	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());"));
+	free(src);
+	/* auto's staged kernels and their helpers only where the target is sm_90 */
+	src = source_of("kernel: rows\nop: softmax\n");
+	ck_assert_ptr_nonnull(strstr(src, "#if __CUDA_ARCH__ >= 900\n// Shared-memory address"));
+	ck_assert_ptr_nonnull(strstr(src, "instead on sm_90 when 2048 < cols <= 4096"));
+	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "x_neg_inf());\n        __syncthreads();"));
 	free(src);
 }
 END_TEST

@@ -13,10 +13,11 @@ auto="$top/specs/rows/softmax.yaml $top/specs/rows/log_softmax.yaml $top/specs/r
 fail=0
 for dt in bf16 f16 f32; do
 	"$kgen" run $auto --verify --set dtype=$dt --shape 1x1 --shape 1x1000003 --shape 1000003x1 --shape 37x1000 \
-		--shape 1000x37 --shape 513x4097 --shape 64x262147 >> "$log/rows_verify.log" 2>&1 || fail=1
+		--shape 1000x37 --shape 513x4097 --shape 64x262147 --shape 1000x5000 --shape 99x30001 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 37x1000 --shape 1000x37 --shape 300x5001 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
-	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 \
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 --shape 64x12000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 done
 for s in "$top"/specs/rows/strategies/*.yaml; do

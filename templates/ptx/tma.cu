@@ -1,9 +1,9 @@
 //! The TMA unit (sm_90), each PTX instruction wrapped once in a named helper
 //! (as CuTe's copy_sm90_tma.hpp): the tensor map, the copies between global
-//! and shared memory (2-D for matmul's operands and C, 3-D for a batch of
-//! transposes; _hint with an L2 cache policy, multicast to a cluster), the
-//! fence that lets TMA read what threads wrote, and the bulk groups that
-//! track the stores.  Loads complete on an mbarrier (mbarrier.cu); smem()
+//! and shared memory (1-D bulk copies for the rows a row kernel stages, 2-D
+//! for matmul's operands and C, 3-D for a batch of transposes; _hint with an
+//! L2 cache policy, multicast to a cluster), the fence that lets TMA read
+//! what threads wrote, and the bulk groups that track the stores.  Loads complete on an mbarrier (mbarrier.cu); smem()
 //! comes from smem_addr.cu.
 {{#tensor_map}}
 // A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
@@ -31,6 +31,17 @@ static __device__ __forceinline__ unsigned long long l2_evict_first()
 }
 
 {{/l2_evict_first}}
+{{#bulk_load}}
+// TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
+// dst, both 16-byte aligned, completing on bar.
+static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
+                                                 unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+}
+
+{{/bulk_load}}
 {{#tma_load_2d}}
 // TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
 // completing on bar.  Elements outside the matrix land as zeros.

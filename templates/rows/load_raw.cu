@@ -15,3 +15,15 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
             w.v[j] = at + j < n ? p[at + j] : pad;
     }
 }
+
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+}

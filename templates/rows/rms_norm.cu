@@ -12,26 +12,21 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 }
 
 {{#regs}}
-// Row `row` of x normalised into y, held in registers by the LANES threads
-// that share it (this one is `lane`, and holds its vectors lane, lane +
-// STRIDE, ...): the sum of squares, then x / sqrt(mean + eps) * weight.  A
-// group past the last row (not active) only joins the reductions.
+// Row `row` of x normalised into y, from this thread's vectors v of it
+// (lane, lane + STRIDE, ... of the LANES threads that share it; n
+// elements, 0 for a group past the last row, which only joins the
+// reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
-    const Index n = active ? a.cols : 0;
-    const T *x = a.x + row * a.x_pitch;
-    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
-    for (int k = 0; k < VECS; k++) {
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
+    for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);
-    }
+            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);  // 0 past the row's end
     s = row_reduce<LANES>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
 
@@ -48,6 +43,17 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
+}
+
+// The same, loading the row from x first (0 past its end).
+template <int LANES, int VECS>
+static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
+{
+    const Index n = active ? a.cols : 0;
+    Vec<T> v[VECS];
+
+    load_row<LANES, VECS>(a, row, lane, n, v, T());
+    rms_norm_held<LANES, VECS>(a, row, lane, n, v);
 }
 
 {{/regs}}

@@ -1,47 +1,56 @@
 //! op: softmax and log_softmax.
 {{#regs}}
-// Row `row` of x as its {{what}} into y, held in registers by the LANES
-// threads that share it (this one is `lane`, and holds its vectors lane,
-// lane + STRIDE, ...): the row's max, the sum of exp(x - max), then each
-// element.  A group past the last row (not active) only joins the
-// reductions.
+// Row `row` of x as its {{what}} into y, from this thread's vectors v of
+// it (lane, lane + STRIDE, ... of the LANES threads that share it; n
+// elements, 0 for a group past the last row, which only joins the
+// reduction): each thread's max and its sum of exp(x - that max), the
+// row's from those pairs in one reduction, then each element.
 template <int LANES, int VECS>
 {{#softmax}}
-static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {{/softmax}}
 {{^softmax}}
-static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row, int lane, Index n,
+                                                        const Vec<T> (&v)[VECS])
 {{/softmax}}
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
-    const Index n = active ? a.cols : 0;
-    const T *x = a.x + row * a.x_pitch;
-    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax m = { neg_inf() };
-#pragma unroll
-    for (int k = 0; k < VECS; k++) {
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    }
-    m = row_reduce<LANES>(m);
-
-    RowSum s = { 0.0f };
+    RowMax mine = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
-    s = row_reduce<LANES>(s);
+            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
 
+    // Where all this thread's elements are -inf (or past the end), exp(x -
+    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
+    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
 {{#softmax}}
-    const float scale = 1.0f / s.v;
+    float e[VECS][VEC];  // exp(x - base), kept for y
+{{/softmax}}
+    MaxSum t = { mine.v, 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+{{#softmax}}
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
+            t.s += e[k][j];
 {{/softmax}}
 {{^softmax}}
-    const float shift = m.v + logf(s.v);
+            t.s += exp_minus(x_to_float(v[k].v[j]), base);
+{{/softmax}}
+        }
+    t = row_reduce<LANES>(t);
+
+{{#softmax}}
+    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
+    const float scale = exp_minus(mine.v, t.m) / t.s;
+{{/softmax}}
+{{^softmax}}
+    const float shift = t.m + logf(t.s);
 {{/softmax}}
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
@@ -52,7 +61,7 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
 #pragma unroll
             for (int j = 0; j < VEC; j++)
 {{#softmax}}
-                o[j] = exp_minus(x_to_float(v[k].v[j]), m.v) * scale;
+                o[j] = e[k][j] * scale;
 {{/softmax}}
 {{^softmax}}
                 o[j] = x_to_float(v[k].v[j]) - shift;
@@ -60,6 +69,27 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
+}
+
+// The same, loading the row from x first (-inf past its end).
+template <int LANES, int VECS>
+{{#softmax}}
+static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+{{/softmax}}
+{{^softmax}}
+static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row, int lane, bool active)
+{{/softmax}}
+{
+    const Index n = active ? a.cols : 0;
+    Vec<T> v[VECS];
+
+    load_row<LANES, VECS>(a, row, lane, n, v, x_neg_inf());
+{{#softmax}}
+    softmax_held<LANES, VECS>(a, row, lane, n, v);
+{{/softmax}}
+{{^softmax}}
+    log_softmax_held<LANES, VECS>(a, row, lane, n, v);
+{{/softmax}}
 }
 
 {{/regs}}

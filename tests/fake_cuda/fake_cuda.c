@@ -144,6 +144,7 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
 	default: *v = 1024; break;
 	}
 	return CUDA_SUCCESS;
@@ -166,7 +167,7 @@ API CUresult CUDAAPI cuCtxSynchronize(void) { NO_CAPTURE(); return CUDA_SUCCESS;
 struct fake_module {
 	int any;
 	int n;
-	char names[64][128];
+	char names[512][128];
 	int nfns;      /* the functions handed out, freed with the module */
 	char **fns;
 };
@@ -199,7 +200,7 @@ cuModuleLoadData(CUmodule *m, const void *image)
 		ent = (int)rd(img + 0x3a, 2);
 		n = (int)rd(img + 0x3c, 2);
 		const unsigned char *names = img + rd(sh + rd(img + 0x3e, 2) * ent + 0x18, 8);
-		for (i = 0; i < n && mod->n < 64; i++) {
+		for (i = 0; i < n && mod->n < 512; i++) {
 			const char *name = (const char *)names + rd(sh + i * ent, 4);
 			if (strncmp(name, ".text.", 6) == 0)
 				snprintf(mod->names[mod->n++], sizeof mod->names[0], "%s", name + 6);

@@ -22,8 +22,15 @@
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
+//   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
+//   rows_rms_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_rms_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
+//   rows_rms_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
+// the GPU holds at once (at most the rows' groups), each staging its next rows in
+// dynamic shared memory (the bytes after its launch).
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
@@ -128,6 +135,18 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
     }
 }
 
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+}
+
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
 // row keeps its vectors aligned, else element by element; `pad` past the
@@ -168,6 +187,86 @@ static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Ind
                 p[at + j] = to_out(f[j]);
     }
 }
+
+#if __CUDA_ARCH__ >= 900
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+// An mbarrier whose phase completes when `count` threads have arrived (and
+// the bytes they expect have landed).
+static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(count) : "memory");
+}
+
+// Make the mbarriers' initialisation visible to the TMA unit and the other threads.
+static __device__ __forceinline__ void fence_mbarrier_init()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// Arrive on bar, expecting `bytes` more from TMA copies that complete on it.
+static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
+}
+
+// Wait until the phase of bar with this parity has completed.
+static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
+{
+    for (unsigned int done = 0; !done;)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+}
+
+// TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
+// dst, both 16-byte aligned, completing on bar.
+static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
+                                                 unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+}
+
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v, as load_row() loads them, from the copy of the row
+// the TMA unit made in shared memory (its `whole` first vectors: none
+// where x's rows are not 16-byte aligned); the vectors past them from x.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index whole, Index row,
+                                                   int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = (Index)k * LANES + lane;
+        if (i < whole && n)
+            v[k] = stage[i];
+        else
+            load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
+    }
+}
+
+// Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
+// there are) into dst, a row every ROOM vectors, completing on bar: their
+// whole vectors, or none (an arrival that expects no bytes).
+template <int GROUPS, int ROOM>
+static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
+                                                  Index whole)
+{
+    if (first >= a.rows)
+        return;
+    const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
+    const unsigned int bytes = (unsigned int)(whole * sizeof(Vec<T>));
+    mbarrier_arrive_expect_tx(bar, bytes * rows);
+    if (bytes)
+        for (int r = 0; r < rows; r++)
+            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch, bytes, bar);
+}
+#endif
 
 // A sum of the elements, or of their squares.
 struct RowSum {
@@ -221,26 +320,21 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
             w[j] = 1.0f;
 }
 
-// Row `row` of x normalised into y, held in registers by the LANES threads
-// that share it (this one is `lane`, and holds its vectors lane, lane +
-// STRIDE, ...): the sum of squares, then x / sqrt(mean + eps) * weight.  A
-// group past the last row (not active) only joins the reductions.
+// Row `row` of x normalised into y, from this thread's vectors v of it
+// (lane, lane + STRIDE, ... of the LANES threads that share it; n
+// elements, 0 for a group past the last row, which only joins the
+// reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
-    const Index n = active ? a.cols : 0;
-    const T *x = a.x + row * a.x_pitch;
-    Vec<T> v[VECS];
 
     RowSum s = { 0.0f };
 #pragma unroll
-    for (int k = 0; k < VECS; k++) {
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], T());  // 0 past the row's end
+    for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);
-    }
+            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);  // 0 past the row's end
     s = row_reduce<LANES>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
 
@@ -257,6 +351,17 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
+}
+
+// The same, loading the row from x first (0 past its end).
+template <int LANES, int VECS>
+static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
+{
+    const Index n = active ? a.cols : 0;
+    Vec<T> v[VECS];
+
+    load_row<LANES, VECS>(a, row, lane, n, v, T());
+    rms_norm_held<LANES, VECS>(a, row, lane, n, v);
 }
 
 // The row for rows of any length, VECS loads in flight a thread: a pass
@@ -416,4 +521,184 @@ rows_rms_norm_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         rms_norm_online<THREADS, 4>(a, row, threadIdx.x);
+}
+
+// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_rms_norm_bf16_staged128x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 128, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_rms_norm_bf16_staged256x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 256, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_rms_norm_bf16_staged512x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 512, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 131072 bytes); 1 block an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+rows_rms_norm_bf16_staged512x8(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 512, VECS = 8, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
 }

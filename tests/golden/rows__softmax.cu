@@ -21,8 +21,15 @@
 //   rows_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
+//   rows_softmax_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
+//   rows_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
+//   rows_softmax_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
+// the GPU holds at once (at most the rows' groups), each staging its next rows in
+// dynamic shared memory (the bytes after its launch).
 // Scratch: none.  x, y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
@@ -142,6 +149,18 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
     }
 }
 
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+}
+
 // f as vector i of the row at p, inside its n elements: one store when the
 // vector is whole and the row aligned, else element by element.
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
@@ -162,7 +181,88 @@ static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Ind
     }
 }
 
-// The largest element seen; a NaN wins, as torch's max propagates it.
+#if __CUDA_ARCH__ >= 900
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+// An mbarrier whose phase completes when `count` threads have arrived (and
+// the bytes they expect have landed).
+static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(count) : "memory");
+}
+
+// Make the mbarriers' initialisation visible to the TMA unit and the other threads.
+static __device__ __forceinline__ void fence_mbarrier_init()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// Arrive on bar, expecting `bytes` more from TMA copies that complete on it.
+static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
+}
+
+// Wait until the phase of bar with this parity has completed.
+static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
+{
+    for (unsigned int done = 0; !done;)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+}
+
+// TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
+// dst, both 16-byte aligned, completing on bar.
+static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
+                                                 unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+}
+
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v, as load_row() loads them, from the copy of the row
+// the TMA unit made in shared memory (its `whole` first vectors: none
+// where x's rows are not 16-byte aligned); the vectors past them from x.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index whole, Index row,
+                                                   int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = (Index)k * LANES + lane;
+        if (i < whole && n)
+            v[k] = stage[i];
+        else
+            load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
+    }
+}
+
+// Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
+// there are) into dst, a row every ROOM vectors, completing on bar: their
+// whole vectors, or none (an arrival that expects no bytes).
+template <int GROUPS, int ROOM>
+static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
+                                                  Index whole)
+{
+    if (first >= a.rows)
+        return;
+    const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
+    const unsigned int bytes = (unsigned int)(whole * sizeof(Vec<T>));
+    mbarrier_arrive_expect_tx(bar, bytes * rows);
+    if (bytes)
+        for (int r = 0; r < rows; r++)
+            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch, bytes, bar);
+}
+#endif
+
+// The largest element a thread holds; a NaN wins, as torch's max
+// propagates it.
 struct RowMax {
     float v;
 };
@@ -176,26 +276,6 @@ static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 #else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
 #endif
-}
-
-static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
-{
-    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
-}
-
-// A sum of the elements, or of their squares.
-struct RowSum {
-    float v;
-};
-
-static __device__ __forceinline__ RowSum combine(RowSum a, RowSum b)
-{
-    return { a.v + b.v };
-}
-
-static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
-{
-    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
 }
 
 // A running max m and the sum s of exp(x - m) over the elements seen.  Two
@@ -267,39 +347,40 @@ static __device__ __forceinline__ S row_reduce(S v)
     return v;
 }
 
-// Row `row` of x as its softmax into y, held in registers by the LANES
-// threads that share it (this one is `lane`, and holds its vectors lane,
-// lane + STRIDE, ...): the row's max, the sum of exp(x - max), then each
-// element.  A group past the last row (not active) only joins the
-// reductions.
+// Row `row` of x as its softmax into y, from this thread's vectors v of
+// it (lane, lane + STRIDE, ... of the LANES threads that share it; n
+// elements, 0 for a group past the last row, which only joins the
+// reduction): each thread's max and its sum of exp(x - that max), the
+// row's from those pairs in one reduction, then each element.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
-    const Index n = active ? a.cols : 0;
-    const T *x = a.x + row * a.x_pitch;
-    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax m = { neg_inf() };
-#pragma unroll
-    for (int k = 0; k < VECS; k++) {
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    }
-    m = row_reduce<LANES>(m);
-
-    RowSum s = { 0.0f };
+    RowMax mine = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
-    s = row_reduce<LANES>(s);
+            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
 
-    const float scale = 1.0f / s.v;
+    // Where all this thread's elements are -inf (or past the end), exp(x -
+    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
+    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
+    float e[VECS][VEC];  // exp(x - base), kept for y
+    MaxSum t = { mine.v, 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
+            t.s += e[k][j];
+        }
+    t = row_reduce<LANES>(t);
+
+    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
+    const float scale = exp_minus(mine.v, t.m) / t.s;
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -308,10 +389,21 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = exp_minus(x_to_float(v[k].v[j]), m.v) * scale;
+                o[j] = e[k][j] * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
+}
+
+// The same, loading the row from x first (-inf past its end).
+template <int LANES, int VECS>
+static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+{
+    const Index n = active ? a.cols : 0;
+    Vec<T> v[VECS];
+
+    load_row<LANES, VECS>(a, row, lane, n, v, x_neg_inf());
+    softmax_held<LANES, VECS>(a, row, lane, n, v);
 }
 
 // The row for rows of any length, VECS loads in flight a thread: a pass
@@ -464,4 +556,184 @@ rows_softmax_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         softmax_online<THREADS, 4>(a, row, threadIdx.x);
+}
+
+// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_softmax_bf16_staged128x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 128, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_softmax_bf16_staged256x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 256, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_softmax_bf16_staged512x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 512, VECS = 4, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
+}
+
+// 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 131072 bytes); 1 block an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+rows_softmax_bf16_staged512x8(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 512, VECS = 8, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
 }

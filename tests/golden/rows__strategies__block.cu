@@ -114,6 +114,18 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
     }
 }
 
+// This thread's vectors of row `row` (of n elements: 0 for a group past
+// the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
+template <int LANES, int VECS>
+static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
+{
+    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    const T *x = a.x + row * a.x_pitch;
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+}
+
 // f as vector i of the row at p, inside its n elements: one store when the
 // vector is whole and the row aligned, else element by element.
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
@@ -134,7 +146,8 @@ static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Ind
     }
 }
 
-// The largest element seen; a NaN wins, as torch's max propagates it.
+// The largest element a thread holds; a NaN wins, as torch's max
+// propagates it.
 struct RowMax {
     float v;
 };
@@ -150,24 +163,48 @@ static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 #endif
 }
 
-static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
-{
-    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
-}
-
-// A sum of the elements, or of their squares.
-struct RowSum {
-    float v;
+// A running max m and the sum s of exp(x - m) over the elements seen.  Two
+// combine by rescaling each sum to the larger max; an empty one (m = -inf,
+// s = 0) adds nothing, and a NaN or +inf makes the sum NaN, as in torch.
+struct MaxSum {
+    float m, s;
 };
 
-static __device__ __forceinline__ RowSum combine(RowSum a, RowSum b)
+static __device__ __forceinline__ MaxSum combine(MaxSum a, MaxSum b)
 {
-    return { a.v + b.v };
+    const float m = b.m > a.m || b.m != b.m ? b.m : a.m;
+    const float sa = a.s == 0.0f ? 0.0f : a.s * exp_minus(a.m, m);
+    const float sb = b.s == 0.0f ? 0.0f : b.s * exp_minus(b.m, m);
+    return { m, sa + sb };
 }
 
-static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
+static __device__ __forceinline__ MaxSum shfl_xor(MaxSum a, int mask)
 {
-    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
+    return { __shfl_xor_sync(0xffffffffu, a.m, mask), __shfl_xor_sync(0xffffffffu, a.s, mask) };
+}
+
+// A batch of VECS loads added to t: its max, the running sum rescaled to
+// it once, and one exp a new element.  Elements past the row's end are
+// -inf and add nothing; a batch of them alone leaves t as it was.
+template <int VECS>
+static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VECS][VEC])
+{
+    float m = t.m;
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            if (v[k][j] > m || v[k][j] != v[k][j])
+                m = v[k][j];
+    if (m == neg_inf())
+        return t;
+    float s = t.s == 0.0f ? 0.0f : t.s * exp_minus(t.m, m);
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            s += exp_minus(v[k][j], m);
+    return { m, s };
 }
 
 // v combined over the LANES threads that share a row, every one of them
@@ -195,39 +232,40 @@ static __device__ __forceinline__ S row_reduce(S v)
     return v;
 }
 
-// Row `row` of x as its softmax into y, held in registers by the LANES
-// threads that share it (this one is `lane`, and holds its vectors lane,
-// lane + STRIDE, ...): the row's max, the sum of exp(x - max), then each
-// element.  A group past the last row (not active) only joins the
-// reductions.
+// Row `row` of x as its softmax into y, from this thread's vectors v of
+// it (lane, lane + STRIDE, ... of the LANES threads that share it; n
+// elements, 0 for a group past the last row, which only joins the
+// reduction): each thread's max and its sum of exp(x - that max), the
+// row's from those pairs in one reduction, then each element.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
-    const Index n = active ? a.cols : 0;
-    const T *x = a.x + row * a.x_pitch;
-    Vec<T> v[VECS];
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax m = { neg_inf() };
-#pragma unroll
-    for (int k = 0; k < VECS; k++) {
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], x_neg_inf());
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    }
-    m = row_reduce<LANES>(m);
-
-    RowSum s = { 0.0f };
+    RowMax mine = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
-    s = row_reduce<LANES>(s);
+            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
 
-    const float scale = 1.0f / s.v;
+    // Where all this thread's elements are -inf (or past the end), exp(x -
+    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
+    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
+    float e[VECS][VEC];  // exp(x - base), kept for y
+    MaxSum t = { mine.v, 0.0f };
+#pragma unroll
+    for (int k = 0; k < VECS; k++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
+            t.s += e[k][j];
+        }
+    t = row_reduce<LANES>(t);
+
+    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
+    const float scale = exp_minus(mine.v, t.m) / t.s;
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -236,10 +274,21 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = exp_minus(x_to_float(v[k].v[j]), m.v) * scale;
+                o[j] = e[k][j] * scale;
             store_y(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
+}
+
+// The same, loading the row from x first (-inf past its end).
+template <int LANES, int VECS>
+static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
+{
+    const Index n = active ? a.cols : 0;
+    Vec<T> v[VECS];
+
+    load_row<LANES, VECS>(a, row, lane, n, v, x_neg_inf());
+    softmax_held<LANES, VECS>(a, row, lane, n, v);
 }
 
 // 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements.

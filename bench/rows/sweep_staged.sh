@@ -1,0 +1,33 @@
+#!/bin/sh
+# bench/rows/sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...] - strategy
+# staged over threads, threads per row and loads a thread, timed (kgen run
+# --bench, against a copy of the same bytes) at each shape: the data
+# strategy: auto's staged table (gen/rows.h) is chosen from.  Writes the
+# specs to OUT_DIR/specs/ and the table to OUT_DIR/staged-OP-DTYPE.tsv.
+set -eu
+kgen=${1:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
+out=${2:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
+op=${3:-softmax}
+dt=${4:-bf16}
+shift 4 2>/dev/null || shift $#
+[ $# -gt 0 ] || set -- 32768x4096 32768x16384
+mkdir -p "$out/specs"
+specs=
+for t in 256 512 1024; do
+	for lanes in 128 256 512 1024; do
+		[ "$lanes" -le "$t" ] || continue
+		for v in 1 2 4 8; do
+			f="$out/specs/$op-$dt-staged$t-$lanes-v$v.yaml"
+			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
+				"$op" "$dt" "$t" "$lanes" "$v" > "$f"
+			"$kgen" check "$f" > /dev/null 2>&1 && specs="$specs $f"
+		done
+	done
+done
+shapes=
+for s in "$@"; do shapes="$shapes --shape $s"; done
+# shellcheck disable=SC2086
+"$kgen" run $specs --bench $shapes --tsv "$out/staged-$op-$dt.tsv" > "$out/staged-$op-$dt.log" 2>&1 || true
+# The best spec at each shape, by kgen/copy.
+awk -F'\t' 'NR > 1 && $5 != "rejected" && $12 > 0 { if ($12 > best[$4]) { best[$4] = $12; who[$4] = $1 } }
+	END { for (s in best) printf "%s\t%.3f\t%s\n", s, best[s], who[s] }' "$out/staged-$op-$dt.tsv" | sort -t x -k2 -n
