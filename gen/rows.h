@@ -39,11 +39,12 @@
  * first that holds it there, as lanes x vectors above; one whose stages
  * would not fit in shared memory is left out. */
 #define KGEN_ROWS_AUTO_STAGED(X) \
+	X(128, 2) \
 	X(128, 4) \
 	X(256, 4) \
 	X(0, 4)   \
 	X(0, 8)
-#define KGEN_ROWS_STAGED_FROM 256
+#define KGEN_ROWS_STAGED_FROM 128
 
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
  * a block of sm_90 may have). */

@@ -75,11 +75,11 @@ def test_softmax_reaches_kgen_rows_with_the_arrays_and_sizes(calls, op):
     assert {k: c[k] for k in UNUSED} == UNUSED
     assert (c["spec"]["kernel"], c["spec"]["op"], c["spec"]["dtype"], c["spec"]["out_dtype"]) == ("rows", op, "f32",
                                                                                                    "f32")
-    # What C launched: auto's kernel of 128 threads a row for rows of 1000 f32 (250 loads of 4), four rows a block
-    # of 512, x its first bytes.
+    # What C launched: on the fake's sm_90, auto's staged kernel of 128 threads a row for rows of 1000 f32 (250 loads
+    # of 4, 16-byte aligned rows), four rows a block of 512 and two stages of 16 KB, x its first bytes.
     (launch,) = launches_since(m)
-    assert launch.name.decode() == "rows_%s_f32_lanes128x4" % op
-    assert (launch.grid[0], launch.block[0], launch.args[0]) == (16, 512, x.ptr)
+    assert launch.name.decode() == "rows_%s_f32_staged128x2" % op
+    assert (launch.grid[0], launch.block[0], launch.smem, launch.args[0]) == (16, 512, 2 * 512 * 2 * 16, x.ptr)
 
 
 def test_leading_dimensions_are_rows(calls):

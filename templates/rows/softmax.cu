@@ -3,8 +3,12 @@
 // Row `row` of x as its {{what}} into y, from this thread's vectors v of
 // it (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
-// reduction): each thread's max and its sum of exp(x - that max), the
-// row's from those pairs in one reduction, then each element.
+// reductions): the row's max, the sum of exp(x - max), then each element.
+{{#softmax}}
+// Each exp(x - max) is kept for y: one exponential an element.  (One
+// reduction of each thread's (max, sum) pair instead measured no faster:
+// its combines cost more exponentials than they save, H200.)
+{{/softmax}}
 template <int LANES, int VECS>
 {{#softmax}}
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
@@ -17,40 +21,37 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax mine = { neg_inf() };
+    RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
+    m = row_reduce<LANES>(m);
 
-    // Where all this thread's elements are -inf (or past the end), exp(x -
-    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
-    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
 {{#softmax}}
-    float e[VECS][VEC];  // exp(x - base), kept for y
+    float e[VECS][VEC];  // exp(x - max), kept for y
 {{/softmax}}
-    MaxSum t = { mine.v, 0.0f };
+    RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++) {
 {{#softmax}}
-            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
-            t.s += e[k][j];
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
+            s.v += e[k][j];
 {{/softmax}}
 {{^softmax}}
-            t.s += exp_minus(x_to_float(v[k].v[j]), base);
+            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
 {{/softmax}}
         }
-    t = row_reduce<LANES>(t);
+    s = row_reduce<LANES>(s);
 
 {{#softmax}}
-    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
-    const float scale = exp_minus(mine.v, t.m) / t.s;
+    const float scale = 1.0f / s.v;
 {{/softmax}}
 {{^softmax}}
-    const float shift = t.m + logf(t.s);
+    const float shift = m.v + logf(s.v);
 {{/softmax}}
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll

@@ -1,8 +1,7 @@
 //! The statistics of a row, a struct each, with how two partial ones
 //! combine and how a warp shuffles them.  Shown are the op's.
 {{#max}}
-// The largest element a thread holds; a NaN wins, as torch's max
-// propagates it.
+// The largest element seen; a NaN wins, as torch's max propagates it.
 struct RowMax {
     float v;
 };
@@ -16,6 +15,11 @@ static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 #else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
 #endif
+}
+
+static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
 }
 
 {{/max}}

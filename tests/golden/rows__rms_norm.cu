@@ -22,6 +22,7 @@
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
+//   rows_rms_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 32768>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_rms_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_rms_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
@@ -521,6 +522,51 @@ rows_rms_norm_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         rms_norm_online<THREADS, 4>(a, row, threadIdx.x);
+}
+
+// 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 32768 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_rms_norm_bf16_staged128x2(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 128, VECS = 2, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.

@@ -21,6 +21,7 @@
 //   rows_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
+//   rows_softmax_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 32768>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_softmax_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
@@ -261,8 +262,7 @@ static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, un
 }
 #endif
 
-// The largest element a thread holds; a NaN wins, as torch's max
-// propagates it.
+// The largest element seen; a NaN wins, as torch's max propagates it.
 struct RowMax {
     float v;
 };
@@ -276,6 +276,26 @@ static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 #else
     return { b.v > a.v || b.v != b.v ? b.v : a.v };
 #endif
+}
+
+static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
+}
+
+// A sum of the elements, or of their squares.
+struct RowSum {
+    float v;
+};
+
+static __device__ __forceinline__ RowSum combine(RowSum a, RowSum b)
+{
+    return { a.v + b.v };
+}
+
+static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
 }
 
 // A running max m and the sum s of exp(x - m) over the elements seen.  Two
@@ -350,37 +370,36 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Row `row` of x as its softmax into y, from this thread's vectors v of
 // it (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
-// reduction): each thread's max and its sum of exp(x - that max), the
-// row's from those pairs in one reduction, then each element.
+// reductions): the row's max, the sum of exp(x - max), then each element.
+// Each exp(x - max) is kept for y: one exponential an element.  (One
+// reduction of each thread's (max, sum) pair instead measured no faster:
+// its combines cost more exponentials than they save, H200.)
 template <int LANES, int VECS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax mine = { neg_inf() };
+    RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
+    m = row_reduce<LANES>(m);
 
-    // Where all this thread's elements are -inf (or past the end), exp(x -
-    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
-    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
-    float e[VECS][VEC];  // exp(x - base), kept for y
-    MaxSum t = { mine.v, 0.0f };
+    float e[VECS][VEC];  // exp(x - max), kept for y
+    RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++) {
-            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
-            t.s += e[k][j];
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
+            s.v += e[k][j];
         }
-    t = row_reduce<LANES>(t);
+    s = row_reduce<LANES>(s);
 
-    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
-    const float scale = exp_minus(mine.v, t.m) / t.s;
+    const float scale = 1.0f / s.v;
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -556,6 +575,51 @@ rows_softmax_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         softmax_online<THREADS, 4>(a, row, threadIdx.x);
+}
+
+// 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
+// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
+// vectors of room (dynamic, 32768 bytes); 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_softmax_bf16_staged128x2(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    constexpr int LANES = 128, VECS = 2, STAGES = 2;
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+#endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.

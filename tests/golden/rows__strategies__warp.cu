@@ -147,8 +147,7 @@ static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Ind
     }
 }
 
-// The largest element a thread holds; a NaN wins, as torch's max
-// propagates it.
+// The largest element seen; a NaN wins, as torch's max propagates it.
 struct RowMax {
     float v;
 };
@@ -164,48 +163,24 @@ static __device__ __forceinline__ RowMax combine(RowMax a, RowMax b)
 #endif
 }
 
-// A running max m and the sum s of exp(x - m) over the elements seen.  Two
-// combine by rescaling each sum to the larger max; an empty one (m = -inf,
-// s = 0) adds nothing, and a NaN or +inf makes the sum NaN, as in torch.
-struct MaxSum {
-    float m, s;
+static __device__ __forceinline__ RowMax shfl_xor(RowMax a, int mask)
+{
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
+}
+
+// A sum of the elements, or of their squares.
+struct RowSum {
+    float v;
 };
 
-static __device__ __forceinline__ MaxSum combine(MaxSum a, MaxSum b)
+static __device__ __forceinline__ RowSum combine(RowSum a, RowSum b)
 {
-    const float m = b.m > a.m || b.m != b.m ? b.m : a.m;
-    const float sa = a.s == 0.0f ? 0.0f : a.s * exp_minus(a.m, m);
-    const float sb = b.s == 0.0f ? 0.0f : b.s * exp_minus(b.m, m);
-    return { m, sa + sb };
+    return { a.v + b.v };
 }
 
-static __device__ __forceinline__ MaxSum shfl_xor(MaxSum a, int mask)
+static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 {
-    return { __shfl_xor_sync(0xffffffffu, a.m, mask), __shfl_xor_sync(0xffffffffu, a.s, mask) };
-}
-
-// A batch of VECS loads added to t: its max, the running sum rescaled to
-// it once, and one exp a new element.  Elements past the row's end are
-// -inf and add nothing; a batch of them alone leaves t as it was.
-template <int VECS>
-static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VECS][VEC])
-{
-    float m = t.m;
-#pragma unroll
-    for (int k = 0; k < VECS; k++)
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            if (v[k][j] > m || v[k][j] != v[k][j])
-                m = v[k][j];
-    if (m == neg_inf())
-        return t;
-    float s = t.s == 0.0f ? 0.0f : t.s * exp_minus(t.m, m);
-#pragma unroll
-    for (int k = 0; k < VECS; k++)
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            s += exp_minus(v[k][j], m);
-    return { m, s };
+    return { __shfl_xor_sync(0xffffffffu, a.v, mask) };
 }
 
 // v combined over the LANES threads that share a row, every one of them
@@ -236,37 +211,36 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Row `row` of x as its softmax into y, from this thread's vectors v of
 // it (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
-// reduction): each thread's max and its sum of exp(x - that max), the
-// row's from those pairs in one reduction, then each element.
+// reductions): the row's max, the sum of exp(x - max), then each element.
+// Each exp(x - max) is kept for y: one exponential an element.  (One
+// reduction of each thread's (max, sum) pair instead measured no faster:
+// its combines cost more exponentials than they save, H200.)
 template <int LANES, int VECS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
-    RowMax mine = { neg_inf() };
+    RowMax m = { neg_inf() };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            mine = combine(mine, RowMax{ x_to_float(v[k].v[j]) });
+            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
+    m = row_reduce<LANES>(m);
 
-    // Where all this thread's elements are -inf (or past the end), exp(x -
-    // 0) = 0 for each and the pair (-inf, 0) adds nothing.
-    const float base = mine.v == neg_inf() ? 0.0f : mine.v;
-    float e[VECS][VEC];  // exp(x - base), kept for y
-    MaxSum t = { mine.v, 0.0f };
+    float e[VECS][VEC];  // exp(x - max), kept for y
+    RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++) {
-            e[k][j] = exp_minus(x_to_float(v[k].v[j]), base);
-            t.s += e[k][j];
+            e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
+            s.v += e[k][j];
         }
-    t = row_reduce<LANES>(t);
+    s = row_reduce<LANES>(s);
 
-    // exp(x - max) / sum = e * exp(base - max) / sum: a factor a thread.
-    const float scale = exp_minus(mine.v, t.m) / t.s;
+    const float scale = 1.0f / s.v;
     Out *y = a.y + row * a.y_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
