@@ -58,10 +58,37 @@ stages_for(const struct kgen_spec *s, int vectors)
 	return 2 * one <= KGEN_ROWS_STAGE_BYTES ? 2 : one <= KGEN_ROWS_STAGE_BYTES ? 1 : 0;
 }
 
+/* Blocks an SM a staged kernel is built for (its launch bounds): two
+ * where a thread's part of the row is at most 64 bytes (ptxas keeps it in
+ * 64 registers, spilling a few bytes at most), so that one works while the
+ * other waits; else one. */
+static int
+staged_blocks(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return c->vectors * s->load_width <= 64 && s->threads <= 512 ? 2 : 1;
+}
+
+/* The bytes of the weight (and bias) a staged kernel copies into shared
+ * memory once, the longest row's each, where they fit beside its stages
+ * in a block's share (110 KB of two blocks an SM, else 200 KB); 0: it
+ * reads them from global memory every row. */
+static long long
+held_weights(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	long long lanes = c->lanes ? c->lanes : s->threads, stages, one, bytes;
+
+	if (!c->stages || !kgen_rows_has_weight(s))
+		return 0;
+	stages = c->stages * s->threads * c->vectors * s->load_width;
+	one = lanes * c->vectors * s->r.vec * kgen_dtype_info[s->weight_dtype].size;
+	bytes = (one + 15) / 16 * 16 * (kgen_rows_has_bias(s) ? 2 : 1);
+	return stages + bytes <= (staged_blocks(s, c) == 2 ? 110 : 200) * 1024 ? bytes : 0;
+}
+
 long long
 kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return c->stages ? c->stages * s->threads * c->vectors * s->load_width : 0;
+	return c->stages ? c->stages * s->threads * c->vectors * s->load_width + held_weights(s, c) : 0;
 }
 
 /* Loads in flight a thread of the online kernel of strategy: auto. */
@@ -287,9 +314,11 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	else if (s->row_strategy == KGEN_ROWS_STAGED)
 		kgen_contract_note(p, "// grid = at most ceil(rows / %lld) (%lld threads per row), as many blocks as the GPU holds at\n"
 		                   "// once: the blocks walk the rows a grid apart; rows of up to %llu elements.  Dynamic\n"
-		                   "// shared memory %lld bytes: %d stage%s of the block's rows.\n", s->threads / s->lanes,
+		                   "// shared memory %lld bytes: %d stage%s of the block's rows%s.\n", s->threads / s->lanes,
 		                   s->lanes, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
-		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "");
+		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
+		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then the weight and bias"
+		                                                                     : ", then the weight");
 	else if (s->row_strategy == KGEN_ROWS_ONLINE)
 		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
 		                   "// apart; rows of any length.\n");
@@ -515,10 +544,12 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			tpl_set(&k, "lanes", "%lld", lanes);
 			tpl_set(&k, "stages", "%d", c[i].stages);
 			tpl_set(&k, "smem", "%lld", kgen_rows_smem(s, &c[i]));
-			/* Two blocks an SM where a thread's part of the row is at most 64 bytes (ptxas keeps
-			 * them in 64 registers, spilling a few bytes at most): one works while the other waits. */
-			tpl_set(&k, "blocks", "%d", c[i].vectors * s->load_width <= 64 && s->threads <= 512 ? 2 : 1);
-			tpl_set(&k, "blocks_s", "%s", c[i].vectors * s->load_width <= 64 && s->threads <= 512 ? "s" : "");
+			tpl_set(&k, "blocks", "%d", staged_blocks(s, &c[i]));
+			tpl_set(&k, "blocks_s", "%s", staged_blocks(s, &c[i]) > 1 ? "s" : "");
+			tpl_show(&k, "weights", held_weights(s, &c[i]) > 0);
+			tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
+			        ", then the weight and the bias" : ", then the weight");
+			tpl_show(&k, "bias", kgen_rows_has_bias(s));
 			tpl_set(&k, "pad", "%s", s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX ? "x_neg_inf()" : "T()");
 			tpl_set(&k, "call", "%s_held", op);
 			tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu elements, "

@@ -245,12 +245,30 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	free(src);
 	src = source_of("kernel: rows\nop: rms_norm\nstrategy: staged\nlanes: 256\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: staged)."));
-	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));  /* 2 stages of 512 x 4 x 16 bytes */
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 2 stages of 512 x 4 x 16 bytes, 4096 f32 weights */
 	ck_assert_ptr_nonnull(strstr(src, "constexpr int LANES = 256, VECS = 4, STAGES = 2;"));
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, 2)"));
 	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
 	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));
 	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());"));
+	free(src);
+	/* the norms' weight (and bias) copied once a block beside the stages where they fit: 2 x 32 KB + 16384 bf16 */
+	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "2 stages of the block's rows, then the weight."));
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held, a.weight, wbytes, &weights);"));
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(b, row, lane, n, v);"));
+	ck_assert_ptr_null(strstr(src, "a.bias ? 2 * wbytes"));
+	free(src);
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 128\nvectors: 4\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 64 KB of stages, 8 KB of weight, 8 of bias */
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);"));
+	free(src);
+	/* where they do not fit (two blocks an SM, 64 KB of stages and 2 x 32 KB), read from global memory */
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));
+	ck_assert_ptr_null(strstr(src, "bulk_load(held"));
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS>(a, row, lane, n, v);"));
 	free(src);
 	/* auto's staged kernels and their helpers only where the target is sm_90 */
 	src = source_of("kernel: rows\nop: softmax\n");

@@ -22,9 +22,9 @@
 //   rows_layer_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_layer_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_layer_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_layer_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 32768>>>  instead on sm_90 when 1024 < cols <= 2048
-//   rows_layer_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
-//   rows_layer_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_layer_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 40960>>>  instead on sm_90 when 1024 < cols <= 2048
+//   rows_layer_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 81920>>>  instead on sm_90 when 2048 < cols <= 4096
+//   rows_layer_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_layer_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_layer_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
@@ -572,7 +572,7 @@ rows_layer_norm_bf16_online(const Rows a)
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 32768 bytes); 2 blocks an SM.
+// vectors of room, then the weight and the bias (dynamic, 40960 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_layer_norm_bf16_staged128x2(const Rows a)
 {
@@ -582,6 +582,13 @@ rows_layer_norm_bf16_staged128x2(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      && (unsigned long long)a.bias % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -589,12 +596,25 @@ rows_layer_norm_bf16_staged128x2(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, a.bias ? 2 * wbytes : wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+            if (a.bias)
+                bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+        b.bias = a.bias ? held + ROOM * VEC : nullptr;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -610,14 +630,14 @@ rows_layer_norm_bf16_staged128x2(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        layer_norm_held<LANES, VECS>(a, row, lane, n, v);
+        layer_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// vectors of room, then the weight and the bias (dynamic, 81920 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_layer_norm_bf16_staged128x4(const Rows a)
 {
@@ -627,6 +647,13 @@ rows_layer_norm_bf16_staged128x4(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      && (unsigned long long)a.bias % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -634,12 +661,25 @@ rows_layer_norm_bf16_staged128x4(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, a.bias ? 2 * wbytes : wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+            if (a.bias)
+                bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+        b.bias = a.bias ? held + ROOM * VEC : nullptr;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -655,14 +695,14 @@ rows_layer_norm_bf16_staged128x4(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        layer_norm_held<LANES, VECS>(a, row, lane, n, v);
+        layer_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// vectors of room, then the weight and the bias (dynamic, 98304 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_layer_norm_bf16_staged256x4(const Rows a)
 {
@@ -672,6 +712,13 @@ rows_layer_norm_bf16_staged256x4(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      && (unsigned long long)a.bias % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -679,12 +726,25 @@ rows_layer_norm_bf16_staged256x4(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, a.bias ? 2 * wbytes : wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+            if (a.bias)
+                bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+        b.bias = a.bias ? held + ROOM * VEC : nullptr;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -700,7 +760,7 @@ rows_layer_norm_bf16_staged256x4(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        layer_norm_held<LANES, VECS>(a, row, lane, n, v);
+        layer_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }

@@ -22,11 +22,11 @@
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_rms_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 32768>>>  instead on sm_90 when 1024 < cols <= 2048
-//   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
-//   rows_rms_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
-//   rows_rms_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
-//   rows_rms_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
+//   rows_rms_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 36864>>>  instead on sm_90 when 1024 < cols <= 2048
+//   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 73728>>>  instead on sm_90 when 2048 < cols <= 4096
+//   rows_rms_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 81920>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_rms_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 8192 < cols <= 16384
+//   rows_rms_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
@@ -526,7 +526,7 @@ rows_rms_norm_bf16_online(const Rows a)
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 32768 bytes); 2 blocks an SM.
+// vectors of room, then the weight (dynamic, 36864 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged128x2(const Rows a)
 {
@@ -536,6 +536,12 @@ rows_rms_norm_bf16_staged128x2(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -543,12 +549,22 @@ rows_rms_norm_bf16_staged128x2(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -564,14 +580,14 @@ rows_rms_norm_bf16_staged128x2(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// vectors of room, then the weight (dynamic, 73728 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged128x4(const Rows a)
 {
@@ -581,6 +597,12 @@ rows_rms_norm_bf16_staged128x4(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -588,12 +610,22 @@ rows_rms_norm_bf16_staged128x4(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -609,14 +641,14 @@ rows_rms_norm_bf16_staged128x4(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// vectors of room, then the weight (dynamic, 81920 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged256x4(const Rows a)
 {
@@ -626,6 +658,12 @@ rows_rms_norm_bf16_staged256x4(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -633,12 +671,22 @@ rows_rms_norm_bf16_staged256x4(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -654,14 +702,14 @@ rows_rms_norm_bf16_staged256x4(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// vectors of room, then the weight (dynamic, 98304 bytes); 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged512x4(const Rows a)
 {
@@ -671,6 +719,12 @@ rows_rms_norm_bf16_staged512x4(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -678,12 +732,22 @@ rows_rms_norm_bf16_staged512x4(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -699,14 +763,14 @@ rows_rms_norm_bf16_staged512x4(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
 
 // 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
 // Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 131072 bytes); 1 block an SM.
+// vectors of room, then the weight (dynamic, 196608 bytes); 1 block an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 rows_rms_norm_bf16_staged512x8(const Rows a)
 {
@@ -716,6 +780,12 @@ rows_rms_norm_bf16_staged512x8(const Rows a)
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
+    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
     const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
     const Index step = (Index)gridDim.x * GROUPS;
@@ -723,12 +793,22 @@ rows_rms_norm_bf16_staged512x8(const Rows a)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
         fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
                                      whole);
     }
     __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
@@ -744,7 +824,7 @@ rows_rms_norm_bf16_staged512x8(const Rows a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
     }
 #endif
 }
