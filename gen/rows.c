@@ -209,9 +209,10 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->row_strategy == KGEN_ROWS_WARP && s->lanes > 32)
 		return ERR(lanes, "lanes %lld: strategy: warp shares a warp among rows: use at most 32 (strategy: staged "
 		           "takes more)", s->lanes);
-	if (s->row_strategy == KGEN_ROWS_STAGED && (!kgen_is_pow2(s->lanes) || s->lanes < 32 || s->lanes > s->threads))
-		return ERR(lanes, "lanes %lld: strategy: staged gives a row whole warps: a power of two from 32 to threads "
-		           "(%lld)", s->lanes, s->threads);
+	if (s->row_strategy == KGEN_ROWS_STAGED &&
+	    (!kgen_is_pow2(s->lanes) || s->lanes < 32 || s->lanes > s->threads || s->threads % s->lanes))
+		return ERR(lanes, "lanes %lld: strategy: staged gives a row whole warps and a block whole rows: a power of "
+		           "two from 32 to threads (%lld) that divides it", s->lanes, s->threads);
 	if (s->row_strategy == KGEN_ROWS_STAGED && !kgen_rows_writes_y(s))
 		return ERR(row_strategy, "strategy: staged holds rows in registers; op: cross_entropy streams them: use "
 		           "auto, warp, block or online");

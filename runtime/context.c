@@ -304,7 +304,10 @@ load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int n
 		const struct kgen_step *st = &k->contract.step[i];
 		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
 		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module[nimages == 1 ? 0 : i], fn));
-		if (st->optional && st->dynamic_smem > ctx->smem_optin) {
+		if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
+		                     (st->dynamic_smem > 48 * 1024 &&
+		                      cu->cuFuncSetAttribute(k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+		                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
 			k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
 			continue;
 		}

@@ -127,6 +127,32 @@ START_TEST(rows_launch_geometry)
 }
 END_TEST
 
+/* A GPU whose blocks get less shared memory (99 KB, as sm_86's) loads auto's staged kernels that fit and
+ * never launches the one that does not (512 x 8 loads: two stages of 64 KB): its rows go to the block's
+ * kernel that loads them itself. */
+START_TEST(rows_staged_kernel_too_large_is_left_out)
+{
+	kgen_kernel *k;
+	struct kgen_rows_args a = args(1000, 32768);
+	kgen_error err;
+
+	teardown();
+	setenv("FAKE_CUDA_SMEM_OPTIN", "101376", 1);
+	setup();
+	k = build("kernel: rows\ndtype: bf16\n");
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, 1);
+	ck_assert_str_eq(launches[0].name, "rows_softmax_bf16_block8");
+	ck_assert_uint_eq(launches[0].smem, 0);
+	a = args(1000, 16384);  /* 2 x 32 KB: staged still */
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(launches[0].name, "rows_softmax_bf16_staged512x4");
+	unsetenv("FAKE_CUDA_SMEM_OPTIN");
+}
+END_TEST
+
 START_TEST(rows_no_rows_launch_nothing)
 {
 	kgen_kernel *k = build("kernel: rows\n");
@@ -218,6 +244,7 @@ main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, rows_launch_geometry, 0, (int)(sizeof geometries / sizeof geometries[0]));
 	tcase_add_test(tc, rows_no_rows_launch_nothing);
+	tcase_add_test(tc, rows_staged_kernel_too_large_is_left_out);
 	tcase_add_test(tc, rows_bad_calls_refused);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -101,11 +101,14 @@ static const struct refusal refusals[] = {
 	  "vectors 16: a stage of threads x vectors x 16 bytes (262144) is over the 204800 bytes of shared memory it "
 	  "may take: use fewer", 5, 10, "vectors: 16" },
 	{ "staged_lanes_whole_warps", "kernel: rows\nstrategy: staged\nlanes: 16\n",
-	  "lanes 16: strategy: staged gives a row whole warps: a power of two from 32 to threads (512)", 3, 8,
-	  "lanes: 16" },
+	  "lanes 16: strategy: staged gives a row whole warps and a block whole rows: a power of two from 32 to "
+	  "threads (512) that divides it", 3, 8, "lanes: 16" },
 	{ "staged_lanes_within_block", "kernel: rows\nstrategy: staged\nthreads: 256\nlanes: 512\n",
-	  "lanes 512: strategy: staged gives a row whole warps: a power of two from 32 to threads (256)", 4, 8,
-	  "lanes: 512" },
+	  "lanes 512: strategy: staged gives a row whole warps and a block whole rows: a power of two from 32 to "
+	  "threads (256) that divides it", 4, 8, "lanes: 512" },
+	{ "staged_lanes_divide_block", "kernel: rows\nstrategy: staged\nthreads: 192\nlanes: 128\n",
+	  "lanes 128: strategy: staged gives a row whole warps and a block whole rows: a power of two from 32 to "
+	  "threads (192) that divides it", 4, 8, "lanes: 128" },
 	{ "warp_lanes_within_a_warp", "kernel: rows\nstrategy: warp\nlanes: 64\n",
 	  "lanes 64: strategy: warp shares a warp among rows: use at most 32 (strategy: staged takes more)", 3, 8,
 	  "lanes: 64" },

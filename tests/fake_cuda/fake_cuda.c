@@ -144,7 +144,9 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:  /* an H200's, or $FAKE_CUDA_SMEM_OPTIN bytes */
+		*v = getenv("FAKE_CUDA_SMEM_OPTIN") ? atoi(getenv("FAKE_CUDA_SMEM_OPTIN")) : 227 << 10;
+		break;
 	default: *v = 1024; break;
 	}
 	return CUDA_SUCCESS;
