@@ -448,16 +448,19 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	int softmax = s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX;
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = s->row_strategy == KGEN_ROWS_CLUSTER;
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0;
-	struct tpl_args parts, stats, reduce, stage;
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0, hold = 0, i;
+	struct tpl_args parts, stats, reduce, stage, loop;
 	struct kgen_ptx ptx = { 0 };
 	kgen_status st = KGEN_OK;
-	size_t i;
+	size_t j;
 
+	for (i = 0; i < n; i++)
+		hold |= held_weights(s, &c[i]) > 0;
 	tpl_init(&parts);
 	tpl_init(&stats);
 	tpl_init(&reduce);
 	tpl_init(&stage);
+	tpl_init(&loop);
 	TRY(convert(&parts, "x_to_float", s->r.dtype, 0, err));
 	if (kgen_rows_has_weight(s))
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
@@ -492,12 +495,23 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_show(&reduce, "cluster", cluster);
 	TRY(part(&parts, "reduce", "rows/reduce.cu", &reduce, err));
 	TRY(op_functions(s, &parts, err));
+	if (staged) {
+		tpl_show(&loop, "weights", hold);
+		tpl_show(&loop, "bias", kgen_rows_has_bias(s));
+		tpl_set(&loop, "held_doc", "%s", !hold ? "" : kgen_rows_has_bias(s) ?
+		        ",\n// then, where HOLD, the weight and the bias (the longest row's length each)" :
+		        ",\n// then, where HOLD, the weight (the longest row's length)");
+		tpl_set(&loop, "pad", "%s", s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX ?
+		        "x_neg_inf()" : "T()");
+		tpl_set(&loop, "call", "%s_held", kgen_row_ops[s->row_op].name);
+		TRY(part(&parts, "staged_rows", "rows/staged_rows.cu", &loop, err));
+	}
 	if (parts.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));
-	for (i = 0; i < parts.n; i++) {
-		const char *v = parts.v[i].value;
+	for (j = 0; j < parts.n; j++) {
+		const char *v = parts.v[j].value;
 		size_t len = strlen(v);
-		if (i)
+		if (j)
 			sb_puts(b, "\n");
 		sb_puts(b, v);
 		while (len && v[len - 1] == '\n' && b->len && b->s[b->len - 1] == '\n' && len--)
@@ -513,6 +527,7 @@ out:
 	tpl_free(&stats);
 	tpl_free(&reduce);
 	tpl_free(&stage);
+	tpl_free(&loop);
 	return st;
 }
 
@@ -521,12 +536,14 @@ static kgen_status
 kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i, hold = 0;
 	const char *op = kgen_row_ops[s->row_op].name;
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY;
 	kgen_status st = KGEN_OK;
 	char sfx[32];
 
+	for (i = 0; i < n; i++)  /* staged_rows() takes HOLD where any kernel holds the weights */
+		hold |= held_weights(s, &c[i]) > 0;
 	for (i = 0; i < n && !st; i++) {
 		struct tpl_args k;
 		const char *tpl;
@@ -544,15 +561,14 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			tpl = "rows/kernel_staged.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
 			tpl_set(&k, "stages", "%d", c[i].stages);
+			tpl_set(&k, "stages_s", "%s", c[i].stages > 1 ? "s" : "");
+			tpl_set(&k, "stage_bytes", "%lld", s->threads * c[i].vectors * s->load_width);
 			tpl_set(&k, "smem", "%lld", kgen_rows_smem(s, &c[i]));
 			tpl_set(&k, "blocks", "%d", staged_blocks(s, &c[i]));
 			tpl_set(&k, "blocks_s", "%s", staged_blocks(s, &c[i]) > 1 ? "s" : "");
-			tpl_show(&k, "weights", held_weights(s, &c[i]) > 0);
 			tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
 			        ", then the weight and the bias" : ", then the weight");
-			tpl_show(&k, "bias", kgen_rows_has_bias(s));
-			tpl_set(&k, "pad", "%s", s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX ? "x_neg_inf()" : "T()");
-			tpl_set(&k, "call", "%s_held", op);
+			tpl_set(&k, "hold_arg", "%s", !hold ? "" : held_weights(s, &c[i]) ? ", true" : ", false");
 			tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu elements, "
 			        "%d stage%s.", lanes, c[i].vectors, kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec,
 			        c[i].stages, c[i].stages > 1 ? "s" : "");

@@ -249,7 +249,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	src = source_of("kernel: rows\nop: rms_norm\nstrategy: staged\nlanes: 256\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: staged)."));
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 2 stages of 512 x 4 x 16 bytes, 4096 f32 weights */
-	ck_assert_ptr_nonnull(strstr(src, "constexpr int LANES = 256, VECS = 4, STAGES = 2;"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<256, 4, 2, true>(a);"));  /* the weight held too */
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, 2)"));
 	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
 	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));
@@ -272,6 +272,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));
 	ck_assert_ptr_null(strstr(src, "bulk_load(held"));
 	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS>(a, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 2>(a);"));  /* no HOLD where no kernel holds them */
 	free(src);
 	/* auto's staged kernels and their helpers only where the target is sm_90 */
 	src = source_of("kernel: rows\nop: softmax\n");

@@ -1,90 +1,12 @@
 //! A kernel of strategy staged (auto's for long rows on sm_90): {{lanes}}
 //! threads per row, the block walking its rows while the TMA unit copies
-//! the next ones into shared memory.
+//! the next ones into shared memory (staged_rows()).
 // {{doc}}
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room{{held}} (dynamic, {{smem}} bytes); {{blocks}} block{{blocks_s}} an SM.
+// Dynamic shared memory {{smem}} bytes: {{stages}} stage{{stages_s}} of {{stage_bytes}} bytes{{held}}; {{blocks}} block{{blocks_s}} an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, {{blocks}})
 {{name}}(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = {{lanes}}, VECS = {{vecs}}, STAGES = {{stages}};
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-{{#weights}}
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-{{#bias}}
-                      && (unsigned long long)a.bias % 16 == 0
-{{/bias}}
-                      ;
-{{/weights}}
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-{{#weights}}
-        mbarrier_init(&weights, 1);
-{{/weights}}
-        fence_mbarrier_init();
-{{#weights}}
-        if (hold) {
-{{#bias}}
-            mbarrier_arrive_expect_tx(&weights, a.bias ? 2 * wbytes : wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-            if (a.bias)
-                bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);
-{{/bias}}
-{{^bias}}
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-{{/bias}}
-        }
-{{/weights}}
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-{{#weights}}
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-{{#bias}}
-        b.bias = a.bias ? held + ROOM * VEC : nullptr;
-{{/bias}}
-    }
-{{/weights}}
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, {{pad}});
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-{{#weights}}
-        {{call}}<LANES, VECS>(b, row, lane, n, v);
-{{/weights}}
-{{^weights}}
-        {{call}}<LANES, VECS>(a, row, lane, n, v);
-{{/weights}}
-    }
+    staged_rows<{{lanes}}, {{vecs}}, {{stages}}{{hold_arg}}>(a);
 #endif
 }

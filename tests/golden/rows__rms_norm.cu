@@ -411,6 +411,69 @@ static __device__ __forceinline__ void rms_norm_online(const Rows &a, Index row,
     }
 }
 
+#if __CUDA_ARCH__ >= 900
+// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
+// LANES rows at a time, each thread holding VECS vectors of its row in
+// registers, while the TMA unit brings the block's next rows into STAGES
+// stages of shared memory: the launch's dynamic shared memory, STAGES x
+// THREADS x VECS vectors,
+// then, where HOLD, the weight (the longest row's length).
+template <int LANES, int VECS, int STAGES, bool HOLD>
+static __device__ __forceinline__ void staged_rows(const Rows &a)
+{
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    __shared__ unsigned long long weights;
+    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
+    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    // Copied once where they and their length keep 16-byte vectors, else read every row from global memory.
+    const bool hold = HOLD && a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+                      ;
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        mbarrier_init(&weights, 1);
+        fence_mbarrier_init();
+        if (hold) {
+            mbarrier_arrive_expect_tx(&weights, wbytes);
+            bulk_load(held, a.weight, wbytes, &weights);
+        }
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+    Rows b = a;  // a with the weight and bias it holds in shared memory
+    if (hold) {
+        mbarrier_wait(&weights, 0);
+        b.weight = held;
+    }
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
+    }
+}
+#endif
+
 // 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
 rows_rms_norm_bf16_lanes16x2(const Rows a)
@@ -525,306 +588,51 @@ rows_rms_norm_bf16_online(const Rows a)
 }
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room, then the weight (dynamic, 36864 bytes); 2 blocks an SM.
+// Dynamic shared memory 36864 bytes: 2 stages of 16384 bytes, then the weight; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged128x2(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 128, VECS = 2, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-                      ;
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        mbarrier_init(&weights, 1);
-        fence_mbarrier_init();
-        if (hold) {
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-        }
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-    }
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
-    }
+    staged_rows<128, 2, 2, true>(a);
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room, then the weight (dynamic, 73728 bytes); 2 blocks an SM.
+// Dynamic shared memory 73728 bytes: 2 stages of 32768 bytes, then the weight; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged128x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 128, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-                      ;
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        mbarrier_init(&weights, 1);
-        fence_mbarrier_init();
-        if (hold) {
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-        }
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-    }
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
-    }
+    staged_rows<128, 4, 2, true>(a);
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room, then the weight (dynamic, 81920 bytes); 2 blocks an SM.
+// Dynamic shared memory 81920 bytes: 2 stages of 32768 bytes, then the weight; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged256x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 256, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-                      ;
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        mbarrier_init(&weights, 1);
-        fence_mbarrier_init();
-        if (hold) {
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-        }
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-    }
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
-    }
+    staged_rows<256, 4, 2, true>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room, then the weight (dynamic, 98304 bytes); 2 blocks an SM.
+// Dynamic shared memory 98304 bytes: 2 stages of 32768 bytes, then the weight; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_rms_norm_bf16_staged512x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 512, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-                      ;
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        mbarrier_init(&weights, 1);
-        fence_mbarrier_init();
-        if (hold) {
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-        }
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-    }
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
-    }
+    staged_rows<512, 4, 2, true>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room, then the weight (dynamic, 196608 bytes); 1 block an SM.
+// Dynamic shared memory 196608 bytes: 2 stages of 65536 bytes, then the weight; 1 block an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 rows_rms_norm_bf16_staged512x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 512, VECS = 8, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    __shared__ unsigned long long weights;
-    W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
-    // Copied once where they and their length keep 16-byte vectors, else read every row from x's memory.
-    const bool hold = a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
-                      ;
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        mbarrier_init(&weights, 1);
-        fence_mbarrier_init();
-        if (hold) {
-            mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-        }
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-    Rows b = a;  // a with the weight and bias it holds in shared memory
-    if (hold) {
-        mbarrier_wait(&weights, 0);
-        b.weight = held;
-    }
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
-    }
+    staged_rows<512, 8, 2, true>(a);
 #endif
 }

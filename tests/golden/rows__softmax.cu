@@ -464,6 +464,52 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
     }
 }
 
+#if __CUDA_ARCH__ >= 900
+// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
+// LANES rows at a time, each thread holding VECS vectors of its row in
+// registers, while the TMA unit brings the block's next rows into STAGES
+// stages of shared memory: the launch's dynamic shared memory, STAGES x
+// THREADS x VECS vectors.
+template <int LANES, int VECS, int STAGES>
+static __device__ __forceinline__ void staged_rows(const Rows &a)
+{
+    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
+    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
+    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    __shared__ unsigned long long full[STAGES];
+    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
+    const Index step = (Index)gridDim.x * GROUPS;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&full[s], 1);
+        fence_mbarrier_init();
+        for (int s = 0; s < STAGES; s++)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
+                                     whole);
+    }
+    __syncthreads();
+
+    // The block's groups move on together (their barriers need every
+    // thread), so the loop ends by the block's first row.
+    unsigned int it = 0;
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+        const int s = it % STAGES;
+        const Index row = first + group < a.rows ? first + group : first;
+        const Index n = first + group < a.rows ? a.cols : 0;
+        Vec<T> v[VECS];
+
+        mbarrier_wait(&full[s], it / STAGES % 2);
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
+        if (threadIdx.x == 0)
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+        softmax_held<LANES, VECS>(a, row, lane, n, v);
+    }
+}
+#endif
+
 // 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
 rows_softmax_bf16_lanes16x2(const Rows a)
@@ -578,226 +624,51 @@ rows_softmax_bf16_online(const Rows a)
 }
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 32768 bytes); 2 blocks an SM.
+// Dynamic shared memory 32768 bytes: 2 stages of 16384 bytes; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_softmax_bf16_staged128x2(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 128, VECS = 2, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        fence_mbarrier_init();
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
-    }
+    staged_rows<128, 2, 2>(a);
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_softmax_bf16_staged128x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 128, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        fence_mbarrier_init();
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
-    }
+    staged_rows<128, 4, 2>(a);
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_softmax_bf16_staged256x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 256, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        fence_mbarrier_init();
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
-    }
+    staged_rows<256, 4, 2>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_softmax_bf16_staged512x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 512, VECS = 4, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        fence_mbarrier_init();
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
-    }
+    staged_rows<512, 4, 2>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 131072 bytes); 1 block an SM.
+// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes; 1 block an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 rows_softmax_bf16_staged512x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 512, VECS = 8, STAGES = 2;
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
-    __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
-    const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
-
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; s++)
-            mbarrier_init(&full[s], 1);
-        fence_mbarrier_init();
-        for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
-    }
-    __syncthreads();
-
-    // The block's groups move on together (their barriers need every
-    // thread), so the loop ends by the block's first row.
-    unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
-        const int s = it % STAGES;
-        const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
-        Vec<T> v[VECS];
-
-        mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
-        __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
-        if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
-    }
+    staged_rows<512, 8, 2>(a);
 #endif
 }

@@ -349,14 +349,15 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
     softmax_held<LANES, VECS>(a, row, lane, n, v);
 }
 
-// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
-// Shared memory: STAGES steps of THREADS / LANES rows, a row LANES x VECS
-// vectors of room (dynamic, 65536 bytes); 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
-rows_softmax_bf16(const Rows a)
-{
 #if __CUDA_ARCH__ >= 900
-    constexpr int LANES = 512, VECS = 4, STAGES = 2;
+// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
+// LANES rows at a time, each thread holding VECS vectors of its row in
+// registers, while the TMA unit brings the block's next rows into STAGES
+// stages of shared memory: the launch's dynamic shared memory, STAGES x
+// THREADS x VECS vectors.
+template <int LANES, int VECS, int STAGES>
+static __device__ __forceinline__ void staged_rows(const Rows &a)
+{
     constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
     constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
     extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
@@ -391,5 +392,15 @@ rows_softmax_bf16(const Rows a)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
         softmax_held<LANES, VECS>(a, row, lane, n, v);
     }
+}
+#endif
+
+// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
+rows_softmax_bf16(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<512, 4, 2>(a);
 #endif
 }
