@@ -220,7 +220,11 @@ KGEN_API kgen_status kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *
  * not a plan's), e.g. to ask for its spec. */
 KGEN_API kgen_kernel *kgen_kernel_for_n(kgen_kernel *kernel, unsigned long long n);
 
-/* The same from YAML text (the spec is loaded, validated and freed). */
+/* The same from YAML text (the spec is loaded, validated and freed).  The
+ * context keeps each text it built: the same text again returns the same
+ * kernel without parsing (a hash and a compare of the text, well under a
+ * microsecond); text that differs at all is parsed, and a spec equal to an
+ * earlier one still finds its kernel. */
 KGEN_API kgen_status kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel,
                                             kgen_error *err);
 

@@ -183,6 +183,12 @@ kgen_context_destroy(kgen_context *ctx)
 		free(k->spec.file);
 		free(k);
 	}
+	for (b = 0; b < KGEN_KERNEL_BUCKETS; b++)
+		while (ctx->texts[b]) {
+			struct kgen_text *t = ctx->texts[b];
+			ctx->texts[b] = t->next;
+			free(t);
+		}
 	if (ctx->cuctx)
 		ctx->cu->cuDevicePrimaryCtxRelease(ctx->dev);
 	pthread_mutex_destroy(&ctx->lock);
@@ -535,18 +541,71 @@ done:
 	return st;
 }
 
+/* FNV-1a of n bytes, on from h. */
+static uint64_t
+fnv1a(uint64_t h, const void *bytes, size_t n)
+{
+	const unsigned char *p = bytes;
+
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+/* The kernel an earlier call built from this very text, or NULL (under the context's lock). */
+static struct kgen_kernel *
+text_lookup(kgen_context *ctx, const char *yaml, size_t len, uint64_t h)
+{
+	struct kgen_text *t;
+
+	for (t = ctx->texts[h % KGEN_KERNEL_BUCKETS]; t; t = t->next)
+		if (t->hash == h && t->len == len && memcmp(t->text, yaml, len) == 0)
+			return t->kernel;
+	return NULL;
+}
+
+/* A text is hashed and looked up before it is parsed: a hit costs no
+ * YAML, no checks and no spec hash (bench/jit/jit_cost's "text" hit).
+ * Out of memory for the entry only means the next call parses again. */
 kgen_status
 kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel, kgen_error *err)
 {
 	kgen_spec *spec;
 	kgen_status st;
+	struct kgen_text *t;
+	size_t len;
+	uint64_t h;
 
 	if (!yaml)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_yaml: NULL argument");
-	if ((st = kgen_spec_load_string(yaml, strlen(yaml), "<yaml>", &spec, err)) != KGEN_OK)
+	len = strlen(yaml);
+	h = fnv1a(0xcbf29ce484222325ull, yaml, len);
+	if (ctx && kernel) {
+		struct kgen_kernel *k;
+		pthread_mutex_lock(&ctx->lock);
+		k = text_lookup(ctx, yaml, len, h);
+		pthread_mutex_unlock(&ctx->lock);
+		if (k) {
+			*kernel = k;
+			return KGEN_OK;
+		}
+	}
+	if ((st = kgen_spec_load_string(yaml, len, "<yaml>", &spec, err)) != KGEN_OK)
 		return st;
 	st = kgen_kernel_build(ctx, spec, kernel, err);
 	kgen_spec_free(spec);
+	if (st != KGEN_OK || len > ((size_t)-1) / 2)
+		return st;
+	pthread_mutex_lock(&ctx->lock);
+	if (!text_lookup(ctx, yaml, len, h) && (t = malloc(sizeof *t + len + 1))) {
+		t->hash = h;
+		t->len = len;
+		t->kernel = *kernel;
+		memcpy(t->text, yaml, len + 1);
+		t->next = ctx->texts[h % KGEN_KERNEL_BUCKETS];
+		ctx->texts[h % KGEN_KERNEL_BUCKETS] = t;
+	}
+	pthread_mutex_unlock(&ctx->lock);
 	return st;
 }
 

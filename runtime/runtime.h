@@ -36,6 +36,16 @@ struct kgen_kernel {
 	unsigned long long upto[KGEN_PLAN_MAX];
 };
 
+/* A spec's text as kgen_kernel_build_yaml() was given it, and the kernel
+ * it built: a call with the same text takes the kernel without parsing. */
+struct kgen_text {
+	struct kgen_text *next;
+	uint64_t hash;
+	size_t len;
+	struct kgen_kernel *kernel;
+	char text[];
+};
+
 struct kgen_context {
 	const struct kgen_cu *cu;
 	CUdevice dev;
@@ -46,6 +56,7 @@ struct kgen_context {
 	char name[256], arch[16];
 	pthread_mutex_t lock;
 	struct kgen_kernel *kernels[KGEN_KERNEL_BUCKETS];
+	struct kgen_text *texts[KGEN_KERNEL_BUCKETS];  /* kgen_kernel_build_yaml()'s texts and their kernels */
 	struct kgen_kernel *plans;  /* the size plans' kernels, linked by next */
 };
 

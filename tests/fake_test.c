@@ -426,6 +426,29 @@ pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), v
 /* A build's phase times: a cold build compiles and writes the disk cache,
  * the same spec on a new context reads it instead, and the context's
  * own copy returns the first build's times. */
+/* A text built once is found by its text the next time (kgen_kernel_build_yaml hashes it before it
+ * parses); a text that differs is parsed, and finds the kernel of an equal spec; another spec builds. */
+START_TEST(the_same_text_finds_its_kernel)
+{
+	static const char text[] = "kernel: reduce\nop: sum\ndtype: f32\n";
+	int *modules = fake_var("fake_cuda_modules"), loaded;
+	kgen_kernel *k = build(text), *again;
+	char copy[sizeof text];
+
+	loaded = *modules;
+	memcpy(copy, text, sizeof text);  /* the same text at another address */
+	ck_assert_ptr_eq(build(copy), k);
+	ck_assert_ptr_eq(build(text), k);
+	ck_assert_ptr_eq(build("kernel: reduce\nop: sum   # the same spec\ndtype: f32\n"), k);
+	ck_assert_int_eq(*modules, loaded);
+	again = build("kernel: reduce\nop: max\ndtype: f32\n");
+	ck_assert_ptr_ne(again, k);
+	ck_assert_int_gt(*modules, loaded);
+	ck_assert_ptr_eq(build("kernel: reduce\nop: max\ndtype: f32\n"), again);
+	ck_assert_ptr_eq(build(text), k);
+}
+END_TEST
+
 START_TEST(build_times_say_where_a_build_went)
 {
 	char dir[] = "/tmp/kgen-fake-times-XXXXXX", cmd[64];
@@ -1403,6 +1426,7 @@ fake_suite(void)
 	tcase_add_test(tc, mma_tma_launch);
 	tcase_add_test(tc, stream_k_divides_the_launch);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
+	tcase_add_test(tc, the_same_text_finds_its_kernel);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
