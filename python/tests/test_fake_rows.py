@@ -308,6 +308,22 @@ def test_eps_is_checked(calls):
     assert calls == []
 
 
+def test_strategy_staged_from_python(calls):
+    # strategy: staged by keyword: 128 threads a row, two loads a thread (rows of up to 1024 f32), four rows a block
+    # of 512, two stages of 16 KB and the weight (4 KB) in shared memory; as many blocks as the fake's 132 SMs hold.
+    x, w = Device((1000, 1000)), Device((1000,))
+    m = mark()
+    record_params(1)
+    kgen.rms_norm(x, w, strategy="staged", lanes=128, vectors=2)
+    c = only(calls)
+    assert (c["spec"]["strategy"], c["spec"]["lanes"], c["spec"]["vectors"]) == ("staged", "128", "2")
+    (launch,) = launches_since(m)
+    assert launch.name.decode() == "rows_rms_norm_f32"
+    assert (launch.grid[0], launch.block[0], launch.smem) == (250, 512, 2 * 512 * 2 * 16 + 128 * 2 * 4 * 4)
+    with pytest.raises(kgen.SpecError, match="lanes 16: strategy: staged gives a row whole warps"):
+        kgen.rms_norm(x, w, strategy="staged", lanes=16)
+
+
 def test_kernels_are_built_once_per_device_spec_and_overrides(calls):
     x = Device((8, 128))
     kgen.softmax(x)

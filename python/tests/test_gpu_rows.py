@@ -1,7 +1,7 @@
 """The row functions on the GPU (kgen.softmax, kgen.log_softmax,
 kgen.rms_norm, kgen.layer_norm, kgen.cross_entropy) against torch in
 float64 on the same data: every op and dtype, rows of every length the
-strategy: auto kernels take (warp, block, online), padded rows, out= and
+strategy: auto kernels take (warp, block, online, and staged on sm_90), padded rows, out= and
 in place, f32 weights beside 16-bit rows, cross_entropy's ignored and
 out-of-range labels and its reductions; under torch.compile (no graph
 break, compiled equals eager) and a CUDA graph; CuPy and JAX arrays where
