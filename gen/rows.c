@@ -85,6 +85,19 @@ held_weights(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 	return stages + bytes <= (staged_blocks(s, c) == 2 ? 110 : 200) * 1024 ? bytes : 0;
 }
 
+/* Does any of the spec's staged kernels hold the weights (staged_rows()'s HOLD)? */
+static int
+holds_weights(const struct kgen_spec *s)
+{
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+
+	for (i = 0; i < n; i++)
+		if (held_weights(s, &c[i]) > 0)
+			return 1;
+	return 0;
+}
+
 long long
 kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
@@ -448,14 +461,12 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	int softmax = s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX;
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = s->row_strategy == KGEN_ROWS_CLUSTER;
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0, hold = 0, i;
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0, hold = holds_weights(s);
 	struct tpl_args parts, stats, reduce, stage, loop;
 	struct kgen_ptx ptx = { 0 };
 	kgen_status st = KGEN_OK;
 	size_t j;
 
-	for (i = 0; i < n; i++)
-		hold |= held_weights(s, &c[i]) > 0;
 	tpl_init(&parts);
 	tpl_init(&stats);
 	tpl_init(&reduce);
@@ -536,14 +547,12 @@ static kgen_status
 kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i, hold = 0;
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i, hold = holds_weights(s);
 	const char *op = kgen_row_ops[s->row_op].name;
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY;
 	kgen_status st = KGEN_OK;
 	char sfx[32];
 
-	for (i = 0; i < n; i++)  /* staged_rows() takes HOLD where any kernel holds the weights */
-		hold |= held_weights(s, &c[i]) > 0;
 	for (i = 0; i < n && !st; i++) {
 		struct tpl_args k;
 		const char *tpl;

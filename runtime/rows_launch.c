@@ -185,24 +185,23 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
 	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
 		ka.aligned |= W_ALIGNED;
-	if (c.stages) {  /* as many blocks as the GPU holds at once, each walking its rows */
-		unsigned long long per = (unsigned long long)kgen_rows_per_block(s, &c), resident;
-		resident = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[fn] > 0 ? k->occupancy[fn] : 1);
-		grid = a->rows / per + (a->rows % per != 0);
-		if (grid > resident)
-			grid = resident;
-	} else if (s->row_strategy == KGEN_ROWS_CLUSTER) {
+	if (s->row_strategy == KGEN_ROWS_CLUSTER) {
 		unsigned long long most = GRID_MAX / (unsigned long long)s->cluster_size;
 		grid = (a->rows < most ? a->rows : most) * (unsigned long long)s->cluster_size;
 	} else {
-		unsigned long long per = (unsigned long long)kgen_rows_per_block(s, &c);
+		/* A block per group of rows, at most 2^31 - 1; a staged kernel's blocks at most as many as the GPU
+		 * holds at once, each walking its rows. */
+		unsigned long long per = (unsigned long long)kgen_rows_per_block(s, &c), most = GRID_MAX;
+		if (c.stages)
+			most = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[fn] > 0 ? k->occupancy[fn] : 1);
 		grid = a->rows / per + (a->rows % per != 0);
-		if (grid > GRID_MAX)
-			grid = GRID_MAX;
+		if (grid > most)
+			grid = most;
 	}
 	if ((st = kgen_context_enter(k->ctx, err)))
 		return st;
-	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, (unsigned int)kgen_rows_smem(s, &c), args, stream, err);
+	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, (unsigned int)k->contract.step[fn].dynamic_smem, args,
+	                   stream, err);
 }
 
 kgen_status
