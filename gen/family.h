@@ -65,6 +65,7 @@ struct kgen_step {
 	long long dynamic_smem;          /* bytes of dynamic shared memory; 0 for none */
 	int optional;                    /* for some GPUs only: one without the shared memory it asks loads the
 	                                  * rest, and the launcher never takes it there */
+	int cluster;                     /* blocks a cluster, compiled into the kernel; 0: none */
 	char note[160];                  /* after the launch, on the header's line; may be empty */
 };
 

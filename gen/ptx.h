@@ -39,6 +39,7 @@
 	X(warpgroup_sync, barrier)              /* a named barrier of a warpgroup's 128 threads */ \
 	X(cluster_sync, barrier) \
 	X(dsmem_load, dsmem)                    /* a float of another block of the cluster's shared memory */ \
+	X(dsmem_store_async, dsmem)             /* a float into it, completing on its mbarrier */ \
 	X(tensor_map, tma)                      /* struct CUtensorMap */ \
 	X(fence_proxy_async_shared, tma) \
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \

@@ -38,15 +38,25 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-#define X(lanes, vectors) { lanes, vectors, 0, 0 },
-static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0 } };
+#define X(lanes, vectors) { lanes, vectors, 0, 0, 0 },
+static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0, 0 } };
 #undef X
-#define X(lanes, vectors, upto) { lanes, vectors, upto, 0 },
-static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0 } };
+#define X(lanes, vectors, upto) { lanes, vectors, upto, 0, 0 },
+static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0, 0 } };
 #undef X
-#define X(lanes, vectors) { lanes, vectors, 0, 1 },
-static const struct kgen_rows_choice staged_choices[] = { KGEN_ROWS_AUTO_STAGED(X) { 0, 0, 0, 0 } };
+#define X(lanes, vectors) { lanes, vectors, 0, 1, 0 },
+static const struct kgen_rows_choice staged_choices[] = { KGEN_ROWS_AUTO_STAGED(X) { 0, 0, 0, 0, 0 } };
 #undef X
+#define X(blocks, vectors) { 0, vectors, 0, 1, blocks },
+static const struct kgen_rows_choice cluster_choices[] = { KGEN_ROWS_AUTO_CLUSTER(X) { 0, 0, 0, 0, 0 } };
+#undef X
+
+/* Blocks a row of choice c: its cluster's, or 1. */
+static int
+blocks_a_row(const struct kgen_rows_choice *c)
+{
+	return c->cluster > 1 ? c->cluster : 1;
+}
 
 /* A staged kernel's stages: two where they fit in KGEN_ROWS_STAGE_BYTES
  * (the next rows land while one is worked on), else one (the block's rows
@@ -65,11 +75,12 @@ stages_for(const struct kgen_spec *s, int vectors)
 static int
 staged_blocks(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return c->vectors * s->load_width <= 64 && s->threads <= 512 ? 2 : 1;
+	return c->vectors * s->load_width <= 64 && s->threads <= 512 && blocks_a_row(c) == 1 ? 2 : 1;
 }
 
 /* The bytes of the weight (and bias) a staged kernel copies into shared
- * memory once, the longest row's each, where they fit beside its stages
+ * memory once, the longest row's each (of a cluster's: the block's part
+ * of it), where they fit beside its stages
  * in a block's share (110 KB of two blocks an SM, else 200 KB); 0: it
  * reads them from global memory every row. */
 static long long
@@ -115,18 +126,21 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
-		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_BLOCK:
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0 };
+		return n;
 	case KGEN_ROWS_CLUSTER:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, stages_for(s, (int)s->vectors),
+		                                      (int)s->cluster_size };
 		return n;
 	case KGEN_ROWS_ONLINE:
-		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_STAGED:
 		out[n++] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0,
-		                                      stages_for(s, (int)s->vectors) };
+		                                      stages_for(s, (int)s->vectors), 0 };
 		return n;
 	default:
 		break;
@@ -140,7 +154,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
 		n++;
 	}
-	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0 };
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;
 	for (c = staged_choices; c->vectors && n < max; c++) {
@@ -150,6 +164,13 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			continue;
 		out[n] = *c;
 		out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
+		out[n++].stages = stages_for(s, c->vectors);
+	}
+	for (c = cluster_choices; c->vectors && n < max; c++) {
+		if (!stages_for(s, c->vectors))
+			continue;
+		out[n] = *c;
+		out[n].upto = kgen_rows_capacity(s, c);
 		out[n++].stages = stages_for(s, c->vectors);
 	}
 	return n;
@@ -162,9 +183,7 @@ kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 
 	if (c->lanes < 0 || !kgen_rows_writes_y(s))
 		return 0;
-	if (s->row_strategy == KGEN_ROWS_CLUSTER)
-		lanes *= s->cluster_size;
-	return (unsigned long long)lanes * (unsigned long long)c->vectors;
+	return (unsigned long long)lanes * (unsigned long long)c->vectors * (unsigned long long)blocks_a_row(c);
 }
 
 long long
@@ -226,12 +245,12 @@ check(struct kgen_spec *s, kgen_error *err)
 	    (!kgen_is_pow2(s->lanes) || s->lanes < 32 || s->lanes > s->threads || s->threads % s->lanes))
 		return ERR(lanes, "lanes %lld: strategy: staged gives a row whole warps and a block whole rows: a power of "
 		           "two from 32 to threads (%lld) that divides it", s->lanes, s->threads);
-	if (s->row_strategy == KGEN_ROWS_STAGED && !kgen_rows_writes_y(s))
-		return ERR(row_strategy, "strategy: staged holds rows in registers; op: cross_entropy streams them: use "
-		           "auto, warp, block or online");
-	if (s->row_strategy == KGEN_ROWS_STAGED && s->load_width != 16)
-		return ERR(load_width, "load_width %lld: strategy: staged copies rows in 16-byte vectors (load_width: 16)",
-		           s->load_width);
+	if ((s->row_strategy == KGEN_ROWS_STAGED || s->row_strategy == KGEN_ROWS_CLUSTER) && !kgen_rows_writes_y(s))
+		return ERR(row_strategy, "strategy: %s holds rows in registers; op: cross_entropy streams them: use "
+		           "auto, warp, block or online", kgen_row_strategies[s->row_strategy].name);
+	if ((s->row_strategy == KGEN_ROWS_STAGED || s->row_strategy == KGEN_ROWS_CLUSTER) && s->load_width != 16)
+		return ERR(load_width, "load_width %lld: strategy: %s copies rows in 16-byte vectors (load_width: 16)",
+		           s->load_width, kgen_row_strategies[s->row_strategy].name);
 	if (s->row_strategy == KGEN_ROWS_CLUSTER && (!kgen_is_pow2(s->cluster_size) || s->cluster_size > 8))
 		return ERR(cluster_size, "cluster_size %lld: a cluster of 2, 4 or 8 blocks (the portable sizes)",
 		           s->cluster_size);
@@ -243,7 +262,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(vectors, "vectors %lld of %lld bytes are %lld bytes of the row a thread, over the 256 (64 "
 		           "registers) that stay in registers: use at most %lld, or strategy: online for long rows",
 		           s->vectors, s->load_width, s->vectors * s->load_width, 256 / s->load_width);
-	if (s->row_strategy == KGEN_ROWS_STAGED && !stages_for(s, (int)s->vectors))
+	if ((s->row_strategy == KGEN_ROWS_STAGED || s->row_strategy == KGEN_ROWS_CLUSTER) &&
+	    !stages_for(s, (int)s->vectors))
 		return ERR(vectors, "vectors %lld: a stage of threads x vectors x 16 bytes (%lld) is over the %d bytes of "
 		           "shared memory it may take: use fewer", s->vectors, s->threads * s->vectors * 16,
 		           KGEN_ROWS_STAGE_BYTES);
@@ -260,6 +280,8 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 {
 	if (s->row_strategy != KGEN_ROWS_AUTO)
 		snprintf(buf, n, "%s", "");
+	else if (c->cluster > 1)
+		snprintf(buf, n, "_cluster%dx%d", c->cluster, c->vectors);
 	else if (c->stages)
 		snprintf(buf, n, "_staged%lldx%d", c->lanes ? (long long)c->lanes : s->threads, c->vectors);
 	else if (c->lanes > 0)
@@ -303,6 +325,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);
 		st->dynamic_smem = kgen_rows_smem(s, &c[i]);
 		st->optional = n > 1 && c[i].stages;  /* auto's: sm_90's */
+		st->cluster = c[i].cluster;
 		if (n > 1 && cap)
 			kgen_contract_printf(st->note, sizeof st->note, "when cols <= %llu", cap * (unsigned long long)s->r.vec);
 		else if (n > 1)
@@ -314,9 +337,13 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		}
 	}
 	if (s->row_strategy == KGEN_ROWS_CLUSTER)
-		kgen_contract_note(p, "// grid = %lld * rows (at most 2^31 - 1 blocks: the clusters walk the rows a grid\n"
-		                   "// apart), in clusters of %lld blocks (__cluster_dims__); rows of up to %llu elements.\n",
-		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+		kgen_contract_note(p, "// grid = %lld * at most rows: clusters of %lld blocks (__cluster_dims__), as many as the GPU\n"
+		                   "// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to %llu\n"
+		                   "// elements.  Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n",
+		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
+		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
+		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then its part of the weight and bias"
+		                                                                     : ", then its part of the weight");
 	else if (s->row_strategy == KGEN_ROWS_WARP)
 		kgen_contract_note(p, "// grid = ceil(rows / %lld) (%lld threads per row), at most 2^31 - 1: the blocks walk the\n"
 		                   "// rows a grid apart; rows of up to %llu elements.\n", s->threads / s->lanes, s->lanes,
@@ -341,7 +368,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s\n",
 		                   s->threads, c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups), each staging its next rows in\n"
-		                   "// dynamic shared memory (the bytes after its launch)." : "");
+		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
+		                   "// row over a cluster of B blocks, as many clusters as the GPU holds at once." : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
@@ -452,6 +480,16 @@ part(struct tpl_args *parts, const char *name, const char *tpl, struct tpl_args 
 	return st;
 }
 
+/* Does any of the spec's kernels take a row over a cluster's blocks? */
+static int
+has_clusters(const struct kgen_spec *s)
+{
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS);
+
+	return c[n - 1].cluster > 1;  /* the clusters come last */
+}
+
 /* The helpers the kernels call, in the order they are used. */
 static kgen_status
 helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
@@ -459,7 +497,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	int online = s->row_strategy == KGEN_ROWS_ONLINE || s->row_strategy == KGEN_ROWS_AUTO;
 	int regs = s->row_strategy != KGEN_ROWS_ONLINE;
 	int softmax = s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX;
-	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = s->row_strategy == KGEN_ROWS_CLUSTER;
+	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = has_clusters(s);
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0, hold = holds_weights(s);
 	struct tpl_args parts, stats, reduce, stage, loop;
@@ -485,13 +523,11 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(loader(&parts, 0, err));
 	if (kgen_rows_writes_y(s))
 		TRY(part(&parts, "store", "rows/store.cu", NULL, err));
-	if (cluster) {
-		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load);
-		TRY(kgen_ptx_render_into(&parts, "ptx", &ptx, err));
-	}
 	if (staged) {
 		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
 		           KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
+		if (cluster)
+			ptx.uses |= KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_store_async);
 		TRY(kgen_ptx_render_into(&stage, "ptx", &ptx, err));
 		TRY(part(&parts, "stage", "rows/stage.cu", &stage, err));
 	}
@@ -508,6 +544,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	TRY(op_functions(s, &parts, err));
 	if (staged) {
 		tpl_show(&loop, "weights", hold);
+		tpl_show(&loop, "cluster", cluster);
 		tpl_show(&loop, "bias", kgen_rows_has_bias(s));
 		tpl_set(&loop, "held_doc", "%s", !hold ? "" : kgen_rows_has_bias(s) ?
 		        ",\n// then, where HOLD, the weight and the bias (the longest row's length each)" :
@@ -566,21 +603,31 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 				tpl_set(&k, "call", "%s_row", op);
 		}
 		if (c[i].stages) {
-			long long lanes = c[i].lanes ? c[i].lanes : s->threads;
-			tpl = "rows/kernel_staged.cu";
+			long long lanes = (c[i].lanes ? c[i].lanes : s->threads) * blocks_a_row(&c[i]);
+			tpl = c[i].cluster > 1 ? "rows/kernel_cluster.cu" : "rows/kernel_staged.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
 			tpl_set(&k, "stages", "%d", c[i].stages);
 			tpl_set(&k, "stages_s", "%s", c[i].stages > 1 ? "s" : "");
 			tpl_set(&k, "stage_bytes", "%lld", s->threads * c[i].vectors * s->load_width);
 			tpl_set(&k, "smem", "%lld", kgen_rows_smem(s, &c[i]));
-			tpl_set(&k, "blocks", "%d", staged_blocks(s, &c[i]));
-			tpl_set(&k, "blocks_s", "%s", staged_blocks(s, &c[i]) > 1 ? "s" : "");
-			tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
-			        ", then the weight and the bias" : ", then the weight");
+			if (c[i].cluster > 1) {
+				tpl_set(&k, "blocks_a_row", "%d", c[i].cluster);
+				tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
+				        ", then its part of the weight and the bias" : ", then its part of the weight");
+				tpl_set(&k, "doc", "%d blocks of %lld threads per row, each thread holding up to %d loads of it: "
+				        "rows of up to %llu elements.", c[i].cluster, s->threads, c[i].vectors,
+				        kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec);
+			} else {
+				tpl_set(&k, "blocks", "%d", staged_blocks(s, &c[i]));
+				tpl_set(&k, "blocks_s", "%s", staged_blocks(s, &c[i]) > 1 ? "s" : "");
+				tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
+				        ", then the weight and the bias" : ", then the weight");
+				tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu "
+				        "elements, %d stage%s.", lanes, c[i].vectors,
+				        kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec, c[i].stages,
+				        c[i].stages > 1 ? "s" : "");
+			}
 			tpl_set(&k, "hold_arg", "%s", !hold ? "" : held_weights(s, &c[i]) ? ", true" : ", false");
-			tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu elements, "
-			        "%d stage%s.", lanes, c[i].vectors, kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec,
-			        c[i].stages, c[i].stages > 1 ? "s" : "");
 		} else if (c[i].lanes < 0) {
 			tpl = "rows/kernel_online.cu";
 			if (xent)
@@ -589,8 +636,6 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 				tpl_set(&k, "call", "%s_online<THREADS, %d>(a, row, threadIdx.x)", op, c[i].vectors);
 			tpl_set(&k, "doc", "A block per row of any length, %d loads in flight a thread%s.", c[i].vectors,
 			        xent ? "" : ", read twice");
-		} else if (s->row_strategy == KGEN_ROWS_CLUSTER) {
-			tpl = "rows/kernel_cluster.cu";
 		} else {
 			long long lanes = c[i].lanes ? c[i].lanes : s->threads;
 			tpl = "rows/kernel_regs.cu";
@@ -659,10 +704,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&c, "threads", "%lld", s->threads);
 	tpl_set(&c, "vec", "%lld", s->r.vec);
 	tpl_set(&c, "load_width", "%lld", s->load_width);
-	tpl_show(&c, "regs", s->row_strategy != KGEN_ROWS_ONLINE || s->row_op == KGEN_ROW_CROSS_ENTROPY);
 	tpl_show(&c, "y", kgen_rows_writes_y(s));
 	tpl_show(&c, "weight", kgen_rows_has_weight(s));
-	tpl_set(&c, "cluster", "%lld", s->row_strategy == KGEN_ROWS_CLUSTER ? s->cluster_size : 1);
+	tpl_show(&c, "cluster", has_clusters(s));
 	tpl_show(&c, "neg_inf", s->row_op != KGEN_ROW_RMS_NORM && s->row_op != KGEN_ROW_LAYER_NORM);
 	tpl_show(&c, "regs_neg_inf", (s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX) &&
 	                             s->row_strategy != KGEN_ROWS_ONLINE);

@@ -46,6 +46,17 @@
 	X(0, 8)
 #define KGEN_ROWS_STAGED_FROM 128
 
+/* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
+ * longer than every staged kernel holds take the first cluster of
+ * `blocks` blocks (lanes: a block's threads each) that holds them, each
+ * block its part of vectors x threads loads.  Rows of 32768 to 262144
+ * bf16 (16384 to 131072 f32) at threads 512; longer ones take the online
+ * kernel. */
+#define KGEN_ROWS_AUTO_CLUSTER(X) \
+	X(2, 8) \
+	X(4, 8) \
+	X(8, 8)
+
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
  * a block of sm_90 may have). */
 #define KGEN_ROWS_STAGE_BYTES (200 * 1024)
@@ -55,12 +66,14 @@ struct kgen_rows_choice {
 	int vectors;              /* loads each thread holds, or streams at a time */
 	unsigned long long upto;  /* strategy: auto: the longest row it is given, in loads (0: any) */
 	int stages;               /* a staged kernel's stages of rows in shared memory; 0: not staged */
+	int cluster;              /* blocks a row, of a cluster (strategy cluster's staged kernels); 0: one */
 };
 
 /* The kernels of a checked spec in launch-table order, as the contract
  * lists them (its steps): for strategy auto every row of KGEN_ROWS_AUTO
  * the op takes, then the online kernel (lanes -1, vectors the online
- * batch), then the staged ones; for another strategy its one kernel.
+ * batch), then the staged ones, then the clusters; for another strategy
+ * its one kernel.
  * Returns the count. */
 int kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max);
 

@@ -291,6 +291,40 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, cons
 	return KGEN_OK;
 }
 
+/* k->clusters[i]: the clusters of step i's kernel (its blocks a cluster
+ * compiled in) the GPU holds at once, as cuOccupancyMaxActiveClusters
+ * counts them; an optional step whose count fails or is 0 is never
+ * launched (occupancy 0). */
+static kgen_status
+count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, kgen_error *err)
+{
+	const struct kgen_step *st = &k->contract.step[i];
+	CUlaunchAttribute attr;
+	CUlaunchConfig config;
+	CUresult r;
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	attr.value.clusterDim.x = (unsigned)st->cluster;
+	attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+	memset(&config, 0, sizeof config);
+	config.gridDimX = (unsigned)st->cluster;  /* what the count reads: the cluster's shape, not the grid */
+	config.gridDimY = config.gridDimZ = 1;
+	config.blockDimX = (unsigned)st->block;
+	config.blockDimY = config.blockDimZ = 1;
+	config.sharedMemBytes = (unsigned)st->dynamic_smem;
+	config.attrs = &attr;
+	config.numAttrs = 1;
+	r = ctx->cu->cuOccupancyMaxActiveClusters(&k->clusters[i], k->fn[i], &config);
+	if (r != CUDA_SUCCESS && !st->optional)
+		return kgen_cu_fail(ctx->cu, err, "cuOccupancyMaxActiveClusters", r);
+	if (r != CUDA_SUCCESS || k->clusters[i] < 1) {
+		k->clusters[i] = 0;
+		k->occupancy[i] = 0;
+	}
+	return KGEN_OK;
+}
+
 /* Load the images (one of the whole file, or one a kernel in launch
  * order) and find the plan's kernels; raise the dynamic shared memory
  * limit of those that need it. */
@@ -300,6 +334,7 @@ load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int n
 	const struct kgen_cu *cu = ctx->cu;
 	const char *name = kgen_spec_kernel_name(&k->spec);
 	char fn[96];
+	kgen_status r;
 	int i;
 
 	for (i = 0; i < nimages; i++) {
@@ -322,6 +357,8 @@ load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int n
 			        (k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
 		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
 		        (&k->occupancy[i], k->fn[i], (int)st->block, (size_t)st->dynamic_smem));
+		if (st->cluster > 1 && (r = count_clusters(ctx, k, i, err)) != KGEN_OK)
+			return r;
 	}
 	return KGEN_OK;
 }

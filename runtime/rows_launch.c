@@ -44,11 +44,11 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 }
 
 /* The kernel of the contract for rows of cols elements: strategy auto's
- * first staged one that takes them where it may (sm_90, x's rows 16-byte
- * aligned, rows longer than KGEN_ROWS_STAGED_FROM loads, the kernel
- * loaded), else its first other whose `upto` takes them (the online one
- * takes any), or the spec's one kernel when it holds them (or streams); -1
- * when it does not. */
+ * first staged one (a cluster's among them) that takes them where it may
+ * (sm_90, x's rows 16-byte aligned, rows longer than KGEN_ROWS_STAGED_FROM
+ * loads, the kernel loaded: occupancy above 0), else its first other
+ * whose `upto` takes them (the online one takes any), or the spec's one
+ * kernel when it holds them (or streams); -1 when it does not. */
 static int
 choose(const kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice *choice)
 {
@@ -185,9 +185,10 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
 	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
 		ka.aligned |= W_ALIGNED;
-	if (s->row_strategy == KGEN_ROWS_CLUSTER) {
-		unsigned long long most = GRID_MAX / (unsigned long long)s->cluster_size;
-		grid = (a->rows < most ? a->rows : most) * (unsigned long long)s->cluster_size;
+	if (c.cluster > 1) {
+		/* A cluster a row, as many clusters as the GPU holds at once, each walking its rows. */
+		unsigned long long most = (unsigned long long)(k->clusters[fn] > 0 ? k->clusters[fn] : 1);
+		grid = (a->rows < most ? a->rows : most) * (unsigned long long)c.cluster;
 	} else {
 		/* A block per group of rows, at most 2^31 - 1; a staged kernel's blocks at most as many as the GPU
 		 * holds at once, each walking its rows. */

@@ -22,6 +22,7 @@ struct kgen_kernel {
 	struct kgen_contract contract;  /* the family's launch contract */
 	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds (0: more shared memory than the GPU gives) */
+	int clusters[KGEN_MAX_STEPS];   /* a kernel of clusters: how many the GPU holds at once (0: none) */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
 	/* The family's own launch state (a TMA transpose's tensor maps), made

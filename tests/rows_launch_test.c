@@ -84,7 +84,15 @@ static const struct geometry {
 	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_staged512x4", 264, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_staged512x8", 264, 512, 0, 2 * 512 * 8 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 32769, "rows_softmax_bf16_online", 1000, 512 },
+	/* longer: a row over a cluster of 2, 4 or 8 blocks of 512 x 8 loads, as many clusters as the GPU holds
+	 * (the fake says 60), then the online kernel */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32776, "rows_softmax_bf16_cluster2x8", 120, 512, 0, 2 * 512 * 8 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 65544, "rows_softmax_bf16_cluster4x8", 240, 512, 0, 2 * 512 * 8 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 262144, "rows_softmax_bf16_cluster8x8", 480, 512, 0, 2 * 512 * 8 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 7, 262144, "rows_softmax_bf16_cluster8x8", 56, 512, 0, 2 * 512 * 8 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 262152, "rows_softmax_bf16_online", 1000, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32769, "rows_softmax_bf16_online", 1000, 512 },  /* rows not 16-byte aligned */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 65536, "rows_softmax_bf16_online", 1000, 512, 65540 },
 	/* rows that do not keep 16-byte vectors aligned: the kernels that load them themselves */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_lanes128x4", 250, 512, 4097 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_lanes256x8", 500, 512, 16388 },
@@ -94,12 +102,14 @@ static const struct geometry {
 	{ "kernel: rows\ndtype: bf16\nstrategy: staged\nlanes: 256\nvectors: 2\n", 1001, 50, "rows_softmax_bf16", 264, 512, 0, 2 * 512 * 2 * 16 },
 	/* f32: 4 elements a load */
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
+	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },
 	/* cross_entropy's own table */
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 512, "rows_cross_entropy_bf16_lanes8x1", 16, 512 },
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 100000, "rows_cross_entropy_bf16_online", 1000, 512 },
 	/* one kernel: warp, cluster */
 	{ "kernel: rows\nstrategy: warp\nlanes: 8\nthreads: 128\n", 33, 100, "rows_softmax_f32", 3, 128 },
-	{ "kernel: rows\nstrategy: cluster\ncluster_size: 4\n", 10, 5000, "rows_softmax_f32", 40, 512 },
+	{ "kernel: rows\nstrategy: cluster\ncluster_size: 4\n", 10, 5000, "rows_softmax_f32", 40, 512, 0, 2 * 512 * 4 * 16 },
+	{ "kernel: rows\nstrategy: cluster\ncluster_size: 2\n", 1000, 100, "rows_softmax_f32", 120, 512, 0, 2 * 512 * 4 * 16 },
 };
 
 START_TEST(rows_launch_geometry)

@@ -89,6 +89,11 @@ static const struct refusal refusals[] = {
 	{ "staged_not_for_cross_entropy", "kernel: rows\nop: cross_entropy\nstrategy: staged\n",
 	  "strategy: staged holds rows in registers; op: cross_entropy streams them: use auto, warp, block or online",
 	  3, 11, "strategy: staged" },
+	{ "cluster_not_for_cross_entropy", "kernel: rows\nop: cross_entropy\nstrategy: cluster\n",
+	  "strategy: cluster holds rows in registers; op: cross_entropy streams them: use auto, warp, block or online",
+	  3, 11, "strategy: cluster" },
+	{ "cluster_copies_16_bytes", "kernel: rows\nstrategy: cluster\nload_width: 8\n",
+	  "load_width 8: strategy: cluster copies rows in 16-byte vectors (load_width: 16)", 3, 13, "load_width: 8" },
 	{ "staged_copies_16_bytes", "kernel: rows\nstrategy: staged\ndtype: bf16\nload_width: 8\nvectors: 4\n",
 	  "load_width 8: strategy: staged copies rows in 16-byte vectors (load_width: 16)", 4, 13, "load_width: 8" },
 	{ "vectors_fit_registers", "kernel: rows\nstrategy: warp\ndtype: bf16\nvectors: 17\n",
@@ -159,21 +164,25 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 
 	kernels_of("kernel: rows\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online "
-	                    "_staged128x2 _staged128x4 _staged256x4 _staged512x4 _staged512x8");
+	                    "_staged128x2 _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 _cluster4x8 "
+	                    "_cluster8x8");
 	/* staged kernels copy 16-byte vectors: none at a narrower load_width */
 	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online");
 	/* 1024 threads: a stage of 1024 x 8 x 16 bytes twice is over 200 KB, once is not */
 	kernels_of("kernel: rows\nthreads: 1024\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2 _staged128x4 _staged256x4 _staged1024x4 _staged1024x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2 _staged128x4 _staged256x4 _staged1024x4 _staged1024x8 "
+	                               "_cluster2x8 _cluster4x8 _cluster8x8"));
 	/* cross_entropy streams: its own table, then a block per row */
 	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes8x1 _lanes8x4 _lanes16x4 _lanes64x4 _online");
 	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged128x4 _staged128x8");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged128x4 _staged128x8 _cluster2x8 "
+	                    "_cluster4x8 _cluster8x8");
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged96x4 _staged96x8");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged96x4 _staged96x8 _cluster2x8 "
+	                    "_cluster4x8 _cluster8x8");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 }
@@ -220,8 +229,13 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 {
 	char *src = source_of("kernel: rows\nop: softmax\nstrategy: cluster\ncluster_size: 4\n");
 
-	ck_assert_ptr_nonnull(strstr(src, "__cluster_dims__(CLUSTER, 1, 1)"));
-	ck_assert_ptr_nonnull(strstr(src, "constexpr int CLUSTER = 4;"));
+	ck_assert_ptr_nonnull(strstr(src, "#define CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)"));
+	ck_assert_ptr_nonnull(strstr(src, "CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<2048, 4, 2>(a);"));  /* a row over 4 blocks of 512 threads */
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));         /* 2 stages of 512 x 4 x 16 bytes */
+	ck_assert_ptr_nonnull(strstr(src, "v = cluster_reduce<LANES / THREADS>(v);"));
+	ck_assert_ptr_nonnull(strstr(src, "exchange_init();"));
+	ck_assert_ptr_nonnull(strstr(src, "st.async.shared::cluster.mbarrier::complete_tx::bytes.f32"));
 	ck_assert_ptr_nonnull(strstr(src, "mapa.shared::cluster"));
 	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: cluster)."));
 	ck_assert_ptr_null(strstr(src, "struct ShiftedSums"));
@@ -230,7 +244,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "struct ShiftedSums"));
 	ck_assert_ptr_nonnull(strstr(src, "typedef float W;"));
 	ck_assert_ptr_nonnull(strstr(src, "layer_norm_online<THREADS, 4>(a, row, threadIdx.x)"));
-	ck_assert_ptr_null(strstr(src, "CLUSTER"));  /* no row in registers */
+	ck_assert_ptr_null(strstr(src, "CLUSTER"));  /* no row over a cluster */
 	ck_assert_ptr_null(strstr(src, "mapa"));
 	free(src);
 	src = source_of("kernel: rows\nop: cross_entropy\nlabel_dtype: i32\nstrategy: warp\nlanes: 8\n");
@@ -253,19 +267,21 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, 2)"));
 	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
 	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));
-	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, T());"));
+	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, "
+	                                 "lane, n, v, T());"));
+	ck_assert_ptr_null(strstr(src, "cluster_rank"));  /* no clusters, so none of their helpers */
 	free(src);
 	/* the norms' weight (and bias) copied once a block beside the stages where they fit: 2 x 32 KB + 16384 bf16 */
 	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "2 stages of the block's rows, then the weight."));
-	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held, a.weight, wbytes, &weights);"));
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held, a.weight + wfrom, wbytes, &weights);"));
 	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(b, row, lane, n, v);"));
 	ck_assert_ptr_null(strstr(src, "a.bias ? 2 * wbytes"));
 	free(src);
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 128\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 64 KB of stages, 8 KB of weight, 8 of bias */
-	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);"));
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held + ROOM * VEC, a.bias + wfrom, wbytes, &weights);"));
 	free(src);
 	/* where they do not fit (two blocks an SM, 64 KB of stages and 2 x 32 KB), read from global memory */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
@@ -281,6 +297,20 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "x_neg_inf());\n        __syncthreads();"));
 	ck_assert_ptr_nonnull(strstr(src, "o[j] = e[k][j] * scale;"));  /* one exponential an element */
+	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  "
+	                                 "instead on sm_90 when 65536 < cols <= 131072"));
+	free(src);
+	/* a cluster's blocks hold their parts of the weight: 2 x 64 KB of stages and 512 x 8 x 8 bf16 */
+	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 8\nvectors: 8\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 196608>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<4096, 8, 2, true>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "b.weight = held - wfrom;"));
+	ck_assert_ptr_nonnull(strstr(src, "rows of up to 262144 elements"));
+	free(src);
+	/* the weight and bias do not fit beside two stages: read from global memory */
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 2\nvectors: 8\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 131072>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 2>(a);"));
 	free(src);
 }
 END_TEST

@@ -19,6 +19,12 @@ for dt in bf16 f16 f32; do
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 --shape 64x12000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks, a last block with part of a row or none, a
+	# row's unaligned tail loaded by the threads, and the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 300x40000 --shape 100x70000 --shape 50x131064 \
+		--shape 16x262144 --shape 200x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 7 --shape 300x40001 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x65536 >> "$log/rows_verify.log" 2>&1 || fail=1
 done
 for s in "$top"/specs/rows/strategies/*.yaml; do
 	"$kgen" run "$s" --verify --shape 37x200 --shape 1000x37 --shape 300x501 >> "$log/rows_verify.log" 2>&1 || fail=1

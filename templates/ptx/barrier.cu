@@ -13,8 +13,8 @@ static __device__ __forceinline__ void warpgroup_sync(int id)
 
 {{/warpgroup_sync}}
 {{#cluster_sync}}
-// Every thread of both blocks arrives (releasing its writes: the mbarriers'
-// initialisation), then waits for all the others (acquiring theirs).
+// Every thread of the cluster's blocks arrives (releasing its writes: the
+// mbarriers' initialisation), then waits for all the others (acquiring theirs).
 static __device__ __forceinline__ void cluster_sync()
 {
     asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");

@@ -13,3 +13,18 @@ static __device__ __forceinline__ float dsmem_load(const float *p, unsigned int 
 }
 
 {{/dsmem_load}}
+{{#dsmem_store_async}}
+// Store v at p in the shared memory of the cluster's block `rank` (p and
+// bar are this block's addresses of the same variables), completing as
+// bytes on that block's mbarrier bar: st.async, which orders nothing else
+// (a block's global stores need not drain first, as a release would).
+static __device__ __forceinline__ void dsmem_store_async(float *p, float v, unsigned long long *bar, unsigned int rank)
+{
+    unsigned int remote, remote_bar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem(p)), "r"(rank));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(smem(bar)), "r"(rank));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, [%2];"
+                 :: "r"(remote), "f"(v), "r"(remote_bar) : "memory");
+}
+
+{{/dsmem_store_async}}

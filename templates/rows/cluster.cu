@@ -1,5 +1,6 @@
-//! strategy: cluster: the blocks of a cluster combine their statistics
+//! A row over a cluster's blocks (sm_90): they exchange their statistics
 //! through distributed shared memory.
+#if __CUDA_ARCH__ >= 900
 // The rank of this block in its cluster (its part of the row).
 static __device__ __forceinline__ unsigned int cluster_rank()
 {
@@ -8,32 +9,51 @@ static __device__ __forceinline__ unsigned int cluster_rank()
     return r;
 }
 
-// The statistic at p in the shared memory of the cluster's block `rank`.
-template <class S>
-static __device__ __forceinline__ S dsmem_read(const S *p, unsigned int rank)
+// Each block's statistic of a call goes into its slot in every block's
+// shared memory, by stores that complete on the receiver's mbarrier (no
+// cluster barrier, which would wait for the block's global stores to
+// drain): two sets of slots, the calls alternating between them.
+constexpr int MOST_BLOCKS = 8;                // the largest portable cluster
+__shared__ float exchange[2][MOST_BLOCKS][2];  // [set][block][word of the statistic]
+__shared__ unsigned long long exchanged[2];   // a set's slots are full
+__shared__ unsigned int exchanges;            // the block's calls so far
+
+// Ready the block's slots (thread 0, before the cluster's first barrier,
+// after which the others may store into them).
+static __device__ __forceinline__ void exchange_init()
 {
-    S v;
-    float *f = reinterpret_cast<float *>(&v);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(S) / sizeof(float)); i++)
-        f[i] = dsmem_load(reinterpret_cast<const float *>(p) + i, rank);
-    return v;
+    exchanges = 0;
+    mbarrier_init(&exchanged[0], 1);
+    mbarrier_init(&exchanged[1], 1);
 }
 
 // v (each block's, the same in all its threads) combined over the
-// cluster's blocks in rank order: each block leaves its own in its shared
-// memory, and every thread reads all of them.
-template <class S>
+// cluster's BLOCKS blocks in rank order.  A block stores into a set again
+// two calls later, once every block has its statistic of the call
+// between, which each sends after its threads have read the set.
+template <int BLOCKS, class S>
 static __device__ __forceinline__ S cluster_reduce(S v)
 {
-    __shared__ S mine;
-    if (threadIdx.x == 0)
-        mine = v;
-    cluster_sync();  // every block's is in place
-    S all = dsmem_read(&mine, 0);
+    constexpr int WORDS = sizeof(S) / sizeof(float);
+    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 8 blocks");
+    const unsigned int call = exchanges, set = call % 2;
+
+    __syncthreads();  // every thread has the count (and has read this set's last call)
+    if (threadIdx.x == 0) {
+        const float *f = reinterpret_cast<const float *>(&v);
+        const unsigned int me = cluster_rank();
+        exchanges = call + 1;
+        mbarrier_arrive_expect_tx(&exchanged[set], BLOCKS * sizeof(S));
+        for (unsigned int r = 0; r < BLOCKS; r++)
 #pragma unroll
-    for (unsigned int r = 1; r < CLUSTER; r++)
-        all = combine(all, dsmem_read(&mine, r));
-    cluster_sync();  // all are read before any block writes the next one, or exits
+            for (int w = 0; w < WORDS; w++)
+                dsmem_store_async(&exchange[set][me][w], f[w], &exchanged[set], r);
+    }
+    mbarrier_wait(&exchanged[set], call / 2 % 2);
+    S all = *reinterpret_cast<const S *>(exchange[set][0]);
+#pragma unroll
+    for (int r = 1; r < BLOCKS; r++)
+        all = combine(all, *reinterpret_cast<const S *>(exchange[set][r]));
     return all;
 }
+#endif

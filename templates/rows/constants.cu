@@ -1,9 +1,15 @@
 //! The spec's numbers.
 constexpr int THREADS = {{threads}};
 constexpr int VEC = {{vec}};  // elements per load ({{load_width}} bytes of x)
-{{#regs}}
-constexpr int CLUSTER = {{cluster}};  // blocks that share a row
-{{/regs}}
+{{#cluster}}
+// A kernel's blocks a cluster where the target has clusters (sm_90; the
+// launcher takes the kernels of clusters there only).
+#if __CUDA_ARCH__ >= 900
+#define CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)
+#else
+#define CLUSTER_DIMS(n)
+#endif
+{{/cluster}}
 // Bits of Rows::aligned: whose rows keep whole vectors aligned.
 constexpr unsigned int X_ALIGNED = 1;
 {{#y}}

@@ -7,16 +7,15 @@
 template <int LANES, int VECS>
 static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index row, int lane, bool active)
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0, nvec = (n + VEC - 1) / VEC;
     const T *x = a.x + row * a.x_pitch;
     MaxSum t = { neg_inf(), 0.0f };
 
-    for (Index base = lane; base < nvec; base += STRIDE * VECS) {
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + k * STRIDE, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], neg_inf());
         t = add_batch<VECS>(t, v);
     }
     t = row_reduce<LANES>(t);

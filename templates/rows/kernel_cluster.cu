@@ -1,12 +1,13 @@
-//! The kernel of strategy cluster.
-// A cluster of CLUSTER blocks per row: block r of the cluster holds the
-// row's vectors r * THREADS + t, and r * THREADS + t + CLUSTER * THREADS,
-// ... in thread t.  The clusters walk the rows a grid apart.
-extern "C" __global__ void __cluster_dims__(CLUSTER, 1, 1) __launch_bounds__(THREADS)
+//! A kernel of strategy cluster (auto's for the longest rows on sm_90): a
+//! row over a cluster of {{blocks_a_row}} blocks, each holding its part of it,
+//! the clusters walking their rows while the TMA unit copies each block's
+//! part of the next ones into shared memory (staged_rows()).
+// {{doc}}
+// Dynamic shared memory {{smem}} bytes: {{stages}} stage{{stages_s}} of {{stage_bytes}} bytes{{held}}.
+extern "C" __global__ void CLUSTER_DIMS({{blocks_a_row}}) __launch_bounds__(THREADS, 1)
 {{name}}(const Rows a)
 {
-    const int lane = cluster_rank() * THREADS + threadIdx.x;
-
-    for (Index row = blockIdx.x / CLUSTER; row < a.rows; row += gridDim.x / CLUSTER)
-        {{call}}<THREADS, {{vecs}}>(a, row, lane, true);
+#if __CUDA_ARCH__ >= 900
+    staged_rows<{{lanes}}, {{vecs}}, {{stages}}{{hold_arg}}>(a);
+#endif
 }

@@ -29,7 +29,7 @@ template <int LANES, int VECS>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
 
     RowSum s = { 0.0f };
 #pragma unroll

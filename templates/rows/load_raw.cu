@@ -21,7 +21,7 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 template <int LANES, int VECS>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)

@@ -18,7 +18,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
                                                         const Vec<T> (&v)[VECS])
 {{/softmax}}
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };

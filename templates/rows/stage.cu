@@ -5,38 +5,42 @@
 {{ptx}}
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
-// the last row) into v, as load_row() loads them, from the copy of the row
-// the TMA unit made in shared memory (its `whole` first vectors: none
-// where x's rows are not 16-byte aligned); the vectors past them from x.
+// the last row) into v, as load_row() loads them, from the copy of its
+// part of the row (the ROOM vectors from `from` on) that the TMA unit made
+// in shared memory: the row's `whole` first vectors (none where x's rows
+// are not 16-byte aligned); the vectors past them from x.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index whole, Index row,
+static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        const Index i = (Index)k * LANES + lane;
+        const Index i = k * STRIDE + lane;
         if (i < whole && n)
-            v[k] = stage[i];
+            v[k] = stage[i - from];
         else
             load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
     }
 }
 
 // Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
-// there are) into dst, a row every ROOM vectors, completing on bar: their
-// whole vectors, or none (an arrival that expects no bytes).
+// there are) into dst, a row every ROOM vectors, completing on bar: of
+// each, the part of its `whole` first vectors from `from` on (ROOM at
+// most), or none (an arrival that expects no bytes).
 template <int GROUPS, int ROOM>
 static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
-                                                  Index whole)
+                                                  Index from, Index whole)
 {
     if (first >= a.rows)
         return;
     const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
-    const unsigned int bytes = (unsigned int)(whole * sizeof(Vec<T>));
+    const Index part = whole > from ? (whole - from < ROOM ? whole - from : ROOM) : 0;
+    const unsigned int bytes = (unsigned int)(part * sizeof(Vec<T>));
     mbarrier_arrive_expect_tx(bar, bytes * rows);
     if (bytes)
         for (int r = 0; r < rows; r++)
-            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch, bytes, bar);
+            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch + from * VEC, bytes, bar);
 }
 #endif

@@ -6,6 +6,12 @@
 // registers, while the TMA unit brings the block's next rows into STAGES
 // stages of shared memory: the launch's dynamic shared memory, STAGES x
 // THREADS x VECS vectors{{held_doc}}.
+{{#cluster}}
+// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
+// (strategy cluster): block r holds its part of each row, the vectors from
+// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// clusters walk the rows.
+{{/cluster}}
 {{#weights}}
 template <int LANES, int VECS, int STAGES, bool HOLD>
 {{/weights}}
@@ -14,24 +20,34 @@ template <int LANES, int VECS, int STAGES>
 {{/weights}}
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
+    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
+{{#cluster}}
+    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
+{{/cluster}}
+{{^cluster}}
+    constexpr int BLOCKS = 1;  // blocks a row
+    const Index from = 0;      // the first vector of this block's part
+{{/cluster}}
+    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
 {{#weights}}
     __shared__ unsigned long long weights;
     W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const unsigned int wbytes = (unsigned int)(a.cols * sizeof(W));
+    const Index wfrom = from * VEC, wn = a.cols > wfrom ? a.cols - wfrom : 0;  // the part's first element, count
+    const unsigned int wbytes = (unsigned int)((wn < (Index)ROOM * VEC ? wn : (Index)ROOM * VEC) * sizeof(W));
     // Copied once where they and their length keep 16-byte vectors, else read every row from global memory.
-    const bool hold = HOLD && a.weight && (unsigned long long)a.weight % 16 == 0 && wbytes % 16 == 0
+    const bool hold = HOLD && a.weight && (unsigned long long)a.weight % 16 == 0 && a.cols * sizeof(W) % 16 == 0
 {{#bias}}
                       && (unsigned long long)a.bias % 16 == 0
 {{/bias}}
                       ;
 {{/weights}}
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
+    const Index step = (Index)gridDim.x / BLOCKS * GROUPS;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
@@ -39,51 +55,61 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 {{#weights}}
         mbarrier_init(&weights, 1);
 {{/weights}}
+{{#cluster}}
+        if (BLOCKS > 1)
+            exchange_init();
+{{/cluster}}
         fence_mbarrier_init();
 {{#weights}}
         if (hold) {
 {{#bias}}
             mbarrier_arrive_expect_tx(&weights, a.bias ? 2 * wbytes : wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
-            if (a.bias)
-                bulk_load(held + ROOM * VEC, a.bias, wbytes, &weights);
+            if (wbytes)
+                bulk_load(held, a.weight + wfrom, wbytes, &weights);
+            if (a.bias && wbytes)
+                bulk_load(held + ROOM * VEC, a.bias + wfrom, wbytes, &weights);
 {{/bias}}
 {{^bias}}
             mbarrier_arrive_expect_tx(&weights, wbytes);
-            bulk_load(held, a.weight, wbytes, &weights);
+            if (wbytes)
+                bulk_load(held, a.weight + wfrom, wbytes, &weights);
 {{/bias}}
         }
 {{/weights}}
         for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
     }
     __syncthreads();
 {{#weights}}
     Rows b = a;  // a with the weight and bias it holds in shared memory
     if (hold) {
         mbarrier_wait(&weights, 0);
-        b.weight = held;
+        b.weight = held - wfrom;  // element i of the row at b.weight[i], for the part's i
 {{#bias}}
-        b.bias = a.bias ? held + ROOM * VEC : nullptr;
+        b.bias = a.bias ? held + ROOM * VEC - wfrom : nullptr;
 {{/bias}}
     }
 {{/weights}}
+{{#cluster}}
+    if constexpr (BLOCKS > 1)
+        cluster_sync();  // every block's slots are ready for the others' statistics
+{{/cluster}}
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
     unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+    for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
         const Index n = first + group < a.rows ? a.cols : 0;
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, {{pad}});
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, {{pad}});
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
 {{#weights}}
         {{call}}<LANES, VECS>(b, row, lane, n, v);
 {{/weights}}
@@ -91,5 +117,9 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         {{call}}<LANES, VECS>(a, row, lane, n, v);
 {{/weights}}
     }
+{{#cluster}}
+    if constexpr (BLOCKS > 1)
+        cluster_sync();  // no block exits while another's statistics may be on their way to it
+{{/cluster}}
 }
 #endif

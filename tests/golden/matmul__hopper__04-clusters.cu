@@ -160,8 +160,8 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
-// Every thread of both blocks arrives (releasing its writes: the mbarriers'
-// initialisation), then waits for all the others (acquiring theirs).
+// Every thread of the cluster's blocks arrives (releasing its writes: the
+// mbarriers' initialisation), then waits for all the others (acquiring theirs).
 static __device__ __forceinline__ void cluster_sync()
 {
     asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");

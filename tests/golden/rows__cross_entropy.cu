@@ -35,7 +35,6 @@ typedef unsigned long long Index;
 
 constexpr int THREADS = 512;
 constexpr int VEC = 8;  // elements per load (16 bytes of x)
-constexpr int CLUSTER = 1;  // blocks that share a row
 // Bits of Rows::aligned: whose rows keep whole vectors aligned.
 constexpr unsigned int X_ALIGNED = 1;
 
@@ -164,25 +163,27 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
 }
 
 // v combined over the LANES threads that share a row, every one of them
-// getting the result: butterfly shuffles within a warp, then (LANES > 32:
-// a row's warps, THREADS / LANES rows a block) each warp's result through
-// shared memory, combined in the row's warp order by every thread.
+// getting the result: butterfly shuffles within a warp, then (more than a
+// warp: a row's warps, THREADS / LANES rows a block) each warp's result
+// through shared memory, combined in the row's warp order by every thread.
 template <int LANES, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+
 #pragma unroll
-    for (int mask = (LANES < 32 ? LANES : 32) / 2; mask > 0; mask /= 2)
+    for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
-    if constexpr (LANES > 32) {
+    if constexpr (BLOCK > 32) {
         __shared__ S warps[THREADS / 32];
-        const S *row = warps + threadIdx.x / LANES * (LANES / 32);  // this row's warps
+        const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
             warps[threadIdx.x / 32] = v;
         __syncthreads();
         v = row[0];
 #pragma unroll
-        for (int w = 1; w < LANES / 32; w++)
+        for (int w = 1; w < BLOCK / 32; w++)
             v = combine(v, row[w]);
     }
     return v;
@@ -196,16 +197,15 @@ static __device__ __forceinline__ S row_reduce(S v)
 template <int LANES, int VECS>
 static __device__ __forceinline__ void cross_entropy_row(const Rows &a, Index row, int lane, bool active)
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
     const Index n = active ? a.cols : 0, nvec = (n + VEC - 1) / VEC;
     const T *x = a.x + row * a.x_pitch;
     MaxSum t = { neg_inf(), 0.0f };
 
-    for (Index base = lane; base < nvec; base += STRIDE * VECS) {
+    for (Index base = lane; base < nvec; base += (Index)LANES * VECS) {
         float v[VECS][VEC];
 #pragma unroll
         for (int k = 0; k < VECS; k++)
-            load_x(x, base + k * STRIDE, n, a.aligned & X_ALIGNED, v[k], neg_inf());
+            load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], neg_inf());
         t = add_batch<VECS>(t, v);
     }
     t = row_reduce<LANES>(t);

@@ -26,11 +26,15 @@
 //   rows_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_softmax_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
+//   rows_softmax_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 32768 < cols <= 65536
+//   rows_softmax_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 65536 < cols <= 131072
+//   rows_softmax_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
 // the GPU holds at once (at most the rows' groups), each staging its next rows in
-// dynamic shared memory (the bytes after its launch).
+// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
+// row over a cluster of B blocks, as many clusters as the GPU holds at once.
 // Scratch: none.  x, y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
@@ -43,7 +47,13 @@ typedef unsigned long long Index;
 
 constexpr int THREADS = 512;
 constexpr int VEC = 8;  // elements per load (16 bytes of x)
-constexpr int CLUSTER = 1;  // blocks that share a row
+// A kernel's blocks a cluster where the target has clusters (sm_90; the
+// launcher takes the kernels of clusters there only).
+#if __CUDA_ARCH__ >= 900
+#define CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)
+#else
+#define CLUSTER_DIMS(n)
+#endif
 // Bits of Rows::aligned: whose rows keep whole vectors aligned.
 constexpr unsigned int X_ALIGNED = 1;
 constexpr unsigned int Y_ALIGNED = 2;
@@ -155,7 +165,7 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 template <int LANES, int VECS>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -216,6 +226,26 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
+// Every thread of the cluster's blocks arrives (releasing its writes: the
+// mbarriers' initialisation), then waits for all the others (acquiring theirs).
+static __device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// Store v at p in the shared memory of the cluster's block `rank` (p and
+// bar are this block's addresses of the same variables), completing as
+// bytes on that block's mbarrier bar: st.async, which orders nothing else
+// (a block's global stores need not drain first, as a release would).
+static __device__ __forceinline__ void dsmem_store_async(float *p, float v, unsigned long long *bar, unsigned int rank)
+{
+    unsigned int remote, remote_bar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem(p)), "r"(rank));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(smem(bar)), "r"(rank));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, [%2];"
+                 :: "r"(remote), "f"(v), "r"(remote_bar) : "memory");
+}
+
 // TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
 // dst, both 16-byte aligned, completing on bar.
 static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
@@ -226,39 +256,43 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 }
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
-// the last row) into v, as load_row() loads them, from the copy of the row
-// the TMA unit made in shared memory (its `whole` first vectors: none
-// where x's rows are not 16-byte aligned); the vectors past them from x.
+// the last row) into v, as load_row() loads them, from the copy of its
+// part of the row (the ROOM vectors from `from` on) that the TMA unit made
+// in shared memory: the row's `whole` first vectors (none where x's rows
+// are not 16-byte aligned); the vectors past them from x.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index whole, Index row,
+static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        const Index i = (Index)k * LANES + lane;
+        const Index i = k * STRIDE + lane;
         if (i < whole && n)
-            v[k] = stage[i];
+            v[k] = stage[i - from];
         else
             load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
     }
 }
 
 // Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
-// there are) into dst, a row every ROOM vectors, completing on bar: their
-// whole vectors, or none (an arrival that expects no bytes).
+// there are) into dst, a row every ROOM vectors, completing on bar: of
+// each, the part of its `whole` first vectors from `from` on (ROOM at
+// most), or none (an arrival that expects no bytes).
 template <int GROUPS, int ROOM>
 static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
-                                                  Index whole)
+                                                  Index from, Index whole)
 {
     if (first >= a.rows)
         return;
     const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
-    const unsigned int bytes = (unsigned int)(whole * sizeof(Vec<T>));
+    const Index part = whole > from ? (whole - from < ROOM ? whole - from : ROOM) : 0;
+    const unsigned int bytes = (unsigned int)(part * sizeof(Vec<T>));
     mbarrier_arrive_expect_tx(bar, bytes * rows);
     if (bytes)
         for (int r = 0; r < rows; r++)
-            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch, bytes, bar);
+            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch + from * VEC, bytes, bar);
 }
 #endif
 
@@ -342,28 +376,94 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
     return { m, s };
 }
 
+#if __CUDA_ARCH__ >= 900
+// The rank of this block in its cluster (its part of the row).
+static __device__ __forceinline__ unsigned int cluster_rank()
+{
+    unsigned int r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+// Each block's statistic of a call goes into its slot in every block's
+// shared memory, by stores that complete on the receiver's mbarrier (no
+// cluster barrier, which would wait for the block's global stores to
+// drain): two sets of slots, the calls alternating between them.
+constexpr int MOST_BLOCKS = 8;                // the largest portable cluster
+__shared__ float exchange[2][MOST_BLOCKS][2];  // [set][block][word of the statistic]
+__shared__ unsigned long long exchanged[2];   // a set's slots are full
+__shared__ unsigned int exchanges;            // the block's calls so far
+
+// Ready the block's slots (thread 0, before the cluster's first barrier,
+// after which the others may store into them).
+static __device__ __forceinline__ void exchange_init()
+{
+    exchanges = 0;
+    mbarrier_init(&exchanged[0], 1);
+    mbarrier_init(&exchanged[1], 1);
+}
+
+// v (each block's, the same in all its threads) combined over the
+// cluster's BLOCKS blocks in rank order.  A block stores into a set again
+// two calls later, once every block has its statistic of the call
+// between, which each sends after its threads have read the set.
+template <int BLOCKS, class S>
+static __device__ __forceinline__ S cluster_reduce(S v)
+{
+    constexpr int WORDS = sizeof(S) / sizeof(float);
+    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 8 blocks");
+    const unsigned int call = exchanges, set = call % 2;
+
+    __syncthreads();  // every thread has the count (and has read this set's last call)
+    if (threadIdx.x == 0) {
+        const float *f = reinterpret_cast<const float *>(&v);
+        const unsigned int me = cluster_rank();
+        exchanges = call + 1;
+        mbarrier_arrive_expect_tx(&exchanged[set], BLOCKS * sizeof(S));
+        for (unsigned int r = 0; r < BLOCKS; r++)
+#pragma unroll
+            for (int w = 0; w < WORDS; w++)
+                dsmem_store_async(&exchange[set][me][w], f[w], &exchanged[set], r);
+    }
+    mbarrier_wait(&exchanged[set], call / 2 % 2);
+    S all = *reinterpret_cast<const S *>(exchange[set][0]);
+#pragma unroll
+    for (int r = 1; r < BLOCKS; r++)
+        all = combine(all, *reinterpret_cast<const S *>(exchange[set][r]));
+    return all;
+}
+#endif
+
 // v combined over the LANES threads that share a row, every one of them
-// getting the result: butterfly shuffles within a warp, then (LANES > 32:
-// a row's warps, THREADS / LANES rows a block) each warp's result through
-// shared memory, combined in the row's warp order by every thread.
+// getting the result: butterfly shuffles within a warp, then (more than a
+// warp: a row's warps, THREADS / LANES rows a block) each warp's result
+// through shared memory, combined in the row's warp order by every thread.
+// LANES above THREADS is a row over LANES / THREADS blocks of a cluster:
+// then the blocks combine theirs (cluster_reduce()).
 template <int LANES, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+
 #pragma unroll
-    for (int mask = (LANES < 32 ? LANES : 32) / 2; mask > 0; mask /= 2)
+    for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
-    if constexpr (LANES > 32) {
+    if constexpr (BLOCK > 32) {
         __shared__ S warps[THREADS / 32];
-        const S *row = warps + threadIdx.x / LANES * (LANES / 32);  // this row's warps
+        const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
             warps[threadIdx.x / 32] = v;
         __syncthreads();
         v = row[0];
 #pragma unroll
-        for (int w = 1; w < LANES / 32; w++)
+        for (int w = 1; w < BLOCK / 32; w++)
             v = combine(v, row[w]);
     }
+#if __CUDA_ARCH__ >= 900
+    if constexpr (LANES > THREADS)
+        v = cluster_reduce<LANES / THREADS>(v);
+#endif
     return v;
 }
 
@@ -377,7 +477,7 @@ static __device__ __forceinline__ S row_reduce(S v)
 template <int LANES, int VECS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -470,43 +570,56 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
 // registers, while the TMA unit brings the block's next rows into STAGES
 // stages of shared memory: the launch's dynamic shared memory, STAGES x
 // THREADS x VECS vectors.
+// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
+// (strategy cluster): block r holds its part of each row, the vectors from
+// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// clusters walk the rows.
 template <int LANES, int VECS, int STAGES>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
+    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
+    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
+    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
+    const Index step = (Index)gridDim.x / BLOCKS * GROUPS;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
+        if (BLOCKS > 1)
+            exchange_init();
         fence_mbarrier_init();
         for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
     }
     __syncthreads();
+    if constexpr (BLOCKS > 1)
+        cluster_sync();  // every block's slots are ready for the others' statistics
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
     unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+    for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
         const Index n = first + group < a.rows ? a.cols : 0;
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
         softmax_held<LANES, VECS>(a, row, lane, n, v);
     }
+    if constexpr (BLOCKS > 1)
+        cluster_sync();  // no block exits while another's statistics may be on their way to it
 }
 #endif
 
@@ -670,5 +783,35 @@ rows_softmax_bf16_staged512x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
     staged_rows<512, 8, 2>(a);
+#endif
+}
+
+// 2 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 65536 elements.
+// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(THREADS, 1)
+rows_softmax_bf16_cluster2x8(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<1024, 8, 2>(a);
+#endif
+}
+
+// 4 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 131072 elements.
+// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)
+rows_softmax_bf16_cluster4x8(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<2048, 8, 2>(a);
+#endif
+}
+
+// 8 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 262144 elements.
+// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(THREADS, 1)
+rows_softmax_bf16_cluster8x8(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<4096, 8, 2>(a);
 #endif
 }

@@ -32,7 +32,6 @@ typedef unsigned long long Index;
 
 constexpr int THREADS = 512;
 constexpr int VEC = 8;  // elements per load (16 bytes of x)
-constexpr int CLUSTER = 1;  // blocks that share a row
 // Bits of Rows::aligned: whose rows keep whole vectors aligned.
 constexpr unsigned int X_ALIGNED = 1;
 constexpr unsigned int Y_ALIGNED = 2;
@@ -123,7 +122,7 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 template <int LANES, int VECS>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -194,39 +193,43 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 }
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
-// the last row) into v, as load_row() loads them, from the copy of the row
-// the TMA unit made in shared memory (its `whole` first vectors: none
-// where x's rows are not 16-byte aligned); the vectors past them from x.
+// the last row) into v, as load_row() loads them, from the copy of its
+// part of the row (the ROOM vectors from `from` on) that the TMA unit made
+// in shared memory: the row's `whole` first vectors (none where x's rows
+// are not 16-byte aligned); the vectors past them from x.
 template <int LANES, int VECS>
-static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index whole, Index row,
+static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
-        const Index i = (Index)k * LANES + lane;
+        const Index i = k * STRIDE + lane;
         if (i < whole && n)
-            v[k] = stage[i];
+            v[k] = stage[i - from];
         else
             load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
     }
 }
 
 // Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
-// there are) into dst, a row every ROOM vectors, completing on bar: their
-// whole vectors, or none (an arrival that expects no bytes).
+// there are) into dst, a row every ROOM vectors, completing on bar: of
+// each, the part of its `whole` first vectors from `from` on (ROOM at
+// most), or none (an arrival that expects no bytes).
 template <int GROUPS, int ROOM>
 static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
-                                                  Index whole)
+                                                  Index from, Index whole)
 {
     if (first >= a.rows)
         return;
     const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
-    const unsigned int bytes = (unsigned int)(whole * sizeof(Vec<T>));
+    const Index part = whole > from ? (whole - from < ROOM ? whole - from : ROOM) : 0;
+    const unsigned int bytes = (unsigned int)(part * sizeof(Vec<T>));
     mbarrier_arrive_expect_tx(bar, bytes * rows);
     if (bytes)
         for (int r = 0; r < rows; r++)
-            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch, bytes, bar);
+            bulk_load(dst + r * ROOM, a.x + (first + r) * a.x_pitch + from * VEC, bytes, bar);
 }
 #endif
 
@@ -267,25 +270,27 @@ static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 }
 
 // v combined over the LANES threads that share a row, every one of them
-// getting the result: butterfly shuffles within a warp, then (LANES > 32:
-// a row's warps, THREADS / LANES rows a block) each warp's result through
-// shared memory, combined in the row's warp order by every thread.
+// getting the result: butterfly shuffles within a warp, then (more than a
+// warp: a row's warps, THREADS / LANES rows a block) each warp's result
+// through shared memory, combined in the row's warp order by every thread.
 template <int LANES, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+
 #pragma unroll
-    for (int mask = (LANES < 32 ? LANES : 32) / 2; mask > 0; mask /= 2)
+    for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
-    if constexpr (LANES > 32) {
+    if constexpr (BLOCK > 32) {
         __shared__ S warps[THREADS / 32];
-        const S *row = warps + threadIdx.x / LANES * (LANES / 32);  // this row's warps
+        const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
             warps[threadIdx.x / 32] = v;
         __syncthreads();
         v = row[0];
 #pragma unroll
-        for (int w = 1; w < LANES / 32; w++)
+        for (int w = 1; w < BLOCK / 32; w++)
             v = combine(v, row[w]);
     }
     return v;
@@ -301,7 +306,7 @@ static __device__ __forceinline__ S row_reduce(S v)
 template <int LANES, int VECS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = (Index)LANES * CLUSTER;  // vectors from one of a thread's to the next
+    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -358,38 +363,41 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
 template <int LANES, int VECS, int STAGES>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int GROUPS = THREADS / LANES;  // rows a block takes at once
-    constexpr int ROOM = LANES * VECS;       // vectors of a row in a stage
-    extern __shared__ Vec<T> stage[];        // STAGES x GROUPS x ROOM
+    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
+    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
+    constexpr int BLOCKS = 1;  // blocks a row
+    const Index from = 0;      // the first vector of this block's part
+    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
-    const int group = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+    const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
-    const Index step = (Index)gridDim.x * GROUPS;
+    const Index step = (Index)gridDim.x / BLOCKS * GROUPS;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&full[s], 1);
         fence_mbarrier_init();
         for (int s = 0; s < STAGES; s++)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], (Index)blockIdx.x * GROUPS + s * step,
-                                     whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
     }
     __syncthreads();
 
     // The block's groups move on together (their barriers need every
     // thread), so the loop ends by the block's first row.
     unsigned int it = 0;
-    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += step, it++) {
+    for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
         const Index n = first + group < a.rows ? a.cols : 0;
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, whole, row, lane, n, v, x_neg_inf());
+        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
         softmax_held<LANES, VECS>(a, row, lane, n, v);
     }
 }
