@@ -58,16 +58,6 @@ blocks_a_row(const struct kgen_rows_choice *c)
 	return c->cluster > 1 ? c->cluster : 1;
 }
 
-/* A staged kernel's stages: two where they fit in KGEN_ROWS_STAGE_BYTES
- * (the next rows land while one is worked on), else one (the block's rows
- * land while the last ones are finished from registers); 0: not even one. */
-static int
-stages_for(const struct kgen_spec *s, int vectors)
-{
-	long long one = s->threads * vectors * s->load_width;
-	return 2 * one <= KGEN_ROWS_STAGE_BYTES ? 2 : one <= KGEN_ROWS_STAGE_BYTES ? 1 : 0;
-}
-
 /* Blocks an SM a staged kernel is built for (its launch bounds): two
  * where a thread's part of the row is at most 64 bytes (ptxas keeps it in
  * 64 registers, spilling a few bytes at most), so that one works while the
@@ -78,22 +68,59 @@ staged_blocks(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 	return c->vectors * s->load_width <= 64 && s->threads <= 512 && blocks_a_row(c) == 1 ? 2 : 1;
 }
 
+/* The shared memory a staged kernel's block may take: 110 KB of two
+ * blocks an SM, else KGEN_ROWS_STAGE_BYTES. */
+static long long
+block_share(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return staged_blocks(s, c) == 2 ? 110 * 1024 : KGEN_ROWS_STAGE_BYTES;
+}
+
+/* Bytes of a staged kernel's stage, and of the norms' weight and bias
+ * (the longest row's each, of a cluster's the block's part; 0 for the
+ * ops without). */
+static long long
+stage_bytes(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return s->threads * c->vectors * s->load_width;
+}
+
+static long long
+weight_bytes(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	long long lanes = c->lanes ? c->lanes : s->threads;
+	long long one = lanes * c->vectors * s->r.vec * kgen_dtype_info[s->weight_dtype].size;
+
+	return kgen_rows_has_weight(s) ? (one + 15) / 16 * 16 * (kgen_rows_has_bias(s) ? 2 : 1) : 0;
+}
+
+/* A staged kernel's stages: two where they fit in KGEN_ROWS_STAGE_BYTES
+ * (the next rows land while one is worked on), else one (the block's rows
+ * land while the last ones are finished from registers); one, too, where
+ * only one leaves the norms' weight and bias room in the block's share
+ * (LayerNorm's rows of 16384 bf16 and up: every row reading them from L2
+ * cost more than a second stage saves); 0: not even one. */
+static int
+stages_for(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	long long one = stage_bytes(s, c), w = weight_bytes(s, c), share = block_share(s, c);
+
+	if (2 * one > KGEN_ROWS_STAGE_BYTES)
+		return one <= KGEN_ROWS_STAGE_BYTES ? 1 : 0;
+	return w && 2 * one + w > share && one + w <= share ? 1 : 2;
+}
+
 /* The bytes of the weight (and bias) a staged kernel copies into shared
- * memory once, the longest row's each (of a cluster's: the block's part
- * of it), where they fit beside its stages
- * in a block's share (110 KB of two blocks an SM, else 200 KB); 0: it
- * reads them from global memory every row. */
+ * memory once where they fit beside its stages in the block's share; 0:
+ * it reads them from global memory every row. */
 static long long
 held_weights(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	long long lanes = c->lanes ? c->lanes : s->threads, stages, one, bytes;
+	long long w = weight_bytes(s, c);
 
-	if (!c->stages || !kgen_rows_has_weight(s))
+	if (!c->stages || !w)
 		return 0;
-	stages = c->stages * s->threads * c->vectors * s->load_width;
-	one = lanes * c->vectors * s->r.vec * kgen_dtype_info[s->weight_dtype].size;
-	bytes = (one + 15) / 16 * 16 * (kgen_rows_has_bias(s) ? 2 : 1);
-	return stages + bytes <= (staged_blocks(s, c) == 2 ? 110 : 200) * 1024 ? bytes : 0;
+	return c->stages * stage_bytes(s, c) + w <= block_share(s, c) ? w : 0;
 }
 
 /* Does any of the spec's staged kernels hold the weights (staged_rows()'s HOLD)? */
@@ -132,16 +159,16 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_CLUSTER:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, stages_for(s, (int)s->vectors),
-		                                      (int)s->cluster_size };
-		return n;
+		out[n] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, (int)s->cluster_size };
+		out[n].stages = stages_for(s, &out[n]);
+		return n + 1;
 	case KGEN_ROWS_ONLINE:
 		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_STAGED:
-		out[n++] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0,
-		                                      stages_for(s, (int)s->vectors), 0 };
-		return n;
+		out[n] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0, 0, 0 };
+		out[n].stages = stages_for(s, &out[n]);
+		return n + 1;
 	default:
 		break;
 	}
@@ -160,18 +187,18 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	for (c = staged_choices; c->vectors && n < max; c++) {
 		long long lanes = c->lanes ? c->lanes : s->threads;
 		if (lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads) ||
-		    !stages_for(s, c->vectors) || lanes * c->vectors <= KGEN_ROWS_STAGED_FROM)
+		    !stages_for(s, c) || lanes * c->vectors <= KGEN_ROWS_STAGED_FROM)
 			continue;
 		out[n] = *c;
 		out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
-		out[n++].stages = stages_for(s, c->vectors);
+		out[n++].stages = stages_for(s, c);
 	}
 	for (c = cluster_choices; c->vectors && n < max; c++) {
-		if (!stages_for(s, c->vectors))
+		if (!stages_for(s, c))
 			continue;
 		out[n] = *c;
 		out[n].upto = kgen_rows_capacity(s, c);
-		out[n++].stages = stages_for(s, c->vectors);
+		out[n++].stages = stages_for(s, c);
 	}
 	return n;
 }
@@ -263,7 +290,7 @@ check(struct kgen_spec *s, kgen_error *err)
 		           "registers) that stay in registers: use at most %lld, or strategy: online for long rows",
 		           s->vectors, s->load_width, s->vectors * s->load_width, 256 / s->load_width);
 	if ((s->row_strategy == KGEN_ROWS_STAGED || s->row_strategy == KGEN_ROWS_CLUSTER) &&
-	    !stages_for(s, (int)s->vectors))
+	    s->threads * s->vectors * 16 > KGEN_ROWS_STAGE_BYTES)
 		return ERR(vectors, "vectors %lld: a stage of threads x vectors x 16 bytes (%lld) is over the %d bytes of "
 		           "shared memory it may take: use fewer", s->vectors, s->threads * s->vectors * 16,
 		           KGEN_ROWS_STAGE_BYTES);

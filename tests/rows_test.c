@@ -283,12 +283,19 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 64 KB of stages, 8 KB of weight, 8 of bias */
 	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held + ROOM * VEC, a.bias + wfrom, wbytes, &weights);"));
 	free(src);
-	/* where they do not fit (two blocks an SM, 64 KB of stages and 2 x 32 KB), read from global memory */
+	/* one stage where only one leaves them room (two blocks an SM: 2 x 32 KB of stages and 2 x 32 KB do not
+	 * fit in 110 KB, 32 KB and 2 x 32 KB do) */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
-	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 1, true>(a);"));
+	free(src);
+	/* where even that does not fit (a stage of 128 KB and 2 x 128 KB), read from global memory */
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nthreads: 1024\nlanes: 1024\n"
+	                "vectors: 8\n");
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 1024, 131072>>>"));
 	ck_assert_ptr_null(strstr(src, "bulk_load(held"));
 	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS>(a, row, lane, n, v);"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 2>(a);"));  /* no HOLD where no kernel holds them */
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 1>(a);"));  /* no HOLD where no kernel holds them */
 	free(src);
 	/* auto's staged kernels and their helpers only where the target is sm_90 */
 	src = source_of("kernel: rows\nop: softmax\n");
@@ -307,10 +314,10 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "b.weight = held - wfrom;"));
 	ck_assert_ptr_nonnull(strstr(src, "rows of up to 262144 elements"));
 	free(src);
-	/* the weight and bias do not fit beside two stages: read from global memory */
+	/* the weight and bias do not fit beside two stages of 64 KB: one stage */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 2\nvectors: 8\n");
-	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 131072>>>"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 2>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 196608>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 1, true>(a);"));
 	free(src);
 }
 END_TEST

@@ -25,11 +25,11 @@
 //   rows_layer_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 40960>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_layer_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 81920>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_layer_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 4096 < cols <= 8192
-//   rows_layer_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
-//   rows_layer_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
-//   rows_layer_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 32768 < cols <= 65536
-//   rows_layer_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 65536 < cols <= 131072
-//   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
+//   rows_layer_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 8192 < cols <= 16384
+//   rows_layer_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
+//   rows_layer_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 32768 < cols <= 65536
+//   rows_layer_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
+//   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
@@ -782,52 +782,52 @@ rows_layer_norm_bf16_staged256x4(const Rows a)
 #endif
 }
 
-// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
-// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
+// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 1 stage.
+// Dynamic shared memory 98304 bytes: 1 stage of 32768 bytes, then the weight and the bias; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 2)
 rows_layer_norm_bf16_staged512x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 4, 2, false>(a);
+    staged_rows<512, 4, 1, true>(a);
 #endif
 }
 
-// 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
-// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes; 1 block an SM.
+// 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 1 stage.
+// Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then the weight and the bias; 1 block an SM.
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 rows_layer_norm_bf16_staged512x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 8, 2, false>(a);
+    staged_rows<512, 8, 1, true>(a);
 #endif
 }
 
 // 2 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 65536 elements.
-// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+// Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
 extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(THREADS, 1)
 rows_layer_norm_bf16_cluster2x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<1024, 8, 2, false>(a);
+    staged_rows<1024, 8, 1, true>(a);
 #endif
 }
 
 // 4 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 131072 elements.
-// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+// Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
 extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)
 rows_layer_norm_bf16_cluster4x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<2048, 8, 2, false>(a);
+    staged_rows<2048, 8, 1, true>(a);
 #endif
 }
 
 // 8 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 262144 elements.
-// Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
+// Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
 extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(THREADS, 1)
 rows_layer_norm_bf16_cluster8x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<4096, 8, 2, false>(a);
+    staged_rows<4096, 8, 1, true>(a);
 #endif
 }
