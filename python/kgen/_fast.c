@@ -1,4 +1,5 @@
-/* _fast.c - kgen.reduce's torch fast path in C (the module kgen._fast).
+/* _fast.c - kgen.reduce's and the row functions' torch fast path in C
+ * (the module kgen._fast).
  *
  * A call that kgen.reduce has made ready once (kgen/_reduce.py's _Launch)
  * costs, in Python, a key built from the tensor, a dict lookup, the stream,
@@ -17,7 +18,13 @@
  * take (a call not made ready, an out= that is not a contiguous tensor of
  * the result's dtype, shape and device): the Python path then does the
  * call, or says what is wrong with it.
+ *
+ * rows(op, x, weight, bias, eps) is kgen.softmax, log_softmax, rms_norm and
+ * layer_norm's: a call whose tensors have the layouts of one that
+ * kgen/_rows.py made ready (set_rows's dict holds its RowsReady) gets a new
+ * result and kgen_rows(), called directly; anything else NotImplemented.
  */
+#include <math.h>
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -38,7 +45,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 1
+#define KGEN_FAST_ABI 2
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -52,7 +59,15 @@ static struct {
 	PyObject *fail;          /* fail(status, kgen_error bytes): raises the package's exception */
 } fast;
 
-static PyObject *s_dtype, *s_shape, *s_stride, *s_get_device, *s_data_ptr, *s_is_contiguous;
+static PyObject *s_dtype, *s_shape, *s_stride, *s_get_device, *s_data_ptr, *s_is_contiguous, *s_new_empty;
+
+typedef kgen_status (*rows_fn)(kgen_kernel *k, const struct kgen_rows_args *args, kgen_stream stream, kgen_error *err);
+
+/* The row functions' state: set once by set_rows() (after set_entry()). */
+static struct {
+	rows_fn rows;            /* libkgen's kgen_rows */
+	PyObject *ready;         /* dict: (op, x's layout, the weight's, the bias') -> RowsReady */
+} fast_rows;
 
 /* A reduction made ready for torch tensors of one dtype, shape, layout and
  * device: the argument array's fixed slots, and how to make its results. */
@@ -328,6 +343,214 @@ fast_reduce(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
+/* A row function made ready for torch tensors of one layout each: the
+ * kernel, the sizes, and how to make its result. */
+typedef struct {
+	PyObject_HEAD
+	kgen_kernel *kernel;
+	unsigned long long rows, cols, x_pitch;
+	PyObject *device;    /* int: the tensors' device index */
+	PyObject *like;      /* a tensor of the result's dtype on its device: like.new_empty(shape) is a result */
+	PyObject *shape;     /* the result's shape, a tuple */
+	PyObject *keep;      /* what owns the kernel: kept alive */
+} RowsReady;
+
+static void
+rows_ready_dealloc(RowsReady *r)
+{
+	Py_XDECREF(r->device);
+	Py_XDECREF(r->like);
+	Py_XDECREF(r->shape);
+	Py_XDECREF(r->keep);
+	Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static const char rows_ready_doc[] =
+    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, keep)\n\n"
+    "A row function (softmax, log_softmax, rms_norm, layer_norm) made ready for torch tensors of one layout\n"
+    "(kgen/_rows.py gives the fields): the kernel's address, the rows, their length and pitch, the device\n"
+    "index, a tensor whose new_empty(shape) makes a result, the result's shape; keep owns the kernel.";
+
+static PyObject *
+rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	unsigned long long kernel, rows, cols, x_pitch;
+	PyObject *device, *like, *shape, *keep;
+	RowsReady *r;
+
+	if (kw && PyDict_GET_SIZE(kw)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.RowsReady takes no keyword arguments");
+		return NULL;
+	}
+	if (!PyArg_ParseTuple(args, "KKKKO!OO!O:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
+	                      &PyTuple_Type, &shape, &keep))
+		return NULL;
+	if (!kernel || !rows || !cols || x_pitch < cols) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.RowsReady: a kernel, rows and cols above 0, x_pitch >= cols");
+		return NULL;
+	}
+	if (!(r = (RowsReady *)type->tp_alloc(type, 0)))
+		return NULL;
+	r->kernel = (kgen_kernel *)(uintptr_t)kernel;
+	r->rows = rows;
+	r->cols = cols;
+	r->x_pitch = x_pitch;
+	r->device = Py_NewRef(device);
+	r->like = Py_NewRef(like);
+	r->shape = Py_NewRef(shape);
+	r->keep = Py_NewRef(keep);
+	return (PyObject *)r;
+}
+
+static PyTypeObject RowsReadyType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "kgen._fast.RowsReady",
+	.tp_basicsize = sizeof(RowsReady),
+	.tp_dealloc = (destructor)rows_ready_dealloc,
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = rows_ready_doc,
+	.tp_new = rows_ready_new,
+};
+
+/* A tensor's part of a row call's key: (dtype, shape, strides, device);
+ * None for None; NULL with an exception set. */
+static PyObject *
+layout(PyObject *t)
+{
+	PyObject *dtype, *shape, *stride, *device, *key;
+
+	if (t == Py_None)
+		return Py_NewRef(Py_None);
+	dtype = PyObject_GetAttr(t, s_dtype);
+	shape = dtype ? PyObject_GetAttr(t, s_shape) : NULL;
+	stride = shape ? PyObject_CallMethodNoArgs(t, s_stride) : NULL;
+	device = stride ? PyObject_CallMethodNoArgs(t, s_get_device) : NULL;
+	key = device ? PyTuple_Pack(4, dtype, shape, stride, device) : NULL;
+	Py_XDECREF(dtype);
+	Py_XDECREF(shape);
+	Py_XDECREF(stride);
+	Py_XDECREF(device);
+	return key;
+}
+
+/* Launch r on x (the weight w and bias b, or None) with eps: a new result. */
+static PyObject *
+rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps)
+{
+	struct kgen_rows_args a;
+	PyObject *y, *s, *fn, *res;
+	unsigned long long stream;
+	kgen_error err;
+	kgen_status st;
+
+	if (!(y = PyObject_CallMethodOneArg(r->like, s_new_empty, r->shape)))
+		return NULL;
+	fn = Py_NewRef(fast.stream);  /* held: a call may run code that calls set_entry */
+	s = PyObject_CallOneArg(fn, r->device);
+	Py_DECREF(fn);
+	if (!s)
+		goto fail;
+	stream = PyLong_AsUnsignedLongLong(s);
+	Py_DECREF(s);
+	if (PyErr_Occurred())
+		goto fail;
+	memset(&a, 0, sizeof a);
+	a.rows = r->rows;
+	a.cols = r->cols;
+	a.x_pitch = r->x_pitch;
+	a.y_pitch = r->cols;
+	a.eps = eps;
+	if ((a.x = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if ((a.y = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if (w != Py_None && (a.weight = address(w)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if (b != Py_None && (a.bias = address(b)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	Py_BEGIN_ALLOW_THREADS
+	st = fast_rows.rows(r->kernel, &a, (kgen_stream)(uintptr_t)stream, &err);
+	Py_END_ALLOW_THREADS
+	if (st != KGEN_OK) {
+		fn = Py_NewRef(fast.fail);
+		if ((res = PyObject_CallFunction(fn, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
+			Py_DECREF(res);  /* fail() raises; if it did not, the call still failed */
+		Py_DECREF(fn);
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_RuntimeError, "kgen: kgen_rows failed (status %d)", (int)st);
+		goto fail;
+	}
+	return y;
+fail:
+	Py_DECREF(y);
+	return NULL;
+}
+
+/* rows(op, x, weight, bias, eps): the ready call for the tensors' layouts,
+ * or NotImplemented. */
+static PyObject *
+fast_rows_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+	PyObject *x, *w, *b, *key, *r, *lx, *lw = NULL, *lb = NULL;
+	double eps;
+
+	(void)self;
+	if (argc != 5) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.rows takes 5 arguments (op, x, weight, bias, eps), not %zd", argc);
+		return NULL;
+	}
+	x = argv[1], w = argv[2], b = argv[3];
+	if (!fast_rows.rows || Py_TYPE(x) != fast.tensor || (w != Py_None && Py_TYPE(w) != fast.tensor) ||
+	    (b != Py_None && Py_TYPE(b) != fast.tensor) || !PyUnicode_CheckExact(argv[0]))
+		return Py_NewRef(Py_NotImplemented);
+	if (!PyFloat_CheckExact(argv[4]))  /* an int, a bool, a tensor: the Python path checks it */
+		return Py_NewRef(Py_NotImplemented);
+	eps = PyFloat_AS_DOUBLE(argv[4]);
+	if (!isfinite(eps) || eps < 0)
+		return Py_NewRef(Py_NotImplemented);
+	lx = layout(x);
+	lw = lx ? layout(w) : NULL;
+	lb = lw ? layout(b) : NULL;
+	key = lb ? PyTuple_Pack(4, argv[0], lx, lw, lb) : NULL;
+	Py_XDECREF(lx);
+	Py_XDECREF(lw);
+	Py_XDECREF(lb);
+	if (!key)
+		return NULL;
+	r = PyDict_GetItemWithError(fast_rows.ready, key);  /* borrowed */
+	Py_DECREF(key);
+	if (!r)
+		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+	if (Py_TYPE(r) != &RowsReadyType) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the rows dict holds something that is not a RowsReady");
+		return NULL;
+	}
+	Py_INCREF(r);  /* a call may run Python code that empties the dict */
+	x = rows_call((RowsReady *)r, x, w, b, eps);
+	Py_DECREF(r);
+	return x;
+}
+
+/* set_rows(kgen_rows address, rows dict) */
+static PyObject *
+fast_set_rows(PyObject *self, PyObject *args)
+{
+	unsigned long long entry;
+	PyObject *ready;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "KO!:set_rows", &entry, &PyDict_Type, &ready))
+		return NULL;
+	if (!entry || !fast.packed) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.set_rows: kgen_rows's address is 0, or set_entry was not called");
+		return NULL;
+	}
+	Py_XSETREF(fast_rows.ready, Py_NewRef(ready));
+	fast_rows.rows = (rows_fn)(uintptr_t)entry;
+	Py_RETURN_NONE;
+}
+
+
 /* set_entry(kgen_reduce_packed address, ready dict, torch.Tensor, stream function, ArgResult, fail) */
 static PyObject *
 fast_set_entry(PyObject *self, PyObject *args)
@@ -360,12 +583,19 @@ static PyMethodDef fast_methods[] = {
 	  "set_entry(kgen_reduce_packed, ready, Tensor, stream, ArgResult, fail): libkgen's entry (an address),\n"
 	  "the dict of Ready calls, torch.Tensor, torch's raw-stream function, the pair type and the function\n"
 	  "that raises a failed call's error (status, kgen_error as bytes)." },
+	{ "rows", (PyCFunction)(void (*)(void))fast_rows_call, METH_FASTCALL,
+	  "rows(op, x, weight, bias, eps): kgen.<op> of torch tensors whose layouts were made ready before\n"
+	  "(set_rows's dict holds its RowsReady), into a new result; NotImplemented for any call this path does\n"
+	  "not take." },
+	{ "set_rows", fast_set_rows, METH_VARARGS,
+	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
+	  "set_entry." },
 	{ NULL, NULL, 0, NULL }
 };
 
 static struct PyModuleDef fast_module = {
 	PyModuleDef_HEAD_INIT, "kgen._fast",
-	"kgen.reduce's torch fast path in C (kgen/_fast.c says how it is used).", -1, fast_methods,
+	"kgen.reduce's and the row functions' torch fast path in C (kgen/_fast.c says how it is used).", -1, fast_methods,
 	NULL, NULL, NULL, NULL
 };
 
@@ -378,12 +608,18 @@ PyInit__fast(void)
 	    !(s_stride = PyUnicode_InternFromString("stride")) ||
 	    !(s_get_device = PyUnicode_InternFromString("get_device")) ||
 	    !(s_data_ptr = PyUnicode_InternFromString("data_ptr")) ||
-	    !(s_is_contiguous = PyUnicode_InternFromString("is_contiguous")))
+	    !(s_is_contiguous = PyUnicode_InternFromString("is_contiguous")) ||
+	    !(s_new_empty = PyUnicode_InternFromString("new_empty")))
 		return NULL;
-	if (PyType_Ready(&ReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
+	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
 		return NULL;
 	if (PyModule_AddObject(m, "Ready", Py_NewRef((PyObject *)&ReadyType)) < 0) {
 		Py_DECREF((PyObject *)&ReadyType);
+		Py_DECREF(m);
+		return NULL;
+	}
+	if (PyModule_AddObject(m, "RowsReady", Py_NewRef((PyObject *)&RowsReadyType)) < 0) {
+		Py_DECREF((PyObject *)&RowsReadyType);
 		Py_DECREF(m);
 		return NULL;
 	}

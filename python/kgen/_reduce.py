@@ -202,15 +202,21 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     return L
 
 
-def _fast_ready(L, device):
-    """L as a kgen._fast.Ready (the torch fast path in C), libkgen's entry
-    handed to kgen._fast first if it was not."""
+def fast_entry():
+    """Hand libkgen's entry and the torch fast path's dict to kgen._fast, once
+    (the row functions' path needs it too)."""
     global _fast_entry
     if not _fast_entry:
         torch = sys.modules["torch"]
         address = _lib.ctypes.cast(_lib.kgen_reduce_packed, _lib.ctypes.c_void_p).value
         _lib.fast.set_entry(address, _ready_fast, torch.Tensor, _arrays.torch_stream_function(), ArgResult, _lib.fail)
         _fast_entry = True
+
+
+def _fast_ready(L, device):
+    """L as a kgen._fast.Ready (the torch fast path in C), libkgen's entry
+    handed to kgen._fast first if it was not."""
+    fast_entry()
     # It keeps L's kernel alive (the scratch is kgen._memory's, kept per
     # kernel), not L: L holds it, and a Ready is not followed by the GC.
     return _lib.fast.Ready(L.handle, L.scratch[0], L.scratch[1], tuple(L.sizes), L.pair, device, L.t_new,

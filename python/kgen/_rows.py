@@ -10,13 +10,16 @@ is given is checked before a kernel is built or C is asked (prepare), and
 again against the kernel's spec before the launch (launch), since
 kgen.Kernel(spec)(x, ...) reaches launch with a kernel built elsewhere.
 A call of the same layouts, spec and overrides as an earlier one takes
-its checked sizes and kernel from _ready.
+its checked sizes and kernel from _ready; one of torch tensors with no
+out=, stream=, spec= or overrides goes faster still, in C (kgen._fast's
+rows(), where the package was built with it), once a call of the same
+layouts was made ready here (_fast_rows_ready).
 """
 from math import isfinite, prod
 import sys
 from typing import Any, Optional, Union
 
-from . import _lib, _memory, _trace
+from . import _arrays, _lib, _memory, _trace
 from ._arrays import allocator, describe, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
@@ -345,6 +348,29 @@ def _run_rows(k, a, out, stream, where, *operands, weight=None, bias=None, label
 
 
 _ready = {}  # a call's layouts, spec and overrides -> (its kernel, its checked _Call)
+_ready_fast = {}  # (op, x's, the weight's and the bias' torch layouts) -> kgen._fast.RowsReady
+_fast_rows = _lib.fast.rows if _lib.fast is not None and _lib.kgen_rows is not None else None
+_fast_set = False
+
+
+def _torch_layout(t):
+    """A torch tensor's part of a fast call's key, as kgen._fast.rows builds it."""
+    return None if t is None else (t.dtype, t.shape, t.stride(), t.get_device())
+
+
+def _fast_rows_ready(op, x, weight, bias, k, c):
+    """Make a call like this one (torch tensors, a new result) ready for
+    kgen._fast.rows: its kernel, sizes and a tensor to make results from."""
+    global _fast_set
+    if not _fast_set:
+        from . import _reduce
+        _reduce.fast_entry()
+        _lib.fast.set_rows(_lib.ctypes.cast(_lib.kgen_rows, _lib.ctypes.c_void_p).value, _ready_fast)
+        _fast_set = True
+    torch = sys.modules["torch"]
+    like = torch.empty((1,), dtype=_arrays.torch_dtype(k.spec.fields["out_dtype"]), device=x.device)
+    _ready_fast[(op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias))] = _lib.fast.RowsReady(
+        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), k)
 
 
 def _layout(v):
@@ -399,6 +425,10 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
             c.new = allocator(a, c.shape, k.spec.fields["out_dtype"], where)
         if key is not None:
             _ready[key] = (k, c.again(None, None, None, None, None, None))  # no array kept alive
+        if (_fast_rows is not None and a.kind == "torch" and op != "cross_entropy" and out is None and stream is None
+                and spec is None and not overrides and c.rows and c.cols and type(x) is _arrays.Tensor
+                and (weight is None or type(weight) is _arrays.Tensor) and (bias is None or type(bias) is _arrays.Tensor)):
+            _fast_rows_ready(op, x, weight, bias, k, c)
     r = launch(k, c, stream, eps, ignore_index, where)
     if op == "cross_entropy" and reduction != "none":
         if stream is None or a.kind == "jax":  # the framework's current stream, kgen's too; JAX orders its own
@@ -423,6 +453,11 @@ def softmax(x: Any, dim: int = -1, out: Any = None, stream: Any = None, spec: Op
     set its fields (strategy="online", vectors=8, ...)."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::softmax (kgen._torch)
         return _trace.rows("softmax", x, dim=dim, out=out, stream=stream, spec=spec, overrides=overrides)
+    if type(x) is _arrays.Tensor and _fast_rows is not None and dim == -1 and out is None and stream is None \
+            and spec is None and not overrides:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
+        r = _fast_rows("softmax", x, None, None, 0.0)
+        if r is not NotImplemented:
+            return r
     return _rows("softmax", x, dim=dim, out=out, stream=stream, spec=spec, overrides=overrides)
 
 
@@ -432,6 +467,11 @@ def log_softmax(x: Any, dim: int = -1, out: Any = None, stream: Any = None, spec
     (torch.log_softmax(x, -1)); the rest as kgen.softmax."""
     if _trace.compiling():
         return _trace.rows("log_softmax", x, dim=dim, out=out, stream=stream, spec=spec, overrides=overrides)
+    if type(x) is _arrays.Tensor and _fast_rows is not None and dim == -1 and out is None and stream is None \
+            and spec is None and not overrides:
+        r = _fast_rows("log_softmax", x, None, None, 0.0)
+        if r is not NotImplemented:
+            return r
     return _rows("log_softmax", x, dim=dim, out=out, stream=stream, spec=spec, overrides=overrides)
 
 
@@ -444,6 +484,11 @@ def rms_norm(x: Any, weight: Any = None, eps: float = 1e-6, out: Any = None, str
     if _trace.compiling():
         return _trace.rows("rms_norm", x, weight=weight, eps=eps, out=out, stream=stream, spec=spec,
                            overrides=overrides)
+    if type(x) is _arrays.Tensor and _fast_rows is not None and out is None and stream is None and spec is None \
+            and not overrides:
+        r = _fast_rows("rms_norm", x, weight, None, eps)
+        if r is not NotImplemented:
+            return r
     return _rows("rms_norm", x, weight=weight, eps=eps, out=out, stream=stream, spec=spec, overrides=overrides)
 
 
@@ -456,6 +501,11 @@ def layer_norm(x: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5, 
     if _trace.compiling():
         return _trace.rows("layer_norm", x, weight=weight, bias=bias, eps=eps, out=out, stream=stream, spec=spec,
                            overrides=overrides)
+    if type(x) is _arrays.Tensor and _fast_rows is not None and out is None and stream is None and spec is None \
+            and not overrides:
+        r = _fast_rows("layer_norm", x, weight, bias, eps)
+        if r is not NotImplemented:
+            return r
     return _rows("layer_norm", x, weight=weight, bias=bias, eps=eps, out=out, stream=stream, spec=spec,
                  overrides=overrides)
 

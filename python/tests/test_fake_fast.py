@@ -1,10 +1,10 @@
-"""kgen._fast (python/kgen/_fast.c), kgen.reduce's torch fast path in C,
-against the fake driver: a ready call launches its kernel with the tensor's
+"""kgen._fast (python/kgen/_fast.c), kgen.reduce's and the row functions'
+torch fast path in C, against the fake driver: a ready call launches its kernel with the tensor's
 address, a new result's (or out='s) and the stream torch names; anything
 it does not take comes back as NotImplemented for the Python path; a
 failed launch raises the package's error.  No torch here: a stand-in
 tensor type with the methods the fast path calls (dtype, shape, stride(),
-get_device(), data_ptr(), is_contiguous()) is registered as "the" tensor
+get_device(), data_ptr(), is_contiguous(), new_empty()) is registered as "the" tensor
 type.  On a GPU the same path runs under test_gpu*.py with torch;
 test_cpu.py checks that the module the build made is the one loaded."""
 import ctypes
@@ -14,7 +14,7 @@ import weakref
 import pytest
 
 import kgen
-from kgen import _lib, _reduce
+from kgen import _lib, _reduce, _rows
 from fakecuda import Device, launches_since, mark, need_fake, record_params
 
 need_fake()
@@ -51,6 +51,12 @@ class T:
     def is_contiguous(self):
         return self.contiguous
 
+    def new_empty(self, shape):
+        """torch's Tensor.new_empty: a new tensor of this one's dtype and device."""
+        t = T(shape, self.dtype, self.device)
+        made.append(t)
+        return t
+
 
 made = []
 
@@ -64,6 +70,7 @@ def make(template):
 
 STREAM = 0x5150
 ready = {}
+rows_ready = {}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -71,9 +78,12 @@ def entry():
     """The fast path pointed at this file's dict, tensor type and stream."""
     address = ctypes.cast(_lib.kgen_reduce_packed, ctypes.c_void_p).value
     fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
+    fast.set_rows(ctypes.cast(_lib.kgen_rows, ctypes.c_void_p).value, rows_ready)
     yield
     ready.clear()
+    rows_ready.clear()
     _reduce._fast_entry = False  # the package's own entry again at its next torch call
+    _rows._fast_set = False
 
 
 def make_ready(op, n, device=0, keep=None):
@@ -273,3 +283,80 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="address of kgen_reduce_packed is 0"):
         fast.set_entry(0, {}, T, None, None, None)
     assert fast.PACKED_COUNT == len(_lib.PACKED) and fast.ABI == _lib.FAST_ABI
+
+
+# ---- the row functions: rows(op, x, weight, bias, eps) ----
+
+def make_rows_ready(op, rows, cols, device=0, pitch=None):
+    """A RowsReady of op on rows x cols f32 (strategy auto), and its kernel."""
+    k = kgen.Kernel({"kernel": "rows", "op": op, "dtype": "f32"})
+    like = T((1,), "f32", device)
+    return fast.RowsReady(k._handle, rows, cols, pitch or cols, device, like, (rows, cols), k), k
+
+
+def rows_key(op, x, w=None, b=None):
+    """kgen/_rows.py's key (_torch_layout), as kgen._fast.rows builds it."""
+    return (op,) + tuple(None if t is None else (t.dtype, t.shape, t.stride(), t.get_device()) for t in (x, w, b))
+
+
+def test_a_ready_row_call_launches_its_kernel_into_a_new_result():
+    x, w = T((64, 1000)), T((1000,))
+    r, k = make_rows_ready("rms_norm", 64, 1000)
+    rows_ready[rows_key("rms_norm", x, w)] = r
+    m = mark()
+    record_params(1)  # struct Rows, by value: its first word is x
+    y = fast.rows("rms_norm", x, w, None, 1e-5)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert y is made[-1] and isinstance(y, T) and y.shape == (64, 1000) and y.dtype == "f32"
+    # 250 loads of 16 bytes, rows 16-byte aligned, the fake's sm_90: the staged kernel of 128 lanes x 2
+    assert launch.name.decode() == "rows_rms_norm_f32_staged128x2"
+    assert launch.args[0] == x.data_ptr()
+    assert launch.stream == STREAM
+    assert _rows._torch_layout(None) is None  # the package's key, the same tuple this file builds
+
+
+def test_row_calls_it_does_not_take_go_back_to_python():
+    x, w = T((8, 300)), T((300,))
+    r, k = make_rows_ready("layer_norm", 8, 300, device=2)
+    x2, w2 = T((8, 300), device=2), T((300,), device=2)
+    rows_ready[rows_key("layer_norm", x2, w2, None)] = r
+    m = mark()
+    assert fast.rows("layer_norm", x2, w2, None, 1e-5) is not NotImplemented  # the one made ready
+    assert [l.stream for l in launches_since(m)] == [STREAM + 2]
+    m = mark()
+    for args in (("layer_norm", x, w, None, 1e-5),             # another device
+                 ("layer_norm", T((9, 300), device=2), w2, None, 1e-5),  # another shape
+                 ("layer_norm", x2, None, None, 1e-5),         # no weight
+                 ("layer_norm", x2, w2, w2, 1e-5),             # a bias too
+                 ("rms_norm", x2, w2, None, 1e-5),             # another op
+                 ("layer_norm", x2, w2, None, 1),              # an int eps: Python checks it
+                 ("layer_norm", x2, w2, None, -1.0),           # a negative eps: Python says why
+                 ("layer_norm", x2, w2, None, float("nan")),
+                 ("layer_norm", x2, Device((300,)), None, 1e-5),  # a weight that is not the tensor type
+                 ("layer_norm", Device((8, 300)), w2, None, 1e-5),
+                 (b"layer_norm", x2, w2, None, 1e-5)):
+        assert fast.rows(*args) is NotImplemented, args
+    assert launches_since(m) == []
+
+
+def test_a_failed_row_launch_raises_kgens_error():
+    x = T((4, 100), offset=2)  # not aligned to its f32 elements
+    r, k = make_rows_ready("softmax", 4, 100)
+    rows_ready[rows_key("softmax", x)] = r
+    with pytest.raises(kgen.KgenError, match="not aligned to its element size"):
+        fast.rows("softmax", x, None, None, 0.0)
+
+
+def test_bad_row_arguments_are_refused():
+    k = kgen.Kernel({"kernel": "rows", "dtype": "f32"})
+    with pytest.raises(TypeError, match="5 arguments"):
+        fast.rows("softmax", T((1, 1)))
+    with pytest.raises(ValueError, match="x_pitch >= cols"):
+        fast.RowsReady(k._handle, 4, 100, 99, 0, T((1,)), (4, 100), k)
+    with pytest.raises(ValueError, match="a kernel, rows and cols above 0"):
+        fast.RowsReady(0, 4, 100, 100, 0, T((1,)), (4, 100), k)
+    with pytest.raises(TypeError):
+        fast.RowsReady(k._handle, 4, 100, 100, 0, T((1,)), [4, 100], k)
+    with pytest.raises(ValueError, match="set_entry was not called"):
+        fast.set_rows(0, {})

@@ -22,7 +22,8 @@ F = torch.nn.functional
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 UNIT = {torch.float32: 2.0 ** -24, torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -8}
 OPS = ("softmax", "log_softmax", "rms_norm", "layer_norm", "cross_entropy")
-# Rows for auto's warp kernels (7, 100), its block kernels (1000, 4096, 12000) and the online one (40000, 131072).
+# Rows for auto's warp kernels (7, 100), its block (or on sm_90 staged) kernels (1000, 4096, 12000) and its
+# online (on sm_90 cluster) kernels (40000, 131072).
 SHAPES = [(1, 7), (300, 100), (257, 1000), (64, 4096), (3, 5, 77), (16, 12000), (8, 40000), (2, 131072)]
 EPS = {"rms_norm": 1e-6, "layer_norm": 1e-5}
 
@@ -153,6 +154,28 @@ def test_cross_entropy_labels_and_reductions(gen):
     assert float(got) == float(kgen.cross_entropy(x, labels, reduction="mean"))
     every = torch.full_like(labels, -100)
     assert torch.isnan(kgen.cross_entropy(x, every, reduction="mean"))  # 0 / 0, as torch
+
+
+def test_the_fast_path_gives_what_the_first_call_gave(gen):
+    """Calls of torch tensors of one layout after the first take kgen._fast.rows
+    (where the package has it): new values, a new result each, eps as given;
+    a call without the weight is a layout of its own."""
+    from kgen import _lib, _rows
+    for op in ("softmax", "log_softmax", "rms_norm", "layer_norm"):
+        x, w, b, labels = inputs(op, (140, 4096), torch.bfloat16, gen)
+        for _ in range(3):
+            x.copy_((3 * torch.randn(x.shape, generator=gen, device="cuda")).to(x.dtype))
+            y = call(op, x, w, b, labels)
+            close(y, reference(op, x, w, b, labels), op)
+        if _lib.fast is not None and _rows._fast_rows is not None:
+            assert any(key[0] == op for key in _rows._ready_fast), op
+    x, w, _, _ = inputs("rms_norm", (33, 1000), torch.float32, gen)
+    for eps, weight in ((1e-6, w), (0.5, w), (0.5, None), (0.25, None)):
+        d = x.double()
+        want = d * torch.rsqrt((d * d).mean(-1, keepdim=True) + eps) * (1 if weight is None else weight.double())
+        close(kgen.rms_norm(x, weight, eps=eps), want, "rms_norm eps %g" % eps)
+    with pytest.raises(ValueError, match="eps must be finite and not negative"):
+        kgen.rms_norm(x, w, eps=-1.0)
 
 
 def test_under_a_cuda_graph(gen):
