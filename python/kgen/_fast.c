@@ -20,7 +20,8 @@
  * call, or says what is wrong with it.
  *
  * rows(op, x, weight, bias, eps) is kgen.softmax, log_softmax, rms_norm and
- * layer_norm's: a call whose tensors have the layouts of one that
+ * layer_norm's, cross_entropy(x, labels, ignore_index) kgen.cross_entropy's
+ * with reduction='none': a call whose tensors have the layouts of one that
  * kgen/_rows.py made ready (set_rows's dict holds its RowsReady) gets a new
  * result and kgen_rows(), called directly; anything else NotImplemented.
  */
@@ -60,6 +61,7 @@ static struct {
 } fast;
 
 static PyObject *s_dtype, *s_shape, *s_stride, *s_get_device, *s_data_ptr, *s_is_contiguous, *s_new_empty;
+static PyObject *s_cross_entropy;
 
 typedef kgen_status (*rows_fn)(kgen_kernel *k, const struct kgen_rows_args *args, kgen_stream stream, kgen_error *err);
 
@@ -352,6 +354,7 @@ typedef struct {
 	PyObject *device;    /* int: the tensors' device index */
 	PyObject *like;      /* a tensor of the result's dtype on its device: like.new_empty(shape) is a result */
 	PyObject *shape;     /* the result's shape, a tuple */
+	int losses;          /* cross_entropy: the result is the losses (else y) */
 	PyObject *keep;      /* what owns the kernel: kept alive */
 } RowsReady;
 
@@ -366,10 +369,10 @@ rows_ready_dealloc(RowsReady *r)
 }
 
 static const char rows_ready_doc[] =
-    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, keep)\n\n"
-    "A row function (softmax, log_softmax, rms_norm, layer_norm) made ready for torch tensors of one layout\n"
-    "(kgen/_rows.py gives the fields): the kernel's address, the rows, their length and pitch, the device\n"
-    "index, a tensor whose new_empty(shape) makes a result, the result's shape; keep owns the kernel.";
+    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep)\n\n"
+    "A row function made ready for torch tensors of one layout (kgen/_rows.py gives the fields): the\n"
+    "kernel's address, the rows, their length and pitch, the device index, a tensor whose new_empty(shape)\n"
+    "makes a result, the result's shape, whether it is cross_entropy's losses; keep owns the kernel.";
 
 static PyObject *
 rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -377,13 +380,14 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	unsigned long long kernel, rows, cols, x_pitch;
 	PyObject *device, *like, *shape, *keep;
 	RowsReady *r;
+	int losses;
 
 	if (kw && PyDict_GET_SIZE(kw)) {
 		PyErr_SetString(PyExc_TypeError, "kgen._fast.RowsReady takes no keyword arguments");
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "KKKKO!OO!O:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
-	                      &PyTuple_Type, &shape, &keep))
+	if (!PyArg_ParseTuple(args, "KKKKO!OO!pO:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
+	                      &PyTuple_Type, &shape, &losses, &keep))
 		return NULL;
 	if (!kernel || !rows || !cols || x_pitch < cols) {
 		PyErr_SetString(PyExc_ValueError, "kgen._fast.RowsReady: a kernel, rows and cols above 0, x_pitch >= cols");
@@ -398,6 +402,7 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	r->device = Py_NewRef(device);
 	r->like = Py_NewRef(like);
 	r->shape = Py_NewRef(shape);
+	r->losses = losses;
 	r->keep = Py_NewRef(keep);
 	return (PyObject *)r;
 }
@@ -433,9 +438,10 @@ layout(PyObject *t)
 	return key;
 }
 
-/* Launch r on x (the weight w and bias b, or None) with eps: a new result. */
+/* Launch r on x (the weight w and bias b, or None, with eps; or
+ * cross_entropy's labels w and ignore_index): a new result. */
 static PyObject *
-rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps)
+rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps, long long ignore_index)
 {
 	struct kgen_rows_args a;
 	PyObject *y, *s, *fn, *res;
@@ -458,14 +464,22 @@ rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps)
 	a.rows = r->rows;
 	a.cols = r->cols;
 	a.x_pitch = r->x_pitch;
-	a.y_pitch = r->cols;
 	a.eps = eps;
+	a.ignore_index = ignore_index;
 	if ((a.x = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
-	if ((a.y = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
-		goto fail;
-	if (w != Py_None && (a.weight = address(w)) == (unsigned long long)-1 && PyErr_Occurred())
-		goto fail;
+	if (r->losses) {
+		if ((a.loss = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
+			goto fail;
+		if ((a.labels = address(w)) == (unsigned long long)-1 && PyErr_Occurred())
+			goto fail;
+	} else {
+		a.y_pitch = r->cols;
+		if ((a.y = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
+			goto fail;
+		if (w != Py_None && (a.weight = address(w)) == (unsigned long long)-1 && PyErr_Occurred())
+			goto fail;
+	}
 	if (b != Py_None && (a.bias = address(b)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
 	Py_BEGIN_ALLOW_THREADS
@@ -486,12 +500,40 @@ fail:
 	return NULL;
 }
 
+/* The RowsReady of op on tensors x, w, b (w, b: None or tensors) as a new
+ * reference, or a new reference to NotImplemented where none was made
+ * ready, or NULL with an exception set. */
+static PyObject *
+find_rows(PyObject *op, PyObject *x, PyObject *w, PyObject *b)
+{
+	PyObject *key, *r, *lx, *lw = NULL, *lb = NULL;
+
+	lx = layout(x);
+	lw = lx ? layout(w) : NULL;
+	lb = lw ? layout(b) : NULL;
+	key = lb ? PyTuple_Pack(4, op, lx, lw, lb) : NULL;
+	Py_XDECREF(lx);
+	Py_XDECREF(lw);
+	Py_XDECREF(lb);
+	if (!key)
+		return NULL;
+	r = PyDict_GetItemWithError(fast_rows.ready, key);  /* borrowed */
+	Py_DECREF(key);
+	if (!r)
+		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+	if (Py_TYPE(r) != &RowsReadyType) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the rows dict holds something that is not a RowsReady");
+		return NULL;
+	}
+	return Py_NewRef(r);  /* held: a call may run Python code that empties the dict */
+}
+
 /* rows(op, x, weight, bias, eps): the ready call for the tensors' layouts,
  * or NotImplemented. */
 static PyObject *
 fast_rows_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 {
-	PyObject *x, *w, *b, *key, *r, *lx, *lw = NULL, *lb = NULL;
+	PyObject *x, *w, *b, *r;
 	double eps;
 
 	(void)self;
@@ -508,25 +550,49 @@ fast_rows_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	eps = PyFloat_AS_DOUBLE(argv[4]);
 	if (!isfinite(eps) || eps < 0)
 		return Py_NewRef(Py_NotImplemented);
-	lx = layout(x);
-	lw = lx ? layout(w) : NULL;
-	lb = lw ? layout(b) : NULL;
-	key = lb ? PyTuple_Pack(4, argv[0], lx, lw, lb) : NULL;
-	Py_XDECREF(lx);
-	Py_XDECREF(lw);
-	Py_XDECREF(lb);
-	if (!key)
+	if (!(r = find_rows(argv[0], x, w, b)))
 		return NULL;
-	r = PyDict_GetItemWithError(fast_rows.ready, key);  /* borrowed */
-	Py_DECREF(key);
-	if (!r)
-		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
-	if (Py_TYPE(r) != &RowsReadyType) {
-		PyErr_SetString(PyExc_TypeError, "kgen._fast: the rows dict holds something that is not a RowsReady");
+	if (r != Py_NotImplemented && ((RowsReady *)r)->losses) {  /* made ready for cross_entropy() */
+		Py_DECREF(r);
+		r = Py_NewRef(Py_NotImplemented);
+	}
+	if (r == Py_NotImplemented)
+		return r;
+	x = rows_call((RowsReady *)r, x, w, b, eps, 0);
+	Py_DECREF(r);
+	return x;
+}
+
+/* cross_entropy(x, labels, ignore_index): the ready call (reduction 'none')
+ * for the tensors' layouts, or NotImplemented. */
+static PyObject *
+fast_cross_entropy(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+	PyObject *x, *labels, *r;
+	long long ignore_index;
+	int overflow;
+
+	(void)self;
+	if (argc != 3) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.cross_entropy takes 3 arguments (x, labels, ignore_index), not %zd",
+		             argc);
 		return NULL;
 	}
-	Py_INCREF(r);  /* a call may run Python code that empties the dict */
-	x = rows_call((RowsReady *)r, x, w, b, eps);
+	x = argv[0], labels = argv[1];
+	if (!fast_rows.rows || Py_TYPE(x) != fast.tensor || Py_TYPE(labels) != fast.tensor || !PyLong_CheckExact(argv[2]))
+		return Py_NewRef(Py_NotImplemented);
+	ignore_index = PyLong_AsLongLongAndOverflow(argv[2], &overflow);
+	if (overflow)  /* out of range: the Python path says so */
+		return Py_NewRef(Py_NotImplemented);
+	if (!(r = find_rows(s_cross_entropy, x, labels, Py_None)))
+		return NULL;
+	if (r != Py_NotImplemented && !((RowsReady *)r)->losses) {
+		Py_DECREF(r);
+		r = Py_NewRef(Py_NotImplemented);
+	}
+	if (r == Py_NotImplemented)
+		return r;
+	x = rows_call((RowsReady *)r, x, labels, Py_None, 0.0, ignore_index);
 	Py_DECREF(r);
 	return x;
 }
@@ -587,6 +653,9 @@ static PyMethodDef fast_methods[] = {
 	  "rows(op, x, weight, bias, eps): kgen.<op> of torch tensors whose layouts were made ready before\n"
 	  "(set_rows's dict holds its RowsReady), into a new result; NotImplemented for any call this path does\n"
 	  "not take." },
+	{ "cross_entropy", (PyCFunction)(void (*)(void))fast_cross_entropy, METH_FASTCALL,
+	  "cross_entropy(x, labels, ignore_index): kgen.cross_entropy (reduction='none') of torch tensors whose\n"
+	  "layouts were made ready before, into new losses; NotImplemented for any call this path does not take." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },
@@ -609,7 +678,8 @@ PyInit__fast(void)
 	    !(s_get_device = PyUnicode_InternFromString("get_device")) ||
 	    !(s_data_ptr = PyUnicode_InternFromString("data_ptr")) ||
 	    !(s_is_contiguous = PyUnicode_InternFromString("is_contiguous")) ||
-	    !(s_new_empty = PyUnicode_InternFromString("new_empty")))
+	    !(s_new_empty = PyUnicode_InternFromString("new_empty")) ||
+	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")))
 		return NULL;
 	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
 		return NULL;

@@ -350,6 +350,7 @@ def _run_rows(k, a, out, stream, where, *operands, weight=None, bias=None, label
 _ready = {}  # a call's layouts, spec and overrides -> (its kernel, its checked _Call)
 _ready_fast = {}  # (op, x's, the weight's and the bias' torch layouts) -> kgen._fast.RowsReady
 _fast_rows = _lib.fast.rows if _lib.fast is not None and _lib.kgen_rows is not None else None
+_fast_cross_entropy = _lib.fast.cross_entropy if _fast_rows is not None else None
 _fast_set = False
 
 
@@ -360,7 +361,9 @@ def _torch_layout(t):
 
 def _fast_rows_ready(op, x, weight, bias, k, c):
     """Make a call like this one (torch tensors, a new result) ready for
-    kgen._fast.rows: its kernel, sizes and a tensor to make results from."""
+    kgen._fast.rows (cross_entropy's, reduction 'none': for
+    kgen._fast.cross_entropy, its labels as the weight): its kernel, sizes
+    and a tensor to make results from."""
     global _fast_set
     if not _fast_set:
         from . import _reduce
@@ -370,7 +373,7 @@ def _fast_rows_ready(op, x, weight, bias, k, c):
     torch = sys.modules["torch"]
     like = torch.empty((1,), dtype=_arrays.torch_dtype(k.spec.fields["out_dtype"]), device=x.device)
     _ready_fast[(op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias))] = _lib.fast.RowsReady(
-        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), k)
+        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k)
 
 
 def _layout(v):
@@ -425,10 +428,11 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
             c.new = allocator(a, c.shape, k.spec.fields["out_dtype"], where)
         if key is not None:
             _ready[key] = (k, c.again(None, None, None, None, None, None))  # no array kept alive
-        if (_fast_rows is not None and a.kind == "torch" and op != "cross_entropy" and out is None and stream is None
+        if (_fast_rows is not None and a.kind == "torch" and reduction == "none" and out is None and stream is None
                 and spec is None and not overrides and c.rows and c.cols and type(x) is _arrays.Tensor
-                and (weight is None or type(weight) is _arrays.Tensor) and (bias is None or type(bias) is _arrays.Tensor)):
-            _fast_rows_ready(op, x, weight, bias, k, c)
+                and (weight is None or type(weight) is _arrays.Tensor) and (bias is None or type(bias) is _arrays.Tensor)
+                and (labels is None or type(labels) is _arrays.Tensor)):
+            _fast_rows_ready(op, x, labels if op == "cross_entropy" else weight, bias, k, c)
     r = launch(k, c, stream, eps, ignore_index, where)
     if op == "cross_entropy" and reduction != "none":
         if stream is None or a.kind == "jax":  # the framework's current stream, kgen's too; JAX orders its own
@@ -524,6 +528,11 @@ def cross_entropy(logits: Any, labels: Any, ignore_index: int = -100, reduction:
     if _trace.compiling():
         return _trace.rows("cross_entropy", logits, labels=labels, ignore_index=ignore_index, reduction=reduction,
                            out=out, stream=stream, spec=spec, overrides=overrides)
+    if type(logits) is _arrays.Tensor and _fast_rows is not None and reduction == "none" and out is None \
+            and stream is None and spec is None and not overrides:
+        r = _fast_cross_entropy(logits, labels, ignore_index)
+        if r is not NotImplemented:
+            return r
     return _rows("cross_entropy", logits, labels=labels, ignore_index=ignore_index, reduction=reduction, out=out,
                  stream=stream, spec=spec, overrides=overrides)
 

@@ -291,7 +291,9 @@ def make_rows_ready(op, rows, cols, device=0, pitch=None):
     """A RowsReady of op on rows x cols f32 (strategy auto), and its kernel."""
     k = kgen.Kernel({"kernel": "rows", "op": op, "dtype": "f32"})
     like = T((1,), "f32", device)
-    return fast.RowsReady(k._handle, rows, cols, pitch or cols, device, like, (rows, cols), k), k
+    losses = op == "cross_entropy"
+    return fast.RowsReady(k._handle, rows, cols, pitch or cols, device, like, (rows,) if losses else (rows, cols),
+                          losses, k), k
 
 
 def rows_key(op, x, w=None, b=None):
@@ -353,10 +355,33 @@ def test_bad_row_arguments_are_refused():
     with pytest.raises(TypeError, match="5 arguments"):
         fast.rows("softmax", T((1, 1)))
     with pytest.raises(ValueError, match="x_pitch >= cols"):
-        fast.RowsReady(k._handle, 4, 100, 99, 0, T((1,)), (4, 100), k)
+        fast.RowsReady(k._handle, 4, 100, 99, 0, T((1,)), (4, 100), False, k)
     with pytest.raises(ValueError, match="a kernel, rows and cols above 0"):
-        fast.RowsReady(0, 4, 100, 100, 0, T((1,)), (4, 100), k)
+        fast.RowsReady(0, 4, 100, 100, 0, T((1,)), (4, 100), False, k)
     with pytest.raises(TypeError):
-        fast.RowsReady(k._handle, 4, 100, 100, 0, T((1,)), [4, 100], k)
+        fast.RowsReady(k._handle, 4, 100, 100, 0, T((1,)), [4, 100], False, k)
+    with pytest.raises(TypeError, match="3 arguments"):
+        fast.cross_entropy(T((1, 1)), T((1,), "i64"))
     with pytest.raises(ValueError, match="set_entry was not called"):
         fast.set_rows(0, {})
+
+
+def test_a_ready_cross_entropy_call_writes_new_losses():
+    x, labels = T((64, 500)), T((64,), "i64")
+    r, k = make_rows_ready("cross_entropy", 64, 500)
+    rows_ready[rows_key("cross_entropy", x, labels)] = r
+    m = mark()
+    record_params(1)
+    loss = fast.cross_entropy(x, labels, -100)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert loss is made[-1] and loss.shape == (64,)
+    assert launch.name.decode().startswith("rows_cross_entropy_f32_") and launch.args[0] == x.data_ptr()
+    m = mark()
+    for args in ((x, labels, 2 ** 63),            # no C long long: the Python path says so
+                 (x, labels, -100.0),              # not an int
+                 (x, T((65,), "i64"), -100),       # labels of another layout
+                 (x, Device((64,), "<i8"), -100)):  # not the tensor type
+        assert fast.cross_entropy(*args) is NotImplemented, args
+    assert fast.rows("cross_entropy", x, labels, None, 0.0) is NotImplemented  # rows() takes no losses' entry
+    assert launches_since(m) == []

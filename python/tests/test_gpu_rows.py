@@ -158,10 +158,11 @@ def test_cross_entropy_labels_and_reductions(gen):
 
 def test_the_fast_path_gives_what_the_first_call_gave(gen):
     """Calls of torch tensors of one layout after the first take kgen._fast.rows
-    (where the package has it): new values, a new result each, eps as given;
-    a call without the weight is a layout of its own."""
+    and kgen._fast.cross_entropy (where the package has them): new values,
+    a new result each, eps and ignore_index as given; a call without the
+    weight is a layout of its own."""
     from kgen import _lib, _rows
-    for op in ("softmax", "log_softmax", "rms_norm", "layer_norm"):
+    for op in OPS:
         x, w, b, labels = inputs(op, (140, 4096), torch.bfloat16, gen)
         for _ in range(3):
             x.copy_((3 * torch.randn(x.shape, generator=gen, device="cuda")).to(x.dtype))
@@ -176,6 +177,10 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
         close(kgen.rms_norm(x, weight, eps=eps), want, "rms_norm eps %g" % eps)
     with pytest.raises(ValueError, match="eps must be finite and not negative"):
         kgen.rms_norm(x, w, eps=-1.0)
+    logits, _, _, labels = inputs("cross_entropy", (50, 300), torch.float32, gen)
+    for ignore in (-100, 3, 7):
+        want = F.cross_entropy(logits.double(), labels, ignore_index=ignore, reduction="none")
+        close(kgen.cross_entropy(logits, labels, ignore_index=ignore), want, "cross_entropy ignoring %d" % ignore)
 
 
 def test_under_a_cuda_graph(gen):
