@@ -178,6 +178,7 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
     with pytest.raises(ValueError, match="eps must be finite and not negative"):
         kgen.rms_norm(x, w, eps=-1.0)
     logits, _, _, labels = inputs("cross_entropy", (50, 300), torch.float32, gen)
+    labels = labels.clamp(min=0)  # in range for torch, whatever the ignored one
     for ignore in (-100, 3, 7):
         want = F.cross_entropy(logits.double(), labels, ignore_index=ignore, reduction="none")
         close(kgen.cross_entropy(logits, labels, ignore_index=ignore), want, "cross_entropy ignoring %d" % ignore)
