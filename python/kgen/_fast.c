@@ -214,6 +214,20 @@ takes_out(const Ready *r, PyObject *out, PyObject *dtype)
 	return ok;
 }
 
+/* Raise the package's error for a failed call of libkgen's `who` (status
+ * st, err filled): fail() raises it; if it did not, a RuntimeError. */
+static void
+raise_failed(kgen_status st, const kgen_error *err, const char *who)
+{
+	PyObject *fn = Py_NewRef(fast.fail), *res;  /* held: a call may run code that calls set_entry */
+
+	if ((res = PyObject_CallFunction(fn, "iy#", (int)st, (const char *)err, (Py_ssize_t)sizeof *err)))
+		Py_DECREF(res);
+	Py_DECREF(fn);
+	if (!PyErr_Occurred())
+		PyErr_Format(PyExc_RuntimeError, "kgen: %s failed (status %d)", who, (int)st);
+}
+
 /* Launch r on tensor x into out (None: new results); NotImplemented for an
  * out= the Python path should look at. */
 static PyObject *
@@ -265,12 +279,7 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 	st = fast.packed(a);
 	Py_END_ALLOW_THREADS
 	if (st != KGEN_OK) {
-		fn = Py_NewRef(fast.fail);
-		if ((res = PyObject_CallFunction(fn, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
-			Py_DECREF(res);  /* fail() raises; if it did not, the call still failed */
-		Py_DECREF(fn);
-		if (!PyErr_Occurred())
-			PyErr_Format(PyExc_RuntimeError, "kgen: kgen_reduce_packed failed (status %d)", (int)st);
+		raise_failed(st, &err, "kgen_reduce_packed");
 		goto fail;
 	}
 	if (out != Py_None) {
@@ -444,7 +453,7 @@ static PyObject *
 rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps, long long ignore_index)
 {
 	struct kgen_rows_args a;
-	PyObject *y, *s, *fn, *res;
+	PyObject *y, *s, *fn;
 	unsigned long long stream;
 	kgen_error err;
 	kgen_status st;
@@ -486,12 +495,7 @@ rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps, long 
 	st = fast_rows.rows(r->kernel, &a, (kgen_stream)(uintptr_t)stream, &err);
 	Py_END_ALLOW_THREADS
 	if (st != KGEN_OK) {
-		fn = Py_NewRef(fast.fail);
-		if ((res = PyObject_CallFunction(fn, "iy#", (int)st, (const char *)&err, (Py_ssize_t)sizeof err)))
-			Py_DECREF(res);  /* fail() raises; if it did not, the call still failed */
-		Py_DECREF(fn);
-		if (!PyErr_Occurred())
-			PyErr_Format(PyExc_RuntimeError, "kgen: kgen_rows failed (status %d)", (int)st);
+		raise_failed(st, &err, "kgen_rows");
 		goto fail;
 	}
 	return y;
