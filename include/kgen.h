@@ -202,9 +202,23 @@ KGEN_API size_t kgen_context_l2_bytes(const kgen_context *ctx);
 
 /* Build (or find already built) the kernels of a spec, compiled for the
  * context's GPU (sm_90 on Hopper).  The kernel belongs to the context and
- * stays valid until kgen_context_destroy(). */
+ * stays valid until kgen_context_destroy().
+ *
+ * A spec of alternative kernels, one chosen per launch by the shape
+ * (strategy: auto of the rows and reduce_axis families, up to 16 kernels),
+ * is built lazily: the build generates each kernel's source, and a kernel
+ * is compiled (or read from the disk cache) and loaded the first time a
+ * launch chooses it, so that a first call costs one kernel's compile, not
+ * all of them.  kgen_kernel_prepare() builds them all at once; so does
+ * every build when $KGEN_JIT_LAZY is 0. */
 KGEN_API kgen_status kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **kernel,
                                        kgen_error *err);
+
+/* Build every kernel of a lazily built kernel (or of each entry of a size
+ * plan's) not built yet, side by side on the CPUs ($KGEN_JIT_THREADS),
+ * e.g. before capturing launches into a CUDA graph, or to pay for the JIT
+ * up front; for any other kernel, nothing.  Thread-safe with launches. */
+KGEN_API kgen_status kgen_kernel_prepare(kgen_kernel *kernel, kgen_error *err);
 
 /* Build the kernels of every entry of a plan (on as many threads as there
  * are entries and online CPUs; the error, if any, the first failed
@@ -388,8 +402,9 @@ KGEN_API const kgen_spec *kgen_kernel_spec(const kgen_kernel *kernel);
 
 /* The blocks of the kernel's first launch one multiprocessor holds at once,
  * as the driver's occupancy calculator gave them when the kernel was loaded
- * (for its block size and dynamic shared memory); a size plan's kernel: its
- * first entry's; 0 for a NULL kernel or where the driver gave none. */
+ * (for its block size and dynamic shared memory; a lazily built kernel's
+ * first kernel is built to be asked); a size plan's kernel: its first
+ * entry's; 0 for a NULL kernel or where the driver gave none. */
 KGEN_API int kgen_kernel_blocks_per_sm(const kgen_kernel *kernel);
 
 /* Where the build that made a kernel spent its time, in microseconds, on
@@ -408,7 +423,9 @@ typedef struct kgen_build_times {
 	double load_us;         /* cuModuleLoadData, the kernels looked up and their attributes set */
 	double total_us;        /* the whole kgen_kernel_build(), the phases above and the rest */
 	int modules;            /* modules built: 1, one a kernel for a spec compiled apart, or a size
-	                           plan's entries' (the times are their sums) */
+	                           plan's entries' (the times are their sums); a lazily built kernel's
+	                           build counts none, and each of its kernels built since adds its own
+	                           phases, module and total_us */
 	int disk_hits;          /* of those, how many came from the disk cache, not NVRTC */
 } kgen_build_times;
 

@@ -159,6 +159,20 @@ unload(kgen_context *ctx, struct kgen_kernel *k)
 	k->nmodules = 0;
 }
 
+/* Free a kernel of the context's table: its modules, its kept sources. */
+static void
+free_kernel(kgen_context *ctx, struct kgen_kernel *k)
+{
+	int i;
+
+	unload(ctx, k);
+	for (i = 0; i < KGEN_MAX_STEPS; i++)
+		free(k->source[i]);
+	pthread_mutex_destroy(&k->step_lock);
+	free(k->spec.file);
+	free(k);
+}
+
 void
 kgen_context_destroy(kgen_context *ctx)
 {
@@ -173,10 +187,8 @@ kgen_context_destroy(kgen_context *ctx)
 			next = k->next;
 			if (k->scratch)
 				ctx->cu->cuMemFree(k->scratch);
-			unload(ctx, k);
 			kgen_kernel_free_state(k);
-			free(k->spec.file);
-			free(k);
+			free_kernel(ctx, k);
 		}
 	for (k = ctx->plans; k; k = next) {
 		next = k->next;
@@ -206,6 +218,9 @@ kgen_kernel_blocks_per_sm(const kgen_kernel *kernel)
 {
 	if (kernel && kernel->nsized)
 		kernel = kernel->sized[0];
+	/* A lazy kernel's first one is built to be counted; if it cannot be, 0. */
+	if (kernel && kgen_kernel_step((kgen_kernel *)kernel, 0, NULL) != KGEN_OK)
+		return 0;
 	return kernel && kernel->occupancy[0] > 0 ? kernel->occupancy[0] : 0;
 }
 
@@ -325,41 +340,56 @@ count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* Step i of k from module m: its function found, its dynamic shared
+ * memory limit raised when it needs more than 48 KiB, its occupancy (and
+ * clusters) counted; fn[i] set last, with release order, so that a
+ * thread that sees it (kgen_kernel_step's acquire load) sees the rest. */
+static kgen_status
+load_step(kgen_context *ctx, struct kgen_kernel *k, int i, CUmodule m, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	const struct kgen_step *st = &k->contract.step[i];
+	char name[96];
+	kgen_status r;
+	CUfunction f;
+
+	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), st->suffix);
+	KGEN_CU(cu, err, cuModuleGetFunction, (&f, m, name));
+	if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
+	                     (st->dynamic_smem > 48 * 1024 &&
+	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+	                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
+		k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
+	} else {
+		if (st->dynamic_smem > 48 * 1024)
+			KGEN_CU(cu, err, cuFuncSetAttribute, (f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
+		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+		        (&k->occupancy[i], f, (int)st->block, (size_t)st->dynamic_smem));
+		k->fn[i] = f;  /* count_clusters reads it; nobody else sees k->fn[i] before the store below */
+		if (st->cluster > 1 && (r = count_clusters(ctx, k, i, err)) != KGEN_OK) {
+			k->fn[i] = NULL;
+			return r;
+		}
+	}
+	__atomic_store_n(&k->fn[i], f, __ATOMIC_RELEASE);
+	return KGEN_OK;
+}
+
 /* Load the images (one of the whole file, or one a kernel in launch
- * order) and find the plan's kernels; raise the dynamic shared memory
- * limit of those that need it. */
+ * order) and find the plan's kernels. */
 static kgen_status
 load_modules(kgen_context *ctx, struct kgen_kernel *k, void *const *image, int nimages, kgen_error *err)
 {
-	const struct kgen_cu *cu = ctx->cu;
-	const char *name = kgen_spec_kernel_name(&k->spec);
-	char fn[96];
 	kgen_status r;
 	int i;
 
 	for (i = 0; i < nimages; i++) {
-		KGEN_CU(cu, err, cuModuleLoadData, (&k->module[i], image[i]));
+		KGEN_CU(ctx->cu, err, cuModuleLoadData, (&k->module[i], image[i]));
 		k->nmodules = i + 1;
 	}
-	for (i = 0; i < k->contract.nsteps; i++) {
-		const struct kgen_step *st = &k->contract.step[i];
-		snprintf(fn, sizeof fn, "%s%s", name, st->suffix);
-		KGEN_CU(cu, err, cuModuleGetFunction, (&k->fn[i], k->module[nimages == 1 ? 0 : i], fn));
-		if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
-		                     (st->dynamic_smem > 48 * 1024 &&
-		                      cu->cuFuncSetAttribute(k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-		                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
-			k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
-			continue;
-		}
-		if (st->dynamic_smem > 48 * 1024)
-			KGEN_CU(cu, err, cuFuncSetAttribute,
-			        (k->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
-		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
-		        (&k->occupancy[i], k->fn[i], (int)st->block, (size_t)st->dynamic_smem));
-		if (st->cluster > 1 && (r = count_clusters(ctx, k, i, err)) != KGEN_OK)
+	for (i = 0; i < k->contract.nsteps; i++)
+		if ((r = load_step(ctx, k, i, k->module[nimages == 1 ? 0 : i], err)) != KGEN_OK)
 			return r;
-	}
 	return KGEN_OK;
 }
 
@@ -433,49 +463,85 @@ add_times(kgen_build_times *sum, const kgen_build_times *t)
 	sum->disk_hits += t->disk_hits;
 }
 
-/* Generate spec's source and make its cubins (disk cache or NVRTC), each
- * of its programs' phase times added to *t. */
+/* Whether a spec of alternative kernels is built lazily, a kernel at its
+ * first launch (kgen_kernel.lazy): yes, unless $KGEN_JIT_LAZY is 0, which
+ * builds them all at once, side by side (kgen_kernel_prepare does that
+ * for one kernel). */
+static int
+jit_lazy(void)
+{
+	const char *env = getenv("KGEN_JIT_LAZY");
+
+	return !(env && strcmp(env, "0") == 0);
+}
+
+/* Generate spec's source into p: the whole file as one program, or (split)
+ * each kernel's source alone, named after it. */
 static kgen_status
-build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contract *c, struct programs *p,
-             kgen_build_times *t, kgen_error *err)
+make_sources(const kgen_spec *spec, const struct kgen_contract *c, struct programs *p, int split, kgen_error *err)
 {
 	char *whole = NULL;
 	kgen_status st;
-	double t1;
-	int i, threads = jit_threads();
+	int i;
 
-	p->ctx = ctx;
-	p->spec = spec;
-	t1 = kgen_clock_us();
-	st = kgen_generate(spec, &whole, err);
-	if (st == KGEN_OK && c->apart && c->nsteps > 1 && threads > 1) {
-		for (i = 0; i < c->nsteps && st == KGEN_OK; i++) {
-			st = kgen_step_source(spec, c, whole, i, &p->source[i], err);
-			snprintf(p->name[i], sizeof p->name[i], "%s%s", kgen_spec_kernel_name(spec), c->step[i].suffix);
-			p->n = i + 1;
-		}
-		free(whole);
-	} else if (st == KGEN_OK) {
+	if ((st = kgen_generate(spec, &whole, err)) != KGEN_OK)
+		return st;
+	if (!split) {
 		p->source[0] = whole;
 		snprintf(p->name[0], sizeof p->name[0], "%s", kgen_spec_kernel_name(spec));
 		p->n = 1;
+		return KGEN_OK;
 	}
-	t->generate_us = kgen_clock_us() - t1;
-	if (st != KGEN_OK)
-		return st;
+	for (i = 0; i < c->nsteps && st == KGEN_OK; i++) {
+		st = kgen_step_source(spec, c, whole, i, &p->source[i], err);
+		snprintf(p->name[i], sizeof p->name[i], "%s%s", kgen_spec_kernel_name(spec), c->step[i].suffix);
+		p->n = i + 1;
+	}
+	free(whole);
+	return st;
+}
+
+/* Make the cubins of p's first n sources (disk cache or NVRTC), each of
+ * the programs' phase times added to *t. */
+static kgen_status
+build_sources(struct programs *p, int n, int threads, kgen_build_times *t, kgen_error *err)
+{
+	int i;
+
 	/* Inside a pool already (a plan's entries, kgen tune's points): the
 	 * kernels apart, as the cache keys them, but on this thread. */
-	kgen_parallel_for(p->n, kgen_parallel_inside() ? 1 : threads, build_program, p);
-	for (i = 0; i < p->n; i++)  /* binary() times the disk cache, NVRTC and the cubin */
+	kgen_parallel_for(n, kgen_parallel_inside() ? 1 : threads, build_program, p);
+	for (i = 0; i < n; i++)  /* binary() times the disk cache, NVRTC and the cubin */
 		add_times(t, &p->t[i]);
-	t->modules = p->n;
-	for (i = 0; i < p->n; i++)  /* the first kernel's error, as a build of the whole file would report */
+	t->modules += n;
+	for (i = 0; i < n; i++)  /* the first kernel's error, as a build of the whole file would report */
 		if (p->st[i] != KGEN_OK) {
 			if (err)
 				*err = p->err[i];
 			return p->st[i];
 		}
 	return KGEN_OK;
+}
+
+/* Generate spec's source and make its cubins (disk cache or NVRTC), each
+ * of its programs' phase times added to *t; a lazy build (lazy) only
+ * generates each kernel's source. */
+static kgen_status
+build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contract *c, struct programs *p, int lazy,
+             kgen_build_times *t, kgen_error *err)
+{
+	kgen_status st;
+	double t1;
+	int threads = jit_threads();
+
+	p->ctx = ctx;
+	p->spec = spec;
+	t1 = kgen_clock_us();
+	st = make_sources(spec, c, p, lazy || (c->apart && c->nsteps > 1 && threads > 1), err);
+	t->generate_us = kgen_clock_us() - t1;
+	if (st != KGEN_OK || lazy)
+		return st;
+	return build_sources(p, p->n, threads, t, err);
 }
 
 static void
@@ -514,6 +580,7 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	kgen_status st;
 	kgen_build_times t = { 0 };
 	double t0 = kgen_clock_us(), t1;
+	int lazy, i;
 
 	if (!ctx || !spec || !out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build: NULL argument");
@@ -530,7 +597,8 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	if (!(p = calloc(1, sizeof *p)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	kgen_family_of(spec)->contract(spec, &contract);
-	if ((st = build_images(ctx, spec, &contract, p, &t, err))) {
+	lazy = contract.apart && contract.nsteps > 1 && jit_lazy();
+	if ((st = build_images(ctx, spec, &contract, p, lazy, &t, err))) {
 		free_programs(p);
 		free(p);
 		return st;
@@ -552,13 +620,22 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	k->hash = h;
 	k->ctx = ctx;
 	k->contract = contract;
+	pthread_mutex_init(&k->step_lock, NULL);
 	if (!k->spec.file) {
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 		goto done;
 	}
 	t1 = kgen_clock_us();
-	if ((st = load_modules(ctx, k, p->image, p->n, err)))
+	if (lazy) {  /* the sources kept, each kernel built at its first launch */
+		k->lazy = 1;
+		k->nmodules = contract.nsteps;
+		for (i = 0; i < p->n; i++) {
+			k->source[i] = p->source[i];
+			p->source[i] = NULL;
+		}
+	} else if ((st = load_modules(ctx, k, p->image, p->n, err))) {
 		goto done;
+	}
 	t.load_us = kgen_clock_us() - t1;
 	t.total_us = kgen_clock_us() - t0;
 	k->times = t;
@@ -567,11 +644,8 @@ kgen_kernel_build_body(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **o
 	*out = k;
 	k = NULL;
 done:
-	if (k) {
-		unload(ctx, k);
-		free(k->spec.file);
-		free(k);
-	}
+	if (k)
+		free_kernel(ctx, k);
 	free_programs(p);
 	free(p);
 	pthread_mutex_unlock(&ctx->lock);
@@ -661,6 +735,141 @@ kgen_kernel_build(kgen_context *ctx, const kgen_spec *spec, kgen_kernel **out, k
 	return st;
 }
 
+/* Build step i of lazy k, under its step_lock: its cubin (disk cache or
+ * NVRTC) unless the caller made it already (image), then its module. */
+static kgen_status
+load_lazy_step(struct kgen_kernel *k, int i, void *image, kgen_build_times *t, kgen_error *err)
+{
+	char name[96];
+	void *own = NULL;
+	size_t size = 0;
+	kgen_status st;
+	CUresult r;
+	double t0;
+
+	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), k->contract.step[i].suffix);
+	if (!image && (st = binary(k->ctx, &k->spec, k->source[i], name, &own, &size, t, err)) != KGEN_OK)
+		return st;
+	if ((st = kgen_context_enter(k->ctx, err)) != KGEN_OK)
+		goto out;
+	t0 = kgen_clock_us();
+	if ((r = k->ctx->cu->cuModuleLoadData(&k->module[i], image ? image : own)) != CUDA_SUCCESS) {
+		k->module[i] = NULL;
+		st = kgen_cu_fail(k->ctx->cu, err, "cuModuleLoadData", r);
+		goto out;
+	}
+	if ((st = load_step(k->ctx, k, i, k->module[i], err)) != KGEN_OK) {
+		k->ctx->cu->cuModuleUnload(k->module[i]);
+		k->module[i] = NULL;
+	}
+	t->load_us += kgen_clock_us() - t0;
+	t->modules++;
+out:
+	free(own);
+	return st;
+}
+
+kgen_status
+kgen_kernel_step(kgen_kernel *k, int i, kgen_error *err)
+{
+	kgen_build_times t = { 0 };
+	kgen_status st = KGEN_OK;
+	double t0;
+
+	if (!k->lazy || __atomic_load_n(&k->fn[i], __ATOMIC_ACQUIRE))
+		return KGEN_OK;
+	pthread_mutex_lock(&k->step_lock);
+	if (!k->fn[i]) {
+		CUcontext saved = kgen_context_save(k->ctx);
+		t0 = kgen_clock_us();
+		st = load_lazy_step(k, i, NULL, &t, err);
+		t.total_us = kgen_clock_us() - t0;
+		add_times(&k->times, &t);
+		kgen_context_restore(k->ctx, saved);
+	}
+	pthread_mutex_unlock(&k->step_lock);
+	return st;
+}
+
+/* kgen_kernel_prepare's cubins, made side by side: step[j] is kernel j's. */
+struct prepare {
+	struct kgen_kernel *k;
+	int n, step[KGEN_MAX_STEPS];
+	void *image[KGEN_MAX_STEPS];
+	size_t size[KGEN_MAX_STEPS];
+	kgen_build_times t[KGEN_MAX_STEPS];
+	kgen_status st[KGEN_MAX_STEPS];
+	kgen_error err[KGEN_MAX_STEPS];
+};
+
+static void
+prepare_image(void *arg, int j)
+{
+	struct prepare *p = arg;
+	struct kgen_kernel *k = p->k;
+	int i = p->step[j];
+	char name[96];
+
+	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), k->contract.step[i].suffix);
+	p->st[j] = binary(k->ctx, &k->spec, k->source[i], name, &p->image[j], &p->size[j], &p->t[j], &p->err[j]);
+}
+
+/* Every kernel of a lazy k not built yet, compiled side by side, then
+ * loaded in launch order. */
+static kgen_status
+prepare_body(struct kgen_kernel *k, kgen_error *err)
+{
+	struct prepare *p;
+	kgen_build_times t = { 0 };
+	kgen_status st = KGEN_OK;
+	double t0 = kgen_clock_us();
+	int i, j;
+
+	if (!(p = calloc(1, sizeof *p)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	p->k = k;
+	pthread_mutex_lock(&k->step_lock);
+	for (i = 0; i < k->contract.nsteps; i++)
+		if (!k->fn[i])
+			p->step[p->n++] = i;
+	kgen_parallel_for(p->n, kgen_parallel_inside() ? 1 : jit_threads(), prepare_image, p);
+	for (j = 0; j < p->n; j++)
+		add_times(&t, &p->t[j]);
+	for (j = 0; j < p->n && st == KGEN_OK; j++) {
+		if ((st = p->st[j]) != KGEN_OK) {
+			if (err)
+				*err = p->err[j];
+		} else {
+			st = load_lazy_step(k, p->step[j], p->image[j], &t, err);
+		}
+	}
+	for (j = 0; j < p->n; j++)
+		free(p->image[j]);
+	t.total_us = kgen_clock_us() - t0;
+	add_times(&k->times, &t);
+	pthread_mutex_unlock(&k->step_lock);
+	free(p);
+	return st;
+}
+
+kgen_status
+kgen_kernel_prepare(kgen_kernel *kernel, kgen_error *err)
+{
+	CUcontext saved;
+	kgen_status st = KGEN_OK;
+	int i;
+
+	if (!kernel)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_prepare: NULL argument");
+	for (i = 0; i < kernel->nsized && st == KGEN_OK; i++)  /* a size plan: its entries */
+		st = kgen_kernel_prepare(kernel->sized[i], err);
+	if (kernel->nsized || !kernel->lazy)
+		return st;
+	saved = kgen_context_save(kernel->ctx);
+	st = prepare_body(kernel, err);
+	kgen_context_restore(kernel->ctx, saved);
+	return st;
+}
 
 /* A size plan's entries being built, each into its own slot. */
 struct plan_build {
@@ -756,7 +965,13 @@ kgen_kernel_build_times(const kgen_kernel *kernel, kgen_build_times *times, kgen
 {
 	if (!kernel || !times)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_times: NULL argument");
-	*times = kernel->times;
+	if (kernel->lazy) {  /* its kernels built since add to the times, under the lock */
+		pthread_mutex_lock(&((struct kgen_kernel *)kernel)->step_lock);
+		*times = kernel->times;
+		pthread_mutex_unlock(&((struct kgen_kernel *)kernel)->step_lock);
+	} else {
+		*times = kernel->times;
+	}
 	return KGEN_OK;
 }
 

@@ -115,10 +115,15 @@ geometry(const kgen_kernel *k, unsigned long long rows, unsigned long long cols,
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long vec = (unsigned long long)s->r.vec, threads = (unsigned long long)s->threads;
 	unsigned long long split, most, lanes, per_block;
+	kgen_status st;
 
 	memset(g, 0, sizeof *g);
 	g->split = 1;
 	choose(s, cols, aligned, run, g);
+	/* A lazy kernel's choice is built before its occupancy is read (the
+	 * kernel is the context's, built once whatever the caller's const). */
+	if ((st = kgen_kernel_step((kgen_kernel *)k, g->fn, err)) != KGEN_OK)
+		return st;
 	switch (g->kind) {
 	case KGEN_STRATEGY_THREAD:
 		g->grid = ceil_div(s->axis == KGEN_AXIS_ROWS ? rows : cols, threads);

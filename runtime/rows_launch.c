@@ -46,11 +46,13 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 /* The kernel of the contract for rows of cols elements: strategy auto's
  * first staged one (a cluster's among them) that takes them where it may
  * (sm_90, x's rows 16-byte aligned, rows longer than KGEN_ROWS_STAGED_FROM
- * loads, the kernel loaded: occupancy above 0), else its first other
- * whose `upto` takes them (the online one takes any), or the spec's one
- * kernel when it holds them (or streams); -1 when it does not. */
+ * loads, the kernel loaded: occupancy above 0; a lazy kernel's is built
+ * to be counted), else its first other whose `upto` takes them (the
+ * online one takes any), or the spec's one kernel when it holds them (or
+ * streams); -1 when it does not, -2 when a build failed (*st, err). */
 static int
-choose(const kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice *choice)
+choose(kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice *choice, kgen_status *st,
+       kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
@@ -58,9 +60,14 @@ choose(const kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_
 	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
 	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && loads > KGEN_ROWS_STAGED_FROM;
 
-	for (i = 0; staged && i < n; i++)
-		if (c[i].stages && loads <= c[i].upto && k->occupancy[i] > 0)
+	for (i = 0; staged && i < n; i++) {
+		if (!c[i].stages || loads > c[i].upto)
+			continue;
+		if ((*st = kgen_kernel_step(k, i, err)) != KGEN_OK)
+			return -2;
+		if (k->occupancy[i] > 0)
 			goto found;
+	}
 	for (i = 0; i < n; i++) {
 		unsigned long long cap = c[i].upto ? c[i].upto : kgen_rows_capacity(s, &c[i]);
 		if (n > 1 && c[i].stages)
@@ -156,7 +163,9 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 		return st;
 	if (!a->rows || !a->cols)
 		return KGEN_OK;
-	fn = choose(k, a->cols, keeps_aligned(a->x, x_pitch, s->r.dtype->size, 16), &c);
+	fn = choose(k, a->cols, keeps_aligned(a->x, x_pitch, s->r.dtype->size, 16), &c, &st, err);
+	if (fn == -2)
+		return st;
 	if (fn < 0) {
 		struct kgen_rows_choice one[KGEN_MAX_STEPS];
 		kgen_rows_kernels(s, one, KGEN_MAX_STEPS);
@@ -164,6 +173,8 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 		                 "strategy: online or auto, or more vectors", a->cols, kgen_spec_kernel_name(s),
 		                 kgen_rows_capacity(s, &one[0]) * (unsigned long long)s->r.vec);
 	}
+	if ((st = kgen_kernel_step(k, fn, err)))  /* a lazy kernel's first launch of it builds it */
+		return st;
 	memset(&ka, 0, sizeof ka);
 	ka.x = a->x;
 	ka.y = a->y;

@@ -20,7 +20,7 @@ struct kgen_kernel {
 	CUmodule module[KGEN_MAX_STEPS];
 	int nmodules;
 	struct kgen_contract contract;  /* the family's launch contract */
-	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order */
+	CUfunction fn[KGEN_MAX_STEPS];  /* the plan's kernels, in launch order (NULL: not built yet) */
 	int occupancy[KGEN_MAX_STEPS];  /* blocks of each one SM holds (0: more shared memory than the GPU gives) */
 	int clusters[KGEN_MAX_STEPS];   /* a kernel of clusters: how many the GPU holds at once (0: none) */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
@@ -29,7 +29,16 @@ struct kgen_kernel {
 	 * by its launcher under the context's lock, freed with the kernel
 	 * through its kgen_launcher's free_state; NULL until then. */
 	void *state;
-	kgen_build_times times;     /* where the build that made it spent its time */
+	kgen_build_times times;     /* where the build that made it spent its time (and its lazy kernels') */
+	/* A spec whose kernels are alternatives (kgen_contract.apart: strategy
+	 * auto's) is built lazily: the build keeps each kernel's source, and
+	 * a kernel is compiled (or read from the disk cache) and loaded the
+	 * first time a launch chooses it (kgen_kernel_step), so that a first
+	 * call pays for one kernel, not sixteen.  fn[i] is published last
+	 * (release), after module[i], occupancy[i] and clusters[i]. */
+	int lazy;
+	char *source[KGEN_MAX_STEPS];
+	pthread_mutex_t step_lock;  /* one thread builds a lazy kernel's step; times */
 	/* A size plan's kernel (kgen_kernel_build_plan) has no module of its
 	 * own: n goes to sized[i], the first whose upto[i] >= n. */
 	int nsized;
@@ -77,6 +86,11 @@ void kgen_kernel_free_state(struct kgen_kernel *k);
 /* The hash that keys the in-process cache: every field of the spec. */
 uint64_t kgen_spec_hash(const struct kgen_spec *s);
 int kgen_spec_same(const struct kgen_spec *a, const struct kgen_spec *b);
+
+/* Step i of k ready to launch: KGEN_OK at once when it is loaded (an
+ * acquire load), else it is built now (a lazy kernel's first launch of
+ * it), the caller's current context left as it was (context.c). */
+kgen_status kgen_kernel_step(kgen_kernel *k, int i, kgen_error *err);
 
 /* Make the context current on this thread (the primary context). */
 kgen_status kgen_context_enter(kgen_context *ctx, kgen_error *err);

@@ -510,13 +510,41 @@ build_nested(void *arg, int i)
 
 	(void)i;
 	n->st = kgen_kernel_build_yaml(n->ctx, n->yaml, &n->k, &n->err);
+	if (n->st == KGEN_OK)
+		n->st = kgen_kernel_prepare(n->k, &n->err);
 }
 
-/* With KGEN_JIT_THREADS above 1, a spec whose kernels are alternatives
- * (strategy: auto rows) is compiled a kernel a program, side by side: a module each (the fake driver finds a
- * function only in the module whose cubin defines it), a disk cache entry
- * each, every kernel launched by the contract's choice as before; a module
- * load that fails leaves none behind.  With 1, one program and module. */
+/* A launch of the apart_rows spec below whose rows are cols long. */
+static kgen_status
+launch_apart(kgen_kernel *k, unsigned long long cols, kgen_error *err)
+{
+	return kgen_reduce_axis(k, 0x10000000ull, 1000, cols, cols, 0x800000000ull, 0x900000000ull, 1u << 24, NULL, err);
+}
+
+struct racer {
+	kgen_kernel *k;
+	kgen_status st;
+	kgen_error err;
+};
+
+static void *
+race_launch(void *arg)
+{
+	struct racer *r = arg;
+
+	r->st = launch_apart(r->k, 2048, &r->err);
+	return NULL;
+}
+
+/* A spec whose kernels are alternatives (strategy: auto reduce_axis rows)
+ * is built lazily: the build compiles nothing, and a launch builds the
+ * kernel it chooses the first time (a module each: the fake driver finds
+ * a function only in the module whose cubin defines it; a disk cache
+ * entry each), every kernel launched by the contract's choice as before.
+ * kgen_kernel_prepare() builds the rest side by side (KGEN_JIT_THREADS);
+ * a module load that fails fails it, the kernels loaded before kept.
+ * KGEN_JIT_LAZY=0 builds them all at once: apart on more threads than
+ * one, one program and module on one. */
 START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 {
 	char dir[] = "/tmp/kgen-fake-apart-XXXXXX", cmd[64];
@@ -541,37 +569,92 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 	setenv("KGEN_JIT_THREADS", "3", 1);
 	k = build(yaml);
 	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 0);
+	ck_assert(t.compile_us == 0 && t.generate_us > 0);
+	ck_assert_int_eq(*modules, before);
+	ck_assert_int_eq(threads_started, started);
+	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+		ck_assert_msg(launch_apart(k, picks[i].cols, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_str_eq(last()->name, picks[i].name);
+		ck_assert_int_eq(*modules, before + (int)i + 1);  /* this kernel's, at its first launch */
+		ck_assert_msg(launch_apart(k, picks[i].cols, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_int_eq(*modules, before + (int)i + 1);  /* and only then */
+	}
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
 	ck_assert_int_eq(t.modules, 6);
 	ck_assert_int_eq(t.disk_hits, 0);
+	ck_assert(t.compile_us > 0 && t.load_us >= 0 && t.total_us >= t.compile_us);
+	ck_assert_int_eq(kgen_kernel_prepare(k, &err), KGEN_OK);  /* all built: nothing to do */
 	ck_assert_int_eq(*modules, before + 6);
-	ck_assert_int_gt(threads_started, started);
-	ck_assert(t.compile_us > 0 && t.total_us >= t.generate_us + t.load_us);
-	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
-		ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 1000, picks[i].cols, picks[i].cols, 0x800000000ull, 0x900000000ull,
-		                               1u << 24, NULL, &err) == KGEN_OK, "%s", err.message);
-		ck_assert_str_eq(last()->name, picks[i].name);
-	}
+	ck_assert_int_eq(threads_started, started);
 
-	/* Another context finds each kernel's cubin on disk. */
+	/* Another context finds each kernel's cubin on disk: prepared, all six side by side. */
 	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_prepare(k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_gt(threads_started, started);
 	ck_assert_int_eq(kgen_kernel_build_times(k2, &t, &err), KGEN_OK);
 	ck_assert_int_eq(t.modules, 6);
 	ck_assert_int_eq(t.disk_hits, 6);
+	ck_assert_int_eq(*modules, before + 12);
+	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+		ck_assert_msg(launch_apart(k2, picks[i].cols, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_str_eq(last()->name, picks[i].name);
+	}
+	ck_assert_int_eq(*modules, before + 12);
 	kgen_context_destroy(other);
 	ck_assert_int_eq(*modules, before + 6);
 
-	/* The fourth load fails: the three loaded are unloaded, nothing kept. */
+	/* Two threads launch a kernel not built yet at once: it is built once. */
 	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	{
+		struct racer r[2] = { { k2, KGEN_OK, { 0 } }, { k2, KGEN_OK, { 0 } } };
+		pthread_t th[2];
+		for (i = 0; i < 2; i++)
+			ck_assert_int_eq(pthread_create(&th[i], NULL, race_launch, &r[i]), 0);
+		for (i = 0; i < 2; i++) {
+			ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+			ck_assert_msg(r[i].st == KGEN_OK, "%s", r[i].err.message);
+		}
+		ck_assert_int_eq(*modules, before + 7);
+		ck_assert_int_eq(kgen_kernel_build_times(k2, &t, &err), KGEN_OK);
+		ck_assert_int_eq(t.modules, 1);
+	}
+	kgen_context_destroy(other);
+	ck_assert_int_eq(*modules, before + 6);
+
+	/* The fourth load of a prepare fails: its error, the three loaded kept
+	 * (and launched), the rest built at their first launch. */
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
 	setenv("FAKE_CUDA_FAIL", "cuModuleLoadData:4", 1);
-	ck_assert_int_eq(kgen_kernel_build_yaml(other, yaml, &k2, &err), KGEN_ECUDA);
+	ck_assert_int_eq(kgen_kernel_prepare(k2, &err), KGEN_ECUDA);
+	ck_assert_msg(strstr(err.message, "cuModuleLoadData"), "%s", err.message);
+	unsetenv("FAKE_CUDA_FAIL");
+	ck_assert_int_eq(*modules, before + 9);
+	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+		ck_assert_msg(launch_apart(k2, picks[i].cols, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_str_eq(last()->name, picks[i].name);
+	}
+	ck_assert_int_eq(*modules, before + 12);
+	kgen_context_destroy(other);
+	ck_assert_int_eq(*modules, before + 6);
+
+	/* A launch whose kernel fails to load says so, and the next launch tries again. */
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	setenv("FAKE_CUDA_FAIL", "cuModuleLoadData:5", 1);  /* the fake counts the calls while it is set: 4 above */
+	ck_assert_int_eq(launch_apart(k2, 2048, &err), KGEN_ECUDA);
 	unsetenv("FAKE_CUDA_FAIL");
 	ck_assert_int_eq(*modules, before + 6);
+	ck_assert_msg(launch_apart(k2, 2048, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*modules, before + 7);
 	kgen_context_destroy(other);
 
-	/* Built on a pool's thread (kgen tune's points, a plan's entries): the
-	 * kernels still apart, as the cache keys them (six disk hits), but on
-	 * that thread, no pool of its own. */
+	/* Prepared on a pool's thread (kgen tune's points, a plan's entries):
+	 * the kernels still apart, as the cache keys them (six disk hits), but
+	 * on that thread, no pool of its own. */
 	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
 	{
 		struct nested n = { other, yaml, NULL, KGEN_OK, { 0 } };
@@ -585,7 +668,19 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 	}
 	kgen_context_destroy(other);
 
-	/* One thread: the whole file, one module, the same kernels. */
+	/* KGEN_JIT_LAZY=0: all six at the build, apart on three threads (disk hits) ... */
+	setenv("KGEN_JIT_LAZY", "0", 1);
+	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(kgen_kernel_build_times(k2, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 6);
+	ck_assert_int_eq(t.disk_hits, 6);
+	ck_assert_int_eq(*modules, before + 12);
+	ck_assert_int_eq(kgen_kernel_prepare(k2, &err), KGEN_OK);
+	ck_assert_int_eq(*modules, before + 12);
+	kgen_context_destroy(other);
+
+	/* ... and on one thread, the whole file as one program and module, the same kernels. */
 	setenv("KGEN_JIT_THREADS", "1", 1);
 	ck_assert_msg(kgen_context_create(0, &other, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_msg(kgen_kernel_build_yaml(other, yaml, &k2, &err) == KGEN_OK, "%s", err.message);
@@ -593,18 +688,33 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 	ck_assert_int_eq(t.modules, 1);
 	ck_assert_int_eq(*modules, before + 7);
 	for (i = 0; i < sizeof picks / sizeof picks[0]; i++) {
-		ck_assert_msg(kgen_reduce_axis(k2, 0x10000000ull, 1000, picks[i].cols, picks[i].cols, 0x800000000ull,
-		                               0x900000000ull, 1u << 24, NULL, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_msg(launch_apart(k2, picks[i].cols, &err) == KGEN_OK, "%s", err.message);
 		ck_assert_str_eq(last()->name, picks[i].name);
 	}
 	kgen_context_destroy(other);
 	ck_assert_int_eq(*modules, before + 6);
 
+	unsetenv("KGEN_JIT_LAZY");
 	unsetenv("KGEN_CACHE_DIR");
 	unsetenv("KGEN_JIT_THREADS");
 	setenv("KGEN_CACHE", "0", 1);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* kgen_kernel_prepare: a NULL kernel is an error; a kernel of one kernel
+ * (nothing lazy) and a size plan's (its entries') are built already. */
+START_TEST(prepare_takes_any_kernel)
+{
+	kgen_kernel *k = build("kernel: reduce\nname: prepare_one\n");
+	int *modules = fake_var("fake_cuda_modules"), before = *modules;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_kernel_prepare(NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_kernel_prepare: NULL argument");
+	ck_assert_int_eq(kgen_kernel_prepare(k, &err), KGEN_OK);
+	ck_assert_int_eq(*modules, before);
 }
 END_TEST
 
@@ -1428,6 +1538,7 @@ fake_suite(void)
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);
 	tcase_add_test(tc, the_same_text_finds_its_kernel);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
+	tcase_add_test(tc, prepare_takes_any_kernel);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);

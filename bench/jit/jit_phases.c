@@ -13,7 +13,12 @@
  *              write, module load, and the whole build (a spec of several
  *              kernels compiles them side by side where KGEN_JIT_THREADS,
  *              default the online CPUs, is above 1: its programs' phases
- *              are summed and can pass the whole build's wall time);
+ *              are summed and can pass the whole build's wall time); a
+ *              spec built lazily (strategy auto's alternative kernels, built
+ *              at their first launch) has each of its kernels built after
+ *              the build, one by one, and its cold figure is what a first
+ *              call costs at most: the build and its slowest kernel; `all`
+ *              is the build and every kernel;
  *   hit        the same build on R more fresh contexts, read from the disk
  *              cache: the read, the module load and the whole build, medians;
  *   again      R - 1 more builds on fresh contexts with the disk cache off,
@@ -56,7 +61,11 @@ struct row {
 	char family[32];       /* the spec's kernel: key */
 	int owned;             /* the spec is the row's own, not a plan's */
 	double parse;
-	kgen_build_times cold, hit;
+	kgen_build_times cold, hit;  /* a lazy spec's: the build's and all its kernels' phases, summed */
+	double first;          /* cold: the build and its slowest kernel (the build alone: one kernel) */
+	double all;            /* cold: the build and every kernel */
+	double slowest;        /* a lazy spec's slowest kernel alone, 0: not lazy */
+	int kernels;           /* a lazy spec's kernels, 0: not lazy */
 	double again;          /* median total of the builds after the first, -1: none */
 	double fe, nvvm, ptx;  /* NVRTC's --time phases (ms as it reports them, in us), -1: not asked */
 };
@@ -177,21 +186,44 @@ nvrtc_phases(const char *source, const char *arch, struct row *w, kgen_error *er
 	return 0;
 }
 
-/* Build spec on a fresh context with the disk cache in dir (NULL: off);
- * its times into *t. */
+/* What one build cost: its phases (a lazy spec's summed over the build
+ * and each of its kernels), the build and its slowest kernel, the build
+ * and every kernel, the slowest kernel alone, and how many kernels (0: not
+ * built lazily). */
+struct built {
+	kgen_build_times t;
+	double first, all, slowest;
+	int kernels;
+};
+
+/* Build spec on a fresh context with the disk cache in dir (NULL: off),
+ * then each kernel of a lazy kernel, one at a time; what it cost into *b. */
 static int
-build_once(const kgen_spec *spec, const char *dir, kgen_build_times *t, kgen_error *err)
+build_once(const kgen_spec *spec, const char *dir, struct built *b, kgen_error *err)
 {
 	kgen_context *ctx;
 	kgen_kernel *k;
-	int bad;
+	double t0, dt;
+	int bad, i;
 
+	memset(b, 0, sizeof *b);
 	setenv("KGEN_CACHE", dir ? "1" : "0", 1);
 	if (dir)
 		setenv("KGEN_CACHE_DIR", dir, 1);
 	if (kgen_context_create(0, &ctx, err) != KGEN_OK)
 		return -1;
-	bad = kgen_kernel_build(ctx, spec, &k, err) != KGEN_OK || kgen_kernel_build_times(k, t, err) != KGEN_OK;
+	bad = kgen_kernel_build(ctx, spec, &k, err) != KGEN_OK || kgen_kernel_build_times(k, &b->t, err) != KGEN_OK;
+	b->first = b->all = b->t.total_us;
+	for (i = 0; !bad && k->lazy && i < k->contract.nsteps; i++) {
+		t0 = kgen_clock_us();
+		bad = kgen_kernel_step(k, i, err) != KGEN_OK;
+		dt = kgen_clock_us() - t0;
+		b->slowest = dt > b->slowest ? dt : b->slowest;
+		b->all += dt;
+		b->kernels++;
+	}
+	b->first += b->slowest;
+	bad = bad || kgen_kernel_build_times(k, &b->t, err) != KGEN_OK;
 	kgen_context_destroy(ctx);
 	return bad ? -1 : 0;
 }
@@ -202,31 +234,36 @@ measure(const kgen_spec *spec, const char *arch, const char *dir, const struct o
         kgen_error *err)
 {
 	double again[MAX_RUNS], read[MAX_RUNS], load[MAX_RUNS], total[MAX_RUNS];
-	kgen_build_times t;
+	struct built b;
 	char *source = NULL;
 	int r;
 
-	if (build_once(spec, dir, &w->cold, err))
+	if (build_once(spec, dir, &b, err))
 		return -1;
+	w->cold = b.t;
+	w->first = b.first;
+	w->all = b.all;
+	w->slowest = b.slowest;
+	w->kernels = b.kernels;
 	if (w->cold.disk_hits != 0)
 		return kgen_fail(err, KGEN_EINTERNAL, "%s: the cold build was a disk hit", w->name), -1;
 	for (r = 0; r < o->runs; r++) {
-		if (build_once(spec, dir, &t, err))
+		if (build_once(spec, dir, &b, err))
 			return -1;
-		if (t.disk_hits != t.modules)  /* a module a kernel, for alternatives compiled apart */
+		if (b.t.disk_hits != b.t.modules)  /* a module a kernel, for alternatives compiled apart */
 			return kgen_fail(err, KGEN_EINTERNAL, "%s: a build after the cold one was not a disk hit", w->name), -1;
-		read[r] = t.cache_read_us;
-		load[r] = t.load_us;
-		total[r] = t.total_us;
+		read[r] = b.t.cache_read_us;
+		load[r] = b.t.load_us;
+		total[r] = b.first;
 	}
-	w->hit = t;
+	w->hit = b.t;
 	w->hit.cache_read_us = median(read, o->runs);
 	w->hit.load_us = median(load, o->runs);
 	w->hit.total_us = median(total, o->runs);
 	for (r = 1; r < o->runs; r++) {
-		if (build_once(spec, NULL, &t, err))
+		if (build_once(spec, NULL, &b, err))
 			return -1;
-		again[r - 1] = t.total_us;
+		again[r - 1] = b.first;
 	}
 	w->again = median(again, o->runs - 1);
 	w->fe = w->nvvm = w->ptx = -1;
@@ -246,8 +283,8 @@ measure(const kgen_spec *spec, const char *arch, const char *dir, const struct o
 static void
 print_header(const struct opts *o)
 {
-	printf("%-60s %6s %6s %6s %8s %6s %6s %6s %8s | %6s %6s %6s | %8s", "spec (ms)", "parse", "gen", "miss", "nvrtc",
-	       "cubin", "write", "load", "cold", "read", "load", "hit", "again");
+	printf("%-60s %6s %6s %6s %8s %6s %6s %6s %8s %8s | %6s %6s %6s | %8s", "spec (ms)", "parse", "gen", "miss",
+	       "nvrtc", "cubin", "write", "load", "cold", "all", "read", "load", "hit", "again");
 	if (o->nvrtc_phases)
 		printf(" | %5s %5s %5s", "FE", "NVVM", "ptxas");
 	printf(" | %s\n", "cold/floor");
@@ -261,17 +298,17 @@ print_row(const struct row *w, double floor, const struct opts *o)
 
 	if (strlen(name) > 60)
 		name += strlen(name) - 60;
-	printf("%-60s %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f %6.2f %8.2f | %6.2f %6.2f %6.2f | ", name, w->parse / 1e3,
-	       c->generate_us / 1e3, c->cache_read_us / 1e3, c->compile_us / 1e3, c->image_us / 1e3,
-	       c->cache_write_us / 1e3, c->load_us / 1e3, (w->parse + c->total_us) / 1e3, h->cache_read_us / 1e3,
-	       h->load_us / 1e3, (w->parse + h->total_us) / 1e3);
+	printf("%-60s %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f %6.2f %8.2f %8.2f | %6.2f %6.2f %6.2f | ", name,
+	       w->parse / 1e3, c->generate_us / 1e3, c->cache_read_us / 1e3, c->compile_us / 1e3, c->image_us / 1e3,
+	       c->cache_write_us / 1e3, c->load_us / 1e3, (w->parse + w->first) / 1e3, (w->parse + w->all) / 1e3,
+	       h->cache_read_us / 1e3, h->load_us / 1e3, (w->parse + h->total_us) / 1e3);
 	if (w->again >= 0)
 		printf("%8.2f", (w->parse + w->again) / 1e3);
 	else
 		printf("%8s", "-");
 	if (o->nvrtc_phases)
 		printf(" | %5.0f %5.0f %5.0f", w->fe / 1e3, w->nvvm / 1e3, w->ptx / 1e3);
-	printf(" | %.2f\n", (w->parse + c->total_us) / floor);
+	printf(" | %.2f\n", (w->parse + w->first) / floor);
 	fflush(stdout);
 }
 
@@ -366,7 +403,7 @@ print_families(const struct row *w, int n, double fl)
 			continue;
 		for (m = 0, under = 0, max = 0, k = i; k < n; k++)
 			if (strcmp(w[k].family, w[i].family) == 0) {
-				cold[m] = w[k].parse + w[k].cold.total_us;
+				cold[m] = w[k].parse + w[k].first;
 				under += cold[m] <= 2 * fl;
 				max = cold[m] > max ? cold[m] : max;
 				m++;
@@ -382,12 +419,17 @@ static void
 print_summary(struct row *w, int n, const double *floor, int nf, double fl, double floor_kgen)
 {
 	double cold[MAX_SPECS], hit[MAX_SPECS], own[MAX_SPECS], nvrtc[MAX_SPECS], cold_med, hit_med, own_med, nvrtc_med;
+	double over[MAX_SPECS];
 	const kgen_build_times *c;
-	int i, under = 0;
+	int i, under = 0, lazy = 0, kernels = 0;
 
 	for (i = 0; i < n; i++) {
 		c = &w[i].cold;
-		cold[i] = w[i].parse + c->total_us;
+		cold[i] = w[i].parse + w[i].first;
+		if (w[i].kernels) {
+			over[lazy++] = cold[i] / w[i].slowest;
+			kernels += w[i].kernels;
+		}
 		hit[i] = w[i].parse + w[i].hit.total_us;
 		own[i] = w[i].parse + c->generate_us + c->cache_read_us + c->image_us + c->cache_write_us + c->load_us;
 		nvrtc[i] = c->compile_us;
@@ -404,6 +446,11 @@ print_summary(struct row *w, int n, const double *floor, int nf, double fl, doub
 	printf("disk hit (parse + build): median %.3f ms, max %.3f ms\n", hit_med / 1e3, hit[n - 1] / 1e3);
 	printf("of a cold build, NVRTC (nvrtcCompileProgram): median %.2f ms; the rest (parse, generate, disk cache, "
 	       "cubin, load): median %.2f ms, max %.2f ms\n", nvrtc_med / 1e3, own_med / 1e3, own[n - 1] / 1e3);
+	if (lazy) {
+		median(over, lazy);  /* sorts over[] */
+		printf("built lazily: %d specs of %d kernels in all; a first call (parse, build and the slowest kernel) over "
+		       "that kernel alone: median %.3f, max %.3f\n", lazy, kernels, median(over, lazy), over[lazy - 1]);
+	}
 	print_families(w, n, fl);
 }
 

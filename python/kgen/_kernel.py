@@ -147,6 +147,18 @@ class Kernel:
         out, stream = (args + (out, stream)[len(args):])[:2]  # k(x, out, stream) positionally, as before
         return run(self, describe(x, where="kgen.Kernel", stream=stream_address(stream)), out, stream, "kgen.Kernel")
 
+    def prepare(self) -> "Kernel":
+        """Build every kernel of the spec now and return self.  A spec of
+        alternative kernels (strategy auto of the row families) is otherwise
+        built lazily, each kernel at the first call that chooses it; prepare
+        before capturing calls into a CUDA graph, or to pay for the JIT up
+        front.  Nothing to do for other kernels (or a libkgen older than the
+        package)."""
+        if _lib.kgen_kernel_prepare is not None:
+            err = _lib.Error()
+            _lib.check(_lib.kgen_kernel_prepare(self._handle, _lib.ctypes.byref(err)), err)
+        return self
+
     @property
     def blocks_per_sm(self) -> int:
         """How many blocks of its (first) kernel one SM holds at once, as the

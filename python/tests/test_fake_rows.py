@@ -17,7 +17,7 @@ import pytest
 
 import kgen
 from kgen import _kernel, _lib, _rows
-from fakecuda import Device, Stream, launches_since, mark, need_fake, record_params
+from fakecuda import Device, Stream, counter, launches_since, mark, need_fake, record_params
 
 need_fake()
 
@@ -339,6 +339,25 @@ def test_kernels_are_built_once_per_device_spec_and_overrides(calls):
     # A spec of another op takes the call's.
     kgen.layer_norm(x, spec={"kernel": "rows", "op": "softmax"})
     assert calls[-1]["spec"]["op"] == "layer_norm"
+
+
+def test_strategy_auto_builds_a_kernel_at_its_first_call():
+    # strategy: auto's alternatives (16 kernels) are built lazily: a call builds the one it chooses, once;
+    # prepare() builds the rest.
+    modules = lambda: counter("fake_cuda_modules").value
+    k = kgen.Kernel({"kernel": "rows", "op": "softmax", "dtype": "f32", "name": "lazy_softmax"})
+    before = modules()
+    m = mark()
+    record_params(1)
+    k(Device((4, 100)))
+    k(Device((8, 100)))
+    assert modules() == before + 1
+    k(Device((4, 3000)))
+    assert modules() == before + 2
+    assert [launch.name.decode() for launch in launches_since(m)][-1].startswith("lazy_softmax_")
+    assert k.prepare() is k
+    assert modules() == before + 16
+    assert k.prepare() is k and modules() == before + 16
 
 
 def test_a_call_like_an_earlier_one_takes_its_own_arrays(calls):
