@@ -8,7 +8,8 @@ process, on one GPU; every kgen result checked against torch's first.
 Cases: a 1024-element f32 vector's sum (torch.sum(x) / kgen.reduce(x));
 the row sums of a 1000 x 3001 f32 matrix (torch.sum(x, 1) / kgen.reduce(x,
 axis=1)); the argmax of the vector (torch.argmax(x) / kgen.reduce(x,
-"argmax"), values and indices).  Prints one line a call:
+"argmax"), values and indices); a 64 x 64 x 64 bf16 matmul (torch.matmul /
+kgen.matmul).  Prints one line a call, then kgen / torch of each case:
     "<case> <who> host_us=H wall_us=W"
 host: the time spent issuing CALLS calls, per call; wall: the same and one
 synchronize, per call.  The two frameworks' calls alternate rep by rep, so
@@ -55,12 +56,15 @@ def main():
     v_out, m_out = torch.empty((), device="cuda"), torch.empty(1000, device="cuda")
     a_val, a_idx = torch.empty((), device="cuda"), torch.empty((), device="cuda", dtype=torch.int64)
     t_idx = torch.empty((), device="cuda", dtype=torch.int64)
+    ma = torch.randn(64, 64, device="cuda", generator=g).bfloat16()
+    mb = torch.randn(64, 64, device="cuda", generator=g).bfloat16()
 
     check("vector sum", kgen.reduce(v), torch.sum(v, dtype=torch.float64), 1e-4)
     check("row sums", kgen.reduce(m, axis=1), torch.sum(m, 1, dtype=torch.float64), 1e-3)
     r = kgen.reduce(v, "argmax")
     check("argmax", r.indices, torch.argmax(v), 0)
     check("argmax values", r.values, v.max(), 0)
+    check("matmul 64^3 bf16", kgen.matmul(ma, mb), ma.float() @ mb.float(), 3e-2)
     v_out.fill_(float("nan"))
     kgen.reduce(v, out=v_out)
     check("vector sum out=", v_out, torch.sum(v, dtype=torch.float64), 1e-4)
@@ -81,6 +85,8 @@ def main():
         ("argmax-1024", "kgen", lambda: kgen.reduce(v, "argmax")),
         ("argmax-1024-out", "torch", lambda: torch.argmax(v, out=t_idx)),
         ("argmax-1024-out", "kgen", lambda: kgen.reduce(v, "argmax", out=(a_val, a_idx))),
+        ("matmul-64x64x64-bf16", "torch", lambda: torch.matmul(ma, mb)),
+        ("matmul-64x64x64-bf16", "kgen", lambda: kgen.matmul(ma, mb)),
     )
     results = {}
     for rep in range(reps):  # alternate: each rep of each call is one median-of-1 sample
@@ -90,6 +96,11 @@ def main():
         h = sorted(x[0] for x in results[(case, who)])[reps // 2]
         w = sorted(x[1] for x in results[(case, who)])[reps // 2]
         print("%s %s host_us=%.3f wall_us=%.3f" % (case, who, h, w))
+        results[(case, who)] = (h, w)
+    for case, who, _ in cases:
+        if who == "kgen":
+            print("%s kgen/torch host %.3f wall %.3f" % (case, results[(case, "kgen")][0] / results[(case, "torch")][0],
+                                                        results[(case, "kgen")][1] / results[(case, "torch")][1]))
 
 
 if __name__ == "__main__":

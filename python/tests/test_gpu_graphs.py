@@ -3,7 +3,8 @@
 shipped plan's kernels, a transpose) and CuPy's stream capture (into out=).
 Each graph is replayed on new input values, copied into the captured
 input.  A call that was not warmed up raises kgen.CaptureError and the
-capture goes on.  Skipped (visibly) without torch and a GPU."""
+capture goes on; a row length whose lazily built kernel is first met in
+a capture builds it there.  Skipped (visibly) without torch and a GPU."""
 import pytest
 
 import kgen
@@ -65,6 +66,24 @@ def test_an_unwarmed_call_in_a_capture_is_refused():
     g.replay()
     torch.cuda.synchronize()
     assert abs(float(ok) - float(x.double().pow(2).sum())) <= 1e-5 * float(x.double().pow(2).sum())
+
+
+def test_a_row_length_first_met_in_a_capture_builds_its_kernel():
+    # strategy: auto's kernels are built lazily, one per row length class: a softmax warmed on rows of 1000
+    # and captured on rows of 40000 (another kernel) compiles and loads that kernel during the capture
+    # (NVRTC and a module load are no stream work), and the graph replays it.
+    x1 = torch.randn(64, 1000, device="cuda", dtype=torch.bfloat16)
+    x2 = torch.randn(64, 40000, device="cuda", dtype=torch.bfloat16)
+    warm(lambda: kgen.softmax(x1))
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = kgen.softmax(x2)
+    for _ in range(2):
+        x2.copy_(torch.randn_like(x2))
+        y.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        assert torch.allclose(y.float(), torch.softmax(x2.float(), -1), atol=1e-5, rtol=1e-2)
 
 
 try:
