@@ -8,7 +8,8 @@ process, on one GPU; every kgen result checked against torch's first.
 Cases: a 1024-element f32 vector's sum (torch.sum(x) / kgen.reduce(x));
 the row sums of a 1000 x 3001 f32 matrix (torch.sum(x, 1) / kgen.reduce(x,
 axis=1)); the argmax of the vector (torch.argmax(x) / kgen.reduce(x,
-"argmax"), values and indices); a 64 x 64 x 64 bf16 matmul (torch.matmul /
+"argmax"), values and indices, and kgen.argmax(x), the indices alone, also
+of each row of the matrix); a 64 x 64 x 64 bf16 matmul (torch.matmul /
 kgen.matmul).  Prints one line a call, then kgen / torch of each case:
     "<case> <who> host_us=H wall_us=W"
 host: the time spent issuing CALLS calls, per call; wall: the same and one
@@ -64,6 +65,8 @@ def main():
     r = kgen.reduce(v, "argmax")
     check("argmax", r.indices, torch.argmax(v), 0)
     check("argmax values", r.values, v.max(), 0)
+    check("kgen.argmax", kgen.argmax(v), torch.argmax(v), 0)
+    check("kgen.argmax rows", kgen.argmax(m, 1), torch.argmax(m, 1), 0)
     check("matmul 64^3 bf16", kgen.matmul(ma, mb), ma.float() @ mb.float(), 3e-2)
     v_out.fill_(float("nan"))
     kgen.reduce(v, out=v_out)
@@ -85,6 +88,12 @@ def main():
         ("argmax-1024", "kgen", lambda: kgen.reduce(v, "argmax")),
         ("argmax-1024-out", "torch", lambda: torch.argmax(v, out=t_idx)),
         ("argmax-1024-out", "kgen", lambda: kgen.reduce(v, "argmax", out=(a_val, a_idx))),
+        ("argmax-indices-1024", "torch", lambda: torch.argmax(v)),
+        ("argmax-indices-1024", "kgen", lambda: kgen.argmax(v)),
+        ("argmax-indices-1024-out", "torch", lambda: torch.argmax(v, out=t_idx)),
+        ("argmax-indices-1024-out", "kgen", lambda: kgen.argmax(v, out=a_idx)),
+        ("argmax-rows-1000x3001", "torch", lambda: torch.argmax(m, 1)),
+        ("argmax-rows-1000x3001", "kgen", lambda: kgen.argmax(m, 1)),
         ("matmul-64x64x64-bf16", "torch", lambda: torch.matmul(ma, mb)),
         ("matmul-64x64x64-bf16", "kgen", lambda: kgen.matmul(ma, mb)),
     )

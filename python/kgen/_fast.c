@@ -1,5 +1,5 @@
-/* _fast.c - kgen.reduce's and the row functions' torch fast path in C
- * (the module kgen._fast).
+/* _fast.c - kgen.reduce's, the row functions' and kgen.matmul's torch fast
+ * path in C (the module kgen._fast).
  *
  * A call that kgen.reduce has made ready once (kgen/_reduce.py's _Launch)
  * costs, in Python, a key built from the tensor, a dict lookup, the stream,
@@ -24,6 +24,12 @@
  * with reduction='none': a call whose tensors have the layouts of one that
  * kgen/_rows.py made ready (set_rows's dict holds its RowsReady) gets a new
  * result and kgen_rows(), called directly; anything else NotImplemented.
+ *
+ * matmul(a, b) is kgen.matmul(a, b)'s (no out=, alpha 1, beta 0): a call
+ * whose tensors have the layouts of one that kgen/_matmul.py made ready,
+ * and whose addresses are as aligned (both at 16 bytes or not: TMA's rule,
+ * which chooses the kernel), gets a new result and kgen_matmul(), called
+ * directly; anything else NotImplemented.
  */
 #include <math.h>
 #define PY_SSIZE_T_CLEAN
@@ -46,7 +52,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 2
+#define KGEN_FAST_ABI 3
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -71,12 +77,24 @@ static struct {
 	PyObject *ready;         /* dict: (op, x's layout, the weight's, the bias') -> RowsReady */
 } fast_rows;
 
+typedef kgen_status (*matmul_fn)(kgen_kernel *k, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
+                                 unsigned long long n, unsigned long long kk, unsigned long long lda,
+                                 unsigned long long ldb, unsigned long long ldc, double alpha, double beta,
+                                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
+/* kgen.matmul's state: set once by set_matmul() (after set_entry()). */
+static struct {
+	matmul_fn matmul;        /* libkgen's kgen_matmul */
+	PyObject *ready;         /* dict: (a's layout, b's layout, both 16-byte aligned) -> MatmulReady */
+} fast_matmul;
+
 /* A reduction made ready for torch tensors of one dtype, shape, layout and
  * device: the argument array's fixed slots, and how to make its results. */
 typedef struct {
 	PyObject_HEAD
 	unsigned long long args[KGEN_PACKED_COUNT];  /* kernel, scratch, sizes; the rest set per call */
 	int pair;            /* argmin, argmax: a value and an index */
+	unsigned long long sink;  /* kgen.argmin/argmax (pair): the values' device buffer, the indices alone returned; 0: not */
 	PyObject *device;    /* int: the tensors' device index */
 	PyObject *make;      /* make(template) -> a new result (torch.empty_like) */
 	PyObject *values;    /* the values' template */
@@ -102,16 +120,17 @@ ready_dealloc(Ready *r)
 }
 
 static const char ready_doc[] =
-    "Ready(kernel, scratch, scratch_bytes, sizes, pair, device, make, values, indices, dtype, i64, shape, keep)\n\n"
+    "Ready(kernel, scratch, scratch_bytes, sizes, pair, sink, device, make, values, indices, dtype, i64, shape, keep)\n\n"
     "A reduction made ready for torch tensors of one kind (kgen/_reduce.py's _Launch gives the fields): the\n"
-    "kernel's address, its scratch, its sizes (n, or rows, cols and pitch), whether it writes a pair, the\n"
-    "device index, the function that makes a result from a template and the templates, the results'\n"
-    "dtypes and shape; keep is what owns the kernel and the scratch, kept alive with this.";
+    "kernel's address, its scratch, its sizes (n, or rows, cols and pitch), whether it writes a pair, where\n"
+    "a pair's values go when only the indices are returned (kgen.argmax; 0: both returned), the device\n"
+    "index, the function that makes a result from a template and the templates, the results' dtypes and\n"
+    "shape; keep is what owns the kernel, the scratch and the sink, kept alive with this.";
 
 static PyObject *
 ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-	unsigned long long kernel, scratch, scratch_bytes;
+	unsigned long long kernel, scratch, scratch_bytes, sink;
 	PyObject *sizes, *device, *make, *values, *indices, *dtype, *i64, *shape, *keep;
 	int pair;
 	Py_ssize_t i, n;
@@ -121,9 +140,14 @@ ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 		PyErr_SetString(PyExc_TypeError, "kgen._fast.Ready takes no keyword arguments");
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "KKKO!pO!OOOOOO!O:Ready", &kernel, &scratch, &scratch_bytes, &PyTuple_Type, &sizes,
-	                      &pair, &PyLong_Type, &device, &make, &values, &indices, &dtype, &i64, &PyTuple_Type, &shape, &keep))
+	if (!PyArg_ParseTuple(args, "KKKO!pKO!OOOOOO!O:Ready", &kernel, &scratch, &scratch_bytes, &PyTuple_Type, &sizes,
+	                      &pair, &sink, &PyLong_Type, &device, &make, &values, &indices, &dtype, &i64, &PyTuple_Type,
+	                      &shape, &keep))
 		return NULL;
+	if (sink && !pair) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.Ready: a sink for the values of a reduction that is not a pair");
+		return NULL;
+	}
 	n = PyTuple_GET_SIZE(sizes);
 	if (!kernel || n < 1 || n > 3) {
 		PyErr_SetString(PyExc_ValueError, "kgen._fast.Ready: a kernel, and 1 to 3 sizes");
@@ -143,6 +167,7 @@ ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 		}
 	}
 	r->pair = pair;
+	r->sink = sink;
 	r->device = Py_NewRef(device);
 	r->make = Py_NewRef(make);
 	r->values = Py_NewRef(values);
@@ -240,7 +265,14 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 	int ok;
 
 	memcpy(a, r->args, sizeof a);
-	if (out == Py_None) {
+	if (r->sink && out == Py_None) {  /* the indices alone: one result */
+		if (!(i = PyObject_CallOneArg(r->make, r->indices)))
+			return NULL;
+	} else if (r->sink) {
+		if ((ok = takes_out(r, out, r->i64)) != 1)
+			return ok < 0 ? NULL : Py_NewRef(Py_NotImplemented);
+		i = Py_NewRef(out);
+	} else if (out == Py_None) {
 		if (!(v = PyObject_CallOneArg(r->make, r->values)))
 			return NULL;
 		if (r->pair && !(i = PyObject_CallOneArg(r->make, r->indices)))
@@ -270,7 +302,9 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 		goto fail;
 	if ((a[KGEN_PACKED_IN] = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
-	if ((a[KGEN_PACKED_OUT] = address(v)) == (unsigned long long)-1 && PyErr_Occurred())
+	if (r->sink)
+		a[KGEN_PACKED_OUT] = r->sink;
+	else if ((a[KGEN_PACKED_OUT] = address(v)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
 	if (i && (a[KGEN_PACKED_INDEX] = address(i)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
@@ -287,6 +321,8 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 		Py_XDECREF(i);
 		return Py_NewRef(out);
 	}
+	if (r->sink)
+		return i;
 	if (!r->pair)
 		return v;
 	fn = Py_NewRef(fast.pair);
@@ -601,6 +637,165 @@ fast_cross_entropy(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
+/* kgen.matmul made ready for two torch tensors of one layout each (and
+ * alignment): the kernel, the sizes, and how to make the result. */
+typedef struct {
+	PyObject_HEAD
+	kgen_kernel *kernel;
+	unsigned long long m, n, k, lda, ldb;
+	PyObject *device;    /* int: the tensors' device index */
+	PyObject *make;      /* make(template) -> a new result (torch.empty_like, or new_empty of the shape) */
+	PyObject *result;    /* the template */
+	PyObject *keep;      /* what owns the kernel: kept alive */
+} MatmulReady;
+
+static void
+matmul_ready_dealloc(MatmulReady *r)
+{
+	Py_XDECREF(r->device);
+	Py_XDECREF(r->make);
+	Py_XDECREF(r->result);
+	Py_XDECREF(r->keep);
+	Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static const char matmul_ready_doc[] =
+    "MatmulReady(kernel, m, n, k, lda, ldb, device, make, result, keep)\n\n"
+    "kgen.matmul made ready for torch tensors of one layout each (kgen/_matmul.py gives the fields): the\n"
+    "kernel's address, m, n and k, a's and b's leading dimensions in the layouts the kernel reads, the\n"
+    "device index, the function that makes the row-major m x n result from the template; keep owns the\n"
+    "kernel.  A call is C = A B (alpha 1, beta 0) into a new result, no scratch.";
+
+static PyObject *
+matmul_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	unsigned long long kernel, m, n, k, lda, ldb;
+	PyObject *device, *make, *result, *keep;
+	MatmulReady *r;
+
+	if (kw && PyDict_GET_SIZE(kw)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.MatmulReady takes no keyword arguments");
+		return NULL;
+	}
+	if (!PyArg_ParseTuple(args, "KKKKKKO!OOO:MatmulReady", &kernel, &m, &n, &k, &lda, &ldb, &PyLong_Type, &device,
+	                      &make, &result, &keep))
+		return NULL;
+	if (!kernel || !m || !n || !k || !lda || !ldb) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.MatmulReady: a kernel, and m, n, k, lda and ldb above 0");
+		return NULL;
+	}
+	if (!(r = (MatmulReady *)type->tp_alloc(type, 0)))
+		return NULL;
+	r->kernel = (kgen_kernel *)(uintptr_t)kernel;
+	r->m = m;
+	r->n = n;
+	r->k = k;
+	r->lda = lda;
+	r->ldb = ldb;
+	r->device = Py_NewRef(device);
+	r->make = Py_NewRef(make);
+	r->result = Py_NewRef(result);
+	r->keep = Py_NewRef(keep);
+	return (PyObject *)r;
+}
+
+static PyTypeObject MatmulReadyType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "kgen._fast.MatmulReady",
+	.tp_basicsize = sizeof(MatmulReady),
+	.tp_dealloc = (destructor)matmul_ready_dealloc,
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = matmul_ready_doc,
+	.tp_new = matmul_ready_new,
+};
+
+/* matmul(a, b): kgen.matmul(a, b) of torch tensors whose layouts (and
+ * alignment) were made ready before, into a new result, or NotImplemented. */
+static PyObject *
+fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+	PyObject *la, *lb = NULL, *key = NULL, *r, *c = NULL, *s, *fn;
+	unsigned long long pa, pb, pc, stream;
+	MatmulReady *mr;
+	kgen_error err;
+	kgen_status st;
+
+	(void)self;
+	if (argc != 2) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.matmul takes 2 arguments (a, b), not %zd", argc);
+		return NULL;
+	}
+	if (!fast_matmul.matmul || Py_TYPE(argv[0]) != fast.tensor || Py_TYPE(argv[1]) != fast.tensor)
+		return Py_NewRef(Py_NotImplemented);
+	if ((pa = address(argv[0])) == (unsigned long long)-1 && PyErr_Occurred())
+		return NULL;
+	if ((pb = address(argv[1])) == (unsigned long long)-1 && PyErr_Occurred())
+		return NULL;
+	la = layout(argv[0]);
+	lb = la ? layout(argv[1]) : NULL;
+	key = lb ? PyTuple_Pack(3, la, lb, (pa | pb) % 16 == 0 ? Py_True : Py_False) : NULL;
+	Py_XDECREF(la);
+	Py_XDECREF(lb);
+	if (!key)
+		return NULL;
+	r = PyDict_GetItemWithError(fast_matmul.ready, key);  /* borrowed */
+	Py_DECREF(key);
+	if (!r)
+		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+	if (Py_TYPE(r) != &MatmulReadyType) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the matmul dict holds something that is not a MatmulReady");
+		return NULL;
+	}
+	mr = (MatmulReady *)Py_NewRef(r);  /* held: a call may run Python code that empties the dict */
+	if (!(c = PyObject_CallOneArg(mr->make, mr->result)))
+		goto fail;
+	fn = Py_NewRef(fast.stream);
+	s = PyObject_CallOneArg(fn, mr->device);
+	Py_DECREF(fn);
+	if (!s)
+		goto fail;
+	stream = PyLong_AsUnsignedLongLong(s);
+	Py_DECREF(s);
+	if (PyErr_Occurred())
+		goto fail;
+	if ((pc = address(c)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	Py_BEGIN_ALLOW_THREADS
+	st = fast_matmul.matmul(mr->kernel, pa, pb, pc, mr->m, mr->n, mr->k, mr->lda, mr->ldb, mr->n, 1.0, 0.0, 0, 0,
+	                        (kgen_stream)(uintptr_t)stream, &err);
+	Py_END_ALLOW_THREADS
+	if (st != KGEN_OK) {
+		raise_failed(st, &err, "kgen_matmul");
+		goto fail;
+	}
+	Py_DECREF(mr);
+	return c;
+fail:
+	Py_XDECREF(c);
+	Py_DECREF(mr);
+	return NULL;
+}
+
+/* set_matmul(kgen_matmul address, matmul dict) */
+static PyObject *
+fast_set_matmul(PyObject *self, PyObject *args)
+{
+	unsigned long long entry;
+	PyObject *ready;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "KO!:set_matmul", &entry, &PyDict_Type, &ready))
+		return NULL;
+	if (!entry || !fast.packed) {
+		PyErr_SetString(PyExc_ValueError,
+		                "kgen._fast.set_matmul: kgen_matmul's address is 0, or set_entry was not called");
+		return NULL;
+	}
+	Py_XSETREF(fast_matmul.ready, Py_NewRef(ready));
+	fast_matmul.matmul = (matmul_fn)(uintptr_t)entry;
+	Py_RETURN_NONE;
+}
+
 /* set_rows(kgen_rows address, rows dict) */
 static PyObject *
 fast_set_rows(PyObject *self, PyObject *args)
@@ -660,6 +855,13 @@ static PyMethodDef fast_methods[] = {
 	{ "cross_entropy", (PyCFunction)(void (*)(void))fast_cross_entropy, METH_FASTCALL,
 	  "cross_entropy(x, labels, ignore_index): kgen.cross_entropy (reduction='none') of torch tensors whose\n"
 	  "layouts were made ready before, into new losses; NotImplemented for any call this path does not take." },
+	{ "matmul", (PyCFunction)(void (*)(void))fast_matmul_call, METH_FASTCALL,
+	  "matmul(a, b): kgen.matmul(a, b) of torch tensors whose layouts and alignment were made ready before\n"
+	  "(set_matmul's dict holds its MatmulReady), into a new result; NotImplemented for any call this path\n"
+	  "does not take." },
+	{ "set_matmul", fast_set_matmul, METH_VARARGS,
+	  "set_matmul(kgen_matmul, ready): libkgen's kgen_matmul (an address) and the dict of MatmulReady calls,\n"
+	  "after set_entry." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },
@@ -668,7 +870,8 @@ static PyMethodDef fast_methods[] = {
 
 static struct PyModuleDef fast_module = {
 	PyModuleDef_HEAD_INIT, "kgen._fast",
-	"kgen.reduce's and the row functions' torch fast path in C (kgen/_fast.c says how it is used).", -1, fast_methods,
+	"kgen.reduce's, the row functions' and kgen.matmul's torch fast path in C (kgen/_fast.c says how it is used).",
+	-1, fast_methods,
 	NULL, NULL, NULL, NULL
 };
 
@@ -685,7 +888,8 @@ PyInit__fast(void)
 	    !(s_new_empty = PyUnicode_InternFromString("new_empty")) ||
 	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")))
 		return NULL;
-	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
+	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&MatmulReadyType) < 0 ||
+	    !(m = PyModule_Create(&fast_module)))
 		return NULL;
 	if (PyModule_AddObject(m, "Ready", Py_NewRef((PyObject *)&ReadyType)) < 0) {
 		Py_DECREF((PyObject *)&ReadyType);
@@ -694,6 +898,11 @@ PyInit__fast(void)
 	}
 	if (PyModule_AddObject(m, "RowsReady", Py_NewRef((PyObject *)&RowsReadyType)) < 0) {
 		Py_DECREF((PyObject *)&RowsReadyType);
+		Py_DECREF(m);
+		return NULL;
+	}
+	if (PyModule_AddObject(m, "MatmulReady", Py_NewRef((PyObject *)&MatmulReadyType)) < 0) {
+		Py_DECREF((PyObject *)&MatmulReadyType);
 		Py_DECREF(m);
 		return NULL;
 	}

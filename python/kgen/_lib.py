@@ -293,7 +293,7 @@ def _load_fast():
                                        " or ".join(os.path.normpath(d) for d in dirs))
 
 
-FAST_ABI = 2  # KGEN_FAST_ABI in kgen/_fast.c
+FAST_ABI = 3  # KGEN_FAST_ABI in kgen/_fast.c
 
 
 fast, fast_where = _load_fast()

@@ -4,8 +4,8 @@ import os
 import sys
 from typing import Any, Union
 
-from . import _lib, _memory, _trace
-from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address
+from . import _arrays, _lib, _memory, _trace
+from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
 from ._kernel import RUNNERS, cached, compute_capability, new_kernel, other_device, sm_count, stream_of
 from ._spec import Spec, _err, _spec_key
 
@@ -172,8 +172,11 @@ def _scratch_array(a, nbytes, stream, explicit):
     return t, t.ptr
 
 
-def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0):
-    """k(a, b): C = alpha A B + beta C with a kernel of the matmul family."""
+def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None):
+    """k(a, b): C = alpha A B + beta C with a kernel of the matmul family;
+    ready: the fast path's key of this call (kgen.matmul of two torch
+    tensors, no out=, alpha 1, beta 0), made ready there once it ran when it
+    needs no scratch."""
     if b is None:
         raise TypeError("%s: a matmul kernel takes two arrays: k(a, b)" % where)
     c = _matmul_call(where, a, b if isinstance(b, Array) else describe(b, "b", where), out, alpha, beta)
@@ -211,10 +214,47 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0):
                           size.value, s, _byref(err))
     del scratch  # freed on the stream it was allocated for, after the kernel
     _lib.check(st, err)
+    if ready is not None and not size.value and c.a.kind == "torch" and c.alpha == 1.0 and c.beta == 0.0:
+        _make_ready(ready, k, c, lds, out_dtype)
     keep = tuple(x.keep for x in (c.a, c.b) if x.keep is not None)
     if keep:
         _memory.hold(c.a.device or 0, s, keep)
     return res if c.out is not None else finish(c.a, res)
+
+
+_ready_matmul = {}  # kgen._fast.matmul's key of a plain call of two torch tensors -> its MatmulReady
+_fast_matmul = _lib.fast.matmul if _lib.fast is not None else None
+_fast_set = False
+
+
+def _make_ready(key, k, c, lds, out_dtype):
+    """The MatmulReady of a plain call that ran (kgen._fast.matmul's path for
+    the next ones): the kernel, the sizes and leading dimensions, and the
+    result's template (a tensor of its shape, allocated with empty_like, for
+    results of up to 64 Ki elements; a 0-d one's new_empty of the shape for
+    larger ones), libkgen's kgen_matmul handed to kgen._fast first."""
+    global _fast_set
+    from . import _reduce
+    torch = sys.modules["torch"]
+    if not _fast_set:
+        _reduce.fast_entry()
+        _lib.fast.set_matmul(_lib.ctypes.cast(_lib.kgen_matmul, _lib.ctypes.c_void_p).value, _ready_matmul)
+        _fast_set = True
+    dev = torch.device("cuda", c.a.device or 0)
+    shape = (c.m, c.n)
+    if c.m * c.n <= 65536:
+        make, result = torch.empty_like, torch.empty(shape, dtype=torch_dtype(out_dtype), device=dev)
+    else:
+        make, result = (lambda t: t.new_empty(shape)), torch.empty((), dtype=torch_dtype(out_dtype), device=dev)
+    _ready_matmul[key] = _lib.fast.MatmulReady(k._handle, c.m, c.n, c.k, lds[0], lds[1], c.a.device or 0, make,
+                                               result, k)
+
+
+def _ready_key(a, b):
+    """kgen._fast.matmul's key of tensors a and b: each one's (dtype, shape,
+    strides, device), and whether both addresses are 16-byte aligned."""
+    return ((a.dtype, a.shape, a.stride(), a.get_device()), (b.dtype, b.shape, b.stride(), b.get_device()),
+            (a.data_ptr() | b.data_ptr()) % 16 == 0)
 
 
 def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
@@ -240,6 +280,14 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     always gives."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
+    if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
+            and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
+            and beta == 0):
+        if _fast_matmul is not None:  # in C (kgen/_fast.c): NotImplemented for a call not made ready
+            r = _fast_matmul(a, b)
+            if r is not NotImplemented:
+                return r
+            return _matmul(a, b, out, spec, alpha, beta, stream, overrides, _ready_key(a, b))
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
 
 
@@ -317,7 +365,7 @@ def _default_kernel(where, device, fields, overrides, path, extra):
     return new_kernel(where, path, device, {**extra, **fields, **overrides})  # out_dtype= may repeat out='s
 
 
-def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
+def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None):
     where = "kgen.matmul"
     sa = None if stream is None else stream_address(stream)
     c = _matmul_call(where, describe(a, "a", where, sa), describe(b, "b", where, sa), out, alpha, beta)
@@ -348,7 +396,7 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides):
     else:
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
-    return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta)
+    return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta, ready=ready)
 
 
 RUNNERS["matmul"] = (_run_matmul, 2)

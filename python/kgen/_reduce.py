@@ -70,13 +70,22 @@ class _Launch:
     launches on an array."""
     __slots__ = ("k", "handle", "device", "fn", "sizes", "shape", "dtype", "pair", "scratch", "where", "what",
                  "values", "indices", "t_values", "t_indices", "t_new", "t_dtype", "t_i64", "t_stream", "packs",
-                 "ready")
+                 "ready", "sink")
 
     def __call__(self, a, out, stream):
         if stream is None:
             s = current_stream(a)
         else:
             s = _lib.arg(self.where, "stream", stream_address(stream), _lib.PTR_MAX)
+        if self.sink:  # kgen.argmin/argmax: the values into the sink, the indices returned
+            if out is None:
+                i, iptr = self.indices(s)
+            else:
+                iptr = writable_out(out, self.where, "i64", self.shape, a, self.what).ptr
+            self._run(s, a.ptr, (self.sink, iptr))
+            if a.keep is not None:
+                _memory.hold(self.device, s, a.keep)
+            return out if out is not None else finish(a, i)
         if out is None:
             v, vptr = self.values(s)
             if self.pair:
@@ -102,7 +111,15 @@ class _Launch:
         way, which says what is wrong with it."""
         dev = self.device
         s = self.t_stream(dev)
-        if out is None:
+        if self.sink:
+            if out is None:
+                i = self.t_new(self.t_indices)
+                outs = (self.sink, i.data_ptr())
+            elif self._torch_out(out, self.t_i64, dev):
+                outs = (self.sink, out.data_ptr())
+            else:
+                return self(describe(x, where=self.where), out, None)
+        elif out is None:
             v = self.t_new(self.t_values)
             if self.pair:
                 i = self.t_new(self.t_indices)
@@ -128,6 +145,8 @@ class _Launch:
             _lib.check(st, p[1])
         if out is not None:
             return out
+        if self.sink:
+            return i
         return ArgResult(v, i) if self.pair else v
 
     def _run(self, stream, ptr, outs):
@@ -179,6 +198,7 @@ def _launch(k, a, fn, sizes, shape, need, s, where, what):
     L.scratch = _memory.scratch(k.device, k._handle, need, s, where) if need else (0, 0)
     L.packs = {}
     L.ready = None
+    L.sink = 0
     L.values = allocator(a, L.shape, L.dtype, where)
     L.indices = allocator(a, L.shape, "i64", where)
     if a.kind == "torch":
@@ -219,7 +239,7 @@ def _fast_ready(L, device):
     fast_entry()
     # It keeps L's kernel alive (the scratch is kgen._memory's, kept per
     # kernel), not L: L holds it, and a Ready is not followed by the GC.
-    return _lib.fast.Ready(L.handle, L.scratch[0], L.scratch[1], tuple(L.sizes), L.pair, device, L.t_new,
+    return _lib.fast.Ready(L.handle, L.scratch[0], L.scratch[1], tuple(L.sizes), L.pair, L.sink, device, L.t_new,
                            L.t_values, L.t_indices, L.t_dtype, L.t_i64, L.shape, L.k)
 
 
@@ -424,6 +444,8 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
         if type(x) in (list, tuple):  # not traced: a graph break, then the list's own way
             return _many(x, op, axis, spec, out, stream, plan, overrides, root)
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
+    if op in _KEYED:  # the ready tables' key of kgen.argmax's calls, not an op
+        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
     if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and root is None \
             and not overrides:
         if _fast_reduce is not None:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
@@ -528,4 +550,84 @@ def _run_axis(k, a, out, stream, where):
 
 
 RUNNERS["reduce"] = (_run_reduce, 1)
+
+
+# ---- kgen.argmax and kgen.argmin: the indices alone, as torch.argmax ----
+
+def argmax(x: Any, axis: Optional[int] = None, out: Any = None, stream: Any = None, plan: PlanLike = None,
+           **overrides: Union[int, str]) -> Any:
+    """The index of x's largest element (axis None: into x as a flat array),
+    or of each row's or column's (axis the last or the first), as
+    torch.argmax gives it: a new i64 array in x's framework (or `out`).  The
+    first of equal elements wins; the first NaN wins (nan="ignore" skips
+    NaNs, giving -1 where all are NaN).  The values are not returned (they
+    go to a buffer of kgen's own): kgen.reduce(x, "argmax") gives both.
+    plan= and overrides choose the kernel as for kgen.reduce."""
+    return _arg(x, "argmax", axis, out, stream, plan, overrides)
+
+
+def argmin(x: Any, axis: Optional[int] = None, out: Any = None, stream: Any = None, plan: PlanLike = None,
+           **overrides: Union[int, str]) -> Any:
+    """kgen.argmax's counterpart: the index of the smallest element."""
+    return _arg(x, "argmin", axis, out, stream, plan, overrides)
+
+
+# The op in the ready tables' keys of a call that returns the indices alone
+# (kgen.reduce refuses it as an op, so that it cannot find those entries).
+_INDICES = {"argmax": "argmax indices", "argmin": "argmin indices"}
+_KEYED = frozenset(_INDICES.values())
+
+
+def _arg(x, op, axis, out, stream, plan, overrides):
+    where = "kgen." + op
+    if _trace.compiling() and out is None and stream is None:  # under torch.compile: kgen::reduce_arg's indices
+        return _trace.reduce(x, op, axis, None, None, None, plan, overrides).indices
+    keyed = _INDICES[op]
+    tkey = None
+    if type(x) is _arrays.Tensor and stream is None and plan is None and not overrides:
+        if _fast_reduce is not None:
+            r = _fast_reduce(x, keyed, axis, out)
+            if r is not NotImplemented:
+                return r
+        try:
+            tkey = (x.dtype, x.shape, x.stride(), x.get_device(), keyed, axis)
+            L = _ready_torch.get(tkey)
+        except TypeError:
+            L = tkey = None
+        if L is not None:
+            return L.torch(x, out)
+    a = describe(x, where=where, stream=None if stream is None else stream_address(stream))
+    if axis is not None:
+        axis = _axis(a, axis)
+    key = _key(a, keyed, axis, None, plan, overrides)
+    try:
+        L = _ready.get(key)
+    except TypeError:
+        L = key = None
+    if L is None:
+        s = stream_of(a, stream, where)
+        L = _indices_only(_prepare(a, op, axis, None, plan, overrides, s), s, where)
+        if key is not None:
+            _ready[key] = L
+    if tkey is not None and a.kind == "torch":
+        _ready_torch[tkey] = L
+        if L.ready is not None:
+            _ready_fast[tkey] = L.ready
+    return L(a, out, stream)
+
+
+def _indices_only(P, s, where):
+    """A copy of pair launch P whose values go to a device buffer of kgen's
+    own (per kernel, grown as shapes need, never freed: graphs may hold it)
+    and whose calls return the indices alone."""
+    L = _Launch()
+    for name in _Launch.__slots__:
+        if hasattr(P, name):  # the t_* fields: a torch array's only
+            setattr(L, name, getattr(P, name))
+    L.where = where
+    L.packs = {}
+    nbytes = max(_numel(L.shape), 1) * _memory.SIZE[L.dtype]
+    L.sink = _memory.scratch(L.device, ("argument values", L.handle), nbytes, s, where)[0]
+    L.ready = _fast_ready(L, L.device) if P.ready is not None else None
+    return L
 RUNNERS["reduce_axis"] = (_run_axis, 1)

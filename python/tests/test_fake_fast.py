@@ -86,8 +86,9 @@ def entry():
     _rows._fast_set = False
 
 
-def make_ready(op, n, device=0, keep=None):
-    """A Ready for a full reduction of n f32 (and its kernel, kept by the caller)."""
+def make_ready(op, n, device=0, keep=None, sink=0):
+    """A Ready for a full reduction of n f32 (and its kernel, kept by the caller);
+    sink: argmin's or argmax's values go there, the indices alone returned."""
     k = kgen.Kernel({"kernel": "reduce", "op": op, "dtype": "f32", "threads": 256, "items_per_thread": 4,
                      "stages": "last_block"})
     size, err = ctypes.c_size_t(), _lib.Error()
@@ -96,8 +97,8 @@ def make_ready(op, n, device=0, keep=None):
     pair = op in ("argmin", "argmax")
     values = T((), "f32")
     indices = T((), "i64") if pair else None
-    r = fast.Ready(k._handle, scratch.ptr, size.value, (n,), pair, device, make, values, indices, "f32", "i64", (),
-                   keep if keep is not None else (k, scratch))
+    r = fast.Ready(k._handle, scratch.ptr, size.value, (n,), pair, sink, device, make, values, indices, "f32", "i64",
+                   (), keep if keep is not None else (k, scratch))
     return r, k, scratch
 
 
@@ -156,6 +157,31 @@ def test_argmax_gives_values_and_indices():
     assert fast.reduce(x, "argmax", None, list(outs)) is NotImplemented
     assert fast.reduce(x, "argmax", None, outs[0]) is NotImplemented
     assert fast.reduce(x, "argmax", None, (outs[0], T(()))) is NotImplemented
+
+
+def test_argmax_with_a_sink_gives_the_indices_alone():
+    # kgen.argmax's Ready: the values into the sink (kgen's buffer), one new result, the indices.
+    x = T((512,))
+    sink = Device((4,))
+    r, k, scratch = make_ready("argmax", 512, sink=sink.ptr)
+    ready[key(x, "argmax indices", None)] = r
+    m = mark()
+    record_params(2)  # in, then struct Results { value, index }: its first 8 bytes (the GPU tests check the indices)
+    i = fast.reduce(x, "argmax indices", None, None)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert i is made[-1] and i.dtype == "i64" and i.shape == ()
+    assert (launch.args[0], launch.args[1]) == (x.data_ptr(), sink.ptr)
+    # out=: one i64 tensor, itself back; a pair, or a tensor of the values' dtype: the Python path's.
+    out = T((), "i64")
+    m = mark()
+    record_params(2)
+    assert fast.reduce(x, "argmax indices", None, out) is out
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert launch.args[1] == sink.ptr
+    assert fast.reduce(x, "argmax indices", None, (T(()), out)) is NotImplemented
+    assert fast.reduce(x, "argmax indices", None, T(())) is NotImplemented
 
 
 def test_what_it_does_not_take_goes_back_to_python():
@@ -249,7 +275,7 @@ def test_a_launch_made_ready_in_c_keeps_its_kernel_not_itself():
                      "stages": "last_block"})
     scratch = Device((1024,))
     L = Launch()
-    L.k, L.handle, L.scratch, L.sizes, L.pair, L.shape = k, k._handle, (scratch.ptr, 4096), (300,), False, ()
+    L.k, L.handle, L.scratch, L.sizes, L.pair, L.sink, L.shape = k, k._handle, (scratch.ptr, 4096), (300,), False, 0, ()
     L.t_new, L.t_values, L.t_indices, L.t_dtype, L.t_i64 = make, T(()), None, "f32", "i64"
     _reduce._fast_entry = True  # this file's entry (set_entry above), not torch's
     r = _reduce._fast_ready(L, 0)
@@ -275,11 +301,13 @@ def test_bad_arguments_are_refused():
     with pytest.raises(TypeError, match="4 arguments"):
         fast.reduce(T((1,)), "sum")
     with pytest.raises(ValueError, match="a kernel, and 1 to 3 sizes"):
-        fast.Ready(0, 0, 0, (1,), False, 0, make, T(()), None, "f32", "i64", (), None)
+        fast.Ready(0, 0, 0, (1,), False, 0, 0, make, T(()), None, "f32", "i64", (), None)
     with pytest.raises(ValueError, match="1 to 3 sizes"):
-        fast.Ready(1, 0, 0, (1, 2, 3, 4), False, 0, make, T(()), None, "f32", "i64", (), None)
+        fast.Ready(1, 0, 0, (1, 2, 3, 4), False, 0, 0, make, T(()), None, "f32", "i64", (), None)
     with pytest.raises(TypeError):
-        fast.Ready(1, 0, 0, [1], False, 0, make, T(()), None, "f32", "i64", (), None)
+        fast.Ready(1, 0, 0, [1], False, 0, 0, make, T(()), None, "f32", "i64", (), None)
+    with pytest.raises(ValueError, match="a sink for the values of a reduction that is not a pair"):
+        fast.Ready(1, 0, 0, (1,), False, 0x1000, 0, make, T(()), None, "f32", "i64", (), None)
     with pytest.raises(ValueError, match="address of kgen_reduce_packed is 0"):
         fast.set_entry(0, {}, T, None, None, None)
     assert fast.PACKED_COUNT == len(_lib.PACKED) and fast.ABI == _lib.FAST_ABI
@@ -385,3 +413,72 @@ def test_a_ready_cross_entropy_call_writes_new_losses():
         assert fast.cross_entropy(*args) is NotImplemented, args
     assert fast.rows("cross_entropy", x, labels, None, 0.0) is NotImplemented  # rows() takes no losses' entry
     assert launches_since(m) == []
+
+
+# ---- kgen.matmul: matmul(a, b) ----
+
+matmul_ready = {}
+
+
+@pytest.fixture
+def matmul_entry():
+    fast.set_matmul(ctypes.cast(_lib.kgen_matmul, ctypes.c_void_p).value, matmul_ready)
+    yield matmul_ready
+    matmul_ready.clear()
+
+
+def matmul_key(a, b):
+    """kgen/_matmul.py's key (_ready_key), as kgen._fast.matmul builds it."""
+    return ((a.dtype, a.shape, a.stride(), a.get_device()), (b.dtype, b.shape, b.stride(), b.get_device()),
+            (a.data_ptr() | b.data_ptr()) % 16 == 0)
+
+
+def test_a_ready_matmul_launches_into_a_new_result(matmul_entry):
+    # A 64 x 48 x 32 f32 SIMT matmul: a, b and the new c's addresses, m, n, k and the leading dimensions.
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32"})
+    a, b = T((64, 32)), T((32, 48))
+    template = T((64, 48))
+    matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, template, k)
+    m = mark()
+    record_params(9)  # a, b, c, m, n, k, lda, ldb, ldc
+    c = fast.matmul(a, b)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert c is made[-1] and c.shape == (64, 48)
+    assert launch.name.decode() == "matmul_simt_f32"
+    assert launch.args[:3] == [a.data_ptr(), b.data_ptr(), c.data_ptr()]
+    assert [x & 0xffffffff for x in launch.args[3:9]] == [64, 48, 32, 32, 48, 48]
+    assert launch.stream == STREAM
+
+
+def test_matmul_calls_it_does_not_take_go_back_to_python(matmul_entry):
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32"})
+    a, b = T((64, 32)), T((32, 48))
+    matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k)
+    m = mark()
+    # Another shape, another device, an address of other alignment (TMA's rule chooses the kernel), not tensors.
+    assert fast.matmul(a, T((32, 40))) is NotImplemented
+    assert fast.matmul(T((64, 32), device=1), b) is NotImplemented
+    assert fast.matmul(T((64, 32), offset=4), b) is NotImplemented
+    assert fast.matmul(Device((64, 32)), b) is NotImplemented
+    assert launches_since(m) == []
+    with pytest.raises(TypeError, match="2 arguments"):
+        fast.matmul(a)
+    with pytest.raises(ValueError, match="m, n, k, lda and ldb above 0"):
+        fast.MatmulReady(k._handle, 0, 48, 32, 32, 48, 0, make, T(()), k)
+    with pytest.raises(ValueError, match="kgen_matmul's address is 0"):
+        fast.set_matmul(0, {})
+
+
+def test_a_failed_matmul_raises_kgens_error(matmul_entry):
+    # lda below k: kgen_matmul refuses it, and the new result is dropped.
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32"})
+    a, b = T((64, 32)), T((32, 48))
+    matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 16, 48, 0, make, T((64, 48)), k)
+    before = len(made)
+    with pytest.raises(kgen.KgenError, match="lda 16 is less than k 32"):
+        fast.matmul(a, b)
+    dropped = weakref.ref(made.pop())
+    assert len(made) == before
+    gc.collect()
+    assert dropped() is None  # the new result went with the failed call

@@ -99,6 +99,33 @@ def test_columns_of_16_bit_elements_load_8_bytes():
     assert widths == {("bf16", 0): 8, ("f16", 0): 8, ("f32", 0): 16, ("bf16", 1): 16, ("f16", 1): 16, ("f32", 1): 16}
 
 
+def test_kgen_argmax_returns_the_indices_alone():
+    # kgen.argmax / argmin: torch.argmax's result, the values written to a buffer of kgen's own (one per kernel,
+    # the same at every call), the indices into a new i64 array or out=.
+    x = Device((1000,))
+    m = mark()
+    record_params(2)
+    i = kgen.argmax(x, plan=False)
+    j = kgen.argmax(x, plan=False)
+    record_params(0)
+    first, second = launches_since(m)
+    assert isinstance(i, kgen.DeviceArray) and (i.dtype, i.shape) == ("i64", ())
+    assert first.name.decode() == "reduce_argmax_f32" and first.args[0] == x.ptr
+    assert first.args[1] == second.args[1] and first.args[1] not in (x.ptr, i.ptr, j.ptr)
+    out = Device((), "<i8")
+    assert kgen.argmax(x, out=out, plan=False) is out
+    with pytest.raises(ValueError, match="out must be a contiguous i64 array of shape \\(\\)"):
+        kgen.argmax(x, out=Device(()), plan=False)
+    rows = kgen.argmin(Device((64, 1000)), axis=1)
+    cols = kgen.argmin(Device((64, 1000)), axis=0)
+    assert (rows.dtype, rows.shape, cols.shape) == ("i64", (64,), (1000,))
+    assert kgen.reduce_kernel(Device((64, 1000)), "argmin", axis=1).spec.fields["op"] == "argmin"
+    # nan= as kgen.reduce's; the tables' key of these calls is not an op of kgen.reduce.
+    assert kgen.argmax(x, nan="ignore").shape == ()
+    with pytest.raises(ValueError, match="op is one of sum, .* not 'argmax indices'"):
+        kgen.reduce(x, "argmax indices")
+
+
 def test_out_of_argmax_is_a_pair_of_arrays():
     x = Device((1000,))
     v, i = Device(()), Device((), "<i8")

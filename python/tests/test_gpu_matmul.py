@@ -127,6 +127,30 @@ def test_a_new_result_is_row_major_of_the_inputs_type(dt, gen):
     close(c, a, b, dt)
 
 
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("la, lb", [("row", "row"), ("col", "row"), ("row", "col")])
+def test_repeated_calls_take_the_fast_path(dt, la, lb, gen):
+    # kgen.matmul(a, b) of torch tensors: the second call makes it ready (kgen._fast.matmul's MatmulReady),
+    # the later ones take the fast path, each into a new result (poisoned tensors freed between), each right;
+    # a b of another alignment (TMA's rule chooses the kernel: mma, not wgmma) is made ready apart.
+    if _lib.fast is None:
+        pytest.skip("no kgen._fast: %s" % _lib.fast_where)
+    a, b = operand(64, 64, dt, la, gen), operand(64, 64, dt, lb, gen)
+    got = [kgen.matmul(a, b) for _ in range(4)]
+    assert _matmul._ready_key(a, b) in _matmul._ready_matmul
+    ready = _matmul._fast_matmul(a, b)
+    assert ready is not NotImplemented
+    for c in got + [ready]:
+        assert c.shape == (64, 64) and c.dtype == DTYPES[dt] and c.is_contiguous()
+        close(c, a, b, dt)
+    assert len({c.data_ptr() for c in got}) == len(got)
+    wide = operand(64, 65, dt, "row", gen)
+    skew = wide[:, 1:]  # 64 x 64, its address 1 element past a 16-byte boundary
+    for _ in range(3):
+        close(kgen.matmul(a, skew), a, skew, dt)
+    assert _matmul._ready_key(a, skew) in _matmul._ready_matmul
+
+
 @pytest.mark.parametrize("dt", ["f16", "bf16"])
 def test_f32_out_for_16_bit_inputs(dt, gen):
     a, b = operand(127, 63, dt, "row", gen), operand(63, 255, dt, "col", gen)

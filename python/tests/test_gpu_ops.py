@@ -186,6 +186,13 @@ def test_argmin_argmax_with_ties_and_nans(op, dt, nan, gen):
             v, i = arg_reference(x, op, dim, nan)
             assert got.indices.dtype == torch.int64
             assert torch.equal(got.indices, i), (shape, dim, (got.indices != i).nonzero()[:5])
+            # kgen.argmax / argmin: the same indices alone, new and into out= (poisoned first), twice (the
+            # second call through the ready fast path).
+            for _ in range(2):
+                alone = getattr(kgen, op)(x, dim, **kw)
+                assert alone.dtype == torch.int64 and torch.equal(alone, i), (shape, dim)
+                into = torch.full_like(i, -7)
+                assert getattr(kgen, op)(x, dim, out=into, **kw) is into and torch.equal(into, i)
             gv = got.values.double()
             valid = i >= 0
             assert torch.equal(torch.isnan(gv[valid]), torch.isnan(v[valid]))
@@ -198,6 +205,8 @@ def test_argmax_matches_torch_max_on_plain_data(gen):
     got, want = kgen.reduce(x, "argmax", axis=1), torch.max(x, 1)
     assert torch.equal(got.values, want.values) and torch.equal(got.indices, want.indices)
     assert torch.equal(kgen.reduce(x.flatten(), "argmin").indices, torch.argmin(x))
+    assert torch.equal(kgen.argmax(x, 1), torch.argmax(x, 1)) and torch.equal(kgen.argmin(x), torch.argmin(x))
+    assert torch.equal(kgen.argmax(x.bfloat16(), 0), torch.argmax(x.bfloat16(), 0))
 
 
 def test_custom_op_root_mean_square(gen):
