@@ -554,7 +554,7 @@ float_to_integer_check(const struct kgen_spec *s, const struct reference *r, lon
                        struct kgen_value acc, unsigned long long n, char *msg, size_t len)
 {
 	const struct kgen_dtype_info *out = s->r.out;
-	long double tol = eps_of(s->r.acc) * depth_of(n) * r->abs_sum;
+	long double tol = eps_of(s->r.acc) * (r->depth ? r->depth : depth_of(n)) * r->abs_sum;
 	struct kgen_value mid, lo = acc, hi = acc;
 	long long a, b;
 
@@ -617,7 +617,7 @@ general_check(const struct kgen_spec *s, const unsigned char *got, unsigned long
 		return float_to_integer_check(s, r, g.i, want.i, acc, n, msg, len);
 	/* A float result: the accumulator's rounding (a sum's bound; exact ops add
 	 * nothing), carried through the last step, then the output's rounding. */
-	tol_acc = acc.is_float ? eps_of(s->r.acc) * depth_of(n) * r->abs_sum : 0;
+	tol_acc = acc.is_float ? eps_of(s->r.acc) * (r->depth ? r->depth : depth_of(n)) * r->abs_sum : 0;
 	hi = acc;
 	lo = acc;
 	hi.f += tol_acc;
@@ -846,7 +846,7 @@ tolerance(const struct kgen_spec *s, unsigned long long n, const struct referenc
 		n = (n + 1) / 2;
 		depth++;
 	}
-	return eps * depth * r->abs_sum;
+	return eps * (r->depth ? r->depth : depth) * r->abs_sum;
 }
 
 /* The device's result as a long double (floats) or its bits (integers). */

@@ -13,6 +13,9 @@ struct reference {
 	uint64_t bits;        /* integers: the result in the accumulator's width */
 	long double value;    /* floats */
 	long double abs_sum;  /* floats: sum of |x| (of the mapped values), for the tolerance */
+	/* The float tolerance's depth, eps(acc) * depth * abs_sum: 0 for
+	 * ceil(log2 n) + 2 (a reduction's tree); a scan sets its own chain's. */
+	int depth;
 	/* The ops after prod (op.h): the accumulator, the elements so far, a
 	 * pair's index (-1: none) and whether a NaN won. */
 	struct kgen_value acc;

@@ -347,13 +347,15 @@ kgen_plan_families(void)
 {
 	static char list[256];
 	size_t at = 0;
-	int f;
+	int f, n = 0, i = 0;
 
 	if (list[0])
 		return list;
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
+		n += kgen_family_takes_plans(kgen_family((enum kgen_family_id)f));
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++)  /* "kernel: reduce", "kernel: reduce or scan", "kernel: a, b or c" */
 		if (kgen_family_takes_plans(kgen_family((enum kgen_family_id)f)) && at < sizeof list)
-			at += (size_t)snprintf(list + at, sizeof list - at, "%skernel: %s", at ? ", " : "",
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i++ == 0 ? "kernel: " : i == n ? " or " : ", ",
 			                       kgen_family((enum kgen_family_id)f)->name);
 	return list;
 }

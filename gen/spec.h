@@ -27,6 +27,7 @@
 	X(REDUCE_AXIS, "reduce_axis", "reduce each row or each column of a row-major matrix", reduce_axis) \
 	X(MATMUL,    "matmul",    "multiply two matrices: C = alpha A B + beta C, then an epilogue", matmul) \
 	X(ROWS,      "rows",      "softmax, log-softmax, RMSNorm, LayerNorm or cross-entropy of each row of a matrix", rows) \
+	X(SCAN,      "scan",      "prefix sums (or min, max, prod, an op of your own) of a vector: out[i] = x[0] op ... op x[i]", scan) \
 	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
@@ -188,6 +189,16 @@
 	X(ONLINE,  "online",  "a block per row of any length: a pass for the statistics (a running max and sum, or Welford's mean and variance), then a pass that writes (cross_entropy: one pass)") \
 	X(AUTO,    "auto",    "kernels of warp, block, staged (on sm_90) and online, one chosen at launch by the row's length")
 
+/* Which prefix kernel: scan writes. */
+#define KGEN_SCAN_MODES(X) \
+	X(INCLUSIVE, "inclusive", "out[i] combines x[0] to x[i] (torch.cumsum, cub::DeviceScan::InclusiveScan)") \
+	X(EXCLUSIVE, "exclusive", "out[i] combines x[0] to x[i - 1]; out[0] is the op's identity (cub::DeviceScan::ExclusiveScan)")
+
+/* How kernel: scan's blocks share the vector. */
+#define KGEN_SCAN_STRATEGIES(X) \
+	X(LOOKBACK, "lookback", "one pass: a block a tile, each publishing its total, then its prefix, for the tiles after it to look back on (decoupled look-back, Merrill and Garland)") \
+	X(BLOCK,    "block",    "one block walks the tiles in order, carrying the prefix: no scratch, for short vectors")
+
 /* How an operand of kernel: matmul lies in memory. */
 #define KGEN_MM_LAYOUTS(X) \
 	X(ROW, "row", "row-major: a row's elements are adjacent, rows ld elements apart (C's and torch's)") \
@@ -263,11 +274,11 @@
  */
 #define KGEN_KEYS(X) \
 	X(kernel,           "kernel",           KT_ENUM, kgen_families,      0, 0,     "reduce",  "kernel family") \
-	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis), matmul_<math>_<dtype> (matmul), rows_<op>_<dtype> (rows)") \
+	X(name,             "name",             KT_NAME, NULL,               0, 0,     "",        "prefix of the extern \"C\" kernel names; default reduce_<op>_<dtype>, transpose_<dtype>, reduce_<axis>_<op>_<dtype> (reduce_axis), matmul_<math>_<dtype> (matmul), rows_<op>_<dtype> (rows), scan_<op>_<dtype> (scan)") \
 	X(op,               "op",               KT_ENUM, kgen_ops,           0, 0,     "sum",     "reduction operator") \
 	X(dtype,            "dtype",            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
 	X(acc_dtype,        "acc_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
-	X(threads,          "threads",          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), tile_rows * tile_cols / batch (transpose); derived from the tiles (matmul)") \
+	X(threads,          "threads",          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), 256 (scan), tile_rows * tile_cols / batch (transpose); derived from the tiles (matmul)") \
 	X(items_per_thread, "items_per_thread", KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
 	X(load_width,       "load_width",       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
 	X(layout,           "layout",           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
@@ -335,6 +346,8 @@
 	X(cluster_size,     "cluster_size",     KT_INT,  NULL,               2, 16,    "2",       "kernel: rows: blocks of a cluster that share one row (strategy: cluster), a power of two") \
 	X(weight_dtype,     "weight_dtype",     KT_ENUM, kgen_dtypes,        0, 0,     "",        "kernel: rows: type of the norms' weight and bias vectors; default dtype") \
 	X(label_dtype,      "label_dtype",      KT_ENUM, kgen_dtypes,        0, 0,     "i64",     "kernel: rows: type of cross_entropy's labels, i32 or i64") \
+	X(scan_mode,        "mode",             KT_ENUM, kgen_scan_modes,    0, 0,     "inclusive", "kernel: scan: which prefix each element gets") \
+	X(scan_strategy,    "strategy",         KT_ENUM, kgen_scan_strategies, 0, 0,   "lookback", "kernel: scan: how blocks share the vector") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -421,6 +434,12 @@ enum kgen_row_op { KGEN_ROW_OPS(X) KGEN_ROW_OP_COUNT };
 #define X(id, ...) KGEN_ROWS_##id,
 enum kgen_row_strategy { KGEN_ROW_STRATEGIES(X) KGEN_ROW_STRATEGY_COUNT };
 #undef X
+#define X(id, ...) KGEN_SCAN_##id,
+enum kgen_scan_mode { KGEN_SCAN_MODES(X) KGEN_SCAN_MODE_COUNT };
+#undef X
+#define X(id, ...) KGEN_SCAN_STRATEGY_##id,
+enum kgen_scan_strategy { KGEN_SCAN_STRATEGIES(X) KGEN_SCAN_STRATEGY_COUNT };
+#undef X
 #define X(id, ...) KGEN_MM_##id,
 enum kgen_mm_layout { KGEN_MM_LAYOUTS(X) KGEN_MM_COUNT };
 #undef X
@@ -497,7 +516,8 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_row_ops[], kgen_row_strategies[];
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_scan_strategies[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

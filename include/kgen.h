@@ -270,6 +270,25 @@ KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsign
                                      kgen_devptr index, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
                                      kgen_error *err);
 
+/* kernel: scan: bytes of scratch kgen_scan() needs for n elements (0 for
+ * strategy: block and for n of one tile).  Scratch supplied by the caller
+ * must be zero-filled before its first use; every launch leaves it ready
+ * for the next (each launch marks it with an epoch of its own). */
+KGEN_API kgen_status kgen_scan_scratch_size(const kgen_kernel *kernel, unsigned long long n, size_t *bytes,
+                                            kgen_error *err);
+
+/* kernel: scan: out[i] = in[0] op ... op in[i] (mode: inclusive), or in[0]
+ * op ... op in[i - 1] with out[0] the op's identity (mode: exclusive), for
+ * n elements at device address `in` (dtype) into `out` (out_dtype, which is
+ * acc_dtype unless the spec says otherwise), on `stream`.  out may be in
+ * itself (one element size) but no other part of it.  scratch == 0 lets
+ * the kernel allocate and keep its own scratch (then launches must not
+ * overlap); otherwise scratch must hold kgen_scan_scratch_size() bytes and
+ * be used by one launch at a time.  Floats come out the same run after run
+ * (the combination order is fixed by the tiling); n = 0 launches nothing. */
+KGEN_API kgen_status kgen_scan(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long n,
+                               kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
 /* kernel: rows: one call's operands.  Device addresses, 0 where the op
  * reads or writes none; pitches in elements (0: cols). */
 struct kgen_rows_args {

@@ -89,7 +89,7 @@ is "both end start" run r.yaml --extreme ""
 is "sm_80 sm_86 sm_87 sm_89" compile r.yaml --arch sm_8
 is "cub" tune s.yaml --against ""
 is "clear list" cache ""
-is "matmul reduce reduce_axis rows transpose" keys ""
+is "matmul reduce reduce_axis rows scan transpose" keys ""
 
 # --set KEY=VALUE and --unset KEY: the spec's family's keys, then values.
 keys() { "$kgen" keys "$@" | cut -f 2 | sort | tr '\n' ' ' | sed 's/ $//'; }

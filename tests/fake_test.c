@@ -703,6 +703,73 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 }
 END_TEST
 
+/* kernel: scan: strategy lookback launches a block a tile with its own
+ * zero-filled scratch and a new epoch each launch; block one block; every
+ * bad call is refused before a launch. */
+START_TEST(a_scan_launches_a_block_a_tile)
+{
+	kgen_kernel *k = build("kernel: scan\nname: fake_scan\n"), *b, *r;
+	const unsigned long long in = 0x10000000ull, out = 0x20000000ull;
+	int *live = fake_var("fake_cuda_allocs"), before = *nlaunches, allocs = *live;
+	unsigned long long epoch;
+	size_t bytes = 1;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_scan_scratch_size(k, 5000, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 32 + 2 * 3 * 4);  /* three flags (16-byte aligned), then three totals and prefixes */
+	ck_assert_int_eq(kgen_scan_scratch_size(k, 2048, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);  /* one tile: nothing to look back on */
+	*nparams = 5;
+	ck_assert_msg(kgen_scan(k, in, out, 5000, 0, 0, (kgen_stream)0x77, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "fake_scan");
+	ck_assert_uint_eq(last()->grid[0], 3);
+	ck_assert_uint_eq(last()->block[0], 256);
+	ck_assert_ptr_eq(last()->stream, (void *)0x77);
+	ck_assert_uint_eq(last()->args[0], in);
+	ck_assert_uint_eq(last()->args[1], out);
+	ck_assert_uint_eq(last()->args[2], 5000);
+	ck_assert_uint_ne(last()->args[3], 0);  /* its own scratch */
+	ck_assert_int_eq(*live, allocs + 1);
+	epoch = last()->args[4];
+	ck_assert_msg(kgen_scan(k, in, in, 5000, 0x30000000ull, 64, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_uint_eq(last()->args[3], 0x30000000ull);  /* the caller's, in place */
+	ck_assert_uint_gt(last()->args[4], epoch);
+	ck_assert_int_eq(*nlaunches, before + 2);
+	ck_assert_int_eq(kgen_scan(k, in, out, 0, 0, 0, NULL, &err), KGEN_OK);  /* n = 0: nothing */
+	ck_assert_int_eq(*nlaunches, before + 2);
+
+	b = build("kernel: scan\nstrategy: block\nname: fake_scan_block\n");
+	ck_assert_int_eq(kgen_scan_scratch_size(b, 1u << 20, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);
+	ck_assert_msg(kgen_scan(b, in, out, 1u << 20, 0, 0, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_str_eq(last()->name, "fake_scan_block");
+	ck_assert_uint_eq(last()->grid[0], 1);
+	*nparams = 0;
+
+	ck_assert_int_eq(kgen_scan(k, 0, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: in is NULL");
+	ck_assert_int_eq(kgen_scan(k, in + 2, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: in (0x10000002) is not aligned to its 4-byte f32 elements");
+	ck_assert_int_eq(kgen_scan(k, in, in + 4, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
+	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000000ull, 16, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: scratch of 16 bytes is too small: 56 needed for n = 5000");
+	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000008ull, 64, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: scratch (0x30000008) is not aligned to 16 bytes");
+	r = build("kernel: reduce\nname: fake_scan_not\n");
+	ck_assert_int_eq(kgen_scan(r, in, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "kgen_scan: fake_scan_not is a reduce kernel"), "%s", err.message);
+	ck_assert_int_eq(kgen_scan_scratch_size(k, 10, NULL, &err), KGEN_EINVAL);
+	ck_assert_int_eq(*nlaunches, before + 3);
+	/* i32 into i64: out's elements are 8 bytes, and in place is refused (two sizes). */
+	k = build("kernel: scan\ndtype: i32\nacc_dtype: i64\nname: fake_scan_wide\n");
+	ck_assert_int_eq(kgen_scan(k, in, in, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
+	ck_assert_int_eq(kgen_scan(k, in, out + 4, 10, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: out (0x20000004) is not aligned to its 8-byte i64 elements");
+}
+END_TEST
+
 /* kgen_kernel_prepare: a NULL kernel is an error; a kernel of one kernel
  * (nothing lazy) and a size plan's (its entries') are built already. */
 START_TEST(prepare_takes_any_kernel)
@@ -1539,6 +1606,7 @@ fake_suite(void)
 	tcase_add_test(tc, the_same_text_finds_its_kernel);
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, prepare_takes_any_kernel);
+	tcase_add_test(tc, a_scan_launches_a_block_a_tile);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);

@@ -44,6 +44,18 @@ if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c ' FAIL ')" -ne 2 ] ||
 	echo "FAIL: kgen run of specs/rows against the fake driver exited $rc (expected 6 and a FAIL line a spec)"
 	status=1
 fi
+# kernel: scan's runner: every element compared with its prefix's
+# reference (and wrong: nothing runs), a FAIL line per spec and n.
+out=$("$b/kgen" run --verify --n 5000 --n 1 "$top_srcdir/specs/scan/sum-f32.yaml" \
+	"$top_srcdir/specs/scan/exclusive-sum-i32.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c ' FAIL ')" -ne 4 ] ||
+   ! echo "$out" | grep -q 'scan/sum-f32.yaml  *n=5000  *FAIL  *out\[0\]: got -nan, expected .*; 5000 of 5000 elements wrong' ||
+   ! echo "$out" | grep -q 'scan/exclusive-sum-i32.yaml  *n=1  *FAIL  *out\[0\]: got -1, expected 0; 1 of 1 elements wrong'; then
+	echo "FAIL: kgen run of specs/scan against the fake driver exited $rc (expected 6 and a FAIL line a spec and n)"
+	status=1
+fi
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?
 if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'kernel: rows takes ROWSxCOLS, not a batch'; then

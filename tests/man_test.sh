@@ -76,7 +76,7 @@ grep -qx "transpose	group	int	1..256	8" "$tmp/out" || bad "kgen keys transpose: 
 grep -qx "transpose	threads	int	32..1024	" "$tmp/out" ||
 	bad "kgen keys transpose: threads (a derived default is empty): $(grep '	threads	' "$tmp/out")"
 grep -qx "transpose	name	name	NAME	" "$tmp/out" || bad "kgen keys transpose: name: $(grep '	name	' "$tmp/out")"
-grep -qx "transpose	kernel	enum	reduce transpose reduce_axis matmul rows	" "$tmp/out" ||
+grep -qx "transpose	kernel	enum	reduce transpose reduce_axis matmul rows scan	" "$tmp/out" ||
 	bad "kgen keys transpose: kernel: $(grep '	kernel	' "$tmp/out")"
 "$kgen" keys reduce > "$tmp/out" 2>&1
 grep -qx "reduce	launch	enum	stream pdl chain	stream" "$tmp/out" || bad "kgen keys reduce: launch: $(grep '	launch	' "$tmp/out")"

@@ -153,10 +153,10 @@ START_TEST(rules)
 	       "entry 2 has dtype: i32, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
 	       "op, dtype, acc_dtype, out_dtype, nan, map, combine, identity, post)");
 	refuse("plan:\n  - spec: {kernel: transpose}\n", 2, 11,
-	       "a plan's specs must be kernel: reduce (plans by n; kernel: transpose is sized by rows and cols, which "
+	       "a plan's specs must be kernel: reduce or scan (plans by n; kernel: transpose is sized by rows and cols, which "
 	       "plans do not take yet)");
 	refuse("plan:\n  - spec: {kernel: reduce_axis}\n", 2, 11,
-	       "a plan's specs must be kernel: reduce (plans by n; kernel: reduce_axis is sized by rows and cols, which "
+	       "a plan's specs must be kernel: reduce or scan (plans by n; kernel: reduce_axis is sized by rows and cols, which "
 	       "plans do not take yet)");
 	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1,
 	       "YAML: did not find expected ',' or '}' while parsing a flow mapping");

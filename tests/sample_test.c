@@ -625,10 +625,11 @@ compile_all(void)
 }
 
 /* Values the language lists but always refuses, each with its own message
- * (spec_test, matmul_test and rows_test check them): 16-bit accumulators;
- * integer types of a matmul; order: hilbert of a transpose; a rows
- * kernel's types other than f32, f16 and bf16, and labels other than i32
- * and i64. */
+ * (spec_test, matmul_test, rows_test and scan_test check them): 16-bit
+ * accumulators; integer types of a matmul; order: hilbert of a transpose;
+ * a rows kernel's types other than f32, f16 and bf16, and labels other
+ * than i32 and i64; a scan's ops with a last step or a pair (mean, norm2,
+ * argmin, argmax) and so nan, which only those take. */
 static int
 never(const struct kgen_family *f, int k, const char *v)
 {
@@ -644,6 +645,11 @@ never(const struct kgen_family *f, int k, const char *v)
 		if (k == KGEN_KEY_label_dtype)
 			return !integer || strcmp(v, "u32") == 0;
 	}
+	if (strcmp(f->name, "scan") == 0 && k == KGEN_KEY_op)
+		return strcmp(v, "mean") == 0 || strcmp(v, "norm2") == 0 || strcmp(v, "argmin") == 0 ||
+		       strcmp(v, "argmax") == 0;
+	if (strcmp(f->name, "scan") == 0 && k == KGEN_KEY_nan)
+		return 1;
 	if (strcmp(f->name, "transpose") == 0 && k == KGEN_KEY_order && strcmp(v, "hilbert") == 0)
 		return 1;  /* matmul's: transpose_test checks the refusal */
 	return k == KGEN_KEY_acc_dtype && (strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0);

@@ -8,6 +8,7 @@ __cuda_array_interface__), through libkgen's C API (ctypes).
     kgen.reduce(x, "max", axis=1)      # one maximum per row
     kgen.reduce(x, "argmax", axis=1)   # ArgResult(values, indices), as torch.max(x, 1)
     kgen.argmax(x, axis=1)             # the indices alone, as torch.argmax(x, 1)
+    kgen.cumsum(v)                     # the prefix sums of a vector, one pass (also kgen.scan(v, "max", exclusive=True))
     kgen.transpose(x)                  # a new 1000 x 4096 tensor
     kgen.matmul(a, b.t())              # a @ b.t(), b read as column-major, no copy
     kgen.softmax(x)                    # each row (the last dimension), one fused kernel
@@ -31,12 +32,13 @@ from ._kernel import Kernel
 from ._matmul import _layouts, matmul  # noqa: F401
 from ._memory import DeviceArray
 from ._reduce import OPS, ArgResult, _default_reduce, argmax, argmin, reduce, reduce_kernel  # noqa: F401
+from ._scan import cumsum, scan  # noqa: F401
 from ._rows import cross_entropy, layer_norm, log_softmax, rms_norm, softmax
 from ._spec import Spec, check, compile, generate
 from ._transpose import transpose
 
 __all__ = ["check", "generate", "compile", "Spec", "Kernel", "reduce", "reduce_kernel", "argmax", "argmin",
-           "transpose", "matmul", "softmax", "log_softmax", "rms_norm", "layer_norm", "cross_entropy", "ArgResult", "DeviceArray", "OPS",
+           "transpose", "matmul", "scan", "cumsum", "softmax", "log_softmax", "rms_norm", "layer_norm", "cross_entropy", "ArgResult", "DeviceArray", "OPS",
            "KgenError", "SpecError", "CaptureError", "library_path", "__version__"]
 
 __version__ = _lib.kgen_version().decode()

@@ -175,6 +175,9 @@ kgen_matmul_scratch_size = _optional("kgen_matmul_scratch_size", [_P, _U64, _U64
 kgen_rows = _optional("kgen_rows", [_P, ctypes.POINTER(RowsArgs), _P, _E])
 # The blocks of a kernel's first launch one SM holds (the driver's occupancy), 0 if unknown.
 kgen_kernel_blocks_per_sm = _optional("kgen_kernel_blocks_per_sm", [_P], ctypes.c_int)
+# The scan family: in, out, n, scratch, scratch_bytes, stream, err; its scratch size for n.
+kgen_scan = _optional("kgen_scan", [_P, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
+kgen_scan_scratch_size = _optional("kgen_scan_scratch_size", [_P, _U64, ctypes.POINTER(ctypes.c_size_t), _E])
 # Build every kernel of a lazily built kernel now (strategy auto's alternatives): kernel, err.
 kgen_kernel_prepare = _optional("kgen_kernel_prepare", [_P, _E])
 

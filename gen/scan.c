@@ -1,0 +1,181 @@
+/*
+ * scan.c - the family `kernel: scan`: the inclusive or exclusive prefix of
+ * a vector under an op (sum, min, max, prod, the others without a last
+ * step, op: custom), out[i] = x[0] op x[1] op ... op x[i].  Its keys, its
+ * rules, its launch contract and its emitter (templates/scan/).
+ *
+ * A block takes a tile of threads * items_per_thread elements through
+ * shared memory: read across the tile (coalesced), each thread combines
+ * its items_per_thread adjacent ones, the block scans the threads' totals
+ * (warp shuffles, then the warp totals), and each thread scans its items
+ * from its prefix.  strategy: lookback gives each tile a block, which
+ * publishes its total, looks back on the tiles before it and publishes its
+ * prefix (one pass over the vector); strategy: block walks the tiles in one
+ * block.  Both combine in an order fixed by the tiling, so float results
+ * are the same run after run.
+ */
+#include "config.h"
+#include <string.h>
+#include "family.h"
+#include "op.h"
+#include "scan.h"
+#include "tpl.h"
+#include "util.h"
+
+#define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
+#define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
+
+/* The shared memory a tile takes: its elements as accumulators, padded (templates/scan/file.cu). */
+static long long
+tile_bytes(const struct kgen_spec *s)
+{
+	long long words = s->threads * s->items_per_thread;
+
+	return (words + words / 32) * s->r.acc_bytes;
+}
+
+unsigned long long
+kgen_scan_tile(const struct kgen_spec *s)
+{
+	return (unsigned long long)s->threads * (unsigned long long)s->items_per_thread;
+}
+
+unsigned long long
+kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n)
+{
+	unsigned long long tile = kgen_scan_tile(s);
+
+	return n / tile + (n % tile != 0);
+}
+
+unsigned long long
+kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
+{
+	unsigned long long tiles = kgen_scan_tiles(s, n);
+
+	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
+		return 0;
+	return (tiles * 8 + 15) / 16 * 16 + 2 * tiles * (unsigned long long)s->r.acc_bytes;
+}
+
+/* ---- rules ---- */
+
+static kgen_status
+check(struct kgen_spec *s, kgen_error *err)
+{
+	const char *op = kgen_ops[s->op].name;
+	kgen_status st;
+
+	if (s->threads < 0)
+		s->threads = 256;
+	if ((st = kgen_op_check(s, err)))
+		return st;
+	if (s->r.pair)
+		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
+		           "or min", op);
+	if (s->op == KGEN_OP_MEAN || s->op == KGEN_OP_NORM2)
+		return ERR(op, "op: %s has a last step over the whole vector, which a prefix has not: scan with sum or sumsq "
+		           "and divide (or take the root) yourself", op);
+	if (s->op == KGEN_OP_CUSTOM && strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
+		return kgen_spec_error(s, KGEN_KEY_post, 1, err, "post is the last step of a whole reduction: a scan "
+		                       "stores each prefix as it is; drop it");
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (s->threads / 32 > 32)
+		return ERR(threads, "threads %lld: warp 0 scans the warp totals, at most 32 warps", s->threads);
+	if (tile_bytes(s) > 48 * 1024)
+		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators takes %lld bytes of shared memory, over "
+		           "the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
+		           s->items_per_thread, s->r.acc->name, tile_bytes(s));
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "scan_%s_%s", op, s->r.dtype->name);
+	return KGEN_OK;
+}
+
+/* ---- the launch contract ---- */
+
+static void
+contract(const struct kgen_spec *s, struct kgen_contract *p)
+{
+	unsigned long long tile = kgen_scan_tile(s);
+	const char *mode = kgen_scan_modes[s->scan_mode].name;
+
+	memset(p, 0, sizeof *p);
+	kgen_contract_printf(p->title, sizeof p->title, "the %s %s scan of %s", mode, kgen_ops[s->op].name,
+	                     s->r.dtype->name);
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for n elements:");
+	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
+		kgen_contract_step(p, "", "in, out, n", "1", s->threads);
+		kgen_contract_note(p, "// One block walks the tiles of %llu elements in order.  Scratch: none.\n", tile);
+	} else {
+		kgen_contract_step(p, "", "in, out, n, status, epoch", "grid", s->threads);
+		kgen_contract_note(p, "// where grid = ceil(n / %llu), a block a tile.  status (scratch): a 64-bit flag a tile\n"
+		                   "// (16-byte aligned), then a tile's total and prefix, %d bytes each; zeros before the first\n"
+		                   "// launch, and each launch's epoch above every earlier one's (no clearing between).\n",
+		                   tile, s->r.acc_bytes);
+	}
+	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
+	                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0] to in[i]"
+	                                                        : "combines in[0] to in[i - 1]; out[0] is the identity",
+	                   s->r.out->name);
+}
+
+/* ---- the C ---- */
+
+static kgen_status
+emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err)
+{
+	struct tpl_args file, k;
+	kgen_status st = KGEN_OK;
+	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE;
+
+	tpl_init(&file);
+	tpl_init(&k);
+	tpl_set(&file, "header", "%s", header);
+	tpl_set(&file, "dtype", "%s", s->r.dtype->name);
+	tpl_set(&file, "acc_dtype", "%s", s->r.acc->name);
+	tpl_set(&file, "t_ctype", "%s", s->r.dtype->ctype);
+	tpl_set(&file, "threads", "%lld", s->threads);
+	tpl_set(&file, "items", "%lld", s->items_per_thread);
+	tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
+	                                       : "exclusive, each element's own left out");
+	tpl_show(&file, "inclusive", inclusive);
+	TRY(kgen_op_render(s, KGEN_OP_STORE, &file, err));
+	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
+	TRY(tpl_render_into(&file, "kernel", s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? "scan/block.cu"
+	                                                                                   : "scan/lookback.cu", &k, err));
+	st = tpl_render(out, "scan/file.cu", &file, err);
+out:
+	tpl_free(&file);
+	tpl_free(&k);
+	return st;
+}
+
+/* ---- the family ---- */
+
+static const struct kgen_only_with only_with[] = {
+	KGEN_OP_ONLY_WITH,
+	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
+};
+
+static const enum kgen_key keys[] = {
+	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
+	KGEN_KEY_scan_strategy, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_OP_KEYS, KGEN_KEY_COUNT,
+};
+
+/* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
+static const enum kgen_key computes[] = {
+	KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_map, KGEN_KEY_combine,
+	KGEN_KEY_identity, KGEN_KEY_scan_mode, KGEN_KEY_COUNT,
+};
+
+const struct kgen_family kgen_family_scan = {
+	.name = "scan",
+	.size = KGEN_SIZE_N,
+	.keys = keys,
+	.computes = computes,
+	.only_with = only_with,
+	.check = check,
+	.contract = contract,
+	.emit = emit,
+};

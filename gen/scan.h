@@ -1,0 +1,19 @@
+/* scan.h - what kernel: scan's launcher and runner take from its
+ * generator (scan.c): a tile's size and the look-back's status bytes. */
+#ifndef KGEN_SCAN_H
+#define KGEN_SCAN_H
+
+#include "spec.h"
+
+/* Elements a block scans at once: threads * items_per_thread. */
+unsigned long long kgen_scan_tile(const struct kgen_spec *s);
+
+/* Tiles of n elements: ceil(n / tile). */
+unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n);
+
+/* Bytes of scratch a launch of n elements needs: 0 for strategy: block
+ * and for one tile; else the look-back's status, a 64-bit flag a tile
+ * (16-byte aligned), then a tile's total and prefix, an accumulator each. */
+unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n);
+
+#endif

@@ -1,0 +1,99 @@
+"""kgen.scan and kgen.cumsum: the inclusive or exclusive prefix of a vector
+under an op (kernel: scan), in one pass."""
+from typing import Any, Optional, Union
+
+from . import _lib, _memory
+from ._arrays import describe, empty, finish, stream_address
+from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
+from ._spec import _err, _spec_key
+
+WHERE = "kgen.scan"
+# The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
+OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
+
+
+def _run_scan(k, a, out, stream, where):
+    """k(x): the scan of vector x (any shape whose elements are contiguous,
+    read in order) into a new array of x's shape, or out."""
+    if a.dtype != k.spec.fields["dtype"]:
+        raise TypeError("%s: the kernel scans %s, the input is %s" % (where, k.spec.fields["dtype"], a.dtype))
+    n = 1
+    for d in a.shape:
+        n *= d
+    if n > 1 and not _packed(a):
+        raise ValueError("%s: a scan reads a contiguous vector (rows and columns of a matrix are not there yet); "
+                         "pass x.contiguous() or x.flatten()" % where)
+    out_dtype = k.spec.fields["out_dtype"]
+    s = stream_of(a, stream, where)
+    if out is None:
+        res, ptr = empty(a, tuple(a.shape), out_dtype, s, where)
+    else:
+        o = describe(out, "out", where)
+        if o.dtype != out_dtype or o.shape != tuple(a.shape) or (n > 1 and not _packed(o)) or other_device(o, a):
+            raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device"
+                             % (where, out_dtype, tuple(a.shape)))
+        if o.readonly:
+            raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
+        res, ptr = out, o.ptr
+    err = _err()
+    st = _lib.kgen_scan(k._handle, _lib.arg(where, "x's address", a.ptr), _lib.arg(where, "out's address", ptr),
+                        _lib.arg(where, "x's element count", n), 0, 0, s, _lib.ctypes.byref(err))
+    _lib.check(st, err)
+    if a.keep is not None:
+        _memory.hold(a.device or 0, s, a.keep)
+    return res if out is not None else finish(a, res)
+
+
+def _packed(a):
+    """Are a's elements contiguous in order (C order, any shape)?"""
+    acc = 1
+    for n, st in zip(reversed(a.shape), reversed(a.strides)):
+        if n != 1 and st != acc:
+            return False
+        acc *= n
+    return True
+
+
+def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = False, spec: Any = None,
+         out: Any = None, stream: Any = None, **overrides: Union[int, str]) -> Any:
+    """The prefix of x under op: out[i] = x[0] op ... op x[i] (exclusive=True:
+    up to x[i - 1], out[0] the identity), over x's elements in order (a
+    contiguous vector; dim may be None, or 0 or -1 of a 1-D x).  op: sum, min,
+    max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
+    identity=).  The result is a new array of x's shape in x's framework (or
+    out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
+    acc_dtype= or out_dtype= choose others).  spec= chooses the kernel (its
+    dtype, op and mode follow the call); overrides set its fields
+    (strategy="block", threads=..., items_per_thread=...).  Floats come out
+    the same run after run."""
+    if op not in OPS:
+        raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
+    if not isinstance(exclusive, bool):
+        raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
+    a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
+    if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
+        raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))
+    if dim is not None and (len(a.shape) != 1 or dim not in (0, -1)):
+        raise NotImplementedError("%s: scans along the rows or columns of a matrix are not there yet: a vector "
+                                  "(1-D x, dim 0 or -1, or dim=None for all of x in order)" % WHERE)
+    device = a.device or 0
+    s = stream_of(a, stream, WHERE)
+    fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
+    over = tuple(sorted(overrides.items()))
+    if spec is None:
+        key = ("scan", device, a.dtype, op, exclusive, over)
+        k = cached(key, lambda: new_kernel(WHERE, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
+                   WHERE)
+    else:
+        key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
+        k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+    return _run_scan(k, a, out, stream, WHERE)
+
+
+def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None,
+           **overrides: Union[int, str]) -> Any:
+    """torch.cumsum of a vector: kgen.scan(x, "sum", dim, out=out)."""
+    return scan(x, "sum", dim, False, None, out, stream, **overrides)
+
+
+RUNNERS["scan"] = (_run_scan, 1)

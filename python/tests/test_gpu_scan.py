@@ -1,0 +1,119 @@
+"""kgen.scan and kgen.cumsum on a GPU against torch: every element of
+inclusive and exclusive scans of sum, min, max and prod, in every dtype,
+at sizes around a warp and a tile (256 x 8), at 2^20 + 7 and from a
+misaligned start, with both strategies, in place, and the same floats
+twice (the combination order is fixed).  Skipped (visibly) without torch
+and a GPU."""
+import pytest
+
+import kgen
+
+torch = pytest.importorskip("torch")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU for torch", allow_module_level=True)
+
+SIZES = [1, 31, 32, 33, 2047, 2048, 2049, 3 * 2048 + 5, 100003, 2 ** 20 + 7]
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32, "i64": torch.int64,
+          "bf16": torch.bfloat16, "f16": torch.float16}
+
+
+@pytest.fixture
+def gen():
+    g = torch.Generator(device="cuda")
+    g.manual_seed(20261202)
+    return g
+
+
+def data(n, dt, gen):
+    if dt in ("i32", "i64"):
+        return torch.randint(-1000, 1000, (n,), generator=gen, device="cuda", dtype=DTYPES[dt])
+    return (torch.rand(n, generator=gen, device="cuda", dtype=torch.float32) * 2 - 1).to(DTYPES[dt])
+
+
+def reference(x, op, exclusive):
+    """The prefix in float64 (integers in int64), and each element's bound."""
+    wide = x.double() if x.is_floating_point() else x.long()
+    if op == "sum":
+        ref = torch.cumsum(wide, 0)
+        scale = torch.cumsum(wide.abs().double(), 0) if x.is_floating_point() else None
+    elif op == "max":
+        ref, scale = torch.cummax(wide, 0).values, None
+    elif op == "min":
+        ref, scale = torch.cummin(wide, 0).values, None
+    else:
+        ref, scale = torch.cumprod(wide, 0), None
+    if exclusive:
+        ident = {"sum": 0, "prod": 1, "max": -float("inf"), "min": float("inf")}[op]
+        if not x.is_floating_point() and op in ("max", "min"):
+            info = torch.iinfo(torch.int64 if x.dtype == torch.int64 else torch.int32)
+            ident = info.min if op == "max" else info.max
+        ref = torch.cat([torch.full((1,), ident, dtype=ref.dtype, device=ref.device), ref[:-1]])
+        if scale is not None:
+            scale = torch.cat([torch.zeros(1, dtype=scale.dtype, device=scale.device), scale[:-1]])
+    return ref, scale
+
+
+def check(got, x, op, exclusive):
+    ref, scale = reference(x, op, exclusive)
+    assert got.shape == x.shape
+    if not got.is_floating_point():
+        assert torch.equal(got.long(), ref.long()), (got[:8], ref[:8])
+        return
+    g = got.double()
+    if scale is None:  # min, max: exact; prod of values in (-1, 1): relative
+        if op == "prod":  # a relative error of eps a factor
+            eps = 2.0 ** -52 if got.dtype == torch.float64 else 2.0 ** -23
+            steps = torch.arange(1, x.numel() + 1, device="cuda", dtype=torch.float64) + 30
+            assert torch.all((g - ref).abs() <= eps * steps * ref.abs() + 1e-300)
+        else:
+            assert torch.equal(g, ref.to(got.dtype).double())
+        return
+    n = torch.arange(1, x.numel() + 1, device="cuda", dtype=torch.float64)
+    eps = 2.0 ** -52 if got.dtype == torch.float64 else 2.0 ** -23
+    bound = eps * (8 + 14 + n / 2048) * scale + (2.0 ** -23 if got.dtype == torch.float32 else 2.0 ** -52) * ref.abs()
+    err = (g - ref).abs()
+    assert torch.all(err <= bound + 1e-30), ("worst error over its bound", (err / (bound + 1e-30)).max().item())
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_sums_of_every_size(dt, exclusive, gen):
+    for n in SIZES:
+        x = data(n, dt, gen)
+        got = kgen.scan(x, "sum", exclusive=exclusive)
+        check(got, x, "sum", exclusive)
+
+
+@pytest.mark.parametrize("op", ["min", "max", "prod"])
+@pytest.mark.parametrize("dt", ["f32", "i32", "f64"])
+def test_other_ops(op, dt, gen):
+    if op == "prod" and dt == "i32":
+        pytest.skip("an i32 product of 1000s wraps")
+    for n in (33, 2049, 100003):
+        x = data(n, dt, gen)
+        if op == "prod":
+            x = (x.abs() * 0.01 + 0.995).to(x.dtype) if x.is_floating_point() else x
+        for exclusive in (False, True):
+            check(kgen.scan(x, op, exclusive=exclusive), x, op, exclusive)
+
+
+def test_block_strategy_misaligned_starts_and_in_place(gen):
+    x = data(100003, "f32", gen)
+    check(kgen.cumsum(x, strategy="block"), x, "sum", False)
+    check(kgen.cumsum(x[1:]), x[1:], "sum", False)  # 4 bytes past the allocation's start
+    y = x.clone()
+    assert kgen.cumsum(y, out=y) is y
+    check(y, x, "sum", False)
+
+
+def test_floats_come_out_the_same_every_run(gen):
+    x = data(2 ** 22 + 3, "f32", gen)
+    first = kgen.cumsum(x)
+    for _ in range(5):
+        assert torch.equal(kgen.cumsum(x), first)
+
+
+def test_16_bit_results(gen):
+    x = data(5000, "bf16", gen)
+    got = kgen.scan(x, "max", out_dtype="bf16")
+    assert got.dtype == torch.bfloat16 and torch.equal(got, torch.cummax(x, 0).values)

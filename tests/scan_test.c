@@ -1,0 +1,175 @@
+/*
+ * scan_test.c - the scan family (`kernel: scan`): its defaults, every rule
+ * with its message and place, the contract each strategy states, the
+ * look-back's scratch (gen/scan.h, which the launcher allocates by) and
+ * what each variant's source holds.  NVRTC compiles a sample of the
+ * family's specs in tests/sample_test and its shipped specs in
+ * tests/nvrtc_test.sh.
+ */
+#include "config.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kgen.h"
+#include "gen/scan.h"
+#include "gen/util.h"
+#include "spec_assert.h"
+
+START_TEST(scan_minimal_spec_gets_every_default)
+{
+	kgen_spec *spec = load("kernel: scan\n");
+	char *yaml = dump(spec);
+
+	ck_assert_str_eq(yaml,
+		"kernel: scan\n"
+		"name: scan_sum_f32\n"
+		"op: sum\n"
+		"dtype: f32\n"
+		"acc_dtype: f32\n"
+		"threads: 256\n"
+		"items_per_thread: 8\n"
+		"out_dtype: f32\n"
+		"mode: inclusive\n"
+		"strategy: lookback\n");
+	free(yaml);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+START_TEST(scan_types_follow_the_op)
+{
+	kgen_spec *spec = load("kernel: scan\ndtype: bf16\n");
+
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	ASSERT_FIELD(spec, "out_dtype", "f32");
+	ASSERT_FIELD(spec, "name", "scan_sum_bf16");
+	kgen_spec_free(spec);
+	spec = load("kernel: scan\ndtype: i32\nacc_dtype: i64\nmode: exclusive\n");
+	ASSERT_FIELD(spec, "out_dtype", "i64");
+	kgen_spec_free(spec);
+	spec = load("kernel: scan\nop: max\ndtype: f16\nout_dtype: f16\n");
+	ASSERT_FIELD(spec, "acc_dtype", "f32");
+	ASSERT_FIELD(spec, "name", "scan_max_f16");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+static const struct refusal refusals[] = {
+	{ "pairs_are_not_scanned", "kernel: scan\nop: argmax\n",
+	  "op: argmax keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max or min", 2, 5,
+	  "op: argmax" },
+	{ "a_last_step_is_not_scanned", "kernel: scan\nop: mean\n",
+	  "op: mean has a last step over the whole vector, which a prefix has not: scan with sum or sumsq and divide (or "
+	  "take the root) yourself", 2, 5, "op: mean" },
+	{ "a_last_step_is_not_scanned", "kernel: scan\nop: norm2\n",
+	  "op: norm2 has a last step over the whole vector, which a prefix has not: scan with sum or sumsq and divide (or "
+	  "take the root) yourself", 2, 5, "op: norm2" },
+	{ "post_is_not_scanned", "kernel: scan\nop: custom\ncombine: a + b\nidentity: 0\npost: a * 2\n",
+	  "post is the last step of a whole reduction: a scan stores each prefix as it is; drop it", 5, 7, "post: a * 2" },
+	{ "custom_needs_combine", "kernel: scan\nop: custom\nidentity: 0\n",
+	  "op: custom needs combine, an expression of a and b (a + b, fmaxf(a, b), ...)", 2, 5, "op: custom" },
+	{ "nan_is_argmaxs", "kernel: scan\nnan: ignore\n",
+	  "nan applies to op: argmin and argmax, not to sum: drop it", 2, 6, "nan: ignore" },
+	{ "threads_a_multiple_of_32", "kernel: scan\nthreads: 100\n",
+	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
+	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nthreads: 1024\nitems_per_thread: 8\n",
+	  "a tile of 1024 x 8 f64 accumulators takes 67584 bytes of shared memory, over the 48 KB a block gets: use fewer "
+	  "threads or items_per_thread", 4, 19, "items_per_thread: 8" },
+	{ "sixteen_bit_accumulators", "kernel: scan\ndtype: f16\nacc_dtype: f16\n",
+	  "acc_dtype f16: 16-bit accumulators lose precision and have no atomics here; accumulate in f32 or f64", 3, 12,
+	  "acc_dtype: f16" },
+	{ "other_families_keys", "kernel: scan\nlanes: 4\n", "lanes does not apply to kernel: scan", 2, 1, "lanes: 4" },
+	{ "modes", "kernel: scan\nmode: both\n", "mode: unknown value 'both': expected inclusive or exclusive", 2, 7,
+	  "mode: both" },
+};
+
+START_TEST(scan_refused)
+{
+	assert_refused(&refusals[_i]);
+}
+END_TEST
+
+/* The generated file of yaml, which must generate. */
+static char *
+source_of(const char *yaml)
+{
+	kgen_spec *spec = load(yaml);
+	kgen_error err;
+	char *src = NULL;
+
+	ck_assert_msg(kgen_generate(spec, &src, &err) == KGEN_OK, "%s", err.message);
+	kgen_spec_free(spec);
+	return src;
+}
+
+START_TEST(each_strategy_states_its_launch)
+{
+	char *src = source_of("kernel: scan\n");
+
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, status, epoch)  <<<grid, 256>>>\n"
+	                                  "// where grid = ceil(n / 2048), a block a tile."));
+	ck_assert_ptr_nonnull(strstr(src, "look_back(flags, sums, prefixes, t, mark)"));
+	ck_assert_ptr_nonnull(strstr(src, "running = combine(running, x);\n        tile[i] = running;"));
+	free(src);
+	src = source_of("kernel: scan\nstrategy: block\nmode: exclusive\nop: min\ndtype: i64\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n)  <<<1, 256>>>\n"
+	                                  "// One block walks the tiles of 2048 elements in order.  Scratch: none."));
+	ck_assert_ptr_null(strstr(src, "look_back"));
+	ck_assert_ptr_nonnull(strstr(src, "tile[i] = running;\n        running = combine(running, x);"));
+	ck_assert_ptr_nonnull(strstr(src, "out[0] is the identity"));
+	free(src);
+	/* A 16-bit result is stored through to_out. */
+	src = source_of("kernel: scan\ndtype: bf16\nout_dtype: bf16\n");
+	ck_assert_ptr_nonnull(strstr(src, "typedef unsigned short *Results;"));
+	ck_assert_ptr_nonnull(strstr(src, "to_out(a)"));
+	free(src);
+}
+END_TEST
+
+START_TEST(the_lookback_scratch_is_a_flag_and_two_accumulators_a_tile)
+{
+	kgen_spec *spec = load("kernel: scan\n");
+
+	ck_assert_uint_eq(kgen_scan_tile(spec), 2048);
+	ck_assert_uint_eq(kgen_scan_tiles(spec, 0), 0);
+	ck_assert_uint_eq(kgen_scan_tiles(spec, 2049), 2);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2048), 0);  /* one tile: no look-back */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), 16 + 2 * 2 * 4);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 2 * 3 * 4);
+	kgen_spec_free(spec);
+	spec = load("kernel: scan\ndtype: f64\nthreads: 128\nitems_per_thread: 4\n");
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), 16 + 2 * 2 * 8);  /* two tiles of 512 */
+	kgen_spec_free(spec);
+	spec = load("kernel: scan\nstrategy: block\n");
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1ull << 30), 0);
+	kgen_spec_free(spec);
+}
+END_TEST
+
+static Suite *
+scan_suite(void)
+{
+	Suite *s = suite_create("scan");
+	TCase *tc = tcase_create("scan");
+
+	tcase_add_test(tc, scan_minimal_spec_gets_every_default);
+	tcase_add_test(tc, scan_types_follow_the_op);
+	tcase_add_loop_test(tc, scan_refused, 0, (int)KGEN_COUNT(refusals));
+	tcase_add_test(tc, each_strategy_states_its_launch);
+	tcase_add_test(tc, the_lookback_scratch_is_a_flag_and_two_accumulators_a_tile);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(scan_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
