@@ -7,7 +7,8 @@
  * A block takes a tile of threads * items_per_thread elements through
  * shared memory: read across the tile (coalesced), each thread combines
  * its items_per_thread adjacent ones, the block scans the threads' totals
- * (warp shuffles, then the warp totals), and each thread scans its items
+ * (block_scan: warp shuffles, then the warp totals; or the scan posts'
+ * Hillis-Steele or Blelloch trees in shared memory), and each thread scans its items
  * from its prefix.  strategy: lookback gives each tile a block, which
  * publishes its total, looks back on the tiles before it and publishes its
  * prefix (one pass over the vector); strategy: block walks the tiles in one
@@ -25,13 +26,17 @@
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
-/* The shared memory a tile takes: its elements as accumulators, padded (templates/scan/file.cu). */
+/* The shared memory a block takes: the tile's elements as accumulators,
+ * padded (templates/scan/file.cu), and its block scan's (block_*.cu). */
 static long long
-tile_bytes(const struct kgen_spec *s)
+smem_bytes(const struct kgen_spec *s)
 {
 	long long words = s->threads * s->items_per_thread;
+	long long scan = s->block_scan == KGEN_BS_HILLIS_STEELE ? 2 * s->threads
+	                 : s->block_scan == KGEN_BS_BLELLOCH    ? s->threads
+	                                                         : s->threads / 32;
 
-	return (words + words / 32) * s->r.acc_bytes;
+	return (words + words / 32 + scan) * s->r.acc_bytes;
 }
 
 unsigned long long
@@ -83,10 +88,13 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
 	if (s->threads / 32 > 32)
 		return ERR(threads, "threads %lld: warp 0 scans the warp totals, at most 32 warps", s->threads);
-	if (tile_bytes(s) > 48 * 1024)
-		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators takes %lld bytes of shared memory, over "
-		           "the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
-		           s->items_per_thread, s->r.acc->name, tile_bytes(s));
+	if (s->block_scan == KGEN_BS_BLELLOCH && !kgen_is_pow2(s->threads))
+		return ERR(block_scan, "block_scan: blelloch halves a tree of the threads' totals: threads %lld is not a "
+		           "power of two", s->threads);
+	if (smem_bytes(s) > 48 * 1024)
+		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators and the block scan's take %lld bytes of "
+		           "shared memory, over the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
+		           s->items_per_thread, s->r.acc->name, smem_bytes(s));
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "scan_%s_%s", op, s->r.dtype->name);
 	return KGEN_OK;
@@ -141,6 +149,19 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	                                       : "exclusive, each element's own left out");
 	tpl_show(&file, "inclusive", inclusive);
 	TRY(kgen_op_render(s, KGEN_OP_STORE, &file, err));
+	{
+		static const char *const block_scans[KGEN_BS_COUNT] = {
+			[KGEN_BS_HILLIS_STEELE] = "scan/block_hillis_steele.cu",
+			[KGEN_BS_BLELLOCH] = "scan/block_blelloch.cu",
+			[KGEN_BS_WARPS] = "scan/block_warps.cu",
+		};
+		struct tpl_args none;
+		tpl_init(&none);
+		st = tpl_render_into(&file, "block_scan", block_scans[s->block_scan], &none, err);
+		tpl_free(&none);
+		if (st)
+			goto out;
+	}
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
 	TRY(tpl_render_into(&file, "kernel", s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? "scan/block.cu"
 	                                                                                   : "scan/lookback.cu", &k, err));
@@ -160,7 +181,8 @@ static const struct kgen_only_with only_with[] = {
 
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
-	KGEN_KEY_scan_strategy, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_OP_KEYS, KGEN_KEY_COUNT,
+	KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_OP_KEYS,
+	KGEN_KEY_COUNT,
 };
 
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */

@@ -25,6 +25,7 @@ const struct kgen_enum kgen_row_ops[]       = { KGEN_ROW_OPS(ENUM_ENTRY) { NULL,
 const struct kgen_enum kgen_row_strategies[] = { KGEN_ROW_STRATEGIES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_scan_modes[]   = { KGEN_SCAN_MODES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_scan_strategies[] = { KGEN_SCAN_STRATEGIES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_block_scans[] = { KGEN_BLOCK_SCANS(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_layouts[]       = { KGEN_LAYOUTS(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_methods[]       = { KGEN_METHODS(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_swizzles[]      = { KGEN_SWIZZLES(ENUM_ENTRY) { NULL, NULL, NULL } };

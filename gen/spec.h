@@ -199,6 +199,13 @@
 	X(LOOKBACK, "lookback", "one pass: a block a tile, each publishing its total, then its prefix, for the tiles after it to look back on (decoupled look-back, Merrill and Garland)") \
 	X(BLOCK,    "block",    "one block walks the tiles in order, carrying the prefix: no scratch, for short vectors")
 
+/* How kernel: scan's block scans its threads' totals (the ladder of the
+ * scan posts, each step a value). */
+#define KGEN_BLOCK_SCANS(X) \
+	X(HILLIS_STEELE, "hillis_steele", "log2(threads) steps over two buffers in shared memory, every thread adding the total d before it (Hillis and Steele: n log n work)") \
+	X(BLELLOCH,      "blelloch",      "an up-sweep and a down-sweep of a tree in shared memory (Blelloch: work-efficient, 2n combines; a power-of-two block)") \
+	X(WARPS,         "warps",         "each warp by five shuffles, then warp 0 the warp totals (no tree in shared memory)")
+
 /* How an operand of kernel: matmul lies in memory. */
 #define KGEN_MM_LAYOUTS(X) \
 	X(ROW, "row", "row-major: a row's elements are adjacent, rows ld elements apart (C's and torch's)") \
@@ -348,6 +355,7 @@
 	X(label_dtype,      "label_dtype",      KT_ENUM, kgen_dtypes,        0, 0,     "i64",     "kernel: rows: type of cross_entropy's labels, i32 or i64") \
 	X(scan_mode,        "mode",             KT_ENUM, kgen_scan_modes,    0, 0,     "inclusive", "kernel: scan: which prefix each element gets") \
 	X(scan_strategy,    "strategy",         KT_ENUM, kgen_scan_strategies, 0, 0,   "lookback", "kernel: scan: how blocks share the vector") \
+	X(block_scan,       "block_scan",       KT_ENUM, kgen_block_scans,   0, 0,     "warps",   "kernel: scan: how a block scans its threads' totals") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,
@@ -440,6 +448,9 @@ enum kgen_scan_mode { KGEN_SCAN_MODES(X) KGEN_SCAN_MODE_COUNT };
 #define X(id, ...) KGEN_SCAN_STRATEGY_##id,
 enum kgen_scan_strategy { KGEN_SCAN_STRATEGIES(X) KGEN_SCAN_STRATEGY_COUNT };
 #undef X
+#define X(id, ...) KGEN_BS_##id,
+enum kgen_block_scan { KGEN_BLOCK_SCANS(X) KGEN_BS_COUNT };
+#undef X
 #define X(id, ...) KGEN_MM_##id,
 enum kgen_mm_layout { KGEN_MM_LAYOUTS(X) KGEN_MM_COUNT };
 #undef X
@@ -517,7 +528,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
 	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
-	kgen_scan_strategies[];
+	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
 extern const struct kgen_op_info kgen_op_info[KGEN_OP_COUNT];

@@ -31,7 +31,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"items_per_thread: 8\n"
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
-		"strategy: lookback\n");
+		"strategy: lookback\n"
+		"block_scan: warps\n");
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -74,8 +75,14 @@ static const struct refusal refusals[] = {
 	{ "threads_a_multiple_of_32", "kernel: scan\nthreads: 100\n",
 	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
 	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nthreads: 1024\nitems_per_thread: 8\n",
-	  "a tile of 1024 x 8 f64 accumulators takes 67584 bytes of shared memory, over the 48 KB a block gets: use fewer "
-	  "threads or items_per_thread", 4, 19, "items_per_thread: 8" },
+	  "a tile of 1024 x 8 f64 accumulators and the block scan's take 67840 bytes of shared memory, over the 48 KB a "
+	  "block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 8" },
+	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: hillis_steele\nthreads: 1024\nitems_per_thread: 11\n",
+	  "a tile of 1024 x 11 f32 accumulators and the block scan's take 54656 bytes of shared memory, over the 48 KB a "
+	  "block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 11" },
+	{ "blelloch_halves_a_tree", "kernel: scan\nblock_scan: blelloch\nthreads: 96\n",
+	  "block_scan: blelloch halves a tree of the threads' totals: threads 96 is not a power of two", 2, 13,
+	  "block_scan: blelloch" },
 	{ "sixteen_bit_accumulators", "kernel: scan\ndtype: f16\nacc_dtype: f16\n",
 	  "acc_dtype f16: 16-bit accumulators lose precision and have no atomics here; accumulate in f32 or f64", 3, 12,
 	  "acc_dtype: f16" },
@@ -118,6 +125,14 @@ START_TEST(each_strategy_states_its_launch)
 	ck_assert_ptr_null(strstr(src, "look_back"));
 	ck_assert_ptr_nonnull(strstr(src, "tile[i] = running;\n        running = combine(running, x);"));
 	ck_assert_ptr_nonnull(strstr(src, "out[0] is the identity"));
+	free(src);
+	/* Each block scan: its own block_exclusive(). */
+	src = source_of("kernel: scan\nblock_scan: hillis_steele\n");
+	ck_assert_ptr_nonnull(strstr(src, "__shared__ Acc buffer[2][THREADS];"));
+	ck_assert_ptr_null(strstr(src, "warp_inclusive"));
+	free(src);
+	src = source_of("kernel: scan\nblock_scan: blelloch\n");
+	ck_assert_ptr_nonnull(strstr(src, "tree[THREADS - 1] = identity();"));
 	free(src);
 	/* A 16-bit result is stored through to_out. */
 	src = source_of("kernel: scan\ndtype: bf16\nout_dtype: bf16\n");

@@ -117,3 +117,15 @@ def test_16_bit_results(gen):
     x = data(5000, "bf16", gen)
     got = kgen.scan(x, "max", out_dtype="bf16")
     assert got.dtype == torch.bfloat16 and torch.equal(got, torch.cummax(x, 0).values)
+
+
+@pytest.mark.parametrize("block_scan", ["hillis_steele", "blelloch", "warps"])
+@pytest.mark.parametrize("strategy", ["block", "lookback"])
+def test_every_block_scan(block_scan, strategy, gen):
+    for n in (1, 255, 257, 100003):
+        x = data(n, "i32", gen)
+        for exclusive in (False, True):
+            check(kgen.scan(x, exclusive=exclusive, strategy=strategy, block_scan=block_scan, threads=128,
+                            items_per_thread=3), x, "sum", exclusive)
+        y = data(n, "f32", gen)
+        check(kgen.cumsum(y, strategy=strategy, block_scan=block_scan), y, "sum", False)

@@ -12,6 +12,7 @@
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: block
+//   block_scan: warps
 //
 // Kernel (extern "C"), for n elements:
 //   scan_max_f32(in, out, n)  <<<1, 256>>>
@@ -29,7 +30,6 @@ typedef unsigned long long Index;
 // 256 threads per block, each scanning 8 adjacent elements of a tile.
 constexpr int THREADS = 256;
 constexpr int ITEMS = 8;
-constexpr int WARPS = THREADS / 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
@@ -66,6 +66,8 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
             store(out, first + i, tile[padded(i)], n);
     }
 }
+
+constexpr int WARPS = THREADS / 32;
 
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
 // combined, in lane order): five shuffles up.
@@ -107,7 +109,6 @@ static __device__ __forceinline__ Acc block_exclusive(Acc total, Acc *all)
         before = identity();
     return warp == 0 ? before : lane == 0 ? warp_totals[warp - 1] : combine(warp_totals[warp - 1], before);
 }
-
 // Thread t's ITEMS adjacent elements of the tile in shared memory scanned
 // in place from `running`, what comes before them: inclusive, each element's own included.
 static __device__ __forceinline__ void scan_items(Acc *tile, Acc running)

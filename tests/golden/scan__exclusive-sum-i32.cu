@@ -12,6 +12,7 @@
 //   out_dtype: i64
 //   mode: exclusive
 //   strategy: lookback
+//   block_scan: warps
 //
 // Kernel (extern "C"), for n elements:
 //   scan_sum_i32(in, out, n, status, epoch)  <<<grid, 256>>>
@@ -31,7 +32,6 @@ typedef unsigned long long Index;
 // 256 threads per block, each scanning 8 adjacent elements of a tile.
 constexpr int THREADS = 256;
 constexpr int ITEMS = 8;
-constexpr int WARPS = THREADS / 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
@@ -68,6 +68,8 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
             store(out, first + i, tile[padded(i)], n);
     }
 }
+
+constexpr int WARPS = THREADS / 32;
 
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
 // combined, in lane order): five shuffles up.
@@ -109,7 +111,6 @@ static __device__ __forceinline__ Acc block_exclusive(Acc total, Acc *all)
         before = identity();
     return warp == 0 ? before : lane == 0 ? warp_totals[warp - 1] : combine(warp_totals[warp - 1], before);
 }
-
 // Thread t's ITEMS adjacent elements of the tile in shared memory scanned
 // in place from `running`, what comes before them: exclusive, each element's own left out.
 static __device__ __forceinline__ void scan_items(Acc *tile, Acc running)
