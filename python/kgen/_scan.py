@@ -2,7 +2,7 @@
 under an op (kernel: scan), in one pass."""
 from typing import Any, Optional, Union
 
-from . import _lib, _memory
+from . import _lib, _memory, _trace
 from ._arrays import describe, empty, finish, stream_address
 from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
@@ -70,6 +70,12 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
         raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
     if not isinstance(exclusive, bool):
         raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
+    if _trace.compiling():  # under torch.compile: the custom op kgen::scan (kgen._torch)
+        return _trace.scan(x, op, dim, exclusive, spec, out, stream, overrides)
+    return _scan(x, op, dim, exclusive, spec, out, stream, overrides)
+
+
+def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
         raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))

@@ -2,7 +2,7 @@
 kgen.transpose, kgen.matmul or the rows functions (kgen.softmax, ...)
 compiles under torch.compile without a graph break: kgen::reduce,
 kgen::reduce_arg (argmin and argmax: values and indices),
-kgen::transpose, kgen::matmul, kgen::softmax, kgen::log_softmax,
+kgen::transpose, kgen::matmul, kgen::scan, kgen::softmax, kgen::log_softmax,
 kgen::rms_norm, kgen::layer_norm and kgen::cross_entropy (the losses, one
 a row; a reduction is torch's sum after it), each with a fake (meta)
 implementation that gives the result's shape and dtype without a GPU.
@@ -97,6 +97,14 @@ def _rows_dtype(op, dtype, weight_dtype, label_dtype, spec, options):
     return check(spec or {"kernel": "rows"}, **dict(fields, **_overrides(options))).fields["out_dtype"]
 
 
+def _scan_dtype(dtype, op, exclusive, spec, options):
+    """The kgen dtype of a scan's result (out_dtype), as the spec the call
+    builds resolves it: read on the CPU."""
+    from ._spec import check
+    fields = {"dtype": dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
+    return check(spec or {"kernel": "scan"}, **dict(fields, **_overrides(options))).fields["out_dtype"]
+
+
 def register():
     """Register the custom ops (once; nothing without torch.library.custom_op)."""
     global _done
@@ -106,7 +114,7 @@ def register():
     import torch
     if not hasattr(torch, "library") or not hasattr(torch.library, "custom_op"):
         return
-    from . import _arrays, _matmul, _reduce, _rows, _transpose
+    from . import _arrays, _matmul, _reduce, _rows, _scan, _transpose
     Tensor = torch.Tensor
 
     def kgen_dtype(t):
@@ -154,6 +162,15 @@ def register():
     def _(a, b, alpha, spec, options):
         dt = _matmul_dtype(kgen_dtype(a), spec, options)
         return a.new_empty((a.shape[0], b.shape[1]), dtype=torch_of(dt))
+
+    # The scan family: kgen::scan, the prefixes of a vector.
+    @torch.library.custom_op("kgen::scan", mutates_args=())
+    def scan_op(x: Tensor, op: str, exclusive: bool, spec: str, options: str) -> Tensor:
+        return _scan._scan(x, op, None, exclusive, spec or None, None, None, _overrides(options))
+
+    @scan_op.register_fake
+    def _(x, op, exclusive, spec, options):
+        return x.new_empty(x.shape, dtype=torch_of(_scan_dtype(kgen_dtype(x), op, exclusive, spec, options)))
 
     # The rows family: kgen::softmax, kgen::log_softmax, kgen::rms_norm,
     # kgen::layer_norm and kgen::cross_entropy (the losses, one a row: a
@@ -262,6 +279,13 @@ def register():
             return loss
         return _rows.reduce_losses(loss, labels, ignore_index, reduction, "torch")
 
+    def traced_scan(x, op, dim, exclusive, spec, out, stream, overrides):
+        if (out is not None or stream is not None or not isinstance(x, Tensor) or not isinstance(spec, (str, type(None)))
+                or dim is not None):
+            return _scan._scan(x, op, dim, exclusive, spec, out, stream, overrides)  # as it is: a graph break
+        return torch.ops.kgen.scan(x, op, exclusive, spec or "", options(overrides))
+
     _trace.reduce, _trace.transpose, _trace.matmul = traced_reduce, traced_transpose, traced_matmul
+    _trace.scan = traced_scan
     _trace.rows = traced_rows
     _trace.compiling = torch.compiler.is_compiling

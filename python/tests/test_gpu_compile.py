@@ -32,7 +32,7 @@ def inputs():
 
 
 def test_the_ops_are_registered():
-    for name in ("reduce", "reduce_arg", "transpose", "matmul"):
+    for name in ("reduce", "reduce_arg", "transpose", "matmul", "scan"):
         assert hasattr(torch.ops.kgen, name), name
 
 
@@ -68,3 +68,6 @@ def test_fake_tensors_give_shapes_and_dtypes():
         h = torch.empty(10, 20, device="cuda", dtype=torch.bfloat16)
         assert torch.ops.kgen.reduce(h, "sum", None, "", "", "").dtype == torch.float32
         assert torch.ops.kgen.matmul(h, h.t(), 1.0, "", "out_dtype=f32").dtype == torch.float32
+        v = torch.empty(1000, device="cuda", dtype=torch.int32)
+        assert torch.ops.kgen.scan(v, "sum", False, "", "acc_dtype=i64").dtype == torch.int64
+        assert torch.ops.kgen.scan(h.flatten(), "max", True, "", "").shape == (200,)
