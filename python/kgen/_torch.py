@@ -281,7 +281,7 @@ def register():
 
     def traced_scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if (out is not None or stream is not None or not isinstance(x, Tensor) or not isinstance(spec, (str, type(None)))
-                or dim is not None):
+                or (dim is not None and not (x.dim() == 1 and dim in (0, -1)))):
             return _scan._scan(x, op, dim, exclusive, spec, out, stream, overrides)  # as it is: a graph break
         return torch.ops.kgen.scan(x, op, exclusive, spec or "", options(overrides))
 
