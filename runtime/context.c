@@ -791,60 +791,36 @@ kgen_kernel_step(kgen_kernel *k, int i, kgen_error *err)
 	return st;
 }
 
-/* kgen_kernel_prepare's cubins, made side by side: step[j] is kernel j's. */
-struct prepare {
-	struct kgen_kernel *k;
-	int n, step[KGEN_MAX_STEPS];
-	void *image[KGEN_MAX_STEPS];
-	size_t size[KGEN_MAX_STEPS];
-	kgen_build_times t[KGEN_MAX_STEPS];
-	kgen_status st[KGEN_MAX_STEPS];
-	kgen_error err[KGEN_MAX_STEPS];
-};
-
-static void
-prepare_image(void *arg, int j)
-{
-	struct prepare *p = arg;
-	struct kgen_kernel *k = p->k;
-	int i = p->step[j];
-	char name[96];
-
-	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), k->contract.step[i].suffix);
-	p->st[j] = binary(k->ctx, &k->spec, k->source[i], name, &p->image[j], &p->size[j], &p->t[j], &p->err[j]);
-}
-
-/* Every kernel of a lazy k not built yet, compiled side by side, then
- * loaded in launch order. */
+/* Every kernel of a lazy k not built yet: their cubins made side by side
+ * (build_sources, the sources borrowed from k), then loaded in launch order. */
 static kgen_status
 prepare_body(struct kgen_kernel *k, kgen_error *err)
 {
-	struct prepare *p;
+	struct programs *p;
 	kgen_build_times t = { 0 };
 	kgen_status st = KGEN_OK;
 	double t0 = kgen_clock_us();
-	int i, j;
+	int i, j, step[KGEN_MAX_STEPS];
 
 	if (!(p = calloc(1, sizeof *p)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	p->k = k;
+	p->ctx = k->ctx;
+	p->spec = &k->spec;
 	pthread_mutex_lock(&k->step_lock);
 	for (i = 0; i < k->contract.nsteps; i++)
-		if (!k->fn[i])
-			p->step[p->n++] = i;
-	kgen_parallel_for(p->n, kgen_parallel_inside() ? 1 : jit_threads(), prepare_image, p);
-	for (j = 0; j < p->n; j++)
-		add_times(&t, &p->t[j]);
-	for (j = 0; j < p->n && st == KGEN_OK; j++) {
-		if ((st = p->st[j]) != KGEN_OK) {
-			if (err)
-				*err = p->err[j];
-		} else {
-			st = load_lazy_step(k, p->step[j], p->image[j], &t, err);
+		if (!k->fn[i]) {
+			step[p->n] = i;
+			p->source[p->n] = k->source[i];
+			snprintf(p->name[p->n], sizeof p->name[p->n], "%s%s", kgen_spec_kernel_name(&k->spec),
+			         k->contract.step[i].suffix);
+			p->n++;
 		}
-	}
+	st = build_sources(p, p->n, jit_threads(), &t, err);
+	t.modules = 0;  /* counted as each loads */
+	for (j = 0; j < p->n && st == KGEN_OK; j++)
+		st = load_lazy_step(k, step[j], p->image[j], &t, err);
 	for (j = 0; j < p->n; j++)
-		free(p->image[j]);
+		free(p->image[j]);  /* the sources are k's */
 	t.total_us = kgen_clock_us() - t0;
 	add_times(&k->times, &t);
 	pthread_mutex_unlock(&k->step_lock);

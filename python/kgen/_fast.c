@@ -189,6 +189,22 @@ static PyTypeObject ReadyType = {
 	.tp_new = ready_new,
 };
 
+/* torch's current raw stream on device (fast.stream(device)) into
+ * *stream; -1 with an exception set when it fails. */
+static int
+current_stream(PyObject *device, unsigned long long *stream)
+{
+	PyObject *fn = Py_NewRef(fast.stream), *s;  /* held: a call may run code that calls set_entry */
+
+	s = PyObject_CallOneArg(fn, device);
+	Py_DECREF(fn);
+	if (!s)
+		return -1;
+	*stream = PyLong_AsUnsignedLongLong(s);
+	Py_DECREF(s);
+	return PyErr_Occurred() ? -1 : 0;
+}
+
 /* An object's address from its data_ptr(), or (unsigned long long)-1 with
  * an exception set. */
 static unsigned long long
@@ -259,7 +275,7 @@ static PyObject *
 ready_call(Ready *r, PyObject *x, PyObject *out)
 {
 	unsigned long long a[KGEN_PACKED_COUNT];
-	PyObject *v = NULL, *i = NULL, *s, *res, *fn;
+	PyObject *v = NULL, *i = NULL, *res, *fn;
 	kgen_error err;
 	kgen_status st;
 	int ok;
@@ -291,14 +307,7 @@ ready_call(Ready *r, PyObject *x, PyObject *out)
 		v = Py_NewRef(PyTuple_GET_ITEM(out, 0));
 		i = Py_NewRef(PyTuple_GET_ITEM(out, 1));
 	}
-	fn = Py_NewRef(fast.stream);  /* held: a call may run code that calls set_entry */
-	s = PyObject_CallOneArg(fn, r->device);
-	Py_DECREF(fn);
-	if (!s)
-		goto fail;
-	a[KGEN_PACKED_STREAM] = PyLong_AsUnsignedLongLong(s);
-	Py_DECREF(s);
-	if (PyErr_Occurred())
+	if (current_stream(r->device, &a[KGEN_PACKED_STREAM]) < 0)
 		goto fail;
 	if ((a[KGEN_PACKED_IN] = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
@@ -489,21 +498,14 @@ static PyObject *
 rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps, long long ignore_index)
 {
 	struct kgen_rows_args a;
-	PyObject *y, *s, *fn;
+	PyObject *y;
 	unsigned long long stream;
 	kgen_error err;
 	kgen_status st;
 
 	if (!(y = PyObject_CallMethodOneArg(r->like, s_new_empty, r->shape)))
 		return NULL;
-	fn = Py_NewRef(fast.stream);  /* held: a call may run code that calls set_entry */
-	s = PyObject_CallOneArg(fn, r->device);
-	Py_DECREF(fn);
-	if (!s)
-		goto fail;
-	stream = PyLong_AsUnsignedLongLong(s);
-	Py_DECREF(s);
-	if (PyErr_Occurred())
+	if (current_stream(r->device, &stream) < 0)
 		goto fail;
 	memset(&a, 0, sizeof a);
 	a.rows = r->rows;
@@ -714,7 +716,7 @@ static PyTypeObject MatmulReadyType = {
 static PyObject *
 fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 {
-	PyObject *la, *lb = NULL, *key = NULL, *r, *c = NULL, *s, *fn;
+	PyObject *la, *lb = NULL, *key = NULL, *r, *c = NULL;
 	unsigned long long pa, pb, pc, stream;
 	MatmulReady *mr;
 	kgen_error err;
@@ -749,14 +751,7 @@ fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	mr = (MatmulReady *)Py_NewRef(r);  /* held: a call may run Python code that empties the dict */
 	if (!(c = PyObject_CallOneArg(mr->make, mr->result)))
 		goto fail;
-	fn = Py_NewRef(fast.stream);
-	s = PyObject_CallOneArg(fn, mr->device);
-	Py_DECREF(fn);
-	if (!s)
-		goto fail;
-	stream = PyLong_AsUnsignedLongLong(s);
-	Py_DECREF(s);
-	if (PyErr_Occurred())
+	if (current_stream(mr->device, &stream) < 0)
 		goto fail;
 	if ((pc = address(c)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
