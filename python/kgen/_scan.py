@@ -4,7 +4,7 @@ from typing import Any, Optional, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, new_kernel, other_device, stream_of
+from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.scan"
@@ -20,7 +20,7 @@ def _run_scan(k, a, out, stream, where):
     n = 1
     for d in a.shape:
         n *= d
-    if n > 1 and not _packed(a):
+    if n > 1 and not contiguous(a):
         raise ValueError("%s: a scan reads a contiguous vector (rows and columns of a matrix are not there yet); "
                          "pass x.contiguous() or x.flatten()" % where)
     out_dtype = k.spec.fields["out_dtype"]
@@ -29,7 +29,7 @@ def _run_scan(k, a, out, stream, where):
         res, ptr = empty(a, tuple(a.shape), out_dtype, s, where)
     else:
         o = describe(out, "out", where)
-        if o.dtype != out_dtype or o.shape != tuple(a.shape) or (n > 1 and not _packed(o)) or other_device(o, a):
+        if o.dtype != out_dtype or o.shape != tuple(a.shape) or (n > 1 and not contiguous(o)) or other_device(o, a):
             raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device"
                              % (where, out_dtype, tuple(a.shape)))
         if o.readonly:
@@ -42,16 +42,6 @@ def _run_scan(k, a, out, stream, where):
     if a.keep is not None:
         _memory.hold(a.device or 0, s, a.keep)
     return res if out is not None else finish(a, res)
-
-
-def _packed(a):
-    """Are a's elements contiguous in order (C order, any shape)?"""
-    acc = 1
-    for n, st in zip(reversed(a.shape), reversed(a.strides)):
-        if n != 1 and st != acc:
-            return False
-        acc *= n
-    return True
 
 
 def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = False, spec: Any = None,
