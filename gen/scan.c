@@ -35,8 +35,9 @@ smem_bytes(const struct kgen_spec *s)
 	long long scan = s->block_scan == KGEN_BS_HILLIS_STEELE ? 2 * s->threads
 	                 : s->block_scan == KGEN_BS_BLELLOCH    ? s->threads
 	                                                         : s->threads / 32;
+	long long look_back = s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK ? 16 * 32 : 0;  /* lookback.cu's WINDOWS */
 
-	return (words + words / 32 + scan) * s->r.acc_bytes;
+	return (words + words / 32 + scan + look_back) * s->r.acc_bytes;
 }
 
 unsigned long long
@@ -92,7 +93,7 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(block_scan, "block_scan: blelloch halves a tree of the threads' totals: threads %lld is not a "
 		           "power of two", s->threads);
 	if (smem_bytes(s) > 48 * 1024)
-		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators and the block scan's take %lld bytes of "
+		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators, the block scan's and the look-back's take %lld bytes of "
 		           "shared memory, over the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
 		           s->items_per_thread, s->r.acc->name, smem_bytes(s));
 	if (!s->name)

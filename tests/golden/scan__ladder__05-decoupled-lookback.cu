@@ -154,42 +154,65 @@ static __device__ __forceinline__ void store_flag(unsigned long long *p, unsigne
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
+// Windows of 32 tiles the look-back reads back before it waits for a prefix.
+constexpr int WINDOWS = 16;
+
 // The combination of every element before tile t (t > 0), by warp 0: lane
-// l waits for tile t - 32 + l to publish.  From the nearest of those that
-// published its prefix (when none did, from the farthest, once it has),
-// that prefix and the totals of the tiles after it are combined from left
-// to right: every tile's prefix is then the same left-to-right combination
-// of the tiles' totals whatever the timing, and floats come out the same
-// run after run.  A tile before 0 counts as a prefix of the identity.
+// l waits for tile t - 32 + l to publish, and while none of the 32 has
+// published its prefix, the window is kept in shared memory and the warp
+// reads the 32 before it, up to WINDOWS windows (then it waits for the
+// farthest tile's prefix).  From the nearest tile of the farthest window
+// read that published its prefix, that prefix and every total after it are
+// combined from left to right: each tile's prefix is then the same
+// left-to-right combination of the tiles' totals whatever the timing, and
+// floats come out the same run after run.  A tile before 0 counts as a
+// prefix of the identity.
 static __device__ __forceinline__ Acc look_back(const unsigned long long *flags, const Acc *sums, const Acc *prefixes,
                                                 Index t, unsigned long long mark)
 {
+    __shared__ Acc seen[WINDOWS][32];
     const int lane = threadIdx.x % 32;
-    const long long j = (long long)t - 32 + lane;
-    unsigned long long f = mark | PREFIX;
-    Acc v = identity();
+    long long j = (long long)t - 32 + lane;
+    unsigned long long f;
+    Acc v, prefix;
     unsigned int has;
+    int w = 0;
 
-    if (j >= 0) {
-        do
-            f = load_flag(flags + j);
-        while (f < (mark | AGGREGATE));
-        v = f == (mark | PREFIX) ? __ldcg(prefixes + j) : __ldcg(sums + j);
-    }
-    has = __ballot_sync(0xffffffffu, f == (mark | PREFIX));
-    if (!has) {
-        if (lane == 0) {
+    for (;;) {
+        f = mark | PREFIX;
+        v = identity();
+        if (j >= 0) {
             do
                 f = load_flag(flags + j);
-            while (f != (mark | PREFIX));
-            v = __ldcg(prefixes + j);
+            while (f < (mark | AGGREGATE));
+            v = f == (mark | PREFIX) ? __ldcg(prefixes + j) : __ldcg(sums + j);
         }
-        has = 1;
+        has = __ballot_sync(0xffffffffu, f == (mark | PREFIX));
+        if (has)
+            break;
+        if (w == WINDOWS - 1) {  // the farthest window read: wait for its first tile's prefix
+            if (lane == 0) {
+                do
+                    f = load_flag(flags + j);
+                while (f != (mark | PREFIX));
+                v = __ldcg(prefixes + j);
+            }
+            has = 1;
+            break;
+        }
+        seen[w++][lane] = v;
+        j -= 32;
     }
     const int from = 31 - __clz(has);
-    Acc prefix = __shfl_sync(0xffffffffu, v, from);
+    prefix = __shfl_sync(0xffffffffu, v, from);
     for (int l = from + 1; l < 32; l++)
         prefix = combine(prefix, __shfl_sync(0xffffffffu, v, l));
+    __syncwarp();
+    while (w > 0) {  // the nearer windows, from the farthest to the nearest
+        w--;
+        for (int l = 0; l < 32; l++)
+            prefix = combine(prefix, seen[w][l]);
+    }
     return prefix;
 }
 
