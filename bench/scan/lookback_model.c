@@ -1,80 +1,201 @@
 /*
- * lookback_model.c - a CPU model of kernel: scan's look-back
- * (templates/scan/lookback.cu on this branch), to check the protocol
- * itself: W threads take tiles in order (as a GPU dispatches blocks), each
- * publishes its total (release), looks back as the kernel's warp 0 does
- * (32 tiles a window, the windows kept up to WINDOWS, then a wait for the
- * farthest tile's prefix; from the nearest prefix of the farthest window
- * read, a left-to-right fold) and publishes its prefix.  Every prefix must
- * equal the left fold of the totals bit for bit, run after run, whatever
- * the scheduling (threads yield at random), and no thread may wait
- * forever.  It prints how often windows were kept and how often the
- * fallback waited.  Not the kernel: a model of its protocol in C11 atomics.
+ * lookback_model.c - a CPU model of kernel: scan's look-back over groups of
+ * 32 tiles (templates/scan/lookback.cu), to check the protocol itself: W
+ * threads take tiles in order (as a GPU dispatches blocks); each publishes
+ * its total, scans the totals of the tiles before it in its group (waiting
+ * for them) along the warp's fixed tree, and, for a group's last tile,
+ * publishes the group's total; looks back on the groups before its own
+ * (nearest published group prefix within 32 groups, else a wait for the one
+ * 32 back; then a left-to-right fold of the group totals after it), and a
+ * group's last tile publishes the group's prefix.  Flags are read relaxed
+ * and followed by an acquire fence, as the kernel does.  Every prefix must
+ * equal that of a run with one thread, bit for bit, in every run, whatever
+ * the scheduling (threads yield at random), and no thread may wait forever.
+ * Not the kernel: a model of its protocol in C11 atomics.
  *
  *   cc -O2 -pthread -o lookback_model bench/scan/lookback_model.c
- *   ./lookback_model TILES THREADS RUNS      e.g. 8000 900 2 (many in flight), 20000 64 2
+ *   ./lookback_model TILES THREADS RUNS      e.g. 40000 900 3, 40000 64 3
  *
- * On the 2-core machine (2026-12-02): 8000 tiles on 900 threads, 0 of 8000
- * prefixes off in two runs, 30845 and 60147 windows kept, 132 and 294
- * fallbacks; 20000 on 64, none off, no fallback.
+ * On the 2-core machine (2026-12-02): 40000 tiles on 900 and on 64
+ * threads, three runs each, every prefix the one-thread run's bit for bit
+ * (no fallback taken); built with -DREACH=1 and 2, where it is taken
+ * (36000 and 27000 times in a run of 40000 tiles), the same.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#define WINDOWS 16
-enum { AGG = 1, PRE = 2 };
-static int T, W;
-static _Atomic unsigned long long *flags;
-static float *sums, *prefixes, *totals, *got;
-static _Atomic int next_tile; static _Atomic long deep, fallback;
+
+enum { AGGREGATE = 1, PREFIX = 2 };
+#ifndef REACH
+#define REACH 32  /* groups a look-back reads, a warp's lanes; -DREACH=2 takes the fallback often */
+#endif
+
+static long tiles, groups;
+static int nthreads;
+static _Atomic unsigned long long *flags, *group_flags;
+static float *totals, *group_totals, *group_prefixes, *tile_total, *got;
+static _Atomic long next_tile, fallbacks, waits;
 static unsigned long long mark;
-static void jitter(unsigned *seed) { int k = rand_r(seed) % 50; for (int i = 0; i < k; i++) if (rand_r(seed) % 7 == 0) sched_yield(); }
-static float look_back(long t, unsigned *seed) {
-    float seen[WINDOWS][32], v[32]; unsigned long long f[32]; int w = 0; long base = t - 32;
-    for (;;) {
-        unsigned has = 0;
-        for (int l = 0; l < 32; l++) {
-            long j = base + l; f[l] = mark | PRE; v[l] = 0.0f;
-            if (j >= 0) {
-                do { f[l] = atomic_load_explicit(&flags[j], memory_order_acquire); if (f[l] < (mark | AGG)) sched_yield(); } while (f[l] < (mark | AGG));
-                v[l] = f[l] == (mark | PRE) ? prefixes[j] : sums[j];
-            }
-            if (f[l] == (mark | PRE)) has |= 1u << l;
-        }
-        if (has) { int from = 31 - __builtin_clz(has); float p = v[from]; for (int l = from + 1; l < 32; l++) p = p + v[l];
-            while (w > 0) { w--; for (int l = 0; l < 32; l++) p = p + seen[w][l]; } return p; }
-        if (w == WINDOWS - 1) { atomic_fetch_add(&fallback, 1); long j = base; unsigned long long ff; do { ff = atomic_load_explicit(&flags[j], memory_order_acquire); if (ff != (mark|PRE)) sched_yield(); } while (ff != (mark | PRE));
-            v[0] = prefixes[j]; float p = v[0]; for (int l = 1; l < 32; l++) p = p + v[l];
-            while (w > 0) { w--; for (int l = 0; l < 32; l++) p = p + seen[w][l]; } return p; }
-        memcpy(seen[w++], v, sizeof v); base -= 32; atomic_fetch_add(&deep, 1);
-    }
+
+static void jitter(unsigned *seed)
+{
+	for (int i = rand_r(seed) % 50; i > 0; i--)
+		if (rand_r(seed) % 7 == 0)
+			sched_yield();
 }
-static void *worker(void *arg) {
-    unsigned seed = (unsigned)(size_t)arg * 7919u + 1;
-    for (;;) {
-        long t = atomic_fetch_add(&next_tile, 1); if (t >= T) return NULL;
-        jitter(&seed); float all = totals[t]; float prefix = 0.0f;
-        if (t > 0) { sums[t] = all; atomic_store_explicit(&flags[t], mark | AGG, memory_order_release); jitter(&seed); prefix = look_back(t, &seed); }
-        prefixes[t] = t > 0 ? prefix + all : all; atomic_store_explicit(&flags[t], mark | PRE, memory_order_release);
-        got[t] = prefix;
-    }
+
+static unsigned long long load_flag(_Atomic unsigned long long *p)
+{
+	return atomic_load_explicit(p, memory_order_relaxed);
 }
-int main(int argc, char **argv) {
-    T = argc > 1 ? atoi(argv[1]) : 20000; W = argc > 2 ? atoi(argv[2]) : 64; int runs = argc > 3 ? atoi(argv[3]) : 5;
-    flags = calloc(T, sizeof *flags); sums = calloc(T, 4); prefixes = calloc(T, 4); totals = calloc(T, 4); got = calloc(T, 4);
-    float *want = calloc(T, 4); unsigned s = 42;
-    for (int i = 0; i < T; i++) totals[i] = (float)((rand_r(&s) % 2000001) - 1000000) / 1024.0f * (1 + rand_r(&s) % 1000);
-    float acc = 0.0f; for (int i = 0; i < T; i++) { want[i] = i ? acc : 0.0f; acc = i ? acc + totals[i] : totals[0]; }
-    for (int r = 1; r <= runs; r++) {
-        mark = (unsigned long long)r * 4; atomic_store(&next_tile, 0);
-        pthread_t th[1024]; for (int i = 0; i < W; i++) pthread_create(&th[i], NULL, worker, (void *)(size_t)(i + r * 1000));
-        for (int i = 0; i < W; i++) pthread_join(th[i], NULL);
-        long bad = 0; for (int i = 0; i < T; i++) if (memcmp(&got[i], &want[i], 4)) bad++;
-        printf("run %d: %ld of %d prefixes differ from the left fold (windows kept %ld, fallbacks %ld)\n", r, bad, T, (long)deep, (long)fallback);
-        if (bad) return 1;
-    }
-    return 0;
+
+static void publish(_Atomic unsigned long long *flag, float *where, float v, int what)
+{
+	*where = v;
+	atomic_store_explicit(flag, mark | what, memory_order_release);
+}
+
+/* The warp's inclusive scan (templates/scan/file.cu's warp_inclusive):
+ * shuffles up by 1, 2, 4, 8, 16, lane l combining lane l - d's value
+ * before its own. */
+static void warp_inclusive(float v[32])
+{
+	for (int d = 1; d < 32; d *= 2) {
+		float u[32];
+		memcpy(u, v, sizeof u);
+		for (int l = d; l < 32; l++)
+			v[l] = u[l - d] + u[l];
+	}
+}
+
+static float group_prefix(long g)
+{
+	unsigned long long f[32];
+	float v[32];
+	int d = -1;
+
+	for (int l = 0; l < REACH; l++) {
+		long h = g - 1 - l;
+		f[l] = mark | PREFIX;
+		if (h >= 0)
+			while ((f[l] = load_flag(&group_flags[h])) < (mark | AGGREGATE))
+				sched_yield();
+		if (d < 0 && f[l] == (mark | PREFIX))
+			d = l;
+	}
+	if (d < 0) {
+		d = REACH - 1;
+		atomic_fetch_add(&fallbacks, 1);
+		while ((f[d] = load_flag(&group_flags[g - 1 - d])) != (mark | PREFIX))
+			sched_yield();
+	}
+	atomic_thread_fence(memory_order_acquire);
+	for (int l = 0; l <= d; l++) {
+		long h = g - 1 - l;
+		v[l] = h < 0 ? 0.0f : l == d ? group_prefixes[h] : group_totals[h];
+	}
+	float prefix = v[d];
+	for (int l = d - 1; l >= 0; l--)
+		prefix = prefix + v[l];
+	return prefix;
+}
+
+static void *worker(void *arg)
+{
+	unsigned seed = (unsigned)(size_t)arg * 7919u + 1;
+
+	for (;;) {
+		long t = atomic_fetch_add(&next_tile, 1), g = t / 32;
+		int p = (int)(t % 32);
+		float all, lanes[32];
+
+		if (t >= tiles)
+			return NULL;
+		jitter(&seed);
+		all = tile_total[t];
+		publish(&flags[t], &totals[t], all, AGGREGATE);
+		jitter(&seed);
+		for (int l = 0; l < 32; l++) {
+			lanes[l] = 0.0f;
+			if (l < p) {
+				while (load_flag(&flags[t - p + l]) < (mark | AGGREGATE)) {
+					atomic_fetch_add(&waits, 1);
+					sched_yield();
+				}
+				atomic_thread_fence(memory_order_acquire);
+				lanes[l] = totals[t - p + l];
+			} else if (l == p) {
+				lanes[l] = all;
+			}
+		}
+		warp_inclusive(lanes);
+		if (p == 31)
+			publish(&group_flags[g], &group_totals[g], lanes[31], AGGREGATE);
+		jitter(&seed);
+		float group = g > 0 ? group_prefix(g) : 0.0f;
+		got[t] = p > 0 ? group + lanes[p - 1] : group;
+		if (p == 31)
+			publish(&group_flags[g], &group_prefixes[g], group + lanes[31], PREFIX);
+	}
+}
+
+static void run(int threads, unsigned long long r)
+{
+	pthread_t th[1024];
+
+	mark = r * 4;
+	atomic_store(&next_tile, 0);
+	for (int i = 0; i < threads; i++)
+		pthread_create(&th[i], NULL, worker, (void *)(size_t)(i + r * 1000));
+	for (int i = 0; i < threads; i++)
+		pthread_join(th[i], NULL);
+}
+
+int main(int argc, char **argv)
+{
+	int runs;
+	unsigned s = 42;
+
+	tiles = argc > 1 ? atol(argv[1]) : 40000;
+	nthreads = argc > 2 ? atoi(argv[2]) : 64;
+	runs = argc > 3 ? atoi(argv[3]) : 3;
+	if (nthreads < 1 || nthreads > 1024 || tiles < 1) {
+		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS\n");
+		return 2;
+	}
+	groups = (tiles + 31) / 32;
+	flags = calloc(tiles, sizeof *flags);
+	group_flags = calloc(groups, sizeof *group_flags);
+	totals = calloc(tiles, 4), tile_total = calloc(tiles, 4), got = calloc(tiles, 4);
+	group_totals = calloc(groups, 4), group_prefixes = calloc(groups, 4);
+	float *want = calloc(tiles, 4);
+	for (long i = 0; i < tiles; i++)
+		tile_total[i] = (float)((rand_r(&s) % 2000001) - 1000000) / 1024.0f * (1 + rand_r(&s) % 1000);
+	run(1, 1);  /* one thread: the reference */
+	memcpy(want, got, tiles * 4);
+	for (int r = 2; r <= runs + 1; r++) {
+		long bad = 0;
+		atomic_store(&fallbacks, 0);
+		atomic_store(&waits, 0);
+		run(nthreads, r);
+		for (long i = 0; i < tiles; i++)
+			bad += memcmp(&got[i], &want[i], 4) != 0;
+		printf("run %d: %ld of %ld prefixes differ from one thread's (waits for a group mate %ld, fallbacks %ld)\n",
+		       r - 1, bad, tiles, (long)waits, (long)fallbacks);
+		if (bad)
+			return 1;
+	}
+	/* The one-thread run against a plain left fold within float rounding: the protocol sums every tile once. */
+	double exact = 0.0, worst = 0.0, mag = 0.0;
+	for (long i = 0; i < tiles; i++) {
+		double e = (double)want[i] - exact;
+		worst = e < 0 ? (-e > worst ? -e : worst) : (e > worst ? e : worst);
+		exact += tile_total[i];
+		mag += tile_total[i] < 0 ? -tile_total[i] : tile_total[i];
+	}
+	printf("every prefix within %.3g of the exact sum (%.3g of the sum of magnitudes)\n", worst, worst / mag);
+	return worst / mag < 1e-5 ? 0 : 1;
 }

@@ -126,6 +126,6 @@ def test_every_block_scan(block_scan, strategy, gen):
         x = data(n, "i32", gen)
         for exclusive in (False, True):
             check(kgen.scan(x, exclusive=exclusive, strategy=strategy, block_scan=block_scan, threads=128,
-                            items_per_thread=3), x, "sum", exclusive)
+                            items_per_thread=3, load_width=4), x, "sum", exclusive)
         y = data(n, "f32", gen)
         check(kgen.cumsum(y, strategy=strategy, block_scan=block_scan), y, "sum", False)

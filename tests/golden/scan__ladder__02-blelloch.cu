@@ -9,6 +9,7 @@
 //   acc_dtype: f32
 //   threads: 256
 //   items_per_thread: 1
+//   load_width: 4
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: block
@@ -45,10 +46,40 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+// Loads of VEC elements (4 bytes) and stores of OUT_VEC results at once.
+constexpr int VEC = 1;
+constexpr int OUT_VEC = 1;
+template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
+template <typename P> struct Pointee;
+template <typename E> struct Pointee<E *> { typedef E type; };
+typedef Pointee<Results>::type Stored;  // a result as out holds it
+
+static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
+{
+    return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
 // The tile's elements at `first` (n - first of them left) into shared memory
-// as accumulators, read across the tile (coalesced); the identity past n.
+// as accumulators, read across the tile (coalesced): a whole tile at an
+// aligned address in loads of VEC elements, every load issued before the
+// first is used; otherwise one element a load, the identity past n.
 static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict__ in, Index first, Index n)
 {
+    if (first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>))) {
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * VEC;
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                tile[padded(i + e)] = to_acc(p[j].e[e], first + i + e);
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
@@ -56,9 +87,23 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced).
+// The tile's results from shared memory to out, across the tile (coalesced):
+// a whole tile at an aligned address in stores of OUT_VEC results.
 static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
 {
+    if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
+        Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
+#pragma unroll
+        for (int j = 0; j < ITEMS / OUT_VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * OUT_VEC;
+            Pack<Stored, OUT_VEC> p;
+#pragma unroll
+            for (int e = 0; e < OUT_VEC; e++)
+                store(p.e, e, tile[padded(i + e)], n);
+            packs[j * THREADS + threadIdx.x] = p;
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
