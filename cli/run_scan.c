@@ -69,19 +69,22 @@ make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsig
 /* The depth of the kernel's combination chain for element i: its thread's
  * items, the block scan's steps (warps: five shuffles in a warp and five
  * over the warp totals; hillis_steele: log2(threads); blelloch: an up-sweep
- * and a down-sweep, twice that), and a step for each tile before it (the
- * prefixes are a left-to-right chain of the tiles' totals). */
+ * and a down-sweep, twice that), five shuffles over the tile's group
+ * mates and five for a group's total, and a step for each group of 32
+ * tiles before it (a group's prefix is a left-to-right chain of the group
+ * totals; strategy: block carries one across the tiles, a step each). */
 static int
 depth_at(const kgen_spec *s, unsigned long long i)
 {
 	unsigned long long tiles = i / kgen_scan_tile(s);
+	unsigned long long chain = s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? tiles : tiles / 32 + 10;
 	int log2_threads = 0, block, depth;
 
 	while ((1ll << log2_threads) < s->threads)
 		log2_threads++;
 	block = s->block_scan == KGEN_BS_BLELLOCH ? 2 * log2_threads : s->block_scan == KGEN_BS_WARPS ? 10 : log2_threads;
 	depth = (int)s->items_per_thread + block + 4;
-	return tiles > 0x3fffffffull ? 0x7fffffff : depth + (int)tiles;
+	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
 }
 
 /* Every element of c->back against its prefix's reference: the number

@@ -65,6 +65,8 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 
 	if (s->threads < 0)
 		s->threads = 512;
+	if (s->items_per_thread < 0)
+		s->items_per_thread = 8;
 	if ((st = kgen_op_check(s, err)) || (st = check_stages(s, err)) || (st = kgen_check_loads(s, err)) || (st = check_block(s, err)) ||
 	    (st = check_grid(s, err)) || (st = check_launch(s, err)))
 		return st;

@@ -60,7 +60,7 @@ kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return ((tiles + groups) * 8 + 15) / 16 * 16 + (tiles + 2 * groups) * (unsigned long long)s->r.acc_bytes;
+	return ((tiles + groups) * 8 + 15) / 16 * 16 + ((tiles + 2 * groups) * (unsigned long long)s->r.acc_bytes + 15) / 16 * 16;
 }
 
 /* ---- rules ---- */
@@ -75,6 +75,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		s->threads = 256;
 	if ((st = kgen_op_check(s, err)))
 		return st;
+	if (s->items_per_thread < 0)  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
+		s->items_per_thread = 128 / s->r.acc_bytes;
 	if (s->r.pair)
 		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
 		           "or min", op);
@@ -113,16 +115,19 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "the %s %s scan of %s", mode, kgen_ops[s->op].name,
 	                     s->r.dtype->name);
-	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for n elements:");
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for rows of n elements (a vector: one):");
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
-		kgen_contract_step(p, "", "in, out, n", "1", s->threads);
-		kgen_contract_note(p, "// One block walks the tiles of %llu elements in order.  Scratch: none.\n", tile);
+		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch", "(1, rows)", s->threads);
+		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
+		                   "// in order.  Scratch: none.\n", tile);
 	} else {
-		kgen_contract_step(p, "", "in, out, n, scratch, epoch", "grid", s->threads);
-		kgen_contract_note(p, "// where grid = ceil(n / %llu), a block a tile.  scratch (16-byte aligned): a 64-bit flag a\n"
-		                   "// tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total and a group's\n"
-		                   "// total and prefix, %d bytes each; zeros before the first launch, and each launch's epoch\n"
-		                   "// above every earlier one's (no clearing between).\n",
+		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch", "(tiles, rows)",
+		                   s->threads);
+		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
+		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
+		                   "// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total\n"
+		                   "// and a group's total and prefix, %d bytes each; zeros before the first launch, and each\n"
+		                   "// launch's epoch above every earlier one's (no clearing between).\n",
 		                   tile, s->r.acc_bytes);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",

@@ -28,7 +28,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"dtype: f32\n"
 		"acc_dtype: f32\n"
 		"threads: 256\n"
-		"items_per_thread: 8\n"
+		"items_per_thread: 32\n"
 		"load_width: 16\n"
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
@@ -121,14 +121,16 @@ START_TEST(each_strategy_states_its_launch)
 {
 	char *src = source_of("kernel: scan\n");
 
-	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, scratch, epoch)  <<<grid, 256>>>\n"
-	                                  "// where grid = ceil(n / 2048), a block a tile."));
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  "
+	                                  "<<<(tiles, rows), 256>>>\n"
+	                                  "// where tiles = ceil(n / 8192), a block a tile of a row"));
 	ck_assert_ptr_nonnull(strstr(src, "group_prefix(s, g)"));
 	ck_assert_ptr_nonnull(strstr(src, "running = combine(running, x);\n        tile[i] = running;"));
 	free(src);
 	src = source_of("kernel: scan\nstrategy: block\nmode: exclusive\nop: min\ndtype: i64\n");
-	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n)  <<<1, 256>>>\n"
-	                                  "// One block walks the tiles of 2048 elements in order.  Scratch: none."));
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>\n"
+	                                  "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of 4096 elements\n"
+	                                  "// in order.  Scratch: none."));
 	ck_assert_ptr_null(strstr(src, "look_back"));
 	ck_assert_ptr_nonnull(strstr(src, "tile[i] = running;\n        running = combine(running, x);"));
 	ck_assert_ptr_nonnull(strstr(src, "out[0] is the identity"));
@@ -151,16 +153,17 @@ END_TEST
 
 START_TEST(the_lookback_scratch_is_a_flag_and_an_accumulator_a_tile_and_two_a_group)
 {
-	kgen_spec *spec = load("kernel: scan\n");
+	kgen_spec *spec = load("kernel: scan\nitems_per_thread: 8\n");
 
 	ck_assert_uint_eq(kgen_scan_tile(spec), 2048);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 0), 0);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 2049), 2);
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2048), 0);  /* one tile: no look-back */
-	/* Flags of 2 tiles and 1 group (24 bytes, to 32), then the tiles' totals and the group's total and prefix. */
+	/* Flags of 2 tiles and 1 group (24 bytes, to 32), then the tiles' totals and the group's total and
+	 * prefix (16 bytes): a row's scratch is a multiple of 16. */
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), 32 + 4 * 4);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 5 * 4);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 33ull * 2048), 288 + 37 * 4);  /* 33 tiles, 2 groups */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 32);  /* 5 accumulators, to 32 bytes */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 33ull * 2048), 288 + 160);  /* 33 tiles, 2 groups: 37 to 40 */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\ndtype: f64\nthreads: 128\nitems_per_thread: 4\n");
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), 32 + 4 * 8);  /* two tiles of 512 */

@@ -7,8 +7,8 @@
  * publishes the group's total; looks back on the groups before its own
  * (nearest published group prefix within 32 groups, else a wait for the one
  * 32 back; then a left-to-right fold of the group totals after it), and a
- * group's last tile publishes the group's prefix.  Flags are read relaxed
- * and followed by an acquire fence, as the kernel does.  Every prefix must
+ * group's last tile publishes the group's prefix.  Flags are read with
+ * acquire loads, as the kernel does.  Every prefix must
  * equal that of a run with one thread, bit for bit, in every run, whatever
  * the scheduling (threads yield at random), and no thread may wait forever.
  * Not the kernel: a model of its protocol in C11 atomics.
@@ -49,7 +49,7 @@ static void jitter(unsigned *seed)
 
 static unsigned long long load_flag(_Atomic unsigned long long *p)
 {
-	return atomic_load_explicit(p, memory_order_relaxed);
+	return atomic_load_explicit(p, memory_order_acquire);
 }
 
 static void publish(_Atomic unsigned long long *flag, float *where, float v, int what)
@@ -92,7 +92,6 @@ static float group_prefix(long g)
 		while ((f[d] = load_flag(&group_flags[g - 1 - d])) != (mark | PREFIX))
 			sched_yield();
 	}
-	atomic_thread_fence(memory_order_acquire);
 	for (int l = 0; l <= d; l++) {
 		long h = g - 1 - l;
 		v[l] = h < 0 ? 0.0f : l == d ? group_prefixes[h] : group_totals[h];
@@ -125,7 +124,6 @@ static void *worker(void *arg)
 					atomic_fetch_add(&waits, 1);
 					sched_yield();
 				}
-				atomic_thread_fence(memory_order_acquire);
 				lanes[l] = totals[t - p + l];
 			} else if (l == p) {
 				lanes[l] = all;

@@ -51,9 +51,12 @@ static __device__ __forceinline__ Acc group_prefix_direct(const Status &s, long 
 }
 
 """
-EDITS["direct-last-group"] = [("// A block a tile: its elements scanned", DIRECT + "// A block a tile: its elements scanned"),
+EDITS["direct-last-group"] = [("// A block a tile of a row: its elements scanned", DIRECT + "// A block a tile of a row: its elements scanned"),
                               ("g > 0 ? group_prefix(s, g) : identity()", "g > 0 ? group_prefix_direct(s, g) : identity()")]
-RIGHT = ("base", "sleep-in-waits", "direct-last-group")
+MORE_BLOCKS = ("__launch_bounds__(THREADS)", "__launch_bounds__(THREADS, 1536 / THREADS)")
+EDITS["more-blocks"] = [MORE_BLOCKS]
+EDITS["direct+more-blocks"] = EDITS["direct-last-group"] + [MORE_BLOCKS]
+RIGHT = ("base", "sleep-in-waits", "direct-last-group", "more-blocks", "direct+more-blocks")
 
 # The timeline: each tile's block notes the global timer (ns) at six points.
 POINTS = ("start", "loaded", "block scanned", "group mates scanned", "groups looked back on", "stored")
@@ -83,7 +86,8 @@ def timeline(base, n, x, threads, items, scratch, tiles):
     fn = mod.get_function("scan_sum_f32")
     out = cp.empty(n, cp.float32)
     for e in range(5):
-        fn((tiles,), (threads,), (x, out, np.uint64(n), scratch, np.uint64(9 * 10 ** 9 + e)))
+        fn((tiles,), (threads,), (x, out, np.uint64(n), np.uint64(n), np.uint64(n), scratch, np.uint64(0),
+                                   np.uint64(9 * 10 ** 9 + e)))
     cp.cuda.Device().synchronize()
     at = cp.ndarray((65536, 6), cp.uint64, mod.get_global("probe_at")).get()[:tiles].astype(np.int64)
     mid = at[tiles // 4: 3 * tiles // 4]
@@ -131,7 +135,7 @@ def main():
         tile = threads * items
         tiles = (n + tile - 1) // tile
         groups = (tiles + 31) // 32
-        scratch = cp.zeros(((tiles + groups) * 8 + 15) // 16 * 16 + (tiles + 2 * groups) * 4, cp.uint8)
+        scratch = cp.zeros(((tiles + groups) * 8 + 15) // 16 * 16 + ((tiles + 2 * groups) * 4 + 15) // 16 * 16, cp.uint8)
         if show_timeline:
             timeline(base, n, x, threads, items, scratch, tiles)
         for name, edits in EDITS.items():
@@ -145,7 +149,8 @@ def main():
 
             def launch():
                 epoch[0] += 1
-                fn((tiles,), (threads,), (x, out, np.uint64(n), scratch, np.uint64(epoch[0])))
+                fn((tiles,), (threads,), (x, out, np.uint64(n), np.uint64(n), np.uint64(n), scratch, np.uint64(0),
+                                    np.uint64(epoch[0])))
             launch()
             right = "-"
             if name in RIGHT:

@@ -62,9 +62,14 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced):
-// a whole tile at an aligned address in stores of OUT_VEC results.
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
     if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
         Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
@@ -74,7 +79,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
             Pack<Stored, OUT_VEC> p;
 #pragma unroll
             for (int e = 0; e < OUT_VEC; e++)
-                store(p.e, e, tile[padded(i + e)], n);
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
             packs[j * THREADS + threadIdx.x] = p;
         }
         return;
@@ -83,7 +88,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 

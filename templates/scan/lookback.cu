@@ -100,23 +100,27 @@ static __device__ __forceinline__ Acc group_prefix(const Status &s, long long g)
     return prefix;
 }
 
-// A block a tile: its elements scanned and its total published; then warp
-// 0 scans the totals of the tiles before it in its group and looks back on
-// the groups before that, and a group's last tile publishes the group's
-// total, then its prefix.
+// A block a tile of a row: its elements scanned in the tile and its total
+// published; then warp 0 scans the totals of the tiles before it in its
+// group and looks back on the groups before that (a group's last tile
+// publishes the group's total, then its prefix) while the other warps scan
+// their items in the tile; the tile's prefix is combined in as it is stored.
 extern "C" __global__ void __launch_bounds__(THREADS)
-{{name}}(const T *__restrict__ in, Results out, Index n, unsigned char *__restrict__ scratch,
-    unsigned long long epoch)
+{{name}}(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
+    unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
 {
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     Acc all;
 
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
+    scratch += blockIdx.y * row_scratch;
     load_tile(tile, in, first, n);
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
-    if (threadIdx.x < 32 && tiles > 1) {
+    if (threadIdx.x < 32 && t > 0) {
         Status s(scratch, tiles, epoch);
         const int p = (int)(t % 32);
         const long long g = (long long)(t / 32);
@@ -132,11 +136,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             if (p == 31)
                 s.publish(s.group_flags + g, s.group_prefixes + g, combine(group, group_total), PREFIX);
         }
-    } else if (threadIdx.x == 0) {
-        tile_prefix = identity();
+    } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
+        Status s(scratch, tiles, epoch);
+        s.publish(s.flags, s.totals, all, AGGREGATE);
     }
+    scan_items(tile, before);
     __syncthreads();
-    scan_items(tile, combine(tile_prefix, before));
-    __syncthreads();
-    store_tile(out, tile, first, n);
+    store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
 }

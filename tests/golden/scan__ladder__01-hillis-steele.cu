@@ -15,9 +15,10 @@
 //   strategy: block
 //   block_scan: hillis_steele
 //
-// Kernel (extern "C"), for n elements:
-//   scan_sum_f32(in, out, n)  <<<1, 256>>>
-// One block walks the tiles of 256 elements in order.  Scratch: none.
+// Kernel (extern "C"), for rows of n elements (a vector: one):
+//   scan_sum_f32(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>
+// A block a row (in_pitch and out_pitch elements apart) walks its tiles of 256 elements
+// in order.  Scratch: none.
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -87,9 +88,14 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced):
-// a whole tile at an aligned address in stores of OUT_VEC results.
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
     if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
         Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
@@ -99,7 +105,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
             Pack<Stored, OUT_VEC> p;
 #pragma unroll
             for (int e = 0; e < OUT_VEC; e++)
-                store(p.e, e, tile[padded(i + e)], n);
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
             packs[j * THREADS + threadIdx.x] = p;
         }
         return;
@@ -108,7 +114,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 
@@ -158,13 +164,16 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
-// One block walks the tiles in order, carrying the combination of the
+// One block walks a row's tiles in order, carrying the combination of the
 // tiles before (no scratch, the same result every run).
 extern "C" __global__ void __launch_bounds__(THREADS)
-scan_sum_f32(const T *__restrict__ in, Results out, Index n)
+scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch)
 {
     __shared__ Acc tile[TILE_WORDS];
     Acc carry = identity();
+
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
 
     for (Index first = 0; first < n; first += TILE) {
         Acc all;
@@ -174,7 +183,7 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n)
         scan_items(tile, combine(carry, before));
         carry = combine(carry, all);
         __syncthreads();
-        store_tile(out, tile, first, n);
+        store_tile(out, tile, first, n, nullptr);
         __syncthreads();  // the tile is stored before the next one is loaded
     }
 }

@@ -8,19 +8,20 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 256
-//   items_per_thread: 8
+//   items_per_thread: 32
 //   load_width: 16
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: lookback
 //   block_scan: warps
 //
-// Kernel (extern "C"), for n elements:
-//   scan_sum_f32(in, out, n, scratch, epoch)  <<<grid, 256>>>
-// where grid = ceil(n / 2048), a block a tile.  scratch (16-byte aligned): a 64-bit flag a
-// tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total and a group's
-// total and prefix, 4 bytes each; zeros before the first launch, and each launch's epoch
-// above every earlier one's (no clearing between).
+// Kernel (extern "C"), for rows of n elements (a vector: one):
+//   scan_sum_f32(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  <<<(tiles, rows), 256>>>
+// where tiles = ceil(n / 8192), a block a tile of a row (rows in_pitch and out_pitch elements
+// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a
+// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total
+// and a group's total and prefix, 4 bytes each; zeros before the first launch, and each
+// launch's epoch above every earlier one's (no clearing between).
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -31,9 +32,9 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 8 adjacent elements of a tile.
+// 256 threads per block, each scanning 32 adjacent elements of a tile.
 constexpr int THREADS = 256;
-constexpr int ITEMS = 8;
+constexpr int ITEMS = 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
@@ -90,9 +91,14 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced):
-// a whole tile at an aligned address in stores of OUT_VEC results.
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
     if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
         Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
@@ -102,7 +108,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
             Pack<Stored, OUT_VEC> p;
 #pragma unroll
             for (int e = 0; e < OUT_VEC; e++)
-                store(p.e, e, tile[padded(i + e)], n);
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
             packs[j * THREADS + threadIdx.x] = p;
         }
         return;
@@ -111,7 +117,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 
@@ -282,23 +288,27 @@ static __device__ __forceinline__ Acc group_prefix(const Status &s, long long g)
     return prefix;
 }
 
-// A block a tile: its elements scanned and its total published; then warp
-// 0 scans the totals of the tiles before it in its group and looks back on
-// the groups before that, and a group's last tile publishes the group's
-// total, then its prefix.
+// A block a tile of a row: its elements scanned in the tile and its total
+// published; then warp 0 scans the totals of the tiles before it in its
+// group and looks back on the groups before that (a group's last tile
+// publishes the group's total, then its prefix) while the other warps scan
+// their items in the tile; the tile's prefix is combined in as it is stored.
 extern "C" __global__ void __launch_bounds__(THREADS)
-scan_sum_f32(const T *__restrict__ in, Results out, Index n, unsigned char *__restrict__ scratch,
-    unsigned long long epoch)
+scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
+    unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
 {
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     Acc all;
 
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
+    scratch += blockIdx.y * row_scratch;
     load_tile(tile, in, first, n);
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
-    if (threadIdx.x < 32 && tiles > 1) {
+    if (threadIdx.x < 32 && t > 0) {
         Status s(scratch, tiles, epoch);
         const int p = (int)(t % 32);
         const long long g = (long long)(t / 32);
@@ -314,11 +324,11 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, unsigned char *__re
             if (p == 31)
                 s.publish(s.group_flags + g, s.group_prefixes + g, combine(group, group_total), PREFIX);
         }
-    } else if (threadIdx.x == 0) {
-        tile_prefix = identity();
+    } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
+        Status s(scratch, tiles, epoch);
+        s.publish(s.flags, s.totals, all, AGGREGATE);
     }
+    scan_items(tile, before);
     __syncthreads();
-    scan_items(tile, combine(tile_prefix, before));
-    __syncthreads();
-    store_tile(out, tile, first, n);
+    store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
 }
