@@ -365,22 +365,12 @@ rows_once(void *arg, int i, CUstream stream, kgen_error *err)
 static kgen_status
 copy_bar(kgen_context *ctx, const struct run_opts *o, size_t moved, size_t *last, float *ms, kgen_error *err)
 {
-	const struct kgen_cu *cu = ctx->cu;
-	CUdeviceptr a = 0, b = 0;
 	size_t half = moved / 2;
-	kgen_status st = KGEN_OK;
+	kgen_status st;
 
 	if (*last == moved)
 		return KGEN_OK;
-	if (cu->cuMemAlloc(&a, half) || cu->cuMemAlloc(&b, half))
-		st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 2 x %zu bytes for the copy", half);
-	else
-		st = kgen_copy_ms(ctx, b, a, half, o->runs, ms, err);
-	if (a)
-		cu->cuMemFree(a);
-	if (b)
-		cu->cuMemFree(b);
-	if (!st) {
+	if (!(st = kgen_copy_apart_ms(ctx, half, o->runs, ms, err))) {
 		*last = moved;
 		printf("# device-to-device copy of %zu MB (moving %zu MB, read + write): %.2f us, %.1f GB/s\n", half >> 20,
 		       moved >> 20, *ms * 1e3, (double)moved / (*ms * 1e-3) / 1e9);

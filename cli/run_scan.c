@@ -6,9 +6,10 @@
  * reference of its prefix (cli/reference.c, folded element by element:
  * integers, min and max exactly, floats within eps(acc) times the depth of
  * the kernel's combination chain, the tiles before the element's included,
- * times the sum of |x| up to it).  --bench times the call (--method) and a
+ * times the sum of |x| up to it).  --bench times the call (--method), a
  * device-to-device copy of as many bytes as it reads and writes, twice,
- * the later kept.
+ * the later kept, and cub::DeviceScan of the same mode, op, types and n
+ * (through kgen-cub, timed the same way; it checks its own result).
  */
 #include "config.h"
 #include <stdio.h>
@@ -68,19 +69,22 @@ make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsig
 /* The depth of the kernel's combination chain for element i: its thread's
  * items, the block scan's steps (warps: five shuffles in a warp and five
  * over the warp totals; hillis_steele: log2(threads); blelloch: an up-sweep
- * and a down-sweep, twice that), and a step for each tile before it (the
- * prefixes are a left-to-right chain of the tiles' totals). */
+ * and a down-sweep, twice that), five shuffles over the tile's group
+ * mates and five for a group's total, and a step for each group of 32
+ * tiles before it (a group's prefix is a left-to-right chain of the group
+ * totals; strategy: block carries one across the tiles, a step each). */
 static int
 depth_at(const kgen_spec *s, unsigned long long i)
 {
 	unsigned long long tiles = i / kgen_scan_tile(s);
+	unsigned long long chain = s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? tiles : tiles / 32 + 10;
 	int log2_threads = 0, block, depth;
 
 	while ((1ll << log2_threads) < s->threads)
 		log2_threads++;
 	block = s->block_scan == KGEN_BS_BLELLOCH ? 2 * log2_threads : s->block_scan == KGEN_BS_WARPS ? 10 : log2_threads;
 	depth = (int)s->items_per_thread + block + 4;
-	return tiles > 0x3fffffffull ? 0x7fffffff : depth + (int)tiles;
+	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
 }
 
 /* Every element of c->back against its prefix's reference: the number
@@ -175,7 +179,9 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *verdict = "-";
 			char msg[1100] = "-";
 			double bytes = (double)o->n[j] * (s->r.dtype->size + s->r.out->size);
+			double cub = -1;
 			float copy = -1;
+			int cub_offsets = 0, timed = 0;
 
 			if ((st = make_case(ctx, o, s, o->n[j], &c, err)) || (st = kgen_context_enter(ctx, err))) {
 				free_case(ctx, &c);
@@ -186,25 +192,38 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (!st && o->bench && c.n && strcmp(verdict, "rejected") && strcmp(verdict, "FAIL") &&
 			    !(st = kgen_gpu_warm_once(ctx, err)) &&
 			    !(st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, scan_once, &call, o->runs, &t, err)))
-				/* the same bytes read and written: a copy of half of them each way */
-				st = kgen_copy_ms(ctx, c.out, c.in, (size_t)(bytes / 2) / 16 * 16, o->runs, &copy, err);
+				timed = 1;
 			free_case(ctx, &c);
+			/* the same bytes read and written: a copy of half of them each way, between
+			 * buffers of its own (in and out differ in size when the types do) */
+			if (!st && timed)
+				st = kgen_copy_apart_ms(ctx, (size_t)(bytes / 2) / 16 * 16, o->runs, &copy, err);
 			if (st)
 				break;
+			/* CUB's scan of its own input, in a process of its own (this one's buffers
+			 * freed first), timed as the reductions' peer is: -1 without kgen-cub or for
+			 * a scan it has not (op: custom, prod, ...) */
+			if (timed)
+				cub = kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, s, o->n[j],
+				                       ctx->l2_bytes, &cub_offsets);
 			printf("%-48s n=%-10llu %-8s", specs[i].path, o->n[j], verdict);
-			if (t.median_ms >= 0)
+			if (t.median_ms >= 0) {
 				printf(" %10.2f us %8.1f GB/s  copy %8.1f GB/s  of copy %.3f", t.median_ms * 1e3,
 				       bytes / (t.median_ms * 1e-3) / 1e9, copy > 0 ? bytes / (copy * 1e-3) / 1e9 : -1,
 				       copy > 0 ? copy / t.median_ms : -1);
+				if (cub > 0)
+					printf("  CUB/%d %10.2f us  kgen/CUB %.3f", cub_offsets, cub * 1e3, cub / t.median_ms);
+			}
 			printf("  %s\n", msg);
-			if (tsv) {  /* copy's GB/s in ceiling_gbs, the fraction of it in pct_ceiling */
+			if (tsv) {  /* copy's GB/s in ceiling_gbs, the fraction of it in pct_ceiling; CUB's GB/s of the same bytes */
 				kgen_tsv_text(tsv, specs[i].path);
-				fprintf(tsv, "\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t-1\t-1\t-1\t0\t%s\t%.4f\n", s->r.dtype->name,
-				        kgen_ops[s->op].name, o->n[j], verdict, t.median_ms * 1e3,
+				fprintf(tsv, "\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n",
+				        s->r.dtype->name, kgen_ops[s->op].name, o->n[j], verdict, t.median_ms * 1e3,
 				        t.median_ms > 0 ? bytes / (t.median_ms * 1e-3) / 1e9 : -1,
 				        copy > 0 ? bytes / (copy * 1e-3) / 1e9 : -1,
-				        copy > 0 && t.median_ms > 0 ? 100.0 * copy / t.median_ms : -1,
-				        kgen_timing_method_name((enum kgen_timing_method)o->method),
+				        copy > 0 && t.median_ms > 0 ? 100.0 * copy / t.median_ms : -1, cub > 0 ? cub * 1e3 : -1,
+				        cub > 0 ? bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && t.median_ms > 0 ? cub / t.median_ms : -1,
+				        cub_offsets, kgen_timing_method_name((enum kgen_timing_method)o->method),
 				        t.median_ms > 0 ? (t.max_ms - t.min_ms) / t.median_ms : -1);
 			}
 			fflush(stdout);

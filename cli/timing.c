@@ -76,6 +76,26 @@ kgen_copy_ms(kgen_context *ctx, CUdeviceptr dst, CUdeviceptr src, size_t bytes, 
 	return kgen_median_ms(ctx, copy_once, &c, runs, ms, err);
 }
 
+/* kgen_copy_ms() between two buffers of its own, `bytes` each, freed after
+ * (timing.h). */
+kgen_status
+kgen_copy_apart_ms(kgen_context *ctx, size_t bytes, int runs, float *ms, kgen_error *err)
+{
+	const struct kgen_cu *cu = ctx->cu;
+	CUdeviceptr a = 0, b = 0;
+	kgen_status st;
+
+	if (cu->cuMemAlloc(&a, bytes) || cu->cuMemAlloc(&b, bytes))
+		st = kgen_fail(err, KGEN_ECUDA, "cannot allocate 2 x %zu bytes for the copy", bytes);
+	else
+		st = kgen_copy_ms(ctx, b, a, bytes, runs, ms, err);
+	if (a)
+		cu->cuMemFree(a);
+	if (b)
+		cu->cuMemFree(b);
+	return st;
+}
+
 /* Keep the GPU copying for about WARM_MS of its time, once per process,
  * before the first timing: a GPU that has idled runs its first
  * milliseconds at low clocks, which once spread a tuning's first size by
@@ -491,6 +511,61 @@ kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct
 		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(m));
 	snprintf(args, sizeof args, "%s%s %s %llu %d %zu", method, kgen_ops[s->op].name, s->r.dtype->name, n, runs,
 	         l2);
+	return kgen_cub_call(given, args, offsets);
+}
+
+/* The types of a scan kgen-cub times (bench/cub/cub_reduce.cu,
+ * scan_types): DTYPE into OUT, accumulated in OUT (f32 for an f16 or bf16
+ * output). */
+static const char *const cub_scan_pairs[] = {
+	"i32 i32", "i32 i64", "u32 u32", "u32 i64", "i64 i64", "f32 f32", "f32 f64", "f64 f64",
+	"f16 f32", "f16 f16", "bf16 f32", "bf16 bf16",
+};
+
+/* Whether kgen-cub has cub::DeviceScan for the scan s: op sum, min or max,
+ * its dtype, accumulator and output one of the helper's; its --out flag
+ * into flag ("" where the output is the helper's default, DTYPE's own, f32
+ * for f16 and bf16). */
+static int
+cub_scan_flag(const struct kgen_spec *s, char *flag, size_t len)
+{
+	const char *d = s->r.dtype->name, *o = s->r.out->name;
+	int half_in = strcmp(d, "f16") == 0 || strcmp(d, "bf16") == 0;
+	int half_out = strcmp(o, "f16") == 0 || strcmp(o, "bf16") == 0;
+	char pair[32];
+	size_t i;
+
+	flag[0] = '\0';
+	if ((s->op != KGEN_OP_SUM && s->op != KGEN_OP_MIN && s->op != KGEN_OP_MAX) ||
+	    strcmp(s->r.acc->name, half_out ? "f32" : o) != 0)
+		return 0;
+	snprintf(pair, sizeof pair, "%s %s", d, o);
+	for (i = 0; i < sizeof cub_scan_pairs / sizeof *cub_scan_pairs; i++)
+		if (strcmp(cub_scan_pairs[i], pair) == 0) {
+			if (strcmp(o, half_in ? "f32" : d) != 0)
+				snprintf(flag, len, "--out=%s ", o);
+			return 1;
+		}
+	return 0;
+}
+
+/* CUB's DeviceScan for the scan's mode, op, dtype and output at n, with the
+ * faster of its 32- and 64-bit offsets, timed with m (kgen-cub's scan form:
+ * it checks its result too, and fails, saying so, where it is off). */
+double
+kgen_cub_scan_ms(const char *given, enum kgen_timing_method m, int runs, const struct kgen_spec *s,
+                 unsigned long long n, size_t l2, int *offsets)
+{
+	char args[160], method[32] = "", out[32];
+
+	if (offsets)
+		*offsets = 0;
+	if (!cub_scan_flag(s, out, sizeof out))
+		return -1;
+	if (m != KGEN_TIME_PER_CALL)
+		snprintf(method, sizeof method, "--method=%s ", kgen_timing_method_name(m));
+	snprintf(args, sizeof args, "%s%sscan %s %s %s %llu %d %zu", method, out, kgen_scan_modes[s->scan_mode].name,
+	         kgen_ops[s->op].name, s->r.dtype->name, n, runs, l2);
 	return kgen_cub_call(given, args, offsets);
 }
 

@@ -67,6 +67,9 @@ kgen_status kgen_median_ms(kgen_context *ctx, kgen_timed_fn fn, void *arg, int r
  * later median is kept (a first timing can read up to 11% low). */
 kgen_status kgen_copy_ms(kgen_context *ctx, CUdeviceptr dst, CUdeviceptr src, size_t bytes, int runs, float *ms,
                          kgen_error *err);
+/* The same, between two buffers of its own of `bytes` each (allocated,
+ * timed, freed). */
+kgen_status kgen_copy_apart_ms(kgen_context *ctx, size_t bytes, int runs, float *ms, kgen_error *err);
 
 /* The read probe over `bytes` at in (4 blocks of 512 per SM). */
 kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, size_t bytes, int runs, float *ms,
@@ -80,6 +83,20 @@ kgen_status kgen_probe_ms(kgen_context *ctx, struct probe *p, CUdeviceptr in, si
  * 2^31 and the faster is returned, its width in *offsets (may be NULL). */
 double kgen_cub_ms(const char *given, enum kgen_timing_method m, int runs, const struct kgen_spec *s,
                    unsigned long long n, size_t l2, int *offsets);
+
+/* cub::DeviceScan's median milliseconds for a kernel: scan spec's mode, op,
+ * dtype and output type at n (kgen-cub's scan form: InclusiveSum or
+ * ExclusiveSum for sum, InclusiveScan or ExclusiveScan for min and max,
+ * from one input into one output, as kgen run times a scan), timed with
+ * method m, the faster of CUB's 32- and 64-bit offsets while n < 2^31 (its
+ * width in *offsets, which may be NULL; 0 without a time), once per
+ * process; -1 without kgen-cub, for a scan it has not (an op other than
+ * sum, min and max; types other than i32 or u32 into themselves or i64,
+ * f32 into f32 or f64, i64 and f64 into themselves, f16 and bf16 into f32
+ * or themselves, accumulated in the output's type, f32 for f16 and bf16),
+ * or when its check of CUB's result fails (it says so on standard error). */
+double kgen_cub_scan_ms(const char *given, enum kgen_timing_method m, int runs, const struct kgen_spec *s,
+                        unsigned long long n, size_t l2, int *offsets);
 
 /* The median milliseconds kgen-cub prints for an argument list (e.g.
  * "segmented sum f32 ROWS COLS RUNS L2"), once per process; -1 without it.

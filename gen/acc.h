@@ -16,4 +16,8 @@ kgen_status kgen_acc_block_helper(const struct kgen_spec *s, struct tpl_args *pa
  * and the accumulator (check.c). */
 kgen_status kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err);
 
+/* load_width against the element size and items_per_thread: whole
+ * loads, each thread's items a whole number of them (check.c). */
+kgen_status kgen_check_loads(struct kgen_spec *s, kgen_error *err);
+
 #endif

@@ -18,6 +18,26 @@ kgen_is_pow2(long long v)
 	return v > 0 && (v & (v - 1)) == 0;
 }
 
+/* Loads: width, element size, items per thread (acc.h). */
+kgen_status
+kgen_check_loads(struct kgen_spec *s, kgen_error *err)
+{
+	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype];
+	long long vec;
+
+	if (!kgen_is_pow2(s->load_width))
+		return ERR(load_width, "load_width %lld is not a power of two: use %d, %d, ... up to 32", s->load_width,
+		           in->size, 2 * in->size);
+	if (s->load_width % in->size)
+		return ERR(load_width, "load_width %lld is not a multiple of the element size (%d bytes for %s): "
+		           "use %d, %d, ... up to 32", s->load_width, in->size, in->name, in->size, 2 * in->size);
+	vec = s->load_width / in->size;
+	if (s->items_per_thread % vec)
+		return ERR(items_per_thread, "items_per_thread %lld is not a multiple of the %lld elements of one "
+		           "%lld-byte load: use %lld, %lld, ...", s->items_per_thread, vec, s->load_width, vec, 2 * vec);
+	return KGEN_OK;
+}
+
 /* The block algorithm and the warp tail (acc.h). */
 kgen_status
 kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err)

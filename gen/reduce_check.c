@@ -9,26 +9,6 @@
 
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 
-/* Loads: width, element size, items per thread. */
-static kgen_status
-check_loads(struct kgen_spec *s, kgen_error *err)
-{
-	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype];
-	long long vec;
-
-	if (!kgen_is_pow2(s->load_width))
-		return ERR(load_width, "load_width %lld is not a power of two: use %d, %d, ... up to 32", s->load_width,
-		           in->size, 2 * in->size);
-	if (s->load_width % in->size)
-		return ERR(load_width, "load_width %lld is not a multiple of the element size (%d bytes for %s): "
-		           "use %d, %d, ... up to 32", s->load_width, in->size, in->name, in->size, 2 * in->size);
-	vec = s->load_width / in->size;
-	if (s->items_per_thread % vec)
-		return ERR(items_per_thread, "items_per_thread %lld is not a multiple of the %lld elements of one "
-		           "%lld-byte load: use %lld, %lld, ...", s->items_per_thread, vec, s->load_width, vec, 2 * vec);
-	return KGEN_OK;
-}
-
 /* The block algorithm and the warp tail, when there is a block reduction. */
 static kgen_status
 check_block(struct kgen_spec *s, kgen_error *err)
@@ -85,7 +65,9 @@ kgen_reduce_check(struct kgen_spec *s, kgen_error *err)
 
 	if (s->threads < 0)
 		s->threads = 512;
-	if ((st = kgen_op_check(s, err)) || (st = check_stages(s, err)) || (st = check_loads(s, err)) || (st = check_block(s, err)) ||
+	if (s->items_per_thread < 0)
+		s->items_per_thread = 8;
+	if ((st = kgen_op_check(s, err)) || (st = check_stages(s, err)) || (st = kgen_check_loads(s, err)) || (st = check_block(s, err)) ||
 	    (st = check_grid(s, err)) || (st = check_launch(s, err)))
 		return st;
 	if (!s->name)

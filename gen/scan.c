@@ -17,6 +17,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include "acc.h"
 #include "family.h"
 #include "op.h"
 #include "scan.h"
@@ -35,8 +36,7 @@ smem_bytes(const struct kgen_spec *s)
 	long long scan = s->block_scan == KGEN_BS_HILLIS_STEELE ? 2 * s->threads
 	                 : s->block_scan == KGEN_BS_BLELLOCH    ? s->threads
 	                                                         : s->threads / 32;
-
-	return (words + words / 32 + scan) * s->r.acc_bytes;
+	return (words + words / 32 + scan + 1) * s->r.acc_bytes;  /* and the block's prefix */
 }
 
 unsigned long long
@@ -56,11 +56,11 @@ kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n)
 unsigned long long
 kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 {
-	unsigned long long tiles = kgen_scan_tiles(s, n);
+	unsigned long long tiles = kgen_scan_tiles(s, n), groups = (tiles + 31) / 32;
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return (tiles * 8 + 15) / 16 * 16 + 2 * tiles * (unsigned long long)s->r.acc_bytes;
+	return ((tiles + groups) * 8 + 15) / 16 * 16 + ((tiles + 2 * groups) * (unsigned long long)s->r.acc_bytes + 15) / 16 * 16;
 }
 
 /* ---- rules ---- */
@@ -75,6 +75,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		s->threads = 256;
 	if ((st = kgen_op_check(s, err)))
 		return st;
+	if (s->items_per_thread < 0)  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
+		s->items_per_thread = 128 / s->r.acc_bytes;
 	if (s->r.pair)
 		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
 		           "or min", op);
@@ -84,6 +86,8 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->op == KGEN_OP_CUSTOM && strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
 		return kgen_spec_error(s, KGEN_KEY_post, 1, err, "post is the last step of a whole reduction: a scan "
 		                       "stores each prefix as it is; drop it");
+	if ((st = kgen_check_loads(s, err)))
+		return st;
 	if (s->threads % 32)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
 	if (s->threads / 32 > 32)
@@ -92,7 +96,7 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(block_scan, "block_scan: blelloch halves a tree of the threads' totals: threads %lld is not a "
 		           "power of two", s->threads);
 	if (smem_bytes(s) > 48 * 1024)
-		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators and the block scan's take %lld bytes of "
+		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators, with the block scan's take %lld bytes of "
 		           "shared memory, over the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
 		           s->items_per_thread, s->r.acc->name, smem_bytes(s));
 	if (!s->name)
@@ -111,15 +115,19 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "the %s %s scan of %s", mode, kgen_ops[s->op].name,
 	                     s->r.dtype->name);
-	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for n elements:");
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for rows of n elements (a vector: one):");
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
-		kgen_contract_step(p, "", "in, out, n", "1", s->threads);
-		kgen_contract_note(p, "// One block walks the tiles of %llu elements in order.  Scratch: none.\n", tile);
+		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch", "(1, rows)", s->threads);
+		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
+		                   "// in order.  Scratch: none.\n", tile);
 	} else {
-		kgen_contract_step(p, "", "in, out, n, status, epoch", "grid", s->threads);
-		kgen_contract_note(p, "// where grid = ceil(n / %llu), a block a tile.  status (scratch): a 64-bit flag a tile\n"
-		                   "// (16-byte aligned), then a tile's total and prefix, %d bytes each; zeros before the first\n"
-		                   "// launch, and each launch's epoch above every earlier one's (no clearing between).\n",
+		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch", "(tiles, rows)",
+		                   s->threads);
+		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
+		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
+		                   "// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total\n"
+		                   "// and a group's total and prefix, %d bytes each; zeros before the first launch, and each\n"
+		                   "// launch's epoch above every earlier one's (no clearing between).\n",
 		                   tile, s->r.acc_bytes);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
@@ -136,6 +144,13 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	struct tpl_args file, k;
 	kgen_status st = KGEN_OK;
 	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE;
+	/* Elements a load and results a store: load_width bytes of each, the
+	 * stores no more results than a load's elements (items_per_thread is
+	 * a multiple of those, check()), at least one. */
+	long long vec = s->load_width / s->r.dtype->size;
+	long long out_vec = s->load_width / s->r.out->size;
+
+	out_vec = out_vec < 1 ? 1 : out_vec > vec ? vec : out_vec;
 
 	tpl_init(&file);
 	tpl_init(&k);
@@ -145,9 +160,14 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "t_ctype", "%s", s->r.dtype->ctype);
 	tpl_set(&file, "threads", "%lld", s->threads);
 	tpl_set(&file, "items", "%lld", s->items_per_thread);
+	tpl_set(&file, "load_width", "%lld", s->load_width);
+	tpl_set(&file, "vec", "%lld", vec);
+	tpl_set(&file, "out_vec", "%lld", out_vec);
 	tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
 	                                       : "exclusive, each element's own left out");
 	tpl_show(&file, "inclusive", inclusive);
+	/* the warps' block scan and the look-back scan across a warp's lanes */
+	tpl_show(&file, "warp_inclusive", s->block_scan == KGEN_BS_WARPS || s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK);
 	TRY(kgen_op_render(s, KGEN_OP_STORE, &file, err));
 	{
 		static const char *const block_scans[KGEN_BS_COUNT] = {
@@ -181,7 +201,8 @@ static const struct kgen_only_with only_with[] = {
 
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
-	KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_OP_KEYS,
+	KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_KEY_load_width,
+	KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
 };
 

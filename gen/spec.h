@@ -286,7 +286,7 @@
 	X(dtype,            "dtype",            KT_ENUM, kgen_dtypes,        0, 0,     "f32",     "element type of the input") \
 	X(acc_dtype,        "acc_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "accumulator and result type; default f32 for f16 and bf16, else dtype") \
 	X(threads,          "threads",          KT_INT,  NULL,               32, 1024, "",        "threads per block, a multiple of 32; default 512 (reduce, reduce_axis), 256 (scan), tile_rows * tile_cols / batch (transpose); derived from the tiles (matmul)") \
-	X(items_per_thread, "items_per_thread", KT_INT,  NULL,               1, 64,    "8",       "input elements each thread reads per tile") \
+	X(items_per_thread, "items_per_thread", KT_INT,  NULL,               1, 64,    "",        "input elements each thread reads per tile; default 8 (reduce), 128 bytes of accumulators (scan: 32 of 4 bytes, 16 of 8)") \
 	X(load_width,       "load_width",       KT_INT,  NULL,               1, 32,    "16",      "bytes per vector load: 2, 4, 8, 16 or 32 (two 16-byte loads)") \
 	X(layout,           "layout",           KT_ENUM, kgen_layouts,       0, 0,     "strided", "where a thread's items lie in its tile") \
 	X(unroll,           "unroll",           KT_INT,  NULL,               1, 16,    "1",       "tiles in flight per iteration of the persistent loop") \

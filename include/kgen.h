@@ -289,6 +289,18 @@ KGEN_API kgen_status kgen_scan_scratch_size(const kgen_kernel *kernel, unsigned 
 KGEN_API kgen_status kgen_scan(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long n,
                                kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
 
+/* kernel: scan along the rows of a matrix: each of `rows` rows of `cols`
+ * elements scanned as kgen_scan() scans a vector, in one launch (one per
+ * 65535 rows); a row of in starts in_pitch elements after the last, a row
+ * of out out_pitch after (0: cols).  out may be in (one element size and
+ * pitch) but no other part of it.  Scratch as kgen_scan()'s, of
+ * kgen_scan_rows_scratch_size() bytes. */
+KGEN_API kgen_status kgen_scan_rows(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                                    unsigned long long cols, unsigned long long in_pitch, unsigned long long out_pitch,
+                                    kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+KGEN_API kgen_status kgen_scan_rows_scratch_size(const kgen_kernel *kernel, unsigned long long rows,
+                                                 unsigned long long cols, size_t *bytes, kgen_error *err);
+
 /* kernel: rows: one call's operands.  Device addresses, 0 where the op
  * reads or writes none; pitches in elements (0: cols). */
 struct kgen_rows_args {

@@ -1,10 +1,11 @@
 /*
- * scan_launch.c - kernel: scan's launcher: kgen_scan_scratch_size() and
- * kgen_scan() (include/kgen.h).  strategy: lookback launches a block a
- * tile with the look-back's status in scratch and an epoch of its own,
- * above every earlier launch's in the process, so that the status never
- * needs clearing between launches (gen/scan.c's contract); strategy:
- * block launches one block.
+ * scan_launch.c - kernel: scan's launcher: kgen_scan() of a vector and
+ * kgen_scan_rows() of a matrix's rows, and their scratch sizes
+ * (include/kgen.h).  strategy: lookback launches a block a tile of a row
+ * with the look-back's status in the row's scratch and an epoch of its
+ * own, above every earlier launch's in the process, so that the status
+ * never needs clearing between launches (gen/scan.c's contract); strategy:
+ * block launches a block a row.
  */
 #include "config.h"
 #include "runtime.h"
@@ -16,90 +17,182 @@ const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
 /* The epoch of the last look-back launch in this process (0: none yet). */
 static unsigned long long last_epoch;
 
+/* Rows a launch takes at most: a grid's y dimension. */
+#define MAX_GRID_ROWS 65535ull
+
 kgen_status
-kgen_scan_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
+kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
+                            kgen_error *err)
 {
 	kgen_status st;
+	unsigned long long row;
 
 	if (!bytes)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_scratch_size: NULL argument");
-	k = kgen_kernel_for_n((kgen_kernel *)k, n);
-	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan_scratch_size", err)))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: NULL argument");
+	k = kgen_kernel_for_n((kgen_kernel *)k, cols);
+	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan_rows_scratch_size", err)))
 		return st;
-	*bytes = (size_t)kgen_scan_scratch_bytes(&k->spec, n);
+	row = kgen_scan_scratch_bytes(&k->spec, cols);
+	if (row && rows > (1ull << 62) / row)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %llu rows of %llu bytes of scratch is more "
+		                 "than a device holds", rows, row);
+	*bytes = (size_t)(rows * row);
 	return KGEN_OK;
 }
 
+kgen_status
+kgen_scan_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
+{
+	return kgen_scan_rows_scratch_size(k, 1, n, bytes, err);
+}
+
+/* One call's operands: rows x cols, each row `pitch` elements after the
+ * last (in and out). */
+struct call {
+	kgen_devptr in, out, scratch;
+	unsigned long long rows, cols, in_pitch, out_pitch;
+	size_t scratch_bytes;
+};
+
+/* The bytes from a matrix's first element to past its last. */
+static unsigned long long
+span_bytes(unsigned long long rows, unsigned long long cols, unsigned long long pitch, unsigned long long size)
+{
+	return ((rows - 1) * pitch + cols) * size;
+}
+
+/* The operands' rules, before anything is launched. */
 static kgen_status
-scan_body(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n, kgen_devptr scratch,
-          size_t scratch_bytes, CUstream stream, kgen_error *err)
+check_call(const struct kgen_spec *s, const char *who, const struct call *c, kgen_error *err)
+{
+	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
+	unsigned long long tiles = kgen_scan_tiles(s, c->cols), big = isize > osize ? isize : osize;
+	struct kgen_span spans[2];
+
+	if (!c->in || !c->out)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s is NULL", who, c->in ? "out" : "in");
+	if (c->in % isize)
+		return kgen_fail(err, KGEN_EINVAL, "%s: in (0x%llx) is not aligned to its %llu-byte %s elements", who, c->in,
+		                 isize, s->r.dtype->name);
+	if (c->out % osize)
+		return kgen_fail(err, KGEN_EINVAL, "%s: out (0x%llx) is not aligned to its %llu-byte %s elements", who,
+		                 c->out, osize, s->r.out->name);
+	if (c->in_pitch < c->cols || c->out_pitch < c->cols)
+		return kgen_fail(err, KGEN_EINVAL, "%s: a pitch of %llu elements is shorter than a row of %llu", who,
+		                 c->in_pitch < c->cols ? c->in_pitch : c->out_pitch, c->cols);
+	if (c->cols > (1ull << 62) / big || c->in_pitch > (1ull << 62) / big / c->rows ||
+	    c->out_pitch > (1ull << 62) / big / c->rows)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu x %llu elements (pitches %llu and %llu) are more than a device "
+		                 "holds", who, c->rows, c->cols, c->in_pitch, c->out_pitch);
+	if (tiles > 0x7fffffffull)
+		return kgen_fail(err, KGEN_EINVAL, "%s: n = %llu needs %llu tiles of %llu, more than a grid holds", who,
+		                 c->cols, tiles, kgen_scan_tile(s));
+	/* In place (out == in, one element size and pitch) is fine: a tile is
+	 * read whole before it is written, and no tile reads another's elements. */
+	if (c->out == c->in && isize == osize && c->in_pitch == c->out_pitch)
+		return KGEN_OK;
+	spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
+	spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
+	return kgen_refuse_overlaps(who, spans, 2, 1, err);
+}
+
+/* The scratch: the caller's (checked) or the kernel's own. */
+static kgen_status
+take_scratch(kgen_kernel *k, const char *who, struct call *c, unsigned long long need, CUstream stream,
+             kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	unsigned long long tiles = kgen_scan_tiles(s, n), need = kgen_scan_scratch_bytes(s, n), epoch;
-	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
-	struct kgen_span spans[2] = { { "out", out, n * osize }, { "in", in, n * isize } };
 	kgen_status st;
 
-	if (!n)
+	if (!need)
 		return KGEN_OK;
-	if (!in || !out)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: %s is NULL", in ? "out" : "in");
-	if (in % isize)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: in (0x%llx) is not aligned to its %llu-byte %s elements", in,
-		                 isize, s->r.dtype->name);
-	if (out % osize)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: out (0x%llx) is not aligned to its %llu-byte %s elements", out,
-		                 osize, s->r.out->name);
-	if (n > (1ull << 62) / (isize > osize ? isize : osize))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: n = %llu elements is more than a device holds", n);
-	if (tiles > 0x7fffffffull)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: n = %llu needs %llu tiles of %llu, more than a grid holds", n,
-		                 tiles, kgen_scan_tile(s));
-	/* In place (out == in, one element size) is fine: a tile is read whole
-	 * before it is written, and no tile reads another's elements. */
-	if (!(out == in && isize == osize) && (st = kgen_refuse_overlaps("kgen_scan", spans, 2, 1, err)))
-		return st;
-	if ((st = kgen_context_enter(k->ctx, err)))
-		return st;
-	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
-		void *args[3] = { &in, &out, &n };
-		return kgen_launch(k->ctx->cu, k->fn[0], 1, s->threads, 0, args, stream, err);
-	}
-	if (need && !scratch) {
+	if (!c->scratch) {
 		if ((st = kgen_own_scratch(k, (size_t)need, stream, err)))
 			return st;
-		scratch = k->scratch;
-	} else if (need && scratch % 16) {
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: scratch (0x%llx) is not aligned to 16 bytes", scratch);
-	} else if (need && scratch_bytes < need) {
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan: scratch of %zu bytes is too small: %llu needed for n = %llu",
-		                 scratch_bytes, need, n);
+		c->scratch = k->scratch;
+		return KGEN_OK;
 	}
-	if (need && (st = kgen_refuse_overlaps("kgen_scan", (const struct kgen_span[]){ { "scratch", scratch, need },
-	                                                                               { "out", out, n * osize },
-	                                                                               { "in", in, n * isize } },
-	                                       out == in ? 2 : 3, 2, err)))  /* in place: out is in */
-		return st;
-	epoch = __atomic_add_fetch(&last_epoch, 1, __ATOMIC_RELAXED);
+	if (c->scratch % 16)
+		return kgen_fail(err, KGEN_EINVAL, "%s: scratch (0x%llx) is not aligned to 16 bytes", who, c->scratch);
+	if (c->scratch_bytes < need)
+		return kgen_fail(err, KGEN_EINVAL, "%s: scratch of %zu bytes is too small: %llu needed for %llu x %llu", who,
+		                 c->scratch_bytes, need, c->rows, c->cols);
 	{
-		void *args[5] = { &in, &out, &n, &scratch, &epoch };
-		return kgen_launch(k->ctx->cu, k->fn[0], tiles, s->threads, 0, args, stream, err);
+		const struct kgen_span spans[] = {
+			{ "scratch", c->scratch, need },
+			{ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, (unsigned long long)s->r.out->size) },
+			{ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, (unsigned long long)s->r.dtype->size) },
+		};
+		return kgen_refuse_overlaps(who, spans, c->out == c->in ? 2 : 3, 2, err);  /* in place: out is in */
 	}
 }
 
+static kgen_status
+scan_body(kgen_kernel *k, const char *who, struct call *c, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long tiles = kgen_scan_tiles(s, c->cols), row_scratch = kgen_scan_scratch_bytes(s, c->cols);
+	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
+	unsigned long long r, epoch;
+	kgen_status st;
+
+	if (!c->rows || !c->cols)
+		return KGEN_OK;
+	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
+	    (st = take_scratch(k, who, c, c->rows * row_scratch, stream, err)))
+		return st;
+	for (r = 0; r < c->rows; r += MAX_GRID_ROWS) {  /* a launch a grid's worth of rows */
+		unsigned long long rows = c->rows - r < MAX_GRID_ROWS ? c->rows - r : MAX_GRID_ROWS;
+		kgen_devptr in = c->in + r * c->in_pitch * isize, out = c->out + r * c->out_pitch * osize;
+		kgen_devptr scratch = c->scratch + r * row_scratch;
+
+		if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
+			void *args[5] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch };
+			st = kgen_launch_3d(k->ctx->cu, k->fn[0], 1, (unsigned)rows, 1, s->threads, 0, args, stream, err);
+		} else {
+			void *args[8] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch, &scratch, &row_scratch, &epoch };
+			epoch = __atomic_add_fetch(&last_epoch, 1, __ATOMIC_RELAXED);
+			st = kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, (unsigned)rows, 1, s->threads, 0, args, stream,
+			                    err);
+		}
+		if (st)
+			return st;
+	}
+	return KGEN_OK;
+}
+
 /* The work above, leaving the caller's current context as it was. */
-kgen_status
-kgen_scan(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n, kgen_devptr scratch,
-          size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+static kgen_status
+scan_call(kgen_kernel *k, const char *who, struct call *c, kgen_stream stream, kgen_error *err)
 {
 	CUcontext saved;
 	kgen_status st;
 
-	k = kgen_kernel_for_n(k, n);  /* a size plan's (the family is sized by n): the entry for n */
-	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan", err)))
+	k = kgen_kernel_for_n(k, c->cols);  /* a size plan's (the family is sized by n): the entry for a row's n */
+	if ((st = kgen_kernel_expect(k, KGEN_SCAN, who, err)))
 		return st;
 	saved = kgen_context_save(k->ctx);
-	st = scan_body(k, in, out, n, scratch, scratch_bytes, (CUstream)stream, err);
+	st = scan_body(k, who, c, (CUstream)stream, err);
 	kgen_context_restore(k->ctx, saved);
 	return st;
+}
+
+kgen_status
+kgen_scan(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n, kgen_devptr scratch,
+          size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	struct call c = { in, out, scratch, 1, n, n, n, scratch_bytes };
+
+	return scan_call(k, "kgen_scan", &c, stream, err);
+}
+
+kgen_status
+kgen_scan_rows(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows, unsigned long long cols,
+               unsigned long long in_pitch, unsigned long long out_pitch, kgen_devptr scratch, size_t scratch_bytes,
+               kgen_stream stream, kgen_error *err)
+{
+	struct call c = { in, out, scratch, rows, cols, in_pitch ? in_pitch : cols, out_pitch ? out_pitch : cols,
+	                  scratch_bytes };
+
+	return scan_call(k, "kgen_scan_rows", &c, stream, err);
 }

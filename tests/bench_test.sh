@@ -13,8 +13,9 @@
 #    header is found.
 # 4. With KGEN_BENCH_BUILD=1 and nvcc on PATH (or in CUDA_HOME, default
 #    /usr/local/cuda), `nvcc -c` of each bench/**/*.cu for sm_90; skipped
-#    otherwise, saying so, since it costs about 95 s of CPU for the seven
-#    files (2026-12-02; the CUB ones most).  None of it needs a GPU.
+#    otherwise, saying so, since it costs about 110 s of CPU for the seven
+#    files (2026-12-02, with cub_reduce.cu's DeviceScan; the CUB ones most).
+#    None of it needs a GPU.
 #
 # 1 and 2 read the source tree; a `make dist` tarball has no bench/results/,
 # and they say so and pass there.

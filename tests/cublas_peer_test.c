@@ -5,7 +5,10 @@
  * test checks the argument vector it was given, the fields read back, each
  * exit status turned into a kgen_status with the helper's own message, the
  * jobs refused before anything starts, one run per job per process, and
- * that the helper's path goes to no shell.
+ * that the helper's path goes to no shell.  Then kgen_cub_scan_ms, CUB's
+ * scan through kgen-cub, the same way: the scan form's argument vector
+ * for a scan spec's mode, op and types, the scans it has not (nothing
+ * started), and a failed check of CUB's result (exit 1) as no time.
  */
 #include "config.h"
 #include <check.h>
@@ -275,6 +278,106 @@ START_TEST(no_shell_reads_the_path)
 }
 END_TEST
 
+/* ---- kgen_cub_scan_ms: CUB's scan through kgen-cub ---- */
+
+/* kgen-cub's stand-in: it logs its arguments and prints a scan line with
+ * median_ms N.25 (N: the third argument from the end), offsets 32; N 13
+ * is a failed check (the line, then exit 1). */
+static const char fake_cub[] =
+	"#!/bin/sh\n"
+	"echo \"$*\" >> \"$(dirname \"$0\")/calls\"\n"
+	"n=$(echo \"$*\" | awk '{ print $(NF - 2) }')\n"
+	"echo \"cub scan mode=inclusive op=sum dtype=f32 out=f32 n=$n offsets=32 median_ms=$n.25 ms32=$n.25 ms64=-1 "
+	"last=0 check=$([ $n = 13 ] && echo FAIL || echo ok) checked=64 wrong=0\"\n"
+	"[ $n != 13 ]\n";
+
+/* The stand-in for kgen-cub, in the fixture's directory, as helper. */
+static void
+write_fake_cub(void)
+{
+	FILE *f;
+
+	snprintf(helper, sizeof helper, "%s/fake-cub", dir);
+	ck_assert_ptr_nonnull(f = fopen(helper, "w"));
+	fputs(fake_cub, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(helper, 0755), 0);
+}
+
+/* A scan spec of YAML `body` (after kernel: scan), loaded. */
+static kgen_spec *
+scan_spec(const char *body)
+{
+	char yaml[512];
+	kgen_spec *s = NULL;
+	kgen_error err;
+	int len = snprintf(yaml, sizeof yaml, "kernel: scan\n%s", body);
+
+	ck_assert_msg(kgen_spec_load_string(yaml, (size_t)len, "scan.yaml", &s, &err) == KGEN_OK, "%s", err.message);
+	return s;
+}
+
+/* Each spec, its argument list (NULL: none of kgen-cub's, nothing started). */
+static const struct {
+	const char *yaml, *args;
+} scans[] = {
+	{ "op: sum\ndtype: f32\n", "scan inclusive sum f32 1000 20 52428800" },
+	{ "op: sum\ndtype: i32\nacc_dtype: i64\nmode: exclusive\n", "--out=i64 scan exclusive sum i32 1000 20 52428800" },
+	{ "op: max\ndtype: bf16\n", "scan inclusive max bf16 1000 20 52428800" },
+	{ "op: min\ndtype: f16\nout_dtype: f16\nmode: exclusive\n", "--out=f16 scan exclusive min f16 1000 20 52428800" },
+	{ "op: sum\ndtype: f32\nacc_dtype: f64\n", "--out=f64 scan inclusive sum f32 1000 20 52428800" },
+	{ "op: min\ndtype: u32\n", "scan inclusive min u32 1000 20 52428800" },
+	{ "op: prod\ndtype: f32\n", NULL },                      /* no op of its scans */
+	{ "op: sum\ndtype: f32\nacc_dtype: f64\nout_dtype: f32\n", NULL },  /* it accumulates in the output's type */
+	{ "op: sum\ndtype: i32\nacc_dtype: f64\n", NULL },       /* i32 into f64: not one of its pairs */
+	{ "op: custom\ndtype: bf16\nacc_dtype: f32\nmap: x * x\ncombine: a + b\nidentity: 0\n", NULL },
+};
+
+START_TEST(a_scan_spec_becomes_the_scan_form)
+{
+	kgen_spec *s = scan_spec(scans[_i].yaml);
+	char want[256], log[1024];
+	int offsets = -1;
+	double ms;
+
+	write_fake_cub();
+	ms = kgen_cub_scan_ms(helper, KGEN_TIME_PER_CALL, 20, s, 1000, 50u << 20, &offsets);
+	if (scans[_i].args) {
+		snprintf(want, sizeof want, "%s\n", scans[_i].args);
+		ck_assert_int_eq(logged(calls, log, sizeof log), 1);
+		ck_assert_str_eq(log, want);
+		ck_assert_double_eq(ms, 1000.25);
+		ck_assert_int_eq(offsets, 32);
+	} else {
+		ck_assert_int_eq(logged(calls, log, sizeof log), 0);
+		ck_assert_double_eq(ms, -1);
+		ck_assert_int_eq(offsets, 0);
+	}
+	kgen_spec_free(s);
+}
+END_TEST
+
+/* --method is passed as the reductions' peer gets it; a failed check is no time. */
+START_TEST(a_scan_under_a_method_and_a_failed_check)
+{
+	kgen_spec *s = scan_spec("op: sum\ndtype: f32\n");
+	char log[1024];
+	int offsets = -1;
+
+	write_fake_cub();
+	ck_assert_double_eq(kgen_cub_scan_ms(helper, KGEN_TIME_GRAPH, 5, s, 7, 1024, &offsets), 7.25);
+	ck_assert_int_eq(offsets, 32);
+	logged(calls, log, sizeof log);
+	ck_assert_str_eq(log, "--method=graph scan inclusive sum f32 7 5 1024\n");
+	ck_assert_double_eq(kgen_cub_scan_ms(helper, KGEN_TIME_PER_CALL, 5, s, 13, 1024, &offsets), -1);
+	ck_assert_int_eq(offsets, 0);
+	/* Without the helper: -1, as for a reduction. */
+	ck_assert_double_eq(kgen_cub_scan_ms("", KGEN_TIME_PER_CALL, 5, s, 14, 1024, &offsets), -1);
+	ck_assert_int_eq(logged(calls, log, sizeof log), 2);
+	kgen_spec_free(s);
+}
+END_TEST
+
 static Suite *
 peer_suite(void)
 {
@@ -289,6 +392,11 @@ peer_suite(void)
 	tcase_add_loop_test(tc, bad_jobs_start_nothing, 0, (int)(sizeof refused / sizeof *refused));
 	tcase_add_test(tc, where_the_helper_is_found);
 	tcase_add_test(tc, no_shell_reads_the_path);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("kgen_cub_scan_ms");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, a_scan_spec_becomes_the_scan_form, 0, (int)(sizeof scans / sizeof *scans));
+	tcase_add_test(tc, a_scan_under_a_method_and_a_failed_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

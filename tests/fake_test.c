@@ -708,7 +708,7 @@ END_TEST
  * bad call is refused before a launch. */
 START_TEST(a_scan_launches_a_block_a_tile)
 {
-	kgen_kernel *k = build("kernel: scan\nname: fake_scan\n"), *b, *r;
+	kgen_kernel *k = build("kernel: scan\nitems_per_thread: 8\nname: fake_scan\n"), *b, *r;
 	const unsigned long long in = 0x10000000ull, out = 0x20000000ull;
 	int *live = fake_var("fake_cuda_allocs"), before = *nlaunches, allocs = *live;
 	unsigned long long epoch;
@@ -716,10 +716,10 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	kgen_error err;
 
 	ck_assert_int_eq(kgen_scan_scratch_size(k, 5000, &bytes, &err), KGEN_OK);
-	ck_assert_uint_eq(bytes, 32 + 2 * 3 * 4);  /* three flags (16-byte aligned), then three totals and prefixes */
+	ck_assert_uint_eq(bytes, 32 + 32);  /* flags of three tiles and a group, then 3 + 2 accumulators (each part to 16 bytes) */
 	ck_assert_int_eq(kgen_scan_scratch_size(k, 2048, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);  /* one tile: nothing to look back on */
-	*nparams = 5;
+	*nparams = 8;
 	ck_assert_msg(kgen_scan(k, in, out, 5000, 0, 0, (kgen_stream)0x77, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(last()->name, "fake_scan");
 	ck_assert_uint_eq(last()->grid[0], 3);
@@ -728,12 +728,15 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_uint_eq(last()->args[0], in);
 	ck_assert_uint_eq(last()->args[1], out);
 	ck_assert_uint_eq(last()->args[2], 5000);
-	ck_assert_uint_ne(last()->args[3], 0);  /* its own scratch */
+	ck_assert_uint_eq(last()->args[3], 5000);  /* a vector: one row, pitches n */
+	ck_assert_uint_eq(last()->args[4], 5000);
+	ck_assert_uint_ne(last()->args[5], 0);  /* its own scratch */
+	ck_assert_uint_eq(last()->args[6], 64);  /* a row's */
 	ck_assert_int_eq(*live, allocs + 1);
-	epoch = last()->args[4];
+	epoch = last()->args[7];
 	ck_assert_msg(kgen_scan(k, in, in, 5000, 0x30000000ull, 64, NULL, &err) == KGEN_OK, "%s", err.message);
-	ck_assert_uint_eq(last()->args[3], 0x30000000ull);  /* the caller's, in place */
-	ck_assert_uint_gt(last()->args[4], epoch);
+	ck_assert_uint_eq(last()->args[5], 0x30000000ull);  /* the caller's, in place */
+	ck_assert_uint_gt(last()->args[7], epoch);
 	ck_assert_int_eq(*nlaunches, before + 2);
 	ck_assert_int_eq(kgen_scan(k, in, out, 0, 0, 0, NULL, &err), KGEN_OK);  /* n = 0: nothing */
 	ck_assert_int_eq(*nlaunches, before + 2);
@@ -741,9 +744,11 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	b = build("kernel: scan\nstrategy: block\nname: fake_scan_block\n");
 	ck_assert_int_eq(kgen_scan_scratch_size(b, 1u << 20, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);
+	*nparams = 5;
 	ck_assert_msg(kgen_scan(b, in, out, 1u << 20, 0, 0, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(last()->name, "fake_scan_block");
 	ck_assert_uint_eq(last()->grid[0], 1);
+	ck_assert_uint_eq(last()->grid[1], 1);
 	*nparams = 0;
 
 	ck_assert_int_eq(kgen_scan(k, 0, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
@@ -753,7 +758,7 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_int_eq(kgen_scan(k, in, in + 4, 10, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
 	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000000ull, 16, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_scan: scratch of 16 bytes is too small: 56 needed for n = 5000");
+	ck_assert_str_eq(err.message, "kgen_scan: scratch of 16 bytes is too small: 64 needed for 1 x 5000");
 	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000008ull, 64, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_scan: scratch (0x30000008) is not aligned to 16 bytes");
 	r = build("kernel: reduce\nname: fake_scan_not\n");
@@ -767,6 +772,51 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
 	ck_assert_int_eq(kgen_scan(k, in, out + 4, 10, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_scan: out (0x20000004) is not aligned to its 8-byte i64 elements");
+}
+END_TEST
+
+/* kernel: scan along rows: a block a tile of a row, grid (tiles, rows),
+ * the pitches and a row's scratch passed; a launch per 65535 rows, each
+ * from its first row's elements and scratch; bad pitches refused. */
+START_TEST(a_row_scan_launches_a_row_of_tiles_a_grid_row)
+{
+	kgen_kernel *k = build("kernel: scan\nitems_per_thread: 8\nname: fake_scan_rows\n"), *b;
+	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x40000000ull;
+	int before = *nlaunches;
+	size_t bytes = 1;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 3, 5000, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 3 * 64);
+	*nparams = 8;
+	ck_assert_msg(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 64, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_uint_eq(last()->grid[0], 3);  /* tiles of a row */
+	ck_assert_uint_eq(last()->grid[1], 3);  /* rows */
+	ck_assert_uint_eq(last()->args[3], 5008);
+	ck_assert_uint_eq(last()->args[4], 5000);  /* 0: cols */
+	ck_assert_uint_eq(last()->args[5], scratch);
+	ck_assert_uint_eq(last()->args[6], 64);
+	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 64 - 1, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_rows: scratch of 191 bytes is too small: 192 needed for 3 x 5000");
+	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 4999, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_rows: a pitch of 4999 elements is shorter than a row of 5000");
+	ck_assert_int_eq(kgen_scan_rows(k, in, in + 5000 * 4, 2, 5000, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);  /* out starts in in's second row */
+	ck_assert_int_eq(*nlaunches, before + 1);
+
+	/* 70000 rows of one tile: two launches, the second from row 65535. */
+	b = build("kernel: scan\nstrategy: block\nname: fake_scan_rows_block\n");
+	*nparams = 5;
+	ck_assert_msg(kgen_scan_rows(b, in, out, 70000, 100, 128, 100, 0, 0, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, before + 3);
+	ck_assert_uint_eq(last()->grid[0], 1);
+	ck_assert_uint_eq(last()->grid[1], 70000 - 65535);
+	ck_assert_uint_eq(last()->args[0], in + 65535ull * 128 * 4);
+	ck_assert_uint_eq(last()->args[1], out + 65535ull * 100 * 4);
+	*nparams = 0;
+	ck_assert_int_eq(kgen_scan_rows(b, in, out, 0, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* nothing */
+	ck_assert_int_eq(*nlaunches, before + 3);
 }
 END_TEST
 
@@ -1607,6 +1657,7 @@ fake_suite(void)
 	tcase_add_test(tc, build_times_say_where_a_build_went);
 	tcase_add_test(tc, prepare_takes_any_kernel);
 	tcase_add_test(tc, a_scan_launches_a_block_a_tile);
+	tcase_add_test(tc, a_row_scan_launches_a_row_of_tiles_a_grid_row);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);

@@ -56,6 +56,25 @@ if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c ' FAIL ')" -ne 4 ] ||
 	echo "FAIL: kgen run of specs/scan against the fake driver exited $rc (expected 6 and a FAIL line a spec and n)"
 	status=1
 fi
+# --bench of a scan: kgen-cub's scan form (a stand-in here that logs its
+# arguments) for the spec's mode, op and types, CUB's time on the line and
+# in the TSV's cub columns; none for a scan it has not (op: custom).
+dir=$(mktemp -d)
+printf '#!/bin/sh\necho "$*" >> "%s/calls"\necho "cub scan median_ms=0.1 offsets=32 check=ok"\n' "$dir" > "$dir/kgen-cub"
+chmod +x "$dir/kgen-cub"
+out=$("$b/kgen" run --bench --runs 3 --n 1000 --cub "$dir/kgen-cub" --tsv "$dir/tsv" \
+	"$top_srcdir/specs/scan/exclusive-sum-i32.yaml" "$top_srcdir/specs/scan/custom-bf16.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c ' CUB/32 *100.00 us  kgen/CUB ')" -ne 1 ] ||
+   ! grep -qx -- '--out=i64 scan exclusive sum i32 1000 3 [0-9]*' "$dir/calls" || [ "$(wc -l < "$dir/calls")" -ne 1 ] ||
+   ! awk -F'\t' 'NR == 2 && $10 == "100.000" && $12 > 0 && $13 == "32" { a = 1 }
+	NR == 3 && $10 == "-1.000" && $13 == "0" { c = 1 } END { exit !(a && c) }' "$dir/tsv"; then
+	echo "FAIL: kgen run --bench of scans with a stand-in kgen-cub: exit $rc; its calls: $(cat "$dir/calls"); TSV:"
+	cat "$dir/tsv"
+	status=1
+fi
+rm -rf "$dir"
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?
 if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'kernel: rows takes ROWSxCOLS, not a batch'; then

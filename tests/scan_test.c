@@ -28,7 +28,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"dtype: f32\n"
 		"acc_dtype: f32\n"
 		"threads: 256\n"
-		"items_per_thread: 8\n"
+		"items_per_thread: 32\n"
+		"load_width: 16\n"
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
@@ -75,11 +76,17 @@ static const struct refusal refusals[] = {
 	{ "threads_a_multiple_of_32", "kernel: scan\nthreads: 100\n",
 	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
 	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nthreads: 1024\nitems_per_thread: 8\n",
-	  "a tile of 1024 x 8 f64 accumulators and the block scan's take 67840 bytes of shared memory, over the 48 KB a "
-	  "block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 8" },
-	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: hillis_steele\nthreads: 1024\nitems_per_thread: 11\n",
-	  "a tile of 1024 x 11 f32 accumulators and the block scan's take 54656 bytes of shared memory, over the 48 KB a "
-	  "block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 11" },
+	  "a tile of 1024 x 8 f64 accumulators, with the block scan's take 67848 bytes of shared memory, "
+	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 8" },
+	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: hillis_steele\nthreads: 1024\nitems_per_thread: 12\n",
+	  "a tile of 1024 x 12 f32 accumulators, with the block scan's take 58884 bytes of shared memory, "
+	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 12" },
+	{ "items_are_whole_loads", "kernel: scan\nitems_per_thread: 6\n",
+	  "items_per_thread 6 is not a multiple of the 4 elements of one 16-byte load: use 4, 8, ...", 2, 19,
+	  "items_per_thread: 6" },
+	{ "a_load_is_whole_elements", "kernel: scan\ndtype: f64\nload_width: 4\n",
+	  "load_width 4 is not a multiple of the element size (8 bytes for f64): use 8, 16, ... up to 32", 3, 13,
+	  "load_width: 4" },
 	{ "blelloch_halves_a_tree", "kernel: scan\nblock_scan: blelloch\nthreads: 96\n",
 	  "block_scan: blelloch halves a tree of the threads' totals: threads 96 is not a power of two", 2, 13,
 	  "block_scan: blelloch" },
@@ -114,14 +121,16 @@ START_TEST(each_strategy_states_its_launch)
 {
 	char *src = source_of("kernel: scan\n");
 
-	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, status, epoch)  <<<grid, 256>>>\n"
-	                                  "// where grid = ceil(n / 2048), a block a tile."));
-	ck_assert_ptr_nonnull(strstr(src, "look_back(flags, sums, prefixes, t, mark)"));
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  "
+	                                  "<<<(tiles, rows), 256>>>\n"
+	                                  "// where tiles = ceil(n / 8192), a block a tile of a row"));
+	ck_assert_ptr_nonnull(strstr(src, "group_prefix(s, g)"));
 	ck_assert_ptr_nonnull(strstr(src, "running = combine(running, x);\n        tile[i] = running;"));
 	free(src);
 	src = source_of("kernel: scan\nstrategy: block\nmode: exclusive\nop: min\ndtype: i64\n");
-	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n)  <<<1, 256>>>\n"
-	                                  "// One block walks the tiles of 2048 elements in order.  Scratch: none."));
+	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>\n"
+	                                  "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of 4096 elements\n"
+	                                  "// in order.  Scratch: none."));
 	ck_assert_ptr_null(strstr(src, "look_back"));
 	ck_assert_ptr_nonnull(strstr(src, "tile[i] = running;\n        running = combine(running, x);"));
 	ck_assert_ptr_nonnull(strstr(src, "out[0] is the identity"));
@@ -129,7 +138,7 @@ START_TEST(each_strategy_states_its_launch)
 	/* Each block scan: its own block_exclusive(). */
 	src = source_of("kernel: scan\nblock_scan: hillis_steele\n");
 	ck_assert_ptr_nonnull(strstr(src, "__shared__ Acc buffer[2][THREADS];"));
-	ck_assert_ptr_null(strstr(src, "warp_inclusive"));
+	ck_assert_ptr_null(strstr(src, "warp_totals"));
 	free(src);
 	src = source_of("kernel: scan\nblock_scan: blelloch\n");
 	ck_assert_ptr_nonnull(strstr(src, "tree[THREADS - 1] = identity();"));
@@ -142,19 +151,22 @@ START_TEST(each_strategy_states_its_launch)
 }
 END_TEST
 
-START_TEST(the_lookback_scratch_is_a_flag_and_two_accumulators_a_tile)
+START_TEST(the_lookback_scratch_is_a_flag_and_an_accumulator_a_tile_and_two_a_group)
 {
-	kgen_spec *spec = load("kernel: scan\n");
+	kgen_spec *spec = load("kernel: scan\nitems_per_thread: 8\n");
 
 	ck_assert_uint_eq(kgen_scan_tile(spec), 2048);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 0), 0);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 2049), 2);
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2048), 0);  /* one tile: no look-back */
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), 16 + 2 * 2 * 4);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 2 * 3 * 4);
+	/* Flags of 2 tiles and 1 group (24 bytes, to 32), then the tiles' totals and the group's total and
+	 * prefix (16 bytes): a row's scratch is a multiple of 16. */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), 32 + 4 * 4);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 32);  /* 5 accumulators, to 32 bytes */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 33ull * 2048), 288 + 160);  /* 33 tiles, 2 groups: 37 to 40 */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\ndtype: f64\nthreads: 128\nitems_per_thread: 4\n");
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), 16 + 2 * 2 * 8);  /* two tiles of 512 */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), 32 + 4 * 8);  /* two tiles of 512 */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\nstrategy: block\n");
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1ull << 30), 0);
@@ -172,7 +184,7 @@ scan_suite(void)
 	tcase_add_test(tc, scan_types_follow_the_op);
 	tcase_add_loop_test(tc, scan_refused, 0, (int)KGEN_COUNT(refusals));
 	tcase_add_test(tc, each_strategy_states_its_launch);
-	tcase_add_test(tc, the_lookback_scratch_is_a_flag_and_two_accumulators_a_tile);
+	tcase_add_test(tc, the_lookback_scratch_is_a_flag_and_an_accumulator_a_tile_and_two_a_group);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,6 @@
-"""vs_torch.py [N...]: kgen.cumsum against torch.cumsum on f32 and i32
-vectors (int32 scanned into int64, as torch does), and a device-to-device
+"""vs_torch.py [N | RxC ...]: kgen.cumsum against torch.cumsum on f32 and
+i32 vectors of N elements (int32 scanned into int64, as torch does) and
+along the rows of R x C matrices (dim=-1), and a device-to-device
 copy of the same bytes (read + written), in one process on one GPU.  Each
 result is checked against torch's first (floats within a sum's bound,
 integers exactly).  Times: CUDA events around 20 calls back to back, the
@@ -30,32 +31,36 @@ def per_call(fn, reps=7, calls=20):
 
 
 def main():
-    sizes = [int(eval(a.replace("^", "**"))) for a in sys.argv[1:]] or [2 ** 20, 2 ** 24, 2 ** 28]
+    sizes = [tuple(int(eval(d.replace("^", "**"))) for d in a.split("x")) for a in sys.argv[1:]] or [
+        (2 ** 20,), (2 ** 24,), (2 ** 28,)]
     g = torch.Generator(device="cuda").manual_seed(52)
     print("# %s, torch %s, kgen %s" % (torch.cuda.get_device_name(), torch.__version__, kgen.__version__))
-    print("dtype n kgen_us torch_us copy_us kgen_of_copy torch_over_kgen")
+    print("dtype shape kgen_us torch_us copy_us kgen_of_copy torch_over_kgen")
     for dt in ("f32", "i32"):
-        for n in sizes:
+        for shape in sizes:
+            n, cols = 1, shape[-1]
+            for d in shape:
+                n *= d
             if dt == "f32":
-                x = torch.rand(n, generator=g, device="cuda") * 2 - 1
-                got, want = kgen.cumsum(x), torch.cumsum(x.double(), 0)
-                bound = 2.0 ** -23 * (22 + torch.arange(1, n + 1, device="cuda") / 2048) * torch.cumsum(
-                    x.double().abs(), 0)
+                x = torch.rand(shape, generator=g, device="cuda") * 2 - 1
+                got, want = kgen.cumsum(x, dim=-1), torch.cumsum(x.double(), -1)
+                bound = 2.0 ** -23 * (22 + torch.arange(1, cols + 1, device="cuda") / 2048) * torch.cumsum(
+                    x.double().abs(), -1)
                 assert torch.all((got.double() - want).abs() <= bound), "kgen.cumsum f32 is wrong"
-                ours, theirs = (lambda: kgen.cumsum(x)), (lambda: torch.cumsum(x, 0))
+                ours, theirs = (lambda: kgen.cumsum(x, dim=-1)), (lambda: torch.cumsum(x, -1))
                 moved = n * 8
             else:
-                x = torch.randint(-1000, 1000, (n,), generator=g, device="cuda", dtype=torch.int32)
-                got = kgen.scan(x, acc_dtype="i64")
-                assert torch.equal(got, torch.cumsum(x, 0)), "kgen.scan i32 -> i64 is wrong"
-                ours, theirs = (lambda: kgen.scan(x, acc_dtype="i64")), (lambda: torch.cumsum(x, 0))
+                x = torch.randint(-1000, 1000, shape, generator=g, device="cuda", dtype=torch.int32)
+                got = kgen.scan(x, dim=-1, acc_dtype="i64")
+                assert torch.equal(got, torch.cumsum(x, -1)), "kgen.scan i32 -> i64 is wrong"
+                ours, theirs = (lambda: kgen.scan(x, dim=-1, acc_dtype="i64")), (lambda: torch.cumsum(x, -1))
                 moved = n * 12
             src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
             dst = torch.empty_like(src)
             per_call(lambda: dst.copy_(src))
             copy = per_call(lambda: dst.copy_(src))
             k, t = per_call(ours), per_call(theirs)
-            print("%s %d %.2f %.2f %.2f %.3f %.2f" % (dt, n, k, t, copy, copy / k, t / k))
+            print("%s %s %.2f %.2f %.2f %.3f %.2f" % (dt, "x".join(map(str, shape)), k, t, copy, copy / k, t / k))
             sys.stdout.flush()
             del x, got, src, dst
 

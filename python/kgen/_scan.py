@@ -5,6 +5,7 @@ from typing import Any, Optional, Union
 from . import _lib, _memory, _trace
 from ._arrays import describe, empty, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
+from ._rows import rows_of
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.scan"
@@ -12,17 +13,18 @@ WHERE = "kgen.scan"
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
 
 
-def _run_scan(k, a, out, stream, where):
+def _run_scan(k, a, out, stream, where, lines=None):
     """k(x): the scan of vector x (any shape whose elements are contiguous,
-    read in order) into a new array of x's shape, or out."""
+    read in order) into a new array of x's shape, or out.  lines: (rows,
+    cols, pitch) to scan x's rows (its last dimension) instead."""
     if a.dtype != k.spec.fields["dtype"]:
         raise TypeError("%s: the kernel scans %s, the input is %s" % (where, k.spec.fields["dtype"], a.dtype))
     n = 1
     for d in a.shape:
         n *= d
-    if n > 1 and not contiguous(a):
-        raise ValueError("%s: a scan reads a contiguous vector (rows and columns of a matrix are not there yet); "
-                         "pass x.contiguous() or x.flatten()" % where)
+    if lines is None and n > 1 and not contiguous(a):
+        raise ValueError("%s: a scan of all of x (dim=None) reads a contiguous vector; pass x.contiguous(), or "
+                         "dim=-1 for its rows" % where)
     out_dtype = k.spec.fields["out_dtype"]
     s = stream_of(a, stream, where)
     if out is None:
@@ -36,8 +38,13 @@ def _run_scan(k, a, out, stream, where):
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
         res, ptr = out, o.ptr
     err = _err()
-    st = _lib.kgen_scan(k._handle, _lib.arg(where, "x's address", a.ptr), _lib.arg(where, "out's address", ptr),
-                        _lib.arg(where, "x's element count", n), 0, 0, s, _lib.ctypes.byref(err))
+    x_at, out_at = _lib.arg(where, "x's address", a.ptr), _lib.arg(where, "out's address", ptr)
+    if lines is None:
+        st = _lib.kgen_scan(k._handle, x_at, out_at, _lib.arg(where, "x's element count", n), 0, 0, s,
+                            _lib.ctypes.byref(err))
+    else:
+        rows, cols, pitch = lines
+        st = _lib.kgen_scan_rows(k._handle, x_at, out_at, rows, cols, pitch, cols, 0, 0, s, _lib.ctypes.byref(err))
     _lib.check(st, err)
     if a.keep is not None:
         _memory.hold(a.device or 0, s, a.keep)
@@ -47,8 +54,9 @@ def _run_scan(k, a, out, stream, where):
 def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = False, spec: Any = None,
          out: Any = None, stream: Any = None, **overrides: Union[int, str]) -> Any:
     """The prefix of x under op: out[i] = x[0] op ... op x[i] (exclusive=True:
-    up to x[i - 1], out[0] the identity), over x's elements in order (a
-    contiguous vector; dim may be None, or 0 or -1 of a 1-D x).  op: sum, min,
+    up to x[i - 1], out[0] the identity), over all of x's elements in order
+    (dim=None: a contiguous array), or along its last dimension (dim=-1 or
+    x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
     identity=).  The result is a new array of x's shape in x's framework (or
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
@@ -69,9 +77,17 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
         raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))
-    if dim is not None and (len(a.shape) != 1 or dim not in (0, -1)):
-        raise NotImplementedError("%s: scans along the rows or columns of a matrix are not there yet: a vector "
-                                  "(1-D x, dim 0 or -1, or dim=None for all of x in order)" % WHERE)
+    lines = None
+    if dim is not None:
+        nd = len(a.shape)
+        if not -nd <= dim < max(nd, 1):
+            raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
+        if nd and dim % nd != nd - 1:
+            raise NotImplementedError("%s: scans along dimension %d of %d-D x (down the columns) are not there "
+                                      "yet: along the last (dim=-1), or of x.movedim(%d, -1).contiguous()"
+                                      % (WHERE, dim, nd, dim))
+        if nd:
+            lines = rows_of(a, "x", WHERE)
     device = a.device or 0
     s = stream_of(a, stream, WHERE)
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
@@ -83,12 +99,12 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     else:
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
-    return _run_scan(k, a, out, stream, WHERE)
+    return _run_scan(k, a, out, stream, WHERE, lines)
 
 
 def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None,
            **overrides: Union[int, str]) -> Any:
-    """torch.cumsum of a vector: kgen.scan(x, "sum", dim, out=out)."""
+    """torch.cumsum: kgen.scan(x, "sum", dim, out=out)."""
     return scan(x, "sum", dim, False, None, out, stream, **overrides)
 
 

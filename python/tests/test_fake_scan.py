@@ -1,5 +1,6 @@
 """kgen.scan and kgen.cumsum (kernel: scan) against the fake driver: a call
-reaches kgen_scan() with the arrays' addresses and the element count, on a
+reaches kgen_scan() with the arrays' addresses and the element count (and
+kgen_scan_rows() with the rows and their pitch along dim=-1), on a
 kernel whose spec has the call's op, dtype and mode; kernels are built once
 per device, op, dtype, mode and overrides; out= is written; and what a scan
 cannot take is refused before C is asked, with an error that says why."""
@@ -19,16 +20,33 @@ def only(m):
 
 
 def test_cumsum_reaches_kgen_scan_with_the_arrays_and_n():
-    x = Device((5000,))
+    x = Device((20000,))
     m = mark()
-    record_params(5)  # in, out, n, status, epoch
+    record_params(8)  # in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch
     y = kgen.cumsum(x)
     record_params(0)
     launch = only(m)
     assert launch.name.decode() == "scan_sum_f32"
-    assert (launch.grid[0], launch.block[0]) == (3, 256)  # tiles of 256 x 8
-    assert launch.args[0] == x.ptr and launch.args[1] == y.ptr and launch.args[2] == 5000
-    assert isinstance(y, kgen.DeviceArray) and (y.shape, y.dtype) == ((5000,), "f32")
+    assert (launch.grid[0], launch.block[0]) == (3, 256)  # tiles of 256 x 32
+    assert launch.args[0] == x.ptr and launch.args[1] == y.ptr and launch.args[2] == 20000
+    assert launch.args[3] == launch.args[4] == 20000  # one row
+    assert isinstance(y, kgen.DeviceArray) and (y.shape, y.dtype) == ((20000,), "f32")
+
+
+def test_a_scan_along_the_last_dimension_reaches_kgen_scan_rows():
+    x = Device((3, 20000), strides=(20008, 1))  # rows 20008 elements apart
+    m = mark()
+    record_params(8)
+    y = kgen.cumsum(x, dim=-1)
+    record_params(0)
+    launch = only(m)
+    assert (launch.grid[0], launch.grid[1]) == (3, 3)  # 3 tiles a row, 3 rows
+    assert launch.args[0] == x.ptr and launch.args[1] == y.ptr and launch.args[2] == 20000
+    assert (launch.args[3], launch.args[4]) == (20008, 20000)  # x's pitch, the new result's
+    assert y.shape == (3, 20000)
+    m = mark()
+    kgen.scan(Device((2, 3, 100)), "max", dim=2)  # leading dimensions collapse into rows
+    assert only(m).grid[1] == 6
 
 
 def test_the_op_mode_and_types_reach_the_spec():
@@ -76,9 +94,13 @@ def test_what_a_scan_cannot_take_is_refused():
         kgen.scan(Device((10,)), "mean")
     with pytest.raises(TypeError, match="exclusive is True or False"):
         kgen.scan(Device((10,)), exclusive=1)
-    with pytest.raises(NotImplementedError, match="rows or columns of a matrix are not there yet"):
-        kgen.cumsum(Device((10, 10)), dim=1)
-    with pytest.raises(ValueError, match="a scan reads a contiguous vector"):
+    with pytest.raises(NotImplementedError, match="along dimension 0 of 2-D x .down the columns. are not there yet"):
+        kgen.cumsum(Device((10, 10)), dim=0)
+    with pytest.raises(IndexError, match="dim 2 is out of range for 2-D x"):
+        kgen.cumsum(Device((10, 10)), dim=2)
+    with pytest.raises(ValueError, match="rows are not evenly spaced"):
+        kgen.cumsum(Device((4, 3, 10), strides=(40, 12, 1)), dim=-1)
+    with pytest.raises(ValueError, match="a scan of all of x .dim=None. reads a contiguous vector"):
         kgen.cumsum(Device((10,), strides=(8,)))
     with pytest.raises(kgen.SpecError, match="post is the last step of a whole reduction"):
         kgen.scan(Device((10,)), "custom", combine="a + b", identity="0", post="a * 2")

@@ -1,7 +1,8 @@
 """kgen.scan and kgen.cumsum on a GPU against torch: every element of
 inclusive and exclusive scans of sum, min, max and prod, in every dtype,
-at sizes around a warp and a tile (256 x 8), at 2^20 + 7 and from a
-misaligned start, with both strategies, in place, and the same floats
+at sizes around a warp and a tile (256 x 8 and 256 x 32), at 2^20 + 7 and from a
+misaligned start, with both strategies, in place, along the rows of
+matrices (padded), and the same floats
 twice (the combination order is fixed).  Skipped (visibly) without torch
 and a GPU."""
 import pytest
@@ -12,7 +13,7 @@ torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
     pytest.skip("no CUDA GPU for torch", allow_module_level=True)
 
-SIZES = [1, 31, 32, 33, 2047, 2048, 2049, 3 * 2048 + 5, 100003, 2 ** 20 + 7]
+SIZES = [1, 31, 32, 33, 2047, 2048, 2049, 8191, 8192, 8193, 3 * 8192 + 5, 100003, 2 ** 20 + 7]
 DTYPES = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32, "i64": torch.int64,
           "bf16": torch.bfloat16, "f16": torch.float16}
 
@@ -126,6 +127,29 @@ def test_every_block_scan(block_scan, strategy, gen):
         x = data(n, "i32", gen)
         for exclusive in (False, True):
             check(kgen.scan(x, exclusive=exclusive, strategy=strategy, block_scan=block_scan, threads=128,
-                            items_per_thread=3), x, "sum", exclusive)
+                            items_per_thread=3, load_width=4), x, "sum", exclusive)
         y = data(n, "f32", gen)
         check(kgen.cumsum(y, strategy=strategy, block_scan=block_scan), y, "sum", False)
+
+
+@pytest.mark.parametrize("strategy", ["lookback", "block"])
+@pytest.mark.parametrize("shape", [(3, 5000), (64, 100003), (1000, 33), (70000, 5), (2, 3, 4097)])
+def test_rows(shape, strategy, gen):
+    """Along the last dimension (kgen_scan_rows), of padded rows too (a slice
+    x[..., :n] of rows 8 elements longer), against each row's reference;
+    70000 rows take two launches."""
+    for dt in ("i32", "f32"):
+        whole = data(int(torch.tensor(shape[:-1]).prod()) * (shape[-1] + 8), dt, gen)
+        x = whole.view(*shape[:-1], shape[-1] + 8)[..., :shape[-1]]
+        for exclusive in (False, True):
+            got = kgen.scan(x, dim=-1, exclusive=exclusive, strategy=strategy)
+            assert got.shape == x.shape and got.is_contiguous()
+            rows = x.reshape(-1, shape[-1])
+            got = got.reshape(-1, shape[-1])
+            for r in sorted({0, 1, rows.shape[0] // 2, rows.shape[0] - 1}):
+                check(got[r], rows[r].contiguous(), "sum", exclusive)
+            if dt == "i32":  # every row, exactly
+                ref = torch.cumsum(rows.long(), -1)
+                if exclusive:
+                    ref = ref - rows.long()
+                assert torch.equal(got.long(), ref)

@@ -1,21 +1,6 @@
 //! kernel: scan, block_scan: warps: warp shuffles, then the warp totals.
 constexpr int WARPS = THREADS / 32;
 
-// The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
-// combined, in lane order): five shuffles up.
-static __device__ __forceinline__ Acc warp_inclusive(Acc v)
-{
-    const int lane = threadIdx.x % 32;
-
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        const Acc u = __shfl_up_sync(0xffffffffu, v, d);
-        if (lane >= d)
-            v = combine(u, v);
-    }
-    return v;
-}
-
 // Each thread's total as the combination of the totals of the threads
 // before it (the identity for thread 0), and the block's total in *all:
 // each warp scans its totals by shuffles, warp 0 scans the warp totals.

@@ -21,10 +21,40 @@ constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+// Loads of VEC elements ({{load_width}} bytes) and stores of OUT_VEC results at once.
+constexpr int VEC = {{vec}};
+constexpr int OUT_VEC = {{out_vec}};
+template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
+template <typename P> struct Pointee;
+template <typename E> struct Pointee<E *> { typedef E type; };
+typedef Pointee<Results>::type Stored;  // a result as out holds it
+
+static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
+{
+    return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
 // The tile's elements at `first` (n - first of them left) into shared memory
-// as accumulators, read across the tile (coalesced); the identity past n.
+// as accumulators, read across the tile (coalesced): a whole tile at an
+// aligned address in loads of VEC elements, every load issued before the
+// first is used; otherwise one element a load, the identity past n.
 static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict__ in, Index first, Index n)
 {
+    if (first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>))) {
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * VEC;
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                tile[padded(i + e)] = to_acc(p[j].e[e], first + i + e);
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
@@ -32,17 +62,53 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced).
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
+    if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
+        Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
+#pragma unroll
+        for (int j = 0; j < ITEMS / OUT_VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * OUT_VEC;
+            Pack<Stored, OUT_VEC> p;
+#pragma unroll
+            for (int e = 0; e < OUT_VEC; e++)
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
+            packs[j * THREADS + threadIdx.x] = p;
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 
+{{#warp_inclusive}}
+// The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
+// combined, in lane order, along a tree fixed by l): five shuffles up.
+static __device__ __forceinline__ Acc warp_inclusive(Acc v)
+{
+    const int lane = threadIdx.x % 32;
+
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+        const Acc u = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= d)
+            v = combine(u, v);
+    }
+    return v;
+}
+
+{{/warp_inclusive}}
 {{block_scan}}
 // Thread t's ITEMS adjacent elements of the tile in shared memory scanned
 // in place from `running`, what comes before them: {{mode}}.

@@ -8,15 +8,17 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 256
-//   items_per_thread: 8
+//   items_per_thread: 32
+//   load_width: 16
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: block
 //   block_scan: warps
 //
-// Kernel (extern "C"), for n elements:
-//   scan_max_f32(in, out, n)  <<<1, 256>>>
-// One block walks the tiles of 2048 elements in order.  Scratch: none.
+// Kernel (extern "C"), for rows of n elements (a vector: one):
+//   scan_max_f32(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>
+// A block a row (in_pitch and out_pitch elements apart) walks its tiles of 8192 elements
+// in order.  Scratch: none.
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -27,9 +29,9 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 8 adjacent elements of a tile.
+// 256 threads per block, each scanning 32 adjacent elements of a tile.
 constexpr int THREADS = 256;
-constexpr int ITEMS = 8;
+constexpr int ITEMS = 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
@@ -45,10 +47,40 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+// Loads of VEC elements (16 bytes) and stores of OUT_VEC results at once.
+constexpr int VEC = 4;
+constexpr int OUT_VEC = 4;
+template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
+template <typename P> struct Pointee;
+template <typename E> struct Pointee<E *> { typedef E type; };
+typedef Pointee<Results>::type Stored;  // a result as out holds it
+
+static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
+{
+    return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
 // The tile's elements at `first` (n - first of them left) into shared memory
-// as accumulators, read across the tile (coalesced); the identity past n.
+// as accumulators, read across the tile (coalesced): a whole tile at an
+// aligned address in loads of VEC elements, every load issued before the
+// first is used; otherwise one element a load, the identity past n.
 static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict__ in, Index first, Index n)
 {
+    if (first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>))) {
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * VEC;
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                tile[padded(i + e)] = to_acc(p[j].e[e], first + i + e);
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
@@ -56,21 +88,38 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced).
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
+    if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
+        Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
+#pragma unroll
+        for (int j = 0; j < ITEMS / OUT_VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * OUT_VEC;
+            Pack<Stored, OUT_VEC> p;
+#pragma unroll
+            for (int e = 0; e < OUT_VEC; e++)
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
+            packs[j * THREADS + threadIdx.x] = p;
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 
-constexpr int WARPS = THREADS / 32;
-
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
-// combined, in lane order): five shuffles up.
+// combined, in lane order, along a tree fixed by l): five shuffles up.
 static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 {
     const int lane = threadIdx.x % 32;
@@ -83,6 +132,8 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
     }
     return v;
 }
+
+constexpr int WARPS = THREADS / 32;
 
 // Each thread's total as the combination of the totals of the threads
 // before it (the identity for thread 0), and the block's total in *all:
@@ -133,13 +184,16 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
-// One block walks the tiles in order, carrying the combination of the
+// One block walks a row's tiles in order, carrying the combination of the
 // tiles before (no scratch, the same result every run).
 extern "C" __global__ void __launch_bounds__(THREADS)
-scan_max_f32(const T *__restrict__ in, Results out, Index n)
+scan_max_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch)
 {
     __shared__ Acc tile[TILE_WORDS];
     Acc carry = identity();
+
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
 
     for (Index first = 0; first < n; first += TILE) {
         Acc all;
@@ -149,7 +203,7 @@ scan_max_f32(const T *__restrict__ in, Results out, Index n)
         scan_items(tile, combine(carry, before));
         carry = combine(carry, all);
         __syncthreads();
-        store_tile(out, tile, first, n);
+        store_tile(out, tile, first, n, nullptr);
         __syncthreads();  // the tile is stored before the next one is loaded
     }
 }

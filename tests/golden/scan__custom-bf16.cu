@@ -8,7 +8,8 @@
 //   dtype: bf16
 //   acc_dtype: f32
 //   threads: 256
-//   items_per_thread: 8
+//   items_per_thread: 32
+//   load_width: 16
 //   out_dtype: f32
 //   map: x * x
 //   combine: a + b
@@ -18,11 +19,13 @@
 //   strategy: lookback
 //   block_scan: warps
 //
-// Kernel (extern "C"), for n elements:
-//   scan_custom_bf16(in, out, n, status, epoch)  <<<grid, 256>>>
-// where grid = ceil(n / 2048), a block a tile.  status (scratch): a 64-bit flag a tile
-// (16-byte aligned), then a tile's total and prefix, 4 bytes each; zeros before the first
-// launch, and each launch's epoch above every earlier one's (no clearing between).
+// Kernel (extern "C"), for rows of n elements (a vector: one):
+//   scan_custom_bf16(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  <<<(tiles, rows), 256>>>
+// where tiles = ceil(n / 8192), a block a tile of a row (rows in_pitch and out_pitch elements
+// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a
+// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total
+// and a group's total and prefix, 4 bytes each; zeros before the first launch, and each
+// launch's epoch above every earlier one's (no clearing between).
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -33,9 +36,9 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 8 adjacent elements of a tile.
+// 256 threads per block, each scanning 32 adjacent elements of a tile.
 constexpr int THREADS = 256;
-constexpr int ITEMS = 8;
+constexpr int ITEMS = 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
@@ -53,10 +56,40 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+// Loads of VEC elements (16 bytes) and stores of OUT_VEC results at once.
+constexpr int VEC = 8;
+constexpr int OUT_VEC = 4;
+template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
+template <typename P> struct Pointee;
+template <typename E> struct Pointee<E *> { typedef E type; };
+typedef Pointee<Results>::type Stored;  // a result as out holds it
+
+static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
+{
+    return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
 // The tile's elements at `first` (n - first of them left) into shared memory
-// as accumulators, read across the tile (coalesced); the identity past n.
+// as accumulators, read across the tile (coalesced): a whole tile at an
+// aligned address in loads of VEC elements, every load issued before the
+// first is used; otherwise one element a load, the identity past n.
 static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict__ in, Index first, Index n)
 {
+    if (first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>))) {
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * VEC;
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                tile[padded(i + e)] = to_acc(p[j].e[e], first + i + e);
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
@@ -64,21 +97,38 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
     }
 }
 
-// The tile's results from shared memory to out, across the tile (coalesced).
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n)
+// A result from the tile, after `prefix` when there is one.
+static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
+
+// The tile's results from shared memory to out, each after *prefix (none:
+// NULL), across the tile (coalesced): a whole tile at an aligned address
+// in stores of OUT_VEC results.
+static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
+                                                  const Acc *prefix)
 {
+    if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
+        Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
+#pragma unroll
+        for (int j = 0; j < ITEMS / OUT_VEC; j++) {
+            const int i = (j * THREADS + threadIdx.x) * OUT_VEC;
+            Pack<Stored, OUT_VEC> p;
+#pragma unroll
+            for (int e = 0; e < OUT_VEC; e++)
+                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
+            packs[j * THREADS + threadIdx.x] = p;
+        }
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         const int i = j * THREADS + threadIdx.x;
         if (first + i < n)
-            store(out, first + i, tile[padded(i)], n);
+            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
     }
 }
 
-constexpr int WARPS = THREADS / 32;
-
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
-// combined, in lane order): five shuffles up.
+// combined, in lane order, along a tree fixed by l): five shuffles up.
 static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 {
     const int lane = threadIdx.x % 32;
@@ -91,6 +141,8 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
     }
     return v;
 }
+
+constexpr int WARPS = THREADS / 32;
 
 // Each thread's total as the combination of the totals of the threads
 // before it (the identity for thread 0), and the block's total in *all:
@@ -141,13 +193,24 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
-// What tile t has published in this launch, in flags[t]: its launch's
-// epoch times 4 plus AGGREGATE (the combination of its own elements, in
-// sums[t]) or PREFIX (of every element up to its end, in prefixes[t]).
-// A flag of an earlier launch is smaller than this launch's marks, so the
-// status needs no clearing between launches (only zeros at first).
+// Tiles come in groups of 32, a warp's lanes; the last tile of a group
+// stands for it.  What a launch publishes is marked by its epoch (epoch * 4
+// + what): a mark of an earlier launch is smaller than this launch's, so
+// the status needs no clearing between launches (only zeros at first).
+//   flags[t] = AGGREGATE: tile t's total is in totals[t];
+//   group_flags[g] = AGGREGATE: group g's total is in group_totals[g];
+//                  = PREFIX: so is, in group_prefixes[g], the combination
+//                    of every tile up to the end of group g.
+// A tile's prefix is its group's prefix combined with the totals of the
+// tiles before it in the group, scanned across a warp's lanes along one
+// fixed tree (a group's total is that scan's last lane); a group's prefix
+// is the nearest published group prefix combined, left to right, with the
+// totals of the groups after it.  So every prefix is the same combination
+// whatever the timing, and floats come out the same run after run.
 constexpr unsigned long long AGGREGATE = 1, PREFIX = 2;
 
+// A flag, read with acquire semantics: what was stored before the flag's
+// release is visible after it (a lane reads one flag at a time).
 static __device__ __forceinline__ unsigned long long load_flag(const unsigned long long *p)
 {
     unsigned long long v;
@@ -160,82 +223,118 @@ static __device__ __forceinline__ void store_flag(unsigned long long *p, unsigne
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-// The combination of every element before tile t (t > 0), by warp 0: lane
-// l waits for tile t - 32 + l to publish.  From the nearest of those that
-// published its prefix (when none did, from the farthest, once it has),
-// that prefix and the totals of the tiles after it are combined from left
-// to right: every tile's prefix is then the same left-to-right combination
-// of the tiles' totals whatever the timing, and floats come out the same
-// run after run.  A tile before 0 counts as a prefix of the identity.
-static __device__ __forceinline__ Acc look_back(const unsigned long long *flags, const Acc *sums, const Acc *prefixes,
-                                                Index t, unsigned long long mark)
+// The scratch of a launch of `tiles` tiles (gen/scan.c sizes it).
+struct Status {
+    unsigned long long *flags, *group_flags;
+    Acc *totals, *group_totals, *group_prefixes;
+    unsigned long long mark;
+
+    __device__ Status(unsigned char *status, Index tiles, unsigned long long epoch)
+    {
+        const Index groups = (tiles + 31) / 32;
+        flags = reinterpret_cast<unsigned long long *>(status);
+        group_flags = flags + tiles;
+        totals = reinterpret_cast<Acc *>(status + ((tiles + groups) * 8 + 15) / 16 * 16);
+        group_totals = totals + tiles;
+        group_prefixes = group_totals + groups;
+        mark = epoch * 4;
+    }
+
+    __device__ void publish(unsigned long long *flag, Acc *where, Acc v, unsigned long long what)
+    {
+        *where = v;
+        store_flag(flag, mark | what);
+    }
+};
+
+// The combination of the totals of the tiles before tile t in its group
+// (lane l: tile t - t % 32 + l, `all` tile t's own), scanned across the
+// lanes: lane l holds tiles up to l of the group combined.
+static __device__ __forceinline__ Acc group_scan(const Status &s, Index t, Acc all)
+{
+    const int lane = threadIdx.x % 32, p = (int)(t % 32);
+    const Index j = t - p + lane;
+    Acc v = identity();
+
+    if (lane < p) {
+        while (load_flag(s.flags + j) < (s.mark | AGGREGATE))
+            ;
+        v = __ldcg(s.totals + j);
+    } else if (lane == p) {
+        v = all;
+    }
+    return warp_inclusive(v);
+}
+
+// The combination of every tile before group g (g > 0), by a warp: lane l
+// reads group g - 1 - l's flag (a group before 0 counts as a prefix of the
+// identity) once it has published its total; from the nearest lane d whose
+// group published its prefix (none of 32: the one 32 back, waited for),
+// that prefix and the totals of the groups after it, left to right.
+static __device__ __forceinline__ Acc group_prefix(const Status &s, long long g)
 {
     const int lane = threadIdx.x % 32;
-    const long long j = (long long)t - 32 + lane;
-    unsigned long long f = mark | PREFIX;
-    Acc v = identity();
-    unsigned int has;
+    const long long h = g - 1 - lane;
+    unsigned long long f = s.mark | PREFIX;
 
-    if (j >= 0) {
-        do
-            f = load_flag(flags + j);
-        while (f < (mark | AGGREGATE));
-        v = f == (mark | PREFIX) ? __ldcg(prefixes + j) : __ldcg(sums + j);
-    }
-    has = __ballot_sync(0xffffffffu, f == (mark | PREFIX));
-    if (!has) {
-        if (lane == 0) {
-            do
-                f = load_flag(flags + j);
-            while (f != (mark | PREFIX));
-            v = __ldcg(prefixes + j);
-        }
-        has = 1;
-    }
-    const int from = 31 - __clz(has);
-    Acc prefix = __shfl_sync(0xffffffffu, v, from);
-    for (int l = from + 1; l < 32; l++)
+    if (h >= 0)
+        while ((f = load_flag(s.group_flags + h)) < (s.mark | AGGREGATE))
+            ;
+    const unsigned int has = __ballot_sync(0xffffffffu, f == (s.mark | PREFIX));
+    const int d = has ? __ffs(has) - 1 : 31;
+    if (!has && lane == d)
+        while ((f = load_flag(s.group_flags + h)) != (s.mark | PREFIX))
+            __nanosleep(32);
+    Acc v = identity();
+    if (h >= 0 && lane <= d)
+        v = __ldcg((lane == d ? s.group_prefixes : s.group_totals) + h);
+    Acc prefix = __shfl_sync(0xffffffffu, v, d);
+    for (int l = d - 1; l >= 0; l--)
         prefix = combine(prefix, __shfl_sync(0xffffffffu, v, l));
     return prefix;
 }
 
-// A block a tile: its elements scanned, its total published, then (warp 0)
-// the look-back for the tiles before it and its prefix published.
+// A block a tile of a row: its elements scanned in the tile and its total
+// published; then warp 0 scans the totals of the tiles before it in its
+// group and looks back on the groups before that (a group's last tile
+// publishes the group's total, then its prefix) while the other warps scan
+// their items in the tile; the tile's prefix is combined in as it is stored.
 extern "C" __global__ void __launch_bounds__(THREADS)
-scan_custom_bf16(const T *__restrict__ in, Results out, Index n, unsigned char *__restrict__ status,
-    unsigned long long epoch)
+scan_custom_bf16(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
+    unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
 {
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
-    unsigned long long *const flags = reinterpret_cast<unsigned long long *>(status);
-    Acc *const sums = reinterpret_cast<Acc *>(status + (tiles * 8 + 15) / 16 * 16);
-    Acc *const prefixes = sums + tiles;
-    const unsigned long long mark = epoch * 4;
     Acc all;
 
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
+    scratch += blockIdx.y * row_scratch;
     load_tile(tile, in, first, n);
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
-    if (threadIdx.x < 32) {
-        Acc prefix = identity();
-        if (t > 0) {
-            if (threadIdx.x == 0) {
-                sums[t] = all;
-                store_flag(flags + t, mark | AGGREGATE);
-            }
-            prefix = look_back(flags, sums, prefixes, t, mark);
-        }
+    if (threadIdx.x < 32 && t > 0) {
+        Status s(scratch, tiles, epoch);
+        const int p = (int)(t % 32);
+        const long long g = (long long)(t / 32);
+        if (threadIdx.x == 0)
+            s.publish(s.flags + t, s.totals + t, all, AGGREGATE);
+        const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, 31);
+        if (p == 31 && threadIdx.x == 0)
+            s.publish(s.group_flags + g, s.group_totals + g, group_total, AGGREGATE);
+        const Acc group = g > 0 ? group_prefix(s, g) : identity();
+        const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
         if (threadIdx.x == 0) {
-            if (tiles > 1) {
-                prefixes[t] = t > 0 ? combine(prefix, all) : all;
-                store_flag(flags + t, mark | PREFIX);
-            }
-            tile_prefix = prefix;
+            tile_prefix = p > 0 ? combine(group, mates) : group;
+            if (p == 31)
+                s.publish(s.group_flags + g, s.group_prefixes + g, combine(group, group_total), PREFIX);
         }
+    } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
+        Status s(scratch, tiles, epoch);
+        s.publish(s.flags, s.totals, all, AGGREGATE);
     }
+    scan_items(tile, before);
     __syncthreads();
-    scan_items(tile, combine(tile_prefix, before));
-    __syncthreads();
-    store_tile(out, tile, first, n);
+    store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
 }
