@@ -125,7 +125,10 @@ run_usage(FILE *fp)
 	      "InclusiveScan and ExclusiveScan with CUB's minimum or maximum) of the same\n"
 	      "mode, op, types and N under the same method, through kgen-cub, which checks\n"
 	      "64 sampled outputs of it (op sum, min and max; each dtype into itself, and\n"
-	      "i32 and u32 into i64, f32 into f64, f16 and bf16 into f32).\n"
+	      "i32 and u32 into i64, f32 into f64, f16 and bf16 into f32).  With --shape\n"
+	      "ROWSxCOLS a scan runs along each row of the matrix (kgen_scan_rows), the\n"
+	      "input's rows --pad E elements longer, every row checked (no CUB peer);\n"
+	      "without --n, only the shapes run.\n"
 	      "--tsv FILE writes a row per result (tab-separated, a header first; a spec\n"
 	      "path's backslash, tab and newline as \\\\, \\t and \\n); --json FILE the same\n"
 	      "rows as JSON objects, one per line, keyed by the header's names (FILE - :\n"
@@ -238,6 +241,7 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 			return 2;
 		}
 		o->nn++;
+		o->n_given = 1;
 		break;
 	case 'x':
 		if (o->nshape == 32 || (r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1) {

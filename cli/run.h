@@ -16,6 +16,7 @@ struct run_opts {
 	int shape_parts[32];              /* how many numbers each --shape had: 2 or 3 (0: the default) */
 	const char *zero_shape;           /* the first --shape with a part 0: each spec refuses it in its family's words */
 	int nn, nshape;
+	int n_given;                      /* --n given (nn is 1, 2^24, without it) */
 	int verify, bench, runs, device, offset, pad, nsets;
 	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
 	int identity;                     /* --identity: every element the op's identity */

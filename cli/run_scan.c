@@ -10,6 +10,7 @@
  * device-to-device copy of as many bytes as it reads and writes, twice,
  * the later kept, and cub::DeviceScan of the same mode, op, types and n
  * (through kgen-cub, timed the same way; it checks its own result).
+ * kgen tune's hooks make the same case and check a point the same way.
  */
 #include "config.h"
 #include <stdio.h>
@@ -21,9 +22,11 @@
 #include "cli/timing.h"
 #include "gen/scan.h"
 
-/* One --n: the input on the host and the device, room for the output. */
+/* One --n (a row) or --shape (rows of cols, in's rows pitch elements
+ * apart, out's cols): the input on the host and the device, room for the
+ * output. */
 struct scase {
-	unsigned long long n;
+	unsigned long long n, rows, cols, pitch;
 	size_t in_bytes, out_bytes;
 	unsigned char *host, *back;
 	CUdeviceptr in_alloc, in, out;
@@ -42,26 +45,31 @@ free_case(kgen_context *ctx, struct scase *c)
 }
 
 static kgen_status
-make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsigned long long n, struct scase *c,
-          kgen_error *err)
+make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsigned long long rows,
+          unsigned long long cols, struct scase *c, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
 	size_t isize = (size_t)s->r.dtype->size, osize = (size_t)s->r.out->size, off = (size_t)o->offset * isize;
+	unsigned long long r;
 	kgen_status st;
 
 	memset(c, 0, sizeof *c);
-	c->n = n;
-	c->in_bytes = (size_t)n * isize;
-	c->out_bytes = (size_t)n * osize;
+	c->rows = rows;
+	c->cols = cols;
+	c->pitch = rows > 1 ? cols + (unsigned long long)o->pad : cols;
+	c->n = rows * cols;
+	c->in_bytes = (size_t)(rows * c->pitch) * isize;
+	c->out_bytes = (size_t)c->n * osize;
 	if (!(c->host = malloc(c->in_bytes + 16)) || !(c->back = malloc(c->out_bytes + 16)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu + %zu bytes", c->in_bytes, c->out_bytes);
-	if ((st = kgen_fill_run(s, o, c->host, n, o->seed ^ (n * 0x9e3779b97f4a7c15ull), err)))
+	if ((st = kgen_fill_run(s, o, c->host, rows * c->pitch, o->seed ^ (c->n * 0x9e3779b97f4a7c15ull), err)))
 		return st;
-	kgen_place_ends(s, o, c->host, 0, n, 1);
+	for (r = 0; r < rows; r++)
+		kgen_place_ends(s, o, c->host, r * c->pitch, cols, 1);
 	KGEN_CU(cu, err, cuMemAlloc, (&c->in_alloc, c->in_bytes + off + 16));
 	KGEN_CU(cu, err, cuMemAlloc, (&c->out, c->out_bytes + 16));
 	c->in = c->in_alloc + off;
-	if (n)
+	if (c->n)
 		KGEN_CU(cu, err, cuMemcpyHtoD, (c->in, c->host, c->in_bytes));
 	return KGEN_OK;
 }
@@ -87,31 +95,38 @@ depth_at(const kgen_spec *s, unsigned long long i)
 	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
 }
 
-/* Every element of c->back against its prefix's reference: the number
- * wrong, the first described in msg. */
+/* Every element of c->back against its prefix's reference, row by row:
+ * the number wrong, the first described in msg. */
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {
-	size_t osize = (size_t)s->r.out->size;
+	size_t isize = (size_t)s->r.dtype->size, osize = (size_t)s->r.out->size;
 	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE;
-	unsigned long long i, bad = 0;
+	unsigned long long r, i, bad = 0;
 	struct reference run, at;
 	char what[300];
 
-	kgen_reference_init(s, &run);
-	for (i = 0; i < c->n; i++) {
-		if (inclusive)
-			kgen_reference_add(s, &run, c->host, i);
-		at = run;
-		kgen_reference_finish(s, &at);
-		at.depth = depth_at(s, i);
-		/* The message only for the first wrong element: a check without one for the others. */
-		if (!kgen_result_ok(s, c->back + i * osize, inclusive ? i + 1 : i, &at) && !bad++) {
-			kgen_check_result(s, c->back + i * osize, inclusive ? i + 1 : i, &at, what, sizeof what);
-			snprintf(msg, len, "out[%llu]: %s", i, what);
+	for (r = 0; r < c->rows; r++) {
+		const unsigned char *row = c->host + r * c->pitch * isize, *got = c->back + r * c->cols * osize;
+
+		kgen_reference_init(s, &run);
+		for (i = 0; i < c->cols; i++) {
+			if (inclusive)
+				kgen_reference_add(s, &run, row, i);
+			at = run;
+			kgen_reference_finish(s, &at);
+			at.depth = depth_at(s, i);
+			/* The message only for the first wrong element: a check without one for the others. */
+			if (!kgen_result_ok(s, got + i * osize, inclusive ? i + 1 : i, &at) && !bad++) {
+				kgen_check_result(s, got + i * osize, inclusive ? i + 1 : i, &at, what, sizeof what);
+				if (c->rows > 1)
+					snprintf(msg, len, "out[%llu][%llu]: %s", r, i, what);
+				else
+					snprintf(msg, len, "out[%llu]: %s", i, what);
+			}
+			if (!inclusive)
+				kgen_reference_add(s, &run, row, i);
 		}
-		if (!inclusive)
-			kgen_reference_add(s, &run, c->host, i);
 	}
 	return bad;
 }
@@ -127,6 +142,9 @@ scan_once(void *arg, int i, CUstream stream, kgen_error *err)
 	struct timed *t = arg;
 
 	(void)i;  /* one input: a scan of n elements reads them once and writes as many */
+	if (t->c->rows > 1)
+		return kgen_scan_rows(t->k, t->c->in, t->c->out, t->c->rows, t->c->cols, t->c->pitch, t->c->cols, 0, 0,
+		                      stream, err);
 	return kgen_scan(t->k, t->c->in, t->c->out, t->c->n, 0, 0, stream, err);
 }
 
@@ -136,11 +154,12 @@ verify(kgen_context *ctx, const kgen_spec *s, kgen_kernel *k, struct scase *c, c
        size_t len, int *failures, kgen_error *err)
 {
 	const struct kgen_cu *cu = ctx->cu;
+	struct timed one = { k, c };
 	unsigned long long bad;
 	kgen_status st;
 
 	KGEN_CU(cu, err, cuMemsetD8Async, (c->out, 0xff, c->out_bytes + 16, NULL));  /* NaN, or -1 */
-	if ((st = kgen_scan(k, c->in, c->out, c->n, 0, 0, NULL, err)) == KGEN_EINVAL) {
+	if ((st = scan_once(&one, 0, NULL, err)) == KGEN_EINVAL) {
 		snprintf(msg, len, "%s", err->message);
 		*verdict = "rejected";
 		return KGEN_OK;
@@ -163,27 +182,46 @@ verify(kgen_context *ctx, const kgen_spec *s, kgen_kernel *k, struct scase *c, c
 	return KGEN_OK;
 }
 
+/* The sizes kgen run takes a scan at: each --n (a vector), then each
+ * --shape ROWSxCOLS (each row scanned, rows --pad elements longer in the
+ * input); without --n, only the shapes given, and without either, 2^24. */
+static int
+sizes(const struct run_opts *o, unsigned long long rows[64], unsigned long long cols[64])
+{
+	int j, k = 0;
+
+	if (o->n_given || !o->shape_parts[0])
+		for (j = 0; j < o->nn; j++, k++)
+			rows[k] = 1, cols[k] = o->n[j];
+	if (o->shape_parts[0])
+		for (j = 0; j < o->nshape; j++, k++)
+			rows[k] = o->shape[j][0], cols[k] = o->shape[j][1];
+	return k;
+}
+
 static kgen_status
 run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nspecs, FILE *tsv, int *failures,
     kgen_error *err)
 {
+	unsigned long long rows[64], cols[64];
+	int i, j, nsizes = sizes(o, rows, cols);
 	kgen_status st = KGEN_OK;
-	int i, j;
 
-	for (j = 0; j < o->nn && !st; j++) {
+	for (j = 0; j < nsizes && !st; j++) {
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *s = specs[i].spec;
 			struct scase c;
 			struct timed call = { specs[i].kernel, &c };
 			struct kgen_timing t = { -1, -1, -1, 0, 0 };
 			const char *verdict = "-";
-			char msg[1100] = "-";
-			double bytes = (double)o->n[j] * (s->r.dtype->size + s->r.out->size);
+			char msg[1100] = "-", size[64];
+			unsigned long long n = rows[j] * cols[j];
+			double bytes = (double)n * (s->r.dtype->size + s->r.out->size);
 			double cub = -1;
 			float copy = -1;
 			int cub_offsets = 0, timed = 0;
 
-			if ((st = make_case(ctx, o, s, o->n[j], &c, err)) || (st = kgen_context_enter(ctx, err))) {
+			if ((st = make_case(ctx, o, s, rows[j], cols[j], &c, err)) || (st = kgen_context_enter(ctx, err))) {
 				free_case(ctx, &c);
 				break;
 			}
@@ -200,13 +238,17 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				st = kgen_copy_apart_ms(ctx, (size_t)(bytes / 2) / 16 * 16, o->runs, &copy, err);
 			if (st)
 				break;
-			/* CUB's scan of its own input, in a process of its own (this one's buffers
-			 * freed first), timed as the reductions' peer is: -1 without kgen-cub or for
-			 * a scan it has not (op: custom, prod, ...) */
-			if (timed)
-				cub = kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, s, o->n[j],
-				                       ctx->l2_bytes, &cub_offsets);
-			printf("%-48s n=%-10llu %-8s", specs[i].path, o->n[j], verdict);
+			/* CUB's scan of its own input (a vector's), in a process of its own (this
+			 * one's buffers freed first), timed as the reductions' peer is: -1 without
+			 * kgen-cub or for a scan it has not (op: custom, prod, ...) */
+			if (timed && rows[j] == 1)
+				cub = kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, s, n, ctx->l2_bytes,
+				                       &cub_offsets);
+			if (rows[j] == 1)
+				snprintf(size, sizeof size, "n=%llu", n);
+			else
+				snprintf(size, sizeof size, "%llux%llu", rows[j], cols[j]);
+			printf("%-48s %-12s %-8s", specs[i].path, size, verdict);
 			if (t.median_ms >= 0) {
 				printf(" %10.2f us %8.1f GB/s  copy %8.1f GB/s  of copy %.3f", t.median_ms * 1e3,
 				       bytes / (t.median_ms * 1e-3) / 1e9, copy > 0 ? bytes / (copy * 1e-3) / 1e9 : -1,
@@ -218,7 +260,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if (tsv) {  /* copy's GB/s in ceiling_gbs, the fraction of it in pct_ceiling; CUB's GB/s of the same bytes */
 				kgen_tsv_text(tsv, specs[i].path);
 				fprintf(tsv, "\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n",
-				        s->r.dtype->name, kgen_ops[s->op].name, o->n[j], verdict, t.median_ms * 1e3,
+				        s->r.dtype->name, kgen_ops[s->op].name, n, verdict, t.median_ms * 1e3,
 				        t.median_ms > 0 ? bytes / (t.median_ms * 1e-3) / 1e9 : -1,
 				        copy > 0 ? bytes / (copy * 1e-3) / 1e9 : -1,
 				        copy > 0 && t.median_ms > 0 ? 100.0 * copy / t.median_ms : -1, cub > 0 ? cub * 1e3 : -1,
@@ -232,17 +274,92 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	return st;
 }
 
-/* Every --n, the input and the output, fits the host's memory twice over. */
+/* Every size, the input (with its rows' --pad) and the output, fits the
+ * host's memory twice over; a --shape is ROWSxCOLS. */
 static kgen_status
 check(const struct run_opts *o, const kgen_spec *s, kgen_error *err)
 {
-	int j;
+	unsigned long long rows[64], cols[64];
+	unsigned long long both = (unsigned long long)(s->r.dtype->size + s->r.out->size);
+	int j, nsizes = sizes(o, rows, cols);
 
-	for (j = 0; j < o->nn; j++)
-		if (kgen_run_too_large(o->n[j], 2, (unsigned long long)(s->r.dtype->size + s->r.out->size)))
-			return kgen_fail(err, KGEN_EINVAL, "--n %llu: the input and the scan of %s do not fit in memory", o->n[j],
-			                 s->r.dtype->name);
+	for (j = 0; j < o->nshape && o->shape_parts[0]; j++)
+		if (o->shape_parts[j] == 3)
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llux%llu: a scan runs along each row of a ROWSxCOLS "
+			                 "matrix, not a batch of them", o->shape[j][2], o->shape[j][0], o->shape[j][1]);
+	for (j = 0; j < nsizes; j++)
+		if (rows[j] > ~0ull / (cols[j] + (unsigned long long)o->pad + 1) ||
+		    kgen_run_too_large(rows[j] * (cols[j] + (unsigned long long)o->pad), 2, both)) {
+			if (rows[j] == 1)
+				return kgen_fail(err, KGEN_EINVAL, "--n %llu: the input and the scan of %s do not fit in memory",
+				                 cols[j], s->r.dtype->name);
+			return kgen_fail(err, KGEN_EINVAL, "--shape %llux%llu: the input and the scan of %s do not fit in memory",
+			                 rows[j], cols[j], s->r.dtype->name);
+		}
 	return KGEN_OK;
 }
 
-const struct kgen_runner kgen_runner_scan = { .check = check, .run = run };
+/* kgen tune at one n: the input as kgen run makes it (seeded by n, no
+ * offset) and room for the output; a point's verification checks every
+ * element against the reference of its own tiling's bound. */
+static void
+tune_free(kgen_context *ctx, void *arg)
+{
+	if (arg)
+		free_case(ctx, arg);
+	free(arg);
+}
+
+static kgen_status
+tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, void **out, kgen_error *err)
+{
+	struct scase *c = calloc(1, sizeof *c);
+	kgen_status st;
+
+	*out = NULL;
+	if (!c)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if ((st = make_case(ctx, o, spec, 1, o->n[j], c, err))) {
+		tune_free(ctx, c);
+		return st;
+	}
+	*out = c;
+	return KGEN_OK;
+}
+
+static kgen_status
+tune_verify(kgen_context *ctx, void *arg, kgen_kernel *k, int *ok, char *msg, size_t len, kgen_error *err)
+{
+	const char *verdict = "-";
+	int failures = 0;
+	kgen_status st = verify(ctx, kgen_kernel_spec(k), k, arg, &verdict, msg, len, &failures, err);
+
+	if (st)
+		return st;
+	if (strcmp(verdict, "rejected") == 0)  /* this n is not for this point (a grid's worth of tiles) */
+		return kgen_fail(err, KGEN_EINVAL, "%s", msg);
+	*ok = strcmp(verdict, "ok") == 0;
+	return KGEN_OK;
+}
+
+static kgen_status
+tune_call(void *arg, kgen_kernel *k, int i, CUstream stream, kgen_error *err)
+{
+	struct timed t = { k, arg };
+
+	return scan_once(&t, i, stream, err);
+}
+
+/* cub::DeviceScan of the spec's mode, op and types at n. */
+static double
+tune_peer_ms(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, int method, int *offsets)
+{
+	return kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)method, o->runs, spec, o->n[j], ctx->l2_bytes, offsets);
+}
+
+static const struct kgen_tuner tuner = {
+	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
+	.peer = "cub::DeviceScan", .peer_ms = tune_peer_ms,
+};
+
+const struct kgen_runner kgen_runner_scan = { .check = check, .run = run, .tune = &tuner };

@@ -56,6 +56,22 @@ if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c ' FAIL ')" -ne 4 ] ||
 	echo "FAIL: kgen run of specs/scan against the fake driver exited $rc (expected 6 and a FAIL line a spec and n)"
 	status=1
 fi
+# Along rows: --shape ROWSxCOLS scans each row (kgen_scan_rows), the input's
+# rows --pad elements longer; a wrong element is named by row and column; a
+# batch is refused.
+out=$("$b/kgen" run --verify --shape 4x100 --pad 3 "$top_srcdir/specs/scan/exclusive-sum-i32.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] ||
+   ! echo "$out" | grep -q 'scan/exclusive-sum-i32.yaml  *4x100  *FAIL  *out\[0\]\[0\]: got -1, expected 0; 400 of 400 elements wrong'; then
+	echo "FAIL: kgen run --shape of a scan against the fake driver exited $rc (expected 6 and a 4x100 FAIL line)"
+	status=1
+fi
+out=$("$b/kgen" run --shape 2x4x100 "$top_srcdir/specs/scan/sum-f32.yaml" 2>&1)
+if ! echo "$out" | grep -q 'a scan runs along each row of a ROWSxCOLS matrix, not a batch of them'; then
+	echo "FAIL: kgen run --shape 2x4x100 of a scan: $out"
+	status=1
+fi
 # --bench of a scan: kgen-cub's scan form (a stand-in here that logs its
 # arguments) for the spec's mode, op and types, CUB's time on the line and
 # in the TSV's cub columns; none for a scan it has not (op: custom).

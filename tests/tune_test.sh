@@ -250,7 +250,7 @@ grep -q "0 measured (4 failed to verify), 4 from the records" "$tmp/out" ||
 printf 'kernel: transpose\nthreads: [256]\n' > "$tmp/t.space.yaml"
 "$b/kgen" tune "$tmp/t.space.yaml" --n 1000 > "$tmp/out" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce, reduce_axis, matmul or rows specs, not kernel: transpose" "$tmp/out" ||
+[ $rc -eq 2 ] && grep -q "point 1 ((the one point)): kgen tune takes kernel: reduce, reduce_axis, matmul, rows or scan specs, not kernel: transpose" "$tmp/out" ||
 	bad "kgen tune of a transpose space (exit $rc): $(cat "$tmp/out")"
 
 # kernel: matmul through its runner's tune hooks, sized by M, N and K
@@ -346,7 +346,7 @@ refused "--shape: kernel: reduce is sized by n elements: give --n N" "$tmp/space
 refused "--plan: size plans pick by n; kernel: reduce_axis is sized by rows and cols: write records with --records (here $tmp/axis.records.jsonl)" \
 	"$tmp/axis.yaml" --shape 64x64 --plan "$tmp/axis.plan.yaml"
 [ ! -e "$tmp/axis.plan.yaml" ] || bad "a plan was written for reduce_axis"
-refused "--against cub: kgen tune times CUB for kernel: reduce specs, not kernel: reduce_axis" "$tmp/axis.yaml" --shape 64x64 --against cub
+refused "--against cub: kgen tune times CUB for kernel: reduce or scan specs, not kernel: reduce_axis" "$tmp/axis.yaml" --shape 64x64 --against cub
 refused "--shape 2x64x64: a batch of matrices is for transposes; a matrix reduction takes ROWSxCOLS" "$tmp/axis.yaml" --shape 2x64x64
 printf 'kernel: reduce_axis\naxis: [rows, cols]\n' > "$tmp/axes.yaml"
 refused "points 1 and 2 differ in axis (rows, cols): every point of one tuning must compute the same" "$tmp/axes.yaml" --shape 64x64
@@ -377,6 +377,22 @@ for args in "--records $tmp/fifo.yaml" "--plan $tmp/./fifo.yaml" "--plan $tmp/r.
 		grep -Eq "is the space (.* )?itself: writing it would destroy the input|is the records file: give the plan a file of its own" \
 		"$tmp/out" || bad "kgen tune space.yaml $args: exit $rc (expected 2, the space untouched): $(cat "$tmp/out")"
 done
+
+# kernel: scan has tune hooks: its points are verified (here they fail,
+# every element poisoned) and CUB's DeviceScan is its peer.
+printf 'kernel: scan\nop: sum\ndtype: f32\nthreads: [128, 256]\nitems_per_thread: [16, 32]\n' > "$tmp/scan.yaml"
+"$b/kgen" tune "$tmp/scan.yaml" --n 1000 --n 2^16 -j 2 --records "$tmp/scan.jsonl" --plan "$tmp/scan-plan.yaml" \
+	> "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 6 ] || bad "kgen tune of a scan space exited $rc, expected 6: $(cat "$tmp/err")"
+[ "$(grep -c '^kgen tune: point [1-4] (threads=.*) at n = .*: FAIL out\[0\]: got' "$tmp/err")" -eq 8 ] ||
+	bad "a scan point's failure: $(cat "$tmp/err")"
+[ "$(grep -c '"spec":"kernel: scan' "$tmp/scan.jsonl")" -eq 8 ] || bad "scan records: $(cat "$tmp/scan.jsonl")"
+[ -e "$tmp/scan-plan.yaml" ] && bad "a plan written for a scan space with no verified point"
+KGEN_CUB=/nonexistent "$b/kgen" tune "$tmp/scan.yaml" --n 1000 --against cub --records "$tmp/scan.jsonl" \
+	> "$tmp/out" 2>&1
+grep -q "kgen-cub could not time sum f32 at n = 1000" "$tmp/out" ||
+	bad "kgen tune --against cub of a scan did not ask kgen-cub: $(cat "$tmp/out")"
 
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
