@@ -278,6 +278,10 @@ MATH1(sin, sinl(a)) MATH1(cos, cosl(a)) MATH1(tan, tanl(a)) MATH1(tanh, tanhl(a)
 MATH1(floor, floorl(a)) MATH1(ceil, ceill(a)) MATH1(round, roundl(a)) MATH1(trunc, truncl(a))
 MATH2(pow, powl(a, b)) MATH2(hypot, hypotl(a, b)) MATH2(atan2, atan2l(a, b)) MATH2(fmod, fmodl(a, b))
 MATH2(copysign, copysignl(a, b))
+/* The activations (templates/expr/activations.cu), in long double. */
+MATH1(gelu, 0.5L * a * (1 + erfl(a * 0.70710678118654752440L)))
+MATH1(gelu_tanh, 0.5L * a * (1 + tanhl(0.79788456080286535588L * (a + 0.044715L * a * a * a))))
+MATH1(sigmoid, 1 / (1 + expl(-a))) MATH1(silu, a / (1 + expl(-a)))
 #undef MATH1
 #undef MATH2
 

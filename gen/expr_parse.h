@@ -75,7 +75,9 @@ kgen_expr_is_floating(int t)
  * overloads (the set of expr_type.c's table that it takes), and what it
  * computes on the CPU (expr_eval.c's cpu_*: a name's variants alike, in
  * the type the overload resolves to).  NVRTC declares them all for device
- * code. */
+ * code but the activations (gelu, gelu_tanh, sigmoid, silu), which
+ * templates/expr/activations.cu defines where an expression uses them
+ * (expr_emit.c). */
 #define KGEN_EXPR_FUNCS(X) \
 	X(abs, 1, abs, abs) X(fabs, 1, fp, abs) X(fabsf, 1, f, abs) X(llabs, 1, llabs, abs) \
 	X(min, 2, minmax, min) X(max, 2, minmax, max) X(fmin, 2, fp, min) X(fminf, 2, f, min) \
@@ -96,7 +98,8 @@ kgen_expr_is_floating(int t)
 	X(signbit, 1, classify, signbit) X(__int_as_float, 1, int_as_float, int_as_float) \
 	X(__float_as_int, 1, float_as_int, float_as_int) \
 	X(__longlong_as_double, 1, longlong_as_double, longlong_as_double) \
-	X(__double_as_longlong, 1, double_as_longlong, double_as_longlong)
+	X(__double_as_longlong, 1, double_as_longlong, double_as_longlong) \
+	X(gelu, 1, fp, gelu) X(gelu_tanh, 1, fp, gelu_tanh) X(sigmoid, 1, fp, sigmoid) X(silu, 1, fp, silu)
 
 /* A call node's `op`: KGEN_EXPR_FN_sqrt, ... */
 enum kgen_expr_fn {

@@ -10,6 +10,7 @@
 #include "config.h"
 #include <string.h>
 #include "expr.h"
+#include "expr_emit.h"
 #include "matmul.h"
 #include "matmul_hopper.h"
 #include "ptx.h"
@@ -458,6 +459,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
+	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
 	else

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include "expr_emit.h"
 #include "op.h"
 #include "expr_type.h"
 #include "tpl.h"
@@ -612,5 +613,5 @@ kgen_op_render(const struct kgen_spec *s, int flags, struct tpl_args *parent, kg
 	tpl_set(parent, "op_functions", "%s", f.s);
 	sb_free(&t);
 	sb_free(&f);
-	return KGEN_OK;
+	return kgen_expr_render_activations(s, parent, "activations", err);
 }

@@ -179,6 +179,43 @@ START_TEST(epilogue)
 }
 END_TEST
 
+/* The activations kgen defines (templates/expr/activations.cu): their
+ * values in the call's type, within a few ulps of double. */
+START_TEST(activations)
+{
+	struct kgen_spec f64 = typed(KGEN_DT_F64, KGEN_DT_F64, KGEN_DT_F64, 64);
+	struct kgen_spec f32 = typed(KGEN_DT_F16, KGEN_DT_F32, KGEN_DT_F16, 64);
+	static const struct {
+		const char *text;
+		double x, want;
+	} cases[] = {
+		{ "gelu(x)", 1, 0.8413447460685429 },       /* x Phi(x) */
+		{ "gelu(x)", -3, -0.0040496940948902836 },
+		{ "gelu_tanh(x)", 1, 0.8411919906082768 },  /* 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
+		{ "sigmoid(x)", 0, 0.5 },
+		{ "sigmoid(x)", 2, 0.8807970779778823 },
+		{ "silu(x)", 2, 1.7615941559557646 },       /* x sigmoid(x) */
+		{ "silu(x)", -40, -1.699341702116636e-16 },
+	};
+	struct kgen_expr e;
+	char why[200];
+	size_t at, k;
+
+	for (k = 0; k < sizeof cases / sizeof *cases; k++) {
+		struct kgen_value v = MAP(&f64, cases[k].text, fv(cases[k].x));
+		ck_assert_msg(v.is_float && fabsl(v.f - cases[k].want) <= 1e-13 * fabs(cases[k].want), "%s at %g: %.17Lg",
+		              cases[k].text, cases[k].x, v.f);
+	}
+	/* In an f32 epilogue, of v and acc (Acc, evaluated as the other epilogues are). */
+	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "gelu(v) + silu(acc)", &e, &at, why, sizeof why), KGEN_OK);
+	{
+		struct kgen_value v = kgen_expr_eval_epilogue(&e, &f32, 1, 2, 0, 0, 0);
+		ck_assert_msg(v.is_float && fabsl(v.f - (0.8413447460685429 + 1.7615941559557646)) < 1e-6,
+		              "gelu(v) + silu(acc), f32: %.17Lg", v.f);
+	}
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -191,6 +228,7 @@ suite(void)
 	tcase_add_test(tc, keys_bind_their_names);
 	tcase_add_test(tc, without_a_spec);
 	tcase_add_test(tc, epilogue);
+	tcase_add_test(tc, activations);
 	suite_add_tcase(s, tc);
 	return s;
 }

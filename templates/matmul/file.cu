@@ -14,7 +14,7 @@ typedef {{out_ctype}} Out;  // an element of C{{out_note}}
 
 {{converts}}
 
-// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
+{{activations}}// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
 static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return {{epilogue}}; }
 

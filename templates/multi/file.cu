@@ -24,7 +24,7 @@ struct Offsets {
     long long at[MAX_PARTS];
 };
 
-{{op_functions}}
+{{activations}}{{op_functions}}
 
 {{part}}
 

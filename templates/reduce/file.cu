@@ -15,7 +15,7 @@ constexpr int LOADS = ITEMS / VEC;
 constexpr Index TILE = (Index)THREADS * ITEMS;
 
 {{vec_struct}}
-{{op_functions}}
+{{activations}}{{op_functions}}
 {{helpers}}
 
 {{kernels}}

@@ -10,7 +10,7 @@ typedef unsigned long long Index;
 
 {{constants}}
 {{vec_struct}}
-{{op_functions}}
+{{activations}}{{op_functions}}
 {{helpers}}
 
 {{kernel}}

@@ -14,7 +14,7 @@ constexpr int ITEMS = {{items}};
 constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 
-{{op_functions}}
+{{activations}}{{op_functions}}
 
 // A tile's elements in shared memory, one word skipped every 32 so that
 // thread t reading its ITEMS adjacent elements (t * ITEMS + j) and the
