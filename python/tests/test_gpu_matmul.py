@@ -1,6 +1,7 @@
 """kgen.matmul on the GPU against torch.matmul in float64: every dtype, both
 layouts of each operand (row-major, and a transposed view read without a
-copy), alpha and beta, odd shapes, padded rows, out=, a ReLU epilogue, a
+copy), alpha and beta, odd shapes, padded rows, out=, a ReLU epilogue and
+kgen's activations (gelu, gelu_tanh, silu, sigmoid) as epilogues, a
 Kernel called directly, and CuPy arrays.  Without spec= the kernels are
 kgen's best specs (specs/matmul/best/): mma.sync for 16-bit operands of
 odd shapes, and on an H100 or H200 wgmma for ones TMA can load (16-byte
@@ -172,6 +173,29 @@ def test_relu_epilogue(dt, m, n, k, gen):
     kgen.matmul(a, b, out=out, alpha=0.75, beta=0.25, epilogue=RELU)
     close(out, a, b, dt, alpha=0.75, beta=0.25, c0=c0, relu=True)
     assert torch.all(out >= 0)
+
+
+# kgen's activations as an epilogue, against torch's of the float64 product.
+ACTIVATIONS = {
+    "gelu": lambda x: torch.nn.functional.gelu(x),
+    "gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
+    "silu": torch.nn.functional.silu,
+    "sigmoid": torch.sigmoid,
+}
+
+
+@pytest.mark.parametrize("fn", list(ACTIVATIONS))
+@pytest.mark.parametrize("dt", ["f32", "bf16"])
+def test_activation_epilogues(fn, dt, gen):
+    a, b = operand(127, 63, dt, "row", gen), operand(63, 255, dt, "row", gen)
+    got = kgen.matmul(a, b, epilogue="%s(v)" % fn)
+    ref, mag = expect(a, b)
+    want = ACTIVATIONS[fn](ref)
+    # Each activation's slope is at most 1.13: the product's bound carries over, then the
+    # activation's own float rounding (a few ulps) and the output's.
+    bound = 1.13 * (63 + 2) * UNIT["f32"] * mag + (UNIT[dt] + 8 * UNIT["f32"]) * want.abs() + 1e-6
+    err = (got.double() - want).abs()
+    assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
 
 
 def test_padded_operands_and_out(gen):
