@@ -1,17 +1,25 @@
 """vs_torch.py [N | RxC ...]: kgen.cumsum against torch.cumsum on f32 and
 i32 vectors of N elements (int32 scanned into int64, as torch does) and
-along the rows of R x C matrices (dim=-1), and a device-to-device
+along the rows of R x C matrices (dim=-1), cupy.cumsum where CuPy is
+installed (on the same memory; it runs on torch's current stream only if
+that is the default one, which it is here), and a device-to-device
 copy of the same bytes (read + written), in one process on one GPU.  Each
 result is checked against torch's first (floats within a sum's bound,
 integers exactly).  Times: CUDA events around 20 calls back to back, the
 median of 7 such batches, per call; the copy timed twice, the later kept.
 Prints one line per dtype and n: the three times in us, kgen's fraction
-of the copy's bandwidth and torch's time over kgen's."""
+of the copy's bandwidth, torch's time over kgen's, and CuPy's time and its
+over kgen's (-1 without CuPy)."""
 import sys
 
 import torch
 
 import kgen
+
+try:  # CuPy's cumsum as a second peer, where it is installed
+    import cupy
+except ImportError:
+    cupy = None
 
 
 def per_call(fn, reps=7, calls=20):
@@ -35,7 +43,7 @@ def main():
         (2 ** 20,), (2 ** 24,), (2 ** 28,)]
     g = torch.Generator(device="cuda").manual_seed(52)
     print("# %s, torch %s, kgen %s" % (torch.cuda.get_device_name(), torch.__version__, kgen.__version__))
-    print("dtype shape kgen_us torch_us copy_us kgen_of_copy torch_over_kgen")
+    print("dtype shape kgen_us torch_us copy_us kgen_of_copy torch_over_kgen cupy_us cupy_over_kgen")
     for dt in ("f32", "i32"):
         for shape in sizes:
             n, cols = 1, shape[-1]
@@ -60,7 +68,17 @@ def main():
             per_call(lambda: dst.copy_(src))
             copy = per_call(lambda: dst.copy_(src))
             k, t = per_call(ours), per_call(theirs)
-            print("%s %s %.2f %.2f %.2f %.3f %.2f" % (dt, "x".join(map(str, shape)), k, t, copy, copy / k, t / k))
+            c = -1.0
+            if cupy is not None:  # the same tensor through DLPack; int32 scanned into int64 as torch's
+                cx = cupy.from_dlpack(x)
+                cd = cupy.int64 if dt == "i32" else None
+                theirs_c = cupy.cumsum(cx, axis=-1, dtype=cd)  # a sanity check of the peer: ints exactly
+                assert (cupy.array_equal(theirs_c, cupy.from_dlpack(got)) if dt == "i32" else
+                        cupy.allclose(theirs_c, cupy.from_dlpack(got), rtol=1e-3, atol=1e-1)), "cupy.cumsum and kgen differ"
+                del theirs_c
+                c = per_call(lambda: cupy.cumsum(cx, axis=-1, dtype=cd))
+            print("%s %s %.2f %.2f %.2f %.3f %.2f %.2f %.2f" % (dt, "x".join(map(str, shape)), k, t, copy, copy / k,
+                                                                  t / k, c, c / k if c > 0 else -1))
             sys.stdout.flush()
             del x, got, src, dst
 
