@@ -56,7 +56,8 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
     """The prefix of x under op: out[i] = x[0] op ... op x[i] (exclusive=True:
     up to x[i - 1], out[0] the identity), over all of x's elements in order
     (dim=None: a contiguous array), or along its last dimension (dim=-1 or
-    x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)).  op: sum, min,
+    x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)), or down
+    the columns (dim=-2: between two transposes, three passes over the data).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
     identity=).  The result is a new array of x's shape in x's framework (or
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
@@ -82,9 +83,11 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         nd = len(a.shape)
         if not -nd <= dim < max(nd, 1):
             raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
+        if nd >= 2 and dim % nd == nd - 2:  # down the columns: between two transposes
+            return _columns(x, op, exclusive, spec, out, stream, overrides)
         if nd and dim % nd != nd - 1:
-            raise NotImplementedError("%s: scans along dimension %d of %d-D x (down the columns) are not there "
-                                      "yet: along the last (dim=-1), or of x.movedim(%d, -1).contiguous()"
+            raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
+                                      "two (dim=-1, dim=-2), or of x.movedim(%d, -1).contiguous()"
                                       % (WHERE, dim, nd, dim))
         if nd:
             lines = rows_of(a, "x", WHERE)
@@ -100,6 +103,15 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
     return _run_scan(k, a, out, stream, WHERE, lines)
+
+
+def _columns(x, op, exclusive, spec, out, stream, overrides):
+    """The scan down each column of x (of each matrix of a batch): its rows
+    scanned in kgen.transpose(x), transposed back (into out).  Three passes
+    over the data, no scan kernel of the columns' own yet."""
+    from ._transpose import transpose  # kgen.transpose, the other way round
+    rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides)
+    return transpose(rows, out=out, stream=stream)
 
 
 def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None,

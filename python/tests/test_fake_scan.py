@@ -89,13 +89,24 @@ def test_out_is_written_in_place_too():
         kgen.scan(Device((300,), "<i4"), acc_dtype="i64", out=Device((300,), "<i4"))
 
 
+def test_a_scan_down_the_columns_runs_between_two_transposes():
+    x = Device((300, 20))
+    m = mark()
+    y = kgen.cumsum(x, dim=0)
+    calls = launches_since(m)
+    names = [c.name.decode() for c in calls]
+    assert len(names) == 3 and names[0].startswith("transpose") and names[2].startswith("transpose"), names
+    assert names[1] == "scan_sum_f32" and calls[1].grid[1] == 20  # 20 rows (the columns) of 300
+    assert y.shape == (300, 20)
+
+
 def test_what_a_scan_cannot_take_is_refused():
     with pytest.raises(ValueError, match="op is one of sum, min, max, prod, .* not 'mean'"):
         kgen.scan(Device((10,)), "mean")
     with pytest.raises(TypeError, match="exclusive is True or False"):
         kgen.scan(Device((10,)), exclusive=1)
-    with pytest.raises(NotImplementedError, match="along dimension 0 of 2-D x .down the columns. are not there yet"):
-        kgen.cumsum(Device((10, 10)), dim=0)
+    with pytest.raises(NotImplementedError, match="along dimension 0 of 3-D x are not there yet"):
+        kgen.cumsum(Device((2, 10, 10)), dim=0)
     with pytest.raises(IndexError, match="dim 2 is out of range for 2-D x"):
         kgen.cumsum(Device((10, 10)), dim=2)
     with pytest.raises(ValueError, match="rows are not evenly spaced"):
