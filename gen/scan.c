@@ -56,7 +56,8 @@ kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n)
 unsigned long long
 kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 {
-	unsigned long long tiles = kgen_scan_tiles(s, n), groups = (tiles + 31) / 32;
+	unsigned long long tiles = kgen_scan_tiles(s, n);
+	unsigned long long groups = (tiles + (unsigned long long)s->lookback_group - 1) / (unsigned long long)s->lookback_group;
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
@@ -125,10 +126,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   s->threads);
 		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
 		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
-		                   "// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total\n"
-		                   "// and a group's total and prefix, %d bytes each; zeros before the first launch, and each\n"
-		                   "// launch's epoch above every earlier one's (no clearing between).\n",
-		                   tile, s->r.acc_bytes);
+		                   "// 64-bit flag a tile and a group of %lld tiles, then (from a 16-byte boundary) a tile's\n"
+		                   "// total and a group's total and prefix, %d bytes each; zeros before the first launch, and\n"
+		                   "// each launch's epoch above every earlier one's (no clearing between).\n",
+		                   tile, s->lookback_group, s->r.acc_bytes);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
 	                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0] to in[i]"
@@ -163,6 +164,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "load_width", "%lld", s->load_width);
 	tpl_set(&file, "vec", "%lld", vec);
 	tpl_set(&file, "out_vec", "%lld", out_vec);
+	if (s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
+		tpl_set(&k, "group", "%lld", s->lookback_group);
 	tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
 	                                       : "exclusive, each element's own left out");
 	tpl_show(&file, "inclusive", inclusive);
@@ -196,13 +199,15 @@ out:
 
 static const struct kgen_only_with only_with[] = {
 	KGEN_OP_ONLY_WITH,
+	{ KGEN_KEY_lookback_group, KGEN_KEY_scan_strategy, KGEN_BIT(KGEN_SCAN_STRATEGY_LOOKBACK),
+	  "lookback_group is the look-back's, and strategy: {w} has none: drop it" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
 	KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_KEY_load_width,
-	KGEN_OP_KEYS,
+	KGEN_KEY_lookback_group, KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
 };
 

@@ -356,6 +356,7 @@
 	X(scan_mode,        "mode",             KT_ENUM, kgen_scan_modes,    0, 0,     "inclusive", "kernel: scan: which prefix each element gets") \
 	X(scan_strategy,    "strategy",         KT_ENUM, kgen_scan_strategies, 0, 0,   "lookback", "kernel: scan: how blocks share the vector") \
 	X(block_scan,       "block_scan",       KT_ENUM, kgen_block_scans,   0, 0,     "warps",   "kernel: scan: how a block scans its threads' totals") \
+	X(lookback_group,   "lookback_group",   KT_INT,  NULL,               1, 32,    "32",      "kernel: scan, strategy: lookback: tiles a group of the look-back; a tile waits for the totals of those before it in its group") \
 	KGEN_EXTRA_KEYS(X)
 
 #define X(id, ...) KGEN_##id,

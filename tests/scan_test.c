@@ -33,7 +33,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
-		"block_scan: warps\n");
+		"block_scan: warps\n"
+		"lookback_group: 32\n");
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -81,6 +82,8 @@ static const struct refusal refusals[] = {
 	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: hillis_steele\nthreads: 1024\nitems_per_thread: 12\n",
 	  "a tile of 1024 x 12 f32 accumulators, with the block scan's take 58884 bytes of shared memory, "
 	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 12" },
+	{ "a_group_is_the_look_back_s", "kernel: scan\nstrategy: block\nlookback_group: 8\n",
+	  "lookback_group is the look-back's, and strategy: block has none: drop it", 3, 17, "lookback_group: 8" },
 	{ "items_are_whole_loads", "kernel: scan\nitems_per_thread: 6\n",
 	  "items_per_thread 6 is not a multiple of the 4 elements of one 16-byte load: use 4, 8, ...", 2, 19,
 	  "items_per_thread: 6" },
@@ -164,6 +167,9 @@ START_TEST(the_lookback_scratch_is_a_flag_and_an_accumulator_a_tile_and_two_a_gr
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), 32 + 4 * 4);
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), 32 + 32);  /* 5 accumulators, to 32 bytes */
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 33ull * 2048), 288 + 160);  /* 33 tiles, 2 groups: 37 to 40 */
+	kgen_spec_free(spec);
+	spec = load("kernel: scan\nitems_per_thread: 8\nlookback_group: 8\n");
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 9ull * 2048), 96 + 64);  /* 9 tiles, 2 groups of 8: 11 flags, 13 accumulators */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\ndtype: f64\nthreads: 128\nitems_per_thread: 4\n");
 	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), 32 + 4 * 8);  /* two tiles of 512 */

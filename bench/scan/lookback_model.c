@@ -1,6 +1,6 @@
 /*
  * lookback_model.c - a CPU model of kernel: scan's look-back over groups of
- * 32 tiles (templates/scan/lookback.cu), to check the protocol itself: W
+ * GROUP tiles (templates/scan/lookback.cu), to check the protocol itself: W
  * threads take tiles in order (as a GPU dispatches blocks); each publishes
  * its total, scans the totals of the tiles before it in its group (waiting
  * for them) along the warp's fixed tree, and, for a group's last tile,
@@ -19,7 +19,8 @@
  * On the 2-core machine (2026-12-02): 40000 tiles on 900 and on 64
  * threads, three runs each, every prefix the one-thread run's bit for bit
  * (no fallback taken); built with -DREACH=1 and 2, where it is taken
- * (36000 and 27000 times in a run of 40000 tiles), the same.
+ * (36000 and 27000 times in a run of 40000 tiles), the same; and with
+ * -DGROUP=1, 8 and 16 (lookback_group), the same.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -29,6 +30,9 @@
 #include <string.h>
 
 enum { AGGREGATE = 1, PREFIX = 2 };
+#ifndef GROUP
+#define GROUP 32  /* tiles a group (lookback_group), at most 32 */
+#endif
 #ifndef REACH
 #define REACH 32  /* groups a look-back reads, a warp's lanes; -DREACH=2 takes the fallback often */
 #endif
@@ -107,8 +111,8 @@ static void *worker(void *arg)
 	unsigned seed = (unsigned)(size_t)arg * 7919u + 1;
 
 	for (;;) {
-		long t = atomic_fetch_add(&next_tile, 1), g = t / 32;
-		int p = (int)(t % 32);
+		long t = atomic_fetch_add(&next_tile, 1), g = t / GROUP;
+		int p = (int)(t % GROUP);
 		float all, lanes[32];
 
 		if (t >= tiles)
@@ -130,13 +134,13 @@ static void *worker(void *arg)
 			}
 		}
 		warp_inclusive(lanes);
-		if (p == 31)
-			publish(&group_flags[g], &group_totals[g], lanes[31], AGGREGATE);
+		if (p == GROUP - 1)
+			publish(&group_flags[g], &group_totals[g], lanes[GROUP - 1], AGGREGATE);
 		jitter(&seed);
 		float group = g > 0 ? group_prefix(g) : 0.0f;
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
-		if (p == 31)
-			publish(&group_flags[g], &group_prefixes[g], group + lanes[31], PREFIX);
+		if (p == GROUP - 1)
+			publish(&group_flags[g], &group_prefixes[g], group + lanes[GROUP - 1], PREFIX);
 	}
 }
 
@@ -164,7 +168,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS\n");
 		return 2;
 	}
-	groups = (tiles + 31) / 32;
+	groups = (tiles + GROUP - 1) / GROUP;
 	flags = calloc(tiles, sizeof *flags);
 	group_flags = calloc(groups, sizeof *group_flags);
 	totals = calloc(tiles, 4), tile_total = calloc(tiles, 4), got = calloc(tiles, 4);

@@ -171,3 +171,16 @@ def test_columns(shape, dim, gen):
             if dt == "i32":
                 ref = torch.cumsum(x.long(), dim)
                 assert torch.equal(got.long(), ref - x.long() if exclusive else ref)
+
+
+@pytest.mark.parametrize("group", [1, 8, 16])
+def test_lookback_groups(group, gen):
+    """Smaller look-back groups (lookback_group): every element, and the
+    same floats twice."""
+    for n in (8193, 33 * 8192 + 5, 2 ** 20 + 7):
+        x = data(n, "i32", gen)
+        check(kgen.scan(x, lookback_group=group, items_per_thread=8), x, "sum", False)
+        y = data(n, "f32", gen)
+        first = kgen.cumsum(y, lookback_group=group, items_per_thread=8)
+        check(first, y, "sum", False)
+        assert torch.equal(kgen.cumsum(y, lookback_group=group, items_per_thread=8), first)

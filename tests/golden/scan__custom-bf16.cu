@@ -18,14 +18,15 @@
 //   mode: inclusive
 //   strategy: lookback
 //   block_scan: warps
+//   lookback_group: 32
 //
 // Kernel (extern "C"), for rows of n elements (a vector: one):
 //   scan_custom_bf16(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  <<<(tiles, rows), 256>>>
 // where tiles = ceil(n / 8192), a block a tile of a row (rows in_pitch and out_pitch elements
 // apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a
-// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's total
-// and a group's total and prefix, 4 bytes each; zeros before the first launch, and each
-// launch's epoch above every earlier one's (no clearing between).
+// 64-bit flag a tile and a group of 32 tiles, then (from a 16-byte boundary) a tile's
+// total and a group's total and prefix, 4 bytes each; zeros before the first launch, and
+// each launch's epoch above every earlier one's (no clearing between).
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -193,7 +194,7 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
-// Tiles come in groups of 32, a warp's lanes; the last tile of a group
+// Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
 // stands for it.  What a launch publishes is marked by its epoch (epoch * 4
 // + what): a mark of an earlier launch is smaller than this launch's, so
 // the status needs no clearing between launches (only zeros at first).
@@ -203,11 +204,14 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
 //                    of every tile up to the end of group g.
 // A tile's prefix is its group's prefix combined with the totals of the
 // tiles before it in the group, scanned across a warp's lanes along one
-// fixed tree (a group's total is that scan's last lane); a group's prefix
+// fixed tree (a group's total is that scan's lane GROUP - 1); a group's prefix
 // is the nearest published group prefix combined, left to right, with the
 // totals of the groups after it.  So every prefix is the same combination
 // whatever the timing, and floats come out the same run after run.
 constexpr unsigned long long AGGREGATE = 1, PREFIX = 2;
+
+// Tiles a group (lookback_group): a tile waits for the totals of those before it in its group.
+constexpr int GROUP = 32;
 
 // A flag, read with acquire semantics: what was stored before the flag's
 // release is visible after it (a lane reads one flag at a time).
@@ -231,7 +235,7 @@ struct Status {
 
     __device__ Status(unsigned char *status, Index tiles, unsigned long long epoch)
     {
-        const Index groups = (tiles + 31) / 32;
+        const Index groups = (tiles + GROUP - 1) / GROUP;
         flags = reinterpret_cast<unsigned long long *>(status);
         group_flags = flags + tiles;
         totals = reinterpret_cast<Acc *>(status + ((tiles + groups) * 8 + 15) / 16 * 16);
@@ -248,11 +252,11 @@ struct Status {
 };
 
 // The combination of the totals of the tiles before tile t in its group
-// (lane l: tile t - t % 32 + l, `all` tile t's own), scanned across the
+// (lane l: tile t - t % GROUP + l, `all` tile t's own), scanned across the
 // lanes: lane l holds tiles up to l of the group combined.
 static __device__ __forceinline__ Acc group_scan(const Status &s, Index t, Acc all)
 {
-    const int lane = threadIdx.x % 32, p = (int)(t % 32);
+    const int lane = threadIdx.x % 32, p = (int)(t % GROUP);
     const Index j = t - p + lane;
     Acc v = identity();
 
@@ -316,18 +320,18 @@ scan_custom_bf16(const T *__restrict__ in, Results out, Index n, Index in_pitch,
     const Acc before = block_exclusive(items_total(tile), &all);
     if (threadIdx.x < 32 && t > 0) {
         Status s(scratch, tiles, epoch);
-        const int p = (int)(t % 32);
-        const long long g = (long long)(t / 32);
+        const int p = (int)(t % GROUP);
+        const long long g = (long long)(t / GROUP);
         if (threadIdx.x == 0)
             s.publish(s.flags + t, s.totals + t, all, AGGREGATE);
-        const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, 31);
-        if (p == 31 && threadIdx.x == 0)
+        const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
+        if (p == GROUP - 1 && threadIdx.x == 0)
             s.publish(s.group_flags + g, s.group_totals + g, group_total, AGGREGATE);
         const Acc group = g > 0 ? group_prefix(s, g) : identity();
         const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
         if (threadIdx.x == 0) {
             tile_prefix = p > 0 ? combine(group, mates) : group;
-            if (p == 31)
+            if (p == GROUP - 1)
                 s.publish(s.group_flags + g, s.group_prefixes + g, combine(group, group_total), PREFIX);
         }
     } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
