@@ -66,6 +66,9 @@ struct kgen_tuner {
 	const char *peer;
 	double (*peer_ms)(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec, int j, int method,
 	                  int *offsets);
+	/* Optional: what the peer computes for spec, as the records' key names
+	 * it (default "OP DTYPE", as for cub::DeviceReduce). */
+	void (*peer_key)(const kgen_spec *spec, char *buf, size_t len);
 };
 
 struct kgen_runner {

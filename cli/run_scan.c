@@ -357,9 +357,18 @@ tune_peer_ms(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec,
 	return kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)method, o->runs, spec, o->n[j], ctx->l2_bytes, offsets);
 }
 
+/* The records' name of what DeviceScan computes: "scan exclusive sum i32
+ * i64" (a reduction of the same op and dtype is another peer's). */
+static void
+tune_peer_key(const kgen_spec *spec, char *buf, size_t len)
+{
+	snprintf(buf, len, "scan %s %s %s %s", kgen_scan_modes[spec->scan_mode].name, kgen_ops[spec->op].name,
+	         spec->r.dtype->name, spec->r.out->name);
+}
+
 static const struct kgen_tuner tuner = {
 	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
-	.peer = "cub::DeviceScan", .peer_ms = tune_peer_ms,
+	.peer = "cub::DeviceScan", .peer_ms = tune_peer_ms, .peer_key = tune_peer_key,
 };
 
 const struct kgen_runner kgen_runner_scan = { .check = check, .run = run, .tune = &tuner };

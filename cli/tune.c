@@ -716,23 +716,27 @@ score_text(const struct tune *t, int i, int j, char *buf, size_t len)
 }
 
 /* --against cub: the family's peer's time at size j under each method
- * (cub::DeviceReduce for kernel: reduce, through kgen-cub: timing.c's
- * kgen_cub_ms), from the records or measured and recorded. */
+ * (through kgen-cub: the family's hooks), from the records or measured and
+ * recorded, keyed by what the peer computes (the hooks' peer_key). */
 static kgen_status
 cub_size(struct tune *t, kgen_context *ctx, int j, int rec, kgen_error *err)
 {
 	const kgen_spec *s0 = t->p[0].spec;
-	char key[600], date[32], sz[48], at[80], *buf = NULL;
+	char key[1024], date[32], sz[48], at[80], what[128], *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	time_t now;
 	double ms;
 	int m, r, offsets;
 
+	if (t->tu->peer_key)
+		t->tu->peer_key(s0, what, sizeof what);
+	else
+		snprintf(what, sizeof what, "%s %s", kgen_ops[s0->op].name, s0->r.dtype->name);
 	for (m = 0; m < t->nm; m++) {
 		const char *method = kgen_timing_method_name(t->method[m]);
-		snprintf(key, sizeof key, "%s|cub %s %s|%s|%s rotated", t->base_key, kgen_ops[s0->op].name,
-		         s0->r.dtype->name, size_key(t, j, sz, sizeof sz), method);
+		snprintf(key, sizeof key, "%s|cub %s|%s|%s rotated", t->base_key, what, size_key(t, j, sz, sizeof sz),
+		         method);
 		if (!t->fresh && (r = find_record(t, key)) >= 0 && t->seen[r].us > 0) {
 			t->cub_us[j][m] = t->seen[r].us;
 			t->reused++;

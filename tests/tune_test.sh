@@ -393,6 +393,12 @@ KGEN_CUB=/nonexistent "$b/kgen" tune "$tmp/scan.yaml" --n 1000 --against cub --r
 	> "$tmp/out" 2>&1
 grep -q "kgen-cub could not time sum f32 at n = 1000" "$tmp/out" ||
 	bad "kgen tune --against cub of a scan did not ask kgen-cub: $(cat "$tmp/out")"
+# CUB's scan times are keyed by what DeviceScan computes, apart from a
+# reduction's of the same op and dtype (the stand-in kgen-cub of above).
+KGEN_CUB=$tmp/fake-cub "$b/kgen" tune "$tmp/scan.yaml" --n 1000 --against cub --records "$tmp/scan-cub.jsonl" \
+	> "$tmp/out" 2>&1
+grep -q '|cub scan inclusive sum f32 f32|' "$tmp/scan-cub.jsonl" && ! grep -q '|cub sum f32|' "$tmp/scan-cub.jsonl" ||
+	bad "a scan's CUB record key: $(cat "$tmp/scan-cub.jsonl") $(cat "$tmp/out")"
 
 [ $fail -eq 0 ] && echo "ok: kgen tune's records"
 exit $fail
