@@ -63,7 +63,8 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
     acc_dtype= or out_dtype= choose others).  spec= chooses the kernel (its
     dtype, op and mode follow the call); overrides set its fields
-    (strategy="block", threads=..., items_per_thread=...).  Floats come out
+    (strategy="block", threads=..., items_per_thread=..., load_width=...,
+    lookback_group=...).  Floats come out
     the same run after run."""
     if op not in OPS:
         raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
