@@ -6,6 +6,7 @@ from . import _lib, _memory, _trace
 from ._arrays import describe, empty, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
 from ._rows import rows_of
+from ._transpose import transpose
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.scan"
@@ -110,7 +111,6 @@ def _columns(x, op, exclusive, spec, out, stream, overrides):
     """The scan down each column of x (of each matrix of a batch): its rows
     scanned in kgen.transpose(x), transposed back (into out).  Three passes
     over the data, no scan kernel of the columns' own yet."""
-    from ._transpose import transpose  # kgen.transpose, the other way round
     rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides)
     return transpose(rows, out=out, stream=stream)
 
