@@ -28,6 +28,14 @@ struct problem {
 	void *a, *b, *c0;              /* host: A, B and the random C of the beta check */
 	size_t abytes, bbytes, cbytes;
 	CUdeviceptr da, db, dc;
+	/* The epilogue's operands the spec declares (else NULL and 0): a bias
+	 * vector of m or n and an m x n residual of row pitch ldr. */
+	long long bias_dtype, residual_dtype;
+	int bias_by_row;
+	unsigned long long ldr;
+	void *bias, *residual;
+	size_t bias_bytes, residual_bytes;
+	struct kgen_matmul_operands ops;
 };
 
 static unsigned long long
@@ -45,6 +53,12 @@ free_problem(kgen_context *ctx, struct problem *p)
 		ctx->cu->cuMemFree(p->db);
 	if (p->dc)
 		ctx->cu->cuMemFree(p->dc);
+	if (p->ops.bias)
+		ctx->cu->cuMemFree(p->ops.bias);
+	if (p->ops.residual)
+		ctx->cu->cuMemFree(p->ops.residual);
+	free(p->bias);
+	free(p->residual);
 	free(p->a);
 	free(p->b);
 	free(p->c0);
@@ -59,6 +73,38 @@ fill(long long dtype, void *host, size_t n, uint64_t seed)
 
 	for (i = 0; i < n; i++)
 		kgen_host_set(dtype, host, i, (double)(kgen_splitmix64(&seed) >> 11) * 0x1p-52 - 1.0);
+}
+
+/* The epilogue's operands the spec declares, seeded in [-1, 1]: the bias
+ * vector and the residual matrix (its rows --pad elements longer than n). */
+static kgen_status
+make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, struct problem *p,
+              kgen_error *err)
+{
+	p->bias_dtype = s->bias_dtype;
+	p->residual_dtype = s->residual_dtype;
+	p->bias_by_row = s->bias == KGEN_MM_BIAS_ROW;
+	if (s->bias != KGEN_MM_BIAS_NONE) {
+		size_t size = (size_t)kgen_dtype_info[s->bias_dtype].size, count = (size_t)(p->bias_by_row ? p->m : p->n);
+		p->bias_bytes = count * size;
+		if (!(p->bias = malloc(p->bias_bytes)))
+			return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the bias");
+		fill(s->bias_dtype, p->bias, count, o->seed ^ 0xd);
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.bias, p->bias_bytes));
+		KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.bias, p->bias, p->bias_bytes));
+	}
+	if (s->residual != KGEN_MM_RESIDUAL_NONE) {
+		size_t size = (size_t)kgen_dtype_info[s->residual_dtype].size;
+		p->ldr = p->n + (unsigned long long)o->pad;
+		p->residual_bytes = (size_t)span(1, p->m, p->n, p->ldr) * size;
+		if (!(p->residual = malloc(p->residual_bytes)))
+			return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the residual");
+		fill(s->residual_dtype, p->residual, p->residual_bytes / size, o->seed ^ 0xe);
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.residual, p->residual_bytes));
+		KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.residual, p->residual, p->residual_bytes));
+		p->ops.ldr = p->ldr;
+	}
+	return KGEN_OK;
 }
 
 static kgen_status
@@ -92,7 +138,7 @@ make_problem(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec
 	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->dc, p->cbytes));
 	KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->da, p->a, p->abytes));
 	KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->db, p->b, p->bbytes));
-	return KGEN_OK;
+	return make_operands(ctx, o, s, p, err);
 }
 
 /* The epsilon of a float dtype: half its unit in the last place at 1. */
@@ -143,7 +189,7 @@ static int
 element_ok(const struct verdict *v, const struct problem *p, unsigned long long i, unsigned long long j, double got,
            double *want_out, double *tol_out)
 {
-	double dot = 0, mag = 0, old = 0, val, want, tol;
+	double dot = 0, mag = 0, old = 0, val, want, tol, operands = 0;
 	unsigned long long l;
 
 	const double *x = v->ad + i * p->k, *y = v->bt + j * p->k;
@@ -157,11 +203,20 @@ element_ok(const struct verdict *v, const struct problem *p, unsigned long long 
 	val = v->alpha * dot + v->beta * old;
 	want = val;
 	if (v->epi) {
-		struct kgen_value r = kgen_expr_eval_epilogue(v->epi, v->s, val, dot, old, (long long)i, (long long)j);
+		struct kgen_epilogue_at at = { .v = val, .acc = dot, .c = old, .row = (long long)i, .col = (long long)j };
+		struct kgen_value r;
+		if (p->bias)
+			at.bias = kgen_host_get(p->bias_dtype, p->bias, (size_t)(p->bias_by_row ? i : j));
+		if (p->residual)
+			at.residual = kgen_host_get(p->residual_dtype, p->residual, (size_t)(i * p->ldr + j));
+		operands = fabs(at.bias) + fabs(at.residual);
+		r = kgen_expr_eval_epilogue(v->epi, v->s, &at);
 		want = r.is_float ? (double)r.f : (double)r.i;
 	}
+	/* The product's bound, carried through the epilogue (an activation's slope is at most 1.13: 2 covers it),
+	 * the operands' sums in Acc, then C's rounding. */
 	tol = ((double)p->k + 4) * eps_of(v->s->acc_dtype) * 2 * (fabs(v->alpha) * mag + fabs(v->beta * old)) +
-	      2 * eps_of(p->out_dtype) * fabs(want) + 1e-300;
+	      4 * eps_of(v->s->acc_dtype) * (operands + fabs(val)) + 2 * eps_of(p->out_dtype) * fabs(want) + 1e-300;
 	*want_out = want;
 	*tol_out = tol;
 	if (isnan(want))
@@ -185,8 +240,8 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		ctx->cu->cuMemsetD8Async(p->dc, 0xff, p->cbytes, NULL);
 	else if (ctx->cu->cuMemcpyHtoD(p->dc, p->c0, p->cbytes))
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyHtoD() failed");
-	if ((st = kgen_matmul(k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, v->alpha, v->beta, 0, 0,
-	                      NULL, err)))
+	if ((st = kgen_matmul_with(k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, v->alpha, v->beta,
+	                           &p->ops, 0, 0, NULL, err)))
 		return st;
 	if (ctx->cu->cuCtxSynchronize())
 		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
@@ -260,7 +315,8 @@ mm_once(void *arg, int i, CUstream stream, kgen_error *err)
 	const struct problem *p = c->p;
 
 	(void)i;
-	return kgen_matmul(c->k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, 1.0, 0.0, 0, 0, stream, err);
+	return kgen_matmul_with(c->k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, 1.0, 0.0, &p->ops, 0, 0,
+	                        stream, err);
 }
 
 /* Is the spec's epilogue a ReLU, which cuBLASLt fuses (CUBLASLT_EPILOGUE_RELU)? */

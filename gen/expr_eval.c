@@ -489,16 +489,17 @@ kgen_expr_eval(const struct kgen_expr *e, const struct kgen_spec *s, struct kgen
 }
 
 struct kgen_value
-kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s, double v, double acc, double c,
-                        long long row, long long col)
+kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s, const struct kgen_epilogue_at *at)
 {
 	struct kgen_value given[KGEN_V_COUNT];
 
 	memset(given, 0, sizeof given);
-	given[KGEN_V_V] = (struct kgen_value){ .is_float = 1, .f = v };
-	given[KGEN_V_ACC] = (struct kgen_value){ .is_float = 1, .f = acc };
-	given[KGEN_V_C] = (struct kgen_value){ .is_float = 1, .f = c };
-	given[KGEN_V_ROW] = (struct kgen_value){ .i = row };
-	given[KGEN_V_COL] = (struct kgen_value){ .i = col };
+	given[KGEN_V_V] = (struct kgen_value){ .is_float = 1, .f = at->v };
+	given[KGEN_V_ACC] = (struct kgen_value){ .is_float = 1, .f = at->acc };
+	given[KGEN_V_C] = (struct kgen_value){ .is_float = 1, .f = at->c };
+	given[KGEN_V_BIAS] = (struct kgen_value){ .is_float = 1, .f = at->bias };
+	given[KGEN_V_RESIDUAL] = (struct kgen_value){ .is_float = 1, .f = at->residual };
+	given[KGEN_V_ROW] = (struct kgen_value){ .i = at->row };
+	given[KGEN_V_COL] = (struct kgen_value){ .i = at->col };
 	return eval_with(e, s, given);
 }

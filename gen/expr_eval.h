@@ -36,10 +36,17 @@ struct kgen_value kgen_expr_eval(const struct kgen_expr *e, const struct kgen_sp
                                  struct kgen_value i, struct kgen_value a, struct kgen_value b,
                                  struct kgen_value n);
 
-/* A matmul epilogue e (of v, acc, c, row and col) as the generated
- * function computes it: v, acc and c of the spec's acc_dtype, row and col
- * int; the result is of acc_dtype. */
-struct kgen_value kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s, double v, double acc,
-                                          double c, long long row, long long col);
+/* The names of a matmul epilogue at one element of C: v, acc, c and the
+ * operands bias and residual (0 where the spec declares none) of the
+ * spec's acc_dtype, row and col int. */
+struct kgen_epilogue_at {
+	double v, acc, c, bias, residual;
+	long long row, col;
+};
+
+/* A matmul epilogue e as the generated function computes it at *at; the
+ * result is of acc_dtype. */
+struct kgen_value kgen_expr_eval_epilogue(const struct kgen_expr *e, const struct kgen_spec *s,
+                                          const struct kgen_epilogue_at *at);
 
 #endif

@@ -17,12 +17,15 @@
 #include <string.h>
 #include "expr_parse.h"
 
-static const char *const var_names[] = { "x", "i", "a", "b", "n", "v", "acc", "c", "row", "col" };
+static const char *const var_names[] = { "x", "i", "a", "b", "n", "v", "acc", "c", "row", "col", "bias",
+	                                        "residual" };
 
 /* The epilogue's names (matmul): the value, the accumulator and C's old
- * value, of the accumulator's type, and the element's row and column (int). */
+ * value, of the accumulator's type, the element's row and column (int),
+ * and the operands bias and residual at the element, of the accumulator's
+ * type (the matmul family's rules refuse one its spec does not declare). */
 #define EPILOGUE_VARS ((1u << KGEN_V_V) | (1u << KGEN_V_ACC) | (1u << KGEN_V_C) | (1u << KGEN_V_ROW) | \
-                       (1u << KGEN_V_COL))
+                       (1u << KGEN_V_COL) | (1u << KGEN_V_BIAS) | (1u << KGEN_V_RESIDUAL))
 
 /* C++'s arithmetic types (KGEN_EXPR_TYPES). */
 const struct kgen_expr_ctype kgen_expr_ctypes[KGEN_EXPR_ACC] = {
@@ -665,7 +668,7 @@ kgen_expr_names(enum kgen_key k)
 	case KGEN_KEY_map: return "x and i";
 	case KGEN_KEY_combine: return "a and b";
 	case KGEN_KEY_post: return "a and n";
-	case KGEN_KEY_epilogue: return "v, acc, c, row and col";
+	case KGEN_KEY_epilogue: return "v, acc, c, row, col, bias and residual";
 	default: return "none (a constant)";
 	}
 }

@@ -121,11 +121,12 @@ enum kgen_expr_kind { KGEN_N_NUM, KGEN_N_VAR, KGEN_N_UNARY, KGEN_N_BINARY, KGEN_
 
 /* A name's node `op`: the names of every key, in kgen_expr_var_names' order. */
 enum kgen_expr_var { KGEN_V_X, KGEN_V_I, KGEN_V_A, KGEN_V_B, KGEN_V_N, KGEN_V_V, KGEN_V_ACC, KGEN_V_C, KGEN_V_ROW,
-                     KGEN_V_COL, KGEN_V_COUNT };
+                     KGEN_V_COL, KGEN_V_BIAS, KGEN_V_RESIDUAL, KGEN_V_COUNT };
 
-/* Names of the accumulator's type (combine's a and b; the epilogue's v, acc and c). */
+/* Names of the accumulator's type (combine's a and b; the epilogue's v, acc, c, bias and residual). */
 #define KGEN_EXPR_IS_ACC_VAR(v) \
-	((v) == KGEN_V_A || (v) == KGEN_V_B || (v) == KGEN_V_V || (v) == KGEN_V_ACC || (v) == KGEN_V_C)
+	((v) == KGEN_V_A || (v) == KGEN_V_B || (v) == KGEN_V_V || (v) == KGEN_V_ACC || (v) == KGEN_V_C || \
+	 (v) == KGEN_V_BIAS || (v) == KGEN_V_RESIDUAL)
 
 /* A binary operator's node `op`: its characters packed (c0 | c1 << 8), so
  * '+' is '+' and "<=" is kgen_expr_op("<="); a unary one's is its character. */

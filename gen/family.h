@@ -85,7 +85,7 @@ struct kgen_contract {
 	 * small one's program would cost a whole front end and save little. */
 	int apart;
 	struct kgen_step step[KGEN_MAX_STEPS];
-	char notes[1536];                /* the grid rule, result, scratch and alignment, as comment lines */
+	char notes[2048];                /* the grid rule, result, scratch and alignment, as comment lines */
 };
 
 /* What sizes one call of a family: n elements, or a rows x cols matrix

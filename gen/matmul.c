@@ -32,27 +32,29 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_step *st;
 	const char *acc = s->r.acc->name;
 	int stream_k = s->schedule == KGEN_SCHEDULE_STREAM_K;
+	char ep[512];
 
 	if (s->math == KGEN_MATH_WGMMA) {
 		kgen_matmul_wgmma_contract(s, p, order_text[s->order]);
 		return;
 	}
 	kgen_matmul_shape(s, &g);
+	kgen_matmul_ep_note(s, ep, sizeof ep);
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on %s", s->r.dtype->name,
 	                     s->math == KGEN_MATH_SIMT ? "CUDA cores" : "tensor cores");
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
 	                     "B (k x n) + beta C:", p->numbered ? "s" : "", p->numbered ? ", launched in this order" : "");
-	st = kgen_contract_step(p, "", g.tma ? "a_map, b_map, c, m, n, k, ldc, alpha, beta" : stream_k ? "a, b, c, m, n, k, "
-	                        "lda, ldb, ldc, alpha, beta, aligned, partials, dp_tiles, sk_blocks" : "a, b, c, m, n, k, lda, "
-	                        "ldb, ldc, alpha, beta, aligned, partials", "grid", s->threads);
+	st = kgen_contract_step(p, "", g.tma ? "a_map, b_map, c, m, n, k, ldc, ep" : stream_k ? "a, b, c, m, n, k, "
+	                        "lda, ldb, ldc, ep, aligned, partials, dp_tiles, sk_blocks" : "a, b, c, m, n, k, lda, "
+	                        "ldb, ldc, ep, aligned, partials", "grid", s->threads);
 	st->dynamic_smem = g.smem ? g.smem_bytes : 0;
 	if (g.smem_bytes > 48 * 1024)
 		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 		                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
 	if (s->split_k > 1) {
-		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, alpha, beta", "grid2", 256);
+		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, ep", "grid2", 256);
 		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
 	}
 	if (g.tma) {  /* loads: tma: math: wgmma's maps, a block a tile */
@@ -62,7 +64,8 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 		                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 		                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads\n"
-		                   "// zeros outside A and B.  alpha and beta are %s; C is read only when beta != 0.\n", acc);
+		                   "// zeros outside A and B.\n");
+		kgen_contract_note(p, "%s", ep);
 		kgen_contract_note(p, "// Scratch: none.");
 		return;
 	}
@@ -81,10 +84,10 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// %s.\n", g.tm, g.tn, s->split_k, order_text[s->order]);
 	kgen_contract_note(p, "// A is %s-major (element (i, l) at a[%s]), B %s-major (element (l, j) at b[%s]),\n"
 	                   "// C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any\n"
-	                   "// from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are %s; C is read\n"
-	                   "// only when beta != 0.\n",
+	                   "// from 1 (k from 0); nothing outside the matrices is read.\n",
 	                   kgen_mm_layouts[s->a_layout].name, s->a_layout == KGEN_MM_ROW ? "i * lda + l" : "l * lda + i",
-	                   kgen_mm_layouts[s->b_layout].name, s->b_layout == KGEN_MM_ROW ? "l * ldb + j" : "j * ldb + l", acc);
+	                   kgen_mm_layouts[s->b_layout].name, s->b_layout == KGEN_MM_ROW ? "l * ldb + j" : "j * ldb + l");
+	kgen_contract_note(p, "%s", ep);
 	if (g.smem)
 		kgen_contract_note(p, "// aligned: bit 0 set when a and lda keep A's %d-byte loads aligned (a %% %d == 0, lda %% %d\n"
 		                   "// == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.\n",
@@ -385,6 +388,34 @@ tile(const struct kgen_spec *s, const char *tpl, struct tpl_args *k, kgen_error 
 	return st;
 }
 
+/* The epilogue's operands (bias, residual): their types, the members of
+ * struct Epilogue that carry them and the lines that read them. */
+static void
+operands(const struct kgen_spec *s, struct tpl_args *file)
+{
+	int bias = s->bias != KGEN_MM_BIAS_NONE, residual = s->residual != KGEN_MM_RESIDUAL_NONE;
+
+	tpl_show(file, "bias", bias);
+	tpl_show(file, "residual", residual);
+	if (bias) {
+		const struct kgen_dtype_info *d = &kgen_dtype_info[s->bias_dtype];
+		int by_row = s->bias == KGEN_MM_BIAS_ROW;
+		tpl_set(file, "bias_ctype", "%s", d->ctype);
+		tpl_set(file, "bias_note", " (%s%s), one a %s of C", d->name, d->size == 2 ? ", its bits" : "",
+		        by_row ? "row" : "column");
+		tpl_set(file, "bias_count", "%s", by_row ? "m" : "n");
+		tpl_set(file, "bias_index", "%s", by_row ? "row" : "col");
+	}
+	if (residual) {
+		const struct kgen_dtype_info *d = &kgen_dtype_info[s->residual_dtype];
+		tpl_set(file, "residual_ctype", "%s", d->ctype);
+		tpl_set(file, "residual_note", " (%s%s)", d->name, d->size == 2 ? ", its bits" : "");
+	}
+	tpl_set(file, "operands_note", "%s", bias && residual ? ", the bias vector and the residual matrix"
+	                                     : bias ? " and the bias vector" : residual ? " and the residual matrix" : "");
+	tpl_set(file, "epilogue_note", "%s", bias || residual ? ", given the operands there" : "");
+}
+
 /* The main kernel of the spec into out. */
 static kgen_status
 main_kernel(const struct kgen_spec *s, const struct kgen_matmul *g, strbuf *out, kgen_error *err)
@@ -459,6 +490,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
+	operands(s, &file);
 	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
@@ -469,6 +501,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		TRY(convert(&parts, "to_acc", s->r.dtype, 0, 0, err));
 	TRY(convert(&parts, "c_to_acc", s->r.out, 0, 0, err));
 	TRY(convert(&parts, "to_out", s->r.out, 1, g.tensor, err));
+	if (s->bias != KGEN_MM_BIAS_NONE)
+		TRY(convert(&parts, "bias_to_acc", &kgen_dtype_info[s->bias_dtype], 0, 0, err));
+	if (s->residual != KGEN_MM_RESIDUAL_NONE)
+		TRY(convert(&parts, "residual_to_acc", &kgen_dtype_info[s->residual_dtype], 0, 0, err));
 	TRY(join(&file, "converts", &parts, err));
 	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
@@ -552,6 +588,10 @@ static const struct kgen_only_with only_with[] = {
 	  "loads needs stages 2 to 4, not {w} (one stage is loaded and stored by every thread, then a barrier)" },
 	{ KGEN_KEY_load_width, KGEN_KEY_mm_loads, KGEN_BIT(KGEN_MM_LOADS_CP_ASYNC),
 	  "load_width needs loads: cp_async, not {w} (TMA copies whole boxes)" },
+	{ KGEN_KEY_bias_dtype, KGEN_KEY_bias, KGEN_BIT(KGEN_MM_BIAS_ROW) | KGEN_BIT(KGEN_MM_BIAS_COL),
+	  "bias_dtype needs bias: row or col, not {w}" },
+	{ KGEN_KEY_residual_dtype, KGEN_KEY_residual, KGEN_BIT(KGEN_MM_RESIDUAL_MATRIX),
+	  "residual_dtype needs residual: matrix, not {w}" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -561,7 +601,8 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
-	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_COUNT,
+	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
+	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
@@ -577,7 +618,7 @@ static const struct kgen_arch_need arch_needs[] = {
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
 static const enum kgen_key computes[] = {
 	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
-	KGEN_KEY_epilogue, KGEN_KEY_COUNT,
+	KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_matmul = {

@@ -6,6 +6,7 @@
  * (kgen_matmul_shape); math: wgmma's own rules are gen/matmul_hopper.c's.
  */
 #include "config.h"
+#include <stdio.h>
 #include <string.h>
 #include "expr.h"
 #include "matmul.h"
@@ -360,6 +361,62 @@ check_loads(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* The epilogue's operands, before the epilogue is checked: bias_dtype and
+ * residual_dtype resolved (C's type by default); an epilogue not given adds
+ * the declared operands to v. */
+static kgen_status
+resolve_operands(struct kgen_spec *s, kgen_error *err)
+{
+	int bias = s->bias != KGEN_MM_BIAS_NONE, residual = s->residual != KGEN_MM_RESIDUAL_NONE;
+
+	if (s->bias_dtype < 0)
+		s->bias_dtype = s->out_dtype;
+	if (s->residual_dtype < 0)
+		s->residual_dtype = s->out_dtype;
+	if (bias && !is_float_dtype(s->bias_dtype))
+		return ERR(bias_dtype, "bias_dtype %s: the bias vector is f32, f64, f16 or bf16",
+		           kgen_dtypes[s->bias_dtype].name);
+	if (residual && !is_float_dtype(s->residual_dtype))
+		return ERR(residual_dtype, "residual_dtype %s: the residual matrix is f32, f64, f16 or bf16",
+		           kgen_dtypes[s->residual_dtype].name);
+	if (s->pos[KGEN_KEY_epilogue].line == 0)  /* not given: v, plus the operands */
+		snprintf(kgen_spec_expr(s, KGEN_KEY_epilogue), KGEN_EXPR_MAX + 1, "v%s%s", bias ? " + bias" : "",
+		         residual ? " + residual" : "");
+	return KGEN_OK;
+}
+
+/* A checked epilogue reads exactly the operands the spec declares: a name
+ * of none is a mistake, and so is an operand the epilogue never reads. */
+static kgen_status
+check_operands_read(const struct kgen_spec *s, kgen_error *err)
+{
+	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+	struct kgen_expr e;
+	unsigned used = 0;
+	char why[200];
+	size_t at;
+	int k;
+
+	if (kgen_expr_parse(KGEN_KEY_epilogue, text, &e, &at, why, sizeof why) != KGEN_OK)
+		return KGEN_OK;  /* kgen_expr_check_key() has said why */
+	for (k = 0; k < e.n; k++)
+		if (e.node[k].kind == KGEN_N_VAR)
+			used |= 1u << e.node[k].op;
+	if ((used & 1u << KGEN_V_BIAS) && s->bias == KGEN_MM_BIAS_NONE)
+		return ERR(epilogue, "epilogue: bias is not declared: add `bias: col` (a vector of n values, bias[col], as "
+		           "a linear layer's) or `bias: row` (m values, bias[row])");
+	if ((used & 1u << KGEN_V_RESIDUAL) && s->residual == KGEN_MM_RESIDUAL_NONE)
+		return ERR(epilogue, "epilogue: residual is not declared: add `residual: matrix` (m x n, row-major, its row "
+		           "pitch ldr given at launch)");
+	if (!(used & 1u << KGEN_V_BIAS) && s->bias != KGEN_MM_BIAS_NONE)
+		return ERR(bias, "bias: %s, but the epilogue `%s` does not read bias: name it there (e.g. gelu(v + bias)) "
+		           "or drop bias", kgen_mm_biases[s->bias].name, text);
+	if (!(used & 1u << KGEN_V_RESIDUAL) && s->residual != KGEN_MM_RESIDUAL_NONE)
+		return ERR(residual, "residual: matrix, but the epilogue `%s` does not read residual: name it there (e.g. "
+		           "v + residual) or drop residual", text);
+	return KGEN_OK;
+}
+
 /* The family's rules (family.h's check): types, tiles and threads by
  * staging and math, loads, registers, occupancy, schedule, order, epilogue. */
 kgen_status
@@ -401,7 +458,8 @@ kgen_matmul_check(struct kgen_spec *s, kgen_error *err)
 		return ERR(group, "group %lld: order: hilbert walks squares of group x group tiles along a Hilbert curve, "
 		           "whose side is a power of two: %lld or %lld", s->group, below, below * 2);
 	}
-	if ((st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)))
+	if ((st = resolve_operands(s, err)) || (st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)) ||
+	    (st = check_operands_read(s, err)))
 		return st;
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, s->r.dtype->name);

@@ -1,5 +1,7 @@
 /* matmul_common.c - what matmul_common.h promises. */
 #include "config.h"
+#include <stdio.h>
+#include <string.h>
 #include "matmul_common.h"
 #include "tpl.h"
 
@@ -108,4 +110,41 @@ kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_
 	tpl_set(&g, "stages", "%lld", s->mm_stages);
 	tpl_set(&g, "how", "%s", kgen_matmul_loads_tma(s) ? " (TMA, mbarriers)" : s->mm_stages > 1 ? " (cp.async)" : "");
 	return tpl_render_into(t, "stages", "matmul/stages.cu", &g, err);
+}
+
+void
+kgen_matmul_ep_note(const struct kgen_spec *s, char *buf, size_t n)
+{
+	int bias = s->bias != KGEN_MM_BIAS_NONE, residual = s->residual != KGEN_MM_RESIDUAL_NONE;
+	char text[400], b[96] = "", r[96] = "";
+	size_t used = 0, line = 0;
+	const char *w = text;
+
+	if (bias)
+		snprintf(b, sizeof b, ", bias (%s %s values, bias[%s])", s->bias == KGEN_MM_BIAS_ROW ? "m" : "n",
+		         kgen_dtype_info[s->bias_dtype].name, s->bias == KGEN_MM_BIAS_ROW ? "row" : "col");
+	if (residual)
+		snprintf(r, sizeof r, ", residual (m x n %s, row-major) and ldr (its row pitch in elements)",
+		         kgen_dtype_info[s->residual_dtype].name);
+	snprintf(text, sizeof text, "ep: a struct Epilogue of alpha and beta (%s)%s%s; C is read only when beta != 0.",
+	         s->r.acc->name, b, r);
+	/* As comment lines of at most 100 columns, broken between words. */
+	buf[0] = '\0';
+	while (*w && used + 8 < n) {
+		size_t word = strcspn(w, " ");
+		if (line && line + 1 + word > 100) {
+			used += (size_t)snprintf(buf + used, n - used, "\n");
+			line = 0;
+		}
+		if (!line) {
+			used += (size_t)snprintf(buf + used, n - used, "//");
+			line = 2;
+		}
+		used += (size_t)snprintf(buf + used, n - used, " %.*s", (int)word, w);
+		line += 1 + word;
+		w += word;
+		w += *w == ' ';
+	}
+	if (used + 1 < n)
+		snprintf(buf + used, n - used, "\n");
 }

@@ -63,4 +63,8 @@ struct tpl_args;
 kgen_status kgen_matmul_group_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
 kgen_status kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_error *err);
 
+/* The header comment's note on every kernel's argument ep, a struct
+ * Epilogue of alpha, beta and the epilogue's operands, into buf. */
+void kgen_matmul_ep_note(const struct kgen_spec *s, char *buf, size_t n);
+
 #endif

@@ -190,6 +190,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	struct kgen_step *st;
 	int persistent = s->producer == KGEN_PRODUCER_WARPGROUP;
 	long long smem = kgen_matmul_wgmma_smem(s, s->mm_stages);
+	char ep[512];
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
@@ -197,7 +198,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
 	                     "(m x k) B (k x n) + beta C:");
 	st = kgen_contract_step(p, "", s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, ldc, "
-	                        "alpha, beta" : "a_map, b_map, c, m, n, k, ldc, alpha, beta", "grid", s->threads);
+	                        "ep" : "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
@@ -224,8 +225,9 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		                   s->tile_m / s->consumers, (int)s->r.out->size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
-	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and\n"
-	                   "// beta are %s; C is read only when beta != 0.\n", s->r.acc->name);
+	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n");
+	kgen_matmul_ep_note(s, ep, sizeof ep);
+	kgen_contract_note(p, "%s", ep);
 	kgen_contract_note(p, "// Scratch: none.");
 }
 

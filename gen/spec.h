@@ -255,6 +255,16 @@
 	X(TILES,    "tiles",    "a block per tile of C, all of its k") \
 	X(STREAM_K, "stream_k", "whole tiles for all but the last one to two waves of blocks; the tiles of those are shared out evenly, k tile by k tile, among one wave of blocks, and the block that finishes a shared tile adds the others' partial sums (scratch)")
 
+/* matmul's epilogue operands: a vector `bias` and a matrix `residual`. */
+#define KGEN_MM_BIASES(X) \
+	X(NONE, "none", "no bias") \
+	X(ROW,  "row",  "a vector of m values, bias[row]: the same for a row of C") \
+	X(COL,  "col",  "a vector of n values, bias[col]: the same for a column of C (a linear layer's bias)")
+
+#define KGEN_MM_RESIDUALS(X) \
+	X(NONE,   "none",   "no residual") \
+	X(MATRIX, "matrix", "an m x n row-major matrix, residual[row][col], its row pitch ldr a launch argument")
+
 /* How kernel: matmul's mma.sync kernel fills its shared-memory tiles
  * (math: mma, stages 2 to 4). */
 #define KGEN_MM_LOADS(X) \
@@ -346,6 +356,10 @@
 	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
 	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks compute which tiles of C: stream_k evens out the last wave (math: simt, mma)") \
+	X(bias,             "bias",             KT_ENUM, kgen_mm_biases,     0, 0,     "none",    "matmul: an operand the epilogue names bias: a vector indexed by row (m values) or by col (n values)") \
+	X(bias_dtype,       "bias_dtype",       KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: bias's type; default out_dtype") \
+	X(residual,         "residual",         KT_ENUM, kgen_mm_residuals,  0, 0,     "none",    "matmul: an operand the epilogue names residual: an m x n row-major matrix of C's shape") \
+	X(residual_dtype,   "residual_dtype",   KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: residual's type; default out_dtype") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
 	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
 	X(row_strategy,     "strategy",         KT_ENUM, kgen_row_strategies, 0, 0,    "auto",    "kernel: rows: how threads share a row") \
@@ -433,6 +447,12 @@ enum kgen_schedule { KGEN_SCHEDULES(X) KGEN_SCHEDULE_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_LOADS_##id,
 enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_BIAS_##id,
+enum kgen_mm_bias { KGEN_MM_BIASES(X) KGEN_MM_BIAS_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_RESIDUAL_##id,
+enum kgen_mm_residual { KGEN_MM_RESIDUALS(X) KGEN_MM_RESIDUAL_COUNT };
 #undef X
 #define X(id, ...) KGEN_LAYOUT_##id,
 enum kgen_layout { KGEN_LAYOUTS(X) KGEN_LAYOUT_COUNT };
@@ -528,7 +548,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
 	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];

@@ -345,6 +345,25 @@ KGEN_API kgen_status kgen_matmul(kgen_kernel *kernel, kgen_devptr a, kgen_devptr
                                  double alpha, double beta, kgen_devptr scratch, size_t scratch_bytes,
                                  kgen_stream stream, kgen_error *err);
 
+/* The epilogue's operands of a kgen_matmul_with() call: each one the spec declares is given (its
+ * elements of the spec's bias_dtype or residual_dtype, aligned to them), the others are 0. */
+struct kgen_matmul_operands {
+	kgen_devptr bias;          /* bias: col, n values (bias[col]); bias: row, m values (bias[row]) */
+	kgen_devptr residual;      /* residual: matrix, m x n row-major: residual[row * ldr + col]; may be c itself
+	                            * (same pitch and type), each element then read before it is written */
+	unsigned long long ldr;    /* the residual's row pitch in elements, at least n (0 = n) */
+};
+
+/* kgen_matmul() with the epilogue's operands (ops may be NULL for a spec that declares none): a spec
+ * whose epilogue reads bias or residual is launched through this call.  Missing, unaligned or
+ * undeclared operands and operands overlapping C are refused with KGEN_EINVAL before any launch. */
+KGEN_API kgen_status kgen_matmul_with(kgen_kernel *kernel, kgen_devptr a, kgen_devptr b, kgen_devptr c,
+                                      unsigned long long m, unsigned long long n, unsigned long long k,
+                                      unsigned long long lda, unsigned long long ldb, unsigned long long ldc,
+                                      double alpha, double beta, const struct kgen_matmul_operands *ops,
+                                      kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream,
+                                      kgen_error *err);
+
 /* Transpose the rows x cols row-major matrix at device address `in` into
  * the cols x rows matrix at `out`, on `stream`.  Any rows and cols: the
  * shared-memory method bounds-checks its edge tiles; TMA clips them, and

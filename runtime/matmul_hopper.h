@@ -1,19 +1,20 @@
 /* matmul_hopper.h - the launch of a `math: wgmma` matmul
  * (runtime/matmul_hopper_launch.c), called by kgen_matmul() once the
- * sizes, pointers, alpha and beta are checked and resolved. */
+ * sizes, pointers and the epilogue's arguments are checked and resolved. */
 #ifndef KGEN_MATMUL_HOPPER_H
 #define KGEN_MATMUL_HOPPER_H
 
 #include "runtime.h"
 
 /* One wgmma call: m, n and k (each below 2^31; m, n from 1), the leading
- * dimensions resolved, alpha and beta in the accumulator's type, C's tiles
+ * dimensions resolved, the kernel's argument ep (struct Epilogue: alpha
+ * and beta in the accumulator's type, the operands), C's tiles
  * (kgen_matmul_tiles). */
 struct kgen_wgmma_call {
 	CUdeviceptr a, b, c;
 	int m, n, k;
 	long long lda, ldb, ldc;
-	void *alpha, *beta;
+	void *ep;
 	unsigned long long tiles;
 };
 

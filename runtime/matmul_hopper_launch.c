@@ -220,8 +220,8 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	int m = c->m, n = c->n, k = c->k, c_tma = 0;
 	long long ldc = c->ldc;
 	unsigned long long grid = c->tiles, resident;
-	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
-	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->alpha, c->beta };
+	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->ep };
+	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->ep };
 	void **args = s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;  /* the kernel's parameters (the contract's) */
 	kgen_status st;
 

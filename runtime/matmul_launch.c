@@ -12,6 +12,10 @@
 #include "gen/matmul_common.h"
 #include "matmul_hopper.h"
 
+/* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
+ * two pointers and a pitch at most. */
+#define KGEN_MATMUL_EP_BYTES 48
+
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
 
@@ -26,6 +30,7 @@ ceil_div(unsigned long long a, unsigned long long b)
 struct call {
 	unsigned long long m, n, k, lda, ldb, ldc;
 	unsigned long long tiles, k_tiles;
+	struct kgen_matmul_operands ops;  /* the epilogue's; ldr resolved */
 };
 
 /* The bytes an operand of r x c elements of `size` bytes with leading
@@ -131,7 +136,47 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 	return KGEN_OK;
 }
 
-/* The pointers: set, aligned to their elements, C apart from A and B. */
+/* The epilogue's operands: those the spec declares given, aligned, ldr
+ * resolved and at least n; no others. */
+static kgen_status
+check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	struct kgen_matmul_operands *o = &c->ops;
+	unsigned long long bsize = (unsigned long long)kgen_dtype_info[s->bias_dtype].size;
+	unsigned long long rsize = (unsigned long long)kgen_dtype_info[s->residual_dtype].size;
+
+	if (s->bias == KGEN_MM_BIAS_NONE && o->bias)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: a bias is given but the spec declares none (bias: col or row)");
+	if (s->residual == KGEN_MM_RESIDUAL_NONE && (o->residual || o->ldr))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: a residual is given but the spec declares none (residual: "
+		                 "matrix)");
+	if (s->bias != KGEN_MM_BIAS_NONE && !o->bias)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec's epilogue reads bias (bias: %s): pass its vector "
+		                 "of %s values in kgen_matmul_with()'s operands", kgen_mm_biases[s->bias].name,
+		                 s->bias == KGEN_MM_BIAS_ROW ? "m" : "n");
+	if (s->residual != KGEN_MM_RESIDUAL_NONE && !o->residual)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec's epilogue reads residual (residual: matrix): pass "
+		                 "the m x n matrix in kgen_matmul_with()'s operands");
+	if (o->bias % bsize)
+		return kgen_fail(err, KGEN_EINVAL, "bias (0x%llx) is not aligned to its %llu-byte %s", o->bias, bsize,
+		                 kgen_dtypes[s->bias_dtype].name);
+	if (o->residual % rsize)
+		return kgen_fail(err, KGEN_EINVAL, "residual (0x%llx) is not aligned to its %llu-byte %s", o->residual, rsize,
+		                 kgen_dtypes[s->residual_dtype].name);
+	if (s->residual != KGEN_MM_RESIDUAL_NONE && !o->ldr)
+		o->ldr = c->n;
+	if (o->residual && o->ldr < c->n)
+		return kgen_fail(err, KGEN_EINVAL, "ldr %llu is less than n %llu: the residual's rows would overlap", o->ldr,
+		                 c->n);
+	if (o->ldr > (1ull << 40))
+		return kgen_fail(err, KGEN_EINVAL, "ldr %llu is over 2^40", o->ldr);
+	return KGEN_OK;
+}
+
+/* The pointers: set, aligned to their elements, C apart from A, B and the
+ * operands (the residual may be C itself, each element read by the thread
+ * that then writes it). */
 static kgen_status
 check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp, kgen_error *err)
 {
@@ -141,8 +186,14 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	unsigned long long abytes = span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda, size);
 	unsigned long long bbytes = span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb, size);
 	unsigned long long cbytes = span(1, c->m, c->n, c->ldc, osize);
+	const struct kgen_matmul_operands *o = &c->ops;
+	int in_place = o->residual == cp && o->ldr == c->ldc && s->residual_dtype == s->out_dtype;
 	const struct kgen_span spans[] = {  /* C is written; k = 0 reads neither A nor B */
 		{ "c", cp, cbytes }, { "a", a, c->k ? abytes : 0 }, { "b", b, c->k ? bbytes : 0 },
+		{ "bias", o->bias, o->bias ? (s->bias == KGEN_MM_BIAS_ROW ? c->m : c->n) * kgen_dtype_info[s->bias_dtype].size
+		                           : 0 },
+		{ "residual", o->residual, in_place ? 0 : span(1, c->m, c->n, o->ldr,
+		                                               (unsigned long long)kgen_dtype_info[s->residual_dtype].size) },
 	};
 
 	if (!cp)
@@ -171,9 +222,42 @@ scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_d
 		{ "c", cp, span(1, c->m, c->n, c->ldc, (unsigned long long)s->r.out->size) },
 		{ "a", a, c->k ? span(s->a_layout == KGEN_MM_ROW, c->m, c->k, c->lda, size) : 0 },
 		{ "b", b, c->k ? span(s->b_layout == KGEN_MM_ROW, c->k, c->n, c->ldb, size) : 0 },
+		{ "bias", c->ops.bias, c->ops.bias ? (s->bias == KGEN_MM_BIAS_ROW ? c->m : c->n) *
+		                                     kgen_dtype_info[s->bias_dtype].size : 0 },
+		{ "residual", c->ops.residual, c->ops.residual ? span(1, c->m, c->n, c->ops.ldr,
+		                                                      kgen_dtype_info[s->residual_dtype].size) : 0 },
 	};
 
 	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
+}
+
+/* The kernels' argument ep, struct Epilogue of the generated file, into
+ * buf: alpha and beta in the accumulator's type, then (8-byte aligned) the
+ * pointers to the operands the spec declares and the residual's pitch. */
+static void
+pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, double beta, unsigned char *buf)
+{
+	size_t at = 0;
+
+	if (s->acc_dtype == KGEN_DT_F64) {
+		memcpy(buf, &alpha, 8);
+		memcpy(buf + 8, &beta, 8);
+		at = 16;
+	} else {
+		float al = (float)alpha, be = (float)beta;
+		memcpy(buf, &al, 4);
+		memcpy(buf + 4, &be, 4);
+		at = 8;
+	}
+	if (s->bias != KGEN_MM_BIAS_NONE) {
+		memcpy(buf + at, &c->ops.bias, 8);
+		at += 8;
+	}
+	if (s->residual != KGEN_MM_RESIDUAL_NONE) {
+		long long ldr = (long long)c->ops.ldr;
+		memcpy(buf + at, &c->ops.residual, 8);
+		memcpy(buf + at + 8, &ldr, 8);
+	}
 }
 
 /* Bit 0: A's vector loads are aligned (a and lda), bit 1: B's. */
@@ -192,15 +276,15 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
             kgen_devptr scratch, size_t scratch_bytes, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s;
-	struct { float f; double d; } al, be;
-	void *alpha_p, *beta_p;
-	int m, n, k, aligned, dbl;
+	unsigned char ep[KGEN_MATMUL_EP_BYTES];
+	int m, n, k, aligned;
 	long long lda, ldb, ldc;
 	unsigned long long total, grid2, dp, sk;
 	size_t need, tickets;
 	kgen_status st;
 
-	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err)) || (st = check_sizes(kn, c, err)))
+	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err)) || (st = check_sizes(kn, c, err)) ||
+	    (st = check_operands(kn, c, err)))
 		return st;
 	s = &kn->spec;
 	if (!c->m || !c->n)
@@ -222,13 +306,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	} else if (need && (st = scratch_apart(kn, c, a, b, cp, scratch, need, err))) {
 		return st;
 	}
-	dbl = s->acc_dtype == KGEN_DT_F64;
-	al.f = (float)alpha;
-	al.d = alpha;
-	be.f = (float)beta;
-	be.d = beta;
-	alpha_p = dbl ? (void *)&al.d : (void *)&al.f;
-	beta_p = dbl ? (void *)&be.d : (void *)&be.f;
+	memset(ep, 0, sizeof ep);
+	pack_epilogue(s, c, alpha, beta, ep);
 	m = (int)c->m;
 	n = (int)c->n;
 	k = (int)c->k;
@@ -238,13 +317,12 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	aligned = aligned_bits(kn, c, a, b);
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
-		                             .ldc = ldc, .alpha = alpha_p, .beta = beta_p, .tiles = c->tiles };
+		                             .ldc = ldc, .ep = ep, .tiles = c->tiles };
 		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
 	}
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K) {
 		int dp_tiles, sk_blocks;
-		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch, &dp_tiles,
-		                 &sk_blocks };
+		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, ep, &aligned, &scratch, &dp_tiles, &sk_blocks };
 
 		dp_tiles = (int)dp;
 		sk_blocks = (int)sk;
@@ -254,7 +332,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		                   (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err);
 	}
 	{
-		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, alpha_p, beta_p, &aligned, &scratch };
+		void *args[] = { &a, &b, &cp, &m, &n, &k, &lda, &ldb, &ldc, ep, &aligned, &scratch };
 		if ((st = kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)c->tiles, 1, (unsigned int)s->split_k, s->threads,
 		                         (unsigned int)kn->contract.step[0].dynamic_smem, args, stream, err)))
 			return st;
@@ -267,16 +345,17 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	if (grid2 > (unsigned long long)kn->ctx->sm_count * 8)
 		grid2 = (unsigned long long)kn->ctx->sm_count * 8;
 	{
-		void *args[] = { &scratch, &cp, &m, &n, &ldc, alpha_p, beta_p };
+		void *args[] = { &scratch, &cp, &m, &n, &ldc, ep };
 		return kgen_launch(kn->ctx->cu, kn->fn[1], grid2, 256, 0, args, stream, err);
 	}
 }
 
 /* The work above, leaving the caller's current context as it was. */
 kgen_status
-kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m, unsigned long long n,
-            unsigned long long k, unsigned long long lda, unsigned long long ldb, unsigned long long ldc, double alpha,
-            double beta, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+kgen_matmul_with(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
+                 unsigned long long n, unsigned long long k, unsigned long long lda, unsigned long long ldb,
+                 unsigned long long ldc, double alpha, double beta, const struct kgen_matmul_operands *ops,
+                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
 {
 	struct call call = { .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc };
 	CUcontext saved;
@@ -286,8 +365,19 @@ kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsign
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: NULL kernel");
 	if (kn->spec.kernel != KGEN_MATMUL)  /* refused before the context is touched */
 		return kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err);
+	if (ops)
+		call.ops = *ops;
 	saved = kgen_context_save(kn->ctx);
 	st = matmul_body(kn, a, b, c, &call, alpha, beta, scratch, scratch_bytes, (CUstream)stream, err);
 	kgen_context_restore(kn->ctx, saved);
 	return st;
+}
+
+kgen_status
+kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m, unsigned long long n,
+            unsigned long long k, unsigned long long lda, unsigned long long ldb, unsigned long long ldc, double alpha,
+            double beta, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	return kgen_matmul_with(kn, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, NULL, scratch, scratch_bytes, stream,
+	                        err);
 }

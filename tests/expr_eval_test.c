@@ -70,6 +70,10 @@ eval(const struct kgen_spec *s, enum kgen_key k, const char *text, struct kgen_v
 		ck_assert_msg(v_.f == (long double)(want), "%s: %Lg, not %Lg", (text), v_.f, (long double)(want)); \
 	} while (0)
 #define MAP(s, text, x) eval((s), KGEN_KEY_map, (text), (x), iv(0), none, none, none)
+/* An epilogue at v, acc, c, row and col, without operands. */
+#define EPI(e, s, v_, acc_, c_, row_, col_) \
+	kgen_expr_eval_epilogue((e), (s), &(struct kgen_epilogue_at){ .v = (v_), .acc = (acc_), .c = (c_), \
+	                                                              .row = (row_), .col = (col_) })
 
 /* Integers wrap at their type's width and keep its signedness. */
 START_TEST(integers_wrap)
@@ -169,13 +173,20 @@ START_TEST(epilogue)
 
 	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "v * 2 + acc - c + row * 10 + col", &e, &at, why,
 	                                 sizeof why), KGEN_OK);
-	ASSERT_FLOAT(kgen_expr_eval_epilogue(&e, &f64, 1.5, 0.25, 1, 3, 4), 3 + 0.25 - 1 + 30 + 4, "epilogue");
+	ASSERT_FLOAT(EPI(&e, &f64, 1.5, 0.25, 1, 3, 4), 3 + 0.25 - 1 + 30 + 4, "epilogue");
 	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "v > 0 ? v : 0.1 * v", &e, &at, why, sizeof why),
 	                 KGEN_OK);
 	/* 0.1 is a double, so 0.1 * v is; the conversion to Acc (f32) is implicit: exact. */
-	ASSERT_FLOAT(kgen_expr_eval_epilogue(&e, &f32, -1, 0, 0, 0, 0), 0.1 * -1.0, "leaky relu, f32");
+	ASSERT_FLOAT(EPI(&e, &f32, -1, 0, 0, 0, 0), 0.1 * -1.0, "leaky relu, f32");
 	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "row / 2 + col / 2", &e, &at, why, sizeof why), KGEN_OK);
-	ASSERT_FLOAT(kgen_expr_eval_epilogue(&e, &f64, 0, 0, 0, 3, 3), 2, "row / 2: int");
+	ASSERT_FLOAT(EPI(&e, &f64, 0, 0, 0, 3, 3), 2, "row / 2: int");
+	/* The operands, of the accumulator's type. */
+	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "v + bias * 2 - residual", &e, &at, why, sizeof why),
+	                 KGEN_OK);
+	{
+		struct kgen_epilogue_at in = { .v = 1, .bias = 0.25, .residual = 4, .row = 1, .col = 2 };
+		ASSERT_FLOAT(kgen_expr_eval_epilogue(&e, &f64, &in), 1 + 0.5 - 4, "v + bias * 2 - residual");
+	}
 }
 END_TEST
 
@@ -209,7 +220,7 @@ START_TEST(activations)
 	/* In an f32 epilogue, of v and acc (Acc, evaluated as the other epilogues are). */
 	ck_assert_int_eq(kgen_expr_parse(KGEN_KEY_epilogue, "gelu(v) + silu(acc)", &e, &at, why, sizeof why), KGEN_OK);
 	{
-		struct kgen_value v = kgen_expr_eval_epilogue(&e, &f32, 1, 2, 0, 0, 0);
+		struct kgen_value v = EPI(&e, &f32, 1, 2, 0, 0, 0);
 		ck_assert_msg(v.is_float && fabsl(v.f - (0.8413447460685429 + 1.7615941559557646)) < 1e-6,
 		              "gelu(v) + silu(acc), f32: %.17Lg", v.f);
 	}

@@ -227,7 +227,7 @@ START_TEST(names_and_uses)
 	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_map), "x and i");
 	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_combine), "a and b");
 	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_post), "a and n");
-	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_epilogue), "v, acc, c, row and col");
+	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_epilogue), "v, acc, c, row, col, bias and residual");
 	ck_assert_str_eq(kgen_expr_names(KGEN_KEY_identity), "none (a constant)");
 	ck_assert(kgen_expr_uses("x * i", "i"));
 	ck_assert(kgen_expr_uses("i", "i"));

@@ -144,6 +144,63 @@ END_TEST
 /* math: wgmma (compiled for sm_90a on this sm_90 device): A's and B's
  * tensor maps encoded once, passed first; a block per tile, or one per
  * SM slot for a producer warpgroup; TMA's alignment refused first. */
+/* kgen_matmul_with(): the epilogue's operands a spec declares are given,
+ * aligned and apart from C (the residual may be C itself); a launch then
+ * passes ep, alpha and beta first.  Nothing is launched on a refusal. */
+START_TEST(matmul_operands_are_checked)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "store: tma\nbias: col\nresidual: matrix\nepilogue: gelu(v + bias) + residual\n");
+	kgen_kernel *plain = build("kernel: matmul\ndtype: bf16\n");
+	struct kgen_matmul_operands ops = { 0x40000000ull, 0x50000000ull, 0 };
+	const unsigned long long a = 0x10000000ull, b = 0x20000000ull, c = 0x30000000ull;
+	kgen_error err;
+	int n0;
+
+	*nparams = 10;
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 2.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	ck_assert_uint_eq(last()->args[9], 0x40000000ull);  /* ep: alpha 2.0f, beta 0.0f */
+	ops.residual = c;  /* in place: C's pitch and type */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_matmul(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: the spec's epilogue reads bias (bias: col): pass its vector of n "
+	                 "values in kgen_matmul_with()'s operands");
+	ops.residual = 0;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: the spec's epilogue reads residual (residual: matrix): pass the m x n "
+	                 "matrix in kgen_matmul_with()'s operands");
+	ops.residual = 0x50000001ull;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "residual (0x50000001) is not aligned to its 2-byte bf16");
+	ops.residual = 0x50000000ull;
+	ops.ldr = 500;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "ldr 500 is less than n 512: the residual's rows would overlap");
+	ops.ldr = 0;
+	ops.bias = c + 2 * 512 * 100;  /* inside C */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlaps bias") != NULL, "%s", err.message);
+	ops.bias = 0x40000000ull;
+	ops.residual = c + 2;  /* C shifted by one element: not in place */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlaps residual") != NULL, "%s", err.message);
+	ck_assert_int_eq(kgen_matmul_with(plain, a, b, c, 64, 64, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: a bias is given but the spec declares none (bias: col or row)");
+	ck_assert_int_eq(*nlaunches, n0);
+	*nparams = 0;
+}
+END_TEST
+
 START_TEST(wgmma_encodes_maps_and_launches)
 {
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
@@ -155,7 +212,7 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	kgen_error err;
 	int e0 = *encodes, n0 = *nlaunches;
 
-	*nparams = 9;
+	*nparams = 8;  /* a_map, b_map, c, m, n, k, ldc, ep */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 2);
@@ -170,6 +227,7 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	ck_assert_uint_eq(x->args[2], 0x30000000ull);
 	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1000);
 	ck_assert_uint_eq(x->args[6], 3000);             /* ldc */
+	ck_assert_uint_eq(x->args[7], 0x3f800000ull);    /* ep: alpha 1.0f, then beta 0.0f */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 2);              /* the same call: the maps kept */
@@ -216,7 +274,7 @@ START_TEST(mma_tma_launch)
 	kgen_error err;
 	int e0 = *encodes;
 
-	*nparams = 9;
+	*nparams = 8;
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 2);
@@ -324,7 +382,7 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	kgen_error err;
 	int e0 = *encodes;
 
-	*nparams = 11;
+	*nparams = 10;
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 3);
@@ -1649,6 +1707,7 @@ fake_suite(void)
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
+	tcase_add_test(tc, matmul_operands_are_checked);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
 	tcase_add_test(tc, mma_tma_launch);
 	tcase_add_test(tc, stream_k_divides_the_launch);

@@ -220,7 +220,7 @@ START_TEST(matmul_wgmma_emits_tma_and_wgmma)
 	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
 
 	ASSERT_HAS(src, "// Needs: sm_90a (math: wgmma, stages: 4).");
-	ASSERT_HAS(src, "//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 132096>>>");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 132096>>>");
 	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}");
 	ASSERT_HAS(src, "//   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}");
 	ASSERT_HAS(src, "\"wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16\\n\"");
@@ -356,7 +356,7 @@ START_TEST(matmul_wgmma_store_pairs)
 	ASSERT_HAS(src, "const bool aligned = (unsigned long long)c % sizeof(OutPair) == 0 && ldc % 2 == 0;");
 	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],");
 	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(p) = pair;");
-	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);");
+	ASSERT_HAS(src, "store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);");
 	free(src);
 }
 END_TEST
@@ -370,7 +370,7 @@ START_TEST(matmul_wgmma_store_tma)
 	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
 	                   "store: tma\n");
 
-	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
 	ASSERT_HAS(src, "//   c_map: C (row-major, bf16, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 2},\n"
 	                "//   box {64, 64}, c_tma 1 (also with k = 0)");
 	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
@@ -395,7 +395,7 @@ START_TEST(matmul_wgmma_store_tma)
 	/* In clusters: the same buffers after the stages (at the same offsets in both blocks). */
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
 	             "store: tma\ncluster: 2x1\n");
-	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
 	ASSERT_HAS(src, "// launched in clusters of 2 x 1 x 1 blocks");
 	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
@@ -484,7 +484,7 @@ START_TEST(matmul_mma_tma_loads)
 	src = source(yaml);
 	ASSERT_HAS(src, "//   loads: tma\n");
 	ASSERT_HAS(src, "// Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).");
-	ASSERT_HAS(src, "matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 99376>>>");
+	ASSERT_HAS(src, "matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 99376>>>");
 	ASSERT_HAS(src, "//   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}\n");
 	ASSERT_HAS(src, "//   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}\n");
 	ASSERT_HAS(src, "(const __grid_constant__ CUtensorMap a_map,");
@@ -560,19 +560,19 @@ START_TEST(matmul_mma_store_pairs)
 {
 	char *src = source("kernel: matmul\ndtype: bf16\nmath: mma\nstages: 3\nstore: pairs\n");
 
-	ASSERT_HAS(src, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
+	ASSERT_HAS(src, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);");
 	ASSERT_HAS(src, "const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;");
-	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);");
+	ASSERT_HAS(src, "store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], ep);");
 	ASSERT_HAS(src, "*reinterpret_cast<OutPair *>(p) = pair;");
-	ASSERT_HAS(src, "    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);\n}");  /* the edges */
-	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
+	ASSERT_HAS(src, "    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, ep);\n}");  /* the edges */
+	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], ep);");
 	ASSERT_HAS(src, "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"((float)v));");
 	free(src);
 	/* store: direct: the same element-by-element loop for every tile, with the scratch of split_k. */
 	src = source("kernel: matmul\ndtype: bf16\nmath: mma\n");
 	ASSERT_HAS_NOT(src, "store_warp");
-	ASSERT_HAS(src, "store_elements(c, partials, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
-	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);");
+	ASSERT_HAS(src, "store_elements(c, partials, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);");
+	ASSERT_HAS(src, "store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], ep);");
 	free(src);
 	src = source("kernel: matmul\nout_dtype: bf16\n");  /* simt: no sm_80 instruction */
 	ASSERT_HAS_NOT(src, "cvt.rn.bf16");
@@ -588,8 +588,8 @@ START_TEST(matmul_split_k_and_epilogue)
 	ASSERT_HAS(src, "constexpr int SPLIT_K = 4;");
 	ASSERT_HAS(src, "partials[((long long)blockIdx.z * m + row) * n + col] = acc;");
 	ASSERT_HAS(src, "matmul_simt_f32_reduce(const Acc *__restrict__ partials");
-	ASSERT_HAS(src, "{ return fmaxf(v, 0.0f) + c * (float)(row + col); }");
-	ASSERT_HAS(src, "//   1. matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)");
+	ASSERT_HAS(src, "    return fmaxf(v, 0.0f) + c * (float)(row + col);\n}");
+	ASSERT_HAS(src, "//   1. matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, ep, aligned, partials)");
 	ASSERT_HAS(src, "// Scratch: partials, 4 x m x n f32");
 	free(src);
 	src = source("kernel: matmul\norder: grouped\ngroup: 4\n");
@@ -620,7 +620,7 @@ START_TEST(matmul_stream_k_shares_the_last_tiles)
 	free(src);
 	mma = source("kernel: matmul\ndtype: bf16\nmath: mma\nstages: 3\nstore: pairs\nschedule: stream_k\n");
 	ASSERT_HAS(mma, "if (!finish_tile<MMA_M * MMA_N * 4>(&acc[0][0][0], partials, u, m, n, k, dp_tiles, sk_blocks))");
-	ASSERT_HAS(mma, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);");
+	ASSERT_HAS(mma, "store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);");
 	free(mma);
 	src = source("kernel: matmul\nstaging: smem\nstages: 3\nload_width: 16\n");
 	ASSERT_HAS(src, "k_range(k, k0, k1);");
@@ -868,12 +868,33 @@ static const struct refusal matmul_refusals[] = {
 	  "blocks_per_sm needs math: simt, wmma or mma, not wgmma (a wgmma block has an SM to itself)", 4, 16,
 	  "blocks_per_sm: 1" },
 	{ "check_matmul_epilogue", MM "epilogue: x + 1\n",
-	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row and col", 2, 11, "epilogue: x + 1" },
+	  "epilogue: 'x' is not a name of epilogue, which has v, acc, c, row, col, bias and residual", 2, 11, "epilogue: x + 1" },
 	{ "check_matmul_epilogue", MM "epilogue: v + foo\n",
-	  "epilogue: unknown name 'foo': epilogue has v, acc, c, row and col, and the functions listed in docs/spec.md",
+	  "epilogue: unknown name 'foo': epilogue has v, acc, c, row, col, bias and residual, and the functions listed "
+	  "in docs/spec.md",
 	  2, 15, "epilogue: v + foo" },
 	{ "check_matmul_epilogue", MM "epilogue: max(v, 0)\n",
 	  NULL, 2, 11, "epilogue: max(v, 0)" },
+	{ "check_matmul_bias_undeclared", MM "epilogue: gelu(v + bias)\n",
+	  "epilogue: bias is not declared: add `bias: col` (a vector of n values, bias[col], as a linear layer's) or "
+	  "`bias: row` (m values, bias[row])", 2, 11, "epilogue: gelu(v + bias)" },
+	{ "check_matmul_residual_undeclared", MM "bias: col\nepilogue: v + bias + residual\n",
+	  "epilogue: residual is not declared: add `residual: matrix` (m x n, row-major, its row pitch ldr given at "
+	  "launch)", 3, 11, "epilogue: v + bias + residual" },
+	{ "check_matmul_bias_unread", MM "bias: row\nepilogue: gelu(v)\n",
+	  "bias: row, but the epilogue `gelu(v)` does not read bias: name it there (e.g. gelu(v + bias)) or drop bias",
+	  2, 7, "bias: row" },
+	{ "check_matmul_residual_unread", MM "residual: matrix\nepilogue: silu(v)\n",
+	  "residual: matrix, but the epilogue `silu(v)` does not read residual: name it there (e.g. v + residual) or drop "
+	  "residual", 2, 11, "residual: matrix" },
+	{ "check_matmul_bias_dtype", MM "bias: col\nbias_dtype: i32\n",
+	  "bias_dtype i32: the bias vector is f32, f64, f16 or bf16", 3, 13, "bias_dtype: i32" },
+	{ "check_matmul_residual_dtype", MM "residual: matrix\nresidual_dtype: u32\n",
+	  "residual_dtype u32: the residual matrix is f32, f64, f16 or bf16", 3, 17, "residual_dtype: u32" },
+	{ "only_with_bias_dtype", MM "bias_dtype: f32\n", "bias_dtype needs bias: row or col, not none", 2, 13,
+	  "bias_dtype: f32" },
+	{ "only_with_residual_dtype", MM "residual_dtype: bf16\n", "residual_dtype needs residual: matrix, not none", 2, 17,
+	  "residual_dtype: bf16" },
 };
 
 /* Each row of matmul_refusals (a NULL message: any, at the place). */

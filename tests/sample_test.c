@@ -75,10 +75,16 @@ candidates(enum kgen_key k, char out[][24], int max)
 		static const char *const combine[] = { "a + b", "'a < b ? b : a'", "max(a, b)", "a * b" };
 		static const char *const identity[] = { "0", "1", "(Acc)0" };
 		static const char *const post[] = { "a", "(Out)a", "a / (n + 1)", "'n > 0 ? a : a'" };
+		/* matmul's, with and without its operands (a spec refuses one that
+		 * reads an operand it does not declare, or leaves one unread). */
+		static const char *const epilogue[] = { "v", "gelu(v)", "v + bias", "silu(v + bias) + residual",
+		                                        "gelu_tanh(v) * residual", "'v > 0 ? v : 0.1f * v'",
+		                                        "sigmoid(acc + bias) + c" };
 		const char *const *list = k == KGEN_KEY_map ? map : k == KGEN_KEY_combine ? combine :
-		                          k == KGEN_KEY_identity ? identity : post;
+		                          k == KGEN_KEY_identity ? identity : k == KGEN_KEY_epilogue ? epilogue : post;
 		size_t count = k == KGEN_KEY_map ? KGEN_COUNT(map) : k == KGEN_KEY_combine ? KGEN_COUNT(combine) :
-		               k == KGEN_KEY_identity ? KGEN_COUNT(identity) : KGEN_COUNT(post);
+		               k == KGEN_KEY_identity ? KGEN_COUNT(identity) : k == KGEN_KEY_epilogue ? KGEN_COUNT(epilogue) :
+		               KGEN_COUNT(post);
 		for (i = 0; i < count && n < max; i++)
 			snprintf(out[n++], sizeof out[0], "%s", list[i]);
 		return n;
@@ -626,7 +632,8 @@ compile_all(void)
 
 /* Values the language lists but always refuses, each with its own message
  * (spec_test, matmul_test, rows_test and scan_test check them): 16-bit
- * accumulators; integer types of a matmul; order: hilbert of a transpose;
+ * accumulators; integer types of a matmul (and of its bias and residual);
+ * order: hilbert of a transpose;
  * a rows kernel's types other than f32, f16 and bf16, and labels other
  * than i32 and i64; a scan's ops with a last step or a pair (mean, norm2,
  * argmin, argmax) and so nan, which only those take. */
@@ -636,7 +643,8 @@ never(const struct kgen_family *f, int k, const char *v)
 	int integer = strcmp(v, "i32") == 0 || strcmp(v, "u32") == 0 || strcmp(v, "i64") == 0;
 
 	if (strcmp(f->name, "matmul") == 0 && integer &&
-	    (k == KGEN_KEY_dtype || k == KGEN_KEY_acc_dtype || k == KGEN_KEY_out_dtype))
+	    (k == KGEN_KEY_dtype || k == KGEN_KEY_acc_dtype || k == KGEN_KEY_out_dtype || k == KGEN_KEY_bias_dtype ||
+	     k == KGEN_KEY_residual_dtype))
 		return 1;
 	if (strcmp(f->name, "rows") == 0) {
 		int floating = strcmp(v, "f32") == 0 || strcmp(v, "f16") == 0 || strcmp(v, "bf16") == 0;

@@ -39,6 +39,16 @@ class TransposeLayout(ctypes.Structure):
     ]
 
 
+class MatmulOperands(ctypes.Structure):
+    """struct kgen_matmul_operands: the epilogue's operands of a kgen_matmul_with() call (device addresses, 0
+    where the spec declares none) and the residual's row pitch in elements."""
+    _fields_ = [
+        ("bias", ctypes.c_ulonglong),
+        ("residual", ctypes.c_ulonglong),
+        ("ldr", ctypes.c_ulonglong),
+    ]
+
+
 class RowsArgs(ctypes.Structure):
     """struct kgen_rows_args: one kernel: rows call's operands (device addresses, 0 where the op has
     none), its sizes, the pitches in elements (0: cols), eps and ignore_index."""
@@ -169,6 +179,10 @@ def _optional(name, args, res=ctypes.c_int):
 # stream, err); its scratch size for m, n, k.
 kgen_matmul = _optional("kgen_matmul", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_double,
                                         ctypes.c_double, _U64, ctypes.c_size_t, _P, _E])
+# kgen_matmul with the epilogue's operands: the same arguments, a struct kgen_matmul_operands * after beta.
+kgen_matmul_with = _optional("kgen_matmul_with", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64, _U64,
+                                                  ctypes.c_double, ctypes.c_double, ctypes.POINTER(MatmulOperands),
+                                                  _U64, ctypes.c_size_t, _P, _E])
 kgen_matmul_scratch_size = _optional("kgen_matmul_scratch_size", [_P, _U64, _U64, _U64, ctypes.POINTER(ctypes.c_size_t),
                                                                   _E])
 # The rows family (softmax, log_softmax, rms_norm, layer_norm, cross_entropy of each row): kernel, args, stream, err.

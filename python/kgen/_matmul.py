@@ -139,6 +139,50 @@ def _matmul_call(where, a, b, out, alpha, beta):
     return c
 
 
+def _operands(where, c, bias, residual, sa=None):
+    """bias= and residual= of a call: (the spec fields they declare, a
+    struct kgen_matmul_operands, the described arrays).  bias: n values (a
+    vector or 1 x n: one a column of C, bias[col], as torch.addmm's and a
+    linear layer's) or m x 1 (one a row, bias[row]); residual: m x n,
+    row-major (rows may be padded).  Each contiguous where it must be, on
+    a's device, f32, f64, f16 or bf16."""
+    fields, ops, held = {}, _lib.MatmulOperands(), []
+    if bias is not None:
+        d = describe(bias, "bias", where, sa)
+        shape = tuple(d.shape)
+        if shape in ((c.n,), (1, c.n)):
+            fields["bias"], step = "col", d.strides[-1]
+        elif shape == (c.m, 1):
+            fields["bias"], step = "row", d.strides[0]
+        else:
+            raise ValueError("%s: bias must be n = %d values (a vector or 1 x %d: one a column of C) or %d x 1 (one a "
+                             "row), not %s" % (where, c.n, c.n, c.m, shape))
+        if step != 1 and max(shape) > 1:
+            raise ValueError("%s: bias must be contiguous (stride 1 along its values), not stride %d" % (where, step))
+        if d.dtype not in _MATMUL_DTYPES:
+            raise TypeError("%s: bias must be %s, not %s" % (where, ", ".join(_MATMUL_DTYPES), d.dtype))
+        if other_device(d, c.a):
+            raise ValueError("%s: bias is on GPU %s and a on GPU %s: both must be on one device"
+                             % (where, d.device, c.a.device))
+        fields["bias_dtype"], ops.bias = d.dtype, _arg(where, "bias's address", d.ptr)
+        held.append(d)
+    if residual is not None:
+        d = describe(residual, "residual", where, sa)
+        if len(d.shape) != 2 or tuple(d.shape) != (c.m, c.n) or other_device(d, c.a):
+            raise ValueError("%s: residual must be a %d x %d array on a's device, not %s"
+                             % (where, c.m, c.n, tuple(d.shape)))
+        if not (c.n <= 1 or d.strides[1] == 1) or not (c.m <= 1 or d.strides[0] >= c.n):
+            raise ValueError("%s: residual must be row-major (strides (ld, 1), rows may be padded), not strides %s"
+                             % (where, tuple(d.strides)))
+        if d.dtype not in _MATMUL_DTYPES:
+            raise TypeError("%s: residual must be %s, not %s" % (where, ", ".join(_MATMUL_DTYPES), d.dtype))
+        fields["residual"], fields["residual_dtype"] = "matrix", d.dtype
+        ops.residual = _arg(where, "residual's address", d.ptr)
+        ops.ldr = _arg(where, "residual's row pitch", d.strides[0] if c.m > 1 else max(c.n, 1))
+        held.append(d)
+    return fields, ops, held
+
+
 def _need_matmul(where):
     if _lib.kgen_matmul is None or _lib.kgen_matmul_scratch_size is None:
         raise NotImplementedError("%s: this libkgen (%s) has no kgen_matmul(): build one with the matmul family"
@@ -172,16 +216,33 @@ def _scratch_array(a, nbytes, stream, explicit):
     return t, t.ptr
 
 
-def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None):
-    """k(a, b): C = alpha A B + beta C with a kernel of the matmul family;
-    ready: the fast path's key of this call (kgen.matmul of two torch
-    tensors, no out=, alpha 1, beta 0), made ready there once it ran when it
-    needs no scratch."""
+def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None, bias=None, residual=None):
+    """k(a, b): C = alpha A B + beta C with a kernel of the matmul family,
+    then its epilogue, given the operands bias= and residual= its spec
+    declares; ready: the fast path's key of this call (kgen.matmul of two
+    torch tensors, no out=, alpha 1, beta 0, no operands), made ready there
+    once it ran when it needs no scratch."""
     if b is None:
         raise TypeError("%s: a matmul kernel takes two arrays: k(a, b)" % where)
     c = _matmul_call(where, a, b if isinstance(b, Array) else describe(b, "b", where), out, alpha, beta)
     _need_matmul(where)
     f = k.spec.fields
+    declared, ops, held = _operands(where, c, bias, residual)
+    for name, given in (("bias", bias), ("residual", residual)):
+        spec_has = f.get(name, "none") != "none"
+        if spec_has and given is None:
+            raise ValueError("%s: the kernel's epilogue reads %s (%s: %s): pass %s=" % (where, name, name, f[name], name))
+        if given is None:
+            continue
+        if not spec_has:
+            raise ValueError("%s: %s= is given but the kernel declares none (its spec has no %s: %s)"
+                             % (where, name, name, "col or row" if name == "bias" else "matrix"))
+        if declared[name] != f[name]:
+            raise ValueError("%s: the kernel's bias is one a %s (bias: %s), this one is one a %s"
+                             % (where, f[name], f[name], declared[name]))
+        if declared[name + "_dtype"] != f.get(name + "_dtype", declared[name + "_dtype"]):
+            raise TypeError("%s: the kernel reads %s as %s, this %s is %s"
+                            % (where, name, f[name + "_dtype"], name, declared[name + "_dtype"]))
     if c.a.dtype != f["dtype"]:
         raise TypeError("%s: the kernel multiplies %s, a and b are %s" % (where, f["dtype"], c.a.dtype))
     lds = []
@@ -209,14 +270,23 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     scratch, sptr = None, 0
     if size.value:
         scratch, sptr = _scratch_array(c.a, size.value, s, stream is not None and s != current_stream(c.a))
-    st = _lib.kgen_matmul(k._handle, _arg(where, "a's address", c.a.ptr), _arg(where, "b's address", c.b.ptr),
-                          _arg(where, "out's address", optr), *dims, lds[0], lds[1], c.ldc, c.alpha, c.beta, sptr,
-                          size.value, s, _byref(err))
+    addresses = (_arg(where, "a's address", c.a.ptr), _arg(where, "b's address", c.b.ptr),
+                 _arg(where, "out's address", optr))
+    if held:
+        if _lib.kgen_matmul_with is None:
+            raise NotImplementedError("%s: this libkgen (%s) has no kgen_matmul_with(): bias= and residual= need a "
+                                      "newer one" % (where, _lib.path))
+        st = _lib.kgen_matmul_with(k._handle, *addresses, *dims, lds[0], lds[1], c.ldc, c.alpha, c.beta, _byref(ops),
+                                   sptr, size.value, s, _byref(err))
+    else:
+        st = _lib.kgen_matmul(k._handle, *addresses, *dims, lds[0], lds[1], c.ldc, c.alpha, c.beta, sptr, size.value, s,
+                              _byref(err))
     del scratch  # freed on the stream it was allocated for, after the kernel
     _lib.check(st, err)
-    if ready is not None and not size.value and c.a.kind == "torch" and c.alpha == 1.0 and c.beta == 0.0:
+    if (ready is not None and not held and not size.value and c.a.kind == "torch" and c.alpha == 1.0 and
+            c.beta == 0.0):
         _make_ready(ready, k, c, lds, out_dtype)
-    keep = tuple(x.keep for x in (c.a, c.b) if x.keep is not None)
+    keep = tuple(x.keep for x in [c.a, c.b] + held if x.keep is not None)
     if keep:
         _memory.hold(c.a.device or 0, s, keep)
     return res if c.out is not None else finish(c.a, res)
@@ -258,7 +328,7 @@ def _ready_key(a, b):
 
 
 def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
-           **overrides: Union[int, str]) -> Any:
+           bias: Any = None, residual: Any = None, **overrides: Union[int, str]) -> Any:
     """C = alpha * a @ b + beta * C: a (M x K) and b (K x N) f32, f64, f16 or
     bf16 arrays of one dtype on one GPU, each row-major or column-major (a
     transposed view such as b.t(), read without a copy; rows or columns may
@@ -277,18 +347,29 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     to keep half the GPU busy, mma_<dtype>.yaml with schedule: stream_k;
     otherwise, and with any other override, the family's defaults (a 64 x
     64-tile SIMT kernel) with the overrides, as spec={"kernel": "matmul"}
-    always gives."""
+    always gives.
+
+    bias= and residual= are the epilogue's operands, each read at the
+    element (as the accumulator's type) where the epilogue names it: bias n
+    values (a vector or 1 x n, bias[col], as torch.addmm's) or m x 1
+    (bias[row]); residual an m x n row-major array (rows may be padded).
+    Their dtypes are f32, f64, f16 or bf16, any of them.  Without epilogue=
+    the epilogue is v + bias + residual (those given); with it, it must
+    name each one given, e.g. epilogue='gelu(v + bias)'."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
+        if bias is not None or residual is not None:
+            raise NotImplementedError("kgen.matmul: bias= and residual= are not traced by torch.compile yet: call it "
+                                      "outside the compiled region, or add the operands after the matmul")
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
-            and beta == 0):
+            and beta == 0 and bias is None and residual is None):
         if _fast_matmul is not None:  # in C (kgen/_fast.c): NotImplemented for a call not made ready
             r = _fast_matmul(a, b)
             if r is not NotImplemented:
                 return r
             return _matmul(a, b, out, spec, alpha, beta, stream, overrides, _ready_key(a, b))
-    return _matmul(a, b, out, spec, alpha, beta, stream, overrides)
+    return _matmul(a, b, out, spec, alpha, beta, stream, overrides, bias=bias, residual=residual)
 
 
 def _default_choice(c, fields, overrides, device):
@@ -365,13 +446,14 @@ def _default_kernel(where, device, fields, overrides, path, extra):
     return new_kernel(where, path, device, {**extra, **fields, **overrides})  # out_dtype= may repeat out='s
 
 
-def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None):
+def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=None, residual=None):
     where = "kgen.matmul"
     sa = None if stream is None else stream_address(stream)
     c = _matmul_call(where, describe(a, "a", where, sa), describe(b, "b", where, sa), out, alpha, beta)
     _need_matmul(where)
     fields = {"dtype": c.a.dtype, "a_layout": "row" if "row" in c.la else "col",
               "b_layout": "row" if "row" in c.lb else "col"}
+    fields.update(_operands(where, c, bias, residual, sa)[0])  # the operands' keys, beside the best spec's
     if c.o is not None:
         fields["out_dtype"] = c.o.dtype
     device = c.a.device or 0
@@ -396,7 +478,8 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None):
     else:
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
-    return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta, ready=ready)
+    return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta, ready=ready, bias=bias,
+                       residual=residual)
 
 
 RUNNERS["matmul"] = (_run_matmul, 2)

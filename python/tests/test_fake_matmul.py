@@ -167,3 +167,51 @@ def test_spec_mma_tma_loads_with_tensor_maps():
     assert launched(a, b, spec=path, epilogue=RELU)[0] == "matmul_mma_f16"
     with pytest.raises(kgen.KgenError, match="or use loads: cp_async"):
         kgen.matmul(f16(128, 63), f16(63, 256), spec=path)
+
+
+def bf16(rows, cols=None):
+    shape = (rows,) if cols is None else (rows, cols)
+    return kgen.DeviceArray(shape, "bf16", 0, 0)
+
+
+def test_bias_and_residual_keep_the_best_spec():
+    # bias= and residual= declare the spec's operands beside the best spec's keys (the default epilogue adds them).
+    a, b = bf16(128, 64), bf16(64, 256)
+    wgmma = threads(os.path.join(BEST, "wgmma_bf16.yaml"))
+    assert launched(a, b, bias=bf16(256))[:2] == ("matmul_wgmma_bf16", wgmma)
+    assert launched(a, b, bias=bf16(256), epilogue="gelu(v + bias)")[:2] == ("matmul_wgmma_bf16", wgmma)
+    assert launched(a, b, bias=bf16(128, 1), residual=bf16(128, 256),
+                    epilogue="silu(v + bias) + residual")[:2] == ("matmul_wgmma_bf16", wgmma)
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "bias": "col", "epilogue": "gelu(v + bias)"})
+    m = mark()
+    k(a, b, bias=bf16(1, 256))
+    assert [c.name.decode() for c in launches_since(m)] == ["matmul_simt_bf16"]
+
+
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(bias=bf16(100)), ValueError, "bias must be n = 256 values"),
+    (dict(bias=bf16(256, 1)), ValueError, "bias must be n = 256 values"),
+    (dict(residual=bf16(128, 255)), ValueError, "residual must be a 128 x 256 array"),
+    (dict(bias=kgen.DeviceArray((256,), "i32", 0, 0)), TypeError, "bias must be f32, f64, f16, bf16, not i32"),
+    (dict(epilogue="gelu(v)", bias=bf16(256)), kgen.SpecError, "does not read bias"),
+    (dict(epilogue="v + residual"), kgen.SpecError, "residual is not declared"),
+])
+def test_bad_operands_are_refused_before_a_launch(kw, error, match):
+    m = mark()
+    with pytest.raises(error, match=match):
+        kgen.matmul(bf16(128, 64), bf16(64, 256), **kw)
+    assert launches_since(m) == []
+
+
+def test_a_kernel_and_its_operands_must_agree():
+    a, b = bf16(128, 64), bf16(64, 256)
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "bias": "col", "epilogue": "gelu(v + bias)"})
+    with pytest.raises(ValueError, match="reads bias .bias: col.: pass bias="):
+        k(a, b)
+    with pytest.raises(ValueError, match="one a col .bias: col., this one is one a row"):
+        k(a, b, bias=bf16(128, 1))
+    with pytest.raises(TypeError, match="reads bias as bf16, this bias is f32"):
+        k(a, b, bias=kgen.DeviceArray((256,), "f32", 0, 0))
+    plain = kgen.Kernel({"kernel": "matmul", "dtype": "bf16"})
+    with pytest.raises(ValueError, match="residual= is given but the kernel declares none"):
+        plain(a, b, residual=bf16(128, 256))

@@ -1,7 +1,9 @@
 """kgen.matmul on the GPU against torch.matmul in float64: every dtype, both
 layouts of each operand (row-major, and a transposed view read without a
 copy), alpha and beta, odd shapes, padded rows, out=, a ReLU epilogue and
-kgen's activations (gelu, gelu_tanh, silu, sigmoid) as epilogues, a
+kgen's activations (gelu, gelu_tanh, silu, sigmoid) as epilogues, the
+epilogue's operands (bias by column or row, a padded residual, in every
+kernel kind), a
 Kernel called directly, and CuPy arrays.  Without spec= the kernels are
 kgen's best specs (specs/matmul/best/): mma.sync for 16-bit operands of
 odd shapes, and on an H100 or H200 wgmma for ones TMA can load (16-byte
@@ -196,6 +198,69 @@ def test_activation_epilogues(fn, dt, gen):
     bound = 1.13 * (63 + 2) * UNIT["f32"] * mag + (UNIT[dt] + 8 * UNIT["f32"]) * want.abs() + 1e-6
     err = (got.double() - want).abs()
     assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
+
+
+# The kernels an epilogue's operands go through: kgen's best spec for the dtype (wgmma on an H100 or
+# H200 for 16-byte rows, mma.sync for others), split-K's second kernel and stream-K's shared tiles.
+OPERAND_SPECS = {
+    "best": None,
+    "simt_split_k": {"kernel": "matmul", "split_k": 3},
+    "mma_stream_k": {"kernel": "matmul", "math": "mma", "tile_k": 32, "stages": 3, "schedule": "stream_k"},
+    "wgmma_pairs": {"kernel": "matmul", "math": "wgmma", "tile_m": 128, "tile_n": 128, "tile_k": 64,
+                    "producer": "warpgroup", "consumers": 2, "store": "pairs"},
+}
+
+
+@pytest.mark.parametrize("which", list(OPERAND_SPECS))
+@pytest.mark.parametrize("dt", ["f32", "bf16"])
+@pytest.mark.parametrize("bias_kind, with_residual", [("col", False), ("row", False), (None, True), ("col", True)])
+@pytest.mark.parametrize("m, n, k", [(127, 255, 63), (256, 512, 128)])
+def test_epilogue_operands(which, dt, bias_kind, with_residual, m, n, k, gen):
+    spec = OPERAND_SPECS[which]
+    if spec is not None and spec.get("math") in ("mma", "wgmma") and dt == "f32":
+        pytest.skip("tensor cores multiply 16-bit operands")
+    if spec is not None and spec.get("math") == "wgmma" and torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    a, b = operand(m, k, dt, "row", gen), operand(k, n, dt, "row", gen)
+    kw, names = {}, ["v"]
+    ref, mag = expect(a, b)
+    extra = torch.zeros_like(ref)
+    if bias_kind is not None:
+        bias = operand(1, n, "f32", "row", gen)[0] if bias_kind == "col" else operand(m, 1, "bf16", "row", gen)
+        kw["bias"] = bias
+        names.append("bias")
+        extra = extra + (bias.double()[None, :] if bias_kind == "col" else bias.double())
+    if with_residual:
+        wide = operand(m, n + 5, dt, "row", gen)
+        kw["residual"] = wide[:, :n]  # rows of n + 5: ldr is not n
+        names.append("residual")
+        extra = extra + wide[:, :n].double()
+    epilogue = "silu(%s)" % " + ".join(names)
+    got = kgen.matmul(a, b, spec=spec, epilogue=epilogue, **kw) if spec else kgen.matmul(a, b, epilogue=epilogue, **kw)
+    want = torch.nn.functional.silu(ref + extra)
+    # silu's slope is at most 1.1: the product's bound carries over; the operands' sum in f32, silu's own
+    # rounding and the output's.
+    bound = 1.1 * ((k + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + extra.abs())) + \
+        (UNIT[dt] + 8 * UNIT["f32"]) * want.abs() + 1e-6
+    err = (got.double() - want).abs()
+    assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
+
+
+def test_bias_gelu_matches_torchs_addmm(gen):
+    # What torch._addmm_activation(bias, a, b, use_gelu=True) computes: gelu(a @ b + bias), bf16.
+    a, b = operand(256, 512, "bf16", "row", gen), operand(512, 384, "bf16", "row", gen)
+    bias = operand(1, 384, "bf16", "row", gen)[0]
+    got = kgen.matmul(a, b, bias=bias, epilogue="gelu(v + bias)")
+    ref, mag = expect(a, b)
+    want = torch.nn.functional.gelu(ref + bias.double())
+    bound = 1.13 * ((512 + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + 1)) + \
+        (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6
+    assert torch.all((got.double() - want).abs() <= bound)
+    # The default epilogue adds what is given; the residual may be out= itself (read, then written).
+    res = operand(256, 384, "bf16", "row", gen)
+    out = res.clone()
+    kgen.matmul(a, b, out=out, residual=out)
+    close(out, a, b, "bf16", alpha=1.0, beta=1.0, c0=res)
 
 
 def test_padded_operands_and_out(gen):

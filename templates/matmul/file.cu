@@ -9,21 +9,48 @@
 typedef {{t_ctype}} T;      // an element of A and B{{t_note}}
 typedef {{acc_ctype}} Acc;  // the accumulator, alpha and beta
 typedef {{out_ctype}} Out;  // an element of C{{out_note}}
+{{#bias}}
+typedef {{bias_ctype}} Bias;  // an element of the bias vector{{bias_note}}
+{{/bias}}
+{{#residual}}
+typedef {{residual_ctype}} Residual;  // an element of the residual matrix{{residual_note}}
+{{/residual}}
 
 {{constants}}
 
 {{converts}}
 
-{{activations}}// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
-// beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return {{epilogue}}; }
+{{activations}}// What every kernel hands the epilogue besides the element: alpha and beta{{operands_note}}.
+struct Epilogue {
+    Acc alpha, beta;
+{{#bias}}
+    const Bias *bias;          // {{bias_count}} values, bias[{{bias_index}}]
+{{/bias}}
+{{#residual}}
+    const Residual *residual;  // m x n, row-major: residual[row * ldr + col]
+    long long ldr;             // residual's row pitch, in elements
+{{/residual}}
+};
+
+// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
+// beta is 0) to the value stored at (row, col){{epilogue_note}}.
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+{{#bias}}
+    const Acc bias = bias_to_acc(ep.bias[{{bias_index}}]);
+{{/bias}}
+{{#residual}}
+    const Acc residual = residual_to_acc(ep.residual[row * ep.ldr + col]);
+{{/residual}}
+    return {{epilogue}};
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 {{store_result}}

@@ -134,10 +134,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long lda, long long ldb, long long ldc,
 {{^stream_k}}
-                                                                  Acc alpha, Acc beta, int aligned, Acc *partials)
+                                                                  const Epilogue ep, int aligned, Acc *partials)
 {{/stream_k}}
 {{#stream_k}}
-                                                                  Acc alpha, Acc beta, int aligned, Acc *partials,
+                                                                  const Epilogue ep, int aligned, Acc *partials,
                                                                   int dp_tiles, int sk_blocks)
 {{/stream_k}}
 {
@@ -159,7 +159,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const __grid_cons
 {{/min_blocks}}
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     // STAGES tiles of A, A_TILE elements each, then STAGES of B, 1024-byte aligned as the

@@ -8,7 +8,7 @@
 // as one OutPair when the warp's tile lies inside C and every pair starts on a
 // multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA_M][MMA_N][4], int m, int n,
-                                                  long long ldc, int row0, int col0, int lane, Acc alpha, Acc beta)
+                                                  long long ldc, int row0, int col0, int lane, const Epilogue &ep)
 {
     const int r = lane / 4, cc = lane % 4 * 2;
     const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;
@@ -23,9 +23,9 @@ static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA
                 Out *const line = c + row * ldc + col0 + cc;
 #pragma unroll
                 for (int j = 0; j < MMA_N; j++)
-                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);
+                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], ep);
             }
         return;
     }
-    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);
+    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, ep);
 }

@@ -17,8 +17,8 @@ if (!finish_tile<MMA_M * MMA_N * 4>(&acc[0][0][0], partials, u, m, n, k, dp_tile
     continue;  // another of the tile's blocks adds this one's sums
 {{/stream_k}}
 {{#pairs}}
-store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
+store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);
 {{/pairs}}
 {{^pairs}}
-store_elements(c, {{partials}}, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
+store_elements(c, {{partials}}, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);
 {{/pairs}}

@@ -20,7 +20,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
 {{/one_block}}
 {{/min_blocks}}
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
-                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               long long ldb, long long ldc, const Epilogue ep,
                                                                int aligned, Acc *partials)
 {
     int row0, col0;
@@ -51,5 +51,5 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
         acc += to_acc(a[i * lda + row]) * to_acc(b[col * ldb + i]);
 {{/b_row}}
 {{/a_row}}
-    store_result(c, partials, m, n, ldc, row, col, acc, alpha, beta);
+    store_result(c, partials, m, n, ldc, row, col, acc, ep);
 }

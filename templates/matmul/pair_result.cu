@@ -1,10 +1,10 @@
 //! The stores of two neighbouring columns of C at once, shared by store:
 //! pairs (math: mma and wgmma) and store: tma's fallback.
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // Two neighbouring elements of a row of C, stored as one.
@@ -13,10 +13,10 @@ struct alignas(2 * sizeof(Out)) OutPair {
 };
 
 // C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
-static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, const Epilogue &ep)
 {
     OutPair pair;
-    pair.v[0] = result(p, row, col, acc0, alpha, beta);
-    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    pair.v[0] = result(p, row, col, acc0, ep);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, ep);
     *reinterpret_cast<OutPair *>(p) = pair;
 }

@@ -64,7 +64,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
 {{/one_block}}
 {{/min_blocks}}
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
-                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               long long ldb, long long ldc, const Epilogue ep,
 {{^stream_k}}
                                                                int aligned, Acc *partials)
 {{/stream_k}}

@@ -20,5 +20,5 @@ for (int i = 0; i < THREAD_M; i++)
     for (int j = 0; j < THREAD_N; j++) {
         const int row = row0 + tr0 + i / RM * RM_STRIDE + i % RM, col = col0 + tc0 + j / CN * CN_STRIDE + j % CN;
         if (row < m && col < n)
-            store_result(c, partials, m, n, ldc, row, col, acc[i][j], alpha, beta);
+            store_result(c, partials, m, n, ldc, row, col, acc[i][j], ep);
     }

@@ -2,7 +2,7 @@
 //! which the _reduce kernel adds in split order (deterministic).
 // A partial sum of the block: to slice blockIdx.z of `partials` (m x n Acc each).
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
     partials[((long long)blockIdx.z * m + row) * n + col] = acc;
 }

@@ -40,10 +40,10 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
         release(it - 1);
 {{#tma}}
     store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                   row0 + wg_row, col0, alpha, beta);
+                   row0 + wg_row, col0, ep);
 {{/tma}}
 {{^tma}}
-    store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+    store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);
 {{/tma}}
 }
 {{#tma}}

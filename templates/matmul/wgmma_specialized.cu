@@ -12,7 +12,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
                                                                   const __grid_constant__ CUtensorMap c_map, int c_tma,
 {{/tma}}
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free

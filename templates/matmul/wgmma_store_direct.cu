@@ -5,7 +5,7 @@
 // j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
 // next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
+                                                  int row0, int col0, const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
 
@@ -17,6 +17,6 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
                 if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);
             }
 }

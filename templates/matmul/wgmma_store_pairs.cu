@@ -10,7 +10,7 @@
 // columns go as one OutPair when the warpgroup's WG_M x TILE_N lies inside
 // C and every pair starts on a multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
+                                                  int row0, int col0, const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;
@@ -26,7 +26,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 #pragma unroll
                 for (int j = 0; j < TILE_N / 8; j++)
                     store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],
-                               alpha, beta);
+                               ep);
             }
         return;
     }
@@ -38,6 +38,6 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
                 if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);
             }
 }

@@ -15,12 +15,16 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read (within C) only when beta != 0.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read only when beta != 0.  Outside C
+// (an edge tile's rows and columns past m and n, which the TMA store clips) it is 0, the epilogue and its
+// operands not read there.
 static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
-                                                 Acc alpha, Acc beta)
+                                                 const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 && row < m && col < n ? c_to_acc(c[row * ldc + col]) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    if (row >= m || col >= n)
+        return to_out((Acc)0);
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C:
@@ -33,14 +37,14 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
 // c_map reads them (and so a warp's writes fall in 32 banks).
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
-                                                      int m, int n, long long ldc, int row0, int col0, Acc alpha,
-                                                      Acc beta)
+                                                      int m, int n, long long ldc, int row0, int col0,
+                                                      const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
 
     if (!c_tma) {
-        store_tile(c, acc, m, n, ldc, row0, col0, alpha, beta);
+        store_tile(c, acc, m, n, ldc, row0, col0, ep);
         return;
     }
 #pragma unroll
@@ -59,8 +63,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     Out pair[2];
-                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], alpha, beta);
-                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], alpha, beta);
+                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep);
+                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;

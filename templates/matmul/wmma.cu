@@ -45,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
 {{/one_block}}
 {{/min_blocks}}
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
-                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               long long ldb, long long ldc, const Epilogue ep,
                                                                int aligned, Acc *partials)
 {
     extern __shared__ __align__(128) unsigned char smem_tiles[];
@@ -80,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) {{name}}(const T *__restri
             for (int e = lane; e < 256; e += 32) {
                 const int row = row0 + wm + i * 16 + e / 16, col = col0 + wn + j * 16 + e % 16;
                 if (row < m && col < n)
-                    store_result(c, partials, m, n, ldc, row, col, patch[e], alpha, beta);
+                    store_result(c, partials, m, n, ldc, row, col, patch[e], ep);
             }
             __syncwarp();
         }

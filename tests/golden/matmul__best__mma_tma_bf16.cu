@@ -26,12 +26,14 @@
 //   epilogue: v
 //   store: pairs
 //   schedule: tiles
+//   bias: none
+//   residual: none
 //   loads: tma
 //
 // Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 99376>>>  (dynamic shared memory:
+//   matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 99376>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = ceil(m / 128) * ceil(n / 128); blocks take C's tiles in order
 // grouped: down a group of `group` tile rows, then right.
@@ -42,7 +44,8 @@
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
 // (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads
-// zeros outside A and B.  alpha and beta are f32; C is read only when beta != 0.
+// zeros outside A and B.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
@@ -79,23 +82,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
     return h;
 }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return v; }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return v;
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where block blockIdx.x's tile of C starts (row0, col0): down a group of GROUP tile rows, then right, so that the
@@ -194,8 +205,8 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned i
 // tile (i, j), rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next:
 // acc[i][j][e] is row + e / 2 * 8, column + e % 2.
 static __device__ __forceinline__ void store_elements(Out *c, Acc *partials, const float (&acc)[MMA_M][MMA_N][4], int m,
-                                                      int n, long long ldc, int row0, int col0, int lane, Acc alpha,
-                                                      Acc beta)
+                                                      int n, long long ldc, int row0, int col0, int lane,
+                                                      const Epilogue &ep)
 {
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
@@ -205,14 +216,14 @@ static __device__ __forceinline__ void store_elements(Out *c, Acc *partials, con
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 16 * i + lane / 4 + e / 2 * 8, col = col0 + 8 * j + lane % 4 * 2 + e % 2;
                 if (row < m && col < n)
-                    store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], alpha, beta);
+                    store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], ep);
             }
 }
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // Two neighbouring elements of a row of C, stored as one.
@@ -221,11 +232,11 @@ struct alignas(2 * sizeof(Out)) OutPair {
 };
 
 // C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
-static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, const Epilogue &ep)
 {
     OutPair pair;
-    pair.v[0] = result(p, row, col, acc0, alpha, beta);
-    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    pair.v[0] = result(p, row, col, acc0, ep);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, ep);
     *reinterpret_cast<OutPair *>(p) = pair;
 }
 
@@ -234,7 +245,7 @@ static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc 
 // as one OutPair when the warp's tile lies inside C and every pair starts on a
 // multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA_M][MMA_N][4], int m, int n,
-                                                  long long ldc, int row0, int col0, int lane, Acc alpha, Acc beta)
+                                                  long long ldc, int row0, int col0, int lane, const Epilogue &ep)
 {
     const int r = lane / 4, cc = lane % 4 * 2;
     const bool inside = row0 + WARP_M <= m && col0 + WARP_N <= n;
@@ -249,11 +260,11 @@ static __device__ __forceinline__ void store_warp(Out *c, const float (&acc)[MMA
                 Out *const line = c + row * ldc + col0 + cc;
 #pragma unroll
                 for (int j = 0; j < MMA_N; j++)
-                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], alpha, beta);
+                    store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][j][2 * h], acc[i][j][2 * h + 1], ep);
             }
         return;
     }
-    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, alpha, beta);
+    store_elements(c, nullptr, acc, m, n, ldc, row0, col0, lane, ep);
 }
 // Element (r, c) of a tile of ROWS rows in shared memory as TMA lands it with
 // CU_TENSOR_MAP_SWIZZLE_128B: boxes of ROWS rows of BOX elements (128 bytes),
@@ -336,7 +347,7 @@ static __device__ __forceinline__ void multiply_fragments(float (&acc)[MMA_M][MM
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     // STAGES tiles of A, A_TILE elements each, then STAGES of B, 1024-byte aligned as the
@@ -422,5 +433,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const _
             f[0] = f[1];  // an odd count of k-steps left the next tile's first fragments in f[1]
     }
 
-    store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, alpha, beta);
+    store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);
 }

@@ -23,11 +23,13 @@
 //   consumers: 2
 //   store: tma
 //   cluster: 1x1
+//   bias: none
+//   residual: none
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 230400>>>  (dynamic shared memory:
+//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
@@ -41,8 +43,8 @@
 //   ldc * 2 not a multiple of 16, c_tma 0 (c_map is then not read)
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
-// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and
-// beta are f32; C is read only when beta != 0.
+// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
@@ -82,23 +84,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
 __device__ __forceinline__ float gelu(float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }
 __device__ __forceinline__ double gelu(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return gelu(v); }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return gelu(v);
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where tile `tile` of C starts (row0, col0): down a group of GROUP tile rows, then right, so that the
@@ -383,10 +393,10 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 }
 
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // Two neighbouring elements of a row of C, stored as one.
@@ -395,11 +405,11 @@ struct alignas(2 * sizeof(Out)) OutPair {
 };
 
 // C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
-static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, const Epilogue &ep)
 {
     OutPair pair;
-    pair.v[0] = result(p, row, col, acc0, alpha, beta);
-    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    pair.v[0] = result(p, row, col, acc0, ep);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, ep);
     *reinterpret_cast<OutPair *>(p) = pair;
 }
 
@@ -410,7 +420,7 @@ static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc 
 // columns go as one OutPair when the warpgroup's WG_M x TILE_N lies inside
 // C and every pair starts on a multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
+                                                  int row0, int col0, const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;
@@ -426,7 +436,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 #pragma unroll
                 for (int j = 0; j < TILE_N / 8; j++)
                     store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],
-                               alpha, beta);
+                               ep);
             }
         return;
     }
@@ -438,7 +448,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
                 if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);
             }
 }
 
@@ -449,12 +459,16 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read (within C) only when beta != 0.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read only when beta != 0.  Outside C
+// (an edge tile's rows and columns past m and n, which the TMA store clips) it is 0, the epilogue and its
+// operands not read there.
 static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
-                                                 Acc alpha, Acc beta)
+                                                 const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 && row < m && col < n ? c_to_acc(c[row * ldc + col]) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    if (row >= m || col >= n)
+        return to_out((Acc)0);
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C:
@@ -467,14 +481,14 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
 // c_map reads them (and so a warp's writes fall in 32 banks).
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
-                                                      int m, int n, long long ldc, int row0, int col0, Acc alpha,
-                                                      Acc beta)
+                                                      int m, int n, long long ldc, int row0, int col0,
+                                                      const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
 
     if (!c_tma) {
-        store_tile(c, acc, m, n, ldc, row0, col0, alpha, beta);
+        store_tile(c, acc, m, n, ldc, row0, col0, ep);
         return;
     }
 #pragma unroll
@@ -493,8 +507,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     Out pair[2];
-                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], alpha, beta);
-                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], alpha, beta);
+                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep);
+                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
@@ -517,7 +531,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   const __grid_constant__ CUtensorMap c_map, int c_tma,
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -577,7 +591,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         if (k_tiles > 0)
             release(it - 1);
         store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                       row0 + wg_row, col0, alpha, beta);
+                       row0 + wg_row, col0, ep);
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes

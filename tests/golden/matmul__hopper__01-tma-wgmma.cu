@@ -21,11 +21,13 @@
 //   producer: none
 //   consumers: 1
 //   store: direct
+//   bias: none
+//   residual: none
 //
 // Needs: sm_90a (math: wgmma, stages: 2).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 128, 66560>>>  (dynamic shared memory:
+//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 66560>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = ceil(m / 128) * ceil(n / 128); blocks take C's tiles in order
 // rows: along a row of tiles, then the next row.
@@ -35,8 +37,8 @@
 //   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
-// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and
-// beta are f32; C is read only when beta != 0.
+// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
@@ -71,23 +73,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
     return h;
 }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return v; }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return v;
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where tile `tile` of C starts (row0, col0): along a row of tiles, then the next row.
@@ -303,7 +313,7 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 // j, rows 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the
 // next: acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
+                                                  int row0, int col0, const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
 
@@ -315,7 +325,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
                 if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);
             }
 }
 // TMA loads into STAGES 128B-swizzled stages; each of the CONSUMERS warpgroups multiplies its WG_M
@@ -323,7 +333,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -380,6 +390,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
             release(it - 1);
-        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+        store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);
     }
 }

@@ -23,11 +23,13 @@
 //   consumers: 2
 //   store: pairs
 //   cluster: 2x1
+//   bias: none
+//   residual: none
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, alpha, beta)  <<<grid, 384, 197632>>>  (dynamic shared memory:
+//   matmul_wgmma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 384, 197632>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // launched in clusters of 2 x 1 x 1 blocks (cuLaunchKernelEx, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION),
 // where grid = 2 min(pairs, the clusters the GPU holds at once), pairs = ceil(m / 256) *
@@ -39,8 +41,8 @@
 //   b_map: dims {n, k}, stride {ldb * 2}, box {64, 64}
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
-// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.  alpha and
-// beta are f32; C is read only when beta != 0.
+// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // Scratch: none.
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
@@ -77,23 +79,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
     return h;
 }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return v; }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return v;
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where tile `tile` of C starts (row0, col0): down a group of GROUP tile rows, then right, so that the
@@ -385,10 +395,10 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
 }
 
 // The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
-static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // Two neighbouring elements of a row of C, stored as one.
@@ -397,11 +407,11 @@ struct alignas(2 * sizeof(Out)) OutPair {
 };
 
 // C[row][col] and C[row][col + 1] from acc0 and acc1, as one store at p (C[row][col], two elements aligned).
-static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc acc0, Acc acc1, const Epilogue &ep)
 {
     OutPair pair;
-    pair.v[0] = result(p, row, col, acc0, alpha, beta);
-    pair.v[1] = result(p + 1, row, col + 1, acc1, alpha, beta);
+    pair.v[0] = result(p, row, col, acc0, ep);
+    pair.v[1] = result(p + 1, row, col + 1, acc1, ep);
     *reinterpret_cast<OutPair *>(p) = pair;
 }
 
@@ -412,7 +422,7 @@ static __device__ __forceinline__ void store_pair(Out *p, int row, int col, Acc 
 // columns go as one OutPair when the warpgroup's WG_M x TILE_N lies inside
 // C and every pair starts on a multiple of two elements (c and ldc even).
 static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TILE_N / 2], int m, int n, long long ldc,
-                                                  int row0, int col0, Acc alpha, Acc beta)
+                                                  int row0, int col0, const Epilogue &ep)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const bool inside = row0 + WG_M <= m && col0 + TILE_N <= n;
@@ -428,7 +438,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 #pragma unroll
                 for (int j = 0; j < TILE_N / 8; j++)
                     store_pair(line + 8 * j, row, col0 + 8 * j + cc, acc[i][4 * j + 2 * h], acc[i][4 * j + 2 * h + 1],
-                               alpha, beta);
+                               ep);
             }
         return;
     }
@@ -440,7 +450,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
             for (int e = 0; e < 4; e++) {
                 const int row = row0 + 64 * i + r + e / 2 * 8, col = col0 + 8 * j + cc + e % 2;
                 if (row < m && col < n)
-                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], alpha, beta);
+                    store_result(c, nullptr, m, n, ldc, row, col, acc[i][4 * j + e], ep);
             }
 }
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
@@ -448,7 +458,7 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, Acc alpha, Acc beta)
+                                                                  long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -511,7 +521,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
             wgmma_wait_group<0>();  // the tile's last group has read its stage
             if (k_tiles > 0)
                 release(it - 1);
-            store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, alpha, beta);
+            store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);
         }
     }
     cluster_sync();  // the other block's last arrivals on this block's mbarriers have landed

@@ -18,15 +18,17 @@
 //   tile_n: 32
 //   blocks_per_sm: 0
 //   epilogue: v
+//   bias: none
+//   residual: none
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 1024>>>
+//   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, ep, aligned, partials)  <<<grid, 1024>>>
 // where grid = {ceil(m / 32) * ceil(n / 32), 1, 1}; blocks take C's tiles in order
 // rows: along a row of tiles, then the next row.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
-// from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are f32; C is read
-// only when beta != 0.
+// from 1 (k from 0); nothing outside the matrices is read.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // aligned: unused (one element at a time).
 // Scratch: none (partials unused).
 
@@ -53,23 +55,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
     return (Out)v;
 }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return v; }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return v;
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where block blockIdx.x's tile of C starts (row0, col0): along a row of tiles, then the next row.
@@ -83,7 +93,7 @@ static __device__ __forceinline__ void tile_origin(int m, int n, int &row0, int 
 // and 32 adjacent elements of a row of B (coalesced), and writes 32 adjacent elements of C.
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *__restrict__ a, const T *__restrict__ b,
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
-                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               long long ldb, long long ldc, const Epilogue ep,
                                                                int aligned, Acc *partials)
 {
     int row0, col0;
@@ -94,5 +104,5 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_simt_f32(const T *_
     Acc acc = 0;
     for (int i = 0; i < k; i++)
         acc += to_acc(a[row * lda + i]) * to_acc(b[i * ldb + col]);
-    store_result(c, partials, m, n, ldc, row, col, acc, alpha, beta);
+    store_result(c, partials, m, n, ldc, row, col, acc, ep);
 }

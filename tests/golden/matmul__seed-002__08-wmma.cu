@@ -23,17 +23,19 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   bias: none
+//   residual: none
 //
 // Needs: sm_80 or newer (math: wmma).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wmma_bf16(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, aligned, partials)  <<<grid, 128, 18944>>>
+//   matmul_wmma_bf16(a, b, c, m, n, k, lda, ldb, ldc, ep, aligned, partials)  <<<grid, 128, 18944>>>
 // where grid = {ceil(m / 128) * ceil(n / 128), 1, 1}; blocks take C's tiles in order
 // rows: along a row of tiles, then the next row.
 // A is row-major (element (i, l) at a[i * lda + l]), B row-major (element (l, j) at b[l * ldb + j]),
 // C row-major (c[i * ldc + j]); lda, ldb and ldc in elements; m, n and k below 2^31, any
-// from 1 (k from 0); nothing outside the matrices is read.  alpha and beta are f32; C is read
-// only when beta != 0.
+// from 1 (k from 0); nothing outside the matrices is read.
+// ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
 // aligned: bit 0 set when a and lda keep A's 16-byte loads aligned (a % 16 == 0, lda % 8
 // == 0), bit 1 the same for B and ldb; a clear bit loads that operand element by element.
 // Scratch: none (partials unused).
@@ -66,23 +68,31 @@ static __device__ __forceinline__ Out to_out(Acc v)
     return (Out)v;
 }
 
+// What every kernel hands the epilogue besides the element: alpha and beta.
+struct Epilogue {
+    Acc alpha, beta;
+};
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col) { return v; }
+static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+{
+    return v;
+}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
-static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, Acc alpha, Acc beta)
+static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(alpha * acc + beta * old, acc, old, row, col));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
+    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
 }
 
 // A result of the block: to C.
 static __device__ __forceinline__ void store_result(Out *c, Acc *partials, int m, int n, long long ldc, int row, int col,
-                                                    Acc acc, Acc alpha, Acc beta)
+                                                    Acc acc, const Epilogue &ep)
 {
-    store_c(c, ldc, row, col, acc, alpha, beta);
+    store_c(c, ldc, row, col, acc, ep);
 }
 
 // Where block blockIdx.x's tile of C starts (row0, col0): along a row of tiles, then the next row.
@@ -221,7 +231,7 @@ static __device__ __forceinline__ void multiply_tile(const T *as, const T *bs, f
 // Each warp's WARP_M x WARP_N of the tile as 16 x 16 wmma fragments.
 extern "C" __global__ void __launch_bounds__(THREADS) matmul_wmma_bf16(const T *__restrict__ a, const T *__restrict__ b,
                                                                Out *__restrict__ c, int m, int n, int k, long long lda,
-                                                               long long ldb, long long ldc, Acc alpha, Acc beta,
+                                                               long long ldb, long long ldc, const Epilogue ep,
                                                                int aligned, Acc *partials)
 {
     extern __shared__ __align__(128) unsigned char smem_tiles[];
@@ -262,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) matmul_wmma_bf16(const T *
             for (int e = lane; e < 256; e += 32) {
                 const int row = row0 + wm + i * 16 + e / 16, col = col0 + wn + j * 16 + e % 16;
                 if (row < m && col < n)
-                    store_result(c, partials, m, n, ldc, row, col, patch[e], alpha, beta);
+                    store_result(c, partials, m, n, ldc, row, col, patch[e], ep);
             }
             __syncwarp();
         }
