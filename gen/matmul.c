@@ -414,6 +414,9 @@ operands(const struct kgen_spec *s, struct tpl_args *file)
 	tpl_set(file, "operands_note", "%s", bias && residual ? ", the bias vector and the residual matrix"
 	                                     : bias ? " and the bias vector" : residual ? " and the residual matrix" : "");
 	tpl_set(file, "epilogue_note", "%s", bias || residual ? ", given the operands there" : "");
+	tpl_set(file, "operands_read", "%s", bias || residual ? ", each loaded once through the read-only path (ld.global.nc), "
+	        "which lets a tile's loads go out together, ahead of its stores" : " (none: the spec declares no bias or "
+	        "residual)");
 }
 
 /* The main kernel of the spec into out. */

@@ -217,6 +217,8 @@ OPERAND_SPECS = {
 @pytest.mark.parametrize("m, n, k", [(127, 255, 63), (256, 512, 128)])
 def test_epilogue_operands(which, dt, bias_kind, with_residual, m, n, k, gen):
     spec = OPERAND_SPECS[which]
+    if spec is not None and spec.get("math") == "wgmma":  # TMA loads rows of multiples of 16 bytes: still ragged
+        n, k = n + -n % 8, k + -k % 8
     if spec is not None and spec.get("math") in ("mma", "wgmma") and dt == "f32":
         pytest.skip("tensor cores multiply 16-bit operands")
     if spec is not None and spec.get("math") == "wgmma" and torch.cuda.get_device_capability() < (9, 0):

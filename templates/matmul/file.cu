@@ -32,15 +32,37 @@ struct Epilogue {
 {{/residual}}
 };
 
-// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
-// beta is 0) to the value stored at (row, col){{epilogue_note}}.
-static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
-{
+// The epilogue's operands at one element, as it reads them{{operands_read}}.
+struct Operands {
 {{#bias}}
-    const Acc bias = bias_to_acc(ep.bias[{{bias_index}}]);
+    Acc bias;      // bias[{{bias_index}}]
 {{/bias}}
 {{#residual}}
-    const Acc residual = residual_to_acc(ep.residual[row * ep.ldr + col]);
+    Acc residual;  // residual[row][col]
+{{/residual}}
+};
+
+static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+{
+    Operands at;
+{{#bias}}
+    at.bias = bias_to_acc(__ldg(ep.bias + {{bias_index}}));
+{{/bias}}
+{{#residual}}
+    at.residual = residual_to_acc(__ldg(ep.residual + row * ep.ldr + col));
+{{/residual}}
+    return at;
+}
+
+// The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
+// beta is 0) to the value stored at (row, col){{epilogue_note}}.
+static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col, const Operands &at)
+{
+{{#bias}}
+    const Acc bias = at.bias;
+{{/bias}}
+{{#residual}}
+    const Acc residual = at.residual;
 {{/residual}}
     return {{epilogue}};
 }
@@ -50,7 +72,7 @@ static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, i
 {
     Out *const p = c + row * ldc + col;
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
+    *p = to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
 }
 
 {{store_result}}

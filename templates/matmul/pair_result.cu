@@ -4,7 +4,7 @@
 static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
+    return to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
 }
 
 // Two neighbouring elements of a row of C, stored as one.

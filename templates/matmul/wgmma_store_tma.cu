@@ -15,16 +15,16 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read only when beta != 0.  Outside C
-// (an edge tile's rows and columns past m and n, which the TMA store clips) it is 0, the epilogue and its
-// operands not read there.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read only when beta != 0, given the
+// operands there.  Outside C (an edge tile's rows and columns past m and n, which the TMA store clips) it is
+// 0, the epilogue not computed there.
 static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
-                                                 const Epilogue &ep)
+                                                 const Epilogue &ep, const Operands &at)
 {
     if (row >= m || col >= n)
         return to_out((Acc)0);
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(c[row * ldc + col]) : (Acc)0;
-    return to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
+    return to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, at));
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C:
@@ -50,6 +50,20 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
+        // The chunk's operands first (none where the spec declares none): their loads go out together,
+        // while the buffer's last store drains, not one behind each write of the buffer.
+        Operands at[MMA_M][CHUNK / 8][2][2];
+#pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+            for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        const int row = row0 + 64 * i + r + 8 * h, col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
+                        at[i][jj][h][e] = row < m && col < n ? operands_at(ep, row, col) : Operands{};
+                    }
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
@@ -63,8 +77,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     Out pair[2];
-                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep);
-                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep);
+                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
+                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at[i][jj][h][1]);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;

@@ -85,9 +85,19 @@ struct Epilogue {
     Acc alpha, beta;
 };
 
+// The epilogue's operands at one element, as it reads them (none: the spec declares no bias or residual).
+struct Operands {
+};
+
+static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+{
+    Operands at;
+    return at;
+}
+
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col).
-static __device__ __forceinline__ Acc epilogue(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col)
+static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col, const Operands &at)
 {
     return v;
 }
@@ -97,7 +107,7 @@ static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, i
 {
     Out *const p = c + row * ldc + col;
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(ep, ep.alpha * acc + ep.beta * old, acc, old, row, col));
+    *p = to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
 }
 
 // A result of the block: to C.
