@@ -414,9 +414,9 @@ operands(const struct kgen_spec *s, struct tpl_args *file)
 	tpl_set(file, "operands_note", "%s", bias && residual ? ", the bias vector and the residual matrix"
 	                                     : bias ? " and the bias vector" : residual ? " and the residual matrix" : "");
 	tpl_set(file, "epilogue_note", "%s", bias || residual ? ", given the operands there" : "");
-	tpl_set(file, "operands_read", "%s", bias || residual ? ", each loaded once through the read-only path (ld.global.nc), "
-	        "which lets a tile's loads go out together, ahead of its stores" : " (none: the spec declares no bias or "
-	        "residual)");
+	tpl_set(file, "operands_read", "%s", bias || residual ? ", each loaded once through the read-only path "
+	        "(ld.global.nc), which lets a tile's loads go out together, ahead of its stores" : " (none: the spec "
+	        "declares no bias or residual)");
 }
 
 /* The main kernel of the spec into out. */
@@ -584,7 +584,6 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_cluster, KGEN_KEY_producer, KGEN_BIT(KGEN_PRODUCER_WARPGROUP),
 	  "cluster needs producer: warpgroup, not {w} (the blocks of a cluster loop over their tiles together)" },
 	{ KGEN_KEY_schedule, KGEN_KEY_staging, SMEM, "schedule needs staging: smem (staging: none reads all of k at once)" },
-	{ KGEN_KEY_schedule, KGEN_KEY_math, SIMT | KGEN_BIT(KGEN_MATH_MMA), "schedule needs math: simt or mma, not {w}" },
 	{ KGEN_KEY_mm_loads, KGEN_KEY_math, KGEN_BIT(KGEN_MATH_MMA),
 	  "loads needs math: mma, not {w} (simt and wmma copy with cp.async; wgmma always with TMA)" },
 	{ KGEN_KEY_mm_loads, KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4),

@@ -427,6 +427,12 @@ kgen_matmul_check(struct kgen_spec *s, kgen_error *err)
 
 	if ((st = check_types(s, err)))
 		return st;
+	if (s->schedule == KGEN_SCHEDULE_STREAM_K && s->math != KGEN_MATH_SIMT && s->math != KGEN_MATH_MMA)
+		return ERR(schedule, "schedule: stream_k needs math: simt or mma, not %s%s", kgen_maths[s->math].name,
+		           s->math == KGEN_MATH_WGMMA ? " (math: wgmma takes schedule: tiles or pingpong)" : "");
+	if (s->schedule == KGEN_SCHEDULE_PINGPONG && s->math != KGEN_MATH_WGMMA)
+		return ERR(schedule, "schedule: pingpong needs math: wgmma, not %s (its consumer warpgroups take tiles in "
+		           "turn)", kgen_maths[s->math].name);
 	resolve_tiles(s);
 	if (s->staging == KGEN_STAGING_NONE)
 		threads = s->tile_m * s->tile_n;

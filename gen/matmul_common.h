@@ -32,6 +32,15 @@ kgen_matmul_takes_maps(const struct kgen_spec *s)
 	return s->math == KGEN_MATH_WGMMA || kgen_matmul_loads_tma(s);
 }
 
+/* math: wgmma: the rows of a tile a consumer warpgroup multiplies (and
+ * stores): its share, or with schedule: pingpong, which gives each
+ * warpgroup whole tiles in turn, all of them. */
+static inline long long
+kgen_matmul_wgmma_rows(const struct kgen_spec *s)
+{
+	return s->schedule == KGEN_SCHEDULE_PINGPONG ? s->tile_m : s->tile_m / s->consumers;
+}
+
 /* cluster's blocks along m and along n (1 and 1 without clusters). */
 int kgen_cluster_m(const struct kgen_spec *s);
 int kgen_cluster_n(const struct kgen_spec *s);

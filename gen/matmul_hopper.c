@@ -48,6 +48,13 @@
 #define PRODUCER_REGS 40
 #define CONSUMER_REGS 232
 
+/* schedule: pingpong: the two consumer warpgroups take whole tiles in turn. */
+static int
+pingpong(const struct kgen_spec *s)
+{
+	return s->schedule == KGEN_SCHEDULE_PINGPONG;
+}
+
 /* The producer gives its registers to the consumers: two of them. */
 static int
 setmaxnreg(const struct kgen_spec *s)
@@ -82,12 +89,12 @@ shares_b(const struct kgen_spec *s)
 	return s->cluster == KGEN_CLUSTER_C2X1;
 }
 
-/* store: tma: two buffers of 128-byte rows a consumer warpgroup (its
- * tile_m / consumers rows each): 256 bytes a row of the tile. */
+/* store: tma: two buffers of 128-byte rows a consumer warpgroup, each of
+ * the warpgroup's rows of a tile. */
 static long long
 store_buffers(const struct kgen_spec *s)
 {
-	return s->mm_store == KGEN_MM_STORE_TMA ? s->tile_m * 256 : 0;
+	return s->mm_store == KGEN_MM_STORE_TMA ? s->consumers * 2 * kgen_matmul_wgmma_rows(s) * 128 : 0;
 }
 
 long long
@@ -102,7 +109,7 @@ kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages)
 static long long
 accumulators(const struct kgen_spec *s)
 {
-	return s->tile_m / s->consumers / 64 * (s->tile_n / 2);
+	return kgen_matmul_wgmma_rows(s) / 64 * (s->tile_n / 2);
 }
 
 /* The shared memory of `stages` stages fits a block (with the mbarriers). */
@@ -146,13 +153,20 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 	if (s->tile_n % 64)
 		return ERR(tile_n, "math: wgmma takes B in 64-column boxes: tile_n %lld is not a multiple of 64 (64, 128, "
 		           "192 or 256)", s->tile_n);
-	if (s->tile_m % (64 * s->consumers))
+	if (pingpong(s) && (s->producer != KGEN_PRODUCER_WARPGROUP || s->consumers != 2))
+		return ERR(schedule, "schedule: pingpong alternates tiles between two consumer warpgroups fed by a producer: "
+		           "it needs producer: warpgroup and consumers: 2");
+	if (pingpong(s) && s->cluster != KGEN_CLUSTER_C1X1)
+		return ERR(schedule, "schedule: pingpong takes no cluster (cluster: 1x1): a cluster's blocks load their "
+		           "tiles together");
+	if (s->tile_m % (64 * (pingpong(s) ? 1 : s->consumers)))
 		return ERR(tile_m, "tile_m %lld is not a multiple of 64 x consumers %lld: each consumer warpgroup "
 		           "multiplies whole 64-row wgmmas", s->tile_m, s->consumers);
 	if (accumulators(s) > MAX_ACC)
 		return ERR(tile_m, "a consumer warpgroup's %lld x %lld of the tile takes %lld f32 accumulators a thread, "
-		           "over the %d that fit beside its other registers: use consumers: 2 or a smaller tile",
-		           s->tile_m / s->consumers, s->tile_n, accumulators(s), MAX_ACC);
+		           "over the %d that fit beside its other registers: use %s", kgen_matmul_wgmma_rows(s), s->tile_n,
+		           accumulators(s), MAX_ACC, pingpong(s) ? "a smaller tile (64 x 256 or 128 x 128)"
+		                                                 : "consumers: 2 or a smaller tile");
 	if (s->mm_store == KGEN_MM_STORE_TMA && s->producer != KGEN_PRODUCER_WARPGROUP)
 		return ERR(mm_store, "store: tma needs producer: warpgroup (its consumers store one tile while the producer "
 		           "loads the next), not producer: %s", kgen_producers[s->producer].name);
@@ -210,8 +224,9 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		                   s->tile_n * kgen_cluster_n(s), shares_a(s) ? "side by side" : "one above the other", order);
 	else if (persistent)
 		kgen_contract_note(p, "// where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / %lld) *\n"
-		                   "// ceil(n / %lld): each block takes tiles blockIdx.x, + grid, ... in order\n// %s.\n",
-		                   s->tile_m, s->tile_n, order);
+		                   "// ceil(n / %lld): each block takes tiles blockIdx.x, + grid, ... in order\n// %s%s.\n",
+		                   s->tile_m, s->tile_n, order, pingpong(s) ? ", its two consumer warpgroups taking them in "
+		                   "turn" : "");
 	else
 		kgen_contract_note(p, "// where grid = ceil(m / %lld) * ceil(n / %lld); blocks take C's tiles in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
@@ -222,7 +237,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		                   "//   ldc * %d not a multiple of 16, c_tma 0 (c_map is then not read)\n",
 		                   s->r.out->name,
 		                   (int)s->r.out->size, 128 / (int)s->r.out->size,
-		                   s->tile_m / s->consumers, (int)s->r.out->size);
+		                   kgen_matmul_wgmma_rows(s), (int)s->r.out->size);
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n");
@@ -259,6 +274,7 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	tpl_set(&t, "threads", "%lld", s->threads);
 	tpl_set(&t, "consumers", "%lld", s->consumers);
 	tpl_set(&t, "plural", "%s", s->consumers > 1 ? "s" : "");
+	tpl_show(&t, "pingpong", pingpong(s));
 	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
 	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
 	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
@@ -295,6 +311,8 @@ ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 		          KGEN_PTX_BIT(bulk_commit_group) | KGEN_PTX_BIT(bulk_wait_group_read) | KGEN_PTX_BIT(bulk_wait_group);
 	if (setmaxnreg(s))
 		p.uses |= KGEN_PTX_BIT(setmaxnreg_dec) | KGEN_PTX_BIT(setmaxnreg_inc);
+	if (pingpong(s))
+		p.uses |= KGEN_PTX_BIT(pair_arrive) | KGEN_PTX_BIT(pair_wait);
 	return kgen_ptx_render_into(parts, "ptx", &p, err);
 }
 
@@ -372,6 +390,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_init(&consumer);
 	tpl_show(&consumer, "cluster", clustered);
 	tpl_show(&consumer, "tma", tma);
+	tpl_show(&consumer, "pingpong", pingpong(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
 		tpl_free(&k);
@@ -381,6 +400,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	if (!producer)
 		return tpl_render(out, "matmul/wgmma_inline.cu", &k, err);
 	tpl_show(&k, "setmaxnreg", setmaxnreg(s));
+	if (!clustered)
+		tpl_show(&k, "pingpong", pingpong(s));
 	tpl_set(&k, "producer_regs", "%d", PRODUCER_REGS);
 	tpl_set(&k, "consumer_regs", "%d", CONSUMER_REGS);
 	tpl_show(&k, "tma", tma);

@@ -37,6 +37,8 @@
 	X(mbarrier_arrive_cluster, mbarrier)    /* on the other block of a cluster's mbarrier */ \
 	X(mbarrier_wait, mbarrier) \
 	X(warpgroup_sync, barrier)              /* a named barrier of a warpgroup's 128 threads */ \
+	X(pair_arrive, barrier)                 /* a named barrier of two warpgroups: arrive, not waiting */ \
+	X(pair_wait, barrier)                   /* and wait there for the other warpgroup's arrival */ \
 	X(cluster_sync, barrier) \
 	X(dsmem_load, dsmem)                    /* a float of another block of the cluster's shared memory */ \
 	X(dsmem_store_async, dsmem)             /* a float into it, completing on its mbarrier */ \

@@ -253,7 +253,8 @@
 /* Which blocks of kernel: matmul compute which tiles of C (math: simt, mma). */
 #define KGEN_SCHEDULES(X) \
 	X(TILES,    "tiles",    "a block per tile of C, all of its k") \
-	X(STREAM_K, "stream_k", "whole tiles for all but the last one to two waves of blocks; the tiles of those are shared out evenly, k tile by k tile, among one wave of blocks, and the block that finishes a shared tile adds the others' partial sums (scratch)")
+	X(STREAM_K, "stream_k", "whole tiles for all but the last one to two waves of blocks; the tiles of those are shared out evenly, k tile by k tile, among one wave of blocks, and the block that finishes a shared tile adds the others' partial sums (scratch)") \
+	X(PINGPONG, "pingpong", "math: wgmma with a producer and two consumer warpgroups: the consumers take the block's tiles in turn, each a whole tile, so that one multiplies while the other runs its epilogue and stores")
 
 /* matmul's epilogue operands: a vector `bias` and a matrix `residual`. */
 #define KGEN_MM_BIASES(X) \
@@ -355,7 +356,7 @@
 	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
 	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
 	X(cluster,          "cluster",          KT_ENUM, kgen_clusters,      0, 0,     "1x1",     "blocks of a cluster, as tiles down x across, sharing an operand by TMA multicast (math: wgmma, producer: warpgroup)") \
-	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks compute which tiles of C: stream_k evens out the last wave (math: simt, mma)") \
+	X(schedule,         "schedule",         KT_ENUM, kgen_schedules,     0, 0,     "tiles",   "which blocks (and warpgroups) compute which tiles of C: stream_k evens out the last wave (math: simt, mma); pingpong alternates a block's tiles between its consumer warpgroups (math: wgmma)") \
 	X(bias,             "bias",             KT_ENUM, kgen_mm_biases,     0, 0,     "none",    "matmul: an operand the epilogue names bias: a vector indexed by row (m values) or by col (n values)") \
 	X(bias_dtype,       "bias_dtype",       KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: bias's type; default out_dtype") \
 	X(residual,         "residual",         KT_ENUM, kgen_mm_residuals,  0, 0,     "none",    "matmul: an operand the epilogue names residual: an m x n row-major matrix of C's shape") \

@@ -82,7 +82,7 @@ encode_c(const kgen_kernel *kn, CUtensorMap *map, int *tma, const struct kgen_wg
 	const struct kgen_dtype_info *out = s->r.out;
 	unsigned long long pitch = (unsigned long long)c->ldc * out->size;
 	cuuint64_t dims[2] = { (cuuint64_t)c->n, (cuuint64_t)c->m }, strides[1] = { pitch };
-	cuuint32_t box[2] = { 128 / (cuuint32_t)out->size, (cuuint32_t)(s->tile_m / s->consumers) }, estrides[2] = { 1, 1 };
+	cuuint32_t box[2] = { 128 / (cuuint32_t)out->size, (cuuint32_t)kgen_matmul_wgmma_rows(s) }, estrides[2] = { 1, 1 };
 	CUtensorMapDataType type = s->out_dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
 	                           s->out_dtype == KGEN_DT_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 :
 	                           s->out_dtype == KGEN_DT_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 :

@@ -144,6 +144,27 @@ END_TEST
 /* math: wgmma (compiled for sm_90a on this sm_90 device): A's and B's
  * tensor maps encoded once, passed first; a block per tile, or one per
  * SM slot for a producer warpgroup; TMA's alignment refused first. */
+/* schedule: pingpong: a consumer warpgroup stores whole tiles, so C's
+ * tensor map boxes a tile's rows (not half of them), and the block has two
+ * consumers' buffers of a whole tile's rows each. */
+START_TEST(pingpong_boxes_whole_tiles)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_m: 128\ntile_n: 128\nstore: tma\nschedule: pingpong\n");
+	const struct fake_map *map;
+	kgen_error err;
+
+	*nparams = 10;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->block[0], 384);
+	ck_assert_uint_eq(last()->smem, 1024 + 4 * 256 * 128 + 2 * 2 * 128 * 128);  /* stages, then the buffers */
+	map = fake_var("fake_cuda_last_map");
+	ck_assert_uint_eq(map->box[1], 128);
+	*nparams = 0;
+}
+END_TEST
+
 /* kgen_matmul_with(): the epilogue's operands a spec declares are given,
  * aligned and apart from C (the residual may be C itself); a launch then
  * passes ep, alpha and beta first.  Nothing is launched on a refusal. */
@@ -1708,6 +1729,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, matmul_operands_are_checked);
+	tcase_add_test(tc, pingpong_boxes_whole_tiles);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
 	tcase_add_test(tc, mma_tma_launch);
 	tcase_add_test(tc, stream_k_divides_the_launch);

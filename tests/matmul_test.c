@@ -375,7 +375,8 @@ START_TEST(matmul_wgmma_store_tma)
 	                "//   box {64, 64}, c_tma 1 (also with k = 0)");
 	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
-	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
+	ASSERT_HAS(src, "store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
+	                "n, ldc,");
 	ASSERT_HAS(src, "tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);");
 	ASSERT_HAS(src, "warpgroup_sync(barrier);");
 	ASSERT_HAS(src, "bulk_wait_group_read<1>();");
@@ -399,7 +400,8 @@ START_TEST(matmul_wgmma_store_tma)
 	ASSERT_HAS(src, "// launched in clusters of 2 x 1 x 1 blocks");
 	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
-	ASSERT_HAS(src, "store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,");
+	ASSERT_HAS(src, "store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
+	                "n, ldc,");
 	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
 	ASSERT_HAS(src, "auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };");
 	free(src);
@@ -820,10 +822,24 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_cluster_math", MM "cluster: 1x2\n", "cluster needs math: wgmma, not simt", 2, 10, "cluster: 1x2" },
 	{ "only_with_schedule", MM "staging: none\nschedule: stream_k\n",
 	  "schedule needs staging: smem (staging: none reads all of k at once)", 3, 11, "schedule: stream_k" },
-	{ "only_with_schedule_math", MM "dtype: bf16\nmath: wgmma\nschedule: stream_k\n",
-	  "schedule needs math: simt or mma, not wgmma", 4, 11, "schedule: stream_k" },
-	{ "only_with_schedule_wmma", MM "dtype: f16\nmath: wmma\nschedule: stream_k\n",
-	  "schedule needs math: simt or mma, not wmma", 4, 11, "schedule: stream_k" },
+	{ "check_matmul_schedule_math", MM "dtype: bf16\nmath: wgmma\nschedule: stream_k\n",
+	  "schedule: stream_k needs math: simt or mma, not wgmma (math: wgmma takes schedule: tiles or pingpong)", 4, 11,
+	  "schedule: stream_k" },
+	{ "check_matmul_schedule_wmma", MM "dtype: f16\nmath: wmma\nschedule: stream_k\n",
+	  "schedule: stream_k needs math: simt or mma, not wmma", 4, 11, "schedule: stream_k" },
+	{ "check_matmul_pingpong_math", MM "dtype: bf16\nmath: mma\nschedule: pingpong\n",
+	  "schedule: pingpong needs math: wgmma, not mma (its consumer warpgroups take tiles in turn)", 4, 11,
+	  "schedule: pingpong" },
+	{ "check_matmul_pingpong_consumers", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+	  "schedule: pingpong\n", "schedule: pingpong alternates tiles between two consumer warpgroups fed by a producer: "
+	  "it needs producer: warpgroup and consumers: 2", 6, 11, "schedule: pingpong" },
+	{ "check_matmul_pingpong_cluster", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_m: 64\n"
+	  "cluster: 2x1\nschedule: pingpong\n", "schedule: pingpong takes no cluster (cluster: 1x1): a cluster's blocks "
+	  "load their tiles together", 8, 11, "schedule: pingpong" },
+	{ "check_matmul_pingpong_tile", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_m: 128\n"
+	  "tile_n: 256\nschedule: pingpong\n", "a consumer warpgroup's 128 x 256 of the tile takes 256 f32 accumulators a "
+	  "thread, over the 128 that fit beside its other registers: use a smaller tile (64 x 256 or 128 x 128)", 6, 9,
+	  "tile_m: 128" },
 	{ "check_matmul_stream_k_split_k", MM "split_k: 2\nschedule: stream_k\n",
 	  "schedule: stream_k shares k out itself: drop split_k 2 (or use schedule: tiles)", 3, 11, "schedule: stream_k" },
 	{ "only_with_loads_math", MM "loads: tma\n",

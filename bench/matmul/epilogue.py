@@ -2,12 +2,12 @@
 """epilogue.py: kgen's fused GEMM epilogues (bias + GELU, a residual) against
 torch's, in one process on one GPU.
 
-    python3 bench/matmul/epilogue.py [--shapes MxNxK ...] [--runs N] [--rounds R] [--out FILE]
+    python3 bench/matmul/epilogue.py [--shapes MxNxK ...] [--spec SPEC] [--runs N] [--rounds R] [--out FILE]
 
 For each shape (C = A B, A M x K, B K x N, all bf16 row-major; bias n values,
 bf16; the residual M x N bf16) it times, with CUDA events around each call:
 
-  kgen_plain      kgen.matmul(a, b)                                  (its best spec)
+  kgen_plain      kgen.matmul(a, b)                   (its best spec, or --spec SPEC's kernel)
   kgen_bias_gelu  kgen.matmul(a, b, bias=bias, epilogue='gelu(v + bias)')
   kgen_residual   kgen.matmul(a, b, residual=r)                     (epilogue v + residual)
   torch_plain     torch.matmul(a, b)
@@ -103,6 +103,7 @@ def timed(torch, cases, runs, rounds):
 def main(argv):
     p = argparse.ArgumentParser(description="kgen's fused GEMM epilogues against torch's (bf16).")
     p.add_argument("--shapes", nargs="+", default=DEFAULT_SHAPES, metavar="MxNxK")
+    p.add_argument("--spec", help="kgen's kernel for its three cases (a spec path; default: kgen.matmul's best)")
     p.add_argument("--runs", type=int, default=20, help="calls a round (default: 20)")
     p.add_argument("--rounds", type=int, default=3, help="rounds of the cases taking turns (default: 3)")
     p.add_argument("--out", metavar="FILE", help="also write everything to FILE")
@@ -124,6 +125,7 @@ def main(argv):
                                                       torch.version.cuda, getattr(kgen, "__version__", "?")))
     fields = "clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu"
     out("# nvidia-smi %s: %s" % (fields, smi(fields)))
+    out("# kgen's kernel: %s" % (args.spec or "kgen.matmul's best spec"))
     out("# %s UTC; %s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                           " ".join(shlex.quote(x) for x in [sys.argv[0]] + argv)))
     fused = getattr(torch, "_addmm_activation", None)
@@ -138,10 +140,11 @@ def main(argv):
         def rand(*shape):
             return (torch.rand(shape, generator=gen, device="cuda") * 2 - 1).to(torch.bfloat16)
         a, b, bias, r = rand(m, k), rand(k, n), rand(n), rand(m, n)
+        kw = {"spec": args.spec} if args.spec else {}
         cases = {
-            "kgen_plain": lambda: kgen.matmul(a, b),
-            "kgen_bias_gelu": lambda: kgen.matmul(a, b, bias=bias, epilogue="gelu(v + bias)"),
-            "kgen_residual": lambda: kgen.matmul(a, b, residual=r),
+            "kgen_plain": lambda: kgen.matmul(a, b, **kw),
+            "kgen_bias_gelu": lambda: kgen.matmul(a, b, bias=bias, epilogue="gelu(v + bias)", **kw),
+            "kgen_residual": lambda: kgen.matmul(a, b, residual=r, **kw),
             "torch_plain": lambda: torch.matmul(a, b),
             "torch_unfused": lambda: gelu(torch.matmul(a, b) + bias),
             "torch_residual": lambda: torch.addmm(r, a, b),

@@ -208,7 +208,26 @@ OPERAND_SPECS = {
     "mma_stream_k": {"kernel": "matmul", "math": "mma", "tile_k": 32, "stages": 3, "schedule": "stream_k"},
     "wgmma_pairs": {"kernel": "matmul", "math": "wgmma", "tile_m": 128, "tile_n": 128, "tile_k": 64,
                     "producer": "warpgroup", "consumers": 2, "store": "pairs"},
+    "wgmma_pingpong": {"kernel": "matmul", "math": "wgmma", "tile_m": 64, "tile_n": 256, "tile_k": 64,
+                       "producer": "warpgroup", "consumers": 2, "store": "tma", "schedule": "pingpong"},
 }
+PINGPONG = OPERAND_SPECS["wgmma_pingpong"]
+
+
+@pytest.mark.parametrize("tiles", [(64, 256), (128, 128)])
+@pytest.mark.parametrize("store", ["tma", "pairs"])
+@pytest.mark.parametrize("m, n, k", [(64, 256, 64), (200, 520, 136), (1000, 1032, 1000), (4096, 264, 24), (8, 8, 8)])
+def test_pingpong_takes_tiles_in_turn(tiles, store, m, n, k, gen):
+    # Blocks of one tile, of an odd and an even number of tiles, and of k shorter than one stage; with beta.
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    spec = dict(PINGPONG, tile_m=tiles[0], tile_n=tiles[1], store=store)
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    c0 = operand(m, n, "bf16", "row", gen)
+    close(kgen.matmul(a, b, spec=spec), a, b, "bf16")
+    out = c0.clone()
+    kgen.matmul(a, b, spec=spec, out=out, alpha=0.5, beta=-1.5)
+    close(out, a, b, "bf16", alpha=0.5, beta=-1.5, c0=c0)
 
 
 @pytest.mark.parametrize("which", list(OPERAND_SPECS))

@@ -9,7 +9,12 @@ constexpr int THREADS = {{threads}};  // {{consumers}} consumer warpgroup{{plura
 {{/producer}}
 {{group}}
 {{stages}}
+{{^pingpong}}
 constexpr int CONSUMERS = {{consumers}}, WG_M = TILE_M / CONSUMERS;  // warpgroups that multiply, and the rows of each
+{{/pingpong}}
+{{#pingpong}}
+constexpr int CONSUMERS = {{consumers}}, WG_M = TILE_M;  // warpgroups that multiply, each a whole tile in turn
+{{/pingpong}}
 constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 of k
 // A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
 // A_LBO, A_SBO, B_LBO, B_SBO: the descriptors' leading and stride byte offsets (gen/matmul_hopper.c).

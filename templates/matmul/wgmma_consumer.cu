@@ -14,7 +14,18 @@ unsigned int it = 0;  // the block's next load to multiply
 unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
 {{/tma}}
 {{^cluster}}
+{{^pingpong}}
 for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+{{/pingpong}}
+{{#pingpong}}
+// schedule: pingpong: warpgroup wg takes the block's turns wg, wg + 2, ... (turn q is tile blockIdx.x +
+// q gridDim.x, whose loads the producer numbers from q k_tiles).  It multiplies in its turn once the
+// other warpgroup has multiplied in the turn before (pair_wait on named barrier 4 + wg; it signals the
+// other on 4 + (wg ^ 1)): the two take the stages in turn, each waiting within one phase of their
+// mbarriers, and one stores while the other multiplies.
+for (int turn = wg, tile = blockIdx.x + wg * gridDim.x; tile < tiles; turn += CONSUMERS, tile += CONSUMERS * gridDim.x) {
+    it = (unsigned int)turn * (unsigned int)k_tiles;
+{{/pingpong}}
     int row0, col0;
     tile_origin(tile, m, n, row0, col0);
 {{/cluster}}
@@ -28,6 +39,10 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
         #pragma unroll
         for (int j = 0; j < TILE_N / 2; j++)
             acc[i][j] = 0.0f;
+{{#pingpong}}
+    if (turn > 0)
+        pair_wait(4 + wg);  // the other warpgroup has multiplied in the turn before
+{{/pingpong}}
     for (int kt = 0; kt < k_tiles; kt++, it++) {
         consumer_wait(full, it);
         multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
@@ -38,9 +53,17 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
     wgmma_wait_group<0>();  // the tile's last group has read its stage
     if (k_tiles > 0)
         release(it - 1);
+{{#pingpong}}
+    if (tile + (int)gridDim.x < tiles)
+        pair_arrive(4 + (wg ^ 1));  // the other warpgroup may multiply in the next turn
+{{/pingpong}}
 {{#tma}}
-    store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                   row0 + wg_row, col0, ep);
+    if (ep.beta != (Acc)0)  // C read and scaled
+        store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                             row0 + wg_row, col0, ep);
+    else
+        store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                              row0 + wg_row, col0, ep);
 {{/tma}}
 {{^tma}}
     store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);

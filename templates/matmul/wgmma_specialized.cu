@@ -27,7 +27,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(&full[s], 1);
+{{^pingpong}}
             mbarrier_init(&empty[s], CONSUMERS);  // a consumer warpgroup's release each
+{{/pingpong}}
+{{#pingpong}}
+            mbarrier_init(&empty[s], 1);  // the release of the warpgroup whose tile it holds
+{{/pingpong}}
         }
         fence_mbarrier_init();
     }
@@ -53,7 +58,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
 {{#setmaxnreg}}
     setmaxnreg_inc<{{consumer_regs}}>();  // room for the accumulators
 {{/setmaxnreg}}
+{{^pingpong}}
     const int wg_row = (threadIdx.x / 128 - 1) * WG_M;  // the warpgroup's rows of the tile
+{{/pingpong}}
+{{#pingpong}}
+    const int wg = threadIdx.x / 128 - 1, wg_row = 0;  // the warpgroup, which takes whole tiles
+{{/pingpong}}
     // The consumers: a stage they are done with is the producer's again.
     auto release = [&](unsigned int i) { consumer_release(empty, i); };
     {{consumer}}

@@ -12,6 +12,24 @@ static __device__ __forceinline__ void warpgroup_sync(int id)
 }
 
 {{/warpgroup_sync}}
+{{#pair_arrive}}
+// Tell the other of two warpgroups that this one is past a point: arrive at
+// named barrier `id` of their 256 threads without waiting.
+static __device__ __forceinline__ void pair_arrive(int id)
+{
+    asm volatile("bar.arrive %0, 256;" :: "r"(id) : "memory");
+}
+
+{{/pair_arrive}}
+{{#pair_wait}}
+// Wait at named barrier `id` until the other warpgroup has arrived there
+// (pair_arrive).
+static __device__ __forceinline__ void pair_wait(int id)
+{
+    asm volatile("bar.sync %0, 256;" :: "r"(id) : "memory");
+}
+
+{{/pair_wait}}
 {{#cluster_sync}}
 // Every thread of the cluster's blocks arrives (releasing its writes: the
 // mbarriers' initialisation), then waits for all the others (acquiring theirs).

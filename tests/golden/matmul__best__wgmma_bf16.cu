@@ -23,6 +23,7 @@
 //   consumers: 2
 //   store: tma
 //   cluster: 1x1
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //
@@ -465,16 +466,19 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read only when beta != 0, given the
-// operands there.  Outside C (an edge tile's rows and columns past m and n, which the TMA store clips) it is
-// 0, the epilogue not computed there.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), given the operands there; C's old value
+// is read (READ_C: beta != 0) only inside C.  Outside C (an edge tile's rows and columns past m and n, which
+// the TMA store clips) the value, computed all the same (without a branch, so that the compiler can
+// interleave a chunk's elements), is replaced by 0.
+template <bool READ_C>
 static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
                                                  const Epilogue &ep, const Operands &at)
 {
-    if (row >= m || col >= n)
-        return to_out((Acc)0);
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(c[row * ldc + col]) : (Acc)0;
-    return to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, at));
+    const bool inside = row < m && col < n;
+    const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
+    const Out value = to_out(epilogue(v, acc, old, row, col, at));
+    return inside ? value : to_out((Acc)0);
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C:
@@ -484,7 +488,10 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
 // keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
-// c_map reads them (and so a warp's writes fall in 32 banks).
+// c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
+// beta != 0 (the caller's choice, once a tile, so that the elements'
+// code has no branch on beta).
+template <bool READ_C>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
@@ -527,8 +534,9 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     Out pair[2];
-                    pair[0] = tma_result(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
-                    pair[1] = tma_result(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at[i][jj][h][1]);
+                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
+                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep,
+                                                 at[i][jj][h][1]);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
@@ -610,8 +618,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
             release(it - 1);
-        store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                       row0 + wg_row, col0, ep);
+        if (ep.beta != (Acc)0)  // C read and scaled
+            store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                                 row0 + wg_row, col0, ep);
+        else
+            store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                                  row0 + wg_row, col0, ep);
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes

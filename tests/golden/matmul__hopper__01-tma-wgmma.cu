@@ -21,6 +21,7 @@
 //   producer: none
 //   consumers: 1
 //   store: direct
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //

@@ -21,6 +21,7 @@
 //   producer: none
 //   consumers: 2
 //   store: direct
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //

@@ -23,6 +23,7 @@
 //   consumers: 2
 //   store: direct
 //   cluster: 1x1
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //

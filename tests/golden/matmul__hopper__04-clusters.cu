@@ -23,6 +23,7 @@
 //   consumers: 2
 //   store: pairs
 //   cluster: 2x1
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //

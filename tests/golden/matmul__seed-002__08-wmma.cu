@@ -23,6 +23,7 @@
 //   blocks_per_sm: 0
 //   split_k: 1
 //   epilogue: v
+//   schedule: tiles
 //   bias: none
 //   residual: none
 //
