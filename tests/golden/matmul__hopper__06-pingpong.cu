@@ -522,7 +522,9 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
         // The chunk's operands first (none where the spec declares none): their loads go out together,
-        // while the buffer's last store drains, not one behind each write of the buffer.
+        // while the buffer's last store drains, not one behind each write of the buffer.  An element past
+        // m or n reads the last row's or column's instead (its value is not stored), so that no load
+        // waits behind a branch.
         Operands at[MMA_M][CHUNK / 8][2][2];
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
@@ -533,7 +535,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
                         const int row = row0 + 64 * i + r + 8 * h, col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
-                        at[i][jj][h][e] = row < m && col < n ? operands_at(ep, row, col) : Operands{};
+                        at[i][jj][h][e] = operands_at(ep, min(row, m - 1), min(col, n - 1));
                     }
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
