@@ -590,6 +590,8 @@ static const struct kgen_only_with only_with[] = {
 	  "loads needs stages 2 to 4, not {w} (one stage is loaded and stored by every thread, then a barrier)" },
 	{ KGEN_KEY_load_width, KGEN_KEY_mm_loads, KGEN_BIT(KGEN_MM_LOADS_CP_ASYNC),
 	  "load_width needs loads: cp_async, not {w} (TMA copies whole boxes)" },
+	{ KGEN_KEY_unaligned, KGEN_KEY_math, WGMMA | KGEN_BIT(KGEN_MATH_MMA),
+	  "unaligned needs math: wgmma, or mma with loads: tma, not {w} (its loads take any operands)" },
 	{ KGEN_KEY_bias_dtype, KGEN_KEY_bias, KGEN_BIT(KGEN_MM_BIAS_ROW) | KGEN_BIT(KGEN_MM_BIAS_COL),
 	  "bias_dtype needs bias: row or col, not {w}" },
 	{ KGEN_KEY_residual_dtype, KGEN_KEY_residual, KGEN_BIT(KGEN_MM_RESIDUAL_MATRIX),
@@ -604,7 +606,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
 	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
-	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_COUNT,
+	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */

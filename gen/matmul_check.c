@@ -464,6 +464,9 @@ kgen_matmul_check(struct kgen_spec *s, kgen_error *err)
 		return ERR(group, "group %lld: order: hilbert walks squares of group x group tiles along a Hilbert curve, "
 		           "whose side is a power of two: %lld or %lld", s->group, below, below * 2);
 	}
+	if (KGEN_GIVEN(s, unaligned) && !kgen_matmul_takes_maps(s))
+		return ERR(unaligned, "unaligned says what a kernel that loads A and B by TMA (math: wgmma, or math: mma "
+		           "with loads: tma) does with operands TMA cannot load; this one loads any: drop unaligned");
 	if ((st = resolve_operands(s, err)) || (st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)) ||
 	    (st = check_operands_read(s, err)))
 		return st;

@@ -51,6 +51,7 @@ const struct kgen_enum kgen_schedules[]     = { KGEN_SCHEDULES(ENUM_ENTRY) { NUL
 const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_biases[]     = { KGEN_MM_BIASES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_residuals[]  = { KGEN_MM_RESIDUALS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_unaligned[]  = { KGEN_MM_UNALIGNED(ENUM_ENTRY) { NULL, NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity, multi) \

@@ -266,6 +266,12 @@
 	X(NONE,   "none",   "no residual") \
 	X(MATRIX, "matrix", "an m x n row-major matrix, residual[row][col], its row pitch ldr a launch argument")
 
+/* What a matmul kernel that loads A and B by TMA (math: wgmma, loads: tma)
+ * does with a call whose operands TMA cannot load. */
+#define KGEN_MM_UNALIGNED(X) \
+	X(FALLBACK, "fallback", "runs an mma.sync kernel of the same computation (types, layouts, epilogue and operands; specs/matmul/best/mma_<dtype>.yaml's tiles, cp.async loads), built at the first such call") \
+	X(REFUSE,   "refuse",   "refuses the call (KGEN_EINVAL), saying why")
+
 /* How kernel: matmul's mma.sync kernel fills its shared-memory tiles
  * (math: mma, stages 2 to 4). */
 #define KGEN_MM_LOADS(X) \
@@ -361,6 +367,7 @@
 	X(bias_dtype,       "bias_dtype",       KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: bias's type; default out_dtype") \
 	X(residual,         "residual",         KT_ENUM, kgen_mm_residuals,  0, 0,     "none",    "matmul: an operand the epilogue names residual: an m x n row-major matrix of C's shape") \
 	X(residual_dtype,   "residual_dtype",   KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: residual's type; default out_dtype") \
+	X(unaligned,        "unaligned",        KT_ENUM, kgen_mm_unaligned,  0, 0,     "fallback", "matmul, math: wgmma or loads: tma: a call whose A or B is not 16-byte aligned, or whose lda or ldb is not a multiple of 16 bytes, runs an mma.sync fallback or is refused") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
 	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
 	X(row_strategy,     "strategy",         KT_ENUM, kgen_row_strategies, 0, 0,    "auto",    "kernel: rows: how threads share a row") \
@@ -448,6 +455,9 @@ enum kgen_schedule { KGEN_SCHEDULES(X) KGEN_SCHEDULE_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_LOADS_##id,
 enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_UNALIGNED_##id,
+enum kgen_mm_unaligned { KGEN_MM_UNALIGNED(X) KGEN_MM_UNALIGNED_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_BIAS_##id,
 enum kgen_mm_bias { KGEN_MM_BIASES(X) KGEN_MM_BIAS_COUNT };
@@ -549,7 +559,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_unaligned[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
 	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];

@@ -350,7 +350,9 @@ KGEN_API kgen_status kgen_matmul(kgen_kernel *kernel, kgen_devptr a, kgen_devptr
 struct kgen_matmul_operands {
 	kgen_devptr bias;          /* bias: col, n values (bias[col]); bias: row, m values (bias[row]) */
 	kgen_devptr residual;      /* residual: matrix, m x n row-major: residual[row * ldr + col]; may be c itself
-	                            * (same pitch and type), each element then read before it is written */
+	                            * (same pitch and type): each element's old value is read, by the thread that
+	                            * writes it, before it is written (a tile's edge may read other elements of C
+	                            * too, whose values it does not use) */
 	unsigned long long ldr;    /* the residual's row pitch in elements, at least n (0 = n) */
 };
 

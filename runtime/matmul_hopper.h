@@ -26,6 +26,20 @@ kgen_matmul_resident(const kgen_kernel *kn)
 	return (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
 }
 
+/* Whether TMA can load a call's A and B (k = 0 loads neither): both
+ * 16-byte aligned, lda and ldb multiples of 16 bytes below 2^40 bytes. */
+int kgen_matmul_tma_can_load(const kgen_kernel *kn, CUdeviceptr a, CUdeviceptr b, long long lda, long long ldb, int k);
+
+/* The fields of unaligned: fallback's kernel past what the spec computes:
+ * specs/matmul/best/mma_<dtype>.yaml's, which is the same for f16 and bf16. */
+#define KGEN_MATMUL_FALLBACK_TILES \
+	"math: mma\ntile_m: 128\ntile_n: 128\ntile_k: 64\nwarp_m: 64\nwarp_n: 64\nsmem_layout: swizzled\nstages: 3\n" \
+	"store: pairs\n"
+
+/* unaligned: fallback: kn's mma.sync kernel of the same computation, built
+ * (through kgen_kernel_build_yaml) at its first call and kept. */
+kgen_status kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err);
+
 /* Encode (or reuse) A's and B's tensor maps and launch the kernel. */
 kgen_status kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream,
                                      kgen_error *err);

@@ -29,6 +29,7 @@ struct wgmma_maps {
 	int cm, cn;
 	long long ldc;
 	CUtensorMap c_map;
+	kgen_kernel *fallback;  /* unaligned: fallback's kernel, built at the first call TMA cannot load */
 };
 
 /* A 2-D map of a matrix whose `inner` elements are contiguous, `outer`
@@ -161,19 +162,90 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 	const char *who = wgmma ? "math: wgmma" : "loads: tma";
 	const char *instead = wgmma ? "math: mma" : "loads: cp_async";
 
+	/* Reached with unaligned: refuse only (fallback runs the mma.sync kernel instead). */
+	const char *refused = " (the spec's unaligned: refuse forbids the mma.sync fallback)";
+
 	if (c->a % 16 || c->b % 16)
-		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need%s%s",
+		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need%s%s%s",
 		                 c->a % 16 ? "a" : "b", (unsigned long long)(c->a % 16 ? c->a : c->b), who,
-		                 wgmma ? "" : ": use ", wgmma ? "" : instead);
+		                 wgmma ? "" : ": use ", wgmma ? "" : instead, refused);
 	if ((unsigned long long)c->lda * size % 16 || (unsigned long long)c->ldb * size % 16)
 		return kgen_fail(err, KGEN_EINVAL, "%s with TMA, which needs row pitches of a multiple of 16 bytes: lda %lld "
-		                 "and ldb %lld of %s are %llu and %llu bytes; make them multiples of %llu elements, or use %s",
-		                 wgmma ? "math: wgmma loads A and B" : "loads: tma copies A's and B's tiles", c->lda, c->ldb,
-		                 s->r.dtype->name, (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size,
-		                 16 / size, instead);
+		                 "and ldb %lld of %s are %llu and %llu bytes; make them multiples of %llu elements, or use "
+		                 "%s%s", wgmma ? "math: wgmma loads A and B" : "loads: tma copies A's and B's tiles", c->lda,
+		                 c->ldb, s->r.dtype->name, (unsigned long long)c->lda * size, (unsigned long long)c->ldb * size,
+		                 16 / size, instead, refused);
 	if ((unsigned long long)c->lda * size >= 1ull << 40 || (unsigned long long)c->ldb * size >= 1ull << 40)
-		return kgen_fail(err, KGEN_EINVAL, "%s: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld); use %s",
-		                 who, c->lda, c->ldb, instead);
+		return kgen_fail(err, KGEN_EINVAL, "%s: TMA row pitches must be below 2^40 bytes (lda %lld, ldb %lld); use "
+		                 "%s%s", who, c->lda, c->ldb, instead, refused);
+	return KGEN_OK;
+}
+
+int
+kgen_matmul_tma_can_load(const kgen_kernel *kn, CUdeviceptr a, CUdeviceptr b, long long lda, long long ldb, int k)
+{
+	unsigned long long size = (unsigned long long)kn->spec.r.dtype->size;
+
+	return !k || (a % 16 == 0 && b % 16 == 0 && (unsigned long long)lda * size % 16 == 0 &&
+	              (unsigned long long)ldb * size % 16 == 0 && (unsigned long long)lda * size < 1ull << 40 &&
+	              (unsigned long long)ldb * size < 1ull << 40);
+}
+
+/* The fallback's spec as YAML: what kn's spec computes (types, layouts,
+ * epilogue, operands; gen/matmul.c's `computes`) and its order, with the
+ * tiles of specs/matmul/best/mma_<dtype>.yaml (tests/fake_test.c checks
+ * that they agree), loaded by cp.async. */
+static void
+fallback_yaml(const struct kgen_spec *s, strbuf *y)
+{
+	const enum kgen_key *k;
+	char buf[KGEN_EXPR_MAX + 64];
+
+	sb_puts(y, "kernel: matmul\n");
+	for (k = kgen_family_matmul.computes; *k != KGEN_KEY_COUNT; k++) {
+		if ((*k == KGEN_KEY_bias_dtype && s->bias == KGEN_MM_BIAS_NONE) ||
+		    (*k == KGEN_KEY_residual_dtype && s->residual == KGEN_MM_RESIDUAL_NONE))
+			continue;  /* meaningless without their operand, which the rules refuse */
+		sb_printf(y, "%s: %s\n", kgen_keys[*k].name, kgen_spec_yaml_value(s, *k, buf, sizeof buf));
+	}
+	sb_printf(y, "order: %s\n", kgen_orders[s->order].name);
+	if (s->order == KGEN_ORDER_GROUPED || s->order == KGEN_ORDER_HILBERT)
+		sb_printf(y, "group: %lld\n", s->group);
+	sb_puts(y, KGEN_MATMUL_FALLBACK_TILES);
+}
+
+kgen_status
+kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err)
+{
+	struct wgmma_maps *w;
+	kgen_kernel *fb;
+	strbuf y;
+	kgen_status st;
+
+	pthread_mutex_lock(&kn->ctx->lock);
+	fb = (w = state(kn)) ? w->fallback : NULL;
+	pthread_mutex_unlock(&kn->ctx->lock);
+	if (!w)
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if (fb) {
+		*fallback = fb;
+		return KGEN_OK;
+	}
+	/* Built outside the lock (the build takes it); two threads building at
+	 * once find the same kernel, as kgen_kernel_build_yaml keeps one a text. */
+	sb_init(&y);
+	fallback_yaml(&kn->spec, &y);
+	if (y.failed)
+		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	else
+		st = kgen_kernel_build_yaml(kn->ctx, y.s, &fb, err);
+	sb_free(&y);
+	if (st)
+		return st;
+	pthread_mutex_lock(&kn->ctx->lock);
+	w->fallback = fb;
+	pthread_mutex_unlock(&kn->ctx->lock);
+	*fallback = fb;
 	return KGEN_OK;
 }
 

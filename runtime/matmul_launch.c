@@ -175,8 +175,9 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 }
 
 /* The pointers: set, aligned to their elements, C apart from A, B and the
- * operands (the residual may be C itself, each element read by the thread
- * that then writes it). */
+ * operands.  The residual may be C itself: each element's old value is
+ * read by the thread that writes it, before it does (store: tma's clamped
+ * edge reads other elements of C too, and does not use them). */
 static kgen_status
 check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_devptr b, kgen_devptr cp, kgen_error *err)
 {
@@ -315,6 +316,13 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	ldb = (long long)c->ldb;
 	ldc = (long long)c->ldc;
 	aligned = aligned_bits(kn, c, a, b);
+	if (kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_FALLBACK &&
+	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k)) {  /* operands TMA cannot load: the mma.sync kernel */
+		kgen_kernel *fb;
+		if ((st = kgen_matmul_fallback(kn, &fb, err)))
+			return st;
+		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
+	}
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .ep = ep, .tiles = c->tiles };

@@ -229,6 +229,7 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	                       "tile_n: 256\n");
 	kgen_kernel *q = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	                       "tile_n: 256\ncluster: 2x1\n");
+	kgen_kernel *r = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nunaligned: refuse\n");
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes, n0 = *nlaunches;
@@ -269,14 +270,26 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C */
 	ck_assert_int_eq(*encodes, e0 + 8);              /* p once, q at two shapes: 2 + 2 + 4 */
+	/* Operands TMA cannot load: unaligned: fallback (the default) runs the mma.sync kernel of the same
+	 * computation, built at the first such call; unaligned: refuse says why. */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
+	ck_assert_uint_eq(last()->block[0], 128);
+	ck_assert_uint_eq(last()->smem, 98304);          /* specs/matmul/best/mma_bf16.yaml's three stages */
+	ck_assert_int_eq(*encodes, e0 + 8);              /* no maps */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
+	ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "math: wgmma loads A and B with TMA, which needs row pitches of a multiple of 16 "
 	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
-	                 "or use math: mma");
-	ck_assert_int_eq(kgen_matmul(k, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                 "or use math: mma (the spec's unaligned: refuse forbids the mma.sync fallback)");
+	ck_assert_int_eq(kgen_matmul(r, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "a (0x10000002) is not aligned to 16 bytes, as math: wgmma's TMA loads need");
+	ck_assert_str_eq(err.message, "a (0x10000002) is not aligned to 16 bytes, as math: wgmma's TMA loads need (the "
+	                 "spec's unaligned: refuse forbids the mma.sync fallback)");
 	*nparams = 0;
 }
 END_TEST
@@ -284,13 +297,16 @@ END_TEST
 /* math: mma with loads: tma launches as math: wgmma does: A's and B's
  * tensor maps (dims as the operands' layouts say), a block a tile, the
  * tiles' shared memory with 1024 bytes to align them and the mbarriers;
- * TMA's rules refused with the way out (loads: cp_async). */
+ * operands TMA cannot load run the cp.async fallback, or with unaligned:
+ * refuse are refused with the way out (loads: cp_async). */
 START_TEST(mma_tma_launch)
 {
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
 	                       "loads: tma\n");
 	kgen_kernel *col = build("kernel: matmul\ndtype: f16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 2\n"
 	                         "loads: tma\na_layout: col\nb_layout: col\nname: mma_tma_cols\n");
+	kgen_kernel *r = build("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
+	                       "loads: tma\nunaligned: refuse\n");
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes;
@@ -315,14 +331,18 @@ START_TEST(mma_tma_launch)
 	ck_assert_uint_eq(last()->args[1], 264);         /* B column-major: dims {k, n} */
 	ck_assert_uint_eq(last()->smem, 2 * (64 * 128 + 128 * 64) * 2 + 1024 + 2 * 16);
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);  /* unaligned: fallback: the cp.async kernel */
+	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
+	ck_assert_uint_eq(last()->smem, 98304);
+	ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "loads: tma copies A's and B's tiles with TMA, which needs row pitches of a multiple of 16 "
 	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
-	                 "or use loads: cp_async");
-	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000008ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                 "or use loads: cp_async (the spec's unaligned: refuse forbids the mma.sync fallback)");
+	ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000008ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "b (0x20000008) is not aligned to 16 bytes, as loads: tma's TMA loads need: use "
-	                 "loads: cp_async");
+	                 "loads: cp_async (the spec's unaligned: refuse forbids the mma.sync fallback)");
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C, a block a tile */
 	ck_assert_uint_eq(last()->grid[0], 1);

@@ -13,6 +13,7 @@
 #include "kgen.h"
 #include "gen/matmul.h"
 #include "gen/util.h"
+#include "runtime/matmul_hopper.h"
 #include "spec_assert.h"
 
 /* The source of yaml, which must generate; free() it. */
@@ -907,11 +908,47 @@ static const struct refusal matmul_refusals[] = {
 	  "bias_dtype i32: the bias vector is f32, f64, f16 or bf16", 3, 13, "bias_dtype: i32" },
 	{ "check_matmul_residual_dtype", MM "residual: matrix\nresidual_dtype: u32\n",
 	  "residual_dtype u32: the residual matrix is f32, f64, f16 or bf16", 3, 17, "residual_dtype: u32" },
+	{ "only_with_unaligned", MM "unaligned: refuse\n", "unaligned needs math: wgmma, or mma with loads: tma, not simt "
+	  "(its loads take any operands)", 2, 12, "unaligned: refuse" },
+	{ "check_matmul_unaligned", MM "dtype: bf16\nmath: mma\nunaligned: refuse\n", "unaligned says what a kernel that "
+	  "loads A and B by TMA (math: wgmma, or math: mma with loads: tma) does with operands TMA cannot load; this one "
+	  "loads any: drop unaligned", 4, 12, "unaligned: refuse" },
 	{ "only_with_bias_dtype", MM "bias_dtype: f32\n", "bias_dtype needs bias: row or col, not none", 2, 13,
 	  "bias_dtype: f32" },
 	{ "only_with_residual_dtype", MM "residual_dtype: bf16\n", "residual_dtype needs residual: matrix, not none", 2, 17,
 	  "residual_dtype: bf16" },
 };
+
+/* unaligned: fallback's kernel has specs/matmul/best/mma_<dtype>.yaml's
+ * fields (runtime/matmul_hopper.h's KGEN_MATMUL_FALLBACK_TILES): the two
+ * may not drift apart. */
+START_TEST(matmul_fallback_is_the_best_mma_spec)
+{
+	static const char *const dtypes[] = { "bf16", "f16" };
+	size_t d;
+
+	for (d = 0; d < 2; d++) {
+		char path[64], yaml[512];
+		kgen_spec *best, *fallback;
+		kgen_error err;
+		int k;
+
+		snprintf(path, sizeof path, "specs/matmul/best/mma_%s.yaml", dtypes[d]);
+		snprintf(yaml, sizeof yaml, "kernel: matmul\ndtype: %s\norder: grouped\ngroup: 8\n%s", dtypes[d],
+		         KGEN_MATMUL_FALLBACK_TILES);
+		ck_assert_int_eq(kgen_spec_load_file(srcpath(path), &best, &err), KGEN_OK);
+		ck_assert_msg(kgen_spec_load_string(yaml, strlen(yaml), "fallback", &fallback, &err) == KGEN_OK, "%s",
+		              err.message);
+		ck_assert_int_eq(kgen_spec_check(best, &err), KGEN_OK);
+		ck_assert_int_eq(kgen_spec_check(fallback, &err), KGEN_OK);
+		for (k = 0; k < KGEN_KEY_COUNT; k++)
+			ck_assert_msg(kgen_spec_value(best, (enum kgen_key)k) == kgen_spec_value(fallback, (enum kgen_key)k),
+			              "%s: %s differs", path, kgen_keys[k].name);
+		kgen_spec_free(best);
+		kgen_spec_free(fallback);
+	}
+}
+END_TEST
 
 /* Each row of matmul_refusals (a NULL message: any, at the place). */
 START_TEST(refused_matmul_specs)
@@ -974,6 +1011,7 @@ suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("check");
 	tcase_add_loop_test(tc, refused_matmul_specs, 0, (int)KGEN_COUNT(matmul_refusals));
+	tcase_add_test(tc, matmul_fallback_is_the_best_mma_spec);
 	tcase_add_test(tc, matmul_launcher_refuses_without_a_kernel);
 	suite_add_tcase(s, tc);
 	return s;

@@ -37,41 +37,13 @@ GEMM.  --out FILE writes the same to FILE.  Needs torch and kgen importable
 import argparse
 import datetime
 import shlex
-import subprocess
 import sys
+
+from torch_peer import Output, parse_shape, smi  # this folder's: the shapes, nvidia-smi's line, the output
 
 DEFAULT_SHAPES = ["8192x8192x1024", "4096x4096x4096", "8192x8192x8192"]
 U32, U16 = 2.0 ** -24, 2.0 ** -8
 WARMUP = 3
-
-
-def parse_shape(s):
-    try:
-        m, n, k = (int(x) for x in s.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError("shape %r: expected MxNxK, e.g. 8192x8192x1024" % s)
-    if min(m, n, k) < 1:
-        raise argparse.ArgumentTypeError("shape %r: M, N and K must be positive" % s)
-    return m, n, k
-
-
-def smi(fields):
-    try:
-        r = subprocess.run(["nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader"], capture_output=True,
-                           text=True, timeout=30)
-        return r.stdout.strip().splitlines()[0] if r.returncode == 0 and r.stdout.strip() else "nvidia-smi failed"
-    except (OSError, subprocess.TimeoutExpired):
-        return "no nvidia-smi"
-
-
-class Output:
-    def __init__(self, path):
-        self.f = open(path, "w") if path else None
-
-    def __call__(self, line):
-        print(line, flush=True)
-        if self.f:
-            print(line, file=self.f, flush=True)
 
 
 def check(torch, got, want, bound):

@@ -159,14 +159,19 @@ def test_another_override_or_spec_matmul_takes_the_familys_defaults():
 
 def test_spec_mma_tma_loads_with_tensor_maps():
     # specs/matmul/best/mma_tma_f16.yaml (math: mma, loads: tma): mma.sync whose tiles TMA copies; its
-    # layouts follow a and b, and operands TMA cannot copy are refused with the way out.
+    # layouts follow a and b; operands TMA cannot copy run the cp.async fallback (unaligned: fallback, the
+    # default), or with unaligned: refuse are refused with the way out.
     path = os.path.join(BEST, "mma_tma_f16.yaml")
     name, block, encodes = launched(f16(128, 64), f16(64, 256), spec=path)
     assert (name, block) == ("matmul_mma_f16", threads(path)) and encodes > 0
     a, b = Device((128, 64), "<f2", strides=(1, 128)), Device((64, 256), "<f2", strides=(1, 64))
     assert launched(a, b, spec=path, epilogue=RELU)[0] == "matmul_mma_f16"
-    with pytest.raises(kgen.KgenError, match="or use loads: cp_async"):
-        kgen.matmul(f16(128, 63), f16(63, 256), spec=path)
+    m = mark()
+    kgen.matmul(f16(128, 63), f16(63, 256), spec=path)
+    (call,) = launches_since(m)
+    assert call.name.decode() == "matmul_mma_f16" and call.smem == 98304  # mma_f16.yaml's three cp.async stages
+    with pytest.raises(kgen.KgenError, match=r"or use loads: cp_async \(the spec's unaligned: refuse forbids"):
+        kgen.matmul(f16(128, 63), f16(63, 256), spec=path, unaligned="refuse")
 
 
 def bf16(rows, cols=None):

@@ -29,6 +29,7 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   unaligned: fallback
 //   loads: cp_async
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).

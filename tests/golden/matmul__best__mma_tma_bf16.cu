@@ -28,6 +28,7 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   unaligned: fallback
 //   loads: tma
 //
 // Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).

@@ -26,6 +26,7 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   unaligned: fallback
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //

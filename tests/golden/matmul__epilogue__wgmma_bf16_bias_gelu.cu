@@ -27,6 +27,7 @@
 //   bias: col
 //   bias_dtype: bf16
 //   residual: none
+//   unaligned: fallback
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //

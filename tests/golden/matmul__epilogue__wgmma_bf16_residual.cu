@@ -27,6 +27,7 @@
 //   bias: none
 //   residual: matrix
 //   residual_dtype: bf16
+//   unaligned: fallback
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
