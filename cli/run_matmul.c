@@ -35,6 +35,7 @@ struct problem {
 	unsigned long long ldr;
 	void *bias, *residual;
 	size_t bias_bytes, residual_bytes;
+	size_t aux_bytes;              /* the auxiliary output (aux:), m x n of C's type, rows ops.ldaux apart */
 	struct kgen_matmul_operands ops;
 };
 
@@ -57,6 +58,8 @@ free_problem(kgen_context *ctx, struct problem *p)
 		ctx->cu->cuMemFree(p->ops.bias);
 	if (p->ops.residual)
 		ctx->cu->cuMemFree(p->ops.residual);
+	if (p->ops.aux)
+		ctx->cu->cuMemFree(p->ops.aux);
 	free(p->bias);
 	free(p->residual);
 	free(p->a);
@@ -103,6 +106,11 @@ make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spe
 		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.residual, p->residual_bytes));
 		KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.residual, p->residual, p->residual_bytes));
 		p->ops.ldr = p->ldr;
+	}
+	if (*kgen_spec_expr_text(s, KGEN_KEY_aux)) {  /* rows --pad elements longer than n, as C's */
+		p->ops.ldaux = p->n + (unsigned long long)o->pad;
+		p->aux_bytes = (size_t)span(1, p->m, p->n, p->ops.ldaux) * (size_t)kgen_dtype_info[s->out_dtype].size;
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.aux, p->aux_bytes));
 	}
 	return KGEN_OK;
 }
@@ -159,6 +167,7 @@ struct verdict {
 	const struct kgen_expr *epi;     /* NULL: the epilogue is v */
 	double alpha, beta;
 	double *ad, *bt;                 /* A (m x k) and B transposed (n x k) as doubles, each row k long */
+	const struct kgen_expr *aux;     /* the auxiliary output's expression; NULL: none */
 };
 
 /* A and B as doubles, a row of k per row of A and per column of B, so that
@@ -184,10 +193,11 @@ host_operands(const struct problem *p, struct verdict *v, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* 1 when C[i][j] = got is right. */
+/* 1 when got is right at (i, j): C's element of expression e (the epilogue; NULL: v), or the auxiliary
+ * output's (e: aux). */
 static int
-element_ok(const struct verdict *v, const struct problem *p, unsigned long long i, unsigned long long j, double got,
-           double *want_out, double *tol_out)
+element_ok(const struct verdict *v, const struct kgen_expr *e, const struct problem *p, unsigned long long i,
+           unsigned long long j, double got, double *want_out, double *tol_out)
 {
 	double dot = 0, mag = 0, old = 0, val, want, tol, operands = 0;
 	unsigned long long l;
@@ -202,7 +212,7 @@ element_ok(const struct verdict *v, const struct problem *p, unsigned long long 
 		old = kgen_host_get(p->out_dtype, p->c0, (size_t)(i * p->ldc + j));
 	val = v->alpha * dot + v->beta * old;
 	want = val;
-	if (v->epi) {
+	if (e) {
 		struct kgen_epilogue_at at = { .v = val, .acc = dot, .c = old, .row = (long long)i, .col = (long long)j };
 		struct kgen_value r;
 		if (p->bias)
@@ -210,7 +220,7 @@ element_ok(const struct verdict *v, const struct problem *p, unsigned long long 
 		if (p->residual)
 			at.residual = kgen_host_get(p->residual_dtype, p->residual, (size_t)(i * p->ldr + j));
 		operands = fabs(at.bias) + fabs(at.residual);
-		r = kgen_expr_eval_epilogue(v->epi, v->s, &at);
+		r = kgen_expr_eval_epilogue(e, v->s, &at);
 		want = r.is_float ? (double)r.f : (double)r.i;
 	}
 	/* The product's bound, carried through the epilogue (an activation's slope is at most 1.13: 2 covers it),
@@ -229,7 +239,7 @@ element_ok(const struct verdict *v, const struct problem *p, unsigned long long 
  * The wrong count into *bad, the first described in msg. */
 static kgen_status
 check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const struct verdict *v, void *back,
-           unsigned long long *bad, char *msg, size_t len, kgen_error *err)
+           void *back_aux, unsigned long long *bad, char *msg, size_t len, kgen_error *err)
 {
 	size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size;
 	int full = p->m * p->n * p->k <= FULL_CHECK_MAX;
@@ -240,12 +250,16 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		ctx->cu->cuMemsetD8Async(p->dc, 0xff, p->cbytes, NULL);
 	else if (ctx->cu->cuMemcpyHtoD(p->dc, p->c0, p->cbytes))
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyHtoD() failed");
+	if (p->ops.aux)  /* poisoned: an element not written shows */
+		ctx->cu->cuMemsetD8Async(p->ops.aux, 0xff, p->aux_bytes, NULL);
 	if ((st = kgen_matmul_with(k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, v->alpha, v->beta,
 	                           &p->ops, 0, 0, NULL, err)))
 		return st;
 	if (ctx->cu->cuCtxSynchronize())
 		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
 	if (ctx->cu->cuMemcpyDtoH(back, p->dc, p->cbytes))
+		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	if (p->ops.aux && ctx->cu->cuMemcpyDtoH(back_aux, p->ops.aux, p->aux_bytes))
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
 	for (i = 0; i < p->m; i++) {
 		int whole_row = full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
@@ -255,8 +269,15 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 				continue;
 			got = kgen_host_get(p->out_dtype, back, (size_t)(i * p->ldc + j));
 			checked++;
-			if (!element_ok(v, p, i, j, got, &want, &tol) && !(*bad)++)
+			if (!element_ok(v, v->epi, p, i, j, got, &want, &tol) && !(*bad)++)
 				snprintf(msg, len, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
+				         v->beta, i, j, got, want, tol);
+			if (!v->aux)
+				continue;
+			got = kgen_host_get(p->out_dtype, back_aux, (size_t)(i * p->ops.ldaux + j));
+			checked++;
+			if (!element_ok(v, v->aux, p, i, j, got, &want, &tol) && !(*bad)++)
+				snprintf(msg, len, "alpha %g beta %g: aux[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
 				         v->beta, i, j, got, want, tol);
 		}
 	}
@@ -274,9 +295,9 @@ verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long
 {
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
-	struct kgen_expr e;
-	struct verdict v = { s, NULL, 0.75, 0, NULL, NULL };
-	void *back;
+	struct kgen_expr e, aux;
+	struct verdict v = { s, NULL, 0.75, 0, NULL, NULL, NULL };
+	void *back, *back_aux = NULL;
 	size_t at;
 	char why[200];
 	kgen_status st;
@@ -287,15 +308,23 @@ verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long
 			return kgen_fail(err, KGEN_EINTERNAL, "epilogue: %s", why);
 		v.epi = &e;
 	}
-	if (!(back = malloc(p->cbytes)))
+	if (*kgen_spec_expr_text(s, KGEN_KEY_aux)) {
+		if (kgen_expr_parse(KGEN_KEY_aux, kgen_spec_expr_text(s, KGEN_KEY_aux), &aux, &at, why, sizeof why))
+			return kgen_fail(err, KGEN_EINTERNAL, "aux: %s", why);
+		v.aux = &aux;
+	}
+	if (!(back = malloc(p->cbytes)) || (p->aux_bytes && !(back_aux = malloc(p->aux_bytes)))) {
+		free(back);
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory");
+	}
 	st = host_operands(p, &v, err);
 	if (!st)
-		st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
+		st = check_once(ctx, k, p, &v, back, back_aux, bad, msg, len, err);
 	if (!st && !*bad) {
 		v.beta = 0.5;
-		st = check_once(ctx, k, p, &v, back, bad, msg, len, err);
+		st = check_once(ctx, k, p, &v, back, back_aux, bad, msg, len, err);
 	}
+	free(back_aux);
 	free(v.ad);
 	free(v.bt);
 	free(back);

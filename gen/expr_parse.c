@@ -656,7 +656,7 @@ key_vars(enum kgen_key k)
 	case KGEN_KEY_map: return (1u << KGEN_V_X) | (1u << KGEN_V_I);
 	case KGEN_KEY_combine: return (1u << KGEN_V_A) | (1u << KGEN_V_B);
 	case KGEN_KEY_post: return (1u << KGEN_V_A) | (1u << KGEN_V_N);
-	case KGEN_KEY_epilogue: return EPILOGUE_VARS;
+	case KGEN_KEY_epilogue: case KGEN_KEY_aux: return EPILOGUE_VARS;
 	default: return 0;
 	}
 }
@@ -668,7 +668,7 @@ kgen_expr_names(enum kgen_key k)
 	case KGEN_KEY_map: return "x and i";
 	case KGEN_KEY_combine: return "a and b";
 	case KGEN_KEY_post: return "a and n";
-	case KGEN_KEY_epilogue: return "v, acc, c, row, col, bias and residual";
+	case KGEN_KEY_epilogue: case KGEN_KEY_aux: return "v, acc, c, row, col, bias and residual";
 	default: return "none (a constant)";
 	}
 }

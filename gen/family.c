@@ -79,6 +79,8 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 			return 0;
 	if (kgen_keys[k].type == KT_INT && ((v = kgen_spec_value(s, k)) < kgen_keys[k].min || v > kgen_keys[k].max))
 		return 0;
+	if (kgen_keys[k].type == KT_EXPR && !*kgen_spec_expr_text(s, k))
+		return 0;  /* an optional expression not given (matmul's aux) */
 	return 1;
 }
 

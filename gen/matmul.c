@@ -388,10 +388,23 @@ tile(const struct kgen_spec *s, const char *tpl, struct tpl_args *k, kgen_error 
 	return st;
 }
 
+/* The lines that name the operands expression key k reads, into
+ * placeholder `name`: `const Acc bias = at.bias;` and the residual's. */
+static void
+operand_locals(const struct kgen_spec *s, enum kgen_key k, struct tpl_args *file, const char *name)
+{
+	unsigned used = kgen_matmul_names_used(s, k);
+
+	int bias = (used & 1u << KGEN_V_BIAS) != 0, residual = (used & 1u << KGEN_V_RESIDUAL) != 0;
+
+	tpl_set(file, name, "%s%s%s", bias ? "const Acc bias = at.bias;" : "", bias && residual ? "\n" : "",
+	        residual ? "const Acc residual = at.residual;" : "");
+}
+
 /* The epilogue's operands (bias, residual): their types, the members of
  * struct Epilogue that carry them and the lines that read them. */
-static void
-operands(const struct kgen_spec *s, struct tpl_args *file)
+static kgen_status
+operands(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 {
 	int bias = s->bias != KGEN_MM_BIAS_NONE, residual = s->residual != KGEN_MM_RESIDUAL_NONE;
 
@@ -411,12 +424,39 @@ operands(const struct kgen_spec *s, struct tpl_args *file)
 		tpl_set(file, "residual_ctype", "%s", d->ctype);
 		tpl_set(file, "residual_note", " (%s%s)", d->name, d->size == 2 ? ", its bits" : "");
 	}
-	tpl_set(file, "operands_note", "%s", bias && residual ? ", the bias vector and the residual matrix"
-	                                     : bias ? " and the bias vector" : residual ? " and the residual matrix" : "");
+	{
+		const char *parts[4] = { NULL };
+		int n = 0, i, aux = *kgen_spec_expr_text(s, KGEN_KEY_aux) != '\0';
+		strbuf note;
+
+		if (bias)
+			parts[n++] = "the bias vector";
+		if (residual)
+			parts[n++] = "the residual matrix";
+		if (aux)
+			parts[n++] = "the auxiliary output";
+		sb_init(&note);
+		for (i = 0; i < n; i++)
+			sb_printf(&note, "%s%s", i == n - 1 ? " and " : ", ", parts[i]);
+		if (note.failed) {
+			sb_free(&note);
+			return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		}
+		tpl_set(file, "operands_note", "%s", note.s ? note.s : "");
+		sb_free(&note);
+	}
 	tpl_set(file, "epilogue_note", "%s", bias || residual ? ", given the operands there" : "");
-	tpl_set(file, "operands_read", "%s", bias || residual ? ", each loaded once through the read-only path "
-	        "(ld.global.nc), which lets a tile's loads go out together, ahead of its stores" : " (none: the spec "
+	if (*kgen_spec_expr_text(s, KGEN_KEY_aux)) {  /* the section aux shows, and its expression fills it */
+		tpl_set(file, "aux", "%s", kgen_spec_expr_text(s, KGEN_KEY_aux));
+		operand_locals(s, KGEN_KEY_aux, file, "aux_locals");
+	} else {
+		tpl_show(file, "aux", 0);
+	}
+	operand_locals(s, KGEN_KEY_epilogue, file, "epilogue_locals");
+	tpl_set(file, "operands_read", "%s", bias || residual ? ", each loaded once\n// through the read-only path "
+	        "(ld.global.nc), so that a tile's loads can go out together, ahead of its stores" : " (none: the spec "
 	        "declares no bias or residual)");
+	return KGEN_OK;
 }
 
 /* The main kernel of the spec into out. */
@@ -493,7 +533,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_ctype", "%s", od->ctype);
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
-	operands(s, &file);
+	TRY(operands(s, &file, err));
 	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
@@ -606,7 +646,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
 	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
-	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_COUNT,
+	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_aux, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
@@ -622,7 +662,8 @@ static const struct kgen_arch_need arch_needs[] = {
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
 static const enum kgen_key computes[] = {
 	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
-	KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_COUNT,
+	KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_aux,
+	KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_matmul = {

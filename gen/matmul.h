@@ -31,4 +31,8 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 /* The family's rules (gen/matmul_check.c): the family's .check. */
 kgen_status kgen_matmul_check(struct kgen_spec *s, kgen_error *err);
 
+/* The names (a bit per KGEN_V_*, expr_parse.h) expression key k of a
+ * checked matmul spec reads (epilogue, aux); 0 for an aux not given. */
+unsigned kgen_matmul_names_used(const struct kgen_spec *s, enum kgen_key k);
+
 #endif

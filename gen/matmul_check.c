@@ -391,23 +391,24 @@ static kgen_status
 check_operands_read(const struct kgen_spec *s, kgen_error *err)
 {
 	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
-	struct kgen_expr e;
-	unsigned used = 0;
-	char why[200];
-	size_t at;
-	int k;
+	unsigned used = kgen_matmul_names_used(s, KGEN_KEY_epilogue), aux = kgen_matmul_names_used(s, KGEN_KEY_aux);
+	static const struct {
+		enum kgen_key key;
+		const char *what;
+	} exprs[] = { { KGEN_KEY_epilogue, "epilogue" }, { KGEN_KEY_aux, "aux" } };
+	size_t i;
 
-	if (kgen_expr_parse(KGEN_KEY_epilogue, text, &e, &at, why, sizeof why) != KGEN_OK)
-		return KGEN_OK;  /* kgen_expr_check_key() has said why */
-	for (k = 0; k < e.n; k++)
-		if (e.node[k].kind == KGEN_N_VAR)
-			used |= 1u << e.node[k].op;
-	if ((used & 1u << KGEN_V_BIAS) && s->bias == KGEN_MM_BIAS_NONE)
-		return ERR(epilogue, "epilogue: bias is not declared: add `bias: col` (a vector of n values, bias[col], as "
-		           "a linear layer's) or `bias: row` (m values, bias[row])");
-	if ((used & 1u << KGEN_V_RESIDUAL) && s->residual == KGEN_MM_RESIDUAL_NONE)
-		return ERR(epilogue, "epilogue: residual is not declared: add `residual: matrix` (m x n, row-major, its row "
-		           "pitch ldr given at launch)");
+	for (i = 0; i < KGEN_COUNT(exprs); i++) {
+		unsigned u = i ? aux : used;
+		if ((u & 1u << KGEN_V_BIAS) && s->bias == KGEN_MM_BIAS_NONE)
+			return kgen_spec_error(s, exprs[i].key, 1, err, "%s: bias is not declared: add `bias: col` (a vector of "
+			                       "n values, bias[col], as a linear layer's) or `bias: row` (m values, bias[row])",
+			                       exprs[i].what);
+		if ((u & 1u << KGEN_V_RESIDUAL) && s->residual == KGEN_MM_RESIDUAL_NONE)
+			return kgen_spec_error(s, exprs[i].key, 1, err, "%s: residual is not declared: add `residual: matrix` "
+			                       "(m x n, row-major, its row pitch ldr given at launch)", exprs[i].what);
+	}
+	used |= aux;  /* an operand the auxiliary output alone reads is read */
 	if (!(used & 1u << KGEN_V_BIAS) && s->bias != KGEN_MM_BIAS_NONE)
 		return ERR(bias, "bias: %s, but the epilogue `%s` does not read bias: name it there (e.g. gelu(v + bias)) "
 		           "or drop bias", kgen_mm_biases[s->bias].name, text);
@@ -415,6 +416,24 @@ check_operands_read(const struct kgen_spec *s, kgen_error *err)
 		return ERR(residual, "residual: matrix, but the epilogue `%s` does not read residual: name it there (e.g. "
 		           "v + residual) or drop residual", text);
 	return KGEN_OK;
+}
+
+unsigned
+kgen_matmul_names_used(const struct kgen_spec *s, enum kgen_key k)
+{
+	const char *text = kgen_spec_expr_text(s, k);
+	struct kgen_expr e;
+	unsigned used = 0;
+	char why[200];
+	size_t at;
+	int i;
+
+	if (!text || !*text || kgen_expr_parse(k, text, &e, &at, why, sizeof why) != KGEN_OK)
+		return 0;  /* none given, or kgen_expr_check_key() says why */
+	for (i = 0; i < e.n; i++)
+		if (e.node[i].kind == KGEN_N_VAR)
+			used |= 1u << e.node[i].op;
+	return used;
 }
 
 /* The family's rules (family.h's check): types, tiles and threads by
@@ -464,11 +483,11 @@ kgen_matmul_check(struct kgen_spec *s, kgen_error *err)
 		return ERR(group, "group %lld: order: hilbert walks squares of group x group tiles along a Hilbert curve, "
 		           "whose side is a power of two: %lld or %lld", s->group, below, below * 2);
 	}
-	if (KGEN_GIVEN(s, unaligned) && !kgen_matmul_takes_maps(s))
+	if (s->unaligned == KGEN_MM_UNALIGNED_REFUSE && !kgen_matmul_takes_maps(s))
 		return ERR(unaligned, "unaligned says what a kernel that loads A and B by TMA (math: wgmma, or math: mma "
 		           "with loads: tma) does with operands TMA cannot load; this one loads any: drop unaligned");
 	if ((st = resolve_operands(s, err)) || (st = kgen_expr_check_key(s, KGEN_KEY_epilogue, err)) ||
-	    (st = check_operands_read(s, err)))
+	    (st = kgen_expr_check_key(s, KGEN_KEY_aux, err)) || (st = check_operands_read(s, err)))
 		return st;
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "matmul_%s_%s", kgen_maths[s->math].name, s->r.dtype->name);

@@ -95,6 +95,7 @@ kgen_spec_expr(struct kgen_spec *s, enum kgen_key k)
 	case KGEN_KEY_identity: return s->expr_text[2];
 	case KGEN_KEY_post: return s->expr_text[3];
 	case KGEN_KEY_epilogue: return s->expr_text[4];
+	case KGEN_KEY_aux: return s->expr_text[5];
 	default: return NULL;
 	}
 }

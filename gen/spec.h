@@ -358,6 +358,7 @@
 	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
+	X(aux,              "aux",              KT_EXPR, NULL,               0, 0,     "",        "matmul: an auxiliary output beside C, of C's type: an expression of the epilogue's names (e.g. v + bias, the value before the activation) stored to an m x n row-major matrix of its own pitch; none when not given") \
 	X(producer,         "producer",         KT_ENUM, kgen_producers,     0, 0,     "none",    "who issues the TMA loads (math: wgmma)") \
 	X(consumers,        "consumers",        KT_INT,  NULL,               1, 2,     "1",       "warpgroups that multiply, each tile_m / consumers rows of the tile (math: wgmma)") \
 	X(mm_store,         "store",            KT_ENUM, kgen_mm_stores,     0, 0,     "direct",  "how the results go to C (math: mma, wgmma)") \
@@ -616,7 +617,7 @@ struct kgen_spec {
 	KGEN_KEYS(X)
 #undef X
 	char name_text[64];          /* value of `name` */
-	char expr_text[5][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom); epilogue (matmul) */
+	char expr_text[6][KGEN_EXPR_MAX + 1];  /* map, combine, identity, post (op: custom); epilogue, aux (matmul) */
 	struct kgen_resolved r;
 	struct kgen_pos pos[KGEN_KEY_COUNT];
 	char *file;                  /* as given to the loader */
@@ -624,7 +625,7 @@ struct kgen_spec {
 	size_t text_len;
 };
 
-/* The text of an expression key (map, combine, identity, post, epilogue); NULL for another key. */
+/* The text of an expression key (map, combine, identity, post, epilogue, aux); NULL for another key. */
 char *kgen_spec_expr(struct kgen_spec *s, enum kgen_key k);
 const char *kgen_spec_expr_text(const struct kgen_spec *s, enum kgen_key k);
 

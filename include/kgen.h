@@ -345,8 +345,9 @@ KGEN_API kgen_status kgen_matmul(kgen_kernel *kernel, kgen_devptr a, kgen_devptr
                                  double alpha, double beta, kgen_devptr scratch, size_t scratch_bytes,
                                  kgen_stream stream, kgen_error *err);
 
-/* The epilogue's operands of a kgen_matmul_with() call: each one the spec declares is given (its
- * elements of the spec's bias_dtype or residual_dtype, aligned to them), the others are 0. */
+/* The epilogue's operands and auxiliary output of a kgen_matmul_with() call: each one the spec declares
+ * is given (its elements of the spec's bias_dtype, residual_dtype or C's type, aligned to them), the
+ * others are 0. */
 struct kgen_matmul_operands {
 	kgen_devptr bias;          /* bias: col, n values (bias[col]); bias: row, m values (bias[row]) */
 	kgen_devptr residual;      /* residual: matrix, m x n row-major: residual[row * ldr + col]; may be c itself
@@ -354,6 +355,9 @@ struct kgen_matmul_operands {
 	                            * writes it, before it is written (a tile's edge may read other elements of C
 	                            * too, whose values it does not use) */
 	unsigned long long ldr;    /* the residual's row pitch in elements, at least n (0 = n) */
+	kgen_devptr aux;           /* aux: (an expression) the auxiliary output, m x n row-major of C's type, written:
+	                            * aux[row * ldaux + col] */
+	unsigned long long ldaux;  /* its row pitch in elements, at least n (0 = n) */
 };
 
 /* kgen_matmul() with the epilogue's operands (ops may be NULL for a spec that declares none): a spec

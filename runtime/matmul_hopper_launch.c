@@ -204,8 +204,9 @@ fallback_yaml(const struct kgen_spec *s, strbuf *y)
 	sb_puts(y, "kernel: matmul\n");
 	for (k = kgen_family_matmul.computes; *k != KGEN_KEY_COUNT; k++) {
 		if ((*k == KGEN_KEY_bias_dtype && s->bias == KGEN_MM_BIAS_NONE) ||
-		    (*k == KGEN_KEY_residual_dtype && s->residual == KGEN_MM_RESIDUAL_NONE))
-			continue;  /* meaningless without their operand, which the rules refuse */
+		    (*k == KGEN_KEY_residual_dtype && s->residual == KGEN_MM_RESIDUAL_NONE) ||
+		    (kgen_keys[*k].type == KT_EXPR && !*kgen_spec_expr_text(s, *k)))
+			continue;  /* meaningless without their operand (the rules refuse them), or not given (aux) */
 		sb_printf(y, "%s: %s\n", kgen_keys[*k].name, kgen_spec_yaml_value(s, *k, buf, sizeof buf));
 	}
 	sb_printf(y, "order: %s\n", kgen_orders[s->order].name);

@@ -13,8 +13,8 @@
 #include "matmul_hopper.h"
 
 /* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
- * two pointers and a pitch at most. */
-#define KGEN_MATMUL_EP_BYTES 48
+ * three pointers and two pitches at most. */
+#define KGEN_MATMUL_EP_BYTES 64
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
@@ -171,6 +171,21 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 		                 c->n);
 	if (o->ldr > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldr %llu is over 2^40", o->ldr);
+	if (!*kgen_spec_expr_text(s, KGEN_KEY_aux) && (o->aux || o->ldaux))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: an auxiliary output is given but the spec has no aux");
+	if (*kgen_spec_expr_text(s, KGEN_KEY_aux) && !o->aux)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec writes an auxiliary output (aux: %s): pass its m x n "
+		                 "matrix in kgen_matmul_with()'s operands", kgen_spec_expr_text(s, KGEN_KEY_aux));
+	if (o->aux % (unsigned long long)s->r.out->size)
+		return kgen_fail(err, KGEN_EINVAL, "aux (0x%llx) is not aligned to its %llu-byte %s", o->aux,
+		                 (unsigned long long)s->r.out->size, s->r.out->name);
+	if (o->aux && !o->ldaux)
+		o->ldaux = c->n;
+	if (o->aux && o->ldaux < c->n)
+		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is less than n %llu: the auxiliary output's rows would overlap",
+		                 o->ldaux, c->n);
+	if (o->ldaux > (1ull << 40))
+		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is over 2^40", o->ldaux);
 	return KGEN_OK;
 }
 
@@ -189,8 +204,9 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	unsigned long long cbytes = span(1, c->m, c->n, c->ldc, osize);
 	const struct kgen_matmul_operands *o = &c->ops;
 	int in_place = o->residual == cp && o->ldr == c->ldc && s->residual_dtype == s->out_dtype;
-	const struct kgen_span spans[] = {  /* C is written; k = 0 reads neither A nor B */
-		{ "c", cp, cbytes }, { "a", a, c->k ? abytes : 0 }, { "b", b, c->k ? bbytes : 0 },
+	const struct kgen_span spans[] = {  /* C and the auxiliary output are written; k = 0 reads neither A nor B */
+		{ "c", cp, cbytes }, { "aux", o->aux, o->aux ? span(1, c->m, c->n, o->ldaux, osize) : 0 },
+		{ "a", a, c->k ? abytes : 0 }, { "b", b, c->k ? bbytes : 0 },
 		{ "bias", o->bias, o->bias ? (s->bias == KGEN_MM_BIAS_ROW ? c->m : c->n) * kgen_dtype_info[s->bias_dtype].size
 		                           : 0 },
 		{ "residual", o->residual, in_place ? 0 : span(1, c->m, c->n, o->ldr,
@@ -207,7 +223,7 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	if (cp % osize)
 		return kgen_fail(err, KGEN_EINVAL, "c (0x%llx) is not aligned to its %llu-byte %s", cp, osize,
 		                 s->r.out->name);
-	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
+	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 2, err);
 }
 
 /* The caller's scratch apart from A, B and C (the kernels write it while
@@ -227,6 +243,7 @@ scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_d
 		                                     kgen_dtype_info[s->bias_dtype].size : 0 },
 		{ "residual", c->ops.residual, c->ops.residual ? span(1, c->m, c->n, c->ops.ldr,
 		                                                      kgen_dtype_info[s->residual_dtype].size) : 0 },
+		{ "aux", c->ops.aux, c->ops.aux ? span(1, c->m, c->n, c->ops.ldaux, (unsigned long long)s->r.out->size) : 0 },
 	};
 
 	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
@@ -234,7 +251,8 @@ scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_d
 
 /* The kernels' argument ep, struct Epilogue of the generated file, into
  * buf: alpha and beta in the accumulator's type, then (8-byte aligned) the
- * pointers to the operands the spec declares and the residual's pitch. */
+ * pointers to the operands the spec declares, the residual's pitch, and
+ * the auxiliary output's pointer and pitch. */
 static void
 pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, double beta, unsigned char *buf)
 {
@@ -258,6 +276,12 @@ pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, dou
 		long long ldr = (long long)c->ops.ldr;
 		memcpy(buf + at, &c->ops.residual, 8);
 		memcpy(buf + at + 8, &ldr, 8);
+		at += 16;
+	}
+	if (*kgen_spec_expr_text(s, KGEN_KEY_aux)) {
+		long long ldaux = (long long)c->ops.ldaux;
+		memcpy(buf + at, &c->ops.aux, 8);
+		memcpy(buf + at + 8, &ldaux, 8);
 	}
 }
 

@@ -217,6 +217,30 @@ START_TEST(matmul_operands_are_checked)
 	ck_assert_int_eq(kgen_matmul_with(plain, a, b, c, 64, 64, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
 	                 KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_matmul: a bias is given but the spec declares none (bias: col or row)");
+	{  /* the auxiliary output: given where the spec has aux, apart from C, of its own pitch */
+		kgen_kernel *x = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+		                       "store: tma\nbias: col\nepilogue: gelu(v + bias)\naux: v + bias\n");
+		struct kgen_matmul_operands xo = { 0x40000000ull, 0, 0, 0x60000000ull, 0 };
+		*nparams = 10;
+		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_int_eq(*nlaunches, n0 + 1);
+		xo.aux = 0;
+		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err),
+		                 KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "kgen_matmul: the spec writes an auxiliary output (aux: v + bias): pass its m x "
+		                 "n matrix in kgen_matmul_with()'s operands");
+		xo.aux = c + 2 * 512 * 10;  /* inside C */
+		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err),
+		                 KGEN_EINVAL);
+		ck_assert_msg(strstr(err.message, "overlaps") != NULL, "%s", err.message);
+		xo.aux = 0x60000000ull;
+		xo.ldaux = 100;
+		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err),
+		                 KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "ldaux 100 is less than n 512: the auxiliary output's rows would overlap");
+		ck_assert_int_eq(*nlaunches, n0 + 1);
+		n0 = *nlaunches;
+	}
 	ck_assert_int_eq(*nlaunches, n0);
 	*nparams = 0;
 }

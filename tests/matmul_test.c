@@ -904,6 +904,10 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_residual_unread", MM "residual: matrix\nepilogue: silu(v)\n",
 	  "residual: matrix, but the epilogue `silu(v)` does not read residual: name it there (e.g. v + residual) or drop "
 	  "residual", 2, 11, "residual: matrix" },
+	{ "check_matmul_aux_bias", MM "aux: v + bias\n", "aux: bias is not declared: add `bias: col` (a vector of n "
+	  "values, bias[col], as a linear layer's) or `bias: row` (m values, bias[row])", 2, 6, "aux: v + bias" },
+	{ "check_matmul_aux_name", MM "aux: x\n", "aux: 'x' is not a name of aux, which has v, acc, c, row, col, bias "
+	  "and residual", 2, 6, "aux: x" },
 	{ "check_matmul_bias_dtype", MM "bias: col\nbias_dtype: i32\n",
 	  "bias_dtype i32: the bias vector is f32, f64, f16 or bf16", 3, 13, "bias_dtype: i32" },
 	{ "check_matmul_residual_dtype", MM "residual: matrix\nresidual_dtype: u32\n",

@@ -80,11 +80,13 @@ candidates(enum kgen_key k, char out[][24], int max)
 		static const char *const epilogue[] = { "v", "gelu(v)", "v + bias", "silu(v + bias) + residual",
 		                                        "gelu_tanh(v) * residual", "'v > 0 ? v : 0.1f * v'",
 		                                        "sigmoid(acc + bias) + c" };
+		static const char *const aux[] = { "v", "v + bias", "acc * 2 - residual" };
 		const char *const *list = k == KGEN_KEY_map ? map : k == KGEN_KEY_combine ? combine :
-		                          k == KGEN_KEY_identity ? identity : k == KGEN_KEY_epilogue ? epilogue : post;
+		                          k == KGEN_KEY_identity ? identity : k == KGEN_KEY_epilogue ? epilogue :
+		                          k == KGEN_KEY_aux ? aux : post;
 		size_t count = k == KGEN_KEY_map ? KGEN_COUNT(map) : k == KGEN_KEY_combine ? KGEN_COUNT(combine) :
 		               k == KGEN_KEY_identity ? KGEN_COUNT(identity) : k == KGEN_KEY_epilogue ? KGEN_COUNT(epilogue) :
-		               KGEN_COUNT(post);
+		               k == KGEN_KEY_aux ? KGEN_COUNT(aux) : KGEN_COUNT(post);
 		for (i = 0; i < count && n < max; i++)
 			snprintf(out[n++], sizeof out[0], "%s", list[i]);
 		return n;

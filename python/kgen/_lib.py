@@ -40,12 +40,14 @@ class TransposeLayout(ctypes.Structure):
 
 
 class MatmulOperands(ctypes.Structure):
-    """struct kgen_matmul_operands: the epilogue's operands of a kgen_matmul_with() call (device addresses, 0
-    where the spec declares none) and the residual's row pitch in elements."""
+    """struct kgen_matmul_operands: the epilogue's operands and auxiliary output of a kgen_matmul_with() call
+    (device addresses, 0 where the spec declares none) and their row pitches in elements."""
     _fields_ = [
         ("bias", ctypes.c_ulonglong),
         ("residual", ctypes.c_ulonglong),
         ("ldr", ctypes.c_ulonglong),
+        ("aux", ctypes.c_ulonglong),
+        ("ldaux", ctypes.c_ulonglong),
     ]
 
 

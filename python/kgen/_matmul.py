@@ -262,8 +262,12 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
         res, optr = empty(c.a, (c.m, c.n), out_dtype, s, where)
     else:
         res, optr = c.out, c.o.ptr
+    aux = None
+    if f.get("aux"):  # the spec's auxiliary output: a new m x n array of C's dtype, returned beside C
+        aux, ops.aux = empty(c.a, (c.m, c.n), out_dtype, s, where)
+        ops.ldaux = max(c.n, 1)
     if c.m == 0 or c.n == 0:
-        return res if c.out is not None else finish(c.a, res)
+        return _with_aux(res if c.out is not None else finish(c.a, res), aux, c.a)
     err, size = _err(), _lib.ctypes.c_size_t()
     dims = (_arg(where, "m", c.m), _arg(where, "n", c.n), _arg(where, "k", c.k))
     _lib.check(_lib.kgen_matmul_scratch_size(k._handle, *dims, _byref(size), _byref(err)), err)
@@ -272,7 +276,7 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
         scratch, sptr = _scratch_array(c.a, size.value, s, stream is not None and s != current_stream(c.a))
     addresses = (_arg(where, "a's address", c.a.ptr), _arg(where, "b's address", c.b.ptr),
                  _arg(where, "out's address", optr))
-    if held:
+    if held or aux is not None:
         if _lib.kgen_matmul_with is None:
             raise NotImplementedError("%s: this libkgen (%s) has no kgen_matmul_with(): bias= and residual= need a "
                                       "newer one" % (where, _lib.path))
@@ -283,13 +287,18 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
                               _byref(err))
     del scratch  # freed on the stream it was allocated for, after the kernel
     _lib.check(st, err)
-    if (ready is not None and not held and not size.value and c.a.kind == "torch" and c.alpha == 1.0 and
-            c.beta == 0.0):
+    if (ready is not None and not held and aux is None and not size.value and c.a.kind == "torch" and
+            c.alpha == 1.0 and c.beta == 0.0):
         _make_ready(ready, k, c, lds, out_dtype)
     keep = tuple(x.keep for x in [c.a, c.b] + held if x.keep is not None)
     if keep:
         _memory.hold(c.a.device or 0, s, keep)
-    return res if c.out is not None else finish(c.a, res)
+    return _with_aux(res if c.out is not None else finish(c.a, res), aux, c.a)
+
+
+def _with_aux(result, aux, a):
+    """C, or with the spec's aux (C, the auxiliary output) in a's framework."""
+    return result if aux is None else (result, finish(a, aux))
 
 
 _ready_matmul = {}  # kgen._fast.matmul's key of a plain call of two torch tensors -> its MatmulReady
@@ -355,11 +364,14 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     (bias[row]); residual an m x n row-major array (rows may be padded).
     Their dtypes are f32, f64, f16 or bf16, any of them.  Without epilogue=
     the epilogue is v + bias + residual (those given); with it, it must
-    name each one given, e.g. epilogue='gelu(v + bias)'."""
+    name each one given, e.g. epilogue='gelu(v + bias)'.  aux= (an
+    expression of the same names, e.g. aux='v + bias', the value before
+    the activation) also stores it to a second M x N array of C's dtype:
+    the call then returns (C, aux)."""
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
-        if bias is not None or residual is not None:
-            raise NotImplementedError("kgen.matmul: bias= and residual= are not traced by torch.compile yet: call it "
-                                      "outside the compiled region, or add the operands after the matmul")
+        if bias is not None or residual is not None or "aux" in overrides:
+            raise NotImplementedError("kgen.matmul: bias=, residual= and aux= are not traced by torch.compile yet: "
+                                      "call it outside the compiled region, or add the operands after the matmul")
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
@@ -377,7 +389,7 @@ def _default_choice(c, fields, overrides, device):
     best spec for the dtype on the device's GPU when the caller overrides
     nothing but the epilogue and out_dtype (each best spec takes any of
     both), else (None, {}, ()): the family's defaults."""
-    if overrides and not overrides.keys() <= {"epilogue", "out_dtype"}:
+    if overrides and not overrides.keys() <= {"epilogue", "out_dtype", "aux"}:
         return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
     return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))

@@ -208,6 +208,19 @@ def test_bad_operands_are_refused_before_a_launch(kw, error, match):
     assert launches_since(m) == []
 
 
+def test_aux_returns_the_auxiliary_output_beside_c():
+    # aux= keeps the best spec and returns (C, aux), each M x N of C's dtype, from one launch.
+    a, b = bf16(128, 64), bf16(64, 256)
+    m = mark()
+    got = kgen.matmul(a, b, bias=bf16(256), epilogue="gelu(v + bias)", aux="v + bias")
+    (call,) = launches_since(m)
+    assert call.name.decode() == "matmul_wgmma_bf16"
+    assert isinstance(got, tuple) and len(got) == 2
+    assert [tuple(x.shape) for x in got] == [(128, 256), (128, 256)] and got[0].ptr != got[1].ptr
+    with pytest.raises(kgen.SpecError, match="aux: bias is not declared"):
+        kgen.matmul(a, b, aux="v + bias")
+
+
 def test_a_kernel_and_its_operands_must_agree():
     a, b = bf16(128, 64), bf16(64, 256)
     k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "bias": "col", "epilogue": "gelu(v + bias)"})

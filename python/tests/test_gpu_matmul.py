@@ -267,6 +267,47 @@ def test_epilogue_operands(which, dt, bias_kind, with_residual, m, n, k, gen):
     assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
 
 
+@pytest.mark.parametrize("which", ["best", "simt_split_k", "mma_stream_k", "wgmma_pairs", "wgmma_pingpong"])
+@pytest.mark.parametrize("m, n, k", [(127, 255, 63), (256, 512, 128)])
+def test_aux_output_beside_c(which, m, n, k, gen):
+    # gelu(v + bias) to C and v + bias (its input) to aux, every element of both, in each kind of kernel.
+    spec = OPERAND_SPECS[which]
+    if spec is not None and spec.get("math") == "wgmma":
+        if torch.cuda.get_device_capability() < (9, 0):
+            pytest.skip("wgmma needs sm_90")
+        n, k = n + -n % 8, k + -k % 8
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    bias = operand(1, n, "bf16", "row", gen)[0]
+    kw = dict(bias=bias, epilogue="gelu(v + bias)", aux="v + bias")
+    c, aux = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
+    ref, mag = expect(a, b)
+    pre = ref + bias.double()
+    bound = (k + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + 1)
+    assert torch.all((aux.double() - pre).abs() <= bound + UNIT["bf16"] * pre.abs() + 1e-6)
+    want = torch.nn.functional.gelu(pre)
+    assert torch.all((c.double() - want).abs() <= 1.13 * bound + (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6)
+
+
+@pytest.mark.parametrize("m, n, k", [(127, 255, 63), (200, 520, 129)])
+def test_unaligned_operands_fall_back(m, n, k, gen):
+    # A wgmma kernel called with rows TMA cannot load (pitches not multiples of 16 bytes) runs its mma.sync
+    # fallback (unaligned: fallback, the default), epilogue and operands included; unaligned: refuse says why.
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    spec = dict(PINGPONG, schedule="tiles", tile_m=128, bias="col", epilogue="silu(v + bias)")
+    k_ = kgen.Kernel(spec)
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    bias = operand(1, n, "bf16", "row", gen)[0]
+    got = k_(a, b, bias=bias)
+    ref, mag = expect(a, b)
+    want = torch.nn.functional.silu(ref + bias.double())
+    bound = 1.1 * ((k + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + 1)) + \
+        (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6
+    assert torch.all((got.double() - want).abs() <= bound)
+    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids the mma.sync fallback"):
+        kgen.Kernel(dict(spec, unaligned="refuse"))(a, b, bias=bias)
+
+
 def test_bias_gelu_matches_torchs_addmm(gen):
     # What torch._addmm_activation(bias, a, b, use_gelu=True) computes: gelu(a @ b + bias), bf16.
     a, b = operand(256, 512, "bf16", "row", gen), operand(512, 384, "bf16", "row", gen)

@@ -30,6 +30,10 @@ struct Epilogue {
     const Residual *residual;  // m x n, row-major: residual[row * ldr + col]
     long long ldr;             // residual's row pitch, in elements
 {{/residual}}
+{{#aux}}
+    Out *aux;                  // the auxiliary output, m x n, row-major: aux[row * ldaux + col]
+    long long ldaux;           // its row pitch, in elements
+{{/aux}}
 };
 
 // The epilogue's operands at one element, as it reads them{{operands_read}}.
@@ -58,21 +62,32 @@ static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int r
 // beta is 0) to the value stored at (row, col){{epilogue_note}}.
 static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, int col, const Operands &at)
 {
-{{#bias}}
-    const Acc bias = at.bias;
-{{/bias}}
-{{#residual}}
-    const Acc residual = at.residual;
-{{/residual}}
+    {{epilogue_locals}}
     return {{epilogue}};
 }
+
+{{#aux}}
+// The auxiliary output at (row, col), stored beside C's value: the spec's aux, of the epilogue's names.
+static __device__ __forceinline__ void store_aux(const Epilogue &ep, Acc v, Acc acc, Acc c, int row, int col,
+                                                 const Operands &at)
+{
+    {{aux_locals}}
+    ep.aux[row * ep.ldaux + col] = to_out({{aux}});
+}
+{{/aux}}
+{{^aux}}
+// No auxiliary output (the spec has no aux): nothing beside C's value.
+static __device__ __forceinline__ void store_aux(const Epilogue &, Acc, Acc, Acc, int, int, const Operands &) {}
+{{/aux}}
 
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
 static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
+    const Operands at = operands_at(ep, row, col);
+    *p = to_out(epilogue(v, acc, old, row, col, at));
+    store_aux(ep, v, acc, old, row, col, at);
 }
 
 {{store_result}}

@@ -1,10 +1,13 @@
 //! The stores of two neighbouring columns of C at once, shared by store:
 //! pairs (math: mma and wgmma) and store: tma's fallback.
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0 (and the
+// auxiliary output's, stored).
 static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
+    const Operands at = operands_at(ep, row, col);
+    store_aux(ep, v, acc, old, row, col, at);
+    return to_out(epilogue(v, acc, old, row, col, at));
 }
 
 // Two neighbouring elements of a row of C, stored as one.

@@ -27,6 +27,8 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
     const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
     const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
     const Out value = to_out(epilogue(v, acc, old, row, col, at));
+    if (inside)
+        store_aux(ep, v, acc, old, row, col, at);
     return inside ? value : to_out((Acc)0);
 }
 

@@ -103,12 +103,17 @@ static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, i
     return v;
 }
 
+// No auxiliary output (the spec has no aux): nothing beside C's value.
+static __device__ __forceinline__ void store_aux(const Epilogue &, Acc, Acc, Acc, int, int, const Operands &) {}
+
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
 static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
+    const Operands at = operands_at(ep, row, col);
+    *p = to_out(epilogue(v, acc, old, row, col, at));
+    store_aux(ep, v, acc, old, row, col, at);
 }
 
 // A result of the block: to C.
@@ -204,11 +209,14 @@ static __device__ __forceinline__ void store_elements(Out *c, Acc *partials, con
                     store_result(c, partials, m, n, ldc, row, col, acc[i][j][e], ep);
             }
 }
-// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0.
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), old read from p only when beta != 0 (and the
+// auxiliary output's, stored).
 static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc acc, const Epilogue &ep)
 {
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    return to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
+    const Operands at = operands_at(ep, row, col);
+    store_aux(ep, v, acc, old, row, col, at);
+    return to_out(epilogue(v, acc, old, row, col, at));
 }
 
 // Two neighbouring elements of a row of C, stored as one.

@@ -95,12 +95,17 @@ static __device__ __forceinline__ Acc epilogue(Acc v, Acc acc, Acc c, int row, i
     return v;
 }
 
+// No auxiliary output (the spec has no aux): nothing beside C's value.
+static __device__ __forceinline__ void store_aux(const Epilogue &, Acc, Acc, Acc, int, int, const Operands &) {}
+
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
 static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
-    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0;
-    *p = to_out(epilogue(ep.alpha * acc + ep.beta * old, acc, old, row, col, operands_at(ep, row, col)));
+    const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
+    const Operands at = operands_at(ep, row, col);
+    *p = to_out(epilogue(v, acc, old, row, col, at));
+    store_aux(ep, v, acc, old, row, col, at);
 }
 
 // A result of the block: to C.
