@@ -363,20 +363,39 @@ epilogue_is_relu(const struct kgen_spec *s)
 	return 0;
 }
 
+/* Is the spec's epilogue GELU of v plus a bias vector by column of C's type,
+ * what cuBLASLt fuses as CUBLASLT_EPILOGUE_GELU_BIAS (no aux, no residual)? */
+static int
+epilogue_is_gelu_bias(const struct kgen_spec *s)
+{
+	static const char *const forms[] = { "gelu(v + bias)", "gelu(bias + v)", "gelu(v+bias)", "gelu(bias+v)" };
+	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+	size_t i;
+
+	if (s->bias != KGEN_MM_BIAS_COL || s->bias_dtype != s->out_dtype || s->residual != KGEN_MM_RESIDUAL_NONE ||
+	    *kgen_spec_expr_text(s, KGEN_KEY_aux))
+		return 0;
+	for (i = 0; text && i < sizeof forms / sizeof forms[0]; i++)
+		if (strcmp(text, forms[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* cuBLAS's median milliseconds for problem p, timed by kgen-cublas with
- * --method as kgen was (with the fused ReLU when the spec's epilogue is
- * one: *relu); -1 with a note when there is no helper or it fails (kgen's
- * own figures stand). */
+ * --method as kgen was (with the fused ReLU, or GELU of a bias, when the
+ * spec's epilogue is one: *fused names it); -1 with a note when there is no
+ * helper or it fails (kgen's own figures stand). */
 static double
-peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, int *relu)
+peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, const char **fused)
 {
 	struct kgen_cublas_job job;
 	struct kgen_cublas_result r;
 	kgen_error err;
 	const char *epi = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
+	int relu = epilogue_is_relu(s), gelu_bias = epilogue_is_gelu_bias(s);
 
-	*relu = epilogue_is_relu(s);
-	if (!*relu && epi && strcmp(epi, "v") != 0)
+	*fused = relu ? "+relu" : gelu_bias ? "+gelu_bias" : "";
+	if (!relu && !gelu_bias && ((epi && strcmp(epi, "v") != 0) || *kgen_spec_expr_text(s, KGEN_KEY_aux)))
 		return -1;  /* an epilogue cuBLAS has no form of */
 	memset(&job, 0, sizeof job);
 	job.m = p->m;
@@ -391,7 +410,8 @@ peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, i
 	job.ldc = p->ldc;
 	job.alpha = 1.0;
 	job.beta = 0.0;
-	job.relu = *relu;
+	job.relu = relu;
+	job.gelu_bias = gelu_bias;
 	job.runs = o->runs;
 	job.device = o->device;
 	job.method = (enum kgen_timing_method)o->method;
@@ -435,7 +455,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			const char *verdict = "-";
 			float ms = -1;
 			double cublas = -1, flops = 2.0 * (double)mnk[0] * (double)mnk[1] * (double)mnk[2];
-			int relu = 0;
+			const char *fused = "";
 			unsigned long long bad = 0;
 
 			free_problem(ctx, &p);
@@ -463,14 +483,14 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, mm_once, &call, o->runs, &tm, err)))
 					break;
 				ms = tm.median_ms;
-				cublas = peer_ms(o, spec, &p, &relu);
+				cublas = peer_ms(o, spec, &p, &fused);
 			}
 			printf("%-48s %llux%llux%llu %-4s %-8s", specs[i].path, mnk[0], mnk[1], mnk[2],
 			       spec->r.dtype->name, verdict);
 			if (ms > 0) {
 				printf(" %10.2f us %8.2f TFLOPS", ms * 1e3, flops / (ms * 1e-3) / 1e12);
 				if (cublas > 0)
-					printf("  cuBLAS%s %10.2f us %8.2f TFLOPS  kgen/cuBLAS %.3f", relu ? "+relu" : "", cublas * 1e3,
+					printf("  cuBLAS%s %10.2f us %8.2f TFLOPS  kgen/cuBLAS %.3f", fused, cublas * 1e3,
 					       flops / (cublas * 1e-3) / 1e12, cublas / ms);
 			}
 			printf("  %s\n", msg);

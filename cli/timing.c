@@ -634,6 +634,8 @@ cublas_args(const struct kgen_cublas_job *j, char *args, size_t len, kgen_error 
 		ADD("--beta=%.17g ", j->beta);
 	if (j->relu)
 		ADD("--epilogue=relu ");
+	else if (j->gelu_bias)
+		ADD("--epilogue=gelu_bias ");
 	if (j->method != KGEN_TIME_PER_CALL)
 		ADD("--method=%s ", kgen_timing_method_name(j->method));
 	if (j->algos > 1)

@@ -117,6 +117,8 @@ struct kgen_cublas_job {
 	unsigned long long lda, ldb, ldc;  /* 0: packed */
 	double alpha, beta;                /* set alpha: 0 is a real 0 here */
 	int relu;                          /* cuBLASLt's fused epilogue, C = max(alpha*A*B + beta*C, 0) */
+	int gelu_bias;                     /* or CUBLASLT_EPILOGUE_GELU_BIAS: C = gelu(alpha*A*B + beta*C + bias), the
+	                                    * helper's own bias of n values of C's type, one a column of C */
 	int runs;                          /* R, as kgen_time_calls takes it */
 	int device;                        /* the CUDA device's ordinal */
 	enum kgen_timing_method method;    /* timed as kgen_time_calls times kgen's kernels */

@@ -123,6 +123,12 @@ START_TEST(every_field_becomes_a_flag)
 	ck_assert_str_eq(log, "--out=f32 --a=col --b=col --lda=80 --ldb=9 --ldc=6 --alpha=0.5 --beta=-1.25 "
 	                      "--epilogue=relu --method=events --algos=4 --device=1 bf16 70 5 3 10\n");
 	ck_assert_double_eq(r.median_ms, 70.5);
+	j.relu = 0;
+	j.gelu_bias = 1;  /* cuBLASLt's GELU_BIAS, the peer of bias: col and epilogue: gelu(v + bias) */
+	ck_assert_int_eq(kgen_cublas_time(helper, &j, &r, &err), KGEN_OK);
+	logged(calls, log, sizeof log);
+	ck_assert_ptr_nonnull(strstr(log, "\n--out=f32 --a=col --b=col --lda=80 --ldb=9 --ldc=6 --alpha=0.5 --beta=-1.25 "
+	                                  "--epilogue=gelu_bias --method=events --algos=4 --device=1 bf16 70 5 3 10\n"));
 	/* The defaults are left out: the same type out, row layouts, per-call, one algorithm. */
 	j = (struct kgen_cublas_job){ .m = 8, .n = 8, .k = 8, .dtype = "f16", .out_dtype = "f16", .a_layout = "row",
 	                              .b_layout = "row", .alpha = 1, .runs = 3, .algos = 1 };

@@ -14,7 +14,9 @@
 //
 // The call is cublasLtMatmul, not cublasGemmEx: it is the one API that has a
 // fused epilogue (--epilogue=relu, CUBLASLT_EPILOGUE_RELU, the peer of a kgen
-// matmul with a ReLU `epilogue`), so that the plain and the fused peer
+// matmul with a ReLU `epilogue`; --epilogue=gelu_bias, CUBLASLT_EPILOGUE_GELU_BIAS
+// with a bias vector of n values of C's type, the peer of `bias: col` and
+// `epilogue: gelu(v + bias)`), so that the plain and the fused peer
 // are the same library path; its algorithm is the first that
 // cublasLtMatmulAlgoGetHeuristic proposes with a workspace (32 MiB by
 // default), as torch chooses for its cublasLt calls.  --algos=N times the
@@ -94,7 +96,9 @@ static void usage(FILE *f)
         "  --b=row|col         B (K x N) likewise\n"
         "  --lda=N --ldb=N --ldc=N   leading dimensions in elements (default 0: packed)\n"
         "  --alpha=X --beta=X  the scalars (default 1 and 0)\n"
-        "  --epilogue=none|relu   relu: cuBLASLt's fused CUBLASLT_EPILOGUE_RELU, C = max(alpha*A*B + beta*C, 0)\n"
+        "  --epilogue=none|relu|gelu_bias   relu: cuBLASLt's fused CUBLASLT_EPILOGUE_RELU, C = max(alpha*A*B +\n"
+        "                         beta*C, 0); gelu_bias: CUBLASLT_EPILOGUE_GELU_BIAS, C = gelu(alpha*A*B + beta*C +\n"
+        "                         bias), bias n random values of C's type, one a column of C\n"
         "  --method=M          per-call (default), events, graph or cold: as kgen run --method M times\n"
         "  --algos=N           time the heuristic's first N algorithms, report the fastest (default 1)\n"
         "  --workspace=BYTES   cuBLASLt's workspace (default 33554432)\n"
@@ -273,7 +277,7 @@ template <typename Call> struct Timer {
 struct Job {
     const Type *in = nullptr, *out = nullptr;
     unsigned long long m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
-    bool a_col = false, b_col = false, relu = false, check = true;
+    bool a_col = false, b_col = false, relu = false, gelu_bias = false, check = true;
     double alpha = 1, beta = 0;
     Method method = PER_CALL;
     int runs = 0, algos = 1, device = 0;
@@ -308,7 +312,8 @@ static std::vector<unsigned char> to_host(const void *p, size_t elems, const Typ
 // a K-term dot product in any order, plus the scaling), plus one unit of
 // C's own type times the result.  Below 1 is a pass.
 static double check_error(const Job &j, const std::vector<unsigned char> &a, const std::vector<unsigned char> &b,
-                          const std::vector<unsigned char> &c0, const std::vector<unsigned char> &c)
+                          const std::vector<unsigned char> &c0, const std::vector<unsigned char> &c,
+                          const std::vector<unsigned char> &bias)
 {
     double acc_unit = j.in->cuda == CUDA_R_64F ? 0x1p-53 : 0x1p-24, worst = 0;
     for (int s = 0; s < 64; s++) {
@@ -324,16 +329,28 @@ static double check_error(const Job &j, const std::vector<unsigned char> &a, con
         }
         size_t ci = at(false, j.ldc, i, col);
         double before = j.beta != 0 ? element(j.out, c0, ci) : 0;
-        double want = j.alpha * dot + j.beta * before, got = element(j.out, c, ci);
+        double want = j.alpha * dot + j.beta * before, got = element(j.out, c, ci), other = want;
         if (j.relu)
-            want = std::max(want, 0.0);
+            want = other = std::max(want, 0.0);
         double bound = (j.k + 2) * acc_unit * (std::fabs(j.alpha) * mag + std::fabs(j.beta * before)) +
                        j.out->unit * std::fabs(want) + 1e-300;
-        double e = std::isfinite(got) ? std::fabs(got - want) / bound : INFINITY;
+        if (j.gelu_bias) {  // either GELU (the erf form, or the tanh one), of the value plus bias[col]
+            double x = want + element(j.out, bias, col);
+            want = 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+            other = 0.5 * x * (1 + std::tanh(0.79788456080286536 * (x + 0.044715 * x * x * x)));
+            bound = 1.13 * (bound + 4 * acc_unit * std::fabs(x)) + j.out->unit * std::fabs(want);
+        }
+        double d = std::min(std::fabs(got - want), std::fabs(got - other));
+        double e = std::isfinite(got) ? d / bound : INFINITY;
         if (!(e <= worst))
             worst = e;
     }
     return worst;
+}
+
+static const char *epilogue_name(const Job &j)
+{
+    return j.relu ? "relu" : j.gelu_bias ? "gelu_bias" : "none";
 }
 
 // The cuBLASLt call, its descriptors made once.
@@ -353,18 +370,24 @@ struct Gemm {
     // is kgen's B buffer as cuBLAS reads it (N x K when B is row-major, op
     // N; K x N when column-major, op T) and A' kgen's A (K x M, op N; or
     // M x K, op T).
-    Gemm(const Job &j, const void *alpha_, const void *beta_, const void *a_, const void *b_, void *c_, void *w)
+    // bias: with --epilogue=gelu_bias, n values of C's type, one a row of cuBLAS's C^T (a column of kgen's C).
+    Gemm(const Job &j, const void *alpha_, const void *beta_, const void *a_, const void *b_, void *c_, void *w,
+         const void *bias)
         : alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), work_bytes(j.workspace)
     {
         bool f64 = j.in->cuda == CUDA_R_64F;
         cublasOperation_t ta = j.b_col ? CUBLAS_OP_T : CUBLAS_OP_N, tb = j.a_col ? CUBLAS_OP_T : CUBLAS_OP_N;
-        cublasLtEpilogue_t epi = j.relu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT;
+        cublasLtEpilogue_t epi = j.relu        ? CUBLASLT_EPILOGUE_RELU
+                                 : j.gelu_bias ? CUBLASLT_EPILOGUE_GELU_BIAS
+                                               : CUBLASLT_EPILOGUE_DEFAULT;
         CHECK_BLAS(cublasLtCreate(&lt));
         CHECK_BLAS(cublasLtMatmulDescCreate(&desc, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
                                             f64 ? CUDA_R_64F : CUDA_R_32F));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        if (j.gelu_bias)
+            CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
         CHECK_BLAS(j.b_col ? cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.k, j.n, j.ldb)
                            : cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.n, j.k, j.ldb));
         CHECK_BLAS(j.a_col ? cublasLtMatrixLayoutCreate(&lb, j.in->cuda, j.m, j.k, j.lda)
@@ -380,7 +403,7 @@ struct Gemm {
         if (s != CUBLAS_STATUS_SUCCESS || found == 0) {
             std::fprintf(stderr, "kgen-cublas: cuBLASLt has no algorithm for %s -> %s, a=%s b=%s, epilogue=%s (%s)\n",
                          j.in->name, j.out->name, j.a_col ? "col" : "row", j.b_col ? "col" : "row",
-                         j.relu ? "relu" : "none", cublasLtGetStatusString(s));
+                         epilogue_name(j), cublasLtGetStatusString(s));
             std::exit(4);
         }
         algos.resize(found);
@@ -407,13 +430,17 @@ static int run(Job &j)
 {
     size_t a_elems = span(j.a_col, j.lda, j.m, j.k), b_elems = span(j.b_col, j.ldb, j.k, j.n),
            c_elems = span(false, j.ldc, j.m, j.n);
-    void *a, *b, *c, *work = nullptr;
+    void *a, *b, *c, *work = nullptr, *bias = nullptr;
     CHECK(cudaSetDevice(j.device));
     CHECK(cudaMalloc(&a, a_elems * j.in->size));
     CHECK(cudaMalloc(&b, b_elems * j.in->size));
     CHECK(cudaMalloc(&c, c_elems * j.out->size));
     if (j.workspace)
         CHECK(cudaMalloc(&work, j.workspace));
+    if (j.gelu_bias) {
+        CHECK(cudaMalloc(&bias, j.n * j.out->size));
+        fill_buffer(j.out, bias, j.n, 4);
+    }
     fill_buffer(j.in, a, a_elems, 1);
     fill_buffer(j.in, b, b_elems, 2);
     fill_buffer(j.out, c, c_elems, 3);
@@ -423,14 +450,15 @@ static int run(Job &j)
     const void *alpha = f64 ? (const void *)&j.alpha : &fa, *beta = f64 ? (const void *)&j.beta : &fb;
     int rc = 0;
     {
-        Gemm g(j, alpha, beta, a, b, c, work);
+        Gemm g(j, alpha, beta, a, b, c, work, bias);
         double err = -1;
         if (j.check) {
             std::vector<unsigned char> ha = to_host(a, a_elems, j.in), hb = to_host(b, b_elems, j.in),
                                        hc0 = to_host(c, c_elems, j.out);
             g(nullptr);
             CHECK(cudaDeviceSynchronize());
-            err = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out));
+            err = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out),
+                              j.gelu_bias ? to_host(bias, j.n, j.out) : std::vector<unsigned char>());
         }
         float best = -1;
         int best_at = 0;
@@ -446,7 +474,7 @@ static int run(Job &j)
                     "beta=%.17g epilogue=%s algo=%d algos=%d workspace=%zu median_ms=%.6f tflops=%.3f check=%s "
                     "maxerr=%.3g%s%s\n",
                     j.in->name, j.out->name, j.m, j.n, j.k, j.a_col ? "col" : "row", j.b_col ? "col" : "row", j.lda,
-                    j.ldb, j.ldc, j.alpha, j.beta, j.relu ? "relu" : "none", best_at, (int)g.algos.size(),
+                    j.ldb, j.ldc, j.alpha, j.beta, epilogue_name(j), best_at, (int)g.algos.size(),
                     j.workspace, best, tflops, !j.check ? "skipped" : err <= 1 ? "ok" : "FAIL", err,
                     j.method == PER_CALL ? "" : " method=", j.method == PER_CALL ? "" : method_names[j.method]);
         if (j.check && !(err <= 1))
@@ -455,6 +483,8 @@ static int run(Job &j)
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(c));
+    if (bias)
+        CHECK(cudaFree(bias));
     if (work)
         CHECK(cudaFree(work));
     return rc;
@@ -505,11 +535,12 @@ static bool flag(const char *arg, Job &j, const char **out_name)
             return false;
         }
     } else if (key == "--epilogue") {
-        if (std::strcmp(v, "none") && std::strcmp(v, "relu")) {
-            std::fprintf(stderr, "kgen-cublas: --epilogue is none or relu, not %s\n", v);
+        if (std::strcmp(v, "none") && std::strcmp(v, "relu") && std::strcmp(v, "gelu_bias")) {
+            std::fprintf(stderr, "kgen-cublas: --epilogue is none, relu or gelu_bias, not %s\n", v);
             return false;
         }
         j.relu = !std::strcmp(v, "relu");
+        j.gelu_bias = !std::strcmp(v, "gelu_bias");
     } else if (key == "--method") {
         int m = 0;
         while (m < (int)(sizeof method_names / sizeof *method_names) && std::strcmp(v, method_names[m]))
