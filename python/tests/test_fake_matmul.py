@@ -233,3 +233,18 @@ def test_a_kernel_and_its_operands_must_agree():
     plain = kgen.Kernel({"kernel": "matmul", "dtype": "bf16"})
     with pytest.raises(ValueError, match="residual= is given but the kernel declares none"):
         plain(a, b, residual=bf16(128, 256))
+
+
+def test_unaligned_operands_take_the_mma_fallback_with_the_epilogue():
+    # A wgmma kernel with operands and aux, called with rows TMA cannot load (63 bf16): the mma.sync kernel of
+    # the same computation runs (unaligned: fallback), and takes the same operands.
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "producer": "warpgroup", "consumers": 2,
+                     "store": "tma", "bias": "col", "epilogue": "gelu(v + bias)", "aux": "v + bias"})
+    m = mark()
+    c, aux = k(bf16(128, 63), bf16(63, 256), bias=bf16(256))
+    (call,) = launches_since(m)
+    assert call.name.decode() == "matmul_mma_bf16" and call.smem == 98304
+    assert tuple(aux.shape) == (128, 256)
+    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids the mma.sync fallback"):
+        kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "unaligned": "refuse"})(
+            bf16(128, 63), bf16(63, 256))
