@@ -216,7 +216,8 @@ def _scratch_array(a, nbytes, stream, explicit):
     return t, t.ptr
 
 
-def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None, bias=None, residual=None):
+def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None, bias=None, residual=None,
+                described=None):
     """k(a, b): C = alpha A B + beta C with a kernel of the matmul family,
     then its epilogue, given the operands bias= and residual= its spec
     declares; ready: the fast path's key of this call (kgen.matmul of two
@@ -227,7 +228,8 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     c = _matmul_call(where, a, b if isinstance(b, Array) else describe(b, "b", where), out, alpha, beta)
     _need_matmul(where)
     f = k.spec.fields
-    declared, ops, held = _operands(where, c, bias, residual)
+    # kgen.matmul has described the operands already (described: _operands' answer); a Kernel's call has not.
+    declared, ops, held = described if described is not None else _operands(where, c, bias, residual)
     for name, given in (("bias", bias), ("residual", residual)):
         spec_has = f.get(name, "none") != "none"
         if spec_has and given is None:
@@ -465,7 +467,8 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
     _need_matmul(where)
     fields = {"dtype": c.a.dtype, "a_layout": "row" if "row" in c.la else "col",
               "b_layout": "row" if "row" in c.lb else "col"}
-    fields.update(_operands(where, c, bias, residual, sa)[0])  # the operands' keys, beside the best spec's
+    described = _operands(where, c, bias, residual, sa)
+    fields.update(described[0])  # the operands' keys, beside the best spec's
     if c.o is not None:
         fields["out_dtype"] = c.o.dtype
     device = c.a.device or 0
@@ -491,7 +494,7 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta, ready=ready, bias=bias,
-                       residual=residual)
+                       residual=residual, described=described)
 
 
 RUNNERS["matmul"] = (_run_matmul, 2)
