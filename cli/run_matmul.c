@@ -364,11 +364,14 @@ epilogue_is_relu(const struct kgen_spec *s)
 }
 
 /* Is the spec's epilogue GELU of v plus a bias vector by column of C's type,
- * what cuBLASLt fuses as CUBLASLT_EPILOGUE_GELU_BIAS (no aux, no residual)? */
+ * what cuBLASLt fuses as CUBLASLT_EPILOGUE_GELU_BIAS (no aux, no residual)?
+ * cuBLASLt computes GELU's tanh form; the erf form is timed beside it too. */
 static int
 epilogue_is_gelu_bias(const struct kgen_spec *s)
 {
-	static const char *const forms[] = { "gelu(v + bias)", "gelu(bias + v)", "gelu(v+bias)", "gelu(bias+v)" };
+	static const char *const forms[] = { "gelu_tanh(v + bias)", "gelu_tanh(bias + v)", "gelu_tanh(v+bias)",
+	                                     "gelu_tanh(bias+v)", "gelu(v + bias)", "gelu(bias + v)", "gelu(v+bias)",
+	                                     "gelu(bias+v)" };
 	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
 	size_t i;
 

@@ -419,6 +419,8 @@ operands(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err)
 		tpl_set(file, "bias_count", "%s", by_row ? "m" : "n");
 		tpl_set(file, "bias_index", "%s", by_row ? "row" : "col");
 	}
+	tpl_show(file, "bias_row", s->bias == KGEN_MM_BIAS_ROW);
+	tpl_show(file, "bias_col", s->bias == KGEN_MM_BIAS_COL);
 	if (residual) {
 		const struct kgen_dtype_info *d = &kgen_dtype_info[s->residual_dtype];
 		tpl_set(file, "residual_ctype", "%s", d->ctype);

@@ -39,10 +39,14 @@ __device__ __forceinline__ float gelu(float x)
 __device__ __forceinline__ double gelu(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
 {{/gelu}}
 {{#gelu_tanh}}
-// GELU, the tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+// GELU, the tanh approximation: 0.5 x (1 + tanh(y)), y = sqrt(2 / pi) (x + 0.044715 x^3); the form cuBLASLt's
+// GELU epilogues and torch's gelu(approximate="tanh") compute.  In float as x / (1 + e^-2y), since
+// 1 + tanh(y) = 2 / (1 + e^-2y): one ex2.approx (__expf) and one rcp.approx, no branch, and no cancellation
+// where tanh(y) nears -1 (e^-2y overflows to inf for very negative x, and x times its reciprocal 0 is 0).
 __device__ __forceinline__ float gelu_tanh(float x)
 {
-    return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+    const float minus_2y = -x * fmaf(0.07135481627260025f * x, x, 1.5957691216057308f);
+    return x * __fdividef(1.0f, 1.0f + __expf(minus_2y));
 }
 __device__ __forceinline__ double gelu_tanh(double x)
 {
@@ -50,12 +54,13 @@ __device__ __forceinline__ double gelu_tanh(double x)
 }
 {{/gelu_tanh}}
 {{#sigmoid}}
-// The logistic function, 1 / (1 + e^-x).
-__device__ __forceinline__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+// The logistic function, 1 / (1 + e^-x); in float with ex2.approx and rcp.approx (no branch), 0 where e^-x
+// overflows.
+__device__ __forceinline__ float sigmoid(float x) { return __fdividef(1.0f, 1.0f + __expf(-x)); }
 __device__ __forceinline__ double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 {{/sigmoid}}
 {{#silu}}
-// SiLU (swish): x * sigmoid(x), as x / (1 + e^-x).
-__device__ __forceinline__ float silu(float x) { return x / (1.0f + expf(-x)); }
+// SiLU (swish): x * sigmoid(x), as x / (1 + e^-x); in float as sigmoid's.
+__device__ __forceinline__ float silu(float x) { return x * __fdividef(1.0f, 1.0f + __expf(-x)); }
 __device__ __forceinline__ double silu(double x) { return x / (1.0 + exp(-x)); }
 {{/silu}}

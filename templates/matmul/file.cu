@@ -46,16 +46,51 @@ struct Operands {
 {{/residual}}
 };
 
-static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+// They come in three parts, so that a tile's store can load each once: those of a row (a bias by row), those
+// of a column (a bias by column) and those of the element (the residual), each filling its members of `at`.
+static __device__ __forceinline__ void row_operands(Operands &at, const Epilogue &ep, int row)
+{
+{{#bias_row}}
+    at.bias = bias_to_acc(__ldg(ep.bias + row));
+{{/bias_row}}
+{{^bias_row}}
+    // none: the spec has no bias by row
+{{/bias_row}}
+}
+
+static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue &ep, int col)
+{
+{{#bias_col}}
+    at.bias = bias_to_acc(__ldg(ep.bias + col));
+{{/bias_col}}
+{{^bias_col}}
+    // none: the spec has no bias by column
+{{/bias_col}}
+}
+
+// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
+                                                         const Epilogue &ep, int row, int col)
 {
     Operands at;
-{{#bias}}
-    at.bias = bias_to_acc(__ldg(ep.bias + {{bias_index}}));
-{{/bias}}
+{{#bias_row}}
+    at.bias = by_row.bias;
+{{/bias_row}}
+{{#bias_col}}
+    at.bias = by_col.bias;
+{{/bias_col}}
 {{#residual}}
     at.residual = residual_to_acc(__ldg(ep.residual + row * ep.ldr + col));
 {{/residual}}
     return at;
+}
+
+static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+{
+    Operands by_row, by_col;
+    row_operands(by_row, ep, row);
+    col_operands(by_col, ep, col);
+    return cell_operands(by_row, by_col, ep, row, col);
 }
 
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when

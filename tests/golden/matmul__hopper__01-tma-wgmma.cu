@@ -84,10 +84,32 @@ struct Epilogue {
 struct Operands {
 };
 
-static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+// They come in three parts, so that a tile's store can load each once: those of a row (a bias by row), those
+// of a column (a bias by column) and those of the element (the residual), each filling its members of `at`.
+static __device__ __forceinline__ void row_operands(Operands &at, const Epilogue &ep, int row)
+{
+    // none: the spec has no bias by row
+}
+
+static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue &ep, int col)
+{
+    // none: the spec has no bias by column
+}
+
+// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
+                                                         const Epilogue &ep, int row, int col)
 {
     Operands at;
     return at;
+}
+
+static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+{
+    Operands by_row, by_col;
+    row_operands(by_row, ep, row);
+    col_operands(by_col, ep, col);
+    return cell_operands(by_row, by_col, ep, row, col);
 }
 
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when

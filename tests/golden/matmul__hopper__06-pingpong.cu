@@ -91,10 +91,32 @@ struct Epilogue {
 struct Operands {
 };
 
-static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+// They come in three parts, so that a tile's store can load each once: those of a row (a bias by row), those
+// of a column (a bias by column) and those of the element (the residual), each filling its members of `at`.
+static __device__ __forceinline__ void row_operands(Operands &at, const Epilogue &ep, int row)
+{
+    // none: the spec has no bias by row
+}
+
+static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue &ep, int col)
+{
+    // none: the spec has no bias by column
+}
+
+// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
+                                                         const Epilogue &ep, int row, int col)
 {
     Operands at;
     return at;
+}
+
+static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
+{
+    Operands by_row, by_col;
+    row_operands(by_row, ep, row);
+    col_operands(by_col, ep, col);
+    return cell_operands(by_row, by_col, ep, row, col);
 }
 
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
@@ -529,14 +551,27 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
         store_tile(c, acc, m, n, ldc, row0, col0, ep);
         return;
     }
+    // The operands of the thread's rows (a bias by row), once a tile; an element past m reads the last
+    // row's instead (its value is not stored), so that no load waits behind a branch.
+    Operands by_row[MMA_M][2];
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            row_operands(by_row[i][h], ep, min(row0 + 64 * i + r + 8 * h, m - 1));
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
-        // The chunk's operands first (none where the spec declares none): their loads go out together,
-        // while the buffer's last store drains, not one behind each write of the buffer.  An element past
-        // m or n reads the last row's or column's instead (its value is not stored), so that no load
-        // waits behind a branch.
-        Operands at[MMA_M][CHUNK / 8][2][2];
+        // The chunk's operands first (none where the spec declares none), those of its columns (a bias by
+        // column) once each and the elements' own (the residual): their loads go out together, while the
+        // buffer's last store drains, not one behind each write of the buffer.  Clamped at n - 1 and m - 1
+        // as the rows' are.
+        Operands by_col[CHUNK / 8][2], at[MMA_M][CHUNK / 8][2][2];
+#pragma unroll
+        for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                col_operands(by_col[jj][e], ep, min(col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e, n - 1));
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -546,7 +581,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
                         const int row = row0 + 64 * i + r + 8 * h, col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
-                        at[i][jj][h][e] = operands_at(ep, min(row, m - 1), min(col, n - 1));
+                        at[i][jj][h][e] = cell_operands(by_row[i][h], by_col[jj][e], ep, min(row, m - 1),
+                                                        min(col, n - 1));
                     }
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
