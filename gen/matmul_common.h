@@ -41,6 +41,17 @@ kgen_matmul_wgmma_rows(const struct kgen_spec *s)
 	return s->schedule == KGEN_SCHEDULE_PINGPONG ? s->tile_m : s->tile_m / s->consumers;
 }
 
+/* Whether store: tma's epilogue reads the residual through TMA (r_map,
+ * r_tma): math: wgmma without clusters, store: tma and a residual matrix of
+ * C's element size, read chunk by chunk into the buffers C's chunks are
+ * stored from (else each element is loaded where it is used). */
+static inline int
+kgen_matmul_residual_tma(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_WGMMA && s->mm_store == KGEN_MM_STORE_TMA && s->cluster == KGEN_CLUSTER_C1X1 &&
+	       s->residual == KGEN_MM_RESIDUAL_MATRIX && kgen_dtype_info[s->residual_dtype].size == s->r.out->size;
+}
+
 /* cluster's blocks along m and along n (1 and 1 without clusters). */
 int kgen_cluster_m(const struct kgen_spec *s);
 int kgen_cluster_n(const struct kgen_spec *s);

@@ -211,8 +211,9 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	                     s->r.dtype->name);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
 	                     "(m x k) B (k x n) + beta C:");
-	st = kgen_contract_step(p, "", s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, ldc, "
-	                        "ep" : "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
+	st = kgen_contract_step(p, "", kgen_matmul_residual_tma(s) ? "a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, "
+	                        "k, ldc, ep" : s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, "
+	                        "ldc, ep" : "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
@@ -238,6 +239,13 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		                   s->r.out->name,
 		                   (int)s->r.out->size, 128 / (int)s->r.out->size,
 		                   kgen_matmul_wgmma_rows(s), (int)s->r.out->size);
+	if (kgen_matmul_residual_tma(s)) {
+		const struct kgen_dtype_info *r = &kgen_dtype_info[s->residual_dtype];
+		kgen_contract_note(p, "//   r_map: the residual as c_map is C (%s, ep.residual, ldr): dims {n, m}, stride\n"
+		                   "//   {ldr * %d}, box {%d, %lld}, r_tma 1; or, where it is not 16-byte aligned or ldr *\n"
+		                   "//   %d not a multiple of 16, r_tma 0 (its elements are then read from ep.residual)\n",
+		                   r->name, (int)r->size, 128 / (int)r->size, kgen_matmul_wgmma_rows(s), (int)r->size);
+	}
 	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
 	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n");
@@ -309,6 +317,9 @@ ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 	if (tma_store)
 		p.uses |= KGEN_PTX_BIT(warpgroup_sync) | KGEN_PTX_BIT(fence_proxy_async_shared) | KGEN_PTX_BIT(tma_store_2d) |
 		          KGEN_PTX_BIT(bulk_commit_group) | KGEN_PTX_BIT(bulk_wait_group_read) | KGEN_PTX_BIT(bulk_wait_group);
+	if (kgen_matmul_residual_tma(s))
+		p.uses |= KGEN_PTX_BIT(tma_load_2d) | KGEN_PTX_BIT(tma_prefetch_2d) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
+		          KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(mbarrier_init);
 	if (setmaxnreg(s))
 		p.uses |= KGEN_PTX_BIT(setmaxnreg_dec) | KGEN_PTX_BIT(setmaxnreg_inc);
 	if (pingpong(s))
@@ -335,6 +346,7 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 		struct tpl_args tma;
 
 		tpl_init(&tma);
+		tpl_show(&tma, "residual_tma", kgen_matmul_residual_tma(s));
 		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &t, err))) {
 			tpl_free(&tma);
 			return st;
@@ -390,6 +402,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_init(&consumer);
 	tpl_show(&consumer, "cluster", clustered);
 	tpl_show(&consumer, "tma", tma);
+	tpl_show(&consumer, "residual_tma", kgen_matmul_residual_tma(s));
 	tpl_show(&consumer, "pingpong", pingpong(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
@@ -405,5 +418,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_set(&k, "producer_regs", "%d", PRODUCER_REGS);
 	tpl_set(&k, "consumer_regs", "%d", CONSUMER_REGS);
 	tpl_show(&k, "tma", tma);
+	if (!clustered)  /* (clusters read the residual element by element) */
+		tpl_show(&k, "residual_tma", kgen_matmul_residual_tma(s));
 	return tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err);
 }

@@ -47,6 +47,7 @@
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \
 	X(bulk_load, tma)                       /* bytes from global to shared memory, no tensor map */ \
 	X(tma_load_2d, tma) \
+	X(tma_prefetch_2d, tma)                 /* a box of a tensor map into L2 */ \
 	X(tma_load_2d_multicast, tma) \
 	X(tma_load_3d, tma) \
 	X(tma_load_3d_hint, tma)                /* tma_load_3d with an L2 cache policy */ \

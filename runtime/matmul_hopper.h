@@ -16,6 +16,8 @@ struct kgen_wgmma_call {
 	long long lda, ldb, ldc;
 	void *ep;
 	unsigned long long tiles;
+	CUdeviceptr residual;  /* the epilogue's residual matrix (also in ep), for its TMA map */
+	long long ldr;
 };
 
 /* The blocks of the kernel the GPU holds at once: its SMs times the

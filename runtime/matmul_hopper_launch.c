@@ -29,6 +29,11 @@ struct wgmma_maps {
 	int cm, cn;
 	long long ldc;
 	CUtensorMap c_map;
+	int r_valid, r_tma;
+	CUdeviceptr r;
+	int rm, rn;
+	long long ldr;
+	CUtensorMap r_map;
 	kgen_kernel *fallback;  /* unaligned: fallback's kernel, built at the first call TMA cannot load */
 };
 
@@ -73,27 +78,30 @@ encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma
 	return encode(kn, &w->b_map, c->b, (unsigned)c->n, (unsigned)c->k, c->ldb, (unsigned)s->tile_k, err);
 }
 
-/* store: tma: C's map, {n, m} with boxes of one 128-byte row by a consumer
- * warpgroup's rows, swizzled as the kernel writes its buffers; *tma 0 (and
- * no map) where C breaks TMA's rules, and the kernel stores as store: pairs. */
+/* store: tma: a map of an m x n row-major matrix of dtype d at addr, ld
+ * elements a row, {n, m} with boxes of one 128-byte row by a consumer
+ * warpgroup's rows, swizzled as the kernel's buffers hold them; *tma 0 (and
+ * no map) where the matrix breaks TMA's rules.  C's map (the kernel then
+ * stores as store: pairs without it) and the residual's (read element by
+ * element without it). */
 static kgen_status
-encode_c(const kgen_kernel *kn, CUtensorMap *map, int *tma, const struct kgen_wgmma_call *c, kgen_error *err)
+encode_rows(const kgen_kernel *kn, CUtensorMap *map, int *tma, CUdeviceptr addr, long long ld, int m, int n,
+            enum kgen_dtype d, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	const struct kgen_dtype_info *out = s->r.out;
-	unsigned long long pitch = (unsigned long long)c->ldc * out->size;
-	cuuint64_t dims[2] = { (cuuint64_t)c->n, (cuuint64_t)c->m }, strides[1] = { pitch };
-	cuuint32_t box[2] = { 128 / (cuuint32_t)out->size, (cuuint32_t)kgen_matmul_wgmma_rows(s) }, estrides[2] = { 1, 1 };
-	CUtensorMapDataType type = s->out_dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
-	                           s->out_dtype == KGEN_DT_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 :
-	                           s->out_dtype == KGEN_DT_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 :
-	                           CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+	const struct kgen_dtype_info *info = &kgen_dtype_info[d];
+	unsigned long long pitch = (unsigned long long)ld * info->size;
+	cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)m }, strides[1] = { pitch };
+	cuuint32_t box[2] = { 128 / (cuuint32_t)info->size, (cuuint32_t)kgen_matmul_wgmma_rows(s) }, estrides[2] = { 1, 1 };
+	CUtensorMapDataType type = d == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
+	                           d == KGEN_DT_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 :
+	                           d == KGEN_DT_F64 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 
 	memset(map, 0, sizeof *map);
-	*tma = c->c % 16 == 0 && pitch % 16 == 0 && pitch < 1ull << 40;
+	*tma = addr % 16 == 0 && pitch % 16 == 0 && pitch < 1ull << 40;
 	if (*tma)
 		KGEN_CU(kn->ctx->cu, err, cuTensorMapEncodeTiled,
-		        (map, type, 2, (void *)c->c, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+		        (map, type, 2, (void *)addr, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
 		         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 	return KGEN_OK;
 }
@@ -112,9 +120,9 @@ state(kgen_kernel *kn)
  * same, else encoded now and kept. */
 static kgen_status
 maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUtensorMap *b_map, CUtensorMap *c_map,
-     int *c_tma, kgen_error *err)
+     int *c_tma, CUtensorMap *r_map, int *r_tma, kgen_error *err)
 {
-	int store_c = kn->spec.mm_store == KGEN_MM_STORE_TMA;
+	int store_c = kn->spec.mm_store == KGEN_MM_STORE_TMA, read_r = kgen_matmul_residual_tma(&kn->spec);
 	struct wgmma_maps *w;
 	kgen_status st = KGEN_OK;
 
@@ -133,9 +141,17 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 	}
 	if (!st && store_c && (!w->c_valid || w->c != c->c || w->cm != c->m || w->cn != c->n || w->ldc != c->ldc)) {
 		w->c_valid = 0;
-		if (!(st = encode_c(kn, &w->c_map, &w->c_tma, c, err))) {
+		if (!(st = encode_rows(kn, &w->c_map, &w->c_tma, c->c, c->ldc, c->m, c->n, kn->spec.out_dtype, err))) {
 			w->c = c->c, w->cm = c->m, w->cn = c->n, w->ldc = c->ldc;
 			w->c_valid = 1;
+		}
+	}
+	if (!st && read_r && (!w->r_valid || w->r != c->residual || w->rm != c->m || w->rn != c->n || w->ldr != c->ldr)) {
+		w->r_valid = 0;
+		if (!(st = encode_rows(kn, &w->r_map, &w->r_tma, c->residual, c->ldr, c->m, c->n, kn->spec.residual_dtype,
+		                       err))) {
+			w->r = c->residual, w->rm = c->m, w->rn = c->n, w->ldr = c->ldr;
+			w->r_valid = 1;
 		}
 	}
 	if (!st && c->k) {
@@ -145,6 +161,10 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 	if (!st && store_c) {
 		*c_map = w->c_map;
 		*c_tma = w->c_tma;
+	}
+	if (!st && read_r) {
+		*r_map = w->r_map;
+		*r_tma = w->r_tma;
 	}
 	pthread_mutex_unlock(&kn->ctx->lock);
 	return st;
@@ -288,21 +308,24 @@ kgen_status
 kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	CUtensorMap a_map, b_map, c_map;
+	CUtensorMap a_map, b_map, c_map, r_map;
 	CUdeviceptr cp = c->c;
-	int m = c->m, n = c->n, k = c->k, c_tma = 0;
+	int m = c->m, n = c->n, k = c->k, c_tma = 0, r_tma = 0;
 	long long ldc = c->ldc;
 	unsigned long long grid = c->tiles, resident;
 	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->ep };
 	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->ep };
-	void **args = s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;  /* the kernel's parameters (the contract's) */
+	void *tma_r[] = { &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, &cp, &m, &n, &k, &ldc, c->ep };
+	/* the kernel's parameters (the contract's) */
+	void **args = kgen_matmul_residual_tma(s) ? tma_r : s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;
 	kgen_status st;
 
 	memset(&a_map, 0, sizeof a_map);
 	memset(&b_map, 0, sizeof b_map);
 	memset(&c_map, 0, sizeof c_map);
+	memset(&r_map, 0, sizeof r_map);
 	/* With k = 0 the kernel reads neither A's nor B's map (and TMA takes no empty matrix). */
-	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, err)))
+	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, err)))
 		return st;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
 		return launch_clusters(kn, c, args, stream, err);

@@ -349,7 +349,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	}
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
-		                             .ldc = ldc, .ep = ep, .tiles = c->tiles };
+		                             .ldc = ldc, .ep = ep, .tiles = c->tiles, .residual = c->ops.residual,
+		                             .ldr = (long long)c->ops.ldr };
 		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
 	}
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K) {

@@ -178,14 +178,20 @@ START_TEST(matmul_operands_are_checked)
 	kgen_error err;
 	int n0;
 
-	*nparams = 10;
+	*nparams = 12;  /* a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep */
 	n0 = *nlaunches;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 2.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*nlaunches, n0 + 1);
-	ck_assert_uint_eq(last()->args[9], 0x40000000ull);  /* ep: alpha 2.0f, beta 0.0f */
+	ck_assert_uint_eq(last()->args[11], 0x40000000ull);  /* ep: alpha 2.0f, beta 0.0f */
+	ck_assert_uint_eq((unsigned)last()->args[5], 1);      /* r_tma: the residual's rows (ldr = n) take TMA */
+	ops.ldr = 513;                                        /* rows of 1026 bytes: read element by element */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq((unsigned)last()->args[5], 0);
+	ops.ldr = 0;
 	ops.residual = c;  /* in place: C's pitch and type */
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
-	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_int_eq(*nlaunches, n0 + 3);
+	ck_assert_uint_eq((unsigned)last()->args[5], 1);
 	n0 = *nlaunches;
 	ck_assert_int_eq(kgen_matmul(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_matmul: the spec's epilogue reads bias (bias: col): pass its vector of n "

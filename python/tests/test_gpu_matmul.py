@@ -267,6 +267,42 @@ def test_epilogue_operands(which, dt, bias_kind, with_residual, m, n, k, gen):
     assert torch.all(err <= bound), ("worst error over its bound", (err / bound).max().item())
 
 
+# store: tma reads a residual whose rows TMA can load (16-byte aligned, pitch a multiple of 16 bytes)
+# through the buffers C is stored from, chunk by chunk; others element by element.
+RESIDUAL_TMA = {"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "tile_m": 128, "tile_n": 256, "tile_k": 64,
+                "producer": "warpgroup", "consumers": 2, "stages": 4, "store": "tma"}
+
+
+@pytest.mark.parametrize("schedule", ["tiles", "pingpong"])
+@pytest.mark.parametrize("pad", [0, 8, 5])
+@pytest.mark.parametrize("m, n, k", [(4096, 2048, 64), (1000, 1032, 136), (200, 72, 200), (8, 8, 8)])
+def test_residual_through_tma(schedule, pad, m, n, k, gen):
+    # ldr = n and n + 8 take TMA, n + 5 not; 256 tiles give each block several (the buffers' phases go on
+    # across tiles), edge tiles clip, and beta reads C beside the residual, which is C itself at the end.
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    spec = dict(RESIDUAL_TMA, schedule=schedule, residual="matrix", epilogue="v + residual")
+    if schedule == "pingpong":
+        spec["tile_m"] = 64
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    wide = operand(m, n + pad, "bf16", "row", gen)
+    r = wide[:, :n]
+    ref, mag = expect(a, b)
+    bound = (k + 2) * UNIT["f32"] * mag + 2 * UNIT["f32"] * (ref.abs() + 1)
+    want = ref + r.double()
+    got = kgen.matmul(a, b, spec=spec, residual=r)
+    assert torch.all((got.double() - want).abs() <= bound + UNIT["bf16"] * want.abs() + 1e-6)
+    c0 = operand(m, n, "bf16", "row", gen)
+    out = c0.clone()
+    kgen.matmul(a, b, spec=spec, out=out, beta=0.5, residual=r)
+    want = ref + 0.5 * c0.double() + r.double()
+    assert torch.all((out.double() - want).abs() <= bound + UNIT["bf16"] * want.abs() + 1e-6)
+    out = c0.clone()
+    kgen.matmul(a, b, spec=spec, out=out, beta=0.5, residual=out)  # in place: C is the residual
+    want = ref + 1.5 * c0.double()
+    assert torch.all((out.double() - want).abs() <= bound + UNIT["bf16"] * want.abs() + 1e-6)
+
+
 @pytest.mark.parametrize("which", ["best", "simt_split_k", "mma_stream_k", "wgmma_pairs", "wgmma_pingpong"])
 @pytest.mark.parametrize("m, n, k", [(127, 255, 63), (256, 512, 128)])
 def test_aux_output_beside_c(which, m, n, k, gen):
@@ -294,7 +330,7 @@ def test_unaligned_operands_fall_back(m, n, k, gen):
     # fallback (unaligned: fallback, the default), epilogue and operands included; unaligned: refuse says why.
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("wgmma needs sm_90")
-    spec = dict(PINGPONG, schedule="tiles", tile_m=128, bias="col", epilogue="silu(v + bias)")
+    spec = dict(PINGPONG, dtype="bf16", schedule="tiles", tile_m=128, bias="col", epilogue="silu(v + bias)")
     k_ = kgen.Kernel(spec)
     a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
     bias = operand(1, n, "bf16", "row", gen)[0]

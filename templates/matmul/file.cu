@@ -68,17 +68,23 @@ static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue
 {{/bias_col}}
 }
 
-// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
-static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
-                                                         const Epilogue &ep, int row, int col)
+// The operands of an element's row and column (from by_row and by_col), and its own besides them.
+static __device__ __forceinline__ Operands line_operands(const Operands &by_row, const Operands &by_col)
 {
-    Operands at;
+    Operands at = {};
 {{#bias_row}}
     at.bias = by_row.bias;
 {{/bias_row}}
 {{#bias_col}}
     at.bias = by_col.bias;
 {{/bias_col}}
+    return at;
+}
+
+static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
+                                                         const Epilogue &ep, int row, int col)
+{
+    Operands at = line_operands(by_row, by_col);
 {{#residual}}
     at.residual = residual_to_acc(__ldg(ep.residual + row * ep.ldr + col));
 {{/residual}}

@@ -43,9 +43,22 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
     if (turn > 0)
         pair_wait(4 + wg);  // the other warpgroup has multiplied in the turn before
 {{/pingpong}}
+{{#residual_tma}}
+    // The residual's first chunks go to the C buffers while the tile multiplies (in the first k tile,
+    // behind its wgmmas; at once where k is 0).
+    const bool residual_first = r_tma && c_tma && threadIdx.x % 128 == 0;
+    if (residual_first && k_tiles == 0)
+        residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, stored,
+                              row0 + wg_row, col0);
+{{/residual_tma}}
     for (int kt = 0; kt < k_tiles; kt++, it++) {
         consumer_wait(full, it);
         multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+{{#residual_tma}}
+        if (residual_first && kt == 0)
+            residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER,
+                                  stored, row0 + wg_row, col0);
+{{/residual_tma}}
         wgmma_wait_group<1>();  // the group before this one has read its stage
         if (kt > 0)
             release(it - 1);
@@ -58,12 +71,30 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
         pair_arrive(4 + (wg ^ 1));  // the other warpgroup may multiply in the next turn
 {{/pingpong}}
 {{#tma}}
+{{^residual_tma}}
     if (ep.beta != (Acc)0)  // C read and scaled
         store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
                              row0 + wg_row, col0, ep);
     else
         store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
                               row0 + wg_row, col0, ep);
+{{/residual_tma}}
+{{#residual_tma}}
+    {
+        unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
+        unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
+        if (ep.beta != (Acc)0)  // C read and scaled
+            r_tma ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                               &r_map, wg_landed)
+                  : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                ep, &r_map, wg_landed);
+        else
+            r_tma ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                ep, &r_map, wg_landed)
+                  : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                 ep, &r_map, wg_landed);
+    }
+{{/residual_tma}}
 {{/tma}}
 {{^tma}}
     store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);

@@ -11,11 +11,17 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
 {{#tma}}
                                                                   const __grid_constant__ CUtensorMap c_map, int c_tma,
 {{/tma}}
+{{#residual_tma}}
+                                                                  const __grid_constant__ CUtensorMap r_map, int r_tma,
+{{/residual_tma}}
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
+{{#residual_tma}}
+    __shared__ alignas(8) unsigned long long landed[CONSUMERS][2];  // a chunk of the residual is in a C buffer
+{{/residual_tma}}
     // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
@@ -34,6 +40,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
             mbarrier_init(&empty[s], 1);  // the release of the warpgroup whose tile it holds
 {{/pingpong}}
         }
+{{#residual_tma}}
+        for (int w = 0; w < CONSUMERS; w++)
+            mbarrier_init(&landed[w][0], 1), mbarrier_init(&landed[w][1], 1);
+{{/residual_tma}}
         fence_mbarrier_init();
     }
     __syncthreads();

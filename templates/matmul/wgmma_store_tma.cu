@@ -5,6 +5,10 @@
 //! buffer is written again once its store has read it.  Where C cannot
 //! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
 //! host says so (c_tma 0) and the results go as store: pairs sends them.
+//! A residual of C's element size comes the other way (residual_tma): TMA
+//! loads each chunk of it into the buffer the chunk's results will leave
+//! from, the first two while the tile multiplies, and each thread reads its
+//! pair where it writes the pair's results.
 //! The PTX (warpgroup_sync, tma_store_2d, the bulk groups) is ptx/'s.
 {{fallback}}
 
@@ -32,6 +36,49 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
     return inside ? value : to_out((Acc)0);
 }
 
+{{#residual_tma}}
+// The residual through TMA (r_tma: where it can take TMA; else each element is loaded where it is used): a
+// chunk of it, the box of c_map's shape at the chunk's origin, lands in the buffer the chunk's results will
+// be stored from, each element where its result goes; a thread reads its pair there and writes the pair's
+// results in its place.  Chunk g of the warpgroup (its stored count) uses buffer g % 2 and completes
+// landed[g % 2] in that mbarrier's (g / 2)th phase.  One thread of the warpgroup issues the loads.
+static __device__ __forceinline__ void residual_load(const CUtensorMap *r_map, unsigned long long *landed,
+                                                     unsigned char *bufs, unsigned int g, int col, int row)
+{
+    mbarrier_arrive_expect_tx(&landed[g % 2], BUFFER);  // the whole box, zeros past m and n included
+    tma_load_2d(bufs + g % 2 * BUFFER, r_map, col, row, &landed[g % 2]);
+}
+
+// A tile's first two chunks of the residual into the buffers once the last tile's stores have read them,
+// and the rest of it fetched into L2 (chunk c + 1 is loaded as chunk c is stored); g the tile's first chunk.
+static __device__ __forceinline__ void residual_first_chunks(const CUtensorMap *r_map, unsigned long long *landed,
+                                                             unsigned char *bufs, unsigned int g, int row0, int col0)
+{
+    bulk_wait_group_read<0>();
+#pragma unroll
+    for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++)
+        if (chunk < 2)
+            residual_load(r_map, landed, bufs, g + chunk, col0 + chunk * CHUNK, row0);
+        else
+            tma_prefetch_2d(r_map, col0 + chunk * CHUNK, row0);
+}
+
+// The residual's pair at p, in a buffer as the TMA load left it (p 2 sizeof(Out) aligned).
+static __device__ __forceinline__ void residual_pair(const unsigned char *p, Acc &r0, Acc &r1)
+{
+    const Residual *const q = reinterpret_cast<const Residual *>(p);
+    r0 = residual_to_acc(q[0]);
+    r1 = residual_to_acc(q[1]);
+}
+
+// An element's operands with the residual read from a buffer.
+static __device__ __forceinline__ Operands with_residual(Operands at, Acc residual)
+{
+    at.residual = residual;
+    return at;
+}
+
+{{/residual_tma}}
 // The warpgroup's results, rows from row0 and columns from col0, to C:
 // chunk by chunk of CHUNK columns, each into buffer `*stored % 2` of
 // bufs (two of BUFFER bytes), then one TMA store.  Thread t of the
@@ -42,11 +89,23 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
 // c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
 // beta != 0 (the caller's choice, once a tile, so that the elements'
 // code has no branch on beta).
+{{^residual_tma}}
 template <bool READ_C>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
                                                       const Epilogue &ep)
+{{/residual_tma}}
+{{#residual_tma}}
+// RESIDUAL_SMEM: the residual comes through the buffers (residual_load), its first two chunks loaded already
+// (residual_first_chunks); else each element's is loaded with the chunk's other operands.
+template <bool READ_C, bool RESIDUAL_SMEM>
+static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
+                                                      unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
+                                                      int m, int n, long long ldc, int row0, int col0,
+                                                      const Epilogue &ep, const CUtensorMap *r_map,
+                                                      unsigned long long *landed)
+{{/residual_tma}}
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
@@ -66,6 +125,13 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
+{{#residual_tma}}
+        if constexpr (RESIDUAL_SMEM)
+            if (t == 0 && chunk >= 1 && chunk + 1 < TILE_N / CHUNK) {  // the next chunk's residual, into the other
+                bulk_wait_group_read<0>();                              // buffer once the last store has read it
+                residual_load(r_map, landed, bufs, *stored + 1, col0 + (chunk + 1) * CHUNK, row0);
+            }
+{{/residual_tma}}
         // The chunk's operands first (none where the spec declares none), those of its columns (a bias by
         // column) once each and the elements' own (the residual): their loads go out together, while the
         // buffer's last store drains, not one behind each write of the buffer.  Clamped at n - 1 and m - 1
@@ -85,12 +151,22 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
                         const int row = row0 + 64 * i + r + 8 * h, col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
+{{#residual_tma}}
+                        if constexpr (RESIDUAL_SMEM) {  // the residual comes with the buffer
+                            at[i][jj][h][e] = line_operands(by_row[i][h], by_col[jj][e]);
+                            continue;
+                        }
+{{/residual_tma}}
                         at[i][jj][h][e] = cell_operands(by_row[i][h], by_col[jj][e], ep, min(row, m - 1),
                                                         min(col, n - 1));
                     }
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
+{{#residual_tma}}
+        if constexpr (RESIDUAL_SMEM)
+            mbarrier_wait(&landed[*stored % 2], *stored / 2 % 2);  // the chunk's residual is in buf
+{{/residual_tma}}
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -100,11 +176,19 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
-                    Out pair[2];
-                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
-                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep,
-                                                 at[i][jj][h][1]);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
+{{#residual_tma}}
+                    if constexpr (RESIDUAL_SMEM) {  // the residual where the pair's results go
+                        Acc r0, r1;
+                        residual_pair(p, r0, r1);
+                        at0 = with_residual(at0, r0);
+                        at1 = with_residual(at1, r1);
+                    }
+{{/residual_tma}}
+                    Out pair[2];
+                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
                     } else {

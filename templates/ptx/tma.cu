@@ -53,6 +53,15 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
 }
 
 {{/tma_load_2d}}
+{{#tma_prefetch_2d}}
+// TMA: the box at {x, y} of map fetched into L2 (no shared memory, nothing to wait for), so that a load of it
+// later finds it there.
+static __device__ __forceinline__ void tma_prefetch_2d(const CUtensorMap *map, int x, int y)
+{
+    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global [%0, {%1, %2}];" :: "l"(map), "r"(x), "r"(y) : "memory");
+}
+
+{{/tma_prefetch_2d}}
 {{#tma_load_2d_multicast}}
 // TMA multicast: the box at {x, y} of map into dst's offset in the shared
 // memory of each block of the cluster in `blocks` (a bit per rank), each

@@ -148,12 +148,18 @@ static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue
     at.bias = bias_to_acc(__ldg(ep.bias + col));
 }
 
-// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+// The operands of an element's row and column (from by_row and by_col), and its own besides them.
+static __device__ __forceinline__ Operands line_operands(const Operands &by_row, const Operands &by_col)
+{
+    Operands at = {};
+    at.bias = by_col.bias;
+    return at;
+}
+
 static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
                                                          const Epilogue &ep, int row, int col)
 {
-    Operands at;
-    at.bias = by_col.bias;
+    Operands at = line_operands(by_row, by_col);
     return at;
 }
 
@@ -629,11 +635,11 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
-                    Out pair[2];
-                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
-                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep,
-                                                 at[i][jj][h][1]);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
+                    Out pair[2];
+                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
                     } else {

@@ -32,7 +32,7 @@
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
+//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
@@ -44,6 +44,9 @@
 //   c_map: C (row-major, bf16, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 2},
 //   box {64, 64}, c_tma 1 (also with k = 0); or, where c is not 16-byte aligned or
 //   ldc * 2 not a multiple of 16, c_tma 0 (c_map is then not read)
+//   r_map: the residual as c_map is C (bf16, ep.residual, ldr): dims {n, m}, stride
+//   {ldr * 2}, box {64, 64}, r_tma 1; or, where it is not 16-byte aligned or ldr *
+//   2 not a multiple of 16, r_tma 0 (its elements are then read from ep.residual)
 // so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's
 // 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major
 // (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.
@@ -114,11 +117,17 @@ static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue
     // none: the spec has no bias by column
 }
 
-// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+// The operands of an element's row and column (from by_row and by_col), and its own besides them.
+static __device__ __forceinline__ Operands line_operands(const Operands &by_row, const Operands &by_col)
+{
+    Operands at = {};
+    return at;
+}
+
 static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
                                                          const Epilogue &ep, int row, int col)
 {
-    Operands at;
+    Operands at = line_operands(by_row, by_col);
     at.residual = residual_to_acc(__ldg(ep.residual + row * ep.ldr + col));
     return at;
 }
@@ -239,6 +248,13 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
+}
+
+// TMA: the box at {x, y} of map fetched into L2 (no shared memory, nothing to wait for), so that a load of it
+// later finds it there.
+static __device__ __forceinline__ void tma_prefetch_2d(const CUtensorMap *map, int x, int y)
+{
+    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global [%0, {%1, %2}];" :: "l"(map), "r"(x), "r"(y) : "memory");
 }
 
 // TMA: the shared box at src to C at {x, y} (x the column), clipped at C's edges.
@@ -527,6 +543,47 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
     return inside ? value : to_out((Acc)0);
 }
 
+// The residual through TMA (r_tma: where it can take TMA; else each element is loaded where it is used): a
+// chunk of it, the box of c_map's shape at the chunk's origin, lands in the buffer the chunk's results will
+// be stored from, each element where its result goes; a thread reads its pair there and writes the pair's
+// results in its place.  Chunk g of the warpgroup (its stored count) uses buffer g % 2 and completes
+// landed[g % 2] in that mbarrier's (g / 2)th phase.  One thread of the warpgroup issues the loads.
+static __device__ __forceinline__ void residual_load(const CUtensorMap *r_map, unsigned long long *landed,
+                                                     unsigned char *bufs, unsigned int g, int col, int row)
+{
+    mbarrier_arrive_expect_tx(&landed[g % 2], BUFFER);  // the whole box, zeros past m and n included
+    tma_load_2d(bufs + g % 2 * BUFFER, r_map, col, row, &landed[g % 2]);
+}
+
+// A tile's first two chunks of the residual into the buffers once the last tile's stores have read them,
+// and the rest of it fetched into L2 (chunk c + 1 is loaded as chunk c is stored); g the tile's first chunk.
+static __device__ __forceinline__ void residual_first_chunks(const CUtensorMap *r_map, unsigned long long *landed,
+                                                             unsigned char *bufs, unsigned int g, int row0, int col0)
+{
+    bulk_wait_group_read<0>();
+#pragma unroll
+    for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++)
+        if (chunk < 2)
+            residual_load(r_map, landed, bufs, g + chunk, col0 + chunk * CHUNK, row0);
+        else
+            tma_prefetch_2d(r_map, col0 + chunk * CHUNK, row0);
+}
+
+// The residual's pair at p, in a buffer as the TMA load left it (p 2 sizeof(Out) aligned).
+static __device__ __forceinline__ void residual_pair(const unsigned char *p, Acc &r0, Acc &r1)
+{
+    const Residual *const q = reinterpret_cast<const Residual *>(p);
+    r0 = residual_to_acc(q[0]);
+    r1 = residual_to_acc(q[1]);
+}
+
+// An element's operands with the residual read from a buffer.
+static __device__ __forceinline__ Operands with_residual(Operands at, Acc residual)
+{
+    at.residual = residual;
+    return at;
+}
+
 // The warpgroup's results, rows from row0 and columns from col0, to C:
 // chunk by chunk of CHUNK columns, each into buffer `*stored % 2` of
 // bufs (two of BUFFER bytes), then one TMA store.  Thread t of the
@@ -537,11 +594,14 @@ static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, in
 // c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
 // beta != 0 (the caller's choice, once a tile, so that the elements'
 // code has no branch on beta).
-template <bool READ_C>
+// RESIDUAL_SMEM: the residual comes through the buffers (residual_load), its first two chunks loaded already
+// (residual_first_chunks); else each element's is loaded with the chunk's other operands.
+template <bool READ_C, bool RESIDUAL_SMEM>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
-                                                      const Epilogue &ep)
+                                                      const Epilogue &ep, const CUtensorMap *r_map,
+                                                      unsigned long long *landed)
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
@@ -561,6 +621,11 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
+        if constexpr (RESIDUAL_SMEM)
+            if (t == 0 && chunk >= 1 && chunk + 1 < TILE_N / CHUNK) {  // the next chunk's residual, into the other
+                bulk_wait_group_read<0>();                              // buffer once the last store has read it
+                residual_load(r_map, landed, bufs, *stored + 1, col0 + (chunk + 1) * CHUNK, row0);
+            }
         // The chunk's operands first (none where the spec declares none), those of its columns (a bias by
         // column) once each and the elements' own (the residual): their loads go out together, while the
         // buffer's last store drains, not one behind each write of the buffer.  Clamped at n - 1 and m - 1
@@ -580,12 +645,18 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
                         const int row = row0 + 64 * i + r + 8 * h, col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
+                        if constexpr (RESIDUAL_SMEM) {  // the residual comes with the buffer
+                            at[i][jj][h][e] = line_operands(by_row[i][h], by_col[jj][e]);
+                            continue;
+                        }
                         at[i][jj][h][e] = cell_operands(by_row[i][h], by_col[jj][e], ep, min(row, m - 1),
                                                         min(col, n - 1));
                     }
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
+        if constexpr (RESIDUAL_SMEM)
+            mbarrier_wait(&landed[*stored % 2], *stored / 2 % 2);  // the chunk's residual is in buf
 #pragma unroll
         for (int i = 0; i < MMA_M; i++)
 #pragma unroll
@@ -595,11 +666,17 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
-                    Out pair[2];
-                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at[i][jj][h][0]);
-                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep,
-                                                 at[i][jj][h][1]);
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
+                    if constexpr (RESIDUAL_SMEM) {  // the residual where the pair's results go
+                        Acc r0, r1;
+                        residual_pair(p, r0, r1);
+                        at0 = with_residual(at0, r0);
+                        at1 = with_residual(at1, r1);
+                    }
+                    Out pair[2];
+                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
                     } else {
@@ -620,11 +697,13 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
                                                                   const __grid_constant__ CUtensorMap b_map,
                                                                   const __grid_constant__ CUtensorMap c_map, int c_tma,
+                                                                  const __grid_constant__ CUtensorMap r_map, int r_tma,
                                                                   Out *__restrict__ c, int m, int n, int k,
                                                                   long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
+    __shared__ alignas(8) unsigned long long landed[CONSUMERS][2];  // a chunk of the residual is in a C buffer
     // STAGES tiles of A, then STAGES of B, 1024-byte aligned as the 128B swizzle repeats.
     unsigned char *const as = smem_raw + (1024 - smem(smem_raw) % 1024) % 1024;
     unsigned char *const bs = as + STAGES * A_STAGE;
@@ -636,6 +715,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
             mbarrier_init(&full[s], 1);
             mbarrier_init(&empty[s], CONSUMERS);  // a consumer warpgroup's release each
         }
+        for (int w = 0; w < CONSUMERS; w++)
+            mbarrier_init(&landed[w][0], 1), mbarrier_init(&landed[w][1], 1);
         fence_mbarrier_init();
     }
     __syncthreads();
@@ -670,9 +751,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
             #pragma unroll
             for (int j = 0; j < TILE_N / 2; j++)
                 acc[i][j] = 0.0f;
+        // The residual's first chunks go to the C buffers while the tile multiplies (in the first k tile,
+        // behind its wgmmas; at once where k is 0).
+        const bool residual_first = r_tma && c_tma && threadIdx.x % 128 == 0;
+        if (residual_first && k_tiles == 0)
+            residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, stored,
+                                  row0 + wg_row, col0);
         for (int kt = 0; kt < k_tiles; kt++, it++) {
             consumer_wait(full, it);
             multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+            if (residual_first && kt == 0)
+                residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER,
+                                      stored, row0 + wg_row, col0);
             wgmma_wait_group<1>();  // the group before this one has read its stage
             if (kt > 0)
                 release(it - 1);
@@ -680,12 +770,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
             release(it - 1);
-        if (ep.beta != (Acc)0)  // C read and scaled
-            store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                                 row0 + wg_row, col0, ep);
-        else
-            store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                                  row0 + wg_row, col0, ep);
+        {
+            unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
+            unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
+            if (ep.beta != (Acc)0)  // C read and scaled
+                r_tma ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                                   &r_map, wg_landed)
+                      : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                    ep, &r_map, wg_landed);
+            else
+                r_tma ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                    ep, &r_map, wg_landed)
+                      : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                     ep, &r_map, wg_landed);
+        }
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes

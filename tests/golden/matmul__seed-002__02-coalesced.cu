@@ -76,11 +76,17 @@ static __device__ __forceinline__ void col_operands(Operands &at, const Epilogue
     // none: the spec has no bias by column
 }
 
-// An element's operands: its row's (from by_row), its column's (from by_col) and its own.
+// The operands of an element's row and column (from by_row and by_col), and its own besides them.
+static __device__ __forceinline__ Operands line_operands(const Operands &by_row, const Operands &by_col)
+{
+    Operands at = {};
+    return at;
+}
+
 static __device__ __forceinline__ Operands cell_operands(const Operands &by_row, const Operands &by_col,
                                                          const Epilogue &ep, int row, int col)
 {
-    Operands at;
+    Operands at = line_operands(by_row, by_col);
     return at;
 }
 
