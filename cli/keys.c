@@ -53,6 +53,7 @@ type_name(enum kgen_key_type t)
 	case KT_INT: return "int";
 	case KT_NAME: return "name";
 	case KT_EXPR: return "expr";
+	case KT_SET: return "set";
 	}
 	KGEN_ASSERT(!"unknown key type");
 	return "?";
@@ -68,6 +69,7 @@ print_key(FILE *fp, const struct kgen_family *f, enum kgen_key k)
 	fprintf(fp, "%s\t%s\t%s\t", f->name, key->name, type_name(key->type));
 	switch (key->type) {
 	case KT_ENUM:
+	case KT_SET:  /* a set: any of the names but the first, apart by commas */
 		for (e = key->values; e && e->name; e++)
 			fprintf(fp, "%s%s", e == key->values ? "" : " ", e->name);
 		break;

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "run.h"
 #include "reference.h"
+#include "matmul_reductions.h"
 #include "timing.h"
 #include "gen/expr.h"
 
@@ -36,6 +37,8 @@ struct problem {
 	void *bias, *residual;
 	size_t bias_bytes, residual_bytes;
 	size_t aux_bytes;              /* the auxiliary output (aux:), m x n of C's type, rows ops.ldaux apart */
+	long long acc_dtype;           /* the reductions' type */
+	long long row_reduce, col_reduce;  /* the spec's reductions, masks of enum kgen_mm_reduce */
 	struct kgen_matmul_operands ops;
 };
 
@@ -48,6 +51,8 @@ span(int row_major, unsigned long long rows, unsigned long long cols, unsigned l
 static void
 free_problem(kgen_context *ctx, struct problem *p)
 {
+	int i;
+
 	if (p->da)
 		ctx->cu->cuMemFree(p->da);
 	if (p->db)
@@ -60,6 +65,12 @@ free_problem(kgen_context *ctx, struct problem *p)
 		ctx->cu->cuMemFree(p->ops.residual);
 	if (p->ops.aux)
 		ctx->cu->cuMemFree(p->ops.aux);
+	for (i = 0; i < KGEN_MATMUL_REDUCTIONS; i++) {
+		if (p->ops.row_reduce[i])
+			ctx->cu->cuMemFree(p->ops.row_reduce[i]);
+		if (p->ops.col_reduce[i])
+			ctx->cu->cuMemFree(p->ops.col_reduce[i]);
+	}
 	free(p->bias);
 	free(p->residual);
 	free(p->a);
@@ -84,6 +95,8 @@ static kgen_status
 make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec *s, struct problem *p,
               kgen_error *err)
 {
+	int r;
+
 	p->bias_dtype = s->bias_dtype;
 	p->residual_dtype = s->residual_dtype;
 	p->bias_by_row = s->bias == KGEN_MM_BIAS_ROW;
@@ -111,6 +124,16 @@ make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spe
 		p->ops.ldaux = p->n + (unsigned long long)o->pad;
 		p->aux_bytes = (size_t)span(1, p->m, p->n, p->ops.ldaux) * (size_t)kgen_dtype_info[s->out_dtype].size;
 		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.aux, p->aux_bytes));
+	}
+	p->acc_dtype = s->acc_dtype;
+	p->row_reduce = s->row_reduce > 0 ? s->row_reduce : 0;
+	p->col_reduce = s->col_reduce > 0 ? s->col_reduce : 0;
+	for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++) {  /* the reductions' vectors, of the accumulator's type */
+		size_t size = (size_t)kgen_dtype_info[s->acc_dtype].size;
+		if (p->row_reduce & 1LL << r)
+			KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.row_reduce[r - 1], (size_t)p->m * size));
+		if (p->col_reduce & 1LL << r)
+			KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.col_reduce[r - 1], (size_t)p->n * size));
 	}
 	return KGEN_OK;
 }
@@ -234,6 +257,45 @@ element_ok(const struct verdict *v, const struct kgen_expr *e, const struct prob
 	return fabs(got - want) <= tol;
 }
 
+/* The reductions' vectors against the reference of the rows and columns
+ * checked whole (every one, or the sampled ones). */
+static kgen_status
+check_reductions(kgen_context *ctx, const struct problem *p, const struct verdict *v, const struct kgen_line_ref *rows,
+                 const struct kgen_line_ref *cols, int full, unsigned long long *checked, unsigned long long *bad,
+                 char *msg, size_t len, kgen_error *err)
+{
+	size_t asize = (size_t)kgen_dtype_info[p->acc_dtype].size;
+	double eps = eps_of(p->acc_dtype);
+	void *got = malloc((size_t)(p->m > p->n ? p->m : p->n) * asize);
+	int line, r;
+
+	if (!got)
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the reductions");
+	for (line = 0; line < 2; line++)
+		for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++) {
+			unsigned long long count = line ? p->n : p->m, step = (count + SAMPLES - 1) / SAMPLES, i;
+			CUdeviceptr d = line ? p->ops.col_reduce[r - 1] : p->ops.row_reduce[r - 1];
+			if (!d)
+				continue;
+			if (ctx->cu->cuMemcpyDtoH(got, d, (size_t)count * asize)) {
+				free(got);
+				return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+			}
+			for (i = 0; i < count; i++) {
+				double x = kgen_host_get(p->acc_dtype, got, (size_t)i), want, tol;
+				if (!full && i % step != 0 && i != count - 1)
+					continue;  /* not a line checked whole */
+				(*checked)++;
+				if (!kgen_line_ref_ok(line ? &cols[i] : &rows[i], (enum kgen_mm_reduce)r, eps, x, &want, &tol) &&
+				    !(*bad)++)
+					snprintf(msg, len, "alpha %g beta %g: %s_reduce %s[%llu] = %.9g, want %.9g (tolerance %.3g)",
+					         v->alpha, v->beta, line ? "col" : "row", kgen_mm_reduces[r].name, i, x, want, tol);
+			}
+		}
+	free(got);
+	return KGEN_OK;
+}
+
 /* One run of the kernel with alpha and beta, C first poisoned (beta 0) or
  * the random C; every element (or the sampled rows and columns) checked.
  * The wrong count into *bad, the first described in msg. */
@@ -241,9 +303,10 @@ static kgen_status
 check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const struct verdict *v, void *back,
            void *back_aux, unsigned long long *bad, char *msg, size_t len, kgen_error *err)
 {
-	size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size;
-	int full = p->m * p->n * p->k <= FULL_CHECK_MAX;
+	size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size, asize = (size_t)kgen_dtype_info[p->acc_dtype].size;
+	int full = p->m * p->n * p->k <= FULL_CHECK_MAX, r;
 	unsigned long long i, j, checked = 0;
+	struct kgen_line_ref *rows = NULL, *cols = NULL;
 	kgen_status st;
 
 	if (v->beta == 0)
@@ -252,6 +315,12 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyHtoD() failed");
 	if (p->ops.aux)  /* poisoned: an element not written shows */
 		ctx->cu->cuMemsetD8Async(p->ops.aux, 0xff, p->aux_bytes, NULL);
+	for (r = 0; r < KGEN_MATMUL_REDUCTIONS; r++) {  /* poisoned too: the call sets them to identities */
+		if (p->ops.row_reduce[r])
+			ctx->cu->cuMemsetD8Async(p->ops.row_reduce[r], 0xff, (size_t)p->m * asize, NULL);
+		if (p->ops.col_reduce[r])
+			ctx->cu->cuMemsetD8Async(p->ops.col_reduce[r], 0xff, (size_t)p->n * asize, NULL);
+	}
 	if ((st = kgen_matmul_with(k, p->da, p->db, p->dc, p->m, p->n, p->k, p->lda, p->ldb, p->ldc, v->alpha, v->beta,
 	                           &p->ops, 0, 0, NULL, err)))
 		return st;
@@ -261,6 +330,15 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
 	if (p->ops.aux && ctx->cu->cuMemcpyDtoH(back_aux, p->ops.aux, p->aux_bytes))
 		return kgen_fail(err, KGEN_ECUDA, "cuMemcpyDtoH() failed");
+	if ((p->row_reduce || p->col_reduce) &&
+	    (!(rows = malloc((size_t)p->m * sizeof *rows)) || !(cols = malloc((size_t)p->n * sizeof *cols)))) {
+		free(rows);
+		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the reductions' reference");
+	}
+	for (i = 0; rows && i < p->m; i++)
+		kgen_line_ref_start(&rows[i]);
+	for (j = 0; cols && j < p->n; j++)
+		kgen_line_ref_start(&cols[j]);
 	for (i = 0; i < p->m; i++) {
 		int whole_row = full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
 		for (j = 0; j < p->n; j++) {
@@ -272,6 +350,10 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 			if (!element_ok(v, v->epi, p, i, j, got, &want, &tol) && !(*bad)++)
 				snprintf(msg, len, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
 				         v->beta, i, j, got, want, tol);
+			if (rows) {  /* the value the reductions see: before C's rounding, which tol covers */
+				kgen_line_ref_fold(&rows[i], want, tol);
+				kgen_line_ref_fold(&cols[j], want, tol);
+			}
 			if (!v->aux)
 				continue;
 			got = kgen_host_get(p->out_dtype, back_aux, (size_t)(i * p->ops.ldaux + j));
@@ -282,6 +364,13 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		}
 	}
 	(void)osize;
+	if (rows) {
+		st = check_reductions(ctx, p, v, rows, cols, full, &checked, bad, msg, len, err);
+		free(rows);
+		free(cols);
+		if (st)
+			return st;
+	}
 	if (!*bad)
 		snprintf(msg, len, "%s %llu elements checked at alpha 0.75 with beta 0 (C poisoned) and 0.5; tolerance "
 		         "(K + 4) eps(%s) |alpha| sum|ab| + C's rounding", full ? "all" : "sampled rows and columns:", checked,

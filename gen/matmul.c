@@ -310,6 +310,7 @@ smem_helpers(const struct kgen_spec *s, const struct kgen_matmul *g, struct tpl_
 			struct tpl_args pairs;
 
 			tpl_init(&pairs);
+			tpl_show(&pairs, "reductions", kgen_matmul_reduces(s));
 			if ((st = tpl_render_into(&t, "pair_result", "matmul/pair_result.cu", &pairs, err)) ||
 			    (st = tpl_render_into(parts, "store_warp", "matmul/mma_store_pairs.cu", &t, err)))
 				return st;
@@ -536,6 +537,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
 	TRY(operands(s, &file, err));
+	TRY(kgen_matmul_reductions(s, &file, err));
 	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)
 		TRY(kgen_matmul_wgmma_constants(s, &file, err));
@@ -648,7 +650,8 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
 	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
-	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_aux, KGEN_KEY_COUNT,
+	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_aux, KGEN_KEY_row_reduce,
+	KGEN_KEY_col_reduce, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
@@ -665,7 +668,7 @@ static const struct kgen_arch_need arch_needs[] = {
 static const enum kgen_key computes[] = {
 	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
 	KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_aux,
-	KGEN_KEY_COUNT,
+	KGEN_KEY_row_reduce, KGEN_KEY_col_reduce, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_matmul = {

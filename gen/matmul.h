@@ -31,6 +31,13 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 /* The family's rules (gen/matmul_check.c): the family's .check. */
 kgen_status kgen_matmul_check(struct kgen_spec *s, kgen_error *err);
 
+/* row_reduce and col_reduce (gen/matmul_reduce.c): section "reductions" of
+ * the file shown where the spec has any, and then its placeholders
+ * reduce_members (struct Epilogue's vectors), reduce_helpers and
+ * reduce_lines (struct RowPartials, ColPartials and their helpers). */
+struct tpl_args;
+kgen_status kgen_matmul_reductions(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err);
+
 /* The names (a bit per KGEN_V_*, expr_parse.h) expression key k of a
  * checked matmul spec reads (epilogue, aux); 0 for an aux not given. */
 unsigned kgen_matmul_names_used(const struct kgen_spec *s, enum kgen_key k);

@@ -112,6 +112,35 @@ kgen_matmul_stages_constant(const struct kgen_spec *s, struct tpl_args *t, kgen_
 	return tpl_render_into(t, "stages", "matmul/stages.cu", &g, err);
 }
 
+enum kgen_reduce_kind
+kgen_matmul_reduce_kind(enum kgen_mm_reduce r)
+{
+	return r == KGEN_MM_REDUCE_MIN ? KGEN_REDUCE_MIN :
+	       r == KGEN_MM_REDUCE_MAX || r == KGEN_MM_REDUCE_ABSMAX ? KGEN_REDUCE_MAX : KGEN_REDUCE_ADD;
+}
+
+const char *
+kgen_matmul_reduce_map(enum kgen_mm_reduce r)
+{
+	return r == KGEN_MM_REDUCE_SUMSQ ? "x * x" : r == KGEN_MM_REDUCE_ABSMAX ? "fabs(x)" : "x";
+}
+
+int
+kgen_matmul_reduce_list(const struct kgen_spec *s, enum kgen_mm_reduce *which, int *by_row)
+{
+	int n = 0, line, r;
+
+	for (line = 0; line < 2; line++) {
+		long long mask = line ? s->col_reduce : s->row_reduce;
+		for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++)
+			if (mask > 0 && (mask & 1LL << r)) {
+				which[n] = (enum kgen_mm_reduce)r;
+				by_row[n++] = !line;
+			}
+	}
+	return n;
+}
+
 void
 kgen_matmul_ep_note(const struct kgen_spec *s, char *buf, size_t n)
 {
@@ -126,8 +155,9 @@ kgen_matmul_ep_note(const struct kgen_spec *s, char *buf, size_t n)
 	if (residual)
 		snprintf(r, sizeof r, ", residual (m x n %s, row-major) and ldr (its row pitch in elements)",
 		         kgen_dtype_info[s->residual_dtype].name);
-	snprintf(text, sizeof text, "ep: a struct Epilogue of alpha and beta (%s)%s%s; C is read only when beta != 0.",
-	         s->r.acc->name, b, r);
+	snprintf(text, sizeof text, "ep: a struct Epilogue of alpha and beta (%s)%s%s%s; C is read only when beta != 0.",
+	         s->r.acc->name, b, r, kgen_matmul_reduces(s) ? ", and the reductions' vectors (the launcher sets each "
+	         "to its identity before the kernels add to it)" : "");
 	/* As comment lines of at most 100 columns, broken between words. */
 	buf[0] = '\0';
 	while (*w && used + 8 < n) {

@@ -52,6 +52,27 @@ kgen_matmul_residual_tma(const struct kgen_spec *s)
 	       s->residual == KGEN_MM_RESIDUAL_MATRIX && kgen_dtype_info[s->residual_dtype].size == s->r.out->size;
 }
 
+/* row_reduce and col_reduce: whether the spec reduces the values it
+ * stores, and how a reduction's partials combine (its identity: 0 for a
+ * sum, -inf for a max, +inf for a min; absmax is a max of |x| from 0). */
+enum kgen_reduce_kind { KGEN_REDUCE_ADD, KGEN_REDUCE_MAX, KGEN_REDUCE_MIN };
+
+static inline int
+kgen_matmul_reduces(const struct kgen_spec *s)
+{
+	return s->row_reduce > 0 || s->col_reduce > 0;
+}
+
+enum kgen_reduce_kind kgen_matmul_reduce_kind(enum kgen_mm_reduce r);
+
+/* The reduction r of one value x, as C of x (sumsq: "x * x"). */
+const char *kgen_matmul_reduce_map(enum kgen_mm_reduce r);
+
+/* The reductions' vectors of struct Epilogue, in its order: those of
+ * row_reduce, then col_reduce's, each in the table's order; *by_row says
+ * which.  Returns how many there are (at most KGEN_MM_REDUCE_COUNT * 2). */
+int kgen_matmul_reduce_list(const struct kgen_spec *s, enum kgen_mm_reduce *which, int *by_row);
+
 /* cluster's blocks along m and along n (1 and 1 without clusters). */
 int kgen_cluster_m(const struct kgen_spec *s);
 int kgen_cluster_n(const struct kgen_spec *s);

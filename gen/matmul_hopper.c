@@ -337,6 +337,7 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 	tpl_init(&t);
 	if (s->mm_store != KGEN_MM_STORE_DIRECT) {  /* store_pair(), for pairs and TMA's fallback */
 		tpl_init(&pairs);
+		tpl_show(&pairs, "reductions", kgen_matmul_reduces(s));
 		if ((st = tpl_render_into(&t, "pair_result", "matmul/pair_result.cu", &pairs, err))) {
 			tpl_free(&t);
 			return st;
@@ -347,6 +348,7 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 
 		tpl_init(&tma);
 		tpl_show(&tma, "residual_tma", kgen_matmul_residual_tma(s));
+		tpl_show(&tma, "reductions", kgen_matmul_reduces(s));
 		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &t, err))) {
 			tpl_free(&tma);
 			return st;

@@ -51,6 +51,7 @@ const struct kgen_enum kgen_schedules[]     = { KGEN_SCHEDULES(ENUM_ENTRY) { NUL
 const struct kgen_enum kgen_mm_loads[]      = { KGEN_MM_LOADS(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_biases[]     = { KGEN_MM_BIASES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_residuals[]  = { KGEN_MM_RESIDUALS(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_reduces[]    = { KGEN_MM_REDUCES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_unaligned[]  = { KGEN_MM_UNALIGNED(ENUM_ENTRY) { NULL, NULL, NULL } };
 #undef ENUM_ENTRY
 
@@ -316,6 +317,8 @@ kgen_spec_format_value(const struct kgen_spec *s, enum kgen_key k, char *buf, si
 		snprintf(buf, n, "%s", kgen_spec_expr_text(s, k));
 	else if (key->type == KT_ENUM)
 		snprintf(buf, n, "%s", v >= 0 ? key->values[v].name : "");
+	else if (key->type == KT_SET)
+		kgen_set_format(k, v, buf, n);
 	else
 		snprintf(buf, n, "%lld", v);
 	return buf;

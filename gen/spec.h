@@ -266,6 +266,17 @@
 	X(NONE,   "none",   "no residual") \
 	X(MATRIX, "matrix", "an m x n row-major matrix, residual[row][col], its row pitch ldr a launch argument")
 
+/* matmul's reductions of the values it stores (row_reduce, col_reduce): a
+ * set of them, written as names apart by commas ("sum, max"), held as a
+ * mask of bit i for value i; none, alone, is the empty set. */
+#define KGEN_MM_REDUCES(X) \
+	X(NONE,   "none",   "no reduction") \
+	X(SUM,    "sum",    "the sum of the values") \
+	X(SUMSQ,  "sumsq",  "the sum of their squares (a norm's statistic)") \
+	X(MAX,    "max",    "the largest value (a softmax's); NaN if any is NaN") \
+	X(MIN,    "min",    "the smallest value; NaN if any is NaN") \
+	X(ABSMAX, "absmax", "the largest magnitude (an fp8 scale's amax); NaN if any is NaN")
+
 /* What a matmul kernel that loads A and B by TMA (math: wgmma, loads: tma)
  * does with a call whose operands TMA cannot load. */
 #define KGEN_MM_UNALIGNED(X) \
@@ -368,6 +379,8 @@
 	X(bias_dtype,       "bias_dtype",       KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: bias's type; default out_dtype") \
 	X(residual,         "residual",         KT_ENUM, kgen_mm_residuals,  0, 0,     "none",    "matmul: an operand the epilogue names residual: an m x n row-major matrix of C's shape") \
 	X(residual_dtype,   "residual_dtype",   KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: residual's type; default out_dtype") \
+	X(row_reduce,       "row_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each row of the values stored (after the epilogue, before rounding to C's type), each an m-vector of the accumulator type: sum, sumsq, max, min, absmax, several apart by commas") \
+	X(col_reduce,       "col_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each column of the values stored, each an n-vector of the accumulator type, as row_reduce") \
 	X(unaligned,        "unaligned",        KT_ENUM, kgen_mm_unaligned,  0, 0,     "fallback", "matmul, math: wgmma or loads: tma: a call whose A or B is not 16-byte aligned, or whose lda or ldb is not a multiple of 16 bytes, runs an mma.sync fallback or is refused") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
 	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
@@ -463,6 +476,9 @@ enum kgen_mm_unaligned { KGEN_MM_UNALIGNED(X) KGEN_MM_UNALIGNED_COUNT };
 #define X(id, ...) KGEN_MM_BIAS_##id,
 enum kgen_mm_bias { KGEN_MM_BIASES(X) KGEN_MM_BIAS_COUNT };
 #undef X
+#define X(id, ...) KGEN_MM_REDUCE_##id,
+enum kgen_mm_reduce { KGEN_MM_REDUCES(X) KGEN_MM_REDUCE_COUNT };
+#undef X
 #define X(id, ...) KGEN_MM_RESIDUAL_##id,
 enum kgen_mm_residual { KGEN_MM_RESIDUALS(X) KGEN_MM_RESIDUAL_COUNT };
 #undef X
@@ -510,7 +526,9 @@ enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
 /* The longest expression a spec may hold, in bytes. */
 #define KGEN_EXPR_MAX 200
 
-enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME, KT_EXPR };
+/* KT_SET: names of an enum table apart by commas, held as a mask (bit i:
+ * value i); the table's first value (none) alone is the empty set. */
+enum kgen_key_type { KT_ENUM, KT_INT, KT_NAME, KT_EXPR, KT_SET };
 
 /* One allowed value of an enum key. */
 struct kgen_enum {
@@ -549,7 +567,7 @@ struct kgen_dtype_info {
 struct kgen_key_info {
 	const char *name;
 	enum kgen_key_type type;
-	const struct kgen_enum *values;  /* NULL-terminated, for ENUM */
+	const struct kgen_enum *values;  /* NULL-terminated, for ENUM and SET */
 	long long min, max;
 	const char *def;
 	const char *doc;
@@ -560,7 +578,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_unaligned[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_reduces[], kgen_mm_unaligned[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
 	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];
@@ -640,6 +658,10 @@ void kgen_spec_defaults(struct kgen_spec *s);
 /* Parse one value for key k, as written in YAML, into *out (spec_value.c:
  * an expression is parsed by expr_type.h's kgen_expr_parse()). */
 kgen_status kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n);
+
+/* A set's mask as its names apart by ", " in the table's order ("none"
+ * for the empty set), into buf (spec_value.c). */
+void kgen_set_format(enum kgen_key k, long long mask, char *buf, size_t n);
 
 /* Why C identifier `name` cannot name a kernel ("is a C++ keyword", ...),
  * or NULL when it can. */

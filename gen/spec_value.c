@@ -12,7 +12,77 @@
 #include "family.h"
 #include "expr_type.h"
 
-/* Parse an enum name or a decimal integer for key k. */
+/* A set's names, apart by commas (blanks around each allowed), to a mask:
+ * each a value of the table but its first (none), which stands alone. */
+static kgen_status
+parse_set(const struct kgen_key_info *key, const char *text, long long *out, char *why, size_t n)
+{
+	const struct kgen_enum *e;
+	long long mask = 0;
+	const char *p = text;
+	char name[64], q[176];
+
+	if (strcmp(text, key->values[0].name) == 0) {
+		*out = 0;
+		return KGEN_OK;
+	}
+	for (;;) {
+		size_t len;
+		while (*p == ' ')
+			p++;
+		for (len = 0; p[len] && p[len] != ',' && p[len] != ' '; len++)
+			;
+		if (!len || len >= sizeof name) {
+			snprintf(why, n, "'%s' is not names apart by commas", kgen_quote(text, q, sizeof q));
+			return KGEN_ESPEC;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		for (e = key->values + 1; e->name && strcmp(e->name, name) != 0; e++)
+			;
+		if (!e->name) {
+			snprintf(why, n, "unknown value '%s'%s", kgen_quote(name, q, sizeof q),
+			         strcmp(name, key->values[0].name) == 0 ? " (it stands alone)" : "");
+			return KGEN_ESPEC;
+		}
+		if (mask & 1LL << (e - key->values)) {
+			snprintf(why, n, "'%s' is named twice", name);
+			return KGEN_ESPEC;
+		}
+		mask |= 1LL << (e - key->values);
+		p += len;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (*p++ != ',') {
+			snprintf(why, n, "'%s' is not names apart by commas", kgen_quote(text, q, sizeof q));
+			return KGEN_ESPEC;
+		}
+	}
+	*out = mask;
+	return KGEN_OK;
+}
+
+void
+kgen_set_format(enum kgen_key k, long long mask, char *buf, size_t n)
+{
+	const struct kgen_enum *e, *values = kgen_keys[k].values;
+	size_t used = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (mask <= 0) {
+		snprintf(buf, n, "%s", values[0].name);
+		return;
+	}
+	for (e = values + 1; e->name && used < n; e++)
+		if (mask & 1LL << (e - values))
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", e->name);
+}
+
+/* Parse an enum name, a set of them or a decimal integer for key k. */
 kgen_status
 kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *why, size_t n)
 {
@@ -31,6 +101,8 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 			}
 		snprintf(why, n, "unknown value '%s'", kgen_quote(text, q, sizeof q));
 		return KGEN_ESPEC;
+	case KT_SET:
+		return parse_set(key, text, out, why, n);
 	case KT_INT:
 		/* Digits only, an optional '-' first, no leading zero, no blank or '+'. */
 		errno = 0;
@@ -135,6 +207,12 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 			snprintf(buf, n, "a C expression of no names (a constant)");
 		else
 			snprintf(buf, n, "a C expression of %s", kgen_expr_names(k));
+		return;
+	case KT_SET:
+		for (e = key->values + 1; e->name && used < n; e++)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", e == key->values + 1 ? "" : ", ", e->name);
+		if (used < n)
+			snprintf(buf + used, n - used, " apart by commas, or %s", key->values[0].name);
 		return;
 	case KT_ENUM:
 		break;

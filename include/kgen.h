@@ -348,6 +348,17 @@ KGEN_API kgen_status kgen_matmul(kgen_kernel *kernel, kgen_devptr a, kgen_devptr
 /* The epilogue's operands and auxiliary output of a kgen_matmul_with() call: each one the spec declares
  * is given (its elements of the spec's bias_dtype, residual_dtype or C's type, aligned to them), the
  * others are 0. */
+/* The reductions of a matmul's stored values (keys row_reduce and col_reduce), as the slots of
+ * struct kgen_matmul_operands' row_reduce[] and col_reduce[]. */
+enum kgen_matmul_reduction {
+	KGEN_MATMUL_SUM,     /* the sum of the values */
+	KGEN_MATMUL_SUMSQ,   /* the sum of their squares */
+	KGEN_MATMUL_MAX,     /* the largest (NaN if any is NaN) */
+	KGEN_MATMUL_MIN,     /* the smallest (NaN if any is NaN) */
+	KGEN_MATMUL_ABSMAX,  /* the largest magnitude (NaN if any is NaN) */
+	KGEN_MATMUL_REDUCTIONS
+};
+
 struct kgen_matmul_operands {
 	kgen_devptr bias;          /* bias: col, n values (bias[col]); bias: row, m values (bias[row]) */
 	kgen_devptr residual;      /* residual: matrix, m x n row-major: residual[row * ldr + col]; may be c itself
@@ -358,6 +369,13 @@ struct kgen_matmul_operands {
 	kgen_devptr aux;           /* aux: (an expression) the auxiliary output, m x n row-major of C's type, written:
 	                            * aux[row * ldaux + col] */
 	unsigned long long ldaux;  /* its row pitch in elements, at least n (0 = n) */
+	/* row_reduce: for each reduction the spec names, a vector of m values of the accumulator type (f32;
+	 * f64 with acc_dtype f64) at row_reduce[KGEN_MATMUL_SUM], ..., written: each row's reduction of the
+	 * values stored in C (after the epilogue, before they are rounded to C's type).  The call sets each
+	 * vector to its reduction's identity on the stream, then the kernels add to it with atomics (a sum's
+	 * rounding depends on their order).  0 in the slots of the others. */
+	kgen_devptr row_reduce[KGEN_MATMUL_REDUCTIONS];
+	kgen_devptr col_reduce[KGEN_MATMUL_REDUCTIONS];  /* col_reduce: the same by column, n values each */
 };
 
 /* kgen_matmul() with the epilogue's operands (ops may be NULL for a spec that declares none): a spec

@@ -19,7 +19,7 @@
 	X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute) \
 	X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuLaunchKernelEx) \
 	X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
-	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemGetInfo) \
+	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemsetD2D32Async) X(cuMemGetInfo) \
 	X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
 	X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled) \
 	X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters) \

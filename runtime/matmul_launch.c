@@ -14,7 +14,7 @@
 
 /* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
  * three pointers and two pitches at most. */
-#define KGEN_MATMUL_EP_BYTES 64
+#define KGEN_MATMUL_EP_BYTES 160  /* alpha, beta, bias, residual, ldr, aux, ldaux and 10 vectors */
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
@@ -136,6 +136,37 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 	return KGEN_OK;
 }
 
+/* The reductions' vectors: one in each slot the spec's row_reduce and
+ * col_reduce name, aligned to the accumulator; none in the others. */
+static kgen_status
+check_reductions(const struct kgen_spec *s, const struct kgen_matmul_operands *o, kgen_error *err)
+{
+	unsigned long long size = (unsigned long long)s->r.acc->size;
+	int line, r;
+
+	for (line = 0; line < 2; line++) {
+		long long mask = line ? s->col_reduce : s->row_reduce;
+		const kgen_devptr *v = line ? o->col_reduce : o->row_reduce;
+		const char *key = line ? "col_reduce" : "row_reduce";
+		for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++) {
+			kgen_devptr p = v[r - 1];
+			int named = mask > 0 && (mask & 1LL << r);
+			if (named && !p)
+				return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec reduces the stored values (%s: %s): pass "
+				                 "%s[%s] in kgen_matmul_with()'s operands, a vector of %s %s values", key,
+				                 kgen_mm_reduces[r].name, key, kgen_mm_reduces[r].name, line ? "n" : "m",
+				                 s->r.acc->name);
+			if (!named && p)
+				return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: %s[%s] is given but the spec's %s does not name %s",
+				                 key, kgen_mm_reduces[r].name, key, kgen_mm_reduces[r].name);
+			if (p % size)
+				return kgen_fail(err, KGEN_EINVAL, "%s[%s] (0x%llx) is not aligned to its %llu-byte %s", key,
+				                 kgen_mm_reduces[r].name, p, size, s->r.acc->name);
+		}
+	}
+	return KGEN_OK;
+}
+
 /* The epilogue's operands: those the spec declares given, aligned, ldr
  * resolved and at least n; no others. */
 static kgen_status
@@ -186,7 +217,29 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 		                 o->ldaux, c->n);
 	if (o->ldaux > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is over 2^40", o->ldaux);
-	return KGEN_OK;
+	return check_reductions(s, o, err);
+}
+
+/* The reductions' vectors as spans, into out; how many. */
+static int
+reduction_spans(const struct kgen_spec *s, const struct call *c, struct kgen_span *out)
+{
+	static const char *const names[2][KGEN_MATMUL_REDUCTIONS] = {
+		{ "row_reduce[sum]", "row_reduce[sumsq]", "row_reduce[max]", "row_reduce[min]", "row_reduce[absmax]" },
+		{ "col_reduce[sum]", "col_reduce[sumsq]", "col_reduce[max]", "col_reduce[min]", "col_reduce[absmax]" },
+	};
+	int line, r, n = 0;
+
+	for (line = 0; line < 2; line++)
+		for (r = 0; r < KGEN_MATMUL_REDUCTIONS; r++) {
+			kgen_devptr p = line ? c->ops.col_reduce[r] : c->ops.row_reduce[r];
+			if (p) {
+				out[n].name = names[line][r];
+				out[n].at = p;
+				out[n++].bytes = (line ? c->n : c->m) * (unsigned long long)s->r.acc->size;
+			}
+		}
+	return n;
 }
 
 /* The pointers: set, aligned to their elements, C apart from A, B and the
@@ -213,6 +266,11 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 		                                               (unsigned long long)kgen_dtype_info[s->residual_dtype].size) },
 	};
 
+	struct kgen_span all[KGEN_COUNT(spans) + 2 * KGEN_MATMUL_REDUCTIONS];
+	int count = reduction_spans(s, c, all), i;
+
+	for (i = 0; i < (int)KGEN_COUNT(spans); i++)
+		all[count++] = spans[i];
 	if (!cp)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: c is NULL");
 	if (c->k && (!a || !b))
@@ -223,7 +281,8 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	if (cp % osize)
 		return kgen_fail(err, KGEN_EINVAL, "c (0x%llx) is not aligned to its %llu-byte %s", cp, osize,
 		                 s->r.out->name);
-	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 2, err);
+	/* The vectors, C and the auxiliary output are written: each apart from everything. */
+	return kgen_refuse_overlaps("kgen_matmul", all, count, count - (int)KGEN_COUNT(spans) + 2, err);
 }
 
 /* The caller's scratch apart from A, B and C (the kernels write it while
@@ -245,8 +304,12 @@ scratch_apart(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_d
 		                                                      kgen_dtype_info[s->residual_dtype].size) : 0 },
 		{ "aux", c->ops.aux, c->ops.aux ? span(1, c->m, c->n, c->ops.ldaux, (unsigned long long)s->r.out->size) : 0 },
 	};
+	struct kgen_span all[KGEN_COUNT(spans) + 2 * KGEN_MATMUL_REDUCTIONS];
+	int count = (int)KGEN_COUNT(spans);
 
-	return kgen_refuse_overlaps("kgen_matmul", spans, (int)KGEN_COUNT(spans), 1, err);
+	memcpy(all, spans, sizeof spans);
+	count += reduction_spans(s, c, all + count);
+	return kgen_refuse_overlaps("kgen_matmul", all, count, 1, err);
 }
 
 /* The kernels' argument ep, struct Epilogue of the generated file, into
@@ -282,7 +345,43 @@ pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, dou
 		long long ldaux = (long long)c->ops.ldaux;
 		memcpy(buf + at, &c->ops.aux, 8);
 		memcpy(buf + at + 8, &ldaux, 8);
+		at += 16;
 	}
+	{  /* the reductions' vectors, row_reduce's then col_reduce's, each in the table's order */
+		enum kgen_mm_reduce which[2 * KGEN_MM_REDUCE_COUNT];
+		int by_row[2 * KGEN_MM_REDUCE_COUNT], n = kgen_matmul_reduce_list(s, which, by_row), i;
+		for (i = 0; i < n; i++, at += 8)
+			memcpy(buf + at, by_row[i] ? &c->ops.row_reduce[which[i] - 1] : &c->ops.col_reduce[which[i] - 1], 8);
+	}
+}
+
+/* The reductions' vectors set to their identities on the stream, before
+ * the kernels add to them: 0 for the sums and absmax, -inf for max, +inf
+ * for min (f64: the high words set apart from the low ones). */
+static kgen_status
+start_reductions(const kgen_kernel *kn, const struct call *c, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	enum kgen_mm_reduce which[2 * KGEN_MM_REDUCE_COUNT];
+	int by_row[2 * KGEN_MM_REDUCE_COUNT], n = kgen_matmul_reduce_list(s, which, by_row), i;
+	int wide = s->r.acc->size == 8;
+
+	for (i = 0; i < n; i++) {
+		enum kgen_reduce_kind kind = kgen_matmul_reduce_kind(which[i]);
+		CUdeviceptr p = by_row[i] ? c->ops.row_reduce[which[i] - 1] : c->ops.col_reduce[which[i] - 1];
+		size_t count = by_row[i] ? c->m : c->n;
+		unsigned int inf = wide ? 0x7ff00000u : 0x7f800000u, bits = kind == KGEN_REDUCE_MIN ? inf : inf | 0x80000000u;
+
+		if (kind == KGEN_REDUCE_ADD || which[i] == KGEN_MM_REDUCE_ABSMAX)
+			KGEN_CU(kn->ctx->cu, err, cuMemsetD32Async, (p, 0, count * (wide ? 2 : 1), stream));
+		else if (!wide)
+			KGEN_CU(kn->ctx->cu, err, cuMemsetD32Async, (p, bits, count, stream));
+		else {
+			KGEN_CU(kn->ctx->cu, err, cuMemsetD32Async, (p, 0, count * 2, stream));
+			KGEN_CU(kn->ctx->cu, err, cuMemsetD2D32Async, (p + 4, 8, bits, 1, count, stream));
+		}
+	}
+	return KGEN_OK;
 }
 
 /* Bit 0: A's vector loads are aligned (a and lda), bit 1: B's. */
@@ -312,8 +411,13 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	    (st = check_operands(kn, c, err)))
 		return st;
 	s = &kn->spec;
-	if (!c->m || !c->n)
-		return KGEN_OK;
+	if (!c->m || !c->n) {  /* nothing to store; the reductions of no values are their identities */
+		if (!kgen_matmul_reduces(s))
+			return KGEN_OK;
+		if ((st = kgen_context_enter(kn->ctx, err)))
+			return st;
+		return start_reductions(kn, c, stream, err);
+	}
 	if ((st = check_pointers(kn, c, a, b, cp, err)))
 		return st;
 	if ((st = kgen_context_enter(kn->ctx, err)))  /* before any allocation: the caller's thread may have no context */
@@ -347,6 +451,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 			return st;
 		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
 	}
+	if ((st = start_reductions(kn, c, stream, err)))
+		return st;
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .ep = ep, .tiles = c->tiles, .residual = c->ops.residual,

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -173,7 +174,7 @@ START_TEST(matmul_operands_are_checked)
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	                       "store: tma\nbias: col\nresidual: matrix\nepilogue: gelu(v + bias) + residual\n");
 	kgen_kernel *plain = build("kernel: matmul\ndtype: bf16\n");
-	struct kgen_matmul_operands ops = { 0x40000000ull, 0x50000000ull, 0 };
+	struct kgen_matmul_operands ops = { .bias = 0x40000000ull, .residual = 0x50000000ull };
 	const unsigned long long a = 0x10000000ull, b = 0x20000000ull, c = 0x30000000ull;
 	kgen_error err;
 	int n0;
@@ -226,7 +227,7 @@ START_TEST(matmul_operands_are_checked)
 	{  /* the auxiliary output: given where the spec has aux, apart from C, of its own pitch */
 		kgen_kernel *x = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 		                       "store: tma\nbias: col\nepilogue: gelu(v + bias)\naux: v + bias\n");
-		struct kgen_matmul_operands xo = { 0x40000000ull, 0, 0, 0x60000000ull, 0 };
+		struct kgen_matmul_operands xo = { .bias = 0x40000000ull, .aux = 0x60000000ull };
 		*nparams = 10;
 		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err), KGEN_OK);
 		ck_assert_int_eq(*nlaunches, n0 + 1);
@@ -249,6 +250,83 @@ START_TEST(matmul_operands_are_checked)
 	}
 	ck_assert_int_eq(*nlaunches, n0);
 	*nparams = 0;
+}
+END_TEST
+
+/* row_reduce and col_reduce: each vector the spec names is given, aligned
+ * and apart from C, and the call sets it to its reduction's identity (the
+ * fake runs no kernel, so that is what it holds after): sums and absmax 0,
+ * max -inf, min +inf; f64 ones too, whose high words are set apart.  With
+ * m or n 0 no kernel runs and the other line's vectors are identities. */
+START_TEST(matmul_reductions_start_at_identities)
+{
+	kgen_kernel *k = build("kernel: matmul\nrow_reduce: sum, max\ncol_reduce: min, absmax\n");
+	kgen_kernel *w = build("kernel: matmul\ndtype: f64\nrow_reduce: max\ncol_reduce: min, sumsq\n");
+	const unsigned long long a = 0x10000000ull, b = 0x20000000ull, c = 0x30000000ull;
+	static float rs[8], rm[8], cm[4], ca[4];
+	static double dm[8], dn[4], dq[4];
+	struct kgen_matmul_operands o = { 0 };
+	kgen_error err;
+	int i, n0 = *nlaunches;
+
+	memset(rs, 0xff, sizeof rs);
+	memset(rm, 0xff, sizeof rm);
+	memset(cm, 0xff, sizeof cm);
+	memset(ca, 0xff, sizeof ca);
+	o.row_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs;
+	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)rm;
+	o.col_reduce[KGEN_MATMUL_MIN] = (uintptr_t)cm;
+	o.col_reduce[KGEN_MATMUL_ABSMAX] = (uintptr_t)ca;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	for (i = 0; i < 8; i++) {
+		ck_assert_float_eq(rs[i], 0.0f);
+		ck_assert(isinf(rm[i]) && rm[i] < 0);
+	}
+	for (i = 0; i < 4; i++) {
+		ck_assert(isinf(cm[i]) && cm[i] > 0);
+		ck_assert_float_eq(ca[i], 0.0f);
+	}
+	memset(cm, 0xff, sizeof cm);
+	memset(rs, 0xff, sizeof rs);
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 0, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);  /* m = 0: no kernel, the columns' reductions of nothing */
+	ck_assert(isinf(cm[0]) && cm[3] > 0 && isnan(rs[0]));
+	o.row_reduce[KGEN_MATMUL_MAX] = 0;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: the spec reduces the stored values (row_reduce: max): pass "
+	                 "row_reduce[max] in kgen_matmul_with()'s operands, a vector of m f32 values");
+	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)rm;
+	o.col_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: col_reduce[sum] is given but the spec's col_reduce does not name sum");
+	o.col_reduce[KGEN_MATMUL_SUM] = 0;
+	o.row_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs + 2;
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "row_reduce[sum] (0x") && strstr(err.message, "is not aligned to its 4-byte f32"),
+	              "%s", err.message);
+	o.row_reduce[KGEN_MATMUL_SUM] = c + 4 * 4;  /* inside C */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "row_reduce[sum]") != NULL && strstr(err.message, "overlaps") != NULL, "%s",
+	              err.message);
+	o.row_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rm;  /* two vectors in one */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlaps") != NULL, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	memset(&o, 0, sizeof o);
+	memset(dm, 0xff, sizeof dm);
+	memset(dn, 0xff, sizeof dn);
+	memset(dq, 0xff, sizeof dq);
+	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)dm;
+	o.col_reduce[KGEN_MATMUL_MIN] = (uintptr_t)dn;
+	o.col_reduce[KGEN_MATMUL_SUMSQ] = (uintptr_t)dq;
+	ck_assert_int_eq(kgen_matmul_with(w, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
+	for (i = 0; i < 8; i++)
+		ck_assert(isinf(dm[i]) && dm[i] < 0);
+	for (i = 0; i < 4; i++) {
+		ck_assert(isinf(dn[i]) && dn[i] > 0);
+		ck_assert(dq[i] == 0.0);
+	}
 }
 END_TEST
 
@@ -1779,6 +1857,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, matmul_operands_are_checked);
+	tcase_add_test(tc, matmul_reductions_start_at_identities);
 	tcase_add_test(tc, pingpong_boxes_whole_tiles);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
 	tcase_add_test(tc, mma_tma_launch);

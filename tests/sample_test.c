@@ -65,6 +65,14 @@ candidates(enum kgen_key k, char out[][24], int max)
 			snprintf(out[n++], sizeof out[0], "%s", e->name);
 		return n;
 	}
+	if (key->type == KT_SET) {  /* none, each name alone, and a few sets of several */
+		static const char *const several[] = { "sum, max", "max, absmax, sumsq", "sum, sumsq, max, min" };
+		for (e = key->values; e->name && n < max; e++)
+			snprintf(out[n++], sizeof out[0], "%s", e->name);
+		for (i = 0; i < KGEN_COUNT(several) && n < max; i++)
+			snprintf(out[n++], sizeof out[0], "'%s'", several[i]);
+		return n;
+	}
 	if (key->type == KT_NAME) {
 		snprintf(out[n++], sizeof out[0], "sampled_kernel");
 		return n;

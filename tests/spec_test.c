@@ -189,6 +189,22 @@ static const struct refusal load_refusals[] = {
 	  "threads: 2048 is out of range: expected an integer from 32 to 1024", 2, 10, "threads: 2048" },
 	{ "out_of_range_integer_is_rejected", "kernel: reduce\nitems_per_thread: 0\n",
 	  "items_per_thread: 0 is out of range: expected an integer from 1 to 64", 2, 19, "items_per_thread: 0" },
+	/* A set (row_reduce, col_reduce): names apart by commas, each once; none alone. */
+	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum, mean\n",
+	  "row_reduce: unknown value 'mean': expected sum, sumsq, max, min, absmax apart by commas, or none", 2, 13,
+	  "row_reduce: sum, mean" },
+	{ "bad_set_value_is_rejected", "kernel: matmul\ncol_reduce: max, max\n",
+	  "col_reduce: 'max' is named twice: expected sum, sumsq, max, min, absmax apart by commas, or none", 2, 13,
+	  "col_reduce: max, max" },
+	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: none, sum\n",
+	  "row_reduce: unknown value 'none' (it stands alone): expected sum, sumsq, max, min, absmax apart by commas, or "
+	  "none", 2, 13, "row_reduce: none, sum" },
+	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum,, max\n",
+	  "row_reduce: 'sum,, max' is not names apart by commas: expected sum, sumsq, max, min, absmax apart by commas, "
+	  "or none", 2, 13, "row_reduce: sum,, max" },
+	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum max\n",
+	  "row_reduce: 'sum max' is not names apart by commas: expected sum, sumsq, max, min, absmax apart by commas, "
+	  "or none", 2, 13, "row_reduce: sum max" },
 	{ "bad_name_is_rejected", "kernel: reduce\nname: 1sum\n",
 	  "name: '1sum' is not a C identifier of at most 47 characters: expected a C identifier of your own "
 	  "(no keyword, CUDA built-in or name kgen declares)", 2, 7, "name: 1sum" },
@@ -1113,6 +1129,27 @@ END_TEST
 
 /* ---- kgen_spec_set ---- */
 
+/* A set's names in any order, blanks around them, read back in the
+ * table's order; --set's form (no blanks) too, and none. */
+START_TEST(set_values_read_back_in_order)
+{
+	kgen_spec *spec = load("kernel: matmul\nrow_reduce: absmax ,max,  sum\ncol_reduce: none\n");
+	kgen_error err;
+	char *yaml;
+
+	ASSERT_FIELD(spec, "row_reduce", "sum, max, absmax");
+	ASSERT_FIELD(spec, "col_reduce", "none");
+	ck_assert_int_eq(kgen_spec_set(spec, "col_reduce", "min,sumsq", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "col_reduce", "sumsq, min");
+	ck_assert_int_eq(kgen_spec_dump(spec, &yaml), KGEN_OK);
+	ck_assert_msg(strstr(yaml, "\nrow_reduce: sum, max, absmax\ncol_reduce: sumsq, min\n") != NULL, "%s", yaml);
+	free(yaml);
+	ck_assert_int_eq(kgen_spec_set(spec, "row_reduce", "none", &err), KGEN_OK);
+	ASSERT_FIELD(spec, "row_reduce", "none");
+	kgen_spec_free(spec);
+}
+END_TEST
+
 START_TEST(set_changes_a_field)
 {
 	kgen_spec *spec = load("kernel: reduce\n");
@@ -1196,7 +1233,7 @@ START_TEST(allowed_values_of_every_key)
 	for (k = 0; k < KGEN_KEY_COUNT; k++) {
 		kgen_key_allowed((enum kgen_key)k, buf, sizeof buf);
 		ck_assert_msg(buf[0] != '\0', "%s", kgen_keys[k].name);
-		if (kgen_keys[k].type != KT_ENUM)
+		if (kgen_keys[k].type != KT_ENUM && kgen_keys[k].type != KT_SET)  /* a set's names are an enum's */
 			ck_assert_ptr_null(kgen_key_nearest_value((enum kgen_key)k, "x"));
 	}
 	kgen_key_allowed(KGEN_KEY_post, buf, sizeof buf);
@@ -1567,6 +1604,7 @@ spec_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("set");
+	tcase_add_test(tc, set_values_read_back_in_order);
 	tcase_add_test(tc, set_changes_a_field);
 	tcase_add_test(tc, set_unknown_key_suggests_nearest);
 	tcase_add_test(tc, set_bad_value_leaves_spec_unchanged);

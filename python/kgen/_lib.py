@@ -40,15 +40,20 @@ class TransposeLayout(ctypes.Structure):
 
 
 class MatmulOperands(ctypes.Structure):
-    """struct kgen_matmul_operands: the epilogue's operands and auxiliary output of a kgen_matmul_with() call
-    (device addresses, 0 where the spec declares none) and their row pitches in elements."""
+    """struct kgen_matmul_operands: the epilogue's operands, auxiliary output and reductions' vectors of a
+    kgen_matmul_with() call (device addresses, 0 where the spec declares none) and the row pitches in elements."""
     _fields_ = [
         ("bias", ctypes.c_ulonglong),
         ("residual", ctypes.c_ulonglong),
         ("ldr", ctypes.c_ulonglong),
         ("aux", ctypes.c_ulonglong),
         ("ldaux", ctypes.c_ulonglong),
+        ("row_reduce", ctypes.c_ulonglong * 5),  # by enum kgen_matmul_reduction: sum, sumsq, max, min, absmax
+        ("col_reduce", ctypes.c_ulonglong * 5),
     ]
+
+# The slots of MatmulOperands.row_reduce and col_reduce (enum kgen_matmul_reduction).
+REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax")
 
 
 class RowsArgs(ctypes.Structure):

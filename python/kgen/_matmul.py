@@ -268,7 +268,8 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     if f.get("aux"):  # the spec's auxiliary output: a new m x n array of C's dtype, returned beside C
         aux, ops.aux = empty(c.a, (c.m, c.n), out_dtype, s, where)
         ops.ldaux = max(c.n, 1)
-    if c.m == 0 or c.n == 0:
+    reductions = _reduction_vectors(c, f, ops, s, where)
+    if (c.m == 0 or c.n == 0) and not reductions:
         return _with_aux(res if c.out is not None else finish(c.a, res), aux, c.a)
     err, size = _err(), _lib.ctypes.c_size_t()
     dims = (_arg(where, "m", c.m), _arg(where, "n", c.n), _arg(where, "k", c.k))
@@ -278,7 +279,7 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
         scratch, sptr = _scratch_array(c.a, size.value, s, stream is not None and s != current_stream(c.a))
     addresses = (_arg(where, "a's address", c.a.ptr), _arg(where, "b's address", c.b.ptr),
                  _arg(where, "out's address", optr))
-    if held or aux is not None:
+    if held or aux is not None or reductions:
         if _lib.kgen_matmul_with is None:
             raise NotImplementedError("%s: this libkgen (%s) has no kgen_matmul_with(): bias= and residual= need a "
                                       "newer one" % (where, _lib.path))
@@ -289,18 +290,45 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
                               _byref(err))
     del scratch  # freed on the stream it was allocated for, after the kernel
     _lib.check(st, err)
-    if (ready is not None and not held and aux is None and not size.value and c.a.kind == "torch" and
+    if (ready is not None and not held and aux is None and not reductions and not size.value and c.a.kind == "torch" and
             c.alpha == 1.0 and c.beta == 0.0):
         _make_ready(ready, k, c, lds, out_dtype)
     keep = tuple(x.keep for x in [c.a, c.b] + held if x.keep is not None)
     if keep:
         _memory.hold(c.a.device or 0, s, keep)
-    return _with_aux(res if c.out is not None else finish(c.a, res), aux, c.a)
+    return _with_aux(res if c.out is not None else finish(c.a, res), aux, c.a, reductions)
 
 
-def _with_aux(result, aux, a):
-    """C, or with the spec's aux (C, the auxiliary output) in a's framework."""
-    return result if aux is None else (result, finish(a, aux))
+def _with_aux(result, aux, a, reductions=None):
+    """C, or with the spec's aux (C, the auxiliary output) in a's framework, and with its reductions a dict of
+    their vectors last ({"row_sum": ..., "col_max": ...})."""
+    out = (result,) + (() if aux is None else (finish(a, aux),))
+    if reductions:
+        out += ({name: finish(a, v) for name, v in reductions.items()},)
+    return out[0] if len(out) == 1 else out
+
+
+def _reduction_names(value):
+    """row_reduce's or col_reduce's value (a spec's text "sum, max", or a sequence of names) as a tuple."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        names = tuple(x.strip() for x in value.split(",") if x.strip())
+        return () if names == ("none",) else names
+    return tuple(value)
+
+
+def _reduction_vectors(c, f, ops, s, where):
+    """The spec's row_reduce and col_reduce vectors: a new array of m (or n) values of the accumulator's dtype
+    for each, its address in ops' slot; a dict "row_sum" -> array, in the table's order."""
+    got = {}
+    acc = f.get("acc_dtype") if f.get("acc_dtype") in ("f32", "f64") else "f32"
+    for line, count, slots in (("row", c.m, ops.row_reduce), ("col", c.n, ops.col_reduce)):
+        names = _reduction_names(f.get(line + "_reduce"))
+        for slot, name in enumerate(_lib.REDUCTIONS):
+            if name in names:
+                got[line + "_" + name], slots[slot] = empty(c.a, (count,), acc, s, where)
+    return got
 
 
 _ready_matmul = {}  # kgen._fast.matmul's key of a plain call of two torch tensors -> its MatmulReady
@@ -369,11 +397,24 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     name each one given, e.g. epilogue='gelu(v + bias)'.  aux= (an
     expression of the same names, e.g. aux='v + bias', the value before
     the activation) also stores it to a second M x N array of C's dtype:
-    the call then returns (C, aux)."""
+    the call then returns (C, aux).
+
+    row_reduce= and col_reduce= (names of sum, sumsq, max, min and absmax,
+    as a sequence or as the spec writes them, "sum, max") reduce each row
+    (column) of the values stored, after the epilogue and before C's
+    rounding, inside the matmul's own kernel: the call then also returns a
+    dict of their vectors last, e.g. c, r = kgen.matmul(a, b,
+    row_reduce=("sum", "max")) with r["row_sum"] and r["row_max"], each M
+    (N) values of the accumulator's dtype (f32; f64 for f64)."""
+    for key in ("row_reduce", "col_reduce"):
+        if key in overrides and not isinstance(overrides[key], str):
+            overrides[key] = ", ".join(_reduction_names(overrides[key])) or "none"
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
-        if bias is not None or residual is not None or "aux" in overrides:
-            raise NotImplementedError("kgen.matmul: bias=, residual= and aux= are not traced by torch.compile yet: "
-                                      "call it outside the compiled region, or add the operands after the matmul")
+        if (bias is not None or residual is not None or "aux" in overrides or "row_reduce" in overrides or
+                "col_reduce" in overrides):
+            raise NotImplementedError("kgen.matmul: bias=, residual=, aux= and the reductions are not traced by "
+                                      "torch.compile yet: call it outside the compiled region, or add the operands "
+                                      "after the matmul")
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
@@ -391,7 +432,7 @@ def _default_choice(c, fields, overrides, device):
     best spec for the dtype on the device's GPU when the caller overrides
     nothing but the epilogue and out_dtype (each best spec takes any of
     both), else (None, {}, ()): the family's defaults."""
-    if overrides and not overrides.keys() <= {"epilogue", "out_dtype", "aux"}:
+    if overrides and not overrides.keys() <= {"epilogue", "out_dtype", "aux", "row_reduce", "col_reduce"}:
         return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
     return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))

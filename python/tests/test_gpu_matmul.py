@@ -324,6 +324,76 @@ def test_aux_output_beside_c(which, m, n, k, gen):
     assert torch.all((c.double() - want).abs() <= 1.13 * bound + (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6)
 
 
+ALL_REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax")
+
+
+def reduction_bound(name, want, bound, count):
+    """A reduction of values each within `bound` of `want` (float64, rows of a matrix reduced along dim 1): the
+    sums' bounds add up, with (count + 2) f32 units of the magnitudes for the order the atomics add in; an
+    extreme is within the largest."""
+    order = (count + 2) * UNIT["f32"]
+    if name == "sum":
+        return bound.sum(1) + order * want.abs().sum(1)
+    if name == "sumsq":
+        return (2 * want.abs() * bound + bound * bound).sum(1) + order * (want * want).sum(1)
+    return bound.max(1).values
+
+
+def reference_reduction(name, x):
+    return {"sum": lambda: x.sum(1), "sumsq": lambda: (x * x).sum(1), "max": lambda: x.max(1).values,
+            "min": lambda: x.min(1).values, "absmax": lambda: x.abs().max(1).values}[name]()
+
+
+@pytest.mark.parametrize("which", ["best", "simt_split_k", "mma_stream_k", "wgmma_pairs", "wgmma_pingpong"])
+@pytest.mark.parametrize("m, n, k", [(8, 8, 8), (200, 264, 72), (4096, 2048, 64), (300, 1000, 520)])
+def test_reductions_of_the_output(which, m, n, k, gen):
+    # row_reduce and col_reduce of every reduction beside C, against float64 reductions of the epilogue's values
+    # (gelu(v + bias)), in each kind of kernel: store: tma keeps a tile's partials in registers (best, pingpong;
+    # 4096 x 2048 gives a block several tiles), the others fold each value in with atomics.  C is checked too.
+    spec = OPERAND_SPECS[which]
+    if spec is not None and spec.get("math") == "wgmma":
+        if torch.cuda.get_device_capability() < (9, 0):
+            pytest.skip("wgmma needs sm_90")
+        n, k = n + -n % 8, k + -k % 8
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    bias = operand(1, n, "bf16", "row", gen)[0]
+    kw = dict(bias=bias, epilogue="gelu(v + bias)", row_reduce=ALL_REDUCTIONS, col_reduce=ALL_REDUCTIONS)
+    c, got = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
+    ref, mag = expect(a, b)
+    want = torch.nn.functional.gelu(ref + bias.double())
+    bound = 1.13 * ((k + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + bias.double().abs() + 1)) + 1e-6
+    assert torch.all((c.double() - want).abs() <= bound + UNIT["bf16"] * want.abs())
+    assert sorted(got) == sorted(["row_" + r for r in ALL_REDUCTIONS] + ["col_" + r for r in ALL_REDUCTIONS])
+    for line, x, tol, count in (("row", want, bound, n), ("col", want.t(), bound.t(), m)):
+        for r in ALL_REDUCTIONS:
+            v = got[line + "_" + r]
+            assert v.dtype == torch.float32 and tuple(v.shape) == (x.shape[0],)
+            err = (v.double() - reference_reduction(r, x)).abs()
+            assert torch.all(err <= reduction_bound(r, x, tol, count)), (line, r, err.max().item())
+
+
+@pytest.mark.parametrize("which", ["best", "mma_stream_k"])
+def test_reductions_propagate_nan(which, gen):
+    # A NaN in column 5's bias: every row's sum, max, min and absmax is NaN, and column 5's alone among the
+    # columns'; the others' as torch reduces them.
+    spec = OPERAND_SPECS[which]
+    if spec is None and torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("the best spec is wgmma on sm_90")
+    a, b = operand(128, 64, "bf16", "row", gen), operand(64, 256, "bf16", "row", gen)
+    bias = operand(1, 256, "bf16", "row", gen)[0].clone()
+    bias[5] = float("nan")
+    kw = dict(bias=bias, row_reduce="sum, max, min, absmax", col_reduce="max, min")
+    c, got = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
+    for r in ("sum", "max", "min", "absmax"):
+        assert torch.all(torch.isnan(got["row_" + r])), r
+    for r in ("max", "min"):
+        nan = torch.isnan(got["col_" + r])
+        assert nan[5].item() and int(nan.sum()) == 1, r
+    finite = c.double().clone()
+    finite[:, 5] = 0
+    assert torch.allclose(got["col_max"].double()[6:], finite.max(0).values[6:], rtol=1e-2, atol=1e-2)
+
+
 @pytest.mark.parametrize("m, n, k", [(127, 255, 63), (200, 520, 129)])
 def test_unaligned_operands_fall_back(m, n, k, gen):
     # A wgmma kernel called with rows TMA cannot load (pitches not multiples of 16 bytes) runs its mma.sync

@@ -34,6 +34,9 @@ struct Epilogue {
     Out *aux;                  // the auxiliary output, m x n, row-major: aux[row * ldaux + col]
     long long ldaux;           // its row pitch, in elements
 {{/aux}}
+{{#reductions}}
+{{reduce_members}}
+{{/reductions}}
 };
 
 // The epilogue's operands at one element, as it reads them{{operands_read}}.
@@ -121,13 +124,39 @@ static __device__ __forceinline__ void store_aux(const Epilogue &ep, Acc v, Acc 
 static __device__ __forceinline__ void store_aux(const Epilogue &, Acc, Acc, Acc, int, int, const Operands &) {}
 {{/aux}}
 
+{{#reductions}}
+{{reduce_helpers}}
+
+{{reduce_lines}}
+
+// A value stored at (row, col), folded into the reductions on its own (where a kernel keeps no partials).
+static __device__ __forceinline__ void reduce_value(const Epilogue &ep, int row, int col, Acc x)
+{
+    RowPartials by_row;
+    ColPartials by_col;
+    by_row.start();
+    by_row.fold(x);
+    by_row.commit(ep, row);
+    by_col.start();
+    by_col.fold(x);
+    by_col.commit(ep, col);
+}
+
+{{/reductions}}
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
 static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
     Out *const p = c + row * ldc + col;
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
     const Operands at = operands_at(ep, row, col);
+{{^reductions}}
     *p = to_out(epilogue(v, acc, old, row, col, at));
+{{/reductions}}
+{{#reductions}}
+    const Acc x = epilogue(v, acc, old, row, col, at);
+    *p = to_out(x);
+    reduce_value(ep, row, col, x);
+{{/reductions}}
     store_aux(ep, v, acc, old, row, col, at);
 }
 

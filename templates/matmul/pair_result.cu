@@ -7,7 +7,14 @@ static __device__ __forceinline__ Out result(const Out *p, int row, int col, Acc
     const Acc old = ep.beta != (Acc)0 ? c_to_acc(*p) : (Acc)0, v = ep.alpha * acc + ep.beta * old;
     const Operands at = operands_at(ep, row, col);
     store_aux(ep, v, acc, old, row, col, at);
+{{^reductions}}
     return to_out(epilogue(v, acc, old, row, col, at));
+{{/reductions}}
+{{#reductions}}
+    const Acc x = epilogue(v, acc, old, row, col, at);
+    reduce_value(ep, row, col, x);
+    return to_out(x);
+{{/reductions}}
 }
 
 // Two neighbouring elements of a row of C, stored as one.

@@ -24,16 +24,16 @@ static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, 
 // the TMA store clips) the value, computed all the same (without a branch, so that the compiler can
 // interleave a chunk's elements), is replaced by 0.
 template <bool READ_C>
-static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
+static __device__ __forceinline__ Acc tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
                                                  const Epilogue &ep, const Operands &at)
 {
     const bool inside = row < m && col < n;
     const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
     const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
-    const Out value = to_out(epilogue(v, acc, old, row, col, at));
+    const Acc value = epilogue(v, acc, old, row, col, at);
     if (inside)
         store_aux(ep, v, acc, old, row, col, at);
-    return inside ? value : to_out((Acc)0);
+    return inside ? value : (Acc)0;
 }
 
 {{#residual_tma}}
@@ -117,11 +117,18 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
     // The operands of the thread's rows (a bias by row), once a tile; an element past m reads the last
     // row's instead (its value is not stored), so that no load waits behind a branch.
     Operands by_row[MMA_M][2];
+{{#reductions}}
+    RowPartials row_parts[MMA_M][2];  // the reductions of the thread's rows of the tile
+{{/reductions}}
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
 #pragma unroll
-        for (int h = 0; h < 2; h++)
+        for (int h = 0; h < 2; h++) {
             row_operands(by_row[i][h], ep, min(row0 + 64 * i + r + 8 * h, m - 1));
+{{#reductions}}
+            row_parts[i][h].start();
+{{/reductions}}
+        }
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
@@ -160,6 +167,14 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                         at[i][jj][h][e] = cell_operands(by_row[i][h], by_col[jj][e], ep, min(row, m - 1),
                                                         min(col, n - 1));
                     }
+{{#reductions}}
+        ColPartials col_parts[CHUNK / 8][2];  // the reductions of the thread's columns of the chunk
+#pragma unroll
+        for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                col_parts[jj][e].start();
+{{/reductions}}
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
@@ -186,9 +201,21 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                         at1 = with_residual(at1, r1);
                     }
 {{/residual_tma}}
+                    const Acc x0 = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    const Acc x1 = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     Out pair[2];
-                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
-                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
+                    pair[0] = to_out(x0);
+                    pair[1] = to_out(x1);
+{{#reductions}}
+                    if (row < m && col < n) {
+                        row_parts[i][h].fold(x0);
+                        col_parts[jj][0].fold(x0);
+                    }
+                    if (row < m && col + 1 < n) {
+                        row_parts[i][h].fold(x1);
+                        col_parts[jj][1].fold(x1);
+                    }
+{{/reductions}}
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
                     } else {
@@ -202,5 +229,33 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
             tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);
             bulk_commit_group();
         }
+{{#reductions}}
+        // The chunk's columns: merged across the warp's 8 lane rows (lanes t % 4 apart hold the same
+        // columns), then lanes 0-3 add the warp's 16 rows (32 with MMA_M 2) in.
+#pragma unroll
+        for (int jj = 0; jj < CHUNK / 8; jj++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int col = col0 + 8 * (chunk * (CHUNK / 8) + jj) + cc + e;
+                col_parts[jj][e].shuffle(4);
+                col_parts[jj][e].shuffle(8);
+                col_parts[jj][e].shuffle(16);
+                if (t % 32 < 4 && col < n)
+                    col_parts[jj][e].commit(ep, col);
+            }
+{{/reductions}}
     }
+{{#reductions}}
+    // The tile's rows: merged across the 4 lanes that hold a row, then lane t % 4 == 0 adds them in.
+#pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = row0 + 64 * i + r + 8 * h;
+            row_parts[i][h].shuffle(1);
+            row_parts[i][h].shuffle(2);
+            if (t % 4 == 0 && row < m)
+                row_parts[i][h].commit(ep, row);
+        }
+{{/reductions}}
 }

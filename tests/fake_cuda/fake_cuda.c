@@ -418,6 +418,18 @@ cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
 	return CUDA_SUCCESS;
 }
 
+API CUresult CUDAAPI
+cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t width, size_t height, CUstream s)
+{
+	size_t r, i;
+
+	NEED_CONTEXT();
+	for (r = 0; r < height; r++)
+		for (i = 0; i < width; i++)
+			memcpy((char *)(uintptr_t)d + r * pitch + 4 * i, &v, 4);
+	return CUDA_SUCCESS;
+}
+
 API CUresult CUDAAPI cuMemGetInfo(size_t *free_, size_t *total) { *free_ = (size_t)64 << 30; *total = (size_t)141 << 30; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuStreamSynchronize(CUstream s) { NO_CAPTURE(); return CUDA_SUCCESS; }
 

@@ -29,6 +29,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //   unaligned: fallback
 //   loads: cp_async
 //

@@ -28,6 +28,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //   unaligned: fallback
 //   loads: tma
 //

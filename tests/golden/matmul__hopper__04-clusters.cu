@@ -26,6 +26,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //   unaligned: fallback
 //
 // Needs: sm_90a (math: wgmma, stages: 4).

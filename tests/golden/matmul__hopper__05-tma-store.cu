@@ -26,6 +26,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //   unaligned: fallback
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
@@ -508,16 +510,16 @@ static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, 
 // the TMA store clips) the value, computed all the same (without a branch, so that the compiler can
 // interleave a chunk's elements), is replaced by 0.
 template <bool READ_C>
-static __device__ __forceinline__ Out tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
+static __device__ __forceinline__ Acc tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
                                                  const Epilogue &ep, const Operands &at)
 {
     const bool inside = row < m && col < n;
     const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
     const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
-    const Out value = to_out(epilogue(v, acc, old, row, col, at));
+    const Acc value = epilogue(v, acc, old, row, col, at);
     if (inside)
         store_aux(ep, v, acc, old, row, col, at);
-    return inside ? value : to_out((Acc)0);
+    return inside ? value : (Acc)0;
 }
 
 // The warpgroup's results, rows from row0 and columns from col0, to C:
@@ -549,8 +551,9 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 #pragma unroll
     for (int i = 0; i < MMA_M; i++)
 #pragma unroll
-        for (int h = 0; h < 2; h++)
+        for (int h = 0; h < 2; h++) {
             row_operands(by_row[i][h], ep, min(row0 + 64 * i + r + 8 * h, m - 1));
+        }
 #pragma unroll
     for (int chunk = 0; chunk < TILE_N / CHUNK; chunk++, (*stored)++) {
         unsigned char *const buf = bufs + *stored % 2 * BUFFER;
@@ -590,9 +593,11 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
+                    const Acc x0 = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    const Acc x1 = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     Out pair[2];
-                    pair[0] = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
-                    pair[1] = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
+                    pair[0] = to_out(x0);
+                    pair[1] = to_out(x1);
                     if constexpr (sizeof(Out) == 2) {  // one 4-byte write
                         *reinterpret_cast<unsigned int *>(p) = (unsigned int)pair[0] | (unsigned int)pair[1] << 16;
                     } else {

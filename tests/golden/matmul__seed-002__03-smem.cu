@@ -27,6 +27,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_simt_f32(a, b, c, m, n, k, lda, ldb, ldc, ep, aligned, partials)  <<<grid, 1024, 8704>>>

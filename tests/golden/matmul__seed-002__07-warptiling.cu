@@ -30,6 +30,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //
 // Needs: sm_80 or newer (stages: 3).
 //

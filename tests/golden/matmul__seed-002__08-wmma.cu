@@ -26,6 +26,8 @@
 //   schedule: tiles
 //   bias: none
 //   residual: none
+//   row_reduce: none
+//   col_reduce: none
 //
 // Needs: sm_80 or newer (math: wmma).
 //

@@ -1,0 +1,68 @@
+//! row_reduce and col_reduce: what the reductions of the stored values
+//! share: an infinity, NaN-propagating max and min, and their atomics
+//! (each where a reduction uses it).
+// A thread's partials of one row's and one column's reductions, and their member functions (below).
+struct RowPartials;
+struct ColPartials;
+
+{{#inf}}
+// The largest Acc (the identity of a min; its negation, of a max).
+static __device__ __forceinline__ Acc acc_inf()
+{
+    return sizeof(Acc) == 4 ? (Acc)__int_as_float(0x7f800000) : (Acc)__longlong_as_double(0x7ff0000000000000ll);
+}
+
+{{/inf}}
+{{#max}}
+// The larger of a partial and a value, a NaN winning (as torch.amax's does).
+static __device__ __forceinline__ Acc max_nan(Acc a, Acc b)
+{
+    return b > a || b != b ? b : a;
+}
+
+{{/max}}
+{{#min}}
+// The smaller of a partial and a value, a NaN winning (as torch.amin's does).
+static __device__ __forceinline__ Acc min_nan(Acc a, Acc b)
+{
+    return b < a || b != b ? b : a;
+}
+
+{{/min}}
+{{#extreme}}
+// An Acc's bits, unsigned and signed.
+template <int BYTES> struct AccBits;
+template <> struct AccBits<4> { typedef unsigned int T; typedef int S; };
+template <> struct AccBits<8> { typedef unsigned long long T; typedef long long S; };
+typedef AccBits<sizeof(Acc)>::T Bits;
+typedef AccBits<sizeof(Acc)>::S SignedBits;
+
+union AccOrBits {
+    Acc value;
+    Bits bits;
+};
+
+// *p = max_nan(*p, x) (below: min_nan) by one atomic of x's bits as an integer, which no thread waits for
+// (there is no atomic max of floats): floats of the sign bit clear order as signed integers, those of it set
+// in reverse as unsigned ones, so a max takes a signed max of the first and an unsigned min of the second
+// (a min the other way round).  A NaN becomes the NaN that wins both: all ones but the sign (a max) or all
+// ones (a min).  *p starts at the identity, -inf (a max) or +inf (a min).
+static __device__ __forceinline__ void atomic_extreme(Acc *p, Acc x, bool below)
+{
+    AccOrBits v;
+    v.value = x;
+    if (x != x)
+        v.bits = below ? ~(Bits)0 : ~(Bits)0 >> 1;
+    SignedBits *const as_signed = reinterpret_cast<SignedBits *>(p);
+    Bits *const as_unsigned = reinterpret_cast<Bits *>(p);
+    const bool negative = v.bits >> (8 * sizeof(Bits) - 1);
+    if (!below && !negative)
+        atomicMax(as_signed, (SignedBits)v.bits);
+    else if (!below)
+        atomicMin(as_unsigned, v.bits);
+    else if (!negative)
+        atomicMin(as_signed, (SignedBits)v.bits);
+    else
+        atomicMax(as_unsigned, v.bits);
+}
+{{/extreme}}
