@@ -14,17 +14,31 @@ static __device__ __forceinline__ Acc acc_inf()
 
 {{/inf}}
 {{#max}}
-// The larger of a partial and a value, a NaN winning (as torch.amax's does).
+// The larger of a partial and a value, a NaN winning (as torch.amax's does): one max.NaN of floats (sm_80).
 static __device__ __forceinline__ Acc max_nan(Acc a, Acc b)
 {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(Acc) == 4) {
+        float r;
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"((float)a), "f"((float)b));
+        return r;
+    }
+#endif
     return b > a || b != b ? b : a;
 }
 
 {{/max}}
 {{#min}}
-// The smaller of a partial and a value, a NaN winning (as torch.amin's does).
+// The smaller of a partial and a value, a NaN winning (as torch.amin's does): one min.NaN of floats (sm_80).
 static __device__ __forceinline__ Acc min_nan(Acc a, Acc b)
 {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(Acc) == 4) {
+        float r;
+        asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"((float)a), "f"((float)b));
+        return r;
+    }
+#endif
     return b < a || b != b ? b : a;
 }
 

@@ -150,9 +150,16 @@ static __device__ __forceinline__ Acc acc_inf()
     return sizeof(Acc) == 4 ? (Acc)__int_as_float(0x7f800000) : (Acc)__longlong_as_double(0x7ff0000000000000ll);
 }
 
-// The larger of a partial and a value, a NaN winning (as torch.amax's does).
+// The larger of a partial and a value, a NaN winning (as torch.amax's does): one max.NaN of floats (sm_80).
 static __device__ __forceinline__ Acc max_nan(Acc a, Acc b)
 {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(Acc) == 4) {
+        float r;
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"((float)a), "f"((float)b));
+        return r;
+    }
+#endif
     return b > a || b != b ? b : a;
 }
 
