@@ -22,9 +22,12 @@ parse_set(const struct kgen_key_info *key, const char *text, long long *out, cha
 	const char *p = text;
 	char name[64], q[176];
 
-	if (strcmp(text, key->values[0].name) == 0) {
-		*out = 0;
-		return KGEN_OK;
+	{  /* none, blanks around it allowed as around the names */
+		size_t skip = strspn(text, " "), len = strlen(key->values[0].name);
+		if (strncmp(text + skip, key->values[0].name, len) == 0 && !text[skip + len + strspn(text + skip + len, " ")]) {
+			*out = 0;
+			return KGEN_OK;
+		}
 	}
 	for (;;) {
 		size_t len;

@@ -137,10 +137,12 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 }
 
 /* The reductions' vectors: one in each slot the spec's row_reduce and
- * col_reduce name, aligned to the accumulator; none in the others. */
+ * col_reduce name (NULL allowed where it holds no values: m or n 0),
+ * aligned to the accumulator; none in the others. */
 static kgen_status
-check_reductions(const struct kgen_spec *s, const struct kgen_matmul_operands *o, kgen_error *err)
+check_reductions(const struct kgen_spec *s, const struct call *c, kgen_error *err)
 {
+	const struct kgen_matmul_operands *o = &c->ops;
 	unsigned long long size = (unsigned long long)s->r.acc->size;
 	int line, r;
 
@@ -151,7 +153,7 @@ check_reductions(const struct kgen_spec *s, const struct kgen_matmul_operands *o
 		for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++) {
 			kgen_devptr p = v[r - 1];
 			int named = mask > 0 && (mask & 1LL << r);
-			if (named && !p)
+			if (named && !p && (line ? c->n : c->m))  /* a vector of no values may be NULL */
 				return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec reduces the stored values (%s: %s): pass "
 				                 "%s[%s] in kgen_matmul_with()'s operands, a vector of %s %s values", key,
 				                 kgen_mm_reduces[r].name, key, kgen_mm_reduces[r].name, line ? "n" : "m",
@@ -217,7 +219,7 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 		                 o->ldaux, c->n);
 	if (o->ldaux > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is over 2^40", o->ldaux);
-	return check_reductions(s, o, err);
+	return check_reductions(s, c, err);
 }
 
 /* The reductions' vectors as spans, into out; how many. */
@@ -370,6 +372,9 @@ start_reductions(const kgen_kernel *kn, const struct call *c, CUstream stream, k
 		enum kgen_reduce_kind kind = kgen_matmul_reduce_kind(which[i]);
 		CUdeviceptr p = by_row[i] ? c->ops.row_reduce[which[i] - 1] : c->ops.col_reduce[which[i] - 1];
 		size_t count = by_row[i] ? c->m : c->n;
+
+		if (!count)
+			continue;
 		unsigned int inf = wide ? 0x7ff00000u : 0x7f800000u, bits = kind == KGEN_REDUCE_MIN ? inf : inf | 0x80000000u;
 
 		if (kind == KGEN_REDUCE_ADD || which[i] == KGEN_MM_REDUCE_ABSMAX)

@@ -292,6 +292,10 @@ START_TEST(matmul_reductions_start_at_identities)
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 0, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*nlaunches, n0 + 1);  /* m = 0: no kernel, the columns' reductions of nothing */
 	ck_assert(isinf(cm[0]) && cm[3] > 0 && isnan(rs[0]));
+	o.row_reduce[KGEN_MATMUL_SUM] = o.row_reduce[KGEN_MATMUL_MAX] = 0;  /* vectors of no values may be NULL */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 0, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
+	o.row_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs;
+	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)rm;
 	o.row_reduce[KGEN_MATMUL_MAX] = 0;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_matmul: the spec reduces the stored values (row_reduce: max): pass "

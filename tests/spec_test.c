@@ -1133,7 +1133,7 @@ END_TEST
  * table's order; --set's form (no blanks) too, and none. */
 START_TEST(set_values_read_back_in_order)
 {
-	kgen_spec *spec = load("kernel: matmul\nrow_reduce: absmax ,max,  sum\ncol_reduce: none\n");
+	kgen_spec *spec = load("kernel: matmul\nrow_reduce: absmax ,max,  sum\ncol_reduce: ' none '\n");
 	kgen_error err;
 	char *yaml;
 

@@ -156,7 +156,12 @@ def register():
 
     @torch.library.custom_op("kgen::matmul", mutates_args=())
     def matmul_op(a: Tensor, b: Tensor, alpha: float, spec: str, options: str) -> Tensor:
-        return _matmul._matmul(a, b, None, spec or None, alpha, 0.0, None, _overrides(options))
+        r = _matmul._matmul(a, b, None, spec or None, alpha, 0.0, None, _overrides(options))
+        if isinstance(r, tuple):  # a spec= with aux, row_reduce or col_reduce: more than C
+            raise NotImplementedError("kgen.matmul under torch.compile: this spec returns more than C (aux, "
+                                      "row_reduce or col_reduce), which kgen::matmul cannot yet: call it outside "
+                                      "the compiled region")
+        return r
 
     @matmul_op.register_fake
     def _(a, b, alpha, spec, options):

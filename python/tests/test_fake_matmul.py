@@ -243,8 +243,9 @@ def test_reductions_return_their_vectors_set_to_identities():
     assert values(r["row_max"]) == [-math.inf] * 128 and values(r["col_min"]) == [math.inf] * 256
     c, aux, r = kgen.matmul(a, b, bias=bf16(256), epilogue="gelu(v + bias)", aux="v + bias", row_reduce=["sumsq"])
     assert list(r) == ["row_sumsq"] and tuple(aux.shape) == (128, 256)
-    e, r = kgen.matmul(bf16(0, 64), b, col_reduce=("max",))  # no rows: the columns' max of nothing
+    e, r = kgen.matmul(bf16(0, 64), b, row_reduce="sum", col_reduce=("max",))  # no rows: the columns' max of nothing
     assert tuple(e.shape) == (0, 256) and values(r["col_max"]) == [-math.inf] * 256
+    assert tuple(r["row_sum"].shape) == (0,)
     with pytest.raises(kgen.SpecError, match="row_reduce: unknown value 'mean'"):
         kgen.matmul(a, b, row_reduce="sum, mean")
     assert kgen.matmul(a, b, row_reduce=()).shape == c.shape  # none: C alone
