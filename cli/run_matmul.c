@@ -372,9 +372,10 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 			return st;
 	}
 	if (!*bad)
-		snprintf(msg, len, "%s %llu elements checked at alpha 0.75 with beta 0 (C poisoned) and 0.5; tolerance "
+		snprintf(msg, len, "%s %llu elements checked%s at alpha 0.75 with beta 0 (C poisoned) and 0.5; tolerance "
 		         "(K + 4) eps(%s) |alpha| sum|ab| + C's rounding", full ? "all" : "sampled rows and columns:", checked,
-		         kgen_spec_acc(v->s)->name);
+		         p->row_reduce || p->col_reduce ? " (the reductions' values of those lines among them, poisoned first)"
+		                                        : "", kgen_spec_acc(v->s)->name);
 	return KGEN_OK;
 }
 
