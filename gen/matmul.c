@@ -553,7 +553,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	if (s->residual != KGEN_MM_RESIDUAL_NONE)
 		TRY(convert(&parts, "residual_to_acc", &kgen_dtype_info[s->residual_dtype], 0, 0, err));
 	TRY(join(&file, "converts", &parts, err));
-	TRY(tpl_render_into(&file, "store_result", s->split_k > 1 ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
+	TRY(tpl_render_into(&file, "store_result", kgen_matmul_partial_sums(s) ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
 	TRY(tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &file, err));
 	tpl_init(&parts);
@@ -566,7 +566,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		TRY(kgen_matmul_wgmma_kernel(s, &ks, err));
 	else
 		TRY(main_kernel(s, &g, &ks, err));
-	if (s->split_k > 1) {
+	if (kgen_matmul_partial_sums(s)) {
 		struct tpl_args r;
 		tpl_init(&r);
 		tpl_set(&r, "name", "%s_reduce", kgen_spec_kernel_name(s));
@@ -618,7 +618,6 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_warp_n, KGEN_KEY_math, NOT_WGMMA,
 	  "warp_n needs math: simt, wmma or mma, not {w} (a wgmma warpgroup takes all of tile_n)" },
 	{ KGEN_KEY_load_width, KGEN_KEY_math, NOT_WGMMA, "load_width needs math: simt, wmma or mma, not {w} (TMA loads)" },
-	{ KGEN_KEY_split_k, KGEN_KEY_math, NOT_WGMMA, "split_k needs math: simt, wmma or mma, not {w}" },
 	{ KGEN_KEY_producer, KGEN_KEY_math, WGMMA, "producer needs math: wgmma, not {w}" },
 	{ KGEN_KEY_consumers, KGEN_KEY_math, WGMMA, "consumers needs math: wgmma, not {w}" },
 	{ KGEN_KEY_mm_store, KGEN_KEY_math, KGEN_BIT(KGEN_MATH_MMA) | WGMMA, "store needs math: mma or wgmma, not {w}" },
@@ -659,7 +658,7 @@ static const struct kgen_arch_need arch_needs[] = {
 	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WGMMA), 90, "wgmma.mma_async, TMA and mbarriers", "math: mma", 1 },
 	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA), 80,
 	  "mma.sync m16n8k16, ldmatrix and bf16 wmma", "math: simt", 0 },
-	{ KGEN_KEY_mm_stages, KGEN_BIT(2) | KGEN_BIT(3) | KGEN_BIT(4), 80, "cp.async", "stages: 1", 0 },
+	{ KGEN_KEY_mm_stages, (KGEN_BIT(17) - 1) & ~(KGEN_BIT(0) | KGEN_BIT(1)), 80, "cp.async", "stages: 1", 0 },
 	{ KGEN_KEY_mm_loads, KGEN_BIT(KGEN_MM_LOADS_TMA), 90, "TMA and mbarrier waits", "loads: cp_async", 0 },
 	{ .min_sm = 0 },
 };

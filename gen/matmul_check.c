@@ -343,6 +343,9 @@ check_loads(struct kgen_spec *s, kgen_error *err)
 		           "%lld", s->load_width, vec, dt->name, b_row ? "rows" : "columns", b_row ? "tile_n" : "tile_k",
 		           b_row ? s->tile_n : s->tile_k, vec);
 	kgen_matmul_shape(s, &g);
+	if (s->mm_stages > 4)
+		return ERR(mm_stages, "stages %lld: math: %s keeps 2 to 4 stages in flight (math: wgmma's TMA pipeline "
+		           "takes up to 16)", s->mm_stages, kgen_maths[s->math].name);
 	if (s->mm_stages > 1) {
 		if (s->load_width < 4)
 			return ERR(mm_stages, "stages %lld copies with cp.async, which moves 4, 8 or 16 bytes: load_width %lld "

@@ -42,14 +42,22 @@ kgen_matmul_wgmma_rows(const struct kgen_spec *s)
 }
 
 /* Whether store: tma's epilogue reads the residual through TMA (r_map,
- * r_tma): math: wgmma without clusters, store: tma and a residual matrix of
+ * r_tma): math: wgmma without clusters or split_k, store: tma and a residual matrix of
  * C's element size, read chunk by chunk into the buffers C's chunks are
  * stored from (else each element is loaded where it is used). */
 static inline int
 kgen_matmul_residual_tma(const struct kgen_spec *s)
 {
 	return s->math == KGEN_MATH_WGMMA && s->mm_store == KGEN_MM_STORE_TMA && s->cluster == KGEN_CLUSTER_C1X1 &&
-	       s->residual == KGEN_MM_RESIDUAL_MATRIX && kgen_dtype_info[s->residual_dtype].size == s->r.out->size;
+	       s->split_k == 1 && s->residual == KGEN_MM_RESIDUAL_MATRIX && kgen_dtype_info[s->residual_dtype].size == s->r.out->size;
+}
+
+/* split_k above 1 by partial sums in scratch and a second kernel that adds
+ * them (simt, wmma, mma; math: wgmma splits k within a cluster instead). */
+static inline int
+kgen_matmul_partial_sums(const struct kgen_spec *s)
+{
+	return s->split_k > 1 && s->math != KGEN_MATH_WGMMA;
 }
 
 /* row_reduce and col_reduce: whether the spec reduces the values it

@@ -55,6 +55,14 @@ pingpong(const struct kgen_spec *s)
 	return s->schedule == KGEN_SCHEDULE_PINGPONG;
 }
 
+/* split_k above 1: a cluster of split_k blocks a tile, each its share of
+ * k, block 0 adding the others' sums (wgmma_split.cu). */
+static int
+split(const struct kgen_spec *s)
+{
+	return s->split_k > 1;
+}
+
 /* The producer gives its registers to the consumers: two of them. */
 static int
 setmaxnreg(const struct kgen_spec *s)
@@ -97,12 +105,19 @@ store_buffers(const struct kgen_spec *s)
 	return s->mm_store == KGEN_MM_STORE_TMA ? s->consumers * 2 * kgen_matmul_wgmma_rows(s) * 128 : 0;
 }
 
+/* split_k: block 0's room for the other blocks' sums (f32). */
+static long long
+partial_bytes(const struct kgen_spec *s)
+{
+	return split(s) ? (s->split_k - 1) * s->tile_m * s->tile_n * 4 : 0;
+}
+
 long long
 kgen_matmul_wgmma_smem(const struct kgen_spec *s, long long stages)
 {
 	/* 128 bytes (64 k) a row of each tile, and 1024 to align the first;
-	 * then store: tma's buffers. */
-	return 1024 + stages * (s->tile_m + s->tile_n) * 128 + store_buffers(s);
+	 * then store: tma's buffers and split_k's sums. */
+	return 1024 + stages * (s->tile_m + s->tile_n) * 128 + store_buffers(s) + partial_bytes(s);
 }
 
 /* Accumulators per consumer thread: its 64-row blocks times TILE_N / 2. */
@@ -119,7 +134,9 @@ fits(const struct kgen_spec *s, long long stages)
 	return kgen_matmul_wgmma_smem(s, stages) + 16 * stages <= KGEN_MATMUL_SMEM_MAX;
 }
 
-/* stages: 4 unless given; 2 to 4.  Every tile the rules take fits 4 stages
+/* stages: 4 unless given; 2 to 16, as many as shared memory holds (a
+ * skinny GEMM streams B through more of them: each stage of a 64 x 64 tile
+ * keeps 8 KB of B in flight).  Every tile the rules take fits 4 stages
  * (at most 448 rows of A and B: 230400 bytes) and 2 with store: tma's
  * buffers; without a stages key, store: tma takes the most of 4 that fit. */
 static kgen_status
@@ -130,16 +147,27 @@ check_stages(struct kgen_spec *s, kgen_error *err)
 			;
 	if (s->mm_stages < 2)
 		return ERR(mm_stages, "stages %lld: math: wgmma multiplies one stage while the wgmmas of the one before "
-		           "finish, so it needs 2 to 4", s->mm_stages);
+		           "finish, so it needs 2 to 16", s->mm_stages);
 	if (!fits(s, s->mm_stages)) {
 		long long most = s->mm_stages;
 
 		while (most > 2 && !fits(s, most))
 			most--;
-		return ERR(mm_stages, "stages %lld of a %lld x %lld tile and store: tma's buffers (%lld bytes) take %lld "
-		           "bytes of shared memory, over the %d a block can have: use stages: %lld", s->mm_stages,
-		           s->tile_m, s->tile_n, store_buffers(s), kgen_matmul_wgmma_smem(s, s->mm_stages) + 16 * s->mm_stages,
-		           KGEN_MATMUL_SMEM_MAX, most);
+		if (!fits(s, most))
+			return ERR(split_k, "split_k %lld: block 0 of a cluster keeps the other blocks' sums of its %lld x "
+			           "%lld tile (%lld bytes), which leaves no room for 2 stages: use a smaller split_k or tile",
+			           s->split_k, s->tile_m, s->tile_n, partial_bytes(s));
+		char beside[128] = "";
+
+		if (store_buffers(s) && partial_bytes(s))
+			snprintf(beside, sizeof beside, ", store: tma's buffers (%lld bytes) and split_k's sums (%lld)",
+			         store_buffers(s), partial_bytes(s));
+		else if (store_buffers(s) || partial_bytes(s))
+			snprintf(beside, sizeof beside, " and %s (%lld bytes)", store_buffers(s) ? "store: tma's buffers" :
+			         "split_k's sums", store_buffers(s) ? store_buffers(s) : partial_bytes(s));
+		return ERR(mm_stages, "stages %lld of a %lld x %lld tile%s take%s %lld bytes of shared memory, over the %d a "
+		           "block can have: use stages: %lld", s->mm_stages, s->tile_m, s->tile_n, beside, beside[0] ? "" : "s",
+		           kgen_matmul_wgmma_smem(s, s->mm_stages) + 16 * s->mm_stages, KGEN_MATMUL_SMEM_MAX, most);
 	}
 	return KGEN_OK;
 }
@@ -167,6 +195,18 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 		           "over the %d that fit beside its other registers: use %s", kgen_matmul_wgmma_rows(s), s->tile_n,
 		           accumulators(s), MAX_ACC, pingpong(s) ? "a smaller tile (64 x 256 or 128 x 128)"
 		                                                 : "consumers: 2 or a smaller tile");
+	if (split(s) && s->split_k > 8)
+		return ERR(split_k, "split_k %lld: math: wgmma splits k over a cluster of split_k blocks, at most 8",
+		           s->split_k);
+	if (split(s) && s->producer != KGEN_PRODUCER_WARPGROUP)
+		return ERR(split_k, "split_k %lld needs producer: warpgroup (math: wgmma's split blocks are warp-specialised)",
+		           s->split_k);
+	if (split(s) && s->cluster != KGEN_CLUSTER_C1X1)
+		return ERR(split_k, "split_k %lld takes no cluster key: its clusters are the split_k blocks of a tile, "
+		           "not tiles sharing loads (use cluster: 1x1)", s->split_k);
+	if (split(s) && pingpong(s))
+		return ERR(split_k, "split_k %lld needs schedule: tiles (a block is one tile's share of k, not tiles in "
+		           "turn)", s->split_k);
 	if (s->mm_store == KGEN_MM_STORE_TMA && s->producer != KGEN_PRODUCER_WARPGROUP)
 		return ERR(mm_store, "store: tma needs producer: warpgroup (its consumers store one tile while the producer "
 		           "loads the next), not producer: %s", kgen_producers[s->producer].name);
@@ -217,7 +257,15 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
-	if (s->cluster != KGEN_CLUSTER_C1X1)
+	if (split(s))
+		kgen_contract_note(p, "// launched in clusters of %lld x 1 x 1 blocks (cuLaunchKernelEx,\n"
+		                   "// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION), where grid = %lld min(tiles, the clusters the GPU\n"
+		                   "// holds at once), tiles = ceil(m / %lld) * ceil(n / %lld): cluster blockIdx.x / %lld takes\n"
+		                   "// tiles blockIdx.x / %lld, + grid / %lld, ... in order %s, its block r the r-th share of\n"
+		                   "// each one's ceil(ceil(k / 64) / %lld) k tiles; block 0 adds the others' sums in rank\n"
+		                   "// order (the same rounding every run) and stores the tile.\n", s->split_k, s->split_k,
+		                   s->tile_m, s->tile_n, s->split_k, s->split_k, s->split_k, order, s->split_k);
+	else if (s->cluster != KGEN_CLUSTER_C1X1)
 		kgen_contract_note(p, "// launched in clusters of 2 x 1 x 1 blocks (cuLaunchKernelEx, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION),\n"
 		                   "// where grid = 2 min(pairs, the clusters the GPU holds at once), pairs = ceil(m / %lld) *\n"
 		                   "// ceil(n / %lld): cluster blockIdx.x / 2 takes pairs of tiles (%s) blockIdx.x / 2, +\n"
@@ -285,6 +333,8 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	tpl_show(&t, "pingpong", pingpong(s));
 	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
 	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
+	tpl_show(&t, "split", split(s));
+	tpl_set(&t, "split_k", "%lld", s->split_k);
 	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
 	tpl_set(&t, "cluster_n", "%d", kgen_cluster_n(s));
 	tpl_set(&t, "shared", "%s", shares_a(s) ? "A" : "B");
@@ -322,6 +372,9 @@ ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 		          KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(mbarrier_init);
 	if (setmaxnreg(s))
 		p.uses |= KGEN_PTX_BIT(setmaxnreg_dec) | KGEN_PTX_BIT(setmaxnreg_inc);
+	if (split(s))
+		p.uses |= KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_store_async_v4) | KGEN_PTX_BIT(warpgroup_sync) |
+		          KGEN_PTX_BIT(mbarrier_arrive_cluster);
 	if (pingpong(s))
 		p.uses |= KGEN_PTX_BIT(pair_arrive) | KGEN_PTX_BIT(pair_wait);
 	return kgen_ptx_render_into(parts, "ptx", &p, err);
@@ -363,7 +416,7 @@ kgen_status
 kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
 	int clustered = s->cluster != KGEN_CLUSTER_C1X1;
-	struct tpl_args h, pipe, stage, multiply;
+	struct tpl_args h, pipe, stage, multiply, gather;
 	kgen_status st;
 
 	tpl_init(&h);
@@ -378,16 +431,20 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	}
 	tpl_init(&multiply);
 	operand_sections(s, &multiply);
+	tpl_init(&gather);
+	tpl_show(&h, "split", split(s));
 	if ((st = ptx_helpers(s, &h, err)) ||
 	    (st = tpl_render_into(&h, "pipeline", "matmul/wgmma_pipeline.cu", &pipe, err)) ||
 	    (st = tpl_render_into(&h, "stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
 	                          &stage, err)) ||
 	    (st = tpl_render_into(&h, "multiply_stage", "matmul/wgmma_multiply.cu", &multiply, err)) ||
-	    (st = store_helpers(s, &h, err))) {
+	    (st = store_helpers(s, &h, err)) ||
+	    (split(s) && (st = tpl_render_into(&h, "gather", "matmul/wgmma_split.cu", &gather, err)))) {
 		tpl_free(&h);
 		tpl_free(&pipe);
 		tpl_free(&stage);
 		tpl_free(&multiply);
+		tpl_free(&gather);
 		return st;
 	}
 	return tpl_render_into(parts, "wgmma", "matmul/wgmma_helpers.cu", &h, err);
@@ -406,6 +463,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_show(&consumer, "tma", tma);
 	tpl_show(&consumer, "residual_tma", kgen_matmul_residual_tma(s));
 	tpl_show(&consumer, "pingpong", pingpong(s));
+	tpl_show(&consumer, "split", split(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
 		tpl_free(&k);
@@ -420,6 +478,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_set(&k, "producer_regs", "%d", PRODUCER_REGS);
 	tpl_set(&k, "consumer_regs", "%d", CONSUMER_REGS);
 	tpl_show(&k, "tma", tma);
+	if (!clustered)
+		tpl_show(&k, "split", split(s));
 	if (!clustered)  /* (clusters read the residual element by element) */
 		tpl_show(&k, "residual_tma", kgen_matmul_residual_tma(s));
 	return tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err);

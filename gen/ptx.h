@@ -42,6 +42,7 @@
 	X(cluster_sync, barrier) \
 	X(dsmem_load, dsmem)                    /* a float of another block of the cluster's shared memory */ \
 	X(dsmem_store_async, dsmem)             /* a float into it, completing on its mbarrier */ \
+	X(dsmem_store_async_v4, dsmem)          /* four floats into it, likewise */ \
 	X(tensor_map, tma)                      /* struct CUtensorMap */ \
 	X(fence_proxy_async_shared, tma) \
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \

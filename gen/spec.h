@@ -365,7 +365,7 @@
 	X(warp_n,           "warp_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a warp computes; default none for simt (no warp tiling), tile_n / 2 for wmma and mma") \
 	X(a_smem,           "a_smem",           KT_ENUM, kgen_a_smems,       0, 0,     "row",     "how A's tile lies in shared memory (math: simt)") \
 	X(smem_layout,      "smem_layout",      KT_ENUM, kgen_smem_layouts,  0, 0,     "padded",  "how the tiles of A and B lie in shared memory (math: mma): padded rows or XOR-swizzled 16-byte chunks") \
-	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 4,     "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 4 TMA stages, default 4)") \
+	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 16,    "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 16 TMA stages as shared memory allows, default 4)") \
 	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \

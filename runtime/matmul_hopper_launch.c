@@ -6,7 +6,7 @@
  * state while the pointers and shapes stay the same; TMA's own rules (16-
  * byte aligned matrices, row pitches of a multiple of 16 bytes) refused
  * with KGEN_EINVAL before anything is launched; the grid (persistent for a
- * producer warpgroup).  store: tma adds C's map, or says C cannot take
+ * producer warpgroup; a cluster of split_k blocks a tile with split_k).  store: tma adds C's map, or says C cannot take
  * TMA (c_tma 0) and the kernel stores without it.
  */
 #include "config.h"
@@ -270,22 +270,23 @@ kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err)
 	return KGEN_OK;
 }
 
-/* cluster: 2x1 or 1x2: a persistent grid of clusters of two blocks, as
- * many as the GPU holds at once (cuOccupancyMaxActiveClusters), each
- * cluster looping over pairs of neighbouring tiles; args: the kernel's,
- * as kgen_matmul_wgmma_launch makes them. */
+/* A persistent grid of clusters of `size` blocks along x, as many as the
+ * GPU holds at once (cuOccupancyMaxActiveClusters) up to `units`, each
+ * cluster looping over its units of work: cluster: 2x1 and 1x2's pairs of
+ * neighbouring tiles, split_k's tiles (each block one share of a tile's
+ * k); args: the kernel's, as kgen_matmul_wgmma_launch makes them. */
 static kgen_status
-launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, void **args, CUstream stream, kgen_error *err)
+launch_clusters(kgen_kernel *kn, unsigned int size, unsigned long long units, void **args, CUstream stream,
+                kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
-	unsigned long long pairs = kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n);
 	int clusters = 0;
 	CUlaunchAttribute attr;
 	CUlaunchConfig config;
 
 	memset(&attr, 0, sizeof attr);
 	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-	attr.value.clusterDim.x = 2;
+	attr.value.clusterDim.x = size;
 	attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
 	memset(&config, 0, sizeof config);
 	config.gridDimY = config.gridDimZ = 1;
@@ -295,11 +296,11 @@ launch_clusters(kgen_kernel *kn, const struct kgen_wgmma_call *c, void **args, C
 	config.hStream = stream;
 	config.attrs = &attr;
 	config.numAttrs = 1;
-	config.gridDimX = 2;  /* what the occupancy query reads: the cluster's shape, not the grid */
+	config.gridDimX = size;  /* what the occupancy query reads: the cluster's shape, not the grid */
 	KGEN_CU(kn->ctx->cu, err, cuOccupancyMaxActiveClusters, (&clusters, kn->fn[0], &config));
 	if (clusters < 1)
-		clusters = kn->ctx->sm_count / 2 > 0 ? kn->ctx->sm_count / 2 : 1;
-	config.gridDimX = 2 * (unsigned)(pairs < (unsigned long long)clusters ? pairs : (unsigned long long)clusters);
+		clusters = kn->ctx->sm_count / (int)size > 0 ? kn->ctx->sm_count / (int)size : 1;
+	config.gridDimX = size * (unsigned)(units < (unsigned long long)clusters ? units : (unsigned long long)clusters);
 	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, kn->fn[0], args, NULL));
 	return KGEN_OK;
 }
@@ -328,7 +329,10 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, err)))
 		return st;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
-		return launch_clusters(kn, c, args, stream, err);
+		return launch_clusters(kn, 2, kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n),
+		                       args, stream, err);
+	if (s->split_k > 1)
+		return launch_clusters(kn, (unsigned)s->split_k, c->tiles, args, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
 		resident = kgen_matmul_resident(kn);

@@ -111,7 +111,7 @@ scratch_need(const kgen_kernel *kn, const struct call *c, size_t *tickets, unsig
 
 	*tickets = 0;
 	division(kn, c, dp, sk);
-	if (s->split_k > 1)
+	if (kgen_matmul_partial_sums(s))
 		return (size_t)((unsigned long long)s->split_k * c->m * c->n * acc);
 	if (!*sk)
 		return 0;

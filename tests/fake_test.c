@@ -334,6 +334,33 @@ START_TEST(matmul_reductions_start_at_identities)
 }
 END_TEST
 
+/* math: wgmma, split_k: a persistent grid of clusters of split_k blocks,
+ * as many as the GPU holds (the fake: 60) up to the tiles; block 0's room
+ * for the other blocks' sums in its dynamic shared memory; no scratch. */
+START_TEST(wgmma_split_k_launches_clusters)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+	                       "tile_n: 64\nsplit_k: 4\nstages: 6\n");
+	size_t scratch = 1;
+	kgen_error err;
+
+	*nparams = 8;  /* a_map, b_map, c, m, n, k, ldc, ep */
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 64, 1024, 16384, &scratch, &err), KGEN_OK);
+	ck_assert_uint_eq(scratch, 0);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 1024, 16384, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	ck_assert_uint_eq(last()->grid[0], 4 * 16);      /* 16 tiles of 64 x 64, a cluster each */
+	ck_assert_uint_eq(last()->cluster[0], 4);
+	ck_assert_uint_eq(last()->cluster[1], 1);
+	ck_assert_uint_eq(last()->block[0], 256);
+	ck_assert_uint_eq(last()->smem, 1024 + 6 * 128 * 128 + 3 * 64 * 64 * 4);
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8192, 8192, 512, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	ck_assert_uint_eq(last()->grid[0], 4 * 60);      /* 16384 tiles: the 60 clusters the fake holds, looping */
+}
+END_TEST
+
 START_TEST(wgmma_encodes_maps_and_launches)
 {
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
@@ -1860,6 +1887,7 @@ fake_suite(void)
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
+	tcase_add_test(tc, wgmma_split_k_launches_clusters);
 	tcase_add_test(tc, matmul_operands_are_checked);
 	tcase_add_test(tc, matmul_reductions_start_at_identities);
 	tcase_add_test(tc, pingpong_boxes_whole_tiles);

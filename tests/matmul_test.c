@@ -793,7 +793,7 @@ static const struct refusal matmul_refusals[] = {
 	  "a consumer warpgroup's 128 x 256 of the tile takes 256 f32 accumulators a thread, over the 128 that fit "
 	  "beside its other registers: use consumers: 2 or a smaller tile", 1, 1, "kernel: matmul" },
 	{ "check_matmul_wgmma_stages", MM "dtype: bf16\nmath: wgmma\nstages: 1\n",
-	  "stages 1: math: wgmma multiplies one stage while the wgmmas of the one before finish, so it needs 2 to 4", 4,
+	  "stages 1: math: wgmma multiplies one stage while the wgmmas of the one before finish, so it needs 2 to 16", 4,
 	  9, "stages: 1" },
 	{ "check_matmul_wgmma_store_tma", MM "dtype: bf16\nmath: wgmma\nstore: tma\n",
 	  "store: tma needs producer: warpgroup (its consumers store one tile while the producer loads the next), not "
@@ -807,8 +807,28 @@ static const struct refusal matmul_refusals[] = {
 	  "warp_m: 64" },
 	{ "only_with_load_width", MM "dtype: bf16\nmath: wgmma\nload_width: 8\n",
 	  "load_width needs math: simt, wmma or mma, not wgmma (TMA loads)", 4, 13, "load_width: 8" },
-	{ "only_with_split_k", MM "dtype: bf16\nmath: wgmma\nsplit_k: 2\n",
-	  "split_k needs math: simt, wmma or mma, not wgmma", 4, 10, "split_k: 2" },
+	{ "check_matmul_wgmma_split_k_most", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_n: 64\nsplit_k: 9\n",
+	  "split_k 9: math: wgmma splits k over a cluster of split_k blocks, at most 8", 6, 10, "split_k: 9" },
+	{ "check_matmul_wgmma_split_k_producer", MM "dtype: bf16\nmath: wgmma\nsplit_k: 2\n",
+	  "split_k 2 needs producer: warpgroup (math: wgmma's split blocks are warp-specialised)", 4, 10, "split_k: 2" },
+	{ "check_matmul_wgmma_split_k_cluster", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 2x1\n"
+	  "split_k: 2\n", "split_k 2 takes no cluster key: its clusters are the split_k blocks of a tile, not tiles sharing "
+	  "loads (use cluster: 1x1)", 6, 10, "split_k: 2" },
+	{ "check_matmul_wgmma_split_k_pingpong", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	  "tile_n: 128\nschedule: pingpong\nsplit_k: 2\n",
+	  "split_k 2 needs schedule: tiles (a block is one tile's share of k, not tiles in turn)", 8, 10, "split_k: 2" },
+	{ "check_matmul_wgmma_split_k_room", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	  "tile_n: 256\nsplit_k: 3\n", "split_k 3: block 0 of a cluster keeps the other blocks' sums of its 128 x 256 tile "
+	  "(262144 bytes), which leaves no room for 2 stages: use a smaller split_k or tile", 7, 10, "split_k: 3" },
+	{ "check_matmul_wgmma_split_k_stages", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+	  "tile_n: 64\nsplit_k: 4\nstages: 12\n", "stages 12 of a 64 x 64 tile and split_k's sums (49152 bytes) take "
+	  "246976 bytes of shared memory, over the 232448 a block can have: use stages: 11",
+	  8, 9, "stages: 12" },
+	{ "check_matmul_wgmma_stages_most", MM "dtype: bf16\nmath: wgmma\ntile_n: 64\nstages: 17\n",
+	  "stages: 17 is out of range: expected an integer from 1 to 16", 5, 9, "stages: 17" },
+	{ "check_matmul_mma_stages_5", MM "dtype: bf16\nmath: mma\nstages: 5\n",
+	  "stages 5: math: mma keeps 2 to 4 stages in flight (math: wgmma's TMA pipeline takes up to 16)", 4, 9,
+	  "stages: 5" },
 	{ "only_with_producer", MM "dtype: bf16\nmath: mma\nproducer: warpgroup\n",
 	  "producer needs math: wgmma, not mma", 4, 11, "producer: warpgroup" },
 	{ "only_with_consumers", MM "consumers: 2\n", "consumers needs math: wgmma, not simt", 2, 12, "consumers: 2" },

@@ -230,6 +230,26 @@ def test_pingpong_takes_tiles_in_turn(tiles, store, m, n, k, gen):
     close(out, a, b, "bf16", alpha=0.5, beta=-1.5, c0=c0)
 
 
+@pytest.mark.parametrize("split, tiles, store, stages", [(2, (64, 64), "tma", 8), (3, (128, 64), "direct", 4),
+                                                          (4, (64, 128), "pairs", 4), (8, (64, 64), "tma", 4)])
+@pytest.mark.parametrize("m, n, k", [(64, 1024, 4096), (1000, 1032, 1000), (8, 8, 8), (200, 136, 64), (1, 512, 2048)])
+def test_wgmma_split_k_adds_the_blocks_shares(split, tiles, store, stages, m, n, k, gen):
+    # A cluster's blocks each their share of k (k of one tile, of fewer tiles than blocks: blocks with none),
+    # many tiles a cluster (the persistent loop), deterministic: two calls give the same bits; with beta.
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    spec = dict(kernel="matmul", dtype="bf16", math="wgmma", producer="warpgroup", tile_m=tiles[0], tile_n=tiles[1],
+                consumers=tiles[0] // 64, store=store, stages=stages, split_k=split)
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    c0 = operand(m, n, "bf16", "row", gen)
+    got = kgen.matmul(a, b, spec=spec)
+    close(got, a, b, "bf16")
+    assert torch.equal(got, kgen.matmul(a, b, spec=spec))
+    out = c0.clone()
+    kgen.matmul(a, b, spec=spec, out=out, alpha=0.5, beta=-1.5)
+    close(out, a, b, "bf16", alpha=0.5, beta=-1.5, c0=c0)
+
+
 @pytest.mark.parametrize("which", list(OPERAND_SPECS))
 @pytest.mark.parametrize("dt", ["f32", "bf16"])
 @pytest.mark.parametrize("bias_kind, with_residual", [("col", False), ("row", False), (None, True), ("col", True)])

@@ -19,6 +19,11 @@ constexpr int MMA_M = WG_M / 64;  // a warpgroup's m64nTILE_Nk16 wgmmas per 16 o
 // A stage: A's tile, then B's; rows of 128 bytes, swizzled.  A_BOX, B_BOX: the bytes of one TMA box;
 // A_LBO, A_SBO, B_LBO, B_SBO: the descriptors' leading and stride byte offsets (gen/matmul_hopper.c).
 constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
+{{#split}}
+// split_k: a cluster of SPLIT_K blocks a tile, each its share of k; block 0 keeps the others' sums
+// of the tile, PARTIAL_FLOATS each.
+constexpr int SPLIT_K = {{split_k}}, PARTIAL_FLOATS = TILE_M * TILE_N;
+{{/split}}
 {{#cluster}}
 constexpr int CLUSTER_M = {{cluster_m}}, CLUSTER_N = {{cluster_n}};  // a cluster's blocks, as tiles down x across; they share {{shared}}
 {{/cluster}}

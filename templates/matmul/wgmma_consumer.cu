@@ -14,9 +14,15 @@ unsigned int it = 0;  // the block's next load to multiply
 unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
 {{/tma}}
 {{^cluster}}
+{{#split}}
+// split_k: the cluster's tiles, the block's share of each one's k.
+for (int tile = blockIdx.x / SPLIT_K, pass = 0; tile < tiles; tile += step, pass++) {
+{{/split}}
+{{^split}}
 {{^pingpong}}
 for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 {{/pingpong}}
+{{/split}}
 {{#pingpong}}
 // schedule: pingpong: warpgroup wg takes the block's turns wg, wg + 2, ... (turn q is tile blockIdx.x +
 // q gridDim.x, whose loads the producer numbers from q k_tiles).  It multiplies in its turn once the
@@ -70,6 +76,10 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
     if (tile + (int)gridDim.x < tiles)
         pair_arrive(4 + (wg ^ 1));  // the other warpgroup may multiply in the next turn
 {{/pingpong}}
+{{#split}}
+    if (!gather_splits(acc, partials, &gathered, &freed, rank, (unsigned int)pass, tile + step >= tiles))
+        continue;  // block 0 adds the sums and stores the tile
+{{/split}}
 {{#tma}}
 {{^residual_tma}}
     if (ep.beta != (Acc)0)  // C read and scaled

@@ -28,3 +28,18 @@ static __device__ __forceinline__ void dsmem_store_async(float *p, float v, unsi
 }
 
 {{/dsmem_store_async}}
+{{#dsmem_store_async_v4}}
+// Store the four floats v at p (16-byte aligned) in the shared memory of the
+// cluster's block `rank`, completing as 16 bytes on that block's mbarrier
+// bar (p and bar are this block's addresses of the same variables).
+static __device__ __forceinline__ void dsmem_store_async_v4(float *p, float4 v, unsigned long long *bar,
+                                                            unsigned int rank)
+{
+    unsigned int remote, remote_bar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem(p)), "r"(rank));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(smem(bar)), "r"(rank));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];"
+                 :: "r"(remote), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar) : "memory");
+}
+
+{{/dsmem_store_async_v4}}

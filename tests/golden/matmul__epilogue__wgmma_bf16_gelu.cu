@@ -18,6 +18,7 @@
 //   tile_n: 256
 //   tile_k: 64
 //   stages: 4
+//   split_k: 1
 //   epilogue: gelu(v)
 //   producer: warpgroup
 //   consumers: 2

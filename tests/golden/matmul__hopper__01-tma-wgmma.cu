@@ -17,6 +17,7 @@
 //   tile_n: 128
 //   tile_k: 64
 //   stages: 2
+//   split_k: 1
 //   epilogue: v
 //   producer: none
 //   consumers: 1
