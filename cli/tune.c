@@ -957,9 +957,10 @@ take_family(struct tune *t, kgen_error *err)
 		return kgen_fail(err, KGEN_EINVAL, "%s: kernel: %s is sized by %s: give %s", t->shapes ? "--n" : "--shape",
 		                 f->name, kgen_sizes[f->size].text,
 		                 t->mnk ? "--shape MxNxK" : t->shapes ? "--shape ROWSxCOLS" : "--n N");
-	if (t->plan && !kgen_family_takes_plans(f))
+	if (t->plan && !kgen_family_plans_by_n(f))
 		return kgen_fail(err, KGEN_EINVAL, "--plan: size plans pick by n; kernel: %s is sized by %s: write records "
-		                 "with --records (here %s)", f->name, kgen_sizes[f->size].text, t->records);
+		                 "with --records (here %s)%s", f->name, kgen_sizes[f->size].text, t->records,
+		                 kgen_family_takes_plans(f) ? ", and a plan by shape from them by hand (docs/api.md)" : "");
 	if (t->against && !t->tu->peer_ms)
 		return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen tune times CUB for %s specs, not kernel: %s",
 		                 kgen_tune_families(1, list, sizeof list), f->name);

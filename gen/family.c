@@ -341,7 +341,13 @@ const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT] = {
 int
 kgen_family_takes_plans(const struct kgen_family *f)
 {
-	return kgen_sizes[f->size].plans;
+	return kgen_sizes[f->size].plans != 0;
+}
+
+int
+kgen_family_plans_by_n(const struct kgen_family *f)
+{
+	return kgen_sizes[f->size].plans == 1;
 }
 
 const char *

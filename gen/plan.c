@@ -9,6 +9,18 @@
  *     - spec:             # every larger n
  *         kernel: reduce
  *
+ * A matmul plan picks by shape instead: each entry but the last bounds any
+ * of m, n and k (m_upto, n_upto, k_upto), and a call takes the first entry
+ * whose bounds it is within (the last takes every other shape):
+ *
+ *   plan:
+ *     - m_upto: 128       # m <= 128 and n <= 2048: a split kernel
+ *       n_upto: 2048
+ *       spec: ...
+ *     - m_upto: 128       # m <= 128 otherwise
+ *       spec: ...
+ *     - spec: ...         # everything else
+ *
  * Each entry's spec is loaded by the spec loader from a copy of the file in
  * which everything but that spec's mapping is blanked (newlines kept), so
  * that its errors point at the plan file's own lines and columns.
@@ -31,6 +43,7 @@ struct kgen_plan {
 	struct {
 		kgen_spec *spec;
 		unsigned long long upto;  /* the largest n it serves; ~0 for the last */
+		unsigned long long shape[3];  /* a matmul plan's: the largest m, n and k it serves; ~0 unbounded */
 	} entry[KGEN_PLAN_MAX];
 };
 
@@ -173,9 +186,25 @@ check_same(const struct kgen_plan *pl, int i, const char *text, size_t len, yaml
 		                "the same (%s)", i + 1, key, b, key, a,
 		                computes_text(kgen_family_of(pl->entry[0].spec), keys, sizeof keys));
 	if (!kgen_family_takes_plans(kgen_family_of(pl->entry[i].spec)))
-		return error_at(err, pl->file, text, len, m, "a plan's specs must be %s (plans by n; kernel: %s is sized "
-		                "by %s, which plans do not take yet)", kgen_plan_families(),
+		return error_at(err, pl->file, text, len, m, "a plan's specs must be %s (plans by n, and matmul's by shape; "
+		                "kernel: %s is sized by %s, which plans do not take yet)", kgen_plan_families(),
 		                kgen_family_of(pl->entry[i].spec)->name, kgen_sizes[kgen_family_of(pl->entry[i].spec)->size].text);
+	return KGEN_OK;
+}
+
+/* A matmul entry's bounds, in the order of struct kgen_plan's shape. */
+static const char *const bound_keys[3] = { "m_upto", "n_upto", "k_upto" };
+
+/* A bound's value: a count from 1 (16384, 16k, 2^14); `expected` says
+ * what one is. */
+static kgen_status
+count_at(const struct kgen_plan *pl, const char *text, size_t len, yaml_node_t *node, const char *key,
+         const char *expected, unsigned long long *out, kgen_error *err)
+{
+	const char *u = scalar(node);
+
+	if (!u || kgen_parse_count(u, out) || !*out)
+		return error_at(err, pl->file, text, len, node->start_mark, "%s: expected %s", key, expected);
 	return KGEN_OK;
 }
 
@@ -193,8 +222,8 @@ load_entries(struct kgen_plan *pl, yaml_document_t *d, yaml_node_t *list, const 
 	if (list->data.sequence.items.start == list->data.sequence.items.top)
 		return error_at(err, pl->file, text, len, list->start_mark, "plan: the list is empty");
 	for (it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
-		yaml_node_t *e = yaml_document_get_node(d, *it), *spec = NULL, *upto = NULL;
-		int last = it + 1 == list->data.sequence.items.top;
+		yaml_node_t *e = yaml_document_get_node(d, *it), *spec = NULL, *upto = NULL, *bound[3] = { NULL };
+		int last = it + 1 == list->data.sequence.items.top, b, bounded = 0;
 
 		if (pl->n == KGEN_PLAN_MAX)
 			return error_at(err, pl->file, text, len, e->start_mark, "a plan has at most %d entries",
@@ -205,40 +234,74 @@ load_entries(struct kgen_plan *pl, yaml_document_t *d, yaml_node_t *list, const 
 		for (kv = e->data.mapping.pairs.start; kv < e->data.mapping.pairs.top; kv++) {
 			yaml_node_t *k = yaml_document_get_node(d, kv->key), *v = yaml_document_get_node(d, kv->value);
 			const char *key = scalar(k);
-			if (key && strcmp(key, "spec") == 0 && !spec)
-				spec = v;
-			else if (key && strcmp(key, "upto") == 0 && !upto)
-				upto = v;
-			else if (key && (strcmp(key, "spec") == 0 || strcmp(key, "upto") == 0))
+			yaml_node_t **slot = NULL;
+
+			if (key && strcmp(key, "spec") == 0)
+				slot = &spec;
+			else if (key && strcmp(key, "upto") == 0)
+				slot = &upto;
+			for (b = 0; b < 3 && !slot; b++)
+				if (key && strcmp(key, bound_keys[b]) == 0)
+					slot = &bound[b];
+			if (!slot)
+				return error_at(err, pl->file, text, len, k->start_mark, "unknown key '%s' in a plan entry "
+				                "(expected upto and spec; a matmul plan's m_upto, n_upto, k_upto and spec)",
+				                key ? key : "?");
+			if (*slot)
 				return error_at(err, pl->file, text, len, k->start_mark, "duplicate key '%s'", key);
-			else
-				return error_at(err, pl->file, text, len, k->start_mark,
-				                "unknown key '%s' in a plan entry (expected upto and spec)", key ? key : "?");
+			*slot = v;
 		}
 		if (!spec)
 			return error_at(err, pl->file, text, len, e->start_mark, "the entry has no spec");
 		if (spec->type != YAML_MAPPING_NODE)
 			return error_at(err, pl->file, text, len, spec->start_mark, "spec: expected a mapping (the spec's keys)");
-		if (last && upto)
-			return error_at(err, pl->file, text, len, upto->start_mark,
-			                "the last entry serves every larger n: drop its upto");
-		if (!last && !upto)
-			return error_at(err, pl->file, text, len, e->start_mark,
-			                "upto: every entry but the last says the largest n it serves");
-		pl->entry[pl->n].upto = ~0ull;
-		if (upto) {
-			const char *u = scalar(upto);
-			if (!u || kgen_parse_count(u, &pl->entry[pl->n].upto) || !pl->entry[pl->n].upto)
-				return error_at(err, pl->file, text, len, upto->start_mark,
-				                "upto: expected a count of elements such as 16384, 16k or 2^14");
-			if (pl->n && pl->entry[pl->n].upto <= pl->entry[pl->n - 1].upto)
-				return error_at(err, pl->file, text, len, upto->start_mark,
-				                "upto: %s is not above the entry before's %llu: list entries by rising n", u,
-				                pl->entry[pl->n - 1].upto);
-		}
 		if ((st = load_entry(pl, text, len, spec, err)))
 			return st;
-		pl->n++;
+		pl->n++;  /* (freed with the plan from here on) */
+		pl->entry[pl->n - 1].upto = ~0ull;
+		for (b = 0; b < 3; b++)
+			pl->entry[pl->n - 1].shape[b] = ~0ull;
+		if (kgen_family_of(pl->entry[pl->n - 1].spec)->size == KGEN_SIZE_MNK) {
+			if (upto)
+				return error_at(err, pl->file, text, len, upto->start_mark, "upto bounds n of a plan by n; a "
+				                "matmul plan's entries bound m_upto, n_upto or k_upto");
+			for (b = 0; b < 3; b++) {
+				if (!bound[b])
+					continue;
+				if ((st = count_at(pl, text, len, bound[b], bound_keys[b], "the largest size it serves, a count "
+				                   "such as 128, 4k or 2^12", &pl->entry[pl->n - 1].shape[b], err)))
+					return st;
+				bounded = 1;
+			}
+			if (last && bounded)
+				return error_at(err, pl->file, text, len, e->start_mark,
+				                "the last entry serves every other shape: drop its m_upto, n_upto and k_upto");
+			if (!last && !bounded)
+				return error_at(err, pl->file, text, len, e->start_mark,
+				                "every entry but the last bounds the shapes it serves: m_upto, n_upto or k_upto");
+		} else {
+			for (b = 0; b < 3; b++)
+				if (bound[b])
+					return error_at(err, pl->file, text, len, bound[b]->start_mark, "%s bounds a matmul plan's "
+					                "shapes; a plan of kernel: %s picks by n (upto)", bound_keys[b],
+					                kgen_family_of(pl->entry[pl->n - 1].spec)->name);
+			if (last && upto)
+				return error_at(err, pl->file, text, len, upto->start_mark,
+				                "the last entry serves every larger n: drop its upto");
+			if (!last && !upto)
+				return error_at(err, pl->file, text, len, e->start_mark,
+				                "upto: every entry but the last says the largest n it serves");
+			if (upto) {
+				if ((st = count_at(pl, text, len, upto, "upto", "a count of elements such as 16384, 16k or 2^14",
+				                   &pl->entry[pl->n - 1].upto, err)))
+					return st;
+				if (pl->n > 1 && pl->entry[pl->n - 1].upto <= pl->entry[pl->n - 2].upto)
+					return error_at(err, pl->file, text, len, upto->start_mark,
+					                "upto: %s is not above the entry before's %llu: list entries by rising n",
+					                scalar(upto), pl->entry[pl->n - 2].upto);
+			}
+		}
+
 		if ((st = check_same(pl, pl->n - 1, text, len, spec->start_mark, err)))
 			return st;
 	}
@@ -357,6 +420,29 @@ kgen_plan_pick(const kgen_plan *plan, unsigned long long n)
 		return -1;
 	for (i = 0; i < plan->n - 1 && n > plan->entry[i].upto; i++)
 		;
+	return i;
+}
+
+int
+kgen_plan_shape(const kgen_plan *plan, int i, unsigned long long upto[3])
+{
+	if (!plan || i < 0 || i >= plan->n)
+		return 0;
+	if (upto)
+		memcpy(upto, plan->entry[i].shape, sizeof plan->entry[i].shape);
+	return kgen_family_of(plan->entry[i].spec)->size == KGEN_SIZE_MNK;
+}
+
+int
+kgen_plan_pick_shape(const kgen_plan *plan, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+	int i;
+
+	if (!plan || !plan->n)
+		return -1;
+	for (i = 0; i < plan->n - 1; i++)
+		if (m <= plan->entry[i].shape[0] && n <= plan->entry[i].shape[1] && k <= plan->entry[i].shape[2])
+			break;
 	return i;
 }
 

@@ -118,7 +118,11 @@ KGEN_API void kgen_spec_free(kgen_spec *spec);
  *         kernel: reduce
  *
  * Entries rise by n; every spec is a `kernel: reduce` spec of one op, one
- * set of types, nan and expressions.  Errors point at the plan's lines. */
+ * set of types, nan and expressions.  Errors point at the plan's lines.
+ *
+ * A `kernel: matmul` plan picks by shape: each entry but the last bounds
+ * any of m, n and k (m_upto: 128, n_upto: 2048, k_upto: ...), and a call
+ * takes the first entry whose bounds hold (the last: every other shape). */
 
 #define KGEN_PLAN_MAX 16  /* entries of a plan, at most */
 
@@ -136,6 +140,12 @@ KGEN_API kgen_status kgen_plan_load_string(const char *yaml, size_t len, const c
 KGEN_API int kgen_plan_count(const kgen_plan *plan);
 KGEN_API const kgen_spec *kgen_plan_spec(const kgen_plan *plan, int i, unsigned long long *upto);
 KGEN_API int kgen_plan_pick(const kgen_plan *plan, unsigned long long n);
+/* A matmul plan's: entry i's bounds (m_upto, n_upto, k_upto; ~0ull where
+ * unbounded) into upto (may be NULL), 1 where the plan picks by shape (0
+ * for a plan by n); the first entry whose bounds m, n and k are within. */
+KGEN_API int kgen_plan_shape(const kgen_plan *plan, int i, unsigned long long upto[3]);
+KGEN_API int kgen_plan_pick_shape(const kgen_plan *plan, unsigned long long m, unsigned long long n,
+                                  unsigned long long k);
 
 KGEN_API void kgen_plan_free(kgen_plan *plan);
 
@@ -233,6 +243,11 @@ KGEN_API kgen_status kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *
 /* The kernel a plan's kernel launches for n (the kernel itself when it is
  * not a plan's), e.g. to ask for its spec. */
 KGEN_API kgen_kernel *kgen_kernel_for_n(kgen_kernel *kernel, unsigned long long n);
+/* The kernel a matmul plan's kernel launches for C = A B of m x n x k (the
+ * kernel itself when it is not a plan's by shape); kgen_matmul() and
+ * kgen_matmul_scratch_size() take a plan's kernel and ask this. */
+KGEN_API kgen_kernel *kgen_kernel_for_shape(kgen_kernel *kernel, unsigned long long m, unsigned long long n,
+                                            unsigned long long k);
 
 /* The same from YAML text (the spec is loaded, validated and freed).  The
  * context keeps each text it built: the same text again returns the same

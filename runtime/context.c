@@ -914,6 +914,7 @@ kgen_kernel_build_plan(kgen_context *ctx, const kgen_plan *plan, kgen_kernel **o
 	for (i = 0; i < n; i++) {
 		k->sized[i] = b->entry[i];
 		k->upto[i] = b->upto[i];
+		k->by_shape = kgen_plan_shape(plan, i, k->shape[i]);
 	}
 	k->nsized = n;
 	free(b);
@@ -960,5 +961,18 @@ kgen_kernel_for_n(kgen_kernel *k, unsigned long long n)
 		return k;
 	for (i = 0; i < k->nsized - 1 && n > k->upto[i]; i++)
 		;
+	return k->sized[i];
+}
+
+kgen_kernel *
+kgen_kernel_for_shape(kgen_kernel *k, unsigned long long m, unsigned long long n, unsigned long long kk)
+{
+	int i;
+
+	if (!k || !k->nsized || !k->by_shape)
+		return k;
+	for (i = 0; i < k->nsized - 1; i++)
+		if (m <= k->shape[i][0] && n <= k->shape[i][1] && kk <= k->shape[i][2])
+			break;
 	return k->sized[i];
 }

@@ -130,6 +130,7 @@ kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned l
 
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul_scratch_size: NULL argument");
+	kn = kgen_kernel_for_shape((kgen_kernel *)kn, m, n, k);  /* a matmul plan's: the entry for the shape */
 	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul_scratch_size", err)) || (st = check_sizes(kn, &c, err)))
 		return st;
 	*bytes = scratch_need(kn, &c, &tickets, &dp, &sk);
@@ -507,6 +508,7 @@ kgen_matmul_with(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, u
 
 	if (!kn)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: NULL kernel");
+	kn = kgen_kernel_for_shape(kn, m, n, k);  /* a matmul plan's: the entry for the shape */
 	if (kn->spec.kernel != KGEN_MATMUL)  /* refused before the context is touched */
 		return kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err);
 	if (ops)

@@ -40,10 +40,13 @@ struct kgen_kernel {
 	char *source[KGEN_MAX_STEPS];
 	pthread_mutex_t step_lock;  /* one thread builds a lazy kernel's step; times */
 	/* A size plan's kernel (kgen_kernel_build_plan) has no module of its
-	 * own: n goes to sized[i], the first whose upto[i] >= n. */
-	int nsized;
+	 * own: n goes to sized[i], the first whose upto[i] >= n; a matmul
+	 * plan's (by_shape) m, n and k to the first whose shape[i] bounds
+	 * hold them. */
+	int nsized, by_shape;
 	struct kgen_kernel *sized[KGEN_PLAN_MAX];
 	unsigned long long upto[KGEN_PLAN_MAX];
+	unsigned long long shape[KGEN_PLAN_MAX][3];
 };
 
 /* A spec's text as kgen_kernel_build_yaml() was given it, and the kernel

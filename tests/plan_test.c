@@ -132,7 +132,7 @@ START_TEST(rules)
 	refuse("plan:\n  - 3\n", 2, 5, "expected an entry: a mapping of upto (the largest n it serves) and spec");
 	refuse("plan:\n  - upto: 5\n", 2, 5, "the entry has no spec");
 	refuse("plan:\n  - spec: 3\n", 2, 11, "spec: expected a mapping (the spec's keys)");
-	refuse("plan:\n  - spec: {}\n    speed: 3\n", 3, 5, "unknown key 'speed' in a plan entry (expected upto and spec)");
+	refuse("plan:\n  - spec: {}\n    speed: 3\n", 3, 5, "unknown key 'speed' in a plan entry (expected upto and spec; a matmul plan's m_upto, n_upto, k_upto and spec)");
 	refuse("plan:\n  - spec: {}\n    spec: {}\n", 3, 5, "duplicate key 'spec'");
 	refuse("plan:\n  - upto: 5\n    spec: {kernel: reduce}\n", 2, 11,
 	       "the last entry serves every larger n: drop its upto");
@@ -153,11 +153,11 @@ START_TEST(rules)
 	       "entry 2 has dtype: i32, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
 	       "op, dtype, acc_dtype, out_dtype, nan, map, combine, identity, post)");
 	refuse("plan:\n  - spec: {kernel: transpose}\n", 2, 11,
-	       "a plan's specs must be kernel: reduce or scan (plans by n; kernel: transpose is sized by rows and cols, which "
-	       "plans do not take yet)");
+	       "a plan's specs must be kernel: reduce, matmul or scan (plans by n, and matmul's by shape; kernel: transpose "
+	       "is sized by rows and cols, which plans do not take yet)");
 	refuse("plan:\n  - spec: {kernel: reduce_axis}\n", 2, 11,
-	       "a plan's specs must be kernel: reduce or scan (plans by n; kernel: reduce_axis is sized by rows and cols, which "
-	       "plans do not take yet)");
+	       "a plan's specs must be kernel: reduce, matmul or scan (plans by n, and matmul's by shape; kernel: "
+	       "reduce_axis is sized by rows and cols, which plans do not take yet)");
 	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1,
 	       "YAML: did not find expected ',' or '}' while parsing a flow mapping");
 	/* One document, no tags, anchors or aliases, bounded nesting (yamlin.h). */
@@ -169,6 +169,60 @@ START_TEST(rules)
 	       "YAML anchors (&s) are not used in a plan: write each value out");
 	refuse("plan: [[[[[[[[[[]]]]]]]]]]\n", 1, 15,
 	       "YAML nested more than 8 levels deep: a plan is a list of entries of single values");
+}
+END_TEST
+
+/* A matmul plan picks by shape: the first entry whose m_upto, n_upto and
+ * k_upto hold, the last for every other shape; its rules. */
+START_TEST(matmul_plans_pick_by_shape)
+{
+	kgen_plan *p = load("plan:\n"
+	                    "  - m_upto: 128\n"
+	                    "    n_upto: 2k\n"
+	                    "    spec: {kernel: matmul, dtype: bf16, math: wgmma, producer: warpgroup, tile_m: 64, "
+	                    "tile_n: 64, split_k: 4}\n"
+	                    "  - m_upto: 128\n"
+	                    "    spec: {kernel: matmul, dtype: bf16, math: wgmma, tile_m: 64, tile_n: 64, stages: 12}\n"
+	                    "  - k_upto: 64\n"
+	                    "    spec: {kernel: matmul, dtype: bf16, math: mma}\n"
+	                    "  - spec: {kernel: matmul, dtype: bf16, math: wgmma}\n");
+	unsigned long long b[3];
+
+	ck_assert_int_eq(kgen_plan_count(p), 4);
+	ck_assert_int_eq(kgen_plan_shape(p, 0, b), 1);
+	ck_assert_uint_eq(b[0], 128);
+	ck_assert_uint_eq(b[1], 2048);
+	ck_assert_uint_eq(b[2], ~0ull);
+	ck_assert_int_eq(kgen_plan_shape(p, 3, b), 1);
+	ck_assert_uint_eq(b[0] & b[1] & b[2], ~0ull);
+	ck_assert_int_eq(kgen_plan_shape(p, 4, b), 0);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 64, 1024, 16384), 0);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 128, 2048, 1), 0);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 128, 2049, 8192), 1);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 1, 8192, 8192), 1);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 129, 64, 64), 2);
+	ck_assert_int_eq(kgen_plan_pick_shape(p, 4096, 4096, 65), 3);
+	ck_assert_int_eq(kgen_plan_pick_shape(NULL, 1, 1, 1), -1);
+	kgen_plan_free(p);
+	p = load(good);
+	ck_assert_int_eq(kgen_plan_shape(p, 0, b), 0);  /* a plan by n */
+	kgen_plan_free(p);
+	refuse("plan:\n  - upto: 9\n    spec: {kernel: matmul}\n  - spec: {kernel: matmul}\n", 2, 11,
+	       "upto bounds n of a plan by n; a matmul plan's entries bound m_upto, n_upto or k_upto");
+	refuse("plan:\n  - spec: {kernel: matmul}\n  - spec: {kernel: matmul}\n", 2, 5,
+	       "every entry but the last bounds the shapes it serves: m_upto, n_upto or k_upto");
+	refuse("plan:\n  - m_upto: 4\n    spec: {kernel: matmul}\n", 2, 5,
+	       "the last entry serves every other shape: drop its m_upto, n_upto and k_upto");
+	refuse("plan:\n  - n_upto: 0\n    spec: {kernel: matmul}\n  - spec: {kernel: matmul}\n", 2, 13,
+	       "n_upto: expected the largest size it serves, a count such as 128, 4k or 2^12");
+	refuse("plan:\n  - k_upto: 8\n    k_upto: 9\n    spec: {kernel: matmul}\n  - spec: {kernel: matmul}\n", 3, 5,
+	       "duplicate key 'k_upto'");
+	refuse("plan:\n  - m_upto: 8\n    spec: {kernel: reduce}\n  - spec: {kernel: reduce}\n", 2, 13,
+	       "m_upto bounds a matmul plan's shapes; a plan of kernel: reduce picks by n (upto)");
+	refuse("plan:\n  - m_upto: 8\n    spec: {kernel: matmul}\n  - spec: {kernel: matmul, dtype: bf16}\n", 4, 11,
+	       "entry 2 has dtype: bf16, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
+	       "dtype, acc_dtype, out_dtype, a_layout, b_layout, epilogue, bias, bias_dtype, residual, residual_dtype, "
+	       "aux, row_reduce, col_reduce)");
 }
 END_TEST
 
@@ -355,6 +409,7 @@ main(void)
 	tcase_add_test(tc, one_entry_and_files);
 	tcase_add_test(tc, spec_errors_point_into_the_plan);
 	tcase_add_test(tc, rules);
+	tcase_add_test(tc, matmul_plans_pick_by_shape);
 	tcase_add_test(tc, at_most_sixteen_entries);
 	tcase_add_test(tc, a_plan_is_not_a_spec);
 	tcase_add_test(tc, shipped_plans_by_gpu_model);

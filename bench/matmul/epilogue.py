@@ -48,6 +48,17 @@ U32, U16 = 2.0 ** -24, 2.0 ** -8
 WARMUP = 3
 
 
+def gpu_header(out, torch, kgen):
+    """The run's first '#' lines: the GPU, versions, and nvidia-smi's clocks and power; the fields asked
+    of nvidia-smi, for the line after the run."""
+    prop = torch.cuda.get_device_properties(0)
+    out("# %s; %d SMs; torch %s, CUDA %s; kgen %s" % (prop.name, prop.multi_processor_count, torch.__version__,
+                                                      torch.version.cuda, getattr(kgen, "__version__", "?")))
+    fields = "clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu"
+    out("# nvidia-smi %s: %s" % (fields, smi(fields)))
+    return fields
+
+
 def check(torch, got, want, bound):
     """(ok, worst error over its bound) of got against want, every element."""
     err = (got.double() - want).abs()
@@ -94,11 +105,7 @@ def main(argv):
         print("epilogue.py: no CUDA GPU for torch", file=sys.stderr)
         return 2
     out = Output(args.out)
-    prop = torch.cuda.get_device_properties(0)
-    out("# %s; %d SMs; torch %s, CUDA %s; kgen %s" % (prop.name, prop.multi_processor_count, torch.__version__,
-                                                      torch.version.cuda, getattr(kgen, "__version__", "?")))
-    fields = "clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu"
-    out("# nvidia-smi %s: %s" % (fields, smi(fields)))
+    fields = gpu_header(out, torch, kgen)
     out("# kgen's kernel: %s" % (args.spec or "kgen.matmul's best spec"))
     out("# %s UTC; %s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                           " ".join(shlex.quote(x) for x in [sys.argv[0]] + argv)))

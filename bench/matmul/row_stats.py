@@ -35,7 +35,7 @@ import datetime
 import shlex
 import sys
 
-from epilogue import U16, U32, check, timed  # this folder's
+from epilogue import U16, U32, check, gpu_header, timed  # this folder's
 from torch_peer import Output, parse_shape, smi
 
 DEFAULT_SHAPES = ["8192x8192x8192", "4096x4096x4096", "8192x8192x1024"]
@@ -60,11 +60,7 @@ def main(argv):
         print("row_stats.py: no CUDA GPU for torch", file=sys.stderr)
         return 2
     out = Output(args.out)
-    prop = torch.cuda.get_device_properties(0)
-    out("# %s; %d SMs; torch %s, CUDA %s; kgen %s" % (prop.name, prop.multi_processor_count, torch.__version__,
-                                                      torch.version.cuda, getattr(kgen, "__version__", "?")))
-    fields = "clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu"
-    out("# nvidia-smi %s: %s" % (fields, smi(fields)))
+    fields = gpu_header(out, torch, kgen)
     out("# %s UTC; %s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                           " ".join(shlex.quote(x) for x in [sys.argv[0]] + argv)))
     out("lib\tshape\tcase\tms\ttflops\tcheck")

@@ -169,6 +169,9 @@ kgen_plan_load_string = _sig("kgen_plan_load_string", [ctypes.c_char_p, ctypes.c
 kgen_plan_count = _sig("kgen_plan_count", [_P])
 kgen_plan_spec = _sig("kgen_plan_spec", [_P, ctypes.c_int, ctypes.POINTER(_U64)], _P)
 kgen_plan_free = _sig("kgen_plan_free", [_P], None)
+# A matmul plan's entries bound m, n and k (None: a libkgen from before plans by shape).
+kgen_plan_shape = (_sig("kgen_plan_shape", [_P, ctypes.c_int, ctypes.POINTER(_U64)])
+                   if hasattr(lib, "kgen_plan_shape") else None)
 kgen_kernel_build_plan = _sig("kgen_kernel_build_plan", [_P, _P, ctypes.POINTER(_P), _E])
 
 

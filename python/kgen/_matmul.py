@@ -6,7 +6,8 @@ from typing import Any, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
-from ._kernel import RUNNERS, cached, compute_capability, new_kernel, other_device, sm_count, stream_of
+from ._kernel import (RUNNERS, cached, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
+                      sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
 _arg = _lib.arg
@@ -427,6 +428,22 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides, bias=bias, residual=residual)
 
 
+def _shipped_plan(c, fields, overrides, device):
+    """The shipped plan by shape for this call without spec= (specs/plans/
+    nvidia-<model>/matmul-<dtype>.yaml, tuned on the device's GPU model), or
+    None: only for f16 and bf16 row-major a and b that TMA can load, C of
+    their dtype, no overrides and no operands (a plan's entries compute
+    exactly that: its layouts, types and epilogue), on sm_90."""
+    dt = fields["dtype"]
+    if (overrides or dt not in ("f16", "bf16") or fields.get("out_dtype", dt) != dt or
+            set(fields) - {"dtype", "a_layout", "b_layout", "out_dtype"} or fields["a_layout"] != "row" or
+            fields["b_layout"] != "row" or tuple(compute_capability(device)) != (9, 0) or
+            not _tma_ok(c, "row", "row")):
+        return None
+    from . import _plans
+    return _plans.shipped("matmul", dt, gpu_name(device))
+
+
 def _default_choice(c, fields, overrides, device):
     """The kernel without spec=, as (path, fields, fields as a key) of _default_matmul: kgen's
     best spec for the dtype on the device's GPU when the caller overrides
@@ -515,7 +532,10 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
     device = c.a.device or 0
     over = tuple(sorted(overrides.items()))
     s = stream_of(c.a, stream, where)
-    if spec is None:
+    plan = _shipped_plan(c, fields, overrides, device) if spec is None else None
+    if plan is not None:  # the GPU's plan by shape: its entry for m, n and k, chosen in libkgen at each call
+        k = cached(("plan", device, ("text", plan)), lambda: new_plan_kernel(where, plan, device), device, s, where)
+    elif spec is None:
         # The choice itself in the key (the GPU's compute capability is the
         # device's): operands TMA cannot load find mma's kernel where aligned
         # ones took wgmma's, and where alignment chooses nothing (f32, a GPU

@@ -51,7 +51,8 @@ def shipped(op, dtype, gpu):
 
 class Loaded:
     """A plan loaded by libkgen (freed with this object), its source, and its
-    entries: (upto, Spec record) with upto None for the last."""
+    entries: (upto, Spec record) with upto None for the last; a matmul
+    plan's upto is the entry's bounds, {"m_upto": 128, ...} (those it has)."""
 
     def __init__(self, plan, where):
         self.handle = None
@@ -70,9 +71,13 @@ class Loaded:
         self.handle = h.value
         self.entries = []
         for i in range(_lib.kgen_plan_count(self.handle)):
-            upto = _lib.ctypes.c_ulonglong()
+            upto, bounds = _lib.ctypes.c_ulonglong(), (_lib.ctypes.c_ulonglong * 3)()
             spec = _lib.kgen_plan_spec(self.handle, i, _lib.ctypes.byref(upto))
-            self.entries.append((None if upto.value == _lib.U64_MAX else upto.value, Spec._record(spec)))
+            if _lib.kgen_plan_shape is not None and _lib.kgen_plan_shape(self.handle, i, bounds):
+                got = {key: v for key, v in zip(("m_upto", "n_upto", "k_upto"), bounds) if v != _lib.U64_MAX}
+                self.entries.append((got or None, Spec._record(spec)))
+            else:
+                self.entries.append((None if upto.value == _lib.U64_MAX else upto.value, Spec._record(spec)))
 
     def __del__(self):
         if getattr(self, "handle", None):

@@ -3,7 +3,9 @@ H200", compute capability 9.0): the best spec for the dtype
 (specs/matmul/best/), wgmma for 16-bit operands TMA can load and mma.sync
 for others, simt_f32.yaml for f32 in every layout; the family's defaults
 with an override other than epilogue= and out_dtype=, and with
-spec={"kernel": "matmul"}.
+spec={"kernel": "matmul"}; on a GPU without a shipped plan by shape (the
+fixture hides the tree's H200 plans: test_fake_plans.py has the plan's
+choices).
 Kernels do not run: the launch's kernel name and block size say which
 spec was built, the driver's count of tensor-map encodes whether TMA was."""
 import ctypes
@@ -13,10 +15,17 @@ import os
 import pytest
 
 import kgen
-from kgen import _kernel
+from kgen import _kernel, _plans
 from fakecuda import Device, Stream, counter, launches_since, mark, need_fake
 
 need_fake()
+
+
+@pytest.fixture(autouse=True)
+def no_shipped_plans(monkeypatch):
+    """The best specs' choice, as on a GPU model kgen ships no matmul plan for."""
+    monkeypatch.setattr(_plans, "directory", lambda: None)
+    monkeypatch.setattr(_plans, "_shipped", {})
 
 TOP = os.environ.get("KGEN_TOP_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 BEST = os.path.join(TOP, "specs", "matmul", "best")

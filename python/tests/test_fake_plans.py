@@ -50,7 +50,8 @@ def test_every_shipped_plan_is_named_for_what_it_computes():
     for p in paths:
         op, dtype = os.path.basename(p)[:-5].split("-")
         k = kgen.Kernel(plan=p)
-        assert (k.spec.fields["op"], k.spec.fields["dtype"]) == (op, dtype), p
+        # A reduction's plan is named for its op; a matmul plan by shape for its kernel.
+        assert (k.spec.fields.get("op", k.spec.fields["kernel"]), k.spec.fields["dtype"]) == (op, dtype), p
         # In the folder of the GPU model its header says it was tuned on: the plan that GPU takes.
         with open(p) as f:
             tuned = re.search(r"^#[ \t]*([^|\n]+?)[ \t]*\|driver ", f.read(), re.M).group(1)
@@ -141,3 +142,38 @@ def test_matmul_scratch_for_other_arrays_is_kgens_own():
     drv = ctypes.CDLL("libcuda.so.1")
     assert ctypes.c_void_p.in_dll(drv, "fake_cuda_alloc_stream").value == 0x31
     assert ctypes.c_void_p.in_dll(drv, "fake_cuda_free_stream").value == 0x31
+
+
+MATMUL_PLAN = """# Fake H200|driver 13.0|kgen 0.1.0
+plan:
+  - m_upto: 128
+    n_upto: 2048
+    spec: {kernel: matmul, dtype: f16, math: wgmma, producer: warpgroup, tile_m: 64, tile_n: 64, split_k: 4}
+  - m_upto: 128
+    spec: {kernel: matmul, dtype: f16, math: wgmma, producer: warpgroup, tile_m: 64, tile_n: 64, stages: 12}
+  - spec: {kernel: matmul, dtype: f16, math: wgmma, producer: warpgroup, consumers: 2, tile_n: 256}
+"""
+
+
+def test_a_matmul_takes_the_shipped_plans_entry_for_its_shape(tmp_path, monkeypatch):
+    # kgen.matmul without spec= of row-major f16 that TMA can load, on the GPU model of a shipped plan by
+    # shape: each call the first entry whose bounds hold (the split kernel's clusters, the skinny kernel,
+    # the large one); the same kernel (one build) for every shape.
+    p = tmp_path / "nvidia-h200" / "matmul-f16.yaml"
+    p.parent.mkdir(parents=True)
+    p.write_text(MATMUL_PLAN)
+    monkeypatch.setattr(_plans, "directory", lambda: str(tmp_path))
+    monkeypatch.setattr(_plans, "_shipped", {})
+    k = kgen.Kernel(plan=str(p))
+    assert [u for u, _ in k.entries] == [{"m_upto": 128, "n_upto": 2048}, {"m_upto": 128}, None]
+    for (m, n, kk), block, cluster in (((64, 1024, 4096), 256, 4), ((128, 2048, 64), 256, 4),
+                                       ((1, 8192, 512), 256, 0), ((129, 1024, 256), 384, 0)):
+        start = mark()
+        kgen.matmul(Device((m, kk), "<f2"), Device((kk, n), "<f2"), out=Device((m, n), "<f2"))
+        (call,) = launches_since(start)
+        assert (call.name.decode(), call.block[0], call.cluster[0]) == ("matmul_wgmma_f16", block, cluster), (m, n, kk)
+    # A layout the plan does not compute (B column-major) takes the best spec, as without a plan.
+    start = mark()
+    kgen.matmul(Device((64, 512), "<f2"), Device((512, 1024), "<f2", strides=(1, 512)), out=Device((64, 1024), "<f2"))
+    (call,) = launches_since(start)
+    assert (call.block[0], call.cluster[0]) == (384, 0)  # specs/matmul/best/wgmma_f16.yaml, not the split entry
