@@ -21,8 +21,9 @@
  * the points ahead of CUB, or within the margin of the fastest, under every
  * other method).
  * The records are kgen's own lines, read back by their fixed keys; no JSON
- * library is needed for that.  Plans pick by n: --plan is for families
- * that take them (kgen_family_takes_plans).
+ * library is needed for that.  Plans pick by n, and a matmul's by shape
+ * (write_shape_plan): --plan is for families that take them
+ * (kgen_family_takes_plans).
  */
 #include "config.h"
 #include <errno.h>
@@ -125,7 +126,10 @@ usage(FILE *fp)
 	      "  --plan FILE     write the size plan: each n's fastest verified point (but the\n"
 	      "                  previous n's while within --tolerance PCT of it, default 3),\n"
 	      "                  the bounds between tuned sizes at their geometric means;\n"
-	      "                  plans pick by n, so only for families sized by n\n"
+	      "                  a matmul's plan picks by shape: an entry a tuned MxNxK with its\n"
+	      "                  fastest point, bounded by its m, n and k, in rising m n k, the\n"
+	      "                  largest unbounded, less the entries another serves within\n"
+	      "                  --tolerance; not for families sized by rows and cols\n"
 	      "  --against cub   time cub::DeviceReduce too (kgen-cub, the same method) and\n"
 	      "                  take at each n the point whose worst ratio to CUB's time, over\n"
 	      "                  the methods, is least (default: to the fastest point's);\n"
@@ -827,6 +831,44 @@ methods_text(const struct tune *t, char *buf, size_t len)
 	return buf;
 }
 
+/* An entry's spec: point i's YAML under "    spec:". */
+static void
+put_spec(strbuf *b, const struct tune *t, int i)
+{
+	const char *line = t->pts.v[i].yaml, *nl;
+
+	sb_puts(b, "    spec:\n");
+	for (; *line; line = nl + 1) {
+		if (!(nl = strchr(line, '\n')))
+			nl = line + strlen(line) - 1;
+		sb_printf(b, "      %.*s\n", (int)(nl - line), line);
+	}
+}
+
+/* The plan in b to t->plan, if kgen_plan_load takes it (else nothing is
+ * written: e.g. more than KGEN_PLAN_MAX entries); b freed. */
+static kgen_status
+check_and_write(const struct tune *t, strbuf *b, kgen_error *err)
+{
+	kgen_plan *check = NULL;
+	kgen_error why;
+	kgen_status st;
+
+	if (b->failed) {
+		sb_free(b);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	if (kgen_plan_load_string(b->s, b->len, t->plan, &check, &why) != KGEN_OK) {
+		sb_free(b);
+		return kgen_fail(err, KGEN_EVERIFY, "the plan for %s would not load (%s): no plan written; tune "
+		                 "fewer sizes or raise --tolerance", t->plan, why.message);
+	}
+	kgen_plan_free(check);
+	st = kgen_write_file(t->plan, b->s, b->len, err);
+	sb_free(b);
+	return st;
+}
+
 /* The size plan: consecutive sizes with the same best point share an entry,
  * which serves n up to the geometric mean of its last size and the next
  * entry's first. */
@@ -837,33 +879,32 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 	time_t now = time(NULL);
 	char date[32], a[64], r[64];
 	int j, k, first, i;
-	kgen_status st;
 
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	sb_init(&b);
 	if (t->first)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points %s %g%% of\n"
 		          "# %s under every method but the first (%s), the one least\n"
-		          "# under the first (the least worst ratio where none is).\n#   kgen",
+		          "# under the first (the least worst ratio where none is).\n#  ",
 		          t->against ? "at most" : "within", 100 * (t->against ? 1 - t->margin : t->margin),
 		          t->against ? "cub::DeviceReduce's time" : "the fastest point's time", methods_text(t, a, sizeof a));
 	else if (t->against && t->mean)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points at most\n"
 		          "# %g%% of cub::DeviceReduce's time under every method (%s), the one whose\n"
-		          "# ratios to it have the least geometric mean (the least worst where none is).\n#   kgen",
+		          "# ratios to it have the least geometric mean (the least worst where none is).\n#  ",
 		          100 * (1 - t->margin), methods_text(t, a, sizeof a));
 	else if (t->mean)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point whose ratios\n"
-		          "# to the fastest under each method (%s) have the least geometric mean.\n#   kgen",
+		          "# to the fastest under each method (%s) have the least geometric mean.\n#  ",
 		          methods_text(t, a, sizeof a));
 	else if (t->against)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point furthest\n"
-		          "# ahead of cub::DeviceReduce under its worst method (%s).\n#   kgen", methods_text(t, a, sizeof a));
+		          "# ahead of cub::DeviceReduce under its worst method (%s).\n#  ", methods_text(t, a, sizeof a));
 	else if (t->nm > 1)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point nearest the\n"
-		          "# fastest under every method (%s).\n#   kgen", methods_text(t, a, sizeof a));
+		          "# fastest under every method (%s).\n#  ", methods_text(t, a, sizeof a));
 	else
-		sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#   kgen");
+		sb_puts(&b, "# A size plan written by kgen tune: the fastest point that verified at each tuned n.\n#  ");
 	for (i = 0; i < argc; i++)
 		sb_printf(&b, " %s", argv[i]);
 	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records,
@@ -886,34 +927,146 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 			if (t->against)
 				sb_printf(&b, " (%s of CUB)", score_text(t, best[k], k, r, sizeof r));
 		}
-		sb_printf(&b, " (%s)\n    spec:\n", t->pts.v[best[first]].label);
-		{
-			const char *line = t->pts.v[best[first]].yaml, *nl;
-			for (; *line; line = nl + 1) {
-				if (!(nl = strchr(line, '\n')))
-					nl = line + strlen(line) - 1;
-				sb_printf(&b, "      %.*s\n", (int)(nl - line), line);
+		sb_printf(&b, " (%s)\n", t->pts.v[best[first]].label);
+		put_spec(&b, t, best[first]);
+	}
+	return check_and_write(t, &b, err);
+}
+
+/* ---- plans by shape (kernel: matmul) ---- */
+
+/* Size j's m, n and k (kgen run reads MxNxK as BATCHxROWSxCOLS). */
+static void
+mnk_of(const struct tune *t, int j, unsigned long long v[3])
+{
+	v[0] = t->o.shape[j][2];
+	v[1] = t->o.shape[j][0];
+	v[2] = t->o.shape[j][1];
+}
+
+/* Whether size j's bounds hold size k. */
+static int
+holds(const struct tune *t, int j, int k)
+{
+	unsigned long long a[3], b[3];
+
+	mnk_of(t, j, a);
+	mnk_of(t, k, b);
+	return b[0] <= a[0] && b[1] <= a[1] && b[2] <= a[2];
+}
+
+/* Point i at size j is as good as the best there: the best itself, or
+ * within the tolerance of it (and qualifying alike). */
+static int
+as_good(const struct tune *t, int i, int j, int best)
+{
+	return i == best || (score(t, i, j) > 0 && qualifies(t, i, j) == qualifies(t, best, j) &&
+	                     score(t, i, j) <= score(t, best, j) * (1 + t->tolerance));
+}
+
+/* The entry of the plan (entries e[0..ne), bounded by their sizes but the
+ * last) that size j takes: the first whose bounds hold it. */
+static int
+entry_of(const struct tune *t, const int *e, int ne, int j)
+{
+	int i;
+
+	for (i = 0; i < ne - 1 && !holds(t, e[i], j); i++)
+		;
+	return i;
+}
+
+static const struct tune *sorting;  /* cmp_volume's tune (qsort takes no argument) */
+
+static int
+cmp_volume(const void *a, const void *b)
+{
+	unsigned long long x[3], y[3];
+	double vx, vy;
+
+	mnk_of(sorting, *(const int *)a, x);
+	mnk_of(sorting, *(const int *)b, y);
+	vx = (double)x[0] * (double)x[1] * (double)x[2];
+	vy = (double)y[0] * (double)y[1] * (double)y[2];
+	return vx < vy ? -1 : vx > vy ? 1 : *(const int *)a - *(const int *)b;
+}
+
+/* A matmul plan by shape: an entry a tuned shape, bounded by its m, n and
+ * k, in rising m n k (so that each tuned shape takes its own entry, no
+ * smaller one holding it), the largest last and unbounded, each with the
+ * shape's best point; then every entry dropped whose shapes another entry
+ * serves as well (within --tolerance), so that the plan keeps only the
+ * bounds that change the choice.  best[j]: size j's best point. */
+static kgen_status
+write_shape_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_error *err)
+{
+	int e[MAX_SIZES], ne = t->ns, pt[MAX_SIZES], i, j, dropped = 1;
+	unsigned long long v[3];
+	time_t now = time(NULL);
+	char date[32], a[64], r[64];
+	strbuf b;
+
+	for (i = 0; i < ne; i++)
+		e[i] = i;
+	sorting = t;
+	qsort(e, (size_t)ne, sizeof e[0], cmp_volume);
+	for (i = 0; i < ne; i++)
+		pt[i] = best[e[i]];
+	while (dropped) {  /* the largest droppable entry first, until none is */
+		dropped = 0;
+		for (i = ne - 2; i >= 0 && !dropped; i--) {
+			int keep[MAX_SIZES], kp[MAX_SIZES], n = 0, ok = 1, x;
+			for (x = 0; x < ne; x++)
+				if (x != i) {
+					keep[n] = e[x];
+					kp[n++] = pt[x];
+				}
+			for (j = 0; j < t->ns && ok; j++)
+				ok = as_good(t, kp[entry_of(t, keep, n, j)], j, best[j]);
+			if (ok) {
+				memcpy(e, keep, sizeof e[0] * (size_t)n);
+				memcpy(pt, kp, sizeof pt[0] * (size_t)n);
+				ne = n;
+				dropped = 1;
 			}
 		}
 	}
-	if (b.failed) {
-		sb_free(&b);
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
-	{
-		/* What kgen_plan_load takes, or nothing is written (e.g. more than KGEN_PLAN_MAX entries). */
-		kgen_plan *check = NULL;
-		kgen_error why;
-		if (kgen_plan_load_string(b.s, b.len, t->plan, &check, &why) != KGEN_OK) {
-			sb_free(&b);
-			return kgen_fail(err, KGEN_EVERIFY, "the plan for %s would not load (%s): no plan written; tune "
-			                 "fewer sizes or raise --tolerance", t->plan, why.message);
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	sb_init(&b);
+	sb_printf(&b, "# A plan by shape written by kgen tune: at each tuned shape the fastest point that verified\n"
+	          "# (%s%s), in an entry bounded by the shape's m, n and k; entries whose\n# shapes another entry "
+	          "serves within %g%% are dropped. A call takes the first entry whose\n# bounds hold its m, n and k; "
+	          "the last takes every other shape.\n#  ", t->against ? "against CUB, " : "",
+	          methods_text(t, a, sizeof a), 100 * t->tolerance);
+	for (i = 0; i < argc; i++)
+		sb_printf(&b, " %s", argv[i]);
+	sb_printf(&b, "\n# %s, %s; %s; times per call (%s).\nplan:\n", t->base_key, date, t->records,
+	          methods_text(t, a, sizeof a));
+	for (i = 0; i < ne; i++) {
+		int first = 1;
+
+		sb_puts(&b, "  - ");
+		if (i < ne - 1) {
+			mnk_of(t, e[i], v);
+			sb_printf(&b, "m_upto: %llu\n    n_upto: %llu\n    k_upto: %llu\n    ", v[0], v[1], v[2]);
 		}
-		kgen_plan_free(check);
+		sb_puts(&b, "# ");
+		for (j = 0; j < t->ns; j++) {
+			int m;
+			if (entry_of(t, e, ne, j) != i)
+				continue;
+			sb_printf(&b, "%s%s ", first ? "" : ", ", size_key(t, j, a, sizeof a));
+			for (m = 0; m < t->nm; m++)
+				sb_printf(&b, "%s%.2f", m ? "/" : "", t->p[pt[i]].us[j][m]);
+			sb_puts(&b, " us");
+			if (pt[i] != best[j])
+				sb_printf(&b, " (%s of its best)", score_text(t, pt[i], j, r, sizeof r));
+			first = 0;
+		}
+		sb_printf(&b, " (%s)\n", t->pts.v[pt[i]].label);
+		put_spec(&b, t, pt[i]);
 	}
-	st = kgen_write_file(t->plan, b.s, b.len, err);
-	sb_free(&b);
-	return st;
+	return check_and_write(t, &b, err);
 }
 
 /* Every point computes what the first does: one input, one reference;
@@ -957,10 +1110,9 @@ take_family(struct tune *t, kgen_error *err)
 		return kgen_fail(err, KGEN_EINVAL, "%s: kernel: %s is sized by %s: give %s", t->shapes ? "--n" : "--shape",
 		                 f->name, kgen_sizes[f->size].text,
 		                 t->mnk ? "--shape MxNxK" : t->shapes ? "--shape ROWSxCOLS" : "--n N");
-	if (t->plan && !kgen_family_plans_by_n(f))
+	if (t->plan && !kgen_family_takes_plans(f))
 		return kgen_fail(err, KGEN_EINVAL, "--plan: size plans pick by n; kernel: %s is sized by %s: write records "
-		                 "with --records (here %s)%s", f->name, kgen_sizes[f->size].text, t->records,
-		                 kgen_family_takes_plans(f) ? ", and a plan by shape from them by hand (docs/api.md)" : "");
+		                 "with --records (here %s)", f->name, kgen_sizes[f->size].text, t->records);
 	if (t->against && !t->tu->peer_ms)
 		return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen tune times CUB for %s specs, not kernel: %s",
 		                 kgen_tune_families(1, list, sizeof list), f->name);
@@ -1310,12 +1462,14 @@ print_size(const struct tune *t, int j, int best, int chosen)
 }
 
 /* Every size: its points verified and timed (and CUB with --against),
- * its best point and the plan's choice.  The sizes with no verified point
- * in *missing. */
+ * its best point and the plan's choice (a plan by n's: the previous
+ * size's point within the tolerance; a plan by shape chooses apart,
+ * write_shape_plan).  The sizes with no verified point in *missing. */
 static kgen_status
-tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failures, int *missing, kgen_error *err)
+tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *best, int *chosen, int *failures, int *missing,
+           kgen_error *err)
 {
-	int best[MAX_SIZES], j, done = 0;
+	int j, done = 0;
 	time_t t0 = time(NULL);
 	kgen_status st;
 	char a[64];
@@ -1325,7 +1479,7 @@ tune_sizes(struct tune *t, kgen_context *ctx, int rec, int *chosen, int *failure
 		    (t->against && (st = cub_size(t, ctx, j, rec, err))))
 			return st;
 		best[j] = best_at(t, j, -1);
-		chosen[j] = plan_choice(t, j, best[j], j ? chosen[j - 1] : -1);
+		chosen[j] = t->mnk ? best[j] : plan_choice(t, j, best[j], j ? chosen[j - 1] : -1);
 		if (isatty(1))
 			printf("\r\033[K");
 		if (best[j] < 0) {
@@ -1351,7 +1505,7 @@ kgen_cmd_tune(int argc, char **argv)
 	kgen_context *ctx = NULL;
 	kgen_error err;
 	char records[4096];
-	int rec = -1, rc, i, failures = 0, chosen[MAX_SIZES], missing = 0;
+	int rec = -1, rc, i, failures = 0, best[MAX_SIZES], chosen[MAX_SIZES], missing = 0;
 
 	memset(&t, 0, sizeof t);
 	if ((rc = parse_options(argc, argv, &t, records, sizeof records)) >= 0)
@@ -1374,12 +1528,12 @@ kgen_cmd_tune(int argc, char **argv)
 		return 1;
 	}
 	if (load_points(&t, &err) || start_gpu(&t, &ctx, &err) || (rec = append_records(&t, &err)) < 0 ||
-	    tune_sizes(&t, ctx, rec, chosen, &failures, &missing, &err)) {
+	    tune_sizes(&t, ctx, rec, best, chosen, &failures, &missing, &err)) {
 		rc = kgen_report(&err);
 		goto out;
 	}
 	if (t.plan && !missing) {
-		if (write_plan(&t, chosen, argc, argv, &err)) {
+		if (t.mnk ? write_shape_plan(&t, best, argc, argv, &err) : write_plan(&t, chosen, argc, argv, &err)) {
 			rc = kgen_report(&err);
 			goto out;
 		}

@@ -268,6 +268,44 @@ grep -q "point 1 (tile_m=32) at 127x255x63: FAIL alpha 0.75 beta 0: C\[0\]\[0\] 
 	bad "a matmul failure is not reported: $(cat "$tmp/err")"
 grep -q '|64x64x1000|events rotated","spec_hash":"[0-9a-f]\{16\}","m":64,"n":64,"k":1000,"method":"events","verify":"FAIL"' \
 	"$tmp/mm.records.jsonl" || bad "a matmul record is not keyed by M, N and K: $(tail -1 "$tmp/mm.records.jsonl")"
+# A matmul plan by shape from records alone (planted: tile_m 32 takes 1 us at
+# the two small shapes and 2 at the others, tile_m 64 the reverse): an entry
+# a tuned shape in rising m n k, the largest unbounded, then the entries
+# whose shapes another serves as well dropped: 8x64x64 goes to 16x256x256's
+# entry (the same point), 64x64x1024 to the last; two entries stay.
+mm_shapes="--shape 8x64x64 --shape 16x256x256 --shape 256x256x256 --shape 64x64x1024"
+"$b/kgen" tune "$tmp/mm.yaml" $mm_shapes -j 2 --records "$tmp/mmp.jsonl" > "$tmp/out" 2> "$tmp/err"
+[ "$(wc -l < "$tmp/mmp.jsonl")" -eq 8 ] || bad "expected 8 matmul records: $(cat "$tmp/out" "$tmp/err")"
+while IFS= read -r line; do
+	case $line in
+	*'|8x64x64|'* | *'|16x256x256|'*) small=1 ;;
+	*) small=0 ;;
+	esac
+	case $line in
+	*'"label":"tile_m=32"'*) us=$((2 - small)) ;;
+	*) us=$((1 + small)) ;;
+	esac
+	printf '%s\n' "$line" | sed "s/\"verify\":\"FAIL\"/\"verify\":\"ok\",\"median_us\":$us.0,\"spread\":0.01/"
+done < "$tmp/mmp.jsonl" > "$tmp/mmok.jsonl"
+"$b/kgen" tune "$tmp/mm.yaml" $mm_shapes -j 2 --records "$tmp/mmok.jsonl" --plan "$tmp/mm.plan.yaml" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && "$b/kgen" check "$tmp/mm.plan.yaml" ||
+	bad "kgen tune --plan of a matmul from ok records (exit $rc): $(cat "$tmp/err" "$tmp/mm.plan.yaml")"
+[ "$(grep -c '^  - ' "$tmp/mm.plan.yaml")" -eq 2 ] &&
+	grep -q '^  - m_upto: 16$' "$tmp/mm.plan.yaml" && grep -q '^    n_upto: 256$' "$tmp/mm.plan.yaml" &&
+	grep -q '^    k_upto: 256$' "$tmp/mm.plan.yaml" &&
+	[ "$(grep -A8 'm_upto: 16' "$tmp/mm.plan.yaml" | grep -c 'tile_m: 32')" -eq 1 ] &&
+	[ "$(sed -n '/^  - # /,$p' "$tmp/mm.plan.yaml" | grep -c 'tile_m: 64')" -eq 1 ] ||
+	bad "the matmul plan by shape: $(cat "$tmp/mm.plan.yaml")"
+grep -q '^    # 8x64x64 1.00 us, 16x256x256 1.00 us (tile_m=32)$' "$tmp/mm.plan.yaml" &&
+	grep -q '^  - # 64x64x1024 1.00 us, 256x256x256 1.00 us (tile_m=64)$' "$tmp/mm.plan.yaml" &&
+	grep -q '^#   kgen tune --shape 8x64x64 ' "$tmp/mm.plan.yaml" ||
+	bad "the shapes each entry serves: $(cat "$tmp/mm.plan.yaml")"
+# --tolerance 100: tile_m 64 within 100% of the best everywhere: one entry.
+"$b/kgen" tune "$tmp/mm.yaml" $mm_shapes -j 2 --records "$tmp/mmok.jsonl" --plan "$tmp/mm.plan.yaml" --tolerance 100 \
+	> "$tmp/out" 2> "$tmp/err"
+[ "$(grep -c '^  - ' "$tmp/mm.plan.yaml")" -eq 1 ] && grep -q "(2.000 of its best)" "$tmp/mm.plan.yaml" ||
+	bad "--tolerance 100 matmul plan: $(cat "$tmp/err" "$tmp/mm.plan.yaml")"
 "$b/kgen" tune "$tmp/mm.yaml" --shape 64x64 > "$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "shape 64x64: a matmul takes MxNxK (three numbers" "$tmp/out" ||
