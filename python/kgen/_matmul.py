@@ -378,7 +378,12 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     becomes the kernel's out_dtype).  spec= chooses the kernel (a path, YAML
     text, a dict or a kgen.Spec; its dtype and layouts follow a and b);
     overrides set its fields, e.g. epilogue= (an expression of v).
-    Without spec= and overrides (epilogue= and out_dtype= aside) the kernel
+    Without spec= or keywords, f16 and bf16 row-major a and b that TMA can
+    load take the plan by shape kgen ships for a's GPU model where there is
+    one (specs/plans/nvidia-h200/matmul-<dtype>.yaml): each call the kernel
+    of the plan's entry for its M, N and K (skinny tiles or split k for
+    decode shapes, the best spec for large ones).  Otherwise, without spec=
+    and overrides (epilogue= and out_dtype= aside) the kernel
     is kgen's best for the dtype on a's GPU (specs/matmul/best/, shipped with
     the package): on sm_80 and newer, simt_f32.yaml for f32 and
     mma_<dtype>.yaml for f16 and bf16, wgmma_<dtype>.yaml on an H100 or H200
