@@ -21,7 +21,7 @@
 # dimensions (--pad 3: element loads where vectors would be misaligned) and
 # split_k: 3; then K much larger than M and N (64x64x1048576, also with
 # split_k: 16) and the reverse (8192x8192x16), seed 002's slow first steps
-# left out.
+# left out; and the shipped plans by shape at shapes that reach each entry.
 # Then a random sample of the specs `kgen check` accepts, every family
 # (tests/sample_test --emit), on small inputs.
 # Without a GPU it skips (exit 77).  The full log is gpu_verify.log.
@@ -153,6 +153,14 @@ status=0
 				$wspecs || status=1
 			"$kgen" run --verify $layouts --pad 5 --shape 1003x259x131 --shape 3x3x3 $wspecs || status=1
 		done
+		# The shipped plans by shape (specs/plans/*/matmul-*.yaml): shapes ragged against
+		# their tiles that reach every entry (split k over 4 and 2, the skinny tiles,
+		# 128 x 128, 128 x 64, the best spec), with TMA's whole pitches.
+		echo "# kgen run --verify the shipped matmul plans at shapes of every entry..."
+		"$kgen" run --verify --shape 100x2000x1000 --shape 256x1024x8200 --shape 100x4000x520 --shape 1x4096x4096 \
+			--shape 63x12000x512 --shape 1x8192x1000 --shape 128x9000x264 --shape 200x5000x1000 \
+			--shape 1000x2000x136 --shape 1500x3000x520 \
+			$(find "$top_srcdir/specs/plans" -name 'matmul-*.yaml' | LC_ALL=C sort) || status=1
 		echo "# kgen run --verify --pad 3 matmul specs..."
 		"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
 		echo "# kgen run --verify --set split_k=3 matmul specs valid so..."
