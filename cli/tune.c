@@ -976,19 +976,14 @@ entry_of(const struct tune *t, const int *e, int ne, int j)
 	return i;
 }
 
-static const struct tune *sorting;  /* cmp_volume's tune (qsort takes no argument) */
-
-static int
-cmp_volume(const void *a, const void *b)
+/* Size j's m n k, the order of a plan by shape's entries. */
+static double
+volume(const struct tune *t, int j)
 {
-	unsigned long long x[3], y[3];
-	double vx, vy;
+	unsigned long long v[3];
 
-	mnk_of(sorting, *(const int *)a, x);
-	mnk_of(sorting, *(const int *)b, y);
-	vx = (double)x[0] * (double)x[1] * (double)x[2];
-	vy = (double)y[0] * (double)y[1] * (double)y[2];
-	return vx < vy ? -1 : vx > vy ? 1 : *(const int *)a - *(const int *)b;
+	mnk_of(t, j, v);
+	return (double)v[0] * (double)v[1] * (double)v[2];
 }
 
 /* A matmul plan by shape: an entry a tuned shape, bounded by its m, n and
@@ -1006,10 +1001,11 @@ write_shape_plan(const struct tune *t, const int *best, int argc, char **argv, k
 	char date[32], a[64], r[64];
 	strbuf b;
 
-	for (i = 0; i < ne; i++)
-		e[i] = i;
-	sorting = t;
-	qsort(e, (size_t)ne, sizeof e[0], cmp_volume);
+	for (i = 0; i < ne; i++) {  /* by rising volume (at most MAX_SIZES: an insertion sort) */
+		for (j = i; j > 0 && volume(t, e[j - 1]) > volume(t, i); j--)
+			e[j] = e[j - 1];
+		e[j] = i;
+	}
 	for (i = 0; i < ne; i++)
 		pt[i] = best[e[i]];
 	while (dropped) {  /* the largest droppable entry first, until none is */

@@ -341,13 +341,7 @@ const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT] = {
 int
 kgen_family_takes_plans(const struct kgen_family *f)
 {
-	return kgen_sizes[f->size].plans != 0;
-}
-
-int
-kgen_family_plans_by_n(const struct kgen_family *f)
-{
-	return kgen_sizes[f->size].plans == 1;
+	return kgen_sizes[f->size].plans;
 }
 
 const char *

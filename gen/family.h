@@ -95,13 +95,13 @@ struct kgen_contract {
 #define KGEN_SIZES(X) \
 	X(N,     "n elements",    1, "--n N, e.g. 1000, 16M, 2^30") \
 	X(SHAPE, "rows and cols", 0, "--shape ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024") \
-	X(MNK,   "m, n and k",    2, "--shape MxNxK (C is M x N, A M x K, B K x N), e.g. 4096x4096x4096")
+	X(MNK,   "m, n and k",    1, "--shape MxNxK (C is M x N, A M x K, B K x N), e.g. 4096x4096x4096")
 #define X(id, text, plans, option) KGEN_SIZE_##id,
 enum kgen_size { KGEN_SIZES(X) KGEN_SIZE_COUNT };
 #undef X
 struct kgen_size_info {
 	const char *text;                /* "n elements", for messages */
-	int plans;                       /* plans pick by it: 1 by n (upto; kgen tune --plan), 2 by shape (m_upto, ...) */
+	int plans;                       /* plans take it (kgen tune --plan): by n, or by shape for m, n and k */
 	const char *option;              /* how kgen run and kgen tune are given it, for messages */
 };
 extern const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT];
@@ -109,7 +109,6 @@ extern const struct kgen_size_info kgen_sizes[KGEN_SIZE_COUNT];
 struct kgen_family;
 /* Do size plans (and so kgen tune --plan) take specs of the family? */
 int kgen_family_takes_plans(const struct kgen_family *f);
-int kgen_family_plans_by_n(const struct kgen_family *f);  /* upto: what kgen tune --plan writes */
 /* The families that do, "kernel: reduce" (or ", "-joined), for messages. */
 const char *kgen_plan_families(void);
 

@@ -59,6 +59,21 @@ def gpu_header(out, torch, kgen):
     return fields
 
 
+def begin(p, args, name):
+    """A run's start, after its options are read (p the parser, args what it gave): --runs and --rounds
+    checked, torch and kgen imported, the output opened and gpu_header() written: (torch, kgen, out,
+    nvidia-smi's fields for the line after the run), or None (said on stderr) without a GPU for torch."""
+    if args.runs < 1 or args.rounds < 1:
+        p.error("--runs and --rounds must be at least 1")
+    import torch
+    import kgen
+    if not torch.cuda.is_available():
+        print("%s: no CUDA GPU for torch" % name, file=sys.stderr)
+        return None
+    out = Output(args.out)
+    return torch, kgen, out, gpu_header(out, torch, kgen)
+
+
 def check(torch, got, want, bound):
     """(ok, worst error over its bound) of got against want, every element."""
     err = (got.double() - want).abs()
@@ -97,15 +112,10 @@ def main(argv):
         shapes = [parse_shape(s) for arg in args.shapes for s in arg.split(",") if s]
     except argparse.ArgumentTypeError as e:
         p.error(str(e))
-    if args.runs < 1 or args.rounds < 1:
-        p.error("--runs and --rounds must be at least 1")
-    import torch
-    import kgen
-    if not torch.cuda.is_available():
-        print("epilogue.py: no CUDA GPU for torch", file=sys.stderr)
+    started = begin(p, args, "epilogue.py")
+    if started is None:
         return 2
-    out = Output(args.out)
-    fields = gpu_header(out, torch, kgen)
+    torch, kgen, out, fields = started
     out("# kgen's kernel: %s" % (args.spec or "kgen.matmul's best spec"))
     out("# %s UTC; %s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                           " ".join(shlex.quote(x) for x in [sys.argv[0]] + argv)))

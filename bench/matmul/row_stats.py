@@ -35,8 +35,8 @@ import datetime
 import shlex
 import sys
 
-from epilogue import U16, U32, check, gpu_header, timed  # this folder's
-from torch_peer import Output, parse_shape, smi
+from epilogue import U16, U32, begin, check, timed  # this folder's
+from torch_peer import parse_shape, smi
 
 DEFAULT_SHAPES = ["8192x8192x8192", "4096x4096x4096", "8192x8192x1024"]
 
@@ -52,15 +52,10 @@ def main(argv):
         shapes = [parse_shape(s) for arg in args.shapes for s in arg.split(",") if s]
     except argparse.ArgumentTypeError as e:
         p.error(str(e))
-    if args.runs < 1 or args.rounds < 1:
-        p.error("--runs and --rounds must be at least 1")
-    import torch
-    import kgen
-    if not torch.cuda.is_available():
-        print("row_stats.py: no CUDA GPU for torch", file=sys.stderr)
+    started = begin(p, args, "row_stats.py")
+    if started is None:
         return 2
-    out = Output(args.out)
-    fields = gpu_header(out, torch, kgen)
+    torch, kgen, out, fields = started
     out("# %s UTC; %s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                           " ".join(shlex.quote(x) for x in [sys.argv[0]] + argv)))
     out("lib\tshape\tcase\tms\ttflops\tcheck")

@@ -45,8 +45,8 @@ import datetime
 import shlex
 import sys
 
-from epilogue import U32, check, gpu_header, timed  # this folder's
-from torch_peer import Output, parse_shape, smi
+from epilogue import U32, begin, check, timed  # this folder's
+from torch_peer import parse_shape, smi
 
 # Issue 50's grid: M x (N, K), then the large squares.
 GRID_M = (1, 16, 64, 128, 256, 1024, 4096, 8192)
@@ -77,15 +77,10 @@ def main(argv):
         if not eq or not name or not text or name in ("kgen", "torch", "copy"):
             p.error("--spec %s: expected NAME=SPEC, NAME not kgen, torch or copy" % s)
         specs.append((name, text))
-    if args.runs < 1 or args.rounds < 1:
-        p.error("--runs and --rounds must be at least 1")
-    import torch
-    import kgen
-    if not torch.cuda.is_available():
-        print("shapes.py: no CUDA GPU for torch", file=sys.stderr)
+    started = begin(p, args, "shapes.py")
+    if started is None:
         return 2
-    out = Output(args.out)
-    fields = gpu_header(out, torch, kgen)
+    torch, kgen, out, fields = started
     out("# torch allows reduced-precision reductions: bf16 %s, f16 %s"
         % (torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
            torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction))
