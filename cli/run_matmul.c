@@ -475,11 +475,12 @@ epilogue_is_gelu_bias(const struct kgen_spec *s)
 }
 
 /* cuBLAS's median milliseconds for problem p, timed by kgen-cublas with
- * --method as kgen was (with the fused ReLU, or GELU of a bias, when the
- * spec's epilogue is one: *fused names it); -1 with a note when there is no
- * helper or it fails (kgen's own figures stand). */
+ * --method as kgen was: the faster of cublasGemmEx and cublasLtMatmul (api,
+ * 8 bytes, names it), or with the fused ReLU, or GELU of a bias, when the
+ * spec's epilogue is one (*fused names it), cublasLtMatmul's; -1 with a note
+ * when there is no helper or it fails (kgen's own figures stand). */
 static double
-peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, const char **fused)
+peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, const char **fused, char *api)
 {
 	struct kgen_cublas_job job;
 	struct kgen_cublas_result r;
@@ -513,6 +514,7 @@ peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, c
 			fprintf(stderr, "kgen: cuBLAS peer: %s\n", err.message);
 		return -1;
 	}
+	snprintf(api, 8, "%s", r.api);
 	return r.median_ms;
 }
 
@@ -549,6 +551,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			float ms = -1;
 			double cublas = -1, flops = 2.0 * (double)mnk[0] * (double)mnk[1] * (double)mnk[2];
 			const char *fused = "";
+			char api[8] = "";
 			unsigned long long bad = 0;
 
 			free_problem(ctx, &p);
@@ -576,15 +579,16 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				    (st = kgen_time_calls(ctx, (enum kgen_timing_method)o->method, mm_once, &call, o->runs, &tm, err)))
 					break;
 				ms = tm.median_ms;
-				cublas = peer_ms(o, spec, &p, &fused);
+				cublas = peer_ms(o, spec, &p, &fused, api);
 			}
 			printf("%-48s %llux%llux%llu %-4s %-8s", specs[i].path, mnk[0], mnk[1], mnk[2],
 			       spec->r.dtype->name, verdict);
 			if (ms > 0) {
 				printf(" %10.2f us %8.2f TFLOPS", ms * 1e3, flops / (ms * 1e-3) / 1e12);
 				if (cublas > 0)
-					printf("  cuBLAS%s %10.2f us %8.2f TFLOPS  kgen/cuBLAS %.3f", fused, cublas * 1e3,
-					       flops / (cublas * 1e-3) / 1e12, cublas / ms);
+					printf("  cuBLAS%s %10.2f us %8.2f TFLOPS  kgen/cuBLAS %.3f%s%s", fused, cublas * 1e3,
+					       flops / (cublas * 1e-3) / 1e12, cublas / ms, api[0] ? " by " : "",
+					       !strcmp(api, "gemmex") ? "cublasGemmEx" : !strcmp(api, "lt") ? "cublasLtMatmul" : "");
 			}
 			printf("  %s\n", msg);
 			if (tsv) {

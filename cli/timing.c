@@ -670,6 +670,8 @@ cublas_spawn(const char *exe, const char *args, struct kgen_cublas_result *r, kg
 			r->tflops = (p = strstr(line, " tflops=")) ? strtod(p + 8, NULL) : -1;
 			r->maxerr = (p = strstr(line, " maxerr=")) ? strtod(p + 8, NULL) : -1;
 			r->algo = (p = strstr(line, " algo=")) ? atoi(p + 6) : -1;
+			if ((p = strstr(line, " api=")))
+				snprintf(r->api, sizeof r->api, "%.*s", (int)strcspn(p + 5, " "), p + 5);
 		} else if (strncmp(line, "kgen-cublas: ", 13) == 0) {
 			snprintf(said, sizeof said, "%s", line + 13);
 		}
@@ -700,6 +702,7 @@ kgen_cublas_time(const char *given, const struct kgen_cublas_job *job, struct kg
 
 	r->median_ms = r->tflops = r->maxerr = -1;
 	r->algo = -1;
+	r->api[0] = '\0';
 	if ((st = cublas_args(job, args, sizeof args, err)))
 		return st;
 	for (i = 0; i < nseen; i++)

@@ -128,10 +128,13 @@ struct kgen_cublas_job {
 
 /* What it measured: the median milliseconds per call, TFLOPS (2mnk / time),
  * the largest error of its 64 sampled elements over their bound (below 1
- * passes) and the rank of the algorithm timed; -1 where not known. */
+ * passes) and the rank of the algorithm timed; -1 where not known.  The
+ * helper times cublasGemmEx and cublasLtMatmul (only the latter with an
+ * epilogue) and reports the faster; api names it. */
 struct kgen_cublas_result {
 	double median_ms, tflops, maxerr;
 	int algo;
+	char api[8];  /* the faster entry point, "gemmex" or "lt"; "" where the helper did not say */
 };
 
 /* Time the job with kgen-cublas (`given`, "" for none, else $KGEN_CUBLAS,

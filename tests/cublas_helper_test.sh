@@ -3,7 +3,8 @@
 # Everywhere it is built: --help, and its refusals (exit 2, one
 # "kgen-cublas: ..." line each), which need no GPU.  With a GPU: small and
 # odd shapes in every dtype, both layouts of each operand, padded leading
-# dimensions, alpha and beta, f32 output and the ReLU epilogue, each checked
+# dimensions, alpha and beta, f32 output and the ReLU epilogue, cublasGemmEx
+# and cublasLtMatmul each alone and the faster of both (api= names it), each checked
 # by the helper at 64 elements against the host (check=ok), so that the
 # row-major trick (cuBLAS computes C^T = B^T A^T) is right in every case.
 # Skips (77) where it is not built (no nvcc or cuBLASLt, or
@@ -18,7 +19,7 @@ fi
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
-out=$("$h" --help) && echo "$out" | grep -q -- '--epilogue=none|relu' && echo "$out" | grep -q 'no TF32' ||
+out=$("$h" --help) && echo "$out" | grep -q -- '--epilogue=none|relu' && echo "$out" | grep -q -- '--api=best|lt|gemmex' && echo "$out" | grep -q 'no TF32' ||
 	bad "kgen-cublas --help: $out"
 # Each refusal: its arguments, then the message it must print.
 while IFS='|' read -r args want; do
@@ -35,7 +36,9 @@ i32 4 4 4 5|DTYPE is f32, f64, f16 or bf16, not i32
 --ldb=2 f32 4 3 5 5|--ldb 2 is less than the 3 elements of a row of B
 --ldc=1 f32 4 3 5 5|--ldc 1 is less than the 3 elements of a row of C
 --alpha=nan f32 4 4 4 5|--alpha is a finite number, not nan
---epilogue=gelu f32 4 4 4 5|--epilogue is none or relu, not gelu
+--epilogue=gelu f32 4 4 4 5|--epilogue is none, relu or gelu_bias, not gelu
+--api=fast f32 4 4 4 5|--api is best, lt or gemmex, not fast
+--api=gemmex --epilogue=relu f32 4 4 4 5|--api=gemmex has no epilogue (relu is cuBLASLt's): --api=lt or best
 --method=fast f32 4 4 4 5|--method is per-call, events, graph or cold, not fast
 --algos=0 f32 4 4 4 5|--algos is from 1 to 1000, not 0
 --frobnicate f32 4 4 4 5|unknown flag --frobnicate (--help lists them)
@@ -67,14 +70,20 @@ for dt in f32 f64 f16 bf16; do
 	# Padded leading dimensions, ReLU, f32 out for the 16-bit types.
 	# shellcheck disable=SC2086
 	for flags in "--a=col --lda=131 --ldb=300 --ldc=260" "--epilogue=relu" "--epilogue=relu --beta=1 --b=col" \
-		"--method=events" "--method=graph --algos=3"; do
+		"--method=events" "--method=graph --algos=3" "--api=gemmex --b=col --ldb=70 --beta=2" "--api=lt --a=col"; do
 		n=$((n + 1))
 		line=$("$h" $flags $dt 127 255 63 3 2>&1)
 		rc=$?
 		case $dt.$rc.$flags in
-		f64.4.*relu*) echo "note: $line" ;;  # cuBLASLt may have no f64 kernel with an epilogue: said, exit 4
+		f64.4.*relu*) echo "note: $line"; continue ;;  # cuBLASLt may have no f64 kernel with an epilogue: said, exit 4
 		*) echo "$line" | grep -q ' check=ok ' || bad "$dt 127 255 63 $flags: $line" ;;
 		esac
+		case $flags in  # the API timed: the one asked for; cuBLASLt alone with an epilogue
+		*--api=gemmex*) want=gemmex ;;
+		*--api=lt* | *--epilogue*) want=lt ;;
+		*) want='\(gemmex\|lt\)' ;;
+		esac
+		echo "$line" | grep -q " api=$want " || bad "$dt 127 255 63 $flags: not api=$want: $line"
 	done
 	if [ $dt = f16 ] || [ $dt = bf16 ]; then
 		n=$((n + 1))

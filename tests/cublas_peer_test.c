@@ -40,7 +40,7 @@ static const char fake[] =
 	"7) exit 0 ;;\n"
 	"esac\n"
 	"echo 'some other line'\n"
-	"echo \"cublas dtype=bf16 out=bf16 m=$m algo=2 algos=4 median_ms=$m.5 tflops=99.25 check=ok maxerr=0.125\"\n";
+	"echo \"cublas dtype=bf16 out=bf16 m=$m algo=2 algos=4 api=gemmex median_ms=$m.5 tflops=99.25 check=ok maxerr=0.125\"\n";
 
 static void
 write_fake(const char *path)
@@ -106,6 +106,7 @@ START_TEST(the_common_call_reads_short)
 	ck_assert_double_eq(r.tflops, 99.25);
 	ck_assert_double_eq(r.maxerr, 0.125);
 	ck_assert_int_eq(r.algo, 2);
+	ck_assert_str_eq(r.api, "gemmex");
 }
 END_TEST
 
@@ -192,6 +193,7 @@ START_TEST(each_exit_status_is_a_kgen_status)
 	ck_assert_str_eq(err.message, endings[_i].message);
 	if (endings[_i].status != KGEN_EVERIFY)
 		ck_assert_double_eq(r.median_ms, -1);
+	ck_assert_str_eq(r.api, "");  /* no api= in the line: not known */
 }
 END_TEST
 

@@ -8,11 +8,14 @@
 // fields, median_ms among them):
 //   "cublas dtype=bf16 out=bf16 m=4096 n=4096 k=4096 a=row b=row lda=4096
 //    ldb=4096 ldc=4096 alpha=1 beta=0 epilogue=none algo=0 algos=1
-//    workspace=33554432 median_ms=... tflops=... check=ok maxerr=..."
+//    workspace=33554432 api=lt median_ms=... tflops=... check=ok maxerr=..."
 // (on one line; ` method=M` at its end but for per-call).  See usage() for
 // the flags.
 //
-// The call is cublasLtMatmul, not cublasGemmEx: it is the one API that has a
+// Two APIs, both timed by default (--api=best) and the faster reported, api=
+// naming it: cublasGemmEx (CUBLAS_GEMM_DEFAULT, the handle given the same
+// workspace, as torch gives it) and cublasLtMatmul.  With an --epilogue only
+// cublasLtMatmul runs: it is the one API that has a
 // fused epilogue (--epilogue=relu, CUBLASLT_EPILOGUE_RELU, the peer of a kgen
 // matmul with a ReLU `epilogue`; --epilogue=gelu_bias, CUBLASLT_EPILOGUE_GELU_BIAS
 // with a bias vector of n values of C's type, the peer of `bias: col` and
@@ -54,6 +57,7 @@
 // 4 (cuBLAS has no algorithm for this combination), 5 (a CUDA or cuBLAS
 // error); errors are one line on standard error, "kgen-cublas: ...".
 #include <cublasLt.h>
+#include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -88,8 +92,9 @@ static void usage(FILE *f)
 {
     std::fprintf(f,
         "usage: kgen-cublas [FLAG...] DTYPE M N K RUNS\n"
-        "Times cuBLASLt's C = alpha*A*B + beta*C (cublasLtMatmul, the heuristic's first algorithm, a\n"
-        "workspace), C row-major M x N, and prints one line: cublas dtype=... median_ms=X tflops=Y ...\n"
+        "Times cuBLAS's C = alpha*A*B + beta*C (cublasGemmEx and cublasLtMatmul with the heuristic's first\n"
+        "algorithm, both with a workspace), C row-major M x N, and prints one line for the faster:\n"
+        "cublas dtype=... api=gemmex|lt median_ms=X tflops=Y ...\n"
         "DTYPE: f32 (FP32 compute, no TF32), f64, f16 or bf16 (both with f32 accumulate)\n"
         "  --out=DTYPE         C's type: DTYPE (default), or f32 for f16 and bf16\n"
         "  --a=row|col         A (M x K) row-major (default: (i,j) at i*lda + j) or column-major (j*lda + i)\n"
@@ -99,6 +104,8 @@ static void usage(FILE *f)
         "  --epilogue=none|relu|gelu_bias   relu: cuBLASLt's fused CUBLASLT_EPILOGUE_RELU, C = max(alpha*A*B +\n"
         "                         beta*C, 0); gelu_bias: CUBLASLT_EPILOGUE_GELU_BIAS, C = gelu(alpha*A*B + beta*C +\n"
         "                         bias), bias n random values of C's type, one a column of C\n"
+        "  --api=best|lt|gemmex   time both and report the faster (default; lt alone with an epilogue),\n"
+        "                         or only cublasLtMatmul or cublasGemmEx (which has no epilogue)\n"
         "  --method=M          per-call (default), events, graph or cold: as kgen run --method M times\n"
         "  --algos=N           time the heuristic's first N algorithms, report the fastest (default 1)\n"
         "  --workspace=BYTES   cuBLASLt's workspace (default 33554432)\n"
@@ -274,10 +281,15 @@ template <typename Call> struct Timer {
 
 // ---- the job ----
 
+// Which cuBLAS entry points are timed: both (the faster reported), or one.
+enum Api { BEST, LT, GEMMEX };
+static const char *const api_names[] = { "best", "lt", "gemmex" };
+
 struct Job {
     const Type *in = nullptr, *out = nullptr;
     unsigned long long m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
     bool a_col = false, b_col = false, relu = false, gelu_bias = false, check = true;
+    Api api = BEST;
     double alpha = 1, beta = 0;
     Method method = PER_CALL;
     int runs = 0, algos = 1, device = 0;
@@ -355,16 +367,19 @@ static const char *epilogue_name(const Job &j)
 
 // The cuBLASLt call, its descriptors made once.
 struct Gemm {
+    cublasHandle_t h = nullptr; // cublasGemmEx's, where it runs
     cublasLtHandle_t lt = nullptr;
     cublasLtMatmulDesc_t desc = nullptr;
     cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
     cublasLtMatmulPreference_t pref = nullptr;
     std::vector<cublasLtMatmulHeuristicResult_t> algos;
+    const Job &job;
     const void *alpha, *beta;
     const void *a, *b;
     void *c, *work;
     size_t work_bytes;
-    int which = 0; // the algorithm timed
+    bool ex = false; // the call timed: cublasGemmEx, else cublasLtMatmul with algos[which]
+    int which = 0;
 
     // cuBLAS's column-major C^T (N x M, ld ldc) = op(B') op(A'), where B'
     // is kgen's B buffer as cuBLAS reads it (N x K when B is row-major, op
@@ -373,16 +388,34 @@ struct Gemm {
     // bias: with --epilogue=gelu_bias, n values of C's type, one a row of cuBLAS's C^T (a column of kgen's C).
     Gemm(const Job &j, const void *alpha_, const void *beta_, const void *a_, const void *b_, void *c_, void *w,
          const void *bias)
-        : alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), work_bytes(j.workspace)
+        : job(j), alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), work_bytes(j.workspace)
     {
-        bool f64 = j.in->cuda == CUDA_R_64F;
-        cublasOperation_t ta = j.b_col ? CUBLAS_OP_T : CUBLAS_OP_N, tb = j.a_col ? CUBLAS_OP_T : CUBLAS_OP_N;
+        if (has_ex()) {
+            CHECK_BLAS(cublasCreate(&h));
+            if (work_bytes)
+                CHECK_BLAS(cublasSetWorkspace(h, work, work_bytes));
+        }
+        if (has_lt())
+            make_lt(bias);
+    }
+
+    bool has_ex() const { return job.api != LT && !job.relu && !job.gelu_bias; }
+    bool has_lt() const { return job.api != GEMMEX; }
+
+    cublasOperation_t op_b() const { return job.b_col ? CUBLAS_OP_T : CUBLAS_OP_N; }
+    cublasOperation_t op_a() const { return job.a_col ? CUBLAS_OP_T : CUBLAS_OP_N; }
+    bool f64() const { return job.in->cuda == CUDA_R_64F; }
+
+    void make_lt(const void *bias)
+    {
+        const Job &j = job;
+        cublasOperation_t ta = op_b(), tb = op_a();
         cublasLtEpilogue_t epi = j.relu        ? CUBLASLT_EPILOGUE_RELU
                                  : j.gelu_bias ? CUBLASLT_EPILOGUE_GELU_BIAS
                                                : CUBLASLT_EPILOGUE_DEFAULT;
         CHECK_BLAS(cublasLtCreate(&lt));
-        CHECK_BLAS(cublasLtMatmulDescCreate(&desc, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
-                                            f64 ? CUDA_R_64F : CUDA_R_32F));
+        CHECK_BLAS(cublasLtMatmulDescCreate(&desc, f64() ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+                                            f64() ? CUDA_R_64F : CUDA_R_32F));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
@@ -411,12 +444,24 @@ struct Gemm {
 
     void operator()(cudaStream_t stream)
     {
+        const Job &j = job;
+        if (ex) {
+            CHECK_BLAS(cublasSetStream(h, stream));
+            CHECK_BLAS(cublasGemmEx(h, op_b(), op_a(), (int)j.n, (int)j.m, (int)j.k, alpha, b, j.in->cuda, (int)j.ldb,
+                                    a, j.in->cuda, (int)j.lda, beta, c, j.out->cuda, (int)j.ldc,
+                                    f64() ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            return;
+        }
         CHECK_BLAS(cublasLtMatmul(lt, desc, alpha, b, la, a, lb, beta, c, lc, c, lc, &algos[which].algo, work,
                                   work_bytes, stream));
     }
 
     ~Gemm()
     {
+        if (h)
+            cublasDestroy(h);
+        if (!lt)
+            return;
         cublasLtMatmulPreferenceDestroy(pref);
         cublasLtMatrixLayoutDestroy(lc);
         cublasLtMatrixLayoutDestroy(lb);
@@ -451,31 +496,45 @@ static int run(Job &j)
     int rc = 0;
     {
         Gemm g(j, alpha, beta, a, b, c, work, bias);
-        double err = -1;
+        // The candidates: cublasGemmEx (-1) where it runs, then each of cuBLASLt's algorithms.
+        std::vector<int> cands;
+        if (g.has_ex())
+            cands.push_back(-1);
+        for (int i = 0; g.has_lt() && i < (int)g.algos.size(); i++)
+            cands.push_back(i);
+        std::vector<unsigned char> ha, hb, hc0;
         if (j.check) {
-            std::vector<unsigned char> ha = to_host(a, a_elems, j.in), hb = to_host(b, b_elems, j.in),
-                                       hc0 = to_host(c, c_elems, j.out);
-            g(nullptr);
-            CHECK(cudaDeviceSynchronize());
-            err = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out),
-                              j.gelu_bias ? to_host(bias, j.n, j.out) : std::vector<unsigned char>());
+            ha = to_host(a, a_elems, j.in);
+            hb = to_host(b, b_elems, j.in);
+            hc0 = to_host(c, c_elems, j.out);
         }
+        double err = -1;
         float best = -1;
         int best_at = 0;
-        for (int i = 0; i < (int)g.algos.size(); i++) {
-            g.which = i;
+        for (int cand : cands) {
+            g.ex = cand < 0;
+            g.which = cand < 0 ? 0 : cand;
+            if (j.check) { // each candidate checked on the C it starts from
+                CHECK(cudaMemcpy(c, hc0.data(), hc0.size(), cudaMemcpyHostToDevice));
+                g(nullptr);
+                CHECK(cudaDeviceSynchronize());
+                double e = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out),
+                                       j.gelu_bias ? to_host(bias, j.n, j.out) : std::vector<unsigned char>());
+                err = std::isnan(e) || err < 0 || e > err ? e : err;
+            }
             Timer<Gemm> t(g, j.method);
             float ms = t.median_ms(j.runs);
             if (best < 0 || ms < best)
-                best = ms, best_at = i;
+                best = ms, best_at = cand;
         }
         double tflops = 2.0 * j.m * j.n * j.k / (best * 1e-3) / 1e12;
         std::printf("cublas dtype=%s out=%s m=%llu n=%llu k=%llu a=%s b=%s lda=%llu ldb=%llu ldc=%llu alpha=%.17g "
-                    "beta=%.17g epilogue=%s algo=%d algos=%d workspace=%zu median_ms=%.6f tflops=%.3f check=%s "
-                    "maxerr=%.3g%s%s\n",
+                    "beta=%.17g epilogue=%s algo=%d algos=%d workspace=%zu api=%s median_ms=%.6f tflops=%.3f "
+                    "check=%s maxerr=%.3g%s%s\n",
                     j.in->name, j.out->name, j.m, j.n, j.k, j.a_col ? "col" : "row", j.b_col ? "col" : "row", j.lda,
-                    j.ldb, j.ldc, j.alpha, j.beta, epilogue_name(j), best_at, (int)g.algos.size(),
-                    j.workspace, best, tflops, !j.check ? "skipped" : err <= 1 ? "ok" : "FAIL", err,
+                    j.ldb, j.ldc, j.alpha, j.beta, epilogue_name(j), best_at < 0 ? 0 : best_at,
+                    (int)g.algos.size(), j.workspace, best_at < 0 ? "gemmex" : "lt", best, tflops,
+                    !j.check ? "skipped" : err <= 1 ? "ok" : "FAIL", err,
                     j.method == PER_CALL ? "" : " method=", j.method == PER_CALL ? "" : method_names[j.method]);
         if (j.check && !(err <= 1))
             rc = 1;
@@ -541,6 +600,15 @@ static bool flag(const char *arg, Job &j, const char **out_name)
         }
         j.relu = !std::strcmp(v, "relu");
         j.gelu_bias = !std::strcmp(v, "gelu_bias");
+    } else if (key == "--api") {
+        int k = 0;
+        while (k < 3 && std::strcmp(v, api_names[k]))
+            k++;
+        if (k == 3) {
+            std::fprintf(stderr, "kgen-cublas: --api is best, lt or gemmex, not %s\n", v);
+            return false;
+        }
+        j.api = (Api)k;
     } else if (key == "--method") {
         int m = 0;
         while (m < (int)(sizeof method_names / sizeof *method_names) && std::strcmp(v, method_names[m]))
@@ -628,5 +696,17 @@ int main(int argc, char **argv)
         !leading("--ldb", &j.ldb, j.b_col ? j.k : j.n, j.b_col ? "a column of B" : "a row of B") ||
         !leading("--ldc", &j.ldc, j.n, "a row of C"))
         return 2;
+    if (j.api == GEMMEX && (j.relu || j.gelu_bias)) {
+        std::fprintf(stderr, "kgen-cublas: --api=gemmex has no epilogue (%s is cuBLASLt's): --api=lt or best\n",
+                     epilogue_name(j));
+        return 2;
+    }
+    if (j.api != LT && std::max({ j.lda, j.ldb, j.ldc }) > INT32_MAX) {
+        if (j.api == GEMMEX) {
+            std::fprintf(stderr, "kgen-cublas: --api=gemmex takes leading dimensions up to 2^31 - 1\n");
+            return 2;
+        }
+        j.api = LT; // cublasGemmEx's leading dimensions are ints
+    }
     return run(j);
 }
