@@ -28,6 +28,16 @@ kgen_matmul_a_box_rows(const struct kgen_spec *s)
 }
 
 int
+kgen_matmul_a_rows(const struct kgen_spec *s, long long m)
+{
+	int box = kgen_matmul_a_box_rows(s);
+
+	if (s->math != KGEN_MATH_WGMMA || s->cluster != KGEN_CLUSTER_C1X1 || m >= box)
+		return box;
+	return (int)((m + 7) / 8 * 8);
+}
+
+int
 kgen_matmul_b_box_rows(const struct kgen_spec *s)
 {
 	return (int)s->tile_n / kgen_cluster_m(s);

@@ -89,6 +89,11 @@ int kgen_cluster_n(const struct kgen_spec *s);
  * math: wgmma, loads: tma): its tile's, half of them where a cluster's
  * blocks share the operand (each loads one half for both). */
 int kgen_matmul_a_box_rows(const struct kgen_spec *s);
+/* The rows of A's K-major box for a call of m rows: the box's, but with
+ * math: wgmma without a cluster and m below it, m rounded up to 8 (the
+ * kernel's A_ROWS(m)): TMA then fetches A's rows, not a tile of zero
+ * fill; the stage's rows past them are never stored. */
+int kgen_matmul_a_rows(const struct kgen_spec *s, long long m);
 int kgen_matmul_b_box_rows(const struct kgen_spec *s);
 
 /* The tiles of C of an m x n call: ceil(m / tile_m) * ceil(n / tile_n);

@@ -64,10 +64,12 @@ encode_both(const kgen_kernel *kn, struct wgmma_maps *w, const struct kgen_wgmma
 	const struct kgen_spec *s = &kn->spec;
 	kgen_status st;
 
-	/* cluster: the shared operand's K-major box is half the tile: each block of the pair loads one. */
+	/* cluster: the shared operand's K-major box is half the tile: each block of the pair loads one.
+	 * math: wgmma without a cluster: where m is below the tile, a box of m rows rounded up to 8
+	 * (kgen_matmul_a_rows(), which the kernel expects), not a tile of TMA's zero fill. */
 	if (s->a_layout == KGEN_MM_ROW)
 		st = encode(kn, &w->a_map, c->a, (unsigned)c->k, (unsigned)c->m, c->lda,
-		            (unsigned)kgen_matmul_a_box_rows(s), err);
+		            (unsigned)kgen_matmul_a_rows(s, c->m), err);
 	else
 		st = encode(kn, &w->a_map, c->a, (unsigned)c->m, (unsigned)c->k, c->lda, (unsigned)s->tile_k, err);
 	if (st)

@@ -334,6 +334,28 @@ START_TEST(matmul_reductions_start_at_identities)
 }
 END_TEST
 
+/* math: wgmma without a cluster, A row-major: where m is below the tile,
+ * A's box is m rows rounded up to 8 (the kernel expects those bytes), not a
+ * tile of TMA's zero fill; from m = tile_m on, the tile's rows. */
+START_TEST(wgmma_a_box_of_few_rows)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 128\n");
+	const struct fake_map *a = fake_var("fake_cuda_prev_map");
+	static const unsigned long long m[] = { 1, 8, 9, 100, 127, 128, 1000 };
+	static const unsigned rows[] = { 8, 8, 16, 104, 128, 128, 128 };
+	kgen_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof m / sizeof m[0]; i++) {
+		ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, m[i], 256, 512, 0, 0, 0, 1.0, 0.0,
+		                             0, 0, NULL, &err), KGEN_OK);
+		ck_assert_uint_eq(a->dims[1], m[i]);  /* A's map: dims {k, m} */
+		ck_assert_uint_eq(a->box[1], rows[i]);
+	}
+}
+END_TEST
+
 /* math: wgmma, split_k: a persistent grid of clusters of split_k blocks,
  * as many as the GPU holds (the fake: 60) up to the tiles; block 0's room
  * for the other blocks' sums in its dynamic shared memory; no scratch. */
@@ -1888,6 +1910,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, wgmma_split_k_launches_clusters);
+	tcase_add_test(tc, wgmma_a_box_of_few_rows);
 	tcase_add_test(tc, matmul_operands_are_checked);
 	tcase_add_test(tc, matmul_reductions_start_at_identities);
 	tcase_add_test(tc, pingpong_boxes_whole_tiles);

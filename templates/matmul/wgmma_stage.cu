@@ -11,11 +11,15 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
                                                   int col0, int k0)
 {
 {{#a_k_major}}
-    const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k
+    // A row-major: one box of TILE_M rows of 64 k, or of A's m rows rounded up to 8 where m is less
+    // (the host encodes that box: the stage's rows past it stay as they were, and C's rows they
+    // would give are not stored).
+    const int a_bytes = m < TILE_M ? (m + 7) / 8 * 8 * 128 : A_BOX;
 {{/a_k_major}}
 {{^a_k_major}}
     // A column-major: a box of 64 k rows of 64 m per 64 rows of the tile that start in A.
     const int a_boxes = (m - row0 + 63) / 64 < TILE_M / 64 ? (m - row0 + 63) / 64 : TILE_M / 64;
+    const int a_bytes = a_boxes * A_BOX;
 {{/a_k_major}}
 {{#b_k_major}}
     const int b_boxes = 1;  // B column-major: one box of TILE_N rows (columns of B) of 64 k
@@ -24,7 +28,7 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
     // B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.
     const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;
 {{/b_k_major}}
-    mbarrier_arrive_expect_tx(full, a_boxes * A_BOX + b_boxes * B_BOX);
+    mbarrier_arrive_expect_tx(full, a_bytes + b_boxes * B_BOX);
 {{#a_k_major}}
     tma_load_2d(as, a_map, k0, row0, full);
 {{/a_k_major}}

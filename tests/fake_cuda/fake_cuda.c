@@ -526,7 +526,7 @@ cuGraphLaunch(CUgraphExec e, CUstream s)
 API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e) { return unmake(e, &fake_cuda_execs); }
 API CUresult CUDAAPI cuGraphDestroy(CUgraph g) { return unmake(g, &fake_cuda_graphs); }
 
-API struct fake_map fake_cuda_last_map;
+API struct fake_map fake_cuda_last_map, fake_cuda_prev_map;  /* the last map encoded, and the one before */
 
 /* An element's bytes, by CUtensorMapDataType (0: a type kgen does not use). */
 static unsigned
@@ -567,6 +567,7 @@ cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank,
 	    (sw == CU_TENSOR_MAP_SWIZZLE_64B && box[0] * map_element(t) > 64) ||
 	    (sw == CU_TENSOR_MAP_SWIZZLE_32B && box[0] * map_element(t) > 32))
 		return CUDA_ERROR_INVALID_VALUE;
+	fake_cuda_prev_map = fake_cuda_last_map;
 	memset(&fake_cuda_last_map, 0, sizeof fake_cuda_last_map);
 	fake_cuda_last_map.type = (int)t;
 	fake_cuda_last_map.rank = (int)rank;

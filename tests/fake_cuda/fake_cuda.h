@@ -17,7 +17,8 @@ struct fake_launch {
 	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
 };
 
-/* The last tensor map cuTensorMapEncodeTiled made (fake_cuda_last_map). */
+/* The last tensor map cuTensorMapEncodeTiled made (fake_cuda_last_map), and
+ * the one before it (fake_cuda_prev_map: A's where A's and B's are made). */
 struct fake_map {
 	int type, rank, swizzle;      /* CUtensorMapDataType, CUtensorMapSwizzle */
 	unsigned box[5];

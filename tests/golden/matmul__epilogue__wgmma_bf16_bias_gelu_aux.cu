@@ -440,10 +440,13 @@ static __device__ __forceinline__ void load_stage(const CUtensorMap *a_map, cons
                                                   unsigned char *bs, unsigned long long *full, int m, int n, int row0,
                                                   int col0, int k0)
 {
-    const int a_boxes = 1;  // A row-major: one box of TILE_M rows of 64 k
+    // A row-major: one box of TILE_M rows of 64 k, or of A's m rows rounded up to 8 where m is less
+    // (the host encodes that box: the stage's rows past it stay as they were, and C's rows they
+    // would give are not stored).
+    const int a_bytes = m < TILE_M ? (m + 7) / 8 * 8 * 128 : A_BOX;
     // B row-major: a box of 64 k rows of 64 n per 64 columns of the tile that start in B.
     const int b_boxes = (n - col0 + 63) / 64 < TILE_N / 64 ? (n - col0 + 63) / 64 : TILE_N / 64;
-    mbarrier_arrive_expect_tx(full, a_boxes * A_BOX + b_boxes * B_BOX);
+    mbarrier_arrive_expect_tx(full, a_bytes + b_boxes * B_BOX);
     tma_load_2d(as, a_map, k0, row0, full);
     for (int j = 0; j < b_boxes; j++)
         tma_load_2d(bs + j * B_BOX, b_map, col0 + 64 * j, k0, full);
