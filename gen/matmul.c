@@ -66,7 +66,9 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads\n"
 		                   "// zeros outside A and B.\n");
 		kgen_contract_note(p, "%s", ep);
-		kgen_contract_note(p, "// Scratch: none.");
+		kgen_matmul_repack_step(s, p);
+		kgen_contract_note(p, "%s", kgen_matmul_repacks(s) ? "// Scratch: none (the copies go in a buffer the runtime keeps)."
+		                                                     : "// Scratch: none.");
 		return;
 	}
 	if (stream_k)
@@ -571,6 +573,12 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_init(&r);
 		tpl_set(&r, "name", "%s_reduce", kgen_spec_kernel_name(s));
 		TRY(tpl_render(&ks, "matmul/split_reduce.cu", &r, err));
+	}
+	if (kgen_matmul_repacks(s)) {
+		struct tpl_args r;
+		tpl_init(&r);
+		tpl_set(&r, "name", "%s_repack", kgen_spec_kernel_name(s));
+		TRY(tpl_render(&ks, "matmul/repack.cu", &r, err));
 	}
 	if (ks.failed)
 		TRY(kgen_fail(err, KGEN_ENOMEM, "out of memory"));

@@ -32,6 +32,14 @@ kgen_matmul_takes_maps(const struct kgen_spec *s)
 	return s->math == KGEN_MATH_WGMMA || kgen_matmul_loads_tma(s);
 }
 
+/* unaligned: repack: a second kernel, NAME_repack, copies an operand TMA
+ * cannot load into rows of 16-byte multiples before the kernel runs. */
+static inline int
+kgen_matmul_repacks(const struct kgen_spec *s)
+{
+	return kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_REPACK;
+}
+
 /* math: wgmma: the rows of a tile a consumer warpgroup multiplies (and
  * stores): its share, or with schedule: pingpong, which gives each
  * warpgroup whole tiles in turn, all of them. */

@@ -229,6 +229,23 @@ map_note(struct kgen_contract *p, const char *name, int k_major, const char *row
 }
 
 void
+kgen_matmul_repack_step(const struct kgen_spec *s, struct kgen_contract *p)
+{
+	struct kgen_step *st;
+
+	if (!kgen_matmul_repacks(s))
+		return;
+	st = kgen_contract_step(p, "_repack", "src, ld, dst, pitch, rows, width", "grid_r", 256);
+	kgen_contract_printf(st->note, sizeof st->note, "unaligned: repack, before %s", kgen_spec_kernel_name(s));
+	kgen_contract_note(p, "// %s_repack (unaligned: repack), launched first for each of A and B that breaks TMA's\n"
+	                   "// rules: copies its rows (rows of width elements, ld apart at src: A's m rows of k, B's k\n"
+	                   "// rows of n where row-major) to dst (16-byte aligned) with rows pitch = width rounded up to\n"
+	                   "// 8 elements apart; grid_r = min(ceil(rows * pitch / 8 / 256), 16 x the SMs), a block\n"
+	                   "// striding over the 16-byte vectors; the maps then describe the copy (ld = pitch).\n",
+	                   kgen_spec_kernel_name(s));
+}
+
+void
 kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p)
 {
 	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
@@ -299,7 +316,9 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n");
 	kgen_matmul_ep_note(s, ep, sizeof ep);
 	kgen_contract_note(p, "%s", ep);
-	kgen_contract_note(p, "// Scratch: none.");
+	kgen_matmul_repack_step(s, p);
+	kgen_contract_note(p, "%s", kgen_matmul_repacks(s) ? "// Scratch: none (the copies go in a buffer the runtime keeps)."
+	                                                     : "// Scratch: none.");
 }
 
 /* ---- the source ---- */

@@ -19,6 +19,9 @@ void kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract 
 /* The contract's lines on A's and B's tensor maps (math: wgmma; math: mma
  * with loads: tma). */
 void kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p);
+/* unaligned: repack's kernel NAME_repack as a step of the contract, with
+ * its note (kgen_matmul_repacks(); nothing otherwise). */
+void kgen_matmul_repack_step(const struct kgen_spec *s, struct kgen_contract *p);
 kgen_status kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kgen_error *err);
 kgen_status kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err);
 kgen_status kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err);

@@ -280,6 +280,7 @@
 /* What a matmul kernel that loads A and B by TMA (math: wgmma, loads: tma)
  * does with a call whose operands TMA cannot load. */
 #define KGEN_MM_UNALIGNED(X) \
+	X(REPACK,   "repack",   "copies each operand TMA cannot load into a buffer the kernel keeps, its rows padded to 16-byte multiples (a second kernel, NAME_repack, on the call's stream), and runs the kernel on the copies") \
 	X(FALLBACK, "fallback", "runs an mma.sync kernel of the same computation (types, layouts, epilogue and operands; specs/matmul/best/mma_<dtype>.yaml's tiles, cp.async loads), built at the first such call") \
 	X(REFUSE,   "refuse",   "refuses the call (KGEN_EINVAL), saying why")
 
@@ -381,7 +382,7 @@
 	X(residual_dtype,   "residual_dtype",   KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: residual's type; default out_dtype") \
 	X(row_reduce,       "row_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each row of the values stored (after the epilogue, before rounding to C's type), each an m-vector of the accumulator type: sum, sumsq, max, min, absmax, several apart by commas") \
 	X(col_reduce,       "col_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each column of the values stored, each an n-vector of the accumulator type, as row_reduce") \
-	X(unaligned,        "unaligned",        KT_ENUM, kgen_mm_unaligned,  0, 0,     "fallback", "matmul, math: wgmma or loads: tma: a call whose A or B is not 16-byte aligned, or whose lda or ldb is not a multiple of 16 bytes, runs an mma.sync fallback or is refused") \
+	X(unaligned,        "unaligned",        KT_ENUM, kgen_mm_unaligned,  0, 0,     "repack", "matmul, math: wgmma or loads: tma: a call whose A or B is not 16-byte aligned, or whose lda or ldb is not a multiple of 16 bytes, runs on aligned copies of them, runs an mma.sync fallback or is refused") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \
 	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
 	X(row_strategy,     "strategy",         KT_ENUM, kgen_row_strategies, 0, 0,    "auto",    "kernel: rows: how threads share a row") \

@@ -20,7 +20,7 @@
 	X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuLaunchKernelEx) \
 	X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
 	X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuMemsetD2D32Async) X(cuMemGetInfo) \
-	X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
+	X(cuStreamSynchronize) X(cuStreamIsCapturing) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
 	X(cuEventElapsedTime) X(cuEventDestroy) X(cuTensorMapEncodeTiled) \
 	X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveClusters) \
 	X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) \

@@ -3,9 +3,10 @@
  * `math: mma` one with `loads: tma`, a block a tile): A's and B's
  * TMA tensor maps, encoded as the kernel's contract says (2-D, 128-byte
  * swizzle, zero fill; gen/matmul_hopper.c) and kept in the kernel's launch
- * state while the pointers and shapes stay the same; TMA's own rules (16-
- * byte aligned matrices, row pitches of a multiple of 16 bytes) refused
- * with KGEN_EINVAL before anything is launched; the grid (persistent for a
+ * state while the pointers and shapes stay the same; operands that break
+ * TMA's rules (16-byte aligned matrices, row pitches of a multiple of 16
+ * bytes) copied aligned (unaligned: repack), given to the mma.sync fallback
+ * or refused with KGEN_EINVAL before anything is launched; the grid (persistent for a
  * producer warpgroup; a cluster of split_k blocks a tile with split_k).  store: tma adds C's map, or says C cannot take
  * TMA (c_tma 0) and the kernel stores without it.
  */
@@ -184,8 +185,8 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 	const char *who = wgmma ? "math: wgmma" : "loads: tma";
 	const char *instead = wgmma ? "math: mma" : "loads: cp_async";
 
-	/* Reached with unaligned: refuse only (fallback runs the mma.sync kernel instead). */
-	const char *refused = " (the spec's unaligned: refuse forbids the mma.sync fallback)";
+	/* Reached with unaligned: refuse only (repack copies the operands, fallback runs the mma.sync kernel). */
+	const char *refused = " (the spec's unaligned: refuse forbids aligned copies and the mma.sync fallback)";
 
 	if (c->a % 16 || c->b % 16)
 		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to 16 bytes, as %s's TMA loads need%s%s%s",
@@ -211,6 +212,73 @@ kgen_matmul_tma_can_load(const kgen_kernel *kn, CUdeviceptr a, CUdeviceptr b, lo
 	return !k || (a % 16 == 0 && b % 16 == 0 && (unsigned long long)lda * size % 16 == 0 &&
 	              (unsigned long long)ldb * size % 16 == 0 && (unsigned long long)lda * size < 1ull << 40 &&
 	              (unsigned long long)ldb * size < 1ull << 40);
+}
+
+/* One operand's copy by NAME_repack (step `step` of the contract): `rows`
+ * rows of `width` elements, `ld` apart at *p, to dst with rows `pitch`
+ * elements apart; *p and *ld then name the copy. */
+static kgen_status
+copy_rows(kgen_kernel *kn, int step, CUdeviceptr *p, long long *ld, unsigned long long rows, unsigned long long width,
+          unsigned long long pitch, CUdeviceptr dst, CUstream stream, kgen_error *err)
+{
+	CUdeviceptr src = *p;
+	long long src_ld = *ld, dst_pitch = (long long)pitch, r = (long long)rows, w = (long long)width;
+	unsigned long long vectors = rows * (pitch / 8), most = 16ull * (unsigned long long)kn->ctx->sm_count;
+	unsigned long long grid = (vectors + 255) / 256 < most ? (vectors + 255) / 256 : most;
+	void *args[] = { &src, &src_ld, &dst, &dst_pitch, &r, &w };
+	kgen_status st;
+
+	if ((st = kgen_kernel_step(kn, step, err)) ||
+	    (st = kgen_launch(kn->ctx->cu, kn->fn[step], grid ? grid : 1, 256, 0, args, stream, err)))
+		return st;
+	*p = dst;
+	*ld = dst_pitch;
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *lda, long long *ldb, int m, int n,
+                   int k, CUstream stream, kgen_error *err)
+{
+	const struct kgen_spec *s = &kn->spec;
+	unsigned long long size = (unsigned long long)s->r.dtype->size, per = 16 / size;
+	/* each operand's rows and row width as it lies in memory, and whether TMA can load it */
+	unsigned long long a_rows = s->a_layout == KGEN_MM_ROW ? (unsigned)m : (unsigned)k;
+	unsigned long long a_width = s->a_layout == KGEN_MM_ROW ? (unsigned)k : (unsigned)m;
+	unsigned long long b_rows = s->b_layout == KGEN_MM_COL ? (unsigned)n : (unsigned)k;
+	unsigned long long b_width = s->b_layout == KGEN_MM_COL ? (unsigned)k : (unsigned)n;
+	int a_bad = !kgen_matmul_tma_can_load(kn, *a, 16, *lda, (long long)per, k);
+	int b_bad = !kgen_matmul_tma_can_load(kn, 16, *b, (long long)per, *ldb, k);
+	unsigned long long a_pitch = (a_width + per - 1) / per * per, b_pitch = (b_width + per - 1) / per * per;
+	/* A's copy first, B's 256 bytes aligned after it */
+	size_t a_bytes = a_bad ? (size_t)((a_rows * a_pitch * size + 255) / 256 * 256) : 0;
+	size_t b_bytes = b_bad ? (size_t)(b_rows * b_pitch * size) : 0;
+	kgen_status st;
+	int step = 1;
+
+	while (step < kn->contract.nsteps && strcmp(kn->contract.step[step].suffix, "_repack"))
+		step++;
+	if (step == kn->contract.nsteps)
+		return kgen_fail(err, KGEN_EINTERNAL, "unaligned: repack: %s has no _repack kernel", kgen_spec_kernel_name(s));
+	if ((a_bad && a_pitch * size >= 1ull << 40) || (b_bad && b_pitch * size >= 1ull << 40))
+		return kgen_fail(err, KGEN_EINVAL, "unaligned: repack: rows of %llu elements are past TMA's 2^40-byte pitches",
+		                 a_bad ? a_width : b_width);
+	if (kn->scratch_bytes < a_bytes + b_bytes) {  /* a capture cannot allocate (nor free the old buffer) */
+		CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+		KGEN_CU(kn->ctx->cu, err, cuStreamIsCapturing, (stream, &capture));
+		if (capture != CU_STREAM_CAPTURE_STATUS_NONE)
+			return kgen_fail(err, KGEN_EINVAL, "unaligned: repack: this call's aligned copies of A or B need %zu bytes "
+			                 "of %s's own memory, which a stream capture cannot allocate: make a call of this shape "
+			                 "(or a larger one) with such operands before capturing", a_bytes + b_bytes,
+			                 kgen_spec_kernel_name(s));
+	}
+	if ((st = kgen_own_scratch(kn, a_bytes + b_bytes, stream, err)))
+		return st;
+	if (a_bad && (st = copy_rows(kn, step, a, lda, a_rows, a_width, a_pitch, kn->scratch, stream, err)))
+		return st;
+	if (b_bad && (st = copy_rows(kn, step, b, ldb, b_rows, b_width, b_pitch, kn->scratch + a_bytes, stream, err)))
+		return st;
+	return KGEN_OK;
 }
 
 /* The fallback's spec as YAML: what kn's spec computes (types, layouts,

@@ -457,6 +457,10 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 			return st;
 		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
 	}
+	if (kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_REPACK &&
+	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k) &&  /* operands TMA cannot load: copies it can */
+	    (st = kgen_matmul_repack(kn, &a, &b, &lda, &ldb, m, n, k, stream, err)))
+		return st;
 	if ((st = start_reductions(kn, c, stream, err)))
 		return st;
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */

@@ -78,6 +78,14 @@ last(void)
 	return &launches[(*nlaunches - 1) % 256];
 }
 
+/* The launch `back` launches before the last (0: the last). */
+static const struct fake_launch *
+before_last(int back)
+{
+	ck_assert_int_gt(*nlaunches, back);
+	return &launches[(*nlaunches - 1 - back) % 256];
+}
+
 START_TEST(context_reads_the_device)
 {
 	ck_assert_str_eq(kgen_context_device_name(ctx), "Fake H200");
@@ -391,6 +399,8 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	kgen_kernel *q = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 	                       "tile_n: 256\ncluster: 2x1\n");
 	kgen_kernel *r = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nunaligned: refuse\n");
+	kgen_kernel *f = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nunaligned: fallback\n");
+	const struct fake_map *amap = fake_var("fake_cuda_prev_map"), *bmap = fake_var("fake_cuda_last_map");
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes, n0 = *nlaunches;
@@ -431,26 +441,73 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C */
 	ck_assert_int_eq(*encodes, e0 + 8);              /* p once, q at two shapes: 2 + 2 + 4 */
-	/* Operands TMA cannot load: unaligned: fallback (the default) runs the mma.sync kernel of the same
-	 * computation, built at the first such call; unaligned: refuse says why. */
+	/* Operands TMA cannot load: unaligned: repack (the default) copies each such operand into the kernel's
+	 * scratch with rows of 16-byte multiples (A's 257 k to 264, B's 3001 n to 3008: 1000 x 264 bf16 is 528000
+	 * bytes, B's copy 256-byte aligned after), a launch of NAME_repack each (src, ld, dst, pitch, rows,
+	 * width), and runs the wgmma kernel on the copies; unaligned: fallback runs the mma.sync kernel of the
+	 * same computation, built at the first such call; unaligned: refuse says why. */
+	n0 = *nlaunches;
+	*nparams = 6;  /* NAME_repack's src, ld, dst, pitch, rows, width (the wgmma kernel's first six) */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 3);
+	x = before_last(2);                              /* A's copy */
+	ck_assert_str_eq(x->name, "matmul_wgmma_bf16_repack");
+	ck_assert_uint_eq(x->block[0], 256);
+	ck_assert_uint_eq(x->args[0], 0x10000000ull);
+	ck_assert_uint_eq(x->args[1], 257);              /* ld */
+	ck_assert_uint_eq(x->args[2] % 256, 0);          /* dst */
+	ck_assert_uint_eq(x->args[3], 264);              /* pitch */
+	ck_assert_uint_eq(x->args[4], 1000);             /* rows */
+	ck_assert_uint_eq(x->args[5], 257);              /* width */
+	ck_assert_uint_eq(x->grid[0], (1000 * 33 + 255) / 256);
+	ck_assert_str_eq(before_last(1)->name, "matmul_wgmma_bf16_repack");
+	ck_assert_uint_eq(before_last(1)->args[0], 0x20000000ull);
+	ck_assert_uint_eq(before_last(1)->args[1], 3001);
+	ck_assert_uint_eq(before_last(1)->args[2], x->args[2] + 528128);  /* 528000 rounded up to 256 */
+	ck_assert_uint_eq(before_last(1)->args[3], 3008);
+	ck_assert_uint_eq(before_last(1)->args[4], 257);
+	ck_assert_uint_eq(before_last(1)->grid[0], (257 * 376 + 255) / 256);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	ck_assert_int_eq(*encodes, e0 + 10);             /* the copies' maps */
+	ck_assert_uint_eq(amap->dims[0], 257);           /* A: {k, m}, rows 528 bytes apart */
+	ck_assert_uint_eq(amap->strides[0], 528);
+	ck_assert_uint_eq(bmap->dims[0], 3001);          /* B: {n, k}, rows 6016 bytes apart */
+	ck_assert_uint_eq(bmap->strides[0], 6016);
+	n0 = *nlaunches;                                 /* only B's pitch breaks TMA's rules: only B is copied */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 70, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_uint_eq(before_last(1)->args[0], 0x20000000ull);
+	ck_assert_uint_eq(before_last(1)->args[1], 70);
+	ck_assert_uint_eq(before_last(1)->args[3], 64);
+	ck_assert_uint_eq(before_last(1)->args[4], 64);
+	n0 = *nlaunches;                                 /* a misaligned pointer: A copied, B as it is */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_uint_eq(before_last(1)->args[0], 0x10000002ull);
+	ck_assert_uint_eq(before_last(1)->args[3], 64);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	e0 = *encodes;
+	ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
 	ck_assert_uint_eq(last()->block[0], 128);
 	ck_assert_uint_eq(last()->smem, 98304);          /* specs/matmul/best/mma_bf16.yaml's three stages */
-	ck_assert_int_eq(*encodes, e0 + 8);              /* no maps */
-	ck_assert_int_eq(kgen_matmul(k, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
+	ck_assert_int_eq(*encodes, e0);                  /* no maps */
+	ck_assert_int_eq(kgen_matmul(f, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
 	ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "math: wgmma loads A and B with TMA, which needs row pitches of a multiple of 16 "
 	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
-	                 "or use math: mma (the spec's unaligned: refuse forbids the mma.sync fallback)");
+	                 "or use math: mma (the spec's unaligned: refuse forbids aligned copies and the mma.sync fallback)");
 	ck_assert_int_eq(kgen_matmul(r, 0x10000002ull, 0x20000000ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "a (0x10000002) is not aligned to 16 bytes, as math: wgmma's TMA loads need (the "
-	                 "spec's unaligned: refuse forbids the mma.sync fallback)");
+	                 "spec's unaligned: refuse forbids aligned copies and the mma.sync fallback)");
 	*nparams = 0;
 }
 END_TEST
@@ -468,6 +525,8 @@ START_TEST(mma_tma_launch)
 	                         "loads: tma\na_layout: col\nb_layout: col\nname: mma_tma_cols\n");
 	kgen_kernel *r = build("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
 	                       "loads: tma\nunaligned: refuse\n");
+	kgen_kernel *f = build("kernel: matmul\ndtype: bf16\nmath: mma\ntile_k: 64\nsmem_layout: swizzled\nstages: 3\n"
+	                       "loads: tma\nunaligned: fallback\n");
 	const struct fake_launch *x;
 	kgen_error err;
 	int e0 = *encodes;
@@ -491,7 +550,14 @@ START_TEST(mma_tma_launch)
 	ck_assert_uint_eq(last()->args[0], 1000);        /* A column-major: dims {m, k} */
 	ck_assert_uint_eq(last()->args[1], 264);         /* B column-major: dims {k, n} */
 	ck_assert_uint_eq(last()->smem, 2 * (64 * 128 + 128 * 64) * 2 + 1024 + 2 * 16);
+	*nparams = 6;  /* NAME_repack's six parameters */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
+	                             NULL, &err), KGEN_OK);  /* unaligned: repack: the TMA kernel on aligned copies */
+	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
+	ck_assert_uint_eq(last()->smem, 3 * (128 * 64 + 64 * 128) * 2 + 1024 + 3 * 16);
+	ck_assert_str_eq(before_last(1)->name, "matmul_mma_bf16_repack");
+	ck_assert_uint_eq(before_last(1)->args[3], 3008);
+	ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);  /* unaligned: fallback: the cp.async kernel */
 	ck_assert_str_eq(last()->name, "matmul_mma_bf16");
 	ck_assert_uint_eq(last()->smem, 98304);
@@ -499,11 +565,11 @@ START_TEST(mma_tma_launch)
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "loads: tma copies A's and B's tiles with TMA, which needs row pitches of a multiple of 16 "
 	                 "bytes: lda 257 and ldb 3001 of bf16 are 514 and 6002 bytes; make them multiples of 8 elements, "
-	                 "or use loads: cp_async (the spec's unaligned: refuse forbids the mma.sync fallback)");
+	                 "or use loads: cp_async (the spec's unaligned: refuse forbids aligned copies and the mma.sync fallback)");
 	ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000008ull, 0x30000000ull, 64, 64, 64, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "b (0x20000008) is not aligned to 16 bytes, as loads: tma's TMA loads need: use "
-	                 "loads: cp_async (the spec's unaligned: refuse forbids the mma.sync fallback)");
+	                 "loads: cp_async (the spec's unaligned: refuse forbids aligned copies and the mma.sync fallback)");
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 5, 0, 0, 0, 0, 1.0, 0.0, 0, 0, NULL,
 	                             &err), KGEN_OK);    /* k = 0: no maps, C = beta C, a block a tile */
 	ck_assert_uint_eq(last()->grid[0], 1);

@@ -155,11 +155,12 @@ status=0
 		done
 		# The shipped plans by shape (specs/plans/*/matmul-*.yaml): shapes ragged against
 		# their tiles that reach every entry (split k over 4 and 2, the skinny tiles,
-		# 128 x 128, 128 x 64, the best spec), with TMA's whole pitches.
+		# 128 x 128, 128 x 64, the best spec), with TMA's whole pitches, then two whose
+		# A has rows TMA cannot load (K of 4097 and 521: unaligned: repack's copy).
 		echo "# kgen run --verify the shipped matmul plans at shapes of every entry..."
 		"$kgen" run --verify --shape 100x2000x1000 --shape 256x1024x8200 --shape 100x4000x520 --shape 1x4096x4096 \
 			--shape 63x12000x512 --shape 1x8192x1000 --shape 128x9000x264 --shape 200x5000x1000 \
-			--shape 1000x2000x136 --shape 1500x3000x520 \
+			--shape 1000x2000x136 --shape 1500x3000x520 --shape 1x4096x4097 --shape 100x4000x521 \
 			$(find "$top_srcdir/specs/plans" -name 'matmul-*.yaml' | LC_ALL=C sort) || status=1
 		echo "# kgen run --verify --pad 3 matmul specs..."
 		"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1

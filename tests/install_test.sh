@@ -51,7 +51,7 @@ import kgen, kgen._installed, sys
 from kgen import _matmul
 if not kgen.__file__.startswith(sys.argv[1]):
     sys.exit("imported " + kgen.__file__)
-best = _matmul._default_matmul("f16", (8, 0), "row", "row", False)[0]
+best = _matmul._default_matmul("f16", (8, 0), "row", "row")[0]
 sys.exit(0 if best and best.startswith(sys.argv[1]) else "kgen.matmul takes %s" % best)' "$tmp" ||
 			bad "the installed Python package does not import, or does not take its own best matmul specs"
 	fi

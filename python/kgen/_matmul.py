@@ -30,15 +30,18 @@ def _best_spec(name):
     return next((os.path.normpath(p) for p in found if os.path.isfile(p)), None)
 
 
-def _default_matmul(dtype, cc, a_layout, b_layout, tma_ok):
+def _default_matmul(dtype, cc, a_layout, b_layout):
     """kgen.matmul's kernel without spec= and overrides (epilogue= and
     out_dtype= aside):
     (the path of kgen's best spec for dtype on a GPU of compute capability
     cc, the fields to set on it for these layouts), or (None, {}) for the
     family's defaults.  f16 and bf16: wgmma_<dtype>.yaml on sm_90 (its wgmma
-    needs sm_90a, which only cc (9, 0) has) when tma_ok, i.e. TMA can load a
-    and b as they lie (see _tma_ok); else mma_<dtype>.yaml (mma.sync, sm_80
-    and up).  f32: simt_f32.yaml (cp.async, sm_80 and up), whose cp.async
+    needs sm_90a, which only cc (9, 0) has), which takes operands TMA cannot
+    load as they lie by copying them aligned first (unaligned: repack: on
+    an H200 the mma.sync fallback took 2.4x and 5.8x the time at 4096 x
+    4096 x 129 and x 4097, bench/results/nvidia-h200/2026-12-03-shapes/
+    run7); else
+    mma_<dtype>.yaml (mma.sync, sm_80 and up).  f32: simt_f32.yaml (cp.async, sm_80 and up), whose cp.async
     stages cannot transpose: a column-major A is kept transposed in shared
     memory, a column-major B is loaded in one stage.  f64 and GPUs older
     than sm_80: the family's defaults, as when no best spec is found."""
@@ -52,19 +55,9 @@ def _default_matmul(dtype, cc, a_layout, b_layout, tma_ok):
         if b_layout == "col":
             fields["stages"] = 1
     else:
-        name = "%s_%s.yaml" % ("wgmma" if tuple(cc) == (9, 0) and tma_ok else "mma", dtype)
+        name = "%s_%s.yaml" % ("wgmma" if tuple(cc) == (9, 0) else "mma", dtype)
     path = _best_spec(name)
     return (path, fields) if path is not None else (None, {})
-
-
-def _tma_ok(c, a_layout, b_layout):
-    """Whether wgmma's TMA loads take c's a and b as they lie, as
-    runtime/matmul_hopper_launch.c's check_tma asks (it refuses the call
-    otherwise): both addresses 16-byte aligned, both leading dimensions
-    (of the layouts read) multiples of 16 bytes and below 2^40."""
-    size = SIZE[c.a.dtype]
-    pitches = (c.la[a_layout] * size, c.lb[b_layout] * size)
-    return c.a.ptr % 16 == 0 and c.b.ptr % 16 == 0 and all(p % 16 == 0 and p < 1 << 40 for p in pitches)
 
 
 def _layouts(x, name, where):
@@ -433,17 +426,17 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     return _matmul(a, b, out, spec, alpha, beta, stream, overrides, bias=bias, residual=residual)
 
 
-def _shipped_plan(c, fields, overrides, device):
+def _shipped_plan(fields, overrides, device):
     """The shipped plan by shape for this call without spec= (specs/plans/
     nvidia-<model>/matmul-<dtype>.yaml, tuned on the device's GPU model), or
-    None: only for f16 and bf16 row-major a and b that TMA can load, C of
-    their dtype, no overrides and no operands (a plan's entries compute
-    exactly that: its layouts, types and epilogue), on sm_90."""
+    None: only for f16 and bf16 row-major a and b (any alignment: the
+    entries copy what TMA cannot load, unaligned: repack), C of their
+    dtype, no overrides and no operands (a plan's entries compute exactly
+    that: its layouts, types and epilogue), on sm_90."""
     dt = fields["dtype"]
     if (overrides or dt not in ("f16", "bf16") or fields.get("out_dtype", dt) != dt or
             set(fields) - {"dtype", "a_layout", "b_layout", "out_dtype"} or fields["a_layout"] != "row" or
-            fields["b_layout"] != "row" or tuple(compute_capability(device)) != (9, 0) or
-            not _tma_ok(c, "row", "row")):
+            fields["b_layout"] != "row" or tuple(compute_capability(device)) != (9, 0)):
         return None
     from . import _plans
     return _plans.shipped("matmul", dt, gpu_name(device))
@@ -457,7 +450,7 @@ def _default_choice(c, fields, overrides, device):
     if overrides and not overrides.keys() <= {"epilogue", "out_dtype", "aux", "row_reduce", "col_reduce"}:
         return None, {}, ()
     la, lb = fields["a_layout"], fields["b_layout"]
-    return _chosen(c.a.dtype, compute_capability(device), la, lb, _tma_ok(c, la, lb))
+    return _chosen(c.a.dtype, compute_capability(device), la, lb)
 
 
 _choices = {}  # _default_matmul's arguments -> (path, fields, the fields as a key)
@@ -504,10 +497,10 @@ def _deep_k_choice(choice, dtype, m, n, k, resident):
     return mma, extra, tuple(sorted(extra.items()))
 
 
-def _chosen(dtype, cc, a_layout, b_layout, tma_ok):
+def _chosen(dtype, cc, a_layout, b_layout):
     """_default_matmul's answer and its fields as a sorted tuple, worked out
     once for each set of arguments (every call without spec= asks)."""
-    args = (dtype, cc, a_layout, b_layout, tma_ok)
+    args = (dtype, cc, a_layout, b_layout)
     got = _choices.get(args)
     if got is None:
         path, extra = _default_matmul(*args)
@@ -537,7 +530,7 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
     device = c.a.device or 0
     over = tuple(sorted(overrides.items()))
     s = stream_of(c.a, stream, where)
-    plan = _shipped_plan(c, fields, overrides, device) if spec is None else None
+    plan = _shipped_plan(fields, overrides, device) if spec is None else None
     if plan is not None:  # the GPU's plan by shape: its entry for m, n and k, chosen in libkgen at each call
         k = cached(("plan", device, ("text", plan)), lambda: new_plan_kernel(where, plan, device), device, s, where)
     elif spec is None:

@@ -174,23 +174,22 @@ CCS = [(8, 0), (8, 9), (9, 0), (10, 0), (7, 5)]
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 
 
-def want_default(dtype, cc, la, lb, tma_ok):
+def want_default(dtype, cc, la, lb):
     """docs/python.md's rule, written out: (the best spec's file name or None, its fields)."""
     if dtype == "f64" or cc < (8, 0):
         return None, {}
     if dtype == "f32":
         # cp.async cannot transpose: a col-major A is kept transposed in shared memory, a col-major B takes one stage.
         return "simt_f32.yaml", dict([("a_smem", "transposed")] * (la == "col") + [("stages", 1)] * (lb == "col"))
-    return ("wgmma_%s.yaml" if cc == (9, 0) and tma_ok else "mma_%s.yaml") % dtype, {}
+    return ("wgmma_%s.yaml" if cc == (9, 0) else "mma_%s.yaml") % dtype, {}
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f64", "f16", "bf16"])
 @pytest.mark.parametrize("cc", CCS)
 @pytest.mark.parametrize("la, lb", LAYOUTS)
-@pytest.mark.parametrize("tma_ok", [True, False])
-def test_the_default_is_the_best_spec_for_the_dtype_and_gpu(dtype, cc, la, lb, tma_ok):
-    path, fields = _matmul._default_matmul(dtype, cc, la, lb, tma_ok)
-    name, want = want_default(dtype, cc, la, lb, tma_ok)
+def test_the_default_is_the_best_spec_for_the_dtype_and_gpu(dtype, cc, la, lb):
+    path, fields = _matmul._default_matmul(dtype, cc, la, lb)
+    name, want = want_default(dtype, cc, la, lb)
     assert fields == want
     if name is None:
         assert path is None
@@ -200,8 +199,8 @@ def test_the_default_is_the_best_spec_for_the_dtype_and_gpu(dtype, cc, la, lb, t
 
 def test_without_the_shipped_specs_the_default_is_the_familys(monkeypatch):
     monkeypatch.setattr(_matmul, "_BEST_DIRS", (os.path.join(TOP, "no such folder"),))
-    assert _matmul._default_matmul("bf16", (9, 0), "col", "row", True) == (None, {})
-    assert _matmul._default_matmul("f32", (8, 0), "col", "col", False) == (None, {})
+    assert _matmul._default_matmul("bf16", (9, 0), "col", "row") == (None, {})
+    assert _matmul._default_matmul("f32", (8, 0), "col", "col") == (None, {})
 
 
 # resident: the blocks of the best spec's kernel the GPU holds at once (SMs x
@@ -253,11 +252,10 @@ def _every_default():
     for dtype in ("f32", "f64", "f16", "bf16"):
         for cc in CCS:
             for la, lb in LAYOUTS:
-                for tma_ok in (True, False):
-                    path, extra = _matmul._default_matmul(dtype, cc, la, lb, tma_ok)
-                    row = (cc, path or {"kernel": "matmul"}, dict(extra, dtype=dtype, a_layout=la, b_layout=lb))
-                    if row not in seen:
-                        seen.append(row)
+                path, extra = _matmul._default_matmul(dtype, cc, la, lb)
+                row = (cc, path or {"kernel": "matmul"}, dict(extra, dtype=dtype, a_layout=la, b_layout=lb))
+                if row not in seen:
+                    seen.append(row)
     return seen
 
 
@@ -304,27 +302,3 @@ def test_the_best_specs_need_the_gpus_they_are_chosen_for():
         _check_arch(kgen.check(os.path.join(BEST, "simt_f32.yaml")), "sm_75")
 
 
-@pytest.mark.parametrize("a, b, want", [
-    ((64, 32, 0x10000, "<f2"), (32, 128, 0x20000, "<f2"), True),           # rows of 64 and 256 bytes
-    ((64, 32, 0x10008, "<f2"), (32, 128, 0x20000, "<f2"), False),          # a 8-byte aligned
-    ((64, 32, 0x10000, "<f2"), (32, 128, 0x20002, "<f2"), False),          # b 2-byte aligned
-    ((127, 63, 0x10000, "<f2"), (63, 128, 0x20000, "<f2"), False),         # lda 126 bytes
-    ((64, 32, 0x10000, "<f2"), (32, 100, 0x20000, "<f2"), False),          # ldb 200 bytes
-    ((64, 4, 0x10000, "<f4"), (4, 12, 0x20000, "<f4"), True),              # f32: 16 and 48 bytes
-    ((1, 3, 0x10000, "<f2"), (3, 8, 0x20000, "<f2"), False),               # one row: read row-major, lda 3
-])
-def test_tma_takes_16_byte_aligned_operands_with_16_byte_rows(a, b, want):
-    def arr(rows, cols, ptr, typestr):
-        return kgen.describe(f32((rows, cols), ptr=ptr, typestr=typestr))
-    c = _matmul._matmul_call("kgen.matmul", arr(*a), arr(*b), None, 1.0, 0.0)
-    assert _matmul._tma_ok(c, "row", "row") is want
-
-
-def test_tma_reads_the_leading_dimension_of_the_layout_read():
-    # Transposed views: a = x.t() with x's rows of 72 f16 (144 bytes); b = y.t() with y's rows of 65 (130
-    # bytes), then of 40 (80 bytes).
-    a = kgen.describe(f32((64, 32), (1, 72), typestr="<f2"))
-    for ld, want in ((65, False), (40, True)):
-        b = kgen.describe(f32((32, 128), (1, ld), typestr="<f2"))
-        c = _matmul._matmul_call("kgen.matmul", a, b, None, 1.0, 0.0)
-        assert _matmul._tma_ok(c, "col", "col") is want

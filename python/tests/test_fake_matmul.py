@@ -94,9 +94,14 @@ def test_16_bit_operands_tma_can_load_take_wgmma():
     ((128, 64, 8), (64, 256, 0)),   # a 8 bytes past a 16-byte boundary
     ((128, 64, 0), (64, 256, 2)),   # b 2 bytes past
 ])
-def test_16_bit_operands_tma_cannot_load_take_mma(a, b):
-    # The wgmma kernel would be refused at launch (check_tma): mma.sync takes them as they lie.
-    assert launched(f16(*a), f16(*b)) == ("matmul_mma_f16", threads(os.path.join(BEST, "mma_f16.yaml")), 0)
+def test_16_bit_operands_tma_cannot_load_are_copied_for_wgmma(a, b):
+    # The wgmma kernel (unaligned: repack) copies the operand TMA cannot load with rows of 16-byte
+    # multiples from a 16-byte boundary (NAME_repack), then multiplies the copy; both maps encoded.
+    m, encodes = mark(), counter("fake_cuda_encodes").value
+    kgen.matmul(f16(*a), f16(*b))
+    copy, call = launches_since(m)
+    assert copy.name.decode() == "matmul_wgmma_f16_repack" and call.name.decode() == "matmul_wgmma_f16"
+    assert counter("fake_cuda_encodes").value - encodes >= 2  # A and B, one of them the copy (and C, unless kept)
 
 
 def test_deep_k_asks_the_best_kernels_occupancy():
@@ -112,10 +117,13 @@ def test_deep_k_asks_the_best_kernels_occupancy():
 
 
 def test_the_kernel_follows_each_calls_alignment():
-    # One shape, its operands aligned or not from call to call: the kernels are cached apart.
-    for offset, name in ((0, "matmul_wgmma_f16"), (8, "matmul_mma_f16"), (0, "matmul_wgmma_f16"),
-                         (8, "matmul_mma_f16")):
-        assert launched(f16(128, 64, offset), f16(64, 256))[0] == name
+    # One shape, its operands aligned or not from call to call: one kernel, which copies A first where A is not
+    # 16-byte aligned.
+    for offset, names in ((0, [b"matmul_wgmma_f16"]), (8, [b"matmul_wgmma_f16_repack", b"matmul_wgmma_f16"]),
+                          (0, [b"matmul_wgmma_f16"]), (8, [b"matmul_wgmma_f16_repack", b"matmul_wgmma_f16"])):
+        m = mark()
+        kgen.matmul(f16(128, 64, offset), f16(64, 256))
+        assert [x.name for x in launches_since(m)] == names
 
 
 def test_a_capture_finds_the_kernel_where_alignment_chooses_nothing():
@@ -129,13 +137,23 @@ def test_a_capture_finds_the_kernel_where_alignment_chooses_nothing():
         assert launches_since(m)[0].name == b"matmul_simt_f32"
     finally:
         s.end_capture()
-    # f16 on sm_90 warmed up with wgmma: operands TMA cannot load need mma's kernel, which a capture cannot build.
-    h = Device((128, 256), "<f2")
-    kgen.matmul(f16(128, 64), f16(64, 256), out=h, stream=s.handle)
+    # f16 on sm_90 warmed up with aligned operands: operands TMA cannot load need room for their copies (2 MB,
+    # more than any call before), which a capture cannot allocate; warmed up with them, the capture takes both
+    # launches.
+    h = Device((1024, 256), "<f2")
+    kgen.matmul(f16(1024, 1000), f16(1000, 256), out=h, stream=s.handle)
     s.begin_capture()
     try:
-        with pytest.raises(kgen.CaptureError, match="kgen.matmul: this call would build its kernel"):
-            kgen.matmul(f16(128, 64, 8), f16(64, 256), out=h, stream=s.handle)
+        with pytest.raises(kgen.KgenError, match="which a stream capture cannot allocate: make a call of this shape"):
+            kgen.matmul(f16(1024, 1000, 8), f16(1000, 256), out=h, stream=s.handle)
+    finally:
+        s.end_capture()
+    kgen.matmul(f16(1024, 1000, 8), f16(1000, 256), out=h, stream=s.handle)
+    s.begin_capture()
+    try:
+        m = mark()
+        kgen.matmul(f16(1024, 1000, 8), f16(1000, 256), out=h, stream=s.handle)
+        assert [x.name for x in launches_since(m)] == [b"matmul_wgmma_f16_repack", b"matmul_wgmma_f16"]
     finally:
         s.end_capture()
 
@@ -170,8 +188,9 @@ def test_another_override_or_spec_matmul_takes_the_familys_defaults():
 
 def test_spec_mma_tma_loads_with_tensor_maps():
     # specs/matmul/best/mma_tma_f16.yaml (math: mma, loads: tma): mma.sync whose tiles TMA copies; its
-    # layouts follow a and b; operands TMA cannot copy run the cp.async fallback (unaligned: fallback, the
-    # default), or with unaligned: refuse are refused with the way out.
+    # layouts follow a and b; operands TMA cannot copy are copied with rows of 16-byte multiples and the
+    # kernel runs on the copies (unaligned: repack, the default), run the cp.async fallback (unaligned:
+    # fallback), or with unaligned: refuse are refused with the way out.
     path = os.path.join(BEST, "mma_tma_f16.yaml")
     name, block, encodes = launched(f16(128, 64), f16(64, 256), spec=path)
     assert (name, block) == ("matmul_mma_f16", threads(path)) and encodes > 0
@@ -179,6 +198,11 @@ def test_spec_mma_tma_loads_with_tensor_maps():
     assert launched(a, b, spec=path, epilogue=RELU)[0] == "matmul_mma_f16"
     m = mark()
     kgen.matmul(f16(128, 63), f16(63, 256), spec=path)
+    copy, call = launches_since(m)  # A's rows of 126 bytes copied to rows of 128; B's 512 are whole
+    assert copy.name.decode() == "matmul_mma_f16_repack"
+    assert call.name.decode() == "matmul_mma_f16" and call.smem != 98304  # the TMA kernel, on A's copy
+    m = mark()
+    kgen.matmul(f16(128, 63), f16(63, 256), spec=path, unaligned="fallback")
     (call,) = launches_since(m)
     assert call.name.decode() == "matmul_mma_f16" and call.smem == 98304  # mma_f16.yaml's three cp.async stages
     with pytest.raises(kgen.KgenError, match=r"or use loads: cp_async \(the spec's unaligned: refuse forbids"):
@@ -275,15 +299,20 @@ def test_a_kernel_and_its_operands_must_agree():
 
 
 def test_unaligned_operands_take_the_mma_fallback_with_the_epilogue():
-    # A wgmma kernel with operands and aux, called with rows TMA cannot load (63 bf16): the mma.sync kernel of
-    # the same computation runs (unaligned: fallback), and takes the same operands.
-    k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "producer": "warpgroup", "consumers": 2,
-                     "store": "tma", "bias": "col", "epilogue": "gelu(v + bias)", "aux": "v + bias"})
+    # A wgmma kernel with operands and aux, called with rows TMA cannot load (63 bf16): by default (unaligned:
+    # repack) the kernel itself on a copy of A with rows of 64; with unaligned: fallback the mma.sync kernel of
+    # the same computation, which takes the same operands.
+    spec = {"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "producer": "warpgroup", "consumers": 2,
+            "store": "tma", "bias": "col", "epilogue": "gelu(v + bias)", "aux": "v + bias"}
     m = mark()
-    c, aux = k(bf16(128, 63), bf16(63, 256), bias=bf16(256))
+    c, aux = kgen.Kernel(spec)(bf16(128, 63), bf16(63, 256), bias=bf16(256))
+    copy, call = launches_since(m)
+    assert copy.name.decode() == "matmul_wgmma_bf16_repack" and call.name.decode() == "matmul_wgmma_bf16"
+    m = mark()
+    c, aux = kgen.Kernel(dict(spec, unaligned="fallback"))(bf16(128, 63), bf16(63, 256), bias=bf16(256))
     (call,) = launches_since(m)
     assert call.name.decode() == "matmul_mma_bf16" and call.smem == 98304
     assert tuple(aux.shape) == (128, 256)
-    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids the mma.sync fallback"):
+    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids aligned copies and the mma.sync fallback"):
         kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "unaligned": "refuse"})(
             bf16(128, 63), bf16(63, 256))

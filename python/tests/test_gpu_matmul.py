@@ -414,15 +414,25 @@ def test_reductions_propagate_nan(which, gen):
     assert torch.allclose(got["col_max"].double()[6:], finite.max(0).values[6:], rtol=1e-2, atol=1e-2)
 
 
-@pytest.mark.parametrize("m, n, k", [(127, 255, 63), (200, 520, 129)])
-def test_unaligned_operands_fall_back(m, n, k, gen):
-    # A wgmma kernel called with rows TMA cannot load (pitches not multiples of 16 bytes) runs its mma.sync
-    # fallback (unaligned: fallback, the default), epilogue and operands included; unaligned: refuse says why.
+@pytest.mark.parametrize("unaligned", ["repack", "fallback"])
+@pytest.mark.parametrize("m, n, k, layouts", [(127, 255, 63, "row row"), (200, 520, 129, "row row"),
+                                              (200, 520, 129, "col col"), (64, 1001, 4097, "row col"),
+                                              (9, 8, 8, "skew row")])
+def test_unaligned_operands_fall_back(m, n, k, layouts, unaligned, gen):
+    # A wgmma kernel called with rows TMA cannot load (pitches not multiples of 16 bytes, or A 2 bytes past
+    # 16-byte alignment: "skew") runs on aligned copies of them (unaligned: repack, the default) or its
+    # mma.sync fallback (unaligned: fallback), epilogue and operands included; unaligned: refuse says why.
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("wgmma needs sm_90")
-    spec = dict(PINGPONG, dtype="bf16", schedule="tiles", tile_m=128, bias="col", epilogue="silu(v + bias)")
+    la, lb = layouts.split()
+    spec = dict(PINGPONG, dtype="bf16", schedule="tiles", tile_m=128, bias="col", epilogue="silu(v + bias)",
+                a_layout="col" if la == "col" else "row", b_layout=lb, unaligned=unaligned)
     k_ = kgen.Kernel(spec)
-    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    if la == "skew":  # rows of 8 bf16 (16 bytes) starting 2 bytes into the allocation
+        a = operand(1, m * k + 1, "bf16", "row", gen)[0, 1:].view(m, k)
+    else:
+        a = operand(m, k, "bf16", la, gen)
+    b = operand(k, n, "bf16", lb, gen)
     bias = operand(1, n, "bf16", "row", gen)[0]
     got = k_(a, b, bias=bias)
     ref, mag = expect(a, b)
@@ -430,8 +440,11 @@ def test_unaligned_operands_fall_back(m, n, k, gen):
     bound = 1.1 * ((k + 2) * UNIT["f32"] * mag + 4 * UNIT["f32"] * (ref.abs() + 1)) + \
         (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6
     assert torch.all((got.double() - want).abs() <= bound)
-    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids the mma.sync fallback"):
+    with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids aligned copies and the mma.sync fallback"):
         kgen.Kernel(dict(spec, unaligned="refuse"))(a, b, bias=bias)
+    c = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")  # a second call, C poisoned
+    k_(a, b, bias=bias, out=c)
+    assert torch.all((c.double() - want).abs() <= bound)
 
 
 def test_bias_gelu_matches_torchs_addmm(gen):

@@ -31,7 +31,7 @@
 //   residual: none
 //   row_reduce: none
 //   col_reduce: none
-//   unaligned: fallback
+//   unaligned: repack
 //   loads: cp_async
 //
 // Needs: sm_80 or newer (math: mma, stages: 3).

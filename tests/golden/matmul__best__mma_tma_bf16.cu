@@ -30,7 +30,7 @@
 //   residual: none
 //   row_reduce: none
 //   col_reduce: none
-//   unaligned: fallback
+//   unaligned: repack
 //   loads: tma
 //
 // Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).
@@ -38,6 +38,7 @@
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_mma_bf16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 99376>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
+//   matmul_mma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_mma_bf16
 // where grid = ceil(m / 128) * ceil(n / 128); blocks take C's tiles in order
 // grouped: down a group of `group` tile rows, then right.
 // a_map and b_map: A (row-major) and B (row-major) as CUtensorMaps (cuTensorMapEncodeTiled:
@@ -49,7 +50,12 @@
 // (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1; TMA reads
 // zeros outside A and B.
 // ep: a struct Epilogue of alpha and beta (f32); C is read only when beta != 0.
-// Scratch: none.
+// matmul_mma_bf16_repack (unaligned: repack), launched first for each of A and B that breaks TMA's
+// rules: copies its rows (rows of width elements, ld apart at src: A's m rows of k, B's k
+// rows of n where row-major) to dst (16-byte aligned) with rows pitch = width rounded up to
+// 8 elements apart; grid_r = min(ceil(rows * pitch / 8 / 256), 16 x the SMs), a block
+// striding over the 16-byte vectors; the maps then describe the copy (ld = pitch).
+// Scratch: none (the copies go in a buffer the runtime keeps).
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
 // B is k x n (row-major), both bf16; products accumulate in f32;
@@ -483,4 +489,26 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_mma_bf16(const _
     }
 
     store_warp(c, acc, m, n, ldc, row0 + wm, col0 + wn, lane, ep);
+}
+
+// Copies `rows` rows of `width` elements, `ld` apart at src (2-byte aligned will do), to dst (16-byte
+// aligned) with rows `pitch` elements apart, pitch a multiple of 8: a thread writes 8 elements (16 bytes)
+// at a time, read one by one.  The pad past width is written as zeros; TMA never reads it.
+extern "C" __global__ void __launch_bounds__(256) matmul_mma_bf16_repack(const T *__restrict__ src, long long ld, T *__restrict__ dst,
+                                                           long long pitch, long long rows, long long width)
+{
+    static_assert(sizeof(T) == 2, "8 elements a 16-byte store");
+    const long long vectors = pitch / 8, total = rows * vectors;
+    for (long long v = blockIdx.x * 256ll + threadIdx.x; v < total; v += gridDim.x * 256ll) {
+        const long long row = v / vectors, col = v % vectors * 8;
+        const T *from = src + row * ld + col;
+        unsigned int word[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const unsigned int lo = col + 2 * i < width ? from[2 * i] : 0u;
+            const unsigned int hi = col + 2 * i + 1 < width ? from[2 * i + 1] : 0u;
+            word[i] = lo | hi << 16;
+        }
+        *(uint4 *)(dst + row * pitch + col) = make_uint4(word[0], word[1], word[2], word[3]);
+    }
 }

@@ -31,13 +31,14 @@
 //   residual: none
 //   row_reduce: none
 //   col_reduce: none
-//   unaligned: fallback
+//   unaligned: repack
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
 // Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
+//   matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_wgmma_bf16
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
 // grouped: down a group of `group` tile rows, then right.
@@ -53,7 +54,12 @@
 // (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.
 // ep: a struct Epilogue of alpha and beta (f32), bias (n bf16 values, bias[col]); C is read only
 // when beta != 0.
-// Scratch: none.
+// matmul_wgmma_bf16_repack (unaligned: repack), launched first for each of A and B that breaks TMA's
+// rules: copies its rows (rows of width elements, ld apart at src: A's m rows of k, B's k
+// rows of n where row-major) to dst (16-byte aligned) with rows pitch = width rounded up to
+// 8 elements apart; grid_r = min(ceil(rows * pitch / 8 / 256), 16 x the SMs), a block
+// striding over the 16-byte vectors; the maps then describe the copy (ld = pitch).
+// Scratch: none (the copies go in a buffer the runtime keeps).
 
 // C = alpha * A B + beta * C, then the epilogue: A is m x k (row-major),
 // B is k x n (row-major), both bf16; products accumulate in f32;
@@ -746,4 +752,26 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
+}
+
+// Copies `rows` rows of `width` elements, `ld` apart at src (2-byte aligned will do), to dst (16-byte
+// aligned) with rows `pitch` elements apart, pitch a multiple of 8: a thread writes 8 elements (16 bytes)
+// at a time, read one by one.  The pad past width is written as zeros; TMA never reads it.
+extern "C" __global__ void __launch_bounds__(256) matmul_wgmma_bf16_repack(const T *__restrict__ src, long long ld, T *__restrict__ dst,
+                                                           long long pitch, long long rows, long long width)
+{
+    static_assert(sizeof(T) == 2, "8 elements a 16-byte store");
+    const long long vectors = pitch / 8, total = rows * vectors;
+    for (long long v = blockIdx.x * 256ll + threadIdx.x; v < total; v += gridDim.x * 256ll) {
+        const long long row = v / vectors, col = v % vectors * 8;
+        const T *from = src + row * ld + col;
+        unsigned int word[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const unsigned int lo = col + 2 * i < width ? from[2 * i] : 0u;
+            const unsigned int hi = col + 2 * i + 1 < width ? from[2 * i + 1] : 0u;
+            word[i] = lo | hi << 16;
+        }
+        *(uint4 *)(dst + row * pitch + col) = make_uint4(word[0], word[1], word[2], word[3]);
+    }
 }
