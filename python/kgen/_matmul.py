@@ -371,8 +371,8 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     becomes the kernel's out_dtype).  spec= chooses the kernel (a path, YAML
     text, a dict or a kgen.Spec; its dtype and layouts follow a and b);
     overrides set its fields, e.g. epilogue= (an expression of v).
-    Without spec= or keywords, f16 and bf16 row-major a and b that TMA can
-    load take the plan by shape kgen ships for a's GPU model where there is
+    Without spec= or keywords, f16 and bf16 row-major a and b take the plan
+    by shape kgen ships for a's GPU model where there is
     one (specs/plans/nvidia-h200/matmul-<dtype>.yaml): each call the kernel
     of the plan's entry for its M, N and K (skinny tiles or split k for
     decode shapes, the best spec for large ones).  Otherwise, without spec=
@@ -380,8 +380,9 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     is kgen's best for the dtype on a's GPU (specs/matmul/best/, shipped with
     the package): on sm_80 and newer, simt_f32.yaml for f32 and
     mma_<dtype>.yaml for f16 and bf16, wgmma_<dtype>.yaml on an H100 or H200
-    when a and b suit TMA (16-byte aligned, leading dimensions multiples of
-    16 bytes), and for f16 and bf16 with K of 16384 or more and too few tiles
+    (which first copies an a or b TMA cannot load, one not 16-byte aligned
+    or whose leading dimension is not a multiple of 16 bytes, with aligned
+    rows: unaligned: repack), and for f16 and bf16 with K of 16384 or more and too few tiles
     to keep half the GPU busy, mma_<dtype>.yaml with schedule: stream_k;
     otherwise, and with any other override, the family's defaults (a 64 x
     64-tile SIMT kernel) with the overrides, as spec={"kernel": "matmul"}
@@ -535,10 +536,10 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
         k = cached(("plan", device, ("text", plan)), lambda: new_plan_kernel(where, plan, device), device, s, where)
     elif spec is None:
         # The choice itself in the key (the GPU's compute capability is the
-        # device's): operands TMA cannot load find mma's kernel where aligned
-        # ones took wgmma's, and where alignment chooses nothing (f32, a GPU
-        # other than sm_90) a call aligned otherwise than the last finds the
-        # same kernel, built already (as a CUDA graph's capture needs).
+        # device's): a deep-k call finds mma's stream-K kernel where others
+        # took the best spec's, and a call aligned otherwise than the last
+        # finds the same kernel, built already (as a CUDA graph's capture
+        # needs; wgmma copies what TMA cannot load).
         choice = _default_choice(c, fields, overrides, device)
 
         def kernel(choice):
