@@ -45,7 +45,8 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 	                     s->math == KGEN_MATH_SIMT ? "CUDA cores" : "tensor cores");
 	p->numbered = s->split_k > 1;
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A (m x k) "
-	                     "B (k x n) + beta C:", p->numbered ? "s" : "", p->numbered ? ", launched in this order" : "");
+	                     "B (k x n) + beta C:", p->numbered || kgen_matmul_repacks(s) ? "s" : "",
+	                     p->numbered ? ", launched in this order" : "");
 	st = kgen_contract_step(p, "", g.tma ? "a_map, b_map, c, m, n, k, ldc, ep" : stream_k ? "a, b, c, m, n, k, "
 	                        "lda, ldb, ldc, ep, aligned, partials, dp_tiles, sk_blocks" : "a, b, c, m, n, k, lda, "
 	                        "ldb, ldc, ep, aligned, partials", "grid", s->threads);

@@ -99,8 +99,9 @@ int kgen_cluster_n(const struct kgen_spec *s);
 int kgen_matmul_a_box_rows(const struct kgen_spec *s);
 /* The rows of A's K-major box for a call of m rows: the box's, but with
  * math: wgmma without a cluster and m below it, m rounded up to 8 (the
- * kernel's A_ROWS(m)): TMA then fetches A's rows, not a tile of zero
- * fill; the stage's rows past them are never stored. */
+ * bytes load_stage() of templates/matmul/wgmma_stage.cu expects): TMA then
+ * fetches A's rows, not a tile of zero fill; the stage's rows past them
+ * are never stored. */
 int kgen_matmul_a_rows(const struct kgen_spec *s, long long m);
 int kgen_matmul_b_box_rows(const struct kgen_spec *s);
 

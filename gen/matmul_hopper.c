@@ -266,8 +266,8 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
 	                     s->r.dtype->name);
-	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), for C (m x n, row-major) = alpha A "
-	                     "(m x k) B (k x n) + beta C:");
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\"), for C (m x n, row-major) = alpha A "
+	                     "(m x k) B (k x n) + beta C:", kgen_matmul_repacks(s) ? "s" : "");
 	st = kgen_contract_step(p, "", kgen_matmul_residual_tma(s) ? "a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, "
 	                        "k, ldc, ep" : s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, "
 	                        "ldc, ep" : "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);

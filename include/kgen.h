@@ -189,7 +189,10 @@ KGEN_API kgen_status kgen_compile(const char *source, const char *name, const ch
  * (in-process cache, keyed by the spec's fields), and compiled binaries are
  * kept on disk (in $KGEN_CACHE_DIR, default $XDG_CACHE_HOME/kgen; KGEN_CACHE=0
  * turns the disk cache off).  A context may be used from several threads;
- * launches of one kernel with library-owned scratch must not overlap.
+ * launches of one kernel with library-owned scratch must not overlap.  A
+ * kernel's own scratch grows at least twofold when a call needs more, and
+ * the buffer it outgrew is kept until the context is destroyed, so a CUDA
+ * graph captured with it stays valid.
  */
 
 typedef struct kgen_context kgen_context;

@@ -187,6 +187,12 @@ kgen_context_destroy(kgen_context *ctx)
 			next = k->next;
 			if (k->scratch)
 				ctx->cu->cuMemFree(k->scratch);
+			while (k->retired) {
+				struct kgen_retired *r = k->retired;
+				k->retired = r->next;
+				ctx->cu->cuMemFree(r->ptr);
+				free(r);
+			}
 			kgen_kernel_free_state(k);
 			free_kernel(ctx, k);
 		}

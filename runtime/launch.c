@@ -6,21 +6,33 @@
 #include "runtime.h"
 #include "gen/op.h"
 
-/* Grow the kernel's own scratch to bytes, zero-filled (the ticket starts at 0). */
+/* Grow the kernel's own scratch, zero-filled (the ticket starts at 0).  The
+ * old buffer is retired, not freed: a CUDA graph captured with it, or a
+ * kernel on another stream, may still read it. */
 kgen_status
 kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err)
 {
 	const struct kgen_cu *cu = k->ctx->cu;
+	struct kgen_retired *old = NULL;
+	CUdeviceptr p;
+	CUresult r;
 
 	if (k->scratch_bytes >= bytes)
 		return KGEN_OK;
-	if (k->scratch) {
-		KGEN_CU(cu, err, cuStreamSynchronize, (stream));
-		KGEN_CU(cu, err, cuMemFree, (k->scratch));
-		k->scratch = 0;
-		k->scratch_bytes = 0;
+	if (k->scratch && bytes < 2 * k->scratch_bytes)
+		bytes = 2 * k->scratch_bytes;
+	if (k->scratch && !(old = malloc(sizeof *old)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if ((r = cu->cuMemAlloc(&p, bytes)) != CUDA_SUCCESS) {
+		free(old);
+		return kgen_cu_fail(cu, err, "cuMemAlloc", r);
 	}
-	KGEN_CU(cu, err, cuMemAlloc, (&k->scratch, bytes));
+	if (old) {
+		old->ptr = k->scratch;
+		old->next = k->retired;
+		k->retired = old;
+	}
+	k->scratch = p;
 	k->scratch_bytes = bytes;
 	KGEN_CU(cu, err, cuMemsetD8Async, (k->scratch, 0, bytes, stream));
 	return KGEN_OK;

@@ -260,9 +260,6 @@ kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *l
 		step++;
 	if (step == kn->contract.nsteps)
 		return kgen_fail(err, KGEN_EINTERNAL, "unaligned: repack: %s has no _repack kernel", kgen_spec_kernel_name(s));
-	if ((a_bad && a_pitch * size >= 1ull << 40) || (b_bad && b_pitch * size >= 1ull << 40))
-		return kgen_fail(err, KGEN_EINVAL, "unaligned: repack: rows of %llu elements are past TMA's 2^40-byte pitches",
-		                 a_bad ? a_width : b_width);
 	if (kn->scratch_bytes < a_bytes + b_bytes) {  /* a capture cannot allocate (nor free the old buffer) */
 		CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
 		KGEN_CU(kn->ctx->cu, err, cuStreamIsCapturing, (stream, &capture));

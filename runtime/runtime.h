@@ -25,6 +25,14 @@ struct kgen_kernel {
 	int clusters[KGEN_MAX_STEPS];   /* a kernel of clusters: how many the GPU holds at once (0: none) */
 	CUdeviceptr scratch;        /* library-owned scratch, when the caller gives none */
 	size_t scratch_bytes;
+	/* Scratch it outgrew: kept, not freed, until the context is destroyed
+	 * (a captured CUDA graph, or another stream's kernel, may still use
+	 * it); scratch at least doubles as it grows, so these hold no more
+	 * than it does. */
+	struct kgen_retired {
+		struct kgen_retired *next;
+		CUdeviceptr ptr;
+	} *retired;
 	/* The family's own launch state (a TMA transpose's tensor maps), made
 	 * by its launcher under the context's lock, freed with the kernel
 	 * through its kgen_launcher's free_state; NULL until then. */
@@ -117,7 +125,9 @@ kgen_status kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsign
 /* Either of the two, as a launcher chooses. */
 typedef kgen_status kgen_launch_fn(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                                    unsigned int smem, void **args, CUstream stream, kgen_error *err);
-/* Grow the kernel's own scratch to bytes, zero-filled (launch.c). */
+/* Grow the kernel's own scratch to at least bytes (and at least twice what
+ * it was), zero-filled on the stream; the buffer it replaces is kept on
+ * k->retired, not freed (launch.c). */
 kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
 /* The kernel's spec is of family `id`, else an error naming the caller. */
 kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *caller, kgen_error *err);

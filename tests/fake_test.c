@@ -489,6 +489,24 @@ START_TEST(wgmma_encodes_maps_and_launches)
 	ck_assert_uint_eq(before_last(1)->args[0], 0x10000002ull);
 	ck_assert_uint_eq(before_last(1)->args[3], 64);
 	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	{ /* A call that needs more room (1200 x 3001 x 257: 2179712 bytes of copies, over 1000 rows' 2074240): the
+	   * buffer doubles to 4148480, and the one it outgrew stays allocated (a captured graph may hold it);
+	   * 1900 rows (2549376 bytes) then fit in the same buffer. */
+		int *live = fake_var("fake_cuda_allocs"), allocs = *live;
+		unsigned long long first;
+		ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0,
+		                             0.0, 0, 0, NULL, &err), KGEN_OK);
+		first = before_last(2)->args[2];           /* A's copy in the buffer of the first large call */
+		ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1200, 3001, 257, 0, 0, 0, 1.0,
+		                             0.0, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_int_eq(*live, allocs + 1);      /* grown: 1200 x 264 + 257 x 3008 bf16, the old buffer kept */
+		ck_assert_uint_ne(before_last(2)->args[2], first);
+		first = before_last(2)->args[2];
+		ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1900, 3001, 257, 0, 0, 0, 1.0,
+		                             0.0, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_int_eq(*live, allocs + 1);      /* 1900 rows fit in twice the first buffer: no new one */
+		ck_assert_uint_eq(before_last(2)->args[2], first);
+	}
 	e0 = *encodes;
 	ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3001, 257, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);

@@ -433,6 +433,10 @@ struct Gemm {
         algos.resize(j.algos);
         cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, j.algos, algos.data(),
                                                           &found);
+        if ((s != CUBLAS_STATUS_SUCCESS || found == 0) && job.api == BEST && has_ex()) {
+            algos.clear(); // cublasGemmEx alone, then
+            return;
+        }
         if (s != CUBLAS_STATUS_SUCCESS || found == 0) {
             std::fprintf(stderr, "kgen-cublas: cuBLASLt has no algorithm for %s -> %s, a=%s b=%s, epilogue=%s (%s)\n",
                          j.in->name, j.out->name, j.a_col ? "col" : "row", j.b_col ? "col" : "row",

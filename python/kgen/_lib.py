@@ -13,7 +13,7 @@ import ctypes.util
 import os
 import sys
 
-from ._errors import SpecError, KgenError, status_name
+from ._errors import CaptureError, SpecError, KgenError, status_name
 
 
 class Error(ctypes.Structure):
@@ -278,7 +278,13 @@ def check(status, err):
     message = err.message.decode("utf-8", "replace")
     if status == 1:  # KGEN_ESPEC
         raise SpecError(file, err.line, err.column, message, err.source_line.decode("utf-8", "replace"))
+    if status_name(status) == "KGEN_EINVAL" and CAPTURE_REFUSED in message:
+        raise CaptureError(message)  # libkgen would have allocated during a capture (a matmul's aligned copies)
     raise KgenError(status_name(status), message, file)
+
+
+# How libkgen's refusals to allocate during a stream capture end (runtime/matmul_hopper_launch.c).
+CAPTURE_REFUSED = "which a stream capture cannot allocate"
 
 
 def fail(status, raw):

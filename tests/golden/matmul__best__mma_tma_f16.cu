@@ -35,7 +35,7 @@
 //
 // Needs: sm_90 or newer (math: mma, stages: 3, loads: tma).
 //
-// Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
+// Kernels (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_mma_f16(a_map, b_map, c, m, n, k, ldc, ep)  <<<grid, 128, 99376>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 //   matmul_mma_f16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_mma_f16

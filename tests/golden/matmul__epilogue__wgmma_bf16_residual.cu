@@ -34,7 +34,7 @@
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
-// Kernel (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
+// Kernels (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
 //   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 //   matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_wgmma_bf16
