@@ -19,6 +19,7 @@
 #include "gen/spec.h"
 #include "gen/util.h"
 #include "gen/family.h"
+#include "runtime/runtime.h"
 
 /* kgen --help: the synopses and summaries come from the command table. */
 static void usage(FILE *fp);
@@ -30,7 +31,7 @@ struct gen_opts {
 	kgen_image kind;
 	char *sets[64];      /* --set KEY=VALUE, and --unset KEY as KEY= */
 	char side[64];       /* each one's side in kgen diff: 0 both, 'a' (--set-a) or 'b' (--set-b) */
-	int nsets, json;
+	int nsets, json, time;
 	const char *one_side;  /* the first --set-a or --set-b, which only kgen diff takes */
 };
 
@@ -151,17 +152,71 @@ cmd_check(int argc, char **argv, const struct gen_opts *g)
 	return rc;
 }
 
+/* kgen compile --time: NVRTC's floor on arch, an empty kernel compiled
+ * with kgen's options in this process after one untimed compile (which
+ * loads NVRTC's own libraries), in us; -1 if NVRTC refused it. */
+static double
+floor_us(const char *arch, kgen_image kind)
+{
+	static const char empty[] = "extern \"C\" __global__ void kgen_floor() {}\n";
+	double us = 0;
+	void *image = NULL;
+	size_t size;
+	kgen_error err;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		us = 0;
+		if (kgen_compile_timed(empty, "floor.cu", arch, kind, &image, &size, NULL, &us, NULL, &err) != KGEN_OK)
+			return -1;
+		free(image);
+	}
+	return us;
+}
+
+/* A phase of NVRTC's report, or "-" where it has none. */
+static const char *
+report_ms(double ms, char *buf, size_t len)
+{
+	if (ms < 0)
+		return "-";
+	snprintf(buf, len, "%.0f", ms);
+	return buf;
+}
+
+/* kgen compile --time's table, to fp. */
+static void
+print_times(FILE *fp, const char *path, const char *arch, kgen_image kind, const double us[5], double floor,
+            const struct kgen_nvrtc_phases *ph)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(fp, "kgen compile --time %s (%s, %s):\n", path, arch, kind == KGEN_IMAGE_PTX ? "PTX" : "cubin");
+	fprintf(fp, "  load and check %10.2f ms\n", us[0] / 1e3);
+	fprintf(fp, "  generate       %10.2f ms\n", us[1] / 1e3);
+	fprintf(fp, "  NVRTC          %10.2f ms  (front end %s, NVVM %s, ptxas %s: NVRTC's --time, whole ms)\n",
+	        us[2] / 1e3, report_ms(ph->frontend_ms, a, sizeof a), report_ms(ph->nvvm_ms, b, sizeof b),
+	        report_ms(ph->ptxas_ms, c, sizeof c));
+	fprintf(fp, "  write          %10.2f ms\n", us[3] / 1e3);
+	fprintf(fp, "  total          %10.2f ms\n", us[4] / 1e3);
+	if (floor > 0)
+		fprintf(fp, "  floor          %10.2f ms  (an empty kernel, kgen's options: NVRTC took %.2fx it)\n", floor / 1e3,
+		        us[2] / floor);
+}
+
 /* kgen compile: the spec compiled with NVRTC, the cubin or PTX to -o FILE. */
 static int
 cmd_compile(int argc, char **argv, const struct gen_opts *g)
 {
-	const char *path, *arch = g->arch ? g->arch : "sm_90";
+	const char *path, *arch = g->arch ? g->arch : "sm_90", *target;
 	kgen_spec *spec = NULL;
 	kgen_error err;
 	char *src = NULL, *log = NULL, program[80], specific[24];
 	void *image = NULL;
 	size_t size = 0;
 	kgen_status st;
+	double us[5] = { 0 }, t0 = kgen_clock_us(), t = t0, floor = -1, floor_wall = 0;
+	struct kgen_nvrtc_phases ph;
 
 	if (argc != 1)
 		return not_one_spec("compile", argc);
@@ -169,21 +224,38 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 	if (!g->outpath)
 		return kgen_cli_usage_error("compile", "-o FILE is required (the output is binary)");
 	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
-	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)) ||
-	    (st = kgen_generate(spec, &src, &err)))
+	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)))
 		goto out;
+	us[0] = kgen_clock_us() - t;
+	t = kgen_clock_us();
+	if ((st = kgen_generate(spec, &src, &err)))
+		goto out;
+	us[1] = kgen_clock_us() - t;
 	/* NVRTC names the program in its log: the generated file's name, whose lines the log counts. */
 	snprintf(program, sizeof program, "%s.cu", kgen_spec_kernel_name(spec));
 	/* wgmma: sm_90a where sm_90 is asked for (its header says so). */
-	st = kgen_compile(src, program, kgen_spec_compile_arch(spec, arch, specific, sizeof specific), g->kind, &image,
-	                  &size, &log, &err);
+	target = kgen_spec_compile_arch(spec, arch, specific, sizeof specific);
+	if (g->time) {
+		t = kgen_clock_us();
+		floor = floor_us(target, g->kind);  /* first: NVRTC's own loading is not the spec's */
+		floor_wall = kgen_clock_us() - t;
+		st = kgen_compile_phases(src, program, target, g->kind, &image, &size, &log, &us[2], &ph, &err);
+	} else {
+		st = kgen_compile(src, program, target, g->kind, &image, &size, &log, &err);
+	}
 	if (st == KGEN_ECOMPILE && kgen_locate_log(spec, src, log, &err) == KGEN_ESPEC)
 		st = KGEN_ESPEC;  /* an error in an expression: reported at the spec's line and column */
 	if (log && log[0])
 		fprintf(stderr, "%s: NVRTC log (%s is the generated source, as `kgen %s` prints it):\n%s", path, program,
 		        path, log);
-	if (!st)
+	if (!st) {
+		t = kgen_clock_us();
 		st = emit(g->outpath, image, size, &err);
+		us[3] = kgen_clock_us() - t;
+	}
+	us[4] = kgen_clock_us() - t0 - floor_wall;  /* the spec's own: not the floor's two compiles */
+	if (!st && g->time)  /* beside the image on standard output (-o -): to standard error */
+		print_times(strcmp(g->outpath, "-") == 0 ? stderr : stdout, path, target, g->kind, us, floor, &ph);
 out:
 	kgen_spec_free(spec);
 	free(src);
@@ -337,9 +409,16 @@ static const struct gen_command gen_check = {
 
 static const struct gen_command gen_compile = {
 	.name = "compile",
-	.help = "usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE\n"
+	.help = "usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]...\n"
+	        "                    -o FILE\n"
 	        "Generate the spec's CUDA C and compile it with NVRTC for ARCH (no GPU needed);\n"
-	        "write the cubin (default) or the PTX to FILE (-o - : standard output).\n",
+	        "write the cubin (default) or the PTX to FILE (-o - : standard output).\n"
+	        "--time prints where the time went: loading and checking the spec, generating\n"
+	        "its source, NVRTC (with NVRTC's own split into its C++ front end, NVVM and\n"
+	        "ptxas, whole milliseconds), writing FILE, the total; and NVRTC's floor, an\n"
+	        "empty kernel compiled with kgen's options in the same process (after one\n"
+	        "untimed compile that loads NVRTC), and NVRTC's time over it.  A kernel's\n"
+	        "module load, the JIT's last phase, needs a GPU: kgen run's first call.\n",
 	.run = cmd_compile,
 };
 
@@ -382,6 +461,8 @@ refuse_others(const struct gen_command *c, const struct gen_opts *g)
 	if (g->one_side && !(cmd && strcmp(cmd, "diff") == 0))
 		return kgen_cli_usage_error(cmd, "%s has no effect here: it is an option of kgen diff (--set changes the "
 		                            "spec)", g->one_side);
+	if (g->time && !(cmd && strcmp(cmd, "compile") == 0))
+		return kgen_cli_usage_error(cmd, "--time has no effect here: it is an option of kgen compile");
 	if (g->json && !(cmd && strcmp(cmd, "check") == 0))
 		return kgen_cli_usage_error(cmd, "--json has no effect here: it is an option of kgen check (and kgen run "
 		                            "--json FILE)");
@@ -402,6 +483,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		{ "cubin", no_argument, NULL, 'c' },
 		{ "ptx", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "time", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -427,6 +509,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		case 'c': g.kind = KGEN_IMAGE_CUBIN; g.only = "--cubin"; break;
 		case 'p': g.kind = KGEN_IMAGE_PTX; g.only = "--ptx"; break;
 		case 'j': g.json = 1; break;
+		case 't': g.time = 1; break;
 		case 'h': gen_usage(c, stdout); return 0;
 		case 'V': printf("kgen %s\n", kgen_version()); return 0;
 		default: return kgen_cli_usage_error(c->name, NULL);  /* getopt has said what */

@@ -1,11 +1,13 @@
 /* compile.c - kgen_compile(): generated source to PTX or cubin with NVRTC. */
 #include "config.h"
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <nvrtc.h>
 #include "gen/util.h"
 #include "runtime.h"
@@ -338,5 +340,48 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 		*image_us += kgen_clock_us() - t;
 out:
 	nvrtcDestroyProgram(&prog);
+	return st;
+}
+
+/* The milliseconds of the report's lines that name `phase` (NVRTC writes
+ * "FILE, CUDA C++ Frontend, 16, ms"), summed; -1 where none does. */
+static double
+report_ms(FILE *fp, const char *phase)
+{
+	char line[512], *c;
+	double ms = -1;
+
+	rewind(fp);
+	while (fgets(line, sizeof line, fp))
+		if ((c = strstr(line, phase)) && (c = strchr(c, ',')))
+			ms = (ms < 0 ? 0 : ms) + atof(c + 1);
+	return ms;
+}
+
+kgen_status
+kgen_compile_phases(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
+                    size_t *size, char **log, double *compile_us, struct kgen_nvrtc_phases *ph, kgen_error *err)
+{
+	const char *dir = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+	char file[PATH_MAX], opt[PATH_MAX + 16];
+	const char *extra[1] = { opt };
+	kgen_status st;
+	FILE *fp;
+	int fd;
+
+	ph->frontend_ms = ph->nvvm_ms = ph->ptxas_ms = -1;
+	snprintf(file, sizeof file, "%s/kgen-nvrtc-time-XXXXXX", dir);
+	if ((fd = mkstemp(file)) < 0)
+		return kgen_fail(err, KGEN_EIO, "%s: cannot make a file for NVRTC's --time report", file);
+	close(fd);
+	snprintf(opt, sizeof opt, "--time=%s", file);
+	st = kgen_compile_with(source, name, arch, extra, 1, kind, image, size, log, compile_us, NULL, err);
+	if ((fp = fopen(file, "r"))) {
+		ph->frontend_ms = report_ms(fp, "Frontend");
+		ph->nvvm_ms = report_ms(fp, "NVVM Optimizer");
+		ph->ptxas_ms = report_ms(fp, "PTX Translation");
+		fclose(fp);
+	}
+	remove(file);
 	return st;
 }

@@ -173,6 +173,19 @@ double kgen_clock_us(void);
 kgen_status kgen_compile_timed(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
                                size_t *size, char **log, double *compile_us, double *image_us, kgen_error *err);
 
+/* NVRTC's own report of one compile's phases (its --time option), in
+ * milliseconds as NVRTC gives them (whole ones): the C++ front end, NVVM's
+ * optimizer, and PTX to cubin (ptxas); -1 where the report has none. */
+struct kgen_nvrtc_phases {
+	double frontend_ms, nvvm_ms, ptxas_ms;
+};
+
+/* kgen_compile_timed() with NVRTC's --time report of it (a temporary file,
+ * read and removed) into *ph. */
+kgen_status kgen_compile_phases(const char *source, const char *name, const char *arch, kgen_image kind, void **image,
+                                size_t *size, char **log, double *compile_us, struct kgen_nvrtc_phases *ph,
+                                kgen_error *err);
+
 #define KGEN_COMPILE_EXTRA_MAX 8  /* extra NVRTC options kgen_compile_with() takes, at most */
 
 /* kgen_compile_timed() with the nextra options in extra after kgen's own,

@@ -406,6 +406,24 @@ expect 0 "$kgen" "$good" -o -
 grep -q 'extern "C"' "$tmp/out" || bad "kgen SPEC -o - does not write to standard output"
 [ -e ./- ] && { bad "-o - wrote a file named -"; rm -f ./-; }
 
+# ---- kgen compile --time: each phase, NVRTC's own split, the floor; beside -o - on standard error ----
+expect 0 "$kgen" compile --time "$good" -o "$tmp/t.cubin"
+[ -s "$tmp/t.cubin" ] || bad "kgen compile --time wrote no cubin"
+for phase in "load and check" generate NVRTC write total floor; do
+	grep -qE "^  $phase +[0-9]+\.[0-9]{2} ms" "$tmp/out" || bad "kgen compile --time has no '$phase' line: $(cat "$tmp/out")"
+done
+grep -qE "NVRTC +[0-9.]+ ms  \(front end [0-9]+, NVVM [0-9]+, ptxas [0-9]+: NVRTC's --time, whole ms\)" "$tmp/out" ||
+	bad "kgen compile --time does not split NVRTC's time: $(cat "$tmp/out")"
+grep -qE "floor +[0-9.]+ ms  \(an empty kernel, kgen's options: NVRTC took [0-9.]+x it\)" "$tmp/out" ||
+	bad "kgen compile --time has no floor: $(cat "$tmp/out")"
+expect 0 "$kgen" compile --time --ptx "$good" -o -
+grep -q '^.target sm_90' "$tmp/out" && grep -q "ptxas -: NVRTC's --time" "$tmp/err" ||
+	bad "kgen compile --time --ptx -o -: the PTX on standard output and the times (no ptxas) on standard error"
+grep -q "kgen compile --time" "$tmp/out" && bad "kgen compile --time -o - mixed its table into the PTX"
+expect 2 "$kgen" check --time "$good"
+grep -qF "kgen check: --time has no effect here: it is an option of kgen compile" "$tmp/err" ||
+	bad "kgen check --time: $(cat "$tmp/err")"
+
 # ---- architectures a spec cannot run on: a located spec error, not ptxas's ----
 expect 1 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_80 -o "$tmp/a.cubin"
 grep -qF "best-tma.yaml:8:9: error: method: tma needs sm_90 or newer (the TMA unit and cluster barriers), not sm_80" \

@@ -156,33 +156,23 @@ floors(const char *arch, int runs, double *plain, double *kgen, int *n, kgen_err
 	return 0;
 }
 
-/* NVRTC's --time report of a compile with kgen's options: the front end,
- * NVVM and PTX-to-cubin phases, in us. */
+/* NVRTC's --time report of a compile with kgen's options (kgen_compile_phases,
+ * as kgen compile --time reads it): the front end, NVVM and PTX-to-cubin
+ * phases, in us. */
 static int
 nvrtc_phases(const char *source, const char *arch, struct row *w, kgen_error *err)
 {
-	char file[] = "/tmp/kgen-jit-phases-time-XXXXXX", extra[1024], line[512], *c;
-	FILE *fp;
-	int fd;
+	struct kgen_nvrtc_phases ph;
+	void *image = NULL;
+	size_t size;
 
-	if ((fd = mkstemp(file)) < 0)
-		return kgen_fail(err, KGEN_EIO, "mkstemp: cannot make a file for NVRTC's --time"), -1;
-	close(fd);
-	snprintf(extra, sizeof extra, "%s --time=%s", kgen_compile_options(), file);
 	w->fe = w->nvvm = w->ptx = 0;
-	if (nvrtc_us(source, arch, extra, err) < 0 || !(fp = fopen(file, "r"))) {
-		remove(file);
+	if (kgen_compile_phases(source, "floor.cu", arch, KGEN_IMAGE_CUBIN, &image, &size, NULL, NULL, &ph, err) != KGEN_OK)
 		return -1;
-	}
-	while (fgets(line, sizeof line, fp))
-		if ((c = strstr(line, "Frontend, ")))
-			w->fe += atof(c + 10) * 1e3;
-		else if ((c = strstr(line, "Optimizer, ")))
-			w->nvvm += atof(c + 11) * 1e3;
-		else if ((c = strstr(line, "Translation, ")))
-			w->ptx += atof(c + 13) * 1e3;
-	fclose(fp);
-	remove(file);
+	free(image);
+	w->fe = ph.frontend_ms > 0 ? ph.frontend_ms * 1e3 : 0;
+	w->nvvm = ph.nvvm_ms > 0 ? ph.nvvm_ms * 1e3 : 0;
+	w->ptx = ph.ptxas_ms > 0 ? ph.ptxas_ms * 1e3 : 0;
 	return 0;
 }
 
