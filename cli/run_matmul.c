@@ -518,6 +518,37 @@ peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, c
 	return r.median_ms;
 }
 
+/* The bytes a call of p moves once each: A and B read, C written (beta 0,
+ * as --bench times it); a device-to-device copy moving as many (reading
+ * half, writing half) is the bar. */
+static size_t
+moved_bytes(const struct problem *p)
+{
+	size_t in = kgen_dtype_info[p->dtype].size, out = kgen_dtype_info[p->out_dtype].size;
+
+	return (size_t)((p->m * p->k + p->k * p->n) * in + p->m * p->n * out);
+}
+
+/* The copy bar for p's bytes: timed once per byte count (kept in *last and
+ * *ms), said on a # line; -1 in *ms if it could not be timed. */
+static kgen_status
+copy_bar(kgen_context *ctx, const struct run_opts *o, const struct problem *p, size_t *last, float *ms,
+         kgen_error *err)
+{
+	size_t moved = moved_bytes(p);
+	kgen_status st;
+
+	if (*last == moved)
+		return KGEN_OK;
+	*ms = -1;
+	if (!(st = kgen_copy_apart_ms(ctx, moved / 2, o->runs, ms, err))) {
+		*last = moved;
+		printf("# device-to-device copy of %.1f MB (moving A, B and C's %.1f MB, read + write): %.2f us, %.1f GB/s\n",
+		       (double)(moved / 2) / (1 << 20), (double)moved / (1 << 20), *ms * 1e3, (double)moved / (*ms * 1e-3) / 1e9);
+	}
+	return st;
+}
+
 /* --shape MxNxK: M, N and K of shape j (the default 4096 cubed). */
 static void
 shape_of(const struct run_opts *o, int j, unsigned long long mnk[3])
@@ -537,6 +568,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 {
 	struct problem p;
 	kgen_status st = KGEN_OK;
+	size_t copied = 0;  /* the byte count copy_ms is of */
+	float copy_ms = -1;
 	int i, j;
 
 	memset(&p, 0, sizeof p);
@@ -580,6 +613,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					break;
 				ms = tm.median_ms;
 				cublas = peer_ms(o, spec, &p, &fused, api);
+				if ((st = copy_bar(ctx, o, &p, &copied, &copy_ms, err)))
+					break;
 			}
 			printf("%-48s %llux%llux%llu %-4s %-8s", specs[i].path, mnk[0], mnk[1], mnk[2],
 			       spec->r.dtype->name, verdict);
@@ -590,12 +625,17 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 					       flops / (cublas * 1e-3) / 1e12, cublas / ms, api[0] ? " by " : "",
 					       !strcmp(api, "gemmex") ? "cublasGemmEx" : !strcmp(api, "lt") ? "cublasLtMatmul" : "");
 			}
+			if (ms > 0 && copy_ms > 0)
+				printf("  of copy %.3f", copy_ms / ms);
 			printf("  %s\n", msg);
-			if (tsv) {
+			if (tsv) {  /* ceiling_gbs and pct_ceiling: the copy's GB/s moving the same bytes, and kgen's share of it */
+				double moved = (double)moved_bytes(&p);
+				int bar = ms > 0 && copy_ms > 0;
 				kgen_tsv_text(tsv, specs[i].path);
-				fprintf(tsv, "\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t-1\t-1\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
+				fprintf(tsv, "\t%s\tmatmul\t%llux%llux%llu\t%s\t%.3f\t%.3f\t%.1f\t%.1f\t%.3f\t-1\t%.3f\t0\t%s\t-1\n",
 				        spec->r.dtype->name, mnk[0], mnk[1], mnk[2], verdict, ms * 1e3,
-				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
+				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, bar ? moved / (copy_ms * 1e-3) / 1e9 : -1,
+				        bar ? 100.0 * copy_ms / ms : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
 				        kgen_timing_method_name((enum kgen_timing_method)o->method));
 			}
 			fflush(stdout);

@@ -91,6 +91,28 @@ if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c ' CUB/32 *100.00 us  kgen/CUB ')"
 	status=1
 fi
 rm -rf "$dir"
+# --bench of a matmul: a device-to-device copy moving A, B and C's bytes once a
+# shape (1024x512x256 bf16: 1835008 bytes), each line's time over it ("of copy"; the
+# fake's events read 1 ms for both), and the copy's GB/s and kgen's share of it
+# in the TSV's ceiling columns; cuBLAS is a stand-in that says 0.5 ms.
+dir=$(mktemp -d)
+printf '#!/bin/sh
+echo "cublas dtype=bf16 algo=0 algos=1 api=gemmex median_ms=0.5 tflops=1 check=ok maxerr=0.1"
+' \
+	> "$dir/kgen-cublas"
+chmod +x "$dir/kgen-cublas"
+out=$("$b/kgen" run --bench --runs 3 --shape 1024x512x256 --cublas "$dir/kgen-cublas" --tsv "$dir/tsv" \
+	"$top_srcdir/specs/matmul/best/wgmma_bf16.yaml" "$top_srcdir/specs/matmul/best/wgmma_f16.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c '^# device-to-device copy of 0.9 MB (moving A, B and C.s 1.8 MB, read + write): 1000.00 us, 1.8 GB/s$')" -ne 1 ] ||
+   [ "$(echo "$out" | grep -c 'kgen/cuBLAS 0.500 by cublasGemmEx  of copy 1.000 ')" -ne 2 ] ||
+   ! awk -F'\t' 'NR > 1 && $8 == "1.8" && $9 == "100.0" && $10 == "500.000" { n++ } END { exit n != 2 }' "$dir/tsv"; then
+	echo "FAIL: kgen run --bench of matmuls: exit $rc; expected one copy line, of copy 1.000 on both lines; TSV:"
+	cat "$dir/tsv"
+	status=1
+fi
+rm -rf "$dir"
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?
 if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'kernel: rows takes ROWSxCOLS, not a batch'; then
