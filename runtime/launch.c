@@ -19,6 +19,14 @@ kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err)
 
 	if (k->scratch_bytes >= bytes)
 		return KGEN_OK;
+	{  /* a stream capture cannot allocate: say so, rather than the driver's error */
+		CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+		KGEN_CU(cu, err, cuStreamIsCapturing, (stream, &capture));
+		if (capture != CU_STREAM_CAPTURE_STATUS_NONE)
+			return kgen_fail(err, KGEN_EINVAL, "%s needs %zu bytes of its own scratch, which a stream capture cannot "
+			                 "allocate: make a call of this shape (or a larger one) before capturing",
+			                 kgen_spec_kernel_name(&k->spec), bytes);
+	}
 	if (k->scratch && bytes < 2 * k->scratch_bytes)
 		bytes = 2 * k->scratch_bytes;
 	if (k->scratch && !(old = malloc(sizeof *old)))

@@ -204,14 +204,19 @@ check_tma(const kgen_kernel *kn, const struct kgen_wgmma_call *c, kgen_error *er
 	return KGEN_OK;
 }
 
+/* Whether TMA can load one operand at p, rows ld elements apart. */
+static int
+operand_loads(const kgen_kernel *kn, CUdeviceptr p, long long ld)
+{
+	unsigned long long pitch = (unsigned long long)ld * (unsigned long long)kn->spec.r.dtype->size;
+
+	return p % 16 == 0 && pitch % 16 == 0 && pitch < 1ull << 40;
+}
+
 int
 kgen_matmul_tma_can_load(const kgen_kernel *kn, CUdeviceptr a, CUdeviceptr b, long long lda, long long ldb, int k)
 {
-	unsigned long long size = (unsigned long long)kn->spec.r.dtype->size;
-
-	return !k || (a % 16 == 0 && b % 16 == 0 && (unsigned long long)lda * size % 16 == 0 &&
-	              (unsigned long long)ldb * size % 16 == 0 && (unsigned long long)lda * size < 1ull << 40 &&
-	              (unsigned long long)ldb * size < 1ull << 40);
+	return !k || (operand_loads(kn, a, lda) && operand_loads(kn, b, ldb));
 }
 
 /* One operand's copy by NAME_repack (step `step` of the contract): `rows`
@@ -247,8 +252,7 @@ kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *l
 	unsigned long long a_width = s->a_layout == KGEN_MM_ROW ? (unsigned)k : (unsigned)m;
 	unsigned long long b_rows = s->b_layout == KGEN_MM_COL ? (unsigned)n : (unsigned)k;
 	unsigned long long b_width = s->b_layout == KGEN_MM_COL ? (unsigned)k : (unsigned)n;
-	int a_bad = !kgen_matmul_tma_can_load(kn, *a, 16, *lda, (long long)per, k);
-	int b_bad = !kgen_matmul_tma_can_load(kn, 16, *b, (long long)per, *ldb, k);
+	int a_bad = k && !operand_loads(kn, *a, *lda), b_bad = k && !operand_loads(kn, *b, *ldb);
 	unsigned long long a_pitch = (a_width + per - 1) / per * per, b_pitch = (b_width + per - 1) / per * per;
 	/* A's copy first, B's 256 bytes aligned after it */
 	size_t a_bytes = a_bad ? (size_t)((a_rows * a_pitch * size + 255) / 256 * 256) : 0;
@@ -260,15 +264,6 @@ kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *l
 		step++;
 	if (step == kn->contract.nsteps)
 		return kgen_fail(err, KGEN_EINTERNAL, "unaligned: repack: %s has no _repack kernel", kgen_spec_kernel_name(s));
-	if (kn->scratch_bytes < a_bytes + b_bytes) {  /* a capture cannot allocate (nor free the old buffer) */
-		CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-		KGEN_CU(kn->ctx->cu, err, cuStreamIsCapturing, (stream, &capture));
-		if (capture != CU_STREAM_CAPTURE_STATUS_NONE)
-			return kgen_fail(err, KGEN_EINVAL, "unaligned: repack: this call's aligned copies of A or B need %zu bytes "
-			                 "of %s's own memory, which a stream capture cannot allocate: make a call of this shape "
-			                 "(or a larger one) with such operands before capturing", a_bytes + b_bytes,
-			                 kgen_spec_kernel_name(s));
-	}
 	if ((st = kgen_own_scratch(kn, a_bytes + b_bytes, stream, err)))
 		return st;
 	if (a_bad && (st = copy_rows(kn, step, a, lda, a_rows, a_width, a_pitch, kn->scratch, stream, err)))

@@ -127,7 +127,8 @@ typedef kgen_status kgen_launch_fn(const struct kgen_cu *cu, CUfunction f, unsig
                                    unsigned int smem, void **args, CUstream stream, kgen_error *err);
 /* Grow the kernel's own scratch to at least bytes (and at least twice what
  * it was), zero-filled on the stream; the buffer it replaces is kept on
- * k->retired, not freed (launch.c). */
+ * k->retired, not freed; refused (KGEN_EINVAL, saying why) while the stream
+ * is being captured (launch.c). */
 kgen_status kgen_own_scratch(kgen_kernel *k, size_t bytes, CUstream stream, kgen_error *err);
 /* The kernel's spec is of family `id`, else an error naming the caller. */
 kgen_status kgen_kernel_expect(const kgen_kernel *k, enum kgen_family_id id, const char *caller, kgen_error *err);

@@ -279,11 +279,11 @@ def check(status, err):
     if status == 1:  # KGEN_ESPEC
         raise SpecError(file, err.line, err.column, message, err.source_line.decode("utf-8", "replace"))
     if status_name(status) == "KGEN_EINVAL" and CAPTURE_REFUSED in message:
-        raise CaptureError(message)  # libkgen would have allocated during a capture (a matmul's aligned copies)
+        raise CaptureError(message)  # libkgen would have grown a kernel's scratch during a capture
     raise KgenError(status_name(status), message, file)
 
 
-# How libkgen's refusals to allocate during a stream capture end (runtime/matmul_hopper_launch.c).
+# How libkgen's refusal to grow a kernel's scratch during a stream capture reads (runtime/launch.c).
 CAPTURE_REFUSED = "which a stream capture cannot allocate"
 
 
