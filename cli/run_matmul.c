@@ -637,6 +637,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 				        ms > 0 ? flops / (ms * 1e-3) / 1e12 : -1, bar ? moved / (copy_ms * 1e-3) / 1e9 : -1,
 				        bar ? 100.0 * copy_ms / ms : -1, cublas * 1e3, cublas > 0 && ms > 0 ? cublas / ms : -1,
 				        kgen_timing_method_name((enum kgen_timing_method)o->method));
+				fflush(tsv);  /* a run stopped by a timeout keeps the shapes it finished */
 			}
 			fflush(stdout);
 		}
