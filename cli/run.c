@@ -241,17 +241,18 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 
 	switch (c) {
 	case 'n':
-		if (o->nn == 32 || kgen_parse_count(arg, &o->n[o->nn])) {
-			fprintf(stderr, "kgen run: bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)\n", arg);
+		if (o->nn == KGEN_RUN_MAX_SIZES || kgen_parse_count(arg, &o->n[o->nn])) {
+			fprintf(stderr, "kgen run: bad --n %s (at most %d sizes, e.g. 1000, 16M, 2^30, 2^24+7)\n", arg,
+			        KGEN_RUN_MAX_SIZES);
 			return 2;
 		}
 		o->nn++;
 		o->n_given = 1;
 		break;
 	case 'x':
-		if (o->nshape == 32 || (r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1) {
-			fprintf(stderr, "kgen run: bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-			        "64x1024x1024; MxNxK for a matmul)\n", arg);
+		if (o->nshape == KGEN_RUN_MAX_SIZES || (r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1) {
+			fprintf(stderr, "kgen run: bad --shape %s (at most %d shapes, each ROWSxCOLS or BATCHxROWSxCOLS, e.g. "
+			        "8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)\n", arg, KGEN_RUN_MAX_SIZES);
 			return 2;
 		}
 		if (r == -2 && !o->zero_shape)  /* refused by each spec, in the words of its family (load_specs) */

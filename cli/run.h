@@ -10,10 +10,13 @@
 #include <stdio.h>
 #include "runtime/runtime.h"
 
+/* The most --n and --shape a command takes (issue 50's grid is 50 shapes). */
+#define KGEN_RUN_MAX_SIZES 64
+
 struct run_opts {
-	unsigned long long n[32];         /* --n: vector sizes */
-	unsigned long long shape[32][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
-	int shape_parts[32];              /* how many numbers each --shape had: 2 or 3 (0: the default) */
+	unsigned long long n[KGEN_RUN_MAX_SIZES];         /* --n: vector sizes */
+	unsigned long long shape[KGEN_RUN_MAX_SIZES][3];  /* --shape: rows, cols, batch (1 unless BxRxC) */
+	int shape_parts[KGEN_RUN_MAX_SIZES];              /* how many numbers each --shape had: 2 or 3 (0: the default) */
 	const char *zero_shape;           /* the first --shape with a part 0: each spec refuses it in its family's words */
 	int nn, nshape;
 	int n_given;                      /* --n given (nn is 1, 2^24, without it) */

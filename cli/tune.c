@@ -45,7 +45,7 @@
 #include "gen/op.h"
 #include "gen/parallel.h"
 
-#define MAX_SIZES 32
+#define MAX_SIZES KGEN_RUN_MAX_SIZES
 
 
 struct point {

@@ -264,9 +264,20 @@ grep -qx 'kernel: reduce -> transpose' "$tmp/out" && grep -qx 'op: sum -> (none)
 # A bad --shape is a usage error, found before any GPU is touched.
 for shape in abc 8192 x8192 8192x 1x2x3x4 2xx4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
-	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)" \
+	grep -qF "kgen run: bad --shape $shape (at most 64 shapes, each ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)" \
 		"$tmp/err" || bad "kgen run --shape $shape does not explain the bad shape"
 done
+# Up to 64 shapes (issue 50's grid of a matmul is 50): the 65th is refused, saying how many a run takes;
+# 64 parse and go on to the GPU (where there is none, the driver's absence is the error).
+shapes=
+i=1
+while [ $i -le 64 ]; do shapes="$shapes --shape ${i}x64x64"; i=$((i + 1)); done
+# shellcheck disable=SC2086 # the shapes are words
+"$kgen" run "$specs/matmul/best/mma_bf16.yaml" $shapes > "$tmp/out" 2> "$tmp/err"
+grep -q "bad --shape" "$tmp/err" && bad "kgen run refuses 64 shapes: $(cat "$tmp/err")"
+# shellcheck disable=SC2086
+expect 2 "$kgen" run "$specs/matmul/best/mma_bf16.yaml" $shapes --shape 65x64x64
+grep -qF "kgen run: bad --shape 65x64x64 (at most 64 shapes," "$tmp/err" || bad "a 65th --shape: $(cat "$tmp/err")"
 # A part 0 is refused in the words of the spec's family: MxNxK for a matmul.
 for shape in 0x5 5x0 0x4x4 2x0x4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
