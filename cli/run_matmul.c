@@ -17,6 +17,7 @@
 #include "matmul_reductions.h"
 #include "timing.h"
 #include "gen/expr.h"
+#include "gen/parallel.h"
 
 #define FULL_CHECK_MAX (1ull << 31)  /* M*N*K up to which every element is checked */
 #define SAMPLES 16                   /* else: rows and columns checked whole */
@@ -196,10 +197,50 @@ struct verdict {
 /* A and B as doubles, a row of k per row of A and per column of B, so that
  * each element's dot product reads two contiguous rows (a column of a
  * row-major B read down its rows is a cache miss per element). */
+/* Rows of A and columns of B a part of host_operands converts. */
+#define OPERAND_LINES 64
+
+struct operands_job {
+	const struct problem *p;
+	struct verdict *v;
+	int a_parts;  /* parts 0 to a_parts - 1: A's rows; the rest: B's columns */
+};
+
+/* Part i of host_operands: OPERAND_LINES rows of A, or OPERAND_LINES
+ * columns of B read a row of B at a time (64 elements in a row of a
+ * row-major B, each written to its own row of bt, which stay cached). */
+static void
+operands_part(void *arg, int i)
+{
+	const struct operands_job *job = arg;
+	const struct problem *p = job->p;
+	struct verdict *v = job->v;
+	unsigned long long first, last, r, l;
+
+	if (i < job->a_parts) {
+		first = (unsigned long long)i * OPERAND_LINES;
+		last = first + OPERAND_LINES < p->m ? first + OPERAND_LINES : p->m;
+		for (r = first; r < last; r++)
+			for (l = 0; l < p->k; l++)
+				v->ad[r * p->k + l] =
+				    kgen_host_get(p->dtype, p->a, (size_t)(p->a_row ? r * p->lda + l : l * p->lda + r));
+		return;
+	}
+	first = (unsigned long long)(i - job->a_parts) * OPERAND_LINES;
+	last = first + OPERAND_LINES < p->n ? first + OPERAND_LINES : p->n;
+	for (l = 0; l < p->k; l++)
+		for (r = first; r < last; r++)
+			v->bt[r * p->k + l] = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + r : r * p->ldb + l));
+}
+
+/* A and B as doubles, a row of k per row of A and per column of B, so that
+ * each element's dot product reads two contiguous rows (a column of a
+ * row-major B read down its rows is a cache miss per element); on every CPU
+ * (16384 x 16384 operands are 2^28 elements each). */
 static kgen_status
 host_operands(const struct problem *p, struct verdict *v, kgen_error *err)
 {
-	unsigned long long i, j, l;
+	struct operands_job job = { p, v, (int)((p->m + OPERAND_LINES - 1) / OPERAND_LINES) };
 
 	if (!(v->ad = malloc((size_t)(p->m * p->k) * sizeof *v->ad)) ||
 	    !(v->bt = malloc((size_t)(p->n * p->k) * sizeof *v->bt))) {
@@ -207,12 +248,7 @@ host_operands(const struct problem *p, struct verdict *v, kgen_error *err)
 		v->ad = NULL;
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the reference");
 	}
-	for (i = 0; i < p->m; i++)
-		for (l = 0; l < p->k; l++)
-			v->ad[i * p->k + l] = kgen_host_get(p->dtype, p->a, (size_t)(p->a_row ? i * p->lda + l : l * p->lda + i));
-	for (l = 0; l < p->k; l++)
-		for (j = 0; j < p->n; j++)
-			v->bt[j * p->k + l] = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + j : j * p->ldb + l));
+	kgen_parallel_for(job.a_parts + (int)((p->n + OPERAND_LINES - 1) / OPERAND_LINES), 0, operands_part, &job);
 	return KGEN_OK;
 }
 
@@ -296,6 +332,73 @@ check_reductions(kgen_context *ctx, const struct problem *p, const struct verdic
 	return KGEN_OK;
 }
 
+/* Rows of C a part of the check takes. */
+#define CHECK_ROWS 16
+
+/* What a part of the check found: elements checked, wrong, the first wrong one described. */
+struct check_part {
+	unsigned long long checked, bad;
+	char msg[256];
+};
+
+/* The check of C as it came back (back, back_aux), in parts of CHECK_ROWS rows. */
+struct check_job {
+	const struct problem *p;
+	const struct verdict *v;
+	const void *back, *back_aux;
+	int full;  /* every element, else the sampled rows and columns */
+	int count;
+	struct check_part *parts;
+};
+
+/* Rows [i0, i1) of C checked (every element, or the sampled ones: the
+ * whole of SAMPLES rows, SAMPLES columns of the others) into *out; where
+ * rows and cols are given, each checked element's reference folded into
+ * its row's and its column's reductions. */
+static void
+check_lines(const struct check_job *job, unsigned long long i0, unsigned long long i1, struct kgen_line_ref *rows,
+            struct kgen_line_ref *cols, struct check_part *out)
+{
+	const struct problem *p = job->p;
+	const struct verdict *v = job->v;
+	unsigned long long i, j;
+
+	for (i = i0; i < i1; i++) {
+		int whole_row = job->full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
+		for (j = 0; j < p->n; j++) {
+			double got, want, tol;
+			if (!whole_row && j % ((p->n + SAMPLES - 1) / SAMPLES) != 0 && j != p->n - 1)
+				continue;
+			got = kgen_host_get(p->out_dtype, job->back, (size_t)(i * p->ldc + j));
+			out->checked++;
+			if (!element_ok(v, v->epi, p, i, j, got, &want, &tol) && !out->bad++)
+				snprintf(out->msg, sizeof out->msg, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)",
+				         v->alpha, v->beta, i, j, got, want, tol);
+			if (rows) {  /* the value the reductions see: before C's rounding, which tol covers */
+				kgen_line_ref_fold(&rows[i], want, tol);
+				kgen_line_ref_fold(&cols[j], want, tol);
+			}
+			if (!v->aux)
+				continue;
+			got = kgen_host_get(p->out_dtype, job->back_aux, (size_t)(i * p->ops.ldaux + j));
+			out->checked++;
+			if (!element_ok(v, v->aux, p, i, j, got, &want, &tol) && !out->bad++)
+				snprintf(out->msg, sizeof out->msg, "alpha %g beta %g: aux[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)",
+				         v->alpha, v->beta, i, j, got, want, tol);
+		}
+	}
+}
+
+/* Part i of the check, on a thread of kgen_parallel_for. */
+static void
+check_part(void *arg, int i)
+{
+	const struct check_job *job = arg;
+	unsigned long long i0 = (unsigned long long)i * CHECK_ROWS;
+
+	check_lines(job, i0, i0 + CHECK_ROWS < job->p->m ? i0 + CHECK_ROWS : job->p->m, NULL, NULL, &job->parts[i]);
+}
+
 /* One run of the kernel with alpha and beta, C first poisoned (beta 0) or
  * the random C; every element (or the sampled rows and columns) checked.
  * The wrong count into *bad, the first described in msg. */
@@ -307,6 +410,7 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 	int full = p->m * p->n * p->k <= FULL_CHECK_MAX, r;
 	unsigned long long i, j, checked = 0;
 	struct kgen_line_ref *rows = NULL, *cols = NULL;
+	struct check_job job = { p, v, back, back_aux, full, (int)((p->m + CHECK_ROWS - 1) / CHECK_ROWS), NULL };
 	kgen_status st;
 
 	if (v->beta == 0)
@@ -339,29 +443,24 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		kgen_line_ref_start(&rows[i]);
 	for (j = 0; cols && j < p->n; j++)
 		kgen_line_ref_start(&cols[j]);
-	for (i = 0; i < p->m; i++) {
-		int whole_row = full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
-		for (j = 0; j < p->n; j++) {
-			double got, want, tol;
-			if (!whole_row && j % ((p->n + SAMPLES - 1) / SAMPLES) != 0 && j != p->n - 1)
-				continue;
-			got = kgen_host_get(p->out_dtype, back, (size_t)(i * p->ldc + j));
-			checked++;
-			if (!element_ok(v, v->epi, p, i, j, got, &want, &tol) && !(*bad)++)
-				snprintf(msg, len, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
-				         v->beta, i, j, got, want, tol);
-			if (rows) {  /* the value the reductions see: before C's rounding, which tol covers */
-				kgen_line_ref_fold(&rows[i], want, tol);
-				kgen_line_ref_fold(&cols[j], want, tol);
-			}
-			if (!v->aux)
-				continue;
-			got = kgen_host_get(p->out_dtype, back_aux, (size_t)(i * p->ops.ldaux + j));
-			checked++;
-			if (!element_ok(v, v->aux, p, i, j, got, &want, &tol) && !(*bad)++)
-				snprintf(msg, len, "alpha %g beta %g: aux[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)", v->alpha,
-				         v->beta, i, j, got, want, tol);
+	if (rows) {  /* the reductions fold every checked element of a column in row order: on one thread */
+		struct check_part all = { 0, 0, "" };
+		check_lines(&job, 0, p->m, rows, cols, &all);
+		checked += all.checked;
+		*bad += all.bad;
+		if (all.bad)
+			snprintf(msg, len, "%s", all.msg);
+	} else {
+		if (job.count && !(job.parts = calloc((size_t)job.count, sizeof *job.parts)))
+			return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the check");
+		kgen_parallel_for(job.count, 0, check_part, &job);
+		for (r = 0; r < job.count; r++) {  /* in row order: the first wrong element's message */
+			checked += job.parts[r].checked;
+			if (job.parts[r].bad && !*bad)
+				snprintf(msg, len, "%s", job.parts[r].msg);
+			*bad += job.parts[r].bad;
 		}
+		free(job.parts);
 	}
 	(void)osize;
 	if (rows) {
