@@ -81,6 +81,8 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 		return 0;
 	if (kgen_keys[k].type == KT_EXPR && !*kgen_spec_expr_text(s, k))
 		return 0;  /* an optional expression not given (matmul's aux) */
+	if (kgen_keys[k].type == KT_ENUM && kgen_spec_value(s, k) < 0)
+		return 0;  /* a choice the rules left open, as meaningless here (matmul's split_reduce at split_k 1) */
 	return 1;
 }
 

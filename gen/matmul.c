@@ -656,7 +656,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
-	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
+	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_split_reduce, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
 	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
 	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_aux, KGEN_KEY_row_reduce,
 	KGEN_KEY_col_reduce, KGEN_KEY_COUNT,

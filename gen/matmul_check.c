@@ -455,6 +455,14 @@ kgen_matmul_check(struct kgen_spec *s, kgen_error *err)
 	if (s->schedule == KGEN_SCHEDULE_PINGPONG && s->math != KGEN_MATH_WGMMA)
 		return ERR(schedule, "schedule: pingpong needs math: wgmma, not %s (its consumer warpgroups take tiles in "
 		           "turn)", kgen_maths[s->math].name);
+	if (s->split_reduce < 0 && s->split_k > 1)  /* wgmma's split blocks meet in their cluster unless told; others' in a kernel */
+		s->split_reduce = s->math == KGEN_MATH_WGMMA ? KGEN_MM_SPLIT_CLUSTER : KGEN_MM_SPLIT_KERNEL;
+	if (KGEN_GIVEN(s, split_reduce) && s->split_k <= 1)
+		return ERR(split_reduce, "split_reduce says where split_k's blocks add their sums: it needs split_k above 1, "
+		           "not %lld", s->split_k);
+	if (s->split_reduce == KGEN_MM_SPLIT_CLUSTER && s->math != KGEN_MATH_WGMMA)
+		return ERR(split_reduce, "split_reduce: cluster needs math: wgmma, not %s (its splits meet in a second "
+		           "kernel: split_reduce: kernel)", kgen_maths[s->math].name);
 	resolve_tiles(s);
 	if (s->staging == KGEN_STAGING_NONE)
 		threads = s->tile_m * s->tile_n;

@@ -61,11 +61,12 @@ kgen_matmul_residual_tma(const struct kgen_spec *s)
 }
 
 /* split_k above 1 by partial sums in scratch and a second kernel that adds
- * them (simt, wmma, mma; math: wgmma splits k within a cluster instead). */
+ * them (split_reduce: kernel: simt, wmma and mma always; math: wgmma splits
+ * k within a cluster unless told). */
 static inline int
 kgen_matmul_partial_sums(const struct kgen_spec *s)
 {
-	return s->split_k > 1 && s->math != KGEN_MATH_WGMMA;
+	return s->split_k > 1 && s->split_reduce == KGEN_MM_SPLIT_KERNEL;
 }
 
 /* row_reduce and col_reduce: whether the spec reduces the values it

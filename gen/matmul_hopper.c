@@ -55,12 +55,22 @@ pingpong(const struct kgen_spec *s)
 	return s->schedule == KGEN_SCHEDULE_PINGPONG;
 }
 
-/* split_k above 1: a cluster of split_k blocks a tile, each its share of
- * k, block 0 adding the others' sums (wgmma_split.cu). */
+/* split_k above 1 with split_reduce: cluster: a cluster of split_k blocks
+ * a tile, each its share of k, block 0 adding the others' sums
+ * (wgmma_split.cu). */
 static int
 split(const struct kgen_spec *s)
 {
-	return s->split_k > 1;
+	return s->split_k > 1 && s->split_reduce == KGEN_MM_SPLIT_CLUSTER;
+}
+
+/* split_k above 1 with split_reduce: kernel: block (x, 0, z) takes the z-th
+ * share of k of its tiles and writes its sums to slice z of the scratch;
+ * NAME_reduce adds them. */
+static int
+partials(const struct kgen_spec *s)
+{
+	return kgen_matmul_partial_sums(s);
 }
 
 /* The producer gives its registers to the consumers: two of them. */
@@ -196,17 +206,23 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 		           accumulators(s), MAX_ACC, pingpong(s) ? "a smaller tile (64 x 256 or 128 x 128)"
 		                                                 : "consumers: 2 or a smaller tile");
 	if (split(s) && s->split_k > 8)
-		return ERR(split_k, "split_k %lld: math: wgmma splits k over a cluster of split_k blocks, at most 8",
-		           s->split_k);
-	if (split(s) && s->producer != KGEN_PRODUCER_WARPGROUP)
+		return ERR(split_k, "split_k %lld: math: wgmma splits k over a cluster of split_k blocks, at most 8 (or "
+		           "split_reduce: kernel, its sums added by a second kernel)", s->split_k);
+	if (s->split_k > 1 && s->producer != KGEN_PRODUCER_WARPGROUP)
 		return ERR(split_k, "split_k %lld needs producer: warpgroup (math: wgmma's split blocks are warp-specialised)",
 		           s->split_k);
 	if (split(s) && s->cluster != KGEN_CLUSTER_C1X1)
 		return ERR(split_k, "split_k %lld takes no cluster key: its clusters are the split_k blocks of a tile, "
 		           "not tiles sharing loads (use cluster: 1x1)", s->split_k);
-	if (split(s) && pingpong(s))
+	if (partials(s) && s->cluster != KGEN_CLUSTER_C1X1)
+		return ERR(split_k, "split_k %lld with split_reduce: kernel takes no cluster key: its blocks load their "
+		           "shares of k apart (use cluster: 1x1)", s->split_k);
+	if (s->split_k > 1 && pingpong(s))
 		return ERR(split_k, "split_k %lld needs schedule: tiles (a block is one tile's share of k, not tiles in "
 		           "turn)", s->split_k);
+	if (partials(s) && s->mm_store != KGEN_MM_STORE_DIRECT)
+		return ERR(mm_store, "store: %s: with split_reduce: kernel a block writes its sums to the scratch one by "
+		           "one and NAME_reduce stores C: use store: direct", kgen_mm_stores[s->mm_store].name);
 	if (s->mm_store == KGEN_MM_STORE_TMA && s->producer != KGEN_PRODUCER_WARPGROUP)
 		return ERR(mm_store, "store: tma needs producer: warpgroup (its consumers store one tile while the producer "
 		           "loads the next), not producer: %s", kgen_producers[s->producer].name);
@@ -266,15 +282,28 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
 	                     s->r.dtype->name);
-	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\"), for C (m x n, row-major) = alpha A "
-	                     "(m x k) B (k x n) + beta C:", kgen_matmul_repacks(s) ? "s" : "");
+	p->numbered = partials(s);
+	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A "
+	                     "(m x k) B (k x n) + beta C:", kgen_matmul_repacks(s) || partials(s) ? "s" : "",
+	                     !partials(s) ? "" : kgen_matmul_repacks(s) ? ", 1 and 2 launched in this order" :
+	                     ", launched in this order");
 	st = kgen_contract_step(p, "", kgen_matmul_residual_tma(s) ? "a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, "
 	                        "k, ldc, ep" : s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, "
-	                        "ldc, ep" : "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
+	                        "ldc, ep" : partials(s) ? "a_map, b_map, c, m, n, k, ldc, ep, partials" :
+	                        "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
-	if (split(s))
+	if (partials(s)) {
+		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, ep", "grid2", 256);
+		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
+		kgen_contract_note(p, "// where grid = (min(tiles, the blocks the GPU holds at once / %lld), 1, %lld), tiles =\n"
+		                   "// ceil(m / %lld) * ceil(n / %lld): block (x, 0, z) takes the z-th share of the\n"
+		                   "// ceil(ceil(k / 64) / %lld) k tiles of each of tiles x, + grid.x, ... and writes its sums to\n"
+		                   "// slice z of partials; tiles in order %s.\n"
+		                   "// grid2 = ceil(m * n / 256) or fewer.\n", s->split_k, s->split_k, s->tile_m, s->tile_n,
+		                   s->split_k, order);
+	} else if (split(s))
 		kgen_contract_note(p, "// launched in clusters of %lld x 1 x 1 blocks (cuLaunchKernelEx,\n"
 		                   "// CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION), where grid = %lld min(tiles, the clusters the GPU\n"
 		                   "// holds at once), tiles = ceil(m / %lld) * ceil(n / %lld): cluster blockIdx.x / %lld takes\n"
@@ -317,8 +346,12 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	kgen_matmul_ep_note(s, ep, sizeof ep);
 	kgen_contract_note(p, "%s", ep);
 	kgen_matmul_repack_step(s, p);
-	kgen_contract_note(p, "%s", kgen_matmul_repacks(s) ? "// Scratch: none (the copies go in a buffer the runtime keeps)."
-	                                                     : "// Scratch: none.");
+	if (partials(s))
+		kgen_contract_note(p, "// Scratch: partials, %lld x m x n %s (split z's sums at z * m * n)%s.", s->split_k,
+		                   s->r.acc->name, kgen_matmul_repacks(s) ? "; the copies go in a buffer the runtime keeps" : "");
+	else
+		kgen_contract_note(p, "%s", kgen_matmul_repacks(s) ? "// Scratch: none (the copies go in a buffer the runtime "
+		                   "keeps)." : "// Scratch: none.");
 }
 
 /* ---- the source ---- */
@@ -353,6 +386,7 @@ kgen_matmul_wgmma_constants(const struct kgen_spec *s, struct tpl_args *file, kg
 	tpl_show(&t, "producer", s->producer == KGEN_PRODUCER_WARPGROUP);
 	tpl_show(&t, "cluster", s->cluster != KGEN_CLUSTER_C1X1);
 	tpl_show(&t, "split", split(s));
+	tpl_show(&t, "partials", partials(s));
 	tpl_set(&t, "split_k", "%lld", s->split_k);
 	tpl_set(&t, "cluster_m", "%d", kgen_cluster_m(s));
 	tpl_set(&t, "cluster_n", "%d", kgen_cluster_n(s));
@@ -427,6 +461,8 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 		}
 		return tpl_render_into(parts, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err);
 	}
+	if (s->mm_store == KGEN_MM_STORE_DIRECT)
+		tpl_show(&t, "partials", partials(s));
 	return tpl_render_into(parts, "store_tile", s->mm_store == KGEN_MM_STORE_PAIRS ? "matmul/wgmma_store_pairs.cu" :
 	                       "matmul/wgmma_store_direct.cu", &t, err);
 }
@@ -435,7 +471,7 @@ kgen_status
 kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 {
 	int clustered = s->cluster != KGEN_CLUSTER_C1X1;
-	struct tpl_args h, pipe, stage, multiply, gather;
+	struct tpl_args h, pipe, stage, multiply, gather, share;
 	kgen_status st;
 
 	tpl_init(&h);
@@ -451,19 +487,23 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	tpl_init(&multiply);
 	operand_sections(s, &multiply);
 	tpl_init(&gather);
+	tpl_init(&share);
 	tpl_show(&h, "split", split(s));
+	tpl_show(&h, "split_k", split(s) || partials(s));
 	if ((st = ptx_helpers(s, &h, err)) ||
 	    (st = tpl_render_into(&h, "pipeline", "matmul/wgmma_pipeline.cu", &pipe, err)) ||
 	    (st = tpl_render_into(&h, "stage", clustered ? "matmul/wgmma_cluster_stage.cu" : "matmul/wgmma_stage.cu",
 	                          &stage, err)) ||
 	    (st = tpl_render_into(&h, "multiply_stage", "matmul/wgmma_multiply.cu", &multiply, err)) ||
 	    (st = store_helpers(s, &h, err)) ||
+	    ((split(s) || partials(s)) && (st = tpl_render_into(&h, "share", "matmul/wgmma_share.cu", &share, err))) ||
 	    (split(s) && (st = tpl_render_into(&h, "gather", "matmul/wgmma_split.cu", &gather, err)))) {
 		tpl_free(&h);
 		tpl_free(&pipe);
 		tpl_free(&stage);
 		tpl_free(&multiply);
 		tpl_free(&gather);
+		tpl_free(&share);
 		return st;
 	}
 	return tpl_render_into(parts, "wgmma", "matmul/wgmma_helpers.cu", &h, err);
@@ -483,6 +523,7 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_show(&consumer, "residual_tma", kgen_matmul_residual_tma(s));
 	tpl_show(&consumer, "pingpong", pingpong(s));
 	tpl_show(&consumer, "split", split(s));
+	tpl_show(&consumer, "partials", partials(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
 		tpl_free(&k);
@@ -497,8 +538,10 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_set(&k, "producer_regs", "%d", PRODUCER_REGS);
 	tpl_set(&k, "consumer_regs", "%d", CONSUMER_REGS);
 	tpl_show(&k, "tma", tma);
-	if (!clustered)
+	if (!clustered) {
 		tpl_show(&k, "split", split(s));
+		tpl_show(&k, "partials", partials(s));
+	}
 	if (!clustered)  /* (clusters read the residual element by element) */
 		tpl_show(&k, "residual_tma", kgen_matmul_residual_tma(s));
 	return tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err);

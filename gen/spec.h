@@ -284,6 +284,11 @@
 	X(FALLBACK, "fallback", "runs an mma.sync kernel of the same computation (types, layouts, epilogue and operands; specs/matmul/best/mma_<dtype>.yaml's tiles, cp.async loads), built at the first such call") \
 	X(REFUSE,   "refuse",   "refuses the call (KGEN_EINVAL), saying why")
 
+/* Where kernel: matmul's split_k blocks of a tile meet (split_k above 1). */
+#define KGEN_MM_SPLIT_REDUCES(X) \
+	X(CLUSTER, "cluster", "the split_k blocks of a tile are one cluster; block 0 gathers the others' f32 sums in its shared memory (st.async) and adds them in rank order as it stores the tile (math: wgmma; split_k up to 8, the sums beside the stages)") \
+	X(KERNEL,  "kernel",  "each block writes its sums to its slice of the scratch (split_k x m x n accumulators) and a second kernel, NAME_reduce, adds the slices in split order and applies the epilogue (simt, wmma and mma always; wgmma with store: direct, for tiles whose sums would not fit beside the stages)")
+
 /* How kernel: matmul's mma.sync kernel fills its shared-memory tiles
  * (math: mma, stages 2 to 4). */
 #define KGEN_MM_LOADS(X) \
@@ -369,6 +374,7 @@
 	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 16,    "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 16 TMA stages as shared memory allows, default 4)") \
 	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
+	X(split_reduce,     "split_reduce",     KT_ENUM, kgen_mm_split_reduces, 0, 0,  "",        "matmul, split_k above 1: where a tile's split sums are added: in its cluster (math: wgmma's default) or by a second kernel from the scratch (the others')") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
 	X(aux,              "aux",              KT_EXPR, NULL,               0, 0,     "",        "matmul: an auxiliary output beside C, of C's type: an expression of the epilogue's names (e.g. v + bias, the value before the activation) stored to an m x n row-major matrix of its own pitch; none when not given") \
 	X(producer,         "producer",         KT_ENUM, kgen_producers,     0, 0,     "none",    "who issues the TMA loads (math: wgmma)") \
@@ -473,6 +479,9 @@ enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_UNALIGNED_##id,
 enum kgen_mm_unaligned { KGEN_MM_UNALIGNED(X) KGEN_MM_UNALIGNED_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_SPLIT_##id,
+enum kgen_mm_split_reduce { KGEN_MM_SPLIT_REDUCES(X) KGEN_MM_SPLIT_COUNT };
 #undef X
 #define X(id, ...) KGEN_MM_BIAS_##id,
 enum kgen_mm_bias { KGEN_MM_BIASES(X) KGEN_MM_BIAS_COUNT };
@@ -579,7 +588,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_reduces[], kgen_mm_unaligned[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_reduces[], kgen_mm_unaligned[], kgen_mm_split_reduces[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
 	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];

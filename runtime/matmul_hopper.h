@@ -18,6 +18,7 @@ struct kgen_wgmma_call {
 	unsigned long long tiles;
 	CUdeviceptr residual;  /* the epilogue's residual matrix (also in ep), for its TMA map */
 	long long ldr;
+	CUdeviceptr partials;  /* split_reduce: kernel: split_k x m x n accumulators in the scratch */
 };
 
 /* The blocks of the kernel the GPU holds at once: its SMs times the
@@ -44,12 +45,14 @@ kgen_status kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_e
 
 /* unaligned: repack: each of A and B that TMA cannot load (not 16-byte
  * aligned, or its leading dimension not a multiple of 16 bytes) copied on
- * the stream by the spec's NAME_repack kernel into the kernel's own scratch, its rows (A's m, or k where A is
+ * the stream by the spec's NAME_repack kernel into the kernel's own scratch
+ * from byte `keep` (the call's partial sums go before it, in the same
+ * buffer), its rows (A's m, or k where A is
  * column-major; B's k, or n where column-major) padded to 16-byte multiples,
  * and *a or *b and *lda or *ldb pointed at the copy.  The pad is never
  * read: the tensor maps' sizes stop at the copied width. */
-kgen_status kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *lda, long long *ldb, int m,
-                               int n, int k, CUstream stream, kgen_error *err);
+kgen_status kgen_matmul_repack(kgen_kernel *kn, size_t keep, CUdeviceptr *a, CUdeviceptr *b, long long *lda,
+                               long long *ldb, int m, int n, int k, CUstream stream, kgen_error *err);
 
 /* Encode (or reuse) A's and B's tensor maps and launch the kernel. */
 kgen_status kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstream stream,

@@ -242,8 +242,8 @@ copy_rows(kgen_kernel *kn, int step, CUdeviceptr *p, long long *ld, unsigned lon
 }
 
 kgen_status
-kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *lda, long long *ldb, int m, int n,
-                   int k, CUstream stream, kgen_error *err)
+kgen_matmul_repack(kgen_kernel *kn, size_t keep, CUdeviceptr *a, CUdeviceptr *b, long long *lda, long long *ldb, int m,
+                   int n, int k, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	unsigned long long size = (unsigned long long)s->r.dtype->size, per = 16 / size;
@@ -264,11 +264,12 @@ kgen_matmul_repack(kgen_kernel *kn, CUdeviceptr *a, CUdeviceptr *b, long long *l
 		step++;
 	if (step == kn->contract.nsteps)
 		return kgen_fail(err, KGEN_EINTERNAL, "unaligned: repack: %s has no _repack kernel", kgen_spec_kernel_name(s));
-	if ((st = kgen_own_scratch(kn, a_bytes + b_bytes, stream, err)))
+	if ((st = kgen_own_scratch(kn, keep + a_bytes + b_bytes, stream, err)))
 		return st;
-	if (a_bad && (st = copy_rows(kn, step, a, lda, a_rows, a_width, a_pitch, kn->scratch, stream, err)))
+	if (a_bad && (st = copy_rows(kn, step, a, lda, a_rows, a_width, a_pitch, kn->scratch + keep, stream, err)))
 		return st;
-	if (b_bad && (st = copy_rows(kn, step, b, ldb, b_rows, b_width, b_pitch, kn->scratch + a_bytes, stream, err)))
+	if (b_bad &&
+	    (st = copy_rows(kn, step, b, ldb, b_rows, b_width, b_pitch, kn->scratch + keep + a_bytes, stream, err)))
 		return st;
 	return KGEN_OK;
 }
@@ -376,11 +377,14 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	int m = c->m, n = c->n, k = c->k, c_tma = 0, r_tma = 0;
 	long long ldc = c->ldc;
 	unsigned long long grid = c->tiles, resident;
+	CUdeviceptr partials = c->partials;
 	void *plain[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->ep };
+	void *split[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->ep, &partials };
 	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->ep };
 	void *tma_r[] = { &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, &cp, &m, &n, &k, &ldc, c->ep };
 	/* the kernel's parameters (the contract's) */
-	void **args = kgen_matmul_residual_tma(s) ? tma_r : s->mm_store == KGEN_MM_STORE_TMA ? tma : plain;
+	void **args = kgen_matmul_residual_tma(s) ? tma_r : s->mm_store == KGEN_MM_STORE_TMA ? tma :
+	              kgen_matmul_partial_sums(s) ? split : plain;
 	kgen_status st;
 
 	memset(&a_map, 0, sizeof a_map);
@@ -393,6 +397,14 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	if (s->cluster != KGEN_CLUSTER_C1X1)
 		return launch_clusters(kn, 2, kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n),
 		                       args, stream, err);
+	if (kgen_matmul_partial_sums(s)) {
+		/* split_reduce: kernel: split_k blocks along z a tile, as many tiles at once along x as leave every
+		 * block resident; NAME_reduce (matmul_launch.c) adds their sums */
+		resident = kgen_matmul_resident(kn) / (unsigned long long)s->split_k;
+		grid = c->tiles < resident ? c->tiles : resident ? resident : 1;
+		return kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)grid, 1, (unsigned int)s->split_k, s->threads,
+		                      (unsigned)kn->contract.step[0].dynamic_smem, args, stream, err);
+	}
 	if (s->split_k > 1)
 		return launch_clusters(kn, (unsigned)s->split_k, c->tiles, args, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {

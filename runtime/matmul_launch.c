@@ -401,6 +401,25 @@ aligned_bits(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_de
 	return (a % width == 0 && c->lda % vec == 0) | (b % width == 0 && c->ldb % vec == 0) << 1;
 }
 
+/* The sums of the splits (partial sums in scratch), added in order by the
+ * contract's second kernel: a thread per element, a few waves of blocks. */
+static kgen_status
+add_splits(kgen_kernel *kn, const struct call *c, kgen_devptr scratch, kgen_devptr cp, unsigned char *ep,
+           CUstream stream, kgen_error *err)
+{
+	unsigned long long total = c->m * c->n, grid2 = ceil_div(total, 256);
+	int m = (int)c->m, n = (int)c->n;
+	long long ldc = (long long)c->ldc;
+	void *args[] = { &scratch, &cp, &m, &n, &ldc, ep };
+	kgen_status st;
+
+	if (grid2 > (unsigned long long)kn->ctx->sm_count * 8)
+		grid2 = (unsigned long long)kn->ctx->sm_count * 8;
+	if ((st = kgen_kernel_step(kn, 1, err)))
+		return st;
+	return kgen_launch(kn->ctx->cu, kn->fn[1], grid2, 256, 0, args, stream, err);
+}
+
 static kgen_status
 matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struct call *c, double alpha, double beta,
             kgen_devptr scratch, size_t scratch_bytes, CUstream stream, kgen_error *err)
@@ -409,7 +428,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	unsigned char ep[KGEN_MATMUL_EP_BYTES];
 	int m, n, k, aligned;
 	long long lda, ldb, ldc;
-	unsigned long long total, grid2, dp, sk;
+	unsigned long long dp, sk;
 	size_t need, tickets;
 	kgen_status st;
 
@@ -458,16 +477,23 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
 	}
 	if (kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_REPACK &&
-	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k) &&  /* operands TMA cannot load: copies it can */
-	    (st = kgen_matmul_repack(kn, &a, &b, &lda, &ldb, m, n, k, stream, err)))
-		return st;
+	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k)) {  /* operands TMA cannot load: copies it can */
+		/* in the kernel's own scratch after the partials where they are there too (a larger buffer moves both) */
+		size_t keep = need && scratch == kn->scratch ? (need + 255) / 256 * 256 : 0;
+		if ((st = kgen_matmul_repack(kn, keep, &a, &b, &lda, &ldb, m, n, k, stream, err)))
+			return st;
+		if (keep)
+			scratch = kn->scratch;
+	}
 	if ((st = start_reductions(kn, c, stream, err)))
 		return st;
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .ep = ep, .tiles = c->tiles, .residual = c->ops.residual,
-		                             .ldr = (long long)c->ops.ldr };
-		return kgen_matmul_wgmma_launch(kn, &w, stream, err);
+		                             .ldr = (long long)c->ops.ldr, .partials = scratch };
+		if ((st = kgen_matmul_wgmma_launch(kn, &w, stream, err)) || !kgen_matmul_partial_sums(s))
+			return st;
+		return add_splits(kn, c, scratch, cp, ep, stream, err);  /* split_reduce: kernel */
 	}
 	if (s->schedule == KGEN_SCHEDULE_STREAM_K) {
 		int dp_tiles, sk_blocks;
@@ -488,15 +514,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	}
 	if (s->split_k <= 1)
 		return KGEN_OK;
-	/* The sums of the splits: a thread per element, a few waves of blocks. */
-	total = c->m * c->n;
-	grid2 = ceil_div(total, 256);
-	if (grid2 > (unsigned long long)kn->ctx->sm_count * 8)
-		grid2 = (unsigned long long)kn->ctx->sm_count * 8;
-	{
-		void *args[] = { &scratch, &cp, &m, &n, &ldc, ep };
-		return kgen_launch(kn->ctx->cu, kn->fn[1], grid2, 256, 0, args, stream, err);
-	}
+	return add_splits(kn, c, scratch, cp, ep, stream, err);
 }
 
 /* The work above, leaving the caller's current context as it was. */

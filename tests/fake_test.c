@@ -391,6 +391,60 @@ START_TEST(wgmma_split_k_launches_clusters)
 }
 END_TEST
 
+/* math: wgmma, split_k with split_reduce: kernel: split_k blocks along z a
+ * tile (no cluster), as many tiles along x as leave every block resident,
+ * each block's sums to its slice of the scratch (split_k x m x n f32), then
+ * NAME_reduce over them; the copies of operands TMA cannot load go in the
+ * same buffer after the partials. */
+START_TEST(wgmma_split_reduce_kernel_launches_slices)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+	                       "tile_n: 64\nsplit_k: 8\nsplit_reduce: kernel\nstore: direct\nstages: 6\n");
+	const struct fake_launch *x;
+	size_t scratch = 0;
+	kgen_error err;
+	int n0;
+
+	*nparams = 6;  /* NAME_reduce's partials, c, m, n, ldc, ep (the main kernel's first six: its partials unread) */
+	ck_assert_int_eq(kgen_matmul_scratch_size(k, 64, 1024, 16384, &scratch, &err), KGEN_OK);
+	ck_assert_uint_eq(scratch, 8ull * 64 * 1024 * 4);
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 1024, 16384, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	x = before_last(1);
+	ck_assert_str_eq(x->name, "matmul_wgmma_bf16");
+	ck_assert_uint_eq(x->grid[0], 16);               /* 16 tiles of 64 x 64 */
+	ck_assert_uint_eq(x->grid[1], 1);
+	ck_assert_uint_eq(x->grid[2], 8);                /* a block a share of k */
+	ck_assert_uint_eq(x->cluster[0], 0);
+	ck_assert_uint_eq(x->smem, 1024 + 6 * 128 * 128);  /* no room for the others' sums */
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_reduce");
+	ck_assert_uint_ne(last()->args[0], 0);           /* the partials, in the kernel's own scratch */
+	ck_assert_uint_eq(last()->args[0] % 16, 0);
+	ck_assert_uint_eq(last()->args[1], 0x30000000ull);
+	ck_assert_uint_eq((unsigned)last()->args[2], 64);  /* m and n: ints */
+	ck_assert_uint_eq((unsigned)last()->args[3], 1024);
+	ck_assert_uint_eq(last()->grid[0], 64 * 1024 / 256);
+	ck_assert_uint_eq(last()->block[0], 256);
+	/* 8192 x 8192 tiles: as many along x as leave the 8 z blocks of each resident at once */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8192, 8192, 512, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	x = before_last(1);
+	ck_assert_uint_eq(x->grid[2], 8);
+	ck_assert_uint_eq(x->grid[0], 132 * 2 / 8);      /* the fake's 132 SMs hold 2 blocks of 256 threads each */
+	ck_assert_uint_eq(last()->grid[0], 132 * 8);     /* the sums: at most 8 blocks an SM, looping */
+	/* K = 4097: A's rows copied into the buffer after the partials (64 x 1024 x 8 f32: 2 MB) */
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 1024, 4097, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 3);            /* A copied (B's 1024-element rows load), the kernel, the sums */
+	ck_assert_str_eq(before_last(2)->name, "matmul_wgmma_bf16_repack");
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_reduce");
+	ck_assert_uint_eq(before_last(2)->args[2], last()->args[0] + 8ull * 64 * 1024 * 4);
+}
+END_TEST
+
 START_TEST(wgmma_encodes_maps_and_launches)
 {
 	kgen_kernel *k = build("kernel: matmul\ndtype: bf16\nmath: wgmma\n");
@@ -1994,6 +2048,7 @@ fake_suite(void)
 	tcase_add_test(tc, tma_maps_are_encoded_once);
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, wgmma_split_k_launches_clusters);
+	tcase_add_test(tc, wgmma_split_reduce_kernel_launches_slices);
 	tcase_add_test(tc, wgmma_a_box_of_few_rows);
 	tcase_add_test(tc, matmul_operands_are_checked);
 	tcase_add_test(tc, matmul_reductions_start_at_identities);

@@ -166,6 +166,10 @@ status=0
 		"$kgen" run --verify --pad 3 --shape 127x255x63 --shape 1000x3001x257 $mspecs || status=1
 		echo "# kgen run --verify --set split_k=3 matmul specs valid so..."
 		"$kgen" run --verify --set split_k=3 --shape 7x5x3 --shape 1000x3001x257 $(mvalid "--set split_k=3") || status=1
+		echo "# kgen run --verify --set split_k=3 --set split_reduce=kernel (and --set store=direct) matmul specs valid so..."
+		"$kgen" run --verify --set split_k=3 --set split_reduce=kernel --set store=direct --shape 7x5x3 \
+			--shape 1000x3001x257 --shape 64x1000x4097 \
+			$(mvalid "--set split_k=3 --set split_reduce=kernel --set store=direct") || status=1
 		# K much larger than M and N, and the reverse (issue 21's shapes), for the
 		# specs that are not seed 002's slowest steps: with and without split-K.
 		mfast=$(find "$top_srcdir/specs/matmul" -name '*.yaml' -not -name '0[1-3]-*' | LC_ALL=C sort)

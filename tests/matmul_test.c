@@ -808,7 +808,20 @@ static const struct refusal matmul_refusals[] = {
 	{ "only_with_load_width", MM "dtype: bf16\nmath: wgmma\nload_width: 8\n",
 	  "load_width needs math: simt, wmma or mma, not wgmma (TMA loads)", 4, 13, "load_width: 8" },
 	{ "check_matmul_wgmma_split_k_most", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_n: 64\nsplit_k: 9\n",
-	  "split_k 9: math: wgmma splits k over a cluster of split_k blocks, at most 8", 6, 10, "split_k: 9" },
+	  "split_k 9: math: wgmma splits k over a cluster of split_k blocks, at most 8 (or split_reduce: kernel, its sums "
+	  "added by a second kernel)", 6, 10, "split_k: 9" },
+	{ "check_matmul_split_reduce_alone", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nsplit_reduce: kernel\n",
+	  "split_reduce says where split_k's blocks add their sums: it needs split_k above 1, not 1", 5, 15,
+	  "split_reduce: kernel" },
+	{ "check_matmul_split_reduce_cluster_mma", MM "dtype: bf16\nmath: mma\nsplit_k: 2\nsplit_reduce: cluster\n",
+	  "split_reduce: cluster needs math: wgmma, not mma (its splits meet in a second kernel: split_reduce: kernel)", 5,
+	  15, "split_reduce: cluster" },
+	{ "check_matmul_split_reduce_kernel_store", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\nstore: tma\n"
+	  "split_k: 2\nsplit_reduce: kernel\n", "store: tma: with split_reduce: kernel a block writes its sums to the "
+	  "scratch one by one and NAME_reduce stores C: use store: direct", 5, 8, "store: tma" },
+	{ "check_matmul_split_reduce_kernel_cluster", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 2x1\n"
+	  "split_k: 2\nsplit_reduce: kernel\n", "split_k 2 with split_reduce: kernel takes no cluster key: its blocks load "
+	  "their shares of k apart (use cluster: 1x1)", 6, 10, "split_k: 2" },
 	{ "check_matmul_wgmma_split_k_producer", MM "dtype: bf16\nmath: wgmma\nsplit_k: 2\n",
 	  "split_k 2 needs producer: warpgroup (math: wgmma's split blocks are warp-specialised)", 4, 10, "split_k: 2" },
 	{ "check_matmul_wgmma_split_k_cluster", MM "dtype: bf16\nmath: wgmma\nproducer: warpgroup\ncluster: 2x1\n"

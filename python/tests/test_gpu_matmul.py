@@ -250,6 +250,34 @@ def test_wgmma_split_k_adds_the_blocks_shares(split, tiles, store, stages, m, n,
     close(out, a, b, "bf16", alpha=0.5, beta=-1.5, c0=c0)
 
 
+@pytest.mark.parametrize("split, tiles, stages", [(2, (64, 64), 8), (8, (128, 128), 4), (16, (128, 256), 3),
+                                                   (5, (64, 128), 6)])
+@pytest.mark.parametrize("m, n, k", [(64, 1024, 4096), (1000, 1032, 1000), (8, 8, 8), (200, 136, 64), (1, 512, 2048),
+                                     (256, 1024, 16384)])
+def test_wgmma_split_reduce_kernel_adds_the_slices(split, tiles, stages, m, n, k, gen):
+    # split_reduce: kernel: blocks (x, 0, z) write their shares' sums to the scratch and NAME_reduce adds them
+    # (blocks with no k tiles write zeros; 128 x 256 tiles split 16 ways, past a cluster's 8); deterministic;
+    # with beta and an epilogue, applied once, by the second kernel; K = 4097 copied (unaligned: repack) into
+    # the buffer after the partials.
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("wgmma needs sm_90")
+    spec = dict(kernel="matmul", dtype="bf16", math="wgmma", producer="warpgroup", tile_m=tiles[0], tile_n=tiles[1],
+                consumers=tiles[0] // 64, store="direct", stages=stages, split_k=split, split_reduce="kernel")
+    a, b = operand(m, k, "bf16", "row", gen), operand(k, n, "bf16", "row", gen)
+    c0 = operand(m, n, "bf16", "row", gen)
+    got = kgen.matmul(a, b, spec=spec)
+    close(got, a, b, "bf16")
+    assert torch.equal(got, kgen.matmul(a, b, spec=spec))
+    out = c0.clone()
+    kgen.matmul(a, b, spec=spec, out=out, alpha=0.5, beta=-1.5)
+    close(out, a, b, "bf16", alpha=0.5, beta=-1.5, c0=c0)
+    relu = kgen.matmul(a, b, spec=dict(spec, epilogue="v > 0 ? v : 0"))
+    torch.testing.assert_close(relu, torch.relu(got), rtol=0, atol=0)
+    if m == 64:
+        a2, b2 = operand(m, 4097, "bf16", "row", gen), operand(4097, n, "bf16", "row", gen)
+        close(kgen.matmul(a2, b2, spec=spec), a2, b2, "bf16")
+
+
 @pytest.mark.parametrize("which", list(OPERAND_SPECS))
 @pytest.mark.parametrize("dt", ["f32", "bf16"])
 @pytest.mark.parametrize("bias_kind, with_residual", [("col", False), ("row", False), (None, True), ("col", True)])

@@ -24,6 +24,11 @@ constexpr int A_STAGE = TILE_M * 128, B_STAGE = TILE_N * 128;
 // of the tile, PARTIAL_FLOATS each.
 constexpr int SPLIT_K = {{split_k}}, PARTIAL_FLOATS = TILE_M * TILE_N;
 {{/split}}
+{{#partials}}
+// split_k, split_reduce: kernel: SPLIT_K blocks a tile, each its share of k, each writing its sums to its slice
+// of the partials, which the _reduce kernel adds in split order.
+constexpr int SPLIT_K = {{split_k}};
+{{/partials}}
 {{#cluster}}
 constexpr int CLUSTER_M = {{cluster_m}}, CLUSTER_N = {{cluster_n}};  // a cluster's blocks, as tiles down x across; they share {{shared}}
 {{/cluster}}

@@ -107,7 +107,12 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
 {{/residual_tma}}
 {{/tma}}
 {{^tma}}
+{{^partials}}
     store_tile(c, acc, m, n, ldc, row0 + wg_row, col0, ep);
+{{/partials}}
+{{#partials}}
+    store_tile(c, partials, acc, m, n, ldc, row0 + wg_row, col0, ep);  // the block's sums, to its slice
+{{/partials}}
 {{/tma}}
 }
 {{#tma}}

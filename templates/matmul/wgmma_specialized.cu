@@ -17,7 +17,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
                                                                   const __grid_constant__ CUtensorMap r_map, int r_tma,
 {{/residual_tma}}
                                                                   Out *__restrict__ c, int m, int n, int k,
+{{^partials}}
                                                                   long long ldc, const Epilogue ep)
+{{/partials}}
+{{#partials}}
+                                                                  long long ldc, const Epilogue ep,
+                                                                  Acc *__restrict__ partials)
+{{/partials}}
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -48,7 +54,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
     const int k_tiles = split_k_tiles((k + TILE_K - 1) / TILE_K, rank, &k_first);
 {{/split}}
 {{^split}}
+{{^partials}}
     const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N), k_tiles = (k + TILE_K - 1) / TILE_K;
+{{/partials}}
+{{#partials}}
+    // split_reduce: kernel: block (x, 0, z) takes tiles blockIdx.x, + gridDim.x, ..., the z-th share of
+    // each one's k tiles from k_first; its sums go to slice z of the partials.
+    const int tiles = (m + TILE_M - 1) / TILE_M * ((n + TILE_N - 1) / TILE_N);
+    int k_first;
+    const int k_tiles = split_k_tiles((k + TILE_K - 1) / TILE_K, blockIdx.z, &k_first);
+{{/partials}}
 {{/split}}
 
     if (threadIdx.x == 0) {
@@ -93,7 +108,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_c
                 int row0, col0;
                 tile_origin(tile, m, n, row0, col0);
                 for (int kt = 0; kt < k_tiles; kt++, i++)
+{{^partials}}
                     issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, kt * TILE_K);
+{{/partials}}
+{{#partials}}
+                    issue_load(i, &a_map, &b_map, as, bs, full, empty, m, n, row0, col0, (k_first + kt) * TILE_K);
+{{/partials}}
             }
 {{/split}}
 {{#split}}

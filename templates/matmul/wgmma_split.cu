@@ -5,15 +5,6 @@
 //! `gathered`); block 0 adds them to its own in rank order, so every run
 //! rounds alike, and frees the room for the next tile's (an arrival on
 //! each other block's mbarrier `freed`).
-// The k tiles of the cluster's block `rank`: a share of ceil(k_tiles / SPLIT_K) each, from *first.
-static __device__ __forceinline__ int split_k_tiles(int k_tiles, unsigned int rank, int *first)
-{
-    const int share = (k_tiles + SPLIT_K - 1) / SPLIT_K, from = (int)rank * share;
-
-    *first = from;
-    return from >= k_tiles ? 0 : k_tiles - from < share ? k_tiles - from : share;
-}
-
 // A consumer thread's accumulators of the cluster's tile number `pass`
 // (0, 1, ...; `last`: the cluster has no tile after it).  In block 0,
 // added to the other blocks' in rank order once they have landed in
