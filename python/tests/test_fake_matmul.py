@@ -16,7 +16,7 @@ import pytest
 
 import kgen
 from kgen import _kernel, _plans
-from fakecuda import Device, Stream, counter, launches_since, mark, need_fake
+from fakecuda import Device, Stream, counter, launches_since, mark, need_fake, record_params
 
 need_fake()
 
@@ -316,3 +316,22 @@ def test_unaligned_operands_take_the_mma_fallback_with_the_epilogue():
     with pytest.raises(kgen.KgenError, match="unaligned: refuse forbids aligned copies and the mma.sync fallback"):
         kgen.Kernel({"kernel": "matmul", "dtype": "bf16", "math": "wgmma", "unaligned": "refuse"})(
             bf16(128, 63), bf16(63, 256))
+
+
+def test_wgmma_split_reduce_kernel_launches_its_reduce_after_it():
+    # split_reduce: kernel: the wgmma kernel on a grid of (tiles, 1, split_k), then NAME_reduce over the
+    # partials in the scratch (kgen's own for arrays of no framework), reading them where it wrote them.
+    spec = dict(kernel="matmul", dtype="f16", math="wgmma", producer="warpgroup", tile_m=64, tile_n=64,
+                store="direct", split_k=4, split_reduce="kernel")
+    m = mark()
+    record_params(6)  # NAME_reduce's partials, c, m, n, ldc, ep (the wgmma kernel's first six)
+    out = Device((64, 1024), "<f2")
+    try:
+        kgen.matmul(f16(64, 4096), f16(4096, 1024), out=out, spec=spec)
+    finally:
+        record_params(0)
+    main, reduce = launches_since(m)
+    assert main.name.decode() == "matmul_wgmma_f16" and reduce.name.decode() == "matmul_wgmma_f16_reduce"
+    assert (main.grid[0], main.grid[1], main.grid[2]) == (16, 1, 4) and main.cluster[0] == 0
+    assert reduce.args[0] != 0 and reduce.args[0] % 16 == 0 and reduce.args[1] == out.ptr
+    assert reduce.grid[0] == 64 * 1024 // 256
