@@ -297,8 +297,8 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	if (partials(s)) {
 		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, ep", "grid2", 256);
 		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
-		kgen_contract_note(p, "// where grid = (min(tiles, the blocks the GPU holds at once / %lld), 1, %lld), tiles =\n"
-		                   "// ceil(m / %lld) * ceil(n / %lld): block (x, 0, z) takes the z-th share of the\n"
+		kgen_contract_note(p, "// where grid = (min(tiles, the blocks the GPU holds at once / %lld, at least 1), 1, %lld),\n// tiles ="
+		                   " ceil(m / %lld) * ceil(n / %lld): block (x, 0, z) takes the z-th share of the\n"
 		                   "// ceil(ceil(k / 64) / %lld) k tiles of each of tiles x, + grid.x, ... and writes its sums to\n"
 		                   "// slice z of partials; tiles in order %s.\n"
 		                   "// grid2 = ceil(m * n / 256) or fewer.\n", s->split_k, s->split_k, s->tile_m, s->tile_n,

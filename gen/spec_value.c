@@ -303,6 +303,9 @@ kgen_spec_dump(const kgen_spec *spec, char **yaml)
 		/* The keys of some ops only (nan, the expressions) only where they apply. */
 		if ((k == KGEN_KEY_nan || kgen_keys[k].type == KT_EXPR) && !kgen_key_applies(spec, (enum kgen_key)k))
 			continue;
+		/* A choice the rules left open where it means nothing (matmul's split_reduce at split_k 1). */
+		if (kgen_keys[k].type == KT_ENUM && spec->kernel >= 0 && kgen_spec_value(spec, (enum kgen_key)k) < 0)
+			continue;
 		if (kgen_keys[k].type != KT_EXPR) {
 			sb_printf(&b, "%s: %s\n", kgen_keys[k].name,
 			          kgen_spec_format_value(spec, (enum kgen_key)k, buf, sizeof buf));

@@ -430,6 +430,7 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	long long lda, ldb, ldc;
 	unsigned long long dp, sk;
 	size_t need, tickets;
+	int unloadable, own;
 	kgen_status st;
 
 	if ((st = kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err)) || (st = check_sizes(kn, c, err)) ||
@@ -447,17 +448,30 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 		return st;
 	if ((st = kgen_context_enter(kn->ctx, err)))  /* before any allocation: the caller's thread may have no context */
 		return st;
+	/* Operands TMA cannot load: what unaligned says, chosen before any scratch is taken (the fallback and a
+	 * refusal need none; repack takes the partials' and the copies' at once). */
+	unloadable = kgen_matmul_takes_maps(s) && !kgen_matmul_tma_can_load(kn, a, b, (long long)c->lda, (long long)c->ldb,
+	                                                                    (int)c->k);
+	if (unloadable && s->unaligned == KGEN_MM_UNALIGNED_FALLBACK) {  /* the mma.sync kernel */
+		kgen_kernel *fb;
+		if ((st = kgen_matmul_fallback(kn, &fb, err)))
+			return st;
+		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
+	}
 	need = scratch_need(kn, c, &tickets, &dp, &sk);
-	if (need && !scratch) {
+	if (unloadable && s->unaligned == KGEN_MM_UNALIGNED_REFUSE)
+		need = 0;  /* the launch refuses the call, saying why */
+	own = need && !scratch;
+	if (own && !(unloadable && s->unaligned == KGEN_MM_UNALIGNED_REPACK)) {
 		if ((st = kgen_own_scratch(kn, need, stream, err)))
 			return st;
 		scratch = kn->scratch;
-	} else if (need && scratch % 16) {
+	} else if (need && !own && scratch % 16) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch (0x%llx) is not aligned to 16 bytes", scratch);
-	} else if (need && scratch_bytes < need) {
+	} else if (need && !own && scratch_bytes < need) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for a %llu x %llu C", scratch_bytes,
 		                 need, c->m, c->n);
-	} else if (need && (st = scratch_apart(kn, c, a, b, cp, scratch, need, err))) {
+	} else if (need && !own && (st = scratch_apart(kn, c, a, b, cp, scratch, need, err))) {
 		return st;
 	}
 	memset(ep, 0, sizeof ep);
@@ -469,20 +483,12 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	ldb = (long long)c->ldb;
 	ldc = (long long)c->ldc;
 	aligned = aligned_bits(kn, c, a, b);
-	if (kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_FALLBACK &&
-	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k)) {  /* operands TMA cannot load: the mma.sync kernel */
-		kgen_kernel *fb;
-		if ((st = kgen_matmul_fallback(kn, &fb, err)))
-			return st;
-		return matmul_body(fb, a, b, cp, c, alpha, beta, scratch, scratch_bytes, stream, err);
-	}
-	if (kgen_matmul_takes_maps(s) && s->unaligned == KGEN_MM_UNALIGNED_REPACK &&
-	    !kgen_matmul_tma_can_load(kn, a, b, lda, ldb, k)) {  /* operands TMA cannot load: copies it can */
-		/* in the kernel's own scratch after the partials where they are there too (a larger buffer moves both) */
-		size_t keep = need && scratch == kn->scratch ? (need + 255) / 256 * 256 : 0;
+	if (unloadable && s->unaligned == KGEN_MM_UNALIGNED_REPACK) {  /* copies TMA can load */
+		/* in the kernel's own scratch, after the partials where they are there too: one buffer for both */
+		size_t keep = own ? (need + 255) / 256 * 256 : 0;
 		if ((st = kgen_matmul_repack(kn, keep, &a, &b, &lda, &ldb, m, n, k, stream, err)))
 			return st;
-		if (keep)
+		if (own)
 			scratch = kn->scratch;
 	}
 	if ((st = start_reductions(kn, c, stream, err)))

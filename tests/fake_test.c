@@ -442,6 +442,22 @@ START_TEST(wgmma_split_reduce_kernel_launches_slices)
 	ck_assert_str_eq(before_last(2)->name, "matmul_wgmma_bf16_repack");
 	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_reduce");
 	ck_assert_uint_eq(before_last(2)->args[2], last()->args[0] + 8ull * 64 * 1024 * 4);
+	/* unaligned: fallback runs the mma.sync kernel (split_k 1), and refuse refuses: neither takes the partials'
+	 * scratch, which the first call of these kernels would otherwise allocate for nothing */
+	{
+		kgen_kernel *f = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+		                       "tile_n: 64\nsplit_k: 8\nsplit_reduce: kernel\nstore: direct\nunaligned: fallback\n");
+		kgen_kernel *r = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\ntile_m: 64\n"
+		                       "tile_n: 64\nsplit_k: 8\nsplit_reduce: kernel\nstore: direct\nunaligned: refuse\n");
+		int *live = fake_var("fake_cuda_allocs"), allocs = *live;
+
+		ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 1024, 4097, 0, 0, 0, 1.0,
+		                             0.0, 0, 0, NULL, &err), KGEN_OK);
+		ck_assert_str_eq(last()->name, "matmul_mma_bf16");
+		ck_assert_int_eq(kgen_matmul(r, 0x10000000ull, 0x20000000ull, 0x30000000ull, 64, 1024, 4097, 0, 0, 0, 1.0,
+		                             0.0, 0, 0, NULL, &err), KGEN_EINVAL);
+		ck_assert_int_eq(*live, allocs);
+	}
 }
 END_TEST
 

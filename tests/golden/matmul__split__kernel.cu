@@ -39,8 +39,8 @@
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 //   2. matmul_wgmma_bf16_reduce(partials, c, m, n, ldc, ep)  <<<grid2, 256>>>  adds the 8 splits in order
 //   3. matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_wgmma_bf16
-// where grid = (min(tiles, the blocks the GPU holds at once / 8), 1, 8), tiles =
-// ceil(m / 128) * ceil(n / 128): block (x, 0, z) takes the z-th share of the
+// where grid = (min(tiles, the blocks the GPU holds at once / 8, at least 1), 1, 8),
+// tiles = ceil(m / 128) * ceil(n / 128): block (x, 0, z) takes the z-th share of the
 // ceil(ceil(k / 64) / 8) k tiles of each of tiles x, + grid.x, ... and writes its sums to
 // slice z of partials; tiles in order grouped: down a group of `group` tile rows, then right.
 // grid2 = ceil(m * n / 256) or fewer.
