@@ -13,7 +13,9 @@
 # below 1.00, and the least share of the copy's bandwidth at M <= 128.
 # From the build directory on the GPU machine (kgen, and kgen-cublas beside it
 # or in KGEN_CUBLAS); top_srcdir as in bench/matmul/run.sh; RUNS (default 20),
-# KGEN, GPU (the plans' folder, default nvidia-h200).
+# KGEN, GPU (the plans' folder, default nvidia-h200); LIMIT: seconds a dtype's
+# kgen run may take (timeout(1); the summary then covers the shapes it
+# finished, the TSV being written shape by shape).
 set -u
 if [ $# -lt 1 ]; then
 	echo "usage: sh bench/matmul/grid.sh OUT [DTYPE...]" >&2
@@ -45,8 +47,8 @@ for dt in $dtypes; do
 		args="$args --shape $s"
 	done
 	# shellcheck disable=SC2086 # the shapes are words
-	"$kgen" run --verify --bench --runs "$runs" $args --tsv "$out/grid-$dt.tsv" "$plan" > "$out/grid-$dt.txt" 2>&1 ||
-		status=1
+	${LIMIT:+timeout "$LIMIT"} "$kgen" run --verify --bench --runs "$runs" $args --tsv "$out/grid-$dt.tsv" "$plan" \
+		> "$out/grid-$dt.txt" 2>&1 || status=1
 	# TSV: $4 MxNxK, $5 verify, $9 pct_ceiling (kgen's share of the copy, %), $12 kgen_vs_cub.
 	awk -F'\t' -v dt="$dt" 'NR > 1 {
 		n++
