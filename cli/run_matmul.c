@@ -194,9 +194,6 @@ struct verdict {
 	const struct kgen_expr *aux;     /* the auxiliary output's expression; NULL: none */
 };
 
-/* A and B as doubles, a row of k per row of A and per column of B, so that
- * each element's dot product reads two contiguous rows (a column of a
- * row-major B read down its rows is a cache miss per element). */
 /* Rows of A and columns of B a part of host_operands converts. */
 #define OPERAND_LINES 64
 
