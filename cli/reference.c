@@ -931,6 +931,52 @@ kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned 
 }
 
 
+/* An fp8 byte of `ebits` exponent bits (bias 2^(ebits-1) - 1) and `mbits`
+ * mantissa bits as a double: e4m3 (OCP's E4M3FN: no infinities, S.1111.111
+ * NaN) or e5m2 (IEEE-like: S.11111.00 infinity, the rest of that exponent
+ * NaN); subnormals at exponent 0. */
+static double
+fp8_to_double(uint8_t b, int ebits, int mbits)
+{
+	int bias = (1 << (ebits - 1)) - 1, e = (b >> mbits) & ((1 << ebits) - 1), m = b & ((1 << mbits) - 1);
+	double sign = b & 0x80 ? -1.0 : 1.0;
+
+	if (ebits == 4 && e == 15 && m == 7)
+		return NAN;
+	if (ebits == 5 && e == 31)
+		return m ? NAN : sign * INFINITY;
+	if (e == 0)
+		return sign * ldexp(m, 1 - bias - mbits);
+	return sign * ldexp((1 << mbits) + m, e - bias - mbits);
+}
+
+/* v as that fp8 byte, rounded to nearest even; beyond the largest finite
+ * value, saturated to it (e4m3: 448) or infinity (e5m2). */
+static uint8_t
+double_to_fp8(double v, int ebits, int mbits)
+{
+	int bias = (1 << (ebits - 1)) - 1, e;
+	uint8_t sign = signbit(v) ? 0x80 : 0, most = ebits == 4 ? 0x7e : 0x7b;
+	double a = fabs(v), q;
+	long bits;
+
+	if (isnan(v))
+		return ebits == 4 ? 0x7f : 0x7e;
+	if (a == 0)
+		return sign;
+	frexp(a, &e);
+	e -= 1;  /* a = 1.f x 2^e */
+	if (e < 1 - bias)  /* subnormal (a count of the smallest steps; 2^mbits of them is the smallest normal) */
+		bits = lrint(ldexp(a, bias - 1 + mbits));
+	else {
+		q = nearbyint(ldexp(a, mbits - e));  /* 2^mbits to 2^(mbits + 1) */
+		bits = ((long)(e + bias) << mbits) + (long)q - (1L << mbits);
+	}
+	if (isinf(a) || bits > most)
+		return sign | (ebits == 4 ? most : 0x7c);
+	return sign | (uint8_t)bits;
+}
+
 double
 kgen_host_get(long long dtype, const void *host, size_t i)
 {
@@ -939,6 +985,8 @@ kgen_host_get(long long dtype, const void *host, size_t i)
 	case KGEN_DT_F64: return ((const double *)host)[i];
 	case KGEN_DT_F16: return f16_to_f32(((const uint16_t *)host)[i]);
 	case KGEN_DT_BF16: return bf16_to_f32(((const uint16_t *)host)[i]);
+	case KGEN_DT_E4M3: return fp8_to_double(((const uint8_t *)host)[i], 4, 3);
+	case KGEN_DT_E5M2: return fp8_to_double(((const uint8_t *)host)[i], 5, 2);
 	default: return 0;
 	}
 }
@@ -951,6 +999,8 @@ kgen_host_set(long long dtype, void *host, size_t i, double v)
 	case KGEN_DT_F64: ((double *)host)[i] = v; break;
 	case KGEN_DT_F16: ((uint16_t *)host)[i] = f32_to_f16((float)v); break;
 	case KGEN_DT_BF16: ((uint16_t *)host)[i] = f32_to_bf16((float)v); break;
+	case KGEN_DT_E4M3: ((uint8_t *)host)[i] = double_to_fp8(v, 4, 3); break;
+	case KGEN_DT_E5M2: ((uint8_t *)host)[i] = double_to_fp8(v, 5, 2); break;
 	default: return 0;
 	}
 	return kgen_host_get(dtype, host, i);

@@ -85,8 +85,10 @@ int kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned
 int kgen_check_result(const struct kgen_spec *s, const unsigned char *got, unsigned long long n,
                       const struct reference *r, char *msg, size_t len);
 
-/* Element i of a float array of dtype (f32, f64, f16, bf16) as a double;
- * set it to v rounded to nearest even, returning what was stored. */
+/* Element i of a float array of dtype (f32, f64, f16, bf16, e4m3, e5m2) as
+ * a double; set it to v rounded to nearest even (fp8: beyond its largest
+ * finite value e4m3 saturates, e5m2 becomes infinite), returning what was
+ * stored. */
 double kgen_host_get(long long dtype, const void *host, size_t i);
 double kgen_host_set(long long dtype, void *host, size_t i, double v);
 

@@ -67,7 +67,7 @@ run_usage(FILE *fp)
 {
 	fputs("usage: kgen run SPEC... [--n N]... [--shape RxC]... [--verify] [--bench] [--seed S] [--runs R]\n"
 	      "                [--device D] [--offset E] [--pad E] [--identity] [--extreme WHERE] [--nan WHERE]\n"
-	      "                [--method per-call|events|graph|cold]\n"
+	      "                [--method per-call|events|graph|cold] [--accuracy]\n"
 	      "                [--set KEY=VALUE]... [--unset KEY]... [--tsv FILE] [--json FILE]\n"
 	      "                [--cub PATH] [--cublas PATH] [--devices LIST]\n"
 	      "\n"
@@ -120,7 +120,13 @@ run_usage(FILE *fp)
 	      "bias: col of C's type, none for another epilogue), and a device-to-device copy\n"
 	      "moving the bytes the call does (A and B read, C written: half read, half\n"
 	      "written; timed twice, the later kept): `of copy` is the copy's time over\n"
-	      "kgen's (the TSV's ceiling_gbs and pct_ceiling).\n"
+	      "kgen's (the TSV's ceiling_gbs and pct_ceiling).  fp8 operands (dtype e4m3,\n"
+	      "e5m2) are integers from -2 to 2, whose sums every accumulation adds exactly,\n"
+	      "scaled by 0.5 and 0.25 (scale: tensor).  --accuracy measures instead of\n"
+	      "checking (matmul only): A and B uniform in [-1, 1] rounded to their type (fp8\n"
+	      "too), C = 0.75 A B once, and the largest |C - reference| of the elements the\n"
+	      "check would read, over the largest |reference| and over the check's bound\n"
+	      "(f32's); the verdict says `measured`.\n"
 	      "Scans (kernel: scan) run at each --n, seeded as a reduction of their op is,\n"
 	      "--offset elements into the input's allocation, the output poisoned: every\n"
 	      "element against the CPU reference of its prefix (floats within eps(acc)\n"
@@ -267,6 +273,7 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 	case 'O': o->offset = atoi(arg); break;
 	case 'P': o->pad = atoi(arg); break;
 	case 'I': o->identity = 1; break;
+	case 'A': o->accuracy = 1; break;
 	case 'M':
 		if ((o->method = kgen_timing_method_parse(arg)) < 0) {
 			fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", arg);
@@ -315,7 +322,7 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 		{ "identity", no_argument, NULL, 'I' }, { "method", required_argument, NULL, 'M' },
 		{ "json", required_argument, NULL, 'J' }, { "unset", required_argument, NULL, 'u' },
 		{ "cublas", required_argument, NULL, 'B' }, { "devices", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "accuracy", no_argument, NULL, 'A' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
@@ -334,6 +341,8 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 	if (o->pad < 0 || o->pad > 4096)
 		return kgen_cli_usage_error("run", "--pad %d: 0 to 4096 elements", o->pad);
 	if (!o->verify && !o->bench)
+		o->verify = 1;
+	if (o->accuracy)  /* what it measures is the check's */
 		o->verify = 1;
 	if (!o->nn)
 		o->n[o->nn++] = 1ull << 24;
@@ -433,7 +442,10 @@ load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs,
 		specs[j].path = paths[i];
 		if (load_spec_or_plan(&specs[j], o, &err)) {
 			bad = kgen_report(&err);
-		} else if ((o->zero_shape && zero_shape(o, specs[j].spec, &err)) ||
+		} else if ((o->accuracy && specs[j].spec->kernel != KGEN_MATMUL &&
+		            kgen_fail(&err, KGEN_EINVAL, "--accuracy measures a matmul's error, not a %s's: drop it",
+		                      kgen_families[specs[j].spec->kernel].name)) ||
+		           (o->zero_shape && zero_shape(o, specs[j].spec, &err)) ||
 		           ((r = runners[specs[j].spec->kernel])->check && r->check(o, specs[j].spec, &err))) {
 			snprintf(err.file, sizeof err.file, "%s", paths[i]);
 			bad = kgen_report(&err);

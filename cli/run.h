@@ -23,6 +23,7 @@ struct run_opts {
 	int verify, bench, runs, device, offset, pad, nsets;
 	int extreme, nan;                 /* --extreme, --nan: KGEN_PLACE_* bits */
 	int identity;                     /* --identity: every element the op's identity */
+	int accuracy;                     /* --accuracy: matmul's largest error measured on real data, not checked */
 	int method;                       /* --method: enum kgen_timing_method */
 	unsigned long long seed;
 	char *sets[64];

@@ -15,6 +15,7 @@
 #include "run.h"
 #include "reference.h"
 #include "matmul_reductions.h"
+#include "gen/matmul_common.h"
 #include "timing.h"
 #include "gen/expr.h"
 #include "gen/parallel.h"
@@ -25,8 +26,9 @@
 /* One problem on the host and the device. */
 struct problem {
 	unsigned long long m, n, k, lda, ldb, ldc;
-	long long dtype, out_dtype;
+	long long dtype, b_dtype, out_dtype;  /* A's, B's (fp8 may mix e4m3 and e5m2) and C's types */
 	int a_row, b_row;
+	double scale;                  /* scale: tensor: *scale_a *scale_b (0.5 x 0.25), else 1 */
 	void *a, *b, *c0;              /* host: A, B and the random C of the beta check */
 	size_t abytes, bbytes, cbytes;
 	CUdeviceptr da, db, dc;
@@ -66,6 +68,8 @@ free_problem(kgen_context *ctx, struct problem *p)
 		ctx->cu->cuMemFree(p->ops.residual);
 	if (p->ops.aux)
 		ctx->cu->cuMemFree(p->ops.aux);
+	if (p->ops.scale_a)  /* scale_b is its second float */
+		ctx->cu->cuMemFree(p->ops.scale_a);
 	for (i = 0; i < KGEN_MATMUL_REDUCTIONS; i++) {
 		if (p->ops.row_reduce[i])
 			ctx->cu->cuMemFree(p->ops.row_reduce[i]);
@@ -88,6 +92,20 @@ fill(long long dtype, void *host, size_t n, uint64_t seed)
 
 	for (i = 0; i < n; i++)
 		kgen_host_set(dtype, host, i, (double)(kgen_splitmix64(&seed) >> 11) * 0x1p-52 - 1.0);
+}
+
+/* n seeded fp8 operands, each an integer from -2 to 2: a k-term sum of
+ * their products stays an integer below 2^13 in magnitude (k up to 2^20 or
+ * so at random), which every accumulation of the tensor cores (fp8_accum:
+ * fast keeps about 14 bits) adds exactly, so C is checked to f32's bound
+ * whatever the mode; the modes' rounding on real data is measured apart. */
+static void
+fill_fp8(long long dtype, void *host, size_t n, uint64_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		kgen_host_set(dtype, host, i, (double)(long long)(kgen_splitmix64(&seed) % 5) - 2.0);
 }
 
 /* The epilogue's operands the spec declares, seeded in [-1, 1]: the bias
@@ -126,6 +144,14 @@ make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spe
 		p->aux_bytes = (size_t)span(1, p->m, p->n, p->ops.ldaux) * (size_t)kgen_dtype_info[s->out_dtype].size;
 		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.aux, p->aux_bytes));
 	}
+	p->scale = 1;
+	if (kgen_matmul_scaled(s)) {  /* powers of two: the scaled products stay exact */
+		const float scales[2] = { 0.5f, 0.25f };
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.scale_a, sizeof scales));
+		KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.scale_a, scales, sizeof scales));
+		p->ops.scale_b = p->ops.scale_a + sizeof(float);
+		p->scale = (double)scales[0] * scales[1];
+	}
 	p->acc_dtype = s->acc_dtype;
 	p->row_reduce = s->row_reduce > 0 ? s->row_reduce : 0;
 	p->col_reduce = s->col_reduce > 0 ? s->col_reduce : 0;
@@ -151,6 +177,7 @@ make_problem(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec
 	p->n = mnk[1];
 	p->k = mnk[2];
 	p->dtype = s->dtype;
+	p->b_dtype = s->b_dtype;
 	p->out_dtype = s->out_dtype;
 	p->a_row = s->a_layout == KGEN_MM_ROW;
 	p->b_row = s->b_layout == KGEN_MM_ROW;
@@ -162,8 +189,13 @@ make_problem(kgen_context *ctx, const struct run_opts *o, const struct kgen_spec
 	p->cbytes = (size_t)span(1, p->m, p->n, p->ldc) * osize;
 	if (!(p->a = malloc(p->abytes)) || !(p->b = malloc(p->bbytes)) || !(p->c0 = malloc(p->cbytes)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for a %llux%llux%llu problem", p->m, p->n, p->k);
-	fill(p->dtype, p->a, p->abytes / size, o->seed ^ 0xa);
-	fill(p->dtype, p->b, p->bbytes / size, o->seed ^ 0xb);
+	if (kgen_matmul_fp8(s) && !o->accuracy) {
+		fill_fp8(p->dtype, p->a, p->abytes / size, o->seed ^ 0xa);
+		fill_fp8(p->b_dtype, p->b, p->bbytes / size, o->seed ^ 0xb);
+	} else {
+		fill(p->dtype, p->a, p->abytes / size, o->seed ^ 0xa);
+		fill(p->b_dtype, p->b, p->bbytes / size, o->seed ^ 0xb);
+	}
 	fill(p->out_dtype, p->c0, p->cbytes / osize, o->seed ^ 0xc);
 	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->da, p->abytes));
 	KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->db, p->bbytes));
@@ -227,7 +259,8 @@ operands_part(void *arg, int i)
 	last = first + OPERAND_LINES < p->n ? first + OPERAND_LINES : p->n;
 	for (l = 0; l < p->k; l++)
 		for (r = first; r < last; r++)
-			v->bt[r * p->k + l] = kgen_host_get(p->dtype, p->b, (size_t)(p->b_row ? l * p->ldb + r : r * p->ldb + l));
+			v->bt[r * p->k + l] =
+			    kgen_host_get(p->b_dtype, p->b, (size_t)(p->b_row ? l * p->ldb + r : r * p->ldb + l));
 }
 
 /* A and B as doubles, a row of k per row of A and per column of B, so that
@@ -264,6 +297,8 @@ element_ok(const struct verdict *v, const struct kgen_expr *e, const struct prob
 		dot += x[l] * y[l];
 		mag += fabs(x[l] * y[l]);
 	}
+	dot *= p->scale;  /* acc: the scaled product (scale: tensor) */
+	mag *= p->scale;
 	if (v->beta != 0)
 		old = kgen_host_get(p->out_dtype, p->c0, (size_t)(i * p->ldc + j));
 	val = v->alpha * dot + v->beta * old;
@@ -336,6 +371,7 @@ check_reductions(kgen_context *ctx, const struct problem *p, const struct verdic
 struct check_part {
 	unsigned long long checked, bad;
 	char msg[256];
+	double err, ref, over_tol;  /* --accuracy: the largest |C - reference|, |reference| and error / tolerance */
 };
 
 /* The check of C as it came back (back, back_aux), in parts of CHECK_ROWS rows. */
@@ -344,6 +380,7 @@ struct check_job {
 	const struct verdict *v;
 	const void *back, *back_aux;
 	int full;  /* every element, else the sampled rows and columns */
+	int measure;  /* --accuracy: the errors measured (check_part's err, ref, over_tol), none counted bad */
 	int count;
 	struct check_part *parts;
 };
@@ -368,6 +405,13 @@ check_lines(const struct check_job *job, unsigned long long i0, unsigned long lo
 				continue;
 			got = kgen_host_get(p->out_dtype, job->back, (size_t)(i * p->ldc + j));
 			out->checked++;
+			if (job->measure) {
+				element_ok(v, v->epi, p, i, j, got, &want, &tol);
+				out->err = fmax(out->err, isnan(got) ? INFINITY : fabs(got - want));
+				out->ref = fmax(out->ref, fabs(want));
+				out->over_tol = fmax(out->over_tol, fabs(got - want) / tol);
+				continue;
+			}
 			if (!element_ok(v, v->epi, p, i, j, got, &want, &tol) && !out->bad++)
 				snprintf(out->msg, sizeof out->msg, "alpha %g beta %g: C[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)",
 				         v->alpha, v->beta, i, j, got, want, tol);
@@ -400,14 +444,15 @@ check_part(void *arg, int i)
  * the random C; every element (or the sampled rows and columns) checked.
  * The wrong count into *bad, the first described in msg. */
 static kgen_status
-check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const struct verdict *v, void *back,
+check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const struct verdict *v, int measure, void *back,
            void *back_aux, unsigned long long *bad, char *msg, size_t len, kgen_error *err)
 {
 	size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size, asize = (size_t)kgen_dtype_info[p->acc_dtype].size;
 	int full = p->m * p->n * p->k <= FULL_CHECK_MAX, r;
 	unsigned long long i, j, checked = 0;
 	struct kgen_line_ref *rows = NULL, *cols = NULL;
-	struct check_job job = { p, v, back, back_aux, full, (int)((p->m + CHECK_ROWS - 1) / CHECK_ROWS), NULL };
+	struct check_job job = { p, v, back, back_aux, full, measure, (int)((p->m + CHECK_ROWS - 1) / CHECK_ROWS), NULL };
+	struct check_part most = { 0, 0, "", 0, 0, 0 };
 	kgen_status st;
 
 	if (v->beta == 0)
@@ -440,8 +485,8 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		kgen_line_ref_start(&rows[i]);
 	for (j = 0; cols && j < p->n; j++)
 		kgen_line_ref_start(&cols[j]);
-	if (rows) {  /* the reductions fold every checked element of a column in row order: on one thread */
-		struct check_part all = { 0, 0, "" };
+	if (rows && !measure) {  /* the reductions fold every checked element of a column in row order: on one thread */
+		struct check_part all = { 0, 0, "", 0, 0, 0 };
 		check_lines(&job, 0, p->m, rows, cols, &all);
 		checked += all.checked;
 		*bad += all.bad;
@@ -453,6 +498,9 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		kgen_parallel_for(job.count, 0, check_part, &job);
 		for (r = 0; r < job.count; r++) {  /* in row order: the first wrong element's message */
 			checked += job.parts[r].checked;
+			most.err = fmax(most.err, job.parts[r].err);
+			most.ref = fmax(most.ref, job.parts[r].ref);
+			most.over_tol = fmax(most.over_tol, job.parts[r].over_tol);
 			if (job.parts[r].bad && !*bad)
 				snprintf(msg, len, "%s", job.parts[r].msg);
 			*bad += job.parts[r].bad;
@@ -460,6 +508,15 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 		free(job.parts);
 	}
 	(void)osize;
+	if (measure) {
+		free(rows);
+		free(cols);
+		snprintf(msg, len, "%s %llu elements at alpha 0.75, A and B uniform in [-1, 1] as %s: largest |C - ref| %.4g, "
+		         "%.4g of the largest |ref| (%.4g), %.3g x the f32 check's bound", full ? "all" : "sampled rows and "
+		         "columns:", checked, kgen_dtype_info[p->dtype].name, most.err, most.err / most.ref, most.ref,
+		         most.over_tol);
+		return KGEN_OK;
+	}
 	if (rows) {
 		st = check_reductions(ctx, p, v, rows, cols, full, &checked, bad, msg, len, err);
 		free(rows);
@@ -476,8 +533,8 @@ check_once(kgen_context *ctx, kgen_kernel *k, const struct problem *p, const str
 }
 
 static kgen_status
-verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long long *bad, char *msg, size_t len,
-       kgen_error *err)
+verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, int measure, unsigned long long *bad, char *msg,
+       size_t len, kgen_error *err)
 {
 	const struct kgen_spec *s = kgen_kernel_spec(k);
 	const char *text = kgen_spec_expr_text(s, KGEN_KEY_epilogue);
@@ -505,10 +562,10 @@ verify(kgen_context *ctx, kgen_kernel *k, const struct problem *p, unsigned long
 	}
 	st = host_operands(p, &v, err);
 	if (!st)
-		st = check_once(ctx, k, p, &v, back, back_aux, bad, msg, len, err);
-	if (!st && !*bad) {
+		st = check_once(ctx, k, p, &v, measure, back, back_aux, bad, msg, len, err);
+	if (!st && !*bad && !measure) {
 		v.beta = 0.5;
-		st = check_once(ctx, k, p, &v, back, back_aux, bad, msg, len, err);
+		st = check_once(ctx, k, p, &v, 0, back, back_aux, bad, msg, len, err);
 	}
 	free(back_aux);
 	free(v.ad);
@@ -592,7 +649,9 @@ peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, c
 	job.n = p->n;
 	job.k = p->k;
 	job.dtype = s->r.dtype->name;
+	job.b_dtype = kgen_dtype_info[p->b_dtype].name;
 	job.out_dtype = kgen_dtype_info[p->out_dtype].name;
+	job.fast_accum = kgen_matmul_fp8(s) && s->fp8_accum == KGEN_MM_FP8_FAST;
 	job.a_layout = p->a_row ? "row" : "col";
 	job.b_layout = p->b_row ? "row" : "col";
 	job.lda = p->lda;
@@ -687,13 +746,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			if ((st = make_problem(ctx, o, spec, mnk, &p, err)) || (st = kgen_context_enter(ctx, err)))
 				break;
 			if (o->verify) {
-				st = verify(ctx, specs[i].kernel, &p, &bad, msg, sizeof msg, err);
+				st = verify(ctx, specs[i].kernel, &p, o->accuracy, &bad, msg, sizeof msg, err);
 				if (st == KGEN_EINVAL) {
 					snprintf(msg, sizeof msg, "%s", err->message);
 					verdict = "rejected";
 					st = KGEN_OK;
 				} else if (!st) {
-					verdict = bad ? "FAIL" : "ok";
+					verdict = bad ? "FAIL" : o->accuracy ? "measured" : "ok";
 					if (bad) {
 						size_t l = strlen(msg);
 						snprintf(msg + l, sizeof msg - l, "; %llu elements wrong", bad);
@@ -797,7 +856,7 @@ tune_verify(kgen_context *ctx, void *arg, kgen_kernel *k, int *ok, char *msg, si
 {
 	struct tune_case *c = arg;
 	unsigned long long bad = 0;
-	kgen_status st = verify(ctx, k, &c->p, &bad, msg, len, err);
+	kgen_status st = verify(ctx, k, &c->p, 0, &bad, msg, len, err);
 
 	*ok = !st && !bad;
 	return st;

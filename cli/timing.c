@@ -587,20 +587,29 @@ cublas_exit_status(int code)
 static kgen_status
 cublas_args(const struct kgen_cublas_job *j, char *args, size_t len, kgen_error *err)
 {
-	static const char *const dtypes[] = { "f32", "f64", "f16", "bf16" };
+	static const char *const dtypes[] = { "f32", "f64", "f16", "bf16", "e4m3", "e5m2" };
 	const char *a = j->a_layout ? j->a_layout : "row", *b = j->b_layout ? j->b_layout : "row";
-	const char *out = j->out_dtype && j->out_dtype[0] ? j->out_dtype : j->dtype;
-	int i, known = 0, narrow, wide;
+	const char *out, *bt = j->b_dtype && j->b_dtype[0] ? j->b_dtype : j->dtype;
+	int i, known = 0, narrow, wide, fp8;
 	size_t at = 0;
 
-	for (i = 0; j->dtype && i < 4; i++)
+	for (i = 0; j->dtype && i < 6; i++)
 		known |= strcmp(j->dtype, dtypes[i]) == 0;
 	if (!known)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: dtype is f32, f64, f16 or bf16, not %s",
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: dtype is f32, f64, f16, bf16, e4m3 or e5m2, not %s",
 		                 j->dtype ? j->dtype : "(none)");
+	fp8 = j->dtype[0] == 'e';
+	out = j->out_dtype && j->out_dtype[0] ? j->out_dtype : fp8 ? "bf16" : j->dtype;
+	if (strcmp(bt, j->dtype) && (!fp8 || (strcmp(bt, "e4m3") && strcmp(bt, "e5m2"))))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: b_dtype is %s%s, not %s", j->dtype,
+		                 fp8 ? ", e4m3 or e5m2" : "", bt);
+	if (fp8 && strcmp(out, "bf16") && strcmp(out, "f16") && strcmp(out, "f32"))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: out_dtype of fp8 is bf16, f16 or f32, not %s", out);
+	if (!fp8 && j->fast_accum)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: fast_accum is fp8's, not %s's", j->dtype);
 	narrow = strcmp(j->dtype, "f16") == 0 || strcmp(j->dtype, "bf16") == 0;
 	wide = narrow && strcmp(out, "f32") == 0;  /* f16 and bf16 may write f32 */
-	if (strcmp(out, j->dtype) != 0 && !wide)
+	if (!fp8 && strcmp(out, j->dtype) != 0 && !wide)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: out_dtype is %s%s, not %s", j->dtype,
 		                 narrow ? " or f32" : "", out);
 	if ((strcmp(a, "row") && strcmp(a, "col")) || (strcmp(b, "row") && strcmp(b, "col")))
@@ -616,8 +625,12 @@ cublas_args(const struct kgen_cublas_job *j, char *args, size_t len, kgen_error 
 		return kgen_fail(err, KGEN_EINVAL, "kgen_cublas_time: alpha and beta are finite, not %g and %g", j->alpha,
 		                 j->beta);
 #define ADD(...) (at += (size_t)snprintf(args + at, at < len ? len - at : 0, __VA_ARGS__))
-	if (strcmp(out, j->dtype))
+	if (strcmp(out, fp8 ? "bf16" : j->dtype))
 		ADD("--out=%s ", out);
+	if (strcmp(bt, j->dtype))
+		ADD("--b-dtype=%s ", bt);
+	if (j->fast_accum)
+		ADD("--fast-accum ");
 	if (strcmp(a, "row"))
 		ADD("--a=%s ", a);
 	if (strcmp(b, "row"))

@@ -111,8 +111,13 @@ double kgen_cub_call(const char *given, const char *args, int *offsets);
  * left out is the default. */
 struct kgen_cublas_job {
 	unsigned long long m, n, k;
-	const char *dtype;                 /* f32 (FP32 compute, no TF32), f64, f16 or bf16 (f32 accumulate) */
-	const char *out_dtype;             /* C's type: NULL or dtype, or f32 for f16 and bf16 */
+	const char *dtype;                 /* f32 (FP32 compute, no TF32), f64, f16 or bf16 (f32 accumulate); e4m3
+	                                    * or e5m2 (cublasLtMatmul alone, per-tensor scales, A row-major and B
+	                                    * column-major) */
+	const char *b_dtype;               /* fp8: B's type where it differs (NULL: dtype) */
+	const char *out_dtype;             /* C's type: NULL or dtype, or f32 for f16 and bf16; fp8: bf16 (NULL),
+	                                    * f16 or f32 */
+	int fast_accum;                    /* fp8: CUBLASLT_MATMUL_DESC_FAST_ACCUM (fp8_accum: fast) */
 	const char *a_layout, *b_layout;   /* "row" (NULL too) or "col" */
 	unsigned long long lda, ldb, ldc;  /* 0: packed */
 	double alpha, beta;                /* set alpha: 0 is a real 0 here */

@@ -87,6 +87,34 @@ check_family(struct kgen_spec *s, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* The fp8 types are matmul's operands (dtype, b_dtype) and nothing else's:
+ * no other family has a kernel for them, and C, the accumulator and the
+ * epilogue's operands of a matmul are wider types. */
+static kgen_status
+check_fp8(struct kgen_spec *s, kgen_error *err)
+{
+	int matmul = s->kernel == KGEN_MATMUL, k;
+
+	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		long long v;
+
+		if (kgen_keys[k].values != kgen_dtypes || !kgen_family_has_key(kgen_family_of(s), (enum kgen_key)k) ||
+		    (v = kgen_spec_value(s, (enum kgen_key)k)) < 0 || kgen_dtype_info[v].cls != DT_FP8)
+			continue;
+		if (matmul && (k == KGEN_KEY_dtype || k == KGEN_KEY_b_dtype))
+			continue;
+		if (matmul)
+			return kgen_spec_error(s, (enum kgen_key)k, 1, err, "%s %s: fp8 is a type of matmul's operands A and B "
+			                       "(dtype, b_dtype); %s is f32, f64, f16 or bf16", kgen_keys[k].name,
+			                       kgen_dtype_info[v].name, k == KGEN_KEY_out_dtype ? "C" :
+			                       k == KGEN_KEY_acc_dtype ? "the accumulator" : "an epilogue operand");
+		return kgen_spec_error(s, (enum kgen_key)k, 1, err, "%s %s: the fp8 types are operands of kernel: matmul "
+		                       "(math: wgmma) only, not of kernel: %s", kgen_keys[k].name, kgen_dtype_info[v].name,
+		                       kgen_families[s->kernel].name);
+	}
+	return KGEN_OK;
+}
+
 /* The spec's resolved view (spec.h), once its types are: the family's
  * rules may refine it, and kgen_op_check() keeps the parsed expressions. */
 static void
@@ -114,7 +142,7 @@ kgen_spec_check(struct kgen_spec *s, kgen_error *err)
 	int has_op = kgen_family_has_key(f, KGEN_KEY_op);
 	kgen_status st;
 
-	if ((st = check_family(s, err)))
+	if ((st = check_family(s, err)) || (st = check_fp8(s, err)))
 		return st;
 	/* What the op derives (types, stages) before the only-with rules read it. */
 	if (has_op && (st = kgen_op_resolve(s, err)))

@@ -540,6 +540,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
 	TRY(operands(s, &file, err));
+	tpl_show(&file, "scaled", kgen_matmul_scaled(s));
 	TRY(kgen_matmul_reductions(s, &file, err));
 	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)
@@ -601,6 +602,7 @@ out:
 #define SIMT KGEN_BIT(KGEN_MATH_SIMT)
 #define WGMMA KGEN_BIT(KGEN_MATH_WGMMA)
 #define NOT_WGMMA (KGEN_BIT(KGEN_MATH_SIMT) | KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA))
+#define FP8 (KGEN_BIT(KGEN_DT_E4M3) | KGEN_BIT(KGEN_DT_E5M2))
 
 static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_thread_map, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE),
@@ -648,18 +650,22 @@ static const struct kgen_only_with only_with[] = {
 	  "bias_dtype needs bias: row or col, not {w}" },
 	{ KGEN_KEY_residual_dtype, KGEN_KEY_residual, KGEN_BIT(KGEN_MM_RESIDUAL_MATRIX),
 	  "residual_dtype needs residual: matrix, not {w}" },
+	{ KGEN_KEY_b_dtype, KGEN_KEY_dtype, FP8, "b_dtype needs dtype e4m3 or e5m2, not {w} (B has A's type but with fp8 "
+	  "operands, which may mix e4m3 and e5m2)" },
+	{ KGEN_KEY_scale, KGEN_KEY_dtype, FP8, "scale needs dtype e4m3 or e5m2, not {w} (the scales of fp8 operands)" },
+	{ KGEN_KEY_fp8_accum, KGEN_KEY_dtype, FP8, "fp8_accum needs dtype e4m3 or e5m2, not {w}" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
 static const enum kgen_key keys[] = {
-	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads, KGEN_KEY_load_width,
+	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_dtype, KGEN_KEY_b_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_threads, KGEN_KEY_load_width,
 	KGEN_KEY_order, KGEN_KEY_group, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout, KGEN_KEY_math,
 	KGEN_KEY_staging, KGEN_KEY_thread_map, KGEN_KEY_tile_m, KGEN_KEY_tile_n, KGEN_KEY_tile_k, KGEN_KEY_thread_m,
 	KGEN_KEY_thread_n, KGEN_KEY_warp_m, KGEN_KEY_warp_n, KGEN_KEY_a_smem, KGEN_KEY_smem_layout, KGEN_KEY_mm_stages,
 	KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_split_k, KGEN_KEY_split_reduce, KGEN_KEY_epilogue, KGEN_KEY_producer, KGEN_KEY_consumers,
 	KGEN_KEY_mm_store, KGEN_KEY_cluster, KGEN_KEY_schedule, KGEN_KEY_mm_loads, KGEN_KEY_bias, KGEN_KEY_bias_dtype,
 	KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_unaligned, KGEN_KEY_aux, KGEN_KEY_row_reduce,
-	KGEN_KEY_col_reduce, KGEN_KEY_COUNT,
+	KGEN_KEY_col_reduce, KGEN_KEY_scale, KGEN_KEY_fp8_accum, KGEN_KEY_COUNT,
 };
 
 /* The values that need a newer GPU (family.h). */
@@ -674,8 +680,8 @@ static const struct kgen_arch_need arch_needs[] = {
 
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
 static const enum kgen_key computes[] = {
-	KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
-	KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_aux,
+	KGEN_KEY_dtype, KGEN_KEY_b_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_a_layout, KGEN_KEY_b_layout,
+	KGEN_KEY_scale, KGEN_KEY_fp8_accum, KGEN_KEY_epilogue, KGEN_KEY_bias, KGEN_KEY_bias_dtype, KGEN_KEY_residual, KGEN_KEY_residual_dtype, KGEN_KEY_aux,
 	KGEN_KEY_row_reduce, KGEN_KEY_col_reduce, KGEN_KEY_COUNT,
 };
 
@@ -686,6 +692,7 @@ const struct kgen_family kgen_family_matmul = {
 	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
+	.resolve = kgen_matmul_resolve,
 	.check = kgen_matmul_check,
 	.contract = plan,
 	.emit = emit,

@@ -30,6 +30,7 @@ void kgen_matmul_shape(const struct kgen_spec *s, struct kgen_matmul *g);
 
 /* The family's rules (gen/matmul_check.c): the family's .check. */
 kgen_status kgen_matmul_check(struct kgen_spec *s, kgen_error *err);
+kgen_status kgen_matmul_resolve(struct kgen_spec *s, kgen_error *err);
 
 /* row_reduce and col_reduce (gen/matmul_reduce.c): section "reductions" of
  * the file shown where the spec has any, and then its placeholders

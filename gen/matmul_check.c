@@ -94,12 +94,64 @@ resolve_tiles(struct kgen_spec *s)
 		s->tile_m = none ? 32 : tensor || wgmma ? 128 : 64;
 	if (s->tile_n < 0)
 		s->tile_n = none ? 32 : tensor || wgmma ? 128 : 64;
-	if (s->tile_k < 0)
-		s->tile_k = wgmma ? 64 : tensor ? 32 : 8;
+	if (s->tile_k < 0)  /* wgmma: one 128-byte swizzle row of k */
+		s->tile_k = wgmma ? 128 / s->r.dtype->size : tensor ? 32 : 8;
 	if (s->warp_m < 0)
 		s->warp_m = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_m % 32 == 0 ? s->tile_m / 2 : tensor ? s->tile_m : 0;
 	if (s->warp_n < 0)
 		s->warp_n = tensor && s->staging == KGEN_STAGING_SMEM && s->tile_n % 32 == 0 ? s->tile_n / 2 : tensor ? s->tile_n : 0;
+}
+
+/* fp8 operands (dtype e4m3 or e5m2): Hopper's wgmma multiplies them with
+ * both A and B K-major (there is no transposed fp8 form), accumulating in
+ * f32; B may be the other fp8 type (b_dtype); scale and fp8_accum take
+ * their defaults.  kgen_matmul_resolve() has made wgmma and a
+ * column-major B the defaults. */
+static kgen_status
+check_fp8(struct kgen_spec *s, kgen_error *err)
+{
+	const char *t = s->r.dtype->name;
+
+	if (s->math != KGEN_MATH_WGMMA)
+		return ERR(math, "dtype %s multiplies on Hopper's fp8 tensor cores: use math: wgmma, not %s", t,
+		           kgen_maths[s->math].name);
+	if (kgen_dtype_info[s->b_dtype].cls != DT_FP8)
+		return ERR(b_dtype, "b_dtype %s: B beside an fp8 A is e4m3 or e5m2 (wgmma multiplies fp8 by fp8)",
+		           kgen_dtype_info[s->b_dtype].name);
+	if (s->a_layout != KGEN_MM_ROW)
+		return ERR(a_layout, "dtype %s: wgmma reads fp8 operands K-major only (k contiguous): a column-major A needs "
+		           "transposing first; use a_layout: row (A stored m x k)", t);
+	if (s->b_layout != KGEN_MM_COL)
+		return ERR(b_layout, "dtype %s: wgmma reads fp8 operands K-major only (k contiguous): a row-major B needs "
+		           "transposing first; use b_layout: col (B stored n x k, as torch._scaled_mm takes b.t())", t);
+	if (s->unaligned == KGEN_MM_UNALIGNED_FALLBACK)
+		return ERR(unaligned, "unaligned: fallback runs an mma.sync kernel, which kgen has for f16 and bf16, not %s: "
+		           "use unaligned: repack (the default) or refuse", t);
+	if (s->scale < 0)
+		s->scale = KGEN_MM_SCALE_TENSOR;
+	if (s->fp8_accum < 0)
+		s->fp8_accum = KGEN_MM_FP8_PROMOTE;
+	return KGEN_OK;
+}
+
+/* Defaults that follow dtype, set before the only-with rules read them:
+ * fp8 operands multiply on wgmma only, with B K-major (b_layout: col)
+ * and two consumer warpgroups; b_dtype is dtype unless given. */
+kgen_status
+kgen_matmul_resolve(struct kgen_spec *s, kgen_error *err)
+{
+	(void)err;
+	if (s->b_dtype < 0)
+		s->b_dtype = s->dtype;
+	if (kgen_dtype_info[s->dtype].cls != DT_FP8)
+		return KGEN_OK;
+	if (!KGEN_GIVEN(s, math))
+		s->math = KGEN_MATH_WGMMA;
+	if (!KGEN_GIVEN(s, b_layout))
+		s->b_layout = KGEN_MM_COL;
+	if (!KGEN_GIVEN(s, consumers))  /* 64 rows each: fp8_accum: promote's two sets fit a 128 x 128 tile */
+		s->consumers = 2;
+	return KGEN_OK;
 }
 
 /* The types: dtype, acc_dtype, out_dtype; the resolved view's (spec.h)
@@ -110,15 +162,21 @@ check_types(struct kgen_spec *s, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = s->r.dtype;
 	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF;
+	kgen_status st;
 
-	if (!is_float_dtype(s->dtype))
-		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16 or bf16, not %s", dt->name);
+	int fp8 = dt->cls == DT_FP8;
+
+	if (!is_float_dtype(s->dtype) && !fp8)
+		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16, bf16, e4m3 or e5m2, not %s",
+		           dt->name);
 	if (s->acc_dtype < 0)
-		s->acc_dtype = half ? KGEN_DT_F32 : s->dtype;
-	if (s->out_dtype < 0)
-		s->out_dtype = s->dtype;
+		s->acc_dtype = half || fp8 ? KGEN_DT_F32 : s->dtype;
+	if (s->out_dtype < 0)  /* fp8 is not a type of C here: bf16, as torch._scaled_mm's usual out_dtype */
+		s->out_dtype = fp8 ? KGEN_DT_BF16 : s->dtype;
 	s->r.acc = &kgen_dtype_info[s->acc_dtype];
 	s->r.out = &kgen_dtype_info[s->out_dtype];
+	if (fp8 && (st = check_fp8(s, err)))
+		return st;
 	if (s->acc_dtype != KGEN_DT_F32 && s->acc_dtype != KGEN_DT_F64)
 		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", s->r.acc->name);
 	if (s->dtype == KGEN_DT_F64 && s->acc_dtype != KGEN_DT_F64)
@@ -126,7 +184,7 @@ check_types(struct kgen_spec *s, kgen_error *err)
 	if (!is_float_dtype(s->out_dtype))
 		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", s->r.out->name);
 	if (s->math != KGEN_MATH_SIMT) {
-		if (!half)
+		if (!half && !fp8)
 			return ERR(math, "math: %s multiplies f16 or bf16 on tensor cores, not dtype %s: use math: simt",
 			           kgen_maths[s->math].name, dt->name);
 		if (s->acc_dtype != KGEN_DT_F32)

@@ -69,6 +69,21 @@ kgen_matmul_partial_sums(const struct kgen_spec *s)
 	return s->split_k > 1 && s->split_reduce == KGEN_MM_SPLIT_KERNEL;
 }
 
+/* dtype e4m3 or e5m2: fp8 operands (math: wgmma only). */
+static inline int
+kgen_matmul_fp8(const struct kgen_spec *s)
+{
+	return kgen_dtype_info[s->dtype].cls == DT_FP8;
+}
+
+/* scale: tensor: A B is multiplied by the device scalars *scale_a and
+ * *scale_b (struct Epilogue's last members) before the epilogue. */
+static inline int
+kgen_matmul_scaled(const struct kgen_spec *s)
+{
+	return kgen_matmul_fp8(s) && s->scale == KGEN_MM_SCALE_TENSOR;
+}
+
 /* row_reduce and col_reduce: whether the spec reduces the values it
  * stores, and how a reduction's partials combine (its identity: 0 for a
  * sum, -inf for a max, +inf for a min; absmax is a max of |x| from 0). */

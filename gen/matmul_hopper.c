@@ -73,6 +73,14 @@ partials(const struct kgen_spec *s)
 	return kgen_matmul_partial_sums(s);
 }
 
+/* fp8_accum: promote: each k tile's wgmmas sum into a second set of
+ * accumulators from zero, which the consumer then adds to the f32 sums. */
+static int
+promotes(const struct kgen_spec *s)
+{
+	return s->r.dtype->cls == DT_FP8 && s->fp8_accum == KGEN_MM_FP8_PROMOTE;
+}
+
 /* The producer gives its registers to the consumers: two of them. */
 static int
 setmaxnreg(const struct kgen_spec *s)
@@ -185,9 +193,9 @@ check_stages(struct kgen_spec *s, kgen_error *err)
 kgen_status
 kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err)
 {
-	if (s->tile_k != 64)
-		return ERR(tile_k, "math: wgmma loads k in boxes of 64 (one 128-byte swizzle row of 16-bit elements): "
-		           "tile_k must be 64, not %lld", s->tile_k);
+	if (s->tile_k * s->r.dtype->size != 128)
+		return ERR(tile_k, "math: wgmma loads k in boxes of 128 bytes (one swizzle row: 64 16-bit elements or 128 "
+		           "fp8): tile_k must be %d for %s, not %lld", 128 / s->r.dtype->size, s->r.dtype->name, s->tile_k);
 	if (s->tile_n % 64)
 		return ERR(tile_n, "math: wgmma takes B in 64-column boxes: tile_n %lld is not a multiple of 64 (64, 128, "
 		           "192 or 256)", s->tile_n);
@@ -200,6 +208,12 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 	if (s->tile_m % (64 * (pingpong(s) ? 1 : s->consumers)))
 		return ERR(tile_m, "tile_m %lld is not a multiple of 64 x consumers %lld: each consumer warpgroup "
 		           "multiplies whole 64-row wgmmas", s->tile_m, s->consumers);
+	if (promotes(s) && 2 * accumulators(s) > MAX_ACC)
+		return kgen_spec_error(s, KGEN_GIVEN(s, fp8_accum) ? KGEN_KEY_fp8_accum : KGEN_KEY_tile_n, 1, err,
+		           "fp8_accum: promote (the default) keeps two sets of accumulators, a k tile's and the f32 sums: a "
+		           "consumer warpgroup's %lld x %lld of the tile takes 2 x %lld a thread, over the %d that fit: use "
+		           "fp8_accum: fast%s or a smaller tile (128 x 128)", kgen_matmul_wgmma_rows(s), s->tile_n,
+		           accumulators(s), MAX_ACC, s->consumers == 1 && !pingpong(s) ? ", consumers: 2" : "");
 	if (accumulators(s) > MAX_ACC)
 		return ERR(tile_m, "a consumer warpgroup's %lld x %lld of the tile takes %lld f32 accumulators a thread, "
 		           "over the %d that fit beside its other registers: use %s", kgen_matmul_wgmma_rows(s), s->tile_n,
@@ -236,12 +250,15 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
  * (K-major: a box of the tile's `tile` rows of 64 k; MN-major: 64 x
  * tile_k). */
 static void
-map_note(struct kgen_contract *p, const char *name, int k_major, const char *rows, const char *ld, int tile, int tile_k)
+map_note(struct kgen_contract *p, const char *name, int k_major, const char *rows, const char *ld, int tile, int tile_k,
+         int size)
 {
 	if (k_major)
-		kgen_contract_note(p, "//   %s_map: dims {k, %s}, stride {%s * 2}, box {64, %d}\n", name, rows, ld, tile);
+		kgen_contract_note(p, "//   %s_map: dims {k, %s}, stride {%s%s}, box {%d, %d}\n", name, rows, ld,
+		                   size == 1 ? "" : size == 2 ? " * 2" : " * 4", 128 / size, tile);
 	else
-		kgen_contract_note(p, "//   %s_map: dims {%s, k}, stride {%s * 2}, box {64, %d}\n", name, rows, ld, tile_k);
+		kgen_contract_note(p, "//   %s_map: dims {%s, k}, stride {%s%s}, box {%d, %d}\n", name, rows, ld,
+		                   size == 1 ? "" : size == 2 ? " * 2" : " * 4", 128 / size, tile_k);
 }
 
 void
@@ -256,19 +273,22 @@ kgen_matmul_repack_step(const struct kgen_spec *s, struct kgen_contract *p)
 	kgen_contract_note(p, "// %s_repack (unaligned: repack), launched first for each of A and B that breaks TMA's\n"
 	                   "// rules: copies its rows (rows of width elements, ld apart at src: A's m rows of k, B's k\n"
 	                   "// rows of n where row-major) to dst (16-byte aligned) with rows pitch = width rounded up to\n"
-	                   "// 8 elements apart; grid_r = min(ceil(rows * pitch / 8 / 256), 16 x the SMs), a block\n"
+	                   "// %d elements apart; grid_r = min(ceil(rows * pitch / %d / 256), 16 x the SMs), a block\n"
 	                   "// striding over the 16-byte vectors; the maps then describe the copy (ld = pitch).\n",
-	                   kgen_spec_kernel_name(s));
+	                   kgen_spec_kernel_name(s), 16 / s->r.dtype->size, 16 / s->r.dtype->size);
 }
 
 void
 kgen_matmul_map_notes(const struct kgen_spec *s, struct kgen_contract *p)
 {
+	int size = s->r.dtype->size;
+
 	kgen_contract_note(p, "// a_map and b_map: A (%s-major) and B (%s-major) as CUtensorMaps (cuTensorMapEncodeTiled:\n"
 	                   "// %s, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:\n",
-	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name, s->r.dtype->name);
-	map_note(p, "a", k_major_a(s), "m", "lda", kgen_matmul_a_box_rows(s), (int)s->tile_k);
-	map_note(p, "b", k_major_b(s), "n", "ldb", kgen_matmul_b_box_rows(s), (int)s->tile_k);
+	                   kgen_mm_layouts[s->a_layout].name, kgen_mm_layouts[s->b_layout].name,
+	                   size == 1 ? "UINT8 (fp8's bytes)" : s->r.dtype->name);
+	map_note(p, "a", k_major_a(s), "m", "lda", kgen_matmul_a_box_rows(s), (int)s->tile_k, size);
+	map_note(p, "b", k_major_b(s), "n", "ldb", kgen_matmul_b_box_rows(s), (int)s->tile_k, size);
 }
 
 void
@@ -340,9 +360,10 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		                   "//   %d not a multiple of 16, r_tma 0 (its elements are then read from ep.residual)\n",
 		                   r->name, (int)r->size, 128 / (int)r->size, kgen_matmul_wgmma_rows(s), (int)r->size);
 	}
-	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of 8 elements (TMA's\n"
+	kgen_contract_note(p, "// so a and b must be 16-byte aligned and lda and ldb multiples of %d elements (TMA's\n"
 	                   "// 16-byte row pitches); with k = 0 a_map and b_map are not read.  C row-major\n"
-	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n");
+	                   "// (c[i * ldc + j]), ldc in elements; m, n and k below 2^31, m and n from 1.\n",
+	                   16 / s->r.dtype->size);
 	kgen_matmul_ep_note(s, ep, sizeof ep);
 	kgen_contract_note(p, "%s", ep);
 	kgen_matmul_repack_step(s, p);
@@ -408,7 +429,8 @@ ptx_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err)
 		        KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(tma_load_2d) | KGEN_PTX_BIT(wgmma_fence) |
 		        KGEN_PTX_BIT(wgmma_commit_group) | KGEN_PTX_BIT(wgmma_wait_group) | KGEN_PTX_BIT(wgmma_fence_operand) |
 		        KGEN_PTX_BIT(smem_desc) | KGEN_PTX_BIT(wgmma),
-		.mma_type = s->r.dtype->cls == DT_HALF ? "f16" : "bf16",
+		.mma_type = s->r.dtype->cls == DT_FP8 ? s->r.dtype->name : s->r.dtype->cls == DT_HALF ? "f16" : "bf16",
+		.mma_type_b = s->r.dtype->cls == DT_FP8 ? kgen_dtype_info[s->b_dtype].name : NULL,
 		.wgmma_n = (int)s->tile_n,
 		.wgmma_trans_a = !k_major_a(s),
 		.wgmma_trans_b = !k_major_b(s),
@@ -486,6 +508,7 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	}
 	tpl_init(&multiply);
 	operand_sections(s, &multiply);
+	tpl_set(&multiply, "k_step", "%d", s->r.dtype->cls == DT_FP8 ? 32 : 16);
 	tpl_init(&gather);
 	tpl_init(&share);
 	tpl_show(&h, "split", split(s));
@@ -524,6 +547,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_show(&consumer, "pingpong", pingpong(s));
 	tpl_show(&consumer, "split", split(s));
 	tpl_show(&consumer, "partials", partials(s));
+	tpl_show(&consumer, "promote", promotes(s));
+	tpl_show(&consumer, "scaled", kgen_matmul_scaled(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
 		tpl_free(&k);

@@ -59,6 +59,8 @@ wgmma_lists(const struct kgen_ptx *p, struct tpl_args *t)
 static void
 parameters(enum ptx_file f, const struct kgen_ptx *p, struct tpl_args *t)
 {
+	int fp8;
+
 	if (f == PTX_FILE_mma && (p->uses & KGEN_PTX_BIT(mma_16816)))
 		tpl_set(t, "ptx_type", "%s", p->mma_type);
 	if (f != PTX_FILE_wgmma || !(p->uses & KGEN_PTX_BIT(wgmma)))
@@ -66,6 +68,13 @@ parameters(enum ptx_file f, const struct kgen_ptx *p, struct tpl_args *t)
 	KGEN_ASSERT(p->wgmma_n >= 8 && p->wgmma_n <= 256 && p->wgmma_n % 8 == 0);
 	tpl_set(t, "n", "%d", p->wgmma_n);
 	tpl_set(t, "ptx_type", "%s", p->mma_type);
+	tpl_set(t, "ptx_type_b", "%s", p->mma_type_b ? p->mma_type_b : p->mma_type);
+	/* 16-bit types: k16 a wgmma, either operand may be read transposed; fp8: k32 (32 bytes of k either way), both
+	 * operands K-major, and the instruction takes no transpose immediates. */
+	fp8 = p->mma_type[0] == 'e';
+	KGEN_ASSERT(!fp8 || (!p->wgmma_trans_a && !p->wgmma_trans_b));
+	tpl_set(t, "k", "%d", fp8 ? 32 : 16);
+	tpl_show(t, "transposes", !fp8);
 	tpl_set(t, "a_major", "%s", p->wgmma_trans_a ? "M-major" : "K-major");
 	tpl_set(t, "b_major", "%s", p->wgmma_trans_b ? "N-major" : "K-major");
 	tpl_set(t, "tnsp_a", "%d", p->wgmma_trans_a);

@@ -68,7 +68,7 @@
 	X(wgmma_wait_group, wgmma) \
 	X(wgmma_fence_operand, wgmma) \
 	X(smem_desc, wgmma) \
-	X(wgmma, wgmma)                         /* wgmma.mma_async m64nNk16 of struct kgen_ptx's wgmma_* */ \
+	X(wgmma, wgmma)                         /* wgmma.mma_async m64nNk16 (fp8: k32) of struct kgen_ptx's wgmma_* */ \
 	X(setmaxnreg_dec, setmaxnreg) \
 	X(setmaxnreg_inc, setmaxnreg)
 
@@ -81,7 +81,8 @@ enum kgen_ptx_helper { KGEN_PTX_HELPERS(X) KGEN_PTX_HELPER_COUNT };
 /* What a kernel takes from templates/ptx/. */
 struct kgen_ptx {
 	unsigned long long uses;  /* KGEN_PTX_BIT() of each helper it calls */
-	const char *mma_type;     /* mma_16816 and wgmma: the element type, "f16" or "bf16" */
+	const char *mma_type;     /* mma_16816 and wgmma: the element type, "f16" or "bf16"; wgmma also "e4m3", "e5m2" */
+	const char *mma_type_b;   /* wgmma: B's, where it differs (fp8: e4m3 x e5m2); NULL: mma_type */
 	int wgmma_n;              /* wgmma: N of m64nNk16 (the tile's columns, 8 to 256) */
 	int wgmma_trans_a;        /* wgmma: A is read transposed (M-major in shared memory) */
 	int wgmma_trans_b;        /* and B (N-major) */

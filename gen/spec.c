@@ -54,6 +54,8 @@ const struct kgen_enum kgen_mm_residuals[]  = { KGEN_MM_RESIDUALS(ENUM_ENTRY) { 
 const struct kgen_enum kgen_mm_reduces[]    = { KGEN_MM_REDUCES(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_unaligned[]  = { KGEN_MM_UNALIGNED(ENUM_ENTRY) { NULL, NULL, NULL } };
 const struct kgen_enum kgen_mm_split_reduces[] = { KGEN_MM_SPLIT_REDUCES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_scales[]     = { KGEN_MM_SCALES(ENUM_ENTRY) { NULL, NULL, NULL } };
+const struct kgen_enum kgen_mm_fp8_accums[] = { KGEN_MM_FP8_ACCUMS(ENUM_ENTRY) { NULL, NULL, NULL } };
 #undef ENUM_ENTRY
 
 #define OP_INFO(id, name, doc, sync, atomic, pair, post, out, identity, multi) \

@@ -31,9 +31,12 @@
 	KGEN_EXTRA_FAMILIES(X)
 
 /* Element and accumulator types.  ident, name, C type in the generated
- * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF), the names
- * other tools give it (NumPy's, PyTorch's, C's), space-separated: a spec
- * that writes one is refused with "did you mean" this name. */
+ * source, size in bytes, class (INT, UINT, FLOAT, HALF, BHALF, FP8), the
+ * names other tools give it (NumPy's, PyTorch's, C's), space-separated: a
+ * spec that writes one is refused with "did you mean" this name.  The fp8
+ * types (OCP's E4M3, finite with NaN and no infinity, and E5M2, IEEE-like)
+ * are matmul's operands only (math: wgmma); every other family refuses
+ * them (kgen_spec_check). */
 #define KGEN_DTYPES(X) \
 	X(I32,  "i32",  "int",                4, DT_INT,   "int32 int") \
 	X(U32,  "u32",  "unsigned int",       4, DT_UINT,  "uint32 unsigned uint") \
@@ -41,7 +44,9 @@
 	X(F32,  "f32",  "float",              4, DT_FLOAT, "float32 float fp32 single") \
 	X(F64,  "f64",  "double",             8, DT_FLOAT, "float64 double fp64") \
 	X(F16,  "f16",  "unsigned short",     2, DT_HALF,  "float16 half fp16") \
-	X(BF16, "bf16", "unsigned short",     2, DT_BHALF, "bfloat16 bfloat")
+	X(BF16, "bf16", "unsigned short",     2, DT_BHALF, "bfloat16 bfloat") \
+	X(E4M3, "e4m3", "unsigned char",      1, DT_FP8,   "float8_e4m3fn float8_e4m3 fp8_e4m3 fp8") \
+	X(E5M2, "e5m2", "unsigned char",      1, DT_FP8,   "float8_e5m2 fp8_e5m2")
 
 /* Reduction operators.  ident, name, description, the __reduce_*_sync and
  * atomic* functions of 32-bit integers that do it (NULL: none); then what
@@ -289,6 +294,16 @@
 	X(CLUSTER, "cluster", "the split_k blocks of a tile are one cluster; block 0 gathers the others' f32 sums in its shared memory (st.async) and adds them in rank order as it stores the tile (math: wgmma; split_k up to 8, the sums beside the stages)") \
 	X(KERNEL,  "kernel",  "each block writes its sums to its slice of the scratch (split_k x m x n accumulators) and a second kernel, NAME_reduce, adds the slices in split order and applies the epilogue (simt, wmma and mma always; wgmma with store: direct, for tiles whose sums would not fit beside the stages)")
 
+/* kernel: matmul of fp8 operands: how A B is scaled back (dequantised). */
+#define KGEN_MM_SCALES(X) \
+	X(NONE,   "none",   "A B as the fp8 values multiply, unscaled") \
+	X(TENSOR, "tensor", "one f32 scale for all of A and one for B, each read from device memory at launch (kgen_matmul_operands' scale_a, scale_b): acc = scale_a scale_b A B, as torch._scaled_mm and cuBLASLt's per-tensor scales")
+
+/* kernel: matmul of fp8 operands: how the tensor cores' sums reach f32. */
+#define KGEN_MM_FP8_ACCUMS(X) \
+	X(FAST,    "fast",    "the tensor cores add every product of k into the accumulators themselves, whose fp8 adds keep about 14 bits of the sum's mantissa (cuBLASLt's FAST_ACCUM): the fastest, least exact as k grows") \
+	X(PROMOTE, "promote", "each k tile's (128 of k) products are summed by the tensor cores from zero and then added to f32 registers by the CUDA cores, so the rounding of the fp8 adds spans one k tile, not all of k (cuBLASLt's default, DeepGEMM's promotion)")
+
 /* How kernel: matmul's mma.sync kernel fills its shared-memory tiles
  * (math: mma, stages 2 to 4). */
 #define KGEN_MM_LOADS(X) \
@@ -374,6 +389,9 @@
 	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 16,    "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 16 TMA stages as shared memory allows, default 4)") \
 	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
+	X(b_dtype,          "b_dtype",          KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: B's type where it differs from A's (dtype): e4m3 or e5m2 beside an fp8 dtype; default dtype") \
+	X(scale,            "scale",            KT_ENUM, kgen_mm_scales,     0, 0,     "",        "matmul of fp8 (e4m3, e5m2): the scales A B is multiplied by; default tensor") \
+	X(fp8_accum,        "fp8_accum",        KT_ENUM, kgen_mm_fp8_accums, 0, 0,     "",        "matmul of fp8: where the tensor cores' sums are added, in their own fp8 accumulation (fast) or in f32 registers each k tile (promote); default promote") \
 	X(split_reduce,     "split_reduce",     KT_ENUM, kgen_mm_split_reduces, 0, 0,  "",        "matmul, split_k above 1: where a tile's split sums are added: in its cluster (math: wgmma's default) or by a second kernel from the scratch (the others')") \
 	X(epilogue,         "epilogue",         KT_EXPR, NULL,               0, 0,     "v",       "matmul: the stored value, an expression of v (alpha acc + beta c), acc, c, row and col") \
 	X(aux,              "aux",              KT_EXPR, NULL,               0, 0,     "",        "matmul: an auxiliary output beside C, of C's type: an expression of the epilogue's names (e.g. v + bias, the value before the activation) stored to an m x n row-major matrix of its own pitch; none when not given") \
@@ -480,6 +498,12 @@ enum kgen_mm_loads { KGEN_MM_LOADS(X) KGEN_MM_LOADS_COUNT };
 #define X(id, ...) KGEN_MM_UNALIGNED_##id,
 enum kgen_mm_unaligned { KGEN_MM_UNALIGNED(X) KGEN_MM_UNALIGNED_COUNT };
 #undef X
+#define X(id, ...) KGEN_MM_SCALE_##id,
+enum kgen_mm_scale { KGEN_MM_SCALES(X) KGEN_MM_SCALE_COUNT };
+#undef X
+#define X(id, ...) KGEN_MM_FP8_##id,
+enum kgen_mm_fp8_accum { KGEN_MM_FP8_ACCUMS(X) KGEN_MM_FP8_COUNT };
+#undef X
 #define X(id, ...) KGEN_MM_SPLIT_##id,
 enum kgen_mm_split_reduce { KGEN_MM_SPLIT_REDUCES(X) KGEN_MM_SPLIT_COUNT };
 #undef X
@@ -532,7 +556,7 @@ enum kgen_smem_layout { KGEN_SMEM_LAYOUTS(X) KGEN_SMEM_LAYOUT_COUNT };
 enum kgen_key { KGEN_KEYS(X) KGEN_KEY_COUNT };
 #undef X
 
-enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF };
+enum kgen_dtype_class { DT_INT, DT_UINT, DT_FLOAT, DT_HALF, DT_BHALF, DT_FP8 };
 /* The longest expression a spec may hold, in bytes. */
 #define KGEN_EXPR_MAX 200
 
@@ -588,7 +612,7 @@ extern const struct kgen_enum kgen_families[], kgen_ops[], kgen_stages[], kgen_a
 	kgen_swizzles[], kgen_walks[], kgen_cache_hints[], kgen_promotions[], kgen_axes[], kgen_strategies[],
 	kgen_orders[], kgen_load_hints[], kgen_store_hints[], kgen_nans[], kgen_mm_layouts[], kgen_maths[],
 	kgen_stagings[], kgen_thread_maps[], kgen_a_smems[], kgen_producers[], kgen_smem_layouts[], kgen_mm_stores[],
-	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_reduces[], kgen_mm_unaligned[], kgen_mm_split_reduces[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
+	kgen_clusters[], kgen_schedules[], kgen_mm_loads[], kgen_mm_biases[], kgen_mm_residuals[], kgen_mm_reduces[], kgen_mm_unaligned[], kgen_mm_split_reduces[], kgen_mm_scales[], kgen_mm_fp8_accums[], kgen_row_ops[], kgen_row_strategies[], kgen_scan_modes[],
 	kgen_scan_strategies[], kgen_block_scans[];
 
 extern const struct kgen_dtype_info kgen_dtype_info[KGEN_DTYPE_COUNT];

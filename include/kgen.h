@@ -394,10 +394,15 @@ struct kgen_matmul_operands {
 	 * rounding depends on their order).  0 in the slots of the others. */
 	kgen_devptr row_reduce[KGEN_MATMUL_REDUCTIONS];
 	kgen_devptr col_reduce[KGEN_MATMUL_REDUCTIONS];  /* col_reduce: the same by column, n values each */
+	/* scale: tensor (fp8 operands, its default): A's and B's scales, one f32 each in device memory, read by
+	 * the kernel as it runs (so a scale computed on the stream before needs no copy to the host): C = alpha
+	 * *scale_a *scale_b A B + beta C, then the epilogue (acc in it is the scaled product). */
+	kgen_devptr scale_a, scale_b;
 };
 
 /* kgen_matmul() with the epilogue's operands (ops may be NULL for a spec that declares none): a spec
- * whose epilogue reads bias or residual is launched through this call.  Missing, unaligned or
+ * whose epilogue reads bias or residual, or whose fp8 operands are scaled (scale: tensor), is launched
+ * through this call.  Missing, unaligned or
  * undeclared operands and operands overlapping C are refused with KGEN_EINVAL before any launch. */
 KGEN_API kgen_status kgen_matmul_with(kgen_kernel *kernel, kgen_devptr a, kgen_devptr b, kgen_devptr c,
                                       unsigned long long m, unsigned long long n, unsigned long long k,

@@ -39,15 +39,16 @@ struct wgmma_maps {
 };
 
 /* A 2-D map of a matrix whose `inner` elements are contiguous, `outer`
- * of them `ld` elements apart, box {64, box_outer}. */
+ * of them `ld` elements apart, box {128 bytes of elements, box_outer}. */
 static kgen_status
 encode(const kgen_kernel *kn, CUtensorMap *map, CUdeviceptr addr, unsigned long long inner, unsigned long long outer,
        long long ld, unsigned int box_outer, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	cuuint64_t dims[2] = { inner, outer }, strides[1] = { (cuuint64_t)ld * (cuuint64_t)s->r.dtype->size };
-	cuuint32_t box[2] = { 64, box_outer }, estrides[2] = { 1, 1 };
-	CUtensorMapDataType type = s->dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
+	cuuint32_t box[2] = { 128 / (cuuint32_t)s->r.dtype->size, box_outer }, estrides[2] = { 1, 1 };
+	CUtensorMapDataType type = s->r.dtype->size == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 :  /* fp8: its bytes */
+	                           s->dtype == KGEN_DT_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 :
 	                           CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 
 	KGEN_CU(kn->ctx->cu, err, cuTensorMapEncodeTiled,
@@ -286,7 +287,8 @@ fallback_yaml(const struct kgen_spec *s, strbuf *y)
 
 	sb_puts(y, "kernel: matmul\n");
 	for (k = kgen_family_matmul.computes; *k != KGEN_KEY_COUNT; k++) {
-		if ((*k == KGEN_KEY_bias_dtype && s->bias == KGEN_MM_BIAS_NONE) ||
+		if (!kgen_key_applies(s, *k) ||  /* fp8's keys of a bf16 spec */
+		    (*k == KGEN_KEY_bias_dtype && s->bias == KGEN_MM_BIAS_NONE) ||
 		    (*k == KGEN_KEY_residual_dtype && s->residual == KGEN_MM_RESIDUAL_NONE) ||
 		    (kgen_keys[*k].type == KT_EXPR && !*kgen_spec_expr_text(s, *k)))
 			continue;  /* meaningless without their operand (the rules refuse them), or not given (aux) */

@@ -14,7 +14,7 @@
 
 /* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
  * three pointers and two pitches at most. */
-#define KGEN_MATMUL_EP_BYTES 160  /* alpha, beta, bias, residual, ldr, aux, ldaux and 10 vectors */
+#define KGEN_MATMUL_EP_BYTES 160  /* alpha, beta, bias, residual, ldr, aux, ldaux, 10 vectors and 2 scales */
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
@@ -220,6 +220,16 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 		                 o->ldaux, c->n);
 	if (o->ldaux > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is over 2^40", o->ldaux);
+	if (!kgen_matmul_scaled(s) && (o->scale_a || o->scale_b))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
+		                 "tensor, of fp8 operands)");
+	if (kgen_matmul_scaled(s) && (!o->scale_a || !o->scale_b))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec scales its fp8 operands (scale: tensor): pass scale_a "
+		                 "and scale_b in kgen_matmul_with()'s operands, each one f32 in device memory (or use scale: "
+		                 "none)");
+	if (o->scale_a % 4 || o->scale_b % 4)
+		return kgen_fail(err, KGEN_EINVAL, "scale_a (0x%llx) or scale_b (0x%llx) is not aligned to its 4-byte f32",
+		                 o->scale_a, o->scale_b);
 	return check_reductions(s, c, err);
 }
 
@@ -356,6 +366,12 @@ pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, dou
 		for (i = 0; i < n; i++, at += 8)
 			memcpy(buf + at, by_row[i] ? &c->ops.row_reduce[which[i] - 1] : &c->ops.col_reduce[which[i] - 1], 8);
 	}
+	if (kgen_matmul_scaled(s)) {
+		memcpy(buf + at, &c->ops.scale_a, 8);
+		memcpy(buf + at + 8, &c->ops.scale_b, 8);
+		at += 16;
+	}
+	KGEN_ASSERT(at <= KGEN_MATMUL_EP_BYTES);
 }
 
 /* The reductions' vectors set to their identities on the stream, before

@@ -28,7 +28,7 @@ while IFS='|' read -r args want; do
 	rc=$?
 	[ $rc -eq 2 ] && [ "$msg" = "kgen-cublas: $want" ] || bad "kgen-cublas $args: exit $rc, '$msg' (want 2, '$want')"
 done <<'EOF'
-i32 4 4 4 5|DTYPE is f32, f64, f16 or bf16, not i32
+i32 4 4 4 5|DTYPE is f32, f64, f16, bf16, e4m3 or e5m2, not i32
 --out=f16 bf16 4 4 4 5|--out is bf16 or f32, not f16
 --out=f32 f64 4 4 4 5|--out is f64, not f32
 --a=rows f32 4 4 4 5|--a is row or col, not rows

@@ -202,8 +202,8 @@ static const struct {
 	struct kgen_cublas_job job;
 	const char *message;
 } refused[] = {
-	{ { .m = 8, .n = 8, .k = 8, .dtype = "i32", .runs = 1 }, "kgen_cublas_time: dtype is f32, f64, f16 or bf16, not i32" },
-	{ { .m = 8, .n = 8, .k = 8, .runs = 1 }, "kgen_cublas_time: dtype is f32, f64, f16 or bf16, not (none)" },
+	{ { .m = 8, .n = 8, .k = 8, .dtype = "i32", .runs = 1 }, "kgen_cublas_time: dtype is f32, f64, f16, bf16, e4m3 or e5m2, not i32" },
+	{ { .m = 8, .n = 8, .k = 8, .runs = 1 }, "kgen_cublas_time: dtype is f32, f64, f16, bf16, e4m3 or e5m2, not (none)" },
 	{ { .m = 8, .n = 8, .k = 8, .dtype = "bf16", .out_dtype = "f16", .runs = 1 },
 	  "kgen_cublas_time: out_dtype is bf16 or f32, not f16" },
 	{ { .m = 8, .n = 8, .k = 8, .dtype = "f32", .out_dtype = "f64", .runs = 1 },

@@ -364,6 +364,55 @@ START_TEST(wgmma_a_box_of_few_rows)
 }
 END_TEST
 
+/* fp8 (dtype e4m3, scale: tensor): A's and B's maps are of bytes (UINT8)
+ * with boxes of 128 k, both K-major; the scales are asked for, aligned,
+ * and refused on a spec that has none; K = 1000 (rows of 1000 bytes) is
+ * copied by NAME_repack, rows of 1008. */
+START_TEST(fp8_maps_and_scales)
+{
+	kgen_kernel *k = build("kernel: matmul\ndtype: e4m3\nproducer: warpgroup\n");
+	kgen_kernel *plain = build("kernel: matmul\ndtype: e4m3\nproducer: warpgroup\nscale: none\n");
+	const struct fake_map *a = fake_var("fake_cuda_prev_map"), *b = fake_var("fake_cuda_last_map");
+	struct kgen_matmul_operands ops = { .scale_a = 0x40000000ull, .scale_b = 0x40000100ull };
+	kgen_error err;
+	int n0 = *nlaunches;
+
+	*nparams = 8;  /* a_map, b_map, c, m, n, k, ldc, ep */
+	ck_assert_int_eq(kgen_matmul_with(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0,
+	                                  0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	ck_assert_int_eq(a->type, 0);                          /* CU_TENSOR_MAP_DATA_TYPE_UINT8 */
+	ck_assert_int_eq(b->type, 0);
+	ck_assert_uint_eq(a->box[0], 128);                     /* 128 of k: 128 bytes */
+	ck_assert_uint_eq(b->box[0], 128);
+	ck_assert_uint_eq(a->dims[0], 4096);                   /* K-major both: {k, rows} */
+	ck_assert_uint_eq(b->dims[0], 4096);
+	ck_assert_uint_eq(b->dims[1], 512);
+	ck_assert_uint_eq(b->strides[0], 4096);                /* ldb = k bytes */
+	ck_assert_uint_eq(last()->args[7], 0x3f800000ull);    /* ep: alpha 1.0f, beta 0.0f first */
+	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0, 0.0, 0,
+	                             0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: the spec scales its fp8 operands (scale: tensor): pass scale_a and "
+	                 "scale_b in kgen_matmul_with()'s operands, each one f32 in device memory (or use scale: none)");
+	ops.scale_b = 0x40000102ull;
+	ck_assert_int_eq(kgen_matmul_with(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0,
+	                                  0.0, &ops, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "scale_a (0x40000000) or scale_b (0x40000102) is not aligned to its 4-byte f32");
+	ck_assert_int_eq(kgen_matmul_with(plain, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0,
+	                                  0.0, &ops, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
+	                 "tensor, of fp8 operands)");
+	ck_assert_int_eq(*nlaunches, n0 + 1);                  /* nothing launched on a refusal */
+	n0 = *nlaunches;
+	*nparams = 6;  /* NAME_repack's src, ld, dst, pitch, rows, width */
+	ck_assert_int_eq(kgen_matmul(plain, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 1000, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 3);                  /* A and B copied, then the kernel */
+	ck_assert_uint_eq(a->strides[0], 1008);                /* the copies' rows: 1000 bytes padded to 1008 */
+	ck_assert_uint_eq(b->strides[0], 1008);
+}
+END_TEST
+
 /* math: wgmma, split_k: a persistent grid of clusters of split_k blocks,
  * as many as the GPU holds (the fake: 60) up to the tiles; block 0's room
  * for the other blocks' sums in its dynamic shared memory; no scratch. */
@@ -2067,6 +2116,7 @@ fake_suite(void)
 	tcase_add_test(tc, wgmma_split_reduce_kernel_launches_slices);
 	tcase_add_test(tc, wgmma_a_box_of_few_rows);
 	tcase_add_test(tc, matmul_operands_are_checked);
+	tcase_add_test(tc, fp8_maps_and_scales);
 	tcase_add_test(tc, matmul_reductions_start_at_identities);
 	tcase_add_test(tc, pingpong_boxes_whole_tiles);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);

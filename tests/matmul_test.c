@@ -701,13 +701,50 @@ END_TEST
 #define MM "kernel: matmul\n"
 static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_dtype_is_float", MM "dtype: i32\n",
-	  "matmul multiplies floating types: dtype must be f32, f64, f16 or bf16, not i32", 2, 8, "dtype: i32" },
+	  "matmul multiplies floating types: dtype must be f32, f64, f16, bf16, e4m3 or e5m2, not i32", 2, 8, "dtype: i32" },
 	{ "check_matmul_acc_dtype", MM "acc_dtype: i64\n", "acc_dtype i64: matmul accumulates in f32 or f64", 2, 12,
 	  "acc_dtype: i64" },
 	{ "check_matmul_acc_dtype", MM "dtype: f64\nacc_dtype: f32\nload_width: 16\n",
 	  "acc_dtype f32 is narrower than dtype f64", 3, 12, "acc_dtype: f32" },
 	{ "check_matmul_out_dtype", MM "out_dtype: i32\n", "out_dtype must be f32, f64, f16 or bf16, not i32", 2, 12,
 	  "out_dtype: i32" },
+	{ "check_matmul_fp8_b_dtype", MM "dtype: e4m3\nb_dtype: bf16\n",
+	  "b_dtype bf16: B beside an fp8 A is e4m3 or e5m2 (wgmma multiplies fp8 by fp8)", 3, 10, "b_dtype: bf16" },
+	{ "check_matmul_fp8_needs_wgmma", MM "dtype: e4m3\nmath: mma\n",
+	  "dtype e4m3 multiplies on Hopper's fp8 tensor cores: use math: wgmma, not mma", 3, 7, "math: mma" },
+	{ "check_matmul_fp8_b_k_major", MM "dtype: e5m2\nb_layout: row\n",
+	  "dtype e5m2: wgmma reads fp8 operands K-major only (k contiguous): a row-major B needs transposing first; use "
+	  "b_layout: col (B stored n x k, as torch._scaled_mm takes b.t())", 3, 11, "b_layout: row" },
+	{ "check_matmul_fp8_a_k_major", MM "dtype: e4m3\na_layout: col\n",
+	  "dtype e4m3: wgmma reads fp8 operands K-major only (k contiguous): a column-major A needs transposing first; "
+	  "use a_layout: row (A stored m x k)", 3, 11, "a_layout: col" },
+	{ "check_matmul_fp8_no_fallback", MM "dtype: e4m3\nunaligned: fallback\n",
+	  "unaligned: fallback runs an mma.sync kernel, which kgen has for f16 and bf16, not e4m3: use unaligned: repack "
+	  "(the default) or refuse", 3, 12, "unaligned: fallback" },
+	{ "check_matmul_fp8_acc", MM "dtype: e4m3\nacc_dtype: f64\n",
+	  "math: wgmma accumulates in f32, not acc_dtype f64", 3, 12, "acc_dtype: f64" },
+	{ "check_matmul_fp8_staging", MM "dtype: e4m3\nstaging: none\n",
+	  "math: wgmma multiplies tiles in shared memory: use staging: smem", 3, 10, "staging: none" },
+	{ "check_matmul_fp8_out", MM "dtype: e4m3\nout_dtype: e4m3\n",
+	  "out_dtype e4m3: fp8 is a type of matmul's operands A and B (dtype, b_dtype); C is f32, f64, f16 or bf16", 3,
+	  12, "out_dtype: e4m3" },
+	{ "check_matmul_fp8_bias", MM "dtype: e4m3\nbias: col\nbias_dtype: e5m2\nepilogue: v + bias\n",
+	  "bias_dtype e5m2: fp8 is a type of matmul's operands A and B (dtype, b_dtype); an epilogue operand is f32, f64, "
+	  "f16 or bf16", 4, 13, "bias_dtype: e5m2" },
+	{ "check_matmul_scale_needs_fp8", MM "dtype: bf16\nscale: tensor\n",
+	  "scale needs dtype e4m3 or e5m2, not bf16 (the scales of fp8 operands)", 3, 8, "scale: tensor" },
+	{ "check_matmul_b_dtype_needs_fp8", MM "dtype: bf16\nb_dtype: e4m3\n",
+	  "b_dtype needs dtype e4m3 or e5m2, not bf16 (B has A's type but with fp8 operands, which may mix e4m3 and "
+	  "e5m2)", 3, 10, "b_dtype: e4m3" },
+	{ "check_matmul_fp8_accum_needs_fp8", MM "fp8_accum: fast\n",
+	  "fp8_accum needs dtype e4m3 or e5m2, not f32", 2, 12, "fp8_accum: fast" },
+	{ "check_matmul_fp8_promote_registers", MM "dtype: e4m3\ntile_n: 256\n",
+	  "fp8_accum: promote (the default) keeps two sets of accumulators, a k tile's and the f32 sums: a consumer "
+	  "warpgroup's 64 x 256 of the tile takes 2 x 128 a thread, over the 128 that fit: use fp8_accum: fast or a "
+	  "smaller tile (128 x 128)", 3, 9, "tile_n: 256" },
+	{ "check_matmul_fp8_tile_k", MM "dtype: e4m3\ntile_k: 64\n",
+	  "math: wgmma loads k in boxes of 128 bytes (one swizzle row: 64 16-bit elements or 128 fp8): tile_k must be "
+	  "128 for e4m3, not 64", 3, 9, "tile_k: 64" },
 	{ "check_matmul_tensor_needs_half", MM "math: mma\n",
 	  "math: mma multiplies f16 or bf16 on tensor cores, not dtype f32: use math: simt", 2, 7, "math: mma" },
 	{ "check_matmul_tensor_needs_f32_acc", MM "dtype: f16\nmath: wmma\nacc_dtype: f64\n",
@@ -781,7 +818,8 @@ static const struct refusal matmul_refusals[] = {
 	{ "check_matmul_wgmma_needs_half", MM "math: wgmma\n",
 	  "math: wgmma multiplies f16 or bf16 on tensor cores, not dtype f32: use math: simt", 2, 7, "math: wgmma" },
 	{ "check_matmul_wgmma_tile_k", MM "dtype: bf16\nmath: wgmma\ntile_k: 32\n",
-	  "math: wgmma loads k in boxes of 64 (one 128-byte swizzle row of 16-bit elements): tile_k must be 64, not 32",
+	  "math: wgmma loads k in boxes of 128 bytes (one swizzle row: 64 16-bit elements or 128 fp8): tile_k must be 64 "
+	  "for bf16, not 32",
 	  4, 9, "tile_k: 32" },
 	{ "check_matmul_wgmma_tile_n", MM "dtype: bf16\nmath: wgmma\ntile_n: 96\n",
 	  "math: wgmma takes B in 64-column boxes: tile_n 96 is not a multiple of 64 (64, 128, 192 or 256)", 4, 9,

@@ -245,6 +245,52 @@ fill_alone(void *arg, int i)
 	kgen_fill_input(j->s, j->host, j->n, 12345);  /* inside a pool: on this thread alone */
 }
 
+/* fp8 on the host (kgen run's matmul operands): every byte decodes and
+ * encodes back to itself (NaNs to the type's NaN), the ends and the
+ * subnormals are where OCP's formats put them, and rounding is to
+ * nearest even with e4m3 saturating and e5m2 overflowing to infinity. */
+START_TEST(fp8_round_trips_and_rounds_to_nearest_even)
+{
+	const long long types[2] = { KGEN_DT_E4M3, KGEN_DT_E5M2 };
+	unsigned char b[1];
+	int t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < 256; i++) {
+			double v;
+			b[0] = (unsigned char)i;
+			v = kgen_host_get(types[t], b, 0);
+			if (isnan(v)) {
+				ck_assert(isnan(kgen_host_set(types[t], b, 0, v)));
+				continue;
+			}
+			kgen_host_set(types[t], b, 0, v);
+			ck_assert_msg(b[0] == i || (v == 0 && b[0] == (i & 0x80)), "%s byte 0x%02x -> %g -> 0x%02x",
+			              t ? "e5m2" : "e4m3", i, v, b[0]);
+		}
+	b[0] = 0x7e;
+	ck_assert(kgen_host_get(KGEN_DT_E4M3, b, 0) == 448);
+	b[0] = 0x7f;
+	ck_assert(isnan(kgen_host_get(KGEN_DT_E4M3, b, 0)));
+	b[0] = 0x01;
+	ck_assert(kgen_host_get(KGEN_DT_E4M3, b, 0) == 0x1p-9);
+	ck_assert(kgen_host_get(KGEN_DT_E5M2, b, 0) == 0x1p-16);
+	b[0] = 0x7b;
+	ck_assert(kgen_host_get(KGEN_DT_E5M2, b, 0) == 57344);
+	b[0] = 0x7c;
+	ck_assert(isinf(kgen_host_get(KGEN_DT_E5M2, b, 0)));
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, 1e6) == 448);           /* saturates */
+	ck_assert(isinf(kgen_host_set(KGEN_DT_E5M2, b, 0, 1e6)));          /* overflows */
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, 1.0625) == 1.0);       /* halfway to 1.125: to even */
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, 1.1875) == 1.25);      /* halfway to 1.25: to even */
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, -0.3) == -0.3125);
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, 0x1p-10) == 0);        /* half the least subnormal: to even */
+	ck_assert(kgen_host_set(KGEN_DT_E4M3, b, 0, 0x1.8p-10) == 0x1p-9);
+	ck_assert(kgen_host_set(KGEN_DT_E5M2, b, 0, 3.5) == 3.5);
+	ck_assert(kgen_host_set(KGEN_DT_E5M2, b, 0, 3.75) == 4.0);
+}
+END_TEST
+
 START_TEST(an_input_made_in_chunks_is_the_single_pass_sequence)
 {
 	kgen_spec *s = load("kernel: reduce\nop: sum\ndtype: f32\n");
@@ -379,6 +425,7 @@ suite(void)
 	tcase_add_test(tc, float_sums_to_integers_saturate_within_the_rounding);
 	tcase_add_test(tc, float_to_integer_through_the_last_step);
 	tcase_add_test(tc, f16_outputs_round_and_overflow);
+	tcase_add_test(tc, fp8_round_trips_and_rounds_to_nearest_even);
 	tcase_add_test(tc, an_input_made_in_chunks_is_the_single_pass_sequence);
 	tcase_add_test(tc, a_reference_in_chunks_is_the_element_by_element_fold);
 	tcase_add_test(tc, an_integer_element_enters_the_accumulator_as_the_kernel_converts_it);

@@ -642,7 +642,8 @@ compile_all(void)
 
 /* Values the language lists but always refuses, each with its own message
  * (spec_test, matmul_test, rows_test and scan_test check them): 16-bit
- * accumulators; integer types of a matmul (and of its bias and residual);
+ * accumulators; fp8 anywhere but a matmul's dtype and b_dtype; integer
+ * types of a matmul (and of its bias and residual);
  * order: hilbert of a transpose;
  * a rows kernel's types other than f32, f16 and bf16, and labels other
  * than i32 and i64; a scan's ops with a last step or a pair (mean, norm2,
@@ -651,6 +652,12 @@ static int
 never(const struct kgen_family *f, int k, const char *v)
 {
 	int integer = strcmp(v, "i32") == 0 || strcmp(v, "u32") == 0 || strcmp(v, "i64") == 0;
+	int fp8 = strcmp(v, "e4m3") == 0 || strcmp(v, "e5m2") == 0;
+
+	if (fp8 && kgen_keys[k].values == kgen_dtypes)  /* matmul's operands alone (spec_test, matmul_test) */
+		return strcmp(f->name, "matmul") != 0 || (k != KGEN_KEY_dtype && k != KGEN_KEY_b_dtype);
+	if (k == KGEN_KEY_b_dtype)  /* B's own type is fp8 beside fp8 */
+		return !fp8;
 
 	if (strcmp(f->name, "matmul") == 0 && integer &&
 	    (k == KGEN_KEY_dtype || k == KGEN_KEY_acc_dtype || k == KGEN_KEY_out_dtype || k == KGEN_KEY_bias_dtype ||

@@ -32,6 +32,12 @@
 //   f64   A, B, C f64,             compute 64F, alpha/beta double
 //   f16   A, B f16, C f16 or f32,  compute 32F (f32 accumulate), alpha/beta float
 //   bf16  A, B bf16, C bf16 or f32, compute 32F, alpha/beta float
+//   e4m3, e5m2  A, B fp8 (--b-dtype: B the other fp8 type), C bf16 (default), f16 or
+//         f32, compute 32F; cublasLtMatmul alone, A row-major and B column-major (the
+//         TN form fp8 takes), per-tensor scales (A_SCALE_POINTER, B_SCALE_POINTER: device
+//         floats 0.5 and 0.25), CUBLASLT_MATMUL_DESC_FAST_ACCUM with --fast-accum; the
+//         inputs are integers from -2 to 2 (exact in fp8, their sums exact in any
+//         accumulation), as kgen run draws them
 //
 // kgen's convention: C is row-major M x N with row pitch ldc; A (M x K) and B
 // (K x N) each row-major (element (i,j) at i*ld + j) or column-major (at
@@ -58,6 +64,7 @@
 // error); errors are one line on standard error, "kgen-cublas: ...".
 #include <cublasLt.h>
 #include <cublas_v2.h>
+#include <cuda_fp8.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -95,8 +102,10 @@ static void usage(FILE *f)
         "Times cuBLAS's C = alpha*A*B + beta*C (cublasGemmEx and cublasLtMatmul with the heuristic's first\n"
         "algorithm, both with a workspace), C row-major M x N, and prints one line for the faster:\n"
         "cublas dtype=... api=gemmex|lt median_ms=X tflops=Y ...\n"
-        "DTYPE: f32 (FP32 compute, no TF32), f64, f16 or bf16 (both with f32 accumulate)\n"
-        "  --out=DTYPE         C's type: DTYPE (default), or f32 for f16 and bf16\n"
+        "DTYPE: f32 (FP32 compute, no TF32), f64, f16 or bf16 (both with f32 accumulate), e4m3 or e5m2\n"
+        "  --out=DTYPE         C's type: DTYPE (default), or f32 for f16 and bf16; fp8: bf16 (default), f16, f32\n"
+        "  --b-dtype=DTYPE     fp8: B's type where it differs from A's (e4m3 x e5m2)\n"
+        "  --fast-accum        fp8: CUBLASLT_MATMUL_DESC_FAST_ACCUM (the tensor cores' own accumulation)\n"
         "  --a=row|col         A (M x K) row-major (default: (i,j) at i*lda + j) or column-major (j*lda + i)\n"
         "  --b=row|col         B (K x N) likewise\n"
         "  --lda=N --ldb=N --ldc=N   leading dimensions in elements (default 0: packed)\n"
@@ -128,7 +137,14 @@ static const Type types[] = {
     {"f64", CUDA_R_64F, 8, 0x1p-53},
     {"f16", CUDA_R_16F, 2, 0x1p-11},
     {"bf16", CUDA_R_16BF, 2, 0x1p-8},
+    {"e4m3", CUDA_R_8F_E4M3, 1, 0x1p-4},
+    {"e5m2", CUDA_R_8F_E5M2, 1, 0x1p-3},
 };
+
+static bool is_fp8(const Type *t)
+{
+    return t->size == 1;
+}
 
 static const Type *type_of(const char *name)
 {
@@ -146,6 +162,8 @@ static double element(const Type *t, const std::vector<unsigned char> &host, siz
     case CUDA_R_32F: { float v; std::memcpy(&v, p, 4); return v; }
     case CUDA_R_64F: { double v; std::memcpy(&v, p, 8); return v; }
     case CUDA_R_16F: { __half v; std::memcpy(&v, p, 2); return __half2float(v); }
+    case CUDA_R_8F_E4M3: { __nv_fp8_e4m3 v; std::memcpy(&v, p, 1); return (float)v; }
+    case CUDA_R_8F_E5M2: { __nv_fp8_e5m2 v; std::memcpy(&v, p, 1); return (float)v; }
     default: { __nv_bfloat16 v; std::memcpy(&v, p, 2); return __bfloat162float(v); }
     }
 }
@@ -162,9 +180,23 @@ template <typename T> __global__ void fill(T *p, size_t n, unsigned long long se
     }
 }
 
+// fp8: integers from -2 to 2 from the same hash (exact, and so are their sums).
+template <typename T> __global__ void fill_small(T *p, size_t n, unsigned long long seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        p[i] = (T)(float)((int)(z % 5) - 2);
+    }
+}
+
 static void fill_buffer(const Type *t, void *p, size_t n, unsigned long long seed)
 {
     switch (t->cuda) {
+    case CUDA_R_8F_E4M3: fill_small<<<1024, 256>>>((__nv_fp8_e4m3 *)p, n, seed); break;
+    case CUDA_R_8F_E5M2: fill_small<<<1024, 256>>>((__nv_fp8_e5m2 *)p, n, seed); break;
     case CUDA_R_32F: fill<<<1024, 256>>>((float *)p, n, seed); break;
     case CUDA_R_64F: fill<<<1024, 256>>>((double *)p, n, seed); break;
     case CUDA_R_16F: fill<<<1024, 256>>>((__half *)p, n, seed); break;
@@ -286,7 +318,8 @@ enum Api { BEST, LT, GEMMEX };
 static const char *const api_names[] = { "best", "lt", "gemmex" };
 
 struct Job {
-    const Type *in = nullptr, *out = nullptr;
+    const Type *in = nullptr, *in_b = nullptr, *out = nullptr;  // A's, B's and C's types
+    bool fast_accum = false;                                   // fp8: CUBLASLT_MATMUL_DESC_FAST_ACCUM
     unsigned long long m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
     bool a_col = false, b_col = false, relu = false, gelu_bias = false, check = true;
     Api api = BEST;
@@ -325,7 +358,7 @@ static std::vector<unsigned char> to_host(const void *p, size_t elems, const Typ
 // C's own type times the result.  Below 1 is a pass.
 static double check_error(const Job &j, const std::vector<unsigned char> &a, const std::vector<unsigned char> &b,
                           const std::vector<unsigned char> &c0, const std::vector<unsigned char> &c,
-                          const std::vector<unsigned char> &bias)
+                          const std::vector<unsigned char> &bias, double scale)
 {
     double acc_unit = j.in->cuda == CUDA_R_64F ? 0x1p-53 : 0x1p-24, worst = 0;
     for (int s = 0; s < 64; s++) {
@@ -335,10 +368,12 @@ static double check_error(const Job &j, const std::vector<unsigned char> &a, con
         unsigned long long col = s == 0 || s == 3 ? 0 : s == 1 || s == 2 ? j.n - 1 : (z >> 32) % j.n;
         double dot = 0, mag = 0;
         for (unsigned long long p = 0; p < j.k; p++) {
-            double x = element(j.in, a, at(j.a_col, j.lda, i, p)), y = element(j.in, b, at(j.b_col, j.ldb, p, col));
+            double x = element(j.in, a, at(j.a_col, j.lda, i, p)), y = element(j.in_b, b, at(j.b_col, j.ldb, p, col));
             dot += x * y;
             mag += std::fabs(x * y);
         }
+        dot *= scale;  // fp8: the per-tensor scales' product, else 1
+        mag *= scale;
         size_t ci = at(false, j.ldc, i, col);
         double before = j.beta != 0 ? element(j.out, c0, ci) : 0;
         double want = j.alpha * dot + j.beta * before, got = element(j.out, c, ci), other = want;
@@ -377,6 +412,7 @@ struct Gemm {
     const void *alpha, *beta;
     const void *a, *b;
     void *c, *work;
+    const float *scales = nullptr;  // fp8: A's and B's per-tensor scales (device floats)
     size_t work_bytes;
     bool ex = false; // the call timed: cublasGemmEx, else cublasLtMatmul with algos[which]
     int which = 0;
@@ -387,8 +423,8 @@ struct Gemm {
     // M x K, op T).
     // bias: with --epilogue=gelu_bias, n values of C's type, one a row of cuBLAS's C^T (a column of kgen's C).
     Gemm(const Job &j, const void *alpha_, const void *beta_, const void *a_, const void *b_, void *c_, void *w,
-         const void *bias)
-        : job(j), alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), work_bytes(j.workspace)
+         const void *bias, const float *scales_)
+        : job(j), alpha(alpha_), beta(beta_), a(a_), b(b_), c(c_), work(w), scales(scales_), work_bytes(j.workspace)
     {
         if (has_ex()) {
             CHECK_BLAS(cublasCreate(&h));
@@ -399,7 +435,7 @@ struct Gemm {
             make_lt(bias);
     }
 
-    bool has_ex() const { return job.api != LT && !job.relu && !job.gelu_bias; }
+    bool has_ex() const { return job.api != LT && !job.relu && !job.gelu_bias && !is_fp8(job.in); }
     bool has_lt() const { return job.api != GEMMEX; }
 
     cublasOperation_t op_b() const { return job.b_col ? CUBLAS_OP_T : CUBLAS_OP_N; }
@@ -419,10 +455,17 @@ struct Gemm {
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
         CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        if (is_fp8(j.in)) { // cuBLAS's A is kgen's B: its scale is B's (256 bytes on, each scale aligned as cudaMalloc's)
+            const float *sa = scales + 64, *sb = scales;
+            int8_t fast = j.fast_accum;
+            CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+            CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+            CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+        }
         if (j.gelu_bias)
             CHECK_BLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
-        CHECK_BLAS(j.b_col ? cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.k, j.n, j.ldb)
-                           : cublasLtMatrixLayoutCreate(&la, j.in->cuda, j.n, j.k, j.ldb));
+        CHECK_BLAS(j.b_col ? cublasLtMatrixLayoutCreate(&la, j.in_b->cuda, j.k, j.n, j.ldb)
+                           : cublasLtMatrixLayoutCreate(&la, j.in_b->cuda, j.n, j.k, j.ldb));
         CHECK_BLAS(j.a_col ? cublasLtMatrixLayoutCreate(&lb, j.in->cuda, j.m, j.k, j.lda)
                            : cublasLtMatrixLayoutCreate(&lb, j.in->cuda, j.k, j.m, j.lda));
         CHECK_BLAS(cublasLtMatrixLayoutCreate(&lc, j.out->cuda, j.n, j.m, j.ldc));
@@ -430,8 +473,9 @@ struct Gemm {
         CHECK_BLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &work_bytes,
                                                         sizeof work_bytes));
         int found = 0;
-        algos.resize(j.algos);
-        cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, j.algos, algos.data(),
+        int asked = is_fp8(j.in) ? std::max(j.algos, 8) : j.algos; // fp8: room for those that do not run
+        algos.resize(asked);
+        cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, asked, algos.data(),
                                                           &found);
         if ((s != CUBLAS_STATUS_SUCCESS || found == 0) && job.api == BEST && has_ex()) {
             algos.clear(); // cublasGemmEx alone, then
@@ -444,6 +488,27 @@ struct Gemm {
             std::exit(4);
         }
         algos.resize(found);
+        // Algorithms cublasLtMatmul refuses at run time (CUBLAS_STATUS_NOT_SUPPORTED, seen with fp8) are left
+        // out, each said on standard error; the heuristic's first that runs is the user's.
+        for (size_t i = 0; i < algos.size();) {
+            cublasStatus_t r = cublasLtMatmul(lt, desc, alpha, b, la, a, lb, beta, c, lc, c, lc, &algos[i].algo, work,
+                                              work_bytes, nullptr);
+            if (r == CUBLAS_STATUS_SUCCESS) {
+                i++;
+                continue;
+            }
+            std::fprintf(stderr, "kgen-cublas: note: cuBLASLt's algorithm %zu does not run here (%s): left out\n", i,
+                         cublasLtGetStatusString(r));
+            algos.erase(algos.begin() + (long)i);
+        }
+        if (algos.empty()) {
+            std::fprintf(stderr, "kgen-cublas: none of cuBLASLt's %d proposed algorithms runs %s -> %s\n", found,
+                         j.in->name, j.out->name);
+            std::exit(4);
+        }
+        if ((int)algos.size() > j.algos)
+            algos.resize(j.algos);
+        CHECK(cudaDeviceSynchronize());
     }
 
     void operator()(cudaStream_t stream)
@@ -480,9 +545,16 @@ static int run(Job &j)
     size_t a_elems = span(j.a_col, j.lda, j.m, j.k), b_elems = span(j.b_col, j.ldb, j.k, j.n),
            c_elems = span(false, j.ldc, j.m, j.n);
     void *a, *b, *c, *work = nullptr, *bias = nullptr;
+    float *scales = nullptr;
+    const float scale_values[2] = { 0.5f, 0.25f };
     CHECK(cudaSetDevice(j.device));
     CHECK(cudaMalloc(&a, a_elems * j.in->size));
-    CHECK(cudaMalloc(&b, b_elems * j.in->size));
+    CHECK(cudaMalloc(&b, b_elems * j.in_b->size));
+    if (is_fp8(j.in)) { // A's scale, then B's 256 bytes on
+        CHECK(cudaMalloc(&scales, 512));
+        CHECK(cudaMemcpy(scales, &scale_values[0], 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(scales + 64, &scale_values[1], 4, cudaMemcpyHostToDevice));
+    }
     CHECK(cudaMalloc(&c, c_elems * j.out->size));
     if (j.workspace)
         CHECK(cudaMalloc(&work, j.workspace));
@@ -491,7 +563,7 @@ static int run(Job &j)
         fill_buffer(j.out, bias, j.n, 4);
     }
     fill_buffer(j.in, a, a_elems, 1);
-    fill_buffer(j.in, b, b_elems, 2);
+    fill_buffer(j.in_b, b, b_elems, 2);
     fill_buffer(j.out, c, c_elems, 3);
     CHECK(cudaDeviceSynchronize());
     float fa = (float)j.alpha, fb = (float)j.beta;
@@ -499,7 +571,7 @@ static int run(Job &j)
     const void *alpha = f64 ? (const void *)&j.alpha : &fa, *beta = f64 ? (const void *)&j.beta : &fb;
     int rc = 0;
     {
-        Gemm g(j, alpha, beta, a, b, c, work, bias);
+        Gemm g(j, alpha, beta, a, b, c, work, bias, scales);
         // The candidates: cublasGemmEx (-1) where it runs, then each of cuBLASLt's algorithms.
         std::vector<int> cands;
         if (g.has_ex())
@@ -509,7 +581,7 @@ static int run(Job &j)
         std::vector<unsigned char> ha, hb, hc0;
         if (j.check) {
             ha = to_host(a, a_elems, j.in);
-            hb = to_host(b, b_elems, j.in);
+            hb = to_host(b, b_elems, j.in_b);
             hc0 = to_host(c, c_elems, j.out);
         }
         double err = -1;
@@ -523,7 +595,8 @@ static int run(Job &j)
                 g(nullptr);
                 CHECK(cudaDeviceSynchronize());
                 double e = check_error(j, ha, hb, hc0, to_host(c, c_elems, j.out),
-                                       j.gelu_bias ? to_host(bias, j.n, j.out) : std::vector<unsigned char>());
+                                       j.gelu_bias ? to_host(bias, j.n, j.out) : std::vector<unsigned char>(),
+                                       scales ? (double)scale_values[0] * scale_values[1] : 1.0);
                 err = std::isnan(e) || err < 0 || e > err ? e : err;
             }
             Timer<Gemm> t(g, j.method);
@@ -548,6 +621,8 @@ static int run(Job &j)
     CHECK(cudaFree(c));
     if (bias)
         CHECK(cudaFree(bias));
+    if (scales)
+        CHECK(cudaFree(scales));
     if (work)
         CHECK(cudaFree(work));
     return rc;
@@ -572,7 +647,7 @@ static bool real(const char *s, double *v)
 }
 
 // Flag `arg` into j; false (having said why) when it is wrong.
-static bool flag(const char *arg, Job &j, const char **out_name)
+static bool flag(const char *arg, Job &j, const char **out_name, const char **b_name)
 {
     const char *eq = std::strchr(arg, '=');
     std::string key = eq ? std::string(arg, eq - arg) : std::string(arg);
@@ -580,6 +655,10 @@ static bool flag(const char *arg, Job &j, const char **out_name)
     unsigned long long u;
     if (key == "--out")
         *out_name = v;
+    else if (key == "--b-dtype")
+        *b_name = v;
+    else if (key == "--fast-accum" && !eq)
+        j.fast_accum = true;
     else if (key == "--a" || key == "--b") {
         if (std::strcmp(v, "row") && std::strcmp(v, "col")) {
             std::fprintf(stderr, "kgen-cublas: %s is row or col, not %s\n", key.c_str(), v);
@@ -660,14 +739,14 @@ static bool leading(const char *name, unsigned long long *ld, unsigned long long
 int main(int argc, char **argv)
 {
     Job j;
-    const char *out_name = nullptr;
+    const char *out_name = nullptr, *b_name = nullptr;
     int i = 1;
     for (; i < argc && !std::strncmp(argv[i], "--", 2); i++) {
         if (!std::strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         }
-        if (!flag(argv[i], j, &out_name))
+        if (!flag(argv[i], j, &out_name, &b_name))
             return 2;
     }
     if (argc - i != 5) {
@@ -676,11 +755,31 @@ int main(int argc, char **argv)
     }
     unsigned long long runs;
     if (!(j.in = type_of(argv[i]))) {
-        std::fprintf(stderr, "kgen-cublas: DTYPE is f32, f64, f16 or bf16, not %s\n", argv[i]);
+        std::fprintf(stderr, "kgen-cublas: DTYPE is f32, f64, f16, bf16, e4m3 or e5m2, not %s\n", argv[i]);
         return 2;
     }
-    j.out = out_name ? type_of(out_name) : j.in;
-    if (!j.out || (j.out != j.in && !(j.in->size == 2 && j.out->cuda == CUDA_R_32F))) {
+    j.in_b = b_name ? type_of(b_name) : j.in;
+    if (!j.in_b || (j.in_b != j.in && !(is_fp8(j.in) && is_fp8(j.in_b)))) {
+        std::fprintf(stderr, "kgen-cublas: --b-dtype is %s%s, not %s\n", j.in->name, is_fp8(j.in) ? ", e4m3 or e5m2" : "",
+                     b_name);
+        return 2;
+    }
+    if (is_fp8(j.in)) {
+        j.out = type_of(out_name ? out_name : "bf16");
+        if (!j.out || is_fp8(j.out) || j.out->cuda == CUDA_R_64F) {
+            std::fprintf(stderr, "kgen-cublas: --out of fp8 is bf16, f16 or f32, not %s\n", out_name);
+            return 2;
+        }
+        if (j.a_col || !j.b_col || j.relu || j.gelu_bias || j.api == GEMMEX) {
+            std::fprintf(stderr, "kgen-cublas: fp8 runs on cublasLtMatmul with --a=row --b=col and no epilogue\n");
+            return 2;
+        }
+    } else if (j.fast_accum) {
+        std::fprintf(stderr, "kgen-cublas: --fast-accum is fp8's\n");
+        return 2;
+    }
+    j.out = j.out ? j.out : out_name ? type_of(out_name) : j.in;
+    if (!j.out || (j.out != j.in && !is_fp8(j.in) && !(j.in->size == 2 && j.out->cuda == CUDA_R_32F))) {
         std::fprintf(stderr, "kgen-cublas: --out is %s%s, not %s\n", j.in->name, j.in->size == 2 ? " or f32" : "",
                      out_name);
         return 2;

@@ -50,6 +50,8 @@ class MatmulOperands(ctypes.Structure):
         ("ldaux", ctypes.c_ulonglong),
         ("row_reduce", ctypes.c_ulonglong * 5),  # by enum kgen_matmul_reduction: sum, sumsq, max, min, absmax
         ("col_reduce", ctypes.c_ulonglong * 5),
+        ("scale_a", ctypes.c_ulonglong),  # scale: tensor (fp8): A's and B's f32 scales in device memory
+        ("scale_b", ctypes.c_ulonglong),
     ]
 
 # The slots of MatmulOperands.row_reduce and col_reduce (enum kgen_matmul_reduction).

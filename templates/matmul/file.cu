@@ -37,6 +37,9 @@ struct Epilogue {
 {{#reductions}}
 {{reduce_members}}
 {{/reductions}}
+{{#scaled}}
+    const float *scale_a, *scale_b;  // scale: tensor: A's and B's scales, one f32 each: acc = *scale_a *scale_b A B
+{{/scaled}}
 };
 
 // The epilogue's operands at one element, as it reads them{{operands_read}}.

@@ -9,6 +9,12 @@
 //! block's loads across its tiles, as the producer does; the kernel
 //! declares wg_row, the warpgroup's first row of the tile, and `release`.
 float acc[MMA_M][TILE_N / 2];
+{{#promote}}
+float part[MMA_M][TILE_N / 2];  // fp8_accum: promote: one k tile's sums, from the tensor cores' fp8 accumulation
+{{/promote}}
+{{#scaled}}
+const float scale = *ep.scale_a * *ep.scale_b;  // scale: tensor
+{{/scaled}}
 unsigned int it = 0;  // the block's next load to multiply
 {{#tma}}
 unsigned int stored = 0;  // the warpgroup's chunks of C handed to TMA so far
@@ -59,19 +65,49 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
 {{/residual_tma}}
     for (int kt = 0; kt < k_tiles; kt++, it++) {
         consumer_wait(full, it);
+{{^promote}}
         multiply_stage(acc, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+{{/promote}}
+{{#promote}}
+        // fp8_accum: promote: the k tile's products summed from zero, then added to the f32 sums (the other
+        // consumer warpgroup's wgmmas keep the tensor cores busy meanwhile).
+        #pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+            #pragma unroll
+            for (int j = 0; j < TILE_N / 2; j++)
+                part[i][j] = 0.0f;
+        multiply_stage(part, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+        wgmma_wait_group<0>();  // the k tile's sums are in, its stage read
+        release(it);
+        #pragma unroll
+        for (int i = 0; i < MMA_M; i++)
+            #pragma unroll
+            for (int j = 0; j < TILE_N / 2; j++)
+                acc[i][j] += part[i][j];
+{{/promote}}
 {{#residual_tma}}
         if (residual_first && kt == 0)
             residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER,
                                   stored, row0 + wg_row, col0);
 {{/residual_tma}}
+{{^promote}}
         wgmma_wait_group<1>();  // the group before this one has read its stage
         if (kt > 0)
             release(it - 1);
+{{/promote}}
     }
+{{^promote}}
     wgmma_wait_group<0>();  // the tile's last group has read its stage
     if (k_tiles > 0)
         release(it - 1);
+{{/promote}}
+{{#scaled}}
+    #pragma unroll
+    for (int i = 0; i < MMA_M; i++)
+        #pragma unroll
+        for (int j = 0; j < TILE_N / 2; j++)
+            acc[i][j] *= scale;
+{{/scaled}}
 {{#pingpong}}
     if (tile + (int)gridDim.x < tiles)
         pair_arrive(4 + (wg ^ 1));  // the other warpgroup may multiply in the next turn

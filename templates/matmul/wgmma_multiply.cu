@@ -1,16 +1,16 @@
 //! math: wgmma: the wgmmas that read one stage (every wgmma kernel's
 //! consumers, wgmma_consumer.cu, call it).
-// One stage's wgmmas, as one group: for each 16 of k, the warpgroup's MMA_M
+// One stage's wgmmas, as one group: for each {{k_step}} of k, the warpgroup's MMA_M
 // blocks of 64 rows (its rows of A from wg_row) times all of B's TILE_N
 // columns, into acc.  The descriptors:
 {{#a_k_major}}
-//   A K-major, k16 steps 32 bytes apart;
+//   A K-major, k{{k_step}} steps 32 bytes apart;
 {{/a_k_major}}
 {{^a_k_major}}
 //   A M-major, 64-row blocks a box apart (LBO), k16 steps 2048 bytes;
 {{/a_k_major}}
 {{#b_k_major}}
-//   B K-major, k16 steps 32 bytes apart.
+//   B K-major, k{{k_step}} steps 32 bytes apart.
 {{/b_k_major}}
 {{^b_k_major}}
 //   B N-major, 64-column blocks a box apart (LBO), k16 steps 2048 bytes.
@@ -25,7 +25,7 @@ static __device__ __forceinline__ void multiply_stage(float (&acc)[MMA_M][TILE_N
             wgmma_fence_operand(acc[i][j]);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < TILE_K / 16; kk++) {
+    for (int kk = 0; kk < TILE_K / {{k_step}}; kk++) {
 {{#b_k_major}}
         const unsigned long long b = smem_desc(bs + kk * 32, B_LBO, B_SBO);
 {{/b_k_major}}

@@ -1,8 +1,9 @@
 //! wgmma (sm_90a), each PTX instruction wrapped once in a named helper:
 //! the fences and groups of the asynchronous multiplies, the shared-memory
-//! matrix descriptor and the multiply itself, wgmma.mma_async m64nNk16 with
-//! N the tile's columns and its N / 2 accumulator registers listed
-//! (gen/ptx.c writes the lists).  smem() comes from smem_addr.cu.
+//! matrix descriptor and the multiply itself, wgmma.mma_async m64nNk16
+//! (m64nNk32 of fp8) with N the tile's columns and its N / 2 accumulator
+//! registers listed (gen/ptx.c writes the lists).  smem() comes from
+//! smem_addr.cu.
 {{#wgmma_fence}}
 // Order this warpgroup's register accesses before the wgmmas that follow.
 static __device__ __forceinline__ void wgmma_fence()
@@ -50,16 +51,29 @@ static __device__ __forceinline__ unsigned long long smem_desc(const void *p, un
 
 {{/smem_desc}}
 {{#wgmma}}
-// d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x 16)
-// B (16 x TILE_N), both read from shared memory through their descriptors: A {{a_major}}
+{{#transposes}}
+// d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x {{k}})
+// B ({{k}} x TILE_N), both read from shared memory through their descriptors: A {{a_major}}
 // ({{tnsp_a}}: {{a_why}}), B {{b_major}} ({{tnsp_b}}: {{b_why}}).  Asynchronous:
 // d is not to be touched until wgmma_wait_group says the group has finished.
+{{/transposes}}
+{{^transposes}}
+// d (a 64 x TILE_N f32 block, this thread's TILE_N / 2 elements of it) += A (64 x {{k}}, {{ptx_type}})
+// B ({{k}} x TILE_N, {{ptx_type_b}}), both K-major in shared memory (fp8 has no transposed
+// form), read through their descriptors.  Asynchronous: d is not to be touched until
+// wgmma_wait_group says the group has finished.
+{{/transposes}}
 static __device__ __forceinline__ void wgmma(float (&d)[TILE_N / 2], unsigned long long a, unsigned long long b)
 {
     asm volatile("{ .reg .pred p; setp.ne.b32 p, %{{scale_d}}, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n{{n}}k16.f32.{{ptx_type}}.{{ptx_type}}\n"
+                 "wgmma.mma_async.sync.aligned.m64n{{n}}k{{k}}.f32.{{ptx_type}}.{{ptx_type_b}}\n"
                  {{d_list}}
+{{#transposes}}
                  " %{{desc_a}}, %{{desc_b}}, p, 1, 1, {{tnsp_a}}, {{tnsp_b}}; }"
+{{/transposes}}
+{{^transposes}}
+                 " %{{desc_a}}, %{{desc_b}}, p, 1, 1; }"
+{{/transposes}}
                  {{d_operands}}
                  : "l"(a), "l"(b), "r"(1));
 }

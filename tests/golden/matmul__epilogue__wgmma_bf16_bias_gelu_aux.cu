@@ -754,24 +754,25 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
 }
 
-// Copies `rows` rows of `width` elements, `ld` apart at src (2-byte aligned will do), to dst (16-byte
-// aligned) with rows `pitch` elements apart, pitch a multiple of 8: a thread writes 8 elements (16 bytes)
-// at a time, read one by one.  The pad past width is written as zeros; TMA never reads it.
+// Copies `rows` rows of `width` elements, `ld` apart at src (aligned to an element will do), to dst
+// (16-byte aligned) with rows `pitch` elements apart, pitch a multiple of 16 bytes: a thread writes 16
+// bytes (PER elements) at a time, read one by one.  The pad past width is written as zeros; TMA never
+// reads it.
 extern "C" __global__ void __launch_bounds__(256) matmul_wgmma_bf16_repack(const T *__restrict__ src, long long ld, T *__restrict__ dst,
                                                            long long pitch, long long rows, long long width)
 {
-    static_assert(sizeof(T) == 2, "8 elements a 16-byte store");
-    const long long vectors = pitch / 8, total = rows * vectors;
+    constexpr int PER = 16 / sizeof(T);  // elements a 16-byte store
+    const long long vectors = pitch / PER, total = rows * vectors;
     for (long long v = blockIdx.x * 256ll + threadIdx.x; v < total; v += gridDim.x * 256ll) {
-        const long long row = v / vectors, col = v % vectors * 8;
+        const long long row = v / vectors, col = v % vectors * PER;
         const T *from = src + row * ld + col;
-        unsigned int word[4];
+        union {
+            uint4 v;
+            T e[PER];
+        } out;
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const unsigned int lo = col + 2 * i < width ? from[2 * i] : 0u;
-            const unsigned int hi = col + 2 * i + 1 < width ? from[2 * i + 1] : 0u;
-            word[i] = lo | hi << 16;
-        }
-        *(uint4 *)(dst + row * pitch + col) = make_uint4(word[0], word[1], word[2], word[3]);
+        for (int i = 0; i < PER; i++)
+            out.e[i] = col + i < width ? from[i] : (T)0;
+        *(uint4 *)(dst + row * pitch + col) = out.v;
     }
 }
