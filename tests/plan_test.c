@@ -221,8 +221,8 @@ START_TEST(matmul_plans_pick_by_shape)
 	       "m_upto bounds a matmul plan's shapes; a plan of kernel: reduce picks by n (upto)");
 	refuse("plan:\n  - m_upto: 8\n    spec: {kernel: matmul}\n  - spec: {kernel: matmul, dtype: bf16}\n", 4, 11,
 	       "entry 2 has dtype: bf16, the first entry dtype: f32: every spec of a plan must compute the same (kernel, "
-	       "dtype, acc_dtype, out_dtype, a_layout, b_layout, epilogue, bias, bias_dtype, residual, residual_dtype, "
-	       "aux, row_reduce, col_reduce)");
+	       "dtype, b_dtype, acc_dtype, out_dtype, a_layout, b_layout, scale, fp8_accum, epilogue, bias, bias_dtype, "
+	       "residual, residual_dtype, aux, row_reduce, col_reduce)");
 }
 END_TEST
 
