@@ -23,6 +23,7 @@ from ._memory import SIZE, DeviceArray
 _BY_NAME = {
     "float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
     "int32": "i32", "uint32": "u32", "int64": "i64",
+    "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2",  # torch's fp8: kgen.matmul's operands
 }
 _BY_TYPESTR = {"<f4": "f32", "<f8": "f64", "<f2": "f16", "<i4": "i32", "<u4": "u32", "<i8": "i64"}
 # The kinds of array whose results kgen allocates itself (a DeviceArray).
@@ -71,7 +72,8 @@ def _torch_dtype(t):
     if dt is None:
         dt = _BY_NAME.get(str(t.dtype)[6:])  # "torch.float32" -> "float32"
         if dt is None:
-            raise TypeError("kgen: torch dtype %s is not supported (f32, f64, f16, bf16, i32, u32, i64)" % t.dtype)
+            raise TypeError("kgen: torch dtype %s is not supported (f32, f64, f16, bf16, i32, u32, i64; float8_e4m3fn "
+                            "and float8_e5m2 for kgen.matmul)" % t.dtype)
         _TORCH_DT[t.dtype] = dt
     return dt
 
@@ -216,7 +218,7 @@ def stream_address(stream):
 
 
 _NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
-          "u32": "uint32", "i64": "int64"}
+          "u32": "uint32", "i64": "int64", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 _TORCH_OF = {}  # kgen name -> torch dtype object
 
 

@@ -14,6 +14,8 @@ _arg = _lib.arg
 _byref = _lib.ctypes.byref
 
 _MATMUL_DTYPES = ("f32", "f64", "f16", "bf16")
+# fp8 (torch.float8_e4m3fn, float8_e5m2): a and b only, on sm_90 (math: wgmma), C bf16 unless out_dtype= says.
+_FP8 = ("e4m3", "e5m2")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # kgen's best matmul specs (specs/matmul/best/): beside the package as
@@ -45,6 +47,9 @@ def _default_matmul(dtype, cc, a_layout, b_layout):
     stages cannot transpose: a column-major A is kept transposed in shared
     memory, a column-major B is loaded in one stage.  f64 and GPUs older
     than sm_80: the family's defaults, as when no best spec is found."""
+    if dtype in _FP8:  # wgmma_fp8.yaml (sm_90a's fp8 wgmma; elsewhere its build says it needs sm_90a)
+        path = _best_spec("wgmma_fp8.yaml")
+        return (path, {}) if path is not None else (None, {})
     if tuple(cc) < (8, 0) or dtype not in ("f32", "f16", "bf16"):
         return None, {}
     fields = {}
@@ -101,10 +106,11 @@ def _matmul_call(where, a, b, out, alpha, beta):
     for x, name in ((a, "a"), (b, "b")):
         if len(x.shape) != 2:
             raise ValueError("%s: %s is a matrix (2 dimensions), not %d" % (where, name, len(x.shape)))
-        if x.dtype not in _MATMUL_DTYPES:
-            raise TypeError("%s: matmul takes %s, not %s (%s)" % (where, ", ".join(_MATMUL_DTYPES), x.dtype, name))
-    if a.dtype != b.dtype:
-        raise TypeError("%s: a is %s and b is %s: both must be of one dtype" % (where, a.dtype, b.dtype))
+        if x.dtype not in _MATMUL_DTYPES and x.dtype not in _FP8:
+            raise TypeError("%s: matmul takes %s, not %s (%s)" % (where, ", ".join(_MATMUL_DTYPES + _FP8), x.dtype,
+                                                                   name))
+    if a.dtype != b.dtype and not (a.dtype in _FP8 and b.dtype in _FP8):
+        raise TypeError("%s: a is %s and b is %s: both must be of one dtype (or both fp8)" % (where, a.dtype, b.dtype))
     if other_device(a, b):
         raise ValueError("%s: a is on GPU %s and b on GPU %s: both must be on one device" % (where, a.device, b.device))
     (c.m, c.k), (kb, c.n) = a.shape, b.shape
@@ -133,7 +139,19 @@ def _matmul_call(where, a, b, out, alpha, beta):
     return c
 
 
-def _operands(where, c, bias, residual, sa=None):
+def _scale(where, name, x, c, sa):
+    """scale_a= or scale_b= of an fp8 call: one float32 on a's device, its address."""
+    d = describe(x, name, where, sa)
+    count = 1
+    for n in d.shape:
+        count *= n
+    if d.dtype != "f32" or count != 1 or other_device(d, c.a):
+        raise ValueError("%s: %s must be one float32 on a's device (as torch._scaled_mm takes it), not %s of shape %s"
+                         % (where, name, d.dtype, tuple(d.shape)))
+    return d, _arg(where, "%s's address" % name, d.ptr)
+
+
+def _operands(where, c, bias, residual, sa=None, scale_a=None, scale_b=None):
     """bias= and residual= of a call: (the spec fields they declare, a
     struct kgen_matmul_operands, the described arrays).  bias: n values (a
     vector or 1 x n: one a column of C, bias[col], as torch.addmm's and a
@@ -174,6 +192,19 @@ def _operands(where, c, bias, residual, sa=None):
         ops.residual = _arg(where, "residual's address", d.ptr)
         ops.ldr = _arg(where, "residual's row pitch", d.strides[0] if c.m > 1 else max(c.n, 1))
         held.append(d)
+    if c.a.dtype in _FP8:  # scale: tensor with both scales, none without either
+        if (scale_a is None) != (scale_b is None):
+            raise ValueError("%s: fp8 operands take both scale_a= and scale_b=, or neither (no scaling)" % where)
+        fields["scale"] = "none" if scale_a is None else "tensor"
+        if c.b.dtype != c.a.dtype:
+            fields["b_dtype"] = c.b.dtype
+        if scale_a is not None:
+            da, ops.scale_a = _scale(where, "scale_a", scale_a, c, sa)
+            db, ops.scale_b = _scale(where, "scale_b", scale_b, c, sa)
+            held += [da, db]
+    elif scale_a is not None or scale_b is not None:
+        raise TypeError("%s: scale_a= and scale_b= are fp8's (a and b float8_e4m3fn or float8_e5m2), not %s's"
+                        % (where, c.a.dtype))
     return fields, ops, held
 
 
@@ -211,7 +242,7 @@ def _scratch_array(a, nbytes, stream, explicit):
 
 
 def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=None, bias=None, residual=None,
-                described=None):
+                described=None, scale_a=None, scale_b=None):
     """k(a, b): C = alpha A B + beta C with a kernel of the matmul family,
     then its epilogue, given the operands bias= and residual= its spec
     declares; ready: the fast path's key of this call (kgen.matmul of two
@@ -223,7 +254,12 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     _need_matmul(where)
     f = k.spec.fields
     # kgen.matmul has described the operands already (described: _operands' answer); a Kernel's call has not.
-    declared, ops, held = described if described is not None else _operands(where, c, bias, residual)
+    declared, ops, held = (described if described is not None else
+                           _operands(where, c, bias, residual, scale_a=scale_a, scale_b=scale_b))
+    if f["dtype"] in _FP8 and f.get("scale", "tensor") != declared.get("scale"):
+        raise ValueError("%s: the kernel's fp8 operands are scaled (scale: %s): %s" % (
+            where, f.get("scale", "tensor"), "pass scale_a= and scale_b=" if declared.get("scale") == "none" else
+            "it takes no scale_a= or scale_b="))
     for name, given in (("bias", bias), ("residual", residual)):
         spec_has = f.get(name, "none") != "none"
         if spec_has and given is None:
@@ -239,8 +275,9 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
         if declared[name + "_dtype"] != f.get(name + "_dtype", declared[name + "_dtype"]):
             raise TypeError("%s: the kernel reads %s as %s, this %s is %s"
                             % (where, name, f[name + "_dtype"], name, declared[name + "_dtype"]))
-    if c.a.dtype != f["dtype"]:
-        raise TypeError("%s: the kernel multiplies %s, a and b are %s" % (where, f["dtype"], c.a.dtype))
+    if c.a.dtype != f["dtype"] or c.b.dtype != f.get("b_dtype", f["dtype"]):
+        raise TypeError("%s: the kernel multiplies %s by %s, a and b are %s and %s"
+                        % (where, f["dtype"], f.get("b_dtype", f["dtype"]), c.a.dtype, c.b.dtype))
     lds = []
     for name, have in (("a", c.la), ("b", c.lb)):
         want = f.get(name + "_layout", "row")
@@ -250,7 +287,8 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
                              "a kernel with %s_layout: %s, or %s laid out as the kernel reads it"
                              % (where, name, want, name, want, name, other, name, other, name))
         lds.append(have[want])
-    out_dtype = f.get("out_dtype") if f.get("out_dtype") in _MATMUL_DTYPES else f["dtype"]
+    out_dtype = (f.get("out_dtype") if f.get("out_dtype") in _MATMUL_DTYPES else "bf16" if f["dtype"] in _FP8 else
+                 f["dtype"])
     if c.o is not None and c.o.dtype != out_dtype:
         raise TypeError("%s: the kernel writes %s, out is %s" % (where, out_dtype, c.o.dtype))
     s = stream_of(c.a, stream, where)
@@ -361,7 +399,8 @@ def _ready_key(a, b):
 
 
 def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
-           bias: Any = None, residual: Any = None, **overrides: Union[int, str]) -> Any:
+           bias: Any = None, residual: Any = None, scale_a: Any = None, scale_b: Any = None,
+           **overrides: Union[int, str]) -> Any:
     """C = alpha * a @ b + beta * C: a (M x K) and b (K x N) f32, f64, f16 or
     bf16 arrays of one dtype on one GPU, each row-major or column-major (a
     transposed view such as b.t(), read without a copy; rows or columns may
@@ -405,7 +444,15 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     rounding, inside the matmul's own kernel: the call then also returns a
     dict of their vectors last, e.g. c, r = kgen.matmul(a, b,
     row_reduce=("sum", "max")) with r["row_sum"] and r["row_max"], each M
-    (N) values of the accumulator's dtype (f32; f64 for f64)."""
+    (N) values of the accumulator's dtype (f32; f64 for f64).
+
+    fp8: a and b torch.float8_e4m3fn or float8_e5m2 (one of each may mix),
+    a row-major and b column-major (b = w.t() of an N x K w, as
+    torch._scaled_mm takes it), on an H100 or H200: kgen's
+    specs/matmul/best/wgmma_fp8.yaml (fp8_accum: promote), C bf16 unless
+    out= or out_dtype= says f16 or f32; scale_a= and scale_b= (one float32
+    each on the device, read by the kernel) make C = scale_a scale_b a @ b,
+    without them C = a @ b."""
     for key in ("row_reduce", "col_reduce"):
         if key in overrides and not isinstance(overrides[key], str):
             overrides[key] = ", ".join(_reduction_names(overrides[key])) or "none"
@@ -418,13 +465,14 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
-            and beta == 0 and bias is None and residual is None):
+            and beta == 0 and bias is None and residual is None and scale_a is None):
         if _fast_matmul is not None:  # in C (kgen/_fast.c): NotImplemented for a call not made ready
             r = _fast_matmul(a, b)
             if r is not NotImplemented:
                 return r
             return _matmul(a, b, out, spec, alpha, beta, stream, overrides, _ready_key(a, b))
-    return _matmul(a, b, out, spec, alpha, beta, stream, overrides, bias=bias, residual=residual)
+    return _matmul(a, b, out, spec, alpha, beta, stream, overrides, bias=bias, residual=residual, scale_a=scale_a,
+                   scale_b=scale_b)
 
 
 def _shipped_plan(fields, overrides, device):
@@ -517,14 +565,15 @@ def _default_kernel(where, device, fields, overrides, path, extra):
     return new_kernel(where, path, device, {**extra, **fields, **overrides})  # out_dtype= may repeat out='s
 
 
-def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=None, residual=None):
+def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=None, residual=None, scale_a=None,
+            scale_b=None):
     where = "kgen.matmul"
     sa = None if stream is None else stream_address(stream)
     c = _matmul_call(where, describe(a, "a", where, sa), describe(b, "b", where, sa), out, alpha, beta)
     _need_matmul(where)
     fields = {"dtype": c.a.dtype, "a_layout": "row" if "row" in c.la else "col",
               "b_layout": "row" if "row" in c.lb else "col"}
-    described = _operands(where, c, bias, residual, sa)
+    described = _operands(where, c, bias, residual, sa, scale_a, scale_b)
     fields.update(described[0])  # the operands' keys, beside the best spec's
     if c.o is not None:
         fields["out_dtype"] = c.o.dtype

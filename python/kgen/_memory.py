@@ -20,7 +20,7 @@ from ._errors import CaptureError
 _NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
           "u32": "uint32", "i64": "int64"}
 _TYPESTR = {"f32": "<f4", "f64": "<f8", "f16": "<f2", "i32": "<i4", "u32": "<u4", "i64": "<i8"}
-SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "i64": 8}
+SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "i64": 8, "e4m3": 1, "e5m2": 1}
 
 
 class _Buffer:

@@ -542,3 +542,62 @@ def test_cupy_arrays(gen):
     c = kgen.matmul(ca, cb)
     assert isinstance(c, cupy.ndarray) and c.shape == (127, 255)
     close(torch.as_tensor(c, device="cuda"), a, b, "f32")
+
+
+FP8 = {"e4m3": getattr(torch, "float8_e4m3fn", None), "e5m2": getattr(torch, "float8_e5m2", None)}
+fp8_hopper = pytest.mark.skipif(torch.cuda.get_device_capability() != (9, 0) or FP8["e4m3"] is None,
+                                reason="fp8 wgmma needs an sm_90 GPU (H100, H200) and torch's float8 dtypes")
+
+
+def fp8_operands(m, n, k, da, db, gen):
+    """a (m x k, row-major) and b (k x n, the transposed view of an n x k w) of small integers, exact in fp8
+    and their sums exact in any accumulation; and both as float64."""
+    a = torch.randint(-2, 3, (m, k), device="cuda", generator=gen).to(FP8[da])
+    w = torch.randint(-2, 3, (n, k), device="cuda", generator=gen).to(FP8[db])
+    return a, w.t(), a.double(), w.t().double()
+
+
+@fp8_hopper
+@pytest.mark.parametrize("da, db", [("e4m3", "e4m3"), ("e5m2", "e5m2"), ("e4m3", "e5m2")])
+@pytest.mark.parametrize("m, n, k", [(7, 5, 3), (300, 200, 384), (128, 256, 4112), (64, 1000, 1000)])
+def test_fp8_operands_with_scales(da, db, m, n, k, gen):
+    a, b, a64, b64 = fp8_operands(m, n, k, da, db, gen)
+    sa = torch.tensor([0.5], device="cuda")
+    sb = torch.tensor(0.25, device="cuda")
+    c = kgen.matmul(a, b, scale_a=sa, scale_b=sb)
+    assert c.dtype == torch.bfloat16 and c.shape == (m, n)
+    want = 0.125 * (a64 @ b64)
+    torch.testing.assert_close(c.double(), want, rtol=2.0 ** -8, atol=0)
+    c = kgen.matmul(a, b)  # no scales: C = a @ b
+    torch.testing.assert_close(c.double(), a64 @ b64, rtol=2.0 ** -8, atol=0)
+
+
+@fp8_hopper
+@pytest.mark.parametrize("accum", ["fast", "promote"])
+def test_fp8_against_torch_scaled_mm(accum, gen):
+    m, n, k = 512, 768, 4096
+    a = (torch.rand(m, k, device="cuda", generator=gen) * 2 - 1).to(FP8["e4m3"])
+    w = (torch.rand(n, k, device="cuda", generator=gen) * 2 - 1).to(FP8["e4m3"])
+    sa, sb = torch.tensor(0.75, device="cuda"), torch.tensor(1.5, device="cuda")
+    out = torch.empty(m, n, device="cuda", dtype=torch.float32)
+    spec = {"kernel": "matmul", "dtype": "e4m3", "tile_n": 128, "producer": "warpgroup", "fp8_accum": accum}
+    kgen.matmul(a, w.t(), out=out, spec=spec, scale_a=sa, scale_b=sb)
+    want = 0.75 * 1.5 * (a.double() @ w.t().double())
+    ref = torch._scaled_mm(a, w.t(), scale_a=sa, scale_b=sb, out_dtype=torch.float32)
+    err, err_torch = (out.double() - want).abs().max().item(), (ref.double() - want).abs().max().item()
+    bound = (k + 2) * 2.0 ** -24 * (0.75 * 1.5 * (a.double().abs() @ w.t().double().abs())).max().item()
+    assert err <= (bound if accum == "promote" else 4 * bound), (err, err_torch, bound)
+
+
+@fp8_hopper
+def test_fp8_refusals(gen):
+    a, b, _, _ = fp8_operands(64, 64, 128, "e4m3", "e4m3", gen)
+    s = torch.tensor(1.0, device="cuda")
+    with pytest.raises(ValueError, match="both scale_a= and scale_b=, or neither"):
+        kgen.matmul(a, b, scale_a=s)
+    with pytest.raises(ValueError, match="scale_a must be one float32"):
+        kgen.matmul(a, b, scale_a=s.double(), scale_b=s)
+    with pytest.raises(TypeError, match="scale_a= and scale_b= are fp8's"):
+        kgen.matmul(a.bfloat16(), b.bfloat16(), scale_a=s, scale_b=s)
+    with pytest.raises(kgen.SpecError, match="use b_layout: col"):
+        kgen.matmul(a, b.contiguous())  # B row-major: fp8 wgmma reads it K-major only
