@@ -29,6 +29,8 @@ struct problem {
 	long long dtype, b_dtype, out_dtype;  /* A's, B's (fp8 may mix e4m3 and e5m2) and C's types */
 	int a_row, b_row;
 	double scale;                  /* scale: tensor: *scale_a *scale_b (0.5 x 0.25), else 1 */
+	float *sa, *sb;                /* scale: block: A's (kb x m) and B's (ceil(n / 128) x kb) scales, else NULL */
+	unsigned long long kb;         /* scale: block: ceil(k / 128), the blocks of k */
 	void *a, *b, *c0;              /* host: A, B and the random C of the beta check */
 	size_t abytes, bbytes, cbytes;
 	CUdeviceptr da, db, dc;
@@ -78,6 +80,8 @@ free_problem(kgen_context *ctx, struct problem *p)
 	}
 	free(p->bias);
 	free(p->residual);
+	free(p->sa);
+	free(p->sb);
 	free(p->a);
 	free(p->b);
 	free(p->c0);
@@ -145,7 +149,25 @@ make_operands(kgen_context *ctx, const struct run_opts *o, const struct kgen_spe
 		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.aux, p->aux_bytes));
 	}
 	p->scale = 1;
-	if (kgen_matmul_scaled(s)) {  /* powers of two: the scaled products stay exact */
+	if (kgen_matmul_block_scaled(s)) {  /* 0.5, 1 or 2 each: the scaled sums stay exact */
+		unsigned long long na, nb, i;
+		uint64_t seed = o->seed ^ 0x5;
+		p->kb = (p->k + 127) / 128;
+		na = p->kb * p->m;
+		nb = (p->n + 127) / 128 * p->kb;
+		if (!(p->sa = malloc((na ? na : 1) * sizeof *p->sa)) || !(p->sb = malloc((nb ? nb : 1) * sizeof *p->sb)))
+			return kgen_fail(err, KGEN_ENOMEM, "out of host memory for the block scales");
+		for (i = 0; i < na; i++)
+			p->sa[i] = (float)(0.5 * (double)(1 << (kgen_splitmix64(&seed) % 3)));
+		for (i = 0; i < nb; i++)
+			p->sb[i] = (float)(0.5 * (double)(1 << (kgen_splitmix64(&seed) % 3)));
+		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.scale_a, (na + nb) * sizeof(float) + 256));
+		p->ops.scale_b = p->ops.scale_a + (na * sizeof(float) + 255) / 256 * 256;
+		if (na)
+			KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.scale_a, p->sa, na * sizeof(float)));
+		if (nb)
+			KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.scale_b, p->sb, nb * sizeof(float)));
+	} else if (kgen_matmul_scaled(s)) {  /* powers of two: the scaled products stay exact */
 		const float scales[2] = { 0.5f, 0.25f };
 		KGEN_CU(ctx->cu, err, cuMemAlloc, (&p->ops.scale_a, sizeof scales));
 		KGEN_CU(ctx->cu, err, cuMemcpyHtoD, (p->ops.scale_a, scales, sizeof scales));
@@ -293,12 +315,25 @@ element_ok(const struct verdict *v, const struct kgen_expr *e, const struct prob
 
 	const double *x = v->ad + i * p->k, *y = v->bt + j * p->k;
 
-	for (l = 0; l < p->k; l++) {
-		dot += x[l] * y[l];
-		mag += fabs(x[l] * y[l]);
+	if (p->sa) {  /* scale: block: each 128 of k scaled by its row's scale of A and its block's of B */
+		unsigned long long l0;
+		for (l0 = 0; l0 < p->k; l0 += 128) {
+			double d = 0, g = 0, f = (double)p->sa[l0 / 128 * p->m + i] * p->sb[j / 128 * p->kb + l0 / 128];
+			for (l = l0; l < p->k && l < l0 + 128; l++) {
+				d += x[l] * y[l];
+				g += fabs(x[l] * y[l]);
+			}
+			dot += f * d;
+			mag += f * g;
+		}
+	} else {
+		for (l = 0; l < p->k; l++) {
+			dot += x[l] * y[l];
+			mag += fabs(x[l] * y[l]);
+		}
+		dot *= p->scale;  /* acc: the scaled product (scale: tensor) */
+		mag *= p->scale;
 	}
-	dot *= p->scale;  /* acc: the scaled product (scale: tensor) */
-	mag *= p->scale;
 	if (v->beta != 0)
 		old = kgen_host_get(p->out_dtype, p->c0, (size_t)(i * p->ldc + j));
 	val = v->alpha * dot + v->beta * old;
@@ -642,6 +677,8 @@ peer_ms(const struct run_opts *o, const kgen_spec *s, const struct problem *p, c
 	int relu = epilogue_is_relu(s), gelu_bias = epilogue_is_gelu_bias(s);
 
 	*fused = relu ? "+relu" : gelu_bias ? "+gelu_bias" : "";
+	if (kgen_matmul_block_scaled(s))
+		return -1;  /* the helper's cuBLASLt takes per-tensor scales */
 	if (!relu && !gelu_bias && ((epi && strcmp(epi, "v") != 0) || *kgen_spec_expr_text(s, KGEN_KEY_aux)))
 		return -1;  /* an epilogue cuBLAS has no form of */
 	memset(&job, 0, sizeof job);

@@ -540,7 +540,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "out_note", "%s", od->size == 2 ? " (its bits)" : "");
 	tpl_set(&file, "epilogue", "%s", kgen_spec_expr_text(s, KGEN_KEY_epilogue));
 	TRY(operands(s, &file, err));
-	tpl_show(&file, "scaled", kgen_matmul_scaled(s));
+	tpl_show(&file, "scaled", kgen_matmul_scaled(s) && !kgen_matmul_block_scaled(s));
+	tpl_show(&file, "block_scaled", kgen_matmul_block_scaled(s));
 	TRY(kgen_matmul_reductions(s, &file, err));
 	TRY(kgen_expr_render_activations(s, &file, "activations", err));
 	if (s->math == KGEN_MATH_WGMMA)

@@ -76,12 +76,20 @@ kgen_matmul_fp8(const struct kgen_spec *s)
 	return kgen_dtype_info[s->dtype].cls == DT_FP8;
 }
 
-/* scale: tensor: A B is multiplied by the device scalars *scale_a and
- * *scale_b (struct Epilogue's last members) before the epilogue. */
+/* scale: tensor or block: the kernel reads scale_a and scale_b (struct
+ * Epilogue's last members): tensor, two device scalars multiplied into the
+ * sums before the epilogue; block, A's scales a row and 128 of k and B's a
+ * 128 x 128 block, applied to each k tile's sums (fp8_accum: promote). */
 static inline int
 kgen_matmul_scaled(const struct kgen_spec *s)
 {
-	return kgen_matmul_fp8(s) && s->scale == KGEN_MM_SCALE_TENSOR;
+	return kgen_matmul_fp8(s) && (s->scale == KGEN_MM_SCALE_TENSOR || s->scale == KGEN_MM_SCALE_BLOCK);
+}
+
+static inline int
+kgen_matmul_block_scaled(const struct kgen_spec *s)
+{
+	return kgen_matmul_fp8(s) && s->scale == KGEN_MM_SCALE_BLOCK;
 }
 
 /* row_reduce and col_reduce: whether the spec reduces the values it

@@ -208,6 +208,15 @@ kgen_matmul_wgmma_check(struct kgen_spec *s, long long *threads, kgen_error *err
 	if (s->tile_m % (64 * (pingpong(s) ? 1 : s->consumers)))
 		return ERR(tile_m, "tile_m %lld is not a multiple of 64 x consumers %lld: each consumer warpgroup "
 		           "multiplies whole 64-row wgmmas", s->tile_m, s->consumers);
+	if (kgen_matmul_block_scaled(s) && !promotes(s))
+		return ERR(scale, "scale: block applies A's and B's scales to each k tile's sums as fp8_accum: promote adds "
+		           "them: use fp8_accum: promote, not fast");
+	if (kgen_matmul_block_scaled(s) && 128 % s->tile_n)
+		return ERR(scale, "scale: block takes one of B's scales a 128 x 128 block: tile_n %lld is not 64 or 128",
+		           s->tile_n);
+	if (kgen_matmul_block_scaled(s) && s->split_k > 1)
+		return ERR(scale, "scale: block reads each k tile's scales by its place in k: it needs split_k 1, not %lld",
+		           s->split_k);
 	if (promotes(s) && 2 * accumulators(s) > MAX_ACC)
 		return kgen_spec_error(s, KGEN_GIVEN(s, fp8_accum) ? KGEN_KEY_fp8_accum : KGEN_KEY_tile_n, 1, err,
 		           "fp8_accum: promote (the default) keeps two sets of accumulators, a k tile's and the f32 sums: a "
@@ -509,6 +518,7 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	tpl_init(&multiply);
 	operand_sections(s, &multiply);
 	tpl_set(&multiply, "k_step", "%d", s->r.dtype->cls == DT_FP8 ? 32 : 16);
+	tpl_show(&multiply, "block_scaled", kgen_matmul_block_scaled(s));
 	tpl_init(&gather);
 	tpl_init(&share);
 	tpl_show(&h, "split", split(s));
@@ -548,7 +558,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	tpl_show(&consumer, "split", split(s));
 	tpl_show(&consumer, "partials", partials(s));
 	tpl_show(&consumer, "promote", promotes(s));
-	tpl_show(&consumer, "scaled", kgen_matmul_scaled(s));
+	tpl_show(&consumer, "scaled", kgen_matmul_scaled(s) && !kgen_matmul_block_scaled(s));
+	tpl_show(&consumer, "block_scaled", kgen_matmul_block_scaled(s));
 	tpl_init(&k);
 	if ((st = tpl_render_into(&k, "consumer", "matmul/wgmma_consumer.cu", &consumer, err))) {
 		tpl_free(&k);

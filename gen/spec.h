@@ -297,7 +297,8 @@
 /* kernel: matmul of fp8 operands: how A B is scaled back (dequantised). */
 #define KGEN_MM_SCALES(X) \
 	X(NONE,   "none",   "A B as the fp8 values multiply, unscaled") \
-	X(TENSOR, "tensor", "one f32 scale for all of A and one for B, each read from device memory at launch (kgen_matmul_operands' scale_a, scale_b): acc = scale_a scale_b A B, as torch._scaled_mm and cuBLASLt's per-tensor scales")
+	X(TENSOR, "tensor", "one f32 scale for all of A and one for B, each read from device memory at launch (kgen_matmul_operands' scale_a, scale_b): acc = scale_a scale_b A B, as torch._scaled_mm and cuBLASLt's per-tensor scales") \
+	X(BLOCK,  "block",  "DeepGEMM's fine-grained scales: A's one f32 a row and 128 of k (scale_a[kb * m + row], kb = l / 128), B's one a block of 128 x 128 (scale_b[(col / 128) * ceil(k / 128) + kb]), applied to each k tile's sums as fp8_accum: promote adds them")
 
 /* kernel: matmul of fp8 operands: how the tensor cores' sums reach f32. */
 #define KGEN_MM_FP8_ACCUMS(X) \

@@ -224,9 +224,10 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
 		                 "tensor, of fp8 operands)");
 	if (kgen_matmul_scaled(s) && (!o->scale_a || !o->scale_b))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec scales its fp8 operands (scale: tensor): pass scale_a "
-		                 "and scale_b in kgen_matmul_with()'s operands, each one f32 in device memory (or use scale: "
-		                 "none)");
+		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec scales its fp8 operands (scale: %s): pass scale_a "
+		                 "and scale_b in kgen_matmul_with()'s operands, %s in device memory (or use scale: none)",
+		                 kgen_mm_scales[s->scale].name, kgen_matmul_block_scaled(s) ? "ceil(k / 128) x m and ceil(n / "
+		                 "128) x ceil(k / 128) f32" : "each one f32");
 	if (o->scale_a % 4 || o->scale_b % 4)
 		return kgen_fail(err, KGEN_EINVAL, "scale_a (0x%llx) or scale_b (0x%llx) is not aligned to its 4-byte f32",
 		                 o->scale_a, o->scale_b);

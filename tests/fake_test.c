@@ -372,6 +372,7 @@ START_TEST(fp8_maps_and_scales)
 {
 	kgen_kernel *k = build("kernel: matmul\ndtype: e4m3\nproducer: warpgroup\n");
 	kgen_kernel *plain = build("kernel: matmul\ndtype: e4m3\nproducer: warpgroup\nscale: none\n");
+	kgen_kernel *block = build("kernel: matmul\ndtype: e4m3\nproducer: warpgroup\nscale: block\n");
 	const struct fake_map *a = fake_var("fake_cuda_prev_map"), *b = fake_var("fake_cuda_last_map");
 	struct kgen_matmul_operands ops = { .scale_a = 0x40000000ull, .scale_b = 0x40000100ull };
 	kgen_error err;
@@ -403,6 +404,13 @@ START_TEST(fp8_maps_and_scales)
 	ck_assert_str_eq(err.message, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
 	                 "tensor, of fp8 operands)");
 	ck_assert_int_eq(*nlaunches, n0 + 1);                  /* nothing launched on a refusal */
+	ck_assert_int_eq(kgen_matmul(block, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0, 0.0,
+	                             0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_matmul: the spec scales its fp8 operands (scale: block): pass scale_a and "
+	                 "scale_b in kgen_matmul_with()'s operands, ceil(k / 128) x m and ceil(n / 128) x ceil(k / 128) "
+	                 "f32 in device memory (or use scale: none)");
+	ck_assert_int_eq(kgen_matmul_with(block, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0,
+	                                  0.0, &ops, 0, 0, NULL, &err), KGEN_EINVAL);  /* scale_b still misaligned */
 	n0 = *nlaunches;
 	*nparams = 6;  /* NAME_repack's src, ld, dst, pitch, rows, width */
 	ck_assert_int_eq(kgen_matmul(plain, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 1000, 0, 0, 0, 1.0, 0.0,

@@ -742,6 +742,15 @@ static const struct refusal matmul_refusals[] = {
 	  "fp8_accum: promote (the default) keeps two sets of accumulators, a k tile's and the f32 sums: a consumer "
 	  "warpgroup's 64 x 256 of the tile takes 2 x 128 a thread, over the 128 that fit: use fp8_accum: fast or a "
 	  "smaller tile (128 x 128)", 3, 9, "tile_n: 256" },
+	{ "check_matmul_block_scale_promotes", MM "dtype: e4m3\nscale: block\nfp8_accum: fast\n",
+	  "scale: block applies A's and B's scales to each k tile's sums as fp8_accum: promote adds them: use fp8_accum: "
+	  "promote, not fast", 3, 8, "scale: block" },
+	{ "check_matmul_block_scale_tile_n", MM "dtype: e4m3\nscale: block\ntile_n: 192\nfp8_accum: promote\n"
+	  "consumers: 2\ntile_m: 128\n",
+	  "scale: block takes one of B's scales a 128 x 128 block: tile_n 192 is not 64 or 128", 3, 8, "scale: block" },
+	{ "check_matmul_block_scale_split", MM "dtype: e4m3\nscale: block\nproducer: warpgroup\nsplit_k: 2\n"
+	  "split_reduce: kernel\n",
+	  "scale: block reads each k tile's scales by its place in k: it needs split_k 1, not 2", 3, 8, "scale: block" },
 	{ "check_matmul_fp8_tile_k", MM "dtype: e4m3\ntile_k: 64\n",
 	  "math: wgmma loads k in boxes of 128 bytes (one swizzle row: 64 16-bit elements or 128 fp8): tile_k must be "
 	  "128 for e4m3, not 64", 3, 9, "tile_k: 64" },

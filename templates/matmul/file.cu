@@ -40,6 +40,10 @@ struct Epilogue {
 {{#scaled}}
     const float *scale_a, *scale_b;  // scale: tensor: A's and B's scales, one f32 each: acc = *scale_a *scale_b A B
 {{/scaled}}
+{{#block_scaled}}
+    const float *scale_a;  // scale: block: A's, one a row and 128 of k: scale_a[kb * m + row]
+    const float *scale_b;  // and B's, one a 128 x 128 block: scale_b[(col / 128) * ceil(k / 128) + kb]
+{{/block_scaled}}
 };
 
 // The epilogue's operands at one element, as it reads them{{operands_read}}.

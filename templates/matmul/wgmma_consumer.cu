@@ -77,13 +77,22 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
             for (int j = 0; j < TILE_N / 2; j++)
                 part[i][j] = 0.0f;
         multiply_stage(part, as + it % STAGES * A_STAGE, bs + it % STAGES * B_STAGE, wg_row);
+{{#block_scaled}}
+        float scales[MMA_M][2];  // read while the k tile multiplies
+        block_scales(scales, ep, m, k_tiles, kt, row0 + wg_row, col0);
+{{/block_scaled}}
         wgmma_wait_group<0>();  // the k tile's sums are in, its stage read
         release(it);
+{{^block_scaled}}
         #pragma unroll
         for (int i = 0; i < MMA_M; i++)
             #pragma unroll
             for (int j = 0; j < TILE_N / 2; j++)
                 acc[i][j] += part[i][j];
+{{/block_scaled}}
+{{#block_scaled}}
+        add_block_scaled(acc, part, scales);  // scale: block
+{{/block_scaled}}
 {{/promote}}
 {{#residual_tma}}
         if (residual_first && kt == 0)
