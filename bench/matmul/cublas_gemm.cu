@@ -168,28 +168,27 @@ static double element(const Type *t, const std::vector<unsigned char> &host, siz
     }
 }
 
-// Uniform values in [-1, 1) from a hash of the index and a seed.
+// A hash of element i and a seed (splitmix64's finaliser).
+static __device__ unsigned long long hash_of(size_t i, unsigned long long seed)
+{
+    unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Uniform values in [-1, 1) from the hash.
 template <typename T> __global__ void fill(T *p, size_t n, unsigned long long seed)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        p[i] = (T)((double)(z >> 11) * 0x1p-52 - 1.0);
-    }
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = (T)((double)(hash_of(i, seed) >> 11) * 0x1p-52 - 1.0);
 }
 
 // fp8: integers from -2 to 2 from the same hash (exact, and so are their sums).
 template <typename T> __global__ void fill_small(T *p, size_t n, unsigned long long seed)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long z = (i + seed) * 0x9e3779b97f4a7c15ull;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        p[i] = (T)(float)((int)(z % 5) - 2);
-    }
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = (T)(float)((int)(hash_of(i, seed) % 5) - 2);
 }
 
 static void fill_buffer(const Type *t, void *p, size_t n, unsigned long long seed)
