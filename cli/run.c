@@ -442,7 +442,7 @@ load_specs(struct run_opts *o, char **paths, int npaths, struct run_spec *specs,
 		specs[j].path = paths[i];
 		if (load_spec_or_plan(&specs[j], o, &err)) {
 			bad = kgen_report(&err);
-		} else if ((o->accuracy && specs[j].spec->kernel != KGEN_MATMUL &&
+		} else if ((o->accuracy && !runners[specs[j].spec->kernel]->accuracy &&
 		            kgen_fail(&err, KGEN_EINVAL, "--accuracy measures a matmul's error, not a %s's: drop it",
 		                      kgen_families[specs[j].spec->kernel].name)) ||
 		           (o->zero_shape && zero_shape(o, specs[j].spec, &err)) ||

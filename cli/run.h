@@ -85,6 +85,7 @@ struct kgen_runner {
 	                   int *failures, kgen_error *err);
 	/* kgen tune's hooks; NULL for a family kgen tune does not take. */
 	const struct kgen_tuner *tune;
+	int accuracy;  /* takes --accuracy (measures its error instead of checking) */
 };
 
 #define X(id, name, doc, stem) extern const struct kgen_runner kgen_runner_##stem;

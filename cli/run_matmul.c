@@ -923,4 +923,4 @@ static const struct kgen_tuner tuner = {
 	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
 };
 
-const struct kgen_runner kgen_runner_matmul = { .check = check, .run = run, .tune = &tuner };
+const struct kgen_runner kgen_runner_matmul = { .check = check, .run = run, .tune = &tuner, .accuracy = 1 };

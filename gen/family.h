@@ -123,6 +123,9 @@ struct kgen_family {
 	const enum kgen_key *computes;
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
 	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */
+	/* The keys whose type may be fp8 (e4m3, e5m2), KGEN_KEY_COUNT-terminated;
+	 * NULL: none (kgen_spec_check refuses fp8 in every other type key). */
+	const enum kgen_key *fp8_keys;
 	/* Optional: derived defaults the only-with rows read, resolved after
 	 * the op's types and before those rows (reduce: stages follows an op
 	 * with a last step). */

@@ -669,6 +669,9 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_col_reduce, KGEN_KEY_scale, KGEN_KEY_fp8_accum, KGEN_KEY_COUNT,
 };
 
+/* matmul's operands, the one place of the language fp8 goes (family.h). */
+static const enum kgen_key fp8_keys[] = { KGEN_KEY_dtype, KGEN_KEY_b_dtype, KGEN_KEY_COUNT };
+
 /* The values that need a newer GPU (family.h). */
 static const struct kgen_arch_need arch_needs[] = {
 	{ KGEN_KEY_math, KGEN_BIT(KGEN_MATH_WGMMA), 90, "wgmma.mma_async, TMA and mbarriers", "math: mma", 1 },
@@ -693,6 +696,7 @@ const struct kgen_family kgen_family_matmul = {
 	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
+	.fp8_keys = fp8_keys,
 	.resolve = kgen_matmul_resolve,
 	.check = kgen_matmul_check,
 	.contract = plan,

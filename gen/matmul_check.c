@@ -161,10 +161,8 @@ static kgen_status
 check_types(struct kgen_spec *s, kgen_error *err)
 {
 	const struct kgen_dtype_info *dt = s->r.dtype;
-	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF;
+	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF, fp8 = dt->cls == DT_FP8;
 	kgen_status st;
-
-	int fp8 = dt->cls == DT_FP8;
 
 	if (!is_float_dtype(s->dtype) && !fp8)
 		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16, bf16, e4m3 or e5m2, not %s",

@@ -63,6 +63,10 @@ done
 expect 1 "$kgen" "$good" --set dtype=float16
 grep -qF "error: dtype: unknown value 'float16' (did you mean 'f16'?): expected i32, u32, i64, f32, f64, f16, bf16, e4m3 or e5m2" \
 	"$tmp/err" || bad "--set dtype=float16: $(cat "$tmp/err")"
+# --accuracy is a runner's (matmul's): another family's spec is refused before any GPU is asked for.
+expect 2 "$kgen" run --accuracy "$good"
+grep -qF "error: --accuracy measures a matmul's error, not a reduce's: drop it" "$tmp/err" ||
+	bad "--accuracy of a reduction: $(cat "$tmp/err")"
 printf 'kernel: reduce\nop: sum\nthreads [256, 512]\n' > "$tmp/colon.space.yaml"
 expect 1 "$kgen" space "$tmp/colon.space.yaml" --list
 grep -qF "colon.space.yaml:3:1: error: 'threads [256, 512]' has no ':' (expected KEY: VALUE)" "$tmp/err" ||

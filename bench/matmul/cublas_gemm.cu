@@ -487,9 +487,9 @@ struct Gemm {
             std::exit(4);
         }
         algos.resize(found);
-        // Algorithms cublasLtMatmul refuses at run time (CUBLAS_STATUS_NOT_SUPPORTED, seen with fp8) are left
-        // out, each said on standard error; the heuristic's first that runs is the user's.
-        for (size_t i = 0; i < algos.size();) {
+        // fp8: algorithms cublasLtMatmul refuses at run time (CUBLAS_STATUS_NOT_SUPPORTED) are left out, each
+        // said on standard error; the heuristic's first that runs is the user's.  (Other types: none seen.)
+        for (size_t i = 0; is_fp8(j.in) && i < algos.size();) {
             cublasStatus_t r = cublasLtMatmul(lt, desc, alpha, b, la, a, lb, beta, c, lc, c, lc, &algos[i].algo, work,
                                               work_bytes, nullptr);
             if (r == CUBLAS_STATUS_SUCCESS) {
