@@ -558,6 +558,9 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	if (s->residual != KGEN_MM_RESIDUAL_NONE)
 		TRY(convert(&parts, "residual_to_acc", &kgen_dtype_info[s->residual_dtype], 0, 0, err));
 	TRY(join(&file, "converts", &parts, err));
+	/* store_c() and store_result(), an element at a time: every kernel's but store: tma's (its buffers) unless
+	 * split_reduce's second kernel stores the sums. */
+	tpl_show(&file, "element_stores", s->mm_store != KGEN_MM_STORE_TMA || kgen_matmul_partial_sums(s));
 	TRY(tpl_render_into(&file, "store_result", kgen_matmul_partial_sums(s) ? "matmul/store_partial.cu" : "matmul/store_direct.cu",
 	                    &none, err));
 	TRY(tile_origin(s, s->math == KGEN_MATH_WGMMA || s->schedule == KGEN_SCHEDULE_STREAM_K, &file, err));

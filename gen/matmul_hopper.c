@@ -33,6 +33,8 @@
  */
 #include "config.h"
 #include <string.h>
+#include "expr_parse.h"
+#include "matmul.h"
 #include "matmul_hopper.h"
 #include "ptx.h"
 #include "tpl.h"
@@ -471,26 +473,25 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 	struct tpl_args t, pairs;
 	kgen_status st;
 
+	if (s->mm_store == KGEN_MM_STORE_TMA) {  /* TMA's stores, or the buffers copied where C cannot take them */
+		struct tpl_args tma;
+
+		tpl_init(&tma);
+		tpl_show(&tma, "residual_tma", kgen_matmul_residual_tma(s));
+		tpl_show(&tma, "reductions", kgen_matmul_reduces(s));
+		/* v computed in the accumulators (fold_c) where the epilogue and aux name neither acc nor c */
+		tpl_show(&tma, "fold", !((kgen_matmul_names_used(s, KGEN_KEY_epilogue) | kgen_matmul_names_used(s, KGEN_KEY_aux)) &
+		                         (1u << KGEN_V_ACC | 1u << KGEN_V_C)));
+		return tpl_render_into(parts, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err);
+	}
 	tpl_init(&t);
-	if (s->mm_store != KGEN_MM_STORE_DIRECT) {  /* store_pair(), for pairs and TMA's fallback */
+	if (s->mm_store == KGEN_MM_STORE_PAIRS) {  /* store_pair() */
 		tpl_init(&pairs);
 		tpl_show(&pairs, "reductions", kgen_matmul_reduces(s));
 		if ((st = tpl_render_into(&t, "pair_result", "matmul/pair_result.cu", &pairs, err))) {
 			tpl_free(&t);
 			return st;
 		}
-	}
-	if (s->mm_store == KGEN_MM_STORE_TMA) {  /* TMA's stores, and store: pairs' for a C they cannot take */
-		struct tpl_args tma;
-
-		tpl_init(&tma);
-		tpl_show(&tma, "residual_tma", kgen_matmul_residual_tma(s));
-		tpl_show(&tma, "reductions", kgen_matmul_reduces(s));
-		if ((st = tpl_render_into(&tma, "fallback", "matmul/wgmma_store_pairs.cu", &t, err))) {
-			tpl_free(&tma);
-			return st;
-		}
-		return tpl_render_into(parts, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err);
 	}
 	if (s->mm_store == KGEN_MM_STORE_DIRECT)
 		tpl_show(&t, "partials", partials(s));

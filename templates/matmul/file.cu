@@ -101,6 +101,7 @@ static __device__ __forceinline__ Operands cell_operands(const Operands &by_row,
     return at;
 }
 
+{{#element_stores}}
 static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int row, int col)
 {
     Operands by_row, by_col;
@@ -108,6 +109,7 @@ static __device__ __forceinline__ Operands operands_at(const Epilogue &ep, int r
     col_operands(by_col, ep, col);
     return cell_operands(by_row, by_col, ep, row, col);
 }
+{{/element_stores}}
 
 // The spec's epilogue: v = alpha * acc + beta * c (c is C's old value, 0 when
 // beta is 0) to the value stored at (row, col){{epilogue_note}}.
@@ -136,6 +138,7 @@ static __device__ __forceinline__ void store_aux(const Epilogue &, Acc, Acc, Acc
 
 {{reduce_lines}}
 
+{{#element_stores}}
 // A value stored at (row, col), folded into the reductions on its own (where a kernel keeps no partials).
 static __device__ __forceinline__ void reduce_value(const Epilogue &ep, int row, int col, Acc x)
 {
@@ -148,8 +151,10 @@ static __device__ __forceinline__ void reduce_value(const Epilogue &ep, int row,
     by_col.fold(x);
     by_col.commit(ep, col);
 }
+{{/element_stores}}
 
 {{/reductions}}
+{{#element_stores}}
 // C[row][col] = epilogue(alpha * acc + beta * C[row][col]); C is read only when beta != 0.
 static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, int col, Acc acc, const Epilogue &ep)
 {
@@ -168,6 +173,7 @@ static __device__ __forceinline__ void store_c(Out *c, long long ldc, int row, i
 }
 
 {{store_result}}
+{{/element_stores}}
 
 {{tile_origin}}
 {{helpers}}
