@@ -33,8 +33,6 @@
  */
 #include "config.h"
 #include <string.h>
-#include "expr_parse.h"
-#include "matmul.h"
 #include "matmul_hopper.h"
 #include "ptx.h"
 #include "tpl.h"
@@ -479,9 +477,6 @@ store_helpers(const struct kgen_spec *s, struct tpl_args *parts, kgen_error *err
 		tpl_init(&tma);
 		tpl_show(&tma, "residual_tma", kgen_matmul_residual_tma(s));
 		tpl_show(&tma, "reductions", kgen_matmul_reduces(s));
-		/* v computed in the accumulators (fold_c) where the epilogue and aux name neither acc nor c */
-		tpl_show(&tma, "fold", !((kgen_matmul_names_used(s, KGEN_KEY_epilogue) | kgen_matmul_names_used(s, KGEN_KEY_aux)) &
-		                         (1u << KGEN_V_ACC | 1u << KGEN_V_C)));
 		return tpl_render_into(parts, "store_tile", "matmul/wgmma_store_tma.cu", &tma, err);
 	}
 	tpl_init(&t);

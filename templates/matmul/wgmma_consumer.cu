@@ -127,19 +127,27 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
 {{/split}}
 {{#tma}}
 {{^residual_tma}}
-    store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc, row0 + wg_row,
-                   col0, ep);
+    if (ep.beta != (Acc)0)  // C read and scaled
+        store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                             row0 + wg_row, col0, ep);
+    else
+        store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                              row0 + wg_row, col0, ep);
 {{/residual_tma}}
 {{#residual_tma}}
     {
         unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
         unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
-        if (r_tma && c_tma)  // the residual through the buffers C leaves from
-            store_tile_tma<true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep, &r_map,
-                                 wg_landed);
+        if (ep.beta != (Acc)0)  // C read and scaled
+            r_tma && c_tma ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                               &r_map, wg_landed)
+                  : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                ep, &r_map, wg_landed);
         else
-            store_tile_tma<false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep, &r_map,
-                                  wg_landed);
+            r_tma && c_tma ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                ep, &r_map, wg_landed)
+                  : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
+                                                 ep, &r_map, wg_landed);
     }
 {{/residual_tma}}
 {{/tma}}

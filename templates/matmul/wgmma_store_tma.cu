@@ -6,8 +6,7 @@
 //! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
 //! host says so (c_tma 0) and the warpgroup copies each chunk from its
 //! buffer to C itself (copy_chunk): one path to the buffers either way, so
-//! that the tile's unrolled code is compiled once, not once more for the
-//! fallback (a cold build of best/wgmma_bf16.yaml in a third of the time).
+//! that the tile's unrolled code is not compiled once more for a fallback.
 //! A residual of C's element size comes the other way (residual_tma): TMA
 //! loads each chunk of it into the buffer the chunk's results will leave
 //! from, the first two while the tile multiplies, and each thread reads its
@@ -20,87 +19,22 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(v), v = alpha * acc + beta * old, given the operands there.  Outside
-// C (an edge tile's rows and columns past m and n, which the TMA store clips) the value, computed all the
-// same (without a branch, so that the compiler can interleave a chunk's elements), is replaced by 0.
-static __device__ __forceinline__ Acc tma_result(int m, int n, int row, int col, Acc v, Acc acc, Acc old,
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), given the operands there; C's old value
+// is read (READ_C: beta != 0) only inside C.  Outside C (an edge tile's rows and columns past m and n, which
+// the TMA store clips) the value, computed all the same (without a branch, so that the compiler can
+// interleave a chunk's elements), is replaced by 0.
+template <bool READ_C>
+static __device__ __forceinline__ Acc tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
                                                  const Epilogue &ep, const Operands &at)
 {
     const bool inside = row < m && col < n;
+    const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
     const Acc value = epilogue(v, acc, old, row, col, at);
     if (inside)
         store_aux(ep, v, acc, old, row, col, at);
     return inside ? value : (Acc)0;
 }
-
-{{#fold}}
-// v = alpha * acc + beta * old for chunk `chunk` of the thread's accumulators, in place (the epilogue names
-// neither acc nor c, so only v is kept): C's old values read where beta != 0 (READ, one branch for the
-// chunk: the elements' code is the same whatever beta is), at clamped indices (an element past m or n reads
-// C's last row or column, and its value is not stored), so that the loads need no branch each and go out
-// together, ahead of the chunk's writes.  Thread t holds rows r and r + 8 of each 64, columns cc and cc + 1
-// of each 8.
-static __device__ __forceinline__ void fold_c(float (&acc)[MMA_M][TILE_N / 2], int chunk, bool read, const Out *c,
-                                              long long ldc, int m, int n, int row0, int col0, const Epilogue &ep)
-{
-    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-
-    if (!read) {
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int e = 0; e < CHUNK / 2; e++)
-                acc[i][chunk * (CHUNK / 2) + e] *= ep.alpha;
-        return;
-    }
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int jj = 0; jj < CHUNK / 8; jj++)
-#pragma unroll
-            for (int h = 0; h < 2; h++)
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    const int j = chunk * (CHUNK / 8) + jj;
-                    const int row = min(row0 + 64 * i + r + 8 * h, m - 1), col = min(col0 + 8 * j + cc + e, n - 1);
-                    float &x = acc[i][4 * j + 2 * h + e];
-                    x = ep.alpha * x + ep.beta * c_to_acc(c[row * ldc + col]);
-                }
-}
-{{/fold}}
-{{^fold}}
-// C's old values at a chunk's elements (as the thread holds them: rows r and r + 8 of each 64, columns cc and
-// cc + 1 of each 8) where beta != 0 (READ, one branch for them all: no branch on beta in the elements' code),
-// 0 elsewhere.  Read at clamped indices (an element past m or n reads C's last row or column, and its value
-// is not stored), so that the loads need no branch each and go out together, ahead of the chunk's writes.
-static __device__ __forceinline__ void old_values(Acc (&old)[MMA_M][CHUNK / 8][2][2], bool read, const Out *c,
-                                                  long long ldc, int m, int n, int row0, int col0)
-{
-    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-
-    if (!read) {
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int jj = 0; jj < CHUNK / 8; jj++)
-#pragma unroll
-                for (int h = 0; h < 2; h++)
-                    old[i][jj][h][0] = old[i][jj][h][1] = (Acc)0;
-        return;
-    }
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int jj = 0; jj < CHUNK / 8; jj++)
-#pragma unroll
-            for (int h = 0; h < 2; h++)
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    const int row = min(row0 + 64 * i + r + 8 * h, m - 1), col = min(col0 + 8 * jj + cc + e, n - 1);
-                    old[i][jj][h][e] = c_to_acc(c[row * ldc + col]);
-                }
-}
-{{/fold}}
 
 // A chunk's results from its buffer to C (WG_M rows of CHUNK columns from row0, col0), element by element
 // and within C, for a C that TMA cannot take (c_tma 0): neighbouring threads take neighbouring elements of
@@ -166,8 +100,11 @@ static __device__ __forceinline__ Operands with_residual(Operands at, Acc residu
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
 // keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
-// c_map reads them (and so a warp's writes fall in 32 banks).
+// c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
+// beta != 0 (the caller's choice, once a tile, so that the elements'
+// code has no branch on beta).
 {{^residual_tma}}
+template <bool READ_C>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
@@ -176,7 +113,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 {{#residual_tma}}
 // RESIDUAL_SMEM: the residual comes through the buffers (residual_load), its first two chunks loaded already
 // (residual_first_chunks); else each element's is loaded with the chunk's other operands.
-template <bool RESIDUAL_SMEM>
+template <bool READ_C, bool RESIDUAL_SMEM>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
@@ -186,7 +123,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
-    const bool read_c = ep.beta != (Acc)0;
     // The operands of the thread's rows (a bias by row), once a tile; an element past m reads the last
     // row's instead (its value is not stored), so that no load waits behind a branch.
     Operands by_row[MMA_M][2];
@@ -217,10 +153,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
         // buffer's last store drains, not one behind each write of the buffer.  Clamped at n - 1 and m - 1
         // as the rows' are.
         Operands by_col[CHUNK / 8][2], at[MMA_M][CHUNK / 8][2][2];
-{{^fold}}
-        Acc old[MMA_M][CHUNK / 8][2][2];
-        old_values(old, read_c, c, ldc, m, n, row0, col0 + chunk * CHUNK);
-{{/fold}}
 #pragma unroll
         for (int jj = 0; jj < CHUNK / 8; jj++)
 #pragma unroll
@@ -252,9 +184,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
             for (int e = 0; e < 2; e++)
                 col_parts[jj][e].start();
 {{/reductions}}
-{{#fold}}
-        fold_c(acc, chunk, read_c, c, ldc, m, n, row0, col0, ep);
-{{/fold}}
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
@@ -281,17 +210,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                         at1 = with_residual(at1, r1);
                     }
 {{/residual_tma}}
-{{#fold}}
-                    // v (fold_c); the epilogue names neither acc nor c.
-                    const Acc x0 = tma_result(m, n, row, col, acc[i][4 * j + 2 * h], (Acc)0, (Acc)0, ep, at0);
-                    const Acc x1 = tma_result(m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], (Acc)0, (Acc)0, ep, at1);
-{{/fold}}
-{{^fold}}
-                    const Acc a0 = acc[i][4 * j + 2 * h], a1 = acc[i][4 * j + 2 * h + 1];
-                    const Acc o0 = old[i][jj][h][0], o1 = old[i][jj][h][1];
-                    const Acc x0 = tma_result(m, n, row, col, ep.alpha * a0 + ep.beta * o0, a0, o0, ep, at0);
-                    const Acc x1 = tma_result(m, n, row, col + 1, ep.alpha * a1 + ep.beta * o1, a1, o1, ep, at1);
-{{/fold}}
+                    const Acc x0 = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    const Acc x1 = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     Out pair[2];
                     pair[0] = to_out(x0);
                     pair[1] = to_out(x1);

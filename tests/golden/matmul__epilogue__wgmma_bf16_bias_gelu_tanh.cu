@@ -455,51 +455,21 @@ static_assert(TILE_N % CHUNK == 0 && WG_M <= 256 && CONSUMERS <= 2, "a tile of w
 static_assert(A_STAGE % 1024 == 0 && B_STAGE % 1024 == 0 && BUFFER % 1024 == 0, "buffers on the 128B swizzle's "
               "1024-byte period");
 
-// The value C[row][col] takes: epilogue(v), v = alpha * acc + beta * old, given the operands there.  Outside
-// C (an edge tile's rows and columns past m and n, which the TMA store clips) the value, computed all the
-// same (without a branch, so that the compiler can interleave a chunk's elements), is replaced by 0.
-static __device__ __forceinline__ Acc tma_result(int m, int n, int row, int col, Acc v, Acc acc, Acc old,
+// The value C[row][col] takes: epilogue(alpha * acc + beta * old), given the operands there; C's old value
+// is read (READ_C: beta != 0) only inside C.  Outside C (an edge tile's rows and columns past m and n, which
+// the TMA store clips) the value, computed all the same (without a branch, so that the compiler can
+// interleave a chunk's elements), is replaced by 0.
+template <bool READ_C>
+static __device__ __forceinline__ Acc tma_result(const Out *c, long long ldc, int m, int n, int row, int col, Acc acc,
                                                  const Epilogue &ep, const Operands &at)
 {
     const bool inside = row < m && col < n;
+    const Acc old = READ_C && inside ? c_to_acc(c[row * ldc + col]) : (Acc)0;
+    const Acc v = READ_C ? ep.alpha * acc + ep.beta * old : ep.alpha * acc;
     const Acc value = epilogue(v, acc, old, row, col, at);
     if (inside)
         store_aux(ep, v, acc, old, row, col, at);
     return inside ? value : (Acc)0;
-}
-
-// v = alpha * acc + beta * old for chunk `chunk` of the thread's accumulators, in place (the epilogue names
-// neither acc nor c, so only v is kept): C's old values read where beta != 0 (READ, one branch for the
-// chunk: the elements' code is the same whatever beta is), at clamped indices (an element past m or n reads
-// C's last row or column, and its value is not stored), so that the loads need no branch each and go out
-// together, ahead of the chunk's writes.  Thread t holds rows r and r + 8 of each 64, columns cc and cc + 1
-// of each 8.
-static __device__ __forceinline__ void fold_c(float (&acc)[MMA_M][TILE_N / 2], int chunk, bool read, const Out *c,
-                                              long long ldc, int m, int n, int row0, int col0, const Epilogue &ep)
-{
-    const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
-
-    if (!read) {
-#pragma unroll
-        for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-            for (int e = 0; e < CHUNK / 2; e++)
-                acc[i][chunk * (CHUNK / 2) + e] *= ep.alpha;
-        return;
-    }
-#pragma unroll
-    for (int i = 0; i < MMA_M; i++)
-#pragma unroll
-        for (int jj = 0; jj < CHUNK / 8; jj++)
-#pragma unroll
-            for (int h = 0; h < 2; h++)
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    const int j = chunk * (CHUNK / 8) + jj;
-                    const int row = min(row0 + 64 * i + r + 8 * h, m - 1), col = min(col0 + 8 * j + cc + e, n - 1);
-                    float &x = acc[i][4 * j + 2 * h + e];
-                    x = ep.alpha * x + ep.beta * c_to_acc(c[row * ldc + col]);
-                }
 }
 
 // A chunk's results from its buffer to C (WG_M rows of CHUNK columns from row0, col0), element by element
@@ -523,7 +493,10 @@ static __device__ __forceinline__ void copy_chunk(Out *c, const unsigned char *b
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
 // keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
-// c_map reads them (and so a warp's writes fall in 32 banks).
+// c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
+// beta != 0 (the caller's choice, once a tile, so that the elements'
+// code has no branch on beta).
+template <bool READ_C>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
                                                       unsigned int *stored, Out *c, float (&acc)[MMA_M][TILE_N / 2],
                                                       int m, int n, long long ldc, int row0, int col0,
@@ -531,7 +504,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 {
     const int t = threadIdx.x % 128, r = t / 32 * 16 + t % 32 / 4, cc = t % 4 * 2;
     const int barrier = 1 + (int)threadIdx.x / 128;
-    const bool read_c = ep.beta != (Acc)0;
     // The operands of the thread's rows (a bias by row), once a tile; an element past m reads the last
     // row's instead (its value is not stored), so that no load waits behind a branch.
     Operands by_row[MMA_M][2];
@@ -566,7 +538,6 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                         at[i][jj][h][e] = cell_operands(by_row[i][h], by_col[jj][e], ep, min(row, m - 1),
                                                         min(col, n - 1));
                     }
-        fold_c(acc, chunk, read_c, c, ldc, m, n, row0, col0, ep);
         if (t == 0)
             bulk_wait_group_read<1>();  // the store from this buffer two chunks ago has read it
         warpgroup_sync(barrier);
@@ -581,9 +552,8 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
                     unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
                     Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
-                    // v (fold_c); the epilogue names neither acc nor c.
-                    const Acc x0 = tma_result(m, n, row, col, acc[i][4 * j + 2 * h], (Acc)0, (Acc)0, ep, at0);
-                    const Acc x1 = tma_result(m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], (Acc)0, (Acc)0, ep, at1);
+                    const Acc x0 = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
+                    const Acc x1 = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
                     Out pair[2];
                     pair[0] = to_out(x0);
                     pair[1] = to_out(x1);
@@ -669,8 +639,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         wgmma_wait_group<0>();  // the tile's last group has read its stage
         if (k_tiles > 0)
             release(it - 1);
-        store_tile_tma(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc, row0 + wg_row,
-                       col0, ep);
+        if (ep.beta != (Acc)0)  // C read and scaled
+            store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                                 row0 + wg_row, col0, ep);
+        else
+            store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                                  row0 + wg_row, col0, ep);
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
