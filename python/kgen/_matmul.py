@@ -139,16 +139,45 @@ def _matmul_call(where, a, b, out, alpha, beta):
     return c
 
 
-def _scale(where, name, x, c, sa):
-    """scale_a= or scale_b= of an fp8 call: one float32 on a's device, its address."""
-    d = describe(x, name, where, sa)
+def _scale_layout(d, name, c):
+    """How scale_a= or scale_b= scales (described d of an fp8 call c):
+    "tensor", one float32; "block", DeepGEMM's fine-grained scales (the
+    spec's scale: block): A's one a row and 128 of k, element (row, kb) at
+    kb * m + row (a ceil(k / 128) x m row-major array, or the m x ceil(k /
+    128) view of one, strides (1, m)); B's one a 128 x 128 block, element
+    (col / 128, kb) at (col / 128) * ceil(k / 128) + kb (a ceil(n / 128) x
+    ceil(k / 128) row-major array); None, neither."""
     count = 1
     for n in d.shape:
         count *= n
-    if d.dtype != "f32" or count != 1 or other_device(d, c.a):
-        raise ValueError("%s: %s must be one float32 on a's device (as torch._scaled_mm takes it), not %s of shape %s"
-                         % (where, name, d.dtype, tuple(d.shape)))
-    return d, _arg(where, "%s's address" % name, d.ptr)
+    if count == 1:
+        return "tensor"
+    kb = (c.k + 127) // 128
+    shape, strides = tuple(d.shape), tuple(d.strides)
+    if name == "scale_a":
+        if (shape == (kb, c.m) and (kb == 1 or strides[0] == c.m) and (c.m == 1 or strides[1] == 1) or
+                shape == (c.m, kb) and (c.m == 1 or strides[0] == 1) and (kb == 1 or strides[1] == c.m)):
+            return "block"
+    elif shape == ((c.n + 127) // 128, kb) and (shape[0] == 1 or strides[0] == kb) and (kb == 1 or strides[1] == 1):
+        return "block"
+    return None
+
+
+def _scale(where, name, x, c, sa):
+    """scale_a= or scale_b= of an fp8 call: float32 on a's device, one
+    (scale: tensor) or DeepGEMM's blocks (scale: block, _scale_layout);
+    (its description, its address, its layout)."""
+    d = describe(x, name, where, sa)
+    layout = _scale_layout(d, name, c) if d.dtype == "f32" and not other_device(d, c.a) else None
+    if layout is None:
+        kb = (c.k + 127) // 128
+        block = ("%d x %d (ceil(k / 128) x m, or its m x %d transpose view)" % (kb, c.m, kb) if name == "scale_a" else
+                 "%d x %d (ceil(n / 128) x ceil(k / 128))" % ((c.n + 127) // 128, kb))
+        raise ValueError("%s: %s must be float32 on a's device, one value (as torch._scaled_mm takes it) or %s blocks "
+                         "of %s, row-major, not %s of shape %s and strides %s" % (
+                             where, name, "a row's 128-element" if name == "scale_a" else "128 x 128", block,
+                             d.dtype, tuple(d.shape), tuple(d.strides)))
+    return d, _arg(where, "%s's address" % name, d.ptr), layout
 
 
 def _operands(where, c, bias, residual, sa=None, scale_a=None, scale_b=None):
@@ -192,15 +221,21 @@ def _operands(where, c, bias, residual, sa=None, scale_a=None, scale_b=None):
         ops.residual = _arg(where, "residual's address", d.ptr)
         ops.ldr = _arg(where, "residual's row pitch", d.strides[0] if c.m > 1 else max(c.n, 1))
         held.append(d)
-    if c.a.dtype in _FP8:  # scale: tensor with both scales, none without either
+    if c.a.dtype in _FP8:  # scale: tensor or block with both scales, none without either
         if (scale_a is None) != (scale_b is None):
             raise ValueError("%s: fp8 operands take both scale_a= and scale_b=, or neither (no scaling)" % where)
-        fields["scale"] = "none" if scale_a is None else "tensor"
+        fields["scale"] = "none"
         if c.b.dtype != c.a.dtype:
             fields["b_dtype"] = c.b.dtype
         if scale_a is not None:
-            da, ops.scale_a = _scale(where, "scale_a", scale_a, c, sa)
-            db, ops.scale_b = _scale(where, "scale_b", scale_b, c, sa)
+            da, ops.scale_a, la = _scale(where, "scale_a", scale_a, c, sa)
+            db, ops.scale_b, lb = _scale(where, "scale_b", scale_b, c, sa)
+            if la != lb and c.m * ((c.k + 127) // 128) > 1 and ((c.n + 127) // 128) * ((c.k + 127) // 128) > 1:
+                raise ValueError("%s: scale_a is %s and scale_b %s: both one value each (per tensor) or both blocks "
+                                 "(DeepGEMM's)" % (where, "one value" if la == "tensor" else "blocks",
+                                                   "one value" if lb == "tensor" else "blocks"))
+            # A single scale each is the same product whichever way it is read (m = 1, n and k at most 128).
+            fields["scale"] = "block" if "block" in (la, lb) else "tensor"
             held += [da, db]
     elif scale_a is not None or scale_b is not None:
         raise TypeError("%s: scale_a= and scale_b= are fp8's (a and b float8_e4m3fn or float8_e5m2), not %s's"
@@ -257,9 +292,12 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     declared, ops, held = (described if described is not None else
                            _operands(where, c, bias, residual, scale_a=scale_a, scale_b=scale_b))
     if f["dtype"] in _FP8 and f.get("scale", "tensor") != declared.get("scale"):
+        have = declared.get("scale")
         raise ValueError("%s: the kernel's fp8 operands are scaled (scale: %s): %s" % (
-            where, f.get("scale", "tensor"), "pass scale_a= and scale_b=" if declared.get("scale") == "none" else
-            "it takes no scale_a= or scale_b="))
+            where, f.get("scale", "tensor"), "pass scale_a= and scale_b=" if have == "none" else
+            "it takes no scale_a= or scale_b=" if f.get("scale") == "none" else
+            "the scale_a= and scale_b= given are %s" % ("one value each (scale: tensor)" if have == "tensor" else
+                                                        "DeepGEMM's blocks (scale: block)")))
     for name, given in (("bias", bias), ("residual", residual)):
         spec_has = f.get(name, "none") != "none"
         if spec_has and given is None:
@@ -452,7 +490,10 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     specs/matmul/best/wgmma_fp8.yaml (fp8_accum: promote), C bf16 unless
     out= or out_dtype= says f16 or f32; scale_a= and scale_b= (one float32
     each on the device, read by the kernel) make C = scale_a scale_b a @ b,
-    without them C = a @ b."""
+    without them C = a @ b; DeepGEMM's block scales instead (scale: block:
+    scale_a ceil(K / 128) x M, or its M x ceil(K / 128) view, one a row
+    and 128 of k; scale_b ceil(N / 128) x ceil(K / 128), one a 128 x 128
+    block of the N x K weight) scale each 128 of k as it is added."""
     for key in ("row_reduce", "col_reduce"):
         if key in overrides and not isinstance(overrides[key], str):
             overrides[key] = ", ".join(_reduction_names(overrides[key])) or "none"

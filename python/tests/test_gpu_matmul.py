@@ -589,14 +589,51 @@ def test_fp8_against_torch_scaled_mm(accum, gen):
     assert err <= (bound if accum == "promote" else 4 * bound), (err, err_torch, bound)
 
 
+def block_scaled(x64, scales, rows_per_scale):
+    """x64 (r x k) with each row's 128-element blocks of k multiplied by their scale: scales[r // rows_per_scale,
+    kb] (a row's own scale where rows_per_scale is 1, a 128-row block's where it is 128)."""
+    r, k = x64.shape
+    rows = torch.arange(r, device=x64.device) // rows_per_scale
+    cols = torch.arange(k, device=x64.device) // 128
+    return x64 * scales.double()[rows][:, cols]
+
+
+@fp8_hopper
+@pytest.mark.parametrize("m, n, k", [(7, 5, 3), (300, 200, 384), (128, 256, 4112), (64, 1000, 1000)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_fp8_block_scales(m, n, k, transposed, gen):
+    """DeepGEMM's scales (scale: block): A's one a row and 128 of k, as a ceil(k / 128) x m array (or its
+    m x ceil(k / 128) view), B's one a 128 x 128 block of the n x k weight; C against float64 of the
+    dequantised operands.  Scales of 0.5, 1 and 2, so every product and sum is exact in f32 but C's rounding."""
+    a, b, a64, b64 = fp8_operands(m, n, k, "e4m3", "e4m3", gen)
+    kb, nb = (k + 127) // 128, (n + 127) // 128
+    sa = 2.0 ** torch.randint(-1, 2, (kb, m), device="cuda", generator=gen).float()
+    sb = 2.0 ** torch.randint(-1, 2, (nb, kb), device="cuda", generator=gen).float()
+    c = kgen.matmul(a, b, scale_a=sa.t() if transposed else sa, scale_b=sb)
+    assert c.dtype == torch.bfloat16 and c.shape == (m, n)
+    want = block_scaled(a64, sa.t(), 1) @ block_scaled(b64.t(), sb, 128).t()
+    torch.testing.assert_close(c.double(), want, rtol=2.0 ** -8, atol=0)
+
+
 @fp8_hopper
 def test_fp8_refusals(gen):
     a, b, _, _ = fp8_operands(64, 64, 128, "e4m3", "e4m3", gen)
     s = torch.tensor(1.0, device="cuda")
     with pytest.raises(ValueError, match="both scale_a= and scale_b=, or neither"):
         kgen.matmul(a, b, scale_a=s)
-    with pytest.raises(ValueError, match="scale_a must be one float32"):
+    with pytest.raises(ValueError, match="scale_a must be float32 on a's device, one value"):
         kgen.matmul(a, b, scale_a=s.double(), scale_b=s)
+    sa_blocks, sb_blocks = torch.ones(1, 64, device="cuda"), torch.ones(1, 1, device="cuda")
+    with pytest.raises(ValueError, match="scale_b must be float32 on a's device, one value .* or 128 x 128 blocks"):
+        kgen.matmul(a, b, scale_a=sa_blocks, scale_b=torch.ones(2, 1, device="cuda"))
+    with pytest.raises(ValueError, match="scale_a must be .* 1 x 64 .ceil.k / 128. x m"):
+        kgen.matmul(a, b, scale_a=torch.ones(64, 2, device="cuda"), scale_b=sb_blocks)
+    a2, b2, _, _ = fp8_operands(64, 256, 256, "e4m3", "e4m3", gen)
+    with pytest.raises(ValueError, match="scale_a is blocks and scale_b one value"):
+        kgen.matmul(a2, b2, scale_a=torch.ones(2, 64, device="cuda"), scale_b=s)
+    spec = {"kernel": "matmul", "dtype": "e4m3", "tile_n": 128, "producer": "warpgroup"}  # scale: tensor
+    with pytest.raises(ValueError, match="the scale_a= and scale_b= given are DeepGEMM's blocks"):
+        kgen.Kernel(spec)(a2, b2, scale_a=torch.ones(2, 64, device="cuda"), scale_b=torch.ones(2, 2, device="cuda"))
     with pytest.raises(TypeError, match="scale_a= and scale_b= are fp8's"):
         kgen.matmul(a.bfloat16(), b.bfloat16(), scale_a=s, scale_b=s)
     with pytest.raises(kgen.SpecError, match="use b_layout: col"):
