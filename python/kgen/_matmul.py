@@ -498,11 +498,11 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
         if key in overrides and not isinstance(overrides[key], str):
             overrides[key] = ", ".join(_reduction_names(overrides[key])) or "none"
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
-        if (bias is not None or residual is not None or "aux" in overrides or "row_reduce" in overrides or
-                "col_reduce" in overrides):
-            raise NotImplementedError("kgen.matmul: bias=, residual=, aux= and the reductions are not traced by "
-                                      "torch.compile yet: call it outside the compiled region, or add the operands "
-                                      "after the matmul")
+        if (bias is not None or residual is not None or scale_a is not None or scale_b is not None or
+                "aux" in overrides or "row_reduce" in overrides or "col_reduce" in overrides):
+            raise NotImplementedError("kgen.matmul: bias=, residual=, scale_a=, scale_b=, aux= and the reductions are "
+                                      "not traced by torch.compile yet: call it outside the compiled region, or add "
+                                      "the operands after the matmul")
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)

@@ -49,6 +49,16 @@ def test_operands_kgen_cannot_take_are_refused_before_any_gpu(args, kw, error, m
         kgen.matmul(*args, **kw)
 
 
+@pytest.mark.parametrize("kw", [{"bias": f32((5,))}, {"residual": f32((4, 5))}, {"scale_a": f32((1,))},
+                                {"scale_b": f32((1,))}, {"aux": "v"}, {"row_reduce": "sum"}])
+def test_what_torch_compile_cannot_trace_is_refused_there(monkeypatch, kw):
+    """Under torch.compile (kgen._trace.compiling()) the custom op kgen::matmul takes a, b and the spec: an
+    operand it would drop (a scale among them: C would come out unscaled) raises instead."""
+    monkeypatch.setattr(_matmul._trace, "compiling", lambda: True)
+    with pytest.raises(NotImplementedError, match="not traced by torch.compile yet"):
+        kgen.matmul(f32((4, 3)), f32((3, 5)), **kw)
+
+
 def test_operands_on_two_devices_are_refused():
     a, b = f32((4, 3)), f32((3, 5))
     a.device = type("Device", (), {"id": 0})()
