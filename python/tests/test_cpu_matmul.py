@@ -59,6 +59,33 @@ def test_what_torch_compile_cannot_trace_is_refused_there(monkeypatch, kw):
         kgen.matmul(f32((4, 3)), f32((3, 5)), **kw)
 
 
+class _Scales:
+    """What _scale_layout reads of a description: the shape and the strides (in elements)."""
+    def __init__(self, shape, strides):
+        self.shape, self.strides = shape, strides
+
+
+class _Call:
+    def __init__(self, m, n, k):
+        self.m, self.n, self.k = m, n, k
+
+
+@pytest.mark.parametrize("name, shape, strides, want", [
+    ("scale_a", (1,), (1,), "tensor"), ("scale_b", (), (), "tensor"), ("scale_a", (1, 1), (1, 1), "tensor"),
+    ("scale_a", (3, 200), (200, 1), "block"),   # ceil(k / 128) x m, row-major
+    ("scale_a", (200, 3), (1, 200), "block"),   # its m x ceil(k / 128) view (DeepGEMM's)
+    ("scale_a", (200, 3), (3, 1), None),        # m x ceil(k / 128) row-major: row i's scales adjacent
+    ("scale_a", (3, 200), (208, 1), None),      # padded rows: the kernel reads kb * m + row
+    ("scale_a", (2, 200), (200, 1), None),      # k = 300 has 3 blocks
+    ("scale_b", (3, 3), (3, 1), "block"),       # ceil(n / 128) x ceil(k / 128)
+    ("scale_b", (3, 3), (1, 3), None), ("scale_b", (3, 200), (200, 1), None),
+])
+def test_fp8_scales_are_told_apart_by_shape_and_strides(name, shape, strides, want):
+    """fp8's scale_a= and scale_b= of an m = 200, n = 300, k = 300 call: one value (scale: tensor), DeepGEMM's
+    blocks in the layout the kernel reads (scale: block), or neither."""
+    assert _matmul._scale_layout(_Scales(shape, strides), name, _Call(200, 300, 300)) == want
+
+
 def test_operands_on_two_devices_are_refused():
     a, b = f32((4, 3)), f32((3, 5))
     a.device = type("Device", (), {"id": 0})()
