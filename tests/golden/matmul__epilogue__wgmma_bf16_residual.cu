@@ -713,16 +713,17 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         {
             unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
             unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
+            const bool through_buffers = r_tma && c_tma;  // the residual comes in where C's results leave
             if (ep.beta != (Acc)0)  // C read and scaled
-                r_tma && c_tma ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
-                                                   &r_map, wg_landed)
-                      : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
-                                                    ep, &r_map, wg_landed);
+                through_buffers ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
+                                                             row0 + wg_row, col0, ep, &r_map, wg_landed)
+                                : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
+                                                              row0 + wg_row, col0, ep, &r_map, wg_landed);
             else
-                r_tma && c_tma ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
-                                                    ep, &r_map, wg_landed)
-                      : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0,
-                                                     ep, &r_map, wg_landed);
+                through_buffers ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
+                                                              row0 + wg_row, col0, ep, &r_map, wg_landed)
+                                : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
+                                                               row0 + wg_row, col0, ep, &r_map, wg_landed);
         }
     }
     if (threadIdx.x % 128 == 0)
