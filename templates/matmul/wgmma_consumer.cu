@@ -58,7 +58,8 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
 {{#residual_tma}}
     // The residual's first chunks go to the C buffers while the tile multiplies (in the first k tile,
     // behind its wgmmas; at once where k is 0).
-    const bool residual_first = r_tma && c_tma && threadIdx.x % 128 == 0;
+    const bool through_buffers = r_tma && c_tma;  // the residual comes in where C's results leave
+    const bool residual_first = through_buffers && threadIdx.x % 128 == 0;
     if (residual_first && k_tiles == 0)
         residual_first_chunks(&r_map, landed[threadIdx.x / 128 - 1], cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, stored,
                               row0 + wg_row, col0);
@@ -138,7 +139,6 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
     {
         unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
         unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
-        const bool through_buffers = r_tma && c_tma;  // the residual comes in where C's results leave
         if (ep.beta != (Acc)0)  // C read and scaled
             through_buffers ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
                                                          row0 + wg_row, col0, ep, &r_map, wg_landed)

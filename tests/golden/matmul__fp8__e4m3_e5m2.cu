@@ -499,17 +499,23 @@ static __device__ __forceinline__ Acc tma_result(const Out *c, long long ldc, in
     return inside ? value : (Acc)0;
 }
 
+// Byte `byte` of row R of a buffer: its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of c_map
+// reads them (and so a warp's writes fall in 32 banks).
+static __device__ __forceinline__ unsigned char *swizzled(unsigned char *buf, int R, int byte)
+{
+    return buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+}
+
 // A chunk's results from its buffer to C (WG_M rows of CHUNK columns from row0, col0), element by element
 // and within C, for a C that TMA cannot take (c_tma 0): neighbouring threads take neighbouring elements of
 // a row.  The buffer is written again two chunks on, after the warpgroup_sync that follows this copy.
-static __device__ __forceinline__ void copy_chunk(Out *c, const unsigned char *buf, int m, int n, long long ldc,
-                                                  int row0, int col0)
+static __device__ __forceinline__ void copy_chunk(Out *c, unsigned char *buf, int m, int n, long long ldc, int row0,
+                                                  int col0)
 {
     for (int e = threadIdx.x % 128; e < WG_M * CHUNK; e += 128) {
         const int R = e / CHUNK, col = e % CHUNK, byte = col * (int)sizeof(Out);
         if (row0 + R < m && col0 + col < n)
-            c[(row0 + R) * ldc + col0 + col] =
-                *reinterpret_cast<const Out *>(buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16);
+            c[(row0 + R) * ldc + col0 + col] = *reinterpret_cast<const Out *>(swizzled(buf, R, byte));
     }
 }
 
@@ -518,9 +524,8 @@ static __device__ __forceinline__ void copy_chunk(Out *c, const unsigned char *b
 // bufs (two of BUFFER bytes), then one TMA store.  Thread t of the
 // warpgroup holds, in each 64-row block i and each 8 columns j, rows
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
-// acc[i][4 j + e] is row + e / 2 * 8, column + e % 2.  A buffer's row R
-// keeps its 16-byte units at (unit ^ R % 8) * 16, as the 128B swizzle of
-// c_map reads them (and so a warp's writes fall in 32 banks).  READ_C:
+// acc[i][4 j + e] is row + e / 2 * 8, column + e % 2, written where
+// swizzled() puts it in the buffer's row.  READ_C:
 // beta != 0 (the caller's choice, once a tile, so that the elements'
 // code has no branch on beta).
 template <bool READ_C>
@@ -577,7 +582,7 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
                     const int j = chunk * (CHUNK / 8) + jj, R = 64 * i + r + 8 * h;
                     const int row = row0 + R, col = col0 + 8 * j + cc;
                     const int byte = (8 * jj + cc) * (int)sizeof(Out);  // in the buffer's row
-                    unsigned char *const p = buf + R * 128 + ((byte / 16) ^ (R % 8)) * 16 + byte % 16;
+                    unsigned char *const p = swizzled(buf, R, byte);
                     Operands at0 = at[i][jj][h][0], at1 = at[i][jj][h][1];
                     const Acc x0 = tma_result<READ_C>(c, ldc, m, n, row, col, acc[i][4 * j + 2 * h], ep, at0);
                     const Acc x1 = tma_result<READ_C>(c, ldc, m, n, row, col + 1, acc[i][4 * j + 2 * h + 1], ep, at1);
