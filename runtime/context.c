@@ -347,7 +347,9 @@ count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, kgen_error *err)
 }
 
 /* Step i of k from module m: its function found, its dynamic shared
- * memory limit raised when it needs more than 48 KiB, its occupancy (and
+ * memory limit raised to what it takes (whenever it takes any: a launch
+ * without the raise may have at most 48 KiB less the kernel's static shared
+ * memory, so 48 KiB of stages beside a few mbarriers fail), its occupancy (and
  * clusters) counted; fn[i] set last, with release order, so that a
  * thread that sees it (kgen_kernel_step's acquire load) sees the rest. */
 static kgen_status
@@ -362,12 +364,12 @@ load_step(kgen_context *ctx, struct kgen_kernel *k, int i, CUmodule m, kgen_erro
 	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), st->suffix);
 	KGEN_CU(cu, err, cuModuleGetFunction, (&f, m, name));
 	if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
-	                     (st->dynamic_smem > 48 * 1024 &&
+	                     (st->dynamic_smem > 0 &&
 	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 	                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
 		k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
 	} else {
-		if (st->dynamic_smem > 48 * 1024)
+		if (st->dynamic_smem > 0)
 			KGEN_CU(cu, err, cuFuncSetAttribute, (f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
 		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
 		        (&k->occupancy[i], f, (int)st->block, (size_t)st->dynamic_smem));

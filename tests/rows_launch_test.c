@@ -100,6 +100,11 @@ static const struct geometry {
 	/* strategy: staged: a block per row here, at most the GPU's resident blocks */
 	{ "kernel: rows\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 2\n", 100, 50, "rows_softmax_bf16", 100, 512, 0, 2 * 512 * 2 * 16 },
 	{ "kernel: rows\ndtype: bf16\nstrategy: staged\nlanes: 256\nvectors: 2\n", 1001, 50, "rows_softmax_bf16", 264, 512, 0, 2 * 512 * 2 * 16 },
+	/* 48 KB of stages, weight and bias (two rows of 128 lanes x 4 loads, two stages, 8 KB each of the
+	 * weight and bias): with the kernel's own mbarriers above the 48 KB a launch may take unless the
+	 * function's limit is raised, which the fake driver refuses as the real one does */
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nthreads: 256\nlanes: 128\nvectors: 4\n", 1000, 4096,
+	  "rows_layer_norm_bf16", 264, 256, 0, 2 * 256 * 4 * 16 + 2 * 4096 * 2 },
 	/* f32: 4 elements a load */
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },

@@ -20,10 +20,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <cuda.h>
 #include "fake_cuda.h"
 
 #define API __attribute__((visibility("default")))
+
+/* An H200's opt-in shared memory a block, or $FAKE_CUDA_SMEM_OPTIN bytes. */
+static int
+smem_optin(void)
+{
+	return getenv("FAKE_CUDA_SMEM_OPTIN") ? atoi(getenv("FAKE_CUDA_SMEM_OPTIN")) : 227 << 10;
+}
+
+static void forget_raised(CUfunction f);
 
 /* What the test reads back. */
 API struct fake_launch fake_cuda_launches[256];
@@ -145,7 +155,7 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:  /* an H200's, or $FAKE_CUDA_SMEM_OPTIN bytes */
-		*v = getenv("FAKE_CUDA_SMEM_OPTIN") ? atoi(getenv("FAKE_CUDA_SMEM_OPTIN")) : 227 << 10;
+		*v = smem_optin();
 		break;
 	default: *v = 1024; break;
 	}
@@ -220,8 +230,10 @@ cuModuleUnload(CUmodule m)
 	int i;
 
 	fake_cuda_modules--;
-	for (i = 0; mod && i < mod->nfns; i++)
+	for (i = 0; mod && i < mod->nfns; i++) {
+		forget_raised((CUfunction)mod->fns[i]);
 		free(mod->fns[i]);
+	}
 	if (mod)
 		free(mod->fns);
 	free(mod);
@@ -252,14 +264,77 @@ cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 	return CUDA_SUCCESS;
 }
 
+/* Shared memory as the real driver has it: every function takes
+ * FAKE_STATIC_SMEM bytes of static shared memory, and a launch may add at
+ * most 48 KiB less that of dynamic shared memory unless the function's
+ * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES was raised (to at most
+ * the opt-in limit less the static part), remembered by function here. */
+#define FAKE_STATIC_SMEM 1024
+static struct {
+	CUfunction f;
+	int max_dynamic;
+} raised[1024];
+static int nraised;
+static pthread_mutex_t raised_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+max_dynamic(CUfunction f)
+{
+	int i, v = 48 * 1024 - FAKE_STATIC_SMEM;
+
+	pthread_mutex_lock(&raised_lock);
+	for (i = 0; i < nraised; i++)
+		if (raised[i].f == f)
+			v = raised[i].max_dynamic;
+	pthread_mutex_unlock(&raised_lock);
+	return v;
+}
+
+/* A function unloaded with its module is forgotten (its address may come back). */
+static void
+forget_raised(CUfunction f)
+{
+	int i;
+
+	pthread_mutex_lock(&raised_lock);
+	for (i = 0; i < nraised; i++)
+		if (raised[i].f == f)
+			raised[i] = raised[--nraised];  /* a function is there once */
+	pthread_mutex_unlock(&raised_lock);
+}
+
 API CUresult CUDAAPI
 cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
 {
-	*v = a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 32 : a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+	*v = a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 32 : a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
+	   : a == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ? FAKE_STATIC_SMEM
+	   : a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ? max_dynamic(f) : 0;
 	return CUDA_SUCCESS;
 }
 
-API CUresult CUDAAPI cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return CUDA_SUCCESS; }
+API CUresult CUDAAPI
+cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	CUresult r = CUDA_SUCCESS;
+	int i;
+
+	if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+		return CUDA_SUCCESS;
+	if (v < 0 || v > smem_optin() - FAKE_STATIC_SMEM)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&raised_lock);
+	for (i = 0; i < nraised && raised[i].f != f; i++)
+		;
+	if (i == nraised && nraised == (int)(sizeof raised / sizeof raised[0]))
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	else {
+		if (i == nraised)
+			raised[nraised++].f = f;
+		raised[i].max_dynamic = v;
+	}
+	pthread_mutex_unlock(&raised_lock);
+	return r;
+}
 
 API CUresult CUDAAPI
 cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
@@ -272,6 +347,8 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	FAIL_IF("cuLaunchKernel");
 	NOT_DEFAULT_IN_CAPTURE(s);
 	if (!gx || !gy || !gz || gy > 65535 || gz > 65535 || !bx || bx * by * bz > 1024)
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((int)smem > max_dynamic(f))
 		return CUDA_ERROR_INVALID_VALUE;
 	l = &fake_cuda_launches[fake_cuda_nlaunches++ % 256];
 	memset(l, 0, sizeof *l);
