@@ -366,7 +366,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	if (s->row_strategy == KGEN_ROWS_CLUSTER)
 		kgen_contract_note(p, "// grid = %lld * at most rows: clusters of %lld blocks (__cluster_dims__), as many as the GPU\n"
 		                   "// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to %llu\n"
-		                   "// elements.  Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n",
+		                   "// elements.  Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n"
+		                   "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n",
 		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then its part of the weight and bias"
@@ -382,7 +383,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	else if (s->row_strategy == KGEN_ROWS_STAGED)
 		kgen_contract_note(p, "// grid = at most ceil(rows / %lld) (%lld threads per row), as many blocks as the GPU holds at\n"
 		                   "// once: the blocks walk the rows a grid apart; rows of up to %llu elements.  Dynamic\n"
-		                   "// shared memory %lld bytes: %d stage%s of the block's rows%s.\n", s->threads / s->lanes,
+		                   "// shared memory %lld bytes: %d stage%s of the block's rows%s.\n"
+		                   "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n", s->threads / s->lanes,
 		                   s->lanes, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then the weight and bias"
@@ -396,7 +398,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   s->threads, c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups), each staging its next rows in\n"
 		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
-		                   "// row over a cluster of B blocks, as many clusters as the GPU holds at once." : "");
+		                   "// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise\n"
+		                   "// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"

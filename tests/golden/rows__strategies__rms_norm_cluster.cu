@@ -21,6 +21,7 @@
 // grid = 4 * at most rows: clusters of 4 blocks (__cluster_dims__), as many as the GPU
 // holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to 65536
 // elements.  Dynamic shared memory 196608 bytes: 2 stages of the block's part of a row, then its part of the weight.
+// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
