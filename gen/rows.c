@@ -38,18 +38,45 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-#define X(lanes, vectors) { lanes, vectors, 0, 0, 0 },
-static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0, 0 } };
+#define X(lanes, vectors) { lanes, vectors, 0, 0, 0, 0 },
+static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0, 0, 0 } };
 #undef X
-#define X(lanes, vectors, upto) { lanes, vectors, upto, 0, 0 },
-static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0, 0 } };
+#define X(lanes, vectors, upto) { lanes, vectors, upto, 0, 0, 0 },
+static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0, 0, 0 } };
 #undef X
-#define X(lanes, vectors) { lanes, vectors, 0, 1, 0 },
-static const struct kgen_rows_choice staged_choices[] = { KGEN_ROWS_AUTO_STAGED(X) { 0, 0, 0, 0, 0 } };
+/* A staged entry: its choice (threads 1 marking a wide one until kgen_rows_kernels sizes it) and its ops. */
+static const struct staged_entry {
+	struct kgen_rows_choice c;
+	int ops;  /* KGEN_ROWS_FOR_* */
+} staged_choices[] = {
+#define X(lanes, vectors, wide, ops) { { lanes, vectors, 0, 1, 0, wide }, ops },
+	KGEN_ROWS_AUTO_STAGED(X)
 #undef X
-#define X(blocks, vectors) { 0, vectors, 0, 1, blocks },
-static const struct kgen_rows_choice cluster_choices[] = { KGEN_ROWS_AUTO_CLUSTER(X) { 0, 0, 0, 0, 0 } };
+	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+};
+
+/* The KGEN_ROWS_FOR_* bit of the spec's op. */
+static int
+op_bit(const struct kgen_spec *s)
+{
+	switch (s->row_op) {
+	case KGEN_ROW_RMS_NORM:
+		return KGEN_ROWS_FOR_RMS;
+	case KGEN_ROW_LAYER_NORM:
+		return KGEN_ROWS_FOR_LN;
+	default:
+		return KGEN_ROWS_FOR_SOFTMAX;
+	}
+}
+#define X(blocks, vectors) { 0, vectors, 0, 1, blocks, 0 },
+static const struct kgen_rows_choice cluster_choices[] = { KGEN_ROWS_AUTO_CLUSTER(X) { 0, 0, 0, 0, 0, 0 } };
 #undef X
+
+long long
+kgen_rows_block(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return c->threads > 0 ? c->threads : s->threads;
+}
 
 /* Blocks a row of choice c: its cluster's, or 1. */
 static int
@@ -65,7 +92,7 @@ blocks_a_row(const struct kgen_rows_choice *c)
 static int
 staged_blocks(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return c->vectors * s->load_width <= 64 && s->threads <= 512 && blocks_a_row(c) == 1 ? 2 : 1;
+	return c->vectors * s->load_width <= 64 && kgen_rows_block(s, c) <= 512 && blocks_a_row(c) == 1 ? 2 : 1;
 }
 
 /* The shared memory a staged kernel's block may take: 110 KB of two
@@ -82,13 +109,13 @@ block_share(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 static long long
 stage_bytes(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return s->threads * c->vectors * s->load_width;
+	return kgen_rows_block(s, c) * c->vectors * s->load_width;
 }
 
 static long long
 weight_bytes(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	long long lanes = c->lanes ? c->lanes : s->threads;
+	long long lanes = c->lanes ? c->lanes : kgen_rows_block(s, c);
 	long long one = lanes * c->vectors * s->r.vec * kgen_dtype_info[s->weight_dtype].size;
 
 	return kgen_rows_has_weight(s) ? (one + 15) / 16 * 16 * (kgen_rows_has_bias(s) ? 2 : 1) : 0;
@@ -139,7 +166,7 @@ holds_weights(const struct kgen_spec *s)
 long long
 kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return c->stages ? c->stages * s->threads * c->vectors * s->load_width + held_weights(s, c) : 0;
+	return c->stages ? c->stages * stage_bytes(s, c) + held_weights(s, c) : 0;
 }
 
 /* Loads in flight a thread of the online kernel of strategy: auto. */
@@ -149,24 +176,25 @@ int
 kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max)
 {
 	const struct kgen_rows_choice *c;
+	const struct staged_entry *e;
 	int n = 0;
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
-		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_BLOCK:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_CLUSTER:
-		out[n] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, (int)s->cluster_size };
+		out[n] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, (int)s->cluster_size, 0 };
 		out[n].stages = stages_for(s, &out[n]);
 		return n + 1;
 	case KGEN_ROWS_ONLINE:
-		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_STAGED:
-		out[n] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0, 0, 0 };
+		out[n] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0, 0, 0, 0 };
 		out[n].stages = stages_for(s, &out[n]);
 		return n + 1;
 	default:
@@ -181,17 +209,26 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
 		n++;
 	}
-	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0 };
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;
-	for (c = staged_choices; c->vectors && n < max; c++) {
-		long long lanes = c->lanes ? c->lanes : s->threads;
-		if (lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads) ||
-		    !stages_for(s, c) || lanes * c->vectors <= KGEN_ROWS_STAGED_FROM)
+	for (e = staged_choices; e->c.vectors && n < max; e++) {
+		struct kgen_rows_choice t = e->c;
+		long long block, lanes;
+		if (!(e->ops & op_bit(s)))
 			continue;
-		out[n] = *c;
-		out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
-		out[n++].stages = stages_for(s, c);
+		/* wide: twice the spec's threads where a block may have them, else the spec's own */
+		t.threads = t.threads && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
+		block = kgen_rows_block(s, &t);
+		lanes = t.lanes ? t.lanes : block;
+		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
+		    !stages_for(s, &t) || lanes * t.vectors <= KGEN_ROWS_STAGED_FROM)
+			continue;
+		t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
+		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
+			continue;  /* held by the one before (a spec whose threads leave two entries alike) */
+		out[n] = t;
+		out[n++].stages = stages_for(s, &t);
 	}
 	for (c = cluster_choices; c->vectors && n < max; c++) {
 		if (!stages_for(s, c))
@@ -206,7 +243,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 unsigned long long
 kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	long long lanes = c->lanes > 0 ? c->lanes : s->threads;
+	long long lanes = c->lanes > 0 ? c->lanes : kgen_rows_block(s, c);
 
 	if (c->lanes < 0 || !kgen_rows_writes_y(s))
 		return 0;
@@ -216,7 +253,7 @@ kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 long long
 kgen_rows_per_block(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
-	return c->lanes > 0 ? s->threads / c->lanes : 1;
+	return c->lanes > 0 ? kgen_rows_block(s, c) / c->lanes : 1;
 }
 
 /* ---- rules ---- */
@@ -310,7 +347,8 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 	else if (c->cluster > 1)
 		snprintf(buf, n, "_cluster%dx%d", c->cluster, c->vectors);
 	else if (c->stages)
-		snprintf(buf, n, "_staged%lldx%d", c->lanes ? (long long)c->lanes : s->threads, c->vectors);
+		snprintf(buf, n, "_staged%lldx%d%s", c->lanes ? (long long)c->lanes : kgen_rows_block(s, c), c->vectors,
+		         kgen_rows_block(s, c) != s->threads ? "w" : "");
 	else if (c->lanes > 0)
 		snprintf(buf, n, "_lanes%dx%d", c->lanes, c->vectors);
 	else if (c->lanes == 0)
@@ -349,7 +387,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 			cap = c[i].upto;
 
 		suffix(s, &c[i], sfx, sizeof sfx);
-		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", s->threads);
+		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", kgen_rows_block(s, &c[i]));
 		st->dynamic_smem = kgen_rows_smem(s, &c[i]);
 		st->optional = n > 1 && c[i].stages;  /* auto's: sm_90's */
 		st->cluster = c[i].cluster;
@@ -396,7 +434,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
 		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s\n",
 		                   s->threads, c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
-		                   "// the GPU holds at once (at most the rows' groups), each staging its next rows in\n"
+		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
+		                   "// threads, more rows a block), each staging its next rows in\n"
 		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
 		                   "// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise\n"
 		                   "// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
@@ -633,12 +672,13 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 				tpl_set(&k, "call", "%s_row", op);
 		}
 		if (c[i].stages) {
-			long long lanes = (c[i].lanes ? c[i].lanes : s->threads) * blocks_a_row(&c[i]);
+			long long lanes = (c[i].lanes ? c[i].lanes : kgen_rows_block(s, &c[i])) * blocks_a_row(&c[i]);
 			tpl = c[i].cluster > 1 ? "rows/kernel_cluster.cu" : "rows/kernel_staged.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
 			tpl_set(&k, "stages", "%d", c[i].stages);
 			tpl_set(&k, "stages_s", "%s", c[i].stages > 1 ? "s" : "");
-			tpl_set(&k, "stage_bytes", "%lld", s->threads * c[i].vectors * s->load_width);
+			tpl_set(&k, "stage_bytes", "%lld", stage_bytes(s, &c[i]));
+			tpl_set(&k, "threads", "%lld", kgen_rows_block(s, &c[i]));
 			tpl_set(&k, "smem", "%lld", kgen_rows_smem(s, &c[i]));
 			if (c[i].cluster > 1) {
 				tpl_set(&k, "blocks_a_row", "%d", c[i].cluster);

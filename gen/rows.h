@@ -36,14 +36,29 @@
 
 /* strategy: auto's staged kernels (sm_90, x's rows 16-byte aligned,
  * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM loads takes the
- * first that holds it there, as lanes x vectors above; one whose stages
- * would not fit in shared memory is left out. */
+ * first of its op's that holds it there, as lanes x vectors above.  `wide`
+ * kernels have blocks of twice the spec's threads (at most 1024): more
+ * rows a block, sharing one copy of the norms' weight and bias, more bytes
+ * in flight an SM.  One whose stages would not fit in shared memory is left
+ * out.  Chosen from the H200 runs of bench/results/nvidia-h200/
+ * 2026-12-04-rows-wide (bf16, 32768 rows, of a copy, blocks of 512 against
+ * 1024): RMSNorm 0.86 against 0.92 at 2048 columns, 0.885 against 0.899 at
+ * 16384; LayerNorm 0.87 against 0.88 at 8192, 0.78 against 0.89 at 16384,
+ * 0.79 against 0.84 at 32768; softmax and log-softmax no faster wide. */
+#define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
+#define KGEN_ROWS_FOR_RMS     2
+#define KGEN_ROWS_FOR_LN      4
+#define KGEN_ROWS_FOR_ALL     7
 #define KGEN_ROWS_AUTO_STAGED(X) \
-	X(128, 2) \
-	X(128, 4) \
-	X(256, 4) \
-	X(0, 4)   \
-	X(0, 8)
+	X(128, 2, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN) \
+	X(128, 2, 1, KGEN_ROWS_FOR_RMS)                       \
+	X(128, 4, 0, KGEN_ROWS_FOR_ALL)                       \
+	X(256, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                   \
+	X(256, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
+	X(0, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
+	X(512, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
+	X(0, 8, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
+	X(0, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)
 #define KGEN_ROWS_STAGED_FROM 128
 
 /* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
@@ -67,6 +82,7 @@ struct kgen_rows_choice {
 	unsigned long long upto;  /* strategy: auto: the longest row it is given, in loads (0: any) */
 	int stages;               /* a staged kernel's stages of rows in shared memory; 0: not staged */
 	int cluster;              /* blocks a row, of a cluster (strategy cluster's staged kernels); 0: one */
+	int threads;              /* the block's threads; 0: the spec's */
 };
 
 /* The kernels of a checked spec in launch-table order, as the contract
@@ -80,6 +96,9 @@ int kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, i
 /* The longest row, in loads of load_width bytes, that a kernel of choice c
  * holds (0: any: the online and the streaming cross_entropy kernels). */
 unsigned long long kgen_rows_capacity(const struct kgen_spec *s, const struct kgen_rows_choice *c);
+
+/* The threads of a block of a kernel of choice c. */
+long long kgen_rows_block(const struct kgen_spec *s, const struct kgen_rows_choice *c);
 
 /* Bytes of dynamic shared memory a kernel of choice c takes (its stages). */
 long long kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c);

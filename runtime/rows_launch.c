@@ -212,8 +212,8 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	}
 	if ((st = kgen_context_enter(k->ctx, err)))
 		return st;
-	return kgen_launch(k->ctx->cu, k->fn[fn], grid, s->threads, (unsigned int)k->contract.step[fn].dynamic_smem, args,
-	                   stream, err);
+	return kgen_launch(k->ctx->cu, k->fn[fn], grid, k->contract.step[fn].block,
+	                   (unsigned int)k->contract.step[fn].dynamic_smem, args, stream, err);
 }
 
 kgen_status

@@ -105,6 +105,10 @@ static const struct geometry {
 	 * function's limit is raised, which the fake driver refuses as the real one does */
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nthreads: 256\nlanes: 128\nvectors: 4\n", 1000, 4096,
 	  "rows_layer_norm_bf16", 264, 256, 0, 2 * 256 * 4 * 16 + 2 * 4096 * 2 },
+	/* a wide kernel (LayerNorm's from 8192 bf16 columns): blocks of 1024 threads, two rows of 512 lanes x 4
+	 * loads a block, as many blocks as 132 SMs hold (the fake says 1 each of 1024 threads) */
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 16384, "rows_layer_norm_bf16_staged512x4w", 132, 1024, 0,
+	  2 * 1024 * 4 * 16 + 2 * 16384 * 2 },
 	/* f32: 4 elements a load */
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },

@@ -185,8 +185,24 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	                    "_cluster4x8 _cluster8x8");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
+	/* the norms take wide kernels (blocks of twice the threads) at some lengths: RMSNorm's 128 x 2 and
+	 * from 256 x 4 on, LayerNorm's from 256 x 4 on (gen/rows.h's table) */
+	kernels_of("kernel: rows\nop: rms_norm\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2w _staged128x4 _staged256x4w _staged512x4w _staged1024x4w "
+	                               "_cluster2x8 _cluster4x8 _cluster8x8"));
+	kernels_of("kernel: rows\nop: layer_norm\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2 _staged128x4 _staged256x4w _staged512x4w _staged1024x4w "
+	                               "_cluster2x8 _cluster4x8 _cluster8x8"));
+	/* where twice the threads is over 1024, the wide entries take the spec's own blocks */
+	kernels_of("kernel: rows\nop: layer_norm\nthreads: 1024\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2 _staged128x4 _staged256x4 _staged512x4 _staged1024x4 "
+	                               "_cluster2x8"));
+	/* blocks of 256: a wide entry of 512 lanes would be the block's own row: the 512 x 4 one takes it */
+	kernels_of("kernel: rows\nop: rms_norm\nthreads: 256\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2w _staged128x4 _staged256x4w _staged512x4w _cluster2x8"));
 }
 END_TEST
+
 
 START_TEST(rows_capacities_follow_lanes_vectors_and_cluster)
 {
@@ -230,10 +246,10 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	char *src = source_of("kernel: rows\nop: softmax\nstrategy: cluster\ncluster_size: 4\n");
 
 	ck_assert_ptr_nonnull(strstr(src, "#define CLUSTER_DIMS(n) __cluster_dims__(n, 1, 1)"));
-	ck_assert_ptr_nonnull(strstr(src, "CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<2048, 4, 2>(a);"));  /* a row over 4 blocks of 512 threads */
+	ck_assert_ptr_nonnull(strstr(src, "CLUSTER_DIMS(4) __launch_bounds__(512, 1)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<2048, 4, 512, 2>(a);"));  /* a row over 4 blocks of 512 threads */
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 65536>>>"));         /* 2 stages of 512 x 4 x 16 bytes */
-	ck_assert_ptr_nonnull(strstr(src, "v = cluster_reduce<LANES / THREADS>(v);"));
+	ck_assert_ptr_nonnull(strstr(src, "v = cluster_reduce<LANES / NT>(v);"));
 	ck_assert_ptr_nonnull(strstr(src, "exchange_init();"));
 	ck_assert_ptr_nonnull(strstr(src, "st.async.shared::cluster.mbarrier::complete_tx::bytes.f32"));
 	ck_assert_ptr_nonnull(strstr(src, "mapa.shared::cluster"));
@@ -263,11 +279,11 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	src = source_of("kernel: rows\nop: rms_norm\nstrategy: staged\nlanes: 256\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: staged)."));
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 81920>>>"));  /* 2 stages of 512 x 4 x 16 bytes, 4096 f32 weights */
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<256, 4, 2, true>(a);"));  /* the weight held too */
-	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, 2)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<256, 4, 512, 2, true>(a);"));  /* the weight held too */
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(512, 2)"));
 	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
-	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));
-	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, "
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));  /* rms_norm_row's */
+	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, "
 	                                 "lane, n, v, T());"));
 	ck_assert_ptr_null(strstr(src, "cluster_rank"));  /* no clusters, so none of their helpers */
 	free(src);
@@ -276,7 +292,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "2 stages of the block's rows, then the weight."));
 	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held, a.weight + wfrom, wbytes, &weights);"));
-	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(b, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS, NT>(b, row, lane, n, v);"));
 	ck_assert_ptr_null(strstr(src, "a.bias ? 2 * wbytes"));
 	free(src);
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 128\nvectors: 4\n");
@@ -287,15 +303,15 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	 * fit in 110 KB, 32 KB and 2 x 32 KB do) */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 512\nvectors: 4\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 1, true>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 512, 1, true>(a);"));
 	free(src);
 	/* where even that does not fit (a stage of 128 KB and 2 x 128 KB), read from global memory */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nthreads: 1024\nlanes: 1024\n"
 	                "vectors: 8\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 1024, 131072>>>"));
 	ck_assert_ptr_null(strstr(src, "bulk_load(held"));
-	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS>(a, row, lane, n, v);"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 1>(a);"));  /* no HOLD where no kernel holds them */
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS, NT>(a, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 1024, 1>(a);"));  /* no HOLD where no kernel holds them */
 	free(src);
 	/* auto's staged kernels and their helpers only where the target is sm_90 */
 	src = source_of("kernel: rows\nop: softmax\n");
@@ -310,14 +326,49 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	/* a cluster's blocks hold their parts of the weight: 2 x 64 KB of stages and 512 x 8 x 8 bf16 */
 	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 8\nvectors: 8\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 196608>>>"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<4096, 8, 2, true>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<4096, 8, 512, 2, true>(a);"));
 	ck_assert_ptr_nonnull(strstr(src, "b.weight = held - wfrom;"));
 	ck_assert_ptr_nonnull(strstr(src, "rows of up to 262144 elements"));
 	free(src);
 	/* the weight and bias do not fit beside two stages of 64 KB: one stage */
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 2\nvectors: 8\n");
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 196608>>>"));
-	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 1, true>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<1024, 8, 512, 1, true>(a);"));
+	free(src);
+}
+END_TEST
+
+/* A wide kernel's block, its rows a block, its stages and its launch bounds, in the contract and the source. */
+START_TEST(rows_wide_kernels_take_twice_the_threads)
+{
+	kgen_spec *spec = load("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), i, wide = 0;
+	char *src;
+
+	for (i = 0; i < n; i++) {
+		if (!c[i].threads)
+			continue;
+		wide++;
+		ck_assert_int_eq(kgen_rows_block(spec, &c[i]), 1024);
+		ck_assert_int_eq(c[i].stages > 0, 1);
+		if (c[i].lanes == 512) {  /* two rows of 512 x 4 loads: 2 stages of 64 KB, 16384 bf16 of weight and bias */
+			ck_assert_int_eq(kgen_rows_per_block(spec, &c[i]), 2);
+			ck_assert_int_eq(kgen_rows_smem(spec, &c[i]), 2 * 1024 * 4 * 16 + 2 * 16384 * 2);
+			ck_assert_uint_eq(kgen_rows_capacity(spec, &c[i]), 2048);
+		}
+	}
+	ck_assert_int_eq(wide, 3);
+	kgen_spec_free(spec);
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+	ck_assert_ptr_nonnull(strstr(src, "rows_layer_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  "
+	                                 "instead on sm_90 when 8192 < cols <= 16384"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(1024, 1)\nrows_layer_norm_bf16_staged512x4w(const Rows a)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 1024, 2, true>(a);"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(512, 2)\nrows_layer_norm_bf16_staged128x4(const Rows a)"));
+	free(src);
+	src = source_of("kernel: rows\nop: softmax\ndtype: bf16\n");
+	ck_assert_ptr_null(strstr(src, "<<<grid, 1024"));  /* softmax measured no faster wide */
 	free(src);
 }
 END_TEST
@@ -334,6 +385,7 @@ rows_suite(void)
 	tcase_add_test(tc, rows_auto_lists_its_kernels_by_row_length);
 	tcase_add_test(tc, rows_capacities_follow_lanes_vectors_and_cluster);
 	tcase_add_test(tc, rows_sources_hold_what_each_variant_needs);
+	tcase_add_test(tc, rows_wide_kernels_take_twice_the_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
 # --bench, against a copy of the same bytes) at each shape: the data
 # strategy: auto's staged table (gen/rows.h) is chosen from.  Writes the
 # specs to OUT_DIR/specs/ and the table to OUT_DIR/staged-OP-DTYPE.tsv.
+# THREADS (default "256 512 1024") lists the block sizes swept.
 set -eu
 kgen=${1:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
@@ -13,7 +14,7 @@ shift 4 2>/dev/null || shift $#
 [ $# -gt 0 ] || set -- 32768x4096 32768x16384
 mkdir -p "$out/specs"
 specs=
-for t in 256 512 1024; do
+for t in ${THREADS:-256 512 1024}; do
 	for lanes in 128 256 512 1024; do
 		[ "$lanes" -le "$t" ] || continue
 		for v in 1 2 4 8; do

@@ -339,8 +339,10 @@ def test_a_ready_row_call_launches_its_kernel_into_a_new_result():
     record_params(0)
     (launch,) = launches_since(m)
     assert y is made[-1] and isinstance(y, T) and y.shape == (64, 1000) and y.dtype == "f32"
-    # 250 loads of 16 bytes, rows 16-byte aligned, the fake's sm_90: the staged kernel of 128 lanes x 2
-    assert launch.name.decode() == "rows_rms_norm_f32_staged128x2"
+    # 250 loads of 16 bytes, rows 16-byte aligned, the fake's sm_90: RMSNorm's wide staged kernel of 128
+    # lanes x 2 (blocks of 1024 threads)
+    assert launch.name.decode() == "rows_rms_norm_f32_staged128x2w"
+    assert launch.block[0] == 1024
     assert launch.args[0] == x.data_ptr()
     assert launch.stream == STREAM
     assert _rows._torch_layout(None) is None  # the package's key, the same tuple this file builds

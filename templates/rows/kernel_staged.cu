@@ -3,10 +3,10 @@
 //! the next ones into shared memory (staged_rows()).
 // {{doc}}
 // Dynamic shared memory {{smem}} bytes: {{stages}} stage{{stages_s}} of {{stage_bytes}} bytes{{held}}; {{blocks}} block{{blocks_s}} an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, {{blocks}})
+extern "C" __global__ void __launch_bounds__({{threads}}, {{blocks}})
 {{name}}(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<{{lanes}}, {{vecs}}, {{stages}}{{hold_arg}}>(a);
+    staged_rows<{{lanes}}, {{vecs}}, {{threads}}, {{stages}}{{hold_arg}}>(a);
 #endif
 }

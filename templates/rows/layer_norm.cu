@@ -25,11 +25,11 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (x - mean) / sqrt(var + eps) * weight + bias.  (Two reductions of a
 // float each: one of Chan's (count, mean, m2) triples measured slower,
 // 0.51 of copy against 0.77 at 32768 x 16384 bf16 on an H200.)
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     RowSum s = { 0.0f };
 #pragma unroll
@@ -37,7 +37,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += x_to_float(v[k].v[j]);  // 0 past the row's end
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
     const float mean = s.v / (float)a.cols;
 
     RowSum d = { 0.0f };
@@ -50,7 +50,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             if (j < inside)
                 d.v += (x_to_float(v[k].v[j]) - mean) * (x_to_float(v[k].v[j]) - mean);
     }
-    d = row_reduce<LANES>(d);
+    d = row_reduce<LANES, NT>(d);
     const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
 
     Out *y = a.y + row * a.y_pitch;

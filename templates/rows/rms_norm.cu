@@ -16,10 +16,10 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     RowSum s = { 0.0f };
 #pragma unroll
@@ -27,7 +27,7 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);  // 0 past the row's end
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
 
     Out *y = a.y + row * a.y_pitch;

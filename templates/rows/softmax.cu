@@ -9,7 +9,7 @@
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
 {{/softmax}}
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 {{#softmax}}
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {{/softmax}}
@@ -18,7 +18,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
                                                         const Vec<T> (&v)[VECS])
 {{/softmax}}
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -27,7 +27,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    m = row_reduce<LANES>(m);
+    m = row_reduce<LANES, NT>(m);
 
 {{#softmax}}
     float e[VECS][VEC];  // exp(x - max), kept for y
@@ -45,7 +45,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
             s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
 {{/softmax}}
         }
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
 
 {{#softmax}}
     const float scale = 1.0f / s.v;

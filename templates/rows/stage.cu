@@ -8,12 +8,13 @@
 // the last row) into v, as load_row() loads them, from the copy of its
 // part of the row (the ROOM vectors from `from` on) that the TMA unit made
 // in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.
-template <int LANES, int VECS>
+// are not 16-byte aligned); the vectors past them from x.  NT: the block's
+// threads.
+template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {

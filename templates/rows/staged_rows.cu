@@ -1,30 +1,30 @@
 //! strategy staged's loop (sm_90): the rows a block walks, the op's
 //! function (its _held one) on each.  Only where the target has it.
 #if __CUDA_ARCH__ >= 900
-// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
-// LANES rows at a time, each thread holding VECS vectors of its row in
-// registers, while the TMA unit brings the block's next rows into STAGES
-// stages of shared memory: the launch's dynamic shared memory, STAGES x
-// THREADS x VECS vectors{{held_doc}}.
+// The rows a block of NT threads (THREADS, or twice that for a wide
+// kernel) walks: LANES threads a row, NT / LANES rows at a time, each
+// thread holding VECS vectors of its row in registers, while the TMA unit
+// brings the block's next rows into STAGES stages of shared memory: the
+// launch's dynamic shared memory, STAGES x NT x VECS vectors{{held_doc}}.
 {{#cluster}}
-// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
-// (strategy cluster): block r holds its part of each row, the vectors from
-// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// LANES above NT is a row over a cluster of LANES / NT blocks (strategy
+// cluster): block r holds its part of each row, the vectors from
+// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
 // clusters walk the rows.
 {{/cluster}}
 {{#weights}}
-template <int LANES, int VECS, int STAGES, bool HOLD>
+template <int LANES, int VECS, int NT, int STAGES, bool HOLD>
 {{/weights}}
 {{^weights}}
-template <int LANES, int VECS, int STAGES>
+template <int LANES, int VECS, int NT, int STAGES>
 {{/weights}}
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
-    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
-    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
+    constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
 {{#cluster}}
-    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
 {{/cluster}}
 {{^cluster}}
@@ -106,15 +106,15 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, {{pad}});
+        load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, {{pad}});
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
 {{#weights}}
-        {{call}}<LANES, VECS>(b, row, lane, n, v);
+        {{call}}<LANES, VECS, NT>(b, row, lane, n, v);
 {{/weights}}
 {{^weights}}
-        {{call}}<LANES, VECS>(a, row, lane, n, v);
+        {{call}}<LANES, VECS, NT>(a, row, lane, n, v);
 {{/weights}}
     }
 {{#cluster}}

@@ -164,18 +164,19 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-template <int LANES, class S>
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)

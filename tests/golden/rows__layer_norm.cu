@@ -24,16 +24,17 @@
 //   rows_layer_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 //   rows_layer_norm_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 40960>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_layer_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 81920>>>  instead on sm_90 when 2048 < cols <= 4096
-//   rows_layer_norm_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 4096 < cols <= 8192
-//   rows_layer_norm_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 98304>>>  instead on sm_90 when 8192 < cols <= 16384
-//   rows_layer_norm_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
+//   rows_layer_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 163840>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_layer_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 8192 < cols <= 16384
+//   rows_layer_norm_bf16_staged1024x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
 //   rows_layer_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 32768 < cols <= 65536
 //   rows_layer_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
-// the GPU holds at once (at most the rows' groups), each staging its next rows in
+// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
+// threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
 // row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise
 // each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
@@ -267,12 +268,13 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 // the last row) into v, as load_row() loads them, from the copy of its
 // part of the row (the ROOM vectors from `from` on) that the TMA unit made
 // in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.
-template <int LANES, int VECS>
+// are not 16-byte aligned); the vectors past them from x.  NT: the block's
+// threads.
+template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -396,20 +398,21 @@ static __device__ __forceinline__ S cluster_reduce(S v)
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-// LANES above THREADS is a row over LANES / THREADS blocks of a cluster:
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+// LANES above NT is a row over LANES / NT blocks of a cluster:
 // then the blocks combine theirs (cluster_reduce()).
-template <int LANES, class S>
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
@@ -421,8 +424,8 @@ static __device__ __forceinline__ S row_reduce(S v)
             v = combine(v, row[w]);
     }
 #if __CUDA_ARCH__ >= 900
-    if constexpr (LANES > THREADS)
-        v = cluster_reduce<LANES / THREADS>(v);
+    if constexpr (LANES > NT)
+        v = cluster_reduce<LANES / NT>(v);
 #endif
     return v;
 }
@@ -452,11 +455,11 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (x - mean) / sqrt(var + eps) * weight + bias.  (Two reductions of a
 // float each: one of Chan's (count, mean, m2) triples measured slower,
 // 0.51 of copy against 0.77 at 32768 x 16384 bf16 on an H200.)
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     RowSum s = { 0.0f };
 #pragma unroll
@@ -464,7 +467,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += x_to_float(v[k].v[j]);  // 0 past the row's end
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
     const float mean = s.v / (float)a.cols;
 
     RowSum d = { 0.0f };
@@ -477,7 +480,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             if (j < inside)
                 d.v += (x_to_float(v[k].v[j]) - mean) * (x_to_float(v[k].v[j]) - mean);
     }
-    d = row_reduce<LANES>(d);
+    d = row_reduce<LANES, NT>(d);
     const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
 
     Out *y = a.y + row * a.y_pitch;
@@ -559,23 +562,23 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
 }
 
 #if __CUDA_ARCH__ >= 900
-// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
-// LANES rows at a time, each thread holding VECS vectors of its row in
-// registers, while the TMA unit brings the block's next rows into STAGES
-// stages of shared memory: the launch's dynamic shared memory, STAGES x
-// THREADS x VECS vectors,
+// The rows a block of NT threads (THREADS, or twice that for a wide
+// kernel) walks: LANES threads a row, NT / LANES rows at a time, each
+// thread holding VECS vectors of its row in registers, while the TMA unit
+// brings the block's next rows into STAGES stages of shared memory: the
+// launch's dynamic shared memory, STAGES x NT x VECS vectors,
 // then, where HOLD, the weight and the bias (the longest row's length each).
-// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
-// (strategy cluster): block r holds its part of each row, the vectors from
-// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// LANES above NT is a row over a cluster of LANES / NT blocks (strategy
+// cluster): block r holds its part of each row, the vectors from
+// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
 // clusters walk the rows.
-template <int LANES, int VECS, int STAGES, bool HOLD>
+template <int LANES, int VECS, int NT, int STAGES, bool HOLD>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
-    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
-    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
-    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
+    constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
+    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
     extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
@@ -629,11 +632,11 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, T());
+        load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, T());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        layer_norm_held<LANES, VECS>(b, row, lane, n, v);
+        layer_norm_held<LANES, VECS, NT>(b, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)
         cluster_sync();  // no block exits while another's statistics may be on their way to it
@@ -755,80 +758,80 @@ rows_layer_norm_bf16_online(const Rows a)
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
 // Dynamic shared memory 40960 bytes: 2 stages of 16384 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_layer_norm_bf16_staged128x2(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 2, 2, true>(a);
+    staged_rows<128, 2, 512, 2, true>(a);
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
 // Dynamic shared memory 81920 bytes: 2 stages of 32768 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_layer_norm_bf16_staged128x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 4, 2, true>(a);
+    staged_rows<128, 4, 512, 2, true>(a);
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
-// Dynamic shared memory 98304 bytes: 2 stages of 32768 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
-rows_layer_norm_bf16_staged256x4(const Rows a)
+// Dynamic shared memory 163840 bytes: 2 stages of 65536 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged256x4w(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<256, 4, 2, true>(a);
+    staged_rows<256, 4, 1024, 2, true>(a);
 #endif
 }
 
-// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 1 stage.
-// Dynamic shared memory 98304 bytes: 1 stage of 32768 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
-rows_layer_norm_bf16_staged512x4(const Rows a)
+// 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
+// Dynamic shared memory 196608 bytes: 2 stages of 65536 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged512x4w(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 4, 1, true>(a);
+    staged_rows<512, 4, 1024, 2, true>(a);
 #endif
 }
 
-// 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 1 stage.
+// 1024 threads per row, each holding up to 4 loads of it: rows of up to 32768 elements, 1 stage.
 // Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then the weight and the bias; 1 block an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 1)
-rows_layer_norm_bf16_staged512x8(const Rows a)
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged1024x4w(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 8, 1, true>(a);
+    staged_rows<1024, 4, 1024, 1, true>(a);
 #endif
 }
 
 // 2 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 65536 elements.
 // Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
-extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(512, 1)
 rows_layer_norm_bf16_cluster2x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<1024, 8, 1, true>(a);
+    staged_rows<1024, 8, 512, 1, true>(a);
 #endif
 }
 
 // 4 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 131072 elements.
 // Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
-extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(512, 1)
 rows_layer_norm_bf16_cluster4x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<2048, 8, 1, true>(a);
+    staged_rows<2048, 8, 512, 1, true>(a);
 #endif
 }
 
 // 8 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 262144 elements.
 // Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
-extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(512, 1)
 rows_layer_norm_bf16_cluster8x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<4096, 8, 1, true>(a);
+    staged_rows<4096, 8, 512, 1, true>(a);
 #endif
 }

@@ -32,7 +32,8 @@
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
-// the GPU holds at once (at most the rows' groups), each staging its next rows in
+// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
+// threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
 // row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise
 // each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
@@ -260,12 +261,13 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 // the last row) into v, as load_row() loads them, from the copy of its
 // part of the row (the ROOM vectors from `from` on) that the TMA unit made
 // in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.
-template <int LANES, int VECS>
+// are not 16-byte aligned); the vectors past them from x.  NT: the block's
+// threads.
+template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -437,20 +439,21 @@ static __device__ __forceinline__ S cluster_reduce(S v)
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-// LANES above THREADS is a row over LANES / THREADS blocks of a cluster:
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+// LANES above NT is a row over LANES / NT blocks of a cluster:
 // then the blocks combine theirs (cluster_reduce()).
-template <int LANES, class S>
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
@@ -462,8 +465,8 @@ static __device__ __forceinline__ S row_reduce(S v)
             v = combine(v, row[w]);
     }
 #if __CUDA_ARCH__ >= 900
-    if constexpr (LANES > THREADS)
-        v = cluster_reduce<LANES / THREADS>(v);
+    if constexpr (LANES > NT)
+        v = cluster_reduce<LANES / NT>(v);
 #endif
     return v;
 }
@@ -475,10 +478,10 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -487,7 +490,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    m = row_reduce<LANES>(m);
+    m = row_reduce<LANES, NT>(m);
 
     float e[VECS][VEC];  // exp(x - max), kept for y
     RowSum s = { 0.0f };
@@ -498,7 +501,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
             e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
             s.v += e[k][j];
         }
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
 
     const float scale = 1.0f / s.v;
     Out *y = a.y + row * a.y_pitch;
@@ -566,22 +569,22 @@ static __device__ __forceinline__ void softmax_online(const Rows &a, Index row, 
 }
 
 #if __CUDA_ARCH__ >= 900
-// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
-// LANES rows at a time, each thread holding VECS vectors of its row in
-// registers, while the TMA unit brings the block's next rows into STAGES
-// stages of shared memory: the launch's dynamic shared memory, STAGES x
-// THREADS x VECS vectors.
-// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
-// (strategy cluster): block r holds its part of each row, the vectors from
-// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// The rows a block of NT threads (THREADS, or twice that for a wide
+// kernel) walks: LANES threads a row, NT / LANES rows at a time, each
+// thread holding VECS vectors of its row in registers, while the TMA unit
+// brings the block's next rows into STAGES stages of shared memory: the
+// launch's dynamic shared memory, STAGES x NT x VECS vectors.
+// LANES above NT is a row over a cluster of LANES / NT blocks (strategy
+// cluster): block r holds its part of each row, the vectors from
+// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
 // clusters walk the rows.
-template <int LANES, int VECS, int STAGES>
+template <int LANES, int VECS, int NT, int STAGES>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
-    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
-    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
-    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
+    constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
+    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
     extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
@@ -613,11 +616,11 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
+        load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
+        softmax_held<LANES, VECS, NT>(a, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)
         cluster_sync();  // no block exits while another's statistics may be on their way to it
@@ -739,80 +742,80 @@ rows_softmax_bf16_online(const Rows a)
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
 // Dynamic shared memory 32768 bytes: 2 stages of 16384 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_softmax_bf16_staged128x2(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 2, 2>(a);
+    staged_rows<128, 2, 512, 2>(a);
 #endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
 // Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_softmax_bf16_staged128x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 4, 2>(a);
+    staged_rows<128, 4, 512, 2>(a);
 #endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.
 // Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_softmax_bf16_staged256x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<256, 4, 2>(a);
+    staged_rows<256, 4, 512, 2>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
 // Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_softmax_bf16_staged512x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 4, 2>(a);
+    staged_rows<512, 4, 512, 2>(a);
 #endif
 }
 
 // 512 threads per row, each holding up to 8 loads of it: rows of up to 32768 elements, 2 stages.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes; 1 block an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 1)
+extern "C" __global__ void __launch_bounds__(512, 1)
 rows_softmax_bf16_staged512x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 8, 2>(a);
+    staged_rows<512, 8, 512, 2>(a);
 #endif
 }
 
 // 2 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 65536 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(512, 1)
 rows_softmax_bf16_cluster2x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<1024, 8, 2>(a);
+    staged_rows<1024, 8, 512, 2>(a);
 #endif
 }
 
 // 4 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 131072 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(512, 1)
 rows_softmax_bf16_cluster4x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<2048, 8, 2>(a);
+    staged_rows<2048, 8, 512, 2>(a);
 #endif
 }
 
 // 8 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 262144 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(512, 1)
 rows_softmax_bf16_cluster8x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<4096, 8, 2>(a);
+    staged_rows<4096, 8, 512, 2>(a);
 #endif
 }

@@ -220,12 +220,13 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 // the last row) into v, as load_row() loads them, from the copy of its
 // part of the row (the ROOM vectors from `from` on) that the TMA unit made
 // in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.
-template <int LANES, int VECS>
+// are not 16-byte aligned); the vectors past them from x.  NT: the block's
+// threads.
+template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -332,20 +333,21 @@ static __device__ __forceinline__ S cluster_reduce(S v)
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-// LANES above THREADS is a row over LANES / THREADS blocks of a cluster:
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+// LANES above NT is a row over LANES / NT blocks of a cluster:
 // then the blocks combine theirs (cluster_reduce()).
-template <int LANES, class S>
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
@@ -357,8 +359,8 @@ static __device__ __forceinline__ S row_reduce(S v)
             v = combine(v, row[w]);
     }
 #if __CUDA_ARCH__ >= 900
-    if constexpr (LANES > THREADS)
-        v = cluster_reduce<LANES / THREADS>(v);
+    if constexpr (LANES > NT)
+        v = cluster_reduce<LANES / NT>(v);
 #endif
     return v;
 }
@@ -379,10 +381,10 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     RowSum s = { 0.0f };
 #pragma unroll
@@ -390,7 +392,7 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);  // 0 past the row's end
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
 
     Out *y = a.y + row * a.y_pitch;
@@ -420,23 +422,23 @@ static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, in
 }
 
 #if __CUDA_ARCH__ >= 900
-// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
-// LANES rows at a time, each thread holding VECS vectors of its row in
-// registers, while the TMA unit brings the block's next rows into STAGES
-// stages of shared memory: the launch's dynamic shared memory, STAGES x
-// THREADS x VECS vectors,
+// The rows a block of NT threads (THREADS, or twice that for a wide
+// kernel) walks: LANES threads a row, NT / LANES rows at a time, each
+// thread holding VECS vectors of its row in registers, while the TMA unit
+// brings the block's next rows into STAGES stages of shared memory: the
+// launch's dynamic shared memory, STAGES x NT x VECS vectors,
 // then, where HOLD, the weight (the longest row's length).
-// LANES above THREADS is a row over a cluster of LANES / THREADS blocks
-// (strategy cluster): block r holds its part of each row, the vectors from
-// r x THREADS x VECS on (thread t the part's t, t + THREADS, ...), and the
+// LANES above NT is a row over a cluster of LANES / NT blocks (strategy
+// cluster): block r holds its part of each row, the vectors from
+// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
 // clusters walk the rows.
-template <int LANES, int VECS, int STAGES, bool HOLD>
+template <int LANES, int VECS, int NT, int STAGES, bool HOLD>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
-    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
-    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
-    constexpr int BLOCKS = LANES / BLOCK;                     // blocks a row
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
+    constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
+    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
     extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
     __shared__ unsigned long long full[STAGES];
@@ -486,11 +488,11 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, T());
+        load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, T());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        rms_norm_held<LANES, VECS>(b, row, lane, n, v);
+        rms_norm_held<LANES, VECS, NT>(b, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)
         cluster_sync();  // no block exits while another's statistics may be on their way to it
@@ -499,10 +501,10 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 
 // 4 blocks of 1024 threads per row, each thread holding up to 4 loads of it: rows of up to 65536 elements.
 // Dynamic shared memory 196608 bytes: 2 stages of 65536 bytes, then its part of the weight.
-extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(THREADS, 1)
+extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(1024, 1)
 rows_rms_norm_f32(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<4096, 4, 2, true>(a);
+    staged_rows<4096, 4, 1024, 2, true>(a);
 #endif
 }

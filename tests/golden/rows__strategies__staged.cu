@@ -197,12 +197,13 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 // the last row) into v, as load_row() loads them, from the copy of its
 // part of the row (the ROOM vectors from `from` on) that the TMA unit made
 // in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.
-template <int LANES, int VECS>
+// are not 16-byte aligned); the vectors past them from x.  NT: the block's
+// threads.
+template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
@@ -272,18 +273,19 @@ static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-template <int LANES, class S>
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
@@ -304,10 +306,10 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -316,7 +318,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    m = row_reduce<LANES>(m);
+    m = row_reduce<LANES, NT>(m);
 
     float e[VECS][VEC];  // exp(x - max), kept for y
     RowSum s = { 0.0f };
@@ -327,7 +329,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
             e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
             s.v += e[k][j];
         }
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
 
     const float scale = 1.0f / s.v;
     Out *y = a.y + row * a.y_pitch;
@@ -356,17 +358,17 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
 }
 
 #if __CUDA_ARCH__ >= 900
-// The rows a block of a staged kernel walks: LANES threads a row, THREADS /
-// LANES rows at a time, each thread holding VECS vectors of its row in
-// registers, while the TMA unit brings the block's next rows into STAGES
-// stages of shared memory: the launch's dynamic shared memory, STAGES x
-// THREADS x VECS vectors.
-template <int LANES, int VECS, int STAGES>
+// The rows a block of NT threads (THREADS, or twice that for a wide
+// kernel) walks: LANES threads a row, NT / LANES rows at a time, each
+// thread holding VECS vectors of its row in registers, while the TMA unit
+// brings the block's next rows into STAGES stages of shared memory: the
+// launch's dynamic shared memory, STAGES x NT x VECS vectors.
+template <int LANES, int VECS, int NT, int STAGES>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // a row's threads in this block
-    constexpr int GROUPS = THREADS / BLOCK;                   // rows a block takes at once
-    constexpr int ROOM = BLOCK * VECS;                        // vectors of a row's part in a stage
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
+    constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
+    constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
     constexpr int BLOCKS = 1;  // blocks a row
     const Index from = 0;      // the first vector of this block's part
     extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
@@ -395,21 +397,21 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
-        load_staged<LANES, VECS>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
+        load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        softmax_held<LANES, VECS>(a, row, lane, n, v);
+        softmax_held<LANES, VECS, NT>(a, row, lane, n, v);
     }
 }
 #endif
 
 // 512 threads per row, each holding up to 4 loads of it: rows of up to 16384 elements, 2 stages.
 // Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(THREADS, 2)
+extern "C" __global__ void __launch_bounds__(512, 2)
 rows_softmax_bf16(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<512, 4, 2>(a);
+    staged_rows<512, 4, 512, 2>(a);
 #endif
 }

@@ -184,18 +184,19 @@ static __device__ __forceinline__ RowSum shfl_xor(RowSum a, int mask)
 
 // v combined over the LANES threads that share a row, every one of them
 // getting the result: butterfly shuffles within a warp, then (more than a
-// warp: a row's warps, THREADS / LANES rows a block) each warp's result
-// through shared memory, combined in the row's warp order by every thread.
-template <int LANES, class S>
+// warp: a row's warps, NT / LANES rows a block of NT threads: THREADS but
+// in a wide staged kernel) each warp's result through shared memory,
+// combined in the row's warp order by every thread.
+template <int LANES, int NT = THREADS, class S>
 static __device__ __forceinline__ S row_reduce(S v)
 {
-    constexpr int BLOCK = LANES < THREADS ? LANES : THREADS;  // the row's threads in this block
+    constexpr int BLOCK = LANES < NT ? LANES : NT;  // the row's threads in this block
 
 #pragma unroll
     for (int mask = (BLOCK < 32 ? BLOCK : 32) / 2; mask > 0; mask /= 2)
         v = combine(v, shfl_xor(v, mask));
     if constexpr (BLOCK > 32) {
-        __shared__ S warps[THREADS / 32];
+        __shared__ S warps[NT / 32];
         const S *row = warps + threadIdx.x / BLOCK * (BLOCK / 32);  // this row's warps
         __syncthreads();  // the last call's results are read
         if (threadIdx.x % 32 == 0)
@@ -216,10 +217,10 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
-template <int LANES, int VECS>
+template <int LANES, int VECS, int NT = THREADS>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
-    constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
+    constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
 
     // Past the row's end -inf, which neither the max nor the sum sees.
     RowMax m = { neg_inf() };
@@ -228,7 +229,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
-    m = row_reduce<LANES>(m);
+    m = row_reduce<LANES, NT>(m);
 
     float e[VECS][VEC];  // exp(x - max), kept for y
     RowSum s = { 0.0f };
@@ -239,7 +240,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
             e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
             s.v += e[k][j];
         }
-    s = row_reduce<LANES>(s);
+    s = row_reduce<LANES, NT>(s);
 
     const float scale = 1.0f / s.v;
     Out *y = a.y + row * a.y_pitch;
