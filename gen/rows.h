@@ -41,16 +41,24 @@
  * rows a block, sharing one copy of the norms' weight and bias, more bytes
  * in flight an SM.  One whose stages would not fit in shared memory is left
  * out.  Chosen from the H200 runs of bench/results/nvidia-h200/
- * 2026-12-04-rows-wide (bf16, 32768 rows, of a copy, blocks of 512 against
- * 1024): RMSNorm 0.86 against 0.92 at 2048 columns, 0.885 against 0.899 at
+ * 2026-12-04-rows-wide (bf16, 32768 rows, of a copy): blocks of 512 against
+ * 1024: RMSNorm 0.86 against 0.92 at 2048 columns, 0.885 against 0.899 at
  * 16384; LayerNorm 0.87 against 0.88 at 8192, 0.78 against 0.89 at 16384,
- * 0.79 against 0.84 at 32768; softmax and log-softmax no faster wide. */
+ * 0.79 against 0.84 at 32768; softmax and log-softmax no faster wide.  A
+ * warp or two a row (no block barriers in the reductions) to 2048 columns:
+ * at 1024, 32 lanes x 4 loads against auto's register kernels: softmax
+ * 0.84 against 0.80, log-softmax 0.86 against 0.81, LayerNorm 0.89 against
+ * 0.74, RMSNorm 0.92 (wide) against 0.84; at 2048, 64 x 4 against 128 x 2:
+ * softmax 0.86 against 0.84, LayerNorm 0.83 against 0.71 (RMSNorm's wide
+ * 128 x 2 stays, 0.93). */
 #define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
 #define KGEN_ROWS_FOR_RMS     2
 #define KGEN_ROWS_FOR_LN      4
 #define KGEN_ROWS_FOR_ALL     7
 #define KGEN_ROWS_AUTO_STAGED(X) \
-	X(128, 2, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN) \
+	X(32, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
+	X(32, 4, 1, KGEN_ROWS_FOR_RMS)                        \
+	X(64, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
 	X(128, 2, 1, KGEN_ROWS_FOR_RMS)                       \
 	X(128, 4, 0, KGEN_ROWS_FOR_ALL)                       \
 	X(256, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                   \
@@ -59,7 +67,7 @@
 	X(512, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
 	X(0, 8, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
 	X(0, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)
-#define KGEN_ROWS_STAGED_FROM 128
+#define KGEN_ROWS_STAGED_FROM 64
 
 /* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
  * longer than every staged kernel holds take the first cluster of

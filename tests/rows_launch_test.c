@@ -76,8 +76,12 @@ static const struct geometry {
 	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 32 rows a block of 512 */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 32, 512 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes16x4", 32, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_lanes32x4", 63, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_staged128x2", 250, 512, 0, 2 * 512 * 2 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes16x4", 32, 512 },
+	/* from 513 columns on sm_90 (the fake's), x 16-byte aligned: staged, a warp a row to 1024 columns (16 rows a
+	 * block), two to 2048 (8), at most the blocks 132 SMs hold (the fake says 2 each) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_staged32x4", 63, 512, 0, 2 * 512 * 4 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_lanes32x4", 63, 512, 1025 },  /* rows unaligned */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_staged64x4", 125, 512, 0, 2 * 512 * 4 * 16 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
 	 * (the fake says 2 each), 4 rows a block of 128 lanes */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2056, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },

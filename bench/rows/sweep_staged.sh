@@ -4,7 +4,9 @@
 # --bench, against a copy of the same bytes) at each shape: the data
 # strategy: auto's staged table (gen/rows.h) is chosen from.  Writes the
 # specs to OUT_DIR/specs/ and the table to OUT_DIR/staged-OP-DTYPE.tsv.
-# THREADS (default "256 512 1024") lists the block sizes swept.
+# THREADS (default "256 512 1024") lists the block sizes swept, LANES (default
+# "128 256 512 1024") the threads a row, VECTORS (default "1 2 4 8") the loads
+# a thread.
 set -eu
 kgen=${1:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
@@ -15,9 +17,9 @@ shift 4 2>/dev/null || shift $#
 mkdir -p "$out/specs"
 specs=
 for t in ${THREADS:-256 512 1024}; do
-	for lanes in 128 256 512 1024; do
+	for lanes in ${LANES:-128 256 512 1024}; do
 		[ "$lanes" -le "$t" ] || continue
-		for v in 1 2 4 8; do
+		for v in ${VECTORS:-1 2 4 8}; do
 			f="$out/specs/$op-$dt-staged$t-$lanes-v$v.yaml"
 			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
 				"$op" "$dt" "$t" "$lanes" "$v" > "$f"

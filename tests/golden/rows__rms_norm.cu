@@ -22,6 +22,7 @@
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
+//   rows_rms_norm_bf16_staged32x4w(a (struct Rows, by value))  <<<grid, 1024, 133120>>>  instead on sm_90 when 512 < cols <= 1024
 //   rows_rms_norm_bf16_staged128x2w(a (struct Rows, by value))  <<<grid, 1024, 69632>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 73728>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_rms_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 147456>>>  instead on sm_90 when 4096 < cols <= 8192
@@ -704,6 +705,16 @@ rows_rms_norm_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         rms_norm_online<THREADS, 4>(a, row, threadIdx.x);
+}
+
+// 32 threads per row, each holding up to 4 loads of it: rows of up to 1024 elements, 2 stages.
+// Dynamic shared memory 133120 bytes: 2 stages of 65536 bytes, then the weight; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_rms_norm_bf16_staged32x4w(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<32, 4, 1024, 2, true>(a);
+#endif
 }
 
 // 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.

@@ -21,7 +21,8 @@
 //   rows_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_softmax_bf16_staged128x2(a (struct Rows, by value))  <<<grid, 512, 32768>>>  instead on sm_90 when 1024 < cols <= 2048
+//   rows_softmax_bf16_staged32x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 512 < cols <= 1024
+//   rows_softmax_bf16_staged64x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_softmax_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
@@ -740,13 +741,23 @@ rows_softmax_bf16_online(const Rows a)
         softmax_online<THREADS, 4>(a, row, threadIdx.x);
 }
 
-// 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
-// Dynamic shared memory 32768 bytes: 2 stages of 16384 bytes; 2 blocks an SM.
+// 32 threads per row, each holding up to 4 loads of it: rows of up to 1024 elements, 2 stages.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
 extern "C" __global__ void __launch_bounds__(512, 2)
-rows_softmax_bf16_staged128x2(const Rows a)
+rows_softmax_bf16_staged32x4(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 2, 512, 2>(a);
+    staged_rows<32, 4, 512, 2>(a);
+#endif
+}
+
+// 64 threads per row, each holding up to 4 loads of it: rows of up to 2048 elements, 2 stages.
+// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
+extern "C" __global__ void __launch_bounds__(512, 2)
+rows_softmax_bf16_staged64x4(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<64, 4, 512, 2>(a);
 #endif
 }
 
