@@ -19,6 +19,12 @@ for dt in bf16 f16 f32; do
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 --shape 64x12000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# auto's staged kernels of a warp or two a row (sm_90): rows of 513 to 2048 elements, whole and partial
+	# vectors, a last block of fewer rows, rows the threads load (padded), the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x600 --shape 333x2000 --shape 17x1024 --shape 1001x1500 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 5 --shape 99x1536 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x2048 >> "$log/rows_verify.log" 2>&1 || fail=1
 	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks, a last block with part of a row or none, a
 	# row's unaligned tail loaded by the threads, and the edge rows
 	"$kgen" run $auto --verify --set dtype=$dt --shape 300x40000 --shape 100x70000 --shape 50x131064 \
