@@ -222,7 +222,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		block = kgen_rows_block(s, &t);
 		lanes = t.lanes ? t.lanes : block;
 		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
-		    !stages_for(s, &t) || lanes * t.vectors <= KGEN_ROWS_STAGED_FROM)
+		    !stages_for(s, &t) || lanes * t.vectors * s->r.vec <= KGEN_ROWS_STAGED_FROM)
 			continue;
 		t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
 		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
@@ -365,7 +365,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	long long load = s->load_width;
-	unsigned long long staged_from = KGEN_ROWS_STAGED_FROM;
+	unsigned long long staged_from = KGEN_ROWS_STAGED_FROM / (unsigned long long)s->r.vec;  /* in loads */
 	char sfx[32];
 
 	memset(p, 0, sizeof *p);

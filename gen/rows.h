@@ -35,7 +35,7 @@
 	X(64, 4, 2048)
 
 /* strategy: auto's staged kernels (sm_90, x's rows 16-byte aligned,
- * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM loads takes the
+ * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM elements takes the
  * first of its op's that holds it there, as lanes x vectors above.  `wide`
  * kernels have blocks of twice the spec's threads (at most 1024): more
  * rows a block, sharing one copy of the norms' weight and bias, more bytes
@@ -50,7 +50,9 @@
  * 0.84 against 0.80, log-softmax 0.86 against 0.81, LayerNorm 0.89 against
  * 0.74, RMSNorm 0.92 (wide) against 0.84; at 2048, 64 x 4 against 128 x 2:
  * softmax 0.86 against 0.84, LayerNorm 0.83 against 0.71 (RMSNorm's wide
- * 128 x 2 stays, 0.93). */
+ * 128 x 2 stays, 0.93); f32 rows of 257-512 elements ran faster on the
+ * register kernels (0.95-0.99 against 0.89-0.92 staged, call 5), so the
+ * staged kernels start past 512 elements whatever the type. */
 #define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
 #define KGEN_ROWS_FOR_RMS     2
 #define KGEN_ROWS_FOR_LN      4
@@ -67,7 +69,7 @@
 	X(512, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
 	X(0, 8, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
 	X(0, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)
-#define KGEN_ROWS_STAGED_FROM 64
+#define KGEN_ROWS_STAGED_FROM 512
 
 /* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
  * longer than every staged kernel holds take the first cluster of

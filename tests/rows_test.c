@@ -164,41 +164,45 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 
 	kernels_of("kernel: rows\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online "
-	                    "_staged32x4 _staged64x4 _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 "
-	                    "_cluster4x8 _cluster8x8");
+	                    "_staged64x4 _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 _cluster4x8 "
+	                    "_cluster8x8");
+	/* staged past 512 elements: bf16's first is a warp a row (32 x 4 loads of 8) */
+	kernels_of("kernel: rows\ndtype: bf16\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4 _staged512x4 "
+	                               "_staged512x8 _cluster2x8"));
 	/* staged kernels copy 16-byte vectors: none at a narrower load_width */
 	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online");
 	/* 1024 threads: a stage of 1024 x 8 x 16 bytes twice is over 200 KB, once is not */
 	kernels_of("kernel: rows\nthreads: 1024\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4 _staged1024x4 "
-	                               "_staged1024x8 _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged64x4 _staged128x4 _staged256x4 _staged1024x4 _staged1024x8 "
+	                               "_cluster2x8 _cluster4x8 _cluster8x8"));
 	/* cross_entropy streams: its own table, then a block per row */
 	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes8x1 _lanes8x4 _lanes16x4 _lanes64x4 _online");
 	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged32x4 _staged64x4 _staged128x4 "
-	                    "_staged128x8 _cluster2x8 _cluster4x8 _cluster8x8");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged64x4 _staged128x4 _staged128x8 "
+	                    "_cluster2x8 _cluster4x8 _cluster8x8");
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged32x4 _staged96x4 _staged96x8 "
-	                    "_cluster2x8 _cluster4x8 _cluster8x8");  /* 64 lanes do not divide 96 threads */
+	ck_assert_str_eq(k, "_lanes16x2 _lanes16x4 _lanes32x4 _block8 _online _staged96x4 _staged96x8 _cluster2x8 "
+	                    "_cluster4x8 _cluster8x8");  /* 64 lanes do not divide 96 threads */
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 	/* each op its own staged kernels, the norms' wide (blocks of twice the threads) at some lengths:
 	 * RMSNorm's 32 x 4, 128 x 2 and from 256 x 4 on, LayerNorm's from 256 x 4 on (gen/rows.h's table) */
-	kernels_of("kernel: rows\nop: rms_norm\n", k, sizeof k);
+	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4w _staged128x2w _staged128x4 _staged256x4w _staged512x4w "
 	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
-	kernels_of("kernel: rows\nop: layer_norm\n", k, sizeof k);
+	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4w _staged512x4w "
 	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
 	/* where twice the threads is over 1024, the wide entries take the spec's own blocks */
-	kernels_of("kernel: rows\nop: layer_norm\nthreads: 1024\n", k, sizeof k);
+	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\nthreads: 1024\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4 _staged512x4 "
 	                               "_staged1024x4 _cluster2x8"));
 	/* blocks of 256: a wide entry of 512 lanes would be the block's own row: the 512 x 4 one takes it */
-	kernels_of("kernel: rows\nop: rms_norm\nthreads: 256\n", k, sizeof k);
+	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 256\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4w _staged128x2w _staged128x4 _staged256x4w _staged512x4w "
 	                               "_cluster2x8"));
 }
