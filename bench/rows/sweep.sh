@@ -3,7 +3,10 @@
 # strategies warp and block over threads per row and loads a thread, timed
 # (kgen run --bench, against a copy of the same bytes) at each shape: the
 # data strategy: auto's table (gen/rows.h) is chosen from.  Writes the specs
-# to OUT_DIR/specs/ and the table to OUT_DIR/sweep-OP-DTYPE.tsv.
+# to OUT_DIR/specs/ and the table to OUT_DIR/sweep-OP-DTYPE.tsv.  Strategy
+# warp takes WARP_THREADS (default "256") x LANES (default "8 16 32") x
+# VECTORS (default "1 2 4"); strategy block BLOCK_THREADS (default "64 128
+# 256 512 1024", empty for none) x 1, 2, 4 and 8 loads.
 set -eu
 kgen=${1:?usage: sweep.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
@@ -13,15 +16,17 @@ shift 4 2>/dev/null || shift $#
 [ $# -gt 0 ] || set -- 32768x256 32768x512 32768x1024 32768x4096 32768x16384
 mkdir -p "$out/specs"
 specs=
-for lanes in 8 16 32; do
-	for v in 1 2 4; do
-		f="$out/specs/$op-$dt-warp$lanes-v$v.yaml"
-		printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: warp\nthreads: 256\nlanes: %s\nvectors: %s\n' \
-			"$op" "$dt" "$lanes" "$v" > "$f"
-		specs="$specs $f"
+for t in ${WARP_THREADS:-256}; do
+	for lanes in ${LANES:-8 16 32}; do
+		for v in ${VECTORS:-1 2 4}; do
+			f="$out/specs/$op-$dt-warp$t-$lanes-v$v.yaml"
+			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: warp\nthreads: %s\nlanes: %s\nvectors: %s\n' \
+				"$op" "$dt" "$t" "$lanes" "$v" > "$f"
+			specs="$specs $f"
+		done
 	done
 done
-for t in 64 128 256 512 1024; do
+for t in ${BLOCK_THREADS-64 128 256 512 1024}; do
 	for v in 1 2 4 8; do
 		f="$out/specs/$op-$dt-block$t-v$v.yaml"
 		printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: block\nthreads: %s\nvectors: %s\n' \
