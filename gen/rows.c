@@ -38,17 +38,26 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-#define X(lanes, vectors) { lanes, vectors, 0, 0, 0, 0 },
-static const struct kgen_rows_choice auto_choices[] = { KGEN_ROWS_AUTO(X) { 0, 0, 0, 0, 0, 0 } };
-#undef X
-#define X(lanes, vectors, upto) { lanes, vectors, upto, 0, 0, 0 },
-static const struct kgen_rows_choice xent_choices[] = { KGEN_ROWS_AUTO_XENT(X) { 0, 0, 0, 0, 0, 0 } };
-#undef X
-/* A staged entry: its choice (threads 1 marking a wide one until kgen_rows_kernels sizes it) and its ops. */
-static const struct staged_entry {
+/* An entry of gen/rows.h's tables: its choice (of a staged one, threads 1 marking a wide one until
+ * kgen_rows_kernels sizes it) and the ops it serves. */
+struct table_entry {
 	struct kgen_rows_choice c;
 	int ops;  /* KGEN_ROWS_FOR_* */
-} staged_choices[] = {
+};
+
+static const struct table_entry auto_choices[] = {
+#define X(lanes, vectors, ops) { { lanes, vectors, 0, 0, 0, 0 }, ops },
+	KGEN_ROWS_AUTO(X)
+#undef X
+	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+};
+static const struct table_entry xent_choices[] = {
+#define X(lanes, vectors, upto) { { lanes, vectors, upto, 0, 0, 0 }, KGEN_ROWS_FOR_XENT },
+	KGEN_ROWS_AUTO_XENT(X)
+#undef X
+	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+};
+static const struct table_entry staged_choices[] = {
 #define X(lanes, vectors, wide, ops) { { lanes, vectors, 0, 1, 0, wide }, ops },
 	KGEN_ROWS_AUTO_STAGED(X)
 #undef X
@@ -64,6 +73,8 @@ op_bit(const struct kgen_spec *s)
 		return KGEN_ROWS_FOR_RMS;
 	case KGEN_ROW_LAYER_NORM:
 		return KGEN_ROWS_FOR_LN;
+	case KGEN_ROW_CROSS_ENTROPY:
+		return KGEN_ROWS_FOR_XENT;
 	default:
 		return KGEN_ROWS_FOR_SOFTMAX;
 	}
@@ -176,7 +187,7 @@ int
 kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max)
 {
 	const struct kgen_rows_choice *c;
-	const struct staged_entry *e;
+	const struct table_entry *e;
 	int n = 0;
 
 	switch (s->row_strategy) {
@@ -200,10 +211,12 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	default:
 		break;
 	}
-	for (c = kgen_rows_writes_y(s) ? auto_choices : xent_choices; c->vectors && n < max - 1; c++) {
-		long long lanes = c->lanes ? c->lanes : s->threads;
-		if (lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads))
-			continue;  /* rows that do not fill the block, or a block's own row twice */
+	for (e = kgen_rows_writes_y(s) ? auto_choices : xent_choices; e->c.vectors && n < max - 1; e++) {
+		long long lanes;
+		c = &e->c;
+		lanes = c->lanes ? c->lanes : s->threads;
+		if (!(e->ops & op_bit(s)) || lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads))
+			continue;  /* another op's, rows that do not fill the block, or a block's own row twice */
 		out[n] = *c;
 		if (!out[n].upto)
 			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;

@@ -5,23 +5,35 @@
 
 #include "family.h"
 
+/* The ops a table entry below serves. */
+#define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
+#define KGEN_ROWS_FOR_RMS     2
+#define KGEN_ROWS_FOR_LN      4
+#define KGEN_ROWS_FOR_ALL     7  /* the ops that write rows */
+#define KGEN_ROWS_FOR_XENT    8
+
 /* strategy: auto's kernels that hold a row in registers, in launch order:
  * a row of up to lanes x vectors loads (of load_width bytes) takes the
- * first that holds it; lanes 0 is a block per row (threads lanes), lanes
- * above 32 several warps per row and threads / lanes rows a block.  Longer
- * rows take the online kernel.  Chosen from the H200 sweeps of strategies
- * warp and block (bench/rows/sweep.sh, bench/results/nvidia-h200/
- * 2026-12-02-rows): the best at 32768 x 256 to 16384, bf16 and f32, was 16
- * lanes x 2 and x 4 loads up to 64 loads a row, 32 x 4 to 128, 128 lanes
- * to 1024 loads, 256 x 8 to 2048, a block of 512 x 8 to 4096. */
+ * first of its op's that holds it; lanes 0 is a block per row (threads
+ * lanes), lanes above 32 several warps per row and threads / lanes rows a
+ * block.  Longer rows take the online kernel.  Chosen from the H200 sweeps
+ * of strategies warp and block (bench/rows/sweep.sh, bench/results/
+ * nvidia-h200/2026-12-02-rows): the best at 32768 x 256 to 16384, bf16 and
+ * f32, was 16 lanes x 2 and x 4 loads up to 64 loads a row, 32 x 4 to 128,
+ * 128 lanes to 1024 loads, 256 x 8 to 2048, a block of 512 x 8 to 4096;
+ * then (2026-12-04-rows-wide, call 6, bf16 at 512 columns, blocks of 512)
+ * a warp a row of 2 loads for softmax (0.97 of a copy against 0.82),
+ * log-softmax (0.87 against 0.73) and RMSNorm (0.98 against 0.91), where
+ * LayerNorm keeps 16 x 4 (0.78 against 0.74). */
 #define KGEN_ROWS_AUTO(X) \
-	X(16, 2)  \
-	X(16, 4)  \
-	X(32, 4)  \
-	X(128, 4) \
-	X(128, 8) \
-	X(256, 8) \
-	X(0, 8)
+	X(16, 2, KGEN_ROWS_FOR_ALL)                           \
+	X(32, 2, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS)   \
+	X(16, 4, KGEN_ROWS_FOR_LN)                            \
+	X(32, 4, KGEN_ROWS_FOR_ALL)                           \
+	X(128, 4, KGEN_ROWS_FOR_ALL)                          \
+	X(128, 8, KGEN_ROWS_FOR_ALL)                          \
+	X(256, 8, KGEN_ROWS_FOR_ALL)                          \
+	X(0, 8, KGEN_ROWS_FOR_ALL)
 
 /* cross_entropy streams its rows whatever the kernel: auto gives rows of
  * up to `upto` loads to `lanes` threads streaming `vectors` loads at a
@@ -53,10 +65,6 @@
  * 128 x 2 stays, 0.93); f32 rows of 257-512 elements ran faster on the
  * register kernels (0.95-0.99 against 0.89-0.92 staged, call 5), so the
  * staged kernels start past 512 elements whatever the type. */
-#define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
-#define KGEN_ROWS_FOR_RMS     2
-#define KGEN_ROWS_FOR_LN      4
-#define KGEN_ROWS_FOR_ALL     7
 #define KGEN_ROWS_AUTO_STAGED(X) \
 	X(32, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
 	X(32, 4, 1, KGEN_ROWS_FOR_RMS)                        \

@@ -75,8 +75,10 @@ static const struct geometry {
 } geometries[] = {
 	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 32 rows a block of 512 */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 32, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes16x4", 32, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes16x4", 32, 512 },
+	/* 257 to 512 columns: a warp a row, 2 loads a thread (softmax's and RMSNorm's; LayerNorm's 16 x 4), 16 rows */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes32x2", 63, 512 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 63, 512 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_lanes16x4", 32, 512 },
 	/* from 513 columns on sm_90 (the fake's), x 16-byte aligned: staged, a warp a row to 1024 columns (16 rows a
 	 * block), two to 2048 (8), at most the blocks 132 SMs hold (the fake says 2 each) */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_staged32x4", 63, 512, 0, 2 * 512 * 4 * 16 },

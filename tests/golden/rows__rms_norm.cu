@@ -15,7 +15,7 @@
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
 //   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
-//   rows_rms_norm_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
+//   rows_rms_norm_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_rms_norm_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
 //   rows_rms_norm_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_rms_norm_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
@@ -609,18 +609,18 @@ rows_rms_norm_bf16_lanes16x2(const Rows a)
     }
 }
 
-// 16 threads per row, each holding up to 4 loads of it: rows of up to 512 elements.
+// 32 threads per row, each holding up to 2 loads of it: rows of up to 512 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
-rows_rms_norm_bf16_lanes16x4(const Rows a)
+rows_rms_norm_bf16_lanes32x2(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
-    const int lane = threadIdx.x % 16;
+    constexpr int GROUPS = THREADS / 32;  // rows a block takes at once
+    const int lane = threadIdx.x % 32;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 16;
-        rms_norm_row<16, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 32;
+        rms_norm_row<32, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
