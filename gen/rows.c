@@ -38,30 +38,31 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-/* An entry of gen/rows.h's tables: its choice (of a staged one, threads 1 marking a wide one until
- * kgen_rows_kernels sizes it) and the ops it serves. */
+/* An entry of gen/rows.h's tables: its choice, the ops it serves, and (a staged one) whether its blocks
+ * are twice the spec's threads. */
 struct table_entry {
 	struct kgen_rows_choice c;
-	int ops;  /* KGEN_ROWS_FOR_* */
+	int ops;   /* KGEN_ROWS_FOR_* */
+	int wide;
 };
 
 static const struct table_entry auto_choices[] = {
-#define X(lanes, vectors, ops) { { lanes, vectors, 0, 0, 0, 0 }, ops },
+#define X(lanes, vectors, ops) { { lanes, vectors, 0, 0, 0, 0 }, ops, 0 },
 	KGEN_ROWS_AUTO(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 static const struct table_entry xent_choices[] = {
-#define X(lanes, vectors, upto) { { lanes, vectors, upto, 0, 0, 0 }, KGEN_ROWS_FOR_XENT },
+#define X(lanes, vectors, upto) { { lanes, vectors, upto, 0, 0, 0 }, KGEN_ROWS_FOR_XENT, 0 },
 	KGEN_ROWS_AUTO_XENT(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 static const struct table_entry staged_choices[] = {
-#define X(lanes, vectors, wide, ops) { { lanes, vectors, 0, 1, 0, wide }, ops },
+#define X(lanes, vectors, wide, ops) { { lanes, vectors, 0, 1, 0, 0 }, ops, wide },
 	KGEN_ROWS_AUTO_STAGED(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0 }
+	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 
 /* The KGEN_ROWS_FOR_* bit of the spec's op. */
@@ -231,7 +232,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		if (!(e->ops & op_bit(s)))
 			continue;
 		/* wide: twice the spec's threads where a block may have them, else the spec's own */
-		t.threads = t.threads && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
+		t.threads = e->wide && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
 		block = kgen_rows_block(s, &t);
 		lanes = t.lanes ? t.lanes : block;
 		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
@@ -370,6 +371,9 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 		snprintf(buf, n, "%s", "_online");
 }
 
+/* The header's word to a launcher of one kernel of dynamic shared memory. */
+#define RAISE_SMEM "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n"
+
 static const char *const what[] = { "softmax", "log-softmax", "RMSNorm", "LayerNorm", "cross-entropy loss" };
 
 static void
@@ -418,7 +422,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// grid = %lld * at most rows: clusters of %lld blocks (__cluster_dims__), as many as the GPU\n"
 		                   "// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to %llu\n"
 		                   "// elements.  Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n"
-		                   "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n",
+		                   RAISE_SMEM,
 		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then its part of the weight and bias"
@@ -435,7 +439,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// grid = at most ceil(rows / %lld) (%lld threads per row), as many blocks as the GPU holds at\n"
 		                   "// once: the blocks walk the rows a grid apart; rows of up to %llu elements.  Dynamic\n"
 		                   "// shared memory %lld bytes: %d stage%s of the block's rows%s.\n"
-		                   "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n", s->threads / s->lanes,
+		                   RAISE_SMEM, s->threads / s->lanes,
 		                   s->lanes, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then the weight and bias"

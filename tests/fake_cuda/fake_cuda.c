@@ -298,8 +298,10 @@ forget_raised(CUfunction f)
 
 	pthread_mutex_lock(&raised_lock);
 	for (i = 0; i < nraised; i++)
-		if (raised[i].f == f)
+		if (raised[i].f == f) {
 			raised[i] = raised[--nraised];  /* a function is there once */
+			break;
+		}
 	pthread_mutex_unlock(&raised_lock);
 }
 
