@@ -61,7 +61,7 @@ kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return ((tiles + groups) * 8 + 15) / 16 * 16 + ((tiles + 2 * groups) * (unsigned long long)s->r.acc_bytes + 15) / 16 * 16;
+	return (tiles + groups) * KGEN_SCAN_WORD_BYTES;
 }
 
 /* ---- rules ---- */
@@ -126,10 +126,9 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   s->threads);
 		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
 		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
-		                   "// 64-bit flag a tile and a group of %lld tiles, then (from a 16-byte boundary) a tile's\n"
-		                   "// total and a group's total and prefix, %d bytes each; zeros before the first launch, and\n"
-		                   "// each launch's epoch above every earlier one's (no clearing between).\n",
-		                   tile, s->lookback_group, s->r.acc_bytes);
+		                   "// 16-byte status word a tile, then one a group of %lld tiles; zeros before the first\n"
+		                   "// launch, and each launch's epoch above every earlier one's (no clearing between).\n",
+		                   tile, s->lookback_group);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
 	                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0] to in[i]"

@@ -11,10 +11,14 @@ unsigned long long kgen_scan_tile(const struct kgen_spec *s);
 /* Tiles of n elements: ceil(n / tile). */
 unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n);
 
+/* A status word of the look-back (templates/scan/lookback.cu): what it
+ * holds, marked by the launch's epoch, and the value, read and written
+ * whole. */
+#define KGEN_SCAN_WORD_BYTES 16ull
+
 /* Bytes of scratch a row (or a vector) of n elements needs, a multiple of
  * 16: 0 for strategy: block and for one tile; else the look-back's status,
- * a 64-bit flag a tile and a group of 32 tiles (16-byte aligned), then a
- * tile's total and a group's total and prefix, an accumulator each. */
+ * a word a tile and a word a group. */
 unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n);
 
 #endif

@@ -7,8 +7,11 @@
  * publishes the group's total; looks back on the groups before its own
  * (nearest published group prefix within 32 groups, else a wait for the one
  * 32 back; then a left-to-right fold of the group totals after it), and a
- * group's last tile publishes the group's prefix.  Flags are read with
- * acquire loads, as the kernel does.  Every prefix must
+ * group's last tile publishes the group's prefix.  Each tile and group has
+ * one status word holding its mark and its value, read and written whole
+ * with relaxed atomics, as the kernel's 16-byte words are (here a 64-bit
+ * word: the mark in the high half, the float's bits in the low; a group's
+ * word holds its total, then its prefix).  Every prefix must
  * equal that of a run with one thread, bit for bit, in every run, whatever
  * the scheduling (threads yield at random), and no thread may wait forever.
  * Not the kernel: a model of its protocol in C11 atomics.
@@ -20,7 +23,9 @@
  * threads, three runs each, every prefix the one-thread run's bit for bit
  * (no fallback taken); built with -DREACH=1 and 2, where it is taken
  * (36000 and 27000 times in a run of 40000 tiles), the same; and with
- * -DGROUP=1, 8 and 16 (lookback_group), the same.
+ * -DGROUP=1, 8 and 16 (lookback_group), the same.  Again with the status
+ * words (2026-12-04): 40000 tiles on 900 and 64 threads, three runs each,
+ * -DREACH=2 and -DGROUP=8: every prefix the one-thread run's.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -39,8 +44,8 @@ enum { AGGREGATE = 1, PREFIX = 2 };
 
 static long tiles, groups;
 static int nthreads;
-static _Atomic unsigned long long *flags, *group_flags;
-static float *totals, *group_totals, *group_prefixes, *tile_total, *got;
+static _Atomic unsigned long long *words, *group_words;  /* mark << 32 | the value's bits */
+static float *tile_total, *got;
 static _Atomic long next_tile, fallbacks, waits;
 static unsigned long long mark;
 
@@ -51,15 +56,28 @@ static void jitter(unsigned *seed)
 			sched_yield();
 }
 
-static unsigned long long load_flag(_Atomic unsigned long long *p)
+static unsigned long long load_word(_Atomic unsigned long long *p)
 {
-	return atomic_load_explicit(p, memory_order_acquire);
+	return atomic_load_explicit(p, memory_order_relaxed);
 }
 
-static void publish(_Atomic unsigned long long *flag, float *where, float v, int what)
+static unsigned long long what(unsigned long long w) { return w >> 32; }
+
+static float value(unsigned long long w)
 {
-	*where = v;
-	atomic_store_explicit(flag, mark | what, memory_order_release);
+	unsigned int bits = (unsigned int)w;
+	float v;
+
+	memcpy(&v, &bits, 4);
+	return v;
+}
+
+static void publish(_Atomic unsigned long long *word, float v, int what)
+{
+	unsigned int bits;
+
+	memcpy(&bits, &v, 4);
+	atomic_store_explicit(word, (mark | what) << 32 | bits, memory_order_relaxed);
 }
 
 /* The warp's inclusive scan (templates/scan/file.cu's warp_inclusive):
@@ -77,29 +95,27 @@ static void warp_inclusive(float v[32])
 
 static float group_prefix(long g)
 {
-	unsigned long long f[32];
+	unsigned long long w[32];
 	float v[32];
 	int d = -1;
 
 	for (int l = 0; l < REACH; l++) {
 		long h = g - 1 - l;
-		f[l] = mark | PREFIX;
+		w[l] = (mark | PREFIX) << 32;  /* before group 0: a prefix of the identity */
 		if (h >= 0)
-			while ((f[l] = load_flag(&group_flags[h])) < (mark | AGGREGATE))
+			while (what(w[l] = load_word(&group_words[h])) < (mark | AGGREGATE))
 				sched_yield();
-		if (d < 0 && f[l] == (mark | PREFIX))
+		if (d < 0 && what(w[l]) == (mark | PREFIX))
 			d = l;
 	}
 	if (d < 0) {
 		d = REACH - 1;
 		atomic_fetch_add(&fallbacks, 1);
-		while ((f[d] = load_flag(&group_flags[g - 1 - d])) != (mark | PREFIX))
+		while (what(w[d] = load_word(&group_words[g - 1 - d])) != (mark | PREFIX))
 			sched_yield();
 	}
-	for (int l = 0; l <= d; l++) {
-		long h = g - 1 - l;
-		v[l] = h < 0 ? 0.0f : l == d ? group_prefixes[h] : group_totals[h];
-	}
+	for (int l = 0; l <= d; l++)
+		v[l] = value(w[l]);  /* lanes before d: totals (no prefix yet when read), d: the prefix */
 	float prefix = v[d];
 	for (int l = d - 1; l >= 0; l--)
 		prefix = prefix + v[l];
@@ -119,28 +135,29 @@ static void *worker(void *arg)
 			return NULL;
 		jitter(&seed);
 		all = tile_total[t];
-		publish(&flags[t], &totals[t], all, AGGREGATE);
+		publish(&words[t], all, AGGREGATE);
 		jitter(&seed);
 		for (int l = 0; l < 32; l++) {
 			lanes[l] = 0.0f;
 			if (l < p) {
-				while (load_flag(&flags[t - p + l]) < (mark | AGGREGATE)) {
+				unsigned long long w;
+				while (what(w = load_word(&words[t - p + l])) < (mark | AGGREGATE)) {
 					atomic_fetch_add(&waits, 1);
 					sched_yield();
 				}
-				lanes[l] = totals[t - p + l];
+				lanes[l] = value(w);
 			} else if (l == p) {
 				lanes[l] = all;
 			}
 		}
 		warp_inclusive(lanes);
 		if (p == GROUP - 1)
-			publish(&group_flags[g], &group_totals[g], lanes[GROUP - 1], AGGREGATE);
+			publish(&group_words[g], lanes[GROUP - 1], AGGREGATE);
 		jitter(&seed);
 		float group = g > 0 ? group_prefix(g) : 0.0f;
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
 		if (p == GROUP - 1)
-			publish(&group_flags[g], &group_prefixes[g], group + lanes[GROUP - 1], PREFIX);
+			publish(&group_words[g], group + lanes[GROUP - 1], PREFIX);
 	}
 }
 
@@ -169,10 +186,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	groups = (tiles + GROUP - 1) / GROUP;
-	flags = calloc(tiles, sizeof *flags);
-	group_flags = calloc(groups, sizeof *group_flags);
-	totals = calloc(tiles, 4), tile_total = calloc(tiles, 4), got = calloc(tiles, 4);
-	group_totals = calloc(groups, 4), group_prefixes = calloc(groups, 4);
+	words = calloc(tiles, sizeof *words);
+	group_words = calloc(groups, sizeof *group_words);
+	tile_total = calloc(tiles, 4), got = calloc(tiles, 4);
 	float *want = calloc(tiles, 4);
 	for (long i = 0; i < tiles; i++)
 		tile_total[i] = (float)((rand_r(&s) % 2000001) - 1000000) / 1024.0f * (1 + rand_r(&s) % 1000);
