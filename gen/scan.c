@@ -20,6 +20,7 @@
 #include "acc.h"
 #include "family.h"
 #include "op.h"
+#include "ptx.h"
 #include "scan.h"
 #include "tpl.h"
 #include "util.h"
@@ -32,6 +33,8 @@
 static long long
 smem_bytes(const struct kgen_spec *s)
 {
+	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, an mbarrier (16-byte aligned) */
+		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 16;
 	long long words = s->threads * s->items_per_thread;
 	long long scan = s->block_scan == KGEN_BS_HILLIS_STEELE ? 2 * s->threads
 	                 : s->block_scan == KGEN_BS_BLELLOCH    ? s->threads
@@ -64,6 +67,20 @@ kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 	return (tiles + groups) * KGEN_SCAN_WORD_BYTES;
 }
 
+/* Blocks an SM for block_scan: segments' launch bounds: as many as 228 KB
+ * of shared memory holds (an H100's or H200's, 1 KB of it a block's own),
+ * at most 2048 threads and 32 blocks; ptxas then keeps the registers to
+ * what that many blocks leave. */
+static long long
+segment_blocks(const struct kgen_spec *s)
+{
+	long long blocks = 228 * 1024 / (smem_bytes(s) + 1024);
+
+	blocks = blocks < 2048 / s->threads ? blocks : 2048 / s->threads;
+	blocks = blocks < 32 ? blocks : 32;
+	return blocks > 1 ? blocks : 1;
+}
+
 /* ---- rules ---- */
 
 static kgen_status
@@ -76,6 +93,8 @@ check(struct kgen_spec *s, kgen_error *err)
 		s->threads = 256;
 	if ((st = kgen_op_check(s, err)))
 		return st;
+	if (!s->pos[KGEN_KEY_block_scan].line && s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
+		s->block_scan = KGEN_BS_SEGMENTS;  /* the look-back's default (H200, 2^28 f32: 0.86 of a copy against warps' 0.77) */
 	if (s->items_per_thread < 0)  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
 		s->items_per_thread = 128 / s->r.acc_bytes;
 	if (s->r.pair)
@@ -93,13 +112,17 @@ check(struct kgen_spec *s, kgen_error *err)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
 	if (s->threads / 32 > 32)
 		return ERR(threads, "threads %lld: warp 0 scans the warp totals, at most 32 warps", s->threads);
+	if (s->block_scan == KGEN_BS_SEGMENTS && s->scan_strategy != KGEN_SCAN_STRATEGY_LOOKBACK)
+		return ERR(block_scan, "block_scan: segments is the look-back's (a tile a block); strategy: %s walks its "
+		           "tiles in one block: use warps", kgen_scan_strategies[s->scan_strategy].name);
 	if (s->block_scan == KGEN_BS_BLELLOCH && !kgen_is_pow2(s->threads))
 		return ERR(block_scan, "block_scan: blelloch halves a tree of the threads' totals: threads %lld is not a "
 		           "power of two", s->threads);
 	if (smem_bytes(s) > 48 * 1024)
-		return ERR(items_per_thread, "a tile of %lld x %lld %s accumulators, with the block scan's take %lld bytes of "
+		return ERR(items_per_thread, "a tile of %lld x %lld %s %s, with the block scan's take %lld bytes of "
 		           "shared memory, over the 48 KB a block gets: use fewer threads or items_per_thread", s->threads,
-		           s->items_per_thread, s->r.acc->name, smem_bytes(s));
+		           s->items_per_thread, s->block_scan == KGEN_BS_SEGMENTS ? s->r.dtype->name : s->r.acc->name,
+		           s->block_scan == KGEN_BS_SEGMENTS ? "elements" : "accumulators", smem_bytes(s));
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "scan_%s_%s", op, s->r.dtype->name);
 	return KGEN_OK;
@@ -143,7 +166,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 {
 	struct tpl_args file, k;
 	kgen_status st = KGEN_OK;
-	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE;
+	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, segments = s->block_scan == KGEN_BS_SEGMENTS;
 	/* Elements a load and results a store: load_width bytes of each, the
 	 * stores no more results than a load's elements (items_per_thread is
 	 * a multiple of those, check()), at least one. */
@@ -162,11 +185,23 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "items", "%lld", s->items_per_thread);
 	tpl_set(&file, "load_width", "%lld", s->load_width);
 	tpl_set(&file, "vec", "%lld", vec);
-	tpl_set(&file, "out_vec", "%lld", out_vec);
-	if (s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
+	tpl_show(&file, "segments", segments);
+	if (segments) {
+		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
+		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
+		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
+		tpl_set(&file, "blocks", "%lld", segment_blocks(s));
+		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
+	} else {
+		tpl_set(&file, "out_vec", "%lld", out_vec);
+		tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
+		                                       : "exclusive, each element's own left out");
+	}
+	if (s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK) {
 		tpl_set(&k, "group", "%lld", s->lookback_group);
-	tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
-	                                       : "exclusive, each element's own left out");
+		tpl_show(&k, "segments", segments);
+		tpl_show(&k, "inclusive", inclusive);
+	}
 	tpl_show(&file, "inclusive", inclusive);
 	/* the warps' block scan and the look-back scan across a warp's lanes */
 	tpl_show(&file, "warp_inclusive", s->block_scan == KGEN_BS_WARPS || s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK);
@@ -179,7 +214,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		};
 		struct tpl_args none;
 		tpl_init(&none);
-		st = tpl_render_into(&file, "block_scan", block_scans[s->block_scan], &none, err);
+		if (segments)
+			tpl_set(&file, "block_scan", "%s", "");  /* each warp scans its segment (lookback.cu) */
+		else
+			st = tpl_render_into(&file, "block_scan", block_scans[s->block_scan], &none, err);
 		tpl_free(&none);
 		if (st)
 			goto out;

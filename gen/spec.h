@@ -209,7 +209,8 @@
 #define KGEN_BLOCK_SCANS(X) \
 	X(HILLIS_STEELE, "hillis_steele", "log2(threads) steps over two buffers in shared memory, every thread adding the total d before it (Hillis and Steele: n log n work)") \
 	X(BLELLOCH,      "blelloch",      "an up-sweep and a down-sweep of a tree in shared memory (Blelloch: work-efficient, 2n combines; a power-of-two block)") \
-	X(WARPS,         "warps",         "each warp by five shuffles, then warp 0 the warp totals (no tree in shared memory)")
+	X(WARPS,         "warps",         "each warp by five shuffles, then warp 0 the warp totals (no tree in shared memory)") \
+	X(SEGMENTS,      "segments",      "the tile read whole into shared memory as it is (one TMA bulk copy on sm_90), each warp scanning a contiguous segment of it 32 x a load's elements a step by shuffles and storing from registers (strategy: lookback)")
 
 /* How an operand of kernel: matmul lies in memory. */
 #define KGEN_MM_LAYOUTS(X) \
@@ -417,7 +418,7 @@
 	X(label_dtype,      "label_dtype",      KT_ENUM, kgen_dtypes,        0, 0,     "i64",     "kernel: rows: type of cross_entropy's labels, i32 or i64") \
 	X(scan_mode,        "mode",             KT_ENUM, kgen_scan_modes,    0, 0,     "inclusive", "kernel: scan: which prefix each element gets") \
 	X(scan_strategy,    "strategy",         KT_ENUM, kgen_scan_strategies, 0, 0,   "lookback", "kernel: scan: how blocks share the vector") \
-	X(block_scan,       "block_scan",       KT_ENUM, kgen_block_scans,   0, 0,     "warps",   "kernel: scan: how a block scans its threads' totals") \
+	X(block_scan,       "block_scan",       KT_ENUM, kgen_block_scans,   0, 0,     "warps",   "kernel: scan: how a block scans its tile; default segments with strategy: lookback, warps with block") \
 	X(lookback_group,   "lookback_group",   KT_INT,  NULL,               1, 32,    "32",      "kernel: scan, strategy: lookback: tiles a group of the look-back; a tile waits for the totals of those before it in its group") \
 	KGEN_EXTRA_KEYS(X)
 

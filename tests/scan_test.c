@@ -33,7 +33,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
-		"block_scan: warps\n"
+		"block_scan: segments\n"
 		"lookback_group: 32\n");
 	free(yaml);
 	kgen_spec_free(spec);
@@ -76,9 +76,9 @@ static const struct refusal refusals[] = {
 	  "nan applies to op: argmin and argmax, not to sum: drop it", 2, 6, "nan: ignore" },
 	{ "threads_a_multiple_of_32", "kernel: scan\nthreads: 100\n",
 	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
-	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nthreads: 1024\nitems_per_thread: 8\n",
+	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nblock_scan: warps\nthreads: 1024\nitems_per_thread: 8\n",
 	  "a tile of 1024 x 8 f64 accumulators, with the block scan's take 67848 bytes of shared memory, "
-	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 8" },
+	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 5, 19, "items_per_thread: 8" },
 	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: hillis_steele\nthreads: 1024\nitems_per_thread: 12\n",
 	  "a tile of 1024 x 12 f32 accumulators, with the block scan's take 58884 bytes of shared memory, "
 	  "over the 48 KB a block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 12" },
@@ -90,6 +90,12 @@ static const struct refusal refusals[] = {
 	{ "a_load_is_whole_elements", "kernel: scan\ndtype: f64\nload_width: 4\n",
 	  "load_width 4 is not a multiple of the element size (8 bytes for f64): use 8, 16, ... up to 32", 3, 13,
 	  "load_width: 4" },
+	{ "segments_are_the_look_back_s", "kernel: scan\nstrategy: block\nblock_scan: segments\n",
+	  "block_scan: segments is the look-back's (a tile a block); strategy: block walks its tiles in one block: use "
+	  "warps", 3, 13, "block_scan: segments" },
+	{ "a_tile_fits_shared_memory", "kernel: scan\nblock_scan: segments\ndtype: f64\nitems_per_thread: 32\n",
+	  "a tile of 256 x 32 f64 elements, with the block scan's take 65616 bytes of shared memory, over the 48 KB a "
+	  "block gets: use fewer threads or items_per_thread", 4, 19, "items_per_thread: 32" },
 	{ "blelloch_halves_a_tree", "kernel: scan\nblock_scan: blelloch\nthreads: 96\n",
 	  "block_scan: blelloch halves a tree of the threads' totals: threads 96 is not a power of two", 2, 13,
 	  "block_scan: blelloch" },
@@ -122,13 +128,29 @@ source_of(const char *yaml)
 
 START_TEST(each_strategy_states_its_launch)
 {
-	char *src = source_of("kernel: scan\n");
+	char *src = source_of("kernel: scan\nblock_scan: warps\n");
 
 	ck_assert_ptr_nonnull(strstr(src, "//   scan_sum_f32(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  "
 	                                  "<<<(tiles, rows), 256>>>\n"
 	                                  "// where tiles = ceil(n / 8192), a block a tile of a row"));
-	ck_assert_ptr_nonnull(strstr(src, "group_prefix(s, g)"));
+	ck_assert_ptr_nonnull(strstr(src, "const Acc group = g > 0 ? before_group(s, g) : identity();"));
 	ck_assert_ptr_nonnull(strstr(src, "running = combine(running, x);\n        tile[i] = running;"));
+	ck_assert_ptr_null(strstr(src, "read_tile"));
+	ck_assert_ptr_null(strstr(src, "bulk_load"));
+	free(src);
+	/* block_scan: segments: the tile as read (a TMA bulk copy on sm_90), warps along segments, results from
+	 * registers in streaming stores; no padded tile, no thread scan, the launch bounds of as many blocks as
+	 * shared memory holds (228 KB / 33 KB: 6 of 256 x 32 f32). */
+	src = source_of("kernel: scan\nblock_scan: segments\nmode: exclusive\n");
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int BLOCKS = 6;"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, BLOCKS)"));
+	ck_assert_ptr_nonnull(strstr(src, "#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile"));
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(tile, in + first, BYTES, bar);"));
+	ck_assert_ptr_nonnull(strstr(src, "store(r.e, e, v, n);\n            v = combine(v, x[e]);"));
+	ck_assert_ptr_nonnull(strstr(src, "store_streaming(reinterpret_cast<Pack<Stored, VEC> *>(out + first + i), r);"));
+	ck_assert_ptr_null(strstr(src, "padded("));
+	ck_assert_ptr_null(strstr(src, "scan_items"));
+	ck_assert_ptr_null(strstr(src, "OUT_VEC"));
 	free(src);
 	src = source_of("kernel: scan\nstrategy: block\nmode: exclusive\nop: min\ndtype: i64\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>\n"

@@ -5,8 +5,9 @@
  * its total, scans the totals of the tiles before it in its group (waiting
  * for them) along the warp's fixed tree, and, for a group's last tile,
  * publishes the group's total; looks back on the groups before its own
- * (nearest published group prefix within 32 groups, else a wait for the one
- * 32 back; then a left-to-right fold of the group totals after it), and a
+ * (group g - 1's total from its tiles' words, after the nearest published
+ * group prefix within 32 groups before that, else a wait for the one 32
+ * back, and a left-to-right fold of the group totals after it), and a
  * group's last tile publishes the group's prefix.  Each tile and group has
  * one status word holding its mark and its value, read and written whole
  * with relaxed atomics, as the kernel's 16-byte words are (here a 64-bit
@@ -25,7 +26,10 @@
  * (36000 and 27000 times in a run of 40000 tiles), the same; and with
  * -DGROUP=1, 8 and 16 (lookback_group), the same.  Again with the status
  * words (2026-12-04): 40000 tiles on 900 and 64 threads, three runs each,
- * -DREACH=2 and -DGROUP=8: every prefix the one-thread run's.
+ * -DREACH=2 and -DGROUP=8, group g - 1's total read from its tiles' words
+ * (before_group), and -DGROUP=1 (where tile 0, done after publishing its
+ * total, must publish group 0's prefix too: without it the kernel hung):
+ * every prefix the one-thread run's.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -122,6 +126,26 @@ static float group_prefix(long g)
 	return prefix;
 }
 
+/* Group g - 1's total from its tiles' words along the warp's tree (the
+ * bits its last tile publishes), after the groups before it
+ * (templates/scan/lookback.cu's before_group). */
+static float before_group(long g)
+{
+	float lanes[32];
+
+	for (int l = 0; l < 32; l++) {
+		lanes[l] = 0.0f;
+		if (l < GROUP) {
+			unsigned long long w;
+			while (what(w = load_word(&words[(g - 1) * GROUP + l])) < (mark | AGGREGATE))
+				sched_yield();
+			lanes[l] = value(w);
+		}
+	}
+	warp_inclusive(lanes);
+	return g > 1 ? group_prefix(g - 1) + lanes[GROUP - 1] : lanes[GROUP - 1];
+}
+
 static void *worker(void *arg)
 {
 	unsigned seed = (unsigned)(size_t)arg * 7919u + 1;
@@ -136,6 +160,12 @@ static void *worker(void *arg)
 		jitter(&seed);
 		all = tile_total[t];
 		publish(&words[t], all, AGGREGATE);
+		if (t == 0) {  /* as the kernel's look_back: tile 0 publishes and is done */
+			if (GROUP == 1)  /* group 0 is tile 0 alone: its prefix is its total */
+				publish(&group_words[0], all, PREFIX);
+			got[t] = 0.0f;
+			continue;
+		}
 		jitter(&seed);
 		for (int l = 0; l < 32; l++) {
 			lanes[l] = 0.0f;
@@ -154,7 +184,7 @@ static void *worker(void *arg)
 		if (p == GROUP - 1)
 			publish(&group_words[g], lanes[GROUP - 1], AGGREGATE);
 		jitter(&seed);
-		float group = g > 0 ? group_prefix(g) : 0.0f;
+		float group = g > 0 ? before_group(g) : 0.0f;
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
 		if (p == GROUP - 1)
 			publish(&group_words[g], group + lanes[GROUP - 1], PREFIX);

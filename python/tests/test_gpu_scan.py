@@ -184,3 +184,34 @@ def test_lookback_groups(group, gen):
         first = kgen.cumsum(y, lookback_group=group, items_per_thread=8)
         check(first, y, "sum", False)
         assert torch.equal(kgen.cumsum(y, lookback_group=group, items_per_thread=8), first)
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_segments(dt, exclusive, gen):
+    """block_scan: segments (the tile as read, a TMA bulk copy on sm_90, each
+    warp scanning a contiguous segment): every size, a misaligned start (the
+    loads a thread, the tile whole or not), min and max, along padded rows."""
+    for n in SIZES:
+        x = data(n, dt, gen)
+        check(kgen.scan(x, "sum", exclusive=exclusive, block_scan="segments"), x, "sum", exclusive)
+    x = data(100003, dt, gen)
+    check(kgen.scan(x[1:], "sum", exclusive=exclusive, block_scan="segments"), x[1:], "sum", exclusive)
+    for op in ("min", "max"):
+        check(kgen.scan(x, op, exclusive=exclusive, block_scan="segments"), x, op, exclusive)
+    whole = data(64 * (8200 + 8), dt, gen)
+    rows = whole.view(64, 8208)[:, :8200]
+    got = kgen.scan(rows, dim=-1, exclusive=exclusive, block_scan="segments")
+    for r in (0, 31, 63):
+        check(got[r], rows[r].contiguous(), "sum", exclusive)
+
+
+def test_segments_in_place_and_the_same_floats_every_run(gen):
+    x = data(2 ** 22 + 3, "f32", gen)
+    first = kgen.cumsum(x, block_scan="segments")
+    check(first, x, "sum", False)
+    for _ in range(3):
+        assert torch.equal(kgen.cumsum(x, block_scan="segments"), first)
+    y = x.clone()
+    assert kgen.cumsum(y, out=y, block_scan="segments") is y
+    assert torch.equal(y, first)

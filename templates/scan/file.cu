@@ -8,22 +8,43 @@ typedef {{t_ctype}} T;
 {{op_types}}
 typedef unsigned long long Index;
 
+{{^segments}}
 // {{threads}} threads per block, each scanning {{items}} adjacent elements of a tile.
+{{/segments}}
+{{#segments}}
+// {{threads}} threads per block, a tile of {{items}} elements a thread ({{blocks}} blocks an SM: as
+// many as 228 KB of shared memory holds).
+{{/segments}}
 constexpr int THREADS = {{threads}};
 constexpr int ITEMS = {{items}};
 constexpr Index TILE = (Index)THREADS * ITEMS;
+{{^segments}}
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
+{{/segments}}
+{{#segments}}
+constexpr int BLOCKS = {{blocks}};
+{{/segments}}
 
 {{activations}}{{op_functions}}
 
+{{^segments}}
 // A tile's elements in shared memory, one word skipped every 32 so that
 // thread t reading its ITEMS adjacent elements (t * ITEMS + j) and the
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+{{/segments}}
+
+{{^segments}}
 // Loads of VEC elements ({{load_width}} bytes) and stores of OUT_VEC results at once.
+{{/segments}}
+{{#segments}}
+// Loads of VEC elements ({{load_width}} bytes) at once, and as many results stored at once.
+{{/segments}}
 constexpr int VEC = {{vec}};
+{{^segments}}
 constexpr int OUT_VEC = {{out_vec}};
+{{/segments}}
 template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
 template <typename P> struct Pointee;
 template <typename E> struct Pointee<E *> { typedef E type; };
@@ -34,6 +55,13 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
+{{#segments}}
+#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (lookback.cu's read_tile)
+{{ptx}}
+#endif
+
+{{/segments}}
+{{^segments}}
 // The tile's elements at `first` (n - first of them left) into shared memory
 // as accumulators, read across the tile (coalesced): a whole tile at an
 // aligned address in loads of VEC elements, every load issued before the
@@ -65,9 +93,32 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
 // A result from the tile, after `prefix` when there is one.
 static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
 
+{{/segments}}
+// A pack stored with st.global.cs, streaming: the results are not read
+// again here, so L2 keeps what is (the input ahead, the look-back's words)
+// rather than them (a probe of 2^28 f32 on an H200: 0.75 of a copy to 0.84).
+template <int BYTES> struct Bits;
+template <> struct Bits<16> { typedef uint4 type; };
+template <> struct Bits<8> { typedef uint2 type; };
+template <> struct Bits<4> { typedef unsigned int type; };
+template <> struct Bits<2> { typedef unsigned short type; };
+template <> struct Bits<1> { typedef unsigned char type; };
+
+template <typename P> static __device__ __forceinline__ void store_streaming(P *dst, const P &v)
+{
+    constexpr int PIECE = sizeof(P) > 16 ? 16 : (int)sizeof(P);
+    typedef typename Bits<PIECE>::type B;
+    static_assert(sizeof(P) % PIECE == 0, "a pack is whole pieces");
+
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(P) / PIECE); i++)
+        __stcs(reinterpret_cast<B *>(dst) + i, reinterpret_cast<const B *>(&v)[i]);
+}
+
+{{^segments}}
 // The tile's results from shared memory to out, each after *prefix (none:
 // NULL), across the tile (coalesced): a whole tile at an aligned address
-// in stores of OUT_VEC results.
+// in streaming stores of OUT_VEC results.
 static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
                                                   const Acc *prefix)
 {
@@ -80,7 +131,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
 #pragma unroll
             for (int e = 0; e < OUT_VEC; e++)
                 store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
-            packs[j * THREADS + threadIdx.x] = p;
+            store_streaming(packs + j * THREADS + threadIdx.x, p);
         }
         return;
     }
@@ -92,6 +143,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
     }
 }
 
+{{/segments}}
 {{#warp_inclusive}}
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
 // combined, in lane order, along a tree fixed by l): five shuffles up.
@@ -110,6 +162,7 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 
 {{/warp_inclusive}}
 {{block_scan}}
+{{^segments}}
 // Thread t's ITEMS adjacent elements of the tile in shared memory scanned
 // in place from `running`, what comes before them: {{mode}}.
 static __device__ __forceinline__ void scan_items(Acc *tile, Acc running)
@@ -140,4 +193,5 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
+{{/segments}}
 {{kernel}}

@@ -128,11 +128,53 @@ static __device__ __forceinline__ Acc group_prefix(const Status &s, long long g)
     return prefix;
 }
 
+// The combination of every tile before group g (g > 0), by a warp: group
+// g - 1's total from its tiles' words, scanned as its last tile scans them
+// (so the same bits as the total that tile publishes, a round trip sooner),
+// after the groups before it as group_prefix finds them.
+static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
+{
+    const int lane = threadIdx.x % 32;
+    Acc v = identity();
+
+    if (lane < GROUP)
+        v = from_bits(s.wait(s.tiles + (Index)(g - 1) * GROUP + lane, AGGREGATE).bits);
+    const Acc last = __shfl_sync(0xffffffffu, warp_inclusive(v), GROUP - 1);
+    return g > 1 ? combine(group_prefix(s, g - 1), last) : last;
+}
+
+// Warp 0 of tile t's block, the tile's total in `all`: publishes the total,
+// scans those of the tiles before it in its group and looks back on the
+// groups before that (a group's last tile publishes the group's total, then
+// its prefix).  The tile's prefix, in every lane (the identity for tile 0).
+static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t, Index tiles, unsigned long long epoch,
+                                                Acc all)
+{
+    const Status s(scratch, tiles, epoch);
+    const int p = (int)(t % GROUP);
+    const long long g = (long long)(t / GROUP);
+
+    if (threadIdx.x == 0 && tiles > 1) {
+        s.publish(s.tiles + t, all, AGGREGATE);
+        if (t == 0 && GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
+            s.publish(s.groups, all, PREFIX);
+    }
+    if (t == 0)
+        return identity();
+    const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, group_total, AGGREGATE);
+    const Acc group = g > 0 ? before_group(s, g) : identity();
+    const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, combine(group, group_total), PREFIX);
+    return p > 0 ? combine(group, mates) : group;
+}
+
+{{^segments}}
 // A block a tile of a row: its elements scanned in the tile and its total
-// published; then warp 0 scans the totals of the tiles before it in its
-// group and looks back on the groups before that (a group's last tile
-// publishes the group's total, then its prefix) while the other warps scan
-// their items in the tile; the tile's prefix is combined in as it is stored.
+// published; then warp 0 looks back while the other warps scan their items
+// in the tile; the tile's prefix is combined in as it is stored.
 extern "C" __global__ void __launch_bounds__(THREADS)
 {{name}}(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
@@ -148,27 +190,147 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     load_tile(tile, in, first, n);
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
-    if (threadIdx.x < 32 && t > 0) {
-        Status s(scratch, tiles, epoch);
-        const int p = (int)(t % GROUP);
-        const long long g = (long long)(t / GROUP);
+    if (threadIdx.x < 32) {
+        const Acc prefix = look_back(scratch, t, tiles, epoch, all);
         if (threadIdx.x == 0)
-            s.publish(s.tiles + t, all, AGGREGATE);
-        const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
-        if (p == GROUP - 1 && threadIdx.x == 0)
-            s.publish(s.groups + g, group_total, AGGREGATE);
-        const Acc group = g > 0 ? group_prefix(s, g) : identity();
-        const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
-        if (threadIdx.x == 0) {
-            tile_prefix = p > 0 ? combine(group, mates) : group;
-            if (p == GROUP - 1)
-                s.publish(s.groups + g, combine(group, group_total), PREFIX);
-        }
-    } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
-        Status s(scratch, tiles, epoch);
-        s.publish(s.tiles, all, AGGREGATE);
+            tile_prefix = prefix;
     }
     scan_items(tile, before);
     __syncthreads();
     store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
 }
+{{/segments}}
+{{#segments}}
+// block_scan: segments.  Warp w takes elements [w * SEG, (w + 1) * SEG) of
+// the tile, 32 x VEC a step: lane l the VEC elements at l * VEC, read from
+// shared memory in one load (no bank twice), so the tile lies there as read.
+constexpr int SEG = (int)(TILE / (THREADS / 32));
+constexpr int STEP = 32 * VEC;
+static_assert(SEG % STEP == 0, "a warp's segment is whole steps");
+
+// The tile at `first` (n - first elements left) into shared memory as it
+// is; whether it was whole.  A whole tile at an aligned address: one TMA
+// bulk copy on sm_90 (nothing staged in registers, so more tiles fit an
+// SM), loads of VEC elements before; otherwise the elements before n, one
+// a load (the rest are left: the scan takes the identity for them).
+static __device__ __forceinline__ bool read_tile(T *tile, unsigned long long *bar, const T *__restrict__ in, Index first,
+                                                 Index n)
+{
+    const bool whole = first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>) > 16 ? sizeof(Pack<T, VEC>) : 16);
+
+    if (whole) {
+#if __CUDA_ARCH__ >= 900
+        constexpr unsigned BYTES = (unsigned)(TILE * sizeof(T));
+        if (threadIdx.x == 0) {
+            mbarrier_init(bar, 1);
+            fence_mbarrier_init();
+            mbarrier_arrive_expect_tx(bar, BYTES);
+            bulk_load(tile, in + first, BYTES, bar);
+        }
+        __syncthreads();  // the mbarrier is set up before anyone waits on it
+        mbarrier_wait(bar, 0);
+#else
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            reinterpret_cast<Pack<T, VEC> *>(tile)[j * THREADS + threadIdx.x] = p[j];
+        __syncthreads();
+#endif
+        return true;
+    }
+    for (int i = threadIdx.x; i < (int)TILE; i += THREADS)
+        if (first + i < n)
+            tile[i] = in[first + i];
+    __syncthreads();
+    return false;
+}
+
+// Element i of the tile as an accumulator (the identity past n).
+static __device__ __forceinline__ Acc element(T x, Index i, Index n, bool whole)
+{
+    return whole || i < n ? to_acc(x, i) : identity();
+}
+
+// A block a tile of a row, read whole into shared memory: each warp combines
+// its segment, warp 0 scans the warp totals and looks back, then each warp
+// scans its segment a step at a time from what comes before it and stores
+// the results from registers.
+extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
+{{name}}(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
+    unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
+{
+    __shared__ alignas(128) T tile[TILE];
+    __shared__ unsigned long long bar;
+    __shared__ Acc before_warp[THREADS / 32];
+    const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
+
+    in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
+    out += blockIdx.y * out_pitch;
+    scratch += blockIdx.y * row_scratch;
+    const bool whole = read_tile(tile, &bar, in, first, n);
+    Acc mine = identity();
+#pragma unroll
+    for (int c = 0; c < SEG / STEP; c++) {
+        const int i = seg + c * STEP;
+        const Pack<T, VEC> x = *reinterpret_cast<const Pack<T, VEC> *>(tile + i);
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            mine = combine(mine, element(x.e[e], first + i + e, n, whole));
+    }
+    const Acc warp_total = __shfl_sync(0xffffffffu, warp_inclusive(mine), 31);
+    if (lane == 0)
+        before_warp[warp] = warp_total;
+    __syncthreads();
+    if (warp == 0) {
+        const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
+        const Acc prefix = look_back(scratch, t, tiles, epoch, __shfl_sync(0xffffffffu, w, THREADS / 32 - 1));
+        const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
+        if (lane < THREADS / 32)
+            before_warp[lane] = lane == 0 ? prefix : combine(prefix, earlier);
+    }
+    __syncthreads();
+    Acc running = before_warp[warp];
+    const bool packs = whole && aligned(out + first, sizeof(Pack<Stored, VEC>));
+#pragma unroll
+    for (int c = 0; c < SEG / STEP; c++) {
+        const int i = seg + c * STEP;
+        const Pack<T, VEC> p = *reinterpret_cast<const Pack<T, VEC> *>(tile + i);
+        Acc x[VEC];
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            x[e] = element(p.e[e], first + i + e, n, whole);
+        Acc mine_step = x[0];
+#pragma unroll
+        for (int e = 1; e < VEC; e++)
+            mine_step = combine(mine_step, x[e]);
+        const Acc upto = warp_inclusive(mine_step), lanes_before = __shfl_up_sync(0xffffffffu, upto, 1);
+        Acc v = lane == 0 ? running : combine(running, lanes_before);
+        Pack<Stored, VEC> r;
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+{{#inclusive}}
+            v = combine(v, x[e]);
+            store(r.e, e, v, n);
+{{/inclusive}}
+{{^inclusive}}
+            store(r.e, e, v, n);
+            v = combine(v, x[e]);
+{{/inclusive}}
+        }
+        if (packs) {
+            store_streaming(reinterpret_cast<Pack<Stored, VEC> *>(out + first + i), r);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (first + i + e < n)
+                    out[first + i + e] = r.e[e];
+        }
+        running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
+    }
+}
+{{/segments}}

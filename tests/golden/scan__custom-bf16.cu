@@ -17,7 +17,7 @@
 //   post: a
 //   mode: inclusive
 //   strategy: lookback
-//   block_scan: warps
+//   block_scan: segments
 //   lookback_group: 32
 //
 // Kernel (extern "C"), for rows of n elements (a vector: one):
@@ -36,11 +36,12 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 32 adjacent elements of a tile.
+// 256 threads per block, a tile of 32 elements a thread (8 blocks an SM: as
+// many as 228 KB of shared memory holds).
 constexpr int THREADS = 256;
 constexpr int ITEMS = 32;
 constexpr Index TILE = (Index)THREADS * ITEMS;
-constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
+constexpr int BLOCKS = 8;
 
 // op: custom, the spec's map, combine, identity and post expressions
 static __device__ __forceinline__ Acc identity() { return 0; }
@@ -51,14 +52,9 @@ static __device__ __forceinline__ Acc to_acc(T x, Index) { return map(__uint_as_
 // The result of row, column or vector j.
 static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index) { out[j] = a; }
 
-// A tile's elements in shared memory, one word skipped every 32 so that
-// thread t reading its ITEMS adjacent elements (t * ITEMS + j) and the
-// warps reading across the tile (j * THREADS + t) meet no bank twice.
-static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
-// Loads of VEC elements (16 bytes) and stores of OUT_VEC results at once.
+// Loads of VEC elements (16 bytes) at once, and as many results stored at once.
 constexpr int VEC = 8;
-constexpr int OUT_VEC = 4;
 template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
 template <typename P> struct Pointee;
 template <typename E> struct Pointee<E *> { typedef E type; };
@@ -69,62 +65,69 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
-// The tile's elements at `first` (n - first of them left) into shared memory
-// as accumulators, read across the tile (coalesced): a whole tile at an
-// aligned address in loads of VEC elements, every load issued before the
-// first is used; otherwise one element a load, the identity past n.
-static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict__ in, Index first, Index n)
+#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (lookback.cu's read_tile)
+// Shared-memory address of a generic pointer, for the PTX below.
+static __device__ __forceinline__ unsigned int smem(const void *p)
 {
-    if (first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>))) {
-        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
-        Pack<T, VEC> p[ITEMS / VEC];
-#pragma unroll
-        for (int j = 0; j < ITEMS / VEC; j++)
-            p[j] = packs[j * THREADS + threadIdx.x];
-#pragma unroll
-        for (int j = 0; j < ITEMS / VEC; j++) {
-            const int i = (j * THREADS + threadIdx.x) * VEC;
-#pragma unroll
-            for (int e = 0; e < VEC; e++)
-                tile[padded(i + e)] = to_acc(p[j].e[e], first + i + e);
-        }
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        const int i = j * THREADS + threadIdx.x;
-        tile[padded(i)] = first + i < n ? to_acc(in[first + i], first + i) : identity();
-    }
+    return (unsigned int)__cvta_generic_to_shared(p);
 }
 
-// A result from the tile, after `prefix` when there is one.
-static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
-
-// The tile's results from shared memory to out, each after *prefix (none:
-// NULL), across the tile (coalesced): a whole tile at an aligned address
-// in stores of OUT_VEC results.
-static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
-                                                  const Acc *prefix)
+// An mbarrier whose phase completes when `count` threads have arrived (and
+// the bytes they expect have landed).
+static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned int count)
 {
-    if (first + TILE <= n && aligned(out + first, sizeof(Pack<Stored, OUT_VEC>))) {
-        Pack<Stored, OUT_VEC> *packs = reinterpret_cast<Pack<Stored, OUT_VEC> *>(out + first);
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(count) : "memory");
+}
+
+// Make the mbarriers' initialisation visible to the TMA unit and the other threads.
+static __device__ __forceinline__ void fence_mbarrier_init()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// Arrive on bar, expecting `bytes` more from TMA copies that complete on it.
+static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
+}
+
+// Wait until the phase of bar with this parity has completed.
+static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
+{
+    for (unsigned int done = 0; !done;)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+}
+
+// TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
+// dst, both 16-byte aligned, completing on bar.
+static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
+                                                 unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+}
+#endif
+
+// A pack stored with st.global.cs, streaming: the results are not read
+// again here, so L2 keeps what is (the input ahead, the look-back's words)
+// rather than them (a probe of 2^28 f32 on an H200: 0.75 of a copy to 0.84).
+template <int BYTES> struct Bits;
+template <> struct Bits<16> { typedef uint4 type; };
+template <> struct Bits<8> { typedef uint2 type; };
+template <> struct Bits<4> { typedef unsigned int type; };
+template <> struct Bits<2> { typedef unsigned short type; };
+template <> struct Bits<1> { typedef unsigned char type; };
+
+template <typename P> static __device__ __forceinline__ void store_streaming(P *dst, const P &v)
+{
+    constexpr int PIECE = sizeof(P) > 16 ? 16 : (int)sizeof(P);
+    typedef typename Bits<PIECE>::type B;
+    static_assert(sizeof(P) % PIECE == 0, "a pack is whole pieces");
+
 #pragma unroll
-        for (int j = 0; j < ITEMS / OUT_VEC; j++) {
-            const int i = (j * THREADS + threadIdx.x) * OUT_VEC;
-            Pack<Stored, OUT_VEC> p;
-#pragma unroll
-            for (int e = 0; e < OUT_VEC; e++)
-                store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
-            packs[j * THREADS + threadIdx.x] = p;
-        }
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        const int i = j * THREADS + threadIdx.x;
-        if (first + i < n)
-            store(out, first + i, prefixed(prefix, tile[padded(i)]), n);
-    }
+    for (int i = 0; i < (int)(sizeof(P) / PIECE); i++)
+        __stcs(reinterpret_cast<B *>(dst) + i, reinterpret_cast<const B *>(&v)[i]);
 }
 
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
@@ -140,57 +143,6 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
             v = combine(u, v);
     }
     return v;
-}
-
-constexpr int WARPS = THREADS / 32;
-
-// Each thread's total as the combination of the totals of the threads
-// before it (the identity for thread 0), and the block's total in *all:
-// each warp scans its totals by shuffles, warp 0 scans the warp totals.
-static __device__ __forceinline__ Acc block_exclusive(Acc total, Acc *all)
-{
-    __shared__ Acc warp_totals[WARPS];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const Acc inclusive = warp_inclusive(total);
-    Acc before = __shfl_up_sync(0xffffffffu, inclusive, 1);
-
-    __syncthreads();  // the last tile's warp totals are read
-    if (lane == 31)
-        warp_totals[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        const Acc w = warp_inclusive(lane < WARPS ? warp_totals[lane] : identity());
-        if (lane < WARPS)
-            warp_totals[lane] = w;
-    }
-    __syncthreads();
-    *all = warp_totals[WARPS - 1];
-    if (lane == 0)
-        before = identity();
-    return warp == 0 ? before : lane == 0 ? warp_totals[warp - 1] : combine(warp_totals[warp - 1], before);
-}
-// Thread t's ITEMS adjacent elements of the tile in shared memory scanned
-// in place from `running`, what comes before them: inclusive, each element's own included.
-static __device__ __forceinline__ void scan_items(Acc *tile, Acc running)
-{
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        const int i = padded(threadIdx.x * ITEMS + j);
-        const Acc x = tile[i];
-        running = combine(running, x);
-        tile[i] = running;
-    }
-}
-
-// The combination of thread t's ITEMS adjacent elements of the tile.
-static __device__ __forceinline__ Acc items_total(const Acc *tile)
-{
-    Acc total = tile[padded(threadIdx.x * ITEMS)];
-
-#pragma unroll
-    for (int j = 1; j < ITEMS; j++)
-        total = combine(total, tile[padded(threadIdx.x * ITEMS + j)]);
-    return total;
 }
 
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
@@ -322,47 +274,172 @@ static __device__ __forceinline__ Acc group_prefix(const Status &s, long long g)
     return prefix;
 }
 
-// A block a tile of a row: its elements scanned in the tile and its total
-// published; then warp 0 scans the totals of the tiles before it in its
-// group and looks back on the groups before that (a group's last tile
-// publishes the group's total, then its prefix) while the other warps scan
-// their items in the tile; the tile's prefix is combined in as it is stored.
-extern "C" __global__ void __launch_bounds__(THREADS)
+// The combination of every tile before group g (g > 0), by a warp: group
+// g - 1's total from its tiles' words, scanned as its last tile scans them
+// (so the same bits as the total that tile publishes, a round trip sooner),
+// after the groups before it as group_prefix finds them.
+static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
+{
+    const int lane = threadIdx.x % 32;
+    Acc v = identity();
+
+    if (lane < GROUP)
+        v = from_bits(s.wait(s.tiles + (Index)(g - 1) * GROUP + lane, AGGREGATE).bits);
+    const Acc last = __shfl_sync(0xffffffffu, warp_inclusive(v), GROUP - 1);
+    return g > 1 ? combine(group_prefix(s, g - 1), last) : last;
+}
+
+// Warp 0 of tile t's block, the tile's total in `all`: publishes the total,
+// scans those of the tiles before it in its group and looks back on the
+// groups before that (a group's last tile publishes the group's total, then
+// its prefix).  The tile's prefix, in every lane (the identity for tile 0).
+static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t, Index tiles, unsigned long long epoch,
+                                                Acc all)
+{
+    const Status s(scratch, tiles, epoch);
+    const int p = (int)(t % GROUP);
+    const long long g = (long long)(t / GROUP);
+
+    if (threadIdx.x == 0 && tiles > 1) {
+        s.publish(s.tiles + t, all, AGGREGATE);
+        if (t == 0 && GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
+            s.publish(s.groups, all, PREFIX);
+    }
+    if (t == 0)
+        return identity();
+    const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, group_total, AGGREGATE);
+    const Acc group = g > 0 ? before_group(s, g) : identity();
+    const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, combine(group, group_total), PREFIX);
+    return p > 0 ? combine(group, mates) : group;
+}
+
+// block_scan: segments.  Warp w takes elements [w * SEG, (w + 1) * SEG) of
+// the tile, 32 x VEC a step: lane l the VEC elements at l * VEC, read from
+// shared memory in one load (no bank twice), so the tile lies there as read.
+constexpr int SEG = (int)(TILE / (THREADS / 32));
+constexpr int STEP = 32 * VEC;
+static_assert(SEG % STEP == 0, "a warp's segment is whole steps");
+
+// The tile at `first` (n - first elements left) into shared memory as it
+// is; whether it was whole.  A whole tile at an aligned address: one TMA
+// bulk copy on sm_90 (nothing staged in registers, so more tiles fit an
+// SM), loads of VEC elements before; otherwise the elements before n, one
+// a load (the rest are left: the scan takes the identity for them).
+static __device__ __forceinline__ bool read_tile(T *tile, unsigned long long *bar, const T *__restrict__ in, Index first,
+                                                 Index n)
+{
+    const bool whole = first + TILE <= n && aligned(in + first, sizeof(Pack<T, VEC>) > 16 ? sizeof(Pack<T, VEC>) : 16);
+
+    if (whole) {
+#if __CUDA_ARCH__ >= 900
+        constexpr unsigned BYTES = (unsigned)(TILE * sizeof(T));
+        if (threadIdx.x == 0) {
+            mbarrier_init(bar, 1);
+            fence_mbarrier_init();
+            mbarrier_arrive_expect_tx(bar, BYTES);
+            bulk_load(tile, in + first, BYTES, bar);
+        }
+        __syncthreads();  // the mbarrier is set up before anyone waits on it
+        mbarrier_wait(bar, 0);
+#else
+        const Pack<T, VEC> *packs = reinterpret_cast<const Pack<T, VEC> *>(in + first);
+        Pack<T, VEC> p[ITEMS / VEC];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            p[j] = packs[j * THREADS + threadIdx.x];
+#pragma unroll
+        for (int j = 0; j < ITEMS / VEC; j++)
+            reinterpret_cast<Pack<T, VEC> *>(tile)[j * THREADS + threadIdx.x] = p[j];
+        __syncthreads();
+#endif
+        return true;
+    }
+    for (int i = threadIdx.x; i < (int)TILE; i += THREADS)
+        if (first + i < n)
+            tile[i] = in[first + i];
+    __syncthreads();
+    return false;
+}
+
+// Element i of the tile as an accumulator (the identity past n).
+static __device__ __forceinline__ Acc element(T x, Index i, Index n, bool whole)
+{
+    return whole || i < n ? to_acc(x, i) : identity();
+}
+
+// A block a tile of a row, read whole into shared memory: each warp combines
+// its segment, warp 0 scans the warp totals and looks back, then each warp
+// scans its segment a step at a time from what comes before it and stores
+// the results from registers.
+extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 scan_custom_bf16(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
 {
-    __shared__ Acc tile[TILE_WORDS];
-    __shared__ Acc tile_prefix;
+    __shared__ alignas(128) T tile[TILE];
+    __shared__ unsigned long long bar;
+    __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
-    Acc all;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
     scratch += blockIdx.y * row_scratch;
-    load_tile(tile, in, first, n);
-    __syncthreads();
-    const Acc before = block_exclusive(items_total(tile), &all);
-    if (threadIdx.x < 32 && t > 0) {
-        Status s(scratch, tiles, epoch);
-        const int p = (int)(t % GROUP);
-        const long long g = (long long)(t / GROUP);
-        if (threadIdx.x == 0)
-            s.publish(s.tiles + t, all, AGGREGATE);
-        const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
-        if (p == GROUP - 1 && threadIdx.x == 0)
-            s.publish(s.groups + g, group_total, AGGREGATE);
-        const Acc group = g > 0 ? group_prefix(s, g) : identity();
-        const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
-        if (threadIdx.x == 0) {
-            tile_prefix = p > 0 ? combine(group, mates) : group;
-            if (p == GROUP - 1)
-                s.publish(s.groups + g, combine(group, group_total), PREFIX);
-        }
-    } else if (threadIdx.x == 0 && tiles > 1) {  // tile 0: its total, for its group mates
-        Status s(scratch, tiles, epoch);
-        s.publish(s.tiles, all, AGGREGATE);
+    const bool whole = read_tile(tile, &bar, in, first, n);
+    Acc mine = identity();
+#pragma unroll
+    for (int c = 0; c < SEG / STEP; c++) {
+        const int i = seg + c * STEP;
+        const Pack<T, VEC> x = *reinterpret_cast<const Pack<T, VEC> *>(tile + i);
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            mine = combine(mine, element(x.e[e], first + i + e, n, whole));
     }
-    scan_items(tile, before);
+    const Acc warp_total = __shfl_sync(0xffffffffu, warp_inclusive(mine), 31);
+    if (lane == 0)
+        before_warp[warp] = warp_total;
     __syncthreads();
-    store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
+    if (warp == 0) {
+        const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
+        const Acc prefix = look_back(scratch, t, tiles, epoch, __shfl_sync(0xffffffffu, w, THREADS / 32 - 1));
+        const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
+        if (lane < THREADS / 32)
+            before_warp[lane] = lane == 0 ? prefix : combine(prefix, earlier);
+    }
+    __syncthreads();
+    Acc running = before_warp[warp];
+    const bool packs = whole && aligned(out + first, sizeof(Pack<Stored, VEC>));
+#pragma unroll
+    for (int c = 0; c < SEG / STEP; c++) {
+        const int i = seg + c * STEP;
+        const Pack<T, VEC> p = *reinterpret_cast<const Pack<T, VEC> *>(tile + i);
+        Acc x[VEC];
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            x[e] = element(p.e[e], first + i + e, n, whole);
+        Acc mine_step = x[0];
+#pragma unroll
+        for (int e = 1; e < VEC; e++)
+            mine_step = combine(mine_step, x[e]);
+        const Acc upto = warp_inclusive(mine_step), lanes_before = __shfl_up_sync(0xffffffffu, upto, 1);
+        Acc v = lane == 0 ? running : combine(running, lanes_before);
+        Pack<Stored, VEC> r;
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            v = combine(v, x[e]);
+            store(r.e, e, v, n);
+        }
+        if (packs) {
+            store_streaming(reinterpret_cast<Pack<Stored, VEC> *>(out + first + i), r);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (first + i + e < n)
+                    out[first + i + e] = r.e[e];
+        }
+        running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
+    }
 }

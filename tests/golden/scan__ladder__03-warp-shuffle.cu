@@ -47,6 +47,7 @@ static __device__ __forceinline__ void store(Results out, Index j, Acc a, Index)
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
+
 // Loads of VEC elements (4 bytes) and stores of OUT_VEC results at once.
 constexpr int VEC = 1;
 constexpr int OUT_VEC = 1;
@@ -91,9 +92,30 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
 // A result from the tile, after `prefix` when there is one.
 static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
 
+// A pack stored with st.global.cs, streaming: the results are not read
+// again here, so L2 keeps what is (the input ahead, the look-back's words)
+// rather than them (a probe of 2^28 f32 on an H200: 0.75 of a copy to 0.84).
+template <int BYTES> struct Bits;
+template <> struct Bits<16> { typedef uint4 type; };
+template <> struct Bits<8> { typedef uint2 type; };
+template <> struct Bits<4> { typedef unsigned int type; };
+template <> struct Bits<2> { typedef unsigned short type; };
+template <> struct Bits<1> { typedef unsigned char type; };
+
+template <typename P> static __device__ __forceinline__ void store_streaming(P *dst, const P &v)
+{
+    constexpr int PIECE = sizeof(P) > 16 ? 16 : (int)sizeof(P);
+    typedef typename Bits<PIECE>::type B;
+    static_assert(sizeof(P) % PIECE == 0, "a pack is whole pieces");
+
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(P) / PIECE); i++)
+        __stcs(reinterpret_cast<B *>(dst) + i, reinterpret_cast<const B *>(&v)[i]);
+}
+
 // The tile's results from shared memory to out, each after *prefix (none:
 // NULL), across the tile (coalesced): a whole tile at an aligned address
-// in stores of OUT_VEC results.
+// in streaming stores of OUT_VEC results.
 static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, Index first, Index n,
                                                   const Acc *prefix)
 {
@@ -106,7 +128,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
 #pragma unroll
             for (int e = 0; e < OUT_VEC; e++)
                 store(p.e, e, prefixed(prefix, tile[padded(i + e)]), n);
-            packs[j * THREADS + threadIdx.x] = p;
+            store_streaming(packs + j * THREADS + threadIdx.x, p);
         }
         return;
     }
