@@ -33,8 +33,8 @@
 static long long
 smem_bytes(const struct kgen_spec *s)
 {
-	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, an mbarrier (16-byte aligned) */
-		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 16;
+	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, the mbarrier and the mark, aligned */
+		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 32;
 	long long words = s->threads * s->items_per_thread;
 	long long scan = s->block_scan == KGEN_BS_HILLIS_STEELE ? 2 * s->threads
 	                 : s->block_scan == KGEN_BS_BLELLOCH    ? s->threads
@@ -64,7 +64,7 @@ kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return (tiles + groups) * KGEN_SCAN_WORD_BYTES;
+	return (1 + tiles + groups) * KGEN_SCAN_WORD_BYTES;  /* the header, then the tiles' and the groups' */
 }
 
 /* Blocks an SM for block_scan: segments' launch bounds: as many as 228 KB
@@ -95,8 +95,12 @@ check(struct kgen_spec *s, kgen_error *err)
 		return st;
 	if (!s->pos[KGEN_KEY_block_scan].line && s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
 		s->block_scan = KGEN_BS_SEGMENTS;  /* the look-back's default (H200, 2^28 f32: 0.86 of a copy against warps' 0.77) */
-	if (s->items_per_thread < 0)  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
-		s->items_per_thread = 128 / s->r.acc_bytes;
+	if (s->items_per_thread < 0) {  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
+		long long bytes = s->r.acc_bytes;
+		if (s->block_scan == KGEN_BS_SEGMENTS && s->r.dtype->size > bytes)
+			bytes = s->r.dtype->size;  /* segments keeps the elements: 128 bytes of them where they are wider */
+		s->items_per_thread = 128 / bytes;
+	}
 	if (s->r.pair)
 		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
 		           "or min", op);
@@ -145,12 +149,13 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
 		                   "// in order.  Scratch: none.\n", tile);
 	} else {
-		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch", "(tiles, rows)",
+		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch", "(tiles, rows)",
 		                   s->threads);
 		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
 		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
-		                   "// 16-byte status word a tile, then one a group of %lld tiles; zeros before the first\n"
-		                   "// launch, and each launch's epoch above every earlier one's (no clearing between).\n",
+		                   "// 16-byte header (the launches done on it), a 16-byte status word a tile, then one a\n"
+		                   "// group of %lld tiles; zeros before the first launch, no clearing between launches (each\n"
+		                   "// counts itself in the header, a CUDA graph's replays too), one launch at a time.\n",
 		                   tile, s->lookback_group);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
@@ -191,6 +196,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
 		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
 		tpl_set(&file, "blocks", "%lld", segment_blocks(s));
+		tpl_set(&file, "smem", "%lld", smem_bytes(s));
 		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
 	} else {
 		tpl_set(&file, "out_vec", "%lld", out_vec);
@@ -201,6 +207,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_set(&k, "group", "%lld", s->lookback_group);
 		tpl_show(&k, "segments", segments);
 		tpl_show(&k, "inclusive", inclusive);
+		if (segments)  /* every op but custom's combine commutes (docs/spec.md: associative, a the earlier) */
+			tpl_show(&k, "commutes", s->op != KGEN_OP_CUSTOM);
 	}
 	tpl_show(&file, "inclusive", inclusive);
 	/* the warps' block scan and the look-back scan across a warp's lanes */

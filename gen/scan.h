@@ -12,13 +12,13 @@ unsigned long long kgen_scan_tile(const struct kgen_spec *s);
 unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n);
 
 /* A status word of the look-back (templates/scan/lookback.cu): what it
- * holds, marked by the launch's epoch, and the value, read and written
- * whole. */
+ * holds, marked by the launch, and the value, read and written whole; a
+ * row's scratch starts with a header word counting the launches. */
 #define KGEN_SCAN_WORD_BYTES 16ull
 
 /* Bytes of scratch a row (or a vector) of n elements needs, a multiple of
  * 16: 0 for strategy: block and for one tile; else the look-back's status,
- * a word a tile and a word a group. */
+ * the header, a word a tile and a word a group. */
 unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n);
 
 #endif

@@ -291,7 +291,8 @@ KGEN_API kgen_status kgen_reduce_arg(kgen_kernel *kernel, kgen_devptr in, unsign
 /* kernel: scan: bytes of scratch kgen_scan() needs for n elements (0 for
  * strategy: block and for n of one tile).  Scratch supplied by the caller
  * must be zero-filled before its first use; every launch leaves it ready
- * for the next (each launch marks it with an epoch of its own). */
+ * for the next (each launch counts itself in its header on the device, a
+ * CUDA graph's replays included). */
 KGEN_API kgen_status kgen_scan_scratch_size(const kgen_kernel *kernel, unsigned long long n, size_t *bytes,
                                             kgen_error *err);
 

@@ -2,10 +2,10 @@
  * scan_launch.c - kernel: scan's launcher: kgen_scan() of a vector and
  * kgen_scan_rows() of a matrix's rows, and their scratch sizes
  * (include/kgen.h).  strategy: lookback launches a block a tile of a row
- * with the look-back's status in the row's scratch and an epoch of its
- * own, above every earlier launch's in the process, so that the status
- * never needs clearing between launches (gen/scan.c's contract); strategy:
- * block launches a block a row.
+ * with the look-back's status in the row's scratch, whose header counts
+ * the launches on the device, so that the status never needs clearing
+ * between launches, a CUDA graph's replays included (gen/scan.c's
+ * contract); strategy: block launches a block a row.
  */
 #include "config.h"
 #include "runtime.h"
@@ -13,9 +13,6 @@
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
-
-/* The epoch of the last look-back launch in this process (0: none yet). */
-static unsigned long long last_epoch;
 
 /* Rows a launch takes at most: a grid's y dimension. */
 #define MAX_GRID_ROWS 65535ull
@@ -133,7 +130,7 @@ scan_body(kgen_kernel *k, const char *who, struct call *c, CUstream stream, kgen
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long tiles = kgen_scan_tiles(s, c->cols), row_scratch = kgen_scan_scratch_bytes(s, c->cols);
 	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
-	unsigned long long r, epoch;
+	unsigned long long r;
 	kgen_status st;
 
 	if (!c->rows || !c->cols)
@@ -150,8 +147,7 @@ scan_body(kgen_kernel *k, const char *who, struct call *c, CUstream stream, kgen
 			void *args[5] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch };
 			st = kgen_launch_3d(k->ctx->cu, k->fn[0], 1, (unsigned)rows, 1, s->threads, 0, args, stream, err);
 		} else {
-			void *args[8] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch, &scratch, &row_scratch, &epoch };
-			epoch = __atomic_add_fetch(&last_epoch, 1, __ATOMIC_RELAXED);
+			void *args[7] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch, &scratch, &row_scratch };
 			st = kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, (unsigned)rows, 1, s->threads, 0, args, stream,
 			                    err);
 		}

@@ -1175,22 +1175,21 @@ START_TEST(a_spec_of_several_kernels_compiles_them_apart)
 END_TEST
 
 /* kernel: scan: strategy lookback launches a block a tile with its own
- * zero-filled scratch and a new epoch each launch; block one block; every
- * bad call is refused before a launch. */
+ * zero-filled scratch (whose header counts the launches on the device);
+ * block one block; every bad call is refused before a launch. */
 START_TEST(a_scan_launches_a_block_a_tile)
 {
 	kgen_kernel *k = build("kernel: scan\nitems_per_thread: 8\nname: fake_scan\n"), *b, *r;
 	const unsigned long long in = 0x10000000ull, out = 0x20000000ull;
 	int *live = fake_var("fake_cuda_allocs"), before = *nlaunches, allocs = *live;
-	unsigned long long epoch;
 	size_t bytes = 1;
 	kgen_error err;
 
 	ck_assert_int_eq(kgen_scan_scratch_size(k, 5000, &bytes, &err), KGEN_OK);
-	ck_assert_uint_eq(bytes, 4 * 16);  /* a 16-byte status word for each of three tiles and their group */
+	ck_assert_uint_eq(bytes, 5 * 16);  /* 16-byte words: the header, three tiles and their group */
 	ck_assert_int_eq(kgen_scan_scratch_size(k, 2048, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);  /* one tile: nothing to look back on */
-	*nparams = 8;
+	*nparams = 7;
 	ck_assert_msg(kgen_scan(k, in, out, 5000, 0, 0, (kgen_stream)0x77, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(last()->name, "fake_scan");
 	ck_assert_uint_eq(last()->grid[0], 3);
@@ -1202,12 +1201,10 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_uint_eq(last()->args[3], 5000);  /* a vector: one row, pitches n */
 	ck_assert_uint_eq(last()->args[4], 5000);
 	ck_assert_uint_ne(last()->args[5], 0);  /* its own scratch */
-	ck_assert_uint_eq(last()->args[6], 64);  /* a row's */
+	ck_assert_uint_eq(last()->args[6], 80);  /* a row's */
 	ck_assert_int_eq(*live, allocs + 1);
-	epoch = last()->args[7];
-	ck_assert_msg(kgen_scan(k, in, in, 5000, 0x30000000ull, 64, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_scan(k, in, in, 5000, 0x30000000ull, 80, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_uint_eq(last()->args[5], 0x30000000ull);  /* the caller's, in place */
-	ck_assert_uint_gt(last()->args[7], epoch);
 	ck_assert_int_eq(*nlaunches, before + 2);
 	ck_assert_int_eq(kgen_scan(k, in, out, 0, 0, 0, NULL, &err), KGEN_OK);  /* n = 0: nothing */
 	ck_assert_int_eq(*nlaunches, before + 2);
@@ -1229,8 +1226,8 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_int_eq(kgen_scan(k, in, in + 4, 10, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
 	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000000ull, 16, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_scan: scratch of 16 bytes is too small: 64 needed for 1 x 5000");
-	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000008ull, 64, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan: scratch of 16 bytes is too small: 80 needed for 1 x 5000");
+	ck_assert_int_eq(kgen_scan(k, in, out, 5000, 0x30000008ull, 80, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_scan: scratch (0x30000008) is not aligned to 16 bytes");
 	r = build("kernel: reduce\nname: fake_scan_not\n");
 	ck_assert_int_eq(kgen_scan(r, in, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
@@ -1258,18 +1255,18 @@ START_TEST(a_row_scan_launches_a_row_of_tiles_a_grid_row)
 	kgen_error err;
 
 	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 3, 5000, &bytes, &err), KGEN_OK);
-	ck_assert_uint_eq(bytes, 3 * 64);
-	*nparams = 8;
-	ck_assert_msg(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 64, NULL, &err) == KGEN_OK, "%s",
+	ck_assert_uint_eq(bytes, 3 * 80);
+	*nparams = 7;
+	ck_assert_msg(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 80, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
 	ck_assert_uint_eq(last()->grid[0], 3);  /* tiles of a row */
 	ck_assert_uint_eq(last()->grid[1], 3);  /* rows */
 	ck_assert_uint_eq(last()->args[3], 5008);
 	ck_assert_uint_eq(last()->args[4], 5000);  /* 0: cols */
 	ck_assert_uint_eq(last()->args[5], scratch);
-	ck_assert_uint_eq(last()->args[6], 64);
-	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 64 - 1, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_scan_rows: scratch of 191 bytes is too small: 192 needed for 3 x 5000");
+	ck_assert_uint_eq(last()->args[6], 80);
+	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 80 - 1, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_rows: scratch of 239 bytes is too small: 240 needed for 3 x 5000");
 	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 4999, 0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_scan_rows: a pitch of 4999 elements is shorter than a row of 5000");
 	ck_assert_int_eq(kgen_scan_rows(k, in, in + 5000 * 4, 2, 5000, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);

@@ -27,7 +27,9 @@
  * -DGROUP=1, 8 and 16 (lookback_group), the same.  Again with the status
  * words (2026-12-04): 40000 tiles on 900 and 64 threads, three runs each,
  * -DREACH=2 and -DGROUP=8, group g - 1's total read from its tiles' words
- * (before_group), and -DGROUP=1 (where tile 0, done after publishing its
+ * (before_group), the marks from the header's count of launches (each
+ * tile's block reading it, the last to finish counting the launch), and
+ * -DGROUP=1 (where tile 0, done after publishing its
  * total, must publish group 0's prefix too: without it the kernel hung):
  * every prefix the one-thread run's.
  */
@@ -51,7 +53,8 @@ static int nthreads;
 static _Atomic unsigned long long *words, *group_words;  /* mark << 32 | the value's bits */
 static float *tile_total, *got;
 static _Atomic long next_tile, fallbacks, waits;
-static unsigned long long mark;
+static _Atomic unsigned long long header_launches, header_done;  /* the scratch's header word */
+static _Thread_local unsigned long long mark;  /* this launch's, as each block reads it */
 
 static void jitter(unsigned *seed)
 {
@@ -143,7 +146,17 @@ static float before_group(long g)
 		}
 	}
 	warp_inclusive(lanes);
-	return g > 1 ? group_prefix(g - 1) + lanes[GROUP - 1] : lanes[GROUP - 1];
+	return (g > 1 ? group_prefix(g - 1) : 0.0f) + lanes[GROUP - 1];  /* from the identity, as group_prefix's folds */
+}
+
+/* The tile's block is done with the words (Status::done): the launch's
+ * last counts the launch and clears the count. */
+static void done(void)
+{
+	if (atomic_fetch_add(&header_done, 1) == (unsigned long long)tiles - 1) {
+		atomic_store_explicit(&header_done, 0, memory_order_relaxed);
+		atomic_store_explicit(&header_launches, mark / 4, memory_order_relaxed);
+	}
 }
 
 static void *worker(void *arg)
@@ -158,12 +171,14 @@ static void *worker(void *arg)
 		if (t >= tiles)
 			return NULL;
 		jitter(&seed);
+		mark = (atomic_load_explicit(&header_launches, memory_order_relaxed) + 1) * 4;  /* launch_mark() */
 		all = tile_total[t];
 		publish(&words[t], all, AGGREGATE);
 		if (t == 0) {  /* as the kernel's look_back: tile 0 publishes and is done */
 			if (GROUP == 1)  /* group 0 is tile 0 alone: its prefix is its total */
 				publish(&group_words[0], all, PREFIX);
 			got[t] = 0.0f;
+			done();
 			continue;
 		}
 		jitter(&seed);
@@ -188,6 +203,7 @@ static void *worker(void *arg)
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
 		if (p == GROUP - 1)
 			publish(&group_words[g], group + lanes[GROUP - 1], PREFIX);
+		done();
 	}
 }
 
@@ -195,7 +211,6 @@ static void run(int threads, unsigned long long r)
 {
 	pthread_t th[1024];
 
-	mark = r * 4;
 	atomic_store(&next_tile, 0);
 	for (int i = 0; i < threads; i++)
 		pthread_create(&th[i], NULL, worker, (void *)(size_t)(i + r * 1000));
@@ -229,6 +244,11 @@ int main(int argc, char **argv)
 		atomic_store(&fallbacks, 0);
 		atomic_store(&waits, 0);
 		run(nthreads, r);
+		if (atomic_load(&header_launches) != (unsigned long long)r || atomic_load(&header_done) != 0) {
+			printf("run %d: the header counts %llu launches, %llu blocks (want %d, 0)\n", r - 1,
+			       (unsigned long long)header_launches, (unsigned long long)header_done, r);
+			return 1;
+		}
 		for (long i = 0; i < tiles; i++)
 			bad += memcmp(&got[i], &want[i], 4) != 0;
 		printf("run %d: %ld of %ld prefixes differ from one thread's (waits for a group mate %ld, fallbacks %ld)\n",

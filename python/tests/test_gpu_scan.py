@@ -215,3 +215,23 @@ def test_segments_in_place_and_the_same_floats_every_run(gen):
     y = x.clone()
     assert kgen.cumsum(y, out=y, block_scan="segments") is y
     assert torch.equal(y, first)
+
+
+@pytest.mark.parametrize("block_scan", ["segments", "warps"])
+def test_graph_replays_are_launches_of_their_own(block_scan, gen):
+    """kgen.scan captured in a CUDA graph and replayed on new data: every
+    replay right (a launch's marks come from the launches its scratch's
+    header counts on the device, not from the capture)."""
+    for dt in ("i32", "f32"):
+        x = data(2 ** 20 + 7, dt, gen)
+        out = kgen.scan(x, block_scan=block_scan)  # the kernel and its scratch, before the capture
+        torch.cuda.synchronize()
+        side = torch.cuda.Stream()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.stream(side), torch.cuda.graph(graph, stream=side):
+            kgen.scan(x, block_scan=block_scan, out=out)
+        for _ in range(4):
+            x.copy_(data(x.numel(), dt, gen))
+            graph.replay()
+            torch.cuda.synchronize()
+            check(out, x, "sum", False)

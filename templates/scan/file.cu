@@ -12,8 +12,7 @@ typedef unsigned long long Index;
 // {{threads}} threads per block, each scanning {{items}} adjacent elements of a tile.
 {{/segments}}
 {{#segments}}
-// {{threads}} threads per block, a tile of {{items}} elements a thread ({{blocks}} blocks an SM: as
-// many as 228 KB of shared memory holds).
+// {{threads}} threads per block, a tile of {{items}} elements a thread.
 {{/segments}}
 constexpr int THREADS = {{threads}};
 constexpr int ITEMS = {{items}};
@@ -22,7 +21,22 @@ constexpr Index TILE = (Index)THREADS * ITEMS;
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 {{/segments}}
 {{#segments}}
-constexpr int BLOCKS = {{blocks}};
+// The blocks an SM the launch bounds ask for: as many as its shared memory
+// holds (1 KB of it each block's own), within its threads and blocks:
+// {{blocks}} on sm_90 and sm_100 (228 KB).
+#if __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
+constexpr int SM_SMEM = 228 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
+#elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
+constexpr int SM_SMEM = 164 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
+#elif __CUDA_ARCH__ == 750
+constexpr int SM_SMEM = 64 * 1024, SM_THREADS = 1024, SM_BLOCKS = 16;
+#else  // sm_86, sm_89, sm_120 and others: the least of them
+constexpr int SM_SMEM = 100 * 1024, SM_THREADS = 1536, SM_BLOCKS = 16;
+#endif
+constexpr int SMEM = {{smem}};  // this kernel's shared memory
+constexpr int fewest(int a, int b) { return a < b ? a : b; }
+constexpr int BLOCKS = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) > 1
+                           ? fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) : 1;
 {{/segments}}
 
 {{activations}}{{op_functions}}

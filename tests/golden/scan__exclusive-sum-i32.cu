@@ -17,11 +17,12 @@
 //   lookback_group: 32
 //
 // Kernel (extern "C"), for rows of n elements (a vector: one):
-//   scan_sum_i32(in, out, n, in_pitch, out_pitch, scratch, row_scratch, epoch)  <<<(tiles, rows), 256>>>
+//   scan_sum_i32(in, out, n, in_pitch, out_pitch, scratch, row_scratch)  <<<(tiles, rows), 256>>>
 // where tiles = ceil(n / 4096), a block a tile of a row (rows in_pitch and out_pitch elements
 // apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a
-// 16-byte status word a tile, then one a group of 32 tiles; zeros before the first
-// launch, and each launch's epoch above every earlier one's (no clearing between).
+// 16-byte header (the launches done on it), a 16-byte status word a tile, then one a
+// group of 32 tiles; zeros before the first launch, no clearing between launches (each
+// counts itself in the header, a CUDA graph's replays too), one launch at a time.
 // out[i] combines in[0] to in[i - 1]; out[0] is the identity (out_dtype i64); out may be in (the same type) but no other part of it.
 
 
@@ -32,12 +33,26 @@ typedef long long Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, a tile of 16 elements a thread (8 blocks an SM: as
-// many as 228 KB of shared memory holds).
+// 256 threads per block, a tile of 16 elements a thread.
 constexpr int THREADS = 256;
 constexpr int ITEMS = 16;
 constexpr Index TILE = (Index)THREADS * ITEMS;
-constexpr int BLOCKS = 8;
+// The blocks an SM the launch bounds ask for: as many as its shared memory
+// holds (1 KB of it each block's own), within its threads and blocks:
+// 8 on sm_90 and sm_100 (228 KB).
+#if __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
+constexpr int SM_SMEM = 228 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
+#elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
+constexpr int SM_SMEM = 164 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
+#elif __CUDA_ARCH__ == 750
+constexpr int SM_SMEM = 64 * 1024, SM_THREADS = 1024, SM_BLOCKS = 16;
+#else  // sm_86, sm_89, sm_120 and others: the least of them
+constexpr int SM_SMEM = 100 * 1024, SM_THREADS = 1536, SM_BLOCKS = 16;
+#endif
+constexpr int SMEM = 16480;  // this kernel's shared memory
+constexpr int fewest(int a, int b) { return a < b ? a : b; }
+constexpr int BLOCKS = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) > 1
+                           ? fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) : 1;
 
 // op: sum
 static __device__ __forceinline__ Acc identity() { return 0; }
@@ -140,10 +155,14 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 }
 
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
-// stands for it.  Each tile and each group has a status word: what it holds,
-// marked by the launch's epoch (epoch * 4 + what: a mark of an earlier launch
-// is smaller than this launch's, so the words need no clearing between
-// launches, only zeros at first), and the value:
+// stands for it.  A row's scratch starts with a header word: the launches
+// done on it and the blocks of this launch done.  Each block reads the
+// launches done as it starts: this launch's mark is one more, times 4 (a
+// mark of an earlier launch is smaller, so the words need no clearing
+// between launches, only zeros at first, and a CUDA graph's replay is a
+// launch of its own); its last block to finish counts it.  Then each tile
+// and each group has a status word: what it holds, the launch's mark +
+// what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
 //   group g's word, AGGREGATE: group g's total; then PREFIX: the combination
 //                   of every tile up to the end of group g.
@@ -202,17 +221,33 @@ static __device__ __forceinline__ Acc from_bits(unsigned long long bits)
     return v;
 }
 
-// The scratch of a launch of `tiles` tiles (gen/scan.c sizes it): a word a
-// tile, then a word a group.
+// This launch's mark, from the header word of a row's scratch: the launches
+// done on it, plus one, times 4.
+static __device__ __forceinline__ unsigned long long launch_mark(const unsigned char *scratch)
+{
+    return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
+}
+
+// The scratch of a launch of `tiles` tiles (gen/scan.c sizes it): the header
+// word, a word a tile, then a word a group.
 struct Status {
-    Word *tiles, *groups;
+    Word *header, *tiles, *groups;
     unsigned long long mark;
 
-    __device__ Status(unsigned char *status, Index n_tiles, unsigned long long epoch)
+    __device__ Status(unsigned char *status, Index n_tiles, unsigned long long launch)
     {
-        tiles = reinterpret_cast<Word *>(status);
+        header = reinterpret_cast<Word *>(status);
+        tiles = header + 1;
         groups = tiles + n_tiles;
-        mark = epoch * 4;
+        mark = launch;
+    }
+
+    // The block is done with the words: the launch's last block to be counts
+    // the launch (mark / 4 launches done) and clears the count of blocks.
+    __device__ void done(Index n_tiles) const
+    {
+        if (atomicAdd(&header->bits, 1ull) == n_tiles - 1)
+            store_word(header, mark / 4, 0);
     }
 
     __device__ void publish(Word *w, Acc v, unsigned long long what) const { store_word(w, mark | what, to_bits(v)); }
@@ -280,34 +315,43 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
     if (lane < GROUP)
         v = from_bits(s.wait(s.tiles + (Index)(g - 1) * GROUP + lane, AGGREGATE).bits);
     const Acc last = __shfl_sync(0xffffffffu, warp_inclusive(v), GROUP - 1);
-    return g > 1 ? combine(group_prefix(s, g - 1), last) : last;
+    return combine(g > 1 ? group_prefix(s, g - 1) : identity(), last);  // from the identity, as group_prefix's folds
 }
 
-// Warp 0 of tile t's block, the tile's total in `all`: publishes the total,
-// scans those of the tiles before it in its group and looks back on the
-// groups before that (a group's last tile publishes the group's total, then
-// its prefix).  The tile's prefix, in every lane (the identity for tile 0).
-static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t, Index tiles, unsigned long long epoch,
+// Warp 0 of tile t's block, the tile's total in `all`, the launch's mark
+// (launch_mark(), read as the block started; tiles > 1): publishes the
+// total, scans those of the tiles before it in its group and looks back on
+// the groups before that (a group's last tile publishes the group's total,
+// then its prefix), and counts the block done.  The tile's prefix, in every
+// lane (the identity for tile 0).
+static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t, Index tiles, unsigned long long mark,
                                                 Acc all)
 {
-    const Status s(scratch, tiles, epoch);
+    const Status s(scratch, tiles, mark);
     const int p = (int)(t % GROUP);
     const long long g = (long long)(t / GROUP);
 
-    if (threadIdx.x == 0 && tiles > 1) {
-        s.publish(s.tiles + t, all, AGGREGATE);
-        if (t == 0 && GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
-            s.publish(s.groups, all, PREFIX);
-    }
-    if (t == 0)
+    if (t == 0) {
+        if (threadIdx.x == 0 && tiles > 1) {
+            s.publish(s.tiles, all, AGGREGATE);
+            if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
+                s.publish(s.groups, all, PREFIX);
+            s.done(tiles);
+        }
         return identity();
+    }
+    if (threadIdx.x == 0)
+        s.publish(s.tiles + t, all, AGGREGATE);
     const Acc in_group = group_scan(s, t, all), group_total = __shfl_sync(0xffffffffu, in_group, GROUP - 1);
     if (p == GROUP - 1 && threadIdx.x == 0)
         s.publish(s.groups + g, group_total, AGGREGATE);
     const Acc group = g > 0 ? before_group(s, g) : identity();
     const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
-    if (p == GROUP - 1 && threadIdx.x == 0)
-        s.publish(s.groups + g, combine(group, group_total), PREFIX);
+    if (threadIdx.x == 0) {
+        if (p == GROUP - 1)
+            s.publish(s.groups + g, combine(group, group_total), PREFIX);
+        s.done(tiles);
+    }
     return p > 0 ? combine(group, mates) : group;
 }
 
@@ -371,10 +415,10 @@ static __device__ __forceinline__ Acc element(T x, Index i, Index n, bool whole)
 // the results from registers.
 extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index out_pitch,
-    unsigned char *__restrict__ scratch, Index row_scratch, unsigned long long epoch)
+    unsigned char *__restrict__ scratch, Index row_scratch)
 {
     __shared__ alignas(128) T tile[TILE];
-    __shared__ unsigned long long bar;
+    __shared__ unsigned long long bar, mark;
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
@@ -382,7 +426,11 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
     scratch += blockIdx.y * row_scratch;
+    if (threadIdx.x == 0 && tiles > 1)
+        mark = launch_mark(scratch);
     const bool whole = read_tile(tile, &bar, in, first, n);
+    // Each lane's elements of every step, then across the lanes (the op
+    // commutes: one order, fixed, of the segment's elements).
     Acc mine = identity();
 #pragma unroll
     for (int c = 0; c < SEG / STEP; c++) {
@@ -398,7 +446,7 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     __syncthreads();
     if (warp == 0) {
         const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
-        const Acc prefix = look_back(scratch, t, tiles, epoch, __shfl_sync(0xffffffffu, w, THREADS / 32 - 1));
+        const Acc prefix = look_back(scratch, t, tiles, mark, __shfl_sync(0xffffffffu, w, THREADS / 32 - 1));
         const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
         if (lane < THREADS / 32)
             before_warp[lane] = lane == 0 ? prefix : combine(prefix, earlier);
