@@ -16,6 +16,8 @@ import subprocess
 import cupy as cp
 import numpy as np
 
+from probe import per_call
+
 KERNEL_MARK = "// A block a tile of a row: its elements scanned"
 
 PERSISTENT = r"""
@@ -121,22 +123,6 @@ persistent(const T *__restrict__ in, Results out, Index n, Index in_pitch, Index
     }
 }
 """
-
-
-def per_call(fn, reps=7, calls=20):
-    for _ in range(3):
-        fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        for _ in range(calls):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) / calls * 1e3)
-    return sorted(times)[reps // 2]
 
 
 def scratch_bytes(tiles, group, acc):

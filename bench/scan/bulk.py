@@ -19,6 +19,8 @@ import subprocess
 import cupy as cp
 import numpy as np
 
+from probe import per_call
+
 KERNEL_MARK = "// A block a tile of a row: its elements scanned"
 
 BULK = r"""
@@ -301,22 +303,6 @@ def packed(code, group):
     return re.sub(r"s\.publish\((s\.[a-z_]+(?: \+ [tg])?), s\.[a-z_]+(?: \+ [tg])?, ", r"s.publish(\1, ", code)
 
 
-def per_call(fn, reps=7, calls=20):
-    for _ in range(3):
-        fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        for _ in range(calls):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) / calls * 1e3)
-    return sorted(times)[reps // 2]
-
-
 def scratch_bytes(tiles, group, acc, words=False):
     if words:
         return (tiles + (tiles + group - 1) // group) * 16
@@ -325,8 +311,6 @@ def scratch_bytes(tiles, group, acc, words=False):
 
 
 EPOCH = [10 ** 6]
-
-
 
 
 VARIANTS = {"": "", "stcs": "#define STCS 1\n", "evict": "#define EVICT 1\n", "sleep": "#define SLEEP 1\n",
