@@ -57,14 +57,27 @@ kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n)
 }
 
 unsigned long long
-kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n)
+kgen_scan_row_scratch(const struct kgen_spec *s, unsigned long long n)
 {
 	unsigned long long tiles = kgen_scan_tiles(s, n);
 	unsigned long long groups = (tiles + (unsigned long long)s->lookback_group - 1) / (unsigned long long)s->lookback_group;
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return (1 + tiles + groups) * KGEN_SCAN_WORD_BYTES;  /* the header, then the tiles' and the groups' */
+	return (tiles + groups) * KGEN_SCAN_WORD_BYTES;  /* the tiles', then the groups' */
+}
+
+unsigned long long
+kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long rows, unsigned long long n)
+{
+	unsigned long long row = kgen_scan_row_scratch(s, n);
+
+	if (!row || !rows)
+		return 0;
+	rows = rows < KGEN_SCAN_GRID_ROWS ? rows : KGEN_SCAN_GRID_ROWS;
+	if (rows > ((1ull << 62) - KGEN_SCAN_WORD_BYTES) / row)
+		return ~0ull;  /* more than a device holds: the launcher refuses it */
+	return KGEN_SCAN_WORD_BYTES + rows * row;  /* the header, then the rows' words */
 }
 
 /* Blocks an SM for block_scan: segments' launch bounds: as many as 228 KB
@@ -152,10 +165,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch", "(tiles, rows)",
 		                   s->threads);
 		kgen_contract_note(p, "// where tiles = ceil(n / %llu), a block a tile of a row (rows in_pitch and out_pitch elements\n"
-		                   "// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a\n"
-		                   "// 16-byte header (the launches done on it), a 16-byte status word a tile, then one a\n"
-		                   "// group of %lld tiles; zeros before the first launch, no clearing between launches (each\n"
-		                   "// counts itself in the header, a CUDA graph's replays too), one launch at a time.\n",
+		                   "// apart).  Scratch, 16-byte aligned: a 16-byte header (the launches done on it), then each\n"
+		                   "// row's row_scratch bytes: a 16-byte status word a tile, then one a group of %lld tiles;\n"
+		                   "// zeros before the first launch, no clearing between launches whatever their rows and n\n"
+		                   "// (each counts itself in the header, a CUDA graph's replays too), one launch at a time.\n",
 		                   tile, s->lookback_group);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",

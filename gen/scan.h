@@ -13,12 +13,21 @@ unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long
 
 /* A status word of the look-back (templates/scan/lookback.cu): what it
  * holds, marked by the launch, and the value, read and written whole; a
- * row's scratch starts with a header word counting the launches. */
+ * launch's scratch starts with a header word counting the launches. */
 #define KGEN_SCAN_WORD_BYTES 16ull
 
-/* Bytes of scratch a row (or a vector) of n elements needs, a multiple of
- * 16: 0 for strategy: block and for one tile; else the look-back's status,
- * the header, a word a tile and a word a group. */
-unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long n);
+/* Rows a launch takes at most: a grid's y dimension.  More rows take more
+ * launches, each on the words of the first rows again. */
+#define KGEN_SCAN_GRID_ROWS 65535ull
+
+/* Bytes of status words a row (or a vector) of n elements needs, a multiple
+ * of 16: 0 for strategy: block and for one tile; else a word a tile and a
+ * word a group. */
+unsigned long long kgen_scan_row_scratch(const struct kgen_spec *s, unsigned long long n);
+
+/* Bytes of scratch a call of `rows` rows of n elements needs: 0 where a row
+ * needs none; else the header word and the words of the rows a launch
+ * takes (at most KGEN_SCAN_GRID_ROWS). */
+unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long rows, unsigned long long n);
 
 #endif

@@ -313,7 +313,9 @@ KGEN_API kgen_status kgen_scan(kgen_kernel *kernel, kgen_devptr in, kgen_devptr 
  * 65535 rows); a row of in starts in_pitch elements after the last, a row
  * of out out_pitch after (0: cols).  out may be in (one element size and
  * pitch) but no other part of it.  Scratch as kgen_scan()'s, of
- * kgen_scan_rows_scratch_size() bytes. */
+ * kgen_scan_rows_scratch_size() bytes: one header word, then the status
+ * words of the rows of a launch.  One scratch serves calls of any rows and
+ * length (the header counts every launch on it). */
 KGEN_API kgen_status kgen_scan_rows(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
                                     unsigned long long cols, unsigned long long in_pitch, unsigned long long out_pitch,
                                     kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);

@@ -2,10 +2,11 @@
  * scan_launch.c - kernel: scan's launcher: kgen_scan() of a vector and
  * kgen_scan_rows() of a matrix's rows, and their scratch sizes
  * (include/kgen.h).  strategy: lookback launches a block a tile of a row
- * with the look-back's status in the row's scratch, whose header counts
- * the launches on the device, so that the status never needs clearing
- * between launches, a CUDA graph's replays included (gen/scan.c's
- * contract); strategy: block launches a block a row.
+ * with the look-back's status words in the scratch, whose header counts
+ * the launches on the device, so that the words never need clearing
+ * between launches, whatever their rows and lengths, a CUDA graph's
+ * replays included (gen/scan.c's contract); strategy: block launches a
+ * block a row.
  */
 #include "config.h"
 #include "runtime.h"
@@ -14,26 +15,23 @@
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
 
-/* Rows a launch takes at most: a grid's y dimension. */
-#define MAX_GRID_ROWS 65535ull
-
 kgen_status
 kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
                             kgen_error *err)
 {
 	kgen_status st;
-	unsigned long long row;
+	unsigned long long need;
 
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: NULL argument");
 	k = kgen_kernel_for_n((kgen_kernel *)k, cols);
 	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan_rows_scratch_size", err)))
 		return st;
-	row = kgen_scan_scratch_bytes(&k->spec, cols);
-	if (row && rows > (1ull << 62) / row)
+	need = kgen_scan_scratch_bytes(&k->spec, rows, cols);
+	if (need > (1ull << 62))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %llu rows of %llu bytes of scratch is more "
-		                 "than a device holds", rows, row);
-	*bytes = (size_t)(rows * row);
+		                 "than a device holds", rows, kgen_scan_row_scratch(&k->spec, cols));
+	*bytes = (size_t)need;
 	return KGEN_OK;
 }
 
@@ -128,7 +126,7 @@ static kgen_status
 scan_body(kgen_kernel *k, const char *who, struct call *c, CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	unsigned long long tiles = kgen_scan_tiles(s, c->cols), row_scratch = kgen_scan_scratch_bytes(s, c->cols);
+	unsigned long long tiles = kgen_scan_tiles(s, c->cols), row_scratch = kgen_scan_row_scratch(s, c->cols);
 	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
 	unsigned long long r;
 	kgen_status st;
@@ -136,18 +134,17 @@ scan_body(kgen_kernel *k, const char *who, struct call *c, CUstream stream, kgen
 	if (!c->rows || !c->cols)
 		return KGEN_OK;
 	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
-	    (st = take_scratch(k, who, c, c->rows * row_scratch, stream, err)))
+	    (st = take_scratch(k, who, c, kgen_scan_scratch_bytes(s, c->rows, c->cols), stream, err)))
 		return st;
-	for (r = 0; r < c->rows; r += MAX_GRID_ROWS) {  /* a launch a grid's worth of rows */
-		unsigned long long rows = c->rows - r < MAX_GRID_ROWS ? c->rows - r : MAX_GRID_ROWS;
+	for (r = 0; r < c->rows; r += KGEN_SCAN_GRID_ROWS) {  /* a launch a grid's worth of rows, on the same words */
+		unsigned long long rows = c->rows - r < KGEN_SCAN_GRID_ROWS ? c->rows - r : KGEN_SCAN_GRID_ROWS;
 		kgen_devptr in = c->in + r * c->in_pitch * isize, out = c->out + r * c->out_pitch * osize;
-		kgen_devptr scratch = c->scratch + r * row_scratch;
 
 		if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
 			void *args[5] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch };
 			st = kgen_launch_3d(k->ctx->cu, k->fn[0], 1, (unsigned)rows, 1, s->threads, 0, args, stream, err);
 		} else {
-			void *args[7] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch, &scratch, &row_scratch };
+			void *args[7] = { &in, &out, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch, &row_scratch };
 			st = kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, (unsigned)rows, 1, s->threads, 0, args, stream,
 			                    err);
 		}

@@ -1201,7 +1201,7 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_uint_eq(last()->args[3], 5000);  /* a vector: one row, pitches n */
 	ck_assert_uint_eq(last()->args[4], 5000);
 	ck_assert_uint_ne(last()->args[5], 0);  /* its own scratch */
-	ck_assert_uint_eq(last()->args[6], 80);  /* a row's */
+	ck_assert_uint_eq(last()->args[6], 64);  /* a row's words, after the header */
 	ck_assert_int_eq(*live, allocs + 1);
 	ck_assert_msg(kgen_scan(k, in, in, 5000, 0x30000000ull, 80, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_uint_eq(last()->args[5], 0x30000000ull);  /* the caller's, in place */
@@ -1255,23 +1255,34 @@ START_TEST(a_row_scan_launches_a_row_of_tiles_a_grid_row)
 	kgen_error err;
 
 	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 3, 5000, &bytes, &err), KGEN_OK);
-	ck_assert_uint_eq(bytes, 3 * 80);
+	ck_assert_uint_eq(bytes, 16 + 3 * 64);  /* the header, then each row's words */
 	*nparams = 7;
-	ck_assert_msg(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 80, NULL, &err) == KGEN_OK, "%s",
+	ck_assert_msg(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 16 + 3 * 64, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
 	ck_assert_uint_eq(last()->grid[0], 3);  /* tiles of a row */
 	ck_assert_uint_eq(last()->grid[1], 3);  /* rows */
 	ck_assert_uint_eq(last()->args[3], 5008);
 	ck_assert_uint_eq(last()->args[4], 5000);  /* 0: cols */
 	ck_assert_uint_eq(last()->args[5], scratch);
-	ck_assert_uint_eq(last()->args[6], 80);
-	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 3 * 80 - 1, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_scan_rows: scratch of 239 bytes is too small: 240 needed for 3 x 5000");
+	ck_assert_uint_eq(last()->args[6], 64);
+	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 5008, 0, scratch, 16 + 3 * 64 - 1, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_rows: scratch of 207 bytes is too small: 208 needed for 3 x 5000");
 	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 5000, 4999, 0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_scan_rows: a pitch of 4999 elements is shorter than a row of 5000");
 	ck_assert_int_eq(kgen_scan_rows(k, in, in + 5000 * 4, 2, 5000, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);  /* out starts in in's second row */
 	ck_assert_int_eq(*nlaunches, before + 1);
+	/* 70000 rows of two tiles: the scratch of a launch's rows, 65535, each launch on the same words (its
+	 * marks greater than every launch's before it). */
+	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 70000, 5000, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + 65535ull * 64);
+	ck_assert_msg(kgen_scan_rows(k, in, out, 70000, 5000, 0, 0, 0x200000000ull, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_int_eq(*nlaunches, before + 3);
+	ck_assert_uint_eq(last()->grid[1], 70000 - 65535);
+	ck_assert_uint_eq(last()->args[0], in + 65535ull * 5000 * 4);
+	ck_assert_uint_eq(last()->args[5], 0x200000000ull);
+	before += 2;
 
 	/* 70000 rows of one tile: two launches, the second from row 65535. */
 	b = build("kernel: scan\nstrategy: block\nname: fake_scan_rows_block\n");

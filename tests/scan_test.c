@@ -184,20 +184,27 @@ START_TEST(the_lookback_scratch_is_a_status_word_a_tile_and_a_group)
 	ck_assert_uint_eq(kgen_scan_tile(spec), 2048);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 0), 0);
 	ck_assert_uint_eq(kgen_scan_tiles(spec, 2049), 2);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2048), 0);  /* one tile: no look-back */
-	/* 16 bytes a word: the header, 2 tiles and 1 group. */
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 2049), (1 + 3) * 16);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 3ull * 2048), (1 + 4) * 16);
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 33ull * 2048), (1 + 35) * 16);  /* 33 tiles, 2 groups of 32 */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 2048), 0);  /* one tile: no look-back */
+	ck_assert_uint_eq(kgen_scan_row_scratch(spec, 2048), 0);
+	/* 16 bytes a word: the header, then a row's 2 tiles and 1 group. */
+	ck_assert_uint_eq(kgen_scan_row_scratch(spec, 2049), 3 * 16);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 2049), (1 + 3) * 16);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 3ull * 2048), (1 + 4) * 16);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 33ull * 2048), (1 + 35) * 16);  /* 33 tiles, 2 groups of 32 */
+	/* Rows: one header, then each row's words; past a grid's rows, the launches after take the same words. */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 5, 2049), (1 + 5 * 3) * 16);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 0, 2049), 0);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 70000, 2049), (1 + 65535 * 3) * 16);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000, 1ull << 60), ~0ull);  /* more than a device holds */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\nitems_per_thread: 8\nlookback_group: 8\n");
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 9ull * 2048), (1 + 11) * 16);  /* 9 tiles, 2 groups of 8 */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 9ull * 2048), (1 + 11) * 16);  /* 9 tiles, 2 groups of 8 */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\ndtype: f64\nthreads: 128\nitems_per_thread: 4\n");
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1000), (1 + 3) * 16);  /* two tiles of 512: an f64 fits a word too */
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 1000), (1 + 3) * 16);  /* two tiles of 512: an f64 fits a word too */
 	kgen_spec_free(spec);
 	spec = load("kernel: scan\nstrategy: block\n");
-	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1ull << 30), 0);
+	ck_assert_uint_eq(kgen_scan_scratch_bytes(spec, 1, 1ull << 30), 0);
 	kgen_spec_free(spec);
 }
 END_TEST

@@ -235,3 +235,18 @@ def test_graph_replays_are_launches_of_their_own(block_scan, gen):
             graph.replay()
             torch.cuda.synchronize()
             check(out, x, "sum", False)
+
+
+@pytest.mark.parametrize("block_scan", ["segments", "warps"])
+def test_one_scratch_serves_calls_of_any_rows_and_length(block_scan, gen):
+    """One kernel's scratch through calls of other rows and lengths, each
+    twice: every result right.  (Each row's words once began with a header
+    of its own, where a later call of other rows found a word of an earlier
+    one: its launches went uncounted, and its next launch took that one's
+    words as its own.)"""
+    for shape in [(2 ** 20 + 7,), (64, 8200), (3, 100003), (64, 8200), (2 ** 22 + 3,), (3, 100003), (7, 50001)]:
+        for _ in range(2):
+            x = data(shape[0] * (shape[1] if len(shape) > 1 else 1), "i32", gen).view(shape)
+            got = kgen.cumsum(x, dim=-1, block_scan=block_scan)
+            for r in range(shape[0] if len(shape) > 1 else 1):
+                check(got[r] if len(shape) > 1 else got, x[r] if len(shape) > 1 else x, "sum", False)

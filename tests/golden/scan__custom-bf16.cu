@@ -23,10 +23,10 @@
 // Kernel (extern "C"), for rows of n elements (a vector: one):
 //   scan_custom_bf16(in, out, n, in_pitch, out_pitch, scratch, row_scratch)  <<<(tiles, rows), 256>>>
 // where tiles = ceil(n / 8192), a block a tile of a row (rows in_pitch and out_pitch elements
-// apart).  A row's scratch, row_scratch bytes after the last row's (16-byte aligned): a
-// 16-byte header (the launches done on it), a 16-byte status word a tile, then one a
-// group of 32 tiles; zeros before the first launch, no clearing between launches (each
-// counts itself in the header, a CUDA graph's replays too), one launch at a time.
+// apart).  Scratch, 16-byte aligned: a 16-byte header (the launches done on it), then each
+// row's row_scratch bytes: a 16-byte status word a tile, then one a group of 32 tiles;
+// zeros before the first launch, no clearing between launches whatever their rows and n
+// (each counts itself in the header, a CUDA graph's replays too), one launch at a time.
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
@@ -161,14 +161,14 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 }
 
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
-// stands for it.  A row's scratch starts with a header word: the launches
+// stands for it.  The scratch starts with one header word: the launches
 // done on it and the blocks of this launch done.  Each block reads the
 // launches done as it starts: this launch's mark is one more, times 4 (a
-// mark of an earlier launch is smaller, so the words need no clearing
-// between launches, only zeros at first, and a CUDA graph's replay is a
-// launch of its own); its last block to finish counts it.  Then each tile
-// and each group has a status word: what it holds, the launch's mark +
-// what, and the value:
+// mark of an earlier launch is smaller, whatever rows and lengths it had,
+// so the words need no clearing between launches, only zeros at first, and
+// a CUDA graph's replay is a launch of its own); the launch's last block to
+// finish counts it.  Then each row has its words: each tile and each group
+// a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
 //   group g's word, AGGREGATE: group g's total; then PREFIX: the combination
 //                   of every tile up to the end of group g.
@@ -227,32 +227,34 @@ static __device__ __forceinline__ Acc from_bits(unsigned long long bits)
     return v;
 }
 
-// This launch's mark, from the header word of a row's scratch: the launches
-// done on it, plus one, times 4.
+// This launch's mark, from the scratch's header word: the launches done
+// on it, plus one, times 4.
 static __device__ __forceinline__ unsigned long long launch_mark(const unsigned char *scratch)
 {
     return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
 }
 
-// The scratch of a launch of `tiles` tiles (gen/scan.c sizes it): the header
-// word, a word a tile, then a word a group.
+// The words of row blockIdx.y, `tiles` tiles long, in a launch's scratch
+// (gen/scan.c sizes it): the header word, then row_scratch bytes a row:
+// a word a tile, then a word a group.
 struct Status {
     Word *header, *tiles, *groups;
     unsigned long long mark;
 
-    __device__ Status(unsigned char *status, Index n_tiles, unsigned long long launch)
+    __device__ Status(unsigned char *scratch, Index row_scratch, Index n_tiles, unsigned long long launch)
     {
-        header = reinterpret_cast<Word *>(status);
-        tiles = header + 1;
+        header = reinterpret_cast<Word *>(scratch);
+        tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + blockIdx.y * row_scratch);
         groups = tiles + n_tiles;
         mark = launch;
     }
 
-    // The block is done with the words: the launch's last block to be counts
-    // the launch (mark / 4 launches done) and clears the count of blocks.
-    __device__ void done(Index n_tiles) const
+    // The block is done with the words: the launch's last block to be (of
+    // every row) counts the launch (mark / 4 launches done) and clears the
+    // count of blocks.
+    __device__ void done() const
     {
-        if (atomicAdd(&header->bits, 1ull) == n_tiles - 1)
+        if (atomicAdd(&header->bits, 1ull) == (unsigned long long)gridDim.x * gridDim.y - 1)
             store_word(header, mark / 4, 0);
     }
 
@@ -330,10 +332,10 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
 // the groups before that (a group's last tile publishes the group's total,
 // then its prefix), and counts the block done.  The tile's prefix, in every
 // lane (the identity for tile 0).
-static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t, Index tiles, unsigned long long mark,
-                                                Acc all)
+static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index row_scratch, Index t, Index tiles,
+                                                unsigned long long mark, Acc all)
 {
-    const Status s(scratch, tiles, mark);
+    const Status s(scratch, row_scratch, tiles, mark);
     const int p = (int)(t % GROUP);
     const long long g = (long long)(t / GROUP);
 
@@ -342,7 +344,7 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t,
             s.publish(s.tiles, all, AGGREGATE);
             if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
                 s.publish(s.groups, all, PREFIX);
-            s.done(tiles);
+            s.done();
         }
         return identity();
     }
@@ -356,7 +358,7 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index t,
     if (threadIdx.x == 0) {
         if (p == GROUP - 1)
             s.publish(s.groups + g, combine(group, group_total), PREFIX);
-        s.done(tiles);
+        s.done();
     }
     return p > 0 ? combine(group, mates) : group;
 }
@@ -431,7 +433,6 @@ scan_custom_bf16(const T *__restrict__ in, Results out, Index n, Index in_pitch,
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
-    scratch += blockIdx.y * row_scratch;
     if (threadIdx.x == 0 && tiles > 1)
         mark = launch_mark(scratch);
     const bool whole = read_tile(tile, &bar, in, first, n);
@@ -453,7 +454,8 @@ scan_custom_bf16(const T *__restrict__ in, Results out, Index n, Index in_pitch,
     __syncthreads();
     if (warp == 0) {
         const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
-        const Acc prefix = look_back(scratch, t, tiles, mark, __shfl_sync(0xffffffffu, w, THREADS / 32 - 1));
+        const Acc all = __shfl_sync(0xffffffffu, w, THREADS / 32 - 1);
+        const Acc prefix = look_back(scratch, row_scratch, t, tiles, mark, all);
         const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
         if (lane < THREADS / 32)
             before_warp[lane] = lane == 0 ? prefix : combine(prefix, earlier);
