@@ -64,8 +64,12 @@ make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsig
 		return kgen_fail(err, KGEN_ENOMEM, "out of host memory for %zu + %zu bytes", c->in_bytes, c->out_bytes);
 	if ((st = kgen_fill_run(s, o, c->host, rows * c->pitch, o->seed ^ (c->n * 0x9e3779b97f4a7c15ull), err)))
 		return st;
-	for (r = 0; r < rows; r++)
-		kgen_place_ends(s, o, c->host, r * c->pitch, cols, 1);
+	if (s->axis == KGEN_AXIS_COLS)  /* at the ends of each column */
+		for (r = 0; r < cols; r++)
+			kgen_place_ends(s, o, c->host, r, rows, c->pitch);
+	else
+		for (r = 0; r < rows; r++)
+			kgen_place_ends(s, o, c->host, r * c->pitch, cols, 1);
 	KGEN_CU(cu, err, cuMemAlloc, (&c->in_alloc, c->in_bytes + off + 16));
 	KGEN_CU(cu, err, cuMemAlloc, (&c->out, c->out_bytes + 16));
 	c->in = c->in_alloc + off;
@@ -90,13 +94,17 @@ depth_at(const kgen_spec *s, unsigned long long i)
 
 	while ((1ll << log2_threads) < s->threads)
 		log2_threads++;
-	block = s->block_scan == KGEN_BS_BLELLOCH ? 2 * log2_threads : s->block_scan == KGEN_BS_WARPS ? 10 : log2_threads;
+	block = s->axis == KGEN_AXIS_COLS              ? 5  /* the row groups across a warp */
+	        : s->block_scan == KGEN_BS_BLELLOCH ? 2 * log2_threads
+	        : s->block_scan == KGEN_BS_WARPS    ? 10
+	                                            : log2_threads;
 	depth = (int)s->items_per_thread + block + 4;
 	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
 }
 
-/* Every element of c->back against its prefix's reference, row by row:
- * the number wrong, the first described in msg. */
+/* Every element of c->back against its prefix's reference, row by row
+ * (axis: cols, column by column): the number wrong, the first described in
+ * msg. */
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {
@@ -106,26 +114,35 @@ scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 	struct reference run, at;
 	char what[300];
 
-	for (r = 0; r < c->rows; r++) {
-		const unsigned char *row = c->host + r * c->pitch * isize, *got = c->back + r * c->cols * osize;
+	int down = s->axis == KGEN_AXIS_COLS;
+	/* line r of lines: a row (element i at r * pitch + i) or a column (at i * pitch + r) */
+	unsigned long long lines = down ? c->cols : c->rows, length = down ? c->rows : c->cols;
+	unsigned long long in_step = down ? c->pitch : 1, out_step = down ? c->cols : 1;
+
+	(void)isize;
+	for (r = 0; r < lines; r++) {
+		const unsigned char *row = c->host + (down ? r : r * c->pitch) * isize;
+		const unsigned char *got = c->back + (down ? r : r * c->cols) * osize;
 
 		kgen_reference_init(s, &run);
-		for (i = 0; i < c->cols; i++) {
+		for (i = 0; i < length; i++) {
 			if (inclusive)
-				kgen_reference_add(s, &run, row, i);
+				kgen_reference_add(s, &run, row, i * in_step);
 			at = run;
 			kgen_reference_finish(s, &at);
 			at.depth = depth_at(s, i);
 			/* The message only for the first wrong element: a check without one for the others. */
-			if (!kgen_result_ok(s, got + i * osize, inclusive ? i + 1 : i, &at) && !bad++) {
-				kgen_check_result(s, got + i * osize, inclusive ? i + 1 : i, &at, what, sizeof what);
-				if (c->rows > 1)
+			if (!kgen_result_ok(s, got + i * out_step * osize, inclusive ? i + 1 : i, &at) && !bad++) {
+				kgen_check_result(s, got + i * out_step * osize, inclusive ? i + 1 : i, &at, what, sizeof what);
+				if (down)
+					snprintf(msg, len, "out[%llu][%llu]: %s", i, r, what);
+				else if (c->rows > 1)
 					snprintf(msg, len, "out[%llu][%llu]: %s", r, i, what);
 				else
 					snprintf(msg, len, "out[%llu]: %s", i, what);
 			}
 			if (!inclusive)
-				kgen_reference_add(s, &run, row, i);
+				kgen_reference_add(s, &run, row, i * in_step);
 		}
 	}
 	return bad;
@@ -142,6 +159,9 @@ scan_once(void *arg, int i, CUstream stream, kgen_error *err)
 	struct timed *t = arg;
 
 	(void)i;  /* one input: a scan of n elements reads them once and writes as many */
+	if (kgen_kernel_spec(t->k)->axis == KGEN_AXIS_COLS)
+		return kgen_scan_cols(t->k, t->c->in, t->c->out, t->c->rows, t->c->cols, t->c->pitch, t->c->cols, 0, 0,
+		                      stream, err);
 	if (t->c->rows > 1)
 		return kgen_scan_rows(t->k, t->c->in, t->c->out, t->c->rows, t->c->cols, t->c->pitch, t->c->cols, 0, 0,
 		                      stream, err);
@@ -210,6 +230,9 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	for (j = 0; j < nsizes && !st; j++) {
 		for (i = 0; i < nspecs && !st; i++) {
 			kgen_spec *s = specs[i].spec;
+			int down = s->axis == KGEN_AXIS_COLS, vector = rows[j] == 1 && !down;
+			/* axis: cols at --n N: a column of N */
+			unsigned long long nrows = down && rows[j] == 1 ? cols[j] : rows[j], ncols = down && rows[j] == 1 ? 1 : cols[j];
 			struct scase c;
 			struct timed call = { specs[i].kernel, &c };
 			struct kgen_timing t = { -1, -1, -1, 0, 0 };
@@ -221,7 +244,7 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			float copy = -1;
 			int cub_offsets = 0, timed = 0;
 
-			if ((st = make_case(ctx, o, s, rows[j], cols[j], &c, err)) || (st = kgen_context_enter(ctx, err))) {
+			if ((st = make_case(ctx, o, s, nrows, ncols, &c, err)) || (st = kgen_context_enter(ctx, err))) {
 				free_case(ctx, &c);
 				break;
 			}
@@ -241,13 +264,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			/* CUB's scan of its own input (a vector's), in a process of its own (this
 			 * one's buffers freed first), timed as the reductions' peer is: -1 without
 			 * kgen-cub or for a scan it has not (op: custom, prod, ...) */
-			if (timed && rows[j] == 1)
+			if (timed && vector)
 				cub = kgen_cub_scan_ms(o->cub, (enum kgen_timing_method)o->method, o->runs, s, n, ctx->l2_bytes,
 				                       &cub_offsets);
-			if (rows[j] == 1)
+			if (vector)
 				snprintf(size, sizeof size, "n=%llu", n);
 			else
-				snprintf(size, sizeof size, "%llux%llu", rows[j], cols[j]);
+				snprintf(size, sizeof size, "%llux%llu", nrows, ncols);
 			printf("%-48s %-12s %-8s", specs[i].path, size, verdict);
 			if (t.median_ms >= 0) {
 				printf(" %10.2f us %8.1f GB/s  copy %8.1f GB/s  of copy %.3f", t.median_ms * 1e3,
@@ -317,6 +340,11 @@ tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec,
 	kgen_status st;
 
 	*out = NULL;
+	if (spec->axis == KGEN_AXIS_COLS) {
+		free(c);
+		return kgen_fail(err, KGEN_EINVAL, "kgen tune sizes a scan by n, a vector's length: a scan down the columns "
+		                 "(axis: cols) is not tuned yet; time its tiles with kgen run --bench --shape");
+	}
 	if (!c)
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	if ((st = make_case(ctx, o, spec, 1, o->n[j], c, err))) {

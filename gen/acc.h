@@ -20,4 +20,8 @@ kgen_status kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err);
  * loads, each thread's items a whole number of them (check.c). */
 kgen_status kgen_check_loads(struct kgen_spec *s, kgen_error *err);
 
+/* load_width against the element size alone: a power of two, whole
+ * elements (check.c). */
+kgen_status kgen_check_load_width(struct kgen_spec *s, kgen_error *err);
+
 #endif

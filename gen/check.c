@@ -18,12 +18,11 @@ kgen_is_pow2(long long v)
 	return v > 0 && (v & (v - 1)) == 0;
 }
 
-/* Loads: width, element size, items per thread (acc.h). */
+/* Loads: width and element size (acc.h). */
 kgen_status
-kgen_check_loads(struct kgen_spec *s, kgen_error *err)
+kgen_check_load_width(struct kgen_spec *s, kgen_error *err)
 {
 	const struct kgen_dtype_info *in = &kgen_dtype_info[s->dtype];
-	long long vec;
 
 	if (!kgen_is_pow2(s->load_width))
 		return ERR(load_width, "load_width %lld is not a power of two: use %d, %d, ... up to 32", s->load_width,
@@ -31,7 +30,18 @@ kgen_check_loads(struct kgen_spec *s, kgen_error *err)
 	if (s->load_width % in->size)
 		return ERR(load_width, "load_width %lld is not a multiple of the element size (%d bytes for %s): "
 		           "use %d, %d, ... up to 32", s->load_width, in->size, in->name, in->size, 2 * in->size);
-	vec = s->load_width / in->size;
+	return KGEN_OK;
+}
+
+/* Loads: width, element size, items per thread (acc.h). */
+kgen_status
+kgen_check_loads(struct kgen_spec *s, kgen_error *err)
+{
+	long long vec = s->load_width / kgen_dtype_info[s->dtype].size;
+	kgen_status st;
+
+	if ((st = kgen_check_load_width(s, err)))
+		return st;
 	if (s->items_per_thread % vec)
 		return ERR(items_per_thread, "items_per_thread %lld is not a multiple of the %lld elements of one "
 		           "%lld-byte load: use %lld, %lld, ...", s->items_per_thread, vec, s->load_width, vec, 2 * vec);

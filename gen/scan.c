@@ -33,6 +33,8 @@
 static long long
 smem_bytes(const struct kgen_spec *s)
 {
+	if (s->axis == KGEN_AXIS_COLS)  /* the row groups' totals of the band's columns, padded, and the mark */
+		return (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
 	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, the mbarrier and the mark, aligned */
 		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 32;
 	long long words = s->threads * s->items_per_thread;
@@ -45,7 +47,17 @@ smem_bytes(const struct kgen_spec *s)
 unsigned long long
 kgen_scan_tile(const struct kgen_spec *s)
 {
+	if (s->axis == KGEN_AXIS_COLS)  /* rows: the row groups' items */
+		return (unsigned long long)(s->threads / s->lanes) * (unsigned long long)s->items_per_thread;
 	return (unsigned long long)s->threads * (unsigned long long)s->items_per_thread;
+}
+
+unsigned long long
+kgen_scan_tile_cols(const struct kgen_spec *s)
+{
+	if (s->axis == KGEN_AXIS_COLS)
+		return (unsigned long long)s->lanes * (unsigned long long)(s->load_width / s->r.dtype->size);
+	return 1;
 }
 
 unsigned long long
@@ -64,7 +76,7 @@ kgen_scan_row_scratch(const struct kgen_spec *s, unsigned long long n)
 
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK || tiles <= 1)
 		return 0;
-	return (tiles + groups) * KGEN_SCAN_WORD_BYTES;  /* the tiles', then the groups' */
+	return (tiles + groups) * kgen_scan_tile_cols(s) * KGEN_SCAN_WORD_BYTES;  /* the tiles', then the groups' */
 }
 
 unsigned long long
@@ -96,6 +108,50 @@ segment_blocks(const struct kgen_spec *s)
 
 /* ---- rules ---- */
 
+/* axis: cols: a tile of rows of a band of lanes x load_width bytes of
+ * columns, the look-back over tiles down each column. */
+static kgen_status
+check_columns(struct kgen_spec *s, kgen_error *err)
+{
+	long long vec, cols, warps = s->threads / 32;
+	kgen_status st;
+
+	if (s->scan_strategy != KGEN_SCAN_STRATEGY_LOOKBACK)
+		return ERR(scan_strategy, "axis: cols scans down the columns with the look-back over tiles of rows; "
+		           "strategy: %s is not there for columns yet: use lookback",
+		           kgen_scan_strategies[s->scan_strategy].name);
+	if ((st = kgen_check_load_width(s, err)))
+		return st;
+	vec = s->load_width / s->r.dtype->size;
+	if (!s->pos[KGEN_KEY_lanes].line)
+		s->lanes = 256 / s->load_width;  /* a band 256 bytes wide: 64 f32 columns */
+	if (s->items_per_thread < 0)
+		s->items_per_thread = 8;
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (s->threads % s->lanes)
+		return ERR(lanes, "lanes %lld does not divide threads %lld: a tile's threads are lanes across its columns "
+		           "times row groups down its rows", s->lanes, s->threads);
+	if (s->threads / s->lanes > 32)
+		return ERR(lanes, "threads %lld / lanes %lld makes %lld row groups, whose totals a warp's lanes scan: at "
+		           "most 32; use lanes %lld or more", s->threads, s->lanes, s->threads / s->lanes, s->threads / 32);
+	cols = s->lanes * vec;
+	if (cols % warps) {
+		long long m = 1;
+		while (m * vec % warps)
+			m++;
+		return ERR(lanes, "a tile's %lld columns (lanes %lld x %lld elements a load) do not share evenly among the "
+		           "look-backs of its %lld warps: use lanes a multiple of %lld", cols, s->lanes, vec, warps, m);
+	}
+	if (smem_bytes(s) > 48 * 1024)
+		return ERR(threads, "the totals of %lld row groups of %lld columns in %s take %lld bytes of shared memory, "
+		           "over the 48 KB a block gets: use fewer threads or lanes", s->threads / s->lanes, cols,
+		           s->r.acc->name, smem_bytes(s));
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "scan_cols_%s_%s", kgen_ops[s->op].name, s->r.dtype->name);
+	return KGEN_OK;
+}
+
 static kgen_status
 check(struct kgen_spec *s, kgen_error *err)
 {
@@ -106,14 +162,6 @@ check(struct kgen_spec *s, kgen_error *err)
 		s->threads = 256;
 	if ((st = kgen_op_check(s, err)))
 		return st;
-	if (!s->pos[KGEN_KEY_block_scan].line && s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
-		s->block_scan = KGEN_BS_SEGMENTS;  /* the look-back's default (H200, 2^28 f32: 0.86 of a copy against warps' 0.77) */
-	if (s->items_per_thread < 0) {  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
-		long long bytes = s->r.acc_bytes;
-		if (s->block_scan == KGEN_BS_SEGMENTS && s->r.dtype->size > bytes)
-			bytes = s->r.dtype->size;  /* segments keeps the elements: 128 bytes of them where they are wider */
-		s->items_per_thread = 128 / bytes;
-	}
 	if (s->r.pair)
 		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
 		           "or min", op);
@@ -123,6 +171,16 @@ check(struct kgen_spec *s, kgen_error *err)
 	if (s->op == KGEN_OP_CUSTOM && strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
 		return kgen_spec_error(s, KGEN_KEY_post, 1, err, "post is the last step of a whole reduction: a scan "
 		                       "stores each prefix as it is; drop it");
+	if (s->axis == KGEN_AXIS_COLS)
+		return check_columns(s, err);
+	if (!s->pos[KGEN_KEY_block_scan].line && s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK)
+		s->block_scan = KGEN_BS_SEGMENTS;  /* the look-back's default (H200, 2^28 f32: 0.86 of a copy against warps' 0.77) */
+	if (s->items_per_thread < 0) {  /* 128 bytes of accumulators a thread: 32 x 256 f32 a tile (H200, 2026-12-02) */
+		long long bytes = s->r.acc_bytes;
+		if (s->block_scan == KGEN_BS_SEGMENTS && s->r.dtype->size > bytes)
+			bytes = s->r.dtype->size;  /* segments keeps the elements: 128 bytes of them where they are wider */
+		s->items_per_thread = 128 / bytes;
+	}
 	if ((st = kgen_check_loads(s, err)))
 		return st;
 	if (s->threads % 32)
@@ -161,6 +219,23 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch", "(1, rows)", s->threads);
 		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
 		                   "// in order.  Scratch: none.\n", tile);
+	} else if (s->axis == KGEN_AXIS_COLS) {
+		kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), down each column of a rows x cols matrix:");
+		kgen_contract_step(p, "", "in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch", "(tiles, bands)",
+		                   s->threads);
+		kgen_contract_note(p, "// where tiles = ceil(rows / %llu) and bands = ceil(cols / %llu): a block a tile of %llu rows of a\n"
+		                   "// band of %llu columns (rows in_pitch and out_pitch elements apart).  Scratch, 16-byte aligned:\n"
+		                   "// a 16-byte header (the launches done on it), then each band's band_scratch bytes: a 16-byte\n"
+		                   "// status word a column of a tile, then one a column of a group of %lld tiles; zeros before\n"
+		                   "// the first launch, no clearing between launches (each counts itself in the header, a CUDA\n"
+		                   "// graph's replays too), one launch at a time.\n",
+		                   tile, kgen_scan_tile_cols(s), tile, kgen_scan_tile_cols(s), s->lookback_group);
+		kgen_contract_note(p, "// out[r][c] %s (out_dtype %s); out may be in\n"
+		                   "// (the same type and pitch) but no other part of it.\n",
+		                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0][c] to in[r][c]"
+		                                                        : "combines in[0][c] to in[r - 1][c]; out[0][c] is the identity",
+		                   s->r.out->name);
+		return;
 	} else {
 		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch, scratch, row_scratch", "(tiles, rows)",
 		                   s->threads);
@@ -184,7 +259,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 {
 	struct tpl_args file, k;
 	kgen_status st = KGEN_OK;
-	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, segments = s->block_scan == KGEN_BS_SEGMENTS;
+	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, columns = s->axis == KGEN_AXIS_COLS;
+	int segments = !columns && s->block_scan == KGEN_BS_SEGMENTS;
 	/* Elements a load and results a store: load_width bytes of each, the
 	 * stores no more results than a load's elements (items_per_thread is
 	 * a multiple of those, check()), at least one. */
@@ -204,6 +280,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&file, "load_width", "%lld", s->load_width);
 	tpl_set(&file, "vec", "%lld", vec);
 	tpl_show(&file, "segments", segments);
+	tpl_show(&file, "columns", columns);
+	tpl_show(&file, "tile_words", !segments && !columns);  /* a row's tile in shared memory as accumulators */
 	if (segments) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
@@ -211,17 +289,27 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_set(&file, "blocks", "%lld", segment_blocks(s));
 		tpl_set(&file, "smem", "%lld", smem_bytes(s));
 		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
-	} else {
+	} else if (!columns) {
 		tpl_set(&file, "out_vec", "%lld", out_vec);
 		tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
 		                                       : "exclusive, each element's own left out");
 	}
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK) {
-		tpl_set(&k, "group", "%lld", s->lookback_group);
-		tpl_show(&k, "segments", segments);
+		struct tpl_args status;
+		tpl_init(&status);
+		tpl_set(&status, "group", "%lld", s->lookback_group);
+		st = tpl_render_into(&k, "status", "scan/status.cu", &status, err);
+		tpl_free(&status);
+		if (st)
+			goto out;
 		tpl_show(&k, "inclusive", inclusive);
-		if (segments)  /* every op but custom's combine commutes (docs/spec.md: associative, a the earlier) */
-			tpl_show(&k, "commutes", s->op != KGEN_OP_CUSTOM);
+		if (columns) {
+			tpl_set(&k, "lanes", "%lld", s->lanes);
+		} else {
+			tpl_show(&k, "segments", segments);
+			if (segments)  /* every op but custom's combine commutes (docs/spec.md: associative, a the earlier) */
+				tpl_show(&k, "commutes", s->op != KGEN_OP_CUSTOM);
+		}
 	}
 	tpl_show(&file, "inclusive", inclusive);
 	/* the warps' block scan and the look-back scan across a warp's lanes */
@@ -235,8 +323,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		};
 		struct tpl_args none;
 		tpl_init(&none);
-		if (segments)
-			tpl_set(&file, "block_scan", "%s", "");  /* each warp scans its segment (lookback.cu) */
+		if (segments || columns)  /* each warp scans its segment (lookback.cu), or its columns (columns.cu) */
+			tpl_set(&file, "block_scan", "%s", "");
 		else
 			st = tpl_render_into(&file, "block_scan", block_scans[s->block_scan], &none, err);
 		tpl_free(&none);
@@ -245,7 +333,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
 	TRY(tpl_render_into(&file, "kernel", s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? "scan/block.cu"
-	                                                                                   : "scan/lookback.cu", &k, err));
+	                                     : columns                                    ? "scan/columns.cu"
+	                                                                                  : "scan/lookback.cu", &k, err));
 	st = tpl_render(out, "scan/file.cu", &file, err);
 out:
 	tpl_free(&file);
@@ -259,20 +348,25 @@ static const struct kgen_only_with only_with[] = {
 	KGEN_OP_ONLY_WITH,
 	{ KGEN_KEY_lookback_group, KGEN_KEY_scan_strategy, KGEN_BIT(KGEN_SCAN_STRATEGY_LOOKBACK),
 	  "lookback_group is the look-back's, and strategy: {w} has none: drop it" },
+	{ KGEN_KEY_block_scan, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_ROWS),
+	  "block_scan is how a tile of a row is scanned; axis: {w} scans each thread's rows in registers and the row "
+	  "groups across a warp: drop it" },
+	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
+	  "lanes is the column scan's threads across a tile's columns, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
-	KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread, KGEN_KEY_load_width,
-	KGEN_KEY_lookback_group, KGEN_OP_KEYS,
+	KGEN_KEY_axis, KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread,
+	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_lookback_group, KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
 };
 
 /* What a spec computes (family.h): plans' entries and tunings' points agree on it. */
 static const enum kgen_key computes[] = {
 	KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_out_dtype, KGEN_KEY_map, KGEN_KEY_combine,
-	KGEN_KEY_identity, KGEN_KEY_scan_mode, KGEN_KEY_COUNT,
+	KGEN_KEY_identity, KGEN_KEY_scan_mode, KGEN_KEY_axis, KGEN_KEY_COUNT,
 };
 
 const struct kgen_family kgen_family_scan = {

@@ -5,8 +5,12 @@
 
 #include "spec.h"
 
-/* Elements a block scans at once: threads * items_per_thread. */
+/* Elements a block scans at once along a row: threads * items_per_thread;
+ * axis: cols, the rows of a tile: threads / lanes * items_per_thread. */
 unsigned long long kgen_scan_tile(const struct kgen_spec *s);
+
+/* Columns a tile spans: axis: cols, lanes x a load's elements; 1 for rows. */
+unsigned long long kgen_scan_tile_cols(const struct kgen_spec *s);
 
 /* Tiles of n elements: ceil(n / tile). */
 unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long n);
@@ -20,14 +24,15 @@ unsigned long long kgen_scan_tiles(const struct kgen_spec *s, unsigned long long
  * launches, each on the words of the first rows again. */
 #define KGEN_SCAN_GRID_ROWS 65535ull
 
-/* Bytes of status words a row (or a vector) of n elements needs, a multiple
- * of 16: 0 for strategy: block and for one tile; else a word a tile and a
- * word a group. */
+/* Bytes of status words a row (or a vector) of n elements needs, or a band
+ * of columns of n rows (axis: cols), a multiple of 16: 0 for strategy:
+ * block and for one tile; else a word a tile and a word a group (a column's
+ * each, of a band). */
 unsigned long long kgen_scan_row_scratch(const struct kgen_spec *s, unsigned long long n);
 
-/* Bytes of scratch a call of `rows` rows of n elements needs: 0 where a row
- * needs none; else the header word and the words of the rows a launch
- * takes (at most KGEN_SCAN_GRID_ROWS). */
+/* Bytes of scratch a call of `rows` rows of n elements (axis: cols, bands
+ * of n rows) needs: 0 where a row needs none; else the header word and the
+ * words of the rows a launch takes (at most KGEN_SCAN_GRID_ROWS). */
 unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long rows, unsigned long long n);
 
 #endif

@@ -322,6 +322,20 @@ KGEN_API kgen_status kgen_scan_rows(kgen_kernel *kernel, kgen_devptr in, kgen_de
 KGEN_API kgen_status kgen_scan_rows_scratch_size(const kgen_kernel *kernel, unsigned long long rows,
                                                  unsigned long long cols, size_t *bytes, kgen_error *err);
 
+/* kernel: scan, axis: cols: down each column of a rows x cols matrix,
+ * out[r][c] = in[0][c] op ... op in[r][c] (mode: exclusive: to in[r - 1][c],
+ * out[0][c] the identity), in one launch (a block a tile of rows of a band
+ * of columns); a row of in starts in_pitch elements after the last, a row
+ * of out out_pitch after (0: cols).  out may be in (one element size and
+ * pitch) but no other part of it.  Scratch as kgen_scan()'s, of
+ * kgen_scan_cols_scratch_size() bytes.  The kernel must be of axis: cols
+ * (kgen_scan() and kgen_scan_rows() refuse it, this call the others). */
+KGEN_API kgen_status kgen_scan_cols(kgen_kernel *kernel, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                                    unsigned long long cols, unsigned long long in_pitch, unsigned long long out_pitch,
+                                    kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+KGEN_API kgen_status kgen_scan_cols_scratch_size(const kgen_kernel *kernel, unsigned long long rows,
+                                                 unsigned long long cols, size_t *bytes, kgen_error *err);
+
 /* kernel: rows: one call's operands.  Device addresses, 0 where the op
  * reads or writes none; pitches in elements (0: cols). */
 struct kgen_rows_args {

@@ -6,7 +6,8 @@
  * the launches on the device, so that the words never need clearing
  * between launches, whatever their rows and lengths, a CUDA graph's
  * replays included (gen/scan.c's contract); strategy: block launches a
- * block a row.
+ * block a row.  kgen_scan_cols() scans down the columns (axis: cols): a
+ * block a tile of rows of a band of columns, the bands a grid dimension.
  */
 #include "config.h"
 #include "runtime.h"
@@ -164,6 +165,9 @@ scan_call(kgen_kernel *k, const char *who, struct call *c, kgen_stream stream, k
 	k = kgen_kernel_for_n(k, c->cols);  /* a size plan's (the family is sized by n): the entry for a row's n */
 	if ((st = kgen_kernel_expect(k, KGEN_SCAN, who, err)))
 		return st;
+	if (k->spec.axis == KGEN_AXIS_COLS)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s scans down columns (axis: cols): call kgen_scan_cols", who,
+		                 kgen_spec_kernel_name(&k->spec));
 	saved = kgen_context_save(k->ctx);
 	st = scan_body(k, who, c, (CUstream)stream, err);
 	kgen_context_restore(k->ctx, saved);
@@ -188,4 +192,112 @@ kgen_scan_rows(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 	                  scratch_bytes };
 
 	return scan_call(k, "kgen_scan_rows", &c, stream, err);
+}
+
+/* ---- down the columns (axis: cols) ---- */
+
+/* Bands of cols columns: ceil(cols / a tile's columns). */
+static unsigned long long
+bands_of(const struct kgen_spec *s, unsigned long long cols)
+{
+	unsigned long long band = kgen_scan_tile_cols(s);
+
+	return cols / band + (cols % band != 0);
+}
+
+static kgen_status
+expect_columns(kgen_kernel *k, const char *who, kgen_error *err)
+{
+	kgen_status st;
+
+	if ((st = kgen_kernel_expect(k, KGEN_SCAN, who, err)))
+		return st;
+	if (k->spec.axis != KGEN_AXIS_COLS)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s scans along rows (axis: rows): call kgen_scan or kgen_scan_rows, "
+		                 "or build a spec of axis: cols", who, kgen_spec_kernel_name(&k->spec));
+	return KGEN_OK;
+}
+
+kgen_status
+kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
+                            kgen_error *err)
+{
+	kgen_status st;
+	unsigned long long need;
+
+	if (!bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_cols_scratch_size: NULL argument");
+	k = kgen_kernel_for_n((kgen_kernel *)k, rows);
+	if ((st = expect_columns((kgen_kernel *)k, "kgen_scan_cols_scratch_size", err)))
+		return st;
+	need = kgen_scan_scratch_bytes(&k->spec, bands_of(&k->spec, cols), rows);
+	if (need > (1ull << 62))
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_cols_scratch_size: %llu x %llu is more than a device holds", rows,
+		                 cols);
+	*bytes = (size_t)need;
+	return KGEN_OK;
+}
+
+static kgen_status
+cols_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
+{
+	static const char who[] = "kgen_scan_cols";
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
+	unsigned long long tiles = kgen_scan_tiles(s, c->rows), bands = bands_of(s, c->cols);
+	unsigned long long band_scratch = kgen_scan_row_scratch(s, c->rows);
+	struct kgen_span spans[2];
+	kgen_status st;
+
+	if (!c->rows || !c->cols)
+		return KGEN_OK;
+	if (!c->in || !c->out)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s is NULL", who, c->in ? "out" : "in");
+	if (c->in % isize || c->out % osize)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s (0x%llx) is not aligned to its %llu-byte %s elements", who,
+		                 c->in % isize ? "in" : "out", c->in % isize ? c->in : c->out, c->in % isize ? isize : osize,
+		                 c->in % isize ? s->r.dtype->name : s->r.out->name);
+	if (c->in_pitch < c->cols || c->out_pitch < c->cols)
+		return kgen_fail(err, KGEN_EINVAL, "%s: a pitch of %llu elements is shorter than a row of %llu", who,
+		                 c->in_pitch < c->cols ? c->in_pitch : c->out_pitch, c->cols);
+	if (c->in_pitch > (1ull << 62) / 8 / c->rows || c->out_pitch > (1ull << 62) / 8 / c->rows)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows of pitches %llu and %llu are more than a device holds", who,
+		                 c->rows, c->in_pitch, c->out_pitch);
+	if (tiles > 0x7fffffffull || bands > KGEN_SCAN_GRID_ROWS)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu x %llu needs %llu x %llu tiles of %llu x %llu, more than a grid "
+		                 "holds", who, c->rows, c->cols, tiles, bands, kgen_scan_tile(s), kgen_scan_tile_cols(s));
+	if (!(c->out == c->in && isize == osize && c->in_pitch == c->out_pitch)) {  /* in place: a tile is read whole first */
+		spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
+		spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
+		if ((st = kgen_refuse_overlaps(who, spans, 2, 1, err)))
+			return st;
+	}
+	if ((st = kgen_context_enter(k->ctx, err)) ||
+	    (st = take_scratch(k, who, c, kgen_scan_scratch_bytes(s, bands, c->rows), stream, err)))
+		return st;
+	{
+		void *args[8] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
+		                  &band_scratch };
+		return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, (unsigned)bands, 1, s->threads, 0, args, stream,
+		                      err);
+	}
+}
+
+kgen_status
+kgen_scan_cols(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows, unsigned long long cols,
+               unsigned long long in_pitch, unsigned long long out_pitch, kgen_devptr scratch, size_t scratch_bytes,
+               kgen_stream stream, kgen_error *err)
+{
+	struct call c = { in, out, scratch, rows, cols, in_pitch ? in_pitch : cols, out_pitch ? out_pitch : cols,
+	                  scratch_bytes };
+	CUcontext saved;
+	kgen_status st;
+
+	k = kgen_kernel_for_n(k, rows);  /* a size plan's entry for the columns' length */
+	if ((st = expect_columns(k, "kgen_scan_cols", err)))
+		return st;
+	saved = kgen_context_save(k->ctx);
+	st = cols_body(k, &c, (CUstream)stream, err);
+	kgen_context_restore(k->ctx, saved);
+	return st;
 }

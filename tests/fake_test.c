@@ -1299,6 +1299,57 @@ START_TEST(a_row_scan_launches_a_row_of_tiles_a_grid_row)
 }
 END_TEST
 
+/* kernel: scan, axis: cols: a block a tile of rows of a band of columns,
+ * grid (tiles, bands), the pitches and a band's words passed, one header
+ * for all; a kernel of the other axis refused by each call. */
+START_TEST(a_column_scan_launches_tiles_of_rows_by_bands)
+{
+	kgen_kernel *k = build("kernel: scan\naxis: cols\nname: fake_scan_cols\n");
+	kgen_kernel *rows = build("kernel: scan\nname: fake_scan_not_cols\n");
+	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x200000000ull;
+	int before = *nlaunches;
+	size_t bytes = 1;
+	kgen_error err;
+
+	/* 1000 rows: 8 tiles of 128 (one group of 32); 100 columns: 2 bands of 64: (8 + 1) x 64 words a band. */
+	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 1000, 100, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + 2 * 9 * 64 * 16);
+	*nparams = 8;
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 104, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_str_eq(last()->name, "fake_scan_cols");
+	ck_assert_uint_eq(last()->grid[0], 8);  /* tiles down the rows */
+	ck_assert_uint_eq(last()->grid[1], 2);  /* bands across the columns */
+	ck_assert_uint_eq(last()->block[0], 256);
+	ck_assert_uint_eq(last()->args[2], 1000);
+	ck_assert_uint_eq(last()->args[3], 100);
+	ck_assert_uint_eq(last()->args[4], 104);
+	ck_assert_uint_eq(last()->args[5], 100);  /* 0: cols */
+	ck_assert_uint_eq(last()->args[6], scratch);
+	ck_assert_uint_eq(last()->args[7], 9 * 64 * 16);  /* a band's words */
+	*nparams = 0;
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 104, 0, scratch, bytes - 1, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "too small"), "%s", err.message);
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 99, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_cols: a pitch of 99 elements is shorter than a row of 100");
+	ck_assert_int_eq(kgen_scan_cols(k, in, in + 4, 1000, 100, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 128, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* one tile: no scratch */
+	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 128, 100, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 0, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* nothing */
+	ck_assert_int_eq(*nlaunches, before + 2);
+	/* the other axis, each way */
+	ck_assert_int_eq(kgen_scan_cols(rows, in, out, 1000, 100, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_cols: fake_scan_not_cols scans along rows (axis: rows): call kgen_scan or "
+	                              "kgen_scan_rows, or build a spec of axis: cols");
+	ck_assert_int_eq(kgen_scan_rows(k, in, out, 3, 100, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_scan_rows: fake_scan_cols scans down columns (axis: cols): call kgen_scan_cols");
+	ck_assert_int_eq(kgen_scan(k, in, out, 100, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_int_eq(*nlaunches, before + 2);
+}
+END_TEST
+
 /* kgen_kernel_prepare: a NULL kernel is an error; a kernel of one kernel
  * (nothing lazy) and a size plan's (its entries') are built already. */
 START_TEST(prepare_takes_any_kernel)
@@ -2144,6 +2195,7 @@ fake_suite(void)
 	tcase_add_test(tc, prepare_takes_any_kernel);
 	tcase_add_test(tc, a_scan_launches_a_block_a_tile);
 	tcase_add_test(tc, a_row_scan_launches_a_row_of_tiles_a_grid_row);
+	tcase_add_test(tc, a_column_scan_launches_tiles_of_rows_by_bands);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);

@@ -67,6 +67,22 @@ if [ $rc -ne 6 ] ||
 	echo "FAIL: kgen run --shape of a scan against the fake driver exited $rc (expected 6 and a 4x100 FAIL line)"
 	status=1
 fi
+# Down the columns (axis: cols, kgen_scan_cols): a wrong element named by
+# row and column; --n N is a column of N; kgen tune refuses it.
+out=$("$b/kgen" run --verify --shape 300x5 --n 7 "$top_srcdir/specs/scan/cols-sum-f32.yaml" 2>&1)
+rc=$?
+echo "$out"
+if [ $rc -ne 6 ] ||
+   ! echo "$out" | grep -q 'scan/cols-sum-f32.yaml  *300x5  *FAIL  *out\[0\]\[0\]: got -nan, expected .*; 1500 of 1500 elements wrong' ||
+   ! echo "$out" | grep -q 'scan/cols-sum-f32.yaml  *7x1  *FAIL  *out\[0\]\[0\]: got -nan, expected .*; 7 of 7 elements wrong'; then
+	echo "FAIL: kgen run of a column scan against the fake driver exited $rc (expected 6 and FAIL lines 300x5 and 7x1)"
+	status=1
+fi
+out=$("$b/kgen" tune "$top_srcdir/specs/scan/cols-sum-f32.yaml" --n 1000 --records "$dir/cols.jsonl" 2>&1)
+if ! echo "$out" | grep -q 'a scan down the columns (axis: cols) is not tuned yet'; then
+	echo "FAIL: kgen tune of a column scan: $out"
+	status=1
+fi
 out=$("$b/kgen" run --shape 2x4x100 "$top_srcdir/specs/scan/sum-f32.yaml" 2>&1)
 if ! echo "$out" | grep -q 'a scan runs along each row of a ROWSxCOLS matrix, not a batch of them'; then
 	echo "FAIL: kgen run --shape 2x4x100 of a scan: $out"

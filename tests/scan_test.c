@@ -30,11 +30,36 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"threads: 256\n"
 		"items_per_thread: 32\n"
 		"load_width: 16\n"
+		"axis: rows\n"
+		"lanes: 32\n"  /* a dump has the keys that do not apply too */
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: segments\n"
 		"lookback_group: 32\n");
+	free(yaml);
+	kgen_spec_free(spec);
+	/* Down the columns: bands of 256 bytes (16 lanes of 16-byte loads), 8 rows a thread; no block_scan. */
+	spec = load("kernel: scan\naxis: cols\ndtype: bf16\n");
+	yaml = dump(spec);
+	ck_assert_str_eq(yaml,
+		"kernel: scan\n"
+		"name: scan_cols_sum_bf16\n"
+		"op: sum\n"
+		"dtype: bf16\n"
+		"acc_dtype: f32\n"
+		"threads: 256\n"
+		"items_per_thread: 8\n"
+		"load_width: 16\n"
+		"axis: cols\n"
+		"lanes: 16\n"
+		"out_dtype: f32\n"
+		"mode: inclusive\n"
+		"strategy: lookback\n"
+		"block_scan: warps\n"
+		"lookback_group: 32\n");
+	ck_assert_uint_eq(kgen_scan_tile(spec), 16 * 8);       /* rows a tile: 16 row groups of 8 */
+	ck_assert_uint_eq(kgen_scan_tile_cols(spec), 16 * 8);  /* 16 lanes of 8 bf16 */
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -102,7 +127,25 @@ static const struct refusal refusals[] = {
 	{ "sixteen_bit_accumulators", "kernel: scan\ndtype: f16\nacc_dtype: f16\n",
 	  "acc_dtype f16: 16-bit accumulators lose precision and have no atomics here; accumulate in f32 or f64", 3, 12,
 	  "acc_dtype: f16" },
-	{ "other_families_keys", "kernel: scan\nlanes: 4\n", "lanes does not apply to kernel: scan", 2, 1, "lanes: 4" },
+	{ "other_families_keys", "kernel: scan\ntile_m: 4\n", "tile_m does not apply to kernel: scan", 2, 1, "tile_m: 4" },
+	{ "lanes_of_rows", "kernel: scan\nlanes: 4\n",
+	  "lanes is the column scan's threads across a tile's columns, and axis: rows scans rows: drop it", 2, 8,
+	  "lanes: 4" },
+	{ "block_scan_of_columns", "kernel: scan\naxis: cols\nblock_scan: warps\n",
+	  "block_scan is how a tile of a row is scanned; axis: cols scans each thread's rows in registers and the row "
+	  "groups across a warp: drop it", 3, 13, "block_scan: warps" },
+	{ "columns_by_a_block", "kernel: scan\naxis: cols\nstrategy: block\n",
+	  "axis: cols scans down the columns with the look-back over tiles of rows; strategy: block is not there for "
+	  "columns yet: use lookback", 3, 11, "strategy: block" },
+	{ "row_groups_of_a_warp", "kernel: scan\naxis: cols\nlanes: 4\n",
+	  "threads 256 / lanes 4 makes 64 row groups, whose totals a warp's lanes scan: at most 32; use lanes 8 or more",
+	  3, 8, "lanes: 4" },
+	{ "lanes_of_threads", "kernel: scan\naxis: cols\nlanes: 48\n",
+	  "lanes 48 does not divide threads 256: a tile's threads are lanes across its columns times row groups down its "
+	  "rows", 3, 8, "lanes: 48" },
+	{ "columns_of_warps", "kernel: scan\naxis: cols\ndtype: f64\nthreads: 192\nlanes: 64\nload_width: 8\n",
+	  "a tile's 64 columns (lanes 64 x 1 elements a load) do not share evenly among the look-backs of its 6 warps: "
+	  "use lanes a multiple of 6", 5, 8, "lanes: 64" },
 	{ "modes", "kernel: scan\nmode: both\n", "mode: unknown value 'both': expected inclusive or exclusive", 2, 7,
 	  "mode: both" },
 };

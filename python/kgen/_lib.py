@@ -205,6 +205,8 @@ kgen_kernel_blocks_per_sm = _optional("kgen_kernel_blocks_per_sm", [_P], ctypes.
 kgen_scan = _optional("kgen_scan", [_P, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
 kgen_scan_scratch_size = _optional("kgen_scan_scratch_size", [_P, _U64, ctypes.POINTER(ctypes.c_size_t), _E])
 kgen_scan_rows = _optional("kgen_scan_rows", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
+# Down the columns (axis: cols): in, out, rows, cols, in_pitch, out_pitch, scratch, scratch_bytes, stream, err.
+kgen_scan_cols = _optional("kgen_scan_cols", [_P, _U64, _U64, _U64, _U64, _U64, _U64, _U64, ctypes.c_size_t, _P, _E])
 # Build every kernel of a lazily built kernel now (strategy auto's alternatives): kernel, err.
 kgen_kernel_prepare = _optional("kgen_kernel_prepare", [_P, _E])
 

@@ -17,12 +17,20 @@ OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "al
 def _run_scan(k, a, out, stream, where, lines=None):
     """k(x): the scan of vector x (any shape whose elements are contiguous,
     read in order) into a new array of x's shape, or out.  lines: (rows,
-    cols, pitch) to scan x's rows (its last dimension) instead."""
+    cols, pitch) to scan x's rows (its last dimension) instead; ("cols",
+    rows, cols, pitch, starts) to scan down the columns of each matrix of
+    x's last two dimensions (a kernel of axis: cols), starts the elements
+    where each matrix begins in x and in the result."""
     if a.dtype != k.spec.fields["dtype"]:
         raise TypeError("%s: the kernel scans %s, the input is %s" % (where, k.spec.fields["dtype"], a.dtype))
     n = 1
     for d in a.shape:
         n *= d
+    down = lines is not None and lines[0] == "cols"
+    if down != (k.spec.fields.get("axis") == "cols"):
+        raise ValueError("%s: the kernel scans %s, the call %s" % (
+            where, "down columns (axis: cols)" if not down else "along rows (axis: rows)",
+            "down the columns (dim=-2)" if down else "along rows or a vector"))
     if lines is None and n > 1 and not contiguous(a):
         raise ValueError("%s: a scan of all of x (dim=None) reads a contiguous vector; pass x.contiguous(), or "
                          "dim=-1 for its rows" % where)
@@ -43,6 +51,15 @@ def _run_scan(k, a, out, stream, where, lines=None):
     if lines is None:
         st = _lib.kgen_scan(k._handle, x_at, out_at, _lib.arg(where, "x's element count", n), 0, 0, s,
                             _lib.ctypes.byref(err))
+    elif down:
+        _, rows, cols, pitch, starts = lines
+        isize, osize = _memory.SIZE[a.dtype], _memory.SIZE[out_dtype]
+        st = 0
+        for x_start, out_start in starts:  # a launch a matrix
+            st = _lib.kgen_scan_cols(k._handle, x_at + x_start * isize, out_at + out_start * osize, rows, cols, pitch,
+                                     cols, 0, 0, s, _lib.ctypes.byref(err))
+            if st:
+                break
     else:
         rows, cols, pitch = lines
         st = _lib.kgen_scan_rows(k._handle, x_at, out_at, rows, cols, pitch, cols, 0, 0, s, _lib.ctypes.byref(err))
@@ -58,7 +75,9 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
     up to x[i - 1], out[0] the identity), over all of x's elements in order
     (dim=None: a contiguous array), or along its last dimension (dim=-1 or
     x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)), or down
-    the columns (dim=-2: between two transposes, three passes over the data).  op: sum, min,
+    the columns (dim=-2 or x.ndim - 2: of each matrix of the last two
+    dimensions, between two transposes; with axis="cols", the one-pass
+    column kernel, a launch a matrix, not yet run on a GPU).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
     identity=).  The result is a new array of x's shape in x's framework (or
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
@@ -85,17 +104,20 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         nd = len(a.shape)
         if not -nd <= dim < max(nd, 1):
             raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
-        if nd >= 2 and dim % nd == nd - 2:  # down the columns: between two transposes
-            return _columns(x, op, exclusive, spec, out, stream, overrides)
-        if nd and dim % nd != nd - 1:
+        if nd >= 2 and dim % nd == nd - 2:  # down the columns
+            if overrides.get("axis") != "cols":  # between two transposes, until the column kernel has run on a GPU
+                return _transposed(x, op, exclusive, spec, out, stream, overrides)
+            lines = _columns_of(a)
+        elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
                                       "two (dim=-1, dim=-2), or of x.movedim(%d, -1).contiguous()"
                                       % (WHERE, dim, nd, dim))
-        if nd:
+        elif nd:
             lines = rows_of(a, "x", WHERE)
     device = a.device or 0
     s = stream_of(a, stream, WHERE)
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
+
     over = tuple(sorted(overrides.items()))
     if spec is None:
         key = ("scan", device, a.dtype, op, exclusive, over)
@@ -107,12 +129,34 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     return _run_scan(k, a, out, stream, WHERE, lines)
 
 
-def _columns(x, op, exclusive, spec, out, stream, overrides):
+def _transposed(x, op, exclusive, spec, out, stream, overrides):
     """The scan down each column of x (of each matrix of a batch): its rows
     scanned in kgen.transpose(x), transposed back (into out).  Three passes
-    over the data, no scan kernel of the columns' own yet."""
+    over the data; axis="cols" takes the one-pass column kernel instead."""
     rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides)
     return transpose(rows, out=out, stream=stream)
+
+
+def _columns_of(a):
+    """("cols", rows, cols, pitch, starts) of array a's last two dimensions,
+    for _run_scan: each matrix's columns scanned down its rows, rows a
+    pitch apart; starts, for each matrix of the leading dimensions, where it
+    begins in a and in a packed result (elements).  Refused with ValueError:
+    a last dimension of stride other than 1, rows that overlap."""
+    rows, cols = a.shape[-2], a.shape[-1]
+    if cols > 1 and a.strides[-1] != 1:
+        raise ValueError("%s: x's rows must be contiguous (its last dimension's stride is %d elements, not 1); pass "
+                         "x.contiguous()" % (WHERE, a.strides[-1]))
+    pitch = a.strides[-2] if rows > 1 else cols
+    if rows > 1 and pitch < cols:
+        raise ValueError("%s: x's rows overlap: they are %d elements apart and %d long; pass x.contiguous()"
+                         % (WHERE, pitch, cols))
+    starts = [(0, 0)]
+    for n, stride in zip(reversed(a.shape[:-2]), reversed(a.strides[:-2])):  # the matrices, the last index fastest
+        size = len(starts) * rows * cols
+        starts = [(x + i * stride, o + i * size) for i in range(n) for x, o in starts]
+    starts.sort(key=lambda xo: xo[1])
+    return "cols", rows, cols, _lib.arg(WHERE, "x's row pitch", pitch), starts
 
 
 def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None,

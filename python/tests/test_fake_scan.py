@@ -1,6 +1,8 @@
 """kgen.scan and kgen.cumsum (kernel: scan) against the fake driver: a call
 reaches kgen_scan() with the arrays' addresses and the element count (and
-kgen_scan_rows() with the rows and their pitch along dim=-1), on a
+kgen_scan_rows() with the rows and their pitch along dim=-1, and
+kgen_scan_cols() down the columns, dim=-2 with axis="cols", a launch a
+matrix), on a
 kernel whose spec has the call's op, dtype and mode; kernels are built once
 per device, op, dtype, mode and overrides; out= is written; and what a scan
 cannot take is refused before C is asked, with an error that says why."""
@@ -98,6 +100,34 @@ def test_a_scan_down_the_columns_runs_between_two_transposes():
     assert len(names) == 3 and names[0].startswith("transpose") and names[2].startswith("transpose"), names
     assert names[1] == "scan_sum_f32" and calls[1].grid[1] == 20  # 20 rows (the columns) of 300
     assert y.shape == (300, 20)
+
+
+def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
+    x = Device((300, 20), strides=(24, 1))  # rows 24 elements apart
+    m = mark()
+    record_params(8)  # in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch
+    y = kgen.cumsum(x, dim=0, axis="cols")
+    record_params(0)
+    launch = only(m)
+    assert launch.name.decode() == "scan_cols_sum_f32"
+    assert (launch.grid[0], launch.grid[1], launch.block[0]) == (3, 1, 256)  # tiles of 128 rows, a band of 64 columns
+    assert launch.args[0] == x.ptr and launch.args[1] == y.ptr
+    assert launch.args[2:6] == [300, 20, 24, 20]
+    assert y.shape == (300, 20)
+    # a batch: a launch a matrix, each from where it starts in x (strided) and in the packed result
+    x = Device((2, 3, 50, 70), strides=(30000, 10000, 200, 1))
+    m = mark()
+    record_params(8)
+    y = kgen.scan(x, "max", dim=-2, exclusive=True, axis="cols")
+    record_params(0)
+    calls = launches_since(m)
+    assert [c.name.decode() for c in calls] == ["scan_cols_max_f32"] * 6
+    starts = [(b * 30000 + i * 10000, (b * 3 + i) * 50 * 70) for b in range(2) for i in range(3)]
+    assert [(c.args[0] - x.ptr, c.args[1] - y.ptr) for c in calls] == [(xs * 4, ys * 4) for xs, ys in starts]
+    assert all(c.args[2:6] == [50, 70, 200, 70] for c in calls)
+    assert all((c.grid[0], c.grid[1]) == (1, 2) for c in calls)  # 50 rows: one tile; 70 columns: two bands
+    with pytest.raises(ValueError, match="the kernel scans down columns .axis: cols., the call along rows or a vector"):
+        kgen.cumsum(Device((30, 20)), dim=-1, axis="cols")
 
 
 def test_what_a_scan_cannot_take_is_refused():

@@ -155,14 +155,19 @@ def test_rows(shape, strategy, gen):
                 assert torch.equal(got.long(), ref)
 
 
-@pytest.mark.parametrize("shape, dim", [((1000, 33), 0), ((2, 300, 17), -2), ((5, 1), 0)])
-def test_columns(shape, dim, gen):
-    """Down the columns (dim=-2: kgen.transpose around a row scan), against
-    torch.cumsum of each column: integers exactly, floats within the bound."""
+@pytest.mark.parametrize("axis", [None, "cols"])
+@pytest.mark.parametrize("shape, dim", [((1000, 33), 0), ((2, 300, 17), -2), ((5, 1), 0), ((100003, 70), 0),
+                                        ((4097, 64), 0), ((3, 70000, 9), 1), ((129, 1000), 0)])
+def test_columns(shape, dim, axis, gen):
+    """Down the columns (dim=-2: between two transposes, or with axis="cols"
+    the kernel of axis: cols, tiles of 128 rows of bands of 64 columns, many
+    tiles and groups, partial bands), against torch.cumsum of each column:
+    integers exactly, floats within the bound."""
+    how = {"axis": axis} if axis else {}
     for dt in ("i32", "f32"):
         x = data(int(torch.tensor(shape).prod()), dt, gen).view(shape)
         for exclusive in (False, True):
-            got = kgen.scan(x, dim=dim, exclusive=exclusive)
+            got = kgen.scan(x, dim=dim, exclusive=exclusive, **how)
             assert got.shape == x.shape and got.is_contiguous()
             cols = x.movedim(dim, -1).reshape(-1, shape[dim])
             by_col = got.movedim(dim, -1).reshape(-1, shape[dim])
@@ -250,3 +255,27 @@ def test_one_scratch_serves_calls_of_any_rows_and_length(block_scan, gen):
             got = kgen.cumsum(x, dim=-1, block_scan=block_scan)
             for r in range(shape[0] if len(shape) > 1 else 1):
                 check(got[r] if len(shape) > 1 else got, x[r] if len(shape) > 1 else x, "sum", False)
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
+    """axis="cols" down the columns of a pitched matrix (rows 72 apart, 70 long: the
+    threads' loads, not the packs), every dtype, min and max; groups of one
+    tile and of 8; the same floats every run; in place."""
+    whole = data(40000 * 72, dt, gen).view(40000, 72)
+    x = whole[:, :70]
+    for op in ("sum", "max", "min"):
+        got = kgen.scan(x, op, dim=0, axis="cols")
+        for c in (0, 33, 69):
+            check(got[:, c].contiguous(), x[:, c].contiguous(), op, False)
+    y = data(20011 * 64, dt, gen).view(20011, 64)
+    first = kgen.cumsum(y, dim=0, axis="cols")
+    for group in (1, 8):
+        got = kgen.cumsum(y, dim=0, axis="cols", lookback_group=group)
+        for c in (0, 31, 63):
+            check(got[:, c].contiguous(), y[:, c].contiguous(), "sum", False)
+    assert torch.equal(kgen.cumsum(y, dim=0, axis="cols"), first)
+    if first.dtype == y.dtype:  # in place: one element size
+        z = y.clone()
+        assert kgen.cumsum(z, dim=0, axis="cols", out=z) is z
+        assert torch.equal(z, first)

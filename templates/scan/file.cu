@@ -1,5 +1,5 @@
 //! The whole generated file for `kernel: scan`.  The header comment, the
-//! type and op definitions and the kernel (lookback.cu or block.cu) are
+//! type and op definitions and the kernel (lookback.cu, columns.cu or block.cu) are
 //! filled in by gen/scan.c.
 {{header}}
 
@@ -8,18 +8,23 @@ typedef {{t_ctype}} T;
 {{op_types}}
 typedef unsigned long long Index;
 
-{{^segments}}
+{{#tile_words}}
 // {{threads}} threads per block, each scanning {{items}} adjacent elements of a tile.
-{{/segments}}
+{{/tile_words}}
 {{#segments}}
 // {{threads}} threads per block, a tile of {{items}} elements a thread.
 {{/segments}}
+{{#columns}}
+// {{threads}} threads per block, each scanning {{items}} rows of its columns.
+{{/columns}}
 constexpr int THREADS = {{threads}};
 constexpr int ITEMS = {{items}};
+{{^columns}}
 constexpr Index TILE = (Index)THREADS * ITEMS;
-{{^segments}}
+{{/columns}}
+{{#tile_words}}
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
-{{/segments}}
+{{/tile_words}}
 {{#segments}}
 // The blocks an SM the launch bounds ask for: as many as its shared memory
 // holds (1 KB of it each block's own), within its threads and blocks:
@@ -41,24 +46,24 @@ constexpr int BLOCKS = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREA
 
 {{activations}}{{op_functions}}
 
-{{^segments}}
+{{#tile_words}}
 // A tile's elements in shared memory, one word skipped every 32 so that
 // thread t reading its ITEMS adjacent elements (t * ITEMS + j) and the
 // warps reading across the tile (j * THREADS + t) meet no bank twice.
 static __device__ __forceinline__ constexpr int padded(int i) { return i + i / 32; }
 
-{{/segments}}
+{{/tile_words}}
 
-{{^segments}}
+{{#tile_words}}
 // Loads of VEC elements ({{load_width}} bytes) and stores of OUT_VEC results at once.
-{{/segments}}
-{{#segments}}
+{{/tile_words}}
+{{^tile_words}}
 // Loads of VEC elements ({{load_width}} bytes) at once, and as many results stored at once.
-{{/segments}}
+{{/tile_words}}
 constexpr int VEC = {{vec}};
-{{^segments}}
+{{#tile_words}}
 constexpr int OUT_VEC = {{out_vec}};
-{{/segments}}
+{{/tile_words}}
 template <typename E, int N> struct alignas(sizeof(E) * N) Pack { E e[N]; };
 template <typename P> struct Pointee;
 template <typename E> struct Pointee<E *> { typedef E type; };
@@ -75,7 +80,7 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
 #endif
 
 {{/segments}}
-{{^segments}}
+{{#tile_words}}
 // The tile's elements at `first` (n - first of them left) into shared memory
 // as accumulators, read across the tile (coalesced): a whole tile at an
 // aligned address in loads of VEC elements, every load issued before the
@@ -107,7 +112,7 @@ static __device__ __forceinline__ void load_tile(Acc *tile, const T *__restrict_
 // A result from the tile, after `prefix` when there is one.
 static __device__ __forceinline__ Acc prefixed(const Acc *prefix, Acc v) { return prefix ? combine(*prefix, v) : v; }
 
-{{/segments}}
+{{/tile_words}}
 // A pack stored with st.global.cs, streaming: the results are not read
 // again here, so L2 keeps what is (the input ahead, the look-back's words)
 // rather than them (a probe of 2^28 f32 on an H200: 0.75 of a copy to 0.84).
@@ -129,7 +134,7 @@ template <typename P> static __device__ __forceinline__ void store_streaming(P *
         __stcs(reinterpret_cast<B *>(dst) + i, reinterpret_cast<const B *>(&v)[i]);
 }
 
-{{^segments}}
+{{#tile_words}}
 // The tile's results from shared memory to out, each after *prefix (none:
 // NULL), across the tile (coalesced): a whole tile at an aligned address
 // in streaming stores of OUT_VEC results.
@@ -157,7 +162,7 @@ static __device__ __forceinline__ void store_tile(Results out, const Acc *tile, 
     }
 }
 
-{{/segments}}
+{{/tile_words}}
 {{#warp_inclusive}}
 // The inclusive scan of v across the warp's lanes (lane l gets lanes 0..l
 // combined, in lane order, along a tree fixed by l): five shuffles up.
@@ -176,7 +181,7 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 
 {{/warp_inclusive}}
 {{block_scan}}
-{{^segments}}
+{{#tile_words}}
 // Thread t's ITEMS adjacent elements of the tile in shared memory scanned
 // in place from `running`, what comes before them: {{mode}}.
 static __device__ __forceinline__ void scan_items(Acc *tile, Acc running)
@@ -207,5 +212,5 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
-{{/segments}}
+{{/tile_words}}
 {{kernel}}

@@ -10,6 +10,7 @@
 //   threads: 256
 //   items_per_thread: 32
 //   load_width: 16
+//   axis: rows
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: block

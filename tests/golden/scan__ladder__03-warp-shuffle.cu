@@ -10,6 +10,7 @@
 //   threads: 256
 //   items_per_thread: 1
 //   load_width: 4
+//   axis: rows
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: block

@@ -10,6 +10,7 @@
 //   threads: 256
 //   items_per_thread: 8
 //   load_width: 4
+//   axis: rows
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: lookback
@@ -210,6 +211,7 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
     return total;
 }
 
+// One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
 // stands for it.  The scratch starts with one header word: the launches
 // done on it and the blocks of this launch done.  Each block reads the

@@ -10,6 +10,7 @@
 //   threads: 256
 //   items_per_thread: 32
 //   load_width: 16
+//   axis: rows
 //   out_dtype: f32
 //   mode: inclusive
 //   strategy: lookback
@@ -154,6 +155,7 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
     return v;
 }
 
+// One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
 // stands for it.  The scratch starts with one header word: the launches
 // done on it and the blocks of this launch done.  Each block reads the

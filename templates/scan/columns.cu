@@ -1,0 +1,262 @@
+//! kernel: scan, strategy: lookback, axis: cols: a block a tile of rows of a band of columns.
+{{status}}
+
+// A tile is ROWS rows of a band of COLS columns.  Thread (g, l), g =
+// threadIdx.x / LANES and l = threadIdx.x % LANES, holds the VEC columns at
+// l * VEC of the tile's ITEMS rows from g * ITEMS in registers: LANES
+// threads read a row of the band at once.  Warp w scans K of the band's
+// columns across the row groups and looks back on them for the tile.
+constexpr int LANES = {{lanes}};
+constexpr int GROUPS = THREADS / LANES;  // row groups: a tile's threads down its rows
+constexpr int COLS = LANES * VEC;
+constexpr Index ROWS = (Index)GROUPS * ITEMS;
+constexpr int WARPS = THREADS / 32;
+constexpr int K = COLS / WARPS;
+static_assert(GROUPS <= 32, "a column's row groups are scanned across a warp's lanes");
+static_assert(COLS % WARPS == 0, "the warps share the band's columns evenly");
+
+// The words of a warp's K columns at w (of a tile or a group), once each
+// holds at least `what`: every load issued before the first is waited on.
+static __device__ __forceinline__ void wait_columns(const Status &s, const Word *w, unsigned long long what,
+                                                    Word (&got)[K])
+{
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        got[k] = load_word(w + k);
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        while (got[k].what < (s.mark | what))
+            got[k] = load_word(w + k);
+}
+
+// The first of the warp's columns in a tile's or a group's words.
+static __device__ __forceinline__ int first_column() { return threadIdx.x / 32 * K; }
+
+// For each of the warp's columns, the totals of the tiles before tile t in
+// its group (lane l: tile t - t % GROUP + l, `all` tile t's own), scanned
+// across the lanes: lane l holds tiles up to l of the group combined.
+static __device__ __forceinline__ void group_scan(const Status &s, Index t, const Acc (&all)[K], Acc (&v)[K])
+{
+    const int lane = threadIdx.x % 32, p = (int)(t % GROUP);
+    Word got[K];
+
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        v[k] = lane == p ? all[k] : identity();
+    if (lane < p) {
+        wait_columns(s, s.tiles + (t - p + lane) * COLS + first_column(), AGGREGATE, got);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            v[k] = from_bits(got[k].bits);
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        v[k] = warp_inclusive(v[k]);
+}
+
+// For each of the warp's columns, the combination of every tile before
+// group g (g > 0): lane l reads group g - 1 - l's word (a group before 0
+// counts as a prefix of the identity) once it has published its total;
+// from the nearest lane d whose group published its prefix (none of 32: the
+// one 32 back, waited for), that prefix and the totals of the groups after
+// it, left to right.
+static __device__ __forceinline__ void group_prefix(const Status &s, long long g, Acc (&prefix)[K])
+{
+    const int lane = threadIdx.x % 32;
+    const long long h = g - 1 - lane;
+    const Word *words = s.groups + h * COLS + first_column();
+    Word w[K];
+
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        w[k] = Word{s.mark | PREFIX, to_bits(identity())};
+    if (h >= 0)
+        wait_columns(s, words, AGGREGATE, w);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const unsigned int has = __ballot_sync(0xffffffffu, w[k].what == (s.mark | PREFIX));
+        const int d = has ? __ffs(has) - 1 : 31;
+        if (!has && lane == d)
+            while ((w[k] = load_word(words + k)).what != (s.mark | PREFIX))
+                __nanosleep(32);
+        const Acc v = lane <= d ? from_bits(w[k].bits) : identity();
+        Acc p = __shfl_sync(0xffffffffu, v, d);
+        for (int l = d - 1; l >= 0; l--)
+            p = combine(p, __shfl_sync(0xffffffffu, v, l));
+        prefix[k] = p;
+    }
+}
+
+// For each of the warp's columns, the combination of every tile before
+// group g (g > 0): group g - 1's total from its tiles' words, scanned as its
+// last tile scans them, after the groups before it as group_prefix finds them.
+static __device__ __forceinline__ void before_group(const Status &s, long long g, Acc (&prefix)[K])
+{
+    const int lane = threadIdx.x % 32;
+    Acc last[K], earlier[K];
+    Word got[K];
+
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        last[k] = identity();
+    if (lane < GROUP) {
+        wait_columns(s, s.tiles + ((Index)(g - 1) * GROUP + lane) * COLS + first_column(), AGGREGATE, got);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            last[k] = from_bits(got[k].bits);
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        last[k] = __shfl_sync(0xffffffffu, warp_inclusive(last[k]), GROUP - 1);
+    if (g > 1) {
+        group_prefix(s, g - 1, earlier);
+    } else {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            earlier[k] = identity();  // from the identity, as group_prefix's folds
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        prefix[k] = combine(earlier[k], last[k]);
+}
+
+// Warp w of tile t's block (tiles > 1), the tile's totals of its K columns
+// in `all`: publishes them, scans those of the tiles before it in its group
+// and looks back on the groups before that (a group's last tile publishes
+// the group's totals, then its prefixes).  The tile's prefixes, in every
+// lane (the identity for tile 0).
+static __device__ __forceinline__ void look_back(const Status &s, Index t, const Acc (&all)[K], Acc (&prefix)[K])
+{
+    const int lane = threadIdx.x % 32, p = (int)(t % GROUP), c = first_column();
+    const long long g = (long long)(t / GROUP);
+    Acc in_group[K], total[K], group[K];
+
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            s.publish(s.tiles + t * COLS + c + k, all[k], AGGREGATE);
+    }
+    if (t == 0) {
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            if (GROUP == 1 && lane == 0)  // group 0 is tile 0 alone: its prefix is its total
+                s.publish(s.groups + c + k, all[k], PREFIX);
+            prefix[k] = identity();
+        }
+        return;
+    }
+    group_scan(s, t, all, in_group);
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        total[k] = __shfl_sync(0xffffffffu, in_group[k], GROUP - 1);
+    if (p == GROUP - 1 && lane == 0) {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            s.publish(s.groups + g * COLS + c + k, total[k], AGGREGATE);
+    }
+    if (g > 0) {
+        before_group(s, g, group);
+    } else {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            group[k] = identity();
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const Acc mates = __shfl_sync(0xffffffffu, in_group[k], (p + 31) % 32);
+        if (p == GROUP - 1 && lane == 0)
+            s.publish(s.groups + g * COLS + c + k, combine(group[k], total[k]), PREFIX);
+        prefix[k] = p > 0 ? combine(group[k], mates) : group[k];
+    }
+}
+
+// A block a tile (blockIdx.x down the rows, blockIdx.y across the bands of
+// columns): each thread combines its rows of its columns; each warp scans
+// the row groups' totals of its columns and looks back on them; each thread
+// scans its rows from what comes before them and stores the results.
+extern "C" __global__ void __launch_bounds__(THREADS)
+{{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
+    unsigned char *__restrict__ scratch, Index band_scratch)
+{
+    __shared__ Acc sums[GROUPS][COLS + 1];  // a row group's totals, then what comes before it; +1: no bank twice
+    __shared__ unsigned long long mark;
+    const Index t = blockIdx.x, tiles = (rows + ROWS - 1) / ROWS;
+    const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const Index row = t * ROWS + (Index)g * ITEMS, col = (Index)blockIdx.y * COLS + (Index)l * VEC;
+    const bool inside = row + ITEMS <= rows && col + VEC <= cols;
+    Pack<T, VEC> x[ITEMS];
+
+    if (threadIdx.x == 0 && tiles > 1)
+        mark = launch_mark(scratch);
+    if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            x[j] = *reinterpret_cast<const Pack<T, VEC> *>(in + (row + j) * in_pitch + col);
+    } else {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (row + j < rows && col + e < cols)
+                    x[j].e[e] = in[(row + j) * in_pitch + col + e];
+    }
+    // Element e of the thread's row j as an accumulator (the identity outside the matrix).
+    auto element = [&](int j, int e) {
+        return inside || (row + j < rows && col + e < cols) ? to_acc(x[j].e[e], row + j) : identity();
+    };
+    Acc running[VEC];
+#pragma unroll
+    for (int e = 0; e < VEC; e++) {
+        running[e] = identity();
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            running[e] = combine(running[e], element(j, e));
+        sums[g][l * VEC + e] = running[e];
+    }
+    __syncthreads();
+    const Status s(scratch, band_scratch, tiles * COLS, mark);
+    Acc all[K], before[K], prefix[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const Acc upto = warp_inclusive(lane < GROUPS ? sums[lane][warp * K + k] : identity());
+        all[k] = __shfl_sync(0xffffffffu, upto, GROUPS - 1);
+        before[k] = __shfl_up_sync(0xffffffffu, upto, 1);
+        prefix[k] = identity();
+    }
+    if (tiles > 1)
+        look_back(s, t, all, prefix);
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        if (lane < GROUPS)
+            sums[lane][warp * K + k] = lane == 0 ? prefix[k] : combine(prefix[k], before[k]);
+    __syncthreads();
+    if (threadIdx.x == 0 && tiles > 1)
+        s.done();
+    const bool packs = inside && aligned(out, sizeof(Pack<Stored, VEC>)) && out_pitch % VEC == 0;
+#pragma unroll
+    for (int e = 0; e < VEC; e++)
+        running[e] = sums[g][l * VEC + e];
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+        Pack<Stored, VEC> r;
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+{{#inclusive}}
+            running[e] = combine(running[e], element(j, e));
+            store(r.e, e, running[e], rows);
+{{/inclusive}}
+{{^inclusive}}
+            store(r.e, e, running[e], rows);
+            running[e] = combine(running[e], element(j, e));
+{{/inclusive}}
+        }
+        if (packs) {
+            store_streaming(reinterpret_cast<Pack<Stored, VEC> *>(out + (row + j) * out_pitch + col), r);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (row + j < rows && col + e < cols)
+                    out[(row + j) * out_pitch + col + e] = r.e[e];
+        }
+    }
+}
