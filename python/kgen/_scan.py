@@ -2,9 +2,9 @@
 under an op (kernel: scan), in one pass."""
 from typing import Any, Optional, Union
 
-from . import _lib, _memory, _trace
+from . import _lib, _memory, _plans, _trace
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
+from ._kernel import RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, stream_of
 from ._rows import rows_of
 from ._transpose import transpose
 from ._spec import _err, _spec_key
@@ -100,6 +100,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
         raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))
     lines = None
+    down = False
     if dim is not None:
         nd = len(a.shape)
         if not -nd <= dim < max(nd, 1):
@@ -107,7 +108,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
             if overrides.get("axis") != "cols":  # between two transposes, until the column kernel has run on a GPU
                 return _transposed(x, op, exclusive, spec, out, stream, overrides)
-            lines = _columns_of(a)
+            lines, down = _columns_of(a), True
         elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
                                       "two (dim=-1, dim=-2), or of x.movedim(%d, -1).contiguous()"
@@ -117,9 +118,14 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     device = a.device or 0
     s = stream_of(a, stream, WHERE)
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
-
     over = tuple(sorted(overrides.items()))
-    if spec is None:
+    shipped = None
+    if spec is None and not overrides and not down:  # a size plan tuned on this GPU's model, where kgen ships one
+        shipped = _plans.shipped(plan_name(op, exclusive), a.dtype, gpu_name(device))
+    if shipped is not None:
+        k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(WHERE, shipped, device), device, s,
+                   WHERE)
+    elif spec is None:
         key = ("scan", device, a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(WHERE, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
                    WHERE)
@@ -127,6 +133,13 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
     return _run_scan(k, a, out, stream, WHERE, lines)
+
+
+def plan_name(op, exclusive):
+    """The name of the shipped size plan of a scan of op (mode exclusive or
+    not) along rows: specs/plans/<gpu>/scan_<op>[_exclusive]-<dtype>.yaml,
+    which kgen.scan and kgen.cumsum take without spec= or overrides."""
+    return "scan_%s%s" % (op, "_exclusive" if exclusive else "")
 
 
 def _transposed(x, op, exclusive, spec, out, stream, overrides):

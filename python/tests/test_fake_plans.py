@@ -1,7 +1,8 @@
 """Size plans from Python against the fake driver ("Fake H200"): a full
 reduction takes the shipped plan for its op and dtype on the GPU model
 the plan was tuned on (each n the entry that serves it), plan=False the
-default spec, plan= a caller's plan (checked against the call); and
+default spec, plan= a caller's plan (checked against the call); a scan
+its op's, mode's and dtype's plan; and
 matmul's scratch for arrays of no framework comes from kgen, in order on
 the call's stream."""
 import ctypes
@@ -50,8 +51,13 @@ def test_every_shipped_plan_is_named_for_what_it_computes():
     for p in paths:
         op, dtype = os.path.basename(p)[:-5].split("-")
         k = kgen.Kernel(plan=p)
-        # A reduction's plan is named for its op; a matmul plan by shape for its kernel.
-        assert (k.spec.fields.get("op", k.spec.fields["kernel"]), k.spec.fields["dtype"]) == (op, dtype), p
+        # A reduction's plan is named for its op; a matmul plan by shape for its kernel; a scan's for its op and
+        # mode (kgen._scan.plan_name).
+        f = k.spec.fields
+        named = f.get("op", f["kernel"])
+        if f["kernel"] == "scan":
+            named = "scan_%s%s" % (f["op"], "_exclusive" if f["mode"] == "exclusive" else "")
+        assert (named, f["dtype"]) == (op, dtype), p
         # In the folder of the GPU model its header says it was tuned on: the plan that GPU takes.
         with open(p) as f:
             tuned = re.search(r"^#[ \t]*([^|\n]+?)[ \t]*\|driver ", f.read(), re.M).group(1)
@@ -177,3 +183,30 @@ def test_a_matmul_takes_the_shipped_plans_entry_for_its_shape(tmp_path, monkeypa
     kgen.matmul(Device((64, 512), "<f2"), Device((512, 1024), "<f2", strides=(1, 512)), out=Device((64, 1024), "<f2"))
     (call,) = launches_since(start)
     assert (call.block[0], call.cluster[0]) == (384, 0)  # specs/matmul/best/wgmma_f16.yaml, not the split entry
+
+
+def test_a_scan_takes_the_shipped_plan_of_its_op_mode_and_dtype(tmp_path, monkeypatch):
+    """kgen.cumsum and kgen.scan without spec= or overrides take the shipped
+    plan scan_<op>[_exclusive]-<dtype>.yaml of their GPU's model, each n (a
+    row's length) the entry that serves it; another mode, op or dtype, an
+    override and a scan down the columns take the default spec."""
+    p = tmp_path / "nvidia-h200" / "scan_sum-f32.yaml"
+    p.parent.mkdir(parents=True)
+    p.write_text("# Fake H200|driver 13.0|kgen 0.1.0\nplan:\n"
+                 "  - upto: 4096\n    spec: {kernel: scan, threads: 128, items_per_thread: 8}\n"
+                 "  - spec: {kernel: scan, threads: 512, items_per_thread: 16}\n")
+    monkeypatch.setattr(_plans, "directory", lambda: str(tmp_path))
+    monkeypatch.setattr(_plans, "_shipped", {})
+    for n, threads in ((1000, 128), (4096, 128), (4097, 512), (10 ** 6, 512)):
+        m = mark()
+        kgen.cumsum(Device((n,)))
+        assert [c.block[0] for c in launches_since(m)] == [threads], n
+    m = mark()
+    kgen.cumsum(Device((3, 5000)), dim=-1)  # rows of 5000: the entry past 4096
+    assert [c.block[0] for c in launches_since(m)] == [512]
+    for call in (lambda: kgen.scan(Device((1000,)), exclusive=True), lambda: kgen.scan(Device((1000,)), "max"),
+                 lambda: kgen.cumsum(Device((1000,), "<i4")), lambda: kgen.cumsum(Device((1000,)), threads=64),
+                 lambda: kgen.cumsum(Device((1000, 3)), dim=0, axis="cols")):
+        m = mark()
+        call()
+        assert all(c.block[0] in (64, 256) for c in launches_since(m)), [c.block[0] for c in launches_since(m)]
