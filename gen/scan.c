@@ -123,8 +123,11 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_check_load_width(s, err)))
 		return st;
 	vec = s->load_width / s->r.dtype->size;
-	if (!s->pos[KGEN_KEY_lanes].line)
-		s->lanes = 256 / s->load_width;  /* a band 256 bytes wide: 64 f32 columns */
+	if (!s->pos[KGEN_KEY_lanes].line) {  /* a band of 64 columns (8 a warp to look back on), a row group a warp at most */
+		s->lanes = 64 / vec > 1 ? 64 / vec : 1;
+		if (s->lanes < s->threads / 32)
+			s->lanes = s->threads / 32;
+	}
 	if (s->items_per_thread < 0)
 		s->items_per_thread = 8;
 	if (s->threads % 32)
@@ -143,6 +146,10 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		return ERR(lanes, "a tile's %lld columns (lanes %lld x %lld elements a load) do not share evenly among the "
 		           "look-backs of its %lld warps: use lanes a multiple of %lld", cols, s->lanes, vec, warps, m);
 	}
+	if (cols / warps > 16)  /* a warp's words are registers: 16 columns of 16 bytes, 64 registers a lane */
+		return ERR(lanes, "a tile's %lld columns (lanes %lld x %lld elements a load) give each of its %lld warps %lld "
+		           "to look back on, at most 16 (their status words are a lane's registers): use lanes %lld or fewer",
+		           cols, s->lanes, vec, warps, cols / warps, 16 * warps / vec > 0 ? 16 * warps / vec : 1);
 	if (smem_bytes(s) > 48 * 1024)
 		return ERR(threads, "the totals of %lld row groups of %lld columns in %s take %lld bytes of shared memory, "
 		           "over the 48 KB a block gets: use fewer threads or lanes", s->threads / s->lanes, cols,

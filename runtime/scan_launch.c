@@ -28,6 +28,9 @@ kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 	k = kgen_kernel_for_n((kgen_kernel *)k, cols);
 	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan_rows_scratch_size", err)))
 		return st;
+	if (k->spec.axis == KGEN_AXIS_COLS)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %s scans down columns (axis: cols): ask "
+		                 "kgen_scan_cols_scratch_size", kgen_spec_kernel_name(&k->spec));
 	need = kgen_scan_scratch_bytes(&k->spec, rows, cols);
 	if (need > (1ull << 62))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %llu rows of %llu bytes of scratch is more "
@@ -230,6 +233,9 @@ kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 	k = kgen_kernel_for_n((kgen_kernel *)k, rows);
 	if ((st = expect_columns((kgen_kernel *)k, "kgen_scan_cols_scratch_size", err)))
 		return st;
+	if (kgen_scan_tiles(&k->spec, rows) > 0x7fffffffull || bands_of(&k->spec, cols) > KGEN_SCAN_GRID_ROWS)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_cols_scratch_size: %llu x %llu needs more tiles than a grid "
+		                 "holds", rows, cols);
 	need = kgen_scan_scratch_bytes(&k->spec, bands_of(&k->spec, cols), rows);
 	if (need > (1ull << 62))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_cols_scratch_size: %llu x %llu is more than a device holds", rows,

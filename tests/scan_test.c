@@ -39,7 +39,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"lookback_group: 32\n");
 	free(yaml);
 	kgen_spec_free(spec);
-	/* Down the columns: bands of 256 bytes (16 lanes of 16-byte loads), 8 rows a thread; no block_scan. */
+	/* Down the columns: bands of 64 columns (8 lanes of 8 bf16), 8 rows a thread; no block_scan. */
 	spec = load("kernel: scan\naxis: cols\ndtype: bf16\n");
 	yaml = dump(spec);
 	ck_assert_str_eq(yaml,
@@ -52,14 +52,14 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"items_per_thread: 8\n"
 		"load_width: 16\n"
 		"axis: cols\n"
-		"lanes: 16\n"
+		"lanes: 8\n"
 		"out_dtype: f32\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: warps\n"
 		"lookback_group: 32\n");
-	ck_assert_uint_eq(kgen_scan_tile(spec), 16 * 8);       /* rows a tile: 16 row groups of 8 */
-	ck_assert_uint_eq(kgen_scan_tile_cols(spec), 16 * 8);  /* 16 lanes of 8 bf16 */
+	ck_assert_uint_eq(kgen_scan_tile(spec), 32 * 8);      /* rows a tile: 32 row groups of 8 */
+	ck_assert_uint_eq(kgen_scan_tile_cols(spec), 8 * 8);  /* 8 lanes of 8 bf16 */
 	free(yaml);
 	kgen_spec_free(spec);
 }
@@ -143,6 +143,9 @@ static const struct refusal refusals[] = {
 	{ "lanes_of_threads", "kernel: scan\naxis: cols\nlanes: 48\n",
 	  "lanes 48 does not divide threads 256: a tile's threads are lanes across its columns times row groups down its "
 	  "rows", 3, 8, "lanes: 48" },
+	{ "columns_of_a_warp", "kernel: scan\naxis: cols\nlanes: 64\n",
+	  "a tile's 256 columns (lanes 64 x 4 elements a load) give each of its 8 warps 32 to look back on, at most 16 "
+	  "(their status words are a lane's registers): use lanes 32 or fewer", 3, 8, "lanes: 64" },
 	{ "columns_of_warps", "kernel: scan\naxis: cols\ndtype: f64\nthreads: 192\nlanes: 64\nload_width: 8\n",
 	  "a tile's 64 columns (lanes 64 x 1 elements a load) do not share evenly among the look-backs of its 6 warps: "
 	  "use lanes a multiple of 6", 5, 8, "lanes: 64" },

@@ -7,7 +7,7 @@ from ._arrays import describe, empty, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, stream_of
 from ._rows import rows_of
 from ._transpose import transpose
-from ._spec import _err, _spec_key
+from ._spec import Spec, _err, _spec_key
 
 WHERE = "kgen.scan"
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
@@ -106,7 +106,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if not -nd <= dim < max(nd, 1):
             raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
-            if overrides.get("axis") != "cols":  # between two transposes, until the column kernel has run on a GPU
+            if _axis(spec, overrides) != "cols":  # between two transposes, until the column kernel has run on a GPU
                 return _transposed(x, op, exclusive, spec, out, stream, overrides)
             lines, down = _columns_of(a), True
         elif nd and dim % nd != nd - 1:
@@ -133,6 +133,24 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
     return _run_scan(k, a, out, stream, WHERE, lines)
+
+
+_axes = {}  # _spec_key(spec) -> its axis
+
+
+def _axis(spec, overrides):
+    """The axis a call's kernel scans along: the override's, else spec='s
+    (loaded once a spec), else rows."""
+    if "axis" in overrides:
+        return overrides["axis"]
+    if spec is None:
+        return "rows"
+    if isinstance(spec, dict):
+        return spec.get("axis", "rows")
+    key = _spec_key(spec)
+    if key not in _axes:
+        _axes[key] = (spec if isinstance(spec, Spec) else Spec(spec)).fields.get("axis", "rows")
+    return _axes[key]
 
 
 def plan_name(op, exclusive):

@@ -128,6 +128,12 @@ def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
     assert all((c.grid[0], c.grid[1]) == (1, 2) for c in calls)  # 50 rows: one tile; 70 columns: two bands
     with pytest.raises(ValueError, match="the kernel scans down columns .axis: cols., the call along rows or a vector"):
         kgen.cumsum(Device((30, 20)), dim=-1, axis="cols")
+    # a spec of axis: cols as text, a dict or a kgen.Spec: the column kernel too
+    for spec in ("kernel: scan\naxis: cols\nthreads: 128\n", {"kernel": "scan", "axis": "cols", "threads": 128},
+                 kgen.Spec({"kernel": "scan", "axis": "cols", "threads": 128})):
+        m = mark()
+        kgen.scan(Device((300, 20)), dim=0, spec=spec)
+        assert [(c.name.decode(), c.block[0]) for c in launches_since(m)] == [("scan_cols_sum_f32", 128)], spec
 
 
 def test_what_a_scan_cannot_take_is_refused():

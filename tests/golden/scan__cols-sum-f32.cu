@@ -345,8 +345,8 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
     if (t == 0) {
 #pragma unroll
         for (int k = 0; k < K; k++) {
-            if (GROUP == 1 && lane == 0)  // group 0 is tile 0 alone: its prefix is its total
-                s.publish(s.groups + c + k, all[k], PREFIX);
+            if (GROUP == 1 && lane == 0)  // group 0 is tile 0 alone: its prefix is its total, from the identity
+                s.publish(s.groups + c + k, combine(identity(), all[k]), PREFIX);
             prefix[k] = identity();
         }
         return;
@@ -384,7 +384,9 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index band_scratch)
 {
-    __shared__ Acc sums[GROUPS][COLS + 1];  // a row group's totals, then what comes before it; +1: no bank twice
+    // A row group's totals, then what comes before it; a row padded by one:
+    // a warp reading down a column meets no bank twice.
+    __shared__ Acc sums[GROUPS][COLS + 1];
     __shared__ unsigned long long mark;
     const Index t = blockIdx.x, tiles = (rows + ROWS - 1) / ROWS;
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;

@@ -394,8 +394,8 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index ro
     if (t == 0) {
         if (threadIdx.x == 0 && tiles > 1) {
             s.publish(s.tiles, all, AGGREGATE);
-            if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total
-                s.publish(s.groups, all, PREFIX);
+            if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total, from the identity as every prefix
+                s.publish(s.groups, combine(identity(), all), PREFIX);
             s.done();
         }
         return identity();
