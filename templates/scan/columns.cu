@@ -188,8 +188,9 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const bool inside = row + ITEMS <= rows && col + VEC <= cols;
     Pack<T, VEC> x[ITEMS];
 
-    if (threadIdx.x == 0 && tiles > 1)
-        mark = launch_mark(scratch);
+    // The launch's mark: read first, handed to the warps' look-backs once
+    // the totals are in, so that no thread waits on it before its loads.
+    const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
     if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
@@ -215,6 +216,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             running[e] = combine(running[e], element(j, e));
         sums[g][l * VEC + e] = running[e];
     }
+    if (threadIdx.x == 0)
+        mark = launches;
     __syncthreads();
     const Status s(scratch, band_scratch, tiles * COLS, mark);
     Acc all[K], before[K], prefix[K];

@@ -422,15 +422,16 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     unsigned char *__restrict__ scratch, Index row_scratch)
 {
     __shared__ alignas(128) T tile[TILE];
-    __shared__ unsigned long long bar, mark;
+    __shared__ unsigned long long bar;
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that thread 0 issues the tile's copy without waiting on it.
+    const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
-    if (threadIdx.x == 0 && tiles > 1)
-        mark = launch_mark(scratch);
     const bool whole = read_tile(tile, &bar, in, first, n);
     // Each lane's elements of every step, then across the lanes (the op
     // commutes: one order, fixed, of the segment's elements).
@@ -450,7 +451,7 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     if (warp == 0) {
         const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
         const Acc all = __shfl_sync(0xffffffffu, w, THREADS / 32 - 1);
-        const Acc prefix = look_back(scratch, row_scratch, t, tiles, mark, all);
+        const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
         if (lane < THREADS / 32)
             before_warp[lane] = lane == 0 ? prefix : combine(prefix, earlier);

@@ -424,19 +424,19 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
 {
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
-    __shared__ unsigned long long mark;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that no thread waits on it before its loads are issued.
+    const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
     Acc all;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
-    if (threadIdx.x == 0 && tiles > 1)
-        mark = launch_mark(scratch);
     load_tile(tile, in, first, n);
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
     if (threadIdx.x < 32) {
-        const Acc prefix = look_back(scratch, row_scratch, t, tiles, mark, all);
+        const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         if (threadIdx.x == 0)
             tile_prefix = prefix;
     }
