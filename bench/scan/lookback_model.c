@@ -31,7 +31,12 @@
  * tile's block reading it, the last to finish counting the launch), and
  * -DGROUP=1 (where tile 0, done after publishing its
  * total, must publish group 0's prefix too: without it the kernel hung):
- * every prefix the one-thread run's.
+ * every prefix the one-thread run's.  Again (2026-12-04, session 9) with
+ * each block counting itself as it starts, after reading the mark, and
+ * the last to count itself counting the launch as it ends (no block waits
+ * on either): default, -DGROUP=8 and -DGROUP=1, three runs of 40000 tiles
+ * each, every prefix the one-thread run's and the header right after
+ * every run.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -149,11 +154,12 @@ static float before_group(long g)
 	return (g > 1 ? group_prefix(g - 1) : 0.0f) + lanes[GROUP - 1];  /* from the identity, as group_prefix's folds */
 }
 
-/* The tile's block is done with the words (Status::done): the launch's
- * last counts the launch and clears the count. */
-static void done(void)
+/* As a tile's block ends (count_launch()), `arrived` the count it took as
+ * it started (arrive()): the launch's last block to arrive counts the
+ * launch and clears the count. */
+static void count_launch(unsigned long long arrived)
 {
-	if (atomic_fetch_add(&header_done, 1) == (unsigned long long)tiles - 1) {
+	if (arrived == (unsigned long long)tiles - 1) {
 		atomic_store_explicit(&header_done, 0, memory_order_relaxed);
 		atomic_store_explicit(&header_launches, mark / 4, memory_order_relaxed);
 	}
@@ -167,18 +173,22 @@ static void *worker(void *arg)
 		long t = atomic_fetch_add(&next_tile, 1), g = t / GROUP;
 		int p = (int)(t % GROUP);
 		float all, lanes[32];
+		unsigned long long arrived;
 
 		if (t >= tiles)
 			return NULL;
 		jitter(&seed);
 		mark = (atomic_load_explicit(&header_launches, memory_order_relaxed) + 1) * 4;  /* launch_mark() */
+		arrived = atomic_fetch_add(&header_done, 1);  /* arrive(), after the mark's read */
+		jitter(&seed);
 		all = tile_total[t];
 		publish(&words[t], all, AGGREGATE);
 		if (t == 0) {  /* as the kernel's look_back: tile 0 publishes and is done */
-			if (GROUP == 1)  /* group 0 is tile 0 alone: its prefix is its total */
-				publish(&group_words[0], all, PREFIX);
+			if (GROUP == 1)  /* group 0 is tile 0 alone: its prefix is its total, from the identity */
+				publish(&group_words[0], 0.0f + all, PREFIX);
 			got[t] = 0.0f;
-			done();
+			jitter(&seed);
+			count_launch(arrived);
 			continue;
 		}
 		jitter(&seed);
@@ -203,7 +213,8 @@ static void *worker(void *arg)
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
 		if (p == GROUP - 1)
 			publish(&group_words[g], group + lanes[GROUP - 1], PREFIX);
-		done();
+		jitter(&seed);
+		count_launch(arrived);
 	}
 }
 

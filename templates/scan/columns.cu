@@ -191,6 +191,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
     const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
+    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;  // the block's count
     if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
@@ -235,8 +236,6 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         if (lane < GROUPS)
             sums[lane][warp * K + k] = lane == 0 ? prefix[k] : combine(prefix[k], before[k]);
     __syncthreads();
-    if (threadIdx.x == 0 && tiles > 1)
-        s.done();
     const bool packs = inside && aligned(out, sizeof(Pack<Stored, VEC>)) && out_pitch % VEC == 0;
 #pragma unroll
     for (int e = 0; e < VEC; e++)
@@ -264,4 +263,6 @@ extern "C" __global__ void __launch_bounds__(THREADS)
                     out[(row + j) * out_pitch + col + e] = r.e[e];
         }
     }
+    if (threadIdx.x == 0 && tiles > 1)
+        count_launch(scratch, launches, arrived);
 }

@@ -61,8 +61,8 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
 // (launch_mark(), read as the block started; tiles > 1): publishes the
 // total, scans those of the tiles before it in its group and looks back on
 // the groups before that (a group's last tile publishes the group's total,
-// then its prefix), and counts the block done.  The tile's prefix, in every
-// lane (the identity for tile 0).
+// then its prefix).  The tile's prefix, in every lane (the identity for
+// tile 0).
 static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index row_scratch, Index t, Index tiles,
                                                 unsigned long long mark, Acc all)
 {
@@ -75,7 +75,6 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index ro
             s.publish(s.tiles, all, AGGREGATE);
             if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total, from the identity as every prefix
                 s.publish(s.groups, combine(identity(), all), PREFIX);
-            s.done();
         }
         return identity();
     }
@@ -86,11 +85,8 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index ro
         s.publish(s.groups + g, group_total, AGGREGATE);
     const Acc group = g > 0 ? before_group(s, g) : identity();
     const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
-    if (threadIdx.x == 0) {
-        if (p == GROUP - 1)
-            s.publish(s.groups + g, combine(group, group_total), PREFIX);
-        s.done();
-    }
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, combine(group, group_total), PREFIX);
     return p > 0 ? combine(group, mates) : group;
 }
 
@@ -105,9 +101,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
-    // The launch's mark, for warp 0's look-back: read first and used there,
-    // so that no thread waits on it before its loads are issued.
+    // The launch's mark, for warp 0's look-back, and the block's count: read
+    // and issued first, used later, so that no thread waits on them before
+    // its loads are issued.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
+    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
     Acc all;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
@@ -123,6 +121,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     scan_items(tile, before);
     __syncthreads();
     store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
+    if (threadIdx.x == 0 && tiles > 1)
+        count_launch(scratch, mark, arrived);
 }
 {{/segments}}
 {{#segments}}
@@ -193,9 +193,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
-    // The launch's mark, for warp 0's look-back: read first and used there,
-    // so that thread 0 issues the tile's copy without waiting on it.
+    // The launch's mark, for warp 0's look-back, and the block's count: read
+    // and issued first, used later, so that thread 0 issues the tile's copy
+    // without waiting on them.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
+    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
@@ -279,5 +281,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
         }
         running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
     }
+    if (threadIdx.x == 0 && tiles > 1)
+        count_launch(scratch, mark, arrived);
 }
 {{/segments}}

@@ -3,12 +3,13 @@
 // One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
 // stands for it.  The scratch starts with one header word: the launches
-// done on it and the blocks of this launch done.  Each block reads the
-// launches done as it starts: this launch's mark is one more, times 4 (a
-// mark of an earlier launch is smaller, whatever rows and lengths it had,
-// so the words need no clearing between launches, only zeros at first, and
-// a CUDA graph's replay is a launch of its own); the launch's last block to
-// finish counts it.  Then each row has its words: each tile and each group
+// done on it and the blocks of this launch that have started.  Each block
+// reads the launches done as it starts: this launch's mark is one more,
+// times 4 (a mark of an earlier launch is smaller, whatever rows and
+// lengths it had, so the words need no clearing between launches, only
+// zeros at first, and a CUDA graph's replay is a launch of its own); then
+// it counts itself, and the last to do so counts the launch as it ends.
+// Then each row has its words: each tile and each group
 // a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
 //   group g's word, AGGREGATE: group g's total; then PREFIX: the combination
@@ -75,6 +76,24 @@ static __device__ __forceinline__ unsigned long long launch_mark(const unsigned 
     return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
 }
 
+// Each block counts itself among the launch's blocks as it starts, after
+// reading the mark (the same word: its read sees the count before its own):
+// an atomic whose result is not waited on until the block ends.
+static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch)
+{
+    return atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull);
+}
+
+// As a block ends, `arrived` its count: the launch's last block to arrive
+// (of every row), when every block has read its mark, counts the launch
+// (mark / 4 launches done) and clears the count of blocks.
+static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsigned long long mark,
+                                                    unsigned long long arrived)
+{
+    if (arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
+        store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
+}
+
 // The words of row blockIdx.y, `tiles` tiles long, in a launch's scratch
 // (gen/scan.c sizes it): the header word, then row_scratch bytes a row:
 // a word a tile, then a word a group.
@@ -88,15 +107,6 @@ struct Status {
         tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + blockIdx.y * row_scratch);
         groups = tiles + n_tiles;
         mark = launch;
-    }
-
-    // The block is done with the words: the launch's last block to be (of
-    // every row) counts the launch (mark / 4 launches done) and clears the
-    // count of blocks.
-    __device__ void done() const
-    {
-        if (atomicAdd(&header->bits, 1ull) == (unsigned long long)gridDim.x * gridDim.y - 1)
-            store_word(header, mark / 4, 0);
     }
 
     __device__ void publish(Word *w, Acc v, unsigned long long what) const { store_word(w, mark | what, to_bits(v)); }

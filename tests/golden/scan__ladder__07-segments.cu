@@ -158,12 +158,13 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 // One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
 // stands for it.  The scratch starts with one header word: the launches
-// done on it and the blocks of this launch done.  Each block reads the
-// launches done as it starts: this launch's mark is one more, times 4 (a
-// mark of an earlier launch is smaller, whatever rows and lengths it had,
-// so the words need no clearing between launches, only zeros at first, and
-// a CUDA graph's replay is a launch of its own); the launch's last block to
-// finish counts it.  Then each row has its words: each tile and each group
+// done on it and the blocks of this launch that have started.  Each block
+// reads the launches done as it starts: this launch's mark is one more,
+// times 4 (a mark of an earlier launch is smaller, whatever rows and
+// lengths it had, so the words need no clearing between launches, only
+// zeros at first, and a CUDA graph's replay is a launch of its own); then
+// it counts itself, and the last to do so counts the launch as it ends.
+// Then each row has its words: each tile and each group
 // a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
 //   group g's word, AGGREGATE: group g's total; then PREFIX: the combination
@@ -230,6 +231,24 @@ static __device__ __forceinline__ unsigned long long launch_mark(const unsigned 
     return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
 }
 
+// Each block counts itself among the launch's blocks as it starts, after
+// reading the mark (the same word: its read sees the count before its own):
+// an atomic whose result is not waited on until the block ends.
+static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch)
+{
+    return atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull);
+}
+
+// As a block ends, `arrived` its count: the launch's last block to arrive
+// (of every row), when every block has read its mark, counts the launch
+// (mark / 4 launches done) and clears the count of blocks.
+static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsigned long long mark,
+                                                    unsigned long long arrived)
+{
+    if (arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
+        store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
+}
+
 // The words of row blockIdx.y, `tiles` tiles long, in a launch's scratch
 // (gen/scan.c sizes it): the header word, then row_scratch bytes a row:
 // a word a tile, then a word a group.
@@ -243,15 +262,6 @@ struct Status {
         tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + blockIdx.y * row_scratch);
         groups = tiles + n_tiles;
         mark = launch;
-    }
-
-    // The block is done with the words: the launch's last block to be (of
-    // every row) counts the launch (mark / 4 launches done) and clears the
-    // count of blocks.
-    __device__ void done() const
-    {
-        if (atomicAdd(&header->bits, 1ull) == (unsigned long long)gridDim.x * gridDim.y - 1)
-            store_word(header, mark / 4, 0);
     }
 
     __device__ void publish(Word *w, Acc v, unsigned long long what) const { store_word(w, mark | what, to_bits(v)); }
@@ -326,8 +336,8 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
 // (launch_mark(), read as the block started; tiles > 1): publishes the
 // total, scans those of the tiles before it in its group and looks back on
 // the groups before that (a group's last tile publishes the group's total,
-// then its prefix), and counts the block done.  The tile's prefix, in every
-// lane (the identity for tile 0).
+// then its prefix).  The tile's prefix, in every lane (the identity for
+// tile 0).
 static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index row_scratch, Index t, Index tiles,
                                                 unsigned long long mark, Acc all)
 {
@@ -340,7 +350,6 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index ro
             s.publish(s.tiles, all, AGGREGATE);
             if (GROUP == 1)  // group 0 is tile 0 alone: its prefix is its total, from the identity as every prefix
                 s.publish(s.groups, combine(identity(), all), PREFIX);
-            s.done();
         }
         return identity();
     }
@@ -351,11 +360,8 @@ static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index ro
         s.publish(s.groups + g, group_total, AGGREGATE);
     const Acc group = g > 0 ? before_group(s, g) : identity();
     const Acc mates = __shfl_sync(0xffffffffu, in_group, (p + 31) % 32);
-    if (threadIdx.x == 0) {
-        if (p == GROUP - 1)
-            s.publish(s.groups + g, combine(group, group_total), PREFIX);
-        s.done();
-    }
+    if (p == GROUP - 1 && threadIdx.x == 0)
+        s.publish(s.groups + g, combine(group, group_total), PREFIX);
     return p > 0 ? combine(group, mates) : group;
 }
 
@@ -426,9 +432,11 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
-    // The launch's mark, for warp 0's look-back: read first and used there,
-    // so that thread 0 issues the tile's copy without waiting on it.
+    // The launch's mark, for warp 0's look-back, and the block's count: read
+    // and issued first, used later, so that thread 0 issues the tile's copy
+    // without waiting on them.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
+    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
@@ -489,4 +497,6 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
         }
         running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
     }
+    if (threadIdx.x == 0 && tiles > 1)
+        count_launch(scratch, mark, arrived);
 }
