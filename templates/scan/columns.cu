@@ -191,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
     const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
-    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;  // the block's count
+    unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
     if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
@@ -217,8 +217,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
             running[e] = combine(running[e], element(j, e));
         sums[g][l * VEC + e] = running[e];
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
+        arrived = arrive(scratch, launches);
         mark = launches;
+    }
     __syncthreads();
     const Status s(scratch, band_scratch, tiles * COLS, mark);
     Acc all[K], before[K], prefix[K];
@@ -263,6 +265,6 @@ extern "C" __global__ void __launch_bounds__(THREADS)
                     out[(row + j) * out_pitch + col + e] = r.e[e];
         }
     }
-    if (threadIdx.x == 0 && tiles > 1)
+    if (threadIdx.x == 0)
         count_launch(scratch, launches, arrived);
 }

@@ -101,11 +101,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
-    // The launch's mark, for warp 0's look-back, and the block's count: read
-    // and issued first, used later, so that no thread waits on them before
-    // its loads are issued.
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that no thread waits on it before its loads are issued.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
-    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
+    unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
     Acc all;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
@@ -114,6 +113,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
     if (threadIdx.x < 32) {
+        if (threadIdx.x == 0)
+            arrived = arrive(scratch, mark);
         const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         if (threadIdx.x == 0)
             tile_prefix = prefix;
@@ -121,7 +122,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     scan_items(tile, before);
     __syncthreads();
     store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
-    if (threadIdx.x == 0 && tiles > 1)
+    if (threadIdx.x == 0)
         count_launch(scratch, mark, arrived);
 }
 {{/segments}}
@@ -193,11 +194,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
-    // The launch's mark, for warp 0's look-back, and the block's count: read
-    // and issued first, used later, so that thread 0 issues the tile's copy
-    // without waiting on them.
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that thread 0 issues the tile's copy without waiting on it.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
-    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
+    unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
@@ -237,6 +237,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
     if (warp == 0) {
         const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
         const Acc all = __shfl_sync(0xffffffffu, w, THREADS / 32 - 1);
+        if (lane == 0)
+            arrived = arrive(scratch, mark);
         const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
         if (lane < THREADS / 32)
@@ -281,7 +283,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
         }
         running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
     }
-    if (threadIdx.x == 0 && tiles > 1)
+    if (threadIdx.x == 0)
         count_launch(scratch, mark, arrived);
 }
 {{/segments}}

@@ -162,8 +162,9 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 // reads the launches done as it starts: this launch's mark is one more,
 // times 4 (a mark of an earlier launch is smaller, whatever rows and
 // lengths it had, so the words need no clearing between launches, only
-// zeros at first, and a CUDA graph's replay is a launch of its own); then
-// it counts itself, and the last to do so counts the launch as it ends.
+// zeros at first, and a CUDA graph's replay is a launch of its own); once
+// it has the mark it counts itself, and the last to do so counts the
+// launch as it ends.
 // Then each row has its words: each tile and each group
 // a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
@@ -231,21 +232,25 @@ static __device__ __forceinline__ unsigned long long launch_mark(const unsigned 
     return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
 }
 
-// Each block counts itself among the launch's blocks as it starts, after
-// reading the mark (the same word: its read sees the count before its own):
-// an atomic whose result is not waited on until the block ends.
-static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch)
+// Thread 0's count of its block among the launch's, once its read of the
+// mark has returned (`mark`, 0 where the launch has no look-back): an
+// atomic on the header's other half, issued only on the mark's value (to
+// PTX's memory model the two halves are two locations, so only that
+// dependency keeps the count from landing first and the last block's new
+// count from reaching a read still in flight), its result not waited on
+// until the block ends (count_launch()).
+static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch, unsigned long long mark)
 {
-    return atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull);
+    return mark ? atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull) : 0;
 }
 
-// As a block ends, `arrived` its count: the launch's last block to arrive
-// (of every row), when every block has read its mark, counts the launch
-// (mark / 4 launches done) and clears the count of blocks.
+// As a block ends, `arrived` thread 0's count: the launch's last block to
+// arrive (of every row), every block having read its mark before, counts
+// the launch (mark / 4 launches done) and clears the count of blocks.
 static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsigned long long mark,
                                                     unsigned long long arrived)
 {
-    if (arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
+    if (mark && arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
         store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
 }
 
@@ -432,11 +437,10 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     __shared__ Acc before_warp[THREADS / 32];
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, seg = warp * SEG + lane * VEC;
-    // The launch's mark, for warp 0's look-back, and the block's count: read
-    // and issued first, used later, so that thread 0 issues the tile's copy
-    // without waiting on them.
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that thread 0 issues the tile's copy without waiting on it.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
-    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
+    unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
     out += blockIdx.y * out_pitch;
@@ -459,6 +463,8 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     if (warp == 0) {
         const Acc w = warp_inclusive(lane < THREADS / 32 ? before_warp[lane] : identity());
         const Acc all = __shfl_sync(0xffffffffu, w, THREADS / 32 - 1);
+        if (lane == 0)
+            arrived = arrive(scratch, mark);
         const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         const Acc earlier = __shfl_up_sync(0xffffffffu, w, 1);
         if (lane < THREADS / 32)
@@ -497,6 +503,6 @@ scan_sum_i32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
         }
         running = combine(running, __shfl_sync(0xffffffffu, upto, 31));
     }
-    if (threadIdx.x == 0 && tiles > 1)
+    if (threadIdx.x == 0)
         count_launch(scratch, mark, arrived);
 }

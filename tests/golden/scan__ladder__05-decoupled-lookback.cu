@@ -218,8 +218,9 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
 // reads the launches done as it starts: this launch's mark is one more,
 // times 4 (a mark of an earlier launch is smaller, whatever rows and
 // lengths it had, so the words need no clearing between launches, only
-// zeros at first, and a CUDA graph's replay is a launch of its own); then
-// it counts itself, and the last to do so counts the launch as it ends.
+// zeros at first, and a CUDA graph's replay is a launch of its own); once
+// it has the mark it counts itself, and the last to do so counts the
+// launch as it ends.
 // Then each row has its words: each tile and each group
 // a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
@@ -287,21 +288,25 @@ static __device__ __forceinline__ unsigned long long launch_mark(const unsigned 
     return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
 }
 
-// Each block counts itself among the launch's blocks as it starts, after
-// reading the mark (the same word: its read sees the count before its own):
-// an atomic whose result is not waited on until the block ends.
-static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch)
+// Thread 0's count of its block among the launch's, once its read of the
+// mark has returned (`mark`, 0 where the launch has no look-back): an
+// atomic on the header's other half, issued only on the mark's value (to
+// PTX's memory model the two halves are two locations, so only that
+// dependency keeps the count from landing first and the last block's new
+// count from reaching a read still in flight), its result not waited on
+// until the block ends (count_launch()).
+static __device__ __forceinline__ unsigned long long arrive(unsigned char *scratch, unsigned long long mark)
 {
-    return atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull);
+    return mark ? atomicAdd(&reinterpret_cast<Word *>(scratch)->bits, 1ull) : 0;
 }
 
-// As a block ends, `arrived` its count: the launch's last block to arrive
-// (of every row), when every block has read its mark, counts the launch
-// (mark / 4 launches done) and clears the count of blocks.
+// As a block ends, `arrived` thread 0's count: the launch's last block to
+// arrive (of every row), every block having read its mark before, counts
+// the launch (mark / 4 launches done) and clears the count of blocks.
 static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsigned long long mark,
                                                     unsigned long long arrived)
 {
-    if (arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
+    if (mark && arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
         store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
 }
 
@@ -431,11 +436,10 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     __shared__ Acc tile[TILE_WORDS];
     __shared__ Acc tile_prefix;
     const Index t = blockIdx.x, first = t * TILE, tiles = (n + TILE - 1) / TILE;
-    // The launch's mark, for warp 0's look-back, and the block's count: read
-    // and issued first, used later, so that no thread waits on them before
-    // its loads are issued.
+    // The launch's mark, for warp 0's look-back: read first and used there,
+    // so that no thread waits on it before its loads are issued.
     const unsigned long long mark = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
-    const unsigned long long arrived = threadIdx.x == 0 && tiles > 1 ? arrive(scratch) : 0;
+    unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
     Acc all;
 
     in += blockIdx.y * in_pitch;  // row blockIdx.y of a matrix (row 0 of a vector)
@@ -444,6 +448,8 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     __syncthreads();
     const Acc before = block_exclusive(items_total(tile), &all);
     if (threadIdx.x < 32) {
+        if (threadIdx.x == 0)
+            arrived = arrive(scratch, mark);
         const Acc prefix = look_back(scratch, row_scratch, t, tiles, __shfl_sync(0xffffffffu, mark, 0), all);
         if (threadIdx.x == 0)
             tile_prefix = prefix;
@@ -451,6 +457,6 @@ scan_sum_f32(const T *__restrict__ in, Results out, Index n, Index in_pitch, Ind
     scan_items(tile, before);
     __syncthreads();
     store_tile(out, tile, first, n, t > 0 ? &tile_prefix : nullptr);
-    if (threadIdx.x == 0 && tiles > 1)
+    if (threadIdx.x == 0)
         count_launch(scratch, mark, arrived);
 }
