@@ -60,12 +60,23 @@ span_bytes(unsigned long long rows, unsigned long long cols, unsigned long long 
 	return ((rows - 1) * pitch + cols) * size;
 }
 
-/* The operands' rules, before anything is launched. */
+/* Bands of cols columns (axis: cols): ceil(cols / a tile's columns). */
+static unsigned long long
+bands_of(const struct kgen_spec *s, unsigned long long cols)
+{
+	unsigned long long band = kgen_scan_tile_cols(s);
+
+	return cols / band + (cols % band != 0);
+}
+
+/* The operands' rules, before anything is launched: along rows (tiles of a
+ * row) or down the columns (tiles of the rows by bands of the columns). */
 static kgen_status
 check_call(const struct kgen_spec *s, const char *who, const struct call *c, kgen_error *err)
 {
 	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
-	unsigned long long tiles = kgen_scan_tiles(s, c->cols), big = isize > osize ? isize : osize;
+	int down = s->axis == KGEN_AXIS_COLS;
+	unsigned long long tiles = kgen_scan_tiles(s, down ? c->rows : c->cols), big = isize > osize ? isize : osize;
 	struct kgen_span spans[2];
 
 	if (!c->in || !c->out)
@@ -83,6 +94,10 @@ check_call(const struct kgen_spec *s, const char *who, const struct call *c, kge
 	    c->out_pitch > (1ull << 62) / big / c->rows)
 		return kgen_fail(err, KGEN_EINVAL, "%s: %llu x %llu elements (pitches %llu and %llu) are more than a device "
 		                 "holds", who, c->rows, c->cols, c->in_pitch, c->out_pitch);
+	if (down && (tiles > 0x7fffffffull || bands_of(s, c->cols) > KGEN_SCAN_GRID_ROWS))
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu x %llu needs %llu x %llu tiles of %llu x %llu, more than a grid "
+		                 "holds", who, c->rows, c->cols, tiles, bands_of(s, c->cols), kgen_scan_tile(s),
+		                 kgen_scan_tile_cols(s));
 	if (tiles > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "%s: n = %llu needs %llu tiles of %llu, more than a grid holds", who,
 		                 c->cols, tiles, kgen_scan_tile(s));
@@ -199,15 +214,6 @@ kgen_scan_rows(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long lo
 
 /* ---- down the columns (axis: cols) ---- */
 
-/* Bands of cols columns: ceil(cols / a tile's columns). */
-static unsigned long long
-bands_of(const struct kgen_spec *s, unsigned long long cols)
-{
-	unsigned long long band = kgen_scan_tile_cols(s);
-
-	return cols / band + (cols % band != 0);
-}
-
 static kgen_status
 expect_columns(kgen_kernel *k, const char *who, kgen_error *err)
 {
@@ -249,36 +255,13 @@ cols_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 {
 	static const char who[] = "kgen_scan_cols";
 	const struct kgen_spec *s = &k->spec;
-	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
 	unsigned long long tiles = kgen_scan_tiles(s, c->rows), bands = bands_of(s, c->cols);
 	unsigned long long band_scratch = kgen_scan_row_scratch(s, c->rows);
-	struct kgen_span spans[2];
 	kgen_status st;
 
 	if (!c->rows || !c->cols)
 		return KGEN_OK;
-	if (!c->in || !c->out)
-		return kgen_fail(err, KGEN_EINVAL, "%s: %s is NULL", who, c->in ? "out" : "in");
-	if (c->in % isize || c->out % osize)
-		return kgen_fail(err, KGEN_EINVAL, "%s: %s (0x%llx) is not aligned to its %llu-byte %s elements", who,
-		                 c->in % isize ? "in" : "out", c->in % isize ? c->in : c->out, c->in % isize ? isize : osize,
-		                 c->in % isize ? s->r.dtype->name : s->r.out->name);
-	if (c->in_pitch < c->cols || c->out_pitch < c->cols)
-		return kgen_fail(err, KGEN_EINVAL, "%s: a pitch of %llu elements is shorter than a row of %llu", who,
-		                 c->in_pitch < c->cols ? c->in_pitch : c->out_pitch, c->cols);
-	if (c->in_pitch > (1ull << 62) / 8 / c->rows || c->out_pitch > (1ull << 62) / 8 / c->rows)
-		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows of pitches %llu and %llu are more than a device holds", who,
-		                 c->rows, c->in_pitch, c->out_pitch);
-	if (tiles > 0x7fffffffull || bands > KGEN_SCAN_GRID_ROWS)
-		return kgen_fail(err, KGEN_EINVAL, "%s: %llu x %llu needs %llu x %llu tiles of %llu x %llu, more than a grid "
-		                 "holds", who, c->rows, c->cols, tiles, bands, kgen_scan_tile(s), kgen_scan_tile_cols(s));
-	if (!(c->out == c->in && isize == osize && c->in_pitch == c->out_pitch)) {  /* in place: a tile is read whole first */
-		spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
-		spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
-		if ((st = kgen_refuse_overlaps(who, spans, 2, 1, err)))
-			return st;
-	}
-	if ((st = kgen_context_enter(k->ctx, err)) ||
+	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
 	    (st = take_scratch(k, who, c, kgen_scan_scratch_bytes(s, bands, c->rows), stream, err)))
 		return st;
 	{
