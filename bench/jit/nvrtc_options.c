@@ -493,8 +493,8 @@ main(int argc, char **argv)
 			runs = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--arch") == 0)
 			arch = base_arch = argv[i + 1];
-		else if (strcmp(argv[i], "--steps") == 0 && (steps = atoi(argv[i + 1])) < 0)
-			steps = -2;  /* refused below */
+		else if (strcmp(argv[i], "--steps") == 0)
+			steps = atoi(argv[i + 1]) < 0 ? -2 : atoi(argv[i + 1]);  /* -2: refused below; 0: one a CPU */
 		else
 			break;
 	nvrtcVersion(&major, &minor);
