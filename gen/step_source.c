@@ -6,7 +6,9 @@
  * ptxas time on one thread.  Compiled as one program each, side by side,
  * a cold build costs about its slowest kernel (runtime/context.c), and each
  * kernel's code is the same as in the whole file (bench/jit/nvrtc_options
- * --steps compares the cubins' sections).
+ * --steps compares the cubins' sections), but where kernels share a
+ * file-scope __shared__ array (the row family's clusters): the whole file
+ * places it at another offset.
  *
  * This works on the text because every template writes a kernel the same
  * way, which tests/sample_test holds every sampled spec to: a line that
