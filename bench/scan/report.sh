@@ -9,8 +9,8 @@
 # 2^20 x 1024 and the row scan at 64 x 2^20 and 16384 x 16384, against a
 # copy; then vs_torch.py (Python's kgen.cumsum against torch.cumsum) where
 # torch is installed.  With TUNE=1, last, kgen tune of small.space.yaml for
-# the f32 and i32 sums (events and graph, against CUB), its plans written
-# to OUT/plans/ to be reported from another run.
+# the f32 and i32 sums (events and graph, against CUB), its plans and
+# records written to OUT/plans/, the plans to be reported from another run.
 #
 # KGEN is the kgen program of a build directory (its python/ and
 # .libs/libkgen.so are used for Python); KGEN_CUB names the CUB helper
@@ -71,7 +71,7 @@ if [ "${TUNE:-0}" = 1 ]; then
 	for d in f32 i32; do
 		# shellcheck disable=SC2086
 		step tune-$d "$kgen" tune "$top/bench/scan/small.space.yaml" --set dtype=$d $T \
-			--plan "$out/plans/scan_sum-$d.yaml"
+			--records "$out/plans/scan_sum-$d.records.jsonl" --plan "$out/plans/scan_sum-$d.yaml"
 	done
 fi
 cat "$out/steps.txt"
