@@ -10,7 +10,8 @@ the row sums of a 1000 x 3001 f32 matrix (torch.sum(x, 1) / kgen.reduce(x,
 axis=1)); the argmax of the vector (torch.argmax(x) / kgen.reduce(x,
 "argmax"), values and indices, and kgen.argmax(x), the indices alone, also
 of each row of the matrix); a 64 x 64 x 64 bf16 matmul (torch.matmul /
-kgen.matmul).  Prints one line a call, then kgen / torch of each case:
+kgen.matmul); the inclusive sum scan of the vector and of each row of the
+matrix (torch.cumsum / kgen.cumsum).  Prints one line a call, then kgen / torch of each case:
     "<case> <who> host_us=H wall_us=W"
 host: the time spent issuing CALLS calls, per call; wall: the same and one
 synchronize, per call.  The two frameworks' calls alternate rep by rep, so
@@ -68,6 +69,9 @@ def main():
     check("kgen.argmax", kgen.argmax(v), torch.argmax(v), 0)
     check("kgen.argmax rows", kgen.argmax(m, 1), torch.argmax(m, 1), 0)
     check("matmul 64^3 bf16", kgen.matmul(ma, mb), ma.float() @ mb.float(), 3e-2)
+    for _ in range(2):  # the second call of each: kgen._fast's path, where the package has it
+        check("cumsum", kgen.cumsum(v), torch.cumsum(v.double(), 0), 1e-3)
+        check("cumsum rows", kgen.cumsum(m, -1), torch.cumsum(m.double(), -1), 1e-2)
     v_out.fill_(float("nan"))
     kgen.reduce(v, out=v_out)
     check("vector sum out=", v_out, torch.sum(v, dtype=torch.float64), 1e-4)
@@ -96,6 +100,10 @@ def main():
         ("argmax-rows-1000x3001", "kgen", lambda: kgen.argmax(m, 1)),
         ("matmul-64x64x64-bf16", "torch", lambda: torch.matmul(ma, mb)),
         ("matmul-64x64x64-bf16", "kgen", lambda: kgen.matmul(ma, mb)),
+        ("cumsum-1024", "torch", lambda: torch.cumsum(v, 0)),
+        ("cumsum-1024", "kgen", lambda: kgen.cumsum(v)),
+        ("cumsum-rows-1000x3001", "torch", lambda: torch.cumsum(m, -1)),
+        ("cumsum-rows-1000x3001", "kgen", lambda: kgen.cumsum(m, -1)),
     )
     results = {}
     for rep in range(reps):  # alternate: each rep of each call is one median-of-1 sample

@@ -1,4 +1,4 @@
-/* _fast.c - kgen.reduce's, the row functions' and kgen.matmul's torch fast
+/* _fast.c - kgen.reduce's, the row functions', kgen.scan's and kgen.matmul's torch fast
  * path in C (the module kgen._fast).
  *
  * A call that kgen.reduce has made ready once (kgen/_reduce.py's _Launch)
@@ -24,6 +24,12 @@
  * with reduction='none': a call whose tensors have the layouts of one that
  * kgen/_rows.py made ready (set_rows's dict holds its RowsReady) gets a new
  * result and kgen_rows(), called directly; anything else NotImplemented.
+ *
+ * scan(op, exclusive, dim, x) is kgen.scan's and kgen.cumsum's (a new
+ * result, no out=, stream=, spec= or overrides): a call whose tensor has the
+ * layout of one that kgen/_scan.py made ready (set_scan's dict holds its
+ * ScanReady) gets a new result and kgen_scan() or kgen_scan_rows(), called
+ * directly; anything else NotImplemented.
  *
  * matmul(a, b) is kgen.matmul(a, b)'s (no out=, alpha 1, beta 0): a call
  * whose tensors have the layouts of one that kgen/_matmul.py made ready,
@@ -52,7 +58,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 3
+#define KGEN_FAST_ABI 4
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -76,6 +82,19 @@ static struct {
 	rows_fn rows;            /* libkgen's kgen_rows */
 	PyObject *ready;         /* dict: (op, x's layout, the weight's, the bias') -> RowsReady */
 } fast_rows;
+
+typedef kgen_status (*scan_fn)(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n,
+                               kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+typedef kgen_status (*scan_rows_fn)(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
+                                    unsigned long long cols, unsigned long long in_pitch, unsigned long long out_pitch,
+                                    kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
+
+/* kgen.scan's state: set once by set_scan() (after set_entry()). */
+static struct {
+	scan_fn scan;            /* libkgen's kgen_scan */
+	scan_rows_fn rows;       /* libkgen's kgen_scan_rows */
+	PyObject *ready;         /* dict: (op, exclusive, dim, x's layout) -> ScanReady */
+} fast_scan;
 
 typedef kgen_status (*matmul_fn)(kgen_kernel *k, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
                                  unsigned long long n, unsigned long long kk, unsigned long long lda,
@@ -639,6 +658,147 @@ fast_cross_entropy(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
+/* A scan made ready for torch tensors of one layout: the kernel, the
+ * sizes, and how to make its result.  rows 0: a vector of cols elements
+ * (kgen_scan); else rows of cols elements, x's pitch apart, into packed
+ * rows (kgen_scan_rows). */
+typedef struct {
+	PyObject_HEAD
+	kgen_kernel *kernel;
+	unsigned long long rows, cols, x_pitch;
+	PyObject *device;    /* int: the tensor's device index */
+	PyObject *like;      /* a tensor of the result's dtype on its device: like.new_empty(shape) is a result */
+	PyObject *shape;     /* the result's shape, a tuple */
+	PyObject *keep;      /* what owns the kernel: kept alive */
+} ScanReady;
+
+static void
+scan_ready_dealloc(ScanReady *r)
+{
+	Py_XDECREF(r->device);
+	Py_XDECREF(r->like);
+	Py_XDECREF(r->shape);
+	Py_XDECREF(r->keep);
+	Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static const char scan_ready_doc[] =
+    "ScanReady(kernel, rows, cols, x_pitch, device, like, shape, keep)\n\n"
+    "A scan made ready for torch tensors of one layout (kgen/_scan.py gives the fields): the kernel's\n"
+    "address, the rows (0: a vector of cols elements), their length and pitch, the device index, a tensor\n"
+    "whose new_empty(shape) makes a result, the result's shape; keep owns the kernel.";
+
+static PyObject *
+scan_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	unsigned long long kernel, rows, cols, x_pitch;
+	PyObject *device, *like, *shape, *keep;
+	ScanReady *r;
+
+	if (kw && PyDict_GET_SIZE(kw)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.ScanReady takes no keyword arguments");
+		return NULL;
+	}
+	if (!PyArg_ParseTuple(args, "KKKKO!OO!O:ScanReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
+	                      &PyTuple_Type, &shape, &keep))
+		return NULL;
+	if (!kernel || !cols || (rows && x_pitch < cols)) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.ScanReady: a kernel, cols above 0, x_pitch >= cols for rows");
+		return NULL;
+	}
+	if (!(r = (ScanReady *)type->tp_alloc(type, 0)))
+		return NULL;
+	r->kernel = (kgen_kernel *)(uintptr_t)kernel;
+	r->rows = rows;
+	r->cols = cols;
+	r->x_pitch = x_pitch;
+	r->device = Py_NewRef(device);
+	r->like = Py_NewRef(like);
+	r->shape = Py_NewRef(shape);
+	r->keep = Py_NewRef(keep);
+	return (PyObject *)r;
+}
+
+static PyTypeObject ScanReadyType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "kgen._fast.ScanReady",
+	.tp_basicsize = sizeof(ScanReady),
+	.tp_dealloc = (destructor)scan_ready_dealloc,
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = scan_ready_doc,
+	.tp_new = scan_ready_new,
+};
+
+/* Launch r on x: a new result. */
+static PyObject *
+scan_call(ScanReady *r, PyObject *x)
+{
+	unsigned long long stream, in, out;
+	PyObject *y;
+	kgen_error err;
+	kgen_status st;
+
+	if (!(y = PyObject_CallMethodOneArg(r->like, s_new_empty, r->shape)))
+		return NULL;
+	if (current_stream(r->device, &stream) < 0)
+		goto fail;
+	if ((in = address(x)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	if ((out = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
+		goto fail;
+	Py_BEGIN_ALLOW_THREADS
+	if (r->rows)
+		st = fast_scan.rows(r->kernel, in, out, r->rows, r->cols, r->x_pitch, r->cols, 0, 0,
+		                    (kgen_stream)(uintptr_t)stream, &err);
+	else
+		st = fast_scan.scan(r->kernel, in, out, r->cols, 0, 0, (kgen_stream)(uintptr_t)stream, &err);
+	Py_END_ALLOW_THREADS
+	if (st != KGEN_OK) {
+		raise_failed(st, &err, r->rows ? "kgen_scan_rows" : "kgen_scan");
+		goto fail;
+	}
+	return y;
+fail:
+	Py_DECREF(y);
+	return NULL;
+}
+
+/* scan(op, exclusive, dim, x): the ready call for the tensor's layout, or
+ * NotImplemented.  Only an exact str op, a bool exclusive and an exact int
+ * or None dim find an entry (True == 1 == 1.0 in a dict's keys). */
+static PyObject *
+fast_scan_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
+{
+	PyObject *lx, *key, *r, *y;
+
+	(void)self;
+	if (argc != 4) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.scan takes 4 arguments (op, exclusive, dim, x), not %zd", argc);
+		return NULL;
+	}
+	if (!fast_scan.rows || !PyUnicode_CheckExact(argv[0]) || !PyBool_Check(argv[1]) ||
+	    (argv[2] != Py_None && !PyLong_CheckExact(argv[2])) || Py_TYPE(argv[3]) != fast.tensor)
+		return Py_NewRef(Py_NotImplemented);
+	if (!(lx = layout(argv[3])))
+		return NULL;
+	key = PyTuple_Pack(4, argv[0], argv[1], argv[2], lx);
+	Py_DECREF(lx);
+	if (!key)
+		return NULL;
+	r = PyDict_GetItemWithError(fast_scan.ready, key);  /* borrowed */
+	Py_DECREF(key);
+	if (!r)
+		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
+	if (Py_TYPE(r) != &ScanReadyType) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the scan dict holds something that is not a ScanReady");
+		return NULL;
+	}
+	Py_INCREF(r);  /* held: a call may run Python code that empties the dict */
+	y = scan_call((ScanReady *)r, argv[3]);
+	Py_DECREF(r);
+	return y;
+}
+
 /* kgen.matmul made ready for two torch tensors of one layout each (and
  * alignment): the kernel, the sizes, and how to make the result. */
 typedef struct {
@@ -810,6 +970,26 @@ fast_set_rows(PyObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* set_scan(kgen_scan address, kgen_scan_rows address, scan dict) */
+static PyObject *
+fast_set_scan(PyObject *self, PyObject *args)
+{
+	unsigned long long scan, rows;
+	PyObject *ready;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "KKO!:set_scan", &scan, &rows, &PyDict_Type, &ready))
+		return NULL;
+	if (!scan || !rows || !fast.packed) {
+		PyErr_SetString(PyExc_ValueError, "kgen._fast.set_scan: kgen_scan's or kgen_scan_rows's address is 0, or "
+		                "set_entry was not called");
+		return NULL;
+	}
+	Py_XSETREF(fast_scan.ready, Py_NewRef(ready));
+	fast_scan.scan = (scan_fn)(uintptr_t)scan;
+	fast_scan.rows = (scan_rows_fn)(uintptr_t)rows;
+	Py_RETURN_NONE;
+}
 
 /* set_entry(kgen_reduce_packed address, ready dict, torch.Tensor, stream function, ArgResult, fail) */
 static PyObject *
@@ -857,6 +1037,13 @@ static PyMethodDef fast_methods[] = {
 	{ "set_matmul", fast_set_matmul, METH_VARARGS,
 	  "set_matmul(kgen_matmul, ready): libkgen's kgen_matmul (an address) and the dict of MatmulReady calls,\n"
 	  "after set_entry." },
+	{ "scan", (PyCFunction)(void (*)(void))fast_scan_call, METH_FASTCALL,
+	  "scan(op, exclusive, dim, x): kgen.scan (kgen.cumsum: op 'sum') of a torch tensor whose layout was made\n"
+	  "ready before (set_scan's dict holds its ScanReady), into a new result; NotImplemented for any call this\n"
+	  "path does not take." },
+	{ "set_scan", fast_set_scan, METH_VARARGS,
+	  "set_scan(kgen_scan, kgen_scan_rows, ready): libkgen's kgen_scan and kgen_scan_rows (addresses) and the\n"
+	  "dict of ScanReady calls, after set_entry." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },
@@ -865,7 +1052,8 @@ static PyMethodDef fast_methods[] = {
 
 static struct PyModuleDef fast_module = {
 	PyModuleDef_HEAD_INIT, "kgen._fast",
-	"kgen.reduce's, the row functions' and kgen.matmul's torch fast path in C (kgen/_fast.c says how it is used).",
+	"kgen.reduce's, the row functions', kgen.scan's and kgen.matmul's torch fast path in C (kgen/_fast.c says how "
+	"it is used).",
 	-1, fast_methods,
 	NULL, NULL, NULL, NULL
 };
@@ -883,8 +1071,8 @@ PyInit__fast(void)
 	    !(s_new_empty = PyUnicode_InternFromString("new_empty")) ||
 	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")))
 		return NULL;
-	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&MatmulReadyType) < 0 ||
-	    !(m = PyModule_Create(&fast_module)))
+	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&ScanReadyType) < 0 ||
+	    PyType_Ready(&MatmulReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
 		return NULL;
 	if (PyModule_AddObject(m, "Ready", Py_NewRef((PyObject *)&ReadyType)) < 0) {
 		Py_DECREF((PyObject *)&ReadyType);
@@ -893,6 +1081,11 @@ PyInit__fast(void)
 	}
 	if (PyModule_AddObject(m, "RowsReady", Py_NewRef((PyObject *)&RowsReadyType)) < 0) {
 		Py_DECREF((PyObject *)&RowsReadyType);
+		Py_DECREF(m);
+		return NULL;
+	}
+	if (PyModule_AddObject(m, "ScanReady", Py_NewRef((PyObject *)&ScanReadyType)) < 0) {
+		Py_DECREF((PyObject *)&ScanReadyType);
 		Py_DECREF(m);
 		return NULL;
 	}

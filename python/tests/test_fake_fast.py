@@ -14,7 +14,7 @@ import weakref
 import pytest
 
 import kgen
-from kgen import _lib, _reduce, _rows
+from kgen import _lib, _reduce, _rows, _scan
 from fakecuda import Device, launches_since, mark, need_fake, record_params
 
 need_fake()
@@ -71,6 +71,7 @@ def make(template):
 STREAM = 0x5150
 ready = {}
 rows_ready = {}
+scan_ready = {}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -79,11 +80,15 @@ def entry():
     address = ctypes.cast(_lib.kgen_reduce_packed, ctypes.c_void_p).value
     fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
     fast.set_rows(ctypes.cast(_lib.kgen_rows, ctypes.c_void_p).value, rows_ready)
+    fast.set_scan(ctypes.cast(_lib.kgen_scan, ctypes.c_void_p).value,
+                  ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)
     yield
     ready.clear()
     rows_ready.clear()
+    scan_ready.clear()
     _reduce._fast_entry = False  # the package's own entry again at its next torch call
     _rows._fast_set = False
+    _scan._fast_set = False
 
 
 def make_ready(op, n, device=0, keep=None, sink=0):
@@ -484,3 +489,129 @@ def test_a_failed_matmul_raises_kgens_error(matmul_entry):
     assert len(made) == before
     gc.collect()
     assert dropped() is None  # the new result went with the failed call
+
+
+# ---- scans: scan(op, exclusive, dim, x) ----
+
+def make_scan_ready(op, shape, rows=0, pitch=None, device=0, exclusive=False):
+    """A ScanReady of op on f32 of shape (rows 0: all of it as a vector; else
+    rows of shape[-1] elements, pitch apart), and its kernel."""
+    k = kgen.Kernel({"kernel": "scan", "op": op, "dtype": "f32", "mode": "exclusive" if exclusive else "inclusive"})
+    cols = shape[-1] if rows else 1
+    if not rows:
+        for d in shape:
+            cols *= d
+    like = T((1,), "f32", device)
+    return fast.ScanReady(k._handle, rows, cols, pitch or cols, device, like, tuple(shape), k), k
+
+
+def scan_key(op, exclusive, dim, x):
+    """kgen/_scan.py's key, as kgen._fast.scan builds it."""
+    return (op, exclusive, dim, (x.dtype, x.shape, x.stride(), x.get_device()))
+
+
+def test_a_ready_scan_of_a_vector_launches_into_a_new_result():
+    x = T((100000,))
+    r, k = make_scan_ready("sum", (100000,))
+    scan_ready[scan_key("sum", False, None, x)] = r
+    m = mark()
+    record_params(5)  # in, out, n, in_pitch, out_pitch
+    y = fast.scan("sum", False, None, x)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert y is made[-1] and isinstance(y, T) and y.shape == (100000,) and y.dtype == "f32"
+    assert launch.name.decode() == "scan_sum_f32"
+    assert launch.args[0] == x.data_ptr() and launch.args[1] == y.data_ptr()
+    assert list(launch.args[2:5]) == [100000, 100000, 100000]
+    assert (launch.grid[0], launch.grid[1]) == (13, 1)  # tiles of 8192, one row
+    assert launch.stream == STREAM
+    y2 = fast.scan("sum", False, None, x)  # a new result each call
+    assert y2 is made[-1] and y2 is not y
+
+
+def test_a_ready_scan_of_rows_takes_their_pitch_into_packed_rows():
+    x = T((6, 1000), device=1)
+    r, k = make_scan_ready("max", (6, 1000), rows=6, pitch=1024, device=1, exclusive=True)
+    scan_ready[scan_key("max", True, -1, x)] = r
+    m = mark()
+    record_params(5)
+    y = fast.scan("max", True, -1, x)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert launch.name.decode() == "scan_max_f32" and y.shape == (6, 1000)
+    assert list(launch.args[2:5]) == [1000, 1024, 1000]  # n, in_pitch, out_pitch
+    assert (launch.grid[0], launch.grid[1]) == (1, 6)
+    assert launch.stream == STREAM + 1
+
+
+def test_scan_calls_it_does_not_take_go_back_to_python():
+    x = T((4096,))
+    r, k = make_scan_ready("sum", (4096,))
+    scan_ready[scan_key("sum", False, None, x)] = r
+    scan_ready[scan_key("sum", False, 0, x)] = r
+
+    class Op(str):
+        pass
+    m = mark()
+    for args in (("sum", False, None, T((4097,))),          # not made ready
+                 ("sum", False, None, T((4096,), device=1)),  # another device
+                 ("sum", False, None, T((4096,), "i64")),     # another dtype
+                 ("max", False, None, x),                     # another op
+                 ("sum", True, None, x),                      # exclusive
+                 ("sum", 0, None, x),                         # not a bool: Python says why
+                 ("sum", False, -1, x),                       # another dim
+                 ("sum", False, False, x),                    # False == 0 in the dict, but no int
+                 ("sum", False, 0.0, x),
+                 ("sum", False, NumpyLikeInt(), x),
+                 (Op("sum"), False, None, x),
+                 (b"sum", False, None, x),
+                 ("sum", False, None, Device((4096,)))):      # not the tensor type
+        assert fast.scan(*args) is NotImplemented, args
+    assert launches_since(m) == []
+    assert fast.scan("sum", False, 0, x) is not NotImplemented
+
+
+def test_a_failed_scan_launch_raises_kgens_error_and_drops_its_result():
+    x = T((100,), offset=2)  # not aligned to its f32 elements
+    r, k = make_scan_ready("sum", (100,))
+    scan_ready[scan_key("sum", False, None, x)] = r
+    before = len(made)
+    with pytest.raises(kgen.KgenError, match="kgen_scan: .*not aligned"):
+        fast.scan("sum", False, None, x)
+    dropped = weakref.ref(made.pop())
+    assert len(made) == before
+    gc.collect()
+    assert dropped() is None
+
+
+def test_a_scan_ready_keeps_its_kernel():
+    r, k = make_scan_ready("sum", (10,))
+    kept = weakref.ref(k)
+    del k
+    gc.collect()
+    assert kept() is not None
+    del r
+    gc.collect()
+    assert kept() is None
+
+
+def test_bad_scan_arguments_are_refused():
+    k = kgen.Kernel({"kernel": "scan", "dtype": "f32"})
+    with pytest.raises(TypeError, match="4 arguments"):
+        fast.scan("sum", False, None)
+    with pytest.raises(ValueError, match="a kernel, cols above 0"):
+        fast.ScanReady(0, 0, 10, 10, 0, T((1,)), (10,), k)
+    with pytest.raises(ValueError, match="cols above 0"):
+        fast.ScanReady(k._handle, 0, 0, 0, 0, T((1,)), (0,), k)
+    with pytest.raises(ValueError, match="x_pitch >= cols for rows"):
+        fast.ScanReady(k._handle, 4, 100, 99, 0, T((1,)), (4, 100), k)
+    with pytest.raises(TypeError):
+        fast.ScanReady(k._handle, 0, 10, 10, 0, T((1,)), [10], k)
+    with pytest.raises(ValueError, match="kgen_scan's or kgen_scan_rows's address is 0"):
+        fast.set_scan(0, 1, {})
+    try:
+        scan_ready[scan_key("sum", False, None, T((3,)))] = "not a ScanReady"
+        with pytest.raises(TypeError, match="not a ScanReady"):
+            fast.scan("sum", False, None, T((3,)))
+    finally:
+        scan_ready.clear()

@@ -279,3 +279,29 @@ def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
         z = y.clone()
         assert kgen.cumsum(z, dim=0, axis="cols", out=z) is z
         assert torch.equal(z, first)
+
+
+def test_the_fast_path_gives_what_the_first_call_gave(gen):
+    """Calls of a torch tensor of one layout after the first take kgen._fast.scan
+    (where the package has it): new values, a new result each, the op, mode
+    and dim as given; another layout, dtype or mode is a call of its own."""
+    from kgen import _lib, _scan
+    whole = data(64 * 1032, "f32", gen).view(64, 1032)
+    cases = [(data(100003, "f32", gen), "sum", False, None), (data(4096, "i32", gen), "sum", True, None),
+             (whole[:, :1000], "max", False, -1), (whole[:, :1000], "sum", True, 1),
+             (data(3 * 8192 + 5, "f32", gen), "min", True, 0)]
+    for x, op, exclusive, dim in cases:
+        for _ in range(3):
+            x.copy_(data(x.numel(), "i32" if x.dtype == torch.int32 else "f32", gen).view(x.shape))
+            got = kgen.scan(x, op, dim=dim, exclusive=exclusive)
+            assert got.shape == x.shape and got.is_contiguous()
+            if dim is None or x.dim() == 1:
+                check(got.reshape(-1), x.reshape(-1), op, exclusive)
+            else:
+                for r in (0, x.shape[0] // 2, x.shape[0] - 1):
+                    check(got[r], x[r].contiguous(), op, exclusive)
+        if _lib.fast is not None and _scan._fast_scan is not None:
+            assert any(key[:3] == (op, exclusive, dim) for key in _scan._ready_fast), (op, exclusive, dim)
+    x = data(5000, "f32", gen)
+    first = kgen.cumsum(x)
+    assert torch.equal(kgen.cumsum(x), first) and kgen.cumsum(x) is not first  # the same floats, a new result
