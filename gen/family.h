@@ -84,6 +84,11 @@ struct kgen_contract {
 	 * turn (a tiny _init before the sum) stay one program: apart, the
 	 * small one's program would cost a whole front end and save little. */
 	int apart;
+	/* Kernels launched in turn, each about as much work for NVRTC as the
+	 * others (a two-pass reduction's pass and final pass): compiled a
+	 * kernel a program, side by side, and all loaded at the build (not
+	 * lazily), where the build has more than one thread. */
+	int side_by_side;
 	struct kgen_step step[KGEN_MAX_STEPS];
 	char notes[2048];                /* the grid rule, result, scratch and alignment, as comment lines */
 };

@@ -429,10 +429,12 @@ build_program(void *arg, int i)
  * process may run on (its affinity: a container's or taskset's share,
  * where the online CPUs may be many more).  With more than one, a
  * spec whose contract says its kernels are alternatives (kgen_contract.
- * apart) is compiled a kernel a program, side by side: NVRTC compiles a
- * program's kernels one after another, and apart they compile to the same
- * code (bench/jit/nvrtc_options --steps).  With one, the whole file is one
- * program, as the programs' repeated front ends would only add time. */
+ * apart), or launched in turn and each about as big (side_by_side: a
+ * two-pass reduction), is compiled a kernel a program, side by side:
+ * NVRTC compiles a program's kernels one after another, and apart they
+ * compile to the same code (bench/jit/nvrtc_options --steps).  With one,
+ * the whole file is one program, as the programs' repeated front ends
+ * would only add time. */
 static int
 jit_threads(void)
 {
@@ -545,7 +547,7 @@ build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contrac
 	p->ctx = ctx;
 	p->spec = spec;
 	t1 = kgen_clock_us();
-	st = make_sources(spec, c, p, lazy || (c->apart && c->nsteps > 1 && threads > 1), err);
+	st = make_sources(spec, c, p, lazy || ((c->apart || c->side_by_side) && c->nsteps > 1 && threads > 1), err);
 	t->generate_us = kgen_clock_us() - t1;
 	if (st != KGEN_OK || lazy)
 		return st;

@@ -1517,6 +1517,59 @@ START_TEST(two_pass_reduce_launches_both_kernels)
 }
 END_TEST
 
+/* A two-pass sum's pass and final pass (kgen_contract.side_by_side) are
+ * compiled a kernel a program where the build has more than one thread,
+ * both loaded at the build (not lazily, as alternatives are) and launched
+ * in turn; on one thread, one program and one module. */
+START_TEST(two_pass_kernels_compile_side_by_side)
+{
+	int *modules = fake_var("fake_cuda_modules"), before, n0;
+	float *out = aligned_alloc(16, 16);
+	kgen_build_times t;
+	const char *env = getenv("KGEN_JIT_THREADS");
+	char *threads = env ? strdup(env) : NULL;
+	kgen_kernel *k;
+	kgen_error err;
+
+	setenv("KGEN_CACHE", "0", 1);
+	setenv("KGEN_JIT_THREADS", "2", 1);
+	before = *modules;
+	k = build("kernel: reduce\nstages: two_pass\nthreads: 256\nname: side_by_side_sum\n");
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 2);
+	ck_assert_int_eq(*modules, before + 2);
+	ck_assert(t.compile_us > 0);
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 2);
+	ck_assert_str_eq(launches[n0 % 256].name, "side_by_side_sum");
+	ck_assert_str_eq(last()->name, "side_by_side_sum_final");
+	ck_assert_int_eq(*modules, before + 2);  /* nothing built at the launch */
+
+	setenv("KGEN_JIT_THREADS", "1", 1);
+	k = build("kernel: reduce\nstages: two_pass\nthreads: 256\nname: one_program_sum\n");
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 1);
+	ck_assert_int_eq(*modules, before + 3);
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(launches[n0 % 256].name, "one_program_sum");
+	ck_assert_str_eq(last()->name, "one_program_sum_final");
+
+	/* A sum of atomics (a tiny _init, then the sum) stays one program on two threads. */
+	setenv("KGEN_JIT_THREADS", "2", 1);
+	k = build("kernel: reduce\nstages: atomic\nthreads: 256\nname: init_and_sum\n");
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 1);
+	if (threads)
+		setenv("KGEN_JIT_THREADS", threads, 1);
+	else
+		unsetenv("KGEN_JIT_THREADS");
+	free(threads);
+	free(out);
+}
+END_TEST
+
 /* kgen_reduce_packed(): the call its kernel's family and its index slot
  * choose, with the arguments from their slots; errors in the slot's
  * kgen_error. */
@@ -2202,6 +2255,7 @@ fake_suite(void)
 	tcase_add_test(tc, a_plan_with_a_failing_entry_reports_it);
 	tcase_add_test(tc, blocks_per_sm_is_the_drivers_occupancy);
 	tcase_add_test(tc, two_pass_reduce_launches_both_kernels);
+	tcase_add_test(tc, two_pass_kernels_compile_side_by_side);
 	tcase_add_test(tc, packed_call_dispatches_by_family_and_index);
 	tcase_add_test(tc, pdl_launches_the_second_kernel_dependent);
 	tcase_add_test(tc, lanes_kernels_take_a_block_a_tile_of_32_kib_rows);
