@@ -28,8 +28,8 @@
  * scan(op, exclusive, dim, x) is kgen.scan's and kgen.cumsum's (a new
  * result, no out=, stream=, spec= or overrides): a call whose tensor has the
  * layout of one that kgen/_scan.py made ready (set_scan's dict holds its
- * ScanReady) gets a new result and kgen_scan() or kgen_scan_rows(), called
- * directly; anything else NotImplemented.
+ * RowsReady, a vector as one row) gets a new result and kgen_scan_rows(),
+ * called directly; anything else NotImplemented.
  *
  * matmul(a, b) is kgen.matmul(a, b)'s (no out=, alpha 1, beta 0): a call
  * whose tensors have the layouts of one that kgen/_matmul.py made ready,
@@ -83,17 +83,14 @@ static struct {
 	PyObject *ready;         /* dict: (op, x's layout, the weight's, the bias') -> RowsReady */
 } fast_rows;
 
-typedef kgen_status (*scan_fn)(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long n,
-                               kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
 typedef kgen_status (*scan_rows_fn)(kgen_kernel *k, kgen_devptr in, kgen_devptr out, unsigned long long rows,
                                     unsigned long long cols, unsigned long long in_pitch, unsigned long long out_pitch,
                                     kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err);
 
 /* kgen.scan's state: set once by set_scan() (after set_entry()). */
 static struct {
-	scan_fn scan;            /* libkgen's kgen_scan */
 	scan_rows_fn rows;       /* libkgen's kgen_scan_rows */
-	PyObject *ready;         /* dict: (op, exclusive, dim, x's layout) -> ScanReady */
+	PyObject *ready;         /* dict: (op, exclusive, dim, x's layout) -> RowsReady (a vector: one row) */
 } fast_scan;
 
 typedef kgen_status (*matmul_fn)(kgen_kernel *k, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
@@ -418,8 +415,8 @@ fast_reduce(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
-/* A row function made ready for torch tensors of one layout each: the
- * kernel, the sizes, and how to make its result. */
+/* A row function or a scan made ready for torch tensors of one layout
+ * each: the kernel, the sizes, and how to make its result. */
 typedef struct {
 	PyObject_HEAD
 	kgen_kernel *kernel;
@@ -443,9 +440,10 @@ rows_ready_dealloc(RowsReady *r)
 
 static const char rows_ready_doc[] =
     "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep)\n\n"
-    "A row function made ready for torch tensors of one layout (kgen/_rows.py gives the fields): the\n"
-    "kernel's address, the rows, their length and pitch, the device index, a tensor whose new_empty(shape)\n"
-    "makes a result, the result's shape, whether it is cross_entropy's losses; keep owns the kernel.";
+    "A row function or a scan made ready for torch tensors of one layout (kgen/_rows.py and kgen/_scan.py\n"
+    "give the fields): the kernel's address, the rows (a scan's vector: one), their length and pitch, the\n"
+    "device index, a tensor whose new_empty(shape) makes a result, the result's shape, whether it is\n"
+    "cross_entropy's losses; keep owns the kernel.";
 
 static PyObject *
 rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -658,80 +656,10 @@ fast_cross_entropy(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
-/* A scan made ready for torch tensors of one layout: the kernel, the
- * sizes, and how to make its result.  rows 0: a vector of cols elements
- * (kgen_scan); else rows of cols elements, x's pitch apart, into packed
- * rows (kgen_scan_rows). */
-typedef struct {
-	PyObject_HEAD
-	kgen_kernel *kernel;
-	unsigned long long rows, cols, x_pitch;
-	PyObject *device;    /* int: the tensor's device index */
-	PyObject *like;      /* a tensor of the result's dtype on its device: like.new_empty(shape) is a result */
-	PyObject *shape;     /* the result's shape, a tuple */
-	PyObject *keep;      /* what owns the kernel: kept alive */
-} ScanReady;
-
-static void
-scan_ready_dealloc(ScanReady *r)
-{
-	Py_XDECREF(r->device);
-	Py_XDECREF(r->like);
-	Py_XDECREF(r->shape);
-	Py_XDECREF(r->keep);
-	Py_TYPE(r)->tp_free((PyObject *)r);
-}
-
-static const char scan_ready_doc[] =
-    "ScanReady(kernel, rows, cols, x_pitch, device, like, shape, keep)\n\n"
-    "A scan made ready for torch tensors of one layout (kgen/_scan.py gives the fields): the kernel's\n"
-    "address, the rows (0: a vector of cols elements), their length and pitch, the device index, a tensor\n"
-    "whose new_empty(shape) makes a result, the result's shape; keep owns the kernel.";
-
+/* Launch r (a RowsReady of a scan: its rows, length and pitch; a vector
+ * is one row) on x: a new result. */
 static PyObject *
-scan_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-	unsigned long long kernel, rows, cols, x_pitch;
-	PyObject *device, *like, *shape, *keep;
-	ScanReady *r;
-
-	if (kw && PyDict_GET_SIZE(kw)) {
-		PyErr_SetString(PyExc_TypeError, "kgen._fast.ScanReady takes no keyword arguments");
-		return NULL;
-	}
-	if (!PyArg_ParseTuple(args, "KKKKO!OO!O:ScanReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
-	                      &PyTuple_Type, &shape, &keep))
-		return NULL;
-	if (!kernel || !cols || (rows && x_pitch < cols)) {
-		PyErr_SetString(PyExc_ValueError, "kgen._fast.ScanReady: a kernel, cols above 0, x_pitch >= cols for rows");
-		return NULL;
-	}
-	if (!(r = (ScanReady *)type->tp_alloc(type, 0)))
-		return NULL;
-	r->kernel = (kgen_kernel *)(uintptr_t)kernel;
-	r->rows = rows;
-	r->cols = cols;
-	r->x_pitch = x_pitch;
-	r->device = Py_NewRef(device);
-	r->like = Py_NewRef(like);
-	r->shape = Py_NewRef(shape);
-	r->keep = Py_NewRef(keep);
-	return (PyObject *)r;
-}
-
-static PyTypeObject ScanReadyType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "kgen._fast.ScanReady",
-	.tp_basicsize = sizeof(ScanReady),
-	.tp_dealloc = (destructor)scan_ready_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = scan_ready_doc,
-	.tp_new = scan_ready_new,
-};
-
-/* Launch r on x: a new result. */
-static PyObject *
-scan_call(ScanReady *r, PyObject *x)
+scan_call(RowsReady *r, PyObject *x)
 {
 	unsigned long long stream, in, out;
 	PyObject *y;
@@ -747,14 +675,11 @@ scan_call(ScanReady *r, PyObject *x)
 	if ((out = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
 	Py_BEGIN_ALLOW_THREADS
-	if (r->rows)
-		st = fast_scan.rows(r->kernel, in, out, r->rows, r->cols, r->x_pitch, r->cols, 0, 0,
-		                    (kgen_stream)(uintptr_t)stream, &err);
-	else
-		st = fast_scan.scan(r->kernel, in, out, r->cols, 0, 0, (kgen_stream)(uintptr_t)stream, &err);
+	st = fast_scan.rows(r->kernel, in, out, r->rows, r->cols, r->x_pitch, r->cols, 0, 0,
+	                    (kgen_stream)(uintptr_t)stream, &err);
 	Py_END_ALLOW_THREADS
 	if (st != KGEN_OK) {
-		raise_failed(st, &err, r->rows ? "kgen_scan_rows" : "kgen_scan");
+		raise_failed(st, &err, "kgen_scan_rows");
 		goto fail;
 	}
 	return y;
@@ -789,12 +714,12 @@ fast_scan_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	Py_DECREF(key);
 	if (!r)
 		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
-	if (Py_TYPE(r) != &ScanReadyType) {
-		PyErr_SetString(PyExc_TypeError, "kgen._fast: the scan dict holds something that is not a ScanReady");
+	if (Py_TYPE(r) != &RowsReadyType || ((RowsReady *)r)->losses) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: the scan dict holds something that is not a scan's RowsReady");
 		return NULL;
 	}
 	Py_INCREF(r);  /* held: a call may run Python code that empties the dict */
-	y = scan_call((ScanReady *)r, argv[3]);
+	y = scan_call((RowsReady *)r, argv[3]);
 	Py_DECREF(r);
 	return y;
 }
@@ -931,22 +856,35 @@ fail:
 	return NULL;
 }
 
+/* set_matmul's, set_rows' and set_scan's arguments, (libkgen's entry, the
+ * dict of ready calls), into *entry and *ready (replacing the dict held);
+ * -1 with an exception set where the address is 0 or set_entry has not run. */
+static int
+take_entry(PyObject *args, const char *who, const char *fn, unsigned long long *entry, PyObject **ready)
+{
+	PyObject *dict;
+	char format[32];
+
+	snprintf(format, sizeof format, "KO!:%s", who);  /* the function's name in PyArg's errors */
+	if (!PyArg_ParseTuple(args, format, entry, &PyDict_Type, &dict))
+		return -1;
+	if (!*entry || !fast.packed) {
+		PyErr_Format(PyExc_ValueError, "kgen._fast.%s: %s's address is 0, or set_entry was not called", who, fn);
+		return -1;
+	}
+	Py_XSETREF(*ready, Py_NewRef(dict));
+	return 0;
+}
+
 /* set_matmul(kgen_matmul address, matmul dict) */
 static PyObject *
 fast_set_matmul(PyObject *self, PyObject *args)
 {
 	unsigned long long entry;
-	PyObject *ready;
 
 	(void)self;
-	if (!PyArg_ParseTuple(args, "KO!:set_matmul", &entry, &PyDict_Type, &ready))
+	if (take_entry(args, "set_matmul", "kgen_matmul", &entry, &fast_matmul.ready) < 0)
 		return NULL;
-	if (!entry || !fast.packed) {
-		PyErr_SetString(PyExc_ValueError,
-		                "kgen._fast.set_matmul: kgen_matmul's address is 0, or set_entry was not called");
-		return NULL;
-	}
-	Py_XSETREF(fast_matmul.ready, Py_NewRef(ready));
 	fast_matmul.matmul = (matmul_fn)(uintptr_t)entry;
 	Py_RETURN_NONE;
 }
@@ -956,38 +894,24 @@ static PyObject *
 fast_set_rows(PyObject *self, PyObject *args)
 {
 	unsigned long long entry;
-	PyObject *ready;
 
 	(void)self;
-	if (!PyArg_ParseTuple(args, "KO!:set_rows", &entry, &PyDict_Type, &ready))
+	if (take_entry(args, "set_rows", "kgen_rows", &entry, &fast_rows.ready) < 0)
 		return NULL;
-	if (!entry || !fast.packed) {
-		PyErr_SetString(PyExc_ValueError, "kgen._fast.set_rows: kgen_rows's address is 0, or set_entry was not called");
-		return NULL;
-	}
-	Py_XSETREF(fast_rows.ready, Py_NewRef(ready));
 	fast_rows.rows = (rows_fn)(uintptr_t)entry;
 	Py_RETURN_NONE;
 }
 
-/* set_scan(kgen_scan address, kgen_scan_rows address, scan dict) */
+/* set_scan(kgen_scan_rows address, scan dict) */
 static PyObject *
 fast_set_scan(PyObject *self, PyObject *args)
 {
-	unsigned long long scan, rows;
-	PyObject *ready;
+	unsigned long long entry;
 
 	(void)self;
-	if (!PyArg_ParseTuple(args, "KKO!:set_scan", &scan, &rows, &PyDict_Type, &ready))
+	if (take_entry(args, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready) < 0)
 		return NULL;
-	if (!scan || !rows || !fast.packed) {
-		PyErr_SetString(PyExc_ValueError, "kgen._fast.set_scan: kgen_scan's or kgen_scan_rows's address is 0, or "
-		                "set_entry was not called");
-		return NULL;
-	}
-	Py_XSETREF(fast_scan.ready, Py_NewRef(ready));
-	fast_scan.scan = (scan_fn)(uintptr_t)scan;
-	fast_scan.rows = (scan_rows_fn)(uintptr_t)rows;
+	fast_scan.rows = (scan_rows_fn)(uintptr_t)entry;
 	Py_RETURN_NONE;
 }
 
@@ -1039,11 +963,11 @@ static PyMethodDef fast_methods[] = {
 	  "after set_entry." },
 	{ "scan", (PyCFunction)(void (*)(void))fast_scan_call, METH_FASTCALL,
 	  "scan(op, exclusive, dim, x): kgen.scan (kgen.cumsum: op 'sum') of a torch tensor whose layout was made\n"
-	  "ready before (set_scan's dict holds its ScanReady), into a new result; NotImplemented for any call this\n"
-	  "path does not take." },
+	  "ready before (set_scan's dict holds its RowsReady: a vector is one row), into a new result;\n"
+	  "NotImplemented for any call this path does not take." },
 	{ "set_scan", fast_set_scan, METH_VARARGS,
-	  "set_scan(kgen_scan, kgen_scan_rows, ready): libkgen's kgen_scan and kgen_scan_rows (addresses) and the\n"
-	  "dict of ScanReady calls, after set_entry." },
+	  "set_scan(kgen_scan_rows, ready): libkgen's kgen_scan_rows (an address) and the dict of the scans'\n"
+	  "RowsReady calls, after set_entry." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },
@@ -1071,8 +995,8 @@ PyInit__fast(void)
 	    !(s_new_empty = PyUnicode_InternFromString("new_empty")) ||
 	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")))
 		return NULL;
-	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&ScanReadyType) < 0 ||
-	    PyType_Ready(&MatmulReadyType) < 0 || !(m = PyModule_Create(&fast_module)))
+	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&MatmulReadyType) < 0 ||
+	    !(m = PyModule_Create(&fast_module)))
 		return NULL;
 	if (PyModule_AddObject(m, "Ready", Py_NewRef((PyObject *)&ReadyType)) < 0) {
 		Py_DECREF((PyObject *)&ReadyType);
@@ -1081,11 +1005,6 @@ PyInit__fast(void)
 	}
 	if (PyModule_AddObject(m, "RowsReady", Py_NewRef((PyObject *)&RowsReadyType)) < 0) {
 		Py_DECREF((PyObject *)&RowsReadyType);
-		Py_DECREF(m);
-		return NULL;
-	}
-	if (PyModule_AddObject(m, "ScanReady", Py_NewRef((PyObject *)&ScanReadyType)) < 0) {
-		Py_DECREF((PyObject *)&ScanReadyType);
 		Py_DECREF(m);
 		return NULL;
 	}

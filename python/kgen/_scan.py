@@ -148,7 +148,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     return r
 
 
-_ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.ScanReady
+_ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.RowsReady of the scan
 _fast_scan = _lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None else None
 _fast_set = False
 
@@ -156,23 +156,19 @@ _fast_set = False
 def _fast_scan_ready(op, exclusive, dim, x, k, lines):
     """Make a call like this one (a torch tensor, a new result; it ran) ready
     for kgen._fast.scan: its kernel, sizes (lines: (rows, cols, pitch) of
-    the rows, None for a vector) and a tensor to make results from."""
+    the rows, None for a vector, one row) and a tensor to make results
+    from, as a RowsReady."""
     global _fast_set
     if not _fast_set:
         from . import _reduce
         _reduce.fast_entry()
-        _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan, _lib.ctypes.c_void_p).value,
-                           _lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast)
+        _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast)
         _fast_set = True
     torch = sys.modules["torch"]
     like = torch.empty((1,), dtype=_arrays.torch_dtype(k.spec.fields["out_dtype"]), device=x.device)
-    if lines is None:
-        n = x.numel()
-        rows, cols, pitch = 0, n, n
-    else:
-        rows, cols, pitch = lines
-    _ready_fast[(op, exclusive, dim, (x.dtype, x.shape, x.stride(), x.get_device()))] = _lib.fast.ScanReady(
-        k._handle, rows, cols, pitch, x.get_device(), like, tuple(x.shape), k)
+    rows, cols, pitch = (1, x.numel(), x.numel()) if lines is None else lines  # a vector: one row
+    _ready_fast[(op, exclusive, dim, (x.dtype, x.shape, x.stride(), x.get_device()))] = _lib.fast.RowsReady(
+        k._handle, rows, cols, pitch, x.get_device(), like, tuple(x.shape), False, k)
 
 
 _axes = {}  # _spec_key(spec) -> its axis

@@ -80,8 +80,7 @@ def entry():
     address = ctypes.cast(_lib.kgen_reduce_packed, ctypes.c_void_p).value
     fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
     fast.set_rows(ctypes.cast(_lib.kgen_rows, ctypes.c_void_p).value, rows_ready)
-    fast.set_scan(ctypes.cast(_lib.kgen_scan, ctypes.c_void_p).value,
-                  ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)
+    fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)
     yield
     ready.clear()
     rows_ready.clear()
@@ -494,15 +493,16 @@ def test_a_failed_matmul_raises_kgens_error(matmul_entry):
 # ---- scans: scan(op, exclusive, dim, x) ----
 
 def make_scan_ready(op, shape, rows=0, pitch=None, device=0, exclusive=False):
-    """A ScanReady of op on f32 of shape (rows 0: all of it as a vector; else
-    rows of shape[-1] elements, pitch apart), and its kernel."""
+    """A scan's RowsReady of op on f32 of shape (rows 0: all of it as a
+    vector, one row; else rows of shape[-1] elements, pitch apart), and its
+    kernel."""
     k = kgen.Kernel({"kernel": "scan", "op": op, "dtype": "f32", "mode": "exclusive" if exclusive else "inclusive"})
     cols = shape[-1] if rows else 1
     if not rows:
         for d in shape:
             cols *= d
     like = T((1,), "f32", device)
-    return fast.ScanReady(k._handle, rows, cols, pitch or cols, device, like, tuple(shape), k), k
+    return fast.RowsReady(k._handle, rows or 1, cols, pitch or cols, device, like, tuple(shape), False, k), k
 
 
 def scan_key(op, exclusive, dim, x):
@@ -576,7 +576,7 @@ def test_a_failed_scan_launch_raises_kgens_error_and_drops_its_result():
     r, k = make_scan_ready("sum", (100,))
     scan_ready[scan_key("sum", False, None, x)] = r
     before = len(made)
-    with pytest.raises(kgen.KgenError, match="kgen_scan: .*not aligned"):
+    with pytest.raises(kgen.KgenError, match="kgen_scan_rows: .*not aligned"):
         fast.scan("sum", False, None, x)
     dropped = weakref.ref(made.pop())
     assert len(made) == before
@@ -584,7 +584,7 @@ def test_a_failed_scan_launch_raises_kgens_error_and_drops_its_result():
     assert dropped() is None
 
 
-def test_a_scan_ready_keeps_its_kernel():
+def test_a_scans_ready_keeps_its_kernel():
     r, k = make_scan_ready("sum", (10,))
     kept = weakref.ref(k)
     del k
@@ -599,19 +599,14 @@ def test_bad_scan_arguments_are_refused():
     k = kgen.Kernel({"kernel": "scan", "dtype": "f32"})
     with pytest.raises(TypeError, match="4 arguments"):
         fast.scan("sum", False, None)
-    with pytest.raises(ValueError, match="a kernel, cols above 0"):
-        fast.ScanReady(0, 0, 10, 10, 0, T((1,)), (10,), k)
-    with pytest.raises(ValueError, match="cols above 0"):
-        fast.ScanReady(k._handle, 0, 0, 0, 0, T((1,)), (0,), k)
-    with pytest.raises(ValueError, match="x_pitch >= cols for rows"):
-        fast.ScanReady(k._handle, 4, 100, 99, 0, T((1,)), (4, 100), k)
-    with pytest.raises(TypeError):
-        fast.ScanReady(k._handle, 0, 10, 10, 0, T((1,)), [10], k)
-    with pytest.raises(ValueError, match="kgen_scan's or kgen_scan_rows's address is 0"):
-        fast.set_scan(0, 1, {})
+    with pytest.raises(ValueError, match="kgen_scan_rows's address is 0"):
+        fast.set_scan(0, {})
+    x = T((64, 3))
+    losses, _ = make_rows_ready("cross_entropy", 64, 3)
     try:
-        scan_ready[scan_key("sum", False, None, T((3,)))] = "not a ScanReady"
-        with pytest.raises(TypeError, match="not a ScanReady"):
-            fast.scan("sum", False, None, T((3,)))
+        for wrong in ("not a RowsReady", losses):  # a cross_entropy's RowsReady is no scan's
+            scan_ready[scan_key("sum", False, -1, x)] = wrong
+            with pytest.raises(TypeError, match="not a scan's RowsReady"):
+                fast.scan("sum", False, -1, x)
     finally:
         scan_ready.clear()
