@@ -87,7 +87,8 @@ struct kgen_contract {
 	/* Kernels launched in turn, each about as much work for NVRTC as the
 	 * others (a two-pass reduction's pass and final pass): compiled a
 	 * kernel a program, side by side, and all loaded at the build (not
-	 * lazily), where the build has more than one thread. */
+	 * lazily), where the build has more than one thread and is not on a
+	 * pool's own (a plan's entries: there they would not run at once). */
 	int side_by_side;
 	struct kgen_step step[KGEN_MAX_STEPS];
 	char notes[2048];                /* the grid rule, result, scratch and alignment, as comment lines */

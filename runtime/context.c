@@ -547,7 +547,11 @@ build_images(kgen_context *ctx, const kgen_spec *spec, const struct kgen_contrac
 	p->ctx = ctx;
 	p->spec = spec;
 	t1 = kgen_clock_us();
-	st = make_sources(spec, c, p, lazy || ((c->apart || c->side_by_side) && c->nsteps > 1 && threads > 1), err);
+	/* Kernels launched in turn are split only where they will compile at
+	 * once: on a pool's thread (a plan's entries) they would compile one
+	 * after another, each program with a front end of its own. */
+	st = make_sources(spec, c, p, lazy || (c->nsteps > 1 && threads > 1 &&
+	                                       (c->apart || (c->side_by_side && !kgen_parallel_inside()))), err);
 	t->generate_us = kgen_clock_us() - t1;
 	if (st != KGEN_OK || lazy)
 		return st;

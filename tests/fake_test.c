@@ -1527,7 +1527,10 @@ START_TEST(two_pass_kernels_compile_side_by_side)
 	float *out = aligned_alloc(16, 16);
 	kgen_build_times t;
 	const char *env = getenv("KGEN_JIT_THREADS");
+	const char *plan = "plan:\n  - upto: 100000\n    spec: {kernel: reduce, stages: two_pass, threads: 256, name: plan_pass_a}\n"
+	                   "  - spec: {kernel: reduce, stages: two_pass, threads: 512, name: plan_pass_b}\n";
 	char *threads = env ? strdup(env) : NULL;
+	kgen_plan *pl;
 	kgen_kernel *k;
 	kgen_error err;
 
@@ -1561,6 +1564,16 @@ START_TEST(two_pass_kernels_compile_side_by_side)
 	k = build("kernel: reduce\nstages: atomic\nthreads: 256\nname: init_and_sum\n");
 	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
 	ck_assert_int_eq(t.modules, 1);
+	/* A plan's entries build on a pool's threads, where the two would compile one after another: one program each. */
+	ck_assert_msg(kgen_plan_load_string(plan, strlen(plan), "<plan>", &pl, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_msg(kgen_kernel_build_plan(ctx, pl, &k, &err) == KGEN_OK, "%s", err.message);
+	kgen_plan_free(pl);
+	ck_assert_int_eq(kgen_kernel_build_times(k, &t, &err), KGEN_OK);
+	ck_assert_int_eq(t.modules, 2);
+	n0 = *nlaunches;
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1u << 20, (kgen_devptr)(uintptr_t)out, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(launches[n0 % 256].name, "plan_pass_b");
+	ck_assert_str_eq(last()->name, "plan_pass_b_final");
 	if (threads)
 		setenv("KGEN_JIT_THREADS", threads, 1);
 	else
