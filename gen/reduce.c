@@ -254,7 +254,8 @@ plan(const struct kgen_spec *s, struct kgen_contract *p)
 		               s->threads);
 	/* The final pass is a block's reduction of the partials, about as much
 	 * for NVRTC as the pass (0.77-0.91 of its time on the 2-core machine):
-	 * one program, the two cost 1.27-1.43x the larger alone. */
+	 * in one program the two cost 1.27-1.43x the larger alone, so they
+	 * compile apart, side by side. */
 	p->side_by_side = s->stages == KGEN_STAGES_TWO_PASS;
 	if (s->grid == KGEN_GRID_PERSISTENT)
 		kgen_contract_note(p, "// where grid = min(max(1, ceil(n / %llu)), %lld * SMs).\n", tile, s->blocks_per_sm);

@@ -58,7 +58,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 4
+#define KGEN_FAST_ABI 5
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 

@@ -9,12 +9,13 @@ type.  On a GPU the same path runs under test_gpu*.py with torch;
 test_cpu.py checks that the module the build made is the one loaded."""
 import ctypes
 import gc
+import sys
 import weakref
 
 import pytest
 
 import kgen
-from kgen import _lib, _reduce, _rows, _scan
+from kgen import _arrays, _lib, _reduce, _rows, _scan
 from fakecuda import Device, launches_since, mark, need_fake, record_params
 
 need_fake()
@@ -47,6 +48,12 @@ class T:
 
     def data_ptr(self):
         return self.mem.ptr
+
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
 
     def is_contiguous(self):
         return self.contiguous
@@ -610,3 +617,43 @@ def test_bad_scan_arguments_are_refused():
                 fast.scan("sum", False, -1, x)
     finally:
         scan_ready.clear()
+
+
+class StubTorch:
+    """What kgen/_scan.py's _fast_scan_ready asks of torch: empty() of a result template."""
+
+    @staticmethod
+    def empty(shape, dtype=None, device=None):
+        return T(shape, dtype, device)
+
+
+def test_the_package_makes_a_scan_ready_for_the_c_path(monkeypatch):
+    # kgen/_scan.py's side of the contract (set_scan's arguments, RowsReady's
+    # fields, the key): what _fast_scan_ready registers, kgen._fast.scan finds
+    # and launches as the Python path would, a vector as one row.
+    monkeypatch.setitem(sys.modules, "torch", StubTorch)
+    monkeypatch.setattr(_arrays, "torch_dtype", lambda dtype: dtype)
+    monkeypatch.setattr(_reduce, "fast_entry", lambda: None)  # this file's set_entry (T the tensor type) stands
+    monkeypatch.setattr(_scan, "_fast_set", False)
+    monkeypatch.setattr(_scan, "_ready_fast", {})
+    monkeypatch.setattr(_scan, "_likes", {})
+    k = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32"})
+    kx = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32", "mode": "exclusive"})
+    v, m = T((1000,), device=2), T((6, 1000), device=2)
+    try:
+        _scan._fast_scan_ready("max", False, None, v, k, None)
+        _scan._fast_scan_ready("max", True, -1, m, kx, (6, 1000, 1024))
+        assert len(_scan._ready_fast) == 2 and list(_scan._likes) == [("f32", 2)]  # one template for both
+        mk = mark()
+        record_params(5)
+        y = fast.scan("max", False, None, v)
+        z = fast.scan("max", True, -1, m)
+        record_params(0)
+        a, b = launches_since(mk)
+        assert y.shape == (1000,) and y.dtype == "f32" and z.shape == (6, 1000)
+        assert (a.args[0], a.args[1]) == (v.data_ptr(), y.data_ptr()) and list(a.args[2:5]) == [1000, 1000, 1000]
+        assert (a.grid[0], a.grid[1]) == (1, 1) and a.stream == STREAM + 2
+        assert list(b.args[2:5]) == [1000, 1024, 1000] and (b.grid[0], b.grid[1]) == (1, 6)
+        assert fast.scan("max", False, -1, v) is NotImplemented  # dim -1 of the vector was not made ready
+    finally:
+        fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)  # this file's dict again
