@@ -185,6 +185,27 @@ def test_a_matmul_takes_the_shipped_plans_entry_for_its_shape(tmp_path, monkeypa
     assert (call.block[0], call.cluster[0]) == (384, 0)  # specs/matmul/best/wgmma_f16.yaml, not the split entry
 
 
+def test_a_scan_plan_may_mix_strategies(tmp_path, monkeypatch):
+    """A small-n entry of strategy block (one block along the vector: no
+    look-back, no scratch words) beside look-back entries, as
+    bench/scan/small.space.yaml may choose: each n launches its entry's
+    kernel and grid."""
+    p = tmp_path / "nvidia-h200" / "scan_sum-f32.yaml"
+    p.parent.mkdir(parents=True)
+    p.write_text("# Fake H200|driver 13.0|kgen 0.1.0\nplan:\n"
+                 "  - upto: 4096\n    spec: {kernel: scan, strategy: block, threads: 128, items_per_thread: 8}\n"
+                 "  - spec: {kernel: scan, threads: 512, items_per_thread: 16}\n")
+    monkeypatch.setattr(_plans, "directory", lambda: str(tmp_path))
+    monkeypatch.setattr(_plans, "_shipped", {})
+    for n, block, grid in ((1000, 128, (1, 1)), (4096, 128, (1, 1)), (10 ** 6, 512, (123, 1)), (4096, 128, (1, 1))):
+        m = mark()
+        kgen.cumsum(Device((n,)))
+        assert [(c.block[0], c.grid[0], c.grid[1]) for c in launches_since(m)] == [(block,) + grid], n
+    m = mark()
+    kgen.cumsum(Device((3, 2000)), dim=-1)  # rows of 2000: the block entry, a block a row
+    assert [(c.block[0], c.grid[0], c.grid[1]) for c in launches_since(m)] == [(128, 1, 3)]
+
+
 def test_a_scan_takes_the_shipped_plan_of_its_op_mode_and_dtype(tmp_path, monkeypatch):
     """kgen.cumsum and kgen.scan without spec= or overrides take the shipped
     plan scan_<op>[_exclusive]-<dtype>.yaml of their GPU's model, each n (a
