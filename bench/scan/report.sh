@@ -8,9 +8,10 @@
 # to 2^20; the column scan (specs/scan/cols-sum-f32.yaml) at 2^20 x 64 and
 # 2^20 x 1024 and the row scan at 64 x 2^20 and 16384 x 16384, against a
 # copy; then vs_torch.py (Python's kgen.cumsum against torch.cumsum) where
-# torch is installed.  With TUNE=1, last, kgen tune of small.space.yaml for
-# the f32 and i32 sums (events and graph, against CUB), its plans and
-# records written to OUT/plans/, the plans to be reported from another run.
+# torch is installed.  With TUNE=1, last (TUNE=only: alone), kgen tune of
+# small.space.yaml for the f32 and i32 sums (events and graph, against
+# CUB), its plans and records written to OUT/plans/, the plans to be
+# reported from another run.
 #
 # KGEN is the kgen program of a build directory (its python/ and
 # .libs/libkgen.so are used for Python); KGEN_CUB names the CUB helper
@@ -41,6 +42,7 @@ step() {
 	fi
 }
 
+if [ "${TUNE:-0}" != only ]; then
 step verify sh "$top/bench/scan/gpu_verify.sh" "$kgen" "$out"
 
 N="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^22 --n 2^24 --n 2^26 --n 2^28 --n 2^30"
@@ -64,8 +66,9 @@ if python3 -c 'import torch' > /dev/null 2>&1; then
 else
 	echo "skip torch (no torch in this python3)" >> "$out/steps.txt"
 fi
+fi
 
-if [ "${TUNE:-0}" = 1 ]; then
+if [ "${TUNE:-0}" = 1 ] || [ "${TUNE:-0}" = only ]; then
 	mkdir -p "$out/plans"
 	T="--n 2^10 --n 2^12 --n 2^14 --n 2^16 --n 2^18 --n 2^20 --n 2^24 --n 2^28 --method events,graph --against cub"
 	for d in f32 i32; do
