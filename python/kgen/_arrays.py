@@ -229,6 +229,21 @@ def torch_dtype(dtype):
     return t
 
 
+_templates = {}  # (kgen dtype, device index) -> a 1-element torch tensor (result_template)
+
+
+def result_template(dtype, tensor):
+    """A 1-element torch tensor of kgen dtype `dtype` on torch tensor
+    `tensor`'s device, one a dtype and device: the torch fast path's result
+    template (kgen._fast calls its new_empty(shape) for a result), shared by
+    every layout a family makes ready."""
+    key = (dtype, tensor.get_device())
+    t = _templates.get(key)
+    if t is None:
+        t = _templates[key] = sys.modules["torch"].empty((1,), dtype=torch_dtype(dtype), device=tensor.device)
+    return t
+
+
 def empty(like, shape, dtype, stream=0, where="kgen"):
     """A new, contiguous array of kgen dtype `dtype` for a result of `like`
     (in its framework when kgen allocates through it, else a DeviceArray on

@@ -352,7 +352,6 @@ _ready_fast = {}  # (op, x's, the weight's and the bias' torch layouts) -> kgen.
 _fast_rows = _lib.fast.rows if _lib.fast is not None and _lib.kgen_rows is not None else None
 _fast_cross_entropy = _lib.fast.cross_entropy if _fast_rows is not None else None
 _fast_set = False
-_likes = {}  # (the result's dtype, device) -> a 1-element torch tensor: the ready calls' result template
 
 
 def _torch_layout(t):
@@ -371,12 +370,7 @@ def _fast_rows_ready(op, x, weight, bias, k, c):
         _reduce.fast_entry()
         _lib.fast.set_rows(_lib.ctypes.cast(_lib.kgen_rows, _lib.ctypes.c_void_p).value, _ready_fast)
         _fast_set = True
-    out_dtype = k.spec.fields["out_dtype"]
-    like = _likes.get((out_dtype, c.a.device or 0))
-    if like is None:  # one a dtype and device, whatever the layouts made ready
-        torch = sys.modules["torch"]
-        like = _likes[(out_dtype, c.a.device or 0)] = torch.empty((1,), dtype=_arrays.torch_dtype(out_dtype),
-                                                                  device=x.device)
+    like = _arrays.result_template(k.spec.fields["out_dtype"], x)
     _ready_fast[(op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias))] = _lib.fast.RowsReady(
         k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k)
 

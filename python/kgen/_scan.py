@@ -2,7 +2,6 @@
 under an op (kernel: scan), in one pass.  A call of a torch tensor with a new
 result (no out=, stream=, spec= or overrides) whose layout a call made ready
 before goes faster, in C (kgen._fast's scan: _fast_scan_ready)."""
-import sys
 from typing import Any, Optional, Union
 
 from . import _arrays, _lib, _memory, _plans, _trace
@@ -151,7 +150,6 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
 _ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.RowsReady of the scan
 _fast_scan = _lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None else None
 _fast_set = False
-_likes = {}  # (the result's dtype, device) -> a 1-element torch tensor: the ready calls' result template
 
 
 def _fast_scan_ready(op, exclusive, dim, x, k, lines):
@@ -165,13 +163,9 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         _reduce.fast_entry()
         _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast)
         _fast_set = True
-    out_dtype, device = k.spec.fields["out_dtype"], x.get_device()
-    like = _likes.get((out_dtype, device))
-    if like is None:  # one a dtype and device, whatever the layouts made ready
-        torch = sys.modules["torch"]
-        like = _likes[(out_dtype, device)] = torch.empty((1,), dtype=_arrays.torch_dtype(out_dtype), device=x.device)
+    like, device = _arrays.result_template(k.spec.fields["out_dtype"], x), x.get_device()
     rows, cols, pitch = (1, x.numel(), x.numel()) if lines is None else lines  # a vector: one row
-    _ready_fast[(op, exclusive, dim, (x.dtype, x.shape, x.stride(), x.get_device()))] = _lib.fast.RowsReady(
+    _ready_fast[(op, exclusive, dim, (x.dtype, x.shape, x.stride(), device))] = _lib.fast.RowsReady(
         k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k)
 
 

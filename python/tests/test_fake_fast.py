@@ -636,14 +636,14 @@ def test_the_package_makes_a_scan_ready_for_the_c_path(monkeypatch):
     monkeypatch.setattr(_reduce, "fast_entry", lambda: None)  # this file's set_entry (T the tensor type) stands
     monkeypatch.setattr(_scan, "_fast_set", False)
     monkeypatch.setattr(_scan, "_ready_fast", {})
-    monkeypatch.setattr(_scan, "_likes", {})
+    monkeypatch.setattr(_arrays, "_templates", {})
     k = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32"})
     kx = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32", "mode": "exclusive"})
     v, m = T((1000,), device=2), T((6, 1000), device=2)
     try:
         _scan._fast_scan_ready("max", False, None, v, k, None)
         _scan._fast_scan_ready("max", True, -1, m, kx, (6, 1000, 1024))
-        assert len(_scan._ready_fast) == 2 and list(_scan._likes) == [("f32", 2)]  # one template for both
+        assert len(_scan._ready_fast) == 2 and list(_arrays._templates) == [("f32", 2)]  # one template for both
         mk = mark()
         record_params(5)
         y = fast.scan("max", False, None, v)
