@@ -33,8 +33,12 @@
 static long long
 smem_bytes(const struct kgen_spec *s)
 {
-	if (s->axis == KGEN_AXIS_COLS)  /* the row groups' totals of the band's columns, padded, and the mark */
-		return (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
+	if (s->axis == KGEN_AXIS_COLS) {  /* the row groups' totals of the band's columns, padded, and the mark */
+		long long sums = (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
+		if (s->staging == KGEN_STAGING_SMEM)  /* the tile as read, aligned, and its mbarrier */
+			sums += (long long)kgen_scan_tile(s) * s->lanes * s->load_width + 128 + 8;
+		return sums;
+	}
 	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, the mbarrier and the mark, aligned */
 		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 32;
 	long long words = s->threads * s->items_per_thread;
@@ -130,6 +134,15 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	}
 	if (s->items_per_thread < 0)
 		s->items_per_thread = 8;
+	if (!s->pos[KGEN_KEY_staging].line)
+		s->staging = KGEN_STAGING_NONE;  /* each thread's rows in registers, as measured on an H200 (2026-12-05) */
+	if (s->staging == KGEN_STAGING_SMEM && s->lanes * s->load_width % 16)
+		return ERR(staging, "staging: smem copies each row of the tile's band whole, lanes %lld x load_width %lld "
+		           "bytes, which is not a multiple of 16 bytes: use more lanes or a wider load", s->lanes,
+		           s->load_width);
+	if (s->mm_blocks_per_sm && s->staging != KGEN_STAGING_SMEM)
+		return ERR(mm_blocks_per_sm, "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in "
+		           "shared memory; staging: none keeps them in registers as ptxas sees fit: drop it");
 	if (s->threads % 32)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
 	if (s->threads % s->lanes)
@@ -150,6 +163,11 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		return ERR(lanes, "a tile's %lld columns (lanes %lld x %lld elements a load) give each of its %lld warps %lld "
 		           "to look back on, at most 16 (their status words are a lane's registers): use lanes %lld or fewer",
 		           cols, s->lanes, vec, warps, cols / warps, 16 * warps / vec > 0 ? 16 * warps / vec : 1);
+	if (smem_bytes(s) > 48 * 1024 && s->staging == KGEN_STAGING_SMEM)
+		return ERR(items_per_thread, "a tile of %llu rows of %lld columns in %s with the totals of its %lld row "
+		           "groups take %lld bytes of shared memory (staging: smem), over the 48 KB a block gets: use "
+		           "fewer items_per_thread, threads or lanes", kgen_scan_tile(s), cols, s->r.dtype->name,
+		           s->threads / s->lanes, smem_bytes(s));
 	if (smem_bytes(s) > 48 * 1024)
 		return ERR(threads, "the totals of %lld row groups of %lld columns in %s take %lld bytes of shared memory, "
 		           "over the 48 KB a block gets: use fewer threads or lanes", s->threads / s->lanes, cols,
@@ -268,6 +286,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	kgen_status st = KGEN_OK;
 	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, columns = s->axis == KGEN_AXIS_COLS;
 	int segments = !columns && s->block_scan == KGEN_BS_SEGMENTS;
+	int staged = columns && s->staging == KGEN_STAGING_SMEM;  /* the column scan's tile in shared memory */
 	/* Elements a load and results a store: load_width bytes of each, the
 	 * stores no more results than a load's elements (items_per_thread is
 	 * a multiple of those, check()), at least one. */
@@ -289,11 +308,21 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "segments", segments);
 	tpl_show(&file, "columns", columns);
 	tpl_show(&file, "tile_words", !segments && !columns);  /* a row's tile in shared memory as accumulators */
-	if (segments) {
+	tpl_show(&file, "smem_tile", segments || staged);  /* a tile copied whole: the launch bounds' blocks, the TMA */
+	tpl_show(&file, "segments_blocks", segments);
+	tpl_show(&file, "staged", staged);
+	if (staged && s->mm_blocks_per_sm)
+		tpl_set(&file, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
+	else if (staged)  /* the look-back's words and values of K columns: about 80 registers a thread */
+		tpl_set(&file, "most_blocks", "65536 / (THREADS * 80);  // the registers of a look-back of K columns: 80 a thread");
+	if (segments || staged) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
 		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
-		tpl_set(&file, "blocks", "%lld", segment_blocks(s));
+		long long blocks = segment_blocks(s), most = s->mm_blocks_per_sm ? s->mm_blocks_per_sm : 65536 / (s->threads * 80);
+		if (staged && blocks > most)  /* file.cu's MOST_BLOCKS */
+			blocks = most > 1 ? most : 1;
+		tpl_set(&file, "blocks", "%lld", blocks);
 		tpl_set(&file, "smem", "%lld", smem_bytes(s));
 		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
 	} else if (!columns) {
@@ -312,6 +341,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		tpl_show(&k, "inclusive", inclusive);
 		if (columns) {
 			tpl_set(&k, "lanes", "%lld", s->lanes);
+			tpl_show(&k, "staged", staged);
+			tpl_set(&k, "bounds", "%s", staged ? "THREADS, BLOCKS" : "THREADS");  /* BLOCKS: file.cu */
 		} else {
 			tpl_show(&k, "segments", segments);
 			if (segments)  /* every op but custom's combine commutes (docs/spec.md: associative, a the earlier) */
@@ -358,6 +389,10 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_block_scan, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_ROWS),
 	  "block_scan is how a tile of a row is scanned; axis: {w} scans each thread's rows in registers and the row "
 	  "groups across a warp: drop it" },
+	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
+	  "blocks_per_sm bounds the registers of the column scan's staging: smem, and axis: {w} scans rows: drop it" },
+	{ KGEN_KEY_staging, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
+	  "staging is where the column scan's threads read a tile's rows from, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "lanes is the column scan's threads across a tile's columns, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
@@ -366,7 +401,8 @@ static const struct kgen_only_with only_with[] = {
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
 	KGEN_KEY_axis, KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread,
-	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_lookback_group, KGEN_OP_KEYS,
+	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_staging, KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_lookback_group,
+	KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
 };
 

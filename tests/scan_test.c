@@ -33,6 +33,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"axis: rows\n"
 		"lanes: 32\n"  /* a dump has the keys that do not apply too */
 		"out_dtype: f32\n"
+		"staging: smem\n"
+		"blocks_per_sm: 0\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: segments\n"
@@ -54,6 +56,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"axis: cols\n"
 		"lanes: 8\n"
 		"out_dtype: f32\n"
+		"staging: none\n"
+		"blocks_per_sm: 0\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: warps\n"
@@ -149,6 +153,19 @@ static const struct refusal refusals[] = {
 	{ "columns_of_warps", "kernel: scan\naxis: cols\ndtype: f64\nthreads: 192\nlanes: 64\nload_width: 8\n",
 	  "a tile's 64 columns (lanes 64 x 1 elements a load) do not share evenly among the look-backs of its 6 warps: "
 	  "use lanes a multiple of 6", 5, 8, "lanes: 64" },
+	{ "staging_of_rows", "kernel: scan\nstaging: smem\n",
+	  "staging is where the column scan's threads read a tile's rows from, and axis: rows scans rows: drop it", 2,
+	  10, "staging: smem" },
+	{ "blocks_of_registers", "kernel: scan\naxis: cols\nblocks_per_sm: 2\n",
+	  "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in shared memory; staging: none keeps "
+	  "them in registers as ptxas sees fit: drop it", 3, 16, "blocks_per_sm: 2" },
+	{ "rows_copied_whole", "kernel: scan\naxis: cols\nstaging: smem\ndtype: f64\nload_width: 8\nthreads: 32\nlanes: 1\n",
+	  "staging: smem copies each row of the tile's band whole, lanes 1 x load_width 8 bytes, which is not a "
+	  "multiple of 16 bytes: use more lanes or a wider load", 3, 10, "staging: smem" },
+	{ "a_staged_tile_fits_shared_memory", "kernel: scan\naxis: cols\nstaging: smem\nitems_per_thread: 16\n",
+	  "a tile of 256 rows of 64 columns in f32 with the totals of its 16 row groups take 69840 bytes of shared "
+	  "memory (staging: smem), over the 48 KB a block gets: use fewer items_per_thread, threads or lanes", 4, 19,
+	  "items_per_thread: 16" },
 	{ "modes", "kernel: scan\nmode: both\n", "mode: unknown value 'both': expected inclusive or exclusive", 2, 7,
 	  "mode: both" },
 };
@@ -214,6 +231,28 @@ START_TEST(each_strategy_states_its_launch)
 	free(src);
 	src = source_of("kernel: scan\nblock_scan: blelloch\n");
 	ck_assert_ptr_nonnull(strstr(src, "tree[THREADS - 1] = identity();"));
+	free(src);
+	/* Down the columns: each thread's rows in registers (staging: none, the default), or the tile copied
+	 * whole into shared memory (staging: smem, a TMA bulk copy a row), the launch bounds of as many blocks as
+	 * shared memory and 80 registers a thread leave (3 of 256 threads), or as blocks_per_sm says. */
+	src = source_of("kernel: scan\naxis: cols\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
+	ck_assert_ptr_nonnull(strstr(src, "Pack<T, VEC> x[ITEMS];"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS)\n"));
+	ck_assert_ptr_null(strstr(src, "bulk_load"));
+	ck_assert_ptr_null(strstr(src, "BLOCKS"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\nstaging: smem\n");
+	ck_assert_ptr_nonnull(strstr(src, "__shared__ alignas(128) Pack<T, VEC> tile[ROWS][LANES];"));
+	ck_assert_ptr_nonnull(strstr(src, "bulk_load(tile[r], in + (row0 + r) * in_pitch + col0, (unsigned)(COLS * sizeof(T)), bar);"));
+	ck_assert_ptr_nonnull(strstr(src, "// 3 on sm_90 and sm_100 (228 KB)."));
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int MOST_BLOCKS = 65536 / (THREADS * 80);"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS, BLOCKS)\n"));
+	ck_assert_ptr_null(strstr(src, "Pack<T, VEC> x[ITEMS];"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\nstaging: smem\nblocks_per_sm: 5\n");
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int MOST_BLOCKS = 5;  // blocks_per_sm"));
+	ck_assert_ptr_nonnull(strstr(src, "// 5 on sm_90 and sm_100 (228 KB)."));
 	free(src);
 	/* A 16-bit result is stored through to_out. */
 	src = source_of("kernel: scan\ndtype: bf16\nout_dtype: bf16\n");

@@ -2,8 +2,14 @@
 {{status}}
 
 // A tile is ROWS rows of a band of COLS columns.  Thread (g, l), g =
-// threadIdx.x / LANES and l = threadIdx.x % LANES, holds the VEC columns at
-// l * VEC of the tile's ITEMS rows from g * ITEMS in registers: LANES
+// threadIdx.x / LANES and l = threadIdx.x % LANES, takes the VEC columns at
+{{^staged}}
+// l * VEC of the tile's ITEMS rows from g * ITEMS, held in registers: LANES
+{{/staged}}
+{{#staged}}
+// l * VEC of the tile's ITEMS rows from g * ITEMS, read from the tile in
+// shared memory (staging: smem, read_tile()): LANES
+{{/staged}}
 // threads read a row of the band at once.  Warp w scans K of the band's
 // columns across the row groups and looks back on them for the tile.
 constexpr int LANES = {{lanes}};
@@ -120,11 +126,28 @@ static __device__ __forceinline__ void before_group(const Status &s, long long g
         prefix[k] = combine(earlier[k], last[k]);
 }
 
+// For each of the warp's columns, the combination of every tile up to the
+// end of group h, once h's last tile has published it: what before_group(h
+// + 1) would fold (the same left fold of the groups' totals, so the same
+// bits), in one word a column where before_group reads 32 of the group's
+// tiles and 32 groups.  A group's other tiles wait on it; its last tile
+// folds, so that the groups' prefixes do not wait on one another in turn.
+static __device__ __forceinline__ void after_group(const Status &s, long long h, Acc (&prefix)[K])
+{
+    Word got[K];
+
+    wait_columns(s, s.groups + h * COLS + first_column(), PREFIX, got);
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        prefix[k] = from_bits(got[k].bits);
+}
+
 // Warp w of tile t's block (tiles > 1), the tile's totals of its K columns
 // in `all`: publishes them, scans those of the tiles before it in its group
-// and looks back on the groups before that (a group's last tile publishes
-// the group's totals, then its prefixes).  The tile's prefixes, in every
-// lane (the identity for tile 0).
+// and takes what comes before the group: a group's last tile looks back on
+// the groups before it and publishes the group's totals, then its
+// prefixes; the group's other tiles wait for the prefixes of the group
+// before.  The tile's prefixes, in every lane (the identity for tile 0).
 static __device__ __forceinline__ void look_back(const Status &s, Index t, const Acc (&all)[K], Acc (&prefix)[K])
 {
     const int lane = threadIdx.x % 32, p = (int)(t % GROUP), c = first_column();
@@ -154,8 +177,10 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
         for (int k = 0; k < K; k++)
             s.publish(s.groups + g * COLS + c + k, total[k], AGGREGATE);
     }
-    if (g > 0) {
+    if (g > 0 && p == GROUP - 1) {
         before_group(s, g, group);
+    } else if (g > 0) {
+        after_group(s, g - 1, group);
     } else {
 #pragma unroll
         for (int k = 0; k < K; k++)
@@ -170,11 +195,58 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
     }
 }
 
+{{#staged}}
+// staging: smem.  The tile at (row0, col0) into shared memory as it lies,
+// a row of the band after another; whether it was whole.  A whole tile
+// whose rows start 16-byte aligned: one TMA bulk copy a row on sm_90,
+// issued by warp 0's lanes (nothing staged in registers, so the
+// look-back's registers are free and more tiles fit an SM); loads of VEC
+// elements before sm_90.  Otherwise one element a load, those inside the
+// matrix (the scan takes the identity for the rest).
+static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], unsigned long long *bar,
+                                                 const T *__restrict__ in, Index row0, Index col0, Index rows,
+                                                 Index cols, Index in_pitch)
+{
+    constexpr unsigned ALIGN = sizeof(Pack<T, VEC>) > 16 ? sizeof(Pack<T, VEC>) : 16;  // a copy's, a load's
+    static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
+    const bool whole = row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, ALIGN) &&
+                       in_pitch * sizeof(T) % ALIGN == 0;
+
+    if (whole) {
+#if __CUDA_ARCH__ >= 900
+        if (threadIdx.x < 32) {
+            if (threadIdx.x == 0) {
+                mbarrier_init(bar, 1);
+                fence_mbarrier_init();
+                mbarrier_arrive_expect_tx(bar, (unsigned)(ROWS * COLS * sizeof(T)));
+            }
+            __syncwarp();
+            for (int r = threadIdx.x; r < (int)ROWS; r += 32)
+                bulk_load(tile[r], in + (row0 + r) * in_pitch + col0, (unsigned)(COLS * sizeof(T)), bar);
+        }
+        __syncthreads();  // the mbarrier is set up before anyone waits on it
+        mbarrier_wait(bar, 0);
+#else
+        for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS)
+            tile[i / LANES][i % LANES] =
+                *reinterpret_cast<const Pack<T, VEC> *>(in + (row0 + i / LANES) * in_pitch + col0 + i % LANES * VEC);
+        __syncthreads();
+#endif
+        return true;
+    }
+    for (int i = threadIdx.x; i < (int)ROWS * COLS; i += THREADS)
+        if (row0 + i / COLS < rows && col0 + i % COLS < cols)
+            tile[i / COLS][i % COLS / VEC].e[i % VEC] = in[(row0 + i / COLS) * in_pitch + col0 + i % COLS];
+    __syncthreads();
+    return false;
+}
+
+{{/staged}}
 // A block a tile (blockIdx.x down the rows, blockIdx.y across the bands of
 // columns): each thread combines its rows of its columns; each warp scans
 // the row groups' totals of its columns and looks back on them; each thread
 // scans its rows from what comes before them and stores the results.
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__({{bounds}})
 {{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index band_scratch)
 {
@@ -182,16 +254,28 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     // a warp reading down a column meets no bank twice.
     __shared__ Acc sums[GROUPS][COLS + 1];
     __shared__ unsigned long long mark;
+{{#staged}}
+    __shared__ alignas(128) Pack<T, VEC> tile[ROWS][LANES];
+    __shared__ unsigned long long bar;
+{{/staged}}
     const Index t = blockIdx.x, tiles = (rows + ROWS - 1) / ROWS;
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const Index row = t * ROWS + (Index)g * ITEMS, col = (Index)blockIdx.y * COLS + (Index)l * VEC;
     const bool inside = row + ITEMS <= rows && col + VEC <= cols;
+{{^staged}}
     Pack<T, VEC> x[ITEMS];
+{{/staged}}
 
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
     const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
     unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
+{{#staged}}
+    read_tile(tile, &bar, in, t * ROWS, (Index)blockIdx.y * COLS, rows, cols, in_pitch);
+    // The thread's row j of its columns.
+    auto pack = [&](int j) -> const Pack<T, VEC> & { return tile[g * ITEMS + j][l]; };
+{{/staged}}
+{{^staged}}
     if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
@@ -204,19 +288,27 @@ extern "C" __global__ void __launch_bounds__(THREADS)
                 if (row + j < rows && col + e < cols)
                     x[j].e[e] = in[(row + j) * in_pitch + col + e];
     }
-    // Element e of the thread's row j as an accumulator (the identity outside the matrix).
-    auto element = [&](int j, int e) {
-        return inside || (row + j < rows && col + e < cols) ? to_acc(x[j].e[e], row + j) : identity();
+    // The thread's row j of its columns.
+    auto pack = [&](int j) -> const Pack<T, VEC> & { return x[j]; };
+{{/staged}}
+    // Element e of the thread's row j, x, as an accumulator (the identity outside the matrix).
+    auto element = [&](const Pack<T, VEC> &x, int j, int e) {
+        return inside || (row + j < rows && col + e < cols) ? to_acc(x.e[e], row + j) : identity();
     };
     Acc running[VEC];
 #pragma unroll
-    for (int e = 0; e < VEC; e++) {
+    for (int e = 0; e < VEC; e++)
         running[e] = identity();
 #pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            running[e] = combine(running[e], element(j, e));
-        sums[g][l * VEC + e] = running[e];
+    for (int j = 0; j < ITEMS; j++) {
+        const Pack<T, VEC> x = pack(j);
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            running[e] = combine(running[e], element(x, j, e));
     }
+#pragma unroll
+    for (int e = 0; e < VEC; e++)
+        sums[g][l * VEC + e] = running[e];
     if (threadIdx.x == 0) {
         arrived = arrive(scratch, launches);
         mark = launches;
@@ -244,16 +336,17 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         running[e] = sums[g][l * VEC + e];
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
+        const Pack<T, VEC> x = pack(j);
         Pack<Stored, VEC> r;
 #pragma unroll
         for (int e = 0; e < VEC; e++) {
 {{#inclusive}}
-            running[e] = combine(running[e], element(j, e));
+            running[e] = combine(running[e], element(x, j, e));
             store(r.e, e, running[e], rows);
 {{/inclusive}}
 {{^inclusive}}
             store(r.e, e, running[e], rows);
-            running[e] = combine(running[e], element(j, e));
+            running[e] = combine(running[e], element(x, j, e));
 {{/inclusive}}
         }
         if (packs) {

@@ -25,7 +25,7 @@ constexpr Index TILE = (Index)THREADS * ITEMS;
 {{#tile_words}}
 constexpr int TILE_WORDS = THREADS * ITEMS + THREADS * ITEMS / 32;  // padded()
 {{/tile_words}}
-{{#segments}}
+{{#smem_tile}}
 // The blocks an SM the launch bounds ask for: as many as its shared memory
 // holds (1 KB of it each block's own), within its threads and blocks:
 // {{blocks}} on sm_90 and sm_100 (228 KB).
@@ -40,9 +40,17 @@ constexpr int SM_SMEM = 100 * 1024, SM_THREADS = 1536, SM_BLOCKS = 16;
 #endif
 constexpr int SMEM = {{smem}};  // this kernel's shared memory
 constexpr int fewest(int a, int b) { return a < b ? a : b; }
+{{#segments_blocks}}
 constexpr int BLOCKS = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) > 1
                            ? fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) : 1;
-{{/segments}}
+{{/segments_blocks}}
+{{#staged}}
+// And no more than leave each thread the registers it needs:
+constexpr int MOST_BLOCKS = {{most_blocks}}
+constexpr int FIT = fewest(fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS), MOST_BLOCKS);
+constexpr int BLOCKS = FIT > 1 ? FIT : 1;
+{{/staged}}
+{{/smem_tile}}
 
 {{activations}}{{op_functions}}
 
@@ -74,12 +82,12 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
-{{#segments}}
-#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (lookback.cu's read_tile)
+{{#smem_tile}}
+#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (read_tile)
 {{ptx}}
 #endif
 
-{{/segments}}
+{{/smem_tile}}
 {{#tile_words}}
 // The tile's elements at `first` (n - first of them left) into shared memory
 // as accumulators, read across the tile (coalesced): a whole tile at an

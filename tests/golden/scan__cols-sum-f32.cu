@@ -13,6 +13,8 @@
 //   axis: cols
 //   lanes: 16
 //   out_dtype: f32
+//   staging: none
+//   blocks_per_sm: 0
 //   mode: inclusive
 //   strategy: lookback
 //   lookback_group: 32
@@ -223,8 +225,8 @@ struct Status {
 };
 
 // A tile is ROWS rows of a band of COLS columns.  Thread (g, l), g =
-// threadIdx.x / LANES and l = threadIdx.x % LANES, holds the VEC columns at
-// l * VEC of the tile's ITEMS rows from g * ITEMS in registers: LANES
+// threadIdx.x / LANES and l = threadIdx.x % LANES, takes the VEC columns at
+// l * VEC of the tile's ITEMS rows from g * ITEMS, held in registers: LANES
 // threads read a row of the band at once.  Warp w scans K of the band's
 // columns across the row groups and looks back on them for the tile.
 constexpr int LANES = 16;
@@ -341,11 +343,28 @@ static __device__ __forceinline__ void before_group(const Status &s, long long g
         prefix[k] = combine(earlier[k], last[k]);
 }
 
+// For each of the warp's columns, the combination of every tile up to the
+// end of group h, once h's last tile has published it: what before_group(h
+// + 1) would fold (the same left fold of the groups' totals, so the same
+// bits), in one word a column where before_group reads 32 of the group's
+// tiles and 32 groups.  A group's other tiles wait on it; its last tile
+// folds, so that the groups' prefixes do not wait on one another in turn.
+static __device__ __forceinline__ void after_group(const Status &s, long long h, Acc (&prefix)[K])
+{
+    Word got[K];
+
+    wait_columns(s, s.groups + h * COLS + first_column(), PREFIX, got);
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        prefix[k] = from_bits(got[k].bits);
+}
+
 // Warp w of tile t's block (tiles > 1), the tile's totals of its K columns
 // in `all`: publishes them, scans those of the tiles before it in its group
-// and looks back on the groups before that (a group's last tile publishes
-// the group's totals, then its prefixes).  The tile's prefixes, in every
-// lane (the identity for tile 0).
+// and takes what comes before the group: a group's last tile looks back on
+// the groups before it and publishes the group's totals, then its
+// prefixes; the group's other tiles wait for the prefixes of the group
+// before.  The tile's prefixes, in every lane (the identity for tile 0).
 static __device__ __forceinline__ void look_back(const Status &s, Index t, const Acc (&all)[K], Acc (&prefix)[K])
 {
     const int lane = threadIdx.x % 32, p = (int)(t % GROUP), c = first_column();
@@ -375,8 +394,10 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
         for (int k = 0; k < K; k++)
             s.publish(s.groups + g * COLS + c + k, total[k], AGGREGATE);
     }
-    if (g > 0) {
+    if (g > 0 && p == GROUP - 1) {
         before_group(s, g, group);
+    } else if (g > 0) {
+        after_group(s, g - 1, group);
     } else {
 #pragma unroll
         for (int k = 0; k < K; k++)
@@ -425,19 +446,26 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
                 if (row + j < rows && col + e < cols)
                     x[j].e[e] = in[(row + j) * in_pitch + col + e];
     }
-    // Element e of the thread's row j as an accumulator (the identity outside the matrix).
-    auto element = [&](int j, int e) {
-        return inside || (row + j < rows && col + e < cols) ? to_acc(x[j].e[e], row + j) : identity();
+    // The thread's row j of its columns.
+    auto pack = [&](int j) -> const Pack<T, VEC> & { return x[j]; };
+    // Element e of the thread's row j, x, as an accumulator (the identity outside the matrix).
+    auto element = [&](const Pack<T, VEC> &x, int j, int e) {
+        return inside || (row + j < rows && col + e < cols) ? to_acc(x.e[e], row + j) : identity();
     };
     Acc running[VEC];
 #pragma unroll
-    for (int e = 0; e < VEC; e++) {
+    for (int e = 0; e < VEC; e++)
         running[e] = identity();
 #pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            running[e] = combine(running[e], element(j, e));
-        sums[g][l * VEC + e] = running[e];
+    for (int j = 0; j < ITEMS; j++) {
+        const Pack<T, VEC> x = pack(j);
+#pragma unroll
+        for (int e = 0; e < VEC; e++)
+            running[e] = combine(running[e], element(x, j, e));
     }
+#pragma unroll
+    for (int e = 0; e < VEC; e++)
+        sums[g][l * VEC + e] = running[e];
     if (threadIdx.x == 0) {
         arrived = arrive(scratch, launches);
         mark = launches;
@@ -465,10 +493,11 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         running[e] = sums[g][l * VEC + e];
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
+        const Pack<T, VEC> x = pack(j);
         Pack<Stored, VEC> r;
 #pragma unroll
         for (int e = 0; e < VEC; e++) {
-            running[e] = combine(running[e], element(j, e));
+            running[e] = combine(running[e], element(x, j, e));
             store(r.e, e, running[e], rows);
         }
         if (packs) {

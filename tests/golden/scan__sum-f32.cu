@@ -75,7 +75,7 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
-#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (lookback.cu's read_tile)
+#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (read_tile)
 // Shared-memory address of a generic pointer, for the PTX below.
 static __device__ __forceinline__ unsigned int smem(const void *p)
 {
