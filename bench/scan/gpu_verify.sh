@@ -9,7 +9,7 @@
 # 70000 rows (two launches); an op: custom whose combine does not commute
 # (the last non-zero element, forward fill, of mostly zeros); down the
 # columns (axis: cols) likewise.  Exit 0 when every result verified.  About
-# two minutes on an H200.
+# two minutes on an H200.  ONLY=cols runs the columns' part alone.
 set -u
 kgen=${1:?usage: gpu_verify.sh KGEN [LOG_DIR]}
 log=${2:-.}/scan_verify.log
@@ -20,6 +20,7 @@ fail=0
 : > "$log"
 run() { "$kgen" run --verify "$@" >> "$log" 2>&1 || fail=1; }
 
+if [ "${ONLY:-all}" != cols ]; then
 run $edges "$top"/specs/scan/*.yaml "$top"/specs/scan/ladder/*.yaml
 for bs in segments warps; do
 	for g in 1 2 8 16 31 32; do
@@ -41,33 +42,45 @@ for bs in segments warps; do
 	run --set block_scan=$bs --set op=custom --set dtype=i32 --set "map=x % 97 == 0 ? x : 0" \
 		--set "combine=b != 0 ? b : a" --set identity=0 --n 8193 --n 1048583 "$sum"
 done
-# Down the columns (axis: cols): many tiles and groups, partial bands and
-# tiles, a column, pitched rows, every dtype, each group size and mode, the
-# ops, a forward fill, and other tiles (lanes, threads, items, loads).
+fi
+# Down the columns (axis: cols), each staging (the threads' rows in
+# registers, the tile in shared memory): many tiles and groups, partial
+# bands and tiles, a column, pitched rows (a pitch that misaligns the rows:
+# the threads' loads instead of the TMA copies), every dtype, each group
+# size and mode, the ops, a forward fill, and other tiles (lanes, threads,
+# items, loads; staging: smem's launch bounds).
 cols=$top/specs/scan/cols-sum-f32.yaml
-run --shape 1000x33 --shape 100003x70 --shape 4097x64 --shape 129x1000 --shape 5x1 --shape 70000x9 \
-	--shape 262147x64 --n 1048583 "$cols"
-run --pad 3 --shape 40000x70 --shape 20011x64 "$cols"
-run --offset 1 --shape 20011x64 "$cols"
-for d in "dtype=i32" "dtype=i32 acc_dtype=i64" "dtype=i64" "dtype=f64" "dtype=f16" "dtype=bf16"; do
-	sets=""
-	for kv in $d; do sets="$sets --set $kv"; done
-	run $sets --shape 20011x64 --shape 3000x130 --shape 100003x7 "$cols"
-done
-for g in 1 2 8 31 32; do
-	for mode in inclusive exclusive; do
-		run --set lookback_group=$g --set mode=$mode --shape 65536x64 --shape 9000x200 "$cols"
+for staging in none smem; do
+	# shellcheck disable=SC2086 # the --set lists are words
+	c() { run --set staging=$staging "$@"; }
+	c --shape 1000x33 --shape 100003x70 --shape 4097x64 --shape 129x1000 --shape 5x1 --shape 70000x9 \
+		--shape 262147x64 --n 1048583 "$cols"
+	c --pad 3 --shape 40000x70 --shape 20011x64 "$cols"
+	c --pad 4 --shape 40000x64 "$cols"
+	c --offset 1 --shape 20011x64 "$cols"
+	for d in "dtype=i32" "dtype=i32 acc_dtype=i64" "dtype=i64" "dtype=f64" "dtype=f16" "dtype=bf16"; do
+		sets=""
+		for kv in $d; do sets="$sets --set $kv"; done
+		c $sets --shape 20011x64 --shape 3000x130 --shape 100003x7 "$cols"
 	done
-done
-run --set op=max --set mode=exclusive --shape 100003x33 "$cols"
-run --set op=min --set dtype=i32 --shape 100003x33 "$cols"
-run --set op=custom --set dtype=i32 --set "map=x % 97 == 0 ? x : 0" --set "combine=b != 0 ? b : a" \
-	--set identity=0 --shape 100003x33 "$cols"
-for t in "lanes=8" "lanes=32" "threads=128" "threads=512 lanes=32" "items_per_thread=4" "items_per_thread=16" \
-	"load_width=4" "load_width=8" "load_width=32 lanes=8"; do
-	sets=""
-	for kv in $t; do sets="$sets --set $kv"; done
-	run $sets --shape 100003x70 --shape 20011x64 "$cols"
+	for g in 1 2 8 31 32; do
+		for mode in inclusive exclusive; do
+			c --set lookback_group=$g --set mode=$mode --shape 65536x64 --shape 9000x200 "$cols"
+		done
+	done
+	c --set op=max --set mode=exclusive --shape 100003x33 "$cols"
+	c --set op=min --set dtype=i32 --shape 100003x33 "$cols"
+	c --set op=custom --set dtype=i32 --set "map=x % 97 == 0 ? x : 0" --set "combine=b != 0 ? b : a" \
+		--set identity=0 --shape 100003x33 "$cols"
+	tiles="lanes=8 lanes=32 threads=128 threads=512,lanes=32 items_per_thread=4 items_per_thread=16 load_width=4
+		load_width=8 load_width=32,lanes=8"
+	[ $staging = smem ] && tiles="lanes=8 lanes=32,items_per_thread=4 threads=128 threads=512,items_per_thread=4
+		items_per_thread=4 load_width=4 load_width=8 load_width=32,lanes=8,items_per_thread=4 blocks_per_sm=1 blocks_per_sm=6"
+	for t in $tiles; do
+		sets=""
+		for kv in $(echo "$t" | tr , ' '); do sets="$sets --set $kv"; done
+		c $sets --shape 100003x70 --shape 20011x64 "$cols"
+	done
 done
 echo "$(grep -c ' ok ' "$log") ok, $(grep -c -E ' (FAIL|WRONG|wrong|rejected) ' "$log") not: $log"
 exit $fail
