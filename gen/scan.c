@@ -312,14 +312,16 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "segments_blocks", segments);
 	tpl_show(&file, "staged", staged);
 	if (staged && s->mm_blocks_per_sm)
-		tpl_set(&file, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
-	else if (staged)  /* the look-back's words and values of K columns: about 80 registers a thread */
-		tpl_set(&file, "most_blocks", "65536 / (THREADS * 80);  // the registers of a look-back of K columns: 80 a thread");
+		tpl_set(&k, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
+	else if (staged)  /* ptxas's registers for K columns a warp: 66, 91-94 and 146-148 for K 4, 8 and 16 */
+		tpl_set(&k, "most_blocks", "65536 / (THREADS * (40 + 5 * K));  // a look-back of K columns: 40 + 5 K a thread");
 	if (segments || staged) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
 		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
-		long long blocks = segment_blocks(s), most = s->mm_blocks_per_sm ? s->mm_blocks_per_sm : 65536 / (s->threads * 80);
+		long long warp_cols = columns ? (long long)kgen_scan_tile_cols(s) / (s->threads / 32) : 0;
+		long long blocks = segment_blocks(s), most = s->mm_blocks_per_sm ? s->mm_blocks_per_sm
+		                                                                 : 65536 / (s->threads * (40 + 5 * warp_cols));
 		if (staged && blocks > most)  /* file.cu's MOST_BLOCKS */
 			blocks = most > 1 ? most : 1;
 		tpl_set(&file, "blocks", "%lld", blocks);

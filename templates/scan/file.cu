@@ -45,10 +45,8 @@ constexpr int BLOCKS = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREA
                            ? fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS) : 1;
 {{/segments_blocks}}
 {{#staged}}
-// And no more than leave each thread the registers it needs:
-constexpr int MOST_BLOCKS = {{most_blocks}}
-constexpr int FIT = fewest(fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS), MOST_BLOCKS);
-constexpr int BLOCKS = FIT > 1 ? FIT : 1;
+constexpr int SMEM_FIT = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS);
+// (and no more than leave each thread the registers it needs: BLOCKS, below)
 {{/staged}}
 {{/smem_tile}}
 

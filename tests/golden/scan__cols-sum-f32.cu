@@ -349,14 +349,19 @@ static __device__ __forceinline__ void before_group(const Status &s, long long g
 // bits), in one word a column where before_group reads 32 of the group's
 // tiles and 32 groups.  A group's other tiles wait on it; its last tile
 // folds, so that the groups' prefixes do not wait on one another in turn.
+// Lane k reads column k's word (one word a lane's registers hold) and
+// hands its value to the others.
 static __device__ __forceinline__ void after_group(const Status &s, long long h, Acc (&prefix)[K])
 {
-    Word got[K];
+    const int lane = threadIdx.x % 32;
+    const Word *w = s.groups + h * COLS + first_column() + lane;
+    Acc mine = identity();
 
-    wait_columns(s, s.groups + h * COLS + first_column(), PREFIX, got);
+    if (lane < K)
+        mine = from_bits(s.wait(w, PREFIX).bits);
 #pragma unroll
     for (int k = 0; k < K; k++)
-        prefix[k] = from_bits(got[k].bits);
+        prefix[k] = __shfl_sync(0xffffffffu, mine, k);
 }
 
 // Warp w of tile t's block (tiles > 1), the tile's totals of its K columns
@@ -386,13 +391,13 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
         return;
     }
     group_scan(s, t, all, in_group);
+    if (p == GROUP - 1) {  // the group's totals, the scan's last lane
 #pragma unroll
-    for (int k = 0; k < K; k++)
-        total[k] = __shfl_sync(0xffffffffu, in_group[k], GROUP - 1);
-    if (p == GROUP - 1 && lane == 0) {
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            s.publish(s.groups + g * COLS + c + k, total[k], AGGREGATE);
+        for (int k = 0; k < K; k++) {
+            total[k] = __shfl_sync(0xffffffffu, in_group[k], GROUP - 1);
+            if (lane == 0)
+                s.publish(s.groups + g * COLS + c + k, total[k], AGGREGATE);
+        }
     }
     if (g > 0 && p == GROUP - 1) {
         before_group(s, g, group);
@@ -472,12 +477,17 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     }
     __syncthreads();
     const Status s(scratch, band_scratch, tiles * COLS, mark);
-    Acc all[K], before[K], prefix[K];
+    // Each of the warp's columns: the tile's total, and the row groups'
+    // totals before each group (back where the group's total was, so that
+    // no register holds them across the look-back).
+    Acc all[K], prefix[K];
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const Acc upto = warp_inclusive(lane < GROUPS ? sums[lane][warp * K + k] : identity());
+        const Acc before = __shfl_up_sync(0xffffffffu, upto, 1);
         all[k] = __shfl_sync(0xffffffffu, upto, GROUPS - 1);
-        before[k] = __shfl_up_sync(0xffffffffu, upto, 1);
+        if (lane < GROUPS)
+            sums[lane][warp * K + k] = before;
         prefix[k] = identity();
     }
     if (tiles > 1)
@@ -485,7 +495,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
 #pragma unroll
     for (int k = 0; k < K; k++)
         if (lane < GROUPS)
-            sums[lane][warp * K + k] = lane == 0 ? prefix[k] : combine(prefix[k], before[k]);
+            sums[lane][warp * K + k] = lane == 0 ? prefix[k] : combine(prefix[k], sums[lane][warp * K + k]);
     __syncthreads();
     const bool packs = inside && aligned(out, sizeof(Pack<Stored, VEC>)) && out_pitch % VEC == 0;
 #pragma unroll
