@@ -19,6 +19,12 @@
  *
  *   cc -O2 -pthread -o lookback_model bench/scan/lookback_model.c
  *   ./lookback_model TILES THREADS RUNS      e.g. 40000 900 3, 40000 64 3
+ *   ./lookback_model TILES THREADS RUNS after
+ *
+ * `after`: the column scan's form (templates/scan/columns.cu): a group's
+ * tiles but its last wait for the group before's prefix word instead of
+ * folding the groups themselves; its prefixes are checked against the
+ * one-thread run of the folding form, so the two must agree bit for bit.
  *
  * On the 2-core machine (2026-12-02): 40000 tiles on 900 and on 64
  * threads, three runs each, every prefix the one-thread run's bit for bit
@@ -37,7 +43,10 @@
  * launch as it ends: default, -DGROUP=8 and -DGROUP=1, three runs of 40000
  * tiles each, every prefix the one-thread run's and the header right
  * after every run (runs on x86, which orders more than PTX does: the
- * model checks the protocol, not the memory model).
+ * model checks the protocol, not the memory model).  With `after`
+ * (2026-12-05, session 11): the default, -DGROUP=8, -DGROUP=1 and
+ * -DREACH=2, 40000 tiles on 64 threads (three runs) and on 900 (two):
+ * every prefix the folding form's one-thread run's, bit for bit.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -61,6 +70,7 @@ static float *tile_total, *got;
 static _Atomic long next_tile, fallbacks, waits;
 static _Atomic unsigned long long header_launches, header_done;  /* the scratch's header word */
 static _Thread_local unsigned long long mark;  /* this launch's, as each block reads it */
+static int after;  /* the column scan's form: a group's tiles but its last wait for the prefix before (after_group) */
 
 static void jitter(unsigned *seed)
 {
@@ -158,6 +168,20 @@ static float before_group(long g)
 /* As a tile's block ends (count_launch()), `arrived` the count it took as
  * it started (arrive()): the launch's last block to arrive counts the
  * launch and clears the count. */
+/* The column scan's form (templates/scan/columns.cu's after_group), for
+ * a group's tiles but its last: group h's prefix once its last tile has
+ * published it, the combination of every tile up to the end of group h. */
+static float after_group(long h)
+{
+	unsigned long long w;
+
+	while (what(w = load_word(&group_words[h])) < (mark | PREFIX)) {
+		atomic_fetch_add(&waits, 1);
+		sched_yield();
+	}
+	return value(w);
+}
+
 static void count_launch(unsigned long long arrived)
 {
 	if (arrived == (unsigned long long)tiles - 1) {
@@ -211,7 +235,7 @@ static void *worker(void *arg)
 		if (p == GROUP - 1)
 			publish(&group_words[g], lanes[GROUP - 1], AGGREGATE);
 		jitter(&seed);
-		float group = g > 0 ? before_group(g) : 0.0f;
+		float group = g > 0 && after && p != GROUP - 1 ? after_group(g - 1) : g > 0 ? before_group(g) : 0.0f;
 		got[t] = p > 0 ? group + lanes[p - 1] : group;
 		if (p == GROUP - 1)
 			publish(&group_words[g], group + lanes[GROUP - 1], PREFIX);
@@ -239,8 +263,8 @@ int main(int argc, char **argv)
 	tiles = argc > 1 ? atol(argv[1]) : 40000;
 	nthreads = argc > 2 ? atoi(argv[2]) : 64;
 	runs = argc > 3 ? atoi(argv[3]) : 3;
-	if (nthreads < 1 || nthreads > 1024 || tiles < 1) {
-		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS\n");
+	if (nthreads < 1 || nthreads > 1024 || tiles < 1 || (argc > 4 && strcmp(argv[4], "after") != 0)) {
+		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS [after]\n");
 		return 2;
 	}
 	groups = (tiles + GROUP - 1) / GROUP;
@@ -250,8 +274,9 @@ int main(int argc, char **argv)
 	float *want = calloc(tiles, 4);
 	for (long i = 0; i < tiles; i++)
 		tile_total[i] = (float)((rand_r(&s) % 2000001) - 1000000) / 1024.0f * (1 + rand_r(&s) % 1000);
-	run(1, 1);  /* one thread: the reference */
+	run(1, 1);  /* one thread: the reference, every tile folding the groups (before_group) */
 	memcpy(want, got, tiles * 4);
+	after = argc > 4 && strcmp(argv[4], "after") == 0;
 	for (int r = 2; r <= runs + 1; r++) {
 		long bad = 0;
 		atomic_store(&fallbacks, 0);
