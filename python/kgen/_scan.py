@@ -79,7 +79,7 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
     x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)), or down
     the columns (dim=-2 or x.ndim - 2: of each matrix of the last two
     dimensions, between two transposes; with axis="cols", the one-pass
-    column kernel, a launch a matrix, not yet run on a GPU).  op: sum, min,
+    column kernel, a launch a matrix).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
     identity=).  The result is a new array of x's shape in x's framework (or
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
@@ -113,7 +113,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if not -nd <= dim < max(nd, 1):
             raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
-            if _axis(spec, overrides) != "cols":  # between two transposes, until the column kernel has run on a GPU
+            if _axis(spec, overrides) != "cols":  # between two transposes, until the column kernel is faster
                 return _transposed(x, op, exclusive, spec, out, stream, overrides)
             lines, down = _columns_of(a), True
         elif nd and dim % nd != nd - 1:
