@@ -211,20 +211,20 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
 // a row of the band after another; whether it was whole.  A whole tile
 // whose rows start 16-byte aligned: one TMA bulk copy a row on sm_90,
 // issued by warp 0's lanes (nothing staged in registers, so the
-// look-back's registers are free and more tiles fit an SM); loads of VEC
-// elements before sm_90.  Otherwise one element a load, those inside the
-// matrix (the scan takes the identity for the rest).
+// look-back's registers are free and more tiles fit an SM).  Otherwise
+// (and before sm_90) loads of VEC elements, each thread's across the
+// tile, where a load's elements are inside the matrix and aligned, one
+// element a load where not (the scan takes the identity outside it).
 static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], unsigned long long *bar,
                                                  const T *__restrict__ in, Index row0, Index col0, Index rows,
                                                  Index cols, Index in_pitch)
 {
-    constexpr unsigned ALIGN = sizeof(Pack<T, VEC>) > 16 ? sizeof(Pack<T, VEC>) : 16;  // a copy's, a load's
     static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
-    const bool whole = row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, ALIGN) &&
-                       in_pitch * sizeof(T) % ALIGN == 0;
+    const bool whole = row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, 16) &&
+                       in_pitch * sizeof(T) % 16 == 0;
 
-    if (whole) {
 #if __CUDA_ARCH__ >= 900
+    if (whole) {
         if (threadIdx.x < 32) {
             if (threadIdx.x == 0) {
                 mbarrier_init(bar, 1);
@@ -237,19 +237,23 @@ static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], un
         }
         __syncthreads();  // the mbarrier is set up before anyone waits on it
         mbarrier_wait(bar, 0);
-#else
-        for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS)
-            tile[i / LANES][i % LANES] =
-                *reinterpret_cast<const Pack<T, VEC> *>(in + (row0 + i / LANES) * in_pitch + col0 + i % LANES * VEC);
-        __syncthreads();
-#endif
         return true;
     }
-    for (int i = threadIdx.x; i < (int)ROWS * COLS; i += THREADS)
-        if (row0 + i / COLS < rows && col0 + i % COLS < cols)
-            tile[i / COLS][i % COLS / VEC].e[i % VEC] = in[(row0 + i / COLS) * in_pitch + col0 + i % COLS];
+#endif
+    for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS) {
+        const Index r = row0 + i / LANES, c = col0 + i % LANES * VEC;
+        const T *from = in + r * in_pitch + c;
+        if (r < rows && c + VEC <= cols && aligned(from, sizeof(Pack<T, VEC>))) {
+            tile[i / LANES][i % LANES] = *reinterpret_cast<const Pack<T, VEC> *>(from);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (r < rows && c + e < cols)
+                    tile[i / LANES][i % LANES].e[e] = from[e];
+        }
+    }
     __syncthreads();
-    return false;
+    return whole;
 }
 
 {{/staged}}
