@@ -28,17 +28,22 @@
 #define ERR(k, ...) kgen_spec_error(s, KGEN_KEY_##k, 1, err, __VA_ARGS__)
 #define TRY(e) do { if ((st = (e)) != KGEN_OK) goto out; } while (0)
 
+/* The column scan's row groups' totals of the band's columns, padded, and the mark. */
+static long long
+column_sums_bytes(const struct kgen_spec *s)
+{
+	return (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
+}
+
 /* The shared memory a block takes: the tile's elements as accumulators,
  * padded (templates/scan/file.cu), and its block scan's (block_*.cu). */
 static long long
 smem_bytes(const struct kgen_spec *s)
 {
-	if (s->axis == KGEN_AXIS_COLS) {  /* the row groups' totals of the band's columns, padded, and the mark */
-		long long sums = (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
-		if (s->staging == KGEN_STAGING_SMEM)  /* the tile as read, aligned, and its mbarrier */
-			sums += (long long)kgen_scan_tile(s) * s->lanes * s->load_width + 128 + 8;
-		return sums;
-	}
+	if (s->axis == KGEN_AXIS_COLS && s->staging == KGEN_STAGING_SMEM)  /* the tile as read, aligned, its mbarrier */
+		return column_sums_bytes(s) + (long long)kgen_scan_tile(s) * s->lanes * s->load_width + 128 + 8;
+	if (s->axis == KGEN_AXIS_COLS)
+		return column_sums_bytes(s);
 	if (s->block_scan == KGEN_BS_SEGMENTS)  /* the tile as read, the warps' totals, the mbarrier and the mark, aligned */
 		return s->threads * s->items_per_thread * s->r.dtype->size + s->threads / 32 * s->r.acc_bytes + 32;
 	long long words = s->threads * s->items_per_thread;
@@ -163,15 +168,15 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		return ERR(lanes, "a tile's %lld columns (lanes %lld x %lld elements a load) give each of its %lld warps %lld "
 		           "to look back on, at most 16 (their status words are a lane's registers): use lanes %lld or fewer",
 		           cols, s->lanes, vec, warps, cols / warps, 16 * warps / vec > 0 ? 16 * warps / vec : 1);
-	if (smem_bytes(s) > 48 * 1024 && s->staging == KGEN_STAGING_SMEM)
+	if (column_sums_bytes(s) > 48 * 1024)
+		return ERR(threads, "the totals of %lld row groups of %lld columns in %s take %lld bytes of shared memory, "
+		           "over the 48 KB a block gets: use fewer threads or lanes", s->threads / s->lanes, cols,
+		           s->r.acc->name, column_sums_bytes(s));
+	if (smem_bytes(s) > 48 * 1024)  /* staging: smem's tile */
 		return ERR(items_per_thread, "a tile of %llu rows of %lld columns in %s with the totals of its %lld row "
 		           "groups take %lld bytes of shared memory (staging: smem), over the 48 KB a block gets: use "
 		           "fewer items_per_thread, threads or lanes", kgen_scan_tile(s), cols, s->r.dtype->name,
 		           s->threads / s->lanes, smem_bytes(s));
-	if (smem_bytes(s) > 48 * 1024)
-		return ERR(threads, "the totals of %lld row groups of %lld columns in %s take %lld bytes of shared memory, "
-		           "over the 48 KB a block gets: use fewer threads or lanes", s->threads / s->lanes, cols,
-		           s->r.acc->name, smem_bytes(s));
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "scan_cols_%s_%s", kgen_ops[s->op].name, s->r.dtype->name);
 	return KGEN_OK;
@@ -313,15 +318,17 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "staged", staged);
 	if (staged && s->mm_blocks_per_sm)
 		tpl_set(&k, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
-	else if (staged)  /* ptxas's registers for K columns a warp: 66, 91-94 and 146-148 for K 4, 8 and 16 */
-		tpl_set(&k, "most_blocks", "65536 / (THREADS * (40 + 5 * K));  // a look-back of K columns: 40 + 5 K a thread");
+	else if (staged)  /* ptxas's registers for K columns a warp of f32: 66, 91-94 and 146-148 for K 4, 8 and 16 */
+		tpl_set(&k, "most_blocks", "65536 / (THREADS * (40 + 5 * K * ACC_WORDS));  // a look-back of K columns: "
+		        "40 + 5 K a thread, K twice for 8-byte accumulators");
 	if (segments || staged) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
 		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
 		long long warp_cols = columns ? (long long)kgen_scan_tile_cols(s) / (s->threads / 32) : 0;
+		long long words = s->r.acc_bytes > 4 ? s->r.acc_bytes / 4 : 1;  /* columns.cu's ACC_WORDS */
 		long long blocks = segment_blocks(s), most = s->mm_blocks_per_sm ? s->mm_blocks_per_sm
-		                                                                 : 65536 / (s->threads * (40 + 5 * warp_cols));
+		                                                                 : 65536 / (s->threads * (40 + 5 * warp_cols * words));
 		if (staged && blocks > most)  /* file.cu's MOST_BLOCKS */
 			blocks = most > 1 ? most : 1;
 		tpl_set(&file, "blocks", "%lld", blocks);

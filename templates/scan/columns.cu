@@ -23,6 +23,7 @@ static_assert(COLS % WARPS == 0, "the warps share the band's columns evenly");
 {{#staged}}
 // The blocks an SM the launch bounds ask for: as many as shared memory
 // holds, and no more than leave each thread the registers it needs.
+constexpr int ACC_WORDS = sizeof(Acc) > 4 ? (int)(sizeof(Acc) / 4) : 1;  // an accumulator's 32-bit registers
 constexpr int MOST_BLOCKS = {{most_blocks}}
 constexpr int BLOCKS = fewest(SMEM_FIT, MOST_BLOCKS) > 1 ? fewest(SMEM_FIT, MOST_BLOCKS) : 1;
 {{/staged}}
@@ -208,23 +209,21 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
 
 {{#staged}}
 // staging: smem.  The tile at (row0, col0) into shared memory as it lies,
-// a row of the band after another; whether it was whole.  A whole tile
+// a row of the band after another.  A whole tile
 // whose rows start 16-byte aligned: one TMA bulk copy a row on sm_90,
 // issued by warp 0's lanes (nothing staged in registers, so the
 // look-back's registers are free and more tiles fit an SM).  Otherwise
 // (and before sm_90) loads of VEC elements, each thread's across the
 // tile, where a load's elements are inside the matrix and aligned, one
 // element a load where not (the scan takes the identity outside it).
-static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], unsigned long long *bar,
+static __device__ __forceinline__ void read_tile(Pack<T, VEC> (*tile)[LANES], unsigned long long *bar,
                                                  const T *__restrict__ in, Index row0, Index col0, Index rows,
                                                  Index cols, Index in_pitch)
 {
     static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
-    const bool whole = row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, 16) &&
-                       in_pitch * sizeof(T) % 16 == 0;
-
 #if __CUDA_ARCH__ >= 900
-    if (whole) {
+    if (row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, 16) &&
+        in_pitch * sizeof(T) % 16 == 0) {  // whole, its rows 16-byte aligned
         if (threadIdx.x < 32) {
             if (threadIdx.x == 0) {
                 mbarrier_init(bar, 1);
@@ -237,7 +236,7 @@ static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], un
         }
         __syncthreads();  // the mbarrier is set up before anyone waits on it
         mbarrier_wait(bar, 0);
-        return true;
+        return;
     }
 #endif
     for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS) {
@@ -253,7 +252,6 @@ static __device__ __forceinline__ bool read_tile(Pack<T, VEC> (*tile)[LANES], un
         }
     }
     __syncthreads();
-    return whole;
 }
 
 {{/staged}}
