@@ -317,9 +317,11 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "segments_blocks", segments);
 	tpl_show(&file, "staged", staged);
 	if (staged && s->mm_blocks_per_sm)
-		tpl_set(&k, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
+		tpl_set(&k, "most_blocks", "constexpr int MOST_BLOCKS = %lld;  // blocks_per_sm", s->mm_blocks_per_sm);
 	else if (staged)  /* ptxas's registers for K columns a warp of f32: 66, 91-94 and 146-148 for K 4, 8 and 16 */
-		tpl_set(&k, "most_blocks", "65536 / (THREADS * (40 + 5 * K * ACC_WORDS));  // a look-back of K columns: "
+		tpl_set(&k, "most_blocks", "%s",
+		        "constexpr int ACC_WORDS = sizeof(Acc) > 4 ? (int)(sizeof(Acc) / 4) : 1;  // an accumulator's 32-bit registers\n"
+		        "constexpr int MOST_BLOCKS = 65536 / (THREADS * (40 + 5 * K * ACC_WORDS));  // a look-back of K columns: "
 		        "40 + 5 K a thread, K twice for 8-byte accumulators");
 	if (segments || staged) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
