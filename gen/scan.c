@@ -115,6 +115,19 @@ segment_blocks(const struct kgen_spec *s)
 	return blocks > 1 ? blocks : 1;
 }
 
+/* staging: smem's cap on the blocks an SM (columns.cu's MOST_BLOCKS):
+ * blocks_per_sm, else as many as 40 + 5 K registers a thread leave, K the
+ * band's columns a warp looks back on, twice for 8-byte accumulators
+ * (ptxas wants 66, 91-94 and 146-148 for K 4, 8 and 16 of f32). */
+static long long
+staged_most_blocks(const struct kgen_spec *s)
+{
+	long long k = (long long)kgen_scan_tile_cols(s) / (s->threads / 32);
+	long long words = s->r.acc_bytes > 4 ? s->r.acc_bytes / 4 : 1;
+
+	return s->mm_blocks_per_sm ? s->mm_blocks_per_sm : 65536 / (s->threads * (40 + 5 * k * words));
+}
+
 /* ---- rules ---- */
 
 /* axis: cols: a tile of rows of a band of lanes x load_width bytes of
@@ -317,22 +330,17 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "segments_blocks", segments);
 	tpl_show(&file, "staged", staged);
 	if (staged && s->mm_blocks_per_sm)
-		tpl_set(&k, "most_blocks", "constexpr int MOST_BLOCKS = %lld;  // blocks_per_sm", s->mm_blocks_per_sm);
-	else if (staged)  /* ptxas's registers for K columns a warp of f32: 66, 91-94 and 146-148 for K 4, 8 and 16 */
-		tpl_set(&k, "most_blocks", "%s",
-		        "constexpr int ACC_WORDS = sizeof(Acc) > 4 ? (int)(sizeof(Acc) / 4) : 1;  // an accumulator's 32-bit registers\n"
-		        "constexpr int MOST_BLOCKS = 65536 / (THREADS * (40 + 5 * K * ACC_WORDS));  // a look-back of K columns: "
-		        "40 + 5 K a thread, K twice for 8-byte accumulators");
+		tpl_set(&k, "most_blocks", "%lld;  // blocks_per_sm", s->mm_blocks_per_sm);
+	else if (staged)
+		tpl_set(&k, "most_blocks", "%lld;  // what 40 + 5 K registers a thread leave (K twice for 8-byte accumulators)",
+		        staged_most_blocks(s));
 	if (segments || staged) {
 		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
 		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
 		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
-		long long warp_cols = columns ? (long long)kgen_scan_tile_cols(s) / (s->threads / 32) : 0;
-		long long words = s->r.acc_bytes > 4 ? s->r.acc_bytes / 4 : 1;  /* columns.cu's ACC_WORDS */
-		long long blocks = segment_blocks(s), most = s->mm_blocks_per_sm ? s->mm_blocks_per_sm
-		                                                                 : 65536 / (s->threads * (40 + 5 * warp_cols * words));
-		if (staged && blocks > most)  /* file.cu's MOST_BLOCKS */
-			blocks = most > 1 ? most : 1;
+		long long blocks = segment_blocks(s);
+		if (staged && blocks > staged_most_blocks(s))  /* columns.cu's MOST_BLOCKS */
+			blocks = staged_most_blocks(s) > 1 ? staged_most_blocks(s) : 1;
 		tpl_set(&file, "blocks", "%lld", blocks);
 		tpl_set(&file, "smem", "%lld", smem_bytes(s));
 		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));

@@ -23,7 +23,7 @@ static_assert(COLS % WARPS == 0, "the warps share the band's columns evenly");
 {{#staged}}
 // The blocks an SM the launch bounds ask for: as many as shared memory
 // holds, and no more than leave each thread the registers it needs.
-{{most_blocks}}
+constexpr int MOST_BLOCKS = {{most_blocks}}
 constexpr int BLOCKS = fewest(SMEM_FIT, MOST_BLOCKS) > 1 ? fewest(SMEM_FIT, MOST_BLOCKS) : 1;
 {{/staged}}
 
