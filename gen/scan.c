@@ -145,15 +145,25 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_check_load_width(s, err)))
 		return st;
 	vec = s->load_width / s->r.dtype->size;
-	if (!s->pos[KGEN_KEY_lanes].line) {  /* a band of 64 columns (8 a warp to look back on), a row group a warp at most */
-		s->lanes = 64 / vec > 1 ? 64 / vec : 1;
+	/* A band of 128 bytes of columns (32 of f32, 64 of bf16: 4 and 8 a warp
+	 * to look back on at 256 threads), a row group a warp at most, and the
+	 * tile in shared memory where it fits: the fewer columns a tile, the
+	 * fewer registers its look-back takes, the more tiles an SM holds.
+	 * 2^20 x 64 f32 on an H200 (bench/scan/cols_sweep.py, 2026-12-05): 0.37
+	 * of a copy, where 64 columns in registers moved 0.23 and 32 columns in
+	 * registers 0.32. */
+	if (!s->pos[KGEN_KEY_lanes].line) {
+		s->lanes = 128 / s->load_width > 1 ? 128 / s->load_width : 1;
 		if (s->lanes < s->threads / 32)
 			s->lanes = s->threads / 32;
 	}
 	if (s->items_per_thread < 0)
 		s->items_per_thread = 8;
-	if (!s->pos[KGEN_KEY_staging].line)
-		s->staging = KGEN_STAGING_NONE;  /* each thread's rows in registers, as measured on an H200 (2026-12-05) */
+	if (!s->pos[KGEN_KEY_staging].line) {
+		s->staging = KGEN_STAGING_SMEM;
+		if (s->lanes * s->load_width % 16 || smem_bytes(s) > 48 * 1024)
+			s->staging = KGEN_STAGING_NONE;
+	}
 	if (s->staging == KGEN_STAGING_SMEM && s->lanes * s->load_width % 16)
 		return ERR(staging, "staging: smem copies each row of the tile's band whole, lanes %lld x load_width %lld "
 		           "bytes, which is not a multiple of 16 bytes: use more lanes or a wider load", s->lanes,

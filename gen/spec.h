@@ -366,7 +366,7 @@
 	X(pad,              "pad",              KT_INT,  NULL,               0, 16,    "1",       "elements added to each shared-memory row against bank conflicts (method: smem)") \
 	X(axis,             "axis",             KT_ENUM, kgen_axes,          0, 0,     "rows",    "reduce (reduce_axis) or scan (scan) each row (rows) or each column (cols)") \
 	X(strategy,         "strategy",         KT_ENUM, kgen_strategies,    0, 0,     "auto",    "how threads share the work") \
-	X(lanes,            "lanes",            KT_INT,  NULL,               1, 1024,  "32",      "threads per row, a power of two (strategy: warp, up to 32; staged, 32 up to threads); scan, axis cols: threads across a tile's columns, dividing threads, default 64 columns' worth") \
+	X(lanes,            "lanes",            KT_INT,  NULL,               1, 1024,  "32",      "threads per row, a power of two (strategy: warp, up to 32; staged, 32 up to threads); scan, axis cols: threads across a tile's columns, dividing threads, default 128 bytes' worth") \
 	X(split,            "split",            KT_INT,  NULL,               0, 65535, "0",       "blocks that share one row (block) or the rows of a column tile (tile); 0 = chosen at launch") \
 	X(out_dtype,        "out_dtype",        KT_ENUM, kgen_dtypes,        0, 0,     "",        "type of the result; default: the op's (acc_dtype for sum, f64 for a mean of integers, i64 for count_nonzero); matmul: C's type, default dtype") \
 	X(nan,              "nan",              KT_ENUM, kgen_nans,          0, 0,     "propagate", "how argmin and argmax treat NaN") \

@@ -41,7 +41,8 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"lookback_group: 32\n");
 	free(yaml);
 	kgen_spec_free(spec);
-	/* Down the columns: bands of 64 columns (8 lanes of 8 bf16), 8 rows a thread; no block_scan. */
+	/* Down the columns: bands of 128 bytes (8 lanes of 8 bf16: 64 columns), 8 rows a thread, the tile in
+	 * shared memory (staging: smem, where it fits); no block_scan. */
 	spec = load("kernel: scan\naxis: cols\ndtype: bf16\n");
 	yaml = dump(spec);
 	ck_assert_str_eq(yaml,
@@ -56,7 +57,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"axis: cols\n"
 		"lanes: 8\n"
 		"out_dtype: f32\n"
-		"staging: none\n"
+		"staging: smem\n"
 		"blocks_per_sm: 0\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
@@ -156,14 +157,14 @@ static const struct refusal refusals[] = {
 	{ "staging_of_rows", "kernel: scan\nstaging: smem\n",
 	  "staging is where the column scan's threads read a tile's rows from, and axis: rows scans rows: drop it", 2,
 	  10, "staging: smem" },
-	{ "blocks_of_registers", "kernel: scan\naxis: cols\nblocks_per_sm: 2\n",
+	{ "blocks_of_registers", "kernel: scan\naxis: cols\nstaging: none\nblocks_per_sm: 2\n",
 	  "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in shared memory; staging: none keeps "
-	  "them in registers as ptxas sees fit: drop it", 3, 16, "blocks_per_sm: 2" },
+	  "them in registers as ptxas sees fit: drop it", 4, 16, "blocks_per_sm: 2" },
 	{ "rows_copied_whole", "kernel: scan\naxis: cols\nstaging: smem\ndtype: f64\nload_width: 8\nthreads: 32\nlanes: 1\n",
 	  "staging: smem copies each row of the tile's band whole, lanes 1 x load_width 8 bytes, which is not a "
 	  "multiple of 16 bytes: use more lanes or a wider load", 3, 10, "staging: smem" },
 	{ "a_staged_tile_fits_shared_memory", "kernel: scan\naxis: cols\nstaging: smem\nitems_per_thread: 16\n",
-	  "a tile of 256 rows of 64 columns in f32 with the totals of its 16 row groups take 69840 bytes of shared "
+	  "a tile of 512 rows of 32 columns in f32 with the totals of its 32 row groups take 69904 bytes of shared "
 	  "memory (staging: smem), over the 48 KB a block gets: use fewer items_per_thread, threads or lanes", 4, 19,
 	  "items_per_thread: 16" },
 	{ "totals_before_the_staged_tile",
@@ -236,18 +237,32 @@ START_TEST(each_strategy_states_its_launch)
 	src = source_of("kernel: scan\nblock_scan: blelloch\n");
 	ck_assert_ptr_nonnull(strstr(src, "tree[THREADS - 1] = identity();"));
 	free(src);
-	/* Down the columns: each thread's rows in registers (staging: none, the default), or the tile copied
-	 * whole into shared memory (staging: smem, a TMA bulk copy a row), the launch bounds of as many blocks as
-	 * shared memory and 40 + 5 K registers a thread leave (3 of 256 threads, K = 8; K twice for 8-byte
-	 * accumulators), or as blocks_per_sm says. */
-	src = source_of("kernel: scan\naxis: cols\n");
+	/* Down the columns: each thread's rows in registers (staging: none), or the tile copied whole into
+	 * shared memory (staging: smem, the default where it fits: a TMA bulk copy a row), the launch bounds of
+	 * as many blocks as shared memory and 40 + 5 K registers a thread leave (4 of 256 threads at the default
+	 * band of 32 f32 columns, K = 4; 3 at 64 columns, K = 8; K twice for 8-byte accumulators), or as
+	 * blocks_per_sm says. */
+	src = source_of("kernel: scan\naxis: cols\nstaging: none\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
 	ck_assert_ptr_nonnull(strstr(src, "Pack<T, VEC> x[ITEMS];"));
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS)\n"));
 	ck_assert_ptr_null(strstr(src, "bulk_load"));
 	ck_assert_ptr_null(strstr(src, "BLOCKS"));
 	free(src);
-	src = source_of("kernel: scan\naxis: cols\nstaging: smem\n");
+	src = source_of("kernel: scan\naxis: cols\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   lanes: 8\n"));
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: smem\n"));
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int MOST_BLOCKS = 4;  // what 40 + 5 K registers a thread leave"));
+	free(src);
+	/* Where the tile would not fit in 48 KB, or a row of the band is not whole 16-byte pieces, the
+	 * default is staging: none, not a refusal. */
+	src = source_of("kernel: scan\naxis: cols\nitems_per_thread: 16\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\ndtype: f64\nload_width: 8\nthreads: 32\nlanes: 1\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\nlanes: 16\nstaging: smem\n");
 	ck_assert_ptr_nonnull(strstr(src, "__shared__ alignas(128) Pack<T, VEC> tile[ROWS][LANES];"));
 	ck_assert_ptr_nonnull(strstr(src, "bulk_load(tile[r], in + (row0 + r) * in_pitch + col0, (unsigned)(COLS * sizeof(T)), bar);"));
 	ck_assert_ptr_nonnull(strstr(src, "// 3 on sm_90 and sm_100 (228 KB)."));

@@ -25,17 +25,25 @@ import subprocess
 import sys
 
 SPECS = {
-    "g32-i8": "threads: 256\nitems_per_thread: 8\n",
-    "g8-i8": "threads: 256\nitems_per_thread: 8\nlookback_group: 8\n",
-    "g32-i16": "threads: 256\nitems_per_thread: 16\n",
-    "g32-i8-smem": "threads: 256\nitems_per_thread: 8\nstaging: smem\n",
+    "g32-i8": "threads: 256\nitems_per_thread: 8\nlanes: 16\n",
+    "l8-smem": "threads: 256\nitems_per_thread: 8\nlanes: 8\nstaging: smem\n",
 }
+# A poll of a word's mark by an atomic (performed where the line lives in L2), then its value.
+ATOMIC = ("static __device__ __forceinline__ Word load_word(const Word *p)",
+          "static __device__ __forceinline__ Word load_word_atomic(const Word *p)\n{\n    Word w;\n"
+          '    asm volatile("atom.relaxed.gpu.global.or.b64 %0, [%1], 0;" : "=l"(w.what) : "l"(p) : "memory");\n'
+          '    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w.bits) : "l"(&p->bits) : "memory");\n'
+          "    return w;\n}\n\nstatic __device__ __forceinline__ Word load_word(const Word *p)")
 LOOK_BACK = "    if (tiles > 1)\n        look_back(s, t, all, prefix);\n"
 EDITS = {
     "base": [],
     "no-look-back": [(LOOK_BACK, "")],
     "sleep-in-waits": [("(mark | what))\n            ;", "(mark | what))\n            __nanosleep(64);"),
                        ("            got[k] = load_word(w + k);\n}", "            { __nanosleep(64); got[k] = load_word(w + k); }\n}")],
+    "atomic-polls": [ATOMIC, ("while ((got = load_word(w))", "while ((got = load_word_atomic(w))"),
+                     ("        got[k] = load_word(w + k);\n", "        got[k] = load_word_atomic(w + k);\n")],
+    "fence-publish": [("store_word(w, mark | what, to_bits(v)); }",
+                       "store_word(w, mark | what, to_bits(v)); __threadfence(); }")],
     "blocks-3": [("__launch_bounds__(THREADS)", "__launch_bounds__(THREADS, 3)")],
     "blocks-4": [("__launch_bounds__(THREADS)", "__launch_bounds__(THREADS, 4)")],
     # Every tile folds the groups before its own, as a group's last tile does, not waiting for that tile's prefix.
@@ -43,7 +51,7 @@ EDITS = {
     "fold+blocks-3": [("if (g > 0 && p == GROUP - 1) {", "if (g > 0) {"),
                       ("__launch_bounds__(THREADS)", "__launch_bounds__(THREADS, 3)")],
 }
-RIGHT = ("base", "sleep-in-waits", "blocks-3", "blocks-4", "fold", "fold+blocks-3")
+RIGHT = ("base", "sleep-in-waits", "blocks-3", "blocks-4", "fold", "fold+blocks-3", "atomic-polls", "fence-publish")
 
 POINTS = ("start", "totals in", "group mates scanned", "looked back", "stored")
 NOTE = ("static __device__ __forceinline__ void note(Index t, int i)\n{\n    unsigned long long v;\n"
@@ -77,7 +85,7 @@ def applies(code, edits):
 
 
 def generate(kgen, name):
-    spec = "kernel: scan\nop: sum\ndtype: f32\naxis: cols\nlanes: 16\nname: probe\n" + SPECS[name]
+    spec = "kernel: scan\nop: sum\ndtype: f32\naxis: cols\nname: probe\n" + SPECS[name]
     return subprocess.run([kgen, "-"], input=spec, capture_output=True, text=True, check=True).stdout
 
 
@@ -138,9 +146,10 @@ def main():
     for name in SPECS:
         base = generate(kgen, name)
         tile = rows_of(base)
-        tiles, bands = (rows + tile - 1) // tile, (cols + 63) // 64
-        groups = (tiles + (8 if "g8" in name else 32) - 1) // (8 if "g8" in name else 32)
-        band_scratch = (tiles + groups) * 64 * 16
+        band = 32 if "l8" in name else 64
+        tiles, bands = (rows + tile - 1) // tile, (cols + band - 1) // band
+        groups = (tiles + 31) // 32
+        band_scratch = (tiles + groups) * band * 16
         args = lambda out, scratch: (x, out, np.uint64(rows), np.uint64(cols), np.uint64(cols), np.uint64(cols),
                                      scratch, np.uint64(band_scratch))
         for variant, edits in list(EDITS.items()) + [("timeline", TIMELINE)]:
@@ -170,11 +179,12 @@ def main():
         group = 8 if "g8" in name else 32
         tile = rows_of(base)
         groups = (tiles + group - 1) // group
-        band_scratch = (tiles + groups) * 64 * 16
-        scratch = cp.zeros(16 + ((cols + 63) // 64) * band_scratch, cp.uint8)
+        band = 32 if "l8" in name else 64
+        band_scratch = (tiles + groups) * band * 16
+        scratch = cp.zeros(16 + ((cols + band - 1) // band) * band_scratch, cp.uint8)
         out = cp.empty((rows, cols), cp.float32)
         for _ in range(4):
-            fn((tiles, (cols + 63) // 64), (256,), (x, out, np.uint64(rows), np.uint64(cols), np.uint64(cols),
+            fn((tiles, (cols + band - 1) // band), (256,), (x, out, np.uint64(rows), np.uint64(cols), np.uint64(cols),
                                                    np.uint64(cols), scratch, np.uint64(band_scratch)))
         cp.cuda.Device().synchronize()
         at = cp.ndarray((65536, 6), cp.uint64, mod.get_global("probe_at")).get()[:tiles].astype(np.int64)

@@ -72,9 +72,9 @@ for staging in none smem; do
 	c --set op=min --set dtype=i32 --shape 100003x33 "$cols"
 	c --set op=custom --set dtype=i32 --set "map=x % 97 == 0 ? x : 0" --set "combine=b != 0 ? b : a" \
 		--set identity=0 --shape 100003x33 "$cols"
-	tiles="lanes=8 lanes=32 threads=128 threads=512,lanes=32 items_per_thread=4 items_per_thread=16 load_width=4
+	tiles="lanes=16 lanes=32 threads=128 threads=512,lanes=32 items_per_thread=4 items_per_thread=16 load_width=4
 		load_width=8 load_width=32,lanes=8"
-	[ $staging = smem ] && tiles="lanes=8 lanes=32,items_per_thread=4 threads=128 threads=512,items_per_thread=4
+	[ $staging = smem ] && tiles="lanes=16 lanes=32,items_per_thread=4 threads=128 threads=512,items_per_thread=4
 		items_per_thread=4 load_width=4 load_width=8 load_width=32,lanes=8,items_per_thread=4 blocks_per_sm=1 blocks_per_sm=6"
 	for t in $tiles; do
 		sets=""

@@ -110,7 +110,7 @@ def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
     record_params(0)
     launch = only(m)
     assert launch.name.decode() == "scan_cols_sum_f32"
-    assert (launch.grid[0], launch.grid[1], launch.block[0]) == (3, 1, 256)  # tiles of 128 rows, a band of 64 columns
+    assert (launch.grid[0], launch.grid[1], launch.block[0]) == (2, 1, 256)  # tiles of 256 rows, a band of 32 columns
     assert launch.args[0] == x.ptr and launch.args[1] == y.ptr
     assert launch.args[2:6] == [300, 20, 24, 20]
     assert y.shape == (300, 20)
@@ -125,7 +125,7 @@ def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
     starts = [(b * 30000 + i * 10000, (b * 3 + i) * 50 * 70) for b in range(2) for i in range(3)]
     assert [(c.args[0] - x.ptr, c.args[1] - y.ptr) for c in calls] == [(xs * 4, ys * 4) for xs, ys in starts]
     assert all(c.args[2:6] == [50, 70, 200, 70] for c in calls)
-    assert all((c.grid[0], c.grid[1]) == (1, 2) for c in calls)  # 50 rows: one tile; 70 columns: two bands
+    assert all((c.grid[0], c.grid[1]) == (1, 3) for c in calls)  # 50 rows: one tile; 70 columns: three bands
     with pytest.raises(ValueError, match="the kernel scans down columns .axis: cols., the call along rows or a vector"):
         kgen.cumsum(Device((30, 20)), dim=-1, axis="cols")
     # a spec of axis: cols as text, a dict or a kgen.Spec: the column kernel too
