@@ -1311,22 +1311,22 @@ START_TEST(a_column_scan_launches_tiles_of_rows_by_bands)
 	size_t bytes = 1;
 	kgen_error err;
 
-	/* 1000 rows: 8 tiles of 128 (one group of 32); 100 columns: 2 bands of 64: (8 + 1) x 64 words a band. */
+	/* 1000 rows: 4 tiles of 256 (one group of 32); 100 columns: 4 bands of 32: (4 + 1) x 32 words a band. */
 	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 1000, 100, &bytes, &err), KGEN_OK);
-	ck_assert_uint_eq(bytes, 16 + 2 * 9 * 64 * 16);
+	ck_assert_uint_eq(bytes, 16 + 4 * 5 * 32 * 16);
 	*nparams = 8;
 	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 104, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
 	ck_assert_str_eq(last()->name, "fake_scan_cols");
-	ck_assert_uint_eq(last()->grid[0], 8);  /* tiles down the rows */
-	ck_assert_uint_eq(last()->grid[1], 2);  /* bands across the columns */
+	ck_assert_uint_eq(last()->grid[0], 4);  /* tiles down the rows */
+	ck_assert_uint_eq(last()->grid[1], 4);  /* bands across the columns */
 	ck_assert_uint_eq(last()->block[0], 256);
 	ck_assert_uint_eq(last()->args[2], 1000);
 	ck_assert_uint_eq(last()->args[3], 100);
 	ck_assert_uint_eq(last()->args[4], 104);
 	ck_assert_uint_eq(last()->args[5], 100);  /* 0: cols */
 	ck_assert_uint_eq(last()->args[6], scratch);
-	ck_assert_uint_eq(last()->args[7], 9 * 64 * 16);  /* a band's words */
+	ck_assert_uint_eq(last()->args[7], 5 * 32 * 16);  /* a band's words */
 	*nparams = 0;
 	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 104, 0, scratch, bytes - 1, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "too small"), "%s", err.message);
@@ -1334,8 +1334,8 @@ START_TEST(a_column_scan_launches_tiles_of_rows_by_bands)
 	ck_assert_str_eq(err.message, "kgen_scan_cols: a pitch of 99 elements is shorter than a row of 100");
 	ck_assert_int_eq(kgen_scan_cols(k, in, in + 4, 1000, 100, 0, 0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "overlap"), "%s", err.message);
-	ck_assert_int_eq(kgen_scan_cols(k, in, out, 128, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* one tile: no scratch */
-	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 128, 100, &bytes, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 256, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* one tile: no scratch */
+	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 256, 100, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);
 	ck_assert_int_eq(kgen_scan_cols(k, in, out, 0, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* nothing */
 	ck_assert_int_eq(*nlaunches, before + 2);
