@@ -116,29 +116,13 @@ def main():
         return
     import cupy as cp
     import numpy as np
-
-    def per_call(fn, reps=7, calls=10):
-        for _ in range(3):
-            fn()
-        cp.cuda.Device().synchronize()
-        times = []
-        for _ in range(reps):
-            a, b = cp.cuda.Event(), cp.cuda.Event()
-            a.record()
-            for _ in range(calls):
-                fn()
-            b.record()
-            b.synchronize()
-            times.append(cp.cuda.get_elapsed_time(a, b) / calls * 1e3)
-        return sorted(times)[reps // 2]
+    from cupy_timing import copy_us, per_call
 
     x = cp.random.default_rng(52).random((rows, cols), dtype=cp.float32) * 2 - 1
     want = cp.cumsum(x.astype(cp.float64), axis=0)
     bound = 2.0 ** -23 * (64 + cp.arange(1, rows + 1)[:, None] / 128.0) * cp.cumsum(cp.abs(x.astype(cp.float64)), axis=0)
     nbytes = rows * cols * 4
-    src, dst = cp.empty(nbytes, cp.uint8), cp.empty(nbytes, cp.uint8)
-    per_call(lambda: cp.copyto(dst, src))
-    copy = per_call(lambda: cp.copyto(dst, src))
+    copy = copy_us(nbytes)
     print("# %s, %d x %d f32, copy of %d bytes: %.2f us" % (cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
                                                             rows, cols, nbytes * 2, copy))
     print("spec variant regs us of_copy right")

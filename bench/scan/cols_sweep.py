@@ -16,6 +16,8 @@ import sys
 import cupy as cp
 import numpy as np
 
+from cupy_timing import copy_us, per_call
+
 # threads, items_per_thread, lanes, staging, blocks_per_sm, lookback_group
 TILES = [
     (256, 8, 16, "none", 0, 32),
@@ -34,22 +36,6 @@ TILES = [
 ]
 
 
-def per_call(fn, reps=7, calls=10):
-    for _ in range(3):
-        fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        for _ in range(calls):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) / calls * 1e3)
-    return sorted(times)[reps // 2]
-
-
 def main():
     kgen = sys.argv[1]
     shapes = [tuple(int(v) for v in s.split("x")) for s in (sys.argv[2:] or ["1048576x64", "1048576x1024"])]
@@ -61,9 +47,7 @@ def main():
         bound = 2.0 ** -23 * (64 + cp.arange(1, rows + 1)[:, None] / 128.0) * cp.cumsum(
             cp.abs(x.astype(cp.float64)), axis=0)
         nbytes = rows * cols * 4
-        src, dst = cp.empty(nbytes, cp.uint8), cp.empty(nbytes, cp.uint8)
-        per_call(lambda: cp.copyto(dst, src))
-        copy = per_call(lambda: cp.copyto(dst, src))
+        copy = copy_us(nbytes)
         print("# %d x %d f32: copy of %d bytes %.2f us" % (rows, cols, 2 * nbytes, copy))
         out = cp.empty((rows, cols), cp.float32)
         for threads, items, lanes, staging, bps, group in TILES:
@@ -93,7 +77,7 @@ def main():
             us = per_call(launch)
             print("%s %d %.2f %.3f %s" % (tag, fn.num_regs, us, copy / us, right))
             sys.stdout.flush()
-        x = want = bound = src = dst = out = None
+        x = want = bound = out = None
         cp.get_default_memory_pool().free_all_blocks()
 
 

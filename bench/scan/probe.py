@@ -14,6 +14,8 @@ import sys
 import cupy as cp
 import numpy as np
 
+from cupy_timing import per_call
+
 EDITS = {
     "base": [],
     "sleep-in-waits": [("(s.mark | AGGREGATE))\n            ;", "(s.mark | AGGREGATE))\n            __nanosleep(20);")],
@@ -101,22 +103,6 @@ def timeline(base, n, x, threads, items, scratch, tiles):
         threads, items, np.median(life), np.percentile(life, 90), life.sum() / span, span / 1e3))
 
 
-def per_call(fn, reps=7, calls=20):
-    for _ in range(3):
-        fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        for _ in range(calls):
-            fn()
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) / calls * 1e3)
-    return sorted(times)[reps // 2]
-
-
 def main():
     kgen, n = sys.argv[1], int(eval(sys.argv[2].replace("^", "**")))
     show_timeline = "timeline" in sys.argv[3:]
@@ -124,8 +110,8 @@ def main():
     want = cp.cumsum(x.astype(cp.float64))
     bound = 2.0 ** -23 * (40 + cp.arange(1, n + 1) / 1024) * cp.cumsum(cp.abs(x.astype(cp.float64)))
     src, dst = cp.empty(n * 4, cp.uint8), cp.empty(n * 4, cp.uint8)
-    per_call(lambda: dst.__setitem__(Ellipsis, src))
-    copy = per_call(lambda: cp.copyto(dst, src))
+    per_call(lambda: dst.__setitem__(Ellipsis, src), calls=20)
+    copy = per_call(lambda: cp.copyto(dst, src), calls=20)
     print("# %s, n = %d, copy of %d bytes: %.2f us" % (cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), n,
                                                        n * 8, copy))
     print("threads items variant us of_copy right")
@@ -155,7 +141,7 @@ def main():
             right = "-"
             if name in RIGHT:
                 right = bool(cp.all(cp.abs(out.astype(cp.float64) - want) <= bound))
-            us = per_call(launch)
+            us = per_call(launch, calls=20)
             print("%d %d %s %.2f %.3f %s" % (threads, items, name, us, copy / us, right))
             sys.stdout.flush()
 
