@@ -230,6 +230,7 @@ pipelined(const float *__restrict__ in, float *__restrict__ out, u64 rows, u64 p
                 store_word(s.tiles + c * COLS + col, s.mark | AGGREGATE, inc);
             }
         }
+        __syncwarp();  // the warp's totals, from lane GROUPS - 1, seen by all its lanes in finish()
     };
     // Finish chunk c of buffer b: its prefixes, then the chunk read again (from L2, mostly), scanned
     // and stored.
