@@ -304,29 +304,20 @@ constexpr int MOST_BLOCKS = 4;  // what 40 + 5 K registers a thread leave (K twi
 constexpr int BLOCKS = fewest(SMEM_FIT, MOST_BLOCKS) > 1 ? fewest(SMEM_FIT, MOST_BLOCKS) : 1;
 
 // The words of a warp's K columns at w (of a tile or a group), once each
-// holds at least `what`.  Each round reads again every word not yet there,
-// all before any is waited on, so a wait is as many round trips to L2 as
-// the slowest word takes, not one a column (waiting on the columns in
-// turn, each column's stale first read read again alone, took 7 us of a
-// tile's 18 at 2^20 x 64 f32 on an H200: bench/scan/cols_probe.py).
+// holds at least `what`: every load issued before the first is waited on.
+// (Reading again every word not yet there each round, where a stale column
+// is read again alone, measured the same on an H200 with 5-7 more
+// registers: bench/results/nvidia-h200/2026-12-05-scan-cols-probe.)
 static __device__ __forceinline__ void wait_columns(const Status &s, const Word *w, unsigned long long what,
                                                     Word (&got)[K])
 {
 #pragma unroll
     for (int k = 0; k < K; k++)
         got[k] = load_word(w + k);
-    for (;;) {
-        bool there = true;
 #pragma unroll
-        for (int k = 0; k < K; k++)
-            there = there && got[k].what >= (s.mark | what);
-        if (there)
-            return;
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            if (got[k].what < (s.mark | what))
-                got[k] = load_word(w + k);
-    }
+    for (int k = 0; k < K; k++)
+        while (got[k].what < (s.mark | what))
+            got[k] = load_word(w + k);
 }
 
 // The first of the warp's columns in a tile's or a group's words.
