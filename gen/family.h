@@ -91,7 +91,7 @@ struct kgen_contract {
 	 * pool's own (a plan's entries: there they would not run at once). */
 	int side_by_side;
 	struct kgen_step step[KGEN_MAX_STEPS];
-	char notes[2048];                /* the grid rule, result, scratch and alignment, as comment lines */
+	char notes[3072];                /* the grid rule, result, scratch and alignment, as comment lines */
 };
 
 /* What sizes one call of a family: n elements, or a rows x cols matrix

@@ -60,6 +60,21 @@ kgen_matmul_residual_tma(const struct kgen_spec *s)
 	       s->split_k == 1 && s->residual == KGEN_MM_RESIDUAL_MATRIX && kgen_dtype_info[s->residual_dtype].size == s->r.out->size;
 }
 
+/* math: wgmma with store: tma compiles its kernel as four (gen/matmul_hopper.c,
+ * templates/matmul/wgmma_variants.cu): one for each beta (0, or C read and
+ * scaled) and for each way C leaves (by TMA, or, where TMA cannot take C or
+ * the residual, element by element), each built at its first launch, so a
+ * call compiles only the code it runs.  The suffixes of the three besides
+ * NAME, in the contract's order after it (and NAME_reduce). */
+static inline int
+kgen_matmul_wgmma_variants(const struct kgen_spec *s)
+{
+	return s->math == KGEN_MATH_WGMMA && s->mm_store == KGEN_MM_STORE_TMA;
+}
+#define KGEN_MATMUL_VARIANT_BETA "_beta"
+#define KGEN_MATMUL_VARIANT_UNALIGNED "_unaligned"
+#define KGEN_MATMUL_VARIANT_BETA_UNALIGNED "_beta_unaligned"
+
 /* split_k above 1 by partial sums in scratch and a second kernel that adds
  * them (split_reduce: kernel: simt, wmma and mma always; math: wgmma splits
  * k within a cluster unless told). */

@@ -115,6 +115,100 @@ shares_b(const struct kgen_spec *s)
 	return s->cluster == KGEN_CLUSTER_C2X1;
 }
 
+/* The wgmma kernel's parameters, in order, and which specs have each: the
+ * one list behind the kernel's signature, its work function's (store: tma)
+ * and the contract's arguments. */
+enum param_when { P_ALWAYS, P_C_MAP, P_C_TMA, P_R_MAP, P_R_TMA, P_PARTIALS };
+static const struct wgmma_param {
+	const char *type;   /* in the kernel */
+	const char *work;   /* in the work function, where it differs: a reference, not a copy */
+	const char *name;
+	enum param_when when;
+} wgmma_params[] = {
+	{ "const __grid_constant__ CUtensorMap ", "const CUtensorMap &", "a_map", P_ALWAYS },
+	{ "const __grid_constant__ CUtensorMap ", "const CUtensorMap &", "b_map", P_ALWAYS },
+	{ "const __grid_constant__ CUtensorMap ", "const CUtensorMap &", "c_map", P_C_MAP },
+	{ "int ", NULL, "c_tma", P_C_TMA },
+	{ "const __grid_constant__ CUtensorMap ", "const CUtensorMap &", "r_map", P_R_MAP },
+	{ "int ", NULL, "r_tma", P_R_TMA },
+	{ "Out *__restrict__ ", NULL, "c", P_ALWAYS },
+	{ "int ", NULL, "m", P_ALWAYS },
+	{ "int ", NULL, "n", P_ALWAYS },
+	{ "int ", NULL, "k", P_ALWAYS },
+	{ "long long ", NULL, "ldc", P_ALWAYS },
+	{ "const Epilogue ", "const Epilogue &", "ep", P_ALWAYS },
+	{ "Acc *__restrict__ ", NULL, "partials", P_PARTIALS },
+};
+
+/* The forms of the list: the kernel's parameters, its work function's, the
+ * names alone (the contract's arguments), a variant's call of the work. */
+enum params_form { PARAMS_KERNEL, PARAMS_WORK, PARAMS_NAMES, PARAMS_CALL };
+
+/* The parameters of s's kernel in `form`, ", "-joined into b; typed ones
+ * wrapped before 108 columns and closed by ")".  tma_only: a variant for C
+ * (and the residual) by TMA, which takes no c_tma and r_tma (its call of
+ * the work function passes 1 in their place). */
+static void
+wgmma_param_list(const struct kgen_spec *s, enum params_form form, int tma_only, strbuf *b)
+{
+	size_t i, line = b->len;
+	int first = 1, typed = form == PARAMS_KERNEL || form == PARAMS_WORK;
+
+	for (i = 0; i < sizeof wgmma_params / sizeof *wgmma_params; i++) {
+		const struct wgmma_param *p = &wgmma_params[i];
+		int flag = p->when == P_C_TMA || p->when == P_R_TMA;
+		char text[96];
+		int has = p->when == P_ALWAYS ||
+		          ((p->when == P_C_MAP || p->when == P_C_TMA) && s->mm_store == KGEN_MM_STORE_TMA) ||
+		          ((p->when == P_R_MAP || p->when == P_R_TMA) && kgen_matmul_residual_tma(s)) ||
+		          (p->when == P_PARTIALS && kgen_matmul_partial_sums(s));
+
+		if (!has || (flag && tma_only && form != PARAMS_CALL))
+			continue;
+		if (form == PARAMS_NAMES || form == PARAMS_CALL)
+			snprintf(text, sizeof text, "%s", flag && tma_only ? "1" : p->name);
+		else
+			snprintf(text, sizeof text, "%s%s", form == PARAMS_WORK && p->work ? p->work : p->type, p->name);
+		if (!first && typed && b->len - line + strlen(text) + 3 > 104) {
+			sb_puts(b, ",\n");
+			line = b->len;
+		} else if (!first) {
+			sb_puts(b, ", ");
+		}
+		sb_puts(b, text);
+		first = 0;
+	}
+	if (typed)
+		sb_puts(b, ")");
+}
+
+/* The list as a string of at most n bytes (the contract's arguments). */
+static void
+wgmma_param_names(const struct kgen_spec *s, int tma_only, char *buf, size_t n)
+{
+	strbuf b;
+
+	sb_init(&b);
+	wgmma_param_list(s, PARAMS_NAMES, tma_only, &b);
+	snprintf(buf, n, "%s", b.failed || !b.s ? "" : b.s);
+	sb_free(&b);
+}
+
+/* The list as placeholder `name` of t (out of memory: t fails). */
+static void
+set_params(struct tpl_args *t, const char *name, const struct kgen_spec *s, enum params_form form, int tma_only)
+{
+	strbuf b;
+
+	sb_init(&b);
+	wgmma_param_list(s, form, tma_only, &b);
+	if (b.failed)
+		t->failed = 1;
+	else
+		tpl_set(t, name, "%s", b.s);
+	sb_free(&b);
+}
+
 /* store: tma: two buffers of 128-byte rows a consumer warpgroup, each of
  * the warpgroup's rows of a tile. */
 static long long
@@ -278,7 +372,10 @@ kgen_matmul_repack_step(const struct kgen_spec *s, struct kgen_contract *p)
 	if (!kgen_matmul_repacks(s))
 		return;
 	st = kgen_contract_step(p, "_repack", "src, ld, dst, pitch, rows, width", "grid_r", 256);
-	kgen_contract_printf(st->note, sizeof st->note, "unaligned: repack, before %s", kgen_spec_kernel_name(s));
+	if (kgen_matmul_wgmma_variants(s))
+		kgen_contract_printf(st->note, sizeof st->note, "unaligned: repack, before the call's kernel");
+	else
+		kgen_contract_printf(st->note, sizeof st->note, "unaligned: repack, before %s", kgen_spec_kernel_name(s));
 	kgen_contract_note(p, "// %s_repack (unaligned: repack), launched first for each of A and B that breaks TMA's\n"
 	                   "// rules: copies its rows (rows of width elements, ld apart at src: A's m rows of k, B's k\n"
 	                   "// rows of n where row-major) to dst (16-byte aligned) with rows pitch = width rounded up to\n"
@@ -304,25 +401,28 @@ void
 kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, const char *order)
 {
 	struct kgen_step *st;
-	int persistent = s->producer == KGEN_PRODUCER_WARPGROUP;
+	int persistent = s->producer == KGEN_PRODUCER_WARPGROUP, variants = kgen_matmul_wgmma_variants(s);
 	long long smem = kgen_matmul_wgmma_smem(s, s->mm_stages);
-	char ep[512];
+	char ep[512], args[96];
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "C = alpha A B + beta C of %s on tensor cores (wgmma)",
 	                     s->r.dtype->name);
 	p->numbered = partials(s);
 	kgen_contract_printf(p->heading, sizeof p->heading, "Kernel%s (extern \"C\")%s, for C (m x n, row-major) = alpha A "
-	                     "(m x k) B (k x n) + beta C:", kgen_matmul_repacks(s) || partials(s) ? "s" : "",
+	                     "(m x k) B (k x n) + beta C:", kgen_matmul_repacks(s) || partials(s) || variants ? "s" : "",
+	                     variants ? ", one of the first four a call (by beta and C's alignment)" :
 	                     !partials(s) ? "" : kgen_matmul_repacks(s) ? ", 1 and 2 launched in this order" :
 	                     ", launched in this order");
-	st = kgen_contract_step(p, "", kgen_matmul_residual_tma(s) ? "a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, "
-	                        "k, ldc, ep" : s->mm_store == KGEN_MM_STORE_TMA ? "a_map, b_map, c_map, c_tma, c, m, n, k, "
-	                        "ldc, ep" : partials(s) ? "a_map, b_map, c, m, n, k, ldc, ep, partials" :
-	                        "a_map, b_map, c, m, n, k, ldc, ep", "grid", s->threads);
+	/* The kernels are compiled apart, each at its first launch (runtime/context.c): a call compiles the variant
+	 * it takes (and NAME_repack only where an operand needs a copy, NAME_reduce where it adds the splits). */
+	p->apart = 1;
+	wgmma_param_names(s, variants, args, sizeof args);
+	st = kgen_contract_step(p, "", args, "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
-	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
+	                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)%s", variants ? "; beta 0" :
+	                     "");
 	if (partials(s)) {
 		st = kgen_contract_step(p, "_reduce", "partials, c, m, n, ldc, ep", "grid2", 256);
 		kgen_contract_printf(st->note, sizeof st->note, "adds the %lld splits in order", s->split_k);
@@ -354,6 +454,28 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	else
 		kgen_contract_note(p, "// where grid = ceil(m / %lld) * ceil(n / %lld); blocks take C's tiles in order\n// %s.\n",
 		                   s->tile_m, s->tile_n, order);
+	if (variants) {
+		static const struct { const char *suffix, *note; int tma_only; } v[] = {
+			{ KGEN_MATMUL_VARIANT_BETA, "beta != 0 (C read and scaled)", 1 },
+			{ KGEN_MATMUL_VARIANT_UNALIGNED, "beta 0, ", 0 },
+			{ KGEN_MATMUL_VARIANT_BETA_UNALIGNED, "beta != 0, ", 0 },
+		};
+		const struct kgen_step first = p->step[0];
+		size_t i;
+
+		for (i = 0; i < sizeof v / sizeof *v; i++) {
+			wgmma_param_names(s, v[i].tma_only, args, sizeof args);
+			st = kgen_contract_step(p, v[i].suffix, args, "grid", s->threads);
+			st->dynamic_smem = first.dynamic_smem;
+			st->cluster = first.cluster;
+			kgen_contract_printf(st->note, sizeof st->note, "%s%s", v[i].note, v[i].tma_only ? "" :
+			                     kgen_matmul_residual_tma(s) ? "c_tma or r_tma 0" : "c_tma 0");
+		}
+		kgen_contract_note(p, "// The four take the same grid, block and shared memory: the first two need C%s\n"
+		                   "// aligned for TMA (c_tma%s 1 below) and do not take the flag, the last two take either.\n",
+		                   kgen_matmul_residual_tma(s) ? " and the residual" : "",
+		                   kgen_matmul_residual_tma(s) ? " and r_tma" : "");
+	}
 	kgen_matmul_map_notes(s, p);
 	if (s->mm_store == KGEN_MM_STORE_TMA)
 		kgen_contract_note(p, "//   c_map: C (row-major, %s, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * %d},\n"
@@ -538,11 +660,31 @@ kgen_matmul_wgmma_helpers(const struct kgen_spec *s, struct tpl_args *parts, kge
 	return tpl_render_into(parts, "wgmma", "matmul/wgmma_helpers.cu", &h, err);
 }
 
+/* store: tma's kernels, each the work function for one beta and one way C leaves
+ * (templates/matmul/wgmma_variants.cu). */
+static kgen_status
+wgmma_variants(const struct kgen_spec *s, strbuf *out, kgen_error *err)
+{
+	int residual = kgen_matmul_residual_tma(s);
+	struct tpl_args v;
+
+	tpl_init(&v);
+	tpl_set(&v, "name", "%s", kgen_spec_kernel_name(s));
+	tpl_set(&v, "what", "%s", residual ? "C and the residual" : "C");
+	tpl_set(&v, "either", "%s", residual ? "C or the residual" : "C");
+	tpl_set(&v, "flags", "%s", residual ? "c_tma or r_tma" : "c_tma");
+	set_params(&v, "tma_params", s, PARAMS_KERNEL, 1);
+	set_params(&v, "params", s, PARAMS_KERNEL, 0);
+	set_params(&v, "tma_args", s, PARAMS_CALL, 1);
+	set_params(&v, "args", s, PARAMS_CALL, 0);
+	return tpl_render(out, "matmul/wgmma_variants.cu", &v, err);
+}
+
 kgen_status
 kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 {
 	int producer = s->producer == KGEN_PRODUCER_WARPGROUP, clustered = s->cluster != KGEN_CLUSTER_C1X1;
-	int tma = s->mm_store == KGEN_MM_STORE_TMA;
+	int tma = s->mm_store == KGEN_MM_STORE_TMA, variants = kgen_matmul_wgmma_variants(s);
 	struct tpl_args k, consumer;
 	kgen_status st;
 
@@ -562,8 +704,10 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 		return st;
 	}
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
+	set_params(&k, "params", s, variants ? PARAMS_WORK : PARAMS_KERNEL, 0);
 	if (!producer)
 		return tpl_render(out, "matmul/wgmma_inline.cu", &k, err);
+	tpl_show(&k, "variants", variants);
 	tpl_show(&k, "setmaxnreg", setmaxnreg(s));
 	if (!clustered)
 		tpl_show(&k, "pingpong", pingpong(s));
@@ -576,5 +720,8 @@ kgen_matmul_wgmma_kernel(const struct kgen_spec *s, strbuf *out, kgen_error *err
 	}
 	if (!clustered)  /* (clusters read the residual element by element) */
 		tpl_show(&k, "residual_tma", kgen_matmul_residual_tma(s));
-	return tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err);
+	if ((st = tpl_render(out, clustered ? "matmul/wgmma_cluster.cu" : "matmul/wgmma_specialized.cu", &k, err)) ||
+	    !variants)
+		return st;
+	return wgmma_variants(s, out, err);
 }

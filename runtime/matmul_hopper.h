@@ -19,14 +19,17 @@ struct kgen_wgmma_call {
 	CUdeviceptr residual;  /* the epilogue's residual matrix (also in ep), for its TMA map */
 	long long ldr;
 	CUdeviceptr partials;  /* split_reduce: kernel: split_k x m x n accumulators in the scratch */
+	int read_c;            /* beta != 0 as the kernel holds it (ep's): store: tma's variants read C */
 };
 
-/* The blocks of the kernel the GPU holds at once: its SMs times the
- * blocks an SM holds (1 when the occupancy is not known). */
+/* The blocks of kernel `step` the GPU holds at once: its SMs times the
+ * blocks an SM holds (1 when the occupancy is not known, or the kernel,
+ * built lazily, not yet). */
 static inline unsigned long long
-kgen_matmul_resident(const kgen_kernel *kn)
+kgen_matmul_resident(const kgen_kernel *kn, int step)
 {
-	return (unsigned long long)kn->ctx->sm_count * (unsigned long long)(kn->occupancy[0] > 0 ? kn->occupancy[0] : 1);
+	return (unsigned long long)kn->ctx->sm_count *
+	       (unsigned long long)(kn->occupancy[step] > 0 ? kn->occupancy[step] : 1);
 }
 
 /* Whether TMA can load a call's A and B (k = 0 loads neither): both

@@ -220,6 +220,18 @@ kgen_matmul_tma_can_load(const kgen_kernel *kn, CUdeviceptr a, CUdeviceptr b, lo
 	return !k || (operand_loads(kn, a, lda) && operand_loads(kn, b, ldb));
 }
 
+/* The step of kn's contract named NAME + suffix, or -1. */
+static int
+step_named(const kgen_kernel *kn, const char *suffix)
+{
+	int i;
+
+	for (i = 0; i < kn->contract.nsteps; i++)
+		if (!strcmp(kn->contract.step[i].suffix, suffix))
+			return i;
+	return -1;
+}
+
 /* One operand's copy by NAME_repack (step `step` of the contract): `rows`
  * rows of `width` elements, `ld` apart at *p, to dst with rows `pitch`
  * elements apart; *p and *ld then name the copy. */
@@ -259,11 +271,9 @@ kgen_matmul_repack(kgen_kernel *kn, size_t keep, CUdeviceptr *a, CUdeviceptr *b,
 	size_t a_bytes = a_bad ? (size_t)((a_rows * a_pitch * size + 255) / 256 * 256) : 0;
 	size_t b_bytes = b_bad ? (size_t)(b_rows * b_pitch * size) : 0;
 	kgen_status st;
-	int step = 1;
+	int step = step_named(kn, "_repack");
 
-	while (step < kn->contract.nsteps && strcmp(kn->contract.step[step].suffix, "_repack"))
-		step++;
-	if (step == kn->contract.nsteps)
+	if (step < 0)
 		return kgen_fail(err, KGEN_EINTERNAL, "unaligned: repack: %s has no _repack kernel", kgen_spec_kernel_name(s));
 	if ((st = kgen_own_scratch(kn, keep + a_bytes + b_bytes, stream, err)))
 		return st;
@@ -339,10 +349,11 @@ kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err)
  * GPU holds at once (cuOccupancyMaxActiveClusters) up to `units`, each
  * cluster looping over its units of work: cluster: 2x1 and 1x2's pairs of
  * neighbouring tiles, split_k's tiles (each block one share of a tile's
- * k); args: the kernel's, as kgen_matmul_wgmma_launch makes them. */
+ * k); fn and args: the kernel and its arguments, as kgen_matmul_wgmma_launch
+ * chose and made them. */
 static kgen_status
-launch_clusters(kgen_kernel *kn, unsigned int size, unsigned long long units, void **args, CUstream stream,
-                kgen_error *err)
+launch_clusters(kgen_kernel *kn, CUfunction fn, unsigned int size, unsigned long long units, void **args,
+                CUstream stream, kgen_error *err)
 {
 	const struct kgen_spec *s = &kn->spec;
 	int clusters = 0;
@@ -357,17 +368,29 @@ launch_clusters(kgen_kernel *kn, unsigned int size, unsigned long long units, vo
 	config.gridDimY = config.gridDimZ = 1;
 	config.blockDimX = (unsigned)s->threads;
 	config.blockDimY = config.blockDimZ = 1;
-	config.sharedMemBytes = (unsigned)kn->contract.step[0].dynamic_smem;
+	config.sharedMemBytes = (unsigned)kn->contract.step[0].dynamic_smem;  /* every variant's */
 	config.hStream = stream;
 	config.attrs = &attr;
 	config.numAttrs = 1;
 	config.gridDimX = size;  /* what the occupancy query reads: the cluster's shape, not the grid */
-	KGEN_CU(kn->ctx->cu, err, cuOccupancyMaxActiveClusters, (&clusters, kn->fn[0], &config));
+	KGEN_CU(kn->ctx->cu, err, cuOccupancyMaxActiveClusters, (&clusters, fn, &config));
 	if (clusters < 1)
 		clusters = kn->ctx->sm_count / (int)size > 0 ? kn->ctx->sm_count / (int)size : 1;
 	config.gridDimX = size * (unsigned)(units < (unsigned long long)clusters ? units : (unsigned long long)clusters);
-	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, kn->fn[0], args, NULL));
+	KGEN_CU(kn->ctx->cu, err, cuLaunchKernelEx, (&config, fn, args, NULL));
 	return KGEN_OK;
+}
+
+/* The kernel a call launches: NAME, or with store: tma the variant for its
+ * beta and for whether TMA takes C (and the residual): all_tma. */
+static int
+main_step(const kgen_kernel *kn, const struct kgen_wgmma_call *c, int all_tma)
+{
+	if (!kgen_matmul_wgmma_variants(&kn->spec))
+		return 0;
+	if (all_tma)
+		return c->read_c ? step_named(kn, KGEN_MATMUL_VARIANT_BETA) : 0;
+	return step_named(kn, c->read_c ? KGEN_MATMUL_VARIANT_BETA_UNALIGNED : KGEN_MATMUL_VARIANT_UNALIGNED);
 }
 
 kgen_status
@@ -384,9 +407,12 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	void *split[] = { &a_map, &b_map, &cp, &m, &n, &k, &ldc, c->ep, &partials };
 	void *tma[] = { &a_map, &b_map, &c_map, &c_tma, &cp, &m, &n, &k, &ldc, c->ep };
 	void *tma_r[] = { &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, &cp, &m, &n, &k, &ldc, c->ep };
-	/* the kernel's parameters (the contract's) */
-	void **args = kgen_matmul_residual_tma(s) ? tma_r : s->mm_store == KGEN_MM_STORE_TMA ? tma :
-	              kgen_matmul_partial_sums(s) ? split : plain;
+	/* store: tma's variants for C (and the residual) by TMA take no flags */
+	void *tma_only[] = { &a_map, &b_map, &c_map, &cp, &m, &n, &k, &ldc, c->ep };
+	void *tma_only_r[] = { &a_map, &b_map, &c_map, &r_map, &cp, &m, &n, &k, &ldc, c->ep };
+	void **args;
+	int step, all_tma;
+	CUfunction fn;
 	kgen_status st;
 
 	memset(&a_map, 0, sizeof a_map);
@@ -396,24 +422,37 @@ kgen_matmul_wgmma_launch(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUstr
 	/* With k = 0 the kernel reads neither A's nor B's map (and TMA takes no empty matrix). */
 	if ((k && (st = check_tma(kn, c, err))) || (st = maps(kn, c, &a_map, &b_map, &c_map, &c_tma, &r_map, &r_tma, err)))
 		return st;
+	/* the kernel and its parameters (the contract's), the kernel built at its first launch */
+	all_tma = c_tma && (!kgen_matmul_residual_tma(s) || r_tma);
+	if ((step = main_step(kn, c, all_tma)) < 0)
+		return kgen_fail(err, KGEN_EINTERNAL, "kgen_matmul: %s has no kernel for this call's beta and C",
+		                 kgen_spec_kernel_name(s));
+	if ((st = kgen_kernel_step(kn, step, err)))
+		return st;
+	fn = kn->fn[step];
+	if (kgen_matmul_wgmma_variants(s) && all_tma)
+		args = kgen_matmul_residual_tma(s) ? tma_only_r : tma_only;
+	else
+		args = kgen_matmul_residual_tma(s) ? tma_r : s->mm_store == KGEN_MM_STORE_TMA ? tma :
+		       kgen_matmul_partial_sums(s) ? split : plain;
 	if (s->cluster != KGEN_CLUSTER_C1X1)
-		return launch_clusters(kn, 2, kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n),
+		return launch_clusters(kn, fn, 2, kgen_matmul_tile_pairs(s, (unsigned long long)c->m, (unsigned long long)c->n),
 		                       args, stream, err);
 	if (kgen_matmul_partial_sums(s)) {
 		/* split_reduce: kernel: split_k blocks along z a tile, as many tiles at once along x as leave every
 		 * block resident; NAME_reduce (matmul_launch.c) adds their sums */
-		resident = kgen_matmul_resident(kn) / (unsigned long long)s->split_k;
+		resident = kgen_matmul_resident(kn, step) / (unsigned long long)s->split_k;
 		grid = c->tiles < resident ? c->tiles : resident ? resident : 1;
-		return kgen_launch_3d(kn->ctx->cu, kn->fn[0], (unsigned int)grid, 1, (unsigned int)s->split_k, s->threads,
-		                      (unsigned)kn->contract.step[0].dynamic_smem, args, stream, err);
+		return kgen_launch_3d(kn->ctx->cu, fn, (unsigned int)grid, 1, (unsigned int)s->split_k, s->threads,
+		                      (unsigned)kn->contract.step[step].dynamic_smem, args, stream, err);
 	}
 	if (s->split_k > 1)
-		return launch_clusters(kn, (unsigned)s->split_k, c->tiles, args, stream, err);
+		return launch_clusters(kn, fn, (unsigned)s->split_k, c->tiles, args, stream, err);
 	if (s->producer == KGEN_PRODUCER_WARPGROUP) {
 		/* Persistent: as many blocks as the GPU holds at once, each looping over tiles. */
-		resident = kgen_matmul_resident(kn);
+		resident = kgen_matmul_resident(kn, step);
 		grid = c->tiles < resident ? c->tiles : resident;
 	}
-	return kgen_launch(kn->ctx->cu, kn->fn[0], grid, s->threads, (unsigned)kn->contract.step[0].dynamic_smem, args,
+	return kgen_launch(kn->ctx->cu, fn, grid, s->threads, (unsigned)kn->contract.step[step].dynamic_smem, args,
 	                   stream, err);
 }

@@ -95,7 +95,7 @@ division(const kgen_kernel *kn, const struct call *c, unsigned long long *dp_til
 	*dp_tiles = c->tiles;
 	*sk_blocks = 0;
 	if (kn->spec.schedule == KGEN_SCHEDULE_STREAM_K)
-		kgen_matmul_stream_k(c->tiles, c->k_tiles, kgen_matmul_resident(kn), dp_tiles, sk_blocks);
+		kgen_matmul_stream_k(c->tiles, c->k_tiles, kgen_matmul_resident(kn, 0), dp_tiles, sk_blocks);
 }
 
 /* Bytes of scratch for the call: split_k slices of m x n accumulators; for
@@ -513,7 +513,8 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	if (kgen_matmul_takes_maps(s)) {  /* TMA tensor maps instead of pointers (matmul_hopper_launch.c) */
 		struct kgen_wgmma_call w = { .a = a, .b = b, .c = cp, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,
 		                             .ldc = ldc, .ep = ep, .tiles = c->tiles, .residual = c->ops.residual,
-		                             .ldr = (long long)c->ops.ldr, .partials = scratch };
+		                             .ldr = (long long)c->ops.ldr, .partials = scratch,
+		                             .read_c = s->acc_dtype == KGEN_DT_F64 ? beta != 0 : (float)beta != 0.0f };
 		if ((st = kgen_matmul_wgmma_launch(kn, &w, stream, err)) || !kgen_matmul_partial_sums(s))
 			return st;
 		return add_splits(kn, c, scratch, cp, ep, stream, err);  /* split_reduce: kernel */

@@ -163,9 +163,10 @@ START_TEST(pingpong_boxes_whole_tiles)
 	const struct fake_map *map;
 	kgen_error err;
 
-	*nparams = 10;
+	*nparams = 9;  /* a_map, b_map, c_map, c, m, n, k, ldc, ep: beta 0 and C by TMA, the kernel without c_tma */
 	ck_assert_int_eq(kgen_matmul(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
 	ck_assert_uint_eq(last()->block[0], 384);
 	ck_assert_uint_eq(last()->smem, 1024 + 4 * 256 * 128 + 2 * 2 * 128 * 128);  /* stages, then the buffers */
 	map = fake_var("fake_cuda_last_map");
@@ -187,20 +188,31 @@ START_TEST(matmul_operands_are_checked)
 	kgen_error err;
 	int n0;
 
-	*nparams = 12;  /* a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep */
+	*nparams = 10;  /* C and the residual by TMA: a_map, b_map, c_map, r_map, c, m, n, k, ldc, ep */
 	n0 = *nlaunches;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 2.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*nlaunches, n0 + 1);
-	ck_assert_uint_eq(last()->args[11], 0x40000000ull);  /* ep: alpha 2.0f, beta 0.0f */
-	ck_assert_uint_eq((unsigned)last()->args[5], 1);      /* r_tma: the residual's rows (ldr = n) take TMA */
-	ops.ldr = 513;                                        /* rows of 1026 bytes: read element by element */
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");  /* the residual's rows (ldr = n) take TMA */
+	ck_assert_uint_eq(last()->args[9], 0x40000000ull);    /* ep: alpha 2.0f, beta 0.0f */
+	ck_assert_uint_eq(last()->args[4], c);
+	*nparams = 12;  /* a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep */
+	ops.ldr = 513;  /* rows of 1026 bytes: read element by element */
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
-	ck_assert_uint_eq((unsigned)last()->args[5], 0);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_unaligned");
+	ck_assert_uint_eq((unsigned)last()->args[3], 1);  /* c_tma */
+	ck_assert_uint_eq((unsigned)last()->args[5], 0);  /* r_tma */
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.5, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_beta_unaligned");
+	ck_assert_uint_eq(last()->args[11], 0x3f0000003f800000ull);  /* ep: alpha 1.0f, beta 0.5f */
+	*nparams = 10;
 	ops.ldr = 0;
 	ops.residual = c;  /* in place: C's pitch and type */
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err), KGEN_OK);
-	ck_assert_int_eq(*nlaunches, n0 + 3);
-	ck_assert_uint_eq((unsigned)last()->args[5], 1);
+	ck_assert_int_eq(*nlaunches, n0 + 4);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 1.0, &ops, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_beta");
+	ck_assert_uint_eq(last()->args[9], 0x3f8000003f800000ull);  /* ep: alpha 1.0f, beta 1.0f */
 	n0 = *nlaunches;
 	ck_assert_int_eq(kgen_matmul(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_str_eq(err.message, "kgen_matmul: the spec's epilogue reads bias (bias: col): pass its vector of n "
@@ -236,7 +248,7 @@ START_TEST(matmul_operands_are_checked)
 		kgen_kernel *x = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 		                       "store: tma\nbias: col\nepilogue: gelu(v + bias)\naux: v + bias\n");
 		struct kgen_matmul_operands xo = { .bias = 0x40000000ull, .aux = 0x60000000ull };
-		*nparams = 10;
+		*nparams = 9;  /* a_map, b_map, c_map, c, m, n, k, ldc, ep */
 		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err), KGEN_OK);
 		ck_assert_int_eq(*nlaunches, n0 + 1);
 		xo.aux = 0;
@@ -795,18 +807,18 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	kgen_error err;
 	int e0 = *encodes;
 
-	*nparams = 10;
+	*nparams = 9;  /* beta 0, C by TMA: a_map, b_map, c_map, c, m, n, k, ldc, ep */
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 3);
 	x = last();
+	ck_assert_str_eq(x->name, "matmul_wgmma_bf16");
 	ck_assert_uint_eq(x->smem, 1024 + 4 * 192 * 128 + 128 * 256);  /* 4 stages and two 8 KB buffers a consumer */
 	ck_assert_uint_eq(x->args[0], 264);              /* A: dims {k, m} */
 	ck_assert_uint_eq(x->args[1], 3000);             /* B: dims {n, k} */
 	ck_assert_uint_eq(x->args[2], 3000);             /* C: dims {n, m} */
-	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1);  /* c_tma */
-	ck_assert_uint_eq(x->args[4], 0x30000000ull);
-	ck_assert_uint_eq(x->args[5] & 0xffffffffu, 1000);
+	ck_assert_uint_eq(x->args[3], 0x30000000ull);
+	ck_assert_uint_eq(x->args[4] & 0xffffffffu, 1000);
 	map = fake_var("fake_cuda_last_map");           /* C's, encoded last: bf16 rows of 128 bytes, a warpgroup's 64 */
 	ck_assert_int_eq(map->type, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
 	ck_assert_int_eq(map->swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
@@ -820,21 +832,27 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 7, 8, 0, 0, 0, 0, 1.0, 0.5, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 4);              /* k = 0: C's map alone, for C = beta C */
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_beta");
 	ck_assert_uint_eq(last()->args[2], 8);
-	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 1);
+	ck_assert_uint_eq(last()->args[8], 0x3f0000003f800000ull);  /* ep: alpha 1.0f, beta 0.5f */
+	*nparams = 10;  /* C element by element: a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep */
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 3001, 1.0, 0.0, 0,
 	                             0, NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 4);              /* A's and B's kept (k = 0 left them), and no C map */
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_unaligned");
 	ck_assert_uint_eq(last()->args[2], 0);           /* ldc 3001: 6002 bytes, no map */
 	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);
 	ck_assert_uint_eq(last()->args[8], 3001);
-	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000008ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
+	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000008ull, 1000, 3000, 264, 0, 0, 0, 1.0, 2.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_beta_unaligned");
 	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);  /* c 8 bytes off 16 */
+	*nparams = 9;
 	ck_assert_int_eq(kgen_matmul(t, 0x10000000ull, 0x20000000ull, 0x30000100ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	ck_assert_int_eq(*encodes, e0 + 5);              /* another C: its map encoded */
-	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 1);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16");
+	ck_assert_uint_eq(last()->args[3], 0x30000100ull);
 	ck_assert_int_eq(kgen_matmul(f, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	map = fake_var("fake_cuda_last_map");           /* f32 C, one consumer of 128 rows: 32 columns a row of 128 bytes */
@@ -842,20 +860,70 @@ START_TEST(wgmma_store_tma_passes_c_map)
 	ck_assert_uint_eq(map->box[0], 32);
 	ck_assert_uint_eq(map->box[1], 128);
 	ck_assert_uint_eq(map->strides[0], 3000 * 4);
-	/* In clusters: C's map and c_tma passed the same way through cuLaunchKernelEx. */
+	/* In clusters: C's map passed the same way through cuLaunchKernelEx, the variant chosen the same way. */
 	ck_assert_int_eq(kgen_matmul(c, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 0, 1.0, 0.0, 0, 0,
 	                             NULL, &err), KGEN_OK);
 	x = last();
+	ck_assert_str_eq(x->name, "matmul_wgmma_bf16");
 	ck_assert_uint_eq(x->cluster[0], 2);
 	ck_assert_uint_eq(x->smem, 1024 + 4 * 192 * 128 + 128 * 256);
 	ck_assert_uint_eq(x->args[2], 3000);             /* C: dims {n, m} */
-	ck_assert_uint_eq(x->args[3] & 0xffffffffu, 1);  /* c_tma */
-	ck_assert_uint_eq(x->args[4], 0x30000000ull);
-	ck_assert_uint_eq(x->args[8], 3000);             /* ldc */
+	ck_assert_uint_eq(x->args[3], 0x30000000ull);
+	ck_assert_uint_eq(x->args[7], 3000);             /* ldc */
+	*nparams = 10;
 	ck_assert_int_eq(kgen_matmul(c, 0x10000000ull, 0x20000000ull, 0x30000000ull, 1000, 3000, 264, 0, 0, 3001, 1.0, 0.0, 0,
 	                             0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "matmul_wgmma_bf16_unaligned");
+	ck_assert_uint_eq(last()->cluster[0], 2);
 	ck_assert_uint_eq(last()->args[3] & 0xffffffffu, 0);  /* ldc 3001: no map */
 	ck_assert_uint_eq(last()->args[8], 3001);
+	*nparams = 0;
+}
+END_TEST
+
+/* store: tma's four kernels (one for each beta and for whether TMA takes C)
+ * and NAME_repack are built lazily: a build compiles none, a call compiles
+ * the one it launches, at its first launch, and later calls find it. */
+START_TEST(wgmma_variants_build_at_their_first_launch)
+{
+	kgen_kernel *t = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
+	                       "tile_n: 64\nstore: tma\nname: variants_probe\n");
+	const unsigned long long a = 0x10000000ull, b = 0x20000000ull, c = 0x30000000ull;
+	kgen_build_times bt;
+	kgen_error err;
+
+	setenv("KGEN_CACHE", "0", 1);
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 0);
+	*nparams = 9;
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 64, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "variants_probe");
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 1);
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 64, 0, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 1);  /* found, not built again */
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 64, 0, 0, 0, 1.0, -1.0, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "variants_probe_beta");
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 2);
+	*nparams = 10;
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 64, 0, 0, 300, 1.0, 0.0, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "variants_probe_unaligned");
+	ck_assert_int_eq(kgen_matmul(t, a, b, c + 2, 256, 256, 64, 0, 0, 0, 1.0, 1e-3, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "variants_probe_beta_unaligned");
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 4);  /* NAME_repack not yet: no operand needed a copy */
+	/* beta 1e-60 is 0 as the kernel's f32 holds it: C is not read */
+	*nparams = 9;
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 64, 0, 0, 0, 1.0, 1e-60, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(last()->name, "variants_probe");
+	*nparams = 6;  /* NAME_repack's src, ld, dst, pitch, rows, width */
+	ck_assert_int_eq(kgen_matmul(t, a, b, c, 256, 256, 63, 63, 0, 0, 1.0, 0.0, 0, 0, NULL, &err), KGEN_OK);
+	ck_assert_str_eq(before_last(1)->name, "variants_probe_repack");
+	ck_assert_str_eq(last()->name, "variants_probe");
+	ck_assert_int_eq(kgen_kernel_build_times(t, &bt, &err), KGEN_OK);
+	ck_assert_int_eq(bt.modules, 5);
 	*nparams = 0;
 }
 END_TEST
@@ -2253,6 +2321,7 @@ fake_suite(void)
 	tcase_add_test(tc, matmul_reductions_start_at_identities);
 	tcase_add_test(tc, pingpong_boxes_whole_tiles);
 	tcase_add_test(tc, wgmma_store_tma_passes_c_map);
+	tcase_add_test(tc, wgmma_variants_build_at_their_first_launch);
 	tcase_add_test(tc, mma_tma_launch);
 	tcase_add_test(tc, stream_k_divides_the_launch);
 	tcase_add_test(tc, a_refused_cache_directory_is_reported);

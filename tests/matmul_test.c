@@ -363,22 +363,48 @@ START_TEST(matmul_wgmma_store_pairs)
 END_TEST
 
 /* store: tma: two swizzled buffers a consumer warpgroup after the stages,
- * C's map and c_tma in the kernel's parameters, a TMA store a chunk, the
- * last stores waited for; where C cannot take TMA the same buffers copied
- * by the warpgroup (no store: pairs fallback, whose unrolled copies of the
- * tile's code doubled a cold build); the stages the buffers leave room for
- * when the spec gives none. */
+ * C's map in the kernels' parameters, a TMA store a chunk, the last stores
+ * waited for; where C cannot take TMA the same buffers copied by the
+ * warpgroup (no store: pairs fallback, whose unrolled copies of the tile's
+ * code doubled a cold build); four kernels, one for each beta and each way
+ * C leaves, the work one function of READ_C, the kernels for C by TMA
+ * without c_tma (their calls pass 1); the stages the buffers leave room
+ * for when the spec gives none. */
 START_TEST(matmul_wgmma_store_tma)
 {
 	char *src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
 	                   "store: tma\n");
 
-	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "// Kernels (extern \"C\"), one of the first four a call (by beta and C's alignment), for C");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16(a_map, b_map, c_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16_beta(a_map, b_map, c_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  "
+	                "beta != 0 (C read and scaled)\n");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16_unaligned(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, "
+	                "230400>>>  beta 0, c_tma 0\n");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16_beta_unaligned(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, "
+	                "230400>>>  beta != 0, c_tma 0\n");
+	ASSERT_HAS(src, "//   matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, "
+	                "before the call's kernel\n");
 	ASSERT_HAS(src, "//   c_map: C (row-major, bf16, CU_TENSOR_MAP_SWIZZLE_128B): dims {n, m}, stride {ldc * 2},\n"
 	                "//   box {64, 64}, c_tma 1 (also with k = 0)");
-	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
+	ASSERT_HAS(src, "template <bool READ_C>\nstatic __device__ __forceinline__ void wgmma_work(\n"
+	                "    const CUtensorMap &a_map, const CUtensorMap &b_map, const CUtensorMap &c_map, int c_tma,\n"
+	                "    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue &ep)\n{\n");
+	ASSERT_HAS(src, "extern \"C\" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(\n"
+	                "    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,\n"
+	                "    const __grid_constant__ CUtensorMap c_map, Out *__restrict__ c, int m, int n, int k, long long ldc,\n"
+	                "    const Epilogue ep)\n{\n    wgmma_work<false>(a_map, b_map, c_map, 1, c, m, n, k, ldc, ep);\n}\n");
+	ASSERT_HAS(src, ") matmul_wgmma_bf16_beta(\n");
+	ASSERT_HAS(src, "    wgmma_work<true>(a_map, b_map, c_map, 1, c, m, n, k, ldc, ep);\n}\n");
+	ASSERT_HAS(src, ") matmul_wgmma_bf16_unaligned(\n"
+	                "    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,\n"
+	                "    const __grid_constant__ CUtensorMap c_map, int c_tma, Out *__restrict__ c, int m, int n, int k,\n"
+	                "    long long ldc, const Epilogue ep)\n{\n    wgmma_work<false>(a_map, b_map, c_map, c_tma, c, m, n, k, "
+	                "ldc, ep);\n}\n");
+	ASSERT_HAS(src, "    wgmma_work<true>(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep);\n}\n");
+	ASSERT_HAS_NOT(src, "ep.beta != (Acc)0");  /* beta is the kernel's: no branch in the tile's code */
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
-	ASSERT_HAS(src, "store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
+	ASSERT_HAS(src, "store_tile_tma<READ_C>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
 	                "n, ldc,");
 	ASSERT_HAS(src, "tma_store_2d(c_map, buf, col0 + chunk * CHUNK, row0);");
 	ASSERT_HAS(src, "warpgroup_sync(barrier);");
@@ -402,11 +428,13 @@ START_TEST(matmul_wgmma_store_tma)
 	/* In clusters: the same buffers after the stages (at the same offsets in both blocks). */
 	src = source("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\ntile_n: 256\n"
 	             "store: tma\ncluster: 2x1\n");
-	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "matmul_wgmma_bf16(a_map, b_map, c_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>");
+	ASSERT_HAS(src, "matmul_wgmma_bf16_beta_unaligned(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, "
+	                "230400>>>");
 	ASSERT_HAS(src, "// launched in clusters of 2 x 1 x 1 blocks");
-	ASSERT_HAS(src, "const __grid_constant__ CUtensorMap c_map, int c_tma,");
+	ASSERT_HAS(src, "    const CUtensorMap &a_map, const CUtensorMap &b_map, const CUtensorMap &c_map, int c_tma,\n");
 	ASSERT_HAS(src, "unsigned char *const cs = bs + STAGES * B_STAGE;");
-	ASSERT_HAS(src, "store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
+	ASSERT_HAS(src, "store_tile_tma<READ_C>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, "
 	                "n, ldc,");
 	ASSERT_HAS(src, "bulk_wait_group();  // the warpgroup's last stores done");
 	ASSERT_HAS(src, "auto release = [&](unsigned int i) { consumer_release(empty, i, rank); };");

@@ -7,7 +7,9 @@
 //! consumer_release, and in wgmma_inline.cu thread 0's next load); drain the
 //! last group, release its stage and store the tile.  `it` numbers the
 //! block's loads across its tiles, as the producer does; the kernel
-//! declares wg_row, the warpgroup's first row of the tile, and `release`.
+//! declares wg_row, the warpgroup's first row of the tile, and `release`;
+//! with store: tma, the kernel's work function has READ_C (beta != 0: C
+//! read and scaled) as its template parameter (wgmma_variants.cu).
 float acc[MMA_M][TILE_N / 2];
 {{#promote}}
 float part[MMA_M][TILE_N / 2];  // fp8_accum: promote: one k tile's sums, from the tensor cores' fp8 accumulation
@@ -128,27 +130,19 @@ for (int pair = blockIdx.x / 2; pair < pairs; pair += gridDim.x / 2) {
 {{/split}}
 {{#tma}}
 {{^residual_tma}}
-    if (ep.beta != (Acc)0)  // C read and scaled
-        store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                             row0 + wg_row, col0, ep);
-    else
-        store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                              row0 + wg_row, col0, ep);
+    store_tile_tma<READ_C>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                           row0 + wg_row, col0, ep);
 {{/residual_tma}}
 {{#residual_tma}}
     {
         unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
         unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
-        if (ep.beta != (Acc)0)  // C read and scaled
-            through_buffers ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                         row0 + wg_row, col0, ep, &r_map, wg_landed)
-                            : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                          row0 + wg_row, col0, ep, &r_map, wg_landed);
+        if (through_buffers)
+            store_tile_tma<READ_C, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                         &r_map, wg_landed);
         else
-            through_buffers ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                          row0 + wg_row, col0, ep, &r_map, wg_landed)
-                            : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                           row0 + wg_row, col0, ep, &r_map, wg_landed);
+            store_tile_tma<READ_C, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                          &r_map, wg_landed);
     }
 {{/residual_tma}}
 {{/tma}}

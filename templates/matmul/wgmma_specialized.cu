@@ -8,22 +8,16 @@
 //! of their k (wgmma_split.cu adds the shares).
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-{{#tma}}
-                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
-{{/tma}}
-{{#residual_tma}}
-                                                                  const __grid_constant__ CUtensorMap r_map, int r_tma,
-{{/residual_tma}}
-                                                                  Out *__restrict__ c, int m, int n, int k,
-{{^partials}}
-                                                                  long long ldc, const Epilogue ep)
-{{/partials}}
-{{#partials}}
-                                                                  long long ldc, const Epilogue ep,
-                                                                  Acc *__restrict__ partials)
-{{/partials}}
+{{#variants}}
+// The kernels' work (wgmma_variants.cu: a kernel for each beta and each way C leaves), READ_C: beta != 0.
+template <bool READ_C>
+static __device__ __forceinline__ void wgmma_work(
+    {{params}}
+{{/variants}}
+{{^variants}}
+extern "C" __global__ void __launch_bounds__(THREADS, 1) {{name}}(
+    {{params}}
+{{/variants}}
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free

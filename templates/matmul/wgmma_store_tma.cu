@@ -4,9 +4,10 @@
 //! writes it to C (clipping at m and n) while the warpgroup goes on; the
 //! buffer is written again once its store has read it.  Where C cannot
 //! take TMA (not 16-byte aligned, or ldc not a multiple of 16 bytes) the
-//! host says so (c_tma 0) and the warpgroup copies each chunk from its
-//! buffer to C itself (copy_chunk): one path to the buffers either way, so
-//! that the tile's unrolled code is not compiled once more for a fallback.
+//! host launches the kernels that take c_tma (wgmma_variants.cu), and with
+//! c_tma 0 the warpgroup copies each chunk from its buffer to C itself
+//! (copy_chunk): one path to the buffers either way, the copy compiled only
+//! into those kernels (the others pass c_tma 1, which folds it away).
 //! A residual of C's element size comes the other way (residual_tma): TMA
 //! loads each chunk of it into the buffer the chunk's results will leave
 //! from, the first two while the tile multiplies, and each thread reads its
@@ -106,7 +107,7 @@ static __device__ __forceinline__ Operands with_residual(Operands at, Acc residu
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2, written where
 // swizzled() puts it in the buffer's row.  READ_C:
-// beta != 0 (the caller's choice, once a tile, so that the elements'
+// beta != 0 (the kernel's: wgmma_variants.cu, so that the elements'
 // code has no branch on beta).
 {{^residual_tma}}
 template <bool READ_C>

@@ -34,13 +34,18 @@
 //
 // Needs: sm_90a (math: wgmma, stages: 4).
 //
-// Kernels (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_bf16(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
-//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
-//   matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_wgmma_bf16
+// Kernels (extern "C"), one of the first four a call (by beta and C's alignment), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
+//   matmul_wgmma_bf16(a_map, b_map, c_map, r_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
+//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first); beta 0
+//   matmul_wgmma_bf16_beta(a_map, b_map, c_map, r_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta != 0 (C read and scaled)
+//   matmul_wgmma_bf16_unaligned(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta 0, c_tma or r_tma 0
+//   matmul_wgmma_bf16_beta_unaligned(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta != 0, c_tma or r_tma 0
+//   matmul_wgmma_bf16_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before the call's kernel
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 256): each block takes tiles blockIdx.x, + grid, ... in order
 // grouped: down a group of `group` tile rows, then right.
+// The four take the same grid, block and shared memory: the first two need C and the residual
+// aligned for TMA (c_tma and r_tma 1 below) and do not take the flag, the last two take either.
 // a_map and b_map: A (row-major) and B (row-major) as CUtensorMaps (cuTensorMapEncodeTiled:
 // bf16, 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:
 //   a_map: dims {k, m}, stride {lda * 2}, box {64, 128}
@@ -537,7 +542,7 @@ static __device__ __forceinline__ Operands with_residual(Operands at, Acc residu
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2, written where
 // swizzled() puts it in the buffer's row.  READ_C:
-// beta != 0 (the caller's choice, once a tile, so that the elements'
+// beta != 0 (the kernel's: wgmma_variants.cu, so that the elements'
 // code has no branch on beta).
 // RESIDUAL_SMEM: the residual comes through the buffers (residual_load), its first two chunks loaded already
 // (residual_first_chunks); else each element's is loaded with the chunk's other operands.
@@ -639,12 +644,12 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 }
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
-                                                                  const __grid_constant__ CUtensorMap r_map, int r_tma,
-                                                                  Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, const Epilogue ep)
+// The kernels' work (wgmma_variants.cu: a kernel for each beta and each way C leaves), READ_C: beta != 0.
+template <bool READ_C>
+static __device__ __forceinline__ void wgmma_work(
+    const CUtensorMap &a_map, const CUtensorMap &b_map, const CUtensorMap &c_map, int c_tma,
+    const CUtensorMap &r_map, int r_tma, Out *__restrict__ c, int m, int n, int k, long long ldc,
+    const Epilogue &ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -719,20 +724,51 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const
         {
             unsigned char *const bufs = cs + (threadIdx.x / 128 - 1) * 2 * BUFFER;
             unsigned long long *const wg_landed = landed[threadIdx.x / 128 - 1];
-            if (ep.beta != (Acc)0)  // C read and scaled
-                through_buffers ? store_tile_tma<true, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                             row0 + wg_row, col0, ep, &r_map, wg_landed)
-                                : store_tile_tma<true, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                              row0 + wg_row, col0, ep, &r_map, wg_landed);
+            if (through_buffers)
+                store_tile_tma<READ_C, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                             &r_map, wg_landed);
             else
-                through_buffers ? store_tile_tma<false, true>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                              row0 + wg_row, col0, ep, &r_map, wg_landed)
-                                : store_tile_tma<false, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc,
-                                                               row0 + wg_row, col0, ep, &r_map, wg_landed);
+                store_tile_tma<READ_C, false>(&c_map, c_tma, bufs, &stored, c, acc, m, n, ldc, row0 + wg_row, col0, ep,
+                                              &r_map, wg_landed);
         }
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
+}
+// beta 0, C and the residual by TMA: the usual call.
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap r_map,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
+{
+    wgmma_work<false>(a_map, b_map, c_map, 1, r_map, 1, c, m, n, k, ldc, ep);
+}
+
+// beta != 0, C and the residual by TMA.
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16_beta(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap r_map,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
+{
+    wgmma_work<true>(a_map, b_map, c_map, 1, r_map, 1, c, m, n, k, ldc, ep);
+}
+
+// beta 0, where TMA cannot take C or the residual (c_tma or r_tma 0).
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16_unaligned(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, int c_tma, const __grid_constant__ CUtensorMap r_map,
+    int r_tma, Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
+{
+    wgmma_work<false>(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep);
+}
+
+// beta != 0, where TMA cannot take C or the residual (c_tma or r_tma 0).
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16_beta_unaligned(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, int c_tma, const __grid_constant__ CUtensorMap r_map,
+    int r_tma, Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
+{
+    wgmma_work<true>(a_map, b_map, c_map, c_tma, r_map, r_tma, c, m, n, k, ldc, ep);
 }
 
 // Copies `rows` rows of `width` elements, `ld` apart at src (aligned to an element will do), to dst

@@ -36,13 +36,18 @@
 //
 // Needs: sm_90a (math: wgmma, stages: 6).
 //
-// Kernels (extern "C"), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
-//   matmul_wgmma_e4m3(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
-//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
-//   matmul_wgmma_e4m3_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before matmul_wgmma_e4m3
+// Kernels (extern "C"), one of the first four a call (by beta and C's alignment), for C (m x n, row-major) = alpha A (m x k) B (k x n) + beta C:
+//   matmul_wgmma_e4m3(a_map, b_map, c_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  (dynamic shared memory:
+//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first); beta 0
+//   matmul_wgmma_e4m3_beta(a_map, b_map, c_map, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta != 0 (C read and scaled)
+//   matmul_wgmma_e4m3_unaligned(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta 0, c_tma 0
+//   matmul_wgmma_e4m3_beta_unaligned(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep)  <<<grid, 384, 230400>>>  beta != 0, c_tma 0
+//   matmul_wgmma_e4m3_repack(src, ld, dst, pitch, rows, width)  <<<grid_r, 256>>>  unaligned: repack, before the call's kernel
 // where grid = min(tiles, SMs x the blocks an SM holds), tiles = ceil(m / 128) *
 // ceil(n / 128): each block takes tiles blockIdx.x, + grid, ... in order
 // grouped: down a group of `group` tile rows, then right.
+// The four take the same grid, block and shared memory: the first two need C
+// aligned for TMA (c_tma 1 below) and do not take the flag, the last two take either.
 // a_map and b_map: A (row-major) and B (col-major) as CUtensorMaps (cuTensorMapEncodeTiled:
 // UINT8 (fp8's bytes), 2-D, CU_TENSOR_MAP_SWIZZLE_128B, zero fill), each passed by value:
 //   a_map: dims {k, m}, stride {lda}, box {128, 128}
@@ -496,7 +501,7 @@ static __device__ __forceinline__ void copy_chunk(Out *c, unsigned char *buf, in
 // 16 (t / 32) + t % 32 / 4 and that + 8, columns 2 (t % 4) and the next:
 // acc[i][4 j + e] is row + e / 2 * 8, column + e % 2, written where
 // swizzled() puts it in the buffer's row.  READ_C:
-// beta != 0 (the caller's choice, once a tile, so that the elements'
+// beta != 0 (the kernel's: wgmma_variants.cu, so that the elements'
 // code has no branch on beta).
 template <bool READ_C>
 static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, int c_tma, unsigned char *bufs,
@@ -578,11 +583,11 @@ static __device__ __forceinline__ void store_tile_tma(const CUtensorMap *c_map, 
 }
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-                                                                  const __grid_constant__ CUtensorMap c_map, int c_tma,
-                                                                  Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, const Epilogue ep)
+// The kernels' work (wgmma_variants.cu: a kernel for each beta and each way C leaves), READ_C: beta != 0.
+template <bool READ_C>
+static __device__ __forceinline__ void wgmma_work(
+    const CUtensorMap &a_map, const CUtensorMap &b_map, const CUtensorMap &c_map, int c_tma,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue &ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
@@ -648,15 +653,46 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3(const
             release(it);
             add_block_scaled(acc, part, scales);  // scale: block
         }
-        if (ep.beta != (Acc)0)  // C read and scaled
-            store_tile_tma<true>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                                 row0 + wg_row, col0, ep);
-        else
-            store_tile_tma<false>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
-                                  row0 + wg_row, col0, ep);
+        store_tile_tma<READ_C>(&c_map, c_tma, cs + (threadIdx.x / 128 - 1) * 2 * BUFFER, &stored, c, acc, m, n, ldc,
+                               row0 + wg_row, col0, ep);
     }
     if (threadIdx.x % 128 == 0)
         bulk_wait_group();  // the warpgroup's last stores done before the block's shared memory goes
+}
+// beta 0, C by TMA: the usual call.
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, Out *__restrict__ c, int m, int n, int k, long long ldc,
+    const Epilogue ep)
+{
+    wgmma_work<false>(a_map, b_map, c_map, 1, c, m, n, k, ldc, ep);
+}
+
+// beta != 0, C by TMA.
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3_beta(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, Out *__restrict__ c, int m, int n, int k, long long ldc,
+    const Epilogue ep)
+{
+    wgmma_work<true>(a_map, b_map, c_map, 1, c, m, n, k, ldc, ep);
+}
+
+// beta 0, where TMA cannot take C (c_tma 0).
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3_unaligned(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, int c_tma, Out *__restrict__ c, int m, int n, int k,
+    long long ldc, const Epilogue ep)
+{
+    wgmma_work<false>(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep);
+}
+
+// beta != 0, where TMA cannot take C (c_tma 0).
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_e4m3_beta_unaligned(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    const __grid_constant__ CUtensorMap c_map, int c_tma, Out *__restrict__ c, int m, int n, int k,
+    long long ldc, const Epilogue ep)
+{
+    wgmma_work<true>(a_map, b_map, c_map, c_tma, c, m, n, k, ldc, ep);
 }
 
 // Copies `rows` rows of `width` elements, `ld` apart at src (aligned to an element will do), to dst

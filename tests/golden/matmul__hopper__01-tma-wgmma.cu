@@ -387,10 +387,9 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 }
 // TMA loads into STAGES 128B-swizzled stages; each of the CONSUMERS warpgroups multiplies its WG_M
 // rows of the tile with wgmma, one stage's group in flight while the next is issued.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-                                                                  Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, const Epilogue ep)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free

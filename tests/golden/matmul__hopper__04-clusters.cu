@@ -512,10 +512,9 @@ static __device__ __forceinline__ void store_tile(Out *c, float (&acc)[MMA_M][TI
 }
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-                                                                  Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, const Epilogue ep)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free

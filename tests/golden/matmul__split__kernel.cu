@@ -427,11 +427,9 @@ static __device__ __forceinline__ int split_k_tiles(int k_tiles, unsigned int ra
 }
 // A producer warpgroup keeps STAGES TMA loads in flight; CONSUMERS warpgroups multiply
 // WG_M rows of each tile with wgmma and store them while the producer loads the next tile.
-extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(const __grid_constant__ CUtensorMap a_map,
-                                                                  const __grid_constant__ CUtensorMap b_map,
-                                                                  Out *__restrict__ c, int m, int n, int k,
-                                                                  long long ldc, const Epilogue ep,
-                                                                  Acc *__restrict__ partials)
+extern "C" __global__ void __launch_bounds__(THREADS, 1) matmul_wgmma_bf16(
+    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+    Out *__restrict__ c, int m, int n, int k, long long ldc, const Epilogue ep, Acc *__restrict__ partials)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long full[STAGES], empty[STAGES];  // a stage has landed; is free
