@@ -144,20 +144,25 @@ static const struct wgmma_param {
  * names alone (the contract's arguments), a variant's call of the work. */
 enum params_form { PARAMS_KERNEL, PARAMS_WORK, PARAMS_NAMES, PARAMS_CALL };
 
-/* The parameters of s's kernel in `form`, ", "-joined into b; typed ones
- * wrapped before 108 columns and closed by ")".  tma_only: a variant for C
- * (and the residual) by TMA, which takes no c_tma and r_tma (its call of
- * the work function passes 1 in their place). */
+/* The parameters of s's kernel in `form`, ", "-joined into buf (n bytes,
+ * enough for the longest: a fixed buffer, so that the contract, which
+ * cannot fail, allocates nothing); typed ones wrapped before 108 columns and
+ * closed by ")".  tma_only: a variant for C (and the residual) by TMA,
+ * which takes no c_tma and r_tma (its call of the work function passes 1
+ * in their place). */
 static void
-wgmma_param_list(const struct kgen_spec *s, enum params_form form, int tma_only, strbuf *b)
+wgmma_param_list(const struct kgen_spec *s, enum params_form form, int tma_only, char *buf, size_t n)
 {
-	size_t i, line = b->len;
-	int first = 1, typed = form == PARAMS_KERNEL || form == PARAMS_WORK;
+	size_t i, line = 0;
+	int typed = form == PARAMS_KERNEL || form == PARAMS_WORK;
 
+	buf[0] = '\0';
 	for (i = 0; i < sizeof wgmma_params / sizeof *wgmma_params; i++) {
 		const struct wgmma_param *p = &wgmma_params[i];
 		int flag = p->when == P_C_TMA || p->when == P_R_TMA;
-		char text[96];
+		const char *type = !typed ? "" : form == PARAMS_WORK && p->work ? p->work : p->type;
+		const char *name = flag && tma_only && !typed ? "1" : p->name;
+		size_t len = strlen(buf);
 		int has = p->when == P_ALWAYS ||
 		          ((p->when == P_C_MAP || p->when == P_C_TMA) && s->mm_store == KGEN_MM_STORE_TMA) ||
 		          ((p->when == P_R_MAP || p->when == P_R_TMA) && kgen_matmul_residual_tma(s)) ||
@@ -165,48 +170,28 @@ wgmma_param_list(const struct kgen_spec *s, enum params_form form, int tma_only,
 
 		if (!has || (flag && tma_only && form != PARAMS_CALL))
 			continue;
-		if (form == PARAMS_NAMES || form == PARAMS_CALL)
-			snprintf(text, sizeof text, "%s", flag && tma_only ? "1" : p->name);
-		else
-			snprintf(text, sizeof text, "%s%s", form == PARAMS_WORK && p->work ? p->work : p->type, p->name);
-		if (!first && typed && b->len - line + strlen(text) + 3 > 104) {
-			sb_puts(b, ",\n");
-			line = b->len;
-		} else if (!first) {
-			sb_puts(b, ", ");
+		if (len && typed && len - line + strlen(type) + strlen(name) + 3 > 104) {
+			snprintf(buf + len, n - len, ",\n");
+			line = strlen(buf);
+		} else if (len) {
+			snprintf(buf + len, n - len, ", ");
 		}
-		sb_puts(b, text);
-		first = 0;
+		len = strlen(buf);
+		snprintf(buf + len, n - len, "%s%s", type, name);
 	}
 	if (typed)
-		sb_puts(b, ")");
+		snprintf(buf + strlen(buf), n - strlen(buf), ")");
+	KGEN_ASSERT(strlen(buf) + 1 < n);  /* nothing cut: the buffers are sized for the longest list */
 }
 
-/* The list as a string of at most n bytes (the contract's arguments). */
-static void
-wgmma_param_names(const struct kgen_spec *s, int tma_only, char *buf, size_t n)
-{
-	strbuf b;
-
-	sb_init(&b);
-	wgmma_param_list(s, PARAMS_NAMES, tma_only, &b);
-	snprintf(buf, n, "%s", b.failed || !b.s ? "" : b.s);
-	sb_free(&b);
-}
-
-/* The list as placeholder `name` of t (out of memory: t fails). */
+/* The list as placeholder `name` of t. */
 static void
 set_params(struct tpl_args *t, const char *name, const struct kgen_spec *s, enum params_form form, int tma_only)
 {
-	strbuf b;
+	char buf[512];
 
-	sb_init(&b);
-	wgmma_param_list(s, form, tma_only, &b);
-	if (b.failed)
-		t->failed = 1;
-	else
-		tpl_set(t, name, "%s", b.s);
-	sb_free(&b);
+	wgmma_param_list(s, form, tma_only, buf, sizeof buf);
+	tpl_set(t, name, "%s", buf);
 }
 
 /* store: tma: two buffers of 128-byte rows a consumer warpgroup, each of
@@ -417,7 +402,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 	/* The kernels are compiled apart, each at its first launch (runtime/context.c): a call compiles the variant
 	 * it takes (and NAME_repack only where an operand needs a copy, NAME_reduce where it adds the splits). */
 	p->apart = 1;
-	wgmma_param_names(s, variants, args, sizeof args);
+	wgmma_param_list(s, PARAMS_NAMES, variants, args, sizeof args);
 	st = kgen_contract_step(p, "", args, "grid", s->threads);
 	st->dynamic_smem = smem;
 	kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
@@ -464,7 +449,7 @@ kgen_matmul_wgmma_contract(const struct kgen_spec *s, struct kgen_contract *p, c
 		size_t i;
 
 		for (i = 0; i < sizeof v / sizeof *v; i++) {
-			wgmma_param_names(s, v[i].tma_only, args, sizeof args);
+			wgmma_param_list(s, PARAMS_NAMES, v[i].tma_only, args, sizeof args);
 			st = kgen_contract_step(p, v[i].suffix, args, "grid", s->threads);
 			st->dynamic_smem = first.dynamic_smem;
 			st->cluster = first.cluster;
