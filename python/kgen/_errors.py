@@ -19,6 +19,11 @@ def _no_driver(status, message):
     return status == "KGEN_ECUDA" and message.startswith(("no CUDA driver", "cannot load the CUDA driver"))
 
 
+class DimError(IndexError, ValueError):
+    """A dim or axis out of range for the array: an IndexError, as torch
+    raises, and a ValueError, as numpy's AxisError is."""
+
+
 class KgenError(Exception):
     """A libkgen call failed: status is its name ("KGEN_ECUDA", "KGEN_EINVAL", ...).
     Without a CUDA driver, str() ends with what works without one."""

@@ -238,12 +238,23 @@ def other_device(x, y):
     return x.device is not None and y.device is not None and x.device != y.device
 
 
+def out_text(o, a, laid_out=True, layout="not contiguous"):
+    """What out= is, for a refusal: its dtype and shape, and what else is wrong
+    with it (its layout, when not laid_out; its device, when not a's)."""
+    text = "%s %s" % (o.dtype, tuple(o.shape))
+    if not laid_out:
+        text += ", " + layout
+    if other_device(o, a):
+        text += ", on GPU %d where the input is on GPU %d" % (o.device, a.device)
+    return text
+
+
 def writable_out(out, where, want_dtype, shape, a, what):
     """The Array of out=, checked: contiguous, of the result's dtype and shape, on a's device, writable."""
     o = describe(out, "out", where)
     if o.dtype != want_dtype or tuple(o.shape) != tuple(shape) or not contiguous(o) or other_device(o, a):
-        raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s %s"
-                         % (want_dtype, tuple(shape), what, o.dtype, tuple(o.shape)))
+        raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s"
+                         % (want_dtype, tuple(shape), what, out_text(o, a, contiguous(o))))
     if o.readonly:
         raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     return o

@@ -20,6 +20,7 @@ from threading import get_ident as _thread
 from typing import Any, Dict, NamedTuple, Optional, Union
 
 from . import _arrays, _lib, _memory, _plans, _trace
+from ._errors import DimError
 from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
 from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
                       new_plan_kernel, stream_of, writable_out)
@@ -330,7 +331,7 @@ def _axis(a, axis):
         raise TypeError("kgen: axis is an int (0 to %d, or negative from the end) or None, not %s %r"
                         % (nd - 1, type(axis).__name__, axis))
     if not -nd <= axis < nd:
-        raise ValueError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
+        raise DimError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
     return None if nd == 1 else axis % nd
 
 
@@ -343,6 +344,15 @@ def _plan_kernel(a, op, plan, device, s):
     if op is not None and op != f["op"]:
         raise ValueError("%s: the plan computes op %s, not %s" % (WHERE, f["op"], op))
     return k
+
+
+def _check_family(k, want, call):
+    """spec= of the family the call runs (a full reduction's kernel: reduce; a matrix's spec is
+    refused sooner, by the axis= the call sets on it)."""
+    got = k.spec.fields.get("kernel")
+    if got != want:
+        raise ValueError("%s: spec= is a kernel: %s spec; %s with %s takes kernel: %s specs"
+                         % (WHERE, got, WHERE, call, want))
 
 
 def _prepare(a, op, axis, spec, plan, overrides, s):
@@ -361,6 +371,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s):
         elif spec is not None:
             key = ("reduce", device, _spec_key(spec), op, a.dtype, over)
             k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+            _check_family(k, "reduce", "axis=None")
         else:
             shipped = None
             if plan is None and not overrides:

@@ -20,6 +20,7 @@ import sys
 from typing import Any, Optional, Union
 
 from . import _arrays, _lib, _memory, _trace
+from ._errors import DimError
 from ._arrays import allocator, describe, finish, stream_address
 from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
 from ._spec import _err, _spec_key
@@ -129,8 +130,9 @@ def prepare(where, op, a, w, b, lab, out, o):
             raise TypeError("%s: labels are %s: they are class indices, int32 or int64 (i32, i64)"
                             % (where, lab.dtype))
         if tuple(lab.shape) != c.shape and tuple(lab.shape) != (c.rows,):
-            raise ValueError("%s: labels have shape %s: one label a row of logits, shape %s (or (%d,))"
-                             % (where, tuple(lab.shape), c.shape, c.rows))
+            raise ValueError("%s: labels have shape %s: one label a row of logits, shape %s%s"
+                             % (where, tuple(lab.shape), c.shape,
+                                " (or (%d,))" % c.rows if c.shape != (c.rows,) else ""))
         if not contiguous(lab):
             raise ValueError("%s: labels must be contiguous (strides %s elements); pass labels.contiguous()"
                              % (where, tuple(lab.strides)))
@@ -214,7 +216,7 @@ def check_dim(where, ndim, dim):
     else:
         d = dim.__index__()
     if ndim and not -ndim <= d < ndim:
-        raise ValueError("%s: dim %d is out of range for %d dimensions" % (where, d, ndim))
+        raise DimError("%s: dim %d is out of range for %d dimensions" % (where, d, ndim))
     if ndim and d % ndim != ndim - 1:
         raise ValueError("%s: rows along the last dimension only (dim=-1 or dim=%d), not dim=%d: move that "
                          "dimension last first (x.movedim(%d, -1).contiguous(), then the result's back)"

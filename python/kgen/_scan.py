@@ -5,8 +5,10 @@ before goes faster, in C (kgen._fast's scan: _fast_scan_ready)."""
 from typing import Any, Optional, Union
 
 from . import _arrays, _lib, _memory, _plans, _trace
+from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, stream_of
+from ._kernel import (RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, out_text,
+                      stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
 from ._spec import Spec, _err, _spec_key
@@ -43,8 +45,8 @@ def _run_scan(k, a, out, stream, where, lines=None):
     else:
         o = describe(out, "out", where)
         if o.dtype != out_dtype or o.shape != tuple(a.shape) or (n > 1 and not contiguous(o)) or other_device(o, a):
-            raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device"
-                             % (where, out_dtype, tuple(a.shape)))
+            raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device, not %s"
+                             % (where, out_dtype, tuple(a.shape), out_text(o, a, n <= 1 or contiguous(o))))
         if o.readonly:
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
         res, ptr = out, o.ptr
@@ -111,7 +113,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     if dim is not None:
         nd = len(a.shape)
         if not -nd <= dim < max(nd, 1):
-            raise IndexError("%s: dim %d is out of range for %d-D x" % (WHERE, dim, nd))
+            raise DimError("%s: dim %d is out of range for %d dimensions" % (WHERE, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
             if _axis(spec, overrides) != "cols":  # between two transposes, until the column kernel is faster
                 return _transposed(x, op, exclusive, spec, out, stream, overrides)

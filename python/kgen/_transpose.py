@@ -3,7 +3,7 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, describe, empty, finish, packed_strides, stream_address
-from ._kernel import RUNNERS, align, cached, new_kernel, other_device, stream_of
+from ._kernel import RUNNERS, align, cached, new_kernel, other_device, out_text, stream_of
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.transpose"
@@ -35,8 +35,9 @@ def _run_transpose(k, a, out, stream, where):
     else:
         res, o = out, describe(out, "out", where)
         if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or other_device(o, a):
-            raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device"
-                             % (a.dtype, shape))
+            raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device, not %s"
+                             % (a.dtype, shape, out_text(o, a, o.strides[-1] == 1 or rows <= 1, "rows of stride %d"
+                                                         % o.strides[-1])))
         if o.readonly:
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     layout = _lib.TransposeLayout(_lib.arg(where, "x's batch", batch),

@@ -3,11 +3,13 @@ language reaches the kernel it names with the arrays' addresses and sizes,
 argmin and argmax write a value and an index, the results have the types
 docs/spec.md gives, scratch is allocated once per kernel and passed to C,
 custom ops and nan= set the spec, and a ready call does no spec work."""
+import ctypes
+
 import pytest
 
 import kgen
 from kgen import _lib, _reduce
-from fakecuda import Device, counter, launches_since, mark, need_fake, record_params
+from fakecuda import Device, counter, drv, launches_since, mark, need_fake, record_params
 
 need_fake()
 
@@ -217,3 +219,39 @@ def test_mistakes_are_refused_naming_them():
     with pytest.raises(TypeError, match="out of argmin or argmax is a pair"):
         kgen.reduce(x, "argmin", axis=1, out=Device((10,)))
     assert isinstance(_reduce.ArgResult(1, 2), tuple)
+
+
+class _On(Device):
+    """A Device that says which GPU it is on (cupy's .device.id)."""
+
+    def __init__(self, gpu, shape, typestr="<f4"):
+        super().__init__(shape, typestr)
+        self.device = type("CudaDevice", (), {"id": gpu})()
+
+
+def test_refusals_name_what_is_wrong():
+    # out= on another GPU: the refusal says so (dtype and shape are right); a spec of another family is
+    # refused by name before libkgen's calls; a dim or axis out of range is an IndexError and a ValueError.
+    n_gpus = ctypes.c_int()
+    drv.cuDeviceGetCount(ctypes.byref(n_gpus))
+    if n_gpus.value < 2:
+        pytest.skip("one fake GPU (tests/python_test.sh runs four: FAKE_CUDA_DEVICES=4)")
+    with pytest.raises(ValueError, match=r"not f32 \(\), on GPU 1 where the input is on GPU 0"):
+        kgen.reduce(_On(0, (100,)), out=_On(1, ()), plan=False)
+    with pytest.raises(ValueError, match=r"not f32 \(8, 4\), on GPU 1 where the input is on GPU 0"):
+        kgen.transpose(_On(0, (4, 8)), out=_On(1, (8, 4)))
+    with pytest.raises(ValueError, match=r"not f32 \(100,\), on GPU 1 where the input is on GPU 0"):
+        kgen.cumsum(_On(0, (100,)), out=_On(1, (100,)))
+
+
+def test_a_spec_of_another_family_is_refused_by_name():
+    with pytest.raises(ValueError, match="kgen.reduce: spec= is a kernel: transpose spec; kgen.reduce with "
+                                         "axis=None takes kernel: reduce specs"):
+        kgen.reduce(Device((100,)), spec="kernel: transpose\n")
+    with pytest.raises(kgen.SpecError, match="axis does not apply to kernel: reduce"):  # the call's axis= set on it
+        kgen.reduce(Device((10, 100)), axis=1, spec="kernel: reduce\n")
+    for call in (lambda: kgen.reduce(Device((10, 10)), axis=2), lambda: kgen.softmax(Device((10, 10)), dim=2),
+                 lambda: kgen.cumsum(Device((10, 10)), dim=2)):
+        with pytest.raises(IndexError, match="out of range for 2 dimensions") as e:
+            call()
+        assert isinstance(e.value, ValueError)
