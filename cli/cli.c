@@ -57,6 +57,16 @@ kgen_report(const kgen_error *err)
 	return kgen_exit_status(err->status);
 }
 
+/* --unset KEY's "KEY=" strings: an override from here was an --unset. */
+static char unset_pool[64][128];
+
+/* Whether override `set` came from --unset (its "KEY=" is the pool's). */
+static int
+was_unset(const char *set)
+{
+	return set >= &unset_pool[0][0] && set < &unset_pool[0][0] + sizeof unset_pool;
+}
+
 /* Name the overrides that made a spec wrong, "--set threads=100 --set
  * dtype=f64": after the message when it has a line of the spec, else in
  * place of the file ("s.yaml (--set threads=100)"). */
@@ -71,9 +81,13 @@ name_overrides(const char *path, char *const *sets, int nsets, kgen_error *err)
 	 * a newline in an argument must not split the message, nor an escape
 	 * sequence reach the terminal. */
 	for (i = 0; i < nsets && used + 16 < sizeof label; i++) {
-		used += (size_t)snprintf(label + used, sizeof label - used, "%s--set ", i ? " " : "");
+		char key[128];
+		int unset = was_unset(sets[i]);
+		used += (size_t)snprintf(label + used, sizeof label - used, "%s--%s ", i ? " " : "", unset ? "unset" : "set");
+		if (unset)  /* "KEY=" shown as the KEY the user gave */
+			snprintf(key, sizeof key, "%.*s", (int)strcspn(sets[i], "="), sets[i]);
 		if (used + 9 < sizeof label)
-			used += strlen(kgen_escape(sets[i], label + used, sizeof label - used, 0));
+			used += strlen(kgen_escape(unset ? key : sets[i], label + used, sizeof label - used, 0));
 	}
 	if (err->line > 0) {
 		size_t len = strlen(err->message);
@@ -119,13 +133,12 @@ kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, 
 char *
 kgen_cli_unset(const char *key)
 {
-	static char pool[64][128];
 	static int used;
 
-	if (!key[0] || strchr(key, '=') || strlen(key) + 2 > sizeof pool[0] || used == 64)
+	if (!key[0] || strchr(key, '=') || strlen(key) + 2 > sizeof unset_pool[0] || used == 64)
 		return NULL;
-	snprintf(pool[used], sizeof pool[0], "%s=", key);
-	return pool[used++];
+	snprintf(unset_pool[used], sizeof unset_pool[0], "%s=", key);
+	return unset_pool[used++];
 }
 
 int

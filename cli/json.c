@@ -37,8 +37,21 @@ kgen_json_string(FILE *fp, const char *s)
 void
 kgen_json_error(FILE *fp, const char *path, const kgen_error *err)
 {
+	const char *file = err->file[0] ? err->file : path ? path : "";
+	size_t n = path ? strlen(path) : 0, len = strlen(file);
+	char overrides[sizeof err->file];
+
+	/* An error of the overrides, without a line: "s.yaml (--set x=1)" is
+	 * the file s.yaml and the overrides "--set x=1", each a member. */
 	fputs("{\"file\": \"", fp);
-	kgen_json_string(fp, err->file[0] ? err->file : path ? path : "");
+	if (n && len > n + 3 && strncmp(file, path, n) == 0 && strncmp(file + n, " (", 2) == 0 && file[len - 1] == ')') {
+		snprintf(overrides, sizeof overrides, "%.*s", (int)(len - n - 3), file + n + 2);
+		kgen_json_string(fp, path);
+		fputs("\", \"overrides\": \"", fp);
+		kgen_json_string(fp, overrides);
+	} else {
+		kgen_json_string(fp, file);
+	}
 	fprintf(fp, "\", \"line\": %d, \"column\": %d, \"severity\": \"error\", \"status\": \"%s\", \"exit\": %d, "
 	        "\"message\": \"", err->line, err->column, kgen_status_name(err->status), kgen_exit_status(err->status));
 	kgen_json_string(fp, err->message);

@@ -28,6 +28,7 @@ static void usage(FILE *fp);
 struct gen_opts {
 	const char *outpath, *arch;
 	const char *only;    /* the option of compile's to name if refused: --cubin, --ptx, else --arch */
+	int kind_given;      /* --cubin or --ptx was given */
 	kgen_image kind;
 	char *sets[64];      /* --set KEY=VALUE, and --unset KEY as KEY= */
 	char side[64];       /* each one's side in kgen diff: 0 both, 'a' (--set-a) or 'b' (--set-b) */
@@ -402,14 +403,15 @@ static const struct gen_command gen_check = {
 	        "file:line:column: error: ... for a bad one.  With --arch, also refuse a spec\n"
 	        "whose features need a newer GPU than ARCH (method: tma needs sm_90).  With\n"
 	        "--json, each diagnostic is a JSON object on a line of standard output:\n"
-	        "{file, line, column, severity, status, exit, message, source_line}.\n"
+	        "{file, line, column, severity, status, exit, message, source_line}, and\n"
+	        "overrides (\"--set threads=3\") where the error is theirs.\n"
 	        "Exit 0 when every spec is good, else the worst spec's status.\n",
 	.run = cmd_check,
 };
 
 static const struct gen_command gen_compile = {
 	.name = "compile",
-	.help = "usage: kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]...\n"
+	.help = "usage: kgen compile SPEC [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]...\n"
 	        "                    -o FILE\n"
 	        "Generate the spec's CUDA C and compile it with NVRTC for ARCH (no GPU needed);\n"
 	        "write the cubin (default) or the PTX to FILE (-o - : standard output).\n"
@@ -506,8 +508,14 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 				g.one_side = ch == 'A' ? "--set-a" : "--set-b";
 			break;
 		case 'a': g.arch = optarg; g.only = g.only ? g.only : "--arch"; break;
-		case 'c': g.kind = KGEN_IMAGE_CUBIN; g.only = "--cubin"; break;
-		case 'p': g.kind = KGEN_IMAGE_PTX; g.only = "--ptx"; break;
+		case 'c':
+		case 'p':
+			if (g.kind_given && g.kind != (ch == 'c' ? KGEN_IMAGE_CUBIN : KGEN_IMAGE_PTX))
+				return kgen_cli_usage_error(c->name, "--cubin and --ptx: one image a compile");
+			g.kind = ch == 'c' ? KGEN_IMAGE_CUBIN : KGEN_IMAGE_PTX;
+			g.kind_given = 1;
+			g.only = ch == 'c' ? "--cubin" : "--ptx";
+			break;
 		case 'j': g.json = 1; break;
 		case 't': g.time = 1; break;
 		case 'h': gen_usage(c, stdout); return 0;
@@ -539,7 +547,7 @@ static const struct command {
 	{ "check", check_main, "kgen check SPEC... [--arch ARCH] [--json] [--set KEY=VALUE]... [--unset KEY]...",
 	  "validate specs, generate nothing" },
 	{ "compile", compile_main,
-	  "kgen compile SPEC [--arch sm_90] [--cubin|--ptx] [--set KEY=VALUE]... [--unset KEY]... -o FILE",
+	  "kgen compile SPEC [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]... -o FILE",
 	  "generate and compile with NVRTC (no GPU needed)" },
 	{ "diff", diff_main,
 	  "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]... [--set-a|--set-b KEY=VALUE]...",

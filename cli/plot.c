@@ -78,22 +78,19 @@ parse_options(int argc, char **argv, struct kgen_plot_opts *o)
 				o->kind = KGEN_PLOT_SPACE;
 			else {
 				char q[64];
-				fprintf(stderr, "kgen plot: --kind %s: expected line, ladder or space\n",
-				        kgen_quote(optarg, q, sizeof q));
-				return 2;
+				return kgen_cli_usage_error("plot", "--kind %s: expected line, ladder or space",
+				                            kgen_quote(optarg, q, sizeof q));
 			}
 			break;
 		case 'a': o->at = optarg; break;
 		case 't': o->title = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: fprintf(stderr, "(kgen plot --help says what it takes)\n"); return 2;
+		default: return kgen_cli_usage_error("plot", NULL);  /* getopt has said what */
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "kgen plot: no FILE given (kgen run's --tsv or --json, kgen tune's records)\n");
-		return 2;
-	}
+	if (optind >= argc)
+		return kgen_cli_usage_error("plot", "no FILE given (kgen run's --tsv or --json, kgen tune's records)");
 	return -1;
 }
 

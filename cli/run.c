@@ -73,7 +73,8 @@ run_usage(FILE *fp)
 	      "\n"
 	      "Build each spec for GPU D (default 0), run it on seeded random data of N\n"
 	      "elements (default 2^24; --n may repeat; suffixes k, M, G and 2^K accepted)\n"
-	      "and, with --verify (the default), check the result against a CPU reference:\n"
+	      "and, with --verify (the default unless --bench is given alone), check the\n"
+	      "result against a CPU reference:\n"
 	      "integers, min and max exactly; float sums within eps(acc) * (ceil(log2 N) + 2)\n"
 	      "* sum|x|.  With --bench, time the launch (CUDA events, 3 warm-up runs, median\n"
 	      "of R runs, default 20; inputs smaller than 2 x L2 rotate among copies) and\n"
@@ -140,6 +141,16 @@ run_usage(FILE *fp)
 	      "ROWSxCOLS a scan runs along each row of the matrix (kgen_scan_rows), the\n"
 	      "input's rows --pad E elements longer, every row checked (no CUB peer);\n"
 	      "without --n, only the shapes run.\n"
+	      "Row kernels (kernel: rows) run at each --shape ROWSxCOLS, rows --pad E\n"
+	      "elements longer: seeded x, a weight and bias for the norms, labels for\n"
+	      "cross_entropy (every seventh row ignored), the outputs poisoned, every output\n"
+	      "against an fp64 CPU reference; --extreme makes the first rows the edge cases\n"
+	      "(all -inf, a NaN, huge values, a constant row); --bench times a call per call\n"
+	      "beside a device-to-device copy of the same bytes.\n"
+	      "--seed S seeds the random data (default 20261121; the first line names it).\n"
+	      "--cub PATH and --cublas PATH name the peers' helpers (default: $KGEN_CUB and\n"
+	      "$KGEN_CUBLAS, then kgen-cub and kgen-cublas beside kgen, then the installed\n"
+	      "ones); an empty PATH leaves the peer out.\n"
 	      "--tsv FILE writes a row per result (tab-separated, a header first; a spec\n"
 	      "path's backslash, tab and newline as \\\\, \\t and \\n); --json FILE the same\n"
 	      "rows as JSON objects, one per line, keyed by the header's names (FILE - :\n"
@@ -247,20 +258,19 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 
 	switch (c) {
 	case 'n':
-		if (o->nn == KGEN_RUN_MAX_SIZES || kgen_parse_count(arg, &o->n[o->nn])) {
-			fprintf(stderr, "kgen run: bad --n %s (at most %d sizes, e.g. 1000, 16M, 2^30, 2^24+7)\n", arg,
-			        KGEN_RUN_MAX_SIZES);
-			return 2;
-		}
+		if (o->nn == KGEN_RUN_MAX_SIZES)
+			return kgen_cli_usage_error("run", "more than %d --n", KGEN_RUN_MAX_SIZES);
+		if (kgen_parse_count(arg, &o->n[o->nn]))
+			return kgen_cli_usage_error("run", "bad --n %s (e.g. 1000, 16M, 2^30, 2^24+7)", arg);
 		o->nn++;
 		o->n_given = 1;
 		break;
 	case 'x':
-		if (o->nshape == KGEN_RUN_MAX_SIZES || (r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1) {
-			fprintf(stderr, "kgen run: bad --shape %s (at most %d shapes, each ROWSxCOLS or BATCHxROWSxCOLS, e.g. "
-			        "8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)\n", arg, KGEN_RUN_MAX_SIZES);
-			return 2;
-		}
+		if (o->nshape == KGEN_RUN_MAX_SIZES)
+			return kgen_cli_usage_error("run", "more than %d --shape", KGEN_RUN_MAX_SIZES);
+		if ((r = kgen_parse_shape(arg, o->shape[o->nshape])) == -1)
+			return kgen_cli_usage_error("run", "bad --shape %s (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, "
+			                            "1x2^20, 64x1024x1024; MxNxK for a matmul)", arg);
 		if (r == -2 && !o->zero_shape)  /* refused by each spec, in the words of its family (load_specs) */
 			o->zero_shape = arg;
 		o->shape_parts[o->nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
@@ -275,18 +285,14 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 	case 'I': o->identity = 1; break;
 	case 'A': o->accuracy = 1; break;
 	case 'M':
-		if ((o->method = kgen_timing_method_parse(arg)) < 0) {
-			fprintf(stderr, "kgen run: bad --method %s (per-call, events, graph or cold)\n", arg);
-			return 2;
-		}
+		if ((o->method = kgen_timing_method_parse(arg)) < 0)
+			return kgen_cli_usage_error("run", "bad --method %s (per-call, events, graph or cold)", arg);
 		break;
 	case 'E': case 'N': {
 		int where = strcmp(arg, "start") == 0 ? KGEN_PLACE_START : strcmp(arg, "end") == 0 ? KGEN_PLACE_END :
 		            strcmp(arg, "both") == 0 ? KGEN_PLACE_START | KGEN_PLACE_END : -1;
-		if (where < 0) {
-			fprintf(stderr, "kgen run: bad --%s %s (start, end or both)\n", c == 'E' ? "extreme" : "nan", arg);
-			return 2;
-		}
+		if (where < 0)
+			return kgen_cli_usage_error("run", "bad --%s %s (start, end or both)", c == 'E' ? "extreme" : "nan", arg);
 		*(c == 'E' ? &o->extreme : &o->nan) = where;
 		break;
 	}

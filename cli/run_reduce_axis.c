@@ -333,10 +333,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv) {
 				kgen_tsv_text(tsv, specs[i].path);
-				fprintf(tsv, "\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\n",
+				fprintf(tsv, "\t%s\t%s/%s\t%llux%llu\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t%d\t%s\t-1\n",
 				        spec->r.dtype->name, kgen_ops[spec->op].name, kgen_axes[spec->axis].name, rows, cols,
 				        verdict, ms * 1e3, ms > 0 ? (double)(in_bytes + out_bytes) / (ms * 1e-3) / 1e9 : -1, cub * 1e3,
-				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets);
+				        cub > 0 ? (double)in_bytes / (cub * 1e-3) / 1e9 : -1, cub > 0 && ms > 0 ? cub / ms : -1, cub_offsets,
+				        kgen_timing_method_name(KGEN_TIME_PER_CALL));
 			}
 			fflush(stdout);
 		}

@@ -394,10 +394,10 @@ report(FILE *tsv, const struct run_spec *rs, const struct rcase *c, const char *
 	printf("  %s\n", msg);
 	if (tsv) {
 		kgen_tsv_text(tsv, rs->path);
-		fprintf(tsv, "\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n", s->r.dtype->name,
+		fprintf(tsv, "\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\t%s\t-1\n", s->r.dtype->name,
 		        kgen_row_ops[s->row_op].name, shape, verdict, ms * 1e3, ms > 0 ? moved / (ms * 1e-3) / 1e9 : -1,
 		        copy_ms * 1e3, copy_ms > 0 ? moved / (copy_ms * 1e-3) / 1e9 : -1,
-		        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
+		        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1, kgen_timing_method_name(KGEN_TIME_PER_CALL));
 	}
 	fflush(stdout);
 }

@@ -282,8 +282,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv) {  /* copy's GB/s in ceiling_gbs, the fraction of it in pct_ceiling; CUB's GB/s of the same bytes */
 				kgen_tsv_text(tsv, specs[i].path);
-				fprintf(tsv, "\t%s\t%s\t%llu\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n",
-				        s->r.dtype->name, kgen_ops[s->op].name, n, verdict, t.median_ms * 1e3,
+				fprintf(tsv, "\t%s\t%s\t%s\t%s\t%.3f\t%.1f\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%d\t%s\t%.4f\n",
+				        s->r.dtype->name, kgen_ops[s->op].name, vector ? size + 2 : size, verdict, t.median_ms * 1e3,
 				        t.median_ms > 0 ? bytes / (t.median_ms * 1e-3) / 1e9 : -1,
 				        copy > 0 ? bytes / (copy * 1e-3) / 1e9 : -1,
 				        copy > 0 && t.median_ms > 0 ? 100.0 * copy / t.median_ms : -1, cub > 0 ? cub * 1e3 : -1,

@@ -200,11 +200,12 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 			printf("  %s\n", msg);
 			if (tsv) {
 				kgen_tsv_text(tsv, specs[i].path);
-				fprintf(tsv, "\t%s\ttranspose\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\n",
+				fprintf(tsv, "\t%s\ttranspose\t%s\t%s\t%.3f\t%.1f\t-1\t-1\t%.3f\t%.1f\t%.3f\t0\t%s\t-1\n",
 				        spec->r.dtype->name, shape, verdict, ms * 1e3,
 				        ms > 0 ? 2.0 * (double)bytes / (ms * 1e-3) / 1e9 : -1, copy_ms * 1e3,
 				        copy_ms > 0 ? 2.0 * (double)bytes / (copy_ms * 1e-3) / 1e9 : -1,
-				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1);
+				        copy_ms > 0 && ms > 0 ? copy_ms / ms : -1,
+				        kgen_timing_method_name(KGEN_TIME_PER_CALL));
 			}
 			fflush(stdout);
 		}

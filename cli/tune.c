@@ -92,6 +92,8 @@ struct tune {
 static void
 usage(FILE *fp)
 {
+	char families[256];
+
 	fputs("usage: kgen tune SPACE.yaml [--n N]... [--shape RxC]... [--method events|graph|cold[,...]]\n"
 	      "                 [--runs R] [-j N] [--set KEY=VALUE]... [--unset KEY]... [--records FILE]\n"
 	      "                 [--fresh] [--resume] [--plan FILE] [--list]\n"
@@ -112,10 +114,14 @@ usage(FILE *fp)
 	      "kgen-cub do, so that no call finds its input cached.  Every point of one tuning\n"
 	      "must compute the same (one family, op, types, expressions and axis); --set\n"
 	      "KEY=VALUE fixes a key of the space (--set op=max --set dtype=bf16).\n"
+	      , fp);
+	/* the families from their runners' tune hooks, as check_same() names them */
+	fprintf(fp, "kgen tune takes %s spaces.\n", kgen_tune_families(0, families, sizeof families));
+	fputs(
 	      "A family sized by n (kernel: reduce, or scan: its input read once, no copies)\n"
 	      "is tuned at each --n; one sized by rows\n"
-	      "and cols (kernel: reduce_axis) at each --shape ROWSxCOLS (default 8192x8192,\n"
-	      "as kgen run's), every row's or column's result checked; one sized by m, n\n"
+	      "and cols (kernel: reduce_axis, rows) at each --shape ROWSxCOLS (default\n"
+	      "8192x8192, as kgen run's), every row's or column's result checked; one sized by m, n\n"
 	      "and k (kernel: matmul) at each --shape MxNxK (default 4096x4096x4096),\n"
 	      "checked as kgen run checks it.\n"
 	      "  --records FILE  JSON lines, one per measurement, appended (default:\n"
@@ -130,10 +136,10 @@ usage(FILE *fp)
 	      "                  fastest point, bounded by its m, n and k, in rising m n k, the\n"
 	      "                  largest unbounded, less the entries another serves within\n"
 	      "                  --tolerance; not for families sized by rows and cols\n"
-	      "  --against cub   time cub::DeviceReduce too (kgen-cub, the same method) and\n"
+	      "  --against cub   time CUB too (kgen-cub, the same method: cub::DeviceReduce\n"
+	      "                  for kernel: reduce, cub::DeviceScan for kernel: scan) and\n"
 	      "                  take at each n the point whose worst ratio to CUB's time, over\n"
-	      "                  the methods, is least (default: to the fastest point's);\n"
-	      "                  kernel: reduce only\n"
+	      "                  the methods, is least (default: to the fastest point's)\n"
 	      "  --choose mean   take at each n the point whose ratios, over the methods,\n"
 	      "                  have the least geometric mean (default worst: the least worst\n"
 	      "                  ratio); with --against cub, among the points faster than CUB\n"
@@ -148,7 +154,8 @@ usage(FILE *fp)
 	      "                  where no point is: --method events,graph --against cub\n"
 	      "                  --margin 10 takes the fastest back to back of the points at\n"
 	      "                  most 0.9 of CUB's time under graph replay\n"
-	      "  --list          expand and validate only (no GPU)\n"
+	      "  --list          expand and validate only (no GPU): the points, then the\n"
+	      "                  errors a tuning would stop at (family, sizes, --plan, --against)\n"
 	      "Exit 0 when a verified point was found at every n, 6 when a point failed to\n"
 	      "verify (it is never chosen), 5 without a GPU.\n", fp);
 }
@@ -1195,19 +1202,18 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 
 	switch (c) {
 	case 'n':
-		if (t->o.nn == MAX_SIZES || kgen_parse_count(arg, &t->o.n[t->o.nn]) || !t->o.n[t->o.nn]) {
-			fprintf(stderr, "kgen tune: bad --n %s (at most %d sizes, each at least 1; 1000, 16M, 2^30, 2^24+7)\n", arg,
-			        MAX_SIZES);
-			return 2;
-		}
+		if (t->o.nn == MAX_SIZES)
+			return kgen_cli_usage_error("tune", "more than %d --n", MAX_SIZES);
+		if (kgen_parse_count(arg, &t->o.n[t->o.nn]) || !t->o.n[t->o.nn])
+			return kgen_cli_usage_error("tune", "bad --n %s (at least 1; e.g. 1000, 16M, 2^30, 2^24+7)", arg);
 		t->o.nn++;
 		break;
 	case 'x':
-		if (t->o.nshape == MAX_SIZES || kgen_parse_shape(arg, t->o.shape[t->o.nshape])) {
-			fprintf(stderr, "kgen tune: bad --shape %s (at most %d shapes, each ROWSxCOLS, e.g. 8192x8192, 1x2^20, "
-			        "or MxNxK for a matmul)\n", arg, MAX_SIZES);
-			return 2;
-		}
+		if (t->o.nshape == MAX_SIZES)
+			return kgen_cli_usage_error("tune", "more than %d --shape", MAX_SIZES);
+		if (kgen_parse_shape(arg, t->o.shape[t->o.nshape]))
+			return kgen_cli_usage_error("tune", "bad --shape %s (ROWSxCOLS, e.g. 8192x8192, 1x2^20, or MxNxK for a "
+			                            "matmul)", arg);
 		t->o.shape_parts[t->o.nshape++] = strchr(strchr(arg, 'x') + 1, 'x') ? 3 : 2;
 		break;
 	case 'm':
@@ -1373,7 +1379,7 @@ outputs_not_inputs(const struct tune *t, kgen_error *err)
 }
 
 /* Each accepted point as a spec with its hash; every point computes the
- * same, every size fits, and the records are read. */
+ * same, kgen tune takes the family, and every size fits. */
 static kgen_status
 load_points(struct tune *t, kgen_error *err)
 {
@@ -1389,10 +1395,7 @@ load_points(struct tune *t, kgen_error *err)
 		    (st = kgen_cli_spec_hash(t->p[i].spec, t->p[i].hash, err)))
 			return st;
 	}
-	if ((st = check_same(t, err)) || (st = take_family(t, err)) || (st = check_sizes(t, err)) ||
-	    (st = read_records(t, err)))
-		return st;
-	return KGEN_OK;
+	return (st = check_same(t, err)) || (st = take_family(t, err)) ? st : check_sizes(t, err);
 }
 
 /* The GPU's context and every point built, the key that names this
@@ -1512,18 +1515,19 @@ kgen_cmd_tune(int argc, char **argv)
 	if (kgen_space_expand(t.space, t.sets, t.nsets, &t.pts, &err))
 		return kgen_report(&err);
 	kgen_space_print_counts(t.space, &t.pts, stdout);
-	if (t.list) {
+	if (t.list) {  /* and validated as a tuning would be: the family, the sizes, --plan and --against */
 		for (i = 0; i < t.pts.n; i++)
 			printf("%6d  %s\n", i + 1, t.pts.v[i].label);
-		kgen_points_free(&t.pts);
-		return 0;
+		if (t.pts.n && load_points(&t, &err))
+			rc = kgen_report(&err);
+		goto out;
 	}
 	if (!t.pts.n) {
 		fprintf(stderr, "kgen tune: no point of %s is accepted\n", t.space);
 		kgen_points_free(&t.pts);
 		return 1;
 	}
-	if (load_points(&t, &err) || start_gpu(&t, &ctx, &err) || (rec = append_records(&t, &err)) < 0 ||
+	if (load_points(&t, &err) || read_records(&t, &err) || start_gpu(&t, &ctx, &err) || (rec = append_records(&t, &err)) < 0 ||
 	    tune_sizes(&t, ctx, rec, best, chosen, &failures, &missing, &err)) {
 		rc = kgen_report(&err);
 		goto out;

@@ -2,6 +2,7 @@
  * its keys (which apply, a name looked up among them), the only-with
  * rules, the GPUs its rows need, the header comment from a plan. */
 #include "config.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,21 @@ kgen_key_lookup_for(long long kernel, const char *name)
 	return kgen_key_lookup(name);
 }
 
+const char *
+kgen_key_nearest_for(long long kernel, const char *name)
+{
+	const char *names[KGEN_KEY_COUNT];
+	const struct kgen_family *f;
+	const enum kgen_key *k;
+	size_t n = 0;
+
+	if (kernel < 0 || kernel >= KGEN_FAMILY_COUNT || !(f = kgen_family((enum kgen_family_id)kernel)))
+		return kgen_key_nearest(name);
+	for (k = f->keys; *k != KGEN_KEY_COUNT && n < KGEN_COUNT(names); k++)
+		names[n++] = kgen_keys[*k].name;
+	return kgen_nearest_name(name, names, n);
+}
+
 
 /* The row's message with {v} and {w} replaced by the values. */
 static void
@@ -181,15 +197,24 @@ kgen_spec_arch_specific(const struct kgen_spec *s)
 	return 0;
 }
 
-/* The number of "sm_90", "sm_90a" or "compute_90"; -1 for another form. */
-static int
-arch_number(const char *arch)
+int
+kgen_arch_number(const char *arch)
 {
+	const char *p = arch, *digits;
+
+	if (!arch)
+		return -1;
 	if (strncmp(arch, "sm_", 3) == 0)
-		return atoi(arch + 3);
-	if (strncmp(arch, "compute_", 8) == 0)
-		return atoi(arch + 8);
-	return -1;
+		p = arch + 3;
+	else if (strncmp(arch, "compute_", 8) == 0)
+		p = arch + 8;
+	else
+		return -1;
+	for (digits = p; isdigit((unsigned char)*p); p++)
+		;
+	if (p - digits < 2 || p - digits > 4 || !(*p == '\0' || (p[0] == 'a' && p[1] == '\0')))
+		return -1;
+	return atoi(digits);
 }
 
 const char *
@@ -197,7 +222,7 @@ kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, s
 {
 	size_t len = strlen(arch);
 
-	if (!kgen_spec_arch_specific(s) || arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
+	if (!kgen_spec_arch_specific(s) || kgen_arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
 		return arch;
 	snprintf(buf, n, "%sa", arch);
 	return buf;
@@ -214,8 +239,8 @@ kgen_spec_check_arch(const kgen_spec *s, const char *arch, kgen_error *err)
 
 	if (!s || !arch)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_check_arch: NULL argument");
-	if ((sm = arch_number(arch)) < 0)
-		return KGEN_OK;  /* kgen_compile() names a malformed architecture */
+	if ((sm = kgen_arch_number(arch)) < 0)
+		return kgen_fail(err, KGEN_EINVAL, KGEN_ARCH_UNKNOWN, arch);
 	for (r = kgen_family_of(s)->arch_needs; r && r->min_sm; r++) {
 		if (!needs(s, r))
 			continue;

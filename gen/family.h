@@ -51,6 +51,11 @@ struct kgen_arch_need {
 int kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n);
 int kgen_spec_arch_specific(const struct kgen_spec *s);
 
+/* The number of an architecture kgen compiles for: 90 for "sm_90", "sm_90a"
+ * or "compute_90" (two to four digits); -1 for any other text. */
+int kgen_arch_number(const char *arch);
+#define KGEN_ARCH_UNKNOWN "unknown architecture '%s': expected sm_NN, sm_NNa or compute_NN (e.g. sm_90)"
+
 /* The architecture to compile s for when asked for arch: arch, or its
  * arch-specific form (sm_90 -> sm_90a, compute_90 -> compute_90a) when a
  * row of s needs it; in buf (n bytes), returned. */
@@ -169,6 +174,10 @@ int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
  * has one by that name: the family's rules then say it does not apply),
  * or -1; two families may each have a key of one name. */
 int kgen_key_lookup_for(long long kernel, const char *name);
+
+/* The key of family `kernel` nearest to `name`, for "did you mean" (another
+ * family's would only be refused next), or NULL. */
+const char *kgen_key_nearest_for(long long kernel, const char *name);
 
 /* The only-with rows: an error for the first key the spec writes that does
  * not apply. */

@@ -49,7 +49,7 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 		if (strcmp(key, "plan") == 0)
 			return error_at_mark(s, km, err, "this is a size plan, not a spec: load it with kgen_plan_load_file() "
 			                     "(kgen check and kgen run take either)");
-		near = kgen_key_nearest(key);
+		near = kgen_key_nearest_for(s->kernel, key);
 		if (near)
 			return error_at_mark(s, km, err, "unknown key '%s' (did you mean '%s'?)", key, near);
 		return error_at_mark(s, km, err, "unknown key '%s'", key);
@@ -327,8 +327,7 @@ parse(struct kgen_spec *s, kgen_error *err)
 				st = error_at_mark(s, offset_mark(s, parser.problem_offset), err, "YAML: %s",
 				                   parser.problem ? parser.problem : "unreadable input");
 			else
-				st = kgen_yaml_syntax_error(s->text, s->text_len, s->file, parser.problem, parser.context,
-				                            (int)parser.problem_mark.line, (int)parser.problem_mark.column, err);
+				st = kgen_yaml_syntax_error(s->text, s->text_len, s->file, &parser, err);
 			w.failed = st;
 			break;
 		}

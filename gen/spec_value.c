@@ -348,7 +348,7 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 			kernel = v;
 	for (i = 0; i < n; i++) {
 		if ((k = kgen_key_lookup_for(kernel, keys[i])) < 0) {
-			near = kgen_key_nearest(keys[i]);
+			near = kgen_key_nearest_for(kernel, keys[i]);
 			st = kgen_fail(err, KGEN_ESPEC, "unknown key '%s'%s%s%s", keys[i], near ? " (did you mean '" : "",
 			               near ? near : "", near ? "'?)" : "");
 			goto fail;

@@ -102,9 +102,11 @@ colonless_key(const char *text, size_t len, int line, const char **start, size_t
 }
 
 kgen_status
-kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const char *problem, const char *context,
-                       int line, int column, kgen_error *err)
+kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const struct yaml_parser_s *p,
+                       kgen_error *err)
 {
+	const char *problem = p->problem, *context = p->context;
+	int line = (int)p->problem_mark.line, column = (int)p->problem_mark.column;
 	char shown[256], q[96];
 	const char *start;
 	size_t n;
@@ -125,6 +127,12 @@ kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const cha
 	}
 	kgen_fail(err, KGEN_ESPEC, "YAML: %s%s%s", problem ? problem : "syntax error", context ? " " : "",
 	          context ? context : "");
+	/* Found at the end of the text (an unclosed quote or bracket): the
+	 * place is where the unclosed thing began, a line the caret can show. */
+	if (context && p->problem_mark.index >= len && p->context_mark.index < len) {
+		line = (int)p->context_mark.line;
+		column = (int)p->context_mark.column;
+	}
 	kgen_error_at(err, file, text, len, line + 1, column + 1);
 	return KGEN_ESPEC;
 }
@@ -171,8 +179,7 @@ kgen_yaml_plain(const char *text, size_t len, const char *file, int max_depth, c
 			if (p.error == YAML_MEMORY_ERROR)
 				st = kgen_fail(err, KGEN_ENOMEM, "out of memory reading %s", what);
 			else
-				st = kgen_yaml_syntax_error(text, len, file, p.problem, p.context, (int)p.problem_mark.line,
-				                            (int)p.problem_mark.column, err);
+				st = kgen_yaml_syntax_error(text, len, file, &p, err);
 			break;
 		}
 		done = ev.type == YAML_STREAM_END_EVENT;

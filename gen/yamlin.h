@@ -40,7 +40,8 @@ kgen_status kgen_yaml_plain(const char *text, size_t len, const char *file, int 
  * late: when the lines before that point show such a key, the error is
  * put at it instead, "'threads 256' has no ':' (expected KEY: VALUE)"
  * ("has no blank after its ':'" for threads:256). */
-kgen_status kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const char *problem,
-                                   const char *context, int line, int column, kgen_error *err);
+struct yaml_parser_s;
+kgen_status kgen_yaml_syntax_error(const char *text, size_t len, const char *file, const struct yaml_parser_s *p,
+                                   kgen_error *err);
 
 #endif

@@ -185,38 +185,11 @@ kgen_nvrtc_version(void)
 	return nvrtc_version;
 }
 
-/* "sm_90", "sm_90a", "compute_90": the forms NVRTC's --gpu-architecture takes. */
-static int
-valid_arch(const char *arch)
-{
-	const char *p;
-
-	if (strncmp(arch, "sm_", 3) == 0)
-		p = arch + 3;
-	else if (strncmp(arch, "compute_", 8) == 0)
-		p = arch + 8;
-	else
-		return 0;
-	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
-		return 0;
-	p += 2;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return *p == '\0' || (p[0] == 'a' && p[1] == '\0');
-}
-
-/* The number of an architecture valid_arch() accepted: sm_90a -> 90. */
-static int
-arch_number(const char *arch)
-{
-	return atoi(arch + (arch[0] == 's' ? 3 : 8));
-}
-
 /* KGEN_OK when this NVRTC compiles for arch; else say which it does. */
 static kgen_status
 nvrtc_supports(const char *arch, kgen_error *err)
 {
-	int n = 0, *archs, i, want = arch_number(arch), ok = 0;
+	int n = 0, *archs, i, want = kgen_arch_number(arch), ok = 0;
 	kgen_status st = KGEN_OK;
 
 	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || !(archs = malloc((size_t)n * sizeof *archs)))
@@ -271,9 +244,8 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 		                 KGEN_COMPILE_EXTRA_MAX);
 	*image = NULL;
 	*size = 0;
-	if (!valid_arch(arch))
-		return kgen_fail(err, KGEN_EINVAL, "unknown architecture '%s': expected sm_NN, sm_NNa or compute_NN (e.g. sm_90)",
-		                 arch);
+	if (kgen_arch_number(arch) < 0)
+		return kgen_fail(err, KGEN_EINVAL, KGEN_ARCH_UNKNOWN, arch);
 	if (kind == KGEN_IMAGE_CUBIN && strncmp(arch, "compute_", 8) == 0)
 		return kgen_fail(err, KGEN_EINVAL, "a cubin needs a real architecture (sm_NN), not %s", arch);
 	if ((st = nvrtc_supports(arch, err)) != KGEN_OK)

@@ -268,8 +268,9 @@ grep -qx 'kernel: reduce -> transpose' "$tmp/out" && grep -qx 'op: sum -> (none)
 # A bad --shape is a usage error, found before any GPU is touched.
 for shape in abc 8192 x8192 8192x 1x2x3x4 2xx4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
-	grep -qF "kgen run: bad --shape $shape (at most 64 shapes, each ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)" \
-		"$tmp/err" || bad "kgen run --shape $shape does not explain the bad shape"
+	grep -qF "kgen run: bad --shape $shape (ROWSxCOLS or BATCHxROWSxCOLS, e.g. 8192x8192, 1x2^20, 64x1024x1024; MxNxK for a matmul)" \
+		"$tmp/err" && grep -qx "Try 'kgen run --help' for more information." "$tmp/err" ||
+		bad "kgen run --shape $shape does not explain the bad shape: $(cat "$tmp/err")"
 done
 # Up to 64 shapes (issue 50's grid of a matmul is 50): the 65th is refused, saying how many a run takes;
 # 64 parse and go on to the GPU (where there is none, the driver's absence is the error).
@@ -281,7 +282,7 @@ while [ $i -le 64 ]; do shapes="$shapes --shape ${i}x64x64"; i=$((i + 1)); done
 grep -q "bad --shape" "$tmp/err" && bad "kgen run refuses 64 shapes: $(cat "$tmp/err")"
 # shellcheck disable=SC2086
 expect 2 "$kgen" run "$specs/matmul/best/mma_bf16.yaml" $shapes --shape 65x64x64
-grep -qF "kgen run: bad --shape 65x64x64 (at most 64 shapes," "$tmp/err" || bad "a 65th --shape: $(cat "$tmp/err")"
+grep -qx "kgen run: more than 64 --shape" "$tmp/err" || bad "a 65th --shape: $(cat "$tmp/err")"
 # A part 0 is refused in the words of the spec's family: MxNxK for a matmul.
 for shape in 0x5 5x0 0x4x4 2x0x4; do
 	expect 2 "$kgen" run "$tpost/01-naive.yaml" --shape "$shape"
@@ -311,6 +312,12 @@ for n in 0-1 2^64 2^3-9 -1 ' 5' 18446744073709551615k 1+18446744073709551615; do
 	expect 2 "$kgen" run "$good" --n "$n"
 	grep -qF "kgen run: bad --n $n" "$tmp/err" || bad "kgen run --n '$n' does not explain the bad size"
 done
+ns=
+i=1
+while [ $i -le 65 ]; do ns="$ns --n $i"; i=$((i + 1)); done
+# shellcheck disable=SC2086 # the sizes are words
+expect 2 "$kgen" run "$good" $ns
+grep -qx "kgen run: more than 64 --n" "$tmp/err" || bad "a 65th --n: $(cat "$tmp/err")"
 expect 2 "$kgen" run "$good" --n '2^62'
 grep -q 'reduce_vec4.yaml: error: --n 4611686018427387904: 4611686018427387904 elements of f32 do not fit in memory' \
 	"$tmp/err" || bad "kgen run --n 2^62 (bytes wrap) is not refused before allocating"
@@ -449,6 +456,16 @@ grep -qF "error: warp_tail: reduce_sync needs sm_80 or newer" "$tmp/err" || bad 
 expect 2 "$kgen" compile "$good" --arch sm_60 -o "$tmp/a.cubin"
 grep -q "kgen: error: NVRTC [0-9.]* does not compile for sm_60: it supports sm_" "$tmp/err" ||
 	bad "an architecture NVRTC dropped is not named as such"
+expect 2 "$kgen" compile "$good" --ptx --cubin -o "$tmp/both.cubin"
+grep -qF "kgen compile: --cubin and --ptx: one image a compile" "$tmp/err" && [ ! -e "$tmp/both.cubin" ] ||
+	bad "kgen compile --ptx --cubin: $(cat "$tmp/err")"
+# kgen check --arch takes what compile takes: a malformed one is a usage error, not a pass
+for a in sm_xx 90 sm_9 sm_90b compute_; do
+	expect 2 "$kgen" check "$specs/transpose/best-tma.yaml" --arch "$a"
+	grep -qF "kgen: error: unknown architecture '$a': expected sm_NN, sm_NNa or compute_NN" "$tmp/err" ||
+		bad "kgen check --arch $a: $(cat "$tmp/err")"
+done
+expect 0 "$kgen" check "$specs/transpose/best-tma.yaml" --arch compute_90
 expect 0 "$kgen" compile "$specs/transpose/best-tma.yaml" --arch sm_90 -o "$tmp/a.cubin"
 
 # ---- KGEN_NVRTC_OPTIONS: the user's NVRTC options after kgen's ----
@@ -578,6 +595,16 @@ grep -q "^   640  threads=1024 items_per_thread=64 load_width=16 grid=persistent
 	bad "kgen tune --list does not list the points: $(tail -1 "$tmp/out")"
 expect 0 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --set dtype=bf16 --set op=max
 grep -q ": 720 points, 576 accepted, 144 refused" "$tmp/out" || bad "kgen tune --set: $(head -1 "$tmp/out")"
+# --list validates as a tuning would: a family kgen tune does not take, a size of another kind
+printf 'kernel: transpose\nmethod: [smem, tma]\n' > "$tmp/transpose.space.yaml"
+expect 2 "$kgen" tune "$tmp/transpose.space.yaml" --list
+grep -q "^     2  method=tma$" "$tmp/out" &&
+	grep -qF "point 1 (method=smem): kgen tune takes kernel: reduce, reduce_axis, matmul, rows or scan specs, not kernel: transpose" "$tmp/err" ||
+	bad "kgen tune --list of a transpose space: $(cat "$tmp/out" "$tmp/err")"
+expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --list --shape 64x64
+grep -qF "give --n N" "$tmp/err" || bad "kgen tune --list --shape of a reduce space: $(cat "$tmp/err")"
+"$kgen" tune --help | grep -qx "kgen tune takes kernel: reduce, reduce_axis, matmul, rows or scan spaces." ||
+	bad "kgen tune --help does not name the families it takes"
 # A point refused for a key at its default that has no effect on it is that
 # point without the key (atomics: block of two_pass), unless a derived
 # default differs (op: mean makes stages default to last_block, not atomic).
@@ -597,8 +624,10 @@ grep -qx "$tmp/launch.space.yaml: 9 points, 8 accepted, 1 refused" "$tmp/out" &&
 	grep -q "stages=last_block launch=chain$" "$tmp/out" && ! grep -q "stages=last_block launch=pdl" "$tmp/out" ||
 	bad "kgen tune --list of a launch space: $(cat "$tmp/out")"
 printf 'kernel: reduce\nop: [sum, mean]\nstages: [atomic, last_block]\n' > "$tmp/mean.space.yaml"
-expect 0 "$kgen" tune "$tmp/mean.space.yaml" --list
+expect 2 "$kgen" tune "$tmp/mean.space.yaml" --list  # listed, then refused as a tuning of it would be
 grep -qx "$tmp/mean.space.yaml: 4 points, 3 accepted, 1 refused" "$tmp/out" || bad "op: mean, stages: atomic accepted: $(cat "$tmp/out")"
+grep -qF "points 1 and 3 differ in op (sum, mean): every point of one tuning must compute the same" "$tmp/err" ||
+	bad "kgen tune --list of points that compute other things: $(cat "$tmp/err")"
 expect 2 "$kgen" tune "$top_srcdir/specs/plans/reduce.space.yaml" --method sometimes
 grep -q "bad --method sometimes (events, graph or cold, or a list: events,graph)" "$tmp/err" ||
 	bad "kgen tune --method: $(cat "$tmp/err")"
@@ -693,6 +722,13 @@ if command -v python3 > /dev/null; then
 fi
 expect 0 "$kgen" check --json "$good"
 [ -s "$tmp/out" ] && bad "kgen check --json of a good spec printed: $(cat "$tmp/out")"
+# An override's error: the file stays a path, the overrides a member of their own
+expect 1 "$kgen" check --json "$good" --set threadz=3 --unset op
+grep -q '^{"file": "[^"]*reduce_vec4.yaml", "overrides": "--set threadz=3 --unset op", "line": 0,' "$tmp/out" ||
+	bad "kgen check --json of a bad override: $(cat "$tmp/out")"
+expect 1 "$kgen" check "$good" --unset bogus
+grep -qF "reduce_vec4.yaml (--unset bogus): error: unknown key 'bogus'" "$tmp/err" ||
+	bad "an --unset's error names it as a --set: $(cat "$tmp/err")"
 # kgen cache with a wrong action names it
 expect 2 "$kgen" cache foo
 grep -q "unknown action 'foo': expected list or clear" "$tmp/err" || bad "kgen cache foo: $(cat "$tmp/err")"

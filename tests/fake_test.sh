@@ -129,6 +129,23 @@ if [ $rc -ne 0 ] || [ "$(echo "$out" | grep -c '^# device-to-device copy of 0.9 
 	status=1
 fi
 rm -rf "$dir"
+# --tsv of every family: each row has the header's cells (transpose,
+# reduce_axis and rows once left out method and spread, and kgen plot refused
+# the table), the matrix families' method per-call.
+dir=$(mktemp -d)
+out=$("$b/kgen" run --bench --runs 2 --n 1000 --shape 64x64 --cub '' --cublas '' --tsv "$dir/tsv" \
+	"$top_srcdir/specs/reduce_vec4.yaml" "$top_srcdir/specs/transpose/best.yaml" \
+	"$top_srcdir/specs/reduce_axis/best/rows.yaml" "$top_srcdir/specs/rows/softmax.yaml" \
+	"$top_srcdir/specs/scan/sum-f32.yaml" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || ! awk -F'\t' 'NR == 1 { h = NF } NF != h { bad = 1 } $3 ~ /transpose|rows|softmax/ && $14 != "per-call" { bad = 1 }
+	END { exit bad || NR != 7 || h != 15 }' "$dir/tsv"; then
+	echo "FAIL: kgen run --tsv of every family: exit $rc; rows of other cell counts than the header's, or not 6:"
+	cat "$dir/tsv"
+	echo "$out"
+	status=1
+fi
+rm -rf "$dir"
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?
 if [ $rc -ne 2 ] || ! echo "$out" | grep -q 'kernel: rows takes ROWSxCOLS, not a batch'; then

@@ -158,7 +158,7 @@ START_TEST(rules)
 	refuse("plan:\n  - spec: {kernel: reduce_axis}\n", 2, 11,
 	       "a plan's specs must be kernel: reduce, matmul or scan (plans by n, and matmul's by shape; kernel: "
 	       "reduce_axis is sized by rows and cols, which plans do not take yet)");
-	refuse("plan:\n  - spec: {kernel: reduce\n", 3, 1,
+	refuse("plan:\n  - spec: {kernel: reduce\n", 2, 11,  /* where the unclosed '{' opened */
 	       "YAML: did not find expected ',' or '}' while parsing a flow mapping");
 	/* One document, no tags, anchors or aliases, bounded nesting (yamlin.h). */
 	refuse("plan:\n  - spec: {kernel: reduce}\n---\n@@ not even YAML\n", 3, 1,

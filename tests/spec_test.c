@@ -108,9 +108,9 @@ static const struct refusal load_refusals[] = {
 	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nthreads:256\nop: sum\n",
 	  "'threads:256' has no blank after its ':' (expected KEY: VALUE)", 2, 1, "threads:256" },
 	/* A line that does not begin as a plain key does (a quoted key here):
-	 * libyaml's message, where it noticed. */
+	 * libyaml's message, at the key it was scanning. */
 	{ "yaml_key_without_colon_is_placed_at_the_key", "kernel: reduce\nop: sum\n\"threads\" 256\n",
-	  "YAML: could not find expected ':' while scanning a simple key", 4, 1, "" },
+	  "YAML: could not find expected ':' while scanning a simple key", 3, 1, "\"threads\" 256" },
 	{ "empty_spec_is_rejected", "", "the spec is empty: expected at least 'kernel: reduce'", 1, 1, "" },
 	{ "empty_spec_is_rejected", "# only a comment\n", "the spec is empty: expected at least 'kernel: reduce'", 1, 1,
 	  "# only a comment" },
@@ -1526,10 +1526,29 @@ END_TEST
 
 START_TEST(error_print_without_source_line_has_no_caret)
 {
+	kgen_error err = { .status = KGEN_ESPEC, .line = 3, .column = 1 };
+
+	snprintf(err.file, sizeof err.file, "t.yaml");
+	snprintf(err.message, sizeof err.message, "the third line's error");
+	ck_assert_str_eq(print_error(&err), "t.yaml:3:1: error: the third line's error\n");
+}
+END_TEST
+
+/* An unclosed quote or bracket is found at the end of the text: the error
+ * is where it opened, on a line the caret can show. */
+START_TEST(error_at_the_end_is_placed_where_the_unclosed_began)
+{
 	kgen_error err = reject("kernel: reduce\nop: [sum\n");
 
 	ck_assert_str_eq(print_error(&err),
-		"t.yaml:3:1: error: YAML: did not find expected ',' or ']' while parsing a flow sequence\n");
+		"t.yaml:2:5: error: YAML: did not find expected ',' or ']' while parsing a flow sequence\n"
+		"  op: [sum\n"
+		"      ^\n");
+	err = reject("kernel: reduce\nop: 'sum\n\n");
+	ck_assert_str_eq(print_error(&err),
+		"t.yaml:2:5: error: YAML: found unexpected end of stream while scanning a quoted scalar\n"
+		"  op: 'sum\n"
+		"      ^\n");
 }
 END_TEST
 
@@ -1640,6 +1659,7 @@ spec_suite(void)
 	tcase_add_test(tc, error_print_shows_place_line_and_caret);
 	tcase_add_test(tc, error_print_caret_at_column_one);
 	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
+	tcase_add_test(tc, error_at_the_end_is_placed_where_the_unclosed_began);
 	tcase_add_test(tc, error_print_without_place);
 	tcase_add_test(tc, kernel_cache_key_covers_every_expression);
 	suite_add_tcase(s, tc);
