@@ -35,8 +35,10 @@ usage(FILE *fp)
 {
 	fputs("usage: kgen keys [FAMILY]\n"
 	      "Each key of each kernel family, or of FAMILY, one per line, tab-separated:\n"
-	      "family, key, type (enum, int, name, expr), the values it takes (enum values\n"
-	      "space-separated, MIN..MAX, NAME for a C identifier, EXPR for a C expression)\n"
+	      "family, key, type (enum, int, name, expr, set), the values the family takes\n"
+	      "(enum and set values space-separated, a set's given apart by commas; MIN..MAX,\n"
+	      "or the integers themselves where the family takes a few; NAME for a C\n"
+	      "identifier, EXPR for a C expression)\n"
 	      "and its default (empty when derived from other keys, and for kernel, which\n"
 	      "every spec gives).  No GPU needed; docs/spec.md says what each key does.\n"
 	      "The families: ", fp);
@@ -66,14 +68,29 @@ print_key(FILE *fp, const struct kgen_family *f, enum kgen_key k)
 	const struct kgen_key_info *key = &kgen_keys[k];
 	const struct kgen_enum *e;
 
+	unsigned long long takes = kgen_family_values(f, k);  /* what the family takes of the language's values */
+	const char *sep = "";
+	long long v;
+
 	fprintf(fp, "%s\t%s\t%s\t", f->name, key->name, type_name(key->type));
 	switch (key->type) {
 	case KT_ENUM:
 	case KT_SET:  /* a set: any of the names but the first, apart by commas */
 		for (e = key->values; e && e->name; e++)
-			fprintf(fp, "%s%s", e == key->values ? "" : " ", e->name);
+			if (takes & KGEN_BIT(e - key->values)) {
+				fprintf(fp, "%s%s", sep, e->name);
+				sep = " ";
+			}
 		break;
-	case KT_INT: fprintf(fp, "%lld..%lld", key->min, key->max); break;
+	case KT_INT:
+		if (!takes)
+			fprintf(fp, "%lld..%lld", key->min, key->max);
+		for (v = key->min; takes && v <= key->max && v < 64; v++)  /* the integers a row lists */
+			if (takes & KGEN_BIT(v)) {
+				fprintf(fp, "%s%lld", sep, v);
+				sep = " ";
+			}
+		break;
 	case KT_NAME: fputs("NAME", fp); break;
 	case KT_EXPR: fputs("EXPR", fp); break;
 	}

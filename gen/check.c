@@ -100,17 +100,6 @@ check_family(struct kgen_spec *s, kgen_error *err)
 /* The fp8 types go only in the keys a family lists (its fp8_keys: matmul's
  * operands, dtype and b_dtype): no other family has a kernel for them, and
  * C, the accumulator and the epilogue's operands of a matmul are wider. */
-static int
-takes_fp8(const struct kgen_family *f, int k)
-{
-	const enum kgen_key *p;
-
-	for (p = f->fp8_keys; p && *p != KGEN_KEY_COUNT; p++)
-		if ((int)*p == k)
-			return 1;
-	return 0;
-}
-
 static kgen_status
 check_fp8(struct kgen_spec *s, kgen_error *err)
 {
@@ -121,7 +110,7 @@ check_fp8(struct kgen_spec *s, kgen_error *err)
 		long long v;
 
 		if (kgen_keys[k].values != kgen_dtypes || !kgen_family_has_key(f, (enum kgen_key)k) ||
-		    (v = kgen_spec_value(s, (enum kgen_key)k)) < 0 || kgen_dtype_info[v].cls != DT_FP8 || takes_fp8(f, k))
+		    (v = kgen_spec_value(s, (enum kgen_key)k)) < 0 || kgen_dtype_info[v].cls != DT_FP8 || kgen_family_takes_fp8(f, (enum kgen_key)k))
 			continue;
 		if (f->fp8_keys)
 			return kgen_spec_error(s, (enum kgen_key)k, 1, err, "%s %s: fp8 is a type of matmul's operands A and B "

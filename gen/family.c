@@ -88,6 +88,42 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 }
 
 int
+kgen_family_takes_fp8(const struct kgen_family *f, enum kgen_key k)
+{
+	const enum kgen_key *p;
+
+	for (p = f->fp8_keys; p && *p != KGEN_KEY_COUNT; p++)
+		if (*p == k)
+			return 1;
+	return 0;
+}
+
+unsigned long long
+kgen_family_values(const struct kgen_family *f, enum kgen_key k)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
+	const struct kgen_only_with *r;
+	unsigned long long mask = 0;
+	const struct kgen_enum *e;
+	int self = 0;
+
+	if (key->type == KT_ENUM || key->type == KT_SET) {
+		for (e = key->values; e && e->name; e++)
+			mask |= KGEN_BIT(e - key->values);
+		if (key->values == kgen_dtypes && !kgen_family_takes_fp8(f, k))
+			mask &= ~(KGEN_BIT(KGEN_DT_E4M3) | KGEN_BIT(KGEN_DT_E5M2));
+	} else {
+		mask = ~0ull;
+	}
+	for (r = f->only_with; r && r->message; r++)
+		if (r->key == k && r->when == k) {
+			mask &= r->values;
+			self = 1;
+		}
+	return key->type == KT_INT && !self ? 0 : mask;
+}
+
+int
 kgen_key_lookup_for(long long kernel, const char *name)
 {
 	const struct kgen_family *f;

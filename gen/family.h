@@ -175,6 +175,16 @@ int kgen_key_applies(const struct kgen_spec *s, enum kgen_key k);
  * or -1; two families may each have a key of one name. */
 int kgen_key_lookup_for(long long kernel, const char *name);
 
+/* Whether family f takes the fp8 types in key k (its fp8_keys). */
+int kgen_family_takes_fp8(const struct kgen_family *f, enum kgen_key k);
+
+/* The values family f takes in key k, a bit a value: of an enum or a set,
+ * its values less those the family's rows of k on k itself refuse (an
+ * only-with row whose key and when are k: "order: {v} is matmul's") and
+ * the fp8 types where the family has none; of an integer key with such a
+ * row, the integers it lists; 0 for an integer key that takes its range. */
+unsigned long long kgen_family_values(const struct kgen_family *f, enum kgen_key k);
+
 /* The key of family `kernel` nearest to `name`, for "did you mean" (another
  * family's would only be refused next), or NULL. */
 const char *kgen_key_nearest_for(long long kernel, const char *name);

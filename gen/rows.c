@@ -275,23 +275,14 @@ kgen_rows_per_block(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 static kgen_status
 check_types(struct kgen_spec *s, kgen_error *err)
 {
-	const struct kgen_dtype_info *dt = s->r.dtype;
-
-	if (!is_float(dt))
-		return ERR(dtype, "kernel: rows reads f32, f16 or bf16 elements, not %s (its statistics are f32)",
-		           dt->name);
+	/* The types themselves are the only-with rows' (FLOATS): the defaults
+	 * follow dtype. */
 	if (s->out_dtype < 0)
 		s->out_dtype = s->dtype;
-	if (!is_float(&kgen_dtype_info[s->out_dtype]))
-		return ERR(out_dtype, "out_dtype %s: kernel: rows writes f32, f16 or bf16", kgen_dtypes[s->out_dtype].name);
 	if (s->weight_dtype < 0)
 		s->weight_dtype = s->dtype;
-	if (!is_float(&kgen_dtype_info[s->weight_dtype]))
-		return ERR(weight_dtype, "weight_dtype %s: the weight and bias are f32, f16 or bf16",
-		           kgen_dtypes[s->weight_dtype].name);
-	if (s->label_dtype != KGEN_DT_I32 && s->label_dtype != KGEN_DT_I64)
-		return ERR(label_dtype, "label_dtype %s: labels are i32 or i64 (torch's are i64)",
-		           kgen_dtypes[s->label_dtype].name);
+	KGEN_ASSERT(is_float(s->r.dtype) && is_float(&kgen_dtype_info[s->out_dtype]) &&
+	            is_float(&kgen_dtype_info[s->weight_dtype]));
 	s->r.out = &kgen_dtype_info[s->out_dtype];
 	s->r.acc = &kgen_dtype_info[KGEN_DT_F32];
 	return KGEN_OK;
@@ -329,9 +320,6 @@ check(struct kgen_spec *s, kgen_error *err)
 	if ((s->row_strategy == KGEN_ROWS_STAGED || s->row_strategy == KGEN_ROWS_CLUSTER) && s->load_width != 16)
 		return ERR(load_width, "load_width %lld: strategy: %s copies rows in 16-byte vectors (load_width: 16)",
 		           s->load_width, kgen_row_strategies[s->row_strategy].name);
-	if (s->row_strategy == KGEN_ROWS_CLUSTER && (!kgen_is_pow2(s->cluster_size) || s->cluster_size > 8))
-		return ERR(cluster_size, "cluster_size %lld: a cluster of 2, 4 or 8 blocks (the portable sizes)",
-		           s->cluster_size);
 	regs = s->vectors * s->r.vec;
 	if (s->row_strategy == KGEN_ROWS_ONLINE && regs > 64)
 		return ERR(vectors, "vectors %lld of %lld elements are %lld floats a thread, over the 64 that stay in "
@@ -821,7 +809,17 @@ out:
                       KGEN_BIT(KGEN_ROWS_STAGED) | KGEN_BIT(KGEN_ROWS_ONLINE))
 #define NORMS (KGEN_BIT(KGEN_ROW_RMS_NORM) | KGEN_BIT(KGEN_ROW_LAYER_NORM))
 
+#define FLOATS (KGEN_BIT(KGEN_DT_F32) | KGEN_BIT(KGEN_DT_F16) | KGEN_BIT(KGEN_DT_BF16))
+
 static const struct kgen_only_with only_with[] = {
+	/* What the family takes of the language's values (kgen keys rows lists these) */
+	{ KGEN_KEY_dtype, KGEN_KEY_dtype, FLOATS, "kernel: rows reads f32, f16 or bf16 elements, not {v} (its statistics are f32)" },
+	{ KGEN_KEY_out_dtype, KGEN_KEY_out_dtype, FLOATS, "out_dtype {v}: kernel: rows writes f32, f16 or bf16" },
+	{ KGEN_KEY_weight_dtype, KGEN_KEY_weight_dtype, FLOATS, "weight_dtype {v}: the weight and bias are f32, f16 or bf16" },
+	{ KGEN_KEY_label_dtype, KGEN_KEY_label_dtype, KGEN_BIT(KGEN_DT_I32) | KGEN_BIT(KGEN_DT_I64),
+	  "label_dtype {v}: labels are i32 or i64 (torch's are i64)" },
+	{ KGEN_KEY_cluster_size, KGEN_KEY_cluster_size, KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8),
+	  "cluster_size {v}: a cluster of 2, 4 or 8 blocks (the portable sizes)" },
 	{ KGEN_KEY_lanes, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_WARP) | KGEN_BIT(KGEN_ROWS_STAGED),
 	  "lanes needs strategy: warp or staged, not {w} (a block or a cluster per row; auto chooses its own)" },
 	{ KGEN_KEY_vectors, KGEN_KEY_row_strategy, ALL_BUT_AUTO,

@@ -215,12 +215,6 @@ check(struct kgen_spec *s, kgen_error *err)
 		s->threads = 256;
 	if ((st = kgen_op_check(s, err)))
 		return st;
-	if (s->r.pair)
-		return ERR(op, "op: %s keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max "
-		           "or min", op);
-	if (s->op == KGEN_OP_MEAN || s->op == KGEN_OP_NORM2)
-		return ERR(op, "op: %s has a last step over the whole vector, which a prefix has not: scan with sum or sumsq "
-		           "and divide (or take the root) yourself", op);
 	if (s->op == KGEN_OP_CUSTOM && strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
 		return kgen_spec_error(s, KGEN_KEY_post, 1, err, "post is the last step of a whole reduction: a scan "
 		                       "stores each prefix as it is; drop it");
@@ -411,7 +405,15 @@ out:
 
 /* ---- the family ---- */
 
+/* The ops a scan takes (kgen keys scan lists these) */
+#define ALL_OPS ((1ull << KGEN_OP_COUNT) - 1)
+
 static const struct kgen_only_with only_with[] = {
+	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_ARGMIN) | KGEN_BIT(KGEN_OP_ARGMAX)),
+	  "op: {v} keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max or min" },
+	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_MEAN) | KGEN_BIT(KGEN_OP_NORM2)),
+	  "op: {v} has a last step over the whole vector, which a prefix has not: scan with sum or sumsq and divide (or "
+	  "take the root) yourself" },
 	KGEN_OP_ONLY_WITH,
 	{ KGEN_KEY_lookback_group, KGEN_KEY_scan_strategy, KGEN_BIT(KGEN_SCAN_STRATEGY_LOOKBACK),
 	  "lookback_group is the look-back's, and strategy: {w} has none: drop it" },

@@ -17,6 +17,7 @@
 #include "kgen.h"
 #include "gen/spec.h"
 #include "gen/expr.h"
+#include "gen/family.h"
 #include "gen/reduce.h"
 #include "gen/transpose.h"
 #include "runtime/runtime.h"
@@ -1586,6 +1587,58 @@ START_TEST(kernel_cache_key_covers_every_expression)
 }
 END_TEST
 
+/* What a family takes of the language's values (kgen_family_values, which
+ * `kgen keys` lists): every other value of the key, written alone in a spec
+ * of the family, is refused at that value; the default is taken. */
+START_TEST(family_values_are_what_check_takes)
+{
+	int f, checked = 0;
+
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
+		const struct kgen_family *fam = kgen_family((enum kgen_family_id)f);
+		const enum kgen_key *p;
+		for (p = fam->keys; *p != KGEN_KEY_COUNT; p++) {
+			const struct kgen_key_info *key = &kgen_keys[*p];
+			unsigned long long takes = kgen_family_values(fam, *p);
+			long long v, top = key->type == KT_INT ? (key->max < 63 ? key->max : 63) : -1;
+			const struct kgen_enum *e;
+			if (key->type == KT_ENUM || key->type == KT_SET)
+				for (e = key->values; e && e->name; e++)
+					top = e - key->values;
+			if (!takes || (key->type == KT_INT ? 0 : takes == (top >= 63 ? ~0ull : (2ull << top) - 1)))
+				continue;  /* the whole range, or every value */
+			for (v = key->type == KT_INT ? key->min : 0; v <= top; v++) {
+				char text[256], value[64];
+				kgen_spec *spec = NULL;
+				kgen_error err;
+				kgen_status st;
+				if (takes & KGEN_BIT(v))
+					continue;
+				if (key->type == KT_INT)
+					snprintf(value, sizeof value, "%lld", v);
+				else
+					snprintf(value, sizeof value, "%s", key->values[v].name);
+				snprintf(text, sizeof text, "kernel: %s\n%s: %s\n", fam->name, key->name, value);
+				st = kgen_spec_load_string(text, strlen(text), "t.yaml", &spec, &err);
+				kgen_spec_free(spec);
+				ck_assert_msg(st == KGEN_ESPEC && err.line == 2 && err.column == (int)strlen(key->name) + 3,
+				              "%s: %s %s is not a value the family takes, but check gave %d at %d:%d (%s)", fam->name,
+				              key->name, value, st, err.line, err.column, st ? err.message : "ok");
+				checked++;
+			}
+			/* the default is one it takes */
+			if (key->def[0] && key->type != KT_INT) {
+				for (e = key->values; e && e->name; e++)
+					if (strcmp(e->name, key->def) == 0)
+						ck_assert_msg(takes & KGEN_BIT(e - key->values), "%s: %s's default %s", fam->name,
+						              key->name, key->def);
+			}
+		}
+	}
+	ck_assert_int_gt(checked, 20);
+}
+END_TEST
+
 static Suite *
 spec_suite(void)
 {
@@ -1660,6 +1713,7 @@ spec_suite(void)
 	tcase_add_test(tc, error_print_caret_at_column_one);
 	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
 	tcase_add_test(tc, error_at_the_end_is_placed_where_the_unclosed_began);
+	tcase_add_test(tc, family_values_are_what_check_takes);
 	tcase_add_test(tc, error_print_without_place);
 	tcase_add_test(tc, kernel_cache_key_covers_every_expression);
 	suite_add_tcase(s, tc);
