@@ -1602,10 +1602,12 @@ START_TEST(family_values_are_what_check_takes)
 			unsigned long long takes = kgen_family_values(fam, *p);
 			long long v, top = key->type == KT_INT ? (key->max < 63 ? key->max : 63) : -1;
 			const struct kgen_enum *e;
-			if (key->type == KT_ENUM || key->type == KT_SET)
+			if (key->type != KT_ENUM && key->type != KT_SET && key->type != KT_INT)
+				continue;  /* names and expressions: no values to list */
+			if (key->type != KT_INT)
 				for (e = key->values; e && e->name; e++)
 					top = e - key->values;
-			if (!takes || (key->type == KT_INT ? 0 : takes == (top >= 63 ? ~0ull : (2ull << top) - 1)))
+			if (!takes || top < 0 || (key->type != KT_INT && takes == (top >= 63 ? ~0ull : (2ull << top) - 1)))
 				continue;  /* the whole range, or every value */
 			for (v = key->type == KT_INT ? key->min : 0; v <= top; v++) {
 				char text[256], value[64];
