@@ -312,12 +312,12 @@ binary(kgen_context *ctx, const struct kgen_spec *spec, const char *source, cons
 	return KGEN_OK;
 }
 
-/* k->clusters[i]: the clusters of step i's kernel (its blocks a cluster
+/* k->clusters[i]: the clusters of step i's kernel f (its blocks a cluster
  * compiled in) the GPU holds at once, as cuOccupancyMaxActiveClusters
  * counts them; an optional step whose count fails or is 0 is never
  * launched (occupancy 0). */
 static kgen_status
-count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, kgen_error *err)
+count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, CUfunction f, kgen_error *err)
 {
 	const struct kgen_step *st = &k->contract.step[i];
 	CUlaunchAttribute attr;
@@ -336,7 +336,7 @@ count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, kgen_error *err)
 	config.sharedMemBytes = (unsigned)st->dynamic_smem;
 	config.attrs = &attr;
 	config.numAttrs = 1;
-	r = ctx->cu->cuOccupancyMaxActiveClusters(&k->clusters[i], k->fn[i], &config);
+	r = ctx->cu->cuOccupancyMaxActiveClusters(&k->clusters[i], f, &config);
 	if (r != CUDA_SUCCESS && !st->optional)
 		return kgen_cu_fail(ctx->cu, err, "cuOccupancyMaxActiveClusters", r);
 	if (r != CUDA_SUCCESS || k->clusters[i] < 1) {
@@ -373,12 +373,11 @@ load_step(kgen_context *ctx, struct kgen_kernel *k, int i, CUmodule m, kgen_erro
 			KGEN_CU(cu, err, cuFuncSetAttribute, (f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));
 		KGEN_CU(cu, err, cuOccupancyMaxActiveBlocksPerMultiprocessor,
 		        (&k->occupancy[i], f, (int)st->block, (size_t)st->dynamic_smem));
-		k->fn[i] = f;  /* count_clusters reads it; nobody else sees k->fn[i] before the store below */
-		if (st->cluster > 1 && (r = count_clusters(ctx, k, i, err)) != KGEN_OK) {
-			k->fn[i] = NULL;
+		if (st->cluster > 1 && (r = count_clusters(ctx, k, i, f, err)) != KGEN_OK)
 			return r;
-		}
 	}
+	/* Published last: a launch that finds k->fn[i] without the lock
+	 * (kgen_kernel_step) reads the occupancy and cluster count set above. */
 	__atomic_store_n(&k->fn[i], f, __ATOMIC_RELEASE);
 	return KGEN_OK;
 }
