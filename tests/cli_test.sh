@@ -488,6 +488,14 @@ pc=${top_builddir:-.}/kgen.pc
 if [ -f "$pc" ]; then
 	grep -qx 'Cflags: -I${includedir}' "$pc" && grep -qx 'Libs: -L${libdir} -lkgen' "$pc" &&
 		grep -q '^cudadir=/' "$pc" || bad "kgen.pc hard-codes the CUDA paths into users' flags"
+	# nothing a shared link must find besides kgen (libyaml is Libs.private's)
+	grep -q '^Requires' "$pc" && bad "kgen.pc requires packages a shared link does not: $(grep '^Requires' "$pc")"
+	# libkgen.so finds its NVRTC through its RUNPATH, whatever ld.so.conf names
+	so=${top_builddir:-.}/.libs/libkgen.so
+	cudadir=$(sed -n 's/^cudadir=//p' "$pc")
+	if command -v readelf > /dev/null && [ -f "$so" ]; then
+		readelf -d "$so" | grep -q "RUNPATH.*$cudadir/lib" || bad "libkgen.so has no RUNPATH to $cudadir: $(readelf -d "$so" | grep -i path)"
+	fi
 fi
 
 # ---- kgen space: a spec space expanded, validated, emitted, compiled ----
