@@ -110,7 +110,8 @@ check_fp8(struct kgen_spec *s, kgen_error *err)
 		long long v;
 
 		if (kgen_keys[k].values != kgen_dtypes || !kgen_family_has_key(f, (enum kgen_key)k) ||
-		    (v = kgen_spec_value(s, (enum kgen_key)k)) < 0 || kgen_dtype_info[v].cls != DT_FP8 || kgen_family_takes_fp8(f, (enum kgen_key)k))
+		    (v = kgen_spec_value(s, (enum kgen_key)k)) < 0 || kgen_dtype_info[v].cls != DT_FP8 ||
+		    kgen_family_takes_fp8(f, (enum kgen_key)k))
 			continue;
 		if (f->fp8_keys)
 			return kgen_spec_error(s, (enum kgen_key)k, 1, err, "%s %s: fp8 is a type of matmul's operands A and B "

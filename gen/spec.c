@@ -368,6 +368,8 @@ kgen_status_name(kgen_status status)
 void
 kgen_error_print(const kgen_error *err, FILE *fp)
 {
+	if (!err || !fp)
+		return;
 	if (err->line > 0) {
 		fprintf(fp, "%s:%d:%d: error: %s\n", err->file, err->line, err->column, err->message);
 		/* The line and a caret, when the column lies on the line kept (a

@@ -334,6 +334,9 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 
 	if (!spec || n < 0 || (n && (!keys || !values)))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set_many: NULL argument");
+	for (i = 0; i < n; i++)
+		if (!keys[i])
+			return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set_many: keys[%d] is NULL", i);
 	saved = *spec;
 	kernel = spec->kernel;
 	/* Fields the spec left at their defaults are derived afresh (acc_dtype
@@ -395,5 +398,7 @@ fail:
 kgen_status
 kgen_spec_set(kgen_spec *spec, const char *key, const char *value, kgen_error *err)
 {
+	if (!spec || !key)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_set: NULL %s", spec ? "key" : "spec");
 	return kgen_spec_set_many(spec, 1, &key, &value, err);
 }

@@ -1,11 +1,14 @@
 /*
  * kgen.h - turn a YAML kernel spec into CUDA C, compile it with NVRTC and run it.
  *
- * Every function returns a kgen_status and, on failure, fills the caller's
+ * Every function that returns a kgen_status fills, on failure, the caller's
  * kgen_error (when the pointer is not NULL) with what went wrong and, for
- * spec errors, where: file, line and column.  The library never prints and
- * never exits; kgen_error_print() formats an error when the caller asks.
- * Strings and buffers the library hands back are malloc()ed: free() them.
+ * spec errors, where: file, line and column; the accessors return a value
+ * (NULL or 0 for a NULL object).  The library never prints and never
+ * exits; kgen_error_print() formats an error when the caller asks.
+ * Strings and buffers it hands back through a char ** or void ** are
+ * malloc()ed: free() them; a const char * returned belongs to the library
+ * or to the object asked, and is not freed.
  */
 #ifndef KGEN_H
 #define KGEN_H
@@ -471,7 +474,7 @@ KGEN_API kgen_status kgen_reduce_axis_scratch_size(const kgen_kernel *kernel, un
 
 /* Reduce each row (axis: rows) or each column (axis: cols) of the rows x
  * cols row-major matrix at device address `in`, whose rows start `pitch`
- * elements apart (pitch >= cols), into `out`: rows or cols values of the
+ * elements apart (pitch >= cols; 0: cols, packed), into `out`: rows or cols values of the
  * spec's out_dtype, on `stream`.  `in` must be aligned to its element size
  * (vector loads start at each row's first aligned address); `out` to its
  * element size; they must not overlap.  scratch == 0 lets the kernel

@@ -242,6 +242,8 @@ kgen_compile_with(const char *source, const char *name, const char *arch, const 
 	if (nextra < 0 || nextra > KGEN_COMPILE_EXTRA_MAX)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: %d extra NVRTC options: expected 0 to %d", nextra,
 		                 KGEN_COMPILE_EXTRA_MAX);
+	if (kind != KGEN_IMAGE_CUBIN && kind != KGEN_IMAGE_PTX)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_compile: image kind %d: KGEN_IMAGE_CUBIN or KGEN_IMAGE_PTX", (int)kind);
 	*image = NULL;
 	*size = 0;
 	if (kgen_arch_number(arch) < 0)

@@ -111,11 +111,13 @@ kgen_context_create(int device, kgen_context **out, kgen_error *err)
 	if (!out)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_context_create: NULL argument");
 	*out = NULL;
+	if (device < 0)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_context_create: device %d: GPUs are numbered from 0", device);
 	if ((st = kgen_cu_load(&cu, err)) != KGEN_OK)
 		return st;
 	if ((r = cu->cuDeviceGetCount(&count)) != CUDA_SUCCESS)
 		return kgen_cu_fail(cu, err, "cuDeviceGetCount", r);
-	if (device < 0 || device >= count)
+	if (device >= count)
 		return kgen_fail(err, KGEN_ECUDA, "no GPU number %d: this machine has %d", device, count);
 	if (!(ctx = calloc(1, sizeof *ctx)))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
@@ -177,10 +179,12 @@ void
 kgen_context_destroy(kgen_context *ctx)
 {
 	struct kgen_kernel *k, *next;
+	CUcontext saved;
 	int b;
 
 	if (!ctx)
 		return;
+	saved = kgen_context_save(ctx);  /* the caller's, put back at the end as every call does */
 	ctx->cu->cuCtxSetCurrent(ctx->cuctx);
 	for (b = 0; b < KGEN_KERNEL_BUCKETS; b++)
 		for (k = ctx->kernels[b]; k; k = next) {
@@ -209,6 +213,7 @@ kgen_context_destroy(kgen_context *ctx)
 		}
 	if (ctx->cuctx)
 		ctx->cu->cuDevicePrimaryCtxRelease(ctx->dev);
+	kgen_context_restore(ctx, saved);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 }
@@ -698,6 +703,7 @@ kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel
 	kgen_status st;
 	struct kgen_text *t;
 	size_t len;
+	struct kgen_kernel *hit;
 	uint64_t h;
 
 	if (!yaml)
@@ -705,17 +711,21 @@ kgen_kernel_build_yaml(kgen_context *ctx, const char *yaml, kgen_kernel **kernel
 	len = strlen(yaml);
 	h = fnv1a(0xcbf29ce484222325ull, yaml, len);
 	if (ctx && kernel) {
-		struct kgen_kernel *k;
 		pthread_mutex_lock(&ctx->lock);
-		k = text_lookup(ctx, yaml, len, h);
+		hit = text_lookup(ctx, yaml, len, h);
 		pthread_mutex_unlock(&ctx->lock);
-		if (k) {
-			*kernel = k;
+		if (hit) {
+			*kernel = hit;
 			return KGEN_OK;
 		}
 	}
+	/* The spec is checked first: its errors have their place without a context. */
 	if ((st = kgen_spec_load_string(yaml, len, "<yaml>", &spec, err)) != KGEN_OK)
 		return st;
+	if (!ctx || !kernel) {
+		kgen_spec_free(spec);
+		return kgen_fail(err, KGEN_EINVAL, "kgen_kernel_build_yaml: NULL argument");
+	}
 	st = kgen_kernel_build(ctx, spec, kernel, err);
 	kgen_spec_free(spec);
 	if (st != KGEN_OK || len > ((size_t)-1) / 2)

@@ -28,6 +28,7 @@ ceil_div(unsigned long long a, unsigned long long b)
 /* One call, its leading dimensions resolved, and the tiles of C and of k
  * it takes (kgen_matmul_tiles, kgen_matmul_k_tiles: the header's rule). */
 struct call {
+	const char *who;                  /* the public function called, for messages */
 	unsigned long long m, n, k, lda, ldb, ldc;
 	unsigned long long tiles, k_tiles;
 	struct kgen_matmul_operands ops;  /* the epilogue's; ldr resolved */
@@ -58,7 +59,7 @@ check_sizes(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	unsigned long long need;
 
 	if (c->m > 0x7fffffffull || c->n > 0x7fffffffull || c->k > 0x7fffffffull)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: m, n and k must be below 2^31, not %llu x %llu x %llu", c->m,
+		return kgen_fail(err, KGEN_EINVAL, "%s: m, n and k must be below 2^31, not %llu x %llu x %llu", c->who, c->m,
 		                 c->n, c->k);
 	if (!c->lda)
 		c->lda = a_row ? c->k : c->m;
@@ -123,7 +124,7 @@ kgen_status
 kgen_matmul_scratch_size(const kgen_kernel *kn, unsigned long long m, unsigned long long n, unsigned long long k,
                          size_t *bytes, kgen_error *err)
 {
-	struct call c = { .m = m, .n = n, .k = k };
+	struct call c = { .who = "kgen_matmul_scratch_size", .m = m, .n = n, .k = k };
 	unsigned long long dp, sk;
 	size_t tickets;
 	kgen_status st;
@@ -155,12 +156,12 @@ check_reductions(const struct kgen_spec *s, const struct call *c, kgen_error *er
 			kgen_devptr p = v[r - 1];
 			int named = mask > 0 && (mask & 1LL << r);
 			if (named && !p && (line ? c->n : c->m))  /* a vector of no values may be NULL */
-				return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec reduces the stored values (%s: %s): pass "
-				                 "%s[%s] in kgen_matmul_with()'s operands, a vector of %s %s values", key,
+				return kgen_fail(err, KGEN_EINVAL, "%s: the spec reduces the stored values (%s: %s): pass "
+				                 "%s[%s] in kgen_matmul_with()'s operands, a vector of %s %s values", c->who, key,
 				                 kgen_mm_reduces[r].name, key, kgen_mm_reduces[r].name, line ? "n" : "m",
 				                 s->r.acc->name);
 			if (!named && p)
-				return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: %s[%s] is given but the spec's %s does not name %s",
+				return kgen_fail(err, KGEN_EINVAL, "%s: %s[%s] is given but the spec's %s does not name %s", c->who,
 				                 key, kgen_mm_reduces[r].name, key, kgen_mm_reduces[r].name);
 			if (p % size)
 				return kgen_fail(err, KGEN_EINVAL, "%s[%s] (0x%llx) is not aligned to its %llu-byte %s", key,
@@ -181,17 +182,18 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	unsigned long long rsize = (unsigned long long)kgen_dtype_info[s->residual_dtype].size;
 
 	if (s->bias == KGEN_MM_BIAS_NONE && o->bias)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: a bias is given but the spec declares none (bias: col or row)");
+		return kgen_fail(err, KGEN_EINVAL, "%s: a bias is given but the spec declares none (bias: col or row)",
+		                 c->who);
 	if (s->residual == KGEN_MM_RESIDUAL_NONE && (o->residual || o->ldr))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: a residual is given but the spec declares none (residual: "
-		                 "matrix)");
+		return kgen_fail(err, KGEN_EINVAL, "%s: a residual is given but the spec declares none (residual: "
+		                 "matrix)", c->who);
 	if (s->bias != KGEN_MM_BIAS_NONE && !o->bias)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec's epilogue reads bias (bias: %s): pass its vector "
-		                 "of %s values in kgen_matmul_with()'s operands", kgen_mm_biases[s->bias].name,
+		return kgen_fail(err, KGEN_EINVAL, "%s: the spec's epilogue reads bias (bias: %s): pass its vector "
+		                 "of %s values in kgen_matmul_with()'s operands", c->who, kgen_mm_biases[s->bias].name,
 		                 s->bias == KGEN_MM_BIAS_ROW ? "m" : "n");
 	if (s->residual != KGEN_MM_RESIDUAL_NONE && !o->residual)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec's epilogue reads residual (residual: matrix): pass "
-		                 "the m x n matrix in kgen_matmul_with()'s operands");
+		return kgen_fail(err, KGEN_EINVAL, "%s: the spec's epilogue reads residual (residual: matrix): pass "
+		                 "the m x n matrix in kgen_matmul_with()'s operands", c->who);
 	if (o->bias % bsize)
 		return kgen_fail(err, KGEN_EINVAL, "bias (0x%llx) is not aligned to its %llu-byte %s", o->bias, bsize,
 		                 kgen_dtypes[s->bias_dtype].name);
@@ -206,10 +208,10 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	if (o->ldr > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldr %llu is over 2^40", o->ldr);
 	if (!*kgen_spec_expr_text(s, KGEN_KEY_aux) && (o->aux || o->ldaux))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: an auxiliary output is given but the spec has no aux");
+		return kgen_fail(err, KGEN_EINVAL, "%s: an auxiliary output is given but the spec has no aux", c->who);
 	if (*kgen_spec_expr_text(s, KGEN_KEY_aux) && !o->aux)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec writes an auxiliary output (aux: %s): pass its m x n "
-		                 "matrix in kgen_matmul_with()'s operands", kgen_spec_expr_text(s, KGEN_KEY_aux));
+		return kgen_fail(err, KGEN_EINVAL, "%s: the spec writes an auxiliary output (aux: %s): pass its m x n "
+		                 "matrix in kgen_matmul_with()'s operands", c->who, kgen_spec_expr_text(s, KGEN_KEY_aux));
 	if (o->aux % (unsigned long long)s->r.out->size)
 		return kgen_fail(err, KGEN_EINVAL, "aux (0x%llx) is not aligned to its %llu-byte %s", o->aux,
 		                 (unsigned long long)s->r.out->size, s->r.out->name);
@@ -221,11 +223,11 @@ check_operands(const kgen_kernel *kn, struct call *c, kgen_error *err)
 	if (o->ldaux > (1ull << 40))
 		return kgen_fail(err, KGEN_EINVAL, "ldaux %llu is over 2^40", o->ldaux);
 	if (!kgen_matmul_scaled(s) && (o->scale_a || o->scale_b))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
-		                 "tensor, of fp8 operands)");
+		return kgen_fail(err, KGEN_EINVAL, "%s: scale_a or scale_b is given but the spec scales nothing (scale: "
+		                 "tensor, of fp8 operands)", c->who);
 	if (kgen_matmul_scaled(s) && (!o->scale_a || !o->scale_b))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: the spec scales its fp8 operands (scale: %s): pass scale_a "
-		                 "and scale_b in kgen_matmul_with()'s operands, %s in device memory (or use scale: none)",
+		return kgen_fail(err, KGEN_EINVAL, "%s: the spec scales its fp8 operands (scale: %s): pass scale_a "
+		                 "and scale_b in kgen_matmul_with()'s operands, %s in device memory (or use scale: none)", c->who,
 		                 kgen_mm_scales[s->scale].name, kgen_matmul_block_scaled(s) ? "ceil(k / 128) x m and ceil(n / "
 		                 "128) x ceil(k / 128) f32" : "each one f32");
 	if (o->scale_a % 4 || o->scale_b % 4)
@@ -286,9 +288,9 @@ check_pointers(const kgen_kernel *kn, const struct call *c, kgen_devptr a, kgen_
 	for (i = 0; i < (int)KGEN_COUNT(spans); i++)
 		all[count++] = spans[i];
 	if (!cp)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: c is NULL");
+		return kgen_fail(err, KGEN_EINVAL, "%s: c is NULL", c->who);
 	if (c->k && (!a || !b))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: %s is NULL", !a ? "a" : "b");
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s is NULL", c->who, !a ? "a" : "b");
 	if (a % size || b % size)
 		return kgen_fail(err, KGEN_EINVAL, "%s (0x%llx) is not aligned to its %llu-byte %s", a % size ? "a" : "b",
 		                 a % size ? a : b, size, s->r.dtype->name);
@@ -541,22 +543,23 @@ matmul_body(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr cp, struc
 	return add_splits(kn, c, scratch, cp, ep, stream, err);
 }
 
-/* The work above, leaving the caller's current context as it was. */
-kgen_status
-kgen_matmul_with(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
-                 unsigned long long n, unsigned long long k, unsigned long long lda, unsigned long long ldb,
-                 unsigned long long ldc, double alpha, double beta, const struct kgen_matmul_operands *ops,
-                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+/* The work above for the public function `who`, leaving the caller's
+ * current context as it was. */
+static kgen_status
+matmul_call(const char *who, kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
+            unsigned long long n, unsigned long long k, unsigned long long lda, unsigned long long ldb,
+            unsigned long long ldc, double alpha, double beta, const struct kgen_matmul_operands *ops,
+            kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
 {
-	struct call call = { .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc };
+	struct call call = { .who = who, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc };
 	CUcontext saved;
 	kgen_status st;
 
 	if (!kn)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_matmul: NULL kernel");
+		return kgen_fail(err, KGEN_EINVAL, "%s: NULL kernel", who);
 	kn = kgen_kernel_for_shape(kn, m, n, k);  /* a matmul plan's: the entry for the shape */
 	if (kn->spec.kernel != KGEN_MATMUL)  /* refused before the context is touched */
-		return kgen_kernel_expect(kn, KGEN_MATMUL, "kgen_matmul", err);
+		return kgen_kernel_expect(kn, KGEN_MATMUL, who, err);
 	if (ops)
 		call.ops = *ops;
 	saved = kgen_context_save(kn->ctx);
@@ -566,10 +569,20 @@ kgen_matmul_with(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, u
 }
 
 kgen_status
+kgen_matmul_with(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m,
+                 unsigned long long n, unsigned long long k, unsigned long long lda, unsigned long long ldb,
+                 unsigned long long ldc, double alpha, double beta, const struct kgen_matmul_operands *ops,
+                 kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
+{
+	return matmul_call("kgen_matmul_with", kn, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, ops, scratch,
+	                   scratch_bytes, stream, err);
+}
+
+kgen_status
 kgen_matmul(kgen_kernel *kn, kgen_devptr a, kgen_devptr b, kgen_devptr c, unsigned long long m, unsigned long long n,
             unsigned long long k, unsigned long long lda, unsigned long long ldb, unsigned long long ldc, double alpha,
             double beta, kgen_devptr scratch, size_t scratch_bytes, kgen_stream stream, kgen_error *err)
 {
-	return kgen_matmul_with(kn, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, NULL, scratch, scratch_bytes, stream,
-	                        err);
+	return matmul_call("kgen_matmul", kn, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, NULL, scratch, scratch_bytes,
+	                   stream, err);
 }

@@ -338,7 +338,7 @@ kgen_multi_local(const kgen_multi_kernel *k, int i)
 	return k && i >= 0 && i < k->m->count ? k->local[i] : NULL;
 }
 
-const kgen_spec *kgen_multi_kernel_spec(const kgen_multi_kernel *k) { return &k->spec; }
+const kgen_spec *kgen_multi_kernel_spec(const kgen_multi_kernel *k) { return k ? &k->spec : NULL; }
 
 /* ---- running ---- */
 

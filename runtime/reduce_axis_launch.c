@@ -289,6 +289,8 @@ kgen_reduce_axis_body(kgen_kernel *k, kgen_devptr in, unsigned long long rows, u
 	size = (unsigned long long)s->r.dtype->size;
 	asize = (unsigned long long)s->r.out->size;
 	outputs = s->axis == KGEN_AXIS_ROWS ? rows : cols;
+	if (!pitch)  /* packed, as every other call takes 0 */
+		pitch = cols;
 	if ((st = check_shape(k, rows, cols, pitch, err)))
 		return st;
 	if (!outputs)

@@ -16,8 +16,8 @@ check_n(const kgen_kernel *k, unsigned long long n, unsigned long long *grid_out
 	unsigned long long grid;
 
 	if (n > kgen_reduce_max_n(s))
-		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu); use index: 64",
-		                 n, s->index, kgen_reduce_max_n(s));
+		return kgen_fail(err, KGEN_EINVAL, "n = %llu is too large for index: %lld (at most %llu)%s", n, s->index,
+		                 kgen_reduce_max_n(s), s->index == 32 ? "; use index: 64" : "");
 	grid = kgen_reduce_grid(s, n, k->ctx->sm_count);
 	if (grid > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "n = %llu needs %llu blocks, more than a grid holds; use grid: persistent",
@@ -118,6 +118,8 @@ kgen_reduce_body(kgen_kernel *k, kgen_devptr in, unsigned long long n, kgen_devp
 	} else if (need && scratch_bytes < need) {
 		return kgen_fail(err, KGEN_EINVAL, "scratch of %zu bytes is too small: %zu needed for n = %llu",
 		                 scratch_bytes, need, n);
+	} else if (need && scratch % 16) {  /* the partials at scratch + 16, of types up to 16 bytes */
+		return kgen_fail(err, KGEN_EINVAL, "scratch (0x%llx) is not aligned to 16 bytes", scratch);
 	}
 	nptr = s->index == 32 ? (void *)&n32 : (void *)&n64;
 	/* last_block: the ticket first, at a fixed place, then the partials.  A

@@ -42,6 +42,13 @@ kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 kgen_status
 kgen_scan_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
 {
+	kgen_status st;
+
+	/* the rows' size of one row, its errors in this function's name */
+	if (!bytes)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_scratch_size: NULL argument");
+	if ((st = kgen_kernel_expect(kgen_kernel_for_n((kgen_kernel *)k, n), KGEN_SCAN, "kgen_scan_scratch_size", err)))
+		return st;
 	return kgen_scan_rows_scratch_size(k, 1, n, bytes, err);
 }
 

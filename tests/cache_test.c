@@ -845,6 +845,8 @@ START_TEST(test_compile_options_by_nvrtc_version)
 	ck_assert_msg(kgen_compile(plain, "p.cu", "sm_90", KGEN_IMAGE_CUBIN, &cubin, &size, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
 	free(cubin);
+	ck_assert_int_eq(kgen_compile(plain, "p.cu", "sm_90", (kgen_image)7, &cubin, &size, NULL, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_compile: image kind 7: KGEN_IMAGE_CUBIN or KGEN_IMAGE_PTX");
 	if (v < 1204)
 		return;
 	ck_assert_int_eq(kgen_compile(texture, "t.cu", "sm_90", KGEN_IMAGE_CUBIN, &cubin, &size, &log, &err),

@@ -220,8 +220,8 @@ START_TEST(matmul_operands_are_checked)
 	ops.residual = 0;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
 	                 KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_matmul: the spec's epilogue reads residual (residual: matrix): pass the m x n "
-	                 "matrix in kgen_matmul_with()'s operands");
+	ck_assert_str_eq(err.message, "kgen_matmul_with: the spec's epilogue reads residual (residual: matrix): pass the "
+	                 "m x n matrix in kgen_matmul_with()'s operands");
 	ops.residual = 0x50000001ull;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
 	                 KGEN_EINVAL);
@@ -243,7 +243,7 @@ START_TEST(matmul_operands_are_checked)
 	ck_assert_msg(strstr(err.message, "overlaps residual") != NULL, "%s", err.message);
 	ck_assert_int_eq(kgen_matmul_with(plain, a, b, c, 64, 64, 64, 0, 0, 0, 1.0, 0.0, &ops, 0, 0, NULL, &err),
 	                 KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_matmul: a bias is given but the spec declares none (bias: col or row)");
+	ck_assert_str_eq(err.message, "kgen_matmul_with: a bias is given but the spec declares none (bias: col or row)");
 	{  /* the auxiliary output: given where the spec has aux, apart from C, of its own pitch */
 		kgen_kernel *x = build("kernel: matmul\ndtype: bf16\nmath: wgmma\nproducer: warpgroup\nconsumers: 2\n"
 		                       "store: tma\nbias: col\nepilogue: gelu(v + bias)\naux: v + bias\n");
@@ -254,8 +254,8 @@ START_TEST(matmul_operands_are_checked)
 		xo.aux = 0;
 		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err),
 		                 KGEN_EINVAL);
-		ck_assert_str_eq(err.message, "kgen_matmul: the spec writes an auxiliary output (aux: v + bias): pass its m x "
-		                 "n matrix in kgen_matmul_with()'s operands");
+		ck_assert_str_eq(err.message, "kgen_matmul_with: the spec writes an auxiliary output (aux: v + bias): pass its "
+		                 "m x n matrix in kgen_matmul_with()'s operands");
 		xo.aux = c + 2 * 512 * 10;  /* inside C */
 		ck_assert_int_eq(kgen_matmul_with(x, a, b, c, 256, 512, 64, 0, 0, 0, 1.0, 0.0, &xo, 0, 0, NULL, &err),
 		                 KGEN_EINVAL);
@@ -318,12 +318,13 @@ START_TEST(matmul_reductions_start_at_identities)
 	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)rm;
 	o.row_reduce[KGEN_MATMUL_MAX] = 0;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_matmul: the spec reduces the stored values (row_reduce: max): pass "
+	ck_assert_str_eq(err.message, "kgen_matmul_with: the spec reduces the stored values (row_reduce: max): pass "
 	                 "row_reduce[max] in kgen_matmul_with()'s operands, a vector of m f32 values");
 	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)rm;
 	o.col_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_matmul: col_reduce[sum] is given but the spec's col_reduce does not name sum");
+	ck_assert_str_eq(err.message,
+	                 "kgen_matmul_with: col_reduce[sum] is given but the spec's col_reduce does not name sum");
 	o.col_reduce[KGEN_MATMUL_SUM] = 0;
 	o.row_reduce[KGEN_MATMUL_SUM] = (uintptr_t)rs + 2;
 	ck_assert_int_eq(kgen_matmul_with(k, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_EINVAL);
@@ -413,7 +414,7 @@ START_TEST(fp8_maps_and_scales)
 	ck_assert_str_eq(err.message, "scale_a (0x40000000) or scale_b (0x40000102) is not aligned to its 4-byte f32");
 	ck_assert_int_eq(kgen_matmul_with(plain, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0,
 	                                  0.0, &ops, 0, 0, NULL, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_matmul: scale_a or scale_b is given but the spec scales nothing (scale: "
+	ck_assert_str_eq(err.message, "kgen_matmul_with: scale_a or scale_b is given but the spec scales nothing (scale: "
 	                 "tensor, of fp8 operands)");
 	ck_assert_int_eq(*nlaunches, n0 + 1);                  /* nothing launched on a refusal */
 	ck_assert_int_eq(kgen_matmul(block, 0x10000000ull, 0x20000000ull, 0x30000000ull, 256, 512, 4096, 0, 0, 0, 1.0, 0.0,
@@ -2092,8 +2093,51 @@ START_TEST(the_callers_context_stays_current)
 	                          NULL, &err) == KGEN_OK, "%s", err.message);
 	get(&cur);
 	ck_assert_ptr_eq(cur, &theirs);
-	kgen_context_destroy(other);
+	kgen_context_destroy(other);  /* its context released, the caller's current still */
+	get(&cur);
+	ck_assert_ptr_eq(cur, &theirs);
 	set(NULL);
+}
+END_TEST
+
+/* The C API's checks a caller meets first: each error names the function
+ * called, an argument that cannot be right is KGEN_EINVAL, and a pitch of
+ * 0 is a packed matrix's, as in every other call. */
+START_TEST(api_errors_name_the_function_called)
+{
+	kgen_kernel *k = build("kernel: reduce\ndtype: f64\nstages: two_pass\n"), *kk = NULL;
+	kgen_error err;
+	size_t bytes;
+
+	ck_assert_int_eq(kgen_reduce_scratch_size(k, 1 << 20, &bytes, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, 1 << 20, 0x20000000ull, 0x30000004ull, bytes + 16, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "scratch (0x30000004) is not aligned to 16 bytes");
+	ck_assert_int_eq(kgen_reduce(k, 0x10000000ull, ~0ull, 0x20000000ull, 0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_ptr_null(strstr(err.message, "use index: 64"));  /* it is index: 64 */
+	ck_assert_int_eq(kgen_scan_scratch_size(k, 100, &bytes, &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_scan_scratch_size"));
+	ck_assert_int_eq(kgen_matmul_with(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8, 8, 8, 0, 0, 0, 1.0, 0.0, NULL,
+	                                  0, 0, NULL, &err), KGEN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.message, "kgen_matmul_with"));
+	k = build("kernel: matmul\n");
+	{
+		struct kgen_matmul_operands ops = { .bias = 0x40000000ull };
+		ck_assert_int_eq(kgen_matmul_with(k, 0x10000000ull, 0x20000000ull, 0x30000000ull, 8, 8, 8, 0, 0, 0, 1.0, 0.0,
+		                                  &ops, 0, 0, NULL, &err), KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "kgen_matmul_with: a bias is given but the spec declares none (bias: col or row)");
+	}
+	ck_assert_int_eq(kgen_kernel_build_yaml(NULL, "kernel: reduce\n", &kk, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_kernel_build_yaml: NULL argument");
+	ck_assert_ptr_null(kgen_multi_kernel_spec(NULL));
+	k = build("kernel: reduce_axis\naxis: rows\n");
+	ck_assert_msg(kgen_reduce_axis(k, 0x10000000ull, 10, 200, 0, 0x20000000ull, 0, 0, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	{
+		kgen_context *none = NULL;
+		ck_assert_int_eq(kgen_context_create(-1, &none, &err), KGEN_EINVAL);
+		ck_assert_ptr_null(none);
+	}
 }
 END_TEST
 
@@ -2346,6 +2390,7 @@ fake_suite(void)
 	tcase_add_test(tc, reduce_takes_any_element_aligned_input);
 	tcase_add_test(tc, driver_failures_are_reported);
 	tcase_add_test(tc, the_callers_context_stays_current);
+	tcase_add_test(tc, api_errors_name_the_function_called);
 	tcase_add_test(tc, time_calls_with_each_method);
 	tcase_add_test(tc, time_calls_batch_grows_to_its_cap);
 	tcase_add_test(tc, time_calls_failures_free_everything);

@@ -139,7 +139,7 @@ START_TEST(test_build_yaml_null)
 	ck_assert_str_eq(err.message, "kgen_kernel_build_yaml: NULL argument");
 	/* A good spec is loaded, then refused for the NULL context (and freed: ASan checks). */
 	ck_assert_int_eq(kgen_kernel_build_yaml(NULL, yaml, &k, &err), KGEN_EINVAL);
-	ck_assert_str_eq(err.message, "kgen_kernel_build: NULL argument");
+	ck_assert_str_eq(err.message, "kgen_kernel_build_yaml: NULL argument");
 	ck_assert_int_eq(kgen_kernel_build_yaml(NULL, yaml, NULL, NULL), KGEN_EINVAL);
 	ck_assert_ptr_null(k);
 }

@@ -1439,6 +1439,17 @@ START_TEST(set_many_zero_fields_and_null_arguments)
 	ck_assert_int_eq(kgen_spec_set_many(spec, 1, keys, NULL, &err), KGEN_EINVAL);
 	ck_assert_int_eq(kgen_spec_set_many(NULL, 0, NULL, NULL, &err), KGEN_EINVAL);
 	ck_assert_int_eq(kgen_spec_set_many(spec, -1, keys, keys, &err), KGEN_EINVAL);
+	{
+		/* a NULL among the keys: refused, the spec as it was (it crashed in strcmp) */
+		static const char *const holey[] = { "threads", NULL }, *const values[] = { "128", "1" };
+		ck_assert_int_eq(kgen_spec_set_many(spec, 2, holey, values, &err), KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "kgen_spec_set_many: keys[1] is NULL");
+		ASSERT_FIELD(spec, "threads", "256");
+		ck_assert_int_eq(kgen_spec_set(spec, NULL, "1", &err), KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "kgen_spec_set: NULL key");
+		ck_assert_int_eq(kgen_spec_set(NULL, "threads", "1", &err), KGEN_EINVAL);
+		ck_assert_str_eq(err.message, "kgen_spec_set: NULL spec");
+	}
 	kgen_spec_free(spec);
 }
 END_TEST
