@@ -418,6 +418,7 @@ kgen_spec_load_file(const char *path, kgen_spec **spec, kgen_error *err)
 
 	if (!path || !spec)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_load_file: NULL argument");
+	*spec = NULL;  /* on every failure, as load_text() leaves it */
 	if ((st = kgen_read_file(path, &text, &len, err)) != KGEN_OK)
 		return st;
 	return load_text(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, spec, err);

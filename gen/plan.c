@@ -388,6 +388,7 @@ kgen_plan_load_file(const char *path, kgen_plan **plan, kgen_error *err)
 
 	if (!path || !plan)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_plan_load_file: NULL argument");
+	*plan = NULL;  /* on every failure, as kgen_plan_load_string() leaves it */
 	if ((st = kgen_read_file(path, &text, &len, err)))
 		return st;
 	st = kgen_plan_load_string(text, len, path, plan, err);

@@ -90,7 +90,8 @@ KGEN_API const char *kgen_cache_problem(void);
 
 /* Whether the spec's kernels can be built for arch ("sm_80"): KGEN_ESPEC at
  * the key that needs a newer GPU (method: tma needs sm_90, warp_tail:
- * reduce_sync sm_80), else KGEN_OK.  kgen_kernel_build() and `kgen compile`
+ * reduce_sync sm_80), KGEN_EINVAL for an arch that is not sm_NN, sm_NNa or
+ * compute_NN, else KGEN_OK.  kgen_kernel_build() and `kgen compile`
  * check it before NVRTC. */
 KGEN_API kgen_status kgen_spec_check_arch(const kgen_spec *spec, const char *arch, kgen_error *err);
 
