@@ -143,7 +143,7 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 	if (kgen_keys[k].type == KT_EXPR)
 		return load_expr(s, (enum kgen_key)k, ev, vm, err);
 	if (kgen_spec_parse_value((enum kgen_key)k, val, &v, why, sizeof why) != KGEN_OK) {
-		kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
+		kgen_key_allowed_for(s->kernel, (enum kgen_key)k, allowed, sizeof allowed);
 		near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, val) : NULL;
 		if (near)
 			return error_at_mark(s, vm, err, "%s: %s (did you mean '%s'?): expected %s", key, why, near, allowed);

@@ -232,8 +232,7 @@ check(struct kgen_spec *s, kgen_error *err)
 		return st;
 	if (s->threads % 32)
 		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
-	if (s->threads / 32 > 32)
-		return ERR(threads, "threads %lld: warp 0 scans the warp totals, at most 32 warps", s->threads);
+	KGEN_ASSERT(s->threads / 32 <= 32);  /* the key's range: warp 0 scans the warp totals */
 	if (s->block_scan == KGEN_BS_SEGMENTS && s->scan_strategy != KGEN_SCAN_STRATEGY_LOOKBACK)
 		return ERR(block_scan, "block_scan: segments is the look-back's (a tile a block); strategy: %s walks its "
 		           "tiles in one block: use warps", kgen_scan_strategies[s->scan_strategy].name);

@@ -715,6 +715,10 @@ const char *kgen_nearest_name(const char *name, const char *const *names, size_t
 /* "sum, min, max or prod" (or the integer range) for messages
  * (spec_value.c); the allowed value nearest to text, for "did you mean". */
 void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);
+/* The same of the values family `kernel` takes (kgen_family_values(),
+ * family.h), or of those in takes (bit v: value v). */
+void kgen_key_allowed_for(long long kernel, enum kgen_key k, char *buf, size_t n);
+void kgen_key_allowed_of(enum kgen_key k, unsigned long long takes, char *buf, size_t n);
 const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
 
 /* Validate the spec and resolve derived defaults (see check.c). */

@@ -191,8 +191,40 @@ kgen_spec_defaults(struct kgen_spec *s)
 void
 kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 {
-	const struct kgen_key_info *key = &kgen_keys[k];
+	kgen_key_allowed_of(k, ~0ull, buf, n);
+}
+
+void
+kgen_key_allowed_for(long long kernel, enum kgen_key k, char *buf, size_t n)
+{
+	kgen_key_allowed_of(k, kernel >= 0 && kernel < KGEN_FAMILY_COUNT ?
+	                           kgen_family_values(kgen_family((enum kgen_family_id)kernel), k) : ~0ull, buf, n);
+}
+
+/* The enum values of takes (bit v: value v) from the first on, "a, b or c"
+ * ("a, b, c" for a set's). */
+static void
+list_values(const struct kgen_key_info *key, unsigned long long takes, int first, char *buf, size_t n, size_t *used)
+{
 	const struct kgen_enum *e;
+	int count = 0, at = 0, v;
+
+	for (e = key->values + first; e && e->name; e++)
+		count += (takes & KGEN_BIT(e - key->values)) != 0;
+	for (e = key->values + first; e && e->name && *used < n; e++) {
+		v = (int)(e - key->values);
+		if (!(takes & KGEN_BIT(v)))
+			continue;
+		at++;
+		*used += (size_t)snprintf(buf + *used, n - *used, "%s%s",
+		                          at == 1 ? "" : at == count && key->type != KT_SET ? " or " : ", ", e->name);
+	}
+}
+
+void
+kgen_key_allowed_of(enum kgen_key k, unsigned long long takes, char *buf, size_t n)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
 	size_t used = 0;
 
 	if (!n)
@@ -200,6 +232,16 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 	buf[0] = '\0';
 	switch (key->type) {
 	case KT_INT:
+		if (takes && takes != ~0ull) {  /* the integers a family's row lists: "2, 4 or 8" */
+			long long v;
+			int count = 0, at = 0;
+			for (v = key->min; v <= key->max && v < 64; v++)
+				count += (takes & KGEN_BIT(v)) != 0;
+			for (v = key->min; v <= key->max && v < 64 && used < n; v++)
+				if (takes & KGEN_BIT(v))
+					used += (size_t)snprintf(buf + used, n - used, "%s%lld", ++at == 1 ? "" : at == count ? " or " : ", ", v);
+			return;
+		}
 		snprintf(buf, n, "an integer from %lld to %lld", key->min, key->max);
 		return;
 	case KT_NAME:
@@ -212,17 +254,13 @@ kgen_key_allowed(enum kgen_key k, char *buf, size_t n)
 			snprintf(buf, n, "a C expression of %s", kgen_expr_names(k));
 		return;
 	case KT_SET:
-		for (e = key->values + 1; e->name && used < n; e++)
-			used += (size_t)snprintf(buf + used, n - used, "%s%s", e == key->values + 1 ? "" : ", ", e->name);
+		list_values(key, takes, 1, buf, n, &used);
 		if (used < n)
 			snprintf(buf + used, n - used, " apart by commas, or %s", key->values[0].name);
 		return;
 	case KT_ENUM:
-		break;
-	}
-	for (e = key->values; e && e->name && used < n; e++) {
-		const char *sep = e == key->values ? "" : e[1].name ? ", " : " or ";
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, e->name);
+		list_values(key, takes, 0, buf, n, &used);
+		return;
 	}
 }
 
@@ -373,7 +411,7 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 			continue;
 		}
 		if (kgen_spec_parse_value((enum kgen_key)k, values[i], &v, why, sizeof why)) {
-			kgen_key_allowed((enum kgen_key)k, allowed, sizeof allowed);
+			kgen_key_allowed_for(kernel, (enum kgen_key)k, allowed, sizeof allowed);
 			near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, values[i]) : NULL;
 			st = kgen_fail(err, KGEN_ESPEC, "%s: %s%s%s%s: expected %s", keys[i], why, near ? " (did you mean '" : "",
 			               near ? near : "", near ? "'?)" : "", allowed);
