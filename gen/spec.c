@@ -400,3 +400,28 @@ kgen_spec_free(kgen_spec *spec)
 	free(spec->text);
 	free(spec);
 }
+
+kgen_status
+kgen_spec_copy(const kgen_spec *spec, kgen_spec **copy, kgen_error *err)
+{
+	kgen_spec *c;
+
+	if (!spec || !copy)
+		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_copy: NULL argument");
+	*copy = NULL;
+	if (!(c = malloc(sizeof *c)))
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	*c = *spec;  /* values, texts of names and expressions, what validation derived (pointers to tables) */
+	c->file = spec->file ? kgen_strdup(spec->file) : NULL;
+	c->text = spec->text ? malloc(spec->text_len + 1) : NULL;
+	if ((spec->file && !c->file) || (spec->text && !c->text)) {
+		kgen_spec_free(c);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	if (c->text) {
+		memcpy(c->text, spec->text, spec->text_len);
+		c->text[spec->text_len] = '\0';
+	}
+	*copy = c;
+	return KGEN_OK;
+}

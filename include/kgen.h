@@ -107,6 +107,12 @@ KGEN_API const char *kgen_spec_source(const kgen_spec *spec);
 
 KGEN_API void kgen_spec_free(kgen_spec *spec);
 
+/* A copy of the spec, its own to set and free (kgen_spec_free()): e.g. of
+ * a plan's entry (kgen_plan_spec()) or a kernel's (kgen_kernel_spec()),
+ * which belong to their plan or kernel.  Errors keep the original's file
+ * name and, where it had its text, its source lines. */
+KGEN_API kgen_status kgen_spec_copy(const kgen_spec *spec, kgen_spec **copy, kgen_error *err);
+
 /* ---- Size plans ----
  *
  * A plan names, for each range of n, the spec whose kernel serves it, so

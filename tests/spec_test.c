@@ -1454,6 +1454,26 @@ START_TEST(set_many_zero_fields_and_null_arguments)
 }
 END_TEST
 
+/* kgen_spec_copy: a spec of its own, its errors at the original's lines. */
+START_TEST(copy_is_a_spec_of_its_own)
+{
+	kgen_spec *spec = load("kernel: reduce\nop: max\nthreads: 256\n"), *copy = NULL;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_copy(spec, &copy, &err), KGEN_OK);
+	ck_assert_int_eq(kgen_spec_set(copy, "threads", "128", &err), KGEN_OK);
+	ASSERT_FIELD(copy, "threads", "128");
+	ASSERT_FIELD(copy, "op", "max");
+	ASSERT_FIELD(spec, "threads", "256");
+	ck_assert_str_eq(kgen_spec_source(copy), kgen_spec_source(spec));
+	kgen_spec_free(spec);  /* the copy outlives it */
+	ck_assert_int_eq(kgen_spec_set(copy, "op", "maxx", &err), KGEN_ESPEC);
+	ck_assert_int_eq(kgen_spec_copy(NULL, &copy, &err), KGEN_EINVAL);
+	ck_assert_str_eq(err.message, "kgen_spec_copy: NULL argument");
+	kgen_spec_free(copy);
+}
+END_TEST
+
 /* ---- kgen_spec_get, files, status names ---- */
 
 START_TEST(get_unknown_key_is_null)
@@ -1725,6 +1745,7 @@ spec_suite(void)
 	tcase_add_test(tc, error_print_shows_place_line_and_caret);
 	tcase_add_test(tc, error_print_caret_at_column_one);
 	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
+	tcase_add_test(tc, copy_is_a_spec_of_its_own);
 	tcase_add_test(tc, error_at_the_end_is_placed_where_the_unclosed_began);
 	tcase_add_test(tc, family_values_are_what_check_takes);
 	tcase_add_test(tc, error_print_without_place);

@@ -150,6 +150,10 @@ def describe(x, what="input", where="kgen", stream=None):
     if route == "dlpack":
         return _from_dlpack(x, what, where, stream)
     cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is None and hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        # the type's route is its first array's: one of the same type may have no interface for its dtype
+        # (kgen.DeviceArray of bf16 has DLPack alone)
+        return _from_dlpack(x, what, where, stream)
     if cai is None:
         raise TypeError("kgen: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy or JAX array, an object "
                         "with __dlpack__ or __cuda_array_interface__, or a DLPack capsule" % (what, type(x).__name__))

@@ -140,10 +140,17 @@ class Kernel:
                             % self.family)
         run, operands = RUNNERS[self.family]
         if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
+            known = run.__code__.co_varnames[:run.__code__.co_argcount + run.__code__.co_kwonlyargcount]
+            for name in scalars:
+                if name not in known or name in ("k", "a", "out", "stream", "where", "ready", "described"):
+                    raise TypeError("kgen.Kernel: a %s kernel takes no keyword %s=" % (self.family, name))
             return run(self, describe(x, "a", "kgen.Kernel", stream_address(stream)), out, stream, "kgen.Kernel",
                        *args, **scalars)
         if len(args) > 2 or scalars:
             raise TypeError("kgen.Kernel: a %s kernel is called as k(x, out=None, stream=None)" % self.family)
+        for i, (name, given) in enumerate((("out", out), ("stream", stream))):
+            if len(args) > i and given is not None:
+                raise TypeError("kgen.Kernel: %s given twice, positionally and as %s=" % (name, name))
         out, stream = (args + (out, stream)[len(args):])[:2]  # k(x, out, stream) positionally, as before
         return run(self, describe(x, where="kgen.Kernel", stream=stream_address(stream)), out, stream, "kgen.Kernel")
 
@@ -191,7 +198,10 @@ def cached(key, make, device, stream, where):
     """The kernel of the one-call API for key, built by make() the first time,
     which a stream capture refuses (NVRTC and loading a module are no work
     a graph can hold)."""
-    k = _kernels.get(key)
+    try:
+        k = _kernels.get(key)
+    except TypeError:  # a list or a dict where a field's value goes: make()'s checks say so
+        return make()
     if k is None:
         _memory.refuse_in_capture(device, stream, where, "build its kernel (NVRTC)")
         k = _kernels[key] = make()

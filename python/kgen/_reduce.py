@@ -302,6 +302,9 @@ def _along(k, m, shape, s, where):
     if not (m.strides[-1] == 1 or m.shape[-1] == 1) or not contiguous_from(m, 1):
         raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
                          "x.contiguous()")
+    if rows > 1 and 0 <= m.strides[0] < cols:  # a broadcast (stride 0) or overlapping rows: C reads 0 as packed
+        raise ValueError("%s: x's rows overlap: they are %d elements apart and %d long (a broadcast or strided "
+                         "view); pass x.contiguous()" % (where, m.strides[0], cols))
     sizes = (_lib.arg(where, "x's rows", rows), _lib.arg(where, "x's columns", cols),
              _lib.arg(where, "x's row pitch", m.strides[0] if rows > 1 else cols))
     pair = f.get("op") in PAIRS
@@ -337,7 +340,8 @@ def _axis(a, axis):
 
 def _plan_kernel(a, op, plan, device, s):
     """The kernel of plan= (a path or YAML text), checked against the call."""
-    k = cached(("plan", device, _spec_key(plan)), lambda: new_plan_kernel(WHERE, plan, device), device, s, WHERE)
+    k = cached(("plan", device, _spec_key(plan, "plan")), lambda: new_plan_kernel(WHERE, plan, device), device, s,
+               WHERE)
     f = k.spec.fields
     if f["dtype"] != a.dtype:
         raise TypeError("%s: the plan reduces %s, the input is %s" % (WHERE, f["dtype"], a.dtype))
@@ -411,7 +415,7 @@ def _key(a, op, axis, spec, plan, overrides):
     """What makes a call's _Launch: the array's kind, device, dtype, shape and
     strides, op, axis, spec, plan and overrides."""
     return (a.kind, a.device, a.dtype, a.shape, a.strides, op, axis, None if spec is None else _spec_key(spec),
-            plan if plan is None or plan is False else _spec_key(plan), tuple(sorted(overrides.items())))
+            plan if plan is None or plan is False else _spec_key(plan, "plan"), tuple(sorted(overrides.items())))
 
 
 SpecLike = Union[str, "os.PathLike[str]", Dict[str, Union[int, str]], Spec]
@@ -455,6 +459,9 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
         if type(x) in (list, tuple):  # not traced: a graph break, then the list's own way
             return _many(x, op, axis, spec, out, stream, plan, overrides, root)
         return _trace.reduce(x, op, axis, spec, out, stream, plan, overrides)
+    if op is not None and not isinstance(op, str):
+        raise TypeError("kgen.reduce: op is a name (one of %s), not %s (%s)"
+                        % (", ".join(OPS), _lib.shown(op), type(op).__name__))
     if op in _KEYED:  # the ready tables' key of kgen.argmax's calls, not an op
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
     if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and root is None \

@@ -85,12 +85,17 @@ class Spec:
         self._handle = None
         err = _err()
         h = _lib.ctypes.c_void_p()
-        if isinstance(spec, Spec):
+        if isinstance(spec, Spec) and spec._origin is not None:
             # The same origin again (the dump lists keys a spec may not write), then its overrides and ours.
             overrides = dict(spec._overrides, **overrides)
             spec = spec._origin
         over = _fields(where, overrides)
-        if isinstance(spec, dict):
+        if isinstance(spec, Spec):  # a record of libkgen's (a plan's entry): a copy of it, then the overrides
+            if not spec._handle:
+                raise ValueError("%s: the spec %s holds no spec to copy" % (where, spec.source))
+            st = _lib.kgen_spec_copy(spec._handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err))
+            _lib.check(st, err)
+        elif isinstance(spec, dict):
             text = _family_yaml(where, spec)
             fields = _fields(where, {k: v for k, v in spec.items() if k != "kernel"})
             st = _lib.kgen_spec_load_string(text, len(text), b"<dict>", _lib.ctypes.byref(h), _lib.ctypes.byref(err))
@@ -131,10 +136,14 @@ class Spec:
 
     @classmethod
     def _record(cls, handle):
-        """The record of a spec libkgen owns (a plan's entry): its fields, no handle."""
+        """A spec libkgen owns (a plan's entry) as a Spec of its own: a copy,
+        which kgen.check, generate, compile and Kernel take as any other."""
         s = cls.__new__(cls)
         s._handle, s._origin, s._overrides = None, None, {}
-        s._describe(handle)
+        h, err = _lib.ctypes.c_void_p(), _err()
+        _lib.check(_lib.kgen_spec_copy(handle, _lib.ctypes.byref(h), _lib.ctypes.byref(err)), err)
+        s._handle = h.value
+        s._describe(s._handle)
         return s
 
     def _set(self, fields, placeless=None):
@@ -199,9 +208,14 @@ def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Unio
     return data.rstrip(b"\0").decode() if ptx else data
 
 
-def _spec_key(spec):
+def _spec_key(spec, what="spec"):
+    """What keys the kernel of spec= (or plan=, what) in the one-call API's caches."""
     if isinstance(spec, dict):
         return ("dict", tuple(sorted((k, str(v)) for k, v in spec.items())))
     if isinstance(spec, Spec):
         return ("spec", spec.yaml)
+    if not isinstance(spec, (str, bytes, os.PathLike)):
+        raise TypeError("%s= is %s, not %s (%s)" % (what, "a size plan's path or YAML text (or False: none)"
+                                                    if what == "plan" else "a path, YAML text, a dict or a kgen.Spec",
+                                                    _lib.shown(spec), type(spec).__name__))
     return ("text", os.fspath(spec))

@@ -40,6 +40,14 @@ def _run_transpose(k, a, out, stream, where):
                                                          % o.strides[-1])))
         if o.readonly:
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
+    # Rows and matrices that overlap (a broadcast's stride 0 among them: C reads 0 as packed) are refused.
+    for name, v, pitch, r, c in (("x", a, a.strides[-2], rows, cols), ("out", o, o.strides[-2], cols, rows)):
+        if r > 1 and 0 <= pitch < c:  # a negative one is the range check's, below
+            raise ValueError("%s: %s's rows overlap: they are %d elements apart and %d long (a broadcast or strided "
+                             "view); pass %s.contiguous()" % (where, name, pitch, c, name))
+        if nd == 3 and batch > 1 and 0 <= v.strides[0] < (pitch if r > 1 else c) * r:
+            raise ValueError("%s: %s's matrices overlap: they are %d elements apart and %d x %d (a broadcast or "
+                             "strided view); pass %s.contiguous()" % (where, name, v.strides[0], r, c, name))
     layout = _lib.TransposeLayout(_lib.arg(where, "x's batch", batch),
                                   _lib.arg(where, "x's row pitch", a.strides[-2] if rows > 1 else cols),
                                   _lib.arg(where, "out's row pitch", o.strides[-2] if cols > 1 else rows),

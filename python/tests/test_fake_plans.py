@@ -137,6 +137,13 @@ def test_a_callers_plan():
     assert repr(k).startswith("kgen.Kernel(plan <plan>, 2 entries")
     with pytest.raises(TypeError, match="pass plan= alone"):
         kgen.Kernel({"kernel": "reduce"}, plan=text)
+    # An entry's spec is a Spec of its own: checked, generated, built and set again as any other.
+    entry = k.spec
+    assert kgen.check(entry).fields["threads"] == "128"
+    assert "reduce_min_f32" in kgen.generate(entry)
+    assert kgen.check(entry, threads=256).fields["threads"] == "256" and entry.fields["threads"] == "128"
+    assert kgen.Kernel(entry).spec.fields["op"] == "min"
+    assert threads_of_launches(Device((10,)), op="min", spec=entry, plan=False)[0][-1] == 128
 
 
 def test_matmul_scratch_for_other_arrays_is_kgens_own():

@@ -255,3 +255,51 @@ def test_a_spec_of_another_family_is_refused_by_name():
         with pytest.raises(IndexError, match="out of range for 2 dimensions") as e:
             call()
         assert isinstance(e.value, ValueError)
+
+
+def test_broadcast_and_overlapping_rows_are_refused():
+    # A stride of 0 (a broadcast view) or rows closer than their length would reach C as a pitch of 0, which C
+    # reads as packed: the launch would read (or write) past the array. Refused in Python, naming the array.
+    bcast = Device((4, 8), strides=(0, 1))
+    for call in (lambda: kgen.reduce(bcast, axis=1), lambda: kgen.argmax(bcast, axis=1),
+                 lambda: kgen.reduce(Device((4, 8), strides=(4, 1)), axis=1)):
+        with pytest.raises(ValueError, match="x's rows overlap: they are [04] elements apart and 8 long"):
+            call()
+    with pytest.raises(ValueError, match="x's rows overlap: they are 0 elements apart and 8 long"):
+        kgen.transpose(bcast)
+    with pytest.raises(ValueError, match="out's rows overlap: they are 0 elements apart and 4 long"):
+        kgen.transpose(Device((4, 8)), out=Device((8, 4), strides=(0, 1)))
+    with pytest.raises(ValueError, match="x's matrices overlap: they are 0 elements apart and 4 x 8"):
+        kgen.transpose(Device((3, 4, 8), strides=(0, 8, 1)))
+    m = mark()
+    kgen.transpose(Device((4, 8), strides=(16, 1)))  # padded rows are fine
+    assert len(launches_since(m)) == 1
+
+
+def test_device_arrays_of_every_dtype_in_any_order():
+    # The route kgen reads a type of array by is its first array's: a bf16 kgen.DeviceArray (DLPack alone, no
+    # __cuda_array_interface__ type) after an f32 one was refused as "not a CUDA array".
+    f32 = kgen.softmax(Device((4, 8)))
+    assert isinstance(f32, kgen.DeviceArray)
+    kgen.softmax(f32)
+    bf16 = kgen.DeviceArray((4, 8), "bf16", 0, 0)
+    assert kgen.softmax(bf16).dtype == "bf16"
+
+
+def test_arguments_no_spec_takes_are_refused_by_name():
+    # A list where a field's value goes, a spec= or plan= of no spec's type, an op that is no name, a keyword a
+    # kernel does not take, out= twice: each a TypeError that names the argument (not "unhashable type: 'list'").
+    x = Device((100,))
+    cases = [(lambda: kgen.reduce(x, threads=[256]), "kgen.reduce: threads is an integer or a name, not \\[256\\]"),
+             (lambda: kgen.softmax(Device((4, 8)), threads=[1]), "kgen.softmax: threads is an integer or a name"),
+             (lambda: kgen.reduce(x, spec=5), "spec= is a path, YAML text, a dict or a kgen.Spec, not 5 \\(int\\)"),
+             (lambda: kgen.transpose(Device((4, 8)), spec=5), "spec= is a path"),
+             (lambda: kgen.reduce(x, plan=1), "plan= is a size plan's path or YAML text \\(or False: none\\), not 1"),
+             (lambda: kgen.reduce(x, ["sum"]), "kgen.reduce: op is a name \\(one of sum, .*\\), not \\['sum'\\]"),
+             (lambda: kgen.Kernel({"kernel": "rows", "op": "softmax"})(Device((4, 8)), foo=1),
+              "kgen.Kernel: a rows kernel takes no keyword foo="),
+             (lambda: kgen.Kernel({"kernel": "reduce"})(x, Device(()), out=Device(())),
+              "kgen.Kernel: out given twice, positionally and as out=")]
+    for call, message in cases:
+        with pytest.raises(TypeError, match=message):
+            call()
