@@ -256,9 +256,12 @@ kgen_arch_number(const char *arch)
 const char *
 kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, size_t n)
 {
-	size_t len = strlen(arch);
+	size_t len;
 
-	if (!kgen_spec_arch_specific(s) || kgen_arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
+	if (!s || !arch)
+		return NULL;
+	len = strlen(arch);
+	if (!buf || !kgen_spec_arch_specific(s) || kgen_arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
 		return arch;
 	snprintf(buf, n, "%sa", arch);
 	return buf;

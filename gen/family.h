@@ -59,7 +59,7 @@ int kgen_arch_number(const char *arch);
 /* The architecture to compile s for when asked for arch: arch, or its
  * arch-specific form (sm_90 -> sm_90a, compute_90 -> compute_90a) when a
  * row of s needs it; in buf (n bytes), returned. */
-const char *kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, size_t n);
+/* (kgen_spec_compile_arch() is kgen.h's.) */
 
 /* One kernel of a launch. */
 struct kgen_step {

@@ -136,6 +136,9 @@ kgen_spec_dump = _sig("kgen_spec_dump", [_P, ctypes.POINTER(_P)])
 kgen_spec_source = _sig("kgen_spec_source", [_P], ctypes.c_char_p)
 kgen_spec_free = _sig("kgen_spec_free", [_P], None)
 kgen_spec_copy = _sig("kgen_spec_copy", [_P, ctypes.POINTER(_P), _E])
+kgen_spec_check_arch = _sig("kgen_spec_check_arch", [_P, ctypes.c_char_p, _E])
+kgen_spec_compile_arch = _sig("kgen_spec_compile_arch", [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t],
+                              ctypes.c_char_p)
 kgen_generate = _sig("kgen_generate", [_P, ctypes.POINTER(_P), _E])
 kgen_compile = _sig("kgen_compile", [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
                                       ctypes.POINTER(_P), ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_P), _E])

@@ -7,6 +7,7 @@ import threading
 from typing import Any, Union
 
 from . import _lib
+from ._errors import KgenError
 
 _local = threading.local()
 
@@ -191,19 +192,31 @@ def generate(spec: Any, **overrides: Union[int, str]) -> str:
 
 def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Union[int, str]) -> Union[bytes, str]:
     """Generate and compile a spec with NVRTC for `arch` (no GPU needed): the
-    cubin as bytes, or the PTX as str with ptx=True.  NVRTC's rejection is a
-    KgenError (KGEN_ECOMPILE) whose message carries the log."""
+    cubin as bytes, or the PTX as str with ptx=True.  As `kgen compile`, a
+    spec whose features need a newer GPU than arch is a SpecError at its
+    key, and one that needs Hopper's arch-specific form is compiled for it
+    (math: wgmma: sm_90a for sm_90).  NVRTC's rejection is a KgenError
+    (KGEN_ECOMPILE) whose message carries the log (cut to fit; .log holds
+    all of it)."""
     arch = _lib.text("kgen.compile", "arch", arch)
     s = _spec("kgen.compile", spec, overrides)
-    err, src = _err(), generate(s).encode()
+    err = _err()
+    _lib.check(_lib.kgen_spec_check_arch(s._handle, arch, _lib.ctypes.byref(err)), err)
+    specific = _lib.ctypes.create_string_buffer(64)
+    arch = _lib.kgen_spec_compile_arch(s._handle, arch, specific, len(specific)) or arch
+    src = generate(s).encode()
     image, size, log = _lib.ctypes.c_void_p(), _lib.ctypes.c_size_t(), _lib.ctypes.c_void_p()
     st = _lib.kgen_compile(src, b"kernel.cu", arch, 1 if ptx else 0, _lib.ctypes.byref(image),
                            _lib.ctypes.byref(size), _lib.ctypes.byref(log), _lib.ctypes.byref(err))
     text = _lib.take_string(log.value) if log.value else ""
     if st:
         if text:
-            err.message = (err.message.decode("utf-8", "replace") + "\n" + text)[:1023].encode()
-        _lib.check(st, err)
+            err.message = (err.message.decode("utf-8", "replace") + "\n" + text).encode()[:1023]
+        try:
+            _lib.check(st, err)
+        except KgenError as e:
+            e.log = text  # NVRTC's whole log, which the message may cut
+            raise
     data = _lib.take_bytes(image.value, size.value)
     return data.rstrip(b"\0").decode() if ptx else data
 
