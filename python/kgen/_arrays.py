@@ -43,13 +43,15 @@ class Array:
     """What kgen needs to know of a device array.  kind: "torch", "cupy",
     "jax", "tensorflow", "dlpack" (another DLPack producer) or "cai" (another
     __cuda_array_interface__ one); keep: what must live while kernels read
-    it (a DLPack capsule); readonly: kgen must not write it."""
-    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device", "keep", "readonly")
+    it (a DLPack capsule); readonly: kgen must not write it; producer: the
+    stream its __cuda_array_interface__ names, which the call's stream waits
+    for (None: none to wait for)."""
+    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device", "keep", "readonly", "producer")
 
-    def __init__(self, obj, kind, ptr, dtype, shape, strides, device, keep=None, readonly=False):
+    def __init__(self, obj, kind, ptr, dtype, shape, strides, device, keep=None, readonly=False, producer=None):
         self.obj, self.kind, self.ptr, self.dtype = obj, kind, ptr, dtype
         self.shape, self.strides, self.device = shape, strides, device
-        self.keep, self.readonly = keep, readonly
+        self.keep, self.readonly, self.producer = keep, readonly, producer
 
 
 _TORCH_DT = {}  # torch dtype object -> kgen name, as met
@@ -173,8 +175,13 @@ def describe(x, what="input", where="kgen", stream=None):
     device = getattr(getattr(x, "device", None), "id", None)
     if device is not None:
         device = _lib.arg(where, "device", device, _lib.INT_MAX)
+    # Version 3's stream: the one the array's producer wrote it on, which the consumer's must wait for
+    # (None: nothing to wait for; 1 the legacy default stream, which kgen calls 0; 2 the per-thread one).
+    producer = cai.get("stream")
+    if producer is not None:
+        producer = 0 if producer == 1 else _lib.arg(where, "%s's stream" % name, producer, _lib.PTR_MAX)
     return Array(x, route, ptr, dt, shape, strides, device,
-                 readonly=bool(cai["data"][1]))
+                 readonly=bool(cai["data"][1]), producer=producer)
 
 
 _raw_stream = None

@@ -5,7 +5,7 @@ import re
 import threading
 from typing import Any, Union
 
-from . import _lib, _memory
+from . import _driver, _lib, _memory
 from ._arrays import current_stream, describe, stream_address
 from ._plans import Loaded
 from ._spec import _err, _spec
@@ -209,9 +209,16 @@ def cached(key, make, device, stream, where):
 
 
 def stream_of(a, stream, where):
-    """The stream a call runs on: the caller's, else a's framework's current one."""
+    """The stream a call runs on: the caller's, else a's framework's current
+    one; made to wait for the stream a's __cuda_array_interface__ names,
+    where that is another (the interface's version 3 asks it of a consumer)."""
     s = stream_address(stream)
-    return _lib.arg(where, "stream", current_stream(a) if s is None else s, _lib.PTR_MAX)
+    s = _lib.arg(where, "stream", current_stream(a) if s is None else s, _lib.PTR_MAX)
+    if a.producer is not None and a.producer != s:
+        e = _driver.Event(a.device or 0)
+        e.record(a.producer)
+        e.wait(s)
+    return s
 
 
 def contiguous(a):

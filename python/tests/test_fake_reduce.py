@@ -9,7 +9,7 @@ import pytest
 
 import kgen
 from kgen import _lib, _reduce
-from fakecuda import Device, counter, drv, launches_since, mark, need_fake, record_params
+from fakecuda import Device, Stream, counter, drv, launches_since, mark, need_fake, record_params
 
 need_fake()
 
@@ -303,3 +303,16 @@ def test_arguments_no_spec_takes_are_refused_by_name():
     for call, message in cases:
         with pytest.raises(TypeError, match=message):
             call()
+
+
+def test_a_producers_stream_is_waited_for():
+    # __cuda_array_interface__ version 3 names the stream the array was written on: the call's stream waits for
+    # it where it is another (kgen's own DeviceArray names the stream kgen wrote it on).
+    s = Stream()
+    y = kgen.softmax(Device((4, 8)), stream=s.handle)
+    assert y.__cuda_array_interface__["stream"] == s.handle
+    waits = counter("fake_cuda_waits").value
+    kgen.softmax(y)  # on stream 0
+    assert counter("fake_cuda_waits").value == waits + 1
+    kgen.softmax(y, stream=s.handle)  # the same stream: nothing to wait for
+    assert counter("fake_cuda_waits").value == waits + 1
