@@ -11,8 +11,9 @@ def status_name(status):
 # What works without a GPU, said after a missing driver's error as the kgen
 # command says it (cli/cli.c, kgen_report): libkgen's "no CUDA driver: ..."
 # (kgen_context_create) and kgen._driver's "cannot load the CUDA driver".
-NO_DRIVER_HINT = ("running kernels (kgen.Kernel, kgen.reduce, kgen.transpose, kgen.matmul) needs an NVIDIA GPU "
-                  "and its driver;\nkgen.check, kgen.generate, kgen.compile and kgen.Spec work without one.")
+NO_DRIVER_HINT = ("running kernels (kgen.Kernel, kgen.reduce, kgen.argmax, kgen.transpose, kgen.matmul, kgen.scan, "
+                  "kgen.softmax and the other row functions) needs an NVIDIA GPU and its driver;\n"
+                  "kgen.check, kgen.generate, kgen.compile and kgen.Spec work without one.")
 
 
 def _no_driver(status, message):

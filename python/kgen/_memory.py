@@ -52,6 +52,11 @@ class DeviceArray:
     __slots__ = ("_buf", "ptr", "shape", "dtype", "device", "stream", "__weakref__")
 
     def __init__(self, shape, dtype, device, stream, where=None):
+        if dtype not in SIZE:
+            raise ValueError("%s: dtype is one of %s, not %r" % (where or "kgen.DeviceArray", ", ".join(SIZE), dtype))
+        shape = tuple(shape)
+        if any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in shape):
+            raise ValueError("%s: a shape is of integers of 0 or more, not %r" % (where or "kgen.DeviceArray", shape))
         n = 1
         for d in shape:
             n *= d
