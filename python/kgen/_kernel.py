@@ -6,6 +6,7 @@ import threading
 from typing import Any, Union
 
 from . import _driver, _lib, _memory
+from ._errors import SpecError
 from ._arrays import current_stream, describe, stream_address
 from ._plans import Loaded
 from ._spec import _err, _spec
@@ -105,7 +106,19 @@ class Kernel:
     def _build(self, where, spec, device, overrides):
         self._handle = None
         device = _lib.arg(where, "device", device, _lib.INT_MAX)
-        self.spec = _spec(where, spec, overrides)
+        try:
+            self.spec = _spec(where, spec, overrides)
+        except SpecError as e:
+            unknown = re.match(r"unknown key '([^']*)'", e.message)
+            if not unknown or unknown.group(1) not in overrides:
+                raise
+            # A keyword of the call's that is no field of the kernel's spec: the call's mistake, said as Python says it.
+            name = unknown.group(1)
+            near = re.search(r"did you mean '([^']*)'", e.message)
+            hint = _KEYWORD_HINTS.get((where, name)) or _KEYWORD_HINTS.get(name) or (
+                "did you mean %s=?" % near.group(1) if near else "")
+            raise TypeError("%s() got an unexpected keyword argument '%s' (neither a parameter nor a field of its "
+                            "kernel's spec)%s" % (where, name, "; " + hint if hint else "")) from None
         self.device = device
         self.plan = self.entries = None
         err, h = _err(), _lib.ctypes.c_void_p()
@@ -179,6 +192,16 @@ class Kernel:
         if self.plan is not None:
             return "kgen.Kernel(plan %s, %d entries, on GPU %d)" % (self.plan, len(self.entries), self.device)
         return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
+
+
+# What a torch or NumPy user meant by a keyword kgen calls otherwise.
+_KEYWORD_HINTS = {
+    ("kgen.reduce", "dim"): "kgen.reduce takes axis=", ("kgen.argmax", "dim"): "kgen.argmax takes axis=",
+    ("kgen.argmin", "dim"): "kgen.argmin takes axis=",
+    "keepdim": "the result has the reduced dimension removed; reshape it to keep it",
+    "keepdims": "the result has the reduced dimension removed; reshape it to keep it",
+    "dtype": "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types",
+}
 
 
 def new_kernel(where, spec, device, overrides={}):

@@ -299,7 +299,11 @@ def test_arguments_no_spec_takes_are_refused_by_name():
              (lambda: kgen.Kernel({"kernel": "rows", "op": "softmax"})(Device((4, 8)), foo=1),
               "kgen.Kernel: a rows kernel takes no keyword foo="),
              (lambda: kgen.Kernel({"kernel": "reduce"})(x, Device(()), out=Device(())),
-              "kgen.Kernel: out given twice, positionally and as out=")]
+              "kgen.Kernel: out given twice, positionally and as out="),
+             (lambda: kgen.reduce(Device((10, 10)), dim=1),
+              "kgen.reduce\\(\\) got an unexpected keyword argument 'dim' .*; kgen.reduce takes axis="),
+             (lambda: kgen.softmax(Device((4, 8)), threadz=128),
+              "kgen.softmax\\(\\) got an unexpected keyword argument 'threadz' .*; did you mean threads=\\?")]
     for call, message in cases:
         with pytest.raises(TypeError, match=message):
             call()
