@@ -330,9 +330,10 @@ def _axis(a, axis):
     if axis is None:
         return None
     nd = len(a.shape)
-    if isinstance(axis, bool) or not isinstance(axis, int):
+    if isinstance(axis, bool) or not hasattr(axis, "__index__"):
         raise TypeError("kgen: axis is an int (0 to %d, or negative from the end) or None, not %s %r"
                         % (nd - 1, type(axis).__name__, axis))
+    axis = axis.__index__()  # NumPy's integers too
     if not -nd <= axis < nd:
         raise DimError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
     return None if nd == 1 else axis % nd

@@ -106,8 +106,9 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
 
 def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
-    if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int)):
+    if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
         raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))
+    dim = None if dim is None else dim.__index__()  # NumPy's integers too
     lines = None
     down = False
     if dim is not None:

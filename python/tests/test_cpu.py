@@ -188,7 +188,7 @@ def test_inputs_kgen_cannot_take_are_refused_before_any_gpu():
         kgen.reduce(FakeArray((10,)), "median")
     with pytest.raises(ValueError, match="axis 2 is out of range for 2 dimensions"):
         kgen.reduce(FakeArray((10, 20)), axis=2)
-    for axis in (True, False, 1.0, "1", NumpyLikeInt()):
+    for axis in (True, False, 1.0, "1"):  # an integer of NumPy's (__index__) is an axis: test_fake_reduce.py
         with pytest.raises(TypeError, match="axis is an int .0 to 1, or negative from the end. or None, not "):
             kgen.reduce(FakeArray((10, 20)), axis=axis)
     with pytest.raises(ValueError, match="whole elements"):

@@ -320,3 +320,22 @@ def test_a_producers_stream_is_waited_for():
     assert counter("fake_cuda_waits").value == waits + 1
     kgen.softmax(y, stream=s.handle)  # the same stream: nothing to wait for
     assert counter("fake_cuda_waits").value == waits + 1
+
+
+class _Index:
+    """An integer of NumPy's as kgen meets it: no int, but __index__ (numpy.int64)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+def test_numpys_integers_are_axes_and_dims():
+    # As softmax's dim= and the spec fields take them (the C fast paths take exact ints only, and leave the rest
+    # to Python: test_fake_fast.py).
+    x = Device((10, 100))
+    assert kgen.reduce(x, axis=_Index(1)).shape == (10,)
+    assert kgen.argmax(x, axis=_Index(0)).shape == (100,)
+    assert kgen.cumsum(x, dim=_Index(-1)).shape == (10, 100)
