@@ -147,7 +147,7 @@ class Kernel:
         # The result's type: out_dtype (a mean of integers is f64, count_nonzero i64), else acc_dtype.
         self._acc = f.get("out_dtype", f.get("acc_dtype", self._dtype))
 
-    def __call__(self, x: Any, *args: Any, out: Any = None, stream: Any = None, **scalars: float) -> Any:
+    def __call__(self, x: Any, *args: Any, out: Any = None, stream: Any = None, **scalars: Any) -> Any:
         if self.family not in RUNNERS:  # a family whose module was not imported, or has none
             raise TypeError("kgen.Kernel: kernel: %s has no Python runner (its module adds one to kgen._kernel.RUNNERS)"
                             % self.family)

@@ -2,7 +2,7 @@
 it lies (row- or column-major, rows or columns padded)."""
 import os
 import sys
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
@@ -438,7 +438,7 @@ def _ready_key(a, b):
 
 def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0, beta: float = 0.0, stream: Any = None,
            bias: Any = None, residual: Any = None, scale_a: Any = None, scale_b: Any = None,
-           **overrides: Union[int, str]) -> Any:
+           **overrides: Union[int, str, Sequence[str]]) -> Any:
     """C = alpha * a @ b + beta * C: a (M x K) and b (K x N) f32, f64, f16 or
     bf16 arrays of one dtype on one GPU, each row-major or column-major (a
     transposed view such as b.t(), read without a copy; rows or columns may

@@ -4,7 +4,7 @@ no GPU needed."""
 import os
 import re
 import threading
-from typing import Any, Union
+from typing import Any, Literal, Union, overload
 
 from . import _lib
 from ._errors import KgenError
@@ -188,6 +188,18 @@ def generate(spec: Any, **overrides: Union[int, str]) -> str:
     err, out = _err(), _lib.ctypes.c_void_p()
     _lib.check(_lib.kgen_generate(s._handle, _lib.ctypes.byref(out), _lib.ctypes.byref(err)), err)
     return _lib.take_string(out.value)
+
+
+@overload
+def compile(spec: Any, arch: str = ..., ptx: Literal[False] = ..., **overrides: Union[int, str]) -> bytes: ...
+
+
+@overload
+def compile(spec: Any, arch: str = ..., *, ptx: Literal[True], **overrides: Union[int, str]) -> str: ...
+
+
+@overload
+def compile(spec: Any, arch: str, ptx: Literal[True], **overrides: Union[int, str]) -> str: ...
 
 
 def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Union[int, str]) -> Union[bytes, str]:
