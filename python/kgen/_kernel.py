@@ -194,6 +194,23 @@ class Kernel:
         return "kgen.Kernel(%s on GPU %d)" % (self.spec.fields.get("name"), self.device)
 
 
+# The entries each table of ready calls holds at most (a call's kernel, sizes
+# and result template, keyed by its arrays' layouts): a process that meets a
+# new shape at most calls (dynamic shapes) keeps the newest, not every one.
+READY_MAX = 1024
+
+
+def remember(table, key, value):
+    """table[key] = value, the table's oldest entry dropped once it holds
+    READY_MAX (FIFO: a hit costs nothing more)."""
+    if len(table) >= READY_MAX and key not in table:
+        try:
+            del table[next(iter(table))]
+        except (StopIteration, KeyError, RuntimeError):  # another thread changed it first
+            pass
+    table[key] = value
+
+
 # What a torch or NumPy user meant by a keyword kgen calls otherwise.
 _KEYWORD_HINTS = {
     ("kgen.reduce", "dim"): "kgen.reduce takes axis=", ("kgen.argmax", "dim"): "kgen.argmax takes axis=",

@@ -7,7 +7,7 @@ from typing import Any, Sequence, Union
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
 from ._kernel import (RUNNERS, cached, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
-                      sm_count, stream_of)
+                      remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
 _arg = _lib.arg
@@ -425,8 +425,8 @@ def _make_ready(key, k, c, lds, out_dtype):
         make, result = torch.empty_like, torch.empty(shape, dtype=torch_dtype(out_dtype), device=dev)
     else:
         make, result = (lambda t: t.new_empty(shape)), torch.empty((), dtype=torch_dtype(out_dtype), device=dev)
-    _ready_matmul[key] = _lib.fast.MatmulReady(k._handle, c.m, c.n, c.k, lds[0], lds[1], c.a.device or 0, make,
-                                               result, k)
+    remember(_ready_matmul, key, _lib.fast.MatmulReady(k._handle, c.m, c.n, c.k, lds[0], lds[1], c.a.device or 0,
+                                                       make, result, k))
 
 
 def _ready_key(a, b):

@@ -23,7 +23,7 @@ from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
 from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
-                      new_plan_kernel, stream_of, writable_out)
+                      new_plan_kernel, remember, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
 
 # The ops of the spec language (KGEN_OPS in gen/spec.h; test_cpu_ops.py holds them to libkgen's list).
@@ -532,11 +532,11 @@ def _reduce(x, op, axis, spec, out, stream, plan, overrides):
         s = stream_of(a, stream, WHERE)
         L = _prepare(a, op, axis, spec, plan, overrides, s)
         if key is not None:
-            _ready[key] = L
+            remember(_ready, key, L)
     if tkey is not None and a.kind == "torch" and type(x) is _arrays.Tensor:
-        _ready_torch[tkey] = L
+        remember(_ready_torch, tkey, L)
         if L.ready is not None:
-            _ready_fast[tkey] = L.ready
+            remember(_ready_fast, tkey, L.ready)
     return L(a, out, stream)
 
 
@@ -627,11 +627,11 @@ def _arg(x, op, axis, out, stream, plan, overrides):
         s = stream_of(a, stream, where)
         L = _indices_only(_prepare(a, op, axis, None, plan, overrides, s), s, where)
         if key is not None:
-            _ready[key] = L
+            remember(_ready, key, L)
     if tkey is not None and a.kind == "torch":
-        _ready_torch[tkey] = L
+        remember(_ready_torch, tkey, L)
         if L.ready is not None:
-            _ready_fast[tkey] = L.ready
+            remember(_ready_fast, tkey, L.ready)
     return L(a, out, stream)
 
 

@@ -22,7 +22,7 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _trace
 from ._errors import DimError
 from ._arrays import allocator, describe, finish, stream_address
-from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, stream_of
+from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, remember, stream_of
 from ._spec import _err, _spec_key
 
 # The ops of kernel: rows (KGEN_ROW_OPS in gen/spec.h).
@@ -373,8 +373,8 @@ def _fast_rows_ready(op, x, weight, bias, k, c):
         _lib.fast.set_rows(_lib.ctypes.cast(_lib.kgen_rows, _lib.ctypes.c_void_p).value, _ready_fast)
         _fast_set = True
     like = _arrays.result_template(k.spec.fields["out_dtype"], x)
-    _ready_fast[(op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias))] = _lib.fast.RowsReady(
-        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k)
+    remember(_ready_fast, (op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias)), _lib.fast.RowsReady(
+        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k))
 
 
 def _layout(v):
@@ -428,7 +428,7 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
         if out is None and k.spec.fields.get("out_dtype") in FLOATS:
             c.new = allocator(a, c.shape, k.spec.fields["out_dtype"], where)
         if key is not None:
-            _ready[key] = (k, c.again(None, None, None, None, None, None))  # no array kept alive
+            remember(_ready, key, (k, c.again(None, None, None, None, None, None)))  # no array kept alive
         if (_fast_rows is not None and a.kind == "torch" and reduction == "none" and out is None and stream is None
                 and spec is None and not overrides and c.rows and c.cols and type(x) is _arrays.Tensor
                 and (weight is None or type(weight) is _arrays.Tensor) and (bias is None or type(bias) is _arrays.Tensor)

@@ -8,7 +8,7 @@ from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
 from ._kernel import (RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, out_text,
-                      stream_of)
+                      remember, stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
 from ._spec import Spec, _err, _spec_key
@@ -168,8 +168,8 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         _fast_set = True
     like, device = _arrays.result_template(k.spec.fields["out_dtype"], x), x.get_device()
     rows, cols, pitch = (1, x.numel(), x.numel()) if lines is None else lines  # a vector: one row
-    _ready_fast[(op, exclusive, dim, (x.dtype, x.shape, x.stride(), device))] = _lib.fast.RowsReady(
-        k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k)
+    remember(_ready_fast, (op, exclusive, dim, (x.dtype, x.shape, x.stride(), device)), _lib.fast.RowsReady(
+        k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k))
 
 
 _axes = {}  # _spec_key(spec) -> its axis

@@ -339,3 +339,18 @@ def test_numpys_integers_are_axes_and_dims():
     assert kgen.reduce(x, axis=_Index(1)).shape == (10,)
     assert kgen.argmax(x, axis=_Index(0)).shape == (100,)
     assert kgen.cumsum(x, dim=_Index(-1)).shape == (10, 100)
+
+
+def test_ready_calls_are_bounded(monkeypatch):
+    # A process that meets a new shape at each call keeps the newest READY_MAX ready calls, not every one (3000
+    # shapes grew the host's memory by 18 MB before).
+    from kgen import _kernel
+    monkeypatch.setattr(_kernel, "READY_MAX", 8)
+    before = len(_reduce._ready)
+    for n in range(1, 40):
+        kgen.reduce(Device((n, 4)), axis=1)
+    assert len(_reduce._ready) <= max(before, 8)
+    table = {}
+    for i in range(20):
+        _kernel.remember(table, i, i)
+    assert list(table) == list(range(12, 20))
