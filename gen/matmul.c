@@ -607,8 +607,18 @@ out:
 #define WGMMA KGEN_BIT(KGEN_MATH_WGMMA)
 #define NOT_WGMMA (KGEN_BIT(KGEN_MATH_SIMT) | KGEN_BIT(KGEN_MATH_WMMA) | KGEN_BIT(KGEN_MATH_MMA))
 #define FP8 (KGEN_BIT(KGEN_DT_E4M3) | KGEN_BIT(KGEN_DT_E5M2))
+#define FLOATS (KGEN_BIT(KGEN_DT_F32) | KGEN_BIT(KGEN_DT_F64) | KGEN_BIT(KGEN_DT_F16) | KGEN_BIT(KGEN_DT_BF16))
 
 static const struct kgen_only_with only_with[] = {
+	/* The types the family takes (kgen keys matmul lists these) */
+	{ KGEN_KEY_dtype, KGEN_KEY_dtype, FLOATS | FP8,
+	  "matmul multiplies floating types: dtype must be f32, f64, f16, bf16, e4m3 or e5m2, not {v}" },
+	{ KGEN_KEY_acc_dtype, KGEN_KEY_acc_dtype, KGEN_BIT(KGEN_DT_F32) | KGEN_BIT(KGEN_DT_F64),
+	  "acc_dtype {v}: matmul accumulates in f32 or f64" },
+	{ KGEN_KEY_out_dtype, KGEN_KEY_out_dtype, FLOATS, "out_dtype must be f32, f64, f16 or bf16, not {v}" },
+	{ KGEN_KEY_bias_dtype, KGEN_KEY_bias_dtype, FLOATS, "bias_dtype {v}: the bias vector is f32, f64, f16 or bf16" },
+	{ KGEN_KEY_residual_dtype, KGEN_KEY_residual_dtype, FLOATS,
+	  "residual_dtype {v}: the residual matrix is f32, f64, f16 or bf16" },
 	{ KGEN_KEY_thread_map, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE),
 	  "thread_map needs staging: none (a tiled kernel places its threads by its tiles)" },
 	{ KGEN_KEY_tile_k, KGEN_KEY_staging, SMEM, "tile_k needs staging: smem (staging: none reads all of k at once)" },
@@ -656,6 +666,9 @@ static const struct kgen_only_with only_with[] = {
 	  "residual_dtype needs residual: matrix, not {w}" },
 	{ KGEN_KEY_b_dtype, KGEN_KEY_dtype, FP8, "b_dtype needs dtype e4m3 or e5m2, not {w} (B has A's type but with fp8 "
 	  "operands, which may mix e4m3 and e5m2)" },
+	/* (after the row above: a B of fp8 beside an fp8 A) */
+	{ KGEN_KEY_b_dtype, KGEN_KEY_b_dtype, FP8, "b_dtype {v}: B beside an fp8 A is e4m3 or e5m2 (wgmma multiplies fp8 by "
+	  "fp8)" },
 	{ KGEN_KEY_scale, KGEN_KEY_dtype, FP8, "scale needs dtype e4m3 or e5m2, not {w} (the scales of fp8 operands)" },
 	{ KGEN_KEY_fp8_accum, KGEN_KEY_dtype, FP8, "fp8_accum needs dtype e4m3 or e5m2, not {w}" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },

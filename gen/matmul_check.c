@@ -115,9 +115,7 @@ check_fp8(struct kgen_spec *s, kgen_error *err)
 	if (s->math != KGEN_MATH_WGMMA)
 		return ERR(math, "dtype %s multiplies on Hopper's fp8 tensor cores: use math: wgmma, not %s", t,
 		           kgen_maths[s->math].name);
-	if (kgen_dtype_info[s->b_dtype].cls != DT_FP8)
-		return ERR(b_dtype, "b_dtype %s: B beside an fp8 A is e4m3 or e5m2 (wgmma multiplies fp8 by fp8)",
-		           kgen_dtype_info[s->b_dtype].name);
+	KGEN_ASSERT(kgen_dtype_info[s->b_dtype].cls == DT_FP8);  /* the only-with rows' (gen/matmul.c), or dtype's */
 	if (s->a_layout != KGEN_MM_ROW)
 		return ERR(a_layout, "dtype %s: wgmma reads fp8 operands K-major only (k contiguous): a column-major A needs "
 		           "transposing first; use a_layout: row (A stored m x k)", t);
@@ -164,9 +162,7 @@ check_types(struct kgen_spec *s, kgen_error *err)
 	int half = dt->cls == DT_HALF || dt->cls == DT_BHALF, fp8 = dt->cls == DT_FP8;
 	kgen_status st;
 
-	if (!is_float_dtype(s->dtype) && !fp8)
-		return ERR(dtype, "matmul multiplies floating types: dtype must be f32, f64, f16, bf16, e4m3 or e5m2, not %s",
-		           dt->name);
+	KGEN_ASSERT(is_float_dtype(s->dtype) || fp8);  /* the types are the only-with rows' (gen/matmul.c) */
 	if (s->acc_dtype < 0)
 		s->acc_dtype = half || fp8 ? KGEN_DT_F32 : s->dtype;
 	if (s->out_dtype < 0)  /* fp8 is not a type of C here: bf16, as torch._scaled_mm's usual out_dtype */
@@ -175,12 +171,10 @@ check_types(struct kgen_spec *s, kgen_error *err)
 	s->r.out = &kgen_dtype_info[s->out_dtype];
 	if (fp8 && (st = check_fp8(s, err)))
 		return st;
-	if (s->acc_dtype != KGEN_DT_F32 && s->acc_dtype != KGEN_DT_F64)
-		return ERR(acc_dtype, "acc_dtype %s: matmul accumulates in f32 or f64", s->r.acc->name);
+	KGEN_ASSERT(s->acc_dtype == KGEN_DT_F32 || s->acc_dtype == KGEN_DT_F64);
 	if (s->dtype == KGEN_DT_F64 && s->acc_dtype != KGEN_DT_F64)
 		return ERR(acc_dtype, "acc_dtype %s is narrower than dtype f64", s->r.acc->name);
-	if (!is_float_dtype(s->out_dtype))
-		return ERR(out_dtype, "out_dtype must be f32, f64, f16 or bf16, not %s", s->r.out->name);
+	KGEN_ASSERT(is_float_dtype(s->out_dtype));
 	if (s->math != KGEN_MATH_SIMT) {
 		if (!half && !fp8)
 			return ERR(math, "math: %s multiplies f16 or bf16 on tensor cores, not dtype %s: use math: simt",
@@ -432,12 +426,7 @@ resolve_operands(struct kgen_spec *s, kgen_error *err)
 		s->bias_dtype = s->out_dtype;
 	if (s->residual_dtype < 0)
 		s->residual_dtype = s->out_dtype;
-	if (bias && !is_float_dtype(s->bias_dtype))
-		return ERR(bias_dtype, "bias_dtype %s: the bias vector is f32, f64, f16 or bf16",
-		           kgen_dtypes[s->bias_dtype].name);
-	if (residual && !is_float_dtype(s->residual_dtype))
-		return ERR(residual_dtype, "residual_dtype %s: the residual matrix is f32, f64, f16 or bf16",
-		           kgen_dtypes[s->residual_dtype].name);
+	KGEN_ASSERT(is_float_dtype(s->bias_dtype) && is_float_dtype(s->residual_dtype));  /* the only-with rows' */
 	if (s->pos[KGEN_KEY_epilogue].line == 0)  /* not given: v, plus the operands */
 		snprintf(kgen_spec_expr(s, KGEN_KEY_epilogue), KGEN_EXPR_MAX + 1, "v%s%s", bias ? " + bias" : "",
 		         residual ? " + residual" : "");
