@@ -149,9 +149,7 @@ kgen_op_check(struct kgen_spec *s, kgen_error *err)
 			return kgen_spec_error(s, KGEN_KEY_op, 1, err, "op: custom needs identity, the result of no elements "
 			                       "(0 for a sum, -INFINITY's bits for a max: __int_as_float(0xff800000))");
 	}
-	if (acc->cls == DT_HALF || acc->cls == DT_BHALF)
-		return ERR(acc_dtype, "acc_dtype %s: 16-bit accumulators lose precision and have no atomics here; "
-		           "accumulate in f32 or f64", acc->name);
+	KGEN_ASSERT(acc->cls != DT_HALF && acc->cls != DT_BHALF);  /* KGEN_OP_ONLY_WITH's row, or a derived default */
 	if ((s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL) && is_float_class(in))
 		return ERR(op, "op: %s is for integer elements, not %s: use count_nonzero, or op: custom", op, in->name);
 	if ((s->op == KGEN_OP_ANY || s->op == KGEN_OP_ALL || s->op == KGEN_OP_COUNT_NONZERO) && is_float_class(acc))

@@ -21,6 +21,8 @@
 #define KGEN_OP_KEYS \
 	KGEN_KEY_out_dtype, KGEN_KEY_nan, KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post
 #define KGEN_OP_ONLY_WITH \
+	{ KGEN_KEY_acc_dtype, KGEN_KEY_acc_dtype, ~(KGEN_BIT(KGEN_DT_F16) | KGEN_BIT(KGEN_DT_BF16)), \
+	  "acc_dtype {v}: 16-bit accumulators lose precision and have no atomics here; accumulate in f32 or f64" }, \
 	{ KGEN_KEY_nan, KGEN_KEY_op, KGEN_BIT(KGEN_OP_ARGMIN) | KGEN_BIT(KGEN_OP_ARGMAX), \
 	  "nan applies to op: argmin and argmax, not to {w}: drop it" }, \
 	{ KGEN_KEY_map, KGEN_KEY_op, KGEN_BIT(KGEN_OP_CUSTOM), \
