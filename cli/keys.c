@@ -39,8 +39,8 @@ usage(FILE *fp)
 	      "(enum and set values space-separated, a set's given apart by commas; MIN..MAX,\n"
 	      "or the integers themselves where the family takes a few; NAME for a C\n"
 	      "identifier, EXPR for a C expression)\n"
-	      "and its default (empty when derived from other keys, and for kernel, which\n"
-	      "every spec gives).  No GPU needed; docs/spec.md says what each key does.\n"
+	      "and the family's default (empty when derived from other keys, and for kernel,\n"
+	      "which every spec gives).  No GPU needed; docs/spec.md says what each key does.\n"
 	      "The families: ", fp);
 	print_families(fp);
 	fputs(".\n", fp);
@@ -95,7 +95,7 @@ print_key(FILE *fp, const struct kgen_family *f, enum kgen_key k)
 	case KT_EXPR: fputs("EXPR", fp); break;
 	}
 	/* kernel's "reduce" in the table only fills the struct: a spec must say it. */
-	fprintf(fp, "\t%s\n", k == KGEN_KEY_kernel ? "" : key->def);
+	fprintf(fp, "\t%s\n", k == KGEN_KEY_kernel ? "" : kgen_family_default(f, k));
 }
 
 /* Every key of family f, in the family's order. */

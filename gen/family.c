@@ -87,6 +87,17 @@ kgen_key_applies(const struct kgen_spec *s, enum kgen_key k)
 	return 1;
 }
 
+const char *
+kgen_family_default(const struct kgen_family *f, enum kgen_key k)
+{
+	const struct kgen_key_default *d;
+
+	for (d = f->defaults; d && d->key != KGEN_KEY_COUNT; d++)
+		if (d->key == k)
+			return d->text;
+	return kgen_keys[k].def;
+}
+
 int
 kgen_family_takes_fp8(const struct kgen_family *f, enum kgen_key k)
 {

@@ -123,6 +123,14 @@ int kgen_family_takes_plans(const struct kgen_family *f);
 /* The families that do, "kernel: reduce" (or ", "-joined), for messages. */
 const char *kgen_plan_families(void);
 
+struct kgen_key_default {
+	enum kgen_key key;
+	const char *text;
+};
+
+/* The default `kgen keys` prints for key k of family f. */
+const char *kgen_family_default(const struct kgen_family *f, enum kgen_key k);
+
 struct kgen_family {
 	const char *name;                /* the value of `kernel:` */
 	enum kgen_size size;             /* what one call's size is */
@@ -134,6 +142,12 @@ struct kgen_family {
 	const enum kgen_key *computes;
 	const struct kgen_only_with *only_with;  /* terminated by a row whose message is NULL */
 	const struct kgen_arch_need *arch_needs; /* terminated by a row whose min_sm is 0; may be NULL */
+	/* The family's defaults where they are not the key table's (what
+	 * `kgen keys` prints): a constant the family's check sets ("512"), or ""
+	 * where the family derives it from other keys; terminated by
+	 * KGEN_KEY_COUNT; may be NULL.  tests/spec_test.c checks the constants
+	 * against a spec of `kernel:` alone. */
+	const struct kgen_key_default *defaults;
 	/* The keys whose type may be fp8 (e4m3, e5m2), KGEN_KEY_COUNT-terminated;
 	 * NULL: none (kgen_spec_check refuses fp8 in every other type key). */
 	const enum kgen_key *fp8_keys;

@@ -507,6 +507,14 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 }
 
 /* Keys that apply only with another key's values. */
+/* kgen_reduce_check()'s constants (the key table's threads and items
+ * are other families' derived ones) */
+static const struct kgen_key_default defaults[] = {
+	{ KGEN_KEY_threads, "512" },
+	{ KGEN_KEY_items_per_thread, "8" },
+	{ KGEN_KEY_COUNT, NULL },
+};
+
 static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_atomics, KGEN_KEY_stages, KGEN_BIT(KGEN_STAGES_ATOMIC),
 	  "atomics has no effect with stages: {w}; drop it, or use stages: atomic" },
@@ -563,6 +571,7 @@ const struct kgen_family kgen_family_reduce = {
 	.computes = computes,
 	.only_with = only_with,
 	.arch_needs = arch_needs,
+	.defaults = defaults,
 	.resolve = kgen_reduce_resolve,
 	.check = kgen_reduce_check,
 	.contract = plan,

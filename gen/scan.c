@@ -404,6 +404,14 @@ out:
 
 /* ---- the family ---- */
 
+/* Derived here: block_scan (segments with strategy: lookback, warps with
+ * block), lanes (axis: cols: a 128-byte band), items_per_thread */
+static const struct kgen_key_default defaults[] = {
+	{ KGEN_KEY_block_scan, "" },
+	{ KGEN_KEY_lanes, "" },
+	{ KGEN_KEY_COUNT, NULL },
+};
+
 /* The ops a scan takes (kgen keys scan lists these) */
 #define ALL_OPS ((1ull << KGEN_OP_COUNT) - 1)
 
@@ -448,6 +456,7 @@ const struct kgen_family kgen_family_scan = {
 	.keys = keys,
 	.computes = computes,
 	.only_with = only_with,
+	.defaults = defaults,
 	.check = check,
 	.contract = contract,
 	.emit = emit,

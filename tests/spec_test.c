@@ -1454,6 +1454,34 @@ START_TEST(set_many_zero_fields_and_null_arguments)
 }
 END_TEST
 
+/* The defaults `kgen keys` prints that a family sets itself (its defaults
+ * rows' constants) are what a spec of `kernel: F` alone resolves to. */
+START_TEST(family_defaults_are_what_a_bare_spec_takes)
+{
+	int f, checked = 0;
+
+	for (f = 0; f < KGEN_FAMILY_COUNT; f++) {
+		const struct kgen_family *fam = kgen_family((enum kgen_family_id)f);
+		const struct kgen_key_default *d;
+		char text[64], buf[128];
+		kgen_spec *spec = NULL;
+		kgen_error err;
+
+		snprintf(text, sizeof text, "kernel: %s\n", fam->name);
+		ck_assert_msg(kgen_spec_load_string(text, strlen(text), "t.yaml", &spec, &err) == KGEN_OK, "%s: %s",
+		              fam->name, err.message);
+		for (d = fam->defaults; d && d->key != KGEN_KEY_COUNT; d++) {
+			if (!d->text[0])
+				continue;  /* derived from other keys */
+			ck_assert_str_eq(kgen_spec_get(spec, kgen_keys[d->key].name, buf, sizeof buf), d->text);
+			checked++;
+		}
+		kgen_spec_free(spec);
+	}
+	ck_assert_int_ge(checked, 2);
+}
+END_TEST
+
 /* kgen_spec_copy: a spec of its own, its errors at the original's lines. */
 START_TEST(copy_is_a_spec_of_its_own)
 {
@@ -1746,6 +1774,7 @@ spec_suite(void)
 	tcase_add_test(tc, error_print_caret_at_column_one);
 	tcase_add_test(tc, error_print_without_source_line_has_no_caret);
 	tcase_add_test(tc, copy_is_a_spec_of_its_own);
+	tcase_add_test(tc, family_defaults_are_what_a_bare_spec_takes);
 	tcase_add_test(tc, error_at_the_end_is_placed_where_the_unclosed_began);
 	tcase_add_test(tc, family_values_are_what_check_takes);
 	tcase_add_test(tc, error_print_without_place);
