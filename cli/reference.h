@@ -16,6 +16,9 @@ struct reference {
 	/* The float tolerance's depth, eps(acc) * depth * abs_sum: 0 for
 	 * ceil(log2 n) + 2 (a reduction's tree); a scan sets its own chain's. */
 	int depth;
+	/* A float sum: an element was not a multiple of 1/16 (the seeded data
+	 * are), so the sum is not known to be exact in the accumulator. */
+	int off_grid;
 	/* The ops after prod (op.h): the accumulator, the elements so far, a
 	 * pair's index (-1: none) and whether a NaN won. */
 	struct kgen_value acc;

@@ -113,7 +113,12 @@ kgen_rows_reference(const struct kgen_spec *s, const struct rows_host *h, unsign
 int
 kgen_rows_close(const struct kgen_spec *s, double got, double want, unsigned long long cols, double scale)
 {
-	const struct kgen_dtype_info *out = s->r.out;
+	return kgen_rows_close_as(s->r.out, got, want, cols, scale);
+}
+
+int
+kgen_rows_close_as(const struct kgen_dtype_info *out, double got, double want, unsigned long long cols, double scale)
+{
 	/* The output's rounding (half an ulp) and the f32 statistics' error,
 	 * which grows with the row's length, relative to the value, and for
 	 * values that cancel (a log-softmax, a norm) to the row's largest. */

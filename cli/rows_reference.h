@@ -26,5 +26,8 @@ void kgen_rows_reference(const struct kgen_spec *s, const struct rows_host *h, u
  * want and of `scale` (0 for softmax, whose values do not cancel; else
  * the row's largest |want|); NaN matches NaN, an infinity itself. */
 int kgen_rows_close(const struct kgen_spec *s, double got, double want, unsigned long long cols, double scale);
+/* The same for an output of type out (cross_entropy's lse is f32 whatever the spec's out_dtype). */
+int kgen_rows_close_as(const struct kgen_dtype_info *out, double got, double want, unsigned long long cols,
+                       double scale);
 
 #endif

@@ -22,6 +22,22 @@
 
 #define FULL_CHECK_MAX (1ull << 31)  /* M*N*K up to which every element is checked */
 #define SAMPLES 16                   /* else: rows and columns checked whole */
+#define SAMPLE_BLOCK 32              /* and one element of each 32 x 32 block of C, at a place of its own */
+
+/* Whether element (i, j) is the one checked in its SAMPLE_BLOCK block: a
+ * hash of the block's place chooses it, so that every tile of C (no tile
+ * is smaller than a block's side) has elements checked, at other places in
+ * each, not only on the rows and columns a tile's edge may share. */
+static int
+block_sample(unsigned long long i, unsigned long long j)
+{
+	unsigned long long x = (i / SAMPLE_BLOCK) * 0x9e3779b97f4a7c15ull ^ (j / SAMPLE_BLOCK) * 0xc2b2ae3d27d4eb4full;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 32;
+	return i % SAMPLE_BLOCK == x % SAMPLE_BLOCK && j % SAMPLE_BLOCK == (x >> 8) % SAMPLE_BLOCK;
+}
 
 /* One problem on the host and the device. */
 struct problem {
@@ -421,7 +437,8 @@ struct check_job {
 };
 
 /* Rows [i0, i1) of C checked (every element, or the sampled ones: the
- * whole of SAMPLES rows, SAMPLES columns of the others) into *out; where
+ * whole of SAMPLES rows, SAMPLES columns of the others, and an element of
+ * each SAMPLE_BLOCK block: block_sample()) into *out; where
  * rows and cols are given, each checked element's reference folded into
  * its row's and its column's reductions. */
 static void
@@ -436,7 +453,7 @@ check_lines(const struct check_job *job, unsigned long long i0, unsigned long lo
 		int whole_row = job->full || i % ((p->m + SAMPLES - 1) / SAMPLES) == 0 || i == p->m - 1;
 		for (j = 0; j < p->n; j++) {
 			double got, want, tol;
-			if (!whole_row && j % ((p->n + SAMPLES - 1) / SAMPLES) != 0 && j != p->n - 1)
+			if (!whole_row && j % ((p->n + SAMPLES - 1) / SAMPLES) != 0 && j != p->n - 1 && !block_sample(i, j))
 				continue;
 			got = kgen_host_get(p->out_dtype, job->back, (size_t)(i * p->ldc + j));
 			out->checked++;
@@ -461,6 +478,20 @@ check_lines(const struct check_job *job, unsigned long long i0, unsigned long lo
 			if (!element_ok(v, v->aux, p, i, j, got, &want, &tol) && !out->bad++)
 				snprintf(out->msg, sizeof out->msg, "alpha %g beta %g: aux[%llu][%llu] = %.9g, want %.9g (tolerance %.3g)",
 				         v->alpha, v->beta, i, j, got, want, tol);
+		}
+		/* C's row padding (ldc > n; the last row has none in the buffer) as it was: poisoned, or
+		 * the old C of beta != 0: a store past the row's end shows */
+		if (!job->measure && p->ldc > p->n && i + 1 < p->m) {
+			size_t osize = (size_t)kgen_dtype_info[p->out_dtype].size, at = (size_t)(i * p->ldc + p->n) * osize, b;
+			const unsigned char *got = (const unsigned char *)job->back + at;
+			const unsigned char *was = v->beta == 0 ? NULL : (const unsigned char *)p->c0 + at;
+			for (b = 0; b < (size_t)(p->ldc - p->n) * osize; b++)
+				if (got[b] != (was ? was[b] : 0xff)) {
+					if (!out->bad++)
+						snprintf(out->msg, sizeof out->msg, "alpha %g beta %g: C[%llu][%llu], in the row's padding, "
+						         "was written", v->alpha, v->beta, i, p->n + b / osize);
+					break;
+				}
 		}
 	}
 }

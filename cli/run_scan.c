@@ -178,7 +178,11 @@ verify(kgen_context *ctx, const kgen_spec *s, kgen_kernel *k, struct scase *c, c
 	unsigned long long bad;
 	kgen_status st;
 
-	KGEN_CU(cu, err, cuMemsetD8Async, (c->out, 0xff, c->out_bytes + 16, NULL));  /* NaN, or -1 */
+	/* NaN for floats; for integers 0x80 bytes (INT32_MIN + ... and INT64_MIN + ...): not -1, which a prefix sum of
+	 * the seeded elements reaches */
+	KGEN_CU(cu, err, cuMemsetD8Async,
+	        (c->out, s->r.out->cls == DT_FLOAT || s->r.out->cls == DT_HALF || s->r.out->cls == DT_BHALF ? 0xff : 0x80,
+	         c->out_bytes + 16, NULL));
 	if ((st = scan_once(&one, 0, NULL, err)) == KGEN_EINVAL) {
 		snprintf(msg, len, "%s", err->message);
 		*verdict = "rejected";
