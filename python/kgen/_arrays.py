@@ -103,7 +103,7 @@ def _from_dlpack(x, what, where, stream):
     else:
         dev = x.__dlpack_device__()
         if int(dev[0]) not in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged):
-            raise ValueError("kgen: the %s is on DLPack device %s, not a CUDA device" % (what, tuple(dev)))
+            raise ValueError("%s: the %s is on DLPack device %s, not a CUDA device" % (where, what, tuple(dev)))
         s = 1 if stream is None or stream == 0 else stream  # DLPack's 1: the legacy default stream (kgen's 0)
         try:
             capsule = x.__dlpack__(stream=s, max_version=(1, 0))
@@ -144,7 +144,7 @@ def describe(x, what="input", where="kgen", stream=None):
         if not _torch_ready:
             torch_ops()
         if not x.is_cuda:
-            raise ValueError("kgen: the %s is on %s, not a CUDA device" % (what, x.device))
+            raise ValueError("%s: the %s is on %s, not a CUDA device" % (where, what, x.device))
         return Array(x, "torch", x.data_ptr(), _torch_dtype(x), x.shape, x.stride(), x.get_device())
     route = _ROUTE.get(type(x))
     if route is None:
@@ -157,12 +157,14 @@ def describe(x, what="input", where="kgen", stream=None):
         # (kgen.DeviceArray of bf16 has DLPack alone)
         return _from_dlpack(x, what, where, stream)
     if cai is None:
-        raise TypeError("kgen: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy or JAX array, an object "
-                        "with __dlpack__ or __cuda_array_interface__, or a DLPack capsule" % (what, type(x).__name__))
+        raise TypeError("%s: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy or JAX array, an object "
+                        "with __dlpack__ or __cuda_array_interface__, or a DLPack capsule"
+                        % (where, what, type(x).__name__))
     typestr = cai["typestr"]
     dt = _BY_TYPESTR.get(typestr)
     if dt is None:
-        raise TypeError("kgen: dtype %s of the %s is not supported (f32, f64, f16, i32, u32, i64)" % (typestr, what))
+        raise TypeError("%s: dtype %s of the %s is not supported (f32, f64, f16, i32, u32, i64; bf16 through DLPack)"
+                        % (where, typestr, what))
     name = "x" if what == "input" else what
     shape, ptr = _checked(where, name, cai["shape"], cai["data"][0])
     size = SIZE[dt]
@@ -170,7 +172,7 @@ def describe(x, what="input", where="kgen", stream=None):
         strides = packed_strides(shape)
     else:
         if any(s % size for s in cai["strides"]):
-            raise ValueError("kgen: the %s has strides that are not whole elements" % what)
+            raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])
     device = getattr(getattr(x, "device", None), "id", None)
     if device is not None:

@@ -20,12 +20,12 @@ def _default_transpose(dtype, width):
 def _run_transpose(k, a, out, stream, where):
     nd = len(a.shape)
     if nd not in (2, 3):
-        raise ValueError("kgen: transpose takes a matrix or a batch of matrices (2 or 3 dimensions), not %d" % nd)
+        raise ValueError("%s: transpose takes a matrix or a batch of matrices (2 or 3 dimensions), not %d" % (where, nd))
     if a.dtype != k.spec.fields["dtype"]:
-        raise TypeError("kgen: the kernel transposes %s, the input is %s" % (k.spec.fields["dtype"], a.dtype))
+        raise TypeError("%s: the kernel transposes %s, the input is %s" % (where, k.spec.fields["dtype"], a.dtype))
     rows, cols = a.shape[-2], a.shape[-1]
     if a.strides[-1] != 1 and cols > 1:
-        raise ValueError("kgen: transpose reads rows with unit stride (rows may be padded); pass x.contiguous()")
+        raise ValueError("%s: transpose reads rows with unit stride (rows may be padded); pass x.contiguous()" % where)
     batch = a.shape[0] if nd == 3 else 1
     shape = (a.shape[0], cols, rows) if nd == 3 else (cols, rows)
     s = stream_of(a, stream, where)
@@ -35,9 +35,9 @@ def _run_transpose(k, a, out, stream, where):
     else:
         res, o = out, describe(out, "out", where)
         if o.dtype != a.dtype or tuple(o.shape) != shape or (o.strides[-1] != 1 and rows > 1) or other_device(o, a):
-            raise ValueError("kgen: out must be a %s array of shape %s with unit-stride rows on the input's device, not %s"
-                             % (a.dtype, shape, out_text(o, a, o.strides[-1] == 1 or rows <= 1, "rows of stride %d"
-                                                         % o.strides[-1])))
+            raise ValueError("%s: out must be a %s array of shape %s with unit-stride rows on the input's device, not %s"
+                             % (where, a.dtype, shape, out_text(o, a, o.strides[-1] == 1 or rows <= 1,
+                                                                "rows of stride %d" % o.strides[-1])))
         if o.readonly:
             raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     # Rows and matrices that overlap (a broadcast's stride 0 among them: C reads 0 as packed) are refused.
