@@ -110,7 +110,11 @@ draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned
 	case KGEN_OP_ANY: case KGEN_OP_ALL:
 		/* Mostly non-zero, a zero now and then. */
 		return r % 997 == 0 ? 0.0 : (double)((int)(r % 7) + 1);
-	case KGEN_OP_SUM: case KGEN_OP_MEAN: case KGEN_OP_SUMSQ: case KGEN_OP_NORM2: case KGEN_OP_COUNT_NONZERO:
+	case KGEN_OP_SUM:
+		/* Floats: -1, 0 or 1, so that any order of any sum of up to 2^24 of them is exact in f32 and the
+		 * check can ask for it bit for bit (exact_sum()): a dropped or repeated element shows. */
+		return is_float ? (double)((int)(r % 3) - 1) : (double)((int)(r % 2001) - 1000);
+	case KGEN_OP_MEAN: case KGEN_OP_SUMSQ: case KGEN_OP_NORM2: case KGEN_OP_COUNT_NONZERO:
 	case KGEN_OP_CUSTOM:
 		/* Multiples of 1/16 in [-4, 4] (integers in [-1000, 1000]): exact in every dtype. */
 		return is_float ? (double)((int)(r % 129) - 64) / 16.0 : (double)((int)(r % 2001) - 1000);
@@ -398,6 +402,7 @@ general_step(const struct kgen_spec *s, struct reference *r, const void *host, u
 			r->acc.f += t;
 			r->abs_sum += fabsl(t);
 			r->off_grid |= t * 16 != floorl(t * 16);
+			r->off_int |= t != floorl(t);
 		} else {
 			r->acc.i = (long long)((uint64_t)r->acc.i + (uint64_t)(s->op == KGEN_OP_MEAN || s->op == KGEN_OP_SUM ? x.i
 			                                                                                      : x.i * x.i));
@@ -587,13 +592,18 @@ float_to_integer_check(const struct kgen_spec *s, const struct reference *r, lon
 }
 
 /* Whether a float sum of r's elements is exact in the accumulator whatever
- * the order: every element a multiple of 1/16 (the seeded data are) and
- * sum |x| under 2^20 (f32's 24 bits hold every multiple of 1/16 below it;
- * f64's 53, below 2^49), so every partial sum is. */
+ * the order, so that every partial sum is: integers (the seeded data of a
+ * sum are -1, 0 and 1) of sum |x| under 2^24 (f32's 24 bits hold every
+ * integer below it; f64's 53, below 2^53), or multiples of 1/16 under 2^20
+ * (2^49). */
 static int
 exact_sum(const struct kgen_spec *s, const struct reference *r)
 {
-	return !r->off_grid && r->abs_sum < (s->r.acc->size == 4 ? 0x1p20L : 0x1p49L);
+	int f32 = s->r.acc->size == 4;
+
+	if (!r->off_int)
+		return r->abs_sum < (f32 ? 0x1p24L : 0x1p53L);
+	return !r->off_grid && r->abs_sum < (f32 ? 0x1p20L : 0x1p49L);
 }
 
 /* Compare; describe in msg (when msg). */
@@ -718,6 +728,7 @@ kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *h
 			r->value += x;
 			r->abs_sum += fabsl(x);
 			r->off_grid |= x * 16 != floorl(x * 16);
+			r->off_int |= x != floorl(x);
 			break;
 		case KGEN_OP_PROD: r->value *= x; break;
 		case KGEN_OP_MIN: if (x < r->value) r->value = x; break;
@@ -750,6 +761,7 @@ merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
 		a->count = b->count;  /* b started counting where a stopped */
 		a->abs_sum += b->abs_sum;
 		a->off_grid |= b->off_grid;
+		a->off_int |= b->off_int;
 		switch (s->op) {
 		case KGEN_OP_PROD:
 			if (isflt)
@@ -808,6 +820,7 @@ merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
 	}
 	a->abs_sum += b->abs_sum;
 	a->off_grid |= b->off_grid;
+	a->off_int |= b->off_int;
 	switch (s->op) {
 	case KGEN_OP_SUM: a->value += b->value; break;
 	case KGEN_OP_PROD: a->value *= b->value; break;
@@ -859,10 +872,8 @@ kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n
 }
 
 /* The documented tolerance of a float sum: eps(acc) * (ceil(log2 n) + 2) * sum |x|;
- * none where every partial sum, in any order, is exact: elements that are
- * multiples of 1/16 (the seeded data are) of sum |x| under 2^20 (f32's 24
- * bits hold every multiple of 1/16 below it; f64's 53, below 2^49), so a
- * dropped or repeated element, tile or prefix is a wrong result. */
+ * none where every partial sum, in any order, is exact (exact_sum()), so
+ * that a dropped or repeated element, tile or prefix is a wrong result. */
 static long double
 tolerance(const struct kgen_spec *s, unsigned long long n, const struct reference *r)
 {

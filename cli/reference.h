@@ -19,6 +19,7 @@ struct reference {
 	/* A float sum: an element was not a multiple of 1/16 (the seeded data
 	 * are), so the sum is not known to be exact in the accumulator. */
 	int off_grid;
+	int off_int;          /* and an element was not an integer */
 	/* The ops after prod (op.h): the accumulator, the elements so far, a
 	 * pair's index (-1: none) and whether a NaN won. */
 	struct kgen_value acc;
