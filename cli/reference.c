@@ -107,9 +107,14 @@ draw(enum kgen_op op, int is_float, uint64_t *st, unsigned long long i, unsigned
 	case KGEN_OP_ARGMIN: case KGEN_OP_ARGMAX:
 		/* Few distinct values, so that the extremes tie many times: the lowest index must win. */
 		return is_float ? (double)((int)(r % 257) - 128) / 8.0 : (double)((int)(r % 201) - 100);
-	case KGEN_OP_ANY: case KGEN_OP_ALL:
-		/* Mostly non-zero, a zero now and then. */
-		return r % 997 == 0 ? 0.0 : (double)((int)(r % 7) + 1);
+	case KGEN_OP_ANY:
+		/* Zeros, and at an odd n one element two thirds of the way in that is not: the answer is 0
+		 * at even sizes and 1 at odd ones, so that neither a constant nor a kernel that reads only
+		 * the first tiles passes them all (each row of a matrix of even rows is all zeros but one). */
+		return (n & 1) && i == n - 1 - n / 3 ? (double)((int)(r % 7) + 1) : 0.0;
+	case KGEN_OP_ALL:
+		/* The converse: non-zero, but for that element at an odd n. */
+		return (n & 1) && i == n - 1 - n / 3 ? 0.0 : (double)((int)(r % 7) + 1);
 	case KGEN_OP_SUM:
 		/* Floats: -1, 0 or 1, so that any order of any sum of up to 2^24 of them is exact in f32 and the
 		 * check can ask for it bit for bit (exact_sum()): a dropped or repeated element shows. */
