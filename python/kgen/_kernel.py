@@ -153,9 +153,8 @@ class Kernel:
                             % self.family)
         run, operands = RUNNERS[self.family]
         if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
-            known = run.__code__.co_varnames[:run.__code__.co_argcount + run.__code__.co_kwonlyargcount]
             for name in scalars:
-                if name not in known or name in ("k", "a", "out", "stream", "where", "ready", "described"):
+                if name not in _keywords(run):
                     raise TypeError("kgen.Kernel: a %s kernel takes no keyword %s=" % (self.family, name))
             return run(self, describe(x, "a", "kgen.Kernel", stream_address(stream)), out, stream, "kgen.Kernel",
                        *args, **scalars)
@@ -219,6 +218,20 @@ _KEYWORD_HINTS = {
     "keepdims": "the result has the reduced dimension removed; reshape it to keep it",
     "dtype": "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types",
 }
+
+
+_KEYWORDS = {}  # a two-operand runner -> the keywords a caller may give it
+
+
+def _keywords(run):
+    """The keywords of a runner of RUNNERS a caller of Kernel may pass (its
+    parameters but those Kernel.__call__ and the fast paths fill), once."""
+    known = _KEYWORDS.get(run)
+    if known is None:
+        code = run.__code__
+        known = _KEYWORDS[run] = frozenset(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]) - {
+            "k", "a", "out", "stream", "where", "ready", "described"}
+    return known
 
 
 def new_kernel(where, spec, device, overrides={}):
