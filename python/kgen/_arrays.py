@@ -160,6 +160,12 @@ def describe(x, what="input", where="kgen", stream=None):
         raise TypeError("%s: the %s (%s) is not a CUDA array: pass a torch tensor, a CuPy or JAX array, an object "
                         "with __dlpack__ or __cuda_array_interface__, or a DLPack capsule"
                         % (where, what, type(x).__name__))
+    for key in ("shape", "typestr", "data"):
+        if key not in cai:
+            raise ValueError("%s: the %s's __cuda_array_interface__ has no %r" % (where, what, key))
+    if cai.get("mask") is not None:
+        raise ValueError("%s: the %s has a mask (__cuda_array_interface__'s \"mask\"), which kgen does not take"
+                         % (where, what))
     typestr = cai["typestr"]
     dt = _BY_TYPESTR.get(typestr)
     if dt is None:
@@ -171,6 +177,9 @@ def describe(x, what="input", where="kgen", stream=None):
     if cai.get("strides") is None:
         strides = packed_strides(shape)
     else:
+        if len(cai["strides"]) != len(shape):
+            raise ValueError("%s: the %s has %d strides for its %d dimensions" % (where, what, len(cai["strides"]),
+                                                                               len(shape)))
         if any(s % size for s in cai["strides"]):
             raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])

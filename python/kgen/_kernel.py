@@ -23,6 +23,10 @@ PAIRS = frozenset(("argmin", "argmax"))
 # ignore_index).  A new family is one row (added by its module, with its
 # _run_* function).
 RUNNERS = {}
+# A family of two operands whose positional arguments are named ones of its
+# runner (matmul: k(a, b, out, alpha, beta, stream)), not arrays for
+# *operands (rows): the names, in order, the first operand's first.
+POSITIONAL = {}
 
 
 def context(device):
@@ -109,16 +113,21 @@ class Kernel:
         try:
             self.spec = _spec(where, spec, overrides)
         except SpecError as e:
-            unknown = re.match(r"unknown key '([^']*)'", e.message)
-            if not unknown or unknown.group(1) not in overrides:
-                raise
-            # A keyword of the call's that is no field of the kernel's spec: the call's mistake, said as Python says it.
-            name = unknown.group(1)
-            near = re.search(r"did you mean '([^']*)'", e.message)
-            hint = _KEYWORD_HINTS.get((where, name)) or _KEYWORD_HINTS.get(name) or (
-                "did you mean %s=?" % near.group(1) if near else "")
-            raise TypeError("%s() got an unexpected keyword argument '%s' (neither a parameter nor a field of its "
-                            "kernel's spec)%s" % (where, name, "; " + hint if hint else "")) from None
+            _unexpected_keyword(where, e, overrides)
+            raise
+        except TypeError:
+            # A value no field takes (True, 1e-5): first whether its key is a field at all, with a value that is
+            # one, so that keepdim=True gets the hint keepdim=1 gets.
+            odd = [k for k, v in overrides.items() if isinstance(v, bool) or not (
+                isinstance(v, str) or hasattr(v, "__index__"))]
+            if odd:
+                try:
+                    _spec(where, spec, dict(overrides, **{k: 0 for k in odd}))
+                except SpecError as e:
+                    _unexpected_keyword(where, e, odd)
+                except Exception:  # the value's TypeError below says enough
+                    pass
+            raise
         self.device = device
         self.plan = self.entries = None
         err, h = _err(), _lib.ctypes.c_void_p()
@@ -153,6 +162,20 @@ class Kernel:
                             % self.family)
         run, operands = RUNNERS[self.family]
         if operands == 2:  # k(a, b, out=None, alpha=1.0, beta=0.0, stream=None)
+            names = POSITIONAL.get(self.family)
+            if names is not None:
+                if len(args) > len(names) - 1:
+                    raise TypeError("kgen.Kernel: a %s kernel is called as k(%s), not with %d arguments after %s"
+                                    % (self.family, ", ".join(names), len(args), names[0]))
+                names = names[1:]
+                given = dict(scalars, out=out, stream=stream)
+                for name, value in zip(names, args):
+                    if name in given and (given[name] is not None or name in scalars):
+                        raise TypeError("kgen.Kernel: %s given twice, positionally and as %s=" % (name, name))
+                    given[name] = value
+                out, stream = given.pop("out"), given.pop("stream")
+                first = names[0]
+                args, scalars = ((given.pop(first),) if first in given else ()), given
             for name in scalars:
                 if name not in _keywords(run):
                     raise TypeError("kgen.Kernel: a %s kernel takes no keyword %s=" % (self.family, name))
@@ -208,6 +231,20 @@ def remember(table, key, value):
         except (StopIteration, KeyError, RuntimeError):  # another thread changed it first
             pass
     table[key] = value
+
+
+def _unexpected_keyword(where, e, names):
+    """Where SpecError e says that a key of names (a call's keywords) is
+    unknown: the call's mistake, raised as Python says it (TypeError)."""
+    unknown = re.match(r"unknown key '([^']*)'", e.message)
+    if not unknown or unknown.group(1) not in names:
+        return
+    name = unknown.group(1)
+    near = re.search(r"did you mean '([^']*)'", e.message)
+    hint = _KEYWORD_HINTS.get((where, name)) or _KEYWORD_HINTS.get(name) or (
+        "did you mean %s=?" % near.group(1) if near else "")
+    raise TypeError("%s() got an unexpected keyword argument '%s' (neither a parameter nor a field of its "
+                    "kernel's spec)%s" % (where, name, "; " + hint if hint else "")) from None
 
 
 # What a torch or NumPy user meant by a keyword kgen calls otherwise.

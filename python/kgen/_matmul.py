@@ -6,7 +6,7 @@ from typing import Any, Sequence, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
-from ._kernel import (RUNNERS, cached, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
+from ._kernel import (POSITIONAL, RUNNERS, cached, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
                       remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
@@ -506,7 +506,7 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
         return _trace.matmul(a, b, out, spec, alpha, beta, stream, overrides)
     if (type(a) is _arrays.Tensor and type(b) is _arrays.Tensor and out is None and spec is None and stream is None
             and not overrides and alpha.__class__ in (int, float) and alpha == 1 and beta.__class__ in (int, float)
-            and beta == 0 and bias is None and residual is None and scale_a is None):
+            and beta == 0 and bias is None and residual is None and scale_a is None and scale_b is None):
         if _fast_matmul is not None:  # in C (kgen/_fast.c): NotImplemented for a call not made ready
             r = _fast_matmul(a, b)
             if r is not NotImplemented:
@@ -648,3 +648,4 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
 
 
 RUNNERS["matmul"] = (_run_matmul, 2)
+POSITIONAL["matmul"] = ("a", "b", "out", "alpha", "beta", "stream")

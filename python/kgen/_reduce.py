@@ -360,7 +360,7 @@ def _check_family(k, want, call):
                          % (WHERE, got, WHERE, call, want))
 
 
-def _prepare(a, op, axis, spec, plan, overrides, s):
+def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     """The _Launch for a call: its kernel found or built, its sizes checked."""
     device = a.device or 0
     over = tuple(sorted(overrides.items()))
@@ -371,42 +371,42 @@ def _prepare(a, op, axis, spec, plan, overrides, s):
             fields["op"] = op
         if plan is not None and plan is not False:
             if spec is not None or overrides:
-                raise TypeError("%s: a size plan is used as it is: pass plan= without spec= or overrides" % WHERE)
+                raise TypeError("%s: a size plan is used as it is: pass plan= without spec= or overrides" % where)
             k = _plan_kernel(a, op, plan, device, s)
         elif spec is not None:
             key = ("reduce", device, _spec_key(spec), op, a.dtype, over)
-            k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+            k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
             _check_family(k, "reduce", "axis=None")
         else:
             shipped = None
             if plan is None and not overrides:
                 shipped = _plans.shipped(op or "sum", a.dtype, gpu_name(device))
             if shipped is not None:
-                k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(WHERE, shipped, device),
-                           device, s, WHERE)
+                k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(where, shipped, device),
+                           device, s, where)
             else:
                 key = ("reduce", device, op or "sum", a.dtype, over)
-                k = cached(key, lambda: new_kernel(WHERE, _default_reduce(op or "sum", a.dtype), device, overrides),
-                           device, s, WHERE)
-        return _full(k, a, s, WHERE)
+                k = cached(key, lambda: new_kernel(where, _default_reduce(op or "sum", a.dtype), device, overrides),
+                           device, s, where)
+        return _full(k, a, s, where)
     if plan is not None and plan is not False:
         raise ValueError("%s: a size plan picks a kernel by n: full reductions only (axis=None), not axis=%d"
-                         % (WHERE, axis))
+                         % (where, axis))
     m, kind, shape = _matrix(a, axis)
     fields = {"dtype": a.dtype, "axis": kind}
     if op:
         fields["op"] = op
     if spec is None:
         key = ("axis", device, kind, op or "sum", a.dtype, over)
-        k = cached(key, lambda: new_kernel(WHERE, _default_axis(op or "sum", a.dtype, kind), device, overrides),
-                   device, s, WHERE)
+        k = cached(key, lambda: new_kernel(where, _default_axis(op or "sum", a.dtype, kind), device, overrides),
+                   device, s, where)
     else:
         key = ("axis", device, _spec_key(spec), kind, op, a.dtype, over)
-        k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
+        k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     want = "rows" if kind == "rows" else "cols"
     if k.spec.fields.get("axis") != want:
         raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields.get("axis"), want))
-    return _along(k, m, shape, s, WHERE)
+    return _along(k, m, shape, s, where)
 
 
 _ready = {}  # a call's key -> its _Launch
@@ -574,21 +574,22 @@ RUNNERS["reduce"] = (_run_reduce, 1)
 # ---- kgen.argmax and kgen.argmin: the indices alone, as torch.argmax ----
 
 def argmax(x: Any, axis: Optional[int] = None, out: Any = None, stream: Any = None, plan: PlanLike = None,
-           **overrides: Union[int, str]) -> Any:
+           spec: Optional[SpecLike] = None, **overrides: Union[int, str]) -> Any:
     """The index of x's largest element (axis None: into x as a flat array),
     or of each row's or column's (axis the last or the first), as
     torch.argmax gives it: a new i64 array in x's framework (or `out`).  The
     first of equal elements wins; the first NaN wins (nan="ignore" skips
     NaNs, giving -1 where all are NaN).  The values are not returned (they
     go to a buffer of kgen's own): kgen.reduce(x, "argmax") gives both.
-    plan= and overrides choose the kernel as for kgen.reduce."""
-    return _arg(x, "argmax", axis, out, stream, plan, overrides)
+    spec=, plan= and overrides choose the kernel as for kgen.reduce (the
+    spec's op becomes argmax)."""
+    return _arg(x, "argmax", axis, out, stream, plan, spec, overrides)
 
 
 def argmin(x: Any, axis: Optional[int] = None, out: Any = None, stream: Any = None, plan: PlanLike = None,
-           **overrides: Union[int, str]) -> Any:
+           spec: Optional[SpecLike] = None, **overrides: Union[int, str]) -> Any:
     """kgen.argmax's counterpart: the index of the smallest element."""
-    return _arg(x, "argmin", axis, out, stream, plan, overrides)
+    return _arg(x, "argmin", axis, out, stream, plan, spec, overrides)
 
 
 # The op in the ready tables' keys of a call that returns the indices alone
@@ -597,13 +598,13 @@ _INDICES = {"argmax": "argmax indices", "argmin": "argmin indices"}
 _KEYED = frozenset(_INDICES.values())
 
 
-def _arg(x, op, axis, out, stream, plan, overrides):
+def _arg(x, op, axis, out, stream, plan, spec, overrides):
     where = "kgen." + op
     if _trace.compiling() and out is None and stream is None:  # under torch.compile: kgen::reduce_arg's indices
-        return _trace.reduce(x, op, axis, None, None, None, plan, overrides).indices
+        return _trace.reduce(x, op, axis, spec, None, None, plan, overrides).indices
     keyed = _INDICES[op]
     tkey = None
-    if type(x) is _arrays.Tensor and stream is None and plan is None and not overrides:
+    if type(x) is _arrays.Tensor and stream is None and plan is None and spec is None and not overrides:
         if _fast_reduce is not None:
             r = _fast_reduce(x, keyed, axis, out)
             if r is not NotImplemented:
@@ -618,14 +619,14 @@ def _arg(x, op, axis, out, stream, plan, overrides):
     a = describe(x, where=where, stream=None if stream is None else stream_address(stream))
     if axis is not None:
         axis = _axis(a, axis)
-    key = _key(a, keyed, axis, None, plan, overrides)
+    key = _key(a, keyed, axis, spec, plan, overrides)
     try:
         L = _ready.get(key)
     except TypeError:
         L = key = None
     if L is None:
         s = stream_of(a, stream, where)
-        L = _indices_only(_prepare(a, op, axis, None, plan, overrides, s), s, where)
+        L = _indices_only(_prepare(a, op, axis, spec, plan, overrides, s, where), s, where)
         if key is not None:
             remember(_ready, key, L)
     if tkey is not None and a.kind == "torch":

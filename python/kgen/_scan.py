@@ -73,8 +73,8 @@ def _run_scan(k, a, out, stream, where, lines=None):
     return res if out is not None else finish(a, res)
 
 
-def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = False, spec: Any = None,
-         out: Any = None, stream: Any = None, **overrides: Union[int, str]) -> Any:
+def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive: Optional[bool] = None,
+         spec: Any = None, out: Any = None, stream: Any = None, **overrides: Union[int, str]) -> Any:
     """The prefix of x under op: out[i] = x[0] op ... op x[i] (exclusive=True:
     up to x[i - 1], out[0] the identity), over all of x's elements in order
     (dim=None: a contiguous array), or along its last dimension (dim=-1 or
@@ -83,17 +83,25 @@ def scan(x: Any, op: str = "sum", dim: Optional[int] = None, exclusive: bool = F
     dimensions, between two transposes; with axis="cols", the one-pass
     column kernel, a launch a matrix).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
-    identity=).  The result is a new array of x's shape in x's framework (or
+    identity=); default: the spec's op, else sum (and exclusive: the spec's
+    mode, else inclusive).  The result is a new array of x's shape in x's framework (or
     out) of the spec's out_dtype: the accumulator's (f32 for f16 and bf16;
     acc_dtype= or out_dtype= choose others).  spec= chooses the kernel (its
-    dtype, op and mode follow the call); overrides set its fields
+    dtype follows x, its op and mode the call's op= and exclusive= where
+    given); overrides set its fields
     (strategy="block", threads=..., items_per_thread=..., load_width=...,
     lookback_group=...).  Floats come out
     the same run after run."""
+    if op is not None and not isinstance(op, str):
+        raise TypeError("%s: op is a name (one of %s), not %r (%s)" % (WHERE, ", ".join(OPS), op, type(op).__name__))
+    if exclusive is not None and not isinstance(exclusive, bool):
+        raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
+    if op is None:
+        op = _field(spec, overrides, "op", "sum")
+    if exclusive is None:
+        exclusive = _field(spec, overrides, "mode", "inclusive") == "exclusive"
     if op not in OPS:
         raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
-    if not isinstance(exclusive, bool):
-        raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
     if _trace.compiling():  # under torch.compile: the custom op kgen::scan (kgen._torch)
         return _trace.scan(x, op, dim, exclusive, spec, out, stream, overrides)
     if type(x) is _arrays.Tensor and _fast_scan is not None and out is None and stream is None and spec is None \
@@ -172,22 +180,28 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k))
 
 
-_axes = {}  # _spec_key(spec) -> its axis
+_fields = {}  # (_spec_key(spec), a field's name) -> its value
 
 
 def _axis(spec, overrides):
     """The axis a call's kernel scans along: the override's, else spec='s
     (loaded once a spec), else rows."""
-    if "axis" in overrides:
-        return overrides["axis"]
+    return _field(spec, overrides, "axis", "rows")
+
+
+def _field(spec, overrides, name, default):
+    """Field `name` of a call's kernel: the override's, else spec='s (loaded
+    once a spec), else default."""
+    if name in overrides:
+        return overrides[name]
     if spec is None:
-        return "rows"
+        return default
     if isinstance(spec, dict):
-        return spec.get("axis", "rows")
-    key = _spec_key(spec)
-    if key not in _axes:
-        _axes[key] = (spec if isinstance(spec, Spec) else Spec(spec)).fields.get("axis", "rows")
-    return _axes[key]
+        return spec.get(name, default)
+    key = (_spec_key(spec), name)
+    if key not in _fields:
+        _fields[key] = (spec if isinstance(spec, Spec) else Spec(spec)).fields.get(name, default)
+    return _fields[key]
 
 
 def plan_name(op, exclusive):
@@ -227,10 +241,14 @@ def _columns_of(a):
     return "cols", rows, cols, _lib.arg(WHERE, "x's row pitch", pitch), starts
 
 
-def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None,
+def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None, spec: Any = None,
            **overrides: Union[int, str]) -> Any:
-    """torch.cumsum: kgen.scan(x, "sum", dim, out=out)."""
-    return scan(x, "sum", dim, False, None, out, stream, **overrides)
+    """torch.cumsum: kgen.scan(x, "sum", dim, exclusive=False, spec=spec, out=out, stream=stream)."""
+    for name in ("op", "exclusive"):
+        if name in overrides:
+            raise TypeError("kgen.cumsum() got an unexpected keyword argument %r: it is an inclusive sum; "
+                            "kgen.scan takes op= and exclusive=" % name)
+    return scan(x, "sum", dim, False, spec, out, stream, **overrides)
 
 
 RUNNERS["scan"] = (_run_scan, 1)

@@ -15,7 +15,7 @@ import os
 import pytest
 
 import kgen
-from kgen import _kernel, _plans
+from kgen import _arrays, _kernel, _plans
 from fakecuda import Device, Stream, counter, launches_since, mark, need_fake, record_params
 
 need_fake()
@@ -338,3 +338,38 @@ def test_wgmma_split_reduce_kernel_launches_its_reduce_after_it():
     assert (main.grid[0], main.grid[1], main.grid[2]) == (16, 1, 4) and main.cluster[0] == 0
     assert reduce.args[0] != 0 and reduce.args[0] % 16 == 0 and reduce.args[1] == out.ptr
     assert reduce.grid[0] == 64 * 1024 // 256
+
+
+@pytest.mark.parametrize("scale", ["scale_a", "scale_b"])
+def test_a_scale_alone_is_refused_for_torch_tensors_too(monkeypatch, scale):
+    # torch tensors take kgen.matmul's fast path when the call is plain; a call with scale_b= alone once took it too
+    # and lost the scale (the test of plainness named scale_a only). Here a Device subclass stands for torch.Tensor.
+    class Tensor(Device):
+        pass
+    monkeypatch.setattr(_arrays, "Tensor", Tensor)
+    a, b, s = Tensor((64, 32), "<f2"), Tensor((32, 16), "<f2"), Device((), "<f4")
+    m = mark()
+    with pytest.raises(TypeError, match="scale_a= and scale_b= are fp8's"):
+        kgen.matmul(a, b, **{scale: s})
+    assert launches_since(m) == []
+
+
+def test_a_matmul_kernel_takes_b_out_alpha_beta_and_stream_positionally():
+    # k(a, b, out, alpha, beta, stream) as documented; a third positional argument once went to alpha= ("alpha is a
+    # real number, not <Device>") and later ones to the runner's internal ready= and described=.
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "bf16"})
+    a, b, c = bf16(64, 32), bf16(32, 16), bf16(64, 16)
+    m = mark()
+    record_params(7)  # a, b, c, m, n, k, lda
+    assert k(a, b, c) is c
+    assert k(a, b, c, 0.5, 0.25, None) is c
+    record_params(0)
+    calls = launches_since(m)
+    assert len(calls) == 2 and all(call.args[2] == c.ptr for call in calls)
+    for call, message in [(lambda: k(a, b, c, 1.0, 0.0, None, 7), "called as k\\(a, b, out, alpha, beta, stream\\), "
+                           "not with 6 arguments after a"),
+                          (lambda: k(a, b, c, out=c), "out given twice"),
+                          (lambda: k(a, b, c, 1.0, alpha=1.0), "alpha given twice"),
+                          (lambda: k(a, b, ready=1), "takes no keyword ready=")]:
+        with pytest.raises(TypeError, match=message):
+            call()

@@ -276,6 +276,27 @@ def test_broadcast_and_overlapping_rows_are_refused():
     assert len(launches_since(m)) == 1
 
 
+def test_an_interface_that_misdescribes_its_array_is_refused():
+    # __cuda_array_interface__ with strides for another number of dimensions than its shape's was read as it came
+    # (a reduction of misdescribed memory, or a bare IndexError); one without "data" gave a KeyError, and a mask
+    # (version 3: consumers that take none must refuse it) was ignored.
+    def with_interface(**change):
+        x = Device((8, 16))
+        x.__cuda_array_interface__ = dict(x.__cuda_array_interface__, **change)
+        for key in [k for k, v in change.items() if v is None]:
+            del x.__cuda_array_interface__[key]
+        return x
+    calls = [kgen.reduce, kgen.softmax, kgen.transpose, lambda x: kgen.reduce(x, axis=1)]
+    for x, message in [(with_interface(strides=(4,)), "has 1 strides for its 2 dimensions"),
+                       (with_interface(data=None), "__cuda_array_interface__ has no 'data'"),
+                       (with_interface(mask=Device((8, 16), "|b1")), "has a mask")]:
+        for call in calls:
+            m = mark()
+            with pytest.raises(ValueError, match=message):
+                call(x)
+            assert launches_since(m) == []
+
+
 def test_device_arrays_of_every_dtype_in_any_order():
     # The route kgen reads a type of array by is its first array's: a bf16 kgen.DeviceArray (DLPack alone, no
     # __cuda_array_interface__ type) after an f32 one was refused as "not a CUDA array".
@@ -354,3 +375,19 @@ def test_ready_calls_are_bounded(monkeypatch):
     for i in range(20):
         _kernel.remember(table, i, i)
     assert list(table) == list(range(12, 20))
+
+
+def test_argmax_and_argmin_speak_for_themselves_and_take_spec():
+    # Their errors named kgen.reduce (so the hints of their own never showed), and spec= was refused as
+    # "spec is an integer or a name" although the docs give them kgen.reduce's keywords.
+    x = Device((8, 16))
+    with pytest.raises(TypeError, match="kgen.argmax\\(\\) got an unexpected keyword argument 'dim' .*; "
+                                        "kgen.argmax takes axis="):
+        kgen.argmax(x, dim=1)
+    with pytest.raises(TypeError, match="kgen.argmin\\(\\) got an unexpected keyword argument 'keepdim'"):
+        kgen.argmin(x, axis=1, keepdim=True)
+    m = mark()
+    i = kgen.argmax(x, spec={"kernel": "reduce", "threads": 128})
+    (launch,) = launches_since(m)[-1:]
+    assert launch.block[0] == 128 and i.dtype == "i64" and i.shape == ()
+    assert kgen.argmin(x, 1, spec={"kernel": "reduce_axis"}).shape == (8,)

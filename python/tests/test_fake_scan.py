@@ -66,6 +66,32 @@ def test_the_op_mode_and_types_reach_the_spec():
     assert only(m).grid[0] == 1
 
 
+def test_the_specs_op_and_mode_hold_unless_the_call_gives_its_own():
+    # op= and exclusive= default to the spec's (sum and inclusive without one): a spec of op max and mode exclusive
+    # once ran as an inclusive sum, the defaults overriding it. kgen.cumsum takes spec= (it passed it twice before).
+    x = Device((100,))
+    spec = {"kernel": "scan", "op": "max", "mode": "exclusive"}
+    m = mark()
+    kgen.scan(x, spec=spec)
+    assert only(m).name.decode() == "scan_max_f32"
+    k = [k for key, k in _kernel._kernels.items() if key[0] == "scan" and key[4] == "max"][-1]
+    assert k.spec.fields["mode"] == "exclusive"
+    m = mark()
+    kgen.scan(x, "min", exclusive=False, spec=spec)
+    assert only(m).name.decode() == "scan_min_f32"
+    k = [k for key, k in _kernel._kernels.items() if key[0] == "scan" and key[4] == "min"][-1]
+    assert k.spec.fields["mode"] == "inclusive"
+    m = mark()
+    kgen.cumsum(x, spec=spec)
+    assert only(m).name.decode() == "scan_sum_f32"
+    k = [k for key, k in _kernel._kernels.items() if key[0] == "scan" and key[4] == "sum" and key[5] is False][-1]
+    assert k.spec.fields["mode"] == "inclusive"
+    with pytest.raises(TypeError, match="kgen.cumsum.. got an unexpected keyword argument 'exclusive'"):
+        kgen.cumsum(x, exclusive=True)
+    with pytest.raises(TypeError, match="op is a name"):
+        kgen.scan(x, 1)
+
+
 def test_kernels_are_built_once():
     x = Device((64,))
     kgen.cumsum(x)
