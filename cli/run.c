@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "run.h"
 #include "reference.h"
@@ -157,7 +159,9 @@ run_usage(FILE *fp)
 	      "--tsv FILE writes a row per result (tab-separated, a header first; a spec\n"
 	      "path's backslash, tab and newline as \\\\, \\t and \\n); --json FILE the same\n"
 	      "rows as JSON objects, one per line, keyed by the header's names (FILE - :\n"
-	      "standard output, after the table); neither may be a spec given.\n"
+	      "standard output, after the table); neither may be a spec given.  Each is\n"
+	      "written when the run ends, replacing the file; a run that gives no result\n"
+	      "leaves it as it was.\n"
 	      "A SPEC shipped:OP-DTYPE (e.g. shipped:sum-f32) is the size plan kgen ships\n"
 	      "for GPU D's model, tuned on one (the line before the header names it):\n"
 	      "$KGEN_PLANS_DIR, else the installed plans, nvidia-<model>/OP-DTYPE.yaml; a\n"
@@ -366,39 +370,64 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 
 /* Where kgen run writes its table: --tsv's file (a temporary one for
  * --json alone) and --json's (NULL: standard output). */
+/* The rows of --tsv and --json, gathered in a temporary file and written
+ * to their files at the end (kgen_write_file: a temporary beside each,
+ * renamed over it), so that a run that stops before any result leaves
+ * what the files held. */
 struct tables {
-	FILE *tsv, *json;
+	FILE *tsv;
 };
 
-/* Open the --tsv and --json files: 0, or 3 when one cannot be written
- * (nothing is left open then); 2 when one is a spec to run or both are
- * one file (opening it for writing would truncate it). */
+/* Whether kgen run may write path (a file, or a new one in its folder),
+ * asked before anything runs: 0, or 3 said. */
+static int
+can_write(const char *option, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+	int e;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "kgen run: cannot write %s %s: it is a directory\n", option, path);
+			return 3;
+		}
+		if (access(path, W_OK) == 0)
+			return 0;
+	} else {
+		slash = strrchr(path, '/');
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+		if (errno == ENOENT && access(dir, W_OK | X_OK) == 0)
+			return 0;
+	}
+	e = errno;
+	fprintf(stderr, "kgen run: cannot write %s %s: %s\n", option, path, strerror(e));
+	return 3;
+}
+
+/* Check the --tsv and --json files and open the rows' temporary: 0, or 3
+ * when one cannot be written; 2 when one is a spec to run or both are
+ * one file. */
 static int
 open_tables(const struct run_opts *o, char **specs, int nspecs, struct tables *t)
 {
 	char name[256];
 	kgen_error err;
+	int rc;
 
-	if (kgen_cli_same_file(o->tsv, o->json))
+	if (kgen_cli_same_file(o->tsv, o->json) || (o->tsv && o->json && !strcmp(o->tsv, "-") && !strcmp(o->json, "-")))
 		return kgen_report((kgen_fail(&err, KGEN_EINVAL, "--tsv and --json name one file, %s: give each its own",
 		                              kgen_escape(o->tsv, name, sizeof name, 0)), &err));
 	if (kgen_cli_not_an_input("--tsv", o->tsv, specs, nspecs, "the spec", &err) ||
 	    kgen_cli_not_an_input("--json", o->json, specs, nspecs, "the spec", &err))
 		return kgen_report(&err);
-	if (o->tsv && !(t->tsv = fopen(o->tsv, "w+"))) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->tsv, strerror(errno));
-		return 3;
-	}
-	if (o->json && strcmp(o->json, "-") != 0 && !(t->json = fopen(o->json, "w"))) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->json, strerror(errno));
-		if (t->tsv)
-			fclose(t->tsv);
-		return 3;
-	}
-	if (o->json && !t->tsv && !(t->tsv = tmpfile())) {
-		fprintf(stderr, "kgen run: cannot make a temporary file for --json: %s\n", strerror(errno));
-		if (t->json)
-			fclose(t->json);
+	if ((rc = can_write("--tsv", o->tsv)) || (rc = can_write("--json", o->json)))
+		return rc;
+	if ((o->tsv || o->json) && !(t->tsv = tmpfile())) {
+		fprintf(stderr, "kgen run: cannot make a temporary file for --tsv or --json: %s\n", strerror(errno));
 		return 3;
 	}
 	return 0;
@@ -630,25 +659,87 @@ run_families(const struct run_opts *o, struct built *b, FILE *tsv, int rc)
 
 /* The --json rows, read back from the table, then the files closed.
  * Returns the exit status: rc, or worse when these fail. */
+/* Write the rows to option's file (- : standard output): the worst exit
+ * status of rc and the write's. */
+static int
+write_table(const char *option, const char *path, const char *data, size_t len, int rows, int rc)
+{
+	kgen_error err;
+	int bad;
+
+	if (strcmp(path, "-") == 0) {
+		if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
+			fprintf(stderr, "kgen run: cannot write %s to standard output: %s\n", option, strerror(errno));
+			return rc > 3 ? rc : 3;
+		}
+		return rc;
+	}
+	if (!rows) {
+		fprintf(stderr, "kgen run: no results, so %s %s is left as it was\n", option, path);
+		return rc;
+	}
+	if (kgen_write_file(path, data, len, &err)) {
+		bad = kgen_report(&err);
+		return bad > rc ? bad : rc;
+	}
+	return rc;
+}
+
+/* The lines of a table that are not comments (#): the header, then the
+ * results. */
+static int
+table_rows(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s))
+		n += *s != '#' && *s != '\n';
+	return n;
+}
+
+/* The end of a run: the rows gathered to --tsv's and --json's files. */
 static int
 report(const struct run_opts *o, struct tables *t, int rc)
 {
 	kgen_error err;
+	char *data = NULL, *json = NULL;
+	size_t len = 0, jlen = 0;
+	long end;
+	int rows = 0, bad;
+	FILE *mem;
 
-	if (o->json && t->tsv) {
-		fflush(t->tsv);
+	if (!t->tsv)
+		return rc;
+	if (fflush(t->tsv) || (end = ftell(t->tsv)) < 0 || !(data = malloc((size_t)end + 1))) {
+		fprintf(stderr, "kgen run: cannot read back the rows for --tsv or --json: %s\n", strerror(errno));
+		fclose(t->tsv);
+		return rc > 3 ? rc : 3;
+	}
+	rewind(t->tsv);
+	len = fread(data, 1, (size_t)end, t->tsv);
+	data[len] = '\0';
+	rows = table_rows(data) > 1;  /* a line past the header */
+	if (o->tsv)
+		rc = write_table("--tsv", o->tsv, data, len, rows, rc);
+	if (o->json) {
 		rewind(t->tsv);
-		if (kgen_json_from_tsv(t->tsv, t->json ? t->json : stdout, &err)) {
-			int bad = kgen_report(&err);
+		if (!(mem = open_memstream(&json, &jlen))) {
+			fprintf(stderr, "kgen run: cannot write --json: %s\n", strerror(errno));
+			rc = rc > 3 ? rc : 3;
+		} else {
+			bad = kgen_json_from_tsv(t->tsv, mem, &err) ? kgen_report(&err) : 0;
+			if (fclose(mem)) {
+				fprintf(stderr, "kgen run: cannot write --json: %s\n", strerror(errno));
+				bad = bad > 3 ? bad : 3;
+			}
 			rc = bad > rc ? bad : rc;
+			if (!bad)
+				rc = write_table("--json", o->json, json, jlen, rows, rc);
 		}
 	}
-	if (t->json && fclose(t->json)) {
-		fprintf(stderr, "kgen run: cannot write %s: %s\n", o->json, strerror(errno));
-		rc = rc > 3 ? rc : 3;
-	}
-	if (t->tsv)
-		fclose(t->tsv);
+	free(json);
+	free(data);
+	fclose(t->tsv);
 	return rc;
 }
 
@@ -657,7 +748,7 @@ int
 kgen_cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
-	struct tables t = { NULL, NULL };
+	struct tables t = { NULL };
 	struct built b = { NULL, NULL, NULL, 0, NULL };
 	int first = 0, rc;
 

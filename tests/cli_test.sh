@@ -67,6 +67,18 @@ grep -qF "error: dtype: unknown value 'float16' (did you mean 'f16'?): expected 
 expect 2 "$kgen" run --accuracy "$good"
 grep -qF "error: --accuracy measures a matmul's error, not a reduce's: drop it" "$tmp/err" ||
 	bad "--accuracy of a reduction: $(cat "$tmp/err")"
+# --tsv and --json are written at the end, through a temporary: a run that stops before any result (a
+# missing spec here; no GPU, a bad spec) leaves what the files held, where they were emptied at the start.
+echo old > "$tmp/old.tsv"
+echo old > "$tmp/old.json"
+expect 3 "$kgen" run "$tmp/missing.yaml" --tsv "$tmp/old.tsv" --json "$tmp/old.json"
+[ "$(cat "$tmp/old.tsv") $(cat "$tmp/old.json")" = "old old" ] || bad "kgen run --tsv/--json of nothing emptied them"
+grep -qF "no results, so --tsv $tmp/old.tsv is left as it was" "$tmp/err" || bad "kgen run --tsv of nothing: $(cat "$tmp/err")"
+expect 3 "$kgen" run "$good" --tsv "$tmp"
+grep -qF "cannot write --tsv $tmp: it is a directory" "$tmp/err" || bad "kgen run --tsv DIR: $(cat "$tmp/err")"
+expect 3 "$kgen" run "$good" --json "$tmp/no/such/folder.json"
+expect 2 "$kgen" run "$good" --tsv - --json -
+[ -e ./- ] && bad "kgen run --tsv - made a file named -"
 printf 'kernel: reduce\nop: sum\nthreads [256, 512]\n' > "$tmp/colon.space.yaml"
 expect 1 "$kgen" space "$tmp/colon.space.yaml" --list
 grep -qF "colon.space.yaml:3:1: error: 'threads [256, 512]' has no ':' (expected KEY: VALUE)" "$tmp/err" ||

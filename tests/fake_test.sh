@@ -145,6 +145,16 @@ if [ $rc -ne 0 ] || ! awk -F'\t' 'NR == 1 { h = NF } NF != h { bad = 1 } $3 ~ /t
 	echo "$out"
 	status=1
 fi
+# --tsv - is standard output (after the human table), as --json - is; it made a file named "-".
+made=$([ -e ./- ] && echo before)
+tsvout=$("$b/kgen" run --bench --runs 2 --n 1000 --cub '' --tsv - "$top_srcdir/specs/reduce_vec4.yaml" 2>/dev/null)
+[ -z "$made" ] && [ -e ./- ] && made=now && rm -f ./-
+if [ "$made" = now ] || ! printf '%s\n' "$tsvout" | grep -q "^spec	dtype	op	n	" ||
+	[ "$(printf '%s\n' "$tsvout" | grep -c "reduce_vec4.yaml	f32	sum	1000	")" -ne 1 ]; then
+	echo "FAIL: kgen run --tsv - is not the table on standard output:"
+	printf '%s\n' "$tsvout"
+	status=1
+fi
 rm -rf "$dir"
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?
