@@ -192,6 +192,20 @@ def test_a_matmul_takes_the_shipped_plans_entry_for_its_shape(tmp_path, monkeypa
     assert (call.block[0], call.cluster[0]) == (384, 0)  # specs/matmul/best/wgmma_f16.yaml, not the split entry
 
 
+@pytest.mark.parametrize("dt", ["<f2", "bf16"])
+def test_the_shipped_matmul_plans_split_k_only_where_k_is_deep(dt):
+    # The H200's plans split k 8 ways for m <= 64 at n <= 2048, tuned at k = 16384; a 64 x 64 x 64 call took that
+    # entry too (a block one tile of k or none, scratch and a second kernel, and so never kgen.matmul's fast path
+    # for torch tensors, which takes no scratch). k of at most 8 tiles now takes an unsplit entry: one launch.
+    def array(r, c):
+        return Device((r, c), dt) if dt != "bf16" else kgen.DeviceArray((r, c), "bf16", 0, 0)
+    for (m, n, k), launches in (((64, 64, 64), 1), ((256, 2048, 512), 1), ((64, 1024, 16384), 2)):
+        start = mark()
+        kgen.matmul(array(m, k), array(k, n))
+        names = [c.name.decode() for c in launches_since(start)]
+        assert len(names) == launches and names[0].startswith("matmul_wgmma_"), ((m, n, k), names)
+
+
 def test_a_scan_plan_may_mix_strategies(tmp_path, monkeypatch):
     """A small-n entry of strategy block (one block along the vector: no
     look-back, no scratch words) beside look-back entries, as
