@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include <sys/stat.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,19 @@ kgen_cli_usage_error(const char *cmd, const char *fmt, ...)
 	}
 	fprintf(stderr, "Try 'kgen%s%s --help' for more information.\n", cmd ? " " : "", cmd ? cmd : "");
 	return 2;
+}
+
+int
+kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi, long long *v)
+{
+	char shown[64], *end;
+
+	errno = 0;
+	*v = strtoll(arg, &end, 0);
+	if (end == arg || *end || errno || *v < lo || *v > hi)
+		return kgen_cli_usage_error(cmd, "%s %s: an integer from %lld to %lld", option,
+		                            kgen_escape(arg, shown, sizeof shown, 0), lo, hi);
+	return 0;
 }
 
 int

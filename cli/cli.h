@@ -33,6 +33,13 @@ char *kgen_cli_unset(const char *key);
  * 2, the exit status of a bad command line. */
 int kgen_cli_usage_error(const char *cmd, const char *fmt, ...) KGEN_PRINTF(2, 3);
 
+/* An option's whole argument as a decimal integer from lo to hi (hex with
+ * 0x too), into *v: 0, or 2 after saying on stderr what is wrong
+ * ("kgen run: --runs abc: an integer from 1 to 2147483647"), where atoi()
+ * read "abc" as 0 and "3x" as 3. */
+int kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi,
+                     long long *v);
+
 /* One --set KEY=VALUE (unset 0) or --unset KEY (unset 1) appended to
  * sets[*nsets] (at most max); 0, or 2 after saying on stderr what is wrong
  * (kgen_cli_usage_error: "kgen CMD: --unset a=b: expected a key"; cmd

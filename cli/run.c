@@ -7,6 +7,7 @@
 #include "config.h"
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,11 +285,20 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 		break;
 	case 'v': o->verify = 1; break;
 	case 'b': o->bench = 1; break;
-	case 'S': o->seed = strtoull(arg, NULL, 0); break;
-	case 'r': o->runs = atoi(arg); break;
-	case 'd': o->device = atoi(arg); break;
-	case 'O': o->offset = atoi(arg); break;
-	case 'P': o->pad = atoi(arg); break;
+	case 'S': case 'r': case 'd': case 'O': case 'P': {
+		/* the ranges' checks that name the others' are below (--runs, --offset, --pad) */
+		long long v;
+		const char *name = c == 'S' ? "--seed" : c == 'r' ? "--runs" : c == 'd' ? "--device" : c == 'O' ? "--offset"
+		                                                                                             : "--pad";
+		if (kgen_cli_integer("run", name, arg, c == 'r' ? 1 : 0, c == 'S' ? LLONG_MAX : c == 'O' ? 64 :
+		                                                          c == 'P' ? 4096 : INT_MAX, &v))
+			return 2;
+		if (c == 'S')
+			o->seed = (unsigned long long)v;
+		else
+			*(c == 'r' ? &o->runs : c == 'd' ? &o->device : c == 'O' ? &o->offset : &o->pad) = (int)v;
+		break;
+	}
 	case 'I': o->identity = 1; break;
 	case 'A': o->accuracy = 1; break;
 	case 'M':
@@ -347,12 +357,6 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 			return r;
 	if (optind >= argc)
 		return kgen_cli_usage_error("run", "no spec given");
-	if (o->runs < 1)
-		return kgen_cli_usage_error("run", "--runs %d: at least 1", o->runs);
-	if (o->offset < 0 || o->offset > 64)
-		return kgen_cli_usage_error("run", "--offset %d: 0 to 64 elements", o->offset);
-	if (o->pad < 0 || o->pad > 4096)
-		return kgen_cli_usage_error("run", "--pad %d: 0 to 4096 elements", o->pad);
 	if (!o->verify && !o->bench)
 		o->verify = 1;
 	if (o->accuracy)  /* what it measures is the check's */
@@ -531,7 +535,10 @@ load_shipped(struct run_opts *o, char **names, int n, struct built *b, struct ru
 		} else if (i == (int)KGEN_COUNT(found)) {
 			kgen_fail(&err, KGEN_EINVAL, "%s: more than %d shipped plans in one run", names[i], (int)KGEN_COUNT(found));
 		} else if (!b->ctx && kgen_context_create(o->device, &b->ctx, &err)) {
-			fprintf(stderr, "%s: a shipped plan is the GPU's: ", names[i]);
+			char why[sizeof err.message];  /* said as the spec's error: "shipped:sum-f32: error: ..." */
+			snprintf(why, sizeof why, "%s", err.message);
+			snprintf(err.message, sizeof err.message, "%.960s (a shipped plan is the GPU's)", why);
+			snprintf(err.file, sizeof err.file, "%s", names[i]);
 		} else {
 			snprintf(op, sizeof op, "%.*s", (int)(dash - name), name);
 			if (!kgen_plan_shipped_path(NULL, b->ctx->name, op, dash + 1, found[i], sizeof found[i], &err)) {

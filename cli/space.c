@@ -608,13 +608,19 @@ parse_space_options(int argc, char **argv, struct space_opts *o)
 
 	*o = (struct space_opts){ .arch = "sm_90", .jobs = 2 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l': o->list = 1; break;
 		case 'e': o->emit = optarg; break;
 		case 'c': o->compile = 1; break;
 		case 'a': o->arch = optarg; break;
-		case 'j': o->jobs = atoi(optarg); break;
+		case 'j': {
+			long long v;
+			if (kgen_cli_integer("space", "-j", optarg, 1, 64, &v))
+				return 2;
+			o->jobs = (int)v;
+			break;
+		}
 		case 's':
 		case 'u':
 			if (kgen_cli_add_set("space", c == 'u', optarg, optind < argc ? argv[optind] : NULL, o->sets, &o->nsets,
@@ -629,8 +635,6 @@ parse_space_options(int argc, char **argv, struct space_opts *o)
 		return kgen_cli_usage_error("space", "no space given");
 	if (optind != argc - 1)
 		return kgen_cli_usage_error("space", "expected one space, got %d", argc - optind);
-	if (o->jobs < 1 || o->jobs > 64)
-		return kgen_cli_usage_error("space", "-j %d: 1 to 64 jobs", o->jobs);
 	return -1;
 }
 

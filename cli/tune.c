@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1220,8 +1221,14 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 		if (add_methods(t, arg))
 			return 2;
 		break;
-	case 'r': t->runs = atoi(arg); break;
-	case 'j': t->jobs = atoi(arg); break;
+	case 'r': case 'j': case 'd': {
+		long long v;
+		if (kgen_cli_integer("tune", c == 'r' ? "--runs" : c == 'j' ? "-j" : "--device", arg, c == 'd' ? 0 : 1,
+		                     c == 'r' ? 100000 : c == 'j' ? 64 : INT_MAX, &v))
+			return 2;
+		*(c == 'r' ? &t->runs : c == 'j' ? &t->jobs : &t->device) = (int)v;
+		break;
+	}
 	case 's':
 	case 'u':
 		if (kgen_cli_add_set("tune", c == 'u', arg, next, t->sets, &t->nsets, (int)KGEN_COUNT(t->sets)))
@@ -1232,8 +1239,13 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 	case 'U': t->fresh = 0; break;
 	case 'p': t->plan = arg; break;
 	case 'l': t->list = 1; break;
-	case 'S': t->seed = strtoull(arg, NULL, 0); break;
-	case 'd': t->device = atoi(arg); break;
+	case 'S': {
+		long long v;
+		if (kgen_cli_integer("tune", "--seed", arg, 0, LLONG_MAX, &v))
+			return 2;
+		t->seed = (unsigned long long)v;
+		break;
+	}
 	case 'T':
 		t->tolerance = strtod(arg, &endp) / 100;
 		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1) {
@@ -1280,10 +1292,6 @@ check_options(int argc, char **argv, struct tune *t, int margin)
 		return kgen_cli_usage_error("tune", "no space given");
 	if (optind != argc - 1)
 		return kgen_cli_usage_error("tune", "expected one space, got %d", argc - optind);
-	if (t->jobs < 1 || t->jobs > 64)
-		return kgen_cli_usage_error("tune", "-j %d: 1 to 64 jobs", t->jobs);
-	if (t->runs < 1 || t->runs > 100000)
-		return kgen_cli_usage_error("tune", "--runs %d: 1 to 100000", t->runs);
 	if (margin && !(t->mean && t->against) && !t->first) {
 		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
 		return 2;

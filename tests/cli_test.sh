@@ -90,13 +90,25 @@ grep -qxF -- "kgen check: --set needs KEY=VALUE (got 'threads'; KEY= unsets the 
 # A usage error is one line and where the help is (as coreutils says it), not the whole help.
 for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "tune" "tune a b" "run" "run --bogus $good" \
 	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
-	"--bogus $good" "check -o x $good"; do
+	"--bogus $good" "check -o x $good" "run --runs abc $good" "run --device x $good" "run --offset 3.9 $good" \
+	"run --pad abc $good" "run --seed xyz $good" "tune -j abc $good" "tune --runs 3x $good" "space -j 3x $good"; do
 	expect 2 $kgen $args
 	c=$(echo "$args" | awk '$1 ~ /^[a-z]+$/ { print " " $1 }')
 	[ "$(wc -l < "$tmp/err")" -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "Try 'kgen$c --help' for more information." ] &&
 		! grep -q '^usage:' "$tmp/err" || bad "kgen $args: not one line and 'Try kgen$c --help': $(cat "$tmp/err")"
 	grep -q "^kgen$c: " "$tmp/err" || bad "kgen $args: the error does not begin 'kgen$c:': $(cat "$tmp/err")"
 done
+# A numeric option's argument is all a number (atoi() read "abc" as 0, "3x" as 3 and "3.9" as 3), and -s is
+# --set for kgen space as for the other commands.
+expect 2 "$kgen" run --offset 3.9 "$good"
+grep -qxF "kgen run: --offset 3.9: an integer from 0 to 64" "$tmp/err" || bad "run --offset 3.9: $(cat "$tmp/err")"
+expect 0 "$kgen" space "$good" -s threads=256
+# Without a GPU, shipped:OP-DTYPE's error is one spec error line (it was a prefix, then kgen's own line).
+"$kgen" run shipped:sum-f32 > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 5 ]; then
+	head -n 1 "$tmp/err" | grep -q "^shipped:sum-f32: error: no CUDA driver: .* (a shipped plan is the GPU's)$" ||
+		bad "kgen run shipped:sum-f32 without a GPU: $(cat "$tmp/err")"
+fi
 expect 2 "$kgen" check
 expect 2 "$kgen" diff "$good"
 expect 3 "$kgen" "$tmp/no-such-file.yaml"
