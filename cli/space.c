@@ -613,7 +613,11 @@ parse_space_options(int argc, char **argv, struct space_opts *o)
 		case 'l': o->list = 1; break;
 		case 'e': o->emit = optarg; break;
 		case 'c': o->compile = 1; break;
-		case 'a': o->arch = optarg; break;
+		case 'a':
+			if (kgen_arch_number(optarg) < 0)
+				return kgen_cli_usage_error("space", KGEN_ARCH_UNKNOWN, optarg);
+			o->arch = optarg;
+			break;
 		case 'j': {
 			long long v;
 			if (kgen_cli_integer("space", "-j", optarg, 1, 64, &v))
@@ -699,6 +703,34 @@ free_job(struct job *job)
 	pthread_mutex_destroy(&job->lock);
 }
 
+/* Refuse the accepted points whose features arch lacks (kgen_spec_check_arch:
+ * method: tma on sm_80, wgmma on sm_90 without a), counted by reason as the
+ * spec checks' refusals are. */
+static kgen_status
+refuse_for_arch(struct kgen_points *pts, const char *arch, kgen_error *err)
+{
+	kgen_spec *spec;
+	kgen_error why;
+	kgen_status st;
+	int i, kept = 0;
+
+	for (i = 0; i < pts->n; i++) {
+		if ((st = kgen_spec_load_string(pts->v[i].yaml, strlen(pts->v[i].yaml), "point", &spec, err)))
+			return st;
+		st = kgen_spec_check_arch(spec, arch, &why);
+		kgen_spec_free(spec);
+		if (st == KGEN_OK) {
+			pts->v[kept++] = pts->v[i];
+			continue;
+		}
+		count_refusal(pts, why.message);
+		free(pts->v[i].yaml);
+		free(pts->v[i].label);
+	}
+	pts->n = kept;
+	return KGEN_OK;
+}
+
 /* kgen space: parse, expand, visit each point, report the counts, compile. */
 int
 kgen_cmd_space(int argc, char **argv)
@@ -715,6 +747,10 @@ kgen_cmd_space(int argc, char **argv)
 	o.space = argv[optind];
 	if (kgen_space_expand(argv[optind], o.sets, o.nsets, &pts, &err))
 		return kgen_report(&err);
+	if (refuse_for_arch(&pts, o.arch, &err)) {
+		kgen_points_free(&pts);
+		return kgen_report(&err);
+	}
 	if (o.emit && mkdir(o.emit, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "kgen space: cannot create %s: %s\n", o.emit, strerror(errno));
 		kgen_points_free(&pts);

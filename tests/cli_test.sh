@@ -103,6 +103,12 @@ done
 expect 2 "$kgen" run --offset 3.9 "$good"
 grep -qxF "kgen run: --offset 3.9: an integer from 0 to 64" "$tmp/err" || bad "run --offset 3.9: $(cat "$tmp/err")"
 expect 0 "$kgen" space "$good" -s threads=256
+# kgen space --arch refuses the points whose features the architecture lacks, as kgen check --arch does (they
+# were accepted, then failed in ptxas with --compile), and an architecture that is none.
+expect 1 "$kgen" space "$specs/transpose/tma-post/01-naive.yaml" --arch sm_80
+grep -qF "refused: method: tma needs sm_90 or newer" "$tmp/out" || bad "kgen space --arch sm_80 of TMA: $(cat "$tmp/out")"
+expect 2 "$kgen" space "$good" --compile --arch bogus
+grep -qF "kgen space: unknown architecture 'bogus'" "$tmp/err" || bad "kgen space --arch bogus: $(cat "$tmp/err")"
 # Without a GPU, shipped:OP-DTYPE's error is one spec error line (it was a prefix, then kgen's own line).
 "$kgen" run shipped:sum-f32 > "$tmp/out" 2> "$tmp/err"
 if [ $? -eq 5 ]; then
