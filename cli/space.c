@@ -580,7 +580,8 @@ usage(FILE *fp)
 	      "64..256+64, 1..4), validate every point as a spec, count the refused ones\n"
 	      "by reason, and: --list print the accepted points; --emit DIR write each as\n"
 	      "DIR/NNNNN.yaml (for kgen run); --compile compile them with NVRTC for ARCH on\n"
-	      "N threads (default: 2).  --set KEY=VALUE fixes a key at one value (KEY= or\n"
+	      "N threads (default: 2); a point using what ARCH (default sm_90) lacks is\n"
+	      "refused.  --set KEY=VALUE fixes a key at one value (KEY= or\n"
 	      "--unset KEY takes it out).  Exit 0 when some point is accepted and every\n"
 	      "accepted point compiles; 1 when no point is a valid spec.\n", fp);
 }
