@@ -159,6 +159,17 @@ kgen_cli_usage_error(const char *cmd, const char *fmt, ...)
 }
 
 int
+kgen_cli_stdin_once(const char *cmd, char *const *paths, int n)
+{
+	int i, seen = 0;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && seen++)
+			return kgen_cli_usage_error(cmd, "- (standard input) is given twice, and can be read once");
+	return 0;
+}
+
+int
 kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi, long long *v)
 {
 	char shown[64], *end;

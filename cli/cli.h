@@ -33,6 +33,10 @@ char *kgen_cli_unset(const char *key);
  * 2, the exit status of a bad command line. */
 int kgen_cli_usage_error(const char *cmd, const char *fmt, ...) KGEN_PRINTF(2, 3);
 
+/* Standard input (-) named more than once among paths: it can be read
+ * once.  2 after saying so (a usage error of cmd), else 0. */
+int kgen_cli_stdin_once(const char *cmd, char *const *paths, int n);
+
 /* An option's whole argument as a decimal integer from lo to hi (hex with
  * 0x too), into *v: 0, or 2 after saying on stderr what is wrong
  * ("kgen run: --runs abc: an integer from 1 to 2147483647"), where atoi()

@@ -124,6 +124,8 @@ cmd_check(int argc, char **argv, const struct gen_opts *g)
 
 	if (argc == 0)
 		return kgen_cli_usage_error("check", "no spec given");
+	if (kgen_cli_stdin_once("check", argv, argc))
+		return 2;
 	for (i = 0; i < argc; i++) {
 		if (kgen_cli_is_plan(argv[i])) {  /* a size plan: every entry's spec */
 			kgen_plan *plan = NULL;

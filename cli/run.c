@@ -763,6 +763,8 @@ kgen_cmd_run(int argc, char **argv)
 		return rc;
 	if (o.devices && o.zero_shape)
 		return kgen_cli_usage_error("run", "--shape %s: each number is at least 1", o.zero_shape);
+	if (kgen_cli_stdin_once("run", argv + first, argc - first))
+		return 2;
 	if (o.devices)
 		return kgen_run_multi(&o, argv + first, argc - first);
 	if ((rc = open_tables(&o, argv + first, argc - first, &t)))

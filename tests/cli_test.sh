@@ -91,7 +91,8 @@ grep -qxF -- "kgen check: --set needs KEY=VALUE (got 'threads'; KEY= unsets the 
 for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "tune" "tune a b" "run" "run --bogus $good" \
 	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
 	"--bogus $good" "check -o x $good" "run --runs abc $good" "run --device x $good" "run --offset 3.9 $good" \
-	"run --pad abc $good" "run --seed xyz $good" "tune -j abc $good" "tune --runs 3x $good" "space -j 3x $good"; do
+	"run --pad abc $good" "run --seed xyz $good" "tune -j abc $good" "tune --runs 3x $good" "space -j 3x $good" \
+	"check - -" "run - $good -"; do
 	expect 2 $kgen $args
 	c=$(echo "$args" | awk '$1 ~ /^[a-z]+$/ { print " " $1 }')
 	[ "$(wc -l < "$tmp/err")" -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "Try 'kgen$c --help' for more information." ] &&
