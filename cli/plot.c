@@ -133,6 +133,9 @@ check_inputs(const struct kgen_plot_opts *o, const struct plot_input *in, kgen_e
 		                 in->nrecs ? "kgen tune's records" : "kgen run's rows");
 	if (in->nrecs && o->at)
 		return kgen_fail(err, KGEN_EINVAL, "--at picks a ladder's size: kgen tune's records draw every size");
+	if (o->kind == KGEN_PLOT_LINE && o->at)
+		return kgen_fail(err, KGEN_EINVAL, "--at picks a ladder's size: --kind line draws every size (drop --at, "
+		                 "or draw --kind ladder)");
 	return KGEN_OK;
 }
 
