@@ -720,10 +720,13 @@ main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	rc = kgen_main(argc, argv);
 
-	/* A full disk or a closed pipe under --help is an error too. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	/* A full disk or a closed pipe under --help is an error too, and where
+	 * standard output was what the command made (kgen check --json's
+	 * diagnostics) it is the error that counts: 3.  An exit status of 3 has
+	 * said it already (emit()). */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc != 3) {
 		fprintf(stderr, "kgen: cannot write to standard output\n");
-		return rc ? rc : 3;
+		return 3;
 	}
 	return rc;
 }

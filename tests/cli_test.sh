@@ -705,6 +705,11 @@ if [ -w /dev/full ]; then
 	[ $rc -eq 3 ] && grep -q 'cannot write to standard output' "$tmp/err" || bad "kgen --help > /dev/full exited $rc"
 	"$kgen" "$good" > /dev/full 2> "$tmp/err"
 	[ $? -eq 3 ] || bad "kgen SPEC > /dev/full did not exit 3"
+	[ "$(grep -c 'cannot write to standard output' "$tmp/err")" -eq 1 ] || bad "kgen SPEC > /dev/full: $(cat "$tmp/err")"
+	# kgen check --json's diagnostics are its output: losing them is the error (3), not the specs' 1.
+	printf 'kernel: reduce\nthreads: 7\n' > "$tmp/threads7.yaml"
+	"$kgen" check --json "$tmp/threads7.yaml" > /dev/full 2> "$tmp/err"
+	[ $? -eq 3 ] || bad "kgen check --json BAD > /dev/full did not exit 3"
 fi
 # kgen diff | head: ends by SIGPIPE like any filter, or says why
 "$kgen" diff "$good" "$specs/reduce/best/sum-f32.yaml" 2> "$tmp/err" | head -1 > /dev/null
