@@ -17,8 +17,14 @@ static const char help[] = "usage: kgen cache list|clear\n"
 static int
 bad_action(int argc, char **argv)
 {
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] != '-'; i++)
+		;
 	if (argc < 2)
 		fprintf(stderr, "kgen cache: expected list or clear\n");
+	else if (i < argc)  /* kgen cache list --bogus: the option, not a count of words */
+		fprintf(stderr, "kgen cache: unknown option '%s'\n", argv[i]);
 	else if (argc > 2)
 		fprintf(stderr, "kgen cache: one action at a time, not %d words\n", argc - 1);
 	else

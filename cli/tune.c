@@ -1181,7 +1181,7 @@ add_methods(struct tune *t, const char *list)
 			end = p + strlen(p);
 		snprintf(name, sizeof name, "%.*s", (int)(end - p < 31 ? end - p : 31), p);
 		if ((i = kgen_timing_method_parse(name)) < 0 || i == KGEN_TIME_PER_CALL) {
-			fprintf(stderr, "kgen tune: bad --method %s (events, graph or cold, or a list: events,graph)\n", list);
+			kgen_cli_usage_error("tune", "bad --method %s (events, graph or cold, or a list: events,graph)", list);
 			return -1;
 		}
 		for (m = 0; m < t->nm && t->method[m] != (enum kgen_timing_method)i; m++)
@@ -1249,14 +1249,12 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 	case 'T':
 		t->tolerance = strtod(arg, &endp) / 100;
 		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1) {
-			fprintf(stderr, "kgen tune: bad --tolerance %s (a percentage, 0 to 100)\n", arg);
-			return 2;
+			return kgen_cli_usage_error("tune", "bad --tolerance %s (a percentage, 0 to 100)", arg);
 		}
 		break;
 	case 'C':
 		if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0 && strcmp(arg, "first") != 0) {
-			fprintf(stderr, "kgen tune: bad --choose %s (worst, mean or first)\n", arg);
-			return 2;
+			return kgen_cli_usage_error("tune", "bad --choose %s (worst, mean or first)", arg);
 		}
 		t->mean = strcmp(arg, "mean") == 0;
 		t->first = strcmp(arg, "first") == 0;
@@ -1265,14 +1263,12 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 		*margin = 1;
 		t->margin = strtod(arg, &endp) / 100;
 		if (*endp || endp == arg || t->margin < 0 || t->margin >= 1) {
-			fprintf(stderr, "kgen tune: bad --margin %s (a percentage, 0 to under 100)\n", arg);
-			return 2;
+			return kgen_cli_usage_error("tune", "bad --margin %s (a percentage, 0 to under 100)", arg);
 		}
 		break;
 	case 'A':
 		if (strcmp(arg, "cub") != 0) {
-			fprintf(stderr, "kgen tune: bad --against %s (cub)\n", arg);
-			return 2;
+			return kgen_cli_usage_error("tune", "bad --against %s (cub)", arg);
 		}
 		t->against = 1;
 		break;
@@ -1293,16 +1289,14 @@ check_options(int argc, char **argv, struct tune *t, int margin)
 	if (optind != argc - 1)
 		return kgen_cli_usage_error("tune", "expected one space, got %d", argc - optind);
 	if (margin && !(t->mean && t->against) && !t->first) {
-		fprintf(stderr, "kgen tune: --margin is for --choose mean --against cub, and --choose first\n");
-		return 2;
+		return kgen_cli_usage_error("tune", "--margin is for --choose mean --against cub, and --choose first");
 	}
 	t->space = argv[optind];
 	if (!t->nm)
 		t->method[t->nm++] = KGEN_TIME_EVENTS;
 	if (t->first && t->nm < 2) {
-		fprintf(stderr, "kgen tune: --choose first weighs the first method against the others: give two or more "
-		                "(--method events,graph)\n");
-		return 2;
+		return kgen_cli_usage_error("tune", "--choose first weighs the first method against the others: give two "
+		                            "or more (--method events,graph)");
 	}
 	return -1;
 }

@@ -92,7 +92,8 @@ for args in "check" "check --bogus $good" "compile $good" "diff $good" "space" "
 	"run --runs 0 $good" "keys a b" "keys --bogus" "cache" "cache list extra" "info extra" "help a b" "$good $good" \
 	"--bogus $good" "check -o x $good" "run --runs abc $good" "run --device x $good" "run --offset 3.9 $good" \
 	"run --pad abc $good" "run --seed xyz $good" "tune -j abc $good" "tune --runs 3x $good" "space -j 3x $good" \
-	"check - -" "run - $good -"; do
+	"check - -" "run - $good -" "tune --choose x $good" "tune --method foo $good" "tune --margin 5 $good" \
+	"cache list --bogus"; do
 	expect 2 $kgen $args
 	c=$(echo "$args" | awk '$1 ~ /^[a-z]+$/ { print " " $1 }')
 	[ "$(wc -l < "$tmp/err")" -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "Try 'kgen$c --help' for more information." ] &&
