@@ -617,6 +617,9 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
     described = _operands(where, c, bias, residual, sa, scale_a, scale_b)
     fields.update(described[0])  # the operands' keys, beside the best spec's
     if c.o is not None:
+        if c.o.dtype not in _MATMUL_DTYPES:  # before a spec is built: its error would name the best spec's file
+            raise ValueError("%s: out is %s: C is %s" % (where, c.o.dtype, ", ".join(_MATMUL_DTYPES[:-1]) + " or "
+                                                         + _MATMUL_DTYPES[-1]))
         fields["out_dtype"] = c.o.dtype
     device = c.a.device or 0
     over = tuple(sorted(overrides.items()))

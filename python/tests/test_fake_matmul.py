@@ -238,6 +238,8 @@ def test_bias_and_residual_keep_the_best_spec():
     (dict(bias=kgen.DeviceArray((256,), "i32", 0, 0)), TypeError, "bias must be f32, f64, f16, bf16, not i32"),
     (dict(epilogue="gelu(v)", bias=bf16(256)), kgen.SpecError, "does not read bias"),
     (dict(epilogue="v + residual"), kgen.SpecError, "residual is not declared"),
+    # out= of a type no C is: said as a call's mistake, not as an error of the best spec's file
+    (dict(out=Device((128, 256), "<i4")), ValueError, "kgen.matmul: out is i32: C is f32, f64, f16 or bf16"),
 ])
 def test_bad_operands_are_refused_before_a_launch(kw, error, match):
     m = mark()
