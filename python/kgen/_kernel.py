@@ -271,6 +271,16 @@ def _keywords(run):
     return known
 
 
+def check_family(where, spec, want):
+    """spec= of the family a call runs, before a kernel is built from it (the
+    spec's own error would name a key of the call's, such as op= or
+    a_layout=, that its family lacks): ValueError otherwise."""
+    from ._spec import spec_family
+    got = spec_family(spec)
+    if got is not None and got != want:
+        raise ValueError("%s: spec= is a kernel: %s spec; %s takes kernel: %s specs" % (where, got, where, want))
+
+
 def new_kernel(where, spec, device, overrides={}):
     """Kernel(spec, device, **overrides), its errors naming `where` (kgen.reduce, ...)."""
     k = Kernel.__new__(Kernel)

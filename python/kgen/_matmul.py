@@ -6,7 +6,7 @@ from typing import Any, Sequence, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
-from ._kernel import (POSITIONAL, RUNNERS, cached, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
+from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
                       remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
@@ -644,6 +644,7 @@ def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=No
                                 lambda best=choice: sm_count(device) * kernel(best).blocks_per_sm)
         k = kernel(choice)
     else:
+        check_family(where, spec, "matmul")
         key = ("matmul", device, _spec_key(spec), tuple(sorted(fields.items())), over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     return _run_matmul(k, c.a, out, stream, where, c.b, alpha=c.alpha, beta=c.beta, ready=ready, bias=bias,

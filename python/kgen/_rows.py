@@ -22,7 +22,7 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _trace
 from ._errors import DimError
 from ._arrays import allocator, describe, finish, stream_address
-from ._kernel import RUNNERS, cached, contiguous, new_kernel, other_device, remember, stream_of
+from ._kernel import RUNNERS, cached, check_family, contiguous, new_kernel, other_device, remember, stream_of
 from ._spec import _err, _spec_key
 
 # The ops of kernel: rows (KGEN_ROW_OPS in gen/spec.h).
@@ -421,6 +421,8 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
         fields = _call_fields(c)
         device = a.device or 0
         s = stream_of(a, stream, where)
+        if spec is not None:
+            check_family(where, spec, "rows")
         kkey = ("rows", device, None if spec is None else _spec_key(spec), tuple(fields.items()),
                 tuple(sorted(overrides.items())))
         base = {"kernel": "rows"} if spec is None else spec

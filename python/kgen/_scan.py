@@ -7,7 +7,7 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import (RUNNERS, cached, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, out_text,
+from ._kernel import (RUNNERS, cached, check_family, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, out_text,
                       remember, stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
@@ -96,6 +96,8 @@ def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive:
         raise TypeError("%s: op is a name (one of %s), not %r (%s)" % (WHERE, ", ".join(OPS), op, type(op).__name__))
     if exclusive is not None and not isinstance(exclusive, bool):
         raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
+    if spec is not None:
+        check_family(WHERE, spec, "scan")
     if op is None:
         op = _field(spec, overrides, "op", "sum")
     if exclusive is None:

@@ -233,6 +233,22 @@ def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Unio
     return data.rstrip(b"\0").decode() if ptx else data
 
 
+_families = {}  # _spec_key(spec) -> its kernel family
+
+
+def spec_family(spec):
+    """The kernel family of spec= (a dict's "kernel", a Spec's, a path's or
+    YAML text's once loaded), or None where a dict names none."""
+    if isinstance(spec, dict):
+        return spec.get("kernel")
+    if isinstance(spec, Spec):
+        return spec.fields.get("kernel")
+    key = _spec_key(spec)
+    if key not in _families:
+        _families[key] = Spec(spec).fields.get("kernel")
+    return _families[key]
+
+
 def _spec_key(spec, what="spec"):
     """What keys the kernel of spec= (or plan=, what) in the one-call API's caches."""
     if isinstance(spec, dict):

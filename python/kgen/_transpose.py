@@ -3,7 +3,7 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, describe, empty, finish, packed_strides, stream_address
-from ._kernel import RUNNERS, align, cached, new_kernel, other_device, out_text, stream_of
+from ._kernel import RUNNERS, align, cached, check_family, new_kernel, other_device, out_text, stream_of
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.transpose"
@@ -86,6 +86,7 @@ def _transpose(x, spec, out, stream, overrides):
         k = cached(key, lambda: new_kernel(WHERE, _default_transpose(a.dtype, width), device, overrides), device, s,
                    WHERE)
     else:
+        check_family(WHERE, spec, "transpose")
         key = ("transpose", device, _spec_key(spec), a.dtype, over)
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict({"dtype": a.dtype}, **overrides)), device, s,
                    WHERE)

@@ -391,3 +391,18 @@ def test_argmax_and_argmin_speak_for_themselves_and_take_spec():
     (launch,) = launches_since(m)[-1:]
     assert launch.block[0] == 128 and i.dtype == "i64" and i.shape == ()
     assert kgen.argmin(x, 1, spec={"kernel": "reduce_axis"}).shape == (8,)
+
+
+def test_a_spec_of_another_family_is_refused_alike_everywhere():
+    # spec= of another family: a SpecError about a key of the call's (op, a_layout), an error about op: softmax,
+    # or a KgenError from C after an NVRTC build; now each call's ValueError, as kgen.reduce's, before a build.
+    x, reduce_spec = Device((8, 16)), {"kernel": "reduce"}
+    for call, name, family in [(lambda s: kgen.scan(x, spec=s), "kgen.scan", "scan"),
+                               (lambda s: kgen.softmax(x, spec=s), "kgen.softmax", "rows"),
+                               (lambda s: kgen.transpose(x, spec=s), "kgen.transpose", "transpose"),
+                               (lambda s: kgen.matmul(x, Device((16, 4)), spec=s), "kgen.matmul", "matmul")]:
+        m = mark()
+        with pytest.raises(ValueError, match="%s: spec= is a kernel: reduce spec; %s takes kernel: %s specs"
+                                             % (name, name, family)):
+            call(reduce_spec)
+        assert launches_since(m) == []
