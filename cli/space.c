@@ -131,6 +131,8 @@ read_space(const char *text, size_t len, const char *path, struct space *sp, kge
 	kgen_status st;
 	int depth = 0, done = 0, in_list = 0, r;
 	struct axis *cur = NULL;
+	char unknown[300] = "";  /* the first key no family has */
+	yaml_mark_t unknown_at = { 0, 0, 0 };
 
 	memset(sp, 0, sizeof *sp);
 	if (len > KGEN_TEXT_MAX)
@@ -171,6 +173,12 @@ read_space(const char *text, size_t len, const char *path, struct space *sp, kge
 			if (depth != 1) {
 				st = kgen_fail(err, KGEN_ESPEC, "a space is a mapping of keys to values");
 			} else if (!cur) {
+				if (kgen_key_lookup(v) < 0 && !unknown[0]) {  /* no family's: said at the end, at its place */
+					const char *near = kgen_key_nearest(v);
+					snprintf(unknown, sizeof unknown, "unknown key '%.200s'%s%s%s", v, near ? " (did you mean '" : "",
+					         near ? near : "", near ? "'?)" : "");
+					unknown_at = ev.start_mark;
+				}
 				if (sp->n == MAX_KEYS || !(sp->axes[sp->n].key = kgen_strdup(v)))
 					st = kgen_fail(err, KGEN_ESPEC, "more than %d keys", MAX_KEYS);
 				else
@@ -193,8 +201,15 @@ read_space(const char *text, size_t len, const char *path, struct space *sp, kge
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
-	if (!st && !sp->n)
-		st = kgen_fail(err, KGEN_ESPEC, "%s: the space is empty", path);
+	if (!st && unknown[0]) {  /* after the values' own errors (a range's), which the file's later lines may hold */
+		st = kgen_fail(err, KGEN_ESPEC, "%s", unknown);
+		place(err, path, text, len, unknown_at);
+	}
+	if (!st && !sp->n) {
+		yaml_mark_t start = { 0, 0, 0 };
+		st = kgen_fail(err, KGEN_ESPEC, "the space is empty");
+		place(err, path, text, len, start);
+	}
 	return st;
 }
 

@@ -111,6 +111,15 @@ expect 1 "$kgen" space "$specs/transpose/tma-post/01-naive.yaml" --arch sm_80
 grep -qF "refused: method: tma needs sm_90 or newer" "$tmp/out" || bad "kgen space --arch sm_80 of TMA: $(cat "$tmp/out")"
 expect 2 "$kgen" space "$good" --compile --arch bogus
 grep -qF "kgen space: unknown architecture 'bogus'" "$tmp/err" || bad "kgen space --arch bogus: $(cat "$tmp/err")"
+# A key no family has is the space file's error, at its place (it was each point's refusal, placeless), and an
+# empty space is said as an empty spec is.
+printf 'kernel: reduce\nop: sum\nfoo: [1, 2]\n' > "$tmp/foo.space.yaml"
+expect 1 "$kgen" space "$tmp/foo.space.yaml"
+grep -qF "foo.space.yaml:3:1: error: unknown key 'foo' (did you mean 'op'?)" "$tmp/err" ||
+	bad "kgen space of an unknown key: $(cat "$tmp/err")"
+: > "$tmp/empty.space.yaml"
+expect 1 "$kgen" space "$tmp/empty.space.yaml"
+grep -qF "empty.space.yaml:1:1: error: the space is empty" "$tmp/err" || bad "kgen space of nothing: $(cat "$tmp/err")"
 # Without a GPU, shipped:OP-DTYPE's error is one spec error line (it was a prefix, then kgen's own line).
 "$kgen" run shipped:sum-f32 > "$tmp/out" 2> "$tmp/err"
 if [ $? -eq 5 ]; then
@@ -791,7 +800,8 @@ expect 0 "$kgen" space "$tmp/s.space.yaml" --unset items_per_thread --set thread
 grep -qx "$tmp/s.space.yaml: 1 point, 1 accepted, 0 refused" "$tmp/out" || bad "kgen space of one point: $(cat "$tmp/out")"
 printf 'kernel: reduce\nthread: [128, 256]\n' > "$tmp/typo.space.yaml"
 expect 1 "$kgen" space "$tmp/typo.space.yaml"
-grep -q "no point of .*typo.space.yaml is a valid spec" "$tmp/err" || bad "kgen space of a typo: $(cat "$tmp/err")"
+grep -qF "typo.space.yaml:2:1: error: unknown key 'thread' (did you mean 'threads'?)" "$tmp/err" ||
+	bad "kgen space of a typo: $(cat "$tmp/err")"
 printf 'kernel: reduce\nthreads: 4..6+8888888888888888888\n' > "$tmp/huge.space.yaml"
 expect 1 "$kgen" space "$tmp/huge.space.yaml"
 grep -q "huge.space.yaml:2:10: error: threads: 4..6+8888888888888888888 is not a range (A..B, A..B\*K or A..B+K, each at most 2^40)" "$tmp/err" ||
