@@ -114,6 +114,7 @@ class Kernel:
             self.spec = _spec(where, spec, overrides)
         except SpecError as e:
             _unexpected_keyword(where, e, overrides)
+            _axis_as_dim(where, e, overrides)
             raise
         except TypeError:
             # A value no field takes (True, 1e-5): first whether its key is a field at all, with a value that is
@@ -245,6 +246,20 @@ def _unexpected_keyword(where, e, names):
         "did you mean %s=?" % near.group(1) if near else "")
     raise TypeError("%s() got an unexpected keyword argument '%s' (neither a parameter nor a field of its "
                     "kernel's spec)%s" % (where, name, "; " + hint if hint else "")) from None
+
+
+def _axis_as_dim(where, e, overrides):
+    """axis= given as a number (NumPy's) where the call's dimension is dim=
+    or fixed: axis= reached the spec, whose axis is rows or cols; said as
+    the call's TypeError, with what the call takes."""
+    axis = overrides.get("axis")
+    if isinstance(axis, bool) or not hasattr(axis, "__index__") or "axis" not in e.message:
+        return
+    takes = ("%s takes dim= (torch's name)" % where if where in ("kgen.softmax", "kgen.log_softmax", "kgen.scan",
+                                                                   "kgen.cumsum") else
+             "%s works along the last dimension: give no axis" % where)
+    raise TypeError("%s: axis=%d is a spec field here (axis: rows or cols), not a dimension; %s"
+                    % (where, axis, takes)) from None
 
 
 # What a torch or NumPy user meant by a keyword kgen calls otherwise.

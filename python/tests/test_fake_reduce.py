@@ -406,3 +406,15 @@ def test_a_spec_of_another_family_is_refused_alike_everywhere():
                                              % (name, name, family)):
             call(reduce_spec)
         assert launches_since(m) == []
+
+
+def test_numpys_axis_where_a_call_takes_dim_is_said_so():
+    # axis=-1 reached the spec of a row or scan kernel, whose axis is rows or cols: "SpecError: axis: unknown value
+    # '-1'"; now the call's TypeError, naming what it takes.
+    x = Device((8, 16))
+    for call, message in [(lambda: kgen.softmax(x, axis=-1), "kgen.softmax: axis=-1 is a spec field here .*; "
+                                                             "kgen.softmax takes dim="),
+                          (lambda: kgen.scan(x, axis=-1), "kgen.scan takes dim="),
+                          (lambda: kgen.layer_norm(x, axis=-1), "kgen.layer_norm works along the last dimension")]:
+        with pytest.raises(TypeError, match=message):
+            call()
