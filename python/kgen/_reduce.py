@@ -490,8 +490,10 @@ def _many(xs, op, axis, spec, out, stream, plan, overrides, root):
 
     if op is not None and op not in OPS:
         raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
-    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
-        raise ValueError("kgen: axis %r is not an int" % (axis,))
+    if axis is not None and (isinstance(axis, bool) or not hasattr(axis, "__index__")):
+        raise TypeError("kgen.reduce: axis is an int (0 over a list of arrays) or None, not %s %r"
+                        % (type(axis).__name__, axis))
+    axis = None if axis is None else axis.__index__()  # NumPy's integers too, as for one array
 
     def default(op, dtype, kind):
         return _default_reduce(op, dtype) if kind is None else _default_axis(op, dtype, kind)

@@ -76,6 +76,8 @@ def test_columns_over_gpus():
     (lambda: [On(0, (10,)), On(1, (10,))], {"root": 2}, ValueError, "root is the position of a GPU's array"),
     (lambda: [On(0, (10,)), On(1, (10,))], {"out": 1}, TypeError, "takes neither out=, stream= nor plan="),
     (lambda: [On(0, (4, 10)), On(1, (4, 10))], {"axis": 1}, NotImplementedError, "columns (axis=0) only"),
+    # a non-int axis is a TypeError, as for one array (it was a ValueError here)
+    (lambda: [On(0, (4, 10)), On(1, (4, 10))], {"axis": 0.0}, TypeError, "axis is an int (0 over a list of arrays) or None, not float 0.0"),
     (lambda: [On(0, (4, 10)), On(1, (4, 12))], {"axis": 0}, ValueError, "the same columns: input 1 has 12"),
     (lambda: [On(0, (10,)), On(7, (10,))], {}, kgen.KgenError, ""),
     (lambda: [], {}, ValueError, "an empty list"),
