@@ -397,6 +397,8 @@ kgen_spec_load_string(const char *yaml, size_t len, const char *name, kgen_spec 
 {
 	char *text;
 
+	if (spec)
+		*spec = NULL;  /* on every failure, as kgen_spec_load_file() leaves it */
 	if (!yaml || !spec)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_spec_load_string: NULL argument");
 	if (len > KGEN_TEXT_MAX)

@@ -319,7 +319,10 @@ kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size)
 {
 	int k;
 
-	if (!spec || !key || !buf || !size || (k = kgen_key_lookup_for(spec->kernel, key)) < 0)
+	/* A key of the language but not of the spec's family (op of a transpose) is
+	 * unknown to this spec, as loading or setting it says. */
+	if (!spec || !key || !buf || !size || (k = kgen_key_lookup_for(spec->kernel, key)) < 0 ||
+	    !kgen_family_has_key(kgen_family_of(spec), (enum kgen_key)k))
 		return NULL;
 	return kgen_spec_format_value(spec, (enum kgen_key)k, buf, size);
 }

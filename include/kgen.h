@@ -104,8 +104,8 @@ KGEN_API const char *kgen_spec_compile_arch(const kgen_spec *spec, const char *a
 /* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
 KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
 
-/* One field's value as text (defaults resolved); NULL for an unknown key
- * (or a NULL spec, key or buf). */
+/* One field's value as text (defaults resolved); NULL for a key the spec's
+ * family does not have (or a NULL spec, key or buf). */
 KGEN_API const char *kgen_spec_get(const kgen_spec *spec, const char *key, char *buf, size_t size);
 
 /* The file or name the spec was loaded from (NULL for a NULL spec). */

@@ -1511,7 +1511,32 @@ START_TEST(get_unknown_key_is_null)
 
 	ck_assert_ptr_null(kgen_spec_get(spec, "thread", buf, sizeof buf));
 	ck_assert_ptr_null(kgen_spec_get(spec, "threads", buf, 0));
+	/* a key of the language that another family has: unknown here too, as loading it says */
+	ck_assert_ptr_null(kgen_spec_get(spec, "tile_rows", buf, sizeof buf));
 	kgen_spec_free(spec);
+	spec = load("kernel: transpose\n");
+	ck_assert_ptr_null(kgen_spec_get(spec, "op", buf, sizeof buf));
+	ck_assert_ptr_null(kgen_spec_get(spec, "mode", buf, sizeof buf));
+	ck_assert_str_eq(kgen_spec_get(spec, "kernel", buf, sizeof buf), "transpose");
+	kgen_spec_free(spec);
+}
+END_TEST
+
+/* Every failure of kgen_spec_load_string() leaves *spec NULL (its early
+ * ones left it as it was, so `if (st) kgen_spec_free(s)` freed garbage). */
+START_TEST(load_string_failures_leave_null)
+{
+	kgen_spec *spec = (kgen_spec *)&spec;
+	kgen_error err;
+
+	ck_assert_int_eq(kgen_spec_load_string(NULL, 1, "x", &spec, &err), KGEN_EINVAL);
+	ck_assert_ptr_null(spec);
+	spec = (kgen_spec *)&spec;
+	ck_assert_int_eq(kgen_spec_load_string("kernel: reduce\n", (size_t)1 << 40, "x", &spec, &err), KGEN_ESPEC);
+	ck_assert_ptr_null(spec);
+	spec = (kgen_spec *)&spec;
+	ck_assert_int_eq(kgen_spec_load_string("kernel: nothing\n", 16, "x", &spec, &err), KGEN_ESPEC);
+	ck_assert_ptr_null(spec);
 }
 END_TEST
 
@@ -1766,6 +1791,7 @@ spec_suite(void)
 
 	tc = tcase_create("api");
 	tcase_add_test(tc, get_unknown_key_is_null);
+	tcase_add_test(tc, load_string_failures_leave_null);
 	tcase_add_test(tc, get_truncates_to_buffer);
 	tcase_add_test(tc, missing_file_is_an_io_error);
 	tcase_add_test(tc, null_arguments_are_einval);
