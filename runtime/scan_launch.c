@@ -16,6 +16,9 @@
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
 
+static kgen_status check_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows,
+                               unsigned long long cols, kgen_error *err);
+
 kgen_status
 kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
                             kgen_error *err)
@@ -31,6 +34,8 @@ kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 	if (k->spec.axis == KGEN_AXIS_COLS)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %s scans down columns (axis: cols): ask "
 		                 "kgen_scan_cols_scratch_size", kgen_spec_kernel_name(&k->spec));
+	if ((st = check_sizes(&k->spec, "kgen_scan_rows_scratch_size", rows, cols, err)))
+		return st;  /* what kgen_scan_rows() would refuse: its rows' size */
 	need = kgen_scan_scratch_bytes(&k->spec, rows, cols);
 	if (need > (1ull << 62))
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %llu rows of %llu bytes of scratch is more "
@@ -42,12 +47,15 @@ kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 kgen_status
 kgen_scan_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
 {
+	const kgen_kernel *entry;
 	kgen_status st;
 
 	/* the rows' size of one row, its errors in this function's name */
 	if (!bytes)
 		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_scratch_size: NULL argument");
-	if ((st = kgen_kernel_expect(kgen_kernel_for_n((kgen_kernel *)k, n), KGEN_SCAN, "kgen_scan_scratch_size", err)))
+	entry = kgen_kernel_for_n((kgen_kernel *)k, n);
+	if ((st = kgen_kernel_expect(entry, KGEN_SCAN, "kgen_scan_scratch_size", err)) ||
+	    (entry->spec.axis != KGEN_AXIS_COLS && (st = check_sizes(&entry->spec, "kgen_scan_scratch_size", 1, n, err))))
 		return st;
 	return kgen_scan_rows_scratch_size(k, 1, n, bytes, err);
 }
@@ -115,6 +123,18 @@ check_call(const struct kgen_spec *s, const char *who, const struct call *c, kge
 	spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
 	spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
 	return kgen_refuse_overlaps(who, spans, 2, 1, err);
+}
+
+/* The sizes' rules of check_call() alone, for the scratch-size calls: a
+ * packed rows x cols in place. */
+static kgen_status
+check_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows, unsigned long long cols,
+            kgen_error *err)
+{
+	struct call c = { .in = 256, .out = 256, .rows = rows ? rows : 1, .cols = cols, .in_pitch = cols,
+	                  .out_pitch = cols };
+
+	return cols ? check_call(s, who, &c, err) : KGEN_OK;
 }
 
 /* The scratch: the caller's (checked) or the kernel's own. */

@@ -1302,6 +1302,12 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	ck_assert_int_eq(kgen_scan(r, in, out, 10, 0, 0, NULL, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "kgen_scan: fake_scan_not is a reduce kernel"), "%s", err.message);
 	ck_assert_int_eq(kgen_scan_scratch_size(k, 10, NULL, &err), KGEN_EINVAL);
+	/* The scratch sizes refuse what the launches refuse (they answered 3.7e16 bytes for n = 2^64 - 1). */
+	ck_assert_int_eq(kgen_scan_scratch_size(k, ~0ull, &bytes, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "kgen_scan_scratch_size: ") && strstr(err.message, "more than a"), "%s",
+	              err.message);
+	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 3, 1ull << 62, &bytes, &err), KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "more than a device holds"), "%s", err.message);
 	ck_assert_int_eq(*nlaunches, before + 3);
 	/* i32 into i64: out's elements are 8 bytes, and in place is refused (two sizes). */
 	k = build("kernel: scan\ndtype: i32\nacc_dtype: i64\nname: fake_scan_wide\n");
