@@ -240,7 +240,7 @@ kgen_spec_arch_specific(const struct kgen_spec *s)
 
 	for (r = kgen_family_of(s)->arch_needs; r && r->min_sm; r++)
 		if (r->arch_specific && needs(s, r))
-			return 1;
+			return r->min_sm;
 	return 0;
 }
 
@@ -272,8 +272,14 @@ kgen_spec_compile_arch(const struct kgen_spec *s, const char *arch, char *buf, s
 	if (!s || !arch)
 		return NULL;
 	len = strlen(arch);
-	if (!buf || !kgen_spec_arch_specific(s) || kgen_arch_number(arch) < 0 || (len && arch[len - 1] == 'a') || len + 2 > n)
+	/* Only the architecture the feature is specific to has an a form to
+	 * take (sm_89 or sm_100 cannot run wgmma: arch itself, which
+	 * kgen_spec_check_arch() refuses); a buffer that cannot hold it is no
+	 * answer (sm_90 would compile, and fail to build, wgmma). */
+	if (kgen_spec_arch_specific(s) != kgen_arch_number(arch) || (len && arch[len - 1] == 'a'))
 		return arch;
+	if (!buf || len + 2 > n)
+		return NULL;
 	snprintf(buf, n, "%sa", arch);
 	return buf;
 }

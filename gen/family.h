@@ -46,8 +46,9 @@ struct kgen_arch_need {
 };
 
 /* The newest architecture the spec's rows ask for (0 when none), and the
- * "key: value" of each row that asks, comma-separated, into buf; whether
- * a row that asks is arch_specific. */
+ * "key: value" of each row that asks, comma-separated, into buf; the
+ * architecture an arch_specific row that asks is specific to (90 for
+ * sm_90a's wgmma), 0 when none asks. */
 int kgen_spec_min_sm(const struct kgen_spec *s, char *buf, size_t n);
 int kgen_spec_arch_specific(const struct kgen_spec *s);
 

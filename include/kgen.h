@@ -98,7 +98,10 @@ KGEN_API kgen_status kgen_spec_check_arch(const kgen_spec *spec, const char *arc
 /* The architecture to compile the spec for when arch is asked for, as
  * kgen_kernel_build() and `kgen compile` choose it: arch itself, or buf
  * (size bytes) holding its arch-specific form where the spec needs one
- * (math: wgmma on sm_90 compiles for sm_90a); NULL for a NULL spec or arch. */
+ * (math: wgmma on sm_90 compiles for sm_90a); NULL for a NULL spec or arch,
+ * or where that form is needed and buf cannot hold it.  An architecture
+ * the spec cannot run on comes back as itself (kgen_spec_check_arch() says
+ * why). */
 KGEN_API const char *kgen_spec_compile_arch(const kgen_spec *spec, const char *arch, char *buf, size_t size);
 
 /* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */

@@ -1522,6 +1522,27 @@ START_TEST(get_unknown_key_is_null)
 }
 END_TEST
 
+/* kgen_spec_compile_arch(): the a form only of the architecture a feature
+ * is specific to, and NULL where buf cannot hold it (it answered sm_90, on
+ * which wgmma does not build, and made up sm_89a and sm_100a). */
+START_TEST(compile_arch_adds_a_only_where_it_can)
+{
+	kgen_spec *w = load("kernel: matmul\ndtype: bf16\nmath: wgmma\n"), *r = load("kernel: reduce\n");
+	char buf[16], small[4];
+
+	ck_assert_str_eq(kgen_spec_compile_arch(w, "sm_90", buf, sizeof buf), "sm_90a");
+	ck_assert_str_eq(kgen_spec_compile_arch(w, "sm_90a", buf, sizeof buf), "sm_90a");
+	ck_assert_ptr_null(kgen_spec_compile_arch(w, "sm_90", small, sizeof small));
+	ck_assert_ptr_null(kgen_spec_compile_arch(w, "sm_90", NULL, 0));
+	ck_assert_str_eq(kgen_spec_compile_arch(w, "sm_89", buf, sizeof buf), "sm_89");
+	ck_assert_str_eq(kgen_spec_compile_arch(w, "sm_100", buf, sizeof buf), "sm_100");
+	ck_assert_str_eq(kgen_spec_compile_arch(r, "sm_90", NULL, 0), "sm_90");
+	ck_assert_str_eq(kgen_spec_compile_arch(r, "sm_80", buf, sizeof buf), "sm_80");
+	kgen_spec_free(w);
+	kgen_spec_free(r);
+}
+END_TEST
+
 /* Every failure of kgen_spec_load_string() leaves *spec NULL (its early
  * ones left it as it was, so `if (st) kgen_spec_free(s)` freed garbage). */
 START_TEST(load_string_failures_leave_null)
@@ -1792,6 +1813,7 @@ spec_suite(void)
 	tc = tcase_create("api");
 	tcase_add_test(tc, get_unknown_key_is_null);
 	tcase_add_test(tc, load_string_failures_leave_null);
+	tcase_add_test(tc, compile_arch_adds_a_only_where_it_can);
 	tcase_add_test(tc, get_truncates_to_buffer);
 	tcase_add_test(tc, missing_file_is_an_io_error);
 	tcase_add_test(tc, null_arguments_are_einval);
