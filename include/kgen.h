@@ -1,7 +1,8 @@
 /*
  * kgen.h - turn a YAML kernel spec into CUDA C, compile it with NVRTC and run it.
  *
- * Every function that returns a kgen_status fills, on failure, the caller's
+ * Every function that returns a kgen_status (but kgen_spec_dump(), which
+ * takes none) fills, on failure, the caller's
  * kgen_error (when the pointer is not NULL) with what went wrong and, for
  * spec errors, where: file, line and column; the accessors return a value
  * (NULL or 0 for a NULL object).  The library never prints and never
@@ -104,7 +105,10 @@ KGEN_API kgen_status kgen_spec_check_arch(const kgen_spec *spec, const char *arc
  * why). */
 KGEN_API const char *kgen_spec_compile_arch(const kgen_spec *spec, const char *arch, char *buf, size_t size);
 
-/* Every field of the spec, defaults resolved, as YAML: one "key: value" a line. */
+/* Every field of the spec, defaults resolved, as YAML: one "key: value" a
+ * line, into *yaml (the caller frees it).  The one kgen_status function
+ * without a kgen_error: KGEN_EINVAL for a NULL spec or yaml, KGEN_ENOMEM
+ * out of memory, and nothing else can fail. */
 KGEN_API kgen_status kgen_spec_dump(const kgen_spec *spec, char **yaml);
 
 /* One field's value as text (defaults resolved); NULL for a key the spec's
@@ -196,7 +200,10 @@ typedef enum kgen_image { KGEN_IMAGE_CUBIN, KGEN_IMAGE_PTX } kgen_image;
  * kgen's generated files take (--minimal among them: no texture, surface or
  * device-runtime functions).  On success *image holds the cubin or the
  * NUL-terminated PTX and *size its length.  *log, when log is not NULL,
- * receives NVRTC's program log (possibly empty) on success and on failure. */
+ * receives NVRTC's program log (possibly empty; the caller frees it) once
+ * NVRTC has run, on success and on failure; NULL where the call failed
+ * before (a NULL argument, an unknown or unsupported arch, bad
+ * KGEN_NVRTC_OPTIONS: err says which). */
 KGEN_API kgen_status kgen_compile(const char *source, const char *name, const char *arch, kgen_image kind,
                          void **image, size_t *size, char **log, kgen_error *err);
 
