@@ -3,6 +3,7 @@
  * rules, the GPUs its rows need, the header comment from a plan. */
 #include "config.h"
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,20 +428,31 @@ kgen_family_takes_plans(const struct kgen_family *f)
 	return kgen_sizes[f->size].plans;
 }
 
-const char *
-kgen_plan_families(void)
+/* The list, written once (pthread_once: a library of many threads' contexts
+ * builds plans on any of them, and a reader of a half-written list saw its
+ * first words). */
+static char plan_families[256];
+
+static void
+list_plan_families(void)
 {
-	static char list[256];
 	size_t at = 0;
 	int f, n = 0, i = 0;
 
-	if (list[0])
-		return list;
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++)
 		n += kgen_family_takes_plans(kgen_family((enum kgen_family_id)f));
 	for (f = 0; f < KGEN_FAMILY_COUNT; f++)  /* "kernel: reduce", "kernel: reduce or scan", "kernel: a, b or c" */
-		if (kgen_family_takes_plans(kgen_family((enum kgen_family_id)f)) && at < sizeof list)
-			at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i++ == 0 ? "kernel: " : i == n ? " or " : ", ",
+		if (kgen_family_takes_plans(kgen_family((enum kgen_family_id)f)) && at < sizeof plan_families)
+			at += (size_t)snprintf(plan_families + at, sizeof plan_families - at, "%s%s",
+			                       i++ == 0 ? "kernel: " : i == n ? " or " : ", ",
 			                       kgen_family((enum kgen_family_id)f)->name);
-	return list;
+}
+
+const char *
+kgen_plan_families(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, list_plan_families);
+	return plan_families;
 }
