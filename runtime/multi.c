@@ -403,6 +403,36 @@ check_pointers(const kgen_multi *m, const struct call *c, kgen_error *err)
 	return KGEN_OK;
 }
 
+/* GPU i's results aligned to their types and apart from one another and
+ * from its input, as kgen_reduce() and kgen_reduce_axis() ask of theirs
+ * (the result is written where the GPU's input may still be read). */
+static kgen_status
+outputs_apart(const kgen_multi_kernel *k, const struct call *c, int i, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long osize = (unsigned long long)s->r.out->size, isize = (unsigned long long)s->r.dtype->size;
+	unsigned long long count = c->axis ? c->cols : 1, row = c->axis ? (c->pitch ? c->pitch : c->cols) : 1;
+	unsigned long long in_bytes = !c->n[i] ? 0 : c->n[i] > ~0ull / row / isize ? ~0ull : c->n[i] * row * isize;
+	struct kgen_span spans[3];
+	kgen_status st;
+	size_t len;
+
+	if (c->out[i] % osize)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s[%d] (0x%llx) is not aligned to its %llu-byte %s", c->who,
+		                 c->arg ? "value" : "out", i, c->out[i], osize, s->r.out->name);
+	if (c->arg && c->index[i] % 8)
+		return kgen_fail(err, KGEN_EINVAL, "%s: index[%d] (0x%llx) is not aligned to its 8-byte i64", c->who, i,
+		                 c->index[i]);
+	spans[0] = (struct kgen_span){ c->arg ? "value" : "out", c->out[i], count * osize };
+	spans[1] = (struct kgen_span){ "index", c->arg ? c->index[i] : 0, c->arg ? count * 8 : 0 };
+	spans[2] = (struct kgen_span){ "in", c->in[i], in_bytes };
+	if ((st = kgen_refuse_overlaps(c->who, spans, 3, 2, err)) && err) {
+		len = strlen(err->message);
+		snprintf(err->message + len, sizeof err->message - len, " (on GPU %d, device %d)", i, k->m->devices[i]);
+	}
+	return st;
+}
+
 /* Everything about a call that can be wrong, before anything is launched:
  * the kernel's family and outputs, the pointers, each GPU's size against
  * its kernel (kgen_*_scratch_size checks them), the total. */
@@ -440,6 +470,8 @@ check_call(const kgen_multi_kernel *k, struct call *c, kgen_error *err)
 		if (c->n[i] && c->in[i] % (unsigned long long)s->r.dtype->size)
 			return kgen_fail(err, KGEN_EINVAL, "%s: in[%d] (0x%llx) is not aligned to its %d-byte %s elements", c->who,
 			                 i, c->in[i], s->r.dtype->size, s->r.dtype->name);
+		if (gets_result(c, i) && (st = outputs_apart(k, c, i, err)))
+			return st;
 		if (before > 0x7fffffffffffffffull - c->n[i])
 			return kgen_fail(err, KGEN_EINVAL, "%s: the GPUs' %s add up to more than 2^63", c->who,
 			                 c->axis ? "rows" : "elements");

@@ -523,6 +523,30 @@ START_TEST(calls_are_checked_first)
 	in[2] = (kgen_devptr)(uintptr_t)x + 2;
 	ck_fails(kgen_multi_reduce(k, in, n, out, KGEN_MULTI_ALL, NULL, ERR), KGEN_EINVAL,
 	         "in[2] (0x");
+	in[2] = (kgen_devptr)(uintptr_t)x;
+	/* Each GPU's results aligned and apart from its input, as kgen_reduce() asks (they launched). */
+	out[1] = (kgen_devptr)(uintptr_t)&r[1] + 1;
+	ck_fails(kgen_multi_reduce(k, in, n, out, KGEN_MULTI_ALL, NULL, ERR), KGEN_EINVAL,
+	         "kgen_multi_reduce: out[1] (0x");
+	out[1] = (kgen_devptr)(uintptr_t)&x[2];
+	ck_fails(kgen_multi_reduce(k, in, n, out, KGEN_MULTI_ALL, NULL, ERR), KGEN_EINVAL,
+	         "must have memory of its own (on GPU 1, device 1)");
+	ck_assert_int_eq(kgen_multi_reduce(k, in, n, out, 0, NULL, &err), KGEN_OK);  /* only GPU 0 writes */
+	l0 = *nlaunches;
+	c0 = *ncalls;
+	out[1] = (kgen_devptr)(uintptr_t)&r[1];
+	{
+		kgen_multi_kernel *a = build(m, "kernel: reduce\nop: argmax\ndtype: f32\n");
+		long long idx[NDEV];
+		kgen_devptr index[NDEV];
+		for (i = 0; i < NDEV; i++)
+			index[i] = (kgen_devptr)(uintptr_t)&idx[i];
+		ck_fails(kgen_multi_reduce_arg(a, in, n, index, index, KGEN_MULTI_ALL, NULL, ERR), KGEN_EINVAL,
+		         "must have memory of its own (on GPU 0, device 0)");  /* value and index one place */
+		index[2] = (kgen_devptr)(uintptr_t)&idx[2] + 4;
+		ck_fails(kgen_multi_reduce_arg(a, in, n, out, index, KGEN_MULTI_ALL, NULL, ERR), KGEN_EINVAL,
+		         "index[2] (0x");
+	}
 	ck_assert_int_eq(*nlaunches, l0);  /* nothing launched, nothing reached NCCL */
 	ck_assert_int_eq(*ncalls, c0);
 	/* No elements anywhere: every in may be NULL; the identity, as n = 0 on one GPU. */
