@@ -123,7 +123,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     down = False
     if dim is not None:
         nd = len(a.shape)
-        if not -nd <= dim < max(nd, 1):
+        if not -max(nd, 1) <= dim < max(nd, 1):  # a 0-d x takes 0 and -1, as torch.cumsum does
             raise DimError("%s: dim %d is out of range for %d dimensions" % (WHERE, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
             if _axis(spec, overrides) != "cols":  # between two transposes, until the column kernel is faster

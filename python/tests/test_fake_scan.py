@@ -189,3 +189,13 @@ def test_a_kernel_runs_a_scan():
     launch = only(m)
     assert launch.name.decode() == "scan_min_f32" and launch.args[2] == 2049 and y.shape == (2049,)
     assert kgen.cumsum(Device((0,))).shape == (0,)
+
+
+def test_a_0d_array_takes_dim_0_and_minus_1():
+    # torch.cumsum(x, 0) and (x, -1) of a 0-d tensor both work; kgen.scan took dim=0 and refused dim=-1.
+    for dim in (0, -1):
+        m = mark()
+        y = kgen.scan(Device(()), dim=dim)
+        assert y.shape == () and len(launches_since(m)) == 1
+    with pytest.raises(kgen.DimError, match="dim 1 is out of range for 0 dimensions"):
+        kgen.scan(Device(()), dim=1)
