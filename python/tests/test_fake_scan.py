@@ -197,5 +197,5 @@ def test_a_0d_array_takes_dim_0_and_minus_1():
         m = mark()
         y = kgen.scan(Device(()), dim=dim)
         assert y.shape == () and len(launches_since(m)) == 1
-    with pytest.raises(kgen.DimError, match="dim 1 is out of range for 0 dimensions"):
+    with pytest.raises(IndexError, match="dim 1 is out of range for 0 dimensions"):
         kgen.scan(Device(()), dim=1)
