@@ -173,12 +173,28 @@ int
 kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi, long long *v)
 {
 	char shown[64], *end;
+	int hex = (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X')) ||
+	          (arg[0] == '-' && arg[1] == '0' && (arg[2] == 'x' || arg[2] == 'X'));
 
 	errno = 0;
-	*v = strtoll(arg, &end, 0);
+	*v = strtoll(arg, &end, hex ? 16 : 10);  /* 010 is ten, as atoi() read it, not octal */
 	if (end == arg || *end || errno || *v < lo || *v > hi)
 		return kgen_cli_usage_error(cmd, "%s %s: an integer from %lld to %lld", option,
 		                            kgen_escape(arg, shown, sizeof shown, 0), lo, hi);
+	return 0;
+}
+
+int
+kgen_cli_unsigned(const char *cmd, const char *option, const char *arg, unsigned long long *v)
+{
+	char shown[64], *end;
+	int hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+
+	errno = 0;
+	*v = strtoull(arg, &end, hex ? 16 : 10);
+	if (end == arg || *end || errno || arg[0] == '-' || arg[0] == '+' || arg[0] == ' ')
+		return kgen_cli_usage_error(cmd, "%s %s: an integer from 0 to %llu", option,
+		                            kgen_escape(arg, shown, sizeof shown, 0), ~0ull);
 	return 0;
 }
 

@@ -38,11 +38,13 @@ int kgen_cli_usage_error(const char *cmd, const char *fmt, ...) KGEN_PRINTF(2, 3
 int kgen_cli_stdin_once(const char *cmd, char *const *paths, int n);
 
 /* An option's whole argument as a decimal integer from lo to hi (hex with
- * 0x too), into *v: 0, or 2 after saying on stderr what is wrong
- * ("kgen run: --runs abc: an integer from 1 to 2147483647"), where atoi()
- * read "abc" as 0 and "3x" as 3. */
+ * 0x too; a leading 0 is not octal), into *v: 0, or 2 after saying on
+ * stderr what is wrong ("kgen run: --runs abc: an integer from 1 to
+ * 2147483647"), where atoi() read "abc" as 0 and "3x" as 3.
+ * kgen_cli_unsigned(): the same from 0 to 2^64 - 1 (--seed). */
 int kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi,
                      long long *v);
+int kgen_cli_unsigned(const char *cmd, const char *option, const char *arg, unsigned long long *v);
 
 /* One --set KEY=VALUE (unset 0) or --unset KEY (unset 1) appended to
  * sets[*nsets] (at most max); 0, or 2 after saying on stderr what is wrong

@@ -55,14 +55,19 @@ not_the_input(const char *in, const char *out, kgen_error *err)
 	return kgen_cli_not_an_input("-o", out, inputs, 1, "the spec", err);
 }
 
+/* Whether a failure to write standard output was said already (emit()). */
+static int stdout_said;
+
 /* Write data to path, or to standard output when path is NULL or "-". */
 static kgen_status
 emit(const char *path, const void *data, size_t len, kgen_error *err)
 {
 	if (path && strcmp(path, "-") != 0)
 		return kgen_write_file(path, data, len, err);
-	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+		stdout_said = 1;  /* main() says it no more */
 		return kgen_fail(err, KGEN_EIO, "cannot write to standard output");
+	}
 	return KGEN_OK;
 }
 
@@ -722,10 +727,10 @@ main(int argc, char **argv)
 
 	/* A full disk or a closed pipe under --help is an error too, and where
 	 * standard output was what the command made (kgen check --json's
-	 * diagnostics) it is the error that counts: 3.  An exit status of 3 has
-	 * said it already (emit()). */
-	if ((fflush(stdout) != 0 || ferror(stdout)) && rc != 3) {
-		fprintf(stderr, "kgen: cannot write to standard output\n");
+	 * diagnostics) it is the error that counts: 3, said once. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (!stdout_said)
+			fprintf(stderr, "kgen: cannot write to standard output\n");
 		return 3;
 	}
 	return rc;

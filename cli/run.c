@@ -285,18 +285,16 @@ take_option(int c, char *arg, const char *next, struct run_opts *o)
 		break;
 	case 'v': o->verify = 1; break;
 	case 'b': o->bench = 1; break;
-	case 'S': case 'r': case 'd': case 'O': case 'P': {
-		/* the ranges' checks that name the others' are below (--runs, --offset, --pad) */
-		long long v;
-		const char *name = c == 'S' ? "--seed" : c == 'r' ? "--runs" : c == 'd' ? "--device" : c == 'O' ? "--offset"
-		                                                                                             : "--pad";
-		if (kgen_cli_integer("run", name, arg, c == 'r' ? 1 : 0, c == 'S' ? LLONG_MAX : c == 'O' ? 64 :
-		                                                          c == 'P' ? 4096 : INT_MAX, &v))
+	case 'S':
+		if (kgen_cli_unsigned("run", "--seed", arg, &o->seed))
 			return 2;
-		if (c == 'S')
-			o->seed = (unsigned long long)v;
-		else
-			*(c == 'r' ? &o->runs : c == 'd' ? &o->device : c == 'O' ? &o->offset : &o->pad) = (int)v;
+		break;
+	case 'r': case 'd': case 'O': case 'P': {
+		long long v;
+		const char *name = c == 'r' ? "--runs" : c == 'd' ? "--device" : c == 'O' ? "--offset" : "--pad";
+		if (kgen_cli_integer("run", name, arg, c == 'r' ? 1 : 0, c == 'O' ? 64 : c == 'P' ? 4096 : INT_MAX, &v))
+			return 2;
+		*(c == 'r' ? &o->runs : c == 'd' ? &o->device : c == 'O' ? &o->offset : &o->pad) = (int)v;
 		break;
 	}
 	case 'I': o->identity = 1; break;
@@ -394,19 +392,26 @@ can_write(const char *option, const char *path)
 
 	if (!path || strcmp(path, "-") == 0)
 		return 0;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "kgen run: cannot write %s %s: it is a directory\n", option, path);
-			return 3;
-		}
-		if (access(path, W_OK) == 0)
-			return 0;
-	} else {
-		slash = strrchr(path, '/');
-		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-		if (errno == ENOENT && access(dir, W_OK | X_OK) == 0)
-			return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "kgen run: cannot write %s %s: it is a directory\n", option, path);
+		return 3;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))  /* a FIFO, /dev/stdout: written into */
+		return access(path, W_OK) == 0 ? 0 : (fprintf(stderr, "kgen run: cannot write %s %s: %s\n", option, path,
+		                                              strerror(errno)), 3);
+	/* A file, or none yet: kgen_write_file() makes a temporary in the file's
+	 * folder and renames it over the file, which asks that the folder be
+	 * writable, not only the file (a link's own folder is asked here). */
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (access(dir, W_OK | X_OK) != 0) {
+		e = errno;
+		fprintf(stderr, "kgen run: cannot write %s %s: %s%s%s\n", option, path, e == ENOENT ? "" : "its folder: ",
+		        strerror(e), e == ENOENT ? "" : " (kgen writes a temporary file beside it, then renames it)");
+		return 3;
+	}
+	if (stat(path, &st) != 0 || access(path, W_OK) == 0)
+		return 0;
 	e = errno;
 	fprintf(stderr, "kgen run: cannot write %s %s: %s\n", option, path, strerror(e));
 	return 3;
@@ -664,8 +669,6 @@ run_families(const struct run_opts *o, struct built *b, FILE *tsv, int rc)
 	return rc;
 }
 
-/* The --json rows, read back from the table, then the files closed.
- * Returns the exit status: rc, or worse when these fail. */
 /* Write the rows to option's file (- : standard output): the worst exit
  * status of rc and the write's. */
 static int

@@ -731,8 +731,12 @@ refuse_for_arch(struct kgen_points *pts, const char *arch, kgen_error *err)
 	int i, kept = 0;
 
 	for (i = 0; i < pts->n; i++) {
-		if ((st = kgen_spec_load_string(pts->v[i].yaml, strlen(pts->v[i].yaml), "point", &spec, err)))
+		if ((st = kgen_spec_load_string(pts->v[i].yaml, strlen(pts->v[i].yaml), "point", &spec, err))) {
+			/* the points not yet seen after the kept ones, each once, for kgen_points_free() */
+			memmove(&pts->v[kept], &pts->v[i], (size_t)(pts->n - i) * sizeof *pts->v);
+			pts->n = kept + (pts->n - i);
 			return st;
+		}
 		st = kgen_spec_check_arch(spec, arch, &why);
 		kgen_spec_free(spec);
 		if (st == KGEN_OK) {

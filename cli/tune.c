@@ -1239,13 +1239,10 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 	case 'U': t->fresh = 0; break;
 	case 'p': t->plan = arg; break;
 	case 'l': t->list = 1; break;
-	case 'S': {
-		long long v;
-		if (kgen_cli_integer("tune", "--seed", arg, 0, LLONG_MAX, &v))
+	case 'S':
+		if (kgen_cli_unsigned("tune", "--seed", arg, &t->seed))
 			return 2;
-		t->seed = (unsigned long long)v;
 		break;
-	}
 	case 'T':
 		t->tolerance = strtod(arg, &endp) / 100;
 		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1) {

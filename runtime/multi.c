@@ -412,7 +412,9 @@ outputs_apart(const kgen_multi_kernel *k, const struct call *c, int i, kgen_erro
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long osize = (unsigned long long)s->r.out->size, isize = (unsigned long long)s->r.dtype->size;
 	unsigned long long count = c->axis ? c->cols : 1, row = c->axis ? (c->pitch ? c->pitch : c->cols) : 1;
-	unsigned long long in_bytes = !c->n[i] ? 0 : c->n[i] > ~0ull / row / isize ? ~0ull : c->n[i] * row * isize;
+	/* the last row's padding is no part of in, as for kgen_reduce_axis() */
+	unsigned long long in_bytes = !c->n[i] ? 0 : c->n[i] - 1 > (~0ull - count) / row / isize ? ~0ull :
+	                              ((c->n[i] - 1) * row + count) * isize;
 	struct kgen_span spans[3];
 	kgen_status st;
 	size_t len;

@@ -126,12 +126,13 @@ check_call(const struct kgen_spec *s, const char *who, const struct call *c, kge
 }
 
 /* The sizes' rules of check_call() alone, for the scratch-size calls: a
- * packed rows x cols in place. */
+ * packed rows x cols, in and out far apart (in place is refused where out's
+ * elements are wider, i32 into i64, and that is the launch's to say). */
 static kgen_status
 check_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows, unsigned long long cols,
             kgen_error *err)
 {
-	struct call c = { .in = 256, .out = 256, .rows = rows ? rows : 1, .cols = cols, .in_pitch = cols,
+	struct call c = { .in = 256, .out = 1ull << 63, .rows = rows ? rows : 1, .cols = cols, .in_pitch = cols,
 	                  .out_pitch = cols };
 
 	return cols ? check_call(s, who, &c, err) : KGEN_OK;

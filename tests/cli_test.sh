@@ -105,6 +105,12 @@ done
 expect 2 "$kgen" run --offset 3.9 "$good"
 grep -qxF "kgen run: --offset 3.9: an integer from 0 to 64" "$tmp/err" || bad "run --offset 3.9: $(cat "$tmp/err")"
 expect 0 "$kgen" space "$good" -s threads=256
+# Decimal, as atoi() read it (010 is ten, 08 is eight, not octal), hex with 0x, and --seed to 2^64 - 1.
+for a in "--offset 08" "--device 010" "--runs 0x10" "--seed 18446744073709551615"; do
+	"$kgen" run "$good" $a > /dev/null 2> "$tmp/err"
+	[ $? -ne 2 ] || bad "kgen run $a is a usage error: $(cat "$tmp/err")"
+done
+expect 2 "$kgen" run "$good" --seed 18446744073709551616
 # kgen space --arch refuses the points whose features the architecture lacks, as kgen check --arch does (they
 # were accepted, then failed in ptxas with --compile), and an architecture that is none.
 expect 1 "$kgen" space "$specs/transpose/tma-post/01-naive.yaml" --arch sm_80

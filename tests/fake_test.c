@@ -1308,6 +1308,12 @@ START_TEST(a_scan_launches_a_block_a_tile)
 	              err.message);
 	ck_assert_int_eq(kgen_scan_rows_scratch_size(k, 3, 1ull << 62, &bytes, &err), KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "more than a device holds"), "%s", err.message);
+	{  /* wider out than in (i32 into i64; f16's f32): a size, not an overlap of a pretend in place */
+		kgen_kernel *w = build("kernel: scan\ndtype: i32\nacc_dtype: i64\nname: fake_scan_wide_size\n");
+		kgen_kernel *h = build("kernel: scan\ndtype: f16\nname: fake_scan_half_size\n");
+		ck_assert_msg(kgen_scan_scratch_size(w, 100000, &bytes, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_msg(kgen_scan_rows_scratch_size(h, 3, 5000, &bytes, &err) == KGEN_OK, "%s", err.message);
+	}
 	ck_assert_int_eq(*nlaunches, before + 3);
 	/* i32 into i64: out's elements are 8 bytes, and in place is refused (two sizes). */
 	k = build("kernel: scan\ndtype: i32\nacc_dtype: i64\nname: fake_scan_wide\n");

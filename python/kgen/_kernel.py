@@ -248,15 +248,19 @@ def _unexpected_keyword(where, e, names):
                     "kernel's spec)%s" % (where, name, "; " + hint if hint else "")) from None
 
 
+_DIM_CALLS = ("kgen.softmax", "kgen.log_softmax", "kgen.scan", "kgen.cumsum")
+_LAST_DIM_CALLS = ("kgen.rms_norm", "kgen.layer_norm", "kgen.cross_entropy")
+
+
 def _axis_as_dim(where, e, overrides):
     """axis= given as a number (NumPy's) where the call's dimension is dim=
     or fixed: axis= reached the spec, whose axis is rows or cols; said as
     the call's TypeError, with what the call takes."""
     axis = overrides.get("axis")
-    if isinstance(axis, bool) or not hasattr(axis, "__index__") or "axis" not in e.message:
+    if (isinstance(axis, bool) or not hasattr(axis, "__index__") or "axis" not in e.message or
+            where not in _DIM_CALLS + _LAST_DIM_CALLS):  # kgen.Kernel's axis= is the spec's: its error says it
         return
-    takes = ("%s takes dim= (torch's name)" % where if where in ("kgen.softmax", "kgen.log_softmax", "kgen.scan",
-                                                                   "kgen.cumsum") else
+    takes = ("%s takes dim= (torch's name)" % where if where in _DIM_CALLS else
              "%s works along the last dimension: give no axis" % where)
     raise TypeError("%s: axis=%d is a spec field here (axis: rows or cols), not a dimension; %s"
                     % (where, axis, takes)) from None

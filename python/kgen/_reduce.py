@@ -22,7 +22,7 @@ from typing import Any, Dict, NamedTuple, Optional, Union
 from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
-from ._kernel import (PAIRS, RUNNERS, Kernel, cached, contiguous, contiguous_from, gpu_name, new_kernel,
+from ._kernel import (PAIRS, RUNNERS, Kernel, cached, check_family, contiguous, contiguous_from, gpu_name, new_kernel,
                       new_plan_kernel, remember, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
 
@@ -627,6 +627,8 @@ def _arg(x, op, axis, out, stream, plan, spec, overrides):
     except TypeError:
         L = key = None
     if L is None:
+        if spec is not None:  # before a build, as the other calls refuse another family's spec
+            check_family(where, spec, "reduce" if axis is None else "reduce_axis")
         s = stream_of(a, stream, where)
         L = _indices_only(_prepare(a, op, axis, spec, plan, overrides, s, where), s, where)
         if key is not None:

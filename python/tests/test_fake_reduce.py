@@ -418,3 +418,12 @@ def test_numpys_axis_where_a_call_takes_dim_is_said_so():
                           (lambda: kgen.layer_norm(x, axis=-1), "kgen.layer_norm works along the last dimension")]:
         with pytest.raises(TypeError, match=message):
             call()
+
+
+def test_argmax_refuses_another_familys_spec_and_kernel_keeps_its_axis_error():
+    x = Device((8, 16))
+    with pytest.raises(ValueError, match="kgen.argmax: spec= is a kernel: scan spec; kgen.argmax takes kernel: reduce"):
+        kgen.argmax(x, spec={"kernel": "scan"})
+    # kgen.Kernel's axis= is the spec's field: its own error, not the row functions' dim= hint
+    with pytest.raises(kgen.SpecError, match="axis: unknown value '1': expected rows or cols"):
+        kgen.Kernel({"kernel": "reduce_axis"}, axis=1)
