@@ -16,48 +16,47 @@
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
 
-static kgen_status check_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows,
-                               unsigned long long cols, kgen_error *err);
+static kgen_status packed_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows,
+                                unsigned long long cols, kgen_error *err);
 
-kgen_status
-kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
-                            kgen_error *err)
+/* The scratch of rows of cols elements along rows, its errors in who's
+ * name: kgen_scan_scratch_size() (one row) and kgen_scan_rows_scratch_size(). */
+static kgen_status
+rows_scratch(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, const char *who, size_t *bytes,
+             kgen_error *err)
 {
 	kgen_status st;
 	unsigned long long need;
 
 	if (!bytes)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: NULL argument");
+		return kgen_fail(err, KGEN_EINVAL, "%s: NULL argument", who);
 	k = kgen_kernel_for_n((kgen_kernel *)k, cols);
-	if ((st = kgen_kernel_expect(k, KGEN_SCAN, "kgen_scan_rows_scratch_size", err)))
+	if ((st = kgen_kernel_expect(k, KGEN_SCAN, who, err)))
 		return st;
 	if (k->spec.axis == KGEN_AXIS_COLS)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %s scans down columns (axis: cols): ask "
-		                 "kgen_scan_cols_scratch_size", kgen_spec_kernel_name(&k->spec));
-	if ((st = check_sizes(&k->spec, "kgen_scan_rows_scratch_size", rows, cols, err)))
-		return st;  /* what kgen_scan_rows() would refuse: its rows' size */
+		return kgen_fail(err, KGEN_EINVAL, "%s: %s scans down columns (axis: cols): ask kgen_scan_cols_scratch_size",
+		                 who, kgen_spec_kernel_name(&k->spec));
+	if ((st = packed_sizes(&k->spec, who, rows, cols, err)))
+		return st;  /* what the launch would refuse: its rows' size */
 	need = kgen_scan_scratch_bytes(&k->spec, rows, cols);
 	if (need > (1ull << 62))
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_rows_scratch_size: %llu rows of %llu bytes of scratch is more "
-		                 "than a device holds", rows, kgen_scan_row_scratch(&k->spec, cols));
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows of %llu bytes of scratch is more than a device holds", who,
+		                 rows, kgen_scan_row_scratch(&k->spec, cols));
 	*bytes = (size_t)need;
 	return KGEN_OK;
 }
 
 kgen_status
+kgen_scan_rows_scratch_size(const kgen_kernel *k, unsigned long long rows, unsigned long long cols, size_t *bytes,
+                            kgen_error *err)
+{
+	return rows_scratch(k, rows, cols, "kgen_scan_rows_scratch_size", bytes, err);
+}
+
+kgen_status
 kgen_scan_scratch_size(const kgen_kernel *k, unsigned long long n, size_t *bytes, kgen_error *err)
 {
-	const kgen_kernel *entry;
-	kgen_status st;
-
-	/* the rows' size of one row, its errors in this function's name */
-	if (!bytes)
-		return kgen_fail(err, KGEN_EINVAL, "kgen_scan_scratch_size: NULL argument");
-	entry = kgen_kernel_for_n((kgen_kernel *)k, n);
-	if ((st = kgen_kernel_expect(entry, KGEN_SCAN, "kgen_scan_scratch_size", err)) ||
-	    (entry->spec.axis != KGEN_AXIS_COLS && (st = check_sizes(&entry->spec, "kgen_scan_scratch_size", 1, n, err))))
-		return st;
-	return kgen_scan_rows_scratch_size(k, 1, n, bytes, err);
+	return rows_scratch(k, 1, n, "kgen_scan_scratch_size", bytes, err);
 }
 
 /* One call's operands: rows x cols, each row `pitch` elements after the
@@ -84,15 +83,16 @@ bands_of(const struct kgen_spec *s, unsigned long long cols)
 	return cols / band + (cols % band != 0);
 }
 
+static kgen_status check_sizes(const struct kgen_spec *s, const char *who, const struct call *c, kgen_error *err);
+
 /* The operands' rules, before anything is launched: along rows (tiles of a
  * row) or down the columns (tiles of the rows by bands of the columns). */
 static kgen_status
 check_call(const struct kgen_spec *s, const char *who, const struct call *c, kgen_error *err)
 {
 	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
-	int down = s->axis == KGEN_AXIS_COLS;
-	unsigned long long tiles = kgen_scan_tiles(s, down ? c->rows : c->cols), big = isize > osize ? isize : osize;
 	struct kgen_span spans[2];
+	kgen_status st;
 
 	if (!c->in || !c->out)
 		return kgen_fail(err, KGEN_EINVAL, "%s: %s is NULL", who, c->in ? "out" : "in");
@@ -102,6 +102,25 @@ check_call(const struct kgen_spec *s, const char *who, const struct call *c, kge
 	if (c->out % osize)
 		return kgen_fail(err, KGEN_EINVAL, "%s: out (0x%llx) is not aligned to its %llu-byte %s elements", who,
 		                 c->out, osize, s->r.out->name);
+	if ((st = check_sizes(s, who, c, err)))
+		return st;
+	/* In place (out == in, one element size and pitch) is fine: a tile is
+	 * read whole before it is written, and no tile reads another's elements. */
+	if (c->out == c->in && isize == osize && c->in_pitch == c->out_pitch)
+		return KGEN_OK;
+	spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
+	spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
+	return kgen_refuse_overlaps(who, spans, 2, 1, err);
+}
+
+/* The sizes' rules of a call: pitches, what a device and a grid hold. */
+static kgen_status
+check_sizes(const struct kgen_spec *s, const char *who, const struct call *c, kgen_error *err)
+{
+	unsigned long long isize = (unsigned long long)s->r.dtype->size, osize = (unsigned long long)s->r.out->size;
+	int down = s->axis == KGEN_AXIS_COLS;
+	unsigned long long tiles = kgen_scan_tiles(s, down ? c->rows : c->cols), big = isize > osize ? isize : osize;
+
 	if (c->in_pitch < c->cols || c->out_pitch < c->cols)
 		return kgen_fail(err, KGEN_EINVAL, "%s: a pitch of %llu elements is shorter than a row of %llu", who,
 		                 c->in_pitch < c->cols ? c->in_pitch : c->out_pitch, c->cols);
@@ -116,26 +135,17 @@ check_call(const struct kgen_spec *s, const char *who, const struct call *c, kge
 	if (tiles > 0x7fffffffull)
 		return kgen_fail(err, KGEN_EINVAL, "%s: n = %llu needs %llu tiles of %llu, more than a grid holds", who,
 		                 c->cols, tiles, kgen_scan_tile(s));
-	/* In place (out == in, one element size and pitch) is fine: a tile is
-	 * read whole before it is written, and no tile reads another's elements. */
-	if (c->out == c->in && isize == osize && c->in_pitch == c->out_pitch)
-		return KGEN_OK;
-	spans[0] = (struct kgen_span){ "out", c->out, span_bytes(c->rows, c->cols, c->out_pitch, osize) };
-	spans[1] = (struct kgen_span){ "in", c->in, span_bytes(c->rows, c->cols, c->in_pitch, isize) };
-	return kgen_refuse_overlaps(who, spans, 2, 1, err);
+	return KGEN_OK;
 }
 
-/* The sizes' rules of check_call() alone, for the scratch-size calls: a
- * packed rows x cols, in and out far apart (in place is refused where out's
- * elements are wider, i32 into i64, and that is the launch's to say). */
+/* check_sizes() of packed rows x cols, for the scratch-size calls. */
 static kgen_status
-check_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows, unsigned long long cols,
-            kgen_error *err)
+packed_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows, unsigned long long cols,
+             kgen_error *err)
 {
-	struct call c = { .in = 256, .out = 1ull << 63, .rows = rows ? rows : 1, .cols = cols, .in_pitch = cols,
-	                  .out_pitch = cols };
+	struct call c = { .rows = rows ? rows : 1, .cols = cols, .in_pitch = cols, .out_pitch = cols };
 
-	return cols ? check_call(s, who, &c, err) : KGEN_OK;
+	return cols ? check_sizes(s, who, &c, err) : KGEN_OK;
 }
 
 /* The scratch: the caller's (checked) or the kernel's own. */
