@@ -169,15 +169,23 @@ kgen_cli_stdin_once(const char *cmd, char *const *paths, int n)
 	return 0;
 }
 
+/* The base of an option's number: 16 after 0x (a sign before it), else 10
+ * (010 is ten, as atoi() read it, not octal). */
+static int
+number_base(const char *arg)
+{
+	const char *p = arg + (*arg == '-' || *arg == '+');
+
+	return p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
+}
+
 int
 kgen_cli_integer(const char *cmd, const char *option, const char *arg, long long lo, long long hi, long long *v)
 {
 	char shown[64], *end;
-	int hex = (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X')) ||
-	          (arg[0] == '-' && arg[1] == '0' && (arg[2] == 'x' || arg[2] == 'X'));
 
 	errno = 0;
-	*v = strtoll(arg, &end, hex ? 16 : 10);  /* 010 is ten, as atoi() read it, not octal */
+	*v = strtoll(arg, &end, number_base(arg));
 	if (end == arg || *end || errno || *v < lo || *v > hi)
 		return kgen_cli_usage_error(cmd, "%s %s: an integer from %lld to %lld", option,
 		                            kgen_escape(arg, shown, sizeof shown, 0), lo, hi);
@@ -188,10 +196,9 @@ int
 kgen_cli_unsigned(const char *cmd, const char *option, const char *arg, unsigned long long *v)
 {
 	char shown[64], *end;
-	int hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
 
 	errno = 0;
-	*v = strtoull(arg, &end, hex ? 16 : 10);
+	*v = strtoull(arg, &end, number_base(arg));
 	if (end == arg || *end || errno || arg[0] == '-' || arg[0] == '+' || arg[0] == ' ')
 		return kgen_cli_usage_error(cmd, "%s %s: an integer from 0 to %llu", option,
 		                            kgen_escape(arg, shown, sizeof shown, 0), ~0ull);

@@ -370,8 +370,6 @@ parse_options(int argc, char **argv, struct run_opts *o, int *first)
 	return -1;
 }
 
-/* Where kgen run writes its table: --tsv's file (a temporary one for
- * --json alone) and --json's (NULL: standard output). */
 /* The rows of --tsv and --json, gathered in a temporary file and written
  * to their files at the end (kgen_write_file: a temporary beside each,
  * renamed over it), so that a run that stops before any result leaves
@@ -388,29 +386,30 @@ can_write(const char *option, const char *path)
 	char dir[4096];
 	const char *slash;
 	struct stat st;
-	int e;
+	int e, exists;
 
 	if (!path || strcmp(path, "-") == 0)
 		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "kgen run: cannot write %s %s: it is a directory\n", option, path);
 		return 3;
 	}
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))  /* a FIFO, /dev/stdout: written into */
-		return access(path, W_OK) == 0 ? 0 : (fprintf(stderr, "kgen run: cannot write %s %s: %s\n", option, path,
-		                                              strerror(errno)), 3);
 	/* A file, or none yet: kgen_write_file() makes a temporary in the file's
 	 * folder and renames it over the file, which asks that the folder be
-	 * writable, not only the file (a link's own folder is asked here). */
-	slash = strrchr(path, '/');
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-	if (access(dir, W_OK | X_OK) != 0) {
-		e = errno;
-		fprintf(stderr, "kgen run: cannot write %s %s: %s%s%s\n", option, path, e == ENOENT ? "" : "its folder: ",
-		        strerror(e), e == ENOENT ? "" : " (kgen writes a temporary file beside it, then renames it)");
-		return 3;
+	 * writable, not only the file (a link's own folder is asked here); a
+	 * FIFO or /dev/stdout is written into. */
+	if (!exists || S_ISREG(st.st_mode)) {
+		slash = strrchr(path, '/');
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+		if (access(dir, W_OK | X_OK) != 0) {
+			e = errno;
+			fprintf(stderr, "kgen run: cannot write %s %s: %s%s%s\n", option, path, e == ENOENT ? "" : "its folder: ",
+			        strerror(e), e == ENOENT ? "" : " (kgen writes a temporary file beside it, then renames it)");
+			return 3;
+		}
 	}
-	if (stat(path, &st) != 0 || access(path, W_OK) == 0)
+	if (!exists || access(path, W_OK) == 0)
 		return 0;
 	e = errno;
 	fprintf(stderr, "kgen run: cannot write %s %s: %s\n", option, path, strerror(e));
@@ -700,10 +699,13 @@ write_table(const char *option, const char *path, const char *data, size_t len, 
 static int
 table_rows(const char *s)
 {
+	const char *end;
 	int n = 0;
 
-	for (; *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s))
+	for (; *s; s = end ? end + 1 : s + strlen(s)) {
+		end = strchr(s, '\n');
 		n += *s != '#' && *s != '\n';
+	}
 	return n;
 }
 

@@ -1245,28 +1245,24 @@ parse_option(struct tune *t, int c, char *arg, const char *next, int *margin)
 		break;
 	case 'T':
 		t->tolerance = strtod(arg, &endp) / 100;
-		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1) {
+		if (*endp || endp == arg || t->tolerance < 0 || t->tolerance > 1)
 			return kgen_cli_usage_error("tune", "bad --tolerance %s (a percentage, 0 to 100)", arg);
-		}
 		break;
 	case 'C':
-		if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0 && strcmp(arg, "first") != 0) {
+		if (strcmp(arg, "worst") != 0 && strcmp(arg, "mean") != 0 && strcmp(arg, "first") != 0)
 			return kgen_cli_usage_error("tune", "bad --choose %s (worst, mean or first)", arg);
-		}
 		t->mean = strcmp(arg, "mean") == 0;
 		t->first = strcmp(arg, "first") == 0;
 		break;
 	case 'G':
 		*margin = 1;
 		t->margin = strtod(arg, &endp) / 100;
-		if (*endp || endp == arg || t->margin < 0 || t->margin >= 1) {
+		if (*endp || endp == arg || t->margin < 0 || t->margin >= 1)
 			return kgen_cli_usage_error("tune", "bad --margin %s (a percentage, 0 to under 100)", arg);
-		}
 		break;
 	case 'A':
-		if (strcmp(arg, "cub") != 0) {
+		if (strcmp(arg, "cub") != 0)
 			return kgen_cli_usage_error("tune", "bad --against %s (cub)", arg);
-		}
 		t->against = 1;
 		break;
 	case 'h': usage(stdout); return 0;
@@ -1285,16 +1281,14 @@ check_options(int argc, char **argv, struct tune *t, int margin)
 		return kgen_cli_usage_error("tune", "no space given");
 	if (optind != argc - 1)
 		return kgen_cli_usage_error("tune", "expected one space, got %d", argc - optind);
-	if (margin && !(t->mean && t->against) && !t->first) {
+	if (margin && !(t->mean && t->against) && !t->first)
 		return kgen_cli_usage_error("tune", "--margin is for --choose mean --against cub, and --choose first");
-	}
 	t->space = argv[optind];
 	if (!t->nm)
 		t->method[t->nm++] = KGEN_TIME_EVENTS;
-	if (t->first && t->nm < 2) {
+	if (t->first && t->nm < 2)
 		return kgen_cli_usage_error("tune", "--choose first weighs the first method against the others: give two "
 		                            "or more (--method events,graph)");
-	}
 	return -1;
 }
 
