@@ -290,14 +290,16 @@ def _keywords(run):
     return known
 
 
-def check_family(where, spec, want):
+def check_family(where, spec, want, call=None):
     """spec= of the family a call runs, before a kernel is built from it (the
     spec's own error would name a key of the call's, such as op= or
-    a_layout=, that its family lacks): ValueError otherwise."""
-    from ._spec import spec_family
-    got = spec_family(spec)
+    a_layout=, that its family lacks): ValueError otherwise, naming the call
+    (and what of it chose the family: call, "axis=None")."""
+    from ._spec import spec_field
+    got = spec_field(spec, "kernel")
     if got is not None and got != want:
-        raise ValueError("%s: spec= is a kernel: %s spec; %s takes kernel: %s specs" % (where, got, where, want))
+        raise ValueError("%s: spec= is a kernel: %s spec; %s%s takes kernel: %s specs"
+                         % (where, got, where, " with " + call if call else "", want))
 
 
 def new_kernel(where, spec, device, overrides={}):

@@ -6,8 +6,8 @@ from typing import Any, Sequence, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
-from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, gpu_name, new_kernel, new_plan_kernel, other_device,
-                      remember, sm_count, stream_of)
+from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, gpu_name, new_kernel,
+                      new_plan_kernel, other_device, remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
 _arg = _lib.arg

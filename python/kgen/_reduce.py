@@ -22,8 +22,8 @@ from typing import Any, Dict, NamedTuple, Optional, Union
 from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
-from ._kernel import (PAIRS, RUNNERS, Kernel, cached, check_family, contiguous, contiguous_from, gpu_name, new_kernel,
-                      new_plan_kernel, remember, stream_of, writable_out)
+from ._kernel import (PAIRS, RUNNERS, Kernel, cached, check_family, contiguous, contiguous_from, gpu_name,
+                      new_kernel, new_plan_kernel, remember, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
 
 # The ops of the spec language (KGEN_OPS in gen/spec.h; test_cpu_ops.py holds them to libkgen's list).
@@ -351,15 +351,6 @@ def _plan_kernel(a, op, plan, device, s):
     return k
 
 
-def _check_family(k, want, call):
-    """spec= of the family the call runs (a full reduction's kernel: reduce; a matrix's spec is
-    refused sooner, by the axis= the call sets on it)."""
-    got = k.spec.fields.get("kernel")
-    if got != want:
-        raise ValueError("%s: spec= is a kernel: %s spec; %s with %s takes kernel: %s specs"
-                         % (WHERE, got, WHERE, call, want))
-
-
 def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     """The _Launch for a call: its kernel found or built, its sizes checked."""
     device = a.device or 0
@@ -374,9 +365,9 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
                 raise TypeError("%s: a size plan is used as it is: pass plan= without spec= or overrides" % where)
             k = _plan_kernel(a, op, plan, device, s)
         elif spec is not None:
+            check_family(where, spec, "reduce", "axis=None")
             key = ("reduce", device, _spec_key(spec), op, a.dtype, over)
             k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
-            _check_family(k, "reduce", "axis=None")
         else:
             shipped = None
             if plan is None and not overrides:

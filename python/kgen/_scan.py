@@ -7,11 +7,11 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import (RUNNERS, cached, check_family, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device, out_text,
-                      remember, stream_of)
+from ._kernel import (RUNNERS, cached, check_family, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device,
+                      out_text, remember, stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
-from ._spec import Spec, _err, _spec_key
+from ._spec import _err, _spec_key, spec_field
 
 WHERE = "kgen.scan"
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
@@ -182,7 +182,6 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k))
 
 
-_fields = {}  # (_spec_key(spec), a field's name) -> its value
 
 
 def _axis(spec, overrides):
@@ -192,18 +191,11 @@ def _axis(spec, overrides):
 
 
 def _field(spec, overrides, name, default):
-    """Field `name` of a call's kernel: the override's, else spec='s (loaded
-    once a spec), else default."""
+    """Field `name` of a call's kernel: the override's, else spec='s, else
+    default."""
     if name in overrides:
         return overrides[name]
-    if spec is None:
-        return default
-    if isinstance(spec, dict):
-        return spec.get(name, default)
-    key = (_spec_key(spec), name)
-    if key not in _fields:
-        _fields[key] = (spec if isinstance(spec, Spec) else Spec(spec)).fields.get(name, default)
-    return _fields[key]
+    return default if spec is None else spec_field(spec, name, default)
 
 
 def plan_name(op, exclusive):

@@ -233,20 +233,20 @@ def compile(spec: Any, arch: str = "sm_90", ptx: bool = False, **overrides: Unio
     return data.rstrip(b"\0").decode() if ptx else data
 
 
-_families = {}  # _spec_key(spec) -> its kernel family
+_field_values = {}  # (_spec_key(spec), a field's name) -> its value
 
 
-def spec_family(spec):
-    """The kernel family of spec= (a dict's "kernel", a Spec's, a path's or
-    YAML text's once loaded), or None where a dict names none."""
+def spec_field(spec, name, default=None):
+    """Field `name` of spec= (a dict's own, a Spec's, a path's or YAML
+    text's once loaded and kept), or default where it has none."""
     if isinstance(spec, dict):
-        return spec.get("kernel")
+        return spec.get(name, default)
     if isinstance(spec, Spec):
-        return spec.fields.get("kernel")
-    key = _spec_key(spec)
-    if key not in _families:
-        _families[key] = Spec(spec).fields.get("kernel")
-    return _families[key]
+        return spec.fields.get(name, default)
+    key = (_spec_key(spec), name)
+    if key not in _field_values:
+        _field_values[key] = Spec(spec).fields.get(name, default)
+    return _field_values[key]
 
 
 def _spec_key(spec, what="spec"):
