@@ -56,7 +56,7 @@ RIGHT = ("base", "sleep-in-waits", "blocks-3", "blocks-4", "fold", "fold+blocks-
 POINTS = ("start", "totals in", "group mates scanned", "looked back", "stored")
 NOTE = ("static __device__ __forceinline__ void note(Index t, int i)\n{\n    unsigned long long v;\n"
         '    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));\n'
-        "    if (threadIdx.x == 0 && blockIdx.y == 0 && t < 65536) {\n        probe_at[t][i] = v;\n"
+        "    if (threadIdx.x == 0 && (blockIdx.x + blockIdx.y * gridDim.x) % gridDim.y == 0 && t < 65536) {\n        probe_at[t][i] = v;\n"
         "        if (i == 0) {\n            unsigned int sm;\n"
         '            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));\n            probe_at[t][5] = sm;\n        }\n'
         "    }\n}\n\n")

@@ -66,7 +66,7 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
 static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index row_scratch, Index t, Index tiles,
                                                 unsigned long long mark, Acc all)
 {
-    const Status s(scratch, row_scratch, tiles, mark);
+    const Status s(scratch, blockIdx.y, row_scratch, tiles, mark);
     const int p = (int)(t % GROUP);
     const long long g = (long long)(t / GROUP);
 

@@ -257,17 +257,17 @@ static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsi
         store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
 }
 
-// The words of row blockIdx.y, `tiles` tiles long, in a launch's scratch
-// (gen/scan.c sizes it): the header word, then row_scratch bytes a row:
-// a word a tile, then a word a group.
+// The words of row `row` (a row's along rows, a band's down columns),
+// `tiles` tiles long, in a launch's scratch (gen/scan.c sizes it): the
+// header word, then row_scratch bytes a row: a word a tile, then a word a group.
 struct Status {
     Word *header, *tiles, *groups;
     unsigned long long mark;
 
-    __device__ Status(unsigned char *scratch, Index row_scratch, Index n_tiles, unsigned long long launch)
+    __device__ Status(unsigned char *scratch, Index row, Index row_scratch, Index n_tiles, unsigned long long launch)
     {
         header = reinterpret_cast<Word *>(scratch);
-        tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + blockIdx.y * row_scratch);
+        tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + row * row_scratch);
         groups = tiles + n_tiles;
         mark = launch;
     }
@@ -531,8 +531,11 @@ static __device__ __forceinline__ void read_tile(Pack<T, VEC> (*tile)[LANES], un
     __syncthreads();
 }
 
-// A block a tile (blockIdx.x down the rows, blockIdx.y across the bands of
-// columns): each thread combines its rows of its columns; each warp scans
+// A block a tile of a band, the grid (tiles, bands) taken in launch order
+// a band after another: block b (b = x + y * tiles) tile b / bands of band
+// b % bands, so that every band's look-back runs at once (one band's tiles
+// after another's, the chain of a band's group prefixes paced the scan:
+// bench/results/nvidia-h200/2026-12-05-scan-cols-probe).  Each thread combines its rows of its columns; each warp scans
 // the row groups' totals of its columns and looks back on them; each thread
 // scans its rows from what comes before them and stores the results.
 extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
@@ -545,16 +548,17 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     __shared__ unsigned long long mark;
     __shared__ alignas(128) Pack<T, VEC> tile[ROWS][LANES];
     __shared__ unsigned long long bar;
-    const Index t = blockIdx.x, tiles = (rows + ROWS - 1) / ROWS;
+    const Index b = blockIdx.x + (Index)blockIdx.y * gridDim.x, tiles = (rows + ROWS - 1) / ROWS;
+    const Index t = b / gridDim.y, band = b % gridDim.y;
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const Index row = t * ROWS + (Index)g * ITEMS, col = (Index)blockIdx.y * COLS + (Index)l * VEC;
+    const Index row = t * ROWS + (Index)g * ITEMS, col = band * COLS + (Index)l * VEC;
     const bool inside = row + ITEMS <= rows && col + VEC <= cols;
 
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
     const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
     unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
-    read_tile(tile, &bar, in, t * ROWS, (Index)blockIdx.y * COLS, rows, cols, in_pitch);
+    read_tile(tile, &bar, in, t * ROWS, band * COLS, rows, cols, in_pitch);
     // The thread's row j of its columns.
     auto pack = [&](int j) -> const Pack<T, VEC> & { return tile[g * ITEMS + j][l]; };
     // Element e of the thread's row j, x, as an accumulator (the identity outside the matrix).
@@ -580,7 +584,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         mark = launches;
     }
     __syncthreads();
-    const Status s(scratch, band_scratch, tiles * COLS, mark);
+    const Status s(scratch, band, band_scratch, tiles * COLS, mark);
     // Each of the warp's columns: the tile's total, and the row groups'
     // totals before each group (back where the group's total was, so that
     // no register holds them across the look-back).

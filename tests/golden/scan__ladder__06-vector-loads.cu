@@ -310,17 +310,17 @@ static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsi
         store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
 }
 
-// The words of row blockIdx.y, `tiles` tiles long, in a launch's scratch
-// (gen/scan.c sizes it): the header word, then row_scratch bytes a row:
-// a word a tile, then a word a group.
+// The words of row `row` (a row's along rows, a band's down columns),
+// `tiles` tiles long, in a launch's scratch (gen/scan.c sizes it): the
+// header word, then row_scratch bytes a row: a word a tile, then a word a group.
 struct Status {
     Word *header, *tiles, *groups;
     unsigned long long mark;
 
-    __device__ Status(unsigned char *scratch, Index row_scratch, Index n_tiles, unsigned long long launch)
+    __device__ Status(unsigned char *scratch, Index row, Index row_scratch, Index n_tiles, unsigned long long launch)
     {
         header = reinterpret_cast<Word *>(scratch);
-        tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + blockIdx.y * row_scratch);
+        tiles = reinterpret_cast<Word *>(scratch + sizeof(Word) + row * row_scratch);
         groups = tiles + n_tiles;
         mark = launch;
     }
@@ -402,7 +402,7 @@ static __device__ __forceinline__ Acc before_group(const Status &s, long long g)
 static __device__ __forceinline__ Acc look_back(unsigned char *scratch, Index row_scratch, Index t, Index tiles,
                                                 unsigned long long mark, Acc all)
 {
-    const Status s(scratch, row_scratch, tiles, mark);
+    const Status s(scratch, blockIdx.y, row_scratch, tiles, mark);
     const int p = (int)(t % GROUP);
     const long long g = (long long)(t / GROUP);
 
