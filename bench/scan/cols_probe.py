@@ -15,7 +15,8 @@ SM; printed are each phase's median over the middle half of the tiles (a
 group's last tile apart from the others), a tile's lifetime, how many were
 alive at once, how fast tiles started, and how far apart the groups' last
 tiles finished their look-backs (the published prefixes, group to group).
-The raw stamps go to cols_probe.npz for a closer look.
+The raw stamps go to cols_probe.npz for a closer look.  PROBE_SPECS=a,b
+takes those of the tiles (SPECS' names) only.
 
 A probe for choosing the next change, not a result to quote.  With
 --emit DIR nothing runs: each variant's source is written to DIR (to
@@ -27,7 +28,10 @@ import sys
 SPECS = {
     "g32-i8": "threads: 256\nitems_per_thread: 8\nlanes: 16\n",
     "l8-smem": "threads: 256\nitems_per_thread: 8\nlanes: 8\nstaging: smem\n",
+    "l8-regs": "threads: 256\nitems_per_thread: 8\nlanes: 8\nstaging: none\n",
 }
+if os.environ.get("PROBE_SPECS"):  # a comma-separated choice of SPECS' names
+    SPECS = {name: SPECS[name] for name in os.environ["PROBE_SPECS"].split(",")}
 # A poll of a word's mark by an atomic (performed where the line lives in L2), then its value.
 ATOMIC = ("static __device__ __forceinline__ Word load_word(const Word *p)",
           "static __device__ __forceinline__ Word load_word_atomic(const Word *p)\n{\n    Word w;\n"
