@@ -8,8 +8,10 @@ cupy.cumsum(axis=0) in float64 on a random matrix of each shape (default
 median of 7) beside a device-to-device copy of the bytes it reads and
 writes (timed twice, the later kept).  Prints a line a point and shape:
 the tile, its registers, us, the fraction of the copy's speed and whether
-it verified.  To choose a default from; report the choice from another run
+it verified.  SWEEP_GROUPS=1,4 runs the tiles of those lookback_group
+values only.  To choose a default from; report the choice from another run
 (kgen run --verify --bench)."""
+import os
 import subprocess
 import sys
 
@@ -55,6 +57,10 @@ TILES = [
 
 def main():
     kgen = sys.argv[1]
+    tiles_of = TILES
+    if os.environ.get("SWEEP_GROUPS"):  # only the tiles of these lookback_group values (comma-separated)
+        keep = {int(g) for g in os.environ["SWEEP_GROUPS"].split(",")}
+        tiles_of = [t for t in TILES if t[5] in keep]
     shapes = [tuple(int(v) for v in s.split("x")) for s in (sys.argv[2:] or ["1048576x64", "1048576x1024"])]
     print("# %s" % cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
     print("shape threads items lanes staging blocks_per_sm group load_width regs us of_copy right")
@@ -67,7 +73,7 @@ def main():
         copy = copy_us(nbytes)
         print("# %d x %d f32: copy of %d bytes %.2f us" % (rows, cols, 2 * nbytes, copy))
         out = cp.empty((rows, cols), cp.float32)
-        for threads, items, lanes, staging, bps, group, *width in TILES:
+        for threads, items, lanes, staging, bps, group, *width in tiles_of:
             width = width[0] if width else 16
             spec = ("kernel: scan\nop: sum\ndtype: f32\naxis: cols\nname: probe\nthreads: %d\nitems_per_thread: %d\n"
                     "lanes: %d\nstaging: %s\nlookback_group: %d\nload_width: %d\n" % (threads, items, lanes, staging,
