@@ -71,34 +71,29 @@ static __device__ __forceinline__ void group_scan(const Status &s, Index t, cons
 
 // For each of the warp's columns, the combination of every tile before
 // group g (g > 0): lane l reads group g - 1 - l's word (a group before 0
-// counts as a prefix of the identity); from the nearest lane d whose group
-// published its prefix (none of 32: the one 32 back, waited for), that
-// prefix and the totals of the groups after it, left to right, once each
-// of those has published its total (the lanes past d wait for nothing:
-// a group's prefix waits only on the groups back to a published prefix).
+// counts as a prefix of the identity) once it has published its total;
+// from the nearest lane d whose group published its prefix (none of 32: the
+// one 32 back, waited for), that prefix and the totals of the groups after
+// it, left to right.
 static __device__ __forceinline__ void group_prefix(const Status &s, long long g, Acc (&prefix)[K])
 {
     const int lane = threadIdx.x % 32;
     const long long h = g - 1 - lane;
     const Word *words = s.groups + h * COLS + first_column();
-    const unsigned long long total = s.mark | AGGREGATE, published = s.mark | PREFIX;
     Word w[K];
 
 #pragma unroll
     for (int k = 0; k < K; k++)
-        w[k] = h >= 0 ? load_word(words + k) : Word{published, to_bits(identity())};
+        w[k] = Word{s.mark | PREFIX, to_bits(identity())};
+    if (h >= 0)
+        wait_columns(s, words, AGGREGATE, w);
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        int d;
-        for (;;) {
-            const unsigned int has = __ballot_sync(0xffffffffu, w[k].what == published);
-            d = has ? __ffs(has) - 1 : 31;
-            const bool waits = lane < d ? w[k].what < total : lane == d && w[k].what != published;
-            if (!__any_sync(0xffffffffu, waits))
-                break;
-            if (waits)
-                w[k] = load_word(words + k);
-        }
+        const unsigned int has = __ballot_sync(0xffffffffu, w[k].what == (s.mark | PREFIX));
+        const int d = has ? __ffs(has) - 1 : 31;
+        if (!has && lane == d)
+            while ((w[k] = load_word(words + k)).what != (s.mark | PREFIX))
+                __nanosleep(32);
         const Acc v = lane <= d ? from_bits(w[k].bits) : identity();
         Acc p = __shfl_sync(0xffffffffu, v, d);
         for (int l = d - 1; l >= 0; l--)
