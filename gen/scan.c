@@ -157,8 +157,17 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		if (s->lanes < s->threads / 32)
 			s->lanes = s->threads / 32;
 	}
+	/* 12 rows a thread of 4- and 8-byte elements (tiles of 384 rows of 32
+	 * f32 columns, in registers: the tile no longer fits 48 KB of shared
+	 * memory): with the bands side by side, 2^20 x 64 and 2^20 x 1024 f32
+	 * at 0.56 and 0.78 of a copy on an H100, where 8 rows staged in shared
+	 * memory gave 0.45 and 0.63 and 8 in registers 0.45 and 0.69
+	 * (bench/results/nvidia-h100/2026-12-05-scan-cols-interleave); 8 rows
+	 * for narrower elements (64 of their columns a band: 12 rows in
+	 * registers would take 216 of a thread's registers) or a staged tile. */
 	if (s->items_per_thread < 0)
-		s->items_per_thread = 8;
+		s->items_per_thread = s->r.dtype->size >= 4 &&
+		                      !(s->pos[KGEN_KEY_staging].line && s->staging == KGEN_STAGING_SMEM) ? 12 : 8;
 	if (!s->pos[KGEN_KEY_staging].line) {
 		s->staging = KGEN_STAGING_SMEM;
 		if (s->lanes * s->load_width % 16 || smem_bytes(s) > 48 * 1024)

@@ -1385,7 +1385,7 @@ END_TEST
  * for all; a kernel of the other axis refused by each call. */
 START_TEST(a_column_scan_launches_tiles_of_rows_by_bands)
 {
-	kgen_kernel *k = build("kernel: scan\naxis: cols\nname: fake_scan_cols\n");
+	kgen_kernel *k = build("kernel: scan\naxis: cols\nitems_per_thread: 8\nname: fake_scan_cols\n");  /* tiles of 256 rows */
 	kgen_kernel *rows = build("kernel: scan\nname: fake_scan_not_cols\n");
 	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x200000000ull;
 	int before = *nlaunches;

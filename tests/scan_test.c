@@ -249,10 +249,27 @@ START_TEST(each_strategy_states_its_launch)
 	ck_assert_ptr_null(strstr(src, "bulk_load"));
 	ck_assert_ptr_null(strstr(src, "BLOCKS"));
 	free(src);
+	/* The default of 4- and 8-byte elements: 12 rows a thread, a tile of 384 rows that 48 KB does not
+	 * hold, so in registers; 8 rows a thread staged where items_per_thread or staging: smem says so, and
+	 * for 2-byte elements. */
 	src = source_of("kernel: scan\naxis: cols\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   lanes: 8\n"));
+	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 12\n"));
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\nitems_per_thread: 8\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   staging: smem\n"));
 	ck_assert_ptr_nonnull(strstr(src, "constexpr int MOST_BLOCKS = 4;  // what 40 + 5 K registers a thread leave"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\nstaging: smem\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 8\n"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\ndtype: bf16\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 8\n"));
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: smem\n"));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\ndtype: f64\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 12\n"));
 	free(src);
 	/* Where the tile would not fit in 48 KB, or a row of the band is not whole 16-byte pieces, the
 	 * default is staging: none, not a refusal. */

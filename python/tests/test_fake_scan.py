@@ -129,17 +129,17 @@ def test_a_scan_down_the_columns_runs_between_two_transposes():
 
 
 def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
-    x = Device((300, 20), strides=(24, 1))  # rows 24 elements apart
+    x = Device((700, 20), strides=(24, 1))  # rows 24 elements apart
     m = mark()
     record_params(8)  # in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch
     y = kgen.cumsum(x, dim=0, axis="cols")
     record_params(0)
     launch = only(m)
     assert launch.name.decode() == "scan_cols_sum_f32"
-    assert (launch.grid[0], launch.grid[1], launch.block[0]) == (2, 1, 256)  # tiles of 256 rows, a band of 32 columns
+    assert (launch.grid[0], launch.grid[1], launch.block[0]) == (2, 1, 256)  # tiles of 384 rows, a band of 32 columns
     assert launch.args[0] == x.ptr and launch.args[1] == y.ptr
-    assert launch.args[2:6] == [300, 20, 24, 20]
-    assert y.shape == (300, 20)
+    assert launch.args[2:6] == [700, 20, 24, 20]
+    assert y.shape == (700, 20)
     # a batch: a launch a matrix, each from where it starts in x (strided) and in the packed result
     x = Device((2, 3, 50, 70), strides=(30000, 10000, 200, 1))
     m = mark()

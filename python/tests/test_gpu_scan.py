@@ -155,17 +155,18 @@ def test_rows(shape, strategy, gen):
                 assert torch.equal(got.long(), ref)
 
 
-@pytest.mark.parametrize("axis", [None, "cols", "cols, staging: none"])
+@pytest.mark.parametrize("axis", [None, "cols", "cols, staging: smem"])
 @pytest.mark.parametrize("shape, dim", [((1000, 33), 0), ((2, 300, 17), -2), ((5, 1), 0), ((100003, 70), 0),
                                         ((4097, 64), 0), ((3, 70000, 9), 1), ((129, 1000), 0), ((65536, 128), 0)])
 def test_columns(shape, dim, axis, gen):
     """Down the columns (dim=-2: between two transposes, or with axis="cols"
-    the kernel of axis: cols, tiles of 256 rows of bands of 32 columns, many
-    tiles and groups, partial bands; the tile in shared memory, its TMA
-    copies where the rows are whole, or each thread's rows in registers,
-    staging="none"), against torch.cumsum of each column: integers exactly,
-    floats within the bound."""
-    how = {"axis": "cols", "staging": "none"} if axis == "cols, staging: none" else {"axis": axis} if axis else {}
+    the kernel of axis: cols, tiles of 384 rows of bands of 32 columns, each
+    thread's rows in registers, many tiles and groups, partial bands; or
+    staging="smem", tiles of 256 rows copied into shared memory, by TMA
+    where the rows are whole), against torch.cumsum of each column:
+    integers exactly, floats within the bound."""
+    how = ({"axis": "cols", "staging": "smem", "items_per_thread": 8} if axis == "cols, staging: smem"
+           else {"axis": axis} if axis else {})
     for dt in ("i32", "f32"):
         x = data(int(torch.tensor(shape).prod()), dt, gen).view(shape)
         for exclusive in (False, True):
@@ -277,8 +278,9 @@ def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
         for c in (0, 31, 63):
             check(got[:, c].contiguous(), y[:, c].contiguous(), "sum", False)
     assert torch.equal(kgen.cumsum(y, dim=0, axis="cols"), first)
-    # staging="none" (the rows in registers): the same combination, so the same bits
-    assert torch.equal(kgen.cumsum(y, dim=0, axis="cols", staging="none"), first)
+    # a tile of 8 rows a thread staged in shared memory or held in registers: the same combination, so the same bits
+    staged = kgen.cumsum(y, dim=0, axis="cols", staging="smem", items_per_thread=8)
+    assert torch.equal(kgen.cumsum(y, dim=0, axis="cols", staging="none", items_per_thread=8), staged)
     if first.dtype == y.dtype:  # in place: one element size
         z = y.clone()
         assert kgen.cumsum(z, dim=0, axis="cols", out=z) is z

@@ -8,12 +8,12 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 256
-//   items_per_thread: 8
+//   items_per_thread: 12
 //   load_width: 16
 //   axis: cols
 //   lanes: 8
 //   out_dtype: f32
-//   staging: smem
+//   staging: none
 //   blocks_per_sm: 0
 //   mode: inclusive
 //   strategy: lookback
@@ -21,7 +21,7 @@
 //
 // Kernel (extern "C"), down each column of a rows x cols matrix:
 //   scan_cols_sum_f32(in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch)  <<<(tiles, bands), 256>>>
-// where tiles = ceil(rows / 256) and bands = ceil(cols / 32): a block a tile of 256 rows of a
+// where tiles = ceil(rows / 384) and bands = ceil(cols / 32): a block a tile of 384 rows of a
 // band of 32 columns (rows in_pitch and out_pitch elements apart).  Scratch, 16-byte aligned:
 // a 16-byte header (the launches done on it), then each band's band_scratch bytes: a 16-byte
 // status word a column of a tile, then one a column of a group of 32 tiles; zeros before
@@ -38,25 +38,9 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 8 rows of its columns.
+// 256 threads per block, each scanning 12 rows of its columns.
 constexpr int THREADS = 256;
-constexpr int ITEMS = 8;
-// The blocks an SM the launch bounds ask for: as many as its shared memory
-// holds (1 KB of it each block's own), within its threads and blocks:
-// 4 on sm_90 and sm_100 (228 KB).
-#if __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
-constexpr int SM_SMEM = 228 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
-#elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
-constexpr int SM_SMEM = 164 * 1024, SM_THREADS = 2048, SM_BLOCKS = 32;
-#elif __CUDA_ARCH__ == 750
-constexpr int SM_SMEM = 64 * 1024, SM_THREADS = 1024, SM_BLOCKS = 16;
-#else  // sm_86, sm_89, sm_120 and others: the least of them
-constexpr int SM_SMEM = 100 * 1024, SM_THREADS = 1536, SM_BLOCKS = 16;
-#endif
-constexpr int SMEM = 37136;  // this kernel's shared memory
-constexpr int fewest(int a, int b) { return a < b ? a : b; }
-constexpr int SMEM_FIT = fewest(fewest(SM_SMEM / (SMEM + 1024), SM_THREADS / THREADS), SM_BLOCKS);
-// (and no more than leave each thread the registers it needs: BLOCKS, below)
+constexpr int ITEMS = 12;
 
 // op: sum
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
@@ -77,50 +61,6 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
 {
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
-
-#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (read_tile)
-// Shared-memory address of a generic pointer, for the PTX below.
-static __device__ __forceinline__ unsigned int smem(const void *p)
-{
-    return (unsigned int)__cvta_generic_to_shared(p);
-}
-
-// An mbarrier whose phase completes when `count` threads have arrived (and
-// the bytes they expect have landed).
-static __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(count) : "memory");
-}
-
-// Make the mbarriers' initialisation visible to the TMA unit and the other threads.
-static __device__ __forceinline__ void fence_mbarrier_init()
-{
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-
-// Arrive on bar, expecting `bytes` more from TMA copies that complete on it.
-static __device__ __forceinline__ void mbarrier_arrive_expect_tx(unsigned long long *bar, unsigned int bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem(bar)), "r"(bytes) : "memory");
-}
-
-// Wait until the phase of bar with this parity has completed.
-static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, unsigned int parity)
-{
-    for (unsigned int done = 0; !done;)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
-}
-
-// TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
-// dst, both 16-byte aligned, completing on bar.
-static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
-                                                 unsigned long long *bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
-}
-#endif
 
 // A pack stored with st.global.cs, streaming: the results are not read
 // again here, so L2 keeps what is (the input ahead, the look-back's words)
@@ -286,8 +226,7 @@ struct Status {
 
 // A tile is ROWS rows of a band of COLS columns.  Thread (g, l), g =
 // threadIdx.x / LANES and l = threadIdx.x % LANES, takes the VEC columns at
-// l * VEC of the tile's ITEMS rows from g * ITEMS, read from the tile in
-// shared memory (staging: smem, read_tile()): LANES
+// l * VEC of the tile's ITEMS rows from g * ITEMS, held in registers: LANES
 // threads read a row of the band at once.  Warp w scans K of the band's
 // columns across the row groups and looks back on them for the tile.
 constexpr int LANES = 8;
@@ -298,10 +237,6 @@ constexpr int WARPS = THREADS / 32;
 constexpr int K = COLS / WARPS;
 static_assert(GROUPS <= 32, "a column's row groups are scanned across a warp's lanes");
 static_assert(COLS % WARPS == 0, "the warps share the band's columns evenly");
-// The blocks an SM the launch bounds ask for: as many as shared memory
-// holds, and no more than leave each thread the registers it needs.
-constexpr int MOST_BLOCKS = 4;  // what 40 + 5 K registers a thread leave (K twice for 8-byte accumulators)
-constexpr int BLOCKS = fewest(SMEM_FIT, MOST_BLOCKS) > 1 ? fewest(SMEM_FIT, MOST_BLOCKS) : 1;
 
 // The words of a warp's K columns at w (of a tile or a group), once each
 // holds at least `what`: every load issued before the first is waited on.
@@ -485,52 +420,6 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
     }
 }
 
-// staging: smem.  The tile at (row0, col0) into shared memory as it lies,
-// a row of the band after another.  A whole tile
-// whose rows start 16-byte aligned: one TMA bulk copy a row on sm_90,
-// issued by warp 0's lanes (nothing staged in registers, so the
-// look-back's registers are free and more tiles fit an SM).  Otherwise
-// (and before sm_90) loads of VEC elements, each thread's across the
-// tile, where a load's elements are inside the matrix and aligned, one
-// element a load where not (the scan takes the identity outside it).
-static __device__ __forceinline__ void read_tile(Pack<T, VEC> (*tile)[LANES], unsigned long long *bar,
-                                                 const T *__restrict__ in, Index row0, Index col0, Index rows,
-                                                 Index cols, Index in_pitch)
-{
-    static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
-#if __CUDA_ARCH__ >= 900
-    if (row0 + ROWS <= rows && col0 + COLS <= cols && aligned(in + row0 * in_pitch + col0, 16) &&
-        in_pitch * sizeof(T) % 16 == 0) {  // whole, its rows 16-byte aligned
-        if (threadIdx.x < 32) {
-            if (threadIdx.x == 0) {
-                mbarrier_init(bar, 1);
-                fence_mbarrier_init();
-                mbarrier_arrive_expect_tx(bar, (unsigned)(ROWS * COLS * sizeof(T)));
-            }
-            __syncwarp();
-            for (int r = threadIdx.x; r < (int)ROWS; r += 32)
-                bulk_load(tile[r], in + (row0 + r) * in_pitch + col0, (unsigned)(COLS * sizeof(T)), bar);
-        }
-        __syncthreads();  // the mbarrier is set up before anyone waits on it
-        mbarrier_wait(bar, 0);
-        return;
-    }
-#endif
-    for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS) {
-        const Index r = row0 + i / LANES, c = col0 + i % LANES * VEC;
-        const T *from = in + r * in_pitch + c;
-        if (r < rows && c + VEC <= cols && aligned(from, sizeof(Pack<T, VEC>))) {
-            tile[i / LANES][i % LANES] = *reinterpret_cast<const Pack<T, VEC> *>(from);
-        } else {
-#pragma unroll
-            for (int e = 0; e < VEC; e++)
-                if (r < rows && c + e < cols)
-                    tile[i / LANES][i % LANES].e[e] = from[e];
-        }
-    }
-    __syncthreads();
-}
-
 // A block a tile of a band, the grid (tiles, bands) taken in launch order
 // a band after another: block b (b = x + y * tiles) tile b / bands of band
 // b % bands, so that every band's look-back runs at once (one band's tiles
@@ -538,7 +427,7 @@ static __device__ __forceinline__ void read_tile(Pack<T, VEC> (*tile)[LANES], un
 // bench/results/nvidia-h200/2026-12-05-scan-cols-probe).  Each thread combines its rows of its columns; each warp scans
 // the row groups' totals of its columns and looks back on them; each thread
 // scans its rows from what comes before them and stores the results.
-extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
+extern "C" __global__ void __launch_bounds__(THREADS)
 scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index band_scratch)
 {
@@ -546,21 +435,31 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     // a warp reading down a column meets no bank twice.
     __shared__ Acc sums[GROUPS][COLS + 1];
     __shared__ unsigned long long mark;
-    __shared__ alignas(128) Pack<T, VEC> tile[ROWS][LANES];
-    __shared__ unsigned long long bar;
     const Index b = blockIdx.x + (Index)blockIdx.y * gridDim.x, tiles = (rows + ROWS - 1) / ROWS;
     const Index t = b / gridDim.y, band = b % gridDim.y;
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const Index row = t * ROWS + (Index)g * ITEMS, col = band * COLS + (Index)l * VEC;
     const bool inside = row + ITEMS <= rows && col + VEC <= cols;
+    Pack<T, VEC> x[ITEMS];
 
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
     const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
     unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
-    read_tile(tile, &bar, in, t * ROWS, band * COLS, rows, cols, in_pitch);
+    if (inside && aligned(in, sizeof(Pack<T, VEC>)) && in_pitch % VEC == 0) {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            x[j] = *reinterpret_cast<const Pack<T, VEC> *>(in + (row + j) * in_pitch + col);
+    } else {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                if (row + j < rows && col + e < cols)
+                    x[j].e[e] = in[(row + j) * in_pitch + col + e];
+    }
     // The thread's row j of its columns.
-    auto pack = [&](int j) -> const Pack<T, VEC> & { return tile[g * ITEMS + j][l]; };
+    auto pack = [&](int j) -> const Pack<T, VEC> & { return x[j]; };
     // Element e of the thread's row j, x, as an accumulator (the identity outside the matrix).
     auto element = [&](const Pack<T, VEC> &x, int j, int e) {
         return inside || (row + j < rows && col + e < cols) ? to_acc(x.e[e], row + j) : identity();
