@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +163,8 @@ run_usage(FILE *fp)
 	      "rows as JSON objects, one per line, keyed by the header's names (FILE - :\n"
 	      "standard output, after the table); neither may be a spec given.  Each is\n"
 	      "written when the run ends, replacing the file; a run that gives no result\n"
-	      "leaves it as it was.\n"
+	      "leaves it as it was.  A first SIGINT, SIGTERM or SIGHUP stops the run after\n"
+	      "the result under way and writes the rows so far; a second stops it at once.\n"
 	      "A SPEC shipped:OP-DTYPE (e.g. shipped:sum-f32) is the size plan kgen ships\n"
 	      "for GPU D's model, tuned on one (the line before the header names it):\n"
 	      "$KGEN_PLANS_DIR, else the installed plans, nvidia-<model>/OP-DTYPE.yaml; a\n"
@@ -755,6 +757,49 @@ report(const struct run_opts *o, struct tables *t, int rc)
 	return rc;
 }
 
+/* The signal that asked kgen run to stop, or 0 (stop_on()). */
+static volatile sig_atomic_t stop_signal;
+
+int
+kgen_run_stopped(void)
+{
+	return stop_signal != 0;
+}
+
+static void
+on_stop(int sig)
+{
+	static const char said[] = "kgen run: stopping after the result under way to write the rows so far "
+	                           "(the signal again stops it at once)\n";
+
+	ssize_t written;
+
+	stop_signal = sig;
+	written = write(STDERR_FILENO, said, sizeof said - 1);  /* a failure: nothing a handler can do */
+	(void)written;
+}
+
+/* While kgen run gathers --tsv or --json rows, the first SIGINT, SIGTERM
+ * or SIGHUP stops it between results, so that the rows so far are
+ * written (the tables are written at the end); the next one stops it at
+ * once, as it would have (SA_RESETHAND).  A signal ignored (nohup) stays
+ * ignored. */
+static void
+stop_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 /* kgen run: parse, build, run each family's runner, report. */
 int
 kgen_cmd_run(int argc, char **argv)
@@ -774,8 +819,19 @@ kgen_cmd_run(int argc, char **argv)
 		return kgen_run_multi(&o, argv + first, argc - first);
 	if ((rc = open_tables(&o, argv + first, argc - first, &t)))
 		return rc;
+	if (t.tsv)
+		stop_on_signals();
 	if (build(&o, argv + first, argc - first, t.tsv, &b, &rc))
 		rc = run_families(&o, &b, t.tsv, rc);
 	free_built(&b);
-	return report(&o, &t, rc);
+	rc = report(&o, &t, rc);
+	if (stop_signal) {  /* the rows written: end as the signal would have ended it, for the shell's sake */
+		fprintf(stderr, "kgen run: stopped by signal %d (%s) after the results above\n", (int)stop_signal,
+		        strsignal(stop_signal));
+		fflush(NULL);
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+		return 128 + stop_signal;
+	}
+	return rc;
 }

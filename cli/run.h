@@ -120,6 +120,11 @@ int kgen_parse_shape(const char *text, unsigned long long shape[3]);
 /* count elements of `size` bytes each, times `times`, overflow size_t? */
 int kgen_run_too_large(unsigned long long count, unsigned long long times, unsigned long long size);
 
+/* Whether kgen run was asked to stop (SIGINT, SIGTERM or SIGHUP while it
+ * gathers --tsv or --json rows): the runners start no further result, and
+ * the rows so far are written (kgen_run_stop_signal: the signal, or 0). */
+int kgen_run_stopped(void);
+
 /* Copies of an input of `bytes` that together exceed twice the L2, so that
  * timed calls rotated among them read device memory (1 to 64). */
 int kgen_run_copies(const kgen_context *ctx, const struct run_opts *o, size_t bytes);

@@ -796,11 +796,11 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	int i, j;
 
 	memset(&p, 0, sizeof p);
-	for (j = 0; j < o->nshape && !st; j++) {
+	for (j = 0; j < o->nshape && !st && !kgen_run_stopped(); j++) {
 		unsigned long long mnk[3];
 
 		shape_of(o, j, mnk);
-		for (i = 0; i < nspecs && !st; i++) {
+		for (i = 0; i < nspecs && !st && !kgen_run_stopped(); i++) {
 			kgen_spec *spec = specs[i].spec;
 			char msg[1200] = "-";
 			const char *verdict = "-";

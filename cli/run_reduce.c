@@ -204,8 +204,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	memset(&in, 0, sizeof in);
 	memset(&probe, 0, sizeof probe);
 	/* Sizes outside, specs inside: one input serves every spec of its dtype and op. */
-	for (j = 0; j < o->nn && !st; j++) {
-		for (i = 0; i < nspecs; i++) {
+	for (j = 0; j < o->nn && !st && !kgen_run_stopped(); j++) {
+		for (i = 0; i < nspecs && !kgen_run_stopped(); i++) {
 			kgen_spec *spec = specs[i].spec;
 			kgen_kernel *k = specs[i].kernel;
 			unsigned long long n = o->n[j];

@@ -259,10 +259,10 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	int i, j;
 
 	memset(&m, 0, sizeof m);
-	for (j = 0; j < o->nshape && !st; j++) {
+	for (j = 0; j < o->nshape && !st && !kgen_run_stopped(); j++) {
 		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1];
 
-		for (i = 0; i < nspecs && !st; i++) {
+		for (i = 0; i < nspecs && !st && !kgen_run_stopped(); i++) {
 			kgen_spec *spec = specs[i].spec;
 			size_t esize = (size_t)spec->r.dtype->size;
 			unsigned long long n = spec->axis == KGEN_AXIS_ROWS ? rows : cols;

@@ -427,8 +427,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	int i, j;
 
 	memset(&c, 0, sizeof c);
-	for (j = 0; j < o->nshape && !st; j++) {
-		for (i = 0; i < nspecs && !st; i++) {
+	for (j = 0; j < o->nshape && !st && !kgen_run_stopped(); j++) {
+		for (i = 0; i < nspecs && !st && !kgen_run_stopped(); i++) {
 			kgen_spec *spec = specs[i].spec;
 			unsigned long long rows = o->shape[j][0], cols = o->shape[j][1], bad = 0;
 			size_t xbytes = (size_t)(rows * (cols + (unsigned long long)o->pad)) * (size_t)spec->r.dtype->size;

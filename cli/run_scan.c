@@ -246,8 +246,8 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	int i, j, nsizes = sizes(o, rows, cols);
 	kgen_status st = KGEN_OK;
 
-	for (j = 0; j < nsizes && !st; j++) {
-		for (i = 0; i < nspecs && !st; i++) {
+	for (j = 0; j < nsizes && !st && !kgen_run_stopped(); j++) {
+		for (i = 0; i < nspecs && !st && !kgen_run_stopped(); i++) {
 			kgen_spec *s = specs[i].spec;
 			int down = s->axis == KGEN_AXIS_COLS, vector = rows[j] == 1 && !down;
 			/* axis: cols at --n N: a column of N */

@@ -133,13 +133,13 @@ run(kgen_context *ctx, const struct run_opts *o, struct run_spec *specs, int nsp
 	int i, j;
 
 	memset(&t, 0, sizeof t);
-	for (j = 0; j < o->nshape && !st; j++) {
+	for (j = 0; j < o->nshape && !st && !kgen_run_stopped(); j++) {
 		unsigned long long rows = o->shape[j][0], cols = o->shape[j][1], batch = o->shape[j][2];
 		char shape[80];
 		double copy_ms = -1;
 		size_t copy_bytes = 0;  /* what copy_ms copied: specs of other dtypes need their own */
 
-		for (i = 0; i < nspecs && !st; i++) {
+		for (i = 0; i < nspecs && !st && !kgen_run_stopped(); i++) {
 			kgen_spec *spec = specs[i].spec;
 			int esize = spec->r.dtype->size;
 			size_t bytes = (size_t)(batch * rows * cols) * (size_t)esize;  /* moved: read once, written once */

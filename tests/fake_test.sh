@@ -155,6 +155,31 @@ if [ "$made" = now ] || ! printf '%s\n' "$tsvout" | grep -q "^spec	dtype	op	n	" 
 	printf '%s\n' "$tsvout"
 	status=1
 fi
+# A signal (SIGTERM, raised by the fake driver in the third result's
+# cuCtxSynchronize) stops kgen run after the result under way: the rows so
+# far are written to --tsv and --json, the fourth size never runs, and
+# kgen run ends by the signal; with SIGTERM ignored (nohup) it runs on.
+out=$(FAKE_CUDA_SIGNAL=cuCtxSynchronize:3 "$b/kgen" run --n 1000 --n 2000 --n 3000 --n 4000 --tsv "$dir/stopped.tsv" \
+	--json "$dir/stopped.json" "$top_srcdir/specs/reduce_vec4.yaml" 2>&1)
+rc=$?
+if [ $rc -ne 143 ] || ! echo "$out" | grep -q 'stopping after the result under way' ||
+   ! echo "$out" | grep -q 'stopped by signal 15' || echo "$out" | grep -q 'n=4000' ||
+   [ "$(grep -c 'reduce_vec4.yaml	f32	sum	' "$dir/stopped.tsv")" -ne 3 ] ||
+   [ "$(grep -c '"n": [123]000,' "$dir/stopped.json")" -ne 3 ]; then
+	echo "FAIL: kgen run stopped by SIGTERM: exit $rc (143 wanted), the rows so far in --tsv and --json:"
+	echo "$out"
+	cat "$dir/stopped.tsv" "$dir/stopped.json"
+	status=1
+fi
+out=$(trap '' TERM; FAKE_CUDA_SIGNAL=cuCtxSynchronize:3 "$b/kgen" run --n 1000 --n 2000 --n 3000 --n 4000 \
+	--tsv "$dir/ignored.tsv" "$top_srcdir/specs/reduce_vec4.yaml" 2>&1)
+rc=$?
+if [ $rc -ne 6 ] || [ "$(grep -c 'reduce_vec4.yaml	f32	sum	' "$dir/ignored.tsv")" -ne 4 ]; then
+	echo "FAIL: kgen run with SIGTERM ignored: exit $rc (6 wanted: the fake's results do not verify), 4 rows wanted:"
+	echo "$out"
+	cat "$dir/ignored.tsv"
+	status=1
+fi
 rm -rf "$dir"
 out=$("$b/kgen" run --shape 2x33x65 "$top_srcdir/specs/rows/softmax.yaml" 2>&1)
 rc=$?

@@ -16,11 +16,14 @@
  * kgen_time_calls is tested too.  FAKE_CUDA_DEVICES=N reports N GPUs (1 by
  * default; all alike, sharing one context), for the multi-GPU tests, which
  * also read a launch's whole parameter (fake_cuda_watch).
+ * FAKE_CUDA_SIGNAL=NAME:N raises SIGTERM in the N-th call of NAME (of
+ * those that ask: cuCtxSynchronize), for kgen run's stop between results.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
 #include <cuda.h>
 #include "fake_cuda.h"
 
@@ -105,6 +108,20 @@ failing(const char *name)
 }
 #define FAIL_IF(name) do { if (failing(name)) return CUDA_ERROR_OUT_OF_MEMORY; } while (0)
 
+/* The N-th call of $FAKE_CUDA_SIGNAL's NAME:N raises SIGTERM as it starts. */
+static void
+signalling(const char *name)
+{
+	static int calls;
+	const char *want = getenv("FAKE_CUDA_SIGNAL"), *colon;
+
+	if (!want || !(colon = strchr(want, ':')) || (size_t)(colon - want) != strlen(name) ||
+	    strncmp(want, name, strlen(name)))
+		return;
+	if (++calls == atoi(colon + 1))
+		raise(SIGTERM);
+}
+
 /* As the real driver: work needs the GPU's context current on the thread,
  * and each thread has its own current context (a plan's entries build on
  * threads of their own). */
@@ -171,7 +188,7 @@ API CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUC
 API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxPushCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
 API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *c) { if (c) *c = current; current = NULL; return CUDA_SUCCESS; }
-API CUresult CUDAAPI cuCtxSynchronize(void) { NO_CAPTURE(); return CUDA_SUCCESS; }
+API CUresult CUDAAPI cuCtxSynchronize(void) { signalling("cuCtxSynchronize"); NO_CAPTURE(); return CUDA_SUCCESS; }
 
 /* A module: the kernels its image defines (the ".text.NAME" sections of a
  * cubin), so that cuModuleGetFunction finds those alone, as the driver
