@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -581,6 +582,10 @@ build_kernels(struct built *b, int *rc)
 	int i, j, bad;
 
 	for (i = 0, j = 0; i < b->nspecs; i++) {
+		if (kgen_run_stopped()) {  /* asked to stop (stop_on_signals()): no result will run */
+			run_spec_free(&specs[i]);
+			continue;
+		}
 		if (!(st = specs[i].plan ? kgen_kernel_build_plan(b->ctx, specs[i].plan, &specs[i].kernel, &err)
 		                         : kgen_kernel_build(b->ctx, specs[i].spec, &specs[i].kernel, &err))) {
 			specs[j++] = specs[i];
@@ -757,47 +762,61 @@ report(const struct run_opts *o, struct tables *t, int rc)
 	return rc;
 }
 
-/* The signal that asked kgen run to stop, or 0 (stop_on()). */
-static volatile sig_atomic_t stop_signal;
+/* The signal that asked kgen run to stop, or 0 (stop_on_signals()): an
+ * atomic, as the handler may run on a plan's build thread. */
+static atomic_int stop_signal;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 int
 kgen_run_stopped(void)
 {
-	return stop_signal != 0;
+	return atomic_load(&stop_signal) != 0;
 }
 
+/* The first of the signals: noted, said, and every one of them back to
+ * what it did before (so the next stops kgen at once); errno as it was. */
 static void
 on_stop(int sig)
 {
 	static const char said[] = "kgen run: stopping after the result under way to write the rows so far "
-	                           "(the signal again stops it at once)\n";
-
+	                           "(a signal again stops it at once)\n";
+	struct sigaction dfl;
 	ssize_t written;
+	int e = errno;
+	size_t i;
 
-	stop_signal = sig;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaction(stop_signals[i], &dfl, NULL);
+	atomic_store(&stop_signal, sig);
 	written = write(STDERR_FILENO, said, sizeof said - 1);  /* a failure: nothing a handler can do */
 	(void)written;
+	errno = e;
 }
 
 /* While kgen run gathers --tsv or --json rows, the first SIGINT, SIGTERM
- * or SIGHUP stops it between results, so that the rows so far are
- * written (the tables are written at the end); the next one stops it at
- * once, as it would have (SA_RESETHAND).  A signal ignored (nohup) stays
- * ignored. */
+ * or SIGHUP stops it between builds and results, so that the rows so far
+ * are written (the tables are written at the end); the next one stops it
+ * at once, as it would have.  A signal ignored (nohup) stays ignored.  The
+ * peers' helpers run with the three blocked (cli/timing.c), so that the
+ * result under way keeps its peer's figure. */
 static void
 stop_on_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, old;
 	size_t i;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
+	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);  /* one handler at a time */
+	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
 }
 
 /* kgen run: parse, build, run each family's runner, report. */
@@ -825,13 +844,14 @@ kgen_cmd_run(int argc, char **argv)
 		rc = run_families(&o, &b, t.tsv, rc);
 	free_built(&b);
 	rc = report(&o, &t, rc);
-	if (stop_signal) {  /* the rows written: end as the signal would have ended it, for the shell's sake */
-		fprintf(stderr, "kgen run: stopped by signal %d (%s) after the results above\n", (int)stop_signal,
-		        strsignal(stop_signal));
+	if (kgen_run_stopped()) {  /* the rows written: end as the signal would have ended it, for the shell's sake */
+		int sig = atomic_load(&stop_signal);
+
+		fprintf(stderr, "kgen run: stopped by signal %d (%s) after the results above\n", sig, strsignal(sig));
 		fflush(NULL);
-		signal(stop_signal, SIG_DFL);
-		raise(stop_signal);
-		return 128 + stop_signal;
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
 	}
 	return rc;
 }

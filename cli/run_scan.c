@@ -109,8 +109,9 @@ enum { SIDE_BY_SIDE = 1024 };
 
 /* Every element of c->back against its prefix's reference, row by row
  * (axis: cols, column by column, SIDE_BY_SIDE columns at once): the
- * number wrong, the first met described in msg, or -1 where memory for
- * the columns' references ran out. */
+ * number wrong, the first met described in msg (down the columns: the
+ * first row with one of the first SIDE_BY_SIDE columns that have one,
+ * its leftmost), or ~0 where memory for the columns' references ran out. */
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {

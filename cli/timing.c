@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -418,6 +419,8 @@ spawn_reader(const char *exe, const char *args, int both, pid_t *pid)
 	extern char **environ;
 	char words[512], *argv[32], *save = NULL, *w;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t mask;
 	int fd[2], argc = 0, r;
 	FILE *fp;
 
@@ -438,7 +441,20 @@ spawn_reader(const char *exe, const char *args, int both, pid_t *pid)
 	if (both)
 		posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
 	posix_spawn_file_actions_addclose(&fa, fd[1]);
-	r = posix_spawn(pid, exe, &fa, NULL, argv, environ);
+	/* SIGINT, SIGTERM and SIGHUP blocked in the helper: a Ctrl-C or a
+	 * timeout(1) reaches kgen's whole process group, and kgen run finishes
+	 * the result under way, its peer's figure too (cli/run.c); a helper
+	 * left by a kgen gone ends with its measurement, at its pipe. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if ((r = posix_spawnattr_init(&attr)) == 0) {
+		posix_spawnattr_setsigmask(&attr, &mask);
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+		r = posix_spawn(pid, exe, &fa, &attr, argv, environ);
+		posix_spawnattr_destroy(&attr);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd[1]);
 	if (r != 0 || !(fp = fdopen(fd[0], "r"))) {

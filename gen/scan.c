@@ -137,6 +137,7 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 {
 	long long vec, cols, warps = s->threads / 32;
 	kgen_status st;
+	int wide_default;
 
 	if (s->scan_strategy != KGEN_SCAN_STRATEGY_LOOKBACK)
 		return ERR(scan_strategy, "axis: cols scans down the columns with the look-back over tiles of rows; "
@@ -157,20 +158,22 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		if (s->lanes < s->threads / 32)
 			s->lanes = s->threads / 32;
 	}
-	/* 12 rows a thread of 4- and 8-byte elements (tiles of 384 rows of 32
-	 * f32 columns, in registers: the tile no longer fits 48 KB of shared
-	 * memory): with the bands side by side, 2^20 x 64 and 2^20 x 1024 f32
-	 * at 0.56 and 0.78 of a copy on an H100, where 8 rows staged in shared
-	 * memory gave 0.45 and 0.63 and 8 in registers 0.45 and 0.69
-	 * (bench/results/nvidia-h100/2026-12-05-scan-cols-interleave); 8 rows
-	 * for narrower elements (64 of their columns a band: 12 rows in
-	 * registers would take 216 of a thread's registers) or a staged tile. */
+	/* The tile by default: for 4- and 8-byte elements 12 rows a thread in
+	 * registers (tiles of 384 rows of 32 f32 columns): with the bands side
+	 * by side, 2^20 x 64 and 2^20 x 1024 f32 at 0.56 and 0.78 of a copy on
+	 * an H100, where 8 rows staged in shared memory gave 0.45 and 0.63 and
+	 * 8 in registers 0.45 and 0.69 (bench/results/nvidia-h100/
+	 * 2026-12-05-scan-cols-interleave); for narrower elements, or where
+	 * staging: smem is asked for, 8 rows (64 bf16 columns a band: 12 rows
+	 * in registers would take 216 of a thread's registers).  staging: smem
+	 * wherever the tile fits, but for the default tile of wider elements. */
+	wide_default = s->r.dtype->size >= 4 && s->items_per_thread < 0;
 	if (s->items_per_thread < 0)
-		s->items_per_thread = s->r.dtype->size >= 4 &&
-		                      !(s->pos[KGEN_KEY_staging].line && s->staging == KGEN_STAGING_SMEM) ? 12 : 8;
+		s->items_per_thread = wide_default && !(s->pos[KGEN_KEY_staging].line && s->staging == KGEN_STAGING_SMEM)
+		                      ? 12 : 8;
 	if (!s->pos[KGEN_KEY_staging].line) {
 		s->staging = KGEN_STAGING_SMEM;
-		if (s->lanes * s->load_width % 16 || smem_bytes(s) > 48 * 1024)
+		if (wide_default || s->lanes * s->load_width % 16 || smem_bytes(s) > 48 * 1024)
 			s->staging = KGEN_STAGING_NONE;
 	}
 	if (s->staging == KGEN_STAGING_SMEM && s->lanes * s->load_width % 16)

@@ -271,6 +271,11 @@ START_TEST(each_strategy_states_its_launch)
 	src = source_of("kernel: scan\naxis: cols\ndtype: f64\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 12\n"));
 	free(src);
+	/* 12 rows of 128 threads fit 48 KB: the default tile stays in registers all the same. */
+	src = source_of("kernel: scan\naxis: cols\nthreads: 128\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 12\n"));
+	ck_assert_ptr_nonnull(strstr(src, "//   staging: none\n"));
+	free(src);
 	/* Where the tile would not fit in 48 KB, or a row of the band is not whole 16-byte pieces, the
 	 * default is staging: none, not a refusal. */
 	src = source_of("kernel: scan\naxis: cols\nitems_per_thread: 16\n");
