@@ -20,6 +20,7 @@
 #include "cli/reference.h"
 #include "cli/run.h"
 #include "cli/timing.h"
+#include "gen/parallel.h"
 #include "gen/scan.h"
 
 /* One --n (a row) or --shape (rows of cols, in's rows pitch elements
@@ -102,63 +103,133 @@ depth_at(const kgen_spec *s, unsigned long long i)
 	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
 }
 
-/* Lines checked side by side down the columns: the input read a row of
- * them at a time (one column after another read a cache line an element:
- * a check of 1048576 x 1024 took minutes). */
-enum { SIDE_BY_SIDE = 1024 };
+/* The check of c->back in parts on every CPU (kgen_parallel_for): a part
+ * is lines [k * per, (k + 1) * per), rows one after another, or columns
+ * side by side, read a row at a time (one column after another read a
+ * cache line an element: a check of 1048576 x 1024 took minutes). */
+struct scan_check {
+	const kgen_spec *s;
+	const struct scase *c;
+	int down, inclusive;
+	unsigned long long lines, length, per;
+	struct {
+		unsigned long long bad, line, at;  /* the part's wrong elements, its first's line and index */
+		int no_memory;
+	} *parts;
+};
 
-/* Every element of c->back against its prefix's reference, row by row
- * (axis: cols, column by column, SIDE_BY_SIDE columns at once): the
- * number wrong, the first met described in msg (down the columns: the
- * first row with one of the first SIDE_BY_SIDE columns that have one,
- * its leftmost), or ~0 where memory for the columns' references ran out. */
+/* Line r's input and element i's result of it. */
+static const unsigned char *
+line_in(const struct scan_check *k, unsigned long long r)
+{
+	return k->c->host + (k->down ? r : r * k->c->pitch) * (size_t)k->s->r.dtype->size;
+}
+
+static const unsigned char *
+result_at(const struct scan_check *k, unsigned long long r, unsigned long long i)
+{
+	unsigned long long at = k->down ? r + i * k->c->cols : r * k->c->cols + i;
+
+	return k->c->back + at * (size_t)k->s->r.out->size;
+}
+
+/* Element i of a line against run, its reference before or after i (mode):
+ * ok or not, the reference finished in *at. */
+static int
+element_ok(const struct scan_check *k, const struct reference *run, unsigned long long r, unsigned long long i,
+           struct reference *at)
+{
+	*at = *run;
+	kgen_reference_finish(k->s, at);
+	at->depth = depth_at(k->s, i);
+	return kgen_result_ok(k->s, result_at(k, r, i), k->inclusive ? i + 1 : i, at);
+}
+
+static void
+check_part(void *arg, int part)
+{
+	struct scan_check *k = arg;
+	unsigned long long first = (unsigned long long)part * k->per, r0, r, i, m;
+	unsigned long long end = first + k->per < k->lines ? first + k->per : k->lines;
+	unsigned long long side = k->down ? end - first : 1, step = k->down ? k->c->pitch : 1;
+	struct reference *run = malloc((size_t)side * sizeof *run), at;
+
+	if (!run) {
+		k->parts[part].no_memory = 1;
+		return;
+	}
+	for (r0 = first; r0 < end; r0 += side) {
+		m = end - r0 < side ? end - r0 : side;
+		for (r = 0; r < m; r++)
+			kgen_reference_init(k->s, &run[r]);
+		for (i = 0; i < k->length; i++)
+			for (r = r0; r < r0 + m; r++) {
+				if (k->inclusive)
+					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * step);
+				if (!element_ok(k, &run[r - r0], r, i, &at) && !k->parts[part].bad++)
+					k->parts[part].line = r, k->parts[part].at = i;
+				if (!k->inclusive)
+					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * step);
+			}
+	}
+	free(run);
+}
+
+/* Every element of c->back against its prefix's reference: the number
+ * wrong, the first of the first part that has one described in msg (along
+ * rows: the first row's; down columns: the first row's of the first 16 to
+ * 1024 columns that have one), or ~0 where memory ran out. */
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {
-	size_t isize = (size_t)s->r.dtype->size, osize = (size_t)s->r.out->size;
-	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE;
-	unsigned long long r0, r, i, m, bad = 0;
-	struct reference *run, at;
+	struct scan_check k = { s, c, s->axis == KGEN_AXIS_COLS, s->scan_mode == KGEN_SCAN_INCLUSIVE, 0, 0, 0, NULL };
+	unsigned long long bad = 0, r, i;
+	struct reference run, at;
 	char what[300];
+	int n, p, shown = -1;
 
-	int down = s->axis == KGEN_AXIS_COLS;
 	/* line r of lines: a row (element i at r * pitch + i) or a column (at i * pitch + r) */
-	unsigned long long lines = down ? c->cols : c->rows, length = down ? c->rows : c->cols;
-	unsigned long long in_step = down ? c->pitch : 1, out_step = down ? c->cols : 1;
-	unsigned long long side = down ? SIDE_BY_SIDE : 1;
-
-	if (!(run = malloc(side * sizeof *run)))
+	k.lines = k.down ? c->cols : c->rows;
+	k.length = k.down ? c->rows : c->cols;
+	k.per = (k.lines + 255) / 256;
+	if (k.down)
+		k.per = k.per < 16 ? 16 : k.per > 1024 ? 1024 : k.per;
+	n = (int)((k.lines + k.per - 1) / k.per);
+	if (!n)
+		return 0;
+	if (!(k.parts = calloc((size_t)n, sizeof *k.parts)))
 		return ~0ull;
-	for (r0 = 0; r0 < lines; r0 += side) {
-		m = lines - r0 < side ? lines - r0 : side;
-		for (r = 0; r < m; r++)
-			kgen_reference_init(s, &run[r]);
-		for (i = 0; i < length; i++) {
-			for (r = r0; r < r0 + m; r++) {
-				const unsigned char *row = c->host + (down ? r : r * c->pitch) * isize;
-				const unsigned char *got = c->back + ((down ? r : r * c->cols) + i * out_step) * osize;
-
-				if (inclusive)
-					kgen_reference_add(s, &run[r - r0], row, i * in_step);
-				at = run[r - r0];
-				kgen_reference_finish(s, &at);
-				at.depth = depth_at(s, i);
-				/* The message only for the first wrong element: a check without one for the others. */
-				if (!kgen_result_ok(s, got, inclusive ? i + 1 : i, &at) && !bad++) {
-					kgen_check_result(s, got, inclusive ? i + 1 : i, &at, what, sizeof what);
-					if (down)
-						snprintf(msg, len, "out[%llu][%llu]: %s", i, r, what);
-					else if (c->rows > 1)
-						snprintf(msg, len, "out[%llu][%llu]: %s", r, i, what);
-					else
-						snprintf(msg, len, "out[%llu]: %s", i, what);
-				}
-				if (!inclusive)
-					kgen_reference_add(s, &run[r - r0], row, i * in_step);
+	kgen_parallel_for(n, 0, check_part, &k);
+	for (p = 0; p < n; p++) {
+		if (k.parts[p].no_memory) {
+			free(k.parts);
+			return ~0ull;
+		}
+		if (k.parts[p].bad && shown < 0)
+			shown = p;
+		bad += k.parts[p].bad;
+	}
+	if (shown >= 0) {  /* the first wrong element again, its reference made to say why */
+		r = k.parts[shown].line;
+		kgen_reference_init(s, &run);
+		for (i = 0; i <= k.parts[shown].at; i++) {
+			if (k.inclusive)
+				kgen_reference_add(s, &run, line_in(&k, r), i * (k.down ? c->pitch : 1));
+			if (i == k.parts[shown].at) {
+				element_ok(&k, &run, r, i, &at);
+				kgen_check_result(s, result_at(&k, r, i), k.inclusive ? i + 1 : i, &at, what, sizeof what);
+			} else if (!k.inclusive) {
+				kgen_reference_add(s, &run, line_in(&k, r), i * (k.down ? c->pitch : 1));
 			}
 		}
+		if (k.down)
+			snprintf(msg, len, "out[%llu][%llu]: %s", i - 1, r, what);
+		else if (c->rows > 1)
+			snprintf(msg, len, "out[%llu][%llu]: %s", r, i - 1, what);
+		else
+			snprintf(msg, len, "out[%llu]: %s", i - 1, what);
 	}
-	free(run);
+	free(k.parts);
 	return bad;
 }
 
