@@ -11,7 +11,9 @@ median of 7 such batches, per call (a call over 5 ms: 3 batches of one);
 the copy timed twice, the later kept.
 Prints one line per dtype and n: the three times in us, kgen's fraction
 of the copy's bandwidth, torch's time over kgen's, and CuPy's time and its
-over kgen's (-1 without CuPy)."""
+over kgen's (-1 without CuPy); with --cols also the time of kgen's default
+route down the columns (dim=-2 without axis: a row scan between two
+transposes, checked the same way) and its over the column kernel's."""
 import sys
 
 import torch
@@ -56,7 +58,8 @@ def main():
         (2 ** 20,), (2 ** 24,), (2 ** 28,)]
     g = torch.Generator(device="cuda").manual_seed(52)
     print("# %s, torch %s, kgen %s, dim %d" % (torch.cuda.get_device_name(), torch.__version__, kgen.__version__, dim))
-    print("dtype shape kgen_us torch_us copy_us kgen_of_copy torch_over_kgen cupy_us cupy_over_kgen")
+    print("dtype shape kgen_us torch_us copy_us kgen_of_copy torch_over_kgen cupy_us cupy_over_kgen" +
+          (" transposes_us transposes_over_kgen" if dim == -2 else ""))
     for dt in ("f32", "i32"):
         for shape in sizes:
             d = dim if len(shape) > 1 else -1
@@ -92,8 +95,21 @@ def main():
                         cupy.allclose(theirs_c, cupy.from_dlpack(got), rtol=1e-3, atol=1e-1)), "cupy.cumsum and kgen differ"
                 del theirs_c
                 c = per_call(lambda: cupy.cumsum(cx, axis=d, dtype=cd))
-            print("%s %s %.2f %.2f %.2f %.3f %.2f %.2f %.2f" % (dt, "x".join(map(str, shape)), k, t, copy, copy / k,
-                                                                  t / k, c, c / k if c > 0 else -1))
+            tr = ""
+            if d == -2:  # kgen's default route down the columns: a row scan between two transposes
+                if dt == "f32":
+                    other = kgen.cumsum(x, dim=d)
+                    assert torch.all((other.double() - want).abs() <= bound), "kgen.cumsum's transposes are wrong"
+                    route = lambda: kgen.cumsum(x, dim=d)
+                else:
+                    other = kgen.scan(x, dim=d, acc_dtype="i64")
+                    assert torch.equal(other, torch.cumsum(x, d)), "kgen.scan's transposes are wrong"
+                    route = lambda: kgen.scan(x, dim=d, acc_dtype="i64")
+                del other
+                r = per_call(route)
+                tr = " %.2f %.2f" % (r, r / k)
+            print("%s %s %.2f %.2f %.2f %.3f %.2f %.2f %.2f%s" % (dt, "x".join(map(str, shape)), k, t, copy, copy / k,
+                                                                    t / k, c, c / k if c > 0 else -1, tr))
             sys.stdout.flush()
             del x, got, src, dst
 
