@@ -391,8 +391,8 @@ def writable_out(out, where, want_dtype, shape, a, what):
     """The Array of out=, checked: contiguous, of the result's dtype and shape, on a's device, writable."""
     o = describe(out, "out", where)
     if o.dtype != want_dtype or tuple(o.shape) != tuple(shape) or not contiguous(o) or other_device(o, a):
-        raise ValueError("kgen: out must be a contiguous %s array of shape %s on the input's device for %s, not %s"
-                         % (want_dtype, tuple(shape), what, out_text(o, a, contiguous(o))))
+        raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device for %s, not %s"
+                         % (where, want_dtype, tuple(shape), what, out_text(o, a, contiguous(o))))
     if o.readonly:
         raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     return o

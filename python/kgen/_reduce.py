@@ -249,16 +249,16 @@ _ready_fast = {}  # the keys of _ready_torch -> their Ready (kgen._fast), where 
 _fast_reduce = _lib.fast.reduce if _lib.fast is not None else None
 
 
-def _check_contiguous(a):
+def _check_contiguous(a, where=WHERE):
     if len(a.shape) > 1 and not contiguous(a) or len(a.shape) == 1 and a.strides[0] != 1 and a.shape[0] > 1:
-        raise ValueError("kgen: reduce reads a contiguous input; pass x.contiguous()")
+        raise ValueError("%s: a full reduction reads a contiguous input; pass x.contiguous()" % where)
 
 
 def _full(k, a, s, where):
     """The _Launch of a full reduction of a (contiguous) with kernel k, on stream s first."""
-    _check_contiguous(a)
+    _check_contiguous(a, where)
     if a.dtype != k._dtype:
-        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (k._dtype, a.dtype))
+        raise TypeError("%s: the kernel reduces %s, the input is %s" % (where, k._dtype, a.dtype))
     n = _lib.arg(where, "x's element count", _numel(a.shape))
     pair = k.spec.fields.get("op") in PAIRS
     size, err = _lib.ctypes.c_size_t(), _err()
@@ -267,13 +267,13 @@ def _full(k, a, s, where):
                    "a full reduction")
 
 
-def _matrix(a, axis):
+def _matrix(a, axis, where=WHERE):
     """a as the rows x cols matrix a reduction along `axis` reads, and the
     result's shape: (matrix Array, "rows" or "cols", shape)."""
     nd = len(a.shape)
     if axis not in (0, nd - 1):
-        raise NotImplementedError("kgen: reductions along the first or the last axis only, not axis %d of %d"
-                                  % (axis, nd))
+        raise NotImplementedError("%s: reductions along the first or the last axis only, not axis %d of %d"
+                                  % (where, axis, nd))
     if nd == 2 and a.strides[0] == 1 and a.strides[1] != 1:
         # A transposed view: its columns are the rows of a row-major matrix.
         a = _view(a, (a.shape[1], a.shape[0]), (a.strides[1], a.strides[0]))
@@ -282,11 +282,12 @@ def _matrix(a, axis):
     if nd > 2 and kind == "rows":
         # The last axis of an N-d array: rows of the (prod(shape[:-1]), shape[-1]) matrix.
         if not contiguous(a) and not (contiguous_from(a, nd - 1) and _collapsible(a)):
-            raise ValueError("kgen: reduce along the last axis reads a contiguous input; pass x.contiguous()")
+            raise ValueError("%s: a reduction along the last axis reads a contiguous input; pass x.contiguous()"
+                             % where)
         return _view(a, (_numel(a.shape[:-1]), a.shape[-1]), (a.strides[-2], 1)), kind, tuple(a.shape[:-1])
     if not (a.strides[-1] == 1 or a.shape[-1] == 1) or not contiguous_from(a, 1):
-        raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
-                         "x.contiguous()")
+        raise ValueError("%s: a matrix reduction reads rows with unit stride (rows may be padded); pass "
+                         "x.contiguous()" % where)
     m = _view(a, (a.shape[0], _numel(a.shape[1:])), (a.strides[0], 1))
     return m, kind, tuple(a.shape[1:] if kind == "cols" else a.shape[:1])
 
@@ -294,14 +295,14 @@ def _matrix(a, axis):
 def _along(k, m, shape, s, where):
     """The _Launch of kernel k (reduce_axis) on matrix m, the result of `shape`, on stream s first."""
     if len(m.shape) < 2:
-        raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % len(m.shape))
+        raise ValueError("%s: a matrix reduction needs 2 or more dimensions, not %d" % (where, len(m.shape)))
     f = k.spec.fields
     if m.dtype != f["dtype"]:
-        raise TypeError("kgen: the kernel reduces %s, the input is %s" % (f["dtype"], m.dtype))
+        raise TypeError("%s: the kernel reduces %s, the input is %s" % (where, f["dtype"], m.dtype))
     rows, cols = m.shape[0], _numel(m.shape[1:])
     if not (m.strides[-1] == 1 or m.shape[-1] == 1) or not contiguous_from(m, 1):
-        raise ValueError("kgen: a matrix reduction reads rows with unit stride (rows may be padded); pass "
-                         "x.contiguous()")
+        raise ValueError("%s: a matrix reduction reads rows with unit stride (rows may be padded); pass "
+                         "x.contiguous()" % where)
     if rows > 1 and 0 <= m.strides[0] < cols:  # a broadcast (stride 0) or overlapping rows: C reads 0 as packed
         raise ValueError("%s: x's rows overlap: they are %d elements apart and %d long (a broadcast or strided "
                          "view); pass x.contiguous()" % (where, m.strides[0], cols))
@@ -325,17 +326,17 @@ def _view(a, shape, strides):
     return Array(a.obj, a.kind, a.ptr, a.dtype, shape, strides, a.device, a.keep, a.readonly)
 
 
-def _axis(a, axis):
+def _axis(a, axis, where=WHERE):
     """axis as 0..ndim-1, or None for a full reduction (a 1-D array's only axis too)."""
     if axis is None:
         return None
     nd = len(a.shape)
     if isinstance(axis, bool) or not hasattr(axis, "__index__"):
-        raise TypeError("kgen: axis is an int (0 to %d, or negative from the end) or None, not %s %r"
-                        % (nd - 1, type(axis).__name__, axis))
+        raise TypeError("%s: axis is an int (0 to %d, or negative from the end) or None, not %s %r"
+                        % (where, nd - 1, type(axis).__name__, axis))
     axis = axis.__index__()  # NumPy's integers too
     if not -nd <= axis < nd:
-        raise DimError("kgen: axis %r is out of range for %d dimensions" % (axis, nd))
+        raise DimError("%s: axis %r is out of range for %d dimensions" % (where, axis, nd))
     return None if nd == 1 else axis % nd
 
 
@@ -356,7 +357,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     device = a.device or 0
     over = tuple(sorted(overrides.items()))
     if axis is None:
-        _check_contiguous(a)  # before anything that needs a GPU
+        _check_contiguous(a, where)  # before anything that needs a GPU
         fields = {"dtype": a.dtype}
         if op:
             fields["op"] = op
@@ -383,7 +384,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     if plan is not None and plan is not False:
         raise ValueError("%s: a size plan picks a kernel by n: full reductions only (axis=None), not axis=%d"
                          % (where, axis))
-    m, kind, shape = _matrix(a, axis)
+    m, kind, shape = _matrix(a, axis, where)
     fields = {"dtype": a.dtype, "axis": kind}
     if op:
         fields["op"] = op
@@ -396,7 +397,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     want = "rows" if kind == "rows" else "cols"
     if k.spec.fields.get("axis") != want:
-        raise ValueError("kgen: the kernel reduces %s, not %s" % (k.spec.fields.get("axis"), want))
+        raise ValueError("%s: the kernel reduces %s, not %s" % (where, k.spec.fields.get("axis"), want))
     return _along(k, m, shape, s, where)
 
 
@@ -455,7 +456,7 @@ def reduce(x: Any, op: Optional[str] = None, axis: Optional[int] = None, spec: O
         raise TypeError("kgen.reduce: op is a name (one of %s), not %s (%s)"
                         % (", ".join(OPS), _lib.shown(op), type(op).__name__))
     if op in _KEYED:  # the ready tables' key of kgen.argmax's calls, not an op
-        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+        raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
     if type(x) is _arrays.Tensor and stream is None and spec is None and plan is None and root is None \
             and not overrides:
         if _fast_reduce is not None:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
@@ -480,7 +481,7 @@ def _many(xs, op, axis, spec, out, stream, plan, overrides, root):
     from . import _multi  # its ctypes signatures only when a list comes
 
     if op is not None and op not in OPS:
-        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+        raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
     if axis is not None and (isinstance(axis, bool) or not hasattr(axis, "__index__")):
         raise TypeError("kgen.reduce: axis is an int (0 over a list of arrays) or None, not %s %r"
                         % (type(axis).__name__, axis))
@@ -521,7 +522,7 @@ def _reduce(x, op, axis, spec, out, stream, plan, overrides):
         L = key = None
     if L is None:
         if op is not None and op not in OPS:
-            raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+            raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
         s = stream_of(a, stream, WHERE)
         L = _prepare(a, op, axis, spec, plan, overrides, s)
         if key is not None:
@@ -540,7 +541,7 @@ def reduce_kernel(x: Any, op: Optional[str] = None, axis: Optional[int] = None, 
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
     axis = _axis(a, axis)
     if op is not None and op not in OPS:
-        raise ValueError("kgen: op is one of %s, not %r" % (", ".join(OPS), op))
+        raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
     return _prepare(a, op, axis, spec, plan, overrides, stream_of(a, stream, WHERE)).k
 
 
@@ -552,12 +553,12 @@ def _run_reduce(k, a, out, stream, where):
 def _run_axis(k, a, out, stream, where):
     nd = len(a.shape)
     if nd < 2:
-        raise ValueError("kgen: a matrix reduction needs 2 or more dimensions, not %d" % nd)
+        raise ValueError("%s: a matrix reduction needs 2 or more dimensions, not %d" % (where, nd))
     s = stream_of(a, stream, where)
     want = k.spec.fields["axis"]
-    m, kind, shape = _matrix(a, nd - 1 if want == "rows" else 0)
+    m, kind, shape = _matrix(a, nd - 1 if want == "rows" else 0, where)
     if kind != want:
-        raise ValueError("kgen: the kernel reduces %s, not %s" % (want, kind))
+        raise ValueError("%s: the kernel reduces %s, not %s" % (where, want, kind))
     return _along(k, m, shape, s, where)(a, out, stream)
 
 
@@ -611,7 +612,7 @@ def _arg(x, op, axis, out, stream, plan, spec, overrides):
             return L.torch(x, out)
     a = describe(x, where=where, stream=None if stream is None else stream_address(stream))
     if axis is not None:
-        axis = _axis(a, axis)
+        axis = _axis(a, axis, where)
     key = _key(a, keyed, axis, spec, plan, overrides)
     try:
         L = _ready.get(key)

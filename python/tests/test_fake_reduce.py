@@ -257,6 +257,22 @@ def test_a_spec_of_another_family_is_refused_by_name():
         assert isinstance(e.value, ValueError)
 
 
+def test_a_reductions_refusals_name_the_call():
+    # kgen.reduce's, kgen.argmax's and kgen.argmin's own words name the call (they said "kgen:" before).
+    with pytest.raises(IndexError, match=r"^kgen\.reduce: axis 2 is out of range for 2 dimensions"):
+        kgen.reduce(Device((10, 10)), axis=2)
+    with pytest.raises(IndexError, match=r"^kgen\.argmax: axis -3 is out of range for 2 dimensions"):
+        kgen.argmax(Device((10, 10)), axis=-3)
+    with pytest.raises(TypeError, match=r"^kgen\.argmin: axis is an int .* not str 'rows'"):
+        kgen.argmin(Device((10, 10)), axis="rows")
+    with pytest.raises(ValueError, match=r"^kgen\.reduce: op is one of .*, not 'median'"):
+        kgen.reduce(Device((10,)), op="median")
+    with pytest.raises(ValueError, match=r"^kgen\.reduce: a full reduction reads a contiguous input"):
+        kgen.reduce(Device((10, 10), strides=(20, 2)))
+    with pytest.raises(NotImplementedError, match=r"^kgen\.argmax: reductions along the first or the last axis only"):
+        kgen.argmax(Device((4, 5, 6)), axis=1)
+
+
 def test_broadcast_and_overlapping_rows_are_refused():
     # A stride of 0 (a broadcast view) or rows closer than their length would reach C as a pitch of 0, which C
     # reads as packed: the launch would read (or write) past the array. Refused in Python, naming the array.
