@@ -176,9 +176,8 @@ check_part(void *arg, int part)
 }
 
 /* Every element of c->back against its prefix's reference: the number
- * wrong, the first of the first part that has one described in msg (along
- * rows: the first row's; down columns: the first row's of the first 16 to
- * 1024 columns that have one), or ~0 where memory ran out. */
+ * wrong, the first described in msg (along rows: the first row's first;
+ * down columns: the earliest row's leftmost), or ~0 where memory ran out. */
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {
@@ -205,7 +204,9 @@ scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 			free(k.parts);
 			return ~0ull;
 		}
-		if (k.parts[p].bad && shown < 0)
+		/* the first wrong element: down the columns the earliest row's leftmost (a part's first is its
+		 * earliest row's leftmost), along rows the first row's first */
+		if (k.parts[p].bad && (shown < 0 || (k.down && k.parts[p].at < k.parts[shown].at)))
 			shown = p;
 		bad += k.parts[p].bad;
 	}
