@@ -111,7 +111,7 @@ struct scan_check {
 	const kgen_spec *s;
 	const struct scase *c;
 	int down, inclusive;
-	unsigned long long lines, length, per;
+	unsigned long long lines, length, per, step;  /* step: from a line's element to its next, in the input */
 	struct {
 		unsigned long long bad, line, at;  /* the part's wrong elements, its first's line and index */
 		int no_memory;
@@ -151,7 +151,7 @@ check_part(void *arg, int part)
 	struct scan_check *k = arg;
 	unsigned long long first = (unsigned long long)part * k->per, r0, r, i, m;
 	unsigned long long end = first + k->per < k->lines ? first + k->per : k->lines;
-	unsigned long long side = k->down ? end - first : 1, step = k->down ? k->c->pitch : 1;
+	unsigned long long side = k->down ? end - first : 1;
 	struct reference *run = malloc((size_t)side * sizeof *run), at;
 
 	if (!run) {
@@ -165,11 +165,11 @@ check_part(void *arg, int part)
 		for (i = 0; i < k->length; i++)
 			for (r = r0; r < r0 + m; r++) {
 				if (k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * step);
+					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
 				if (!element_ok(k, &run[r - r0], r, i, &at) && !k->parts[part].bad++)
 					k->parts[part].line = r, k->parts[part].at = i;
 				if (!k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * step);
+					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
 			}
 	}
 	free(run);
@@ -181,7 +181,7 @@ check_part(void *arg, int part)
 static unsigned long long
 scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 {
-	struct scan_check k = { s, c, s->axis == KGEN_AXIS_COLS, s->scan_mode == KGEN_SCAN_INCLUSIVE, 0, 0, 0, NULL };
+	struct scan_check k = { s, c, s->axis == KGEN_AXIS_COLS, s->scan_mode == KGEN_SCAN_INCLUSIVE, 0, 0, 0, 0, NULL };
 	unsigned long long bad = 0, r, i;
 	struct reference run, at;
 	char what[300];
@@ -190,6 +190,7 @@ scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 	/* line r of lines: a row (element i at r * pitch + i) or a column (at i * pitch + r) */
 	k.lines = k.down ? c->cols : c->rows;
 	k.length = k.down ? c->rows : c->cols;
+	k.step = k.down ? c->pitch : 1;
 	k.per = (k.lines + 255) / 256;
 	if (k.down)
 		k.per = k.per < 16 ? 16 : k.per > 1024 ? 1024 : k.per;
@@ -215,12 +216,12 @@ scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
 		kgen_reference_init(s, &run);
 		for (i = 0; i <= k.parts[shown].at; i++) {
 			if (k.inclusive)
-				kgen_reference_add(s, &run, line_in(&k, r), i * (k.down ? c->pitch : 1));
+				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
 			if (i == k.parts[shown].at) {
 				element_ok(&k, &run, r, i, &at);
 				kgen_check_result(s, result_at(&k, r, i), k.inclusive ? i + 1 : i, &at, what, sizeof what);
 			} else if (!k.inclusive) {
-				kgen_reference_add(s, &run, line_in(&k, r), i * (k.down ? c->pitch : 1));
+				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
 			}
 		}
 		if (k.down)

@@ -167,10 +167,10 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	 * staging: smem is asked for, 8 rows (64 bf16 columns a band: 12 rows
 	 * in registers would take 216 of a thread's registers).  staging: smem
 	 * wherever the tile fits, but for the default tile of wider elements. */
-	wide_default = s->r.dtype->size >= 4 && s->items_per_thread < 0;
+	wide_default = s->r.dtype->size >= 4 && s->items_per_thread < 0 &&
+	               !(s->pos[KGEN_KEY_staging].line && s->staging == KGEN_STAGING_SMEM);
 	if (s->items_per_thread < 0)
-		s->items_per_thread = wide_default && !(s->pos[KGEN_KEY_staging].line && s->staging == KGEN_STAGING_SMEM)
-		                      ? 12 : 8;
+		s->items_per_thread = wide_default ? 12 : 8;
 	if (!s->pos[KGEN_KEY_staging].line) {
 		s->staging = KGEN_STAGING_SMEM;
 		if (wide_default || s->lanes * s->load_width % 16 || smem_bytes(s) > 48 * 1024)
