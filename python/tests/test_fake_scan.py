@@ -1,8 +1,7 @@
 """kgen.scan and kgen.cumsum (kernel: scan) against the fake driver: a call
 reaches kgen_scan() with the arrays' addresses and the element count (and
 kgen_scan_rows() with the rows and their pitch along dim=-1, and
-kgen_scan_cols() down the columns, dim=-2 with axis="cols", a launch a
-matrix), on a
+kgen_scan_cols() down the columns (dim=-2: the column kernel, or two transposes where asked), a launch a
 kernel whose spec has the call's op, dtype and mode; kernels are built once
 per device, op, dtype, mode and overrides; out= is written; and what a scan
 cannot take is refused before C is asked, with an error that says why."""
@@ -117,15 +116,25 @@ def test_out_is_written_in_place_too():
         kgen.scan(Device((300,), "<i4"), acc_dtype="i64", out=Device((300,), "<i4"))
 
 
-def test_a_scan_down_the_columns_runs_between_two_transposes():
+def test_a_scan_down_the_columns_takes_the_column_kernel_or_two_transposes():
     x = Device((300, 20))
     m = mark()
-    y = kgen.cumsum(x, dim=0)
-    calls = launches_since(m)
-    names = [c.name.decode() for c in calls]
-    assert len(names) == 3 and names[0].startswith("transpose") and names[2].startswith("transpose"), names
-    assert names[1] == "scan_sum_f32" and calls[1].grid[1] == 20  # 20 rows (the columns) of 300
+    y = kgen.cumsum(x, dim=0)  # by default: the column kernel, one launch
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
     assert y.shape == (300, 20)
+    for how in ({"axis": "rows"}, {"spec": "kernel: scan\naxis: rows\n"}, {"spec": {"kernel": "scan"}}):
+        m = mark()
+        y = kgen.cumsum(x, dim=0, **how)  # asked for rows: between two transposes
+        calls = launches_since(m)
+        names = [c.name.decode() for c in calls]
+        assert len(names) == 3 and names[0].startswith("transpose") and names[2].startswith("transpose"), (how, names)
+        assert names[1] == "scan_sum_f32" and calls[1].grid[1] == 20  # 20 rows (the columns) of 300
+        assert y.shape == (300, 20)
+    with pytest.raises(ValueError, match="x's rows must be contiguous"):
+        kgen.cumsum(Device((300, 20), strides=(1, 300)), dim=0)  # a transposed view
+    m = mark()
+    kgen.cumsum(Device((300, 1), strides=(7, 3)), dim=0)  # one column: its stride does not matter
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
 
 
 def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
