@@ -1,7 +1,7 @@
 """vs_torch.py [--cols] [N | RxC ...]: kgen.cumsum against torch.cumsum on f32 and
 i32 vectors of N elements (int32 scanned into int64, as torch does) and
 along the rows of R x C matrices (dim=-1; with --cols down their columns,
-dim=-2 with axis="cols": the column kernel), cupy.cumsum where CuPy is
+dim=-2: the column kernel, kgen's default), cupy.cumsum where CuPy is
 installed (on the same memory; it runs on torch's current stream only if
 that is the default one, which it is here), and a device-to-device
 copy of the same bytes (read + written), in one process on one GPU.  Each
@@ -11,9 +11,10 @@ median of 7 such batches, per call (a call over 5 ms: 3 batches of one);
 the copy timed twice, the later kept.
 Prints one line per dtype and n: the three times in us, kgen's fraction
 of the copy's bandwidth, torch's time over kgen's, and CuPy's time and its
-over kgen's (-1 without CuPy); with --cols also the time of kgen's default
-route down the columns (dim=-2 without axis: a row scan between two
-transposes, checked the same way) and its over the column kernel's."""
+over kgen's (-1 without CuPy); with --cols also the time of kgen's other
+route down the columns (dim=-2 with axis="rows": a row scan between two
+transposes, checked the same way; the default before 2026-12-05) and its
+over the column kernel's."""
 import sys
 
 import torch
@@ -63,23 +64,22 @@ def main():
     for dt in ("f32", "i32"):
         for shape in sizes:
             d = dim if len(shape) > 1 else -1
-            how = {"axis": "cols"} if d == -2 else {}  # the column kernel, not the transposes
             n, length = 1, shape[d]
             for e in shape:
                 n *= e
             if dt == "f32":
                 x = torch.rand(shape, generator=g, device="cuda") * 2 - 1
-                got, want = kgen.cumsum(x, dim=d, **how), torch.cumsum(x.double(), d)
+                got, want = kgen.cumsum(x, dim=d), torch.cumsum(x.double(), d)
                 steps = torch.arange(1, length + 1, device="cuda").view((-1, 1) if d == -2 else (-1,))
                 bound = 2.0 ** -23 * (22 + steps / 2048) * torch.cumsum(x.double().abs(), d)
                 assert torch.all((got.double() - want).abs() <= bound), "kgen.cumsum f32 is wrong"
-                ours, theirs = (lambda: kgen.cumsum(x, dim=d, **how)), (lambda: torch.cumsum(x, d))
+                ours, theirs = (lambda: kgen.cumsum(x, dim=d)), (lambda: torch.cumsum(x, d))
                 moved = n * 8
             else:
                 x = torch.randint(-1000, 1000, shape, generator=g, device="cuda", dtype=torch.int32)
-                got = kgen.scan(x, dim=d, acc_dtype="i64", **how)
+                got = kgen.scan(x, dim=d, acc_dtype="i64")
                 assert torch.equal(got, torch.cumsum(x, d)), "kgen.scan i32 -> i64 is wrong"
-                ours, theirs = (lambda: kgen.scan(x, dim=d, acc_dtype="i64", **how)), (lambda: torch.cumsum(x, d))
+                ours, theirs = (lambda: kgen.scan(x, dim=d, acc_dtype="i64")), (lambda: torch.cumsum(x, d))
                 moved = n * 12
             src = torch.empty(moved // 2, dtype=torch.uint8, device="cuda")
             dst = torch.empty_like(src)
@@ -96,15 +96,15 @@ def main():
                 del theirs_c
                 c = per_call(lambda: cupy.cumsum(cx, axis=d, dtype=cd))
             tr = ""
-            if d == -2:  # kgen's default route down the columns: a row scan between two transposes
+            if d == -2:  # kgen's other route down the columns: a row scan between two transposes
                 if dt == "f32":
-                    other = kgen.cumsum(x, dim=d)
+                    other = kgen.cumsum(x, dim=d, axis="rows")
                     assert torch.all((other.double() - want).abs() <= bound), "kgen.cumsum's transposes are wrong"
-                    route = lambda: kgen.cumsum(x, dim=d)
+                    route = lambda: kgen.cumsum(x, dim=d, axis="rows")
                 else:
-                    other = kgen.scan(x, dim=d, acc_dtype="i64")
+                    other = kgen.scan(x, dim=d, acc_dtype="i64", axis="rows")
                     assert torch.equal(other, torch.cumsum(x, d)), "kgen.scan's transposes are wrong"
-                    route = lambda: kgen.scan(x, dim=d, acc_dtype="i64")
+                    route = lambda: kgen.scan(x, dim=d, acc_dtype="i64", axis="rows")
                 del other
                 r = per_call(route)
                 tr = " %.2f %.2f" % (r, r / k)
