@@ -43,6 +43,8 @@
 	X(dsmem_load, dsmem)                    /* a float of another block of the cluster's shared memory */ \
 	X(dsmem_store_async, dsmem)             /* a float into it, completing on its mbarrier */ \
 	X(dsmem_store_async_v4, dsmem)          /* four floats into it, likewise */ \
+	X(dsmem_load_u64, dsmem)                /* 8 bytes of another block of the cluster's shared memory */ \
+	X(dsmem_store_u64, dsmem)               /* 8 bytes into it (seen after the cluster's barrier) */ \
 	X(tensor_map, tma)                      /* struct CUtensorMap */ \
 	X(fence_proxy_async_shared, tma) \
 	X(l2_evict_first, tma)                  /* an L2 cache policy for the _hint copies */ \

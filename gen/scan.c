@@ -225,6 +225,8 @@ check(struct kgen_spec *s, kgen_error *err)
 
 	if (s->threads < 0)
 		s->threads = 256;
+	if (!s->pos[KGEN_KEY_cluster_size].line)
+		s->cluster_size = 1;  /* a block a tile (the key's default, 2, is kernel: rows') */
 	if ((st = kgen_op_check(s, err)))
 		return st;
 	if (s->op == KGEN_OP_CUSTOM && strcmp(kgen_spec_expr_text(s, KGEN_KEY_post), "a") != 0)
@@ -288,6 +290,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// the first launch, no clearing between launches (each counts itself in the header, a CUDA\n"
 		                   "// graph's replays too), one launch at a time.\n",
 		                   tile, kgen_scan_tile_cols(s), tile, kgen_scan_tile_cols(s), s->lookback_group);
+		if (s->cluster_size > 1)
+			kgen_contract_note(p, "// cluster_size %lld: the grid's x is tiles rounded up to a multiple of %lld (clusters of as\n"
+			                   "// many blocks; a tile past the last reads and writes nothing).\n",
+			                   s->cluster_size, s->cluster_size);
 		kgen_contract_note(p, "// out[r][c] %s (out_dtype %s); out may be in\n"
 		                   "// (the same type and pitch) but no other part of it.\n",
 		                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0][c] to in[r][c]"
@@ -320,6 +326,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, columns = s->axis == KGEN_AXIS_COLS;
 	int segments = !columns && s->block_scan == KGEN_BS_SEGMENTS;
 	int staged = columns && s->staging == KGEN_STAGING_SMEM;  /* the column scan's tile in shared memory */
+	int clustered = columns && s->cluster_size > 1;          /* its tiles in clusters of blocks */
 	/* Elements a load and results a store: load_width bytes of each, the
 	 * stores no more results than a load's elements (items_per_thread is
 	 * a multiple of those, check()), at least one. */
@@ -349,16 +356,26 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	else if (staged)
 		tpl_set(&k, "most_blocks", "%lld;  // what 40 + 5 K registers a thread leave (K twice for 8-byte accumulators)",
 		        staged_most_blocks(s));
+	tpl_show(&file, "sm90_helpers", segments || staged || clustered);
+	if (segments || staged || clustered) {  /* sm_90's helpers: the TMA's copies, a cluster's barrier and memory */
+		struct kgen_ptx ptx = { 0 };
+		if (segments || staged)
+			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
+			            KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
+		if (clustered)
+			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load_u64) |
+			            KGEN_PTX_BIT(dsmem_store_u64);
+		tpl_set(&file, "sm90_why", "%s%s%s", segments || staged ? "the TMA unit reads a whole tile (read_tile)" : "",
+		        (segments || staged) && clustered ? "; " : "",
+		        clustered ? "a cluster's blocks meet (cluster_look_back)" : "");
+		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
+	}
 	if (segments || staged) {
-		struct kgen_ptx ptx = { .uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) |
-		                                KGEN_PTX_BIT(fence_mbarrier_init) | KGEN_PTX_BIT(mbarrier_arrive_expect_tx) |
-		                                KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load) };
 		long long blocks = segment_blocks(s);
 		if (staged && blocks > staged_most_blocks(s))  /* columns.cu's MOST_BLOCKS */
 			blocks = staged_most_blocks(s) > 1 ? staged_most_blocks(s) : 1;
 		tpl_set(&file, "blocks", "%lld", blocks);
 		tpl_set(&file, "smem", "%lld", smem_bytes(s));
-		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
 	} else if (!columns) {
 		tpl_set(&file, "out_vec", "%lld", out_vec);
 		tpl_set(&file, "mode", "%s", inclusive ? "inclusive, each element's own included"
@@ -377,6 +394,10 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			tpl_set(&k, "lanes", "%lld", s->lanes);
 			tpl_show(&k, "staged", staged);
 			tpl_set(&k, "bounds", "%s", staged ? "THREADS, BLOCKS" : "THREADS");  /* BLOCKS: file.cu */
+			tpl_show(&k, "cluster", clustered);
+			tpl_set(&k, "cluster_size", "%lld", s->cluster_size);
+			tpl_set(&k, "cluster_dims", "%s", clustered ? "__cluster_dims__(CLUSTER, 1, 1) " : "");
+			tpl_set(&k, "chain", "%s", clustered ? "supers" : "tiles");  /* the look-back's links */
 		} else {
 			tpl_show(&k, "segments", segments);
 			if (segments)  /* every op but custom's combine commutes (docs/spec.md: associative, a the earlier) */
@@ -421,6 +442,7 @@ out:
 static const struct kgen_key_default defaults[] = {
 	{ KGEN_KEY_block_scan, "" },
 	{ KGEN_KEY_lanes, "" },
+	{ KGEN_KEY_cluster_size, "1" },
 	{ KGEN_KEY_COUNT, NULL },
 };
 
@@ -445,6 +467,10 @@ static const struct kgen_only_with only_with[] = {
 	  "staging is where the column scan's threads read a tile's rows from, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "lanes is the column scan's threads across a tile's columns, and axis: {w} scans rows: drop it" },
+	{ KGEN_KEY_cluster_size, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
+	  "cluster_size is the column scan's tiles a cluster of blocks, and axis: {w} scans rows: drop it" },
+	{ KGEN_KEY_cluster_size, KGEN_KEY_cluster_size, KGEN_BIT(1) | KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8),
+	  "cluster_size {v}: 1 (no cluster), or a cluster of 2, 4 or 8 blocks (the portable sizes)" },
 	{ KGEN_KEY_COUNT, KGEN_KEY_COUNT, 0, NULL },
 };
 
@@ -452,6 +478,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
 	KGEN_KEY_axis, KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread,
 	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_staging, KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_lookback_group,
+	KGEN_KEY_cluster_size,
 	KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
 };
@@ -462,6 +489,13 @@ static const enum kgen_key computes[] = {
 	KGEN_KEY_identity, KGEN_KEY_scan_mode, KGEN_KEY_axis, KGEN_KEY_COUNT,
 };
 
+/* The GPUs a key value needs (family.h). */
+static const struct kgen_arch_need arch_needs[] = {
+	{ KGEN_KEY_cluster_size, KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8), 90,
+	  "thread block clusters, distributed shared memory", "cluster_size: 1", 0 },
+	{ .min_sm = 0 },
+};
+
 const struct kgen_family kgen_family_scan = {
 	.name = "scan",
 	.size = KGEN_SIZE_N,
@@ -469,6 +503,7 @@ const struct kgen_family kgen_family_scan = {
 	.computes = computes,
 	.only_with = only_with,
 	.defaults = defaults,
+	.arch_needs = arch_needs,
 	.check = check,
 	.contract = contract,
 	.emit = emit,

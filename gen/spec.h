@@ -413,7 +413,7 @@
 	X(row_op,           "op",               KT_ENUM, kgen_row_ops,       0, 0,     "softmax", "kernel: rows: what each row becomes") \
 	X(row_strategy,     "strategy",         KT_ENUM, kgen_row_strategies, 0, 0,    "auto",    "kernel: rows: how threads share a row") \
 	X(vectors,          "vectors",          KT_INT,  NULL,               1, 32,    "4",       "kernel: rows: loads of load_width bytes each thread holds in registers (strategy: warp, block, cluster): the longest row") \
-	X(cluster_size,     "cluster_size",     KT_INT,  NULL,               2, 16,    "2",       "kernel: rows: blocks of a cluster that share one row (strategy: cluster), a power of two") \
+	X(cluster_size,     "cluster_size",     KT_INT,  NULL,               1, 16,    "2",       "kernel: rows: blocks of a cluster that share one row (strategy: cluster); kernel: scan, axis: cols: tiles of a band a cluster of blocks looks back for as one (1: none)") \
 	X(weight_dtype,     "weight_dtype",     KT_ENUM, kgen_dtypes,        0, 0,     "",        "kernel: rows: type of the norms' weight and bias vectors; default dtype") \
 	X(label_dtype,      "label_dtype",      KT_ENUM, kgen_dtypes,        0, 0,     "i64",     "kernel: rows: type of cross_entropy's labels, i32 or i64") \
 	X(scan_mode,        "mode",             KT_ENUM, kgen_scan_modes,    0, 0,     "inclusive", "kernel: scan: which prefix each element gets") \

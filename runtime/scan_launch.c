@@ -305,8 +305,9 @@ cols_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 	{
 		void *args[8] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
 		                  &band_scratch };
-		return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)tiles, (unsigned)bands, 1, s->threads, 0, args, stream,
-		                      err);
+		/* cluster_size: the tiles rounded up to whole clusters (those past the last read and write nothing) */
+		unsigned long long x = (tiles + (unsigned long long)s->cluster_size - 1) / s->cluster_size * s->cluster_size;
+		return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)x, (unsigned)bands, 1, s->threads, 0, args, stream, err);
 	}
 }
 

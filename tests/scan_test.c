@@ -35,6 +35,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"out_dtype: f32\n"
 		"staging: smem\n"
 		"blocks_per_sm: 0\n"
+		"cluster_size: 1\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: segments\n"
@@ -59,6 +60,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"out_dtype: f32\n"
 		"staging: smem\n"
 		"blocks_per_sm: 0\n"
+		"cluster_size: 1\n"
 		"mode: inclusive\n"
 		"strategy: lookback\n"
 		"block_scan: warps\n"
@@ -173,6 +175,12 @@ static const struct refusal refusals[] = {
 	  "gets: use fewer threads or lanes", 6, 10, "threads: 1024" },
 	{ "modes", "kernel: scan\nmode: both\n", "mode: unknown value 'both': expected inclusive or exclusive", 2, 7,
 	  "mode: both" },
+	{ "clusters_are_the_columns", "kernel: scan\ncluster_size: 2\n",
+	  "cluster_size is the column scan's tiles a cluster of blocks, and axis: rows scans rows: drop it", 2, 15,
+	  "cluster_size: 2" },
+	{ "portable_clusters", "kernel: scan\naxis: cols\ncluster_size: 3\n",
+	  "cluster_size 3: 1 (no cluster), or a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15,
+	  "cluster_size: 3" },
 };
 
 START_TEST(scan_refused)
@@ -270,6 +278,20 @@ START_TEST(each_strategy_states_its_launch)
 	free(src);
 	src = source_of("kernel: scan\naxis: cols\ndtype: f64\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   items_per_thread: 12\n"));
+	free(src);
+	/* cluster_size: a cluster of tiles looks back once (sm_90), its blocks meeting through distributed
+	 * shared memory; 1 (the default) keeps a block a tile (the rows' scan has none: refusals[]). */
+	src = source_of("kernel: scan\naxis: cols\ncluster_size: 4\n");
+	ck_assert_ptr_nonnull(strstr(src, "constexpr int CLUSTER = 4;  // cluster_size"));
+	ck_assert_ptr_nonnull(strstr(src, "__global__ void __cluster_dims__(CLUSTER, 1, 1) __launch_bounds__(THREADS)"));
+	ck_assert_ptr_nonnull(strstr(src, "cluster_look_back(s, st, supers, rank, all, prefix);"));
+	ck_assert_ptr_nonnull(strstr(src, "static __device__ __forceinline__ unsigned long long dsmem_load_u64("));
+	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (cluster_size: 4)."));
+	free(src);
+	src = source_of("kernel: scan\naxis: cols\n");
+	ck_assert_ptr_nonnull(strstr(src, "//   cluster_size: 1\n"));
+	ck_assert_ptr_null(strstr(src, "__cluster_dims__"));
+	ck_assert_ptr_null(strstr(src, "dsmem_load_u64"));
 	free(src);
 	/* 12 rows of 128 threads fit 48 KB: the default tile stays in registers all the same. */
 	src = source_of("kernel: scan\naxis: cols\nthreads: 128\n");

@@ -48,7 +48,7 @@ fi
 # bands and tiles, a column, pitched rows (a pitch that misaligns the rows:
 # the threads' loads instead of the TMA copies), every dtype, each group
 # size and mode, the ops, a forward fill, and other tiles (lanes, threads,
-# items, loads; staging: smem's launch bounds).
+# items, loads; staging: smem's launch bounds; clusters of 2, 4 and 8 tiles).
 cols=$top/specs/scan/cols-sum-f32.yaml
 for staging in none smem; do
 	# shellcheck disable=SC2086 # the --set lists are words
@@ -75,9 +75,10 @@ for staging in none smem; do
 	c --set op=custom --set dtype=i32 --set "map=x % 97 == 0 ? x : 0" --set "combine=b != 0 ? b : a" \
 		--set identity=0 --shape 100003x33 "$cols"
 	tiles="lanes=16 lanes=32 threads=128 threads=512,lanes=32 items_per_thread=4 items_per_thread=16 load_width=4
-		load_width=8 load_width=32,lanes=8"
+		load_width=8 load_width=32,lanes=8 cluster_size=2 cluster_size=4 cluster_size=8 cluster_size=4,lookback_group=1"
 	[ $staging = smem ] && tiles="lanes=16 lanes=32,items_per_thread=4 threads=128 threads=512,items_per_thread=4
-		items_per_thread=4 load_width=4 load_width=8 load_width=32,lanes=8,items_per_thread=4 blocks_per_sm=1 blocks_per_sm=6"
+		items_per_thread=4 load_width=4 load_width=8 load_width=32,lanes=8,items_per_thread=4 blocks_per_sm=1 blocks_per_sm=6
+		cluster_size=2 cluster_size=8"
 	for t in $tiles; do
 		sets=""
 		for kv in $(echo "$t" | tr , ' '); do sets="$sets --set $kv"; done

@@ -155,17 +155,18 @@ def test_rows(shape, strategy, gen):
                 assert torch.equal(got.long(), ref)
 
 
-@pytest.mark.parametrize("axis", [None, "rows", "cols, staging: smem"])
+@pytest.mark.parametrize("axis", [None, "rows", "cols, staging: smem", "cols, cluster_size: 4"])
 @pytest.mark.parametrize("shape, dim", [((1000, 33), 0), ((2, 300, 17), -2), ((5, 1), 0), ((100003, 70), 0),
                                         ((4097, 64), 0), ((3, 70000, 9), 1), ((129, 1000), 0), ((65536, 128), 0)])
 def test_columns(shape, dim, axis, gen):
     """Down the columns (dim=-2: by default the kernel of axis: cols, tiles
     of 384 rows of bands of 32 columns, each thread's rows in registers, many
     tiles and groups, partial bands; staging="smem", tiles of 256 rows
-    copied into shared memory, by TMA where the rows are whole; or
-    axis="rows", between two transposes), against torch.cumsum of each
+    copied into shared memory, by TMA where the rows are whole; clusters of
+    4 tiles; or axis="rows", between two transposes), against torch.cumsum of each
     column: integers exactly, floats within the bound."""
     how = ({"axis": "cols", "staging": "smem", "items_per_thread": 8} if axis == "cols, staging: smem"
+           else {"axis": "cols", "cluster_size": 4} if axis == "cols, cluster_size: 4"
            else {"axis": axis} if axis else {})
     for dt in ("i32", "f32"):
         x = data(int(torch.tensor(shape).prod()), dt, gen).view(shape)
@@ -281,6 +282,12 @@ def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
     # a tile of 8 rows a thread staged in shared memory or held in registers: the same combination, so the same bits
     staged = kgen.cumsum(y, dim=0, axis="cols", staging="smem", items_per_thread=8)
     assert torch.equal(kgen.cumsum(y, dim=0, axis="cols", staging="none", items_per_thread=8), staged)
+    # clusters of 2, 4 and 8 tiles (their own folds): right, and the same bits run after run
+    for size in (2, 4, 8):
+        got = kgen.cumsum(y, dim=0, axis="cols", cluster_size=size)
+        for c in (0, 31, 63):
+            check(got[:, c].contiguous(), y[:, c].contiguous(), "sum", False)
+        assert torch.equal(kgen.cumsum(y, dim=0, axis="cols", cluster_size=size), got)
     if first.dtype == y.dtype:  # in place: one element size
         z = y.clone()
         assert kgen.cumsum(z, dim=0, axis="cols", out=z) is z

@@ -43,3 +43,28 @@ static __device__ __forceinline__ void dsmem_store_async_v4(float *p, float4 v, 
 }
 
 {{/dsmem_store_async_v4}}
+{{#dsmem_load_u64}}
+// The 8 bytes at p in the shared memory of the cluster's block `rank` (p is
+// this block's address of the same variable).
+static __device__ __forceinline__ unsigned long long dsmem_load_u64(const unsigned long long *p, unsigned int rank)
+{
+    unsigned int remote;
+    unsigned long long v;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem(p)), "r"(rank));
+    asm volatile("ld.shared::cluster.u64 %0, [%1];" : "=l"(v) : "r"(remote) : "memory");
+    return v;
+}
+
+{{/dsmem_load_u64}}
+{{#dsmem_store_u64}}
+// Store v at p in the shared memory of the cluster's block `rank` (p is this
+// block's address of the same variable); that block reads it after the
+// cluster's next barrier (cluster_sync()).
+static __device__ __forceinline__ void dsmem_store_u64(unsigned long long *p, unsigned long long v, unsigned int rank)
+{
+    unsigned int remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem(p)), "r"(rank));
+    asm volatile("st.shared::cluster.u64 [%0], %1;" :: "r"(remote), "l"(v) : "memory");
+}
+
+{{/dsmem_store_u64}}

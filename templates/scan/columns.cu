@@ -209,6 +209,59 @@ static __device__ __forceinline__ void look_back(const Status &s, Index t, const
     }
 }
 
+{{#cluster}}
+constexpr int CLUSTER = {{cluster_size}};  // cluster_size
+
+// cluster_size: CLUSTER tiles of a band are a cluster of blocks, the
+// block's rank in it its tile's place.  Each block's tile totals meet in
+// block 0 through distributed shared memory; block 0 folds them left to
+// right into the cluster's, looks back once for the cluster (the
+// look-back's chain a cluster a link, `st` of `supers`) and hands each
+// block its prefix: the cluster's, then the totals of the blocks before
+// it, left to right.  So the tiles of a cluster wait for one another at
+// its two barriers, not on status words in L2, and every fold is the same
+// run after run.
+static __device__ __forceinline__ void cluster_look_back(const Status &s, Index st, Index supers, int rank,
+                                                         const Acc (&all)[K], Acc (&prefix)[K])
+{
+    __shared__ unsigned long long totals[COLS], prefixes[COLS];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+    if (lane == 0)
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            totals[warp * K + k] = to_bits(all[k]);
+    cluster_sync();
+    if (rank == 0) {
+        Acc mine[K], whole[K];  // lane r: block r's totals
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            mine[k] = lane < CLUSTER ? from_bits(dsmem_load_u64(&totals[warp * K + k], lane)) : identity();
+            whole[k] = __shfl_sync(0xffffffffu, mine[k], 0);
+            for (int r = 1; r < CLUSTER; r++)
+                whole[k] = combine(whole[k], __shfl_sync(0xffffffffu, mine[k], r));
+        }
+        if (supers > 1)
+            look_back(s, st, whole, prefix);
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            Acc p = prefix[k];  // lane r: block r's prefix
+            for (int r = 0; r < CLUSTER - 1; r++) {
+                const Acc before = __shfl_sync(0xffffffffu, mine[k], r);
+                if (r < lane)
+                    p = combine(p, before);
+            }
+            if (lane < CLUSTER)
+                dsmem_store_u64(&prefixes[warp * K + k], to_bits(p), lane);
+        }
+    }
+    cluster_sync();
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        prefix[k] = from_bits(prefixes[warp * K + k]);
+}
+
+{{/cluster}}
 {{#staged}}
 // staging: smem.  The tile at (row0, col0) into shared memory as it lies,
 // a row of the band after another.  A whole tile
@@ -264,7 +317,7 @@ static __device__ __forceinline__ void read_tile(Pack<T, VEC> (*tile)[LANES], un
 // bench/results/nvidia-h200/2026-12-05-scan-cols-probe).  Each thread combines its rows of its columns; each warp scans
 // the row groups' totals of its columns and looks back on them; each thread
 // scans its rows from what comes before them and stores the results.
-extern "C" __global__ void __launch_bounds__({{bounds}})
+extern "C" __global__ void {{cluster_dims}}__launch_bounds__({{bounds}})
 {{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
     unsigned char *__restrict__ scratch, Index band_scratch)
 {
@@ -277,7 +330,16 @@ extern "C" __global__ void __launch_bounds__({{bounds}})
     __shared__ unsigned long long bar;
 {{/staged}}
     const Index b = blockIdx.x + (Index)blockIdx.y * gridDim.x, tiles = (rows + ROWS - 1) / ROWS;
+{{^cluster}}
     const Index t = b / gridDim.y, band = b % gridDim.y;
+{{/cluster}}
+{{#cluster}}
+    // gridDim.x is the tiles rounded up to whole clusters, so block b's rank in its cluster is b % CLUSTER
+    // (a tile past the last reads and writes nothing); the clusters take the bands in turn.
+    const Index supers = (tiles + CLUSTER - 1) / CLUSTER, cluster = b / CLUSTER;
+    const int rank = (int)(b % CLUSTER);
+    const Index band = cluster % gridDim.y, st = cluster / gridDim.y, t = st * CLUSTER + rank;
+{{/cluster}}
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const Index row = t * ROWS + (Index)g * ITEMS, col = band * COLS + (Index)l * VEC;
     const bool inside = row + ITEMS <= rows && col + VEC <= cols;
@@ -287,7 +349,7 @@ extern "C" __global__ void __launch_bounds__({{bounds}})
 
     // The launch's mark: read first, handed to the warps' look-backs once
     // the totals are in, so that no thread waits on it before its loads.
-    const unsigned long long launches = threadIdx.x == 0 && tiles > 1 ? launch_mark(scratch) : 0;
+    const unsigned long long launches = threadIdx.x == 0 && {{chain}} > 1 ? launch_mark(scratch) : 0;
     unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
 {{#staged}}
     read_tile(tile, &bar, in, t * ROWS, band * COLS, rows, cols, in_pitch);
@@ -333,7 +395,7 @@ extern "C" __global__ void __launch_bounds__({{bounds}})
         mark = launches;
     }
     __syncthreads();
-    const Status s(scratch, band, band_scratch, tiles * COLS, mark);
+    const Status s(scratch, band, band_scratch, {{chain}} * COLS, mark);
     // Each of the warp's columns: the tile's total, and the row groups'
     // totals before each group (back where the group's total was, so that
     // no register holds them across the look-back).
@@ -347,8 +409,13 @@ extern "C" __global__ void __launch_bounds__({{bounds}})
             sums[lane][warp * K + k] = before;
         prefix[k] = identity();
     }
+{{^cluster}}
     if (tiles > 1)
         look_back(s, t, all, prefix);
+{{/cluster}}
+{{#cluster}}
+    cluster_look_back(s, st, supers, rank, all, prefix);
+{{/cluster}}
 #pragma unroll
     for (int k = 0; k < K; k++)
         if (lane < GROUPS)

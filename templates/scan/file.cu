@@ -80,12 +80,12 @@ static __device__ __forceinline__ bool aligned(const void *p, unsigned bytes)
     return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
-{{#smem_tile}}
-#if __CUDA_ARCH__ >= 900  // the TMA unit reads a whole tile (read_tile)
+{{#sm90_helpers}}
+#if __CUDA_ARCH__ >= 900  // {{sm90_why}}
 {{ptx}}
 #endif
 
-{{/smem_tile}}
+{{/sm90_helpers}}
 {{#tile_words}}
 // The tile's elements at `first` (n - first of them left) into shared memory
 // as accumulators, read across the tile (coalesced): a whole tile at an

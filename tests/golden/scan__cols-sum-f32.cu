@@ -15,6 +15,7 @@
 //   out_dtype: f32
 //   staging: none
 //   blocks_per_sm: 0
+//   cluster_size: 1
 //   mode: inclusive
 //   strategy: lookback
 //   lookback_group: 32
