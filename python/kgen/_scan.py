@@ -7,13 +7,16 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
-from ._kernel import (RUNNERS, cached, check_family, contiguous, gpu_name, new_kernel, new_plan_kernel, other_device,
-                      out_text, remember, stream_of)
+from ._kernel import (RUNNERS, cached, check_family, compute_capability, contiguous, gpu_name, new_kernel,
+                      new_plan_kernel, other_device, out_text, remember, stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
 from ._spec import _err, _spec_key, spec_field
 
 WHERE = "kgen.scan"
+# The keys only the column kernel (axis: cols) takes: a call down one contiguous column with one of them
+# runs the column kernel, not a vector scan.
+COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "blocks_per_sm", "cluster_size"))
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
 
@@ -128,7 +131,9 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
             if not _down_the_columns(spec, overrides):
                 return _transposed(x, op, exclusive, spec, out, stream, overrides)
-            lines, down = _columns_of(a), True
+            lines = _one_column(a) if spec is None and not COLUMN_KEYS.intersection(overrides) else None
+            if lines is None:
+                lines, down = _columns_of(a), True
         elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
                                       "two (dim=-1, dim=-2), or of x.movedim(%d, -1).contiguous()"
@@ -140,6 +145,9 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
     if down:
         fields["axis"] = "cols"
+        if spec is None and not {"cluster_size", "acc_dtype", "out_dtype"}.intersection(overrides) and \
+                _narrow(a, lines, device):
+            fields["cluster_size"] = 8
     over = tuple(sorted(overrides.items()))
     shipped = None
     if spec is None and not overrides and not down:  # a size plan tuned on this GPU's model, where kgen ships one
@@ -148,7 +156,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(WHERE, shipped, device), device, s,
                    WHERE)
     elif spec is None:
-        key = ("scan", device, a.dtype, op, exclusive, down, over)
+        key = ("scan", device, a.dtype, op, exclusive, fields.get("axis"), fields.get("cluster_size"), over)
         k = cached(key, lambda: new_kernel(WHERE, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
                    WHERE)
     else:
@@ -201,6 +209,36 @@ def _down_the_columns(spec, overrides):
     if spec is not None or "axis" in overrides:
         return _axis(spec, overrides) == "cols"
     return True
+
+
+def _one_column(a):
+    """(rows, cols, pitch) of a row scan of array a's matrices of one
+    column, where each column is a contiguous vector (torch.cumsum(x, -2) of
+    an (..., n, 1) x): a matrix a row.  None where a's matrices have more
+    columns, their column is strided, or they are not evenly spaced: the
+    column kernel takes those.  At 2^20 x 1 the column kernel's one band,
+    a 32nd of it used, ran at 0.05 of a copy, 9x torch's vector scan."""
+    if a.shape[-1] != 1 or (a.shape[-2] > 1 and a.strides[-2] != 1):
+        return None
+    try:
+        return rows_of(_arrays.Array(a.obj, a.kind, a.ptr, a.dtype, a.shape[:-1], a.strides[:-1], a.device), "x",
+                       WHERE)
+    except ValueError:
+        return None
+
+
+def _narrow(a, lines, device):
+    """Whether the column kernel of a call down the columns of array a
+    (lines: its ("cols", rows, cols, ...)) takes tiles in clusters of 8
+    (cluster_size: 8; sm_90 and newer): 4-byte elements into their own type,
+    64 columns or fewer, 2^16 rows or more.  A band's tiles then take turns
+    in one long look-back chain; clusters make it 8x shorter: 0.64 of a copy
+    at 2^20 x 64 f32 against 0.56 (an H100), where at 2^20 x 1024 they cost
+    (0.64 against 0.78; bench/results/nvidia-h100/2026-12-05-scan-cols-cluster),
+    as they did i32 into i64 at 2^20 x 64 (0.42 against 0.46)."""
+    _, rows, cols = lines[:3]
+    return (_memory.SIZE[a.dtype] == 4 and cols <= 64 and rows >= 1 << 16
+            and tuple(compute_capability(device)) >= (9, 0))
 
 
 def _field(spec, overrides, name, default):

@@ -133,8 +133,58 @@ def test_a_scan_down_the_columns_takes_the_column_kernel_or_two_transposes():
     with pytest.raises(ValueError, match="x's rows must be contiguous"):
         kgen.cumsum(Device((300, 20), strides=(1, 300)), dim=0)  # a transposed view
     m = mark()
-    kgen.cumsum(Device((300, 1), strides=(7, 3)), dim=0)  # one column: its stride does not matter
+    kgen.cumsum(Device((300, 1), strides=(7, 3)), dim=0)  # a strided column (a slice x[:, :1]): the column kernel
     assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
+
+
+def test_a_scan_down_one_contiguous_column_is_a_row_scan():
+    for shape, strides, rows in (((300, 1), None, 1), ((300, 1), (1, 5), 1), ((4, 300, 1), None, 4),
+                                 ((4, 300, 1), (600, 1, 1), 4)):
+        x = Device(shape, strides=strides)
+        m = mark()
+        y = kgen.cumsum(x, dim=-2)
+        calls = launches_since(m)
+        assert [c.name.decode() for c in calls] == ["scan_sum_f32"], (shape, strides)
+        assert calls[0].grid[1] == rows and y.shape == shape, (shape, strides, calls[0].grid)
+    m = mark()
+    kgen.scan(Device((300, 1), "<i4"), dim=-2, acc_dtype="i64", items_per_thread=8)  # overrides both kernels take
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_sum_i32"]
+    m = mark()
+    kgen.cumsum(Device((300, 1)), dim=-2, lanes=8)  # a key of the column kernel's: it runs
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
+    m = mark()
+    kgen.cumsum(Device((300, 1)), dim=-2, axis="cols")  # asked for the column kernel: it runs
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
+    m = mark()
+    record_params(6)
+    kgen.cumsum(Device((4, 300, 1), strides=(700, 1, 1)), dim=-2)  # rows 700 apart
+    record_params(0)
+    launch = only(m)
+    assert launch.name.decode() == "scan_sum_f32" and launch.grid[1] == 4
+    assert launch.args[2:5] == [300, 700, 300]  # a row's length, x's pitch, the result's
+    m = mark()
+    kgen.cumsum(Device((2, 2, 300, 1), strides=(2000, 700, 1, 1)), dim=-2)  # unevenly spaced: a launch a matrix
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"] * 4
+
+
+def test_narrow_tall_matrices_take_clusters_of_tiles():
+    for shape, grid in (((70000, 64), (184, 2)), ((70000, 20), (184, 1)), ((70000, 65), (183, 3)),
+                        ((65535, 64), (171, 2)), ((1000, 20), (3, 1))):
+        m = mark()
+        kgen.cumsum(Device(shape), dim=0)
+        launch = only(m)
+        assert launch.name.decode() == "scan_cols_sum_f32"
+        assert (launch.grid[0], launch.grid[1]) == grid, (shape, launch.grid)
+    m = mark()
+    kgen.cumsum(Device((70000, 64)), dim=0, cluster_size=1)  # asked for none
+    assert only(m).grid[0] == 183
+    for x, how, tiles in ((Device((70000, 64), "<i4"), {"acc_dtype": "i64"}, 183),
+                          (Device((70000, 64), "<f2"), {}, 274),  # tiles of 256 rows staged
+                          (Device((70000, 64), "<f8"), {}, 183)):  # none for other sizes, or another accumulator
+        m = mark()
+        kgen.scan(x, dim=0, **how)
+        launch = only(m)
+        assert launch.grid[0] == tiles, (launch.name, how, launch.grid[0])
 
 
 def test_axis_cols_reaches_kgen_scan_cols_a_launch_a_matrix():
