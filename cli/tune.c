@@ -892,22 +892,22 @@ write_plan(const struct tune *t, const int *best, int argc, char **argv, kgen_er
 	sb_init(&b);
 	if (t->first)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points %s %g%% of\n"
-		          "# %s under every method but the first (%s), the one least\n"
+		          "# %s%s under every method but the first (%s), the one least\n"
 		          "# under the first (the least worst ratio where none is).\n#  ",
 		          t->against ? "at most" : "within", 100 * (t->against ? 1 - t->margin : t->margin),
-		          t->against ? "cub::DeviceReduce's time" : "the fastest point's time", methods_text(t, a, sizeof a));
+		          t->against ? t->tu->peer : "the fastest point", "'s time", methods_text(t, a, sizeof a));
 	else if (t->against && t->mean)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, of the verified points at most\n"
-		          "# %g%% of cub::DeviceReduce's time under every method (%s), the one whose\n"
+		          "# %g%% of %s's time under every method (%s), the one whose\n"
 		          "# ratios to it have the least geometric mean (the least worst where none is).\n#  ",
-		          100 * (1 - t->margin), methods_text(t, a, sizeof a));
+		          100 * (1 - t->margin), t->tu->peer, methods_text(t, a, sizeof a));
 	else if (t->mean)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point whose ratios\n"
 		          "# to the fastest under each method (%s) have the least geometric mean.\n#  ",
 		          methods_text(t, a, sizeof a));
 	else if (t->against)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point furthest\n"
-		          "# ahead of cub::DeviceReduce under its worst method (%s).\n#  ", methods_text(t, a, sizeof a));
+		          "# ahead of %s under its worst method (%s).\n#  ", t->tu->peer, methods_text(t, a, sizeof a));
 	else if (t->nm > 1)
 		sb_printf(&b, "# A size plan written by kgen tune: at each tuned n, the verified point nearest the\n"
 		          "# fastest under every method (%s).\n#  ", methods_text(t, a, sizeof a));
