@@ -765,7 +765,6 @@ report(const struct run_opts *o, struct tables *t, int rc)
 /* The signal that asked kgen run to stop, or 0 (stop_on_signals()): an
  * atomic, as the handler may run on a plan's build thread. */
 static atomic_int stop_signal;
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 int
 kgen_run_stopped(void)
@@ -788,8 +787,8 @@ on_stop(int sig)
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaction(stop_signals[i], &dfl, NULL);
+	for (i = 0; i < KGEN_STOP_SIGNALS; i++)
+		sigaction(kgen_stop_signals[i], &dfl, NULL);
 	atomic_store(&stop_signal, sig);
 	written = write(STDERR_FILENO, said, sizeof said - 1);  /* a failure: nothing a handler can do */
 	(void)written;
@@ -811,12 +810,10 @@ stop_on_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaddset(&sa.sa_mask, stop_signals[i]);  /* one handler at a time */
-	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(stop_signals[i], &sa, NULL);
+	kgen_stop_set(&sa.sa_mask);  /* one handler at a time */
+	for (i = 0; i < KGEN_STOP_SIGNALS; i++)
+		if (sigaction(kgen_stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(kgen_stop_signals[i], &sa, NULL);
 }
 
 /* kgen run: parse, build, run each family's runner, report. */

@@ -122,7 +122,7 @@ int kgen_run_too_large(unsigned long long count, unsigned long long times, unsig
 
 /* Whether kgen run was asked to stop (SIGINT, SIGTERM or SIGHUP while it
  * gathers --tsv or --json rows): the runners start no further result, and
- * the rows so far are written (kgen_run_stop_signal: the signal, or 0). */
+ * the rows so far are written (the signals: timing.h's kgen_stop_signals). */
 int kgen_run_stopped(void);
 
 /* Copies of an input of `bytes` that together exceed twice the L2, so that

@@ -17,6 +17,19 @@
 #include "gen/tpl.h"
 #include "timing.h"
 
+/* The signals that stop kgen run (timing.h). */
+const int kgen_stop_signals[KGEN_STOP_SIGNALS] = { SIGINT, SIGTERM, SIGHUP };
+
+void
+kgen_stop_set(sigset_t *set)
+{
+	int i;
+
+	sigemptyset(set);
+	for (i = 0; i < KGEN_STOP_SIGNALS; i++)
+		sigaddset(set, kgen_stop_signals[i]);
+}
+
 /* ---- timing ---- */
 
 static int
@@ -445,10 +458,7 @@ spawn_reader(const char *exe, const char *args, int both, pid_t *pid)
 	 * timeout(1) reaches kgen's whole process group, and kgen run finishes
 	 * the result under way, its peer's figure too (cli/run.c); a helper
 	 * left by a kgen gone ends with its measurement, at its pipe. */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
+	kgen_stop_set(&mask);
 	if ((r = posix_spawnattr_init(&attr)) == 0) {
 		posix_spawnattr_setsigmask(&attr, &mask);
 		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);

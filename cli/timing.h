@@ -2,7 +2,15 @@
 #ifndef KGEN_TIMING_H
 #define KGEN_TIMING_H
 
+#include <signal.h>
 #include "runtime/runtime.h"
+
+/* The signals that stop kgen run (SIGINT, SIGTERM and SIGHUP: cli/run.c's
+ * handler), which the peers' helpers run with blocked (kgen_stop_set: them
+ * into *set, emptied first). */
+enum { KGEN_STOP_SIGNALS = 3 };
+extern const int kgen_stop_signals[KGEN_STOP_SIGNALS];
+void kgen_stop_set(sigset_t *set);
 
 /* The read-bandwidth probe of templates/bench/stream.cu, compiled once. */
 struct probe {
