@@ -751,12 +751,16 @@ kgen_reference_finish(const struct kgen_spec *s, struct reference *r)
 		r->bits &= s->r.acc->size == 8 ? ~0ull : 0xffffffffull;
 }
 
-/* Fold b, the reference of the elements after a's, into a (neither
- * finished): what folding b's elements into a one by one gives, but for
- * the rounding of a long double sum (and for op: custom, whatever its
- * combine's lack of associativity changes). */
-static void
-merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
+void
+kgen_reference_init_at(const struct kgen_spec *s, struct reference *r, unsigned long long i)
+{
+	kgen_reference_init(s, r);
+	if (general(s))
+		r->count = i;  /* the ops after prod count the elements; pairs take an element's index from it */
+}
+
+void
+kgen_reference_merge(const struct kgen_spec *s, struct reference *a, const struct reference *b)
 {
 	if (general(s)) {
 		int isflt = a->acc.is_float, max = s->op == KGEN_OP_MAX || s->op == KGEN_OP_ARGMAX;
@@ -848,9 +852,7 @@ reference_chunk(void *arg, int k)
 	unsigned long long i = (unsigned long long)k * CHUNK, end = i + CHUNK < j->n ? i + CHUNK : j->n;
 	struct reference *r = &j->part[k];
 
-	kgen_reference_init(j->s, r);
-	if (general(j->s))
-		r->count = i;  /* the ops after prod count the elements; pairs take an element's index from it */
+	kgen_reference_init_at(j->s, r, i);
 	for (; i < end; i++)
 		kgen_reference_add(j->s, r, j->host, i);
 }
@@ -866,7 +868,7 @@ kgen_reference(const struct kgen_spec *s, const void *host, unsigned long long n
 		kgen_parallel_for(chunks, chunk_threads(), reference_chunk, &j);
 		*r = j.part[0];
 		for (k = 1; k < chunks; k++)
-			merge(s, r, &j.part[k]);
+			kgen_reference_merge(s, r, &j.part[k]);
 		free(j.part);
 	} else {
 		kgen_reference_init(s, r);

@@ -77,6 +77,16 @@ void kgen_reference_init(const struct kgen_spec *s, struct reference *r);
 void kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *host, unsigned long long i);
 void kgen_reference_finish(const struct kgen_spec *s, struct reference *r);
 
+/* The identity as the reference of the elements from index i on (a part
+ * of a line: the ops after prod count elements from i). */
+void kgen_reference_init_at(const struct kgen_spec *s, struct reference *r, unsigned long long i);
+
+/* Fold b, the reference of the elements after a's, into a (neither
+ * finished): what folding b's elements into a one by one gives, but for
+ * the rounding of a long double sum (and for op: custom, whatever its
+ * combine's lack of associativity changes). */
+void kgen_reference_merge(const struct kgen_spec *s, struct reference *a, const struct reference *b);
+
 /* kgen_check_result() without the message: 1 when got matches r. */
 int kgen_result_ok(const struct kgen_spec *s, const unsigned char *got, unsigned long long n, const struct reference *r);
 

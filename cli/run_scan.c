@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "cli/reference.h"
 #include "cli/run.h"
+#include "cli/scan_check.h"
 #include "cli/timing.h"
 #include "gen/parallel.h"
 #include "gen/scan.h"
@@ -79,162 +80,6 @@ make_case(kgen_context *ctx, const struct run_opts *o, const kgen_spec *s, unsig
 	return KGEN_OK;
 }
 
-/* The depth of the kernel's combination chain for element i: its thread's
- * items, the block scan's steps (warps: five shuffles in a warp and five
- * over the warp totals; hillis_steele: log2(threads); blelloch: an up-sweep
- * and a down-sweep, twice that), five shuffles over the tile's group
- * mates and five for a group's total, and a step for each group of 32
- * tiles before it (a group's prefix is a left-to-right chain of the group
- * totals; strategy: block carries one across the tiles, a step each). */
-static int
-depth_at(const kgen_spec *s, unsigned long long i)
-{
-	unsigned long long tiles = i / kgen_scan_tile(s);
-	unsigned long long chain = s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? tiles : tiles / 32 + 10;
-	int log2_threads = 0, block, depth;
-
-	while ((1ll << log2_threads) < s->threads)
-		log2_threads++;
-	block = s->axis == KGEN_AXIS_COLS              ? 5  /* the row groups across a warp */
-	        : s->block_scan == KGEN_BS_BLELLOCH ? 2 * log2_threads
-	        : s->block_scan == KGEN_BS_WARPS    ? 10
-	                                            : log2_threads;
-	depth = (int)s->items_per_thread + block + 4;
-	return chain > 0x3fffffffull ? 0x7fffffff : depth + (int)chain;
-}
-
-/* The check of c->back in parts on every CPU (kgen_parallel_for): a part
- * is lines [k * per, (k + 1) * per), rows one after another, or columns
- * side by side, read a row at a time (one column after another read a
- * cache line an element: a check of 1048576 x 1024 took minutes). */
-struct scan_check {
-	const kgen_spec *s;
-	const struct scase *c;
-	int down, inclusive;
-	unsigned long long lines, length, per, step;  /* step: from a line's element to its next, in the input */
-	struct {
-		unsigned long long bad, line, at;  /* the part's wrong elements, its first's line and index */
-		int no_memory;
-	} *parts;
-};
-
-/* Line r's input and element i's result of it. */
-static const unsigned char *
-line_in(const struct scan_check *k, unsigned long long r)
-{
-	return k->c->host + (k->down ? r : r * k->c->pitch) * (size_t)k->s->r.dtype->size;
-}
-
-static const unsigned char *
-result_at(const struct scan_check *k, unsigned long long r, unsigned long long i)
-{
-	unsigned long long at = k->down ? r + i * k->c->cols : r * k->c->cols + i;
-
-	return k->c->back + at * (size_t)k->s->r.out->size;
-}
-
-/* Element i of a line against run, its reference before or after i (mode):
- * ok or not, the reference finished in *at. */
-static int
-element_ok(const struct scan_check *k, const struct reference *run, unsigned long long r, unsigned long long i,
-           struct reference *at)
-{
-	*at = *run;
-	kgen_reference_finish(k->s, at);
-	at->depth = depth_at(k->s, i);
-	return kgen_result_ok(k->s, result_at(k, r, i), k->inclusive ? i + 1 : i, at);
-}
-
-static void
-check_part(void *arg, int part)
-{
-	struct scan_check *k = arg;
-	unsigned long long first = (unsigned long long)part * k->per, r0, r, i, m;
-	unsigned long long end = first + k->per < k->lines ? first + k->per : k->lines;
-	unsigned long long side = k->down ? end - first : 1;
-	struct reference *run = malloc((size_t)side * sizeof *run), at;
-
-	if (!run) {
-		k->parts[part].no_memory = 1;
-		return;
-	}
-	for (r0 = first; r0 < end; r0 += side) {
-		m = end - r0 < side ? end - r0 : side;
-		for (r = 0; r < m; r++)
-			kgen_reference_init(k->s, &run[r]);
-		for (i = 0; i < k->length; i++)
-			for (r = r0; r < r0 + m; r++) {
-				if (k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
-				if (!element_ok(k, &run[r - r0], r, i, &at) && !k->parts[part].bad++)
-					k->parts[part].line = r, k->parts[part].at = i;
-				if (!k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
-			}
-	}
-	free(run);
-}
-
-/* Every element of c->back against its prefix's reference: the number
- * wrong, the first described in msg (along rows: the first row's first;
- * down columns: the earliest row's leftmost), or ~0 where memory ran out. */
-static unsigned long long
-scan_errors(const kgen_spec *s, const struct scase *c, char *msg, size_t len)
-{
-	struct scan_check k = { s, c, s->axis == KGEN_AXIS_COLS, s->scan_mode == KGEN_SCAN_INCLUSIVE, 0, 0, 0, 0, NULL };
-	unsigned long long bad = 0, r, i;
-	struct reference run, at;
-	char what[300];
-	int n, p, shown = -1;
-
-	/* line r of lines: a row (element i at r * pitch + i) or a column (at i * pitch + r) */
-	k.lines = k.down ? c->cols : c->rows;
-	k.length = k.down ? c->rows : c->cols;
-	k.step = k.down ? c->pitch : 1;
-	k.per = (k.lines + 255) / 256;
-	if (k.down)
-		k.per = k.per < 16 ? 16 : k.per > 1024 ? 1024 : k.per;
-	n = (int)((k.lines + k.per - 1) / k.per);
-	if (!n)
-		return 0;
-	if (!(k.parts = calloc((size_t)n, sizeof *k.parts)))
-		return ~0ull;
-	kgen_parallel_for(n, 0, check_part, &k);
-	for (p = 0; p < n; p++) {
-		if (k.parts[p].no_memory) {
-			free(k.parts);
-			return ~0ull;
-		}
-		/* the first wrong element: down the columns the earliest row's leftmost (a part's first is its
-		 * earliest row's leftmost), along rows the first row's first */
-		if (k.parts[p].bad && (shown < 0 || (k.down && k.parts[p].at < k.parts[shown].at)))
-			shown = p;
-		bad += k.parts[p].bad;
-	}
-	if (shown >= 0) {  /* the first wrong element again, its reference made to say why */
-		r = k.parts[shown].line;
-		kgen_reference_init(s, &run);
-		for (i = 0; i <= k.parts[shown].at; i++) {
-			if (k.inclusive)
-				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
-			if (i == k.parts[shown].at) {
-				element_ok(&k, &run, r, i, &at);
-				kgen_check_result(s, result_at(&k, r, i), k.inclusive ? i + 1 : i, &at, what, sizeof what);
-			} else if (!k.inclusive) {
-				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
-			}
-		}
-		if (k.down)
-			snprintf(msg, len, "out[%llu][%llu]: %s", i - 1, r, what);
-		else if (c->rows > 1)
-			snprintf(msg, len, "out[%llu][%llu]: %s", r, i - 1, what);
-		else
-			snprintf(msg, len, "out[%llu]: %s", i - 1, what);
-	}
-	free(k.parts);
-	return bad;
-}
-
 struct timed {
 	kgen_kernel *k;
 	const struct scase *c;
@@ -281,7 +126,8 @@ verify(kgen_context *ctx, const kgen_spec *s, kgen_kernel *k, struct scase *c, c
 		return kgen_fail(err, KGEN_ECUDA, "the kernel failed (cuCtxSynchronize)");
 	if (c->out_bytes)
 		KGEN_CU(cu, err, cuMemcpyDtoH, (c->back, c->out, c->out_bytes));
-	if ((bad = scan_errors(s, c, msg, len)) == ~0ull)
+	if ((bad = kgen_scan_errors(s, &(struct kgen_scan_result){ c->host, c->back, c->rows, c->cols, c->pitch }, msg,
+	                            len)) == ~0ull)
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory for the check's references");
 	if (bad) {
 		size_t l = strlen(msg);
