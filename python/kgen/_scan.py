@@ -83,8 +83,9 @@ def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive:
     (dim=None: a contiguous array), or along its last dimension (dim=-1 or
     x.ndim - 1: each row, rows evenly spaced; torch.cumsum(x, dim)), or down
     the columns (dim=-2 or x.ndim - 2: of each matrix of the last two
-    dimensions, between two transposes; with axis="cols", the one-pass
-    column kernel, a launch a matrix).  op: sum, min,
+    dimensions, by the one-pass column kernel, a launch a matrix; a
+    contiguous column as a vector; with axis="rows", block_scan= or
+    strategy="block", a row scan between two transposes).  op: sum, min,
     max, prod, sumsq, amax, count_nonzero, any, all or custom (map=, combine=,
     identity=); default: the spec's op, else sum (and exclusive: the spec's
     mode, else inclusive).  The result is a new array of x's shape in x's framework (or
@@ -129,10 +130,10 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         if not -max(nd, 1) <= dim < max(nd, 1):  # a 0-d x takes 0 and -1, as torch.cumsum does
             raise DimError("%s: dim %d is out of range for %d dimensions" % (WHERE, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
-            if not _down_the_columns(spec, overrides):
-                return _transposed(x, op, exclusive, spec, out, stream, overrides)
             lines = _one_column(a) if spec is None and not COLUMN_KEYS.intersection(overrides) else None
             if lines is None:
+                if not _down_the_columns(spec, overrides):
+                    return _transposed(x, op, exclusive, spec, out, stream, overrides)
                 lines, down = _columns_of(a), True
         elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
@@ -146,7 +147,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     if down:
         fields["axis"] = "cols"
         if spec is None and not {"cluster_size", "acc_dtype", "out_dtype"}.intersection(overrides) and \
-                _narrow(a, lines, device):
+                _narrow(a, op, lines, device):
             fields["cluster_size"] = 8
     over = tuple(sorted(overrides.items()))
     shipped = None
@@ -203,12 +204,14 @@ def _axis(spec, overrides):
 def _down_the_columns(spec, overrides):
     """Whether a scan down the columns takes the one-pass column kernel
     (axis: cols) rather than a row scan between two transposes: as the call's
-    axis= or its spec's axis says, else the column kernel.  It ran 1.5-2.6x
+    axis= or its spec's axis says, else the column kernel but where the
+    overrides name what only a row scan has (block_scan=, strategy="block").
+    It ran 1.5-2.6x
     faster than the transposes at 2^20 x 64, 2^20 x 1024 and 16384^2, f32
     and i32 (bench/results/nvidia-h100/2026-12-05-scan-cols-python)."""
     if spec is not None or "axis" in overrides:
         return _axis(spec, overrides) == "cols"
-    return True
+    return "block_scan" not in overrides and overrides.get("strategy", "lookback") == "lookback"
 
 
 def _one_column(a):
@@ -227,17 +230,18 @@ def _one_column(a):
         return None
 
 
-def _narrow(a, lines, device):
+def _narrow(a, op, lines, device):
     """Whether the column kernel of a call down the columns of array a
     (lines: its ("cols", rows, cols, ...)) takes tiles in clusters of 8
-    (cluster_size: 8; sm_90 and newer): 4-byte elements into their own type,
+    (cluster_size: 8; sm_90 and newer): 4-byte elements into their own type
+    (not count_nonzero's int64),
     64 columns or fewer, 2^16 rows or more.  A band's tiles then take turns
     in one long look-back chain; clusters make it 8x shorter: 0.64 of a copy
     at 2^20 x 64 f32 against 0.56 (an H100), where at 2^20 x 1024 they cost
     (0.64 against 0.78; bench/results/nvidia-h100/2026-12-05-scan-cols-cluster),
     as they did i32 into i64 at 2^20 x 64 (0.42 against 0.46)."""
     _, rows, cols = lines[:3]
-    return (_memory.SIZE[a.dtype] == 4 and cols <= 64 and rows >= 1 << 16
+    return (_memory.SIZE[a.dtype] == 4 and op != "count_nonzero" and cols <= 64 and rows >= 1 << 16
             and tuple(compute_capability(device)) >= (9, 0))
 
 

@@ -178,6 +178,10 @@ def test_narrow_tall_matrices_take_clusters_of_tiles():
     m = mark()
     kgen.cumsum(Device((70000, 64)), dim=0, cluster_size=1)  # asked for none
     assert only(m).grid[0] == 183
+    m = mark()
+    kgen.scan(Device((70000, 64)), "count_nonzero", dim=0)  # into int64: none
+    launch = only(m)
+    assert launch.name.decode() == "scan_cols_count_nonzero_f32" and launch.grid[0] == 183
     for x, how, tiles in ((Device((70000, 64), "<i4"), {"acc_dtype": "i64"}, 183),
                           (Device((70000, 64), "<f2"), {}, 274),  # tiles of 256 rows staged
                           (Device((70000, 64), "<f8"), {}, 183)):  # none for other sizes, or another accumulator
@@ -258,3 +262,25 @@ def test_a_0d_array_takes_dim_0_and_minus_1():
         assert y.shape == () and len(launches_since(m)) == 1
     with pytest.raises(IndexError, match="dim 1 is out of range for 0 dimensions"):
         kgen.scan(Device(()), dim=1)
+
+
+def test_clusters_only_where_the_gpu_has_them(monkeypatch):
+    from kgen import _scan
+    monkeypatch.setattr(_scan, "compute_capability", lambda device: (8, 0))
+    m = mark()
+    kgen.cumsum(Device((70000, 64)), dim=0)
+    assert only(m).grid[0] == 183  # an sm_80 has no clusters: a block a tile
+
+
+def test_a_row_scans_own_overrides_down_the_columns_take_the_transposes():
+    for how in ({"block_scan": "warps", "strategy": "block"}, {"strategy": "block"}):
+        m = mark()
+        kgen.cumsum(Device((300, 20)), dim=0, **how)
+        names = [c.name.decode() for c in launches_since(m)]
+        assert len(names) == 3 and names[1] == "scan_sum_f32", (how, names)
+        m = mark()
+        kgen.cumsum(Device((300, 1)), dim=0, **how)  # one contiguous column: a vector, the row kernel's keys fit
+        assert [c.name.decode() for c in launches_since(m)] == ["scan_sum_f32"], how
+    m = mark()
+    kgen.cumsum(Device((300, 20)), dim=0, strategy="lookback", threads=128)  # keys both kernels take
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]

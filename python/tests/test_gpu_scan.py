@@ -305,13 +305,14 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
     whole = data(64 * 1032, "f32", gen).view(64, 1032)
     cases = [(data(100003, "f32", gen), "sum", False, None), (data(4096, "i32", gen), "sum", True, None),
              (whole[:, :1000], "max", False, -1), (whole[:, :1000], "sum", True, 1),
-             (data(3 * 8192 + 5, "f32", gen), "min", True, 0)]
+             (data(3 * 8192 + 5, "f32", gen), "min", True, 0),
+             (data(5000, "f32", gen).view(5000, 1), "sum", False, -2)]  # one column: a vector
     for x, op, exclusive, dim in cases:
         for _ in range(3):
             x.copy_(data(x.numel(), "i32" if x.dtype == torch.int32 else "f32", gen).view(x.shape))
             got = kgen.scan(x, op, dim=dim, exclusive=exclusive)
             assert got.shape == x.shape and got.is_contiguous()
-            if dim is None or x.dim() == 1:
+            if dim is None or x.dim() == 1 or dim == -2:
                 check(got.reshape(-1), x.reshape(-1), op, exclusive)
             else:
                 for r in (0, x.shape[0] // 2, x.shape[0] - 1):
@@ -325,8 +326,9 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
         try:
             for x, op, exclusive, dim in cases:
                 got = kgen.scan(x, op, dim=dim, exclusive=exclusive)
-                check(got.reshape(-1) if dim is None or x.dim() == 1 else got[0],
-                      x.reshape(-1) if dim is None or x.dim() == 1 else x[0].contiguous(), op, exclusive)
+                whole = dim is None or x.dim() == 1 or dim == -2
+                check(got.reshape(-1) if whole else got[0], x.reshape(-1) if whole else x[0].contiguous(), op,
+                      exclusive)
         finally:
             _scan._scan = python_path
     x = data(5000, "f32", gen)
