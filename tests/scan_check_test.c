@@ -133,7 +133,8 @@ START_TEST(a_vector_in_segments)
 {
 	/* 40 segments and a partial one: each from the reference of those before */
 	const char *specs[] = { "kernel: scan\nop: sum\ndtype: i32\n", "kernel: scan\nop: sum\ndtype: f32\n",
-	                        "kernel: scan\nop: sum\ndtype: i32\nmode: exclusive\n", "kernel: scan\nop: max\ndtype: i32\n" };
+	                        "kernel: scan\nop: sum\ndtype: i32\nmode: exclusive\n",
+	                        "kernel: scan\nop: max\ndtype: i32\n" };
 	int floats[] = { 0, 1, 0, 0 }, maxes[] = { 0, 0, 0, 1 }, inclusive[] = { 1, 1, 0, 1 }, i;
 	unsigned long long n = 40 * 256 + 77;
 	char msg[512];

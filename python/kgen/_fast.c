@@ -28,8 +28,9 @@
  * scan(op, exclusive, dim, x) is kgen.scan's and kgen.cumsum's (a new
  * result, no out=, stream=, spec= or overrides): a call whose tensor has the
  * layout of one that kgen/_scan.py made ready (set_scan's dict holds its
- * RowsReady, a vector as one row) gets a new result and kgen_scan_rows(),
- * called directly; anything else NotImplemented.
+ * RowsReady, a vector as one row) gets a new result and kgen_scan_rows()
+ * (kgen_scan_cols() down the columns of a matrix), called directly;
+ * anything else NotImplemented.
  *
  * matmul(a, b) is kgen.matmul(a, b)'s (no out=, alpha 1, beta 0): a call
  * whose tensors have the layouts of one that kgen/_matmul.py made ready,
@@ -58,7 +59,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 5
+#define KGEN_FAST_ABI 6
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -90,6 +91,7 @@ typedef kgen_status (*scan_rows_fn)(kgen_kernel *k, kgen_devptr in, kgen_devptr 
 /* kgen.scan's state: set once by set_scan() (after set_entry()). */
 static struct {
 	scan_rows_fn rows;       /* libkgen's kgen_scan_rows */
+	scan_rows_fn cols;       /* and kgen_scan_cols, which takes the same arguments */
 	PyObject *ready;         /* dict: (op, exclusive, dim, x's layout) -> RowsReady (a vector: one row) */
 } fast_scan;
 
@@ -426,6 +428,7 @@ typedef struct {
 	PyObject *shape;     /* the result's shape, a tuple */
 	int losses;          /* cross_entropy: the result is the losses (else y) */
 	PyObject *keep;      /* what owns the kernel: kept alive */
+	int down;            /* a scan down the columns (kgen_scan_cols: rows of cols, x's rows x_pitch apart) */
 } RowsReady;
 
 static void
@@ -439,11 +442,11 @@ rows_ready_dealloc(RowsReady *r)
 }
 
 static const char rows_ready_doc[] =
-    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep)\n\n"
+    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep, down=False)\n\n"
     "A row function or a scan made ready for torch tensors of one layout (kgen/_rows.py and kgen/_scan.py\n"
     "give the fields): the kernel's address, the rows (a scan's vector: one), their length and pitch, the\n"
     "device index, a tensor whose new_empty(shape) makes a result, the result's shape, whether it is\n"
-    "cross_entropy's losses; keep owns the kernel.";
+    "cross_entropy's losses; keep owns the kernel; down: a scan down the columns (kgen_scan_cols).";
 
 static PyObject *
 rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -451,14 +454,14 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	unsigned long long kernel, rows, cols, x_pitch;
 	PyObject *device, *like, *shape, *keep;
 	RowsReady *r;
-	int losses;
+	int losses, down = 0;
 
 	if (kw && PyDict_GET_SIZE(kw)) {
 		PyErr_SetString(PyExc_TypeError, "kgen._fast.RowsReady takes no keyword arguments");
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "KKKKO!OO!pO:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
-	                      &PyTuple_Type, &shape, &losses, &keep))
+	if (!PyArg_ParseTuple(args, "KKKKO!OO!pO|p:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
+	                      &PyTuple_Type, &shape, &losses, &keep, &down))
 		return NULL;
 	if (!kernel || !rows || !cols || x_pitch < cols) {
 		PyErr_SetString(PyExc_ValueError, "kgen._fast.RowsReady: a kernel, rows and cols above 0, x_pitch >= cols");
@@ -475,6 +478,7 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	r->shape = Py_NewRef(shape);
 	r->losses = losses;
 	r->keep = Py_NewRef(keep);
+	r->down = down;
 	return (PyObject *)r;
 }
 
@@ -656,8 +660,8 @@ fast_cross_entropy(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	return x;
 }
 
-/* Launch r (a RowsReady of a scan: its rows, length and pitch; a vector
- * is one row) on x: a new result. */
+/* Launch r (a RowsReady of a scan: its rows, length and pitch, a vector
+ * one row; or down its columns) on x: a new result. */
 static PyObject *
 scan_call(RowsReady *r, PyObject *x)
 {
@@ -675,11 +679,11 @@ scan_call(RowsReady *r, PyObject *x)
 	if ((out = address(y)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
 	Py_BEGIN_ALLOW_THREADS
-	st = fast_scan.rows(r->kernel, in, out, r->rows, r->cols, r->x_pitch, r->cols, 0, 0,
-	                    (kgen_stream)(uintptr_t)stream, &err);
+	st = (r->down ? fast_scan.cols : fast_scan.rows)(r->kernel, in, out, r->rows, r->cols, r->x_pitch, r->cols, 0, 0,
+	                                                (kgen_stream)(uintptr_t)stream, &err);
 	Py_END_ALLOW_THREADS
 	if (st != KGEN_OK) {
-		raise_failed(st, &err, "kgen_scan_rows");
+		raise_failed(st, &err, r->down ? "kgen_scan_cols" : "kgen_scan_rows");
 		goto fail;
 	}
 	return y;
@@ -714,7 +718,7 @@ fast_scan_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	Py_DECREF(key);
 	if (!r)
 		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
-	if (Py_TYPE(r) != &RowsReadyType || ((RowsReady *)r)->losses) {
+	if (Py_TYPE(r) != &RowsReadyType || ((RowsReady *)r)->losses || (((RowsReady *)r)->down && !fast_scan.cols)) {
 		PyErr_SetString(PyExc_TypeError, "kgen._fast: the scan dict holds something that is not a scan's RowsReady");
 		return NULL;
 	}
@@ -902,16 +906,33 @@ fast_set_rows(PyObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
-/* set_scan(kgen_scan_rows address, scan dict) */
+/* set_scan(kgen_scan_rows address, scan dict, kgen_scan_cols address) */
 static PyObject *
 fast_set_scan(PyObject *self, PyObject *args)
 {
-	unsigned long long entry;
+	unsigned long long entry, cols;
+	PyObject *rest;
 
 	(void)self;
-	if (take_entry(args, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready) < 0)
+	if (PyTuple_GET_SIZE(args) != 3) {
+		PyErr_Format(PyExc_TypeError, "kgen._fast.set_scan takes 3 arguments (kgen_scan_rows, dict, kgen_scan_cols), "
+		             "not %zd", PyTuple_GET_SIZE(args));
 		return NULL;
+	}
+	if (!(cols = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2))) || PyErr_Occurred()) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_ValueError, "kgen._fast.set_scan: kgen_scan_cols's address is 0");
+		return NULL;
+	}
+	if (!(rest = PyTuple_GetSlice(args, 0, 2)))
+		return NULL;
+	if (take_entry(rest, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready) < 0) {
+		Py_DECREF(rest);
+		return NULL;
+	}
+	Py_DECREF(rest);
 	fast_scan.rows = (scan_rows_fn)(uintptr_t)entry;
+	fast_scan.cols = (scan_rows_fn)(uintptr_t)cols;
 	Py_RETURN_NONE;
 }
 
@@ -966,8 +987,8 @@ static PyMethodDef fast_methods[] = {
 	  "ready before (set_scan's dict holds its RowsReady: a vector is one row), into a new result;\n"
 	  "NotImplemented for any call this path does not take." },
 	{ "set_scan", fast_set_scan, METH_VARARGS,
-	  "set_scan(kgen_scan_rows, ready): libkgen's kgen_scan_rows (an address) and the dict of the scans'\n"
-	  "RowsReady calls, after set_entry." },
+	  "set_scan(kgen_scan_rows, ready, kgen_scan_cols): libkgen's kgen_scan_rows (an address), the dict of the\n"
+	  "scans' RowsReady calls and kgen_scan_cols (an address: a RowsReady down the columns), after set_entry." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },

@@ -165,32 +165,36 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
     r = _run_scan(k, a, out, stream, WHERE, lines)
     if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
-            and spec is None and not overrides and not down and (dim is None or isinstance(dim, int))
-            and all(a.shape)):
+            and spec is None and not overrides and (not down or len(lines[4]) == 1)
+            and (dim is None or isinstance(dim, int)) and all(a.shape)):
         _fast_scan_ready(op, exclusive, dim, x, k, lines)
     return r
 
 
 _ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.RowsReady of the scan
-_fast_scan = _lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None else None
+_fast_scan = (_lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None
+              and _lib.kgen_scan_cols is not None else None)
 _fast_set = False
 
 
 def _fast_scan_ready(op, exclusive, dim, x, k, lines):
     """Make a call like this one (a torch tensor, a new result; it ran) ready
     for kgen._fast.scan: its kernel, sizes (lines: (rows, cols, pitch) of
-    the rows, None for a vector, one row) and a tensor to make results
+    the rows, None for a vector, one row; ("cols", rows, cols, pitch,
+    starts) down the columns of one matrix) and a tensor to make results
     from, as a RowsReady."""
     global _fast_set
     if not _fast_set:
         from . import _reduce
         _reduce.fast_entry()
-        _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast)
+        _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast,
+                           _lib.ctypes.cast(_lib.kgen_scan_cols, _lib.ctypes.c_void_p).value)
         _fast_set = True
     like, device = _arrays.result_template(k.spec.fields["out_dtype"], x), x.get_device()
-    rows, cols, pitch = (1, x.numel(), x.numel()) if lines is None else lines  # a vector: one row
+    down = lines is not None and lines[0] == "cols"
+    rows, cols, pitch = (1, x.numel(), x.numel()) if lines is None else lines[1:4] if down else lines  # a vector: a row
     remember(_ready_fast, (op, exclusive, dim, (x.dtype, x.shape, x.stride(), device)), _lib.fast.RowsReady(
-        k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k))
+        k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k, down))
 
 
 

@@ -87,7 +87,8 @@ def entry():
     address = ctypes.cast(_lib.kgen_reduce_packed, ctypes.c_void_p).value
     fast.set_entry(address, ready, T, lambda device: STREAM + device, kgen.ArgResult, _lib.fail)
     fast.set_rows(ctypes.cast(_lib.kgen_rows, ctypes.c_void_p).value, rows_ready)
-    fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)
+    fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready,
+                  ctypes.cast(_lib.kgen_scan_cols, ctypes.c_void_p).value)
     yield
     ready.clear()
     rows_ready.clear()
@@ -551,6 +552,22 @@ def test_a_ready_scan_of_rows_takes_their_pitch_into_packed_rows():
     assert launch.stream == STREAM + 1
 
 
+def test_a_ready_scan_down_the_columns_launches_kgen_scan_cols():
+    x = T((700, 20))
+    k = kgen.Kernel({"kernel": "scan", "axis": "cols", "dtype": "f32"})
+    scan_ready[scan_key("sum", False, 0, x)] = fast.RowsReady(k._handle, 700, 20, 24, 0, T((1,), "f32", 0), (700, 20),
+                                                              False, k, True)
+    m = mark()
+    record_params(6)  # in, out, rows, cols, in_pitch, out_pitch
+    y = fast.scan("sum", False, 0, x)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert launch.name.decode() == "scan_cols_sum_f32" and y.shape == (700, 20)
+    assert launch.args[0] == x.data_ptr() and launch.args[1] == y.data_ptr()
+    assert list(launch.args[2:6]) == [700, 20, 24, 20]  # rows, cols, x's pitch, the packed result's
+    assert (launch.grid[0], launch.grid[1]) == (2, 1)  # tiles of 384 rows, a band of 32 columns
+
+
 def test_scan_calls_it_does_not_take_go_back_to_python():
     x = T((4096,))
     r, k = make_scan_ready("sum", (4096,))
@@ -607,7 +624,11 @@ def test_bad_scan_arguments_are_refused():
     with pytest.raises(TypeError, match="4 arguments"):
         fast.scan("sum", False, None)
     with pytest.raises(ValueError, match="kgen_scan_rows's address is 0"):
-        fast.set_scan(0, {})
+        fast.set_scan(0, {}, 1)
+    with pytest.raises(ValueError, match="kgen_scan_cols's address is 0"):
+        fast.set_scan(1, {}, 0)
+    with pytest.raises(TypeError, match="set_scan takes 3 arguments"):
+        fast.set_scan(1, {})
     x = T((64, 3))
     losses, _ = make_rows_ready("cross_entropy", 64, 3)
     try:
@@ -655,5 +676,16 @@ def test_the_package_makes_a_scan_ready_for_the_c_path(monkeypatch):
         assert (a.grid[0], a.grid[1]) == (1, 1) and a.stream == STREAM + 2
         assert list(b.args[2:5]) == [1000, 1024, 1000] and (b.grid[0], b.grid[1]) == (1, 6)
         assert fast.scan("max", False, -1, v) is NotImplemented  # dim -1 of the vector was not made ready
+        kc = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32", "axis": "cols"})
+        c = T((700, 20), device=2)
+        _scan._fast_scan_ready("max", False, 0, c, kc, ("cols", 700, 20, 20, [(0, 0)]))  # down one matrix's columns
+        mk = mark()
+        record_params(6)
+        w = fast.scan("max", False, 0, c)
+        record_params(0)
+        (d,) = launches_since(mk)
+        assert d.name.decode() == "scan_cols_max_f32" and w.shape == (700, 20)
+        assert list(d.args[2:6]) == [700, 20, 20, 20] and d.stream == STREAM + 2
     finally:
-        fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready)  # this file's dict again
+        fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready,  # this file's dict again
+                      ctypes.cast(_lib.kgen_scan_cols, ctypes.c_void_p).value)

@@ -298,7 +298,7 @@ def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
 
 
 def test_the_fast_path_gives_what_the_first_call_gave(gen):
-    """Calls of a torch tensor of one layout after the first take kgen._fast.scan
+    """Calls of a torch tensor of one layout after the first take kgen._fast.scan (down the columns too)
     (where the package has it): new values, a new result each, the op, mode
     and dim as given; another layout, dtype or mode is a call of its own."""
     from kgen import _lib, _scan
@@ -306,13 +306,17 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
     cases = [(data(100003, "f32", gen), "sum", False, None), (data(4096, "i32", gen), "sum", True, None),
              (whole[:, :1000], "max", False, -1), (whole[:, :1000], "sum", True, 1),
              (data(3 * 8192 + 5, "f32", gen), "min", True, 0),
-             (data(5000, "f32", gen).view(5000, 1), "sum", False, -2)]  # one column: a vector
+             (data(5000, "f32", gen).view(5000, 1), "sum", False, -2),  # one column: a vector
+             (data(70001 * 20, "f32", gen).view(70001, 20), "sum", True, 0)]  # down the columns
     for x, op, exclusive, dim in cases:
         for _ in range(3):
             x.copy_(data(x.numel(), "i32" if x.dtype == torch.int32 else "f32", gen).view(x.shape))
             got = kgen.scan(x, op, dim=dim, exclusive=exclusive)
             assert got.shape == x.shape and got.is_contiguous()
-            if dim is None or x.dim() == 1 or dim == -2:
+            if x.dim() == 2 and dim == 0 and x.shape[-1] > 1:
+                for c in (0, x.shape[1] - 1):
+                    check(got[:, c].contiguous(), x[:, c].contiguous(), op, exclusive)
+            elif dim is None or x.dim() == 1 or dim == -2:
                 check(got.reshape(-1), x.reshape(-1), op, exclusive)
             else:
                 for r in (0, x.shape[0] // 2, x.shape[0] - 1):
@@ -327,8 +331,11 @@ def test_the_fast_path_gives_what_the_first_call_gave(gen):
             for x, op, exclusive, dim in cases:
                 got = kgen.scan(x, op, dim=dim, exclusive=exclusive)
                 whole = dim is None or x.dim() == 1 or dim == -2
-                check(got.reshape(-1) if whole else got[0], x.reshape(-1) if whole else x[0].contiguous(), op,
-                      exclusive)
+                if x.dim() == 2 and dim == 0 and x.shape[-1] > 1:
+                    check(got[:, 3].contiguous(), x[:, 3].contiguous(), op, exclusive)
+                else:
+                    check(got.reshape(-1) if whole else got[0], x.reshape(-1) if whole else x[0].contiguous(), op,
+                          exclusive)
         finally:
             _scan._scan = python_path
     x = data(5000, "f32", gen)
