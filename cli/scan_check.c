@@ -51,6 +51,9 @@ depth_at(const kgen_spec *s, unsigned long long i)
 #define KGEN_SCAN_SEGMENT (1ull << 20)
 #endif
 #define SEGMENT KGEN_SCAN_SEGMENT
+#ifdef KGEN_SCAN_CHECK_TEST
+unsigned long long kgen_scan_check_segs;  /* tests/scan_check_test: the last check's segments a line */
+#endif
 
 struct scan_check {
 	const kgen_spec *s;
@@ -137,7 +140,8 @@ chain_starts(struct scan_check *k)
 		struct reference *line = &k->starts[r * k->segs];
 		kgen_reference_init(k->s, &before);
 		for (q = 0; q < k->segs; q++) {
-			total = line[q];
+			if (q + 1 < k->segs)  /* the last segment's total was not folded: none follows it */
+				total = line[q];
 			line[q] = before;
 			if (q + 1 < k->segs)
 				kgen_reference_merge(k->s, &before, &total);
@@ -212,10 +216,13 @@ kgen_scan_errors(const kgen_spec *s, const struct kgen_scan_result *c, char *msg
 		chain_starts(&k);
 	}
 	kgen_parallel_for(n, 0, check_part, &k);
-	free(k.starts);
+#ifdef KGEN_SCAN_CHECK_TEST
+	kgen_scan_check_segs = k.segs;
+#endif
 	for (p = 0; p < n; p++) {
 		if (k.parts[p].no_memory) {
 			free(k.parts);
+			free(k.starts);
 			return ~0ull;
 		}
 		/* the first wrong element: down the columns the earliest row's leftmost (a part's first is its
@@ -224,10 +231,16 @@ kgen_scan_errors(const kgen_spec *s, const struct kgen_scan_result *c, char *msg
 			shown = p;
 		bad += k.parts[p].bad;
 	}
-	if (shown >= 0) {  /* the first wrong element again, its reference made to say why */
+	if (shown >= 0) {  /* the first wrong element again, from its segment's start, its reference made to say why */
+		unsigned long long from = 0;
 		r = k.parts[shown].line;
-		kgen_reference_init(s, &run);
-		for (i = 0; i <= k.parts[shown].at; i++) {
+		if (k.starts) {
+			run = k.starts[r * k.segs + k.parts[shown].at / SEGMENT];
+			from = k.parts[shown].at / SEGMENT * SEGMENT;
+		} else {
+			kgen_reference_init(s, &run);
+		}
+		for (i = from; i <= k.parts[shown].at; i++) {
 			if (k.inclusive)
 				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
 			if (i == k.parts[shown].at) {
@@ -244,6 +257,7 @@ kgen_scan_errors(const kgen_spec *s, const struct kgen_scan_result *c, char *msg
 		else
 			snprintf(msg, len, "out[%llu]: %s", i - 1, what);
 	}
+	free(k.starts);
 	free(k.parts);
 	return bad;
 }

@@ -442,7 +442,7 @@ rows_ready_dealloc(RowsReady *r)
 }
 
 static const char rows_ready_doc[] =
-    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep, down=False)\n\n"
+    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep[, down])\n\n"
     "A row function or a scan made ready for torch tensors of one layout (kgen/_rows.py and kgen/_scan.py\n"
     "give the fields): the kernel's address, the rows (a scan's vector: one), their length and pitch, the\n"
     "device index, a tensor whose new_empty(shape) makes a result, the result's shape, whether it is\n"
@@ -718,8 +718,13 @@ fast_scan_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	Py_DECREF(key);
 	if (!r)
 		return PyErr_Occurred() ? NULL : Py_NewRef(Py_NotImplemented);
-	if (Py_TYPE(r) != &RowsReadyType || ((RowsReady *)r)->losses || (((RowsReady *)r)->down && !fast_scan.cols)) {
+	if (Py_TYPE(r) != &RowsReadyType || ((RowsReady *)r)->losses) {
 		PyErr_SetString(PyExc_TypeError, "kgen._fast: the scan dict holds something that is not a scan's RowsReady");
+		return NULL;
+	}
+	if (((RowsReady *)r)->down && !fast_scan.cols) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast: a scan down the columns made ready, but set_scan was given no "
+		                "kgen_scan_cols");
 		return NULL;
 	}
 	Py_INCREF(r);  /* held: a call may run Python code that empties the dict */
@@ -919,11 +924,9 @@ fast_set_scan(PyObject *self, PyObject *args)
 		             "not %zd", PyTuple_GET_SIZE(args));
 		return NULL;
 	}
-	if (!(cols = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2))) || PyErr_Occurred()) {
-		if (!PyErr_Occurred())
-			PyErr_SetString(PyExc_ValueError, "kgen._fast.set_scan: kgen_scan_cols's address is 0");
+	cols = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2));  /* 0: a libkgen without it, none down columns */
+	if (PyErr_Occurred())
 		return NULL;
-	}
 	if (!(rest = PyTuple_GetSlice(args, 0, 2)))
 		return NULL;
 	if (take_entry(rest, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready) < 0) {
@@ -988,7 +991,8 @@ static PyMethodDef fast_methods[] = {
 	  "NotImplemented for any call this path does not take." },
 	{ "set_scan", fast_set_scan, METH_VARARGS,
 	  "set_scan(kgen_scan_rows, ready, kgen_scan_cols): libkgen's kgen_scan_rows (an address), the dict of the\n"
-	  "scans' RowsReady calls and kgen_scan_cols (an address: a RowsReady down the columns), after set_entry." },
+	  "scans' RowsReady calls and kgen_scan_cols (an address, or 0 where libkgen lacks it: a RowsReady down the\n"
+	  "columns is refused), after set_entry." },
 	{ "set_rows", fast_set_rows, METH_VARARGS,
 	  "set_rows(kgen_rows, ready): libkgen's kgen_rows (an address) and the dict of RowsReady calls, after\n"
 	  "set_entry." },

@@ -165,15 +165,15 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
         k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
     r = _run_scan(k, a, out, stream, WHERE, lines)
     if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
-            and spec is None and not overrides and (not down or len(lines[4]) == 1)
+            and spec is None and not overrides
+            and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
             and (dim is None or isinstance(dim, int)) and all(a.shape)):
         _fast_scan_ready(op, exclusive, dim, x, k, lines)
     return r
 
 
 _ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.RowsReady of the scan
-_fast_scan = (_lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None
-              and _lib.kgen_scan_cols is not None else None)
+_fast_scan = _lib.fast.scan if _lib.fast is not None and _lib.kgen_scan_rows is not None else None
 _fast_set = False
 
 
@@ -188,7 +188,8 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         from . import _reduce
         _reduce.fast_entry()
         _lib.fast.set_scan(_lib.ctypes.cast(_lib.kgen_scan_rows, _lib.ctypes.c_void_p).value, _ready_fast,
-                           _lib.ctypes.cast(_lib.kgen_scan_cols, _lib.ctypes.c_void_p).value)
+                           _lib.ctypes.cast(_lib.kgen_scan_cols, _lib.ctypes.c_void_p).value
+                           if _lib.kgen_scan_cols is not None else 0)
         _fast_set = True
     like, device = _arrays.result_template(k.spec.fields["out_dtype"], x), x.get_device()
     down = lines is not None and lines[0] == "cols"
