@@ -73,6 +73,10 @@ struct kgen_tuner {
 	/* Optional: what the peer computes for spec, as the records' key names
 	 * it (default "OP DTYPE", as for cub::DeviceReduce). */
 	void (*peer_key)(const kgen_spec *spec, char *buf, size_t len);
+	/* A family sized by n that kgen tune also sizes by --shape ROWSxCOLS
+	 * when given shapes and no --n (a scan's rows, or its columns), as kgen
+	 * run does: no size plan and no peer then. */
+	int shapes;
 };
 
 struct kgen_runner {

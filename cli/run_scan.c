@@ -279,14 +279,15 @@ tune_prepare(kgen_context *ctx, const struct run_opts *o, const kgen_spec *spec,
 	kgen_status st;
 
 	*out = NULL;
-	if (spec->axis == KGEN_AXIS_COLS) {
+	if (spec->axis == KGEN_AXIS_COLS && !o->nshape) {
 		free(c);
-		return kgen_fail(err, KGEN_EINVAL, "kgen tune sizes a scan by n, a vector's length: a scan down the columns "
-		                 "(axis: cols) is not tuned yet; time its tiles with kgen run --bench --shape");
+		return kgen_fail(err, KGEN_EINVAL, "kgen tune sizes a scan down the columns (axis: cols) by its matrix: give "
+		                 "--shape ROWSxCOLS, not --n");
 	}
 	if (!c)
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	if ((st = make_case(ctx, o, spec, 1, o->n[j], c, err))) {
+	if ((st = o->nshape ? make_case(ctx, o, spec, o->shape[j][0], o->shape[j][1], c, err)  /* rows, or columns */
+	                    : make_case(ctx, o, spec, 1, o->n[j], c, err))) {
 		tune_free(ctx, c);
 		return st;
 	}
@@ -335,7 +336,7 @@ tune_peer_key(const kgen_spec *spec, char *buf, size_t len)
 
 static const struct kgen_tuner tuner = {
 	.prepare = tune_prepare, .verify = tune_verify, .call = tune_call, .free = tune_free,
-	.peer = "cub::DeviceScan", .peer_ms = tune_peer_ms, .peer_key = tune_peer_key,
+	.peer = "cub::DeviceScan", .peer_ms = tune_peer_ms, .peer_key = tune_peer_key, .shapes = 1,
 };
 
 const struct kgen_runner kgen_runner_scan = { .check = check, .run = run, .tune = &tuner };

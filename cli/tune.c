@@ -120,7 +120,9 @@ usage(FILE *fp)
 	fprintf(fp, "kgen tune takes %s spaces.\n", kgen_tune_families(0, families, sizeof families));
 	fputs(
 	      "A family sized by n (kernel: reduce, or scan: its input read once, no copies)\n"
-	      "is tuned at each --n; one sized by rows\n"
+	      "is tuned at each --n (a scan also at each --shape ROWSxCOLS instead: along its\n"
+	      "rows, or down its columns with axis: cols, which takes only --shape; no plan\n"
+	      "and no CUB then); one sized by rows\n"
 	      "and cols (kernel: reduce_axis, rows) at each --shape ROWSxCOLS (default\n"
 	      "8192x8192, as kgen run's), every row's or column's result checked; one sized by m, n\n"
 	      "and k (kernel: matmul) at each --shape MxNxK (default 4096x4096x4096),\n"
@@ -1106,17 +1108,26 @@ take_family(struct tune *t, kgen_error *err)
 {
 	const struct kgen_family *f = kgen_family_of(t->p[0].spec);
 	char list[256];
+	int shaped;
 
 	t->tu = kgen_runner_of(t->p[0].spec)->tune;
-	t->shapes = f->size != KGEN_SIZE_N;
+	shaped = f->size == KGEN_SIZE_N && t->tu->shapes && t->o.nshape;  /* sized by n, here by --shape */
+	t->shapes = f->size != KGEN_SIZE_N || shaped;
 	t->mnk = f->size == KGEN_SIZE_MNK;
+	if (shaped && t->o.nn)
+		return kgen_fail(err, KGEN_EINVAL, "--n and --shape: kgen tune sizes kernel: %s by one of them: give --n N "
+		                 "(a vector) or --shape ROWSxCOLS", f->name);
 	if (t->shapes ? t->o.nn : t->o.nshape)
 		return kgen_fail(err, KGEN_EINVAL, "%s: kernel: %s is sized by %s: give %s", t->shapes ? "--n" : "--shape",
 		                 f->name, kgen_sizes[f->size].text,
 		                 t->mnk ? "--shape MxNxK" : t->shapes ? "--shape ROWSxCOLS" : "--n N");
-	if (t->plan && !kgen_family_takes_plans(f))
+	if (t->plan && (!kgen_family_takes_plans(f) || shaped))
 		return kgen_fail(err, KGEN_EINVAL, "--plan: size plans pick by n; kernel: %s is sized by %s: write records "
-		                 "with --records (here %s)", f->name, kgen_sizes[f->size].text, t->records);
+		                 "with --records (here %s)", f->name, shaped ? "--shape here" : kgen_sizes[f->size].text,
+		                 t->records);
+	if (t->against && shaped)
+		return kgen_fail(err, KGEN_EINVAL, "--against cub: %s times a vector: give --n N, or leave --against out "
+		                 "with --shape", t->tu->peer);
 	if (t->against && !t->tu->peer_ms)
 		return kgen_fail(err, KGEN_EINVAL, "--against cub: kgen tune times CUB for %s specs, not kernel: %s",
 		                 kgen_tune_families(1, list, sizeof list), f->name);

@@ -79,10 +79,35 @@ if [ $rc -ne 6 ] ||
 	status=1
 fi
 out=$("$b/kgen" tune "$top_srcdir/specs/scan/cols-sum-f32.yaml" --n 1000 --records "$dir/cols.jsonl" 2>&1)
-if ! echo "$out" | grep -q 'a scan down the columns (axis: cols) is not tuned yet'; then
-	echo "FAIL: kgen tune of a column scan: $out"
+if ! echo "$out" | grep -q 'kgen tune sizes a scan down the columns (axis: cols) by its matrix: give --shape ROWSxCOLS, not --n'; then
+	echo "FAIL: kgen tune of a column scan by --n: $out"
 	status=1
 fi
+# kgen tune of a scan by --shape: down the columns (axis: cols) or along the rows, each point checked (here
+# every element poisoned: each fails), records keyed by rows and cols; no plan, no CUB.
+printf 'kernel: scan\naxis: cols\nop: sum\ndtype: f32\nitems_per_thread: [8, 12]\n' > "$dir/cols.yaml"
+out=$("$b/kgen" tune "$dir/cols.yaml" --shape 3000x70 --records "$dir/cols-shape.jsonl" 2>&1)
+rc=$?
+if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c 'kgen tune: point [12] (items_per_thread=[0-9]*) at 3000x70: FAIL out\[0\]\[0\]: got -nan.*210000 of 210000 elements wrong')" -ne 2 ] ||
+   [ "$(grep -c '"rows":3000,"cols":70,"method":"events","verify":"FAIL"' "$dir/cols-shape.jsonl")" -ne 2 ]; then
+	echo "FAIL: kgen tune of a column scan by --shape exited $rc (expected 6, two FAIL lines, two records): $out"
+	status=1
+fi
+out=$("$b/kgen" tune "$top_srcdir/specs/scan/sum-f32.yaml" --shape 4x5000 --records "$dir/rows-shape.jsonl" 2>&1)
+rc=$?
+if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'at 4x5000: FAIL out\[0\]\[0\]'; then
+	echo "FAIL: kgen tune of a row scan by --shape exited $rc (expected 6 and a 4x5000 FAIL line): $out"
+	status=1
+fi
+for extra in "--against cub" "--plan $dir/never.yaml" "--n 100"; do
+	out=$("$b/kgen" tune "$dir/cols.yaml" --shape 3000x70 $extra --records "$dir/cols-shape.jsonl" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! echo "$out" | grep -Eq 'cub::DeviceScan times a vector|size plans pick by n; kernel: scan is sized by --shape here|--n and --shape: kgen tune sizes kernel: scan by one of them' ||
+	   [ -e "$dir/never.yaml" ]; then
+		echo "FAIL: kgen tune of a scan by --shape with $extra exited $rc (expected 2 and why): $out"
+		status=1
+	fi
+done
 out=$("$b/kgen" run --shape 2x4x100 "$top_srcdir/specs/scan/sum-f32.yaml" 2>&1)
 if ! echo "$out" | grep -q 'a scan runs along each row of a ROWSxCOLS matrix, not a batch of them'; then
 	echo "FAIL: kgen run --shape 2x4x100 of a scan: $out"
