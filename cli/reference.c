@@ -732,8 +732,12 @@ kgen_reference_add(const struct kgen_spec *s, struct reference *r, const void *h
 		case KGEN_OP_SUM:
 			r->value += x;
 			r->abs_sum += fabsl(x);
-			r->off_grid |= x * 16 != floorl(x * 16);
-			r->off_int |= x != floorl(x);
+			{  /* x is an element of a float type of at most 64 bits (or an integer): exact in a double,
+			    * whose floor is an SSE instruction where floorl sets the x87 control word twice */
+				double d = (double)x;
+				r->off_grid |= d * 16 != floor(d * 16);
+				r->off_int |= d != floor(d);
+			}
 			break;
 		case KGEN_OP_PROD: r->value *= x; break;
 		case KGEN_OP_MIN: if (x < r->value) r->value = x; break;

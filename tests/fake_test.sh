@@ -78,36 +78,38 @@ if [ $rc -ne 6 ] ||
 	echo "FAIL: kgen run of a column scan against the fake driver exited $rc (expected 6 and FAIL lines 300x5 and 7x1)"
 	status=1
 fi
-out=$("$b/kgen" tune "$top_srcdir/specs/scan/cols-sum-f32.yaml" --n 1000 --records "$dir/cols.jsonl" 2>&1)
+tdir=$(mktemp -d) || exit 99  # kgen tune's records and spaces of a scan
+out=$("$b/kgen" tune "$top_srcdir/specs/scan/cols-sum-f32.yaml" --n 1000 --records "$tdir/cols.jsonl" 2>&1)
 if ! echo "$out" | grep -q 'kgen tune sizes a scan down the columns (axis: cols) by its matrix: give --shape ROWSxCOLS, not --n'; then
 	echo "FAIL: kgen tune of a column scan by --n: $out"
 	status=1
 fi
 # kgen tune of a scan by --shape: down the columns (axis: cols) or along the rows, each point checked (here
 # every element poisoned: each fails), records keyed by rows and cols; no plan, no CUB.
-printf 'kernel: scan\naxis: cols\nop: sum\ndtype: f32\nitems_per_thread: [8, 12]\n' > "$dir/cols.yaml"
-out=$("$b/kgen" tune "$dir/cols.yaml" --shape 3000x70 --records "$dir/cols-shape.jsonl" 2>&1)
+printf 'kernel: scan\naxis: cols\nop: sum\ndtype: f32\nitems_per_thread: [8, 12]\n' > "$tdir/cols.yaml"
+out=$("$b/kgen" tune "$tdir/cols.yaml" --shape 3000x70 --records "$tdir/cols-shape.jsonl" 2>&1)
 rc=$?
 if [ $rc -ne 6 ] || [ "$(echo "$out" | grep -c 'kgen tune: point [12] (items_per_thread=[0-9]*) at 3000x70: FAIL out\[0\]\[0\]: got -nan.*210000 of 210000 elements wrong')" -ne 2 ] ||
-   [ "$(grep -c '"rows":3000,"cols":70,"method":"events","verify":"FAIL"' "$dir/cols-shape.jsonl")" -ne 2 ]; then
+   [ "$(grep -c '"rows":3000,"cols":70,"method":"events","verify":"FAIL"' "$tdir/cols-shape.jsonl")" -ne 2 ]; then
 	echo "FAIL: kgen tune of a column scan by --shape exited $rc (expected 6, two FAIL lines, two records): $out"
 	status=1
 fi
-out=$("$b/kgen" tune "$top_srcdir/specs/scan/sum-f32.yaml" --shape 4x5000 --records "$dir/rows-shape.jsonl" 2>&1)
+out=$("$b/kgen" tune "$top_srcdir/specs/scan/sum-f32.yaml" --shape 4x5000 --records "$tdir/rows-shape.jsonl" 2>&1)
 rc=$?
 if [ $rc -ne 6 ] || ! echo "$out" | grep -q 'at 4x5000: FAIL out\[0\]\[0\]'; then
 	echo "FAIL: kgen tune of a row scan by --shape exited $rc (expected 6 and a 4x5000 FAIL line): $out"
 	status=1
 fi
-for extra in "--against cub" "--plan $dir/never.yaml" "--n 100"; do
-	out=$("$b/kgen" tune "$dir/cols.yaml" --shape 3000x70 $extra --records "$dir/cols-shape.jsonl" 2>&1)
+for extra in "--against cub" "--plan $tdir/never.yaml" "--n 100"; do
+	out=$("$b/kgen" tune "$tdir/cols.yaml" --shape 3000x70 $extra --records "$tdir/cols-shape.jsonl" 2>&1)
 	rc=$?
 	if [ $rc -ne 2 ] || ! echo "$out" | grep -Eq 'cub::DeviceScan times a vector|size plans pick by n; kernel: scan is sized by --shape here|--n and --shape: kgen tune sizes kernel: scan by one of them' ||
-	   [ -e "$dir/never.yaml" ]; then
+	   [ -e "$tdir/never.yaml" ]; then
 		echo "FAIL: kgen tune of a scan by --shape with $extra exited $rc (expected 2 and why): $out"
 		status=1
 	fi
 done
+rm -rf "$tdir"
 out=$("$b/kgen" run --shape 2x4x100 "$top_srcdir/specs/scan/sum-f32.yaml" 2>&1)
 if ! echo "$out" | grep -q 'a scan runs along each row of a ROWSxCOLS matrix, not a batch of them'; then
 	echo "FAIL: kgen run --shape 2x4x100 of a scan: $out"
