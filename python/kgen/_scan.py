@@ -96,18 +96,25 @@ def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive:
     (strategy="block", threads=..., items_per_thread=..., load_width=...,
     lookback_group=...).  Floats come out
     the same run after run."""
+    return _entry(WHERE, x, op, dim, exclusive, spec, out, stream, overrides)
+
+
+def _entry(where, x, op, dim, exclusive, spec, out, stream, overrides):
+    """kgen.scan's (or kgen.cumsum's: where names it in errors) checks, then
+    the call: under torch.compile its custom op, a ready layout in C, else
+    _scan."""
     if op is not None and not isinstance(op, str):
-        raise TypeError("%s: op is a name (one of %s), not %r (%s)" % (WHERE, ", ".join(OPS), op, type(op).__name__))
+        raise TypeError("%s: op is a name (one of %s), not %r (%s)" % (where, ", ".join(OPS), op, type(op).__name__))
     if exclusive is not None and not isinstance(exclusive, bool):
-        raise TypeError("%s: exclusive is True or False, not %r" % (WHERE, exclusive))
+        raise TypeError("%s: exclusive is True or False, not %r" % (where, exclusive))
     if spec is not None:
-        check_family(WHERE, spec, "scan")
+        check_family(where, spec, "scan")
     if op is None:
         op = _field(spec, overrides, "op", "sum")
     if exclusive is None:
         exclusive = _field(spec, overrides, "mode", "inclusive") == "exclusive"
     if op not in OPS:
-        raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
+        raise ValueError("%s: op is one of %s, not %r" % (where, ", ".join(OPS), op))
     if _trace.compiling():  # under torch.compile: the custom op kgen::scan (kgen._torch)
         return _trace.scan(x, op, dim, exclusive, spec, out, stream, overrides)
     if type(x) is _arrays.Tensor and _fast_scan is not None and out is None and stream is None and spec is None \
@@ -115,34 +122,34 @@ def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive:
         r = _fast_scan(op, exclusive, dim, x)
         if r is not NotImplemented:
             return r
-    return _scan(x, op, dim, exclusive, spec, out, stream, overrides)
+    return _scan(x, op, dim, exclusive, spec, out, stream, overrides, where)
 
 
-def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
-    a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
+def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
+    a = describe(x, where=where, stream=None if stream is None else stream_address(stream))
     if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
-        raise TypeError("%s: dim is an int or None, not %r" % (WHERE, dim))
+        raise TypeError("%s: dim is an int or None, not %r" % (where, dim))
     dim = None if dim is None else dim.__index__()  # NumPy's integers too
     lines = None
     down = False
     if dim is not None:
         nd = len(a.shape)
         if not -max(nd, 1) <= dim < max(nd, 1):  # a 0-d x takes 0 and -1, as torch.cumsum does
-            raise DimError("%s: dim %d is out of range for %d dimensions" % (WHERE, dim, nd))
+            raise DimError("%s: dim %d is out of range for %d dimensions" % (where, dim, nd))
         if nd >= 2 and dim % nd == nd - 2:  # down the columns
-            lines = _one_column(a) if spec is None and not COLUMN_KEYS.intersection(overrides) else None
+            lines = _one_column(a, where) if spec is None and not COLUMN_KEYS.intersection(overrides) else None
             if lines is None:
                 if not _down_the_columns(spec, overrides):
-                    return _transposed(x, op, exclusive, spec, out, stream, overrides)
-                lines, down = _columns_of(a), True
+                    return _transposed(x, op, exclusive, spec, out, stream, overrides, where)
+                lines, down = _columns_of(a, where), True
         elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
                                       "two (dim=-1, dim=-2), or of x.movedim(%d, -1).contiguous()"
-                                      % (WHERE, dim, nd, dim))
+                                      % (where, dim, nd, dim))
         elif nd:
-            lines = rows_of(a, "x", WHERE)
+            lines = rows_of(a, "x", where)
     device = a.device or 0
-    s = stream_of(a, stream, WHERE)
+    s = stream_of(a, stream, where)
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
     if down:
         fields["axis"] = "cols"
@@ -154,16 +161,16 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides):
     if spec is None and not overrides and not down:  # a size plan tuned on this GPU's model, where kgen ships one
         shipped = _plans.shipped(plan_name(op, exclusive), a.dtype, gpu_name(device))
     if shipped is not None:
-        k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(WHERE, shipped, device), device, s,
-                   WHERE)
+        k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(where, shipped, device), device, s,
+                   where)
     elif spec is None:
         key = ("scan", device, a.dtype, op, exclusive, fields.get("axis"), fields.get("cluster_size"), over)
-        k = cached(key, lambda: new_kernel(WHERE, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
-                   WHERE)
+        k = cached(key, lambda: new_kernel(where, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
+                   where)
     else:
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
-        k = cached(key, lambda: new_kernel(WHERE, spec, device, dict(fields, **overrides)), device, s, WHERE)
-    r = _run_scan(k, a, out, stream, WHERE, lines)
+        k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
+    r = _run_scan(k, a, out, stream, where, lines)
     if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
             and spec is None and not overrides
             and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
@@ -219,7 +226,7 @@ def _down_the_columns(spec, overrides):
     return "block_scan" not in overrides and overrides.get("strategy", "lookback") == "lookback"
 
 
-def _one_column(a):
+def _one_column(a, where):
     """(rows, cols, pitch) of a row scan of array a's matrices of one
     column, where each column is a contiguous vector (torch.cumsum(x, -2) of
     an (..., n, 1) x): a matrix a row.  None where a's matrices have more
@@ -230,7 +237,7 @@ def _one_column(a):
         return None
     try:
         return rows_of(_arrays.Array(a.obj, a.kind, a.ptr, a.dtype, a.shape[:-1], a.strides[:-1], a.device), "x",
-                       WHERE)
+                       where)
     except ValueError:
         return None
 
@@ -265,15 +272,15 @@ def plan_name(op, exclusive):
     return "scan_%s%s" % (op, "_exclusive" if exclusive else "")
 
 
-def _transposed(x, op, exclusive, spec, out, stream, overrides):
+def _transposed(x, op, exclusive, spec, out, stream, overrides, where):
     """The scan down each column of x (of each matrix of a batch): its rows
     scanned in kgen.transpose(x), transposed back (into out).  Three passes
     over the data: taken only where the call or its spec asks for axis rows."""
-    rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides)
+    rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides, where)
     return transpose(rows, out=out, stream=stream)
 
 
-def _columns_of(a):
+def _columns_of(a, where):
     """("cols", rows, cols, pitch, starts) of array a's last two dimensions,
     for _run_scan: each matrix's columns scanned down its rows, rows a
     pitch apart; starts, for each matrix of the leading dimensions, where it
@@ -282,17 +289,17 @@ def _columns_of(a):
     rows, cols = a.shape[-2], a.shape[-1]
     if cols > 1 and a.strides[-1] != 1:
         raise ValueError("%s: x's rows must be contiguous (its last dimension's stride is %d elements, not 1); pass "
-                         "x.contiguous()" % (WHERE, a.strides[-1]))
+                         "x.contiguous()" % (where, a.strides[-1]))
     pitch = a.strides[-2] if rows > 1 else cols
     if rows > 1 and pitch < cols:
         raise ValueError("%s: x's rows overlap: they are %d elements apart and %d long; pass x.contiguous()"
-                         % (WHERE, pitch, cols))
+                         % (where, pitch, cols))
     starts = [(0, 0)]
     for n, stride in zip(reversed(a.shape[:-2]), reversed(a.strides[:-2])):  # the matrices, the last index fastest
         size = len(starts) * rows * cols
         starts = [(x + i * stride, o + i * size) for i in range(n) for x, o in starts]
     starts.sort(key=lambda xo: xo[1])
-    return "cols", rows, cols, _lib.arg(WHERE, "x's row pitch", pitch), starts
+    return "cols", rows, cols, _lib.arg(where, "x's row pitch", pitch), starts
 
 
 def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = None, spec: Any = None,
@@ -302,7 +309,7 @@ def cumsum(x: Any, dim: Optional[int] = None, out: Any = None, stream: Any = Non
         if name in overrides:
             raise TypeError("kgen.cumsum() got an unexpected keyword argument %r: it is an inclusive sum; "
                             "kgen.scan takes op= and exclusive=" % name)
-    return scan(x, "sum", dim, False, spec, out, stream, **overrides)
+    return _entry("kgen.cumsum", x, "sum", dim, False, spec, out, stream, overrides)
 
 
 RUNNERS["scan"] = (_run_scan, 1)

@@ -130,7 +130,7 @@ def test_a_scan_down_the_columns_takes_the_column_kernel_or_two_transposes():
         assert len(names) == 3 and names[0].startswith("transpose") and names[2].startswith("transpose"), (how, names)
         assert names[1] == "scan_sum_f32" and calls[1].grid[1] == 20  # 20 rows (the columns) of 300
         assert y.shape == (300, 20)
-    with pytest.raises(ValueError, match="x's rows must be contiguous"):
+    with pytest.raises(ValueError, match="^kgen.cumsum: x's rows must be contiguous"):
         kgen.cumsum(Device((300, 20), strides=(1, 300)), dim=0)  # a transposed view
     m = mark()
     kgen.cumsum(Device((300, 1), strides=(7, 3)), dim=0)  # a strided column (a slice x[:, :1]): the column kernel
@@ -284,3 +284,14 @@ def test_a_row_scans_own_overrides_down_the_columns_take_the_transposes():
     m = mark()
     kgen.cumsum(Device((300, 20)), dim=0, strategy="lookback", threads=128)  # keys both kernels take
     assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
+
+
+def test_kgen_cumsum_names_itself_in_its_errors():
+    with pytest.raises(IndexError, match="^kgen.cumsum: dim 2 is out of range for 2 dimensions"):
+        kgen.cumsum(Device((10, 10)), dim=2)
+    with pytest.raises(IndexError, match="^kgen.scan: dim 2 is out of range for 2 dimensions"):
+        kgen.scan(Device((10, 10)), dim=2)
+    with pytest.raises(ValueError, match="^kgen.cumsum: x's rows are not evenly spaced"):
+        kgen.cumsum(Device((4, 3, 10), strides=(40, 12, 1)), dim=-1)
+    with pytest.raises(ValueError, match="^kgen.cumsum: a scan of all of x .dim=None. reads a contiguous vector"):
+        kgen.cumsum(Device((4, 10), strides=(12, 1)))
