@@ -29,11 +29,12 @@ fast = _lib.fast
 class T:
     """A stand-in torch tensor on the fake driver's memory."""
 
-    def __init__(self, shape, dtype="f32", device=0, contiguous=True, offset=0):
+    def __init__(self, shape, dtype="f32", device=0, contiguous=True, offset=0, room=0):
         n = 1
         for d in shape:
             n *= d
-        self.mem = Device((max(n, 1),), "<i8" if dtype == "i64" else "<f4", offset=offset)
+        # room: elements allocated at least (rows read a pitch apart past the shape's end)
+        self.mem = Device((max(n, room, 1),), "<i8" if dtype == "i64" else "<f4", offset=offset)
         self.dtype, self.shape, self.device, self.contiguous = dtype, tuple(shape), device, contiguous
 
     def stride(self):
@@ -538,7 +539,7 @@ def test_a_ready_scan_of_a_vector_launches_into_a_new_result():
 
 
 def test_a_ready_scan_of_rows_takes_their_pitch_into_packed_rows():
-    x = T((6, 1000), device=1)
+    x = T((6, 1000), device=1, room=6 * 1024)  # rows 1024 apart
     r, k = make_scan_ready("max", (6, 1000), rows=6, pitch=1024, device=1, exclusive=True)
     scan_ready[scan_key("max", True, -1, x)] = r
     m = mark()
@@ -555,7 +556,7 @@ def test_a_ready_scan_of_rows_takes_their_pitch_into_packed_rows():
 def test_a_ready_scan_down_the_columns_launches_kgen_scan_cols():
     x = T((700, 20))
     k = kgen.Kernel({"kernel": "scan", "axis": "cols", "dtype": "f32"})
-    scan_ready[scan_key("sum", False, 0, x)] = fast.RowsReady(k._handle, 700, 20, 24, 0, T((1,), "f32", 0), (700, 20),
+    scan_ready[scan_key("sum", False, 0, x)] = fast.RowsReady(k._handle, 700, 20, 20, 0, T((1,), "f32", 0), (700, 20),
                                                               False, k, True)
     m = mark()
     record_params(6)  # in, out, rows, cols, in_pitch, out_pitch
@@ -564,7 +565,7 @@ def test_a_ready_scan_down_the_columns_launches_kgen_scan_cols():
     (launch,) = launches_since(m)
     assert launch.name.decode() == "scan_cols_sum_f32" and y.shape == (700, 20)
     assert launch.args[0] == x.data_ptr() and launch.args[1] == y.data_ptr()
-    assert list(launch.args[2:6]) == [700, 20, 24, 20]  # rows, cols, x's pitch, the packed result's
+    assert list(launch.args[2:6]) == [700, 20, 20, 20]  # rows, cols, x's pitch, the packed result's
     assert (launch.grid[0], launch.grid[1]) == (2, 1)  # tiles of 384 rows, a band of 32 columns
 
 
@@ -674,7 +675,7 @@ def test_the_package_makes_a_scan_ready_for_the_c_path(monkeypatch):
     monkeypatch.setattr(_arrays, "_templates", {})
     k = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32"})
     kx = kgen.Kernel({"kernel": "scan", "op": "max", "dtype": "f32", "mode": "exclusive"})
-    v, m = T((1000,), device=2), T((6, 1000), device=2)
+    v, m = T((1000,), device=2), T((6, 1000), device=2, room=6 * 1024)
     try:
         _scan._fast_scan_ready("max", False, None, v, k, None)
         _scan._fast_scan_ready("max", True, -1, m, kx, (6, 1000, 1024))
