@@ -14,18 +14,9 @@
 #include <string.h>
 #include "kgen.h"
 #include "cli/scan_check.h"
+#include "spec_assert.h"
 
 extern unsigned long long kgen_scan_check_segs;  /* cli/scan_check.c: the last check's segments a line */
-
-static kgen_spec *
-load(const char *yaml)
-{
-	kgen_spec *s = NULL;
-	kgen_error err;
-
-	ck_assert_msg(kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &s, &err) == KGEN_OK, "%s", err.message);
-	return s;
-}
 
 /* Seeded elements -3 to 3 (so f32 sums are exact), rows pitch apart. */
 static void
