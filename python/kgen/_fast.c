@@ -866,16 +866,20 @@ fail:
 }
 
 /* set_matmul's, set_rows' and set_scan's arguments, (libkgen's entry, the
- * dict of ready calls), into *entry and *ready (replacing the dict held);
- * -1 with an exception set where the address is 0 or set_entry has not run. */
+ * dict of ready calls[, a second entry: set_scan's, where `also` is not
+ * NULL]), into *entry and *ready (replacing the dict held) and *also; -1
+ * with an exception set where the (first) address is 0 or set_entry has
+ * not run. */
 static int
-take_entry(PyObject *args, const char *who, const char *fn, unsigned long long *entry, PyObject **ready)
+take_entry(PyObject *args, const char *who, const char *fn, unsigned long long *entry, PyObject **ready,
+           unsigned long long *also)
 {
 	PyObject *dict;
 	char format[32];
 
-	snprintf(format, sizeof format, "KO!:%s", who);  /* the function's name in PyArg's errors */
-	if (!PyArg_ParseTuple(args, format, entry, &PyDict_Type, &dict))
+	snprintf(format, sizeof format, "KO!%s:%s", also ? "K" : "", who);  /* the function's name in PyArg's errors */
+	if (!(also ? PyArg_ParseTuple(args, format, entry, &PyDict_Type, &dict, also)
+	           : PyArg_ParseTuple(args, format, entry, &PyDict_Type, &dict)))
 		return -1;
 	if (!*entry || !fast.packed) {
 		PyErr_Format(PyExc_ValueError, "kgen._fast.%s: %s's address is 0, or set_entry was not called", who, fn);
@@ -892,7 +896,7 @@ fast_set_matmul(PyObject *self, PyObject *args)
 	unsigned long long entry;
 
 	(void)self;
-	if (take_entry(args, "set_matmul", "kgen_matmul", &entry, &fast_matmul.ready) < 0)
+	if (take_entry(args, "set_matmul", "kgen_matmul", &entry, &fast_matmul.ready, NULL) < 0)
 		return NULL;
 	fast_matmul.matmul = (matmul_fn)(uintptr_t)entry;
 	Py_RETURN_NONE;
@@ -905,7 +909,7 @@ fast_set_rows(PyObject *self, PyObject *args)
 	unsigned long long entry;
 
 	(void)self;
-	if (take_entry(args, "set_rows", "kgen_rows", &entry, &fast_rows.ready) < 0)
+	if (take_entry(args, "set_rows", "kgen_rows", &entry, &fast_rows.ready, NULL) < 0)
 		return NULL;
 	fast_rows.rows = (rows_fn)(uintptr_t)entry;
 	Py_RETURN_NONE;
@@ -915,8 +919,7 @@ fast_set_rows(PyObject *self, PyObject *args)
 static PyObject *
 fast_set_scan(PyObject *self, PyObject *args)
 {
-	unsigned long long entry, cols;
-	PyObject *rest;
+	unsigned long long entry, cols;  /* cols 0: a libkgen without kgen_scan_cols, no scan down columns */
 
 	(void)self;
 	if (PyTuple_GET_SIZE(args) != 3) {
@@ -924,16 +927,8 @@ fast_set_scan(PyObject *self, PyObject *args)
 		             "not %zd", PyTuple_GET_SIZE(args));
 		return NULL;
 	}
-	cols = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2));  /* 0: a libkgen without it, none down columns */
-	if (PyErr_Occurred())
+	if (take_entry(args, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready, &cols) < 0)
 		return NULL;
-	if (!(rest = PyTuple_GetSlice(args, 0, 2)))
-		return NULL;
-	if (take_entry(rest, "set_scan", "kgen_scan_rows", &entry, &fast_scan.ready) < 0) {
-		Py_DECREF(rest);
-		return NULL;
-	}
-	Py_DECREF(rest);
 	fast_scan.rows = (scan_rows_fn)(uintptr_t)entry;
 	fast_scan.cols = (scan_rows_fn)(uintptr_t)cols;
 	Py_RETURN_NONE;
