@@ -205,8 +205,6 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
         k._handle, rows, cols, pitch, device, like, tuple(x.shape), False, k, down))
 
 
-
-
 def _axis(spec, overrides):
     """The axis a call's kernel scans along: the override's, else spec='s
     (loaded once a spec), else rows."""
@@ -218,9 +216,8 @@ def _down_the_columns(spec, overrides):
     (axis: cols) rather than a row scan between two transposes: as the call's
     axis= or its spec's axis says, else the column kernel but where the
     overrides name what only a row scan has (block_scan=, strategy="block").
-    It ran 1.5-2.6x
-    faster than the transposes at 2^20 x 64, 2^20 x 1024 and 16384^2, f32
-    and i32 (bench/results/nvidia-h100/2026-12-05-scan-cols-python)."""
+    It ran 1.5-2.6x faster than the transposes at 2^20 x 64, 2^20 x 1024 and
+    16384^2, f32 and i32 (bench/results/nvidia-h100/2026-12-05-scan-cols-python)."""
     if spec is not None or "axis" in overrides:
         return _axis(spec, overrides) == "cols"
     return "block_scan" not in overrides and overrides.get("strategy", "lookback") == "lookback"
@@ -246,8 +243,8 @@ def _narrow(a, op, lines, device):
     """Whether the column kernel of a call down the columns of array a
     (lines: its ("cols", rows, cols, ...)) takes tiles in clusters of 8
     (cluster_size: 8; sm_90 and newer): 4-byte elements into their own type
-    (not count_nonzero's int64),
-    64 columns or fewer, 2^16 rows or more.  A band's tiles then take turns
+    (not count_nonzero's int64), 64 columns or fewer, 2^16 rows or more.
+    A band's tiles then take turns
     in one long look-back chain; clusters make it 8x shorter: 0.64 of a copy
     at 2^20 x 64 f32 against 0.56 (an H100), where at 2^20 x 1024 they cost
     (0.64 against 0.78; bench/results/nvidia-h100/2026-12-05-scan-cols-cluster),
