@@ -17,16 +17,7 @@
 #include "kgen.h"
 #include "cli/reference.h"
 #include "gen/parallel.h"
-
-static kgen_spec *
-load(const char *yaml)
-{
-	kgen_spec *s = NULL;
-	kgen_error err;
-
-	ck_assert_msg(kgen_spec_load_string(yaml, strlen(yaml), "t.yaml", &s, &err) == KGEN_OK, "%s", err.message);
-	return s;
-}
+#include "spec_assert.h"
 
 /* Does the reference of host[0..n) accept the device result got (16 bytes: value, index at 8)? */
 static int
