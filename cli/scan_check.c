@@ -95,6 +95,23 @@ element_ok(const struct scan_check *k, const struct reference *run, unsigned lon
 	return kgen_result_ok(k->s, result_at(k, r, i), k->inclusive ? i + 1 : i, at);
 }
 
+/* Element i of line r through run: added to it (before the check in an
+ * inclusive scan, after it in an exclusive one) and checked; ok or not, its
+ * reference finished in *at. */
+static int
+step(const struct scan_check *k, struct reference *run, unsigned long long r, unsigned long long i,
+     struct reference *at)
+{
+	int ok;
+
+	if (k->inclusive)
+		kgen_reference_add(k->s, run, line_in(k, r), i * k->step);
+	ok = element_ok(k, run, r, i, at);
+	if (!k->inclusive)
+		kgen_reference_add(k->s, run, line_in(k, r), i * k->step);
+	return ok;
+}
+
 /* Part p's lines and elements: [*first, *end) and [*from, *to). */
 static void
 part_range(const struct scan_check *k, int p, unsigned long long *first, unsigned long long *end,
@@ -170,14 +187,9 @@ check_part(void *arg, int part)
 			else
 				kgen_reference_init(k->s, &run[r]);
 		for (i = from; i < to; i++)
-			for (r = r0; r < r0 + m; r++) {
-				if (k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
-				if (!element_ok(k, &run[r - r0], r, i, &at) && !k->parts[part].bad++)
+			for (r = r0; r < r0 + m; r++)
+				if (!step(k, &run[r - r0], r, i, &at) && !k->parts[part].bad++)
 					k->parts[part].line = r, k->parts[part].at = i;
-				if (!k->inclusive)
-					kgen_reference_add(k->s, &run[r - r0], line_in(k, r), i * k->step);
-			}
 	}
 	free(run);
 }
@@ -240,22 +252,16 @@ kgen_scan_errors(const kgen_spec *s, const struct kgen_scan_result *c, char *msg
 		} else {
 			kgen_reference_init(s, &run);
 		}
-		for (i = from; i <= k.parts[shown].at; i++) {
-			if (k.inclusive)
-				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
-			if (i == k.parts[shown].at) {
-				element_ok(&k, &run, r, i, &at);
-				kgen_check_result(s, result_at(&k, r, i), k.inclusive ? i + 1 : i, &at, what, sizeof what);
-			} else if (!k.inclusive) {
-				kgen_reference_add(s, &run, line_in(&k, r), i * k.step);
-			}
-		}
+		for (i = from; i <= k.parts[shown].at; i++)
+			step(&k, &run, r, i, &at);
+		i = k.parts[shown].at;
+		kgen_check_result(s, result_at(&k, r, i), k.inclusive ? i + 1 : i, &at, what, sizeof what);
 		if (k.down)
-			snprintf(msg, len, "out[%llu][%llu]: %s", i - 1, r, what);
+			snprintf(msg, len, "out[%llu][%llu]: %s", i, r, what);
 		else if (c->rows > 1)
-			snprintf(msg, len, "out[%llu][%llu]: %s", r, i - 1, what);
+			snprintf(msg, len, "out[%llu][%llu]: %s", r, i, what);
 		else
-			snprintf(msg, len, "out[%llu]: %s", i - 1, what);
+			snprintf(msg, len, "out[%llu]: %s", i, what);
 	}
 	free(k.starts);
 	free(k.parts);
