@@ -22,7 +22,16 @@ For each op, dtype (default bf16 and f32) and rows x cols shape (default
      and writes that half, so moves them all; timed twice, the later
      kept): each the median of --runs calls timed with CUDA events, after
      warm-up, the inputs rotated among enough copies to exceed twice the
-     L2 cache (one copy where a set already does);
+     L2 cache (one copy where a set already does); with --rounds R, kgen,
+     torch, torch.compile and the copy take turns R times and each keeps
+     the median of its R medians.  --method events (the default) times the
+     calls as a program makes them one after another, so where a kernel is
+     shorter than the host's call the host's time shows; --method queued
+     first puts a sleeping kernel on the stream (torch.cuda._sleep) long
+     enough that every timed call is queued before the first one runs, so
+     each pair of events times the GPU's work for one call alone (a batch
+     the GPU reached before it was all queued is timed again with a longer
+     sleep, and named in the note if it still was);
  (c) unless --no-small, small-batch latency: 140 x 4096 bf16 rms_norm and
      1 x 32000 bf16 softmax, per call back to back (host wall time over
      --small-calls calls) and replayed from a CUDA graph of the same calls
@@ -61,6 +70,10 @@ def parse_args(argv):
     p.add_argument("--shapes", default=",".join("%dx%d" % s for s in SHAPES), help="comma-separated ROWSxCOLS")
     p.add_argument("--runs", type=int, default=50, help="timed calls per measurement (the median is kept)")
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=1, help="turns kgen, torch and the copy take (median of rounds)")
+    p.add_argument("--method", choices=("events", "queued"), default="events",
+                   help="events: calls back to back as a program makes them; queued: the GPU's time a call, "
+                   "every timed call queued behind a sleeping kernel first")
     p.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
     p.add_argument("--no-small", action="store_true", help="leave the small-batch latencies out")
     p.add_argument("--small-calls", type=int, default=2000, help="calls per small-batch measurement")
@@ -80,6 +93,8 @@ def parse_args(argv):
         p.error("shapes are ROWSxCOLS, comma-separated: %r" % a.shapes)
     if any(len(s) != 2 or min(s) < 1 for s in a.shapes):
         p.error("shapes are ROWSxCOLS of positive sizes: %r" % (a.shapes,))
+    if a.runs < 1 or a.rounds < 1 or a.warmup < 0:
+        p.error("--runs and --rounds take at least 1, --warmup at least 0")
     return a
 
 
@@ -205,18 +220,37 @@ def verify(op, s, dtype):
 
 # ---- timing ----
 
-def median_us(call, sets, runs, warmup):
-    """The median time of `runs` calls, each between two CUDA events, set i % len(sets) for call i."""
+# Host time a queued call may take at most, in GPU clock cycles (2 GHz: 100 us), and the sleep's floor.
+QUEUE_CYCLES_A_CALL = 200000
+QUEUE_CYCLES_FLOOR = 2000000
+late_batches = 0  # queued batches the GPU reached before they were all queued, even at the longest sleep
+
+
+def median_us(call, sets, runs, warmup, method="events"):
+    """The median time of `runs` calls, each between two CUDA events, set i % len(sets) for call i.  Queued:
+    behind a sleeping kernel long enough that the GPU reaches the first start event only once every call is
+    queued (checked: a batch it reached sooner is timed again, sleeping four times as long, twice at most)."""
+    global late_batches
     for i in range(warmup):
         call(sets[i % len(sets)])
     torch.cuda.synchronize()
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(runs)]
-    for i, (start, end) in enumerate(events):
-        s = sets[i % len(sets)]
-        start.record()
-        call(s)
-        end.record()
-    torch.cuda.synchronize()
+    sleep = QUEUE_CYCLES_FLOOR + QUEUE_CYCLES_A_CALL * runs
+    for attempt in range(3):
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(runs)]
+        if method == "queued":
+            torch.cuda._sleep(sleep)
+        for i, (start, end) in enumerate(events):
+            s = sets[i % len(sets)]
+            start.record()
+            call(s)
+            end.record()
+        reached = method == "queued" and events[0][0].query()
+        torch.cuda.synchronize()
+        if not reached:
+            break
+        sleep *= 4
+    else:
+        late_batches += 1
     return statistics.median(start.elapsed_time(end) * 1e3 for start, end in events)
 
 
@@ -226,27 +260,26 @@ def copies_for(nbytes):
     return max(1, min(MAX_COPIES, math.ceil(2 * l2 / max(nbytes, 1))))
 
 
-def copy_us(nbytes, copies, runs, warmup):
-    """dst.copy_(src) of nbytes / 2 (reads and writes nbytes in all), timed twice, the later kept."""
+def copy_pairs(nbytes, copies):
+    """Pairs of buffers for dst.copy_(src) of nbytes / 2 (reads and writes nbytes in all)."""
     half = max(1, nbytes // 2)
-    pairs = [(torch.empty(half, dtype=torch.uint8, device="cuda"), torch.empty(half, dtype=torch.uint8, device="cuda"))
-             for _ in range(copies)]
-    call = lambda p: p[1].copy_(p[0])  # noqa: E731
-    median_us(call, pairs, runs, warmup)
-    us = median_us(call, pairs, runs, warmup)
-    del pairs
-    return us
+    return [(torch.empty(half, dtype=torch.uint8, device="cuda"), torch.empty(half, dtype=torch.uint8, device="cuda"))
+            for _ in range(copies)]
 
 
-def compiled_us(op, cols, sets, runs, warmup):
-    """torch.compile of the op's torch function: (us, None) or (None, why it was skipped)."""
+def copy_call(p):
+    p[1].copy_(p[0])
+
+
+def compiled_call(op, cols, sets):
+    """torch.compile of the op's torch function, called once: (call, None) or (None, why it was skipped)."""
     try:
         torch._dynamo.reset()
         fn = torch.compile(torch_fn(op, cols), dynamic=False)
         call = on_set(fn)
         call(sets[0])
         torch.cuda.synchronize()
-        return median_us(call, sets, runs, warmup), None
+        return call, None
     except Exception as e:  # a compile that fails is reported, not fatal
         return None, "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120] if str(e) else "")
 
@@ -256,17 +289,28 @@ def gbs(nbytes, us):
 
 
 def one_case(op, dtype, rows, cols, a, g):
+    """Verify kgen at the shape, then time kgen, torch (eager and compiled) and the copy in a.rounds turns."""
     nbytes = bytes_moved(op, rows, cols, dtype)
     first = make_set(op, rows, cols, dtype, g)
     err_abs, err_rel, bad = verify(op, first, dtype)
     copies = copies_for(nbytes)
     sets = [first] + [clone_set(first) for _ in range(copies - 1)]
-    k_us = median_us(kgen_call(op), sets, a.runs, a.warmup)
-    t_us = median_us(on_set(torch_fn(op, cols)), sets, a.runs, a.warmup)
-    c_us, why = (None, "--no-compile") if a.no_compile else compiled_us(op, cols, sets, a.runs, a.warmup)
-    del sets, first
-    torch.cuda.empty_cache()
-    cp_us = copy_us(nbytes, copies, a.runs, a.warmup)
+    pairs = copy_pairs(nbytes, copies)
+    compiled, why = (None, "--no-compile") if a.no_compile else compiled_call(op, cols, sets)
+    who = [("kgen", kgen_call(op), sets), ("torch", on_set(torch_fn(op, cols)), sets), ("copy", copy_call, pairs)]
+    if compiled:
+        who.insert(2, ("compile", compiled, sets))
+    median_us(copy_call, pairs, a.runs, a.warmup, a.method)  # a copy's first timing can read low: not kept
+    late = late_batches
+    times = {w: [] for w, _, _ in who}
+    for _ in range(a.rounds):
+        for w, call, on in who:
+            times[w].append(median_us(call, on, a.runs, a.warmup, a.method))
+    us = {w: statistics.median(t) for w, t in times.items()}
+    k_us, t_us, c_us, cp_us = us["kgen"], us["torch"], us.get("compile"), us["copy"]
+    if late_batches > late:
+        why = (why + "; " if why else "") + "%d queued batches timed after the GPU reached them" % (late_batches - late)
+    del sets, first, pairs
     torch.cuda.empty_cache()
     return {"op": op, "dtype": dtype, "shape": "%dx%d" % (rows, cols), "bytes": nbytes, "copies": copies,
             "kgen_us": k_us, "kgen_GBs": gbs(nbytes, k_us), "copy_us": cp_us, "copy_GBs": gbs(nbytes, cp_us),
@@ -365,20 +409,21 @@ def table(cols, rows, markdown):
     return "\n".join(lines) + "\n"
 
 
-def header():
+def header(a):
     """The run's line: when, the GPU, torch, kgen and its library, and whether the package's calls take its
     fast path in C (kgen._fast) or, without it, the Python path (slower a call: a lean build that made only
     libkgen measured 41.5 us where the fast path takes 19.2, 2026-12-04-rows-wide)."""
     p = torch.cuda.get_device_properties(0)
     from kgen import _lib
     path = "fast path in C: %s" % _lib.fast_where if _lib.fast is not None else "Python path: %s" % _lib.fast_where
-    return "# %s UTC: %s; torch %s; kgen %s (%s); %s\n" % (time.strftime("%Y-%m-%d %H:%M", time.gmtime()), p.name,
-                                                          torch.__version__, kgen.__version__, kgen.library_path, path)
+    return "# %s UTC: %s; torch %s; kgen %s (%s); %s; --method %s, --rounds %d, --runs %d\n" % (
+        time.strftime("%Y-%m-%d %H:%M", time.gmtime()), p.name, torch.__version__, kgen.__version__,
+        kgen.library_path, path, a.method, a.rounds, a.runs)
 
 
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
-    load()  # torch.compile's cache is reset for each case (compiled_us): no recompile limit is met
+    load()  # torch.compile's cache is reset for each case (compiled_call): no recompile limit is met
     g = torch.Generator(device="cuda").manual_seed(a.seed)
     results = []
     for op in a.ops:
@@ -389,13 +434,13 @@ def main(argv=None):
                 print(table(COLUMNS, [r], True).splitlines()[-1], flush=True)
     small = [] if a.no_small else small_cases(a, g)
     md = a.out.endswith(".md")
-    text = header() + "\n" + table(COLUMNS, results, md)
+    text = header(a) + "\n" + table(COLUMNS, results, md)
     if small:
         text += "\n" + table(SMALL, small, md)
     with open(a.out, "w") as f:
         f.write(text)
     print()
-    print(header() + "\n" + table(COLUMNS, results, True) + ("\n" + table(SMALL, small, True) if small else ""))
+    print(header(a) + "\n" + table(COLUMNS, results, True) + ("\n" + table(SMALL, small, True) if small else ""))
 
 
 if __name__ == "__main__":
