@@ -59,7 +59,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 6
+#define KGEN_FAST_ABI 7
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -743,6 +743,8 @@ typedef struct {
 	PyObject *make;      /* make(template) -> a new result (torch.empty_like, or new_empty of the shape) */
 	PyObject *result;    /* the template */
 	PyObject *keep;      /* what owns the kernel: kept alive */
+	unsigned long long scratch_bytes;  /* the kernel's scratch a call (split_k), 0 for none */
+	PyObject *scratch;   /* scratch() -> a new tensor of at least scratch_bytes, on the current stream; or None */
 } MatmulReady;
 
 static void
@@ -752,32 +754,41 @@ matmul_ready_dealloc(MatmulReady *r)
 	Py_XDECREF(r->make);
 	Py_XDECREF(r->result);
 	Py_XDECREF(r->keep);
+	Py_XDECREF(r->scratch);
 	Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
 static const char matmul_ready_doc[] =
-    "MatmulReady(kernel, m, n, k, lda, ldb, device, make, result, keep)\n\n"
+    "MatmulReady(kernel, m, n, k, lda, ldb, device, make, result, keep[, scratch_bytes, scratch])\n\n"
     "kgen.matmul made ready for torch tensors of one layout each (kgen/_matmul.py gives the fields): the\n"
     "kernel's address, m, n and k, a's and b's leading dimensions in the layouts the kernel reads, the\n"
     "device index, the function that makes the row-major m x n result from the template; keep owns the\n"
-    "kernel.  A call is C = A B (alpha 1, beta 0) into a new result, no scratch.";
+    "kernel.  A call is C = A B (alpha 1, beta 0) into a new result.  A kernel that needs scratch (split_k)\n"
+    "gives its bytes and scratch(), which makes a new tensor of them on the current stream (torch's\n"
+    "caching allocator): a call's own, dropped after its launch, so that its memory goes to the next\n"
+    "allocation on that stream only once the kernel is done with it.";
 
 static PyObject *
 matmul_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-	unsigned long long kernel, m, n, k, lda, ldb;
-	PyObject *device, *make, *result, *keep;
+	unsigned long long kernel, m, n, k, lda, ldb, scratch_bytes = 0;
+	PyObject *device, *make, *result, *keep, *scratch = Py_None;
 	MatmulReady *r;
 
 	if (kw && PyDict_GET_SIZE(kw)) {
 		PyErr_SetString(PyExc_TypeError, "kgen._fast.MatmulReady takes no keyword arguments");
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "KKKKKKO!OOO:MatmulReady", &kernel, &m, &n, &k, &lda, &ldb, &PyLong_Type, &device,
-	                      &make, &result, &keep))
+	if (!PyArg_ParseTuple(args, "KKKKKKO!OOO|KO:MatmulReady", &kernel, &m, &n, &k, &lda, &ldb, &PyLong_Type, &device,
+	                      &make, &result, &keep, &scratch_bytes, &scratch))
 		return NULL;
 	if (!kernel || !m || !n || !k || !lda || !ldb) {
 		PyErr_SetString(PyExc_ValueError, "kgen._fast.MatmulReady: a kernel, and m, n, k, lda and ldb above 0");
+		return NULL;
+	}
+	if (scratch_bytes && !PyCallable_Check(scratch)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.MatmulReady: scratch_bytes above 0 needs scratch(), a callable "
+		                "that makes a tensor of them");
 		return NULL;
 	}
 	if (!(r = (MatmulReady *)type->tp_alloc(type, 0)))
@@ -792,6 +803,8 @@ matmul_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	r->make = Py_NewRef(make);
 	r->result = Py_NewRef(result);
 	r->keep = Py_NewRef(keep);
+	r->scratch_bytes = scratch_bytes;
+	r->scratch = Py_NewRef(scratch);
 	return (PyObject *)r;
 }
 
@@ -810,8 +823,8 @@ static PyTypeObject MatmulReadyType = {
 static PyObject *
 fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 {
-	PyObject *la, *lb = NULL, *key = NULL, *r, *c = NULL;
-	unsigned long long pa, pb, pc, stream;
+	PyObject *la, *lb = NULL, *key = NULL, *r, *c = NULL, *scratch = NULL;
+	unsigned long long pa, pb, pc, ps = 0, stream;
 	MatmulReady *mr;
 	kgen_error err;
 	kgen_status st;
@@ -849,10 +862,16 @@ fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 		goto fail;
 	if ((pc = address(c)) == (unsigned long long)-1 && PyErr_Occurred())
 		goto fail;
+	if (mr->scratch_bytes &&
+	    (!(scratch = PyObject_CallNoArgs(mr->scratch)) ||
+	     ((ps = address(scratch)) == (unsigned long long)-1 && PyErr_Occurred())))
+		goto fail;
 	Py_BEGIN_ALLOW_THREADS
-	st = fast_matmul.matmul(mr->kernel, pa, pb, pc, mr->m, mr->n, mr->k, mr->lda, mr->ldb, mr->n, 1.0, 0.0, 0, 0,
-	                        (kgen_stream)(uintptr_t)stream, &err);
+	st = fast_matmul.matmul(mr->kernel, pa, pb, pc, mr->m, mr->n, mr->k, mr->lda, mr->ldb, mr->n, 1.0, 0.0, ps,
+	                        (size_t)mr->scratch_bytes, (kgen_stream)(uintptr_t)stream, &err);
 	Py_END_ALLOW_THREADS
+	Py_XDECREF(scratch);  /* back to the allocator for work queued after this launch on the stream */
+	scratch = NULL;
 	if (st != KGEN_OK) {
 		raise_failed(st, &err, "kgen_matmul");
 		goto fail;
@@ -860,6 +879,7 @@ fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 	Py_DECREF(mr);
 	return c;
 fail:
+	Py_XDECREF(scratch);
 	Py_XDECREF(c);
 	Py_DECREF(mr);
 	return NULL;

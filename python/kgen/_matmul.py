@@ -1,5 +1,6 @@
 """kgen.matmul: C = alpha A B + beta C, C row-major, each operand read as
 it lies (row- or column-major, rows or columns padded)."""
+import functools
 import os
 import sys
 from typing import Any, Sequence, Union
@@ -282,7 +283,7 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
     then its epilogue, given the operands bias= and residual= its spec
     declares; ready: the fast path's key of this call (kgen.matmul of two
     torch tensors, no out=, alpha 1, beta 0, no operands), made ready there
-    once it ran when it needs no scratch."""
+    once it ran (a kernel with scratch, split_k, too: a new one each call)."""
     if b is None:
         raise TypeError("%s: a matmul kernel takes two arrays: k(a, b)" % where)
     c = _matmul_call(where, a, b if isinstance(b, Array) else describe(b, "b", where), out, alpha, beta)
@@ -360,9 +361,9 @@ def _run_matmul(k, a, out, stream, where, b=None, alpha=1.0, beta=0.0, ready=Non
                               _byref(err))
     del scratch  # freed on the stream it was allocated for, after the kernel
     _lib.check(st, err)
-    if (ready is not None and not held and aux is None and not reductions and not size.value and c.a.kind == "torch" and
+    if (ready is not None and not held and aux is None and not reductions and c.a.kind == "torch" and
             c.alpha == 1.0 and c.beta == 0.0):
-        _make_ready(ready, k, c, lds, out_dtype)
+        _make_ready(ready, k, c, lds, out_dtype, size.value)
     keep = tuple(x.keep for x in [c.a, c.b] + held if x.keep is not None)
     if keep:
         _memory.hold(c.a.device or 0, s, keep)
@@ -406,12 +407,15 @@ _fast_matmul = _lib.fast.matmul if _lib.fast is not None else None
 _fast_set = False
 
 
-def _make_ready(key, k, c, lds, out_dtype):
+def _make_ready(key, k, c, lds, out_dtype, scratch_bytes=0):
     """The MatmulReady of a plain call that ran (kgen._fast.matmul's path for
     the next ones): the kernel, the sizes and leading dimensions, and the
     result's template (a tensor of its shape, allocated with empty_like, for
     results of up to 64 Ki elements; a 0-d one's new_empty of the shape for
-    larger ones), libkgen's kgen_matmul handed to kgen._fast first."""
+    larger ones), libkgen's kgen_matmul handed to kgen._fast first.  A
+    kernel with scratch (split_k: a plan's entries at deep, narrow shapes)
+    gets a new one each call from torch's caching allocator on the current
+    stream, as _scratch_array gives the Python path's."""
     global _fast_set
     from . import _reduce
     torch = sys.modules["torch"]
@@ -425,8 +429,9 @@ def _make_ready(key, k, c, lds, out_dtype):
         make, result = torch.empty_like, torch.empty(shape, dtype=torch_dtype(out_dtype), device=dev)
     else:
         make, result = (lambda t: t.new_empty(shape)), torch.empty((), dtype=torch_dtype(out_dtype), device=dev)
+    scratch = functools.partial(torch.empty, scratch_bytes, dtype=torch.uint8, device=dev) if scratch_bytes else None
     remember(_ready_matmul, key, _lib.fast.MatmulReady(k._handle, c.m, c.n, c.k, lds[0], lds[1], c.a.device or 0,
-                                                       make, result, k))
+                                                       make, result, k, scratch_bytes, scratch))
 
 
 def _ready_key(a, b):

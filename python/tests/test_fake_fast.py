@@ -485,6 +485,42 @@ def test_matmul_calls_it_does_not_take_go_back_to_python(matmul_entry):
         fast.set_matmul(0, {})
 
 
+def test_a_ready_matmul_with_scratch_takes_a_new_one_each_call(matmul_entry):
+    # split_k 4 of a 64 x 48 x 32 f32 SIMT matmul: the partials go to scratch(), a new tensor each call, dropped
+    # once the launches are queued (torch's caching allocator hands it to later work on the stream only).
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32", "split_k": 4})
+    size = ctypes.c_size_t()
+    err = _lib.Error()
+    _lib.check(_lib.kgen_matmul_scratch_size(k._handle, 64, 48, 32, ctypes.byref(size), ctypes.byref(err)), err)
+    assert size.value > 0
+    given, where = [], []
+
+    def scratch():
+        t = T((size.value,), "u8")
+        given.append(weakref.ref(t))
+        where.append(t.data_ptr())
+        return t
+
+    a, b = T((64, 32)), T((32, 48))
+    matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k,
+                                                      size.value, scratch)
+    for call in range(2):
+        m = mark()
+        record_params(6)  # the first kernel's a, b, c, ...; the second's (which takes 6) partials, c, ...
+        c = fast.matmul(a, b)
+        record_params(0)
+        launches = launches_since(m)
+        assert [x.name.decode() for x in launches] == ["matmul_simt_f32", "matmul_simt_f32_reduce"]
+        assert c is made[-1] and len(given) == call + 1
+        gc.collect()
+        assert given[-1]() is None  # not held past the call
+        assert launches[0].args[:3] == [a.data_ptr(), b.data_ptr(), c.data_ptr()]
+        assert launches[1].args[:2] == [where[-1], c.data_ptr()]  # the splits added from this call's scratch
+        assert launches[0].stream == launches[1].stream == STREAM
+    with pytest.raises(TypeError, match="needs scratch"):
+        fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k, size.value)
+
+
 def test_a_failed_matmul_raises_kgens_error(matmul_entry):
     # lda below k: kgen_matmul refuses it, and the new result is dropped.
     k = kgen.Kernel({"kernel": "matmul", "dtype": "f32"})
