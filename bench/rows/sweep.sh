@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/rows/sweep.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...] - kernel: rows's
 # strategies warp and block over threads per row and loads a thread, timed
-# (kgen run --bench, against a copy of the same bytes) at each shape: the
-# data strategy: auto's table (gen/rows.h) is chosen from.  Writes the specs
+# (kgen run --bench, against a copy of the same bytes) at each shape, after
+# strategy auto's own kernel (OP-DTYPE-auto.yaml): the data strategy: auto's
+# table (gen/rows.h) is chosen from.  Writes the specs
 # to OUT_DIR/specs/ and the table to OUT_DIR/sweep-OP-DTYPE.tsv.  Strategy
 # warp takes WARP_THREADS (default "256") x LANES (default "8 16 32") x
 # VECTORS (default "1 2 4"); strategy block BLOCK_THREADS (default "64 128
@@ -15,7 +16,10 @@ dt=${4:-bf16}
 shift 4 2>/dev/null || shift $#
 [ $# -gt 0 ] || set -- 32768x256 32768x512 32768x1024 32768x4096 32768x16384
 mkdir -p "$out/specs"
-specs=
+# strategy auto (the op's default) first: the kernel a call takes now, timed in the same run
+f="$out/specs/$op-$dt-auto.yaml"
+printf 'kernel: rows\nop: %s\ndtype: %s\n' "$op" "$dt" > "$f"
+specs=$f
 for t in ${WARP_THREADS:-256}; do
 	for lanes in ${LANES:-8 16 32}; do
 		for v in ${VECTORS:-1 2 4}; do
