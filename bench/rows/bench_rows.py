@@ -4,7 +4,8 @@ torch eager, torch.compile and a device-to-device copy of the same bytes,
 on one GPU, every kgen result verified in the same run.
 
     python3 bench/rows/bench_rows.py --out rows.tsv [--ops softmax,rms_norm] [--dtypes bf16]
-        [--shapes 32768x4096,8192x262144] [--runs 50] [--no-compile] [--no-small]
+        [--shapes 32768x4096,8192x262144] [--runs 50] [--rounds 1] [--method events|queued]
+        [--no-compile] [--no-small]
 
 For each op, dtype (default bf16 and f32) and rows x cols shape (default
 32768 x 256 ... 65536 and 8192 x 262144):
@@ -19,8 +20,10 @@ For each op, dtype (default bf16 and f32) and rows x cols shape (default
      the same function (skipped, saying why, where it fails) and
      dst.copy_(src) of half the bytes the op moves (x + weight + bias +
      labels + y or the losses, each read or written once; the copy reads
-     and writes that half, so moves them all; timed twice, the later
-     kept): each the median of --runs calls timed with CUDA events, after
+     and writes that half, so moves them all; a first timing of it is
+     thrown away, as it can read low; its buffers live beside the op's, so
+     the largest shape takes about twice its inputs and outputs in GPU
+     memory): each the median of --runs calls timed with CUDA events, after
      warm-up, the inputs rotated among enough copies to exceed twice the
      L2 cache (one copy where a set already does); with --rounds R, kgen,
      torch, torch.compile and the copy take turns R times and each keeps
@@ -70,7 +73,8 @@ def parse_args(argv):
     p.add_argument("--shapes", default=",".join("%dx%d" % s for s in SHAPES), help="comma-separated ROWSxCOLS")
     p.add_argument("--runs", type=int, default=50, help="timed calls per measurement (the median is kept)")
     p.add_argument("--warmup", type=int, default=5)
-    p.add_argument("--rounds", type=int, default=1, help="turns kgen, torch and the copy take (median of rounds)")
+    p.add_argument("--rounds", type=int, default=1, help="turns kgen, torch, torch.compile and the copy take, in that order "
+                   "(the median of the rounds' medians)")
     p.add_argument("--method", choices=("events", "queued"), default="events",
                    help="events: calls back to back as a program makes them; queued: the GPU's time a call, "
                    "every timed call queued behind a sleeping kernel first")
@@ -235,7 +239,7 @@ def median_us(call, sets, runs, warmup, method="events"):
         call(sets[i % len(sets)])
     torch.cuda.synchronize()
     sleep = QUEUE_CYCLES_FLOOR + QUEUE_CYCLES_A_CALL * runs
-    for attempt in range(3):
+    for _ in range(3):
         events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(runs)]
         if method == "queued":
             torch.cuda._sleep(sleep)

@@ -74,7 +74,7 @@ static struct {
 } fast;
 
 static PyObject *s_dtype, *s_shape, *s_stride, *s_get_device, *s_data_ptr, *s_is_contiguous, *s_new_empty;
-static PyObject *s_cross_entropy;
+static PyObject *s_cross_entropy, *s_nbytes;
 
 typedef kgen_status (*rows_fn)(kgen_kernel *k, const struct kgen_rows_args *args, kgen_stream stream, kgen_error *err);
 
@@ -808,6 +808,18 @@ matmul_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	return (PyObject *)r;
 }
 
+static PyObject *
+matmul_ready_scratch_bytes(PyObject *self, void *unused)
+{
+	(void)unused;
+	return PyLong_FromUnsignedLongLong(((MatmulReady *)self)->scratch_bytes);
+}
+
+static PyGetSetDef matmul_ready_getset[] = {
+	{ "scratch_bytes", matmul_ready_scratch_bytes, NULL, "the kernel's scratch a call, in bytes (0: none)", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
 static PyTypeObject MatmulReadyType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "kgen._fast.MatmulReady",
@@ -815,8 +827,31 @@ static PyTypeObject MatmulReadyType = {
 	.tp_dealloc = (destructor)matmul_ready_dealloc,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = matmul_ready_doc,
+	.tp_getset = matmul_ready_getset,
 	.tp_new = matmul_ready_new,
 };
+
+/* The scratch() tensor t's address, once its nbytes holds bytes; else
+ * (unsigned long long)-1 with an exception set. */
+static unsigned long long
+scratch_address(PyObject *t, unsigned long long bytes)
+{
+	PyObject *v = PyObject_GetAttr(t, s_nbytes);
+	unsigned long long have;
+
+	if (!v)
+		return (unsigned long long)-1;
+	have = PyLong_AsUnsignedLongLong(v);
+	Py_DECREF(v);
+	if (have == (unsigned long long)-1 && PyErr_Occurred())
+		return (unsigned long long)-1;
+	if (have < bytes) {
+		PyErr_Format(PyExc_ValueError, "kgen._fast.matmul: scratch() made %llu bytes, the kernel needs %llu", have,
+		             bytes);
+		return (unsigned long long)-1;
+	}
+	return address(t);
+}
 
 /* matmul(a, b): kgen.matmul(a, b) of torch tensors whose layouts (and
  * alignment) were made ready before, into a new result, or NotImplemented. */
@@ -864,7 +899,7 @@ fast_matmul_call(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 		goto fail;
 	if (mr->scratch_bytes &&
 	    (!(scratch = PyObject_CallNoArgs(mr->scratch)) ||
-	     ((ps = address(scratch)) == (unsigned long long)-1 && PyErr_Occurred())))
+	     ((ps = scratch_address(scratch, mr->scratch_bytes)) == (unsigned long long)-1 && PyErr_Occurred())))
 		goto fail;
 	Py_BEGIN_ALLOW_THREADS
 	st = fast_matmul.matmul(mr->kernel, pa, pb, pc, mr->m, mr->n, mr->k, mr->lda, mr->ldb, mr->n, 1.0, 0.0, ps,
@@ -1033,7 +1068,8 @@ PyInit__fast(void)
 	    !(s_data_ptr = PyUnicode_InternFromString("data_ptr")) ||
 	    !(s_is_contiguous = PyUnicode_InternFromString("is_contiguous")) ||
 	    !(s_new_empty = PyUnicode_InternFromString("new_empty")) ||
-	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")))
+	    !(s_cross_entropy = PyUnicode_InternFromString("cross_entropy")) ||
+	    !(s_nbytes = PyUnicode_InternFromString("nbytes")))
 		return NULL;
 	if (PyType_Ready(&ReadyType) < 0 || PyType_Ready(&RowsReadyType) < 0 || PyType_Ready(&MatmulReadyType) < 0 ||
 	    !(m = PyModule_Create(&fast_module)))

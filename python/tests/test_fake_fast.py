@@ -56,6 +56,10 @@ class T:
             n *= d
         return n
 
+    @property
+    def nbytes(self):
+        return self.numel() * (8 if self.dtype == "i64" else 4)
+
     def is_contiguous(self):
         return self.contiguous
 
@@ -487,23 +491,27 @@ def test_matmul_calls_it_does_not_take_go_back_to_python(matmul_entry):
 
 def test_a_ready_matmul_with_scratch_takes_a_new_one_each_call(matmul_entry):
     # split_k 4 of a 64 x 48 x 32 f32 SIMT matmul: the partials go to scratch(), a new tensor each call, dropped
-    # once the launches are queued (torch's caching allocator hands it to later work on the stream only).
+    # only once both launches are queued (torch's caching allocator then hands it to later work on the stream).
     k = kgen.Kernel({"kernel": "matmul", "dtype": "f32", "split_k": 4})
     size = ctypes.c_size_t()
     err = _lib.Error()
     _lib.check(_lib.kgen_matmul_scratch_size(k._handle, 64, 48, 32, ctypes.byref(size), ctypes.byref(err)), err)
     assert size.value > 0
-    given, where = [], []
+    where, dropped_after = [], []
+
+    class Scratch(T):
+        def __del__(self):
+            dropped_after.append(len(launches_since(m)))
 
     def scratch():
-        t = T((size.value,), "u8")
-        given.append(weakref.ref(t))
+        t = Scratch((size.value // 4,), "u8")
         where.append(t.data_ptr())
         return t
 
     a, b = T((64, 32)), T((32, 48))
-    matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k,
-                                                      size.value, scratch)
+    r = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k, size.value, scratch)
+    assert r.scratch_bytes == size.value
+    matmul_entry[matmul_key(a, b)] = r
     for call in range(2):
         m = mark()
         record_params(6)  # the first kernel's a, b, c, ...; the second's (which takes 6) partials, c, ...
@@ -511,14 +519,45 @@ def test_a_ready_matmul_with_scratch_takes_a_new_one_each_call(matmul_entry):
         record_params(0)
         launches = launches_since(m)
         assert [x.name.decode() for x in launches] == ["matmul_simt_f32", "matmul_simt_f32_reduce"]
-        assert c is made[-1] and len(given) == call + 1
-        gc.collect()
-        assert given[-1]() is None  # not held past the call
+        assert c is made[-1] and len(where) == call + 1
+        assert dropped_after == [2] * (call + 1)  # freed by the call, after its two launches
         assert launches[0].args[:3] == [a.data_ptr(), b.data_ptr(), c.data_ptr()]
         assert launches[1].args[:2] == [where[-1], c.data_ptr()]  # the splits added from this call's scratch
         assert launches[0].stream == launches[1].stream == STREAM
     with pytest.raises(TypeError, match="needs scratch"):
         fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k, size.value)
+
+
+def test_a_ready_matmul_drops_the_result_when_its_scratch_fails(matmul_entry):
+    # scratch() raising, or making fewer bytes than the kernel needs: the error comes back, nothing is
+    # launched, and the new result (and the short scratch) are dropped.
+    k = kgen.Kernel({"kernel": "matmul", "dtype": "f32", "split_k": 4})
+    size = ctypes.c_size_t()
+    err = _lib.Error()
+    _lib.check(_lib.kgen_matmul_scratch_size(k._handle, 64, 48, 32, ctypes.byref(size), ctypes.byref(err)), err)
+    a, b = T((64, 32)), T((32, 48))
+    short = []
+
+    def too_small():
+        short.append(T((1,), "u8"))
+        return short[-1]
+
+    def failing():
+        raise MemoryError("no scratch")
+
+    for scratch, error, match in ((failing, MemoryError, "no scratch"),
+                                  (too_small, ValueError, "scratch\\(\\) made 4 bytes, the kernel needs")):
+        matmul_entry[matmul_key(a, b)] = fast.MatmulReady(k._handle, 64, 48, 32, 32, 48, 0, make, T((64, 48)), k,
+                                                          size.value, scratch)
+        before, m = len(made), mark()
+        with pytest.raises(error, match=match):
+            fast.matmul(a, b)
+        assert launches_since(m) == []
+        result = weakref.ref(made.pop())
+        assert len(made) == before
+        gc.collect()
+        assert result() is None
+    assert sys.getrefcount(short.pop()) == 2  # the list's reference and getrefcount's: the call kept none
 
 
 def test_a_failed_matmul_raises_kgens_error(matmul_entry):

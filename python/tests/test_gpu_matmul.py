@@ -165,11 +165,19 @@ def test_a_plans_split_k_entry_takes_the_fast_path_with_scratch(m, gen):
     if _matmul._shipped_plan({"dtype": "bf16", "a_layout": "row", "b_layout": "row"}, {}, 0) is None:
         pytest.skip("no shipped matmul plan for %s" % torch.cuda.get_device_name())
     a, b = operand(m, 16384, "bf16", "row", gen), operand(16384, 1024, "bf16", "row", gen)
-    got = [kgen.matmul(a, b) for _ in range(5)]
-    assert _matmul._ready_key(a, b) in _matmul._ready_matmul
-    for c in got:
+    got = [kgen.matmul(a, b) for _ in range(4)]
+    ready = _matmul._ready_matmul[_matmul._ready_key(a, b)]
+    assert ready.scratch_bytes > 0  # the entry splits k through scratch
+    fast = _matmul._fast_matmul(a, b)
+    assert fast is not NotImplemented
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # the scratch, the result and the launch on the current stream, another one
+        on_side = [_matmul._fast_matmul(a, b) for _ in range(3)]
+    torch.cuda.current_stream().wait_stream(side)
+    for c in got + [fast] + on_side:
+        assert c is not NotImplemented
         close(c, a, b, "bf16")
-    assert len({c.data_ptr() for c in got}) == len(got)
 
 
 @pytest.mark.parametrize("dt", ["f16", "bf16"])
