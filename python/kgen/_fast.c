@@ -223,19 +223,27 @@ current_stream(PyObject *device, unsigned long long *stream)
 	return PyErr_Occurred() ? -1 : 0;
 }
 
+/* v, a new reference (NULL with an exception set: a call that failed), as
+ * an unsigned long long, v dropped; (unsigned long long)-1 with an
+ * exception set where it is none. */
+static unsigned long long
+ull_taken(PyObject *v)
+{
+	unsigned long long a;
+
+	if (!v)
+		return (unsigned long long)-1;
+	a = PyLong_AsUnsignedLongLong(v);
+	Py_DECREF(v);
+	return a;
+}
+
 /* An object's address from its data_ptr(), or (unsigned long long)-1 with
  * an exception set. */
 static unsigned long long
 address(PyObject *t)
 {
-	PyObject *p = PyObject_CallMethodNoArgs(t, s_data_ptr);
-	unsigned long long a;
-
-	if (!p)
-		return (unsigned long long)-1;
-	a = PyLong_AsUnsignedLongLong(p);
-	Py_DECREF(p);
-	return a;
+	return ull_taken(PyObject_CallMethodNoArgs(t, s_data_ptr));
 }
 
 /* Is out a contiguous torch tensor of dtype and r's shape on r's device?
@@ -836,13 +844,8 @@ static PyTypeObject MatmulReadyType = {
 static unsigned long long
 scratch_address(PyObject *t, unsigned long long bytes)
 {
-	PyObject *v = PyObject_GetAttr(t, s_nbytes);
-	unsigned long long have;
+	unsigned long long have = ull_taken(PyObject_GetAttr(t, s_nbytes));
 
-	if (!v)
-		return (unsigned long long)-1;
-	have = PyLong_AsUnsignedLongLong(v);
-	Py_DECREF(v);
 	if (have == (unsigned long long)-1 && PyErr_Occurred())
 		return (unsigned long long)-1;
 	if (have < bytes) {
