@@ -122,6 +122,26 @@ errors(struct setup *t, char *msg, size_t len)
 	return kgen_scan_errors(t->s, &t->c, msg, len);
 }
 
+/* t's result checks clean, in segs segments a line (what names the case). */
+static void
+clean(struct setup *t, unsigned long long segs, const char *what)
+{
+	char msg[512];
+
+	ck_assert_msg(errors(t, msg, sizeof msg) == 0, "%s: %s", what, msg);
+	ck_assert_uint_eq(kgen_scan_check_segs, segs);
+}
+
+/* t's result has bad wrong elements, the message naming the first as `first` does ("out[300]: "). */
+static void
+wrong(struct setup *t, unsigned long long bad, const char *first, const char *what)
+{
+	char msg[512];
+
+	ck_assert_uint_eq(errors(t, msg, sizeof msg), bad);
+	ck_assert_msg(strncmp(msg, first, strlen(first)) == 0, "%s: %s", what, msg);
+}
+
 START_TEST(a_vector_in_segments)
 {
 	/* 40 segments and a partial one: each from the reference of those before */
@@ -130,18 +150,15 @@ START_TEST(a_vector_in_segments)
 	                        "kernel: scan\nop: max\ndtype: i32\n" };
 	int floats[] = { 0, 1, 0, 0 }, maxes[] = { 0, 0, 0, 1 }, inclusive[] = { 1, 1, 0, 1 }, i;
 	unsigned long long n = 40 * 256 + 77;
-	char msg[512];
 
 	for (i = 0; i < 4; i++) {
 		struct setup t;
 		make(&t, specs[i], floats[i], maxes[i], inclusive[i], 0, 1, n, n);
-		ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s: %s", specs[i], msg);
-		ck_assert_uint_eq(kgen_scan_check_segs, 41);
+		clean(&t, 41, specs[i]);
 		plant(&t, 0, 9000);  /* in segment 35 */
 		plant(&t, 0, n - 1);  /* the last, of the partial segment */
 		plant(&t, 0, 300);    /* segment 1: the first wrong element */
-		ck_assert_uint_eq(errors(&t, msg, sizeof msg), 3);
-		ck_assert_msg(strncmp(msg, "out[300]: ", 10) == 0, "%s: %s", specs[i], msg);
+		wrong(&t, 3, "out[300]: ", specs[i]);
 		done(&t);
 	}
 }
@@ -150,17 +167,14 @@ END_TEST
 START_TEST(rows_in_segments_name_the_first_rows_first)
 {
 	struct setup t;
-	char msg[512];
 
 	/* 3 rows of 2000 (8 segments each), padded to 2003 */
 	make(&t, "kernel: scan\nop: sum\ndtype: i32\n", 0, 0, 1, 0, 3, 2000, 2003);
-	ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s", msg);
-	ck_assert_uint_eq(kgen_scan_check_segs, 8);
+	clean(&t, 8, "");
 	plant(&t, 1, 5);     /* row 1, segment 0 */
 	plant(&t, 0, 1900);  /* row 0, segment 7: the first row's first */
 	plant(&t, 2, 1999);
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 3);
-	ck_assert_msg(strncmp(msg, "out[0][1900]: ", 14) == 0, "%s", msg);
+	wrong(&t, 3, "out[0][1900]: ", "");
 	done(&t);
 }
 END_TEST
@@ -168,31 +182,25 @@ END_TEST
 START_TEST(narrow_columns_in_segments_name_the_earliest_rows_leftmost)
 {
 	struct setup t;
-	char msg[512];
 
 	/* 5000 rows (20 segments) of 3 columns, rows 5 elements apart */
 	make(&t, "kernel: scan\naxis: cols\nop: sum\ndtype: f32\n", 1, 0, 1, 1, 5000, 3, 5);
-	ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s", msg);
-	ck_assert_uint_eq(kgen_scan_check_segs, 20);
+	clean(&t, 20, "");
 	plant(&t, 4500, 0);
 	plant(&t, 4000, 2);  /* the earliest row's: its leftmost wrong element */
 	plant(&t, 4999, 1);
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 3);
-	ck_assert_msg(strncmp(msg, "out[4000][2]: ", 14) == 0, "%s", msg);
+	wrong(&t, 3, "out[4000][2]: ", "");
 	plant(&t, 4000, 1);  /* now the leftmost of row 4000 */
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 4);
-	ck_assert_msg(strncmp(msg, "out[4000][1]: ", 14) == 0, "%s", msg);
+	wrong(&t, 4, "out[4000][1]: ", "");
 	done(&t);
 	/* exclusive max, 40 columns in three groups of 16 (rows 43 elements apart): the earliest row's leftmost
 	 * among the groups, whose parts start from the same segments' references */
 	make(&t, "kernel: scan\naxis: cols\nop: max\ndtype: i32\nmode: exclusive\n", 0, 1, 0, 1, 5000, 40, 43);
-	ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s", msg);
-	ck_assert_uint_eq(kgen_scan_check_segs, 20);
+	clean(&t, 20, "");
 	plant(&t, 3000, 39);
 	plant(&t, 3000, 20);  /* group 1: leftmost of row 3000 */
 	plant(&t, 3001, 0);
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 3);
-	ck_assert_msg(strncmp(msg, "out[3000][20]: ", 15) == 0, "%s", msg);
+	wrong(&t, 3, "out[3000][20]: ", "");
 	done(&t);
 }
 END_TEST
@@ -200,22 +208,17 @@ END_TEST
 START_TEST(short_and_many_lines_are_checked_whole)
 {
 	struct setup t;
-	char msg[512];
 
 	/* 300 rows of 100 (no segments: lines short), and a vector of one segment */
 	make(&t, "kernel: scan\nop: sum\ndtype: i32\nmode: exclusive\n", 0, 0, 0, 0, 300, 100, 100);
-	ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s", msg);
-	ck_assert_uint_eq(kgen_scan_check_segs, 1);
+	clean(&t, 1, "");
 	plant(&t, 299, 0);
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 1);
-	ck_assert_msg(strncmp(msg, "out[299][0]: ", 13) == 0, "%s", msg);
+	wrong(&t, 1, "out[299][0]: ", "");
 	done(&t);
 	make(&t, "kernel: scan\nop: sum\ndtype: f32\n", 1, 0, 1, 0, 1, 256, 256);
-	ck_assert_msg(errors(&t, msg, sizeof msg) == 0, "%s", msg);
-	ck_assert_uint_eq(kgen_scan_check_segs, 1);
+	clean(&t, 1, "");
 	plant(&t, 0, 255);
-	ck_assert_uint_eq(errors(&t, msg, sizeof msg), 1);
-	ck_assert_msg(strncmp(msg, "out[255]: ", 10) == 0, "%s", msg);
+	wrong(&t, 1, "out[255]: ", "");
 	done(&t);
 }
 END_TEST
