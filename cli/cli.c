@@ -100,17 +100,16 @@ name_overrides(const char *path, char *const *sets, int nsets, kgen_error *err)
 	}
 }
 
-/* Load a spec and apply the --set overrides, validated together. */
-kgen_status
-kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err)
+/* Apply the --set overrides to *spec, validated together; on failure *spec
+ * is freed and NULL. */
+static kgen_status
+apply_sets(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err)
 {
 	const char *keys[64], *values[64];
 	char buf[64][96];
 	kgen_status st;
 	int i;
 
-	if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)
-		return st;
 	for (i = 0; i < nsets && i < 64; i++) {
 		char *eq = strchr(sets[i], '=');
 		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof buf[i]) {
@@ -129,6 +128,45 @@ kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, 
 		return st;
 	}
 	return KGEN_OK;
+}
+
+/* Load a spec and apply the --set overrides, validated together. */
+kgen_status
+kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err)
+{
+	kgen_status st;
+
+	if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)
+		return st;
+	return apply_sets(path, sets, nsets, spec, err);
+}
+
+kgen_status
+kgen_cli_load_entry(const char *path, int entry, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err)
+{
+	kgen_plan *plan = NULL;
+	kgen_status st;
+	int n;
+
+	*spec = NULL;
+	if (!kgen_cli_is_plan(path)) {
+		if ((st = kgen_spec_load_file(path, spec, err)) != KGEN_OK)  /* its own error first: a missing file */
+			return st;
+		kgen_spec_free(*spec);
+		*spec = NULL;
+		return kgen_fail(err, KGEN_EINVAL, "--entry %d: %s is one spec, not a size plan", entry, path);
+	}
+	if ((st = kgen_plan_load_file(path, &plan, err)) != KGEN_OK)
+		return st;
+	n = kgen_plan_count(plan);
+	if (entry < 1 || entry > n)
+		st = kgen_fail(err, KGEN_EINVAL, "--entry %d: %s has %d entr%s (1 to %d)", entry, path, n, n == 1 ? "y" : "ies", n);
+	else
+		st = kgen_spec_copy(kgen_plan_spec(plan, entry - 1, NULL), spec, err);
+	kgen_plan_free(plan);
+	if (st != KGEN_OK)
+		return st;
+	return apply_sets(path, sets, nsets, spec, err);
 }
 
 char *

@@ -21,6 +21,9 @@ void kgen_print_gpu_commands(FILE *fp, const char *prefix);
 int kgen_report(const kgen_error *err);
 /* Load a spec and apply --set KEY=VALUE overrides. */
 kgen_status kgen_cli_load(const char *path, char *const *sets, int nsets, kgen_spec **spec, kgen_error *err);
+/* The same for entry (from 1) of the size plan at path: a copy of its spec. */
+kgen_status kgen_cli_load_entry(const char *path, int entry, char *const *sets, int nsets, kgen_spec **spec,
+                                kgen_error *err);
 
 /* --unset KEY as the --set it stands for ("KEY=", unsetting the key), in
  * storage that lives as long as the program; NULL when KEY is no key (empty,

@@ -6,6 +6,7 @@
  * Exit statuses are listed in usage() and in kgen.1.
  */
 #include "config.h"
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,17 +34,22 @@ struct gen_opts {
 	char *sets[64];      /* --set KEY=VALUE, and --unset KEY as KEY= */
 	char side[64];       /* each one's side in kgen diff: 0 both, 'a' (--set-a) or 'b' (--set-b) */
 	int nsets, json, time;
+	int entry;           /* --entry N: a size plan's Nth spec (from 1); 0: none given */
 	const char *one_side;  /* the first --set-a or --set-b, which only kgen diff takes */
 };
 
-/* A plan is several specs: generate and compile take one. */
+/* The spec kgen SPEC and compile take: path's, or with --entry N the Nth
+ * of the size plan at path.  A plan is several specs: without --entry it
+ * is refused. */
 static kgen_status
-not_a_plan(const char *path, kgen_error *err)
+load_one(const char *path, const struct gen_opts *g, kgen_spec **spec, kgen_error *err)
 {
+	if (g->entry)
+		return kgen_cli_load_entry(path, g->entry, g->sets, g->nsets, spec, err);
 	if (kgen_cli_is_plan(path))
 		return kgen_fail(err, KGEN_EINVAL, "%s is a size plan, several specs: generate or compile one of its "
-		                 "entries (kgen check and kgen run take the plan)", path);
-	return KGEN_OK;
+		                 "entries with --entry N (kgen check and kgen run take the plan)", path);
+	return kgen_cli_load(path, g->sets, g->nsets, spec, err);
 }
 
 /* Refuse an output that is the input spec itself (kgen s.yaml -o s.yaml). */
@@ -93,8 +99,7 @@ cmd_generate(int argc, char **argv, const struct gen_opts *g)
 	if (argc != 1)
 		return not_one_spec(NULL, argc);
 	path = argv[0];
-	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
-	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) ||
+	if ((st = not_the_input(path, g->outpath, &err)) || (st = load_one(path, g, &spec, &err)) ||
 	    (st = kgen_generate(spec, &src, &err)) || (st = emit(g->outpath, src, strlen(src), &err))) {
 		kgen_spec_free(spec);
 		free(src);
@@ -231,8 +236,8 @@ cmd_compile(int argc, char **argv, const struct gen_opts *g)
 	path = argv[0];
 	if (!g->outpath)
 		return kgen_cli_usage_error("compile", "-o FILE is required (the output is binary)");
-	if ((st = not_the_input(path, g->outpath, &err)) || (st = not_a_plan(path, &err)) ||
-	    (st = kgen_cli_load(path, g->sets, g->nsets, &spec, &err)) || (st = kgen_spec_check_arch(spec, arch, &err)))
+	if ((st = not_the_input(path, g->outpath, &err)) || (st = load_one(path, g, &spec, &err)) ||
+	    (st = kgen_spec_check_arch(spec, arch, &err)))
 		goto out;
 	us[0] = kgen_clock_us() - t;
 	t = kgen_clock_us();
@@ -418,10 +423,11 @@ static const struct gen_command gen_check = {
 
 static const struct gen_command gen_compile = {
 	.name = "compile",
-	.help = "usage: kgen compile SPEC [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]...\n"
-	        "                    -o FILE\n"
+	.help = "usage: kgen compile SPEC [--entry N] [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]...\n"
+	        "                    [--unset KEY]... -o FILE\n"
 	        "Generate the spec's CUDA C and compile it with NVRTC for ARCH (no GPU needed);\n"
 	        "write the cubin (default) or the PTX to FILE (-o - : standard output).\n"
+	        "--entry N takes the Nth spec (from 1) of a size plan, as kgen SPEC does.\n"
 	        "--time prints where the time went: loading and checking the spec, generating\n"
 	        "its source, NVRTC (with NVRTC's own split into its C++ front end, NVVM and\n"
 	        "ptxas, whole milliseconds), writing FILE, the total; and NVRTC's floor, an\n"
@@ -472,9 +478,27 @@ refuse_others(const struct gen_command *c, const struct gen_opts *g)
 		                            "spec)", g->one_side);
 	if (g->time && !(cmd && strcmp(cmd, "compile") == 0))
 		return kgen_cli_usage_error(cmd, "--time has no effect here: it is an option of kgen compile");
+	if (g->entry && cmd && strcmp(cmd, "compile") != 0)
+		return kgen_cli_usage_error(cmd, "--entry has no effect here: it is an option of kgen SPEC and kgen compile "
+		                            "(kgen %s takes a whole plan)", cmd);
 	if (g->json && !(cmd && strcmp(cmd, "check") == 0))
 		return kgen_cli_usage_error(cmd, "--json has no effect here: it is an option of kgen check (and kgen run "
 		                            "--json FILE)");
+	return -1;
+}
+
+/* --entry N: a number from 1 into *entry; -1 to go on, else 2. */
+static int
+entry_number(const char *cmd, const char *arg, int *entry)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > 1000)
+		return kgen_cli_usage_error(cmd, "--entry %s: expected a plan's entry number, from 1", arg);
+	*entry = (int)v;
 	return -1;
 }
 
@@ -493,6 +517,7 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 		{ "ptx", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "time", no_argument, NULL, 't' },
+		{ "entry", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -525,6 +550,10 @@ gen_main(const struct gen_command *c, int argc, char **argv)
 			break;
 		case 'j': g.json = 1; break;
 		case 't': g.time = 1; break;
+		case 'e':
+			if ((r = entry_number(c->name, optarg, &g.entry)) >= 0)
+				return r;
+			break;
 		case 'h': gen_usage(c, stdout); return 0;
 		case 'V': printf("kgen %s\n", kgen_version()); return 0;
 		default: return kgen_cli_usage_error(c->name, NULL);  /* getopt has said what */
@@ -554,7 +583,8 @@ static const struct command {
 	{ "check", check_main, "kgen check SPEC... [--arch ARCH] [--json] [--set KEY=VALUE]... [--unset KEY]...",
 	  "validate specs, generate nothing" },
 	{ "compile", compile_main,
-	  "kgen compile SPEC [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]... -o FILE",
+	  "kgen compile SPEC [--entry N] [--arch ARCH] [--cubin|--ptx] [--time] [--set KEY=VALUE]... [--unset KEY]...\n"
+	  "                  -o FILE",
 	  "generate and compile with NVRTC (no GPU needed)" },
 	{ "diff", diff_main,
 	  "kgen diff A.yaml B.yaml [--set KEY=VALUE]... [--unset KEY]... [--set-a|--set-b KEY=VALUE]...",
@@ -583,7 +613,7 @@ usage(FILE *fp)
 {
 	size_t i;
 
-	fputs("usage: kgen SPEC.yaml|- [-o FILE] [--set KEY=VALUE]... [--unset KEY]...\n", fp);
+	fputs("usage: kgen SPEC.yaml|- [-o FILE] [--entry N] [--set KEY=VALUE]... [--unset KEY]...\n", fp);
 	for (i = 0; i < KGEN_COUNT(commands); i++)
 		fprintf(fp, "       %s\n", commands[i].synopsis);
 	fputs("\n"
@@ -599,6 +629,7 @@ usage(FILE *fp)
 	      "      --arch ARCH     NVRTC target for compile (default sm_90); with check,\n"
 	      "                      refuse specs that need a newer GPU than ARCH\n"
 	      "      --cubin, --ptx  what compile writes (default cubin)\n"
+	      "      --entry N       a size plan's Nth spec (from 1), for kgen SPEC and compile\n"
 	      "      --json          check: each diagnostic as a JSON object on a line\n"
 	      "      --set-a KEY=VALUE, --set-b KEY=VALUE\n"
 	      "                      diff: override a field of A or of B only\n"

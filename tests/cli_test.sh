@@ -609,7 +609,7 @@ grep -q 'expr.yaml:5:16: error: map: cbrt(unsigned int) is ambiguous in CUDA: ca
 printf 'kernel: reduce\nop: custom\ndtype: u32\nacc_dtype: f64\nmap: x * 2.0 + cbrt((float)x)\ncombine: fmod(a, b)\nidentity: 0\n' > "$tmp/expr.yaml"
 expect 0 "$kgen" compile "$tmp/expr.yaml" --arch sm_90 -o "$tmp/expr.cubin"
 
-# ---- size plans: kgen check and kgen run take them, generate and compile do not ----
+# ---- size plans: kgen check and kgen run take them, generate and compile one entry (--entry N) ----
 cat > "$tmp/plan.yaml" <<'EOS'
 plan:
   - upto: 2^14
@@ -633,6 +633,30 @@ grep -q "is a size plan, several specs: generate or compile one of its entries" 
 expect 2 "$kgen" compile "$tmp/plan.yaml" -o "$tmp/plan.cubin"
 no_output "$tmp" plan.cubin
 expect 1 "$kgen" run --n 1000 "$tmp/badplan.yaml"
+# --entry N: one entry's spec (from 1), with --set on it, generated and compiled as a spec of its own
+expect 0 "$kgen" "$tmp/plan.yaml" --entry 1
+grep -q "^constexpr int THREADS = 1024;$" "$tmp/out" || bad "kgen PLAN --entry 1 is not the first entry's kernel: $(grep "int THREADS" "$tmp/out")"
+cp "$tmp/out" "$tmp/entry1.cu"
+printf 'kernel: reduce\nthreads: 1024\nstages: last_block\n' > "$tmp/entry1.yaml"
+expect 0 "$kgen" "$tmp/entry1.yaml"
+sed 1d "$tmp/out" > "$tmp/spec1.cu"
+sed 1d "$tmp/entry1.cu" | cmp -s - "$tmp/spec1.cu" || bad "kgen PLAN --entry 1 differs from the same spec in a file of its own"
+expect 0 "$kgen" "$tmp/plan.yaml" --entry 2 --set threads=128
+grep -q "^constexpr int THREADS = 128;$" "$tmp/out" || bad "kgen PLAN --entry 2 --set threads=128: $(grep "int THREADS" "$tmp/out")"
+expect 0 "$kgen" compile "$tmp/plan.yaml" --entry 2 --ptx -o "$tmp/entry2.ptx"
+grep -q '\.entry ' "$tmp/entry2.ptx" || bad "kgen compile PLAN --entry 2 wrote no kernel"
+expect 2 "$kgen" "$tmp/plan.yaml" --entry 3
+grep -qF "plan.yaml has 2 entries (1 to 2)" "$tmp/err" || bad "kgen PLAN --entry 3 of 2: $(cat "$tmp/err")"
+expect 2 "$kgen" compile "$tmp/plan.yaml" --entry 0 -o "$tmp/entry0.cubin"
+grep -qF -- "--entry 0: expected a plan's entry number, from 1" "$tmp/err" || bad "kgen compile --entry 0: $(cat "$tmp/err")"
+no_output "$tmp" entry0.cubin
+expect 2 "$kgen" "$top_srcdir/specs/reduce_vec4.yaml" --entry 1
+grep -qF "reduce_vec4.yaml is one spec, not a size plan" "$tmp/err" || bad "kgen SPEC --entry 1: $(cat "$tmp/err")"
+expect 3 "$kgen" "$tmp/no-such-plan.yaml" --entry 1
+expect 2 "$kgen" check "$tmp/plan.yaml" --entry 1
+grep -qF -- "--entry has no effect here" "$tmp/err" || bad "kgen check --entry: $(cat "$tmp/err")"
+expect 1 "$kgen" "$tmp/badplan.yaml" --entry 2
+grep -q "badplan.yaml:5:16: error: threads 1000" "$tmp/err" || bad "kgen BADPLAN --entry 2: $(cat "$tmp/err")"
 
 # ---- the shipped plans (a folder a GPU model) and spaces (specs/plans) are valid ----
 for f in "$top_srcdir"/specs/plans/*.yaml "$top_srcdir"/specs/plans/*/*.yaml; do

@@ -72,7 +72,8 @@ has keys -- help ""
 
 # Options of a command, from its usage lines.
 has --arch --json --set --unset --help -- check --
-has --cubin --ptx --time --arch -o -- compile r.yaml -
+has --cubin --ptx --time --arch --entry -o -- compile r.yaml -
+is "" compile r.yaml --entry ""
 is "--emit" space --e
 has --against --tolerance --records -- tune --
 is "" diff r.yaml t.yaml ""

@@ -1,7 +1,9 @@
 #!/bin/sh
-# nvrtc_test.sh: every spec under $top_srcdir/specs (but the size plans and
-# spaces of specs/plans, which tests/cli_test.sh checks) compiles with NVRTC
-# (no GPU needed) for sm_90 (sm_90a, the architecture-specific target, for
+# nvrtc_test.sh: every spec under $top_srcdir/specs (but the spaces of
+# specs/plans, which tests/cli_test.sh checks), and every entry of the
+# shipped size plans (specs/plans/GPU/*.yaml, kgen PLAN --entry N: each
+# kernel once, those a spec of specs/ generates too left to that spec),
+# compiles with NVRTC (no GPU needed) for sm_90 (sm_90a, the architecture-specific target, for
 # the specs whose header says they need it: math: wgmma), to a cubin and to
 # PTX, and NVRTC prints nothing: kgen compile writes the NVRTC log to stderr,
 # so an empty stderr means no warning.  The cubin of an sm_90a spec is built
@@ -11,7 +13,8 @@
 # is checked, NVRTC's silence, the entries and the target, is the same at
 # any level); KGEN_SAMPLE_PTXAS=full (`make check-full`) builds every cubin
 # at full optimisation.  The specs are checked by one process per core
-# (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`.
+# (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`, a
+# plan's entry by `nvrtc_test.sh --one PLAN@N`.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 kgen=$top_builddir/kgen
@@ -19,19 +22,23 @@ kgen=$top_builddir/kgen
 # One spec: its checks, in a scratch folder of its own; exit 1 on failure.
 if [ "${1:-}" = --one ]; then
 	spec=$2
-	s=$top_srcdir/$spec
+	s=$top_srcdir/${spec%@*}
+	entry=  # PLAN@N: the plan's Nth entry
+	case $spec in *@*) entry="--entry ${spec##*@}" ;; esac
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-nvrtc.XXXXXX") || exit 99
 	trap 'rm -rf "$tmp"' EXIT
 	spec_ok=yes
 	bad() { echo "FAIL: $*" >&2; spec_ok=no; }
 
-	"$kgen" "$s" > "$tmp/k.cu" || bad "$spec: kgen failed"
+	# shellcheck disable=SC2086
+	"$kgen" "$s" $entry > "$tmp/k.cu" || bad "$spec: kgen failed"
 	target=sm_90
 	grep -q '^// Needs: sm_90a ' "$tmp/k.cu" && target=sm_90a
 	cubin_options=$NVRTC_TEST_PTX_OPTIONS
 	[ $target = sm_90a ] || [ "${KGEN_SAMPLE_PTXAS:-}" = full ] && cubin_options=
+	# shellcheck disable=SC2086
 	env ${cubin_options:+"KGEN_NVRTC_OPTIONS=$cubin_options"} \
-		"$kgen" compile "$s" --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
+		"$kgen" compile "$s" $entry --arch sm_90 -o "$tmp/k.cubin" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "$spec: compile --cubin exited $rc"
 	[ -s "$tmp/err" ] && { bad "$spec: compile --cubin wrote to stderr:"; cat "$tmp/err" >&2; }
@@ -40,8 +47,9 @@ if [ "${1:-}" = --one ]; then
 
 	# The PTX at NVRTC's fastest level where nvrtc_test.sh found it (what
 	# the PTX is checked for, its entries and target, is the same at any).
+	# shellcheck disable=SC2086
 	env ${NVRTC_TEST_PTX_OPTIONS:+"KGEN_NVRTC_OPTIONS=$NVRTC_TEST_PTX_OPTIONS"} \
-		"$kgen" compile "$s" --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
+		"$kgen" compile "$s" $entry --arch sm_90 --ptx -o "$tmp/k.ptx" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "$spec: compile --ptx exited $rc"
 	[ -s "$tmp/err" ] && { bad "$spec: compile --ptx wrote to stderr:"; cat "$tmp/err" >&2; }
@@ -57,6 +65,38 @@ fi
 
 specs=$(cd "$top_srcdir" && find specs -name '*.yaml' -not -path 'specs/plans/*' | LC_ALL=C sort)
 [ -n "$specs" ] || { echo "no specs under $top_srcdir/specs" >&2; exit 99; }
+
+# The shipped plans' entries, PLAN@N, each kernel once: its source (but the
+# first line, which names the file) is not one a spec above or an earlier
+# entry generates.  An entry kgen cannot generate is listed, to fail.
+list=$(mktemp -d "${TMPDIR:-/tmp}/kgen-nvrtc-list.XXXXXX") || exit 99
+trap 'rm -rf "$list"' EXIT
+for spec in $specs; do
+	"$kgen" "$top_srcdir/$spec" 2> /dev/null | sed 1d | cksum
+done > "$list/seen"
+plans=$(cd "$top_srcdir" && find specs/plans -mindepth 2 -name '*.yaml' | LC_ALL=C sort)
+nplans=0
+for plan in $plans; do
+	i=1
+	while :; do
+		"$kgen" "$top_srcdir/$plan" --entry $i > "$list/k.cu" 2> "$list/err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			# past the last entry: "--entry N: PLAN has M entries (1 to M)"
+			grep -q "^kgen: error: --entry $i: .* has $((i - 1)) entr.* (1 to $((i - 1)))\$" "$list/err" && [ $i -gt 1 ] ||
+				specs="$specs $plan@$i"
+			break
+		fi
+		sum=$(sed 1d "$list/k.cu" | cksum)
+		if ! grep -qxF "$sum" "$list/seen"; then
+			echo "$sum" >> "$list/seen"
+			specs="$specs $plan@$i"
+			nplans=$((nplans + 1))
+		fi
+		i=$((i + 1))
+	done
+done
+echo "the plans' entries: $nplans kernels no spec of specs/ generates"
 
 # The PTX compiles at -Ofc=max (tests/fast_nvrtc.sh), a fifth of the time or
 # less, unless KGEN_NVRTC_OPTIONS is set (then every compile takes it).
