@@ -84,6 +84,52 @@ op_bit(const struct kgen_spec *s)
 static const struct kgen_rows_choice cluster_choices[] = { KGEN_ROWS_AUTO_CLUSTER(X) { 0, 0, 0, 0, 0, 0 } };
 #undef X
 
+/* An entry of KGEN_ROWS_AUTO_BLOCKS: blocks of `threads` a row of up to `elements`, for these ops by element size. */
+static const struct block_entry {
+	int threads, elements, ops16, ops32;
+} block_choices[] = {
+#define X(threads, elements, ops16, ops32) { threads, elements, ops16, ops32 },
+	KGEN_ROWS_AUTO_BLOCKS(X)
+#undef X
+	{ 0, 0, 0, 0 }
+};
+
+/* The KGEN_ROWS_AUTO_BLOCKS kernel a spec of strategy auto takes, into *c
+ * (a block of c->threads a row, c->vectors loads each); 0 where none:
+ * another op's or element size's, more threads than the spec's, loads
+ * that do not fill its row exactly. */
+static int
+auto_block(const struct kgen_spec *s, struct kgen_rows_choice *c)
+{
+	const struct block_entry *b;
+	long long row;
+
+	if (s->row_strategy != KGEN_ROWS_AUTO || !kgen_rows_writes_y(s))
+		return 0;
+	for (b = block_choices; b->threads; b++) {
+		row = (long long)b->threads * s->r.vec;  /* elements of one load a thread */
+		if (!((s->r.dtype->size == 2 ? b->ops16 : s->r.dtype->size == 4 ? b->ops32 : 0) & op_bit(s)) ||
+		    b->threads > s->threads || b->elements % row || (b->elements / row) * s->load_width > 256)
+			continue;
+		*c = (struct kgen_rows_choice){ 0, (int)(b->elements / row), 0, 0, 0, b->threads };
+		c->upto = (unsigned long long)b->threads * (unsigned long long)c->vectors;
+		return 1;
+	}
+	return 0;
+}
+
+unsigned long long
+kgen_rows_staged_from(const struct kgen_spec *s)
+{
+	struct kgen_rows_choice b;
+	unsigned long long held;
+
+	if (!auto_block(s, &b))
+		return KGEN_ROWS_STAGED_FROM;
+	held = b.upto * (unsigned long long)s->r.vec;
+	return held > KGEN_ROWS_STAGED_FROM ? held : KGEN_ROWS_STAGED_FROM;
+}
+
 long long
 kgen_rows_block(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 {
@@ -189,7 +235,8 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 {
 	const struct kgen_rows_choice *c;
 	const struct table_entry *e;
-	int n = 0;
+	struct kgen_rows_choice own;  /* the KGEN_ROWS_AUTO_BLOCKS kernel */
+	int n = 0, has_own;
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
@@ -212,17 +259,24 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	default:
 		break;
 	}
-	for (e = kgen_rows_writes_y(s) ? auto_choices : xent_choices; e->c.vectors && n < max - 1; e++) {
-		long long lanes;
-		c = &e->c;
-		lanes = c->lanes ? c->lanes : s->threads;
-		if (!(e->ops & op_bit(s)) || lanes > s->threads || s->threads % lanes || (c->lanes && c->lanes == s->threads))
+	has_own = auto_block(s, &own);
+	for (e = kgen_rows_writes_y(s) ? auto_choices : xent_choices; e->c.vectors && n < max - 2; e++) {
+		struct kgen_rows_choice t = e->c;
+		long long lanes = t.lanes ? t.lanes : s->threads;
+		if (!(e->ops & op_bit(s)) || lanes > s->threads || s->threads % lanes || (t.lanes && t.lanes == s->threads))
 			continue;  /* another op's, rows that do not fill the block, or a block's own row twice */
-		out[n] = *c;
-		if (!out[n].upto)
-			out[n].upto = (unsigned long long)lanes * (unsigned long long)c->vectors;
-		n++;
+		if (!t.upto)
+			t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
+		if (has_own && own.upto <= t.upto) {  /* in the order of the rows they hold */
+			out[n++] = own;
+			has_own = 0;
+		}
+		if (n && t.upto <= out[n - 1].upto)
+			continue;  /* held by the one before */
+		out[n++] = t;
 	}
+	if (has_own)
+		out[n++] = own;
 	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;
@@ -236,7 +290,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		block = kgen_rows_block(s, &t);
 		lanes = t.lanes ? t.lanes : block;
 		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
-		    !stages_for(s, &t) || lanes * t.vectors * s->r.vec <= KGEN_ROWS_STAGED_FROM)
+		    !stages_for(s, &t) || (unsigned long long)(lanes * t.vectors * s->r.vec) <= kgen_rows_staged_from(s))
 			continue;
 		t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
 		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
@@ -353,6 +407,8 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 		         kgen_rows_block(s, c) != s->threads ? "w" : "");
 	else if (c->lanes > 0)
 		snprintf(buf, n, "_lanes%dx%d", c->lanes, c->vectors);
+	else if (c->lanes == 0 && c->threads)
+		snprintf(buf, n, "_block%dx%d", c->threads, c->vectors);
 	else if (c->lanes == 0)
 		snprintf(buf, n, "_block%d", c->vectors);
 	else
@@ -370,7 +426,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	long long load = s->load_width;
-	unsigned long long staged_from = KGEN_ROWS_STAGED_FROM / (unsigned long long)s->r.vec;  /* in loads */
+	unsigned long long staged_from = kgen_rows_staged_from(s) / (unsigned long long)s->r.vec;  /* in loads */
 	char sfx[32];
 
 	memset(p, 0, sizeof *p);
@@ -437,8 +493,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// apart; rows of any length.\n");
 	else
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
-		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s\n",
-		                   s->threads, c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
+		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s\n",
+		                   s->threads, kgen_rows_staged_from(s) > KGEN_ROWS_STAGED_FROM ?
+		                   "\n// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1)." : "",
+		                   c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
 		                   "// threads, more rows a block), each staging its next rows in\n"
 		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
@@ -712,9 +770,13 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			tpl_set(&k, "doc", "A block per row of any length, %d loads in flight a thread%s.", c[i].vectors,
 			        xent ? "" : ", read twice");
 		} else {
-			long long lanes = c[i].lanes ? c[i].lanes : s->threads;
+			long long lanes = c[i].lanes ? c[i].lanes : kgen_rows_block(s, &c[i]);
 			tpl = "rows/kernel_regs.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
+			if (c[i].threads)  /* a block of its own size (KGEN_ROWS_AUTO_BLOCKS) */
+				tpl_set(&k, "threads", "%d", c[i].threads);
+			else
+				tpl_set(&k, "threads", "%s", "THREADS");
 			if (xent)
 				tpl_set(&k, "doc", "%lld threads per row, streaming it %d loads at a time a thread.", lanes,
 				        c[i].vectors);

@@ -35,6 +35,25 @@
 	X(256, 8, KGEN_ROWS_FOR_ALL)                          \
 	X(0, 8, KGEN_ROWS_FOR_ALL)
 
+/* strategy: auto's blocks of `threads` threads a row, each thread holding
+ * `elements` / threads of its elements in registers (one 16-byte load of
+ * bf16 or f16, two of f32): taken by rows of up to `elements` elements
+ * ahead of the register kernels above that hold no longer rows and of the
+ * staged kernels below (on every GPU: a row of 513 to `elements` elements
+ * takes it, sm_90's staged kernels start past it), by the ops of `ops16`
+ * for 2-byte elements and of `ops32` for 4-byte ones, where the spec's
+ * threads are at least `threads`.  Chosen from the H200 sweep of
+ * bench/results/nvidia-h200/2026-12-06-rows-block (strategy block and
+ * warp at 32768 x 1024 against auto, of a copy): a block of 128 x 1 load
+ * of bf16 softmax 0.890 against auto's staged 32 x 4 0.842, log-softmax
+ * 0.879 against 0.848, RMSNorm 0.941 against 0.885 (LayerNorm 0.753
+ * against 0.868: it keeps the staged kernel); f32 128 x 2 loads softmax
+ * 0.993 against 0.881, log-softmax 1.002 against 0.892, RMSNorm 1.021
+ * against 0.881, LayerNorm 0.960 against 0.857.  A block's loads must
+ * fit its row: 128 x 2 bf16 loads at 1024 columns ran at 0.65-0.79. */
+#define KGEN_ROWS_AUTO_BLOCKS(X) \
+	X(128, 1024, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL)
+
 /* cross_entropy streams its rows whatever the kernel: auto gives rows of
  * up to `upto` loads to `lanes` threads streaming `vectors` loads at a
  * time, longer ones to the online kernel (a block per row).  Fewer lanes
@@ -47,11 +66,12 @@
 	X(64, 4, 2048)
 
 /* strategy: auto's staged kernels (sm_90, x's rows 16-byte aligned,
- * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM elements takes the
- * first of its op's that holds it there, as lanes x vectors above.  `wide`
- * kernels have blocks of twice the spec's threads (at most 1024): more
- * rows a block, sharing one copy of the norms' weight and bias, more bytes
- * in flight an SM.  One whose stages would not fit in shared memory is left
+ * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM elements (than
+ * the spec's KGEN_ROWS_AUTO_BLOCKS entry holds, where it has one: see
+ * kgen_rows_staged_from()) takes the first of its op's that holds it
+ * there, as lanes x vectors above.  `wide` kernels have blocks of twice
+ * the spec's threads (at most 1024): more rows a block, sharing one copy of
+ * the norms' weight and bias, more bytes in flight an SM.  One whose stages would not fit in shared memory is left
  * out.  Chosen from the H200 runs of bench/results/nvidia-h200/
  * 2026-12-04-rows-wide (bf16, 32768 rows, of a copy): blocks of 512 against
  * 1024: RMSNorm 0.86 against 0.92 at 2048 columns, 0.885 against 0.899 at
@@ -110,6 +130,11 @@ struct kgen_rows_choice {
  * its one kernel.
  * Returns the count. */
 int kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max);
+
+/* The longest row, in elements, that strategy auto's register kernels
+ * take on sm_90 too (KGEN_ROWS_STAGED_FROM, or the longest row of the
+ * spec's KGEN_ROWS_AUTO_BLOCKS entry): its staged kernels take longer ones. */
+unsigned long long kgen_rows_staged_from(const struct kgen_spec *s);
 
 /* The longest row, in loads of load_width bytes, that a kernel of choice c
  * holds (0: any: the online and the streaming cross_entropy kernels). */

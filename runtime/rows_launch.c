@@ -45,7 +45,7 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 
 /* The kernel of the contract for rows of cols elements: strategy auto's
  * first staged one (a cluster's among them) that takes them where it may
- * (sm_90, x's rows 16-byte aligned, rows longer than KGEN_ROWS_STAGED_FROM
+ * (sm_90, x's rows 16-byte aligned, rows longer than kgen_rows_staged_from()
  * elements, the kernel loaded: occupancy above 0; a lazy kernel's is built
  * to be counted), else its first other whose `upto` takes them (the
  * online one takes any), or the spec's one kernel when it holds them (or
@@ -58,7 +58,7 @@ choose(kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
-	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && cols > KGEN_ROWS_STAGED_FROM;
+	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && cols > kgen_rows_staged_from(s);
 
 	for (i = 0; staged && i < n; i++) {
 		if (!c[i].stages || loads > c[i].upto)

@@ -79,10 +79,18 @@ static const struct geometry {
 	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes32x2", 63, 512 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 63, 512 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_lanes16x4", 32, 512 },
-	/* from 513 columns on sm_90 (the fake's), x 16-byte aligned: staged, a warp a row to 1024 columns (16 rows a
-	 * block), two to 2048 (8), at most the blocks 132 SMs hold (the fake says 2 each) */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_staged32x4", 63, 512, 0, 2 * 512 * 4 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_lanes32x4", 63, 512, 1025 },  /* rows unaligned */
+	/* 513 to 1024 columns: a block of 128 threads a row, one load each (KGEN_ROWS_AUTO_BLOCKS), aligned or not, on
+	 * sm_90 too; LayerNorm's staged, a warp a row (16 rows a block), at most the blocks 132 SMs hold (the fake says 2
+	 * each) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 513, "rows_softmax_bf16_block128x1", 1000, 128 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_block128x1", 1000, 128 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1024, "rows_softmax_bf16_block128x1", 1000, 128, 1025 },  /* rows unaligned */
+	{ "kernel: rows\nop: rms_norm\ndtype: f16\n", 1000, 1000, "rows_rms_norm_f16_block128x1", 1000, 128 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_staged32x4", 63, 512, 0,
+	  2 * 512 * 4 * 16 + 2 * 1024 * 2 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_lanes32x4", 63, 512, 1025 },
+	/* past it staged again: two warps a row to 2048 (8 rows a block) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_staged64x4", 125, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_staged64x4", 125, 512, 0, 2 * 512 * 4 * 16 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
 	 * (the fake says 2 each), 4 rows a block of 128 lanes */
@@ -117,6 +125,8 @@ static const struct geometry {
 	  2 * 1024 * 4 * 16 + 2 * 16384 * 2 },
 	/* f32: 4 elements a load */
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
+	{ "kernel: rows\nop: rms_norm\n", 10, 1024, "rows_rms_norm_f32_block128x2", 10, 128 },
+	{ "kernel: rows\nop: layer_norm\n", 10, 1000, "rows_layer_norm_f32_block128x2", 10, 128 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },
 	/* cross_entropy's own table */
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 512, "rows_cross_entropy_bf16_lanes8x1", 16, 512 },

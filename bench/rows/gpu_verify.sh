@@ -19,6 +19,12 @@ for dt in bf16 f16 f32; do
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 --shape 64x12000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# auto's block of 128 threads a row (rows of 513 to 1024 elements; bf16 and f16 LayerNorm's staged): the
+	# shortest and the longest it takes, partial vectors, rows the threads load (padded), the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x513 --shape 1000x1024 --shape 3x1023 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 100x1024 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1024 >> "$log/rows_verify.log" 2>&1 || fail=1
 	# auto's staged kernels of a warp or two a row (sm_90): rows of 513 to 2048 elements, whole and partial
 	# vectors, a last block of fewer rows, rows the threads load (padded), the edge rows
 	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x600 --shape 333x2000 --shape 17x1024 --shape 1001x1500 \

@@ -75,11 +75,19 @@ def test_softmax_reaches_kgen_rows_with_the_arrays_and_sizes(calls, op):
     assert {k: c[k] for k in UNUSED} == UNUSED
     assert (c["spec"]["kernel"], c["spec"]["op"], c["spec"]["dtype"], c["spec"]["out_dtype"]) == ("rows", op, "f32",
                                                                                                    "f32")
-    # What C launched: on the fake's sm_90, auto's staged kernel of 64 threads a row for rows of 1000 f32 (250 loads
-    # of 4, 16-byte aligned rows), eight rows a block of 512 and two stages of 32 KB, x its first bytes.
+    # What C launched: on the fake's sm_90 too, auto's block of 128 threads a row for rows of 1000 f32 (250 loads of
+    # 4, two a thread), a block a row, x its first bytes.
     (launch,) = launches_since(m)
-    assert launch.name.decode() == "rows_%s_f32_staged64x4" % op
-    assert (launch.grid[0], launch.block[0], launch.smem, launch.args[0]) == (8, 512, 2 * 512 * 4 * 16, x.ptr)
+    assert launch.name.decode() == "rows_%s_f32_block128x2" % op
+    assert (launch.grid[0], launch.block[0], launch.smem, launch.args[0]) == (64, 128, 0, x.ptr)
+    # Past 1024 f32 the staged kernel of 128 threads a row (500 loads, 16-byte aligned rows): four rows a block of
+    # 512, two stages of 32 KB.
+    x = Device((64, 2000))
+    m = mark()
+    getattr(kgen, op)(x)
+    (launch,) = launches_since(m)
+    assert launch.name.decode() == "rows_%s_f32_staged128x4" % op
+    assert (launch.grid[0], launch.block[0], launch.smem) == (16, 512, 2 * 512 * 4 * 16)
 
 
 def test_leading_dimensions_are_rows(calls):

@@ -1,9 +1,9 @@
 //! A kernel of strategy warp or block (auto has several): {{lanes}} threads per row.
 // {{doc}}
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__({{threads}})
 {{name}}(const Rows a)
 {
-    constexpr int GROUPS = THREADS / {{lanes}};  // rows a block takes at once
+    constexpr int GROUPS = {{threads}} / {{lanes}};  // rows a block takes at once
     const int lane = threadIdx.x % {{lanes}};
 
     // The block's groups move on together (their shuffles and barriers need

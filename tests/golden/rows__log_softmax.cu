@@ -15,13 +15,12 @@
 // whose rows are x_pitch >= cols apart:
 //   rows_log_softmax_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_log_softmax_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
-//   rows_log_softmax_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 1024
+//   rows_log_softmax_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
 //   rows_log_softmax_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_log_softmax_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
 //   rows_log_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_log_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_log_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_log_softmax_bf16_staged32x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 512 < cols <= 1024
 //   rows_log_softmax_bf16_staged64x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_log_softmax_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_log_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
@@ -32,6 +31,7 @@
 //   rows_log_softmax_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
@@ -654,18 +654,18 @@ rows_log_softmax_bf16_lanes32x2(const Rows a)
     }
 }
 
-// 32 threads per row, each holding up to 4 loads of it: rows of up to 1024 elements.
-extern "C" __global__ void __launch_bounds__(THREADS)
-rows_log_softmax_bf16_lanes32x4(const Rows a)
+// 128 threads per row, each holding up to 1 loads of it: rows of up to 1024 elements.
+extern "C" __global__ void __launch_bounds__(128)
+rows_log_softmax_bf16_block128x1(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 32;  // rows a block takes at once
-    const int lane = threadIdx.x % 32;
+    constexpr int GROUPS = 128 / 128;  // rows a block takes at once
+    const int lane = threadIdx.x % 128;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 32;
-        log_softmax_row<32, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 128;
+        log_softmax_row<128, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -735,16 +735,6 @@ rows_log_softmax_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         log_softmax_online<THREADS, 4>(a, row, threadIdx.x);
-}
-
-// 32 threads per row, each holding up to 4 loads of it: rows of up to 1024 elements, 2 stages.
-// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(512, 2)
-rows_log_softmax_bf16_staged32x4(const Rows a)
-{
-#if __CUDA_ARCH__ >= 900
-    staged_rows<32, 4, 512, 2>(a);
-#endif
 }
 
 // 64 threads per row, each holding up to 4 loads of it: rows of up to 2048 elements, 2 stages.
