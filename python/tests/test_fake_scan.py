@@ -14,6 +14,16 @@ from fakecuda import Device, launches_since, mark, need_fake, record_params
 need_fake()
 
 
+@pytest.fixture(autouse=True)
+def no_shipped_plans(tmp_path, monkeypatch):
+    """The default spec's kernels and grids: the fake is an H200, whose
+    shipped scan plans (specs/plans/nvidia-h200/scan_sum-*.yaml) would pick
+    other tiles; test_fake_plans.py tests what the plans take."""
+    from kgen import _plans
+    monkeypatch.setattr(_plans, "directory", lambda: str(tmp_path))
+    monkeypatch.setattr(_plans, "_shipped", {})
+
+
 def only(m):
     calls = launches_since(m)
     assert len(calls) == 1, calls
