@@ -236,6 +236,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	const struct kgen_rows_choice *c;
 	const struct table_entry *e;
 	struct kgen_rows_choice own;  /* the KGEN_ROWS_AUTO_BLOCKS kernel */
+	unsigned long long staged_from;  /* elements: the staged kernels take longer rows */
 	int n = 0, has_own;
 
 	switch (s->row_strategy) {
@@ -277,6 +278,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	}
 	if (has_own)
 		out[n++] = own;
+	staged_from = kgen_rows_staged_from(s);
 	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;
@@ -290,7 +292,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		block = kgen_rows_block(s, &t);
 		lanes = t.lanes ? t.lanes : block;
 		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
-		    !stages_for(s, &t) || (unsigned long long)(lanes * t.vectors * s->r.vec) <= kgen_rows_staged_from(s))
+		    !stages_for(s, &t) || (unsigned long long)(lanes * t.vectors * s->r.vec) <= staged_from)
 			continue;
 		t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
 		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
@@ -427,6 +429,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	long long load = s->load_width;
 	unsigned long long staged_from = kgen_rows_staged_from(s) / (unsigned long long)s->r.vec;  /* in loads */
+	int own_block = 0;  /* a _blockNxV kernel is listed */
 	char sfx[32];
 
 	memset(p, 0, sizeof *p);
@@ -448,6 +451,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 			cap = c[i].upto;
 
 		suffix(s, &c[i], sfx, sizeof sfx);
+		own_block |= s->row_strategy == KGEN_ROWS_AUTO && c[i].lanes == 0 && c[i].threads && !c[i].stages;
 		st = kgen_contract_step(p, sfx, "a (struct Rows, by value)", "grid", kgen_rows_block(s, &c[i]));
 		st->dynamic_smem = kgen_rows_smem(s, &c[i]);
 		st->optional = n > 1 && c[i].stages;  /* auto's: sm_90's */
@@ -494,7 +498,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	else
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
 		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s\n",
-		                   s->threads, kgen_rows_staged_from(s) > KGEN_ROWS_STAGED_FROM ?
+		                   s->threads, own_block ?
 		                   "\n// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1)." : "",
 		                   c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
