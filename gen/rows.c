@@ -94,39 +94,42 @@ static const struct block_entry {
 	{ 0, 0, 0, 0 }
 };
 
-/* The KGEN_ROWS_AUTO_BLOCKS kernel a spec of strategy auto takes, into *c
- * (a block of c->threads a row, c->vectors loads each); 0 where none:
- * another op's or element size's, more threads than the spec's, loads
- * that do not fill its row exactly. */
+/* The KGEN_ROWS_AUTO_BLOCKS kernels a spec of strategy auto takes, into
+ * c[] in the table's order (of the rows they hold), at most max: blocks of
+ * c->threads a row, c->vectors loads each; none of another op's or element
+ * size's, of more threads than the spec's, or of loads that do not fill its
+ * row exactly.  Returns the count. */
 static int
-auto_block(const struct kgen_spec *s, struct kgen_rows_choice *c)
+auto_blocks(const struct kgen_spec *s, struct kgen_rows_choice *c, int max)
 {
 	const struct block_entry *b;
 	long long row;
+	int n = 0;
 
 	if (s->row_strategy != KGEN_ROWS_AUTO || !kgen_rows_writes_y(s))
 		return 0;
-	for (b = block_choices; b->threads; b++) {
+	for (b = block_choices; b->threads && n < max; b++) {
 		row = (long long)b->threads * s->r.vec;  /* elements of one load a thread */
 		if (!((s->r.dtype->size == 2 ? b->ops16 : s->r.dtype->size == 4 ? b->ops32 : 0) & op_bit(s)) ||
 		    b->threads > s->threads || b->elements % row || (b->elements / row) * s->load_width > 256)
 			continue;
-		*c = (struct kgen_rows_choice){ 0, (int)(b->elements / row), 0, 0, 0, b->threads };
-		c->upto = (unsigned long long)b->threads * (unsigned long long)c->vectors;
-		return 1;
+		c[n] = (struct kgen_rows_choice){ 0, (int)(b->elements / row), 0, 0, 0, b->threads };
+		c[n].upto = (unsigned long long)b->threads * (unsigned long long)c[n].vectors;
+		n++;
 	}
-	return 0;
+	return n;
 }
 
 unsigned long long
 kgen_rows_staged_from(const struct kgen_spec *s)
 {
-	struct kgen_rows_choice b;
+	struct kgen_rows_choice b[KGEN_MAX_STEPS];
+	int n = auto_blocks(s, b, KGEN_MAX_STEPS);
 	unsigned long long held;
 
-	if (!auto_block(s, &b))
+	if (!n)
 		return KGEN_ROWS_STAGED_FROM;
-	held = b.upto * (unsigned long long)s->r.vec;
+	held = b[n - 1].upto * (unsigned long long)s->r.vec;  /* the last holds the longest */
 	return held > KGEN_ROWS_STAGED_FROM ? held : KGEN_ROWS_STAGED_FROM;
 }
 
@@ -235,9 +238,9 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 {
 	const struct kgen_rows_choice *c;
 	const struct table_entry *e;
-	struct kgen_rows_choice own;  /* the KGEN_ROWS_AUTO_BLOCKS kernel */
+	struct kgen_rows_choice own[KGEN_MAX_STEPS];  /* the KGEN_ROWS_AUTO_BLOCKS kernels */
 	unsigned long long staged_from;  /* elements: the staged kernels take longer rows */
-	int n = 0, has_own;
+	int n = 0, owns, j = 0;
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
@@ -260,7 +263,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	default:
 		break;
 	}
-	has_own = auto_block(s, &own);
+	owns = auto_blocks(s, own, max - 2);
 	for (e = kgen_rows_writes_y(s) ? auto_choices : xent_choices; e->c.vectors && n < max - 2; e++) {
 		struct kgen_rows_choice t = e->c;
 		long long lanes = t.lanes ? t.lanes : s->threads;
@@ -268,16 +271,14 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			continue;  /* another op's, rows that do not fill the block, or a block's own row twice */
 		if (!t.upto)
 			t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
-		if (has_own && own.upto <= t.upto) {  /* in the order of the rows they hold */
-			out[n++] = own;
-			has_own = 0;
-		}
+		while (j < owns && own[j].upto <= t.upto && n < max - 2)  /* in the order of the rows they hold */
+			out[n++] = own[j++];
 		if (n && t.upto <= out[n - 1].upto)
 			continue;  /* held by the one before */
 		out[n++] = t;
 	}
-	if (has_own)
-		out[n++] = own;
+	while (j < owns && n < max - 1)
+		out[n++] = own[j++];
 	staged_from = kgen_rows_staged_from(s);
 	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
