@@ -26,7 +26,8 @@
  * result and kgen_rows(), called directly; anything else NotImplemented.
  *
  * scan(op, exclusive, dim, x) is kgen.scan's and kgen.cumsum's (a new
- * result, no out=, stream=, spec= or overrides): a call whose tensor has the
+ * result, no out=, stream=, spec= or overrides but the types, which
+ * kgen/_scan.py's _fast_op() writes into op): a call whose tensor has the
  * layout of one that kgen/_scan.py made ready (set_scan's dict holds its
  * RowsReady, a vector as one row) gets a new result and kgen_scan_rows()
  * (kgen_scan_cols() down the columns of a matrix), called directly;

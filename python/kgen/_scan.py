@@ -117,11 +117,12 @@ def _entry(where, x, op, dim, exclusive, spec, out, stream, overrides):
         raise ValueError("%s: op is one of %s, not %r" % (where, ", ".join(OPS), op))
     if _trace.compiling():  # under torch.compile: the custom op kgen::scan (kgen._torch)
         return _trace.scan(x, op, dim, exclusive, spec, out, stream, overrides)
-    if type(x) is _arrays.Tensor and _fast_scan is not None and out is None and stream is None and spec is None \
-            and not overrides:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
-        r = _fast_scan(op, exclusive, dim, x)
-        if r is not NotImplemented:
-            return r
+    if type(x) is _arrays.Tensor and _fast_scan is not None and out is None and stream is None and spec is None:
+        fast_op = _fast_op(op, overrides)
+        if fast_op is not None:  # in C (kgen/_fast.c): NotImplemented for a call it does not take
+            r = _fast_scan(fast_op, exclusive, dim, x)
+            if r is not NotImplemented:
+                return r
     return _scan(x, op, dim, exclusive, spec, out, stream, overrides, where)
 
 
@@ -172,11 +173,27 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     r = _run_scan(k, a, out, stream, where, lines)
     if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
-            and spec is None and not overrides
+            and spec is None and _fast_op(op, overrides) is not None
             and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
             and (dim is None or isinstance(dim, int)) and all(a.shape)):
-        _fast_scan_ready(op, exclusive, dim, x, k, lines)
+        _fast_scan_ready(_fast_op(op, overrides), exclusive, dim, x, k, lines)
     return r
+
+
+TYPE_KEYS = frozenset(("acc_dtype", "out_dtype"))  # the overrides a ready call may have
+
+
+def _fast_op(op, overrides):
+    """The op kgen._fast.scan finds a ready call by: op itself without
+    overrides; op and the types, one str ("sum acc_dtype=i64", as
+    kgen.cumsum(x, acc_dtype="i64") scans int32 into torch.cumsum's int64),
+    with only acc_dtype= and out_dtype= given as names; None with any other
+    (those calls take the path in Python)."""
+    if not overrides:
+        return op
+    if not TYPE_KEYS.issuperset(overrides) or any(type(v) is not str for v in overrides.values()):
+        return None
+    return op + "".join(" %s=%s" % (k, overrides[k]) for k in sorted(overrides))
 
 
 _ready_fast = {}  # (op, exclusive, dim, x's torch layout) -> kgen._fast.RowsReady of the scan
@@ -189,7 +206,7 @@ def _fast_scan_ready(op, exclusive, dim, x, k, lines):
     for kgen._fast.scan: its kernel, sizes (lines: (rows, cols, pitch) of
     the rows, None for a vector, one row; ("cols", rows, cols, pitch,
     starts) down the columns of one matrix) and a tensor to make results
-    from, as a RowsReady."""
+    from, as a RowsReady; op: _fast_op()'s, the types' overrides in it."""
     global _fast_set
     if not _fast_set:
         from . import _reduce

@@ -779,3 +779,50 @@ def test_the_package_makes_a_scan_ready_for_the_c_path(monkeypatch):
     finally:
         fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready,  # this file's dict again
                       ctypes.cast(_lib.kgen_scan_cols, ctypes.c_void_p).value)
+
+
+def test_a_scan_with_its_types_given_is_asked_of_the_c_path_by_its_key(monkeypatch):
+    # kgen.cumsum(x, acc_dtype="i64") (torch.cumsum's int64 of int32): kgen/_scan.py asks kgen._fast.scan
+    # by _fast_op()'s key, the op and the types in one str; any other override takes the path in Python.
+    assert _scan._fast_op("sum", {}) == "sum"
+    assert _scan._fast_op("sum", {"acc_dtype": "i64"}) == "sum acc_dtype=i64"
+    assert _scan._fast_op("max", {"out_dtype": "f64", "acc_dtype": "f64"}) == "max acc_dtype=f64 out_dtype=f64"
+    assert _scan._fast_op("sum", {"threads": 256}) is None
+    assert _scan._fast_op("sum", {"acc_dtype": "i64", "threads": 256}) is None
+    assert _scan._fast_op("sum", {"acc_dtype": 64}) is None  # not a type's name: the Python path says so
+    asked = []
+
+    def ready_in_c(op, exclusive, dim, x):
+        asked.append((op, exclusive, dim))
+        return "from C"
+    monkeypatch.setattr(_arrays, "Tensor", T)
+    monkeypatch.setattr(_scan, "_fast_scan", ready_in_c)
+    x = T((1000,), "i32")
+    assert kgen.cumsum(x, acc_dtype="i64") == "from C"
+    assert kgen.scan(x, "max", dim=0, exclusive=True, out_dtype="i64") == "from C"
+    assert asked == [("sum acc_dtype=i64", False, None), ("max out_dtype=i64", True, 0)]
+
+
+def test_a_scan_made_ready_with_its_types_launches_its_own_kernel(monkeypatch):
+    # What _scan registers for kgen.cumsum(x, acc_dtype="i64"): found by its key only, its result int64.
+    monkeypatch.setitem(sys.modules, "torch", StubTorch)
+    monkeypatch.setattr(_arrays, "torch_dtype", lambda dtype: dtype)
+    monkeypatch.setattr(_reduce, "fast_entry", lambda: None)
+    monkeypatch.setattr(_scan, "_fast_set", False)
+    monkeypatch.setattr(_scan, "_ready_fast", {})
+    monkeypatch.setattr(_arrays, "_templates", {})
+    k = kgen.Kernel({"kernel": "scan", "op": "sum", "dtype": "i32", "acc_dtype": "i64"})
+    v = T((5000,), "i32")
+    try:
+        _scan._fast_scan_ready(_scan._fast_op("sum", {"acc_dtype": "i64"}), False, None, v, k, None)
+        assert fast.scan("sum", False, None, v) is NotImplemented  # the call without the types is another's
+        mk = mark()
+        record_params(5)
+        y = fast.scan("sum acc_dtype=i64", False, None, v)
+        record_params(0)
+        (a,) = launches_since(mk)
+        assert y.shape == (5000,) and y.dtype == "i64"
+        assert (a.args[0], a.args[1]) == (v.data_ptr(), y.data_ptr()) and list(a.args[2:5]) == [5000, 5000, 5000]
+    finally:
+        fast.set_scan(ctypes.cast(_lib.kgen_scan_rows, ctypes.c_void_p).value, scan_ready,
+                      ctypes.cast(_lib.kgen_scan_cols, ctypes.c_void_p).value)

@@ -297,6 +297,33 @@ def test_columns_of_every_dtype_pitched_and_in_place(dt, gen):
         assert torch.equal(z, first)
 
 
+def test_int32_into_int64_takes_the_fast_path_too(gen):
+    """kgen.cumsum(x, acc_dtype="i64") of int32, torch.cumsum's int64: exact, and after the first call of a
+    layout (a vector, rows) in C (kgen._fast.scan, keyed by the op and the types), never Python's path."""
+    from kgen import _lib, _scan
+    cases = [(data(100003, "i32", gen), None), (data(64 * 1000, "i32", gen).view(64, 1000), -1)]
+    for x, dim in cases:
+        for _ in range(3):
+            x.copy_(data(x.numel(), "i32", gen).view(x.shape))
+            got = kgen.cumsum(x, dim=dim, acc_dtype="i64")
+            assert got.dtype == torch.int64 and torch.equal(got, torch.cumsum(x, -1 if dim is None else dim))
+    if _lib.fast is None or _scan._fast_scan is None:
+        return
+    assert {("sum acc_dtype=i64", False, None), ("sum acc_dtype=i64", False, -1)} <= \
+        {key[:3] for key in _scan._ready_fast}
+
+    def refuse(*args):
+        raise AssertionError("kgen._scan._scan called for a layout made ready")
+    python_path, _scan._scan = _scan._scan, refuse
+    try:
+        for x, dim in cases:
+            x.copy_(data(x.numel(), "i32", gen).view(x.shape))
+            got = kgen.cumsum(x, dim=dim, acc_dtype="i64")
+            assert got.dtype == torch.int64 and torch.equal(got, torch.cumsum(x, -1 if dim is None else dim))
+    finally:
+        _scan._scan = python_path
+
+
 def test_the_fast_path_gives_what_the_first_call_gave(gen):
     """Calls of a torch tensor of one layout after the first take kgen._fast.scan (down the columns too)
     (where the package has it): new values, a new result each, the op, mode
