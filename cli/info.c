@@ -61,7 +61,7 @@ print_plans(const char *gpu)
 		closedir(top);
 	}
 	if (!n) {
-		printf("   plans: none in %s (full reductions take the default specs)\n", dir);
+		printf("   plans: none in %s (reductions, scans and matmul take their default specs)\n", dir);
 		return;
 	}
 	qsort(names, (size_t)n, sizeof *names, cmp_names);
