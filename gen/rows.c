@@ -80,9 +80,12 @@ op_bit(const struct kgen_spec *s)
 		return KGEN_ROWS_FOR_SOFTMAX;
 	}
 }
-#define X(blocks, vectors) { 0, vectors, 0, 1, blocks, 0 },
-static const struct kgen_rows_choice cluster_choices[] = { KGEN_ROWS_AUTO_CLUSTER(X) { 0, 0, 0, 0, 0, 0 } };
+static const struct table_entry cluster_choices[] = {
+#define X(blocks, vectors, wide) { { 0, vectors, 0, 1, blocks, 0 }, KGEN_ROWS_FOR_ALL, wide },
+	KGEN_ROWS_AUTO_CLUSTER(X)
 #undef X
+	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
+};
 
 /* An entry of KGEN_ROWS_AUTO_BLOCKS: blocks of `threads` a row of up to `elements`, for these ops by element size. */
 static const struct block_entry {
@@ -236,7 +239,6 @@ kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 int
 kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int max)
 {
-	const struct kgen_rows_choice *c;
 	const struct table_entry *e;
 	struct kgen_rows_choice own[KGEN_MAX_STEPS];  /* the KGEN_ROWS_AUTO_BLOCKS kernels */
 	unsigned long long staged_from;  /* elements: the staged kernels take longer rows */
@@ -301,12 +303,16 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		out[n] = t;
 		out[n++].stages = stages_for(s, &t);
 	}
-	for (c = cluster_choices; c->vectors && n < max; c++) {
-		if (!stages_for(s, c))
+	for (e = cluster_choices; e->c.vectors && n < max; e++) {
+		struct kgen_rows_choice t = e->c;
+		if (e->wide && (2 * s->threads > 1024 || t.vectors * s->r.vec > 32))
+			continue;  /* more threads than a block has, or more floats a thread than half of its 64 registers */
+		t.threads = e->wide ? (int)(2 * s->threads) : 0;
+		if (!stages_for(s, &t))
 			continue;
-		out[n] = *c;
-		out[n].upto = kgen_rows_capacity(s, c);
-		out[n++].stages = stages_for(s, c);
+		out[n] = t;
+		out[n].upto = kgen_rows_capacity(s, &t);
+		out[n++].stages = stages_for(s, &t);
 	}
 	return n;
 }
@@ -404,7 +410,7 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 	if (s->row_strategy != KGEN_ROWS_AUTO)
 		snprintf(buf, n, "%s", "");
 	else if (c->cluster > 1)
-		snprintf(buf, n, "_cluster%dx%d", c->cluster, c->vectors);
+		snprintf(buf, n, "_cluster%dx%d%s", c->cluster, c->vectors, kgen_rows_block(s, c) != s->threads ? "w" : "");
 	else if (c->stages)
 		snprintf(buf, n, "_staged%lldx%d%s", c->lanes ? (long long)c->lanes : kgen_rows_block(s, c), c->vectors,
 		         kgen_rows_block(s, c) != s->threads ? "w" : "");
@@ -505,8 +511,9 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
 		                   "// threads, more rows a block), each staging its next rows in\n"
 		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
-		                   "// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise\n"
-		                   "// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
+		                   "// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many\n"
+		                   "// clusters as the GPU holds at once.  Raise each one's\n"
+		                   "// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
@@ -753,7 +760,7 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 				tpl_set(&k, "held", "%s", !held_weights(s, &c[i]) ? "" : kgen_rows_has_bias(s) ?
 				        ", then its part of the weight and the bias" : ", then its part of the weight");
 				tpl_set(&k, "doc", "%d blocks of %lld threads per row, each thread holding up to %d loads of it: "
-				        "rows of up to %llu elements.", c[i].cluster, s->threads, c[i].vectors,
+				        "rows of up to %llu elements.", c[i].cluster, kgen_rows_block(s, &c[i]), c[i].vectors,
 				        kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec);
 			} else {
 				tpl_set(&k, "blocks", "%d", staged_blocks(s, &c[i]));

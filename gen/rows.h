@@ -53,9 +53,24 @@
  * fit its row: 128 x 2 bf16 loads at 1024 columns ran at 0.65-0.79.
  * Reported from a second run on an H100 (bench/results/nvidia-h100/
  * 2026-12-06-rows-block: at 32768 x 1024 bf16 softmax 1.011 of a copy
- * against 0.92 before, f32 0.99-1.03 against 0.88-0.94). */
+ * against 0.92 before, f32 0.99-1.03 against 0.88-0.94).  The longer
+ * blocks from the H100 sweep of 1536 to 8192 columns (bench/results/
+ * nvidia-h100/2026-12-06-rows-blocks-long, sweep/: the kernels of a copy,
+ * against auto's staged ones): f32, every op, a block of 256 x 2 loads to
+ * 2048 (0.97-1.02 against 0.88-0.94), 512 x 2 to 4096 (1.00-1.01 against
+ * 0.87-0.95; LayerNorm 0.91 at 3072 against 0.87), 512 x 4 to 8192
+ * (1.00-1.01 against 0.91-0.94); bf16 256 x 1 to 2048 (softmax 0.968
+ * against 0.914, log-softmax 0.976 against 0.915, RMSNorm 1.011 against
+ * 0.856; at 1536 within 2% of auto or above it; LayerNorm 0.75 against
+ * 0.87 at 1536: it keeps the staged kernel) and for RMSNorm 256 x 2 to
+ * 4096 (0.979 against 0.912, 0.901 against 0.864 at 3072; softmax's 256 x
+ * 2 fell to 0.82 against 0.91 at 3072: it keeps the staged kernel). */
 #define KGEN_ROWS_AUTO_BLOCKS(X) \
-	X(128, 1024, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL)
+	X(128, 1024, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
+	X(256, 2048, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
+	X(256, 4096, KGEN_ROWS_FOR_RMS, 0)                                         \
+	X(512, 4096, 0, KGEN_ROWS_FOR_ALL)                                         \
+	X(512, 8192, 0, KGEN_ROWS_FOR_ALL)
 
 /* cross_entropy streams its rows whatever the kernel: auto gives rows of
  * up to `upto` loads to `lanes` threads streaming `vectors` loads at a
@@ -105,13 +120,21 @@
 /* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
  * longer than every staged kernel holds take the first cluster of
  * `blocks` blocks (lanes: a block's threads each) that holds them, each
- * block its part of vectors x threads loads.  Rows of 32768 to 262144
- * bf16 (16384 to 131072 f32) at threads 512; longer ones take the online
- * kernel. */
-#define KGEN_ROWS_AUTO_CLUSTER(X) \
-	X(2, 8) \
-	X(4, 8) \
-	X(8, 8)
+ * block its part of vectors x threads loads; `wide` ones have blocks of
+ * twice the spec's threads (at most 1024), where a thread's part of the
+ * row is at most 32 floats (half of the 64 registers a thread of 1024
+ * has: 4-byte elements; bf16's spilled 232-450 bytes).  Rows of 32768 to
+ * 262144 bf16 (16384 to 262144 f32) at threads 512; longer ones take the
+ * online kernel.  The wide cluster from the H100 run of bench/results/
+ * nvidia-h100/2026-12-06-rows-blocks-long (f32, 8192 x 262144, of a copy):
+ * softmax and log-softmax 0.96 against the online kernel's 0.64, RMSNorm
+ * 0.85 against 0.64, LayerNorm 0.79 against 0.61 (8 x 512 threads x 16
+ * loads: 0.96, 0.69, 0.63). */
+#define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, wide */ \
+	X(2, 8, 0) \
+	X(4, 8, 0) \
+	X(8, 8, 0) \
+	X(8, 8, 1)
 
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
  * a block of sm_90 may have). */

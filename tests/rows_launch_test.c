@@ -89,9 +89,14 @@ static const struct geometry {
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_staged32x4", 63, 512, 0,
 	  2 * 512 * 4 * 16 + 2 * 1024 * 2 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_lanes32x4", 63, 512, 1025 },
-	/* past it staged again: two warps a row to 2048 (8 rows a block) */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_staged64x4", 125, 512, 0, 2 * 512 * 4 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_staged64x4", 125, 512, 0, 2 * 512 * 4 * 16 },
+	/* 1025 to 2048: a block of 256 threads, one load each (RMSNorm's 256 x 2 to 4096), on sm_90 too; LayerNorm's
+	 * staged two warps a row (8 rows a block) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_block256x1", 1000, 256 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_block256x1", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 2056, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 4096, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 2048, "rows_layer_norm_bf16_staged64x4", 125, 512, 0,
+	  2 * 512 * 4 * 16 + 2 * 2048 * 2 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
 	 * (the fake says 2 each), 4 rows a block of 128 lanes */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2056, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
@@ -127,7 +132,16 @@ static const struct geometry {
 	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 1024, "rows_rms_norm_f32_block128x2", 10, 128 },
 	{ "kernel: rows\nop: layer_norm\n", 10, 1000, "rows_layer_norm_f32_block128x2", 10, 128 },
+	/* f32 to 8192 columns: blocks of 256 x 2, 512 x 2 and 512 x 4 loads a row, on sm_90 too */
+	{ "kernel: rows\nop: layer_norm\n", 10, 2048, "rows_layer_norm_f32_block256x2", 10, 256 },
+	{ "kernel: rows\n", 1000, 2052, "rows_softmax_f32_block512x2", 1000, 512 },
+	{ "kernel: rows\n", 1000, 8192, "rows_softmax_f32_block512x4", 1000, 512 },
+	{ "kernel: rows\n", 1000, 8196, "rows_softmax_f32_staged512x8", 264, 512, 0, 2 * 512 * 8 * 16 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },
+	/* past 131072: a cluster of 8 blocks of 1024 threads x 8 loads (4-byte elements only), one stage */
+	{ "kernel: rows\n", 7, 262144, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 7, 131076, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 7, 262148, "rows_softmax_f32_online", 7, 512 },
 	/* cross_entropy's own table */
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 512, "rows_cross_entropy_bf16_lanes8x1", 16, 512 },
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 100000, "rows_cross_entropy_bf16_online", 1000, 512 },

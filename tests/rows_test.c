@@ -162,49 +162,57 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 {
 	char k[256];
 
-	/* f32: rows of up to 1024 elements take a block of 128 threads, 2 loads each (KGEN_ROWS_AUTO_BLOCKS), ahead
-	 * of the staged kernels too, which start past it */
+	/* f32: rows of up to 1024, 2048, 4096 and 8192 elements take blocks of 128 x 2, 256 x 2, 512 x 2 and 512 x 4
+	 * loads (KGEN_ROWS_AUTO_BLOCKS), ahead of the staged kernels too, which start past them; past 131072 a cluster
+	 * of 8 blocks of twice the threads */
 	kernels_of("kernel: rows\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _lanes128x4 _lanes128x8 _lanes256x8 _block8 "
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 "
+	                    "_online _staged512x8 _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w");
+	/* bf16: blocks of 128 x 1 and 256 x 1 load in place of the warp a row of 32 x 4 loads and of two warps (register
+	 * and staged); no wide cluster (a thread's 64 bf16 are more floats than half of its registers) */
+	kernels_of("kernel: rows\ndtype: bf16\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block256x1 _lanes128x4 _lanes128x8 _lanes256x8 _block8 "
 	                    "_online _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 _cluster4x8 "
 	                    "_cluster8x8");
-	/* bf16: a block of 128 x 1 load in place of the warp a row of 32 x 4 loads (register and staged) */
-	kernels_of("kernel: rows\ndtype: bf16\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _lanes128x4 _lanes128x8 _lanes256x8 _block8 _online "
-	                    "_staged64x4 _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 _cluster4x8 "
-	                    "_cluster8x8");
-	/* staged kernels copy 16-byte vectors: none at a narrower load_width; the block's loads fill 1024 elements */
+	/* staged kernels copy 16-byte vectors: none at a narrower load_width; the blocks' loads fill their rows (the
+	 * last, 512 x 8, is the block of 8 loads that followed it) */
 	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x4 _lanes128x8 _lanes256x8 _block8 _online");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x4 _block256x4 _block512x4 _block512x8 _online");
 	/* 1024 threads: a stage of 1024 x 8 x 16 bytes twice is over 200 KB, once is not */
 	kernels_of("kernel: rows\nthreads: 1024\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_block128x2 _lanes128x4 "));
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x4 _staged256x4 _staged1024x4 _staged1024x8 "
-	                               "_cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_block128x2 _block256x2 _block512x2 _block512x4 _block8 "));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged1024x4 _staged1024x8 _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_null(strstr(k, "_cluster8x8w"));  /* twice 1024 threads is more than a block has */
 	/* cross_entropy streams: its own table, then a block per row */
 	kernels_of("kernel: rows\nop: cross_entropy\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes8x1 _lanes8x4 _lanes16x4 _lanes64x4 _online");
 	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _block8 _online _staged128x4 _staged128x8 "
-	                    "_cluster2x8 _cluster4x8 _cluster8x8");
+	                    "_cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w");
 	/* 64 lanes do not divide 96 threads; a block of 128 is more than the spec's: staged from 513 elements */
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block8 _online _staged96x4 _staged96x8 _cluster2x8 "
-	                    "_cluster4x8 _cluster8x8");
+	                    "_cluster4x8 _cluster8x8 _cluster8x8w");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 	/* each op its own staged kernels, the norms' wide (blocks of twice the threads) at some lengths:
-	 * RMSNorm's 32 x 4, 128 x 2 and from 256 x 4 on, LayerNorm's from 256 x 4 on (gen/rows.h's table) */
+	 * RMSNorm's 32 x 4, 128 x 2 and from 256 x 4 on, LayerNorm's from 256 x 4 on (gen/rows.h's table); bf16
+	 * RMSNorm's past its blocks of 256 x 1 and 256 x 2 loads (4096 elements), or where the spec's 128 threads
+	 * leave it only the block of 128, past 1024 */
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_lanes32x2 _block128x1 _lanes128x4 "));
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2w _staged128x4 _staged256x4w _staged512x4w "
-	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_lanes32x2 _block128x1 _block256x1 _block256x2 _lanes128x8 "));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged256x4w _staged512x4w _staged1024x4w _cluster2x8 _cluster4x8 "
+	                               "_cluster8x8"));
+	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 128\n", k, sizeof k);
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block8 _online _staged128x2w _staged256x4w _cluster2x8 "
+	                    "_cluster4x8 _cluster8x8");
 	/* LayerNorm's 16 x 4, the others' 32 x 2; bf16 LayerNorm takes no block of 128 (f32's does) */
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 "));
 	kernels_of("kernel: rows\nop: layer_norm\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_lanes32x4 _block128x2 _lanes128x4 "));
+	ck_assert_ptr_nonnull(strstr(k, "_lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 _online "
+	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4w _staged512x4w "
 	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
@@ -214,7 +222,7 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	                               "_staged1024x4 _cluster2x8"));
 	/* blocks of 256: a wide entry of 512 lanes would be the block's own row: the 512 x 4 one takes it */
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 256\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged128x2w _staged128x4 _staged256x4w _staged512x4w "
+	ck_assert_ptr_nonnull(strstr(k, "_block256x2 _lanes128x8 _block8 _online _staged256x4w _staged512x4w "
 	                               "_cluster2x8"));
 	/* cross_entropy streams: no block of 128 */
 	kernels_of("kernel: rows\nop: cross_entropy\ndtype: bf16\n", k, sizeof k);
@@ -335,7 +343,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	/* auto's staged kernels and their helpers only where the target is sm_90 */
 	src = source_of("kernel: rows\nop: softmax\n");
 	ck_assert_ptr_nonnull(strstr(src, "#if __CUDA_ARCH__ >= 900\n// Shared-memory address"));
-	ck_assert_ptr_nonnull(strstr(src, "instead on sm_90 when 1024 < cols <= 2048"));  /* past the block of 128 */
+	ck_assert_ptr_nonnull(strstr(src, "instead on sm_90 when 8192 < cols <= 16384"));  /* past the blocks */
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_block128x2(a (struct Rows, by value))  <<<grid, 128>>>  "
 	                                 "when cols <= 1024"));
 	ck_assert_ptr_nonnull(strstr(src, "// _blockNxV: a block of N threads per row, grid = rows"));

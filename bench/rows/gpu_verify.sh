@@ -31,10 +31,18 @@ for dt in bf16 f16 f32; do
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --set dtype=$dt --pad 5 --shape 99x1536 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x2048 >> "$log/rows_verify.log" 2>&1 || fail=1
-	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks, a last block with part of a row or none, a
+	# auto's blocks of 256 and 512 threads a row (1025 to 8192 elements; f32 to 8192, bf16 and f16 RMSNorm to
+	# 4096): each range's shortest and longest, partial vectors, padded rows, the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x1025 --shape 100x2048 --shape 100x2049 --shape 7x3001 \
+		--shape 100x4096 --shape 100x4097 --shape 30x8192 --shape 30x8193 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 100x2000 --shape 50x6000 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x4096 --shape 16x8192 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks (f32's past 131072 elements of 1024 threads), a last
+	# block with part of a row or none, a
 	# row's unaligned tail loaded by the threads, and the edge rows
 	"$kgen" run $auto --verify --set dtype=$dt --shape 300x40000 --shape 100x70000 --shape 50x131064 \
-		--shape 16x262144 --shape 200x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
+		--shape 16x262144 --shape 200x100000 --shape 20x131073 --shape 9x200001 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --set dtype=$dt --pad 7 --shape 300x40001 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x65536 >> "$log/rows_verify.log" 2>&1 || fail=1
 done

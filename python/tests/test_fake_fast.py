@@ -347,18 +347,18 @@ def rows_key(op, x, w=None, b=None):
 
 
 def test_a_ready_row_call_launches_its_kernel_into_a_new_result():
-    x, w = T((64, 3000)), T((3000,))
-    r, k = make_rows_ready("rms_norm", 64, 3000)
+    x, w = T((64, 12000)), T((12000,))
+    r, k = make_rows_ready("rms_norm", 64, 12000)
     rows_ready[rows_key("rms_norm", x, w)] = r
     m = mark()
     record_params(1)  # struct Rows, by value: its first word is x
     y = fast.rows("rms_norm", x, w, None, 1e-5)
     record_params(0)
     (launch,) = launches_since(m)
-    assert y is made[-1] and isinstance(y, T) and y.shape == (64, 3000) and y.dtype == "f32"
-    # 750 loads of 16 bytes, rows 16-byte aligned, the fake's sm_90: RMSNorm's wide staged kernel of 256
+    assert y is made[-1] and isinstance(y, T) and y.shape == (64, 12000) and y.dtype == "f32"
+    # 3000 loads of 16 bytes, rows 16-byte aligned, the fake's sm_90: RMSNorm's wide staged kernel of 1024
     # lanes x 4 (blocks of 1024 threads)
-    assert launch.name.decode() == "rows_rms_norm_f32_staged256x4w"
+    assert launch.name.decode() == "rows_rms_norm_f32_staged1024x4w"
     assert launch.block[0] == 1024
     assert launch.args[0] == x.data_ptr()
     assert launch.stream == STREAM

@@ -37,8 +37,9 @@
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
-// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise
-// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
+// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many
+// clusters as the GPU holds at once.  Raise each one's
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).

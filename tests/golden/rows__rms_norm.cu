@@ -17,13 +17,12 @@
 //   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_rms_norm_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_rms_norm_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
-//   rows_rms_norm_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
+//   rows_rms_norm_bf16_block256x1(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 2048
+//   rows_rms_norm_bf16_block256x2(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 4096
 //   rows_rms_norm_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_rms_norm_bf16_staged128x2w(a (struct Rows, by value))  <<<grid, 1024, 69632>>>  instead on sm_90 when 1024 < cols <= 2048
-//   rows_rms_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 73728>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_rms_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 147456>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_rms_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 163840>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_rms_norm_bf16_staged1024x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
@@ -37,8 +36,9 @@
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
-// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise
-// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
+// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many
+// clusters as the GPU holds at once.  Raise each one's
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
@@ -639,18 +639,33 @@ rows_rms_norm_bf16_block128x1(const Rows a)
     }
 }
 
-// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements.
-extern "C" __global__ void __launch_bounds__(THREADS)
-rows_rms_norm_bf16_lanes128x4(const Rows a)
+// 256 threads per row, each holding up to 1 loads of it: rows of up to 2048 elements.
+extern "C" __global__ void __launch_bounds__(256)
+rows_rms_norm_bf16_block256x1(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 128;  // rows a block takes at once
-    const int lane = threadIdx.x % 128;
+    constexpr int GROUPS = 256 / 256;  // rows a block takes at once
+    const int lane = threadIdx.x % 256;
 
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-        const Index row = first + threadIdx.x / 128;
-        rms_norm_row<128, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+        const Index row = first + threadIdx.x / 256;
+        rms_norm_row<256, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 256 threads per row, each holding up to 2 loads of it: rows of up to 4096 elements.
+extern "C" __global__ void __launch_bounds__(256)
+rows_rms_norm_bf16_block256x2(const Rows a)
+{
+    constexpr int GROUPS = 256 / 256;  // rows a block takes at once
+    const int lane = threadIdx.x % 256;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 256;
+        rms_norm_row<256, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -705,26 +720,6 @@ rows_rms_norm_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         rms_norm_online<THREADS, 4>(a, row, threadIdx.x);
-}
-
-// 128 threads per row, each holding up to 2 loads of it: rows of up to 2048 elements, 2 stages.
-// Dynamic shared memory 69632 bytes: 2 stages of 32768 bytes, then the weight; 1 block an SM.
-extern "C" __global__ void __launch_bounds__(1024, 1)
-rows_rms_norm_bf16_staged128x2w(const Rows a)
-{
-#if __CUDA_ARCH__ >= 900
-    staged_rows<128, 2, 1024, 2, true>(a);
-#endif
-}
-
-// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
-// Dynamic shared memory 73728 bytes: 2 stages of 32768 bytes, then the weight; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(512, 2)
-rows_rms_norm_bf16_staged128x4(const Rows a)
-{
-#if __CUDA_ARCH__ >= 900
-    staged_rows<128, 4, 512, 2, true>(a);
-#endif
 }
 
 // 256 threads per row, each holding up to 4 loads of it: rows of up to 8192 elements, 2 stages.

@@ -16,12 +16,12 @@
 //   rows_softmax_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_softmax_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_softmax_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
+//   rows_softmax_bf16_block256x1(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 2048
 //   rows_softmax_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_softmax_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
 //   rows_softmax_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_softmax_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_softmax_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_softmax_bf16_staged64x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 1024 < cols <= 2048
 //   rows_softmax_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 2048 < cols <= 4096
 //   rows_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
@@ -36,8 +36,9 @@
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
-// row over a cluster of B blocks, as many clusters as the GPU holds at once.  Raise
-// each one's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
+// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many
+// clusters as the GPU holds at once.  Raise each one's
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
 // Scratch: none.  x, y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
@@ -673,6 +674,21 @@ rows_softmax_bf16_block128x1(const Rows a)
     }
 }
 
+// 256 threads per row, each holding up to 1 loads of it: rows of up to 2048 elements.
+extern "C" __global__ void __launch_bounds__(256)
+rows_softmax_bf16_block256x1(const Rows a)
+{
+    constexpr int GROUPS = 256 / 256;  // rows a block takes at once
+    const int lane = threadIdx.x % 256;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 256;
+        softmax_row<256, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements.
 extern "C" __global__ void __launch_bounds__(THREADS)
 rows_softmax_bf16_lanes128x4(const Rows a)
@@ -739,16 +755,6 @@ rows_softmax_bf16_online(const Rows a)
 {
     for (Index row = blockIdx.x; row < a.rows; row += gridDim.x)
         softmax_online<THREADS, 4>(a, row, threadIdx.x);
-}
-
-// 64 threads per row, each holding up to 4 loads of it: rows of up to 2048 elements, 2 stages.
-// Dynamic shared memory 65536 bytes: 2 stages of 32768 bytes; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(512, 2)
-rows_softmax_bf16_staged64x4(const Rows a)
-{
-#if __CUDA_ARCH__ >= 900
-    staged_rows<64, 4, 512, 2>(a);
-#endif
 }
 
 // 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
