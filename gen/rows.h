@@ -64,7 +64,11 @@
  * 0.856; at 1536 within 2% of auto or above it; LayerNorm 0.75 against
  * 0.87 at 1536: it keeps the staged kernel) and for RMSNorm 256 x 2 to
  * 4096 (0.979 against 0.912, 0.901 against 0.864 at 3072; softmax's 256 x
- * 2 fell to 0.82 against 0.91 at 3072: it keeps the staged kernel). */
+ * 2 fell to 0.82 against 0.91 at 3072: it keeps the staged kernel).
+ * Reported from a second H100 run (that folder's report/, against the
+ * kernels before): f32 4-10% faster at 1536-8192, bf16 4-18% at 2048 and
+ * RMSNorm 2-5% at 3072-4096; at 1536 bf16 log-softmax 2-3% and RMSNorm 2%
+ * slower. */
 #define KGEN_ROWS_AUTO_BLOCKS(X) \
 	X(128, 1024, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
 	X(256, 2048, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
@@ -129,7 +133,8 @@
  * nvidia-h100/2026-12-06-rows-blocks-long (f32, 8192 x 262144, of a copy):
  * softmax and log-softmax 0.96 against the online kernel's 0.64, RMSNorm
  * 0.85 against 0.64, LayerNorm 0.79 against 0.61 (8 x 512 threads x 16
- * loads: 0.96, 0.69, 0.63). */
+ * loads: 0.96, 0.69, 0.63).  Verified in auto's file (report/ there);
+ * its speed there is not yet reported. */
 #define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, wide */ \
 	X(2, 8, 0) \
 	X(4, 8, 0) \
