@@ -14,7 +14,10 @@
 # any level); KGEN_SAMPLE_PTXAS=full (`make check-full`) builds every cubin
 # at full optimisation.  The specs are checked by one process per core
 # (nproc; KGEN_JOBS overrides), each spec by `nvrtc_test.sh --one SPEC`, a
-# plan's entry by `nvrtc_test.sh --one PLAN@N`.
+# plan's entry by `nvrtc_test.sh --one PLAN@N`, a spec at another value of a
+# key by `nvrtc_test.sh --one SPEC+KEY=VALUE` (kgen --set KEY=VALUE): the
+# row specs at their other types, whose strategy: auto lists other kernels
+# (f32's blocks to 8192 elements and wide cluster, gen/rows.h).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 kgen=$top_builddir/kgen
@@ -23,8 +26,11 @@ kgen=$top_builddir/kgen
 if [ "${1:-}" = --one ]; then
 	spec=$2
 	s=$top_srcdir/${spec%@*}
-	entry=  # PLAN@N: the plan's Nth entry
-	case $spec in *@*) entry="--entry ${spec##*@}" ;; esac
+	entry=  # PLAN@N: the plan's Nth entry; SPEC+KEY=VALUE: the spec with --set KEY=VALUE
+	case $spec in
+	*@*) entry="--entry ${spec##*@}" ;;
+	*+*) s=$top_srcdir/${spec%%+*} entry="--set ${spec#*+}" ;;
+	esac
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/kgen-nvrtc.XXXXXX") || exit 99
 	trap 'rm -rf "$tmp"' EXIT
 	spec_ok=yes
@@ -97,6 +103,15 @@ for plan in $plans; do
 	done
 done
 echo "the plans' entries: $nplans kernels no spec of specs/ generates"
+# The row specs (bf16) at their other types, each file once.
+for spec in $(cd "$top_srcdir" && find specs/rows -maxdepth 1 -name '*.yaml' | LC_ALL=C sort); do
+	for dt in f32 f16; do
+		sum=$("$kgen" "$top_srcdir/$spec" --set dtype=$dt 2> /dev/null | sed 1d | cksum)
+		grep -qxF "$sum" "$list/seen" && continue
+		echo "$sum" >> "$list/seen"
+		specs="$specs $spec+dtype=$dt"
+	done
+done
 
 # The PTX compiles at -Ofc=max (tests/fast_nvrtc.sh), a fifth of the time or
 # less, unless KGEN_NVRTC_OPTIONS is set (then every compile takes it).
