@@ -36,13 +36,13 @@
 	X(0, 8, KGEN_ROWS_FOR_ALL)
 
 /* strategy: auto's blocks of `threads` threads a row, each thread holding
- * `elements` / threads of its elements in registers (one 16-byte load of
- * bf16 or f16, two of f32): taken by rows of up to `elements` elements
- * ahead of the register kernels above that hold no longer rows and of the
- * staged kernels below (on every GPU: a row of 513 to `elements` elements
- * takes it, sm_90's staged kernels start past it), by the ops of `ops16`
- * for 2-byte elements and of `ops32` for 4-byte ones, where the spec's
- * threads are at least `threads`.  Chosen from the H200 sweep of
+ * `elements` / threads of its elements in registers (whole 16-byte loads:
+ * the entry is left out where they do not fill `elements` exactly), by the
+ * ops of `ops16` for 2-byte elements and of `ops32` for 4-byte ones, where
+ * the spec's threads are at least `threads`: in the order of the rows they
+ * hold, among the register kernels above (a row takes the first kernel
+ * that holds it, on every GPU), sm_90's staged kernels starting past the
+ * last of them (kgen_rows_staged_from()).  Chosen from the H200 sweep of
  * bench/results/nvidia-h200/2026-12-06-rows-block (strategy block and
  * warp at 32768 x 1024 against auto, of a copy): a block of 128 x 1 load
  * of bf16 softmax 0.890 against auto's staged 32 x 4 0.842, log-softmax
@@ -89,8 +89,8 @@
 
 /* strategy: auto's staged kernels (sm_90, x's rows 16-byte aligned,
  * load_width 16): a row longer than KGEN_ROWS_STAGED_FROM elements (than
- * the spec's KGEN_ROWS_AUTO_BLOCKS entry holds, where it has one: see
- * kgen_rows_staged_from()) takes the first of its op's that holds it
+ * the last of the spec's KGEN_ROWS_AUTO_BLOCKS entries holds, where it has
+ * them: see kgen_rows_staged_from()) takes the first of its op's that holds it
  * there, as lanes x vectors above.  `wide` kernels have blocks of twice
  * the spec's threads (at most 1024): more rows a block, sharing one copy of
  * the norms' weight and bias, more bytes in flight an SM.  One whose stages would not fit in shared memory is left
@@ -106,7 +106,9 @@
  * softmax 0.86 against 0.84, LayerNorm 0.83 against 0.71 (RMSNorm's wide
  * 128 x 2 stays, 0.93); f32 rows of 257-512 elements ran faster on the
  * register kernels (0.95-0.99 against 0.89-0.92 staged, call 5), so the
- * staged kernels start past 512 elements whatever the type. */
+ * staged kernels start past 512 elements whatever the type (past the
+ * KGEN_ROWS_AUTO_BLOCKS entries since 2026-12-06: the entries below that
+ * they hold are left for specs without those blocks, as of fewer threads). */
 #define KGEN_ROWS_AUTO_STAGED(X) \
 	X(32, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
 	X(32, 4, 1, KGEN_ROWS_FOR_RMS)                        \

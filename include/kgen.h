@@ -244,7 +244,7 @@ KGEN_API size_t kgen_context_l2_bytes(const kgen_context *ctx);
  * stays valid until kgen_context_destroy().
  *
  * A spec of alternative kernels, one chosen per launch by the shape
- * (strategy: auto of the rows and reduce_axis families, up to 16 kernels),
+ * (strategy: auto of the rows and reduce_axis families, up to 17 kernels),
  * is built lazily: the build generates each kernel's source, and a kernel
  * is compiled (or read from the disk cache) and loaded the first time a
  * launch chooses it, so that a first call costs one kernel's compile, not

@@ -106,9 +106,12 @@ echo "the plans' entries: $nplans kernels no spec of specs/ generates"
 # The row specs (bf16) at their other types, each file once.
 for spec in $(cd "$top_srcdir" && find specs/rows -maxdepth 1 -name '*.yaml' | LC_ALL=C sort); do
 	for dt in f32 f16; do
-		sum=$("$kgen" "$top_srcdir/$spec" --set dtype=$dt 2> /dev/null | sed 1d | cksum)
-		grep -qxF "$sum" "$list/seen" && continue
-		echo "$sum" >> "$list/seen"
+		# one kgen cannot generate is listed, to fail (not taken for another's empty output)
+		if "$kgen" "$top_srcdir/$spec" --set dtype=$dt > "$list/k.cu" 2> /dev/null; then
+			sum=$(sed 1d "$list/k.cu" | cksum)
+			grep -qxF "$sum" "$list/seen" && continue
+			echo "$sum" >> "$list/seen"
+		fi
 		specs="$specs $spec+dtype=$dt"
 	done
 done
