@@ -6,7 +6,10 @@
 # specs to OUT_DIR/specs/ and the table to OUT_DIR/staged-OP-DTYPE.tsv.
 # THREADS (default "256 512 1024") lists the block sizes swept, LANES (default
 # "128 256 512 1024") the threads a row, VECTORS (default "1 2 4 8") the loads
-# a thread.
+# a thread; CLUSTERS (default none, e.g. "2 4 8") adds strategy cluster at
+# each cluster size x THREADS x VECTORS (a row over the cluster's blocks).
+# Strategy auto's own kernel (OP-DTYPE-auto.yaml) is timed first, in the
+# same run.
 set -eu
 kgen=${1:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
@@ -15,7 +18,9 @@ dt=${4:-bf16}
 shift 4 2>/dev/null || shift $#
 [ $# -gt 0 ] || set -- 32768x4096 32768x16384
 mkdir -p "$out/specs"
-specs=
+f="$out/specs/$op-$dt-auto.yaml"
+printf 'kernel: rows\nop: %s\ndtype: %s\n' "$op" "$dt" > "$f"
+specs=$f
 for t in ${THREADS:-256 512 1024}; do
 	for lanes in ${LANES:-128 256 512 1024}; do
 		[ "$lanes" -le "$t" ] || continue
@@ -23,6 +28,16 @@ for t in ${THREADS:-256 512 1024}; do
 			f="$out/specs/$op-$dt-staged$t-$lanes-v$v.yaml"
 			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
 				"$op" "$dt" "$t" "$lanes" "$v" > "$f"
+			"$kgen" check "$f" > /dev/null 2>&1 && specs="$specs $f"
+		done
+	done
+done
+for c in ${CLUSTERS:-}; do
+	for t in ${THREADS:-256 512 1024}; do
+		for v in ${VECTORS:-1 2 4 8}; do
+			f="$out/specs/$op-$dt-cluster$c-$t-v$v.yaml"
+			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: cluster\ncluster_size: %s\nthreads: %s\nvectors: %s\n' \
+				"$op" "$dt" "$c" "$t" "$v" > "$f"
 			"$kgen" check "$f" > /dev/null 2>&1 && specs="$specs $f"
 		done
 	done
