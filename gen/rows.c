@@ -123,17 +123,23 @@ auto_blocks(const struct kgen_spec *s, struct kgen_rows_choice *c, int max)
 	return n;
 }
 
+/* The longest row the staged kernels leave to the n blocks b[] of
+ * auto_blocks(), in elements: the last's (it holds the longest), at least
+ * KGEN_ROWS_STAGED_FROM. */
+static unsigned long long
+staged_past(const struct kgen_spec *s, const struct kgen_rows_choice *b, int n)
+{
+	unsigned long long held = n ? b[n - 1].upto * (unsigned long long)s->r.vec : 0;
+
+	return held > KGEN_ROWS_STAGED_FROM ? held : KGEN_ROWS_STAGED_FROM;
+}
+
 unsigned long long
 kgen_rows_staged_from(const struct kgen_spec *s)
 {
 	struct kgen_rows_choice b[KGEN_MAX_STEPS];
-	int n = auto_blocks(s, b, KGEN_MAX_STEPS);
-	unsigned long long held;
 
-	if (!n)
-		return KGEN_ROWS_STAGED_FROM;
-	held = b[n - 1].upto * (unsigned long long)s->r.vec;  /* the last holds the longest */
-	return held > KGEN_ROWS_STAGED_FROM ? held : KGEN_ROWS_STAGED_FROM;
+	return staged_past(s, b, auto_blocks(s, b, KGEN_MAX_STEPS));
 }
 
 long long
@@ -281,7 +287,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	}
 	while (j < owns && n < max - 1)
 		out[n++] = own[j++];
-	staged_from = kgen_rows_staged_from(s);
+	staged_from = staged_past(s, own, owns);
 	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;

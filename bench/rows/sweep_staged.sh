@@ -21,24 +21,27 @@ mkdir -p "$out/specs"
 f="$out/specs/$op-$dt-auto.yaml"
 printf 'kernel: rows\nop: %s\ndtype: %s\n' "$op" "$dt" > "$f"
 specs=$f
+# add NAME YAML: write the spec OUT_DIR/specs/NAME.yaml, swept where kgen check takes it
+add() {
+	printf '%s\n' "$2" > "$out/specs/$1.yaml"
+	if "$kgen" check "$out/specs/$1.yaml" > /dev/null 2>&1; then
+		specs="$specs $out/specs/$1.yaml"
+	fi
+}
 for t in ${THREADS:-256 512 1024}; do
 	for lanes in ${LANES:-128 256 512 1024}; do
 		[ "$lanes" -le "$t" ] || continue
 		for v in ${VECTORS:-1 2 4 8}; do
-			f="$out/specs/$op-$dt-staged$t-$lanes-v$v.yaml"
-			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
-				"$op" "$dt" "$t" "$lanes" "$v" > "$f"
-			"$kgen" check "$f" > /dev/null 2>&1 && specs="$specs $f"
+			add "$op-$dt-staged$t-$lanes-v$v" "$(printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
+				"$op" "$dt" "$t" "$lanes" "$v")"
 		done
 	done
 done
 for c in ${CLUSTERS:-}; do
 	for t in ${THREADS:-256 512 1024}; do
 		for v in ${VECTORS:-1 2 4 8}; do
-			f="$out/specs/$op-$dt-cluster$c-$t-v$v.yaml"
-			printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: cluster\ncluster_size: %s\nthreads: %s\nvectors: %s\n' \
-				"$op" "$dt" "$c" "$t" "$v" > "$f"
-			"$kgen" check "$f" > /dev/null 2>&1 && specs="$specs $f"
+			add "$op-$dt-cluster$c-$t-v$v" "$(printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: cluster\ncluster_size: %s\nthreads: %s\nvectors: %s\n' \
+				"$op" "$dt" "$c" "$t" "$v")"
 		done
 	done
 done

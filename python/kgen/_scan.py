@@ -172,11 +172,12 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
     r = _run_scan(k, a, out, stream, where, lines)
+    fast_op = _fast_op(op, overrides)
     if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
-            and spec is None and _fast_op(op, overrides) is not None
+            and spec is None and fast_op is not None
             and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
             and (dim is None or isinstance(dim, int)) and all(a.shape)):
-        _fast_scan_ready(_fast_op(op, overrides), exclusive, dim, x, k, lines)
+        _fast_scan_ready(fast_op, exclusive, dim, x, k, lines)
     return r
 
 
