@@ -81,7 +81,7 @@ op_bit(const struct kgen_spec *s)
 	}
 }
 static const struct table_entry cluster_choices[] = {
-#define X(blocks, vectors, wide) { { 0, vectors, 0, 1, blocks, 0 }, KGEN_ROWS_FOR_ALL, wide },
+#define X(blocks, vectors, wide, ops) { { 0, vectors, 0, 1, blocks, 0 }, ops, wide },
 	KGEN_ROWS_AUTO_CLUSTER(X)
 #undef X
 	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
@@ -239,6 +239,15 @@ kgen_rows_smem(const struct kgen_spec *s, const struct kgen_rows_choice *c)
 	return c->stages ? c->stages * stage_bytes(s, c) + held_weights(s, c) : 0;
 }
 
+/* Whether a wide kernel of choice c (blocks of twice the spec's threads)
+ * would give a thread more elements than 32 floats, half of the 64
+ * registers a thread of a block of 1024 has: bf16's spilled. */
+static int
+too_wide(const struct kgen_spec *s, const struct kgen_rows_choice *c)
+{
+	return c->vectors * s->r.vec > 32;
+}
+
 /* Loads in flight a thread of the online kernel of strategy: auto. */
 #define AUTO_ONLINE_VECTORS 4
 
@@ -294,7 +303,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	for (e = staged_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
 		long long block, lanes;
-		if (!(e->ops & op_bit(s)))
+		if (!(e->ops & op_bit(s)) || (e->wide && too_wide(s, &t)))
 			continue;
 		/* wide: twice the spec's threads where a block may have them, else the spec's own */
 		t.threads = e->wide && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
@@ -311,13 +320,15 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	}
 	for (e = cluster_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
-		if (e->wide && (2 * s->threads > 1024 || t.vectors * s->r.vec > 32))
-			continue;  /* more threads than a block has, or more floats a thread than half of its 64 registers */
+		if (!(e->ops & op_bit(s)) || (e->wide && (2 * s->threads > 1024 || too_wide(s, &t))))
+			continue;  /* another op's, or more threads than a block has */
 		t.threads = e->wide ? (int)(2 * s->threads) : 0;
 		if (!stages_for(s, &t))
 			continue;
+		t.upto = kgen_rows_capacity(s, &t);
+		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
+			continue;  /* held by the one before */
 		out[n] = t;
-		out[n].upto = kgen_rows_capacity(s, &t);
 		out[n++].stages = stages_for(s, &t);
 	}
 	return n;

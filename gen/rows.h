@@ -68,12 +68,27 @@
  * Reported from a second H100 run (that folder's report/, against the
  * kernels before): f32 4-10% faster at 1536-8192, bf16 4-18% at 2048 and
  * RMSNorm 2-5% at 3072-4096; at 1536 bf16 log-softmax 2-3% and RMSNorm 2%
- * slower. */
+ * slower.  Blocks whose one or two loads a thread hold the row exactly
+ * (threads not a power of two), from the H100 sweep of bench/results/
+ * nvidia-h100/2026-12-06-rows-exact (sweep/, bf16, of a copy, against
+ * auto's kernels then): 192 x 1 load at 1536 softmax 0.983 against 0.905,
+ * RMSNorm 1.013 against 0.953 (LayerNorm 0.879 against 0.875: it keeps the
+ * staged kernel); RMSNorm 192 x 2 at 3072 0.987 against 0.898 and 384 x 2
+ * at 6144 0.953 against 0.868.  Reported from a second H100 run (that
+ * folder's report/, against the kernels before): bf16 and f16 at 1536
+ * softmax 0.955-0.974 against 0.892-0.895, RMSNorm 0.95-1.02 against
+ * 0.95-0.96; RMSNorm at 2560-3072 0.94-0.98 against 0.81-0.89 and at 6144
+ * 0.95 against 0.87.  Left out: softmax's 384 x 1 to 3072 (0.930 against
+ * 0.916 in the sweep at 3072, but at 2560 0.85 against 0.88 and
+ * log-softmax 0.79-0.84 against 0.87-0.90 in the report). */
 #define KGEN_ROWS_AUTO_BLOCKS(X) \
 	X(128, 1024, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
+	X(192, 1536, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, 0)                 \
 	X(256, 2048, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS, KGEN_ROWS_FOR_ALL) \
+	X(192, 3072, KGEN_ROWS_FOR_RMS, 0)                                         \
 	X(256, 4096, KGEN_ROWS_FOR_RMS, 0)                                         \
 	X(512, 4096, 0, KGEN_ROWS_FOR_ALL)                                         \
+	X(384, 6144, KGEN_ROWS_FOR_RMS, 0)                                         \
 	X(512, 8192, 0, KGEN_ROWS_FOR_ALL)
 
 /* cross_entropy streams its rows whatever the kernel: auto gives rows of
@@ -108,7 +123,13 @@
  * register kernels (0.95-0.99 against 0.89-0.92 staged, call 5), so the
  * staged kernels start past 512 elements whatever the type (past the
  * KGEN_ROWS_AUTO_BLOCKS entries since 2026-12-06: the entries below that
- * they hold are left for specs without those blocks, as of fewer threads). */
+ * they hold are left for specs without those blocks, as of fewer threads).
+ * A wide kernel is left out where a thread would hold more than 32
+ * elements (half of the 64 registers a thread of 1024 has), as a wide
+ * cluster is.  Softmax's and log-softmax's block of twice the threads, 8
+ * loads each, for f32 rows of 16385-32768 elements: 0.926 of a copy
+ * against the cluster of 2 blocks' 0.882 (bench/results/nvidia-h100/
+ * 2026-12-06-rows-exact, sweep/, 16384 x 32768). */
 #define KGEN_ROWS_AUTO_STAGED(X) \
 	X(32, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
 	X(32, 4, 1, KGEN_ROWS_FOR_RMS)                        \
@@ -120,7 +141,8 @@
 	X(0, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
 	X(512, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
 	X(0, 8, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
-	X(0, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)
+	X(0, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)      \
+	X(0, 8, 1, KGEN_ROWS_FOR_SOFTMAX)
 #define KGEN_ROWS_STAGED_FROM 512
 
 /* strategy: auto's kernels of clusters (sm_90, as the staged ones): rows
@@ -135,13 +157,21 @@
  * nvidia-h100/2026-12-06-rows-blocks-long (f32, 8192 x 262144, of a copy):
  * softmax and log-softmax 0.96 against the online kernel's 0.64, RMSNorm
  * 0.85 against 0.64, LayerNorm 0.79 against 0.61 (8 x 512 threads x 16
- * loads: 0.96, 0.69, 0.63).  Verified in auto's file (report/ there);
- * its speed there is not yet reported. */
-#define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, wide */ \
-	X(2, 8, 0) \
-	X(4, 8, 0) \
-	X(8, 8, 0) \
-	X(8, 8, 1)
+ * loads: 0.96, 0.69, 0.63); reported inside auto from a second H100 run
+ * (bench/results/nvidia-h100/2026-12-06-rows-exact, report/: softmax
+ * 0.966 against the online kernel's 0.537).  Softmax's and log-softmax's
+ * wide clusters of 2 and 4 blocks for f32 (that folder's sweep/, of a
+ * copy, against the clusters of 512 threads): at 8192 x 65536 0.966
+ * against 0.847, at 4096 x 131072 0.938 against 0.875; the norms keep
+ * blocks of 512 there (wide 0.82-0.86 against 0.94-0.96).  A cluster that
+ * holds no longer rows than the kernel before it is left out. */
+#define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, wide, ops */ \
+	X(2, 8, 0, KGEN_ROWS_FOR_ALL)     \
+	X(2, 8, 1, KGEN_ROWS_FOR_SOFTMAX) \
+	X(4, 8, 0, KGEN_ROWS_FOR_ALL)     \
+	X(4, 8, 1, KGEN_ROWS_FOR_SOFTMAX) \
+	X(8, 8, 0, KGEN_ROWS_FOR_ALL)     \
+	X(8, 8, 1, KGEN_ROWS_FOR_ALL)
 
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
  * a block of sm_90 may have). */

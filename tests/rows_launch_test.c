@@ -89,12 +89,15 @@ static const struct geometry {
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_staged32x4", 63, 512, 0,
 	  2 * 512 * 4 * 16 + 2 * 1024 * 2 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_lanes32x4", 63, 512, 1025 },
-	/* 1025 to 2048: a block of 256 threads, one load each (RMSNorm's 256 x 2 to 4096), on sm_90 too; LayerNorm's
-	 * staged two warps a row (8 rows a block) */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_block256x1", 1000, 256 },
+	/* 1025 to 2048: blocks of 192 and 256 threads, one load each (RMSNorm's 192 x 2, 256 x 2 and 384 x 2 to
+	 * 6144), on sm_90 too; LayerNorm's staged two warps a row (8 rows a block) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_block192x1", 1000, 192 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1536, "rows_softmax_bf16_block192x1", 1000, 192 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 1537, "rows_softmax_bf16_block256x1", 1000, 256 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_block256x1", 1000, 256 },
-	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 2056, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 2056, "rows_rms_norm_bf16_block192x2", 1000, 192 },
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 4096, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 6144, "rows_rms_norm_bf16_block384x2", 1000, 384 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 2048, "rows_layer_norm_bf16_staged64x4", 125, 512, 0,
 	  2 * 512 * 4 * 16 + 2 * 2048 * 2 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
@@ -138,6 +141,12 @@ static const struct geometry {
 	{ "kernel: rows\n", 1000, 8192, "rows_softmax_f32_block512x4", 1000, 512 },
 	{ "kernel: rows\n", 1000, 8196, "rows_softmax_f32_staged512x8", 264, 512, 0, 2 * 512 * 8 * 16 },
 	{ "kernel: rows\nop: rms_norm\n", 10, 16388, "rows_rms_norm_f32_cluster2x8", 20, 512, 0, 2 * 512 * 8 * 16 + 16384 * 4 },
+	/* softmax's f32 past 16384: a block of 1024 threads x 8 loads (one each of 132 SMs), then clusters of 2 and 4
+	 * of them (as many as the fake says fit, 60), one stage */
+	{ "kernel: rows\n", 1000, 16388, "rows_softmax_f32_staged1024x8w", 132, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 1000, 32768, "rows_softmax_f32_staged1024x8w", 132, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 100, 32772, "rows_softmax_f32_cluster2x8w", 120, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 100, 65540, "rows_softmax_f32_cluster4x8w", 240, 1024, 0, 1024 * 8 * 16 },
 	/* past 131072: a cluster of 8 blocks of 1024 threads x 8 loads (4-byte elements only), one stage */
 	{ "kernel: rows\n", 7, 262144, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 131076, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },

@@ -163,17 +163,22 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	char k[256];
 
 	/* f32: rows of up to 1024, 2048, 4096 and 8192 elements take blocks of 128 x 2, 256 x 2, 512 x 2 and 512 x 4
-	 * loads (KGEN_ROWS_AUTO_BLOCKS), ahead of the staged kernels too, which start past them; past 131072 a cluster
-	 * of 8 blocks of twice the threads */
+	 * loads (KGEN_ROWS_AUTO_BLOCKS), ahead of the staged kernels too, which start past them; softmax's then a block
+	 * of twice the threads (16385 to 32768) and clusters of 2, 4 and 8 blocks of twice the threads (the clusters of
+	 * 512 threads they hold no more than are left out) */
 	kernels_of("kernel: rows\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 "
-	                    "_online _staged512x8 _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w");
-	/* bf16: blocks of 128 x 1 and 256 x 1 load in place of the warp a row of 32 x 4 loads and of two warps (register
-	 * and staged); no wide cluster (a thread's 64 bf16 are more floats than half of its registers) */
+	                    "_online _staged512x8 _staged1024x8w _cluster2x8w _cluster4x8w _cluster8x8w");
+	/* the norms keep clusters of the spec's threads to 131072 f32 elements, then 8 blocks of twice them */
+	kernels_of("kernel: rows\nop: rms_norm\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
+	/* bf16: blocks of 128, 192 and 256 threads, a load each (the row held exactly), in place of the warp a row of
+	 * 32 x 4 loads and of two warps (register and staged); no wide staged block or cluster (a thread's 64 bf16 are
+	 * more floats than half of its registers) */
 	kernels_of("kernel: rows\ndtype: bf16\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block256x1 _lanes128x4 _lanes128x8 _lanes256x8 _block8 "
-	                    "_online _staged128x4 _staged256x4 _staged512x4 _staged512x8 _cluster2x8 _cluster4x8 "
-	                    "_cluster8x8");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block192x1 _block256x1 _lanes128x4 _lanes128x8 "
+	                    "_lanes256x8 _block8 _online _staged128x4 _staged256x4 _staged512x4 _staged512x8 "
+	                    "_cluster2x8 _cluster4x8 _cluster8x8");
 	/* staged kernels copy 16-byte vectors: none at a narrower load_width; the blocks' loads fill their rows (the
 	 * last, 512 x 8, is the block of 8 loads that followed it) */
 	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
@@ -189,19 +194,20 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	/* 128 threads: no kernels of 128 or 256 lanes beside the block's own */
 	kernels_of("kernel: rows\nthreads: 128\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _block8 _online _staged128x4 _staged128x8 "
-	                    "_cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w");
+	                    "_staged256x8w _cluster2x8w _cluster4x8w _cluster8x8w");
 	/* 64 lanes do not divide 96 threads; a block of 128 is more than the spec's: staged from 513 elements */
 	kernels_of("kernel: rows\nthreads: 96\n", k, sizeof k);
-	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block8 _online _staged96x4 _staged96x8 _cluster2x8 "
-	                    "_cluster4x8 _cluster8x8 _cluster8x8w");
+	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block8 _online _staged96x4 _staged96x8 _staged192x8w "
+	                    "_cluster2x8w _cluster4x8w _cluster8x8w");
 	kernels_of("kernel: rows\nstrategy: warp\n", k, sizeof k);
 	ck_assert_str_eq(k, "-");
 	/* each op its own staged kernels, the norms' wide (blocks of twice the threads) at some lengths:
 	 * RMSNorm's 32 x 4, 128 x 2 and from 256 x 4 on, LayerNorm's from 256 x 4 on (gen/rows.h's table); bf16
-	 * RMSNorm's past its blocks of 256 x 1 and 256 x 2 loads (4096 elements), or where the spec's 128 threads
+	 * RMSNorm's past its blocks of one and two loads a thread (6144 elements), or where the spec's 128 threads
 	 * leave it only the block of 128, past 1024 */
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_lanes32x2 _block128x1 _block256x1 _block256x2 _lanes128x8 "));
+	ck_assert_ptr_nonnull(strstr(k, "_lanes32x2 _block128x1 _block192x1 _block256x1 _block192x2 _block256x2 "
+	                               "_block384x2 _lanes128x8 "));
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged256x4w _staged512x4w _staged1024x4w _cluster2x8 _cluster4x8 "
 	                               "_cluster8x8"));
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 128\n", k, sizeof k);
@@ -353,8 +359,9 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "x_neg_inf());\n        __syncthreads();"));
 	ck_assert_ptr_nonnull(strstr(src, "o[j] = e[k][j] * scale;"));  /* one exponential an element */
-	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  "
+	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_cluster4x8w(a (struct Rows, by value))  <<<grid, 1024, 131072>>>  "
 	                                 "instead on sm_90 when 65536 < cols <= 131072"));
+	ck_assert_ptr_null(strstr(src, "rows_softmax_f32_cluster8x8("));  /* holds no more than the one before */
 	free(src);
 	/* a cluster's blocks hold their parts of the weight: 2 x 64 KB of stages and 512 x 8 x 8 bf16 */
 	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 8\nvectors: 8\n");

@@ -38,6 +38,15 @@ for dt in bf16 f16 f32; do
 	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 100x2000 --shape 50x6000 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x4096 --shape 16x8192 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# auto's blocks that hold a row exactly (bf16 and f16: 192 x 1 to 1536, 192 x 2 to 3072, 384 x 2 to 6144), and for f32 softmax the wide staged block (16385 to 32768) and wide clusters of 2 and 4 blocks
+	# (to 65536, 131072): each range's ends, partial vectors, padded rows, the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x1536 --shape 7x1531 --shape 100x3072 --shape 100x3073 \
+		--shape 60x6144 --shape 60x6145 --shape 9x2501 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --shape 100x16385 --shape 100x32768 --shape 50x32769 \
+		--shape 50x65536 --shape 20x65537 --shape 20x131072 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 100x3000 --shape 30x50001 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1536 --shape 64x3072 --shape 64x6144 \
+		--shape 16x32768 --shape 16x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
 	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks (f32's past 131072 elements of 1024 threads), a last
 	# block with part of a row or none, a
 	# row's unaligned tail loaded by the threads, and the edge rows

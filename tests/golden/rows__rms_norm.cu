@@ -17,13 +17,16 @@
 //   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_rms_norm_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_rms_norm_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
+//   rows_rms_norm_bf16_block192x1(a (struct Rows, by value))  <<<grid, 192>>>  when cols <= 1536
 //   rows_rms_norm_bf16_block256x1(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 2048
+//   rows_rms_norm_bf16_block192x2(a (struct Rows, by value))  <<<grid, 192>>>  when cols <= 3072
 //   rows_rms_norm_bf16_block256x2(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 4096
+//   rows_rms_norm_bf16_block384x2(a (struct Rows, by value))  <<<grid, 384>>>  when cols <= 6144
 //   rows_rms_norm_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
 //   rows_rms_norm_bf16_lanes256x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_rms_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_rms_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-//   rows_rms_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 147456>>>  instead on sm_90 when 4096 < cols <= 8192
+//   rows_rms_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 147456>>>  instead on sm_90 when 6144 < cols <= 8192
 //   rows_rms_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 163840>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_rms_norm_bf16_staged1024x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
 //   rows_rms_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 32768 < cols <= 65536
@@ -639,6 +642,21 @@ rows_rms_norm_bf16_block128x1(const Rows a)
     }
 }
 
+// 192 threads per row, each holding up to 1 loads of it: rows of up to 1536 elements.
+extern "C" __global__ void __launch_bounds__(192)
+rows_rms_norm_bf16_block192x1(const Rows a)
+{
+    constexpr int GROUPS = 192 / 192;  // rows a block takes at once
+    const int lane = threadIdx.x % 192;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 192;
+        rms_norm_row<192, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 256 threads per row, each holding up to 1 loads of it: rows of up to 2048 elements.
 extern "C" __global__ void __launch_bounds__(256)
 rows_rms_norm_bf16_block256x1(const Rows a)
@@ -654,6 +672,21 @@ rows_rms_norm_bf16_block256x1(const Rows a)
     }
 }
 
+// 192 threads per row, each holding up to 2 loads of it: rows of up to 3072 elements.
+extern "C" __global__ void __launch_bounds__(192)
+rows_rms_norm_bf16_block192x2(const Rows a)
+{
+    constexpr int GROUPS = 192 / 192;  // rows a block takes at once
+    const int lane = threadIdx.x % 192;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 192;
+        rms_norm_row<192, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 256 threads per row, each holding up to 2 loads of it: rows of up to 4096 elements.
 extern "C" __global__ void __launch_bounds__(256)
 rows_rms_norm_bf16_block256x2(const Rows a)
@@ -666,6 +699,21 @@ rows_rms_norm_bf16_block256x2(const Rows a)
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / 256;
         rms_norm_row<256, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 384 threads per row, each holding up to 2 loads of it: rows of up to 6144 elements.
+extern "C" __global__ void __launch_bounds__(384)
+rows_rms_norm_bf16_block384x2(const Rows a)
+{
+    constexpr int GROUPS = 384 / 384;  // rows a block takes at once
+    const int lane = threadIdx.x % 384;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 384;
+        rms_norm_row<384, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 

@@ -16,6 +16,7 @@
 //   rows_softmax_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
 //   rows_softmax_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
 //   rows_softmax_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
+//   rows_softmax_bf16_block192x1(a (struct Rows, by value))  <<<grid, 192>>>  when cols <= 1536
 //   rows_softmax_bf16_block256x1(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 2048
 //   rows_softmax_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_softmax_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
@@ -671,6 +672,21 @@ rows_softmax_bf16_block128x1(const Rows a)
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / 128;
         softmax_row<128, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 192 threads per row, each holding up to 1 loads of it: rows of up to 1536 elements.
+extern "C" __global__ void __launch_bounds__(192)
+rows_softmax_bf16_block192x1(const Rows a)
+{
+    constexpr int GROUPS = 192 / 192;  // rows a block takes at once
+    const int lane = threadIdx.x % 192;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 192;
+        softmax_row<192, 1>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
