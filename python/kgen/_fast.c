@@ -60,7 +60,7 @@ Py_NewRef(PyObject *o)
 
 /* The interface kgen/_lib.py was written for (Ready's and set_entry's
  * arguments): it loads no module whose ABI differs. */
-#define KGEN_FAST_ABI 7
+#define KGEN_FAST_ABI 8
 
 typedef kgen_status (*packed_fn)(const unsigned long long args[KGEN_PACKED_COUNT]);
 
@@ -438,6 +438,7 @@ typedef struct {
 	int losses;          /* cross_entropy: the result is the losses (else y) */
 	PyObject *keep;      /* what owns the kernel: kept alive */
 	int down;            /* a scan down the columns (kgen_scan_cols: rows of cols, x's rows x_pitch apart) */
+	PyObject *make;      /* make(x) -> a result (torch.empty_like: x's dtype and shape), or None: like.new_empty */
 } RowsReady;
 
 static void
@@ -447,21 +448,24 @@ rows_ready_dealloc(RowsReady *r)
 	Py_XDECREF(r->like);
 	Py_XDECREF(r->shape);
 	Py_XDECREF(r->keep);
+	Py_XDECREF(r->make);
 	Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
 static const char rows_ready_doc[] =
-    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep[, down])\n\n"
+    "RowsReady(kernel, rows, cols, x_pitch, device, like, shape, losses, keep[, down[, make]])\n\n"
     "A row function or a scan made ready for torch tensors of one layout (kgen/_rows.py and kgen/_scan.py\n"
     "give the fields): the kernel's address, the rows (a scan's vector: one), their length and pitch, the\n"
     "device index, a tensor whose new_empty(shape) makes a result, the result's shape, whether it is\n"
-    "cross_entropy's losses; keep owns the kernel; down: a scan down the columns (kgen_scan_cols).";
+    "cross_entropy's losses; keep owns the kernel; down: a scan down the columns (kgen_scan_cols); make:\n"
+    "None, or a function of x that makes a result (torch.empty_like, where the result has x's dtype and\n"
+    "shape and a contiguous layout: a call's cheapest allocation).";
 
 static PyObject *
 rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
 	unsigned long long kernel, rows, cols, x_pitch;
-	PyObject *device, *like, *shape, *keep;
+	PyObject *device, *like, *shape, *keep, *make = Py_None;
 	RowsReady *r;
 	int losses, down = 0;
 
@@ -469,9 +473,13 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 		PyErr_SetString(PyExc_TypeError, "kgen._fast.RowsReady takes no keyword arguments");
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "KKKKO!OO!pO|p:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device, &like,
-	                      &PyTuple_Type, &shape, &losses, &keep, &down))
+	if (!PyArg_ParseTuple(args, "KKKKO!OO!pO|pO:RowsReady", &kernel, &rows, &cols, &x_pitch, &PyLong_Type, &device,
+	                      &like, &PyTuple_Type, &shape, &losses, &keep, &down, &make))
 		return NULL;
+	if (make != Py_None && !PyCallable_Check(make)) {
+		PyErr_SetString(PyExc_TypeError, "kgen._fast.RowsReady: make is None or a function of x that makes a result");
+		return NULL;
+	}
 	if (!kernel || !rows || !cols || x_pitch < cols) {
 		PyErr_SetString(PyExc_ValueError, "kgen._fast.RowsReady: a kernel, rows and cols above 0, x_pitch >= cols");
 		return NULL;
@@ -488,6 +496,7 @@ rows_ready_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	r->losses = losses;
 	r->keep = Py_NewRef(keep);
 	r->down = down;
+	r->make = Py_NewRef(make);
 	return (PyObject *)r;
 }
 
@@ -533,7 +542,8 @@ rows_call(RowsReady *r, PyObject *x, PyObject *w, PyObject *b, double eps, long 
 	kgen_error err;
 	kgen_status st;
 
-	if (!(y = PyObject_CallMethodOneArg(r->like, s_new_empty, r->shape)))
+	y = r->make != Py_None ? PyObject_CallOneArg(r->make, x) : PyObject_CallMethodOneArg(r->like, s_new_empty, r->shape);
+	if (!y)
 		return NULL;
 	if (current_stream(r->device, &stream) < 0)
 		goto fail;

@@ -335,7 +335,7 @@ def _load_fast():
                                        " or ".join(os.path.normpath(d) for d in dirs))
 
 
-FAST_ABI = 7  # KGEN_FAST_ABI in kgen/_fast.c
+FAST_ABI = 8  # KGEN_FAST_ABI in kgen/_fast.c
 
 
 fast, fast_where = _load_fast()

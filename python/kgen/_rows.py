@@ -365,7 +365,11 @@ def _fast_rows_ready(op, x, weight, bias, k, c):
     """Make a call like this one (torch tensors, a new result) ready for
     kgen._fast.rows (cross_entropy's, reduction 'none': for
     kgen._fast.cross_entropy, its labels as the weight): its kernel, sizes
-    and a tensor to make results from."""
+    and a tensor to make results from, or where the result has x's dtype
+    and shape, torch.empty_like(x) (a microsecond less than new_empty a
+    call on an H100, bench/results/nvidia-h100/2026-12-06-rows-host: x's
+    rows are contiguous and evenly spaced, so empty_like gives rows cols
+    apart, dense or padded)."""
     global _fast_set
     if not _fast_set:
         from . import _reduce
@@ -373,8 +377,10 @@ def _fast_rows_ready(op, x, weight, bias, k, c):
         _lib.fast.set_rows(_lib.ctypes.cast(_lib.kgen_rows, _lib.ctypes.c_void_p).value, _ready_fast)
         _fast_set = True
     like = _arrays.result_template(k.spec.fields["out_dtype"], x)
+    same = op != "cross_entropy" and k.spec.fields["out_dtype"] == c.a.dtype and tuple(c.shape) == tuple(x.shape)
     remember(_ready_fast, (op, _torch_layout(x), _torch_layout(weight), _torch_layout(bias)), _lib.fast.RowsReady(
-        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k))
+        k._handle, c.rows, c.cols, c.x_pitch, c.a.device or 0, like, tuple(c.shape), op == "cross_entropy", k, False,
+        sys.modules["torch"].empty_like if same else None))
 
 
 def _layout(v):

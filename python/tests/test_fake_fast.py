@@ -365,6 +365,32 @@ def test_a_ready_row_call_launches_its_kernel_into_a_new_result():
     assert _rows._torch_layout(None) is None  # the package's key, the same tuple this file builds
 
 
+def test_a_ready_row_call_of_xs_dtype_and_shape_makes_its_result_from_x():
+    """Where the result has x's dtype and shape (kgen/_rows.py passes torch.empty_like), the result is
+    make(x): like x, whatever the template says; without make, the template's new_empty(shape)."""
+    x = T((16, 1000))
+    k = kgen.Kernel({"kernel": "rows", "op": "softmax", "dtype": "f32"})
+    seen = []
+
+    def like_x(t):
+        seen.append(t)
+        return make(t)
+
+    rows_ready[rows_key("softmax", x)] = fast.RowsReady(k._handle, 16, 1000, 1000, 0, T((1,), "i64"), (16, 1000),
+                                                        False, k, False, like_x)
+    m = mark()
+    record_params(1)
+    y = fast.rows("softmax", x, None, None, 0.0)
+    record_params(0)
+    (launch,) = launches_since(m)
+    assert seen == [x] and y is made[-1] and y.shape == (16, 1000) and y.dtype == "f32"  # x's, not the template's
+    assert launch.args[0] == x.data_ptr()
+    rows_ready[rows_key("softmax", x)] = fast.RowsReady(k._handle, 16, 1000, 1000, 0, T((1,), "i64"), (16, 1000),
+                                                        False, k, False, None)
+    y = fast.rows("softmax", x, None, None, 0.0)
+    assert y is made[-1] and y.dtype == "i64" and seen == [x]  # the template's new_empty
+
+
 def test_row_calls_it_does_not_take_go_back_to_python():
     x, w = T((8, 300)), T((300,))
     r, k = make_rows_ready("layer_norm", 8, 300, device=2)
@@ -407,6 +433,8 @@ def test_bad_row_arguments_are_refused():
         fast.RowsReady(0, 4, 100, 100, 0, T((1,)), (4, 100), False, k)
     with pytest.raises(TypeError):
         fast.RowsReady(k._handle, 4, 100, 100, 0, T((1,)), [4, 100], False, k)
+    with pytest.raises(TypeError, match="make is None or a function of x"):
+        fast.RowsReady(k._handle, 4, 100, 100, 0, T((1,)), (4, 100), False, k, False, "empty_like")
     with pytest.raises(TypeError, match="3 arguments"):
         fast.cross_entropy(T((1, 1)), T((1,), "i64"))
     with pytest.raises(ValueError, match="set_entry was not called"):
