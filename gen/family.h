@@ -75,7 +75,7 @@ struct kgen_step {
 	char note[160];                  /* after the launch, on the header's line; may be empty */
 };
 
-#define KGEN_MAX_STEPS 24  /* the most: strategy auto of kernel: rows, 17 kernels */
+#define KGEN_MAX_STEPS 24  /* the most: strategy auto of kernel: rows, 18 kernels */
 
 /* How a spec's kernels are launched: what the header comment says, and what
  * the runtime loads. */

@@ -303,10 +303,12 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	for (e = staged_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
 		long long block, lanes;
-		if (!(e->ops & op_bit(s)) || (e->wide && too_wide(s, &t)))
+		if (!(e->ops & op_bit(s)))
 			continue;
 		/* wide: twice the spec's threads where a block may have them, else the spec's own */
 		t.threads = e->wide && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
+		if (t.threads && too_wide(s, &t))
+			continue;  /* more elements a thread than half of a 1024-thread block's registers hold */
 		block = kgen_rows_block(s, &t);
 		lanes = t.lanes ? t.lanes : block;
 		if (lanes > block || block % lanes || (t.lanes && t.lanes == block) ||
@@ -321,7 +323,8 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	for (e = cluster_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
 		if (!(e->ops & op_bit(s)) || (e->wide && (2 * s->threads > 1024 || too_wide(s, &t))))
-			continue;  /* another op's, or more threads than a block has */
+			continue;  /* another op's, more threads than a block has, or more elements a thread than half its
+			            * registers hold */
 		t.threads = e->wide ? (int)(2 * s->threads) : 0;
 		if (!stages_for(s, &t))
 			continue;

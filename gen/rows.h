@@ -113,7 +113,7 @@
  * 2026-12-04-rows-wide (bf16, 32768 rows, of a copy): blocks of 512 against
  * 1024: RMSNorm 0.86 against 0.92 at 2048 columns, 0.885 against 0.899 at
  * 16384; LayerNorm 0.87 against 0.88 at 8192, 0.78 against 0.89 at 16384,
- * 0.79 against 0.84 at 32768; softmax and log-softmax no faster wide.  A
+ * 0.79 against 0.84 at 32768; bf16 softmax and log-softmax no faster wide.  A
  * warp or two a row (no block barriers in the reductions) to 2048 columns:
  * at 1024, 32 lanes x 4 loads against auto's register kernels: softmax
  * 0.84 against 0.80, log-softmax 0.86 against 0.81, LayerNorm 0.89 against
@@ -152,8 +152,8 @@
  * twice the spec's threads (at most 1024), where a thread's part of the
  * row is at most 32 floats (half of the 64 registers a thread of 1024
  * has: 4-byte elements; bf16's spilled 232-450 bytes).  Rows of 32768 to
- * 262144 bf16 (16384 to 262144 f32) at threads 512; longer ones take the
- * online kernel.  The wide cluster from the H100 run of bench/results/
+ * 262144 bf16 (16384 to 262144 f32; f32 softmax's from 32769, past its
+ * wide staged block) at threads 512; longer ones take the online kernel.  The wide cluster from the H100 run of bench/results/
  * nvidia-h100/2026-12-06-rows-blocks-long (f32, 8192 x 262144, of a copy):
  * softmax and log-softmax 0.96 against the online kernel's 0.64, RMSNorm
  * 0.85 against 0.64, LayerNorm 0.79 against 0.61 (8 x 512 threads x 16

@@ -97,7 +97,12 @@ static const struct geometry {
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2048, "rows_softmax_bf16_block256x1", 1000, 256 },
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 2056, "rows_rms_norm_bf16_block192x2", 1000, 192 },
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 4096, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 3073, "rows_rms_norm_bf16_block256x2", 1000, 256 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 4097, "rows_rms_norm_bf16_block384x2", 1000, 384 },
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 6144, "rows_rms_norm_bf16_block384x2", 1000, 384 },
+	/* past them its staged kernels, wide (blocks of 1024, one an SM here), weight held beside the stages */
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 6152, "rows_rms_norm_bf16_staged256x4w", 132, 1024, 0,
+	  2 * 1024 * 4 * 16 + 8192 * 2 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 2048, "rows_layer_norm_bf16_staged64x4", 125, 512, 0,
 	  2 * 512 * 4 * 16 + 2 * 2048 * 2 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
@@ -146,7 +151,11 @@ static const struct geometry {
 	{ "kernel: rows\n", 1000, 16388, "rows_softmax_f32_staged1024x8w", 132, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 1000, 32768, "rows_softmax_f32_staged1024x8w", 132, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 100, 32772, "rows_softmax_f32_cluster2x8w", 120, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 100, 65536, "rows_softmax_f32_cluster2x8w", 120, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 100, 65540, "rows_softmax_f32_cluster4x8w", 240, 1024, 0, 1024 * 8 * 16 },
+	{ "kernel: rows\n", 100, 131072, "rows_softmax_f32_cluster4x8w", 240, 1024, 0, 1024 * 8 * 16 },
+	/* a spec of 256 threads: the wide kernels of 512, past 256 x 8 x 4 elements */
+	{ "kernel: rows\nthreads: 256\n", 1000, 8196, "rows_softmax_f32_staged512x8w", 264, 512, 0, 2 * 512 * 8 * 16 },
 	/* past 131072: a cluster of 8 blocks of 1024 threads x 8 loads (4-byte elements only), one stage */
 	{ "kernel: rows\n", 7, 262144, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 131076, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },

@@ -210,6 +210,22 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	                               "_block384x2 _lanes128x8 "));
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged256x4w _staged512x4w _staged1024x4w _cluster2x8 _cluster4x8 "
 	                               "_cluster8x8"));
+	/* 192 threads: the blocks of 192 but none of 256 or 384, staged past 3072 (the 192 x 2 block's); 160 threads:
+	 * none of 192 either, staged past 1024 */
+	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 192\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_block128x1 _block192x1 _block192x2 "));
+	ck_assert_ptr_null(strstr(k, "_block256"));
+	ck_assert_ptr_null(strstr(k, "_staged128x2w"));  /* 1025-2048: the blocks of 192 hold them */
+	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 160\n", k, sizeof k);
+	ck_assert_ptr_null(strstr(k, "_block192"));
+	/* a narrower load: the same blocks, more loads each (192 x 2 of 8 bytes holds 1536 bf16) */
+	kernels_of("kernel: rows\ndtype: bf16\nload_width: 8\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_block128x2 _block192x2 _block256x2 "));
+	/* f16 as bf16; f32 log-softmax as softmax, its wide kernels too */
+	kernels_of("kernel: rows\ndtype: f16\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_block128x1 _block192x1 _block256x1 _lanes128x4 "));
+	kernels_of("kernel: rows\nop: log_softmax\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged512x8 _staged1024x8w _cluster2x8w _cluster4x8w _cluster8x8w"));
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 128\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block8 _online _staged128x2w _staged256x4w _cluster2x8 "
 	                    "_cluster4x8 _cluster8x8");
