@@ -79,16 +79,23 @@ def main():
         ("L(a, None, None)", lambda: L(a, None, None)),
         ("finish(a, r)", lambda: _arrays.finish(a, r)),
     )
+    run(steps, calls, reps)
+
+
+def run(steps, calls, reps, width=45):
+    """Time each (name, call) of steps, warmed first: CALLS calls back to
+    back, REPS rounds in which every step takes its turn (so that the host's
+    state drifts over all alike); print each step's least us a call."""
     for _, call in steps:  # warm
         for _ in range(500):
             call()
     torch.cuda.synchronize()
     times = {}
-    for _ in range(reps):  # the steps in turns, so that the host's state drifts over all alike
+    for _ in range(reps):
         for name, call in steps:
             times.setdefault(name, []).append(best(call, calls, 1))
     for name, _ in steps:
-        print("%-45s %7.3f" % (name, min(times[name])))
+        print("%-*s %7.3f" % (width, name, min(times[name])))
     print("# kgen", kgen.__version__, "torch", torch.__version__, torch.cuda.get_device_name(0), "python", sys.version.split()[0])
 
 

@@ -10,28 +10,16 @@ us per call, the least of REPS rounds in which every step takes its turn).
 
 Prints "step us" lines; the steps' sum is not the call's (each is timed in
 a loop of its own, and a lambda's call costs about 0.05 us).  Every kgen
-result is checked against torch's first."""
+result is checked against torch's first.  The timing is breakdown.py's
+(run(), beside this file)."""
 import sys
-import time
 
 import torch
 
 import kgen
 from kgen import _lib, _rows, _trace
 
-
-def best(call, calls, reps):
-    for _ in range(200):
-        call()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            call()
-        times.append((time.perf_counter() - t0) / calls * 1e6)
-        torch.cuda.synchronize()
-    return min(times)
+from breakdown import run
 
 
 def main():
@@ -70,18 +58,7 @@ def main():
         ("x.data_ptr()", lambda: x.data_ptr()),
         ("x.view(shape) (a torch op's floor)", lambda: x.view(shape)),
     )
-    for _, call in steps:  # warm
-        for _ in range(200):
-            call()
-    torch.cuda.synchronize()
-    times = {}
-    for _ in range(reps):  # the steps in turns, so that the host's state drifts over all alike
-        for name, call in steps:
-            times.setdefault(name, []).append(best(call, calls, 1))
-    for name, _ in steps:
-        print("%-50s %7.3f" % (name, min(times[name])))
-    print("# kgen", kgen.__version__, "torch", torch.__version__, torch.cuda.get_device_name(0), "python",
-          sys.version.split()[0])
+    run(steps, calls, reps, 50)
 
 
 if __name__ == "__main__":
