@@ -216,6 +216,14 @@ START_TEST(rows_staged_kernel_too_large_is_left_out)
 	*nlaunches = 0;
 	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_str_eq(launches[0].name, "rows_softmax_bf16_staged512x4");
+	/* f32 softmax past 16384: its wide staged block and clusters (128 KB each) all left out, the online
+	 * kernel takes the rows */
+	k = build("kernel: rows\n");
+	a = args(100, 20000);
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, 1);
+	ck_assert_str_eq(launches[0].name, "rows_softmax_f32_online");
 	unsetenv("FAKE_CUDA_SMEM_OPTIN");
 }
 END_TEST
