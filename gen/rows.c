@@ -38,12 +38,12 @@ kgen_rows_has_bias(const struct kgen_spec *s)
 
 /* ---- the kernels ---- */
 
-/* An entry of gen/rows.h's tables: its choice, the ops it serves, and (a staged one) whether its blocks
- * are twice the spec's threads. */
+/* An entry of gen/rows.h's tables: its choice, the ops it serves, and (a staged or cluster one) its
+ * blocks' threads. */
 struct table_entry {
 	struct kgen_rows_choice c;
-	int ops;   /* KGEN_ROWS_FOR_* */
-	int wide;
+	int ops;    /* KGEN_ROWS_FOR_* */
+	int width;  /* KGEN_ROWS_SPEC, _WIDE, _HALF */
 };
 
 static const struct table_entry auto_choices[] = {
@@ -59,7 +59,7 @@ static const struct table_entry xent_choices[] = {
 	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 static const struct table_entry staged_choices[] = {
-#define X(lanes, vectors, wide, ops) { { lanes, vectors, 0, 1, 0, 0 }, ops, wide },
+#define X(lanes, vectors, width, ops) { { lanes, vectors, 0, 1, 0, 0 }, ops, width },
 	KGEN_ROWS_AUTO_STAGED(X)
 #undef X
 	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
@@ -81,7 +81,7 @@ op_bit(const struct kgen_spec *s)
 	}
 }
 static const struct table_entry cluster_choices[] = {
-#define X(blocks, vectors, wide, ops) { { 0, vectors, 0, 1, blocks, 0 }, ops, wide },
+#define X(blocks, vectors, width, ops) { { 0, vectors, 0, 1, blocks, 0 }, ops, width },
 	KGEN_ROWS_AUTO_CLUSTER(X)
 #undef X
 	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
@@ -306,7 +306,7 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		if (!(e->ops & op_bit(s)))
 			continue;
 		/* wide: twice the spec's threads where a block may have them, else the spec's own */
-		t.threads = e->wide && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
+		t.threads = e->width == KGEN_ROWS_WIDE && 2 * s->threads <= 1024 ? (int)(2 * s->threads) : 0;
 		if (t.threads && too_wide(s, &t))
 			continue;  /* more elements a thread than half of a 1024-thread block's registers hold */
 		block = kgen_rows_block(s, &t);
@@ -322,10 +322,14 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	}
 	for (e = cluster_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
-		if (!(e->ops & op_bit(s)) || (e->wide && (2 * s->threads > 1024 || too_wide(s, &t))))
-			continue;  /* another op's, more threads than a block has, or more elements a thread than half its
-			            * registers hold */
-		t.threads = e->wide ? (int)(2 * s->threads) : 0;
+		if (!(e->ops & op_bit(s)) || (e->width == KGEN_ROWS_WIDE && (2 * s->threads > 1024 || too_wide(s, &t))) ||
+		    (e->width == KGEN_ROWS_HALF && (s->r.dtype->size != 2 || s->threads > 512 || s->threads % 64)) ||
+		    t.vectors * s->load_width > 256)
+			continue;  /* another op's, more threads than a block has, more elements a thread than half its
+			            * registers hold, half a block where it was not measured or not whole warps, or more
+			            * than 256 bytes a thread */
+		t.threads = e->width == KGEN_ROWS_WIDE ? (int)(2 * s->threads)
+		          : e->width == KGEN_ROWS_HALF ? (int)(s->threads / 2) : 0;
 		if (!stages_for(s, &t))
 			continue;
 		t.upto = kgen_rows_capacity(s, &t);
@@ -430,7 +434,8 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 	if (s->row_strategy != KGEN_ROWS_AUTO)
 		snprintf(buf, n, "%s", "");
 	else if (c->cluster > 1)
-		snprintf(buf, n, "_cluster%dx%d%s", c->cluster, c->vectors, kgen_rows_block(s, c) != s->threads ? "w" : "");
+		snprintf(buf, n, "_cluster%dx%d%s", c->cluster, c->vectors,
+		         kgen_rows_block(s, c) > s->threads ? "w" : kgen_rows_block(s, c) < s->threads ? "h" : "");
 	else if (c->stages)
 		snprintf(buf, n, "_staged%lldx%d%s", c->lanes ? (long long)c->lanes : kgen_rows_block(s, c), c->vectors,
 		         kgen_rows_block(s, c) != s->threads ? "w" : "");
@@ -531,8 +536,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
 		                   "// threads, more rows a block), each staging its next rows in\n"
 		                   "// dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a\n"
-		                   "// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many\n"
-		                   "// clusters as the GPU holds at once.  Raise each one's\n"
+		                   "// row over a cluster of B blocks (_clusterBxVw: of twice the threads, _clusterBxVh:\n"
+		                   "// of half), as many clusters as the GPU holds at once.  Raise each one's\n"
 		                   "// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
@@ -875,6 +880,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_set(&c, "load_width", "%lld", s->load_width);
 	tpl_show(&c, "y", kgen_rows_writes_y(s));
 	tpl_show(&c, "weight", kgen_rows_has_weight(s));
+	tpl_show(&c, "weight_regs", kgen_rows_has_weight(s) && s->row_strategy != KGEN_ROWS_ONLINE);
 	tpl_show(&c, "cluster", has_clusters(s));
 	tpl_show(&c, "neg_inf", s->row_op != KGEN_ROW_RMS_NORM && s->row_op != KGEN_ROW_LAYER_NORM);
 	tpl_show(&c, "regs_neg_inf", (s->row_op == KGEN_ROW_SOFTMAX || s->row_op == KGEN_ROW_LOG_SOFTMAX) &&

@@ -5,6 +5,11 @@
 
 #include "family.h"
 
+/* A staged or cluster kernel's block: the spec's threads, twice them (at
+ * most 1024) or half. */
+#define KGEN_ROWS_SPEC 0
+#define KGEN_ROWS_WIDE 1
+#define KGEN_ROWS_HALF 2
 /* The ops a table entry below serves. */
 #define KGEN_ROWS_FOR_SOFTMAX 1  /* softmax and log_softmax */
 #define KGEN_ROWS_FOR_RMS     2
@@ -129,13 +134,26 @@
  * cluster is.  Softmax's and log-softmax's block of twice the threads, 8
  * loads each, for f32 rows of 16385-32768 elements: 0.926 of a copy
  * against the cluster of 2 blocks' 0.882 (bench/results/nvidia-h100/
- * 2026-12-06-rows-exact, sweep/, 16384 x 32768). */
+ * 2026-12-06-rows-exact, sweep/, 16384 x 32768).  LayerNorm's wide blocks
+ * of bf16 and f16 rows of 1025 to 4096, from the H100 sweeps of bench/
+ * results/nvidia-h100/2026-12-06-rows-half (sweep/, 32768 rows, of a
+ * copy, bf16 / f16, against the kernels of 512 threads then): 64 x 3 at
+ * 1536 0.911 / 0.959 against 0.866 / 0.885 (at 1280 0.874 / 0.835 against
+ * 0.825 / 0.799), 64 x 4 at 1792 0.932 / 0.926 against 0.828 / 0.825 (at
+ * 2048 0.852 / 0.863 against 0.805 / 0.804), 128 x 3 at 3072 0.899 against
+ * 0.891, 256 x 2 at 4096 0.955 against 0.843.  Rows a block holds by three
+ * quarters or less lose: 128 x 2 ran at 0.735 / 0.699 at 1536, 256 x 2 at
+ * 0.797 at 3072. */
 #define KGEN_ROWS_AUTO_STAGED(X) \
 	X(32, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
 	X(32, 4, 1, KGEN_ROWS_FOR_RMS)                        \
-	X(64, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_LN)  \
+	X(64, 3, 1, KGEN_ROWS_FOR_LN)                         \
+	X(64, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                    \
+	X(64, 4, 1, KGEN_ROWS_FOR_LN)                         \
 	X(128, 2, 1, KGEN_ROWS_FOR_RMS)                       \
-	X(128, 4, 0, KGEN_ROWS_FOR_ALL)                       \
+	X(128, 3, 1, KGEN_ROWS_FOR_LN)                        \
+	X(128, 4, 0, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS) \
+	X(256, 2, 1, KGEN_ROWS_FOR_LN)                        \
 	X(256, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                   \
 	X(256, 4, 1, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN)    \
 	X(0, 4, 0, KGEN_ROWS_FOR_SOFTMAX)                     \
@@ -163,15 +181,26 @@
  * wide clusters of 2 and 4 blocks for f32 (that folder's sweep/, of a
  * copy, against the clusters of 512 threads): at 8192 x 65536 0.966
  * against 0.847, at 4096 x 131072 0.938 against 0.875; the norms keep
- * blocks of 512 there (wide 0.82-0.86 against 0.94-0.96).  A cluster that
- * holds no longer rows than the kernel before it is left out. */
-#define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, wide, ops */ \
-	X(2, 8, 0, KGEN_ROWS_FOR_ALL)     \
-	X(2, 8, 1, KGEN_ROWS_FOR_SOFTMAX) \
-	X(4, 8, 0, KGEN_ROWS_FOR_ALL)     \
-	X(4, 8, 1, KGEN_ROWS_FOR_SOFTMAX) \
-	X(8, 8, 0, KGEN_ROWS_FOR_ALL)     \
-	X(8, 8, 1, KGEN_ROWS_FOR_ALL)
+ * blocks of 512 there (wide 0.82-0.86 against 0.94-0.96).  Softmax's and
+ * log-softmax's `half` clusters (blocks of half the spec's threads, 16
+ * loads each), from the H100 sweep of bench/results/nvidia-h100/
+ * 2026-12-06-rows-half (sweep/, bf16, of a copy, against the clusters of
+ * 512 threads x 8): at 32768 x 65536 2 x 256 x 16 0.942 against 0.888,
+ * at 8192 x 262144 8 x 256 x 16 0.936 against 0.854; taken for 2-byte
+ * elements where the spec has 512 threads or fewer, whole warps in half
+ * a block (what was measured): f32 keeps the wide clusters (and at 1024
+ * threads the spec's).  A cluster that holds no longer rows than the
+ * kernel before it is left out. */
+#define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, width, ops */ \
+	X(2, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
+	X(2, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
+	X(2, 8, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_SOFTMAX)  \
+	X(4, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
+	X(4, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
+	X(4, 8, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_SOFTMAX)  \
+	X(8, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
+	X(8, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
+	X(8, 8, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_ALL)
 
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB
  * a block of sm_90 may have). */

@@ -103,20 +103,30 @@ static const struct geometry {
 	/* past them its staged kernels, wide (blocks of 1024, one an SM here), weight held beside the stages */
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1000, 6152, "rows_rms_norm_bf16_staged256x4w", 132, 1024, 0,
 	  2 * 1024 * 4 * 16 + 8192 * 2 },
-	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 2048, "rows_layer_norm_bf16_staged64x4", 125, 512, 0,
-	  2 * 512 * 4 * 16 + 2 * 2048 * 2 },
+	/* LayerNorm's wide staged blocks that hold a row of 1536, 2048, 3072 and 4096 exactly (16, 16, 8 and 4 rows a
+	 * block of 1024, one an SM here) */
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1536, "rows_layer_norm_bf16_staged64x3w", 63, 1024, 0,
+	  2 * 1024 * 3 * 16 + 2 * 1536 * 2 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 2048, "rows_layer_norm_bf16_staged64x4w", 63, 1024, 0,
+	  2 * 1024 * 4 * 16 + 2 * 2048 * 2 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 3000, "rows_layer_norm_bf16_staged128x3w", 125, 1024, 0,
+	  2 * 1024 * 3 * 16 + 2 * 3072 * 2 },
+	{ "kernel: rows\nop: layer_norm\ndtype: f16\n", 1000, 4096, "rows_layer_norm_f16_staged256x2w", 132, 1024, 0,
+	  2 * 1024 * 2 * 16 + 2 * 4096 * 2 },
 	/* longer rows on sm_90 (the fake's), x 16-byte aligned: staged, as many blocks as 132 SMs hold
 	 * (the fake says 2 each), 4 rows a block of 128 lanes */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 2056, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 4096, "rows_softmax_bf16_staged128x4", 250, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 16384, "rows_softmax_bf16_staged512x4", 264, 512, 0, 2 * 512 * 4 * 16 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 32768, "rows_softmax_bf16_staged512x8", 264, 512, 0, 2 * 512 * 8 * 16 },
-	/* longer: a row over a cluster of 2, 4 or 8 blocks of 512 x 8 loads, as many clusters as the GPU holds
-	 * (the fake says 60), then the online kernel */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 32776, "rows_softmax_bf16_cluster2x8", 120, 512, 0, 2 * 512 * 8 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 65544, "rows_softmax_bf16_cluster4x8", 240, 512, 0, 2 * 512 * 8 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 262144, "rows_softmax_bf16_cluster8x8", 480, 512, 0, 2 * 512 * 8 * 16 },
-	{ "kernel: rows\ndtype: bf16\n", 7, 262144, "rows_softmax_bf16_cluster8x8", 56, 512, 0, 2 * 512 * 8 * 16 },
+	/* longer: a row over a cluster of 2, 4 or 8 blocks, softmax's of half the threads x 16 loads (the norms' of
+	 * 512 x 8), as many clusters as the GPU holds (the fake says 60), then the online kernel */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 32776, "rows_softmax_bf16_cluster2x16h", 120, 256, 0, 2 * 256 * 16 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 65544, "rows_softmax_bf16_cluster4x16h", 240, 256, 0, 2 * 256 * 16 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 262144, "rows_softmax_bf16_cluster8x16h", 480, 256, 0, 2 * 256 * 16 * 16 },
+	{ "kernel: rows\ndtype: bf16\n", 7, 262144, "rows_softmax_bf16_cluster8x16h", 56, 256, 0, 2 * 256 * 16 * 16 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 7, 262144, "rows_rms_norm_bf16_cluster8x8", 56, 512, 0,
+	  2 * 512 * 8 * 16 + 32768 * 2 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 262152, "rows_softmax_bf16_online", 1000, 512 },
 	{ "kernel: rows\ndtype: bf16\n", 1000, 32769, "rows_softmax_bf16_online", 1000, 512 },  /* rows not 16-byte aligned */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 65536, "rows_softmax_bf16_online", 1000, 512, 65540 },

@@ -174,11 +174,21 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
 	/* bf16: blocks of 128, 192 and 256 threads, a load each (the row held exactly), in place of the warp a row of
 	 * 32 x 4 loads and of two warps (register and staged); no wide staged block or cluster (a thread's 64 bf16 are
-	 * more floats than half of its registers) */
+	 * more floats than half of its registers), but clusters of half the threads, 16 loads each */
 	kernels_of("kernel: rows\ndtype: bf16\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block192x1 _block256x1 _lanes128x4 _lanes128x8 "
 	                    "_lanes256x8 _block8 _online _staged128x4 _staged256x4 _staged512x4 _staged512x8 "
-	                    "_cluster2x8 _cluster4x8 _cluster8x8");
+	                    "_cluster2x16h _cluster4x16h _cluster8x16h");
+	/* 96 threads: half a block would not be whole warps, so the spec's clusters; 128: halves of 64 */
+	kernels_of("kernel: rows\ndtype: bf16\nthreads: 96\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, " _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_null(strstr(k, "16h"));
+	kernels_of("kernel: rows\ndtype: bf16\nthreads: 128\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, " _cluster2x16h _cluster4x16h _cluster8x16h"));
+	/* 1024 threads (not measured halved): the spec's clusters */
+	kernels_of("kernel: rows\ndtype: bf16\nthreads: 1024\n", k, sizeof k);
+	ck_assert_ptr_nonnull(strstr(k, " _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_null(strstr(k, "16h"));
 	/* staged kernels copy 16-byte vectors: none at a narrower load_width; the blocks' loads fill their rows (the
 	 * last, 512 x 8, is the block of 8 loads that followed it) */
 	kernels_of("kernel: rows\nload_width: 8\n", k, sizeof k);
@@ -236,12 +246,12 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	ck_assert_ptr_nonnull(strstr(k, "_lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 _online "
 	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4w _staged512x4w "
-	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x3w _staged64x4w _staged128x3w _staged256x2w "
+	                               "_staged256x4w _staged512x4w _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
 	/* where twice the threads is over 1024, the wide entries take the spec's own blocks */
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\nthreads: 1024\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x4 _staged128x4 _staged256x4 _staged512x4 "
-	                               "_staged1024x4 _cluster2x8"));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x3 _staged64x4 _staged128x3 _staged256x2 "
+	                               "_staged256x4 _staged512x4 _staged1024x4 _cluster2x8"));
 	/* blocks of 256: a wide entry of 512 lanes would be the block's own row: the 512 x 4 one takes it */
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 256\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_block256x2 _lanes128x8 _block8 _online _staged256x4w _staged512x4w "
@@ -341,7 +351,7 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "<<<grid, 512, 98304>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "2 stages of the block's rows, then the weight."));
 	ck_assert_ptr_nonnull(strstr(src, "bulk_load(held, a.weight + wfrom, wbytes, &weights);"));
-	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS, NT>(b, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);"));
 	ck_assert_ptr_null(strstr(src, "a.bias ? 2 * wbytes"));
 	free(src);
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: staged\nlanes: 128\nvectors: 4\n");
@@ -394,6 +404,44 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 }
 END_TEST
 
+/* Softmax's clusters of half the spec's threads (bf16), the stage on whole 128-byte lines, and the norms'
+ * weight prefetched into L1 only by a row over a cluster's blocks whose weight is not held in shared memory. */
+START_TEST(rows_half_clusters_and_far_weights)
+{
+	kgen_spec *spec = load("kernel: rows\ndtype: bf16\n");
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n = kgen_rows_kernels(spec, c, KGEN_MAX_STEPS), i, half = 0;
+	char *src;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].cluster < 2)
+			continue;
+		half++;
+		ck_assert_int_eq(kgen_rows_block(spec, &c[i]), 256);
+		ck_assert_int_eq(c[i].vectors, 16);
+		ck_assert_uint_eq(kgen_rows_capacity(spec, &c[i]), (unsigned long long)c[i].cluster * 256 * 16);
+		ck_assert_int_eq(kgen_rows_smem(spec, &c[i]), 2 * 256 * 16 * 16);  /* two stages of the block's part */
+	}
+	ck_assert_int_eq(half, 3);
+	kgen_spec_free(spec);
+	src = source_of("kernel: rows\ndtype: bf16\n");
+	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_bf16_cluster2x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>"));
+	ck_assert_ptr_nonnull(strstr(src, "CLUSTER_DIMS(8) __launch_bounds__(256, 1)\nrows_softmax_bf16_cluster8x16h(const Rows a)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<2048, 16, 256, 2>(a);"));  /* 8 blocks of 256 threads, 16 x 8 bf16 each */
+	ck_assert_ptr_nonnull(strstr(src, "extern __shared__ __align__(128) Vec<T> stage[];"));
+	ck_assert_ptr_null(strstr(src, "prefetch"));  /* no weight */
+	free(src);
+	/* f32 LayerNorm: 8 blocks of 1024 a row past 131072 hold no weight beside their stage, so they prefetch it; the
+	 * staged kernels and clusters that hold it pass FAR false, the blocks a row (LANES = NT) take none */
+	src = source_of("kernel: rows\nop: layer_norm\n");
+	ck_assert_ptr_nonnull(strstr(src, "asm volatile(\"prefetch.L1 [%0];\" ::\"l\"(p + i * VEC));"));
+	ck_assert_ptr_nonnull(strstr(src, "return LANES <= NT || !FAR ? 0 : AHEAD < 1 ? 1 : AHEAD < VECS ? AHEAD : VECS;"));
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<8192, 8, 1024, 1, false>(a);"));  /* _cluster8x8w: not held */
+	free(src);
+}
+END_TEST
+
 /* A wide kernel's block, its rows a block, its stages and its launch bounds, in the contract and the source. */
 START_TEST(rows_wide_kernels_take_twice_the_threads)
 {
@@ -414,14 +462,17 @@ START_TEST(rows_wide_kernels_take_twice_the_threads)
 			ck_assert_uint_eq(kgen_rows_capacity(spec, &c[i]), 2048);
 		}
 	}
-	ck_assert_int_eq(wide, 3);
+	ck_assert_int_eq(wide, 7);  /* 64 x 3, 64 x 4, 128 x 3, 256 x 2, 256 x 4, 512 x 4 and 1024 x 4 */
 	kgen_spec_free(spec);
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\n");
 	ck_assert_ptr_nonnull(strstr(src, "rows_layer_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  "
 	                                 "instead on sm_90 when 8192 < cols <= 16384"));
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(1024, 1)\nrows_layer_norm_bf16_staged512x4w(const Rows a)"));
 	ck_assert_ptr_nonnull(strstr(src, "staged_rows<512, 4, 1024, 2, true>(a);"));
-	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(512, 2)\nrows_layer_norm_bf16_staged128x4(const Rows a)"));
+	ck_assert_ptr_nonnull(strstr(src, "rows_layer_norm_bf16_staged256x2w(a (struct Rows, by value))  <<<grid, 1024, 81920>>>  "
+	                                 "instead on sm_90 when 3072 < cols <= 4096"));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(1024, 1)\nrows_layer_norm_bf16_staged256x2w(const Rows a)"));
+	ck_assert_ptr_null(strstr(src, "rows_layer_norm_bf16_staged128x4("));  /* 3073-4096: the wide 256 x 2 */
 	free(src);
 	src = source_of("kernel: rows\nop: softmax\ndtype: bf16\n");
 	ck_assert_ptr_null(strstr(src, "<<<grid, 1024"));  /* softmax measured no faster wide */
@@ -442,6 +493,7 @@ rows_suite(void)
 	tcase_add_test(tc, rows_capacities_follow_lanes_vectors_and_cluster);
 	tcase_add_test(tc, rows_sources_hold_what_each_variant_needs);
 	tcase_add_test(tc, rows_wide_kernels_take_twice_the_threads);
+	tcase_add_test(tc, rows_half_clusters_and_far_weights);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -47,7 +47,10 @@ for dt in bf16 f16 f32; do
 	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 100x3000 --shape 30x50001 >> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1536 --shape 64x3072 --shape 64x6144 \
 		--shape 16x32768 --shape 16x100000 >> "$log/rows_verify.log" 2>&1 || fail=1
-	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks (f32's past 131072 elements of 1024 threads), a last
+	# (bf16 and f16 LayerNorm's wide staged blocks of 128 x 2, 128 x 3 and 256 x 2 loads: 1025 to 2048, 2049 to
+	# 3072, 3073 to 4096, in the shapes above)
+	# auto's clusters (sm_90): rows over 2, 4 and 8 blocks (f32's past 131072 elements of 1024 threads; bf16 and
+	# f16 softmax's of half the threads, 16 loads each), a last
 	# block with part of a row or none, a
 	# row's unaligned tail loaded by the threads, and the edge rows
 	"$kgen" run $auto --verify --set dtype=$dt --shape 300x40000 --shape 100x70000 --shape 50x131064 \

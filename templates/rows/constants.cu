@@ -18,6 +18,35 @@ constexpr unsigned int Y_ALIGNED = 2;
 {{#weight}}
 constexpr unsigned int W_ALIGNED = 4;
 {{/weight}}
+{{#weight_regs}}
+
+// Vectors of the weight (ARRAYS 2: and of the bias) a thread of a row
+// over a cluster's blocks (LANES threads, NT a block) starts bringing into
+// L1 before it uses them, where they are in global memory (FAR: not the
+// copy a block holds in shared memory): 64 KB of them a block, at least
+// one.  Their loads come after the stores of y before them, which they may
+// alias, so each would wait for L2: LayerNorm of 8192 x 262144 f32 ran at
+// 0.78 of a copy without, 0.87 with (bench/results/nvidia-h100/
+// 2026-12-06-rows-half).  None where the row is a block's or less: its
+// weight stays in L1 from row to row, and the prefetches cost (f32
+// LayerNorm at 32768 x 4096: 0.83 of a copy with them, 0.99 without).
+template <int LANES, int NT, int VECS, int ARRAYS, bool FAR>
+static __device__ constexpr int weights_ahead()
+{
+    constexpr int BYTES = NT * VEC * (int)sizeof(W) * ARRAYS, AHEAD = 65536 / BYTES;
+    return LANES <= NT || !FAR ? 0 : AHEAD < 1 ? 1 : AHEAD < VECS ? AHEAD : VECS;
+}
+
+// Start bringing vector i of a row's weight or bias (p, of n elements;
+// null: none) into L1: one whole vector, where p is in global memory (a
+// generic address in shared memory, the copy a staged block holds, makes
+// it a no-op).
+static __device__ __forceinline__ void prefetch_w(const W *p, Index i, Index n)
+{
+    if (p && (i + 1) * VEC <= n)
+        asm volatile("prefetch.L1 [%0];" ::"l"(p + i * VEC));
+}
+{{/weight_regs}}
 {{#neg_inf}}
 
 // -inf: the max of no elements.

@@ -16,11 +16,15 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS, int NT = THREADS>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
+    constexpr int AHEAD = weights_ahead<LANES, NT, VECS, 1, FAR>();
 
+#pragma unroll
+    for (int k = 0; k < AHEAD; k++)
+        prefetch_w(a.weight, k * STRIDE + lane, n);
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -34,6 +38,8 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
+        if (AHEAD && k + AHEAD < VECS)
+            prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
         if (i * VEC < n) {
             float w[VEC], o[VEC];
             affine(a, i, n, w);

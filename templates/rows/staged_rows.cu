@@ -31,7 +31,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int BLOCKS = 1;  // blocks a row
     const Index from = 0;      // the first vector of this block's part
 {{/cluster}}
-    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
+    extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
 {{#weights}}
     __shared__ unsigned long long weights;
@@ -111,7 +111,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
 {{#weights}}
-        {{call}}<LANES, VECS, NT>(b, row, lane, n, v);
+        {{call}}<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);
 {{/weights}}
 {{^weights}}
         {{call}}<LANES, VECS, NT>(a, row, lane, n, v);

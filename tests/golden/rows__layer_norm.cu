@@ -23,8 +23,10 @@
 //   rows_layer_norm_bf16_block8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 32768
 //   rows_layer_norm_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
 //   rows_layer_norm_bf16_staged32x4(a (struct Rows, by value))  <<<grid, 512, 69632>>>  instead on sm_90 when 512 < cols <= 1024
-//   rows_layer_norm_bf16_staged64x4(a (struct Rows, by value))  <<<grid, 512, 73728>>>  instead on sm_90 when 1024 < cols <= 2048
-//   rows_layer_norm_bf16_staged128x4(a (struct Rows, by value))  <<<grid, 512, 81920>>>  instead on sm_90 when 2048 < cols <= 4096
+//   rows_layer_norm_bf16_staged64x3w(a (struct Rows, by value))  <<<grid, 1024, 104448>>>  instead on sm_90 when 1024 < cols <= 1536
+//   rows_layer_norm_bf16_staged64x4w(a (struct Rows, by value))  <<<grid, 1024, 139264>>>  instead on sm_90 when 1536 < cols <= 2048
+//   rows_layer_norm_bf16_staged128x3w(a (struct Rows, by value))  <<<grid, 1024, 110592>>>  instead on sm_90 when 2048 < cols <= 3072
+//   rows_layer_norm_bf16_staged256x2w(a (struct Rows, by value))  <<<grid, 1024, 81920>>>  instead on sm_90 when 3072 < cols <= 4096
 //   rows_layer_norm_bf16_staged256x4w(a (struct Rows, by value))  <<<grid, 1024, 163840>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_layer_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_layer_norm_bf16_staged1024x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 16384 < cols <= 32768
@@ -37,8 +39,8 @@
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
-// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many
-// clusters as the GPU holds at once.  Raise each one's
+// row over a cluster of B blocks (_clusterBxVw: of twice the threads, _clusterBxVh:
+// of half), as many clusters as the GPU holds at once.  Raise each one's
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
 // Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
@@ -64,6 +66,33 @@ constexpr int VEC = 8;  // elements per load (16 bytes of x)
 constexpr unsigned int X_ALIGNED = 1;
 constexpr unsigned int Y_ALIGNED = 2;
 constexpr unsigned int W_ALIGNED = 4;
+
+// Vectors of the weight (ARRAYS 2: and of the bias) a thread of a row
+// over a cluster's blocks (LANES threads, NT a block) starts bringing into
+// L1 before it uses them, where they are in global memory (FAR: not the
+// copy a block holds in shared memory): 64 KB of them a block, at least
+// one.  Their loads come after the stores of y before them, which they may
+// alias, so each would wait for L2: LayerNorm of 8192 x 262144 f32 ran at
+// 0.78 of a copy without, 0.87 with (bench/results/nvidia-h100/
+// 2026-12-06-rows-half).  None where the row is a block's or less: its
+// weight stays in L1 from row to row, and the prefetches cost (f32
+// LayerNorm at 32768 x 4096: 0.83 of a copy with them, 0.99 without).
+template <int LANES, int NT, int VECS, int ARRAYS, bool FAR>
+static __device__ constexpr int weights_ahead()
+{
+    constexpr int BYTES = NT * VEC * (int)sizeof(W) * ARRAYS, AHEAD = 65536 / BYTES;
+    return LANES <= NT || !FAR ? 0 : AHEAD < 1 ? 1 : AHEAD < VECS ? AHEAD : VECS;
+}
+
+// Start bringing vector i of a row's weight or bias (p, of n elements;
+// null: none) into L1: one whole vector, where p is in global memory (a
+// generic address in shared memory, the copy a staged block holds, makes
+// it a no-op).
+static __device__ __forceinline__ void prefetch_w(const W *p, Index i, Index n)
+{
+    if (p && (i + 1) * VEC <= n)
+        asm volatile("prefetch.L1 [%0];" ::"l"(p + i * VEC));
+}
 
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
@@ -457,12 +486,18 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (x - mean) / sqrt(var + eps) * weight + bias.  (Two reductions of a
 // float each: one of Chan's (count, mean, m2) triples measured slower,
 // 0.51 of copy against 0.77 at 32768 x 16384 bf16 on an H200.)
-template <int LANES, int VECS, int NT = THREADS>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
+    constexpr int AHEAD = weights_ahead<LANES, NT, VECS, 2, FAR>();
 
+#pragma unroll
+    for (int k = 0; k < AHEAD; k++) {
+        prefetch_w(a.weight, k * STRIDE + lane, n);
+        prefetch_w(a.bias, k * STRIDE + lane, n);
+    }
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -489,6 +524,10 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
+        if (AHEAD && k + AHEAD < VECS) {
+            prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
+            prefetch_w(a.bias, (k + AHEAD) * STRIDE + lane, n);
+        }
         if (i * VEC < n) {
             float w[VEC], b[VEC], o[VEC];
             affine(a, i, n, w, b);
@@ -582,7 +621,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
     constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
-    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
+    extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     __shared__ unsigned long long weights;
     W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
@@ -638,7 +677,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        layer_norm_held<LANES, VECS, NT>(b, row, lane, n, v);
+        layer_norm_held<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)
         cluster_sync();  // no block exits while another's statistics may be on their way to it
@@ -768,23 +807,43 @@ rows_layer_norm_bf16_staged32x4(const Rows a)
 #endif
 }
 
-// 64 threads per row, each holding up to 4 loads of it: rows of up to 2048 elements, 2 stages.
-// Dynamic shared memory 73728 bytes: 2 stages of 32768 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(512, 2)
-rows_layer_norm_bf16_staged64x4(const Rows a)
+// 64 threads per row, each holding up to 3 loads of it: rows of up to 1536 elements, 2 stages.
+// Dynamic shared memory 104448 bytes: 2 stages of 49152 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged64x3w(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<64, 4, 512, 2, true>(a);
+    staged_rows<64, 3, 1024, 2, true>(a);
 #endif
 }
 
-// 128 threads per row, each holding up to 4 loads of it: rows of up to 4096 elements, 2 stages.
-// Dynamic shared memory 81920 bytes: 2 stages of 32768 bytes, then the weight and the bias; 2 blocks an SM.
-extern "C" __global__ void __launch_bounds__(512, 2)
-rows_layer_norm_bf16_staged128x4(const Rows a)
+// 64 threads per row, each holding up to 4 loads of it: rows of up to 2048 elements, 2 stages.
+// Dynamic shared memory 139264 bytes: 2 stages of 65536 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged64x4w(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<128, 4, 512, 2, true>(a);
+    staged_rows<64, 4, 1024, 2, true>(a);
+#endif
+}
+
+// 128 threads per row, each holding up to 3 loads of it: rows of up to 3072 elements, 2 stages.
+// Dynamic shared memory 110592 bytes: 2 stages of 49152 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged128x3w(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<128, 3, 1024, 2, true>(a);
+#endif
+}
+
+// 256 threads per row, each holding up to 2 loads of it: rows of up to 4096 elements, 2 stages.
+// Dynamic shared memory 81920 bytes: 2 stages of 32768 bytes, then the weight and the bias; 1 block an SM.
+extern "C" __global__ void __launch_bounds__(1024, 1)
+rows_layer_norm_bf16_staged256x2w(const Rows a)
+{
+#if __CUDA_ARCH__ >= 900
+    staged_rows<256, 2, 1024, 2, true>(a);
 #endif
 }
 

@@ -27,9 +27,9 @@
 //   rows_log_softmax_bf16_staged256x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 4096 < cols <= 8192
 //   rows_log_softmax_bf16_staged512x4(a (struct Rows, by value))  <<<grid, 512, 65536>>>  instead on sm_90 when 8192 < cols <= 16384
 //   rows_log_softmax_bf16_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 16384 < cols <= 32768
-//   rows_log_softmax_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 32768 < cols <= 65536
-//   rows_log_softmax_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 65536 < cols <= 131072
-//   rows_log_softmax_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
+//   rows_log_softmax_bf16_cluster2x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 32768 < cols <= 65536
+//   rows_log_softmax_bf16_cluster4x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 65536 < cols <= 131072
+//   rows_log_softmax_bf16_cluster8x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
@@ -37,8 +37,8 @@
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
 // dynamic shared memory (the bytes after its launch).  _clusterBxV: the same with a
-// row over a cluster of B blocks (_clusterBxVw: of twice the threads), as many
-// clusters as the GPU holds at once.  Raise each one's
+// row over a cluster of B blocks (_clusterBxVw: of twice the threads, _clusterBxVh:
+// of half), as many clusters as the GPU holds at once.  Raise each one's
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
 // Scratch: none.  x, y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
@@ -585,7 +585,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
     constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
-    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
+    extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies
@@ -809,32 +809,32 @@ rows_log_softmax_bf16_staged512x8(const Rows a)
 #endif
 }
 
-// 2 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 65536 elements.
+// 2 blocks of 256 threads per row, each thread holding up to 16 loads of it: rows of up to 65536 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(512, 1)
-rows_log_softmax_bf16_cluster2x8(const Rows a)
+extern "C" __global__ void CLUSTER_DIMS(2) __launch_bounds__(256, 1)
+rows_log_softmax_bf16_cluster2x16h(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<1024, 8, 512, 2>(a);
+    staged_rows<512, 16, 256, 2>(a);
 #endif
 }
 
-// 4 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 131072 elements.
+// 4 blocks of 256 threads per row, each thread holding up to 16 loads of it: rows of up to 131072 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(512, 1)
-rows_log_softmax_bf16_cluster4x8(const Rows a)
+extern "C" __global__ void CLUSTER_DIMS(4) __launch_bounds__(256, 1)
+rows_log_softmax_bf16_cluster4x16h(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<2048, 8, 512, 2>(a);
+    staged_rows<1024, 16, 256, 2>(a);
 #endif
 }
 
-// 8 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 262144 elements.
+// 8 blocks of 256 threads per row, each thread holding up to 16 loads of it: rows of up to 262144 elements.
 // Dynamic shared memory 131072 bytes: 2 stages of 65536 bytes.
-extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(512, 1)
-rows_log_softmax_bf16_cluster8x8(const Rows a)
+extern "C" __global__ void CLUSTER_DIMS(8) __launch_bounds__(256, 1)
+rows_log_softmax_bf16_cluster8x16h(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<4096, 8, 512, 2>(a);
+    staged_rows<2048, 16, 256, 2>(a);
 #endif
 }

@@ -466,7 +466,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
     constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
-    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
+    extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
     const Index whole = a.aligned & X_ALIGNED ? a.cols / VEC : 0;  // vectors of a row the TMA unit copies

@@ -47,6 +47,33 @@ constexpr unsigned int X_ALIGNED = 1;
 constexpr unsigned int Y_ALIGNED = 2;
 constexpr unsigned int W_ALIGNED = 4;
 
+// Vectors of the weight (ARRAYS 2: and of the bias) a thread of a row
+// over a cluster's blocks (LANES threads, NT a block) starts bringing into
+// L1 before it uses them, where they are in global memory (FAR: not the
+// copy a block holds in shared memory): 64 KB of them a block, at least
+// one.  Their loads come after the stores of y before them, which they may
+// alias, so each would wait for L2: LayerNorm of 8192 x 262144 f32 ran at
+// 0.78 of a copy without, 0.87 with (bench/results/nvidia-h100/
+// 2026-12-06-rows-half).  None where the row is a block's or less: its
+// weight stays in L1 from row to row, and the prefetches cost (f32
+// LayerNorm at 32768 x 4096: 0.83 of a copy with them, 0.99 without).
+template <int LANES, int NT, int VECS, int ARRAYS, bool FAR>
+static __device__ constexpr int weights_ahead()
+{
+    constexpr int BYTES = NT * VEC * (int)sizeof(W) * ARRAYS, AHEAD = 65536 / BYTES;
+    return LANES <= NT || !FAR ? 0 : AHEAD < 1 ? 1 : AHEAD < VECS ? AHEAD : VECS;
+}
+
+// Start bringing vector i of a row's weight or bias (p, of n elements;
+// null: none) into L1: one whole vector, where p is in global memory (a
+// generic address in shared memory, the copy a staged block holds, makes
+// it a no-op).
+static __device__ __forceinline__ void prefetch_w(const W *p, Index i, Index n)
+{
+    if (p && (i + 1) * VEC <= n)
+        asm volatile("prefetch.L1 [%0];" ::"l"(p + i * VEC));
+}
+
 // One call's operands, passed by value (the launcher fills the same struct).
 struct Rows {
     const T *x;          // rows x cols, rows x_pitch elements apart
@@ -381,11 +408,15 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS, int NT = THREADS>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
+    constexpr int AHEAD = weights_ahead<LANES, NT, VECS, 1, FAR>();
 
+#pragma unroll
+    for (int k = 0; k < AHEAD; k++)
+        prefetch_w(a.weight, k * STRIDE + lane, n);
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -399,6 +430,8 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
+        if (AHEAD && k + AHEAD < VECS)
+            prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
         if (i * VEC < n) {
             float w[VEC], o[VEC];
             affine(a, i, n, w);
@@ -440,7 +473,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
     constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
     const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
-    extern __shared__ Vec<T> stage[];  // STAGES x GROUPS x ROOM
+    extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     __shared__ unsigned long long weights;
     W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
@@ -492,7 +525,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
-        rms_norm_held<LANES, VECS, NT>(b, row, lane, n, v);
+        rms_norm_held<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)
         cluster_sync();  // no block exits while another's statistics may be on their way to it
