@@ -5,12 +5,21 @@
  * argument is checked before anything is launched.
  */
 #include "config.h"
+#include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
 #include "gen/rows.h"
 
-/* No launch state of its own (runtime.h). */
+/* Its launch state (runtime.h): the spec's kernels as kgen_rows_kernels()
+ * lists them and the row length its staged ones start past, made at the
+ * first launch and the same ever after (plain memory, freed with free()). */
 const struct kgen_launcher kgen_launcher_rows = { .free_state = NULL };
+
+struct rows_state {
+	int n;
+	unsigned long long staged_from;
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+};
 
 /* The kernels' one argument, struct Rows of templates/rows/file.cu, field
  * for field. */
@@ -43,6 +52,29 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 	return p % align == 0 && (pitch * (unsigned long long)esize) % align == 0;
 }
 
+/* k's kernels, listed once (they are the spec's, which never changes) and
+ * published for every later launch: the first launches of two threads may
+ * both list them, and one keeps its copy.  Listed into *mine where there
+ * is no memory for the copy. */
+static const struct rows_state *
+rows_state(kgen_kernel *k, struct rows_state *mine)
+{
+	struct rows_state *st = __atomic_load_n((struct rows_state **)&k->state, __ATOMIC_ACQUIRE), *made;
+	void *none = NULL;
+
+	if (st)
+		return st;
+	made = malloc(sizeof *made);
+	st = made ? made : mine;
+	st->n = kgen_rows_kernels(&k->spec, st->c, KGEN_MAX_STEPS);
+	st->staged_from = kgen_rows_staged_from(&k->spec);
+	if (made && !__atomic_compare_exchange_n(&k->state, &none, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		free(made);  /* another launch published its list first */
+		return none;
+	}
+	return st;
+}
+
 /* The kernel of the contract for rows of cols elements: strategy auto's
  * first staged one (a cluster's among them) that takes them where it may
  * (sm_90, x's rows 16-byte aligned, rows longer than kgen_rows_staged_from()
@@ -55,10 +87,12 @@ choose(kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice
        kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	struct kgen_rows_choice c[KGEN_MAX_STEPS];
-	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
+	struct rows_state mine;
+	const struct rows_state *list = rows_state(k, &mine);
+	const struct kgen_rows_choice *c = list->c;
+	int n = list->n, i;
 	unsigned long long loads = cols / (unsigned long long)s->r.vec + (cols % (unsigned long long)s->r.vec != 0);
-	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && cols > kgen_rows_staged_from(s);
+	int staged = n > 1 && x16 && k->ctx->cc_major >= 9 && cols > list->staged_from;
 
 	for (i = 0; staged && i < n; i++) {
 		if (!c[i].stages || loads > c[i].upto)

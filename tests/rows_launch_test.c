@@ -204,6 +204,33 @@ START_TEST(rows_launch_geometry)
 }
 END_TEST
 
+/* One kernel launched at every range of row lengths in turn, longest first and back: the kernel list it
+ * makes at its first launch and keeps serves every later one. */
+START_TEST(rows_one_kernel_every_length)
+{
+	static const struct {
+		unsigned long long cols;
+		const char *name;
+	} order[] = {
+		{ 262144, "rows_softmax_bf16_cluster8x16h" }, { 256, "rows_softmax_bf16_lanes16x2" },
+		{ 1536, "rows_softmax_bf16_block192x1" },     { 4096, "rows_softmax_bf16_staged128x4" },
+		{ 65544, "rows_softmax_bf16_cluster4x16h" },  { 262152, "rows_softmax_bf16_online" },
+		{ 513, "rows_softmax_bf16_block128x1" },      { 262144, "rows_softmax_bf16_cluster8x16h" },
+	};
+	kgen_kernel *k = build("kernel: rows\ndtype: bf16\n");
+	kgen_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+		struct kgen_rows_args a = args(100, order[i].cols);
+		*nlaunches = 0;
+		ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_int_eq(*nlaunches, 1);
+		ck_assert_str_eq(launches[0].name, order[i].name);
+	}
+}
+END_TEST
+
 /* A GPU whose blocks get less shared memory (99 KB, as sm_86's) loads auto's staged kernels that fit and
  * never launches the one that does not (512 x 8 loads: two stages of 64 KB): its rows go to the block's
  * kernel that loads them itself. */
@@ -329,6 +356,7 @@ main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, rows_launch_geometry, 0, (int)(sizeof geometries / sizeof geometries[0]));
 	tcase_add_test(tc, rows_no_rows_launch_nothing);
+	tcase_add_test(tc, rows_one_kernel_every_length);
 	tcase_add_test(tc, rows_staged_kernel_too_large_is_left_out);
 	tcase_add_test(tc, rows_bad_calls_refused);
 	suite_add_tcase(s, tc);
