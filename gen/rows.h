@@ -187,10 +187,10 @@
  * 2026-12-06-rows-half (sweep/, bf16, of a copy, against the clusters of
  * 512 threads x 8): at 32768 x 65536 2 x 256 x 16 0.942 against 0.888,
  * at 8192 x 262144 8 x 256 x 16 0.936 against 0.854; taken for 2-byte
- * elements where the spec has 512 threads or fewer, whole warps in half
- * a block (what was measured): f32 keeps the wide clusters (and at 1024
- * threads the spec's).  A cluster that holds no longer rows than the
- * kernel before it is left out. */
+ * elements where the spec has 512 threads, the default (what was
+ * measured: half of fewer would leave an SM 4 warps or less): f32 keeps
+ * the wide clusters, other threads the spec's.  A cluster that holds no
+ * longer rows than the kernel before it is left out. */
 #define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, width, ops */ \
 	X(2, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
 	X(2, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
