@@ -3,7 +3,7 @@
  * context at once, against the fake driver (tests/fake_cuda): every thread
  * asks for the same few kernels (so that builds race on the context's
  * kernel table and the disk cache) and a few of its own, and launches each
- * once.  Each build must succeed and every thread must get the same kernel
+ * once (the rows spec at two row lengths).  Each build must succeed and every thread must get the same kernel
  * for the same spec.  Built with -fsanitize=thread by `make check-sanitize`,
  * where a data race fails it; a plain build only checks the results.
  * Usage: thread_stress [THREADS [ROUNDS]] (default 8 and 3).
@@ -26,7 +26,11 @@ static const char *const shared[] = {
 	"kernel: reduce\nop: argmax\nstages: two_pass\n",
 	"kernel: reduce_axis\naxis: rows\n",
 	"kernel: transpose\n",
+	"kernel: rows\ndtype: bf16\n",
 };
+/* The rows spec's index above: each thread launches it at two row lengths, so that first launches race
+ * on its kernel list (rows_launch.c's launch state) and on building its lazy kernels. */
+#define ROWS_SPEC 4
 static const char *const plan_yaml =
 	"plan:\n"
 	"  - upto: 4096\n    spec: {kernel: reduce, threads: 128, stages: last_block}\n"
@@ -57,6 +61,19 @@ work(void *arg)
 				return NULL;
 			}
 			j->got[i] = k;
+		}
+		{
+			struct kgen_rows_args a;
+			memset(&a, 0, sizeof a);
+			a.x = 0x10000000ull;
+			a.y = 0x20000000ull;
+			a.rows = 100;
+			a.cols = (j->id + r) % 2 ? 256 : 262144;
+			if (kgen_rows(j->got[ROWS_SPEC], &a, NULL, &err) != KGEN_OK)
+				goto fail;
+			a.cols = (j->id + r) % 2 ? 262144 : 256;
+			if (kgen_rows(j->got[ROWS_SPEC], &a, NULL, &err) != KGEN_OK)
+				goto fail;
 		}
 		snprintf(own, sizeof own, "kernel: reduce\nthreads: %d\nname: own_%d_%d\n", 32 * (1 + j->id % 8), j->id, r);
 		if (kgen_kernel_build_yaml(ctx, own, &k, &err) != KGEN_OK ||
