@@ -3,8 +3,9 @@
  * context at once, against the fake driver (tests/fake_cuda): every thread
  * asks for the same few kernels (so that builds race on the context's
  * kernel table and the disk cache) and a few of its own, and launches each
- * once (the rows spec at two row lengths).  Each build must succeed and every thread must get the same kernel
- * for the same spec.  Built with -fsanitize=thread by `make check-sanitize`,
+ * once (the rows spec at two row lengths).  Each build must succeed and
+ * every thread must get the same kernel for the same spec.  Built with
+ * -fsanitize=thread by `make check-sanitize`,
  * where a data race fails it; a plain build only checks the results.
  * Usage: thread_stress [THREADS [ROUNDS]] (default 8 and 3).
  */
