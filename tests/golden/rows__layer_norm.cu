@@ -71,12 +71,14 @@ constexpr unsigned int W_ALIGNED = 4;
 // over a cluster's blocks (LANES threads, NT a block) starts bringing into
 // L1 before it uses them, where they are in global memory (FAR: not the
 // copy a block holds in shared memory): 64 KB of them a block, at least
-// one.  Their loads come after the stores of y before them, which they may
-// alias, so each would wait for L2: LayerNorm of 8192 x 262144 f32 ran at
-// 0.78 of a copy without, 0.87 with (bench/results/nvidia-h100/
-// 2026-12-06-rows-half).  None where the row is a block's or less: its
-// weight stays in L1 from row to row, and the prefetches cost (f32
-// LayerNorm at 32768 x 4096: 0.83 of a copy with them, 0.99 without).
+// one.  Their loads come after the stores of y before them, which the
+// compiler cannot tell apart from them (kgen_rows refuses arrays that
+// overlap; the pointers do not say so), so each would wait for L2:
+// LayerNorm of 8192 x 262144 f32 ran at 0.78 of a copy without, 0.87
+// with (bench/results/nvidia-h100/2026-12-06-rows-half).  None where the
+// row is a block's or less: its weight stays in L1 from row to row, and
+// the prefetches cost (f32 LayerNorm at 32768 x 4096: 0.83 of a copy with
+// them, 0.99 without).
 template <int LANES, int NT, int VECS, int ARRAYS, bool FAR>
 static __device__ constexpr int weights_ahead()
 {
