@@ -323,11 +323,9 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 	for (e = cluster_choices; e->c.vectors && n < max; e++) {
 		struct kgen_rows_choice t = e->c;
 		if (!(e->ops & op_bit(s)) || (e->width == KGEN_ROWS_WIDE && (2 * s->threads > 1024 || too_wide(s, &t))) ||
-		    (e->width == KGEN_ROWS_HALF && (s->r.dtype->size != 2 || s->threads != 512)) ||
-		    t.vectors * s->load_width > 256)
+		    (e->width == KGEN_ROWS_HALF && (s->r.dtype->size != 2 || s->threads != 512)))
 			continue;  /* another op's, more threads than a block has, more elements a thread than half its
-			            * registers hold, half a block where it was not measured, or more than 256 bytes a
-			            * thread */
+			            * registers hold, or half a block where it was not measured */
 		t.threads = e->width == KGEN_ROWS_WIDE ? (int)(2 * s->threads)
 		          : e->width == KGEN_ROWS_HALF ? (int)(s->threads / 2) : 0;
 		if (!stages_for(s, &t))

@@ -59,11 +59,11 @@ keeps_aligned(kgen_devptr p, unsigned long long pitch, int esize, unsigned long 
 static const struct rows_state *
 rows_state(kgen_kernel *k, struct rows_state *mine)
 {
-	struct rows_state *st = __atomic_load_n((struct rows_state **)&k->state, __ATOMIC_ACQUIRE), *made;
-	void *none = NULL;
+	void *kept = __atomic_load_n(&k->state, __ATOMIC_ACQUIRE), *none = NULL;
+	struct rows_state *st, *made;
 
-	if (st)
-		return st;
+	if (kept)
+		return kept;
 	made = malloc(sizeof *made);
 	st = made ? made : mine;
 	st->n = kgen_rows_kernels(&k->spec, st->c, KGEN_MAX_STEPS);

@@ -17,7 +17,11 @@ export LD_LIBRARY_PATH KGEN_CACHE=0
 . "$top_srcdir/tests/fast_nvrtc.sh"
 status=0
 "$b/tests/fake_test" || status=1
-"$b/tests/rows_launch_test" || status=1
+# rows_launch_test builds auto's row specs case after case: a disk cache of its own
+# lets a kernel another case compiled be read back (9 s against 6 s on 2 cores)
+rows_cache=$(mktemp -d "${TMPDIR:-/tmp}/kgen-rows-launch.XXXXXX")
+(unset KGEN_CACHE; KGEN_CACHE_DIR=$rows_cache "$b/tests/rows_launch_test") || status=1
+rm -rf "$rows_cache"
 "$b/tests/runtime_test" || status=1
 # Four threads building specs and plans in one context, the disk cache off
 # (KGEN_CACHE=0 above); make check-tsan runs eight under ThreadSanitizer

@@ -69,10 +69,10 @@ work(void *arg)
 			a.x = 0x10000000ull;
 			a.y = 0x20000000ull;
 			a.rows = 100;
-			a.cols = (j->id + r) % 2 ? 256 : 262144;
+			a.cols = (j->id + r) % 2 ? 256 : 1536;
 			if (kgen_rows(j->got[ROWS_SPEC], &a, NULL, &err) != KGEN_OK)
 				goto fail;
-			a.cols = (j->id + r) % 2 ? 262144 : 256;
+			a.cols = (j->id + r) % 2 ? 1536 : 256;
 			if (kgen_rows(j->got[ROWS_SPEC], &a, NULL, &err) != KGEN_OK)
 				goto fail;
 		}
