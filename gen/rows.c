@@ -688,6 +688,8 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(part(&parts, "load_raw", "rows/load_raw.cu", NULL, err));
 	if (kgen_rows_has_weight(s))
 		TRY(loader(&parts, 0, err));
+	if (kgen_rows_has_weight(s) && regs)
+		TRY(part(&parts, "load_early", "rows/load_early.cu", NULL, err));
 	if (kgen_rows_writes_y(s))
 		TRY(part(&parts, "store", "rows/store.cu", NULL, err));
 	if (staged) {
@@ -808,6 +810,10 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			long long lanes = c[i].lanes ? c[i].lanes : kgen_rows_block(s, &c[i]);
 			tpl = "rows/kernel_regs.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
+			/* A warp kernel that writes rows has a path for rows of exactly its loads. */
+			tpl_show(&k, "exact", lanes <= 32 && !xent);
+			tpl_set(&k, "aligned", "%s", kgen_rows_has_weight(s) ? "X_ALIGNED | Y_ALIGNED | W_ALIGNED" :
+			        "X_ALIGNED | Y_ALIGNED");
 			if (c[i].threads)  /* a block of its own size (KGEN_ROWS_AUTO_BLOCKS) */
 				tpl_set(&k, "threads", "%d", c[i].threads);
 			else

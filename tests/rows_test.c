@@ -319,11 +319,30 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_null(strstr(src, "CLUSTER"));  /* no row over a cluster */
 	ck_assert_ptr_null(strstr(src, "mapa"));
 	free(src);
+	/* a warp kernel's path for rows of exactly its loads: 16 x 2 x 8 bf16 elements, every array aligned (the
+	 * weight's too for the norms), which loads its weight and bias with the row (at most 32 bytes of each) */
+	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\nstrategy: warp\nlanes: 16\nvectors: 2\n");
+	ck_assert_ptr_nonnull(strstr(src, "if (a.cols == (Index)16 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | "
+	                                 "W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {"));
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);"));
+	ck_assert_ptr_nonnull(strstr(src, "layer_norm_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);"));
+	ck_assert_ptr_nonnull(strstr(src, "return LANES <= 32 && VECS * VEC * (int)sizeof(W) <= 32;"));
+	ck_assert_ptr_nonnull(strstr(src, "load_w_early<LANES, VECS, EXACT>(a.bias, lane, n, early, be);"));
+	free(src);
+	src = source_of("kernel: rows\nop: softmax\nstrategy: warp\nlanes: 32\nvectors: 2\n");
+	ck_assert_ptr_nonnull(strstr(src, "if (a.cols == (Index)32 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED)) == "
+	                                 "(X_ALIGNED | Y_ALIGNED)) {"));
+	ck_assert_ptr_null(strstr(src, "load_w_early"));  /* no weight */
+	free(src);
+	src = source_of("kernel: rows\nop: rms_norm\nstrategy: block\n");
+	ck_assert_ptr_null(strstr(src, "a.cols == (Index)"));  /* a block a row: no exact path */
+	free(src);
 	src = source_of("kernel: rows\nop: cross_entropy\nlabel_dtype: i32\nstrategy: warp\nlanes: 8\n");
 	ck_assert_ptr_nonnull(strstr(src, "typedef int Label;"));
 	ck_assert_ptr_nonnull(strstr(src, "struct MaxSum"));
 	ck_assert_ptr_null(strstr(src, "store_y"));  /* it writes losses, no rows */
 	ck_assert_ptr_null(strstr(src, "Y_ALIGNED"));
+	ck_assert_ptr_null(strstr(src, "a.cols == (Index)"));  /* streams its rows: no exact path */
 	free(src);
 	src = source_of("kernel: rows\nop: log_softmax\nstrategy: block\n");
 	ck_assert_ptr_nonnull(strstr(src, "log_softmax_row<512, 4>"));
@@ -338,7 +357,8 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "staged_rows<256, 4, 512, 2, true>(a);"));  /* the weight held too */
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(512, 2)"));
 	ck_assert_ptr_nonnull(strstr(src, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"));
-	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS>(a, row, lane, n, v);"));  /* rms_norm_row's */
+	ck_assert_ptr_nonnull(strstr(src, "rms_norm_held<LANES, VECS, THREADS, true, EXACT>(a, row, lane, n, v);"));  /* rms_norm_row's */
+	ck_assert_ptr_null(strstr(src, "a.cols == (Index)"));  /* no warp kernel, so no exact path */
 	ck_assert_ptr_nonnull(strstr(src, "load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, "
 	                                 "lane, n, v, T());"));
 	ck_assert_ptr_null(strstr(src, "cluster_rank"));  /* no clusters, so none of their helpers */

@@ -19,6 +19,15 @@ for dt in bf16 f16 f32; do
 		>> "$log/rows_verify.log" 2>&1 || fail=1
 	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x1000 --shape 8x40000 --shape 64x12000 \
 		>> "$log/rows_verify.log" 2>&1 || fail=1
+	# rows of exactly auto's warp kernels' loads (256 and 512 elements; 128 of f32): their path without
+	# bounds, an odd row count, rows whose pitch keeps vectors aligned (--pad 8) or does not (--pad 3), the edge rows
+	"$kgen" run $auto --verify --set dtype=$dt --shape 999x128 --shape 999x256 --shape 999x512 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 8 --shape 333x128 --shape 333x256 --shape 333x512 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --set dtype=$dt --pad 3 --shape 333x256 --shape 333x512 >> "$log/rows_verify.log" 2>&1 || fail=1
+	"$kgen" run $auto --verify --extreme both --set dtype=$dt --shape 64x128 --shape 64x256 --shape 64x512 \
+		>> "$log/rows_verify.log" 2>&1 || fail=1
 	# auto's block of 128 threads a row (rows of 513 to 1024 elements; bf16 and f16 LayerNorm's staged): the
 	# shortest and the longest it takes, partial vectors, rows the threads load (padded), the edge rows
 	"$kgen" run $auto --verify --set dtype=$dt --shape 1000x513 --shape 1000x1024 --shape 3x1023 \

@@ -93,6 +93,36 @@ def test_every_op_dtype_and_row_length(op, dtype, shape, gen):
     close(got, reference(op, x, w, b, labels), "%s %s %s" % (op, dtype, shape))
 
 
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "rms_norm", "layer_norm"])
+def test_rows_of_exactly_a_warp_kernels_loads(op, dtype, gen):
+    """Rows that fill auto's warp kernels exactly (256 and 512 elements; 128
+    of f32) take their path without bounds, where x, y, the weight and the
+    bias keep whole vectors aligned: an odd row count (a last block of
+    fewer rows), into out= poisoned with NaN, without the weights, with f32
+    weights beside 16-bit rows, and rows whose pitch keeps the vectors
+    aligned; rows off them (pitch + 3, x one element in) take the other."""
+    dt = DTYPES[dtype]
+    for cols in (128, 256, 512):
+        x, w, b, labels = inputs(op, (333, cols), dt, gen)
+        out = torch.full((333, cols), float("nan"), device="cuda", dtype=dt)
+        assert call(op, x, w, b, labels, out=out) is out
+        close(out, reference(op, x, w, b, labels), "%s %s %d columns" % (op, dtype, cols))
+        if op in ("rms_norm", "layer_norm"):
+            ones, zeros = torch.ones_like(w), torch.zeros_like(b)
+            got = kgen.rms_norm(x, eps=EPS[op]) if op == "rms_norm" else kgen.layer_norm(x, eps=EPS[op])
+            close(got, reference(op, x, ones, zeros, labels), "%s %s %d columns without weights" % (op, dtype, cols))
+            w32, b32 = w.float(), b.float()
+            close(call(op, x, w32, b32, labels), reference(op, x, w32, b32, labels),
+                  "%s %s %d columns, f32 weights" % (op, dtype, cols))
+        for extra, start in ((8, 0), (3, 0), (8, 1)):
+            big, w, b, labels = inputs(op, (333, cols + extra), dt, gen)
+            x = big[:, start:start + cols]
+            w, b = w[:cols].contiguous(), b[:cols].contiguous()
+            close(call(op, x, w, b, labels), reference(op, x, w, b, labels),
+                  "%s %s %d columns, pitch %d, from element %d" % (op, dtype, cols, cols + extra, start))
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_every_element_is_written_into_out(op, gen):
     # out= poisoned with NaN first, its rows padded (for the ops that write rows).

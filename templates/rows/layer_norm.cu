@@ -25,7 +25,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (x - mean) / sqrt(var + eps) * weight + bias.  (Two reductions of a
 // float each: one of Chan's (count, mean, m2) triples measured slower,
 // 0.51 of copy against 0.77 at 32768 x 16384 bf16 on an H200.)
-template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true, bool EXACT = false>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
@@ -36,6 +36,13 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
     for (int k = 0; k < AHEAD; k++) {
         prefetch_w(a.weight, k * STRIDE + lane, n);
         prefetch_w(a.bias, k * STRIDE + lane, n);
+    }
+    constexpr bool EARLY = weights_early<LANES, VECS>();
+    const bool early = EARLY && a.weight && a.bias && (a.aligned & W_ALIGNED);
+    Vec<W> we[EARLY ? VECS : 1], be[EARLY ? VECS : 1];
+    if constexpr (EARLY) {
+        load_w_early<LANES, VECS, EXACT>(a.weight, lane, n, early, we);
+        load_w_early<LANES, VECS, EXACT>(a.bias, lane, n, early, be);
     }
     RowSum s = { 0.0f };
 #pragma unroll
@@ -50,7 +57,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index at = (k * STRIDE + lane) * VEC;
-        const int inside = at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
+        const int inside = EXACT ? VEC : at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             if (j < inside)
@@ -67,26 +74,35 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
             prefetch_w(a.bias, (k + AHEAD) * STRIDE + lane, n);
         }
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float w[VEC], b[VEC], o[VEC];
-            affine(a, i, n, w, b);
+            if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
+                    b[j] = w_to_float(be[EARLY ? k : 0].v[j]);
+                }
+            } else {
+                affine(a, i, n, w, b);
+            }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
                 o[j] = (x_to_float(v[k].v[j]) - mean) * rstd * w[j] + b[j];
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (0 past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (0 past its end; EXACT: the
+// kernel's exact path).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, int lane, bool active)
 {
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, T());
-    layer_norm_held<LANES, VECS>(a, row, lane, n, v);
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, T());
+    layer_norm_held<LANES, VECS, THREADS, true, EXACT>(a, row, lane, n, v);
 }
 
 {{/regs}}

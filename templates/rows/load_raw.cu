@@ -18,12 +18,16 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
 // the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
-template <int LANES, int VECS>
+// EXACT: the row is the threads' vectors exactly, aligned (n unused).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
     constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+        if constexpr (EXACT)
+            v[k] = *reinterpret_cast<const Vec<T> *>(x + (k * (int)STRIDE + lane) * VEC);
+        else
+            load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
 }

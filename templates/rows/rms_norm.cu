@@ -16,7 +16,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true, bool EXACT = false>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
@@ -25,6 +25,11 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
     for (int k = 0; k < AHEAD; k++)
         prefetch_w(a.weight, k * STRIDE + lane, n);
+    constexpr bool EARLY = weights_early<LANES, VECS>();
+    const bool early = EARLY && a.weight && (a.aligned & W_ALIGNED);
+    Vec<W> we[EARLY ? VECS : 1];
+    if constexpr (EARLY)
+        load_w_early<LANES, VECS, EXACT>(a.weight, lane, n, early, we);
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -40,26 +45,33 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
         const Index i = k * STRIDE + lane;
         if (AHEAD && k + AHEAD < VECS)
             prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float w[VEC], o[VEC];
-            affine(a, i, n, w);
+            if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
+            } else {
+                affine(a, i, n, w);
+            }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
                 o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (0 past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (0 past its end; EXACT: the
+// kernel's exact path).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
 {
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, T());
-    rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, T());
+    rms_norm_held<LANES, VECS, THREADS, true, EXACT>(a, row, lane, n, v);
 }
 
 {{/regs}}

@@ -9,7 +9,7 @@
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
 {{/softmax}}
-template <int LANES, int VECS, int NT = THREADS>
+template <int LANES, int VECS, int NT = THREADS, bool EXACT = false>
 {{#softmax}}
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {{/softmax}}
@@ -57,7 +57,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
@@ -67,13 +67,14 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
 {{^softmax}}
                 o[j] = x_to_float(v[k].v[j]) - shift;
 {{/softmax}}
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (-inf past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (-inf past its end; EXACT: the
+// kernel's exact path, below).
+template <int LANES, int VECS, bool EXACT = false>
 {{#softmax}}
 static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
 {{/softmax}}
@@ -84,12 +85,12 @@ static __device__ __forceinline__ void log_softmax_row(const Rows &a, Index row,
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, x_neg_inf());
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, x_neg_inf());
 {{#softmax}}
-    softmax_held<LANES, VECS>(a, row, lane, n, v);
+    softmax_held<LANES, VECS, THREADS, EXACT>(a, row, lane, n, v);
 {{/softmax}}
 {{^softmax}}
-    log_softmax_held<LANES, VECS>(a, row, lane, n, v);
+    log_softmax_held<LANES, VECS, THREADS, EXACT>(a, row, lane, n, v);
 {{/softmax}}
 }
 

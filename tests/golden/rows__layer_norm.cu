@@ -183,14 +183,18 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
 // the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
-template <int LANES, int VECS>
+// EXACT: the row is the threads' vectors exactly, aligned (n unused).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
     constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+        if constexpr (EXACT)
+            v[k] = *reinterpret_cast<const Vec<T> *>(x + (k * (int)STRIDE + lane) * VEC);
+        else
+            load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
 }
 
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
@@ -214,13 +218,41 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
     }
 }
 
+// Whether a warp kernel's thread (LANES <= 32 threads a row, VECS vectors
+// each) loads its vectors of the weight and bias with its row, ahead of
+// the reductions, instead of after them: where they take at most 32 bytes
+// of registers an array.  LayerNorm of 32768 x 256 bf16 on an H100 (ncu):
+// 12.9 us with this and kernel_regs.cu's exact path, 17.4 us without
+// (bench/results/nvidia-h100/2026-12-06-rows-short).
+template <int LANES, int VECS>
+static __device__ constexpr bool weights_early()
+{
+    return LANES <= 32 && VECS * VEC * (int)sizeof(W) <= 32;
+}
+
+// This thread's vectors of a weight or bias (p) as stored, where `ok` (p
+// is there and keeps vectors aligned) and the vector lies whole in the
+// row of n (EXACT: it does); the others are loaded later (load_w()).
+template <int LANES, int VECS, bool EXACT>
+static __device__ __forceinline__ void load_w_early(const W *p, int lane, Index n, bool ok, Vec<W> (&w)[VECS])
+{
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = (Index)k * LANES + lane;
+        if (ok && (EXACT || (i + 1) * VEC <= n))
+            w[k] = *reinterpret_cast<const Vec<W> *>(p + i * VEC);
+    }
+}
+
 // f as vector i of the row at p, inside its n elements: one store when the
-// vector is whole and the row aligned, else element by element.
+// vector is whole and the row aligned (EXACT: it is), else element by
+// element.
+template <bool EXACT = false>
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
                                                const float (&f)[VEC])
 {
     const Index at = i * VEC;
-    if (aligned && at + VEC <= n) {
+    if (EXACT || (aligned && at + VEC <= n)) {
         Vec<Out> w;
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -488,7 +520,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (x - mean) / sqrt(var + eps) * weight + bias.  (Two reductions of a
 // float each: one of Chan's (count, mean, m2) triples measured slower,
 // 0.51 of copy against 0.77 at 32768 x 16384 bf16 on an H200.)
-template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true, bool EXACT = false>
 static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row, int lane, Index n,
                                                        const Vec<T> (&v)[VECS])
 {
@@ -499,6 +531,13 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
     for (int k = 0; k < AHEAD; k++) {
         prefetch_w(a.weight, k * STRIDE + lane, n);
         prefetch_w(a.bias, k * STRIDE + lane, n);
+    }
+    constexpr bool EARLY = weights_early<LANES, VECS>();
+    const bool early = EARLY && a.weight && a.bias && (a.aligned & W_ALIGNED);
+    Vec<W> we[EARLY ? VECS : 1], be[EARLY ? VECS : 1];
+    if constexpr (EARLY) {
+        load_w_early<LANES, VECS, EXACT>(a.weight, lane, n, early, we);
+        load_w_early<LANES, VECS, EXACT>(a.bias, lane, n, early, be);
     }
     RowSum s = { 0.0f };
 #pragma unroll
@@ -513,7 +552,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index at = (k * STRIDE + lane) * VEC;
-        const int inside = at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
+        const int inside = EXACT ? VEC : at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             if (j < inside)
@@ -530,26 +569,35 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
             prefetch_w(a.bias, (k + AHEAD) * STRIDE + lane, n);
         }
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float w[VEC], b[VEC], o[VEC];
-            affine(a, i, n, w, b);
+            if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
+                    b[j] = w_to_float(be[EARLY ? k : 0].v[j]);
+                }
+            } else {
+                affine(a, i, n, w, b);
+            }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
                 o[j] = (x_to_float(v[k].v[j]) - mean) * rstd * w[j] + b[j];
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (0 past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (0 past its end; EXACT: the
+// kernel's exact path).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void layer_norm_row(const Rows &a, Index row, int lane, bool active)
 {
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, T());
-    layer_norm_held<LANES, VECS>(a, row, lane, n, v);
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, T());
+    layer_norm_held<LANES, VECS, THREADS, true, EXACT>(a, row, lane, n, v);
 }
 
 // The row for rows of any length, VECS loads in flight a thread: a pass
@@ -693,6 +741,16 @@ rows_layer_norm_bf16_lanes16x2(const Rows a)
     constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
+    // Rows of exactly 16 x 2 vectors, every array's vectors
+    // aligned, take a path with no bounds to check: fewer instructions
+    // (see weights_early() for what the two gained).
+    if (a.cols == (Index)16 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
+        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+            const Index row = first + threadIdx.x / 16;
+            layer_norm_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+        }
+        return;
+    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
@@ -708,6 +766,16 @@ rows_layer_norm_bf16_lanes16x4(const Rows a)
     constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
+    // Rows of exactly 16 x 4 vectors, every array's vectors
+    // aligned, take a path with no bounds to check: fewer instructions
+    // (see weights_early() for what the two gained).
+    if (a.cols == (Index)16 * 4 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
+        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+            const Index row = first + threadIdx.x / 16;
+            layer_norm_row<16, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+        }
+        return;
+    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
@@ -723,6 +791,16 @@ rows_layer_norm_bf16_lanes32x4(const Rows a)
     constexpr int GROUPS = THREADS / 32;  // rows a block takes at once
     const int lane = threadIdx.x % 32;
 
+    // Rows of exactly 32 x 4 vectors, every array's vectors
+    // aligned, take a path with no bounds to check: fewer instructions
+    // (see weights_early() for what the two gained).
+    if (a.cols == (Index)32 * 4 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
+        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+            const Index row = first + threadIdx.x / 32;
+            layer_norm_row<32, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+        }
+        return;
+    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {

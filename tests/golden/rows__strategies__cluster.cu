@@ -127,23 +127,29 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
 // the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
-template <int LANES, int VECS>
+// EXACT: the row is the threads' vectors exactly, aligned (n unused).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
     constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+        if constexpr (EXACT)
+            v[k] = *reinterpret_cast<const Vec<T> *>(x + (k * (int)STRIDE + lane) * VEC);
+        else
+            load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
 }
 
 // f as vector i of the row at p, inside its n elements: one store when the
-// vector is whole and the row aligned, else element by element.
+// vector is whole and the row aligned (EXACT: it is), else element by
+// element.
+template <bool EXACT = false>
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
                                                const float (&f)[VEC])
 {
     const Index at = i * VEC;
-    if (aligned && at + VEC <= n) {
+    if (EXACT || (aligned && at + VEC <= n)) {
         Vec<Out> w;
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -397,7 +403,7 @@ static __device__ __forceinline__ S row_reduce(S v)
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
 // its combines cost more exponentials than they save, H200.)
-template <int LANES, int VECS, int NT = THREADS>
+template <int LANES, int VECS, int NT = THREADS, bool EXACT = false>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
@@ -427,25 +433,26 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float o[VEC];
 #pragma unroll
             for (int j = 0; j < VEC; j++)
                 o[j] = e[k][j] * scale;
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (-inf past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (-inf past its end; EXACT: the
+// kernel's exact path, below).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int lane, bool active)
 {
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, x_neg_inf());
-    softmax_held<LANES, VECS>(a, row, lane, n, v);
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, x_neg_inf());
+    softmax_held<LANES, VECS, THREADS, EXACT>(a, row, lane, n, v);
 }
 
 #if __CUDA_ARCH__ >= 900

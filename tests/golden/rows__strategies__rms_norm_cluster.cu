@@ -131,14 +131,18 @@ static __device__ __forceinline__ void load_raw(const T *__restrict__ p, Index i
 
 // This thread's vectors of row `row` (of n elements: 0 for a group past
 // the last row) into v: lane, lane + STRIDE, ...; `pad` past the end.
-template <int LANES, int VECS>
+// EXACT: the row is the threads' vectors exactly, aligned (n unused).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void load_row(const Rows &a, Index row, int lane, Index n, Vec<T> (&v)[VECS], T pad)
 {
     constexpr Index STRIDE = LANES < THREADS ? LANES : THREADS;  // from one of a thread's vectors to the next
     const T *x = a.x + row * a.x_pitch;
 #pragma unroll
     for (int k = 0; k < VECS; k++)
-        load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
+        if constexpr (EXACT)
+            v[k] = *reinterpret_cast<const Vec<T> *>(x + (k * (int)STRIDE + lane) * VEC);
+        else
+            load_raw(x, k * STRIDE + lane, n, a.aligned & X_ALIGNED, v[k], pad);
 }
 
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
@@ -162,13 +166,41 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
     }
 }
 
+// Whether a warp kernel's thread (LANES <= 32 threads a row, VECS vectors
+// each) loads its vectors of the weight and bias with its row, ahead of
+// the reductions, instead of after them: where they take at most 32 bytes
+// of registers an array.  LayerNorm of 32768 x 256 bf16 on an H100 (ncu):
+// 12.9 us with this and kernel_regs.cu's exact path, 17.4 us without
+// (bench/results/nvidia-h100/2026-12-06-rows-short).
+template <int LANES, int VECS>
+static __device__ constexpr bool weights_early()
+{
+    return LANES <= 32 && VECS * VEC * (int)sizeof(W) <= 32;
+}
+
+// This thread's vectors of a weight or bias (p) as stored, where `ok` (p
+// is there and keeps vectors aligned) and the vector lies whole in the
+// row of n (EXACT: it does); the others are loaded later (load_w()).
+template <int LANES, int VECS, bool EXACT>
+static __device__ __forceinline__ void load_w_early(const W *p, int lane, Index n, bool ok, Vec<W> (&w)[VECS])
+{
+#pragma unroll
+    for (int k = 0; k < VECS; k++) {
+        const Index i = (Index)k * LANES + lane;
+        if (ok && (EXACT || (i + 1) * VEC <= n))
+            w[k] = *reinterpret_cast<const Vec<W> *>(p + i * VEC);
+    }
+}
+
 // f as vector i of the row at p, inside its n elements: one store when the
-// vector is whole and the row aligned, else element by element.
+// vector is whole and the row aligned (EXACT: it is), else element by
+// element.
+template <bool EXACT = false>
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
                                                const float (&f)[VEC])
 {
     const Index at = i * VEC;
-    if (aligned && at + VEC <= n) {
+    if (EXACT || (aligned && at + VEC <= n)) {
         Vec<Out> w;
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -410,7 +442,7 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
 // elements, 0 for a group past the last row, which only joins the
 // reductions): the sum of squares, then x / sqrt(mean + eps) * weight.
-template <int LANES, int VECS, int NT = THREADS, bool FAR = true>
+template <int LANES, int VECS, int NT = THREADS, bool FAR = true, bool EXACT = false>
 static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
     constexpr Index STRIDE = LANES < NT ? LANES : NT;  // from one of a thread's vectors to the next
@@ -419,6 +451,11 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
 #pragma unroll
     for (int k = 0; k < AHEAD; k++)
         prefetch_w(a.weight, k * STRIDE + lane, n);
+    constexpr bool EARLY = weights_early<LANES, VECS>();
+    const bool early = EARLY && a.weight && (a.aligned & W_ALIGNED);
+    Vec<W> we[EARLY ? VECS : 1];
+    if constexpr (EARLY)
+        load_w_early<LANES, VECS, EXACT>(a.weight, lane, n, early, we);
     RowSum s = { 0.0f };
 #pragma unroll
     for (int k = 0; k < VECS; k++)
@@ -434,26 +471,33 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
         const Index i = k * STRIDE + lane;
         if (AHEAD && k + AHEAD < VECS)
             prefetch_w(a.weight, (k + AHEAD) * STRIDE + lane, n);
-        if (i * VEC < n) {
+        if (EXACT ? n != 0 : i * VEC < n) {
             float w[VEC], o[VEC];
-            affine(a, i, n, w);
+            if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++)
+                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
+            } else {
+                affine(a, i, n, w);
+            }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
                 o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
-            store_y(y, i, n, a.aligned & Y_ALIGNED, o);
+            store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }
 }
 
-// The same, loading the row from x first (0 past its end).
-template <int LANES, int VECS>
+// The same, loading the row from x first (0 past its end; EXACT: the
+// kernel's exact path).
+template <int LANES, int VECS, bool EXACT = false>
 static __device__ __forceinline__ void rms_norm_row(const Rows &a, Index row, int lane, bool active)
 {
     const Index n = active ? a.cols : 0;
     Vec<T> v[VECS];
 
-    load_row<LANES, VECS>(a, row, lane, n, v, T());
-    rms_norm_held<LANES, VECS>(a, row, lane, n, v);
+    load_row<LANES, VECS, EXACT>(a, row, lane, n, v, T());
+    rms_norm_held<LANES, VECS, THREADS, true, EXACT>(a, row, lane, n, v);
 }
 
 #if __CUDA_ARCH__ >= 900
