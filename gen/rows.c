@@ -288,6 +288,8 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			continue;  /* another op's, rows that do not fill the block, or a block's own row twice */
 		if (!t.upto)
 			t.upto = (unsigned long long)lanes * (unsigned long long)t.vectors;
+		if (t.lanes > 0 && t.lanes <= 32 && kgen_rows_writes_y(s) && s->threads > KGEN_ROWS_WARP_THREADS)
+			t.threads = KGEN_ROWS_WARP_THREADS;
 		while (j < owns && own[j].upto <= t.upto && n < max - 2)  /* in the order of the rows they hold */
 			out[n++] = own[j++];
 		if (n && t.upto <= out[n - 1].upto)
@@ -528,7 +530,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	else
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
 		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s\n",
-		                   s->threads, own_block ?
+		                   kgen_rows_writes_y(s) && s->threads > KGEN_ROWS_WARP_THREADS ?
+		                   (long long)KGEN_ROWS_WARP_THREADS : s->threads, own_block ?
 		                   "\n// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1)." : "",
 		                   c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"

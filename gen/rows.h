@@ -30,6 +30,13 @@
  * a warp a row of 2 loads for softmax (0.97 of a copy against 0.82),
  * log-softmax (0.87 against 0.73) and RMSNorm (0.98 against 0.91), where
  * LayerNorm keeps 16 x 4 (0.78 against 0.74). */
+/* Auto's warp kernels that write rows (32 lanes a row or fewer) take
+ * blocks of KGEN_ROWS_WARP_THREADS threads where the spec's threads are
+ * more: at 32768 x 256 and 32768 x 512, bf16 and f32, softmax,
+ * log-softmax, RMSNorm and LayerNorm each ran 1-6% faster in blocks of
+ * 128 than of 512 (ncu, an H100, bench/results/nvidia-h100/
+ * 2026-12-06-rows-short, choose/). */
+#define KGEN_ROWS_WARP_THREADS 128
 #define KGEN_ROWS_AUTO(X) \
 	X(16, 2, KGEN_ROWS_FOR_ALL)                           \
 	X(32, 2, KGEN_ROWS_FOR_SOFTMAX | KGEN_ROWS_FOR_RMS)   \

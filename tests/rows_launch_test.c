@@ -73,12 +73,14 @@ static const struct geometry {
 	unsigned long long x_pitch;  /* 0: cols */
 	unsigned smem;               /* dynamic shared memory: a staged kernel's stages */
 } geometries[] = {
-	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 32 rows a block of 512 */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 32, 512 },
-	/* 257 to 512 columns: a warp a row, 2 loads a thread (softmax's and RMSNorm's; LayerNorm's 16 x 4), 16 rows */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes32x2", 63, 512 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 63, 512 },
-	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_lanes16x4", 32, 512 },
+	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 8 rows a block of 128 (auto's warp kernels'
+	 * blocks, KGEN_ROWS_WARP_THREADS, where the spec's threads are more) */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 125, 128 },
+	{ "kernel: rows\ndtype: bf16\nthreads: 64\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 250, 64 },
+	/* 257 to 512 columns: a warp a row, 2 loads a thread (softmax's and RMSNorm's; LayerNorm's 16 x 4), 4 rows */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes32x2", 250, 128 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 250, 128 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_lanes16x4", 125, 128 },
 	/* 513 to 1024 columns: a block of 128 threads a row, one load each (KGEN_ROWS_AUTO_BLOCKS), aligned or not, on
 	 * sm_90 too; LayerNorm's staged, a warp a row (16 rows a block), at most the blocks 132 SMs hold (the fake says 2
 	 * each) */
@@ -88,7 +90,7 @@ static const struct geometry {
 	{ "kernel: rows\nop: rms_norm\ndtype: f16\n", 1000, 1000, "rows_rms_norm_f16_block128x1", 1000, 128 },
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_staged32x4", 63, 512, 0,
 	  2 * 512 * 4 * 16 + 2 * 1024 * 2 },
-	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_lanes32x4", 63, 512, 1025 },
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 1024, "rows_layer_norm_bf16_lanes32x4", 250, 128, 1025 },
 	/* 1025 to 2048: blocks of 192 and 256 threads, one load each (RMSNorm's 192 x 2, 256 x 2 and 384 x 2 to
 	 * 6144), on sm_90 too; LayerNorm's staged two warps a row (8 rows a block) */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 1032, "rows_softmax_bf16_block192x1", 1000, 192 },
@@ -147,7 +149,7 @@ static const struct geometry {
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 16384, "rows_layer_norm_bf16_staged512x4w", 132, 1024, 0,
 	  2 * 1024 * 4 * 16 + 2 * 16384 * 2 },
 	/* f32: 4 elements a load */
-	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 1, 512 },
+	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 2, 128 },  /* 8 rows a block */
 	{ "kernel: rows\nop: rms_norm\n", 10, 1024, "rows_rms_norm_f32_block128x2", 10, 128 },
 	{ "kernel: rows\nop: layer_norm\n", 10, 1000, "rows_layer_norm_f32_block128x2", 10, 128 },
 	/* f32 to 8192 columns: blocks of 256 x 2, 512 x 2 and 512 x 4 loads a row, on sm_90 too */

@@ -398,7 +398,10 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "// _blockNxV: a block of N threads per row, grid = rows"));
 	ck_assert_ptr_nonnull(strstr(src, "extern \"C\" __global__ void __launch_bounds__(128)\nrows_softmax_f32_block128x2("));
 	ck_assert_ptr_nonnull(strstr(src, "    constexpr int GROUPS = 128 / 128;"));
-	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(THREADS)\nrows_softmax_f32_lanes32x4("));
+	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(128)\nrows_softmax_f32_lanes32x4("));  /* a warp kernel's block */
+	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_lanes32x4(a (struct Rows, by value))  <<<grid, 128>>>  "
+	                                 "when cols <= 512"));
+	ck_assert_ptr_nonnull(strstr(src, "// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N))"));
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "x_neg_inf());\n        __syncthreads();"));
 	ck_assert_ptr_nonnull(strstr(src, "o[j] = e[k][j] * scale;"));  /* one exponential an element */
@@ -468,6 +471,10 @@ START_TEST(rows_wide_kernels_take_twice_the_threads)
 	char *src;
 
 	for (i = 0; i < n; i++) {
+		if (c[i].lanes > 0 && c[i].lanes <= 32 && !c[i].stages) {  /* a warp kernel: blocks of 128 */
+			ck_assert_int_eq(kgen_rows_block(spec, &c[i]), KGEN_ROWS_WARP_THREADS);
+			continue;
+		}
 		if (!c[i].threads)
 			continue;
 		wide++;

@@ -14,8 +14,8 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
-//   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 256
-//   rows_rms_norm_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 512
+//   rows_rms_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 256
+//   rows_rms_norm_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 512
 //   rows_rms_norm_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
 //   rows_rms_norm_bf16_block192x1(a (struct Rows, by value))  <<<grid, 192>>>  when cols <= 1536
 //   rows_rms_norm_bf16_block256x1(a (struct Rows, by value))  <<<grid, 256>>>  when cols <= 2048
@@ -32,7 +32,7 @@
 //   rows_rms_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 32768 < cols <= 65536
 //   rows_rms_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_rms_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
-// _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
+// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
@@ -677,10 +677,10 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 #endif
 
 // 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__(128)
 rows_rms_norm_bf16_lanes16x2(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 16;  // rows a block takes at once
+    constexpr int GROUPS = 128 / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
     // Rows of exactly 16 x 2 vectors, every array's vectors
@@ -702,10 +702,10 @@ rows_rms_norm_bf16_lanes16x2(const Rows a)
 }
 
 // 32 threads per row, each holding up to 2 loads of it: rows of up to 512 elements.
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__(128)
 rows_rms_norm_bf16_lanes32x2(const Rows a)
 {
-    constexpr int GROUPS = THREADS / 32;  // rows a block takes at once
+    constexpr int GROUPS = 128 / 32;  // rows a block takes at once
     const int lane = threadIdx.x % 32;
 
     // Rows of exactly 32 x 2 vectors, every array's vectors
