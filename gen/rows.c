@@ -47,22 +47,22 @@ struct table_entry {
 };
 
 static const struct table_entry auto_choices[] = {
-#define X(lanes, vectors, ops) { { lanes, vectors, 0, 0, 0, 0 }, ops, 0 },
+#define X(lanes, vectors, ops) { { lanes, vectors, 0, 0, 0, 0, 0 }, ops, 0 },
 	KGEN_ROWS_AUTO(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
+	{ { 0, 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 static const struct table_entry xent_choices[] = {
-#define X(lanes, vectors, upto) { { lanes, vectors, upto, 0, 0, 0 }, KGEN_ROWS_FOR_XENT, 0 },
+#define X(lanes, vectors, upto) { { lanes, vectors, upto, 0, 0, 0, 0 }, KGEN_ROWS_FOR_XENT, 0 },
 	KGEN_ROWS_AUTO_XENT(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
+	{ { 0, 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 static const struct table_entry staged_choices[] = {
-#define X(lanes, vectors, width, ops) { { lanes, vectors, 0, 1, 0, 0 }, ops, width },
+#define X(lanes, vectors, width, ops) { { lanes, vectors, 0, 1, 0, 0, 0 }, ops, width },
 	KGEN_ROWS_AUTO_STAGED(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
+	{ { 0, 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 
 /* The KGEN_ROWS_FOR_* bit of the spec's op. */
@@ -81,10 +81,10 @@ op_bit(const struct kgen_spec *s)
 	}
 }
 static const struct table_entry cluster_choices[] = {
-#define X(blocks, vectors, width, ops) { { 0, vectors, 0, 1, blocks, 0 }, ops, width },
+#define X(blocks, vectors, width, ops) { { 0, vectors, 0, 1, blocks, 0, 0 }, ops, width },
 	KGEN_ROWS_AUTO_CLUSTER(X)
 #undef X
-	{ { 0, 0, 0, 0, 0, 0 }, 0, 0 }
+	{ { 0, 0, 0, 0, 0, 0, 0 }, 0, 0 }
 };
 
 /* An entry of KGEN_ROWS_AUTO_BLOCKS: blocks of `threads` a row of up to `elements`, for these ops by element size. */
@@ -116,7 +116,7 @@ auto_blocks(const struct kgen_spec *s, struct kgen_rows_choice *c, int max)
 		if (!((s->r.dtype->size == 2 ? b->ops16 : s->r.dtype->size == 4 ? b->ops32 : 0) & op_bit(s)) ||
 		    b->threads > s->threads || b->elements % row || (b->elements / row) * s->load_width > 256)
 			continue;
-		c[n] = (struct kgen_rows_choice){ 0, (int)(b->elements / row), 0, 0, 0, b->threads };
+		c[n] = (struct kgen_rows_choice){ 0, (int)(b->elements / row), 0, 0, 0, b->threads, 0 };
 		c[n].upto = (unsigned long long)b->threads * (unsigned long long)c[n].vectors;
 		n++;
 	}
@@ -261,20 +261,20 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 
 	switch (s->row_strategy) {
 	case KGEN_ROWS_WARP:
-		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ (int)s->lanes, (int)s->vectors, 0, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_BLOCK:
-		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_CLUSTER:
-		out[n] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, (int)s->cluster_size, 0 };
+		out[n] = (struct kgen_rows_choice){ 0, (int)s->vectors, 0, 0, (int)s->cluster_size, 0, 0 };
 		out[n].stages = stages_for(s, &out[n]);
 		return n + 1;
 	case KGEN_ROWS_ONLINE:
-		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0, 0 };
+		out[n++] = (struct kgen_rows_choice){ -1, (int)s->vectors, 0, 0, 0, 0, 0 };
 		return n;
 	case KGEN_ROWS_STAGED:
-		out[n] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0, 0, 0, 0 };
+		out[n] = (struct kgen_rows_choice){ s->lanes == s->threads ? 0 : (int)s->lanes, (int)s->vectors, 0, 0, 0, 0, 0 };
 		out[n].stages = stages_for(s, &out[n]);
 		return n + 1;
 	default:
@@ -294,12 +294,16 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 			out[n++] = own[j++];
 		if (n && t.upto <= out[n - 1].upto)
 			continue;  /* held by the one before */
+		if (t.lanes > 0 && t.lanes <= 32 && kgen_rows_writes_y(s) && n < max - 3) {
+			out[n] = t;  /* first its twin for rows of exactly its loads: a smaller kernel, quicker to build */
+			out[n++].exact = 1;
+		}
 		out[n++] = t;
 	}
 	while (j < owns && n < max - 1)
 		out[n++] = own[j++];
 	staged_from = staged_past(s, own, owns);
-	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0 };
+	out[n++] = (struct kgen_rows_choice){ -1, AUTO_ONLINE_VECTORS, 0, 0, 0, 0, 0 };
 	if (!kgen_rows_writes_y(s) || s->load_width != 16)
 		return n;
 	for (e = staged_choices; e->c.vectors && n < max; e++) {
@@ -440,7 +444,7 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 		snprintf(buf, n, "_staged%lldx%d%s", c->lanes ? (long long)c->lanes : kgen_rows_block(s, c), c->vectors,
 		         kgen_rows_block(s, c) != s->threads ? "w" : "");
 	else if (c->lanes > 0)
-		snprintf(buf, n, "_lanes%dx%d", c->lanes, c->vectors);
+		snprintf(buf, n, "_%s%dx%d", c->exact ? "exact" : "lanes", c->lanes, c->vectors);
 	else if (c->lanes == 0 && c->threads)
 		snprintf(buf, n, "_block%dx%d", c->threads, c->vectors);
 	else if (c->lanes == 0)
@@ -488,7 +492,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		st->dynamic_smem = kgen_rows_smem(s, &c[i]);
 		st->optional = n > 1 && c[i].stages;  /* auto's: sm_90's */
 		st->cluster = c[i].cluster;
-		if (n > 1 && cap)
+		if (n > 1 && c[i].exact)
+			kgen_contract_printf(st->note, sizeof st->note, "when cols == %llu, every array aligned",
+			                     cap * (unsigned long long)s->r.vec);
+		else if (n > 1 && cap)
 			kgen_contract_printf(st->note, sizeof st->note, "when cols <= %llu", cap * (unsigned long long)s->r.vec);
 		else if (n > 1)
 			kgen_contract_printf(st->note, sizeof st->note, "%s", c[i].lanes < 0 ? "for longer rows" : "");
@@ -529,9 +536,11 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// apart; rows of any length.\n");
 	else
 		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
-		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s\n",
+		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s%s\n",
 		                   kgen_rows_writes_y(s) && s->threads > KGEN_ROWS_WARP_THREADS ?
-		                   (long long)KGEN_ROWS_WARP_THREADS : s->threads, own_block ?
+		                   (long long)KGEN_ROWS_WARP_THREADS : s->threads, kgen_rows_writes_y(s) ?
+		                   "\n// _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit." : "",
+		                   own_block ?
 		                   "\n// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1)." : "",
 		                   c[n - 1].stages ? "\n// _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as\n"
 		                   "// the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the\n"
@@ -813,8 +822,10 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			long long lanes = c[i].lanes ? c[i].lanes : kgen_rows_block(s, &c[i]);
 			tpl = "rows/kernel_regs.cu";
 			tpl_set(&k, "lanes", "%lld", lanes);
-			/* A warp kernel that writes rows has a path for rows of exactly its loads. */
-			tpl_show(&k, "exact", lanes <= 32 && !xent);
+			/* strategy warp's kernel has a path for rows of exactly its loads; auto's is a kernel of
+			 * its own (exact_only) */
+			tpl_show(&k, "exact", lanes <= 32 && !xent && s->row_strategy == KGEN_ROWS_WARP);
+			tpl_show(&k, "exact_only", c[i].exact);
 			tpl_set(&k, "aligned", "%s", kgen_rows_has_weight(s) ? "X_ALIGNED | Y_ALIGNED | W_ALIGNED" :
 			        "X_ALIGNED | Y_ALIGNED");
 			if (c[i].threads)  /* a block of its own size (KGEN_ROWS_AUTO_BLOCKS) */
@@ -824,6 +835,12 @@ kernels(const struct kgen_spec *s, strbuf *out, kgen_error *err)
 			if (xent)
 				tpl_set(&k, "doc", "%lld threads per row, streaming it %d loads at a time a thread.", lanes,
 				        c[i].vectors);
+			else if (c[i].exact)
+				tpl_set(&k, "doc", "%lld threads per row, each holding %d loads of it: rows of exactly %llu elements, "
+				        "x, y%s keeping whole vectors aligned.", lanes, c[i].vectors,
+				        kgen_rows_capacity(s, &c[i]) * (unsigned long long)s->r.vec,
+				        kgen_rows_has_bias(s) ? ", the weight and the bias" : kgen_rows_has_weight(s) ?
+				        " and the weight" : "");
 			else
 				tpl_set(&k, "doc", "%lld threads per row, each holding up to %d loads of it: rows of up to %llu "
 				        "elements.", lanes, c[i].vectors,

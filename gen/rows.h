@@ -220,6 +220,8 @@ struct kgen_rows_choice {
 	int stages;               /* a staged kernel's stages of rows in shared memory; 0: not staged */
 	int cluster;              /* blocks a row, of a cluster (strategy cluster's staged kernels); 0: one */
 	int threads;              /* the block's threads; 0: the spec's */
+	int exact;                /* strategy: auto: a warp kernel's twin for rows of exactly its loads, x, y, the
+	                           * weight and bias keeping whole vectors aligned (no bounds checked) */
 };
 
 /* The kernels of a checked spec in launch-table order, as the contract

@@ -80,11 +80,13 @@ rows_state(kgen_kernel *k, struct rows_state *mine)
  * (sm_90, x's rows 16-byte aligned, rows longer than kgen_rows_staged_from()
  * elements, the kernel loaded: occupancy above 0; a lazy kernel's is built
  * to be counted), else its first other whose `upto` takes them (the
- * online one takes any), or the spec's one kernel when it holds them (or
- * streams); -1 when it does not, -2 when a build failed (*st, err). */
+ * online one takes any; a warp kernel's exact twin only rows of exactly
+ * its loads where `aligned` has every array's bit), or the spec's one
+ * kernel when it holds them (or streams); -1 when it does not, -2 when a
+ * build failed (*st, err). */
 static int
-choose(kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice *choice, kgen_status *st,
-       kgen_error *err)
+choose(kgen_kernel *k, unsigned long long cols, int x16, unsigned aligned, struct kgen_rows_choice *choice,
+       kgen_status *st, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
 	struct rows_state mine;
@@ -106,6 +108,11 @@ choose(kgen_kernel *k, unsigned long long cols, int x16, struct kgen_rows_choice
 		unsigned long long cap = c[i].upto ? c[i].upto : kgen_rows_capacity(s, &c[i]);
 		if (n > 1 && c[i].stages)
 			continue;
+		if (c[i].exact) {
+			if (aligned == (X_ALIGNED | Y_ALIGNED | W_ALIGNED) && cols == cap * (unsigned long long)s->r.vec)
+				break;
+			continue;
+		}
 		if (!cap || loads <= cap)  /* 0: any row */
 			break;
 	}
@@ -197,7 +204,15 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 		return st;
 	if (!a->rows || !a->cols)
 		return KGEN_OK;
-	fn = choose(k, a->cols, keeps_aligned(a->x, x_pitch, s->r.dtype->size, 16), &c, &st, err);
+	memset(&ka, 0, sizeof ka);
+	if (keeps_aligned(a->x, x_pitch, s->r.dtype->size, vector_align(s, s->r.dtype->size)))
+		ka.aligned |= X_ALIGNED;
+	if (keeps_aligned(a->y, y_pitch, s->r.out->size, vector_align(s, s->r.out->size)))
+		ka.aligned |= Y_ALIGNED;
+	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
+	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
+		ka.aligned |= W_ALIGNED;
+	fn = choose(k, a->cols, keeps_aligned(a->x, x_pitch, s->r.dtype->size, 16), ka.aligned, &c, &st, err);
 	if (fn == -2)
 		return st;
 	if (fn < 0) {
@@ -209,7 +224,6 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	}
 	if ((st = kgen_kernel_step(k, fn, err)))  /* a lazy kernel's first launch of it builds it */
 		return st;
-	memset(&ka, 0, sizeof ka);
 	ka.x = a->x;
 	ka.y = a->y;
 	ka.weight = a->weight;
@@ -223,13 +237,6 @@ rows_body(kgen_kernel *k, const struct kgen_rows_args *a, CUstream stream, kgen_
 	ka.y_pitch = y_pitch;
 	ka.ignore_index = a->ignore_index;
 	ka.eps = (float)a->eps;
-	if (keeps_aligned(a->x, x_pitch, s->r.dtype->size, vector_align(s, s->r.dtype->size)))
-		ka.aligned |= X_ALIGNED;
-	if (keeps_aligned(a->y, y_pitch, s->r.out->size, vector_align(s, s->r.out->size)))
-		ka.aligned |= Y_ALIGNED;
-	if (keeps_aligned(a->weight, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)) &&
-	    keeps_aligned(a->bias, 0, 1, vector_align(s, kgen_dtype_info[s->weight_dtype].size)))
-		ka.aligned |= W_ALIGNED;
 	if (c.cluster > 1) {
 		/* A cluster a row, as many clusters as the GPU holds at once, each walking its rows. */
 		unsigned long long most = (unsigned long long)(k->clusters[fn] > 0 ? k->clusters[fn] : 1);

@@ -75,12 +75,14 @@ static const struct geometry {
 } geometries[] = {
 	/* bf16 auto: 8 elements a load; 16 lanes x 2 loads to 256 columns, 8 rows a block of 128 (auto's warp kernels'
 	 * blocks, KGEN_ROWS_WARP_THREADS, where the spec's threads are more) */
-	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 125, 128 },
-	{ "kernel: rows\ndtype: bf16\nthreads: 64\n", 1000, 256, "rows_softmax_bf16_lanes16x2", 250, 64 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 256, "rows_softmax_bf16_exact16x2", 125, 128 },  /* rows of exactly its loads */
+	{ "kernel: rows\ndtype: bf16\n", 1000, 255, "rows_softmax_bf16_lanes16x2", 125, 128 },
+	{ "kernel: rows\ndtype: bf16\nthreads: 64\n", 1000, 256, "rows_softmax_bf16_exact16x2", 250, 64 },
 	/* 257 to 512 columns: a warp a row, 2 loads a thread (softmax's and RMSNorm's; LayerNorm's 16 x 4), 4 rows */
 	{ "kernel: rows\ndtype: bf16\n", 1000, 257, "rows_softmax_bf16_lanes32x2", 250, 128 },
-	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 250, 128 },
-	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_lanes16x4", 125, 128 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_exact32x2", 250, 128 },
+	{ "kernel: rows\ndtype: bf16\n", 1000, 512, "rows_softmax_bf16_lanes32x2", 250, 128, 513 },  /* rows unaligned */
+	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 512, "rows_layer_norm_bf16_exact16x4", 125, 128 },
 	/* 513 to 1024 columns: a block of 128 threads a row, one load each (KGEN_ROWS_AUTO_BLOCKS), aligned or not, on
 	 * sm_90 too; LayerNorm's staged, a warp a row (16 rows a block), at most the blocks 132 SMs hold (the fake says 2
 	 * each) */
@@ -149,7 +151,7 @@ static const struct geometry {
 	{ "kernel: rows\nop: layer_norm\ndtype: bf16\n", 1000, 16384, "rows_layer_norm_bf16_staged512x4w", 132, 1024, 0,
 	  2 * 1024 * 4 * 16 + 2 * 16384 * 2 },
 	/* f32: 4 elements a load */
-	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_lanes16x2", 2, 128 },  /* 8 rows a block */
+	{ "kernel: rows\nop: rms_norm\n", 10, 128, "rows_rms_norm_f32_exact16x2", 2, 128 },  /* 8 rows a block */
 	{ "kernel: rows\nop: rms_norm\n", 10, 1024, "rows_rms_norm_f32_block128x2", 10, 128 },
 	{ "kernel: rows\nop: layer_norm\n", 10, 1000, "rows_layer_norm_f32_block128x2", 10, 128 },
 	/* f32 to 8192 columns: blocks of 256 x 2, 512 x 2 and 512 x 4 loads a row, on sm_90 too */
@@ -209,15 +211,54 @@ END_TEST
 /* One kernel launched at several ranges of row lengths in turn, a staged one first and again: the kernel
  * list it makes at its first launch and keeps serves every later one (kernels cheap to build: the cache is
  * off here, and each is compiled at its first launch). */
+/* A warp kernel's exact twin takes rows of exactly its loads only where x, y, the weight and the bias all keep
+ * whole vectors aligned (their pitches too); else its generic kernel does. */
+START_TEST(rows_exact_twin_only_where_every_array_keeps_vectors_aligned)
+{
+	static const struct {
+		unsigned long long cols, x_pitch, y_pitch, weight, bias;
+		const char *name;
+	} cases[] = {
+		{ 256, 0, 0, 0x20000000, 0x30000000, "rows_layer_norm_bf16_exact16x2" },
+		{ 256, 264, 0, 0x20000000, 0x30000000, "rows_layer_norm_bf16_exact16x2" },  /* 528-byte pitch */
+		{ 256, 0, 0, 0, 0, "rows_layer_norm_bf16_exact16x2" },                     /* no weight, no bias */
+		{ 256, 257, 0, 0x20000000, 0x30000000, "rows_layer_norm_bf16_lanes16x2" },
+		{ 256, 0, 260, 0x20000000, 0x30000000, "rows_layer_norm_bf16_lanes16x2" },
+		{ 256, 0, 0, 0x20000002, 0x30000000, "rows_layer_norm_bf16_lanes16x2" },
+		{ 256, 0, 0, 0x20000000, 0x30000008, "rows_layer_norm_bf16_lanes16x2" },
+		{ 248, 0, 0, 0x20000000, 0x30000000, "rows_layer_norm_bf16_lanes16x2" },   /* whole vectors, not all */
+		{ 512, 0, 0, 0x20000000, 0x30000000, "rows_layer_norm_bf16_exact16x4" },
+		{ 512, 0, 0, 0x20000002, 0x30000002, "rows_layer_norm_bf16_lanes16x4" },
+	};
+	kgen_kernel *k = build("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+	kgen_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct kgen_rows_args a = args(1000, cases[i].cols);
+		a.x_pitch = cases[i].x_pitch;
+		a.y_pitch = cases[i].y_pitch;
+		a.weight = cases[i].weight;
+		a.bias = cases[i].bias;
+		*nlaunches = 0;
+		ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+		ck_assert_int_eq(*nlaunches, 1);
+		ck_assert_msg(!strcmp(launches[0].name, cases[i].name), "case %zu: %s, not %s", i, launches[0].name,
+		              cases[i].name);
+	}
+}
+END_TEST
+
 START_TEST(rows_one_kernel_every_length)
 {
 	static const struct {
 		unsigned long long cols;
 		const char *name;
 	} order[] = {
-		{ 4096, "rows_softmax_bf16_staged128x4" }, { 256, "rows_softmax_bf16_lanes16x2" },
+		{ 4096, "rows_softmax_bf16_staged128x4" }, { 256, "rows_softmax_bf16_exact16x2" },
 		{ 1536, "rows_softmax_bf16_block192x1" },  { 513, "rows_softmax_bf16_block128x1" },
-		{ 4096, "rows_softmax_bf16_staged128x4" }, { 512, "rows_softmax_bf16_lanes32x2" },
+		{ 4096, "rows_softmax_bf16_staged128x4" }, { 512, "rows_softmax_bf16_exact32x2" },
+		{ 200, "rows_softmax_bf16_lanes16x2" },    { 256, "rows_softmax_bf16_exact16x2" },
 	};
 	kgen_kernel *k = build("kernel: rows\ndtype: bf16\n");
 	kgen_error err;
@@ -359,6 +400,7 @@ main(void)
 	tcase_add_loop_test(tc, rows_launch_geometry, 0, (int)(sizeof geometries / sizeof geometries[0]));
 	tcase_add_test(tc, rows_no_rows_launch_nothing);
 	tcase_add_test(tc, rows_one_kernel_every_length);
+	tcase_add_test(tc, rows_exact_twin_only_where_every_array_keeps_vectors_aligned);
 	tcase_add_test(tc, rows_staged_kernel_too_large_is_left_out);
 	tcase_add_test(tc, rows_bad_calls_refused);
 	suite_add_tcase(s, tc);

@@ -143,7 +143,7 @@ END_TEST
 
 /* The contract of yaml: its kernels' suffixes, space-separated. */
 static void
-kernels_of(const char *yaml, char *buf, size_t n)
+kernels_of_all(const char *yaml, char *buf, size_t n, int twins)
 {
 	kgen_spec *spec = load(yaml);
 	const struct kgen_family *f = kgen_family_of(spec);
@@ -154,9 +154,67 @@ kernels_of(const char *yaml, char *buf, size_t n)
 	f->contract(spec, &c);
 	buf[0] = '\0';
 	for (i = 0; i < c.nsteps; i++)
-		at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? " " : "", c.step[i].suffix[0] ? c.step[i].suffix : "-");
+		if (twins || strncmp(c.step[i].suffix, "_exact", 6))
+			at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? " " : "",
+			                       c.step[i].suffix[0] ? c.step[i].suffix : "-");
 	kgen_spec_free(spec);
 }
+
+/* The kernels but the warp kernels' exact twins (rows_auto_has_exact_twins has those). */
+static void
+kernels_of(const char *yaml, char *buf, size_t n)
+{
+	kernels_of_all(yaml, buf, n, 0);
+}
+
+static char *source_of(const char *yaml);
+
+/* Every warp kernel of strategy auto that writes rows comes after its twin for rows of exactly its loads, which
+ * the launcher takes where every array keeps its vectors aligned (rows_launch_test); cross_entropy streams (no
+ * twin); strategy warp keeps one kernel, the exact path inside it. */
+START_TEST(rows_auto_has_exact_twins)
+{
+	char k[320];
+	kgen_spec *spec;
+	struct kgen_rows_choice c[KGEN_MAX_STEPS];
+	int n, i;
+
+	kernels_of_all("kernel: rows\n", k, sizeof k, 1);
+	ck_assert_ptr_nonnull(strstr(k, "_exact16x2 _lanes16x2 _exact32x2 _lanes32x2 _exact32x4 _lanes32x4 _block128x2 "));
+	kernels_of_all("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k, 1);
+	ck_assert_ptr_nonnull(strstr(k, "_exact16x2 _lanes16x2 _exact16x4 _lanes16x4 _exact32x4 _lanes32x4 _lanes128x4 "));
+	kernels_of_all("kernel: rows\nop: cross_entropy\n", k, sizeof k, 1);
+	ck_assert_ptr_null(strstr(k, "_exact"));
+	kernels_of_all("kernel: rows\nstrategy: warp\n", k, sizeof k, 1);
+	ck_assert_str_eq(k, "-");
+	spec = load("kernel: rows\nop: layer_norm\ndtype: bf16\n");
+	n = kgen_rows_kernels(spec, c, KGEN_MAX_STEPS);
+	for (i = 0; i < n; i++)
+		if (c[i].exact) {
+			ck_assert_int_lt(i + 1, n);
+			ck_assert_int_eq(c[i + 1].exact, 0);  /* its generic kernel next, alike but for that */
+			ck_assert_int_eq(c[i].lanes, c[i + 1].lanes);
+			ck_assert_int_eq(c[i].vectors, c[i + 1].vectors);
+			ck_assert_int_eq(kgen_rows_block(spec, &c[i]), kgen_rows_block(spec, &c[i + 1]));
+			ck_assert_uint_eq(c[i].upto, c[i + 1].upto);
+		}
+	kgen_spec_free(spec);
+	/* the twin's source: the exact path alone; the generic kernel without it */
+	{
+		char *src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\n");
+		const char *twin = strstr(src, "rows_rms_norm_bf16_exact16x2(const Rows a)");
+		const char *generic = strstr(src, "rows_rms_norm_bf16_lanes16x2(const Rows a)");
+		ck_assert_ptr_nonnull(twin);
+		ck_assert_ptr_nonnull(generic);
+		ck_assert_ptr_nonnull(strstr(twin, "rms_norm_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);"));
+		ck_assert_ptr_nonnull(strstr(generic, "rms_norm_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);"));
+		ck_assert_ptr_null(strstr(src, "a.cols == (Index)"));  /* no branch inside auto's kernels */
+		ck_assert_ptr_nonnull(strstr(src, "rows_rms_norm_bf16_exact16x2(a (struct Rows, by value))  <<<grid, 128>>>  "
+		                                 "when cols == 256, every array aligned"));
+		free(src);
+	}
+}
+END_TEST
 
 START_TEST(rows_auto_lists_its_kernels_by_row_length)
 {
@@ -514,6 +572,7 @@ rows_suite(void)
 	tcase_add_test(tc, rows_types_default_to_dtype);
 	tcase_add_loop_test(tc, rows_refused, 0, (int)KGEN_COUNT(refusals));
 	tcase_add_test(tc, rows_auto_lists_its_kernels_by_row_length);
+	tcase_add_test(tc, rows_auto_has_exact_twins);
 	tcase_add_test(tc, rows_capacities_follow_lanes_vectors_and_cluster);
 	tcase_add_test(tc, rows_sources_hold_what_each_variant_needs);
 	tcase_add_test(tc, rows_wide_kernels_take_twice_the_threads);

@@ -9,7 +9,8 @@ extern "C" __global__ void __launch_bounds__({{threads}})
 {{#exact}}
     // Rows of exactly {{lanes}} x {{vecs}} vectors, every array's vectors
     // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
+    // (see weights_early() for what the two gained; auto has a kernel of
+    // it alone, chosen at launch).
     if (a.cols == (Index){{lanes}} * {{vecs}} * VEC && (a.aligned & ({{aligned}})) == ({{aligned}})) {
         for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
             const Index row = first + threadIdx.x / {{lanes}};
@@ -22,6 +23,11 @@ extern "C" __global__ void __launch_bounds__({{threads}})
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / {{lanes}};
+{{#exact_only}}
+        {{call}}<{{lanes}}, {{vecs}}, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+{{/exact_only}}
+{{^exact_only}}
         {{call}}<{{lanes}}, {{vecs}}>(a, row < a.rows ? row : first, lane, row < a.rows);
+{{/exact_only}}
     }
 }

@@ -14,8 +14,11 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
+//   rows_layer_norm_bf16_exact16x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols == 256, every array aligned
 //   rows_layer_norm_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 256
+//   rows_layer_norm_bf16_exact16x4(a (struct Rows, by value))  <<<grid, 128>>>  when cols == 512, every array aligned
 //   rows_layer_norm_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 512
+//   rows_layer_norm_bf16_exact32x4(a (struct Rows, by value))  <<<grid, 128>>>  when cols == 1024, every array aligned
 //   rows_layer_norm_bf16_lanes32x4(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
 //   rows_layer_norm_bf16_lanes128x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_layer_norm_bf16_lanes128x8(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 8192
@@ -35,6 +38,7 @@
 //   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
 // threads, more rows a block), each staging its next rows in
@@ -734,6 +738,21 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 }
 #endif
 
+// 16 threads per row, each holding 2 loads of it: rows of exactly 256 elements, x, y, the weight and the bias keeping whole vectors aligned.
+extern "C" __global__ void __launch_bounds__(128)
+rows_layer_norm_bf16_exact16x2(const Rows a)
+{
+    constexpr int GROUPS = 128 / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 16;
+        layer_norm_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(128)
 rows_layer_norm_bf16_lanes16x2(const Rows a)
@@ -741,21 +760,26 @@ rows_layer_norm_bf16_lanes16x2(const Rows a)
     constexpr int GROUPS = 128 / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
-    // Rows of exactly 16 x 2 vectors, every array's vectors
-    // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
-    if (a.cols == (Index)16 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
-        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-            const Index row = first + threadIdx.x / 16;
-            layer_norm_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
-        }
-        return;
-    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / 16;
         layer_norm_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 16 threads per row, each holding 4 loads of it: rows of exactly 512 elements, x, y, the weight and the bias keeping whole vectors aligned.
+extern "C" __global__ void __launch_bounds__(128)
+rows_layer_norm_bf16_exact16x4(const Rows a)
+{
+    constexpr int GROUPS = 128 / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 16;
+        layer_norm_row<16, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -766,21 +790,26 @@ rows_layer_norm_bf16_lanes16x4(const Rows a)
     constexpr int GROUPS = 128 / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
-    // Rows of exactly 16 x 4 vectors, every array's vectors
-    // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
-    if (a.cols == (Index)16 * 4 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
-        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-            const Index row = first + threadIdx.x / 16;
-            layer_norm_row<16, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
-        }
-        return;
-    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / 16;
         layer_norm_row<16, 4>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 32 threads per row, each holding 4 loads of it: rows of exactly 1024 elements, x, y, the weight and the bias keeping whole vectors aligned.
+extern "C" __global__ void __launch_bounds__(128)
+rows_layer_norm_bf16_exact32x4(const Rows a)
+{
+    constexpr int GROUPS = 128 / 32;  // rows a block takes at once
+    const int lane = threadIdx.x % 32;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 32;
+        layer_norm_row<32, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -791,16 +820,6 @@ rows_layer_norm_bf16_lanes32x4(const Rows a)
     constexpr int GROUPS = 128 / 32;  // rows a block takes at once
     const int lane = threadIdx.x % 32;
 
-    // Rows of exactly 32 x 4 vectors, every array's vectors
-    // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
-    if (a.cols == (Index)32 * 4 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) == (X_ALIGNED | Y_ALIGNED | W_ALIGNED)) {
-        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-            const Index row = first + threadIdx.x / 32;
-            layer_norm_row<32, 4, true>(a, row < a.rows ? row : first, lane, row < a.rows);
-        }
-        return;
-    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {

@@ -13,7 +13,9 @@
 //
 // Kernels (extern "C"), one per launch, chosen by cols, for rows x cols elements
 // whose rows are x_pitch >= cols apart:
+//   rows_softmax_bf16_exact16x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols == 256, every array aligned
 //   rows_softmax_bf16_lanes16x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 256
+//   rows_softmax_bf16_exact32x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols == 512, every array aligned
 //   rows_softmax_bf16_lanes32x2(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 512
 //   rows_softmax_bf16_block128x1(a (struct Rows, by value))  <<<grid, 128>>>  when cols <= 1024
 //   rows_softmax_bf16_block192x1(a (struct Rows, by value))  <<<grid, 192>>>  when cols <= 1536
@@ -32,6 +34,7 @@
 //   rows_softmax_bf16_cluster8x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
 // _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
 // _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the
@@ -637,6 +640,21 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 }
 #endif
 
+// 16 threads per row, each holding 2 loads of it: rows of exactly 256 elements, x, y keeping whole vectors aligned.
+extern "C" __global__ void __launch_bounds__(128)
+rows_softmax_bf16_exact16x2(const Rows a)
+{
+    constexpr int GROUPS = 128 / 16;  // rows a block takes at once
+    const int lane = threadIdx.x % 16;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 16;
+        softmax_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
 // 16 threads per row, each holding up to 2 loads of it: rows of up to 256 elements.
 extern "C" __global__ void __launch_bounds__(128)
 rows_softmax_bf16_lanes16x2(const Rows a)
@@ -644,21 +662,26 @@ rows_softmax_bf16_lanes16x2(const Rows a)
     constexpr int GROUPS = 128 / 16;  // rows a block takes at once
     const int lane = threadIdx.x % 16;
 
-    // Rows of exactly 16 x 2 vectors, every array's vectors
-    // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
-    if (a.cols == (Index)16 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED)) == (X_ALIGNED | Y_ALIGNED)) {
-        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-            const Index row = first + threadIdx.x / 16;
-            softmax_row<16, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
-        }
-        return;
-    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
         const Index row = first + threadIdx.x / 16;
         softmax_row<16, 2>(a, row < a.rows ? row : first, lane, row < a.rows);
+    }
+}
+
+// 32 threads per row, each holding 2 loads of it: rows of exactly 512 elements, x, y keeping whole vectors aligned.
+extern "C" __global__ void __launch_bounds__(128)
+rows_softmax_bf16_exact32x2(const Rows a)
+{
+    constexpr int GROUPS = 128 / 32;  // rows a block takes at once
+    const int lane = threadIdx.x % 32;
+
+    // The block's groups move on together (their shuffles and barriers need
+    // every thread), so the loop ends by the block's first row.
+    for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
+        const Index row = first + threadIdx.x / 32;
+        softmax_row<32, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
     }
 }
 
@@ -669,16 +692,6 @@ rows_softmax_bf16_lanes32x2(const Rows a)
     constexpr int GROUPS = 128 / 32;  // rows a block takes at once
     const int lane = threadIdx.x % 32;
 
-    // Rows of exactly 32 x 2 vectors, every array's vectors
-    // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
-    if (a.cols == (Index)32 * 2 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED)) == (X_ALIGNED | Y_ALIGNED)) {
-        for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
-            const Index row = first + threadIdx.x / 32;
-            softmax_row<32, 2, true>(a, row < a.rows ? row : first, lane, row < a.rows);
-        }
-        return;
-    }
     // The block's groups move on together (their shuffles and barriers need
     // every thread), so the loop ends by the block's first row.
     for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {

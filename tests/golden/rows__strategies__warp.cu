@@ -284,7 +284,8 @@ rows_softmax_bf16(const Rows a)
 
     // Rows of exactly 16 x 4 vectors, every array's vectors
     // aligned, take a path with no bounds to check: fewer instructions
-    // (see weights_early() for what the two gained).
+    // (see weights_early() for what the two gained; auto has a kernel of
+    // it alone, chosen at launch).
     if (a.cols == (Index)16 * 4 * VEC && (a.aligned & (X_ALIGNED | Y_ALIGNED)) == (X_ALIGNED | Y_ALIGNED)) {
         for (Index first = (Index)blockIdx.x * GROUPS; first < a.rows; first += (Index)gridDim.x * GROUPS) {
             const Index row = first + threadIdx.x / 16;
