@@ -679,7 +679,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	int xent = s->row_op == KGEN_ROW_CROSS_ENTROPY, cluster = has_clusters(s);
 	struct kgen_rows_choice c[KGEN_MAX_STEPS];
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), staged = c[n - 1].stages > 0, hold = holds_weights(s);
-	struct tpl_args parts, stats, reduce, stage, loop;
+	struct tpl_args parts, stats, reduce, stage, loop, store;
 	struct kgen_ptx ptx = { 0 };
 	kgen_status st = KGEN_OK;
 	size_t j;
@@ -689,6 +689,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_init(&reduce);
 	tpl_init(&stage);
 	tpl_init(&loop);
+	tpl_init(&store);
 	TRY(convert(&parts, "x_to_float", s->r.dtype, 0, err));
 	if (kgen_rows_has_weight(s))
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
@@ -702,8 +703,10 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(loader(&parts, 0, err));
 	if (kgen_rows_has_weight(s) && regs)
 		TRY(part(&parts, "load_early", "rows/load_early.cu", NULL, err));
-	if (kgen_rows_writes_y(s))
-		TRY(part(&parts, "store", "rows/store.cu", NULL, err));
+	if (kgen_rows_writes_y(s)) {  /* the row functions that hold a row have an exact path (kernel_regs.cu) */
+		tpl_show(&store, "exact", regs);
+		TRY(part(&parts, "store", "rows/store.cu", &store, err));
+	}
 	if (staged) {
 		ptx.uses = KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
 		           KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
@@ -757,6 +760,7 @@ out:
 	tpl_free(&reduce);
 	tpl_free(&stage);
 	tpl_free(&loop);
+	tpl_free(&store);
 	return st;
 }
 

@@ -185,8 +185,8 @@ static __device__ __forceinline__ void load_row(const Rows &a, Index row, int la
 }
 
 // f as vector i of the row at p, inside its n elements: one store when the
-// vector is whole and the row aligned (EXACT: it is), else element by
-// element.
+// vector is whole and the row aligned, else element by element.
+// EXACT: the vector is whole and aligned (the exact path of kernel_regs.cu).
 template <bool EXACT = false>
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
                                                const float (&f)[VEC])

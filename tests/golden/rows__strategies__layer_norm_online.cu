@@ -115,14 +115,12 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
 }
 
 // f as vector i of the row at p, inside its n elements: one store when the
-// vector is whole and the row aligned (EXACT: it is), else element by
-// element.
-template <bool EXACT = false>
+// vector is whole and the row aligned, else element by element.
 static __device__ __forceinline__ void store_y(Out *__restrict__ p, Index i, Index n, bool aligned,
                                                const float (&f)[VEC])
 {
     const Index at = i * VEC;
-    if (EXACT || (aligned && at + VEC <= n)) {
+    if (aligned && at + VEC <= n) {
         Vec<Out> w;
 #pragma unroll
         for (int j = 0; j < VEC; j++)
