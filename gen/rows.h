@@ -35,7 +35,9 @@
  * more: at 32768 x 256 and 32768 x 512, bf16 and f32, softmax,
  * log-softmax, RMSNorm and LayerNorm each ran 1-6% faster in blocks of
  * 128 than of 512 (ncu, an H100, bench/results/nvidia-h100/
- * 2026-12-06-rows-short, choose/). */
+ * 2026-12-06-rows-short, choose/); reported with the exact twins from a
+ * second H100 run (bench/results/nvidia-h100/2026-12-06-rows-twins:
+ * through Python, faster than main at all 16 points by 0.2-7%). */
 #define KGEN_ROWS_WARP_THREADS 128
 #define KGEN_ROWS_AUTO(X) \
 	X(16, 2, KGEN_ROWS_FOR_ALL)                           \
