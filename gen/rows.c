@@ -337,8 +337,9 @@ kgen_rows_kernels(const struct kgen_spec *s, struct kgen_rows_choice *out, int m
 		if (!stages_for(s, &t))
 			continue;
 		t.upto = kgen_rows_capacity(s, &t);
-		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto)
-			continue;  /* held by the one before */
+		if (n && out[n - 1].stages && t.upto <= out[n - 1].upto &&
+		    !(out[n - 1].cluster > 8 && t.upto == out[n - 1].upto))
+			continue;  /* held by the one before (kept after a cluster of 16: where a GPU refuses that one) */
 		out[n] = t;
 		out[n++].stages = stages_for(s, &t);
 	}
@@ -465,7 +466,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	int n = kgen_rows_kernels(s, c, KGEN_MAX_STEPS), i;
 	long long load = s->load_width;
 	unsigned long long staged_from = kgen_rows_staged_from(s) / (unsigned long long)s->r.vec;  /* in loads */
-	int own_block = 0;  /* a _blockNxV kernel is listed */
+	int own_block = 0, most = 0;  /* a _blockNxV kernel is listed; the largest cluster */
 	char sfx[32];
 
 	memset(p, 0, sizeof *p);
@@ -499,11 +500,15 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 			kgen_contract_printf(st->note, sizeof st->note, "when cols <= %llu", cap * (unsigned long long)s->r.vec);
 		else if (n > 1)
 			kgen_contract_printf(st->note, sizeof st->note, "%s", c[i].lanes < 0 ? "for longer rows" : "");
-		if (n > 1 && c[i].stages) {
+		if (n > 1 && c[i].stages && i > 0 && c[i - 1].cluster > 8 && c[i - 1].upto == cap) {
+			kgen_contract_printf(st->note, sizeof st->note, "instead where the GPU refuses the cluster of %d",
+			                     c[i - 1].cluster);
+		} else if (n > 1 && c[i].stages) {
 			kgen_contract_printf(st->note, sizeof st->note, "instead on sm_90 when %llu < cols <= %llu",
 			                     staged_from * (unsigned long long)s->r.vec, cap * (unsigned long long)s->r.vec);
 			staged_from = cap;
 		}
+		most = c[i].cluster > most ? c[i].cluster : most;
 	}
 	if (s->row_strategy == KGEN_ROWS_CLUSTER)
 		kgen_contract_note(p, "// grid = %lld * at most rows: clusters of %lld blocks (__cluster_dims__), as many as the GPU\n"
@@ -549,6 +554,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// row over a cluster of B blocks (_clusterBxVw: of twice the threads, _clusterBxVh:\n"
 		                   "// of half), as many clusters as the GPU holds at once.  Raise each one's\n"
 		                   "// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first." : "");
+	if (most > 8)
+		kgen_contract_note(p, "// A cluster of %d blocks is not portable: set the kernel's\n"
+		                   "// CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED to 1 too (a GPU that refuses it\n"
+		                   "// cannot run it%s).\n", most, n > 1 ? "; kgen_rows() then takes the kernel listed after it" : "");
 	if (kgen_rows_writes_y(s))
 		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
@@ -946,8 +955,8 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_weight_dtype, KGEN_KEY_weight_dtype, FLOATS, "weight_dtype {v}: the weight and bias are f32, f16 or bf16" },
 	{ KGEN_KEY_label_dtype, KGEN_KEY_label_dtype, KGEN_BIT(KGEN_DT_I32) | KGEN_BIT(KGEN_DT_I64),
 	  "label_dtype {v}: labels are i32 or i64 (torch's are i64)" },
-	{ KGEN_KEY_cluster_size, KGEN_KEY_cluster_size, KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8),
-	  "cluster_size {v}: a cluster of 2, 4 or 8 blocks (the portable sizes)" },
+	{ KGEN_KEY_cluster_size, KGEN_KEY_cluster_size, KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8) | KGEN_BIT(16),
+	  "cluster_size {v}: a cluster of 2, 4 or 8 blocks (the portable sizes), or 16 (sm_90, where the GPU allows it)" },
 	{ KGEN_KEY_lanes, KGEN_KEY_row_strategy, KGEN_BIT(KGEN_ROWS_WARP) | KGEN_BIT(KGEN_ROWS_STAGED),
 	  "lanes needs strategy: warp or staged, not {w} (a block or a cluster per row; auto chooses its own)" },
 	{ KGEN_KEY_vectors, KGEN_KEY_row_strategy, ALL_BUT_AUTO,

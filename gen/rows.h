@@ -198,8 +198,21 @@
  * at 8192 x 262144 8 x 256 x 16 0.936 against 0.854; taken for 2-byte
  * elements where the spec has 512 threads, the default (what was
  * measured: half of fewer would leave an SM 4 warps or less): f32 keeps
- * the wide clusters, other threads the spec's.  A cluster that holds no
- * longer rows than the kernel before it is left out. */
+ * the wide clusters, other threads the spec's.  The norms' wide cluster
+ * of 16 blocks x 4 loads (not portable: sm_90 GPUs that allow it; an H100
+ * holds 7 at once, 112 SMs, against 15 clusters of 8) holds its part of
+ * the weight and bias beside its stages, where 8 blocks of 8 loads (128 KB
+ * of x a block) leave no room and read them from L2 every row: f32 of a
+ * copy on an H100 (bench/results/nvidia-h100/2026-12-06-rows-cluster16,
+ * fixed/, parts of 4096 vectors), RMSNorm 0.960-0.962 against 0.873-0.874
+ * at 8192 x 262144, 0.945-0.948 against 0.824-0.829 at 4096 x 196608;
+ * LayerNorm 0.951-0.954 against 0.872-0.876 and 0.772-0.774 against
+ * 0.738-0.748; reported with even parts from a second run (even/): 0.957-
+ * 0.959 at 8192 x 262144 both, LayerNorm of 140000 slower (0.583 against
+ * 0.637), bf16 RMSNorm of 393216 0.956 against the online kernel's 0.581.
+ * A cluster that holds no longer rows than the kernel before
+ * it is left out, but for the cluster of 8 after one of 16 (a GPU that
+ * refuses 16 takes it). */
 #define KGEN_ROWS_AUTO_CLUSTER(X) /* blocks, vectors, width, ops */ \
 	X(2, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
 	X(2, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
@@ -209,6 +222,7 @@
 	X(4, 8, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_SOFTMAX)  \
 	X(8, 16, KGEN_ROWS_HALF, KGEN_ROWS_FOR_SOFTMAX) \
 	X(8, 8, KGEN_ROWS_SPEC, KGEN_ROWS_FOR_ALL)      \
+	X(16, 4, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_RMS | KGEN_ROWS_FOR_LN) \
 	X(8, 8, KGEN_ROWS_WIDE, KGEN_ROWS_FOR_ALL)
 
 /* Shared memory a staged kernel's stages may take, in bytes (of the 227 KB

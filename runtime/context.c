@@ -351,6 +351,19 @@ count_clusters(kgen_context *ctx, struct kgen_kernel *k, int i, CUfunction f, kg
 	return KGEN_OK;
 }
 
+/* A spec's cluster of more than 8 blocks that the GPU refuses (cuFuncSetAttribute's result r). */
+static kgen_status
+refused_cluster(const struct kgen_cu *cu, int blocks, CUresult r, kgen_error *err)
+{
+	const char *name = NULL;
+
+	if (cu->cuGetErrorName)
+		cu->cuGetErrorName(r, &name);
+	return kgen_fail(err, KGEN_ECUDA, "a cluster of %d blocks is not portable, and this GPU refuses it "
+	                 "(cuFuncSetAttribute, NON_PORTABLE_CLUSTER_SIZE_ALLOWED: %s): use cluster_size 8 or less",
+	                 blocks, name ? name : "an error");
+}
+
 /* Step i of k from module m: its function found, its dynamic shared
  * memory limit raised to what it takes (whenever it takes any: a launch
  * without the raise may have at most 48 KiB less the kernel's static shared
@@ -364,15 +377,22 @@ load_step(kgen_context *ctx, struct kgen_kernel *k, int i, CUmodule m, kgen_erro
 	const struct kgen_step *st = &k->contract.step[i];
 	char name[96];
 	kgen_status r;
+	CUresult cr;
 	CUfunction f;
 
 	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), st->suffix);
 	KGEN_CU(cu, err, cuModuleGetFunction, (&f, m, name));
+	/* A cluster of more than 8 blocks (the portable most) is launched only where the GPU allows its size. */
+	if (st->cluster > 8 && !st->optional &&
+	    (cr = cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)) != CUDA_SUCCESS)
+		return refused_cluster(cu, st->cluster, cr, err);
 	if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
+	                     (st->cluster > 8 &&
+	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) != CUDA_SUCCESS) ||
 	                     (st->dynamic_smem > 0 &&
 	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 	                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
-		k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one): never launched */
+		k->occupancy[i] = 0;  /* a kernel for a larger GPU (a row family's staged one, a cluster of 16): never launched */
 	} else {
 		if (st->dynamic_smem > 0)
 			KGEN_CU(cu, err, cuFuncSetAttribute, (f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->dynamic_smem));

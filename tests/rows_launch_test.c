@@ -174,6 +174,18 @@ static const struct geometry {
 	{ "kernel: rows\n", 7, 262144, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 131076, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 262148, "rows_softmax_f32_online", 7, 512 },
+	/* the norms' f32 past 131072: a cluster of 16 blocks of 1024 x 4 loads, the weight (and bias) held beside the
+	 * stages (two for RMSNorm, one for LayerNorm); bf16's past 262144 the same (where 8 blocks would hold 64
+	 * elements a thread) */
+	{ "kernel: rows\nop: rms_norm\n", 7, 131076, "rows_rms_norm_f32_cluster16x4w", 112, 1024, 0,
+	  2 * 1024 * 4 * 16 + 16384 * 4 },
+	{ "kernel: rows\nop: layer_norm\n", 100, 262144, "rows_layer_norm_f32_cluster16x4w", 960, 1024, 0,
+	  1024 * 4 * 16 + 2 * 16384 * 4 },
+	{ "kernel: rows\nop: layer_norm\n", 7, 262148, "rows_layer_norm_f32_online", 7, 512 },
+	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 7, 262152, "rows_rms_norm_bf16_cluster16x4w", 112, 1024, 0,
+	  2 * 1024 * 4 * 16 + 32768 * 2 },
+	{ "kernel: rows\nop: layer_norm\nstrategy: cluster\ncluster_size: 16\nvectors: 4\n", 3, 1000, "rows_layer_norm_f32",
+	  48, 512, 0, 2 * 512 * 4 * 16 + 2 * 8192 * 4 },
 	/* cross_entropy's own table */
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 512, "rows_cross_entropy_bf16_lanes8x1", 16, 512 },
 	{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 1000, 100000, "rows_cross_entropy_bf16_online", 1000, 512 },
@@ -308,6 +320,33 @@ START_TEST(rows_staged_kernel_too_large_is_left_out)
 }
 END_TEST
 
+/* A GPU that refuses clusters of 16 blocks (FAKE_CUDA_PORTABLE_ONLY): auto's norms take the cluster of 8
+ * listed after it for f32 rows past 131072; a spec of cluster_size 16 fails to build (its one kernel). */
+START_TEST(rows_cluster16_refused)
+{
+	kgen_kernel *k;
+	struct kgen_rows_args a = args(100, 200000);
+	kgen_error err;
+
+	teardown();
+	setenv("FAKE_CUDA_PORTABLE_ONLY", "1", 1);
+	setup();
+	k = build("kernel: rows\nop: layer_norm\n");
+	*nlaunches = 0;
+	ck_assert_msg(kgen_rows(k, &a, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*nlaunches, 1);
+	ck_assert_str_eq(launches[0].name, "rows_layer_norm_f32_cluster8x8w");
+	ck_assert_uint_eq(launches[0].grid[0], 8 * 60);
+	k = NULL;
+	ck_assert_int_eq(kgen_kernel_build_yaml(ctx, "kernel: rows\nop: layer_norm\nstrategy: cluster\ncluster_size: 16\n"
+	                                        "vectors: 4\n", &k, &err), KGEN_ECUDA);
+	ck_assert_ptr_null(k);
+	ck_assert_str_eq(err.message, "a cluster of 16 blocks is not portable, and this GPU refuses it (cuFuncSetAttribute, "
+	                              "NON_PORTABLE_CLUSTER_SIZE_ALLOWED: CUDA_ERROR_UNKNOWN): use cluster_size 8 or less");
+	unsetenv("FAKE_CUDA_PORTABLE_ONLY");
+}
+END_TEST
+
 START_TEST(rows_no_rows_launch_nothing)
 {
 	kgen_kernel *k = build("kernel: rows\n");
@@ -398,6 +437,7 @@ main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, rows_launch_geometry, 0, (int)(sizeof geometries / sizeof geometries[0]));
+	tcase_add_test(tc, rows_cluster16_refused);
 	tcase_add_test(tc, rows_no_rows_launch_nothing);
 	tcase_add_test(tc, rows_one_kernel_every_length);
 	tcase_add_test(tc, rows_exact_twin_only_where_every_array_keeps_vectors_aligned);

@@ -81,8 +81,8 @@ static const struct refusal refusals[] = {
 	  "load_width: 6" },
 	{ "lanes_a_power_of_two", "kernel: rows\nstrategy: warp\nlanes: 12\n",
 	  "lanes 12 is not a power of two: use 1, 2, 4, 8, 16 or 32", 3, 8, "lanes: 12" },
-	{ "cluster_portable", "kernel: rows\nstrategy: cluster\ncluster_size: 16\n",
-	  "cluster_size 16: a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15, "cluster_size: 16" },
+	{ "cluster_sizes", "kernel: rows\nstrategy: cluster\ncluster_size: 12\n",
+	  "cluster_size 12: a cluster of 2, 4 or 8 blocks (the portable sizes), or 16 (sm_90, where the GPU allows it)", 3, 15, "cluster_size: 12" },
 	{ "vectors_fit_registers", "kernel: rows\nstrategy: block\nvectors: 32\n",
 	  "vectors 32 of 16 bytes are 512 bytes of the row a thread, over the 256 (64 registers) that stay in "
 	  "registers: use at most 16, or strategy: online for long rows", 3, 10, "vectors: 32" },
@@ -227,9 +227,11 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	kernels_of("kernel: rows\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 "
 	                    "_online _staged512x8 _staged1024x8w _cluster2x8w _cluster4x8w _cluster8x8w");
-	/* the norms keep clusters of the spec's threads to 131072 f32 elements, then 8 blocks of twice them */
+	/* the norms keep clusters of the spec's threads to 131072 f32 elements, then 16 blocks of twice them, 4 loads
+	 * each (their weight held beside the stages, where 8 blocks of 8 loads have no room for it), and those 8 where
+	 * a GPU refuses clusters of 16 */
 	kernels_of("kernel: rows\nop: rms_norm\n", k, sizeof k);
-	ck_assert_ptr_nonnull(strstr(k, "_online _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
+	ck_assert_ptr_nonnull(strstr(k, "_online _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster16x4w _cluster8x8w"));
 	/* bf16: blocks of 128, 192 and 256 threads, a load each (the row held exactly), in place of the warp a row of
 	 * 32 x 4 loads and of two warps (register and staged); no wide staged block or cluster (a thread's 64 bf16 are
 	 * more floats than half of its registers), but clusters of half the threads, 16 loads each */
@@ -293,13 +295,13 @@ START_TEST(rows_auto_lists_its_kernels_by_row_length)
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged512x8 _staged1024x8w _cluster2x8w _cluster4x8w _cluster8x8w"));
 	kernels_of("kernel: rows\nop: rms_norm\ndtype: bf16\nthreads: 128\n", k, sizeof k);
 	ck_assert_str_eq(k, "_lanes16x2 _lanes32x2 _block128x1 _block8 _online _staged128x2w _staged256x4w _cluster2x8 "
-	                    "_cluster4x8 _cluster8x8");
+	                    "_cluster4x8 _cluster8x8 _cluster16x4w");
 	/* LayerNorm's 16 x 4, the others' 32 x 2; bf16 LayerNorm takes no block of 128 (f32's does) */
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_lanes16x2 _lanes16x4 _lanes32x4 _lanes128x4 "));
 	kernels_of("kernel: rows\nop: layer_norm\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_lanes32x4 _block128x2 _block256x2 _block512x2 _block512x4 _block8 _online "
-	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster8x8w"));
+	                               "_staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8 _cluster16x4w _cluster8x8w"));
 	kernels_of("kernel: rows\nop: layer_norm\ndtype: bf16\n", k, sizeof k);
 	ck_assert_ptr_nonnull(strstr(k, "_online _staged32x4 _staged64x3w _staged64x4w _staged128x3w _staged256x2w "
 	                               "_staged256x4w _staged512x4w _staged1024x4w _cluster2x8 _cluster4x8 _cluster8x8"));
@@ -509,13 +511,16 @@ START_TEST(rows_half_clusters_and_far_weights)
 	ck_assert_ptr_nonnull(strstr(src, "extern __shared__ __align__(128) Vec<T> stage[];"));
 	ck_assert_ptr_null(strstr(src, "prefetch"));  /* no weight */
 	free(src);
-	/* f32 LayerNorm: 8 blocks of 1024 a row past 131072 hold no weight beside their stage, so they prefetch it; the
-	 * staged kernels and clusters that hold it pass FAR false, the blocks a row (LANES = NT) take none */
+	/* f32 LayerNorm past 131072: 16 blocks of 1024 x 4 loads a row hold the weight and bias beside their stage
+	 * (FAR false); the 8 blocks of 1024 x 8 after them (where a GPU refuses clusters of 16) hold none, so they
+	 * prefetch them; the blocks a row (LANES = NT) take no prefetch */
 	src = source_of("kernel: rows\nop: layer_norm\n");
 	ck_assert_ptr_nonnull(strstr(src, "asm volatile(\"prefetch.L1 [%0];\" ::\"l\"(p + i * VEC));"));
 	ck_assert_ptr_nonnull(strstr(src, "return LANES <= NT || !FAR ? 0 : AHEAD < 1 ? 1 : AHEAD < VECS ? AHEAD : VECS;"));
 	ck_assert_ptr_nonnull(strstr(src, "layer_norm_held<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);"));
 	ck_assert_ptr_nonnull(strstr(src, "staged_rows<8192, 8, 1024, 1, false>(a);"));  /* _cluster8x8w: not held */
+	ck_assert_ptr_nonnull(strstr(src, "CLUSTER_DIMS(16) __launch_bounds__(1024, 1)\nrows_layer_norm_f32_cluster16x4w(const Rows a)"));
+	ck_assert_ptr_nonnull(strstr(src, "staged_rows<16384, 4, 1024, 1, true>(a);"));  /* 1 stage, the weight and bias held */
 	free(src);
 }
 END_TEST
@@ -544,7 +549,7 @@ START_TEST(rows_wide_kernels_take_twice_the_threads)
 			ck_assert_uint_eq(kgen_rows_capacity(spec, &c[i]), 2048);
 		}
 	}
-	ck_assert_int_eq(wide, 7);  /* 64 x 3, 64 x 4, 128 x 3, 256 x 2, 256 x 4, 512 x 4 and 1024 x 4 */
+	ck_assert_int_eq(wide, 8);  /* 64 x 3, 64 x 4, 128 x 3, 256 x 2, 256 x 4, 512 x 4, 1024 x 4 and clusters of 16 x 4 */
 	kgen_spec_free(spec);
 	src = source_of("kernel: rows\nop: layer_norm\ndtype: bf16\n");
 	ck_assert_ptr_nonnull(strstr(src, "rows_layer_norm_bf16_staged512x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  "

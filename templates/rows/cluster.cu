@@ -13,7 +13,7 @@ static __device__ __forceinline__ unsigned int cluster_rank()
 // shared memory, by stores that complete on the receiver's mbarrier (no
 // cluster barrier, which would wait for the block's global stores to
 // drain): two sets of slots, the calls alternating between them.
-constexpr int MOST_BLOCKS = 8;                // the largest portable cluster
+constexpr int MOST_BLOCKS = 16;               // the largest cluster (of 16: non-portable, sm_90)
 __shared__ float exchange[2][MOST_BLOCKS][2];  // [set][block][word of the statistic]
 __shared__ unsigned long long exchanged[2];   // a set's slots are full
 __shared__ unsigned int exchanges;            // the block's calls so far
@@ -35,7 +35,7 @@ template <int BLOCKS, class S>
 static __device__ __forceinline__ S cluster_reduce(S v)
 {
     constexpr int WORDS = sizeof(S) / sizeof(float);
-    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 8 blocks");
+    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 16 blocks");
     const unsigned int call = exchanges, set = call % 2;
 
     __syncthreads();  // every thread has the count (and has read this set's last call)

@@ -8,9 +8,11 @@
 // launch's dynamic shared memory, STAGES x NT x VECS vectors{{held_doc}}.
 {{#cluster}}
 // LANES above NT is a row over a cluster of LANES / NT blocks (strategy
-// cluster): block r holds its part of each row, the vectors from
-// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
-// clusters walk the rows.
+// cluster): block r holds its part of each row, the `part` vectors from
+// r x part on (thread t the part's t, t + NT, ...), and the clusters walk
+// the rows.  The parts are even (a row's vectors over the blocks, in
+// steps of 8 vectors: 128-byte lines of x), so a row shorter than the
+// cluster holds keeps every block busy.
 {{/cluster}}
 {{#weights}}
 template <int LANES, int VECS, int NT, int STAGES, bool HOLD>
@@ -24,20 +26,25 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
 {{#cluster}}
-    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
-    const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
+    constexpr int BLOCKS = LANES / BLOCK;  // blocks a row
+    // (in 32 bits: a cluster's row is at most BLOCKS x ROOM vectors)
+    const unsigned int even = ((unsigned int)((a.cols + VEC - 1) / VEC) + BLOCKS - 1) / BLOCKS;
+    const unsigned int part = BLOCKS > 1 ? min((even + 7) / 8 * 8, (unsigned int)ROOM) : ROOM;  // vectors
+    const unsigned int from = BLOCKS > 1 ? cluster_rank() * part : 0;  // the first vector of this block's part
+    const Index ends = min((Index)(from + part) * VEC, a.cols);        // the part's end, in elements
 {{/cluster}}
 {{^cluster}}
-    constexpr int BLOCKS = 1;  // blocks a row
-    const Index from = 0;      // the first vector of this block's part
+    constexpr int BLOCKS = 1;              // blocks a row
+    const Index part = ROOM, from = 0;     // the vectors of this block's part, its first
+    const Index ends = a.cols;             // the part's end, in elements
 {{/cluster}}
     extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
 {{#weights}}
     __shared__ unsigned long long weights;
     W *const held = reinterpret_cast<W *>(stage + STAGES * GROUPS * ROOM);  // ROOM * VEC elements each
-    const Index wfrom = from * VEC, wn = a.cols > wfrom ? a.cols - wfrom : 0;  // the part's first element, count
-    const unsigned int wbytes = (unsigned int)((wn < (Index)ROOM * VEC ? wn : (Index)ROOM * VEC) * sizeof(W));
+    const Index wfrom = from * VEC, wn = ends > wfrom ? ends - wfrom : 0;  // the part's first element, count
+    const unsigned int wbytes = (unsigned int)(wn * sizeof(W));
     // Copied once where they and their length keep 16-byte vectors, else read every row from global memory.
     const bool hold = HOLD && a.weight && (unsigned long long)a.weight % 16 == 0 && a.cols * sizeof(W) % 16 == 0
 {{#bias}}
@@ -78,7 +85,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
 {{/weights}}
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
-                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, part, whole);
     }
     __syncthreads();
 {{#weights}}
@@ -102,14 +109,14 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
+        const Index n = first + group < a.rows ? ends : 0;  // the bound of this block's vectors (the statistics take a.cols)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
         load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, {{pad}});
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, part, whole);
 {{#weights}}
         {{call}}<LANES, VECS, NT, !HOLD>(b, row, lane, n, v);
 {{/weights}}

@@ -337,6 +337,8 @@ cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 	CUresult r = CUDA_SUCCESS;
 	int i;
 
+	if (a == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)  /* FAKE_CUDA_PORTABLE_ONLY: a GPU that refuses it */
+		return v && getenv("FAKE_CUDA_PORTABLE_ONLY") ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
 	if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
 		return CUDA_SUCCESS;
 	if (v < 0 || v > smem_optin() - FAKE_STATIC_SMEM)

@@ -226,12 +226,12 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
                  :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
 }
 
-// This thread's vectors of row `row` (of n elements: 0 for a group past
-// the last row) into v, as load_row() loads them, from the copy of its
-// part of the row (the ROOM vectors from `from` on) that the TMA unit made
-// in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.  NT: the block's
-// threads.
+// This thread's vectors of row `row` (those below element n: the row's
+// end, or its block's part's; 0 for a group past the last row) into v, as
+// load_row() loads them, from the copy of its part of the row (from
+// vector `from` on) that the TMA unit made in shared memory: the row's
+// `whole` first vectors (none where x's rows are not 16-byte aligned); the
+// vectors past them from x.  NT: the block's threads.
 template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
@@ -241,7 +241,7 @@ static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
-        if (i < whole && n)
+        if (i < whole && i * VEC < n)
             v[k] = stage[i - from];
         else
             load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
@@ -250,16 +250,16 @@ static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *
 
 // Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
 // there are) into dst, a row every ROOM vectors, completing on bar: of
-// each, the part of its `whole` first vectors from `from` on (ROOM at
-// most), or none (an arrival that expects no bytes).
+// each, the part of its `whole` first vectors from `from` on (`room`, at
+// most ROOM), or none (an arrival that expects no bytes).
 template <int GROUPS, int ROOM>
 static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
-                                                  Index from, Index whole)
+                                                  Index from, Index room, Index whole)
 {
     if (first >= a.rows)
         return;
     const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
-    const Index part = whole > from ? (whole - from < ROOM ? whole - from : ROOM) : 0;
+    const Index part = whole > from ? (whole - from < room ? whole - from : room) : 0;
     const unsigned int bytes = (unsigned int)(part * sizeof(Vec<T>));
     mbarrier_arrive_expect_tx(bar, bytes * rows);
     if (bytes)
@@ -317,7 +317,7 @@ static __device__ __forceinline__ unsigned int cluster_rank()
 // shared memory, by stores that complete on the receiver's mbarrier (no
 // cluster barrier, which would wait for the block's global stores to
 // drain): two sets of slots, the calls alternating between them.
-constexpr int MOST_BLOCKS = 8;                // the largest portable cluster
+constexpr int MOST_BLOCKS = 16;               // the largest cluster (of 16: non-portable, sm_90)
 __shared__ float exchange[2][MOST_BLOCKS][2];  // [set][block][word of the statistic]
 __shared__ unsigned long long exchanged[2];   // a set's slots are full
 __shared__ unsigned int exchanges;            // the block's calls so far
@@ -339,7 +339,7 @@ template <int BLOCKS, class S>
 static __device__ __forceinline__ S cluster_reduce(S v)
 {
     constexpr int WORDS = sizeof(S) / sizeof(float);
-    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 8 blocks");
+    static_assert(WORDS <= 2 && BLOCKS <= MOST_BLOCKS, "a statistic of at most 2 floats, at most 16 blocks");
     const unsigned int call = exchanges, set = call % 2;
 
     __syncthreads();  // every thread has the count (and has read this set's last call)
@@ -462,17 +462,23 @@ static __device__ __forceinline__ void softmax_row(const Rows &a, Index row, int
 // brings the block's next rows into STAGES stages of shared memory: the
 // launch's dynamic shared memory, STAGES x NT x VECS vectors.
 // LANES above NT is a row over a cluster of LANES / NT blocks (strategy
-// cluster): block r holds its part of each row, the vectors from
-// r x NT x VECS on (thread t the part's t, t + NT, ...), and the
-// clusters walk the rows.
+// cluster): block r holds its part of each row, the `part` vectors from
+// r x part on (thread t the part's t, t + NT, ...), and the clusters walk
+// the rows.  The parts are even (a row's vectors over the blocks, in
+// steps of 8 vectors: 128-byte lines of x), so a row shorter than the
+// cluster holds keeps every block busy.
 template <int LANES, int VECS, int NT, int STAGES>
 static __device__ __forceinline__ void staged_rows(const Rows &a)
 {
     constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
     constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
-    constexpr int BLOCKS = LANES / BLOCK;           // blocks a row
-    const Index from = BLOCKS > 1 ? (Index)cluster_rank() * ROOM : 0;  // the first vector of this block's part
+    constexpr int BLOCKS = LANES / BLOCK;  // blocks a row
+    // (in 32 bits: a cluster's row is at most BLOCKS x ROOM vectors)
+    const unsigned int even = ((unsigned int)((a.cols + VEC - 1) / VEC) + BLOCKS - 1) / BLOCKS;
+    const unsigned int part = BLOCKS > 1 ? min((even + 7) / 8 * 8, (unsigned int)ROOM) : ROOM;  // vectors
+    const unsigned int from = BLOCKS > 1 ? cluster_rank() * part : 0;  // the first vector of this block's part
+    const Index ends = min((Index)(from + part) * VEC, a.cols);        // the part's end, in elements
     extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
@@ -487,7 +493,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         fence_mbarrier_init();
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
-                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, part, whole);
     }
     __syncthreads();
     if constexpr (BLOCKS > 1)
@@ -499,14 +505,14 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
+        const Index n = first + group < a.rows ? ends : 0;  // the bound of this block's vectors (the statistics take a.cols)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
         load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, part, whole);
         softmax_held<LANES, VECS, NT>(a, row, lane, n, v);
     }
     if constexpr (BLOCKS > 1)

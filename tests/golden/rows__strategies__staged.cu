@@ -199,12 +199,12 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
                  :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
 }
 
-// This thread's vectors of row `row` (of n elements: 0 for a group past
-// the last row) into v, as load_row() loads them, from the copy of its
-// part of the row (the ROOM vectors from `from` on) that the TMA unit made
-// in shared memory: the row's `whole` first vectors (none where x's rows
-// are not 16-byte aligned); the vectors past them from x.  NT: the block's
-// threads.
+// This thread's vectors of row `row` (those below element n: the row's
+// end, or its block's part's; 0 for a group past the last row) into v, as
+// load_row() loads them, from the copy of its part of the row (from
+// vector `from` on) that the TMA unit made in shared memory: the row's
+// `whole` first vectors (none where x's rows are not 16-byte aligned); the
+// vectors past them from x.  NT: the block's threads.
 template <int LANES, int VECS, int NT>
 static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *stage, Index from, Index whole, Index row,
                                                    int lane, Index n, Vec<T> (&v)[VECS], T pad)
@@ -214,7 +214,7 @@ static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index i = k * STRIDE + lane;
-        if (i < whole && n)
+        if (i < whole && i * VEC < n)
             v[k] = stage[i - from];
         else
             load_raw(x, i, n, a.aligned & X_ALIGNED, v[k], pad);
@@ -223,16 +223,16 @@ static __device__ __forceinline__ void load_staged(const Rows &a, const Vec<T> *
 
 // Start the TMA unit's copies of rows first to first + GROUPS - 1 (those
 // there are) into dst, a row every ROOM vectors, completing on bar: of
-// each, the part of its `whole` first vectors from `from` on (ROOM at
-// most), or none (an arrival that expects no bytes).
+// each, the part of its `whole` first vectors from `from` on (`room`, at
+// most ROOM), or none (an arrival that expects no bytes).
 template <int GROUPS, int ROOM>
 static __device__ __forceinline__ void stage_rows(const Rows &a, Vec<T> *dst, unsigned long long *bar, Index first,
-                                                  Index from, Index whole)
+                                                  Index from, Index room, Index whole)
 {
     if (first >= a.rows)
         return;
     const int rows = a.rows - first < GROUPS ? (int)(a.rows - first) : GROUPS;
-    const Index part = whole > from ? (whole - from < ROOM ? whole - from : ROOM) : 0;
+    const Index part = whole > from ? (whole - from < room ? whole - from : room) : 0;
     const unsigned int bytes = (unsigned int)(part * sizeof(Vec<T>));
     mbarrier_arrive_expect_tx(bar, bytes * rows);
     if (bytes)
@@ -376,8 +376,9 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     constexpr int BLOCK = LANES < NT ? LANES : NT;  // a row's threads in this block
     constexpr int GROUPS = NT / BLOCK;              // rows a block takes at once
     constexpr int ROOM = BLOCK * VECS;              // vectors of a row's part in a stage
-    constexpr int BLOCKS = 1;  // blocks a row
-    const Index from = 0;      // the first vector of this block's part
+    constexpr int BLOCKS = 1;              // blocks a row
+    const Index part = ROOM, from = 0;     // the vectors of this block's part, its first
+    const Index ends = a.cols;             // the part's end, in elements
     extern __shared__ __align__(128) Vec<T> stage[];  // STAGES x GROUPS x ROOM, on whole 128-byte lines
     __shared__ unsigned long long full[STAGES];
     const int group = threadIdx.x / BLOCK, lane = (int)from + threadIdx.x % BLOCK;
@@ -390,7 +391,7 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
         fence_mbarrier_init();
         for (int s = 0; s < STAGES; s++)
             stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s],
-                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, whole);
+                                     (Index)blockIdx.x / BLOCKS * GROUPS + s * step, from, part, whole);
     }
     __syncthreads();
 
@@ -400,14 +401,14 @@ static __device__ __forceinline__ void staged_rows(const Rows &a)
     for (Index first = (Index)blockIdx.x / BLOCKS * GROUPS; first < a.rows; first += step, it++) {
         const int s = it % STAGES;
         const Index row = first + group < a.rows ? first + group : first;
-        const Index n = first + group < a.rows ? a.cols : 0;
+        const Index n = first + group < a.rows ? ends : 0;  // the bound of this block's vectors (the statistics take a.cols)
         Vec<T> v[VECS];
 
         mbarrier_wait(&full[s], it / STAGES % 2);
         load_staged<LANES, VECS, NT>(a, stage + (s * GROUPS + group) * ROOM, from, whole, row, lane, n, v, x_neg_inf());
         __syncthreads();  // the stage is in registers: refill it STAGES steps ahead
         if (threadIdx.x == 0)
-            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, whole);
+            stage_rows<GROUPS, ROOM>(a, stage + s * GROUPS * ROOM, &full[s], first + STAGES * step, from, part, whole);
         softmax_held<LANES, VECS, NT>(a, row, lane, n, v);
     }
 }
