@@ -377,18 +377,18 @@ load_step(kgen_context *ctx, struct kgen_kernel *k, int i, CUmodule m, kgen_erro
 	const struct kgen_step *st = &k->contract.step[i];
 	char name[96];
 	kgen_status r;
-	CUresult cr;
+	CUresult cr = CUDA_SUCCESS;
 	CUfunction f;
+	int refused;
 
 	snprintf(name, sizeof name, "%s%s", kgen_spec_kernel_name(&k->spec), st->suffix);
 	KGEN_CU(cu, err, cuModuleGetFunction, (&f, m, name));
 	/* A cluster of more than 8 blocks (the portable most) is launched only where the GPU allows its size. */
-	if (st->cluster > 8 && !st->optional &&
-	    (cr = cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)) != CUDA_SUCCESS)
+	refused = st->cluster > 8 &&
+	          (cr = cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)) != CUDA_SUCCESS;
+	if (refused && !st->optional)
 		return refused_cluster(cu, st->cluster, cr, err);
-	if (st->optional && (st->dynamic_smem > ctx->smem_optin ||
-	                     (st->cluster > 8 &&
-	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) != CUDA_SUCCESS) ||
+	if (st->optional && (refused || st->dynamic_smem > ctx->smem_optin ||
 	                     (st->dynamic_smem > 0 &&
 	                      cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 	                                             (int)st->dynamic_smem) != CUDA_SUCCESS))) {
