@@ -7,7 +7,8 @@
 {{#softmax}}
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
-// its combines cost more exponentials than they save, H200.)
+// its combines cost more exponentials than they save, H200; one exchange
+// of each warp's or cluster block's pair no faster either, H100.)
 {{/softmax}}
 template <int LANES, int VECS, int NT = THREADS, bool EXACT = false>
 {{#softmax}}

@@ -221,7 +221,8 @@ static __device__ __forceinline__ S row_reduce(S v)
 // reductions): the row's max, the sum of exp(x - max), then each element.
 // Each exp(x - max) is kept for y: one exponential an element.  (One
 // reduction of each thread's (max, sum) pair instead measured no faster:
-// its combines cost more exponentials than they save, H200.)
+// its combines cost more exponentials than they save, H200; one exchange
+// of each warp's or cluster block's pair no faster either, H100.)
 template <int LANES, int VECS, int NT = THREADS, bool EXACT = false>
 static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, int lane, Index n, const Vec<T> (&v)[VECS])
 {
