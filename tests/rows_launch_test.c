@@ -174,13 +174,13 @@ static const struct geometry {
 	{ "kernel: rows\n", 7, 262144, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 131076, "rows_softmax_f32_cluster8x8w", 56, 1024, 0, 1024 * 8 * 16 },
 	{ "kernel: rows\n", 7, 262148, "rows_softmax_f32_online", 7, 512 },
-	/* the norms' f32 past 131072: a cluster of 16 blocks of 1024 x 4 loads, the weight (and bias) held beside the
-	 * stages (two for RMSNorm, one for LayerNorm); bf16's past 262144 the same (where 8 blocks would hold 64
-	 * elements a thread) */
+	/* the norms' f32 past 131072: a cluster of 16 blocks, the weight (and bias) held beside the stages: RMSNorm's
+	 * of 1024 x 4 loads, two stages; LayerNorm's of 512 x 8, one; bf16's past 262144 the same (where 8 blocks
+	 * would hold 64 elements a thread) */
 	{ "kernel: rows\nop: rms_norm\n", 7, 131076, "rows_rms_norm_f32_cluster16x4w", 112, 1024, 0,
 	  2 * 1024 * 4 * 16 + 16384 * 4 },
-	{ "kernel: rows\nop: layer_norm\n", 100, 262144, "rows_layer_norm_f32_cluster16x4w", 960, 1024, 0,
-	  1024 * 4 * 16 + 2 * 16384 * 4 },
+	{ "kernel: rows\nop: layer_norm\n", 100, 262144, "rows_layer_norm_f32_cluster16x8", 960, 512, 0,
+	  512 * 8 * 16 + 2 * 16384 * 4 },
 	{ "kernel: rows\nop: layer_norm\n", 7, 262148, "rows_layer_norm_f32_online", 7, 512 },
 	{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 7, 262152, "rows_rms_norm_bf16_cluster16x4w", 112, 1024, 0,
 	  2 * 1024 * 4 * 16 + 32768 * 2 },

@@ -36,7 +36,7 @@
 //   rows_layer_norm_bf16_cluster2x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 32768 < cols <= 65536
 //   rows_layer_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
-//   rows_layer_norm_bf16_cluster16x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 262144 < cols <= 524288
+//   rows_layer_norm_bf16_cluster16x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 262144 < cols <= 524288
 // _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
 // block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
 // _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
@@ -1018,12 +1018,12 @@ rows_layer_norm_bf16_cluster8x8(const Rows a)
 #endif
 }
 
-// 16 blocks of 1024 threads per row, each thread holding up to 4 loads of it: rows of up to 524288 elements.
+// 16 blocks of 512 threads per row, each thread holding up to 8 loads of it: rows of up to 524288 elements.
 // Dynamic shared memory 196608 bytes: 1 stage of 65536 bytes, then its part of the weight and the bias.
-extern "C" __global__ void CLUSTER_DIMS(16) __launch_bounds__(1024, 1)
-rows_layer_norm_bf16_cluster16x4w(const Rows a)
+extern "C" __global__ void CLUSTER_DIMS(16) __launch_bounds__(512, 1)
+rows_layer_norm_bf16_cluster16x8(const Rows a)
 {
 #if __CUDA_ARCH__ >= 900
-    staged_rows<16384, 4, 1024, 1, true>(a);
+    staged_rows<8192, 8, 512, 1, true>(a);
 #endif
 }
