@@ -728,7 +728,7 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 	tpl_show(&stats, "sum", (softmax && regs) || s->row_op == KGEN_ROW_RMS_NORM ||
 	                        (s->row_op == KGEN_ROW_LAYER_NORM && regs));
 	tpl_show(&stats, "max_sum", xent || (softmax && online));
-	tpl_show(&stats, "shifted", s->row_op == KGEN_ROW_LAYER_NORM && online);
+	tpl_show(&stats, "moments", s->row_op == KGEN_ROW_LAYER_NORM && online);
 	TRY(part(&parts, "stats", "rows/stats.cu", &stats, err));
 	if (cluster)
 		TRY(part(&parts, "cluster", "rows/cluster.cu", NULL, err));

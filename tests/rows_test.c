@@ -370,10 +370,13 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "st.async.shared::cluster.mbarrier::complete_tx::bytes.f32"));
 	ck_assert_ptr_nonnull(strstr(src, "mapa.shared::cluster"));
 	ck_assert_ptr_nonnull(strstr(src, "// Needs: sm_90 or newer (strategy: cluster)."));
-	ck_assert_ptr_null(strstr(src, "struct ShiftedSums"));
+	ck_assert_ptr_null(strstr(src, "struct Moments"));
 	free(src);
 	src = source_of("kernel: rows\nop: layer_norm\nstrategy: online\ndtype: bf16\nweight_dtype: f32\n");
-	ck_assert_ptr_nonnull(strstr(src, "struct ShiftedSums"));
+	/* each batch's moments merged by Chan's formula, the larger first (the same bits in both lanes of a shuffle) */
+	ck_assert_ptr_nonnull(strstr(src, "struct Moments"));
+	ck_assert_ptr_nonnull(strstr(src, "t = combine(t, Moments{ count, mean, m2 });"));
+	ck_assert_ptr_nonnull(strstr(src, "if (b.n > a.n || (b.n == a.n && (b.mean > a.mean || (b.mean == a.mean && b.m2 > a.m2)))) {"));
 	ck_assert_ptr_nonnull(strstr(src, "typedef float W;"));
 	ck_assert_ptr_nonnull(strstr(src, "layer_norm_online<THREADS, 4>(a, row, threadIdx.x)"));
 	ck_assert_ptr_null(strstr(src, "CLUSTER"));  /* no row over a cluster */

@@ -1,12 +1,11 @@
-"""A float32 model of LayerNorm's online statistics (a block of 512
-threads a row, then a butterfly over the threads): the variance of a row
-of 393216 float32 elements drawn 3 x normal, by the sums of x - x[0] and of
-their squares (kgen's online kernel: thread t adds elements t, t + 512,
-...) and by Chan's formula over batches' moments (branch
-exp/ln-online-chan, not yet run on a GPU: thread t merges batches t,
-t + 512, ... of 16 elements), against float64.  Rows: plain, with the
-first element 1000 standard deviations out, and with a mean of 1000.
-Needs numpy.  Usage: python3 bench/rows/variance_model.py"""
+"""A float32 model of LayerNorm's online statistics, in the order the
+kernel adds (a block of 512 threads a row, each taking batches of 16
+elements 512 batches apart, then a butterfly over the threads): the
+variance of a row of 393216 float32 elements drawn 3 x normal, by the sums
+of x - x[0] and of their squares (kgen before session 27) and by Chan's
+formula over each batch's moments (kgen since), against float64.
+Rows: plain, with the first element 1000 standard deviations out, and with
+a mean of 1000.  Needs numpy.  Usage: python3 bench/rows/variance_model.py"""
 import numpy as np
 
 F = np.float32

@@ -123,6 +123,41 @@ def test_rows_of_exactly_a_warp_kernels_loads(op, dtype, gen):
                   "%s %s %d columns, pitch %d, from element %d" % (op, dtype, cols, cols + extra, start))
 
 
+@pytest.mark.parametrize("cols", [20000, 40001, 100000, 200000, 262144, 393216])
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "rms_norm", "layer_norm"])
+def test_long_rows_with_uneven_parts(op, dtype, cols, gen):
+    """Long rows (auto's clusters on sm_90: a row over several blocks; f32
+    past 262144 the online kernel) whose parts differ: -inf over the
+    first or the last three quarters of a row (parts of -inf alone), a row
+    of -inf but one element, every other element -inf; for the norms an
+    element 1000 standard deviations out at either end (which the variance
+    must not lose), rows far from 0 (a mean of 1000) and rows constant over
+    three quarters.  Each length fills part of what its kernel holds but
+    262144 (and f32's 393216, which takes the online kernel)."""
+    dt = DTYPES[dtype]
+    x, w, b, labels = inputs(op, (8, cols), dt, gen)
+    q = 3 * cols // 4
+    if op in ("rms_norm", "layer_norm"):
+        x[0, 0] = 3000.0
+        x[1, -1] = -3000.0
+        x[2] += 1000.0
+        x[3, :q] = 50.0
+    else:
+        x[0, :q] = float("-inf")
+        x[1, cols - q:] = float("-inf")
+        x[2] = float("-inf")
+        x[2, cols // 2] = 1.0
+        x[3, 1::2] = float("-inf")
+    got = call(op, x, w, b, labels)
+    want = reference(op, x, w, b, labels)
+    if op == "log_softmax":  # -inf where x is -inf, exactly
+        gone = torch.isinf(want)
+        assert torch.equal(torch.isinf(got) & (got < 0), gone), "%s %s %d: -inf elements" % (op, dtype, cols)
+        got, want = got.masked_fill(gone, 0), want.masked_fill(gone, 0)
+    close(got, want, "%s %s %d columns, uneven parts" % (op, dtype, cols))
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_every_element_is_written_into_out(op, gen):
     # out= poisoned with NaN first, its rows padded (for the ops that write rows).

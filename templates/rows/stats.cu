@@ -86,22 +86,35 @@ static __device__ __forceinline__ MaxSum add_batch(MaxSum t, const float (&v)[VE
 }
 
 {{/max_sum}}
-{{#shifted}}
-// Sums of d = x - K and of d * d over the elements seen, K a value of the
-// row; two add.  The variance is E[d^2] - E[d]^2, which does not cancel
-// away when K is near the row's values.
-struct ShiftedSums {
-    float s1, s2;
+{{#moments}}
+// The count of the elements seen, their mean and the sum of their squared
+// deviations from it.  Two combine by Chan's formula: the mean moves to
+// the pair's by each one's share, and m2 gains the squared distance
+// between their means weighted by n_a n_b / n; an empty one adds nothing.
+// (No cancellation: rows far from 0, or with an element far out, keep
+// their variance.)
+struct Moments {
+    float n, mean, m2;
 };
 
-static __device__ __forceinline__ ShiftedSums combine(ShiftedSums a, ShiftedSums b)
+static __device__ __forceinline__ Moments combine(Moments a, Moments b)
 {
-    return { a.s1 + b.s1, a.s2 + b.s2 };
+    // The larger first (by n, then mean, then m2), so that both lanes of a
+    // shuffle get the same bits.
+    if (b.n > a.n || (b.n == a.n && (b.mean > a.mean || (b.mean == a.mean && b.m2 > a.m2)))) {
+        const Moments c = a;
+        a = b;
+        b = c;
+    }
+    if (b.n == 0.0f)
+        return a;
+    const float n = a.n + b.n, d = b.mean - a.mean, f = b.n / n;
+    return { n, a.mean + d * f, a.m2 + b.m2 + d * d * a.n * f };
 }
 
-static __device__ __forceinline__ ShiftedSums shfl_xor(ShiftedSums a, int mask)
+static __device__ __forceinline__ Moments shfl_xor(Moments a, int mask)
 {
-    return { __shfl_xor_sync(0xffffffffu, a.s1, mask), __shfl_xor_sync(0xffffffffu, a.s2, mask) };
+    return { __shfl_xor_sync(0xffffffffu, a.n, mask), __shfl_xor_sync(0xffffffffu, a.mean, mask),
+             __shfl_xor_sync(0xffffffffu, a.m2, mask) };
 }
-
-{{/shifted}}
+{{/moments}}
