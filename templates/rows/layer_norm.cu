@@ -17,6 +17,12 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
             b[j] = 0.0f;
 }
 
+// The elements of the row of n in the vector that starts at element at: VEC, fewer at its end, 0 past it.
+static __device__ __forceinline__ int elements_inside(Index at, Index n)
+{
+    return at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);
+}
+
 {{#regs}}
 // Row `row` of x normalised into y, from this thread's vectors v of it
 // (lane, lane + STRIDE, ... of the LANES threads that share it; n
@@ -59,7 +65,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
     for (int k = 0; k < VECS; k++) {
         const Index at = (k * STRIDE + lane) * VEC;
-        const int inside = EXACT ? VEC : at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);  // elements of the row
+        const int inside = EXACT ? VEC : elements_inside(at, n);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             if (j < inside)
@@ -135,7 +141,7 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
         for (int k = 0; k < VECS; k++) {
             const Index at = (base + (Index)k * LANES) * VEC;
             load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the end
-            inside[k] = at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);
+            inside[k] = elements_inside(at, n);
             count += (float)inside[k];
         }
 #pragma unroll

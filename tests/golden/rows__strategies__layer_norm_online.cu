@@ -211,6 +211,12 @@ static __device__ __forceinline__ void affine(const Rows &a, Index i, Index n, f
             b[j] = 0.0f;
 }
 
+// The elements of the row of n in the vector that starts at element at: VEC, fewer at its end, 0 past it.
+static __device__ __forceinline__ int elements_inside(Index at, Index n)
+{
+    return at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);
+}
+
 // The row for rows of any length, VECS loads in flight a thread: a pass
 // for the row's Moments (each batch of loads' mean and squared deviations
 // from it, two passes over registers, merged into the thread's by Chan's
@@ -237,7 +243,7 @@ static __device__ __forceinline__ void layer_norm_online(const Rows &a, Index ro
         for (int k = 0; k < VECS; k++) {
             const Index at = (base + (Index)k * LANES) * VEC;
             load_x(x, base + (Index)k * LANES, n, a.aligned & X_ALIGNED, v[k], 0.0f);  // 0 past the end
-            inside[k] = at >= n ? 0 : n - at >= VEC ? VEC : (int)(n - at);
+            inside[k] = elements_inside(at, n);
             count += (float)inside[k];
         }
 #pragma unroll
