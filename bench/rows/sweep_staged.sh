@@ -8,6 +8,9 @@
 # "128 256 512 1024") the threads a row, VECTORS (default "1 2 4 8") the loads
 # a thread; CLUSTERS (default none, e.g. "2 4 8") adds strategy cluster at
 # each cluster size x THREADS x VECTORS (a row over the cluster's blocks).
+# EXACT (default none, e.g. 4096) keeps the staged points whose row room
+# (lanes x vectors x the elements of a 16-byte load) is EXACT elements:
+# the rows a sweep at that many columns is about, held exactly.
 # Strategy auto's own kernel (OP-DTYPE-auto.yaml) is timed first, in the
 # same run.
 set -eu
@@ -18,6 +21,7 @@ dt=${4:-bf16}
 shift 4 2>/dev/null || shift $#
 [ $# -gt 0 ] || set -- 32768x4096 32768x16384
 mkdir -p "$out/specs"
+case $dt in f32) per=4 ;; *) per=8 ;; esac  # elements of a 16-byte load
 f="$out/specs/$op-$dt-auto.yaml"
 printf 'kernel: rows\nop: %s\ndtype: %s\n' "$op" "$dt" > "$f"
 specs=$f
@@ -32,6 +36,7 @@ for t in ${THREADS:-256 512 1024}; do
 	for lanes in ${LANES:-128 256 512 1024}; do
 		[ "$lanes" -le "$t" ] || continue
 		for v in ${VECTORS:-1 2 4 8}; do
+			[ -z "${EXACT:-}" ] || [ $((lanes * v * per)) -eq "$EXACT" ] || continue
 			add "$op-$dt-staged$t-$lanes-v$v" "$(printf 'kernel: rows\nop: %s\ndtype: %s\nstrategy: staged\nthreads: %s\nlanes: %s\nvectors: %s\n' \
 				"$op" "$dt" "$t" "$lanes" "$v")"
 		done
