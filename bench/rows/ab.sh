@@ -15,8 +15,7 @@ b=${2:?$usage}
 out=${3:?$usage}
 rounds=${4:-2}
 dt=${5:-bf16}
-shift 3
-shift 2 2>/dev/null || shift $#
+if [ $# -ge 5 ]; then shift 5; else set --; fi  # (dash exits on a shift past the end)
 [ $# -gt 0 ] || set -- 32768x1024 32768x4096 32768x16384 8192x262144
 top=$(cd "$(dirname "$0")/../.." && pwd)
 specs=

@@ -13,7 +13,7 @@ kgen=${1:?usage: sweep.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 op=${3:-softmax}
 dt=${4:-bf16}
-shift 4 2>/dev/null || shift $#
+if [ $# -ge 4 ]; then shift 4; else set --; fi  # (dash exits on a shift past the end)
 [ $# -gt 0 ] || set -- 32768x256 32768x512 32768x1024 32768x4096 32768x16384
 mkdir -p "$out/specs"
 # strategy auto (the op's default) first: the kernel a call takes now, timed in the same run

@@ -18,7 +18,7 @@ kgen=${1:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 out=${2:?usage: sweep_staged.sh KGEN OUT_DIR [OP] [DTYPE] [SHAPES...]}
 op=${3:-softmax}
 dt=${4:-bf16}
-shift 4 2>/dev/null || shift $#
+if [ $# -ge 4 ]; then shift 4; else set --; fi  # (dash exits on a shift past the end)
 [ $# -gt 0 ] || set -- 32768x4096 32768x16384
 mkdir -p "$out/specs"
 case $dt in f32) per=4 ;; *) per=8 ;; esac  # elements of a 16-byte load
