@@ -18,7 +18,7 @@
 #    None of it needs a GPU.
 # 5. Every source under bench/ but bench/results/ (.sh, .py, .c, .cu, .md,
 #    .yaml) is named in Makefile.am, so that `make dist` (the tarball the
-#    GPU machine builds from) carries it: four bench/rows scripts and five
+#    GPU machine builds from) carries it: seven bench/rows files and five
 #    bench/matmul files were left out until 2026-12-07.
 #
 # 1 and 2 read the source tree; a `make dist` tarball has no bench/results/,
@@ -130,24 +130,6 @@ else
 	fail=1
 fi
 
-# ---- 5: every bench source in the dist ----
-if [ -f "$src/Makefile.am" ]; then
-	(cd "$src" && find bench -path bench/results -prune -o -type f \( -name '*.sh' -o -name '*.py' -o -name '*.c' \
-		-o -name '*.cu' -o -name '*.md' -o -name '*.yaml' \) -print | LC_ALL=C sort) > "$tmp/all" || exit 99
-	# Makefile.am's words, a line each: a path counts where it stands whole
-	tr -s ' \t\\=' '\n\n\n\n' < "$src/Makefile.am" | LC_ALL=C sort -u > "$tmp/words" || exit 99
-	LC_ALL=C comm -23 "$tmp/all" "$tmp/words" > "$tmp/left" || exit 99
-	if [ -s "$tmp/left" ]; then
-		say "FAIL: sources under bench/ that Makefile.am does not name (make dist leaves them out):"
-		sed 's/^/  /' "$tmp/left"
-		fail=1
-	else
-		say "ok: the $(wc -l < "$tmp/all") sources under bench/ are named in Makefile.am"
-	fi
-else
-	say "skip: no Makefile.am here: the dist's list of bench sources is not checked"
-fi
-
 # ---- 4: the CUDA sources, on request ----
 (cd "$src" && find bench -path bench/results -prune -o -type f -name '*.cu' -print | LC_ALL=C sort) > "$tmp/cu" || exit 99
 ncu=$(wc -l < "$tmp/cu")
@@ -167,4 +149,23 @@ else
 		fi
 	done < "$tmp/cu"
 fi
+
+# ---- 5: every bench source in the dist ----
+if [ -f "$src/Makefile.am" ]; then
+	(cd "$src" && find bench -path bench/results -prune -o -type f \( -name '*.sh' -o -name '*.py' -o -name '*.c' \
+		-o -name '*.cu' -o -name '*.md' -o -name '*.yaml' \) -print | LC_ALL=C sort) > "$tmp/all" || exit 99
+	# Makefile.am's words, a line each: a path counts where it stands whole
+	tr -s ' \t\\=' '\n\n\n\n' < "$src/Makefile.am" | LC_ALL=C sort -u > "$tmp/words" || exit 99
+	LC_ALL=C comm -23 "$tmp/all" "$tmp/words" > "$tmp/left" || exit 99
+	if [ -s "$tmp/left" ]; then
+		say "FAIL: sources under bench/ that Makefile.am does not name (make dist leaves them out):"
+		sed 's/^/  /' "$tmp/left"
+		fail=1
+	else
+		say "ok: the $(wc -l < "$tmp/all") sources under bench/ are named in Makefile.am"
+	fi
+else
+	say "skip: no Makefile.am here: the dist's list of bench sources is not checked"
+fi
+
 exit $fail
