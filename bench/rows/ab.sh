@@ -31,7 +31,8 @@ while [ "$i" -le "$rounds" ]; do
 		if [ $k = a ]; then kg=$a; else kg=$b; fi
 		# shellcheck disable=SC2086
 		"$kg" run $specs --bench --set dtype="$dt" $shapes --tsv "$out/ab-$k-$dt-$i.tsv" \
-			> "$out/ab-$k-$dt-$i.log" 2>&1 || true
+			> "$out/ab-$k-$dt-$i.log" 2>&1 ||
+			echo "ab.sh: $kg failed in round $i (its cells are missing below): $out/ab-$k-$dt-$i.log" >&2
 	done
 	i=$((i + 1))
 done
