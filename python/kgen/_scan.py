@@ -15,7 +15,8 @@ from ._spec import _err, _spec_key, spec_field
 
 WHERE = "kgen.scan"
 # The keys only the column kernel (axis: cols) takes: a call down one contiguous column with one of them
-# runs the column kernel, not a vector scan.
+# runs the column kernel, not a vector scan.  python/tests/test_cpu.py checks them against the library's
+# only-with table (gen/scan.c), key by key.
 COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "blocks_per_sm", "cluster_size"))
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")

@@ -351,3 +351,32 @@ def test_torch_example_without_a_gpu_says_so(tmp_path):
     assert r.returncode == 5, r.stderr
     assert "Traceback" not in r.stderr
     assert r.stderr.startswith("reduce_torch.py: torch sees no CUDA GPU")
+
+
+def test_scan_column_keys_are_the_keys_only_axis_cols_takes():
+    """kgen.scan sends a call down one contiguous column to the column kernel
+    when its overrides include a key of _scan.COLUMN_KEYS: those keys must be
+    axis itself and exactly the keys the library refuses with axis: rows
+    (gen/scan.c's only-with table), each tried at a value `kgen keys scan`
+    lists for it."""
+    from kgen import _scan
+    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
+    if not os.path.exists(kgen_cmd):
+        pytest.skip("the kgen command is not built")
+    listing = subprocess.run([kgen_cmd, "keys", "scan"], capture_output=True, text=True, check=True).stdout
+    refused = set()
+    tried = 0
+    for line in listing.splitlines():
+        _, key, kind, values, default = (line.split("\t") + [""])[:5]
+        if key in ("kernel", "name", "axis") or kind == "expr":
+            continue
+        value = default or values.split()[0].split("..")[0]
+        tried += 1
+        try:
+            kgen.check({"kernel": "scan", "axis": "rows", key: int(value) if kind == "int" else value})
+        except kgen.SpecError as e:
+            if "axis: rows" in e.message:
+                refused.add(key)
+    assert tried >= 15, listing
+    assert refused, "no key was refused for axis: rows: the probe no longer reaches the only-with table"
+    assert _scan.COLUMN_KEYS == refused | {"axis"}
