@@ -380,3 +380,16 @@ def test_scan_column_keys_are_the_keys_only_axis_cols_takes():
     assert tried >= 15, listing
     assert refused, "no key was refused for axis: rows: the probe no longer reaches the only-with table"
     assert _scan.COLUMN_KEYS == refused | {"axis"}
+
+
+def test_scan_ops_are_the_ops_kgen_keys_lists():
+    """kgen.scan's OPS (what it checks op= against before asking C) are the
+    op values `kgen keys scan` lists for the family."""
+    from kgen import _scan
+    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
+    if not os.path.exists(kgen_cmd):
+        pytest.skip("the kgen command is not built")
+    listing = subprocess.run([kgen_cmd, "keys", "scan"], capture_output=True, text=True, check=True).stdout
+    ops = [line.split("\t")[3].split() for line in listing.splitlines() if line.split("\t")[1] == "op"]
+    assert len(ops) == 1, listing
+    assert tuple(ops[0]) == _scan.OPS
