@@ -353,6 +353,15 @@ def test_torch_example_without_a_gpu_says_so(tmp_path):
     assert r.stderr.startswith("reduce_torch.py: torch sees no CUDA GPU")
 
 
+def kgen_keys(family):
+    """`kgen keys FAMILY`: a list of each key's (key, kind, values, default); skips where the command is not built."""
+    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
+    if not os.path.exists(kgen_cmd):
+        pytest.skip("the kgen command is not built")
+    out = subprocess.run([kgen_cmd, "keys", family], capture_output=True, text=True, check=True).stdout
+    return [tuple((line.split("\t") + [""])[1:5]) for line in out.splitlines()]
+
+
 def test_scan_column_keys_are_the_keys_only_axis_cols_takes():
     """kgen.scan sends a call down one contiguous column to the column kernel
     when its overrides include a key of _scan.COLUMN_KEYS: those keys must be
@@ -360,14 +369,10 @@ def test_scan_column_keys_are_the_keys_only_axis_cols_takes():
     (gen/scan.c's only-with table), each tried at a value `kgen keys scan`
     lists for it."""
     from kgen import _scan
-    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
-    if not os.path.exists(kgen_cmd):
-        pytest.skip("the kgen command is not built")
-    listing = subprocess.run([kgen_cmd, "keys", "scan"], capture_output=True, text=True, check=True).stdout
+    listing = kgen_keys("scan")
     refused = set()
     tried = 0
-    for line in listing.splitlines():
-        _, key, kind, values, default = (line.split("\t") + [""])[:5]
+    for key, kind, values, default in listing:
         if key in ("kernel", "name", "axis") or kind == "expr":
             continue
         value = default or values.split()[0].split("..")[0]
@@ -386,10 +391,7 @@ def test_scan_ops_are_the_ops_kgen_keys_lists():
     """kgen.scan's OPS (what it checks op= against before asking C) are the
     op values `kgen keys scan` lists for the family."""
     from kgen import _scan
-    kgen_cmd = os.environ.get("KGEN", os.path.join(TOP, "kgen"))
-    if not os.path.exists(kgen_cmd):
-        pytest.skip("the kgen command is not built")
-    listing = subprocess.run([kgen_cmd, "keys", "scan"], capture_output=True, text=True, check=True).stdout
-    ops = [line.split("\t")[3].split() for line in listing.splitlines() if line.split("\t")[1] == "op"]
+    listing = kgen_keys("scan")
+    ops = [values.split() for key, _, values, _ in listing if key == "op"]
     assert len(ops) == 1, listing
     assert tuple(ops[0]) == _scan.OPS
