@@ -601,6 +601,23 @@ convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt
 	return st;
 }
 
+/* x_to_float() or w_to_float() of element j of a vector (of type dt). */
+static kgen_status
+element(struct tpl_args *parts, int x, const struct kgen_dtype_info *dt, kgen_error *err)
+{
+	const char *fn = x ? "x_to_float" : "w_to_float";
+	struct tpl_args t;
+	kgen_status st;
+
+	tpl_init(&t);
+	tpl_set(&t, "fn", "%s", fn);
+	tpl_set(&t, "type", "%s", x ? "T" : "W");
+	tpl_show(&t, "pairs", dt->cls == DT_BHALF);
+	st = tpl_render_into(parts, x ? "x_element" : "w_element", "rows/element.cu", &t, err);
+	tpl_free(&t);
+	return st;
+}
+
 /* load_x() (x's elements, x_to_float()) or load_w() (the weight's, w_to_float()). */
 static kgen_status
 loader(struct tpl_args *parts, int x, kgen_error *err)
@@ -704,6 +721,9 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
 	TRY(convert(&parts, "to_out", s->r.out, 1, err));
 	TRY(part(&parts, "vec", "rows/vec.cu", NULL, err));
+	TRY(element(&parts, 1, s->r.dtype, err));
+	if (kgen_rows_has_weight(s))
+		TRY(element(&parts, 0, &kgen_dtype_info[s->weight_dtype], err));
 	if (online || xent)  /* the streaming loops' loads, as floats */
 		TRY(loader(&parts, 1, err));
 	if (regs && !xent)

@@ -57,7 +57,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += x_to_float(v[k].v[j]);  // 0 past the row's end
+            s.v += x_to_float(v[k], j);  // 0 past the row's end
     s = row_reduce<LANES, NT>(s);
     const float mean = s.v / (float)a.cols;
 
@@ -69,7 +69,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             if (j < inside)
-                d.v += (x_to_float(v[k].v[j]) - mean) * (x_to_float(v[k].v[j]) - mean);
+                d.v += (x_to_float(v[k], j) - mean) * (x_to_float(v[k], j) - mean);
     }
     d = row_reduce<LANES, NT>(d);
     const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
@@ -87,15 +87,15 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
-                    b[j] = w_to_float(be[EARLY ? k : 0].v[j]);
+                    w[j] = w_to_float(we[EARLY ? k : 0], j);
+                    b[j] = w_to_float(be[EARLY ? k : 0], j);
                 }
             } else {
                 affine(a, i, n, w, b);
             }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = (x_to_float(v[k].v[j]) - mean) * rstd * w[j] + b[j];
+                o[j] = (x_to_float(v[k], j) - mean) * rstd * w[j] + b[j];
             store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

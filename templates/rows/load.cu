@@ -13,10 +13,10 @@ static __device__ __forceinline__ void {{fn}}(const {{type}} *__restrict__ p, In
 #pragma unroll
         for (int j = 0; j < VEC; j++)
 {{#x}}
-            f[j] = x_to_float(w.v[j]);
+            f[j] = x_to_float(w, j);
 {{/x}}
 {{^x}}
-            f[j] = w_to_float(w.v[j]);
+            f[j] = w_to_float(w, j);
 {{/x}}
     } else {
 #pragma unroll

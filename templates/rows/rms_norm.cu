@@ -35,7 +35,7 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += x_to_float(v[k].v[j]) * x_to_float(v[k].v[j]);  // 0 past the row's end
+            s.v += x_to_float(v[k], j) * x_to_float(v[k], j);  // 0 past the row's end
     s = row_reduce<LANES, NT>(s);
     const float rstd = rsqrtf(s.v / (float)a.cols + a.eps);
 
@@ -50,13 +50,13 @@ static __device__ __forceinline__ void rms_norm_held(const Rows &a, Index row, i
             if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
 #pragma unroll
                 for (int j = 0; j < VEC; j++)
-                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
+                    w[j] = w_to_float(we[EARLY ? k : 0], j);
             } else {
                 affine(a, i, n, w);
             }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = x_to_float(v[k].v[j]) * rstd * w[j];
+                o[j] = x_to_float(v[k], j) * rstd * w[j];
             store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

@@ -27,7 +27,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
+            m = combine(m, RowMax{ x_to_float(v[k], j) });
     m = row_reduce<LANES, NT>(m);
 
 {{#softmax}}
@@ -39,11 +39,11 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
 #pragma unroll
         for (int j = 0; j < VEC; j++) {
 {{#softmax}}
-            e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
+            e[k][j] = exp_minus(x_to_float(v[k], j), m.v);
             s.v += e[k][j];
 {{/softmax}}
 {{^softmax}}
-            s.v += exp_minus(x_to_float(v[k].v[j]), m.v);
+            s.v += exp_minus(x_to_float(v[k], j), m.v);
 {{/softmax}}
         }
     s = row_reduce<LANES, NT>(s);
@@ -66,7 +66,7 @@ static __device__ __forceinline__ void log_softmax_held(const Rows &a, Index row
                 o[j] = e[k][j] * scale;
 {{/softmax}}
 {{^softmax}}
-                o[j] = x_to_float(v[k].v[j]) - shift;
+                o[j] = x_to_float(v[k], j) - shift;
 {{/softmax}}
             store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
