@@ -1,4 +1,5 @@
 //! Element j of a vector of x, or of the weight or bias, as a float: {{fn}}() of one element.
+// Element j of vector w as a float.
 static __device__ __forceinline__ Acc {{fn}}(const Vec<{{type}}> &w, int j)
 {
 {{#pairs}}
