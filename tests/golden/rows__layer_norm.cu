@@ -152,6 +152,32 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc x_to_float(const Vec<T> &w, int j)
+{
+    // bf16 by pairs: of the 32-bit word two share, the low element shifted
+    // up, the high one masked: one instruction each (the high one alone,
+    // shifted down and up, took two).
+    if constexpr (VEC % 2 == 0) {
+        const unsigned int u = reinterpret_cast<const unsigned int *>(w.v)[j / 2];
+        return __uint_as_float(j % 2 ? u & 0xffff0000u : u << 16);
+    }
+    return x_to_float(w.v[j]);
+}
+
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc w_to_float(const Vec<W> &w, int j)
+{
+    // bf16 by pairs: of the 32-bit word two share, the low element shifted
+    // up, the high one masked: one instruction each (the high one alone,
+    // shifted down and up, took two).
+    if constexpr (VEC % 2 == 0) {
+        const unsigned int u = reinterpret_cast<const unsigned int *>(w.v)[j / 2];
+        return __uint_as_float(j % 2 ? u & 0xffff0000u : u << 16);
+    }
+    return w_to_float(w.v[j]);
+}
+
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
 // row keeps its vectors aligned, else element by element; `pad` past the
@@ -165,7 +191,7 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
         const Vec<T> w = *reinterpret_cast<const Vec<T> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = x_to_float(w.v[j]);
+            f[j] = x_to_float(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -218,7 +244,7 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
         const Vec<W> w = *reinterpret_cast<const Vec<W> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = w_to_float(w.v[j]);
+            f[j] = w_to_float(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -574,7 +600,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            s.v += x_to_float(v[k].v[j]);  // 0 past the row's end
+            s.v += x_to_float(v[k], j);  // 0 past the row's end
     s = row_reduce<LANES, NT>(s);
     const float mean = s.v / (float)a.cols;
 
@@ -586,7 +612,7 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
 #pragma unroll
         for (int j = 0; j < VEC; j++)
             if (j < inside)
-                d.v += (x_to_float(v[k].v[j]) - mean) * (x_to_float(v[k].v[j]) - mean);
+                d.v += (x_to_float(v[k], j) - mean) * (x_to_float(v[k], j) - mean);
     }
     d = row_reduce<LANES, NT>(d);
     const float rstd = rsqrtf(d.v / (float)a.cols + a.eps);
@@ -604,15 +630,15 @@ static __device__ __forceinline__ void layer_norm_held(const Rows &a, Index row,
             if (EARLY && early && (EXACT || (i + 1) * VEC <= n)) {
 #pragma unroll
                 for (int j = 0; j < VEC; j++) {
-                    w[j] = w_to_float(we[EARLY ? k : 0].v[j]);
-                    b[j] = w_to_float(be[EARLY ? k : 0].v[j]);
+                    w[j] = w_to_float(we[EARLY ? k : 0], j);
+                    b[j] = w_to_float(be[EARLY ? k : 0], j);
                 }
             } else {
                 affine(a, i, n, w, b);
             }
 #pragma unroll
             for (int j = 0; j < VEC; j++)
-                o[j] = (x_to_float(v[k].v[j]) - mean) * rstd * w[j] + b[j];
+                o[j] = (x_to_float(v[k], j) - mean) * rstd * w[j] + b[j];
             store_y<EXACT>(y, i, n, a.aligned & Y_ALIGNED, o);
         }
     }

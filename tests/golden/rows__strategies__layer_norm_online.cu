@@ -72,6 +72,18 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc x_to_float(const Vec<T> &w, int j)
+{
+    return x_to_float(w.v[j]);
+}
+
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc w_to_float(const Vec<W> &w, int j)
+{
+    return w_to_float(w.v[j]);
+}
+
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
 // row keeps its vectors aligned, else element by element; `pad` past the
@@ -85,7 +97,7 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
         const Vec<T> w = *reinterpret_cast<const Vec<T> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = x_to_float(w.v[j]);
+            f[j] = x_to_float(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
@@ -106,7 +118,7 @@ static __device__ __forceinline__ void load_w(const W *__restrict__ p, Index i, 
         const Vec<W> w = *reinterpret_cast<const Vec<W> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = w_to_float(w.v[j]);
+            f[j] = w_to_float(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)

@@ -91,6 +91,19 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc x_to_float(const Vec<T> &w, int j)
+{
+    // bf16 by pairs: of the 32-bit word two share, the low element shifted
+    // up, the high one masked: one instruction each (the high one alone,
+    // shifted down and up, took two).
+    if constexpr (VEC % 2 == 0) {
+        const unsigned int u = reinterpret_cast<const unsigned int *>(w.v)[j / 2];
+        return __uint_as_float(j % 2 ? u & 0xffff0000u : u << 16);
+    }
+    return x_to_float(w.v[j]);
+}
+
 // Vector i of the row at p (its elements i * VEC to i * VEC + VEC - 1) as
 // floats: one load when it lies whole inside the row's n elements and the
 // row keeps its vectors aligned, else element by element; `pad` past the
@@ -104,7 +117,7 @@ static __device__ __forceinline__ void load_x(const T *__restrict__ p, Index i, 
         const Vec<T> w = *reinterpret_cast<const Vec<T> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            f[j] = x_to_float(w.v[j]);
+            f[j] = x_to_float(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)

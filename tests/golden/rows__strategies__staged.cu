@@ -102,6 +102,19 @@ struct alignas(sizeof(E) * VEC < 16 ? sizeof(E) * VEC : 16) Vec {
     E v[VEC];
 };
 
+// Element j of vector w as a float.
+static __device__ __forceinline__ Acc x_to_float(const Vec<T> &w, int j)
+{
+    // bf16 by pairs: of the 32-bit word two share, the low element shifted
+    // up, the high one masked: one instruction each (the high one alone,
+    // shifted down and up, took two).
+    if constexpr (VEC % 2 == 0) {
+        const unsigned int u = reinterpret_cast<const unsigned int *>(w.v)[j / 2];
+        return __uint_as_float(j % 2 ? u & 0xffff0000u : u << 16);
+    }
+    return x_to_float(w.v[j]);
+}
+
 // Vector i of the row at p as stored: one load when it lies whole inside
 // the row's n elements and the row keeps its vectors aligned, else element
 // by element; `pad` past the end.
@@ -324,7 +337,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-            m = combine(m, RowMax{ x_to_float(v[k].v[j]) });
+            m = combine(m, RowMax{ x_to_float(v[k], j) });
     m = row_reduce<LANES, NT>(m);
 
     float e[VECS][VEC];  // exp(x - max), kept for y
@@ -333,7 +346,7 @@ static __device__ __forceinline__ void softmax_held(const Rows &a, Index row, in
     for (int k = 0; k < VECS; k++)
 #pragma unroll
         for (int j = 0; j < VEC; j++) {
-            e[k][j] = exp_minus(x_to_float(v[k].v[j]), m.v);
+            e[k][j] = exp_minus(x_to_float(v[k], j), m.v);
             s.v += e[k][j];
         }
     s = row_reduce<LANES, NT>(s);
