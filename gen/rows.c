@@ -601,9 +601,12 @@ convert(struct tpl_args *parts, const char *fn, const struct kgen_dtype_info *dt
 	return st;
 }
 
-/* x_to_float() or w_to_float() of element j of a vector (of type dt). */
+/* x_to_float() or w_to_float() of element j of a vector (of type dt); by
+ * pairs of a 32-bit word where `pairs` (bf16 in the norms: on an H100 they
+ * gained 1-2% there and cost softmax and log-softmax 1.5-2% from 4096 to
+ * 16384 columns, bench/results/nvidia-h100/2026-12-07-rows-twins). */
 static kgen_status
-element(struct tpl_args *parts, int x, const struct kgen_dtype_info *dt, kgen_error *err)
+element(struct tpl_args *parts, int x, const struct kgen_dtype_info *dt, int pairs, kgen_error *err)
 {
 	const char *fn = x ? "x_to_float" : "w_to_float";
 	struct tpl_args t;
@@ -612,7 +615,7 @@ element(struct tpl_args *parts, int x, const struct kgen_dtype_info *dt, kgen_er
 	tpl_init(&t);
 	tpl_set(&t, "fn", "%s", fn);
 	tpl_set(&t, "type", "%s", x ? "T" : "W");
-	tpl_show(&t, "pairs", dt->cls == DT_BHALF);
+	tpl_show(&t, "pairs", pairs && dt->cls == DT_BHALF);
 	st = tpl_render_into(parts, x ? "x_element" : "w_element", "rows/element.cu", &t, err);
 	tpl_free(&t);
 	return st;
@@ -721,9 +724,9 @@ helpers(const struct kgen_spec *s, strbuf *b, kgen_error *err)
 		TRY(convert(&parts, "w_to_float", &kgen_dtype_info[s->weight_dtype], 0, err));
 	TRY(convert(&parts, "to_out", s->r.out, 1, err));
 	TRY(part(&parts, "vec", "rows/vec.cu", NULL, err));
-	TRY(element(&parts, 1, s->r.dtype, err));
+	TRY(element(&parts, 1, s->r.dtype, kgen_rows_has_weight(s), err));
 	if (kgen_rows_has_weight(s))
-		TRY(element(&parts, 0, &kgen_dtype_info[s->weight_dtype], err));
+		TRY(element(&parts, 0, &kgen_dtype_info[s->weight_dtype], 1, err));
 	if (online || xent)  /* the streaming loops' loads, as floats */
 		TRY(loader(&parts, 1, err));
 	if (regs && !xent)

@@ -489,6 +489,39 @@ END_TEST
 
 /* Softmax's clusters of half the spec's threads (bf16), the stage on whole 128-byte lines, and the norms'
  * weight prefetched into L1 only by a row over a cluster's blocks whose weight is not held in shared memory. */
+/* bf16 by pairs of a 32-bit word in the norms (x and the weight), not in softmax, log-softmax or
+ * cross-entropy (where the pairs measured slower, bench/results/nvidia-h100/2026-12-07-rows-twins), and never
+ * for f16 or f32. */
+START_TEST(rows_bf16_pairs_only_in_the_norms)
+{
+	static const struct {
+		const char *yaml;
+		int x_pairs, w_pairs;
+	} cases[] = {
+		{ "kernel: rows\nop: rms_norm\ndtype: bf16\n", 1, 1 },
+		{ "kernel: rows\nop: layer_norm\ndtype: bf16\nweight_dtype: f32\n", 1, 0 },
+		{ "kernel: rows\nop: layer_norm\ndtype: f16\nweight_dtype: bf16\n", 0, 1 },
+		{ "kernel: rows\nop: softmax\ndtype: bf16\n", 0, 0 },
+		{ "kernel: rows\nop: log_softmax\ndtype: bf16\n", 0, 0 },
+		{ "kernel: rows\nop: cross_entropy\ndtype: bf16\n", 0, 0 },
+		{ "kernel: rows\nop: rms_norm\ndtype: f32\n", 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *src = source_of(cases[i].yaml);
+		const char *x = strstr(src, "Acc x_to_float(const Vec<T> &w, int j)");
+		const char *w = strstr(src, "Acc w_to_float(const Vec<W> &w, int j)");
+		const char *pair = "reinterpret_cast<const unsigned int *>(w.v)[j / 2]";
+
+		ck_assert_msg(x != NULL, "case %zu: no x_to_float(v, j)", i);
+		ck_assert_int_eq(strstr(x, pair) != NULL && (!w || strstr(x, pair) < w), cases[i].x_pairs);
+		ck_assert_int_eq(w && strstr(w, pair) != NULL, cases[i].w_pairs);
+		free(src);
+	}
+}
+END_TEST
+
 START_TEST(rows_half_clusters_and_far_weights)
 {
 	kgen_spec *spec = load("kernel: rows\ndtype: bf16\n");
@@ -585,6 +618,7 @@ rows_suite(void)
 	tcase_add_test(tc, rows_sources_hold_what_each_variant_needs);
 	tcase_add_test(tc, rows_wide_kernels_take_twice_the_threads);
 	tcase_add_test(tc, rows_half_clusters_and_far_weights);
+	tcase_add_test(tc, rows_bf16_pairs_only_in_the_norms);
 	suite_add_tcase(s, tc);
 	return s;
 }
