@@ -632,7 +632,7 @@ loader(struct tpl_args *parts, int x, kgen_error *err)
 	tpl_init(&t);
 	tpl_set(&t, "fn", "%s", fn);
 	tpl_set(&t, "type", "%s", x ? "T" : "W");
-	tpl_show(&t, "x", x);
+	tpl_set(&t, "to_float", "%s", x ? "x_to_float" : "w_to_float");
 	st = tpl_render_into(parts, fn, "rows/load.cu", &t, err);
 	tpl_free(&t);
 	return st;

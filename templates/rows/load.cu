@@ -12,20 +12,10 @@ static __device__ __forceinline__ void {{fn}}(const {{type}} *__restrict__ p, In
         const Vec<{{type}}> w = *reinterpret_cast<const Vec<{{type}}> *>(p + at);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-{{#x}}
-            f[j] = x_to_float(w, j);
-{{/x}}
-{{^x}}
-            f[j] = w_to_float(w, j);
-{{/x}}
+            f[j] = {{to_float}}(w, j);
     } else {
 #pragma unroll
         for (int j = 0; j < VEC; j++)
-{{#x}}
-            f[j] = at + j < n ? x_to_float(p[at + j]) : pad;
-{{/x}}
-{{^x}}
-            f[j] = at + j < n ? w_to_float(p[at + j]) : pad;
-{{/x}}
+            f[j] = at + j < n ? {{to_float}}(p[at + j]) : pad;
     }
 }
