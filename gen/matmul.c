@@ -619,6 +619,9 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_bias_dtype, KGEN_KEY_bias_dtype, FLOATS, "bias_dtype {v}: the bias vector is f32, f64, f16 or bf16" },
 	{ KGEN_KEY_residual_dtype, KGEN_KEY_residual_dtype, FLOATS,
 	  "residual_dtype {v}: the residual matrix is f32, f64, f16 or bf16" },
+	{ KGEN_KEY_staging, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE) | KGEN_BIT(KGEN_STAGING_SMEM),
+	  "staging: {v} is the column scan's; a matmul reads its operands from global memory (none) or tiles them in "
+	  "shared memory (smem)" },
 	{ KGEN_KEY_thread_map, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE),
 	  "thread_map needs staging: none (a tiled kernel places its threads by its tiles)" },
 	{ KGEN_KEY_tile_k, KGEN_KEY_staging, SMEM, "tile_k needs staging: smem (staging: none reads all of k at once)" },

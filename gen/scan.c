@@ -35,6 +35,33 @@ column_sums_bytes(const struct kgen_spec *s)
 	return (s->threads / s->lanes) * ((long long)kgen_scan_tile_cols(s) + 1) * s->r.acc_bytes + 8;
 }
 
+/* staging: ring: threads that share a column's status words (columns_ring.cu's PARTS). */
+static long long
+ring_parts(const struct kgen_spec *s)
+{
+	long long cols = (long long)kgen_scan_tile_cols(s);
+
+	return s->threads / cols >= 4 ? 4 : s->threads / cols >= 1 ? s->threads / cols : 1;
+}
+
+/* staging: ring's static shared memory (columns_ring.cu): two tiles' row
+ * groups' totals (padded) and totals, the words' folds, the carry, prefix
+ * and mates, the stages' mbarriers and the mark. */
+static long long
+ring_static_bytes(const struct kgen_spec *s)
+{
+	long long cols = (long long)kgen_scan_tile_cols(s), groups = s->threads / s->lanes;
+
+	return (2 * groups * (cols + 1) + 2 * cols + 3 * ring_parts(s) * cols + 3 * cols) * s->r.acc_bytes +
+	       (s->mm_stages + 1) * 8 + 64;
+}
+
+long long
+kgen_scan_ring_smem(const struct kgen_spec *s)
+{
+	return s->mm_stages * (long long)kgen_scan_tile(s) * (long long)kgen_scan_tile_cols(s) * s->r.dtype->size;
+}
+
 /* The shared memory a block takes: the tile's elements as accumulators,
  * padded (templates/scan/file.cu), and its block scan's (block_*.cu). */
 static long long
@@ -89,9 +116,39 @@ kgen_scan_row_scratch(const struct kgen_spec *s, unsigned long long n)
 }
 
 unsigned long long
+kgen_scan_ring_blocks(const struct kgen_spec *s, unsigned long long bands, unsigned long long rows,
+                      unsigned long long resident)
+{
+	unsigned long long tiles = kgen_scan_tiles(s, rows), blocks;
+
+	resident = resident < KGEN_SCAN_RING_MOST ? resident : KGEN_SCAN_RING_MOST;
+	blocks = bands ? resident / bands : 0;
+	blocks = blocks < tiles ? blocks : tiles;
+	return blocks >= 2 ? blocks : 1;
+}
+
+unsigned long long
+kgen_scan_ring_band_scratch(const struct kgen_spec *s, unsigned long long blocks)
+{
+	unsigned long long m = 1, groups;
+
+	if (blocks < 2)
+		return 0;
+	while (m * m < blocks)
+		m++;
+	groups = (blocks + m - 1) / m;
+	return KGEN_SCAN_RING_ROUNDS * (blocks + groups) * kgen_scan_tile_cols(s) * KGEN_SCAN_WORD_BYTES;
+}
+
+unsigned long long
 kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long rows, unsigned long long n)
 {
 	unsigned long long row = kgen_scan_row_scratch(s, n);
+
+	if (s->axis == KGEN_AXIS_COLS && s->staging == KGEN_STAGING_RING) {  /* rows: the bands; n: their rows */
+		row = kgen_scan_ring_band_scratch(s, kgen_scan_ring_blocks(s, rows, n, KGEN_SCAN_RING_MOST));
+		return row && rows ? KGEN_SCAN_WORD_BYTES + rows * row : 0;
+	}
 
 	if (!row || !rows)
 		return 0;
@@ -130,6 +187,63 @@ staged_most_blocks(const struct kgen_spec *s)
 
 /* ---- rules ---- */
 
+/* axis: cols, staging: ring: persistent blocks, each walking its share of
+ * a band's tiles through `stages` shared-memory stages that TMA fills ahead.
+ * By default a band of 256 bytes of columns (64 f32, 128 bf16: 16 lanes of
+ * 16-byte loads), 8 rows a thread (tiles of 128 rows: 32 KB), 3 stages and 2
+ * blocks an SM: of a session-32 prototype's eight geometries on an H100 the
+ * one best or near it at every shape (bench/results/nvidia-h100/
+ * 2026-12-07-scan-cols-ring). */
+static kgen_status
+check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
+{
+	long long cols, size = s->r.dtype->size, fit;
+
+	if (!s->pos[KGEN_KEY_lanes].line)
+		s->lanes = 256 / s->load_width > 1 ? 256 / s->load_width : 1;
+	if (s->items_per_thread < 0)
+		s->items_per_thread = 8;
+	if (!s->pos[KGEN_KEY_mm_stages].line)
+		s->mm_stages = 3;
+	if (s->cluster_size > 1)
+		return ERR(cluster_size, "cluster_size is the look-back's clusters of tiles; staging: ring's blocks read one "
+		           "another's status words in L2: drop it");
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (s->threads % s->lanes)
+		return ERR(lanes, "lanes %lld does not divide threads %lld: a tile's threads are lanes across its columns "
+		           "times row groups down its rows", s->lanes, s->threads);
+	cols = s->lanes * vec;
+	if (cols * size % 16)
+		return ERR(lanes, "staging: ring copies each row of a tile's band whole, %lld columns of %lld bytes, which is "
+		           "not a multiple of 16 bytes: use more lanes or a wider load", cols, size);
+	if (s->mm_stages < 2)
+		return ERR(mm_stages, "staging: ring keeps tiles in flight while a block waits for what comes before its "
+		           "tile: stages must be 2 or more, not %lld", s->mm_stages);
+	if (ring_static_bytes(s) > 48 * 1024)
+		return ERR(threads, "the row groups' totals and the status folds of a tile of %lld columns in %s take %lld "
+		           "bytes of shared memory, over the 48 KB a block's static arrays get: use fewer threads or lanes",
+		           cols, s->r.acc->name, ring_static_bytes(s));
+	if (kgen_scan_ring_smem(s) + ring_static_bytes(s) > 227 * 1024)
+		return ERR(items_per_thread, "%lld stages of %llu rows of %lld columns in %s take %lld bytes of shared "
+		           "memory with the block's own %lld, over the 227 KB an sm_90 block gets: use fewer stages, "
+		           "items_per_thread, threads or lanes", s->mm_stages, kgen_scan_tile(s), cols, s->r.dtype->name,
+		           kgen_scan_ring_smem(s), ring_static_bytes(s));
+	/* The blocks an SM (the launch bounds): 2 by default, as many as its 2048 threads and 228 KB hold (1 KB of
+	 * it a block's own). */
+	fit = 228 * 1024 / (kgen_scan_ring_smem(s) + ring_static_bytes(s) + 1024);
+	fit = fit < 2048 / s->threads ? fit : 2048 / s->threads;
+	if (!s->mm_blocks_per_sm)
+		s->mm_blocks_per_sm = fit < 2 ? 1 : 2;
+	else if (s->mm_blocks_per_sm > fit)
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld: an SM holds %lld blocks of %lld threads with %lld bytes of "
+		           "stages and %lld of their own at most", s->mm_blocks_per_sm, fit > 1 ? fit : 1, s->threads,
+		           kgen_scan_ring_smem(s), ring_static_bytes(s));
+	if (!s->name)
+		snprintf(s->name_text, sizeof s->name_text, "scan_cols_%s_%s", kgen_ops[s->op].name, s->r.dtype->name);
+	return KGEN_OK;
+}
+
 /* axis: cols: a tile of rows of a band of lanes x load_width bytes of
  * columns, the look-back over tiles down each column. */
 static kgen_status
@@ -146,6 +260,8 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_check_load_width(s, err)))
 		return st;
 	vec = s->load_width / s->r.dtype->size;
+	if (s->staging == KGEN_STAGING_RING)
+		return check_ring(s, vec, err);
 	/* A band of 128 bytes of columns (32 of f32, 64 of bf16: 4 and 8 a warp
 	 * to look back on at 256 threads), a row group a warp at most, and the
 	 * tile in shared memory where it fits: the fewer columns a tile, the
@@ -279,6 +395,28 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch", "(1, rows)", s->threads);
 		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
 		                   "// in order.  Scratch: none.\n", tile);
+	} else if (s->axis == KGEN_AXIS_COLS && s->staging == KGEN_STAGING_RING) {
+		struct kgen_step *st;
+		kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), down each column of a rows x cols matrix:");
+		st = kgen_contract_step(p, "", "in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch", "(blocks, bands)",
+		                        s->threads);
+		st->dynamic_smem = kgen_scan_ring_smem(s);
+		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
+		                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
+		kgen_contract_note(p, "// where bands = ceil(cols / %llu), a band of %llu columns, and blocks its blocks: every block of\n"
+		                   "// the grid resident at once (blocks x bands at most the SMs times the kernel's occupancy), or\n"
+		                   "// blocks = 1 (each block walks its band alone).  Block b of a band takes its tiles of %llu rows\n"
+		                   "// b, b + blocks, ...  Scratch (blocks > 1), 16-byte aligned: a 16-byte header (the launches done\n"
+		                   "// on it), then each band's band_scratch bytes: %llu rounds of a 16-byte status word a column of\n"
+		                   "// each block and of each group of m blocks (m the least with m * m >= blocks); zeros before\n"
+		                   "// the first launch, no clearing between launches, one launch at a time.\n",
+		                   kgen_scan_tile_cols(s), kgen_scan_tile_cols(s), kgen_scan_tile(s), KGEN_SCAN_RING_ROUNDS);
+		kgen_contract_note(p, "// out[r][c] %s (out_dtype %s); out may be in\n"
+		                   "// (the same type and pitch) but no other part of it.\n",
+		                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0][c] to in[r][c]"
+		                                                        : "combines in[0][c] to in[r - 1][c]; out[0][c] is the identity",
+		                   s->r.out->name);
+		return;
 	} else if (s->axis == KGEN_AXIS_COLS) {
 		kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), down each column of a rows x cols matrix:");
 		kgen_contract_step(p, "", "in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch", "(tiles, bands)",
@@ -326,6 +464,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	int inclusive = s->scan_mode == KGEN_SCAN_INCLUSIVE, columns = s->axis == KGEN_AXIS_COLS;
 	int segments = !columns && s->block_scan == KGEN_BS_SEGMENTS;
 	int staged = columns && s->staging == KGEN_STAGING_SMEM;  /* the column scan's tile in shared memory */
+	int ring = columns && s->staging == KGEN_STAGING_RING;    /* its tiles through a ring of stages */
 	int clustered = columns && s->cluster_size > 1;          /* its tiles in clusters of blocks */
 	/* Elements a load and results a store: load_width bytes of each, the
 	 * stores no more results than a load's elements (items_per_thread is
@@ -356,16 +495,19 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	else if (staged)
 		tpl_set(&k, "most_blocks", "%lld;  // what 40 + 5 K registers a thread leave (K twice for 8-byte accumulators)",
 		        staged_most_blocks(s));
-	tpl_show(&file, "sm90_helpers", segments || staged || clustered);
-	if (segments || staged || clustered) {  /* sm_90's helpers: the TMA's copies, a cluster's barrier and memory */
+	tpl_show(&file, "sm90_helpers", segments || staged || clustered || ring);
+	if (segments || staged || clustered || ring) {  /* sm_90's helpers: the TMA's copies, a cluster's barrier and memory */
 		struct kgen_ptx ptx = { 0 };
-		if (segments || staged)
+		if (segments || staged || ring)
 			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
 			            KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
+		if (ring)  /* a stage whose tile the threads read themselves completes its phase at once */
+			ptx.uses |= KGEN_PTX_BIT(mbarrier_arrive);
 		if (clustered)
 			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load_u64) |
 			            KGEN_PTX_BIT(dsmem_store_u64);
-		tpl_set(&file, "sm90_why", "%s%s%s", segments || staged ? "the TMA unit reads a whole tile (read_tile)" : "",
+		tpl_set(&file, "sm90_why", "%s%s%s", ring ? "the TMA unit fills the ring's stages (issue)"
+		        : segments || staged ? "the TMA unit reads a whole tile (read_tile)" : "",
 		        (segments || staged) && clustered ? "; " : "",
 		        clustered ? "a cluster's blocks meet (cluster_look_back)" : "");
 		TRY(kgen_ptx_render_into(&file, "ptx", &ptx, err));
@@ -385,12 +527,17 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		struct tpl_args status;
 		tpl_init(&status);
 		tpl_set(&status, "group", "%lld", s->lookback_group);
+		tpl_show(&status, "tiles", !ring);  /* the look-back over tiles' words (ring: rounds of its own) */
 		st = tpl_render_into(&k, "status", "scan/status.cu", &status, err);
 		tpl_free(&status);
 		if (st)
 			goto out;
 		tpl_show(&k, "inclusive", inclusive);
-		if (columns) {
+		if (ring) {
+			tpl_set(&k, "lanes", "%lld", s->lanes);
+			tpl_set(&k, "stages", "%lld", s->mm_stages);
+			tpl_set(&k, "blocks", "%lld", s->mm_blocks_per_sm);
+		} else if (columns) {
 			tpl_set(&k, "lanes", "%lld", s->lanes);
 			tpl_show(&k, "staged", staged);
 			tpl_set(&k, "bounds", "%s", staged ? "THREADS, BLOCKS" : "THREADS");  /* BLOCKS: file.cu */
@@ -406,7 +553,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	tpl_show(&file, "inclusive", inclusive);
 	/* the warps' block scan and the look-back scan across a warp's lanes */
-	tpl_show(&file, "warp_inclusive", s->block_scan == KGEN_BS_WARPS || s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK);
+	tpl_show(&file, "warp_inclusive", !ring && (s->block_scan == KGEN_BS_WARPS || s->scan_strategy == KGEN_SCAN_STRATEGY_LOOKBACK));
 	TRY(kgen_op_render(s, KGEN_OP_STORE, &file, err));
 	{
 		static const char *const block_scans[KGEN_BS_COUNT] = {
@@ -426,6 +573,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	}
 	tpl_set(&k, "name", "%s", kgen_spec_kernel_name(s));
 	TRY(tpl_render_into(&file, "kernel", s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK ? "scan/block.cu"
+	                                     : ring                                       ? "scan/columns_ring.cu"
 	                                     : columns                                    ? "scan/columns.cu"
 	                                                                                  : "scan/lookback.cu", &k, err));
 	st = tpl_render(out, "scan/file.cu", &file, err);
@@ -463,6 +611,11 @@ static const struct kgen_only_with only_with[] = {
 	  "groups across a warp: drop it" },
 	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "blocks_per_sm bounds the registers of the column scan's staging: smem, and axis: {w} scans rows: drop it" },
+	{ KGEN_KEY_lookback_group, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE) | KGEN_BIT(KGEN_STAGING_SMEM),
+	  "lookback_group is the tiles a group of the look-back over tiles; staging: {w} groups its blocks by how many "
+	  "the GPU holds at once: drop it" },
+	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_RING),
+	  "stages is staging: ring's tiles in flight, and staging: {w} has no ring: drop it" },
 	{ KGEN_KEY_staging, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "staging is where the column scan's threads read a tile's rows from, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
@@ -477,7 +630,8 @@ static const struct kgen_only_with only_with[] = {
 static const enum kgen_key keys[] = {
 	KGEN_KEY_kernel, KGEN_KEY_name, KGEN_KEY_op, KGEN_KEY_dtype, KGEN_KEY_acc_dtype, KGEN_KEY_scan_mode,
 	KGEN_KEY_axis, KGEN_KEY_scan_strategy, KGEN_KEY_block_scan, KGEN_KEY_threads, KGEN_KEY_items_per_thread,
-	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_staging, KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_lookback_group,
+	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_staging, KGEN_KEY_mm_stages, KGEN_KEY_mm_blocks_per_sm,
+	KGEN_KEY_lookback_group,
 	KGEN_KEY_cluster_size,
 	KGEN_OP_KEYS,
 	KGEN_KEY_COUNT,
@@ -493,6 +647,8 @@ static const enum kgen_key computes[] = {
 static const struct kgen_arch_need arch_needs[] = {
 	{ KGEN_KEY_cluster_size, KGEN_BIT(2) | KGEN_BIT(4) | KGEN_BIT(8), 90,
 	  "thread block clusters, distributed shared memory", "cluster_size: 1", 0 },
+	{ KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_RING), 90, "TMA bulk copies into a ring of stages, mbarriers",
+	  "staging: smem", 0 },
 	{ .min_sm = 0 },
 };
 

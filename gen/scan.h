@@ -35,4 +35,24 @@ unsigned long long kgen_scan_row_scratch(const struct kgen_spec *s, unsigned lon
  * words of the rows a launch takes (at most KGEN_SCAN_GRID_ROWS). */
 unsigned long long kgen_scan_scratch_bytes(const struct kgen_spec *s, unsigned long long rows, unsigned long long n);
 
+/* staging: ring (axis: cols): a band's blocks, as many as `resident`
+ * blocks (the GPU's at once, at most KGEN_SCAN_RING_MOST) shared among
+ * `bands` bands, no more than a band's tiles of `rows` rows; 1 (a block
+ * walks its band alone, no status words) where fewer than 2. */
+#define KGEN_SCAN_RING_MOST 1024ull
+unsigned long long kgen_scan_ring_blocks(const struct kgen_spec *s, unsigned long long bands, unsigned long long rows,
+                                         unsigned long long resident);
+
+/* staging: ring: the rounds of words a band's ring holds (columns_ring.cu's
+ * ROUNDS), and a band's bytes of them for `blocks` blocks (0 for one): a
+ * word a column of each block's tile and of each group of blocks, a round. */
+#define KGEN_SCAN_RING_ROUNDS 8ull
+unsigned long long kgen_scan_ring_band_scratch(const struct kgen_spec *s, unsigned long long blocks);
+
+/* staging: ring: the bytes of its stages (dynamic shared memory). */
+long long kgen_scan_ring_smem(const struct kgen_spec *s);
+
+/* Rounds a ring's launch takes at most: the round in a word's mark (24 bits). */
+#define KGEN_SCAN_RING_MOST_ROUNDS ((1ull << 24) - 2)
+
 #endif

@@ -227,7 +227,8 @@
 /* Where kernel: matmul's operands are read from. */
 #define KGEN_STAGINGS(X) \
 	X(NONE, "none", "every thread reads its operands from global memory: matmul, its row of A and column of B (seed 002's first kernels); a column scan, its rows of the tile into registers") \
-	X(SMEM, "smem", "blocks copy tiles to shared memory and work from there: matmul, tiles of A and B; a column scan, its tile (a TMA bulk copy a row on sm_90)")
+	X(SMEM, "smem", "blocks copy tiles to shared memory and work from there: matmul, tiles of A and B; a column scan, its tile (a TMA bulk copy a row on sm_90)") \
+	X(RING, "ring", "a column scan (sm_90): persistent blocks stream their tiles through a ring of `stages` shared-memory stages that TMA fills ahead, so loads go on while a block waits for what comes before its tile")
 
 /* Which C element consecutive threads take (kernel: matmul, staging: none). */
 #define KGEN_THREAD_MAPS(X) \
@@ -388,8 +389,8 @@
 	X(warp_n,           "warp_n",           KT_INT,  NULL,               1, 256,   "",        "columns of C a warp computes; default none for simt (no warp tiling), tile_n / 2 for wmma and mma") \
 	X(a_smem,           "a_smem",           KT_ENUM, kgen_a_smems,       0, 0,     "row",     "how A's tile lies in shared memory (math: simt)") \
 	X(smem_layout,      "smem_layout",      KT_ENUM, kgen_smem_layouts,  0, 0,     "padded",  "how the tiles of A and B lie in shared memory (math: mma): padded rows or XOR-swizzled 16-byte chunks") \
-	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 16,    "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 16 TMA stages as shared memory allows, default 4)") \
-	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul, and scan's axis: cols with staging: smem: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma; the column scan: as many as shared memory and 40 + 5 K registers a thread leave, K the columns a warp looks back on)") \
+	X(mm_stages,        "stages",           KT_INT,  NULL,               1, 16,    "1",       "tiles of A and B in flight per block: 1, one buffer and plain loads; 2 to 4, cp.async multi-buffering, or TMA with loads: tma (math: wgmma: 2 to 16 TMA stages as shared memory allows, default 4); scan's staging: ring: the tiles a block has in shared memory at once (default 3)") \
+	X(mm_blocks_per_sm, "blocks_per_sm",    KT_INT,  NULL,               0, 32,    "0",       "matmul, and scan's axis: cols with staging: smem or ring: blocks per SM whose registers the compiler must fit (__launch_bounds__); 0 = its own choice (math: simt, wmma, mma; the column scan: as many as shared memory and 40 + 5 K registers a thread leave, K the columns a warp looks back on; staging: ring: 2, or 1 where 2 do not fit)") \
 	X(split_k,          "split_k",          KT_INT,  NULL,               1, 64,    "1",       "blocks that share the k dimension of one C tile; above 1 they write partial sums and a second kernel adds them") \
 	X(b_dtype,          "b_dtype",          KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: B's type where it differs from A's (dtype): e4m3 or e5m2 beside an fp8 dtype; default dtype") \
 	X(scale,            "scale",            KT_ENUM, kgen_mm_scales,     0, 0,     "",        "matmul of fp8 (e4m3, e5m2): the scales A B is multiplied by; default tensor") \

@@ -288,6 +288,38 @@ kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 	return KGEN_OK;
 }
 
+/* staging: ring: a band's blocks as many as the GPU holds at once beside
+ * the other bands' (the kernel's occupancy on each SM), the grid (blocks,
+ * bands); its status words only where a band has more than one block. */
+static kgen_status
+ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
+{
+	static const char who[] = "kgen_scan_cols";
+	const struct kgen_spec *s = &k->spec;
+	unsigned long long bands = bands_of(s, c->cols), resident, blocks, band_scratch, tiles;
+	kgen_status st;
+
+	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
+	    (st = kgen_kernel_step(k, 0, err)))
+		return st;
+	resident = (unsigned long long)k->ctx->sm_count * (unsigned long long)(k->occupancy[0] > 0 ? k->occupancy[0] : 1);
+	blocks = kgen_scan_ring_blocks(s, bands, c->rows, resident);
+	band_scratch = kgen_scan_ring_band_scratch(s, blocks);
+	tiles = kgen_scan_tiles(s, c->rows);
+	if (blocks > 1 && (tiles + blocks - 1) / blocks > KGEN_SCAN_RING_MOST_ROUNDS)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows take %llu rounds of %llu blocks, more than a status word's "
+		                 "mark counts (%llu)", who, c->rows, (tiles + blocks - 1) / blocks, blocks,
+		                 KGEN_SCAN_RING_MOST_ROUNDS);
+	if (band_scratch && (st = take_scratch(k, who, c, KGEN_SCAN_WORD_BYTES + bands * band_scratch, stream, err)))
+		return st;
+	{
+		void *args[8] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
+		                  &band_scratch };
+		return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)blocks, (unsigned)bands, 1, s->threads,
+		                      (unsigned)k->contract.step[0].dynamic_smem, args, stream, err);
+	}
+}
+
 static kgen_status
 cols_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 {
@@ -299,6 +331,8 @@ cols_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 
 	if (!c->rows || !c->cols)
 		return KGEN_OK;
+	if (s->staging == KGEN_STAGING_RING)
+		return ring_body(k, c, stream, err);
 	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
 	    (st = take_scratch(k, who, c, kgen_scan_scratch_bytes(s, bands, c->rows), stream, err)))
 		return st;

@@ -670,6 +670,8 @@ never(const struct kgen_family *f, int k, const char *v)
 		if (k == KGEN_KEY_label_dtype)
 			return !integer || strcmp(v, "u32") == 0;
 	}
+	if (strcmp(f->name, "matmul") == 0 && k == KGEN_KEY_staging)  /* staging: ring is the column scan's */
+		return strcmp(v, "ring") == 0;
 	if (strcmp(f->name, "scan") == 0 && k == KGEN_KEY_op)
 		return strcmp(v, "mean") == 0 || strcmp(v, "norm2") == 0 || strcmp(v, "argmin") == 0 ||
 		       strcmp(v, "argmax") == 0;

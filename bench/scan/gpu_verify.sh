@@ -9,7 +9,8 @@
 # 70000 rows (two launches); an op: custom whose combine does not commute
 # (the last non-zero element, forward fill, of mostly zeros); down the
 # columns (axis: cols) likewise.  Exit 0 when every result verified.  About
-# two minutes on an H200.  ONLY=cols runs the columns' part alone.
+# two minutes on an H200.  ONLY=cols runs the columns' part alone, STAGINGS
+# the column scan's stagings named (none smem ring by default).
 set -u
 kgen=${1:?usage: gpu_verify.sh KGEN [LOG_DIR]}
 log=${2:-.}/scan_verify.log
@@ -44,16 +45,18 @@ for bs in segments warps; do
 done
 fi
 # Down the columns (axis: cols), each staging (the threads' rows in
-# registers, the tile in shared memory): many tiles and groups, partial
+# registers, the tile in shared memory, the ring of persistent blocks): many tiles and groups, partial
 # bands and tiles, a column, pitched rows (a pitch that misaligns the rows:
 # the threads' loads instead of the TMA copies), every dtype, each group
 # size and mode, the ops, a forward fill, and other tiles (lanes, threads,
-# items, loads; staging: smem's launch bounds; clusters of 2, 4 and 8 tiles).
+# items, loads; staging: smem's launch bounds; clusters of 2, 4 and 8 tiles;
+# the ring's stages and blocks an SM, and bands enough that each has one block).
 cols=$top/specs/scan/cols-sum-f32.yaml
-for staging in none smem; do
+for staging in ${STAGINGS:-none smem ring}; do
 	# shellcheck disable=SC2086 # the --set lists are words
 	# (the shipped spec's 12 rows a thread of f32 are a tile 48 KB does not hold: staged, 8)
 	if [ $staging = smem ]; then c() { run --set staging=smem --set items_per_thread=8 "$@"; }
+	elif [ $staging = ring ]; then c() { run --set staging=ring --unset items_per_thread "$@"; }
 	else c() { run --set staging=none "$@"; }; fi
 	c --shape 1000x33 --shape 100003x70 --shape 4097x64 --shape 129x1000 --shape 5x1 --shape 70000x9 \
 		--shape 262147x64 --n 1048583 "$cols"
@@ -65,9 +68,15 @@ for staging in none smem; do
 		for kv in $d; do sets="$sets --set $kv"; done
 		c $sets --shape 20011x64 --shape 3000x130 --shape 100003x7 "$cols"
 	done
-	for g in 1 2 8 31 32; do
+	groups="1 2 8 31 32"
+	[ $staging = ring ] && groups="-"  # the ring groups its blocks by how many the GPU holds
+	for g in $groups; do
 		for mode in inclusive exclusive; do
-			c --set lookback_group=$g --set mode=$mode --shape 65536x64 --shape 9000x200 "$cols"
+			if [ "$g" = - ]; then
+				c --set mode=$mode --shape 65536x64 --shape 9000x200 --shape 1048576x64 --shape 333x100000 "$cols"
+			else
+				c --set lookback_group=$g --set mode=$mode --shape 65536x64 --shape 9000x200 "$cols"
+			fi
 		done
 	done
 	c --set op=max --set mode=exclusive --shape 100003x33 "$cols"
@@ -79,6 +88,8 @@ for staging in none smem; do
 	[ $staging = smem ] && tiles="lanes=16 lanes=32,items_per_thread=4 threads=128 threads=512,items_per_thread=4
 		items_per_thread=4 load_width=4 load_width=8 load_width=32,lanes=8,items_per_thread=4 blocks_per_sm=1 blocks_per_sm=6
 		cluster_size=2 cluster_size=8"
+	[ $staging = ring ] && tiles="lanes=8 lanes=32 threads=128 threads=512 items_per_thread=4 items_per_thread=16
+		load_width=4,lanes=64 load_width=8,lanes=32 stages=2 stages=4 blocks_per_sm=1 blocks_per_sm=3,items_per_thread=4"
 	for t in $tiles; do
 		sets=""
 		for kv in $(echo "$t" | tr , ' '); do sets="$sets --set $kv"; done

@@ -1,8 +1,11 @@
 //! kernel: scan, strategy: lookback: the look-back's status words, which rows
-//! (lookback.cu) and columns (columns.cu) publish and wait on.
+//! (lookback.cu) and columns (columns.cu, columns_ring.cu) publish and wait on.
+{{#tiles}}
 // One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
-// stands for it.  The scratch starts with one header word: the launches
+// stands for it.
+{{/tiles}}
+// The scratch starts with one header word: the launches
 // done on it and the blocks of this launch that have started.  Each block
 // reads the launches done as it starts: this launch's mark is one more,
 // times 4 (a mark of an earlier launch is smaller, whatever rows and
@@ -10,6 +13,7 @@
 // zeros at first, and a CUDA graph's replay is a launch of its own); once
 // it has the mark it counts itself, and the last to do so counts the
 // launch as it ends.
+{{#tiles}}
 // Then each row has its words: each tile and each group
 // a status word: what it holds, the launch's mark + what, and the value:
 //   tile t's word, AGGREGATE: tile t's total;
@@ -26,6 +30,7 @@ constexpr unsigned long long AGGREGATE = 1, PREFIX = 2;
 // Tiles a group (lookback_group): a tile waits for the totals of those before it in its group.
 constexpr int GROUP = {{group}};
 
+{{/tiles}}
 // A status word, 16 bytes read and written whole: the value travels with
 // its mark, so a reader that sees the mark has the value, and neither side
 // needs a fence (relaxed; acquire loads and release stores of a separate
@@ -99,6 +104,7 @@ static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsi
         store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
 }
 
+{{#tiles}}
 // The words of row `row` (a row's along rows, a band's down columns),
 // `tiles` tiles long, in a launch's scratch (gen/scan.c sizes it): the
 // header word, then row_scratch bytes a row: a word a tile, then a word a group.
@@ -125,3 +131,4 @@ struct Status {
         return got;
     }
 };
+{{/tiles}}

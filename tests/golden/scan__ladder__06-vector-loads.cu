@@ -213,7 +213,8 @@ static __device__ __forceinline__ Acc items_total(const Acc *tile)
 
 // One pass, decoupled look-back over groups of tiles.
 // Tiles come in groups of GROUP (at most a warp's lanes); the last tile of a group
-// stands for it.  The scratch starts with one header word: the launches
+// stands for it.
+// The scratch starts with one header word: the launches
 // done on it and the blocks of this launch that have started.  Each block
 // reads the launches done as it starts: this launch's mark is one more,
 // times 4 (a mark of an earlier launch is smaller, whatever rows and
