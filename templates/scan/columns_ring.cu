@@ -172,13 +172,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 #pragma unroll
         for (int e = 0; e < VEC; e++)
             running[e] = identity();
+        // (called with a constant, so that the rows inside the matrix check nothing)
+        auto add = [&](bool whole) {
 #pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            const Pack<T, VEC> x = tile[g * ITEMS + j][l];
+            for (int j = 0; j < ITEMS; j++) {
+                const Pack<T, VEC> x = tile[g * ITEMS + j][l];
 #pragma unroll
-            for (int e = 0; e < VEC; e++)
-                running[e] = combine(running[e], element(inside, row, x, j, e));
-        }
+                for (int e = 0; e < VEC; e++)
+                    running[e] = combine(running[e], element(whole, row, x, j, e));
+            }
+        };
+        if (inside)
+            add(true);
+        else
+            add(false);
 #pragma unroll
         for (int e = 0; e < VEC; e++)
             sums[t][g][l * VEC + e] = running[e];
@@ -304,24 +311,35 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
             for (int h = 0; h < g; h++)
                 running[e] = combine(running[e], sums[t][h][l * VEC + e]);
         }
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            const Pack<T, VEC> x = tile[g * ITEMS + j][l];
-            Pack<Stored, VEC> r;
+        // Row j of the thread's columns scanned on from `running` into r (`whole`: inside the matrix; called
+        // with a constant, as add()).
+        auto scan_row = [&](bool whole, const Pack<T, VEC> &x, int j, Pack<Stored, VEC> &r) {
 #pragma unroll
             for (int e = 0; e < VEC; e++) {
 {{#inclusive}}
-                running[e] = combine(running[e], element(inside, row, x, j, e));
+                running[e] = combine(running[e], element(whole, row, x, j, e));
                 store(r.e, e, running[e], rows);
 {{/inclusive}}
 {{^inclusive}}
                 store(r.e, e, running[e], rows);
-                running[e] = combine(running[e], element(inside, row, x, j, e));
+                running[e] = combine(running[e], element(whole, row, x, j, e));
 {{/inclusive}}
             }
-            if (packs) {
-                store_streaming(reinterpret_cast<Pack<Stored, VEC> *>(out + (row + j) * out_pitch + col), r);
-            } else {
+        };
+        if (packs) {  // whole packs of results, a row's out_pitch / VEC packs after the last
+            Pack<Stored, VEC> *to = reinterpret_cast<Pack<Stored, VEC> *>(out + row * out_pitch + col);
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                Pack<Stored, VEC> r;
+                scan_row(true, tile[g * ITEMS + j][l], j, r);
+                store_streaming(to, r);
+                to += out_pitch / VEC;
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                Pack<Stored, VEC> r;
+                scan_row(false, tile[g * ITEMS + j][l], j, r);
 #pragma unroll
                 for (int e = 0; e < VEC; e++)
                     if (row + j < rows && col + e < cols)
