@@ -80,6 +80,30 @@ kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long
 }
 
 kgen_status
+kgen_launch_cooperative(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, long long block,
+                        unsigned int smem, void **args, CUstream stream, kgen_error *err)
+{
+	CUlaunchAttribute attr;
+	CUlaunchConfig config;
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+	attr.value.cooperative = 1;
+	memset(&config, 0, sizeof config);
+	config.gridDimX = gx;
+	config.gridDimY = gy;
+	config.gridDimZ = 1;
+	config.blockDimX = (unsigned)block;
+	config.blockDimY = config.blockDimZ = 1;
+	config.sharedMemBytes = smem;
+	config.hStream = stream;
+	config.attrs = &attr;
+	config.numAttrs = 1;
+	KGEN_CU(cu, err, cuLaunchKernelEx, (&config, f, args, NULL));
+	return KGEN_OK;
+}
+
+kgen_status
 kgen_launch_3d(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, long long block,
                unsigned int smem, void **args, CUstream stream, kgen_error *err)
 {

@@ -122,6 +122,11 @@ kgen_status kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long lo
  * griddepcontrol.wait. */
 kgen_status kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                                   unsigned int smem, void **args, CUstream stream, kgen_error *err);
+/* f on a grid (gx, gy) whose blocks are all resident at once, or not
+ * launched (a cooperative launch: the driver refuses a grid larger than the
+ * GPU holds), for blocks that wait on one another (scan's staging: ring). */
+kgen_status kgen_launch_cooperative(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy,
+                                    long long block, unsigned int smem, void **args, CUstream stream, kgen_error *err);
 /* Either of the two, as a launcher chooses. */
 typedef kgen_status kgen_launch_fn(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
                                    unsigned int smem, void **args, CUstream stream, kgen_error *err);

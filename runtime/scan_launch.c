@@ -290,7 +290,8 @@ kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 
 /* staging: ring: a band's blocks as many as the GPU holds at once beside
  * the other bands' (the kernel's occupancy on each SM), the grid (blocks,
- * bands); its status words only where a band has more than one block. */
+ * bands), launched cooperatively (all resident, as they wait on one
+ * another); its status words only where a band has more than one block. */
 static kgen_status
 ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 {
@@ -315,8 +316,12 @@ ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 	{
 		void *args[8] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
 		                  &band_scratch };
-		return kgen_launch_3d(k->ctx->cu, k->fn[0], (unsigned)blocks, (unsigned)bands, 1, s->threads,
-		                      (unsigned)k->contract.step[0].dynamic_smem, args, stream, err);
+		unsigned int smem = (unsigned)k->contract.step[0].dynamic_smem;
+		/* a band's blocks wait on one another: all of them resident, or no launch */
+		if (blocks > 1)
+			return kgen_launch_cooperative(k->ctx->cu, k->fn[0], (unsigned)blocks, (unsigned)bands, s->threads, smem,
+			                               args, stream, err);
+		return kgen_launch_3d(k->ctx->cu, k->fn[0], 1, (unsigned)bands, 1, s->threads, smem, args, stream, err);
 	}
 }
 

@@ -1380,6 +1380,56 @@ START_TEST(a_row_scan_launches_a_row_of_tiles_a_grid_row)
 }
 END_TEST
 
+/* kernel: scan, axis: cols, staging: ring: a band's blocks as many as
+ * the GPU holds beside the other bands' (the fake: 132 SMs, 2 blocks of 256
+ * threads each), launched cooperatively with the stages' dynamic shared
+ * memory; a band's words for its blocks and their groups, none where a band
+ * has one block (then no cooperative launch); the scratch a caller asks for
+ * is enough for whatever GPU launches it. */
+START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
+{
+	kgen_kernel *k = build("kernel: scan\naxis: cols\nstaging: ring\nname: fake_scan_ring\n");  /* 128 x 64 f32 tiles */
+	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x200000000ull;
+	int before = *nlaunches;
+	size_t bytes = 1;
+	kgen_error err;
+
+	/* 2^20 x 64: one band of 8192 tiles; 264 blocks in groups of 17 (16 groups): 8 rounds of (264 + 16) x 64 words. */
+	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 1ull << 20, 64, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 16 + 8ull * (1024 + 32) * 64 * 16);  /* sized for 1024 blocks, the most any GPU gets */
+	*nparams = 8;
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1ull << 20, 64, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_str_eq(last()->name, "fake_scan_ring");
+	ck_assert_uint_eq(last()->grid[0], 264);
+	ck_assert_uint_eq(last()->grid[1], 1);
+	ck_assert_uint_eq(last()->block[0], 256);
+	ck_assert_uint_eq(last()->smem, 3 * 128 * 64 * 4);  /* three stages of a tile */
+	ck_assert_int_eq(last()->cooperative, 1);
+	ck_assert_uint_eq(last()->args[6], scratch);
+	ck_assert_uint_eq(last()->args[7], 8ull * (264 + 16) * 64 * 16);
+	/* 1000 x 100: 2 bands (the second partial), 8 tiles each: 8 blocks a band in groups of 3. */
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_uint_eq(last()->grid[0], 8);
+	ck_assert_uint_eq(last()->grid[1], 2);
+	ck_assert_uint_eq(last()->args[7], 8ull * (8 + 3) * 64 * 16);
+	/* 129 x 100000: 1563 bands, more than the GPU holds at once: a block a band, no words, no cooperative launch. */
+	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 129, 100000, &bytes, &err), KGEN_OK);
+	ck_assert_uint_eq(bytes, 0);
+	ck_assert_msg(kgen_scan_cols(k, in, out, 129, 100000, 0, 0, 0, 0, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_uint_eq(last()->grid[0], 1);
+	ck_assert_uint_eq(last()->grid[1], 1563);
+	ck_assert_int_eq(last()->cooperative, 0);
+	ck_assert_uint_eq(last()->args[7], 0);
+	/* a caller's scratch one byte short of the words */
+	*nparams = 0;
+	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, 16 + 2 * 8 * 11 * 64 * 16 - 1, NULL, &err),
+	                 KGEN_EINVAL);
+	ck_assert_msg(strstr(err.message, "too small"), "%s", err.message);
+	ck_assert_int_eq(*nlaunches, before + 3);
+}
+END_TEST
+
 /* kernel: scan, axis: cols: a block a tile of rows of a band of columns,
  * grid (tiles, bands), the pitches and a band's words passed, one header
  * for all; a kernel of the other axis refused by each call. */
@@ -2400,6 +2450,7 @@ fake_suite(void)
 	tcase_add_test(tc, a_scan_launches_a_block_a_tile);
 	tcase_add_test(tc, a_row_scan_launches_a_row_of_tiles_a_grid_row);
 	tcase_add_test(tc, a_column_scan_launches_tiles_of_rows_by_bands);
+	tcase_add_test(tc, a_ring_column_scan_launches_resident_blocks_a_band);
 	tcase_add_test(tc, a_spec_of_several_kernels_compiles_them_apart);
 	tcase_add_test(tc, a_plans_build_times_sum_its_entries);
 	tcase_add_test(tc, a_plans_entries_build_in_parallel_each_in_its_place);

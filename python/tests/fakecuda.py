@@ -28,7 +28,8 @@ class Launch(ctypes.Structure):
     """struct fake_launch of tests/fake_cuda/fake_cuda.h (its size checked in launches_since)."""
     _fields_ = [("name", ctypes.c_char * 64), ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
                 ("smem", ctypes.c_uint), ("args", ctypes.c_ulonglong * 12), ("nargs", ctypes.c_int),
-                ("stream", ctypes.c_void_p), ("dependent", ctypes.c_int), ("cluster", ctypes.c_uint * 3)]
+                ("stream", ctypes.c_void_p), ("dependent", ctypes.c_int), ("cluster", ctypes.c_uint * 3),
+                ("cooperative", ctypes.c_int)]
 
 
 def counter(name, ctype=ctypes.c_int):

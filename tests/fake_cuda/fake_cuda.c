@@ -394,16 +394,21 @@ cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 }
 
 /* The launch above, with its configuration's attributes: programmatic
- * stream serialization and cluster dimensions are recorded; any other
- * attribute is refused. */
+ * stream serialization, cluster dimensions and a cooperative launch (refused
+ * past what the GPU holds at once) are recorded; any other attribute is
+ * refused. */
 API CUresult CUDAAPI
 cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra)
 {
 	CUresult r;
-	int dependent = 0;
+	int dependent = 0, cooperative = 0, per_sm;
 	unsigned i, cluster[3] = { 0, 0, 0 };
 
 	for (i = 0; i < c->numAttrs; i++) {
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+			cooperative = c->attrs[i].value.cooperative;
+			continue;
+		}
 		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
 			cluster[0] = c->attrs[i].value.clusterDim.x;
 			cluster[1] = c->attrs[i].value.clusterDim.y;
@@ -417,11 +422,17 @@ cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **ex
 		dependent = c->attrs[i].value.programmaticStreamSerializationAllowed;
 	}
 	FAIL_IF("cuLaunchKernelEx");
+	/* a cooperative grid larger than the 132 SMs hold at cuOccupancyMaxActiveBlocksPerMultiprocessor's count */
+	cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)(c->blockDimX * c->blockDimY * c->blockDimZ),
+	                                            c->sharedMemBytes);
+	if (cooperative && (unsigned long long)c->gridDimX * c->gridDimY * c->gridDimZ > 132ull * (unsigned)per_sm)
+		return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
 	r = cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
 	                   c->sharedMemBytes, c->hStream, params, extra);
 	if (r == CUDA_SUCCESS) {
 		fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].dependent = dependent;
 		memcpy(fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].cluster, cluster, sizeof cluster);
+		fake_cuda_launches[(fake_cuda_nlaunches - 1) % 256].cooperative = cooperative;
 	}
 	return r;
 }

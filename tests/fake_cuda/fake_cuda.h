@@ -15,6 +15,7 @@ struct fake_launch {
 	void *stream;                 /* the CUstream */
 	int dependent;                /* cuLaunchKernelEx with programmatic stream serialization */
 	unsigned cluster[3];          /* cuLaunchKernelEx's cluster dimensions (0: none) */
+	int cooperative;              /* cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE */
 };
 
 /* The last tensor map cuTensorMapEncodeTiled made (fake_cuda_last_map), and
