@@ -111,35 +111,40 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
     const unsigned long long launches = threadIdx.x == 0 && blocks > 1 ? launch_mark(scratch) : 0;
     unsigned long long arrived = 0;  // thread 0's count of the block (arrive())
 
-    // Tile k of the block: its first row, its stage, whether TMA copies it (whole, its rows 16-byte aligned).
+    // Tile k of the block: its first row, its stage; the rows of it inside the matrix, and the bytes of a
+    // row of the band inside it (a partial last tile or band: fewer).
     auto row0 = [&](Index k) { return (k * blocks + bg) * ROWS; };
     auto stage = [&](Index k) { return reinterpret_cast<Pack<T, VEC>(*)[LANES]>(ring + k % STAGES * ROWS * COLS * sizeof(T)); };
-    auto whole = [&](Index k) {
-        return row0(k) + ROWS <= rows && band * COLS + COLS <= cols &&
-               aligned(in + row0(k) * in_pitch + band * COLS, 16) && in_pitch * sizeof(T) % 16 == 0;
+    const unsigned band_bytes = (unsigned)((cols - band * COLS < (Index)COLS ? cols - band * COLS : COLS) * sizeof(T));
+    auto rows_in = [&](Index k) { return (int)(rows - row0(k) < ROWS ? rows - row0(k) : ROWS); };
+    // Whether TMA copies tile k: its rows' bytes of the band whole 16-byte pieces, 16-byte aligned.
+    auto copied = [&](Index k) {
+        return band_bytes % 16 == 0 && aligned(in + row0(k) * in_pitch + band * COLS, 16) && in_pitch * sizeof(T) % 16 == 0;
     };
-    // Warp 0: tile k into its stage, a TMA bulk copy a row; a tile that is not whole completes its
-    // stage's phase at once and the threads read it themselves (read()).
+    // Warp 0: tile k into its stage, a TMA bulk copy of each of its rows inside the matrix (the rest of the
+    // stage is never read as elements: element() takes the identity there); a tile TMA does not copy
+    // completes its stage's phase at once and the threads read it themselves (read()).
     auto issue = [&](Index k) {
         if (k >= mine)
             return;
         unsigned long long *bar = &bars[k % STAGES];
-        if (!whole(k)) {
+        if (!copied(k)) {
             if (threadIdx.x == 0)
                 mbarrier_arrive(bar);
             return;
         }
+        const int n = rows_in(k);
         if (threadIdx.x == 0)
-            mbarrier_arrive_expect_tx(bar, (unsigned)(ROWS * COLS * sizeof(T)));
+            mbarrier_arrive_expect_tx(bar, (unsigned)n * band_bytes);
         __syncwarp();
-        for (int r = threadIdx.x; r < (int)ROWS; r += 32)
-            bulk_load(stage(k)[r], in + (row0(k) + r) * in_pitch + band * COLS, (unsigned)(COLS * sizeof(T)), bar);
+        for (int r = threadIdx.x; r < n; r += 32)
+            bulk_load(stage(k)[r], in + (row0(k) + r) * in_pitch + band * COLS, band_bytes, bar);
     };
     // Tile k in its stage once it is there: loads of VEC elements where inside and aligned, else one
     // element a load (the rows and columns past the matrix are never read).
     auto read = [&](Index k) {
         mbarrier_wait(&bars[k % STAGES], (unsigned)(k / STAGES % 2));
-        if (whole(k))
+        if (copied(k))
             return;
         Pack<T, VEC>(*tile)[LANES] = stage(k);
         for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS) {
