@@ -52,8 +52,10 @@ ring_static_bytes(const struct kgen_spec *s)
 {
 	long long cols = (long long)kgen_scan_tile_cols(s), groups = s->threads / s->lanes;
 
-	return (2 * groups * (cols + 1) + 2 * cols + 3 * ring_parts(s) * cols + 3 * cols) * s->r.acc_bytes +
-	       (s->mm_stages + 1) * 8 + 64;
+	long long bytes = (2 * groups * (cols + 1) + 2 * cols + 3 * ring_parts(s) * cols + 3 * cols) * s->r.acc_bytes +
+	                  (s->mm_stages + 1) * 8;
+
+	return (bytes + 127) / 128 * 128;  /* the stages after them 128-byte aligned */
 }
 
 long long
@@ -537,6 +539,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			tpl_set(&k, "lanes", "%lld", s->lanes);
 			tpl_set(&k, "stages", "%lld", s->mm_stages);
 			tpl_set(&k, "blocks", "%lld", s->mm_blocks_per_sm);
+			tpl_set(&k, "rounds", "%llu", KGEN_SCAN_RING_ROUNDS);
 		} else if (columns) {
 			tpl_set(&k, "lanes", "%lld", s->lanes);
 			tpl_show(&k, "staged", staged);

@@ -34,6 +34,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"lanes: 32\n"  /* a dump has the keys that do not apply too */
 		"out_dtype: f32\n"
 		"staging: smem\n"
+		"stages: 1\n"  /* staging: ring's: 3 there */
 		"blocks_per_sm: 0\n"
 		"cluster_size: 1\n"
 		"mode: inclusive\n"
@@ -59,6 +60,7 @@ START_TEST(scan_minimal_spec_gets_every_default)
 		"lanes: 8\n"
 		"out_dtype: f32\n"
 		"staging: smem\n"
+		"stages: 1\n"
 		"blocks_per_sm: 0\n"
 		"cluster_size: 1\n"
 		"mode: inclusive\n"
@@ -178,10 +180,60 @@ static const struct refusal refusals[] = {
 	{ "clusters_are_the_columns", "kernel: scan\ncluster_size: 2\n",
 	  "cluster_size is the column scan's tiles a cluster of blocks, and axis: rows scans rows: drop it", 2, 15,
 	  "cluster_size: 2" },
+	{ "a_ring_keeps_tiles_in_flight", "kernel: scan\naxis: cols\nstaging: ring\nstages: 1\n",
+	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 or "
+	  "more, not 1", 4, 9, "stages: 1" },
+	{ "a_ring_has_no_clusters", "kernel: scan\naxis: cols\nstaging: ring\ncluster_size: 2\n",
+	  "cluster_size is the look-back's clusters of tiles; staging: ring's blocks read one another's status words in "
+	  "L2: drop it", 4, 15, "cluster_size: 2" },
+	{ "a_ring_groups_its_blocks", "kernel: scan\naxis: cols\nstaging: ring\nlookback_group: 8\n",
+	  "lookback_group is the tiles a group of the look-back over tiles; staging: ring groups its blocks by how many "
+	  "the GPU holds at once: drop it", 4, 17, "lookback_group: 8" },
+	{ "a_ring_fits_an_sm", "kernel: scan\naxis: cols\nstaging: ring\nblocks_per_sm: 3\n",
+	  "blocks_per_sm 3: an SM holds 2 blocks of 256 threads with 98304 bytes of stages and 12800 of their own at most",
+	  4, 16, "blocks_per_sm: 3" },
+	{ "a_ring_copies_whole_pieces", "kernel: scan\naxis: cols\nstaging: ring\nload_width: 4\nlanes: 2\n",
+	  "staging: ring copies each row of a tile's band whole, 2 columns of 4 bytes, which is not a multiple of 16 "
+	  "bytes: use more lanes or a wider load", 5, 8, "lanes: 2" },
+	{ "a_ring_fits_a_block", "kernel: scan\naxis: cols\nstaging: ring\nitems_per_thread: 32\n",
+	  "3 stages of 512 rows of 64 columns in f32 take 393216 bytes of shared memory with the block's own 12800, over "
+	  "the 227 KB an sm_90 block gets: use fewer stages, items_per_thread, threads or lanes", 4, 19,
+	  "items_per_thread: 32" },
+	{ "stages_are_the_rings", "kernel: scan\naxis: cols\nstages: 3\n",
+	  "stages is staging: ring's tiles in flight, and staging: smem has no ring: drop it", 3, 9, "stages: 3" },
 	{ "portable_clusters", "kernel: scan\naxis: cols\ncluster_size: 3\n",
 	  "cluster_size 3: 1 (no cluster), or a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15,
 	  "cluster_size: 3" },
 };
+
+/* staging: ring's defaults: a band of 256 bytes (16 lanes of 16-byte loads: 64 f32, 128 bf16), 8 rows a
+ * thread, 3 stages, 2 blocks an SM where they fit (bf16's larger row-group totals: 1). */
+START_TEST(a_ring_gets_its_defaults)
+{
+	kgen_spec *f32 = load("kernel: scan\naxis: cols\nstaging: ring\n");
+	kgen_spec *bf16 = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: bf16\n");
+
+	ASSERT_FIELD(f32, "lanes", "16");
+	ASSERT_FIELD(f32, "items_per_thread", "8");
+	ASSERT_FIELD(f32, "stages", "3");
+	ASSERT_FIELD(f32, "blocks_per_sm", "2");
+	ck_assert_uint_eq(kgen_scan_tile(f32), 128);
+	ck_assert_uint_eq(kgen_scan_tile_cols(f32), 64);
+	ck_assert_int_eq(kgen_scan_ring_smem(f32), 3 * 128 * 64 * 4);
+	ck_assert_uint_eq(kgen_scan_tile_cols(bf16), 128);
+	ASSERT_FIELD(bf16, "blocks_per_sm", "1");
+	/* a band's words: 8 rounds of a word a column for each block and each group; none for one block */
+	ck_assert_uint_eq(kgen_scan_ring_band_scratch(f32, 1), 0);
+	ck_assert_uint_eq(kgen_scan_ring_band_scratch(f32, 264), 8ull * (264 + 16) * 64 * 16);
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 1ull << 20, 264), 264);
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 16, 1ull << 20, 264), 16);
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 200, 1ull << 20, 264), 1);   /* the bands alone fill it */
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 300, 264), 3);            /* no more than the tiles */
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 1ull << 20, 5000), 1024); /* at most KGEN_SCAN_RING_MOST */
+	kgen_spec_free(f32);
+	kgen_spec_free(bf16);
+}
+END_TEST
 
 START_TEST(scan_refused)
 {
@@ -367,6 +419,7 @@ scan_suite(void)
 	tcase_add_test(tc, scan_minimal_spec_gets_every_default);
 	tcase_add_test(tc, scan_types_follow_the_op);
 	tcase_add_loop_test(tc, scan_refused, 0, (int)KGEN_COUNT(refusals));
+	tcase_add_test(tc, a_ring_gets_its_defaults);
 	tcase_add_test(tc, each_strategy_states_its_launch);
 	tcase_add_test(tc, the_lookback_scratch_is_a_status_word_a_tile_and_a_group);
 	suite_add_tcase(s, tc);

@@ -186,7 +186,7 @@ static void count_launch(unsigned long long arrived)
 {
 	if (arrived == (unsigned long long)tiles - 1) {
 		atomic_store_explicit(&header_done, 0, memory_order_relaxed);
-		atomic_store_explicit(&header_launches, mark / 4, memory_order_relaxed);
+		atomic_store_explicit(&header_launches, mark >> 24, memory_order_relaxed);
 	}
 }
 
@@ -203,7 +203,7 @@ static void *worker(void *arg)
 		if (t >= tiles)
 			return NULL;
 		jitter(&seed);
-		mark = (atomic_load_explicit(&header_launches, memory_order_relaxed) + 1) * 4;  /* launch_mark() */
+		mark = (atomic_load_explicit(&header_launches, memory_order_relaxed) + 1) << 24;  /* launch_mark() */
 		/* arrive(): relaxed, as the kernel's atomicAdd, and issued on the mark's value */
 		arrived = mark ? atomic_fetch_add_explicit(&header_done, 1, memory_order_relaxed) : 0;
 		jitter(&seed);
@@ -263,8 +263,10 @@ int main(int argc, char **argv)
 	tiles = argc > 1 ? atol(argv[1]) : 40000;
 	nthreads = argc > 2 ? atoi(argv[2]) : 64;
 	runs = argc > 3 ? atoi(argv[3]) : 3;
-	if (nthreads < 1 || nthreads > 1024 || tiles < 1 || (argc > 4 && strcmp(argv[4], "after") != 0)) {
-		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS [after]\n");
+	/* a word packs (mark | what) << 32 over the value's bits: marks of 255 launches of 2^24 at most */
+	if (nthreads < 1 || nthreads > 1024 || tiles < 1 || runs < 1 || runs > 250 ||
+	    (argc > 4 && strcmp(argv[4], "after") != 0)) {
+		fprintf(stderr, "usage: lookback_model TILES THREADS(1-1024) RUNS(1-250) [after]\n");
 		return 2;
 	}
 	groups = (tiles + GROUP - 1) / GROUP;

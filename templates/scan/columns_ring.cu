@@ -29,7 +29,7 @@ static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pi
 // bits are the same run after run.  The words are a ring of ROUNDS rounds,
 // marked with the launch and the round: a block never reads a word more
 // than three rounds behind the one its writer is in.
-constexpr int ROUNDS = 8;
+constexpr int ROUNDS = {{rounds}};  // gen/scan.h's KGEN_SCAN_RING_ROUNDS, which sizes the scratch
 // Threads that share a column's words (each folds an unbroken run of them)
 // and the words a thread loads before it waits on the first.
 constexpr int PARTS = THREADS / COLS >= 4 ? 4 : THREADS / COLS >= 1 ? THREADS / COLS : 1;
@@ -44,10 +44,10 @@ static __device__ __forceinline__ int group_size(int blocks)
     return m;
 }
 
-// A word's mark: the launch's (launch_mark(), a multiple of 4) and the round.
+// A word's mark: the launch's (launch_mark(), a multiple of 2^24) and the round, below the next launch's.
 static __device__ __forceinline__ unsigned long long round_mark(unsigned long long mark, Index round)
 {
-    return mark << 24 | (round + 1);
+    return mark | (round + 1);
 }
 
 // Words lo to hi - 1 of a column's list folded left to right, where(i, what,

@@ -105,7 +105,7 @@ static __device__ __forceinline__ Acc warp_inclusive(Acc v)
 // The scratch starts with one header word: the launches
 // done on it and the blocks of this launch that have started.  Each block
 // reads the launches done as it starts: this launch's mark is one more,
-// times 4 (a mark of an earlier launch is smaller, whatever rows and
+// times 2^24 (a mark of an earlier launch is smaller, whatever rows and
 // lengths it had, so the words need no clearing between launches, only
 // zeros at first, and a CUDA graph's replay is a launch of its own); once
 // it has the mark it counts itself, and the last to do so counts the
@@ -171,10 +171,12 @@ static __device__ __forceinline__ Acc from_bits(unsigned long long bits)
 }
 
 // This launch's mark, from the scratch's header word: the launches done
-// on it, plus one, times 4.
+// on it, plus one, times 2^24: a word's low 24 bits say what it holds (the
+// look-back's AGGREGATE or PREFIX; columns_ring.cu's round), and every word
+// of an earlier launch, of any of the scan's kernels, is below the mark.
 static __device__ __forceinline__ unsigned long long launch_mark(const unsigned char *scratch)
 {
-    return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) * 4;
+    return (load_word(reinterpret_cast<const Word *>(scratch)).what + 1) << 24;
 }
 
 // Thread 0's count of its block among the launch's, once its read of the
@@ -191,12 +193,12 @@ static __device__ __forceinline__ unsigned long long arrive(unsigned char *scrat
 
 // As a block ends, `arrived` thread 0's count: the launch's last block to
 // arrive (of every row), every block having read its mark before, counts
-// the launch (mark / 4 launches done) and clears the count of blocks.
+// the launch (mark >> 24 launches done) and clears the count of blocks.
 static __device__ __forceinline__ void count_launch(unsigned char *scratch, unsigned long long mark,
                                                     unsigned long long arrived)
 {
     if (mark && arrived == (unsigned long long)gridDim.x * gridDim.y - 1)
-        store_word(reinterpret_cast<Word *>(scratch), mark / 4, 0);
+        store_word(reinterpret_cast<Word *>(scratch), mark >> 24, 0);
 }
 
 // The words of row `row` (a row's along rows, a band's down columns),
