@@ -45,14 +45,14 @@ ring_parts(const struct kgen_spec *s)
 }
 
 /* staging: ring's static shared memory (columns_ring.cu): two tiles' row
- * groups' totals (padded) and totals, the words' folds, the carry, prefix
- * and mates, the stages' mbarriers and the mark. */
+ * groups' totals and totals, the words' folds, the carry, prefix and
+ * mates, the stages' mbarriers and the mark. */
 static long long
 ring_static_bytes(const struct kgen_spec *s)
 {
 	long long cols = (long long)kgen_scan_tile_cols(s), groups = s->threads / s->lanes;
 
-	long long bytes = (2 * groups * (cols + 1) + 2 * cols + 3 * ring_parts(s) * cols + 3 * cols) * s->r.acc_bytes +
+	long long bytes = (2 * groups * cols + 2 * cols + 3 * ring_parts(s) * cols + 3 * cols) * s->r.acc_bytes +
 	                  (s->mm_stages + 1) * 8;
 
 	return (bytes + 127) / 128 * 128;  /* the stages after them 128-byte aligned */

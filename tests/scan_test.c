@@ -190,13 +190,13 @@ static const struct refusal refusals[] = {
 	  "lookback_group is the tiles a group of the look-back over tiles; staging: ring groups its blocks by how many "
 	  "the GPU holds at once: drop it", 4, 17, "lookback_group: 8" },
 	{ "a_ring_fits_an_sm", "kernel: scan\naxis: cols\nstaging: ring\nblocks_per_sm: 3\n",
-	  "blocks_per_sm 3: an SM holds 2 blocks of 256 threads with 98304 bytes of stages and 12800 of their own at most",
+	  "blocks_per_sm 3: an SM holds 2 blocks of 256 threads with 98304 bytes of stages and 12672 of their own at most",
 	  4, 16, "blocks_per_sm: 3" },
 	{ "a_ring_copies_whole_pieces", "kernel: scan\naxis: cols\nstaging: ring\nload_width: 4\nlanes: 2\n",
 	  "staging: ring copies each row of a tile's band whole, 2 columns of 4 bytes, which is not a multiple of 16 "
 	  "bytes: use more lanes or a wider load", 5, 8, "lanes: 2" },
 	{ "a_ring_fits_a_block", "kernel: scan\naxis: cols\nstaging: ring\nitems_per_thread: 32\n",
-	  "3 stages of 512 rows of 64 columns in f32 take 393216 bytes of shared memory with the block's own 12800, over "
+	  "3 stages of 512 rows of 64 columns in f32 take 393216 bytes of shared memory with the block's own 12672, over "
 	  "the 227 KB an sm_90 block gets: use fewer stages, items_per_thread, threads or lanes", 4, 19,
 	  "items_per_thread: 32" },
 	{ "stages_are_the_rings", "kernel: scan\naxis: cols\nstages: 3\n",

@@ -314,7 +314,9 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     unsigned char *__restrict__ scratch, Index band_scratch)
 {
     extern __shared__ __align__(128) unsigned char ring[];  // STAGES tiles as they lie: Pack<T, VEC>[ROWS][LANES]
-    __shared__ Acc sums[2][GROUPS][COLS + 1];  // a tile's row groups' totals; its next tile's
+    // A tile's row groups' totals (its next tile's too), a thread's VEC columns a pack: each thread writes
+    // one and reads those of the groups above it whole; thread c reads column c down the groups.
+    __shared__ Pack<Acc, VEC> sums[2][GROUPS][LANES];
     __shared__ Acc totals[2][COLS];            // the tile's totals; its next tile's
     __shared__ Acc parts[3][PARTS][COLS];      // the words' folds: carry, groups before, mates
     __shared__ Acc carry[COLS], prefix[COLS], mates[COLS];
@@ -412,14 +414,16 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
             add(true);
         else
             add(false);
+        Pack<Acc, VEC> mine;
 #pragma unroll
         for (int e = 0; e < VEC; e++)
-            sums[t][g][l * VEC + e] = running[e];
+            mine.e[e] = running[e];
+        sums[t][g][l] = mine;
         __syncthreads();
         for (int c = threadIdx.x; c < COLS; c += THREADS) {
-            Acc v = sums[t][0][c];
+            Acc v = sums[t][0][c / VEC].e[c % VEC];
             for (int h = 1; h < GROUPS; h++)
-                v = combine(v, sums[t][h][c]);
+                v = combine(v, sums[t][h][c / VEC].e[c % VEC]);
             totals[t][c] = v;
             if (blocks > 1)
                 store_word(tile_words + (k % ROUNDS * blocks + bg) * COLS + c, round_mark(mark, k), to_bits(v));
@@ -532,10 +536,13 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         const Pack<T, VEC>(*tile)[LANES] = stage(k);
         Acc running[VEC];
 #pragma unroll
-        for (int e = 0; e < VEC; e++) {
+        for (int e = 0; e < VEC; e++)
             running[e] = prefix[l * VEC + e];
-            for (int h = 0; h < g; h++)
-                running[e] = combine(running[e], sums[t][h][l * VEC + e]);
+        for (int h = 0; h < g; h++) {
+            const Pack<Acc, VEC> above = sums[t][h][l];
+#pragma unroll
+            for (int e = 0; e < VEC; e++)
+                running[e] = combine(running[e], above.e[e]);
         }
         // Row j of the thread's columns scanned on from `running` into r (`whole`: inside the matrix; called
         // with a constant, as add()).
