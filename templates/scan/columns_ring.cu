@@ -179,20 +179,25 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 #pragma unroll
         for (int e = 0; e < VEC; e++)
             running[e] = identity();
-        // (called with a constant, so that the rows inside the matrix check nothing)
-        auto add = [&](bool whole) {
+        // The rows inside the matrix unrolled, checking nothing; the others (a partial tile or band) a row at a
+        // time, each element checked (a loop apart: the build's time is the unrolled code's).
+        if (inside) {
 #pragma unroll
             for (int j = 0; j < ITEMS; j++) {
                 const Pack<T, VEC> x = tile[g * ITEMS + j][l];
 #pragma unroll
                 for (int e = 0; e < VEC; e++)
-                    running[e] = combine(running[e], element(whole, row, x, j, e));
+                    running[e] = combine(running[e], element(true, row, x, j, e));
             }
-        };
-        if (inside)
-            add(true);
-        else
-            add(false);
+        } else {
+#pragma unroll 1
+            for (int j = 0; j < ITEMS; j++) {
+                const Pack<T, VEC> x = tile[g * ITEMS + j][l];
+#pragma unroll
+                for (int e = 0; e < VEC; e++)
+                    running[e] = combine(running[e], element(false, row, x, j, e));
+            }
+        }
         Pack<Acc, VEC> mine;
 #pragma unroll
         for (int e = 0; e < VEC; e++)
@@ -237,15 +242,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
             const Word *this_round = tile_words + k % ROUNDS * blocks * COLS;
             const Word *groups_now = group_words + k % ROUNDS * groups * COLS;
             const Word *groups_then = group_words + (k + ROUNDS - 1) % ROUNDS * groups * COLS;
+            // Word w of the list a tile's prefix folds, for column c: `then` group totals of the previous
+            // round from this block's group on, `now` of this round before its group, then the tiles of its
+            // group from the first (one closure type for both lists: one fold_words in the build).
+            auto words = [&](int then, int now, int c) {
+                return [=](int w, unsigned long long &what, int &seg) -> const Word * {
+                    if (w < then) {
+                        what = round_mark(mark, k - 1), seg = 0;
+                        return groups_then + (grp + w) * COLS + c;
+                    }
+                    what = round_mark(mark, k);
+                    if (w < then + now) {
+                        seg = 1;
+                        return groups_now + (w - then) * COLS + c;
+                    }
+                    seg = 2;
+                    return this_round + (first + w - then - now) * COLS + c;
+                };
+            };
             // A group's last block: its mates' tiles, then the group's total, before anything else.
             if ((int)bg == last) {
                 for (int i = threadIdx.x; i < COLS * PARTS; i += THREADS) {
                     const int c = i % COLS, p = i / COLS, n = (int)bg - first;
                     Acc acc[3] = {identity(), identity(), identity()};
-                    fold_words([&](int w, unsigned long long &what, int &seg) {
-                        what = round_mark(mark, k), seg = 2;
-                        return this_round + (first + w) * COLS + c;
-                    }, n * p / PARTS, n * (p + 1) / PARTS, acc);
+                    fold_words(words(0, 0, c), n * p / PARTS, n * (p + 1) / PARTS, acc);
                     parts[2][p][c] = acc[2];
                 }
                 __syncthreads();
@@ -266,19 +286,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
             for (int i = threadIdx.x; i < COLS * PARTS; i += THREADS) {
                 const int c = i % COLS, p = i / COLS;
                 Acc acc[3] = {identity(), identity(), identity()};
-                fold_words([&](int w, unsigned long long &what, int &seg) {
-                    if (w < then) {
-                        what = round_mark(mark, k - 1), seg = 0;
-                        return groups_then + (grp + w) * COLS + c;
-                    }
-                    what = round_mark(mark, k);
-                    if (w < then + now) {
-                        seg = 1;
-                        return groups_now + (w - then) * COLS + c;
-                    }
-                    seg = 2;
-                    return this_round + (first + w - then - now) * COLS + c;
-                }, n * p / PARTS, n * (p + 1) / PARTS, acc);
+                fold_words(words(then, now, c), n * p / PARTS, n * (p + 1) / PARTS, acc);
                 parts[0][p][c] = acc[0];
                 parts[1][p][c] = acc[1];
                 if ((int)bg != last)
@@ -347,8 +355,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
                 store_streaming(to, r);
                 to += out_pitch / VEC;
             }
-        } else {
-#pragma unroll
+        } else {  // a row at a time (as add()'s checked rows)
+#pragma unroll 1
             for (int j = 0; j < ITEMS; j++) {
                 Pack<Stored, VEC> r;
                 scan_row(false, tile[g * ITEMS + j][l], j, r);
