@@ -307,9 +307,10 @@ ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 	blocks = kgen_scan_ring_blocks(s, bands, c->rows, resident);
 	band_scratch = kgen_scan_ring_band_scratch(s, blocks);
 	tiles = kgen_scan_tiles(s, c->rows);
-	if (blocks > 1 && (tiles + blocks - 1) / blocks > KGEN_SCAN_RING_MOST_ROUNDS)
-		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows take %llu rounds of %llu blocks, more than a status word's "
-		                 "mark counts (%llu)", who, c->rows, (tiles + blocks - 1) / blocks, blocks,
+	/* the rounds a status word's mark counts (one block a band counts them in an int) */
+	if ((tiles + blocks - 1) / blocks > KGEN_SCAN_RING_MOST_ROUNDS)
+		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows take %llu rounds of %llu blocks, more than the kernel "
+		                 "counts (%llu: a status word's mark)", who, c->rows, (tiles + blocks - 1) / blocks, blocks,
 		                 KGEN_SCAN_RING_MOST_ROUNDS);
 	if (band_scratch && (st = take_scratch(k, who, c, KGEN_SCAN_WORD_BYTES + bands * band_scratch, stream, err)))
 		return st;

@@ -266,9 +266,9 @@ static __device__ __forceinline__ int group_size(int blocks)
 }
 
 // A word's mark: the launch's (launch_mark(), a multiple of 2^24) and the round, below the next launch's.
-static __device__ __forceinline__ unsigned long long round_mark(unsigned long long mark, Index round)
+static __device__ __forceinline__ unsigned long long round_mark(unsigned long long mark, int round)
 {
-    return mark | (round + 1);
+    return mark | (unsigned long long)(round + 1);
 }
 
 // Words lo to hi - 1 of a column's list folded left to right, where(i, what,
@@ -324,7 +324,8 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
 
     const Index bands = gridDim.y, blocks = gridDim.x, b = blockIdx.x + (Index)blockIdx.y * gridDim.x;
     const Index band = b % bands, bg = b / bands, tiles = (rows + ROWS - 1) / ROWS;
-    const Index mine = bg < tiles ? (tiles - bg + blocks - 1) / blocks : 0;  // this block's tiles
+    // this block's tiles (the launcher refuses a call of more than 2^24 rounds)
+    const int mine = bg < tiles ? (int)((tiles - bg + blocks - 1) / blocks) : 0;
     const int m = group_size((int)blocks), groups = ((int)blocks + m - 1) / m;
     const int grp = (int)bg / m, first = grp * m, last = first + m < (int)blocks ? first + m - 1 : (int)blocks - 1;
     const int g = threadIdx.x / LANES, l = threadIdx.x % LANES;
@@ -336,22 +337,21 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
 
     // Tile k of the block: its first row, its stage; the rows of it inside the matrix, and the bytes of a
     // row of the band inside it (a partial last tile or band: fewer).
-    auto row0 = [&](Index k) { return (k * blocks + bg) * ROWS; };
-    auto stage = [&](Index k) { return reinterpret_cast<Pack<T, VEC>(*)[LANES]>(ring + k % STAGES * ROWS * COLS * sizeof(T)); };
+    auto row0 = [&](int k) { return ((Index)k * blocks + bg) * ROWS; };
+    auto stage = [&](int k) { return reinterpret_cast<Pack<T, VEC>(*)[LANES]>(ring + k % STAGES * ROWS * COLS * sizeof(T)); };
     const unsigned band_bytes = (unsigned)((cols - band * COLS < (Index)COLS ? cols - band * COLS : COLS) * sizeof(T));
-    auto rows_in = [&](Index k) { return (int)(rows - row0(k) < ROWS ? rows - row0(k) : ROWS); };
-    // Whether TMA copies tile k: its rows' bytes of the band whole 16-byte pieces, 16-byte aligned.
-    auto copied = [&](Index k) {
-        return band_bytes % 16 == 0 && aligned(in + row0(k) * in_pitch + band * COLS, 16) && in_pitch * sizeof(T) % 16 == 0;
-    };
+    auto rows_in = [&](int k) { return (int)(rows - row0(k) < ROWS ? rows - row0(k) : ROWS); };
+    // Whether TMA copies the tiles: their rows' bytes of the band whole 16-byte pieces, 16-byte aligned (the
+    // same for every tile of the band: a row's pitch is whole 16-byte pieces).
+    const bool copied = band_bytes % 16 == 0 && in_pitch * sizeof(T) % 16 == 0 && aligned(in + band * COLS, 16);
     // Warp 0: tile k into its stage, a TMA bulk copy of each of its rows inside the matrix (the rest of the
     // stage is never read as elements: element() takes the identity there); a tile TMA does not copy
     // completes its stage's phase at once and the threads read it themselves (read()).
-    auto issue = [&](Index k) {
+    auto issue = [&](int k) {
         if (k >= mine)
             return;
         unsigned long long *bar = &bars[k % STAGES];
-        if (!copied(k)) {
+        if (!copied) {
             if (threadIdx.x == 0)
                 mbarrier_arrive(bar);
             return;
@@ -365,9 +365,9 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     };
     // Tile k in its stage once it is there: loads of VEC elements where inside and aligned, else one
     // element a load (the rows and columns past the matrix are never read).
-    auto read = [&](Index k) {
+    auto read = [&](int k) {
         mbarrier_wait(&bars[k % STAGES], (unsigned)(k / STAGES % 2));
-        if (copied(k))
+        if (copied)
             return;
         Pack<T, VEC>(*tile)[LANES] = stage(k);
         for (int i = threadIdx.x; i < (int)ROWS * LANES; i += THREADS) {
@@ -390,7 +390,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         return inside || (row + j < rows && col + e < cols) ? to_acc(x.e[e], row + j) : identity();
     };
     // Tile k's row groups' totals and its totals, published for the band's other blocks.
-    auto total = [&](Index k) {
+    auto total = [&](int k) {
         const int t = (int)(k % 2);
         const Index row = row0(k) + (Index)g * ITEMS;
         const bool inside = row + ITEMS <= rows && col + VEC <= cols;
@@ -454,7 +454,9 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     if (mine > 0)
         total(0);
 
-    for (Index k = 0; k < mine; k++) {
+    // The results as packs where the output and its pitch allow it.
+    const bool out_packs = aligned(out, sizeof(Pack<Stored, VEC>)) && out_pitch % VEC == 0;
+    for (int k = 0; k < mine; k++) {
         const int t = (int)(k % 2);
         if (k + 1 < mine)
             total(k + 1);  // the next tile's totals out before this one waits
@@ -540,7 +542,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         // The thread's rows from the tile's prefix and the row groups' totals before its own.
         const Index row = row0(k) + (Index)g * ITEMS;
         const bool inside = row + ITEMS <= rows && col + VEC <= cols;
-        const bool packs = inside && aligned(out, sizeof(Pack<Stored, VEC>)) && out_pitch % VEC == 0;
+        const bool packs = inside && out_packs;
         const Pack<T, VEC>(*tile)[LANES] = stage(k);
         Acc running[VEC];
 #pragma unroll
