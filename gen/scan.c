@@ -202,8 +202,18 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 {
 	long long cols, size = s->r.dtype->size, fit;
 
-	if (!s->pos[KGEN_KEY_lanes].line)
-		s->lanes = 256 / s->load_width > 1 ? 256 / s->load_width : 1;
+	/* Four elements a load by default where 16 bytes would be more (8 bytes of bf16 or f16) and 16 lanes: a
+	 * band of 64 columns and stages of 128 rows, as f32's, where 16-byte loads of bf16 made a band of 128
+	 * columns, stages of 32 KB and room for one block an SM (0.17 and 0.45 of a copy at 2^20 x 64 and
+	 * 2^20 x 1024 on an H100, bench/results/nvidia-h100/2026-12-07-scan-cols-ring-kgen). */
+	int narrow = !s->pos[KGEN_KEY_load_width].line && size < 4 && s->load_width > 4 * size;
+
+	if (narrow) {
+		s->load_width = 4 * size;
+		vec = 4;
+	}
+	if (!s->pos[KGEN_KEY_lanes].line)  /* else 256 bytes of columns: 64 of f32, 32 of f64 */
+		s->lanes = narrow ? 16 : 256 / s->load_width > 1 ? 256 / s->load_width : 1;
 	if (s->items_per_thread < 0)
 		s->items_per_thread = 8;
 	if (!s->pos[KGEN_KEY_mm_stages].line)

@@ -206,12 +206,15 @@ static const struct refusal refusals[] = {
 	  "cluster_size: 3" },
 };
 
-/* staging: ring's defaults: a band of 256 bytes (16 lanes of 16-byte loads: 64 f32, 128 bf16), 8 rows a
- * thread, 3 stages, 2 blocks an SM where they fit (bf16's larger row-group totals: 1). */
+/* staging: ring's defaults: a band of 64 columns (16 lanes of 16-byte loads of f32, of 8-byte loads of bf16;
+ * f64: 32 columns, 256 bytes), 8 rows a thread, 3 stages, 2 blocks an SM where they fit (bf16's band of
+ * 128 columns where its loads are asked to be 16 bytes: 1). */
 START_TEST(a_ring_gets_its_defaults)
 {
 	kgen_spec *f32 = load("kernel: scan\naxis: cols\nstaging: ring\n");
 	kgen_spec *bf16 = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: bf16\n");
+	kgen_spec *bf16_wide = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: bf16\nload_width: 16\n");
+	kgen_spec *f64 = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: f64\n");
 
 	ASSERT_FIELD(f32, "lanes", "16");
 	ASSERT_FIELD(f32, "items_per_thread", "8");
@@ -220,8 +223,14 @@ START_TEST(a_ring_gets_its_defaults)
 	ck_assert_uint_eq(kgen_scan_tile(f32), 128);
 	ck_assert_uint_eq(kgen_scan_tile_cols(f32), 64);
 	ck_assert_int_eq(kgen_scan_ring_smem(f32), 3 * 128 * 64 * 4);
-	ck_assert_uint_eq(kgen_scan_tile_cols(bf16), 128);
-	ASSERT_FIELD(bf16, "blocks_per_sm", "1");
+	ASSERT_FIELD(bf16, "load_width", "8");
+	ck_assert_uint_eq(kgen_scan_tile_cols(bf16), 64);
+	ck_assert_uint_eq(kgen_scan_tile(bf16), 128);
+	ASSERT_FIELD(bf16, "blocks_per_sm", "2");
+	ck_assert_uint_eq(kgen_scan_tile_cols(bf16_wide), 128);
+	ASSERT_FIELD(bf16_wide, "blocks_per_sm", "1");
+	ASSERT_FIELD(f64, "load_width", "16");
+	ck_assert_uint_eq(kgen_scan_tile_cols(f64), 32);
 	/* a band's words: 8 rounds of a word a column for each block and each group; none for one block */
 	ck_assert_uint_eq(kgen_scan_ring_band_scratch(f32, 1), 0);
 	ck_assert_uint_eq(kgen_scan_ring_band_scratch(f32, 264), 8ull * (264 + 16) * 64 * 16);
@@ -232,6 +241,8 @@ START_TEST(a_ring_gets_its_defaults)
 	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 1ull << 20, 5000), 1024); /* at most KGEN_SCAN_RING_MOST */
 	kgen_spec_free(f32);
 	kgen_spec_free(bf16);
+	kgen_spec_free(bf16_wide);
+	kgen_spec_free(f64);
 }
 END_TEST
 

@@ -410,7 +410,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
                 for (int e = 0; e < VEC; e++)
                     running[e] = combine(running[e], element(true, row, x, j, e));
             }
-        } else {
+        } else if (col < cols) {  // (a thread whose columns are all past the matrix keeps the identity)
 #pragma unroll 1
             for (int j = 0; j < ITEMS; j++) {
                 const Pack<T, VEC> x = tile[g * ITEMS + j][l];
@@ -572,7 +572,7 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
                 store_streaming(to, r);
                 to += out_pitch / VEC;
             }
-        } else {  // a row at a time (as add()'s checked rows)
+        } else if (col < cols) {  // a row at a time (as add()'s checked rows)
 #pragma unroll 1
             for (int j = 0; j < ITEMS; j++) {
                 Pack<Stored, VEC> r;
