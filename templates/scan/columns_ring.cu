@@ -31,9 +31,11 @@ static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pi
 // than three rounds behind the one its writer is in.
 constexpr int ROUNDS = {{rounds}};  // gen/scan.h's KGEN_SCAN_RING_ROUNDS, which sizes the scratch
 // Threads that share a column's words (each folds an unbroken run of them)
-// and the words a thread loads before it waits on the first.
+// and the words a thread loads before it waits on the first (4: a part has
+// 2 to 3 words at 16 blocks a band, and each word of a batch costs its test
+// and branch whether it is there or not; 8 ran 0.02-0.04 of a copy slower).
 constexpr int PARTS = THREADS / COLS >= 4 ? 4 : THREADS / COLS >= 1 ? THREADS / COLS : 1;
-constexpr int BATCH = 8;
+constexpr int BATCH = 4;
 
 // The blocks of a group: the least m with m * m >= blocks.
 static __device__ __forceinline__ int group_size(int blocks)
