@@ -204,8 +204,8 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 
 	/* Four elements a load by default where 16 bytes would be more (8 bytes of bf16 or f16) and 16 lanes: a
 	 * band of 64 columns and stages of 128 rows, as f32's, where 16-byte loads of bf16 made a band of 128
-	 * columns, stages of 32 KB and room for one block an SM (0.17 and 0.45 of a copy at 2^20 x 64 and
-	 * 2^20 x 1024 on an H100, bench/results/nvidia-h100/2026-12-07-scan-cols-ring-kgen). */
+	 * columns, stages of 32 KB and room for one block an SM: 0.17 and 0.45 of a copy at 2^20 x 64 and
+	 * 2^20 x 1024 on an H100, these 0.51 and 0.60 (bench/results/nvidia-h100/2026-12-07-scan-cols-ring-kgen). */
 	int narrow = !s->pos[KGEN_KEY_load_width].line && size < 4 && s->load_width > 4 * size;
 
 	if (narrow) {
