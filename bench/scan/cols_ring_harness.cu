@@ -1,4 +1,4 @@
-// cols_ring_harness.cu - kgen's generated staging: ring kernel (f32 sums, branch exp/ring) launched as
+// cols_ring_harness.cu - kgen's generated staging: ring kernel (f32 sums) launched as
 // kgen's launcher launches it: the grid (blocks, bands) from the occupancy, the same status words; every
 // element checked against a CPU sum in doubles, then 20 launches between events against a copy (issue 52,
 // bench/results/nvidia-h100/2026-12-07-scan-cols-ring).
