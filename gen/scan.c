@@ -191,12 +191,12 @@ staged_most_blocks(const struct kgen_spec *s)
 
 /* axis: cols, staging: ring: persistent blocks, each walking its share of
  * a band's tiles through `stages` shared-memory stages that TMA fills ahead.
- * By default a band of 256 bytes of columns (64 f32, 128 bf16: 16 lanes of
- * 16-byte loads), 8 rows a thread (tiles of 128 rows: 32 KB), 3 stages and 2
- * blocks an SM: of a session-32 prototype's eight geometries on an H100 the
- * best at 2^20 x 256 and 2^20 x 1024 f32 and 0.05-0.09 of a copy below the
- * best at 2^20 x 64, 2^22 x 64 and 16384 x 16384 (bench/results/nvidia-h100/
- * 2026-12-07-scan-cols-ring). */
+ * By default a band of 64 columns (16 lanes of 4-element loads; f64 32
+ * columns of 16-byte loads), 8 rows a thread (tiles of 128 rows: 32 KB of
+ * f32), 3 stages and 2 blocks an SM: of a session-32 prototype's eight
+ * geometries (f32) on an H100 the best at 2^20 x 256 and 2^20 x 1024 and
+ * 0.05-0.09 of a copy below the best at 2^20 x 64, 2^22 x 64 and 16384 x
+ * 16384 (bench/results/nvidia-h100/2026-12-07-scan-cols-ring). */
 static kgen_status
 check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 {
