@@ -54,41 +54,13 @@ kgen_launch(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, lon
 	return KGEN_OK;
 }
 
-/* A programmatic dependent launch (sm_90): f may start while the kernel
- * before it on the stream runs; its griddepcontrol.wait waits for that one. */
-kgen_status
-kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
-                      unsigned int smem, void **args, CUstream stream, kgen_error *err)
+/* A launch of a grid (gx, gy) with one attribute, through cuLaunchKernelEx. */
+static kgen_status
+launch_ex(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, long long block,
+          unsigned int smem, void **args, CUstream stream, CUlaunchAttribute *attr, kgen_error *err)
 {
-	CUlaunchAttribute attr;
 	CUlaunchConfig config;
 
-	memset(&attr, 0, sizeof attr);
-	attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-	attr.value.programmaticStreamSerializationAllowed = 1;
-	memset(&config, 0, sizeof config);
-	config.gridDimX = (unsigned)grid;
-	config.gridDimY = config.gridDimZ = 1;
-	config.blockDimX = (unsigned)block;
-	config.blockDimY = config.blockDimZ = 1;
-	config.sharedMemBytes = smem;
-	config.hStream = stream;
-	config.attrs = &attr;
-	config.numAttrs = 1;
-	KGEN_CU(cu, err, cuLaunchKernelEx, (&config, f, args, NULL));
-	return KGEN_OK;
-}
-
-kgen_status
-kgen_launch_cooperative(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, long long block,
-                        unsigned int smem, void **args, CUstream stream, kgen_error *err)
-{
-	CUlaunchAttribute attr;
-	CUlaunchConfig config;
-
-	memset(&attr, 0, sizeof attr);
-	attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-	attr.value.cooperative = 1;
 	memset(&config, 0, sizeof config);
 	config.gridDimX = gx;
 	config.gridDimY = gy;
@@ -97,10 +69,38 @@ kgen_launch_cooperative(const struct kgen_cu *cu, CUfunction f, unsigned int gx,
 	config.blockDimY = config.blockDimZ = 1;
 	config.sharedMemBytes = smem;
 	config.hStream = stream;
-	config.attrs = &attr;
+	config.attrs = attr;
 	config.numAttrs = 1;
 	KGEN_CU(cu, err, cuLaunchKernelEx, (&config, f, args, NULL));
 	return KGEN_OK;
+}
+
+/* A programmatic dependent launch (sm_90): f may start while the kernel
+ * before it on the stream runs; its griddepcontrol.wait waits for that one. */
+kgen_status
+kgen_launch_dependent(const struct kgen_cu *cu, CUfunction f, unsigned long long grid, long long block,
+                      unsigned int smem, void **args, CUstream stream, kgen_error *err)
+{
+	CUlaunchAttribute attr;
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+	attr.value.programmaticStreamSerializationAllowed = 1;
+	return launch_ex(cu, f, (unsigned)grid, 1, block, smem, args, stream, &attr, err);
+}
+
+/* A cooperative launch: every block of the grid resident at once, or the
+ * driver refuses it (staging: ring's blocks wait on one another). */
+kgen_status
+kgen_launch_cooperative(const struct kgen_cu *cu, CUfunction f, unsigned int gx, unsigned int gy, long long block,
+                        unsigned int smem, void **args, CUstream stream, kgen_error *err)
+{
+	CUlaunchAttribute attr;
+
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+	attr.value.cooperative = 1;
+	return launch_ex(cu, f, gx, gy, block, smem, args, stream, &attr, err);
 }
 
 kgen_status
