@@ -155,7 +155,7 @@ def test_rows(shape, strategy, gen):
                 assert torch.equal(got.long(), ref)
 
 
-@pytest.mark.parametrize("axis", [None, "rows", "cols, staging: smem", "cols, cluster_size: 4"])
+@pytest.mark.parametrize("axis", [None, "rows", "cols, staging: smem", "cols, cluster_size: 4", "cols, staging: ring"])
 @pytest.mark.parametrize("shape, dim", [((1000, 33), 0), ((2, 300, 17), -2), ((5, 1), 0), ((100003, 70), 0),
                                         ((4097, 64), 0), ((3, 70000, 9), 1), ((129, 1000), 0), ((65536, 128), 0),
                                         ((70001, 64), 0), ((100003, 1), 0), ((3, 70000, 1), 1)])
@@ -164,12 +164,14 @@ def test_columns(shape, dim, axis, gen):
     of 384 rows of bands of 32 columns, each thread's rows in registers, many
     tiles and groups, partial bands; staging="smem", tiles of 256 rows
     copied into shared memory, by TMA where the rows are whole; clusters of
-    4 tiles; or axis="rows", between two transposes; by default 64 columns
+    4 tiles; staging="ring" (sm_90), persistent blocks through a ring of
+    stages; or axis="rows", between two transposes; by default 64 columns
     or fewer of 2^16 rows or more in clusters of 8 tiles, and a contiguous
     column as a vector), against torch.cumsum of each
     column: integers exactly, floats within the bound."""
     how = ({"axis": "cols", "staging": "smem", "items_per_thread": 8} if axis == "cols, staging: smem"
            else {"axis": "cols", "cluster_size": 4} if axis == "cols, cluster_size: 4"
+           else {"axis": "cols", "staging": "ring"} if axis == "cols, staging: ring"
            else {"axis": axis} if axis else {})
     for dt in ("i32", "f32"):
         x = data(int(torch.tensor(shape).prod()), dt, gen).view(shape)
