@@ -189,6 +189,19 @@ staged_most_blocks(const struct kgen_spec *s)
 
 /* ---- rules ---- */
 
+/* axis: cols: a tile's threads, whole warps of lanes across its columns
+ * times row groups down its rows (both column scans). */
+static kgen_status
+check_tile_threads(const struct kgen_spec *s, kgen_error *err)
+{
+	if (s->threads % 32)
+		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
+	if (s->threads % s->lanes)
+		return ERR(lanes, "lanes %lld does not divide threads %lld: a tile's threads are lanes across its columns "
+		           "times row groups down its rows", s->lanes, s->threads);
+	return KGEN_OK;
+}
+
 /* axis: cols, staging: ring: persistent blocks, each walking its share of
  * a band's tiles through `stages` shared-memory stages that TMA fills ahead.
  * By default a band of 64 columns (16 lanes of 4-element loads; f64 32
@@ -201,6 +214,7 @@ static kgen_status
 check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 {
 	long long cols, size = s->r.dtype->size, fit;
+	kgen_status st;
 
 	/* Four elements a load by default where 16 bytes would be more (8 bytes of bf16 or f16) and 16 lanes: a
 	 * band of 64 columns and stages of 128 rows, as f32's, where 16-byte loads of bf16 made a band of 128
@@ -221,11 +235,8 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 	if (s->cluster_size > 1)
 		return ERR(cluster_size, "cluster_size is the look-back's clusters of tiles; staging: ring's blocks read one "
 		           "another's status words in L2: drop it");
-	if (s->threads % 32)
-		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
-	if (s->threads % s->lanes)
-		return ERR(lanes, "lanes %lld does not divide threads %lld: a tile's threads are lanes across its columns "
-		           "times row groups down its rows", s->lanes, s->threads);
+	if ((st = check_tile_threads(s, err)))
+		return st;
 	cols = s->lanes * vec;
 	if (cols * size % 16)
 		return ERR(lanes, "staging: ring copies each row of a tile's band whole, %lld columns of %lld bytes, which is "
@@ -312,11 +323,8 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 	if (s->mm_blocks_per_sm && s->staging != KGEN_STAGING_SMEM)
 		return ERR(mm_blocks_per_sm, "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in "
 		           "shared memory; staging: none keeps them in registers as ptxas sees fit: drop it");
-	if (s->threads % 32)
-		return ERR(threads, "threads %lld is not a multiple of the warp size, 32", s->threads);
-	if (s->threads % s->lanes)
-		return ERR(lanes, "lanes %lld does not divide threads %lld: a tile's threads are lanes across its columns "
-		           "times row groups down its rows", s->lanes, s->threads);
+	if ((st = check_tile_threads(s, err)))
+		return st;
 	if (s->threads / s->lanes > 32)
 		return ERR(lanes, "threads %lld / lanes %lld makes %lld row groups, whose totals a warp's lanes scan: at "
 		           "most 32; use lanes %lld or more", s->threads, s->lanes, s->threads / s->lanes, s->threads / 32);
