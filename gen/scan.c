@@ -64,6 +64,22 @@ kgen_scan_ring_smem(const struct kgen_spec *s)
 	return s->mm_stages * (long long)kgen_scan_tile(s) * (long long)kgen_scan_tile_cols(s) * s->r.dtype->size;
 }
 
+/* The most rows TMA's box takes (cuTensorMapEncodeTiled's boxDim[1]). */
+#define BOX_MOST 256
+
+long long
+kgen_scan_ring_box_rows(const struct kgen_spec *s)
+{
+	long long rows = (long long)kgen_scan_tile(s), row_bytes = (long long)kgen_scan_tile_cols(s) * s->r.dtype->size;
+
+	/* a tile's boxes each start a stage's 128-byte piece (TMA's shared-memory alignment): the most rows
+	 * dividing the tile that make whole pieces */
+	for (long long box = rows < BOX_MOST ? rows : BOX_MOST; box > 0; box--)
+		if (rows % box == 0 && box * row_bytes % 128 == 0)
+			return box;
+	return 0;
+}
+
 /* The shared memory a block takes: the tile's elements as accumulators,
  * padded (templates/scan/file.cu), and its block scan's (block_*.cu). */
 static long long
@@ -419,8 +435,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	} else if (s->axis == KGEN_AXIS_COLS && s->staging == KGEN_STAGING_RING) {
 		struct kgen_step *st;
 		kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), down each column of a rows x cols matrix:");
-		st = kgen_contract_step(p, "", "in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch", "(blocks, bands)",
-		                        s->threads);
+		st = kgen_contract_step(p, "", "in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch, in_map, mapped",
+		                        "(blocks, bands)", s->threads);
 		st->dynamic_smem = kgen_scan_ring_smem(s);
 		kgen_contract_printf(st->note, sizeof st->note, "(dynamic shared memory:\n"
 		                     "//   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)");
@@ -432,6 +448,12 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// each block and of each group of m blocks (m the least with m * m >= blocks); zeros before\n"
 		                   "// the first launch, no clearing between launches, one launch at a time.\n",
 		                   kgen_scan_tile_cols(s), kgen_scan_tile_cols(s), kgen_scan_tile(s), KGEN_SCAN_RING_ROUNDS);
+		if (kgen_scan_ring_box_rows(s))
+			kgen_contract_note(p, "// in_map (mapped 1): in's tensor map, cols x rows of its type's size, rows in_pitch apart,\n"
+			                   "// box %llu x %lld, no swizzle, zeros outside; mapped 0: each row copied (in_map unread).\n",
+			                   kgen_scan_tile_cols(s), kgen_scan_ring_box_rows(s));
+		else
+			kgen_contract_note(p, "// in_map, mapped: unused (a tile is not whole boxes): pass mapped 0.\n");
 		kgen_contract_note(p, "// out[r][c] %s (out_dtype %s); out may be in\n"
 		                   "// (the same type and pitch) but no other part of it.\n",
 		                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0][c] to in[r][c]"
@@ -522,8 +544,8 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 		if (segments || staged || ring)
 			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(mbarrier_init) | KGEN_PTX_BIT(fence_mbarrier_init) |
 			            KGEN_PTX_BIT(mbarrier_arrive_expect_tx) | KGEN_PTX_BIT(mbarrier_wait) | KGEN_PTX_BIT(bulk_load);
-		if (ring)  /* a stage whose tile the threads read themselves completes its phase at once */
-			ptx.uses |= KGEN_PTX_BIT(mbarrier_arrive);
+		if (ring)  /* a stage whose tile the threads read themselves completes its phase at once; boxes of a map */
+			ptx.uses |= KGEN_PTX_BIT(mbarrier_arrive) | KGEN_PTX_BIT(tensor_map) | KGEN_PTX_BIT(tma_load_2d);
 		if (clustered)
 			ptx.uses |= KGEN_PTX_BIT(smem) | KGEN_PTX_BIT(cluster_sync) | KGEN_PTX_BIT(dsmem_load_u64) |
 			            KGEN_PTX_BIT(dsmem_store_u64);
@@ -559,6 +581,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 			tpl_set(&k, "stages", "%lld", s->mm_stages);
 			tpl_set(&k, "blocks", "%lld", s->mm_blocks_per_sm);
 			tpl_set(&k, "rounds", "%llu", KGEN_SCAN_RING_ROUNDS);
+			tpl_set(&k, "box_rows", "%lld", kgen_scan_ring_box_rows(s));
 		} else if (columns) {
 			tpl_set(&k, "lanes", "%lld", s->lanes);
 			tpl_show(&k, "staged", staged);

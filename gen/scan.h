@@ -52,6 +52,10 @@ unsigned long long kgen_scan_ring_band_scratch(const struct kgen_spec *s, unsign
 /* staging: ring: the bytes of its stages (dynamic shared memory). */
 long long kgen_scan_ring_smem(const struct kgen_spec *s);
 
+/* staging: ring: the rows of a box of the input's tensor map (TMA copies a
+ * tile as boxes of them), or 0 where a tile cannot be whole boxes. */
+long long kgen_scan_ring_box_rows(const struct kgen_spec *s);
+
 /* Rounds a ring's launch takes at most: the round in a word's mark (24 bits). */
 #define KGEN_SCAN_RING_MOST_ROUNDS ((1ull << 24) - 2)
 

@@ -10,6 +10,8 @@
  * block a tile of rows of a band of columns, the bands a grid dimension.
  */
 #include "config.h"
+#include <stdint.h>
+#include <string.h>
 #include "runtime.h"
 #include "gen/scan.h"
 
@@ -288,6 +290,35 @@ kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 	return KGEN_OK;
 }
 
+/* staging: ring: in's tensor map for TMA's boxes of a tile, cols x rows
+ * elements of the dtype's size (only bytes are copied), rows in_pitch
+ * apart, a box a band's columns by gen/scan.c's box rows, zeros outside;
+ * *mapped 0 (and no map) where the kernel's tile is not whole boxes or TMA
+ * cannot take the input: in not 16-byte aligned, a pitch not whole 16-byte
+ * pieces or past 2^40 bytes, rows or columns past a box's int coordinate.
+ * The kernel then copies each row of a tile apart. */
+static kgen_status
+ring_map(const kgen_kernel *k, const struct call *c, CUtensorMap *map, int *mapped, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	const unsigned long long size = (unsigned long long)s->r.dtype->size, box_rows = (unsigned long long)kgen_scan_ring_box_rows(s);
+	const CUtensorMapDataType type = size == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : size == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+	                                 : size == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_INT64;
+	cuuint64_t dims[2] = { c->cols, c->rows }, strides[1] = { c->in_pitch * size };
+	cuuint32_t box[2] = { (cuuint32_t)kgen_scan_tile_cols(s), (cuuint32_t)box_rows }, estrides[2] = { 1, 1 };
+
+	memset(map, 0, sizeof *map);
+	*mapped = 0;
+	if (!box_rows || c->in % 16 || c->in_pitch * size % 16 || c->in_pitch * size >= (1ull << 40) ||
+	    c->rows + kgen_scan_tile(s) > 0x7fffffffull || c->cols + kgen_scan_tile_cols(s) > 0x7fffffffull)
+		return KGEN_OK;
+	KGEN_CU(k->ctx->cu, err, cuTensorMapEncodeTiled,
+	        (map, type, 2, (void *)(uintptr_t)c->in, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+	*mapped = 1;
+	return KGEN_OK;
+}
+
 /* staging: ring: a band's blocks as many as the GPU holds at once beside
  * the other bands' (the kernel's occupancy on each SM), the grid (blocks,
  * bands), launched cooperatively (all resident, as they wait on one
@@ -298,6 +329,8 @@ ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 	static const char who[] = "kgen_scan_cols";
 	const struct kgen_spec *s = &k->spec;
 	unsigned long long bands = bands_of(s, c->cols), resident, blocks, band_scratch, tiles;
+	CUtensorMap in_map;
+	int mapped;
 	kgen_status st;
 
 	if ((st = check_call(s, who, c, err)) || (st = kgen_context_enter(k->ctx, err)) ||
@@ -312,11 +345,12 @@ ring_body(kgen_kernel *k, struct call *c, CUstream stream, kgen_error *err)
 		return kgen_fail(err, KGEN_EINVAL, "%s: %llu rows take %llu rounds of %llu blocks, more than the kernel "
 		                 "counts (%llu: a status word's mark)", who, c->rows, (tiles + blocks - 1) / blocks, blocks,
 		                 KGEN_SCAN_RING_MOST_ROUNDS);
-	if (band_scratch && (st = take_scratch(k, who, c, KGEN_SCAN_WORD_BYTES + bands * band_scratch, stream, err)))
+	if ((band_scratch && (st = take_scratch(k, who, c, KGEN_SCAN_WORD_BYTES + bands * band_scratch, stream, err))) ||
+	    (st = ring_map(k, c, &in_map, &mapped, err)))
 		return st;
 	{
-		void *args[8] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
-		                  &band_scratch };
+		void *args[10] = { &c->in, &c->out, &c->rows, &c->cols, &c->in_pitch, &c->out_pitch, &c->scratch,
+		                   &band_scratch, &in_map, &mapped };
 		unsigned int smem = (unsigned)k->contract.step[0].dynamic_smem;
 		/* a band's blocks wait on one another: all of them resident, or no launch */
 		if (blocks > 1)

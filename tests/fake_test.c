@@ -1385,12 +1385,15 @@ END_TEST
  * threads each), launched cooperatively with the stages' dynamic shared
  * memory; a band's words for its blocks and their groups, none where a band
  * has one block (then no cooperative launch); the scratch a caller asks for
- * is enough for whatever GPU launches it. */
+ * is enough for whatever GPU launches it.  The input's tensor map (TMA's
+ * boxes of a tile: a band's columns by its rows) wherever TMA takes the
+ * input, none for a pitch or a start that is not 16-byte aligned. */
 START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 {
 	kgen_kernel *k = build("kernel: scan\naxis: cols\nstaging: ring\nname: fake_scan_ring\n");  /* 128 x 64 f32 tiles */
 	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x200000000ull;
-	int before = *nlaunches;
+	const struct fake_map *map;
+	int before = *nlaunches, e0 = *encodes;
 	size_t bytes = 1;
 	kgen_error err;
 
@@ -1408,11 +1411,29 @@ START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 	ck_assert_int_eq(last()->cooperative, 1);
 	ck_assert_uint_eq(last()->args[6], scratch);
 	ck_assert_uint_eq(last()->args[7], 8ull * (264 + 16) * 64 * 16);
+	ck_assert_int_eq(*encodes, e0 + 1);
+	map = fake_var("fake_cuda_last_map");
+	ck_assert_int_eq(map->rank, 2);
+	ck_assert_int_eq(map->type, CU_TENSOR_MAP_DATA_TYPE_UINT32);  /* the elements' bytes */
+	ck_assert_uint_eq(map->dims[0], 64);
+	ck_assert_uint_eq(map->dims[1], 1ull << 20);
+	ck_assert_uint_eq(map->strides[0], 64 * 4);
+	ck_assert_uint_eq(map->box[0], 64);
+	ck_assert_uint_eq(map->box[1], 128);
 	/* 1000 x 100: 2 bands (the second partial), 8 tiles each: 8 blocks a band in groups of 3. */
 	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_uint_eq(last()->grid[0], 8);
 	ck_assert_uint_eq(last()->grid[1], 2);
 	ck_assert_uint_eq(last()->args[7], 8ull * (8 + 3) * 64 * 16);
+	ck_assert_int_eq(*encodes, e0 + 2);
+	ck_assert_uint_eq(map->dims[0], 100);
+	ck_assert_uint_eq(map->dims[1], 1000);
+	/* rows 101 elements apart (404 bytes), or a start 4 bytes past 16: no map (each row copied apart) */
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 101, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_msg(kgen_scan_cols(k, in + 4, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_int_eq(*encodes, e0 + 2);
 	/* 129 x 100000: 1563 bands, more than the GPU holds at once: a block a band, no words, no cooperative launch. */
 	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 129, 100000, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);
@@ -1426,7 +1447,7 @@ START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, 16 + 2 * 8 * 11 * 64 * 16 - 1, NULL, &err),
 	                 KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "too small"), "%s", err.message);
-	ck_assert_int_eq(*nlaunches, before + 3);
+	ck_assert_int_eq(*nlaunches, before + 5);
 }
 END_TEST
 

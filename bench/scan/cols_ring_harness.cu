@@ -13,10 +13,13 @@
 #include <vector>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cuda_runtime.h>
 #include <cuda.h>
 #ifdef RING_SOURCE
+#define CUtensorMap RingTensorMap  // the generated file's own 128 bytes, beside cuda.h's
 #include RING_SOURCE
+#undef CUtensorMap
 #else  // (nvcc -c alone, as make check's KGEN_BENCH_BUILD=1 builds it: nothing to launch)
 int main() { fprintf(stderr, "cols_ring_harness: build with -DRING_SOURCE='\"ring.cu\"' -DRING_NAME='\"...\"'\n"); return 2; }
 #define RING_HARNESS_EMPTY
@@ -57,10 +60,24 @@ int main(int argc, char **argv)
         int o2 = 0; cuOccupancyMaxActiveBlocksPerMultiprocessor(&o2, fn, THREADS, smem);
         printf("  cubin %s: occupancy %d\n", cubin, o2);
     }
-    void *args[8] = { &x, &y, &rows, &cols, &in_pitch, &out_pitch, &scratch, &band_scratch };
+    // in's tensor map as kgen's launcher encodes it (runtime/scan_launch.c's ring_map)
+    RingTensorMap in_map = {};
+    int mapped = BOX_ROWS > 0;
+    if (mapped) {
+        CUtensorMap map;
+        cuuint64_t dims[2] = { cols, rows }, strides[1] = { in_pitch * sizeof(T) };
+        cuuint32_t box[2] = { (cuuint32_t)COLS, (cuuint32_t)BOX_ROWS }, estrides[2] = { 1, 1 };
+        CUresult r = cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, x, dims, strides, box, estrides,
+                                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (r != CUDA_SUCCESS) { fprintf(stderr, "cuTensorMapEncodeTiled: %d\n", (int)r); return 1; }
+        static_assert(sizeof map == sizeof in_map, "a tensor map is 128 bytes");
+        memcpy(&in_map, &map, sizeof map);
+    }
+    void *args[10] = { &x, &y, &rows, &cols, &in_pitch, &out_pitch, &scratch, &band_scratch, &in_map, &mapped };
     auto launch = [&]() {
         if (fn) { CUresult r = cuLaunchKernel(fn, (unsigned)gb, (unsigned)bands, 1, THREADS, 1, 1, smem, 0, args, nullptr); if (r) { fprintf(stderr, "launch %d\n", (int)r); exit(1); } }
-        else scan_cols_sum_f32<<<dim3((unsigned)gb, (unsigned)bands), THREADS, smem>>>(x, y, rows, cols, in_pitch, out_pitch, scratch, band_scratch);
+        else scan_cols_sum_f32<<<dim3((unsigned)gb, (unsigned)bands), THREADS, smem>>>(x, y, rows, cols, in_pitch, out_pitch, scratch, band_scratch, in_map, mapped);
     };
     cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
     auto timeit = [&](auto f) {

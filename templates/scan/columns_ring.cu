@@ -15,6 +15,9 @@ constexpr int COLS = LANES * VEC;
 constexpr Index ROWS = (Index)GROUPS * ITEMS;
 constexpr int STAGES = {{stages}};  // stages
 constexpr int BLOCKS = {{blocks}};  // blocks_per_sm: the launch bounds
+// The rows of a tensor map's box (a divisor of ROWS, at most TMA's 256, whole 128-byte pieces; 0: a tile
+// takes no boxes): with the host's map of the input, TMA copies a tile as ROWS / BOX_ROWS boxes.
+constexpr int BOX_ROWS = {{box_rows}};
 static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
 
 // What comes before a tile, the band's blocks in groups of M (the least M
@@ -92,7 +95,7 @@ static __device__ __forceinline__ void fold_words(Where where, int lo, int hi, A
 // and stores the results.
 extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 {{name}}(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
-    unsigned char *__restrict__ scratch, Index band_scratch)
+    unsigned char *__restrict__ scratch, Index band_scratch, const __grid_constant__ CUtensorMap in_map, int mapped)
 {
     extern __shared__ __align__(128) unsigned char ring[];  // STAGES tiles as they lie: Pack<T, VEC>[ROWS][LANES]
     // A tile's row groups' totals (its next tile's too), a thread's VEC columns a pack: each thread writes
@@ -122,12 +125,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
     auto stage = [&](int k) { return reinterpret_cast<Pack<T, VEC>(*)[LANES]>(ring + k % STAGES * ROWS * COLS * sizeof(T)); };
     const unsigned band_bytes = (unsigned)((cols - band * COLS < (Index)COLS ? cols - band * COLS : COLS) * sizeof(T));
     auto rows_in = [&](int k) { return (int)(rows - row0(k) < ROWS ? rows - row0(k) : ROWS); };
-    // Whether TMA copies the tiles: their rows' bytes of the band whole 16-byte pieces, 16-byte aligned (the
-    // same for every tile of the band: a row's pitch is whole 16-byte pieces).
-    const bool copied = band_bytes % 16 == 0 && in_pitch * sizeof(T) % 16 == 0 && aligned(in + band * COLS, 16);
-    // Warp 0: tile k into its stage, a TMA bulk copy of each of its rows inside the matrix (the rest of the
-    // stage is never read as elements: element() takes the identity there); a tile TMA does not copy
-    // completes its stage's phase at once and the threads read it themselves (read()).
+    // Whether TMA copies the tiles: as boxes of in_map where the host could make one (`mapped`: the input
+    // 16-byte aligned, its pitch whole 16-byte pieces), else a row at a time where their bytes of the band are
+    // whole 16-byte pieces, 16-byte aligned (the same for every tile of the band).
+    const bool boxes = BOX_ROWS > 0 && mapped;
+    const bool copied = boxes || (band_bytes % 16 == 0 && in_pitch * sizeof(T) % 16 == 0 && aligned(in + band * COLS, 16));
+    // Warp 0: tile k into its stage, by boxes of the map (the rows and columns past the matrix land as zeros)
+    // or a TMA bulk copy of each of its rows inside the matrix (the rest of the stage is never read as
+    // elements: element() takes the identity there); a tile TMA does not copy completes its stage's phase at
+    // once and the threads read it themselves (read()).
     auto issue = [&](int k) {
         if (k >= mine)
             return;
@@ -135,6 +141,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
         if (!copied) {
             if (threadIdx.x == 0)
                 mbarrier_arrive(bar);
+            return;
+        }
+        if (boxes) {
+            if (threadIdx.x == 0) {
+                mbarrier_arrive_expect_tx(bar, (unsigned)(ROWS * COLS * sizeof(T)));  // a box's bytes past the matrix too
+                for (int r = 0; r < ROWS; r += (BOX_ROWS > 0 ? BOX_ROWS : ROWS))
+                    tma_load_2d(stage(k)[r], &in_map, (int)(band * COLS), (int)(row0(k) + r), bar);
+            }
             return;
         }
         const int n = rows_in(k);

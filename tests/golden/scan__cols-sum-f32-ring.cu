@@ -23,7 +23,7 @@
 // Needs: sm_90 or newer (staging: ring).
 //
 // Kernel (extern "C"), down each column of a rows x cols matrix:
-//   scan_cols_sum_f32(in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch)  <<<(blocks, bands), 256, 98304>>>  (dynamic shared memory:
+//   scan_cols_sum_f32(in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch, in_map, mapped)  <<<(blocks, bands), 256, 98304>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where bands = ceil(cols / 64), a band of 64 columns, and blocks its blocks: every block of
 // the grid resident at once (blocks x bands at most the SMs times the kernel's occupancy), or
@@ -32,6 +32,8 @@
 // on it), then each band's band_scratch bytes: 8 rounds of a 16-byte status word a column of
 // each block and of each group of m blocks (m the least with m * m >= blocks); zeros before
 // the first launch, no clearing between launches, one launch at a time.
+// in_map (mapped 1): in's tensor map, cols x rows of its type's size, rows in_pitch apart,
+// box 64 x 128, no swizzle, zeros outside; mapped 0: each row copied (in_map unread).
 // out[r][c] combines in[0][c] to in[r][c] (out_dtype f32); out may be in
 // (the same type and pitch) but no other part of it.
 
@@ -107,6 +109,12 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned long long *bar, un
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
 }
 
+// A tensor map as cuTensorMapEncodeTiled() writes it: 128 opaque bytes,
+// passed by value as a __grid_constant__ parameter.
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+
 // TMA, no tensor map: `bytes` (a multiple of 16) from global src to shared
 // dst, both 16-byte aligned, completing on bar.
 static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned int bytes,
@@ -114,6 +122,15 @@ static __device__ __forceinline__ void bulk_load(void *dst, const void *src, uns
 {
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                  :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+}
+
+// TMA: the box at {x, y} of map (x the contiguous dimension) into shared dst,
+// completing on bar.  Elements outside the matrix land as zeros.
+static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
+                                                   unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"(smem(dst)), "l"(map), "r"(x), "r"(y), "r"(smem(bar)) : "memory");
 }
 #endif
 
@@ -236,6 +253,9 @@ constexpr int COLS = LANES * VEC;
 constexpr Index ROWS = (Index)GROUPS * ITEMS;
 constexpr int STAGES = 3;  // stages
 constexpr int BLOCKS = 2;  // blocks_per_sm: the launch bounds
+// The rows of a tensor map's box (a divisor of ROWS, at most TMA's 256, whole 128-byte pieces; 0: a tile
+// takes no boxes): with the host's map of the input, TMA copies a tile as ROWS / BOX_ROWS boxes.
+constexpr int BOX_ROWS = 128;
 static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
 
 // What comes before a tile, the band's blocks in groups of M (the least M
@@ -313,7 +333,7 @@ static __device__ __forceinline__ void fold_words(Where where, int lo, int hi, A
 // and stores the results.
 extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)
 scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols, Index in_pitch, Index out_pitch,
-    unsigned char *__restrict__ scratch, Index band_scratch)
+    unsigned char *__restrict__ scratch, Index band_scratch, const __grid_constant__ CUtensorMap in_map, int mapped)
 {
     extern __shared__ __align__(128) unsigned char ring[];  // STAGES tiles as they lie: Pack<T, VEC>[ROWS][LANES]
     // A tile's row groups' totals (its next tile's too), a thread's VEC columns a pack: each thread writes
@@ -343,12 +363,15 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
     auto stage = [&](int k) { return reinterpret_cast<Pack<T, VEC>(*)[LANES]>(ring + k % STAGES * ROWS * COLS * sizeof(T)); };
     const unsigned band_bytes = (unsigned)((cols - band * COLS < (Index)COLS ? cols - band * COLS : COLS) * sizeof(T));
     auto rows_in = [&](int k) { return (int)(rows - row0(k) < ROWS ? rows - row0(k) : ROWS); };
-    // Whether TMA copies the tiles: their rows' bytes of the band whole 16-byte pieces, 16-byte aligned (the
-    // same for every tile of the band: a row's pitch is whole 16-byte pieces).
-    const bool copied = band_bytes % 16 == 0 && in_pitch * sizeof(T) % 16 == 0 && aligned(in + band * COLS, 16);
-    // Warp 0: tile k into its stage, a TMA bulk copy of each of its rows inside the matrix (the rest of the
-    // stage is never read as elements: element() takes the identity there); a tile TMA does not copy
-    // completes its stage's phase at once and the threads read it themselves (read()).
+    // Whether TMA copies the tiles: as boxes of in_map where the host could make one (`mapped`: the input
+    // 16-byte aligned, its pitch whole 16-byte pieces), else a row at a time where their bytes of the band are
+    // whole 16-byte pieces, 16-byte aligned (the same for every tile of the band).
+    const bool boxes = BOX_ROWS > 0 && mapped;
+    const bool copied = boxes || (band_bytes % 16 == 0 && in_pitch * sizeof(T) % 16 == 0 && aligned(in + band * COLS, 16));
+    // Warp 0: tile k into its stage, by boxes of the map (the rows and columns past the matrix land as zeros)
+    // or a TMA bulk copy of each of its rows inside the matrix (the rest of the stage is never read as
+    // elements: element() takes the identity there); a tile TMA does not copy completes its stage's phase at
+    // once and the threads read it themselves (read()).
     auto issue = [&](int k) {
         if (k >= mine)
             return;
@@ -356,6 +379,14 @@ scan_cols_sum_f32(const T *__restrict__ in, Results out, Index rows, Index cols,
         if (!copied) {
             if (threadIdx.x == 0)
                 mbarrier_arrive(bar);
+            return;
+        }
+        if (boxes) {
+            if (threadIdx.x == 0) {
+                mbarrier_arrive_expect_tx(bar, (unsigned)(ROWS * COLS * sizeof(T)));  // a box's bytes past the matrix too
+                for (int r = 0; r < ROWS; r += (BOX_ROWS > 0 ? BOX_ROWS : ROWS))
+                    tma_load_2d(stage(k)[r], &in_map, (int)(band * COLS), (int)(row0(k) + r), bar);
+            }
             return;
         }
         const int n = rows_in(k);
