@@ -221,11 +221,13 @@ check_tile_threads(const struct kgen_spec *s, kgen_error *err)
 /* axis: cols, staging: ring: persistent blocks, each walking its share of
  * a band's tiles through `stages` shared-memory stages that TMA fills ahead.
  * By default a band of 64 columns (16 lanes of 4-element loads; f64 32
- * columns of 16-byte loads), 8 rows a thread (tiles of 128 rows: 32 KB of
- * f32), 3 stages and 2 blocks an SM: of a session-32 prototype's eight
- * geometries (f32) on an H100 the best at 2^20 x 256 and 2^20 x 1024 and
- * 0.05-0.09 of a copy below the best at 2^20 x 64, 2^22 x 64 and 16384 x
- * 16384 (bench/results/nvidia-h100/2026-12-07-scan-cols-ring). */
+ * columns of 16-byte loads), tiles of 256 rows (16 rows a thread of 256
+ * threads: 64 KB of f32, one box of the input's tensor map), 3 stages and
+ * as many blocks an SM as fit, at most 2 (f32 and f64 1, bf16 and f16 2):
+ * on an H100, f32 at 2^20 x 64, 256, 512, 1024 and 2048 columns and 2^22 x
+ * 64, 0.01-0.09 of a copy ahead of tiles of 128 rows and 2 blocks an SM,
+ * the same at 16384 x 16384, 0.12-0.31 behind at 3000 x 130
+ * (bench/results/nvidia-h100/2026-12-07-scan-cols-ring-maps, run-3). */
 static kgen_status
 check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 {
@@ -244,15 +246,18 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 	}
 	if (!s->pos[KGEN_KEY_lanes].line)  /* else 256 bytes of columns: 64 of f32, 32 of f64 */
 		s->lanes = narrow ? 16 : 256 / s->load_width > 1 ? 256 / s->load_width : 1;
-	if (s->items_per_thread < 0)
-		s->items_per_thread = 8;
+	if ((st = check_tile_threads(s, err)))
+		return st;
 	if (!s->pos[KGEN_KEY_mm_stages].line)
 		s->mm_stages = 3;
+	if (s->items_per_thread < 0) {  /* tiles of 256 rows (a box of the input's tensor map), fewer where the stages would not fit */
+		s->items_per_thread = s->threads / s->lanes < 256 ? 256 / (s->threads / s->lanes) : 1;
+		while (s->items_per_thread > 1 && kgen_scan_ring_smem(s) + ring_static_bytes(s) > 227 * 1024)
+			s->items_per_thread /= 2;
+	}
 	if (s->cluster_size > 1)
 		return ERR(cluster_size, "cluster_size is the look-back's clusters of tiles; staging: ring's blocks read one "
 		           "another's status words in L2: drop it");
-	if ((st = check_tile_threads(s, err)))
-		return st;
 	cols = s->lanes * vec;
 	if (cols * size % 16)
 		return ERR(lanes, "staging: ring copies each row of a tile's band whole, %lld columns of %lld bytes, which is "
@@ -276,9 +281,9 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 	if (!s->mm_blocks_per_sm)
 		s->mm_blocks_per_sm = fit < 2 ? 1 : 2;
 	else if (s->mm_blocks_per_sm > fit)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld: an SM holds %lld blocks of %lld threads with %lld bytes of "
-		           "stages and %lld of their own at most", s->mm_blocks_per_sm, fit > 1 ? fit : 1, s->threads,
-		           kgen_scan_ring_smem(s), ring_static_bytes(s));
+		return ERR(mm_blocks_per_sm, "blocks_per_sm %lld: an SM holds %lld block%s of %lld threads with %lld bytes "
+		           "of stages and %lld of their own at most", s->mm_blocks_per_sm, fit > 1 ? fit : 1, fit > 1 ? "s" : "",
+		           s->threads, kgen_scan_ring_smem(s), ring_static_bytes(s));
 	if (!s->name)
 		snprintf(s->name_text, sizeof s->name_text, "scan_cols_%s_%s", kgen_ops[s->op].name, s->r.dtype->name);
 	return KGEN_OK;

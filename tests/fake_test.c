@@ -1390,7 +1390,7 @@ END_TEST
  * input, none for a pitch or a start that is not 16-byte aligned. */
 START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 {
-	kgen_kernel *k = build("kernel: scan\naxis: cols\nstaging: ring\nname: fake_scan_ring\n");  /* 128 x 64 f32 tiles */
+	kgen_kernel *k = build("kernel: scan\naxis: cols\nstaging: ring\nitems_per_thread: 8\nname: fake_scan_ring\n");  /* 128 x 64 f32 tiles */
 	const unsigned long long in = 0x10000000ull, out = 0x80000000ull, scratch = 0x200000000ull;
 	const struct fake_map *map;
 	int before = *nlaunches, e0 = *encodes;

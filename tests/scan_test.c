@@ -189,9 +189,12 @@ static const struct refusal refusals[] = {
 	{ "a_ring_groups_its_blocks", "kernel: scan\naxis: cols\nstaging: ring\nlookback_group: 8\n",
 	  "lookback_group is the tiles a group of the look-back over tiles; staging: ring groups its blocks by how many "
 	  "the GPU holds at once: drop it", 4, 17, "lookback_group: 8" },
-	{ "a_ring_fits_an_sm", "kernel: scan\naxis: cols\nstaging: ring\nblocks_per_sm: 3\n",
+	{ "a_ring_fits_an_sm", "kernel: scan\naxis: cols\nstaging: ring\nitems_per_thread: 8\nblocks_per_sm: 3\n",
 	  "blocks_per_sm 3: an SM holds 2 blocks of 256 threads with 98304 bytes of stages and 12672 of their own at most",
-	  4, 16, "blocks_per_sm: 3" },
+	  5, 16, "blocks_per_sm: 3" },
+	{ "a_rings_default_tile_fits_one_block_an_sm", "kernel: scan\naxis: cols\nstaging: ring\nblocks_per_sm: 2\n",
+	  "blocks_per_sm 2: an SM holds 1 block of 256 threads with 196608 bytes of stages and 12672 of their own at most",
+	  4, 16, "blocks_per_sm: 2" },
 	{ "a_ring_copies_whole_pieces", "kernel: scan\naxis: cols\nstaging: ring\nload_width: 4\nlanes: 2\n",
 	  "staging: ring copies each row of a tile's band whole, 2 columns of 4 bytes, which is not a multiple of 16 "
 	  "bytes: use more lanes or a wider load", 5, 8, "lanes: 2" },
@@ -207,25 +210,36 @@ static const struct refusal refusals[] = {
 };
 
 /* staging: ring's defaults: a band of 64 columns (16 lanes of 16-byte loads of f32, of 8-byte loads of bf16;
- * f64: 32 columns, 256 bytes), 8 rows a thread, 3 stages, 2 blocks an SM where they fit (bf16's band of
- * 128 columns where its loads are asked to be 16 bytes: 1). */
+ * f64: 32 columns, 256 bytes), tiles of 256 rows (16 rows a thread of 256; 8 of 512; fewer where the stages
+ * would not fit), 3 stages, 2 blocks an
+ * SM where they fit (bf16), else 1 (f32's 64 KB tiles; bf16's band of 128 columns
+ * where its loads are asked to be 16 bytes). */
 START_TEST(a_ring_gets_its_defaults)
 {
 	kgen_spec *f32 = load("kernel: scan\naxis: cols\nstaging: ring\n");
+	kgen_spec *f32_512 = load("kernel: scan\naxis: cols\nstaging: ring\nthreads: 512\n");
+	kgen_spec *f32_4 = load("kernel: scan\naxis: cols\nstaging: ring\nstages: 4\n");
+	kgen_spec *f32_8 = load("kernel: scan\naxis: cols\nstaging: ring\nstages: 8\n");
 	kgen_spec *bf16 = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: bf16\n");
 	kgen_spec *bf16_wide = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: bf16\nload_width: 16\n");
 	kgen_spec *f64 = load("kernel: scan\naxis: cols\nstaging: ring\ndtype: f64\n");
 
 	ASSERT_FIELD(f32, "lanes", "16");
-	ASSERT_FIELD(f32, "items_per_thread", "8");
+	ASSERT_FIELD(f32, "items_per_thread", "16");
 	ASSERT_FIELD(f32, "stages", "3");
-	ASSERT_FIELD(f32, "blocks_per_sm", "2");
-	ck_assert_uint_eq(kgen_scan_tile(f32), 128);
+	ASSERT_FIELD(f32, "blocks_per_sm", "1");
+	ck_assert_uint_eq(kgen_scan_tile(f32), 256);
 	ck_assert_uint_eq(kgen_scan_tile_cols(f32), 64);
-	ck_assert_int_eq(kgen_scan_ring_smem(f32), 3 * 128 * 64 * 4);
+	ck_assert_int_eq(kgen_scan_ring_smem(f32), 3 * 256 * 64 * 4);
+	ck_assert_int_eq(kgen_scan_ring_box_rows(f32), 256);  /* a tile is one box of the input's tensor map */
+	ASSERT_FIELD(f32_4, "items_per_thread", "8");  /* 4 stages of 256 rows would not fit: 128 */
+	ASSERT_FIELD(f32_8, "items_per_thread", "4");  /* 8 stages: 64 */
+	ASSERT_FIELD(f32_512, "items_per_thread", "8");
+	ck_assert_uint_eq(kgen_scan_tile(f32_512), 256);
+	ASSERT_FIELD(f32_512, "blocks_per_sm", "1");
 	ASSERT_FIELD(bf16, "load_width", "8");
 	ck_assert_uint_eq(kgen_scan_tile_cols(bf16), 64);
-	ck_assert_uint_eq(kgen_scan_tile(bf16), 128);
+	ck_assert_uint_eq(kgen_scan_tile(bf16), 256);
 	ASSERT_FIELD(bf16, "blocks_per_sm", "2");
 	ck_assert_uint_eq(kgen_scan_tile_cols(bf16_wide), 128);
 	ASSERT_FIELD(bf16_wide, "blocks_per_sm", "1");
@@ -237,12 +251,36 @@ START_TEST(a_ring_gets_its_defaults)
 	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 1ull << 20, 264), 264);
 	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 16, 1ull << 20, 264), 16);
 	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 200, 1ull << 20, 264), 1);   /* the bands alone fill it */
-	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 300, 264), 3);            /* no more than the tiles */
+	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 600, 264), 3);            /* no more than the tiles */
 	ck_assert_uint_eq(kgen_scan_ring_blocks(f32, 1, 1ull << 20, 5000), 1024); /* at most KGEN_SCAN_RING_MOST */
 	kgen_spec_free(f32);
+	kgen_spec_free(f32_512);
+	kgen_spec_free(f32_4);
+	kgen_spec_free(f32_8);
 	kgen_spec_free(bf16);
 	kgen_spec_free(bf16_wide);
 	kgen_spec_free(f64);
+	/* TMA's boxes of a tile: at most 256 rows, a divisor of the tile's, each whole 128-byte pieces */
+	{
+		static const struct { const char *spec; long long rows; } boxes[] = {
+			{ "items_per_thread: 8\n", 128 },                         /* 128 rows: one box */
+			{ "items_per_thread: 16\nlanes: 8\n", 256 },              /* 512 rows of 128 bytes: two */
+			{ "items_per_thread: 12\nlanes: 8\n", 192 },              /* 384 rows: two of 192 */
+			{ "items_per_thread: 9\nlanes: 8\n", 144 },               /* 288 rows: two of 144 */
+			{ "items_per_thread: 5\nthreads: 64\nlanes: 2\nload_width: 8\n", 160 },  /* rows of 16 bytes */
+			{ "items_per_thread: 7\nthreads: 256\nlanes: 8\nload_width: 8\ndtype: f64\n", 224 },
+		};
+		size_t i;
+		for (i = 0; i < sizeof boxes / sizeof *boxes; i++) {
+			char text[256];
+			kgen_spec *s;
+			snprintf(text, sizeof text, "kernel: scan\naxis: cols\nstaging: ring\n%s", boxes[i].spec);
+			s = load(text);
+			ck_assert_msg(kgen_scan_ring_box_rows(s) == boxes[i].rows, "%s: %lld rows a box", boxes[i].spec,
+			              kgen_scan_ring_box_rows(s));
+			kgen_spec_free(s);
+		}
+	}
 }
 END_TEST
 

@@ -8,14 +8,14 @@
 //   dtype: f32
 //   acc_dtype: f32
 //   threads: 256
-//   items_per_thread: 8
+//   items_per_thread: 16
 //   load_width: 16
 //   axis: cols
 //   lanes: 16
 //   out_dtype: f32
 //   staging: ring
 //   stages: 3
-//   blocks_per_sm: 2
+//   blocks_per_sm: 1
 //   cluster_size: 1
 //   mode: inclusive
 //   strategy: lookback
@@ -23,17 +23,17 @@
 // Needs: sm_90 or newer (staging: ring).
 //
 // Kernel (extern "C"), down each column of a rows x cols matrix:
-//   scan_cols_sum_f32(in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch, in_map, mapped)  <<<(blocks, bands), 256, 98304>>>  (dynamic shared memory:
+//   scan_cols_sum_f32(in, out, rows, cols, in_pitch, out_pitch, scratch, band_scratch, in_map, mapped)  <<<(blocks, bands), 256, 196608>>>  (dynamic shared memory:
 //   raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first)
 // where bands = ceil(cols / 64), a band of 64 columns, and blocks its blocks: every block of
 // the grid resident at once (blocks x bands at most the SMs times the kernel's occupancy), or
-// blocks = 1 (each block walks its band alone).  Block b of a band takes its tiles of 128 rows
+// blocks = 1 (each block walks its band alone).  Block b of a band takes its tiles of 256 rows
 // b, b + blocks, ...  Scratch (blocks > 1), 16-byte aligned: a 16-byte header (the launches done
 // on it), then each band's band_scratch bytes: 8 rounds of a 16-byte status word a column of
 // each block and of each group of m blocks (m the least with m * m >= blocks); zeros before
 // the first launch, no clearing between launches, one launch at a time.
 // in_map (mapped 1): in's tensor map, cols x rows of its type's size, rows in_pitch apart,
-// box 64 x 128, no swizzle, zeros outside; mapped 0: each row copied (in_map unread).
+// box 64 x 256, no swizzle, zeros outside; mapped 0: each row copied (in_map unread).
 // out[r][c] combines in[0][c] to in[r][c] (out_dtype f32); out may be in
 // (the same type and pitch) but no other part of it.
 
@@ -45,9 +45,9 @@ typedef float Out;  // the result
 typedef Out *Results;  // where the results go
 typedef unsigned long long Index;
 
-// 256 threads per block, each scanning 8 rows of its columns.
+// 256 threads per block, each scanning 16 rows of its columns.
 constexpr int THREADS = 256;
-constexpr int ITEMS = 8;
+constexpr int ITEMS = 16;
 
 // op: sum
 static __device__ __forceinline__ Acc identity() { return 0.0f; }
@@ -252,10 +252,10 @@ constexpr int GROUPS = THREADS / LANES;  // row groups: a tile's threads down it
 constexpr int COLS = LANES * VEC;
 constexpr Index ROWS = (Index)GROUPS * ITEMS;
 constexpr int STAGES = 3;  // stages
-constexpr int BLOCKS = 2;  // blocks_per_sm: the launch bounds
+constexpr int BLOCKS = 1;  // blocks_per_sm: the launch bounds
 // The rows of a tensor map's box (a divisor of ROWS, at most TMA's 256, whole 128-byte pieces; 0: a tile
 // takes no boxes): with the host's map of the input, TMA copies a tile as ROWS / BOX_ROWS boxes.
-constexpr int BOX_ROWS = 128;
+constexpr int BOX_ROWS = 256;
 static_assert(COLS * sizeof(T) % 16 == 0, "a row of the band is whole 16-byte pieces");
 
 // What comes before a tile, the band's blocks in groups of M (the least M
