@@ -19,6 +19,8 @@ WHERE = "kgen.scan"
 # only-with table (gen/scan.c), key by key.
 COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "blocks_per_sm", "cluster_size"))
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
+# Rows below which a call down the columns taking staging: ring by default takes tiles of 128 rows (_ring).
+RING_SHORT = 1 << 15
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
 
 
@@ -155,7 +157,11 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
     if down:
         fields["axis"] = "cols"
-        if spec is None and not {"cluster_size", "acc_dtype", "out_dtype"}.intersection(overrides) and \
+        if spec is None and not overrides and _ring(device):
+            fields["staging"] = "ring"
+            if lines[1] < RING_SHORT:  # tiles of 128 rows, not the spec's 256
+                fields["items_per_thread"] = 8
+        elif spec is None and not {"cluster_size", "staging", "acc_dtype", "out_dtype"}.intersection(overrides) and \
                 _narrow(a, op, lines, device):
             fields["cluster_size"] = 8
     over = tuple(sorted(overrides.items()))
@@ -166,7 +172,8 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
         k = cached(("plan", device, ("text", shipped)), lambda: new_plan_kernel(where, shipped, device), device, s,
                    where)
     elif spec is None:
-        key = ("scan", device, a.dtype, op, exclusive, fields.get("axis"), fields.get("cluster_size"), over)
+        key = ("scan", device, a.dtype, op, exclusive, fields.get("axis"), fields.get("staging"),
+               fields.get("items_per_thread"), fields.get("cluster_size"), over)
         k = cached(key, lambda: new_kernel(where, dict({"kernel": "scan"}, **fields), device, overrides), device, s,
                    where)
     else:
@@ -256,6 +263,21 @@ def _one_column(a, where):
                        where)
     except ValueError:
         return None
+
+
+def _ring(device):
+    """Whether a call down the columns with no spec= or overrides takes
+    staging: ring (sm_90 and newer: TMA and cooperative launches): on an
+    H100 its tiles of 256 rows moved f32 at 0.74 of a copy at 2^20 x 64, 0.91
+    at 2^20 x 1024 and 0.94 at 16384 x 16384, where the column kernel's
+    default moved 0.56, 0.78 and 0.85 and clusters of 8 tiles 0.64 at
+    2^20 x 64; bf16 0.71 and 0.80 at 2^20 x 64 and 2^20 x 1024 against 0.35
+    and 0.54 (bench/results/nvidia-h100/2026-12-07-scan-cols-ring-maps).
+    Matrices of fewer than RING_SHORT rows take tiles of 128 rows: at
+    3000 x 130, 0.66-0.74 of a copy against 0.43-0.54 (the column kernel's
+    default 0.55); at 65536 x 64 the 256 rows were ahead (0.65-0.66 against
+    0.57-0.59)."""
+    return tuple(compute_capability(device)) >= (9, 0)
 
 
 def _narrow(a, op, lines, device):

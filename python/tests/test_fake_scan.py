@@ -177,11 +177,34 @@ def test_a_scan_down_one_contiguous_column_is_a_row_scan():
     assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"] * 4
 
 
-def test_narrow_tall_matrices_take_clusters_of_tiles():
+def test_columns_take_the_ring_by_default_on_sm90():
+    # staging: ring: the fake's 132 SMs hold 2 blocks each, a band's share of them as many as its tiles (of
+    # 256 rows; 128 below 2^15 rows), launched cooperatively (all resident) with 3 stages of a tile
+    for x, op, grid, rows in ((Device((70000, 64)), "sum", (264, 1), 256), (Device((70000, 20)), "sum", (264, 1), 256),
+                              (Device((70000, 65)), "sum", (132, 2), 256), (Device((32768, 64)), "sum", (128, 1), 256),
+                              (Device((32767, 64)), "sum", (256, 1), 128), (Device((1000, 20)), "sum", (8, 1), 128),
+                              (Device((300, 20)), "sum", (3, 1), 128), (Device((70000, 64)), "count_nonzero", (264, 1), 256),
+                              (Device((70000, 64), "<f8"), "sum", (132, 2), 256)):  # f64: bands of 32 columns
+        m = mark()
+        kgen.scan(x, op, dim=0)
+        launch = only(m)
+        assert launch.name.decode() == "scan_cols_%s_%s" % (op, "f64" if x.__cuda_array_interface__["typestr"] == "<f8"
+                                                             else "f32"), launch.name
+        assert (launch.grid[0], launch.grid[1]) == grid, (x.__cuda_array_interface__["shape"], op, tuple(launch.grid))
+        assert launch.cooperative == 1 and launch.smem == 3 * rows * 256
+    m = mark()
+    kgen.cumsum(Device((300, 1), strides=(7, 3)), dim=0)  # a strided column: the ring too, a block
+    launch = only(m)
+    assert (launch.grid[0], launch.grid[1], launch.cooperative) == (3, 1, 1)
+
+
+def test_narrow_tall_matrices_with_overrides_take_clusters_of_tiles():
+    # with overrides (threads=256: the default) the column kernel's own default, clusters of 8 tiles for 4-byte
+    # elements into their own type, 64 columns or fewer, 2^16 rows or more
     for shape, grid in (((70000, 64), (184, 2)), ((70000, 20), (184, 1)), ((70000, 65), (183, 3)),
                         ((65535, 64), (171, 2)), ((1000, 20), (3, 1))):
         m = mark()
-        kgen.cumsum(Device(shape), dim=0)
+        kgen.cumsum(Device(shape), dim=0, threads=256)
         launch = only(m)
         assert launch.name.decode() == "scan_cols_sum_f32"
         assert (launch.grid[0], launch.grid[1]) == grid, (shape, launch.grid)
@@ -189,12 +212,15 @@ def test_narrow_tall_matrices_take_clusters_of_tiles():
     kgen.cumsum(Device((70000, 64)), dim=0, cluster_size=1)  # asked for none
     assert only(m).grid[0] == 183
     m = mark()
-    kgen.scan(Device((70000, 64)), "count_nonzero", dim=0)  # into int64: none
+    kgen.cumsum(Device((70000, 64)), dim=0, staging="smem")  # a staging asked for: none
+    assert only(m).grid[0] == 274
+    m = mark()
+    kgen.scan(Device((70000, 64)), "count_nonzero", dim=0, threads=256)  # into int64: none
     launch = only(m)
     assert launch.name.decode() == "scan_cols_count_nonzero_f32" and launch.grid[0] == 183
     for x, how, tiles in ((Device((70000, 64), "<i4"), {"acc_dtype": "i64"}, 183),
-                          (Device((70000, 64), "<f2"), {}, 274),  # tiles of 256 rows staged
-                          (Device((70000, 64), "<f8"), {}, 183)):  # none for other sizes, or another accumulator
+                          (Device((70000, 64), "<f2"), {"threads": 256}, 274),  # tiles of 256 rows staged
+                          (Device((70000, 64), "<f8"), {"threads": 256}, 183)):  # none for other sizes
         m = mark()
         kgen.scan(x, dim=0, **how)
         launch = only(m)
