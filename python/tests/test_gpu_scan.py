@@ -165,7 +165,8 @@ def test_columns(shape, dim, axis, gen):
     tiles and groups, partial bands; staging="smem", tiles of 256 rows
     copied into shared memory, by TMA where the rows are whole; clusters of
     4 tiles; staging="ring" (sm_90), persistent blocks through a ring of
-    stages; or axis="rows", between two transposes; by default 64 columns
+    stages; or axis="rows", between two transposes; by default on sm_90 the
+    ring (tiles of 128 rows below 2^15 rows, else 256), with overrides 64 columns
     or fewer of 2^16 rows or more in clusters of 8 tiles, and a contiguous
     column as a vector), against torch.cumsum of each
     column: integers exactly, floats within the bound."""
