@@ -18,9 +18,9 @@ WHERE = "kgen.scan"
 # runs the column kernel, not a vector scan.  python/tests/test_cpu.py checks them against the library's
 # only-with table (gen/scan.c), key by key.
 COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "blocks_per_sm", "cluster_size"))
-# The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
 # Rows below which a call down the columns taking staging: ring by default takes tiles of 128 rows (_ring).
 RING_SHORT = 1 << 15
+# The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
 
 
