@@ -10,12 +10,23 @@
  * block a tile of rows of a band of columns, the bands a grid dimension.
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include "runtime.h"
 #include "gen/scan.h"
 
-/* No launch state of its own (runtime.h). */
+/* staging: ring's launch state (kgen_kernel.state): the input's tensor map
+ * for the last input and layout it ran on, encoded once and reused while
+ * they do not change (under the context's lock), as a TMA transpose's
+ * maps are.  Plain memory: the kernel frees it with free(). */
+struct kgen_scan_ring_map {
+	int valid;
+	kgen_devptr in;
+	unsigned long long rows, cols, in_pitch;
+	CUtensorMap map;
+};
+
 const struct kgen_launcher kgen_launcher_scan = { .free_state = NULL };
 
 static kgen_status packed_sizes(const struct kgen_spec *s, const char *who, unsigned long long rows,
@@ -292,31 +303,62 @@ kgen_scan_cols_scratch_size(const kgen_kernel *k, unsigned long long rows, unsig
 
 /* staging: ring: in's tensor map for TMA's boxes of a tile, cols x rows
  * elements of the dtype's size (only bytes are copied), rows in_pitch
- * apart, a box a band's columns by gen/scan.c's box rows, zeros outside;
- * *mapped 0 (and no map) where the kernel's tile is not whole boxes or TMA
- * cannot take the input: in not 16-byte aligned, a pitch not whole 16-byte
- * pieces or past 2^40 bytes, rows or columns past a box's int coordinate.
- * The kernel then copies each row of a tile apart. */
+ * apart, a box a band's columns by gen/scan.c's box rows, zeros outside. */
 static kgen_status
-ring_map(const kgen_kernel *k, const struct call *c, CUtensorMap *map, int *mapped, kgen_error *err)
+ring_encode(const kgen_kernel *k, const struct call *c, CUtensorMap *map, kgen_error *err)
 {
 	const struct kgen_spec *s = &k->spec;
-	const unsigned long long size = (unsigned long long)s->r.dtype->size, box_rows = (unsigned long long)kgen_scan_ring_box_rows(s);
+	const unsigned long long size = (unsigned long long)s->r.dtype->size;
 	const CUtensorMapDataType type = size == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : size == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
 	                                 : size == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : CU_TENSOR_MAP_DATA_TYPE_INT64;
 	cuuint64_t dims[2] = { c->cols, c->rows }, strides[1] = { c->in_pitch * size };
-	cuuint32_t box[2] = { (cuuint32_t)kgen_scan_tile_cols(s), (cuuint32_t)box_rows }, estrides[2] = { 1, 1 };
+	cuuint32_t box[2] = { (cuuint32_t)kgen_scan_tile_cols(s), (cuuint32_t)kgen_scan_ring_box_rows(s) };
+	cuuint32_t estrides[2] = { 1, 1 };
 
-	memset(map, 0, sizeof *map);
-	*mapped = 0;
-	if (!box_rows || c->in % 16 || c->in_pitch * size % 16 || c->in_pitch * size >= (1ull << 40) ||
-	    c->rows + kgen_scan_tile(s) > 0x7fffffffull || c->cols + kgen_scan_tile_cols(s) > 0x7fffffffull)
-		return KGEN_OK;
 	KGEN_CU(k->ctx->cu, err, cuTensorMapEncodeTiled,
 	        (map, type, 2, (void *)(uintptr_t)c->in, dims, strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
 	         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-	*mapped = 1;
 	return KGEN_OK;
+}
+
+/* ring_encode()'s map for this call: the kernel's own (kgen_scan_ring_map)
+ * where the input and its layout are those it was encoded for, else encoded
+ * now and kept; *mapped 0 (and no map) where the kernel's tile is not whole
+ * boxes or TMA cannot take the input: in not 16-byte aligned, a pitch not
+ * whole 16-byte pieces or past 2^40 bytes, rows or columns past a box's int
+ * coordinate.  The kernel then copies each row of a tile apart. */
+static kgen_status
+ring_map(kgen_kernel *k, const struct call *c, CUtensorMap *map, int *mapped, kgen_error *err)
+{
+	const struct kgen_spec *s = &k->spec;
+	const unsigned long long size = (unsigned long long)s->r.dtype->size;
+	struct kgen_scan_ring_map *m;
+	kgen_status st = KGEN_OK;
+
+	memset(map, 0, sizeof *map);
+	*mapped = 0;
+	if (!kgen_scan_ring_box_rows(s) || c->in % 16 || c->in_pitch * size % 16 || c->in_pitch * size >= (1ull << 40) ||
+	    c->rows + kgen_scan_tile(s) > 0x7fffffffull || c->cols + kgen_scan_tile_cols(s) > 0x7fffffffull)
+		return KGEN_OK;
+	pthread_mutex_lock(&k->ctx->lock);
+	if (!k->state && !(k->state = kgen_zalloc_aligned(_Alignof(struct kgen_scan_ring_map), sizeof *m))) {
+		pthread_mutex_unlock(&k->ctx->lock);
+		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	}
+	m = k->state;
+	if (!m->valid || m->in != c->in || m->rows != c->rows || m->cols != c->cols || m->in_pitch != c->in_pitch) {
+		m->valid = 0;
+		if (!(st = ring_encode(k, c, &m->map, err))) {
+			m->in = c->in, m->rows = c->rows, m->cols = c->cols, m->in_pitch = c->in_pitch;
+			m->valid = 1;
+		}
+	}
+	if (!st) {
+		*map = m->map;
+		*mapped = 1;
+	}
+	pthread_mutex_unlock(&k->ctx->lock);
+	return st;
 }
 
 /* staging: ring: a band's blocks as many as the GPU holds at once beside

@@ -1420,6 +1420,10 @@ START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 	ck_assert_uint_eq(map->strides[0], 64 * 4);
 	ck_assert_uint_eq(map->box[0], 64);
 	ck_assert_uint_eq(map->box[1], 128);
+	/* the same input and layout again: the map kept, not encoded again */
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1ull << 20, 64, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_int_eq(*encodes, e0 + 1);
 	/* 1000 x 100: 2 bands (the second partial), 8 tiles each: 8 blocks a band in groups of 3. */
 	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s", err.message);
 	ck_assert_uint_eq(last()->grid[0], 8);
@@ -1428,12 +1432,25 @@ START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 	ck_assert_int_eq(*encodes, e0 + 2);
 	ck_assert_uint_eq(map->dims[0], 100);
 	ck_assert_uint_eq(map->dims[1], 1000);
+	/* another input of the same layout, then a pitch of 104 (416 bytes): each encoded anew, and the map
+	 * the launch gets is the one for its own input */
+	ck_assert_msg(kgen_scan_cols(k, in + 4096, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_int_eq(*encodes, e0 + 3);
+	ck_assert_uint_eq(map->addr, in + 4096);
+	ck_assert_msg(kgen_scan_cols(k, in + 4096, out, 1000, 100, 104, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+	              err.message);
+	ck_assert_int_eq(*encodes, e0 + 4);
+	ck_assert_uint_eq(map->strides[0], 104 * 4);
+	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s", err.message);
+	ck_assert_int_eq(*encodes, e0 + 5);
+	ck_assert_uint_eq(map->addr, in);
 	/* rows 101 elements apart (404 bytes), or a start 4 bytes past 16: no map (each row copied apart) */
 	ck_assert_msg(kgen_scan_cols(k, in, out, 1000, 100, 101, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
 	ck_assert_msg(kgen_scan_cols(k, in + 4, out, 1000, 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
 	              err.message);
-	ck_assert_int_eq(*encodes, e0 + 2);
+	ck_assert_int_eq(*encodes, e0 + 5);
 	/* 129 x 100000: 1563 bands, more than the GPU holds at once: a block a band, no words, no cooperative launch. */
 	ck_assert_int_eq(kgen_scan_cols_scratch_size(k, 129, 100000, &bytes, &err), KGEN_OK);
 	ck_assert_uint_eq(bytes, 0);
@@ -1447,7 +1464,7 @@ START_TEST(a_ring_column_scan_launches_resident_blocks_a_band)
 	ck_assert_int_eq(kgen_scan_cols(k, in, out, 1000, 100, 0, 0, scratch, 16 + 2 * 8 * 11 * 64 * 16 - 1, NULL, &err),
 	                 KGEN_EINVAL);
 	ck_assert_msg(strstr(err.message, "too small"), "%s", err.message);
-	ck_assert_int_eq(*nlaunches, before + 5);
+	ck_assert_int_eq(*nlaunches, before + 9);
 }
 END_TEST
 

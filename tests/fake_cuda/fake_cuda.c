@@ -681,6 +681,7 @@ cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType t, cuuint32_t rank,
 	fake_cuda_last_map.type = (int)t;
 	fake_cuda_last_map.rank = (int)rank;
 	fake_cuda_last_map.swizzle = (int)sw;
+	fake_cuda_last_map.addr = (unsigned long long)(uintptr_t)addr;
 	for (i = 0; i < rank; i++) {
 		fake_cuda_last_map.box[i] = box[i];
 		fake_cuda_last_map.dims[i] = dims[i];

@@ -24,6 +24,7 @@ struct fake_map {
 	int type, rank, swizzle;      /* CUtensorMapDataType, CUtensorMapSwizzle */
 	unsigned box[5];
 	unsigned long long dims[5], strides[4];
+	unsigned long long addr;      /* the tensor's start */
 };
 
 #endif
