@@ -21,6 +21,10 @@
 #    GPU machine builds from) carries it: seven bench/rows files and five
 #    bench/matmul files were left out until 2026-12-07.
 #
+# 6. bench/scan/ring_timeline.py finds each of its anchors once in the
+#    staging: ring kernel this kgen generates (a template edit that moves
+#    one fails here, not on the GPU machine).
+#
 # 1 and 2 read the source tree; a `make dist` tarball has no bench/results/,
 # and they say so and pass there.
 set -u
@@ -166,6 +170,20 @@ if [ -f "$src/Makefile.am" ]; then
 	fi
 else
 	say "skip: no Makefile.am here: the dist's list of bench sources is not checked"
+fi
+
+# ---- 6: the ring's timeline probe against the kernel generated now ----
+if [ -x ./kgen ] && command -v python3 > /dev/null 2>&1; then
+	if ./kgen "$src/specs/scan/cols-sum-f32-ring.yaml" -o "$tmp/ring.cu" &&
+	   python3 "$src/bench/scan/ring_timeline.py" "$tmp/ring.cu" "$tmp/ring_tl.cu" &&
+	   [ "$(grep -c 'clock64()' "$tmp/ring_tl.cu")" -eq 4 ]; then
+		say "ok: bench/scan/ring_timeline.py stamps the ring kernel at its four points"
+	else
+		say "FAIL: bench/scan/ring_timeline.py no longer fits the generated ring kernel"
+		fail=1
+	fi
+else
+	say "skip: no ./kgen or no python3: ring_timeline.py's anchors are not checked"
 fi
 
 exit $fail

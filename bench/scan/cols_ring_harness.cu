@@ -7,6 +7,9 @@
 //     nvcc -O3 -std=c++17 -arch=sm_90a -I. -DRING_SOURCE='"ring.cu"' -DRING_NAME='"ring"' -o h bench/scan/cols_ring_harness.cu -lcuda
 //     ./h ROWS COLS [BLOCKS]                       # RING_CUBIN=FILE: launch kgen's own NVRTC cubin instead
 //
+// With -DRING_TIMELINE and RING_SOURCE a copy of ring.cu that bench/scan/ring_timeline.py stamped, it launches
+// once more and prints where band 0's blocks spend a tile's turn (to choose from, not to quote).
+//
 // (the sed: nvcc's host pass reads the kernel too, where the generated file's sm_90 helpers are left out).
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +99,33 @@ int main(int argc, char **argv)
     }
     float k = timeit(launch);
     printf("  %s%s: %.1f us, copy %.1f us, %.3f of copy, %ld bad\n", RING_NAME, cubin ? " (kgen's NVRTC cubin)" : "", k * 1e3, c * 1e3, c / k, bad);
+#ifdef RING_TIMELINE
+    // bench/scan/ring_timeline.py's stamps: band 0's blocks, their first TL_K tiles; the phases in us
+    {
+        TlStamp *tl; const size_t nst = (size_t)gb * TL_K;
+        CK(cudaMalloc(&tl, nst * sizeof *tl)); CK(cudaMemset(tl, 0, nst * sizeof *tl));
+        CK(cudaMemcpyToSymbol(kgen_tl, &tl, sizeof tl));
+        launch(); CK(cudaDeviceSynchronize());
+        std::vector<TlStamp> h(nst); CK(cudaMemcpy(h.data(), tl, nst * sizeof *tl, cudaMemcpyDeviceToHost));
+        int khz = 0; CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+        const double us = 1e3 / khz;  // a clock's microseconds
+        std::vector<double> ph[4];     // next tile in, words, stores, the whole turn
+        std::vector<double> words_by[4];  // the words' wait by quarter of the band's blocks
+        for (unsigned long long b = 0; b < gb; b++)
+            for (int kk = 1; kk < TL_K; kk++) {  // (tile 0: the launch's start)
+                const TlStamp v = h[b * TL_K + kk];
+                if (!v.start) continue;
+                ph[0].push_back((v.in - v.start) * us); ph[1].push_back((v.words - v.in) * us);
+                ph[2].push_back((v.stored - v.words) * us); ph[3].push_back((v.stored - v.start) * us);
+                words_by[b * 4 / gb].push_back((v.words - v.in) * us);
+            }
+        auto q = [](std::vector<double> v, double f) { if (v.empty()) return 0.0; std::sort(v.begin(), v.end()); return v[(size_t)(f * (v.size() - 1))]; };
+        const char *names[4] = { "next tile in + totals", "words (prefix)", "scan + stores", "a tile's turn" };
+        printf("  timeline (%zu turns of band 0, clock %d MHz): median / p10 / p90 us\n", ph[0].size(), khz / 1000);
+        for (int i = 0; i < 4; i++) printf("    %-22s %7.2f %7.2f %7.2f\n", names[i], q(ph[i], .5), q(ph[i], .1), q(ph[i], .9));
+        for (int i = 0; i < 4; i++) printf("    words, blocks' quarter %d: median %.2f us, p90 %.2f\n", i, q(words_by[i], .5), q(words_by[i], .9));
+    }
+#endif
     return 0;
 }
 #endif
