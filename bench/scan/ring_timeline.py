@@ -19,7 +19,7 @@ ANCHORS = [
     ("        __syncthreads();\n\n        // The thread's rows from the tile's prefix",
      None),  # handled below: the stamp goes between the barrier and the comment
     ("        __syncthreads();  // the stage and the tile's sums are free\n",
-     "        if (threadIdx.x == 0 && blockIdx.y == 0 && k < TL_K)\n"
+     "        if (kgen_tl && threadIdx.x == 0 && band == 0 && k < TL_K)\n"
      "            kgen_tl[(size_t)bg * TL_K + k] = TlStamp{tl0, tl1, tl2, clock64()};\n"),
 ]
 
