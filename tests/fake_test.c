@@ -1509,11 +1509,11 @@ START_TEST(a_column_scan_launches_tiles_of_rows_by_bands)
 	ck_assert_int_eq(kgen_scan_cols(k, in, out, 0, 100, 0, 0, 0, 0, NULL, &err), KGEN_OK);  /* nothing */
 	{	/* cluster_size 2: 1000 rows, 4 tiles of 256 (2 clusters); 1300 rows, 6 tiles (3); 1100, 5 tiles rounded up to 6 */
 		kgen_kernel *c2 = build("kernel: scan\naxis: cols\nitems_per_thread: 8\ncluster_size: 2\nname: fake_scan_c2\n");
-		static const unsigned long long rows[3] = { 1000, 1300, 1100 }, xs[3] = { 4, 6, 6 };
+		static const unsigned long long heights[3] = { 1000, 1300, 1100 }, xs[3] = { 4, 6, 6 };
 		int r;
 		for (r = 0; r < 3; r++) {
-			ck_assert_int_eq(kgen_scan_cols_scratch_size(c2, rows[r], 100, &bytes, &err), KGEN_OK);
-			ck_assert_msg(kgen_scan_cols(c2, in, out, rows[r], 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
+			ck_assert_int_eq(kgen_scan_cols_scratch_size(c2, heights[r], 100, &bytes, &err), KGEN_OK);
+			ck_assert_msg(kgen_scan_cols(c2, in, out, heights[r], 100, 0, 0, scratch, bytes, NULL, &err) == KGEN_OK, "%s",
 			              err.message);
 			ck_assert_uint_eq(last()->grid[0], xs[r]);
 			ck_assert_uint_eq(last()->grid[1], 4);
