@@ -179,3 +179,21 @@ kgen_zalloc_aligned(size_t align, size_t size)
 		memset(p, 0, whole);
 	return p;
 }
+
+void *
+kgen_kernel_state_lock(struct kgen_kernel *k, size_t align, size_t size, kgen_error *err)
+{
+	pthread_mutex_lock(&k->ctx->lock);
+	if (!k->state && !(k->state = kgen_zalloc_aligned(align, size))) {
+		pthread_mutex_unlock(&k->ctx->lock);
+		kgen_fail(err, KGEN_ENOMEM, "out of memory");
+		return NULL;
+	}
+	return k->state;
+}
+
+void
+kgen_kernel_state_unlock(struct kgen_kernel *k)
+{
+	pthread_mutex_unlock(&k->ctx->lock);
+}

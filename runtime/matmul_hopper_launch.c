@@ -11,7 +11,6 @@
  * TMA (c_tma 0) and the kernel stores without it.
  */
 #include "config.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "matmul_hopper.h"
@@ -110,15 +109,6 @@ encode_rows(const kgen_kernel *kn, CUtensorMap *map, int *tma, CUdeviceptr addr,
 	return KGEN_OK;
 }
 
-/* The kernel's launch state, made on its first call. */
-static struct wgmma_maps *
-state(kgen_kernel *kn)
-{
-	if (!kn->state)
-		kn->state = kgen_zalloc_aligned(_Alignof(struct wgmma_maps), sizeof(struct wgmma_maps));
-	return kn->state;
-}
-
 /* The maps for this call, under the context's lock: A's and B's when k > 0
  * and C's for store: tma, each the kernel's own when what made it is the
  * same, else encoded now and kept. */
@@ -130,11 +120,8 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 	struct wgmma_maps *w;
 	kgen_status st = KGEN_OK;
 
-	pthread_mutex_lock(&kn->ctx->lock);
-	if (!(w = state(kn))) {
-		pthread_mutex_unlock(&kn->ctx->lock);
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
+	if (!(w = kgen_kernel_state_lock(kn, _Alignof(struct wgmma_maps), sizeof *w, err)))
+		return KGEN_ENOMEM;
 	if (c->k && (!w->valid || w->a != c->a || w->b != c->b || w->m != c->m || w->n != c->n || w->k != c->k ||
 	             w->lda != c->lda || w->ldb != c->ldb)) {
 		w->valid = 0;
@@ -170,7 +157,7 @@ maps(kgen_kernel *kn, const struct kgen_wgmma_call *c, CUtensorMap *a_map, CUten
 		*r_map = w->r_map;
 		*r_tma = w->r_tma;
 	}
-	pthread_mutex_unlock(&kn->ctx->lock);
+	kgen_kernel_state_unlock(kn);
 	return st;
 }
 
@@ -318,11 +305,10 @@ kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err)
 	strbuf y;
 	kgen_status st;
 
-	pthread_mutex_lock(&kn->ctx->lock);
-	fb = (w = state(kn)) ? w->fallback : NULL;
-	pthread_mutex_unlock(&kn->ctx->lock);
-	if (!w)
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
+	if (!(w = kgen_kernel_state_lock(kn, _Alignof(struct wgmma_maps), sizeof *w, err)))
+		return KGEN_ENOMEM;
+	fb = w->fallback;
+	kgen_kernel_state_unlock(kn);
 	if (fb) {
 		*fallback = fb;
 		return KGEN_OK;
@@ -338,9 +324,9 @@ kgen_matmul_fallback(kgen_kernel *kn, kgen_kernel **fallback, kgen_error *err)
 	sb_free(&y);
 	if (st)
 		return st;
-	pthread_mutex_lock(&kn->ctx->lock);
+	kgen_kernel_state_lock(kn, _Alignof(struct wgmma_maps), sizeof *w, err);  /* made above: cannot fail */
 	w->fallback = fb;
-	pthread_mutex_unlock(&kn->ctx->lock);
+	kgen_kernel_state_unlock(kn);
 	*fallback = fb;
 	return KGEN_OK;
 }

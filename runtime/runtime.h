@@ -148,6 +148,13 @@ kgen_status kgen_expect_outputs(const kgen_kernel *k, int arg, kgen_devptr index
  * alignment'). */
 void *kgen_zalloc_aligned(size_t align, size_t size);
 
+/* k's launch state (kgen_kernel.state) with the context's lock taken: made
+ * zeroed, size bytes aligned to align, the first time; NULL with the lock
+ * released and *err set (KGEN_ENOMEM) where memory ran out.  The caller reads and
+ * updates it, then calls kgen_kernel_state_unlock(k). */
+void *kgen_kernel_state_lock(struct kgen_kernel *k, size_t align, size_t size, kgen_error *err);
+void kgen_kernel_state_unlock(struct kgen_kernel *k);
+
 /* One device buffer of a launch: its argument's name, where it starts and
  * how many bytes the launch reads or writes there (0: none). */
 struct kgen_span {

@@ -10,7 +10,6 @@
  * block a tile of rows of a band of columns, the bands a grid dimension.
  */
 #include "config.h"
-#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include "runtime.h"
@@ -340,12 +339,8 @@ ring_map(kgen_kernel *k, const struct call *c, CUtensorMap *map, int *mapped, kg
 	if (!kgen_scan_ring_box_rows(s) || c->in % 16 || c->in_pitch * size % 16 || c->in_pitch * size >= (1ull << 40) ||
 	    c->rows + kgen_scan_tile(s) > 0x7fffffffull || c->cols + kgen_scan_tile_cols(s) > 0x7fffffffull)
 		return KGEN_OK;
-	pthread_mutex_lock(&k->ctx->lock);
-	if (!k->state && !(k->state = kgen_zalloc_aligned(_Alignof(struct kgen_scan_ring_map), sizeof *m))) {
-		pthread_mutex_unlock(&k->ctx->lock);
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
-	m = k->state;
+	if (!(m = kgen_kernel_state_lock(k, _Alignof(struct kgen_scan_ring_map), sizeof *m, err)))
+		return KGEN_ENOMEM;
 	if (!m->valid || m->in != c->in || m->rows != c->rows || m->cols != c->cols || m->in_pitch != c->in_pitch) {
 		m->valid = 0;
 		if (!(st = ring_encode(k, c, &m->map, err))) {
@@ -357,7 +352,7 @@ ring_map(kgen_kernel *k, const struct call *c, CUtensorMap *map, int *mapped, kg
 		*map = m->map;
 		*mapped = 1;
 	}
-	pthread_mutex_unlock(&k->ctx->lock);
+	kgen_kernel_state_unlock(k);
 	return st;
 }
 

@@ -1,7 +1,6 @@
 /* transpose_launch.c - kgen_transpose(): a `kernel: transpose` spec on a matrix,
  * with TMA tensor maps encoded for the TMA method. */
 #include "config.h"
-#include <pthread.h>
 #include <string.h>
 #include "runtime.h"
 #include "gen/transpose.h"
@@ -110,12 +109,8 @@ tma_maps(kgen_kernel *k, CUdeviceptr in, CUdeviceptr out, unsigned long long row
 	struct kgen_tma_maps *m;
 	kgen_status st = KGEN_OK;
 
-	pthread_mutex_lock(&k->ctx->lock);
-	if (!k->state && !(k->state = kgen_zalloc_aligned(_Alignof(struct kgen_tma_maps), sizeof *m))) {
-		pthread_mutex_unlock(&k->ctx->lock);
-		return kgen_fail(err, KGEN_ENOMEM, "out of memory");
-	}
-	m = k->state;
+	if (!(m = kgen_kernel_state_lock(k, _Alignof(struct kgen_tma_maps), sizeof *m, err)))
+		return KGEN_ENOMEM;
 	if (!m->valid || m->in != in || m->out != out || m->rows != rows || m->cols != cols || m->batch != l->batch ||
 	    m->in_pitch != l->in_pitch || m->out_pitch != l->out_pitch ||
 	    (l->batch > 1 && (m->in_stride != l->in_stride || m->out_stride != l->out_stride))) {
@@ -134,7 +129,7 @@ tma_maps(kgen_kernel *k, CUdeviceptr in, CUdeviceptr out, unsigned long long row
 		*in_map = m->in_map;
 		*out_map = m->out_map;
 	}
-	pthread_mutex_unlock(&k->ctx->lock);
+	kgen_kernel_state_unlock(k);
 	return st;
 }
 

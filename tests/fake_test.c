@@ -148,6 +148,47 @@ START_TEST(tma_maps_are_encoded_once)
 }
 END_TEST
 
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+/* aligned_alloc is this program's (the sanitizers' builds keep their own):
+ * it fails while fail_aligned_alloc is set, else calls libc's.  A kernel's
+ * launch state (kgen_kernel_state_lock) is its only user in the library. */
+#define KGEN_TEST_ALIGNED_ALLOC 1
+static int fail_aligned_alloc;
+
+void *
+aligned_alloc(size_t align, size_t size)
+{
+	static void *(*real)(size_t, size_t);
+
+	if (fail_aligned_alloc)
+		return NULL;
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "aligned_alloc");
+	return real ? real(align, size) : NULL;
+}
+
+/* A launch state that cannot be made: KGEN_ENOMEM, nothing launched, and the
+ * context's lock released (the next call, with memory, takes it and runs). */
+START_TEST(a_launch_state_out_of_memory_fails_and_unlocks)
+{
+	kgen_kernel *k = build("kernel: transpose\nmethod: tma\ntile_rows: 64\ntile_cols: 64\n");
+	kgen_error err;
+	int n0 = *nlaunches, e0 = *encodes;
+
+	fail_aligned_alloc = 1;
+	ck_assert_int_eq(kgen_transpose(k, 0x10000000ull, 0x20000000ull, 256, 512, NULL, &err), KGEN_ENOMEM);
+	fail_aligned_alloc = 0;
+	ck_assert_int_eq(err.status, KGEN_ENOMEM);
+	ck_assert_ptr_nonnull(strstr(err.message, "out of memory"));
+	ck_assert_int_eq(*nlaunches, n0);
+	ck_assert_int_eq(*encodes, e0);
+	ck_assert_int_eq(kgen_transpose(k, 0x10000000ull, 0x20000000ull, 256, 512, NULL, &err), KGEN_OK);
+	ck_assert_int_eq(*nlaunches, n0 + 1);
+	ck_assert_int_eq(*encodes, e0 + 2);
+}
+END_TEST
+#endif
+
 /* A cache directory kgen refuses (writable by others) is not used, the
  * build succeeds, and kgen_cache_problem() says why, once. */
 /* math: wgmma (compiled for sm_90a on this sm_90 device): A's and B's
@@ -2469,6 +2510,9 @@ fake_suite(void)
 	tcase_add_test(tc, matmul_refuses_overlaps);
 	tcase_add_test(tc, transpose_batch_geometry_and_arguments);
 	tcase_add_test(tc, tma_maps_are_encoded_once);
+#ifdef KGEN_TEST_ALIGNED_ALLOC
+	tcase_add_test(tc, a_launch_state_out_of_memory_fails_and_unlocks);
+#endif
 	tcase_add_test(tc, wgmma_encodes_maps_and_launches);
 	tcase_add_test(tc, wgmma_split_k_launches_clusters);
 	tcase_add_test(tc, wgmma_split_reduce_kernel_launches_slices);
