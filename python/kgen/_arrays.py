@@ -183,7 +183,7 @@ def describe(x, what="input", where="kgen", stream=None):
         if any(s % size for s in cai["strides"]):
             raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])
-    device = getattr(getattr(x, "device", None), "id", None)
+    device = _cai_device(x)
     if device is not None:
         device = _lib.arg(where, "device", device, _lib.INT_MAX)
     # Version 3's stream: the one the array's producer wrote it on, which the consumer's must wait for
@@ -193,6 +193,21 @@ def describe(x, what="input", where="kgen", stream=None):
         producer = 0 if producer == 1 else _lib.arg(where, "%s's stream" % name, producer, _lib.PTR_MAX)
     return Array(x, route, ptr, dt, shape, strides, device,
                  readonly=bool(cai["data"][1]), producer=producer)
+
+
+def _cai_device(x):
+    """The GPU of an array read through __cuda_array_interface__, which
+    does not name one: its device's id (CuPy's), its device as an int
+    (kgen.DeviceArray's), else DLPack's device where it has one; None
+    where it says nothing (the current device is taken)."""
+    dev = getattr(x, "device", None)
+    if isinstance(dev, int) and not isinstance(dev, bool):
+        return dev
+    dev = getattr(dev, "id", None)
+    if dev is not None or not hasattr(x, "__dlpack_device__"):
+        return dev
+    kind, dev = x.__dlpack_device__()
+    return dev if kind in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged) else None
 
 
 _raw_stream = None

@@ -11,7 +11,7 @@ Each GPU runs on its framework's current stream there.
 """
 from math import prod as _numel
 
-from . import _lib
+from . import _lib, _memory
 from ._arrays import allocator, current_stream, describe, finish
 from ._kernel import PAIRS, contiguous, contiguous_from
 from ._spec import _err, _spec, _spec_key
@@ -135,6 +135,9 @@ def reduce_many(xs, op, axis, spec, out, stream, plan, overrides, default_spec, 
     else:
         st = cols_arg(k, ins, ns, ncols, pitch, vs, _array([p for _, p in indices]), root, ss, e) if pair else \
             cols(k, ins, ns, ncols, pitch, vs, root, ss, e)
+    for i, a in enumerate(parts):  # a DLPack input's capsule kept until its GPU's kernels are done
+        if a.keep is not None:
+            _memory.hold(devices[i], streams[i], a.keep)
     _lib.check(st, err)
     results = []
     for i, a in enumerate(parts):

@@ -67,6 +67,32 @@ def test_a_producers_tensor_is_read_and_kept_until_done():
     assert p.gone() is None  # released: the producer's deleter ran
 
 
+def test_a_list_of_producers_tensors_is_kept_until_done(monkeypatch):
+    """kgen.reduce over a list, one array a GPU: each capsule held until its GPU's kernels are done."""
+    ps = [Producer((1000,), device=(2, g)) for g in range(2)]
+    held, hold = [], _memory.hold
+    monkeypatch.setattr(_memory, "hold", lambda device, stream, objects: (held.append((device, objects)),
+                                                                          hold(device, stream, objects)))
+    r = kgen.reduce(ps)
+    assert [x.device for x in r] == [0, 1]
+    assert [d for d, _ in held] == [0, 1] and all(_dlpack.is_capsule(c) for _, c in held)
+    del held[:]
+    _memory.poll()  # the fake's events are done at once
+    gc.collect()
+    assert all(p.gone() is None for p in ps)
+
+
+def test_kgens_own_arrays_keep_their_gpu():
+    """A kgen.DeviceArray says its GPU by an int (and by DLPack): its call runs there, its result is there."""
+    on = kgen.DeviceArray
+    assert kgen.reduce(on((1000,), "f32", 1, 0)).device == 1
+    assert kgen.reduce(on((4, 100), "f32", 3, 0), axis=1).device == 3
+    assert kgen.softmax(on((8, 100), "f32", 2, 0)).device == 2
+    assert [x.device for x in kgen.reduce([on((10,), "f32", g, 0) for g in (2, 0)])] == [2, 0]
+    with pytest.raises(ValueError, match="on GPU 2 where the input is on GPU 0"):
+        kgen.reduce(on((10,), "f32", 0, 0), out=on((), "f32", 2, 0))
+
+
 def test_the_stream_given_is_the_one_the_producer_is_asked_for():
     p = Producer((1000,), versioned=False)  # an older producer: no max_version
     kgen.reduce(p, "max", stream=0x77)
