@@ -2,6 +2,7 @@
 under an op (kernel: scan), in one pass.  A call of a torch tensor with a new
 result (no out=, stream=, spec= or overrides) whose layout a call made ready
 before goes faster, in C (kgen._fast's scan: _fast_scan_ready)."""
+from math import prod
 from typing import Any, Optional, Union
 
 from . import _arrays, _lib, _memory, _plans, _trace
@@ -49,13 +50,7 @@ def _run_scan(k, a, out, stream, where, lines=None):
     if out is None:
         res, ptr = empty(a, tuple(a.shape), out_dtype, s, where)
     else:
-        o = describe(out, "out", where)
-        if o.dtype != out_dtype or o.shape != tuple(a.shape) or (n > 1 and not contiguous(o)) or other_device(o, a):
-            raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device, not %s"
-                             % (where, out_dtype, tuple(a.shape), out_text(o, a, n <= 1 or contiguous(o))))
-        if o.readonly:
-            raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
-        res, ptr = out, o.ptr
+        res, ptr = out, _out_of(out, a, out_dtype, where).ptr
     err = _err()
     x_at, out_at = _lib.arg(where, "x's address", a.ptr), _lib.arg(where, "out's address", ptr)
     if lines is None:
@@ -77,6 +72,19 @@ def _run_scan(k, a, out, stream, where, lines=None):
     if a.keep is not None:
         _memory.hold(a.device or 0, s, a.keep)
     return res if out is not None else finish(a, res)
+
+
+def _out_of(out, a, out_dtype, where):
+    """The Array of out=, checked against input a and the kernel's out_dtype:
+    a's shape, contiguous (but for one element), on a's device, writable."""
+    o = describe(out, "out", where)
+    whole = prod(a.shape) <= 1 or contiguous(o)
+    if o.dtype != out_dtype or o.shape != tuple(a.shape) or not whole or other_device(o, a):
+        raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device, not %s"
+                         % (where, out_dtype, tuple(a.shape), out_text(o, a, whole)))
+    if o.readonly:
+        raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
+    return o
 
 
 def scan(x: Any, op: Optional[str] = None, dim: Optional[int] = None, exclusive: Optional[bool] = None,
@@ -144,7 +152,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
             lines = _one_column(a, where) if spec is None and not COLUMN_KEYS.intersection(overrides) else None
             if lines is None:
                 if not _down_the_columns(spec, overrides):
-                    return _transposed(x, op, exclusive, spec, out, stream, overrides, where)
+                    return _transposed(x, a, op, exclusive, spec, out, stream, overrides, where)
                 lines, down = _columns_of(a, where), True
         elif nd and dim % nd != nd - 1:
             raise NotImplementedError("%s: scans along dimension %d of %d-D x are not there yet: along the last "
@@ -152,8 +160,23 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
                                       % (where, dim, nd, dim))
         elif nd:
             lines = rows_of(a, "x", where)
-    device = a.device or 0
     s = stream_of(a, stream, where)
+    k = _kernel_of(a, op, exclusive, spec, overrides, down, lines, s, where)
+    r = _run_scan(k, a, out, stream, where, lines)
+    fast_op = _fast_op(op, overrides)
+    if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
+            and spec is None and fast_op is not None
+            and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
+            and (dim is None or isinstance(dim, int)) and all(a.shape)):
+        _fast_scan_ready(fast_op, exclusive, dim, x, k, lines)
+    return r
+
+
+def _kernel_of(a, op, exclusive, spec, overrides, down, lines, s, where):
+    """The kernel of a scan of array a (down: down the columns of lines,
+    _columns_of's), made ready on stream s: the shipped size plan's, the
+    defaults' for a's GPU and shape, or the spec's."""
+    device = a.device or 0
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
     if down:
         fields["axis"] = "cols"
@@ -179,14 +202,7 @@ def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
     else:
         key = ("scan", device, _spec_key(spec), a.dtype, op, exclusive, over)
         k = cached(key, lambda: new_kernel(where, spec, device, dict(fields, **overrides)), device, s, where)
-    r = _run_scan(k, a, out, stream, where, lines)
-    fast_op = _fast_op(op, overrides)
-    if (_fast_scan is not None and a.kind == "torch" and type(x) is _arrays.Tensor and out is None and stream is None
-            and spec is None and fast_op is not None
-            and (not down or (len(lines[4]) == 1 and _lib.kgen_scan_cols is not None))
-            and (dim is None or isinstance(dim, int)) and all(a.shape)):
-        _fast_scan_ready(fast_op, exclusive, dim, x, k, lines)
-    return r
+    return k
 
 
 TYPE_KEYS = frozenset(("acc_dtype", "out_dtype"))  # the overrides a ready call may have
@@ -310,10 +326,19 @@ def plan_name(op, exclusive):
     return "scan_%s%s" % (op, "_exclusive" if exclusive else "")
 
 
-def _transposed(x, op, exclusive, spec, out, stream, overrides, where):
-    """The scan down each column of x (of each matrix of a batch): its rows
-    scanned in kgen.transpose(x), transposed back (into out).  Three passes
-    over the data: taken only where the call or its spec asks for axis rows."""
+def _transposed(x, a, op, exclusive, spec, out, stream, overrides, where):
+    """The scan down each column of x (a: its Array; of each matrix of a
+    batch): its rows scanned in kgen.transpose(x), transposed back (into
+    out).  Three passes over the data: taken only where the call or its
+    spec asks for axis rows.  x's dimensions and out= are checked first,
+    before anything runs."""
+    if len(a.shape) > 3:
+        raise ValueError("%s: a scan down the columns through axis rows (a transpose, the rows' scan, a transpose "
+                         "back) takes x of 2 or 3 dimensions (a batch of matrices), not %d; the column kernel "
+                         "(axis: cols, the default) takes any" % (where, len(a.shape)))
+    if out is not None:  # the result's type is the rows kernel's
+        k = _kernel_of(a, op, exclusive, spec, overrides, False, None, stream_of(a, stream, where), where)
+        _out_of(out, a, k.spec.fields["out_dtype"], where)
     rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides, where)
     return transpose(rows, out=out, stream=stream)
 

@@ -147,6 +147,22 @@ def test_a_scan_down_the_columns_takes_the_column_kernel_or_two_transposes():
     assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"]
 
 
+@pytest.mark.parametrize("x, kw, text", [
+    (Device((8, 100)), dict(out=Device((8, 100), "<f8")), "^kgen.scan: out must be a contiguous f32 array of shape"),
+    (Device((8, 100)), dict(out=Device((8, 101))), "^kgen.scan: out must be a contiguous f32 array of shape"),
+    (Device((8, 100), "<i4"), dict(acc_dtype="i64", out=Device((8, 100), "<i4")), "contiguous i64 array"),
+    (Device((2, 2, 8, 100)), {}, "^kgen.scan: a scan down the columns through axis rows .* not 4"),
+])
+def test_two_transposes_check_out_and_x_before_anything_runs(x, kw, text):
+    m = mark()
+    with pytest.raises(ValueError, match=text):
+        kgen.scan(x, dim=-2, axis="rows", **kw)
+    assert launches_since(m) == []
+    m = mark()
+    kgen.scan(Device((8, 100)), dim=-2, axis="rows", out=Device((8, 100)))  # a sound out=: the three launches
+    assert [c.name.decode() for c in launches_since(m)] == ["transpose_f32", "scan_sum_f32", "transpose_f32"]
+
+
 def test_a_scan_down_one_contiguous_column_is_a_row_scan():
     for shape, strides, rows in (((300, 1), None, 1), ((300, 1), (1, 5), 1), ((4, 300, 1), None, 4),
                                  ((4, 300, 1), (600, 1, 1), 4)):
