@@ -137,10 +137,14 @@ class Kernel:
         self._handle = h.value
         self._describe()
 
-    def _build_plan(self, where, plan, device):
+    def _build_plan(self, where, plan, device, family=None, call=None):
         self._handle = None
         device = _lib.arg(where, "device", device, _lib.INT_MAX)
         p = Loaded(plan, where)
+        got = p.entries[0][1].fields["kernel"]
+        if family is not None and got != family:
+            raise ValueError("%s: plan= is a plan of kernel: %s specs; %s%s takes plans of kernel: %s specs"
+                             % (where, got, where, " with " + call if call else "", family))
         self.device = device
         self.plan, self.entries = p.source, p.entries
         self.spec = p.entries[0][1]
@@ -309,9 +313,12 @@ def new_kernel(where, spec, device, overrides={}):
     return k
 
 
-def new_plan_kernel(where, plan, device):
+def new_plan_kernel(where, plan, device, family=None, call=None):
+    """Kernel(plan=plan, device), its errors naming `where`; a plan of
+    another family than `family` is refused before anything is built, as
+    check_family refuses spec= (call: what of the call chose the family)."""
     k = Kernel.__new__(Kernel)
-    k._build_plan(where, plan, device)
+    k._build_plan(where, plan, device, family, call)
     return k
 
 

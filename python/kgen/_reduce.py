@@ -340,15 +340,18 @@ def _axis(a, axis, where=WHERE):
     return None if nd == 1 else axis % nd
 
 
-def _plan_kernel(a, op, plan, device, s):
+def _plan_kernel(a, op, plan, device, s, where=WHERE):
     """The kernel of plan= (a path or YAML text), checked against the call."""
-    k = cached(("plan", device, _spec_key(plan, "plan")), lambda: new_plan_kernel(WHERE, plan, device), device, s,
-               WHERE)
+    k = cached(("plan", device, _spec_key(plan, "plan")),
+               lambda: new_plan_kernel(where, plan, device, "reduce", "axis=None"), device, s, where)
     f = k.spec.fields
+    if f["kernel"] != "reduce":  # a plan of another family built by another call (kgen.Kernel's cache is shared)
+        raise ValueError("%s: plan= is a plan of kernel: %s specs; %s with axis=None takes plans of kernel: reduce "
+                         "specs" % (where, f["kernel"], where))
     if f["dtype"] != a.dtype:
-        raise TypeError("%s: the plan reduces %s, the input is %s" % (WHERE, f["dtype"], a.dtype))
+        raise TypeError("%s: the plan reduces %s, the input is %s" % (where, f["dtype"], a.dtype))
     if op is not None and op != f["op"]:
-        raise ValueError("%s: the plan computes op %s, not %s" % (WHERE, f["op"], op))
+        raise ValueError("%s: the plan computes op %s, not %s" % (where, f["op"], op))
     return k
 
 
@@ -364,7 +367,7 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
         if plan is not None and plan is not False:
             if spec is not None or overrides:
                 raise TypeError("%s: a size plan is used as it is: pass plan= without spec= or overrides" % where)
-            k = _plan_kernel(a, op, plan, device, s)
+            k = _plan_kernel(a, op, plan, device, s, where)
         elif spec is not None:
             check_family(where, spec, "reduce", "axis=None")
             key = ("reduce", device, _spec_key(spec), op, a.dtype, over)
@@ -384,6 +387,8 @@ def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     if plan is not None and plan is not False:
         raise ValueError("%s: a size plan picks a kernel by n: full reductions only (axis=None), not axis=%d"
                          % (where, axis))
+    if spec is not None:
+        check_family(where, spec, "reduce_axis", "axis=%d" % axis)
     m, kind, shape = _matrix(a, axis, where)
     fields = {"dtype": a.dtype, "axis": kind}
     if op:

@@ -4,12 +4,15 @@ argmin and argmax write a value and an index, the results have the types
 docs/spec.md gives, scratch is allocated once per kernel and passed to C,
 custom ops and nan= set the spec, and a ready call does no spec work."""
 import ctypes
+import os
 
 import pytest
 
 import kgen
 from kgen import _lib, _reduce
 from fakecuda import Device, Stream, counter, drv, launches_since, mark, need_fake, record_params
+
+TOP = os.environ.get("KGEN_TOP_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 
 need_fake()
 
@@ -248,8 +251,18 @@ def test_a_spec_of_another_family_is_refused_by_name():
     with pytest.raises(ValueError, match="kgen.reduce: spec= is a kernel: transpose spec; kgen.reduce with "
                                          "axis=None takes kernel: reduce specs"):
         kgen.reduce(Device((100,)), spec="kernel: transpose\n")
-    with pytest.raises(kgen.SpecError, match="axis does not apply to kernel: reduce"):  # the call's axis= set on it
-        kgen.reduce(Device((10, 100)), axis=1, spec="kernel: reduce\n")
+    for spec, family in (("kernel: reduce\n", "reduce"), ({"kernel": "scan"}, "scan")):  # before a build
+        m = mark()
+        with pytest.raises(ValueError, match="^kgen.reduce: spec= is a kernel: %s spec; kgen.reduce with axis=1 "
+                                             "takes kernel: reduce_axis specs" % family):
+            kgen.reduce(Device((10, 100)), axis=1, spec=spec)
+        assert launches_since(m) == []
+    plans = os.path.join(TOP, "specs", "plans", "nvidia-h200")
+    with pytest.raises(ValueError, match="^kgen.reduce: plan= is a plan of kernel: matmul specs; kgen.reduce with "
+                                         "axis=None takes plans of kernel: reduce specs"):
+        kgen.reduce(Device((4096,)), plan=os.path.join(plans, "matmul-bf16.yaml"))
+    with pytest.raises(ValueError, match="^kgen.argmin: the plan computes op sum, not argmin"):
+        kgen.argmin(Device((1000,)), plan=os.path.join(plans, "sum-f32.yaml"))
     for call in (lambda: kgen.reduce(Device((10, 10)), axis=2), lambda: kgen.softmax(Device((10, 10)), dim=2),
                  lambda: kgen.cumsum(Device((10, 10)), dim=2)):
         with pytest.raises(IndexError, match="out of range for 2 dimensions") as e:
