@@ -389,9 +389,13 @@ def out_text(o, a, laid_out=True, layout="not contiguous"):
     text = "%s %s" % (o.dtype, tuple(o.shape))
     if not laid_out:
         text += ", " + layout
-    if other_device(o, a):
-        text += ", on GPU %d where the input is on GPU %d" % (o.device, a.device)
-    return text
+    return text + device_text(o, a)
+
+
+def device_text(o, a, name="the input"):
+    """Where array o is, for a refusal, when it is not on a's GPU (name:
+    what a is); else nothing."""
+    return ", on GPU %d where %s is on GPU %d" % (o.device, name, a.device) if other_device(o, a) else ""
 
 
 def writable_out(out, where, want_dtype, shape, a, what):

@@ -7,7 +7,7 @@ from typing import Any, Sequence, Union
 
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
-from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, gpu_name, new_kernel,
+from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, device_text, gpu_name, new_kernel,
                       new_plan_kernel, other_device, remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
@@ -132,7 +132,8 @@ def _matmul_call(where, a, b, out, alpha, beta):
     if o.readonly:
         raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     if len(o.shape) != 2 or tuple(o.shape) != (c.m, c.n) or other_device(o, a):
-        raise ValueError("%s: out must be a %d x %d array on a's device, not %s" % (where, c.m, c.n, tuple(o.shape)))
+        raise ValueError("%s: out must be a %d x %d array on a's device, not %s%s"
+                         % (where, c.m, c.n, tuple(o.shape), device_text(o, a, "a")))
     if not (c.n <= 1 or o.strides[1] == 1) or not (c.m <= 1 or o.strides[0] >= c.n):
         raise ValueError("%s: out must be row-major (strides (ld, 1), rows may be padded), not strides %s"
                          % (where, tuple(o.strides)))
@@ -211,8 +212,8 @@ def _operands(where, c, bias, residual, sa=None, scale_a=None, scale_b=None):
     if residual is not None:
         d = describe(residual, "residual", where, sa)
         if len(d.shape) != 2 or tuple(d.shape) != (c.m, c.n) or other_device(d, c.a):
-            raise ValueError("%s: residual must be a %d x %d array on a's device, not %s"
-                             % (where, c.m, c.n, tuple(d.shape)))
+            raise ValueError("%s: residual must be a %d x %d array on a's device, not %s%s"
+                             % (where, c.m, c.n, tuple(d.shape), device_text(d, c.a, "a")))
         if not (c.n <= 1 or d.strides[1] == 1) or not (c.m <= 1 or d.strides[0] >= c.n):
             raise ValueError("%s: residual must be row-major (strides (ld, 1), rows may be padded), not strides %s"
                              % (where, tuple(d.strides)))

@@ -22,7 +22,8 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _trace
 from ._errors import DimError
 from ._arrays import allocator, describe, finish, stream_address
-from ._kernel import RUNNERS, cached, check_family, contiguous, new_kernel, other_device, remember, stream_of
+from ._kernel import (RUNNERS, cached, check_family, contiguous, device_text, new_kernel, other_device, remember,
+                      stream_of)
 from ._spec import _err, _spec_key
 
 # The ops of kernel: rows (KGEN_ROW_OPS in gen/spec.h).
@@ -147,8 +148,8 @@ def prepare(where, op, a, w, b, lab, out, o):
         if o.dtype not in FLOATS:
             raise TypeError("%s: out is %s: kernel: rows writes f32, f16 or bf16" % (where, o.dtype))
         if tuple(o.shape) != c.shape or other_device(o, a):
-            raise ValueError("%s: out must be an array of shape %s on %s's device, not %s"
-                             % (where, c.shape, x, tuple(o.shape)))
+            raise ValueError("%s: out must be an array of shape %s on %s's device, not %s%s"
+                             % (where, c.shape, x, tuple(o.shape), device_text(o, a, x)))
         if op == "cross_entropy":
             if not contiguous(o):
                 raise ValueError("%s: out (the losses) must be contiguous, not strides %s" % (where, tuple(o.strides)))

@@ -245,6 +245,12 @@ def test_refusals_name_what_is_wrong():
         kgen.transpose(_On(0, (4, 8)), out=_On(1, (8, 4)))
     with pytest.raises(ValueError, match=r"not f32 \(100,\), on GPU 1 where the input is on GPU 0"):
         kgen.cumsum(_On(0, (100,)), out=_On(1, (100,)))
+    with pytest.raises(ValueError, match=r"not \(8, 100\), on GPU 1 where x is on GPU 0"):
+        kgen.softmax(_On(0, (8, 100)), out=_On(1, (8, 100)))
+    with pytest.raises(ValueError, match=r"not \(16, 16\), on GPU 1 where a is on GPU 0"):
+        kgen.matmul(_On(0, (16, 16)), _On(0, (16, 16)), out=_On(1, (16, 16)))
+    with pytest.raises(ValueError, match=r"residual must be a 16 x 16 array on a's device, not \(16, 16\), on GPU 1"):
+        kgen.matmul(_On(0, (16, 16)), _On(0, (16, 16)), residual=_On(1, (16, 16)))
 
 
 def test_a_spec_of_another_family_is_refused_by_name():
