@@ -280,6 +280,20 @@ _KEYWORD_HINTS = {
 }
 
 
+def refuse_dtype(where, overrides):
+    """dtype= given to a one-call function (torch's habit): the input's
+    dtype chooses the kernel, so the override could only build a kernel
+    the call then refuses; the call's TypeError at once, before a build."""
+    if "dtype" in overrides:
+        hint = ("the input's dtype chooses the kernel, whose result is of it" if where == "kgen.transpose" else
+                "the input's dtype chooses the kernel; out_dtype= sets the result's" if where in _ROW_CALLS else
+                _KEYWORD_HINTS["dtype"])
+        raise TypeError("%s() got an unexpected keyword argument 'dtype': %s" % (where, hint))
+
+
+_ROW_CALLS = frozenset(("kgen.softmax", "kgen.log_softmax") + _LAST_DIM_CALLS)
+
+
 _KEYWORDS = {}  # a two-operand runner -> the keywords a caller may give it
 
 

@@ -8,7 +8,7 @@ from typing import Any, Sequence, Union
 from . import _arrays, _lib, _memory, _trace
 from ._arrays import SIZE, Array, current_stream, describe, empty, finish, stream_address, torch_dtype
 from ._kernel import (POSITIONAL, RUNNERS, cached, check_family, compute_capability, device_text, gpu_name, new_kernel,
-                      new_plan_kernel, other_device, remember, sm_count, stream_of)
+                      new_plan_kernel, other_device, refuse_dtype, remember, sm_count, stream_of)
 from ._spec import Spec, _err, _spec_key
 
 _arg = _lib.arg
@@ -615,6 +615,7 @@ def _default_kernel(where, device, fields, overrides, path, extra):
 def _matmul(a, b, out, spec, alpha, beta, stream, overrides, ready=None, bias=None, residual=None, scale_a=None,
             scale_b=None):
     where = "kgen.matmul"
+    refuse_dtype(where, overrides)
     sa = None if stream is None else stream_address(stream)
     c = _matmul_call(where, describe(a, "a", where, sa), describe(b, "b", where, sa), out, alpha, beta)
     _need_matmul(where)

@@ -13,7 +13,8 @@ from math import prod as _numel
 
 from . import _lib, _memory
 from ._arrays import allocator, current_stream, describe, finish
-from ._kernel import PAIRS, contiguous, contiguous_from
+from ._errors import SpecError
+from ._kernel import PAIRS, _unexpected_keyword, contiguous, contiguous_from
 from ._spec import _err, _spec, _spec_key
 
 WHERE = "kgen.reduce"
@@ -93,7 +94,11 @@ def reduce_many(xs, op, axis, spec, out, stream, plan, overrides, default_spec, 
     else:
         raise NotImplementedError("%s: over a list of arrays, full reductions (axis=None) and columns (axis=0) "
                                   "only: each GPU's rows are whole on it, reduce its array alone" % WHERE)
-    s = _spec(WHERE, base, dict(fields, **overrides))
+    try:
+        s = _spec(WHERE, base, dict(fields, **overrides))
+    except SpecError as e:  # a keyword that is no field: the call's TypeError, as for one array
+        _unexpected_keyword(WHERE, e, overrides)
+        raise
     pair = s.fields.get("op") in PAIRS
     k = _kernel(devices, s)
     streams = [current_stream(a) for a in parts]

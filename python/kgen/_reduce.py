@@ -23,7 +23,7 @@ from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import Array, allocator, current_stream, describe, finish, stream_address, torch_dtype
 from ._kernel import (PAIRS, RUNNERS, Kernel, cached, check_family, contiguous, contiguous_from, gpu_name,
-                      new_kernel, new_plan_kernel, remember, stream_of, writable_out)
+                      new_kernel, new_plan_kernel, refuse_dtype, remember, stream_of, writable_out)
 from ._spec import Spec, _err, _spec_key
 
 # The ops of the spec language (KGEN_OPS in gen/spec.h; test_cpu_ops.py holds them to libkgen's list).
@@ -357,6 +357,7 @@ def _plan_kernel(a, op, plan, device, s, where=WHERE):
 
 def _prepare(a, op, axis, spec, plan, overrides, s, where=WHERE):
     """The _Launch for a call: its kernel found or built, its sizes checked."""
+    refuse_dtype(where, overrides)
     device = a.device or 0
     over = tuple(sorted(overrides.items()))
     if axis is None:
@@ -487,6 +488,7 @@ def _many(xs, op, axis, spec, out, stream, plan, overrides, root):
 
     if op is not None and op not in OPS:
         raise ValueError("%s: op is one of %s, not %r" % (WHERE, ", ".join(OPS), op))
+    refuse_dtype(WHERE, overrides)
     if axis is not None and (isinstance(axis, bool) or not hasattr(axis, "__index__")):
         raise TypeError("kgen.reduce: axis is an int (0 over a list of arrays) or None, not %s %r"
                         % (type(axis).__name__, axis))

@@ -22,8 +22,8 @@ from typing import Any, Optional, Union
 from . import _arrays, _lib, _memory, _trace
 from ._errors import DimError
 from ._arrays import allocator, describe, finish, stream_address
-from ._kernel import (RUNNERS, cached, check_family, contiguous, device_text, new_kernel, other_device, remember,
-                      stream_of)
+from ._kernel import (RUNNERS, cached, check_family, contiguous, device_text, new_kernel, other_device, refuse_dtype,
+                      remember, stream_of)
 from ._spec import _err, _spec_key
 
 # The ops of kernel: rows (KGEN_ROW_OPS in gen/spec.h).
@@ -395,6 +395,7 @@ def _rows(op, x, weight=None, bias=None, labels=None, dim=-1, eps=0.0, ignore_in
           stream=None, spec=None, overrides={}):
     """The one-call functions' work, once torch.compile is out of the way."""
     where = "kgen." + op
+    refuse_dtype(where, overrides)
     sa = None if stream is None else stream_address(stream)
     a = describe(x, "logits" if op == "cross_entropy" else "input", where, sa)
     if op in ("softmax", "log_softmax"):

@@ -9,7 +9,7 @@ from . import _arrays, _lib, _memory, _plans, _trace
 from ._errors import DimError
 from ._arrays import describe, empty, finish, stream_address
 from ._kernel import (RUNNERS, cached, check_family, compute_capability, contiguous, gpu_name, new_kernel,
-                      new_plan_kernel, other_device, out_text, remember, stream_of)
+                      new_plan_kernel, other_device, out_text, refuse_dtype, remember, stream_of)
 from ._rows import rows_of
 from ._transpose import transpose
 from ._spec import _err, _spec_key, spec_field
@@ -138,6 +138,7 @@ def _entry(where, x, op, dim, exclusive, spec, out, stream, overrides):
 
 
 def _scan(x, op, dim, exclusive, spec, out, stream, overrides, where=WHERE):
+    refuse_dtype(where, overrides)
     a = describe(x, where=where, stream=None if stream is None else stream_address(stream))
     if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
         raise TypeError("%s: dim is an int or None, not %r" % (where, dim))

@@ -3,7 +3,8 @@ from typing import Any, Union
 
 from . import _lib, _memory, _trace
 from ._arrays import SIZE, Array, describe, empty, finish, packed_strides, stream_address
-from ._kernel import RUNNERS, align, cached, check_family, new_kernel, other_device, out_text, stream_of
+from ._kernel import (RUNNERS, align, cached, check_family, new_kernel, other_device, out_text, refuse_dtype,
+                      stream_of)
 from ._spec import _err, _spec_key
 
 WHERE = "kgen.transpose"
@@ -75,6 +76,7 @@ def transpose(x: Any, spec: Any = None, out: Any = None, stream: Any = None, **o
 
 
 def _transpose(x, spec, out, stream, overrides):
+    refuse_dtype(WHERE, overrides)
     a = describe(x, where=WHERE, stream=None if stream is None else stream_address(stream))
     o_ptr = describe(out, "out", WHERE).ptr if out is not None else 0
     width = align(a.ptr, o_ptr)

@@ -81,6 +81,12 @@ def test_columns_over_gpus():
     (lambda: [On(0, (4, 10)), On(1, (4, 12))], {"axis": 0}, ValueError, "the same columns: input 1 has 12"),
     (lambda: [On(0, (10,)), On(7, (10,))], {}, kgen.KgenError, ""),
     (lambda: [], {}, ValueError, "an empty list"),
+    # a keyword that is no field, and dtype= (the inputs' dtype chooses the kernel): the call's TypeError
+    (lambda: [On(0, (10,)), On(1, (10,))], {"thread": 256}, TypeError,
+     "kgen.reduce() got an unexpected keyword argument 'thread' (neither a parameter nor a field of its kernel's "
+     "spec); did you mean threads=?"),
+    (lambda: [On(0, (10,)), On(1, (10,))], {"dtype": "f64"}, TypeError,
+     "kgen.reduce() got an unexpected keyword argument 'dtype': the input's dtype chooses the kernel"),
 ])
 def test_what_cannot_work_is_refused_before_a_launch(parts, kw, error, text):
     xs = parts()

@@ -360,9 +360,23 @@ def test_arguments_no_spec_takes_are_refused_by_name():
               "kgen.reduce\\(\\) got an unexpected keyword argument 'dim' .*; kgen.reduce takes axis="),
              (lambda: kgen.softmax(Device((4, 8)), threadz=128),
               "kgen.softmax\\(\\) got an unexpected keyword argument 'threadz' .*; did you mean threads=\\?")]
+    # dtype= (torch's habit): the input's dtype chooses the kernel; refused before a build, with what to pass
+    acc = "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types"
+    cases += [(lambda: kgen.reduce(x, dtype="f64"),
+               "^kgen.reduce\\(\\) got an unexpected keyword argument 'dtype': " + acc),
+              (lambda: kgen.argmax(x, dtype="f64"), "^kgen.argmax\\(\\) .* 'dtype': " + acc),
+              (lambda: kgen.cumsum(Device((10,), "<i4"), dtype="i64"), "^kgen.cumsum\\(\\) .* 'dtype': " + acc),
+              (lambda: kgen.transpose(Device((4, 8)), dtype="f64"), "^kgen.transpose\\(\\) .* 'dtype': the input's "
+               "dtype chooses the kernel, whose result is of it$"),
+              (lambda: kgen.layer_norm(Device((4, 8)), dtype="f16"), "^kgen.layer_norm\\(\\) .* 'dtype': the input's "
+               "dtype chooses the kernel; out_dtype= sets the result's$"),
+              (lambda: kgen.matmul(Device((16, 16)), Device((16, 16)), dtype="f16"),
+               "^kgen.matmul\\(\\) .* 'dtype': " + acc)]
     for call, message in cases:
+        m = mark()
         with pytest.raises(TypeError, match=message):
             call()
+        assert launches_since(m) == []
 
 
 def test_a_producers_stream_is_waited_for():
