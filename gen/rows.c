@@ -454,6 +454,20 @@ suffix(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, s
 		snprintf(buf, n, "%s", "_online");
 }
 
+/* "rows of up to N elements" for a kernel that holds rows of at most N
+ * (kgen_rows_capacity), else "rows of any length" (cross-entropy's: its
+ * rows stream through); in buf (n bytes), returned. */
+static const char *
+held_rows(const struct kgen_spec *s, const struct kgen_rows_choice *c, char *buf, size_t n)
+{
+	unsigned long long cap = kgen_rows_capacity(s, c);
+
+	if (!cap)
+		return "rows of any length";
+	snprintf(buf, n, "rows of up to %llu elements", cap * (unsigned long long)s->r.vec);
+	return buf;
+}
+
 /* The header's word to a launcher of one kernel of dynamic shared memory. */
 #define RAISE_SMEM "// Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.\n"
 
@@ -467,7 +481,7 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	long long load = s->load_width;
 	unsigned long long staged_from = kgen_rows_staged_from(s) / (unsigned long long)s->r.vec;  /* in loads */
 	int own_block = 0, most = 0;  /* a _blockNxV kernel is listed; the largest cluster */
-	char sfx[32];
+	char sfx[32], held[64];
 
 	memset(p, 0, sizeof *p);
 	kgen_contract_printf(p->title, sizeof p->title, "the %s of each row of a %s matrix", what[s->row_op],
@@ -512,27 +526,26 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	}
 	if (s->row_strategy == KGEN_ROWS_CLUSTER)
 		kgen_contract_note(p, "// grid = %lld * at most rows: clusters of %lld blocks (__cluster_dims__), as many as the GPU\n"
-		                   "// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to %llu\n"
-		                   "// elements.  Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n"
+		                   "// holds at once (cuOccupancyMaxActiveClusters), walking the rows; %s.\n"
+		                   "// Dynamic shared memory %lld bytes: %d stage%s of the block's part of a row%s.\n"
 		                   RAISE_SMEM,
-		                   s->cluster_size, s->cluster_size, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
+		                   s->cluster_size, s->cluster_size, held_rows(s, &c[0], held, sizeof held),
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then its part of the weight and bias"
 		                                                                     : ", then its part of the weight");
 	else if (s->row_strategy == KGEN_ROWS_WARP)
 		kgen_contract_note(p, "// grid = ceil(rows / %lld) (%lld threads per row), at most 2^31 - 1: the blocks walk the\n"
-		                   "// rows a grid apart; rows of up to %llu elements.\n", s->threads / s->lanes, s->lanes,
-		                   kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+		                   "// rows a grid apart; %s.\n", s->threads / s->lanes, s->lanes,
+		                   held_rows(s, &c[0], held, sizeof held));
 	else if (s->row_strategy == KGEN_ROWS_BLOCK)
 		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
-		                   "// apart; rows of up to %llu elements.\n",
-		                   kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec);
+		                   "// apart; %s.\n", held_rows(s, &c[0], held, sizeof held));
 	else if (s->row_strategy == KGEN_ROWS_STAGED)
 		kgen_contract_note(p, "// grid = at most ceil(rows / %lld) (%lld threads per row), as many blocks as the GPU holds at\n"
-		                   "// once: the blocks walk the rows a grid apart; rows of up to %llu elements.  Dynamic\n"
-		                   "// shared memory %lld bytes: %d stage%s of the block's rows%s.\n"
+		                   "// once: the blocks walk the rows a grid apart; %s.\n"
+		                   "// Dynamic shared memory %lld bytes: %d stage%s of the block's rows%s.\n"
 		                   RAISE_SMEM, s->threads / s->lanes,
-		                   s->lanes, kgen_rows_capacity(s, &c[0]) * (unsigned long long)s->r.vec,
+		                   s->lanes, held_rows(s, &c[0], held, sizeof held),
 		                   kgen_rows_smem(s, &c[0]), c[0].stages, c[0].stages > 1 ? "s" : "",
 		                   !held_weights(s, &c[0]) ? "" : kgen_rows_has_bias(s) ? ", then the weight and bias"
 		                                                                     : ", then the weight");
@@ -540,10 +553,9 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		kgen_contract_note(p, "// grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid\n"
 		                   "// apart; rows of any length.\n");
 	else
-		kgen_contract_note(p, "// _lanesNxV: N threads per row, grid = ceil(rows / (%lld / N)); _blockV and _online: a\n"
-		                   "// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).%s%s%s\n",
-		                   kgen_rows_writes_y(s) && s->threads > KGEN_ROWS_WARP_THREADS ?
-		                   (long long)KGEN_ROWS_WARP_THREADS : s->threads, kgen_rows_writes_y(s) ?
+		kgen_contract_note(p, "// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N)); _blockV and\n"
+		                   "// _online: a block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid\n"
+		                   "// apart).%s%s%s\n", kgen_rows_writes_y(s) ?
 		                   "\n// _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit." : "",
 		                   own_block ?
 		                   "\n// _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1)." : "",
@@ -559,10 +571,11 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED to 1 too (a GPU that refuses it\n"
 		                   "// cannot run it%s).\n", most, n > 1 ? "; kgen_rows() then takes the kernel listed after it" : "");
 	if (kgen_rows_writes_y(s))
-		kgen_contract_note(p, "// Scratch: none.  x, y%s are read or written as %lld-byte vectors where\n"
+		kgen_contract_note(p, "// Scratch: none.  %s are read or written as %lld-byte vectors where\n"
 		                   "// a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED%s),\n"
 		                   "// else an element at a time; y may be x (in place, the same pitch and element size).",
-		                   kgen_rows_has_weight(s) ? ", the weight and bias" : "", load,
+		                   !kgen_rows_has_weight(s) ? "x and y" : kgen_rows_has_bias(s) ? "x, y, the weight and bias"
+		                                                                  : "x, y and the weight", load,
 		                   kgen_rows_has_weight(s) ? ", W_ALIGNED" : "");
 	else
 		kgen_contract_note(p, "// Scratch: none.  x is read as %lld-byte vectors where a.aligned says x and its pitch\n"
@@ -931,6 +944,7 @@ emit(const struct kgen_spec *s, const char *header, strbuf *out, kgen_error *err
 	tpl_show(&file, "weight", kgen_rows_has_weight(s));
 	tpl_set(&file, "w_ctype", "%s", w->ctype);
 	tpl_set(&file, "w_dtype", "%s", w->name);
+	tpl_set(&file, "w_what", "%s", kgen_rows_has_bias(s) ? "the weight and bias" : "the weight");
 	tpl_show(&file, "labels", !kgen_rows_writes_y(s));
 	tpl_set(&file, "label_ctype", "%s", label->ctype);
 	tpl_set(&file, "label_dtype", "%s", label->name);

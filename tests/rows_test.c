@@ -464,13 +464,28 @@ START_TEST(rows_sources_hold_what_each_variant_needs)
 	ck_assert_ptr_nonnull(strstr(src, "__launch_bounds__(128)\nrows_softmax_f32_lanes32x4("));  /* a warp kernel's block */
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_lanes32x4(a (struct Rows, by value))  <<<grid, 128>>>  "
 	                                 "when cols <= 512"));
-	ck_assert_ptr_nonnull(strstr(src, "// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N))"));
+	/* each warp kernel's grid by its own block (lanes128x4 runs 512 threads: 4 rows a block) */
+	ck_assert_ptr_nonnull(strstr(src, "// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N))"));
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_staged512x8(a (struct Rows, by value))  <<<grid, 512, 131072>>>"));
 	ck_assert_ptr_nonnull(strstr(src, "x_neg_inf());\n        __syncthreads();"));
 	ck_assert_ptr_nonnull(strstr(src, "o[j] = e[k][j] * scale;"));  /* one exponential an element */
 	ck_assert_ptr_nonnull(strstr(src, "rows_softmax_f32_cluster4x8w(a (struct Rows, by value))  <<<grid, 1024, 131072>>>  "
 	                                 "instead on sm_90 when 65536 < cols <= 131072"));
 	ck_assert_ptr_null(strstr(src, "rows_softmax_f32_cluster8x8("));  /* holds no more than the one before */
+	ck_assert_ptr_nonnull(strstr(src, "// Scratch: none.  x and y are read or written"));
+	free(src);
+	/* the header names the arrays each op has, and cross-entropy's rows stream through: any length */
+	src = source_of("kernel: rows\nop: rms_norm\n");
+	ck_assert_ptr_nonnull(strstr(src, "// Scratch: none.  x, y and the weight are read or written"));
+	ck_assert_ptr_nonnull(strstr(src, "typedef float W;  // the weight (f32)"));
+	free(src);
+	src = source_of("kernel: rows\nop: layer_norm\n");
+	ck_assert_ptr_nonnull(strstr(src, "// Scratch: none.  x, y, the weight and bias are read or written"));
+	ck_assert_ptr_nonnull(strstr(src, "typedef float W;  // the weight and bias (f32)"));
+	free(src);
+	src = source_of("kernel: rows\nop: cross_entropy\nstrategy: warp\n");
+	ck_assert_ptr_nonnull(strstr(src, "rows a grid apart; rows of any length."));
+	ck_assert_ptr_null(strstr(src, "rows of up to 0 elements"));
 	free(src);
 	/* a cluster's blocks hold their parts of the weight: 2 x 64 KB of stages and 512 x 8 x 8 bf16 */
 	src = source_of("kernel: rows\nop: rms_norm\ndtype: bf16\nstrategy: cluster\ncluster_size: 8\nvectors: 8\n");

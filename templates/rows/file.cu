@@ -7,7 +7,7 @@
 typedef {{t_ctype}} T;
 typedef {{out_ctype}} Out;
 {{#weight}}
-typedef {{w_ctype}} W;  // the weight and bias ({{w_dtype}})
+typedef {{w_ctype}} W;  // {{w_what}} ({{w_dtype}})
 {{/weight}}
 {{#labels}}
 typedef {{label_ctype}} Label;  // {{label_dtype}}

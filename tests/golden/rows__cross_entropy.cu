@@ -19,8 +19,9 @@
 //   rows_cross_entropy_bf16_lanes16x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 4096
 //   rows_cross_entropy_bf16_lanes64x4(a (struct Rows, by value))  <<<grid, 512>>>  when cols <= 16384
 //   rows_cross_entropy_bf16_online(a (struct Rows, by value))  <<<grid, 512>>>  for longer rows
-// _lanesNxV: N threads per row, grid = ceil(rows / (512 / N)); _blockV and _online: a
-// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N)); _blockV and
+// _online: a block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid
+// apart).
 // Scratch: none.  x is read as 16-byte vectors where a.aligned says x and its pitch
 // keep them aligned (X_ALIGNED), else an element at a time.  loss[r] is row r's
 // log-sum-exp less x[r][labels[r]] (0 where labels[r] is ignore_index, NaN where it is

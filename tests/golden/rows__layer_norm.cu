@@ -37,8 +37,9 @@
 //   rows_layer_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_layer_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
 //   rows_layer_norm_bf16_cluster16x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 262144 < cols <= 524288
-// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
-// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N)); _blockV and
+// _online: a block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid
+// apart).
 // _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
 // the GPU holds at once (at most the rows' groups; _stagedNxVw: blocks of twice the

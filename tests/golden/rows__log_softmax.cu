@@ -32,8 +32,9 @@
 //   rows_log_softmax_bf16_cluster2x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 32768 < cols <= 65536
 //   rows_log_softmax_bf16_cluster4x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_log_softmax_bf16_cluster8x16h(a (struct Rows, by value))  <<<grid, 256, 131072>>>  instead on sm_90 when 131072 < cols <= 262144
-// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
-// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N)); _blockV and
+// _online: a block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid
+// apart).
 // _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
 // _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
@@ -43,7 +44,7 @@
 // row over a cluster of B blocks (_clusterBxVw: of twice the threads, _clusterBxVh:
 // of half), as many clusters as the GPU holds at once.  Raise each one's
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to its bytes first.
-// Scratch: none.  x, y are read or written as 16-byte vectors where
+// Scratch: none.  x and y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 

@@ -35,8 +35,9 @@
 //   rows_rms_norm_bf16_cluster4x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 65536 < cols <= 131072
 //   rows_rms_norm_bf16_cluster8x8(a (struct Rows, by value))  <<<grid, 512, 196608>>>  instead on sm_90 when 131072 < cols <= 262144
 //   rows_rms_norm_bf16_cluster16x4w(a (struct Rows, by value))  <<<grid, 1024, 196608>>>  instead on sm_90 when 262144 < cols <= 524288
-// _lanesNxV: N threads per row, grid = ceil(rows / (128 / N)); _blockV and _online: a
-// block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid apart).
+// _lanesNxV: N threads per row of its block's B, grid = ceil(rows / (B / N)); _blockV and
+// _online: a block per row, grid = rows; at most 2^31 - 1 (the blocks walk the rows a grid
+// apart).
 // _exactNxV: _lanesNxV for rows of exactly its loads, where a.aligned has every bit.
 // _blockNxV: a block of N threads per row, grid = rows (at most 2^31 - 1).
 // _stagedNxV (sm_90, x's rows 16-byte aligned): N threads per row, as many blocks as
@@ -49,14 +50,14 @@
 // A cluster of 16 blocks is not portable: set the kernel's
 // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED to 1 too (a GPU that refuses it
 // cannot run it; kgen_rows() then takes the kernel listed after it).
-// Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
+// Scratch: none.  x, y and the weight are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 
 // Elements are bf16 in and bf16 out; the statistics are f32.
 typedef unsigned short T;
 typedef unsigned short Out;
-typedef unsigned short W;  // the weight and bias (bf16)
+typedef unsigned short W;  // the weight (bf16)
 typedef float Acc;
 typedef unsigned long long Index;
 

@@ -16,7 +16,7 @@
 //   rows_softmax_bf16(a (struct Rows, by value))  <<<grid, 512>>>
 // grid = rows (a block per row), at most 2^31 - 1: the blocks walk the rows a grid
 // apart; rows of up to 32768 elements.
-// Scratch: none.  x, y are read or written as 16-byte vectors where
+// Scratch: none.  x and y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 

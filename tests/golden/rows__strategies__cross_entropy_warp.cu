@@ -17,7 +17,7 @@
 // Kernel (extern "C"), for rows x cols elements whose rows are x_pitch >= cols apart:
 //   rows_cross_entropy_bf16(a (struct Rows, by value))  <<<grid, 256>>>
 // grid = ceil(rows / 8) (32 threads per row), at most 2^31 - 1: the blocks walk the
-// rows a grid apart; rows of up to 0 elements.
+// rows a grid apart; rows of any length.
 // Scratch: none.  x is read as 16-byte vectors where a.aligned says x and its pitch
 // keep them aligned (X_ALIGNED), else an element at a time.  loss[r] is row r's
 // log-sum-exp less x[r][labels[r]] (0 where labels[r] is ignore_index, NaN where it is

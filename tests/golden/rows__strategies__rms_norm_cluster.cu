@@ -19,17 +19,17 @@
 // Kernel (extern "C"), for rows x cols elements whose rows are x_pitch >= cols apart:
 //   rows_rms_norm_f32(a (struct Rows, by value))  <<<grid, 1024, 196608>>>
 // grid = 4 * at most rows: clusters of 4 blocks (__cluster_dims__), as many as the GPU
-// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to 65536
-// elements.  Dynamic shared memory 196608 bytes: 2 stages of the block's part of a row, then its part of the weight.
+// holds at once (cuOccupancyMaxActiveClusters), walking the rows; rows of up to 65536 elements.
+// Dynamic shared memory 196608 bytes: 2 stages of the block's part of a row, then its part of the weight.
 // Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.
-// Scratch: none.  x, y, the weight and bias are read or written as 16-byte vectors where
+// Scratch: none.  x, y and the weight are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED, W_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 
 // Elements are f32 in and f32 out; the statistics are f32.
 typedef float T;
 typedef float Out;
-typedef float W;  // the weight and bias (f32)
+typedef float W;  // the weight (f32)
 typedef float Acc;
 typedef unsigned long long Index;
 

@@ -18,10 +18,10 @@
 // Kernel (extern "C"), for rows x cols elements whose rows are x_pitch >= cols apart:
 //   rows_softmax_bf16(a (struct Rows, by value))  <<<grid, 512, 65536>>>
 // grid = at most ceil(rows / 1) (512 threads per row), as many blocks as the GPU holds at
-// once: the blocks walk the rows a grid apart; rows of up to 16384 elements.  Dynamic
-// shared memory 65536 bytes: 2 stages of the block's rows.
+// once: the blocks walk the rows a grid apart; rows of up to 16384 elements.
+// Dynamic shared memory 65536 bytes: 2 stages of the block's rows.
 // Raise the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the first launch.
-// Scratch: none.  x, y are read or written as 16-byte vectors where
+// Scratch: none.  x and y are read or written as 16-byte vectors where
 // a.aligned says the array and its pitch keep them aligned (X_ALIGNED, Y_ALIGNED),
 // else an element at a time; y may be x (in place, the same pitch and element size).
 
