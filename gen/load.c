@@ -143,6 +143,10 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 	if (kgen_keys[k].type == KT_EXPR)
 		return load_expr(s, (enum kgen_key)k, ev, vm, err);
 	if (kgen_spec_parse_value((enum kgen_key)k, val, &v, why, sizeof why) != KGEN_OK) {
+		/* a key of another family: that, not its value, is what is wrong (as check.c says for a valid one) */
+		if (!kgen_family_has_key(kgen_family((enum kgen_family_id)s->kernel), (enum kgen_key)k))
+			return error_at_mark(s, km, err, "%s does not apply to kernel: %s", kgen_keys[k].name,
+			                     kgen_families[s->kernel].name);
 		kgen_key_allowed_for(s->kernel, (enum kgen_key)k, allowed, sizeof allowed);
 		near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, val) : NULL;
 		if (near)

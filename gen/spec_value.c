@@ -414,6 +414,11 @@ kgen_spec_set_many(kgen_spec *spec, int n, const char *const *keys, const char *
 			continue;
 		}
 		if (kgen_spec_parse_value((enum kgen_key)k, values[i], &v, why, sizeof why)) {
+			if (!kgen_family_has_key(kgen_family((enum kgen_family_id)kernel), (enum kgen_key)k)) {
+				st = kgen_fail(err, KGEN_ESPEC, "%s does not apply to kernel: %s", kgen_keys[k].name,
+				               kgen_families[kernel].name);
+				goto fail;
+			}
 			kgen_key_allowed_for(kernel, (enum kgen_key)k, allowed, sizeof allowed);
 			near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, values[i]) : NULL;
 			st = kgen_fail(err, KGEN_ESPEC, "%s: %s%s%s%s: expected %s", keys[i], why, near ? " (did you mean '" : "",

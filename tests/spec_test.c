@@ -964,6 +964,11 @@ START_TEST(op_keys_apply_only_to_their_ops)
 	ASSERT_REJECTED("kernel: reduce_axis\nop: max\nnan: propagate\n",
 	                "nan applies to op: argmin and argmax, not to max: drop it", 3, 6, "nan: propagate");
 	ASSERT_REJECTED("kernel: transpose\nmap: x\n", "map does not apply to kernel: transpose", 2, 1, "map: x");
+	/* a key of another family with a value that family's table refuses: the key is what is wrong, not the
+	 * value (it listed scan's block_scan values, then, once one was taken, said it does not apply) */
+	ASSERT_REJECTED("kernel: rows\nblock_scan: foo\n", "block_scan does not apply to kernel: rows", 2, 1,
+	                "block_scan: foo");
+	ASSERT_REJECTED("stages: 99999\nkernel: rows\n", "stages does not apply to kernel: rows", 1, 1, "stages: 99999");
 	kgen_spec_free(load("kernel: reduce\nop: argmin\nnan: ignore\n"));
 }
 END_TEST
@@ -1417,9 +1422,13 @@ START_TEST(set_many_rejects_key_of_other_family)
 	char *before = dump(spec), *after;
 	kgen_error err;
 
+	static const char *const bogus[] = { "8", "bogus" };  /* a value op's table refuses: the key is still the fault */
+
 	ck_assert_int_eq(kgen_spec_set_many(spec, 2, keys, values, &err), KGEN_ESPEC);
 	ck_assert_str_eq(err.message, "op does not apply to kernel: transpose");
 	ck_assert_int_eq(err.line, 0);
+	ck_assert_int_eq(kgen_spec_set_many(spec, 2, keys, bogus, &err), KGEN_ESPEC);
+	ck_assert_str_eq(err.message, "op does not apply to kernel: transpose");
 	after = dump(spec);
 	ck_assert_str_eq(after, before);
 	free(after);
