@@ -664,8 +664,12 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_lookback_group, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE) | KGEN_BIT(KGEN_STAGING_SMEM),
 	  "lookback_group is the tiles a group of the look-back over tiles; staging: {w} groups its blocks by how many "
 	  "the GPU holds at once: drop it" },
+	{ KGEN_KEY_mm_stages, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
+	  "stages is the column scan's staging: ring's tiles in flight, and axis: {w} scans rows: drop it" },
+	/* (staging's own default, smem or none by the type, is resolved after these rules: not named here) */
 	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_RING),
-	  "stages is staging: ring's tiles in flight, and staging: {w} has no ring: drop it" },
+	  "stages is staging: ring's tiles in flight, and this spec's staging is no ring: write staging: ring, or "
+	  "drop stages" },
 	{ KGEN_KEY_staging, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "staging is where the column scan's threads read a tile's rows from, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),

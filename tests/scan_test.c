@@ -203,7 +203,11 @@ static const struct refusal refusals[] = {
 	  "the 227 KB an sm_90 block gets: use fewer stages, items_per_thread, threads or lanes", 4, 19,
 	  "items_per_thread: 32" },
 	{ "stages_are_the_rings", "kernel: scan\naxis: cols\nstages: 3\n",
-	  "stages is staging: ring's tiles in flight, and staging: smem has no ring: drop it", 3, 9, "stages: 3" },
+	  "stages is staging: ring's tiles in flight, and this spec's staging is no ring: write staging: ring, or drop "
+	  "stages", 3, 9, "stages: 3" },
+	{ "stages_are_the_column_scans", "kernel: scan\nstages: 3\n",  /* rows: no staging at all */
+	  "stages is the column scan's staging: ring's tiles in flight, and axis: rows scans rows: drop it", 2, 9,
+	  "stages: 3" },
 	{ "portable_clusters", "kernel: scan\naxis: cols\ncluster_size: 3\n",
 	  "cluster_size 3: 1 (no cluster), or a cluster of 2, 4 or 8 blocks (the portable sizes)", 3, 15,
 	  "cluster_size: 3" },
