@@ -342,8 +342,8 @@ check_columns(struct kgen_spec *s, kgen_error *err)
 		           "bytes, which is not a multiple of 16 bytes: use more lanes or a wider load", s->lanes,
 		           s->load_width);
 	if (s->mm_blocks_per_sm && s->staging != KGEN_STAGING_SMEM)
-		return ERR(mm_blocks_per_sm, "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in "
-		           "shared memory; staging: none keeps them in registers as ptxas sees fit: drop it");
+		return ERR(mm_blocks_per_sm, "blocks_per_sm is the launch bounds of staging: smem and ring, whose tiles "
+		           "are in shared memory; staging: none keeps them in registers as ptxas sees fit: drop it");
 	if ((st = check_tile_threads(s, err)))
 		return st;
 	if (s->threads / s->lanes > 32)
@@ -661,6 +661,9 @@ static const struct kgen_only_with only_with[] = {
 	  "groups across a warp: drop it" },
 	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "blocks_per_sm bounds the registers of the column scan's staging: smem, and axis: {w} scans rows: drop it" },
+	{ KGEN_KEY_mm_blocks_per_sm, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_SMEM) | KGEN_BIT(KGEN_STAGING_RING),
+	  "blocks_per_sm is the launch bounds of staging: smem and ring, whose tiles are in shared memory; staging: {w} "
+	  "keeps them in registers as ptxas sees fit: drop it" },
 	{ KGEN_KEY_lookback_group, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_NONE) | KGEN_BIT(KGEN_STAGING_SMEM),
 	  "lookback_group is the tiles a group of the look-back over tiles; staging: {w} groups its blocks by how many "
 	  "the GPU holds at once: drop it" },

@@ -162,8 +162,11 @@ static const struct refusal refusals[] = {
 	  "staging is where the column scan's threads read a tile's rows from, and axis: rows scans rows: drop it", 2,
 	  10, "staging: smem" },
 	{ "blocks_of_registers", "kernel: scan\naxis: cols\nstaging: none\nblocks_per_sm: 2\n",
-	  "blocks_per_sm is the launch bounds of staging: smem, whose tiles are in shared memory; staging: none keeps "
-	  "them in registers as ptxas sees fit: drop it", 4, 16, "blocks_per_sm: 2" },
+	  "blocks_per_sm is the launch bounds of staging: smem and ring, whose tiles are in shared memory; staging: none "
+	  "keeps them in registers as ptxas sees fit: drop it", 4, 16, "blocks_per_sm: 2" },
+	{ "blocks_of_registers_by_default", "kernel: scan\naxis: cols\nblocks_per_sm: 2\n",  /* f32: staging none */
+	  "blocks_per_sm is the launch bounds of staging: smem and ring, whose tiles are in shared memory; staging: none "
+	  "keeps them in registers as ptxas sees fit: drop it", 3, 16, "blocks_per_sm: 2" },
 	{ "rows_copied_whole", "kernel: scan\naxis: cols\nstaging: smem\ndtype: f64\nload_width: 8\nthreads: 32\nlanes: 1\n",
 	  "staging: smem copies each row of the tile's band whole, lanes 1 x load_width 8 bytes, which is not a "
 	  "multiple of 16 bytes: use more lanes or a wider load", 3, 10, "staging: smem" },

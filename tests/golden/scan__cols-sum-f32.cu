@@ -14,7 +14,6 @@
 //   lanes: 8
 //   out_dtype: f32
 //   staging: none
-//   blocks_per_sm: 0
 //   cluster_size: 1
 //   mode: inclusive
 //   strategy: lookback
