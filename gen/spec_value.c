@@ -110,10 +110,14 @@ kgen_spec_parse_value(enum kgen_key k, const char *text, long long *out, char *w
 		/* Digits only, an optional '-' first, no leading zero, no blank or '+'. */
 		errno = 0;
 		v = strtoll(text, &end, 10);
-		if (!*text || *end || errno ||
+		if (!*text || *end ||
 		    (!(text[0] == '-' ? text[1] >= '1' && text[1] <= '9' : text[0] >= '1' && text[0] <= '9') &&
 		     strcmp(text, "0") != 0)) {
 			snprintf(why, n, "'%s' is not a decimal integer", kgen_quote(text, q, sizeof q));
+			return KGEN_ESPEC;
+		}
+		if (errno) {  /* digits past a long long: out of every key's range */
+			snprintf(why, n, "%s is out of range", kgen_quote(text, q, sizeof q));
 			return KGEN_ESPEC;
 		}
 		if (v < key->min || v > key->max) {
