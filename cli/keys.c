@@ -70,7 +70,7 @@ print_key(FILE *fp, const struct kgen_family *f, enum kgen_key k)
 
 	unsigned long long takes = kgen_family_values(f, k);  /* what the family takes of the language's values */
 	const char *sep = "";
-	long long v;
+	long long v, lo, hi;
 
 	fprintf(fp, "%s\t%s\t%s\t", f->name, key->name, type_name(key->type));
 	switch (key->type) {
@@ -85,6 +85,10 @@ print_key(FILE *fp, const struct kgen_family *f, enum kgen_key k)
 	case KT_INT:
 		if (!takes)
 			fprintf(fp, "%lld..%lld", key->min, key->max);
+		else if (kgen_int_run(k, takes, &lo, &hi)) {  /* a run of the integers a row lists */
+			fprintf(fp, "%lld..%lld", lo, hi);
+			takes = 0;
+		}
 		for (v = key->min; takes && v <= key->max && v < 64; v++)  /* the integers a row lists */
 			if (takes & KGEN_BIT(v)) {
 				fprintf(fp, "%s%lld", sep, v);

@@ -27,6 +27,8 @@ struct kgen_only_with {
 	const char *message;
 };
 #define KGEN_BIT(v) (1ull << (v))
+/* Bits lo to hi (at most 63), for an integer key's row: the values lo to hi. */
+#define KGEN_BITS_FROM_TO(lo, hi) ((~0ull >> (63 - (hi))) & ~(KGEN_BIT(lo) - 1))
 
 /* A value of a key that needs a newer GPU than kgen's oldest target:
  * refused for an older --arch (kgen_spec_check_arch) with "KEY: VALUE

@@ -262,9 +262,6 @@ check_ring(struct kgen_spec *s, long long vec, kgen_error *err)
 	if (cols * size % 16)
 		return ERR(lanes, "staging: ring copies each row of a tile's band whole, %lld columns of %lld bytes, which is "
 		           "not a multiple of 16 bytes: use more lanes or a wider load", cols, size);
-	if (s->mm_stages < 2)
-		return ERR(mm_stages, "staging: ring keeps tiles in flight while a block waits for what comes before its "
-		           "tile: stages must be 2 or more, not %lld", s->mm_stages);
 	if (ring_static_bytes(s) > 48 * 1024)
 		return ERR(threads, "the row groups' totals and the status folds of a tile of %lld columns in %s take %lld "
 		           "bytes of shared memory, over the 48 KB a block's static arrays get: use fewer threads or lanes",
@@ -641,6 +638,8 @@ static const struct kgen_key_default defaults[] = {
 	{ KGEN_KEY_block_scan, "" },
 	{ KGEN_KEY_lanes, "" },
 	{ KGEN_KEY_cluster_size, "1" },
+	{ KGEN_KEY_staging, "" },   /* smem or none, by the element's size */
+	{ KGEN_KEY_mm_stages, "" },  /* staging: ring's 3; none elsewhere */
 	{ KGEN_KEY_COUNT, NULL },
 };
 
@@ -648,6 +647,10 @@ static const struct kgen_key_default defaults[] = {
 #define ALL_OPS ((1ull << KGEN_OP_COUNT) - 1)
 
 static const struct kgen_only_with only_with[] = {
+	/* What the family takes of the keys' ranges (kgen keys scan lists these) */
+	{ KGEN_KEY_mm_stages, KGEN_KEY_mm_stages, KGEN_BITS_FROM_TO(2, 16),
+	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 to "
+	  "16, not {v}" },
 	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_ARGMIN) | KGEN_BIT(KGEN_OP_ARGMAX)),
 	  "op: {v} keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max or min" },
 	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_MEAN) | KGEN_BIT(KGEN_OP_NORM2)),
@@ -690,7 +693,7 @@ static const enum kgen_key keys[] = {
 	KGEN_KEY_load_width, KGEN_KEY_lanes, KGEN_KEY_staging, KGEN_KEY_mm_stages, KGEN_KEY_mm_blocks_per_sm,
 	KGEN_KEY_lookback_group,
 	KGEN_KEY_cluster_size,
-	KGEN_OP_KEYS,
+	KGEN_KEY_out_dtype, KGEN_KEY_map, KGEN_KEY_combine, KGEN_KEY_identity, KGEN_KEY_post,  /* KGEN_OP_KEYS but nan */
 	KGEN_KEY_COUNT,
 };
 

@@ -720,6 +720,9 @@ void kgen_key_allowed(enum kgen_key k, char *buf, size_t n);
  * family.h), or of those in takes (bit v: value v). */
 void kgen_key_allowed_for(long long kernel, enum kgen_key k, char *buf, size_t n);
 void kgen_key_allowed_of(enum kgen_key k, unsigned long long takes, char *buf, size_t n);
+/* Whether the integers of takes (bit v: v) within key k's range are one run
+ * of three or more, *lo to *hi: said as a range, not one by one. */
+int kgen_int_run(enum kgen_key k, unsigned long long takes, long long *lo, long long *hi);
 const char *kgen_key_nearest_value(enum kgen_key k, const char *text);
 
 /* Validate the spec and resolve derived defaults (see check.c). */

@@ -225,6 +225,25 @@ list_values(const struct kgen_key_info *key, unsigned long long takes, int first
 	}
 }
 
+int
+kgen_int_run(enum kgen_key k, unsigned long long takes, long long *lo, long long *hi)
+{
+	const struct kgen_key_info *key = &kgen_keys[k];
+	long long v, count = 0;
+
+	*lo = *hi = -1;
+	for (v = key->min; v <= key->max && v < 64; v++)
+		if (takes & KGEN_BIT(v)) {
+			if (*lo < 0)
+				*lo = v;
+			else if (v != *hi + 1)
+				return 0;
+			*hi = v;
+			count++;
+		}
+	return count >= 3;
+}
+
 void
 kgen_key_allowed_of(enum kgen_key k, unsigned long long takes, char *buf, size_t n)
 {
@@ -237,8 +256,12 @@ kgen_key_allowed_of(enum kgen_key k, unsigned long long takes, char *buf, size_t
 	switch (key->type) {
 	case KT_INT:
 		if (takes && takes != ~0ull) {  /* the integers a family's row lists: "2, 4 or 8" */
-			long long v;
+			long long v, lo, hi;
 			int count = 0, at = 0;
+			if (kgen_int_run(k, takes, &lo, &hi)) {  /* a run of them: "an integer from 2 to 16" */
+				snprintf(buf, n, "an integer from %lld to %lld", lo, hi);
+				return;
+			}
 			for (v = key->min; v <= key->max && v < 64; v++)
 				count += (takes & KGEN_BIT(v)) != 0;
 			for (v = key->min; v <= key->max && v < 64 && used < n; v++)

@@ -106,8 +106,8 @@ static const struct refusal refusals[] = {
 	  "post is the last step of a whole reduction: a scan stores each prefix as it is; drop it", 5, 7, "post: a * 2" },
 	{ "custom_needs_combine", "kernel: scan\nop: custom\nidentity: 0\n",
 	  "op: custom needs combine, an expression of a and b (a + b, fmaxf(a, b), ...)", 2, 5, "op: custom" },
-	{ "nan_is_argmaxs", "kernel: scan\nnan: ignore\n",
-	  "nan applies to op: argmin and argmax, not to sum: drop it", 2, 6, "nan: ignore" },
+	{ "nan_is_argmaxs", "kernel: scan\nnan: ignore\n",  /* a scan has no argmin or argmax: no nan key */
+	  "nan does not apply to kernel: scan", 2, 1, "nan: ignore" },
 	{ "threads_a_multiple_of_32", "kernel: scan\nthreads: 100\n",
 	  "threads 100 is not a multiple of the warp size, 32", 2, 10, "threads: 100" },
 	{ "a_tile_fits_shared_memory", "kernel: scan\ndtype: f64\nblock_scan: warps\nthreads: 1024\nitems_per_thread: 8\n",
@@ -184,8 +184,8 @@ static const struct refusal refusals[] = {
 	  "cluster_size is the column scan's tiles a cluster of blocks, and axis: rows scans rows: drop it", 2, 15,
 	  "cluster_size: 2" },
 	{ "a_ring_keeps_tiles_in_flight", "kernel: scan\naxis: cols\nstaging: ring\nstages: 1\n",
-	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 or "
-	  "more, not 1", 4, 9, "stages: 1" },
+	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 to "
+	  "16, not 1", 4, 9, "stages: 1" },
 	{ "a_ring_has_no_clusters", "kernel: scan\naxis: cols\nstaging: ring\ncluster_size: 2\n",
 	  "cluster_size is the look-back's clusters of tiles; staging: ring's blocks read one another's status words in "
 	  "L2: drop it", 4, 15, "cluster_size: 2" },

@@ -18,7 +18,7 @@ WHERE = "kgen.scan"
 # The keys only the column kernel (axis: cols) takes: a call down one contiguous column with one of them
 # runs the column kernel, not a vector scan.  python/tests/test_cpu.py checks them against the library's
 # only-with table (gen/scan.c), key by key.
-COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "blocks_per_sm", "cluster_size"))
+COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "stages", "blocks_per_sm", "cluster_size"))
 # Rows below which a call down the columns taking staging: ring by default takes tiles of 128 rows (_ring).
 RING_SHORT = 1 << 15
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
