@@ -49,6 +49,9 @@ check_key(const struct kgen_spec *s, const char *key, yaml_mark_t km, kgen_error
 		if (strcmp(key, "plan") == 0)
 			return error_at_mark(s, km, err, "this is a size plan, not a spec: load it with kgen_plan_load_file() "
 			                     "(kgen check and kgen run take either)");
+		if (strcmp(key, "<<") == 0)
+			return error_at_mark(s, km, err, "a YAML merge key (<<) is not taken: write each key in the spec "
+			                     "itself");
 		near = kgen_key_nearest_for(s->kernel, key);
 		if (near)
 			return error_at_mark(s, km, err, "unknown key '%s' (did you mean '%s'?)", key, near);

@@ -61,14 +61,17 @@ kgen_transpose_check(struct kgen_spec *s, kgen_error *err)
 		           "%lld threads are needed", s->threads, s->tile_rows, s->tile_cols, s->batch, s->tile_rows,
 		           s->tile_cols, s->batch, elems / s->batch);
 	if (s->threads % 32 || s->threads > 1024) {
-		/* Point at what the user wrote: threads, or else the batch that derived it. */
+		/* Point at what the user wrote: threads, or else the batch or the tile that derived it. */
+		enum kgen_key at = KGEN_GIVEN(s, threads) ? KGEN_KEY_threads : KGEN_GIVEN(s, batch) ? KGEN_KEY_batch
+		                   : KGEN_GIVEN(s, tile_cols) ? KGEN_KEY_tile_cols : KGEN_GIVEN(s, tile_rows) ? KGEN_KEY_tile_rows
+		                   : KGEN_KEY_threads;
 		long long b = workable_batch(s);
 		char advice[64];
 		if (b)
 			snprintf(advice, sizeof advice, "use batch: %lld", b);
 		else
 			snprintf(advice, sizeof advice, "change the tile");
-		return kgen_spec_error(s, KGEN_GIVEN(s, threads) || !KGEN_GIVEN(s, batch) ? KGEN_KEY_threads : KGEN_KEY_batch, 1, err,
+		return kgen_spec_error(s, at, 1, err,
 		                       "threads %lld (tile %lldx%lld / batch %lld) must be a multiple of 32 and at most "
 		                       "1024: %s", s->threads, s->tile_rows, s->tile_cols, s->batch, advice);
 	}

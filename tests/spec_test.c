@@ -975,6 +975,13 @@ START_TEST(op_keys_apply_only_to_their_ops)
 	ASSERT_REJECTED("kernel: rows\nblock_scan: foo\n", "block_scan does not apply to kernel: rows", 2, 1,
 	                "block_scan: foo");
 	ASSERT_REJECTED("stages: 99999\nkernel: rows\n", "stages does not apply to kernel: rows", 1, 1, "stages: 99999");
+	/* a YAML merge key is said to be one, not an unknown key near 'op' */
+	ASSERT_REJECTED("kernel: reduce\n<<: {threads: 256}\n",
+	                "a YAML merge key (<<) is not taken: write each key in the spec itself", 2, 1, "<<: {threads: 256}");
+	/* threads derived from the tile alone: the error points at the tile written, not at the kernel line */
+	ASSERT_REJECTED("kernel: transpose\ntile_cols: 6\n",
+	                "threads 48 (tile 32x6 / batch 4) must be a multiple of 32 and at most 1024: change the tile", 2, 12,
+	                "tile_cols: 6");
 	kgen_spec_free(load("kernel: reduce\nop: argmin\nnan: ignore\n"));
 }
 END_TEST
