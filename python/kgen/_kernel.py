@@ -113,8 +113,8 @@ class Kernel:
         try:
             self.spec = _spec(where, spec, overrides)
         except SpecError as e:
+            _axis_as_dim(where, e, overrides)  # first: axis= of a row function does not apply, as a dimension
             _unexpected_keyword(where, e, overrides)
-            _axis_as_dim(where, e, overrides)
             raise
         except TypeError:
             # A value no field takes (True, 1e-5): first whether its key is a field at all, with a value that is
@@ -241,7 +241,9 @@ def remember(table, key, value):
 def _unexpected_keyword(where, e, names):
     """Where SpecError e says that a key of names (a call's keywords) is
     unknown: the call's mistake, raised as Python says it (TypeError)."""
-    unknown = re.match(r"unknown key '([^']*)'", e.message)
+    # an unknown key, or a key of another family ('bias does not apply to kernel: rows')
+    unknown = re.match(r"unknown key '([^']*)'", e.message) or re.match(r"(\w+) does not apply to kernel: \w+$",
+                                                                         e.message)
     if not unknown or unknown.group(1) not in names:
         return
     name = unknown.group(1)
@@ -277,6 +279,13 @@ _KEYWORD_HINTS = {
     "keepdim": "the result has the reduced dimension removed; reshape it to keep it",
     "keepdims": "the result has the reduced dimension removed; reshape it to keep it",
     "dtype": "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types",
+    ("kgen.rms_norm", "bias"): "RMSNorm has no bias: kgen.layer_norm takes one",
+    ("kgen.softmax", "eps"): "eps is the norms' (kgen.rms_norm, kgen.layer_norm)",
+    ("kgen.log_softmax", "eps"): "eps is the norms' (kgen.rms_norm, kgen.layer_norm)",
+    ("kgen.cross_entropy", "eps"): "eps is the norms' (kgen.rms_norm, kgen.layer_norm)",
+    ("kgen.softmax", "labels"): "kgen.cross_entropy takes labels",
+    ("kgen.log_softmax", "labels"): "kgen.cross_entropy takes labels",
+    ("kgen.transpose", "tile"): "a tile is tile_rows= by tile_cols=",
 }
 
 

@@ -316,7 +316,7 @@ def launch(k, c, stream, eps, ignore_index, where):
 
 
 def _run_rows(k, a, out, stream, where, *operands, weight=None, bias=None, labels=None, eps=None,
-              ignore_index=-100):
+              ignore_index=None):
     """kgen.Kernel(spec)(x, ...) of a rows kernel: k(x) for softmax and
     log_softmax, k(x, weight=None, eps=...) for rms_norm, k(x, weight=None,
     bias=None, eps=...) for layer_norm, k(logits, labels, ignore_index=-100)
@@ -342,12 +342,14 @@ def _run_rows(k, a, out, stream, where, *operands, weight=None, bias=None, label
         raise TypeError("%s: a cross_entropy kernel takes the labels: k(logits, labels)" % where)
     if eps is not None and op not in NORMS:
         raise TypeError("%s: op %s takes no eps (rms_norm's and layer_norm's)" % (where, op))
+    if ignore_index is not None and op != "cross_entropy":
+        raise TypeError("%s: op %s takes no ignore_index (cross_entropy's)" % (where, op))
     sa = None if stream is None else stream_address(stream)
     arrays = {n: None if v is None else describe(v, n, where, sa) for n, v in given.items()}
     o = None if out is None else describe(out, "out", where)
     c = prepare(where, op, a, arrays["weight"], arrays["bias"], arrays["labels"], out, o)
     return launch(k, c, stream, check_eps(where, EPS.get(op, 0.0) if eps is None else eps),
-                  check_ignore_index(where, ignore_index), where)
+                  check_ignore_index(where, -100 if ignore_index is None else ignore_index), where)
 
 
 _ready = {}  # a call's layouts, spec and overrides -> (its kernel, its checked _Call)

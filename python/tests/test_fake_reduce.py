@@ -360,6 +360,17 @@ def test_arguments_no_spec_takes_are_refused_by_name():
               "kgen.reduce\\(\\) got an unexpected keyword argument 'dim' .*; kgen.reduce takes axis="),
              (lambda: kgen.softmax(Device((4, 8)), threadz=128),
               "kgen.softmax\\(\\) got an unexpected keyword argument 'threadz' .*; did you mean threads=\\?")]
+    # a keyword of another row function, or a near name of no use: what the call takes instead
+    rows = Device((8, 100))
+    cases += [(lambda: kgen.rms_norm(rows, Device((100,)), bias=Device((100,))),
+               "^kgen.rms_norm\\(\\) got an unexpected keyword argument 'bias' .*; RMSNorm has no bias: "
+               "kgen.layer_norm takes one$"),
+              (lambda: kgen.softmax(rows, eps=1e-5), "^kgen.softmax\\(\\) .* 'eps' .*; eps is the norms'"),
+              (lambda: kgen.softmax(rows, labels=Device((8,), "<i8")),
+               "^kgen.softmax\\(\\) .* 'labels' .*; kgen.cross_entropy takes labels$"),
+              (lambda: kgen.transpose(rows, tile=32), "^kgen.transpose\\(\\) .* 'tile' .*; a tile is tile_rows="),
+              (lambda: kgen.Kernel({"kernel": "rows", "op": "rms_norm"})(rows, ignore_index=3),
+               "^kgen.Kernel: op rms_norm takes no ignore_index \\(cross_entropy's\\)$")]
     # dtype= (torch's habit): the input's dtype chooses the kernel; refused before a build, with what to pass
     acc = "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types"
     cases += [(lambda: kgen.reduce(x, dtype="f64"),
