@@ -80,10 +80,17 @@ def _torch_dtype(t):
     return dt
 
 
-def _checked(where, name, shape, ptr):
+def _checked(where, name, shape, ptr, dt):
+    """shape and ptr as C takes them, refused with ValueError where they do not
+    fit C's types or the address is not a whole element's (dt's) apart from
+    an empty array's."""
     shape = tuple(_lib.arg(where, "%s.shape[%d]" % (name, i), n) for i, n in enumerate(shape))
-    _lib.arg(where, "%s's element count" % name, prod(shape))
-    return shape, _lib.arg(where, "%s's address" % name, ptr, _lib.PTR_MAX)
+    n = _lib.arg(where, "%s's element count" % name, prod(shape))
+    ptr = _lib.arg(where, "%s's address" % name, ptr, _lib.PTR_MAX)
+    if n and ptr % SIZE[dt]:
+        raise ValueError("%s: %s's address 0x%x is not aligned to its %d-byte %s elements" % (where, name, ptr,
+                                                                                             SIZE[dt], dt))
+    return shape, ptr
 
 
 def _framework(x):
@@ -112,7 +119,7 @@ def _from_dlpack(x, what, where, stream):
     t, flags = _dlpack.tensor_of(capsule, what)
     ptr, dt, shape, strides, device = _dlpack.describe(t, what)
     name = "x" if what == "input" else what
-    shape, ptr = _checked(where, name, shape, ptr)
+    shape, ptr = _checked(where, name, shape, ptr, dt)
     device = _lib.arg(where, "device", device, _lib.INT_MAX)
     return Array(x, kind, ptr, dt, shape, strides, device, keep=capsule,
                  readonly=kind == "jax" or bool(flags & _dlpack.FLAG_READ_ONLY))
@@ -172,7 +179,7 @@ def describe(x, what="input", where="kgen", stream=None):
         raise TypeError("%s: dtype %s of the %s is not supported (f32, f64, f16, i32, u32, i64; bf16 through DLPack)"
                         % (where, typestr, what))
     name = "x" if what == "input" else what
-    shape, ptr = _checked(where, name, cai["shape"], cai["data"][0])
+    shape, ptr = _checked(where, name, cai["shape"], cai["data"][0], dt)
     size = SIZE[dt]
     if cai.get("strides") is None:
         strides = packed_strides(shape)

@@ -371,6 +371,17 @@ def test_arguments_no_spec_takes_are_refused_by_name():
               (lambda: kgen.transpose(rows, tile=32), "^kgen.transpose\\(\\) .* 'tile' .*; a tile is tile_rows="),
               (lambda: kgen.Kernel({"kernel": "rows", "op": "rms_norm"})(rows, ignore_index=3),
                "^kgen.Kernel: op rms_norm takes no ignore_index \\(cross_entropy's\\)$")]
+    # an address between elements: the call's ValueError, before C is asked (an empty array's is not read)
+    for call, message in [(lambda: kgen.reduce(Device((10, 100), offset=1), axis=1),
+                           "^kgen.reduce: x's address 0x[0-9a-f]+ is not aligned to its 4-byte f32 elements$"),
+                          (lambda: kgen.matmul(Device((16, 16), offset=2), Device((16, 16))),
+                           "^kgen.matmul: a's address 0x[0-9a-f]+ is not aligned to its 4-byte f32 elements$"),
+                          (lambda: kgen.cumsum(Device((10,), "<f8", offset=4)), "its 8-byte f64 elements$")]:
+        m = mark()
+        with pytest.raises(ValueError, match=message):
+            call()
+        assert launches_since(m) == []
+    assert kgen.reduce(Device((0,), offset=1)).shape == ()
     # dtype= (torch's habit): the input's dtype chooses the kernel; refused before a build, with what to pass
     acc = "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types"
     cases += [(lambda: kgen.reduce(x, dtype="f64"),
