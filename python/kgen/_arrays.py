@@ -173,6 +173,10 @@ def describe(x, what="input", where="kgen", stream=None):
     if cai.get("mask") is not None:
         raise ValueError("%s: the %s has a mask (__cuda_array_interface__'s \"mask\"), which kgen does not take"
                          % (where, what))
+    data = cai["data"]
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise ValueError("%s: the %s's __cuda_array_interface__ \"data\" is (address, read-only), not %s"
+                         % (where, what, _lib.shown(data)))
     typestr = cai["typestr"]
     dt = _BY_TYPESTR.get(typestr)
     if dt is None:

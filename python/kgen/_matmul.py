@@ -502,7 +502,11 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     block of the N x K weight) scale each 128 of k as it is added."""
     for key in ("row_reduce", "col_reduce"):
         if key in overrides and not isinstance(overrides[key], str):
-            overrides[key] = ", ".join(_reduction_names(overrides[key])) or "none"
+            v = overrides[key]
+            if not isinstance(v, (list, tuple)) or not all(isinstance(n, str) for n in v):
+                raise TypeError("kgen.matmul: %s is a name, a sequence of names or their text ('sum, max'), not %s (%s)"
+                                % (key, _lib.shown(v), type(v).__name__))
+            overrides[key] = ", ".join(_reduction_names(v)) or "none"
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         if (bias is not None or residual is not None or scale_a is not None or scale_b is not None or
                 "aux" in overrides or "row_reduce" in overrides or "col_reduce" in overrides):

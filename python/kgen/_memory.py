@@ -14,7 +14,7 @@ import atexit
 import collections
 import threading
 
-from . import _driver, _dlpack
+from . import _driver, _dlpack, _lib
 from ._errors import CaptureError
 
 _NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
@@ -60,6 +60,7 @@ class DeviceArray:
         n = 1
         for d in shape:
             n *= d
+        device = _lib.arg(where or "kgen.DeviceArray", "device", device, _lib.INT_MAX)
         self._buf = _Buffer(device, n * SIZE[dtype], stream, where)
         self.ptr, self.shape, self.dtype, self.device, self.stream = self._buf.ptr, tuple(shape), dtype, device, stream
 

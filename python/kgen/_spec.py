@@ -103,6 +103,9 @@ class Spec:
             _lib.check(st, _placeless(err, b"<dict>") if st else err)
         elif isinstance(spec, (str, os.PathLike)):
             s = os.fspath(spec)
+            if not s.strip():
+                raise ValueError("%s: the spec is empty: pass a path, YAML text (kernel: ...), a dict or a kgen.Spec"
+                                 % where)
             text = _lib.text(where, "spec", s)
             if os.path.exists(s) or b":" not in text:
                 st = _lib.kgen_spec_load_file(text, _lib.ctypes.byref(h), _lib.ctypes.byref(err))

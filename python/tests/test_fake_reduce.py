@@ -498,3 +498,22 @@ def test_argmax_refuses_another_familys_spec_and_kernel_keeps_its_axis_error():
     # kgen.Kernel's axis= is the spec's field: its own error, not the row functions' dim= hint
     with pytest.raises(kgen.SpecError, match="axis: unknown value '1': expected rows or cols"):
         kgen.Kernel({"kernel": "reduce_axis"}, axis=1)
+
+
+def test_odd_arguments_are_refused_by_name():
+    # what a caller can get wrong outside a spec: each the call's own TypeError or ValueError, nothing from ctypes
+    no_data = Device((10,))
+    no_data.__cuda_array_interface__ = dict(no_data.__cuda_array_interface__, data=None)
+    for call, error, message in [
+            (lambda: kgen.DeviceArray((2,), "f32", "0", 0), TypeError,
+             "^kgen.DeviceArray: device must be an int from 0 to 2147483647, not '0' \\(str\\)$"),
+            (lambda: kgen.check(""), ValueError, "^kgen.check: the spec is empty"),
+            (lambda: kgen.reduce(no_data), ValueError,
+             "^kgen.reduce: the input's __cuda_array_interface__ \"data\" is \\(address, read-only\\), not None$"),
+            (lambda: kgen.matmul(Device((64, 32)), Device((32, 48)), row_reduce=3), TypeError,
+             "^kgen.matmul: row_reduce is a name, a sequence of names or their text \\('sum, max'\\), "
+             "not 3 \\(int\\)$")]:
+        m = mark()
+        with pytest.raises(error, match=message):
+            call()
+        assert launches_since(m) == []
