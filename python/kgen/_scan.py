@@ -43,8 +43,8 @@ def _run_scan(k, a, out, stream, where, lines=None):
             where, "down columns (axis: cols)" if not down else "along rows (axis: rows)",
             "down the columns (dim=-2)" if down else "along rows or a vector"))
     if lines is None and n > 1 and not contiguous(a):
-        raise ValueError("%s: a scan of all of x (dim=None) reads a contiguous vector; pass x.contiguous(), or "
-                         "dim=-1 for its rows" % where)
+        raise ValueError("%s: a scan of all of x (dim=None) reads a contiguous vector; pass x.contiguous()%s"
+                         % (where, "" if where == "kgen.Kernel" else ", or dim=-1 for its rows"))
     out_dtype = k.spec.fields["out_dtype"]
     s = stream_of(a, stream, where)
     if out is None:

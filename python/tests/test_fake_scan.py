@@ -163,6 +163,14 @@ def test_two_transposes_check_out_and_x_before_anything_runs(x, kw, text):
     assert [c.name.decode() for c in launches_since(m)] == ["transpose_f32", "scan_sum_f32", "transpose_f32"]
 
 
+def test_a_strided_vector_is_refused_with_what_the_call_takes():
+    x = Device((8, 100), strides=(128, 1))
+    with pytest.raises(ValueError, match="^kgen.scan: .*; pass x.contiguous\\(\\), or dim=-1 for its rows$"):
+        kgen.scan(x)
+    with pytest.raises(ValueError, match="^kgen.Kernel: .*; pass x.contiguous\\(\\)$"):  # a Kernel takes no dim=
+        kgen.Kernel({"kernel": "scan", "dtype": "f32"})(x)
+
+
 def test_a_scan_down_one_contiguous_column_is_a_row_scan():
     for shape, strides, rows in (((300, 1), None, 1), ((300, 1), (1, 5), 1), ((4, 300, 1), None, 4),
                                  ((4, 300, 1), (600, 1, 1), 4)):
