@@ -333,26 +333,48 @@ load_side(const char *path, const struct gen_opts *g, char side, kgen_spec **spe
 	return kgen_cli_load(path, sets, n, spec, err);
 }
 
+/* The key of the same name as k that applies to spec s, where families
+ * name two keys alike (scan's op and rows' op, their strategies); -1. */
+static int
+namesake(const kgen_spec *s, int k)
+{
+	int j;
+
+	for (j = 0; j < KGEN_KEY_COUNT; j++)
+		if (j != k && strcmp(kgen_keys[j].name, kgen_keys[k].name) == 0 && kgen_key_applies(s, (enum kgen_key)j))
+			return j;
+	return -1;
+}
+
 /* The fields that differ, one line each, by key: "key: a -> b"; the
  * number printed.  A key that applies to one spec only (another family's,
  * or an only-with key) shows "(none)" on the other side, and is listed
  * only where that spec writes it (in the file or with --set): otherwise it
  * holds its default, which came with the key that differs (stages: 1 with
- * staging: smem), and is the same as "(none)" in other words. */
+ * staging: smem), and is the same as "(none)" in other words.  Two
+ * families' keys of one name (op: sum -> softmax) are one line. */
 static int
 print_fields(const kgen_spec *a, const kgen_spec *b)
 {
 	char ba[KGEN_EXPR_MAX + 8], bb[KGEN_EXPR_MAX + 8];
 	const char *va, *vb;
-	int n = 0, k, ina, inb;
+	int n = 0, k, ina, inb, ka, kb;
+	unsigned char done[KGEN_KEY_COUNT] = { 0 };
 
 	for (k = 0; k < KGEN_KEY_COUNT; k++) {
+		if (done[k])
+			continue;
 		ina = kgen_key_applies(a, (enum kgen_key)k);
 		inb = kgen_key_applies(b, (enum kgen_key)k);
-		if ((!ina && !inb) || (ina != inb && !(ina ? a : b)->pos[k].line))
+		ka = kb = k;
+		if (ina != inb && (ina ? (kb = namesake(b, k)) : (ka = namesake(a, k))) >= 0) {
+			done[ina ? kb : ka] = 1;  /* its namesake's line is this one */
+			ina = inb = 1;
+		} else if ((!ina && !inb) || (ina != inb && !(ina ? a : b)->pos[k].line)) {
 			continue;
-		va = ina ? kgen_spec_format_value(a, (enum kgen_key)k, ba, sizeof ba) : "(none)";
-		vb = inb ? kgen_spec_format_value(b, (enum kgen_key)k, bb, sizeof bb) : "(none)";
+		}
+		va = ina ? kgen_spec_format_value(a, (enum kgen_key)ka, ba, sizeof ba) : "(none)";
+		vb = inb ? kgen_spec_format_value(b, (enum kgen_key)kb, bb, sizeof bb) : "(none)";
 		if (strcmp(va, vb) != 0) {
 			printf("%s: %s -> %s\n", kgen_keys[k].name, va, vb);
 			n++;

@@ -249,6 +249,13 @@ for l in 'staging: none -> smem' 'tile_k: (none) -> 32' 'thread_m: (none) -> 1' 
 done
 expect 0 "$kgen" diff "$mm/06-vectorized.yaml" "$mm/07-warptiling.yaml"
 grep -qx 'warp_m: (none) -> 64' "$tmp/out" || bad "kgen diff of matmul steps 6 and 7: $(sed '/^$/q' "$tmp/out")"
+# two families' keys of one name (scan's and rows' op and strategy) are one line each
+expect 0 "$kgen" diff "$specs/scan/sum-f32.yaml" "$specs/rows/softmax.yaml"
+sed '/^$/q' "$tmp/out" > "$tmp/fields"
+for l in 'op: sum -> softmax' 'strategy: lookback -> auto'; do
+	grep -qxF "$l" "$tmp/fields" || bad "kgen diff of a scan and a rows spec lacks '$l': $(cat "$tmp/fields")"
+done
+[ "$(grep -c '^op:' "$tmp/fields")" = 1 ] || bad "kgen diff of a scan and a rows spec lists op twice: $(cat "$tmp/fields")"
 expect 0 "$kgen" diff "$mm/05-blocktiling-2d.yaml" "$mm/06-vectorized.yaml"
 [ "$(sed '/^$/q' "$tmp/out")" = "a_smem: row -> transposed" ] ||
 	bad "kgen diff of matmul steps 5 and 6: $(sed '/^$/q' "$tmp/out")"
