@@ -204,6 +204,15 @@ take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *er
 	if (w->depth == 0 && (open || ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT)) {
 		w->root = ev->type;
 		w->root_mark = m;
+		if (ev->type == YAML_SCALAR_EVENT && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		    ev->data.scalar.length && !strchr((const char *)ev->data.scalar.value, '\n')) {
+			/* one line of plain text: a key whose ':' (or the blank after it) is missing, as yamlin.c says */
+			char q[96];
+			const char *text = (const char *)ev->data.scalar.value;
+			return error_at_mark(s, m, err, strchr(text, ':') ? "'%s' has no blank after its ':' (expected KEY: VALUE)"
+			                                                  : "'%s' has no ':' (expected KEY: VALUE)",
+			                     kgen_quote(text, q, sizeof q));
+		}
 		if (ev->type != YAML_MAPPING_START_EVENT)
 			return error_at_mark(s, m, err, "a spec is a mapping of keys to values, not %s",
 			                     ev->type == YAML_SCALAR_EVENT ? "a scalar" : event_kind(ev));
