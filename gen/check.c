@@ -79,7 +79,8 @@ kgen_check_block_reduce(struct kgen_spec *s, kgen_error *err)
 	if (s->warp_tail_from != 32 && s->warp_tail_from != 64)
 		return ERR(warp_tail_from, "warp_tail_from must be 32 or 64, not %lld", s->warp_tail_from);
 	if ((s->block_reduce != KGEN_BR_WARPS) && s->warp_tail != KGEN_WT_NONE && s->threads < s->warp_tail_from)
-		return ERR(threads, "threads %lld is fewer than warp_tail_from %lld", s->threads, s->warp_tail_from);
+		return ERR(threads, "threads %lld is fewer than warp_tail_from %lld: use warp_tail_from: 32, or %lld threads "
+		           "or more", s->threads, s->warp_tail_from, s->warp_tail_from);
 	return KGEN_OK;
 }
 
