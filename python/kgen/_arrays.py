@@ -119,6 +119,9 @@ def _from_dlpack(x, what, where, stream):
     t, flags = _dlpack.tensor_of(capsule, what)
     ptr, dt, shape, strides, device = _dlpack.describe(t, what)
     name = "x" if what == "input" else what
+    if any(s < 0 for s in strides):
+        raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
+                         "ones" % (where, name, strides))
     shape, ptr = _checked(where, name, shape, ptr, dt)
     device = _lib.arg(where, "device", device, _lib.INT_MAX)
     return Array(x, kind, ptr, dt, shape, strides, device, keep=capsule,
@@ -194,6 +197,9 @@ def describe(x, what="input", where="kgen", stream=None):
         if any(s % size for s in cai["strides"]):
             raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])
+        if any(s < 0 for s in strides):
+            raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
+                             "ones" % (where, "x" if what == "input" else what, strides))
     device = _cai_device(x)
     if device is not None:
         device = _lib.arg(where, "device", device, _lib.INT_MAX)

@@ -295,7 +295,7 @@ def test_each_int_a_call_passes_to_c_is_checked():
     rows = _null_kernel("reduce_axis", axis="rows")
     with pytest.raises(ValueError, match="kgen.Kernel: x's row pitch must be .* not 18446744073709551680"):
         rows(FakeArray((2, 64), strides=(4 * (2**64 + 64), 4)), out=FakeArray((2,)))
-    with pytest.raises(ValueError, match="kgen.Kernel: x's row pitch must be .* not -64"):
+    with pytest.raises(ValueError, match="kgen.Kernel: x has negative strides \\(-64, 1\\), which kgen does not take"):
         _null_kernel("transpose")(FakeArray((64, 64), strides=(-256, 4)), out=FakeArray((64, 64)))
 
 

@@ -504,7 +504,12 @@ def test_odd_arguments_are_refused_by_name():
     # what a caller can get wrong outside a spec: each the call's own TypeError or ValueError, nothing from ctypes
     no_data = Device((10,))
     no_data.__cuda_array_interface__ = dict(no_data.__cuda_array_interface__, data=None)
+    backwards = Device((4, 100))
+    backwards.__cuda_array_interface__ = dict(backwards.__cuda_array_interface__, strides=(-400, 4))
     for call, error, message in [
+            (lambda: kgen.softmax(backwards), ValueError,
+             "^kgen.softmax: x has negative strides \\(-100, 1\\), which kgen does not take"),
+            (lambda: kgen.reduce(backwards, axis=1), ValueError, "^kgen.reduce: x has negative strides"),
             (lambda: kgen.DeviceArray((2,), "f32", "0", 0), TypeError,
              "^kgen.DeviceArray: device must be an int from 0 to 2147483647, not '0' \\(str\\)$"),
             (lambda: kgen.check(""), ValueError, "^kgen.check: the spec is empty"),
