@@ -119,7 +119,7 @@ def _from_dlpack(x, what, where, stream):
     t, flags = _dlpack.tensor_of(capsule, what)
     ptr, dt, shape, strides, device = _dlpack.describe(t, what)
     name = "x" if what == "input" else what
-    if any(s < 0 for s in strides):
+    if any(s < 0 for s, n in zip(strides, shape) if n > 1):  # a dimension of one is not stepped
         raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
                          "ones" % (where, name, strides))
     shape, ptr = _checked(where, name, shape, ptr, dt)
@@ -197,7 +197,7 @@ def describe(x, what="input", where="kgen", stream=None):
         if any(s % size for s in cai["strides"]):
             raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])
-        if any(s < 0 for s in strides):
+        if any(s < 0 for s, n in zip(strides, shape) if n > 1):  # a dimension of one is not stepped
             raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
                              "ones" % (where, "x" if what == "input" else what, strides))
     device = _cai_device(x)

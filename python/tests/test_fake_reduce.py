@@ -382,6 +382,9 @@ def test_arguments_no_spec_takes_are_refused_by_name():
             call()
         assert launches_since(m) == []
     assert kgen.reduce(Device((0,), offset=1)).shape == ()
+    one_row = Device((1, 100))  # a negative stride along a dimension of one steps nowhere: taken
+    one_row.__cuda_array_interface__ = dict(one_row.__cuda_array_interface__, strides=(-400, 4))
+    assert kgen.reduce(one_row, axis=1).shape == (1,)
     # dtype= (torch's habit): the input's dtype chooses the kernel; refused before a build, with what to pass
     acc = "the input's dtype chooses the kernel; acc_dtype= and out_dtype= set the other types"
     cases += [(lambda: kgen.reduce(x, dtype="f64"),
