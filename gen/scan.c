@@ -433,7 +433,8 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 	if (s->scan_strategy == KGEN_SCAN_STRATEGY_BLOCK) {
 		kgen_contract_step(p, "", "in, out, n, in_pitch, out_pitch", "(1, rows)", s->threads);
 		kgen_contract_note(p, "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of %llu elements\n"
-		                   "// in order.  Scratch: none.\n", tile);
+		                   "// in order; rows at most %llu a launch (kgen_scan() launches more in parts, in and out\n"
+		                   "// moved on by a part's rows).  Scratch: none.\n", tile, KGEN_SCAN_GRID_ROWS);
 	} else if (s->axis == KGEN_AXIS_COLS && s->staging == KGEN_STAGING_RING) {
 		struct kgen_step *st;
 		kgen_contract_printf(p->heading, sizeof p->heading, "Kernel (extern \"C\"), down each column of a rows x cols matrix:");
@@ -490,8 +491,10 @@ contract(const struct kgen_spec *s, struct kgen_contract *p)
 		                   "// apart).  Scratch, 16-byte aligned: a 16-byte header (the launches done on it), then each\n"
 		                   "// row's row_scratch bytes: a 16-byte status word a tile, then one a group of %lld tiles;\n"
 		                   "// zeros before the first launch, no clearing between launches whatever their rows and n\n"
-		                   "// (each counts itself in the header, a CUDA graph's replays too), one launch at a time.\n",
-		                   tile, s->lookback_group);
+		                   "// (each counts itself in the header, a CUDA graph's replays too), one launch at a time.\n"
+		                   "// rows at most %llu a launch: kgen_scan() launches more in parts (in and out moved on by a\n"
+		                   "// part's rows), on the same scratch.\n",
+		                   tile, s->lookback_group, KGEN_SCAN_GRID_ROWS);
 	}
 	kgen_contract_note(p, "// out[i] %s (out_dtype %s); out may be in (the same type) but no other part of it.\n",
 	                   s->scan_mode == KGEN_SCAN_INCLUSIVE ? "combines in[0] to in[i]"

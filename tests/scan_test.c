@@ -340,7 +340,8 @@ START_TEST(each_strategy_states_its_launch)
 	src = source_of("kernel: scan\nstrategy: block\nmode: exclusive\nop: min\ndtype: i64\n");
 	ck_assert_ptr_nonnull(strstr(src, "//   scan_min_i64(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>\n"
 	                                  "// A block a row (in_pitch and out_pitch elements apart) walks its tiles of 4096 elements\n"
-	                                  "// in order.  Scratch: none."));
+	                                  "// in order; rows at most 65535 a launch (kgen_scan() launches more in parts, in and out\n"
+	                                  "// moved on by a part's rows).  Scratch: none."));
 	ck_assert_ptr_null(strstr(src, "look_back"));
 	ck_assert_ptr_nonnull(strstr(src, "tile[i] = running;\n        running = combine(running, x);"));
 	ck_assert_ptr_nonnull(strstr(src, "out[0] is the identity"));

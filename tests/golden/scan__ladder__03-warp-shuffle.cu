@@ -19,7 +19,8 @@
 // Kernel (extern "C"), for rows of n elements (a vector: one):
 //   scan_sum_f32(in, out, n, in_pitch, out_pitch)  <<<(1, rows), 256>>>
 // A block a row (in_pitch and out_pitch elements apart) walks its tiles of 256 elements
-// in order.  Scratch: none.
+// in order; rows at most 65535 a launch (kgen_scan() launches more in parts, in and out
+// moved on by a part's rows).  Scratch: none.
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 

@@ -24,6 +24,8 @@
 // row's row_scratch bytes: a 16-byte status word a tile, then one a group of 32 tiles;
 // zeros before the first launch, no clearing between launches whatever their rows and n
 // (each counts itself in the header, a CUDA graph's replays too), one launch at a time.
+// rows at most 65535 a launch: kgen_scan() launches more in parts (in and out moved on by a
+// part's rows), on the same scratch.
 // out[i] combines in[0] to in[i] (out_dtype f32); out may be in (the same type) but no other part of it.
 
 
