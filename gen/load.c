@@ -128,7 +128,7 @@ load_expr(struct kgen_spec *s, enum kgen_key k, const yaml_event_t *ev, yaml_mar
 
 /* Take one `key: value` pair into the spec (the key checked); marks are where each was written. */
 static kgen_status
-load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event_t *ev, yaml_mark_t vm,
+load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event_t *ev, yaml_mark_t vm, int named,
           kgen_error *err)
 {
 	const char *val = (const char *)ev->data.scalar.value;
@@ -143,13 +143,14 @@ load_pair(struct kgen_spec *s, const char *key, yaml_mark_t km, const yaml_event
 	pos->col = (int)km.column + 1;
 	pos->vline = (int)vm.line + 1;
 	pos->vcol = (int)vm.column + 1;
+	/* A key of another family than the one the spec names: that, not its value, is what is wrong (check.c
+	 * says it of a key read before a family was known). */
+	if (named && !kgen_family_has_key(kgen_family((enum kgen_family_id)s->kernel), (enum kgen_key)k))
+		return error_at_mark(s, km, err, "%s does not apply to kernel: %s", kgen_keys[k].name,
+		                     kgen_families[s->kernel].name);
 	if (kgen_keys[k].type == KT_EXPR)
 		return load_expr(s, (enum kgen_key)k, ev, vm, err);
 	if (kgen_spec_parse_value((enum kgen_key)k, val, &v, why, sizeof why) != KGEN_OK) {
-		/* a key of another family: that, not its value, is what is wrong (as check.c says for a valid one) */
-		if (!kgen_family_has_key(kgen_family((enum kgen_family_id)s->kernel), (enum kgen_key)k))
-			return error_at_mark(s, km, err, "%s does not apply to kernel: %s", kgen_keys[k].name,
-			                     kgen_families[s->kernel].name);
 		kgen_key_allowed_for(s->kernel, (enum kgen_key)k, allowed, sizeof allowed);
 		near = kgen_keys[k].type == KT_ENUM ? kgen_key_nearest_value((enum kgen_key)k, val) : NULL;
 		if (near)
@@ -180,6 +181,7 @@ struct walk {
 	int docs;             /* documents started */
 	int root;             /* 0 none yet, else the root's event type */
 	int want_value;       /* a key was read at depth 1: its value comes next */
+	int named;            /* the text names a family (find_kernel): its keys alone are taken */
 	char *key;            /* that key, and where */
 	yaml_mark_t key_mark, root_mark;
 	kgen_status failed;   /* the first error about the spec's content */
@@ -205,7 +207,7 @@ take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *er
 		w->root = ev->type;
 		w->root_mark = m;
 		if (ev->type == YAML_SCALAR_EVENT && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-		    ev->data.scalar.length && !strchr((const char *)ev->data.scalar.value, '\n')) {
+		    ev->data.scalar.length && ev->start_mark.line == ev->end_mark.line) {
 			/* one line of plain text: a key whose ':' (or the blank after it) is missing, as yamlin.c says */
 			char q[96];
 			const char *text = (const char *)ev->data.scalar.value;
@@ -236,7 +238,7 @@ take_event(struct kgen_spec *s, struct walk *w, yaml_event_t *ev, kgen_error *er
 			st = error_at_mark(s, m, err, "%s: YAML tags (%s) are not used in a spec: write the value alone",
 			                   w->key, (const char *)ev->data.scalar.tag);
 		else
-			st = load_pair(s, w->key, w->key_mark, ev, m, err);
+			st = load_pair(s, w->key, w->key_mark, ev, m, w->named, err);
 		free(w->key);
 		w->key = NULL;
 		w->want_value = 0;
@@ -272,18 +274,19 @@ offset_mark(const struct kgen_spec *s, size_t offset)
 /* The family the spec names, into s->kernel before its keys are read: a
  * key's name is looked up among its family's keys, wherever `kernel:` is
  * written.  Only a plain `kernel: NAME` of the top mapping counts; anything
- * else leaves the default, and parse() reports what is wrong. */
-static void
+ * else leaves the default, and parse() reports what is wrong.  1 where the
+ * text names a family (a key of another is then refused as it is read). */
+static int
 find_kernel(struct kgen_spec *s)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
-	int depth = 0, key = 1, is_kernel = 0, done = 0;
+	int depth = 0, key = 1, is_kernel = 0, done = 0, named = 0;
 	long long v;
 	char why[160];
 
 	if (!yaml_parser_initialize(&parser))
-		return;
+		return 0;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->text_len);
 	while (!done && yaml_parser_parse(&parser, &ev)) {
 		done = ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_DOCUMENT_END_EVENT ||
@@ -293,7 +296,7 @@ find_kernel(struct kgen_spec *s)
 			const char *text = (const char *)ev.data.scalar.value;
 			if (!key && is_kernel) {
 				if (kgen_spec_parse_value(KGEN_KEY_kernel, text, &v, why, sizeof why) == KGEN_OK)
-					s->kernel = v;
+					s->kernel = v, named = 1;
 				done = 1;
 			}
 			is_kernel = key && strcmp(text, "kernel") == 0;
@@ -312,6 +315,7 @@ find_kernel(struct kgen_spec *s)
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
+	return named;
 }
 
 /* Parse s->text into s with libyaml's event parser: the spec must be one
@@ -329,11 +333,11 @@ parse(struct kgen_spec *s, kgen_error *err)
 	if ((st = kgen_yaml_nesting(s->text, s->text_len, s->file, MAX_FLOW_DEPTH,
 	                            "a spec is one mapping of keys to single values", err)) != KGEN_OK)
 		return st;
-	find_kernel(s);
 	if (!yaml_parser_initialize(&parser))
 		return kgen_fail(err, KGEN_ENOMEM, "out of memory starting the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->text_len);
 	memset(&w, 0, sizeof w);
+	w.named = find_kernel(s);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {
 			if (parser.error == YAML_MEMORY_ERROR)

@@ -650,10 +650,6 @@ static const struct kgen_key_default defaults[] = {
 #define ALL_OPS ((1ull << KGEN_OP_COUNT) - 1)
 
 static const struct kgen_only_with only_with[] = {
-	/* What the family takes of the keys' ranges (kgen keys scan lists these) */
-	{ KGEN_KEY_mm_stages, KGEN_KEY_mm_stages, KGEN_BITS_FROM_TO(2, 16),
-	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 to "
-	  "16, not {v}" },
 	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_ARGMIN) | KGEN_BIT(KGEN_OP_ARGMAX)),
 	  "op: {v} keeps a value and its index: a scan of it (torch.cummax) is not there yet; use max or min" },
 	{ KGEN_KEY_op, KGEN_KEY_op, ALL_OPS & ~(KGEN_BIT(KGEN_OP_MEAN) | KGEN_BIT(KGEN_OP_NORM2)),
@@ -679,6 +675,10 @@ static const struct kgen_only_with only_with[] = {
 	{ KGEN_KEY_mm_stages, KGEN_KEY_staging, KGEN_BIT(KGEN_STAGING_RING),
 	  "stages is staging: ring's tiles in flight, and this spec's staging is no ring: write staging: ring, or "
 	  "drop stages" },
+	/* what the family takes of stages' range (kgen keys scan lists it), after where stages applies at all */
+	{ KGEN_KEY_mm_stages, KGEN_KEY_mm_stages, KGEN_BITS_FROM_TO(2, 16),
+	  "staging: ring keeps tiles in flight while a block waits for what comes before its tile: stages must be 2 to "
+	  "16, not {v}" },
 	{ KGEN_KEY_staging, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),
 	  "staging is where the column scan's threads read a tile's rows from, and axis: {w} scans rows: drop it" },
 	{ KGEN_KEY_lanes, KGEN_KEY_axis, KGEN_BIT(KGEN_AXIS_COLS),

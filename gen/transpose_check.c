@@ -63,7 +63,7 @@ kgen_transpose_check(struct kgen_spec *s, kgen_error *err)
 	if (s->threads % 32 || s->threads > 1024) {
 		/* Point at what the user wrote: threads, or else the batch or the tile that derived it. */
 		enum kgen_key at = KGEN_GIVEN(s, threads) ? KGEN_KEY_threads : KGEN_GIVEN(s, batch) ? KGEN_KEY_batch
-		                   : KGEN_GIVEN(s, tile_cols) ? KGEN_KEY_tile_cols : KGEN_GIVEN(s, tile_rows) ? KGEN_KEY_tile_rows
+		                   : KGEN_GIVEN(s, tile_rows) ? KGEN_KEY_tile_rows : KGEN_GIVEN(s, tile_cols) ? KGEN_KEY_tile_cols
 		                   : KGEN_KEY_threads;
 		long long b = workable_batch(s);
 		char advice[64];

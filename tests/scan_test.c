@@ -208,6 +208,9 @@ static const struct refusal refusals[] = {
 	{ "stages_are_the_rings", "kernel: scan\naxis: cols\nstages: 3\n",
 	  "stages is staging: ring's tiles in flight, and this spec's staging is no ring: write staging: ring, or drop "
 	  "stages", 3, 9, "stages: 3" },
+	{ "stages_apply_before_their_range", "kernel: scan\nstages: 1\n",  /* where stages applies is said first */
+	  "stages is the column scan's staging: ring's tiles in flight, and axis: rows scans rows: drop it", 2, 9,
+	  "stages: 1" },
 	{ "stages_are_the_column_scans", "kernel: scan\nstages: 3\n",  /* rows: no staging at all */
 	  "stages is the column scan's staging: ring's tiles in flight, and axis: rows scans rows: drop it", 2, 9,
 	  "stages: 3" },

@@ -983,6 +983,17 @@ START_TEST(op_keys_apply_only_to_their_ops)
 	/* a YAML merge key is said to be one, not an unknown key near 'op' */
 	ASSERT_REJECTED("kernel: reduce\n<<: {threads: 256}\n",
 	                "a YAML merge key (<<) is not taken: write each key in the spec itself", 2, 1, "<<: {threads: 256}");
+	/* without a kernel: key names no family's key refused as another family's (the default, reduce, is no
+	 * family the spec named); an expression key of another family is refused before its expression is read */
+	ASSERT_REJECTED("block_scan: foo\n", "block_scan: unknown value 'foo': expected hillis_steele, blelloch, warps "
+	                "or segments", 1, 13, "block_scan: foo");
+	ASSERT_REJECTED("kernel: rows\nmap: x +\n", "map does not apply to kernel: rows", 2, 1, "map: x +");
+	/* two lines of keys without blanks fold into one scalar: not said to be one key */
+	ASSERT_REJECTED("kernel:reduce\nthreads:256\n", "a spec is a mapping of keys to values, not a scalar", 1, 1,
+	                "kernel:reduce");
+	ASSERT_REJECTED("kernel: transpose\ntile_rows: 6\ntile_cols: 32\n",
+	                "threads 48 (tile 6x32 / batch 4) must be a multiple of 32 and at most 1024: change the tile", 2, 12,
+	                "tile_rows: 6");
 	/* threads derived from the tile alone: the error points at the tile written, not at the kernel line */
 	ASSERT_REJECTED("kernel: transpose\ntile_cols: 6\n",
 	                "threads 48 (tile 32x6 / batch 4) must be a multiple of 32 and at most 1024: change the tile", 2, 12,
