@@ -93,6 +93,14 @@ def _checked(where, name, shape, ptr, dt):
     return shape, ptr
 
 
+def _backwards(strides, shape):
+    """Whether a matrix's rows or elements (the last two dimensions) step
+    backwards: no kernel reads them so.  A dimension of one steps nowhere,
+    and the leading (batch) dimensions are the callers' to walk (a column
+    scan takes each matrix apart, whatever their order)."""
+    return any(s < 0 for s, n in zip(strides[-2:], shape[-2:]) if n > 1)
+
+
 def _framework(x):
     top = type(x).__module__.split(".")[0]
     return "jax" if top in ("jax", "jaxlib") else "tensorflow" if top == "tensorflow" else "dlpack"
@@ -119,7 +127,7 @@ def _from_dlpack(x, what, where, stream):
     t, flags = _dlpack.tensor_of(capsule, what)
     ptr, dt, shape, strides, device = _dlpack.describe(t, what)
     name = "x" if what == "input" else what
-    if any(s < 0 for s, n in zip(strides, shape) if n > 1):  # a dimension of one is not stepped
+    if _backwards(strides, shape):
         raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
                          "ones" % (where, name, strides))
     shape, ptr = _checked(where, name, shape, ptr, dt)
@@ -197,7 +205,7 @@ def describe(x, what="input", where="kgen", stream=None):
         if any(s % size for s in cai["strides"]):
             raise ValueError("%s: the %s has strides that are not whole elements" % (where, what))
         strides = tuple(s // size for s in cai["strides"])
-        if any(s < 0 for s, n in zip(strides, shape) if n > 1):  # a dimension of one is not stepped
+        if _backwards(strides, shape):
             raise ValueError("%s: %s has negative strides %s, which kgen does not take: pass a copy with positive "
                              "ones" % (where, "x" if what == "input" else what, strides))
     device = _cai_device(x)

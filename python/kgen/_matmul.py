@@ -503,10 +503,14 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     for key in ("row_reduce", "col_reduce"):
         if key in overrides and not isinstance(overrides[key], str):
             v = overrides[key]
-            if not isinstance(v, (list, tuple)) or not all(isinstance(n, str) for n in v):
+            try:  # None (none), or names in any iterable (a tuple, a list, a set, ...)
+                names = _reduction_names(v)
+            except TypeError:
+                names = None
+            if names is None or not all(isinstance(n, str) for n in names):
                 raise TypeError("kgen.matmul: %s is a name, a sequence of names or their text ('sum, max'), not %s (%s)"
                                 % (key, _lib.shown(v), type(v).__name__))
-            overrides[key] = ", ".join(_reduction_names(v)) or "none"
+            overrides[key] = ", ".join(names) or "none"
     if _trace.compiling():  # under torch.compile: the custom op kgen::matmul (kgen._torch)
         if (bias is not None or residual is not None or scale_a is not None or scale_b is not None or
                 "aux" in overrides or "row_reduce" in overrides or "col_reduce" in overrides):

@@ -74,14 +74,20 @@ def _run_scan(k, a, out, stream, where, lines=None):
     return res if out is not None else finish(a, res)
 
 
-def _out_of(out, a, out_dtype, where):
+def _out_of(out, a, out_dtype, where, padded=False):
     """The Array of out=, checked against input a and the kernel's out_dtype:
-    a's shape, contiguous (but for one element), on a's device, writable."""
+    a's shape, contiguous (but for one element; padded: its rows may be
+    apart, as kgen.transpose writes them), on a's device, writable."""
     o = describe(out, "out", where)
-    whole = prod(a.shape) <= 1 or contiguous(o)
+    if padded:
+        whole = len(o.shape) < 1 or o.shape[-1] <= 1 or o.strides[-1] == 1
+    else:
+        whole = prod(a.shape) <= 1 or contiguous(o)
     if o.dtype != out_dtype or o.shape != tuple(a.shape) or not whole or other_device(o, a):
-        raise ValueError("%s: out must be a contiguous %s array of shape %s on the input's device, not %s"
-                         % (where, out_dtype, tuple(a.shape), out_text(o, a, whole)))
+        raise ValueError("%s: out must be a %s%s array of shape %s%s on the input's device, not %s"
+                         % (where, "" if padded else "contiguous ", out_dtype, tuple(a.shape),
+                            " with contiguous rows (they may be padded)" if padded else "",
+                            out_text(o, a, whole, "rows not contiguous" if padded else "not contiguous")))
     if o.readonly:
         raise ValueError("%s: out is read-only (%s arrays cannot be written): leave out= unset" % (where, o.kind))
     return o
@@ -339,7 +345,7 @@ def _transposed(x, a, op, exclusive, spec, out, stream, overrides, where):
                          "(axis: cols, the default) takes any" % (where, len(a.shape)))
     if out is not None:  # the result's type is the rows kernel's
         k = _kernel_of(a, op, exclusive, spec, overrides, False, None, stream_of(a, stream, where), where)
-        _out_of(out, a, k.spec.fields["out_dtype"], where)
+        _out_of(out, a, k.spec.fields["out_dtype"], where, padded=True)  # kgen.transpose writes padded rows
     rows = _scan(transpose(x, stream=stream), op, -1, exclusive, spec, None, stream, overrides, where)
     return transpose(rows, out=out, stream=stream)
 

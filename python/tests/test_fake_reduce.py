@@ -382,6 +382,18 @@ def test_arguments_no_spec_takes_are_refused_by_name():
             call()
         assert launches_since(m) == []
     assert kgen.reduce(Device((0,), offset=1)).shape == ()
+    # row_reduce= of None (none) or names in any iterable is taken, as before its type was checked
+    c = kgen.matmul(Device((64, 32)), Device((32, 48)), row_reduce=None)
+    assert c.shape == (64, 48)
+    for names in ({"sum"}, (n for n in ["sum"])):
+        assert set(kgen.matmul(Device((64, 32)), Device((32, 48)), row_reduce=names)[1]) == {"row_sum"}
+    # a batch of matrices in reverse order (x[::-1]): a column scan takes each matrix apart, so it is taken
+    flipped = Device((2, 64, 32))
+    cai = flipped.__cuda_array_interface__
+    flipped.__cuda_array_interface__ = dict(cai, strides=(-2048 * 4, 32 * 4, 4), data=(cai["data"][0] + 2048 * 4, False))
+    m = mark()
+    kgen.scan(flipped, dim=-2)
+    assert [c.name.decode() for c in launches_since(m)] == ["scan_cols_sum_f32"] * 2
     one_row = Device((1, 100))  # a negative stride along a dimension of one steps nowhere: taken
     one_row.__cuda_array_interface__ = dict(one_row.__cuda_array_interface__, strides=(-400, 4))
     assert kgen.reduce(one_row, axis=1).shape == (1,)
