@@ -21,6 +21,9 @@ WHERE = "kgen.scan"
 COLUMN_KEYS = frozenset(("axis", "lanes", "staging", "stages", "blocks_per_sm", "cluster_size"))
 # Rows below which a call down the columns taking staging: ring by default takes tiles of 128 rows (_ring).
 RING_SHORT = 1 << 15
+# The overrides a call down the columns may name and still take staging: ring by default (i32 into int64, as
+# torch.cumsum gives).
+RING_KEEPS = frozenset(("acc_dtype",))
 # The ops a scan takes (gen/scan.c refuses the others: a pair's, a last step's).
 OPS = ("sum", "min", "max", "prod", "sumsq", "amax", "count_nonzero", "any", "all", "custom")
 
@@ -187,7 +190,7 @@ def _kernel_of(a, op, exclusive, spec, overrides, down, lines, s, where):
     fields = {"dtype": a.dtype, "op": op, "mode": "exclusive" if exclusive else "inclusive"}
     if down:
         fields["axis"] = "cols"
-        if spec is None and not overrides and _ring(device):
+        if spec is None and set(overrides) <= RING_KEEPS and _ring(device):
             fields["staging"] = "ring"
             if lines[1] < RING_SHORT:  # tiles of 128 rows, not the spec's 256
                 fields["items_per_thread"] = 8
@@ -289,8 +292,9 @@ def _one_column(a, where):
 
 
 def _ring(device):
-    """Whether a call down the columns with no spec= or overrides takes
-    staging: ring (sm_90 and newer: TMA and cooperative launches): on an
+    """Whether a call down the columns with no spec= and no overrides but
+    acc_dtype= (RING_KEEPS) takes staging: ring (sm_90 and newer: TMA and
+    cooperative launches): on an
     H100 its tiles of 256 rows moved f32 at 0.74 of a copy at 2^20 x 64, 0.91
     at 2^20 x 1024 and 0.94 at 16384 x 16384, where the column kernel's
     default moved 0.56, 0.78 and 0.85 and clusters of 8 tiles 0.64 at

@@ -210,12 +210,14 @@ def test_columns_take_the_ring_by_default_on_sm90():
                               (Device((70000, 65)), "sum", (132, 2), 256), (Device((32768, 64)), "sum", (128, 1), 256),
                               (Device((32767, 64)), "sum", (256, 1), 128), (Device((1000, 20)), "sum", (8, 1), 128),
                               (Device((300, 20)), "sum", (3, 1), 128), (Device((70000, 64)), "count_nonzero", (264, 1), 256),
-                              (Device((70000, 64), "<f8"), "sum", (132, 2), 256)):  # f64: bands of 32 columns
+                              (Device((70000, 64), "<f8"), "sum", (132, 2), 256),  # f64: bands of 32 columns
+                              (Device((70000, 64), "<i4"), "sum", (264, 1), 256)):  # i32 into int64 (below)
         m = mark()
-        kgen.scan(x, op, dim=0)
+        typestr = x.__cuda_array_interface__["typestr"]
+        kgen.scan(x, op, dim=0, **({"acc_dtype": "i64"} if typestr == "<i4" else {}))
         launch = only(m)
-        assert launch.name.decode() == "scan_cols_%s_%s" % (op, "f64" if x.__cuda_array_interface__["typestr"] == "<f8"
-                                                             else "f32"), launch.name
+        assert launch.name.decode() == "scan_cols_%s_%s" % (op, {"<f8": "f64", "<i4": "i32"}.get(typestr, "f32")), \
+            launch.name
         assert (launch.grid[0], launch.grid[1]) == grid, (x.__cuda_array_interface__["shape"], op, tuple(launch.grid))
         assert launch.cooperative == 1 and launch.smem == 3 * rows * 256
     m = mark()
@@ -244,7 +246,7 @@ def test_narrow_tall_matrices_with_overrides_take_clusters_of_tiles():
     kgen.scan(Device((70000, 64)), "count_nonzero", dim=0, threads=256)  # into int64: none
     launch = only(m)
     assert launch.name.decode() == "scan_cols_count_nonzero_f32" and launch.grid[0] == 183
-    for x, how, tiles in ((Device((70000, 64), "<i4"), {"acc_dtype": "i64"}, 183),
+    for x, how, tiles in ((Device((70000, 64), "<i4"), {"acc_dtype": "i64", "threads": 256}, 183),
                           (Device((70000, 64), "<f2"), {"threads": 256}, 274),  # tiles of 256 rows staged
                           (Device((70000, 64), "<f8"), {"threads": 256}, 183)):  # none for other sizes
         m = mark()
