@@ -3,7 +3,8 @@
  * col_reduce (matmul_reductions.h): a line's values folded in as exact
  * doubles with each value's tolerance, so that a reduction's bound is the
  * sum (or the largest) of its values' bounds plus the rounding of adding
- * them in the kernel's order.
+ * them in the kernel's order (logsumexp: the largest, plus the rounding of
+ * its exponentials and logarithms).
  */
 #include "config.h"
 #include <math.h>
@@ -12,7 +13,7 @@
 void
 kgen_line_ref_start(struct kgen_line_ref *r)
 {
-	*r = (struct kgen_line_ref){ .max = -INFINITY, .min = INFINITY };
+	*r = (struct kgen_line_ref){ .max = -INFINITY, .min = INFINITY, .lse_max = -INFINITY };
 }
 
 void
@@ -32,6 +33,13 @@ kgen_line_ref_fold(struct kgen_line_ref *r, double want, double tol)
 	r->min = fmin(r->min, want);
 	r->absmax = fmax(r->absmax, fabs(want));
 	r->ext_tol = fmax(r->ext_tol, tol);
+	if (isinf(want))  /* -inf adds exp(-inf) = 0 */
+		r->pos_inf |= want > 0;
+	else if (want > r->lse_max) {
+		r->lse_sum = r->lse_sum * exp(r->lse_max - want) + 1;
+		r->lse_max = want;
+	} else
+		r->lse_sum += exp(want - r->lse_max);
 }
 
 int
@@ -60,6 +68,10 @@ kgen_line_ref_ok(const struct kgen_line_ref *r, enum kgen_mm_reduce which, doubl
 	case KGEN_MM_REDUCE_ABSMAX:
 		*want = r->count ? r->absmax : 0;
 		*tol = r->ext_tol;
+		break;
+	case KGEN_MM_REDUCE_LOGSUMEXP:  /* within the largest value's tolerance: d logsumexp = sum softmax(x) dx */
+		*want = r->pos_inf ? INFINITY : r->lse_sum > 0 ? r->lse_max + log(r->lse_sum) : -INFINITY;
+		*tol = r->ext_tol + order * (1 + fabs(*want));
 		break;
 	default:
 		*want = NAN;

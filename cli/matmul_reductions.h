@@ -7,13 +7,15 @@
 
 #include "gen/spec.h"
 
-/* One row or column of the reference: the sums, the extremes and their
- * tolerances, of the values folded in. */
+/* One row or column of the reference: the sums, the extremes, logsumexp
+ * and their tolerances, of the values folded in. */
 struct kgen_line_ref {
 	double sum, sum_tol, abs_sum;  /* sum of the values, of their tolerances, of their magnitudes */
 	double sq, sq_tol;             /* sum of their squares, and its tolerance */
 	double max, min, absmax;       /* the extremes */
 	double ext_tol;                /* the largest tolerance: an extreme's */
+	double lse_max, lse_sum;       /* logsumexp: the largest finite value, the sum of exp(value - it) */
+	int pos_inf;                   /* a value is +inf (logsumexp is) */
 	int nan;                       /* a value is NaN */
 	unsigned long long count;
 };
@@ -25,8 +27,9 @@ void kgen_line_ref_fold(struct kgen_line_ref *r, double want, double tol);
 
 /* 1 when got is reduction `which` of the line within its bound: the folded
  * tolerances, and for the sums (count + 2) eps of the magnitudes for the
- * order the kernel adds them in (eps: the accumulator's); NaN where a value
- * is.  *want and *tol say what was expected. */
+ * order the kernel adds them in (eps: the accumulator's; logsumexp's:
+ * (count + 2) eps of 1 + its magnitude, the exponentials' and logarithms'
+ * roundings); NaN where a value is.  *want and *tol say what was expected. */
 int kgen_line_ref_ok(const struct kgen_line_ref *r, enum kgen_mm_reduce which, double eps, double got, double *want,
                      double *tol);
 

@@ -126,7 +126,8 @@ enum kgen_reduce_kind
 kgen_matmul_reduce_kind(enum kgen_mm_reduce r)
 {
 	return r == KGEN_MM_REDUCE_MIN ? KGEN_REDUCE_MIN :
-	       r == KGEN_MM_REDUCE_MAX || r == KGEN_MM_REDUCE_ABSMAX ? KGEN_REDUCE_MAX : KGEN_REDUCE_ADD;
+	       r == KGEN_MM_REDUCE_MAX || r == KGEN_MM_REDUCE_ABSMAX ? KGEN_REDUCE_MAX :
+	       r == KGEN_MM_REDUCE_LOGSUMEXP ? KGEN_REDUCE_LOGADDEXP : KGEN_REDUCE_ADD;
 }
 
 const char *

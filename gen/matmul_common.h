@@ -109,8 +109,9 @@ kgen_matmul_block_scaled(const struct kgen_spec *s)
 
 /* row_reduce and col_reduce: whether the spec reduces the values it
  * stores, and how a reduction's partials combine (its identity: 0 for a
- * sum, -inf for a max, +inf for a min; absmax is a max of |x| from 0). */
-enum kgen_reduce_kind { KGEN_REDUCE_ADD, KGEN_REDUCE_MAX, KGEN_REDUCE_MIN };
+ * sum, -inf for a max, +inf for a min; absmax is a max of |x| from 0;
+ * logsumexp adds exponentials, its identity -inf). */
+enum kgen_reduce_kind { KGEN_REDUCE_ADD, KGEN_REDUCE_MAX, KGEN_REDUCE_MIN, KGEN_REDUCE_LOGADDEXP };
 
 static inline int
 kgen_matmul_reduces(const struct kgen_spec *s)

@@ -22,6 +22,17 @@ reduction_lines(enum kgen_mm_reduce r, const char *line, strbuf *start, strbuf *
 	enum kgen_reduce_kind kind = kgen_matmul_reduce_kind(r);
 	const char *nl = start->len ? "\n" : "";
 
+	if (kind == KGEN_REDUCE_LOGADDEXP) {  /* a running max and the sum of exp(x - max): the partials merge */
+		sb_printf(start, "%s        %s_max = -acc_inf(), %s_sum = (Acc)0;", nl, name, name);
+		sb_printf(fold, "%s        lse_merge(%s_max, %s_sum, x, (Acc)1);", nl, name, name);
+		sb_printf(shuffle,
+		          "%s        lse_merge(%s_max, %s_sum, __shfl_xor_sync(0xffffffffu, %s_max, lanes),\n"
+		          "                  __shfl_xor_sync(0xffffffffu, %s_sum, lanes));",
+		          nl, name, name, name, name);
+		sb_printf(commit, "%s        atomic_logaddexp(ep.%s_%s + %s, %s_max + log(%s_sum));", nl, line, name, line, name,
+		          name);
+		return;
+	}
 	if (kind == KGEN_REDUCE_ADD) {
 		sb_printf(start, "%s        %s = (Acc)0;", nl, name);
 		sb_printf(fold, "%s        %s += %s;", nl, name, map);
@@ -60,7 +71,12 @@ render_line(const struct kgen_spec *s, int by_row, strbuf *out, kgen_error *err)
 	sb_init(&commit);
 	for (r = 1; r < KGEN_MM_REDUCE_COUNT; r++)
 		if (mask > 0 && (mask & 1LL << r)) {
-			sb_printf(&members, "%s%s", members.len ? ", " : "", kgen_mm_reduces[r].name);
+			const char *name = kgen_mm_reduces[r].name;
+			if (kgen_matmul_reduce_kind((enum kgen_mm_reduce)r) == KGEN_REDUCE_LOGADDEXP)
+				sb_printf(&members, "%s%s_max, %s_sum", members.len ? ", " : "", name, name);
+			else
+				sb_printf(&members, "%s%s", members.len ? ", " : "", name);
+			sb_printf(&names, "%s%s", names.len ? ", " : "", name);
 			reduction_lines((enum kgen_mm_reduce)r, line, &start, &fold, &shuffle, &commit);
 		}
 	if (mask <= 0) {
@@ -76,13 +92,13 @@ render_line(const struct kgen_spec *s, int by_row, strbuf *out, kgen_error *err)
 	tpl_show(&t, "some", mask > 0);
 	if (mask > 0) {
 		tpl_set(&t, "members", "%s", members.s);
-		tpl_set(&t, "names", "%s", members.s);
+		tpl_set(&t, "names", "%s", names.s);
 	}
 	tpl_set(&t, "start", "%s", start.s);
 	tpl_set(&t, "fold", "%s", fold.s);
 	tpl_set(&t, "shuffle", "%s", shuffle.s);
 	tpl_set(&t, "commit", "%s", commit.s);
-	if (members.failed || start.failed || fold.failed || shuffle.failed || commit.failed) {
+	if (members.failed || names.failed || start.failed || fold.failed || shuffle.failed || commit.failed) {
 		tpl_free(&t);
 		st = kgen_fail(err, KGEN_ENOMEM, "out of memory");
 	} else {
@@ -103,7 +119,7 @@ kgen_matmul_reductions(const struct kgen_spec *s, struct tpl_args *file, kgen_er
 	static const char *const what[KGEN_MM_REDUCE_COUNT] = {
 		[KGEN_MM_REDUCE_SUM] = "sum", [KGEN_MM_REDUCE_SUMSQ] = "sum of squares",
 		[KGEN_MM_REDUCE_MAX] = "largest", [KGEN_MM_REDUCE_MIN] = "smallest",
-		[KGEN_MM_REDUCE_ABSMAX] = "largest magnitude",
+		[KGEN_MM_REDUCE_ABSMAX] = "largest magnitude", [KGEN_MM_REDUCE_LOGSUMEXP] = "log of the sum of exponentials",
 	};
 	enum kgen_mm_reduce which[2 * KGEN_MM_REDUCE_COUNT];
 	int by_row[2 * KGEN_MM_REDUCE_COUNT], n = kgen_matmul_reduce_list(s, which, by_row), i;
@@ -133,18 +149,21 @@ kgen_matmul_reductions(const struct kgen_spec *s, struct tpl_args *file, kgen_er
 	tpl_set(file, "reduce_members", "%s", members.s);
 	tpl_set(file, "reduce_lines", "%s", lines.s);
 	{
-		int max = 0, min = 0, inf = 0;
+		int max = 0, min = 0, inf = 0, lse = 0;
 		for (i = 0; i < n; i++) {
 			enum kgen_reduce_kind kind = kgen_matmul_reduce_kind(which[i]);
 			max |= kind == KGEN_REDUCE_MAX;
 			min |= kind == KGEN_REDUCE_MIN;
+			lse |= kind == KGEN_REDUCE_LOGADDEXP;
 			inf |= kind != KGEN_REDUCE_ADD && which[i] != KGEN_MM_REDUCE_ABSMAX;
 		}
 		tpl_init(&helpers);
 		tpl_show(&helpers, "inf", inf);
-		tpl_show(&helpers, "max", max);
+		tpl_show(&helpers, "max", max || lse);
 		tpl_show(&helpers, "min", min);
+		tpl_show(&helpers, "bits", max || min || lse);
 		tpl_show(&helpers, "extreme", max || min);
+		tpl_show(&helpers, "lse", lse);
 	}
 	st = tpl_render_into(file, "reduce_helpers", "matmul/reduce_helpers.cu", &helpers, err);
 out:

@@ -282,7 +282,8 @@
 	X(SUMSQ,  "sumsq",  "the sum of their squares (a norm's statistic)") \
 	X(MAX,    "max",    "the largest value (a softmax's); NaN if any is NaN") \
 	X(MIN,    "min",    "the smallest value; NaN if any is NaN") \
-	X(ABSMAX, "absmax", "the largest magnitude (an fp8 scale's amax); NaN if any is NaN")
+	X(ABSMAX, "absmax", "the largest magnitude (an fp8 scale's amax); NaN if any is NaN") \
+	X(LOGSUMEXP, "logsumexp", "log(sum(exp(x))) without overflow (a softmax's statistic: softmax(x) = exp(x - logsumexp)); -inf for a line of -inf or none, +inf if any is +inf, NaN if any is NaN")
 
 /* What a matmul kernel that loads A and B by TMA (math: wgmma, loads: tma)
  * does with a call whose operands TMA cannot load. */
@@ -407,7 +408,7 @@
 	X(bias_dtype,       "bias_dtype",       KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: bias's type; default out_dtype") \
 	X(residual,         "residual",         KT_ENUM, kgen_mm_residuals,  0, 0,     "none",    "matmul: an operand the epilogue names residual: an m x n row-major matrix of C's shape") \
 	X(residual_dtype,   "residual_dtype",   KT_ENUM, kgen_dtypes,        0, 0,     "",        "matmul: residual's type; default out_dtype") \
-	X(row_reduce,       "row_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each row of the values stored (after the epilogue, before rounding to C's type), each an m-vector of the accumulator type: sum, sumsq, max, min, absmax, several apart by commas") \
+	X(row_reduce,       "row_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each row of the values stored (after the epilogue, before rounding to C's type), each an m-vector of the accumulator type: sum, sumsq, max, min, absmax, logsumexp, several apart by commas") \
 	X(col_reduce,       "col_reduce",       KT_SET,  kgen_mm_reduces,    0, 0,     "none",    "matmul: reductions of each column of the values stored, each an n-vector of the accumulator type, as row_reduce") \
 	X(unaligned,        "unaligned",        KT_ENUM, kgen_mm_unaligned,  0, 0,     "repack", "matmul, math: wgmma or loads: tma: a call whose A or B is not 16-byte aligned, or whose lda or ldb is not a multiple of 16 bytes, runs on aligned copies of them, runs an mma.sync fallback or is refused") \
 	X(mm_loads,         "loads",            KT_ENUM, kgen_mm_loads,      0, 0,     "cp_async", "how the tiles of A and B reach shared memory (math: mma, stages 2 to 4): cp.async by every thread, or TMA") \

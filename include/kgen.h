@@ -417,6 +417,8 @@ enum kgen_matmul_reduction {
 	KGEN_MATMUL_MAX,     /* the largest (NaN if any is NaN) */
 	KGEN_MATMUL_MIN,     /* the smallest (NaN if any is NaN) */
 	KGEN_MATMUL_ABSMAX,  /* the largest magnitude (NaN if any is NaN) */
+	KGEN_MATMUL_LOGSUMEXP, /* log(sum(exp(x))), without overflow (a softmax's: softmax(x) = exp(x - logsumexp));
+	                        * -inf for a line of -inf values, +inf if any is +inf, NaN if any is NaN */
 	KGEN_MATMUL_REDUCTIONS
 };
 

@@ -14,7 +14,7 @@
 
 /* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
  * three pointers and two pitches at most. */
-#define KGEN_MATMUL_EP_BYTES 160  /* alpha, beta, bias, residual, ldr, aux, ldaux, 10 vectors and 2 scales */
+#define KGEN_MATMUL_EP_BYTES 176  /* alpha, beta, bias, residual, ldr, aux, ldaux, 12 vectors and 2 scales */
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };
@@ -241,8 +241,10 @@ static int
 reduction_spans(const struct kgen_spec *s, const struct call *c, struct kgen_span *out)
 {
 	static const char *const names[2][KGEN_MATMUL_REDUCTIONS] = {
-		{ "row_reduce[sum]", "row_reduce[sumsq]", "row_reduce[max]", "row_reduce[min]", "row_reduce[absmax]" },
-		{ "col_reduce[sum]", "col_reduce[sumsq]", "col_reduce[max]", "col_reduce[min]", "col_reduce[absmax]" },
+		{ "row_reduce[sum]", "row_reduce[sumsq]", "row_reduce[max]", "row_reduce[min]", "row_reduce[absmax]",
+		  "row_reduce[logsumexp]" },
+		{ "col_reduce[sum]", "col_reduce[sumsq]", "col_reduce[max]", "col_reduce[min]", "col_reduce[absmax]",
+		  "col_reduce[logsumexp]" },
 	};
 	int line, r, n = 0;
 
@@ -378,8 +380,9 @@ pack_epilogue(const struct kgen_spec *s, const struct call *c, double alpha, dou
 }
 
 /* The reductions' vectors set to their identities on the stream, before
- * the kernels add to them: 0 for the sums and absmax, -inf for max, +inf
- * for min (f64: the high words set apart from the low ones). */
+ * the kernels add to them: 0 for the sums and absmax, -inf for max and
+ * logsumexp, +inf for min (f64: the high words set apart from the low
+ * ones). */
 static kgen_status
 start_reductions(const kgen_kernel *kn, const struct call *c, CUstream stream, kgen_error *err)
 {

@@ -317,15 +317,16 @@ END_TEST
 /* row_reduce and col_reduce: each vector the spec names is given, aligned
  * and apart from C, and the call sets it to its reduction's identity (the
  * fake runs no kernel, so that is what it holds after): sums and absmax 0,
- * max -inf, min +inf; f64 ones too, whose high words are set apart.  With
+ * max and logsumexp -inf, min +inf; f64 ones too, whose high words are set
+ * apart.  With
  * m or n 0 no kernel runs and the other line's vectors are identities. */
 START_TEST(matmul_reductions_start_at_identities)
 {
 	kgen_kernel *k = build("kernel: matmul\nrow_reduce: sum, max\ncol_reduce: min, absmax\n");
-	kgen_kernel *w = build("kernel: matmul\ndtype: f64\nrow_reduce: max\ncol_reduce: min, sumsq\n");
+	kgen_kernel *w = build("kernel: matmul\ndtype: f64\nrow_reduce: max\ncol_reduce: min, sumsq, logsumexp\n");
 	const unsigned long long a = 0x10000000ull, b = 0x20000000ull, c = 0x30000000ull;
 	static float rs[8], rm[8], cm[4], ca[4];
-	static double dm[8], dn[4], dq[4];
+	static double dm[8], dn[4], dq[4], dl[4];
 	struct kgen_matmul_operands o = { 0 };
 	kgen_error err;
 	int i, n0 = *nlaunches;
@@ -383,15 +384,18 @@ START_TEST(matmul_reductions_start_at_identities)
 	memset(dm, 0xff, sizeof dm);
 	memset(dn, 0xff, sizeof dn);
 	memset(dq, 0xff, sizeof dq);
+	memset(dl, 0xff, sizeof dl);
 	o.row_reduce[KGEN_MATMUL_MAX] = (uintptr_t)dm;
 	o.col_reduce[KGEN_MATMUL_MIN] = (uintptr_t)dn;
 	o.col_reduce[KGEN_MATMUL_SUMSQ] = (uintptr_t)dq;
+	o.col_reduce[KGEN_MATMUL_LOGSUMEXP] = (uintptr_t)dl;
 	ck_assert_int_eq(kgen_matmul_with(w, a, b, c, 8, 4, 16, 0, 0, 0, 1.0, 0.0, &o, 0, 0, NULL, &err), KGEN_OK);
 	for (i = 0; i < 8; i++)
 		ck_assert(isinf(dm[i]) && dm[i] < 0);
 	for (i = 0; i < 4; i++) {
 		ck_assert(isinf(dn[i]) && dn[i] > 0);
 		ck_assert(dq[i] == 0.0);
+		ck_assert(isinf(dl[i]) && dl[i] < 0);
 	}
 }
 END_TEST

@@ -66,7 +66,8 @@ candidates(enum kgen_key k, char out[][24], int max)
 		return n;
 	}
 	if (key->type == KT_SET) {  /* none, each name alone, and a few sets of several */
-		static const char *const several[] = { "sum, max", "max, absmax, sumsq", "sum, sumsq, max, min" };
+		static const char *const several[] = { "sum, max", "max, absmax, sumsq", "sum, sumsq, max, min",
+		                                       "max, logsumexp, sum" };
 		for (e = key->values; e->name && n < max; e++)
 			snprintf(out[n++], sizeof out[0], "%s", e->name);
 		for (i = 0; i < KGEN_COUNT(several) && n < max; i++)

@@ -203,20 +203,20 @@ static const struct refusal load_refusals[] = {
 	  "items_per_thread: 0 is out of range: expected an integer from 1 to 64", 2, 19, "items_per_thread: 0" },
 	/* A set (row_reduce, col_reduce): names apart by commas, each once; none alone. */
 	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum, mean\n",
-	  "row_reduce: unknown value 'mean': expected sum, sumsq, max, min, absmax apart by commas, or none", 2, 13,
-	  "row_reduce: sum, mean" },
+	  "row_reduce: unknown value 'mean': expected sum, sumsq, max, min, absmax, logsumexp apart by commas, or none",
+	  2, 13, "row_reduce: sum, mean" },
 	{ "bad_set_value_is_rejected", "kernel: matmul\ncol_reduce: max, max\n",
-	  "col_reduce: 'max' is named twice: expected sum, sumsq, max, min, absmax apart by commas, or none", 2, 13,
-	  "col_reduce: max, max" },
+	  "col_reduce: 'max' is named twice: expected sum, sumsq, max, min, absmax, logsumexp apart by commas, or none",
+	  2, 13, "col_reduce: max, max" },
 	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: none, sum\n",
-	  "row_reduce: unknown value 'none' (it stands alone): expected sum, sumsq, max, min, absmax apart by commas, or "
-	  "none", 2, 13, "row_reduce: none, sum" },
+	  "row_reduce: unknown value 'none' (it stands alone): expected sum, sumsq, max, min, absmax, logsumexp apart by "
+	  "commas, or none", 2, 13, "row_reduce: none, sum" },
 	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum,, max\n",
-	  "row_reduce: 'sum,, max' is not names apart by commas: expected sum, sumsq, max, min, absmax apart by commas, "
-	  "or none", 2, 13, "row_reduce: sum,, max" },
+	  "row_reduce: 'sum,, max' is not names apart by commas: expected sum, sumsq, max, min, absmax, logsumexp apart by "
+	  "commas, or none", 2, 13, "row_reduce: sum,, max" },
 	{ "bad_set_value_is_rejected", "kernel: matmul\nrow_reduce: sum max\n",
-	  "row_reduce: 'sum max' is not names apart by commas: expected sum, sumsq, max, min, absmax apart by commas, "
-	  "or none", 2, 13, "row_reduce: sum max" },
+	  "row_reduce: 'sum max' is not names apart by commas: expected sum, sumsq, max, min, absmax, logsumexp apart by "
+	  "commas, or none", 2, 13, "row_reduce: sum max" },
 	{ "bad_name_is_rejected", "kernel: reduce\nname: 1sum\n",
 	  "name: '1sum' is not a C identifier of at most 47 characters: expected a C identifier of your own "
 	  "(no keyword, CUDA built-in or name kgen declares)", 2, 7, "name: 1sum" },

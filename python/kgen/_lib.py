@@ -48,14 +48,14 @@ class MatmulOperands(ctypes.Structure):
         ("ldr", ctypes.c_ulonglong),
         ("aux", ctypes.c_ulonglong),
         ("ldaux", ctypes.c_ulonglong),
-        ("row_reduce", ctypes.c_ulonglong * 5),  # by enum kgen_matmul_reduction: sum, sumsq, max, min, absmax
-        ("col_reduce", ctypes.c_ulonglong * 5),
+        ("row_reduce", ctypes.c_ulonglong * 6),  # by enum kgen_matmul_reduction: REDUCTIONS below
+        ("col_reduce", ctypes.c_ulonglong * 6),
         ("scale_a", ctypes.c_ulonglong),  # scale: tensor (fp8): A's and B's f32 scales in device memory
         ("scale_b", ctypes.c_ulonglong),
     ]
 
 # The slots of MatmulOperands.row_reduce and col_reduce (enum kgen_matmul_reduction).
-REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax")
+REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax", "logsumexp")
 
 
 class RowsArgs(ctypes.Structure):

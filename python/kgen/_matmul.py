@@ -482,13 +482,15 @@ def matmul(a: Any, b: Any, out: Any = None, spec: Any = None, alpha: float = 1.0
     the activation) also stores it to a second M x N array of C's dtype:
     the call then returns (C, aux).
 
-    row_reduce= and col_reduce= (names of sum, sumsq, max, min and absmax,
-    as a sequence or as the spec writes them, "sum, max") reduce each row
-    (column) of the values stored, after the epilogue and before C's
-    rounding, inside the matmul's own kernel: the call then also returns a
-    dict of their vectors last, e.g. c, r = kgen.matmul(a, b,
+    row_reduce= and col_reduce= (names of sum, sumsq, max, min, absmax and
+    logsumexp, as a sequence or as the spec writes them, "sum, max") reduce
+    each row (column) of the values stored, after the epilogue and before
+    C's rounding, inside the matmul's own kernel: the call then also
+    returns a dict of their vectors last, e.g. c, r = kgen.matmul(a, b,
     row_reduce=("sum", "max")) with r["row_sum"] and r["row_max"], each M
-    (N) values of the accumulator's dtype (f32; f64 for f64).
+    (N) values of the accumulator's dtype (f32; f64 for f64).  logsumexp is
+    log(sum(exp(v))) without overflow, what a softmax of the output needs:
+    softmax(c) = exp(c - r["row_logsumexp"][:, None]).
 
     fp8: a and b torch.float8_e4m3fn or float8_e5m2 (one of each may mix),
     a row-major and b column-major (b = w.t() of an N x K w, as

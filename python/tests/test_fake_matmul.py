@@ -264,21 +264,22 @@ def test_aux_returns_the_auxiliary_output_beside_c():
 def test_reductions_return_their_vectors_set_to_identities():
     # row_reduce= and col_reduce= keep the best spec and return a dict of their vectors last, M and N f32 values
     # each, which the call sets to the reductions' identities before the kernel (the fake runs none, so that is
-    # what they hold): 0 for the sums and absmax, -inf for max, +inf for min.
+    # what they hold): 0 for the sums and absmax, -inf for max and logsumexp, +inf for min.
     a, b = bf16(128, 64), bf16(64, 256)
     m = mark()
-    c, r = kgen.matmul(a, b, row_reduce=("max", "sum"), col_reduce="min, absmax")
+    c, r = kgen.matmul(a, b, row_reduce=("max", "sum", "logsumexp"), col_reduce="min, absmax")
     (call,) = launches_since(m)
     assert call.name.decode() == "matmul_wgmma_bf16"
     assert tuple(c.shape) == (128, 256)
-    assert sorted(r) == ["col_absmax", "col_min", "row_max", "row_sum"]
-    assert [tuple(r[k].shape) for k in sorted(r)] == [(256,), (256,), (128,), (128,)]
+    assert sorted(r) == ["col_absmax", "col_min", "row_logsumexp", "row_max", "row_sum"]
+    assert [tuple(r[k].shape) for k in sorted(r)] == [(256,), (256,), (128,), (128,), (128,)]
 
     def values(x):
         return list((ctypes.c_float * x.shape[0]).from_address(x.ptr))
 
     assert values(r["row_sum"]) == [0.0] * 128 and values(r["col_absmax"]) == [0.0] * 256
     assert values(r["row_max"]) == [-math.inf] * 128 and values(r["col_min"]) == [math.inf] * 256
+    assert values(r["row_logsumexp"]) == [-math.inf] * 128
     c, aux, r = kgen.matmul(a, b, bias=bf16(256), epilogue="gelu(v + bias)", aux="v + bias", row_reduce=["sumsq"])
     assert list(r) == ["row_sumsq"] and tuple(aux.shape) == (128, 256)
     e, r = kgen.matmul(bf16(0, 64), b, row_reduce="sum", col_reduce=("max",))  # no rows: the columns' max of nothing

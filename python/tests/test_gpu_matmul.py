@@ -12,6 +12,8 @@ a K-term dot product: (K + 2) u_acc (|alpha| sum_k |a b| + |beta c|) + u_out
 |ref| (u: unit roundoff; the accumulator is f32 for f32, f16 and bf16, f64
 for f64).  Skipped (visibly) without torch, a GPU, or a libkgen with the
 matmul family."""
+import math
+
 import pytest
 
 import kgen
@@ -398,24 +400,28 @@ def test_aux_output_beside_c(which, m, n, k, gen):
     assert torch.all((c.double() - want).abs() <= 1.13 * bound + (UNIT["bf16"] + 8 * UNIT["f32"]) * want.abs() + 1e-6)
 
 
-ALL_REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax")
+ALL_REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax", "logsumexp")
 
 
 def reduction_bound(name, want, bound, count):
     """A reduction of values each within `bound` of `want` (float64, rows of a matrix reduced along dim 1): the
     sums' bounds add up, with (count + 2) f32 units of the magnitudes for the order the atomics add in; an
-    extreme is within the largest."""
+    extreme is within the largest, and so is logsumexp (its derivatives are a softmax's weights), with (count + 2)
+    units of 1 + its magnitude for the exponentials and logarithms."""
     order = (count + 2) * UNIT["f32"]
     if name == "sum":
         return bound.sum(1) + order * want.abs().sum(1)
     if name == "sumsq":
         return (2 * want.abs() * bound + bound * bound).sum(1) + order * (want * want).sum(1)
+    if name == "logsumexp":
+        return bound.max(1).values + order * (1 + torch.logsumexp(want, 1).abs())
     return bound.max(1).values
 
 
 def reference_reduction(name, x):
     return {"sum": lambda: x.sum(1), "sumsq": lambda: (x * x).sum(1), "max": lambda: x.max(1).values,
-            "min": lambda: x.min(1).values, "absmax": lambda: x.abs().max(1).values}[name]()
+            "min": lambda: x.min(1).values, "absmax": lambda: x.abs().max(1).values,
+            "logsumexp": lambda: torch.logsumexp(x, 1)}[name]()
 
 
 @pytest.mark.parametrize("which", ["best", "simt_split_k", "mma_stream_k", "wgmma_pairs", "wgmma_pingpong"])
@@ -448,24 +454,52 @@ def test_reductions_of_the_output(which, m, n, k, gen):
 
 @pytest.mark.parametrize("which", ["best", "mma_stream_k"])
 def test_reductions_propagate_nan(which, gen):
-    # A NaN in column 5's bias: every row's sum, max, min and absmax is NaN, and column 5's alone among the
-    # columns'; the others' as torch reduces them.
+    # A NaN in column 5's bias: every row's sum, max, min, absmax and logsumexp is NaN, and column 5's alone among
+    # the columns'; the others' as torch reduces them.
     spec = OPERAND_SPECS[which]
     if spec is None and torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("the best spec is wgmma on sm_90")
     a, b = operand(128, 64, "bf16", "row", gen), operand(64, 256, "bf16", "row", gen)
     bias = operand(1, 256, "bf16", "row", gen)[0].clone()
     bias[5] = float("nan")
-    kw = dict(bias=bias, row_reduce="sum, max, min, absmax", col_reduce="max, min")
+    kw = dict(bias=bias, row_reduce="sum, max, min, absmax, logsumexp", col_reduce="max, min, logsumexp")
     c, got = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
-    for r in ("sum", "max", "min", "absmax"):
+    for r in ("sum", "max", "min", "absmax", "logsumexp"):
         assert torch.all(torch.isnan(got["row_" + r])), r
-    for r in ("max", "min"):
+    for r in ("max", "min", "logsumexp"):
         nan = torch.isnan(got["col_" + r])
         assert nan[5].item() and int(nan.sum()) == 1, r
     finite = c.double().clone()
     finite[:, 5] = 0
     assert torch.allclose(got["col_max"].double()[6:], finite.max(0).values[6:], rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("which", ["best", "mma_stream_k", "simt_split_k"])
+def test_logsumexp_of_infinite_values(which, gen):
+    # A bias of -inf but in column 3: each row's logsumexp is its column-3 value, column 3's the logsumexp of
+    # those, the other columns' -inf (no exp(-inf - -inf) NaN); then +inf in column 7: every row's is +inf,
+    # column 7's too, the others' as before.
+    spec = OPERAND_SPECS[which]
+    if spec is None and torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("the best spec is wgmma on sm_90")
+    a, b = operand(128, 64, "bf16", "row", gen), operand(64, 256, "bf16", "row", gen)
+    bias = torch.full((256,), -math.inf, dtype=torch.bfloat16, device="cuda")
+    bias[3] = 0.5
+    kw = dict(bias=bias, epilogue="v + bias", row_reduce="logsumexp", col_reduce="logsumexp")
+    c, got = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
+    ref, mag = expect(a, b)
+    col3 = ref[:, 3] + 0.5
+    tol = 1.13 * ((64 + 2) * UNIT["f32"] * mag[:, 3] + 4 * UNIT["f32"] * (col3.abs() + 1)) + 1e-6
+    assert torch.all((got["row_logsumexp"].double() - col3).abs() <= tol + 4 * UNIT["f32"] * (1 + col3.abs()))
+    assert abs(got["col_logsumexp"][3].item() - torch.logsumexp(col3, 0).item()) <= 1e-3 * (1 + abs(col3).max())
+    others = torch.cat([got["col_logsumexp"][:3], got["col_logsumexp"][4:]])
+    assert torch.all(torch.isinf(others) & (others < 0))
+    bias[7] = math.inf
+    c, got = kgen.matmul(a, b, spec=spec, **kw) if spec else kgen.matmul(a, b, **kw)
+    assert torch.all(torch.isinf(got["row_logsumexp"]) & (got["row_logsumexp"] > 0))
+    col = got["col_logsumexp"]
+    assert torch.isinf(col[7]) and col[7] > 0 and not torch.isnan(col).any()
+    assert int((torch.isinf(col) & (col < 0)).sum()) == 254
 
 
 @pytest.mark.parametrize("unaligned", ["repack", "fallback"])

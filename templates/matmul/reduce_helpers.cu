@@ -1,6 +1,6 @@
 //! row_reduce and col_reduce: what the reductions of the stored values
-//! share: an infinity, NaN-propagating max and min, and their atomics
-//! (each where a reduction uses it).
+//! share: an infinity, NaN-propagating max and min, logsumexp's merge,
+//! and their atomics (each where a reduction uses it).
 // A thread's partials of one row's and one column's reductions, and their member functions (below).
 struct RowPartials;
 struct ColPartials;
@@ -43,7 +43,7 @@ static __device__ __forceinline__ Acc min_nan(Acc a, Acc b)
 }
 
 {{/min}}
-{{#extreme}}
+{{#bits}}
 // An Acc's bits, unsigned and signed.
 template <int BYTES> struct AccBits;
 template <> struct AccBits<4> { typedef unsigned int T; typedef int S; };
@@ -55,6 +55,8 @@ union AccOrBits {
     Acc value;
     Bits bits;
 };
+{{/bits}}
+{{#extreme}}
 
 // *p = max_nan(*p, x) (below: min_nan) by one atomic of x's bits as an integer, which no thread waits for
 // (there is no atomic max of floats): floats of the sign bit clear order as signed integers, those of it set
@@ -80,3 +82,45 @@ static __device__ __forceinline__ void atomic_extreme(Acc *p, Acc x, bool below)
         atomicMax(as_unsigned, v.bits);
 }
 {{/extreme}}
+{{#lse}}
+
+// A line's logsumexp partials, m (the largest value) and s (the sum of exp(x - m)), merged with another's:
+// the larger m kept, each sum scaled to it.  A NaN wins (m and s NaN); +inf makes (+inf, 1); a line of -inf
+// values, or none, is (-inf, 0).  One value x is (x, 1).
+static __device__ __forceinline__ void lse_merge(Acc &m, Acc &s, Acc m2, Acc s2)
+{
+    const Acc hi = max_nan(m, m2);
+    if (hi == acc_inf() || hi == -acc_inf()) {
+        m = hi, s = hi > 0 ? (Acc)1 : (Acc)0;
+        return;
+    }
+    s = s * exp(m - hi) + s2 * exp(m2 - hi);
+    m = hi;
+}
+
+// log(exp(a) + exp(b)), without overflow: the larger plus log1p of the smaller's exp(lo - hi).
+static __device__ __forceinline__ Acc logaddexp(Acc a, Acc b)
+{
+    const Acc hi = max_nan(a, b), lo = a < b ? a : b;
+    if (hi == acc_inf() || hi == -acc_inf())
+        return hi;
+    return hi + log1p(exp(lo - hi));
+}
+
+// *p = logaddexp(*p, x) by a compare-and-swap of the bits, again until no other thread came between
+// (there is no atomic of it); *p starts at -inf, the empty line's.
+static __device__ __forceinline__ void atomic_logaddexp(Acc *p, Acc x)
+{
+    AccOrBits seen, want;
+    seen.value = *(volatile Acc *)p;
+    for (;;) {
+        want.value = logaddexp(seen.value, x);
+        if (want.bits == seen.bits)
+            return;
+        const Bits was = atomicCAS(reinterpret_cast<Bits *>(p), seen.bits, want.bits);
+        if (was == seen.bits)
+            return;
+        seen.bits = was;
+    }
+}
+{{/lse}}
