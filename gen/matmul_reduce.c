@@ -24,7 +24,7 @@ reduction_lines(enum kgen_mm_reduce r, const char *line, strbuf *start, strbuf *
 
 	if (kind == KGEN_REDUCE_LOGADDEXP) {  /* a running max and the sum of exp(x - max): the partials merge */
 		sb_printf(start, "%s        %s_max = -acc_inf(), %s_sum = (Acc)0;", nl, name, name);
-		sb_printf(fold, "%s        lse_merge(%s_max, %s_sum, x, (Acc)1);", nl, name, name);
+		sb_printf(fold, "%s        lse_fold(%s_max, %s_sum, x);", nl, name, name);
 		sb_printf(shuffle,
 		          "%s        lse_merge(%s_max, %s_sum, __shfl_xor_sync(0xffffffffu, %s_max, lanes),\n"
 		          "                  __shfl_xor_sync(0xffffffffu, %s_sum, lanes));",

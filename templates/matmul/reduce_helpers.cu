@@ -98,6 +98,16 @@ static __device__ __forceinline__ void lse_merge(Acc &m, Acc &s, Acc m2, Acc s2)
     m = hi;
 }
 
+// One value x folded into a line's logsumexp partials (m, s): one exponential and no branch, as it runs for
+// every value stored.  The larger of x and m becomes m, the sum scaled to it; x equal to m adds 1 (also two
+// infinities of one sign, where x - m is NaN), a NaN makes s NaN.
+static __device__ __forceinline__ void lse_fold(Acc &m, Acc &s, Acc x)
+{
+    const Acc e = x == m ? (Acc)1 : exp(-fabs(x - m));
+    s = x > m ? s * e + (Acc)1 : s + e;
+    m = max_nan(m, x);
+}
+
 // log(exp(a) + exp(b)), without overflow: the larger plus log1p of the smaller's exp(lo - hi).
 static __device__ __forceinline__ Acc logaddexp(Acc a, Acc b)
 {
@@ -108,8 +118,9 @@ static __device__ __forceinline__ Acc logaddexp(Acc a, Acc b)
 }
 
 // *p = logaddexp(*p, x) by a compare-and-swap of the bits, again until no other thread came between
-// (there is no atomic of it); *p starts at -inf, the empty line's.
-static __device__ __forceinline__ void atomic_logaddexp(Acc *p, Acc x)
+// (there is no atomic of it); *p starts at -inf, the empty line's.  Not inlined: the kernels that fold each
+// value in on its own call it once a value, and a loop at each of their stores made ptxas take minutes.
+static __device__ __noinline__ void atomic_logaddexp(Acc *p, Acc x)
 {
     AccOrBits seen, want;
     seen.value = *(volatile Acc *)p;
