@@ -33,9 +33,12 @@ kgen_line_ref_fold(struct kgen_line_ref *r, double want, double tol)
 	r->min = fmin(r->min, want);
 	r->absmax = fmax(r->absmax, fabs(want));
 	r->ext_tol = fmax(r->ext_tol, tol);
-	if (isinf(want))  /* -inf adds exp(-inf) = 0 */
+	if (isinf(want)) {  /* -inf adds exp(-inf) = 0, and its tolerance nothing */
 		r->pos_inf |= want > 0;
-	else if (want > r->lse_max) {
+		return;
+	}
+	r->lse_tol = fmax(r->lse_tol, tol);
+	if (want > r->lse_max) {
 		r->lse_sum = r->lse_sum * exp(r->lse_max - want) + 1;
 		r->lse_max = want;
 	} else
@@ -71,7 +74,7 @@ kgen_line_ref_ok(const struct kgen_line_ref *r, enum kgen_mm_reduce which, doubl
 		break;
 	case KGEN_MM_REDUCE_LOGSUMEXP:  /* within the largest value's tolerance: d logsumexp = sum softmax(x) dx */
 		*want = r->pos_inf ? INFINITY : r->lse_sum > 0 ? r->lse_max + log(r->lse_sum) : -INFINITY;
-		*tol = r->ext_tol + order * (1 + fabs(*want));
+		*tol = r->lse_tol + order * (1 + fabs(*want));
 		break;
 	default:
 		*want = NAN;

@@ -15,6 +15,7 @@ struct kgen_line_ref {
 	double max, min, absmax;       /* the extremes */
 	double ext_tol;                /* the largest tolerance: an extreme's */
 	double lse_max, lse_sum;       /* logsumexp: the largest finite value, the sum of exp(value - it) */
+	double lse_tol;                /* the largest tolerance of a finite value (-inf weighs nothing) */
 	int pos_inf;                   /* a value is +inf (logsumexp is) */
 	int nan;                       /* a value is NaN */
 	unsigned long long count;

@@ -5,7 +5,8 @@
  * output type, min and max start at the accumulator's extremes, argmin and
  * argmax take the lowest index and NumPy's NaN rules, custom expressions
  * are exact in floating point, out_dtype rounds (f16 overflows to inf), and
- * a float result stored to an integer type saturates as the GPU's cvt does.
+ * a float result stored to an integer type saturates as the GPU's cvt does;
+ * and matmul's logsumexp of lines with infinities, NaN or no values.
  */
 #include "config.h"
 #include <check.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kgen.h"
+#include "cli/matmul_reductions.h"
 #include "cli/reference.h"
 #include "gen/parallel.h"
 #include "spec_assert.h"
@@ -402,6 +404,44 @@ START_TEST(an_integer_element_enters_the_accumulator_as_the_kernel_converts_it)
 }
 END_TEST
 
+/* matmul's reductions of the stored values (cli/matmul_reductions.c):
+ * logsumexp of a line with -inf, +inf, NaN and no values, and its bound,
+ * which a -inf value's own (infinite) tolerance does not widen. */
+START_TEST(matmul_logsumexp_reference_of_infinite_and_empty_lines)
+{
+	struct kgen_line_ref r;
+	const double eps = 0x1p-24;
+	double want, tol;
+
+	kgen_line_ref_start(&r);  /* no values: -inf, exactly */
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, -INFINITY, &want, &tol));
+	ck_assert(isinf(want) && want < 0);
+	ck_assert(!kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 0.0, &want, &tol));
+	kgen_line_ref_fold(&r, 3.0, 1e-6);
+	kgen_line_ref_fold(&r, -INFINITY, INFINITY);  /* weighs nothing, its tolerance neither */
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 3.0, &want, &tol));
+	ck_assert(want == 3.0 && tol < 1e-5);
+	ck_assert(!kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 1e9, &want, &tol));
+	kgen_line_ref_fold(&r, 3.0, 1e-6);  /* log(2 e^3) */
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 3.0 + log(2.0), &want, &tol));
+	ck_assert(fabs(want - (3.0 + log(2.0))) < 1e-15);
+	ck_assert(!kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 3.0, &want, &tol));
+	kgen_line_ref_fold(&r, 1000.0, 0.0);  /* no overflow: 1000 + log(1 + 2 e^-997) */
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 1000.0, &want, &tol));
+	kgen_line_ref_fold(&r, INFINITY, 0.0);
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, INFINITY, &want, &tol));
+	ck_assert(!kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, 1000.0, &want, &tol));
+	kgen_line_ref_fold(&r, NAN, 0.0);
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, NAN, &want, &tol));
+	ck_assert(!kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, INFINITY, &want, &tol));
+	kgen_line_ref_start(&r);  /* only -inf values: -inf */
+	kgen_line_ref_fold(&r, -INFINITY, 0.0);
+	kgen_line_ref_fold(&r, -INFINITY, 0.0);
+	ck_assert(kgen_line_ref_ok(&r, KGEN_MM_REDUCE_LOGSUMEXP, eps, -INFINITY, &want, &tol));
+	ck_assert(isinf(want) && want < 0);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -420,6 +460,7 @@ suite(void)
 	tcase_add_test(tc, an_input_made_in_chunks_is_the_single_pass_sequence);
 	tcase_add_test(tc, a_reference_in_chunks_is_the_element_by_element_fold);
 	tcase_add_test(tc, an_integer_element_enters_the_accumulator_as_the_kernel_converts_it);
+	tcase_add_test(tc, matmul_logsumexp_reference_of_infinite_and_empty_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
