@@ -13,8 +13,12 @@
 #include "matmul_hopper.h"
 
 /* The bytes of the kernels' argument ep (struct Epilogue): alpha, beta,
- * three pointers and two pitches at most. */
+ * the operands' pointers and pitches, the reductions' vectors and the
+ * scales, at most (160 in the worst case: f32 with every operand, twelve
+ * vectors and fp8's scales). */
 #define KGEN_MATMUL_EP_BYTES 176  /* alpha, beta, bias, residual, ldr, aux, ldaux, 12 vectors and 2 scales */
+/* The C API's slots of the reductions are the table's values but none. */
+_Static_assert(KGEN_MATMUL_REDUCTIONS == KGEN_MM_REDUCE_COUNT - 1, "enum kgen_matmul_reduction and KGEN_MM_REDUCES");
 
 /* No launch state of its own (runtime.h). */
 const struct kgen_launcher kgen_launcher_matmul = { .free_state = NULL };

@@ -85,8 +85,8 @@ static __device__ __forceinline__ void atomic_extreme(Acc *p, Acc x, bool below)
 {{#lse}}
 
 // A line's logsumexp partials, m (the largest value) and s (the sum of exp(x - m)), merged with another's:
-// the larger m kept, each sum scaled to it.  A NaN wins (m and s NaN); +inf makes (+inf, 1); a line of -inf
-// values, or none, is (-inf, 0).  One value x is (x, 1).
+// the larger m kept, each sum scaled to it.  A NaN wins (m and s NaN); +inf makes (+inf, 1); two lines of
+// -inf values, or none, make (-inf, 0).  Any (-inf, s) commits -inf.
 static __device__ __forceinline__ void lse_merge(Acc &m, Acc &s, Acc m2, Acc s2)
 {
     const Acc hi = max_nan(m, m2);
