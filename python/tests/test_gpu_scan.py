@@ -327,6 +327,16 @@ def test_int32_into_int64_takes_the_fast_path_too(gen):
         _scan._scan = python_path
 
 
+@pytest.mark.parametrize("rows, cols", [(1000, 64), (40000, 64), (3000, 1000)])
+def test_int32_columns_into_int64(rows, cols, gen):
+    """kgen.cumsum(x, dim=0, acc_dtype="i64") of an int32 matrix, torch.cumsum's int64: the call down the
+    columns whose only override is acc_dtype, which takes staging: ring on sm_90 (tiles of 128 rows below 2^15
+    rows), exact."""
+    x = data(rows * cols, "i32", gen).view(rows, cols)
+    got = kgen.cumsum(x, dim=0, acc_dtype="i64")
+    assert got.dtype == torch.int64 and torch.equal(got, torch.cumsum(x, 0))
+
+
 def test_the_fast_path_gives_what_the_first_call_gave(gen):
     """Calls of a torch tensor of one layout after the first take kgen._fast.scan (down the columns too)
     (where the package has it): new values, a new result each, the op, mode
