@@ -39,6 +39,10 @@ class TransposeLayout(ctypes.Structure):
     ]
 
 
+# The slots of MatmulOperands.row_reduce and col_reduce (enum kgen_matmul_reduction).
+REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax", "logsumexp")
+
+
 class MatmulOperands(ctypes.Structure):
     """struct kgen_matmul_operands: the epilogue's operands, auxiliary output and reductions' vectors of a
     kgen_matmul_with() call (device addresses, 0 where the spec declares none) and the row pitches in elements."""
@@ -48,14 +52,11 @@ class MatmulOperands(ctypes.Structure):
         ("ldr", ctypes.c_ulonglong),
         ("aux", ctypes.c_ulonglong),
         ("ldaux", ctypes.c_ulonglong),
-        ("row_reduce", ctypes.c_ulonglong * 6),  # by enum kgen_matmul_reduction: REDUCTIONS below
-        ("col_reduce", ctypes.c_ulonglong * 6),
+        ("row_reduce", ctypes.c_ulonglong * len(REDUCTIONS)),  # by enum kgen_matmul_reduction
+        ("col_reduce", ctypes.c_ulonglong * len(REDUCTIONS)),
         ("scale_a", ctypes.c_ulonglong),  # scale: tensor (fp8): A's and B's f32 scales in device memory
         ("scale_b", ctypes.c_ulonglong),
     ]
-
-# The slots of MatmulOperands.row_reduce and col_reduce (enum kgen_matmul_reduction).
-REDUCTIONS = ("sum", "sumsq", "max", "min", "absmax", "logsumexp")
 
 
 class RowsArgs(ctypes.Structure):
